@@ -1,0 +1,45 @@
+// Builds the extension bundle, the CLI bundle, and copies sql.js's wasm beside them.
+// Usage: node esbuild.mjs [--production] [--watch]
+import * as esbuild from 'esbuild';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+
+mkdirSync('dist', { recursive: true });
+// The wasm is loaded from the extension's own folder at run time, never fetched.
+copyFileSync(path.join(path.dirname(require.resolve('sql.js')), 'sql-wasm.wasm'), 'dist/sql-wasm.wasm');
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  logLevel: 'info',
+  define: { __TOOLSHED_VERSION__: JSON.stringify(pkg.version) },
+};
+
+const builds = [
+  { ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  {
+    ...common,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+];
+
+if (watch) {
+  for (const options of builds) {
+    const context = await esbuild.context(options);
+    await context.watch();
+  }
+} else {
+  await Promise.all(builds.map((options) => esbuild.build(options)));
+}

@@ -1,0 +1,143 @@
+import { z } from 'zod';
+
+/**
+ * The one schema for every Toolshed setting. It is the source of:
+ * - the TypeScript types (`ToolshedSettings` and friends),
+ * - validation with defaults (the VS Code accessor and the CLI parse through it),
+ * - `contributes.configuration` in package.json (scripts/sync-manifest.ts flattens it into
+ *   `toolshed.<section>.<key>` settings; a unit test fails when the manifest drifts).
+ *
+ * Field names are camelCase (VS Code convention). The reference RFC's snake_case names map
+ * one to one (`always_loaded_patterns` → `alwaysLoadedPatterns`). Tool input/output contracts
+ * (e.g. `search_type`) keep the reference's snake_case because models read those.
+ */
+
+export const loadingModeSchema = z.enum(['always', 'deferred']);
+export type LoadingMode = z.infer<typeof loadingModeSchema>;
+
+export const sideEffectsSchema = z.enum(['pure', 'read', 'write', 'external', 'stateful']);
+export type SideEffects = z.infer<typeof sideEffectsSchema>;
+
+export const scopeModeSchema = z.enum(['project', 'tenant', 'global']);
+export type ScopeMode = z.infer<typeof scopeModeSchema>;
+
+export const taskTypeSchema = z.enum(['browser', 'api', 'code', 'domain', 'unknown']);
+export type TaskType = z.infer<typeof taskTypeSchema>;
+
+/** Toolshed's own tools; they stay visible so a model can always discover the rest. */
+export const TOOLSHED_TOOL_NAMES = ['tool_search', 'tool_invoke', 'skill_search', 'skill_get', 'skill_list'] as const;
+
+export const toolSearchConfigSchema = z.object({
+  enabled: z.boolean().default(true)
+    .describe('Defer tools and let the model discover them with `tool_search`. When off, every tool is sent with every request.'),
+  defaultLoadingMode: loadingModeSchema.default('deferred')
+    .describe('Loading mode for tools that match no `alwaysLoadedPatterns`: `deferred` hides them until discovered, `always` sends them every time.'),
+  alwaysLoadedPatterns: z.array(z.string()).default([...TOOLSHED_TOOL_NAMES])
+    .describe('Glob patterns of tool names that are always visible (never deferred). Toolshed\'s own tools should stay here.'),
+  activationScope: z.enum(['run', 'session']).default('run')
+    .describe('`run`: activated tools are visible for the current request only. `session`: they stay visible for later turns of the same chat.'),
+  activateOn: z.enum(['discovery', 'firstUse']).default('discovery')
+    .describe('`discovery`: tools returned by `tool_search` become visible for the next round. `firstUse`: they become visible only when the model calls them.'),
+  preferredNamespaces: z.array(z.string()).default([])
+    .describe('Namespaces ranked first when scores tie (e.g. `github`, `vscode`).'),
+  allow: z.array(z.string()).default(['*'])
+    .describe('Tool policy: glob patterns of tool names that may be used at all.'),
+  deny: z.array(z.string()).default([])
+    .describe('Tool policy: glob patterns of tool names that are never listed, found or run. Deny wins over allow.'),
+  namespaces: z.record(z.string(), z.string()).default({})
+    .describe('Map of tool-name glob → namespace, overriding the namespace derived from the name (e.g. `mcp_github_*` → `github`).'),
+  sideEffects: z.record(z.string(), sideEffectsSchema).default({})
+    .describe('Map of tool-name glob → side effects (`pure`, `read`, `write`, `external`, `stateful`). Unknown tools count as `external`.'),
+  ftsFallbackToRegex: z.boolean().default(true)
+    .describe('When full-text search is unavailable, answer `fts` queries with regex matching (the response says which was used).'),
+  enableIncrementalIndex: z.boolean().default(true)
+    .describe('Re-index only tools whose metadata changed (catalog fingerprinting).'),
+  rebuildIndexOnInit: z.boolean().default(false)
+    .describe('Drop and rebuild the tool index at start-up.'),
+  maxSearchResults: z.number().int().min(1).max(20).default(10)
+    .describe('Upper bound on the number of tools one `tool_search` call returns.'),
+  maxRounds: z.number().int().min(1).max(100).default(12)
+    .describe('Maximum model round trips per @toolshed request before the loop stops.'),
+});
+export type ToolSearchConfig = z.infer<typeof toolSearchConfigSchema>;
+
+export const toolExampleSchema = z.object({
+  args: z.record(z.string(), z.unknown()),
+  description: z.string().optional(),
+  tags: z.array(z.string()).default([]),
+});
+export type ToolExample = z.infer<typeof toolExampleSchema>;
+
+export const toolExamplesConfigSchema = z.object({
+  enabled: z.boolean().default(true)
+    .describe('Render tool use examples under tool descriptions.'),
+  maxExamplesPerTool: z.number().int().min(0).max(10).default(3)
+    .describe('At most this many examples per tool (ordered minimal → common → edge-case).'),
+  includeDescriptions: z.boolean().default(true)
+    .describe('Include each example\'s one-line description.'),
+  overrides: z.record(z.string(), z.array(toolExampleSchema)).default({})
+    .describe('Examples per tool name; these take precedence over examples shipped with the tool and `*.tools.yaml` files.'),
+});
+export type ToolExamplesConfig = z.infer<typeof toolExamplesConfigSchema>;
+
+export const skillPackFormatSchema = z.enum(['md', 'yaml', 'json', 'jsonl', 'skill-md']);
+export type SkillPackFormat = z.infer<typeof skillPackFormatSchema>;
+
+export const skillPackConfigSchema = z.object({
+  name: z.string().min(1).regex(/^[a-z0-9][a-z0-9._-]*$/, 'Pack names use lowercase letters, digits, dot, dash and underscore.'),
+  path: z.string().min(1),
+  format: skillPackFormatSchema.optional(),
+  scopeMode: scopeModeSchema.default('project'),
+  enabled: z.boolean().default(true),
+  updateExistingPackSkills: z.boolean().default(true),
+  pinnedSkillNames: z.array(z.string()).default([]),
+});
+export type SkillPackConfig = z.infer<typeof skillPackConfigSchema>;
+
+export const skillsDirectoryConfigSchema = z.object({
+  enabled: z.boolean().default(true)
+    .describe('Add a bounded `<skill_directory>` of skill names to the prompt.'),
+  maxEntries: z.number().int().min(0).max(200).default(30)
+    .describe('Hard cap on skill names in the directory.'),
+  includeFields: z.array(z.enum(['name', 'title', 'trigger', 'task_type'])).default(['name', 'title', 'trigger'])
+    .describe('Fields shown for each directory entry.'),
+  selectionStrategy: z.enum(['pinned_then_recent', 'pinned_then_top']).default('pinned_then_recent')
+    .describe('Pinned skills first, then the most recently used (`pinned_then_recent`) or most used (`pinned_then_top`).'),
+});
+export type SkillsDirectoryConfig = z.infer<typeof skillsDirectoryConfigSchema>;
+
+export const skillsConfigSchema = z.object({
+  enabled: z.boolean().default(true)
+    .describe('Load skill packs and offer `skill_search`, `skill_get` and `skill_list`.'),
+  maxTokens: z.number().int().min(100).max(20000).default(2000)
+    .describe('Token budget for skills injected before a request (pre-flight).'),
+  topK: z.number().int().min(0).max(20).default(3)
+    .describe('How many relevant skills pre-flight injection considers.'),
+  summarize: z.boolean().default(false)
+    .describe('Reserved: summarise skills with a model instead of structured compression.'),
+  redactPii: z.boolean().default(true)
+    .describe('Redact e-mails, phone numbers, tokens/API keys and URL query strings in skill text sent to a model.'),
+  scopeMode: scopeModeSchema.default('project')
+    .describe('Default scope of skills: `project` (this workspace), `tenant`, or `global`.'),
+  ftsFallbackToRegex: z.boolean().default(true)
+    .describe('When full-text search is unavailable, answer `fts` queries with regex matching.'),
+  includeAgentSkillFolders: z.boolean().default(true)
+    .describe('Also load SKILL.md folders VS Code and Claude use: `.github/skills`, `.claude/skills`, `.agents/skills` in the workspace and `~/.copilot/skills`, `~/.claude/skills`.'),
+  includeBuiltInPacks: z.boolean().default(true)
+    .describe('Load the skill packs shipped with Toolshed.'),
+  packs: z.array(skillPackConfigSchema).default([])
+    .describe('Additional skill packs: `{ name, path, format?, scopeMode?, enabled?, updateExistingPackSkills?, pinnedSkillNames? }`. Relative paths resolve against the workspace folder.'),
+  directory: skillsDirectoryConfigSchema.default(skillsDirectoryConfigSchema.parse({})),
+});
+export type SkillsConfig = z.infer<typeof skillsConfigSchema>;
+
+export const toolshedSettingsSchema = z.object({
+  toolSearch: toolSearchConfigSchema.default(toolSearchConfigSchema.parse({})),
+  toolExamples: toolExamplesConfigSchema.default(toolExamplesConfigSchema.parse({})),
+  skills: skillsConfigSchema.default(skillsConfigSchema.parse({})),
+});
+export type ToolshedSettings = z.infer<typeof toolshedSettingsSchema>;
+
+export function defaultSettings(): ToolshedSettings {
+  return toolshedSettingsSchema.parse({});
+}

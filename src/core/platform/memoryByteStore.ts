@@ -1,0 +1,18 @@
+import type { ByteStore } from './ports';
+
+/** In-memory ByteStore for tests and for runs without persistence. */
+export class MemoryByteStore implements ByteStore {
+  readonly entries = new Map<string, Uint8Array>();
+  async read(key: string): Promise<Uint8Array | undefined> {
+    const bytes = this.entries.get(key);
+    return bytes ? bytes.slice() : undefined;
+  }
+  async write(key: string, bytes: Uint8Array): Promise<void> { this.entries.set(key, bytes.slice()); }
+  async rename(fromKey: string, toKey: string): Promise<void> {
+    const bytes = this.entries.get(fromKey);
+    if (!bytes) return;
+    this.entries.set(toKey, bytes);
+    this.entries.delete(fromKey);
+  }
+  async delete(key: string): Promise<void> { this.entries.delete(key); }
+}

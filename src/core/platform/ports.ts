@@ -1,0 +1,58 @@
+/**
+ * Ports: the small interfaces through which `src/core` talks to the outside world.
+ * The VS Code layer and the CLI supply implementations; tests supply in-memory ones.
+ * Nothing here may import `vscode`.
+ */
+
+/** Leveled logger. The VS Code adapter writes to the "Toolshed" LogOutputChannel. */
+export interface Logger {
+  trace(message: string, ...args: unknown[]): void;
+  debug(message: string, ...args: unknown[]): void;
+  info(message: string, ...args: unknown[]): void;
+  warn(message: string, ...args: unknown[]): void;
+  error(message: string | Error, ...args: unknown[]): void;
+}
+
+/** A structured event (see the RFC "Events and Observability"). */
+export interface ToolshedEvent {
+  readonly type: string;
+  readonly payload: Readonly<Record<string, unknown>>;
+}
+
+/** Where core events go. The VS Code adapter logs each one as a single structured line. */
+export interface EventSink {
+  emit(event: ToolshedEvent): void;
+}
+
+/**
+ * Key → bytes persistence for the sql.js databases. `write` must be atomic: after a crash the
+ * key holds either the old or the new bytes, never a torn file.
+ */
+export interface ByteStore {
+  read(key: string): Promise<Uint8Array | undefined>;
+  write(key: string, bytes: Uint8Array): Promise<void>;
+  /** Move a key's bytes aside (e.g. a corrupt database kept as a backup). No-op when absent. */
+  rename(fromKey: string, toKey: string): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** Wall clock in epoch milliseconds; injectable so tests are deterministic. */
+export interface Clock {
+  now(): number;
+}
+
+/**
+ * Counts tokens of prompt text. Core default is len/4 (RFC Appendix B); in VS Code the
+ * adapter uses the request model's exact `countTokens`.
+ */
+export interface TokenCounter {
+  count(text: string): Promise<number>;
+}
+
+/** Read-only file access for skill packs and example files. */
+export interface FileSystemPort {
+  readFile(path: string): Promise<Uint8Array>;
+  /** Entries directly inside a folder; `undefined` when the folder does not exist. */
+  readDirectory(path: string): Promise<Array<{ name: string; kind: 'file' | 'directory' | 'symlink' | 'other' }> | undefined>;
+  stat(path: string): Promise<{ kind: 'file' | 'directory' | 'symlink' | 'other'; size: number; mtimeMs: number } | undefined>;
+}
