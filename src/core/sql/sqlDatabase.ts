@@ -1,0 +1,102 @@
+import type { BindParams, Database, SqlValue, Statement } from 'sql.js';
+
+export type Row = Record<string, SqlValue>;
+
+/**
+ * A thin, typed wrapper over a sql.js Database with a prepared-statement cache.
+ *
+ * Why the wrapper: sql.js's `export()` frees every prepared statement, so a cache that
+ * outlives an export would hand out dead statements. All exports go through `export()` here,
+ * which clears the cache first.
+ */
+export class SqlDatabase {
+  private readonly statements = new Map<string, Statement>();
+  private transactionDepth = 0;
+
+  constructor(readonly raw: Database) {}
+
+  run(sql: string, params?: BindParams): void {
+    if (params === undefined) {
+      this.raw.run(sql);
+      return;
+    }
+    const statement = this.prepare(sql);
+    statement.run(params);
+    statement.reset();
+  }
+
+  /** Runs several `;`-separated statements (schema scripts). */
+  exec(sql: string): void {
+    this.raw.exec(sql);
+  }
+
+  all<T extends Row = Row>(sql: string, params?: BindParams): T[] {
+    const statement = this.prepare(sql);
+    try {
+      if (params !== undefined) statement.bind(params);
+      const rows: T[] = [];
+      while (statement.step()) rows.push(statement.getAsObject() as T);
+      return rows;
+    } finally {
+      statement.reset();
+    }
+  }
+
+  get<T extends Row = Row>(sql: string, params?: BindParams): T | undefined {
+    const statement = this.prepare(sql);
+    try {
+      if (params !== undefined) statement.bind(params);
+      return statement.step() ? (statement.getAsObject() as T) : undefined;
+    } finally {
+      statement.reset();
+    }
+  }
+
+  /** Runs `fn` in a transaction (nested calls join the outer one); rolls back on throw. */
+  transaction<T>(fn: () => T): T {
+    if (this.transactionDepth > 0) return fn();
+    this.raw.run('BEGIN');
+    this.transactionDepth++;
+    try {
+      const result = fn();
+      this.raw.run('COMMIT');
+      return result;
+    } catch (error) {
+      this.raw.run('ROLLBACK');
+      throw error;
+    } finally {
+      this.transactionDepth--;
+    }
+  }
+
+  /** Serialises the database. Clears the statement cache first (see class comment). */
+  export(): Uint8Array {
+    this.clearStatements();
+    return this.raw.export();
+  }
+
+  close(): void {
+    this.clearStatements();
+    this.raw.close();
+  }
+
+  private prepare(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.raw.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private clearStatements(): void {
+    for (const statement of this.statements.values()) {
+      try {
+        statement.free();
+      } catch {
+        // Already freed by sql.js.
+      }
+    }
+    this.statements.clear();
+  }
+}
