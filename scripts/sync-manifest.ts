@@ -1,0 +1,26 @@
+/**
+ * Regenerates `contributes.configuration` in package.json from the one settings schema
+ * (src/core/config/settingsSchema.ts), so settings, defaults, enums and descriptions are
+ * never written twice. Run: `npx tsx scripts/sync-manifest.ts` (add `--check` to only verify;
+ * a unit test does that, so drift fails the build).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { buildConfigurationContribution } from '../src/core/config/manifestConfiguration';
+
+const packagePath = path.join(__dirname, '..', 'package.json');
+const pkg = JSON.parse(readFileSync(packagePath, 'utf8'));
+const generated = buildConfigurationContribution();
+const check = process.argv.includes('--check');
+const same = JSON.stringify(pkg.contributes.configuration) === JSON.stringify(generated);
+if (check) {
+  if (!same) {
+    console.error('package.json contributes.configuration is out of date: run `npx tsx scripts/sync-manifest.ts`.');
+    process.exit(1);
+  }
+  console.log('contributes.configuration is up to date');
+} else {
+  pkg.contributes.configuration = generated;
+  writeFileSync(packagePath, JSON.stringify(pkg, null, 2) + '\n');
+  console.log(same ? 'no change' : 'package.json updated');
+}

@@ -1,0 +1,197 @@
+import type { EventSink } from '../platform/ports';
+import type { CancellationSignal, ChatMessage, ChatModelPort, ChatPart, ToolDefinition } from './chatTypes';
+import type { PlannerProgress, PlannerSkills, PlannerToolRun, SkillUse, ToolExecutor } from './plannerPorts';
+import { PARTICIPANT_PREAMBLE, SKILL_DISCOVERY_BLOCK, TOOL_DISCOVERY_BLOCK, joinBlocks } from './promptBlocks';
+
+/**
+ * The tool-calling loop of the @toolshed participant (the pattern of VS Code's chat sample
+ * and Copilot's toolCallingLoop): send → stream text and collect tool calls → run them →
+ * feed results back → repeat, with a round cap and cooperative cancellation.
+ *
+ * What makes it Toolshed's: the tools offered are recomputed every round from the run's
+ * visible catalog, so a tool found by `tool_search` in round N is offered in round N+1; a call
+ * to anything not offered goes through `resolveCall`, which activates it or answers with the
+ * same no-leak error for denied, hidden and unknown names.
+ */
+
+export interface PlannerRequest {
+  prompt: string;
+  /** Earlier turns of this conversation, already flattened to text messages. */
+  history: ChatMessage[];
+}
+
+export interface PlannerDeps {
+  model: ChatModelPort;
+  tools: PlannerToolRun;
+  skills?: PlannerSkills;
+  executor: ToolExecutor;
+  progress: PlannerProgress;
+  events: EventSink;
+  signal: CancellationSignal;
+}
+
+export interface PlannerOptions {
+  maxRounds: number;
+  /** Add the Appendix A tool/skill discovery blocks. */
+  discoveryBlocks: boolean;
+  /** Tool names never offered to this loop (e.g. `tool_invoke`, which is for agent mode). */
+  hiddenFromLoop?: readonly string[];
+}
+
+export interface RoundRecord {
+  /** Tool names offered to the model in this round, in order. */
+  toolsSent: string[];
+  toolCalls: Array<{ name: string; outcome: 'ok' | 'error' | 'activated' | 'denied' }>;
+}
+
+export interface TokenReport {
+  /** Tokens of the prompt blocks (preamble, discovery, directory, injected skills). */
+  promptBlockTokens: number;
+  /** Tokens of the tool definitions sent in the first round. */
+  toolDefinitionTokens: number;
+  /** Tokens that sending every usable tool would have cost instead. */
+  allToolDefinitionTokens: number;
+  /** Tokens of injected skills (part of promptBlockTokens). */
+  injectedSkillTokens: number;
+  toolsSent: number;
+  toolsAvailable: number;
+}
+
+export interface PlannerOutcome {
+  text: string;
+  rounds: RoundRecord[];
+  stoppedBecause: 'done' | 'maxRounds' | 'cancelled';
+  usedSkills: SkillUse[];
+  tokens: TokenReport;
+}
+
+const TOOL_SEARCH = 'tool_search';
+
+export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, options: PlannerOptions): Promise<PlannerOutcome> {
+  const { model, tools, skills, progress, signal } = deps;
+  const hidden = new Set(options.hiddenFromLoop ?? []);
+  const usedSkills = new Map<string, SkillUse>();
+  const noteSkills = (list: SkillUse[]) => {
+    for (const skill of list) {
+      if (usedSkills.has(skill.name)) continue;
+      usedSkills.set(skill.name, skill);
+      progress.progress(`Using skill \`${skill.name}\``);
+      progress.reference(skill);
+    }
+  };
+
+  // Pre-flight: skills and discovery guidance, before the first round.
+  const injected = skills ? await skills.preflight(request.prompt) : { block: '', used: [] };
+  const pinned = skills ? await skills.pinned() : { block: '', used: [] };
+  noteSkills([...pinned.used, ...injected.used]);
+  const directory = skills ? await skills.directory() : '';
+  const instructions = joinBlocks([
+    PARTICIPANT_PREAMBLE,
+    options.discoveryBlocks ? TOOL_DISCOVERY_BLOCK : undefined,
+    options.discoveryBlocks && skills ? SKILL_DISCOVERY_BLOCK : undefined,
+    directory,
+    pinned.block,
+    injected.block,
+  ]);
+
+  const messages: ChatMessage[] = [
+    { role: 'user', parts: [{ kind: 'text', text: instructions }] },
+    ...request.history,
+    { role: 'user', parts: [{ kind: 'text', text: request.prompt }] },
+  ];
+
+  const offered = async (): Promise<ToolDefinition[]> =>
+    (await tools.visibleDefinitions()).filter((definition) => !hidden.has(definition.name));
+
+  const firstRoundTools = await offered();
+  const allTools = (await tools.allDefinitions()).filter((definition) => !hidden.has(definition.name));
+  const tokens: TokenReport = {
+    promptBlockTokens: await model.countTokens(instructions),
+    toolDefinitionTokens: await model.countTokens(serializeDefinitions(firstRoundTools)),
+    allToolDefinitionTokens: await model.countTokens(serializeDefinitions(allTools)),
+    injectedSkillTokens: await model.countTokens(joinBlocks([pinned.block, injected.block])),
+    toolsSent: firstRoundTools.length,
+    toolsAvailable: allTools.length,
+  };
+
+  const rounds: RoundRecord[] = [];
+  let text = '';
+  for (let round = 0; round < options.maxRounds; round++) {
+    if (signal.isCancelled) return { text, rounds, stoppedBecause: 'cancelled', usedSkills: [...usedSkills.values()], tokens };
+    const definitions = round === 0 ? firstRoundTools : await offered();
+    const record: RoundRecord = { toolsSent: definitions.map((d) => d.name), toolCalls: [] };
+    rounds.push(record);
+
+    const calls: Array<Extract<ChatPart, { kind: 'toolCall' }>> = [];
+    let roundText = '';
+    for await (const part of model.send(messages, definitions, signal)) {
+      if (signal.isCancelled) break;
+      if (part.kind === 'text') {
+        roundText += part.text;
+        progress.markdown(part.text);
+      } else if (part.kind === 'toolCall') {
+        calls.push(part);
+      }
+    }
+    text += roundText;
+    if (signal.isCancelled) return { text, rounds, stoppedBecause: 'cancelled', usedSkills: [...usedSkills.values()], tokens };
+    if (calls.length === 0) return { text, rounds, stoppedBecause: 'done', usedSkills: [...usedSkills.values()], tokens };
+
+    const assistantParts: ChatPart[] = roundText ? [{ kind: 'text', text: roundText }] : [];
+    assistantParts.push(...calls);
+    messages.push({ role: 'assistant', parts: assistantParts });
+
+    const results: ChatPart[] = [];
+    for (const call of calls) {
+      if (signal.isCancelled) break;
+      const offeredNames = new Set(record.toolsSent);
+      const result = await runOneCall(call, offeredNames, deps, hidden, noteSkills);
+      record.toolCalls.push({ name: call.name, outcome: result.outcome });
+      results.push({ kind: 'toolResult', callId: call.callId, text: result.text, isError: result.outcome === 'error' || result.outcome === 'denied' });
+    }
+    messages.push({ role: 'user', parts: results });
+  }
+  return { text, rounds, stoppedBecause: 'maxRounds', usedSkills: [...usedSkills.values()], tokens };
+}
+
+async function runOneCall(
+  call: { callId: string; name: string; input: unknown },
+  offeredNames: Set<string>,
+  deps: PlannerDeps,
+  hidden: Set<string>,
+  noteSkills: (list: SkillUse[]) => void,
+): Promise<{ text: string; outcome: RoundRecord['toolCalls'][number]['outcome'] }> {
+  const { tools, skills, executor, progress, signal } = deps;
+  if (call.name === TOOL_SEARCH && offeredNames.has(TOOL_SEARCH)) {
+    const query = typeof (call.input as { query?: unknown })?.query === 'string' ? (call.input as { query: string }).query : '';
+    progress.progress(`Searching tools for "${query}"`);
+    const outcome = await tools.search(call.input);
+    for (const name of outcome.activated) progress.progress(`Activated \`${name}\``);
+    return { text: outcome.resultText, outcome: 'ok' };
+  }
+  if (skills && skills.handles(call.name) && offeredNames.has(call.name)) {
+    progress.progress(`Looking up skills (${call.name})`);
+    const outcome = await skills.handle(call.name, call.input);
+    noteSkills(outcome.used);
+    return { text: outcome.resultText, outcome: 'ok' };
+  }
+  // Anything else must be resolvable in this run; hidden-from-loop names are answered like
+  // unknown ones so the loop never reveals them either.
+  if (hidden.has(call.name)) return { text: tools.unknownToolMessage(call.name), outcome: 'denied' };
+  const resolution = await tools.resolveCall(call.name);
+  if (!resolution.ok) return { text: resolution.message, outcome: 'denied' };
+  if (resolution.activated) progress.progress(`Activated \`${call.name}\``);
+  progress.progress(`Running \`${call.name}\``);
+  try {
+    const result = await executor.invoke(call.name, call.input, signal);
+    tools.recordCall(call.name);
+    return { text: result.text, outcome: result.isError ? 'error' : resolution.activated ? 'activated' : 'ok' };
+  } catch (error) {
+    return { text: `Tool "${call.name}" failed: ${error instanceof Error ? error.message : String(error)}`, outcome: 'error' };
+  }
+}
+
+/** Tool definitions as the model sees them, for token counting. */
+export function serializeDefinitions(definitions: ToolDefinition[]): string {
+  return definitions.map((d) => JSON.stringify({ name: d.name, description: d.description, parameters: d.inputSchema ?? {} })).join('\n');
+}

@@ -1,0 +1,59 @@
+import type { CancellationSignal, ToolDefinition } from './chatTypes';
+
+/**
+ * The planner's view of one run's tool catalog (implemented over the tool-search service).
+ * Keeping it this small lets the loop be tested with fakes and keeps policy in one place.
+ */
+export interface PlannerToolRun {
+  /** Definitions to send this round: always-visible + Toolshed's own + activated in this run. */
+  visibleDefinitions(): Promise<ToolDefinition[]>;
+  /** Definitions of every tool the run may use — what sending everything would cost. */
+  allDefinitions(): Promise<ToolDefinition[]>;
+  /** Runs a `tool_search` call; activation on discovery happens inside when configured. */
+  search(input: unknown): Promise<{ resultText: string; found: string[]; activated: string[] }>;
+  /**
+   * Resolves a call to a tool that is not Toolshed's own: `ok` (activating it on first use
+   * when allowed) or the one "no such tool" message, identical for denied, hidden and unknown.
+   */
+  resolveCall(name: string): Promise<{ ok: true; activated: boolean } | { ok: false; message: string }>;
+  /** The message for a tool that does not exist here — the same text `resolveCall` gives. */
+  unknownToolMessage(name: string): string;
+  /** Counts a completed call (for the Activated Tools view). */
+  recordCall(name: string): void;
+}
+
+export interface SkillUse {
+  name: string;
+  title?: string;
+  /** Absolute path of the skill's file, when it has one (shown as a reference). */
+  path?: string;
+}
+
+/** The planner's view of skills (implemented over the skill service, request-scoped). */
+export interface PlannerSkills {
+  /** Pre-flight: the most relevant skills for the prompt, under the token budget. */
+  preflight(prompt: string): Promise<{ block: string; used: SkillUse[] }>;
+  /** Skills the user pinned for this session (`/skill name`), rendered in full. */
+  pinned(): Promise<{ block: string; used: SkillUse[] }>;
+  /** The bounded `<skill_directory>` block ('' when disabled). */
+  directory(): Promise<string>;
+  /** Handles `skill_search`, `skill_get` and `skill_list` calls. */
+  handle(toolName: string, input: unknown): Promise<{ resultText: string; used: SkillUse[] }>;
+  /** Whether `toolName` is one of the skill tools this object handles. */
+  handles(toolName: string): boolean;
+}
+
+/** Runs a tool that is not Toolshed's own (VS Code: `vscode.lm.invokeTool` with the request token). */
+export interface ToolExecutor {
+  invoke(name: string, input: unknown, signal: CancellationSignal): Promise<{ text: string; isError?: boolean }>;
+}
+
+/** What a person watching the chat sees while the loop runs. */
+export interface PlannerProgress {
+  /** A short status line ("Searching tools for …"). */
+  progress(message: string): void;
+  /** Streamed model text. */
+  markdown(text: string): void;
+  /** A skill file that informed the answer. */
+  reference(skill: SkillUse): void;
+}
