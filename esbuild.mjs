@@ -4,6 +4,7 @@ import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { buildSchemas } from './scripts/build-schemas.mjs';
 
 const require = createRequire(import.meta.url);
 const production = process.argv.includes('--production');
@@ -13,6 +14,8 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 mkdirSync('dist', { recursive: true });
 // The wasm is loaded from the extension's own folder at run time, never fetched.
 copyFileSync(path.join(path.dirname(require.resolve('sql.js')), 'sql-wasm.wasm'), 'dist/sql-wasm.wasm');
+// JSON Schemas of the skill formats, generated from the zod schema (contributed via jsonValidation/yamlValidation).
+await buildSchemas();
 
 const common = {
   bundle: true,

@@ -7,20 +7,29 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { buildConfigurationContribution } from '../src/core/config/manifestConfiguration';
+import { contributedToolInputSchemas } from '../src/core/lmTools/contributedToolSchemas';
 
 const packagePath = path.join(__dirname, '..', 'package.json');
 const pkg = JSON.parse(readFileSync(packagePath, 'utf8'));
 const generated = buildConfigurationContribution();
+const schemas = contributedToolInputSchemas();
+const tools = (pkg.contributes.languageModelTools as Array<{ name: string; inputSchema: unknown }>).map((tool) => ({
+  ...tool,
+  inputSchema: schemas[tool.name] ?? tool.inputSchema,
+}));
 const check = process.argv.includes('--check');
-const same = JSON.stringify(pkg.contributes.configuration) === JSON.stringify(generated);
+const same =
+  JSON.stringify(pkg.contributes.configuration) === JSON.stringify(generated) &&
+  JSON.stringify(pkg.contributes.languageModelTools) === JSON.stringify(tools);
 if (check) {
   if (!same) {
-    console.error('package.json contributes.configuration is out of date: run `npx tsx scripts/sync-manifest.ts`.');
+    console.error('package.json contributes.configuration/languageModelTools is out of date: run `npx tsx scripts/sync-manifest.ts`.');
     process.exit(1);
   }
   console.log('contributes.configuration is up to date');
 } else {
   pkg.contributes.configuration = generated;
+  pkg.contributes.languageModelTools = tools;
   writeFileSync(packagePath, JSON.stringify(pkg, null, 2) + '\n');
   console.log(same ? 'no change' : 'package.json updated');
 }

@@ -1,8 +1,18 @@
 import type { CliCommand } from './cliCommand';
+import { benchSkillsCommand } from './commands/benchSkills';
+import { benchToolsCommand } from './commands/benchTools';
+import { searchSkillsCommand } from './commands/searchSkills';
+import { searchToolsCommand } from './commands/searchTools';
+import { validateCommand } from './commands/validate';
 
 /**
  * Every CLI subcommand, in the order `--help` lists them. Add one import and one entry per
  * command module under ./commands.
  */
 export const COMMANDS: readonly CliCommand[] = [
+  searchToolsCommand,
+  benchToolsCommand,
+  validateCommand,
+  searchSkillsCommand,
+  benchSkillsCommand,
 ];

@@ -1,9 +1,14 @@
 import * as vscode from 'vscode';
-import { createOutputChannelLogger } from './outputChannelLogger';
 import { TOOLSHED_VERSION } from '../core/platform/version';
+import { trackActivations } from './chat/activityTracking';
+import { registerChatParticipant } from './chat/toolshedParticipant';
+import { registerLanguageModelTools } from './lmTools/registerLanguageModelTools';
+import { createOutputChannelLogger } from './outputChannelLogger';
+import { createServices, type ToolshedServices } from './services';
+import { registerSkillSurfaces } from './views/registerSkillSurfaces';
 
 /**
- * Composition root: builds the ports, wires `registerX(context, deps)` calls, nothing else.
+ * Composition root: builds the services once, then wires `registerX(context, services)` calls.
  * Everything registered is pushed to `context.subscriptions` and so disposed on deactivate.
  */
 export async function activate(context: vscode.ExtensionContext): Promise<ToolshedApi> {
@@ -12,18 +17,40 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
   const logger = createOutputChannelLogger(channel);
   logger.info(`Toolshed ${TOOLSHED_VERSION} activating (VS Code ${vscode.version})`);
 
-  context.subscriptions.push(
-    vscode.commands.registerCommand('toolshed.showLog', () => channel.show(true)),
-  );
+  context.subscriptions.push(vscode.commands.registerCommand('toolshed.showLog', () => channel.show(true)));
 
-  return { version: TOOLSHED_VERSION };
+  const services = await createServices(context, logger);
+  context.subscriptions.push(trackActivations(services));
+  registerLanguageModelTools(context, services);
+  const chatHandler = registerChatParticipant(context, services);
+
+  // --- views, authoring, palette (issue 6) ---
+  registerSkillSurfaces(context, services);
+  // --- end issue 6 ---
+
+  // Packs load in the background: activation stays fast; everything that needs skills awaits
+  // `skillPacks.ready`.
+  void services.skillPacks.reload();
+
+  return {
+    version: TOOLSHED_VERSION,
+    storageUri: context.storageUri,
+    handleChatRequest: chatHandler,
+    services,
+  };
 }
 
 export function deactivate(): void {
   // Registrations are disposed through context.subscriptions.
 }
 
-/** What `vscode.extensions.getExtension(...).exports` gives other extensions and tests. */
+/** What `vscode.extensions.getExtension('toolshed-dev.toolshed').exports` gives. */
 export interface ToolshedApi {
   readonly version: string;
+  /** The workspace storage folder (undefined without a workspace). */
+  readonly storageUri: vscode.Uri | undefined;
+  /** The @toolshed request handler, for integrations and end-to-end tests that drive it directly. */
+  readonly handleChatRequest: vscode.ChatRequestHandler;
+  /** Toolshed's services (stores, settings, activity). Not a stable API: for tests and diagnostics. */
+  readonly services: ToolshedServices;
 }

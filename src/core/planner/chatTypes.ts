@@ -14,12 +14,9 @@ export interface ChatMessage {
   parts: ChatPart[];
 }
 
-/** What the model is told about one tool. */
-export interface ToolDefinition {
-  name: string;
-  description: string;
-  inputSchema?: object;
-}
+/** What the model is told about one tool (the tool-search core's type, so no copy drifts). */
+export type { ToolDefinition } from '../tools/tokenEconomy';
+import type { ToolDefinition } from '../tools/tokenEconomy';
 
 /** Cooperative cancellation, mapped from VS Code's CancellationToken. */
 export interface CancellationSignal {

@@ -1,7 +1,7 @@
 import type { EventSink } from '../platform/ports';
 import type { CancellationSignal, ChatMessage, ChatModelPort, ChatPart, ToolDefinition } from './chatTypes';
 import type { PlannerProgress, PlannerSkills, PlannerToolRun, SkillUse, ToolExecutor } from './plannerPorts';
-import { PARTICIPANT_PREAMBLE, SKILL_DISCOVERY_BLOCK, TOOL_DISCOVERY_BLOCK, joinBlocks } from './promptBlocks';
+import { PARTICIPANT_PREAMBLE, joinBlocks } from './promptBlocks';
 
 /**
  * The tool-calling loop of the @toolshed participant (the pattern of VS Code's chat sample
@@ -87,8 +87,8 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
   const directory = skills ? await skills.directory() : '';
   const instructions = joinBlocks([
     PARTICIPANT_PREAMBLE,
-    options.discoveryBlocks ? TOOL_DISCOVERY_BLOCK : undefined,
-    options.discoveryBlocks && skills ? SKILL_DISCOVERY_BLOCK : undefined,
+    ...(options.discoveryBlocks ? tools.promptBlocks() : []),
+    ...(options.discoveryBlocks && skills ? skills.promptBlocks() : []),
     directory,
     pinned.block,
     injected.block,

@@ -7,6 +7,8 @@ import type { CancellationSignal, ToolDefinition } from './chatTypes';
 export interface PlannerToolRun {
   /** Definitions to send this round: always-visible + Toolshed's own + activated in this run. */
   visibleDefinitions(): Promise<ToolDefinition[]>;
+  /** Discovery guidance for the prompt (RFC Appendix A `<tool_discovery>`), when enabled. */
+  promptBlocks(): string[];
   /** Definitions of every tool the run may use — what sending everything would cost. */
   allDefinitions(): Promise<ToolDefinition[]>;
   /** Runs a `tool_search` call; activation on discovery happens inside when configured. */
@@ -35,6 +37,8 @@ export interface PlannerSkills {
   preflight(prompt: string): Promise<{ block: string; used: SkillUse[] }>;
   /** Skills the user pinned for this session (`/skill name`), rendered in full. */
   pinned(): Promise<{ block: string; used: SkillUse[] }>;
+  /** Discovery guidance (RFC Appendix A `<skill_discovery>`). */
+  promptBlocks(): string[];
   /** The bounded `<skill_directory>` block ('' when disabled). */
   directory(): Promise<string>;
   /** Handles `skill_search`, `skill_get` and `skill_list` calls. */

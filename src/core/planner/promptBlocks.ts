@@ -1,17 +1,7 @@
-/** Prompt blocks from the RFC's Appendix A, plus Toolshed's framing for the @toolshed participant. */
-
-export const TOOL_DISCOVERY_BLOCK = `<tool_discovery>
-You can discover additional tools using \`tool_search\`.
-- Describe the capability you need.
-- Use the returned tool name to call it.
-Only tools permitted for this request will appear.
-</tool_discovery>`;
-
-export const SKILL_DISCOVERY_BLOCK = `<skill_discovery>
-You can discover and fetch skills:
-- Use \`skill_search\` to find skills by capability (returns skill names).
-- Use \`skill_get\` with a skill name for the full playbook.
-</skill_discovery>`;
+/**
+ * Toolshed's framing for the @toolshed participant. The Appendix A discovery blocks come from
+ * the tool run and the skills port (each owner renders its own block).
+ */
 
 export const PARTICIPANT_PREAMBLE = `You are Toolshed, an assistant inside VS Code. Most tools are deferred: they are not listed
 until you find them. When you need a capability you do not see, call tool_search first, then

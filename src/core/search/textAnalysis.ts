@@ -38,9 +38,25 @@ export function analyze(text: string, options: AnalyzeOptions = {}): string[] {
   for (const raw of splitIdentifier(text.normalize('NFKD'))) {
     const lower = raw.toLowerCase();
     if (!options.keepStopWords && STOP_WORDS.has(lower)) continue;
-    terms.push(porterStem(lower));
+    terms.push(stem(lower));
   }
   return terms;
+}
+
+/**
+ * Memoised Porter stemming. Stemming is pure, and catalogs repeat words heavily, so a bounded
+ * cache (cleared when full) removes most of the analysis cost of indexing large catalogs.
+ */
+const STEM_CACHE_LIMIT = 100_000;
+const stemCache = new Map<string, string>();
+function stem(word: string): string {
+  let stemmed = stemCache.get(word);
+  if (stemmed === undefined) {
+    stemmed = porterStem(word);
+    if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
+    stemCache.set(word, stemmed);
+  }
+  return stemmed;
 }
 
 /** Distinct terms of `text`, in first-seen order. */

@@ -34,6 +34,7 @@ function fakeRun(): PlannerToolRun & { activated: Set<string> } {
   return {
     activated,
     visibleDefinitions: async () => [...always, ...activated].map(def),
+    promptBlocks: () => ['<tool_discovery>\nUse tool_search.\n</tool_discovery>'],
     allDefinitions: async () => [...always, ...deferred].map(def),
     async search(input) {
       const query = String((input as { query: string }).query);

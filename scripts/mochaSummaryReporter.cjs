@@ -1,0 +1,16 @@
+// Mocha's spec output plus a machine-readable summary, so scripts/test-all.mjs can count the
+// unit layer. The summary goes to the file named by TOOLSHED_MOCHA_SUMMARY.
+const { writeFileSync } = require('node:fs');
+const Mocha = require('mocha');
+
+class SummaryReporter extends Mocha.reporters.Spec {
+  constructor(runner, options) {
+    super(runner, options);
+    runner.once(Mocha.Runner.constants.EVENT_RUN_END, () => {
+      const output = process.env.TOOLSHED_MOCHA_SUMMARY;
+      if (output) writeFileSync(output, JSON.stringify(this.stats));
+    });
+  }
+}
+
+module.exports = SummaryReporter;

@@ -1,0 +1,63 @@
+import type { CliCommand } from '../cliCommand';
+import { cliSkillService, packsFromDirs, parseFtsFlag, parseSkillArgs, percentile, readJsonl } from './skillCliSupport';
+
+interface QueryRow {
+  query: string;
+  gold: string[];
+}
+
+const round = (value: number, digits = 3) => Number(value.toFixed(digits));
+
+export const benchSkillsCommand: CliCommand = {
+  path: ['bench', 'skills'],
+  summary: 'Measure skill_search recall and latency on packs and labelled queries',
+  usage: [
+    'Usage: toolshed bench skills --packs DIR… --queries FILE.jsonl [--engine fts5|fts4|none] [--json]',
+    '',
+    'queries: {"query", "gold": [skill names]} per line.',
+    '--json prints {recall_at_1, recall_at_3, recall_at_5, mrr_at_10, p50_ms, p95_ms, skills, queries, engine, load_ms}.',
+  ].join('\n'),
+  async run(args, io) {
+    const parsed = parseSkillArgs(args, ['json']);
+    const queriesFile = parsed.flags.get('queries');
+    if (parsed.packs.length === 0 || typeof queriesFile !== 'string') {
+      io.stderr('toolshed bench skills: --packs DIR… and --queries FILE.jsonl are required. See --help.\n');
+      return 2;
+    }
+    const service = await cliSkillService(parseFtsFlag(parsed.flags.get('engine')));
+    const loadStart = performance.now();
+    const summary = await service.loadPacks(packsFromDirs(parsed.packs));
+    const loadMs = performance.now() - loadStart;
+    const skills = summary.packs.reduce((n, p) => n + p.skillCount, 0);
+    const queries = readJsonl<QueryRow>(queriesFile);
+    const ctx = { includeWorkspacePacks: true };
+    for (const q of queries.slice(0, 20)) await service.search({ query: q.query.slice(0, 500), limit: 10 }, ctx);
+    let r1 = 0;
+    let r3 = 0;
+    let r5 = 0;
+    let mrr = 0;
+    const times: number[] = [];
+    for (const q of queries) {
+      const start = performance.now();
+      const output = await service.search({ query: q.query.slice(0, 500), limit: 10 }, ctx);
+      times.push(performance.now() - start);
+      const gold = new Set(q.gold);
+      const rank = output.skills.findIndex((s) => gold.has(s.name));
+      if (rank === 0) r1++;
+      if (rank >= 0 && rank < 3) r3++;
+      if (rank >= 0 && rank < 5) r5++;
+      if (rank >= 0 && rank < 10) mrr += 1 / (rank + 1);
+    }
+    times.sort((a, b) => a - b);
+    const n = Math.max(queries.length, 1);
+    const result = {
+      recall_at_1: round(r1 / n), recall_at_3: round(r3 / n), recall_at_5: round(r5 / n), mrr_at_10: round(mrr / n),
+      p50_ms: round(percentile(times, 0.5)), p95_ms: round(percentile(times, 0.95)), skills, queries: queries.length,
+      engine: service.fts, load_ms: round(loadMs, 1),
+    };
+    await service.dispose();
+    if (parsed.flags.has('json')) io.stdout(`${JSON.stringify(result)}\n`);
+    else for (const [key, value] of Object.entries(result)) io.stdout(`${key.padEnd(12)} ${value}\n`);
+    return 0;
+  },
+};

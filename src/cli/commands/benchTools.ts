@@ -1,0 +1,102 @@
+import type { CliCommand } from '../cliCommand';
+import { RANKER_DEFAULTS } from '../../core/tools/toolRanker';
+import type { RankerOptions } from '../../core/tools/toolRanker';
+import { cliService, parseArgs, parseEngine, readJsonl, toToolInputs } from './toolCliSupport';
+
+interface QueryRow {
+  query: string;
+  gold: string[];
+  category?: string;
+}
+
+interface Tally {
+  queries: number;
+  r1: number;
+  r5: number;
+  r10: number;
+  mrr: number;
+}
+
+const round = (value: number, digits = 3) => Number(value.toFixed(digits));
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+}
+
+export const benchToolsCommand: CliCommand = {
+  path: ['bench', 'tools'],
+  summary: 'Measure tool_search recall and latency on a catalog and labelled queries',
+  usage: [
+    'Usage: toolshed bench tools --tools FILE.jsonl --queries FILE.jsonl [--json] [--search-type fts|regex|exact]',
+    '                            [--engine fts5|fts4|none] [--ranker JSON] [--per-category]',
+    '',
+    'tools: {"name", "description", "inputSchema", "tags"?} per line; queries: {"query", "gold": [names]} per line.',
+    '--json prints {recall_at_1, recall_at_5, recall_at_10, mrr_at_10, p50_ms, p95_ms, tools, queries, engine, index_ms}.',
+    '--ranker overrides ranking knobs (JSON object merged over the defaults), for ablations.',
+  ].join('\n'),
+  async run(args, io) {
+    const { flags } = parseArgs(args, ['json', 'per-category']);
+    const toolsFile = flags.get('tools');
+    const queriesFile = flags.get('queries');
+    if (typeof toolsFile !== 'string' || typeof queriesFile !== 'string') {
+      io.stderr('toolshed bench tools: --tools and --queries are required. See --help.\n');
+      return 2;
+    }
+    const rankerFlag = flags.get('ranker');
+    const ranker: RankerOptions | undefined = typeof rankerFlag === 'string' ? { ...RANKER_DEFAULTS, ...(JSON.parse(rankerFlag) as Partial<RankerOptions>) } : undefined;
+    const searchType = typeof flags.get('search-type') === 'string' ? (flags.get('search-type') as string) : 'fts';
+    const service = await cliService(parseEngine(flags.get('engine')), ranker);
+    const tools = toToolInputs(readJsonl(toolsFile));
+    const queries = readJsonl<QueryRow>(queriesFile);
+
+    const indexStart = performance.now();
+    service.setTools(tools);
+    const indexMs = performance.now() - indexStart;
+
+    const run = await service.startRun();
+    // Warm-up: JIT and statement cache, not counted.
+    for (const q of queries.slice(0, 20)) run.search({ query: q.query, search_type: searchType, limit: 10, include_always_loaded: true });
+
+    const total: Tally = { queries: 0, r1: 0, r5: 0, r10: 0, mrr: 0 };
+    const byCategory = new Map<string, Tally>();
+    const times: number[] = [];
+    for (const q of queries) {
+      const start = performance.now();
+      const result = run.search({ query: q.query.slice(0, 500), search_type: searchType, limit: 10, include_always_loaded: true });
+      times.push(performance.now() - start);
+      const names = result.ok ? result.output.tools.map((t) => t.name) : [];
+      const gold = new Set(q.gold);
+      const rank = names.findIndex((n) => gold.has(n));
+      for (const tally of [total, byCategory.get(q.category ?? 'all') ?? (byCategory.set(q.category ?? 'all', { queries: 0, r1: 0, r5: 0, r10: 0, mrr: 0 }).get(q.category ?? 'all') as Tally)]) {
+        tally.queries++;
+        if (rank === 0) tally.r1++;
+        if (rank >= 0 && rank < 5) tally.r5++;
+        if (rank >= 0 && rank < 10) { tally.r10++; tally.mrr += 1 / (rank + 1); }
+      }
+    }
+    run.end();
+    times.sort((a, b) => a - b);
+    const summary = (t: Tally) => ({
+      recall_at_1: round(t.r1 / Math.max(t.queries, 1)),
+      recall_at_5: round(t.r5 / Math.max(t.queries, 1)),
+      recall_at_10: round(t.r10 / Math.max(t.queries, 1)),
+      mrr_at_10: round(t.mrr / Math.max(t.queries, 1)),
+    });
+    const result = {
+      ...summary(total),
+      p50_ms: round(percentile(times, 0.5)),
+      p95_ms: round(percentile(times, 0.95)),
+      tools: tools.length,
+      queries: queries.length,
+      engine: service.engine,
+      index_ms: round(indexMs, 1),
+      ...(flags.has('per-category') ? { per_category: Object.fromEntries([...byCategory].map(([k, t]) => [k, { queries: t.queries, ...summary(t) }])) } : {}),
+    };
+    if (flags.has('json')) io.stdout(`${JSON.stringify(result)}\n`);
+    else {
+      for (const [key, value] of Object.entries(result)) io.stdout(`${key.padEnd(14)} ${typeof value === 'object' ? JSON.stringify(value) : value}\n`);
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,35 @@
+import type { CliCommand } from '../cliCommand';
+import { cliSkillService, packsFromDirs, parseFtsFlag, parseSkillArgs } from './skillCliSupport';
+
+export const searchSkillsCommand: CliCommand = {
+  path: ['search', 'skills'],
+  summary: 'Search skills in pack folders (same code as skill_search)',
+  usage: [
+    'Usage: toolshed search skills --packs DIR… [--limit N] [--search-type fts|regex|exact] [--engine fts5|fts4|none] QUERY [--json]',
+    '',
+    '--json prints the skill_search output {skills:[{name,title,trigger,task_type,score}], query, search_type} plus engine.',
+  ].join('\n'),
+  async run(args, io) {
+    const parsed = parseSkillArgs(args, ['json']);
+    const query = parsed.positional.join(' ').trim();
+    if (parsed.packs.length === 0 || !query) {
+      io.stderr('toolshed search skills: --packs DIR… and a QUERY are required. See --help.\n');
+      return 2;
+    }
+    const limit = Number(parsed.flags.get('limit') ?? 8);
+    const searchType = String(parsed.flags.get('search-type') ?? 'fts');
+    const service = await cliSkillService(parseFtsFlag(parsed.flags.get('engine')));
+    const summary = await service.loadPacks(packsFromDirs(parsed.packs));
+    for (const problem of summary.problems.filter((p) => p.severity === 'error')) io.stderr(`${problem.file}:${problem.line}:${problem.column}: error: ${problem.message}\n`);
+    const output = await service.search({ query, search_type: searchType, limit }, { includeWorkspacePacks: true });
+    if (parsed.flags.has('json')) {
+      io.stdout(`${JSON.stringify({ ...output, engine: service.fts }, null, 2)}\n`);
+    } else if (output.skills.length === 0) {
+      io.stdout(`No skills found for "${query}" (${output.search_type}${output.note ? `; ${output.note}` : ''}).\n`);
+    } else {
+      for (const skill of output.skills) io.stdout(`${skill.score.toFixed(3)}  ${skill.name} — ${skill.title ?? ''}\n       ${skill.trigger}\n`);
+    }
+    await service.dispose();
+    return 0;
+  },
+};

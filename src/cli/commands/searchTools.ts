@@ -1,0 +1,35 @@
+import type { CliCommand } from '../cliCommand';
+import { cliService, parseArgs, parseEngine, readJsonl, toToolInputs } from './toolCliSupport';
+
+export const searchToolsCommand: CliCommand = {
+  path: ['search', 'tools'],
+  summary: 'Search a tool catalog (JSONL) the way tool_search does',
+  usage: [
+    'Usage: toolshed search tools --tools FILE.jsonl [--search-type fts|regex|exact] [--limit N] [--engine fts5|fts4|none] QUERY',
+    '',
+    'FILE.jsonl: one tool a line, {"name", "description", "inputSchema", "tags"?}.',
+    'Prints the tool_search output as JSON (tools, query, search_type, engine).',
+  ].join('\n'),
+  async run(args, io) {
+    const { flags, positional } = parseArgs(args, []);
+    const toolsFile = flags.get('tools');
+    const query = positional.join(' ').trim();
+    if (typeof toolsFile !== 'string' || !query) {
+      io.stderr('toolshed search tools: --tools FILE.jsonl and a QUERY are required. See --help.\n');
+      return 2;
+    }
+    const service = await cliService(parseEngine(flags.get('engine')));
+    service.setTools(toToolInputs(readJsonl(toolsFile)));
+    const limit = flags.has('limit') ? Number(flags.get('limit')) : undefined;
+    const searchType = flags.get('search-type');
+    const run = await service.startRun();
+    const result = run.search({ query, ...(typeof searchType === 'string' ? { search_type: searchType } : {}), ...(limit !== undefined ? { limit } : {}), include_always_loaded: true });
+    run.end();
+    if (!result.ok) {
+      io.stderr(`${result.error}\n`);
+      return 1;
+    }
+    io.stdout(`${JSON.stringify(result.output, null, 2)}\n`);
+    return 0;
+  },
+};

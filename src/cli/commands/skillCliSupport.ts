@@ -1,0 +1,83 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { skillsConfigSchema } from '../../core/config/settingsSchema';
+import { lengthTokenCounter, nullEventSink, nullLogger, systemClock } from '../../core/platform/basicPorts';
+import { MemoryByteStore } from '../../core/platform/memoryByteStore';
+import { nodeFileSystem } from '../../core/platform/nodeFileSystem';
+import { loadSqlEngine } from '../../core/sql/sqlEngine';
+import type { FtsEngine } from '../../core/sql/sqlEngine';
+import { createSkillService } from '../../core/skills/skillService';
+import type { SkillService } from '../../core/skills/skillService';
+import type { ResolvedSkillPack } from '../../core/skills/skillPackSources';
+
+/** Shared plumbing of the skill CLI commands (argument parsing, an in-memory service over packs). */
+
+export interface SkillArgs {
+  packs: string[];
+  flags: Map<string, string | true>;
+  positional: string[];
+}
+
+/** `--packs DIR…` takes following arguments that are existing paths; other `--x v` flags take one value. */
+export function parseSkillArgs(args: readonly string[], booleans: readonly string[]): SkillArgs {
+  const out: SkillArgs = { packs: [], flags: new Map(), positional: [] };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '--packs') {
+      while (i + 1 < args.length && !(args[i + 1] ?? '').startsWith('--') && existsSync(args[i + 1] ?? '')) out.packs.push(args[++i] ?? '');
+      continue;
+    }
+    if (arg.startsWith('--')) {
+      const [key, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
+      if (inline !== undefined) out.flags.set(key, inline);
+      else if (booleans.includes(key)) out.flags.set(key, true);
+      else out.flags.set(key, args[++i] ?? '');
+      continue;
+    }
+    out.positional.push(arg);
+  }
+  return out;
+}
+
+export function packsFromDirs(dirs: readonly string[]): ResolvedSkillPack[] {
+  return dirs.map((dir, i) => {
+    const root = path.resolve(dir);
+    const base = path.basename(root).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '') || 'local';
+    return {
+      name: dirs.length > 1 && i > 0 ? `${base}-${i + 1}` : base, root, scopeMode: 'global', enabled: true,
+      updateExistingPackSkills: true, pinnedSkillNames: [], source: 'settings', workspace: false, optional: false,
+    } satisfies ResolvedSkillPack;
+  });
+}
+
+export function parseFtsFlag(value: string | true | undefined): FtsEngine[] | undefined {
+  if (value === 'fts5') return ['fts5', 'fts4', 'none'];
+  if (value === 'fts4') return ['fts4', 'none'];
+  if (value === 'none') return ['none'];
+  return undefined;
+}
+
+export async function cliSkillService(allowedFts?: FtsEngine[]): Promise<SkillService> {
+  const engine = await loadSqlEngine(allowedFts ? { allowedFts } : {});
+  return createSkillService({
+    engine, store: new MemoryByteStore(), config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }), logger: nullLogger,
+    events: nullEventSink, clock: systemClock, tokenCounter: lengthTokenCounter, fs: nodeFileSystem, env: process.env, autoSaveDelayMs: 0,
+  });
+}
+
+export function readJsonl<T>(file: string): T[] {
+  return readFileSync(file, 'utf8').split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as T);
+}
+
+export function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+}

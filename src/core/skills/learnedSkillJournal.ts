@@ -1,0 +1,47 @@
+import type { ByteStore, Logger } from '../platform/ports';
+import { skillRecordSchema } from './skillSchema';
+import type { SkillStore } from './skillStore';
+
+/**
+ * Learned skills are what a user taught; they must survive a corrupt or rebuilt database. Every
+ * change rewrites a JSONL export of all learned skills beside the database (atomically, through
+ * the ByteStore); on open, any learned skill missing from the store is replayed from it.
+ */
+export class LearnedSkillJournal {
+  constructor(private readonly bytes: ByteStore, private readonly key: string, private readonly logger: Logger) {}
+
+  async write(store: SkillStore): Promise<void> {
+    const lines = store.all().filter((r) => r.origin === 'learned').map((r) => JSON.stringify(r));
+    await this.bytes.write(this.key, new TextEncoder().encode(lines.length ? `${lines.join('\n')}\n` : ''));
+  }
+
+  /** Inserts journaled learned skills the store lacks; returns how many. A bad line is logged and skipped. */
+  async replayInto(store: SkillStore): Promise<number> {
+    const raw = await this.bytes.read(this.key).catch(() => undefined);
+    if (!raw || raw.byteLength === 0) return 0;
+    const text = new TextDecoder('utf-8').decode(raw);
+    let restored = 0;
+    store.transaction(() => {
+      text.split('\n').forEach((line, i) => {
+        if (!line.trim()) return;
+        let parsed;
+        try {
+          parsed = skillRecordSchema.safeParse(JSON.parse(line));
+        } catch {
+          parsed = undefined;
+        }
+        if (!parsed?.success) {
+          this.logger.warn(`Learned-skill journal ${this.key}:${i + 1}: unreadable entry skipped.`);
+          return;
+        }
+        const record = parsed.data;
+        const existing = store.get(record.name);
+        if (existing?.origin === 'learned') return;
+        if (existing) store.delete(record.name);
+        store.upsert({ ...record, origin: 'learned' });
+        restored++;
+      });
+    });
+    return restored;
+  }
+}

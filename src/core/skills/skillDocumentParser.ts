@@ -1,0 +1,649 @@
+import * as YAML from 'yaml';
+import type { z } from 'zod';
+import type { TaskType } from '../config/settingsSchema';
+import { LineIndex } from './lineIndex';
+import { agentSkillFrontmatterSchema, KNOWN_SKILL_KEYS, skillFileSchema } from './skillSchema';
+import type { SkillFormat } from './skillSchema';
+import { FILE_START, makeProblem, PROBLEM_CODES } from './skillProblems';
+import type { ProblemCode, SkillProblem, Span } from './skillProblems';
+
+/**
+ * Parses ONE skill document (any format) into normalised skill content plus problems with exact
+ * positions. Pure and synchronous: the editor calls it on every keystroke, the pack loader for
+ * every file. It never throws; any failure becomes a problem. A skill with an error is not
+ * returned (it is "skipped"); warnings leave it in.
+ */
+
+export type DocumentFormat = Exclude<SkillFormat, 'learned'>;
+
+export interface ParseOptions {
+  /** Force a format; by default detected from the file name. */
+  format?: DocumentFormat;
+  /** Pack name used for generated names `pack.<pack>.<slug>` (default `local`). */
+  packName?: string;
+  /** Path of the file relative to its pack root (for generated names); default: the base name. */
+  relativePath?: string;
+  /** Characters above which the document is rejected (default 1 MiB). */
+  maxChars?: number;
+}
+
+/** A skill's content as read from a file, before it gets store identity and stats. */
+export interface ParsedSkill {
+  name: string;
+  nameGenerated: boolean;
+  title: string;
+  description: string;
+  trigger: string;
+  task_type: TaskType;
+  tags: string[];
+  steps: string[];
+  preconditions: string[];
+  failure_modes: string[];
+  body: string;
+  domain: string;
+  frames: string[];
+  triggers: string[];
+  tools: Array<{ tool: string; note?: string }>;
+  allowed_tools: string[];
+  requires: string[];
+  meta: Record<string, unknown>;
+  extra: Record<string, unknown>;
+  format: DocumentFormat;
+  model_invocable: boolean;
+  /** Where the definition starts (1-based) and the span of its `name` value, if written. */
+  span: Span;
+  nameSpan?: Span;
+}
+
+export interface ParseResult {
+  format: DocumentFormat | undefined;
+  skills: ParsedSkill[];
+  problems: SkillProblem[];
+}
+
+export const DEFAULT_MAX_CHARS = 1024 * 1024;
+
+/** `*.skill.md|yaml|yml|json|jsonl` or `SKILL.md`; undefined for anything else. */
+export function detectSkillFormat(fileName: string): DocumentFormat | undefined {
+  const base = baseName(fileName);
+  if (base === 'SKILL.md') return 'skill-md';
+  const lower = base.toLowerCase();
+  if (lower.endsWith('.skill.md')) return 'md';
+  if (lower.endsWith('.skill.yaml') || lower.endsWith('.skill.yml')) return 'yaml';
+  if (lower.endsWith('.skill.json')) return 'json';
+  if (lower.endsWith('.skill.jsonl')) return 'jsonl';
+  return undefined;
+}
+
+export function parseSkillDocument(text: string, fileName: string, options: ParseOptions = {}): ParseResult {
+  const format = options.format ?? detectSkillFormat(fileName);
+  const ctx = new ParseContext(text, fileName, options, format);
+  try {
+    ctx.run();
+  } catch (error) {
+    // Defensive: nothing above should throw, but a bug must not take the editor down.
+    ctx.problems.push(makeProblem(fileName, FILE_START, 'error', PROBLEM_CODES.parseError,
+      `Could not parse this file: ${error instanceof Error ? error.message : String(error)}`));
+    ctx.skills.length = 0;
+  }
+  return { format, skills: ctx.skills, problems: ctx.problems };
+}
+
+type AnyNode = YAML.Node | null | undefined;
+
+/** A parsed mapping with a way to locate its keys and values in the file. */
+interface Located {
+  value: unknown;
+  root: AnyNode;
+  /** Offset of `root` source text within the file. */
+  base: number;
+  /** Where to point problems about missing keys. */
+  anchor: Span;
+  index: LineIndex;
+}
+
+class ParseContext {
+  readonly skills: ParsedSkill[] = [];
+  readonly problems: SkillProblem[] = [];
+  private readonly index: LineIndex;
+
+  constructor(
+    private readonly text: string,
+    private readonly file: string,
+    private readonly options: ParseOptions,
+    private readonly format: DocumentFormat | undefined,
+  ) {
+    this.index = new LineIndex(text);
+  }
+
+  run(): void {
+    const limit = this.options.maxChars ?? DEFAULT_MAX_CHARS;
+    if (this.text.length > limit) {
+      this.problem(FILE_START, 'error', PROBLEM_CODES.fileTooLarge,
+        `File is too large (${this.text.length} characters; the limit is ${limit}). Split it into smaller skill files.`);
+      return;
+    }
+    const nul = this.text.indexOf('\u0000');
+    if (nul >= 0) {
+      this.problem(this.index.span(nul, nul + 1), 'error', PROBLEM_CODES.binaryFile, 'File contains NUL bytes; it looks binary, not a skill file.');
+      return;
+    }
+    if (this.text.trim().length === 0) {
+      this.problem(FILE_START, 'error', PROBLEM_CODES.emptyFile, 'File is empty. A skill needs at least a trigger and steps (or, for SKILL.md, a name, description and body).');
+      return;
+    }
+    switch (this.format) {
+      case 'md':
+      case 'skill-md':
+        this.parseMarkdown(this.format);
+        return;
+      case 'yaml':
+        this.parseYaml();
+        return;
+      case 'json':
+        this.parseJson();
+        return;
+      case 'jsonl':
+        this.parseJsonl();
+        return;
+      default:
+        this.problem(FILE_START, 'error', PROBLEM_CODES.invalidValue,
+          'Unknown skill file type: use *.skill.md, *.skill.yaml, *.skill.yml, *.skill.json, *.skill.jsonl or <name>/SKILL.md.');
+    }
+  }
+
+  private problem(span: Span, severity: 'error' | 'warning' | 'info', code: ProblemCode, message: string, extra: { skillName?: string; data?: Record<string, unknown> } = {}): void {
+    this.problems.push(makeProblem(this.file, span, severity, code, message, extra));
+  }
+
+  // ── formats ──────────────────────────────────────────────────────────────
+
+  private parseMarkdown(format: 'md' | 'skill-md'): void {
+    const text = this.text;
+    const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    const firstLineEnd = lineEnd(text, bom);
+    if (text.slice(bom, firstLineEnd).trimEnd() !== '---') {
+      this.problem(this.index.lineSpan(1), 'error', PROBLEM_CODES.missingFrontmatter,
+        'Missing YAML frontmatter: the file must start with a line `---`, the skill fields, and a closing `---`.');
+      return;
+    }
+    const yamlStart = nextLine(text, firstLineEnd);
+    let cursor = yamlStart;
+    let closeStart = -1;
+    let closeEnd = -1;
+    while (cursor < text.length) {
+      const end = lineEnd(text, cursor);
+      const line = text.slice(cursor, end).trimEnd();
+      if (line === '---' || line === '...') {
+        closeStart = cursor;
+        closeEnd = end;
+        break;
+      }
+      cursor = nextLine(text, end);
+    }
+    if (closeStart < 0) {
+      this.problem(this.index.lineSpan(1), 'error', PROBLEM_CODES.unterminatedFrontmatter,
+        'Frontmatter is not closed: add a line `---` after the skill fields.');
+      return;
+    }
+    const body = text.slice(nextLine(text, closeEnd)).trim();
+    const closing = this.index.span(closeStart, closeEnd);
+    const located = this.parseYamlSource(text.slice(yamlStart, closeStart), yamlStart, this.index.lineSpan(1));
+    if (!located) return;
+    if (located.value === null || located.value === undefined) {
+      located.value = {};
+    }
+    if (!isPlainObject(located.value)) {
+      this.problem(this.nodeSpan(located, located.root) ?? located.anchor, 'error', PROBLEM_CODES.notAMapping, 'Frontmatter must be a mapping of skill fields (`key: value` lines).');
+      return;
+    }
+    this.addSkill(located, format, { body, bodyAnchor: closing, ordinal: 0, multi: false });
+  }
+
+  private parseYaml(): void {
+    let docs: YAML.Document.Parsed[];
+    try {
+      docs = YAML.parseAllDocuments(this.text, { prettyErrors: false, uniqueKeys: true, logLevel: 'error' }) as YAML.Document.Parsed[];
+    } catch (error) {
+      this.problem(FILE_START, 'error', PROBLEM_CODES.parseError, `YAML could not be read: ${messageOf(error)}`);
+      return;
+    }
+    if (!Array.isArray(docs)) docs = [docs];
+    const entries: Array<{ located: Located; node: AnyNode }> = [];
+    for (const doc of docs) {
+      const located = this.fromDocument(doc, 0, FILE_START);
+      if (!located) continue;
+      this.collectEntries(located, entries);
+    }
+    this.addEntries(entries, 'yaml');
+  }
+
+  private parseJson(): void {
+    const text = this.text.charCodeAt(0) === 0xfeff ? ` ${this.text.slice(1)}` : this.text;
+    try {
+      JSON.parse(text);
+    } catch (error) {
+      const offset = jsonErrorOffset(error, text);
+      this.problem(this.index.span(offset, offset + 1), 'error', PROBLEM_CODES.parseError, `Invalid JSON: ${cleanJsonMessage(error)}`);
+      return;
+    }
+    const located = this.parseYamlSource(text, 0, FILE_START);
+    if (!located) return;
+    const entries: Array<{ located: Located; node: AnyNode }> = [];
+    this.collectEntries(located, entries);
+    this.addEntries(entries, 'json');
+  }
+
+  private parseJsonl(): void {
+    const text = this.text;
+    const entries: Array<{ located: Located; node: AnyNode }> = [];
+    let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    let lineNo = 1;
+    while (start <= text.length) {
+      const end = lineEnd(text, start);
+      const line = text.slice(start, end);
+      if (line.trim().length > 0) {
+        try {
+          JSON.parse(line);
+          const located = this.parseYamlSource(line, start, this.index.lineSpan(lineNo));
+          if (located) {
+            if (isPlainObject(located.value)) entries.push({ located, node: located.root });
+            else this.problem(this.index.lineSpan(lineNo), 'error', PROBLEM_CODES.notAMapping, `Line ${lineNo}: each line must be one JSON object (a skill).`);
+          }
+        } catch (error) {
+          const offset = start + Math.min(jsonErrorOffset(error, line), line.length);
+          this.problem(this.index.span(offset, Math.max(offset + 1, end)), 'error', PROBLEM_CODES.parseError, `Line ${lineNo}: invalid JSON: ${cleanJsonMessage(error)}`);
+        }
+      }
+      if (end >= text.length) break;
+      start = end + 1;
+      lineNo++;
+    }
+    this.addEntries(entries, 'jsonl');
+  }
+
+  // ── YAML plumbing ────────────────────────────────────────────────────────
+
+  private parseYamlSource(source: string, base: number, anchor: Span): Located | undefined {
+    let doc: YAML.Document.Parsed;
+    try {
+      doc = YAML.parseDocument(source, { prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
+    } catch (error) {
+      this.problem(anchor, 'error', PROBLEM_CODES.parseError, `YAML could not be read: ${messageOf(error)}`);
+      return undefined;
+    }
+    return this.fromDocument(doc, base, anchor);
+  }
+
+  private fromDocument(doc: YAML.Document.Parsed, base: number, anchor: Span): Located | undefined {
+    if (doc.errors.length > 0) {
+      for (const error of doc.errors.slice(0, 20)) {
+        const [from, to] = error.pos;
+        const code = error.code === 'DUPLICATE_KEY' ? PROBLEM_CODES.duplicateKey : PROBLEM_CODES.parseError;
+        const message = error.code === 'DUPLICATE_KEY' ? 'Duplicate key: each field may appear once.' : `Syntax error: ${firstLine(error.message)}`;
+        this.problem(this.index.span(base + from, base + Math.max(to, from + 1)), 'error', code, message);
+      }
+      return undefined;
+    }
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: 50 });
+    } catch (error) {
+      this.problem(anchor, 'error', PROBLEM_CODES.parseError, `YAML could not be read: ${messageOf(error)}`);
+      return undefined;
+    }
+    return { value, root: doc.contents as AnyNode, base, anchor, index: this.index };
+  }
+
+  private collectEntries(located: Located, into: Array<{ located: Located; node: AnyNode }>): void {
+    if (located.value === null || located.value === undefined) return;
+    if (Array.isArray(located.value) && YAML.isSeq(located.root)) {
+      located.value.forEach((item, i) => {
+        const node = (located.root as YAML.YAMLSeq).items[i] as AnyNode;
+        const span = this.nodeSpan(located, node) ?? located.anchor;
+        if (!isPlainObject(item)) {
+          this.problem(span, 'error', PROBLEM_CODES.notAMapping, `Entry ${i + 1} must be a mapping of skill fields.`);
+          return;
+        }
+        into.push({ located: { ...located, value: item, root: node, anchor: startOf(span) }, node });
+      });
+      return;
+    }
+    if (!isPlainObject(located.value)) {
+      this.problem(this.nodeSpan(located, located.root) ?? located.anchor, 'error', PROBLEM_CODES.notAMapping,
+        'A skill file holds a mapping of skill fields (or a list of them).');
+      return;
+    }
+    const span = this.nodeSpan(located, located.root);
+    into.push({ located: { ...located, anchor: span ? startOf(span) : located.anchor }, node: located.root });
+  }
+
+  private addEntries(entries: Array<{ located: Located; node: AnyNode }>, format: DocumentFormat): void {
+    const multi = entries.length > 1;
+    entries.forEach((entry, ordinal) => this.addSkill(entry.located, format, { ordinal, multi }));
+  }
+
+  private nodeSpan(located: Located, node: AnyNode): Span | undefined {
+    const range = node?.range;
+    if (!range) return undefined;
+    return this.index.span(located.base + range[0], located.base + range[1]);
+  }
+
+  /** The pair (key node, value node) of a path inside `root`. */
+  private locate(located: Located, path: readonly PropertyKey[]): { key?: AnyNode; value?: AnyNode; parentKey?: AnyNode } {
+    let node: AnyNode = located.root;
+    let key: AnyNode;
+    let parentKey: AnyNode;
+    for (const segment of path) {
+      if (YAML.isMap(node)) {
+        const pair = node.items.find((p) => YAML.isScalar(p.key) && String(p.key.value) === String(segment));
+        if (!pair) return { parentKey: key };
+        parentKey = key;
+        key = pair.key as AnyNode;
+        node = pair.value as AnyNode;
+      } else if (YAML.isSeq(node) && typeof segment === 'number') {
+        parentKey = key;
+        node = node.items[segment] as AnyNode;
+        key = undefined;
+        if (!node) return { parentKey };
+      } else {
+        return { parentKey: key };
+      }
+    }
+    return { key, value: node, parentKey };
+  }
+
+  private spanOfPath(located: Located, path: readonly PropertyKey[], prefer: 'key' | 'value' = 'value'): Span {
+    const found = this.locate(located, path);
+    const node = prefer === 'key' ? found.key ?? found.value : found.value ?? found.key;
+    return this.nodeSpan(located, node) ?? this.nodeSpan(located, found.parentKey) ?? located.anchor;
+  }
+
+  // ── validation + normalisation ──────────────────────────────────────────
+
+  private addSkill(located: Located, format: DocumentFormat, info: { body?: string; bodyAnchor?: Span; ordinal: number; multi: boolean }): void {
+    const raw = located.value as Record<string, unknown>;
+    const problemsBefore = this.problems.length;
+    const schema = format === 'skill-md' ? agentSkillFrontmatterSchema : skillFileSchema;
+    const declaredName = typeof raw.name === 'string' ? raw.name : undefined;
+    const result = (schema as z.ZodType).safeParse(raw);
+    if (!result.success) {
+      for (const issue of result.error.issues) this.reportIssue(located, format, issue, raw, declaredName);
+    }
+
+    // Unknown keys: kept in `extra`, reported as warnings with a suggestion.
+    const extra: Record<string, unknown> = {};
+    for (const key of Object.keys(raw)) {
+      if (KNOWN_SKILL_KEYS.includes(key)) continue;
+      extra[key] = raw[key];
+      const suggestion = closestKey(key);
+      this.problem(this.spanOfPath(located, [key], 'key'), 'warning', PROBLEM_CODES.unknownField,
+        `Unknown field \`${key}\`${suggestion ? ` (did you mean \`${suggestion}\`?)` : ''}; it is kept as extra metadata.`,
+        { skillName: declaredName, data: { key, suggestion } });
+    }
+
+    const str = (key: string): string => (typeof raw[key] === 'string' ? (raw[key] as string).trim() : '');
+    const list = (key: string): string[] => (Array.isArray(raw[key]) ? (raw[key] as unknown[]).filter((v): v is string => typeof v === 'string').map((v) => v.trim()).filter(Boolean) : []);
+    const triggers = typeof raw.triggers === 'string' ? [raw.triggers.trim()].filter(Boolean) : list('triggers');
+    const body = (info.body ?? '').length > 0 ? info.body ?? '' : typeof raw.body === 'string' ? raw.body.trim() : '';
+
+    const trigger = str('trigger') || str('description') || triggers.join(', ');
+    if (!trigger && !this.hasIssueAt(problemsBefore, ['trigger', 'description'])) {
+      const span = 'trigger' in raw ? this.spanOfPath(located, ['trigger']) : located.anchor;
+      this.problem(span, 'error', PROBLEM_CODES.missingTrigger,
+        'Missing trigger: add `trigger:` (when to use this skill, one sentence) or a `description`.', { skillName: declaredName });
+    }
+
+    if (format === 'skill-md') {
+      if (!body) {
+        this.problem(info.bodyAnchor ?? located.anchor, 'error', PROBLEM_CODES.missingBody,
+          'SKILL.md needs instructions: write them in markdown after the closing `---`.', { skillName: declaredName });
+      }
+      const folder = parentFolderName(this.file);
+      if (declaredName && folder && declaredName !== folder && !this.hasIssueAt(problemsBefore, ['name'])) {
+        this.problem(this.spanOfPath(located, ['name']), 'error', PROBLEM_CODES.nameMismatchFolder,
+          `Name \`${declaredName}\` must equal the folder name \`${folder}\` (agentskills.io rule). Rename the folder or the skill.`,
+          { skillName: declaredName, data: { expected: folder, actual: declaredName } });
+      }
+    }
+
+    if (this.problems.slice(problemsBefore).some((p) => p.severity === 'error')) return;
+
+    const nameGenerated = !declaredName;
+    const name = declaredName ?? generatedName(this.options.packName ?? 'local', this.options.relativePath ?? baseName(this.file), info.multi ? info.ordinal + 1 : undefined);
+    const previous = this.skills.find((s) => s.name === name);
+    const span = located.anchor;
+    if (previous) {
+      this.problem(declaredName ? this.spanOfPath(located, ['name']) : span, 'error', PROBLEM_CODES.duplicateName,
+        `Duplicate skill name \`${name}\`: already defined at ${this.file}:${previous.span.line}. Names must be unique.`,
+        { skillName: name, data: { otherFile: this.file, otherLine: previous.span.line } });
+      return;
+    }
+
+    const meta: Record<string, unknown> = {};
+    for (const key of ['license', 'compatibility', 'metadata', 'argument-hint', 'user-invokable', 'user-invocable', 'disable-model-invocation', 'cluster']) {
+      if (raw[key] !== undefined) meta[key] = raw[key];
+    }
+    const title = str('title') || firstHeading(body) || humanize(name);
+    this.skills.push({
+      name,
+      nameGenerated,
+      title,
+      description: str('description'),
+      trigger,
+      task_type: (raw.task_type as TaskType | undefined) ?? 'unknown',
+      tags: list('tags'),
+      steps: list('steps'),
+      preconditions: list('preconditions'),
+      failure_modes: list('failure_modes'),
+      body,
+      domain: str('domain'),
+      frames: list('frames'),
+      triggers,
+      tools: normalizeTools(raw.tools),
+      allowed_tools: splitAllowedTools(raw['allowed-tools']),
+      requires: list('requires'),
+      meta,
+      extra,
+      format,
+      model_invocable: raw['disable-model-invocation'] !== true,
+      span,
+      nameSpan: declaredName ? this.spanOfPath(located, ['name']) : undefined,
+    });
+  }
+
+  private hasIssueAt(from: number, keys: string[]): boolean {
+    return this.problems.slice(from).some((p) => p.severity === 'error' && keys.some((k) => p.message.startsWith(`\`${k}\``)));
+  }
+
+  private reportIssue(located: Located, format: DocumentFormat, issue: z.core.$ZodIssue, raw: Record<string, unknown>, skillName: string | undefined): void {
+    const path = issue.path as PropertyKey[];
+    const key = String(path[0] ?? '');
+    const missing = path.length === 1 && raw[key] === undefined;
+    let code: ProblemCode = PROBLEM_CODES.invalidValue;
+    let message = `\`${path.map(String).join('.')}\`: ${issue.message}`;
+    if (key === 'steps' && (missing || (issue.code === 'too_small' && path.length === 1))) {
+      code = PROBLEM_CODES.missingSteps;
+      message = '`steps`: add `steps:` — a non-empty list of strings, one instruction per entry.';
+    } else if (missing && key === 'name') {
+      code = PROBLEM_CODES.missingName;
+      message = `\`name\`: required in SKILL.md${parentFolderName(this.file) ? ` (use the folder name \`${parentFolderName(this.file)}\`)` : ''}.`;
+    } else if (key === 'description' && format === 'skill-md' && (missing || issue.code === 'too_small')) {
+      code = PROBLEM_CODES.missingDescription;
+      message = '`description`: required in SKILL.md — say what the skill does and when to use it (≤ 1024 characters).';
+    } else if (issue.code === 'invalid_type' || issue.code === 'invalid_union') {
+      code = PROBLEM_CODES.wrongType;
+      message = `\`${path.map(String).join('.')}\`: ${describeExpected(key)}`;
+    } else if (key === 'name') {
+      code = issue.code === 'too_big' ? PROBLEM_CODES.tooLong : PROBLEM_CODES.invalidName;
+    } else if (issue.code === 'too_big') {
+      code = PROBLEM_CODES.tooLong;
+    }
+    const span = missing ? located.anchor : this.spanOfPath(located, path);
+    this.problem(span, 'error', code, message, { skillName, data: { key } });
+  }
+}
+
+// ── helpers ────────────────────────────────────────────────────────────────
+
+const EXPECTED: Record<string, string> = {
+  steps: 'expected a list of strings',
+  tags: 'expected a list of strings',
+  preconditions: 'expected a list of strings',
+  failure_modes: 'expected a list of strings',
+  frames: 'expected a list of strings',
+  requires: 'expected a list of environment variable names',
+  triggers: 'expected a string or a list of strings',
+  tools: 'expected a list of tool names or `{ tool, note }` entries',
+  'allowed-tools': 'expected a space-separated string or a list of tool names',
+  metadata: 'expected a mapping of string keys to string values',
+  task_type: 'expected one of browser, api, code, domain, unknown',
+};
+
+function describeExpected(key: string): string {
+  return EXPECTED[key] ?? 'wrong type (expected text)';
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function startOf(span: Span): Span {
+  return { line: span.line, column: span.column, endLine: span.line, endColumn: span.column };
+}
+
+function lineEnd(text: string, from: number): number {
+  const end = text.indexOf('\n', from);
+  return end < 0 ? text.length : end;
+}
+
+function nextLine(text: string, end: number): number {
+  return Math.min(end + 1, text.length);
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0] ?? message;
+}
+
+function messageOf(error: unknown): string {
+  return firstLine(error instanceof Error ? error.message : String(error));
+}
+
+function jsonErrorOffset(error: unknown, text: string): number {
+  const message = error instanceof Error ? error.message : '';
+  const position = /position (\d+)/.exec(message);
+  if (position) return Number(position[1]);
+  const lineCol = /line (\d+) column (\d+)/.exec(message);
+  if (lineCol) {
+    const index = new LineIndex(text);
+    return index.lineStart(Number(lineCol[1])) + Number(lineCol[2]) - 1;
+  }
+  return /end of JSON input/.test(message) ? text.length : 0;
+}
+
+function cleanJsonMessage(error: unknown): string {
+  return messageOf(error).replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '');
+}
+
+export function baseName(file: string): string {
+  const parts = file.split(/[\\/]/);
+  return parts[parts.length - 1] ?? file;
+}
+
+function parentFolderName(file: string): string | undefined {
+  const parts = file.split(/[\\/]/).filter(Boolean);
+  return parts.length >= 2 ? parts[parts.length - 2] : undefined;
+}
+
+/** `git/commit-message.skill.md` → `git.commit-message`. */
+export function slugOfPath(relativePath: string): string {
+  const withoutExt = relativePath.replace(/\.skill\.(md|ya?ml|jsonl?)$/i, '').replace(/[\\/]SKILL\.md$/, '');
+  const slug = withoutExt.split(/[\\/]+/).filter(Boolean)
+    .map((part) => part.toLowerCase().replace(/[^a-z0-9_-]+/g, '_').replace(/^_+|_+$/g, ''))
+    .filter(Boolean).join('.');
+  return slug || 'skill';
+}
+
+export function generatedName(packName: string, relativePath: string, ordinal?: number): string {
+  return `pack.${packName}.${slugOfPath(relativePath)}${ordinal !== undefined ? `.${ordinal}` : ''}`;
+}
+
+function firstHeading(body: string): string {
+  const match = /^#{1,3}\s+(.+)$/m.exec(body);
+  return match?.[1]?.trim().slice(0, 200) ?? '';
+}
+
+function humanize(name: string): string {
+  const last = name.split('.').pop() ?? name;
+  const words = last.replace(/[-_]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function normalizeTools(value: unknown): Array<{ tool: string; note?: string }> {
+  if (!Array.isArray(value)) return [];
+  const out: Array<{ tool: string; note?: string }> = [];
+  for (const entry of value) {
+    if (typeof entry === 'string' && entry.trim()) out.push({ tool: entry.trim() });
+    else if (isPlainObject(entry) && typeof entry.tool === 'string' && entry.tool.trim()) {
+      out.push(typeof entry.note === 'string' ? { tool: entry.tool.trim(), note: entry.note } : { tool: entry.tool.trim() });
+    }
+  }
+  return out;
+}
+
+/** `Bash(git commit:*) Read Write` → ['Bash(git commit:*)', 'Read', 'Write'] (spaces inside parentheses kept). */
+export function splitAllowedTools(value: unknown): string[] {
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string').map((v) => v.trim()).filter(Boolean);
+  if (typeof value !== 'string') return [];
+  const out: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const ch of value) {
+    if (ch === '(') depth++;
+    if (ch === ')') depth = Math.max(0, depth - 1);
+    if ((ch === ' ' || ch === ',' || ch === '\n' || ch === '\t') && depth === 0) {
+      if (current.trim()) out.push(current.trim());
+      current = '';
+    } else {
+      current += ch;
+    }
+  }
+  if (current.trim()) out.push(current.trim());
+  return out;
+}
+
+/** The tool name of an allowed-tools entry: `Bash(git:*)` → `Bash`. */
+export function toolNameOfAllowed(entry: string): string {
+  const paren = entry.indexOf('(');
+  return (paren >= 0 ? entry.slice(0, paren) : entry).trim();
+}
+
+function closestKey(key: string): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  const lower = key.toLowerCase().replace(/-/g, '_');
+  for (const known of KNOWN_SKILL_KEYS) {
+    const d = editDistance(lower, known.toLowerCase().replace(/-/g, '_'));
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = known;
+    }
+  }
+  return best !== undefined && bestDistance <= Math.max(1, Math.floor(key.length / 3)) ? best : undefined;
+}
+
+export function editDistance(a: string, b: string): number {
+  if (a === b) return 0;
+  const prev = new Array<number>(b.length + 1);
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0] ?? 0;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const temp = prev[j] ?? 0;
+      prev[j] = Math.min((prev[j] ?? 0) + 1, (prev[j - 1] ?? 0) + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = temp;
+    }
+  }
+  return prev[b.length] ?? 0;
+}

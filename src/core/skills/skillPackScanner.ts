@@ -1,0 +1,153 @@
+import * as path from 'node:path';
+import type { SkillPackFormat } from '../config/settingsSchema';
+import type { FileSystemPort } from '../platform/ports';
+import { detectSkillFormat } from './skillDocumentParser';
+import type { DocumentFormat } from './skillDocumentParser';
+import { FILE_START, makeProblem, PROBLEM_CODES } from './skillProblems';
+import type { SkillProblem } from './skillProblems';
+
+/**
+ * Walks a pack folder and reads skill files defensively: symbolic links are never followed
+ * (they could lead outside the pack), files above the size cap are not read, binary and
+ * non-UTF-8 files are reported, and every problem names the file. Nothing here throws for a
+ * bad file; the rest of the pack still loads.
+ */
+
+export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
+export const MAX_PACK_FILES = 20000;
+const MAX_DEPTH = 12;
+const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn']);
+const RESOURCE_DIRS = ['scripts', 'references', 'assets'] as const;
+const MAX_RESOURCES = 200;
+
+export interface SkillFileRef {
+  /** Absolute path. */
+  file: string;
+  /** Relative to the pack root, `/`-separated. */
+  relativePath: string;
+  format: DocumentFormat;
+}
+
+export interface ScanResult {
+  files: SkillFileRef[];
+  problems: SkillProblem[];
+  /** The pack folder does not exist. */
+  missing: boolean;
+}
+
+/** Which files a pack format admits (`undefined` = auto: every skill file type). */
+export function formatAdmits(packFormat: SkillPackFormat | undefined, format: DocumentFormat | undefined): format is DocumentFormat {
+  if (!format) return false;
+  return packFormat === undefined || packFormat === format;
+}
+
+export async function scanPack(fs: FileSystemPort, root: string, packFormat?: SkillPackFormat): Promise<ScanResult> {
+  const files: SkillFileRef[] = [];
+  const problems: SkillProblem[] = [];
+  const rootStat = await safeStat(fs, root);
+  if (!rootStat || (rootStat.kind !== 'directory' && rootStat.kind !== 'symlink')) {
+    return { files, problems, missing: true };
+  }
+  const walk = async (folder: string, rel: string, depth: number): Promise<void> => {
+    if (depth > MAX_DEPTH || files.length >= MAX_PACK_FILES) return;
+    let entries;
+    try {
+      entries = await fs.readDirectory(folder);
+    } catch (error) {
+      problems.push(makeProblem(folder, FILE_START, 'error', PROBLEM_CODES.unreadableFile, `Folder could not be read: ${messageOf(error)}`));
+      return;
+    }
+    if (!entries) return;
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const isSkillFolder = entries.some((e) => e.name === 'SKILL.md' && e.kind === 'file');
+    for (const entry of entries) {
+      if (entry.name === '.' || entry.name === '..' || /[\\/\u0000]/.test(entry.name)) continue;
+      const full = path.join(folder, entry.name);
+      const relPath = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.kind === 'symlink') {
+        if (entry.name.endsWith('.md') || entry.name.includes('.skill.') || !entry.name.includes('.')) {
+          problems.push(makeProblem(full, FILE_START, 'warning', PROBLEM_CODES.symlinkSkipped,
+            'Symbolic link skipped: links are not followed inside skill packs (they could point outside the pack). Copy the file into the pack instead.'));
+        }
+        continue;
+      }
+      if (entry.kind === 'directory') {
+        if (SKIP_DIRS.has(entry.name)) continue;
+        if (isSkillFolder && (RESOURCE_DIRS as readonly string[]).includes(entry.name)) continue;
+        await walk(full, relPath, depth + 1);
+        continue;
+      }
+      if (entry.kind !== 'file') continue;
+      const format = detectSkillFormat(entry.name);
+      if (!formatAdmits(packFormat, format)) continue;
+      if (files.length >= MAX_PACK_FILES) {
+        problems.push(makeProblem(root, FILE_START, 'error', PROBLEM_CODES.tooManyFiles, `Pack has more than ${MAX_PACK_FILES} skill files; the rest were not loaded.`));
+        return;
+      }
+      files.push({ file: full, relativePath: relPath, format });
+    }
+  };
+  await walk(root, '', 0);
+  return { files, problems, missing: false };
+}
+
+export type ReadResult = { ok: true; text: string } | { ok: false; problem: SkillProblem };
+
+/** Reads one skill file as UTF-8 text with the size/binary/encoding checks. */
+export async function readSkillFile(fs: FileSystemPort, file: string, maxBytes = MAX_SKILL_FILE_BYTES): Promise<ReadResult> {
+  const fail = (code: SkillProblem['code'], message: string): ReadResult => ({ ok: false, problem: makeProblem(file, FILE_START, 'error', code, message) });
+  const stat = await safeStat(fs, file);
+  if (!stat) return fail(PROBLEM_CODES.unreadableFile, 'File not found.');
+  if (stat.kind === 'symlink') return fail(PROBLEM_CODES.symlinkSkipped, 'Symbolic link skipped: links are not followed inside skill packs.');
+  if (stat.kind !== 'file') return fail(PROBLEM_CODES.unreadableFile, 'Not a regular file.');
+  if (stat.size > maxBytes) {
+    return fail(PROBLEM_CODES.fileTooLarge, `File is too large (${stat.size} bytes; the limit is ${maxBytes}). Split it into smaller skill files.`);
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = await fs.readFile(file);
+  } catch (error) {
+    return fail(PROBLEM_CODES.unreadableFile, `File could not be read: ${messageOf(error)}`);
+  }
+  if (bytes.byteLength > maxBytes) return fail(PROBLEM_CODES.fileTooLarge, `File is too large (${bytes.byteLength} bytes; the limit is ${maxBytes}).`);
+  const probe = bytes.subarray(0, Math.min(bytes.byteLength, 8192));
+  if (probe.includes(0)) return fail(PROBLEM_CODES.binaryFile, 'File contains NUL bytes; it looks binary, not a skill file.');
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return { ok: true, text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
+  } catch {
+    return fail(PROBLEM_CODES.invalidEncoding, 'File is not valid UTF-8. Save it as UTF-8.');
+  }
+}
+
+/** Relative paths of a SKILL.md folder's `scripts/`, `references/`, `assets/` (listed, not read). */
+export async function listSkillResources(fs: FileSystemPort, skillFolder: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (folder: string, rel: string, depth: number): Promise<void> => {
+    if (depth > 4 || out.length >= MAX_RESOURCES) return;
+    const entries = await fs.readDirectory(folder).catch(() => undefined);
+    if (!entries) return;
+    entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+    for (const entry of entries) {
+      if (out.length >= MAX_RESOURCES) return;
+      if (entry.name === '.' || entry.name === '..' || /[\\/\u0000]/.test(entry.name)) continue;
+      const relPath = `${rel}/${entry.name}`;
+      if (entry.kind === 'file') out.push(relPath);
+      else if (entry.kind === 'directory') await walk(path.join(folder, entry.name), relPath, depth + 1);
+    }
+  };
+  for (const dir of RESOURCE_DIRS) await walk(path.join(skillFolder, dir), dir, 0);
+  return out;
+}
+
+async function safeStat(fs: FileSystemPort, file: string) {
+  try {
+    return await fs.stat(file);
+  } catch {
+    return undefined;
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,126 @@
+import * as path from 'node:path';
+import type { ScopeMode, SkillPackFormat, SkillsConfig } from '../config/settingsSchema';
+
+/**
+ * Where skill packs come from (issue 4): the packs shipped in `skill-packs/`, packs named in
+ * settings, and the agent-skill folders VS Code and Claude users already have. Every resolved
+ * pack says whether it is workspace-sourced: in an untrusted workspace the VS Code layer passes
+ * `includeWorkspacePacks: false` and those skills are neither injected nor returned.
+ */
+
+export type PackSource = 'builtin' | 'settings' | 'workspace-agent-folder' | 'home-agent-folder';
+
+export interface ResolvedSkillPack {
+  name: string;
+  /** Absolute folder. */
+  root: string;
+  format?: SkillPackFormat;
+  scopeMode: ScopeMode;
+  tenantId?: string;
+  projectId?: string;
+  enabled: boolean;
+  updateExistingPackSkills: boolean;
+  pinnedSkillNames: string[];
+  source: PackSource;
+  /** True when the pack's files live in (or were named by) the workspace. */
+  workspace: boolean;
+  /** Default folders may be absent without that being a problem. */
+  optional: boolean;
+}
+
+export interface WorkspaceFolderInfo {
+  name: string;
+  /** Absolute path. */
+  path: string;
+  /** Stable project identity for `project` scope (default: the path). */
+  projectId?: string;
+}
+
+export interface ResolvePacksInput {
+  config: SkillsConfig;
+  /** The extension's install folder (holds `skill-packs/`). */
+  extensionPath?: string;
+  /** Names of the built-in packs (sub-folders of `skill-packs/`); the caller lists them. */
+  builtInPackNames?: readonly string[];
+  workspaceFolders: readonly WorkspaceFolderInfo[];
+  homeDir?: string;
+  tenantId?: string;
+  /** True when `config.packs` came from workspace settings (then those packs count as workspace-sourced). */
+  packsFromWorkspaceSettings?: boolean;
+}
+
+export const WORKSPACE_AGENT_FOLDERS = ['.github/skills', '.claude/skills', '.agents/skills'] as const;
+export const HOME_AGENT_FOLDERS = ['.copilot/skills', '.claude/skills'] as const;
+export const BUILT_IN_PACKS_FOLDER = 'skill-packs';
+
+/** The resolved pack list, in load order (first definition of a skill name wins). */
+export function resolveSkillPacks(input: ResolvePacksInput): ResolvedSkillPack[] {
+  const { config } = input;
+  const packs: ResolvedSkillPack[] = [];
+  const firstFolder = input.workspaceFolders[0];
+
+  if (config.includeBuiltInPacks && input.extensionPath) {
+    for (const name of input.builtInPackNames ?? []) {
+      packs.push({
+        name, root: path.join(input.extensionPath, BUILT_IN_PACKS_FOLDER, name), scopeMode: 'global', enabled: true,
+        updateExistingPackSkills: true, pinnedSkillNames: [], source: 'builtin', workspace: false, optional: false,
+      });
+    }
+  }
+
+  for (const pack of config.packs) {
+    const base = firstFolder?.path ?? input.homeDir ?? process.cwd();
+    const root = path.resolve(base, expandHome(pack.path, input.homeDir));
+    const inWorkspace = input.workspaceFolders.some((folder) => isInside(root, folder.path));
+    packs.push({
+      name: pack.name, root, format: pack.format, scopeMode: pack.scopeMode,
+      tenantId: input.tenantId, projectId: firstFolder ? firstFolder.projectId ?? firstFolder.path : undefined,
+      enabled: pack.enabled, updateExistingPackSkills: pack.updateExistingPackSkills, pinnedSkillNames: pack.pinnedSkillNames,
+      source: 'settings', workspace: inWorkspace || input.packsFromWorkspaceSettings === true, optional: false,
+    });
+  }
+
+  if (config.includeAgentSkillFolders) {
+    for (const folder of input.workspaceFolders) {
+      for (const rel of WORKSPACE_AGENT_FOLDERS) {
+        packs.push({
+          name: `ws-${slug(folder.name)}-${slug(rel.split('/')[0] ?? rel)}`, root: path.join(folder.path, rel), format: undefined,
+          scopeMode: 'project', tenantId: input.tenantId, projectId: folder.projectId ?? folder.path,
+          enabled: true, updateExistingPackSkills: true, pinnedSkillNames: [], source: 'workspace-agent-folder', workspace: true, optional: true,
+        });
+      }
+    }
+    if (input.homeDir) {
+      for (const rel of HOME_AGENT_FOLDERS) {
+        packs.push({
+          name: `home-${slug(rel.split('/')[0] ?? rel)}`, root: path.join(input.homeDir, rel), scopeMode: 'global',
+          enabled: true, updateExistingPackSkills: true, pinnedSkillNames: [], source: 'home-agent-folder', workspace: false, optional: true,
+        });
+      }
+    }
+  }
+  return dedupeNames(packs);
+}
+
+export function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+function expandHome(p: string, home: string | undefined): string {
+  return home && (p === '~' || p.startsWith('~/')) ? path.join(home, p.slice(1)) : p;
+}
+
+function slug(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'folder';
+}
+
+/** Two packs with one name would mix their skills: suffix later ones. */
+function dedupeNames(packs: ResolvedSkillPack[]): ResolvedSkillPack[] {
+  const seen = new Map<string, number>();
+  return packs.map((pack) => {
+    const n = seen.get(pack.name) ?? 0;
+    seen.set(pack.name, n + 1);
+    return n === 0 ? pack : { ...pack, name: `${pack.name}-${n + 1}` };
+  });
+}

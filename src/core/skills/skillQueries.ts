@@ -1,0 +1,318 @@
+import type { SkillsConfig, TaskType } from '../config/settingsSchema';
+import type { Clock, EventSink, TokenCounter } from '../platform/ports';
+import { boundSubject, compileSafeRegex } from '../search/safeRegex';
+import { EXACT_SCORE, normalizeBm25, REGEX_SCORES } from '../search/scoring';
+import { analyze } from '../search/textAnalysis';
+import { redact } from './redaction';
+import { editDistance } from './skillDocumentParser';
+import { INJECTION_WRAPPER, makeSafe, RAW_WRAPPER, renderWithinBudget } from './skillRendering';
+import type { SafeSkill } from './skillRendering';
+import type { SkillRecord } from './skillSchema';
+import type { SkillStore, StoreFilter } from './skillStore';
+import { skillGetInputSchema, skillListInputSchema, skillSearchInputSchema } from './skillToolSchemas';
+import type { SkillGetOutput, SkillListOutput, SkillSearchOutput, SkillSearchType } from './skillToolSchemas';
+import { ToolReferenceGate } from './toolReferenceGate';
+import type { ToolGate } from './toolReferenceGate';
+
+/**
+ * The model-facing operations: `skill_search`, `skill_get`, `skill_list`, the bounded
+ * `<skill_directory>` and pre-flight `get_relevant`. Every one enforces scope, trust (workspace
+ * packs) and status in SQL, and every string it returns is redacted and tool-gated.
+ */
+
+/** Who is asking. Build one per request. */
+export interface SkillRequestContext {
+  scope?: { tenantId?: string; projectId?: string };
+  /** The tool policy: names it calls `denied` never appear in output. */
+  toolGate?: ToolGate;
+  /** Every registered tool name (lets gating catch plain-word tool names too). */
+  knownToolNames?: Iterable<string>;
+  /** False in an untrusted workspace: skills from workspace packs are neither returned nor injected. */
+  includeWorkspacePacks: boolean;
+  /** Extra names pinned into the directory (besides the packs' pinnedSkillNames). */
+  pinnedNames?: readonly string[];
+}
+
+export interface DirectoryEntry {
+  name: string;
+  title: string;
+  trigger: string;
+  task_type: string;
+  pinned: boolean;
+}
+
+export interface DirectoryResult {
+  /** The `<skill_directory>` block, or '' when disabled/empty. */
+  text: string;
+  entries: DirectoryEntry[];
+  count: number;
+}
+
+export interface RelevantRequest {
+  task: string;
+  top_k?: number;
+  max_tokens?: number;
+  task_type?: TaskType;
+}
+
+export interface RelevantResult {
+  /** Injection block for the system prompt ('' when nothing relevant or disabled). */
+  text: string;
+  skills: string[];
+  top_k_used: number;
+  raw_tokens_est: number;
+  final_tokens_est: number;
+  was_summarized: boolean;
+  search_type: SkillSearchType | 'none';
+}
+
+export interface QueryDeps {
+  store: SkillStore;
+  config: () => SkillsConfig;
+  events: EventSink;
+  tokenCounter: TokenCounter;
+  clock: Clock;
+  /** Pinned names of the loaded packs, with whether the pack is workspace-sourced. */
+  packPins: () => Array<{ names: readonly string[]; workspace: boolean }>;
+}
+
+interface Scored {
+  name: string;
+  title: string;
+  trigger: string;
+  task_type: string;
+  score: number;
+}
+
+export class SkillQueries {
+  constructor(private readonly deps: QueryDeps) {}
+
+  async search(rawInput: unknown, ctx: SkillRequestContext): Promise<SkillSearchOutput> {
+    const input = skillSearchInputSchema.parse(rawInput);
+    const filter = this.filter(ctx, { taskType: input.task_type });
+    const { hits, effective, note } = this.find(input.query, input.search_type, filter, input.limit);
+    const gate = this.gate(ctx);
+    const clean = (text: string) => this.clean(text, gate);
+    this.deps.events.emit({ type: 'skill_search_query', payload: { query: input.query, requested_search_type: input.search_type, effective_search_type: effective, results_count: hits.length } });
+    const output: SkillSearchOutput = {
+      skills: hits.map((hit) => ({ name: clean(hit.name), title: clean(hit.title), trigger: clean(shorten(hit.trigger, 300)), task_type: hit.task_type, score: hit.score })),
+      query: clean(input.query),
+      search_type: effective,
+    };
+    if (note) output.note = clean(note);
+    return output;
+  }
+
+  async get(rawInput: unknown, ctx: SkillRequestContext): Promise<SkillGetOutput> {
+    const input = skillGetInputSchema.parse(rawInput);
+    const names = [...new Set(input.names.map((n) => n.trim()))];
+    const gate = this.gate(ctx);
+    const visible = this.filter(ctx, { activeOnly: false });
+    const records = this.deps.store.byNames(names, visible);
+    const byName = new Map(records.map((r) => [r.name, r]));
+    const found: SkillRecord[] = [];
+    const missing: NonNullable<SkillGetOutput['missing']> = [];
+    for (const name of names) {
+      const record = byName.get(name);
+      if (record && record.status === 'active') found.push(record);
+      else if (record) missing.push({ name: this.clean(name, gate), reason: this.clean(`inactive: ${record.status_reason}`, gate), suggestions: [] });
+      else missing.push({ name: this.clean(name, gate), reason: 'unknown skill', suggestions: this.closestNames(name, ctx).map((n) => this.clean(n, gate)) });
+    }
+    const safe = found.map((r) => makeSafe(r, { gate, redact: this.deps.config().redactPii }));
+    const rendered = await renderWithinBudget(safe, input.max_tokens, this.deps.tokenCounter, input.format === 'injection' ? INJECTION_WRAPPER : RAW_WRAPPER);
+    this.deps.store.recordUsage(rendered.included.map((i) => found[i.index]?.name ?? '').filter(Boolean), this.deps.clock.now());
+    const output: SkillGetOutput = {
+      skills: rendered.included.map(({ view }) => structured(view)),
+      formatted_context: rendered.text,
+    };
+    if (missing.length) {
+      output.missing = missing;
+      output.message = missing.map((m) => (m.reason === 'unknown skill'
+        ? `Unknown skill "${m.name}".${m.suggestions.length ? ` Closest known names: ${m.suggestions.join(', ')}.` : ''} Use skill_search to find skills by what they do.`
+        : `Skill "${m.name}" is not available (${m.reason}).`)).join(' ');
+    }
+    this.deps.events.emit({ type: 'skill_get', payload: { names: input.names, returned_count: output.skills.length, max_tokens: input.max_tokens, final_tokens_est: rendered.finalTokens } });
+    return output;
+  }
+
+  async list(rawInput: unknown, ctx: SkillRequestContext): Promise<SkillListOutput> {
+    const input = skillListInputSchema.parse(rawInput ?? {});
+    const filter = this.filter(ctx, { taskType: input.task_type, origin: input.origin, scopeMode: input.scope });
+    const { total, rows } = this.deps.store.page(filter, (input.page - 1) * input.page_size, input.page_size);
+    const gate = this.gate(ctx);
+    const totalPages = Math.max(1, Math.ceil(total / input.page_size));
+    this.deps.events.emit({ type: 'skill_list', payload: { filters: { task_type: input.task_type, origin: input.origin, scope: input.scope, page: input.page, page_size: input.page_size }, returned_count: rows.length } });
+    return {
+      skills: rows.map((r) => ({ name: this.clean(r.name, gate), title: this.clean(r.title, gate), trigger: this.clean(shorten(r.trigger, 120), gate), task_type: r.task_type, origin: r.origin })),
+      page: input.page,
+      page_size: input.page_size,
+      total,
+      total_pages: totalPages,
+      has_more: input.page < totalPages,
+    };
+  }
+
+  /** The bounded `<skill_directory>` block: pinned first, then recent (or top) skills. */
+  async directory(ctx: SkillRequestContext): Promise<DirectoryResult> {
+    const settings = this.deps.config().directory;
+    const empty: DirectoryResult = { text: '', entries: [], count: 0 };
+    if (!this.deps.config().enabled || !settings.enabled || settings.maxEntries <= 0) return empty;
+    const filter = this.filter(ctx, { modelInvocableOnly: true });
+    const pinnedNames = [
+      ...this.deps.packPins().filter((p) => ctx.includeWorkspacePacks || !p.workspace).flatMap((p) => p.names),
+      ...(ctx.pinnedNames ?? []),
+    ];
+    const pinnedRecords = this.deps.store.byNames([...new Set(pinnedNames)], filter);
+    const order = new Map(pinnedNames.map((n, i) => [n, i]));
+    pinnedRecords.sort((a, b) => (order.get(a.name) ?? 0) - (order.get(b.name) ?? 0));
+    const chosen = pinnedRecords.slice(0, settings.maxEntries);
+    const taken = new Set(chosen.map((r) => r.name));
+    if (chosen.length < settings.maxEntries) {
+      const more = this.deps.store.top(filter, settings.selectionStrategy === 'pinned_then_recent' ? 'recent' : 'top', settings.maxEntries + taken.size);
+      for (const record of more) {
+        if (chosen.length >= settings.maxEntries) break;
+        if (!taken.has(record.name)) {
+          chosen.push(record);
+          taken.add(record.name);
+        }
+      }
+    }
+    const gate = this.gate(ctx);
+    const fields = new Set(settings.includeFields);
+    const entries = chosen.map((r) => ({
+      name: this.clean(r.name, gate), title: this.clean(r.title, gate), trigger: this.clean(shorten(r.trigger, 120), gate),
+      task_type: r.task_type, pinned: order.has(r.name),
+    }));
+    const lines = entries.map((e) => {
+      const details = [fields.has('title') ? e.title : '', fields.has('trigger') ? e.trigger : ''].filter(Boolean).join(': ');
+      return `- ${fields.has('name') || !details ? e.name : ''}${fields.has('task_type') ? ` [${e.task_type}]` : ''}${details ? ` — ${details}` : ''}`;
+    });
+    const text = entries.length
+      ? ['<skill_directory>', 'Known skills (use skill_get by name; use skill_search for discovery):', ...lines, '</skill_directory>'].join('\n')
+      : '';
+    this.deps.events.emit({ type: 'skill_directory_rendered', payload: { count: entries.length } });
+    return { text, entries, count: entries.length };
+  }
+
+  /** Pre-flight retrieval (RFC §3.8): top-k, FTS first, scope/status filter, budgeted block. */
+  async getRelevant(request: RelevantRequest, ctx: SkillRequestContext): Promise<RelevantResult> {
+    const config = this.deps.config();
+    const topK = request.top_k ?? config.topK;
+    const budget = request.max_tokens ?? config.maxTokens;
+    const none: RelevantResult = { text: '', skills: [], top_k_used: topK, raw_tokens_est: 0, final_tokens_est: 0, was_summarized: false, search_type: 'none' };
+    if (!config.enabled || topK <= 0 || !request.task.trim()) return none;
+    const filter = this.filter(ctx, { taskType: request.task_type, modelInvocableOnly: true });
+    const { hits, effective } = this.find(request.task.slice(0, 4000), 'fts', filter, topK);
+    const records = this.deps.store.byNames(hits.map((h) => h.name), filter);
+    const byName = new Map(records.map((r) => [r.name, r]));
+    const ordered = hits.map((h) => byName.get(h.name)).filter((r): r is SkillRecord => r !== undefined);
+    const gate = this.gate(ctx);
+    const safe = ordered.map((r) => makeSafe(r, { gate, redact: config.redactPii }));
+    const rendered = await renderWithinBudget(safe, budget, this.deps.tokenCounter, INJECTION_WRAPPER);
+    const injected = rendered.included.map((i) => ordered[i.index]?.name ?? '').filter(Boolean);
+    this.deps.store.recordUsage(injected, this.deps.clock.now());
+    const result: RelevantResult = {
+      text: rendered.text,
+      skills: rendered.included.map((i) => i.view.name),
+      top_k_used: topK,
+      raw_tokens_est: rendered.rawTokens,
+      final_tokens_est: rendered.finalTokens,
+      was_summarized: rendered.compressed || rendered.truncated,
+      search_type: hits.length ? effective : 'none',
+    };
+    this.deps.events.emit({ type: 'skills_retrieved', payload: { skill_count: result.skills.length, top_k_used: topK, raw_tokens_est: result.raw_tokens_est, final_tokens_est: result.final_tokens_est, was_summarized: result.was_summarized } });
+    return result;
+  }
+
+  // ── internals ───────────────────────────────────────────────────────────
+
+  filter(ctx: SkillRequestContext, extra: Partial<StoreFilter> = {}): StoreFilter {
+    return { tenantId: ctx.scope?.tenantId, projectId: ctx.scope?.projectId, includeWorkspacePacks: ctx.includeWorkspacePacks, activeOnly: true, ...extra };
+  }
+
+  private gate(ctx: SkillRequestContext): ToolReferenceGate {
+    return new ToolReferenceGate(ctx.toolGate, ctx.knownToolNames);
+  }
+
+  private clean(text: string, gate: ToolReferenceGate): string {
+    return gate.text(this.deps.config().redactPii ? redact(text) : text);
+  }
+
+  /** Candidate generation for every search type, with the FTS → regex fallback. */
+  private find(query: string, requested: SkillSearchType, filter: StoreFilter, limit: number): { hits: Scored[]; effective: SkillSearchType; note?: string } {
+    const store = this.deps.store;
+    if (requested === 'exact') {
+      const records = store.byNames([query.trim()], filter);
+      return { hits: records.map((r) => ({ name: r.name, title: r.title, trigger: r.trigger, task_type: r.task_type, score: EXACT_SCORE })), effective: 'exact' };
+    }
+    if (requested === 'regex') {
+      const compiled = compileSafeRegex(query);
+      if (!compiled.ok) return { hits: [], effective: 'regex', note: compiled.message };
+      return { hits: this.regexScan(compiled.regex, compiled.anchored, filter, limit), effective: 'regex' };
+    }
+    if (store.fts !== 'none') {
+      const hits = store.searchFts(query, filter, limit);
+      const scores = normalizeBm25(hits.map((h) => h.relevance));
+      return { hits: hits.map((h, i) => ({ name: h.name, title: h.title, trigger: h.trigger, task_type: h.task_type, score: scores[i] ?? 0 })), effective: 'fts' };
+    }
+    if (!this.deps.config().ftsFallbackToRegex) return { hits: [], effective: 'fts', note: 'Full-text search is unavailable and the regex fallback is off.' };
+    const words = [...new Set(query.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && analyze(w).length > 0))].slice(0, 12);
+    if (words.length === 0) return { hits: [], effective: 'regex', note: 'Full-text search is unavailable; no searchable words in the query.' };
+    const pattern = new RegExp(`\\b(?:${words.map(escapeRegex).join('|')})`, 'i');
+    const anchored = new RegExp(`^(?:${words.map(escapeRegex).join('|')})$`, 'i');
+    return { hits: this.regexScan(pattern, anchored, filter, limit, words), effective: 'regex', note: 'Full-text search is unavailable; used regex matching.' };
+  }
+
+  private regexScan(regex: RegExp, anchored: RegExp, filter: StoreFilter, limit: number, words?: string[]): Scored[] {
+    const scored: Array<Scored & { tieBreak: number }> = [];
+    for (const row of this.deps.store.scan(filter)) {
+      const name = boundSubject(row.name);
+      let score = 0;
+      if (anchored.test(name)) score = REGEX_SCORES.fullName;
+      else if (regex.exec(name)?.index === 0) score = REGEX_SCORES.namePrefix;
+      else if (regex.test(name)) score = REGEX_SCORES.nameSubstring;
+      else if ([row.title, row.trigger, row.description, row.tags].some((f) => regex.test(boundSubject(f ?? '')))) score = REGEX_SCORES.descriptionOrTags;
+      if (score === 0) continue;
+      const haystack = `${row.name} ${row.title} ${row.trigger} ${row.tags}`.toLowerCase();
+      const tieBreak = words ? words.filter((w) => haystack.includes(w)).length : 0;
+      scored.push({ name: row.name, title: row.title, trigger: row.trigger, task_type: row.task_type, score, tieBreak });
+    }
+    scored.sort((a, b) => b.score - a.score || b.tieBreak - a.tieBreak || a.name.length - b.name.length || (a.name < b.name ? -1 : 1));
+    return scored.slice(0, limit).map(({ tieBreak: _t, ...hit }) => hit);
+  }
+
+  /** Closest names the caller may see (never out of scope, never from excluded packs). */
+  private closestNames(name: string, ctx: SkillRequestContext): string[] {
+    const filter = this.filter(ctx);
+    const candidates = new Map<string, number>();
+    const lower = name.toLowerCase();
+    const all = this.deps.store.names(filter);
+    if (all.length <= 20000) {
+      for (const candidate of all) {
+        const d = editDistance(lower, candidate.toLowerCase());
+        if (d <= Math.max(3, Math.floor(name.length / 2))) candidates.set(candidate, d);
+      }
+    }
+    for (const hit of this.deps.store.fts !== 'none' ? this.deps.store.searchFts(name, filter, 3) : []) {
+      if (!candidates.has(hit.name)) candidates.set(hit.name, 100);
+    }
+    return [...candidates.entries()].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3).map(([n]) => n);
+  }
+}
+
+function structured(view: SafeSkill): SkillGetOutput['skills'][number] {
+  const out: SkillGetOutput['skills'][number] = { name: view.name, title: view.title, trigger: view.trigger, steps: view.steps };
+  if (view.preconditions.length) out.preconditions = view.preconditions;
+  if (view.failure_modes.length) out.failure_modes = view.failure_modes;
+  if (view.body) out.body = view.body;
+  if (view.resources.length) out.resources = view.resources;
+  return out;
+}
+
+function shorten(text: string, chars: number): string {
+  return text.length <= chars ? text : `${text.slice(0, chars - 1).trimEnd()}…`;
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import type { ScopeMode, TaskType } from '../config/settingsSchema';
+import type { ParsedSkill } from './skillDocumentParser';
+import type { SkillFormat, SkillOrigin, SkillRecord } from './skillSchema';
+
+/** Turns parsed skill content into store records: ids, content hashes (RFC Appendix B), status. */
+
+export interface RecordContext {
+  origin: SkillOrigin;
+  originRef: string;
+  scopeMode: ScopeMode;
+  tenantId?: string;
+  projectId?: string;
+  packName: string;
+  workspace: boolean;
+  sourceFile: string;
+  resources?: string[];
+  now: number;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** The fields whose change means "the skill changed" (sorted-key JSON → sha256). */
+export function contentHash(content: Omit<ParsedSkill, 'span' | 'nameSpan' | 'nameGenerated'> & { resources?: string[] }): string {
+  const canonical = {
+    name: content.name, title: content.title, description: content.description, trigger: content.trigger,
+    task_type: content.task_type, tags: content.tags, steps: content.steps, preconditions: content.preconditions,
+    failure_modes: content.failure_modes, body: content.body, domain: content.domain, frames: content.frames,
+    triggers: content.triggers, tools: content.tools, allowed_tools: content.allowed_tools, requires: content.requires,
+    meta: content.meta, extra: content.extra, format: content.format, model_invocable: content.model_invocable,
+    resources: content.resources ?? [],
+  };
+  return createHash('sha256').update(canonicalJson(canonical)).digest('hex');
+}
+
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.keys(value as Record<string, unknown>).sort()
+      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** Deterministic opaque id: `sk_` + 20 hex of sha256(origin + name). */
+export function skillId(origin: SkillOrigin, name: string): string {
+  return `sk_${createHash('sha256').update(`${origin}\u0000${name}`).digest('hex').slice(0, 20)}`;
+}
+
+/** `requires` check: all listed environment variables set and non-empty. */
+export function requirementStatus(requires: readonly string[], env: Readonly<Record<string, string | undefined>>): { status: 'active' | 'inactive'; reason: string } {
+  const missing = requires.filter((name) => !env[name]);
+  if (missing.length === 0) return { status: 'active', reason: '' };
+  return { status: 'inactive', reason: `missing environment variable${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}` };
+}
+
+export function toRecord(skill: ParsedSkill, ctx: RecordContext, existing?: SkillRecord): SkillRecord {
+  const resources = ctx.resources ?? [];
+  const { status, reason } = requirementStatus(skill.requires, ctx.env);
+  return {
+    id: existing?.id ?? skillId(ctx.origin, skill.name),
+    name: skill.name,
+    title: skill.title,
+    description: skill.description,
+    trigger: skill.trigger,
+    task_type: skill.task_type,
+    tags: skill.tags,
+    steps: skill.steps,
+    preconditions: skill.preconditions,
+    failure_modes: skill.failure_modes,
+    body: skill.body,
+    origin: ctx.origin,
+    origin_ref: ctx.originRef,
+    content_hash: contentHash({ ...skill, resources }),
+    scope_mode: ctx.scopeMode,
+    scope_tenant_id: ctx.scopeMode === 'global' ? '' : ctx.tenantId ?? '',
+    scope_project_id: ctx.scopeMode === 'project' ? ctx.projectId ?? '' : '',
+    created_at: existing?.created_at ?? ctx.now,
+    updated_at: ctx.now,
+    last_used: existing?.last_used ?? 0,
+    use_count: existing?.use_count ?? 0,
+    domain: skill.domain,
+    frames: skill.frames,
+    triggers: skill.triggers,
+    tools: skill.tools,
+    allowed_tools: skill.allowed_tools,
+    requires: skill.requires,
+    meta: skill.meta,
+    resources,
+    extra: skill.extra,
+    pack_name: ctx.packName,
+    workspace: ctx.workspace,
+    source_file: ctx.sourceFile,
+    source_line: skill.span.line,
+    format: skill.format as SkillFormat,
+    status,
+    status_reason: reason,
+    model_invocable: skill.model_invocable,
+  };
+}
+
+/** What a caller supplies to teach a skill (learning arrives in a later issue; the API exists now). */
+export interface LearnedSkillInput {
+  name: string;
+  title?: string;
+  description?: string;
+  trigger: string;
+  task_type?: TaskType;
+  tags?: string[];
+  steps: string[];
+  preconditions?: string[];
+  failure_modes?: string[];
+  body?: string;
+  scope_mode?: ScopeMode;
+  tenant_id?: string;
+  project_id?: string;
+  origin_ref?: string;
+  extra?: Record<string, unknown>;
+}

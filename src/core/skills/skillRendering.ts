@@ -1,0 +1,185 @@
+import type { TokenCounter } from '../platform/ports';
+import { redact } from './redaction';
+import { toolNameOfAllowed } from './skillDocumentParser';
+import type { SkillRecord } from './skillSchema';
+import type { ToolReferenceGate } from './toolReferenceGate';
+
+/**
+ * Rendering of skills for a model: first every field is made safe (redaction, then tool-reference
+ * gating), then the text is fitted to a token budget by structured compression — dropping the
+ * least useful fields of the least relevant skills first — then by dropping trailing skills, and
+ * only then by truncation. The result is never over budget (property-tested).
+ */
+
+export interface SafeSkill {
+  name: string;
+  title: string;
+  trigger: string;
+  description: string;
+  task_type: string;
+  steps: string[];
+  preconditions: string[];
+  failure_modes: string[];
+  body: string;
+  tools: Array<{ tool: string; note?: string }>;
+  allowed_tools: string[];
+  resources: string[];
+}
+
+export interface SafetyOptions {
+  gate: ToolReferenceGate;
+  redact: boolean;
+}
+
+/** A skill with every string redacted and every denied tool name removed. */
+export function makeSafe(record: SkillRecord, options: SafetyOptions): SafeSkill {
+  const { gate } = options;
+  const candidates = [...record.tools.map((t) => t.tool), ...record.allowed_tools.map(toolNameOfAllowed)];
+  const clean = (text: string) => gate.text(options.redact ? redact(text) : text, candidates);
+  return {
+    name: clean(record.name),
+    title: clean(record.title),
+    trigger: clean(record.trigger),
+    description: clean(record.description),
+    task_type: record.task_type,
+    steps: record.steps.map(clean),
+    preconditions: record.preconditions.map(clean),
+    failure_modes: record.failure_modes.map(clean),
+    body: clean(record.body),
+    tools: gate.filterNames(record.tools, (t) => t.tool).map((t) => (t.note ? { tool: t.tool, note: clean(t.note) } : { tool: t.tool })),
+    allowed_tools: gate.filterNames(record.allowed_tools, toolNameOfAllowed).map((entry) => gate.text(entry, candidates)),
+    resources: record.resources.map(clean),
+  };
+}
+
+/** Compression levels, in the order fields are given up. */
+export const MAX_LEVEL = 6;
+
+/** The fields a skill keeps at a compression level (body-only skills keep a shortened body). */
+export function viewAt(skill: SafeSkill, level: number): SafeSkill {
+  const view: SafeSkill = { ...skill };
+  if (level >= 1) {
+    view.resources = [];
+    view.description = '';
+  }
+  if (level >= 2) {
+    view.tools = [];
+    view.allowed_tools = [];
+  }
+  if (level >= 3) view.body = skill.steps.length > 0 ? '' : shorten(skill.body, 1200);
+  if (level >= 4) view.preconditions = [];
+  if (level >= 5) view.failure_modes = [];
+  if (level >= 6 && skill.steps.length === 0) view.body = shorten(skill.body, 400);
+  return view;
+}
+
+export function renderSkillMarkdown(view: SafeSkill): string {
+  const lines: string[] = [`### ${view.name}${view.title && view.title !== view.name ? ` — ${view.title}` : ''}`];
+  if (view.trigger) lines.push(`When: ${view.trigger}`);
+  if (view.description && view.description !== view.trigger) lines.push(`About: ${view.description}`);
+  if (view.preconditions.length) lines.push('Preconditions:', ...view.preconditions.map((p) => `- ${p}`));
+  if (view.steps.length) lines.push('Steps:', ...view.steps.map((s, i) => `${i + 1}. ${s}`));
+  if (view.failure_modes.length) lines.push('Failure modes:', ...view.failure_modes.map((f) => `- ${f}`));
+  const tools = [...view.tools.map((t) => (t.note ? `${t.tool} (${t.note})` : t.tool)), ...view.allowed_tools.filter((a) => !view.tools.some((t) => t.tool === toolNameOfAllowed(a)))];
+  if (tools.length) lines.push(`Tools: ${tools.join(', ')}`);
+  if (view.body) lines.push('Instructions:', view.body);
+  if (view.resources.length) lines.push(`Resources (read only if needed): ${view.resources.join(', ')}`);
+  return lines.join('\n');
+}
+
+export interface BudgetResult {
+  text: string;
+  /** Skills that made it into the text (in order) with the level they ended at. */
+  included: Array<{ index: number; level: number; view: SafeSkill }>;
+  rawTokens: number;
+  finalTokens: number;
+  compressed: boolean;
+  truncated: boolean;
+}
+
+export interface Wrapper {
+  open: string;
+  close: string;
+}
+
+export const INJECTION_WRAPPER: Wrapper = {
+  open: '<skills>\nSkills relevant to this request (follow them when they apply; use skill_get for more):\n',
+  close: '\n</skills>',
+};
+
+export const RAW_WRAPPER: Wrapper = { open: '', close: '' };
+
+const TRUNCATION_MARK = '\n…[truncated]';
+
+/** Renders skills (most relevant first) within `budget` tokens. */
+export async function renderWithinBudget(skills: readonly SafeSkill[], budget: number, counter: TokenCounter, wrapper: Wrapper): Promise<BudgetResult> {
+  const levels = skills.map(() => 0);
+  let count = skills.length;
+  const compose = () => {
+    const parts = skills.slice(0, count).map((skill, i) => renderSkillMarkdown(viewAt(skill, levels[i] ?? 0)));
+    return parts.length ? `${wrapper.open}${parts.join('\n\n')}${wrapper.close}` : '';
+  };
+  const measure = async (text: string) => (text ? counter.count(text) : 0);
+  let text = compose();
+  const rawTokens = await measure(text);
+  let tokens = rawTokens;
+  const result = (truncated: boolean): BudgetResult => ({
+    text,
+    included: skills.slice(0, count).map((skill, index) => ({ index, level: levels[index] ?? 0, view: viewAt(skill, levels[index] ?? 0) })),
+    rawTokens,
+    finalTokens: tokens,
+    compressed: levels.some((l) => l > 0) || count < skills.length,
+    truncated,
+  });
+  if (tokens <= budget) return result(false);
+
+  // 1. Structured compression: raise levels from the least relevant skill upward.
+  for (let level = 1; level <= MAX_LEVEL; level++) {
+    for (let i = skills.length - 1; i >= 0; i--) {
+      levels[i] = level;
+      text = compose();
+      tokens = await measure(text);
+      if (tokens <= budget) return result(false);
+    }
+  }
+  // 2. Drop the least relevant skills (keep at least one).
+  while (count > 1) {
+    count--;
+    text = compose();
+    tokens = await measure(text);
+    if (tokens <= budget) return result(false);
+  }
+  // 3. Truncate the remaining text.
+  const inner = skills.length ? renderSkillMarkdown(viewAt(skills[0] as SafeSkill, MAX_LEVEL)) : '';
+  const fits = async (chars: number) => {
+    const candidate = `${wrapper.open}${inner.slice(0, chars)}${TRUNCATION_MARK}${wrapper.close}`;
+    const n = await counter.count(candidate);
+    return n <= budget ? { candidate, n } : undefined;
+  };
+  let low = 0;
+  let high = inner.length;
+  let best = await fits(0);
+  if (!best) {
+    text = '';
+    tokens = 0;
+    count = 0;
+    return result(true);
+  }
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    const attempt = await fits(mid);
+    if (attempt) {
+      best = attempt;
+      low = mid;
+    } else {
+      high = mid - 1;
+    }
+  }
+  text = best.candidate;
+  tokens = best.n;
+  return result(true);
+}
+
+function shorten(text: string, chars: number): string {
+  return text.length <= chars ? text : `${text.slice(0, chars).trimEnd()}…`;
+}

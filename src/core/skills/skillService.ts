@@ -1,0 +1,310 @@
+/**
+ * SkillService — the one facade the VS Code layer and the CLI use for skills.
+ *
+ *   const service = await createSkillService({ engine, store, config, logger, events, clock, tokenCounter, fs, env });
+ *   const packs = resolveSkillPacks({ config, extensionPath, builtInPackNames, workspaceFolders, homeDir });   // skillPackSources.ts
+ *   await service.loadPacks(packs, { onProgress: (done, total, file) => …, cancellation: token });
+ *   await service.reloadFile(uri.fsPath);          // file watcher: created / changed
+ *   await service.removeFile(uri.fsPath);          // file watcher: deleted (file or folder)
+ *
+ *   const ctx: SkillRequestContext = { scope: { tenantId, projectId }, toolGate, knownToolNames,
+ *                                      includeWorkspacePacks: workspace.isTrusted, pinnedNames };
+ *   await service.search({ query, search_type?, limit?, task_type? }, ctx)   → skill_search output
+ *   await service.get({ names, format?, max_tokens? }, ctx)                  → skill_get output
+ *   await service.list({ page?, page_size?, task_type?, origin?, scope? }, ctx) → skill_list output
+ *   await service.directory(ctx)                                             → <skill_directory> block
+ *   await service.getRelevant({ task, top_k?, max_tokens?, task_type? }, ctx) → pre-flight injection
+ *
+ *   service.listPacks()          → packs → skills with status (active | inactive + reason | invalid + problems), file, line
+ *   await service.validatePacks() → compiler-style problems for "Validate Skill Packs"
+ *   parseSkillDocument(text, fileName, options)  (skillDocumentParser.ts) → per-document diagnostics
+ *   await service.addLearnedSkill(input) / removeLearnedSkill(name) — journaled; survive a rebuild
+ *   await service.save() / dispose()
+ *
+ * Tool inputs are validated with the zod schemas of skillToolSchemas.ts (a ZodError is thrown
+ * for invalid input). Every returned string is redacted and tool-gated; events follow the RFC.
+ */
+import type { SkillsConfig } from '../config/settingsSchema';
+import type { ByteStore, Clock, EventSink, FileSystemPort, Logger, TokenCounter } from '../platform/ports';
+import type { FtsEngine, SqlEngine } from '../sql/sqlEngine';
+import { LearnedSkillJournal } from './learnedSkillJournal';
+import { SkillPackLoader } from './skillPackLoader';
+import type { FileChangeResult, LoadOptions, LoadSummary } from './skillPackLoader';
+import type { PackSource, ResolvedSkillPack } from './skillPackSources';
+import type { SkillProblem } from './skillProblems';
+import { SkillQueries } from './skillQueries';
+import type { DirectoryResult, RelevantRequest, RelevantResult, SkillRequestContext } from './skillQueries';
+import { skillId, toRecord } from './skillRecords';
+import type { LearnedSkillInput } from './skillRecords';
+import type { SkillFormat, SkillRecord } from './skillSchema';
+import { SkillStore } from './skillStore';
+import type { SkillGetOutput, SkillListOutput, SkillSearchOutput } from './skillToolSchemas';
+import { validateSkillTargets } from './skillValidation';
+import type { ValidationReport } from './skillValidation';
+import { generatedName } from './skillDocumentParser';
+
+export type { SkillRequestContext, DirectoryResult, RelevantRequest, RelevantResult } from './skillQueries';
+
+export interface SkillServiceDeps {
+  engine: SqlEngine;
+  /** Where `skills.db` and the learned-skill journal live. */
+  store: ByteStore;
+  config: SkillsConfig;
+  logger: Logger;
+  events: EventSink;
+  clock: Clock;
+  tokenCounter: TokenCounter;
+  fs: FileSystemPort;
+  /** Environment for `requires` checks (process.env in VS Code and the CLI). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Storage key of the database (default `skills.db`). */
+  dbKey?: string;
+  /** Ignore stored bytes and rebuild from packs (+ journal). */
+  forceRebuild?: boolean;
+  /** Debounce for saving after file reloads (default 1000 ms; 0 = save immediately). */
+  autoSaveDelayMs?: number;
+}
+
+export type SkillTreeStatus = 'active' | 'inactive' | 'invalid';
+
+export interface SkillTreeItem {
+  name: string;
+  title: string;
+  status: SkillTreeStatus;
+  /** Why inactive (e.g. missing environment variables). */
+  reason?: string;
+  problems: SkillProblem[];
+  file: string;
+  /** 1-based line of the definition. */
+  line: number;
+  format: SkillFormat | undefined;
+  origin: 'pack' | 'learned';
+}
+
+export interface SkillTreePack {
+  name: string;
+  root: string;
+  source: PackSource | 'learned';
+  workspace: boolean;
+  scopeMode: string;
+  missing: boolean;
+  problems: SkillProblem[];
+  skills: SkillTreeItem[];
+}
+
+export interface SkillService {
+  readonly fts: FtsEngine;
+  readonly openInfo: { status: string; reason?: string; backupKey?: string };
+  loadPacks(packs: readonly ResolvedSkillPack[], options?: LoadOptions): Promise<LoadSummary>;
+  reloadFile(file: string): Promise<FileChangeResult>;
+  removeFile(file: string): Promise<FileChangeResult>;
+  search(input: unknown, ctx: SkillRequestContext): Promise<SkillSearchOutput>;
+  get(input: unknown, ctx: SkillRequestContext): Promise<SkillGetOutput>;
+  list(input: unknown, ctx: SkillRequestContext): Promise<SkillListOutput>;
+  directory(ctx: SkillRequestContext): Promise<DirectoryResult>;
+  getRelevant(request: RelevantRequest, ctx: SkillRequestContext): Promise<RelevantResult>;
+  listPacks(): SkillTreePack[];
+  validatePacks(packs?: readonly ResolvedSkillPack[]): Promise<ValidationReport>;
+  addLearnedSkill(input: LearnedSkillInput): Promise<SkillRecord>;
+  removeLearnedSkill(name: string): Promise<boolean>;
+  /** A full record by name, unfiltered (for UI: "open definition"); never send it to a model as is. */
+  inspect(name: string): SkillRecord | undefined;
+  updateConfig(config: SkillsConfig): void;
+  save(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+export async function createSkillService(deps: SkillServiceDeps): Promise<SkillService> {
+  const store = await SkillStore.open({ engine: deps.engine, store: deps.store, logger: deps.logger, clock: deps.clock, key: deps.dbKey, forceRebuild: deps.forceRebuild });
+  const journal = new LearnedSkillJournal(deps.store, `${deps.dbKey ?? 'skills.db'}.learned.jsonl`, deps.logger);
+  const replayed = await journal.replayInto(store);
+  if (replayed > 0) deps.logger.info(`Restored ${replayed} learned skill(s) from the journal.`);
+  return new DefaultSkillService(deps, store, journal);
+}
+
+class DefaultSkillService implements SkillService {
+  private config: SkillsConfig;
+  private readonly loader: SkillPackLoader;
+  private readonly queries: SkillQueries;
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private saving: Promise<void> = Promise.resolve();
+
+  constructor(private readonly deps: SkillServiceDeps, private readonly store: SkillStore, private readonly journal: LearnedSkillJournal) {
+    this.config = deps.config;
+    this.loader = new SkillPackLoader({ fs: deps.fs, store, clock: deps.clock, env: deps.env, logger: deps.logger, events: deps.events });
+    this.queries = new SkillQueries({
+      store, config: () => this.config, events: deps.events, tokenCounter: deps.tokenCounter, clock: deps.clock,
+      packPins: () => this.loader.resolvedPacks.filter((p) => p.enabled).map((p) => ({ names: p.pinnedSkillNames, workspace: p.workspace })),
+    });
+  }
+
+  get fts(): FtsEngine {
+    return this.store.fts;
+  }
+
+  get openInfo() {
+    return this.store.openInfo;
+  }
+
+  async loadPacks(packs: readonly ResolvedSkillPack[], options?: LoadOptions): Promise<LoadSummary> {
+    const summary = await this.loader.loadAll(packs, options);
+    if (!summary.cancelled) await this.save();
+    return summary;
+  }
+
+  async reloadFile(file: string): Promise<FileChangeResult> {
+    const result = await this.loader.reloadFile(file);
+    if (result.status !== 'ignored') this.scheduleSave();
+    return result;
+  }
+
+  async removeFile(file: string): Promise<FileChangeResult> {
+    const result = this.loader.removeFile(file);
+    if (result.removed.length) this.scheduleSave();
+    return result;
+  }
+
+  search(input: unknown, ctx: SkillRequestContext) {
+    return this.queries.search(input, ctx);
+  }
+
+  get(input: unknown, ctx: SkillRequestContext) {
+    return this.queries.get(input, ctx).finally(() => this.scheduleSave());
+  }
+
+  list(input: unknown, ctx: SkillRequestContext) {
+    return this.queries.list(input, ctx);
+  }
+
+  directory(ctx: SkillRequestContext) {
+    return this.queries.directory(ctx);
+  }
+
+  getRelevant(request: RelevantRequest, ctx: SkillRequestContext) {
+    return this.queries.getRelevant(request, ctx).finally(() => this.scheduleSave());
+  }
+
+  listPacks(): SkillTreePack[] {
+    const records = this.store.all();
+    const byPack = new Map<string, SkillRecord[]>();
+    for (const record of records) {
+      const key = record.origin === 'learned' ? '\u0000learned' : record.pack_name;
+      byPack.set(key, [...(byPack.get(key) ?? []), record]);
+    }
+    const item = (r: SkillRecord, problems: SkillProblem[]): SkillTreeItem => ({
+      name: r.name, title: r.title, status: r.status, reason: r.status_reason || undefined, problems,
+      file: r.source_file, line: r.source_line, format: r.format, origin: r.origin,
+    });
+    const packs: SkillTreePack[] = this.loader.packReports().map((report) => {
+      const problemsBySkill = new Map<string, SkillProblem[]>();
+      const invalid: SkillTreeItem[] = [];
+      for (const file of report.files) {
+        const loaded = new Set(file.skills.map((s) => s.name));
+        for (const problem of file.problems) {
+          if (problem.skillName && loaded.has(problem.skillName)) {
+            problemsBySkill.set(problem.skillName, [...(problemsBySkill.get(problem.skillName) ?? []), problem]);
+          }
+        }
+        const errors = file.problems.filter((p) => p.severity === 'error' && !(p.skillName && loaded.has(p.skillName)));
+        if (errors.length) {
+          const names = [...new Set(errors.map((p) => p.skillName ?? generatedName(report.pack.name, file.relativePath)))];
+          for (const name of names) {
+            const own = errors.filter((p) => (p.skillName ?? generatedName(report.pack.name, file.relativePath)) === name);
+            invalid.push({ name, title: name, status: 'invalid', problems: own, file: file.file, line: own[0]?.line ?? 1, format: file.format, origin: 'pack' });
+          }
+        }
+      }
+      const skills = (byPack.get(report.pack.name) ?? []).map((r) => item(r, problemsBySkill.get(r.name) ?? []));
+      return {
+        name: report.pack.name, root: report.pack.root, source: report.pack.source, workspace: report.pack.workspace,
+        scopeMode: report.pack.scopeMode, missing: report.missing, problems: report.problems,
+        skills: [...skills, ...invalid].sort((a, b) => (a.name < b.name ? -1 : 1)),
+      };
+    });
+    const learned = byPack.get('\u0000learned');
+    if (learned?.length) {
+      packs.push({ name: 'learned', root: '', source: 'learned', workspace: false, scopeMode: this.config.scopeMode, missing: false, problems: [], skills: learned.map((r) => item(r, [])) });
+    }
+    return packs;
+  }
+
+  validatePacks(packs?: readonly ResolvedSkillPack[]): Promise<ValidationReport> {
+    const targets = (packs ?? this.loader.resolvedPacks).filter((p) => p.enabled).map((p) => ({ path: p.root, packName: p.name, format: p.format }));
+    return validateSkillTargets(this.deps.fs, targets);
+  }
+
+  async addLearnedSkill(input: LearnedSkillInput): Promise<SkillRecord> {
+    const name = input.name.trim();
+    if (!name || !input.trigger.trim() || input.steps.filter((s) => s.trim()).length === 0) {
+      throw new Error('A learned skill needs a name, a non-empty trigger and at least one step.');
+    }
+    const existing = this.store.get(name);
+    const now = this.deps.clock.now();
+    const record = toRecord({
+      name, nameGenerated: false, title: input.title ?? name, description: input.description ?? '', trigger: input.trigger.trim(),
+      task_type: input.task_type ?? 'unknown', tags: input.tags ?? [], steps: input.steps.filter((s) => s.trim()),
+      preconditions: input.preconditions ?? [], failure_modes: input.failure_modes ?? [], body: input.body ?? '', domain: '',
+      frames: [], triggers: [], tools: [], allowed_tools: [], requires: [], meta: {}, extra: input.extra ?? {}, format: 'learned' as never,
+      model_invocable: true, span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
+    }, {
+      origin: 'learned', originRef: input.origin_ref ?? 'learned', scopeMode: input.scope_mode ?? this.config.scopeMode,
+      tenantId: input.tenant_id, projectId: input.project_id, packName: '', workspace: false, sourceFile: '', now, env: {},
+    }, existing?.origin === 'learned' ? existing : undefined);
+    const learned: SkillRecord = { ...record, id: existing?.origin === 'learned' ? existing.id : skillId('learned', name), format: 'learned' };
+    // A learned skill takes the name even from a pack skill (packs never overwrite learned ones).
+    this.store.transaction(() => {
+      this.store.delete(name);
+      this.store.upsert(learned);
+    });
+    await this.journal.write(this.store);
+    await this.save();
+    return learned;
+  }
+
+  async removeLearnedSkill(name: string): Promise<boolean> {
+    const existing = this.store.get(name);
+    if (!existing || existing.origin !== 'learned') return false;
+    this.store.delete(name);
+    await this.journal.write(this.store);
+    await this.save();
+    return true;
+  }
+
+  inspect(name: string): SkillRecord | undefined {
+    return this.store.get(name);
+  }
+
+  updateConfig(config: SkillsConfig): void {
+    this.config = config;
+  }
+
+  save(): Promise<void> {
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = undefined;
+    }
+    this.saving = this.saving.then(() => this.store.save()).catch((error: unknown) => {
+      this.deps.logger.error(`Saving the skill store failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    return this.saving;
+  }
+
+  async dispose(): Promise<void> {
+    await this.save();
+    this.store.close();
+  }
+
+  private scheduleSave(): void {
+    const delay = this.deps.autoSaveDelayMs ?? 1000;
+    if (delay <= 0) {
+      void this.save();
+      return;
+    }
+    if (this.saveTimer) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      void this.save();
+    }, delay);
+    this.saveTimer.unref?.();
+  }
+}

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { taskTypeSchema } from '../config/settingsSchema';
+
+/**
+ * Contracts of the skill discovery tools (RFC §3.7). Field names are the reference's snake_case
+ * (models read them). Each zod schema validates calls and, through the `*JsonSchema()` functions,
+ * becomes a LanguageModelTool `inputSchema` in VS Code. Output fields marked "extra" are
+ * additions to the reference shape; required reference fields are all present.
+ */
+
+export const SKILL_SEARCH_TOOL_NAME = 'skill_search';
+export const SKILL_GET_TOOL_NAME = 'skill_get';
+export const SKILL_LIST_TOOL_NAME = 'skill_list';
+
+export const skillSearchTypeSchema = z.enum(['fts', 'regex', 'exact']);
+export type SkillSearchType = z.infer<typeof skillSearchTypeSchema>;
+
+export const skillSearchInputSchema = z.object({
+  query: z.string().min(1).max(500)
+    .describe('What you need help with, in plain words (fts); a regular expression over skill names, titles and triggers (regex); or a skill name (exact).'),
+  search_type: skillSearchTypeSchema.default('fts')
+    .describe('fts: ranked full-text search (default). regex: pattern match. exact: skill name.'),
+  limit: z.number().int().min(1).max(20).default(8).describe('Maximum number of skills to return (1–20).'),
+  task_type: taskTypeSchema.optional().describe('Only skills of this task type.'),
+});
+export type SkillSearchInput = z.infer<typeof skillSearchInputSchema>;
+
+export const skillSearchOutputSchema = z.object({
+  skills: z.array(z.object({
+    name: z.string(),
+    title: z.string().optional(),
+    trigger: z.string(),
+    task_type: z.string().optional(),
+    score: z.number().min(0).max(1),
+  })),
+  query: z.string(),
+  search_type: skillSearchTypeSchema,
+  /** Extra: why results are empty or a fallback was used. */
+  note: z.string().optional(),
+});
+export type SkillSearchOutput = z.infer<typeof skillSearchOutputSchema>;
+
+export const skillGetInputSchema = z.object({
+  names: z.array(z.string().min(1).max(200)).min(1).max(10).describe('Skill names (from the skill directory or skill_search), 1–10.'),
+  format: z.enum(['raw', 'injection']).default('injection')
+    .describe('injection: a block ready to follow (default). raw: plain markdown per skill.'),
+  max_tokens: z.number().int().min(200).max(6000).default(1500).describe('Token budget for the returned content (200–6000).'),
+});
+export type SkillGetInput = z.infer<typeof skillGetInputSchema>;
+
+export const skillGetOutputSchema = z.object({
+  skills: z.array(z.object({
+    name: z.string(),
+    title: z.string().optional(),
+    trigger: z.string(),
+    steps: z.array(z.string()),
+    preconditions: z.array(z.string()).optional(),
+    failure_modes: z.array(z.string()).optional(),
+    /** Extra: SKILL.md instructions. */
+    body: z.string().optional(),
+    /** Extra: files of a SKILL.md folder, loaded only on demand. */
+    resources: z.array(z.string()).optional(),
+  })),
+  formatted_context: z.string(),
+  /** Extra: names that were not returned, with the reason and the closest known names. */
+  missing: z.array(z.object({ name: z.string(), reason: z.string(), suggestions: z.array(z.string()) })).optional(),
+  /** Extra: a message for the model when something was missing. */
+  message: z.string().optional(),
+});
+export type SkillGetOutput = z.infer<typeof skillGetOutputSchema>;
+
+export const skillListInputSchema = z.object({
+  page: z.number().int().min(1).default(1).describe('1-based page number.'),
+  page_size: z.number().int().min(1).max(50).default(20).describe('Skills per page (1–50).'),
+  task_type: taskTypeSchema.optional().describe('Only skills of this task type.'),
+  origin: z.enum(['pack', 'learned']).optional().describe('Only pack (curated) or learned skills.'),
+  scope: z.enum(['project', 'tenant', 'global']).optional().describe('Only skills of this scope.'),
+});
+export type SkillListInput = z.infer<typeof skillListInputSchema>;
+
+export const skillListOutputSchema = z.object({
+  skills: z.array(z.object({ name: z.string(), title: z.string().optional(), trigger: z.string(), task_type: z.string(), origin: z.string() })),
+  page: z.number(),
+  page_size: z.number(),
+  total: z.number(),
+  total_pages: z.number(),
+  has_more: z.boolean(),
+});
+export type SkillListOutput = z.infer<typeof skillListOutputSchema>;
+
+function inputJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: 'input', target: 'draft-7' }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}
+
+export function skillSearchInputJsonSchema(): Record<string, unknown> {
+  return inputJsonSchema(skillSearchInputSchema);
+}
+
+export function skillGetInputJsonSchema(): Record<string, unknown> {
+  return inputJsonSchema(skillGetInputSchema);
+}
+
+export function skillListInputJsonSchema(): Record<string, unknown> {
+  return inputJsonSchema(skillListInputSchema);
+}
+
+/** Model-facing descriptions of the three tools (RFC Appendix A wording). */
+export const SKILL_TOOL_DESCRIPTIONS = {
+  [SKILL_SEARCH_TOOL_NAME]: 'Find skills (curated playbooks) by capability. Returns skill names with a trigger and a score in [0,1]; fetch one with skill_get.',
+  [SKILL_GET_TOOL_NAME]: 'Fetch skills by exact name: steps, preconditions, failure modes and instructions, ready to follow, within a token budget.',
+  [SKILL_LIST_TOOL_NAME]: 'List known skills page by page (names and short triggers), optionally filtered by task type, origin or scope.',
+} as const;
+
+export const SKILL_DISCOVERY_PROMPT = [
+  '<skill_discovery>',
+  'You can discover and fetch skills:',
+  '- Use `skill_search` to find skills by capability (returns skill names).',
+  '- Use `skill_get` with a skill name for the full playbook.',
+  '</skill_discovery>',
+].join('\n');

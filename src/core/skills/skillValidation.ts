@@ -1,0 +1,97 @@
+import * as path from 'node:path';
+import type { SkillPackFormat } from '../config/settingsSchema';
+import type { FileSystemPort } from '../platform/ports';
+import { detectSkillFormat, parseSkillDocument } from './skillDocumentParser';
+import { readSkillFile, scanPack } from './skillPackScanner';
+import type { SkillFileRef } from './skillPackScanner';
+import { compareProblems, makeProblem, PROBLEM_CODES } from './skillProblems';
+import type { SkillProblem } from './skillProblems';
+
+/**
+ * Lints packs like a compiler (the `toolshed validate` command and "Validate Skill Packs"):
+ * parses every skill file under the given folders/files without touching any store, and adds
+ * the cross-file rule (duplicate names, reported with both files).
+ */
+
+export interface ValidationTarget {
+  /** A pack folder or a single skill file (absolute or relative to cwd). */
+  path: string;
+  /** Pack name for generated names; default: the folder's name. */
+  packName?: string;
+  format?: SkillPackFormat;
+}
+
+export interface ValidationReport {
+  files: number;
+  skills: number;
+  errors: number;
+  warnings: number;
+  problems: SkillProblem[];
+  /** Every valid skill found: name, file, 1-based line. */
+  definitions: Array<{ name: string; file: string; line: number }>;
+}
+
+export async function validateSkillTargets(fs: FileSystemPort, targets: readonly ValidationTarget[]): Promise<ValidationReport> {
+  const problems: SkillProblem[] = [];
+  const definitions: ValidationReport['definitions'] = [];
+  const seen = new Map<string, { file: string; line: number }>();
+  let files = 0;
+  for (const target of targets) {
+    const absolute = path.resolve(target.path);
+    const stat = await fs.stat(absolute).catch(() => undefined);
+    let refs: SkillFileRef[] = [];
+    let packName = target.packName ?? slugPack(path.basename(absolute));
+    if (!stat) {
+      problems.push(makeProblem(absolute, { line: 1, column: 1, endLine: 1, endColumn: 1 }, 'error', PROBLEM_CODES.packNotFound, 'Path not found.'));
+      continue;
+    }
+    if (stat.kind === 'file') {
+      const format = detectSkillFormat(absolute);
+      if (!format) {
+        problems.push(makeProblem(absolute, { line: 1, column: 1, endLine: 1, endColumn: 1 }, 'error', PROBLEM_CODES.invalidValue,
+          'Not a skill file: use *.skill.md, *.skill.yaml, *.skill.yml, *.skill.json, *.skill.jsonl or <name>/SKILL.md.'));
+        continue;
+      }
+      packName = target.packName ?? slugPack(path.basename(path.dirname(absolute)));
+      refs = [{ file: absolute, relativePath: path.basename(absolute), format }];
+    } else {
+      const scan = await scanPack(fs, absolute, target.format);
+      problems.push(...scan.problems);
+      refs = scan.files;
+    }
+    for (const ref of refs) {
+      files++;
+      const read = await readSkillFile(fs, ref.file);
+      if (!read.ok) {
+        problems.push(read.problem);
+        continue;
+      }
+      const result = parseSkillDocument(read.text, ref.file, { format: ref.format, packName, relativePath: ref.relativePath });
+      problems.push(...result.problems);
+      for (const skill of result.skills) {
+        const previous = seen.get(skill.name);
+        if (previous) {
+          problems.push(makeProblem(ref.file, skill.nameSpan ?? skill.span, 'error', PROBLEM_CODES.duplicateName,
+            `Duplicate skill name \`${skill.name}\`: also defined at ${previous.file}:${previous.line}. Names must be unique; rename one of them.`,
+            { skillName: skill.name, data: { otherFile: previous.file, otherLine: previous.line } }));
+          continue;
+        }
+        seen.set(skill.name, { file: ref.file, line: skill.span.line });
+        definitions.push({ name: skill.name, file: ref.file, line: skill.span.line });
+      }
+    }
+  }
+  problems.sort(compareProblems);
+  return {
+    files,
+    skills: definitions.length,
+    errors: problems.filter((p) => p.severity === 'error').length,
+    warnings: problems.filter((p) => p.severity === 'warning').length,
+    problems,
+    definitions,
+  };
+}
+
+function slugPack(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '') || 'local';
+}

@@ -1,0 +1,91 @@
+/**
+ * Tool-reference gating (RFC §3.12): skill text rendered for a model must never name a tool the
+ * run may neither use nor activate. Such names are rewritten into generic guidance ("a suitable
+ * tool (find it with tool_search)") — without the name — and dropped from tool lists.
+ *
+ * Contract of the gate callback (supplied by the tool policy): `denied` means "a tool this run
+ * may not see or activate"; names that are not tools at all should answer `visible` or
+ * `unknown`, never `denied`. Which words are asked: names listed in the skill's `tools` /
+ * `allowed-tools`, names in `knownToolNames` (pass every registered tool name for exact
+ * coverage), and tool-shaped tokens of the text (`snake_case`, `dotted.name`, `kebab-case`,
+ * `camelCase`, anything in backticks).
+ */
+
+export type ToolGateVerdict = 'visible' | 'activatable' | 'denied' | 'unknown';
+export type ToolGate = (toolName: string) => ToolGateVerdict;
+
+const TOKEN = /[A-Za-z0-9_$][A-Za-z0-9_$]*(?:[.\-/:][A-Za-z0-9_$]+)*/g;
+const BACKTICKED = /`([^`\n]{1,120})`/g;
+
+export class ToolReferenceGate {
+  private readonly verdicts = new Map<string, boolean>();
+  private readonly known: string[];
+  private readonly replacement: string;
+
+  constructor(private readonly gate: ToolGate | undefined, knownToolNames: Iterable<string> = []) {
+    this.known = [...new Set(knownToolNames)].filter((name) => name.length > 0);
+    this.replacement = gate && this.isDenied('tool_search') ? 'a suitable tool' : 'a suitable tool (find it with tool_search)';
+  }
+
+  get active(): boolean {
+    return this.gate !== undefined;
+  }
+
+  isDenied(name: string): boolean {
+    if (!this.gate) return false;
+    let denied = this.verdicts.get(name);
+    if (denied === undefined) {
+      try {
+        denied = this.gate(name) === 'denied';
+      } catch {
+        denied = true; // fail closed
+      }
+      this.verdicts.set(name, denied);
+    }
+    return denied;
+  }
+
+  /** Drops denied entries from a list of tool names (keeps order). */
+  filterNames<T>(entries: readonly T[], nameOf: (entry: T) => string): T[] {
+    if (!this.gate) return [...entries];
+    return entries.filter((entry) => !this.isDenied(nameOf(entry)));
+  }
+
+  /** Rewrites every denied tool name in `text`; `candidates` are names always checked (skill metadata). */
+  text(text: string, candidates: readonly string[] = []): string {
+    if (!this.gate || !text) return text;
+    const denied = new Set<string>();
+    const consider = (name: string) => {
+      if (name && !denied.has(name) && this.isDenied(name)) denied.add(name);
+    };
+    for (const name of candidates) if (text.includes(name)) consider(name);
+    for (const name of this.known) if (text.includes(name)) consider(name);
+    TOKEN.lastIndex = 0;
+    for (const match of text.matchAll(TOKEN)) {
+      const token = match[0];
+      if (looksLikeToolName(token)) consider(token);
+      if (/[.:/]/.test(token)) for (const part of token.split(/[.:/]/)) if (looksLikeToolName(part)) consider(part);
+    }
+    BACKTICKED.lastIndex = 0;
+    for (const match of text.matchAll(BACKTICKED)) {
+      const inner = (match[1] ?? '').trim();
+      consider(inner);
+      consider(inner.replace(/\(.*$/, ''));
+    }
+    if (denied.size === 0) return text;
+    let out = text;
+    for (const name of [...denied].sort((a, b) => b.length - a.length)) {
+      const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      out = out
+        .replace(new RegExp(`\`${escaped}(?:\\([^)\\n]*\\))?\``, 'g'), this.replacement)
+        .replace(new RegExp(`(?<![A-Za-z0-9_$])${escaped}(?:\\([^)\\n]*\\))?(?![A-Za-z0-9_$])`, 'g'), this.replacement);
+    }
+    return out;
+  }
+}
+
+/** snake_case, dotted.name, kebab-case or camelCase — words a tool name usually looks like. */
+function looksLikeToolName(token: string): boolean {
+  if (token.length < 3 || token.length > 120) return false;
+  return /[_.\-/:]/.test(token) || /[a-z][A-Z]/.test(token);
+}

@@ -1,0 +1,95 @@
+import type { ToolExamplesConfig, ToolSearchConfig } from '../config/settingsSchema';
+import { canonicalJson } from './canonicalJson';
+import { CompiledToolConfig, normalizeTool } from './toolRecord';
+import type { ToolInput, ToolRecord } from './toolRecord';
+import type { ExampleProblem, ExampleSources } from './toolExamples';
+
+/**
+ * The tool catalog: every tool the host reported (`ToolInput`s, changing at any time) and the
+ * execution registry derived from it — the records that pass ToolPolicy (allow/deny globs).
+ * Denied tools are kept only as names, so text shown to a model can be scrubbed of them.
+ * Records are re-normalised only when their input, the settings or the example sources change.
+ */
+export class ToolCatalog {
+  private inputs = new Map<string, { input: ToolInput; key: string }>();
+  private recordCache = new Map<string, { key: string; record: ToolRecord }>();
+  private registryCache: Map<string, ToolRecord> | undefined;
+  private generation = 0;
+
+  constructor(private compiled: CompiledToolConfig, private exampleSources: ExampleSources = {}) {}
+
+  get config(): CompiledToolConfig {
+    return this.compiled;
+  }
+
+  /** Increments on every change (tools, settings, example sources). */
+  get version(): number {
+    return this.generation;
+  }
+
+  setConfig(search: ToolSearchConfig, examples: ToolExamplesConfig): void {
+    this.compiled = new CompiledToolConfig(search, examples);
+    this.invalidate(true);
+  }
+
+  setExampleSources(sources: ExampleSources): void {
+    this.exampleSources = sources;
+    this.invalidate(true);
+  }
+
+  /** Replaces the whole catalog (e.g. on `vscode.lm.onDidChangeTools`). Later duplicates win. */
+  setTools(inputs: readonly ToolInput[]): void {
+    const next = new Map<string, { input: ToolInput; key: string }>();
+    for (const input of inputs) {
+      if (!input || typeof input.name !== 'string' || input.name.length === 0) continue;
+      next.set(input.name, { input, key: canonicalJson(input) });
+    }
+    this.inputs = next;
+    this.invalidate(false);
+  }
+
+  upsertTools(inputs: readonly ToolInput[]): void {
+    for (const input of inputs) {
+      if (!input || typeof input.name !== 'string' || input.name.length === 0) continue;
+      this.inputs.set(input.name, { input, key: canonicalJson(input) });
+    }
+    this.invalidate(false);
+  }
+
+  removeTools(names: readonly string[]): void {
+    for (const name of names) this.inputs.delete(name);
+    this.invalidate(false);
+  }
+
+  /** True for any name the host reported, allowed or not (used to scrub model-facing text). */
+  isKnown(name: string): boolean {
+    return this.inputs.has(name);
+  }
+
+  /** The execution registry: records allowed by ToolPolicy, by name. */
+  registry(): ReadonlyMap<string, ToolRecord> {
+    if (this.registryCache) return this.registryCache;
+    const registry = new Map<string, ToolRecord>();
+    const cache = new Map<string, { key: string; record: ToolRecord }>();
+    for (const [name, { input, key }] of this.inputs) {
+      if (!this.compiled.isAllowed(name)) continue;
+      const cached = this.recordCache.get(name);
+      const record = cached && cached.key === key ? cached.record : normalizeTool(input, this.compiled, this.exampleSources);
+      cache.set(name, { key, record });
+      registry.set(name, record);
+    }
+    this.recordCache = cache;
+    this.registryCache = registry;
+    return registry;
+  }
+
+  exampleProblems(): ExampleProblem[] {
+    return [...this.registry().values()].flatMap((r) => r.exampleProblems);
+  }
+
+  private invalidate(dropRecords: boolean): void {
+    if (dropRecords) this.recordCache.clear();
+    this.registryCache = undefined;
+    this.generation++;
+  }
+}

@@ -1,0 +1,46 @@
+import { analyze, splitIdentifier } from '../search/textAnalysis';
+import type { ToolRecord } from './toolRecord';
+
+/**
+ * What the index knows about a tool's text: analysed terms per field. The same analysis runs
+ * on queries (textAnalysis.analyze), so both sides agree on terms.
+ */
+export const TOOL_FIELDS = ['name', 'tags', 'description', 'paramNames', 'paramDescriptions'] as const;
+export type ToolField = (typeof TOOL_FIELDS)[number];
+export type ToolFieldTerms = Record<ToolField, string[]>;
+
+/** Bounds the text analysed per tool so one huge description cannot dominate index time. */
+const MAX_FIELD_CHARS = 4000;
+const MAX_PARAMS = 60;
+
+export function toolFieldTerms(record: Pick<ToolRecord, 'name' | 'tags' | 'description' | 'inputSchema'>): ToolFieldTerms {
+  const paramNames: string[] = [];
+  const paramDescriptions: string[] = [];
+  collectParams(record.inputSchema, paramNames, paramDescriptions, 0);
+  return {
+    name: analyze(record.name),
+    tags: analyze(record.tags.join(' ')),
+    description: analyze(record.description.slice(0, MAX_FIELD_CHARS)),
+    paramNames: analyze(paramNames.slice(0, MAX_PARAMS).join(' ')),
+    paramDescriptions: analyze(paramDescriptions.slice(0, MAX_PARAMS).join(' ').slice(0, MAX_FIELD_CHARS)),
+  };
+}
+
+function collectParams(schema: unknown, names: string[], descriptions: string[], depth: number): void {
+  if (depth > 3 || !schema || typeof schema !== 'object') return;
+  const properties = (schema as { properties?: unknown }).properties;
+  if (properties && typeof properties === 'object') {
+    for (const [key, value] of Object.entries(properties as Record<string, unknown>)) {
+      if (names.length >= MAX_PARAMS) return;
+      names.push(splitIdentifier(key).join(' '));
+      if (value && typeof value === 'object') {
+        const description = (value as { description?: unknown }).description;
+        if (typeof description === 'string') descriptions.push(description);
+        const enumValues = (value as { enum?: unknown }).enum;
+        if (Array.isArray(enumValues)) descriptions.push(enumValues.filter((v) => typeof v === 'string').slice(0, 20).join(' '));
+        collectParams(value, names, descriptions, depth + 1);
+        collectParams((value as { items?: unknown }).items, names, descriptions, depth + 1);
+      }
+    }
+  }
+}

@@ -1,0 +1,155 @@
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { z } from 'zod';
+import { toolExampleSchema } from '../config/settingsSchema';
+import type { ToolExample, ToolExamplesConfig } from '../config/settingsSchema';
+import type { FileSystemPort } from '../platform/ports';
+import { validateAgainstSchema } from './jsonSchemaSubset';
+
+/**
+ * Tool use examples (RFC Part 2): where they come from, which win, which are valid, and how
+ * they are rendered under a tool's description.
+ *
+ * Precedence per tool (highest first): `settings` (toolshed.toolExamples.overrides) >
+ * `file` (`*.tools.yaml` example files) > `tool` (examples provided with the tool) >
+ * `builtin` (Toolshed's table). The highest source that has at least one VALID example wins
+ * whole — sources are not mixed, so an override fully replaces what a tool ships. Invalid
+ * examples (args not matching the tool's inputSchema) are reported and never rendered.
+ */
+
+export type ExampleSourceKind = 'settings' | 'file' | 'tool' | 'builtin';
+
+export const EXAMPLE_SOURCE_ORDER: readonly ExampleSourceKind[] = ['settings', 'file', 'tool', 'builtin'];
+
+export interface ExampleProblem {
+  tool: string;
+  source: ExampleSourceKind;
+  index: number;
+  message: string;
+}
+
+export interface ResolvedExamples {
+  examples: ToolExample[];
+  source?: ExampleSourceKind;
+  problems: ExampleProblem[];
+}
+
+/** Examples per tool name from each shared source (the tool's own come with the tool). */
+export interface ExampleSources {
+  settings?: Readonly<Record<string, readonly ToolExample[]>>;
+  files?: Readonly<Record<string, readonly ToolExample[]>>;
+  builtin?: Readonly<Record<string, readonly ToolExample[]>>;
+}
+
+const TAG_RANK: Record<string, number> = { minimal: 0, basic: 0, common: 1, typical: 1, 'edge-case': 3, edge: 3, edge_case: 3 };
+const UNTAGGED_RANK = 2;
+
+function exampleRank(example: ToolExample): number {
+  const ranks = example.tags.map((tag) => TAG_RANK[tag.toLowerCase()]).filter((r): r is number => r !== undefined);
+  return ranks.length > 0 ? Math.min(...ranks) : UNTAGGED_RANK;
+}
+
+/** Orders minimal → common → untagged → edge-case, stable within a rank. */
+export function orderExamples(examples: readonly ToolExample[]): ToolExample[] {
+  return examples.map((example, index) => ({ example, index }))
+    .sort((a, b) => exampleRank(a.example) - exampleRank(b.example) || a.index - b.index)
+    .map((entry) => entry.example);
+}
+
+export function resolveToolExamples(
+  toolName: string,
+  toolExamples: readonly ToolExample[] | undefined,
+  inputSchema: unknown,
+  sources: ExampleSources,
+  maxExamples: number,
+): ResolvedExamples {
+  const problems: ExampleProblem[] = [];
+  const bySource: Record<ExampleSourceKind, readonly ToolExample[] | undefined> = {
+    settings: sources.settings?.[toolName],
+    file: sources.files?.[toolName],
+    tool: toolExamples,
+    builtin: sources.builtin?.[toolName],
+  };
+  for (const source of EXAMPLE_SOURCE_ORDER) {
+    const candidates = bySource[source];
+    if (!candidates || candidates.length === 0) continue;
+    const valid: ToolExample[] = [];
+    candidates.forEach((raw, index) => {
+      const parsed = toolExampleSchema.safeParse(raw);
+      if (!parsed.success) {
+        problems.push({ tool: toolName, source, index, message: `not an example object: ${parsed.error.issues[0]?.message ?? 'invalid'}` });
+        return;
+      }
+      const schemaProblems = validateAgainstSchema(parsed.data.args, inputSchema);
+      if (schemaProblems.length > 0) {
+        problems.push({ tool: toolName, source, index, message: schemaProblems.map((p) => `${p.path} ${p.message}`).join('; ') });
+        return;
+      }
+      valid.push(parsed.data);
+    });
+    if (valid.length > 0) return { examples: orderExamples(valid).slice(0, Math.max(0, maxExamples)), source, problems };
+  }
+  return { examples: [], problems };
+}
+
+/** Compact YAML block: one flow-style line per example, its description as a comment. */
+export function renderExamples(examples: readonly ToolExample[], includeDescriptions: boolean): string {
+  if (examples.length === 0) return '';
+  const lines = ['Examples:'];
+  for (const example of examples) {
+    const args = stringifyYaml(example.args, { collectionStyle: 'flow', lineWidth: 0 }).trim();
+    const comment = includeDescriptions && example.description ? `  # ${example.description.replace(/\s+/g, ' ').trim()}` : '';
+    lines.push(`- ${args}${comment}`);
+  }
+  return lines.join('\n');
+}
+
+/** The description a model sees: the tool's description, then its examples (when enabled). */
+export function describeWithExamples(description: string, examples: readonly ToolExample[], config: ToolExamplesConfig): string {
+  if (!config.enabled || config.maxExamplesPerTool === 0 || examples.length === 0) return description;
+  const block = renderExamples(examples.slice(0, config.maxExamplesPerTool), config.includeDescriptions);
+  return description.trim().length > 0 ? `${description.trimEnd()}\n\n${block}` : block;
+}
+
+/** `*.tools.yaml`: `examples: { <toolName>: [ { args, description?, tags? } ] }`. */
+export const toolExamplesFileSchema = z.object({
+  examples: z.record(z.string(), z.array(toolExampleSchema)),
+});
+
+export interface ParsedExamplesFile {
+  examples: Record<string, ToolExample[]>;
+  problems: string[];
+}
+
+export function parseToolExamplesFile(text: string, fileName: string): ParsedExamplesFile {
+  let data: unknown;
+  try {
+    data = parseYaml(text);
+  } catch (error) {
+    return { examples: {}, problems: [`${fileName}: not valid YAML (${error instanceof Error ? error.message : String(error)})`] };
+  }
+  const parsed = toolExamplesFileSchema.safeParse(data);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    return { examples: {}, problems: [`${fileName}: expected "examples: { <toolName>: [ { args: {...}, description?, tags? } ] }" — ${issues.join('; ')}`] };
+  }
+  return { examples: parsed.data.examples, problems: [] };
+}
+
+/** Reads several example files; later files add to (not replace) earlier ones per tool. */
+export async function loadToolExampleFiles(fs: FileSystemPort, paths: readonly string[]): Promise<ParsedExamplesFile> {
+  const merged: Record<string, ToolExample[]> = {};
+  const problems: string[] = [];
+  for (const path of paths) {
+    let text: string;
+    try {
+      text = new TextDecoder().decode(await fs.readFile(path));
+    } catch (error) {
+      problems.push(`${path}: cannot be read (${error instanceof Error ? error.message : String(error)})`);
+      continue;
+    }
+    const parsed = parseToolExamplesFile(text, path);
+    problems.push(...parsed.problems);
+    for (const [tool, examples] of Object.entries(parsed.examples)) (merged[tool] ??= []).push(...examples);
+  }
+  return { examples: merged, problems };
+}

@@ -1,0 +1,336 @@
+import type { ByteStore, Clock, Logger } from '../platform/ports';
+import type { FtsEngine, SqlEngine } from '../sql/sqlEngine';
+import type { SqlDatabase } from '../sql/sqlDatabase';
+import { openPersistentDatabase } from '../sql/persistentDatabase';
+import type { PersistentDatabase } from '../sql/persistentDatabase';
+import { FieldStats } from '../search/bm25f';
+import { bm25FromMatchinfoBlob, ftsOrExpression } from '../search/ftsBm25';
+import { canonicalJson, sha256Hex } from './canonicalJson';
+import { TOOL_FIELDS, toolFieldTerms } from './toolDocument';
+import type { ToolField, ToolFieldTerms } from './toolDocument';
+import type { ToolRecord } from './toolRecord';
+
+/**
+ * The tool search index on sql.js (RFC §1.4).
+ *
+ * - Tables `tools` (metadata + analysed terms), `tools_fts` (FTS5 or FTS4, external content
+ *   = `tools`, kept in sync by triggers) and `tool_index_meta` (catalog fingerprint, counts).
+ * - `sync(records)` compares each record hash with the stored one and touches only changed
+ *   rows (incremental); when the whole-catalog fingerprint is unchanged it does nothing.
+ * - Bytes persist through the ByteStore (atomic write); a corrupt or other-version file is
+ *   rebuilt with a logged reason (persistentDatabase.ts).
+ * - Stage-1 retrieval: `ftsCandidates` — FTS MATCH over selected query terms, scored with
+ *   weighted BM25 (FTS5 `bm25()`, or FTS4 `matchinfo('pcnalx')`).
+ * - An in-memory mirror of the analysed fields (`stats`, BM25F) serves the re-ranking stage
+ *   and is loaded from the stored terms on a warm start, so unchanged tools are not re-analysed.
+ */
+
+export const TOOL_INDEX_KEY = 'tools.db';
+const SCHEMA_REVISION = 3;
+
+/** FTS columns (unique terms per field group) and their BM25 weights for stage 1. */
+const FTS_COLUMNS = ['fts_name', 'fts_tags', 'fts_description', 'fts_params'] as const;
+export const STAGE1_COLUMN_WEIGHTS = [3, 2, 1, 0.7];
+
+export interface SyncReport {
+  added: number;
+  updated: number;
+  removed: number;
+  unchanged: number;
+  /** True when the catalog fingerprint matched and nothing was touched. */
+  skipped: boolean;
+  ms: number;
+}
+
+export interface ToolIndexOptions {
+  engine: SqlEngine;
+  store: ByteStore;
+  logger: Logger;
+  clock?: Clock;
+  key?: string;
+  incremental?: boolean;
+  rebuildOnInit?: boolean;
+}
+
+interface StoredRow {
+  id: number;
+  hash: string;
+}
+
+export class ToolIndex {
+  readonly stats = new FieldStats<ToolField>(TOOL_FIELDS);
+  private readonly rows = new Map<string, StoredRow>();
+  private readonly idToName = new Map<number, string>();
+  private fingerprint = '';
+  private saveChain: Promise<void> = Promise.resolve();
+  private dirty = false;
+
+  private constructor(
+    private readonly pdb: PersistentDatabase,
+    readonly fts: FtsEngine,
+    private readonly options: ToolIndexOptions,
+  ) {}
+
+  static schemaVersion(fts: FtsEngine): string {
+    return `tools/${SCHEMA_REVISION}/${fts}`;
+  }
+
+  static async open(options: ToolIndexOptions): Promise<ToolIndex> {
+    const fts = options.engine.fts;
+    const pdb = await openPersistentDatabase({
+      engine: options.engine,
+      store: options.store,
+      key: options.key ?? TOOL_INDEX_KEY,
+      schemaVersion: ToolIndex.schemaVersion(fts),
+      createSchema: (db) => createSchema(db, fts),
+      logger: options.logger,
+      clock: options.clock,
+      forceRebuild: options.rebuildOnInit,
+    });
+    const index = new ToolIndex(pdb, fts, options);
+    index.loadMirror();
+    return index;
+  }
+
+  get db(): SqlDatabase {
+    return this.pdb.db;
+  }
+
+  get openStatus(): { status: string; rebuildReason?: string; backupKey?: string } {
+    return { status: this.pdb.status, rebuildReason: this.pdb.rebuildReason, backupKey: this.pdb.backupKey };
+  }
+
+  get size(): number {
+    return this.rows.size;
+  }
+
+  catalogFingerprint(): string {
+    return this.fingerprint;
+  }
+
+  nameOf(id: number): string | undefined {
+    return this.idToName.get(id);
+  }
+
+  storedHash(name: string): string | undefined {
+    return this.rows.get(name)?.hash;
+  }
+
+  /** Brings the index in line with `records` (the execution registry). */
+  sync(records: readonly ToolRecord[]): SyncReport {
+    const start = performance.now();
+    const fingerprint = catalogFingerprint(records);
+    const report: SyncReport = { added: 0, updated: 0, removed: 0, unchanged: 0, skipped: false, ms: 0 };
+    if (fingerprint === this.fingerprint) {
+      report.skipped = true;
+      report.unchanged = records.length;
+      report.ms = performance.now() - start;
+      return report;
+    }
+    const incremental = this.options.incremental !== false;
+    const db = this.pdb.db;
+    db.transaction(() => {
+      if (!incremental) {
+        db.run('DELETE FROM tools');
+        for (const name of [...this.rows.keys()]) this.forget(name);
+      }
+      const wanted = new Set(records.map((r) => r.name));
+      for (const name of [...this.rows.keys()]) {
+        if (wanted.has(name)) continue;
+        db.run('DELETE FROM tools WHERE id = ?', [this.rows.get(name)!.id]);
+        this.forget(name);
+        report.removed++;
+      }
+      for (const record of records) {
+        const existing = this.rows.get(record.name);
+        if (existing && existing.hash === record.recordHash) {
+          report.unchanged++;
+          continue;
+        }
+        const terms = toolFieldTerms(record);
+        const values = rowValues(record, terms);
+        if (existing) {
+          db.run(`UPDATE tools SET ${ROW_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`, [...values, existing.id]);
+          this.remember(record.name, existing.id, record.recordHash, terms);
+          report.updated++;
+        } else {
+          db.run(`INSERT INTO tools (${ROW_COLUMNS.join(', ')}) VALUES (${ROW_COLUMNS.map(() => '?').join(', ')})`, values);
+          const id = Number(db.get<{ id: number }>('SELECT last_insert_rowid() AS id')!.id);
+          this.remember(record.name, id, record.recordHash, terms);
+          report.added++;
+        }
+      }
+      setMeta(db, 'catalog_fingerprint', fingerprint);
+      setMeta(db, 'tool_count', String(records.length));
+    });
+    this.fingerprint = fingerprint;
+    this.dirty = report.added + report.updated + report.removed > 0 || this.dirty;
+    report.ms = performance.now() - start;
+    return report;
+  }
+
+  /**
+   * Stage 1: FTS MATCH over `terms` (already analysed, OR-ed), scored by weighted BM25.
+   * Returns tool name → relevance (higher is better). Empty when FTS is unavailable.
+   */
+  ftsCandidates(terms: readonly string[]): Map<string, number> {
+    const out = new Map<string, number>();
+    if (this.fts === 'none' || terms.length === 0) return out;
+    const expression = ftsOrExpression(terms);
+    if (this.fts === 'fts5') {
+      const rows = this.pdb.db.all<{ id: number; rel: number }>(
+        `SELECT rowid AS id, -bm25(tools_fts, ${STAGE1_COLUMN_WEIGHTS.join(', ')}) AS rel FROM tools_fts WHERE tools_fts MATCH ?`,
+        [expression],
+      );
+      for (const row of rows) {
+        const name = this.idToName.get(Number(row.id));
+        if (name !== undefined) out.set(name, Number(row.rel));
+      }
+      return out;
+    }
+    const rows = this.pdb.db.arrays(
+      `SELECT docid, matchinfo(tools_fts, 'pcnalx') FROM tools_fts WHERE tools_fts MATCH ?`,
+      [expression],
+    );
+    for (const [id, blob] of rows) {
+      const name = this.idToName.get(Number(id));
+      if (name !== undefined) out.set(name, bm25FromMatchinfoBlob(blob as Uint8Array, STAGE1_COLUMN_WEIGHTS));
+    }
+    return out;
+  }
+
+  /** Writes the database bytes now (serialised with other saves). */
+  async save(): Promise<void> {
+    this.dirty = false;
+    const next = this.saveChain.then(() => this.pdb.save());
+    this.saveChain = next.catch((error: unknown) => {
+      this.dirty = true;
+      this.options.logger.error(`Saving the tool index failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    return next;
+  }
+
+  /** Saves when something changed since the last save. */
+  async saveIfDirty(): Promise<void> {
+    if (this.dirty) await this.save();
+    else await this.saveChain;
+  }
+
+  close(): void {
+    this.pdb.close();
+  }
+
+  private remember(name: string, id: number, hash: string, terms: ToolFieldTerms): void {
+    this.rows.set(name, { id, hash });
+    this.idToName.set(id, name);
+    this.stats.set(name, terms);
+  }
+
+  private forget(name: string): void {
+    const row = this.rows.get(name);
+    if (row) this.idToName.delete(row.id);
+    this.rows.delete(name);
+    this.stats.delete(name);
+  }
+
+  private loadMirror(): void {
+    const db = this.pdb.db;
+    const rows = db.all<Record<string, string | number>>(
+      `SELECT id, name, record_hash, ${TERM_COLUMNS.join(', ')} FROM tools`,
+    );
+    for (const row of rows) {
+      const terms = {} as ToolFieldTerms;
+      TOOL_FIELDS.forEach((field, i) => {
+        const text = String(row[TERM_COLUMNS[i]] ?? '');
+        terms[field] = text.length > 0 ? text.split(' ') : [];
+      });
+      this.remember(String(row.name), Number(row.id), String(row.record_hash), terms);
+    }
+    this.fingerprint = db.get<{ value: string }>(`SELECT value FROM tool_index_meta WHERE key = 'catalog_fingerprint'`)?.value ?? '';
+    // A stored fingerprint only counts if it matches the rows we actually hold.
+    if (this.fingerprint && this.fingerprint !== fingerprintOf([...this.rows].map(([name, r]) => [name, r.hash]))) this.fingerprint = '';
+  }
+}
+
+const TERM_COLUMNS = ['name_terms', 'tag_terms', 'description_terms', 'param_name_terms', 'param_description_terms'] as const;
+const ROW_COLUMNS = [
+  'name', 'namespace', 'side_effects', 'loading_mode', 'record_hash', 'description', 'tags_json',
+  ...TERM_COLUMNS, ...FTS_COLUMNS,
+] as const;
+
+function rowValues(record: ToolRecord, terms: ToolFieldTerms): string[] {
+  const unique = (list: readonly string[]) => [...new Set(list)].join(' ');
+  return [
+    record.name, record.namespace, record.sideEffects, record.loadingMode, record.recordHash, record.description,
+    JSON.stringify(record.tags),
+    ...TOOL_FIELDS.map((f) => terms[f].join(' ')),
+    unique(terms.name), unique(terms.tags), unique(terms.description), unique([...terms.paramNames, ...terms.paramDescriptions]),
+  ];
+}
+
+function setMeta(db: SqlDatabase, key: string, value: string): void {
+  db.run('INSERT INTO tool_index_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value]);
+}
+
+/** sha256 over the sorted (name, record hash) pairs: equal iff the indexed catalog is equal. */
+export function catalogFingerprint(records: readonly Pick<ToolRecord, 'name' | 'recordHash'>[]): string {
+  return fingerprintOf(records.map((r) => [r.name, r.recordHash]));
+}
+
+function fingerprintOf(pairs: Array<[string, string]>): string {
+  const sorted = [...pairs].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return sha256Hex(canonicalJson(sorted));
+}
+
+function createSchema(db: SqlDatabase, fts: FtsEngine): void {
+  db.exec(`
+    CREATE TABLE tools (
+      id INTEGER PRIMARY KEY,
+      name TEXT NOT NULL UNIQUE,
+      namespace TEXT NOT NULL,
+      side_effects TEXT NOT NULL,
+      loading_mode TEXT NOT NULL,
+      record_hash TEXT NOT NULL,
+      description TEXT NOT NULL,
+      tags_json TEXT NOT NULL,
+      ${TERM_COLUMNS.map((c) => `${c} TEXT NOT NULL`).join(',\n      ')},
+      ${FTS_COLUMNS.map((c) => `${c} TEXT NOT NULL`).join(',\n      ')}
+    );
+    CREATE TABLE tool_index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  `);
+  const cols = FTS_COLUMNS.join(', ');
+  const newCols = FTS_COLUMNS.map((c) => `new.${c}`).join(', ');
+  const oldCols = FTS_COLUMNS.map((c) => `old.${c}`).join(', ');
+  if (fts === 'fts5') {
+    db.exec(`
+      CREATE VIRTUAL TABLE tools_fts USING fts5(${cols}, content='tools', content_rowid='id');
+      CREATE TRIGGER tools_ai AFTER INSERT ON tools BEGIN
+        INSERT INTO tools_fts(rowid, ${cols}) VALUES (new.id, ${newCols});
+      END;
+      CREATE TRIGGER tools_ad AFTER DELETE ON tools BEGIN
+        INSERT INTO tools_fts(tools_fts, rowid, ${cols}) VALUES ('delete', old.id, ${oldCols});
+      END;
+      CREATE TRIGGER tools_au AFTER UPDATE ON tools BEGIN
+        INSERT INTO tools_fts(tools_fts, rowid, ${cols}) VALUES ('delete', old.id, ${oldCols});
+        INSERT INTO tools_fts(rowid, ${cols}) VALUES (new.id, ${newCols});
+      END;
+    `);
+  } else if (fts === 'fts4') {
+    // FTS4 external content: delete the old FTS row BEFORE the content row changes.
+    db.exec(`
+      CREATE VIRTUAL TABLE tools_fts USING fts4(content="tools", ${cols});
+      CREATE TRIGGER tools_ai AFTER INSERT ON tools BEGIN
+        INSERT INTO tools_fts(docid, ${cols}) VALUES (new.id, ${newCols});
+      END;
+      CREATE TRIGGER tools_bd BEFORE DELETE ON tools BEGIN
+        DELETE FROM tools_fts WHERE docid = old.id;
+      END;
+      CREATE TRIGGER tools_bu BEFORE UPDATE ON tools BEGIN
+        DELETE FROM tools_fts WHERE docid = old.id;
+      END;
+      CREATE TRIGGER tools_au AFTER UPDATE ON tools BEGIN
+        INSERT INTO tools_fts(docid, ${cols}) VALUES (new.id, ${newCols});
+      END;
+    `);
+  }
+}

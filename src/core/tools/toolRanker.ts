@@ -1,0 +1,119 @@
+import { analyze } from '../search/textAnalysis';
+import { selectSelectiveTerms } from '../search/ftsBm25';
+import type { WeightedTerm } from '../search/bm25f';
+import type { ToolField } from './toolDocument';
+import type { ToolIndex } from './toolIndex';
+
+/**
+ * Full-text ranking of tools in two stages:
+ * 1. candidate generation — FTS MATCH over the most selective query terms (a posting budget
+ *    keeps large catalogs fast), scored by weighted BM25 from FTS (matchinfo on FTS4);
+ * 2. re-ranking — BM25F over every query term and all fields in memory, plus small bonuses
+ *    that help name-centric tool lookup (see RANKER_DEFAULTS).
+ * The returned relevances are higher-is-better; the caller maps them to contract scores.
+ */
+
+export interface RankerOptions {
+  /** Summed document frequencies allowed in the stage-1 MATCH (selective terms first). */
+  postingBudget: number;
+  /** Stage-1 candidates kept for re-ranking. */
+  candidates: number;
+  fieldWeights: Record<ToolField, number>;
+  fieldB: Record<ToolField, number>;
+  /** Bonus × (share of the tool-name terms present in the query) × max idf. */
+  nameCoverageBonus: number;
+  /** Bonus per adjacent query-term pair found adjacent in the name or description. */
+  bigramBonus: number;
+  /** Bonus × (share of the tool's parameter-name terms present in the query). */
+  paramCoverageBonus: number;
+  /** Minimum query terms kept for stage 1 even when over the posting budget. */
+  minStage1Terms: number;
+  /** Set false to return the stage-1 BM25 order (ablation). */
+  rerank: boolean;
+}
+
+export const RANKER_DEFAULTS: RankerOptions = {
+  postingBudget: 3000,
+  candidates: 200,
+  fieldWeights: { name: 3, tags: 1.5, description: 1, paramNames: 0.8, paramDescriptions: 0.4 },
+  fieldB: { name: 0.3, tags: 0.5, description: 0.75, paramNames: 0.6, paramDescriptions: 0.75 },
+  nameCoverageBonus: 0,
+  bigramBonus: 0,
+  paramCoverageBonus: 0,
+  minStage1Terms: 3,
+  rerank: true,
+};
+
+export interface RankedTool {
+  name: string;
+  relevance: number;
+}
+
+/** Query text → weighted distinct terms (repeated words do not count twice). */
+export function queryTerms(query: string): WeightedTerm[] {
+  return [...new Set(analyze(query))].map((term) => ({ term, weight: 1 }));
+}
+
+export function rankTools(
+  index: ToolIndex,
+  query: string,
+  isCandidate: (name: string) => boolean,
+  limit: number,
+  options: RankerOptions = RANKER_DEFAULTS,
+): RankedTool[] {
+  const terms = queryTerms(query);
+  if (terms.length === 0) return [];
+  const stats = index.stats;
+  const selected = selectSelectiveTerms(terms.map((t) => t.term), (t) => stats.df(t), options.postingBudget, options.minStage1Terms);
+  const stage1 = index.ftsCandidates(selected);
+  let pool: RankedTool[] = [];
+  for (const [name, relevance] of stage1) if (isCandidate(name)) pool.push({ name, relevance });
+  pool.sort(byRelevanceThenName);
+  if (!options.rerank) return pool.slice(0, limit);
+  pool = pool.slice(0, options.candidates);
+
+  const orderedTerms = analyze(query);
+  const idf = new Map(terms.map((t) => [t.term, stats.idf(t.term)]));
+  const querySet = new Set(terms.map((t) => t.term));
+  const reranked = pool.map(({ name }) => ({ name, relevance: rerankScore(index, name, terms, querySet, orderedTerms, idf, options) }));
+  reranked.sort(byRelevanceThenName);
+  return reranked.slice(0, limit);
+}
+
+function coverage(fieldTerms: readonly string[], querySet: ReadonlySet<string>): number {
+  if (fieldTerms.length === 0) return 0;
+  const unique = new Set(fieldTerms);
+  let covered = 0;
+  for (const term of unique) if (querySet.has(term)) covered++;
+  return covered / unique.size;
+}
+
+function rerankScore(
+  index: ToolIndex,
+  name: string,
+  terms: readonly WeightedTerm[],
+  querySet: ReadonlySet<string>,
+  ordered: readonly string[],
+  idf: ReadonlyMap<string, number>,
+  options: RankerOptions,
+): number {
+  const stats = index.stats;
+  let score = stats.score(name, terms, options.fieldWeights, options.fieldB, idf);
+  const doc = stats.get(name);
+  if (!doc) return score;
+  if (options.nameCoverageBonus > 0) score += options.nameCoverageBonus * coverage(doc.terms.name, querySet);
+  if (options.paramCoverageBonus > 0) score += options.paramCoverageBonus * coverage(doc.terms.paramNames, querySet);
+  if (options.bigramBonus > 0 && ordered.length > 1) {
+    const pairs = new Set<string>();
+    for (const field of ['name', 'description'] as const) {
+      const list = doc.terms[field];
+      for (let i = 0; i + 1 < list.length; i++) pairs.add(`${list[i]} ${list[i + 1]}`);
+    }
+    for (let i = 0; i + 1 < ordered.length; i++) if (pairs.has(`${ordered[i]} ${ordered[i + 1]}`)) score += options.bigramBonus;
+  }
+  return score;
+}
+
+function byRelevanceThenName(a: RankedTool, b: RankedTool): number {
+  return b.relevance - a.relevance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+}

@@ -1,0 +1,257 @@
+import type { Clock, TokenCounter, ToolshedEvent } from '../platform/ports';
+import type { FtsEngine } from '../sql/sqlEngine';
+import { ActivationSet } from './toolActivation';
+import type { ActivationRecord, ActivationScope, ActivationSource } from './toolActivation';
+import type { ToolCatalog } from './toolCatalog';
+import { describeWithExamples } from './toolExamples';
+import type { ToolIndex } from './toolIndex';
+import type { RankerOptions } from './toolRanker';
+import { summarizeParameters } from './toolRecord';
+import type { ToolRecord } from './toolRecord';
+import { executeSearch } from './toolSearchEngine';
+import { describeInputProblem, toolSearchInputSchema } from './toolSearchSchema';
+import type { ToolSearchOutput } from './toolSearchSchema';
+import { NO_SUCH_TOOL_MESSAGE, TOOL_DISCOVERY_BLOCK, redactToolNames, truncate } from './toolText';
+import { tokenReport } from './tokenEconomy';
+import type { TokenReport, ToolDefinition } from './tokenEconomy';
+
+/**
+ * One chat request's view of the tools (RFC §1.2, §1.7): the visible catalog it sends and may
+ * resolve, `tool_search` over what it may see, and activation (run scope: state lives here;
+ * session scope: state lives in the session, which this run holds the lock of until `end()`).
+ *
+ * Visibility is recomputed from the live registry on every read, so a catalog or policy change
+ * mid-run takes effect at once, and nothing outside registry ∩ visibility is ever returned.
+ */
+
+export interface RunHost {
+  catalog: ToolCatalog;
+  index: ToolIndex;
+  engine: FtsEngine;
+  clock: Clock;
+  tokenCounter: TokenCounter;
+  emit(event: ToolshedEvent): void;
+  ranker?: RankerOptions;
+  /** Called after activations change (tree views refresh). */
+  changed(): void;
+}
+
+export type ResolveResult =
+  | { ok: true; tool: ToolRecord; activated: boolean }
+  | { ok: false; error: string };
+
+export type SearchResult = { ok: true; output: ToolSearchOutput } | { ok: false; error: string };
+
+/** Max description characters in a tool_search result (the full one arrives with activation). */
+const RESULT_DESCRIPTION_CHARS = 320;
+
+export class ToolRun {
+  private ended = false;
+
+  constructor(
+    readonly id: string,
+    private readonly host: RunHost,
+    readonly scope: ActivationScope,
+    private readonly activations: ActivationSet,
+    private readonly isVisiblePredicate: (tool: ToolRecord) => boolean,
+    readonly sessionId: string | undefined,
+    private readonly release: () => void,
+  ) {}
+
+  private get config() {
+    return this.host.catalog.config;
+  }
+
+  /** In the registry AND visible under this run's ToolVisibilityPolicy. */
+  private permitted(record: ToolRecord | undefined): record is ToolRecord {
+    if (!record) return false;
+    try {
+      return this.isVisiblePredicate(record);
+    } catch {
+      return false; // a failing predicate hides (fail closed)
+    }
+  }
+
+  private isAlwaysVisible(record: ToolRecord): boolean {
+    return record.loadingMode === 'always';
+  }
+
+  /** The tools to list in this request's prompt, by name. */
+  visibleTools(): ToolRecord[] {
+    const out: ToolRecord[] = [];
+    for (const record of this.host.catalog.registry().values()) {
+      if (!this.permitted(record)) continue;
+      if (this.isAlwaysVisible(record) || this.activations.has(record.name)) out.push(record);
+    }
+    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  isVisible(name: string): boolean {
+    const record = this.host.catalog.registry().get(name);
+    return this.permitted(record) && (this.isAlwaysVisible(record) || this.activations.has(name));
+  }
+
+  /** Everything this run could use (visible + activatable); the "all tools" baseline. */
+  permittedTools(): ToolRecord[] {
+    return [...this.host.catalog.registry().values()].filter((r) => this.permitted(r));
+  }
+
+  /** Definitions as sent to the model: descriptions with examples rendered, names scrubbed. */
+  toolDefinitions(records: readonly ToolRecord[] = this.visibleTools()): ToolDefinition[] {
+    return records.map((record) => ({
+      name: record.name,
+      description: this.scrub(describeWithExamples(record.description, record.examples, this.config.examples)),
+      inputSchema: record.inputSchema,
+    }));
+  }
+
+  /** Prompt blocks this run adds (Appendix A), when tool search is on. */
+  promptBlocks(): string[] {
+    return this.config.search.enabled ? [TOOL_DISCOVERY_BLOCK] : [];
+  }
+
+  /** Runs a `tool_search` call. `raw` is the model's input (validated here). */
+  search(raw: unknown): SearchResult {
+    this.assertLive();
+    const parsed = toolSearchInputSchema.safeParse(raw);
+    if (!parsed.success) return { ok: false, error: describeInputProblem(parsed.error) };
+    const input = parsed.data;
+    const limit = Math.min(input.limit, this.config.search.maxSearchResults);
+    const registry = this.host.catalog.registry();
+    const outcome = executeSearch(
+      {
+        index: this.host.index,
+        engine: this.host.engine,
+        records: registry,
+        config: this.config,
+        ranker: this.host.ranker,
+        isCandidate: (name) => {
+          const record = registry.get(name);
+          return this.permitted(record) && (input.include_always_loaded || !this.isAlwaysVisible(record));
+        },
+      },
+      input.query,
+      input.search_type,
+      limit,
+    );
+    this.host.emit({
+      type: 'tool_search_query',
+      payload: {
+        query: input.query,
+        requested_search_type: input.search_type,
+        effective_search_type: outcome.effective,
+        results_count: outcome.hits.length,
+        run_id: this.id,
+        ...(this.sessionId ? { session_id: this.sessionId } : {}),
+      },
+    });
+    if (outcome.error) return { ok: false, error: outcome.error };
+    if (this.config.search.enabled && this.config.search.activateOn === 'discovery') {
+      for (const hit of outcome.hits) {
+        if (!this.isAlwaysVisible(hit.record)) this.activate(hit.record, 'discovery', `tool_search "${truncate(input.query, 80)}"`);
+      }
+    }
+    const output: ToolSearchOutput = {
+      tools: outcome.hits.map((hit) => ({
+        name: hit.record.name,
+        description: this.scrub(truncate(hit.record.description, RESULT_DESCRIPTION_CHARS)),
+        score: hit.score,
+        match_type: hit.matchType,
+        loading_mode: hit.record.loadingMode,
+        parameters: summarizeParameters(hit.record.inputSchema),
+      })),
+      query: input.query,
+      search_type: outcome.effective,
+      engine: this.host.engine,
+      ...(outcome.note ? { note: outcome.note } : outcome.hits.length === 0 ? { note: 'No matching tools. Try other words or search_type "regex".' } : {}),
+    };
+    return { ok: true, output };
+  }
+
+  /**
+   * The model called `name`. Visible → ok. Not visible but activatable → activated (first use)
+   * and ok. Anything else — unknown, denied, hidden — gets the same error text.
+   */
+  resolveCall(name: string): ResolveResult {
+    this.assertLive();
+    const record = this.host.catalog.registry().get(name);
+    if (this.permitted(record)) {
+      if (this.isAlwaysVisible(record) || this.activations.has(name)) {
+        this.activations.countCall(name);
+        if (this.activations.has(name)) this.host.changed();
+        return { ok: true, tool: record, activated: false };
+      }
+      if (this.config.search.enabled) {
+        this.activate(record, 'first_use', 'called by the model');
+        this.activations.countCall(name);
+        return { ok: true, tool: record, activated: true };
+      }
+    }
+    this.host.emit({ type: 'tool_activation_denied', payload: { reason: 'not_found_or_not_permitted', run_id: this.id } });
+    return { ok: false, error: NO_SUCH_TOOL_MESSAGE };
+  }
+
+  /** Activations this run sees (run scope: its own; session scope: the session's), permitted only. */
+  listActivations(): ActivationRecord[] {
+    const registry = this.host.catalog.registry();
+    return this.activations.list().filter((a) => this.permitted(registry.get(a.toolName)));
+  }
+
+  /** Tokens sent (visible tools + blocks) versus all permitted tools visible. */
+  async tokenReport(extraBlocks: readonly string[] = []): Promise<TokenReport> {
+    return tokenReport(
+      this.host.tokenCounter,
+      this.toolDefinitions(),
+      this.toolDefinitions(this.permittedTools()),
+      [...this.promptBlocks(), ...extraBlocks],
+    );
+  }
+
+  /** Ends the run; a session-scoped run releases its session for the next run. Idempotent. */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.release();
+  }
+
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  private activate(record: ToolRecord, source: ActivationSource, reason: string): void {
+    const added = this.activations.add({
+      toolName: record.name,
+      scope: this.scope,
+      source,
+      reason,
+      activatedAt: this.host.clock.now(),
+      calls: 0,
+    });
+    if (!added) return;
+    this.host.emit({
+      type: 'tool_activated',
+      payload: {
+        tool_name: record.name,
+        activation_scope: this.scope,
+        source,
+        reason,
+        run_id: this.id,
+        ...(this.sessionId ? { session_id: this.sessionId } : {}),
+      },
+    });
+    this.host.changed();
+  }
+
+  /** Removes names of tools this run may not see from model-facing text. */
+  private scrub(text: string): string {
+    const registry = this.host.catalog.registry();
+    return redactToolNames(text, (token) => {
+      if (!this.host.catalog.isKnown(token)) return false;
+      return !this.permitted(registry.get(token));
+    });
+  }
+
+  private assertLive(): void {
+    if (this.ended) throw new Error(`Tool run ${this.id} has ended; start a new run for the next request.`);
+  }
+}

@@ -1,0 +1,160 @@
+import { EXACT_SCORE, REGEX_SCORES, normalizeBm25 } from '../search/scoring';
+import type { MatchType } from '../search/scoring';
+import { boundSubject, compileSafeRegex } from '../search/safeRegex';
+import { analyze } from '../search/textAnalysis';
+import type { FtsEngine } from '../sql/sqlEngine';
+import type { ToolIndex } from './toolIndex';
+import { RANKER_DEFAULTS, rankTools } from './toolRanker';
+import type { RankerOptions } from './toolRanker';
+import { SIDE_EFFECTS_RANK } from './toolRecord';
+import type { CompiledToolConfig, ToolRecord } from './toolRecord';
+import type { SearchType } from './toolSearchSchema';
+
+/**
+ * Executes one search over a filtered candidate set (the caller's `isCandidate` already
+ * encodes registry ∩ visibility ∩ include_always_loaded) and applies the score contract
+ * (RFC §1.5): scores in [0, 1]; exact = 1.0; regex tiers; fts = min-max normalised BM25;
+ * deterministic order −score, preferred namespace, side effects, shorter name, name.
+ */
+
+export interface SearchHit {
+  record: ToolRecord;
+  score: number;
+  matchType: MatchType;
+}
+
+export interface SearchOutcome {
+  hits: SearchHit[];
+  effective: SearchType;
+  /** Set when the request could not be served as asked; written for a model. */
+  error?: string;
+  note?: string;
+}
+
+export interface SearchContext {
+  index: ToolIndex;
+  engine: FtsEngine;
+  records: ReadonlyMap<string, ToolRecord>;
+  config: CompiledToolConfig;
+  isCandidate(name: string): boolean;
+  ranker?: RankerOptions;
+}
+
+/** Wall-clock guard for scans over very large catalogs (regex); the scan stops, never hangs. */
+const SCAN_BUDGET_MS = 250;
+
+export function executeSearch(ctx: SearchContext, query: string, requested: SearchType, limit: number): SearchOutcome {
+  if (requested === 'exact') return { hits: exactSearch(ctx, query, limit), effective: 'exact' };
+  if (requested === 'regex') return regexSearch(ctx, query, limit);
+  if (ctx.engine === 'none') {
+    if (!ctx.config.search.ftsFallbackToRegex) {
+      return {
+        hits: [],
+        effective: 'fts',
+        error: 'Full-text search is not available here. Retry with search_type "regex" (a pattern over tool names and descriptions, e.g. "issue|pull") or "exact" (a tool name).',
+      };
+    }
+    const outcome = wordRegexSearch(ctx, query, limit);
+    return { ...outcome, note: 'Full-text search is unavailable; matched your words with regex instead.' };
+  }
+  const ranked = rankTools(ctx.index, query, (name) => ctx.records.has(name) && ctx.isCandidate(name), limit, ctx.ranker ?? RANKER_DEFAULTS);
+  const scores = normalizeBm25(ranked.map((r) => r.relevance));
+  const hits = ranked.map((r, i) => ({ record: ctx.records.get(r.name)!, score: scores[i], matchType: 'fts' as const }));
+  return { hits: sortByContract(hits, ctx.config), effective: 'fts' };
+}
+
+export function contractCompare(a: SearchHit, b: SearchHit, config: CompiledToolConfig): number {
+  return (
+    b.score - a.score ||
+    config.namespaceRank(a.record.namespace) - config.namespaceRank(b.record.namespace) ||
+    SIDE_EFFECTS_RANK[a.record.sideEffects] - SIDE_EFFECTS_RANK[b.record.sideEffects] ||
+    a.record.name.length - b.record.name.length ||
+    (a.record.name < b.record.name ? -1 : a.record.name > b.record.name ? 1 : 0)
+  );
+}
+
+export function sortByContract(hits: SearchHit[], config: CompiledToolConfig): SearchHit[] {
+  return hits.sort((a, b) => contractCompare(a, b, config));
+}
+
+function candidates(ctx: SearchContext): ToolRecord[] {
+  const out: ToolRecord[] = [];
+  for (const record of ctx.records.values()) if (ctx.isCandidate(record.name)) out.push(record);
+  return out;
+}
+
+/** Exact name lookup; a query naming several tools (comma/space separated) returns each. */
+function exactSearch(ctx: SearchContext, query: string, limit: number): SearchHit[] {
+  const trimmed = query.trim();
+  const wanted = [trimmed, ...trimmed.split(/[\s,]+/).filter((part) => part.length > 0 && part !== trimmed)];
+  const found = new Map<string, ToolRecord>();
+  for (const name of wanted) {
+    const direct = ctx.records.get(name);
+    if (direct && ctx.isCandidate(direct.name)) {
+      found.set(direct.name, direct);
+      continue;
+    }
+    const lower = name.toLowerCase();
+    for (const record of candidates(ctx)) if (record.name.toLowerCase() === lower) found.set(record.name, record);
+  }
+  const hits = [...found.values()].map((record) => ({ record, score: EXACT_SCORE, matchType: 'exact' as const }));
+  return sortByContract(hits, ctx.config).slice(0, limit);
+}
+
+function regexTier(record: ToolRecord, regex: RegExp, anchored: RegExp): number | undefined {
+  const match = regex.exec(record.name);
+  if (match) {
+    if (anchored.test(record.name)) return REGEX_SCORES.fullName;
+    return match.index === 0 ? REGEX_SCORES.namePrefix : REGEX_SCORES.nameSubstring;
+  }
+  if (regex.test(boundSubject(record.description)) || record.tags.some((tag) => regex.test(boundSubject(tag)))) {
+    return REGEX_SCORES.descriptionOrTags;
+  }
+  return undefined;
+}
+
+function regexSearch(ctx: SearchContext, pattern: string, limit: number): SearchOutcome {
+  const compiled = compileSafeRegex(pattern);
+  if (!compiled.ok) return { hits: [], effective: 'regex', error: compiled.message };
+  const start = performance.now();
+  const hits: SearchHit[] = [];
+  let truncated = false;
+  let scanned = 0;
+  for (const record of candidates(ctx)) {
+    if (++scanned % 256 === 0 && performance.now() - start > SCAN_BUDGET_MS) {
+      truncated = true;
+      break;
+    }
+    const tier = regexTier(record, compiled.regex, compiled.anchored);
+    if (tier !== undefined) hits.push({ record, score: tier, matchType: 'regex' });
+  }
+  return {
+    hits: sortByContract(hits, ctx.config).slice(0, limit),
+    effective: 'regex',
+    note: truncated ? 'The regex scan stopped early (time budget); use a more specific pattern.' : undefined,
+  };
+}
+
+/**
+ * FTS fallback when no full-text engine exists: the query's analysed words (stems) become a
+ * regex alternation. Tools matching the most distinct words are selected, then ordered by
+ * the regex score contract.
+ */
+function wordRegexSearch(ctx: SearchContext, query: string, limit: number): Omit<SearchOutcome, 'note'> {
+  const words = [...new Set(analyze(query))].filter((w) => w.length >= 2).slice(0, 16);
+  if (words.length === 0) return { hits: [], effective: 'regex' };
+  const escaped = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const any = new RegExp(escaped.join('|'), 'i');
+  const each = escaped.map((w) => new RegExp(w, 'i'));
+  const anchored = new RegExp(`^(?:${escaped.join('|')})$`, 'i');
+  const scored: Array<{ hit: SearchHit; coverage: number }> = [];
+  for (const record of candidates(ctx)) {
+    const tier = regexTier(record, any, anchored);
+    if (tier === undefined) continue;
+    const text = `${record.name} ${boundSubject(record.description)} ${record.tags.join(' ')}`;
+    const coverage = each.reduce((n, re) => n + (re.test(text) ? 1 : 0), 0);
+    scored.push({ hit: { record, score: tier, matchType: 'regex' }, coverage });
+  }
+  scored.sort((a, b) => b.coverage - a.coverage || contractCompare(a.hit, b.hit, ctx.config));
+  return { hits: sortByContract(scored.slice(0, limit).map((s) => s.hit), ctx.config), effective: 'regex' };
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { loadingModeSchema } from '../config/settingsSchema';
+
+/**
+ * The `tool_search` contract (RFC §1.6). Input and output field names are the reference's
+ * snake_case because models read them. The same zod schema validates calls and, through
+ * `toolSearchInputJsonSchema()`, becomes the LanguageModelTool `inputSchema` in VS Code.
+ */
+
+export const TOOL_SEARCH_TOOL_NAME = 'tool_search';
+
+export const searchTypeSchema = z.enum(['fts', 'regex', 'exact']);
+export type SearchType = z.infer<typeof searchTypeSchema>;
+
+export const toolSearchInputSchema = z.object({
+  query: z.string().min(1).max(500)
+    .describe('What you need: plain words describing the capability (fts), a regular expression over tool names and descriptions (regex), or a tool name (exact).'),
+  search_type: searchTypeSchema.default('fts')
+    .describe('fts: ranked full-text search (default). regex: pattern over names/descriptions/tags. exact: tool name(s).'),
+  limit: z.number().int().min(1).max(20).default(8)
+    .describe('Maximum number of tools to return (1–20).'),
+  include_always_loaded: z.boolean().default(false)
+    .describe('Also return tools that are already always visible.'),
+});
+export type ToolSearchInput = z.infer<typeof toolSearchInputSchema>;
+export type ToolSearchInputRaw = z.input<typeof toolSearchInputSchema>;
+
+export const toolSearchResultItemSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  score: z.number().min(0).max(1),
+  match_type: searchTypeSchema,
+  loading_mode: loadingModeSchema,
+  /** Extra (not in the reference): compact parameter list so the model can call next. */
+  parameters: z.string().optional(),
+});
+export type ToolSearchResultItem = z.infer<typeof toolSearchResultItemSchema>;
+
+export const toolSearchOutputSchema = z.object({
+  tools: z.array(toolSearchResultItemSchema),
+  query: z.string(),
+  search_type: searchTypeSchema,
+  /** Extra: `fts5`, `fts4` or `none` — the full-text engine behind this index. */
+  engine: z.enum(['fts5', 'fts4', 'none']).optional(),
+  /** Extra: a short note for the model (fallback used, regex rejected, nothing found…). */
+  note: z.string().optional(),
+});
+export type ToolSearchOutput = z.infer<typeof toolSearchOutputSchema>;
+
+/** JSON Schema of the input, for `languageModelTools[].inputSchema` and `vscode.lm.registerTool`. */
+export function toolSearchInputJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(toolSearchInputSchema, { io: 'input', target: 'draft-7' }) as Record<string, unknown>;
+  delete schema.$schema;
+  return schema;
+}
+
+export function toolSearchOutputJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(toolSearchOutputSchema, { target: 'draft-7' }) as Record<string, unknown>;
+  delete schema.$schema;
+  return schema;
+}
+
+/** Turns zod issues into one sentence a model can act on. */
+export function describeInputProblem(error: z.ZodError): string {
+  const parts = error.issues.slice(0, 3).map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`);
+  return `Invalid tool_search input (${parts.join('; ')}). Expected {"query": string, "search_type"?: "fts"|"regex"|"exact", "limit"?: 1-20, "include_always_loaded"?: boolean}.`;
+}

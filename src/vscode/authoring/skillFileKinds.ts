@@ -1,0 +1,54 @@
+/** Which skill-file format a path is, from its name alone (pure). */
+
+export type SkillFileKind = 'md' | 'skill-md' | 'yaml' | 'json' | 'jsonl';
+
+export function skillFileKind(fileName: string): SkillFileKind | undefined {
+  const base = fileName.replace(/\\/g, '/').split('/').pop() ?? '';
+  if (base === 'SKILL.md') return 'skill-md';
+  const lower = base.toLowerCase();
+  if (lower.endsWith('.skill.md')) return 'md';
+  if (lower.endsWith('.skill.yaml') || lower.endsWith('.skill.yml')) return 'yaml';
+  if (lower.endsWith('.skill.jsonl')) return 'jsonl';
+  if (lower.endsWith('.skill.json')) return 'json';
+  return undefined;
+}
+
+export function isSkillFile(fileName: string): boolean {
+  return skillFileKind(fileName) !== undefined;
+}
+
+/** Glob patterns of skill files (for document selectors, file watchers and `findFiles`). */
+export const SKILL_FILE_GLOBS = ['**/*.skill.md', '**/SKILL.md', '**/*.skill.yaml', '**/*.skill.yml', '**/*.skill.json', '**/*.skill.jsonl'] as const;
+
+/** One brace glob of all of them. */
+export const SKILL_FILE_GLOB = '**/{*.skill.md,SKILL.md,*.skill.yaml,*.skill.yml,*.skill.json,*.skill.jsonl}';
+
+/** Folder name of a path (the name a SKILL.md's `name` must equal). */
+export function parentFolderName(fileName: string): string {
+  const parts = fileName.replace(/\\/g, '/').split('/');
+  return parts[parts.length - 2] ?? '';
+}
+
+/** Whether the format keeps fields in a YAML mapping (frontmatter or a YAML file). */
+export function isYamlLike(kind: SkillFileKind): boolean {
+  return kind === 'md' || kind === 'skill-md' || kind === 'yaml';
+}
+
+/**
+ * The region of the text that holds the YAML fields: the frontmatter of Markdown formats
+ * (between the opening and closing `---`), or the whole file for YAML. Offsets are UTF-16.
+ * `closed` is false when the frontmatter is never closed.
+ */
+export function yamlRegion(text: string, kind: SkillFileKind): { start: number; end: number; closed: boolean } | undefined {
+  if (kind === 'yaml') return { start: 0, end: text.length, closed: true };
+  if (kind !== 'md' && kind !== 'skill-md') return undefined;
+  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const open = /^---[ \t]*\r?\n/.exec(text.slice(bom));
+  if (!open) return undefined;
+  const start = bom + open[0].length;
+  const close = /^---[ \t]*$/m;
+  const rest = text.slice(start);
+  const match = close.exec(rest);
+  if (!match) return { start, end: text.length, closed: false };
+  return { start, end: start + match.index, closed: true };
+}

@@ -1,0 +1,23 @@
+import type * as vscode from 'vscode';
+import type { ToolshedServices } from '../services';
+
+/**
+ * Feeds the Activated Tools view from the core's `tool_activated` events, so every path that
+ * activates a tool (participant, agent-mode tool_search, tests) is shown the same way.
+ */
+export function trackActivations(services: ToolshedServices): vscode.Disposable {
+  return services.onEvent((event) => {
+    if (event.type !== 'tool_activated') return;
+    const payload = event.payload as { tool_name?: string; session_id?: string; activation_scope?: string; source?: string; reason?: string };
+    if (!payload.tool_name || !payload.session_id) return;
+    services.activity.recordActivation({
+      toolName: payload.tool_name,
+      sessionId: payload.session_id,
+      sessionLabel: services.activity.sessionLabel(payload.session_id),
+      scope: payload.activation_scope === 'session' ? 'session' : 'run',
+      source: payload.source === 'first_use' ? 'call' : 'search',
+      reason: payload.reason ?? '',
+      at: Date.now(),
+    });
+  });
+}

@@ -1,0 +1,108 @@
+import * as vscode from 'vscode';
+import type { ToolshedServices } from '../services';
+import { describeToolInputError } from '../../core/planner/skillsPort';
+import type { TurnSession } from './turnSession';
+
+/** Session id for `/search`: its discoveries must not activate tools in the conversation. */
+const COMMAND_SEARCH_SESSION = 'toolshed-command-search';
+
+type CommandResult = vscode.ChatResult;
+
+/** `/skills`: the skill directory — what the model sees — plus how many skills exist in all. */
+export async function skillsCommand(stream: vscode.ChatResponseStream, services: ToolshedServices, session: TurnSession): Promise<CommandResult> {
+  await services.skillPacks.ready;
+  const ctx = services.skillContext(undefined, session.pinnedSkills);
+  const directory = await services.skills.directory(ctx);
+  const all = await services.skills.list({ page: 1, page_size: 1 }, ctx);
+  if (directory.entries.length === 0) {
+    stream.markdown('No skills are available yet. Add `*.skill.md` files or `<name>/SKILL.md` folders under `.github/skills`, or run **Toolshed: New Skill…**.');
+    stream.button({ command: 'toolshed.newSkill', title: 'New Skill…' });
+    return { metadata: { toolshed: session.metadataBase() } };
+  }
+  stream.markdown(`**Skills** (${directory.entries.length} shown of ${all.total}; pinned first)\n\n`);
+  for (const entry of directory.entries) {
+    stream.markdown(`- ${entry.pinned ? '📌 ' : ''}\`${entry.name}\` — ${entry.title || entry.trigger}\n`);
+  }
+  stream.markdown('\nUse `/skill <name>` to pin one into this conversation, or `/search <words>` to find more.');
+  return { metadata: { toolshed: session.metadataBase() } };
+}
+
+/** `/skill <name>`: pins a skill for the rest of this conversation. */
+export async function skillCommand(prompt: string, stream: vscode.ChatResponseStream, services: ToolshedServices, session: TurnSession): Promise<CommandResult> {
+  const name = prompt.trim().split(/\s+/)[0] ?? '';
+  if (!name) {
+    stream.markdown('Usage: `/skill <name>` — see `/skills` for names.');
+    return { metadata: { toolshed: session.metadataBase() } };
+  }
+  await services.skillPacks.ready;
+  const output = await services.skills.get({ names: [name], format: 'injection', max_tokens: 1500 }, services.skillContext(undefined, session.pinnedSkills));
+  const skill = output.skills[0];
+  if (!skill) {
+    stream.markdown(output.message ?? `Unknown skill \`${name}\`.`);
+    return { metadata: { toolshed: session.metadataBase() } };
+  }
+  if (!session.pinnedSkills.includes(skill.name)) session.pinnedSkills.push(skill.name);
+  stream.markdown(`📌 Pinned **${skill.title || skill.name}** (\`${skill.name}\`) for this conversation; it will be followed in your next requests.\n\n`);
+  stream.markdown(`*When:* ${skill.trigger}\n\n${skill.steps.map((step, i) => `${i + 1}. ${step}`).join('\n')}\n`);
+  const file = services.skills.inspect(skill.name)?.source_file;
+  if (file) stream.reference(vscode.Uri.file(file));
+  return { metadata: { toolshed: session.metadataBase() } };
+}
+
+/** `/tools`: what this conversation's model sees, what it activated, what stays deferred. */
+export async function toolsCommand(stream: vscode.ChatResponseStream, services: ToolshedServices, session: TurnSession): Promise<CommandResult> {
+  services.syncToolCatalog();
+  const run = await session.startRun();
+  try {
+    const visible = run.visibleTools();
+    const activations = run.listActivations();
+    const deferred = run.permittedTools().filter((tool) => tool.loadingMode === 'deferred');
+    stream.markdown(`**Always visible** (${visible.filter((t) => t.loadingMode === 'always').length}): ${visible.filter((t) => t.loadingMode === 'always').map((t) => `\`${t.name}\``).join(', ') || '—'}\n\n`);
+    if (activations.length > 0) {
+      stream.markdown(`**Activated in this conversation** (${activations.length}):\n`);
+      for (const activation of activations) {
+        stream.markdown(`- \`${activation.toolName}\` — ${activation.source === 'discovery' ? 'found by' : 'via'} ${activation.reason}, ${activation.calls} call${activation.calls === 1 ? '' : 's'}\n`);
+      }
+    } else {
+      const scope = services.settings.current.toolSearch.activationScope;
+      stream.markdown(scope === 'run'
+        ? '**Activated:** none carried over — activation scope is `run`, so tools found in a request are visible for that request only (setting `toolshed.toolSearch.activationScope`).\n'
+        : '**Activated:** none yet in this conversation.\n');
+    }
+    stream.markdown(`\n**Deferred** (found on demand with \`tool_search\`): ${deferred.length} tools.`);
+    return { metadata: { toolshed: { ...session.metadataBase(), activations: session.exportActivations() ?? session.metadataBase().activations } } };
+  } finally {
+    run.end();
+  }
+}
+
+/** `/search <query>`: tools and skills at once, ranked, without activating anything. */
+export async function searchCommand(prompt: string, stream: vscode.ChatResponseStream, services: ToolshedServices, session: TurnSession): Promise<CommandResult> {
+  const query = prompt.trim();
+  if (!query) {
+    stream.markdown('Usage: `/search <what you need>`, e.g. `/search create a pull request`.');
+    return { metadata: { toolshed: session.metadataBase() } };
+  }
+  services.syncToolCatalog();
+  await services.skillPacks.ready;
+  stream.progress(`Searching tools and skills for "${query}"`);
+  const toolResult = await services.tools.withRun({ sessionId: COMMAND_SEARCH_SESSION, isVisible: services.toolVisibility() }, (run) =>
+    run.search({ query, limit: 8, include_always_loaded: true }),
+  );
+  let skills: Awaited<ReturnType<ToolshedServices['skills']['search']>> | undefined;
+  let skillError: string | undefined;
+  try {
+    skills = await services.skills.search({ query, limit: 8 }, services.skillContext(undefined, session.pinnedSkills));
+  } catch (error) {
+    skillError = describeToolInputError('skill_search', error);
+  }
+  stream.markdown(`**Tools** for "${query}":\n`);
+  if (!toolResult.ok) stream.markdown(`${toolResult.error}\n`);
+  else if (toolResult.output.tools.length === 0) stream.markdown('_none found_\n');
+  else for (const tool of toolResult.output.tools) stream.markdown(`- \`${tool.name}\` (${tool.score.toFixed(2)}, ${tool.loading_mode}) — ${tool.description.split('\n')[0]}\n`);
+  stream.markdown(`\n**Skills** for "${query}":\n`);
+  if (skillError) stream.markdown(`${skillError}\n`);
+  else if (!skills || skills.skills.length === 0) stream.markdown('_none found_\n');
+  else for (const skill of skills.skills) stream.markdown(`- \`${skill.name}\` (${skill.score.toFixed(2)}) — ${skill.title || skill.trigger}\n`);
+  return { metadata: { toolshed: session.metadataBase() } };
+}

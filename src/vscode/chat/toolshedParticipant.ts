@@ -1,0 +1,47 @@
+import * as vscode from 'vscode';
+import { ToolSearchConfigError } from '../../core/tools/toolSearchService';
+import type { ToolshedServices } from '../services';
+import { handlePlannerRequest } from './plannerRequest';
+import { PARTICIPANT_ID } from './sessionMetadata';
+import { searchCommand, skillCommand, skillsCommand, toolsCommand } from './slashCommands';
+import { TurnSession } from './turnSession';
+
+/** Registers `@toolshed`: its planner loop with deferred tools, slash commands and follow-ups. */
+export function registerChatParticipant(context: vscode.ExtensionContext, services: ToolshedServices): vscode.ChatRequestHandler {
+  const handler: vscode.ChatRequestHandler = async (request, chatContext, stream, token) => {
+    const session = TurnSession.fromRequest(request, chatContext, services);
+    try {
+      switch (request.command) {
+        case 'skills':
+          return await skillsCommand(stream, services, session);
+        case 'skill':
+          return await skillCommand(request.prompt, stream, services, session);
+        case 'tools':
+          return await toolsCommand(stream, services, session);
+        case 'search':
+          return await searchCommand(request.prompt, stream, services, session);
+        default:
+          return await handlePlannerRequest(request, chatContext, stream, token, services, session);
+      }
+    } catch (error) {
+      const message = error instanceof ToolSearchConfigError || error instanceof vscode.LanguageModelError
+        ? error.message
+        : `Toolshed failed: ${error instanceof Error ? error.message : String(error)}`;
+      services.logger.error(message);
+      return { errorDetails: { message }, metadata: { toolshed: session.metadataBase() } };
+    }
+  };
+
+  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, handler);
+  participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'toolshed.svg');
+  participant.followupProvider = {
+    provideFollowups(result) {
+      const metadata = result.metadata?.toolshed as { command?: string; rounds?: unknown[] } | undefined;
+      if (metadata?.command === 'skills') return [{ prompt: '', command: 'search', label: 'Search tools and skills' }];
+      if (metadata?.rounds && metadata.rounds.length > 1) return [{ prompt: '', command: 'tools', label: 'Show the tools this conversation used' }];
+      return [];
+    },
+  };
+  context.subscriptions.push(participant);
+  return handler;
+}

@@ -1,0 +1,18 @@
+import type * as vscode from 'vscode';
+import type { ToolshedServices } from '../services';
+import { registerSkillGetTool } from './skillGetTool';
+import { registerSkillListTool } from './skillListTool';
+import { registerSkillSearchTool } from './skillSearchTool';
+import { registerToolInvokeTool } from './toolInvokeTool';
+import { registerToolSearchTool } from './toolSearchTool';
+
+/** Registers the five tools declared in `contributes.languageModelTools`. */
+export function registerLanguageModelTools(context: vscode.ExtensionContext, services: ToolshedServices): void {
+  context.subscriptions.push(
+    registerToolSearchTool(services),
+    registerToolInvokeTool(services),
+    registerSkillSearchTool(services),
+    registerSkillGetTool(services),
+    registerSkillListTool(services),
+  );
+}

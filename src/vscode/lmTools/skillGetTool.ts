@@ -1,0 +1,13 @@
+import type * as vscode from 'vscode';
+import { SKILL_GET_TOOL_NAME } from '../../core/skills/skillToolSchemas';
+import type { ToolshedServices } from '../services';
+import { registerSkillTool } from './skillToolRegistration';
+
+export function registerSkillGetTool(services: ToolshedServices): vscode.Disposable {
+  return registerSkillTool<{ names?: unknown }>(
+    services,
+    SKILL_GET_TOOL_NAME,
+    (input) => `Reading skill${Array.isArray(input?.names) && input.names.length > 1 ? 's' : ''} ${Array.isArray(input?.names) ? input.names.map(String).join(', ') : ''}`,
+    (input, s) => s.skills.get(input, s.skillContext()),
+  );
+}

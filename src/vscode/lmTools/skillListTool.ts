@@ -1,0 +1,13 @@
+import type * as vscode from 'vscode';
+import { SKILL_LIST_TOOL_NAME } from '../../core/skills/skillToolSchemas';
+import type { ToolshedServices } from '../services';
+import { registerSkillTool } from './skillToolRegistration';
+
+export function registerSkillListTool(services: ToolshedServices): vscode.Disposable {
+  return registerSkillTool<{ page?: unknown }>(
+    services,
+    SKILL_LIST_TOOL_NAME,
+    (input) => `Listing skills${typeof input?.page === 'number' ? ` (page ${input.page})` : ''}`,
+    (input, s) => s.skills.list(input ?? {}, s.skillContext()),
+  );
+}

@@ -1,0 +1,13 @@
+import type * as vscode from 'vscode';
+import { SKILL_SEARCH_TOOL_NAME } from '../../core/skills/skillToolSchemas';
+import type { ToolshedServices } from '../services';
+import { registerSkillTool } from './skillToolRegistration';
+
+export function registerSkillSearchTool(services: ToolshedServices): vscode.Disposable {
+  return registerSkillTool<{ query?: unknown }>(
+    services,
+    SKILL_SEARCH_TOOL_NAME,
+    (input) => `Searching skills for "${typeof input?.query === 'string' ? input.query : ''}"`,
+    (input, s) => s.skills.search(input, s.skillContext()),
+  );
+}

@@ -1,0 +1,51 @@
+import * as vscode from 'vscode';
+import { TOOLSHED_TOOL_NAMES } from '../../core/config/settingsSchema';
+import { NO_SUCH_TOOL_MESSAGE } from '../../core/tools/toolText';
+import { AGENT_MODE_SESSION, type ToolshedServices } from '../services';
+import { textResult } from './toolResults';
+
+export const TOOL_INVOKE_TOOL_NAME = 'tool_invoke';
+
+interface ToolInvokeInput {
+  name?: unknown;
+  input?: unknown;
+}
+
+/**
+ * `tool_invoke {name, input}`: lets Copilot agent mode — whose tool list Toolshed cannot
+ * change — run a deferred tool it found with `tool_search`. Policy-checked (denied, hidden
+ * and unknown names get the same answer), refused in untrusted workspaces, and executed via
+ * `vscode.lm.invokeTool` with the caller's invocation token so VS Code's confirmations apply.
+ */
+export function registerToolInvokeTool(services: ToolshedServices): vscode.Disposable {
+  return vscode.lm.registerTool<ToolInvokeInput>(TOOL_INVOKE_TOOL_NAME, {
+    prepareInvocation(options) {
+      const name = typeof options.input?.name === 'string' ? options.input.name : 'a tool';
+      return { invocationMessage: `Running \`${name}\` through Toolshed` };
+    },
+    async invoke(options, token) {
+      if (!vscode.workspace.isTrusted) {
+        return textResult('tool_invoke is disabled because this workspace is not trusted. Ask the user to trust the workspace (Manage Workspace Trust) to run tools found with tool_search.');
+      }
+      const name = options.input?.name;
+      if (typeof name !== 'string' || name.trim() === '') {
+        return textResult('tool_invoke needs "name": the exact tool name returned by tool_search, and "input": an object with that tool\'s parameters.');
+      }
+      const input = options.input?.input ?? {};
+      if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+        return textResult(`"input" must be an object with the parameters of "${name}".`);
+      }
+      if ((TOOLSHED_TOOL_NAMES as readonly string[]).includes(name)) {
+        return textResult(`Call ${name} directly instead of through tool_invoke.`);
+      }
+      services.syncToolCatalog();
+      const resolution = await services.tools.withRun({ sessionId: AGENT_MODE_SESSION, isVisible: services.toolVisibility() }, (run) => run.resolveCall(name));
+      if (!resolution.ok) return textResult(NO_SUCH_TOOL_MESSAGE);
+      try {
+        return await vscode.lm.invokeTool(name, { input, toolInvocationToken: options.toolInvocationToken }, token);
+      } catch (error) {
+        return textResult(`Tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    },
+  });
+}

@@ -1,0 +1,28 @@
+import * as vscode from 'vscode';
+import { TOOL_SEARCH_TOOL_NAME, type ToolSearchInputRaw } from '../../core/tools/toolSearchSchema';
+import { AGENT_MODE_SESSION, type ToolshedServices } from '../services';
+import { jsonResult, textResult } from './toolResults';
+
+/**
+ * `tool_search` for Copilot agent mode and any other caller of `vscode.lm.invokeTool`.
+ * (The @toolshed participant handles its own calls in-process, where a search also activates.)
+ * Agent mode's tool list cannot be changed from here, so results point the model at
+ * `tool_invoke` for tools it does not see.
+ */
+export function registerToolSearchTool(services: ToolshedServices): vscode.Disposable {
+  return vscode.lm.registerTool<ToolSearchInputRaw>(TOOL_SEARCH_TOOL_NAME, {
+    prepareInvocation(options) {
+      const query = typeof options.input?.query === 'string' ? options.input.query : '';
+      return { invocationMessage: `Searching tools for "${query}"` };
+    },
+    async invoke(options) {
+      services.syncToolCatalog();
+      const result = await services.tools.withRun({ sessionId: AGENT_MODE_SESSION, isVisible: services.toolVisibility() }, (run) => run.search(options.input));
+      if (!result.ok) return textResult(result.error);
+      return jsonResult({
+        ...result.output,
+        how_to_call: 'Call a tool you can see directly. For one not in your tool list, call tool_invoke with {"name": "<tool name>", "input": {…}}.',
+      });
+    },
+  });
+}

@@ -1,0 +1,142 @@
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import type { EventSink, Logger, ToolshedEvent } from '../core/platform/ports';
+import { loadSqlEngine, type SqlEngine } from '../core/sql/sqlEngine';
+import { createToolSearchService, type ToolSearchService } from '../core/tools/toolSearchService';
+import type { ToolRecord } from '../core/tools/toolRecord';
+import { createLoggingEventSink } from './outputChannelLogger';
+import { SettingsAccessor } from './settingsAccessor';
+import { ActivityRegistry } from './state/activityRegistry';
+import { PinnedSkills } from './state/pinnedSkills';
+import { createByteStore } from './storage';
+import { LmToolCatalog } from './tools/lmToolCatalog';
+import { nodeFileSystem } from '../core/platform/nodeFileSystem';
+import { lengthTokenCounter, systemClock } from '../core/platform/basicPorts';
+import { createSkillService, type SkillRequestContext, type SkillService } from '../core/skills/skillService';
+import type { ToolGateVerdict } from '../core/skills/toolReferenceGate';
+import type { ToolRun } from '../core/tools/toolRun';
+import { SkillPackManager } from './skills/skillPackManager';
+
+/** Session id under which calls from Copilot agent mode (outside @toolshed) are grouped. */
+export const AGENT_MODE_SESSION = 'copilot-agent-mode';
+
+/**
+ * Everything the adapters share, built once in `activate()`. Each `registerX(context,
+ * services)` takes what it needs from here; nothing else constructs core services.
+ */
+export interface ToolshedServices {
+  readonly context: vscode.ExtensionContext;
+  readonly logger: Logger;
+  /** Logs every core event as one structured line and fans it out to `onEvent` listeners. */
+  readonly events: EventSink;
+  onEvent(listener: (event: ToolshedEvent) => void): vscode.Disposable;
+  readonly settings: SettingsAccessor;
+  readonly engine: SqlEngine;
+  readonly tools: ToolSearchService;
+  readonly activity: ActivityRegistry;
+  readonly pinned: PinnedSkills;
+  readonly skills: SkillService;
+  /** Loaded packs, file watching, reloads; `onDidChange` fires after every change. */
+  readonly skillPacks: SkillPackManager;
+  /**
+   * The skill request context for the current state: project scope, workspace trust (no
+   * workspace-pack skills when untrusted), and the tool gate of `run` (or of the policy alone).
+   */
+  skillContext(run?: ToolRun, extraPinned?: readonly string[]): SkillRequestContext;
+  /** Re-reads `vscode.lm.tools` into the tool catalog when it changed; returns its size. */
+  syncToolCatalog(): number;
+  /** The run-time ToolVisibilityPolicy (fail closed; hidden tools are not executable either). */
+  toolVisibility(): (tool: ToolRecord) => boolean;
+}
+
+export async function createServices(context: vscode.ExtensionContext, logger: Logger): Promise<ToolshedServices> {
+  const listeners = new Set<(event: ToolshedEvent) => void>();
+  const events = createLoggingEventSink(logger, [(event) => listeners.forEach((listener) => listener(event))]);
+  const settings = new SettingsAccessor(logger);
+  context.subscriptions.push(settings);
+
+  // sql.js's wasm ships inside the extension and is read from disk, never fetched.
+  const wasmBinary = await vscode.workspace.fs.readFile(vscode.Uri.file(path.join(context.extensionPath, 'dist', 'sql-wasm.wasm')));
+  const engine = await loadSqlEngine({ wasmBinary });
+  logger.info(`sql.js loaded; full-text engine: ${engine.fts}`);
+
+  const { store, folder } = createByteStore(context);
+  logger.info(`Toolshed databases in ${folder}`);
+  const tools = await createToolSearchService({
+    engine,
+    store,
+    config: settings.current,
+    logger,
+    events,
+  });
+  if (tools.indexStatus.status === 'rebuilt') logger.warn(`Tool index rebuilt: ${tools.indexStatus.rebuildReason}`);
+  context.subscriptions.push({ dispose: () => void tools.dispose() });
+  context.subscriptions.push(settings.onDidChange((next) => tools.updateConfig(next)));
+
+  const skills = await createSkillService({
+    engine,
+    store,
+    config: settings.current.skills,
+    logger,
+    events,
+    clock: systemClock,
+    tokenCounter: lengthTokenCounter,
+    fs: nodeFileSystem,
+    env: process.env,
+  });
+  if (skills.openInfo.status === 'rebuilt') logger.warn(`Skill store rebuilt: ${skills.openInfo.reason ?? 'unknown reason'}`);
+  context.subscriptions.push({ dispose: () => void skills.dispose() });
+  const skillPacks = new SkillPackManager(skills, settings, context.extensionPath, logger);
+  context.subscriptions.push(skillPacks);
+
+  const lmCatalog = new LmToolCatalog(tools, logger);
+  const activity = new ActivityRegistry();
+  context.subscriptions.push(activity);
+  const pinned = new PinnedSkills(context.workspaceState);
+  context.subscriptions.push(pinned);
+
+  return {
+    context,
+    logger,
+    events,
+    onEvent(listener) {
+      listeners.add(listener);
+      return new vscode.Disposable(() => listeners.delete(listener));
+    },
+    settings,
+    engine,
+    tools,
+    activity,
+    pinned,
+    skills,
+    skillPacks,
+    skillContext(run, extraPinned = []) {
+      const knownToolNames = vscode.lm.tools.map((tool) => tool.name);
+      const known = new Set(knownToolNames);
+      const permitted = new Set((run ? run.permittedTools() : tools.registry()).map((tool) => tool.name));
+      const toolGate = (name: string): ToolGateVerdict => {
+        if (run?.isVisible(name)) return 'visible';
+        if (permitted.has(name)) return 'activatable';
+        return known.has(name) ? 'denied' : 'unknown';
+      };
+      const firstFolder = vscode.workspace.workspaceFolders?.[0];
+      return {
+        scope: firstFolder ? { projectId: firstFolder.uri.fsPath } : {},
+        toolGate,
+        knownToolNames,
+        includeWorkspacePacks: vscode.workspace.isTrusted,
+        pinnedNames: [...new Set([...pinned.names(), ...extraPinned])],
+      };
+    },
+    syncToolCatalog() {
+      const size = lmCatalog.sync();
+      activity.setDeferredCatalogSize(tools.registry().filter((tool) => tool.loadingMode === 'deferred').length);
+      return size;
+    },
+    toolVisibility() {
+      // Policy (allow/deny) is applied by the service itself; this is the hook for run-time
+      // visibility. Nothing is hidden by trust today: tool_invoke is refused instead.
+      return () => true;
+    },
+  };
+}

@@ -1,0 +1,152 @@
+import * as vscode from 'vscode';
+import * as os from 'node:os';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Logger } from '../../core/platform/ports';
+import { detectSkillFormat } from '../../core/skills/skillDocumentParser';
+import type { LoadSummary } from '../../core/skills/skillPackLoader';
+import { BUILT_IN_PACKS_FOLDER, resolveSkillPacks, type ResolvedSkillPack } from '../../core/skills/skillPackSources';
+import type { SkillService } from '../../core/skills/skillService';
+import { Disposable } from '../lifecycle';
+import type { SettingsAccessor } from '../settingsAccessor';
+
+/**
+ * Owns which skill packs are loaded and keeps the store in step with the files:
+ * resolves packs from settings, the workspace and the home folder; loads them with progress;
+ * watches every pack folder and re-indexes just the file that changed (or was deleted).
+ * Fires `onDidChange` after every load or file change so views and diagnostics agree.
+ */
+export class SkillPackManager extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChange = this.changed.event;
+  private watchers: vscode.Disposable[] = [];
+  private resolved: ResolvedSkillPack[] = [];
+  private loading: Promise<LoadSummary | undefined> = Promise.resolve(undefined);
+  private readonly pendingFiles = new Map<string, ReturnType<typeof setTimeout>>();
+
+  constructor(
+    private readonly service: SkillService,
+    private readonly settings: SettingsAccessor,
+    private readonly extensionPath: string,
+    private readonly logger: Logger,
+  ) {
+    super();
+    this._register(settings.onDidChange((next) => {
+      service.updateConfig(next.skills);
+      void this.reload();
+    }));
+    this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => void this.reload()));
+    this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire()));
+    this._register({ dispose: () => this.disposeWatchers() });
+  }
+
+  /** Resolves when the latest load has finished (the participant waits on it). */
+  get ready(): Promise<unknown> {
+    return this.loading;
+  }
+
+  packs(): readonly ResolvedSkillPack[] {
+    return this.resolved;
+  }
+
+  /**
+   * (Re)loads every pack. With `progress`, reports files as they load and honours
+   * cancellation (what was loaded stays; the next reload completes it).
+   */
+  reload(progress?: vscode.Progress<{ message?: string; increment?: number }>, token?: vscode.CancellationToken): Promise<LoadSummary | undefined> {
+    const run = async (): Promise<LoadSummary | undefined> => {
+      const packs = this.resolvePacks();
+      this.resolved = packs;
+      let lastPercent = 0;
+      const summary = await this.service.loadPacks(packs, {
+        onProgress: (done, total, file) => {
+          if (!progress || total === 0) return;
+          const percent = Math.floor((done / total) * 100);
+          progress.report({ message: `${done}/${total} ${path.basename(file)}`, increment: percent - lastPercent });
+          lastPercent = percent;
+        },
+        cancellation: token,
+      });
+      this.watch(packs);
+      const skills = summary.packs.reduce((sum, pack) => sum + pack.skillCount, 0);
+      this.logger.info(`Skill packs loaded: ${summary.packs.length} packs, ${skills} skills, ${summary.problems.length} problems in ${summary.durationMs.toFixed(0)} ms${summary.cancelled ? ' (cancelled)' : ''}`);
+      this.changed.fire();
+      return summary;
+    };
+    // Loads are serialised: a reload requested mid-load runs after it, on fresh settings.
+    this.loading = this.loading.then(run, run).catch((error: unknown) => {
+      this.logger.error(`Loading skill packs failed: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    });
+    return this.loading;
+  }
+
+  /** Re-indexes one file now (on save); the watcher path debounces the same work. */
+  async reloadFile(file: string): Promise<void> {
+    await this.loading;
+    const result = await this.service.reloadFile(file);
+    if (result.status !== 'ignored') {
+      this.logger.debug(`Skill file ${result.status}: ${file} (+${result.inserted.length} ~${result.updated.length} -${result.removed.length}, ${result.durationMs.toFixed(1)} ms)`);
+      this.changed.fire();
+    }
+  }
+
+  async removeFile(file: string): Promise<void> {
+    await this.loading;
+    const result = await this.service.removeFile(file);
+    if (result.removed.length > 0) this.changed.fire();
+  }
+
+  private resolvePacks(): ResolvedSkillPack[] {
+    const config = this.settings.current.skills;
+    const inspected = vscode.workspace.getConfiguration('toolshed.skills').inspect('packs');
+    const builtInRoot = path.join(this.extensionPath, BUILT_IN_PACKS_FOLDER);
+    return resolveSkillPacks({
+      config,
+      extensionPath: this.extensionPath,
+      builtInPackNames: listFolders(builtInRoot),
+      workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((folder) => ({ name: folder.name, path: folder.uri.fsPath })),
+      homeDir: os.homedir(),
+      packsFromWorkspaceSettings: inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined,
+    });
+  }
+
+  private watch(packs: readonly ResolvedSkillPack[]): void {
+    this.disposeWatchers();
+    for (const pack of packs) {
+      if (!pack.enabled || pack.source === 'builtin') continue;
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(pack.root), '**/*'));
+      watcher.onDidCreate((uri) => this.schedule(uri, 'change'));
+      watcher.onDidChange((uri) => this.schedule(uri, 'change'));
+      watcher.onDidDelete((uri) => this.schedule(uri, 'delete'));
+      this.watchers.push(watcher);
+    }
+  }
+
+  /** Coalesces bursts of events for one file (editors often write twice). */
+  private schedule(uri: vscode.Uri, kind: 'change' | 'delete'): void {
+    const file = uri.fsPath;
+    // A deleted folder may hold skills: deletes are always passed on; changes only for skill files.
+    if (kind === 'change' && !detectSkillFormat(path.basename(file))) return;
+    clearTimeout(this.pendingFiles.get(file));
+    this.pendingFiles.set(file, setTimeout(() => {
+      this.pendingFiles.delete(file);
+      void (kind === 'delete' ? this.removeFile(file) : this.reloadFile(file));
+    }, 150));
+  }
+
+  private disposeWatchers(): void {
+    for (const watcher of this.watchers) watcher.dispose();
+    this.watchers = [];
+    for (const timer of this.pendingFiles.values()) clearTimeout(timer);
+    this.pendingFiles.clear();
+  }
+}
+
+function listFolders(folder: string): string[] {
+  try {
+    return fs.readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,103 @@
+import * as vscode from 'vscode';
+import { Disposable } from '../lifecycle';
+
+/** One tool made visible in a chat session, for the Activated Tools view. */
+export interface ActivationEntry {
+  toolName: string;
+  /** The chat session (conversation) it belongs to. */
+  sessionId: string;
+  /** A short label for the session (its first prompt). */
+  sessionLabel: string;
+  scope: 'run' | 'session';
+  /** How it became visible: found by `tool_search`, or called directly (first use). */
+  source: 'search' | 'call';
+  /** The query or call that activated it. */
+  reason: string;
+  at: number;
+  calls: number;
+}
+
+/**
+ * Shared, observable state between the chat participant (which activates tools and pins
+ * skills) and the views/commands that show and clear it. Lives for the extension's lifetime;
+ * per-conversation state that must survive a reload travels in `ChatResult.metadata` instead.
+ */
+export class ActivityRegistry extends Disposable {
+  private readonly entries = new Map<string, ActivationEntry>();
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChange = this.changed.event;
+  /** Size of the deferred catalog at the last sync (shown in the view description). */
+  deferredCatalogSize = 0;
+  private readonly sessionLabels = new Map<string, string>();
+
+  /** Names a chat session in the view (its first prompt). */
+  setSessionLabel(sessionId: string, label: string): void {
+    this.sessionLabels.set(sessionId, label);
+  }
+
+  sessionLabel(sessionId: string): string {
+    return this.sessionLabels.get(sessionId) ?? sessionId;
+  }
+
+  private key(sessionId: string, toolName: string): string {
+    return `${sessionId}\u0000${toolName}`;
+  }
+
+  recordActivation(entry: Omit<ActivationEntry, 'calls'>): void {
+    const key = this.key(entry.sessionId, entry.toolName);
+    const existing = this.entries.get(key);
+    this.entries.set(key, { ...entry, calls: existing?.calls ?? 0 });
+    this.changed.fire();
+  }
+
+  recordCall(sessionId: string, toolName: string): void {
+    const existing = this.entries.get(this.key(sessionId, toolName));
+    if (!existing) return;
+    existing.calls++;
+    this.changed.fire();
+  }
+
+  setDeferredCatalogSize(size: number): void {
+    if (size === this.deferredCatalogSize) return;
+    this.deferredCatalogSize = size;
+    this.changed.fire();
+  }
+
+  /** All activations, newest first. */
+  all(): ActivationEntry[] {
+    return [...this.entries.values()].sort((a, b) => b.at - a.at);
+  }
+
+  sessions(): Array<{ sessionId: string; label: string; entries: ActivationEntry[] }> {
+    const bySession = new Map<string, { sessionId: string; label: string; entries: ActivationEntry[] }>();
+    for (const entry of this.all()) {
+      const group = bySession.get(entry.sessionId) ?? { sessionId: entry.sessionId, label: entry.sessionLabel, entries: [] };
+      group.entries.push(entry);
+      bySession.set(entry.sessionId, group);
+    }
+    return [...bySession.values()];
+  }
+
+  /** Forgets activations (of one session, or all); the participant consults `isCleared`. */
+  clear(sessionId?: string): void {
+    for (const [key, entry] of this.entries) {
+      if (!sessionId || entry.sessionId === sessionId) {
+        this.entries.delete(key);
+        this.clearedSessions.add(entry.sessionId);
+      }
+    }
+    if (!sessionId) this.clearedAllAt = Date.now();
+    this.changed.fire();
+  }
+
+  private readonly clearedSessions = new Set<string>();
+  private clearedAllAt = 0;
+
+  /**
+   * Whether session-scoped activations carried in a conversation's metadata (recorded at
+   * `recordedAt`) were cleared by the user since, so the participant must not restore them.
+   */
+  isCleared(sessionId: string, recordedAt: number): boolean {
+    return this.clearedSessions.has(sessionId) || recordedAt <= this.clearedAllAt;
+  }
+}

@@ -1,0 +1,49 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../../core/platform/ports';
+import type { SkillRequestContext, SkillService } from '../../core/skills/skillService';
+import type { ToolSearchService } from '../../core/tools/toolSearchService';
+import { registerAuthoring } from '../authoring/registerAuthoring';
+import { coreSkillDocumentValidator } from '../authoring/validatorGlue';
+import { registerPalette } from '../palette/registerPalette';
+import { skillSearchProvider, toolSearchProvider } from '../palette/searchGlue';
+import type { ActivityRegistry } from '../state/activityRegistry';
+import type { PinnedSkills } from '../state/pinnedSkills';
+import { registerViews } from './registerViews';
+import { SkillServiceDirectorySource, type SkillPackLoaderPort } from './skillServiceGlue';
+
+/**
+ * What the sidebar, authoring and palette need from the shared services. `ToolshedServices`
+ * (services.ts) satisfies it structurally once it carries the skill service and pack manager.
+ */
+export interface SkillSurfacesServices {
+  readonly logger: Logger;
+  readonly activity: ActivityRegistry;
+  readonly pinned: PinnedSkills;
+  readonly tools: ToolSearchService;
+  readonly skills: SkillService;
+  /** Owns pack loading and file watching (`SkillPackManager`). */
+  readonly skillPacks: SkillPackLoaderPort;
+  /** Scope, trust and tool gate for user-facing skill queries (the palette's search). */
+  skillContext?(): SkillRequestContext;
+  /** Re-reads `vscode.lm.tools` into the tool catalog (synced lazily, before use). */
+  syncToolCatalog?(): number;
+}
+
+/** Builds the view ports over the core services and registers views, authoring and palette. */
+export function registerSkillSurfaces(context: vscode.ExtensionContext, services: SkillSurfacesServices): { directory: SkillServiceDirectorySource } {
+  const directory = new SkillServiceDirectorySource(services.skills, services.skillPacks);
+  context.subscriptions.push(directory);
+  const toolSearch = toolSearchProvider(services.tools, () => services.syncToolCatalog?.());
+  registerViews(context, { skills: directory, pinned: services.pinned, activity: services.activity, tools: toolSearch });
+  // The pack manager watches pack folders and re-indexes changed files itself.
+  registerAuthoring(context, { skills: directory, validateDocument: coreSkillDocumentValidator, logger: services.logger, fileSync: 'observe' });
+  const requestContext = (): SkillRequestContext =>
+    services.skillContext?.() ?? { includeWorkspacePacks: vscode.workspace.isTrusted, pinnedNames: services.pinned.names() };
+  registerPalette(context, {
+    skills: directory,
+    skillSearch: skillSearchProvider(services.skills, directory, requestContext),
+    toolSearch,
+    logger: services.logger,
+  });
+  return { directory };
+}

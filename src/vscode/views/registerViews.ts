@@ -1,0 +1,20 @@
+import type * as vscode from 'vscode';
+import type { ToolDetailsProvider } from '../palette/searchProviders';
+import type { ActivityRegistry } from '../state/activityRegistry';
+import type { PinnedSkills } from '../state/pinnedSkills';
+import { registerActivatedToolsView } from './activatedToolsView';
+import type { SkillDirectorySource } from './skillDirectorySource';
+import { registerSkillDirectoryView } from './skillDirectoryView';
+
+export interface ViewsDeps {
+  readonly skills: SkillDirectorySource;
+  readonly pinned: PinnedSkills;
+  readonly activity: ActivityRegistry;
+  readonly tools: ToolDetailsProvider;
+}
+
+/** The Toolshed sidebar: Skill Directory and Activated Tools, with their commands. */
+export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps): void {
+  registerSkillDirectoryView(context, deps.skills, deps.pinned);
+  registerActivatedToolsView(context, deps.activity, deps.tools);
+}

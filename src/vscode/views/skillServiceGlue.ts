@@ -1,0 +1,101 @@
+import * as vscode from 'vscode';
+import type { LoadSummary } from '../../core/skills/skillPackLoader';
+import type { SkillService, SkillTreePack } from '../../core/skills/skillService';
+import { Disposable } from '../lifecycle';
+import type { CancellationLike, PackView, ReloadProgress, ReloadSummary, SkillDirectorySource, SkillView } from './skillDirectorySource';
+
+/**
+ * What the glue needs from whoever owns pack loading and file watching (the lead's
+ * `SkillPackManager` satisfies it structurally).
+ */
+export interface SkillPackLoaderPort {
+  readonly onDidChange: vscode.Event<void>;
+  reload(progress?: vscode.Progress<{ message?: string; increment?: number }>, token?: vscode.CancellationToken): Promise<LoadSummary | undefined>;
+  reloadFile(file: string): Promise<void>;
+  removeFile(file: string): Promise<void>;
+}
+
+const PACK_KINDS: Readonly<Record<SkillTreePack['source'], PackView['kind']>> = {
+  builtin: 'builtIn',
+  settings: 'configured',
+  'workspace-agent-folder': 'workspace',
+  'home-agent-folder': 'user',
+  learned: 'learned',
+};
+
+/**
+ * `SkillDirectorySource` over the core `SkillService` and the pack loader: the view-shaped
+ * snapshot (listPacks + inspect per skill) is computed once per change and cached.
+ */
+export class SkillServiceDirectorySource extends Disposable implements SkillDirectorySource {
+  private snapshot: PackView[] | undefined;
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly service: SkillService, private readonly loader: SkillPackLoaderPort) {
+    super();
+    this._register(loader.onDidChange(() => {
+      this.snapshot = undefined;
+      this.changed.fire();
+    }));
+  }
+
+  packs(): readonly PackView[] {
+    this.snapshot ??= this.build();
+    return this.snapshot;
+  }
+
+  private build(): PackView[] {
+    const { service } = this;
+    return service.listPacks().map((pack) => ({
+      name: pack.name,
+      ...(pack.root ? { root: pack.root } : {}),
+      kind: PACK_KINDS[pack.source] ?? 'configured',
+      problems: pack.problems,
+      skills: pack.skills.map((item): SkillView => {
+        const record = item.status === 'invalid' ? undefined : service.inspect(item.name);
+        const firstError = item.problems.find((p) => p.severity === 'error') ?? item.problems[0];
+        const reason = item.reason ?? (item.status === 'invalid' && firstError ? firstError.message : undefined);
+        return {
+          name: item.name,
+          title: item.title || record?.title || '',
+          trigger: record?.trigger ?? '',
+          description: record?.description ?? '',
+          taskType: record?.task_type ?? 'unknown',
+          tags: record?.tags ?? [],
+          status: item.status,
+          ...(reason ? { statusReason: reason } : {}),
+          problems: item.problems,
+          ...(item.file ? { sourceFile: item.file, sourceLine: item.line } : {}),
+          packName: pack.name,
+          ...(item.format ? { format: item.format } : {}),
+          ...(record ? { stepCount: record.steps.length } : {}),
+        };
+      }),
+    }));
+  }
+
+  async reload(progress?: ReloadProgress, token?: CancellationLike): Promise<ReloadSummary> {
+    const summary = await this.loader.reload(progress, token as vscode.CancellationToken | undefined);
+    if (!summary) return { packs: 0, skills: 0, problems: 0, cancelled: token?.isCancellationRequested ?? false };
+    return {
+      packs: summary.packs.length,
+      skills: summary.packs.reduce((n, p) => n + p.skillCount, 0),
+      problems: summary.problems.length,
+      cancelled: summary.cancelled,
+    };
+  }
+
+  reindexFile(file: string): Promise<void> {
+    return this.loader.reloadFile(file);
+  }
+
+  forgetFile(file: string): Promise<void> {
+    return this.loader.removeFile(file);
+  }
+
+  async validateAll() {
+    const report = await this.service.validatePacks();
+    return report.problems;
+  }
+}

@@ -1,0 +1,132 @@
+import type { PackView, SkillView } from './skillDirectorySource';
+
+/**
+ * What the Skill Directory shows, computed without `vscode` so it is unit-tested in plain Node.
+ * `skillDirectoryView.ts` turns these into `TreeItem`s.
+ */
+
+export interface SkillNodeModel {
+  readonly label: string;
+  readonly description: string;
+  /** Markdown tooltip. */
+  readonly tooltip: string;
+  /** Codicon id (`$(id)` without the wrapper) and an optional theme colour id. */
+  readonly icon: string;
+  readonly iconColor?: string;
+  /** `skill`, plus `.pinned`/`.unpinned`, `.invalid`/`.inactive`, `.file` when it has a source file. */
+  readonly contextValue: string;
+}
+
+export interface PackNodeModel {
+  readonly label: string;
+  readonly description: string;
+  readonly tooltip: string;
+  readonly icon: string;
+  readonly contextValue: string;
+}
+
+const TASK_TYPE_ICONS: Readonly<Record<string, string>> = {
+  browser: 'globe',
+  api: 'plug',
+  code: 'code',
+  domain: 'book',
+  unknown: 'lightbulb',
+};
+
+export function taskTypeIcon(taskType: string): string {
+  return TASK_TYPE_ICONS[taskType] ?? TASK_TYPE_ICONS.unknown!;
+}
+
+const PACK_KIND_LABELS: Readonly<Record<PackView['kind'], string>> = {
+  builtIn: 'built-in',
+  workspace: 'workspace',
+  user: 'user folder',
+  configured: 'configured',
+  learned: 'learned',
+};
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** Escapes text for a MarkdownString (no command links, no HTML). */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
+}
+
+export function packNode(pack: PackView): PackNodeModel {
+  const invalid = pack.skills.filter((s) => s.status === 'invalid').length;
+  const inactive = pack.skills.filter((s) => s.status === 'inactive').length;
+  const parts = [plural(pack.skills.length, 'skill')];
+  if (invalid) parts.push(`${invalid} invalid`);
+  if (inactive) parts.push(`${inactive} inactive`);
+  const packProblems = pack.problems?.length ?? 0;
+  if (packProblems) parts.push(plural(packProblems, 'problem'));
+  const tooltip = [
+    `**${escapeMarkdown(pack.name)}** (${PACK_KIND_LABELS[pack.kind]} pack)`,
+    pack.root ? `\n\n\`${pack.root}\`` : '',
+    `\n\n${parts.join(' · ')}`,
+  ].join('');
+  return {
+    label: pack.name,
+    description: `${PACK_KIND_LABELS[pack.kind]} · ${parts.join(', ')}`,
+    tooltip,
+    icon: pack.kind === 'builtIn' ? 'package' : pack.kind === 'learned' ? 'mortar-board' : 'folder-library',
+    contextValue: `pack.${pack.kind}`,
+  };
+}
+
+export function skillNode(skill: SkillView, pinned: boolean): SkillNodeModel {
+  const label = skill.title && skill.title !== skill.name ? `${skill.title}` : skill.name;
+  let description = skill.trigger || skill.description;
+  if (skill.status !== 'active') {
+    description = `${skill.status}${skill.statusReason ? `: ${skill.statusReason}` : ''}`;
+  }
+  if (label !== skill.name) description = `${skill.name} — ${description}`;
+  const context = ['skill', pinned ? 'pinned' : 'unpinned', skill.status];
+  if (skill.sourceFile) context.push('file');
+  return {
+    label,
+    description: description.replace(/\s+/g, ' ').trim(),
+    tooltip: skillTooltip(skill, pinned),
+    icon: skill.status === 'invalid' ? 'error' : skill.status === 'inactive' ? 'circle-slash' : pinned ? 'pinned' : taskTypeIcon(skill.taskType),
+    ...(skill.status === 'invalid' ? { iconColor: 'problemsErrorIcon.foreground' } : skill.status === 'inactive' ? { iconColor: 'disabledForeground' } : {}),
+    contextValue: context.join('.'),
+  };
+}
+
+export function skillTooltip(skill: SkillView, pinned: boolean): string {
+  const lines: string[] = [];
+  lines.push(`**${escapeMarkdown(skill.title || skill.name)}**${pinned ? ' (pinned)' : ''}`);
+  lines.push(`\`${skill.name}\` · ${skill.taskType} · pack \`${skill.packName}\``);
+  if (skill.trigger) lines.push(`*When:* ${escapeMarkdown(skill.trigger)}`);
+  if (skill.description && skill.description !== skill.trigger) lines.push(escapeMarkdown(skill.description));
+  if (skill.tags.length) lines.push(`*Tags:* ${skill.tags.map((t) => `\`${t}\``).join(' ')}`);
+  if (skill.stepCount) lines.push(`*Steps:* ${skill.stepCount}`);
+  if (skill.status !== 'active') {
+    lines.push(`**${skill.status === 'invalid' ? 'Invalid' : 'Inactive'}:** ${escapeMarkdown(skill.statusReason ?? 'see Problems')}`);
+  }
+  for (const problem of (skill.problems ?? []).slice(0, 5)) {
+    lines.push(`- ${problem.severity}: ${escapeMarkdown(problem.message)} (line ${problem.line})`);
+  }
+  if (skill.sourceFile) lines.push(`\`${skill.sourceFile}${skill.sourceLine ? `:${skill.sourceLine}` : ''}\``);
+  return lines.join('\n\n');
+}
+
+/** Badge/description text of the Skill Directory view. */
+export function directorySummary(packs: readonly PackView[]): { count: number; description: string; badgeTooltip: string } {
+  const skills = packs.flatMap((p) => p.skills);
+  const invalid = skills.filter((s) => s.status === 'invalid').length;
+  const parts = [plural(skills.length, 'skill'), plural(packs.length, 'pack')];
+  if (invalid) parts.push(`${invalid} invalid`);
+  return { count: skills.length, description: parts.join(' · '), badgeTooltip: `${plural(skills.length, 'skill')} loaded${invalid ? `, ${invalid} invalid` : ''}` };
+}
+
+/**
+ * The text a chat reference to a skill inserts: a `#file:` reference when the skill file is in
+ * the workspace (the chat attaches it), otherwise the participant's `/skill` command.
+ */
+export function skillChatReference(skill: Pick<SkillView, 'name' | 'sourceFile'>, workspaceRelativePath?: string): string {
+  if (workspaceRelativePath && !workspaceRelativePath.startsWith('..')) return `#file:${workspaceRelativePath.replace(/\\/g, '/')} `;
+  return `@toolshed /skill ${skill.name} `;
+}

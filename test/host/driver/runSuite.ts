@@ -1,0 +1,99 @@
+import { readdirSync } from 'node:fs';
+import * as path from 'node:path';
+
+/** Shape of the results file the harness reads (`{passed, failed, tests:[…]}`). */
+export interface SuiteTestResult {
+  title: string;
+  fullTitle: string;
+  state: 'passed' | 'failed' | 'pending';
+  durationMs?: number;
+  error?: string;
+  stack?: string;
+}
+
+export interface SuiteResults {
+  passed: number;
+  failed: number;
+  pending: number;
+  tests: SuiteTestResult[];
+  vscodeVersion?: string;
+  durationMs: number;
+}
+
+export interface RunSuiteOptions {
+  /** Folder of bundled `*.test.js` files (out/host-suite). */
+  suiteDir: string;
+  /** Folder of the repo's mocha package; required by absolute path (the host has no node_modules of ours). */
+  mochaPath: string;
+  testTimeoutMs?: number;
+  grep?: string;
+  vscodeVersion?: string;
+}
+
+function testFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true })
+    .flatMap((entry) => {
+      const full = path.join(folder, entry.name);
+      if (entry.isDirectory()) return testFiles(full);
+      return entry.name.endsWith('.test.js') ? [full] : [];
+    })
+    .sort();
+}
+
+interface MochaRunnable {
+  title: string;
+  fullTitle(): string;
+  duration?: number;
+}
+
+/** Runs mocha (tdd UI: suite/test/setup/teardown) over the bundled suite and collects results. */
+export function runSuite(options: RunSuiteOptions): Promise<SuiteResults> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const Mocha = require(options.mochaPath) as typeof import('mocha');
+  const mocha = new Mocha({
+    ui: 'tdd',
+    color: false,
+    reporter: 'spec',
+    timeout: options.testTimeoutMs ?? 30_000,
+    ...(options.grep ? { grep: options.grep } : {}),
+  });
+  // The suite is bundled with inline source maps: let failures point at the .ts sources.
+  process.setSourceMapsEnabled?.(true);
+  const files = testFiles(options.suiteDir);
+  if (files.length === 0) throw new Error(`No *.test.js files in ${options.suiteDir} (was the suite built?)`);
+  for (const file of files) mocha.addFile(file);
+
+  const started = Date.now();
+  const tests: SuiteTestResult[] = [];
+  const record = (runnable: MochaRunnable, state: SuiteTestResult['state'], error?: Error) =>
+    tests.push({
+      title: runnable.title,
+      fullTitle: runnable.fullTitle(),
+      state,
+      ...(runnable.duration === undefined ? {} : { durationMs: runnable.duration }),
+      ...(error ? { error: String(error.message ?? error), stack: String(error.stack ?? '').slice(0, 4000) } : {}),
+    });
+
+  return new Promise((resolve, reject) => {
+    try {
+      // Synchronous file loading (require): keeps `require('vscode')` inside the tests on the
+      // extension host's module interceptor.
+      const runner = mocha.run();
+      runner.on('pass', (test) => record(test, 'passed'));
+      runner.on('fail', (test, error) => record(test, 'failed', error));
+      runner.on('pending', (test) => record(test, 'pending'));
+      runner.on('end', () =>
+        resolve({
+          passed: tests.filter((t) => t.state === 'passed').length,
+          failed: tests.filter((t) => t.state === 'failed').length,
+          pending: tests.filter((t) => t.state === 'pending').length,
+          tests,
+          vscodeVersion: options.vscodeVersion,
+          durationMs: Date.now() - started,
+        }),
+      );
+    } catch (error) {
+      reject(error);
+    }
+  });
+}

