@@ -18,7 +18,9 @@ import {
   mkdtempSync,
   readFileSync,
   readdirSync,
+  renameSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -168,14 +170,16 @@ async function withInstallLock(dir, fn, log) {
       break;
     } catch (error) {
       if (error.code !== 'EEXIST') throw error;
-      const pid = Number(readFileSync(path.join(lock, 'pid'), { encoding: 'utf8', flag: 'a+' }) || 0);
-      let alive = false;
+      let pid = 0;
+      let lockAgeMs = Infinity;
       try {
-        if (pid) process.kill(pid, 0);
-        alive = pid > 0;
+        lockAgeMs = Date.now() - statSync(lock).mtimeMs;
+        pid = Number(readFileSync(path.join(lock, 'pid'), 'utf8')) || 0;
       } catch {
-        alive = false;
+        // the owner has not written its pid yet, or just released the lock
       }
+      // A lock without a pid is only stale once it is old (its owner may be between mkdir and write).
+      const alive = pid > 0 ? isAlive(pid) : lockAgeMs < 60_000;
       if (!alive) {
         rmSync(lock, { recursive: true, force: true });
         continue;
@@ -509,6 +513,35 @@ function tail(file, lines = 40) {
   }
 }
 
+function isAlive(pid) {
+  if (!(pid > 0)) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/**
+ * Several runs may share a checkout (e.g. `npm test` and `npm run test:host` at once): remove only
+ * run folders whose owning process has ended, keeping the newest of those for inspection.
+ */
+function pruneFinishedRuns(runsRoot) {
+  if (!existsSync(runsRoot)) return;
+  const ownerOf = (name) => {
+    try {
+      return Number(readFileSync(path.join(runsRoot, name, 'owner.pid'), 'utf8')) || 0;
+    } catch {
+      return 0;
+    }
+  };
+  const finished = readdirSync(runsRoot)
+    .filter((name) => !name.startsWith('.') && !isAlive(ownerOf(name)))
+    .sort();
+  for (const name of finished.slice(0, -1)) rmSync(path.join(runsRoot, name), { recursive: true, force: true });
+}
+
 function freshDir(dir) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -531,8 +564,15 @@ export async function runHostSuite({
   workspaceSource = EXAMPLE_WORKSPACE,
 }) {
   const runsRoot = path.join(REPO_ROOT, '.toolshed-host', 'runs');
-  rmSync(runsRoot, { recursive: true, force: true }); // keep only the latest run for inspection
-  const runDir = freshDir(path.join(runsRoot, new Date().toISOString().replace(/[:.]/g, '-')));
+  pruneFinishedRuns(runsRoot);
+  const runDir = path.join(runsRoot, `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
+  // Created under a dot-name and renamed, so a concurrent prune never sees it without its owner.
+  const staging = freshDir(path.join(runsRoot, `.staging-${process.pid}`));
+  writeFileSync(path.join(staging, 'owner.pid'), String(process.pid));
+  renameSync(staging, runDir);
+  // Own copy of the bundled suite: another run in this checkout may rebuild out/host-suite meanwhile.
+  const suiteCopy = path.join(runDir, 'suite');
+  cpSync(suiteDir, suiteCopy, { recursive: true });
   // Tests may write into the workspace: give them a copy, keep examples/ clean.
   const workspace = path.join(runDir, 'workspace');
   cpSync(workspaceSource, workspace, { recursive: true });
@@ -544,7 +584,7 @@ export async function runHostSuite({
   installExtensionUnderTest(extensionsDir);
   installDriver(extensionsDir, {
     resultsPath,
-    suiteDir: path.resolve(suiteDir),
+    suiteDir: suiteCopy,
     mochaPath: path.dirname(createRequire(path.join(REPO_ROOT, 'package.json')).resolve('mocha/package.json')),
     testTimeoutMs: Number(process.env.TOOLSHED_HOST_TEST_TIMEOUT_MS || 30_000),
     grep: grep || undefined,

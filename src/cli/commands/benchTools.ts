@@ -1,7 +1,7 @@
 import type { CliCommand } from '../cliCommand';
 import { RANKER_DEFAULTS } from '../../core/tools/toolRanker';
 import type { RankerOptions } from '../../core/tools/toolRanker';
-import { cliService, parseArgs, parseEngine, readJsonl, toToolInputs } from './toolCliSupport';
+import { cliService, defaultService, parseArgs, parseEngine, readJsonl, toToolInputs, toolshedOwnTools } from './toolCliSupport';
 
 interface QueryRow {
   query: string;
@@ -34,9 +34,11 @@ export const benchToolsCommand: CliCommand = {
     'tools: {"name", "description", "inputSchema", "tags"?} per line; queries: {"query", "gold": [names]} per line.',
     '--json prints {recall_at_1, recall_at_5, recall_at_10, mrr_at_10, p50_ms, p95_ms, tools, queries, engine, index_ms}.',
     '--ranker overrides ranking knobs (JSON object merged over the defaults), for ablations.',
+    '--reindex adds reindex_one_ms (median time to re-index one changed tool);',
+    '--tokens adds token_reduction (default always-visible set vs every tool visible, len/4 tokens).',
   ].join('\n'),
   async run(args, io) {
-    const { flags } = parseArgs(args, ['json', 'per-category']);
+    const { flags } = parseArgs(args, ['json', 'per-category', 'reindex', 'tokens']);
     const toolsFile = flags.get('tools');
     const queriesFile = flags.get('queries');
     if (typeof toolsFile !== 'string' || typeof queriesFile !== 'string') {
@@ -77,6 +79,31 @@ export const benchToolsCommand: CliCommand = {
     }
     run.end();
     times.sort((a, b) => a - b);
+    const extras: Record<string, number> = {};
+    if (flags.has('reindex') && tools.length > 0) {
+      const samples: number[] = [];
+      for (let i = 0; i < 15; i++) {
+        const target = tools[(i * 7919) % tools.length];
+        const changed = tools.map((t) => (t === target ? { ...t, description: `${t.description} (revision ${i})` } : t));
+        const start = performance.now();
+        const report = service.setTools(changed);
+        samples.push(performance.now() - start);
+        if (report.updated !== 1) throw new Error(`expected one updated tool, got ${JSON.stringify(report)}`);
+        service.setTools(tools);
+      }
+      samples.sort((a, b) => a - b);
+      extras.reindex_one_ms = round(samples[samples.length >> 1]);
+    }
+    if (flags.has('tokens')) {
+      const tokenService = await defaultService(parseEngine(flags.get('engine')));
+      tokenService.setTools([...tools, ...toolshedOwnTools()]);
+      const tokenRun = await tokenService.startRun();
+      const report = await tokenRun.tokenReport();
+      extras.token_reduction = round(report.reduction);
+      extras.tokens_sent = report.sentTokens;
+      extras.tokens_all = report.allToolsTokens;
+      tokenRun.end();
+    }
     const summary = (t: Tally) => ({
       recall_at_1: round(t.r1 / Math.max(t.queries, 1)),
       recall_at_5: round(t.r5 / Math.max(t.queries, 1)),
@@ -91,6 +118,7 @@ export const benchToolsCommand: CliCommand = {
       queries: queries.length,
       engine: service.engine,
       index_ms: round(indexMs, 1),
+      ...extras,
       ...(flags.has('per-category') ? { per_category: Object.fromEntries([...byCategory].map(([k, t]) => [k, { queries: t.queries, ...summary(t) }])) } : {}),
     };
     if (flags.has('json')) io.stdout(`${JSON.stringify(result)}\n`);

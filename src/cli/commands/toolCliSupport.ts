@@ -6,6 +6,8 @@ import type { RankerOptions } from '../../core/tools/toolRanker';
 import type { ToolInput } from '../../core/tools/toolRecord';
 import { createToolSearchService } from '../../core/tools/toolSearchService';
 import type { ToolSearchService } from '../../core/tools/toolSearchService';
+import { TOOL_SEARCH_TOOL_NAME, toolSearchInputJsonSchema } from '../../core/tools/toolSearchSchema';
+import { TOOLSHED_TOOL_NAMES } from '../../core/config/settingsSchema';
 
 /** Shared by `search tools` and `bench tools`: JSONL reading, option parsing, service setup. */
 
@@ -83,4 +85,18 @@ export async function cliService(allowedFts: FtsEngine[] | undefined, ranker?: R
     ranker,
     saveDelayMs: 60_000,
   });
+}
+
+/** A service with the default settings (Toolshed's own tools always visible, the rest deferred). */
+export async function defaultService(allowedFts: FtsEngine[] | undefined): Promise<ToolSearchService> {
+  const engine = await loadSqlEngine({ allowedFts });
+  return createToolSearchService({ engine, store: new MemoryByteStore(), saveDelayMs: 60_000 });
+}
+
+/** Toolshed's own tools as a model sees them (tool_search with its real schema; skill tools as stubs). */
+export function toolshedOwnTools(): ToolInput[] {
+  return [
+    { name: TOOL_SEARCH_TOOL_NAME, description: 'Find tools that are not listed yet: describe the capability you need; call a returned tool by its name.', inputSchema: toolSearchInputJsonSchema(), source: 'toolshed' },
+    ...TOOLSHED_TOOL_NAMES.filter((n) => n !== TOOL_SEARCH_TOOL_NAME).map((name) => ({ name, description: `Toolshed ${name.replace('_', ' ')}.`, inputSchema: { type: 'object', properties: { query: { type: 'string' } } }, source: 'toolshed' })),
+  ];
 }

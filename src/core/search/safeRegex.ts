@@ -12,7 +12,11 @@
  * bounded pattern length; no back-references or lookbehind; no quantified group that itself
  * contains a quantifier or an alternation (`(a+)+`, `(a|ab)*` — the exponential cases); at most
  * two unbounded quantifiers (`*`, `+`, `{n,}`), so the worst case is polynomial of low degree;
- * and subjects cut to `maxSubjectLength` characters by the caller (`boundSubject`).
+ * and subjects cut by the caller (`boundSubject`) to a length that keeps that polynomial small:
+ * an unanchored search with k unbounded quantifiers costs up to n^(k+1) steps, so with two of
+ * them subjects are cut to 250 characters (≈1.6·10^7 steps), else to 1000.
+ * A leading or trailing `.*` is dropped first: it changes nothing for a search but costs a
+ * quantifier (`.*issue.*` is `issue`).
  */
 
 export const SAFE_REGEX_LIMITS = {
@@ -20,10 +24,11 @@ export const SAFE_REGEX_LIMITS = {
   maxUnboundedQuantifiers: 2,
   maxRepeatBound: 100,
   maxSubjectLength: 1000,
+  maxSubjectLengthTwoUnbounded: 250,
 } as const;
 
 export type SafeRegexResult =
-  | { ok: true; regex: RegExp; anchored: RegExp }
+  | { ok: true; regex: RegExp; anchored: RegExp; /** Cut subjects to this length (see boundSubject). */ maxSubjectLength: number }
   | { ok: false; message: string };
 
 export interface SafeRegexOptions {
@@ -38,11 +43,19 @@ export function compileSafeRegex(pattern: string, options: SafeRegexOptions = {}
   if (pattern.length > SAFE_REGEX_LIMITS.maxPatternLength) {
     return { ok: false, message: `Regex rejected: the pattern is ${pattern.length} characters long; the limit is ${SAFE_REGEX_LIMITS.maxPatternLength}. ${HINT}` };
   }
-  const problem = findDangerousConstruct(pattern);
-  if (problem) return { ok: false, message: `Regex rejected: ${problem}. ${HINT}` };
+  const searchPattern = stripOuterDotStar(pattern);
+  const scanned = findDangerousConstruct(searchPattern);
+  if (typeof scanned === 'string') return { ok: false, message: `Regex rejected: ${scanned}. ${HINT}` };
   const flags = options.caseInsensitive === false ? '' : 'i';
+  const unbounded = scanned.unbounded;
+  const body = searchPattern.length > 0 ? searchPattern : '(?:)';
   try {
-    return { ok: true, regex: new RegExp(pattern, flags), anchored: new RegExp(`^(?:${pattern})$`, flags) };
+    return {
+      ok: true,
+      regex: new RegExp(body, flags),
+      anchored: new RegExp(`^(?:${body})$`, flags),
+      maxSubjectLength: unbounded >= 2 ? SAFE_REGEX_LIMITS.maxSubjectLengthTwoUnbounded : SAFE_REGEX_LIMITS.maxSubjectLength,
+    };
   } catch (error) {
     const detail = error instanceof Error ? error.message.replace(/^Invalid regular expression: /, '') : String(error);
     return { ok: false, message: `Regex rejected: invalid pattern (${detail}). ${HINT}` };
@@ -50,9 +63,30 @@ export function compileSafeRegex(pattern: string, options: SafeRegexOptions = {}
 }
 
 /** Cuts a subject to the bounded length the regex limits assume. */
-export function boundSubject(text: string): string {
-  return text.length > SAFE_REGEX_LIMITS.maxSubjectLength ? text.slice(0, SAFE_REGEX_LIMITS.maxSubjectLength) : text;
+export function boundSubject(text: string, max: number = SAFE_REGEX_LIMITS.maxSubjectLength): string {
+  return text.length > max ? text.slice(0, max) : text;
 }
+
+/** `.*x.*` → `x` (top level only; an escaped `\.*` or a trailing `\.*` is kept). */
+function stripOuterDotStar(pattern: string): string {
+  let out = pattern;
+  if (out.startsWith('.*') && !out.startsWith('.*?') && !/^\.\*[*+?{]/.test(out)) out = out.slice(2);
+  if (out.endsWith('.*') && !out.endsWith('\\.*') && out.length >= 2 && !hasTopLevelAlternation(out)) out = out.slice(0, -2);
+  return out;
+}
+
+function hasTopLevelAlternation(pattern: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i];
+    if (ch === '\\') i++;
+    else if (ch === '(') depth++;
+    else if (ch === ')') depth--;
+    else if (ch === '|' && depth === 0) return true;
+  }
+  return false;
+}
+
 
 interface GroupFrame {
   hasQuantifier: boolean;
@@ -60,7 +94,7 @@ interface GroupFrame {
 }
 
 /** A small scanner over the pattern's syntax; returns a description of the first problem. */
-function findDangerousConstruct(pattern: string): string | undefined {
+function findDangerousConstruct(pattern: string): string | { unbounded: number } {
   const stack: GroupFrame[] = [{ hasQuantifier: false, hasAlternation: false }];
   let unbounded = 0;
   let i = 0;
@@ -138,7 +172,7 @@ function findDangerousConstruct(pattern: string): string | undefined {
     i++;
   }
   if (stack.length > 1) return 'a "(" is not closed';
-  return undefined;
+  return { unbounded };
 }
 
 function readQuantifier(pattern: string, i: number): { max: number | undefined; end: number } | undefined {

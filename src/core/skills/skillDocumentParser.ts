@@ -236,7 +236,6 @@ class ParseContext {
 
   private parseJsonl(): void {
     const text = this.text;
-    const entries: Array<{ located: Located; node: AnyNode }> = [];
     let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
     let lineNo = 1;
     while (start <= text.length) {
@@ -244,11 +243,13 @@ class ParseContext {
       const line = text.slice(start, end);
       if (line.trim().length > 0) {
         try {
-          JSON.parse(line);
-          const located = this.parseYamlSource(line, start, this.index.lineSpan(lineNo));
-          if (located) {
-            if (isPlainObject(located.value)) entries.push({ located, node: located.root });
-            else this.problem(this.index.lineSpan(lineNo), 'error', PROBLEM_CODES.notAMapping, `Line ${lineNo}: each line must be one JSON object (a skill).`);
+          const value: unknown = JSON.parse(line);
+          if (!isPlainObject(value)) {
+            this.problem(this.index.lineSpan(lineNo), 'error', PROBLEM_CODES.notAMapping, `Line ${lineNo}: each line must be one JSON object (a skill).`);
+          } else if (!this.tryFastSkill(value, lineNo)) {
+            // Slow path only for lines with problems: YAML nodes give exact columns.
+            const located = this.parseYamlSource(line, start, this.index.lineSpan(lineNo));
+            if (located && isPlainObject(located.value)) this.addSkill(located, 'jsonl', { ordinal: lineNo - 1, multi: true });
           }
         } catch (error) {
           const offset = start + Math.min(jsonErrorOffset(error, line), line.length);
@@ -259,7 +260,18 @@ class ParseContext {
       start = end + 1;
       lineNo++;
     }
-    this.addEntries(entries, 'jsonl');
+  }
+
+  /** JSONL fast path: a clean line becomes a skill without building YAML nodes. */
+  private tryFastSkill(value: Record<string, unknown>, lineNo: number): boolean {
+    const problemCount = this.problems.length;
+    const skillCount = this.skills.length;
+    const span = this.index.lineSpan(lineNo);
+    this.addSkill({ value, root: undefined, base: 0, anchor: span, index: this.index }, 'jsonl', { ordinal: lineNo - 1, multi: true });
+    if (this.problems.length === problemCount) return true;
+    this.problems.length = problemCount;
+    this.skills.length = skillCount;
+    return false;
   }
 
   // ── YAML plumbing ────────────────────────────────────────────────────────

@@ -101,7 +101,8 @@ function tryLoad(engine: SqlEngine, bytes: Uint8Array, schemaVersion: string): L
       db.close();
       return { ok: false, corrupt: true, reason: `integrity check failed (${check?.quick_check ?? 'no answer'})` };
     }
-    const meta = db.get<{ value: string }>(`SELECT value FROM ${META_TABLE} WHERE key = 'schema_version'`);
+    const hasMeta = db.get(`SELECT 1 AS present FROM sqlite_master WHERE type = 'table' AND name = ?`, [META_TABLE]);
+    const meta = hasMeta ? db.get<{ value: string }>(`SELECT value FROM ${META_TABLE} WHERE key = 'schema_version'`) : undefined;
     if (!meta) {
       db.close();
       return { ok: false, corrupt: true, reason: 'not a Toolshed database (no schema version)' };

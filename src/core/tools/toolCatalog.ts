@@ -1,5 +1,4 @@
 import type { ToolExamplesConfig, ToolSearchConfig } from '../config/settingsSchema';
-import { canonicalJson } from './canonicalJson';
 import { CompiledToolConfig, normalizeTool } from './toolRecord';
 import type { ToolInput, ToolRecord } from './toolRecord';
 import type { ExampleProblem, ExampleSources } from './toolExamples';
@@ -37,12 +36,17 @@ export class ToolCatalog {
     this.invalidate(true);
   }
 
-  /** Replaces the whole catalog (e.g. on `vscode.lm.onDidChangeTools`). Later duplicates win. */
+  /**
+   * Replaces the whole catalog (e.g. on `vscode.lm.onDidChangeTools`). Later duplicates win.
+   * Unchanged inputs are recognised by identity first (cheapest: pass the same objects again),
+   * else by their JSON text.
+   */
   setTools(inputs: readonly ToolInput[]): void {
     const next = new Map<string, { input: ToolInput; key: string }>();
     for (const input of inputs) {
       if (!input || typeof input.name !== 'string' || input.name.length === 0) continue;
-      next.set(input.name, { input, key: canonicalJson(input) });
+      const previous = this.inputs.get(input.name);
+      next.set(input.name, previous && previous.input === input ? previous : { input, key: inputKey(input) });
     }
     this.inputs = next;
     this.invalidate(false);
@@ -51,7 +55,7 @@ export class ToolCatalog {
   upsertTools(inputs: readonly ToolInput[]): void {
     for (const input of inputs) {
       if (!input || typeof input.name !== 'string' || input.name.length === 0) continue;
-      this.inputs.set(input.name, { input, key: canonicalJson(input) });
+      this.inputs.set(input.name, { input, key: inputKey(input) });
     }
     this.invalidate(false);
   }
@@ -92,4 +96,9 @@ export class ToolCatalog {
     this.registryCache = undefined;
     this.generation++;
   }
+}
+
+/** Change-detection key of an input (the record hash, computed later, is the canonical one). */
+function inputKey(input: ToolInput): string {
+  return JSON.stringify(input);
 }

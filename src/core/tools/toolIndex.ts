@@ -5,7 +5,6 @@ import { openPersistentDatabase } from '../sql/persistentDatabase';
 import type { PersistentDatabase } from '../sql/persistentDatabase';
 import { FieldStats } from '../search/bm25f';
 import { bm25FromMatchinfoBlob, ftsOrExpression } from '../search/ftsBm25';
-import { canonicalJson, sha256Hex } from './canonicalJson';
 import { TOOL_FIELDS, toolFieldTerms } from './toolDocument';
 import type { ToolField, ToolFieldTerms } from './toolDocument';
 import type { ToolRecord } from './toolRecord';
@@ -61,7 +60,7 @@ export class ToolIndex {
   readonly stats = new FieldStats<ToolField>(TOOL_FIELDS);
   private readonly rows = new Map<string, StoredRow>();
   private readonly idToName = new Map<number, string>();
-  private fingerprint = '';
+  private readonly fingerprint = new XorFingerprint();
   private saveChain: Promise<void> = Promise.resolve();
   private dirty = false;
 
@@ -105,7 +104,7 @@ export class ToolIndex {
   }
 
   catalogFingerprint(): string {
-    return this.fingerprint;
+    return this.fingerprint.digest();
   }
 
   nameOf(id: number): string | undefined {
@@ -116,55 +115,67 @@ export class ToolIndex {
     return this.rows.get(name)?.hash;
   }
 
-  /** Brings the index in line with `records` (the execution registry). */
+  /**
+   * Brings the index in line with `records` (the execution registry). A linear diff against
+   * the stored record hashes finds what changed; only those rows are written (the catalog
+   * fingerprint is maintained incrementally, XOR-ing hashes in and out).
+   */
   sync(records: readonly ToolRecord[]): SyncReport {
     const start = performance.now();
-    const fingerprint = catalogFingerprint(records);
     const report: SyncReport = { added: 0, updated: 0, removed: 0, unchanged: 0, skipped: false, ms: 0 };
-    if (fingerprint === this.fingerprint) {
+    const incremental = this.options.incremental !== false;
+    const changed: ToolRecord[] = [];
+    const wanted = new Set<string>();
+    for (const record of records) {
+      wanted.add(record.name);
+      if (this.rows.get(record.name)?.hash === record.recordHash) report.unchanged++;
+      else changed.push(record);
+    }
+    const removed: string[] = [];
+    if (wanted.size !== this.rows.size || changed.length > 0) {
+      for (const name of this.rows.keys()) if (!wanted.has(name)) removed.push(name);
+    }
+    if (changed.length === 0 && removed.length === 0) {
       report.skipped = true;
-      report.unchanged = records.length;
       report.ms = performance.now() - start;
       return report;
     }
-    const incremental = this.options.incremental !== false;
     const db = this.pdb.db;
     db.transaction(() => {
+      let toWrite = changed;
       if (!incremental) {
+        // Full rebuild on any change (enableIncrementalIndex = false).
         db.run('DELETE FROM tools');
         for (const name of [...this.rows.keys()]) this.forget(name);
-      }
-      const wanted = new Set(records.map((r) => r.name));
-      for (const name of [...this.rows.keys()]) {
-        if (wanted.has(name)) continue;
-        db.run('DELETE FROM tools WHERE id = ?', [this.rows.get(name)!.id]);
-        this.forget(name);
-        report.removed++;
-      }
-      for (const record of records) {
-        const existing = this.rows.get(record.name);
-        if (existing && existing.hash === record.recordHash) {
-          report.unchanged++;
-          continue;
+        toWrite = [...records];
+        report.unchanged = 0;
+      } else {
+        for (const name of removed) {
+          db.run('DELETE FROM tools WHERE id = ?', [this.rows.get(name)!.id]);
+          this.forget(name);
         }
+      }
+      report.removed = removed.length;
+      for (const record of toWrite) {
+        const existing = this.rows.get(record.name);
         const terms = toolFieldTerms(record);
         const values = rowValues(record, terms);
         if (existing) {
-          db.run(`UPDATE tools SET ${ROW_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`, [...values, existing.id]);
+          db.run(UPDATE_SQL, [...values, existing.id]);
+          this.forget(record.name);
           this.remember(record.name, existing.id, record.recordHash, terms);
           report.updated++;
         } else {
-          db.run(`INSERT INTO tools (${ROW_COLUMNS.join(', ')}) VALUES (${ROW_COLUMNS.map(() => '?').join(', ')})`, values);
+          db.run(INSERT_SQL, values);
           const id = Number(db.get<{ id: number }>('SELECT last_insert_rowid() AS id')!.id);
           this.remember(record.name, id, record.recordHash, terms);
           report.added++;
         }
       }
-      setMeta(db, 'catalog_fingerprint', fingerprint);
-      setMeta(db, 'tool_count', String(records.length));
+      setMeta(db, 'catalog_fingerprint', this.fingerprint.digest());
+      setMeta(db, 'tool_count', String(this.rows.size));
     });
-    this.fingerprint = fingerprint;
-    this.dirty = report.added + report.updated + report.removed > 0 || this.dirty;
+    this.dirty = true;
     report.ms = performance.now() - start;
     return report;
   }
@@ -222,13 +233,17 @@ export class ToolIndex {
 
   private remember(name: string, id: number, hash: string, terms: ToolFieldTerms): void {
     this.rows.set(name, { id, hash });
+    this.fingerprint.toggle(hash);
     this.idToName.set(id, name);
     this.stats.set(name, terms);
   }
 
   private forget(name: string): void {
     const row = this.rows.get(name);
-    if (row) this.idToName.delete(row.id);
+    if (row) {
+      this.idToName.delete(row.id);
+      this.fingerprint.toggle(row.hash);
+    }
     this.rows.delete(name);
     this.stats.delete(name);
   }
@@ -246,9 +261,10 @@ export class ToolIndex {
       });
       this.remember(String(row.name), Number(row.id), String(row.record_hash), terms);
     }
-    this.fingerprint = db.get<{ value: string }>(`SELECT value FROM tool_index_meta WHERE key = 'catalog_fingerprint'`)?.value ?? '';
-    // A stored fingerprint only counts if it matches the rows we actually hold.
-    if (this.fingerprint && this.fingerprint !== fingerprintOf([...this.rows].map(([name, r]) => [name, r.hash]))) this.fingerprint = '';
+    const stored = db.get<{ value: string }>(`SELECT value FROM tool_index_meta WHERE key = 'catalog_fingerprint'`)?.value;
+    if (stored !== undefined && stored !== this.fingerprint.digest()) {
+      this.options.logger.warn('Tool index: stored catalog fingerprint does not match its rows; they will be re-checked one by one.');
+    }
   }
 }
 
@@ -257,6 +273,9 @@ const ROW_COLUMNS = [
   'name', 'namespace', 'side_effects', 'loading_mode', 'record_hash', 'description', 'tags_json',
   ...TERM_COLUMNS, ...FTS_COLUMNS,
 ] as const;
+
+const UPDATE_SQL = `UPDATE tools SET ${ROW_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`;
+const INSERT_SQL = `INSERT INTO tools (${ROW_COLUMNS.join(', ')}) VALUES (${ROW_COLUMNS.map(() => '?').join(', ')})`;
 
 function rowValues(record: ToolRecord, terms: ToolFieldTerms): string[] {
   const unique = (list: readonly string[]) => [...new Set(list)].join(' ');
@@ -272,14 +291,29 @@ function setMeta(db: SqlDatabase, key: string, value: string): void {
   db.run('INSERT INTO tool_index_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value]);
 }
 
-/** sha256 over the sorted (name, record hash) pairs: equal iff the indexed catalog is equal. */
-export function catalogFingerprint(records: readonly Pick<ToolRecord, 'name' | 'recordHash'>[]): string {
-  return fingerprintOf(records.map((r) => [r.name, r.recordHash]));
+/**
+ * Catalog fingerprint: the XOR of every record hash (each a sha256 over the record, its name
+ * included). Names are unique, so it identifies the set of indexed records
+ * regardless of order, and is maintained in O(1) per changed row.
+ */
+export class XorFingerprint {
+  private readonly acc = new Uint8Array(32);
+
+  toggle(hexHash: string): void {
+    const bytes = Buffer.from(hexHash, 'hex');
+    for (let i = 0; i < 32 && i < bytes.length; i++) this.acc[i] ^= bytes[i];
+  }
+
+  digest(): string {
+    return Buffer.from(this.acc).toString('hex');
+  }
 }
 
-function fingerprintOf(pairs: Array<[string, string]>): string {
-  const sorted = [...pairs].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return sha256Hex(canonicalJson(sorted));
+/** The fingerprint of a record list, computed from scratch (tests, diagnostics). */
+export function catalogFingerprint(records: readonly Pick<ToolRecord, 'recordHash'>[]): string {
+  const fp = new XorFingerprint();
+  for (const r of records) fp.toggle(r.recordHash);
+  return fp.digest();
 }
 
 function createSchema(db: SqlDatabase, fts: FtsEngine): void {

@@ -33,14 +33,14 @@ export interface RankerOptions {
 }
 
 export const RANKER_DEFAULTS: RankerOptions = {
-  postingBudget: 3000,
-  candidates: 200,
+  postingBudget: 500,
+  candidates: 120,
   fieldWeights: { name: 3, tags: 1.5, description: 1, paramNames: 0.8, paramDescriptions: 0.4 },
   fieldB: { name: 0.3, tags: 0.5, description: 0.75, paramNames: 0.6, paramDescriptions: 0.75 },
   nameCoverageBonus: 0,
   bigramBonus: 0,
   paramCoverageBonus: 0,
-  minStage1Terms: 3,
+  minStage1Terms: 2,
   rerank: true,
 };
 

@@ -1,6 +1,6 @@
 import { EXACT_SCORE, REGEX_SCORES, normalizeBm25 } from '../search/scoring';
 import type { MatchType } from '../search/scoring';
-import { boundSubject, compileSafeRegex } from '../search/safeRegex';
+import { SAFE_REGEX_LIMITS, boundSubject, compileSafeRegex } from '../search/safeRegex';
 import { analyze } from '../search/textAnalysis';
 import type { FtsEngine } from '../sql/sqlEngine';
 import type { ToolIndex } from './toolIndex';
@@ -101,13 +101,13 @@ function exactSearch(ctx: SearchContext, query: string, limit: number): SearchHi
   return sortByContract(hits, ctx.config).slice(0, limit);
 }
 
-function regexTier(record: ToolRecord, regex: RegExp, anchored: RegExp): number | undefined {
-  const match = regex.exec(record.name);
+function regexTier(record: ToolRecord, regex: RegExp, anchored: RegExp, maxSubject: number): number | undefined {
+  const match = regex.exec(boundSubject(record.name, maxSubject));
   if (match) {
-    if (anchored.test(record.name)) return REGEX_SCORES.fullName;
+    if (record.name.length <= maxSubject && anchored.test(record.name)) return REGEX_SCORES.fullName;
     return match.index === 0 ? REGEX_SCORES.namePrefix : REGEX_SCORES.nameSubstring;
   }
-  if (regex.test(boundSubject(record.description)) || record.tags.some((tag) => regex.test(boundSubject(tag)))) {
+  if (regex.test(boundSubject(record.description, maxSubject)) || record.tags.some((tag) => regex.test(boundSubject(tag, maxSubject)))) {
     return REGEX_SCORES.descriptionOrTags;
   }
   return undefined;
@@ -125,7 +125,7 @@ function regexSearch(ctx: SearchContext, pattern: string, limit: number): Search
       truncated = true;
       break;
     }
-    const tier = regexTier(record, compiled.regex, compiled.anchored);
+    const tier = regexTier(record, compiled.regex, compiled.anchored, compiled.maxSubjectLength);
     if (tier !== undefined) hits.push({ record, score: tier, matchType: 'regex' });
   }
   return {
@@ -149,7 +149,7 @@ function wordRegexSearch(ctx: SearchContext, query: string, limit: number): Omit
   const anchored = new RegExp(`^(?:${escaped.join('|')})$`, 'i');
   const scored: Array<{ hit: SearchHit; coverage: number }> = [];
   for (const record of candidates(ctx)) {
-    const tier = regexTier(record, any, anchored);
+    const tier = regexTier(record, any, anchored, SAFE_REGEX_LIMITS.maxSubjectLength);
     if (tier === undefined) continue;
     const text = `${record.name} ${boundSubject(record.description)} ${record.tags.join(' ')}`;
     const coverage = each.reduce((n, re) => n + (re.test(text) ? 1 : 0), 0);

@@ -132,6 +132,7 @@ export class SkillDiagnostics extends Disposable {
     if (doc.uri.scheme !== 'file') this.names.delete(key);
     // Cleared on close; a duplicate name stays visible as long as the files exist.
     this.recomputeDuplicates();
+    this.publish(key);
   }
 
   private recomputeDuplicates(): void {

@@ -59,7 +59,11 @@ export class SkillCodeActionProvider implements vscode.CodeActionProvider {
     for (const diagnostic of context.diagnostics) {
       if (diagnostic.source !== DIAGNOSTIC_SOURCE) continue;
       const code = typeof diagnostic.code === 'object' ? String(diagnostic.code.value) : String(diagnostic.code ?? '');
-      const problem = problems.find((p) => p.code === code && toRange(p).isEqual(diagnostic.range));
+      // VS Code may clamp a range to the document, so fall back to the same code on the same line.
+      const sameCode = problems.filter((p) => p.code === code);
+      const problem = sameCode.find((p) => toRange(p).isEqual(diagnostic.range))
+        ?? sameCode.find((p) => p.line - 1 === diagnostic.range.start.line)
+        ?? (sameCode.length === 1 ? sameCode[0] : undefined);
       if (!problem) continue;
       for (const fix of quickFixesFor(text, kind, document.fileName, problem)) {
         const action = new vscode.CodeAction(fix.title.replace(/`/g, ''), vscode.CodeActionKind.QuickFix);

@@ -134,7 +134,6 @@ export function registerSkillDirectoryView(context: vscode.ExtensionContext, sou
     const summary = directorySummary(source.packs());
     view.description = summary.description;
     view.badge = summary.count ? { value: summary.count, tooltip: summary.badgeTooltip } : undefined;
-    void vscode.commands.executeCommand('setContext', 'toolshed.skillCount', summary.count);
   };
   updateSummary();
   context.subscriptions.push(provider, view, source.onDidChange(updateSummary));

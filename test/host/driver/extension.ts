@@ -3,10 +3,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { runSuite, type SuiteResults } from './runSuite';
 import { SCRIPTED_VENDOR, ScriptedModel, type ScriptedModelControl } from './scriptedModel';
+import { registerTestTools, type TestToolCalls } from './testTools';
 
 /** What tests get from `vscode.extensions.getExtension('toolshed-test.toolshed-test-driver').exports`. */
 export interface DriverApi {
   readonly scriptedModel: ScriptedModelControl;
+  /** Calls made to the fixture tools of testTools.ts. */
+  readonly testTools: TestToolCalls;
 }
 
 /** Written by test/host/offlineHost.mjs beside this extension's package.json (offline host only). */
@@ -23,6 +26,7 @@ export const RUN_CONFIG_FILE = 'toolshed-test-run.json';
 export function activate(context: vscode.ExtensionContext): DriverApi {
   const model = new ScriptedModel();
   context.subscriptions.push(vscode.lm.registerLanguageModelChatProvider(SCRIPTED_VENDOR, model));
+  const testTools = registerTestTools(context);
 
   // code-server ignores --extensionTestsPath, so in the offline host this extension runs the
   // suite itself. Deferred so that activate() returns first: tests call getExtension(...).activate().
@@ -31,7 +35,7 @@ export function activate(context: vscode.ExtensionContext): DriverApi {
     const config = JSON.parse(readFileSync(configPath, 'utf8')) as RunConfig;
     setTimeout(() => void runAndReport(config), 0);
   }
-  return { scriptedModel: model.control() };
+  return { scriptedModel: model.control(), testTools };
 }
 
 export function deactivate(): void {}

@@ -57,7 +57,9 @@ export function runSuite(options: RunSuiteOptions): Promise<SuiteResults> {
     timeout: options.testTimeoutMs ?? 30_000,
     ...(options.grep ? { grep: options.grep } : {}),
   });
-  // The suite is bundled with inline source maps: let failures point at the .ts sources.
+  // The suite is bundled with inline source maps. Node maps stack traces only where the host keeps
+  // Node's default stack formatting (the VS Code extension host replaces it, so traces there point
+  // at the readable, unminified bundle in the run folder's suite/).
   process.setSourceMapsEnabled?.(true);
   const files = testFiles(options.suiteDir);
   if (files.length === 0) throw new Error(`No *.test.js files in ${options.suiteDir} (was the suite built?)`);

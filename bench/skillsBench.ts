@@ -1,0 +1,168 @@
+/**
+ * Skill benchmarks (bundled and run by bench/skills.bench.mjs): synthetic stores of 500, 5,000
+ * and 50,000 skills (deterministic generator) → skill_search p50/p95; loading 1,000 skill files;
+ * reloading one changed file; recall on a realistic query set against the built-in packs.
+ * Prints one JSON line last: {"title", "rows"}.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { skillsConfigSchema } from '../src/core/config/settingsSchema';
+import { lengthTokenCounter, nullEventSink, nullLogger } from '../src/core/platform/basicPorts';
+import { MemoryByteStore } from '../src/core/platform/memoryByteStore';
+import { nodeFileSystem } from '../src/core/platform/nodeFileSystem';
+import { loadSqlEngine } from '../src/core/sql/sqlEngine';
+import type { SqlEngine } from '../src/core/sql/sqlEngine';
+import { createSkillService } from '../src/core/skills/skillService';
+import type { ResolvedSkillPack } from '../src/core/skills/skillPackSources';
+
+const round = (v: number, d = 3) => Number(v.toFixed(d));
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const AREAS = ['git', 'review', 'testing', 'api', 'browser', 'database', 'deploy', 'docs', 'security', 'ci', 'cloud', 'data', 'mobile', 'infra', 'billing', 'auth', 'search', 'cache', 'queue', 'email'];
+const VERBS = ['create', 'update', 'delete', 'list', 'sync', 'migrate', 'validate', 'export', 'import', 'debug', 'monitor', 'rotate', 'archive', 'restore', 'configure', 'benchmark', 'paginate', 'retry', 'schedule', 'notify'];
+const OBJECTS = ['issue', 'branch', 'record', 'table', 'bucket', 'invoice', 'token', 'user', 'report', 'index', 'cluster', 'webhook', 'pipeline', 'release', 'schema', 'snapshot', 'session', 'ticket', 'dashboard', 'certificate', 'queue', 'job', 'file', 'image', 'metric'];
+const FILLER = ['safely', 'quickly', 'with retries', 'in batches', 'for a team', 'across regions', 'without downtime', 'from the CLI', 'in production', 'for staging', 'using the API', 'with audit logs'];
+
+interface Synth { name: string; trigger: string; area: string; verb: string; object: string }
+
+function synthSkills(count: number, seed: number): Synth[] {
+  const r = rng(seed);
+  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)] as T;
+  return Array.from({ length: count }, (_, i) => {
+    const area = pick(AREAS);
+    const verb = pick(VERBS);
+    const object = pick(OBJECTS);
+    return { name: `pack.synth.${area}.${verb}_${object}_${i}`, trigger: `${verb} a ${object} in ${area} ${pick(FILLER)} ${pick(FILLER)}`, area, verb, object };
+  });
+}
+
+function writeJsonlPack(dir: string, skills: Synth[]): void {
+  mkdirSync(dir, { recursive: true });
+  const perFile = 3000;
+  for (let f = 0; f * perFile < skills.length; f++) {
+    const lines = skills.slice(f * perFile, (f + 1) * perFile).map((s) => JSON.stringify({
+      name: s.name, title: `${s.verb} ${s.object}`, trigger: s.trigger, task_type: 'code', tags: [s.area, s.object],
+      steps: [`Find the ${s.object}.`, `${s.verb} it.`, 'Verify the result.'],
+    }));
+    writeFileSync(path.join(dir, `part${f}.skill.jsonl`), `${lines.join('\n')}\n`);
+  }
+}
+
+function packOf(name: string, root: string): ResolvedSkillPack {
+  return { name, root, scopeMode: 'global', enabled: true, updateExistingPackSkills: true, pinnedSkillNames: [], source: 'settings', workspace: false, optional: false };
+}
+
+async function service(engine: SqlEngine) {
+  return createSkillService({
+    engine, store: new MemoryByteStore(), config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }), logger: nullLogger, events: nullEventSink,
+    clock: { now: () => Date.now() }, tokenCounter: lengthTokenCounter, fs: nodeFileSystem, env: {}, autoSaveDelayMs: 60_000,
+  });
+}
+
+const ctx = { includeWorkspacePacks: true };
+
+async function main(): Promise<void> {
+  const engine = await loadSqlEngine({ wasmPath: path.join(process.cwd(), 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm') });
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'toolshed-skill-bench-'));
+  const rows: Array<Record<string, unknown>> = [];
+  try {
+    for (const size of [500, 5000, 50000]) {
+      const dir = path.join(tmp, `synth-${size}`);
+      const skills = synthSkills(size, 42);
+      writeJsonlPack(dir, skills);
+      const s = await service(engine);
+      const loadStart = performance.now();
+      await s.loadPacks([packOf('synth', dir)]);
+      const loadMs = performance.now() - loadStart;
+      const r = rng(7);
+      const queries = Array.from({ length: 300 }, () => {
+        const target = skills[Math.floor(r() * skills.length)] as Synth;
+        return `how do I ${target.verb} the ${target.object} in ${target.area}`;
+      });
+      for (const q of queries.slice(0, 30)) await s.search({ query: q }, ctx);
+      const times: number[] = [];
+      for (const q of queries) {
+        const t = performance.now();
+        await s.search({ query: q }, ctx);
+        times.push(performance.now() - t);
+      }
+      times.sort((a, b) => a - b);
+      const target = size >= 50000 ? 5 : size <= 500 ? 1 : 5;
+      rows.push({ case: `skill_search @ ${size} skills`, skills: size, engine: s.fts, p50_ms: round(pct(times, 0.5)), p95_ms: round(pct(times, 0.95)), target: `p95 ≤ ${target} ms`, ok: pct(times, 0.95) <= target, load_ms: round(loadMs, 0) });
+      await s.dispose();
+    }
+
+    // Loading 1,000 skill files (mixed formats), then reloading one changed file.
+    const filesDir = path.join(tmp, 'files-1000');
+    const skills = synthSkills(1000, 99);
+    skills.forEach((sk, i) => {
+      const sub = path.join(filesDir, sk.area);
+      mkdirSync(sub, { recursive: true });
+      if (i % 2 === 0) {
+        writeFileSync(path.join(sub, `s${i}.skill.yaml`), `name: ${sk.name}\ntitle: ${sk.verb} ${sk.object}\ntrigger: ${sk.trigger}\ntags: [${sk.area}]\nsteps:\n  - Find the ${sk.object}.\n  - ${sk.verb} it.\n`);
+      } else {
+        writeFileSync(path.join(sub, `s${i}.skill.md`), `---\nname: ${sk.name}\ntitle: ${sk.verb} ${sk.object}\ntrigger: ${sk.trigger}\nsteps:\n  - Find the ${sk.object}.\n  - ${sk.verb} it.\n---\nNotes for ${sk.name}.\n`);
+      }
+    });
+    const times: number[] = [];
+    let s = await service(engine);
+    for (let run = 0; run < 3; run++) {
+      await s.dispose();
+      s = await service(engine);
+      const t = performance.now();
+      await s.loadPacks([packOf('files', filesDir)]);
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    rows.push({ case: 'load 1,000 skill files', skills: 1000, engine: s.fts, p50_ms: round(pct(times, 0.5), 1), p95_ms: round(times[times.length - 1] ?? 0, 1), target: '≤ 1000 ms', ok: (pct(times, 0.5)) <= 1000 });
+    const reloadTimes: number[] = [];
+    const file = path.join(filesDir, skills[0]!.area, 's0.skill.yaml');
+    for (let i = 0; i < 40; i++) {
+      writeFileSync(file, `name: ${skills[0]!.name}\ntrigger: changed trigger ${i}\nsteps:\n  - Step ${i}.\n`);
+      const t = performance.now();
+      const result = await s.reloadFile(file);
+      reloadTimes.push(performance.now() - t);
+      if (result.updated.length !== 1) throw new Error('reload did not update');
+    }
+    reloadTimes.sort((a, b) => a - b);
+    rows.push({ case: 'reload one changed file', skills: 1000, engine: s.fts, p50_ms: round(pct(reloadTimes, 0.5)), p95_ms: round(pct(reloadTimes, 0.95)), target: 'p95 ≤ 20 ms', ok: pct(reloadTimes, 0.95) <= 20 });
+    await s.dispose();
+
+    // Recall on realistic queries against the built-in packs.
+    const builtIn = await service(engine);
+    await builtIn.loadPacks([packOf('core', path.join(process.cwd(), 'skill-packs', 'core'))]);
+    const queries = readFileSync(path.join(process.cwd(), 'bench', 'skills-queries.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { query: string; gold: string[] });
+    let r1 = 0;
+    let r3 = 0;
+    let mrr = 0;
+    for (const q of queries) {
+      const out = await builtIn.search({ query: q.query, limit: 10 }, ctx);
+      const rank = out.skills.findIndex((x) => q.gold.includes(x.name));
+      if (rank === 0) r1++;
+      if (rank >= 0 && rank < 3) r3++;
+      if (rank >= 0) mrr += 1 / (rank + 1);
+    }
+    rows.push({ case: `recall, built-in packs (${queries.length} queries)`, skills: (await builtIn.list({ page_size: 50 }, ctx)).total, engine: builtIn.fts, recall_at_1: round(r1 / queries.length), recall_at_3: round(r3 / queries.length), mrr_at_10: round(mrr / queries.length) });
+    await builtIn.dispose();
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  console.log(JSON.stringify({ title: 'Skills: skill_search latency, pack loading, reload, recall', rows }));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

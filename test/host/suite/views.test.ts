@@ -1,0 +1,150 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { TOOLSHED_ID, eventually, toolshed } from './helpers';
+
+interface RenderedTree {
+  description?: string;
+  badge?: number;
+  items: Array<{ label: string; description?: string; contextValue?: string; depth: number; id?: string; tooltip?: string }>;
+}
+
+const skillItems = () => vscode.commands.executeCommand<RenderedTree>('toolshed._skillDirectoryItems');
+const toolItems = () => vscode.commands.executeCommand<RenderedTree>('toolshed._activatedToolsItems');
+const folder = () => vscode.workspace.workspaceFolders![0]!.uri;
+
+/** The tree item of a skill (skill ids are `skill:<pack>:<name>`). */
+async function skillItem(name: string) {
+  return (await skillItems()).items.find((item) => item.id?.endsWith(`:${name}`) && item.id.startsWith('skill:'));
+}
+
+suite('views: Toolshed sidebar', () => {
+  suiteSetup(async () => {
+    await toolshed();
+  });
+
+  test('the view container, both views, the welcome content and the walkthrough are contributed', () => {
+    const pkg = vscode.extensions.getExtension(TOOLSHED_ID)!.packageJSON;
+    assert.deepEqual(pkg.contributes.viewsContainers.activitybar.map((c: { id: string }) => c.id), ['toolshed']);
+    assert.deepEqual(pkg.contributes.views.toolshed.map((v: { id: string }) => v.id), ['toolshed.skillDirectory', 'toolshed.activatedTools']);
+    assert.ok(pkg.contributes.viewsWelcome.some((w: { view: string }) => w.view === 'toolshed.skillDirectory'));
+    const walkthrough = pkg.contributes.walkthroughs.find((w: { id: string }) => w.id === 'toolshed.gettingStarted');
+    assert.ok(walkthrough, 'walkthrough contributed');
+    assert.deepEqual(walkthrough.steps.map((s: { id: string }) => s.id), ['what', 'addPack', 'participant', 'toolSearch']);
+  });
+
+  test('every view command is registered', async () => {
+    const commands = new Set(await vscode.commands.getCommands(true));
+    for (const id of ['openSkill', 'copySkillName', 'pinSkill', 'unpinSkill', 'insertSkillReference', 'revealSkillInExplorer', 'showToolDetails', 'clearActivatedTools']) {
+      assert.ok(commands.has(`toolshed.${id}`), `toolshed.${id}`);
+    }
+  });
+
+  test('the sidebar opens and the walkthrough can be opened', async () => {
+    await vscode.commands.executeCommand('workbench.view.extension.toolshed');
+    await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${TOOLSHED_ID}#toolshed.gettingStarted`, false);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  test('Skill Directory lists the built-in pack and the workspace skills, with counts', async () => {
+    const tree = await eventually(async () => {
+      const rendered = await skillItems();
+      const ids = rendered.items.map((i) => i.id ?? '');
+      return ids.some((id) => id.endsWith(':fix-lint')) && ids.some((id) => id.endsWith(':release-notes')) && ids.some((id) => id.endsWith(':write-a-skill')) ? rendered : undefined;
+    }, 'the fixture and built-in skills in the tree', 20_000);
+    const fixLint = tree.items.find((i) => i.id?.endsWith(':fix-lint'))!;
+    assert.equal(fixLint.label, 'Fix lint and type errors');
+    assert.match(fixLint.description ?? '', /^fix-lint — When `npm run lint`/);
+    assert.match(fixLint.tooltip ?? '', /Steps:\* 3/);
+    assert.ok(tree.items.some((i) => i.depth === 0 && i.id === 'pack:core'), 'the built-in pack is a root');
+    assert.ok((tree.badge ?? 0) >= 3, `badge ${tree.badge}`);
+    assert.match(tree.description ?? '', /\d+ skills · \d+ packs/);
+  });
+
+  test('a pack added in settings appears, with an inactive skill and its reason', async () => {
+    await vscode.workspace.getConfiguration('toolshed').update('skills.packs', [{ name: 'team', path: 'skills' }], vscode.ConfigurationTarget.Workspace);
+    const deploy = await eventually(() => skillItem('deploy-preview'), 'deploy-preview from the team pack', 20_000);
+    assert.ok(deploy.id?.startsWith('skill:team:'));
+    if (!process.env.PREVIEW_DEPLOY_TOKEN) {
+      assert.match(deploy.contextValue ?? '', /\.inactive/);
+      assert.match(deploy.description ?? '', /inactive: .*PREVIEW_DEPLOY_TOKEN/);
+    }
+    assert.ok(await skillItem('name-branches'), 'jsonl skills listed');
+    assert.ok(await skillItem('paginate-api'), 'json skills listed');
+  });
+
+  test('the tree follows a skill file being added, broken, fixed and deleted', async () => {
+    const uri = vscode.Uri.joinPath(folder(), '.github', 'skills', 'views-probe.skill.md');
+    const valid = '---\nname: views-probe\ntrigger: When probing the views.\nsteps:\n  - Probe.\n---\n';
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(valid));
+    const added = await eventually(() => skillItem('views-probe'), 'the added skill', 20_000);
+    assert.match(added.contextValue ?? '', /\.active/);
+
+    await vscode.workspace.fs.writeFile(uri, Buffer.from('---\nname: views-probe\ntrigger: When probing the views.\n---\n'));
+    await eventually(async () => /\.invalid/.test((await skillItem('views-probe'))?.contextValue ?? ''), 'the skill shown as invalid', 20_000);
+
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(valid));
+    await eventually(async () => /\.active/.test((await skillItem('views-probe'))?.contextValue ?? ''), 'the skill valid again', 20_000);
+
+    await vscode.workspace.fs.delete(uri);
+    await eventually(async () => !(await skillItem('views-probe')), 'the deleted skill gone', 20_000);
+  });
+
+  test('open goes to the skill\'s definition', async () => {
+    await eventually(() => skillItem('fix-lint'), 'fix-lint', 20_000);
+    const editor = await vscode.commands.executeCommand<vscode.TextEditor>('toolshed.openSkill', 'fix-lint');
+    assert.ok(editor);
+    assert.match(vscode.window.activeTextEditor?.document.uri.path ?? '', /fix-lint\.skill\.md$/);
+    assert.equal(vscode.window.activeTextEditor?.selection.active.line, 0);
+  });
+
+  test('pin and unpin change the item and the pinned state', async () => {
+    await vscode.commands.executeCommand('toolshed.pinSkill', 'fix-lint');
+    await eventually(async () => /\.pinned\./.test((await skillItem('fix-lint'))?.contextValue ?? ''), 'fix-lint pinned');
+    await vscode.commands.executeCommand('toolshed.unpinSkill', 'fix-lint');
+    await eventually(async () => /\.unpinned\./.test((await skillItem('fix-lint'))?.contextValue ?? ''), 'fix-lint unpinned');
+  });
+
+  test('copy name writes the skill name to the clipboard', async function () {
+    // In the browser workbench the clipboard needs a permission headless Chromium may not grant.
+    const within = <T>(promise: Thenable<T>) => Promise.race([Promise.resolve(promise), new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 3000))]);
+    const copied = await within(vscode.commands.executeCommand<string>('toolshed.copySkillName', 'fix-lint'));
+    if (copied === 'timeout') return this.skip();
+    assert.equal(copied, 'fix-lint');
+    // Reading it back would ask the browser for clipboard-read permission (a notification), so not here.
+  });
+
+  test('insert reference puts a #file reference in the chat input (or the clipboard)', async () => {
+    const text = await vscode.commands.executeCommand<string>('toolshed.insertSkillReference', 'fix-lint');
+    assert.equal(text, '#file:.github/skills/fix-lint.skill.md ');
+    await vscode.commands.executeCommand('toolshed.revealSkillInExplorer', 'fix-lint');
+  });
+
+  test('Activated Tools shows the deferred catalog size and follows activations', async () => {
+    const tree = await toolItems();
+    assert.match(tree.description ?? '', /activated tools? · \d+ deferred/);
+    const toolSearch = vscode.lm.tools.find((t) => t.name === 'tool_search');
+    if (toolSearch) {
+      // Agent-mode calls of tool_search activate what they find (grouped under one session).
+      await vscode.lm.invokeTool('tool_search', { input: { query: 'search files in the workspace' }, toolInvocationToken: undefined });
+      const after = await eventually(async () => {
+        const rendered = await toolItems();
+        return rendered.items.some((i) => i.depth === 1) ? rendered : undefined;
+      }, 'activations listed', 10_000).catch(() => undefined);
+      if (after) {
+        const tool = after.items.find((i) => i.depth === 1)!;
+        assert.match(tool.description ?? '', /found by|called/);
+        await vscode.commands.executeCommand('toolshed.clearActivatedTools');
+        await eventually(async () => (await toolItems()).items.length === 0, 'activations cleared');
+      }
+    }
+  });
+
+  test('Show Tool Details opens a read-only document with description and schema', async () => {
+    const name = vscode.lm.tools[0]?.name;
+    assert.ok(name, 'some language-model tool is registered');
+    const uri = await vscode.commands.executeCommand<vscode.Uri>('toolshed.showToolDetails', name);
+    const document = await vscode.workspace.openTextDocument(uri);
+    assert.match(document.getText(), new RegExp(`^# ${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    assert.match(document.getText(), /## Input schema/);
+  });
+});

@@ -1,0 +1,68 @@
+import { strict as assert } from 'node:assert';
+import { bm25FromMatchinfo, bm25FromMatchinfoBlob, ftsOrExpression, parseMatchinfoPcnalx, selectSelectiveTerms } from '../../../src/core/search/ftsBm25';
+import { FieldStats } from '../../../src/core/search/bm25f';
+import { EXACT_SCORE, REGEX_SCORES, normalizeBm25 } from '../../../src/core/search/scoring';
+import { analyze, splitIdentifier } from '../../../src/core/search/textAnalysis';
+import { loadSqlEngine } from '../../../src/core/sql/sqlEngine';
+
+describe('FTS4 BM25 from matchinfo', () => {
+  it('parses pcnalx and ranks the more relevant row first', async () => {
+    const engine = await loadSqlEngine({ allowedFts: ['fts4'] });
+    assert.equal(engine.fts, 'fts4');
+    const db = new engine.sql.Database();
+    db.run('CREATE VIRTUAL TABLE t USING fts4(a, b)');
+    db.run(`INSERT INTO t(docid, a, b) VALUES (1, 'issue create', 'make a new issue in github'), (2, 'file read', 'read issue file'), (3, 'weather', 'forecast')`);
+    const rows = db.exec(`SELECT docid, matchinfo(t, 'pcnalx') FROM t WHERE t MATCH ?`, [ftsOrExpression(['issue', 'create'])])[0].values;
+    assert.equal(rows.length, 2);
+    const byDoc = new Map(rows.map(([id, blob]) => [Number(id), blob as Uint8Array]));
+    const info = parseMatchinfoPcnalx(byDoc.get(1)!);
+    assert.equal(info.phrases, 2);
+    assert.equal(info.columns, 2);
+    assert.equal(info.rows, 3);
+    assert.deepEqual(info.hitsThisRow[0], [1, 1]);
+    const s1 = bm25FromMatchinfo(info, [2, 1]);
+    const s2 = bm25FromMatchinfo(parseMatchinfoPcnalx(byDoc.get(2)!), [2, 1]);
+    assert.ok(s1 > s2 && s2 > 0);
+    assert.ok(Math.abs(bm25FromMatchinfoBlob(byDoc.get(1)!, [2, 1]) - s1) < 1e-9);
+    db.close();
+  });
+
+  it('selects the rarest terms within a posting budget', () => {
+    const df: Record<string, number> = { get: 900, issue: 20, github: 5, zzz: 0 };
+    assert.deepEqual(selectSelectiveTerms(['get', 'issue', 'github', 'zzz'], (t) => df[t] ?? 0, 100, 1), ['github', 'issue']);
+    assert.deepEqual(selectSelectiveTerms(['get'], (t) => df[t] ?? 0, 10, 1), ['get']);
+  });
+
+  it('BM25F prefers the name field and handles deletes', () => {
+    const stats = new FieldStats(['name', 'body'] as const);
+    stats.set('a', { name: ['issue'], body: ['other'] });
+    stats.set('b', { name: ['other'], body: ['issue'] });
+    const q = [{ term: 'issue', weight: 1 }];
+    const w = { name: 3, body: 1 };
+    const bn = { name: 0.5, body: 0.75 };
+    assert.ok(stats.score('a', q, w, bn) > stats.score('b', q, w, bn));
+    stats.delete('a');
+    assert.equal(stats.df('issue'), 1);
+    assert.equal(stats.score('a', q, w, bn), 0);
+  });
+});
+
+describe('score contract helpers', () => {
+  it('normalizeBm25 maps into [0,1], 0.5 when all equal, monotone', () => {
+    assert.deepEqual(normalizeBm25([]), []);
+    assert.deepEqual(normalizeBm25([3, 3]), [0.5, 0.5]);
+    assert.deepEqual(normalizeBm25([7]), [0.5]);
+    const scores = normalizeBm25([10, 5, 1, 0, -1, Number.NaN]);
+    assert.ok(scores.every((s) => s >= 0 && s <= 1));
+    assert.equal(scores[0], 1);
+    assert.ok(scores[0] > scores[1] && scores[1] > scores[2]);
+    assert.equal(EXACT_SCORE, 1);
+    assert.deepEqual([REGEX_SCORES.fullName, REGEX_SCORES.namePrefix, REGEX_SCORES.nameSubstring, REGEX_SCORES.descriptionOrTags], [0.95, 0.9, 0.85, 0.75]);
+  });
+
+  it('text analysis splits identifiers and stems', () => {
+    assert.deepEqual(splitIdentifier('getUserById'), ['get', 'User', 'By', 'Id']);
+    assert.deepEqual(analyze('mcp_github_createIssue searching'), ['mcp', 'github', 'creat', 'issu', 'search']);
+    assert.deepEqual(analyze('math.hypot'), ['math', 'hypot']);
+  });
+});

@@ -1,0 +1,81 @@
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { MemoryEventSink } from '../../../src/core/platform/basicPorts';
+import type { ToolRecord } from '../../../src/core/tools/toolRecord';
+import { makeService } from './helpers';
+
+/**
+ * The hard rule, tested over random catalogs and policies: a tool that ToolPolicy denies or
+ * the run's visibility predicate hides never appears in a search result, an error, an event
+ * payload, a rendered definition, an activation list or an exported snapshot — and calling it
+ * yields exactly the error an unknown tool gets.
+ */
+
+const WORDS = ['issue', 'file', 'read', 'write', 'github', 'deploy', 'secret', 'list', 'create', 'delete', 'search', 'repo'];
+
+const toolArb = fc.record({
+  prefix: fc.constantFrom('mcp_github', 'mcp_jira', 'copilot', 'internal', 'x'),
+  words: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }),
+  description: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 8 }),
+  mention: fc.boolean(),
+});
+
+const scenarioArb = fc.record({
+  tools: fc.uniqueArray(toolArb, { minLength: 1, maxLength: 25, selector: (t) => `${t.prefix}_${t.words.join('_')}` }),
+  deny: fc.array(fc.constantFrom('mcp_jira_*', '*secret*', 'internal_*', '*_delete*', 'copilot_*'), { maxLength: 3 }),
+  hideWord: fc.constantFrom(...WORDS),
+  queries: fc.array(
+    fc.record({
+      query: fc.oneof(fc.constantFrom(...WORDS), fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }).map((w) => w.join(' ')), fc.constantFrom('.*', 'mcp_', '^x', 'secret|issue')),
+      search_type: fc.constantFrom('fts', 'regex', 'exact'),
+      include_always_loaded: fc.boolean(),
+    }),
+    { minLength: 1, maxLength: 6 },
+  ),
+  allowedFts: fc.constantFrom<Array<'fts4' | 'none'>>(['fts4', 'none'], ['none']),
+  activateOn: fc.constantFrom<'discovery' | 'firstUse'>('discovery', 'firstUse'),
+});
+
+describe('policy and visibility never leak (randomized)', () => {
+  it('holds over random catalogs, policies, visibility predicates and queries', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenarioArb, async (s) => {
+        const names = s.tools.map((t) => `${t.prefix}_${t.words.join('_')}`);
+        const inputs = s.tools.map((t, i) => ({
+          name: names[i],
+          // Some descriptions mention another tool by name: those mentions must be scrubbed too.
+          description: `${t.description.join(' ')}${t.mention ? ` then call ${names[(i + 1) % names.length]}.` : ''}`,
+          inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+        }));
+        const { service, events } = await makeService({ tools: inputs, allowedFts: s.allowedFts, toolSearch: { deny: s.deny, activateOn: s.activateOn, alwaysLoadedPatterns: ['x_*'] } });
+        const isVisible = (tool: ToolRecord) => !tool.name.includes(s.hideWord);
+        const allowed = new Set(service.registry().map((r) => r.name));
+        const forbidden = names.filter((n) => !allowed.has(n) || n.includes(s.hideWord));
+        const sink = new MemoryEventSink();
+        const sub = service.onEvent((e) => sink.emit(e));
+        const run = await service.startRun({ isVisible });
+        const texts: string[] = [];
+        for (const q of s.queries) {
+          const result = run.search(q);
+          texts.push(JSON.stringify(result));
+        }
+        const unknownError = run.resolveCall('definitely_not_a_tool_zz');
+        for (const name of forbidden) {
+          const result = run.resolveCall(name);
+          assert.ok(!result.ok, `forbidden ${name} resolved`);
+          assert.deepEqual(result, unknownError);
+        }
+        texts.push(JSON.stringify(run.toolDefinitions()), JSON.stringify(run.listActivations()), JSON.stringify(run.visibleTools().map((t) => t.name)));
+        texts.push(JSON.stringify(service.exportSession('none')), JSON.stringify(events.events), JSON.stringify(sink.events));
+        const haystack = texts.join('\n');
+        for (const name of forbidden) {
+          const pattern = new RegExp(`(^|[^A-Za-z0-9_.\\-])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^A-Za-z0-9_\\-])`);
+          assert.ok(!pattern.test(haystack), `forbidden tool ${name} leaked`);
+        }
+        sub.dispose();
+        run.end();
+      }),
+      { numRuns: 60, seed: 20260301 },
+    );
+  });
+});

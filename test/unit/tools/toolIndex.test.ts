@@ -1,0 +1,108 @@
+import { strict as assert } from 'node:assert';
+import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
+import { lengthTokenCounter } from '../../../src/core/platform/basicPorts';
+import { TOOL_INDEX_KEY } from '../../../src/core/tools/toolIndex';
+import { SAMPLE_TOOLS, makeService } from './helpers';
+
+describe('tool index (sql.js)', () => {
+  it('has the tables, triggers keep FTS in sync, and the catalog fingerprint makes re-sync a no-op', async () => {
+    const { service } = await makeService({ tools: SAMPLE_TOOLS, allowedFts: ['fts4', 'none'] });
+    const index = (service as unknown as { index: { db: { all: (sql: string) => Array<Record<string, unknown>> } } }).index;
+    const names = index.db.all(`SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger') ORDER BY name`).map((r) => r.name);
+    for (const expected of ['tools', 'tools_fts', 'tool_index_meta', 'tools_ai', 'tools_bd', 'tools_bu', 'tools_au']) assert.ok(names.includes(expected), expected);
+    assert.equal(service.setTools(SAMPLE_TOOLS).skipped, true);
+    const changed = SAMPLE_TOOLS.map((t) => (t.name === 'run_in_terminal' ? { ...t, description: 'Execute a zebra command.' } : t));
+    const report = service.setTools(changed);
+    assert.deepEqual([report.added, report.updated, report.removed, report.unchanged], [0, 1, 0, SAMPLE_TOOLS.length - 1]);
+    const count = (q: string) => index.db.all(`SELECT count(*) AS n FROM tools_fts WHERE tools_fts MATCH '${q}'`)[0].n;
+    assert.equal(count('zebra'), 1);
+    assert.equal(count('shell'), 0);
+    const removed = service.setTools(changed.filter((t) => t.name !== 'run_in_terminal'));
+    assert.equal(removed.removed, 1);
+    assert.equal(count('zebra'), 0);
+    const run = await service.startRun();
+    const out = run.search({ query: 'zebra command' });
+    assert.ok(out.ok && out.output.tools.length === 0);
+  });
+
+  it('persists atomically through the store; a warm start loads and re-indexes nothing', async () => {
+    const store = new MemoryByteStore();
+    const first = await makeService({ tools: SAMPLE_TOOLS, store });
+    await first.service.flush();
+    assert.ok(store.entries.has(TOOL_INDEX_KEY));
+    await first.service.dispose();
+    const second = await makeService({ store });
+    assert.equal(second.service.indexStatus.status, 'loaded');
+    const report = second.service.setTools(SAMPLE_TOOLS);
+    assert.ok(report.skipped, 'fingerprint matched the stored index');
+    const out = (await second.service.startRun()).search({ query: 'merge pull request' });
+    assert.ok(out.ok && out.output.tools[0].name === 'mcp_github_merge_pull_request');
+  });
+
+  it('a corrupt stored index is rebuilt with a logged reason and the old bytes kept', async () => {
+    const store = new MemoryByteStore();
+    await store.write(TOOL_INDEX_KEY, new TextEncoder().encode('garbage'.repeat(500)));
+    const { service, logger } = await makeService({ store, tools: SAMPLE_TOOLS });
+    assert.equal(service.indexStatus.status, 'rebuilt');
+    assert.ok(service.indexStatus.backupKey && store.entries.has(service.indexStatus.backupKey));
+    assert.ok(logger.lines.some((l) => l.message.includes('rebuilt')));
+    const out = (await service.startRun()).search({ query: 'weather forecast' });
+    assert.ok(out.ok && out.output.tools[0].name === 'weather.get_forecast');
+  });
+
+  it('an index written with another FTS engine is rebuilt (schema version includes the engine)', async () => {
+    const store = new MemoryByteStore();
+    const a = await makeService({ store, tools: SAMPLE_TOOLS, allowedFts: ['fts4', 'none'] });
+    await a.service.dispose();
+    const b = await makeService({ store, tools: SAMPLE_TOOLS, allowedFts: ['none'] });
+    assert.equal(b.service.indexStatus.status, 'rebuilt');
+    assert.match(b.service.indexStatus.rebuildReason ?? '', /schema version/);
+  });
+
+  it('non-incremental mode rebuilds everything on change; rebuildIndexOnInit ignores the stored file', async () => {
+    const store = new MemoryByteStore();
+    const a = await makeService({ store, tools: SAMPLE_TOOLS, toolSearch: { enableIncrementalIndex: false } });
+    const report = a.service.setTools([...SAMPLE_TOOLS, { name: 'extra_tool', description: 'More.' }]);
+    assert.equal(report.added, SAMPLE_TOOLS.length + 1);
+    await a.service.dispose();
+    const b = await makeService({ store, toolSearch: { rebuildIndexOnInit: true } });
+    assert.equal(b.service.indexStatus.status, 'rebuilt');
+  });
+
+  it('policy changes re-apply to the registry and the index at once', async () => {
+    const { service } = await makeService({ tools: SAMPLE_TOOLS });
+    const report = service.updateConfig({ toolSearch: { deny: ['mcp_github_*'] } });
+    assert.equal(report.removed, 3);
+    assert.ok(service.registry().every((r) => !r.name.startsWith('mcp_github_')));
+  });
+
+  it('derives namespace and side effects', async () => {
+    const { service } = await makeService({ tools: SAMPLE_TOOLS, toolSearch: { sideEffects: { 'run_*': 'stateful' }, namespaces: { 'copilot_*': 'vscode' } } });
+    const byName = new Map(service.registry().map((r) => [r.name, r]));
+    assert.equal(byName.get('mcp_github_create_issue')!.namespace, 'github');
+    assert.equal(byName.get('weather.get_forecast')!.namespace, 'weather');
+    assert.equal(byName.get('copilot_readFile')!.namespace, 'vscode');
+    assert.equal(byName.get('copilot_readFile')!.sideEffects, 'read');
+    assert.equal(byName.get('weather.get_forecast')!.sideEffects, 'pure');
+    assert.equal(byName.get('run_in_terminal')!.sideEffects, 'stateful');
+    assert.equal(byName.get('mcp_github_create_issue')!.sideEffects, 'external');
+  });
+});
+
+describe('token economy', () => {
+  it('counts visible definitions + blocks through the port and reports the reduction', async () => {
+    const tools = Array.from({ length: 50 }, (_, i) => ({ name: `tool_${i}`, description: `Does thing ${i} with a fairly long description. `.repeat(4), inputSchema: { type: 'object', properties: { a: { type: 'string' } } } }));
+    const { service } = await makeService({ tools: [...tools, { name: 'tool_search', description: 'Search tools.' }] });
+    const calls: string[] = [];
+    const counter = { count: async (text: string) => { calls.push(text); return lengthTokenCounter.count(text); } };
+    (service as unknown as { options: { tokenCounter: typeof counter } }).options.tokenCounter = counter;
+    const run = await service.startRun();
+    const report = await run.tokenReport();
+    assert.equal(report.visibleTools, 1);
+    assert.equal(report.allTools, 51);
+    assert.ok(report.reduction > 0.9 && report.reduction < 1);
+    assert.ok(calls.some((c) => c.includes('<tool_discovery>')));
+    run.resolveCall('tool_3');
+    assert.ok((await run.tokenReport()).sentTokens > report.sentTokens);
+  });
+});

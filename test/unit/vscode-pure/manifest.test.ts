@@ -1,0 +1,41 @@
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { skillFileJsonSchema } from '../../../src/core/skills/skillSchema';
+
+const ROOT = path.join(__dirname, '..', '..', '..');
+const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+
+describe('manifest: sidebar, menus, walkthrough, schemas (issue 6)', () => {
+  it('every menu entry names a declared command', () => {
+    const declared = new Set(pkg.contributes.commands.map((c: { command: string }) => c.command));
+    for (const [menu, entries] of Object.entries(pkg.contributes.menus) as Array<[string, Array<{ command: string }>]>) {
+      for (const entry of entries) assert.ok(declared.has(entry.command), `${menu}: ${entry.command}`);
+    }
+  });
+
+  it('views live in the Toolshed container whose icon exists', () => {
+    const container = pkg.contributes.viewsContainers.activitybar[0];
+    assert.equal(container.id, 'toolshed');
+    assert.ok(existsSync(path.join(ROOT, container.icon)), container.icon);
+    const ids = pkg.contributes.views.toolshed.map((v: { id: string }) => v.id);
+    const sources = ['src/vscode/views/skillDirectoryView.ts', 'src/vscode/views/activatedToolsView.ts'].map((f) => readFileSync(path.join(ROOT, f), 'utf8')).join('\n');
+    for (const id of ids) assert.ok(sources.includes(`'${id}'`), `${id} is created in code`);
+    for (const welcome of pkg.contributes.viewsWelcome) assert.ok(ids.includes(welcome.view), welcome.view);
+  });
+
+  it('walkthrough steps have their markdown', () => {
+    for (const walkthrough of pkg.contributes.walkthroughs) {
+      for (const step of walkthrough.steps) assert.ok(existsSync(path.join(ROOT, step.media.markdown)), step.media.markdown);
+    }
+  });
+
+  it('jsonValidation/yamlValidation point at the generated schema, which .vscodeignore ships', () => {
+    assert.equal(pkg.contributes.jsonValidation[0].url, './dist/schemas/skill.schema.json');
+    assert.equal(pkg.contributes.yamlValidation[0].url, './dist/schemas/skill.schema.json');
+    assert.match(readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8'), /^!dist\/schemas\/\*\*$/m);
+    assert.match(readFileSync(path.join(ROOT, 'esbuild.mjs'), 'utf8'), /buildSchemas\(\)/);
+    const built = path.join(ROOT, 'dist', 'schemas', 'skill.schema.json');
+    if (existsSync(built)) assert.deepEqual(JSON.parse(readFileSync(built, 'utf8')), JSON.parse(JSON.stringify(skillFileJsonSchema())));
+  });
+});
