@@ -11,7 +11,8 @@ import type { ExampleProblem, ExampleSources } from './toolExamples';
  */
 export class ToolCatalog {
   private inputs = new Map<string, { input: ToolInput; key: string }>();
-  private recordCache = new Map<string, { key: string; record: ToolRecord }>();
+  /** Per input: its normalised record, or undefined when ToolPolicy denies it. */
+  private recordCache = new Map<string, { key: string; record: ToolRecord | undefined }>();
   private registryCache: Map<string, ToolRecord> | undefined;
   private generation = 0;
 
@@ -74,13 +75,14 @@ export class ToolCatalog {
   registry(): ReadonlyMap<string, ToolRecord> {
     if (this.registryCache) return this.registryCache;
     const registry = new Map<string, ToolRecord>();
-    const cache = new Map<string, { key: string; record: ToolRecord }>();
+    const cache = new Map<string, { key: string; record: ToolRecord | undefined }>();
     for (const [name, { input, key }] of this.inputs) {
-      if (!this.compiled.isAllowed(name)) continue;
       const cached = this.recordCache.get(name);
-      const record = cached && cached.key === key ? cached.record : normalizeTool(input, this.compiled, this.exampleSources);
+      let record: ToolRecord | undefined;
+      if (cached && cached.key === key) record = cached.record;
+      else record = this.compiled.isAllowed(name) ? normalizeTool(input, this.compiled, this.exampleSources) : undefined;
       cache.set(name, { key, record });
-      registry.set(name, record);
+      if (record) registry.set(name, record);
     }
     this.recordCache = cache;
     this.registryCache = registry;

@@ -26,6 +26,7 @@ export interface RunSuiteOptions {
   /** Folder of the repo's mocha package; required by absolute path (the host has no node_modules of ours). */
   mochaPath: string;
   testTimeoutMs?: number;
+  /** Only tests whose full title matches; a leading `!` inverts (all tests that do NOT match). */
   grep?: string;
   vscodeVersion?: string;
 }
@@ -55,7 +56,7 @@ export function runSuite(options: RunSuiteOptions): Promise<SuiteResults> {
     color: false,
     reporter: 'spec',
     timeout: options.testTimeoutMs ?? 30_000,
-    ...(options.grep ? { grep: options.grep } : {}),
+    ...(options.grep ? { grep: options.grep.replace(/^!/, ''), invert: options.grep.startsWith('!') } : {}),
   });
   // The suite is bundled with inline source maps. Node maps stack traces only where the host keeps
   // Node's default stack formatting (the VS Code extension host replaces it, so traces there point

@@ -72,11 +72,14 @@ suite('authoring: skill files in the editor', () => {
 
   test('diagnostics are cleared when the document is closed', async function () {
     this.timeout(90_000);
-    const editor = await openNew('authoring-close.skill.md', '---\nname: authoring-close\nsteps:\n  - Close.\n---\n');
-    const uri = editor.document.uri;
+    const uri = vscode.Uri.joinPath(skillsDir(), 'authoring-close.skill.md');
+    created.push(uri);
+    await vscode.workspace.fs.writeFile(uri, Buffer.from('---\nname: authoring-close\nsteps:\n  - Close.\n---\n'));
+    // Opened through the workbench (not openTextDocument, whose reference keeps the document
+    // alive in the extension host for minutes), so closing the editor really closes it.
+    await vscode.commands.executeCommand('vscode.open', uri);
     await waitForCode(uri, 'missing-trigger');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    // The extension host hears about a closed document when VS Code disposes its model.
     await eventually(() => ours(uri).length === 0, 'diagnostics cleared on close', 75_000);
   });
 
