@@ -87,7 +87,7 @@ export async function handlePlannerRequest(
     if (tokens.toolsAvailable > tokens.toolsSent && outcome.stoppedBecause !== 'cancelled') {
       const saved = tokens.allToolDefinitionTokens - tokens.toolDefinitionTokens;
       const percent = tokens.allToolDefinitionTokens > 0 ? Math.round((saved / tokens.allToolDefinitionTokens) * 100) : 0;
-      stream.markdown(`\n\n<sub>Toolshed sent ${tokens.toolsSent} of ${tokens.toolsAvailable} tools: ${tokens.toolDefinitionTokens.toLocaleString('en-US')} tokens instead of ${tokens.allToolDefinitionTokens.toLocaleString('en-US')} (${percent}% fewer).</sub>`);
+      stream.markdown(`\n\n_Toolshed sent ${tokens.toolsSent} of ${tokens.toolsAvailable} tools: ${tokens.toolDefinitionTokens.toLocaleString('en-US')} tokens of tool definitions instead of ${tokens.allToolDefinitionTokens.toLocaleString('en-US')} (${percent}% fewer)._`);
     }
 
     const metadata: ToolshedTurnMetadata = {

@@ -68,8 +68,7 @@ export class SkillPackManager extends Disposable {
         cancellation: token,
       });
       this.watch(packs);
-      const skills = summary.packs.reduce((sum, pack) => sum + pack.skillCount, 0);
-      this.logger.info(`Skill packs loaded: ${summary.packs.length} packs, ${skills} skills, ${summary.problems.length} problems in ${summary.durationMs.toFixed(0)} ms${summary.cancelled ? ' (cancelled)' : ''}`);
+      if (summary.cancelled) this.logger.info('Loading skill packs was cancelled; the next reload completes it.');
       this.changed.fire();
       return summary;
     };

@@ -77,15 +77,14 @@ export function toolDetailsUri(name: string): vscode.Uri {
   return vscode.Uri.from({ scheme: TOOL_DETAILS_SCHEME, path: `/${encodeURIComponent(name)}.md` });
 }
 
-/** Opens a tool's details as a Markdown preview (falls back to the read-only document). */
+/**
+ * Opens a tool's details as a read-only Markdown document. (A plain `markdown.showPreview` would
+ * follow whichever Markdown editor is active next, so it is not used.)
+ */
 export async function showToolDetails(name: string): Promise<vscode.Uri> {
   const uri = toolDetailsUri(name);
   const document = await vscode.workspace.openTextDocument(uri);
-  try {
-    await vscode.commands.executeCommand('markdown.showPreview', uri);
-  } catch {
-    await vscode.window.showTextDocument(document, { preview: true });
-  }
+  await vscode.window.showTextDocument(document, { preview: true });
   return uri;
 }
 

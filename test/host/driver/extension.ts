@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { runSuite, type SuiteResults } from './runSuite';
 import { SCRIPTED_VENDOR, ScriptedModel, type ScriptedModelControl } from './scriptedModel';
 import { registerTestTools, type TestToolCalls } from './testTools';
+import { registerDemoScripts } from './demoScripts';
 
 /** What tests get from `vscode.extensions.getExtension('toolshed-test.toolshed-test-driver').exports`. */
 export interface DriverApi {
@@ -27,6 +28,7 @@ export function activate(context: vscode.ExtensionContext): DriverApi {
   const model = new ScriptedModel();
   context.subscriptions.push(vscode.lm.registerLanguageModelChatProvider(SCRIPTED_VENDOR, model));
   const testTools = registerTestTools(context);
+  registerDemoScripts(context, model);
 
   // code-server ignores --extensionTestsPath, so in the offline host this extension runs the
   // suite itself. Deferred so that activate() returns first: tests call getExtension(...).activate().

@@ -1,0 +1,33 @@
+import * as vscode from 'vscode';
+import type { RecordedRequest, ScriptedModel } from './scriptedModel';
+
+/** The text of the newest tool result the model was sent. */
+function lastToolResult(request: RecordedRequest): string {
+  for (let m = request.messages.length - 1; m >= 0; m--) {
+    for (const part of request.messages[m].content) {
+      if (part.type === 'toolResult') return part.content.map((c) => (c.type === 'text' ? c.value : '')).join('');
+    }
+  }
+  return '';
+}
+
+/**
+ * Scripts a realistic @toolshed conversation for page checks that drive the chat UI: the
+ * model searches for a weather tool, calls what it found, and answers from its result.
+ * Exposed as the command "Toolshed Test: Script Weather Demo" (test driver only).
+ */
+export function registerDemoScripts(context: vscode.ExtensionContext, model: ScriptedModel): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand('toolshedTest.scriptWeatherDemo', () => {
+      model.setScript([
+        [{ toolCall: { name: 'tool_search', input: { query: 'weather forecast for a city' } } }],
+        (request) => {
+          const found = JSON.parse(lastToolResult(request) || '{"tools":[]}') as { tools: Array<{ name: string }> };
+          const tool = found.tools.find((t) => t.name.includes('weather'))?.name ?? 'fixture_weather_forecast';
+          return [{ toolCall: { name: tool, input: { city: 'Oslo' } } }];
+        },
+        (request) => `Here is the forecast: **${lastToolResult(request)}**. I found the weather tool with \`tool_search\`; it was not in my tool list until then.`,
+      ]);
+    }),
+  );
+}

@@ -1,0 +1,37 @@
+// Page check for issue 5: a person types "@toolshed …" in the real Chat view and watches a
+// deferred tool being found, activated and used (scripted model, no network).
+// Screenshot: test-results/screenshots/chat-participant.png.
+import assert from 'node:assert/strict';
+
+async function runCommand(page, label) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: 10_000 });
+  await input.fill(`>${label}`);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+}
+
+export async function chatParticipantFindsAndUsesADeferredTool({ page, screenshot }) {
+  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+  await runCommand(page, 'Toolshed Test: Script Weather Demo');
+  await runCommand(page, 'View: Hide Panel').catch(() => page.keyboard.press('Escape'));
+  await runCommand(page, 'Chat: Open Chat');
+  // "Chat: Open Chat" leaves the focus in the chat input.
+  await page.locator('.interactive-input-part').first().waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(500);
+  await page.keyboard.type('@toolshed What is the weather in Oslo?', { delay: 10 });
+  await page.keyboard.press('Enter');
+  const answer = page.locator('.interactive-response', { hasText: 'sunny' }).first();
+  await answer.waitFor({ timeout: 60_000 });
+  await page.locator('.interactive-response', { hasText: /fewer\)/ }).first().waitFor({ timeout: 30_000 });
+  const text = await page.locator('.interactive-list').first().innerText();
+  assert.match(text, /Forecast for Oslo: sunny/, 'the answer uses the deferred tool\'s result');
+  assert.match(text, /Toolshed sent \d+ of \d+ tools/, 'the token saving line is shown');
+  assert.doesNotMatch(text, /<sub>|<\/?[a-z]+>/, 'no raw HTML in the response');
+  // Expand the collapsed progress ("Completed N steps") so the screenshot shows the discovery.
+  const steps = page.locator('.interactive-response', { hasText: /Completed|steps/ }).getByText(/Completed \d+ steps?/).first();
+  if (await steps.count()) await steps.click().catch(() => undefined);
+  await page.waitForTimeout(400);
+  await screenshot('chat-participant');
+}
