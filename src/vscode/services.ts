@@ -91,6 +91,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
 
   const lmCatalog = new LmToolCatalog(tools, logger);
   const activity = new ActivityRegistry();
+  activity.setSessionLabel(AGENT_MODE_SESSION, 'Copilot agent mode (tool_search / tool_invoke)');
   context.subscriptions.push(activity);
   const pinned = new PinnedSkills(context.workspaceState);
   context.subscriptions.push(pinned);

@@ -61,6 +61,9 @@ suite('views: Toolshed sidebar', () => {
   });
 
   test('a pack added in settings appears, with an inactive skill and its reason', async () => {
+    // The example workspace configures the pack; remove it first so its arrival is observed.
+    await vscode.workspace.getConfiguration('toolshed').update('skills.packs', [], vscode.ConfigurationTarget.Workspace);
+    await eventually(async () => !(await skillItem('deploy-preview')), 'the team pack gone once removed from settings', 20_000);
     await vscode.workspace.getConfiguration('toolshed').update('skills.packs', [{ name: 'team', path: 'skills' }], vscode.ConfigurationTarget.Workspace);
     const deploy = await eventually(() => skillItem('deploy-preview'), 'deploy-preview from the team pack', 20_000);
     assert.ok(deploy.id?.startsWith('skill:team:'));

@@ -1,0 +1,22 @@
+// `npm run screenshots`: copies the screenshots the host page checks saved in
+// test-results/screenshots/ into docs/images/, where the README shows them. Run after `npm test`.
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const from = path.join(root, 'test-results', 'screenshots');
+const to = path.join(root, 'docs', 'images');
+mkdirSync(to, { recursive: true });
+let missing = 0;
+for (const name of ['chat-participant.png', 'sidebar.png', 'skill-diagnostic.png', 'workbench.png']) {
+  const source = path.join(from, name);
+  if (!existsSync(source)) {
+    console.error(`missing ${path.relative(root, source)} (run npm test first)`);
+    missing++;
+    continue;
+  }
+  copyFileSync(source, path.join(to, name));
+  console.log(`docs/images/${name}`);
+}
+process.exitCode = missing ? 1 : 0;
