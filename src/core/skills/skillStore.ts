@@ -26,7 +26,7 @@ const FTS_COLUMNS = ['name', 'title', 'trigger', 'description', 'tags', 'content
 const FTS_WEIGHTS = [4, 3, 2.5, 1.5, 2, 0.5];
 /** Above this many documents, drop very common query terms before MATCH (speed at 50k). */
 const SELECTIVE_THRESHOLD_DOCS = 2000;
-const POSTING_BUDGET = 4000;
+const POSTING_BUDGET = 1500;
 
 /** Who is asking: scope + whether workspace-sourced packs may be used (false when untrusted). */
 export interface StoreFilter {
@@ -191,26 +191,41 @@ export class SkillStore {
     });
   }
 
-  /** Full-text search (BM25, higher is better). Empty when FTS is unavailable or no term survives. */
+  /**
+   * Full-text search (BM25, higher is better). Empty when FTS is unavailable or no term survives.
+   * Speed on large stores: very common terms are dropped first (they carry little BM25 weight),
+   * then documents matching ALL remaining terms are ranked; only when they are fewer than
+   * `limit` does an OR query widen the candidates (RFC §1.5 scoring is unchanged).
+   */
   searchFts(query: string, filter: StoreFilter, limit: number): SearchHit[] {
     if (this.fts === 'none') return [];
-    let terms = uniqueTerms(query).filter((t) => t.length > 0);
+    let terms = uniqueTerms(query).filter((t) => t.length > 0).slice(0, 32);
     if (terms.length === 0) return [];
-    if (terms.length > 1 && this.fts === 'fts4') {
-      const total = this.count();
-      if (total > SELECTIVE_THRESHOLD_DOCS) terms = selectSelectiveTerms(terms, (t) => this.docFreq(t), POSTING_BUDGET, 2);
+    if (terms.length > 1 && this.fts === 'fts4' && this.count() > SELECTIVE_THRESHOLD_DOCS) {
+      terms = selectSelectiveTerms(terms, (t) => this.docFreq(t), POSTING_BUDGET, 1);
       if (terms.length === 0) return [];
     }
+    const quoted = terms.map((t) => `"${t.replace(/"/g, '')}"`);
+    if (terms.length === 1) return this.rankedMatch(quoted[0] ?? '', filter, limit);
+    const all = this.rankedMatch(quoted.join(' '), filter, limit);
+    if (all.length >= limit) return all;
+    const any = this.rankedMatch(ftsOrExpression(terms), filter, limit);
+    const seen = new Set(all.map((h) => h.name));
+    return [...all, ...any.filter((h) => !seen.has(h.name))].slice(0, limit);
+  }
+
+  private rankedMatch(match: string, filter: StoreFilter, limit: number): SearchHit[] {
     const where = filterSql(filter);
     const relevance = this.fts === 'fts5'
       ? `-bm25(skills_fts, ${FTS_WEIGHTS.join(', ')})`
       : 'skills_bm25(matchinfo(skills_fts, \'pcnalx\'))';
+    // CROSS JOIN keeps the full-text index as the outer loop (otherwise SQLite may run the MATCH once per skill row).
     const rows = this.db.all<{ name: string; title: string; trigger: string; task_type: string; rel: number }>(
       `SELECT s.name AS name, s.title AS title, s.trigger AS trigger, s.task_type AS task_type, ${relevance} AS rel
-       FROM skills_fts JOIN skills s ON s.doc_id = skills_fts.${this.fts === 'fts5' ? 'rowid' : 'docid'}
+       FROM skills_fts CROSS JOIN skills s ON s.doc_id = skills_fts.${this.fts === 'fts5' ? 'rowid' : 'docid'}
        WHERE skills_fts MATCH :match AND ${where.sql}
        ORDER BY rel DESC, length(s.name), s.name LIMIT :limit`,
-      { ...where.params, ':match': ftsOrExpression(terms), ':limit': limit },
+      { ...where.params, ':match': match, ':limit': limit },
     );
     return rows.map((r) => ({ name: r.name, title: r.title, trigger: r.trigger, task_type: r.task_type as TaskType, relevance: Number(r.rel) || 0 }));
   }

@@ -2,15 +2,7 @@
 // deferred tool being found, activated and used (scripted model, no network).
 // Screenshot: test-results/screenshots/chat-participant.png.
 import assert from 'node:assert/strict';
-
-async function runCommand(page, label) {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 10_000 });
-  await input.fill(`>${label}`);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first().waitFor({ timeout: 10_000 });
-  await page.keyboard.press('Enter');
-}
+import { runCommand } from './lib/workbench.mjs';
 
 export async function chatParticipantFindsAndUsesADeferredTool({ page, screenshot }) {
   await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });

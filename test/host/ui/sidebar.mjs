@@ -4,16 +4,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-
-/** Runs a command by its palette label (F1). */
-async function runCommand(page, label) {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 10_000 });
-  await input.fill(`>${label}`);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first().waitFor({ timeout: 10_000 });
-  await page.keyboard.press('Enter');
-}
+import { runCommand } from './lib/workbench.mjs';
 
 /** A calmer workbench for screenshots: no panel, no secondary side bar, no notifications, a wider side bar. */
 async function tidy(page) {
