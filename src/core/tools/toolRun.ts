@@ -110,8 +110,11 @@ export class ToolRun {
     return this.config.search.enabled ? [TOOL_DISCOVERY_BLOCK] : [];
   }
 
-  /** Runs a `tool_search` call. `raw` is the model's input (validated here). */
-  search(raw: unknown): SearchResult {
+  /**
+   * Runs a `tool_search` call. `raw` is the model's input (validated here). With
+   * `activate: false` (a person searching from the palette or `/search`) nothing is activated.
+   */
+  search(raw: unknown, options: { activate?: boolean } = {}): SearchResult {
     this.assertLive();
     const parsed = toolSearchInputSchema.safeParse(raw);
     if (!parsed.success) return { ok: false, error: describeInputProblem(parsed.error) };
@@ -146,7 +149,7 @@ export class ToolRun {
       },
     });
     if (outcome.error) return { ok: false, error: outcome.error };
-    if (this.config.search.enabled && this.config.search.activateOn === 'discovery') {
+    if (options.activate !== false && this.config.search.enabled && this.config.search.activateOn === 'discovery') {
       for (const hit of outcome.hits) {
         if (!this.isAlwaysVisible(hit.record)) this.activate(hit.record, 'discovery', `tool_search "${truncate(input.query, 80)}"`);
       }

@@ -3,7 +3,7 @@ import type { ToolshedServices } from '../services';
 import { describeToolInputError } from '../../core/planner/skillsPort';
 import type { TurnSession } from './turnSession';
 
-/** Session id for `/search`: its discoveries must not activate tools in the conversation. */
+/** Session id for `/search` (which activates nothing) so session scope is satisfied. */
 const COMMAND_SEARCH_SESSION = 'toolshed-command-search';
 
 type CommandResult = vscode.ChatResult;
@@ -87,7 +87,7 @@ export async function searchCommand(prompt: string, stream: vscode.ChatResponseS
   await services.skillPacks.ready;
   stream.progress(`Searching tools and skills for "${query}"`);
   const toolResult = await services.tools.withRun({ sessionId: COMMAND_SEARCH_SESSION, isVisible: services.toolVisibility() }, (run) =>
-    run.search({ query, limit: 8, include_always_loaded: true }),
+    run.search({ query, limit: 8, include_always_loaded: true }, { activate: false }),
   );
   let skills: Awaited<ReturnType<ToolshedServices['skills']['search']>> | undefined;
   let skillError: string | undefined;

@@ -3,6 +3,9 @@ import type { ToolSearchService } from '../../core/tools/toolSearchService';
 import type { SkillDirectorySource } from '../views/skillDirectorySource';
 import type { RankedResult, SearchProvider, ToolDetails, ToolSearchProvider } from './searchProviders';
 
+/** Session id of palette searches (never activates anything; see run.search's `activate`). */
+const PALETTE_SESSION = 'toolshed-palette';
+
 /** Skill search for the palette: `skill_search` (fts, or exact for a known name); empty query lists all. */
 export function skillSearchProvider(service: SkillService, directory: SkillDirectorySource, context: () => SkillRequestContext): SearchProvider {
   return {
@@ -50,9 +53,10 @@ export function toolSearchProvider(tools: ToolSearchService, syncCatalog: () => 
         }));
       }
       const registry = new Set(tools.registry().map((t) => t.name));
-      const result = await tools.withRun({}, (run) => run.search({
+      // A person searching: nothing is activated, and a session id keeps session scope satisfied.
+      const result = await tools.withRun({ sessionId: PALETTE_SESSION }, (run) => run.search({
         query: trimmed.slice(0, 500), search_type: registry.has(trimmed) ? 'exact' : 'fts', limit: Math.min(limit, 20), include_always_loaded: true,
-      }));
+      }, { activate: false }));
       if (!result.ok) throw new Error(result.error);
       return result.output.tools.map((hit): RankedResult => ({
         name: hit.name, description: hit.description, score: hit.score, matchType: hit.match_type, loadingMode: hit.loading_mode,

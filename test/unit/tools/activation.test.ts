@@ -28,6 +28,18 @@ describe('activation', () => {
     assert.equal(run.listActivations().find((a) => a.toolName === found[0])?.calls, 1);
   });
 
+  it('a search with activate: false (a person searching) finds the same tools but activates nothing', async () => {
+    const { service, events } = await makeService({ tools: SAMPLE_TOOLS });
+    const run = await service.startRun();
+    const peek = run.search({ query: 'github issue', limit: 2 }, { activate: false });
+    assert.ok(peek.ok && peek.output.tools.length > 0);
+    assert.ok(peek.output.tools.every((t) => !run.isVisible(t.name)));
+    assert.equal(events.ofType('tool_activated').length, 0);
+    const real = run.search({ query: 'github issue', limit: 2 });
+    assert.ok(real.ok);
+    assert.deepEqual(real.output.tools.map((t) => t.name), peek.output.tools.map((t) => t.name));
+  });
+
   it('activateOn firstUse: search does not activate; a call activates and runs', async () => {
     const { service, events } = await makeService({ tools: SAMPLE_TOOLS, toolSearch: { activateOn: 'firstUse' } });
     const run = await service.startRun();
