@@ -10,6 +10,7 @@ import { ActivityRegistry } from './state/activityRegistry';
 import { PinnedSkills } from './state/pinnedSkills';
 import { createByteStore } from './storage';
 import { LmToolCatalog } from './tools/lmToolCatalog';
+import { ToolExampleFiles } from './tools/toolExampleFiles';
 import { nodeFileSystem } from '../core/platform/nodeFileSystem';
 import { lengthTokenCounter, systemClock } from '../core/platform/basicPorts';
 import { createSkillService, type SkillRequestContext, type SkillService } from '../core/skills/skillService';
@@ -34,6 +35,8 @@ export interface ToolshedServices {
   readonly engine: SqlEngine;
   readonly tools: ToolSearchService;
   readonly activity: ActivityRegistry;
+  /** `*.tools.yaml` example files of the workspace (`ready` after the latest load). */
+  readonly toolExamples: ToolExampleFiles;
   readonly pinned: PinnedSkills;
   readonly skills: SkillService;
   /** Loaded packs, file watching, reloads; `onDidChange` fires after every change. */
@@ -90,6 +93,9 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   context.subscriptions.push(skillPacks);
 
   const lmCatalog = new LmToolCatalog(tools, logger);
+  const exampleFiles = new ToolExampleFiles(tools, logger);
+  context.subscriptions.push(exampleFiles);
+  void exampleFiles.load();
   const activity = new ActivityRegistry();
   activity.setSessionLabel(AGENT_MODE_SESSION, 'Copilot agent mode (tool_search / tool_invoke)');
   context.subscriptions.push(activity);
@@ -108,6 +114,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     engine,
     tools,
     activity,
+    toolExamples: exampleFiles,
     pinned,
     skills,
     skillPacks,

@@ -3,45 +3,44 @@ import type { FtsEngine, SqlEngine } from '../sql/sqlEngine';
 import type { SqlDatabase } from '../sql/sqlDatabase';
 import { openPersistentDatabase } from '../sql/persistentDatabase';
 import type { PersistentDatabase } from '../sql/persistentDatabase';
-import { bm25FromMatchinfo, ftsOrExpression, parseMatchinfoPcnalx, selectSelectiveTerms } from '../search/ftsBm25';
+import { ftsOrExpression, selectSelectiveTerms } from '../search/ftsBm25';
 import { analyze, uniqueTerms } from '../search/textAnalysis';
 import type { TaskType } from '../config/settingsSchema';
 import type { SkillOrigin, SkillRecord } from './skillSchema';
+import { entryPredicate, SKILL_FTS_FIELDS, SkillSearchIndex } from './skillSearchIndex';
+import type { EntryFilter, SkillEntry, SkillFieldTerms } from './skillSearchIndex';
 
 /**
  * SkillStore: the `skills` table of the reference schema (RFC §3.4) on sql.js, with a full-text
- * index `skills_fts` (FTS5 when the build has it, else FTS4 with BM25 from matchinfo, else
- * none — then searches fall back to regex/exact), persisted atomically through the ByteStore.
+ * index `skills_fts` (FTS5 when the build has it, else FTS4, else none — then searches fall back
+ * to regex/exact), persisted atomically through the ByteStore.
  *
  * FTS rows hold *analysed* text (identifier splitting, stop words, Porter stems — the same
  * `analyze` runs on queries), keyed by `skills.doc_id` (a stable integer; we never rely on the
  * implicit rowid). Scope columns use '' for "none" so comparisons never meet NULL.
+ *
+ * Search runs in two stages: the FTS index yields candidate doc ids (one aggregated row, no
+ * per-row decoding), and an in-memory mirror (`SkillSearchIndex`: light entries + BM25F term
+ * statistics of the same analysed columns) filters and ranks them. The mirror is written with
+ * every row and rebuilt from the database on open and after a rolled-back transaction.
  */
 
 export const SKILLS_DB_KEY = 'skills.db';
 const SCHEMA = 'skills/1';
 
-/** Columns of `skills_fts` and their BM25 weights. */
-const FTS_COLUMNS = ['name', 'title', 'trigger', 'description', 'tags', 'content'] as const;
-const FTS_WEIGHTS = [4, 3, 2.5, 1.5, 2, 0.5];
-/** Above this many documents, drop very common query terms before MATCH (speed at 50k). */
-const SELECTIVE_THRESHOLD_DOCS = 2000;
-const POSTING_BUDGET = 1500;
+/** Columns of `skills_fts`. */
+const FTS_COLUMNS = SKILL_FTS_FIELDS;
+/**
+ * Stage 1 budgets (summed document frequencies of the terms in a MATCH): up to OR_BUDGET postings
+ * every document containing any query term is ranked (exact BM25F top-k); above it, documents
+ * containing all of the rarest terms (up to AND_BUDGET postings read) are ranked, widened with
+ * the documents of the rarest terms (OR_BUDGET) when that gives fewer than `limit`.
+ */
+const OR_BUDGET = 1500;
+const AND_BUDGET = 30000;
 
 /** Who is asking: scope + whether workspace-sourced packs may be used (false when untrusted). */
-export interface StoreFilter {
-  tenantId?: string;
-  projectId?: string;
-  includeWorkspacePacks: boolean;
-  /** Only `active` skills (default true). */
-  activeOnly?: boolean;
-  taskType?: TaskType;
-  origin?: SkillOrigin;
-  /** Restrict to one scope mode (skill_list's `scope` filter). */
-  scopeMode?: 'project' | 'tenant' | 'global';
-  /** Only skills a model may invoke on its own (pre-flight / directory). */
-  modelInvocableOnly?: boolean;
-}
+export type StoreFilter = EntryFilter;
 
 export interface SearchHit {
   name: string;
@@ -63,15 +62,15 @@ export interface SkillStoreOptions {
 
 export class SkillStore {
   private nextDocId: number;
+  private readonly index: SkillSearchIndex;
 
   private constructor(
     private readonly persistent: PersistentDatabase,
     readonly fts: FtsEngine,
   ) {
     this.nextDocId = (this.db.get<{ m: number }>('SELECT COALESCE(MAX(doc_id), 0) AS m FROM skills')?.m ?? 0) + 1;
-    if (fts === 'fts4') {
-      this.db.raw.create_function('skills_bm25', (blob: Uint8Array) => bm25FromMatchinfo(parseMatchinfoPcnalx(blob), FTS_WEIGHTS));
-    }
+    this.index = new SkillSearchIndex(fts !== 'none');
+    this.loadMirror();
   }
 
   static async open(options: SkillStoreOptions): Promise<SkillStore> {
@@ -107,14 +106,26 @@ export class SkillStore {
   }
 
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn);
+    try {
+      return this.db.transaction(fn);
+    } catch (error) {
+      // The database rolled back; bring the mirror back in line with it.
+      this.loadMirror();
+      throw error;
+    }
   }
 
   count(): number {
-    return this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM skills')?.n ?? 0;
+    return this.index.size;
+  }
+
+  /** Whether a skill of that name exists (in-memory; no SQL). */
+  has(name: string): boolean {
+    return this.index.get(name) !== undefined;
   }
 
   get(name: string): SkillRecord | undefined {
+    if (!this.index.get(name)) return undefined;
     const row = this.db.get('SELECT * FROM skills WHERE name = ?', [name]);
     return row ? rowToRecord(row) : undefined;
   }
@@ -139,9 +150,9 @@ export class SkillStore {
   }
 
   upsert(record: SkillRecord): void {
-    const existing = this.db.get<{ doc_id: number }>('SELECT doc_id FROM skills WHERE name = ?', [record.name]);
-    const docId = existing?.doc_id ?? this.nextDocId++;
-    this.db.run('DELETE FROM skills WHERE name = ?', [record.name]);
+    const existing = this.index.get(record.name);
+    const docId = existing?.docId ?? this.nextDocId++;
+    if (existing) this.db.run('DELETE FROM skills WHERE name = ?', [record.name]);
     this.db.run(
       `INSERT INTO skills (id, doc_id, scope_mode, scope_tenant_id, scope_project_id, name, title, description, trigger, task_type,
         tags, steps, preconditions, failure_modes, body, origin, origin_ref, content_hash, created_at, updated_at, last_used,
@@ -159,16 +170,22 @@ export class SkillStore {
         record.source_file, record.source_line, record.format, record.status, record.status_reason, record.model_invocable ? 1 : 0,
       ],
     );
+    let terms: SkillFieldTerms | undefined;
     if (this.fts !== 'none') {
-      this.db.run('DELETE FROM skills_fts WHERE docid = ?', [docId]);
-      const doc = ftsDocument(record);
-      this.db.run(`INSERT INTO skills_fts (docid, ${FTS_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?)`, [docId, ...doc]);
+      const idColumn = this.fts === 'fts5' ? 'rowid' : 'docid';
+      if (existing) this.db.run(`DELETE FROM skills_fts WHERE ${idColumn} = ?`, [docId]);
+      terms = ftsTerms(record);
+      this.db.run(`INSERT INTO skills_fts (${idColumn}, ${FTS_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        [docId, ...FTS_COLUMNS.map((c) => terms![c].join(' '))]);
     }
+    this.index.set(entryOf(record, docId), terms);
   }
 
   /** Updates only status columns (requirements re-checked; content unchanged). */
   setStatus(name: string, status: 'active' | 'inactive', reason: string): void {
     this.db.run('UPDATE skills SET status = ?, status_reason = ? WHERE name = ?', [status, reason, name]);
+    const entry = this.index.get(name);
+    if (entry) entry.status = status;
   }
 
   /** Moves a skill's recorded definition (file/line) without touching content. */
@@ -177,10 +194,11 @@ export class SkillStore {
   }
 
   delete(name: string): boolean {
-    const row = this.db.get<{ doc_id: number }>('SELECT doc_id FROM skills WHERE name = ?', [name]);
-    if (!row) return false;
+    const entry = this.index.get(name);
+    if (!entry) return false;
     this.db.run('DELETE FROM skills WHERE name = ?', [name]);
-    if (this.fts !== 'none') this.db.run('DELETE FROM skills_fts WHERE docid = ?', [row.doc_id]);
+    if (this.fts !== 'none') this.db.run(`DELETE FROM skills_fts WHERE ${this.fts === 'fts5' ? 'rowid' : 'docid'} = ?`, [entry.docId]);
+    this.index.delete(name);
     return true;
   }
 
@@ -192,49 +210,72 @@ export class SkillStore {
   }
 
   /**
-   * Full-text search (BM25, higher is better). Empty when FTS is unavailable or no term survives.
-   * Speed on large stores: very common terms are dropped first (they carry little BM25 weight),
-   * then documents matching ALL remaining terms are ranked; only when they are fewer than
-   * `limit` does an OR query widen the candidates (RFC §1.5 scoring is unchanged).
+   * Full-text search (BM25F relevance, higher is better). Empty when FTS is unavailable or no
+   * query term occurs in the index. Stage 1 asks the FTS index for candidate doc ids (see the
+   * budgets above); stage 2 filters them (scope, trust, status, options) and ranks them by BM25F
+   * over every query term and all analysed columns, in memory.
    */
   searchFts(query: string, filter: StoreFilter, limit: number): SearchHit[] {
-    if (this.fts === 'none') return [];
-    let terms = uniqueTerms(query).filter((t) => t.length > 0).slice(0, 32);
+    if (this.fts === 'none' || limit <= 0) return [];
+    const index = this.index;
+    const df = (term: string) => index.df(term);
+    const terms = uniqueTerms(query).slice(0, 32).filter((t) => t.length > 0 && df(t) > 0);
     if (terms.length === 0) return [];
-    if (terms.length > 1 && this.fts === 'fts4' && this.count() > SELECTIVE_THRESHOLD_DOCS) {
-      terms = selectSelectiveTerms(terms, (t) => this.docFreq(t), POSTING_BUDGET, 1);
-      if (terms.length === 0) return [];
+    const accept = entryPredicate(filter);
+    let postings = 0;
+    for (const term of terms) postings += df(term);
+    let candidates: Iterable<number>;
+    if (postings <= OR_BUDGET || terms.length === 1) {
+      candidates = this.matchDocIds(ftsOrExpression(terms));
+    } else {
+      const all = this.matchDocIds(selectSelectiveTerms(terms, df, AND_BUDGET, 2).map(quoteTerm).join(' '));
+      let accepted = 0;
+      for (const docId of all) {
+        const entry = index.byDocId(docId);
+        if (entry && accept(entry) && ++accepted >= limit) break;
+      }
+      if (accepted >= limit) {
+        candidates = all;
+      } else {
+        const union = new Set(all);
+        for (const docId of this.matchDocIds(ftsOrExpression(selectSelectiveTerms(terms, df, OR_BUDGET, 1)))) union.add(docId);
+        candidates = union;
+      }
     }
-    const quoted = terms.map((t) => `"${t.replace(/"/g, '')}"`);
-    if (terms.length === 1) return this.rankedMatch(quoted[0] ?? '', filter, limit);
-    const all = this.rankedMatch(quoted.join(' '), filter, limit);
-    if (all.length >= limit) return all;
-    const any = this.rankedMatch(ftsOrExpression(terms), filter, limit);
-    const seen = new Set(all.map((h) => h.name));
-    return [...all, ...any.filter((h) => !seen.has(h.name))].slice(0, limit);
+    return index.rank(terms, candidates, accept, limit).map(({ entry, relevance }) => ({
+      name: entry.name, title: entry.title, trigger: entry.trigger, task_type: entry.task_type, relevance,
+    }));
   }
 
-  private rankedMatch(match: string, filter: StoreFilter, limit: number): SearchHit[] {
-    const where = filterSql(filter);
-    const relevance = this.fts === 'fts5'
-      ? `-bm25(skills_fts, ${FTS_WEIGHTS.join(', ')})`
-      : 'skills_bm25(matchinfo(skills_fts, \'pcnalx\'))';
-    // CROSS JOIN keeps the full-text index as the outer loop (otherwise SQLite may run the MATCH once per skill row).
-    const rows = this.db.all<{ name: string; title: string; trigger: string; task_type: string; rel: number }>(
-      `SELECT s.name AS name, s.title AS title, s.trigger AS trigger, s.task_type AS task_type, ${relevance} AS rel
-       FROM skills_fts CROSS JOIN skills s ON s.doc_id = skills_fts.${this.fts === 'fts5' ? 'rowid' : 'docid'}
-       WHERE skills_fts MATCH :match AND ${where.sql}
-       ORDER BY rel DESC, length(s.name), s.name LIMIT :limit`,
-      { ...where.params, ':match': match, ':limit': limit },
-    );
-    return rows.map((r) => ({ name: r.name, title: r.title, trigger: r.trigger, task_type: r.task_type as TaskType, relevance: Number(r.rel) || 0 }));
+  /** Stage 1: doc ids matching an FTS expression, as one aggregated row (cheap per match). */
+  private matchDocIds(match: string): number[] {
+    const idColumn = this.fts === 'fts5' ? 'rowid' : 'docid';
+    const row = this.db.arrays(`SELECT group_concat(${idColumn}) FROM skills_fts WHERE skills_fts MATCH ?`, [match])[0];
+    const text = row?.[0];
+    if (typeof text !== 'string' || text.length === 0) return typeof text === 'number' ? [text] : [];
+    const ids: number[] = [];
+    let value = 0;
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code === 44) {
+        ids.push(value);
+        value = 0;
+      } else {
+        value = value * 10 + (code - 48);
+      }
+    }
+    ids.push(value);
+    return ids;
   }
 
-  /** Rows for regex/exact matching (only the searchable fields). */
+  /** Rows for regex/exact matching (only the searchable fields; from memory). */
   scan(filter: StoreFilter): Array<{ name: string; title: string; trigger: string; description: string; tags: string; task_type: TaskType }> {
-    const where = filterSql(filter);
-    return this.db.all(`SELECT s.name AS name, s.title AS title, s.trigger AS trigger, s.description AS description, s.tags AS tags, s.task_type AS task_type
-      FROM skills s WHERE ${where.sql}`, where.params) as never;
+    const accept = entryPredicate(filter);
+    const rows: Array<{ name: string; title: string; trigger: string; description: string; tags: string; task_type: TaskType }> = [];
+    for (const e of this.index.entries()) {
+      if (accept(e)) rows.push({ name: e.name, title: e.title, trigger: e.trigger, description: e.description, tags: e.tagsText, task_type: e.task_type });
+    }
+    return rows;
   }
 
   /** Exact name lookups inside the filter. */
@@ -248,8 +289,10 @@ export class SkillStore {
   }
 
   names(filter: StoreFilter): string[] {
-    const where = filterSql(filter);
-    return this.db.all<{ name: string }>(`SELECT s.name AS name FROM skills s WHERE ${where.sql} ORDER BY s.name`, where.params).map((r) => r.name);
+    const accept = entryPredicate(filter);
+    const names: string[] = [];
+    for (const e of this.index.entries()) if (accept(e)) names.push(e.name);
+    return names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   page(filter: StoreFilter, offset: number, limit: number): { total: number; rows: SkillRecord[] } {
@@ -267,12 +310,37 @@ export class SkillStore {
     return this.db.all(`SELECT * FROM skills s WHERE ${where.sql} ORDER BY ${orderBy}, s.name LIMIT :limit`, { ...where.params, ':limit': limit }).map(rowToRecord);
   }
 
-  private docFreq(term: string): number {
-    try {
-      return this.db.get<{ d: number }>('SELECT documents AS d FROM skills_fts_terms WHERE term = ? AND col = \'*\'', [term])?.d ?? 0;
-    } catch {
-      return 1;
+  /** (Re)builds the in-memory mirror from the database (open; after a rollback). */
+  private loadMirror(): void {
+    this.index.clear();
+    const rows = this.db.arrays(`SELECT doc_id, name, title, trigger, description, tags, task_type, origin, scope_mode,
+      scope_tenant_id, scope_project_id, workspace, status, model_invocable FROM skills`);
+    const byDoc = new Map<number, SkillEntry>();
+    for (const r of rows) {
+      const entry: SkillEntry = {
+        docId: Number(r[0]), name: String(r[1]), title: String(r[2] ?? ''), trigger: String(r[3] ?? ''), description: String(r[4] ?? ''),
+        tagsText: String(r[5] ?? '[]'), task_type: String(r[6]) as TaskType, origin: String(r[7]) as SkillOrigin,
+        scope_mode: String(r[8]) as SkillEntry['scope_mode'], scope_tenant_id: String(r[9] ?? ''), scope_project_id: String(r[10] ?? ''),
+        workspace: Number(r[11]) === 1, status: String(r[12]), model_invocable: Number(r[13]) === 1,
+      };
+      byDoc.set(entry.docId, entry);
     }
+    if (this.fts === 'none') {
+      for (const entry of byDoc.values()) this.index.set(entry);
+      return;
+    }
+    const split = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v.split(' ') : []);
+    const idColumn = this.fts === 'fts5' ? 'rowid' : 'docid';
+    for (const r of this.db.arrays(`SELECT ${idColumn}, ${FTS_COLUMNS.join(', ')} FROM skills_fts`)) {
+      const entry = byDoc.get(Number(r[0]));
+      if (!entry) continue;
+      const terms = {} as Record<string, readonly string[]>;
+      FTS_COLUMNS.forEach((column, i) => { terms[column] = split(r[i + 1]); });
+      this.index.set(entry, terms as SkillFieldTerms);
+      byDoc.delete(entry.docId);
+    }
+    // Rows without an FTS document (should not happen): searchable by regex/exact, not by FTS.
+    for (const entry of byDoc.values()) this.index.set(entry);
   }
 }
 
@@ -333,12 +401,27 @@ function createSchema(db: SqlDatabase, fts: FtsEngine): void {
   }
 }
 
-/** Analysed FTS text per column for one skill. */
-function ftsDocument(record: SkillRecord): string[] {
-  const join = (text: string, keep = false) => analyze(text, { keepStopWords: keep }).join(' ');
+/** Analysed FTS terms per column for one skill (stored space-joined in `skills_fts`). */
+function ftsTerms(record: SkillRecord): SkillFieldTerms {
   const tags = [...record.tags, ...record.triggers, record.domain, ...record.frames, record.task_type].join(' ');
   const content = [...record.steps, ...record.preconditions, ...record.failure_modes, record.body.slice(0, 4000)].join('\n');
-  return [join(record.name, true), join(record.title), join(record.trigger), join(record.description), join(tags), join(content)];
+  return {
+    name: analyze(record.name, { keepStopWords: true }), title: analyze(record.title), trigger: analyze(record.trigger),
+    description: analyze(record.description), tags: analyze(tags), content: analyze(content),
+  };
+}
+
+function entryOf(record: SkillRecord, docId: number): SkillEntry {
+  return {
+    docId, name: record.name, title: record.title, trigger: record.trigger, description: record.description,
+    tagsText: JSON.stringify(record.tags), task_type: record.task_type, origin: record.origin, scope_mode: record.scope_mode,
+    scope_tenant_id: record.scope_tenant_id, scope_project_id: record.scope_project_id, workspace: record.workspace,
+    status: record.status, model_invocable: record.model_invocable,
+  };
+}
+
+function quoteTerm(term: string): string {
+  return `"${term.replace(/"/g, '')}"`;
 }
 
 /** WHERE clause (alias `s`) enforcing scope, trust, status and optional filters. */

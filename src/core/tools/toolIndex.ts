@@ -210,6 +210,26 @@ export class ToolIndex {
     return out;
   }
 
+  /**
+   * Stage 1 (fast path): the tools matching any of `terms` through the FTS index, as names.
+   * One `group_concat` row per query, so sql.js does not marshal a row (or a matchinfo blob)
+   * per document; BM25/BM25F arithmetic then runs in JS over the in-memory term statistics
+   * (`stats`), which mirror exactly what FTS indexed. Empty when FTS is unavailable.
+   */
+  ftsCandidateNames(terms: readonly string[]): string[] {
+    const out: string[] = [];
+    if (this.fts === 'none' || terms.length === 0) return out;
+    const id = this.fts === 'fts5' ? 'rowid' : 'docid';
+    const row = this.pdb.db.arrays(`SELECT group_concat(${id}, ' ') FROM tools_fts WHERE tools_fts MATCH ?`, [ftsOrExpression(terms)])[0];
+    const ids = row?.[0];
+    if (typeof ids !== 'string' || ids.length === 0) return out;
+    for (const part of ids.split(' ')) {
+      const name = this.idToName.get(Number(part));
+      if (name !== undefined) out.push(name);
+    }
+    return out;
+  }
+
   /** Writes the database bytes now (serialised with other saves). */
   async save(): Promise<void> {
     this.dirty = false;

@@ -65,19 +65,33 @@ export function rankTools(
   if (terms.length === 0) return [];
   const stats = index.stats;
   const selected = selectSelectiveTerms(terms.map((t) => t.term), (t) => stats.df(t), options.postingBudget, options.minStage1Terms);
-  const stage1 = index.ftsCandidates(selected);
-  let pool: RankedTool[] = [];
-  for (const [name, relevance] of stage1) if (isCandidate(name)) pool.push({ name, relevance });
-  pool.sort(byRelevanceThenName);
-  if (!options.rerank) return pool.slice(0, limit);
-  pool = pool.slice(0, options.candidates);
-
+  if (!options.rerank) {
+    // Ablation: stage-1 BM25 from FTS alone (matchinfo on FTS4, bm25() on FTS5).
+    const pool: RankedTool[] = [];
+    for (const [name, relevance] of index.ftsCandidates(selected)) if (isCandidate(name)) pool.push({ name, relevance });
+    return pool.sort(byRelevanceThenName).slice(0, limit);
+  }
+  // Stage 1: FTS finds the candidates; stage 2: BM25F over every query term, in JS.
   const orderedTerms = analyze(query);
   const idf = new Map(terms.map((t) => [t.term, stats.idf(t.term)]));
   const querySet = new Set(terms.map((t) => t.term));
-  const reranked = pool.map(({ name }) => ({ name, relevance: rerankScore(index, name, terms, querySet, orderedTerms, idf, options) }));
-  reranked.sort(byRelevanceThenName);
-  return reranked.slice(0, limit);
+  const top: RankedTool[] = [];
+  for (const name of index.ftsCandidateNames(selected)) {
+    if (!isCandidate(name)) continue;
+    const candidate = { name, relevance: rerankScore(index, name, terms, querySet, orderedTerms, idf, options) };
+    insertTopK(top, candidate, limit);
+  }
+  return top;
+}
+
+/** Keeps `top` sorted best-first with at most `k` entries (k is small: ≤ 20). */
+function insertTopK(top: RankedTool[], candidate: RankedTool, k: number): void {
+  if (k <= 0) return;
+  if (top.length >= k && byRelevanceThenName(candidate, top[top.length - 1]) >= 0) return;
+  let i = top.length;
+  while (i > 0 && byRelevanceThenName(candidate, top[i - 1]) < 0) i--;
+  top.splice(i, 0, candidate);
+  if (top.length > k) top.pop();
 }
 
 function coverage(fieldTerms: readonly string[], querySet: ReadonlySet<string>): number {

@@ -25,7 +25,7 @@ export async function handlePlannerRequest(
 ): Promise<vscode.ChatResult> {
   const settings = services.settings.current;
   services.syncToolCatalog();
-  await services.skillPacks.ready;
+  await Promise.all([services.skillPacks.ready, services.toolExamples.ready]);
 
   const run = await session.startRun();
   try {

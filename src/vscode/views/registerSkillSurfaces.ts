@@ -11,10 +11,7 @@ import type { PinnedSkills } from '../state/pinnedSkills';
 import { registerViews } from './registerViews';
 import { SkillServiceDirectorySource, type SkillPackLoaderPort } from './skillServiceGlue';
 
-/**
- * What the sidebar, authoring and palette need from the shared services. `ToolshedServices`
- * (services.ts) satisfies it structurally once it carries the skill service and pack manager.
- */
+/** What the sidebar, authoring and palette need from the shared services (`ToolshedServices` fits). */
 export interface SkillSurfacesServices {
   readonly logger: Logger;
   readonly activity: ActivityRegistry;
@@ -24,21 +21,20 @@ export interface SkillSurfacesServices {
   /** Owns pack loading and file watching (`SkillPackManager`). */
   readonly skillPacks: SkillPackLoaderPort;
   /** Scope, trust and tool gate for user-facing skill queries (the palette's search). */
-  skillContext?(): SkillRequestContext;
+  skillContext(): SkillRequestContext;
   /** Re-reads `vscode.lm.tools` into the tool catalog (synced lazily, before use). */
-  syncToolCatalog?(): number;
+  syncToolCatalog(): number;
 }
 
 /** Builds the view ports over the core services and registers views, authoring and palette. */
 export function registerSkillSurfaces(context: vscode.ExtensionContext, services: SkillSurfacesServices): { directory: SkillServiceDirectorySource } {
   const directory = new SkillServiceDirectorySource(services.skills, services.skillPacks);
   context.subscriptions.push(directory);
-  const toolSearch = toolSearchProvider(services.tools, () => services.syncToolCatalog?.());
+  const toolSearch = toolSearchProvider(services.tools, () => services.syncToolCatalog());
   registerViews(context, { skills: directory, pinned: services.pinned, activity: services.activity, tools: toolSearch });
   // The pack manager watches pack folders and re-indexes changed files itself.
   registerAuthoring(context, { skills: directory, validateDocument: coreSkillDocumentValidator, logger: services.logger, fileSync: 'observe' });
-  const requestContext = (): SkillRequestContext =>
-    services.skillContext?.() ?? { includeWorkspacePacks: vscode.workspace.isTrusted, pinnedNames: services.pinned.names() };
+  const requestContext = (): SkillRequestContext => services.skillContext();
   registerPalette(context, {
     skills: directory,
     skillSearch: skillSearchProvider(services.skills, directory, requestContext),

@@ -32,6 +32,8 @@ suite('@toolshed participant: planner loop with deferred tools (scripted model)'
     assert.ok(!model.requests[0].toolNames.includes(WEATHER), 'deferred tool absent before discovery');
     assert.ok(model.requests[0].toolNames.includes('tool_search'));
     assert.ok(model.requests[1].toolNames.includes(WEATHER), 'found tool offered in the next round');
+    const weather = model.requests[1].tools.find((tool) => tool.name === WEATHER);
+    assert.match(weather?.description ?? '', /São Paulo/, 'the example from .vscode/team.tools.yaml is rendered under the description');
     assert.deepEqual((await driver()).testTools.calls, [{ name: WEATHER, input: { city: 'Oslo' } }]);
     assert.match(recorded.markdown(), /Oslo: Forecast for Oslo: sunny, 21°C/);
     assert.ok(recorded.progress.some((p) => p.includes('Searching tools for')), recorded.progress.join(' | '));

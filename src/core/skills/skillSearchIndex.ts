@@ -1,0 +1,166 @@
+import { FieldStats } from '../search/bm25f';
+import type { WeightedTerm } from '../search/bm25f';
+import type { TaskType } from '../config/settingsSchema';
+import type { SkillOrigin } from './skillSchema';
+
+/**
+ * In-memory mirror of the skill store for the search hot path (kept in step by SkillStore on
+ * every write; rebuilt from the database on open and after a rolled-back transaction):
+ *
+ * - one light entry per skill (the fields `skill_search` returns and the fields the scope /
+ *   trust / status filters read), keyed by name and by FTS doc id — no SQL row decoding or JSON
+ *   parsing per candidate;
+ * - term statistics of the analysed FTS columns (`FieldStats`, BM25F) for stage-2 ranking.
+ *
+ * Stage 1 (candidate doc ids) stays in the SQLite FTS index; see `SkillStore.searchFts`.
+ */
+
+/** The columns of `skills_fts`, in order (the analysed text of each is mirrored here). */
+export const SKILL_FTS_FIELDS = ['name', 'title', 'trigger', 'description', 'tags', 'content'] as const;
+export type SkillFtsField = (typeof SKILL_FTS_FIELDS)[number];
+export type SkillFieldTerms = Record<SkillFtsField, readonly string[]>;
+
+/** BM25F field weights (the former per-column BM25 weights) and length normalisation. */
+export const SKILL_FIELD_WEIGHTS: Record<SkillFtsField, number> = { name: 4, title: 3, trigger: 2.5, description: 1.5, tags: 2, content: 0.5 };
+export const SKILL_FIELD_B: Record<SkillFtsField, number> = { name: 0.75, title: 0.75, trigger: 0.75, description: 0.75, tags: 0.75, content: 0.75 };
+
+export interface SkillEntry {
+  docId: number;
+  name: string;
+  title: string;
+  trigger: string;
+  description: string;
+  /** The stored `tags` column (JSON text), as regex matching has always seen it. */
+  tagsText: string;
+  task_type: TaskType;
+  origin: SkillOrigin;
+  scope_mode: 'project' | 'tenant' | 'global';
+  scope_tenant_id: string;
+  scope_project_id: string;
+  workspace: boolean;
+  status: string;
+  model_invocable: boolean;
+}
+
+/** Who may see what: the JS twin of the store's SQL filter (scope, trust, status, options). */
+export interface EntryFilter {
+  tenantId?: string;
+  projectId?: string;
+  includeWorkspacePacks: boolean;
+  activeOnly?: boolean;
+  taskType?: TaskType;
+  origin?: SkillOrigin;
+  scopeMode?: 'project' | 'tenant' | 'global';
+  modelInvocableOnly?: boolean;
+}
+
+/** Compiles a filter once per request into a predicate (same rules as the SQL WHERE clause). */
+export function entryPredicate(filter: EntryFilter): (entry: SkillEntry) => boolean {
+  // '\u0000' never equals a stored id, so an absent tenant/project matches nothing.
+  const tenant = filter.tenantId || '\u0000';
+  const project = filter.projectId || '\u0000';
+  const noWorkspace = !filter.includeWorkspacePacks;
+  const activeOnly = filter.activeOnly !== false;
+  const invocableOnly = filter.modelInvocableOnly === true;
+  const { taskType, origin, scopeMode } = filter;
+  return (e) => {
+    if (e.scope_mode !== 'global'
+      && !(e.scope_mode === 'tenant' && e.scope_tenant_id === tenant)
+      && !(e.scope_mode === 'project' && e.scope_project_id === project && (e.scope_tenant_id === '' || e.scope_tenant_id === tenant))) return false;
+    if (noWorkspace && e.workspace) return false;
+    if (activeOnly && e.status !== 'active') return false;
+    if (invocableOnly && !e.model_invocable) return false;
+    if (taskType && e.task_type !== taskType) return false;
+    if (origin && e.origin !== origin) return false;
+    if (scopeMode && e.scope_mode !== scopeMode) return false;
+    return true;
+  };
+}
+
+export interface RankedEntry {
+  entry: SkillEntry;
+  relevance: number;
+}
+
+export class SkillSearchIndex {
+  private readonly byName = new Map<string, SkillEntry>();
+  private readonly byDoc = new Map<number, SkillEntry>();
+  /** Null when the store has no full-text engine (regex / exact only). */
+  readonly stats: FieldStats<SkillFtsField> | null;
+
+  constructor(withStats: boolean) {
+    this.stats = withStats ? new FieldStats<SkillFtsField>(SKILL_FTS_FIELDS) : null;
+  }
+
+  get size(): number {
+    return this.byName.size;
+  }
+
+  get(name: string): SkillEntry | undefined {
+    return this.byName.get(name);
+  }
+
+  byDocId(docId: number): SkillEntry | undefined {
+    return this.byDoc.get(docId);
+  }
+
+  entries(): IterableIterator<SkillEntry> {
+    return this.byName.values();
+  }
+
+  set(entry: SkillEntry, terms?: SkillFieldTerms): void {
+    this.delete(entry.name);
+    this.byName.set(entry.name, entry);
+    this.byDoc.set(entry.docId, entry);
+    if (this.stats && terms) this.stats.set(entry.name, terms);
+  }
+
+  delete(name: string): void {
+    const entry = this.byName.get(name);
+    if (!entry) return;
+    this.byName.delete(name);
+    if (this.byDoc.get(entry.docId) === entry) this.byDoc.delete(entry.docId);
+    this.stats?.delete(name);
+  }
+
+  clear(): void {
+    for (const name of [...this.byName.keys()]) this.delete(name);
+  }
+
+  /** Document frequency of an analysed term (0 without statistics). */
+  df(term: string): number {
+    return this.stats?.df(term) ?? 0;
+  }
+
+  /**
+   * Stage 2: BM25F over every query term for the candidate doc ids that pass `accept`; the top
+   * `limit` by relevance, then shorter name, then name (deterministic).
+   */
+  rank(terms: readonly string[], docIds: Iterable<number>, accept: (entry: SkillEntry) => boolean, limit: number): RankedEntry[] {
+    const stats = this.stats;
+    if (!stats || limit <= 0) return [];
+    const query: WeightedTerm[] = terms.map((term) => ({ term, weight: 1 }));
+    const idf = new Map(terms.map((term) => [term, stats.idf(term)]));
+    const top: RankedEntry[] = [];
+    for (const docId of docIds) {
+      const entry = this.byDoc.get(docId);
+      if (!entry || !accept(entry)) continue;
+      const relevance = stats.score(entry.name, query, SKILL_FIELD_WEIGHTS, SKILL_FIELD_B, idf);
+      if (top.length === limit && compareRanked(relevance, entry.name, top[limit - 1] as RankedEntry) >= 0) continue;
+      // Bounded insertion (limit ≤ 20 in practice): keeps `top` sorted best first.
+      let at = top.length;
+      while (at > 0 && compareRanked(relevance, entry.name, top[at - 1] as RankedEntry) < 0) at--;
+      top.splice(at, 0, { entry, relevance });
+      if (top.length > limit) top.pop();
+    }
+    return top;
+  }
+}
+
+/** < 0 when (relevance, name) ranks before `other`: higher relevance, then shorter name, then name. */
+function compareRanked(relevance: number, name: string, other: RankedEntry): number {
+  if (relevance !== other.relevance) return relevance > other.relevance ? -1 : 1;
+  const otherName = other.entry.name;
+  if (name.length !== otherName.length) return name.length - otherName.length;
+  return name < otherName ? -1 : name > otherName ? 1 : 0;
+}
