@@ -19,7 +19,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
 
   context.subscriptions.push(vscode.commands.registerCommand('toolshed.showLog', () => channel.show(true)));
 
-  const services = await createServices(context, logger);
+  let services: ToolshedServices;
+  try {
+    services = await createServices(context, logger);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    logger.error(`Toolshed could not start: ${message}`);
+    void vscode.window.showErrorMessage(`Toolshed could not start: ${message}`, 'Show Log').then((choice) => {
+      if (choice) channel.show(true);
+    });
+    throw error;
+  }
   context.subscriptions.push(trackActivations(services));
   registerLanguageModelTools(context, services);
   const chatHandler = registerChatParticipant(context, services);
@@ -28,9 +38,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
   registerSkillSurfaces(context, services);
   // --- end issue 6 ---
 
-  // Packs load in the background: activation stays fast; everything that needs skills awaits
-  // `skillPacks.ready`.
-  void services.skillPacks.reload();
+  // Packs load in the background (progress in the status bar): activation stays fast, and
+  // everything that needs skills awaits `skillPacks.ready`.
+  void vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: 'Toolshed: loading skill packs' },
+    (progress) => services.skillPacks.reload(progress),
+  );
 
   return {
     version: TOOLSHED_VERSION,

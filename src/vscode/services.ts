@@ -16,7 +16,7 @@ import { lengthTokenCounter, systemClock } from '../core/platform/basicPorts';
 import { createSkillService, type SkillRequestContext, type SkillService } from '../core/skills/skillService';
 import type { ToolGateVerdict } from '../core/skills/toolReferenceGate';
 import type { ToolRun } from '../core/tools/toolRun';
-import { SkillPackManager } from './skills/skillPackManager';
+import { SkillPackManager, workspaceProjectId } from './skills/skillPackManager';
 
 /** Session id under which calls from Copilot agent mode (outside @toolshed) are grouped. */
 export const AGENT_MODE_SESSION = 'copilot-agent-mode';
@@ -127,9 +127,9 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
         if (permitted.has(name)) return 'activatable';
         return known.has(name) ? 'denied' : 'unknown';
       };
-      const firstFolder = vscode.workspace.workspaceFolders?.[0];
+      const projectId = workspaceProjectId();
       return {
-        scope: firstFolder ? { projectId: firstFolder.uri.fsPath } : {},
+        scope: projectId ? { projectId } : {},
         toolGate,
         knownToolNames,
         includeWorkspacePacks: vscode.workspace.isTrusted,

@@ -104,7 +104,7 @@ export class SkillPackManager extends Disposable {
       config,
       extensionPath: this.extensionPath,
       builtInPackNames: listFolders(builtInRoot),
-      workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((folder) => ({ name: folder.name, path: folder.uri.fsPath })),
+      workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((folder) => ({ name: folder.name, path: folder.uri.fsPath, projectId: workspaceProjectId() })),
       homeDir: os.homedir(),
       packsFromWorkspaceSettings: inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined,
     });
@@ -140,6 +140,17 @@ export class SkillPackManager extends Disposable {
     for (const timer of this.pendingFiles.values()) clearTimeout(timer);
     this.pendingFiles.clear();
   }
+}
+
+/**
+ * The `project` scope of this window: the workspace file of a multi-root workspace, else the
+ * single folder. Every folder's skills share it, so a request sees all of the window's skills
+ * and none of another window's.
+ */
+export function workspaceProjectId(): string | undefined {
+  const workspaceFile = vscode.workspace.workspaceFile;
+  if (workspaceFile && workspaceFile.scheme === 'file') return workspaceFile.fsPath;
+  return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
 }
 
 function listFolders(folder: string): string[] {
