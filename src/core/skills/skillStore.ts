@@ -33,11 +33,13 @@ const FTS_COLUMNS = SKILL_FTS_FIELDS;
 /**
  * Stage 1 budgets (summed document frequencies of the terms in a MATCH): up to OR_BUDGET postings
  * every document containing any query term is ranked (exact BM25F top-k); above it, documents
- * containing all of the rarest terms (up to AND_BUDGET postings read) are ranked, widened with
- * the documents of the rarest terms (OR_BUDGET) when that gives fewer than `limit`.
+ * containing all of the rarest terms (up to AND_BUDGET postings read) are ranked, widened when
+ * that gives fewer than `limit` (see `searchFts`).
  */
-const OR_BUDGET = 1500;
+const OR_BUDGET = 600;
 const AND_BUDGET = 30000;
+/** Relaxing an AND by one term runs one MATCH per term: only for short term lists. */
+const MAX_RELAXED_SUBSETS = 6;
 
 /** Who is asking: scope + whether workspace-sourced packs may be used (false when untrusted). */
 export type StoreFilter = EntryFilter;
@@ -228,19 +230,19 @@ export class SkillStore {
     if (postings <= OR_BUDGET || terms.length === 1) {
       candidates = this.matchDocIds(ftsOrExpression(terms));
     } else {
-      const all = this.matchDocIds(selectSelectiveTerms(terms, df, AND_BUDGET, 2).map(quoteTerm).join(' '));
-      let accepted = 0;
-      for (const docId of all) {
-        const entry = index.byDocId(docId);
-        if (entry && accept(entry) && ++accepted >= limit) break;
+      // Documents containing all of the rarest terms; when fewer than `limit` pass the filter,
+      // relax one term at a time (documents containing all but one), then the rarest terms' OR.
+      const selective = selectSelectiveTerms(terms, df, AND_BUDGET, 2);
+      const union = new Set(this.matchDocIds(selective.map(quoteTerm).join(' ')));
+      if (countAccepted(union, index, accept, limit) < limit && selective.length > 2 && selective.length <= MAX_RELAXED_SUBSETS) {
+        for (const left of selective) {
+          for (const docId of this.matchDocIds(selective.filter((t) => t !== left).map(quoteTerm).join(' '))) union.add(docId);
+        }
       }
-      if (accepted >= limit) {
-        candidates = all;
-      } else {
-        const union = new Set(all);
+      if (countAccepted(union, index, accept, limit) < limit) {
         for (const docId of this.matchDocIds(ftsOrExpression(selectSelectiveTerms(terms, df, OR_BUDGET, 1)))) union.add(docId);
-        candidates = union;
       }
+      candidates = union;
     }
     return index.rank(terms, candidates, accept, limit).map(({ entry, relevance }) => ({
       name: entry.name, title: entry.title, trigger: entry.trigger, task_type: entry.task_type, relevance,
@@ -418,6 +420,16 @@ function entryOf(record: SkillRecord, docId: number): SkillEntry {
     scope_tenant_id: record.scope_tenant_id, scope_project_id: record.scope_project_id, workspace: record.workspace,
     status: record.status, model_invocable: record.model_invocable,
   };
+}
+
+/** How many of `docIds` pass the filter, counting no further than `enough`. */
+function countAccepted(docIds: Iterable<number>, index: SkillSearchIndex, accept: (entry: SkillEntry) => boolean, enough: number): number {
+  let accepted = 0;
+  for (const docId of docIds) {
+    const entry = index.byDocId(docId);
+    if (entry && accept(entry) && ++accepted >= enough) break;
+  }
+  return accepted;
 }
 
 function quoteTerm(term: string): string {

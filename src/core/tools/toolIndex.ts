@@ -172,6 +172,10 @@ export class ToolIndex {
           report.added++;
         }
       }
+      // Large writes leave FTS4/5 with many small segments, and every MATCH term then
+      // searches each of them; one merge (milliseconds) keeps queries fast. Small changes
+      // stay O(changed): the engine's own auto-merge bounds their segments.
+      if (toWrite.length >= OPTIMIZE_AFTER_ROWS) optimizeFts(db, this.fts);
       setMeta(db, 'catalog_fingerprint', this.fingerprint.digest());
       setMeta(db, 'tool_count', String(this.rows.size));
     });
@@ -305,6 +309,14 @@ function rowValues(record: ToolRecord, terms: ToolFieldTerms): string[] {
     ...TOOL_FIELDS.map((f) => terms[f].join(' ')),
     unique(terms.name), unique(terms.tags), unique(terms.description), unique([...terms.paramNames, ...terms.paramDescriptions]),
   ];
+}
+
+/** Rows written in one sync from which the FTS index is merged into one segment. */
+const OPTIMIZE_AFTER_ROWS = 32;
+
+function optimizeFts(db: SqlDatabase, fts: FtsEngine): void {
+  if (fts === 'none') return;
+  db.run(`INSERT INTO tools_fts(tools_fts) VALUES ('optimize')`);
 }
 
 function setMeta(db: SqlDatabase, key: string, value: string): void {

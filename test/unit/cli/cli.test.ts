@@ -1,0 +1,94 @@
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { main } from '../../../src/cli/main';
+
+/** Runs the CLI in-process and captures what it prints. */
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { stdout: (t) => { out += t; }, stderr: (t) => { err += t; } });
+  return { code, out, err };
+}
+
+const REPO = path.join(__dirname, '..', '..', '..');
+
+describe('toolshed CLI', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-cli-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('--help lists every command; --version prints the version; an unknown command exits 2', async () => {
+    const help = await cli('--help');
+    assert.equal(help.code, 0);
+    for (const command of ['validate', 'search tools', 'search skills', 'bench tools', 'bench skills']) {
+      assert.ok(help.out.includes(`toolshed ${command}`), `help lists ${command}`);
+    }
+    assert.match((await cli('--version')).out, /^\d+\.\d+\.\d+|0\.0\.0-dev/);
+    const unknown = await cli('frobnicate');
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.err, /unknown command/);
+  });
+
+  it('validate: compiler-style lines with file:line:col and exit 1 on errors; exit 0 on the built-in packs', async () => {
+    const pack = path.join(dir, 'pack');
+    mkdirSync(pack, { recursive: true });
+    writeFileSync(path.join(pack, 'bad.skill.md'), '---\nname: bad-one\ntitle: No trigger\nsteps:\n  - Do it.\n---\n');
+    const bad = await cli('validate', pack);
+    assert.equal(bad.code, 1);
+    assert.match(bad.out, /bad\.skill\.md:\d+:\d+: error: .*trigger/i);
+    const json = await cli('validate', pack, '--json');
+    const report = JSON.parse(json.out) as { errors: number; problems: Array<{ line: number; column: number; code: string }> };
+    assert.equal(report.errors, 1);
+    assert.equal(report.problems[0].code, 'missing-trigger');
+    const good = await cli('validate', path.join(REPO, 'skill-packs'));
+    assert.equal(good.code, 0, good.out);
+  });
+
+  it('search tools and bench tools read JSONL catalogs and print the documented keys', async () => {
+    const tools = path.join(dir, 'tools.jsonl');
+    writeFileSync(tools, [
+      { name: 'github_create_issue', description: 'Create a new issue in a GitHub repository', inputSchema: { type: 'object', properties: { title: { type: 'string' } } } },
+      { name: 'weather_forecast', description: 'Get the weather forecast for a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } },
+      { name: 'sql_query', description: 'Run a read-only SQL query against the database', inputSchema: { type: 'object' } },
+    ].map((t) => JSON.stringify(t)).join('\n'));
+    const search = await cli('search', 'tools', '--tools', tools, 'open an issue on github');
+    assert.equal(search.code, 0, search.err);
+    assert.match(search.out, /github_create_issue/);
+    const queries = path.join(dir, 'queries.jsonl');
+    writeFileSync(queries, [
+      { query: 'what is the weather in Rome', gold: ['weather_forecast'] },
+      { query: 'file a bug on github', gold: ['github_create_issue'] },
+    ].map((q) => JSON.stringify(q)).join('\n'));
+    const bench = await cli('bench', 'tools', '--tools', tools, '--queries', queries, '--json');
+    assert.equal(bench.code, 0, bench.err);
+    const result = JSON.parse(bench.out) as Record<string, number | string>;
+    for (const key of ['recall_at_1', 'recall_at_5', 'recall_at_10', 'mrr_at_10', 'p50_ms', 'p95_ms', 'tools', 'queries', 'engine', 'index_ms']) {
+      assert.ok(key in result, `bench tools --json has ${key}`);
+    }
+    assert.equal(result.tools, 3);
+    assert.equal(result.queries, 2);
+    assert.equal(result.recall_at_5, 1);
+  });
+
+  it('search skills and bench skills over packs print the documented keys', async () => {
+    const packs = path.join(REPO, 'skill-packs');
+    const search = await cli('search', 'skills', '--packs', packs, '--json', 'write a good commit message');
+    assert.equal(search.code, 0, search.err);
+    const found = JSON.parse(search.out) as { skills: Array<{ name: string; score: number }> };
+    assert.ok(found.skills.length > 0);
+    assert.ok(found.skills.every((s) => s.score >= 0 && s.score <= 1));
+    const queries = path.join(dir, 'skill-queries.jsonl');
+    writeFileSync(queries, JSON.stringify({ query: 'write a commit message', gold: [found.skills[0].name] }));
+    const bench = await cli('bench', 'skills', '--packs', packs, '--queries', queries, '--json');
+    assert.equal(bench.code, 0, bench.err);
+    const result = JSON.parse(bench.out) as Record<string, number | string>;
+    for (const key of ['recall_at_1', 'recall_at_3', 'recall_at_5', 'mrr_at_10', 'p50_ms', 'p95_ms', 'skills', 'queries', 'engine', 'load_ms']) {
+      assert.ok(key in result, `bench skills --json has ${key}`);
+    }
+    assert.equal(result.recall_at_1, 1);
+  });
+});
