@@ -63,6 +63,8 @@ export class ToolIndex {
   private readonly fingerprint = new XorFingerprint();
   private saveChain: Promise<void> = Promise.resolve();
   private dirty = false;
+  /** Highest row id handed out (ids are assigned here, so inserts need no read-back). */
+  private maxId = 0;
 
   private constructor(
     private readonly pdb: PersistentDatabase,
@@ -143,11 +145,17 @@ export class ToolIndex {
     const db = this.pdb.db;
     db.transaction(() => {
       let toWrite = changed;
+      const remaining = incremental ? this.rows.size - removed.length : 0;
+      if (!incremental) toWrite = [...records];
+      // Bulk writes (cold index, big catalog swaps): FTS triggers are dropped, rows are
+      // written in multi-row statements, and the FTS index is rebuilt once from the content
+      // table — far cheaper in sql.js than one trigger-driven FTS write per row.
+      const bulk = this.fts !== 'none' && toWrite.length >= BULK_MIN_ROWS && toWrite.length * 4 >= remaining;
+      if (bulk) dropFtsTriggers(db);
       if (!incremental) {
         // Full rebuild on any change (enableIncrementalIndex = false).
         db.run('DELETE FROM tools');
         for (const name of [...this.rows.keys()]) this.forget(name);
-        toWrite = [...records];
         report.unchanged = 0;
       } else {
         for (const name of removed) {
@@ -156,6 +164,7 @@ export class ToolIndex {
         }
       }
       report.removed = removed.length;
+      const inserts: unknown[][] = [];
       for (const record of toWrite) {
         const existing = this.rows.get(record.name);
         const terms = toolFieldTerms(record);
@@ -166,11 +175,19 @@ export class ToolIndex {
           this.remember(record.name, existing.id, record.recordHash, terms);
           report.updated++;
         } else {
-          db.run(INSERT_SQL, values);
-          const id = Number(db.get<{ id: number }>('SELECT last_insert_rowid() AS id')!.id);
+          const id = ++this.maxId;
+          inserts.push([id, ...values]);
           this.remember(record.name, id, record.recordHash, terms);
           report.added++;
         }
+      }
+      for (let i = 0; i < inserts.length; i += INSERT_BATCH) {
+        const batch = inserts.slice(i, i + INSERT_BATCH);
+        db.run(insertSql(batch.length), batch.flat() as string[]);
+      }
+      if (bulk) {
+        db.run(`INSERT INTO tools_fts(tools_fts) VALUES ('rebuild')`);
+        createFtsTriggers(db, this.fts);
       }
       // Large writes leave FTS4/5 with many small segments, and every MATCH term then
       // searches each of them; one merge (milliseconds) keeps queries fast. Small changes
@@ -257,6 +274,7 @@ export class ToolIndex {
 
   private remember(name: string, id: number, hash: string, terms: ToolFieldTerms): void {
     this.rows.set(name, { id, hash });
+    if (id > this.maxId) this.maxId = id;
     this.fingerprint.toggle(hash);
     this.idToName.set(id, name);
     this.stats.set(name, terms);
@@ -299,7 +317,12 @@ const ROW_COLUMNS = [
 ] as const;
 
 const UPDATE_SQL = `UPDATE tools SET ${ROW_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`;
-const INSERT_SQL = `INSERT INTO tools (${ROW_COLUMNS.join(', ')}) VALUES (${ROW_COLUMNS.map(() => '?').join(', ')})`;
+/** Rows per multi-row INSERT (× 17 columns stays under SQLite's 999 bound parameters). */
+const INSERT_BATCH = 50;
+const ROW_PLACEHOLDERS = `(${['id', ...ROW_COLUMNS].map(() => '?').join(', ')})`;
+function insertSql(rows: number): string {
+  return `INSERT INTO tools (id, ${ROW_COLUMNS.join(', ')}) VALUES ${Array.from({ length: rows }, () => ROW_PLACEHOLDERS).join(', ')}`;
+}
 
 function rowValues(record: ToolRecord, terms: ToolFieldTerms): string[] {
   const unique = (list: readonly string[]) => [...new Set(list)].join(' ');
@@ -310,6 +333,9 @@ function rowValues(record: ToolRecord, terms: ToolFieldTerms): string[] {
     unique(terms.name), unique(terms.tags), unique(terms.description), unique([...terms.paramNames, ...terms.paramDescriptions]),
   ];
 }
+
+/** Rows written in one sync from which the FTS triggers give way to one FTS 'rebuild'. */
+const BULK_MIN_ROWS = 64;
 
 /** Rows written in one sync from which the FTS index is merged into one segment. */
 const OPTIMIZE_AFTER_ROWS = 32;
@@ -365,11 +391,27 @@ function createSchema(db: SqlDatabase, fts: FtsEngine): void {
     CREATE TABLE tool_index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   `);
   const cols = FTS_COLUMNS.join(', ');
+  if (fts === 'fts5') {
+    db.exec(`CREATE VIRTUAL TABLE tools_fts USING fts5(${cols}, content='tools', content_rowid='id');`);
+  } else if (fts === 'fts4') {
+    db.exec(`CREATE VIRTUAL TABLE tools_fts USING fts4(content="tools", ${cols});`);
+  }
+  createFtsTriggers(db, fts);
+}
+
+const FTS_TRIGGERS = ['tools_ai', 'tools_ad', 'tools_bd', 'tools_bu', 'tools_au'] as const;
+
+function dropFtsTriggers(db: SqlDatabase): void {
+  db.exec(FTS_TRIGGERS.map((t) => `DROP TRIGGER IF EXISTS ${t};`).join('\n'));
+}
+
+/** The triggers that keep `tools_fts` in sync with `tools` (external content). */
+function createFtsTriggers(db: SqlDatabase, fts: FtsEngine): void {
+  const cols = FTS_COLUMNS.join(', ');
   const newCols = FTS_COLUMNS.map((c) => `new.${c}`).join(', ');
   const oldCols = FTS_COLUMNS.map((c) => `old.${c}`).join(', ');
   if (fts === 'fts5') {
     db.exec(`
-      CREATE VIRTUAL TABLE tools_fts USING fts5(${cols}, content='tools', content_rowid='id');
       CREATE TRIGGER tools_ai AFTER INSERT ON tools BEGIN
         INSERT INTO tools_fts(rowid, ${cols}) VALUES (new.id, ${newCols});
       END;
@@ -384,7 +426,6 @@ function createSchema(db: SqlDatabase, fts: FtsEngine): void {
   } else if (fts === 'fts4') {
     // FTS4 external content: delete the old FTS row BEFORE the content row changes.
     db.exec(`
-      CREATE VIRTUAL TABLE tools_fts USING fts4(content="tools", ${cols});
       CREATE TRIGGER tools_ai AFTER INSERT ON tools BEGIN
         INSERT INTO tools_fts(docid, ${cols}) VALUES (new.id, ${newCols});
       END;

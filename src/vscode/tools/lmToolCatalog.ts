@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { TOOLSHED_TOOL_NAMES } from '../../core/config/settingsSchema';
 import type { ToolInput } from '../../core/tools/toolRecord';
 import type { ToolSearchService } from '../../core/tools/toolSearchService';
 import type { Logger } from '../../core/platform/ports';
@@ -37,7 +38,7 @@ export class LmToolCatalog {
 export function toolSourceOf(name: string): string {
   if (name.startsWith('mcp_')) return 'mcp';
   if (/^(copilot_|vscode_|run_in_terminal|get_|manage_|runTests|runSubagent)/.test(name)) return 'builtin';
-  if (['tool_search', 'tool_invoke', 'skill_search', 'skill_get', 'skill_list'].includes(name)) return 'toolshed';
+  if ((TOOLSHED_TOOL_NAMES as readonly string[]).includes(name)) return 'toolshed';
   return 'extension';
 }
 
