@@ -1,6 +1,7 @@
 /**
  * Skill benchmarks (bundled and run by bench/skills.bench.mjs): synthetic stores of 500, 5,000
- * and 50,000 skills (deterministic generator) → skill_search p50/p95; loading 1,000 skill files;
+ * and 50,000 skills (deterministic generator, loaded from JSONL files of 3,000 skills through
+ * `loadPacks` — one transaction) → skill_search p50/p95; loading 1,000 skill files;
  * reloading one changed file; recall on a realistic query set against the built-in packs.
  * Prints one JSON line last: {"title", "rows"}.
  */
@@ -18,6 +19,10 @@ import type { ResolvedSkillPack } from '../src/core/skills/skillPackSources';
 
 const round = (v: number, d = 3) => Number(v.toFixed(d));
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+const median = (values: number[]) => pct([...values].sort((a, b) => a - b), 0.5);
+const WARMUP_QUERIES = 500;
+const SEARCH_ROUNDS = 3;
+const JSONL_PER_FILE = 3000;
 
 function rng(seed: number): () => number {
   let a = seed >>> 0;
@@ -50,7 +55,7 @@ function synthSkills(count: number, seed: number): Synth[] {
 
 function writeJsonlPack(dir: string, skills: Synth[]): void {
   mkdirSync(dir, { recursive: true });
-  const perFile = 3000;
+  const perFile = JSONL_PER_FILE;
   for (let f = 0; f * perFile < skills.length; f++) {
     const lines = skills.slice(f * perFile, (f + 1) * perFile).map((s) => JSON.stringify({
       name: s.name, title: `${s.verb} ${s.object}`, trigger: s.trigger, task_type: 'code', tags: [s.area, s.object],
@@ -79,6 +84,8 @@ async function main(): Promise<void> {
   const rows: Array<Record<string, unknown>> = [];
   try {
     for (const size of [500, 5000, 50000]) {
+      // Each store is built through the real loader (loadPacks) from JSONL files of 3,000 skills,
+      // in one transaction; `load_ms` is that load. At these sizes the row measures search.
       const dir = path.join(tmp, `synth-${size}`);
       const skills = synthSkills(size, 42);
       writeJsonlPack(dir, skills);
@@ -86,21 +93,38 @@ async function main(): Promise<void> {
       const loadStart = performance.now();
       await s.loadPacks([packOf('synth', dir)]);
       const loadMs = performance.now() - loadStart;
-      const r = rng(7);
-      const queries = Array.from({ length: 300 }, () => {
-        const target = skills[Math.floor(r() * skills.length)] as Synth;
-        return `how do I ${target.verb} the ${target.object} in ${target.area}`;
-      });
-      for (const q of queries.slice(0, 30)) await s.search({ query: q }, ctx);
-      const times: number[] = [];
-      for (const q of queries) {
-        const t = performance.now();
-        await s.search({ query: q }, ctx);
-        times.push(performance.now() - t);
+      const queriesFrom = (seed: number, n: number) => {
+        const r = rng(seed);
+        return Array.from({ length: n }, () => {
+          const target = skills[Math.floor(r() * skills.length)] as Synth;
+          return `how do I ${target.verb} the ${target.object} in ${target.area}`;
+        });
+      };
+      // Warm-up (JIT, statement cache) on other queries, then SEARCH_ROUNDS timed rounds of the
+      // same 300 queries; p50/p95 are the medians over the rounds (robust to a busy machine).
+      for (const q of queriesFrom(11, WARMUP_QUERIES)) await s.search({ query: q }, ctx);
+      const queries = queriesFrom(7, 300);
+      const p50s: number[] = [];
+      const p95s: number[] = [];
+      for (let round = 0; round < SEARCH_ROUNDS; round++) {
+        const times: number[] = [];
+        for (const q of queries) {
+          const t = performance.now();
+          await s.search({ query: q }, ctx);
+          times.push(performance.now() - t);
+        }
+        times.sort((a, b) => a - b);
+        p50s.push(pct(times, 0.5));
+        p95s.push(pct(times, 0.95));
       }
-      times.sort((a, b) => a - b);
+      const p50 = median(p50s);
+      const p95 = median(p95s);
       const target = size >= 50000 ? 5 : size <= 500 ? 1 : 5;
-      rows.push({ case: `skill_search @ ${size} skills`, skills: size, engine: s.fts, p50_ms: round(pct(times, 0.5)), p95_ms: round(pct(times, 0.95)), target: `p95 ≤ ${target} ms`, ok: pct(times, 0.95) <= target, load_ms: round(loadMs, 0) });
+      rows.push({
+        case: `skill_search @ ${size} skills`, skills: size, engine: s.fts, p50_ms: round(p50), p95_ms: round(p95), target: `p95 ≤ ${target} ms`, ok: p95 <= target,
+        load_ms: round(loadMs, 0),
+        measures: `skill_search fts (${s.fts} MATCH → candidate ids, BM25F in memory): ${queries.length} queries × ${SEARCH_ROUNDS} rounds, median; store built by loadPacks from ${Math.ceil(size / JSONL_PER_FILE)} JSONL file(s), load_ms`,
+      });
       await s.dispose();
     }
 

@@ -34,12 +34,65 @@ export interface AnalyzeOptions {
 
 /** Text → normalised terms (see module comment). Order is preserved; duplicates are kept. */
 export function analyze(text: string, options: AnalyzeOptions = {}): string[] {
+  // ASCII text (nearly all tool metadata and most queries): one pass, same result as below.
+  if (!NON_ASCII.test(text)) return analyzeAscii(text, options.keepStopWords === true);
   const terms: string[] = [];
   for (const raw of splitIdentifier(text.normalize('NFKD'))) {
     const lower = raw.toLowerCase();
     if (!options.keepStopWords && STOP_WORDS.has(lower)) continue;
     terms.push(stem(lower));
   }
+  return terms;
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** 0 other, 1 upper, 2 lower, 3 digit. */
+function charClass(code: number): number {
+  if (code >= 97 && code <= 122) return 2;
+  if (code >= 65 && code <= 90) return 1;
+  if (code >= 48 && code <= 57) return 3;
+  return 0;
+}
+
+/**
+ * `splitIdentifier` + lower-casing + stop words + stemming in one scan of an ASCII string.
+ * Token boundaries are exactly splitIdentifier's: lower/digit→upper, an upper run before
+ * upper+lower ("HTTPServer" → HTTP Server), letter↔digit, and any non-alphanumeric.
+ */
+function analyzeAscii(text: string, keepStopWords: boolean): string[] {
+  const terms: string[] = [];
+  const n = text.length;
+  let start = -1;
+  let prev = 0;
+  const emit = (end: number) => {
+    const lower = text.slice(start, end).toLowerCase();
+    if (keepStopWords || !STOP_WORDS.has(lower)) terms.push(stem(lower));
+  };
+  for (let i = 0; i < n; i++) {
+    const cls = charClass(text.charCodeAt(i));
+    if (cls === 0) {
+      if (start >= 0) emit(i);
+      start = -1;
+      prev = 0;
+      continue;
+    }
+    if (start >= 0) {
+      const boundary =
+        (cls === 1 && (prev === 2 || prev === 3)) ||
+        (cls === 1 && prev === 1 && i + 1 < n && charClass(text.charCodeAt(i + 1)) === 2) ||
+        (cls === 3 && prev !== 3) ||
+        (cls !== 3 && prev === 3);
+      if (boundary) {
+        emit(i);
+        start = i;
+      }
+    } else {
+      start = i;
+    }
+    prev = cls;
+  }
+  if (start >= 0) emit(n);
   return terms;
 }
 

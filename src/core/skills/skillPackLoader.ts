@@ -89,6 +89,8 @@ export interface LoaderDeps {
 }
 
 const PARSE_CONCURRENCY = 16;
+/** A load that wrote at least this many skills merges the FTS index afterwards. */
+const OPTIMIZE_AFTER_WRITES = 1000;
 
 export class SkillPackLoader {
   private packs: ResolvedSkillPack[] = [];
@@ -176,6 +178,9 @@ export class SkillPackLoader {
         }
       }
     });
+    let written = removedCount;
+    for (const counter of counters.values()) written += counter.inserted + counter.updated;
+    if (written >= OPTIMIZE_AFTER_WRITES) store.optimizeFts();
 
     const summary: LoadSummary = { cancelled: false, packs: [], removedCount, problems: [], files: parsed.length, durationMs: 0 };
     for (const { pack } of scans) {
@@ -244,7 +249,7 @@ export class SkillPackLoader {
     result.problems = fileReport.problems;
     const report = this.reports.get(pack.name);
     if (report) {
-      report.skillCount = store.packSkillNames(pack.name).length;
+      report.skillCount = store.packSkillCount(pack.name);
       report.updatedCount = result.inserted.length + result.updated.length;
     }
     this.deps.events.emit({ type: 'skill_pack_loaded', payload: { pack_name: pack.name, skill_count: report?.skillCount ?? 0, updated_count: result.inserted.length + result.updated.length } });
@@ -259,8 +264,7 @@ export class SkillPackLoader {
     const { store } = this.deps;
     const removed: string[] = [];
     store.transaction(() => {
-      for (const record of store.all()) {
-        if (record.origin !== 'pack') continue;
+      for (const record of store.packSources()) {
         if (record.source_file === absolute || isInside(record.source_file, absolute)) {
           store.delete(record.name);
           removed.push(record.name);
@@ -269,7 +273,7 @@ export class SkillPackLoader {
     });
     for (const report of this.reports.values()) {
       report.files = report.files.filter((f) => f.file !== absolute && !isInside(f.file, absolute));
-      report.skillCount = store.packSkillNames(report.pack.name).length;
+      report.skillCount = store.packSkillCount(report.pack.name);
     }
     const pack = this.packFor(absolute);
     return { status: 'removed', file: absolute, pack: pack?.name, inserted: [], updated: [], removed, problems: [], durationMs: performance.now() - started };

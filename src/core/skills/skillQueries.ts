@@ -17,7 +17,8 @@ import type { ToolGate } from './toolReferenceGate';
 /**
  * The model-facing operations: `skill_search`, `skill_get`, `skill_list`, the bounded
  * `<skill_directory>` and pre-flight `get_relevant`. Every one enforces scope, trust (workspace
- * packs) and status in SQL, and every string it returns is redacted and tool-gated.
+ * packs) and status (in SQL, or in the store's in-memory mirror for searches), and every string it
+ * returns is redacted and tool-gated.
  */
 
 /** Who is asking. Build one per request. */
@@ -84,7 +85,13 @@ interface Scored {
   score: number;
 }
 
+/** Redaction memo for the short strings search/list/directory return (redaction is pure). */
+const REDACT_MEMO_LIMIT = 4096;
+const REDACT_MEMO_MAX_CHARS = 512;
+
 export class SkillQueries {
+  private readonly redacted = new Map<string, string>();
+
   constructor(private readonly deps: QueryDeps) {}
 
   async search(rawInput: unknown, ctx: SkillRequestContext): Promise<SkillSearchOutput> {
@@ -235,7 +242,18 @@ export class SkillQueries {
   }
 
   private clean(text: string, gate: ToolReferenceGate): string {
-    return gate.text(this.deps.config().redactPii ? redact(text) : text);
+    return gate.text(this.deps.config().redactPii ? this.redactShort(text) : text);
+  }
+
+  private redactShort(text: string): string {
+    if (text.length > REDACT_MEMO_MAX_CHARS) return redact(text);
+    let out = this.redacted.get(text);
+    if (out === undefined) {
+      out = redact(text);
+      if (this.redacted.size >= REDACT_MEMO_LIMIT) this.redacted.clear();
+      this.redacted.set(text, out);
+    }
+    return out;
   }
 
   /** Candidate generation for every search type, with the FTS → regex fallback. */

@@ -1,6 +1,5 @@
-import { FieldStats } from '../search/bm25f';
-import type { WeightedTerm } from '../search/bm25f';
 import type { TaskType } from '../config/settingsSchema';
+import { CompactFieldStats } from './compactFieldStats';
 import type { SkillOrigin } from './skillSchema';
 
 /**
@@ -10,7 +9,8 @@ import type { SkillOrigin } from './skillSchema';
  * - one light entry per skill (the fields `skill_search` returns and the fields the scope /
  *   trust / status filters read), keyed by name and by FTS doc id — no SQL row decoding or JSON
  *   parsing per candidate;
- * - term statistics of the analysed FTS columns (`FieldStats`, BM25F) for stage-2 ranking.
+ * - term statistics of the analysed FTS columns (BM25F, `CompactFieldStats`: the scores of
+ *   search/bm25f.ts's `FieldStats` at a tenth of the memory) for stage-2 ranking.
  *
  * Stage 1 (candidate doc ids) stays in the SQLite FTS index; see `SkillStore.searchFts`.
  */
@@ -23,6 +23,8 @@ export type SkillFieldTerms = Record<SkillFtsField, readonly string[]>;
 /** BM25F field weights (the former per-column BM25 weights) and length normalisation. */
 export const SKILL_FIELD_WEIGHTS: Record<SkillFtsField, number> = { name: 4, title: 3, trigger: 2.5, description: 1.5, tags: 2, content: 0.5 };
 export const SKILL_FIELD_B: Record<SkillFtsField, number> = { name: 0.75, title: 0.75, trigger: 0.75, description: 0.75, tags: 0.75, content: 0.75 };
+const WEIGHTS = SKILL_FTS_FIELDS.map((f) => SKILL_FIELD_WEIGHTS[f]);
+const B = SKILL_FTS_FIELDS.map((f) => SKILL_FIELD_B[f]);
 
 export interface SkillEntry {
   docId: number;
@@ -34,6 +36,7 @@ export interface SkillEntry {
   tagsText: string;
   task_type: TaskType;
   origin: SkillOrigin;
+  pack_name: string;
   scope_mode: 'project' | 'tenant' | 'global';
   scope_tenant_id: string;
   scope_project_id: string;
@@ -85,11 +88,13 @@ export interface RankedEntry {
 export class SkillSearchIndex {
   private readonly byName = new Map<string, SkillEntry>();
   private readonly byDoc = new Map<number, SkillEntry>();
-  /** Null when the store has no full-text engine (regex / exact only). */
-  readonly stats: FieldStats<SkillFtsField> | null;
+  /** Pack-origin skills per pack name. */
+  private readonly packCounts = new Map<string, number>();
+  /** Keyed by doc id; null when the store has no full-text engine (regex / exact only). */
+  readonly stats: CompactFieldStats | null;
 
   constructor(withStats: boolean) {
-    this.stats = withStats ? new FieldStats<SkillFtsField>(SKILL_FTS_FIELDS) : null;
+    this.stats = withStats ? new CompactFieldStats(SKILL_FTS_FIELDS.length) : null;
   }
 
   get size(): number {
@@ -108,23 +113,39 @@ export class SkillSearchIndex {
     return this.byName.values();
   }
 
+  /** How many pack skills the pack has in the store. */
+  packCount(packName: string): number {
+    return this.packCounts.get(packName) ?? 0;
+  }
+
   set(entry: SkillEntry, terms?: SkillFieldTerms): void {
     this.delete(entry.name);
     this.byName.set(entry.name, entry);
     this.byDoc.set(entry.docId, entry);
-    if (this.stats && terms) this.stats.set(entry.name, terms);
+    if (entry.origin === 'pack') this.packCounts.set(entry.pack_name, this.packCount(entry.pack_name) + 1);
+    if (this.stats && terms) this.stats.set(entry.docId, SKILL_FTS_FIELDS.map((f) => terms[f]));
   }
 
   delete(name: string): void {
     const entry = this.byName.get(name);
     if (!entry) return;
     this.byName.delete(name);
-    if (this.byDoc.get(entry.docId) === entry) this.byDoc.delete(entry.docId);
-    this.stats?.delete(name);
+    if (entry.origin === 'pack') {
+      const left = this.packCount(entry.pack_name) - 1;
+      if (left > 0) this.packCounts.set(entry.pack_name, left);
+      else this.packCounts.delete(entry.pack_name);
+    }
+    if (this.byDoc.get(entry.docId) === entry) {
+      this.byDoc.delete(entry.docId);
+      this.stats?.delete(entry.docId);
+    }
   }
 
   clear(): void {
-    for (const name of [...this.byName.keys()]) this.delete(name);
+    this.byName.clear();
+    this.byDoc.clear();
+    this.packCounts.clear();
+    this.stats?.clear();
   }
 
   /** Document frequency of an analysed term (0 without statistics). */
@@ -139,13 +160,12 @@ export class SkillSearchIndex {
   rank(terms: readonly string[], docIds: Iterable<number>, accept: (entry: SkillEntry) => boolean, limit: number): RankedEntry[] {
     const stats = this.stats;
     if (!stats || limit <= 0) return [];
-    const query: WeightedTerm[] = terms.map((term) => ({ term, weight: 1 }));
-    const idf = new Map(terms.map((term) => [term, stats.idf(term)]));
+    const score = stats.scorer(terms, WEIGHTS, B);
     const top: RankedEntry[] = [];
     for (const docId of docIds) {
       const entry = this.byDoc.get(docId);
       if (!entry || !accept(entry)) continue;
-      const relevance = stats.score(entry.name, query, SKILL_FIELD_WEIGHTS, SKILL_FIELD_B, idf);
+      const relevance = score(docId);
       if (top.length === limit && compareRanked(relevance, entry.name, top[limit - 1] as RankedEntry) >= 0) continue;
       // Bounded insertion (limit ≤ 20 in practice): keeps `top` sorted best first.
       let at = top.length;

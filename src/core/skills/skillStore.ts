@@ -33,13 +33,15 @@ const FTS_COLUMNS = SKILL_FTS_FIELDS;
 /**
  * Stage 1 budgets (summed document frequencies of the terms in a MATCH): up to OR_BUDGET postings
  * every document containing any query term is ranked (exact BM25F top-k); above it, documents
- * containing all of the rarest terms (up to AND_BUDGET postings read) are ranked, widened when
- * that gives fewer than `limit` (see `searchFts`).
+ * containing all of several selective terms (up to AND_BUDGET postings read) are ranked, relaxed
+ * when that gives fewer than `limit` (see `searchFts`).
  */
 const OR_BUDGET = 600;
-const AND_BUDGET = 30000;
-/** Relaxing an AND by one term runs one MATCH per term: only for short term lists. */
-const MAX_RELAXED_SUBSETS = 6;
+const AND_BUDGET = 12000;
+/** Relaxation starts where at least `limit × EXPECTED_MARGIN` documents are expected. */
+const EXPECTED_MARGIN = 1.5;
+/** At most this many AND MATCHes per search before the rarest-term fallback. */
+const MAX_MATCHES = 6;
 
 /** Who is asking: scope + whether workspace-sourced packs may be used (false when untrusted). */
 export type StoreFilter = EntryFilter;
@@ -121,6 +123,15 @@ export class SkillStore {
     return this.index.size;
   }
 
+  /**
+   * Merges the FTS index into one segment (FTS4/FTS5 'optimize'): after a bulk load this makes
+   * every later MATCH read one doclist per term instead of one per segment.
+   */
+  optimizeFts(): void {
+    if (this.fts === 'none') return;
+    this.db.run('INSERT INTO skills_fts(skills_fts) VALUES(\'optimize\')');
+  }
+
   /** Whether a skill of that name exists (in-memory; no SQL). */
   has(name: string): boolean {
     return this.index.get(name) !== undefined;
@@ -137,12 +148,21 @@ export class SkillStore {
     return this.db.all('SELECT name, content_hash, status, status_reason, source_line FROM skills WHERE origin = \'pack\' AND source_file = ?', [file]) as never;
   }
 
-  /** Names of pack skills (optionally of one pack). */
+  /** Name and defining file of every pack skill (no full records). */
+  packSources(): Array<{ name: string; source_file: string }> {
+    return this.db.all<{ name: string; source_file: string }>('SELECT name, source_file FROM skills WHERE origin = \'pack\' ORDER BY name');
+  }
+
+  /** Names of pack skills (optionally of one pack); from memory. */
   packSkillNames(packName?: string): string[] {
-    const rows = packName === undefined
-      ? this.db.all<{ name: string }>('SELECT name FROM skills WHERE origin = \'pack\'')
-      : this.db.all<{ name: string }>('SELECT name FROM skills WHERE origin = \'pack\' AND pack_name = ?', [packName]);
-    return rows.map((r) => r.name);
+    const names: string[] = [];
+    for (const e of this.index.entries()) if (e.origin === 'pack' && (packName === undefined || e.pack_name === packName)) names.push(e.name);
+    return names;
+  }
+
+  /** How many pack skills a pack has (from memory, O(1)). */
+  packSkillCount(packName: string): number {
+    return this.index.packCount(packName);
   }
 
   all(filter?: StoreFilter): SkillRecord[] {
@@ -230,17 +250,32 @@ export class SkillStore {
     if (postings <= OR_BUDGET || terms.length === 1) {
       candidates = this.matchDocIds(ftsOrExpression(terms));
     } else {
-      // Documents containing all of the rarest terms; when fewer than `limit` pass the filter,
-      // relax one term at a time (documents containing all but one), then the rarest terms' OR.
+      // Documents containing all of k selective terms. Fewer terms give a superset, so we start
+      // at the largest k expected to yield enough documents (term independence) and, while fewer
+      // than `limit` pass the filter, add the documents of other k-term combinations (rarest
+      // first; terms that never co-occur are common), then relax k — at most MAX_MATCHES MATCHes,
+      // usually one. Last resort: the rarest term alone.
       const selective = selectSelectiveTerms(terms, df, AND_BUDGET, 2);
-      const union = new Set(this.matchDocIds(selective.map(quoteTerm).join(' ')));
-      if (countAccepted(union, index, accept, limit) < limit && selective.length > 2 && selective.length <= MAX_RELAXED_SUBSETS) {
-        for (const left of selective) {
-          for (const docId of this.matchDocIds(selective.filter((t) => t !== left).map(quoteTerm).join(' '))) union.add(docId);
+      const total = Math.max(index.size, 1);
+      const enough = limit * EXPECTED_MARGIN;
+      const expectedWith = (keep: number) => {
+        let expected = total;
+        for (let i = 0; i < keep; i++) expected *= df(selective[i] as string) / total;
+        return expected;
+      };
+      let k = selective.length;
+      while (k > 2 && expectedWith(k) < enough) k--;
+      const union = new Set<number>();
+      let matches = 0;
+      search: for (; k >= 2; k = k > 6 ? Math.ceil(k / 2) : k - 1) {
+        for (const combination of combinations(selective.length, k)) {
+          if (matches++ >= MAX_MATCHES) break search;
+          for (const docId of this.matchDocIds(combination.map((i) => quoteTerm(selective[i] as string)).join(' '))) union.add(docId);
+          if (countAccepted(union, index, accept, limit) >= limit) break search;
         }
       }
       if (countAccepted(union, index, accept, limit) < limit) {
-        for (const docId of this.matchDocIds(ftsOrExpression(selectSelectiveTerms(terms, df, OR_BUDGET, 1)))) union.add(docId);
+        for (const docId of this.matchDocIds(quoteTerm(selective[0] as string))) union.add(docId);
       }
       candidates = union;
     }
@@ -283,11 +318,16 @@ export class SkillStore {
   /** Exact name lookups inside the filter. */
   byNames(names: readonly string[], filter: StoreFilter): SkillRecord[] {
     if (names.length === 0) return [];
-    const where = filterSql(filter);
-    const placeholders = names.map((_, i) => `:n${i}`).join(', ');
-    const params: Record<string, string | number> = { ...where.params };
-    names.forEach((name, i) => { params[`:n${i}`] = name; });
-    return this.db.all(`SELECT * FROM skills s WHERE s.name IN (${placeholders}) AND ${where.sql}`, params).map(rowToRecord);
+    // Visibility from the mirror, then one indexed row read per visible name (in `names` order).
+    const accept = entryPredicate(filter);
+    const out: SkillRecord[] = [];
+    for (const name of new Set(names)) {
+      const entry = this.index.get(name);
+      if (!entry || !accept(entry)) continue;
+      const record = this.get(name);
+      if (record) out.push(record);
+    }
+    return out;
   }
 
   names(filter: StoreFilter): string[] {
@@ -316,14 +356,14 @@ export class SkillStore {
   private loadMirror(): void {
     this.index.clear();
     const rows = this.db.arrays(`SELECT doc_id, name, title, trigger, description, tags, task_type, origin, scope_mode,
-      scope_tenant_id, scope_project_id, workspace, status, model_invocable FROM skills`);
+      scope_tenant_id, scope_project_id, workspace, status, model_invocable, pack_name FROM skills`);
     const byDoc = new Map<number, SkillEntry>();
     for (const r of rows) {
       const entry: SkillEntry = {
         docId: Number(r[0]), name: String(r[1]), title: String(r[2] ?? ''), trigger: String(r[3] ?? ''), description: String(r[4] ?? ''),
         tagsText: String(r[5] ?? '[]'), task_type: String(r[6]) as TaskType, origin: String(r[7]) as SkillOrigin,
         scope_mode: String(r[8]) as SkillEntry['scope_mode'], scope_tenant_id: String(r[9] ?? ''), scope_project_id: String(r[10] ?? ''),
-        workspace: Number(r[11]) === 1, status: String(r[12]), model_invocable: Number(r[13]) === 1,
+        workspace: Number(r[11]) === 1, status: String(r[12]), model_invocable: Number(r[13]) === 1, pack_name: String(r[14] ?? ''),
       };
       byDoc.set(entry.docId, entry);
     }
@@ -416,10 +456,23 @@ function ftsTerms(record: SkillRecord): SkillFieldTerms {
 function entryOf(record: SkillRecord, docId: number): SkillEntry {
   return {
     docId, name: record.name, title: record.title, trigger: record.trigger, description: record.description,
-    tagsText: JSON.stringify(record.tags), task_type: record.task_type, origin: record.origin, scope_mode: record.scope_mode,
+    tagsText: JSON.stringify(record.tags), task_type: record.task_type, origin: record.origin, pack_name: record.pack_name, scope_mode: record.scope_mode,
     scope_tenant_id: record.scope_tenant_id, scope_project_id: record.scope_project_id, workspace: record.workspace,
     status: record.status, model_invocable: record.model_invocable,
   };
+}
+
+/** k-index combinations of 0..n−1 in lexicographic order (rarest terms first). */
+function* combinations(n: number, k: number): Generator<number[]> {
+  const pick = Array.from({ length: k }, (_, i) => i);
+  while (true) {
+    yield [...pick];
+    let i = k - 1;
+    while (i >= 0 && pick[i] === n - k + i) i--;
+    if (i < 0) return;
+    pick[i]++;
+    for (let j = i + 1; j < k; j++) pick[j] = (pick[j - 1] as number) + 1;
+  }
 }
 
 /** How many of `docIds` pass the filter, counting no further than `enough`. */

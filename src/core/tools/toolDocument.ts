@@ -12,13 +12,16 @@ export type ToolFieldTerms = Record<ToolField, string[]>;
 /** Bounds the text analysed per tool so one huge description cannot dominate index time. */
 const MAX_FIELD_CHARS = 4000;
 const MAX_PARAMS = 60;
+const ALL_DIGITS = /^[0-9]+$/;
 
 export function toolFieldTerms(record: Pick<ToolRecord, 'name' | 'tags' | 'description' | 'inputSchema'>): ToolFieldTerms {
   const paramNames: string[] = [];
   const paramDescriptions: string[] = [];
   collectParams(record.inputSchema, paramNames, paramDescriptions, 0);
   return {
-    name: analyze(record.name),
+    // Digits in a tool name are versions or ordinals (`…_v2`, `Buses_3_…`); queries carry
+    // numbers as argument values ("add 5 to 3"), which must not match them.
+    name: analyze(record.name).filter((term) => !ALL_DIGITS.test(term)),
     tags: analyze(record.tags.join(' ')),
     description: analyze(record.description.slice(0, MAX_FIELD_CHARS)),
     paramNames: analyze(paramNames.slice(0, MAX_PARAMS).join(' ')),
@@ -38,6 +41,9 @@ function collectParams(schema: unknown, names: string[], descriptions: string[],
         if (typeof description === 'string') descriptions.push(description);
         const enumValues = (value as { enum?: unknown }).enum;
         if (Array.isArray(enumValues)) descriptions.push(enumValues.filter((v) => typeof v === 'string').slice(0, 20).join(' '));
+        // A string default names what the tool does unless told otherwise ("fahrenheit").
+        const fallback = (value as { default?: unknown }).default;
+        if (typeof fallback === 'string') descriptions.push(fallback);
         collectParams(value, names, descriptions, depth + 1);
         collectParams((value as { items?: unknown }).items, names, descriptions, depth + 1);
       }

@@ -18,18 +18,27 @@ import type { ToolRecord } from './toolRecord';
  *   rows (incremental); when the whole-catalog fingerprint is unchanged it does nothing.
  * - Bytes persist through the ByteStore (atomic write); a corrupt or other-version file is
  *   rebuilt with a logged reason (persistentDatabase.ts).
- * - Stage-1 retrieval: `ftsCandidates` — FTS MATCH over selected query terms, scored with
- *   weighted BM25 (FTS5 `bm25()`, or FTS4 `matchinfo('pcnalx')`).
- * - An in-memory mirror of the analysed fields (`stats`, BM25F) serves the re-ranking stage
- *   and is loaded from the stored terms on a warm start, so unchanged tools are not re-analysed.
+ * - FTS columns are the analysed term columns of `tools` (external content: no second copy).
+ *   Large writes (cold index, catalog swaps) drop the triggers, write rows in multi-row
+ *   INSERTs and rebuild FTS once; every large write ends with an FTS 'optimize' (one
+ *   segment: each MATCH term then costs one b-tree lookup instead of one per segment).
+ * - Stage-1 retrieval: `ftsCandidateNames` — FTS MATCH over selected query terms, docids
+ *   only; `ftsCandidates` (weighted BM25 from FTS5 `bm25()` / FTS4 `matchinfo('pcnalx')`)
+ *   remains for the stage-1-only ablation.
+ * - An in-memory mirror of the analysed fields (`stats`, BM25F statistics and postings) serves
+ *   the scoring stage and is loaded from the stored terms on a warm start, so unchanged tools
+ *   are not re-analysed. `applyDelta` re-indexes a known change in O(changed).
  */
 
 export const TOOL_INDEX_KEY = 'tools.db';
-const SCHEMA_REVISION = 3;
+const SCHEMA_REVISION = 4;
 
-/** FTS columns (unique terms per field group) and their BM25 weights for stage 1. */
-const FTS_COLUMNS = ['fts_name', 'fts_tags', 'fts_description', 'fts_params'] as const;
-export const STAGE1_COLUMN_WEIGHTS = [3, 2, 1, 0.7];
+/**
+ * FTS columns: the analysed term columns of `tools` themselves (external content, no second
+ * copy of the text), and their BM25 weights for the stage-1-only ablation.
+ */
+const FTS_COLUMNS = ['name_terms', 'tag_terms', 'description_terms', 'param_name_terms', 'param_description_terms'] as const;
+export const STAGE1_COLUMN_WEIGHTS = [3, 2, 1, 0.7, 0.5];
 
 export interface SyncReport {
   added: number;
@@ -124,19 +133,40 @@ export class ToolIndex {
    */
   sync(records: readonly ToolRecord[]): SyncReport {
     const start = performance.now();
-    const report: SyncReport = { added: 0, updated: 0, removed: 0, unchanged: 0, skipped: false, ms: 0 };
     const incremental = this.options.incremental !== false;
     const changed: ToolRecord[] = [];
     const wanted = new Set<string>();
+    let unchanged = 0;
     for (const record of records) {
       wanted.add(record.name);
-      if (this.rows.get(record.name)?.hash === record.recordHash) report.unchanged++;
+      if (this.rows.get(record.name)?.hash === record.recordHash) unchanged++;
       else changed.push(record);
     }
     const removed: string[] = [];
     if (wanted.size !== this.rows.size || changed.length > 0) {
       for (const name of this.rows.keys()) if (!wanted.has(name)) removed.push(name);
     }
+    return this.write(start, changed, removed, incremental ? undefined : records, unchanged);
+  }
+
+  /**
+   * Incremental sync from a known delta (the catalog's changed records and removed names):
+   * O(changed) — no pass over the whole catalog. Records whose hash is already stored are
+   * skipped. Non-incremental mode falls back to a full rebuild, so call `sync` then.
+   */
+  applyDelta(upserted: readonly ToolRecord[], removedNames: readonly string[]): SyncReport {
+    const start = performance.now();
+    const changed = upserted.filter((record) => this.rows.get(record.name)?.hash !== record.recordHash);
+    const removed = removedNames.filter((name) => this.rows.has(name));
+    const unchanged = this.rows.size - removed.length - changed.filter((record) => this.rows.has(record.name)).length;
+    return this.write(start, changed, removed, undefined, unchanged);
+  }
+
+  /** Writes `changed` rows and deletes `removed` ones; `all` set = non-incremental full rebuild. */
+  private write(start: number, changed: readonly ToolRecord[], removed: readonly string[], all: readonly ToolRecord[] | undefined, unchanged: number): SyncReport {
+    const report: SyncReport = { added: 0, updated: 0, removed: 0, unchanged, skipped: false, ms: 0 };
+    const incremental = all === undefined;
+    const records = all ?? [];
     if (changed.length === 0 && removed.length === 0) {
       report.skipped = true;
       report.ms = performance.now() - start;
@@ -144,7 +174,7 @@ export class ToolIndex {
     }
     const db = this.pdb.db;
     db.transaction(() => {
-      let toWrite = changed;
+      let toWrite: readonly ToolRecord[] = changed;
       const remaining = incremental ? this.rows.size - removed.length : 0;
       if (!incremental) toWrite = [...records];
       // Bulk writes (cold index, big catalog swaps): FTS triggers are dropped, rows are
@@ -313,24 +343,22 @@ export class ToolIndex {
 const TERM_COLUMNS = ['name_terms', 'tag_terms', 'description_terms', 'param_name_terms', 'param_description_terms'] as const;
 const ROW_COLUMNS = [
   'name', 'namespace', 'side_effects', 'loading_mode', 'record_hash', 'description', 'tags_json',
-  ...TERM_COLUMNS, ...FTS_COLUMNS,
+  ...TERM_COLUMNS,
 ] as const;
 
 const UPDATE_SQL = `UPDATE tools SET ${ROW_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`;
-/** Rows per multi-row INSERT (× 17 columns stays under SQLite's 999 bound parameters). */
-const INSERT_BATCH = 50;
+/** Rows per multi-row INSERT (× 13 columns stays under SQLite's 999 bound parameters). */
+const INSERT_BATCH = 70;
 const ROW_PLACEHOLDERS = `(${['id', ...ROW_COLUMNS].map(() => '?').join(', ')})`;
 function insertSql(rows: number): string {
   return `INSERT INTO tools (id, ${ROW_COLUMNS.join(', ')}) VALUES ${Array.from({ length: rows }, () => ROW_PLACEHOLDERS).join(', ')}`;
 }
 
 function rowValues(record: ToolRecord, terms: ToolFieldTerms): string[] {
-  const unique = (list: readonly string[]) => [...new Set(list)].join(' ');
   return [
     record.name, record.namespace, record.sideEffects, record.loadingMode, record.recordHash, record.description,
     JSON.stringify(record.tags),
     ...TOOL_FIELDS.map((f) => terms[f].join(' ')),
-    unique(terms.name), unique(terms.tags), unique(terms.description), unique([...terms.paramNames, ...terms.paramDescriptions]),
   ];
 }
 
@@ -385,8 +413,7 @@ function createSchema(db: SqlDatabase, fts: FtsEngine): void {
       record_hash TEXT NOT NULL,
       description TEXT NOT NULL,
       tags_json TEXT NOT NULL,
-      ${TERM_COLUMNS.map((c) => `${c} TEXT NOT NULL`).join(',\n      ')},
-      ${FTS_COLUMNS.map((c) => `${c} TEXT NOT NULL`).join(',\n      ')}
+      ${TERM_COLUMNS.map((c) => `${c} TEXT NOT NULL`).join(',\n      ')}
     );
     CREATE TABLE tool_index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   `);

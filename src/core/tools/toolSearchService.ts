@@ -272,13 +272,17 @@ export class ToolSearchService {
   }
 
   private reindex(): SyncReport {
-    const report = this.index.sync([...this.catalog.registry().values()]);
+    // O(changed) when the catalog knows its delta; a full diff after settings changes.
+    const taken = this.catalog.takeDelta();
+    const delta = this.catalog.config.search.enableIncrementalIndex ? taken : undefined;
+    const report = delta ? this.index.applyDelta(delta.upserted, delta.removed) : this.index.sync([...this.catalog.registry().values()]);
     this.lastSync = report;
     if (!report.skipped) {
       this.logger.debug(`Tool index: +${report.added} ~${report.updated} -${report.removed} (${report.ms.toFixed(1)} ms)`);
       this.scheduleSave();
     }
-    for (const problem of this.catalog.exampleProblems()) {
+    const problems = delta ? delta.upserted.flatMap((record) => record.exampleProblems) : this.catalog.exampleProblems();
+    for (const problem of problems) {
       this.logger.debug(`Tool example for ${problem.tool} (${problem.source} #${problem.index + 1}) not used: ${problem.message}`);
     }
     this.notifyChanged();

@@ -45,6 +45,45 @@ describe('FTS4 BM25 from matchinfo', () => {
     assert.equal(stats.df('issue'), 1);
     assert.equal(stats.score('a', q, w, bn), 0);
   });
+
+  it('BM25F pool scoring (term-at-a-time) equals per-document scoring, through updates and deletes', () => {
+    const stats = new FieldStats(['name', 'body'] as const);
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const vocab = ['issue', 'create', 'file', 'read', 'write', 'user', 'list', 'get', 'delete', 'repo'];
+    const words = (n: number) => Array.from({ length: n }, () => vocab[Math.floor(rand() * vocab.length)]);
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 40; i++) stats.set(`d${i}`, { name: words(1 + Math.floor(rand() * 3)), body: words(Math.floor(rand() * 12)) });
+      for (let i = 0; i < 40; i += 3 + round) stats.delete(`d${i}`);
+      const q = ['issue', 'get', 'missing', 'repo'].map((term, i) => ({ term, weight: 1 + i / 4 }));
+      const w = { name: 3, body: 1 };
+      const bn = { name: 0.5, body: 0.75 };
+      const keys = Array.from({ length: 45 }, (_, i) => `d${i}`);
+      const pooled = stats.scorePool(keys, q, w, bn, undefined, 0.9);
+      const small = stats.scorePool(keys.slice(0, 3), q, w, bn, undefined, 0.9);
+      keys.forEach((key, i) => assert.ok(Math.abs(pooled[i] - stats.score(key, q, w, bn, undefined, 0.9)) < 1e-9, key));
+      small.forEach((value, i) => assert.ok(Math.abs(value - pooled[i]) < 1e-9));
+    }
+  });
+});
+
+describe('text analysis', () => {
+  it('the one-pass ASCII analyzer splits exactly like splitIdentifier (randomised)', () => {
+    const reference = (text: string, keepStopWords: boolean) =>
+      splitIdentifier(text)
+        .map((part) => part.toLowerCase())
+        .filter((lower) => keepStopWords || analyze(lower).length > 0)
+        .map((lower) => analyze(lower, { keepStopWords: true })[0]);
+    const fixed = ['getUserById', 'HTTPServer2Go', 'mcp_github_create_issue', 'math.hypot', 'ID3v2Tag', 'aB9cDEFg_h-1.x', 'the Use of IO', ''];
+    const alphabet = 'aAbBzZ09_ .-xXyYHTTPServer getUserById$ID3v2';
+    let seed = 11;
+    const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const random = Array.from({ length: 3000 }, () => Array.from({ length: Math.floor(rand() * 16) }, () => alphabet[Math.floor(rand() * alphabet.length)]).join(''));
+    for (const text of [...fixed, ...random]) {
+      for (const keep of [false, true]) assert.deepEqual(analyze(text, { keepStopWords: keep }), reference(text, keep), JSON.stringify(text));
+    }
+    assert.deepEqual(analyze('Café crème'), ['cafe', 'cre']); // non-ASCII keeps the NFKD path (unchanged)
+  });
 });
 
 describe('score contract helpers', () => {
