@@ -141,15 +141,7 @@ export class FieldStats<F extends string> {
     k1: number = this.k1,
   ): number[] {
     const n = this.fields.length;
-    const weight = new Float64Array(n);
-    const b = new Float64Array(n);
-    const bOverAvg = new Float64Array(n);
-    for (let f = 0; f < n; f++) {
-      const field = this.fields[f];
-      weight[f] = fieldWeights[field];
-      b[f] = fieldB[field];
-      bOverAvg[f] = b[f] / (this.averageLength(field) || 1);
-    }
+    const { weight, b, bOverAvg } = this.fieldParameters(fieldWeights, fieldB);
     if (this.mark.length < this.slotLengths.length) {
       const size = Math.max(64, this.slotLengths.length * 2);
       this.mark = new Int32Array(size);
@@ -220,15 +212,7 @@ export class FieldStats<F extends string> {
     k1: number = this.k1,
   ): (key: string) => number {
     const n = this.fields.length;
-    const weight = new Float64Array(n);
-    const b = new Float64Array(n);
-    const bOverAvg = new Float64Array(n);
-    for (let f = 0; f < n; f++) {
-      const field = this.fields[f];
-      weight[f] = fieldWeights[field];
-      b[f] = fieldB[field];
-      bOverAvg[f] = b[f] / (this.averageLength(field) || 1);
-    }
+    const { weight, b, bOverAvg } = this.fieldParameters(fieldWeights, fieldB);
     const terms = query.map((t) => t.term);
     const factors = query.map((t) => t.weight * (idf?.get(t.term) ?? this.idf(t.term)));
     const m = terms.length;
@@ -249,6 +233,21 @@ export class FieldStats<F extends string> {
       }
       return score;
     };
+  }
+
+  /** Per-field weight, length normalisation and b / average length, resolved once per query. */
+  private fieldParameters(fieldWeights: Readonly<Record<F, number>>, fieldB: Readonly<Record<F, number>>) {
+    const n = this.fields.length;
+    const weight = new Float64Array(n);
+    const b = new Float64Array(n);
+    const bOverAvg = new Float64Array(n);
+    for (let f = 0; f < n; f++) {
+      const field = this.fields[f];
+      weight[f] = fieldWeights[field];
+      b[f] = fieldB[field];
+      bOverAvg[f] = b[f] / (this.averageLength(field) || 1);
+    }
+    return { weight, b, bOverAvg };
   }
 
   /**
