@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { runPlanner } from '../../core/planner/plannerLoop';
 import { plannerSkillsFrom } from '../../core/planner/skillsPort';
 import { plannerToolRunFrom } from '../../core/planner/toolRunPort';
+import { SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME, SKILL_SEARCH_TOOL_NAME } from '../../core/skills/skillToolSchemas';
 import { TOOL_INVOKE_TOOL_NAME } from '../lmTools/toolInvokeTool';
 import type { ToolshedServices } from '../services';
 import { createLanguageModelAdapter, signalOf } from './languageModelAdapter';
@@ -10,6 +11,8 @@ import type { TurnSession } from './turnSession';
 import { createLmToolExecutor } from './toolExecutor';
 import type { ToolshedTurnMetadata } from './sessionMetadata';
 import { historyMessages } from './sessionMetadata';
+
+const SKILL_TOOL_NAMES = [SKILL_SEARCH_TOOL_NAME, SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME];
 
 /**
  * One @toolshed request without a slash command: pre-flight skills, then the planner loop over
@@ -61,8 +64,9 @@ export async function handlePlannerRequest(
       {
         maxRounds: settings.toolSearch.maxRounds,
         discoveryBlocks: settings.toolSearch.enabled,
-        // tool_invoke exists for agent mode; here deferred tools are called directly.
-        hiddenFromLoop: [TOOL_INVOKE_TOOL_NAME],
+        // tool_invoke exists for agent mode; here deferred tools are called directly. With
+        // skills turned off, the skill tools are not offered either.
+        hiddenFromLoop: [TOOL_INVOKE_TOOL_NAME, ...(settings.skills.enabled ? [] : SKILL_TOOL_NAMES)],
       },
     );
 

@@ -17,6 +17,9 @@ export function registerSkillTool<T>(
   return vscode.lm.registerTool<T>(name, {
     prepareInvocation: (options) => ({ invocationMessage: progressMessage(options.input) }),
     async invoke(options) {
+      if (!services.settings.current.skills.enabled) {
+        return textResult('Skills are turned off in this workspace (setting toolshed.skills.enabled). Continue without them.');
+      }
       try {
         await services.skillPacks.ready;
         services.syncToolCatalog();

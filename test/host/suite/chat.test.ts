@@ -106,6 +106,18 @@ suite('@toolshed participant: planner loop with deferred tools (scripted model)'
     }
   });
 
+  test('with skills turned off, no skill tools are offered and nothing is injected', async () => {
+    await withSettings({ 'toolshed.skills.enabled': false }, async () => {
+      const model = await scriptedModel();
+      model.setScript(['no skills today']);
+      const { result } = await askToolshed('Help me write a good commit message');
+      assert.ok(!model.requests[0].toolNames.some((name) => name.startsWith('skill_')), model.requests[0].toolNames.join(', '));
+      assert.equal((result.metadata as { toolshed: { tokens: { injectedSkillTokens: number } } }).toolshed.tokens.injectedSkillTokens, 0);
+      const direct = await vscode.lm.invokeTool('skill_search', { input: { query: 'commit' }, toolInvocationToken: undefined });
+      assert.match(direct.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join(''), /turned off/);
+    });
+  });
+
   test('/skills, /skill, /tools and /search respond', async () => {
     const api = await toolshed();
     await api.services.skillPacks.ready;
