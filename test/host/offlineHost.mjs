@@ -490,7 +490,9 @@ export async function launchHost({
         env: { ...process.env, XDG_CONFIG_HOME: path.join(logDir, 'xdg-config'), XDG_CACHE_HOME: path.join(logDir, 'xdg-cache') },
       });
       handle.browser = chromium;
-      const page = await chromium.newPage({ viewport: { width: 1400, height: 900 } });
+      // Clipboard permissions: commands like "Copy Skill Name" use the browser clipboard.
+      const browserContext = await chromium.newContext({ viewport: { width: 1400, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
+      const page = await browserContext.newPage();
       const consoleLog = createWriteStream(path.join(logDir, 'browser-console.log'), { flags: 'w' });
       page.on('console', (message) => consoleLog.write(`[${message.type()}] ${message.text()}\n`));
       page.on('pageerror', (error) => consoleLog.write(`[pageerror] ${error.stack || error}\n`));

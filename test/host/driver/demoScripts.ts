@@ -18,7 +18,10 @@ function lastToolResult(request: RecordedRequest): string {
  */
 export function registerDemoScripts(context: vscode.ExtensionContext, model: ScriptedModel): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand('toolshedTest.scriptWeatherDemo', () => {
+    vscode.commands.registerCommand('toolshedTest.scriptWeatherDemo', async () => {
+      // Resolving the model once from the extension host makes it available to the chat UI
+      // (otherwise a page check running before any in-host test sees "Language model unavailable").
+      await vscode.lm.selectChatModels({ vendor: model.vendor, id: model.modelId });
       model.setScript([
         [{ toolCall: { name: 'tool_search', input: { query: 'weather forecast for a city' } } }],
         (request) => {

@@ -107,13 +107,12 @@ suite('views: Toolshed sidebar', () => {
     await eventually(async () => /\.unpinned\./.test((await skillItem('fix-lint'))?.contextValue ?? ''), 'fix-lint unpinned');
   });
 
-  test('copy name writes the skill name to the clipboard', async function () {
-    // In the browser workbench the clipboard needs a permission headless Chromium may not grant.
-    const within = <T>(promise: Thenable<T>) => Promise.race([Promise.resolve(promise), new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 3000))]);
-    const copied = await within(vscode.commands.executeCommand<string>('toolshed.copySkillName', 'fix-lint'));
-    if (copied === 'timeout') return this.skip();
+  test('copy name writes the skill name to the clipboard', async () => {
+    // The harness grants the page clipboard permissions, so the browser clipboard round-trips.
+    await vscode.env.clipboard.writeText('something else');
+    const copied = await vscode.commands.executeCommand<string>('toolshed.copySkillName', 'fix-lint');
     assert.equal(copied, 'fix-lint');
-    // Reading it back would ask the browser for clipboard-read permission (a notification), so not here.
+    assert.equal(await vscode.env.clipboard.readText(), 'fix-lint');
   });
 
   test('insert reference puts a #file reference in the chat input (or the clipboard)', async () => {
@@ -125,21 +124,17 @@ suite('views: Toolshed sidebar', () => {
   test('Activated Tools shows the deferred catalog size and follows activations', async () => {
     const tree = await toolItems();
     assert.match(tree.description ?? '', /activated tools? · \d+ deferred/);
-    const toolSearch = vscode.lm.tools.find((t) => t.name === 'tool_search');
-    if (toolSearch) {
-      // Agent-mode calls of tool_search activate what they find (grouped under one session).
-      await vscode.lm.invokeTool('tool_search', { input: { query: 'search files in the workspace' }, toolInvocationToken: undefined });
-      const after = await eventually(async () => {
-        const rendered = await toolItems();
-        return rendered.items.some((i) => i.depth === 1) ? rendered : undefined;
-      }, 'activations listed', 10_000).catch(() => undefined);
-      if (after) {
-        const tool = after.items.find((i) => i.depth === 1)!;
-        assert.match(tool.description ?? '', /found by|called/);
-        await vscode.commands.executeCommand('toolshed.clearActivatedTools');
-        await eventually(async () => (await toolItems()).items.length === 0, 'activations cleared');
-      }
-    }
+    // Agent-mode calls of tool_search activate what they find (grouped under one session).
+    await vscode.lm.invokeTool('tool_search', { input: { query: 'weather forecast for a city' }, toolInvocationToken: undefined });
+    const after = await eventually(async () => {
+      const rendered = await toolItems();
+      return rendered.items.some((i) => i.depth === 1) ? rendered : undefined;
+    }, 'activations listed', 10_000);
+    const tool = after.items.find((i) => i.depth === 1)!;
+    assert.match(tool.description ?? '', /found by|called/);
+    assert.ok(after.items.some((i) => i.depth === 0 && /Copilot agent mode/.test(String(i.label))), 'grouped under the agent-mode session');
+    await vscode.commands.executeCommand('toolshed.clearActivatedTools');
+    await eventually(async () => (await toolItems()).items.length === 0, 'activations cleared');
   });
 
   test('Show Tool Details opens a read-only document with description and schema', async () => {
