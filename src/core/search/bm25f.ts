@@ -1,139 +1,155 @@
 /**
- * In-memory BM25F over analysed, multi-field documents (generic: tools today, skills may reuse).
+ * In-memory BM25F over analysed, multi-field documents — the one implementation behind the tool
+ * index (keys: tool names) and the skill search index (keys: FTS doc ids).
  *
- * Exports `FieldStats<F>`: add/remove documents as `{ field: terms[] }`, keep document
- * frequencies and average field lengths current, and score a document against weighted query
- * terms with BM25F (Robertson & Zaragoza): per term, field frequencies are length-normalised
- * per field, weighted, summed into one pseudo-frequency, then saturated once with k1.
- * Used as the re-ranking stage after FTS candidate generation, where it sees every query term
- * (candidate generation may drop very common ones) and term positions (for phrase bonuses).
+ * Scoring (Robertson & Zaragoza): per term, field frequencies are length-normalised per field,
+ * weighted, summed into one pseudo-frequency, then saturated once with k1; IDF is the Lucene form
+ * over document frequency. Used as the re-ranking stage after FTS candidate generation, where it
+ * sees every query term (candidate generation may drop very common ones).
+ *
+ * Memory: a document is one Uint32Array — its field lengths, then (term id, field frequencies
+ * packed two 16-bit counts per word) sorted by term id; terms are interned once in a shared
+ * dictionary. About 0.3 KB per document instead of a Map plus ordered term lists (~4 KB, which
+ * was ~200 MB of heap at 50,000 skills). Term order is not kept: callers that need it (the tool
+ * ranker's optional bigram bonus) read it from their own store.
  */
 
 import { bm25Idf } from './ftsBm25';
-
-export interface FieldDoc<F extends string> {
-  /** term → frequency in each field (indexed like `FieldStats.fields`). */
-  readonly tf: ReadonlyMap<string, readonly number[]>;
-  readonly length: Readonly<Record<F, number>>;
-  /** The same lengths, indexed like `FieldStats.fields` (hot-path scoring). */
-  readonly lengths: readonly number[];
-  /** The analysed terms per field, in order (for adjacency features). */
-  readonly terms: Readonly<Record<F, readonly string[]>>;
-}
 
 export interface WeightedTerm {
   term: string;
   weight: number;
 }
 
-export class FieldStats<F extends string> {
-  private readonly docs = new Map<string, FieldDoc<F>>();
-  private readonly docFreq = new Map<string, number>();
-  private readonly totalLength: Record<string, number> = {};
-  // Term-at-a-time scoring: each document has an integer slot; postings list slots per term.
-  private readonly slotOf = new Map<string, number>();
-  private readonly slotLengths: (readonly number[] | undefined)[] = [];
-  private readonly freeSlots: number[] = [];
-  private readonly postings = new Map<string, { slots: number[]; counts: (readonly number[])[] }>();
-  private mark = new Int32Array(0);
-  private acc = new Float64Array(0);
+/** Per-field frequencies are 16-bit; more occurrences of one term in one field count as 65,535. */
+const MAX_FREQUENCY = 0xffff;
+
+export class FieldStats<F extends string, K extends string | number = string> {
+  private readonly termIds = new Map<string, number>();
+  private docFreq = new Int32Array(1024);
+  private readonly docs = new Map<K, Uint32Array>();
+  private readonly totalLength: Float64Array;
+  /** Words per term entry: the term id, then ceil(fields / 2) words of 16-bit frequencies. */
+  private readonly stride: number;
+  /** Scratch for `scorePool`: which term ids the current query has, and at which position. */
+  private queryStamp = new Int32Array(0);
+  private queryPosition = new Int32Array(0);
   private stamp = 0;
 
   constructor(readonly fields: readonly F[], private readonly k1 = 1.2) {
-    for (const field of fields) this.totalLength[field] = 0;
+    this.totalLength = new Float64Array(fields.length);
+    this.stride = 1 + Math.ceil(fields.length / 2);
   }
 
   get size(): number {
     return this.docs.size;
   }
 
-  get(key: string): FieldDoc<F> | undefined {
-    return this.docs.get(key);
+  has(key: K): boolean {
+    return this.docs.has(key);
   }
 
-  /** Document frequency of a term over all fields (0 when absent). */
+  /** Documents containing the term in any field (0 when absent). */
   df(term: string): number {
-    return this.docFreq.get(term) ?? 0;
+    const id = this.termIds.get(term);
+    return id === undefined ? 0 : this.docFreq[id];
   }
 
   idf(term: string): number {
     return bm25Idf(Math.max(this.docs.size, 1), this.df(term));
   }
 
-  set(key: string, fieldTerms: Readonly<Record<F, readonly string[]>>): void {
-    this.delete(key);
-    const tf = new Map<string, number[]>();
-    const length = {} as Record<F, number>;
-    const lengths: number[] = [];
-    this.fields.forEach((field, f) => {
-      for (const term of fieldTerms[field]) {
-        let counts = tf.get(term);
-        if (!counts) {
-          counts = new Array<number>(this.fields.length).fill(0);
-          tf.set(term, counts);
-        }
-        counts[f]++;
-      }
-      length[field] = fieldTerms[field].length;
-      lengths.push(fieldTerms[field].length);
-      this.totalLength[field] += fieldTerms[field].length;
-    });
-    for (const term of tf.keys()) this.docFreq.set(term, (this.docFreq.get(term) ?? 0) + 1);
-    this.docs.set(key, { tf, length, lengths, terms: fieldTerms });
-    const slot = this.freeSlots.pop() ?? this.slotLengths.length;
-    this.slotOf.set(key, slot);
-    this.slotLengths[slot] = lengths;
-    for (const [term, counts] of tf) {
-      let posting = this.postings.get(term);
-      if (!posting) {
-        posting = { slots: [], counts: [] };
-        this.postings.set(term, posting);
-      }
-      posting.slots.push(slot);
-      posting.counts.push(counts);
-    }
-  }
-
-  delete(key: string): void {
-    const doc = this.docs.get(key);
-    if (!doc) return;
-    for (const field of this.fields) this.totalLength[field] -= doc.length[field];
-    const slot = this.slotOf.get(key)!;
-    for (const term of doc.tf.keys()) {
-      const next = (this.docFreq.get(term) ?? 1) - 1;
-      if (next <= 0) this.docFreq.delete(term);
-      else this.docFreq.set(term, next);
-      const posting = this.postings.get(term);
-      if (posting) {
-        const at = posting.slots.lastIndexOf(slot);
-        const last = posting.slots.length - 1;
-        if (at >= 0) {
-          posting.slots[at] = posting.slots[last];
-          posting.counts[at] = posting.counts[last];
-          posting.slots.pop();
-          posting.counts.pop();
-        }
-        if (posting.slots.length === 0) this.postings.delete(term);
-      }
-    }
-    this.slotOf.delete(key);
-    this.slotLengths[slot] = undefined;
-    this.freeSlots.push(slot);
-    this.docs.delete(key);
-  }
-
   averageLength(field: F): number {
-    return this.docs.size === 0 ? 0 : this.totalLength[field] / this.docs.size;
+    const f = this.fields.indexOf(field);
+    return f < 0 ? 0 : this.averageLengthAt(f);
   }
 
   /**
-   * BM25F of every document in `keys` (scores aligned with `keys`; unknown keys score 0),
-   * term-at-a-time: a query term's postings are walked once and only pool members count;
-   * a term far more common than the pool is looked up per pool document instead.
-   * Same result as `score` per document.
+   * Share of a document field's distinct terms that are in `terms` (0 for an empty field or an
+   * unknown document) — what the tool ranker's optional coverage bonuses need, without keeping
+   * the ordered term lists.
+   */
+  fieldCoverage(key: K, field: F, terms: Iterable<string>): number {
+    const packed = this.docs.get(key);
+    const f = this.fields.indexOf(field);
+    if (!packed || f < 0) return 0;
+    const wanted = new Set<number>();
+    for (const term of terms) {
+      const id = this.termIds.get(term);
+      if (id !== undefined) wanted.add(id);
+    }
+    let distinct = 0;
+    let covered = 0;
+    for (let at = this.fields.length; at < packed.length; at += this.stride) {
+      const word = packed[at + 1 + (f >> 1)];
+      if ((f & 1 ? word >>> 16 : word & 0xffff) === 0) continue;
+      distinct++;
+      if (wanted.has(packed[at])) covered++;
+    }
+    return distinct === 0 ? 0 : covered / distinct;
+  }
+
+  /** Adds or replaces a document given the analysed terms of each field. */
+  set(key: K, fieldTerms: Readonly<Record<F, readonly string[]>>): void {
+    this.delete(key);
+    const n = this.fields.length;
+    const counts = new Map<number, number[]>();
+    for (let f = 0; f < n; f++) {
+      for (const term of fieldTerms[this.fields[f]]) {
+        const id = this.intern(term);
+        let perField = counts.get(id);
+        if (!perField) {
+          perField = new Array<number>(n).fill(0);
+          counts.set(id, perField);
+        }
+        perField[f] = Math.min(perField[f] + 1, MAX_FREQUENCY);
+      }
+    }
+    const ids = [...counts.keys()].sort((a, b) => a - b);
+    const packed = new Uint32Array(n + ids.length * this.stride);
+    for (let f = 0; f < n; f++) {
+      const length = fieldTerms[this.fields[f]].length;
+      packed[f] = length;
+      this.totalLength[f] += length;
+    }
+    let at = n;
+    for (const id of ids) {
+      const perField = counts.get(id)!;
+      packed[at] = id;
+      for (let f = 0; f < n; f += 2) packed[at + 1 + f / 2] = perField[f] | ((perField[f + 1] ?? 0) << 16);
+      this.docFreq[id]++;
+      at += this.stride;
+    }
+    this.docs.set(key, packed);
+  }
+
+  delete(key: K): void {
+    const packed = this.docs.get(key);
+    if (!packed) return;
+    const n = this.fields.length;
+    for (let f = 0; f < n; f++) this.totalLength[f] -= packed[f];
+    for (let at = n; at < packed.length; at += this.stride) {
+      const id = packed[at];
+      this.docFreq[id] = Math.max(0, this.docFreq[id] - 1);
+    }
+    this.docs.delete(key);
+  }
+
+  clear(): void {
+    this.docs.clear();
+    this.totalLength.fill(0);
+    this.docFreq.fill(0);
+  }
+
+  /**
+   * BM25F of every document in `keys` (scores aligned with `keys`; unknown keys score 0): the
+   * tool ranker's hot path over an FTS candidate pool. Query terms are resolved to ids once;
+   * each document then costs one pass over its sorted term ids. Agrees with
+   * `score` to within rounding (the denominator is arranged differently; kept as the tool
+   * ranker has always computed it).
    */
   scorePool(
-    keys: readonly string[],
+    keys: readonly K[],
     query: readonly WeightedTerm[],
     fieldWeights: Readonly<Record<F, number>>,
     fieldB: Readonly<Record<F, number>>,
@@ -141,103 +157,7 @@ export class FieldStats<F extends string> {
     k1: number = this.k1,
   ): number[] {
     const n = this.fields.length;
-    const { weight, b, bOverAvg } = this.fieldParameters(fieldWeights, fieldB);
-    if (this.mark.length < this.slotLengths.length) {
-      const size = Math.max(64, this.slotLengths.length * 2);
-      this.mark = new Int32Array(size);
-      this.acc = new Float64Array(size);
-      this.stamp = 0;
-    }
-    const stamp = ++this.stamp;
-    const mark = this.mark;
-    const acc = this.acc;
-    const slots: number[] = new Array(keys.length);
-    for (let i = 0; i < keys.length; i++) {
-      const slot = this.slotOf.get(keys[i]) ?? -1;
-      slots[i] = slot;
-      if (slot >= 0) {
-        mark[slot] = stamp;
-        acc[slot] = 0;
-      }
-    }
-    const lengthsOf = this.slotLengths;
-    const pseudoFrequency = (counts: readonly number[], lengths: readonly number[]): number => {
-      let pseudo = 0;
-      for (let f = 0; f < n; f++) {
-        const c = counts[f];
-        if (c !== 0) pseudo += (weight[f] * c) / (1 - b[f] + bOverAvg[f] * lengths[f]);
-      }
-      return pseudo;
-    };
-    for (const { term, weight: termWeight } of query) {
-      const posting = this.postings.get(term);
-      if (!posting) continue;
-      const factor = termWeight * (idf?.get(term) ?? this.idf(term));
-      if (posting.slots.length > 4 * keys.length) {
-        for (let i = 0; i < keys.length; i++) {
-          const slot = slots[i];
-          if (slot < 0 || mark[slot] !== stamp) continue;
-          const counts = this.docs.get(keys[i])!.tf.get(term);
-          if (counts === undefined) continue;
-          const pseudo = pseudoFrequency(counts, lengthsOf[slot]!);
-          if (pseudo !== 0) acc[slot] += factor * (pseudo / (k1 + pseudo));
-        }
-        continue;
-      }
-      const postingSlots = posting.slots;
-      const postingCounts = posting.counts;
-      for (let j = 0; j < postingSlots.length; j++) {
-        const slot = postingSlots[j];
-        if (mark[slot] !== stamp) continue;
-        const pseudo = pseudoFrequency(postingCounts[j], lengthsOf[slot]!);
-        if (pseudo !== 0) acc[slot] += factor * (pseudo / (k1 + pseudo));
-      }
-    }
-    const out: number[] = new Array(keys.length);
-    for (let i = 0; i < keys.length; i++) out[i] = slots[i] >= 0 ? acc[slots[i]] : 0;
-    return out;
-  }
-
-  /**
-   * A scorer for many documents under one set of parameters: field weights, length
-   * normalisation and average lengths are resolved once, so each document costs one map
-   * lookup per query term (plus arithmetic only for the fields a term occurs in).
-   * Same result as `score` (while the collection does not change).
-   */
-  scorer(
-    query: readonly WeightedTerm[],
-    fieldWeights: Readonly<Record<F, number>>,
-    fieldB: Readonly<Record<F, number>>,
-    idf?: ReadonlyMap<string, number>,
-    k1: number = this.k1,
-  ): (key: string) => number {
-    const n = this.fields.length;
-    const { weight, b, bOverAvg } = this.fieldParameters(fieldWeights, fieldB);
-    const terms = query.map((t) => t.term);
-    const factors = query.map((t) => t.weight * (idf?.get(t.term) ?? this.idf(t.term)));
-    const m = terms.length;
-    return (key: string): number => {
-      const doc = this.docs.get(key);
-      if (!doc) return 0;
-      const lengths = doc.lengths;
-      let score = 0;
-      for (let q = 0; q < m; q++) {
-        const counts = doc.tf.get(terms[q]);
-        if (counts === undefined) continue;
-        let pseudo = 0;
-        for (let f = 0; f < n; f++) {
-          const c = counts[f];
-          if (c !== 0) pseudo += (weight[f] * c) / (1 - b[f] + bOverAvg[f] * lengths[f]);
-        }
-        if (pseudo !== 0) score += factors[q] * (pseudo / (k1 + pseudo));
-      }
-      return score;
-    };
-  }
-
-  /** Per-field weight, length normalisation and b / average length, resolved once per query. */
-  private fieldParameters(fieldWeights: Readonly<Record<F, number>>, fieldB: Readonly<Record<F, number>>) {
-    const n = this.fields.length;
+    const stride = this.stride;
     const weight = new Float64Array(n);
     const b = new Float64Array(n);
     const bOverAvg = new Float64Array(n);
@@ -245,9 +165,99 @@ export class FieldStats<F extends string> {
       const field = this.fields[f];
       weight[f] = fieldWeights[field];
       b[f] = fieldB[field];
-      bOverAvg[f] = b[f] / (this.averageLength(field) || 1);
+      bOverAvg[f] = b[f] / (this.averageLengthAt(f) || 1);
     }
-    return { weight, b, bOverAvg };
+    const { ids, factors } = this.resolve(query, idf);
+    const m = ids.length;
+    // Query term id → query position (stamped, so nothing is cleared between queries).
+    if (this.queryStamp.length < this.docFreq.length) {
+      this.queryStamp = new Int32Array(this.docFreq.length);
+      this.queryPosition = new Int32Array(this.docFreq.length);
+      this.stamp = 0;
+    }
+    const stamp = ++this.stamp;
+    const queryStamp = this.queryStamp;
+    const queryPosition = this.queryPosition;
+    let maxId = 0;
+    for (let q = 0; q < m; q++) {
+      queryStamp[ids[q]] = stamp;
+      queryPosition[ids[q]] = q;
+      if (ids[q] > maxId) maxId = ids[q];
+    }
+    const contribution = new Float64Array(m);
+    const out: number[] = new Array(keys.length);
+    for (let i = 0; i < keys.length; i++) {
+      const packed = this.docs.get(keys[i]);
+      let score = 0;
+      if (packed !== undefined && m > 0) {
+        // One pass over the document's sorted term ids (stops past the largest query id);
+        // contributions are then summed in query order, as term-at-a-time scoring did.
+        contribution.fill(0);
+        for (let at = n; at < packed.length; at += stride) {
+          const id = packed[at];
+          if (id > maxId) break;
+          if (queryStamp[id] !== stamp) continue;
+          let pseudo = 0;
+          for (let f = 0; f < n; f++) {
+            const word = packed[at + 1 + (f >> 1)];
+            const c = f & 1 ? word >>> 16 : word & 0xffff;
+            if (c !== 0) pseudo += (weight[f] * c) / (1 - b[f] + bOverAvg[f] * packed[f]);
+          }
+          const q = queryPosition[id];
+          if (pseudo !== 0) contribution[q] = factors[q] * (pseudo / (k1 + pseudo));
+        }
+        for (let q = 0; q < m; q++) score += contribution[q];
+      }
+      out[i] = score;
+    }
+    return out;
+  }
+
+  /**
+   * A scorer for many documents under one set of parameters (the skill index's hot path): term
+   * ids, IDFs and average lengths are resolved once. Same result as `score` (while the
+   * collection does not change).
+   */
+  scorer(
+    query: readonly WeightedTerm[],
+    fieldWeights: Readonly<Record<F, number>>,
+    fieldB: Readonly<Record<F, number>>,
+    idf?: ReadonlyMap<string, number>,
+    k1: number = this.k1,
+  ): (key: K) => number {
+    const n = this.fields.length;
+    const stride = this.stride;
+    const weight = new Float64Array(n);
+    const b = new Float64Array(n);
+    const average = new Float64Array(n);
+    for (let f = 0; f < n; f++) {
+      const field = this.fields[f];
+      weight[f] = fieldWeights[field];
+      b[f] = fieldB[field];
+      average[f] = this.averageLengthAt(f) || 1;
+    }
+    const { ids, factors } = this.resolve(query, idf);
+    const m = ids.length;
+    const scale = new Float64Array(n);
+    return (key) => {
+      const packed = this.docs.get(key);
+      if (packed === undefined || m === 0) return 0;
+      for (let f = 0; f < n; f++) scale[f] = weight[f] / (1 - b[f] + (b[f] * packed[f]) / average[f]);
+      const count = (packed.length - n) / stride;
+      let score = 0;
+      for (let q = 0; q < m; q++) {
+        const at = find(packed, n, stride, count, ids[q]);
+        if (at < 0) continue;
+        let pseudo = 0;
+        for (let f = 0; f < n; f++) {
+          const word = packed[at + 1 + (f >> 1)];
+          const c = f & 1 ? word >>> 16 : word & 0xffff;
+          if (c !== 0) pseudo += scale[f] * c;
+        }
+        if (pseudo !== 0) score += factors[q] * (pseudo / (k1 + pseudo));
+      }
+      return score;
+    };
   }
 
   /**
@@ -256,31 +266,59 @@ export class FieldStats<F extends string> {
    * overrides the saturation constant given to the constructor.
    */
   score(
-    key: string,
+    key: K,
     query: readonly WeightedTerm[],
     fieldWeights: Readonly<Record<F, number>>,
     fieldB: Readonly<Record<F, number>>,
     idf?: ReadonlyMap<string, number>,
     k1: number = this.k1,
   ): number {
-    const doc = this.docs.get(key);
-    if (!doc) return 0;
-    const n = this.fields.length;
-    const scale: number[] = new Array(n);
-    for (let f = 0; f < n; f++) {
-      const field = this.fields[f];
-      const avg = this.averageLength(field) || 1;
-      scale[f] = fieldWeights[field] / (1 - fieldB[field] + (fieldB[field] * doc.length[field]) / avg);
-    }
-    let score = 0;
-    for (const { term, weight } of query) {
-      const counts = doc.tf.get(term);
-      if (!counts) continue;
-      let pseudo = 0;
-      for (let f = 0; f < n; f++) if (counts[f]) pseudo += scale[f] * counts[f];
-      if (pseudo === 0) continue;
-      score += weight * (idf?.get(term) ?? this.idf(term)) * (pseudo / (k1 + pseudo));
-    }
-    return score;
+    return this.scorer(query, fieldWeights, fieldB, idf, k1)(key);
   }
+
+  private averageLengthAt(f: number): number {
+    return this.docs.size === 0 ? 0 : this.totalLength[f] / this.docs.size;
+  }
+
+  /** Query terms present in the collection → (term id, weight × idf), in query order. */
+  private resolve(query: readonly WeightedTerm[], idf?: ReadonlyMap<string, number>): { ids: Uint32Array; factors: Float64Array } {
+    const ids: number[] = [];
+    const factors: number[] = [];
+    for (const { term, weight } of query) {
+      const id = this.termIds.get(term);
+      if (id === undefined || this.docFreq[id] === 0) continue;
+      ids.push(id);
+      factors.push(weight * (idf?.get(term) ?? this.idf(term)));
+    }
+    return { ids: Uint32Array.from(ids), factors: Float64Array.from(factors) };
+  }
+
+  private intern(term: string): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) {
+      id = this.termIds.size;
+      this.termIds.set(term, id);
+      if (id >= this.docFreq.length) {
+        const grown = new Int32Array(this.docFreq.length * 2);
+        grown.set(this.docFreq);
+        this.docFreq = grown;
+      }
+    }
+    return id;
+  }
+}
+
+/** Offset of term `id` in a packed document (binary search of its sorted term ids), or -1. */
+function find(packed: Uint32Array, start: number, stride: number, count: number, id: number): number {
+  let low = 0;
+  let high = count - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const at = start + mid * stride;
+    const value = packed[at];
+    if (value === id) return at;
+    if (value < id) low = mid + 1;
+    else high = mid - 1;
+  }
+  return -1;
 }

@@ -1,5 +1,5 @@
 import type { TaskType } from '../config/settingsSchema';
-import { CompactFieldStats } from './compactFieldStats';
+import { FieldStats } from '../search/bm25f';
 import type { SkillOrigin } from './skillSchema';
 
 /**
@@ -9,8 +9,8 @@ import type { SkillOrigin } from './skillSchema';
  * - one light entry per skill (the fields `skill_search` returns and the fields the scope /
  *   trust / status filters read), keyed by name and by FTS doc id — no SQL row decoding or JSON
  *   parsing per candidate;
- * - term statistics of the analysed FTS columns (BM25F, `CompactFieldStats`: the scores of
- *   search/bm25f.ts's `FieldStats` at a tenth of the memory) for stage-2 ranking.
+ * - term statistics of the analysed FTS columns (BM25F, search/bm25f.ts's compact `FieldStats`,
+ *   shared with the tool index) for stage-2 ranking.
  *
  * Stage 1 (candidate doc ids) stays in the SQLite FTS index; see `SkillStore.searchFts`.
  */
@@ -23,8 +23,6 @@ export type SkillFieldTerms = Record<SkillFtsField, readonly string[]>;
 /** BM25F field weights (the former per-column BM25 weights) and length normalisation. */
 export const SKILL_FIELD_WEIGHTS: Record<SkillFtsField, number> = { name: 4, title: 3, trigger: 2.5, description: 1.5, tags: 2, content: 0.5 };
 export const SKILL_FIELD_B: Record<SkillFtsField, number> = { name: 0.75, title: 0.75, trigger: 0.75, description: 0.75, tags: 0.75, content: 0.75 };
-const WEIGHTS = SKILL_FTS_FIELDS.map((f) => SKILL_FIELD_WEIGHTS[f]);
-const B = SKILL_FTS_FIELDS.map((f) => SKILL_FIELD_B[f]);
 
 export interface SkillEntry {
   docId: number;
@@ -91,10 +89,10 @@ export class SkillSearchIndex {
   /** Pack-origin skills per pack name. */
   private readonly packCounts = new Map<string, number>();
   /** Keyed by doc id; null when the store has no full-text engine (regex / exact only). */
-  readonly stats: CompactFieldStats | null;
+  readonly stats: FieldStats<SkillFtsField, number> | null;
 
   constructor(withStats: boolean) {
-    this.stats = withStats ? new CompactFieldStats(SKILL_FTS_FIELDS.length) : null;
+    this.stats = withStats ? new FieldStats<SkillFtsField, number>(SKILL_FTS_FIELDS) : null;
   }
 
   get size(): number {
@@ -123,7 +121,7 @@ export class SkillSearchIndex {
     this.byName.set(entry.name, entry);
     this.byDoc.set(entry.docId, entry);
     if (entry.origin === 'pack') this.packCounts.set(entry.pack_name, this.packCount(entry.pack_name) + 1);
-    if (this.stats && terms) this.stats.set(entry.docId, SKILL_FTS_FIELDS.map((f) => terms[f]));
+    if (this.stats && terms) this.stats.set(entry.docId, terms);
   }
 
   delete(name: string): void {
@@ -160,7 +158,9 @@ export class SkillSearchIndex {
   rank(terms: readonly string[], docIds: Iterable<number>, accept: (entry: SkillEntry) => boolean, limit: number): RankedEntry[] {
     const stats = this.stats;
     if (!stats || limit <= 0) return [];
-    const score = stats.scorer(terms, WEIGHTS, B);
+    // Distinct terms, each weighted 1 (a repeated query word does not count twice).
+    const query = [...new Set(terms)].map((term) => ({ term, weight: 1 }));
+    const score = stats.scorer(query, SKILL_FIELD_WEIGHTS, SKILL_FIELD_B);
     const top: RankedEntry[] = [];
     for (const docId of docIds) {
       const entry = this.byDoc.get(docId);

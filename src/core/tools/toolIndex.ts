@@ -25,7 +25,7 @@ import type { ToolRecord } from './toolRecord';
  * - Stage-1 retrieval: `ftsCandidateNames` — FTS MATCH over selected query terms, docids
  *   only; `ftsCandidates` (weighted BM25 from FTS5 `bm25()` / FTS4 `matchinfo('pcnalx')`)
  *   remains for the stage-1-only ablation.
- * - An in-memory mirror of the analysed fields (`stats`, BM25F statistics and postings) serves
+ * - An in-memory mirror of the analysed fields (`stats`, compact BM25F term statistics) serves
  *   the scoring stage and is loaded from the stored terms on a warm start, so unchanged tools
  *   are not re-analysed. `applyDelta` re-indexes a known change in O(changed).
  */
@@ -281,6 +281,18 @@ export class ToolIndex {
     return out;
   }
 
+  /**
+   * The analysed terms of a tool, in order, per field, read from its stored row (the in-memory
+   * statistics keep counts only). For the ranker's optional term-order features; undefined for
+   * an unknown tool.
+   */
+  fieldTerms(name: string): ToolFieldTerms | undefined {
+    const row = this.rows.get(name);
+    if (!row) return undefined;
+    const stored = this.pdb.db.get<Record<string, string | number>>(`SELECT ${TERM_COLUMNS.join(', ')} FROM tools WHERE id = ?`, [row.id]);
+    return stored ? termsOfRow(stored) : undefined;
+  }
+
   /** Writes the database bytes now (serialised with other saves). */
   async save(): Promise<void> {
     this.dirty = false;
@@ -326,12 +338,7 @@ export class ToolIndex {
       `SELECT id, name, record_hash, ${TERM_COLUMNS.join(', ')} FROM tools`,
     );
     for (const row of rows) {
-      const terms = {} as ToolFieldTerms;
-      TOOL_FIELDS.forEach((field, i) => {
-        const text = String(row[TERM_COLUMNS[i]] ?? '');
-        terms[field] = text.length > 0 ? text.split(' ') : [];
-      });
-      this.remember(String(row.name), Number(row.id), String(row.record_hash), terms);
+      this.remember(String(row.name), Number(row.id), String(row.record_hash), termsOfRow(row));
     }
     const stored = db.get<{ value: string }>(`SELECT value FROM tool_index_meta WHERE key = 'catalog_fingerprint'`)?.value;
     if (stored !== undefined && stored !== this.fingerprint.digest()) {
@@ -352,6 +359,16 @@ const INSERT_BATCH = 70;
 const ROW_PLACEHOLDERS = `(${['id', ...ROW_COLUMNS].map(() => '?').join(', ')})`;
 function insertSql(rows: number): string {
   return `INSERT INTO tools (id, ${ROW_COLUMNS.join(', ')}) VALUES ${Array.from({ length: rows }, () => ROW_PLACEHOLDERS).join(', ')}`;
+}
+
+/** The stored term columns of a `tools` row → analysed terms per field. */
+function termsOfRow(row: Record<string, string | number>): ToolFieldTerms {
+  const terms = {} as ToolFieldTerms;
+  TOOL_FIELDS.forEach((field, i) => {
+    const text = String(row[TERM_COLUMNS[i]] ?? '');
+    terms[field] = text.length > 0 ? text.split(' ') : [];
+  });
+  return terms;
 }
 
 function rowValues(record: ToolRecord, terms: ToolFieldTerms): string[] {

@@ -11,7 +11,7 @@ import type { ToolIndex } from './toolIndex';
  *    `group_concat` row), so sql.js never marshals a row or a matchinfo blob per document.
  * 2. scoring — BM25F over every query term and all fields, computed in JS from in-memory
  *    term statistics that mirror exactly what FTS indexed (`ToolIndex.stats`, kept current
- *    incrementally), term-at-a-time over the candidate pool.
+ *    incrementally; search/bm25f.ts, shared with the skill index), over the candidate pool.
  * The returned relevances are BM25 (higher-is-better); the caller maps them to contract
  * scores (raw BM25 → score_raw → min-max, scoring.normalizeBm25).
  *
@@ -107,25 +107,22 @@ function insertTopK(top: RankedTool[], candidate: RankedTool, k: number): void {
   if (top.length > k) top.pop();
 }
 
-function coverage(fieldTerms: readonly string[], querySet: ReadonlySet<string>): number {
-  if (fieldTerms.length === 0) return 0;
-  const unique = new Set(fieldTerms);
-  let covered = 0;
-  for (const term of unique) if (querySet.has(term)) covered++;
-  return covered / unique.size;
-}
-
-/** Optional name-centric bonuses (off by default; measured ≤ ±0.01 recall on BFCL). */
+/**
+ * Optional name-centric bonuses (off by default; measured ≤ ±0.01 recall on BFCL). Coverage
+ * comes from the term statistics; the bigram bonus needs term order, which only the index's
+ * stored rows keep (read per candidate — fine for an ablation, not for the default path).
+ */
 function bonusScore(index: ToolIndex, name: string, querySet: ReadonlySet<string>, ordered: readonly string[], options: RankerOptions): number {
-  const doc = index.stats.get(name);
-  if (!doc) return 0;
+  const stats = index.stats;
+  if (!stats.has(name)) return 0;
   let score = 0;
-  if (options.nameCoverageBonus > 0) score += options.nameCoverageBonus * coverage(doc.terms.name, querySet);
-  if (options.paramCoverageBonus > 0) score += options.paramCoverageBonus * coverage(doc.terms.paramNames, querySet);
-  if (options.bigramBonus > 0 && ordered.length > 1) {
+  if (options.nameCoverageBonus > 0) score += options.nameCoverageBonus * stats.fieldCoverage(name, 'name', querySet);
+  if (options.paramCoverageBonus > 0) score += options.paramCoverageBonus * stats.fieldCoverage(name, 'paramNames', querySet);
+  const terms = options.bigramBonus > 0 && ordered.length > 1 ? index.fieldTerms(name) : undefined;
+  if (terms) {
     const pairs = new Set<string>();
     for (const field of ['name', 'description'] as const) {
-      const list = doc.terms[field];
+      const list = terms[field];
       for (let i = 0; i + 1 < list.length; i++) pairs.add(`${list[i]} ${list[i + 1]}`);
     }
     for (let i = 0; i + 1 < ordered.length; i++) if (pairs.has(`${ordered[i]} ${ordered[i + 1]}`)) score += options.bigramBonus;

@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
 import { bm25FromMatchinfo, bm25FromMatchinfoBlob, ftsOrExpression, parseMatchinfoPcnalx, selectSelectiveTerms } from '../../../src/core/search/ftsBm25';
-import { FieldStats } from '../../../src/core/search/bm25f';
 import { EXACT_SCORE, REGEX_SCORES, normalizeBm25 } from '../../../src/core/search/scoring';
 import { analyze, splitIdentifier } from '../../../src/core/search/textAnalysis';
 import { loadSqlEngine } from '../../../src/core/sql/sqlEngine';
@@ -31,39 +30,6 @@ describe('FTS4 BM25 from matchinfo', () => {
     const df: Record<string, number> = { get: 900, issue: 20, github: 5, zzz: 0 };
     assert.deepEqual(selectSelectiveTerms(['get', 'issue', 'github', 'zzz'], (t) => df[t] ?? 0, 100, 1), ['github', 'issue']);
     assert.deepEqual(selectSelectiveTerms(['get'], (t) => df[t] ?? 0, 10, 1), ['get']);
-  });
-
-  it('BM25F prefers the name field and handles deletes', () => {
-    const stats = new FieldStats(['name', 'body'] as const);
-    stats.set('a', { name: ['issue'], body: ['other'] });
-    stats.set('b', { name: ['other'], body: ['issue'] });
-    const q = [{ term: 'issue', weight: 1 }];
-    const w = { name: 3, body: 1 };
-    const bn = { name: 0.5, body: 0.75 };
-    assert.ok(stats.score('a', q, w, bn) > stats.score('b', q, w, bn));
-    stats.delete('a');
-    assert.equal(stats.df('issue'), 1);
-    assert.equal(stats.score('a', q, w, bn), 0);
-  });
-
-  it('BM25F pool scoring (term-at-a-time) equals per-document scoring, through updates and deletes', () => {
-    const stats = new FieldStats(['name', 'body'] as const);
-    let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-    const vocab = ['issue', 'create', 'file', 'read', 'write', 'user', 'list', 'get', 'delete', 'repo'];
-    const words = (n: number) => Array.from({ length: n }, () => vocab[Math.floor(rand() * vocab.length)]);
-    for (let round = 0; round < 3; round++) {
-      for (let i = 0; i < 40; i++) stats.set(`d${i}`, { name: words(1 + Math.floor(rand() * 3)), body: words(Math.floor(rand() * 12)) });
-      for (let i = 0; i < 40; i += 3 + round) stats.delete(`d${i}`);
-      const q = ['issue', 'get', 'missing', 'repo'].map((term, i) => ({ term, weight: 1 + i / 4 }));
-      const w = { name: 3, body: 1 };
-      const bn = { name: 0.5, body: 0.75 };
-      const keys = Array.from({ length: 45 }, (_, i) => `d${i}`);
-      const pooled = stats.scorePool(keys, q, w, bn, undefined, 0.9);
-      const small = stats.scorePool(keys.slice(0, 3), q, w, bn, undefined, 0.9);
-      keys.forEach((key, i) => assert.ok(Math.abs(pooled[i] - stats.score(key, q, w, bn, undefined, 0.9)) < 1e-9, key));
-      small.forEach((value, i) => assert.ok(Math.abs(value - pooled[i]) < 1e-9));
-    }
   });
 });
 

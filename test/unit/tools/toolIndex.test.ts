@@ -2,6 +2,10 @@ import { strict as assert } from 'node:assert';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { lengthTokenCounter } from '../../../src/core/platform/basicPorts';
 import { TOOL_INDEX_KEY } from '../../../src/core/tools/toolIndex';
+import type { ToolIndex } from '../../../src/core/tools/toolIndex';
+import { toolFieldTerms } from '../../../src/core/tools/toolDocument';
+import type { ToolRecord } from '../../../src/core/tools/toolRecord';
+import { RANKER_DEFAULTS, rankTools } from '../../../src/core/tools/toolRanker';
 import { SAMPLE_TOOLS, makeService } from './helpers';
 
 describe('tool index (sql.js)', () => {
@@ -86,6 +90,21 @@ describe('tool index (sql.js)', () => {
     assert.equal(byName.get('weather.get_forecast')!.sideEffects, 'pure');
     assert.equal(byName.get('run_in_terminal')!.sideEffects, 'stateful');
     assert.equal(byName.get('mcp_github_create_issue')!.sideEffects, 'external');
+  });
+
+  it('optional ranker bonuses: coverage from the term statistics, term order from the stored rows', async () => {
+    const { service } = await makeService({ tools: SAMPLE_TOOLS, allowedFts: ['fts4'] });
+    const index = (service as unknown as { index: ToolIndex }).index;
+    const merge = SAMPLE_TOOLS.find((t) => t.name === 'mcp_github_merge_pull_request')!;
+    assert.deepEqual(index.fieldTerms(merge.name), toolFieldTerms({ tags: [], ...merge } as ToolRecord));
+    assert.equal(index.fieldTerms('no_such_tool'), undefined);
+    const query = 'merge pull request';
+    const plain = rankTools(index, query, () => true, 3);
+    const withBonuses = rankTools(index, query, () => true, 3, { ...RANKER_DEFAULTS, nameCoverageBonus: 1, paramCoverageBonus: 1, bigramBonus: 0.25 });
+    assert.equal(plain[0].name, merge.name);
+    assert.equal(withBonuses[0].name, merge.name);
+    // name terms mcp github merg pull request: 3 of 5 covered; bigrams "merg pull", "pull request" in both name and description.
+    assert.ok(Math.abs(withBonuses[0].relevance - (plain[0].relevance + 3 / 5 + 2 * 0.25)) < 1e-9, String(withBonuses[0].relevance - plain[0].relevance));
   });
 });
 

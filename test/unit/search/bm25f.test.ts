@@ -1,0 +1,166 @@
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { FieldStats } from '../../../src/core/search/bm25f';
+import type { WeightedTerm } from '../../../src/core/search/bm25f';
+import { bm25Idf } from '../../../src/core/search/ftsBm25';
+
+/**
+ * The compact BM25F statistics (one packed array per document) are pinned, bit for bit, to a
+ * plain reference that keeps every document's term lists: `score`/`scorer` (the skill index)
+ * to the textbook arrangement, `scorePool` (the tool ranker) to the arrangement the tool
+ * ranker has always used.
+ */
+
+const FIELDS = ['a', 'b', 'c', 'd', 'e', 'f'] as const;
+type F = (typeof FIELDS)[number];
+type Doc = Record<F, readonly string[]>;
+const WEIGHTS: Record<F, number> = { a: 4, b: 3, c: 2.5, d: 1.5, e: 2, f: 0.5 };
+const B: Record<F, number> = { a: 0.75, b: 0.3, c: 0.75, d: 0.5, e: 0.75, f: 1 };
+
+/** The former map-based implementation, reduced to its arithmetic. */
+class Reference {
+  readonly docs = new Map<string | number, Doc>();
+  df(term: string): number {
+    let n = 0;
+    for (const doc of this.docs.values()) if (FIELDS.some((f) => doc[f].includes(term))) n++;
+    return n;
+  }
+  idf(term: string): number {
+    return bm25Idf(Math.max(this.docs.size, 1), this.df(term));
+  }
+  avg(f: F): number {
+    let total = 0;
+    for (const doc of this.docs.values()) total += doc[f].length;
+    return this.docs.size === 0 ? 0 : total / this.docs.size;
+  }
+  private tf(doc: Doc, term: string): number[] {
+    return FIELDS.map((f) => doc[f].filter((t) => t === term).length);
+  }
+  /** FieldStats.score (and the skills' scorer): scale = w / (1 − b + b·len / avg). */
+  score(key: string | number, query: readonly WeightedTerm[], k1: number, idf?: ReadonlyMap<string, number>): number {
+    const doc = this.docs.get(key);
+    if (!doc) return 0;
+    const scale = FIELDS.map((f) => WEIGHTS[f] / (1 - B[f] + (B[f] * doc[f].length) / (this.avg(f) || 1)));
+    let score = 0;
+    for (const { term, weight } of query) {
+      const counts = this.tf(doc, term);
+      let pseudo = 0;
+      for (let f = 0; f < FIELDS.length; f++) if (counts[f]) pseudo += scale[f] * counts[f];
+      if (pseudo === 0) continue;
+      score += weight * (idf?.get(term) ?? this.idf(term)) * (pseudo / (k1 + pseudo));
+    }
+    return score;
+  }
+  /** FieldStats.scorePool (the tool ranker): w·c / (1 − b + (b / avg)·len). */
+  pool(key: string | number, query: readonly WeightedTerm[], k1: number, idf?: ReadonlyMap<string, number>): number {
+    const doc = this.docs.get(key);
+    if (!doc) return 0;
+    let score = 0;
+    for (const { term, weight } of query) {
+      if (this.df(term) === 0) continue;
+      const factor = weight * (idf?.get(term) ?? this.idf(term));
+      const counts = this.tf(doc, term);
+      let pseudo = 0;
+      FIELDS.forEach((f, i) => {
+        if (counts[i] !== 0) pseudo += (WEIGHTS[f] * counts[i]) / (1 - B[f] + (B[f] / (this.avg(f) || 1)) * doc[f].length);
+      });
+      if (pseudo !== 0) score += factor * (pseudo / (k1 + pseudo));
+    }
+    return score;
+  }
+}
+
+function coverage(terms: readonly string[], query: ReadonlySet<string>): number {
+  const unique = new Set(terms);
+  if (unique.size === 0) return 0;
+  return [...unique].filter((t) => query.has(t)).length / unique.size;
+}
+
+const word = fc.constantFrom('git', 'commit', 'issue', 'review', 'test', 'api', 'deploy', 'token', 'user', 'find');
+const fields = fc.array(fc.array(word, { maxLength: 12 }), { minLength: 6, maxLength: 6 });
+const toDoc = ([a = [], b = [], c = [], d = [], e = [], f = []]: string[][]): Doc => ({ a, b, c, d, e, f });
+
+describe('search: BM25F term statistics (compact)', () => {
+  it('df, idf, score, scorer, scorePool and field coverage equal the reference bit for bit, through adds, replacements and deletes', () => {
+    fc.assert(fc.property(
+      fc.array(fc.record({ key: fc.integer({ min: 1, max: 15 }), fields, remove: fc.boolean() }), { minLength: 1, maxLength: 40 }),
+      fc.array(fc.record({ term: word, weight: fc.constantFrom(1, 0.5, 1.25) }), { minLength: 1, maxLength: 5 }),
+      fc.constantFrom(1.2, 0.6),
+      fc.boolean(),
+      fc.boolean(),
+      (ops, rawQuery, k1, stringKeys, withIdfMap) => {
+        const query = [...new Map(rawQuery.map((q) => [q.term, q])).values()];
+        const keyOf = (n: number): string | number => (stringKeys ? `tool${n}` : n);
+        const reference = new Reference();
+        const stats = new FieldStats<F, string | number>(FIELDS, k1);
+        for (const op of ops) {
+          const key = keyOf(op.key);
+          if (op.remove) {
+            reference.docs.delete(key);
+            stats.delete(key);
+          } else {
+            reference.docs.set(key, toDoc(op.fields));
+            stats.set(key, toDoc(op.fields));
+          }
+        }
+        assert.equal(stats.size, reference.docs.size);
+        for (const f of FIELDS) assert.equal(stats.averageLength(f), reference.avg(f));
+        for (const { term } of query) {
+          assert.equal(stats.df(term), reference.df(term));
+          assert.equal(stats.idf(term), reference.idf(term));
+        }
+        const idf = withIdfMap ? new Map(query.map((q) => [q.term, stats.idf(q.term) * 1.5])) : undefined;
+        const keys = Array.from({ length: 16 }, (_, i) => keyOf(i));
+        const score = stats.scorer(query, WEIGHTS, B, idf);
+        const pooled = stats.scorePool(keys, query, WEIGHTS, B, idf);
+        const querySet = new Set(query.map((q) => q.term));
+        keys.forEach((key, i) => {
+          const expected = reference.score(key, query, k1, idf);
+          assert.equal(score(key), expected, `scorer ${key}`);
+          assert.equal(stats.score(key, query, WEIGHTS, B, idf), expected, `score ${key}`);
+          assert.equal(pooled[i], reference.pool(key, query, k1, idf), `scorePool ${key}`);
+          assert.ok(Math.abs(pooled[i]! - expected) <= 1e-12 * Math.max(1, expected), `scorePool ≈ score ${key}`);
+          const doc = reference.docs.get(key);
+          for (const f of ['a', 'd'] as const) assert.equal(stats.fieldCoverage(key, f, querySet), doc ? coverage(doc[f], querySet) : 0);
+        });
+      },
+    ), { numRuns: 300 });
+  });
+
+  it('BM25F prefers the name field and handles deletes and clear', () => {
+    const stats = new FieldStats(['name', 'body'] as const);
+    stats.set('a', { name: ['issue'], body: ['other'] });
+    stats.set('b', { name: ['other'], body: ['issue'] });
+    const q = [{ term: 'issue', weight: 1 }];
+    const w = { name: 3, body: 1 };
+    const bn = { name: 0.5, body: 0.75 };
+    assert.ok(stats.score('a', q, w, bn) > stats.score('b', q, w, bn));
+    stats.delete('a');
+    assert.equal(stats.df('issue'), 1);
+    assert.equal(stats.score('a', q, w, bn), 0);
+    stats.clear();
+    assert.equal(stats.size, 0);
+    assert.equal(stats.df('issue'), 0);
+    assert.equal(stats.averageLength('name'), 0);
+  });
+
+  it('BM25F pool scoring equals per-document scoring, through updates and deletes', () => {
+    const stats = new FieldStats(['name', 'body'] as const);
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const vocab = ['issue', 'create', 'file', 'read', 'write', 'user', 'list', 'get', 'delete', 'repo'];
+    const words = (n: number) => Array.from({ length: n }, () => vocab[Math.floor(rand() * vocab.length)]);
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 40; i++) stats.set(`d${i}`, { name: words(1 + Math.floor(rand() * 3)), body: words(Math.floor(rand() * 12)) });
+      for (let i = 0; i < 40; i += 3 + round) stats.delete(`d${i}`);
+      const q = ['issue', 'get', 'missing', 'repo'].map((term, i) => ({ term, weight: 1 + i / 4 }));
+      const w = { name: 3, body: 1 };
+      const bn = { name: 0.5, body: 0.75 };
+      const keys = Array.from({ length: 45 }, (_, i) => `d${i}`);
+      const pooled = stats.scorePool(keys, q, w, bn, undefined, 0.9);
+      const small = stats.scorePool(keys.slice(0, 3), q, w, bn, undefined, 0.9);
+      keys.forEach((key, i) => assert.ok(Math.abs(pooled[i] - stats.score(key, q, w, bn, undefined, 0.9)) < 1e-9, key));
+      small.forEach((value, i) => assert.ok(Math.abs(value - pooled[i]) < 1e-9));
+    }
+  });
+});
