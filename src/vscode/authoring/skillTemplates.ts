@@ -48,6 +48,21 @@ function titleOf(name: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** The YAML fields of a step-based skill (a `.skill.yaml` file, or a `.skill.md` frontmatter). */
+function stepBasedFields(name: string, title: string): string[] {
+  return [
+    `name: ${name}`,
+    `title: ${title}`,
+    `trigger: When the user asks to ${title.toLowerCase()}.`,
+    'task_type: code',
+    'tags:',
+    '  - example',
+    'steps:',
+    '  - First step.',
+    '  - Second step.',
+  ];
+}
+
 export function newSkillTemplate(name: string, format: NewSkillFormat): string {
   const title = titleOf(name);
   switch (format) {
@@ -73,15 +88,7 @@ export function newSkillTemplate(name: string, format: NewSkillFormat): string {
     case 'md':
       return [
         '---',
-        `name: ${name}`,
-        `title: ${title}`,
-        `trigger: When the user asks to ${title.toLowerCase()}.`,
-        'task_type: code',
-        'tags:',
-        '  - example',
-        'steps:',
-        '  - First step.',
-        '  - Second step.',
+        ...stepBasedFields(name, title),
         '---',
         '',
         `# ${title}`,
@@ -90,18 +97,7 @@ export function newSkillTemplate(name: string, format: NewSkillFormat): string {
         '',
       ].join('\n');
     case 'yaml':
-      return [
-        `name: ${name}`,
-        `title: ${title}`,
-        `trigger: When the user asks to ${title.toLowerCase()}.`,
-        'task_type: code',
-        'tags:',
-        '  - example',
-        'steps:',
-        '  - First step.',
-        '  - Second step.',
-        '',
-      ].join('\n');
+      return [...stepBasedFields(name, title), ''].join('\n');
     case 'json':
       return `${JSON.stringify(
         {
