@@ -1,17 +1,8 @@
-/** Which skill-file format a path is, from its name alone (pure). */
+import { detectSkillFormat, type DocumentFormat } from '../../core/skills/skillDocumentParser';
 
-export type SkillFileKind = 'md' | 'skill-md' | 'yaml' | 'json' | 'jsonl';
-
-export function skillFileKind(fileName: string): SkillFileKind | undefined {
-  const base = fileName.replace(/\\/g, '/').split('/').pop() ?? '';
-  if (base === 'SKILL.md') return 'skill-md';
-  const lower = base.toLowerCase();
-  if (lower.endsWith('.skill.md')) return 'md';
-  if (lower.endsWith('.skill.yaml') || lower.endsWith('.skill.yml')) return 'yaml';
-  if (lower.endsWith('.skill.jsonl')) return 'jsonl';
-  if (lower.endsWith('.skill.json')) return 'json';
-  return undefined;
-}
+/** Which skill-file format a path is, from its name alone: the loader's own detection. */
+export type SkillFileKind = DocumentFormat;
+export const skillFileKind: (fileName: string) => SkillFileKind | undefined = detectSkillFormat;
 
 export function isSkillFile(fileName: string): boolean {
   return skillFileKind(fileName) !== undefined;
