@@ -15,7 +15,7 @@ import { nodeFileSystem } from '../src/core/platform/nodeFileSystem';
 import { loadSqlEngine } from '../src/core/sql/sqlEngine';
 import type { SqlEngine } from '../src/core/sql/sqlEngine';
 import { createSkillService } from '../src/core/skills/skillService';
-import type { ResolvedSkillPack } from '../src/core/skills/skillPackSources';
+import type { ResolvedSkillPack } from '../src/core/skills/packs/skillPackSources';
 
 const round = (v: number, d = 3) => Number(v.toFixed(d));
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;

@@ -14,7 +14,7 @@ import { ToolExampleFiles } from './tools/toolExampleFiles';
 import { nodeFileSystem } from '../core/platform/nodeFileSystem';
 import { lengthTokenCounter, systemClock } from '../core/platform/basicPorts';
 import { createSkillService, type SkillRequestContext, type SkillService } from '../core/skills/skillService';
-import type { ToolGateVerdict } from '../core/skills/toolReferenceGate';
+import type { ToolGateVerdict } from '../core/skills/render/toolReferenceGate';
 import type { ToolRun } from '../core/tools/toolRun';
 import { SkillPackManager, workspaceProjectId } from './skills/skillPackManager';
 

@@ -1,6 +1,6 @@
 import type { CliCommand } from '../cliCommand';
-import { RANKER_DEFAULTS } from '../../core/tools/toolRanker';
-import type { RankerOptions } from '../../core/tools/toolRanker';
+import { RANKER_DEFAULTS } from '../../core/tools/index/toolRanker';
+import type { RankerOptions } from '../../core/tools/index/toolRanker';
 import { cliService, defaultService, parseArgs, parseEngine, readJsonl, toToolInputs, toolshedOwnTools } from './toolCliSupport';
 
 interface QueryRow {

@@ -8,7 +8,7 @@ import { loadSqlEngine } from '../../core/sql/sqlEngine';
 import type { FtsEngine } from '../../core/sql/sqlEngine';
 import { createSkillService } from '../../core/skills/skillService';
 import type { SkillService } from '../../core/skills/skillService';
-import type { ResolvedSkillPack } from '../../core/skills/skillPackSources';
+import type { ResolvedSkillPack } from '../../core/skills/packs/skillPackSources';
 
 /** Shared plumbing of the skill CLI commands (argument parsing, an in-memory service over packs). */
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { MemoryByteStore } from '../../core/platform/memoryByteStore';
 import { loadSqlEngine } from '../../core/sql/sqlEngine';
 import type { FtsEngine } from '../../core/sql/sqlEngine';
-import type { RankerOptions } from '../../core/tools/toolRanker';
+import type { RankerOptions } from '../../core/tools/index/toolRanker';
 import type { ToolInput } from '../../core/tools/toolRecord';
 import { createToolSearchService } from '../../core/tools/toolSearchService';
 import type { ToolSearchService } from '../../core/tools/toolSearchService';

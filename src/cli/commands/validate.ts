@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import type { CliCommand } from '../cliCommand';
 import { nodeFileSystem } from '../../core/platform/nodeFileSystem';
-import { formatProblem } from '../../core/skills/skillProblems';
-import { validateSkillTargets } from '../../core/skills/skillValidation';
+import { formatProblem } from '../../core/skills/packs/skillProblems';
+import { validateSkillTargets } from '../../core/skills/packs/skillValidation';
 import { parseSkillArgs } from './skillCliSupport';
 
 export const validateCommand: CliCommand = {

@@ -3,16 +3,16 @@ import type { Clock, EventSink, TokenCounter } from '../platform/ports';
 import { boundSubject, compileSafeRegex } from '../search/safeRegex';
 import { EXACT_SCORE, normalizeBm25, REGEX_SCORES } from '../search/scoring';
 import { analyze } from '../search/textAnalysis';
-import { redact } from './redaction';
-import { editDistance } from './skillDocumentParser';
-import { INJECTION_WRAPPER, makeSafe, RAW_WRAPPER, renderWithinBudget } from './skillRendering';
-import type { SafeSkill } from './skillRendering';
+import { redact } from './render/redaction';
+import { editDistance } from './packs/skillDocumentParser';
+import { INJECTION_WRAPPER, makeSafe, RAW_WRAPPER, renderWithinBudget } from './render/skillRendering';
+import type { SafeSkill } from './render/skillRendering';
 import type { SkillRecord } from './skillSchema';
-import type { SkillStore, StoreFilter } from './skillStore';
+import type { SkillStore, StoreFilter } from './store/skillStore';
 import { skillGetInputSchema, skillListInputSchema, skillSearchInputSchema } from './skillToolSchemas';
 import type { SkillGetOutput, SkillListOutput, SkillSearchOutput, SkillSearchType } from './skillToolSchemas';
-import { ToolReferenceGate } from './toolReferenceGate';
-import type { ToolGate } from './toolReferenceGate';
+import { ToolReferenceGate } from './render/toolReferenceGate';
+import type { ToolGate } from './render/toolReferenceGate';
 
 /**
  * The model-facing operations: `skill_search`, `skill_get`, `skill_list`, the bounded

@@ -27,21 +27,21 @@
 import type { SkillsConfig } from '../config/settingsSchema';
 import type { ByteStore, Clock, EventSink, FileSystemPort, Logger, TokenCounter } from '../platform/ports';
 import type { FtsEngine, SqlEngine } from '../sql/sqlEngine';
-import { LearnedSkillJournal } from './learnedSkillJournal';
-import { SkillPackLoader } from './skillPackLoader';
-import type { FileChangeResult, LoadOptions, LoadSummary } from './skillPackLoader';
-import type { PackSource, ResolvedSkillPack } from './skillPackSources';
-import type { SkillProblem } from './skillProblems';
+import { LearnedSkillJournal } from './store/learnedSkillJournal';
+import { SkillPackLoader } from './packs/skillPackLoader';
+import type { FileChangeResult, LoadOptions, LoadSummary } from './packs/skillPackLoader';
+import type { PackSource, ResolvedSkillPack } from './packs/skillPackSources';
+import type { SkillProblem } from './packs/skillProblems';
 import { SkillQueries } from './skillQueries';
 import type { DirectoryResult, RelevantRequest, RelevantResult, SkillRequestContext } from './skillQueries';
-import { skillId, toRecord } from './skillRecords';
-import type { LearnedSkillInput } from './skillRecords';
+import { skillId, toRecord } from './store/skillRecords';
+import type { LearnedSkillInput } from './store/skillRecords';
 import type { SkillFormat, SkillRecord } from './skillSchema';
-import { SkillStore } from './skillStore';
+import { SkillStore } from './store/skillStore';
 import type { SkillGetOutput, SkillListOutput, SkillSearchOutput } from './skillToolSchemas';
-import { validateSkillTargets } from './skillValidation';
-import type { ValidationReport } from './skillValidation';
-import { generatedName } from './skillDocumentParser';
+import { validateSkillTargets } from './packs/skillValidation';
+import type { ValidationReport } from './packs/skillValidation';
+import { generatedName } from './packs/skillDocumentParser';
 
 export type { SkillRequestContext, DirectoryResult, RelevantRequest, RelevantResult } from './skillQueries';
 

@@ -1,7 +1,7 @@
 import type { ToolExamplesConfig, ToolSearchConfig } from '../config/settingsSchema';
 import { CompiledToolConfig, normalizeTool } from './toolRecord';
 import type { ToolInput, ToolRecord } from './toolRecord';
-import type { ExampleProblem, ExampleSources } from './toolExamples';
+import type { ExampleProblem, ExampleSources } from './examples/toolExamples';
 
 /**
  * The tool catalog: every tool the host reported (`ToolInput`s, changing at any time) and the

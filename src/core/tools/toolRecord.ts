@@ -1,8 +1,8 @@
 import type { LoadingMode, SideEffects, ToolExample, ToolExamplesConfig, ToolSearchConfig } from '../config/settingsSchema';
 import { canonicalJson, sha256Hex } from './canonicalJson';
 import { GlobMap, GlobSet } from './toolGlobs';
-import { resolveToolExamples } from './toolExamples';
-import type { ExampleProblem, ExampleSourceKind, ExampleSources } from './toolExamples';
+import { resolveToolExamples } from './examples/toolExamples';
+import type { ExampleProblem, ExampleSourceKind, ExampleSources } from './examples/toolExamples';
 
 /**
  * ToolRecord: the normalised, hashed description of one tool (RFC §1.1–1.4, Appendix B).

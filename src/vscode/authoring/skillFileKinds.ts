@@ -1,4 +1,4 @@
-import { detectSkillFormat, type DocumentFormat } from '../../core/skills/skillDocumentParser';
+import { detectSkillFormat, type DocumentFormat } from '../../core/skills/packs/skillDocumentParser';
 
 /** Which skill-file format a path is, from its name alone: the loader's own detection. */
 export type SkillFileKind = DocumentFormat;

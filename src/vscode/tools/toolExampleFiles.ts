@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/platform/ports';
 import { nodeFileSystem } from '../../core/platform/nodeFileSystem';
-import { loadToolExampleFiles } from '../../core/tools/toolExamples';
+import { loadToolExampleFiles } from '../../core/tools/examples/toolExamples';
 import type { ToolSearchService } from '../../core/tools/toolSearchService';
 import { Disposable } from '../lifecycle';
 

@@ -1,4 +1,4 @@
-import type { SkillProblem } from '../../core/skills/skillProblems';
+import type { SkillProblem } from '../../core/skills/packs/skillProblems';
 
 /**
  * The port the Skill Directory view, the palette and the authoring commands read skills

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { SkillProblem } from '../../core/skills/skillProblems';
+import type { SkillProblem } from '../../core/skills/packs/skillProblems';
 import { Disposable } from '../lifecycle';
 import type { PinnedSkills } from '../state/pinnedSkills';
 import { findSkill, type PackView, type SkillDirectorySource, type SkillView } from './skillDirectorySource';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { LoadSummary } from '../../core/skills/skillPackLoader';
+import type { LoadSummary } from '../../core/skills/packs/skillPackLoader';
 import type { SkillService, SkillTreePack } from '../../core/skills/skillService';
 import { Disposable } from '../lifecycle';
 import type { CancellationLike, PackView, ReloadProgress, ReloadSummary, SkillDirectorySource, SkillView } from './skillDirectorySource';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { nodeFileSystem } from '../../../src/core/platform/nodeFileSystem';
-import { validateSkillTargets } from '../../../src/core/skills/skillValidation';
+import { validateSkillTargets } from '../../../src/core/skills/packs/skillValidation';
 import { ctx, makeService, pack } from './helpers';
 
 const CORE = path.join(__dirname, '..', '..', '..', 'skill-packs', 'core');

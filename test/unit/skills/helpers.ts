@@ -11,7 +11,7 @@ import { loadSqlEngine } from '../../../src/core/sql/sqlEngine';
 import type { FtsEngine, SqlEngine } from '../../../src/core/sql/sqlEngine';
 import { createSkillService } from '../../../src/core/skills/skillService';
 import type { SkillService } from '../../../src/core/skills/skillService';
-import type { ResolvedSkillPack } from '../../../src/core/skills/skillPackSources';
+import type { ResolvedSkillPack } from '../../../src/core/skills/packs/skillPackSources';
 
 const engines = new Map<string, Promise<SqlEngine>>();
 

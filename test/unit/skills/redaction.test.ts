@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { redact, REDACTED_EMAIL, REDACTED_PHONE, REDACTED_TOKEN } from '../../../src/core/skills/redaction';
+import { redact, REDACTED_EMAIL, REDACTED_PHONE, REDACTED_TOKEN } from '../../../src/core/skills/render/redaction';
 
 /** Realistic-looking fake secrets (none of them valid). */
 const SECRETS: Array<[string, string]> = [

@@ -2,10 +2,10 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import * as path from 'node:path';
 import { skillsConfigSchema } from '../../../src/core/config/settingsSchema';
-import { resolveSkillPacks } from '../../../src/core/skills/skillPackSources';
+import { resolveSkillPacks } from '../../../src/core/skills/packs/skillPackSources';
 import type { SkillRequestContext } from '../../../src/core/skills/skillService';
-import type { ToolGate } from '../../../src/core/skills/toolReferenceGate';
-import { ToolReferenceGate } from '../../../src/core/skills/toolReferenceGate';
+import type { ToolGate } from '../../../src/core/skills/render/toolReferenceGate';
+import { ToolReferenceGate } from '../../../src/core/skills/render/toolReferenceGate';
 import { makeService, pack, stepSkill, tempDir, writeTree } from './helpers';
 
 async function scopedService() {

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { nullLogger } from '../../../src/core/platform/basicPorts';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
-import { toRecord } from '../../../src/core/skills/skillRecords';
+import { toRecord } from '../../../src/core/skills/store/skillRecords';
 import type { SkillRecord } from '../../../src/core/skills/skillSchema';
-import { SkillStore } from '../../../src/core/skills/skillStore';
-import type { StoreFilter } from '../../../src/core/skills/skillStore';
+import { SkillStore } from '../../../src/core/skills/store/skillStore';
+import type { StoreFilter } from '../../../src/core/skills/store/skillStore';
 import { uniqueTerms } from '../../../src/core/search/textAnalysis';
 import { engine, TestClock } from './helpers';
 

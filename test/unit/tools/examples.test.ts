@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { validateAgainstSchema } from '../../../src/core/tools/jsonSchemaSubset';
-import { describeWithExamples, loadToolExampleFiles, orderExamples, parseToolExamplesFile, renderExamples, resolveToolExamples } from '../../../src/core/tools/toolExamples';
-import type { ExampleSources } from '../../../src/core/tools/toolExamples';
-import { BUILTIN_TOOL_EXAMPLES } from '../../../src/core/tools/builtinToolExamples';
+import { validateAgainstSchema } from '../../../src/core/tools/examples/jsonSchemaSubset';
+import { describeWithExamples, loadToolExampleFiles, orderExamples, parseToolExamplesFile, renderExamples, resolveToolExamples } from '../../../src/core/tools/examples/toolExamples';
+import type { ExampleSources } from '../../../src/core/tools/examples/toolExamples';
+import { BUILTIN_TOOL_EXAMPLES } from '../../../src/core/tools/examples/builtinToolExamples';
 import { toolExamplesConfigSchema } from '../../../src/core/config/settingsSchema';
 import type { FileSystemPort } from '../../../src/core/platform/ports';
 import { makeService } from './helpers';

@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { lengthTokenCounter } from '../../../src/core/platform/basicPorts';
-import { TOOL_INDEX_KEY } from '../../../src/core/tools/toolIndex';
-import type { ToolIndex } from '../../../src/core/tools/toolIndex';
-import { toolFieldTerms } from '../../../src/core/tools/toolDocument';
+import { TOOL_INDEX_KEY } from '../../../src/core/tools/index/toolIndex';
+import type { ToolIndex } from '../../../src/core/tools/index/toolIndex';
+import { toolFieldTerms } from '../../../src/core/tools/index/toolDocument';
 import type { ToolRecord } from '../../../src/core/tools/toolRecord';
-import { RANKER_DEFAULTS, rankTools } from '../../../src/core/tools/toolRanker';
+import { RANKER_DEFAULTS, rankTools } from '../../../src/core/tools/index/toolRanker';
 import { SAMPLE_TOOLS, makeService } from './helpers';
 
 describe('tool index (sql.js)', () => {

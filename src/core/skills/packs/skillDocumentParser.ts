@@ -1,9 +1,9 @@
 import * as YAML from 'yaml';
 import type { z } from 'zod';
-import type { TaskType } from '../config/settingsSchema';
+import type { TaskType } from '../../config/settingsSchema';
 import { LineIndex } from './lineIndex';
-import { agentSkillFrontmatterSchema, KNOWN_SKILL_KEYS, skillFileSchema } from './skillSchema';
-import type { SkillFormat } from './skillSchema';
+import { agentSkillFrontmatterSchema, KNOWN_SKILL_KEYS, skillFileSchema } from '../skillSchema';
+import type { SkillFormat } from '../skillSchema';
 import { FILE_START, makeProblem, PROBLEM_CODES } from './skillProblems';
 import type { ProblemCode, SkillProblem, Span } from './skillProblems';
 

@@ -1,13 +1,13 @@
-import type { ByteStore, Clock, Logger } from '../platform/ports';
-import type { FtsEngine, SqlEngine } from '../sql/sqlEngine';
-import type { SqlDatabase } from '../sql/sqlDatabase';
-import { openPersistentDatabase } from '../sql/persistentDatabase';
-import type { PersistentDatabase } from '../sql/persistentDatabase';
-import { FieldStats } from '../search/bm25f';
-import { bm25FromMatchinfoBlob, ftsOrExpression } from '../search/ftsBm25';
+import type { ByteStore, Clock, Logger } from '../../platform/ports';
+import type { FtsEngine, SqlEngine } from '../../sql/sqlEngine';
+import type { SqlDatabase } from '../../sql/sqlDatabase';
+import { openPersistentDatabase } from '../../sql/persistentDatabase';
+import type { PersistentDatabase } from '../../sql/persistentDatabase';
+import { FieldStats } from '../../search/bm25f';
+import { bm25FromMatchinfoBlob, ftsOrExpression } from '../../search/ftsBm25';
 import { TOOL_FIELDS, toolFieldTerms } from './toolDocument';
 import type { ToolField, ToolFieldTerms } from './toolDocument';
-import type { ToolRecord } from './toolRecord';
+import type { ToolRecord } from '../toolRecord';
 
 /**
  * The tool search index on sql.js (RFC §1.4).

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { Clock, EventSink, FileSystemPort, Logger } from '../platform/ports';
+import type { Clock, EventSink, FileSystemPort, Logger } from '../../platform/ports';
 import { detectSkillFormat, parseSkillDocument } from './skillDocumentParser';
 import type { DocumentFormat, ParsedSkill } from './skillDocumentParser';
 import { isInside } from './skillPackSources';
@@ -8,9 +8,9 @@ import { formatAdmits, listSkillResources, readSkillFile, scanPack } from './ski
 import type { SkillFileRef } from './skillPackScanner';
 import { FILE_START, makeProblem, PROBLEM_CODES } from './skillProblems';
 import type { SkillProblem } from './skillProblems';
-import { toRecord } from './skillRecords';
-import type { SkillRecord } from './skillSchema';
-import type { SkillStore } from './skillStore';
+import { toRecord } from '../store/skillRecords';
+import type { SkillRecord } from '../skillSchema';
+import type { SkillStore } from '../store/skillStore';
 
 /**
  * Loads packs into the SkillStore with the upsert rules of RFC §3.5:

@@ -1,6 +1,6 @@
-import type { TaskType } from '../config/settingsSchema';
-import { FieldStats } from '../search/bm25f';
-import type { SkillOrigin } from './skillSchema';
+import type { TaskType } from '../../config/settingsSchema';
+import { FieldStats } from '../../search/bm25f';
+import type { SkillOrigin } from '../skillSchema';
 
 /**
  * In-memory mirror of the skill store for the search hot path (kept in step by SkillStore on

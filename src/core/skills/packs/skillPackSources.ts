@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { ScopeMode, SkillPackFormat, SkillsConfig } from '../config/settingsSchema';
+import type { ScopeMode, SkillPackFormat, SkillsConfig } from '../../config/settingsSchema';
 
 /**
  * Where skill packs come from (issue 4): the packs shipped in `skill-packs/`, packs named in

@@ -1,5 +1,5 @@
-import type { ByteStore, Logger } from '../platform/ports';
-import { skillRecordSchema } from './skillSchema';
+import type { ByteStore, Logger } from '../../platform/ports';
+import { skillRecordSchema } from '../skillSchema';
 import type { SkillStore } from './skillStore';
 
 /**

@@ -1,8 +1,8 @@
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { z } from 'zod';
-import { toolExampleSchema } from '../config/settingsSchema';
-import type { ToolExample, ToolExamplesConfig } from '../config/settingsSchema';
-import type { FileSystemPort } from '../platform/ports';
+import { toolExampleSchema } from '../../config/settingsSchema';
+import type { ToolExample, ToolExamplesConfig } from '../../config/settingsSchema';
+import type { FileSystemPort } from '../../platform/ports';
 import { validateAgainstSchema } from './jsonSchemaSubset';
 
 /**

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
-import type { SkillPackFormat } from '../config/settingsSchema';
-import type { FileSystemPort } from '../platform/ports';
+import type { SkillPackFormat } from '../../config/settingsSchema';
+import type { FileSystemPort } from '../../platform/ports';
 import { detectSkillFormat, parseSkillDocument } from './skillDocumentParser';
 import { readSkillFile, scanPack } from './skillPackScanner';
 import type { SkillFileRef } from './skillPackScanner';

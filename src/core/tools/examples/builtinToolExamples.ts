@@ -1,4 +1,4 @@
-import type { ToolExample } from '../config/settingsSchema';
+import type { ToolExample } from '../../config/settingsSchema';
 
 /**
  * Toolshed's built-in examples for a few VS Code built-in tools (lowest precedence). Keyed by

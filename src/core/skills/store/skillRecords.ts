@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { ScopeMode, TaskType } from '../config/settingsSchema';
-import type { ParsedSkill } from './skillDocumentParser';
-import type { SkillFormat, SkillOrigin, SkillRecord } from './skillSchema';
+import type { ScopeMode, TaskType } from '../../config/settingsSchema';
+import type { ParsedSkill } from '../packs/skillDocumentParser';
+import type { SkillFormat, SkillOrigin, SkillRecord } from '../skillSchema';
 
 /** Turns parsed skill content into store records: ids, content hashes (RFC Appendix B), status. */
 

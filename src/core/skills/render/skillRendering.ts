@@ -1,7 +1,7 @@
-import type { TokenCounter } from '../platform/ports';
+import type { TokenCounter } from '../../platform/ports';
 import { redact } from './redaction';
-import { toolNameOfAllowed } from './skillDocumentParser';
-import type { SkillRecord } from './skillSchema';
+import { toolNameOfAllowed } from '../packs/skillDocumentParser';
+import type { SkillRecord } from '../skillSchema';
 import type { ToolReferenceGate } from './toolReferenceGate';
 
 /**

@@ -1,6 +1,6 @@
-import { analyze } from '../search/textAnalysis';
-import { selectSelectiveTerms } from '../search/ftsBm25';
-import type { WeightedTerm } from '../search/bm25f';
+import { analyze } from '../../search/textAnalysis';
+import { selectSelectiveTerms } from '../../search/ftsBm25';
+import type { WeightedTerm } from '../../search/bm25f';
 import type { ToolField } from './toolDocument';
 import type { ToolIndex } from './toolIndex';
 

@@ -1,14 +1,14 @@
-import { EXACT_SCORE, REGEX_SCORES, normalizeBm25 } from '../search/scoring';
-import type { MatchType } from '../search/scoring';
-import { SAFE_REGEX_LIMITS, boundSubject, compileSafeRegex } from '../search/safeRegex';
-import { analyze } from '../search/textAnalysis';
-import type { FtsEngine } from '../sql/sqlEngine';
+import { EXACT_SCORE, REGEX_SCORES, normalizeBm25 } from '../../search/scoring';
+import type { MatchType } from '../../search/scoring';
+import { SAFE_REGEX_LIMITS, boundSubject, compileSafeRegex } from '../../search/safeRegex';
+import { analyze } from '../../search/textAnalysis';
+import type { FtsEngine } from '../../sql/sqlEngine';
 import type { ToolIndex } from './toolIndex';
 import { RANKER_DEFAULTS, rankTools } from './toolRanker';
 import type { RankerOptions } from './toolRanker';
-import { SIDE_EFFECTS_RANK } from './toolRecord';
-import type { CompiledToolConfig, ToolRecord } from './toolRecord';
-import type { SearchType } from './toolSearchSchema';
+import { SIDE_EFFECTS_RANK } from '../toolRecord';
+import type { CompiledToolConfig, ToolRecord } from '../toolRecord';
+import type { SearchType } from '../toolSearchSchema';
 
 /**
  * Executes one search over a filtered candidate set (the caller's `isCandidate` already

@@ -1,5 +1,5 @@
-import { analyze, splitIdentifier } from '../search/textAnalysis';
-import type { ToolRecord } from './toolRecord';
+import { analyze, splitIdentifier } from '../../search/textAnalysis';
+import type { ToolRecord } from '../toolRecord';
 
 /**
  * What the index knows about a tool's text: analysed terms per field. The same analysis runs

@@ -1,12 +1,12 @@
-import type { ByteStore, Clock, Logger } from '../platform/ports';
-import type { FtsEngine, SqlEngine } from '../sql/sqlEngine';
-import type { SqlDatabase } from '../sql/sqlDatabase';
-import { openPersistentDatabase } from '../sql/persistentDatabase';
-import type { PersistentDatabase } from '../sql/persistentDatabase';
-import { ftsOrExpression, selectSelectiveTerms } from '../search/ftsBm25';
-import { analyze, uniqueTerms } from '../search/textAnalysis';
-import type { TaskType } from '../config/settingsSchema';
-import type { SkillOrigin, SkillRecord } from './skillSchema';
+import type { ByteStore, Clock, Logger } from '../../platform/ports';
+import type { FtsEngine, SqlEngine } from '../../sql/sqlEngine';
+import type { SqlDatabase } from '../../sql/sqlDatabase';
+import { openPersistentDatabase } from '../../sql/persistentDatabase';
+import type { PersistentDatabase } from '../../sql/persistentDatabase';
+import { ftsOrExpression, selectSelectiveTerms } from '../../search/ftsBm25';
+import { analyze, uniqueTerms } from '../../search/textAnalysis';
+import type { TaskType } from '../../config/settingsSchema';
+import type { SkillOrigin, SkillRecord } from '../skillSchema';
 import { entryPredicate, SKILL_FTS_FIELDS, SkillSearchIndex } from './skillSearchIndex';
 import type { EntryFilter, SkillEntry, SkillFieldTerms } from './skillSearchIndex';
 

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
-import type { SkillPackFormat } from '../config/settingsSchema';
-import type { FileSystemPort } from '../platform/ports';
+import type { SkillPackFormat } from '../../config/settingsSchema';
+import type { FileSystemPort } from '../../platform/ports';
 import { detectSkillFormat } from './skillDocumentParser';
 import type { DocumentFormat } from './skillDocumentParser';
 import { FILE_START, makeProblem, PROBLEM_CODES } from './skillProblems';
