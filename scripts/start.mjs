@@ -1,10 +1,12 @@
-// `npm start`: build, then open examples/workspace with the extension loaded.
-// - `code` on PATH: desktop VS Code with --extensionDevelopmentPath (F5-like, reload to pick up rebuilds).
+// `npm start`: build, then open examples/workspace with Toolshed and the offline demo model
+// (examples/demo-model: a rule-based LanguageModelChatProvider and 108 example tools, never part of
+// Toolshed's VSIX), so `@toolshed …` can be tried without any model account.
+// - `code` on PATH: desktop VS Code with both as --extensionDevelopmentPath (your real models are
+//   there too; pick one in the chat's model picker). TOOLSHED_DEMO_MODEL=off leaves the demo out.
 // - otherwise: the offline host (code-server) on a free loopback port; open the printed URL in a
-//   browser. Runs until Ctrl-C. No test driver in this mode.
-//   Workspace trust keeps VS Code's default (enabled): you see the real Restricted Mode prompt and
-//   what the extension does before and after "Trust". The decision is remembered in
-//   .toolshed-host/start/. TOOLSHED_TRUST=off disables trust; TOOLSHED_PORT picks the port.
+//   browser. Runs until Ctrl-C. Workspace trust is off in this demo profile, so the example
+//   workspace opens trusted; TOOLSHED_TRUST=on keeps VS Code's default (Restricted Mode first).
+//   The profile lives in .toolshed-host/start/; TOOLSHED_PORT picks the port.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -30,14 +32,24 @@ if (!existsSync(path.join(ROOT, 'node_modules'))) run(npm, ['install']);
 run(npm, ['run', 'build']);
 
 if (onPath('code') && process.env.TOOLSHED_START_OFFLINE !== '1') {
-  console.log(`Opening ${WORKSPACE} in VS Code with the extension from ${ROOT}`);
-  const child = spawn('code', [`--extensionDevelopmentPath=${ROOT}`, WORKSPACE], { stdio: 'inherit' });
+  const paths = [`--extensionDevelopmentPath=${ROOT}`];
+  if (process.env.TOOLSHED_DEMO_MODEL !== 'off') {
+    const { buildDemoModel } = await import('../examples/demo-model/build.mjs');
+    paths.push(`--extensionDevelopmentPath=${(await buildDemoModel()).folder}`);
+  }
+  console.log(`Opening ${WORKSPACE} in VS Code with Toolshed from ${ROOT}${paths.length > 1 ? ' and the offline demo model' : ''}`);
+  const child = spawn('code', [...paths, WORKSPACE], { stdio: 'inherit' });
   child.on('exit', (code) => process.exit(code ?? 0));
 } else {
   const { HostSetupError, startHost } = await import('../test/host/offlineHost.mjs');
   try {
     const handle = await startHost({ workspace: WORKSPACE });
     console.log(`\nToolshed is running in VS Code at ${handle.url}`);
+    console.log('Open it in a browser, then in the Chat view (right) type:');
+    console.log('  @toolshed Which tests are flaky on CI this week?');
+    console.log(`The model is "Toolshed Demo (offline)", a rule-based stand-in, with ${handle.demo?.tools ?? 0} example tools: watch it`);
+    console.log('search for a deferred tool, activate it and call it. Workspace trust is off in this demo profile');
+    console.log('(TOOLSHED_TRUST=on to see Restricted Mode).');
     console.log(`(server log: ${path.relative(ROOT, handle.serverLogPath)}; Ctrl-C to stop)`);
     handle.server.on('exit', (code) => {
       console.error(`code-server exited (code ${code})`);

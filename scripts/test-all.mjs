@@ -1,9 +1,10 @@
 // `npm test`: type-check, unit tests (plain Node), then the real-extension-host layer
-// (offline code-server + Chromium: in-host suite and page checks). Ends with one line,
+// (offline code-server + Chromium: in-host suite, page checks, the `npm start` demo), then the
+// packaging checks of the VSIX. Ends with one line,
 // `N passed, M failed`, summed over all layers; exits non-zero if anything failed or a layer ran
 // no tests. TOOLSHED_SKIP_HOST=1 skips the host layer for quick local loops (never in CI).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,7 +51,12 @@ if (unit.passed + unit.failed === 0) {
 console.log(`unit: ${unit.passed} passed, ${unit.failed} failed`);
 
 // 3. Host layer: build, then the offline extension host (reuses runOffline's functions).
+// .ci/run sets TOOLSHED_EXPECT_COLD_HOST=1 with an empty TOOLSHED_HOST_CACHE, so every CI run
+// installs the host the way a newcomer's first `npm test` does; that install is one check.
 const host = { passed: 0, failed: 0 };
+const expectColdHost = process.env.TOOLSHED_EXPECT_COLD_HOST === '1' && process.env.TOOLSHED_SKIP_HOST !== '1';
+const { hostCacheRoot, hostInstalled } = await import('../test/host/offlineHost.mjs');
+const cacheWasEmpty = !existsSync(hostCacheRoot()) || readdirSync(hostCacheRoot()).length === 0;
 if (process.env.TOOLSHED_SKIP_HOST === '1') {
   step('host tests SKIPPED (TOOLSHED_SKIP_HOST=1)');
 } else {
@@ -64,10 +70,32 @@ if (process.env.TOOLSHED_SKIP_HOST === '1') {
     Object.assign(host, await runHostLayer({ build: false }));
     if (host.passed + host.failed === 0) host.failed = 1;
   }
+  if (expectColdHost) {
+    const ok = cacheWasEmpty && hostInstalled();
+    console.log(`  ${ok ? '✓' : '✗'} the host was installed from an empty cache folder (${hostCacheRoot()})` +
+      (ok ? '' : cacheWasEmpty ? ': the install did not complete' : ': the cache folder was not empty, so the cold path was not exercised'));
+    host[ok ? 'passed' : 'failed'] += 1;
+  }
 }
 
-const passed = unit.passed + host.passed;
-const failed = unit.failed + host.failed;
+// 4. Packaging: the production VSIX a user installs, and what is (not) inside it.
+step('package (npm run package)');
+const pack = { passed: 0, failed: 0 };
+try {
+  const { buildVsix, checkVsix } = await import('./package.mjs');
+  buildVsix();
+  for (const check of checkVsix()) {
+    console.log(`  ${check.ok ? '✓' : '✗'} ${check.title}${check.ok || !check.detail ? '' : `: ${check.detail}`}`);
+    pack[check.ok ? 'passed' : 'failed'] += 1;
+  }
+} catch (error) {
+  console.log(`  ✗ packaging failed: ${error.message}`);
+  pack.failed += 1;
+}
+console.log(`package: ${pack.passed} passed, ${pack.failed} failed`);
+
+const passed = unit.passed + host.passed + pack.passed;
+const failed = unit.failed + host.failed + pack.failed;
 console.log('');
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

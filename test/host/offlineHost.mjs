@@ -293,6 +293,11 @@ export function nestedNpmEnv(env) {
   return clean;
 }
 
+/** True when the pinned host is completely installed in the cache folder (its marker is written last). */
+export function hostInstalled() {
+  return isInstalled(hostPaths());
+}
+
 /** A blocked or failed postinstall leaves the server unable to start; catch that at install time. */
 function verifyNativeModules(paths) {
   const vscodeDir = path.join(paths.codeServerDir, 'lib', 'vscode');
@@ -673,21 +678,43 @@ async function waitForResults(resultsPath, handle, deadline, timeoutMs) {
   throw new Error(`Timed out after ${Math.round(timeoutMs / 1000)} s: ${why}. Set TOOLSHED_HOST_TIMEOUT_MS to wait longer.`);
 }
 
+/** The demo-model example extension (examples/demo-model), built and copied like an installed one. */
+export async function installDemoModel(extensionsDir) {
+  const { buildDemoModel } = await import('../../examples/demo-model/build.mjs');
+  const built = await buildDemoModel();
+  const target = path.join(extensionsDir, `${built.publisher}.${built.name}-${built.version}`);
+  rmSync(target, { recursive: true, force: true });
+  cpSync(built.folder, target, { recursive: true });
+  return { id: `${built.publisher}.${built.name}`, folder: target, tools: built.tools };
+}
+
 /**
- * `npm start`: a long-running workbench with the extension installed (no test driver).
- * Uses a persistent user-data folder under .toolshed-host/start so settings and trust decisions
- * survive restarts. Workspace trust keeps its default (enabled) so what you see is what users
- * see: the folder opens in Restricted Mode until you choose "Trust". TOOLSHED_TRUST=off turns it off.
+ * The user settings of the `npm start` demo profile. Workspace trust is off there so the example
+ * workspace opens trusted (its team pack and the example tools work at once); set
+ * TOOLSHED_TRUST=on to get VS Code's default and see Restricted Mode instead.
  */
-export async function startHost({ workspace = EXAMPLE_WORKSPACE, port, log = console.log } = {}) {
-  const base = path.join(REPO_ROOT, '.toolshed-host', 'start');
+export function demoSettings({ trust = process.env.TOOLSHED_TRUST } = {}) {
+  return {
+    ...QUIET_SETTINGS,
+    'workbench.startupEditor': 'none',
+    ...(trust === 'on' ? {} : { 'security.workspace.trust.enabled': false }),
+  };
+}
+
+/**
+ * `npm start`: a long-running workbench with Toolshed and the offline demo model installed (no
+ * test driver). Uses a persistent user-data folder under .toolshed-host/start so the user's own
+ * settings survive restarts (only the demo's keys are rewritten).
+ */
+export async function startHost({ workspace = EXAMPLE_WORKSPACE, port, log = console.log, demoModel = true, browser = false, base = path.join(REPO_ROOT, '.toolshed-host', 'start') } = {}) {
   const userDataDir = path.join(base, 'user-data');
   const extensionsDir = path.join(base, 'extensions');
   mkdirSync(extensionsDir, { recursive: true });
-  // The copy is refreshed on every start; remove older copies (e.g. a previous version).
-  for (const name of readdirSync(extensionsDir)) if (name.startsWith('toolshed-dev.')) rmSync(path.join(extensionsDir, name), { recursive: true, force: true });
+  // The copies are refreshed on every start; remove older copies (e.g. a previous version).
+  for (const name of readdirSync(extensionsDir)) {
+    if (name.startsWith('toolshed-dev.') || name.startsWith('toolshed-examples.')) rmSync(path.join(extensionsDir, name), { recursive: true, force: true });
+  }
   const settingsFile = path.join(userDataDir, 'User', 'settings.json');
-  const trust = process.env.TOOLSHED_TRUST === 'off' ? { 'security.workspace.trust.enabled': false } : {};
   let existing = {};
   try {
     existing = existsSync(settingsFile) ? readJson(settingsFile) : {};
@@ -695,8 +722,13 @@ export async function startHost({ workspace = EXAMPLE_WORKSPACE, port, log = con
     existing = undefined; // edited by hand into JSONC: leave the user's file alone
     log(`[host] not touching ${settingsFile} (not plain JSON)`);
   }
-  if (existing) writeUserSettings(userDataDir, { ...QUIET_SETTINGS, ...existing, ...trust });
+  if (existing) {
+    const { 'security.workspace.trust.enabled': _previous, ...rest } = existing;
+    writeUserSettings(userDataDir, { ...demoSettings(), ...rest });
+  }
   installExtensionUnderTest(extensionsDir);
+  const demo = demoModel ? await installDemoModel(extensionsDir) : undefined;
   port ??= Number(process.env.TOOLSHED_PORT) || (await findFreePort());
-  return launchHost({ workspace: path.resolve(workspace), userDataDir, extensionsDir, logDir: path.join(base, 'logs'), port, browser: false, log });
+  const handle = await launchHost({ workspace: path.resolve(workspace), userDataDir, extensionsDir, logDir: path.join(base, 'logs'), port, browser, log });
+  return Object.assign(handle, { demo });
 }

@@ -13,6 +13,7 @@ import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildHostSuite } from './buildSuite.mjs';
+import { runDemoPass } from './demo/demoPass.mjs';
 import { HostSetupError, REPO_ROOT, runHostSuite } from './offlineHost.mjs';
 
 export const UI_CHECKS_DIR = path.join(REPO_ROOT, 'test', 'host', 'ui');
@@ -123,6 +124,12 @@ export async function runHostLayer({ build = true } = {}) {
       console.log(`  untrusted: ${untrusted.results.passed} passed, ${untrusted.results.failed} failed`);
       passed += untrusted.results.passed;
       failed += untrusted.results.failed + (untrusted.results.passed === 0 ? 1 : 0);
+
+      // Third pass: what `npm start` shows a newcomer (demo model, example tools, no test driver).
+      const demo = await runDemoPass();
+      printTests('npm start demo (offline demo model, Playwright):', demo.tests);
+      passed += count(demo.tests, 'passed');
+      failed += count(demo.tests, 'failed');
     }
     console.log(`host: ${passed} passed, ${failed} failed`);
     return { passed, failed };
