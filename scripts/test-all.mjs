@@ -1,4 +1,4 @@
-// `npm test`: type-check, unit tests (plain Node), then the real-extension-host layer
+// `npm test`: type-check, lint, unit tests (plain Node), then the real-extension-host layer
 // (offline code-server + Chromium: in-host suite, page checks, the `npm start` demo), then the
 // packaging checks of the VSIX. Ends with one line,
 // `N passed, M failed`, summed over all layers; exits non-zero if anything failed or a layer ran
@@ -25,6 +25,13 @@ if (spawnSync(process.execPath, [tsc, '--noEmit', '-p', '.'], { cwd: ROOT, stdio
   console.log('0 passed, 1 failed');
   process.exit(1);
 }
+
+// 1b. Lint: ESLint with typescript-eslint's type-aware rules and the layer rule, zero warnings.
+step('lint (eslint --max-warnings 0)');
+const eslint = path.join(path.dirname(require.resolve('eslint/package.json')), 'bin', 'eslint.js');
+const lintRun = spawnSync(process.execPath, [eslint, '.', '--max-warnings', '0'], { cwd: ROOT, stdio: 'inherit' });
+const lint = lintRun.status === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 };
+console.log(lint.passed ? 'lint: clean' : 'lint: problems above');
 
 // 2. Unit tests: mocha per .mocharc.json, spec output, counts via a summary reporter.
 step('unit tests (mocha)');
@@ -94,8 +101,8 @@ try {
 }
 console.log(`package: ${pack.passed} passed, ${pack.failed} failed`);
 
-const passed = unit.passed + host.passed + pack.passed;
-const failed = unit.failed + host.failed + pack.failed;
+const passed = lint.passed + unit.passed + host.passed + pack.passed;
+const failed = lint.failed + unit.failed + host.failed + pack.failed;
 console.log('');
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

@@ -1,6 +1,6 @@
 import type { Clock, TokenCounter, ToolshedEvent } from '../platform/ports';
 import type { FtsEngine } from '../sql/sqlEngine';
-import { ActivationSet } from './toolActivation';
+import { type ActivationSet } from './toolActivation';
 import type { ActivationRecord, ActivationScope, ActivationSource } from './toolActivation';
 import type { ToolCatalog } from './toolCatalog';
 import { describeWithExamples } from './examples/toolExamples';

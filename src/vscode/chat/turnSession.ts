@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import type { ToolRun } from '../../core/tools/toolRun';
 import type { ToolshedServices } from '../services';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { Logger } from '../../core/platform/ports';
 import type { SkillRequestContext, SkillService } from '../../core/skills/skillService';
 import type { ToolSearchService } from '../../core/tools/toolSearchService';

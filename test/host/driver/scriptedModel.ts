@@ -146,18 +146,19 @@ export class ScriptedModel implements vscode.LanguageModelChatProvider, Scripted
 
   /** The object handed to tests (methods bound, so destructuring works). */
   control(): ScriptedModelControl {
-    const self = this;
+    const requests = (): readonly RecordedRequest[] => this.requests;
+    const remaining = (): number => this.remaining;
     return {
       vendor: this.vendor,
       modelId: this.modelId,
-      setScript: (replies) => self.setScript(replies),
+      setScript: (replies) => this.setScript(replies),
       get requests() {
-        return self.requests;
+        return requests();
       },
       get remaining() {
-        return self.remaining;
+        return remaining();
       },
-      reset: () => self.reset(),
+      reset: () => this.reset(),
     };
   }
 

@@ -1,0 +1,32 @@
+// ESLint (flat config), run by `npm test` with zero warnings allowed. Type-aware rules catch what
+// review misses (an un-awaited save, a promise passed where a callback is expected); the local
+// rule keeps the layers of src/ one-directional (see eslint/importBoundaries.mjs).
+import tseslint from 'typescript-eslint';
+import { importBoundaries } from './eslint/importBoundaries.mjs';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', 'examples/**/out/**', '.toolshed-host/**', 'test-results/**', 'bench/results/**', '**/*.mjs', '**/*.cjs', '**/*.js'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { toolshed: { rules: { 'import-boundaries': importBoundaries } } },
+    rules: {
+      'toolshed/import-boundaries': 'error',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+      'prefer-const': 'error',
+      'no-var': 'error',
+    },
+  },
+  {
+    // Tests may use non-null assertions and empty stubs freely.
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-empty-function': 'off' },
+  },
+);
