@@ -92,11 +92,17 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   const skillPacks = new SkillPackManager(skills, settings, context.extensionPath, logger);
   context.subscriptions.push(skillPacks);
 
+  const activity = new ActivityRegistry();
+  // Synced now and on every tool-list change, so the sidebar's deferred count and the index
+  // are current before the first chat request.
   const lmCatalog = new LmToolCatalog(tools, logger);
+  context.subscriptions.push(lmCatalog);
+  context.subscriptions.push(tools.onDidChange(() => activity.setDeferredCatalogSize(lmCatalog.deferredCount())));
+  lmCatalog.sync();
+  activity.setDeferredCatalogSize(lmCatalog.deferredCount());
   const exampleFiles = new ToolExampleFiles(tools, logger);
   context.subscriptions.push(exampleFiles);
   void exampleFiles.load();
-  const activity = new ActivityRegistry();
   activity.setSessionLabel(AGENT_MODE_SESSION, 'Copilot agent mode (tool_search / tool_invoke)');
   context.subscriptions.push(activity);
   const pinned = new PinnedSkills(context.workspaceState);
@@ -138,7 +144,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     },
     syncToolCatalog() {
       const size = lmCatalog.sync();
-      activity.setDeferredCatalogSize(tools.registry().filter((tool) => tool.loadingMode === 'deferred').length);
+      activity.setDeferredCatalogSize(lmCatalog.deferredCount());
       return size;
     },
     toolVisibility() {

@@ -1,6 +1,7 @@
 import type { CliCommand } from '../cliCommand';
 import { RANKER_DEFAULTS } from '../../core/tools/index/toolRanker';
 import type { RankerOptions } from '../../core/tools/index/toolRanker';
+import { measureUserPath } from './benchUserPath';
 import { cliService, defaultService, parseArgs, parseEngine, readJsonl, toToolInputs, toolshedOwnTools } from './toolCliSupport';
 
 interface QueryRow {
@@ -39,10 +40,11 @@ export const benchToolsCommand: CliCommand = {
     'Latency is per query in steady state: timed after 500 warm-up searches (JIT), one pass over the queries.',
     '--ranker overrides ranking knobs (JSON object merged over the defaults), for ablations.',
     '--reindex adds reindex_one_ms (median time to re-index one changed tool);',
+    '--user-path adds user_p95_ms / engine_p95_ms / user_engine_p95_ratio (tool_search as VS Code serves it vs the engine);',
     '--tokens adds token_reduction (default always-visible set vs every tool visible, len/4 tokens).',
   ].join('\n'),
   async run(args, io) {
-    const { flags } = parseArgs(args, ['json', 'per-category', 'reindex', 'tokens']);
+    const { flags } = parseArgs(args, ['json', 'per-category', 'reindex', 'tokens', 'user-path']);
     const toolsFile = flags.get('tools');
     const queriesFile = flags.get('queries');
     if (typeof toolsFile !== 'string' || typeof queriesFile !== 'string') {
@@ -101,6 +103,9 @@ export const benchToolsCommand: CliCommand = {
       }
       samples.sort((a, b) => a - b);
       extras.reindex_one_ms = round(samples[samples.length >> 1]);
+    }
+    if (flags.has('user-path')) {
+      Object.assign(extras, await measureUserPath(tools, queries.map((q) => q.query.slice(0, 500)), parseEngine(flags.get('engine')), WARM_UP_SEARCHES));
     }
     if (flags.has('tokens')) {
       const tokenService = await defaultService(parseEngine(flags.get('engine')));

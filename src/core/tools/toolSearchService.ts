@@ -151,6 +151,16 @@ export class ToolSearchService {
     return [...this.catalog.registry().values()];
   }
 
+  /** The execution registry by name, without a copy (read-only; for counts and lookups). */
+  registryMap(): ReadonlyMap<string, ToolRecord> {
+    return this.catalog.registry();
+  }
+
+  /** Changes whenever tools, settings or example sources change (cache key for derived views). */
+  get catalogVersion(): number {
+    return this.catalog.version;
+  }
+
   exampleProblems(): ExampleProblem[] {
     return this.catalog.exampleProblems();
   }

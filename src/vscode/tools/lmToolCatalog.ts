@@ -1,37 +1,64 @@
 import * as vscode from 'vscode';
 import { TOOLSHED_TOOL_NAMES } from '../../core/config/settingsSchema';
+import { HostToolCatalog } from '../../core/tools/hostToolCatalog';
 import type { ToolInput } from '../../core/tools/toolRecord';
 import type { ToolSearchService } from '../../core/tools/toolSearchService';
 import type { Logger } from '../../core/platform/ports';
 
+/** How often the tool list is checked when the host has no change event (identity check: cheap). */
+const POLL_MS = 2000;
+
+type ToolsChangedEvent = (listener: () => void) => vscode.Disposable;
+
 /**
- * Keeps the tool-search catalog equal to `vscode.lm.tools` (built-in, extension and MCP tools).
- *
- * VS Code has no "tools changed" event, so the catalog is re-synced lazily right before it is
- * used (every chat request, tool_search and tool_invoke call) and when extensions change. A
- * cheap fingerprint makes a sync with nothing new cost microseconds; the service then
- * re-indexes only the records whose hash changed.
+ * Keeps the tool-search catalog equal to `vscode.lm.tools` (built-in, extension and MCP tools):
+ * synced at activation and whenever the tool list changes — on `vscode.lm.onDidChangeTools`
+ * where the host has it, else by a cheap identity check every few seconds — so MCP tools are
+ * indexed (and counted in the sidebar) as soon as their servers publish them. Callers still
+ * `sync()` before use; with nothing new that costs O(1) (event) or a pointer comparison per tool.
  */
-export class LmToolCatalog {
-  private fingerprint = '';
+export class LmToolCatalog implements vscode.Disposable {
+  private readonly host: HostToolCatalog<vscode.LanguageModelToolInformation>;
+  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
-    private readonly service: ToolSearchService,
-    private readonly logger: Logger,
-    private readonly readTools: () => readonly vscode.LanguageModelToolInformation[] = () => vscode.lm.tools,
-  ) {}
+    service: ToolSearchService,
+    logger: Logger,
+    readTools: () => readonly vscode.LanguageModelToolInformation[] = () => vscode.lm.tools,
+    changeEvent: ToolsChangedEvent | undefined = toolsChangedEvent(),
+  ) {
+    this.host = new HostToolCatalog({ service, logger, readTools, toInput: toToolInput, hasChangeEvent: changeEvent !== undefined });
+    if (changeEvent) {
+      this.disposables.push(changeEvent(() => {
+        this.host.markChanged();
+        this.sync();
+      }));
+    } else {
+      const timer = setInterval(() => this.sync(), POLL_MS);
+      timer.unref?.();
+      this.disposables.push(new vscode.Disposable(() => clearInterval(timer)));
+    }
+  }
 
   /** Syncs when `vscode.lm.tools` changed since the last call. Returns the catalog size. */
   sync(): number {
-    const tools = this.readTools();
-    const fingerprint = tools.map((t) => `${t.name}\u0001${t.description.length}\u0001${t.tags.join(',')}\u0001${JSON.stringify(t.inputSchema ?? null).length}`).join('\u0002');
-    if (fingerprint !== this.fingerprint) {
-      const report = this.service.setTools(tools.map(toToolInput));
-      this.fingerprint = fingerprint;
-      this.logger.debug(`Tool catalog synced: ${tools.length} tools (+${report.added} ~${report.updated} -${report.removed})`);
-    }
-    return tools.length;
+    return this.host.sync().size;
   }
+
+  /** Deferred tools in the registry (recounted only after a catalog or settings change). */
+  deferredCount(): number {
+    return this.host.deferredCount();
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+}
+
+/** `vscode.lm.onDidChangeTools` when this VS Code has it (not in every version's API). */
+function toolsChangedEvent(): ToolsChangedEvent | undefined {
+  const event = (vscode.lm as { onDidChangeTools?: unknown }).onDidChangeTools;
+  return typeof event === 'function' ? (event as ToolsChangedEvent) : undefined;
 }
 
 /** Where a tool comes from, judged by VS Code's naming conventions. */
