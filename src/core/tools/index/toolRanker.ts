@@ -1,6 +1,7 @@
 import { analyze } from '../../search/textAnalysis';
 import { selectSelectiveTerms } from '../../search/ftsBm25';
-import type { WeightedTerm } from '../../search/bm25f';
+import { expandQuery } from '../../search/queryExpansion';
+import type { ExpansionOptions } from '../../search/queryExpansion';
 import type { ToolField } from './toolDocument';
 import type { ToolIndex } from './toolIndex';
 
@@ -44,6 +45,8 @@ export interface RankerOptions {
   minStage1Terms: number;
   /** Set false to return FTS's own weighted BM25 order (matchinfo / bm25(); ablation). */
   rerank: boolean;
+  /** Query expansion (search/queryExpansion.ts): related words and de-compounding. */
+  expansion: ExpansionOptions;
 }
 
 export const RANKER_DEFAULTS: RankerOptions = {
@@ -58,16 +61,12 @@ export const RANKER_DEFAULTS: RankerOptions = {
   paramCoverageBonus: 0,
   minStage1Terms: 2,
   rerank: true,
+  expansion: { relatedWeight: 0, relationKinds: ['s', 'd', 'h'], maxRelatedPerTerm: 3, compoundPartWeight: 0.5, onlyMissingTerms: true },
 };
 
 export interface RankedTool {
   name: string;
   relevance: number;
-}
-
-/** Query text → weighted distinct terms (repeated words do not count twice). */
-export function queryTerms(query: string): WeightedTerm[] {
-  return [...new Set(analyze(query))].map((term) => ({ term, weight: 1 }));
 }
 
 export function rankTools(
@@ -77,10 +76,18 @@ export function rankTools(
   limit: number,
   options: RankerOptions = RANKER_DEFAULTS,
 ): RankedTool[] {
-  const terms = queryTerms(query);
-  if (terms.length === 0) return [];
   const stats = index.stats;
-  const selected = selectSelectiveTerms(terms.map((t) => t.term), (t) => stats.df(t), postingBudgetFor(stats.size, options), options.minStage1Terms);
+  const expansion = { ...RANKER_DEFAULTS.expansion, ...options.expansion };
+  const expanded = expandQuery(query, stats, index.relatedTerms, expansion);
+  const terms = expanded.terms;
+  if (terms.length === 0) return [];
+  const budget = postingBudgetFor(stats.size, options);
+  const selected = withinBudget(
+    selectSelectiveTerms(expanded.primary, (t) => stats.df(t), budget, options.minStage1Terms),
+    expanded.related,
+    (t) => stats.df(t),
+    budget,
+  );
   if (!options.rerank) {
     // Ablation: stage-1 BM25 from FTS alone (matchinfo on FTS4, bm25() on FTS5).
     const pool: RankedTool[] = [];
@@ -89,9 +96,8 @@ export function rankTools(
   }
   // Stage 1: FTS finds the candidates; stage 2: BM25F over every query term, in JS
   // (term statistics mirror what FTS indexed; no per-row matchinfo).
-  const idf = new Map(terms.map((t) => [t.term, stats.idf(t.term)]));
   const pool = index.ftsCandidateNames(selected).filter(isCandidate);
-  const scores = stats.scorePool(pool, terms, options.fieldWeights, options.fieldB, idf, options.k1);
+  const scores = stats.scorePool(pool, terms, options.fieldWeights, options.fieldB, expanded.idf, options.k1);
   const bonuses = options.nameCoverageBonus > 0 || options.paramCoverageBonus > 0 || options.bigramBonus > 0;
   const querySet = new Set(terms.map((t) => t.term));
   const ordered = bonuses && options.bigramBonus > 0 ? analyze(query) : [];
@@ -101,6 +107,19 @@ export function rankTools(
     insertTopK(top, { name: pool[i], relevance }, limit);
   }
   return top;
+}
+
+/** Adds `extra` terms (rarest first) to stage 1 while their postings fit what `chosen` left. */
+function withinBudget(chosen: string[], extra: readonly string[], docFreq: (term: string) => number, budget: number): string[] {
+  if (extra.length === 0) return chosen;
+  let used = chosen.reduce((sum, term) => sum + docFreq(term), 0);
+  for (const term of [...extra].sort((a, b) => docFreq(a) - docFreq(b))) {
+    const df = docFreq(term);
+    if (used + df > budget) break;
+    chosen.push(term);
+    used += df;
+  }
+  return chosen;
 }
 
 /** The stage-1 posting budget for a catalog of `documents` tools (scales with the catalog). */
