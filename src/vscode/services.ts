@@ -46,8 +46,11 @@ export interface ToolshedServices {
    * workspace-pack skills when untrusted), and the tool gate of `run` (or of the policy alone).
    */
   skillContext(run?: ToolRun, extraPinned?: readonly string[]): SkillRequestContext;
-  /** Re-reads `vscode.lm.tools` into the tool catalog when it changed; returns its size. */
-  syncToolCatalog(): number;
+  /**
+   * Brings the tool catalog up to date with `vscode.lm.tools` (at most a second stale unless
+   * `fresh`, which re-reads the list now); returns its size.
+   */
+  syncToolCatalog(options?: { fresh?: boolean }): number;
   /** The run-time ToolVisibilityPolicy (fail closed; hidden tools are not executable either). */
   toolVisibility(): (tool: ToolRecord) => boolean;
 }
@@ -142,8 +145,8 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
         pinnedNames: [...new Set([...pinned.names(), ...extraPinned])],
       };
     },
-    syncToolCatalog() {
-      const size = lmCatalog.sync();
+    syncToolCatalog(options) {
+      const size = lmCatalog.sync(options);
       activity.setDeferredCatalogSize(lmCatalog.deferredCount());
       return size;
     },

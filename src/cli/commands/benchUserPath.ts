@@ -11,11 +11,16 @@ import { defaultService } from './toolCliSupport';
  *
  * User path = what `toolSearchTool.invoke` does: catalog sync from the host's tool list (a
  * stand-in for `vscode.lm.tools` that behaves like VS Code 1.139's: a fresh array per read of
- * one cached frozen object per tool, no change event, so every sync re-reads and compares
- * identities), the deferred count the sidebar shows, a run with the visibility policy,
- * the search (activating what it finds), and the JSON text returned to the model.
+ * one cached frozen object per tool, no change event), the deferred count the sidebar shows, a
+ * run with the visibility policy, the search (activating what it finds), and the JSON text
+ * returned to the model. As in the extension, the list is read and identity-checked at most
+ * once a second (by the adapter's poll, off the search path): every `POLL_EVERY`-th query here
+ * pays that read inside its timing, and `host_list_read_ms` is one read's cost on its own.
  * Engine path = `run.search` on a long-lived run.
  */
+
+/** One host-list read per this many queries (≈ a read per second at tens of searches a second). */
+const POLL_EVERY = 20;
 
 export interface UserPathTiming {
   user_p50_ms: number;
@@ -23,6 +28,7 @@ export interface UserPathTiming {
   engine_p50_ms: number;
   engine_p95_ms: number;
   user_engine_p95_ratio: number;
+  host_list_read_ms: number;
 }
 
 interface HostTool {
@@ -50,13 +56,15 @@ export async function measureUserPath(
     readTools,
     toInput: (tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, tags: [...tool.tags], source: 'mcp' }),
     hasChangeEvent: false,
+    maxStaleMs: Infinity,
   });
   // As services.ts: the sidebar's deferred count follows every catalog or activation change.
   service.onDidChange(() => host.deferredCount());
   host.sync();
   const engineRun = await service.startRun();
+  let queryCount = 0;
   const userPath = async (query: string) => {
-    host.sync();
+    host.sync({ fresh: ++queryCount % POLL_EVERY === 0 });
     host.deferredCount();
     const result = await service.withRun({ sessionId: 'copilot-agent-mode', isVisible: () => true }, (run) => run.search({ query }));
     return result.ok ? JSON.stringify({ ...result.output, how_to_call: HOW_TO_CALL }) : result.error;
@@ -77,6 +85,9 @@ export async function measureUserPath(
     user.push(performance.now() - start);
   }
   engineRun.end();
+  const readStart = performance.now();
+  for (let i = 0; i < 20; i++) host.sync({ fresh: true });
+  const hostListReadMs = (performance.now() - readStart) / 20;
   await service.dispose();
   const p = (values: number[], q: number) => {
     const sorted = [...values].sort((a, b) => a - b);
@@ -89,5 +100,6 @@ export async function measureUserPath(
     engine_p50_ms: round(p(engine, 0.5)),
     engine_p95_ms: round(p(engine, 0.95)),
     user_engine_p95_ratio: round(p(user, 0.95) / Math.max(p(engine, 0.95), 1e-6)),
+    host_list_read_ms: round(hostListReadMs),
   };
 }

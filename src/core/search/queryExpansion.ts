@@ -7,10 +7,12 @@ import { analyze, splitIdentifier } from './textAnalysis';
  *
  * - de-compounding: a query word the catalog does not contain is split into two words it does
  *   contain (`copyediting` → `copy` + `edit`, against the catalog's own vocabulary);
- * - related words: each query term brings related terms from the WordNet table (synonyms,
- *   derivations, hypernyms) that the catalog contains, at `relatedWeight` (< 1) of a user's word
- *   and with an IDF capped at the IDF of the word they came from — so an expansion term can never
- *   outscore an exact match of the user's own word.
+ * - related words: a query term brings related terms from the WordNet table (synonyms,
+ *   derivations, hypernyms) that the catalog contains, at `relatedWeight` (< 1) of a user's word.
+ *   By default only terms the catalog lacks are expanded, so an expansion never competes with an
+ *   exact match of the user's word (there is none) and never changes the ranking of a query whose
+ *   words all occur. When present terms are expanded too, an expansion's IDF is capped at its
+ *   source term's: in fields of the same length it scores below the exact word.
  */
 
 export interface ExpansionOptions {

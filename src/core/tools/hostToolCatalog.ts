@@ -9,6 +9,10 @@ import type { ToolSearchService } from './toolSearchService';
  *
  * - With a host change event (`vscode.lm.onDidChangeTools`, when the host has it) the list is
  *   re-read only after the event fired: `sync()` is O(1) otherwise.
+ * - Without one, reading the host's list is itself O(tools) (VS Code builds a new array per
+ *   read: ~1 ms at 20k tools, as much as a search), so the adapter polls it off the search path
+ *   and `sync()` re-reads only when the last read is older than `maxStaleMs`; `sync({ fresh:
+ *   true })` always re-reads (e.g. before resolving a tool the model names).
  * - Either way, a re-read list whose elements are the very objects of the previous read (VS Code
  *   caches one frozen object per tool until that tool changes) is recognised by identity.
  * - Each host object is converted to a ToolInput once (cached by object identity), so the
@@ -26,6 +30,10 @@ export interface HostToolCatalogOptions<T extends object> {
   toInput: (tool: T) => ToolInput;
   /** True when the host notifies changes (then `markChanged` is wired to that notification). */
   hasChangeEvent: boolean;
+  /** Without a change event: how old the last read may be before `sync()` reads again (default 0). */
+  maxStaleMs?: number;
+  /** Milliseconds clock (default `performance.now`). */
+  now?: () => number;
 }
 
 export interface HostSyncResult {
@@ -41,6 +49,7 @@ export class HostToolCatalog<T extends object> {
   /** Something may have changed since the last read (always true without a change event). */
   private stale = true;
   private deferred = { version: -1, count: 0 };
+  private lastRead = -Infinity;
 
   constructor(private readonly options: HostToolCatalogOptions<T>) {}
 
@@ -50,9 +59,14 @@ export class HostToolCatalog<T extends object> {
   }
 
   /** Brings the catalog up to date when the host's list changed. */
-  sync(): HostSyncResult {
-    if (!this.stale && this.options.hasChangeEvent) return { size: this.previous.length, changed: false };
+  sync(options: { fresh?: boolean } = {}): HostSyncResult {
+    const now = this.options.now ?? (() => performance.now());
+    if (!options.fresh && !this.stale && this.options.hasChangeEvent) return { size: this.previous.length, changed: false };
+    if (!options.fresh && !this.options.hasChangeEvent && now() - this.lastRead < (this.options.maxStaleMs ?? 0)) {
+      return { size: this.previous.length, changed: false };
+    }
     const tools = this.options.readTools();
+    this.lastRead = now();
     this.stale = false;
     if (sameElements(tools, this.previous)) return { size: tools.length, changed: false };
     const inputs = tools.map((tool) => this.inputOf(tool));

@@ -5,17 +5,21 @@ import type { ToolInput } from '../../core/tools/toolRecord';
 import type { ToolSearchService } from '../../core/tools/toolSearchService';
 import type { Logger } from '../../core/platform/ports';
 
-/** How often the tool list is checked when the host has no change event (identity check: cheap). */
-const POLL_MS = 2000;
+/**
+ * Without a change event: how often the tool list is read and identity-checked (off the search
+ * path), and so how stale a `tool_search` catalog may be at most.
+ */
+const POLL_MS = 1000;
 
 type ToolsChangedEvent = (listener: () => void) => vscode.Disposable;
 
 /**
  * Keeps the tool-search catalog equal to `vscode.lm.tools` (built-in, extension and MCP tools):
  * synced at activation and whenever the tool list changes — on `vscode.lm.onDidChangeTools`
- * where the host has it, else by a cheap identity check every few seconds — so MCP tools are
+ * where the host has it, else by an identity check of the list every second — so MCP tools are
  * indexed (and counted in the sidebar) as soon as their servers publish them. Callers still
- * `sync()` before use; with nothing new that costs O(1) (event) or a pointer comparison per tool.
+ * `sync()` before use, which costs O(1) unless the list changed (event) or the last check is
+ * older than a second; `sync({ fresh: true })` re-reads the list now.
  */
 export class LmToolCatalog implements vscode.Disposable {
   private readonly host: HostToolCatalog<vscode.LanguageModelToolInformation>;
@@ -27,22 +31,22 @@ export class LmToolCatalog implements vscode.Disposable {
     readTools: () => readonly vscode.LanguageModelToolInformation[] = () => vscode.lm.tools,
     changeEvent: ToolsChangedEvent | undefined = toolsChangedEvent(),
   ) {
-    this.host = new HostToolCatalog({ service, logger, readTools, toInput: toToolInput, hasChangeEvent: changeEvent !== undefined });
+    this.host = new HostToolCatalog({ service, logger, readTools, toInput: toToolInput, hasChangeEvent: changeEvent !== undefined, maxStaleMs: POLL_MS });
     if (changeEvent) {
       this.disposables.push(changeEvent(() => {
         this.host.markChanged();
         this.sync();
       }));
     } else {
-      const timer = setInterval(() => this.sync(), POLL_MS);
+      const timer = setInterval(() => this.sync({ fresh: true }), POLL_MS);
       timer.unref?.();
       this.disposables.push(new vscode.Disposable(() => clearInterval(timer)));
     }
   }
 
-  /** Syncs when `vscode.lm.tools` changed since the last call. Returns the catalog size. */
-  sync(): number {
-    return this.host.sync().size;
+  /** Syncs when `vscode.lm.tools` changed (see the class comment). Returns the catalog size. */
+  sync(options: { fresh?: boolean } = {}): number {
+    return this.host.sync(options).size;
   }
 
   /** Deferred tools in the registry (recounted only after a catalog or settings change). */
