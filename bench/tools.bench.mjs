@@ -38,6 +38,7 @@ const row = (set, r, note = '') => ({
   reindex_one_ms: r.reindex_one_ms ?? '',
   token_reduction: r.token_reduction ?? '',
   'user/engine p95': r.user_engine_p95_ratio ?? '',
+  host_list_read_ms: r.host_list_read_ms ?? '',
   note,
 });
 const categoryRows = (label, r) => Object.entries(r.per_category ?? {}).map(([category, c]) => ({ set: `  ${label}/${category}`, tools: r.tools, queries: c.queries, engine: r.engine, 'R@1': c.recall_at_1, 'R@5': c.recall_at_5, 'R@10': c.recall_at_10, 'MRR@10': c.mrr_at_10 }));

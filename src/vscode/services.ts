@@ -101,8 +101,12 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   const lmCatalog = new LmToolCatalog(tools, logger);
   context.subscriptions.push(lmCatalog);
   context.subscriptions.push(tools.onDidChange(() => activity.setDeferredCatalogSize(lmCatalog.deferredCount())));
-  lmCatalog.sync();
-  activity.setDeferredCatalogSize(lmCatalog.deferredCount());
+  // Right after activation returns (indexing a large catalog must not delay activation).
+  const initialSync = setTimeout(() => {
+    lmCatalog.syncInBackground();
+    activity.setDeferredCatalogSize(lmCatalog.deferredCount());
+  }, 0);
+  context.subscriptions.push({ dispose: () => clearTimeout(initialSync) });
   const exampleFiles = new ToolExampleFiles(tools, logger);
   context.subscriptions.push(exampleFiles);
   void exampleFiles.load();

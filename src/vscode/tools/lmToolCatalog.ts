@@ -27,7 +27,7 @@ export class LmToolCatalog implements vscode.Disposable {
 
   constructor(
     service: ToolSearchService,
-    logger: Logger,
+    private readonly logger: Logger,
     readTools: () => readonly vscode.LanguageModelToolInformation[] = () => vscode.lm.tools,
     changeEvent: ToolsChangedEvent | undefined = toolsChangedEvent(),
   ) {
@@ -35,10 +35,10 @@ export class LmToolCatalog implements vscode.Disposable {
     if (changeEvent) {
       this.disposables.push(changeEvent(() => {
         this.host.markChanged();
-        this.sync();
+        this.syncInBackground();
       }));
     } else {
-      const timer = setInterval(() => this.sync({ fresh: true }), POLL_MS);
+      const timer = setInterval(() => this.syncInBackground(), POLL_MS);
       timer.unref?.();
       this.disposables.push(new vscode.Disposable(() => clearInterval(timer)));
     }
@@ -47,6 +47,15 @@ export class LmToolCatalog implements vscode.Disposable {
   /** Syncs when `vscode.lm.tools` changed (see the class comment). Returns the catalog size. */
   sync(options: { fresh?: boolean } = {}): number {
     return this.host.sync(options).size;
+  }
+
+  /** A sync nobody waits for (event, poll, activation): re-reads now; a failure is logged, never thrown. */
+  syncInBackground(): void {
+    try {
+      this.sync({ fresh: true });
+    } catch (error) {
+      this.logger.warn(`Tool catalog sync failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   /** Deferred tools in the registry (recounted only after a catalog or settings change). */
