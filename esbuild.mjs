@@ -14,6 +14,8 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 mkdirSync('dist', { recursive: true });
 // The wasm is loaded from the extension's own folder at run time, never fetched.
 copyFileSync(path.join(path.dirname(require.resolve('sql.js')), 'sql-wasm.wasm'), 'dist/sql-wasm.wasm');
+// The vocabulary bridge of tool search (generated from WordNet by scripts/build-related-terms.ts).
+copyFileSync('src/core/search/vocabulary/related-terms.txt', 'dist/related-terms.txt');
 // JSON Schemas of the skill formats, generated from the zod schema (contributed via jsonValidation/yamlValidation).
 await buildSchemas();
 

@@ -62,3 +62,17 @@ export function writeCatalog(dir, size, seed = 1) {
   writeFileSync(queriesFile, queries.map((q) => JSON.stringify(q)).join('\n') + '\n');
   return { toolsFile, queriesFile, tools: tools.length, queries: queries.length };
 }
+
+/**
+ * A real catalog padded with synthetic distractors to `size` tools (the real tools keep their
+ * queries): recall of real requests in a very large catalog. Writes tools.jsonl under
+ * `dir/padded-<size>/` and returns its path.
+ */
+export function writePaddedCatalog(dir, realTools, size, seed = 1) {
+  const { tools } = generateCatalog(Math.max(0, size - realTools.length), seed);
+  const folder = path.join(dir, `padded-${size}`);
+  mkdirSync(folder, { recursive: true });
+  const toolsFile = path.join(folder, 'tools.jsonl');
+  writeFileSync(toolsFile, [...realTools, ...tools].map((t) => JSON.stringify(t)).join('\n') + '\n');
+  return toolsFile;
+}

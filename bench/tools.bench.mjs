@@ -1,15 +1,21 @@
 // Tool search benchmark: runs the built CLI (dist/cli.js — the code users run) on the BFCL
-// tool-retrieval set and on synthetic catalogs of 200, 2,000 and 20,000 tools, and prints one
-// JSON line last: { "title", "rows" } for scripts/bench.mjs.
+// tool-retrieval set (tuning half = odd query ids, held-out half = even ids; defaults were
+// chosen on the odd half only), on synthetic catalogs of 200, 2,000 and 20,000 tools, and on
+// BFCL padded with synthetic distractors to 100,000 tools. `user/engine p95` compares
+// tool_search as VS Code serves it (catalog sync, sidebar count, run, search, JSON result) with
+// the engine alone, interleaved in one process. Prints one JSON line last: { "title", "rows" }.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { writeCatalog } from './synthetic-tools.mjs';
+import { writeCatalog, writePaddedCatalog } from './synthetic-tools.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const cli = path.join(root, 'dist', 'cli.js');
-const bfcl = path.resolve(root, '..', 'shared', 'benchmarks', 'tool-retrieval', 'bfcl');
+// The shared benchmark folder sits beside the repository (or beside the worktrees' folder).
+const bfcl = [path.resolve(root, '..', 'shared'), path.resolve(root, '..', '..', 'shared')]
+  .map((shared) => path.join(shared, 'benchmarks', 'tool-retrieval', 'bfcl'))
+  .find((dir) => existsSync(path.join(dir, 'tools.jsonl'))) ?? path.resolve(root, '..', 'shared', 'benchmarks', 'tool-retrieval', 'bfcl');
 
 function bench(toolsFile, queriesFile, extra = []) {
   const out = execFileSync(process.execPath, [cli, 'bench', 'tools', '--tools', toolsFile, '--queries', queriesFile, '--json', ...extra], { encoding: 'utf8', maxBuffer: 64 << 20 });
@@ -31,26 +37,51 @@ const row = (set, r, note = '') => ({
   index_ms: r.index_ms,
   reindex_one_ms: r.reindex_one_ms ?? '',
   token_reduction: r.token_reduction ?? '',
+  'user/engine p95': r.user_engine_p95_ratio ?? '',
+  host_list_read_ms: r.host_list_read_ms ?? '',
   note,
 });
-
-if (existsSync(path.join(bfcl, 'tools.jsonl'))) {
-  const r = bench(path.join(bfcl, 'tools.jsonl'), path.join(bfcl, 'queries.jsonl'), ['--reindex', '--per-category']);
-  rows.push(row('bfcl', r, 'index_ms = cold index'));
-  for (const [category, c] of Object.entries(r.per_category ?? {})) {
-    rows.push({ set: `  bfcl/${category}`, tools: r.tools, queries: c.queries, engine: r.engine, 'R@1': c.recall_at_1, 'R@5': c.recall_at_5, 'R@10': c.recall_at_10, 'MRR@10': c.mrr_at_10, p50_ms: '', p95_ms: '', index_ms: '', reindex_one_ms: '', token_reduction: '', note: '' });
-  }
-  const none = bench(path.join(bfcl, 'tools.jsonl'), path.join(bfcl, 'queries.jsonl'), ['--engine', 'none']);
-  rows.push(row('bfcl (FTS disabled)', none, 'fallback: regex over query words'));
-} else {
-  rows.push({ set: 'bfcl', note: `skipped: ${bfcl} not found` });
-}
+const categoryRows = (label, r) => Object.entries(r.per_category ?? {}).map(([category, c]) => ({ set: `  ${label}/${category}`, tools: r.tools, queries: c.queries, engine: r.engine, 'R@1': c.recall_at_1, 'R@5': c.recall_at_5, 'R@10': c.recall_at_10, 'MRR@10': c.mrr_at_10 }));
+/** Per-category R@5 / R@10 change of an ablation against the default run, as one note. */
+const categoryDelta = (r, base) => Object.entries(r.per_category ?? {}).map(([category, c]) => {
+  const b = base.per_category[category];
+  const d = (x) => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
+  return `${category} ${d(c.recall_at_5 - b.recall_at_5)}/${d(c.recall_at_10 - b.recall_at_10)}`;
+}).join('; ');
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'toolshed-bench-'));
 try {
+  if (existsSync(path.join(bfcl, 'tools.jsonl'))) {
+    const tools = path.join(bfcl, 'tools.jsonl');
+    const queries = path.join(bfcl, 'queries.jsonl');
+    const held = bench(tools, queries, ['--half', 'even', '--per-category', '--reindex', '--user-path']);
+    rows.push(row('bfcl held-out (even ids)', held, 'index_ms = cold index of 3,258 tools'));
+    rows.push(...categoryRows('held-out', held));
+    const tune = bench(tools, queries, ['--half', 'odd', '--per-category']);
+    rows.push(row('bfcl tuning half (odd ids)', tune));
+    rows.push(...categoryRows('tuning', tune));
+    rows.push(row('bfcl all queries', bench(tools, queries, [])));
+    // Each vocabulary-bridge change against the default, on the held-out half (R@5/R@10 Δ per category).
+    const ablations = [
+      ['held-out, no de-compounding', { expansion: { compoundPartWeight: 0 } }],
+      ['held-out, + WordNet related words', { expansion: { relatedWeight: 0.5 } }],
+    ];
+    for (const [label, ranker] of ablations) {
+      const r = bench(tools, queries, ['--half', 'even', '--per-category', '--ranker', JSON.stringify(ranker)]);
+      rows.push(row(label, r, categoryDelta(r, held)));
+    }
+    const none = bench(tools, queries, ['--engine', 'none']);
+    rows.push(row('bfcl (FTS disabled)', none, 'fallback: regex over query words'));
+    const realTools = readFileSync(tools, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const padded = writePaddedCatalog(tmp, realTools, 100000, 7);
+    rows.push(row('bfcl held-out in 100k tools', bench(padded, queries, ['--half', 'even']), '3,258 BFCL tools + 96,742 synthetic distractors'));
+  } else {
+    rows.push({ set: 'bfcl', note: `skipped: ${bfcl} not found` });
+  }
+
   for (const size of [200, 2000, 20000]) {
     const files = writeCatalog(tmp, size, 7);
-    const extra = size === 200 ? ['--tokens', '--reindex'] : size === 20000 ? ['--reindex'] : [];
+    const extra = size === 200 ? ['--tokens', '--reindex'] : size === 20000 ? ['--reindex', '--user-path'] : [];
     const r = bench(files.toolsFile, files.queriesFile, extra);
     rows.push(row(`synthetic-${size}`, r, size === 200 ? 'token_reduction: default always-visible set vs all tools' : ''));
   }

@@ -46,8 +46,11 @@ export interface ToolshedServices {
    * workspace-pack skills when untrusted), and the tool gate of `run` (or of the policy alone).
    */
   skillContext(run?: ToolRun, extraPinned?: readonly string[]): SkillRequestContext;
-  /** Re-reads `vscode.lm.tools` into the tool catalog when it changed; returns its size. */
-  syncToolCatalog(): number;
+  /**
+   * Brings the tool catalog up to date with `vscode.lm.tools` (at most a second stale unless
+   * `fresh`, which re-reads the list now); returns its size.
+   */
+  syncToolCatalog(options?: { fresh?: boolean }): number;
   /** The run-time ToolVisibilityPolicy (fail closed; hidden tools are not executable either). */
   toolVisibility(): (tool: ToolRecord) => boolean;
 }
@@ -92,11 +95,21 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   const skillPacks = new SkillPackManager(skills, settings, context.extensionPath, logger);
   context.subscriptions.push(skillPacks);
 
+  const activity = new ActivityRegistry();
+  // Synced now and on every tool-list change, so the sidebar's deferred count and the index
+  // are current before the first chat request.
   const lmCatalog = new LmToolCatalog(tools, logger);
+  context.subscriptions.push(lmCatalog);
+  context.subscriptions.push(tools.onDidChange(() => activity.setDeferredCatalogSize(lmCatalog.deferredCount())));
+  // Right after activation returns (indexing a large catalog must not delay activation).
+  const initialSync = setTimeout(() => {
+    lmCatalog.syncInBackground();
+    activity.setDeferredCatalogSize(lmCatalog.deferredCount());
+  }, 0);
+  context.subscriptions.push({ dispose: () => clearTimeout(initialSync) });
   const exampleFiles = new ToolExampleFiles(tools, logger);
   context.subscriptions.push(exampleFiles);
   void exampleFiles.load();
-  const activity = new ActivityRegistry();
   activity.setSessionLabel(AGENT_MODE_SESSION, 'Copilot agent mode (tool_search / tool_invoke)');
   context.subscriptions.push(activity);
   const pinned = new PinnedSkills(context.workspaceState);
@@ -136,9 +149,9 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
         pinnedNames: [...new Set([...pinned.names(), ...extraPinned])],
       };
     },
-    syncToolCatalog() {
-      const size = lmCatalog.sync();
-      activity.setDeferredCatalogSize(tools.registry().filter((tool) => tool.loadingMode === 'deferred').length);
+    syncToolCatalog(options) {
+      const size = lmCatalog.sync(options);
+      activity.setDeferredCatalogSize(lmCatalog.deferredCount());
       return size;
     },
     toolVisibility() {

@@ -1,9 +1,11 @@
 import type { CliCommand } from '../cliCommand';
 import { RANKER_DEFAULTS } from '../../core/tools/index/toolRanker';
 import type { RankerOptions } from '../../core/tools/index/toolRanker';
+import { measureUserPath } from './benchUserPath';
 import { cliService, defaultService, parseArgs, parseEngine, readJsonl, toToolInputs, toolshedOwnTools } from './toolCliSupport';
 
 interface QueryRow {
+  id?: string;
   query: string;
   gold: string[];
   category?: string;
@@ -22,6 +24,15 @@ const round = (value: number, digits = 3) => Number(value.toFixed(digits));
 /** Searches run before timing starts (see the warm-up comment in run). */
 const WARM_UP_SEARCHES = 500;
 
+/**
+ * Odd or even by the query's number in its set (`simple_python_7` → 7, `live_multiple_12-4-0`
+ * → 12): BFCL's halves for tuning (odd) and reporting (even, held out).
+ */
+export function queryIdParity(id: string | undefined): 'odd' | 'even' | undefined {
+  const match = id === undefined ? null : /_(\d+)(?:-\d+)*$/.exec(id);
+  return match ? (Number(match[1]) % 2 === 1 ? 'odd' : 'even') : undefined;
+}
+
 function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
@@ -32,17 +43,19 @@ export const benchToolsCommand: CliCommand = {
   summary: 'Measure tool_search recall and latency on a catalog and labelled queries',
   usage: [
     'Usage: toolshed bench tools --tools FILE.jsonl --queries FILE.jsonl [--json] [--search-type fts|regex|exact]',
-    '                            [--engine fts5|fts4|none] [--ranker JSON] [--per-category]',
+    '                            [--engine fts5|fts4|none] [--ranker JSON] [--per-category] [--half odd|even]',
     '',
     'tools: {"name", "description", "inputSchema", "tags"?} per line; queries: {"query", "gold": [names]} per line.',
     '--json prints {recall_at_1, recall_at_5, recall_at_10, mrr_at_10, p50_ms, p95_ms, tools, queries, engine, index_ms}.',
     'Latency is per query in steady state: timed after 500 warm-up searches (JIT), one pass over the queries.',
+    '--half odd|even keeps the queries whose id number is odd (the tuning half) or even (held out).',
     '--ranker overrides ranking knobs (JSON object merged over the defaults), for ablations.',
     '--reindex adds reindex_one_ms (median time to re-index one changed tool);',
+    '--user-path adds user_p95_ms / engine_p95_ms / user_engine_p95_ratio (tool_search as VS Code serves it vs the engine);',
     '--tokens adds token_reduction (default always-visible set vs every tool visible, len/4 tokens).',
   ].join('\n'),
   async run(args, io) {
-    const { flags } = parseArgs(args, ['json', 'per-category', 'reindex', 'tokens']);
+    const { flags } = parseArgs(args, ['json', 'per-category', 'reindex', 'tokens', 'user-path']);
     const toolsFile = flags.get('tools');
     const queriesFile = flags.get('queries');
     if (typeof toolsFile !== 'string' || typeof queriesFile !== 'string') {
@@ -54,7 +67,9 @@ export const benchToolsCommand: CliCommand = {
     const searchType = typeof flags.get('search-type') === 'string' ? (flags.get('search-type') as string) : 'fts';
     const service = await cliService(parseEngine(flags.get('engine')), ranker);
     const tools = toToolInputs(readJsonl(toolsFile));
-    const queries = readJsonl<QueryRow>(queriesFile);
+    const half = flags.get('half');
+    if (half !== undefined && half !== 'odd' && half !== 'even') throw new Error(`--half must be odd or even (got "${String(half)}")`);
+    const queries = readJsonl<QueryRow>(queriesFile).filter((q) => half === undefined || queryIdParity(q.id) === half);
 
     const indexStart = performance.now();
     service.setTools(tools);
@@ -101,6 +116,9 @@ export const benchToolsCommand: CliCommand = {
       }
       samples.sort((a, b) => a - b);
       extras.reindex_one_ms = round(samples[samples.length >> 1]);
+    }
+    if (flags.has('user-path')) {
+      Object.assign(extras, await measureUserPath(tools, queries.map((q) => q.query.slice(0, 500)), parseEngine(flags.get('engine')), WARM_UP_SEARCHES));
     }
     if (flags.has('tokens')) {
       const tokenService = await defaultService(parseEngine(flags.get('engine')));

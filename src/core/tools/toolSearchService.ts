@@ -26,6 +26,8 @@ import type { ToolExample, ToolExamplesConfig, ToolSearchConfig } from '../confi
 import { lengthTokenCounter, nullEventSink, nullLogger, systemClock } from '../platform/basicPorts';
 import type { ByteStore, Clock, EventSink, Logger, TokenCounter, ToolshedEvent } from '../platform/ports';
 import type { SqlEngine } from '../sql/sqlEngine';
+import { bundledRelatedTerms } from '../search/relatedTerms';
+import type { RelatedTerms } from '../search/relatedTerms';
 import { BUILTIN_TOOL_EXAMPLES } from './examples/builtinToolExamples';
 import { ActivationSet, SessionRegistry, sessionSnapshotSchema } from './toolActivation';
 import type { ActivationRecord, SessionSnapshot } from './toolActivation';
@@ -58,6 +60,8 @@ export interface ToolSearchServiceOptions {
   builtinExamples?: Readonly<Record<string, readonly ToolExample[]>>;
   /** Ranking knobs (benchmarks / ablations). */
   ranker?: RankerOptions;
+  /** Related-word table for query expansion (default: the shipped WordNet-derived table). */
+  relatedTerms?: RelatedTerms;
   /** Delay before persisting the index after a catalog change (ms; 0 = immediately). */
   saveDelayMs?: number;
 }
@@ -149,6 +153,16 @@ export class ToolSearchService {
   /** The execution registry (post ToolPolicy). For views; the model sees run-filtered lists only. */
   registry(): ToolRecord[] {
     return [...this.catalog.registry().values()];
+  }
+
+  /** The execution registry by name, without a copy (read-only; for counts and lookups). */
+  registryMap(): ReadonlyMap<string, ToolRecord> {
+    return this.catalog.registry();
+  }
+
+  /** Changes whenever tools, settings or example sources change (cache key for derived views). */
+  get catalogVersion(): number {
+    return this.catalog.version;
   }
 
   exampleProblems(): ExampleProblem[] {
@@ -356,6 +370,7 @@ export async function createToolSearchService(options: ToolSearchServiceOptions)
     key: options.indexKey,
     incremental: search.enableIncrementalIndex,
     rebuildOnInit: search.rebuildIndexOnInit,
+    relatedTerms: options.relatedTerms ?? bundledRelatedTerms(),
   });
   if (index.openStatus.status === 'rebuilt') logger.info(`Tool index rebuilt: ${index.openStatus.rebuildReason ?? 'unknown reason'}`);
   return new ToolSearchService(catalog, index, options, logger, options.events ?? nullEventSink);

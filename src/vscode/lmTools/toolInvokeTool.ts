@@ -38,7 +38,8 @@ export function registerToolInvokeTool(services: ToolshedServices): vscode.Dispo
       if ((TOOLSHED_TOOL_NAMES as readonly string[]).includes(name)) {
         return textResult(`Call ${name} directly instead of through tool_invoke.`);
       }
-      services.syncToolCatalog();
+      // A name the catalog does not know yet may have just been published: re-read the list now.
+      services.syncToolCatalog({ fresh: !services.tools.registryMap().has(name) });
       const resolution = await services.tools.withRun({ sessionId: AGENT_MODE_SESSION, isVisible: services.toolVisibility() }, (run) => run.resolveCall(name));
       if (!resolution.ok) return textResult(NO_SUCH_TOOL_MESSAGE);
       try {

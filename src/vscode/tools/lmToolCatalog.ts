@@ -1,37 +1,77 @@
 import * as vscode from 'vscode';
 import { TOOLSHED_TOOL_NAMES } from '../../core/config/settingsSchema';
+import { HostToolCatalog } from '../../core/tools/hostToolCatalog';
 import type { ToolInput } from '../../core/tools/toolRecord';
 import type { ToolSearchService } from '../../core/tools/toolSearchService';
 import type { Logger } from '../../core/platform/ports';
 
 /**
- * Keeps the tool-search catalog equal to `vscode.lm.tools` (built-in, extension and MCP tools).
- *
- * VS Code has no "tools changed" event, so the catalog is re-synced lazily right before it is
- * used (every chat request, tool_search and tool_invoke call) and when extensions change. A
- * cheap fingerprint makes a sync with nothing new cost microseconds; the service then
- * re-indexes only the records whose hash changed.
+ * Without a change event: how often the tool list is read and identity-checked (off the search
+ * path), and so how stale a `tool_search` catalog may be at most.
  */
-export class LmToolCatalog {
-  private fingerprint = '';
+const POLL_MS = 1000;
+
+type ToolsChangedEvent = (listener: () => void) => vscode.Disposable;
+
+/**
+ * Keeps the tool-search catalog equal to `vscode.lm.tools` (built-in, extension and MCP tools):
+ * synced at activation and whenever the tool list changes — on `vscode.lm.onDidChangeTools`
+ * where the host has it, else by an identity check of the list every second — so MCP tools are
+ * indexed (and counted in the sidebar) as soon as their servers publish them. Callers still
+ * `sync()` before use, which costs O(1) unless the list changed (event) or the last check is
+ * older than a second; `sync({ fresh: true })` re-reads the list now.
+ */
+export class LmToolCatalog implements vscode.Disposable {
+  private readonly host: HostToolCatalog<vscode.LanguageModelToolInformation>;
+  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
-    private readonly service: ToolSearchService,
+    service: ToolSearchService,
     private readonly logger: Logger,
-    private readonly readTools: () => readonly vscode.LanguageModelToolInformation[] = () => vscode.lm.tools,
-  ) {}
-
-  /** Syncs when `vscode.lm.tools` changed since the last call. Returns the catalog size. */
-  sync(): number {
-    const tools = this.readTools();
-    const fingerprint = tools.map((t) => `${t.name}\u0001${t.description.length}\u0001${t.tags.join(',')}\u0001${JSON.stringify(t.inputSchema ?? null).length}`).join('\u0002');
-    if (fingerprint !== this.fingerprint) {
-      const report = this.service.setTools(tools.map(toToolInput));
-      this.fingerprint = fingerprint;
-      this.logger.debug(`Tool catalog synced: ${tools.length} tools (+${report.added} ~${report.updated} -${report.removed})`);
+    readTools: () => readonly vscode.LanguageModelToolInformation[] = () => vscode.lm.tools,
+    changeEvent: ToolsChangedEvent | undefined = toolsChangedEvent(),
+  ) {
+    this.host = new HostToolCatalog({ service, logger, readTools, toInput: toToolInput, hasChangeEvent: changeEvent !== undefined, maxStaleMs: POLL_MS });
+    if (changeEvent) {
+      this.disposables.push(changeEvent(() => {
+        this.host.markChanged();
+        this.syncInBackground();
+      }));
+    } else {
+      const timer = setInterval(() => this.syncInBackground(), POLL_MS);
+      timer.unref?.();
+      this.disposables.push(new vscode.Disposable(() => clearInterval(timer)));
     }
-    return tools.length;
   }
+
+  /** Syncs when `vscode.lm.tools` changed (see the class comment). Returns the catalog size. */
+  sync(options: { fresh?: boolean } = {}): number {
+    return this.host.sync(options).size;
+  }
+
+  /** A sync nobody waits for (event, poll, activation): re-reads now; a failure is logged, never thrown. */
+  syncInBackground(): void {
+    try {
+      this.sync({ fresh: true });
+    } catch (error) {
+      this.logger.warn(`Tool catalog sync failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Deferred tools in the registry (recounted only after a catalog or settings change). */
+  deferredCount(): number {
+    return this.host.deferredCount();
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+}
+
+/** `vscode.lm.onDidChangeTools` when this VS Code has it (not in every version's API). */
+function toolsChangedEvent(): ToolsChangedEvent | undefined {
+  const event = (vscode.lm as { onDidChangeTools?: unknown }).onDidChangeTools;
+  return typeof event === 'function' ? (event as ToolsChangedEvent) : undefined;
 }
 
 /** Where a tool comes from, judged by VS Code's naming conventions. */

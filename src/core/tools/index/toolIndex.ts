@@ -8,6 +8,7 @@ import { bm25FromMatchinfoBlob, ftsOrExpression } from '../../search/ftsBm25';
 import { TOOL_FIELDS, toolFieldTerms } from './toolDocument';
 import type { ToolField, ToolFieldTerms } from './toolDocument';
 import type { ToolRecord } from '../toolRecord';
+import type { RelatedTerms } from '../../search/relatedTerms';
 
 /**
  * The tool search index on sql.js (RFC §1.4).
@@ -58,6 +59,8 @@ export interface ToolIndexOptions {
   key?: string;
   incremental?: boolean;
   rebuildOnInit?: boolean;
+  /** The vocabulary bridge used to expand queries (none = no related-word expansion). */
+  relatedTerms?: RelatedTerms;
 }
 
 interface StoredRow {
@@ -100,6 +103,10 @@ export class ToolIndex {
     const index = new ToolIndex(pdb, fts, options);
     index.loadMirror();
     return index;
+  }
+
+  get relatedTerms(): RelatedTerms | undefined {
+    return this.options.relatedTerms;
   }
 
   get db(): SqlDatabase {

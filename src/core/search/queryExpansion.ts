@@ -1,0 +1,129 @@
+import type { WeightedTerm } from './bm25f';
+import type { RelatedTerms, RelationKind } from './relatedTerms';
+import { analyze, splitIdentifier } from './textAnalysis';
+
+/**
+ * Query-side vocabulary bridge for BM25 ranking (nothing changes in the index):
+ *
+ * - de-compounding: a query word the catalog does not contain is split into two words it does
+ *   contain (`copyediting` → `copy` + `edit`, against the catalog's own vocabulary);
+ * - related words: a query term brings related terms from the WordNet table (synonyms,
+ *   derivations, hypernyms) that the catalog contains, at `relatedWeight` (< 1) of a user's word.
+ *   By default only terms the catalog lacks are expanded, so an expansion never competes with an
+ *   exact match of the user's word (there is none) and never changes the ranking of a query whose
+ *   words all occur. When present terms are expanded too, an expansion's IDF is capped at its
+ *   source term's: in fields of the same length it scores below the exact word.
+ */
+
+export interface ExpansionOptions {
+  /** Weight of a related term relative to the user's word (0 = no expansion). */
+  relatedWeight: number;
+  relationKinds: readonly RelationKind[];
+  /** Related terms kept per query term (the table lists the most frequent senses first). */
+  maxRelatedPerTerm: number;
+  /** Weight of each part of a de-compounded word (0 = no de-compounding). */
+  compoundPartWeight: number;
+  /**
+   * Expand only query terms the catalog does not contain (df = 0): the bridge then never
+   * changes the ranking of a query whose words all occur in the catalog.
+   */
+  onlyMissingTerms: boolean;
+}
+
+/** What the expansion needs to know about the catalog. */
+export interface ExpansionVocabulary {
+  df(term: string): number;
+  idf(term: string): number;
+}
+
+export interface ExpandedQuery {
+  /** The user's terms (weight 1), then de-compounded parts, then related terms. */
+  terms: WeightedTerm[];
+  /** The user's own terms and de-compounded parts (stage-1 candidates come from these first). */
+  primary: string[];
+  /** Related terms only (added to stage 1 while the posting budget allows). */
+  related: string[];
+  /** IDF per term, related terms capped at their source term's IDF. */
+  idf: Map<string, number>;
+}
+
+const MIN_COMPOUND_CHARS = 6;
+const MIN_PART_CHARS = 3;
+
+export function expandQuery(
+  query: string,
+  vocabulary: ExpansionVocabulary,
+  related: RelatedTerms | undefined,
+  options: ExpansionOptions,
+): ExpandedQuery {
+  const weights = new Map<string, number>();
+  const idf = new Map<string, number>();
+  const primary: string[] = [];
+  /** Expansion sources: the user's terms (also those the catalog lacks), before de-compounding. */
+  const sources: string[] = [];
+  const addPrimary = (term: string, weight: number) => {
+    if (weights.has(term)) return;
+    weights.set(term, weight);
+    idf.set(term, vocabulary.idf(term));
+    primary.push(term);
+  };
+  // Same tokens as `analyze` (which splits the NFKD form), one word at a time.
+  for (const word of splitIdentifier(query.normalize('NFKD'))) {
+    const lower = word.toLowerCase();
+    const term = analyze(lower)[0];
+    if (term === undefined) continue; // a stop word
+    if (!sources.includes(term)) sources.push(term);
+    if (vocabulary.df(term) > 0 || options.compoundPartWeight <= 0) {
+      addPrimary(term, 1);
+      continue;
+    }
+    const parts = splitCompound(lower, vocabulary);
+    if (parts) for (const part of parts) addPrimary(part, options.compoundPartWeight);
+    else addPrimary(term, 1);
+  }
+  const relatedTerms: string[] = [];
+  if (related && options.relatedWeight > 0 && options.maxRelatedPerTerm > 0) {
+    for (const source of sources) {
+      const present = vocabulary.df(source) > 0;
+      if (present && options.onlyMissingTerms) continue;
+      const sourceIdf = present ? vocabulary.idf(source) : Infinity;
+      let kept = 0;
+      for (const candidate of related.lookup(source, options.relationKinds)) {
+        if (kept >= options.maxRelatedPerTerm) break;
+        if (weights.has(candidate) || vocabulary.df(candidate) === 0) continue;
+        weights.set(candidate, options.relatedWeight);
+        idf.set(candidate, Math.min(vocabulary.idf(candidate), sourceIdf));
+        relatedTerms.push(candidate);
+        kept++;
+      }
+    }
+  }
+  return {
+    terms: [...weights].map(([term, weight]) => ({ term, weight })),
+    primary,
+    related: relatedTerms,
+    idf,
+  };
+}
+
+/**
+ * `word` (lower case, not in the catalog) as two catalog terms, preferring the most balanced
+ * split (`copyediting` → copi + edit); undefined when no split has both parts in the catalog.
+ */
+export function splitCompound(word: string, vocabulary: Pick<ExpansionVocabulary, 'df'>): [string, string] | undefined {
+  if (word.length < MIN_COMPOUND_CHARS || !/^[a-z]+$/.test(word)) return undefined;
+  let best: [string, string] | undefined;
+  let bestBalance = 0;
+  for (let i = MIN_PART_CHARS; i <= word.length - MIN_PART_CHARS; i++) {
+    const left = analyze(word.slice(0, i));
+    const right = analyze(word.slice(i));
+    if (left.length !== 1 || right.length !== 1) continue;
+    if (vocabulary.df(left[0]) === 0 || vocabulary.df(right[0]) === 0) continue;
+    const balance = Math.min(i, word.length - i);
+    if (balance > bestBalance) {
+      best = [left[0], right[0]];
+      bestBalance = balance;
+    }
+  }
+  return best;
+}
