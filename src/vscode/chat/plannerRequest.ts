@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { runPlanner } from '../../core/planner/plannerLoop';
 import { plannerSkillsFrom } from '../../core/planner/skillsPort';
 import { plannerToolRunFrom } from '../../core/planner/toolRunPort';
+import { responseFooter } from '../../core/planner/responseFooter';
 import { SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME, SKILL_SEARCH_TOOL_NAME } from '../../core/skills/skillToolSchemas';
 import { TOOL_INVOKE_TOOL_NAME } from '../lmTools/toolInvokeTool';
 import type { ToolshedServices } from '../services';
@@ -85,14 +86,8 @@ export async function handlePlannerRequest(
         stopped_because: outcome.stoppedBecause,
       },
     });
-    if (outcome.stoppedBecause === 'maxRounds') {
-      stream.markdown(`\n\n_Stopped after ${settings.toolSearch.maxRounds} rounds (setting \`toolshed.toolSearch.maxRounds\`)._`);
-    }
-    if (tokens.toolsAvailable > tokens.toolsSent && outcome.stoppedBecause !== 'cancelled') {
-      const saved = tokens.allToolDefinitionTokens - tokens.toolDefinitionTokens;
-      const percent = tokens.allToolDefinitionTokens > 0 ? Math.round((saved / tokens.allToolDefinitionTokens) * 100) : 0;
-      stream.markdown(`\n\n_Toolshed sent ${tokens.toolsSent} of ${tokens.toolsAvailable} tools: ${tokens.toolDefinitionTokens.toLocaleString('en-US')} tokens of tool definitions instead of ${tokens.allToolDefinitionTokens.toLocaleString('en-US')} (${percent}% fewer)._`);
-    }
+    const footer = responseFooter({ tokens, stoppedBecause: outcome.stoppedBecause, maxRounds: settings.toolSearch.maxRounds });
+    if (footer) stream.markdown(footer);
 
     const metadata: ToolshedTurnMetadata = {
       ...session.metadataBase(),
@@ -100,6 +95,7 @@ export async function handlePlannerRequest(
       tokens,
       rounds: outcome.rounds,
       stoppedBecause: outcome.stoppedBecause,
+      answer: outcome.text,
     };
     return { metadata: { toolshed: metadata } };
   } finally {
