@@ -97,8 +97,9 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   context.subscriptions.push(exampleFiles);
   void exampleFiles.load();
   const activity = new ActivityRegistry();
-  activity.setSessionLabel(AGENT_MODE_SESSION, 'Copilot agent mode (tool_search / tool_invoke)');
-  context.subscriptions.push(activity);
+  activity.setSessionLabel(AGENT_MODE_SESSION, 'Copilot agent mode (tools run with tool_invoke)');
+  // Clearing the view clears the session registry too, or the next turn would still see them.
+  context.subscriptions.push(activity, activity.onDidClear((sessionId) => tools.clearActivations(sessionId)));
   const pinned = new PinnedSkills(context.workspaceState);
   context.subscriptions.push(pinned);
 

@@ -6,14 +6,25 @@ import { responseFooter } from '../../core/planner/responseFooter';
 import { SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME, SKILL_SEARCH_TOOL_NAME } from '../../core/skills/skillToolSchemas';
 import { TOOL_INVOKE_TOOL_NAME } from '../lmTools/toolInvokeTool';
 import type { ToolshedServices } from '../services';
+import type { ToolshedSettings } from '../../core/config/settingsSchema';
 import { createLanguageModelAdapter, signalOf } from './languageModelAdapter';
 import { createResponseProgress } from './responseProgress';
+import { chooseRequestModel } from './requestModel';
 import type { TurnSession } from './turnSession';
 import { createLmToolExecutor } from './toolExecutor';
 import type { ToolshedTurnMetadata } from './sessionMetadata';
 import { historyMessages } from './sessionMetadata';
 
 const SKILL_TOOL_NAMES = [SKILL_SEARCH_TOOL_NAME, SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME];
+
+/**
+ * Toolshed's own tools the @toolshed loop never offers: tool_invoke exists for agent mode (here
+ * deferred tools are called directly), and with skills turned off the skill tools go too.
+ * `/tools` uses the same list, so it shows exactly what the model receives.
+ */
+export function hiddenFromLoop(settings: ToolshedSettings): string[] {
+  return [TOOL_INVOKE_TOOL_NAME, ...(settings.skills.enabled ? [] : SKILL_TOOL_NAMES)];
+}
 
 /**
  * One @toolshed request without a slash command: pre-flight skills, then the planner loop over
@@ -31,9 +42,16 @@ export async function handlePlannerRequest(
   services.syncToolCatalog();
   await Promise.all([services.skillPacks.ready, services.toolExamples.ready]);
 
+  const chosen = await chooseRequestModel(request.model as vscode.LanguageModelChat | undefined);
+  if (!chosen.model) {
+    stream.markdown(chosen.answer);
+    return { metadata: { toolshed: session.metadataBase() } };
+  }
+  if (chosen.note) stream.markdown(chosen.note);
+
   const run = await session.startRun();
   try {
-    const model = createLanguageModelAdapter(request.model, token);
+    const model = createLanguageModelAdapter(chosen.model, token);
     const progress = createResponseProgress(stream);
     const executor = createLmToolExecutor(request.toolInvocationToken, token);
     const skills = settings.skills.enabled
@@ -65,9 +83,7 @@ export async function handlePlannerRequest(
       {
         maxRounds: settings.toolSearch.maxRounds,
         discoveryBlocks: settings.toolSearch.enabled,
-        // tool_invoke exists for agent mode; here deferred tools are called directly. With
-        // skills turned off, the skill tools are not offered either.
-        hiddenFromLoop: [TOOL_INVOKE_TOOL_NAME, ...(settings.skills.enabled ? [] : SKILL_TOOL_NAMES)],
+        hiddenFromLoop: hiddenFromLoop(settings),
       },
     );
 

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ToolshedServices } from '../services';
 import { describeToolInputError } from '../../core/planner/skillsPort';
 import type { TurnSession } from './turnSession';
+import { hiddenFromLoop } from './plannerRequest';
 
 /** Session id for `/search` (which activates nothing) so session scope is satisfied. */
 const COMMAND_SEARCH_SESSION = 'toolshed-command-search';
@@ -54,7 +55,9 @@ export async function toolsCommand(stream: vscode.ChatResponseStream, services: 
   services.syncToolCatalog();
   const run = await session.startRun();
   try {
-    const visible = run.visibleTools();
+    // The same filter as the planner loop: /tools lists what the model is sent, nothing more.
+    const hidden = new Set(hiddenFromLoop(services.settings.current));
+    const visible = run.visibleTools().filter((tool) => !hidden.has(tool.name));
     const activations = run.listActivations();
     const deferred = run.permittedTools().filter((tool) => tool.loadingMode === 'deferred');
     stream.markdown(`**Always visible** (${visible.filter((t) => t.loadingMode === 'always').length}): ${visible.filter((t) => t.loadingMode === 'always').map((t) => `\`${t.name}\``).join(', ') || '—'}\n\n`);

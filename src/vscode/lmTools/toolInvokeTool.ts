@@ -42,7 +42,9 @@ export function registerToolInvokeTool(services: ToolshedServices): vscode.Dispo
       const resolution = await services.tools.withRun({ sessionId: AGENT_MODE_SESSION, isVisible: services.toolVisibility() }, (run) => run.resolveCall(name));
       if (!resolution.ok) return textResult(NO_SUCH_TOOL_MESSAGE);
       try {
-        return await vscode.lm.invokeTool(name, { input, toolInvocationToken: options.toolInvocationToken }, token);
+        const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: options.toolInvocationToken }, token);
+        services.activity.recordInvocation({ toolName: name, sessionId: AGENT_MODE_SESSION, sessionLabel: services.activity.sessionLabel(AGENT_MODE_SESSION), reason: 'tool_invoke', at: Date.now() });
+        return result;
       } catch (error) {
         return textResult(`Tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}`);
       }

@@ -133,7 +133,7 @@ export function registerSkillDirectoryView(context: vscode.ExtensionContext, sou
   const updateSummary = () => {
     const summary = directorySummary(source.packs());
     view.description = summary.description;
-    view.badge = summary.count ? { value: summary.count, tooltip: summary.badgeTooltip } : undefined;
+    view.badge = summary.badge ? { value: summary.badge.count, tooltip: summary.badge.tooltip } : undefined;
   };
   updateSummary();
   context.subscriptions.push(provider, view, source.onDidChange(updateSummary));
