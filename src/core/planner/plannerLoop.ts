@@ -2,6 +2,7 @@ import type { EventSink } from '../platform/ports';
 import type { CancellationSignal, ChatMessage, ChatModelPort, ChatPart, ToolDefinition } from './chatTypes';
 import type { PlannerProgress, PlannerSkills, PlannerToolRun, SkillUse, ToolExecutor } from './plannerPorts';
 import { PARTICIPANT_PREAMBLE, joinBlocks } from './promptBlocks';
+import { toolRunRefusal } from '../trust/restrictedMode';
 
 /**
  * The tool-calling loop of the @toolshed participant (the pattern of VS Code's chat sample
@@ -36,6 +37,8 @@ export interface PlannerOptions {
   discoveryBlocks: boolean;
   /** Tool names never offered to this loop (e.g. `tool_invoke`, which is for agent mode). */
   hiddenFromLoop?: readonly string[];
+  /** Restricted Mode: tools are found but never run (the same rule and answer as agent mode's tool_invoke). */
+  refuseToolRuns?: boolean;
 }
 
 export interface RoundRecord {
@@ -159,7 +162,7 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
     for (const call of calls) {
       if (signal.isCancelled) break;
       const offeredNames = new Set(record.toolsSent);
-      const result = await runOneCall(call, offeredNames, deps, hidden, noteSkills);
+      const result = await runOneCall(call, offeredNames, deps, hidden, noteSkills, options.refuseToolRuns === true);
       record.toolCalls.push({ name: call.name, outcome: result.outcome });
       results.push({ kind: 'toolResult', callId: call.callId, text: result.text, isError: result.outcome === 'error' || result.outcome === 'denied' });
     }
@@ -174,6 +177,7 @@ async function runOneCall(
   deps: PlannerDeps,
   hidden: Set<string>,
   noteSkills: (list: SkillUse[]) => void,
+  refuseToolRuns: boolean,
 ): Promise<{ text: string; outcome: RoundRecord['toolCalls'][number]['outcome'] }> {
   const { tools, skills, executor, progress, signal } = deps;
   if (call.name === TOOL_SEARCH && offeredNames.has(TOOL_SEARCH)) {
@@ -194,6 +198,10 @@ async function runOneCall(
   if (hidden.has(call.name)) return { text: tools.unknownToolMessage(call.name), outcome: 'denied' };
   const resolution = await tools.resolveCall(call.name);
   if (!resolution.ok) return { text: resolution.message, outcome: 'denied' };
+  if (refuseToolRuns) {
+    progress.progress(`Not running \`${call.name}\`: Restricted Mode`);
+    return { text: toolRunRefusal(call.name), outcome: 'denied' };
+  }
   if (resolution.activated) progress.progress(`Activated \`${call.name}\``);
   progress.progress(`Running \`${call.name}\``);
   try {

@@ -84,6 +84,8 @@ export async function handlePlannerRequest(
         maxRounds: settings.toolSearch.maxRounds,
         discoveryBlocks: settings.toolSearch.enabled,
         hiddenFromLoop: hiddenFromLoop(settings),
+        // One trust rule on every path: in Restricted Mode no tool runs (tool_invoke refuses too).
+        refuseToolRuns: !vscode.workspace.isTrusted,
       },
     );
 

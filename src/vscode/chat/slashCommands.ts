@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ToolshedServices } from '../services';
 import { describeToolInputError } from '../../core/planner/skillsPort';
+import { hiddenSkillReason, hiddenWorkspaceSkillCount, MANAGE_TRUST_COMMAND, restrictedModeLine } from '../../core/trust/restrictedMode';
 import type { TurnSession } from './turnSession';
 import { hiddenFromLoop } from './plannerRequest';
 
@@ -9,12 +10,22 @@ const COMMAND_SEARCH_SESSION = 'toolshed-command-search';
 
 type CommandResult = vscode.ChatResult;
 
+/** Restricted Mode: how many workspace skills are hidden, with the trust button (nothing when trusted). */
+function showRestrictedMode(stream: vscode.ChatResponseStream, services: ToolshedServices): void {
+  if (vscode.workspace.isTrusted) return;
+  const hidden = hiddenWorkspaceSkillCount(services.skills.listPacks());
+  if (hidden === 0) return;
+  stream.markdown(`\n\n> ${restrictedModeLine(hidden)}\n\n`);
+  stream.button({ command: MANAGE_TRUST_COMMAND, title: 'Manage Workspace Trust' });
+}
+
 /** `/skills`: the skill directory — what the model sees — plus how many skills exist in all. */
 export async function skillsCommand(stream: vscode.ChatResponseStream, services: ToolshedServices, session: TurnSession): Promise<CommandResult> {
   await services.skillPacks.ready;
   const ctx = services.skillContext(undefined, session.pinnedSkills);
   const directory = await services.skills.directory(ctx);
   const all = await services.skills.list({ page: 1, page_size: 1 }, ctx);
+  showRestrictedMode(stream, services);
   if (directory.entries.length === 0) {
     stream.markdown('No skills are available yet. Add `*.skill.md` files or `<name>/SKILL.md` folders under `.github/skills`, or run **Toolshed: New Skill…**.');
     stream.button({ command: 'toolshed.newSkill', title: 'New Skill…' });
@@ -40,6 +51,7 @@ export async function skillCommand(prompt: string, stream: vscode.ChatResponseSt
   const skill = output.skills[0];
   if (!skill) {
     stream.markdown(output.message ?? `Unknown skill \`${name}\`.`);
+    if (output.missing?.some((m) => m.reason === hiddenSkillReason())) showRestrictedMode(stream, services);
     return { metadata: { toolshed: session.metadataBase() } };
   }
   if (!session.pinnedSkills.includes(skill.name)) session.pinnedSkills.push(skill.name);

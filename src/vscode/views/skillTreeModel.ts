@@ -122,7 +122,7 @@ export function directorySummary(packs: readonly PackView[]): { description: str
   const skills = packs.flatMap((p) => p.skills);
   const invalid = skills.filter((s) => s.status === 'invalid').length;
   const loaded = skills.length - invalid;
-  const parts = [plural(loaded, 'skill'), plural(packs.length, 'pack')];
+  const parts = [plural(loaded, 'skill'), plural(packs.filter((p) => p.skills.length > 0).length, 'pack')];
   if (invalid) parts.push(`${invalid} invalid`);
   return {
     description: parts.join(' · '),
