@@ -131,4 +131,15 @@ suite('first hour: honest numbers and quiet surfaces', () => {
     }
     assert.equal(model.requests.length, 0);
   });
+
+  test('Validate Skill Packs does not report absent default agent-skill folders', async () => {
+    const api = await toolshed();
+    await api.services.skillPacks.ready;
+    const defaults = api.services.skillPacks.packs().filter((pack) => pack.optional).map((pack) => pack.root);
+    assert.ok(defaults.some((root) => root.endsWith('.claude/skills')), `default folders resolved: ${defaults.join(', ')}`);
+    const result = await vscode.commands.executeCommand<{ problems: Array<{ file: string; severity: string; code: string }>; errors: number }>('toolshed.validateSkillPacks');
+    const aboutDefaults = result.problems.filter((problem) => defaults.includes(problem.file));
+    assert.deepEqual(aboutDefaults, [], 'no problem for a default folder that does not exist');
+    assert.ok(!result.problems.some((problem) => problem.code === 'pack-not-found' && problem.severity === 'error'));
+  });
 });
