@@ -10,6 +10,7 @@ import { ActivityRegistry } from './state/activityRegistry';
 import { PinnedSkills } from './state/pinnedSkills';
 import { createByteStore } from './storage';
 import { LmToolCatalog } from './tools/lmToolCatalog';
+import { ToolCatalogSettling } from './tools/toolCatalogSettling';
 import { ToolExampleFiles } from './tools/toolExampleFiles';
 import { nodeFileSystem } from '../core/platform/nodeFileSystem';
 import { lengthTokenCounter, systemClock } from '../core/platform/basicPorts';
@@ -48,6 +49,8 @@ export interface ToolshedServices {
   skillContext(run?: ToolRun, extraPinned?: readonly string[]): SkillRequestContext;
   /** Re-reads `vscode.lm.tools` into the tool catalog when it changed; returns its size. */
   syncToolCatalog(): number;
+  /** Whether MCP servers are still publishing tools (the participant waits, with progress). */
+  readonly toolCatalogSettling: ToolCatalogSettling;
   /** The run-time ToolVisibilityPolicy (fail closed; hidden tools are not executable either). */
   toolVisibility(): (tool: ToolRecord) => boolean;
 }
@@ -93,6 +96,8 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   context.subscriptions.push(skillPacks);
 
   const lmCatalog = new LmToolCatalog(tools, logger);
+  const toolCatalogSettling = new ToolCatalogSettling();
+  context.subscriptions.push(toolCatalogSettling);
   const exampleFiles = new ToolExampleFiles(tools, logger);
   context.subscriptions.push(exampleFiles);
   void exampleFiles.load();
@@ -119,6 +124,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     pinned,
     skills,
     skillPacks,
+    toolCatalogSettling,
     skillContext(run, extraPinned = []) {
       const knownToolNames = vscode.lm.tools.map((tool) => tool.name);
       const known = new Set(knownToolNames);

@@ -39,6 +39,11 @@ export async function handlePlannerRequest(
   session: TurnSession,
 ): Promise<vscode.ChatResult> {
   const settings = services.settings.current;
+  // Right after start-up MCP servers are still publishing tools: say so while waiting for them.
+  if (services.toolCatalogSettling.isSettling) {
+    stream.progress('Starting MCP servers…');
+    await services.toolCatalogSettling.settle(5000, token);
+  }
   services.syncToolCatalog();
   await Promise.all([services.skillPacks.ready, services.toolExamples.ready]);
 

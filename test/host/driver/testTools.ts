@@ -8,6 +8,11 @@ import * as vscode from 'vscode';
 export interface TestToolCalls {
   readonly calls: Array<{ name: string; input: unknown }>;
   reset(): void;
+  /**
+   * Unregisters and registers the fixture tools again, the way an MCP server publishes its tools
+   * after start-up (`vscode.lm.tools` changes twice).
+   */
+  republish(): void;
 }
 
 export const TEST_TOOLS = {
@@ -24,10 +29,19 @@ export function registerTestTools(context: vscode.ExtensionContext): TestToolCal
       return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text(options.input ?? {}))]);
     },
   });
-  context.subscriptions.push(
+  const register = () => [
     vscode.lm.registerTool(TEST_TOOLS.weather, answer(TEST_TOOLS.weather, (input) => `Forecast for ${String(input.city ?? 'somewhere')}: sunny, 21°C`)),
     vscode.lm.registerTool(TEST_TOOLS.issue, answer(TEST_TOOLS.issue, (input) => `Created issue "${String(input.title ?? '')}" as #42`)),
     vscode.lm.registerTool(TEST_TOOLS.admin, answer(TEST_TOOLS.admin, () => 'repository deleted')),
-  );
-  return { calls, reset: () => { calls.length = 0; } };
+  ];
+  let registrations = register();
+  context.subscriptions.push({ dispose: () => registrations.forEach((r) => r.dispose()) });
+  return {
+    calls,
+    reset: () => { calls.length = 0; },
+    republish: () => {
+      registrations.forEach((r) => r.dispose());
+      registrations = register();
+    },
+  };
 }

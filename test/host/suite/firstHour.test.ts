@@ -142,4 +142,16 @@ suite('first hour: honest numbers and quiet surfaces', () => {
     assert.deepEqual(aboutDefaults, [], 'no problem for a default folder that does not exist');
     assert.ok(!result.problems.some((problem) => problem.code === 'pack-not-found' && problem.severity === 'error'));
   });
+
+  test('while MCP servers are still publishing tools, the answer says "Starting MCP servers…" and then sees them', async () => {
+    const model = await scriptedModel();
+    model.setScript([[{ toolCall: { name: 'tool_search', input: { query: 'weather forecast for a city' } } }], 'done']);
+    (await driver()).testTools.republish(); // the catalog changes, as when a server starts
+    const { recorded } = await askToolshed('What is the weather in Oslo?');
+    assert.equal(recorded.progress[0], 'Starting MCP servers…', recorded.progress.join(' | '));
+    assert.ok(lastToolResultText(model.requests[1] as never).includes(WEATHER), 'the republished tool is found');
+    model.setScript(['quiet']);
+    const later = await askToolshed('Again?');
+    assert.ok(!later.recorded.progress.includes('Starting MCP servers…'), 'no wait once the catalog is quiet');
+  });
 });
