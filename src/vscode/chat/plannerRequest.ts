@@ -39,9 +39,10 @@ export async function handlePlannerRequest(
   session: TurnSession,
 ): Promise<vscode.ChatResult> {
   const settings = services.settings.current;
+  const progress = createResponseProgress(stream);
   // Right after start-up MCP servers are still publishing tools: say so while waiting for them.
   if (services.toolCatalogSettling.isSettling) {
-    stream.progress('Starting MCP servers…');
+    progress.progress('Starting MCP servers…');
     await services.toolCatalogSettling.settle(5000, token);
   }
   services.syncToolCatalog();
@@ -49,15 +50,14 @@ export async function handlePlannerRequest(
 
   const chosen = await chooseRequestModel(request.model as vscode.LanguageModelChat | undefined);
   if (!chosen.model) {
-    stream.markdown(chosen.answer);
+    progress.markdown(chosen.answer);
     return { metadata: { toolshed: session.metadataBase() } };
   }
-  if (chosen.note) stream.markdown(chosen.note);
+  if (chosen.note) progress.markdown(chosen.note);
 
   const run = await session.startRun();
   try {
     const model = createLanguageModelAdapter(chosen.model, token);
-    const progress = createResponseProgress(stream);
     const executor = createLmToolExecutor(request.toolInvocationToken, token);
     const skills = settings.skills.enabled
       ? plannerSkillsFrom(services.skills, services.skillContext(run, session.pinnedSkills), {

@@ -6,7 +6,10 @@ import type { DriverApi } from '../driver/extension';
 export interface RecordedStream {
   stream: vscode.ChatResponseStream;
   markdown: () => string;
+  /** Transient progress messages (VS Code counts them as steps but hides them once done). */
   progress: string[];
+  /** The visible step lines @toolshed wrote into the answer (`> …` lines), in order. */
+  steps: () => string[];
   references: string[];
   parts: Array<{ kind: string; value: string }>;
 }
@@ -48,6 +51,7 @@ export function recordingStream(): RecordedStream {
     progress,
     references,
     markdown: () => parts.filter((p) => p.kind === 'markdown').map((p) => p.value).join(''),
+    steps: () => parts.filter((p) => p.kind === 'markdown').flatMap((p) => [...p.value.matchAll(/^> (.*?) *$/gm)].map((m) => m[1]!)),
   };
 }
 

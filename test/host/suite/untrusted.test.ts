@@ -53,7 +53,7 @@ suite('untrusted workspace: limited mode', () => {
     const { recorded } = await askToolshed('What is the weather in Oslo?');
     assert.ok(lastToolResultText(model.requests[1] as never).includes(WEATHER), 'tool_search still finds the tool');
     assert.equal(lastToolResultText(model.requests[2] as never), invoked, 'the loop answers exactly like tool_invoke');
-    assert.ok(recorded.progress.some((line) => /Not running `fixture_weather_forecast`: Restricted Mode/.test(line)), recorded.progress.join(' | '));
+    assert.ok(recorded.steps().some((line) => /Not running `fixture_weather_forecast`: Restricted Mode/.test(line)), recorded.steps().join(' | '));
     assert.deepEqual((await driver()).testTools.calls, [], 'nothing ran on either path');
   });
 
