@@ -12,7 +12,7 @@ export interface TestToolCalls {
    * Unregisters and registers the fixture tools again, the way an MCP server publishes its tools
    * after start-up (`vscode.lm.tools` changes twice).
    */
-  republish(): void;
+  republish(): Promise<void>;
 }
 
 export const TEST_TOOLS = {
@@ -39,8 +39,10 @@ export function registerTestTools(context: vscode.ExtensionContext): TestToolCal
   return {
     calls,
     reset: () => { calls.length = 0; },
-    republish: () => {
+    republish: async () => {
       registrations.forEach((r) => r.dispose());
+      // Long enough for the workbench to publish the shorter list before the tools come back.
+      await new Promise((resolve) => setTimeout(resolve, 400));
       registrations = register();
     },
   };

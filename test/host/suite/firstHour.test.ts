@@ -147,7 +147,7 @@ suite('first hour: honest numbers and quiet surfaces', () => {
     const model = await scriptedModel();
     model.setScript([[{ toolCall: { name: 'tool_search', input: { query: 'weather forecast for a city' } } }], 'done']);
     const api = await toolshed();
-    (await driver()).testTools.republish(); // the catalog changes, as when a server starts
+    await (await driver()).testTools.republish(); // the catalog changes, as when a server starts
     // The change reaches this extension host asynchronously (from the workbench), as in real use.
     await eventually(() => api.services.toolCatalogSettling.isSettling, 'the tool change observed', 3_000);
     const { recorded } = await askToolshed('What is the weather in Oslo?');
