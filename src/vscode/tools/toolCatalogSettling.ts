@@ -1,51 +1,39 @@
 import * as vscode from 'vscode';
+import { ToolListSettling } from '../../core/tools/toolListSettling';
 import { Disposable } from '../lifecycle';
 
 /**
- * Watches `vscode.lm.onDidChangeTools`: right after start-up MCP servers publish their tools one
- * after another, and a request sent then would see only part of the catalog. While tools keep
- * changing, @toolshed says "Starting MCP servers…" and waits (bounded) for a quiet moment
- * instead of answering silently late or with tools missing.
+ * Samples `vscode.lm.tools` (VS Code 1.139 offers no change event for it to extensions): while
+ * MCP servers are still publishing tools, @toolshed says "Starting MCP servers…" and waits
+ * (bounded) for a quiet moment instead of answering late in silence or with tools missing.
  */
 export class ToolCatalogSettling extends Disposable {
-  private lastChangeAt = 0;
+  private readonly settling: ToolListSettling;
 
-  constructor(private readonly quietMs = 800, private readonly clock: () => number = Date.now) {
+  constructor(quietMs = 800, sampleMs = 200) {
     super();
-    const changed = () => {
-      this.lastChangeAt = this.clock();
-    };
-    // Not in every version of the typings; where the host lacks it, compare the tool list instead.
-    const onDidChangeTools = (vscode.lm as { onDidChangeTools?: vscode.Event<void> }).onDidChangeTools;
-    if (onDidChangeTools) {
-      this._register(onDidChangeTools(changed));
-    } else {
-      let fingerprint = toolFingerprint();
-      const timer = setInterval(() => {
-        const next = toolFingerprint();
-        if (next !== fingerprint) changed();
-        fingerprint = next;
-      }, Math.max(50, Math.floor(quietMs / 4)));
-      this._register({ dispose: () => clearInterval(timer) });
-    }
+    this.settling = new ToolListSettling(quietMs, Date.now);
+    this.observe(vscode.lm.tools.map((tool) => tool.name));
+    const timer = setInterval(() => this.observe(vscode.lm.tools.map((tool) => tool.name)), sampleMs);
+    this._register({ dispose: () => clearInterval(timer) });
   }
 
-  /** True while tools changed within the last `quietMs`. */
+  /** A snapshot of the tool names (the sampler's; also how tests stand in for a starting server). */
+  observe(names: readonly string[]): void {
+    this.settling.observe(names);
+  }
+
   get isSettling(): boolean {
-    return this.lastChangeAt > 0 && this.clock() - this.lastChangeAt < this.quietMs;
+    return this.settling.isSettling;
   }
 
   /** Resolves once no tool changed for `quietMs`, or after `maxMs`; true when it had to wait. */
   async settle(maxMs = 5000, token?: vscode.CancellationToken): Promise<boolean> {
     if (!this.isSettling) return false;
-    const deadline = this.clock() + maxMs;
-    while (this.isSettling && this.clock() < deadline && !token?.isCancellationRequested) {
-      await new Promise((resolve) => setTimeout(resolve, Math.min(100, this.quietMs)));
+    const deadline = Date.now() + maxMs;
+    while (this.isSettling && Date.now() < deadline && !token?.isCancellationRequested) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
     return true;
   }
-}
-
-function toolFingerprint(): string {
-  return vscode.lm.tools.map((tool) => tool.name).join('\n');
 }

@@ -8,11 +8,6 @@ import * as vscode from 'vscode';
 export interface TestToolCalls {
   readonly calls: Array<{ name: string; input: unknown }>;
   reset(): void;
-  /**
-   * Unregisters and registers the fixture tools again, the way an MCP server publishes its tools
-   * after start-up (`vscode.lm.tools` changes twice).
-   */
-  republish(): Promise<void>;
 }
 
 export const TEST_TOOLS = {
@@ -29,21 +24,10 @@ export function registerTestTools(context: vscode.ExtensionContext): TestToolCal
       return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text(options.input ?? {}))]);
     },
   });
-  const register = () => [
+  context.subscriptions.push(
     vscode.lm.registerTool(TEST_TOOLS.weather, answer(TEST_TOOLS.weather, (input) => `Forecast for ${String(input.city ?? 'somewhere')}: sunny, 21°C`)),
     vscode.lm.registerTool(TEST_TOOLS.issue, answer(TEST_TOOLS.issue, (input) => `Created issue "${String(input.title ?? '')}" as #42`)),
     vscode.lm.registerTool(TEST_TOOLS.admin, answer(TEST_TOOLS.admin, () => 'repository deleted')),
-  ];
-  let registrations = register();
-  context.subscriptions.push({ dispose: () => registrations.forEach((r) => r.dispose()) });
-  return {
-    calls,
-    reset: () => { calls.length = 0; },
-    republish: async () => {
-      registrations.forEach((r) => r.dispose());
-      // Long enough for the workbench to publish the shorter list before the tools come back.
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      registrations = register();
-    },
-  };
+  );
+  return { calls, reset: () => { calls.length = 0; } };
 }
