@@ -40,10 +40,11 @@ export function toolSavingLine(tokens: TokenReport): string | undefined {
   if (rounds === 0 || tokens.toolsAvailable * rounds <= tokens.toolsSent) return undefined;
   const all = tokens.allToolDefinitionTokens;
   const percent = all > 0 ? Math.round(((all - tokens.toolDefinitionTokens) / all) * 100) : 0;
-  const cost = `${number(tokens.toolDefinitionTokens)} tokens of tool definitions instead of ${number(all)} (${percent}% fewer)`;
-  if (rounds === 1) return `_Toolshed sent ${tokens.toolsSent} of ${tokens.toolsAvailable} tools: ${cost}._`;
+  if (rounds === 1) {
+    return `_Toolshed sent ${tokens.toolsSent} of ${tokens.toolsAvailable} tools: ${number(tokens.toolDefinitionTokens)} tokens of tool definitions instead of ${number(all)} (${percent}% fewer)._`;
+  }
   const sent = tokens.perRound.map((round) => round.tools).join(' + ');
-  return `_Toolshed sent ${sent} of ${tokens.toolsAvailable} tools over ${rounds} rounds: ${cost}, summed over all ${rounds} rounds._`;
+  return `_Toolshed sent ${sent} of ${tokens.toolsAvailable} tools over ${rounds} rounds: ${number(tokens.toolDefinitionTokens)} tokens of tool definitions instead of ${number(all)} for all ${tokens.toolsAvailable} in every round (${percent}% fewer)._`;
 }
 
 /** Footer sentences this module writes, recognised at the start of a line. */

@@ -37,7 +37,7 @@ suite('first hour: honest numbers and quiet surfaces', () => {
       const { result, recorded } = await askToolshed('What is the weather in Oslo?');
       assert.equal(model.requests.length, 3);
       const sentPerRound = model.requests.map((request) => request.toolNames.length);
-      const footer = /_Toolshed sent ([\d +]+) of (\d+) tools over (\d+) rounds: ([\d,]+) tokens of tool definitions instead of ([\d,]+) \((\d+)% fewer\), summed over all \d+ rounds\._/.exec(recorded.markdown());
+      const footer = /_Toolshed sent ([\d +]+) of (\d+) tools over (\d+) rounds: ([\d,]+) tokens of tool definitions instead of ([\d,]+) for all \2 in every round \((\d+)% fewer\)\._/.exec(recorded.markdown());
       assert.ok(footer, `footer with every round: ${recorded.markdown()}`);
       assert.deepEqual(footer[1]!.split(' + ').map(Number), sentPerRound, 'per-round counts are the tools each request carried');
       assert.equal(Number(footer[3]), 3);
