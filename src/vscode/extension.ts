@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { TOOLSHED_VERSION } from '../core/platform/version';
 import { trackActivations } from './chat/activityTracking';
 import { registerChatParticipant } from './chat/toolshedParticipant';
+import { lookUpChatModels } from './chat/requestModel';
 import { registerLanguageModelTools } from './lmTools/registerLanguageModelTools';
 import { createOutputChannelLogger } from './outputChannelLogger';
 import { createServices, type ToolshedServices } from './services';
@@ -37,6 +38,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
   // --- views, authoring, palette (issue 6) ---
   registerSkillSurfaces(context, services);
   // --- end issue 6 ---
+
+  // Until some extension asks, VS Code may not list third-party chat models in the picker.
+  void lookUpChatModels().then((models) => logger.info(`Chat models available: ${models.join(', ') || 'none (sign in to Copilot or install a model provider)'}`));
 
   // Packs load in the background (progress in the status bar): activation stays fast, and
   // everything that needs skills awaits `skillPacks.ready`.

@@ -10,6 +10,7 @@ import { ActivityRegistry } from './state/activityRegistry';
 import { PinnedSkills } from './state/pinnedSkills';
 import { createByteStore } from './storage';
 import { LmToolCatalog } from './tools/lmToolCatalog';
+import { ToolCatalogSettling } from './tools/toolCatalogSettling';
 import { ToolExampleFiles } from './tools/toolExampleFiles';
 import { nodeFileSystem } from '../core/platform/nodeFileSystem';
 import { lengthTokenCounter, systemClock } from '../core/platform/basicPorts';
@@ -51,6 +52,8 @@ export interface ToolshedServices {
    * `fresh`, which re-reads the list now); returns its size.
    */
   syncToolCatalog(options?: { fresh?: boolean }): number;
+  /** Whether MCP servers are still publishing tools (the participant waits, with progress). */
+  readonly toolCatalogSettling: ToolCatalogSettling;
   /** The run-time ToolVisibilityPolicy (fail closed; hidden tools are not executable either). */
   toolVisibility(): (tool: ToolRecord) => boolean;
 }
@@ -107,11 +110,14 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     activity.setDeferredCatalogSize(lmCatalog.deferredCount());
   }, 0);
   context.subscriptions.push({ dispose: () => clearTimeout(initialSync) });
+  const toolCatalogSettling = new ToolCatalogSettling();
+  context.subscriptions.push(toolCatalogSettling);
   const exampleFiles = new ToolExampleFiles(tools, logger);
   context.subscriptions.push(exampleFiles);
   void exampleFiles.load();
-  activity.setSessionLabel(AGENT_MODE_SESSION, 'Copilot agent mode (tool_search / tool_invoke)');
-  context.subscriptions.push(activity);
+  activity.setSessionLabel(AGENT_MODE_SESSION, 'Copilot agent mode (tools run with tool_invoke)');
+  // Clearing the view clears the session registry too, or the next turn would still see them.
+  context.subscriptions.push(activity, activity.onDidClear((sessionId) => tools.clearActivations(sessionId)));
   const pinned = new PinnedSkills(context.workspaceState);
   context.subscriptions.push(pinned);
 
@@ -131,6 +137,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     pinned,
     skills,
     skillPacks,
+    toolCatalogSettling,
     skillContext(run, extraPinned = []) {
       const knownToolNames = vscode.lm.tools.map((tool) => tool.name);
       const known = new Set(knownToolNames);

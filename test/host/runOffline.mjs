@@ -17,6 +17,8 @@ import { runDemoPass } from './demo/demoPass.mjs';
 import { HostSetupError, REPO_ROOT, runHostSuite } from './offlineHost.mjs';
 
 export const UI_CHECKS_DIR = path.join(REPO_ROOT, 'test', 'host', 'ui');
+/** Page checks of the trust-on pass (the example workspace untrusted). */
+export const UNTRUSTED_UI_CHECKS_DIR = path.join(UI_CHECKS_DIR, 'untrusted');
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-results', 'screenshots');
 const PAGE_CHECK_TIMEOUT_MS = 120_000;
 
@@ -97,33 +99,43 @@ export async function runHostLayer({ build = true } = {}) {
   try {
     if (build) buildExtension();
     const { suiteDir } = await buildHostSuite();
-    const checks = await loadPageChecks();
-    const { results, pageChecks } = await runHostSuite({
-      suiteDir,
-      timeoutMs: Number(process.env.TOOLSHED_HOST_TIMEOUT_MS || 10 * 60_000),
-      grep: process.env.TOOLSHED_HOST_GREP ?? `!${UNTRUSTED_GREP}`,
-      pageChecks: ({ page, workspace }) => runPageChecks(checks, { page, workspace }),
-    });
-    printTests(`in-host suite (VS Code ${results.vscodeVersion ?? '?'}):`, results.tests);
-    console.log(`  in-host: ${results.passed} passed, ${results.failed} failed${results.pending ? `, ${results.pending} pending` : ''}`);
-    printTests('page checks (Playwright):', pageChecks);
-    console.log(`  page checks: ${count(pageChecks, 'passed')} passed, ${count(pageChecks, 'failed')} failed`);
-    let passed = results.passed + count(pageChecks, 'passed');
-    let failed = results.failed + count(pageChecks, 'failed');
+    const grep = process.env.TOOLSHED_HOST_GREP;
+    // TOOLSHED_HOST_GREP='untrusted workspace' runs only the trust-on pass (with its page checks).
+    const untrustedOnly = grep === UNTRUSTED_GREP;
+    let passed = 0;
+    let failed = 0;
+    if (!untrustedOnly) {
+      const checks = await loadPageChecks();
+      const { results, pageChecks } = await runHostSuite({
+        suiteDir,
+        timeoutMs: Number(process.env.TOOLSHED_HOST_TIMEOUT_MS || 10 * 60_000),
+        grep: grep ?? `!${UNTRUSTED_GREP}`,
+        pageChecks: ({ page, workspace }) => runPageChecks(checks, { page, workspace }),
+      });
+      printTests(`in-host suite (VS Code ${results.vscodeVersion ?? '?'}):`, results.tests);
+      console.log(`  in-host: ${results.passed} passed, ${results.failed} failed${results.pending ? `, ${results.pending} pending` : ''}`);
+      printTests('page checks (Playwright):', pageChecks);
+      console.log(`  page checks: ${count(pageChecks, 'passed')} passed, ${count(pageChecks, 'failed')} failed`);
+      passed += results.passed + count(pageChecks, 'passed');
+      failed += results.failed + count(pageChecks, 'failed');
+    }
 
     // Second pass with workspace trust ON and the example workspace untrusted: only the suites
     // named "untrusted workspace" run there (trust cannot be toggled inside a running host).
-    if (!process.env.TOOLSHED_HOST_GREP) {
+    if (!grep || untrustedOnly) {
+      const untrustedChecks = await loadPageChecks(UNTRUSTED_UI_CHECKS_DIR);
       const untrusted = await runHostSuite({
         suiteDir,
         timeoutMs: Number(process.env.TOOLSHED_HOST_TIMEOUT_MS || 10 * 60_000),
         grep: UNTRUSTED_GREP,
         settings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'never' },
+        pageChecks: ({ page, workspace }) => runPageChecks(untrustedChecks, { page, workspace }),
       });
       printTests('in-host suite, untrusted workspace (trust on):', untrusted.results.tests);
       console.log(`  untrusted: ${untrusted.results.passed} passed, ${untrusted.results.failed} failed`);
-      passed += untrusted.results.passed;
-      failed += untrusted.results.failed + (untrusted.results.passed === 0 ? 1 : 0);
+      printTests('page checks, untrusted workspace (Playwright):', untrusted.pageChecks);
+      passed += untrusted.results.passed + count(untrusted.pageChecks, 'passed');
+      failed += untrusted.results.failed + count(untrusted.pageChecks, 'failed') + (untrusted.results.passed === 0 ? 1 : 0);
 
       // Third pass: what `npm start` shows a newcomer (demo model, example tools, no test driver).
       const demo = await runDemoPass();

@@ -2,6 +2,7 @@ import type { EventSink } from '../platform/ports';
 import type { CancellationSignal, ChatMessage, ChatModelPort, ChatPart, ToolDefinition } from './chatTypes';
 import type { PlannerProgress, PlannerSkills, PlannerToolRun, SkillUse, ToolExecutor } from './plannerPorts';
 import { PARTICIPANT_PREAMBLE, joinBlocks } from './promptBlocks';
+import { toolRunRefusal } from '../trust/restrictedMode';
 
 /**
  * The tool-calling loop of the @toolshed participant (the pattern of VS Code's chat sample
@@ -36,6 +37,8 @@ export interface PlannerOptions {
   discoveryBlocks: boolean;
   /** Tool names never offered to this loop (e.g. `tool_invoke`, which is for agent mode). */
   hiddenFromLoop?: readonly string[];
+  /** Restricted Mode: tools are found but never run (the same rule and answer as agent mode's tool_invoke). */
+  refuseToolRuns?: boolean;
 }
 
 export interface RoundRecord {
@@ -47,14 +50,18 @@ export interface RoundRecord {
 export interface TokenReport {
   /** Tokens of the prompt blocks (preamble, discovery, directory, injected skills). */
   promptBlockTokens: number;
-  /** Tokens of the tool definitions sent in the first round. */
+  /** Tokens of the tool definitions sent, summed over every round the model was asked. */
   toolDefinitionTokens: number;
-  /** Tokens that sending every usable tool would have cost instead. */
+  /** Tokens that sending every usable tool in each of those rounds would have cost instead. */
   allToolDefinitionTokens: number;
   /** Tokens of injected skills (part of promptBlockTokens). */
   injectedSkillTokens: number;
+  /** Tool definitions sent, summed over every round (a tool sent in 3 rounds counts 3 times). */
   toolsSent: number;
+  /** Tools the run may use (what one round would send without deferral). */
   toolsAvailable: number;
+  /** Per round, in order: how many tool definitions were sent and what they cost. */
+  perRound: Array<{ tools: number; tokens: number }>;
 }
 
 export interface PlannerOutcome {
@@ -103,24 +110,34 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
   const offered = async (): Promise<ToolDefinition[]> =>
     (await tools.visibleDefinitions()).filter((definition) => !hidden.has(definition.name));
 
-  const firstRoundTools = await offered();
   const allTools = (await tools.allDefinitions()).filter((definition) => !hidden.has(definition.name));
+  const allToolsTokens = await model.countTokens(serializeDefinitions(allTools));
+  // Every round resends its tool definitions, so the saving is summed per round sent (issue 12).
   const tokens: TokenReport = {
     promptBlockTokens: await model.countTokens(instructions),
-    toolDefinitionTokens: await model.countTokens(serializeDefinitions(firstRoundTools)),
-    allToolDefinitionTokens: await model.countTokens(serializeDefinitions(allTools)),
+    toolDefinitionTokens: 0,
+    allToolDefinitionTokens: 0,
     injectedSkillTokens: await model.countTokens(joinBlocks([pinned.block, injected.block])),
-    toolsSent: firstRoundTools.length,
+    toolsSent: 0,
     toolsAvailable: allTools.length,
+    perRound: [],
+  };
+  const countRound = async (definitions: ToolDefinition[]) => {
+    const roundTokens = await model.countTokens(serializeDefinitions(definitions));
+    tokens.perRound.push({ tools: definitions.length, tokens: roundTokens });
+    tokens.toolsSent += definitions.length;
+    tokens.toolDefinitionTokens += roundTokens;
+    tokens.allToolDefinitionTokens += allToolsTokens;
   };
 
   const rounds: RoundRecord[] = [];
   let text = '';
   for (let round = 0; round < options.maxRounds; round++) {
     if (signal.isCancelled) return { text, rounds, stoppedBecause: 'cancelled', usedSkills: [...usedSkills.values()], tokens };
-    const definitions = round === 0 ? firstRoundTools : await offered();
+    const definitions = await offered();
     const record: RoundRecord = { toolsSent: definitions.map((d) => d.name), toolCalls: [] };
     rounds.push(record);
+    await countRound(definitions);
 
     const calls: Array<Extract<ChatPart, { kind: 'toolCall' }>> = [];
     let roundText = '';
@@ -145,7 +162,7 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
     for (const call of calls) {
       if (signal.isCancelled) break;
       const offeredNames = new Set(record.toolsSent);
-      const result = await runOneCall(call, offeredNames, deps, hidden, noteSkills);
+      const result = await runOneCall(call, offeredNames, deps, hidden, noteSkills, options.refuseToolRuns === true);
       record.toolCalls.push({ name: call.name, outcome: result.outcome });
       results.push({ kind: 'toolResult', callId: call.callId, text: result.text, isError: result.outcome === 'error' || result.outcome === 'denied' });
     }
@@ -160,6 +177,7 @@ async function runOneCall(
   deps: PlannerDeps,
   hidden: Set<string>,
   noteSkills: (list: SkillUse[]) => void,
+  refuseToolRuns: boolean,
 ): Promise<{ text: string; outcome: RoundRecord['toolCalls'][number]['outcome'] }> {
   const { tools, skills, executor, progress, signal } = deps;
   if (call.name === TOOL_SEARCH && offeredNames.has(TOOL_SEARCH)) {
@@ -180,6 +198,10 @@ async function runOneCall(
   if (hidden.has(call.name)) return { text: tools.unknownToolMessage(call.name), outcome: 'denied' };
   const resolution = await tools.resolveCall(call.name);
   if (!resolution.ok) return { text: resolution.message, outcome: 'denied' };
+  if (refuseToolRuns) {
+    progress.progress(`Not running \`${call.name}\`: Restricted Mode`);
+    return { text: toolRunRefusal(call.name), outcome: 'denied' };
+  }
   if (resolution.activated) progress.progress(`Activated \`${call.name}\``);
   progress.progress(`Running \`${call.name}\``);
   try {

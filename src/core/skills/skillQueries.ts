@@ -1,4 +1,5 @@
 import type { SkillsConfig, TaskType } from '../config/settingsSchema';
+import { hiddenSkillReason } from '../trust/restrictedMode';
 import type { Clock, EventSink, TokenCounter } from '../platform/ports';
 import { boundSubject, compileSafeRegex } from '../search/safeRegex';
 import { EXACT_SCORE, normalizeBm25, REGEX_SCORES } from '../search/scoring';
@@ -123,6 +124,7 @@ export class SkillQueries {
       const record = byName.get(name);
       if (record && record.status === 'active') found.push(record);
       else if (record) missing.push({ name: this.clean(name, gate), reason: this.clean(`inactive: ${record.status_reason}`, gate), suggestions: [] });
+      else if (!ctx.includeWorkspacePacks && this.deps.store.get(name)?.workspace) missing.push({ name: this.clean(name, gate), reason: hiddenSkillReason(), suggestions: [] });
       else missing.push({ name: this.clean(name, gate), reason: 'unknown skill', suggestions: this.closestNames(name, ctx).map((n) => this.clean(n, gate)) });
     }
     const safe = found.map((r) => makeSafe(r, { gate, redact: this.deps.config().redactPii }));

@@ -229,7 +229,9 @@ class DefaultSkillService implements SkillService {
   }
 
   validatePacks(packs?: readonly ResolvedSkillPack[]): Promise<ValidationReport> {
-    const targets = (packs ?? this.loader.resolvedPacks).filter((p) => p.enabled).map((p) => ({ path: p.root, packName: p.name, format: p.format }));
+    // Default agent-skill folders may simply not exist; a configured folder that is missing is a warning.
+    const targets = (packs ?? this.loader.resolvedPacks).filter((p) => p.enabled)
+      .map((p) => ({ path: p.root, packName: p.name, format: p.format, ifAbsent: p.optional ? 'skip' as const : 'warning' as const }));
     return validateSkillTargets(this.deps.fs, targets);
   }
 

@@ -111,6 +111,12 @@ function yamlFixes(text: string, kind: SkillFileKind, fileName: string, problem:
       if (moved) fixes.push({ title: `Move \`${key}\` into \`metadata\``, edits: [moved] });
       return fixes;
     }
+    case 'mid-line-comment': {
+      // The problem spans the value and the comment that cut it; the fix quotes them as one value.
+      const quoted = problem.data?.quoted;
+      if (typeof quoted !== 'string') return [];
+      return [{ title: 'Quote the value (keep the text after #)', isPreferred: true, edits: [{ start: offsetOf(text, problem.line, problem.column), end: offsetOf(text, problem.endLine, problem.endColumn), newText: quoted }] }];
+    }
     default:
       return [];
   }

@@ -1,18 +1,30 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { runPlanner } from '../../core/planner/plannerLoop';
 import { plannerSkillsFrom } from '../../core/planner/skillsPort';
 import { plannerToolRunFrom } from '../../core/planner/toolRunPort';
+import { responseFooter } from '../../core/planner/responseFooter';
 import { SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME, SKILL_SEARCH_TOOL_NAME } from '../../core/skills/skillToolSchemas';
 import { TOOL_INVOKE_TOOL_NAME } from '../lmTools/toolInvokeTool';
 import type { ToolshedServices } from '../services';
+import type { ToolshedSettings } from '../../core/config/settingsSchema';
 import { createLanguageModelAdapter, signalOf } from './languageModelAdapter';
 import { createResponseProgress } from './responseProgress';
+import { chooseRequestModel } from './requestModel';
 import type { TurnSession } from './turnSession';
 import { createLmToolExecutor } from './toolExecutor';
 import type { ToolshedTurnMetadata } from './sessionMetadata';
 import { historyMessages } from './sessionMetadata';
 
 const SKILL_TOOL_NAMES = [SKILL_SEARCH_TOOL_NAME, SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME];
+
+/**
+ * Toolshed's own tools the @toolshed loop never offers: tool_invoke exists for agent mode (here
+ * deferred tools are called directly), and with skills turned off the skill tools go too.
+ * `/tools` uses the same list, so it shows exactly what the model receives.
+ */
+export function hiddenFromLoop(settings: ToolshedSettings): string[] {
+  return [TOOL_INVOKE_TOOL_NAME, ...(settings.skills.enabled ? [] : SKILL_TOOL_NAMES)];
+}
 
 /**
  * One @toolshed request without a slash command: pre-flight skills, then the planner loop over
@@ -27,13 +39,25 @@ export async function handlePlannerRequest(
   session: TurnSession,
 ): Promise<vscode.ChatResult> {
   const settings = services.settings.current;
+  const progress = createResponseProgress(stream);
+  // Right after start-up MCP servers are still publishing tools: say so while waiting for them.
+  if (services.toolCatalogSettling.isSettling) {
+    progress.progress('Starting MCP servers…');
+    await services.toolCatalogSettling.settle(5000, token);
+  }
   services.syncToolCatalog();
   await Promise.all([services.skillPacks.ready, services.toolExamples.ready]);
 
+  const chosen = await chooseRequestModel(request.model as vscode.LanguageModelChat | undefined);
+  if (!chosen.model) {
+    progress.markdown(chosen.answer);
+    return { metadata: { toolshed: session.metadataBase() } };
+  }
+  if (chosen.note) progress.markdown(chosen.note);
+
   const run = await session.startRun();
   try {
-    const model = createLanguageModelAdapter(request.model, token);
-    const progress = createResponseProgress(stream);
+    const model = createLanguageModelAdapter(chosen.model, token);
     const executor = createLmToolExecutor(request.toolInvocationToken, token);
     const skills = settings.skills.enabled
       ? plannerSkillsFrom(services.skills, services.skillContext(run, session.pinnedSkills), {
@@ -64,9 +88,9 @@ export async function handlePlannerRequest(
       {
         maxRounds: settings.toolSearch.maxRounds,
         discoveryBlocks: settings.toolSearch.enabled,
-        // tool_invoke exists for agent mode; here deferred tools are called directly. With
-        // skills turned off, the skill tools are not offered either.
-        hiddenFromLoop: [TOOL_INVOKE_TOOL_NAME, ...(settings.skills.enabled ? [] : SKILL_TOOL_NAMES)],
+        hiddenFromLoop: hiddenFromLoop(settings),
+        // One trust rule on every path: in Restricted Mode no tool runs (tool_invoke refuses too).
+        refuseToolRuns: !vscode.workspace.isTrusted,
       },
     );
 
@@ -85,14 +109,8 @@ export async function handlePlannerRequest(
         stopped_because: outcome.stoppedBecause,
       },
     });
-    if (outcome.stoppedBecause === 'maxRounds') {
-      stream.markdown(`\n\n_Stopped after ${settings.toolSearch.maxRounds} rounds (setting \`toolshed.toolSearch.maxRounds\`)._`);
-    }
-    if (tokens.toolsAvailable > tokens.toolsSent && outcome.stoppedBecause !== 'cancelled') {
-      const saved = tokens.allToolDefinitionTokens - tokens.toolDefinitionTokens;
-      const percent = tokens.allToolDefinitionTokens > 0 ? Math.round((saved / tokens.allToolDefinitionTokens) * 100) : 0;
-      stream.markdown(`\n\n_Toolshed sent ${tokens.toolsSent} of ${tokens.toolsAvailable} tools: ${tokens.toolDefinitionTokens.toLocaleString('en-US')} tokens of tool definitions instead of ${tokens.allToolDefinitionTokens.toLocaleString('en-US')} (${percent}% fewer)._`);
-    }
+    const footer = responseFooter({ tokens, stoppedBecause: outcome.stoppedBecause, maxRounds: settings.toolSearch.maxRounds });
+    if (footer) stream.markdown(footer);
 
     const metadata: ToolshedTurnMetadata = {
       ...session.metadataBase(),
@@ -100,6 +118,7 @@ export async function handlePlannerRequest(
       tokens,
       rounds: outcome.rounds,
       stoppedBecause: outcome.stoppedBecause,
+      answer: outcome.text,
     };
     return { metadata: { toolshed: metadata } };
   } finally {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ChatMessage } from '../../core/planner/chatTypes';
 import type { RoundRecord, TokenReport } from '../../core/planner/plannerLoop';
+import { withoutFooter } from '../../core/planner/responseFooter';
 
 export const PARTICIPANT_ID = 'toolshed.agent';
 
@@ -21,6 +22,8 @@ export interface ToolshedTurnMetadata {
   tokens?: TokenReport;
   rounds?: RoundRecord[];
   stoppedBecause?: string;
+  /** The model's answer text alone (no footer, no progress): what later turns send back as history. */
+  answer?: string;
 }
 
 /** The newest @toolshed turn's metadata in this conversation, if any. */
@@ -45,10 +48,13 @@ export function historyMessages(context: vscode.ChatContext): ChatMessage[] {
       messages.push({ role: 'user', parts: [{ kind: 'text', text: turn.prompt }] });
     } else if (turn instanceof vscode.ChatResponseTurn) {
       if (turn.command) continue;
-      const text = turn.response
-        .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
-        .join('')
-        .trim();
+      // Only the answer goes back to the model: the footer and status lines would cost tokens
+      // on every later turn. Turns recorded before `answer` existed are cleaned of the footer.
+      const metadata = turn.result.metadata?.toolshed as ToolshedTurnMetadata | undefined;
+      const text = (typeof metadata?.answer === 'string'
+        ? metadata.answer
+        : withoutFooter(turn.response.map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : '')).join(''))
+      ).trim();
       if (text) messages.push({ role: 'assistant', parts: [{ kind: 'text', text }] });
     }
   }

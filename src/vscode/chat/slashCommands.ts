@@ -1,12 +1,23 @@
 import * as vscode from 'vscode';
 import type { ToolshedServices } from '../services';
 import { describeToolInputError } from '../../core/planner/skillsPort';
+import { hiddenSkillReason, hiddenWorkspaceSkillCount, MANAGE_TRUST_COMMAND, restrictedModeLine } from '../../core/trust/restrictedMode';
 import type { TurnSession } from './turnSession';
+import { hiddenFromLoop } from './plannerRequest';
 
 /** Session id for `/search` (which activates nothing) so session scope is satisfied. */
 const COMMAND_SEARCH_SESSION = 'toolshed-command-search';
 
 type CommandResult = vscode.ChatResult;
+
+/** Restricted Mode: how many workspace skills are hidden, with the trust button (nothing when trusted). */
+function showRestrictedMode(stream: vscode.ChatResponseStream, services: ToolshedServices): void {
+  if (vscode.workspace.isTrusted) return;
+  const hidden = hiddenWorkspaceSkillCount(services.skills.listPacks());
+  if (hidden === 0) return;
+  stream.markdown(`\n\n> ${restrictedModeLine(hidden)}\n\n`);
+  stream.button({ command: MANAGE_TRUST_COMMAND, title: 'Manage Workspace Trust' });
+}
 
 /** `/skills`: the skill directory — what the model sees — plus how many skills exist in all. */
 export async function skillsCommand(stream: vscode.ChatResponseStream, services: ToolshedServices, session: TurnSession): Promise<CommandResult> {
@@ -14,6 +25,7 @@ export async function skillsCommand(stream: vscode.ChatResponseStream, services:
   const ctx = services.skillContext(undefined, session.pinnedSkills);
   const directory = await services.skills.directory(ctx);
   const all = await services.skills.list({ page: 1, page_size: 1 }, ctx);
+  showRestrictedMode(stream, services);
   if (directory.entries.length === 0) {
     stream.markdown('No skills are available yet. Add `*.skill.md` files or `<name>/SKILL.md` folders under `.github/skills`, or run **Toolshed: New Skill…**.');
     stream.button({ command: 'toolshed.newSkill', title: 'New Skill…' });
@@ -39,6 +51,7 @@ export async function skillCommand(prompt: string, stream: vscode.ChatResponseSt
   const skill = output.skills[0];
   if (!skill) {
     stream.markdown(output.message ?? `Unknown skill \`${name}\`.`);
+    if (output.missing?.some((m) => m.reason === hiddenSkillReason())) showRestrictedMode(stream, services);
     return { metadata: { toolshed: session.metadataBase() } };
   }
   if (!session.pinnedSkills.includes(skill.name)) session.pinnedSkills.push(skill.name);
@@ -54,7 +67,9 @@ export async function toolsCommand(stream: vscode.ChatResponseStream, services: 
   services.syncToolCatalog();
   const run = await session.startRun();
   try {
-    const visible = run.visibleTools();
+    // The same filter as the planner loop: /tools lists what the model is sent, nothing more.
+    const hidden = new Set(hiddenFromLoop(services.settings.current));
+    const visible = run.visibleTools().filter((tool) => !hidden.has(tool.name));
     const activations = run.listActivations();
     const deferred = run.permittedTools().filter((tool) => tool.loadingMode === 'deferred');
     stream.markdown(`**Always visible** (${visible.filter((t) => t.loadingMode === 'always').length}): ${visible.filter((t) => t.loadingMode === 'always').map((t) => `\`${t.name}\``).join(', ') || '—'}\n\n`);

@@ -3,6 +3,7 @@ import { TOOLSHED_TOOL_NAMES } from '../../core/config/settingsSchema';
 import { NO_SUCH_TOOL_MESSAGE } from '../../core/tools/toolText';
 import { AGENT_MODE_SESSION, type ToolshedServices } from '../services';
 import { textResult } from './toolResults';
+import { toolRunRefusal } from '../../core/trust/restrictedMode';
 
 export const TOOL_INVOKE_TOOL_NAME = 'tool_invoke';
 
@@ -24,10 +25,8 @@ export function registerToolInvokeTool(services: ToolshedServices): vscode.Dispo
       return { invocationMessage: `Running \`${name}\` through Toolshed` };
     },
     async invoke(options, token) {
-      if (!vscode.workspace.isTrusted) {
-        return textResult('tool_invoke is disabled because this workspace is not trusted. Ask the user to trust the workspace (Manage Workspace Trust) to run tools found with tool_search.');
-      }
       const name = options.input?.name;
+      if (!vscode.workspace.isTrusted) return textResult(toolRunRefusal(typeof name === 'string' ? name : 'the tool'));
       if (typeof name !== 'string' || name.trim() === '') {
         return textResult('tool_invoke needs "name": the exact tool name returned by tool_search, and "input": an object with that tool\'s parameters.');
       }
@@ -43,7 +42,9 @@ export function registerToolInvokeTool(services: ToolshedServices): vscode.Dispo
       const resolution = await services.tools.withRun({ sessionId: AGENT_MODE_SESSION, isVisible: services.toolVisibility() }, (run) => run.resolveCall(name));
       if (!resolution.ok) return textResult(NO_SUCH_TOOL_MESSAGE);
       try {
-        return await vscode.lm.invokeTool(name, { input, toolInvocationToken: options.toolInvocationToken }, token);
+        const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: options.toolInvocationToken }, token);
+        services.activity.recordInvocation({ toolName: name, sessionId: AGENT_MODE_SESSION, sessionLabel: services.activity.sessionLabel(AGENT_MODE_SESSION), reason: 'tool_invoke', at: Date.now() });
+        return result;
       } catch (error) {
         return textResult(`Tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}`);
       }

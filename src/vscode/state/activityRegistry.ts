@@ -26,6 +26,9 @@ export class ActivityRegistry extends Disposable {
   private readonly entries = new Map<string, ActivationEntry>();
   private readonly changed = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
+  private readonly cleared = this._register(new vscode.EventEmitter<string | undefined>());
+  /** Fires with the cleared session id (undefined: all sessions), so the tool service forgets them too. */
+  readonly onDidClear = this.cleared.event;
   /** Size of the deferred catalog at the last sync (shown in the view description). */
   deferredCatalogSize = 0;
   private readonly sessionLabels = new Map<string, string>();
@@ -57,6 +60,17 @@ export class ActivityRegistry extends Disposable {
     this.changed.fire();
   }
 
+  /**
+   * A tool run outside @toolshed (agent mode's `tool_invoke`): listed by what was invoked, one
+   * entry per tool with its call count — searches there change no tool list, so they are not shown.
+   */
+  recordInvocation(entry: Omit<ActivationEntry, 'calls' | 'source' | 'scope'>): void {
+    const key = this.key(entry.sessionId, entry.toolName);
+    const existing = this.entries.get(key);
+    this.entries.set(key, { ...entry, scope: 'session', source: 'call', calls: (existing?.calls ?? 0) + 1 });
+    this.changed.fire();
+  }
+
   setDeferredCatalogSize(size: number): void {
     if (size === this.deferredCatalogSize) return;
     this.deferredCatalogSize = size;
@@ -80,17 +94,18 @@ export class ActivityRegistry extends Disposable {
 
   /** Forgets activations (of one session, or all); the participant consults `isCleared`. */
   clear(sessionId?: string): void {
+    const now = Date.now();
     for (const [key, entry] of this.entries) {
-      if (!sessionId || entry.sessionId === sessionId) {
-        this.entries.delete(key);
-        this.clearedSessions.add(entry.sessionId);
-      }
+      if (!sessionId || entry.sessionId === sessionId) this.entries.delete(key);
     }
-    if (!sessionId) this.clearedAllAt = Date.now();
+    if (sessionId) this.clearedAt.set(sessionId, now);
+    else this.clearedAllAt = now;
+    this.cleared.fire(sessionId);
     this.changed.fire();
   }
 
-  private readonly clearedSessions = new Set<string>();
+  /** When each session was last cleared (a later turn may activate and carry tools again). */
+  private readonly clearedAt = new Map<string, number>();
   private clearedAllAt = 0;
 
   /**
@@ -98,6 +113,6 @@ export class ActivityRegistry extends Disposable {
    * `recordedAt`) were cleared by the user since, so the participant must not restore them.
    */
   isCleared(sessionId: string, recordedAt: number): boolean {
-    return this.clearedSessions.has(sessionId) || recordedAt <= this.clearedAllAt;
+    return recordedAt <= Math.max(this.clearedAt.get(sessionId) ?? 0, this.clearedAllAt);
   }
 }

@@ -94,7 +94,7 @@ export function registerActivatedToolsView(context: vscode.ExtensionContext, reg
   const updateSummary = () => {
     const summary = activatedSummary(registry.all(), registry.deferredCatalogSize);
     view.description = summary.description;
-    view.badge = summary.count ? { value: summary.count, tooltip: summary.description } : undefined;
+    // No badge: activations are information, not something that needs the user.
   };
   updateSummary();
   context.subscriptions.push(

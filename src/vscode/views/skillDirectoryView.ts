@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { SkillProblem } from '../../core/skills/packs/skillProblems';
 import { Disposable } from '../lifecycle';
+import { MANAGE_TRUST_COMMAND, restrictedModeLine } from '../../core/trust/restrictedMode';
 import type { PinnedSkills } from '../state/pinnedSkills';
 import { findSkill, type PackView, type SkillDirectorySource, type SkillView } from './skillDirectorySource';
 import { directorySummary, packNode, skillChatReference, skillNode } from './skillTreeModel';
@@ -10,7 +11,8 @@ export const SKILL_DIRECTORY_VIEW_ID = 'toolshed.skillDirectory';
 export type SkillDirectoryNode =
   | { readonly type: 'pack'; readonly pack: PackView }
   | { readonly type: 'skill'; readonly skill: SkillView; readonly pack: PackView }
-  | { readonly type: 'problem'; readonly problem: SkillProblem; readonly pack: PackView };
+  | { readonly type: 'problem'; readonly problem: SkillProblem; readonly pack: PackView }
+  | { readonly type: 'restrictedMode'; readonly hiddenSkills: number };
 
 function icon(id: string, color?: string): vscode.ThemeIcon {
   return color ? new vscode.ThemeIcon(id, new vscode.ThemeColor(color)) : new vscode.ThemeIcon(id);
@@ -33,7 +35,9 @@ export class SkillDirectoryProvider extends Disposable implements vscode.TreeDat
 
   getChildren(node?: SkillDirectoryNode): SkillDirectoryNode[] {
     if (!node) {
-      return this.source.packs().filter((p) => p.skills.length > 0 || (p.problems?.length ?? 0) > 0).map((pack) => ({ type: 'pack', pack }));
+      const restricted = this.source.restrictedMode?.();
+      const packs = this.source.packs().filter((p) => p.skills.length > 0 || (p.problems?.length ?? 0) > 0).map((pack) => ({ type: 'pack' as const, pack }));
+      return restricted && restricted.hiddenSkills > 0 ? [{ type: 'restrictedMode', hiddenSkills: restricted.hiddenSkills }, ...packs] : packs;
     }
     if (node.type !== 'pack') return [];
     const pinned = new Set(this.pinned.names());
@@ -45,10 +49,20 @@ export class SkillDirectoryProvider extends Disposable implements vscode.TreeDat
   }
 
   getParent(node: SkillDirectoryNode): SkillDirectoryNode | undefined {
-    return node.type === 'pack' ? undefined : { type: 'pack', pack: node.pack };
+    return node.type === 'pack' || node.type === 'restrictedMode' ? undefined : { type: 'pack', pack: node.pack };
   }
 
   getTreeItem(node: SkillDirectoryNode): vscode.TreeItem {
+    if (node.type === 'restrictedMode') {
+      // A header row with the trust button: the hidden workspace packs are not listed at all.
+      const item = new vscode.TreeItem(restrictedModeLine(node.hiddenSkills), vscode.TreeItemCollapsibleState.None);
+      item.id = 'restrictedMode';
+      item.iconPath = icon('shield', 'problemsWarningIcon.foreground');
+      item.tooltip = 'This workspace is not trusted, so Toolshed hides its skill packs from every model and runs no tools. Click to manage Workspace Trust.';
+      item.contextValue = 'restrictedMode';
+      item.command = { command: MANAGE_TRUST_COMMAND, title: 'Manage Workspace Trust' };
+      return item;
+    }
     if (node.type === 'pack') {
       const model = packNode(node.pack);
       const item = new vscode.TreeItem(model.label, vscode.TreeItemCollapsibleState.Expanded);
@@ -133,7 +147,7 @@ export function registerSkillDirectoryView(context: vscode.ExtensionContext, sou
   const updateSummary = () => {
     const summary = directorySummary(source.packs());
     view.description = summary.description;
-    view.badge = summary.count ? { value: summary.count, tooltip: summary.badgeTooltip } : undefined;
+    view.badge = summary.badge ? { value: summary.badge.count, tooltip: summary.badge.tooltip } : undefined;
   };
   updateSummary();
   context.subscriptions.push(provider, view, source.onDidChange(updateSummary));

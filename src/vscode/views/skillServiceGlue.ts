@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { LoadSummary } from '../../core/skills/packs/skillPackLoader';
 import type { SkillService, SkillTreePack } from '../../core/skills/skillService';
 import { Disposable } from '../lifecycle';
+import { hiddenWorkspaceSkillCount } from '../../core/trust/restrictedMode';
 import type { CancellationLike, PackView, ReloadProgress, ReloadSummary, SkillDirectorySource, SkillView } from './skillDirectorySource';
 
 /**
@@ -45,9 +46,16 @@ export class SkillServiceDirectorySource extends Disposable implements SkillDire
     return this.snapshot;
   }
 
+  restrictedMode(): { hiddenSkills: number } | undefined {
+    if (vscode.workspace.isTrusted) return undefined;
+    return { hiddenSkills: hiddenWorkspaceSkillCount(this.service.listPacks()) };
+  }
+
   private build(): PackView[] {
     const { service } = this;
-    return service.listPacks().map((pack) => ({
+    // Restricted Mode: workspace packs are hidden from the sidebar as from every model path.
+    const trusted = vscode.workspace.isTrusted;
+    return service.listPacks().filter((pack) => trusted || !pack.workspace).map((pack) => ({
       name: pack.name,
       ...(pack.root ? { root: pack.root } : {}),
       kind: PACK_KINDS[pack.source] ?? 'configured',

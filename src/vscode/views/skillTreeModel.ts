@@ -113,13 +113,21 @@ export function skillTooltip(skill: SkillView, pinned: boolean): string {
   return lines.join('\n\n');
 }
 
-/** Badge/description text of the Skill Directory view. */
-export function directorySummary(packs: readonly PackView[]): { count: number; description: string; badgeTooltip: string } {
+/**
+ * Description and badge of the Skill Directory view. The badge means "something needs you"
+ * (skills that failed validation); at rest there is none. Invalid skills are never counted
+ * as loaded.
+ */
+export function directorySummary(packs: readonly PackView[]): { description: string; badge?: { count: number; tooltip: string } } {
   const skills = packs.flatMap((p) => p.skills);
   const invalid = skills.filter((s) => s.status === 'invalid').length;
-  const parts = [plural(skills.length, 'skill'), plural(packs.length, 'pack')];
+  const loaded = skills.length - invalid;
+  const parts = [plural(loaded, 'skill'), plural(packs.filter((p) => p.skills.length > 0).length, 'pack')];
   if (invalid) parts.push(`${invalid} invalid`);
-  return { count: skills.length, description: parts.join(' · '), badgeTooltip: `${plural(skills.length, 'skill')} loaded${invalid ? `, ${invalid} invalid` : ''}` };
+  return {
+    description: parts.join(' · '),
+    ...(invalid ? { badge: { count: invalid, tooltip: `${plural(invalid, 'invalid skill')} to fix (${plural(loaded, 'skill')} loaded) — see Problems` } } : {}),
+  };
 }
 
 /**

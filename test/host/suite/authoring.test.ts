@@ -50,6 +50,18 @@ suite('authoring: skill files in the editor', () => {
     await vscode.workspace.fs.delete(vscode.Uri.joinPath(skillsDir(), 'folder-probe'), { recursive: true }).then(undefined, () => undefined);
   });
 
+  test('a # that cuts a YAML step mid-sentence gets a warning and a quick fix that quotes the step', async () => {
+    const editor = await openNew('hash-probe.skill.yaml', 'name: hash-probe\ntrigger: When a ticket is filed.\nsteps:\n  - Post the new ticket key to the #team channel\n');
+    const uri = editor.document.uri;
+    const diagnostic = await waitForCode(uri, 'mid-line-comment');
+    assert.equal(diagnostic.severity, vscode.DiagnosticSeverity.Warning);
+    assert.equal(diagnostic.range.start.line, 3);
+    await applyFix(uri, diagnostic, /Quote the value/);
+    assert.equal(editor.document.lineAt(3).text, '  - "Post the new ticket key to the #team channel"');
+    await editor.document.save();
+    await eventually(() => !ours(uri).some((d) => codeOf(d) === 'mid-line-comment'), 'the warning gone after the fix');
+  });
+
   test('a missing trigger is flagged on the frontmatter, fixed by the quick fix, and the diagnostic goes away', async () => {
     const editor = await openNew('authoring-trigger.skill.md', '---\nname: authoring-trigger\nsteps:\n  - Do it.\n---\nBody.\n');
     const uri = editor.document.uri;

@@ -36,8 +36,12 @@ suite('@toolshed participant: planner loop with deferred tools (scripted model)'
     assert.match(weather?.description ?? '', /São Paulo/, 'the example from .vscode/team.tools.yaml is rendered under the description');
     assert.deepEqual((await driver()).testTools.calls, [{ name: WEATHER, input: { city: 'Oslo' } }]);
     assert.match(recorded.markdown(), /Oslo: Forecast for Oslo: sunny, 21°C/);
-    assert.ok(recorded.progress.some((p) => p.includes('Searching tools for')), recorded.progress.join(' | '));
-    assert.ok(recorded.progress.includes(`Activated \`${WEATHER}\``), recorded.progress.join(' | '));
+    assert.ok(recorded.steps().some((p) => p.includes('Searching tools for')), recorded.steps().join(' | '));
+    assert.ok(recorded.steps().includes(`Activated \`${WEATHER}\``), recorded.steps().join(' | '));
+    // Every step is visible in the answer; none is a transient progress message that VS Code
+    // would count in "Completed N steps" and then hide.
+    assert.deepEqual(recorded.progress, []);
+    assert.deepEqual(recorded.steps().filter((step) => !/^(Using skill|Starting MCP servers)/.test(step)), ['Searching tools for "weather forecast for a city"', `Activated \`${WEATHER}\``, `Running \`${WEATHER}\``]);
     assert.ok(model.requests[0].toolNames.length < 10, `only a few tools are sent: ${model.requests[0].toolNames.join(', ')}`);
   });
 

@@ -6,7 +6,10 @@ import type { DriverApi } from '../driver/extension';
 export interface RecordedStream {
   stream: vscode.ChatResponseStream;
   markdown: () => string;
+  /** Transient progress messages (VS Code counts them as steps but hides them once done). */
   progress: string[];
+  /** The visible step lines @toolshed wrote into the answer (`> …` lines), in order. */
+  steps: () => string[];
   references: string[];
   parts: Array<{ kind: string; value: string }>;
 }
@@ -48,6 +51,7 @@ export function recordingStream(): RecordedStream {
     progress,
     references,
     markdown: () => parts.filter((p) => p.kind === 'markdown').map((p) => p.value).join(''),
+    steps: () => parts.filter((p) => p.kind === 'markdown').flatMap((p) => [...p.value.matchAll(/^> (.*?) *$/gm)].map((m) => m[1]!)),
   };
 }
 
@@ -60,10 +64,16 @@ export async function driver(): Promise<DriverApi> {
 /** Sends one request to @toolshed the way the chat view would, with the scripted model. */
 export async function askToolshed(
   prompt: string,
-  options: { command?: string; history?: ReadonlyArray<vscode.ChatRequestTurn | vscode.ChatResponseTurn>; token?: vscode.CancellationToken } = {},
+  options: {
+    command?: string;
+    history?: ReadonlyArray<vscode.ChatRequestTurn | vscode.ChatResponseTurn>;
+    token?: vscode.CancellationToken;
+    /** The request's model; default the scripted one. `null`: a request without a model. */
+    model?: vscode.LanguageModelChat | null;
+  } = {},
 ): Promise<{ result: vscode.ChatResult; recorded: RecordedStream }> {
   const api = await toolshed();
-  const model = await selectScriptedChatModel();
+  const model = options.model === null ? undefined : options.model ?? (await selectScriptedChatModel());
   const recorded = recordingStream();
   const request = {
     prompt,
@@ -83,12 +93,12 @@ export async function askToolshed(
 }
 
 /** A history turn as VS Code would record it (constructors are internal in the typings). */
-export function historyOf(prompt: string, result: vscode.ChatResult, answer: string): Array<vscode.ChatRequestTurn | vscode.ChatResponseTurn> {
+export function historyOf(prompt: string, result: vscode.ChatResult, answer: string, command?: string): Array<vscode.ChatRequestTurn | vscode.ChatResponseTurn> {
   const RequestTurn = vscode.ChatRequestTurn as unknown as new (...args: unknown[]) => vscode.ChatRequestTurn;
   const ResponseTurn = vscode.ChatResponseTurn as unknown as new (...args: unknown[]) => vscode.ChatResponseTurn;
   return [
-    new RequestTurn(prompt, undefined, [], 'toolshed.agent', []),
-    new ResponseTurn([new vscode.ChatResponseMarkdownPart(answer)], result, 'toolshed.agent'),
+    new RequestTurn(prompt, command, [], 'toolshed.agent', []),
+    new ResponseTurn([new vscode.ChatResponseMarkdownPart(answer)], result, 'toolshed.agent', command),
   ];
 }
 

@@ -1,12 +1,15 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { scriptedModel, toolshed } from './helpers';
-import { askToolshed, driver, userFacingTexts } from './chatHelpers';
+import { eventually, scriptedModel, toolshed } from './helpers';
+import { askToolshed, driver, lastToolResultText, userFacingTexts } from './chatHelpers';
+
+const WEATHER = 'fixture_weather_forecast';
 
 /**
  * Runs only in the harness's second pass: workspace trust ON, example workspace NOT trusted.
- * Workspace skill packs (here `.github/skills/triage-issue`) must not reach a model, and
- * tool_invoke must refuse; built-in skills and tool search keep working.
+ * One rule (src/core/trust/restrictedMode.ts): workspace skill packs reach no model and are not
+ * listed as loaded, every surface says how many are hidden, and no tool runs on any path;
+ * built-in skills and tool search keep working.
  */
 suite('untrusted workspace: limited mode', () => {
   const text = (result: vscode.LanguageModelToolResult) =>
@@ -35,11 +38,64 @@ suite('untrusted workspace: limited mode', () => {
     assert.ok(!/triage-issue/.test(userFacingTexts(model.requests[0])), 'not injected pre-flight');
   });
 
-  test('tool_invoke is refused, and nothing runs', async () => {
+  test('one rule for running tools: tool_invoke and @toolshed\'s own loop both refuse, with the same answer, and nothing runs', async () => {
     await toolshed();
     (await driver()).testTools.reset();
-    const result = await vscode.lm.invokeTool('tool_invoke', { input: { name: 'fixture_weather_forecast', input: { city: 'Oslo' } }, toolInvocationToken: undefined });
-    assert.match(text(result), /not trusted/);
-    assert.deepEqual((await driver()).testTools.calls, []);
+    const invoked = text(await vscode.lm.invokeTool('tool_invoke', { input: { name: WEATHER, input: { city: 'Oslo' } }, toolInvocationToken: undefined }));
+    assert.match(invoked, /not trusted/);
+
+    const model = await scriptedModel();
+    model.setScript([
+      [{ toolCall: { name: 'tool_search', input: { query: 'weather forecast for a city' } } }],
+      [{ toolCall: { name: WEATHER, input: { city: 'Oslo' } } }],
+      'I could not run it.',
+    ]);
+    const { recorded } = await askToolshed('What is the weather in Oslo?');
+    assert.ok(lastToolResultText(model.requests[1] as never).includes(WEATHER), 'tool_search still finds the tool');
+    assert.equal(lastToolResultText(model.requests[2] as never), invoked, 'the loop answers exactly like tool_invoke');
+    assert.ok(recorded.steps().some((line) => /Not running `fixture_weather_forecast`: Restricted Mode/.test(line)), recorded.steps().join(' | '));
+    assert.deepEqual((await driver()).testTools.calls, [], 'nothing ran on either path');
+  });
+
+  test('the sidebar says how many workspace skills are hidden, with the trust button, and does not list their pack', async () => {
+    const api = await toolshed();
+    await api.services.skillPacks.ready;
+    const tree = await eventually(async () => {
+      const rendered = await vscode.commands.executeCommand<{ description?: string; items: Array<{ label: string; id?: string; depth: number }> }>('toolshed._skillDirectoryItems');
+      return rendered.items.length ? rendered : undefined;
+    }, 'the skill tree');
+    const first = tree.items[0]!;
+    const count = Number(/^Restricted Mode: (\d+) workspace skills? hidden — Manage Workspace Trust/.exec(first.label)?.[1]);
+    assert.ok(count >= 3, `header row first: ${first.label}`);
+    assert.equal(first.id, 'restrictedMode');
+    const workspaceSkills = api.services.skills.listPacks().filter((pack) => pack.workspace).flatMap((pack) => pack.skills.map((skill) => skill.name));
+    assert.ok(workspaceSkills.includes('triage-issue') && workspaceSkills.includes('release-notes'));
+    for (const name of workspaceSkills) assert.ok(!tree.items.some((item) => item.id?.endsWith(`:${name}`)), `${name} is not listed`);
+    assert.ok(!tree.items.some((item) => item.id?.startsWith('pack:ws-')), 'the workspace pack is not listed as loaded');
+    assert.ok(tree.items.some((item) => item.id === 'pack:core'), 'built-in skills still listed');
+  });
+
+  test('/skills shows the Restricted Mode line with a Manage Workspace Trust button', async () => {
+    const api = await toolshed();
+    await api.services.skillPacks.ready;
+    const { recorded } = await askToolshed('', { command: 'skills' });
+    assert.match(recorded.markdown(), /Restricted Mode: \d+ workspace skills hidden — Manage Workspace Trust/);
+    const button = recorded.parts.find((part) => part.kind === 'button');
+    assert.ok(button && button.value.includes('workbench.trust.manage'), JSON.stringify(recorded.parts.filter((p) => p.kind !== 'markdown')));
+    assert.doesNotMatch(recorded.markdown(), /`triage-issue`|`release-notes`/);
+  });
+
+  test('skill_get for a hidden skill says it is hidden by Restricted Mode, without its content', async () => {
+    const api = await toolshed();
+    await api.services.skillPacks.ready;
+    const output = JSON.parse(text(await vscode.lm.invokeTool('skill_get', { input: { names: ['release-notes'] }, toolInvocationToken: undefined }))) as { skills: unknown[]; message?: string };
+    assert.deepEqual(output.skills, []);
+    assert.match(output.message ?? '', /release-notes.*hidden in Restricted Mode.*Manage Workspace Trust/);
+    assert.doesNotMatch(output.message ?? '', /Unknown skill/);
+    const record = api.services.skills.inspect('release-notes');
+    const content = [...(record?.steps ?? []), record?.body ?? '', record?.trigger ?? ''].map((part) => part.trim().slice(0, 30)).filter((part) => part.length > 8);
+    assert.ok(content.length > 0, 'the hidden skill has content to leak');
+    const answer = text(await vscode.lm.invokeTool('skill_get', { input: { names: ['release-notes'] }, toolInvocationToken: undefined }));
+    for (const part of content) assert.ok(!answer.includes(part), `no content of the hidden skill: ${part}`);
   });
 });

@@ -32,11 +32,19 @@ async function askToolshedInTheChatView(page, screenshot) {
   await page.locator('.interactive-response', { hasText: /fewer\)/ }).first().waitFor({ timeout: 30_000 });
   const text = await page.locator('.interactive-list').first().innerText();
   assert.match(text, /Forecast for Oslo: sunny/, 'the answer uses the deferred tool\'s result');
-  assert.match(text, /Toolshed sent \d+ of \d+ tools/, 'the token saving line is shown');
+  assert.match(text, /Toolshed sent [\d +]+ of \d+ tools( over \d+ rounds)?: [\d,]+ tokens of tool definitions/, 'the token saving line, summed over every round, is shown');
   assert.doesNotMatch(text, /<sub>|<\/?[a-z]+>/, 'no raw HTML in the response');
   // Expand the collapsed progress ("Completed N steps") so the screenshot shows the discovery.
   const steps = page.locator('.interactive-response', { hasText: /Completed|steps/ }).getByText(/Completed \d+ steps?/).first();
   if (await steps.count()) await steps.click().catch(() => undefined);
   await page.waitForTimeout(400);
+  const response = await page.locator('.interactive-response').last().innerText();
+  // Every step is visible in the answer (VS Code hides transient progress once a response is done).
+  assert.match(response, /Searching tools for "[^"]+"/, 'the search step is visible');
+  assert.match(response, /Running fixture_weather_forecast|Running `?fixture_weather_forecast/, 'the run step is visible');
+  // "Completed N steps" counts no more than what it shows: the step lines plus the tool call VS Code lists.
+  const counted = Number(/Completed (\d+) steps?/.exec(response)?.[1] ?? 0);
+  const shown = (response.match(/^(Searching tools for|Activated|Running|Using skill|Looking up skills|Starting MCP servers)/gm) ?? []).length;
+  assert.ok(counted <= shown + 1, `"Completed ${counted} steps" but ${shown} step lines are visible:\n${response}`);
   await screenshot('chat-participant');
 }

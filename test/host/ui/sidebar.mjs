@@ -4,22 +4,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCommand } from './lib/workbench.mjs';
-
-/** A calmer workbench for screenshots: no panel, no secondary side bar, no notifications, a wider side bar. */
-async function tidy(page) {
-  for (const label of ['View: Hide Panel', 'View: Hide Secondary Side Bar', 'Notifications: Clear All Notifications']) {
-    await runCommand(page, label).catch(() => page.keyboard.press('Escape'));
-  }
-  const box = await page.locator('.part.sidebar').boundingBox();
-  if (box && box.width < 500) {
-    // Drag the sash on the side bar's right edge so descriptions (triggers) are readable.
-    await page.mouse.move(box.x + box.width + 2, box.y + box.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(box.x + 560, box.y + box.height / 2, { steps: 8 });
-    await page.mouse.up();
-  }
-}
+import { runCommand, tidy } from './lib/workbench.mjs';
 
 async function openToolshedSidebar(page) {
   await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });

@@ -107,6 +107,23 @@ describe('planner loop', () => {
     assert.ok(outcome.tokens.toolDefinitionTokens < outcome.tokens.allToolDefinitionTokens);
   });
 
+  it('token accounting sums every round: definitions sent per round vs all tools in each round', async () => {
+    const model = scriptedModel([
+      () => [{ kind: 'toolCall', callId: 'c1', name: 'tool_search', input: { query: 'weather' } }],
+      () => [{ kind: 'toolCall', callId: 'c2', name: 'weather_lookup', input: { city: 'Oslo' } }],
+      () => [{ kind: 'text', text: 'done' }],
+    ]);
+    const { base } = deps(model, fakeRun());
+    const outcome = await runPlanner({ prompt: 'Weather in Oslo?', history: [] }, base, { maxRounds: 5, discoveryBlocks: true, hiddenFromLoop: ['tool_invoke'] });
+    const sentPerRound = model.offered.map((names) => names.length);
+    assert.deepEqual(outcome.tokens.perRound.map((r) => r.tools), sentPerRound);
+    assert.equal(outcome.tokens.toolsSent, sentPerRound.reduce((a, b) => a + b, 0));
+    const tokensOf = (names: string[]) => Math.ceil(names.map((name) => JSON.stringify({ name, description: `${name} tool`, parameters: { type: 'object' } })).join('\n').length / 4);
+    assert.equal(outcome.tokens.toolDefinitionTokens, model.offered.map(tokensOf).reduce((a, b) => a + b, 0));
+    const all = tokensOf(['tool_search', 'read_file', 'weather_lookup', 'create_issue']);
+    assert.equal(outcome.tokens.allToolDefinitionTokens, all * 3, 'all usable tools (tool_invoke hidden) once per round');
+  });
+
   it('a denied tool and an unknown tool get identical answers, and neither name is ever offered', async () => {
     const model = scriptedModel([
       () => [

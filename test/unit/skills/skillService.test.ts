@@ -208,6 +208,14 @@ describe('skills: packs and store', () => {
     assert.deepEqual(summary.problems.map((p) => p.code), ['pack-not-found']);
   });
 
+  it('Validate Skill Packs: an absent default folder is no problem, an absent configured folder a warning', async () => {
+    const { service } = await makeService();
+    await service.loadPacks([pack('gone', '/nonexistent/pack'), pack('opt', '/nonexistent/opt', { optional: true })]);
+    const report = await service.validatePacks();
+    assert.deepEqual(report.problems.map((p) => [p.file, p.severity, p.code]), [['/nonexistent/pack', 'warning', 'pack-not-found']]);
+    assert.equal(report.errors, 0);
+  });
+
   it('exports JSON Schemas for the LanguageModelTool inputSchema', () => {
     const search = skillSearchInputJsonSchema() as { properties: Record<string, { default?: unknown; maximum?: number }>; required: string[] };
     assert.deepEqual(search.required, ['query']);

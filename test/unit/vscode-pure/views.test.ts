@@ -41,7 +41,8 @@ describe('views: skill tree model', () => {
   it('summarises packs and the directory', () => {
     const pack: PackView = { name: 'team', kind: 'workspace', skills: [skill(), skill({ name: 'b', status: 'invalid' })] };
     assert.equal(packNode(pack).description, 'workspace · 2 skills, 1 invalid');
-    assert.deepEqual(directorySummary([pack]).description, '2 skills · 1 pack · 1 invalid');
+    assert.deepEqual(directorySummary([pack]), { description: '1 skill · 1 pack · 1 invalid', badge: { count: 1, tooltip: '1 invalid skill to fix (1 skill loaded) — see Problems' } });
+    assert.deepEqual(directorySummary([{ ...pack, skills: [skill()] }]), { description: '1 skill · 1 pack' }, 'no badge when nothing needs the user');
     assert.equal(taskTypeIcon('nope'), 'lightbulb');
   });
 

@@ -2,6 +2,7 @@ import * as YAML from 'yaml';
 import type { z } from 'zod';
 import type { TaskType } from '../../config/settingsSchema';
 import { LineIndex } from './lineIndex';
+import { midLineCommentProblems } from './yamlMidLineComment';
 import { agentSkillFrontmatterSchema, KNOWN_SKILL_KEYS, skillFileSchema } from '../skillSchema';
 import type { SkillFormat } from '../skillSchema';
 import { FILE_START, makeProblem, PROBLEM_CODES } from './skillProblems';
@@ -304,6 +305,7 @@ class ParseContext {
       this.problem(anchor, 'error', PROBLEM_CODES.parseError, `YAML could not be read: ${messageOf(error)}`);
       return undefined;
     }
+    for (const problem of midLineCommentProblems(doc, base, this.index, this.file)) this.problems.push(problem);
     return { value, root: doc.contents as AnyNode, base, anchor, index: this.index };
   }
 

@@ -38,6 +38,8 @@ export const PROBLEM_CODES = {
   pathOutsidePack: 'path-outside-pack',
   packNotFound: 'pack-not-found',
   tooManyFiles: 'too-many-files',
+  /** A `#` cut a plain YAML value mid-sentence (the rest became a comment); fix: quote it. */
+  midLineComment: 'mid-line-comment',
   /** Required environment variables are missing: the skill loads but is inactive. */
   missingRequirement: 'missing-requirement',
 } as const;

@@ -19,6 +19,11 @@ export interface ValidationTarget {
   /** Pack name for generated names; default: the folder's name. */
   packName?: string;
   format?: SkillPackFormat;
+  /**
+   * What an absent path is: an `error` when named explicitly (the CLI's default), a `warning`
+   * for a folder the user configured, nothing (`skip`) for a default folder that may not exist.
+   */
+  ifAbsent?: 'error' | 'warning' | 'skip';
 }
 
 export interface ValidationReport {
@@ -42,7 +47,11 @@ export async function validateSkillTargets(fs: FileSystemPort, targets: readonly
     let refs: SkillFileRef[] = [];
     let packName = target.packName ?? slugPack(path.basename(absolute));
     if (!stat) {
-      problems.push(makeProblem(absolute, { line: 1, column: 1, endLine: 1, endColumn: 1 }, 'error', PROBLEM_CODES.packNotFound, 'Path not found.'));
+      const severity = target.ifAbsent ?? 'error';
+      if (severity !== 'skip') {
+        problems.push(makeProblem(absolute, { line: 1, column: 1, endLine: 1, endColumn: 1 }, severity, PROBLEM_CODES.packNotFound,
+          severity === 'warning' ? 'Skill pack folder not found: create it, or fix or remove its entry in toolshed.skills.packs.' : 'Path not found.'));
+      }
       continue;
     }
     if (stat.kind === 'file') {

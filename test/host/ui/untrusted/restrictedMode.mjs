@@ -1,0 +1,24 @@
+// Page check for the trust-on pass (workspace NOT trusted): the Toolshed sidebar says how many
+// workspace skills Restricted Mode hides, with a row that opens Manage Workspace Trust, and does
+// not list the workspace pack. Screenshot: test-results/screenshots/restricted-mode.png.
+import assert from 'node:assert/strict';
+import { tidy } from '../lib/workbench.mjs';
+
+export async function sidebarExplainsRestrictedMode({ page, screenshot }) {
+  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+  const icon = page.locator('.activitybar .action-item a[aria-label^="Toolshed"], .activitybar .action-item[aria-label^="Toolshed"]').first();
+  await icon.waitFor({ timeout: 30_000 });
+  if (!(await page.locator('.part.sidebar .pane-header', { hasText: /Skill Directory/i }).count())) await icon.click();
+  await tidy(page);
+  const sidebar = page.locator('.part.sidebar');
+  const notice = sidebar.locator('.monaco-list-row', { hasText: /Restricted Mode: \d+ workspace skills? hidden/ }).first();
+  await notice.waitFor({ timeout: 30_000 });
+  const rows = await sidebar.locator('.monaco-list-row').allInnerTexts();
+  assert.ok(!rows.some((text) => /^ws-/.test(text.trim())), `no workspace pack listed: ${rows.join(' | ')}`);
+  assert.ok(!rows.some((text) => /triage-issue|release-notes/.test(text)), `no hidden skill listed: ${rows.join(' | ')}`);
+  await screenshot('restricted-mode');
+  // The row is the trust button: it opens VS Code's Workspace Trust editor.
+  await notice.click();
+  await page.locator('.workspace-trust-editor, .editor-instance', { hasText: /Restricted Mode|Workspace Trust|trust/i }).first().waitFor({ timeout: 20_000 });
+  await page.keyboard.press('Escape');
+}

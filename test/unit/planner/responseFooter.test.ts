@@ -1,0 +1,44 @@
+import * as assert from 'node:assert/strict';
+import type { TokenReport } from '../../../src/core/planner/plannerLoop';
+import { responseFooter, responseFooterLines, withoutFooter } from '../../../src/core/planner/responseFooter';
+
+function report(perRound: Array<{ tools: number; tokens: number }>, toolsAvailable: number, allPerRound: number): TokenReport {
+  return {
+    promptBlockTokens: 100,
+    injectedSkillTokens: 0,
+    toolsAvailable,
+    perRound,
+    toolsSent: perRound.reduce((n, r) => n + r.tools, 0),
+    toolDefinitionTokens: perRound.reduce((n, r) => n + r.tokens, 0),
+    allToolDefinitionTokens: allPerRound * perRound.length,
+  };
+}
+
+describe('response footer', () => {
+  it('sums every round: 4 + 12 + 12 of 233 tools is a smaller saving than round 1 alone suggests', () => {
+    // Issue 12's session: round 1 sent 4 tools, rounds 2 and 3 sent 12 each.
+    const tokens = report([{ tools: 4, tokens: 800 }, { tools: 12, tokens: 2400 }, { tools: 12, tokens: 2400 }], 233, 20_000);
+    const [line] = responseFooterLines({ tokens, stoppedBecause: 'done', maxRounds: 12 });
+    assert.equal(line, '_Toolshed sent 4 + 12 + 12 of 233 tools over 3 rounds: 5,600 tokens of tool definitions instead of 60,000 for all 233 in every round (91% fewer)._');
+  });
+
+  it('one round keeps the short sentence', () => {
+    const tokens = report([{ tools: 4, tokens: 800 }], 233, 20_000);
+    assert.equal(responseFooterLines({ tokens, stoppedBecause: 'done', maxRounds: 12 })[0], '_Toolshed sent 4 of 233 tools: 800 tokens of tool definitions instead of 20,000 (96% fewer)._');
+  });
+
+  it('says nothing about savings when nothing was deferred or the turn was cancelled; names the round cap', () => {
+    const none = report([{ tools: 5, tokens: 900 }], 5, 900);
+    assert.equal(responseFooter({ tokens: none, stoppedBecause: 'done', maxRounds: 12 }), '');
+    const saved = report([{ tools: 2, tokens: 90 }], 5, 900);
+    assert.deepEqual(responseFooterLines({ tokens: saved, stoppedBecause: 'cancelled', maxRounds: 12 }), []);
+    assert.match(responseFooterLines({ tokens: none, stoppedBecause: 'maxRounds', maxRounds: 7 })[0]!, /Stopped after 7 rounds/);
+  });
+
+  it('withoutFooter leaves only the answer', () => {
+    const tokens = report([{ tools: 4, tokens: 800 }, { tools: 12, tokens: 2400 }], 233, 20_000);
+    const answer = `Oslo: sunny.${responseFooter({ tokens, stoppedBecause: 'maxRounds', maxRounds: 2 })}`;
+    assert.equal(withoutFooter(answer).trim(), 'Oslo: sunny.');
+    assert.equal(withoutFooter('Use _emphasis_ freely.\n_Toolshed sent me here_ is not a footer line either').trim(), 'Use _emphasis_ freely.\n_Toolshed sent me here_ is not a footer line either');
+  });
+});
