@@ -11,6 +11,7 @@ import { PinnedSkills } from './state/pinnedSkills';
 import { createByteStore } from './storage';
 import { LmToolCatalog } from './tools/lmToolCatalog';
 import { ToolExampleFiles } from './tools/toolExampleFiles';
+import { ToolModes } from './tools/toolModes';
 import { nodeFileSystem } from '../core/platform/nodeFileSystem';
 import { lengthTokenCounter, systemClock } from '../core/platform/basicPorts';
 import { createSkillService, type SkillRequestContext, type SkillService } from '../core/skills/skillService';
@@ -34,6 +35,8 @@ export interface ToolshedServices {
   readonly settings: SettingsAccessor;
   readonly engine: SqlEngine;
   readonly tools: ToolSearchService;
+  /** Send-all or defer per request (toolshed.toolSearch.mode), and the latest decision. */
+  readonly toolModes: ToolModes;
   readonly activity: ActivityRegistry;
   /** `*.tools.yaml` example files of the workspace (`ready` after the latest load). */
   readonly toolExamples: ToolExampleFiles;
@@ -93,6 +96,8 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   context.subscriptions.push(skillPacks);
 
   const lmCatalog = new LmToolCatalog(tools, logger);
+  const toolModes = new ToolModes(settings, logger);
+  context.subscriptions.push(toolModes);
   const exampleFiles = new ToolExampleFiles(tools, logger);
   context.subscriptions.push(exampleFiles);
   void exampleFiles.load();
@@ -113,6 +118,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     settings,
     engine,
     tools,
+    toolModes,
     activity,
     toolExamples: exampleFiles,
     pinned,

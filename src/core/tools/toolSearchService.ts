@@ -21,8 +21,8 @@
  * ToolSearchConfigError, fail closed) and serialises runs of one session (startRun waits).
  * `tool_search` input JSON Schema: `toolSearchInputJsonSchema()` in toolSearchSchema.ts.
  */
-import { toolExamplesConfigSchema, toolSearchConfigSchema } from '../config/settingsSchema';
-import type { ToolExample, ToolExamplesConfig, ToolSearchConfig } from '../config/settingsSchema';
+import { toolExamplesConfigSchema, toolSearchConfigSchema, toolsConfigSchema } from '../config/settingsSchema';
+import type { ToolExample, ToolExamplesConfig, ToolSearchConfig, ToolsConfig } from '../config/settingsSchema';
 import { lengthTokenCounter, nullEventSink, nullLogger, systemClock } from '../platform/basicPorts';
 import type { ByteStore, Clock, EventSink, Logger, TokenCounter, ToolshedEvent } from '../platform/ports';
 import type { SqlEngine } from '../sql/sqlEngine';
@@ -37,6 +37,8 @@ import type { RankerOptions } from './index/toolRanker';
 import { CompiledToolConfig } from './toolRecord';
 import type { ToolInput, ToolRecord } from './toolRecord';
 import { ToolRun } from './toolRun';
+import { ToolStates } from './modes/toolStates';
+import { ToolPickLog } from './learning/toolPickLog';
 import type { RunHost } from './toolRun';
 
 export class ToolSearchConfigError extends Error {
@@ -47,7 +49,7 @@ export interface ToolSearchServiceOptions {
   engine: SqlEngine;
   store: ByteStore;
   /** Settings sections (raw objects are parsed with defaults). */
-  config?: { toolSearch?: Partial<ToolSearchConfig>; toolExamples?: Partial<ToolExamplesConfig> };
+  config?: { toolSearch?: Partial<ToolSearchConfig>; toolExamples?: Partial<ToolExamplesConfig>; tools?: Partial<ToolsConfig> };
   logger?: Logger;
   events?: EventSink;
   clock?: Clock;
@@ -86,6 +88,9 @@ export class ToolSearchService {
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private lastSync: SyncReport | undefined;
   private fileExamples: Record<string, ToolExample[]> = {};
+  private toolsConfig: ToolsConfig;
+  /** tool_search result lists and the model's picks (issue 17), in the index database. */
+  readonly pickLog: ToolPickLog;
 
   constructor(
     private readonly catalog: ToolCatalog,
@@ -93,7 +98,13 @@ export class ToolSearchService {
     private readonly options: ToolSearchServiceOptions,
     private readonly logger: Logger,
     private readonly sink: EventSink,
-  ) {}
+  ) {
+    this.toolsConfig = catalog.config.tools;
+    this.pickLog = new ToolPickLog(() => this.index.db, () => {
+      this.index.markDirty();
+      this.scheduleSave();
+    });
+  }
 
   get engine(): SqlEngine['fts'] {
     return this.index.fts;
@@ -138,10 +149,12 @@ export class ToolSearchService {
   }
 
   /** New settings (e.g. on onDidChangeConfiguration). Policy and examples re-apply at once. */
-  updateConfig(config: { toolSearch?: Partial<ToolSearchConfig>; toolExamples?: Partial<ToolExamplesConfig> }): SyncReport {
+  updateConfig(config: { toolSearch?: Partial<ToolSearchConfig>; toolExamples?: Partial<ToolExamplesConfig>; tools?: Partial<ToolsConfig> }): SyncReport {
     const search = toolSearchConfigSchema.parse({ ...this.catalog.config.search, ...config.toolSearch });
     const examples = toolExamplesConfigSchema.parse({ ...this.catalog.config.examples, ...config.toolExamples });
-    this.catalog.setConfig(search, examples);
+    const tools = parseToolsConfig({ ...this.toolsConfig, ...config.tools }, this.logger);
+    this.toolsConfig = tools;
+    this.catalog.setConfig(search, examples, tools);
     this.catalog.setExampleSources(this.exampleSources(examples));
     return this.reindex();
   }
@@ -313,6 +326,7 @@ export class ToolSearchService {
       ranker: this.options.ranker,
       emit: (event) => this.emit(event),
       changed: () => this.notifyChanged(),
+      picks: this.pickLog,
     };
   }
 
@@ -342,11 +356,21 @@ export class ToolSearchService {
   }
 }
 
+/** `toolshed.tools` with bad entries dropped (each named in the log), never a throw. */
+function parseToolsConfig(raw: Partial<ToolsConfig>, logger: Logger): ToolsConfig {
+  const parsed = toolsConfigSchema.safeParse(raw);
+  const state = parsed.success ? parsed.data.state : (raw.state && typeof raw.state === 'object' ? raw.state : {});
+  const states = new ToolStates(state as Record<string, unknown>);
+  for (const problem of states.problems) logger.warn(`toolshed.tools.state["${problem.pattern}"]: ${problem.message}.`);
+  const valid = Object.fromEntries(Object.entries(state).filter(([pattern]) => !states.problems.some((p) => p.pattern === pattern)));
+  return { state: valid as ToolsConfig['state'] };
+}
+
 export async function createToolSearchService(options: ToolSearchServiceOptions): Promise<ToolSearchService> {
   const logger = options.logger ?? nullLogger;
   const search = toolSearchConfigSchema.parse(options.config?.toolSearch ?? {});
   const examples = toolExamplesConfigSchema.parse(options.config?.toolExamples ?? {});
-  const compiled = new CompiledToolConfig(search, examples);
+  const compiled = new CompiledToolConfig(search, examples, parseToolsConfig(options.config?.tools ?? {}, logger));
   const catalog = new ToolCatalog(compiled, { settings: examples.overrides, files: {}, builtin: options.builtinExamples ?? BUILTIN_TOOL_EXAMPLES });
   const index = await ToolIndex.open({
     engine: options.engine,

@@ -4,6 +4,7 @@ import { plannerSkillsFrom } from '../../core/planner/skillsPort';
 import { plannerToolRunFrom } from '../../core/planner/toolRunPort';
 import { SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME, SKILL_SEARCH_TOOL_NAME } from '../../core/skills/skillToolSchemas';
 import { TOOL_INVOKE_TOOL_NAME } from '../lmTools/toolInvokeTool';
+import { describeDeferral } from '../../core/tools/modes/deferralDecision';
 import type { ToolshedServices } from '../services';
 import { createLanguageModelAdapter, signalOf } from './languageModelAdapter';
 import { createResponseProgress } from './responseProgress';
@@ -33,6 +34,8 @@ export async function handlePlannerRequest(
   const run = await session.startRun();
   try {
     const model = createLanguageModelAdapter(request.model, token);
+    const hiddenFromLoop = [TOOL_INVOKE_TOOL_NAME, ...(settings.skills.enabled ? [] : SKILL_TOOL_NAMES)];
+    const deferral = await services.toolModes.decide(run, request.model, token, hiddenFromLoop);
     const progress = createResponseProgress(stream);
     const executor = createLmToolExecutor(request.toolInvocationToken, token);
     const skills = settings.skills.enabled
@@ -63,10 +66,10 @@ export async function handlePlannerRequest(
       },
       {
         maxRounds: settings.toolSearch.maxRounds,
-        discoveryBlocks: settings.toolSearch.enabled,
+        discoveryBlocks: true,
         // tool_invoke exists for agent mode; here deferred tools are called directly. With
         // skills turned off, the skill tools are not offered either.
-        hiddenFromLoop: [TOOL_INVOKE_TOOL_NAME, ...(settings.skills.enabled ? [] : SKILL_TOOL_NAMES)],
+        hiddenFromLoop,
       },
     );
 
@@ -93,6 +96,7 @@ export async function handlePlannerRequest(
       const percent = tokens.allToolDefinitionTokens > 0 ? Math.round((saved / tokens.allToolDefinitionTokens) * 100) : 0;
       stream.markdown(`\n\n_Toolshed sent ${tokens.toolsSent} of ${tokens.toolsAvailable} tools: ${tokens.toolDefinitionTokens.toLocaleString('en-US')} tokens of tool definitions instead of ${tokens.allToolDefinitionTokens.toLocaleString('en-US')} (${percent}% fewer)._`);
     }
+    if (outcome.stoppedBecause !== 'cancelled') stream.markdown(`\n\n_Tool search: ${describeDeferral(deferral)}._`);
 
     const metadata: ToolshedTurnMetadata = {
       ...session.metadataBase(),
@@ -100,6 +104,7 @@ export async function handlePlannerRequest(
       tokens,
       rounds: outcome.rounds,
       stoppedBecause: outcome.stoppedBecause,
+      deferral,
     };
     return { metadata: { toolshed: metadata } };
   } finally {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ChatMessage } from '../../core/planner/chatTypes';
 import type { RoundRecord, TokenReport } from '../../core/planner/plannerLoop';
+import type { DeferralDecision } from '../../core/tools/modes/deferralDecision';
 
 export const PARTICIPANT_ID = 'toolshed.agent';
 
@@ -21,6 +22,8 @@ export interface ToolshedTurnMetadata {
   tokens?: TokenReport;
   rounds?: RoundRecord[];
   stoppedBecause?: string;
+  /** Whether this turn sent every tool or deferred them, with the numbers (toolshed.toolSearch.mode). */
+  deferral?: DeferralDecision;
 }
 
 /** The newest @toolshed turn's metadata in this conversation, if any. */
