@@ -42,7 +42,8 @@ export interface DeferralInput {
 }
 
 export function usableContextWindow(maxInputTokens: number | undefined): { tokens: number; assumed: boolean } {
-  if (typeof maxInputTokens === 'number' && Number.isFinite(maxInputTokens) && maxInputTokens > 0) return { tokens: maxInputTokens, assumed: false };
+  // Below one token is no window at all (and would make the share infinite).
+  if (typeof maxInputTokens === 'number' && Number.isFinite(maxInputTokens) && maxInputTokens >= 1) return { tokens: Math.floor(maxInputTokens), assumed: false };
   return { tokens: FALLBACK_MAX_INPUT_TOKENS, assumed: true };
 }
 
