@@ -58,13 +58,14 @@ export interface ScoredHit {
 }
 
 /**
- * Adds each hit's prior to its score (capped at 1) and re-sorts by the new score; ties keep
+ * Adds each hit's prior to its score and re-sorts by the new score (reported capped at 1); ties keep
  * the ranker's order. Hits keep their identity; nothing is added or removed.
  */
 export function applyPickPrior<T extends ScoredHit>(hits: readonly T[], priors: ReadonlyMap<string, number>): T[] {
   if (priors.size === 0) return [...hits];
   return hits
-    .map((hit, index) => ({ hit, index, lifted: Math.min(1, hit.score + Math.min(MAX_PRIOR, Math.max(0, priors.get(hit.name) ?? 0))) }))
+    .map((hit, index) => ({ hit, index, lifted: hit.score + Math.min(MAX_PRIOR, Math.max(0, priors.get(hit.name) ?? 0)) }))
+    // Sorted on the uncapped sum, so a lift also separates ties at the top; reported capped at 1.
     .sort((a, b) => b.lifted - a.lifted || a.index - b.index)
-    .map(({ hit, lifted }) => ({ ...hit, score: lifted }));
+    .map(({ hit, lifted }) => ({ ...hit, score: Math.min(1, lifted) }));
 }

@@ -18,7 +18,8 @@ const MAX_TERMS = 24;
 const MAX_SHOWN = 20;
 
 export function queryTermsForLog(query: string): string[] {
-  const redacted = redact(query);
+  // Redaction markers ([REDACTED_TOKEN]…) are dropped whole, not kept as words.
+  const redacted = redact(query).replace(/\[REDACTED_[A-Z]+\]/g, ' ');
   return [...new Set(analyze(redacted))]
     // Redaction markers, and anything that looks like an id or key rather than a word.
     .filter((term) => term.length >= 2 && term.length <= 32 && !/redact/.test(term) && !/\d{4,}/.test(term) && !/^[a-z0-9]{20,}$/.test(term))
