@@ -3,6 +3,7 @@ import { TOOLSHED_VERSION } from '../core/platform/version';
 import { trackActivations } from './chat/activityTracking';
 import { registerChatParticipant } from './chat/toolshedParticipant';
 import { registerLanguageModelTools } from './lmTools/registerLanguageModelTools';
+import { registerManageTools } from './tools/manageToolsCommand';
 import { createOutputChannelLogger } from './outputChannelLogger';
 import { createServices, type ToolshedServices } from './services';
 import { registerSkillSurfaces } from './views/registerSkillSurfaces';
@@ -32,6 +33,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
   }
   context.subscriptions.push(trackActivations(services));
   registerLanguageModelTools(context, services);
+  registerManageTools(context, services);
   const chatHandler = registerChatParticipant(context, services);
 
   // --- views, authoring, palette (issue 6) ---

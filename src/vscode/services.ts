@@ -12,6 +12,7 @@ import { createByteStore } from './storage';
 import { LmToolCatalog } from './tools/lmToolCatalog';
 import { ToolExampleFiles } from './tools/toolExampleFiles';
 import { ToolModes } from './tools/toolModes';
+import { describeDeferral } from '../core/tools/modes/deferralDecision';
 import { nodeFileSystem } from '../core/platform/nodeFileSystem';
 import { lengthTokenCounter, systemClock } from '../core/platform/basicPorts';
 import { createSkillService, type SkillRequestContext, type SkillService } from '../core/skills/skillService';
@@ -102,6 +103,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   context.subscriptions.push(exampleFiles);
   void exampleFiles.load();
   const activity = new ActivityRegistry();
+  context.subscriptions.push(toolModes.onDidDecide((decision) => activity.setDeferralSummary(describeDeferral(decision))));
   activity.setSessionLabel(AGENT_MODE_SESSION, 'Copilot agent mode (tool_search / tool_invoke)');
   context.subscriptions.push(activity);
   const pinned = new PinnedSkills(context.workspaceState);

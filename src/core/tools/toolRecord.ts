@@ -75,7 +75,12 @@ export class CompiledToolConfig {
 
   /** ToolPolicy (allowed by some allow glob and by no deny glob; deny wins), and not turned off by the user. */
   isAllowed(name: string): boolean {
-    return this.allow.matches(name) && !this.deny.matches(name) && !this.isOffByUser(name);
+    return this.isPolicyAllowed(name) && !this.isOffByUser(name);
+  }
+
+  /** The team's policy alone (allow/deny), before the user's own states. */
+  isPolicyAllowed(name: string): boolean {
+    return this.allow.matches(name) && !this.deny.matches(name);
   }
 
   /** Turned off in `toolshed.tools.state` (kept apart from the policy's deny). */

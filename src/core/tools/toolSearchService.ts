@@ -164,6 +164,11 @@ export class ToolSearchService {
     return [...this.catalog.registry().values()];
   }
 
+  /** Allowed by the allow/deny policy (the user's `off` aside): what Manage Tools may list. */
+  isPolicyAllowed(name: string): boolean {
+    return this.catalog.config.isPolicyAllowed(name);
+  }
+
   exampleProblems(): ExampleProblem[] {
     return this.catalog.exampleProblems();
   }

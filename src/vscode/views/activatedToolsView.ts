@@ -94,6 +94,8 @@ export function registerActivatedToolsView(context: vscode.ExtensionContext, reg
   const updateSummary = () => {
     const summary = activatedSummary(registry.all(), registry.deferredCatalogSize);
     view.description = summary.description;
+    // The header line: how the latest request decided to send or defer tools (toolshed.toolSearch.mode).
+    view.message = registry.deferralSummary ? `Tool search: ${registry.deferralSummary}` : undefined;
     view.badge = summary.count ? { value: summary.count, tooltip: summary.description } : undefined;
   };
   updateSummary();

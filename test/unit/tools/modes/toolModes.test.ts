@@ -4,6 +4,7 @@ import { readSettings } from '../../../../src/core/config/readSettings';
 import { decideDeferral, MAX_TOOLS_PER_REQUEST } from '../../../../src/core/tools/modes/deferralDecision';
 import { estimateTokens, renderDeferredNamesBlock } from '../../../../src/core/tools/modes/deferredNamesBlock';
 import { MAX_SELECT_NAMES } from '../../../../src/core/tools/modes/directSelect';
+import { applyStateChoice, groupToolsBySource } from '../../../../src/core/tools/modes/manageToolsModel';
 import { ToolStates } from '../../../../src/core/tools/modes/toolStates';
 import type { ToolInput } from '../../../../src/core/tools/toolRecord';
 import { NO_SUCH_TOOL_MESSAGE } from '../../../../src/core/tools/toolText';
@@ -175,5 +176,31 @@ describe('<available_deferred_tools>', () => {
     const text = run.promptBlocks().join('\n');
     assert.match(text, /mcp_github_create_issue/);
     for (const hidden of ['run_in_terminal', 'mcp_github_merge_pull_request', 'copilot_findFiles']) assert.ok(!text.includes(hidden), hidden);
+  });
+});
+
+describe('Manage Tools model', () => {
+  it('groups by source with one group per MCP server and shows the current state', () => {
+    const groups = groupToolsBySource(
+      [
+        { name: 'mcp_github_create_issue', source: 'mcp' },
+        { name: 'copilot_readFile', source: 'builtin' },
+        { name: 'mcp_jira_search', source: 'mcp' },
+        { name: 'fixture_weather', source: 'extension' },
+        { name: 'tool_search', source: 'toolshed' },
+      ],
+      { 'mcp_github_*': 'off', copilot_readFile: 'always' },
+    );
+    assert.deepEqual(groups.map((g) => g.label), ['Built-in', 'Extensions', 'Toolshed', 'MCP server github', 'MCP server jira']);
+    assert.deepEqual(groups[0]!.tools, [{ name: 'copilot_readFile', state: 'always' }]);
+    assert.equal(groups[3]!.server, 'github');
+    assert.equal(groups[3]!.tools[0]!.state, 'off');
+  });
+
+  it('a server choice replaces single-tool entries of that server; default removes the entry; bad entries are dropped', () => {
+    const current = { mcp_github_create_issue: 'always', 'mcp_jira_*': 'deferred', junk: 'maybe' } as Record<string, unknown>;
+    assert.deepEqual(applyStateChoice(current, { kind: 'server', server: 'github' }, 'off'), { 'mcp_jira_*': 'deferred', 'mcp_github_*': 'off' });
+    assert.deepEqual(applyStateChoice(current, { kind: 'tool', name: 'mcp_github_create_issue' }, 'default'), { 'mcp_jira_*': 'deferred' });
+    assert.deepEqual(applyStateChoice({}, { kind: 'tool', name: 'a' }, 'deferred'), { a: 'deferred' });
   });
 });
