@@ -58,7 +58,27 @@ suite('tool search mode: auto sends or defers by context share, Manage Tools tur
       assert.equal(deferral.toolCount, sent.length, 'every tool the request could see was sent');
       assert.match(recorded.markdown(), /Tool search: \d+ tools, [\d.]+k? tokens = [\d.]+ % of 128k: all sent \(auto, at most 10 %\)/);
       assert.ok(!userFacingTexts(model.requests[0]!).includes('<tool_discovery>'), 'nothing deferred: no discovery block');
+      assert.match((await toolshed()).services.activity.deferralSummary ?? '', /: all sent \(auto, at most 10 %\)$/, 'the Activated Tools view header line');
     });
+  });
+
+  test('Set Tool State… on a tool (Activated Tools context menu) walks the state and target steps and pins it', async () => {
+    const batch = await registerBatch(3);
+    const config = vscode.workspace.getConfiguration();
+    try {
+      // Steps 2 and 3 in the real QuickPicks: the first items are "Always" and "Workspace settings".
+      await acceptFirst('toolshed.setToolState', { type: 'tool', entry: { toolName: batch[1] } });
+      assert.deepEqual(config.inspect('toolshed.tools.state')?.workspaceValue, { [batch[1]!]: 'always' });
+      const api = await toolshed();
+      await eventually(() => api.services.settings.current.tools.state[batch[1]!] === 'always', 'the setting applied');
+      const model = await scriptedModel();
+      model.setScript(['ok']);
+      await askToolshed('anything');
+      assert.ok(model.requests[0]!.toolNames.includes(batch[1]!), 'pinned always: sent although the mode defers');
+      assert.ok(!model.requests[0]!.toolNames.includes(batch[0]!), 'its neighbours stay deferred');
+    } finally {
+      await config.update('toolshed.tools.state', undefined, vscode.ConfigurationTarget.Workspace);
+    }
   });
 
   test('with 200 tools @toolshed defers them, names them, and tool_search finds one', async () => {
