@@ -19,9 +19,9 @@ import type { DeferralDecision } from './modes/deferralDecision';
 import { capRequestTools, SendTier } from './modes/requestToolSet';
 import type { RequestToolSet, SendCandidate } from './modes/requestToolSet';
 import { renderDeferredNamesBlock } from './modes/deferredNamesBlock';
-import { parseDirectSelect, selectionNote } from './modes/directSelect';
+import { parseDirectSelect, selectOutcome } from './modes/directSelect';
 import type { ToolPickLog } from './learning/toolPickLog';
-import { liftHits, PRIOR_CANDIDATE_POOL, priorsForQuery } from './learning/searchPrior';
+import { liftHits, PRIOR_CANDIDATE_POOL, priorsForQuery, recordShown } from './learning/searchPrior';
 
 /**
  * One chat request's view of the tools (RFC §1.2, §1.7): the visible catalog it sends and may
@@ -195,15 +195,10 @@ export class ToolRun {
     const learn = !selection && input.search_type === 'fts' && this.config.search.learnFromUse && this.host.picks !== undefined;
     const priors = learn ? priorsForQuery(input.query, this.host.picks!, this.host.clock.now()) : new Map<string, number>();
     const found = selection
-      ? {
-          hits: selection.names.flatMap((name) => {
-            const record = registry.get(name);
-            return this.permitted(record) ? [{ record, score: 1, matchType: 'exact' as const }] : [];
-          }),
-          effective: 'exact' as const,
-          note: selectionNote(selection.names.length, selection.names.filter((name) => this.permitted(registry.get(name))).length, selection.ignored),
-          error: undefined,
-        }
+      ? selectOutcome(selection, (name) => {
+          const record = registry.get(name);
+          return this.permitted(record) ? record : undefined;
+        })
       : executeSearch(
       {
         index: this.host.index,
@@ -233,8 +228,8 @@ export class ToolRun {
       },
     });
     if (outcome.error) return { ok: false, error: outcome.error };
-    if (options.activate !== false && !selection && this.config.search.learnFromUse && outcome.hits.length > 0) {
-      this.host.picks?.recordSearch(this.sessionId ?? this.id, input.query, outcome.hits.map((hit) => hit.record.name), this.host.clock.now());
+    if (options.activate !== false && !selection && this.config.search.learnFromUse && this.host.picks) {
+      recordShown(this.host.picks, this.sessionId ?? this.id, input.query, outcome.hits, this.host.clock.now());
     }
     if (options.activate !== false && (selection || this.config.search.activateOn === 'discovery')) {
       for (const hit of outcome.hits) {

@@ -26,3 +26,12 @@ export function liftHits(hits: readonly SearchHit[], priors: ReadonlyMap<string,
   const lifted = applyPickPrior(hits.map((hit) => ({ ...hit, name: hit.record.name })), priors);
   return lifted.map(({ name: _name, ...hit }) => hit);
 }
+
+/** Records a result list the model was shown; a failing log never fails the search. */
+export function recordShown(log: ToolPickLog, session: string, query: string, hits: readonly SearchHit[], now: number): void {
+  try {
+    log.recordSearch(session, query, hits.map((hit) => hit.record.name), now);
+  } catch {
+    // best effort
+  }
+}

@@ -1,3 +1,6 @@
+import type { SearchOutcome } from '../index/toolSearchEngine';
+import type { ToolRecord } from '../toolRecord';
+
 /**
  * `tool_search` with `select:<name>[,<name>…]` loads tools by their exact names (as Claude
  * Code's tool search does), without ranking. Names are literal: a `*` or `?` is not a glob.
@@ -30,4 +33,14 @@ export function selectionNote(requested: number, found: number, ignored: number)
   if (missing > 0) parts.push(`${missing} of the ${requested} selected name${requested === 1 ? ' is' : 's are'} not available here (select: needs exact tool names). Use tool_search with words describing what you need.`);
   if (ignored > 0) parts.push(`Only the first ${MAX_SELECT_NAMES} names were considered; ${ignored} more were ignored.`);
   return parts.length > 0 ? parts.join(' ') : undefined;
+}
+
+/** The search outcome of a selection; `lookup` returns only tools the run may use. */
+export function selectOutcome(selection: DirectSelection, lookup: (name: string) => ToolRecord | undefined): SearchOutcome {
+  const records = selection.names.map(lookup).filter((record): record is ToolRecord => record !== undefined);
+  return {
+    hits: records.map((record) => ({ record, score: 1, matchType: 'exact' as const })),
+    effective: 'exact',
+    note: selectionNote(selection.names.length, records.length, selection.ignored),
+  };
 }
