@@ -19,7 +19,7 @@ import type { DeferralDecision } from './modes/deferralDecision';
 import { capRequestTools, SendTier } from './modes/requestToolSet';
 import type { RequestToolSet, SendCandidate } from './modes/requestToolSet';
 import { renderDeferredNamesBlock } from './modes/deferredNamesBlock';
-import { parseDirectSelect, selectOutcome } from './modes/directSelect';
+import { parseDirectSelect, selectionForLog, selectOutcome } from './modes/directSelect';
 import type { ToolPickLog } from './learning/toolPickLog';
 import { liftHits, PRIOR_CANDIDATE_POOL, priorsForQuery, recordShown } from './learning/searchPrior';
 
@@ -216,10 +216,12 @@ export class ToolRun {
       priors.size > 0 ? Math.max(limit, PRIOR_CANDIDATE_POOL) : limit,
     );
     const outcome = priors.size > 0 ? { ...found, hits: liftHits(found.hits, priors).slice(0, limit) } : found;
+    // A select: may name tools the run must not see; logs and activation reasons repeat only what was found.
+    const loggedQuery = selection ? selectionForLog(outcome, selection) : input.query;
     this.host.emit({
       type: 'tool_search_query',
       payload: {
-        query: input.query,
+        query: loggedQuery,
         requested_search_type: input.search_type,
         effective_search_type: outcome.effective,
         results_count: outcome.hits.length,
@@ -233,7 +235,7 @@ export class ToolRun {
     }
     if (options.activate !== false && (selection || this.config.search.activateOn === 'discovery')) {
       for (const hit of outcome.hits) {
-        if (!this.isAlwaysVisible(hit.record)) this.activate(hit.record, 'discovery', `tool_search "${truncate(input.query, 80)}"`);
+        if (!this.isAlwaysVisible(hit.record)) this.activate(hit.record, 'discovery', `tool_search "${truncate(loggedQuery, 80)}"`);
       }
     }
     const output: ToolSearchOutput = {

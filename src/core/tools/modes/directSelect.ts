@@ -44,3 +44,9 @@ export function selectOutcome(selection: DirectSelection, lookup: (name: string)
     note: selectionNote(selection.names.length, records.length, selection.ignored),
   };
 }
+
+/** The query as logged in events: only the names that were available (a denied name the model typed is not repeated anywhere). */
+export function selectionForLog(outcome: SearchOutcome, selection: DirectSelection): string {
+  const missing = selection.names.length - outcome.hits.length;
+  return `${SELECT_PREFIX}${outcome.hits.map((hit) => hit.record.name).join(',')}${missing > 0 ? ` (+${missing} unavailable)` : ''}`;
+}
