@@ -41,6 +41,8 @@ import { ToolStates } from './modes/toolStates';
 import { ToolPickLog } from './learning/toolPickLog';
 import type { RunHost } from './toolRun';
 
+const PICK_LOG_SAVE_DELAY_MS = 30_000;
+
 export class ToolSearchConfigError extends Error {
   override readonly name = 'ToolSearchConfigError';
 }
@@ -102,7 +104,8 @@ export class ToolSearchService {
     this.toolsConfig = catalog.config.tools;
     this.pickLog = new ToolPickLog(() => this.index.db, () => {
       this.index.markDirty();
-      this.scheduleSave();
+      // Learning data is not worth a database export per search: saved within half a minute (or at flush).
+      if (!this.saveTimer) this.scheduleSave(PICK_LOG_SAVE_DELAY_MS);
     });
   }
 
@@ -307,8 +310,7 @@ export class ToolSearchService {
     return report;
   }
 
-  private scheduleSave(): void {
-    const delay = this.options.saveDelayMs ?? 500;
+  private scheduleSave(delay = this.options.saveDelayMs ?? 500): void {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     if (delay <= 0) {
       void this.index.save().catch(() => undefined);
