@@ -1,6 +1,8 @@
 import type { CliCommand } from './cliCommand';
 import { benchSkillsCommand } from './commands/benchSkills';
 import { benchToolsCommand } from './commands/benchTools';
+import { benchToolModesCommand } from './commands/benchToolModes';
+import { benchPickPriorCommand } from './commands/benchPickPrior';
 import { searchSkillsCommand } from './commands/searchSkills';
 import { searchToolsCommand } from './commands/searchTools';
 import { validateCommand } from './commands/validate';
@@ -12,6 +14,8 @@ import { validateCommand } from './commands/validate';
 export const COMMANDS: readonly CliCommand[] = [
   searchToolsCommand,
   benchToolsCommand,
+  benchToolModesCommand,
+  benchPickPriorCommand,
   validateCommand,
   searchSkillsCommand,
   benchSkillsCommand,

@@ -4,6 +4,7 @@ import { trackActivations } from './chat/activityTracking';
 import { registerChatParticipant } from './chat/toolshedParticipant';
 import { lookUpChatModels } from './chat/requestModel';
 import { registerLanguageModelTools } from './lmTools/registerLanguageModelTools';
+import { registerManageTools } from './tools/manageToolsCommand';
 import { createOutputChannelLogger } from './outputChannelLogger';
 import { createServices, type ToolshedServices } from './services';
 import { registerSkillSurfaces } from './views/registerSkillSurfaces';
@@ -33,6 +34,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
   }
   context.subscriptions.push(trackActivations(services));
   registerLanguageModelTools(context, services);
+  registerManageTools(context, services);
   const chatHandler = registerChatParticipant(context, services);
 
   // --- views, authoring, palette (issue 6) ---

@@ -12,6 +12,8 @@ import { createByteStore } from './storage';
 import { LmToolCatalog } from './tools/lmToolCatalog';
 import { ToolCatalogSettling } from './tools/toolCatalogSettling';
 import { ToolExampleFiles } from './tools/toolExampleFiles';
+import { ToolModes } from './tools/toolModes';
+import { describeDeferral } from '../core/tools/modes/deferralDecision';
 import { nodeFileSystem } from '../core/platform/nodeFileSystem';
 import { lengthTokenCounter, systemClock } from '../core/platform/basicPorts';
 import { createSkillService, type SkillRequestContext, type SkillService } from '../core/skills/skillService';
@@ -35,6 +37,8 @@ export interface ToolshedServices {
   readonly settings: SettingsAccessor;
   readonly engine: SqlEngine;
   readonly tools: ToolSearchService;
+  /** Send-all or defer per request (toolshed.toolSearch.mode), and the latest decision. */
+  readonly toolModes: ToolModes;
   readonly activity: ActivityRegistry;
   /** `*.tools.yaml` example files of the workspace (`ready` after the latest load). */
   readonly toolExamples: ToolExampleFiles;
@@ -112,9 +116,12 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   context.subscriptions.push({ dispose: () => clearTimeout(initialSync) });
   const toolCatalogSettling = new ToolCatalogSettling();
   context.subscriptions.push(toolCatalogSettling);
+  const toolModes = new ToolModes(settings, logger);
+  context.subscriptions.push(toolModes);
   const exampleFiles = new ToolExampleFiles(tools, logger);
   context.subscriptions.push(exampleFiles);
   void exampleFiles.load();
+  context.subscriptions.push(toolModes.onDidDecide((decision) => activity.setDeferralSummary(describeDeferral(decision))));
   activity.setSessionLabel(AGENT_MODE_SESSION, 'Copilot agent mode (tools run with tool_invoke)');
   // Clearing the view clears the session registry too, or the next turn would still see them.
   context.subscriptions.push(activity, activity.onDidClear((sessionId) => tools.clearActivations(sessionId)));
@@ -132,6 +139,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     settings,
     engine,
     tools,
+    toolModes,
     activity,
     toolExamples: exampleFiles,
     pinned,

@@ -14,6 +14,7 @@ export class SettingsAccessor extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<ToolshedSettings>());
   readonly onDidChange = this.changed.event;
   private lastProblems = '';
+  private readonly reportedNotices = new Set<string>();
 
   constructor(private readonly logger: Logger) {
     super();
@@ -33,8 +34,10 @@ export class SettingsAccessor extends Disposable {
 
   private read(): ToolshedSettings {
     const raw = vscode.workspace.getConfiguration().get<unknown>('toolshed') ?? {};
-    const { settings, problems } = readSettings(stripVsCodeInternals(raw));
+    const { settings, problems, notices } = readSettings(stripVsCodeInternals(raw));
     this.report(problems);
+    for (const notice of notices) if (!this.reportedNotices.has(notice)) this.logger.warn(notice);
+    notices.forEach((notice) => this.reportedNotices.add(notice));
     return settings;
   }
 

@@ -347,6 +347,9 @@ const QUIET_SETTINGS = {
 const TEST_SETTINGS = {
   'security.workspace.trust.enabled': false,
   'workbench.startupEditor': 'none',
+  // The default `auto` sends every tool of a catalog this small; tests of deferral mechanics
+  // want deferral. Tests of `auto` itself set it in the workspace (test/host/suite/toolModes.test.ts).
+  'toolshed.toolSearch.mode': 'always',
 };
 
 export function writeUserSettings(userDataDir, settings) {
@@ -465,6 +468,8 @@ export async function launchHost({
       '--config', path.join(logDir, 'code-server-config.yaml'),
       '--user-data-dir', userDataDir,
       '--extensions-dir', extensionsDir,
+      // The test driver registers batches of fixture tools with vscode.lm.registerToolDefinition.
+      '--enable-proposed-api', 'toolshed-test.toolshed-test-driver',
       workspace,
     ],
     {

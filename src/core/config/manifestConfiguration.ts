@@ -4,6 +4,7 @@ import { toolshedSettingsSchema } from './settingsSchema';
 /** Settings UI sections, one per nested object of the schema, in display order. */
 const SECTIONS: Array<{ path: string[]; title: string }> = [
   { path: ['toolSearch'], title: 'Tool Search' },
+  { path: ['tools'], title: 'Tools' },
   { path: ['toolExamples'], title: 'Tool Use Examples' },
   { path: ['skills'], title: 'Skills' },
   { path: ['skills', 'directory'], title: 'Skill Directory' },

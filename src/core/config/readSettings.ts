@@ -11,7 +11,29 @@ export interface SettingsProblem {
  * A bad value never breaks the extension: that one key falls back to its default and a
  * problem is reported so the caller can tell the user which setting to fix.
  */
-export function readSettings(raw: unknown): { settings: ToolshedSettings; problems: SettingsProblem[] } {
+export function readSettings(raw: unknown): { settings: ToolshedSettings; problems: SettingsProblem[]; notices: string[] } {
+  const { migrated, notices } = migrateDeprecatedSettings(raw);
+  const parsed = parseWithDefaults(migrated);
+  return { ...parsed, notices };
+}
+
+/**
+ * `toolshed.toolSearch.enabled` (boolean) became `toolshed.toolSearch.mode`: `false` means
+ * `off`, `true` the default `auto`. An explicit `mode` wins. The user is told to move the value.
+ */
+export function migrateDeprecatedSettings(raw: unknown): { migrated: unknown; notices: string[] } {
+  const toolSearch = raw && typeof raw === 'object' ? (raw as Record<string, unknown>).toolSearch : undefined;
+  if (!toolSearch || typeof toolSearch !== 'object' || !('enabled' in toolSearch)) return { migrated: raw, notices: [] };
+  const { enabled, ...rest } = toolSearch as Record<string, unknown>;
+  const explicitMode = 'mode' in rest;
+  const mode = explicitMode ? rest.mode : enabled === false ? 'off' : rest.mode;
+  const notice = explicitMode
+    ? 'toolshed.toolSearch.enabled is deprecated and ignored because toolshed.toolSearch.mode is set; remove it from your settings.'
+    : `toolshed.toolSearch.enabled is deprecated: it now reads as toolshed.toolSearch.mode = "${enabled === false ? 'off' : 'auto'}". Set toolshed.toolSearch.mode instead and remove toolshed.toolSearch.enabled.`;
+  return { migrated: { ...(raw as object), toolSearch: { ...rest, ...(mode === undefined ? {} : { mode }) } }, notices: [notice] };
+}
+
+function parseWithDefaults(raw: unknown): { settings: ToolshedSettings; problems: SettingsProblem[] } {
   const first = toolshedSettingsSchema.safeParse(raw ?? {});
   if (first.success) return { settings: first.data, problems: [] };
 

@@ -27,9 +27,24 @@ export type TaskType = z.infer<typeof taskTypeSchema>;
 /** Toolshed's own tools; they stay visible so a model can always discover the rest. */
 export const TOOLSHED_TOOL_NAMES = ['tool_search', 'tool_invoke', 'skill_search', 'skill_get', 'skill_list'] as const;
 
+/** `auto`: defer only when all tool definitions would take too much of the model's context. */
+export const toolSearchModeSchema = z.enum(['auto', 'always', 'off']);
+export type ToolSearchMode = z.infer<typeof toolSearchModeSchema>;
+
+export const deferredNamesListingSchema = z.enum(['off', 'names', 'namesAndServers']);
+export type DeferredNamesListing = z.infer<typeof deferredNamesListingSchema>;
+
 export const toolSearchConfigSchema = z.object({
-  enabled: z.boolean().default(true)
-    .describe('Defer tools and let the model discover them with `tool_search`. When off, every tool is sent with every request.'),
+  mode: toolSearchModeSchema.default('auto')
+    .describe('`auto`: send every tool while their definitions take at most `autoThresholdPercent` of the model\'s context window (and there are at most 128), else defer them behind `tool_search`. `always`: always defer. `off`: never defer (still at most 128 tools per request; the rest stay reachable through `tool_search`). Replaces the former `toolshed.toolSearch.enabled`.'),
+  autoThresholdPercent: z.number().min(1).max(100).default(10)
+    .describe('In `auto` mode: defer tools when their definitions exceed this percentage of the chosen model\'s input context (a model reporting no context size counts as 128k tokens).'),
+  listDeferredNames: deferredNamesListingSchema.default('names')
+    .describe('Add an `<available_deferred_tools>` block naming the deferred tools (grouped by namespace) so the model knows what `tool_search` can find. `namesAndServers` also names each namespace\'s source. Denied and hidden tools are never listed.'),
+  deferredNamesMaxTokens: z.number().int().min(0).max(4000).default(400)
+    .describe('Token cap of the `<available_deferred_tools>` block; names beyond it are summarised as a count.'),
+  learnFromUse: z.boolean().default(true)
+    .describe('Remember (per workspace, tool names and query words only) which `tool_search` results the model called successfully, and rank those slightly higher for similar queries (at most +0.1, fading with a 30-day half-life).'),
   defaultLoadingMode: loadingModeSchema.default('deferred')
     .describe('Loading mode for tools that match no `alwaysLoadedPatterns`: `deferred` hides them until discovered, `always` sends them every time.'),
   alwaysLoadedPatterns: z.array(z.string()).default([...TOOLSHED_TOOL_NAMES])
@@ -131,8 +146,18 @@ export const skillsConfigSchema = z.object({
 });
 export type SkillsConfig = z.infer<typeof skillsConfigSchema>;
 
+export const toolStateSchema = z.enum(['always', 'deferred', 'off']);
+export type ToolState = z.infer<typeof toolStateSchema>;
+
+export const toolsConfigSchema = z.object({
+  state: z.record(z.string().min(1).max(200), toolStateSchema).default({})
+    .describe('Your per-tool choice, by tool-name glob: `always` (sent with every request), `deferred` (found with `tool_search`), `off` (never listed, found or run for you; separate from the `toolshed.toolSearch.deny` policy). Set it with **Toolshed: Manage Tools…**.'),
+});
+export type ToolsConfig = z.infer<typeof toolsConfigSchema>;
+
 export const toolshedSettingsSchema = z.object({
   toolSearch: toolSearchConfigSchema.default(toolSearchConfigSchema.parse({})),
+  tools: toolsConfigSchema.default(toolsConfigSchema.parse({})),
   toolExamples: toolExamplesConfigSchema.default(toolExamplesConfigSchema.parse({})),
   skills: skillsConfigSchema.default(skillsConfigSchema.parse({})),
 });

@@ -206,9 +206,10 @@ async function runOneCall(
   progress.progress(`Running \`${call.name}\``);
   try {
     const result = await executor.invoke(call.name, call.input, signal);
-    tools.recordCall(call.name);
+    tools.recordCall(call.name, !result.isError);
     return { text: result.text, outcome: result.isError ? 'error' : resolution.activated ? 'activated' : 'ok' };
   } catch (error) {
+    tools.recordCall(call.name, false);
     return { text: `Tool "${call.name}" failed: ${error instanceof Error ? error.message : String(error)}`, outcome: 'error' };
   }
 }

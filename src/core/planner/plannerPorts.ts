@@ -20,8 +20,8 @@ export interface PlannerToolRun {
   resolveCall(name: string): Promise<{ ok: true; activated: boolean } | { ok: false; message: string }>;
   /** The message for a tool that does not exist here — the same text `resolveCall` gives. */
   unknownToolMessage(name: string): string;
-  /** Counts a completed call (for the Activated Tools view). */
-  recordCall(name: string): void;
+  /** Counts a completed call (for the Activated Tools view) and whether it worked (for learning from picks). */
+  recordCall(name: string, succeeded: boolean): void;
 }
 
 export interface SkillUse {

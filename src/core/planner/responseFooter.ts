@@ -10,6 +10,8 @@ export interface FooterInput {
   stoppedBecause: 'done' | 'maxRounds' | 'cancelled';
   /** The round cap in force (named in the "stopped" line). */
   maxRounds: number;
+  /** How this turn sent or deferred tools (toolshed.toolSearch.mode), e.g. "212 tools, 31k tokens = 24 % of 128k: deferred". */
+  deferral?: string;
 }
 
 const number = (value: number) => value.toLocaleString('en-US');
@@ -22,6 +24,7 @@ export function responseFooterLines(input: FooterInput): string[] {
   }
   const saving = toolSavingLine(input.tokens);
   if (saving && input.stoppedBecause !== 'cancelled') lines.push(saving);
+  if (input.deferral && input.stoppedBecause !== 'cancelled') lines.push(`_Tool search: ${input.deferral}._`);
   return lines;
 }
 
@@ -48,7 +51,7 @@ export function toolSavingLine(tokens: TokenReport): string | undefined {
 }
 
 /** Footer sentences this module writes, recognised at the start of a line. */
-const FOOTER_LINE = /^_(?:Toolshed sent |Stopped after \d+ rounds ).*_\s*$/;
+const FOOTER_LINE = /^_(?:Toolshed sent |Stopped after \d+ rounds |Tool search: ).*_\s*$/;
 
 /** An answer's Markdown without the footer lines (for history recorded before answers were kept apart). */
 export function withoutFooter(markdown: string): string {

@@ -1,4 +1,4 @@
-import type { ToolExamplesConfig, ToolSearchConfig } from '../config/settingsSchema';
+import type { ToolExamplesConfig, ToolSearchConfig, ToolsConfig } from '../config/settingsSchema';
 import { CompiledToolConfig, normalizeTool } from './toolRecord';
 import type { ToolInput, ToolRecord } from './toolRecord';
 import type { ExampleProblem, ExampleSources } from './examples/toolExamples';
@@ -42,8 +42,8 @@ export class ToolCatalog {
     return this.generation;
   }
 
-  setConfig(search: ToolSearchConfig, examples: ToolExamplesConfig): void {
-    this.compiled = new CompiledToolConfig(search, examples);
+  setConfig(search: ToolSearchConfig, examples: ToolExamplesConfig, tools?: ToolsConfig): void {
+    this.compiled = new CompiledToolConfig(search, examples, tools);
     this.invalidateAll();
   }
 

@@ -1,7 +1,8 @@
-import type { LoadingMode, SideEffects, ToolExample, ToolExamplesConfig, ToolSearchConfig } from '../config/settingsSchema';
+import type { LoadingMode, SideEffects, ToolExample, ToolExamplesConfig, ToolSearchConfig, ToolsConfig } from '../config/settingsSchema';
 import { canonicalJson, sha256Hex } from './canonicalJson';
 import { GlobMap, GlobSet } from './toolGlobs';
 import { resolveToolExamples } from './examples/toolExamples';
+import { ToolStates } from './modes/toolStates';
 import type { ExampleProblem, ExampleSourceKind, ExampleSources } from './examples/toolExamples';
 
 /**
@@ -56,8 +57,14 @@ export class CompiledToolConfig {
   readonly namespaces: GlobMap<string>;
   readonly sideEffects: GlobMap<SideEffects>;
   readonly preferredNamespaceRank: ReadonlyMap<string, number>;
+  /** The user's per-tool states (`toolshed.tools.state`). */
+  readonly toolStates: ToolStates;
 
-  constructor(readonly search: ToolSearchConfig, readonly examples: ToolExamplesConfig) {
+  readonly tools: ToolsConfig;
+
+  constructor(readonly search: ToolSearchConfig, readonly examples: ToolExamplesConfig, tools?: ToolsConfig) {
+    this.tools = { state: tools?.state ?? {} };
+    this.toolStates = new ToolStates(this.tools.state);
     this.alwaysLoaded = new GlobSet(search.alwaysLoadedPatterns);
     this.allow = new GlobSet(search.allow);
     this.deny = new GlobSet(search.deny);
@@ -66,9 +73,19 @@ export class CompiledToolConfig {
     this.preferredNamespaceRank = new Map(search.preferredNamespaces.map((ns, i) => [ns, i]));
   }
 
-  /** ToolPolicy: allowed by some allow glob and by no deny glob (deny wins). */
+  /** ToolPolicy (allowed by some allow glob and by no deny glob; deny wins), and not turned off by the user. */
   isAllowed(name: string): boolean {
+    return this.isPolicyAllowed(name) && !this.isOffByUser(name);
+  }
+
+  /** The team's policy alone (allow/deny), before the user's own states. */
+  isPolicyAllowed(name: string): boolean {
     return this.allow.matches(name) && !this.deny.matches(name);
+  }
+
+  /** Turned off in `toolshed.tools.state` (kept apart from the policy's deny). */
+  isOffByUser(name: string): boolean {
+    return this.toolStates.stateOf(name) === 'off';
   }
 
   namespaceRank(namespace: string): number {
@@ -99,8 +116,13 @@ export function deriveSideEffects(input: ToolInput, config: CompiledToolConfig):
   return 'external';
 }
 
+/**
+ * The tool's own loading mode; whether a request defers at all (`toolshed.toolSearch.mode`) is
+ * decided per request (modes/deferralDecision.ts). The user's per-tool state wins over patterns.
+ */
 export function deriveLoadingMode(input: ToolInput, config: CompiledToolConfig): LoadingMode {
-  if (!config.search.enabled) return 'always';
+  const state = config.toolStates.stateOf(input.name);
+  if (state === 'always' || state === 'deferred') return state;
   if (config.alwaysLoaded.matches(input.name)) return 'always';
   return input.loadingMode ?? config.search.defaultLoadingMode;
 }

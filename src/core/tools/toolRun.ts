@@ -14,6 +14,14 @@ import type { ToolSearchOutput } from './toolSearchSchema';
 import { NO_SUCH_TOOL_MESSAGE, TOOL_DISCOVERY_BLOCK, redactToolNames, truncate } from './toolText';
 import { tokenReport } from './tokenEconomy';
 import type { TokenReport, ToolDefinition } from './tokenEconomy';
+import { TOOLSHED_TOOL_NAMES } from '../config/settingsSchema';
+import type { DeferralDecision } from './modes/deferralDecision';
+import { capRequestTools, SendTier } from './modes/requestToolSet';
+import type { RequestToolSet, SendCandidate } from './modes/requestToolSet';
+import { renderDeferredNamesBlock } from './modes/deferredNamesBlock';
+import { parseDirectSelect, selectionForLog, selectOutcome } from './modes/directSelect';
+import type { ToolPickLog } from './learning/toolPickLog';
+import { liftHits, PRIOR_CANDIDATE_POOL, priorsForQuery, recordShown } from './learning/searchPrior';
 
 /**
  * One chat request's view of the tools (RFC §1.2, §1.7): the visible catalog it sends and may
@@ -34,6 +42,8 @@ export interface RunHost {
   ranker?: RankerOptions;
   /** Called after activations change (tree views refresh). */
   changed(): void;
+  /** Result lists and picks of this workspace (issue 17), when learning is available. */
+  picks?: ToolPickLog;
 }
 
 export type ResolveResult =
@@ -45,8 +55,13 @@ export type SearchResult = { ok: true; output: ToolSearchOutput } | { ok: false;
 /** Max description characters in a tool_search result (the full one arrives with activation). */
 const RESULT_DESCRIPTION_CHARS = 320;
 
+const OWN_TOOLS: ReadonlySet<string> = new Set(TOOLSHED_TOOL_NAMES);
+
 export class ToolRun {
   private ended = false;
+  /** Whether this request defers at all; unset = by mode alone (`auto` unmeasured defers). */
+  private deferral: DeferralDecision | undefined;
+  private requestSetCache: { key: string; set: RequestToolSet; sent: ReadonlySet<string> } | undefined;
 
   constructor(
     readonly id: string,
@@ -72,23 +87,70 @@ export class ToolRun {
     }
   }
 
-  private isAlwaysVisible(record: ToolRecord): boolean {
-    return record.loadingMode === 'always';
+  /** Sets whether this request defers (toolshed.toolSearch.mode, measured for the request's model). */
+  applyDeferral(decision: DeferralDecision): void {
+    this.deferral = decision;
+    this.requestSetCache = undefined;
   }
 
-  /** The tools to list in this request's prompt, by name. */
-  visibleTools(): ToolRecord[] {
-    const out: ToolRecord[] = [];
-    for (const record of this.host.catalog.registry().values()) {
+  get deferralDecision(): DeferralDecision | undefined {
+    return this.deferral;
+  }
+
+  /** True when this request holds tools back (by mode and decision); the 128 cap may defer some anyway. */
+  get defers(): boolean {
+    return this.deferral ? this.deferral.deferred : this.config.search.mode !== 'off';
+  }
+
+  /** Sent with this request without having been activated (pinned, own, or not deferred). */
+  private isAlwaysVisible(record: ToolRecord): boolean {
+    return this.requestSet().sent.has(record.name) && !this.activations.has(record.name);
+  }
+
+  /** Why a permitted tool would be sent, or undefined when it waits for tool_search. */
+  private sendTier(record: ToolRecord): SendTier | undefined {
+    if (OWN_TOOLS.has(record.name) && record.loadingMode === 'always') return SendTier.Own;
+    if (this.activations.has(record.name)) return SendTier.Activated;
+    if (record.loadingMode === 'always') return SendTier.Pinned;
+    if (!this.defers && this.config.toolStates.stateOf(record.name) !== 'deferred') return SendTier.Undeferred;
+    return undefined;
+  }
+
+  /** What this request sends (at most 128 tools) — recomputed when the catalog or activations change. */
+  private requestSet(): { set: RequestToolSet; sent: ReadonlySet<string> } {
+    const registry = this.host.catalog.registry();
+    const key = `${this.host.catalog.version}|${this.activations.size}|${this.defers}`;
+    if (this.requestSetCache?.key === key) return this.requestSetCache;
+    const candidates: SendCandidate[] = [];
+    for (const record of registry.values()) {
       if (!this.permitted(record)) continue;
-      if (this.isAlwaysVisible(record) || this.activations.has(record.name)) out.push(record);
+      const tier = this.sendTier(record);
+      if (tier !== undefined) candidates.push({ record, tier });
     }
-    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const set = capRequestTools(candidates);
+    this.requestSetCache = { key, set, sent: new Set(set.sent.map((r) => r.name)) };
+    return this.requestSetCache;
+  }
+
+  /** The tools to list in this request's prompt, by name (never more than 128). */
+  visibleTools(): ToolRecord[] {
+    return [...this.requestSet().set.sent];
+  }
+
+  /** Tools that wanted to be sent but did not fit the 128-tool cap (deferred for this request). */
+  overCapTools(): ToolRecord[] {
+    return [...this.requestSet().set.overCap];
   }
 
   isVisible(name: string): boolean {
     const record = this.host.catalog.registry().get(name);
-    return this.permitted(record) && (this.isAlwaysVisible(record) || this.activations.has(name));
+    return this.permitted(record) && this.requestSet().sent.has(name);
+  }
+
+  /** Permitted tools this request does not send: what tool_search can find and load. */
+  deferredTools(): ToolRecord[] {
+    const sent = this.requestSet().sent;
+    return this.permittedTools().filter((record) => !sent.has(record.name));
   }
 
   /** Everything this run could use (visible + activatable); the "all tools" baseline. */
@@ -105,9 +167,17 @@ export class ToolRun {
     }));
   }
 
-  /** Prompt blocks this run adds (Appendix A), when tool search is on. */
+  /** Prompt blocks this run adds (Appendix A discovery, deferred names), when anything is deferred. */
   promptBlocks(): string[] {
-    return this.config.search.enabled ? [TOOL_DISCOVERY_BLOCK] : [];
+    const deferred = this.deferredTools();
+    if (deferred.length === 0) return [];
+    const search = this.config.search;
+    const names = renderDeferredNamesBlock(
+      deferred.map((record) => ({ name: record.name, namespace: record.namespace, source: record.source })),
+      search.listDeferredNames,
+      search.deferredNamesMaxTokens,
+    );
+    return names ? [TOOL_DISCOVERY_BLOCK, names] : [TOOL_DISCOVERY_BLOCK];
   }
 
   /**
@@ -121,7 +191,15 @@ export class ToolRun {
     const input = parsed.data;
     const limit = Math.min(input.limit, this.config.search.maxSearchResults);
     const registry = this.host.catalog.registry();
-    const outcome = executeSearch(
+    const selection = parseDirectSelect(input.query);
+    const learn = !selection && input.search_type === 'fts' && this.config.search.learnFromUse && this.host.picks !== undefined;
+    const priors = learn ? priorsForQuery(input.query, this.host.picks!, this.host.clock.now()) : new Map<string, number>();
+    const found = selection
+      ? selectOutcome(selection, (name) => {
+          const record = registry.get(name);
+          return this.permitted(record) ? record : undefined;
+        })
+      : executeSearch(
       {
         index: this.host.index,
         engine: this.host.engine,
@@ -135,12 +213,15 @@ export class ToolRun {
       },
       input.query,
       input.search_type,
-      limit,
+      priors.size > 0 ? Math.max(limit, PRIOR_CANDIDATE_POOL) : limit,
     );
+    const outcome = priors.size > 0 ? { ...found, hits: liftHits(found.hits, priors).slice(0, limit) } : found;
+    // A select: may name tools the run must not see; logs and activation reasons repeat only what was found.
+    const loggedQuery = selection ? selectionForLog(outcome, selection) : input.query;
     this.host.emit({
       type: 'tool_search_query',
       payload: {
-        query: input.query,
+        query: loggedQuery,
         requested_search_type: input.search_type,
         effective_search_type: outcome.effective,
         results_count: outcome.hits.length,
@@ -149,9 +230,12 @@ export class ToolRun {
       },
     });
     if (outcome.error) return { ok: false, error: outcome.error };
-    if (options.activate !== false && this.config.search.enabled && this.config.search.activateOn === 'discovery') {
+    if (options.activate !== false && !selection && this.config.search.learnFromUse && this.host.picks) {
+      recordShown(this.host.picks, this.sessionId ?? this.id, input.query, outcome.hits, this.host.clock.now());
+    }
+    if (options.activate !== false && (selection || this.config.search.activateOn === 'discovery')) {
       for (const hit of outcome.hits) {
-        if (!this.isAlwaysVisible(hit.record)) this.activate(hit.record, 'discovery', `tool_search "${truncate(input.query, 80)}"`);
+        if (!this.isAlwaysVisible(hit.record)) this.activate(hit.record, 'discovery', `tool_search "${truncate(loggedQuery, 80)}"`);
       }
     }
     const output: ToolSearchOutput = {
@@ -184,14 +268,26 @@ export class ToolRun {
         if (this.activations.has(name)) this.host.changed();
         return { ok: true, tool: record, activated: false };
       }
-      if (this.config.search.enabled) {
-        this.activate(record, 'first_use', 'called by the model');
-        this.activations.countCall(name);
-        return { ok: true, tool: record, activated: true };
-      }
+      // Deferred (by mode, state or the 128 cap) but permitted: activated on first use.
+      this.activate(record, 'first_use', 'called by the model');
+      this.activations.countCall(name);
+      return { ok: true, tool: record, activated: true };
     }
     this.host.emit({ type: 'tool_activation_denied', payload: { reason: 'not_found_or_not_permitted', run_id: this.id } });
     return { ok: false, error: NO_SUCH_TOOL_MESSAGE };
+  }
+
+  /**
+   * The outcome of a call the model made after a search: feeds the pick prior (issue 17).
+   * Only the tool name, whether it worked, and when are kept.
+   */
+  recordOutcome(name: string, succeeded: boolean): void {
+    if (!this.config.search.learnFromUse || !this.host.picks) return;
+    try {
+      this.host.picks.recordOutcome(this.sessionId ?? this.id, name, succeeded, this.host.clock.now());
+    } catch {
+      // Learning is best effort: it never fails a tool call.
+    }
   }
 
   /** Activations this run sees (run scope: its own; session scope: the session's), permitted only. */

@@ -21,8 +21,8 @@
  * ToolSearchConfigError, fail closed) and serialises runs of one session (startRun waits).
  * `tool_search` input JSON Schema: `toolSearchInputJsonSchema()` in toolSearchSchema.ts.
  */
-import { toolExamplesConfigSchema, toolSearchConfigSchema } from '../config/settingsSchema';
-import type { ToolExample, ToolExamplesConfig, ToolSearchConfig } from '../config/settingsSchema';
+import { toolExamplesConfigSchema, toolSearchConfigSchema, toolsConfigSchema } from '../config/settingsSchema';
+import type { ToolExample, ToolExamplesConfig, ToolSearchConfig, ToolsConfig } from '../config/settingsSchema';
 import { lengthTokenCounter, nullEventSink, nullLogger, systemClock } from '../platform/basicPorts';
 import type { ByteStore, Clock, EventSink, Logger, TokenCounter, ToolshedEvent } from '../platform/ports';
 import type { SqlEngine } from '../sql/sqlEngine';
@@ -39,7 +39,11 @@ import type { RankerOptions } from './index/toolRanker';
 import { CompiledToolConfig } from './toolRecord';
 import type { ToolInput, ToolRecord } from './toolRecord';
 import { ToolRun } from './toolRun';
+import { ToolStates } from './modes/toolStates';
+import { ToolPickLog } from './learning/toolPickLog';
 import type { RunHost } from './toolRun';
+
+const PICK_LOG_SAVE_DELAY_MS = 30_000;
 
 export class ToolSearchConfigError extends Error {
   override readonly name = 'ToolSearchConfigError';
@@ -49,7 +53,7 @@ export interface ToolSearchServiceOptions {
   engine: SqlEngine;
   store: ByteStore;
   /** Settings sections (raw objects are parsed with defaults). */
-  config?: { toolSearch?: Partial<ToolSearchConfig>; toolExamples?: Partial<ToolExamplesConfig> };
+  config?: { toolSearch?: Partial<ToolSearchConfig>; toolExamples?: Partial<ToolExamplesConfig>; tools?: Partial<ToolsConfig> };
   logger?: Logger;
   events?: EventSink;
   clock?: Clock;
@@ -90,6 +94,9 @@ export class ToolSearchService {
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private lastSync: SyncReport | undefined;
   private fileExamples: Record<string, ToolExample[]> = {};
+  private toolsConfig: ToolsConfig;
+  /** tool_search result lists and the model's picks (issue 17), in the index database. */
+  readonly pickLog: ToolPickLog;
 
   constructor(
     private readonly catalog: ToolCatalog,
@@ -97,7 +104,14 @@ export class ToolSearchService {
     private readonly options: ToolSearchServiceOptions,
     private readonly logger: Logger,
     private readonly sink: EventSink,
-  ) {}
+  ) {
+    this.toolsConfig = catalog.config.tools;
+    this.pickLog = new ToolPickLog(() => this.index.db, () => {
+      this.index.markDirty();
+      // Learning data is not worth a database export per search: saved within half a minute (or at flush).
+      if (!this.saveTimer) this.scheduleSave(PICK_LOG_SAVE_DELAY_MS);
+    });
+  }
 
   get engine(): SqlEngine['fts'] {
     return this.index.fts;
@@ -142,10 +156,12 @@ export class ToolSearchService {
   }
 
   /** New settings (e.g. on onDidChangeConfiguration). Policy and examples re-apply at once. */
-  updateConfig(config: { toolSearch?: Partial<ToolSearchConfig>; toolExamples?: Partial<ToolExamplesConfig> }): SyncReport {
+  updateConfig(config: { toolSearch?: Partial<ToolSearchConfig>; toolExamples?: Partial<ToolExamplesConfig>; tools?: Partial<ToolsConfig> }): SyncReport {
     const search = toolSearchConfigSchema.parse({ ...this.catalog.config.search, ...config.toolSearch });
     const examples = toolExamplesConfigSchema.parse({ ...this.catalog.config.examples, ...config.toolExamples });
-    this.catalog.setConfig(search, examples);
+    const tools = parseToolsConfig({ ...this.toolsConfig, ...config.tools }, this.logger);
+    this.toolsConfig = tools;
+    this.catalog.setConfig(search, examples, tools);
     this.catalog.setExampleSources(this.exampleSources(examples));
     return this.reindex();
   }
@@ -163,6 +179,11 @@ export class ToolSearchService {
   /** Changes whenever tools, settings or example sources change (cache key for derived views). */
   get catalogVersion(): number {
     return this.catalog.version;
+  }
+
+  /** Allowed by the allow/deny policy (the user's `off` aside): what Manage Tools may list. */
+  isPolicyAllowed(name: string): boolean {
+    return this.catalog.config.isPolicyAllowed(name);
   }
 
   exampleProblems(): ExampleProblem[] {
@@ -303,8 +324,7 @@ export class ToolSearchService {
     return report;
   }
 
-  private scheduleSave(): void {
-    const delay = this.options.saveDelayMs ?? 500;
+  private scheduleSave(delay = this.options.saveDelayMs ?? 500): void {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     if (delay <= 0) {
       void this.index.save().catch(() => undefined);
@@ -327,6 +347,7 @@ export class ToolSearchService {
       ranker: this.options.ranker,
       emit: (event) => this.emit(event),
       changed: () => this.notifyChanged(),
+      picks: this.pickLog,
     };
   }
 
@@ -356,11 +377,21 @@ export class ToolSearchService {
   }
 }
 
+/** `toolshed.tools` with bad entries dropped (each named in the log), never a throw. */
+function parseToolsConfig(raw: Partial<ToolsConfig>, logger: Logger): ToolsConfig {
+  const parsed = toolsConfigSchema.safeParse(raw);
+  const state = parsed.success ? parsed.data.state : (raw.state && typeof raw.state === 'object' ? raw.state : {});
+  const states = new ToolStates(state as Record<string, unknown>);
+  for (const problem of states.problems) logger.warn(`toolshed.tools.state["${problem.pattern}"]: ${problem.message}.`);
+  const valid = Object.fromEntries(Object.entries(state).filter(([pattern]) => !states.problems.some((p) => p.pattern === pattern)));
+  return { state: valid as ToolsConfig['state'] };
+}
+
 export async function createToolSearchService(options: ToolSearchServiceOptions): Promise<ToolSearchService> {
   const logger = options.logger ?? nullLogger;
   const search = toolSearchConfigSchema.parse(options.config?.toolSearch ?? {});
   const examples = toolExamplesConfigSchema.parse(options.config?.toolExamples ?? {});
-  const compiled = new CompiledToolConfig(search, examples);
+  const compiled = new CompiledToolConfig(search, examples, parseToolsConfig(options.config?.tools ?? {}, logger));
   const catalog = new ToolCatalog(compiled, { settings: examples.overrides, files: {}, builtin: options.builtinExamples ?? BUILTIN_TOOL_EXAMPLES });
   const index = await ToolIndex.open({
     engine: options.engine,

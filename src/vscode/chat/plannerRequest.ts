@@ -5,6 +5,7 @@ import { plannerToolRunFrom } from '../../core/planner/toolRunPort';
 import { responseFooter } from '../../core/planner/responseFooter';
 import { SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME, SKILL_SEARCH_TOOL_NAME } from '../../core/skills/skillToolSchemas';
 import { TOOL_INVOKE_TOOL_NAME } from '../lmTools/toolInvokeTool';
+import { describeDeferral } from '../../core/tools/modes/deferralDecision';
 import type { ToolshedServices } from '../services';
 import type { ToolshedSettings } from '../../core/config/settingsSchema';
 import { createLanguageModelAdapter, signalOf } from './languageModelAdapter';
@@ -58,6 +59,8 @@ export async function handlePlannerRequest(
   const run = await session.startRun();
   try {
     const model = createLanguageModelAdapter(chosen.model, token);
+    const hidden = hiddenFromLoop(settings);
+    const deferral = await services.toolModes.decide(run, chosen.model, token, hidden);
     const executor = createLmToolExecutor(request.toolInvocationToken, token);
     const skills = settings.skills.enabled
       ? plannerSkillsFrom(services.skills, services.skillContext(run, session.pinnedSkills), {
@@ -87,8 +90,8 @@ export async function handlePlannerRequest(
       },
       {
         maxRounds: settings.toolSearch.maxRounds,
-        discoveryBlocks: settings.toolSearch.enabled,
-        hiddenFromLoop: hiddenFromLoop(settings),
+        discoveryBlocks: true,
+        hiddenFromLoop: hidden,
         // One trust rule on every path: in Restricted Mode no tool runs (tool_invoke refuses too).
         refuseToolRuns: !vscode.workspace.isTrusted,
       },
@@ -109,7 +112,7 @@ export async function handlePlannerRequest(
         stopped_because: outcome.stoppedBecause,
       },
     });
-    const footer = responseFooter({ tokens, stoppedBecause: outcome.stoppedBecause, maxRounds: settings.toolSearch.maxRounds });
+    const footer = responseFooter({ tokens, stoppedBecause: outcome.stoppedBecause, maxRounds: settings.toolSearch.maxRounds, deferral: describeDeferral(deferral) });
     if (footer) stream.markdown(footer);
 
     const metadata: ToolshedTurnMetadata = {
@@ -119,6 +122,7 @@ export async function handlePlannerRequest(
       rounds: outcome.rounds,
       stoppedBecause: outcome.stoppedBecause,
       answer: outcome.text,
+      deferral,
     };
     return { metadata: { toolshed: metadata } };
   } finally {

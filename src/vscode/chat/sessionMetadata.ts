@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ChatMessage } from '../../core/planner/chatTypes';
 import type { RoundRecord, TokenReport } from '../../core/planner/plannerLoop';
 import { withoutFooter } from '../../core/planner/responseFooter';
+import type { DeferralDecision } from '../../core/tools/modes/deferralDecision';
 
 export const PARTICIPANT_ID = 'toolshed.agent';
 
@@ -24,6 +25,8 @@ export interface ToolshedTurnMetadata {
   stoppedBecause?: string;
   /** The model's answer text alone (no footer, no progress): what later turns send back as history. */
   answer?: string;
+  /** Whether this turn sent every tool or deferred them, with the numbers (toolshed.toolSearch.mode). */
+  deferral?: DeferralDecision;
 }
 
 /** The newest @toolshed turn's metadata in this conversation, if any. */

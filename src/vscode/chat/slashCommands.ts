@@ -4,6 +4,7 @@ import { describeToolInputError } from '../../core/planner/skillsPort';
 import { hiddenSkillReason, hiddenWorkspaceSkillCount, MANAGE_TRUST_COMMAND, restrictedModeLine } from '../../core/trust/restrictedMode';
 import type { TurnSession } from './turnSession';
 import { hiddenFromLoop } from './plannerRequest';
+import { describeDeferral } from '../../core/tools/modes/deferralDecision';
 
 /** Session id for `/search` (which activates nothing) so session scope is satisfied. */
 const COMMAND_SEARCH_SESSION = 'toolshed-command-search';
@@ -63,15 +64,23 @@ export async function skillCommand(prompt: string, stream: vscode.ChatResponseSt
 }
 
 /** `/tools`: what this conversation's model sees, what it activated, what stays deferred. */
-export async function toolsCommand(stream: vscode.ChatResponseStream, services: ToolshedServices, session: TurnSession): Promise<CommandResult> {
+export async function toolsCommand(
+  stream: vscode.ChatResponseStream,
+  services: ToolshedServices,
+  session: TurnSession,
+  model?: vscode.LanguageModelChat,
+  token: vscode.CancellationToken = new vscode.CancellationTokenSource().token,
+): Promise<CommandResult> {
   services.syncToolCatalog();
   const run = await session.startRun();
   try {
     // The same filter as the planner loop: /tools lists what the model is sent, nothing more.
-    const hidden = new Set(hiddenFromLoop(services.settings.current));
+    const hiddenNames = hiddenFromLoop(services.settings.current);
+    const decision = model ? await services.toolModes.decide(run, model, token, hiddenNames) : undefined;
+    if (decision) stream.markdown(`**Tool search** (\`toolshed.toolSearch.mode\`: \`${decision.mode}\`): ${describeDeferral(decision)}\n\n`);
+    const hidden = new Set(hiddenNames);
     const visible = run.visibleTools().filter((tool) => !hidden.has(tool.name));
     const activations = run.listActivations();
-    const deferred = run.permittedTools().filter((tool) => tool.loadingMode === 'deferred');
     stream.markdown(`**Always visible** (${visible.filter((t) => t.loadingMode === 'always').length}): ${visible.filter((t) => t.loadingMode === 'always').map((t) => `\`${t.name}\``).join(', ') || '—'}\n\n`);
     if (activations.length > 0) {
       stream.markdown(`**Activated in this conversation** (${activations.length}):\n`);
@@ -84,7 +93,14 @@ export async function toolsCommand(stream: vscode.ChatResponseStream, services: 
         ? '**Activated:** none carried over — activation scope is `run`, so tools found in a request are visible for that request only (setting `toolshed.toolSearch.activationScope`).\n'
         : '**Activated:** none yet in this conversation.\n');
     }
-    stream.markdown(`\n**Deferred** (found on demand with \`tool_search\`): ${deferred.length} tools.`);
+    stream.markdown(`\n**Deferred** (found on demand with \`tool_search\`): ${run.deferredTools().length} tools.`);
+    const sentNotPinned = visible.filter((t) => t.loadingMode !== 'always' && !activations.some((a) => a.toolName === t.name));
+    if (sentNotPinned.length > 0) stream.markdown(`\n\n**Sent because nothing is deferred** (${sentNotPinned.length}): ${sentNotPinned.slice(0, 40).map((t) => `\`${t.name}\``).join(', ')}${sentNotPinned.length > 40 ? ', …' : ''}`);
+    // Allowed by policy yet not in the registry: turned off by the user (never by policy, which stays unnamed).
+    const registered = new Set(services.tools.registry().map((tool) => tool.name));
+    const offByUser = vscode.lm.tools.filter((tool) => services.tools.isPolicyAllowed(tool.name) && !registered.has(tool.name)).length;
+    if (offByUser > 0) stream.markdown(`\n\n**Turned off by you** (\`toolshed.tools.state\`): ${offByUser} tools.`);
+    stream.button({ command: 'toolshed.manageTools', title: 'Manage Tools…' });
     return { metadata: { toolshed: { ...session.metadataBase(), activations: session.exportActivations() ?? session.metadataBase().activations } } };
   } finally {
     run.end();

@@ -17,7 +17,7 @@ export function registerChatParticipant(context: vscode.ExtensionContext, servic
         case 'skill':
           return await skillCommand(request.prompt, stream, services, session);
         case 'tools':
-          return await toolsCommand(stream, services, session);
+          return await toolsCommand(stream, services, session, request.model, token);
         case 'search':
           return await searchCommand(request.prompt, stream, services, session);
         default:

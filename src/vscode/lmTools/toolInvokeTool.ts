@@ -44,10 +44,22 @@ export function registerToolInvokeTool(services: ToolshedServices): vscode.Dispo
       try {
         const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: options.toolInvocationToken }, token);
         services.activity.recordInvocation({ toolName: name, sessionId: AGENT_MODE_SESSION, sessionLabel: services.activity.sessionLabel(AGENT_MODE_SESSION), reason: 'tool_invoke', at: Date.now() });
+        recordPick(services, name, true);
         return result;
       } catch (error) {
+        recordPick(services, name, false);
         return textResult(`Tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}`);
       }
     },
   });
+}
+
+/** Agent mode's pick after its tool_search (same session), for the learned prior; best effort. */
+function recordPick(services: ToolshedServices, name: string, succeeded: boolean): void {
+  if (!services.settings.current.toolSearch.learnFromUse) return;
+  try {
+    services.tools.pickLog.recordOutcome(AGENT_MODE_SESSION, name, succeeded, Date.now());
+  } catch (error) {
+    services.logger.debug(`Could not record the pick of ${name}: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }

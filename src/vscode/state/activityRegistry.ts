@@ -71,6 +71,15 @@ export class ActivityRegistry extends Disposable {
     this.changed.fire();
   }
 
+  /** The latest tool-search decision as one line ("43 tools, 9.8k tokens = 7 % of 128k: all sent"). */
+  deferralSummary: string | undefined;
+
+  setDeferralSummary(summary: string): void {
+    if (summary === this.deferralSummary) return;
+    this.deferralSummary = summary;
+    this.changed.fire();
+  }
+
   setDeferredCatalogSize(size: number): void {
     if (size === this.deferredCatalogSize) return;
     this.deferredCatalogSize = size;

@@ -95,6 +95,8 @@ export function registerActivatedToolsView(context: vscode.ExtensionContext, reg
     const summary = activatedSummary(registry.all(), registry.deferredCatalogSize);
     view.description = summary.description;
     // No badge: activations are information, not something that needs the user.
+    // The header line: how the latest request decided to send or defer tools (toolshed.toolSearch.mode).
+    view.message = registry.deferralSummary ? `Tool search: ${registry.deferralSummary}` : undefined;
   };
   updateSummary();
   context.subscriptions.push(

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { runSuite, type SuiteResults } from './runSuite';
 import { SCRIPTED_VENDOR, ScriptedModel, type ScriptedModelControl } from './scriptedModel';
 import { registerTestTools, type TestToolCalls } from './testTools';
+import { createToolBatch, type ToolBatchControl } from './testToolBatch';
 import { registerDemoScripts } from './demoScripts';
 
 /** What tests get from `vscode.extensions.getExtension('toolshed-test.toolshed-test-driver').exports`. */
@@ -11,6 +12,8 @@ export interface DriverApi {
   readonly scriptedModel: ScriptedModelControl;
   /** Calls made to the fixture tools of testTools.ts. */
   readonly testTools: TestToolCalls;
+  /** A configurable batch of MCP-style fixture tools (testToolBatch.ts). */
+  readonly toolBatch: ToolBatchControl;
 }
 
 /** Written by test/host/offlineHost.mjs beside this extension's package.json (offline host only). */
@@ -37,7 +40,7 @@ export function activate(context: vscode.ExtensionContext): DriverApi {
     const config = JSON.parse(readFileSync(configPath, 'utf8')) as RunConfig;
     setTimeout(() => void runAndReport(config), 0);
   }
-  return { scriptedModel: model.control(), testTools };
+  return { scriptedModel: model.control(), testTools, toolBatch: createToolBatch(context) };
 }
 
 export function deactivate(): void {}

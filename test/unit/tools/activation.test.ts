@@ -8,7 +8,10 @@ describe('activation', () => {
     const { service } = await makeService({ tools: SAMPLE_TOOLS });
     const run = await service.startRun();
     assert.deepEqual(run.visibleTools().map((t) => t.name), ['tool_search']);
-    assert.deepEqual(run.promptBlocks().length, 1);
+    const blocks = run.promptBlocks();
+    assert.equal(blocks.length, 2);
+    assert.match(blocks[0], /<tool_discovery>/);
+    assert.match(blocks[1], /<available_deferred_tools>[\s\S]*github: mcp_github_create_issue, mcp_github_list_issues/);
   });
 
   it('activateOn discovery: found tools become visible for the next round, with an event', async () => {
@@ -139,8 +142,8 @@ describe('activation', () => {
     }
   });
 
-  it('an ended run refuses further use; toolSearch disabled makes every permitted tool visible', async () => {
-    const { service } = await makeService({ tools: SAMPLE_TOOLS, toolSearch: { enabled: false } });
+  it('an ended run refuses further use; mode off makes every permitted tool visible', async () => {
+    const { service } = await makeService({ tools: SAMPLE_TOOLS, toolSearch: { mode: 'off' } });
     const run = await service.startRun({ isVisible: (t) => t.name !== 'run_in_terminal' });
     assert.equal(run.visibleTools().length, SAMPLE_TOOLS.length - 1);
     assert.deepEqual(run.promptBlocks(), []);

@@ -2,7 +2,7 @@ import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { MemoryEventSink, MemoryLogger } from '../../../src/core/platform/basicPorts';
 import { loadSqlEngine } from '../../../src/core/sql/sqlEngine';
 import type { FtsEngine, SqlEngine } from '../../../src/core/sql/sqlEngine';
-import type { ToolExamplesConfig, ToolSearchConfig } from '../../../src/core/config/settingsSchema';
+import type { ToolExamplesConfig, ToolSearchConfig, ToolsConfig } from '../../../src/core/config/settingsSchema';
 import type { ToolInput } from '../../../src/core/tools/toolRecord';
 import { createToolSearchService } from '../../../src/core/tools/toolSearchService';
 import type { ToolSearchService } from '../../../src/core/tools/toolSearchService';
@@ -31,6 +31,7 @@ export async function makeService(
   options: {
     toolSearch?: Partial<ToolSearchConfig>;
     toolExamples?: Partial<ToolExamplesConfig>;
+    toolsConfig?: Partial<ToolsConfig>;
     allowedFts?: FtsEngine[];
     tools?: ToolInput[];
     store?: MemoryByteStore;
@@ -47,7 +48,7 @@ export async function makeService(
     events,
     logger,
     clock: { now: () => t++ },
-    config: { toolSearch: options.toolSearch, toolExamples: options.toolExamples },
+    config: { toolSearch: options.toolSearch, toolExamples: options.toolExamples, tools: options.toolsConfig },
     builtinExamples: options.builtinExamples,
     saveDelayMs: 0,
   });

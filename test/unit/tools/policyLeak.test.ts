@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { MemoryEventSink } from '../../../src/core/platform/basicPorts';
 import type { ToolRecord } from '../../../src/core/tools/toolRecord';
 import { makeService } from './helpers';
+import { decideDeferral } from '../../../src/core/tools/modes/deferralDecision';
 
 /**
  * The hard rule, tested over random catalogs and policies: a tool that ToolPolicy denies or
@@ -34,6 +35,12 @@ const scenarioArb = fc.record({
   ),
   allowedFts: fc.constantFrom<Array<'fts4' | 'none'>>(['fts4', 'none'], ['none']),
   activateOn: fc.constantFrom<'discovery' | 'firstUse'>('discovery', 'firstUse'),
+  // Issue 17: the mode and its decision, the user's own `off`, select:, and a pick log that
+  // "remembers" every tool (forbidden ones included) as picked and working.
+  mode: fc.constantFrom<'auto' | 'always' | 'off'>('auto', 'always', 'off'),
+  sendAll: fc.boolean(),
+  offPattern: fc.constantFrom<string | undefined>(undefined, 'mcp_github_*', '*read*'),
+  selectCount: fc.integer({ min: 0, max: 6 }),
 });
 
 describe('policy and visibility never leak (randomized)', () => {
@@ -47,18 +54,30 @@ describe('policy and visibility never leak (randomized)', () => {
           description: `${t.description.join(' ')}${t.mention ? ` then call ${names[(i + 1) % names.length]}.` : ''}`,
           inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
         }));
-        const { service, events } = await makeService({ tools: inputs, allowedFts: s.allowedFts, toolSearch: { deny: s.deny, activateOn: s.activateOn, alwaysLoadedPatterns: ['x_*'] } });
+        const { service, events } = await makeService({
+          tools: inputs,
+          allowedFts: s.allowedFts,
+          toolSearch: { deny: s.deny, activateOn: s.activateOn, alwaysLoadedPatterns: ['x_*'], mode: s.mode },
+          toolsConfig: { state: s.offPattern ? { [s.offPattern]: 'off' } : {} },
+        });
+        for (const word of WORDS) for (const name of names) service.pickLog.recordSearch('seed', `${word} ${name}`, [name], 999);
+        for (const name of names) service.pickLog.recordOutcome('seed', name, true, 1_000);
         const isVisible = (tool: ToolRecord) => !tool.name.includes(s.hideWord);
         const allowed = new Set(service.registry().map((r) => r.name));
         const forbidden = names.filter((n) => !allowed.has(n) || n.includes(s.hideWord));
         const sink = new MemoryEventSink();
         const sub = service.onEvent((e) => sink.emit(e));
         const run = await service.startRun({ isVisible });
+        run.applyDeferral(decideDeferral({ mode: s.mode, thresholdPercent: 10, maxInputTokens: 128_000, toolCount: names.length, definitionTokens: s.sendAll ? 10 : 50_000 }));
         const texts: string[] = [];
         for (const q of s.queries) {
           const result = run.search(q);
           texts.push(JSON.stringify(result));
         }
+        // select: names the model typed (it may know a forbidden name); only the answer is checked, not the echo of its query.
+        const selected = run.search({ query: `select:${names.slice(0, s.selectCount).join(',')}` });
+        texts.push(JSON.stringify(selected.ok ? { tools: selected.output.tools, note: selected.output.note } : selected.error));
+        texts.push(...run.promptBlocks());
         const unknownError = run.resolveCall('definitely_not_a_tool_zz');
         for (const name of forbidden) {
           const result = run.resolveCall(name);

@@ -17,7 +17,7 @@ describe('tool_search: contract', () => {
     assert.deepEqual(schema.required, ['query']);
     assert.deepEqual(schema.properties.search_type.enum, ['fts', 'regex', 'exact']);
     assert.equal(schema.properties.search_type.default, 'fts');
-    assert.deepEqual([schema.properties.limit.minimum, schema.properties.limit.maximum, schema.properties.limit.default], [1, 20, 8]);
+    assert.deepEqual([schema.properties.limit.minimum, schema.properties.limit.maximum, schema.properties.limit.default], [1, 20, 5]);
     assert.equal(schema.properties.include_always_loaded.default, false);
   });
 

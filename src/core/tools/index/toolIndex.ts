@@ -311,6 +311,11 @@ export class ToolIndex {
     return next;
   }
 
+  /** Marks the database changed by a companion table (the pick log), so the next save writes it. */
+  markDirty(): void {
+    this.dirty = true;
+  }
+
   /** Saves when something changed since the last save. */
   async saveIfDirty(): Promise<void> {
     if (this.dirty) await this.save();

@@ -1,0 +1,137 @@
+import type { CliCommand } from '../cliCommand';
+import { loadSqlEngine } from '../../core/sql/sqlEngine';
+import { MemoryByteStore } from '../../core/platform/memoryByteStore';
+import { runPlanner } from '../../core/planner/plannerLoop';
+import { plannerToolRunFrom } from '../../core/planner/toolRunPort';
+import type { ChatMessage, ChatModelPort, ChatPart, ToolDefinition } from '../../core/planner/chatTypes';
+import { serializeDefinitions } from '../../core/planner/plannerLoop';
+import { DefinitionTokenCache, applyModelDeferral } from '../../core/tools/modes/deferralMeasure';
+import { createToolSearchService } from '../../core/tools/toolSearchService';
+import type { ToolSearchMode, DeferredNamesListing } from '../../core/config/settingsSchema';
+import { parseArgs, readJsonl, toToolInputs, toolshedOwnTools } from './toolCliSupport';
+
+interface QueryRow {
+  query: string;
+  gold: string[];
+}
+
+const round = (value: number, digits = 1) => Number(value.toFixed(digits));
+const countTokens = async (text: string) => Math.ceil(text.length / 4);
+
+/**
+ * A scripted model with perfect judgement, so the numbers isolate what the prompt offers:
+ * it calls the gold tool at once when it is offered or named in <available_deferred_tools>
+ * (a deferred tool called by name is activated on first use), else it searches with the
+ * user's words and calls the gold tool if the results show it, else gives up.
+ */
+function oracleModel(gold: string, query: string, onSend: (messages: ChatMessage[], tools: ToolDefinition[]) => void): ChatModelPort {
+  return {
+    async *send(messages: ChatMessage[], tools): AsyncIterable<ChatPart> {
+      onSend(messages, tools);
+      const texts = messages.flatMap((m) => m.parts.map((p) => (p.kind === 'text' || p.kind === 'toolResult' ? p.text : '')));
+      const called = messages.some((m) => m.parts.some((p) => p.kind === 'toolCall' && p.name === gold));
+      const searched = messages.some((m) => m.parts.some((p) => p.kind === 'toolCall' && p.name === 'tool_search'));
+      if (called) {
+        yield { kind: 'text', text: 'done' };
+        return;
+      }
+      const named = tools.some((t) => t.name === gold) || (texts[0] ?? '').split('<available_deferred_tools>')[1]?.includes(gold);
+      if (named || (searched && texts.some((t) => t.includes(`"name":"${gold}"`)))) {
+        yield { kind: 'toolCall', callId: 'c-gold', name: gold, input: {} };
+        return;
+      }
+      if (!searched) {
+        yield { kind: 'toolCall', callId: 'c-search', name: 'tool_search', input: { query: query.slice(0, 500) } };
+        return;
+      }
+      yield { kind: 'text', text: 'not found' };
+    },
+    countTokens,
+  };
+}
+
+export const benchToolModesCommand: CliCommand = {
+  path: ['bench', 'tool-modes'],
+  summary: 'Prompt tokens and rounds per request in each tool search mode (scripted model)',
+  usage: [
+    'Usage: toolshed bench tool-modes --tools FILE.jsonl --queries FILE.jsonl [--max-queries N] [--context TOKENS] [--json]',
+    '',
+    'Runs the @toolshed planner loop with a scripted model over each query, for mode off / always / auto',
+    'and for <available_deferred_tools> off / names / namesAndServers. Tokens: 4 characters a token.',
+    '--json prints {rows: [{mode, names, tools_sent, prompt_tokens_per_request, names_block_tokens, rounds, found}]}.',
+  ].join('\n'),
+  async run(args, io) {
+    const { flags } = parseArgs(args, ['json']);
+    const toolsFile = flags.get('tools');
+    const queriesFile = flags.get('queries');
+    if (typeof toolsFile !== 'string' || typeof queriesFile !== 'string') {
+      io.stderr('toolshed bench tool-modes: --tools and --queries are required. See --help.\n');
+      return 2;
+    }
+    const maxQueries = Number(flags.get('max-queries') ?? 100);
+    const contextWindow = Number(flags.get('context') ?? 128_000);
+    const tools = [...toToolInputs(readJsonl(toolsFile)), ...toolshedOwnTools()];
+    const queries = readJsonl<QueryRow>(queriesFile).filter((q) => q.gold.length > 0).slice(0, maxQueries);
+    const engine = await loadSqlEngine({});
+    const rows: Array<Record<string, unknown>> = [];
+    const variants: Array<[ToolSearchMode, DeferredNamesListing]> = [['off', 'off'], ['always', 'off'], ['always', 'names'], ['always', 'namesAndServers'], ['auto', 'names']];
+    for (const [mode, listing] of variants) {
+      const service = await createToolSearchService({ engine, store: new MemoryByteStore(), config: { toolSearch: { mode, listDeferredNames: listing, learnFromUse: false } }, saveDelayMs: 60_000 });
+      service.setTools(tools);
+      const cache = new DefinitionTokenCache();
+      let promptTokens = 0;
+      let sent = 0;
+      let rounds = 0;
+      let found = 0;
+      let namesTokens = 0;
+      for (const q of queries) {
+        const run = await service.startRun();
+        try {
+          await applyModelDeferral(run, service.config.toolSearch, { id: 'bench', maxInputTokens: contextWindow, countTokens }, cache, new Set(['tool_invoke']));
+          const names = run.promptBlocks().find((b) => b.startsWith('<available_deferred_tools>')) ?? '';
+          namesTokens += await countTokens(names);
+          const gold = q.gold[0]!;
+          let executed = false;
+          // What the prompt costs over the whole request: instructions + the tools offered, every round.
+          const onSend = (messages: ChatMessage[], offered: ToolDefinition[]) => {
+            const instructions = messages[0]?.parts.map((p) => (p.kind === 'text' ? p.text : '')).join('') ?? '';
+            promptTokens += Math.ceil(instructions.length / 4) + Math.ceil(serializeDefinitions(offered).length / 4);
+          };
+          const outcome = await runPlanner(
+            { prompt: q.query, history: [] },
+            {
+              model: oracleModel(gold, q.query, onSend),
+              tools: plannerToolRunFrom(run),
+              executor: { invoke: async (name) => { if (name === gold) executed = true; return { text: 'ok' }; } },
+              progress: { progress: () => undefined, markdown: () => undefined, reference: () => undefined },
+              events: { emit: () => undefined },
+              signal: { isCancelled: false },
+            },
+            { maxRounds: 4, discoveryBlocks: true, hiddenFromLoop: ['tool_invoke'] },
+          );
+          sent += outcome.tokens.toolsSent;
+          rounds += outcome.rounds.length;
+          if (executed) found++;
+        } finally {
+          run.end();
+        }
+      }
+      const n = Math.max(queries.length, 1);
+      rows.push({
+        mode,
+        names: listing,
+        tools: tools.length,
+        queries: queries.length,
+        tools_sent: round(sent / n),
+        prompt_tokens_per_request: round(promptTokens / n, 0),
+        names_block_tokens: round(namesTokens / n, 0),
+        rounds: round(rounds / n, 2),
+        found: round(found / n, 3),
+      });
+      await service.dispose();
+    }
+    if (flags.has('json')) io.stdout(`${JSON.stringify({ rows })}\n`);
+    else for (const row of rows) io.stdout(`${JSON.stringify(row)}\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,109 @@
+import * as vscode from 'vscode';
+import type { ToolState } from '../../core/config/settingsSchema';
+import { applyStateChoice, groupToolsBySource } from '../../core/tools/modes/manageToolsModel';
+import type { StateChoice, StateTarget } from '../../core/tools/modes/manageToolsModel';
+import type { ToolshedServices } from '../services';
+import { toolSourceOf } from './lmToolCatalog';
+import { toolNameOf } from '../views/activatedToolsView';
+
+export const MANAGE_TOOLS_COMMAND = 'toolshed.manageTools';
+export const SET_TOOL_STATE_COMMAND = 'toolshed.setToolState';
+const SETTING = 'toolshed.tools.state';
+
+/**
+ * Optional arguments (from the Activated Tools context menu, or scripts): any of them skips
+ * its step. `filter` pre-fills the search box of the first step.
+ */
+export interface ManageToolsArgs {
+  tool?: string;
+  server?: string;
+  state?: StateChoice;
+  target?: 'workspace' | 'user';
+  filter?: string;
+}
+
+type TargetItem = vscode.QuickPickItem & { target?: StateTarget };
+
+const STATE_ITEMS: Array<vscode.QuickPickItem & { choice: StateChoice }> = [
+  { label: '$(eye) Always', description: 'sent with every request', choice: 'always' },
+  { label: '$(search) Deferred', description: 'found with tool_search when needed', choice: 'deferred' },
+  { label: '$(circle-slash) Off', description: 'never listed, found or run for you', choice: 'off' },
+  { label: '$(discard) Default', description: 'remove your setting (mode and patterns decide)', choice: 'default' },
+];
+
+/** **Toolshed: Manage Tools…** — tool or server → state → workspace or user settings. */
+export async function manageTools(services: ToolshedServices, args: ManageToolsArgs = {}): Promise<Record<string, ToolState> | undefined> {
+  const target = args.tool ? ({ kind: 'tool', name: args.tool } as const) : args.server ? ({ kind: 'server', server: args.server } as const) : await pickTarget(services, args.filter);
+  if (!target) return undefined;
+  const what = target.kind === 'tool' ? `\`${target.name}\`` : `all tools of MCP server ${target.server}`;
+  const choice = args.state ?? (await vscode.window.showQuickPick(STATE_ITEMS, { title: `Manage Tools (2/3): state of ${what}` }))?.choice;
+  if (!choice) return undefined;
+  const scope = args.target ?? (await pickScope());
+  if (!scope) return undefined;
+  const configTarget = scope === 'workspace' ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  const inspected = vscode.workspace.getConfiguration().inspect<Record<string, unknown>>(SETTING);
+  const current = (scope === 'workspace' ? inspected?.workspaceValue : inspected?.globalValue) ?? {};
+  const next = applyStateChoice(current, target, choice);
+  await vscode.workspace.getConfiguration().update(SETTING, Object.keys(next).length > 0 ? next : undefined, configTarget);
+  services.logger.info(`Manage Tools: ${what} → ${choice} (${scope} settings)`);
+  return next;
+}
+
+async function pickScope(): Promise<'workspace' | 'user' | undefined> {
+  if (!vscode.workspace.workspaceFolders?.length) return 'user';
+  const picked = await vscode.window.showQuickPick(
+    [
+      { label: '$(folder) Workspace settings', description: 'this project only', scope: 'workspace' as const },
+      { label: '$(account) User settings', description: 'every project', scope: 'user' as const },
+    ],
+    { title: 'Manage Tools (3/3): save where?' },
+  );
+  return picked?.scope;
+}
+
+/** Step 1: a searchable list grouped by source; an MCP server can be set as a whole. */
+async function pickTarget(services: ToolshedServices, filter?: string): Promise<StateTarget | undefined> {
+  services.syncToolCatalog();
+  // Listed: what the team's policy allows (including tools the user turned off, to turn back on).
+  const tools = vscode.lm.tools.filter((tool) => services.tools.isPolicyAllowed(tool.name)).map((tool) => ({ name: tool.name, source: toolSourceOf(tool.name) }));
+  const groups = groupToolsBySource(tools, services.settings.current.tools.state);
+  const items: TargetItem[] = [];
+  for (const group of groups) {
+    items.push({ label: group.label, kind: vscode.QuickPickItemKind.Separator });
+    if (group.server) {
+      items.push({ label: `All tools of MCP server ${group.server}`, description: `${group.tools.length} tools`, iconPath: new vscode.ThemeIcon('server'), target: { kind: 'server', server: group.server } });
+    }
+    for (const tool of group.tools) {
+      items.push({ label: tool.name, description: tool.state ?? 'default', target: { kind: 'tool', name: tool.name } });
+    }
+  }
+  const quickPick = vscode.window.createQuickPick<TargetItem>();
+  quickPick.title = 'Manage Tools (1/3): choose a tool or an MCP server';
+  quickPick.placeholder = 'Type to search tools; the state shows on the right (default = decided by the mode)';
+  quickPick.items = items;
+  quickPick.matchOnDescription = true;
+  if (filter) quickPick.value = filter;
+  return new Promise<StateTarget | undefined>((resolve) => {
+    let settled = false;
+    const finish = (value: StateTarget | undefined) => {
+      if (settled) return;
+      settled = true;
+      resolve(value);
+      quickPick.dispose();
+    };
+    quickPick.onDidAccept(() => finish(quickPick.selectedItems[0]?.target));
+    quickPick.onDidHide(() => finish(undefined));
+    quickPick.show();
+  });
+}
+
+export function registerManageTools(context: vscode.ExtensionContext, services: ToolshedServices): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand(MANAGE_TOOLS_COMMAND, (args?: ManageToolsArgs) => manageTools(services, args && typeof args === 'object' ? args : {})),
+    // From the Activated Tools view: the clicked tool skips step 1.
+    vscode.commands.registerCommand(SET_TOOL_STATE_COMMAND, (node?: unknown) => {
+      const name = toolNameOf(node);
+      return manageTools(services, name ? { tool: name } : {});
+    }),
+  );
+}
