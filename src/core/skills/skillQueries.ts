@@ -1,6 +1,7 @@
 import type { SkillsConfig, TaskType } from '../config/settingsSchema';
 import type { Clock, EventSink, TokenCounter } from '../platform/ports';
-import { boundSubject, compileSafeRegex } from '../search/safeRegex';
+import { REGEX_BUDGET_NOTE, compileSafeRegex, literalWordsRegex } from '../search/safeRegex';
+import type { SafeRegex } from '../search/safeRegex';
 import { EXACT_SCORE, normalizeBm25, REGEX_SCORES } from '../search/scoring';
 import { analyze } from '../search/textAnalysis';
 import { redact } from './render/redaction';
@@ -266,7 +267,8 @@ export class SkillQueries {
     if (requested === 'regex') {
       const compiled = compileSafeRegex(query);
       if (!compiled.ok) return { hits: [], effective: 'regex', note: compiled.message };
-      return { hits: this.regexScan(compiled.regex, compiled.anchored, filter, limit), effective: 'regex' };
+      const hits = this.regexScan(compiled.regex, filter, limit);
+      return { hits, effective: 'regex', note: compiled.regex.exhausted ? REGEX_BUDGET_NOTE : undefined };
     }
     if (store.fts !== 'none') {
       const hits = store.searchFts(query, filter, limit);
@@ -276,20 +278,20 @@ export class SkillQueries {
     if (!this.deps.config().ftsFallbackToRegex) return { hits: [], effective: 'fts', note: 'Full-text search is unavailable and the regex fallback is off.' };
     const words = [...new Set(query.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && analyze(w).length > 0))].slice(0, 12);
     if (words.length === 0) return { hits: [], effective: 'regex', note: 'Full-text search is unavailable; no searchable words in the query.' };
-    const pattern = new RegExp(`\\b(?:${words.map(escapeRegex).join('|')})`, 'i');
-    const anchored = new RegExp(`^(?:${words.map(escapeRegex).join('|')})$`, 'i');
-    return { hits: this.regexScan(pattern, anchored, filter, limit, words), effective: 'regex', note: 'Full-text search is unavailable; used regex matching.' };
+    const pattern = literalWordsRegex(words, { wordStart: true });
+    return { hits: this.regexScan(pattern, filter, limit, words), effective: 'regex', note: 'Full-text search is unavailable; used regex matching.' };
   }
 
-  private regexScan(regex: RegExp, anchored: RegExp, filter: StoreFilter, limit: number, words?: string[]): Scored[] {
+  private regexScan(regex: SafeRegex, filter: StoreFilter, limit: number, words?: string[]): Scored[] {
     const scored: Array<Scored & { tieBreak: number }> = [];
     for (const row of this.deps.store.scan(filter)) {
-      const name = boundSubject(row.name);
       let score = 0;
-      if (anchored.test(name)) score = REGEX_SCORES.fullName;
-      else if (regex.exec(name)?.index === 0) score = REGEX_SCORES.namePrefix;
-      else if (regex.test(name)) score = REGEX_SCORES.nameSubstring;
-      else if ([row.title, row.trigger, row.description, row.tags].some((f) => regex.test(boundSubject(f ?? '')))) score = REGEX_SCORES.descriptionOrTags;
+      if (regex.testWhole(row.name)) score = REGEX_SCORES.fullName;
+      else if (regex.testPrefix(row.name)) score = REGEX_SCORES.namePrefix;
+      else if (regex.test(row.name)) score = REGEX_SCORES.nameSubstring;
+      else if ([row.title, row.trigger, row.description, row.tags].some((f) => regex.test(f ?? ''))) score = REGEX_SCORES.descriptionOrTags;
+      // Once the budget is spent every test answers false: stop rather than scan on blind.
+      if (regex.exhausted) break;
       if (score === 0) continue;
       const haystack = `${row.name} ${row.title} ${row.trigger} ${row.tags}`.toLowerCase();
       const tieBreak = words ? words.filter((w) => haystack.includes(w)).length : 0;
@@ -329,8 +331,4 @@ function structured(view: SafeSkill): SkillGetOutput['skills'][number] {
 
 function shorten(text: string, chars: number): string {
   return text.length <= chars ? text : `${text.slice(0, chars - 1).trimEnd()}…`;
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
