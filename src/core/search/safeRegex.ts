@@ -72,7 +72,9 @@ export function compileSafeRegex(pattern: string, options: SafeRegexOptions = {}
     anywhere = RE2JS.compile(body, flags);
     atStart = RE2JS.compile(`^(?:${body})`, flags);
   } catch (error) {
-    const detail = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '') : String(error);
+    // RE2 quotes the offending part of the pattern; it is left out so that an error never
+    // echoes text (such as a tool name) back to the model.
+    const detail = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '').replace(/:\s*`[\s\S]*`\s*$/, '') : String(error);
     return { ok: false, message: `Regex rejected: invalid pattern (${detail}). ${HINT}` };
   }
   if (anywhere.programSize() > SAFE_REGEX_LIMITS.maxProgramSize) {

@@ -6,7 +6,7 @@ import { EXACT_SCORE, normalizeBm25, REGEX_SCORES } from '../search/scoring';
 import { analyze } from '../search/textAnalysis';
 import { redact } from './render/redaction';
 import { editDistance } from './packs/skillDocumentParser';
-import { INJECTION_WRAPPER, makeSafe, RAW_WRAPPER, renderWithinBudget } from './render/skillRendering';
+import { declaredToolNames, INJECTION_WRAPPER, makeSafe, RAW_WRAPPER, renderWithinBudget } from './render/skillRendering';
 import type { SafeSkill } from './render/skillRendering';
 import type { SkillRecord } from './skillSchema';
 import type { SkillStore, StoreFilter } from './store/skillStore';
@@ -103,7 +103,7 @@ export class SkillQueries {
     const clean = (text: string) => this.clean(text, gate);
     this.deps.events.emit({ type: 'skill_search_query', payload: { query: input.query, requested_search_type: input.search_type, effective_search_type: effective, results_count: hits.length } });
     const output: SkillSearchOutput = {
-      skills: hits.map((hit) => ({ name: clean(hit.name), title: clean(hit.title), trigger: clean(shorten(hit.trigger, 300)), task_type: hit.task_type, score: hit.score })),
+      skills: hits.map((hit) => ({ name: clean(hit.name), title: clean(hit.title), trigger: this.cleanShort(hit.trigger, 300, gate), task_type: hit.task_type, score: hit.score })),
       query: clean(input.query),
       search_type: effective,
     };
@@ -127,7 +127,7 @@ export class SkillQueries {
       else missing.push({ name: this.clean(name, gate), reason: 'unknown skill', suggestions: this.closestNames(name, ctx).map((n) => this.clean(n, gate)) });
     }
     const safe = found.map((r) => makeSafe(r, { gate, redact: this.deps.config().redactPii }));
-    const rendered = await renderWithinBudget(safe, input.max_tokens, this.deps.tokenCounter, input.format === 'injection' ? INJECTION_WRAPPER : RAW_WRAPPER);
+    const rendered = await renderWithinBudget(safe, input.max_tokens, this.deps.tokenCounter, input.format === 'injection' ? INJECTION_WRAPPER : RAW_WRAPPER, this.reSafe(found, gate));
     this.deps.store.recordUsage(rendered.included.map((i) => found[i.index]?.name ?? '').filter(Boolean), this.deps.clock.now());
     const output: SkillGetOutput = {
       skills: rendered.included.map(({ view }) => structured(view)),
@@ -151,7 +151,7 @@ export class SkillQueries {
     const totalPages = Math.max(1, Math.ceil(total / input.page_size));
     this.deps.events.emit({ type: 'skill_list', payload: { filters: { task_type: input.task_type, origin: input.origin, scope: input.scope, page: input.page, page_size: input.page_size }, returned_count: rows.length } });
     return {
-      skills: rows.map((r) => ({ name: this.clean(r.name, gate), title: this.clean(r.title, gate), trigger: this.clean(shorten(r.trigger, 120), gate), task_type: r.task_type, origin: r.origin })),
+      skills: rows.map((r) => ({ name: this.clean(r.name, gate), title: this.clean(r.title, gate), trigger: this.cleanShort(r.trigger, 120, gate), task_type: r.task_type, origin: r.origin })),
       page: input.page,
       page_size: input.page_size,
       total,
@@ -188,7 +188,7 @@ export class SkillQueries {
     const gate = this.gate(ctx);
     const fields = new Set(settings.includeFields);
     const entries = chosen.map((r) => ({
-      name: this.clean(r.name, gate), title: this.clean(r.title, gate), trigger: this.clean(shorten(r.trigger, 120), gate),
+      name: this.clean(r.name, gate), title: this.clean(r.title, gate), trigger: this.cleanShort(r.trigger, 120, gate),
       task_type: r.task_type, pinned: order.has(r.name),
     }));
     const lines = entries.map((e) => {
@@ -216,7 +216,7 @@ export class SkillQueries {
     const ordered = hits.map((h) => byName.get(h.name)).filter((r): r is SkillRecord => r !== undefined);
     const gate = this.gate(ctx);
     const safe = ordered.map((r) => makeSafe(r, { gate, redact: config.redactPii }));
-    const rendered = await renderWithinBudget(safe, budget, this.deps.tokenCounter, INJECTION_WRAPPER);
+    const rendered = await renderWithinBudget(safe, budget, this.deps.tokenCounter, INJECTION_WRAPPER, this.reSafe(ordered, gate));
     const injected = rendered.included.map((i) => ordered[i.index]?.name ?? '').filter(Boolean);
     this.deps.store.recordUsage(injected, this.deps.clock.now());
     const result: RelevantResult = {
@@ -244,6 +244,22 @@ export class SkillQueries {
 
   private clean(text: string, gate: ToolReferenceGate): string {
     return gate.text(this.deps.config().redactPii ? this.redactShort(text) : text);
+  }
+
+  /**
+   * Redacts and gates the whole text before shortening it (a cut can hide the marker that
+   * identifies a secret), then gates the cut again (a cut can turn an allowed name such as
+   * `deploy_prod_eu` into a denied `deploy_prod`).
+   */
+  private cleanShort(text: string, chars: number, gate: ToolReferenceGate): string {
+    return this.clean(shorten(this.clean(text, gate), chars), gate);
+  }
+
+  /** The re-safety pass for text the renderer shortens after `makeSafe`. */
+  private reSafe(records: readonly SkillRecord[], gate: ToolReferenceGate): (text: string) => string {
+    const candidates = [...new Set(records.flatMap(declaredToolNames))];
+    const redactPii = this.deps.config().redactPii;
+    return (text) => gate.text(redactPii ? redact(text) : text, candidates);
   }
 
   private redactShort(text: string): string {

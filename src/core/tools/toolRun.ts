@@ -148,7 +148,7 @@ export class ToolRun {
         ...(this.sessionId ? { session_id: this.sessionId } : {}),
       },
     });
-    if (outcome.error) return { ok: false, error: outcome.error };
+    if (outcome.error) return { ok: false, error: this.scrub(outcome.error) };
     if (options.activate !== false && this.config.search.enabled && this.config.search.activateOn === 'discovery') {
       for (const hit of outcome.hits) {
         if (!this.isAlwaysVisible(hit.record)) this.activate(hit.record, 'discovery', `tool_search "${truncate(input.query, 80)}"`);

@@ -43,6 +43,14 @@ describe('compileSafeRegex', () => {
     }
   });
 
+  it('an error never echoes the pattern (a tool name in it must not come back in a tool_search error)', () => {
+    for (const pattern of ['(deploy_prod', 'deploy_prod)', '[deploy_prod', 'deploy_prod{2,5000}', '*deploy_prod', 'deploy_prod\\', '(?=deploy_prod)']) {
+      const result = compileSafeRegex(pattern);
+      assert.ok(!result.ok);
+      assert.doesNotMatch(result.message, /deploy_prod/);
+    }
+  });
+
   it('a subject longer than the cut is never a whole match, and only its head is searched', () => {
     const result = compileSafeRegex('a+');
     assert.ok(result.ok);
