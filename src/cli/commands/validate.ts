@@ -34,7 +34,7 @@ export const validateCommand: CliCommand = {
       io.stdout(`${JSON.stringify({ files: report.files, skills: report.skills, errors: report.errors, warnings: report.warnings, problems }, null, 2)}\n`);
     } else {
       // One line per problem, whatever characters a file name or a quoted key holds.
-      for (const problem of problems) io.stdout(`${formatProblem({ ...problem, file: escapeForLine(problem.file), message: escapeForLine(problem.message), code: escapeForLine(problem.code) })}\n`);
+      for (const problem of problems) io.stdout(`${formatProblem({ ...problem, file: escapeForLine(problem.file), message: escapeForLine(problem.message) })}\n`);
       io.stdout(`${report.files} file(s), ${report.skills} skill(s): ${report.errors} error(s), ${report.warnings} warning(s)\n`);
     }
     return report.errors > 0 ? 1 : 0;
