@@ -81,17 +81,19 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
   };
 
   // Pre-flight: skills and discovery guidance, before the first round.
-  const injected = skills ? await skills.preflight(request.prompt) : { block: '', used: [] };
-  const pinned = skills ? await skills.pinned() : { block: '', used: [] };
-  noteSkills([...pinned.used, ...injected.used]);
+  const preflight = skills ? await skills.preflight(request.prompt) : { pinnedBlock: '', relevantBlock: '', used: [], omitted: [] };
+  noteSkills(preflight.used);
+  if (preflight.omitted.length) {
+    progress.progress(`Skills left out to stay within the pre-flight budget (toolshed.skills.maxTokens): ${preflight.omitted.map((name) => `\`${name}\``).join(', ')}`);
+  }
   const directory = skills ? await skills.directory() : '';
   const instructions = joinBlocks([
     PARTICIPANT_PREAMBLE,
     ...(options.discoveryBlocks ? tools.promptBlocks() : []),
     ...(options.discoveryBlocks && skills ? skills.promptBlocks() : []),
     directory,
-    pinned.block,
-    injected.block,
+    preflight.pinnedBlock,
+    preflight.relevantBlock,
   ]);
 
   const messages: ChatMessage[] = [
@@ -109,7 +111,7 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
     promptBlockTokens: await model.countTokens(instructions),
     toolDefinitionTokens: await model.countTokens(serializeDefinitions(firstRoundTools)),
     allToolDefinitionTokens: await model.countTokens(serializeDefinitions(allTools)),
-    injectedSkillTokens: await model.countTokens(joinBlocks([pinned.block, injected.block])),
+    injectedSkillTokens: await model.countTokens(joinBlocks([preflight.pinnedBlock, preflight.relevantBlock])),
     toolsSent: firstRoundTools.length,
     toolsAvailable: allTools.length,
   };

@@ -8,6 +8,8 @@ import { redact } from './render/redaction';
 import { editDistance } from './packs/skillDocumentParser';
 import { declaredToolNames, INJECTION_WRAPPER, makeSafe, RAW_WRAPPER, renderWithinBudget } from './render/skillRendering';
 import type { SafeSkill } from './render/skillRendering';
+import { summarizeWithinBudget } from './render/modelSummary';
+import type { SkillSummarizer } from './render/modelSummary';
 import type { SkillRecord } from './skillSchema';
 import type { SkillStore, StoreFilter } from './store/skillStore';
 import { skillGetInputSchema, skillListInputSchema, skillSearchInputSchema } from './skillToolSchemas';
@@ -55,6 +57,10 @@ export interface RelevantRequest {
   top_k?: number;
   max_tokens?: number;
   task_type?: TaskType;
+  /** Skills already in the prompt (pinned): neither injected again nor counted. */
+  exclude?: readonly string[];
+  /** `toolshed.skills.summarize`: condenses what structured compression had to cut (falls back on any failure). */
+  summarize?: SkillSummarizer;
 }
 
 export interface RelevantResult {
@@ -66,6 +72,8 @@ export interface RelevantResult {
   final_tokens_est: number;
   was_summarized: boolean;
   search_type: SkillSearchType | 'none';
+  /** Relevant skills that did not fit the budget (gated names). */
+  omitted: string[];
 }
 
 export interface QueryDeps {
@@ -207,26 +215,32 @@ export class SkillQueries {
     const config = this.deps.config();
     const topK = request.top_k ?? config.topK;
     const budget = request.max_tokens ?? config.maxTokens;
-    const none: RelevantResult = { text: '', skills: [], top_k_used: topK, raw_tokens_est: 0, final_tokens_est: 0, was_summarized: false, search_type: 'none' };
+    const none: RelevantResult = { text: '', skills: [], top_k_used: topK, raw_tokens_est: 0, final_tokens_est: 0, was_summarized: false, search_type: 'none', omitted: [] };
     if (!config.enabled || topK <= 0 || !request.task.trim()) return none;
     const filter = this.filter(ctx, { taskType: request.task_type, modelInvocableOnly: true });
-    const { hits, effective } = this.find(request.task.slice(0, 4000), 'fts', filter, topK);
+    const excluded = new Set(request.exclude ?? []);
+    const { hits, effective } = this.find(request.task.slice(0, 4000), 'fts', filter, topK + excluded.size);
     const records = this.deps.store.byNames(hits.map((h) => h.name), filter);
     const byName = new Map(records.map((r) => [r.name, r]));
-    const ordered = hits.map((h) => byName.get(h.name)).filter((r): r is SkillRecord => r !== undefined);
+    const ordered = hits.map((h) => byName.get(h.name)).filter((r): r is SkillRecord => r !== undefined && !excluded.has(r.name)).slice(0, topK);
     const gate = this.gate(ctx);
     const safe = ordered.map((r) => makeSafe(r, { gate, redact: config.redactPii }));
-    const rendered = await renderWithinBudget(safe, budget, this.deps.tokenCounter, INJECTION_WRAPPER, this.reSafe(ordered, gate));
-    const injected = rendered.included.map((i) => ordered[i.index]?.name ?? '').filter(Boolean);
-    this.deps.store.recordUsage(injected, this.deps.clock.now());
+    const reSafe = this.reSafe(ordered, gate);
+    const rendered = await renderWithinBudget(safe, budget, this.deps.tokenCounter, INJECTION_WRAPPER, reSafe);
+    const cut = rendered.compressed || rendered.truncated;
+    // Structured compression first; the model only condenses what that had to cut.
+    const summary = cut && request.summarize ? await summarizeWithinBudget(safe, budget, this.deps.tokenCounter, request.summarize, reSafe) : undefined;
+    const kept = summary ? safe.length : rendered.included.length;
+    this.deps.store.recordUsage(ordered.slice(0, kept).map((r) => r.name), this.deps.clock.now());
     const result: RelevantResult = {
-      text: rendered.text,
-      skills: rendered.included.map((i) => i.view.name),
+      text: summary?.text ?? rendered.text,
+      skills: summary ? safe.map((skill) => skill.name) : rendered.included.map((i) => i.view.name),
       top_k_used: topK,
       raw_tokens_est: rendered.rawTokens,
-      final_tokens_est: rendered.finalTokens,
-      was_summarized: rendered.compressed || rendered.truncated,
+      final_tokens_est: summary?.tokens ?? rendered.finalTokens,
+      was_summarized: cut,
       search_type: hits.length ? effective : 'none',
+      omitted: safe.slice(kept).map((skill) => skill.name),
     };
     this.deps.events.emit({ type: 'skills_retrieved', payload: { skill_count: result.skills.length, top_k_used: topK, raw_tokens_est: result.raw_tokens_est, final_tokens_est: result.final_tokens_est, was_summarized: result.was_summarized } });
     return result;
