@@ -14,7 +14,9 @@ import { RE2JS } from 're2js';
  * JavaScript's own regexes backtrack and cannot be interrupted: a pattern such as `.?` ×25
  * followed by a literal, or `.{0,99}` ×8, passes any shape check and still runs for tens of
  * seconds. So model patterns run on RE2 (the `re2js` port): matching is linear in
- * program size × subject length whatever the pattern's shape. The work of one search is then
+ * program size × subject length whatever the pattern's shape — except patterns with at most
+ * one variable repeat on a single atom (`create.*issue`, `^git`, `issue|pull`), which
+ * JavaScript runs in at most quadratic time and 20–50× faster. The work of one search is then
  * bounded three ways: the compiled program size (big bounded repeats are refused as "too
  * expensive"), the subject length (texts are cut), and a wall-clock budget per search that
  * the matcher checks before every subject — once spent, the matcher reports `exhausted` and
@@ -32,6 +34,8 @@ export const SAFE_REGEX_LIMITS = {
 
 /** A compiled pattern with a work budget; one per search, never shared between searches. */
 export interface SafeRegex {
+  /** Which engine runs it: JavaScript's for patterns it runs in at most quadratic time, else RE2. */
+  readonly engine: 'js' | 're2';
   /** The pattern matches somewhere in the subject (subjects are cut to the length limit). */
   test(subject: string): boolean;
   /** A match starts at the subject's first character. */
@@ -46,6 +50,8 @@ export type SafeRegexResult = { ok: true; regex: SafeRegex } | { ok: false; mess
 
 export interface SafeRegexOptions {
   caseInsensitive?: boolean;
+  /** Forces RE2 even where JavaScript's engine is safe (tests compare the two). */
+  engine?: 'auto' | 're2';
   /** Overrides `SAFE_REGEX_LIMITS.searchBudgetMs` (tests). */
   budgetMs?: number;
 }
@@ -83,17 +89,82 @@ export function compileSafeRegex(pattern: string, options: SafeRegexOptions = {}
       message: `Regex rejected: the pattern is too expensive (its repeats expand to ${anywhere.programSize()} steps per character; the limit is ${SAFE_REGEX_LIMITS.maxProgramSize}). Use smaller repeat bounds such as "{0,20}", fewer optional parts, or search_type "fts".`,
     };
   }
+  const budget = options.budgetMs ?? SAFE_REGEX_LIMITS.searchBudgetMs;
+  // RE2 is linear but 20–50× slower than JavaScript's engine; most model patterns
+  // ("create.*issue", "^git", "issue|pull") are safe to backtrack, so they run natively.
+  const native = options.engine === 're2' ? undefined : nativeMatchers(body, options.caseInsensitive === false ? '' : 'i');
+  if (native) return { ok: true, regex: budgeted('js', native, budget) };
   return {
     ok: true,
     regex: budgeted(
+      're2',
       {
         test: (s) => anywhere.test(s),
         testPrefix: (s) => atStart.test(s),
         testWhole: (s) => anywhere.testExact(s),
       },
-      options.budgetMs ?? SAFE_REGEX_LIMITS.searchBudgetMs,
+      budget,
     ),
   };
+}
+
+/**
+ * JavaScript matchers for `body` when backtracking cannot blow up: at most one variable
+ * repeat (`*`, `+`, `?`, `{m,n}`), on a single character, class or escape — never on a group
+ * — so an unanchored search costs at most about n² steps on an n-character subject. Syntax
+ * whose meaning differs between the engines (POSIX classes, `\p`, `\A`, `\z`, `\Q`, inline
+ * flags) always goes to RE2.
+ */
+function nativeMatchers(body: string, flags: string): RawMatchers | undefined {
+  if (!backtrackingSafe(body)) return undefined;
+  try {
+    const anywhere = new RegExp(body, flags);
+    const atStart = new RegExp(`^(?:${body})`, flags);
+    const whole = new RegExp(`^(?:${body})$`, flags);
+    return { test: (s) => anywhere.test(s), testPrefix: (s) => atStart.test(s), testWhole: (s) => whole.test(s) };
+  } catch {
+    return undefined;
+  }
+}
+
+function backtrackingSafe(pattern: string): boolean {
+  if (pattern.includes('[:')) return false;
+  let variableRepeats = 0;
+  let afterGroup = false;
+  let afterQuantifier = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i] as string;
+    if (ch === '\\') {
+      if (/[pPAzZQECk0-9]/.test(pattern[i + 1] ?? '')) return false;
+      i++;
+    } else if (ch === '[') {
+      let j = i + 1;
+      if (pattern[j] === '^') j++;
+      if (pattern[j] === ']') j++;
+      while (j < pattern.length && pattern[j] !== ']') j += pattern[j] === '\\' ? 2 : 1;
+      i = j;
+    } else if (ch === '(') {
+      if (pattern[i + 1] === '?' && !/^\(\?(?::|<[A-Za-z])/.test(pattern.slice(i, i + 4))) return false;
+    } else if (ch === ')') {
+      afterGroup = true;
+      afterQuantifier = false;
+      continue;
+    } else if (ch === '*' || ch === '+' || ch === '?' || ch === '{') {
+      if (ch === '?' && afterQuantifier) continue; // lazy suffix
+      const bounds = ch === '{' ? /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(i)) : null;
+      if (ch === '{' && !bounds) return false; // a literal "{": engines disagree
+      if (afterGroup) return false;
+      const fixed = bounds !== null && bounds[2] === undefined;
+      if (!fixed && ++variableRepeats > 1) return false;
+      if (bounds) i += bounds[0].length - 1;
+      afterQuantifier = true;
+      afterGroup = false;
+      continue;
+    }
+    afterGroup = false;
+    afterQuantifier = false;
+  }
+  return true;
 }
 
 /**
@@ -108,6 +179,7 @@ export function literalWordsRegex(words: readonly string[], options: { wordStart
   const atStart = new RegExp(`^(?:${alternation})`, 'i');
   const whole = new RegExp(`^(?:${alternation})$`, 'i');
   return budgeted(
+    'js',
     { test: (s) => anywhere.test(s), testPrefix: (s) => atStart.test(s), testWhole: (s) => whole.test(s) },
     options.budgetMs ?? Number.POSITIVE_INFINITY,
   );
@@ -115,8 +187,9 @@ export function literalWordsRegex(words: readonly string[], options: { wordStart
 
 type RawMatchers = Pick<SafeRegex, 'test' | 'testPrefix' | 'testWhole'>;
 
+
 /** Wraps raw matchers with the subject cut and the per-search time budget. */
-function budgeted(raw: RawMatchers, budgetMs: number): SafeRegex {
+function budgeted(engine: SafeRegex['engine'], raw: RawMatchers, budgetMs: number): SafeRegex {
   const deadline = performance.now() + budgetMs;
   let exhausted = false;
   const spent = (): boolean => {
@@ -125,6 +198,7 @@ function budgeted(raw: RawMatchers, budgetMs: number): SafeRegex {
   };
   const max = SAFE_REGEX_LIMITS.maxSubjectLength;
   return {
+    engine,
     test: (s) => !spent() && raw.test(s.length > max ? s.slice(0, max) : s),
     testPrefix: (s) => !spent() && raw.testPrefix(s.length > max ? s.slice(0, max) : s),
     // A subject longer than the cut cannot be judged whole; it is never a whole match.

@@ -88,6 +88,38 @@ describe('compileSafeRegex', () => {
     );
   });
 
+  it('common patterns run on JavaScript\'s engine, risky ones on RE2', () => {
+    const engine = (pattern: string) => {
+      const result = compileSafeRegex(pattern);
+      assert.ok(result.ok, pattern);
+      return result.regex.engine;
+    };
+    for (const pattern of ['create.*issue', '^git', 'issue|pull', '(get|list)_issues?', '.*issue.*', 'a{3}b+', '\\bfile\\b']) assert.equal(engine(pattern), 'js', pattern);
+    for (const pattern of ['a.*b.*c', '(a+)+$', '(ab)*', `${'.?'.repeat(25)}x`, 'x?y?', '\\pL+', '[[:alpha:]]+', '(?i)abc', 'a{']) assert.equal(engine(pattern), 're2', pattern);
+  });
+
+  it('property: JavaScript and RE2 agree on every pattern the fast path accepts', () => {
+    const atom = fc.constantFrom('a', 'b', '.', '[a-c]', '[^b]', '\\w', '\\d', '_', 'A', '\\.', '\\b');
+    const quantifier = fc.constantFrom('', '', '*', '+', '?', '{2}', '{1,3}', '*?');
+    const patternArb = fc
+      .tuple(fc.array(fc.tuple(atom, quantifier), { minLength: 1, maxLength: 5 }), fc.boolean(), fc.boolean(), fc.option(fc.constantFrom('a', 'b_', 'x')))
+      .map(([parts, start, end, alt]) => `${start ? '^' : ''}${parts.map(([a, q]) => a + q).join('')}${end ? '$' : ''}${alt ? `|${alt}` : ''}`);
+    const subject = fc.array(fc.constantFrom('a', 'b', 'c', 'A', '_', '1', '.', ' ', 'x'), { maxLength: 12 }).map((c) => c.join(''));
+    fc.assert(
+      fc.property(patternArb, fc.array(subject, { minLength: 1, maxLength: 8 }), (pattern, subjects) => {
+        const fast = compileSafeRegex(pattern);
+        const re2 = compileSafeRegex(pattern, { engine: 're2' });
+        if (!fast.ok || !re2.ok) return;
+        for (const text of subjects) {
+          assert.equal(fast.regex.test(text), re2.regex.test(text), `${pattern} test ${JSON.stringify(text)}`);
+          assert.equal(fast.regex.testPrefix(text), re2.regex.testPrefix(text), `${pattern} prefix ${JSON.stringify(text)}`);
+          assert.equal(fast.regex.testWhole(text), re2.regex.testWhole(text), `${pattern} whole ${JSON.stringify(text)}`);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('literal words match literally, ignoring case, with an optional word start', () => {
     const words = literalWordsRegex(['a.b', 'issue'], { wordStart: true });
     assert.ok(words.test('x A.B y') && !words.test('axb') && !words.test('reissue'));
