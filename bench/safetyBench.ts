@@ -15,7 +15,7 @@ import { skillsConfigSchema } from '../src/core/config/settingsSchema';
 import { lengthTokenCounter, nullEventSink, nullLogger } from '../src/core/platform/basicPorts';
 import { MemoryByteStore } from '../src/core/platform/memoryByteStore';
 import { nodeFileSystem } from '../src/core/platform/nodeFileSystem';
-import { SAFE_REGEX_LIMITS } from '../src/core/search/safeRegex';
+import { compileSafeRegex, SAFE_REGEX_LIMITS } from '../src/core/search/safeRegex';
 import { redact } from '../src/core/skills/render/redaction';
 import { createSkillService } from '../src/core/skills/skillService';
 import { loadSqlEngine } from '../src/core/sql/sqlEngine';
@@ -27,8 +27,9 @@ const round = (v: number, d = 3) => Number(v.toFixed(d));
 const CATALOG_SIZE = 2000;
 const WASM = path.join(process.cwd(), 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm');
 
-/** Patterns that freeze a backtracking engine (plus two that RE2 must refuse as too large). */
+/** An everyday pattern for reference, then patterns that freeze a backtracking engine (some RE2 must refuse as too large). */
 const HOSTILE_PATTERNS = [
+  'create.*issue',
   `${'.?'.repeat(25)}x`,
   `${'.?'.repeat(60)}x`,
   '.{0,99}'.repeat(8),
@@ -66,6 +67,11 @@ function hostileText(r: () => number, i: number): string {
     case 2: return Array.from({ length: 995 }, () => String.fromCharCode(97 + Math.floor(r() * 26))).join('') + ' !';
     default: return Array.from({ length: 150 }, () => words[Math.floor(r() * words.length)]).join(' ');
   }
+}
+
+function engineOf(pattern: string): string {
+  const compiled = compileSafeRegex(pattern);
+  return compiled.ok ? compiled.regex.engine : '-';
 }
 
 function outcome(text: string): string {
@@ -111,7 +117,7 @@ async function main(): Promise<void> {
       const result = run.search({ query: pattern, search_type: 'regex', limit: 20 });
       const ms = performance.now() - t0;
       worst[label] = Math.max(worst[label] ?? 0, ms);
-      rows.push({ case: `regex guard: ${label}`, pattern: pattern.length > 40 ? `${pattern.slice(0, 37)}…` : pattern, tools: CATALOG_SIZE, ms: round(ms, 1), outcome: outcome(result.ok ? result.output.note ?? '' : result.error) });
+      rows.push({ case: `regex guard: ${label}`, pattern: pattern.length > 40 ? `${pattern.slice(0, 37)}…` : pattern, tools: CATALOG_SIZE, engine: engineOf(pattern), ms: round(ms, 1), outcome: outcome(result.ok ? result.output.note ?? '' : result.error) });
     }
   }
 
@@ -140,7 +146,7 @@ async function main(): Promise<void> {
         const out = await skills.search({ query: pattern, search_type: 'regex', limit: 20 }, { includeWorkspacePacks: true });
         const ms = performance.now() - t0;
         worst[label] = Math.max(worst[label] ?? 0, ms);
-        rows.push({ case: `regex guard: ${label}`, pattern: pattern.length > 40 ? `${pattern.slice(0, 37)}…` : pattern, skills: skillCount, ms: round(ms, 1), outcome: outcome(out.note ?? '') });
+        rows.push({ case: `regex guard: ${label}`, pattern: pattern.length > 40 ? `${pattern.slice(0, 37)}…` : pattern, skills: skillCount, engine: engineOf(pattern), ms: round(ms, 1), outcome: outcome(out.note ?? '') });
       }
       await skills.dispose();
     }
