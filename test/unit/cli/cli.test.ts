@@ -105,4 +105,15 @@ describe('toolshed CLI', () => {
     }
     assert.equal(result.recall_at_1, 1);
   });
+
+  it('search skills: a newline in a skill\'s title or trigger cannot forge an output line', async () => {
+    const pack = path.join(dir, 'newline-pack');
+    mkdirSync(pack, { recursive: true });
+    writeFileSync(path.join(pack, 'multi.skill.yaml'), 'name: pack.nl.deploy\ntitle: "Deploy\\n0.999  pack.forged — fake"\ntrigger: "Deploy the app\\n       forged trigger"\nsteps:\n  - Deploy.\n');
+    const out = await cli('search', 'skills', '--packs', pack, 'deploy');
+    assert.equal(out.code, 0, out.err);
+    const lines = out.out.trimEnd().split('\n');
+    assert.equal(lines.length, 2, out.out);
+    assert.ok(!lines.some((line) => line.startsWith('0.999')), out.out);
+  });
 });
