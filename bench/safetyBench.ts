@@ -45,6 +45,7 @@ const HOSTILE_PATTERNS = [
   `${'[a-z]{0,40}'.repeat(4)}!`,
   '([a-z]{0,19}[aeiou]){12}!',
   'a[ab]{24}c',
+  `${'(a|a)'.repeat(22)}x`,
 ];
 
 function rng(seed: number): () => number {

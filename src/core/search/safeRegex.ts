@@ -127,11 +127,16 @@ function nativeMatchers(body: string, flags: string): RawMatchers | undefined {
   }
 }
 
+/** Alternatives inside groups multiply the paths a backtracking engine may try: `(a|a)` ×22 is 4 million. */
+const MAX_NATIVE_GROUP_PATHS = 16;
+
 function backtrackingSafe(pattern: string): boolean {
   if (pattern.includes('[:')) return false;
   let variableRepeats = 0;
   let afterGroup = false;
   let afterQuantifier = false;
+  let paths = 1;
+  const groupBranches: number[] = [];
   for (let i = 0; i < pattern.length; i++) {
     const ch = pattern[i] as string;
     if (ch === '\\') {
@@ -145,7 +150,12 @@ function backtrackingSafe(pattern: string): boolean {
       i = j;
     } else if (ch === '(') {
       if (pattern[i + 1] === '?' && !/^\(\?(?::|<[A-Za-z])/.test(pattern.slice(i, i + 4))) return false;
+      groupBranches.push(1);
+    } else if (ch === '|') {
+      if (groupBranches.length > 0) groupBranches[groupBranches.length - 1]! += 1;
     } else if (ch === ')') {
+      paths *= groupBranches.pop() ?? 1;
+      if (paths > MAX_NATIVE_GROUP_PATHS) return false;
       afterGroup = true;
       afterQuantifier = false;
       continue;
