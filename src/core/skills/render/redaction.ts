@@ -96,7 +96,7 @@ function redactAssignment(match: string, name: string, nameQuote: string, separa
 }
 
 /** Whether the last word of `name` names a secret (see SECRET_NOUNS). */
-export function isSecretName(name: string): boolean {
+function isSecretName(name: string): boolean {
   const words = name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .toLowerCase()
