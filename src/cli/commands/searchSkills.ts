@@ -1,3 +1,4 @@
+import { escapeForLine } from '../terminalText';
 import type { CliCommand } from '../cliCommand';
 import { cliSkillService, packsFromDirs, parseFtsFlag, parseSkillArgs } from './skillCliSupport';
 
@@ -20,14 +21,15 @@ export const searchSkillsCommand: CliCommand = {
     const searchType = String(parsed.flags.get('search-type') ?? 'fts');
     const service = await cliSkillService(parseFtsFlag(parsed.flags.get('engine')));
     const summary = await service.loadPacks(packsFromDirs(parsed.packs));
-    for (const problem of summary.problems.filter((p) => p.severity === 'error')) io.stderr(`${problem.file}:${problem.line}:${problem.column}: error: ${problem.message}\n`);
+    for (const problem of summary.problems.filter((p) => p.severity === 'error')) io.stderr(`${escapeForLine(problem.file)}:${problem.line}:${problem.column}: error: ${escapeForLine(problem.message)}\n`);
     const output = await service.search({ query, search_type: searchType, limit }, { includeWorkspacePacks: true });
     if (parsed.flags.has('json')) {
       io.stdout(`${JSON.stringify({ ...output, engine: service.fts }, null, 2)}\n`);
     } else if (output.skills.length === 0) {
-      io.stdout(`No skills found for "${query}" (${output.search_type}${output.note ? `; ${output.note}` : ''}).\n`);
+      io.stdout(`No skills found for "${escapeForLine(query)}" (${output.search_type}${output.note ? `; ${escapeForLine(output.note)}` : ''}).\n`);
     } else {
-      for (const skill of output.skills) io.stdout(`${skill.score.toFixed(3)}  ${skill.name} — ${skill.title ?? ''}\n       ${skill.trigger}\n`);
+      // Two lines per skill, whatever a title or trigger holds.
+      for (const skill of output.skills) io.stdout(`${skill.score.toFixed(3)}  ${escapeForLine(skill.name)} — ${escapeForLine(skill.title ?? '')}\n       ${escapeForLine(skill.trigger)}\n`);
     }
     await service.dispose();
     return 0;

@@ -4,6 +4,7 @@ import { nodeFileSystem } from '../../core/platform/nodeFileSystem';
 import { formatProblem } from '../../core/skills/packs/skillProblems';
 import { validateSkillTargets } from '../../core/skills/packs/skillValidation';
 import { parseSkillArgs } from './skillCliSupport';
+import { escapeForLine } from '../terminalText';
 
 export const validateCommand: CliCommand = {
   path: ['validate'],
@@ -32,7 +33,8 @@ export const validateCommand: CliCommand = {
     if (parsed.flags.has('json')) {
       io.stdout(`${JSON.stringify({ files: report.files, skills: report.skills, errors: report.errors, warnings: report.warnings, problems }, null, 2)}\n`);
     } else {
-      for (const problem of problems) io.stdout(`${formatProblem(problem)}\n`);
+      // One line per problem, whatever characters a file name or a quoted key holds.
+      for (const problem of problems) io.stdout(`${formatProblem({ ...problem, file: escapeForLine(problem.file), message: escapeForLine(problem.message) })}\n`);
       io.stdout(`${report.files} file(s), ${report.skills} skill(s): ${report.errors} error(s), ${report.warnings} warning(s)\n`);
     }
     return report.errors > 0 ? 1 : 0;

@@ -125,11 +125,11 @@ export const skillsConfigSchema = z.object({
   enabled: z.boolean().default(true)
     .describe('Load skill packs and offer `skill_search`, `skill_get` and `skill_list`.'),
   maxTokens: z.number().int().min(100).max(20000).default(2000)
-    .describe('Token budget for skills injected before a request (pre-flight).'),
+    .describe('Token budget for skills injected before a request (pre-flight), pinned skills included: pinned skills are fitted first, relevant ones get the rest, and what does not fit is named in the response.'),
   topK: z.number().int().min(0).max(20).default(3)
     .describe('How many relevant skills pre-flight injection considers.'),
   summarize: z.boolean().default(false)
-    .describe('Reserved: summarise skills with a model instead of structured compression.'),
+    .describe('When pre-flight skills do not fit `#toolshed.skills.maxTokens#` even after structured compression, ask the request\'s model to condense them (redacted and tool-gated again, within the same budget); on any failure the structured result is used.'),
   redactPii: z.boolean().default(true)
     .describe('Redact e-mails, phone numbers, tokens/API keys and URL query strings in skill text sent to a model.'),
   scopeMode: scopeModeSchema.default('project')

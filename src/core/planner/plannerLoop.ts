@@ -88,17 +88,19 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
   };
 
   // Pre-flight: skills and discovery guidance, before the first round.
-  const injected = skills ? await skills.preflight(request.prompt) : { block: '', used: [] };
-  const pinned = skills ? await skills.pinned() : { block: '', used: [] };
-  noteSkills([...pinned.used, ...injected.used]);
+  const preflight = skills ? await skills.preflight(request.prompt) : { pinnedBlock: '', relevantBlock: '', used: [], omitted: [] };
+  noteSkills(preflight.used);
+  if (preflight.omitted.length) {
+    progress.progress(`Skills left out to stay within the pre-flight budget (toolshed.skills.maxTokens): ${preflight.omitted.map((name) => `\`${name}\``).join(', ')}`);
+  }
   const directory = skills ? await skills.directory() : '';
   const instructions = joinBlocks([
     PARTICIPANT_PREAMBLE,
     ...(options.discoveryBlocks ? tools.promptBlocks() : []),
     ...(options.discoveryBlocks && skills ? skills.promptBlocks() : []),
     directory,
-    pinned.block,
-    injected.block,
+    preflight.pinnedBlock,
+    preflight.relevantBlock,
   ]);
 
   const messages: ChatMessage[] = [
@@ -117,7 +119,7 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
     promptBlockTokens: await model.countTokens(instructions),
     toolDefinitionTokens: 0,
     allToolDefinitionTokens: 0,
-    injectedSkillTokens: await model.countTokens(joinBlocks([pinned.block, injected.block])),
+    injectedSkillTokens: await model.countTokens(joinBlocks([preflight.pinnedBlock, preflight.relevantBlock])),
     toolsSent: 0,
     toolsAvailable: allTools.length,
     perRound: [],

@@ -31,12 +31,21 @@ export interface SkillUse {
   path?: string;
 }
 
+export interface PreflightSkills {
+  pinnedBlock: string;
+  relevantBlock: string;
+  used: SkillUse[];
+  /** Pinned or relevant skills left out to stay within the budget (told to the user). */
+  omitted: string[];
+}
+
 /** The planner's view of skills (implemented over the skill service, request-scoped). */
 export interface PlannerSkills {
-  /** Pre-flight: the most relevant skills for the prompt, under the token budget. */
-  preflight(prompt: string): Promise<{ block: string; used: SkillUse[] }>;
-  /** Skills the user pinned for this session (`/skill name`), rendered in full. */
-  pinned(): Promise<{ block: string; used: SkillUse[] }>;
+  /**
+   * Pre-flight, under one token budget: the skills the user pinned (`/skill name`, the Skill
+   * Directory) first, then the most relevant skills for the prompt in what remains.
+   */
+  preflight(prompt: string): Promise<PreflightSkills>;
   /** Discovery guidance (RFC Appendix A `<skill_discovery>`). */
   promptBlocks(): string[];
   /** The bounded `<skill_directory>` block ('' when disabled). */

@@ -2,26 +2,35 @@ import { ZodError } from 'zod';
 import type { SkillRequestContext, SkillService } from '../skills/skillService';
 import { SKILL_DISCOVERY_PROMPT, SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME, SKILL_SEARCH_TOOL_NAME } from '../skills/skillToolSchemas';
 import type { PlannerSkills, SkillUse } from './plannerPorts';
+import type { SkillSummarizer } from '../skills/render/modelSummary';
 
 export interface PlannerSkillsOptions {
-  /** Pre-flight budget in the model's own tokens. */
+  /** The whole pre-flight budget in the model's own tokens: pinned and relevant skills together. */
   maxTokens: number;
   topK: number;
   /** Skills pinned for this conversation (`/skill`) or in the Skill Directory view. */
   pinnedNames: readonly string[];
   /** Exact token count for the request's model. */
   countTokens(text: string): Promise<number>;
+  /** `toolshed.skills.summarize`: condenses relevant skills that structured compression had to cut. */
+  summarize?: SkillSummarizer;
 }
 
 const SKILL_TOOLS = new Set([SKILL_SEARCH_TOOL_NAME, SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME]);
-/** Budget for the full text of pinned skills (they were asked for explicitly). */
-const PINNED_MAX_TOKENS = 3000;
+/** At most this many pinned skills are rendered. */
+const MAX_PINNED = 10;
+/** skill_get's smallest budget (its input schema). */
+const MIN_GET_TOKENS = 200;
+const PINNED_OPEN = '<pinned_skills>\nThe user pinned these skills for this conversation; follow them when they apply.\n';
+const PINNED_CLOSE = '\n</pinned_skills>';
 
 /**
  * The planner's skills port over the skill service, bound to one request's context (scope,
- * tool gate, workspace trust). Budgets are enforced twice: the service fits its estimate, then
- * the exact count from the model is checked and the budget tightened until it fits, so what
- * is injected is never over budget in the model's own tokens.
+ * tool gate, workspace trust). `maxTokens` is the whole pre-flight budget: pinned skills (asked
+ * for explicitly) are fitted first, relevant skills get what remains, and whatever did not fit
+ * is reported in `omitted`. Budgets are enforced twice: the service fits its estimate, then the
+ * exact count from the model is checked and the budget tightened until it fits, so what is
+ * injected is never over budget in the model's own tokens.
  */
 export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContext, options: PlannerSkillsOptions): PlannerSkills {
   const uses = (names: readonly string[]): SkillUse[] =>
@@ -30,26 +39,58 @@ export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContex
       return { name, title: record?.title, path: record?.source_file || undefined };
     });
 
+  /** Pinned skills within `limit` exact tokens (wrapper included). */
+  async function fitPinned(names: readonly string[], limit: number): Promise<{ block: string; tokens: number; names: string[]; unavailable: string[] }> {
+    let unavailable: string[] = [];
+    const none = () => ({ block: '', tokens: 0, names: [], unavailable });
+    if (names.length === 0) return none();
+    let budget = limit - (await options.countTokens(`${PINNED_OPEN}${PINNED_CLOSE}`));
+    // The first call runs even without room, to learn which pins do not exist here at all.
+    for (let attempt = 0; attempt < 4 && (attempt === 0 || budget >= MIN_GET_TOKENS); attempt++) {
+      const output = await service.get({ names, format: 'injection', max_tokens: Math.max(MIN_GET_TOKENS, budget) }, ctx);
+      unavailable = (output.missing ?? []).map((m) => m.name);
+      if (!output.formatted_context || budget < MIN_GET_TOKENS) return none();
+      const block = `${PINNED_OPEN}${output.formatted_context}${PINNED_CLOSE}`;
+      const tokens = await options.countTokens(block);
+      if (tokens <= limit) return { block, tokens, names: output.skills.map((s) => s.name), unavailable };
+      budget = Math.floor(((budget * limit) / tokens) * 0.9);
+    }
+    return none();
+  }
+
+  /** Relevant skills (pinned ones excluded) within `limit` exact tokens. */
+  async function fitRelevant(prompt: string, limit: number, exclude: readonly string[]): Promise<{ block: string; names: string[]; omitted: string[] }> {
+    let budget = limit;
+    let omitted: string[] = [];
+    // The first attempt runs even without room, so the skills that did not fit are known.
+    for (let attempt = 0; attempt < 4 && (attempt === 0 || budget >= 50); attempt++) {
+      // The model summarizes at most once per request; tighter retries stay structured.
+      const summarize = attempt === 0 ? options.summarize : undefined;
+      const result = await service.getRelevant({ task: prompt, top_k: options.topK, max_tokens: budget, exclude, summarize }, ctx);
+      if (!result.text) return { block: '', names: [], omitted: result.omitted };
+      const exact = await options.countTokens(result.text);
+      if (exact <= limit) return { block: result.text, names: result.skills, omitted: result.omitted };
+      omitted = [...result.skills, ...result.omitted];
+      budget = Math.floor(((budget * limit) / exact) * 0.9);
+    }
+    return { block: '', names: [], omitted };
+  }
+
   return {
     async preflight(prompt) {
-      if (options.topK <= 0 || options.maxTokens <= 0) return { block: '', used: [] };
-      let budget = options.maxTokens;
-      for (let attempt = 0; attempt < 4 && budget >= 50; attempt++) {
-        const result = await service.getRelevant({ task: prompt, top_k: options.topK, max_tokens: budget }, ctx);
-        if (!result.text) return { block: '', used: [] };
-        const exact = await options.countTokens(result.text);
-        if (exact <= options.maxTokens) return { block: result.text, used: uses(result.skills) };
-        budget = Math.floor((budget * options.maxTokens) / exact * 0.9);
-      }
-      return { block: '', used: [] };
-    },
-    async pinned() {
-      if (options.pinnedNames.length === 0) return { block: '', used: [] };
-      const output = await service.get({ names: options.pinnedNames.slice(0, 10), format: 'injection', max_tokens: PINNED_MAX_TOKENS }, ctx);
-      if (!output.formatted_context) return { block: '', used: [] };
+      const empty = { pinnedBlock: '', relevantBlock: '', used: [], omitted: [] };
+      if (options.maxTokens <= 0) return { ...empty, omitted: [...options.pinnedNames] };
+      const wanted = options.pinnedNames.slice(0, MAX_PINNED);
+      const pinned = await fitPinned(wanted, options.maxTokens);
+      // Unknown or out-of-scope pins are not "left out for the budget"; they are just absent.
+      const omitted = options.pinnedNames.filter((name) => !pinned.names.includes(name) && !pinned.unavailable.includes(name));
+      const remaining = options.maxTokens - pinned.tokens;
+      const relevant = options.topK > 0 ? await fitRelevant(prompt, Math.max(0, remaining), options.pinnedNames) : { block: '', names: [], omitted: [] };
       return {
-        block: `<pinned_skills>\nThe user pinned these skills for this conversation; follow them when they apply.\n${output.formatted_context}\n</pinned_skills>`,
-        used: uses(output.skills.map((s) => s.name)),
+        pinnedBlock: pinned.block,
+        relevantBlock: relevant.block,
+        used: uses([...pinned.names, ...relevant.names]),
+        omitted: [...omitted, ...relevant.omitted],
       };
     },
     async directory() {

@@ -1,73 +1,242 @@
+import { RE2JS } from 're2js';
+
 /**
- * Safe compilation of regular expressions that come from a model (tool_search / skill_search
+ * Safe matching with regular expressions that come from a model (tool_search / skill_search
  * `search_type: "regex"`).
  *
  * Exports:
- * - `compileSafeRegex(pattern, options)` → `{ ok: true, regex, anchored }` or
- *   `{ ok: false, message }` where `message` tells a model what to change.
+ * - `compileSafeRegex(pattern, options)` → `{ ok: true, regex }` or `{ ok: false, message }`
+ *   where `message` tells a model what to change.
+ * - `literalWordsRegex(words)` — the same matcher interface over an alternation of literal
+ *   words (the FTS → regex fallback), which cannot backtrack.
  * - `SAFE_REGEX_LIMITS` — the bounds applied.
- * - `boundSubject(text)` — cuts a subject to the length the bounds assume.
  *
- * JavaScript regexes backtrack and cannot be interrupted, so safety comes from static limits:
- * bounded pattern length; no back-references or lookbehind; no quantified group that itself
- * contains a quantifier or an alternation (`(a+)+`, `(a|ab)*` — the exponential cases); at most
- * two unbounded quantifiers (`*`, `+`, `{n,}`), so the worst case is polynomial of low degree;
- * and subjects cut by the caller (`boundSubject`) to a length that keeps that polynomial small:
- * an unanchored search with k unbounded quantifiers costs up to n^(k+1) steps, so with two of
- * them subjects are cut to 250 characters (≈1.6·10^7 steps), else to 1000.
- * A leading or trailing `.*` is dropped first: it changes nothing for a search but costs a
- * quantifier (`.*issue.*` is `issue`).
+ * JavaScript's own regexes backtrack and cannot be interrupted: a pattern such as `.?` ×25
+ * followed by a literal, or `.{0,99}` ×8, passes any shape check and still runs for tens of
+ * seconds. So model patterns run on RE2 (the `re2js` port): matching is linear in
+ * program size × subject length whatever the pattern's shape — except patterns with at most
+ * one variable repeat on a single atom (`create.*issue`, `^git`, `issue|pull`), which
+ * JavaScript runs in at most quadratic time and 20–50× faster. The work of one search is then
+ * bounded three ways: the compiled program size (big bounded repeats are refused as "too
+ * expensive"), the subject length (texts are cut), and a wall-clock budget per search that
+ * the matcher checks before every subject — once spent, the matcher reports `exhausted` and
+ * callers stop their scan and say so.
  */
 
 export const SAFE_REGEX_LIMITS = {
   maxPatternLength: 200,
-  maxUnboundedQuantifiers: 2,
-  maxRepeatBound: 100,
+  /** RE2 program instructions; `[a-z]{1,100}` is ~200, `.{0,99}` ×4 is ~800. Work per character grows with it. */
+  maxProgramSize: 500,
   maxSubjectLength: 1000,
-  maxSubjectLengthTwoUnbounded: 250,
+  /** Wall-clock budget for all matching in one search. */
+  searchBudgetMs: 250,
 } as const;
 
-export type SafeRegexResult =
-  | { ok: true; regex: RegExp; anchored: RegExp; /** Cut subjects to this length (see boundSubject). */ maxSubjectLength: number }
-  | { ok: false; message: string };
+/** A compiled pattern with a work budget; one per search, never shared between searches. */
+export interface SafeRegex {
+  /** Which engine runs it: JavaScript's for patterns it runs in at most quadratic time, else RE2. */
+  readonly engine: 'js' | 're2';
+  /** The pattern matches somewhere in the subject (subjects are cut to the length limit). */
+  test(subject: string): boolean;
+  /** A match starts at the subject's first character. */
+  testPrefix(subject: string): boolean;
+  /** The whole subject matches. */
+  testWhole(subject: string): boolean;
+  /** True once the search's time budget is spent; every test then answers false. */
+  readonly exhausted: boolean;
+}
+
+export type SafeRegexResult = { ok: true; regex: SafeRegex } | { ok: false; message: string };
 
 export interface SafeRegexOptions {
   caseInsensitive?: boolean;
+  /** Forces RE2 even where JavaScript's engine is safe (tests compare the two). */
+  engine?: 'auto' | 're2';
+  /** Overrides `SAFE_REGEX_LIMITS.searchBudgetMs` (tests). */
+  budgetMs?: number;
 }
 
 const HINT = 'Use a simpler pattern such as "create.*issue" or "^git", or search_type "fts" with plain words.';
 
-/** Validates and compiles `pattern`; never throws. */
+/** What a model reads when a scan ran out of its budget. */
+export const REGEX_BUDGET_NOTE =
+  'The regex pattern was too expensive: matching stopped at the time budget, so results may be incomplete. Use a shorter, more specific pattern (fewer optional or bounded repeats), or search_type "fts".';
+
+/** Validates and compiles `pattern`; never throws, never runs unbounded. */
 export function compileSafeRegex(pattern: string, options: SafeRegexOptions = {}): SafeRegexResult {
   if (pattern.length === 0) return { ok: false, message: `Regex rejected: the pattern is empty. ${HINT}` };
   if (pattern.length > SAFE_REGEX_LIMITS.maxPatternLength) {
     return { ok: false, message: `Regex rejected: the pattern is ${pattern.length} characters long; the limit is ${SAFE_REGEX_LIMITS.maxPatternLength}. ${HINT}` };
   }
-  const searchPattern = stripOuterDotStar(pattern);
-  const scanned = findDangerousConstruct(searchPattern);
-  if (typeof scanned === 'string') return { ok: false, message: `Regex rejected: ${scanned}. ${HINT}` };
-  const flags = options.caseInsensitive === false ? '' : 'i';
-  const unbounded = scanned.unbounded;
-  const body = searchPattern.length > 0 ? searchPattern : '(?:)';
+  const unsupported = unsupportedSyntax(pattern);
+  if (unsupported) return { ok: false, message: `Regex rejected: ${unsupported}. ${HINT}` };
+  const body = stripOuterDotStar(pattern) || '(?:)';
+  const flags = options.caseInsensitive === false ? 0 : RE2JS.CASE_INSENSITIVE;
+  let anywhere: RE2JS;
+  let atStart: RE2JS;
   try {
-    return {
-      ok: true,
-      regex: new RegExp(body, flags),
-      anchored: new RegExp(`^(?:${body})$`, flags),
-      maxSubjectLength: unbounded >= 2 ? SAFE_REGEX_LIMITS.maxSubjectLengthTwoUnbounded : SAFE_REGEX_LIMITS.maxSubjectLength,
-    };
+    anywhere = RE2JS.compile(body, flags);
+    atStart = RE2JS.compile(`^(?:${body})`, flags);
   } catch (error) {
-    const detail = error instanceof Error ? error.message.replace(/^Invalid regular expression: /, '') : String(error);
+    // RE2 quotes the offending part of the pattern; it is left out so that an error never
+    // echoes text (such as a tool name) back to the model.
+    const detail = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '').replace(/:\s*`[\s\S]*`\s*$/, '') : String(error);
     return { ok: false, message: `Regex rejected: invalid pattern (${detail}). ${HINT}` };
+  }
+  if (anywhere.programSize() > SAFE_REGEX_LIMITS.maxProgramSize) {
+    return {
+      ok: false,
+      message: `Regex rejected: the pattern is too expensive (its repeats expand to ${anywhere.programSize()} steps per character; the limit is ${SAFE_REGEX_LIMITS.maxProgramSize}). Use smaller repeat bounds such as "{0,20}", fewer optional parts, or search_type "fts".`,
+    };
+  }
+  const budget = options.budgetMs ?? SAFE_REGEX_LIMITS.searchBudgetMs;
+  // RE2 is linear but 20–50× slower than JavaScript's engine; most model patterns
+  // ("create.*issue", "^git", "issue|pull") are safe to backtrack, so they run natively.
+  const native = options.engine === 're2' ? undefined : nativeMatchers(body, options.caseInsensitive === false ? '' : 'i');
+  if (native) return { ok: true, regex: budgeted('js', native, budget) };
+  return {
+    ok: true,
+    regex: budgeted(
+      're2',
+      {
+        test: (s) => anywhere.test(s),
+        testPrefix: (s) => atStart.test(s),
+        testWhole: (s) => anywhere.testExact(s),
+      },
+      budget,
+    ),
+  };
+}
+
+/**
+ * JavaScript matchers for `body` when backtracking cannot blow up: at most one variable
+ * repeat (`*`, `+`, `?`, `{m,n}`), on a single character, class or escape — never on a group
+ * — so an unanchored search costs at most about n² steps on an n-character subject. Syntax
+ * whose meaning differs between the engines (POSIX classes, `\p`, `\A`, `\z`, `\Q`, inline
+ * flags) always goes to RE2.
+ */
+function nativeMatchers(body: string, flags: string): RawMatchers | undefined {
+  if (!backtrackingSafe(body)) return undefined;
+  try {
+    const anywhere = new RegExp(body, flags);
+    const atStart = new RegExp(`^(?:${body})`, flags);
+    const whole = new RegExp(`^(?:${body})$`, flags);
+    return { test: (s) => anywhere.test(s), testPrefix: (s) => atStart.test(s), testWhole: (s) => whole.test(s) };
+  } catch {
+    return undefined;
   }
 }
 
-/** Cuts a subject to the bounded length the regex limits assume. */
-export function boundSubject(text: string, max: number = SAFE_REGEX_LIMITS.maxSubjectLength): string {
-  return text.length > max ? text.slice(0, max) : text;
+/** Alternatives inside groups multiply the paths a backtracking engine may try: `(a|a)` ×22 is 4 million. */
+const MAX_NATIVE_GROUP_PATHS = 16;
+
+function backtrackingSafe(pattern: string): boolean {
+  if (pattern.includes('[:')) return false;
+  let variableRepeats = 0;
+  let afterGroup = false;
+  let afterQuantifier = false;
+  let paths = 1;
+  const groupBranches: number[] = [];
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i] as string;
+    if (ch === '\\') {
+      if (/[pPAzZQECk0-9]/.test(pattern[i + 1] ?? '')) return false;
+      i++;
+    } else if (ch === '[') {
+      let j = i + 1;
+      if (pattern[j] === '^') j++;
+      if (pattern[j] === ']') j++;
+      while (j < pattern.length && pattern[j] !== ']') j += pattern[j] === '\\' ? 2 : 1;
+      i = j;
+    } else if (ch === '(') {
+      if (pattern[i + 1] === '?' && !/^\(\?(?::|<[A-Za-z])/.test(pattern.slice(i, i + 4))) return false;
+      groupBranches.push(1);
+    } else if (ch === '|') {
+      if (groupBranches.length > 0) groupBranches[groupBranches.length - 1]! += 1;
+    } else if (ch === ')') {
+      paths *= groupBranches.pop() ?? 1;
+      if (paths > MAX_NATIVE_GROUP_PATHS) return false;
+      afterGroup = true;
+      afterQuantifier = false;
+      continue;
+    } else if (ch === '*' || ch === '+' || ch === '?' || ch === '{') {
+      if (ch === '?' && afterQuantifier) continue; // lazy suffix
+      const bounds = ch === '{' ? /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(i)) : null;
+      if (ch === '{' && !bounds) return false; // a literal "{": engines disagree
+      if (afterGroup) return false;
+      const fixed = bounds !== null && bounds[2] === undefined;
+      if (!fixed && ++variableRepeats > 1) return false;
+      if (bounds) i += bounds[0].length - 1;
+      afterQuantifier = true;
+      afterGroup = false;
+      continue;
+    }
+    afterGroup = false;
+    afterQuantifier = false;
+  }
+  return true;
 }
 
-/** `.*x.*` → `x` (top level only; an escaped `\.*` or a trailing `\.*` is kept). */
+/**
+ * A matcher for any of `words` taken literally, ignoring case. An alternation of literals
+ * has no repeat, so JavaScript's engine is linear here and no time budget applies unless
+ * one is given.
+ */
+export function literalWordsRegex(words: readonly string[], options: { wordStart?: boolean; budgetMs?: number } = {}): SafeRegex {
+  const alternation = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const lead = options.wordStart ? '\\b' : '';
+  const anywhere = new RegExp(`${lead}(?:${alternation})`, 'i');
+  const atStart = new RegExp(`^(?:${alternation})`, 'i');
+  const whole = new RegExp(`^(?:${alternation})$`, 'i');
+  return budgeted(
+    'js',
+    { test: (s) => anywhere.test(s), testPrefix: (s) => atStart.test(s), testWhole: (s) => whole.test(s) },
+    options.budgetMs ?? Number.POSITIVE_INFINITY,
+  );
+}
+
+type RawMatchers = Pick<SafeRegex, 'test' | 'testPrefix' | 'testWhole'>;
+
+
+/** Wraps raw matchers with the subject cut and the per-search time budget. */
+function budgeted(engine: SafeRegex['engine'], raw: RawMatchers, budgetMs: number): SafeRegex {
+  const deadline = performance.now() + budgetMs;
+  let exhausted = false;
+  const spent = (): boolean => {
+    if (!exhausted && performance.now() > deadline) exhausted = true;
+    return exhausted;
+  };
+  const max = SAFE_REGEX_LIMITS.maxSubjectLength;
+  return {
+    engine,
+    test: (s) => !spent() && raw.test(s.length > max ? s.slice(0, max) : s),
+    testPrefix: (s) => !spent() && raw.testPrefix(s.length > max ? s.slice(0, max) : s),
+    // A subject longer than the cut cannot be judged whole; it is never a whole match.
+    testWhole: (s) => s.length <= max && !spent() && raw.testWhole(s),
+    get exhausted() {
+      return exhausted;
+    },
+  };
+}
+
+/** Names the JavaScript-only constructs RE2 refuses, in words a model can act on. */
+function unsupportedSyntax(pattern: string): string | undefined {
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i];
+    if (ch === '\\') {
+      const next = pattern[i + 1];
+      if (next === undefined) return 'the pattern ends with a lone backslash';
+      if (/[1-9]/.test(next) || next === 'k') return 'back-references (\\1, \\k<name>) are not supported';
+      if (next === 'u') return '"\\uXXXX" escapes are not supported; write the character itself or "\\x{XXXX}"';
+      i++;
+    } else if (ch === '(' && /^\(\?<?[=!]/.test(pattern.slice(i, i + 4))) {
+      return 'lookahead and lookbehind ("(?=", "(?!", "(?<=", "(?<!") are not supported';
+    }
+  }
+  return undefined;
+}
+
+/** `.*x.*` → `x` (top level only; an escaped `\.*` or a trailing `\.*` is kept), so the score tiers see the literal. */
 function stripOuterDotStar(pattern: string): string {
   let out = pattern;
   if (out.startsWith('.*') && !out.startsWith('.*?') && !/^\.\*[*+?{]/.test(out)) out = out.slice(2);
@@ -85,106 +254,4 @@ function hasTopLevelAlternation(pattern: string): boolean {
     else if (ch === '|' && depth === 0) return true;
   }
   return false;
-}
-
-
-interface GroupFrame {
-  hasQuantifier: boolean;
-  hasAlternation: boolean;
-}
-
-/** A small scanner over the pattern's syntax; returns a description of the first problem. */
-function findDangerousConstruct(pattern: string): string | { unbounded: number } {
-  const stack: GroupFrame[] = [{ hasQuantifier: false, hasAlternation: false }];
-  let unbounded = 0;
-  let i = 0;
-  // Whether the previous atom was a group that just closed, and what it contained.
-  let lastClosed: GroupFrame | undefined;
-  while (i < pattern.length) {
-    const ch = pattern[i];
-    if (ch === '\\') {
-      const next = pattern[i + 1];
-      if (next === undefined) return 'the pattern ends with a lone backslash';
-      if (/[1-9]/.test(next) || next === 'k') return 'back-references (\\1, \\k<name>) are not allowed';
-      i += 2;
-      lastClosed = undefined;
-      continue;
-    }
-    if (ch === '[') {
-      // Skip a character class, honouring escapes; a class is a single atom.
-      let j = i + 1;
-      if (pattern[j] === '^') j++;
-      if (pattern[j] === ']') j++;
-      while (j < pattern.length && pattern[j] !== ']') j += pattern[j] === '\\' ? 2 : 1;
-      if (j >= pattern.length) return 'a character class "[" is not closed';
-      i = j + 1;
-      lastClosed = undefined;
-      continue;
-    }
-    if (ch === '(') {
-      if (pattern.startsWith('(?<=', i) || pattern.startsWith('(?<!', i)) return 'lookbehind is not allowed';
-      stack.push({ hasQuantifier: false, hasAlternation: false });
-      if (pattern.startsWith('(?<', i)) {
-        const close = pattern.indexOf('>', i);
-        if (close < 0) return 'a named group "(?<" is not closed';
-        i = close + 1;
-      } else {
-        i += pattern.startsWith('(?:', i) || pattern.startsWith('(?=', i) || pattern.startsWith('(?!', i) ? 3 : 1;
-      }
-      lastClosed = undefined;
-      continue;
-    }
-    if (ch === ')') {
-      if (stack.length === 1) return 'a ")" has no matching "("';
-      const frame = stack.pop() as GroupFrame;
-      const parent = stack[stack.length - 1];
-      parent.hasQuantifier ||= frame.hasQuantifier;
-      lastClosed = frame;
-      i++;
-      continue;
-    }
-    if (ch === '|') {
-      stack[stack.length - 1].hasAlternation = true;
-      lastClosed = undefined;
-      i++;
-      continue;
-    }
-    const quantifier = readQuantifier(pattern, i);
-    if (quantifier) {
-      if (quantifier.max === undefined) unbounded++;
-      else if (quantifier.max > SAFE_REGEX_LIMITS.maxRepeatBound) {
-        return `repetition bounds above ${SAFE_REGEX_LIMITS.maxRepeatBound} are not allowed`;
-      }
-      const repeats = quantifier.max === undefined || quantifier.max > 1;
-      if (lastClosed && repeats && (lastClosed.hasQuantifier || lastClosed.hasAlternation)) {
-        return 'nested quantifiers such as "(a+)+" or a repeated alternation such as "(a|ab)*" can take exponential time';
-      }
-      if (unbounded > SAFE_REGEX_LIMITS.maxUnboundedQuantifiers) {
-        return `more than ${SAFE_REGEX_LIMITS.maxUnboundedQuantifiers} unbounded quantifiers ("*", "+", "{n,}")`;
-      }
-      stack[stack.length - 1].hasQuantifier = true;
-      i = quantifier.end;
-      if (pattern[i] === '?' || pattern[i] === '+') i++; // lazy (or, outside JS, possessive) suffix
-      lastClosed = undefined;
-      continue;
-    }
-    lastClosed = undefined;
-    i++;
-  }
-  if (stack.length > 1) return 'a "(" is not closed';
-  return { unbounded };
-}
-
-function readQuantifier(pattern: string, i: number): { max: number | undefined; end: number } | undefined {
-  const ch = pattern[i];
-  if (ch === '*' || ch === '+') return { max: undefined, end: i + 1 };
-  if (ch === '?') return { max: 1, end: i + 1 };
-  if (ch === '{') {
-    const match = /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(i));
-    if (!match) return undefined; // a literal "{" in JS non-unicode mode
-    const min = Number(match[1]);
-    const max = match[2] === undefined ? min : match[3] === '' ? undefined : Number(match[3]);
-    return { max, end: i + match[0].length };
-  }
-  return undefined;
 }

@@ -1,13 +1,16 @@
 import type { SkillsConfig, TaskType } from '../config/settingsSchema';
 import { hiddenSkillReason } from '../trust/restrictedMode';
 import type { Clock, EventSink, TokenCounter } from '../platform/ports';
-import { boundSubject, compileSafeRegex } from '../search/safeRegex';
+import { REGEX_BUDGET_NOTE, compileSafeRegex, literalWordsRegex } from '../search/safeRegex';
+import type { SafeRegex } from '../search/safeRegex';
 import { EXACT_SCORE, normalizeBm25, REGEX_SCORES } from '../search/scoring';
 import { analyze } from '../search/textAnalysis';
 import { redact } from './render/redaction';
 import { editDistance } from './packs/skillDocumentParser';
-import { INJECTION_WRAPPER, makeSafe, RAW_WRAPPER, renderWithinBudget } from './render/skillRendering';
+import { declaredToolNames, INJECTION_WRAPPER, makeSafe, RAW_WRAPPER, renderWithinBudget } from './render/skillRendering';
 import type { SafeSkill } from './render/skillRendering';
+import { summarizeWithinBudget } from './render/modelSummary';
+import type { SkillSummarizer } from './render/modelSummary';
 import type { SkillRecord } from './skillSchema';
 import type { SkillStore, StoreFilter } from './store/skillStore';
 import { skillGetInputSchema, skillListInputSchema, skillSearchInputSchema } from './skillToolSchemas';
@@ -55,6 +58,10 @@ export interface RelevantRequest {
   top_k?: number;
   max_tokens?: number;
   task_type?: TaskType;
+  /** Skills already in the prompt (pinned): neither injected again nor counted. */
+  exclude?: readonly string[];
+  /** `toolshed.skills.summarize`: condenses what structured compression had to cut (falls back on any failure). */
+  summarize?: SkillSummarizer;
 }
 
 export interface RelevantResult {
@@ -66,6 +73,8 @@ export interface RelevantResult {
   final_tokens_est: number;
   was_summarized: boolean;
   search_type: SkillSearchType | 'none';
+  /** Relevant skills that did not fit the budget (gated names). */
+  omitted: string[];
 }
 
 export interface QueryDeps {
@@ -103,7 +112,7 @@ export class SkillQueries {
     const clean = (text: string) => this.clean(text, gate);
     this.deps.events.emit({ type: 'skill_search_query', payload: { query: input.query, requested_search_type: input.search_type, effective_search_type: effective, results_count: hits.length } });
     const output: SkillSearchOutput = {
-      skills: hits.map((hit) => ({ name: clean(hit.name), title: clean(hit.title), trigger: clean(shorten(hit.trigger, 300)), task_type: hit.task_type, score: hit.score })),
+      skills: hits.map((hit) => ({ name: clean(hit.name), title: clean(hit.title), trigger: this.cleanShort(hit.trigger, 300, gate), task_type: hit.task_type, score: hit.score })),
       query: clean(input.query),
       search_type: effective,
     };
@@ -128,7 +137,7 @@ export class SkillQueries {
       else missing.push({ name: this.clean(name, gate), reason: 'unknown skill', suggestions: this.closestNames(name, ctx).map((n) => this.clean(n, gate)) });
     }
     const safe = found.map((r) => makeSafe(r, { gate, redact: this.deps.config().redactPii }));
-    const rendered = await renderWithinBudget(safe, input.max_tokens, this.deps.tokenCounter, input.format === 'injection' ? INJECTION_WRAPPER : RAW_WRAPPER);
+    const rendered = await renderWithinBudget(safe, input.max_tokens, this.deps.tokenCounter, input.format === 'injection' ? INJECTION_WRAPPER : RAW_WRAPPER, this.reSafe(found, gate));
     this.deps.store.recordUsage(rendered.included.map((i) => found[i.index]?.name ?? '').filter(Boolean), this.deps.clock.now());
     const output: SkillGetOutput = {
       skills: rendered.included.map(({ view }) => structured(view)),
@@ -152,7 +161,7 @@ export class SkillQueries {
     const totalPages = Math.max(1, Math.ceil(total / input.page_size));
     this.deps.events.emit({ type: 'skill_list', payload: { filters: { task_type: input.task_type, origin: input.origin, scope: input.scope, page: input.page, page_size: input.page_size }, returned_count: rows.length } });
     return {
-      skills: rows.map((r) => ({ name: this.clean(r.name, gate), title: this.clean(r.title, gate), trigger: this.clean(shorten(r.trigger, 120), gate), task_type: r.task_type, origin: r.origin })),
+      skills: rows.map((r) => ({ name: this.clean(r.name, gate), title: this.clean(r.title, gate), trigger: this.cleanShort(r.trigger, 120, gate), task_type: r.task_type, origin: r.origin })),
       page: input.page,
       page_size: input.page_size,
       total,
@@ -189,7 +198,7 @@ export class SkillQueries {
     const gate = this.gate(ctx);
     const fields = new Set(settings.includeFields);
     const entries = chosen.map((r) => ({
-      name: this.clean(r.name, gate), title: this.clean(r.title, gate), trigger: this.clean(shorten(r.trigger, 120), gate),
+      name: this.clean(r.name, gate), title: this.clean(r.title, gate), trigger: this.cleanShort(r.trigger, 120, gate),
       task_type: r.task_type, pinned: order.has(r.name),
     }));
     const lines = entries.map((e) => {
@@ -208,26 +217,32 @@ export class SkillQueries {
     const config = this.deps.config();
     const topK = request.top_k ?? config.topK;
     const budget = request.max_tokens ?? config.maxTokens;
-    const none: RelevantResult = { text: '', skills: [], top_k_used: topK, raw_tokens_est: 0, final_tokens_est: 0, was_summarized: false, search_type: 'none' };
+    const none: RelevantResult = { text: '', skills: [], top_k_used: topK, raw_tokens_est: 0, final_tokens_est: 0, was_summarized: false, search_type: 'none', omitted: [] };
     if (!config.enabled || topK <= 0 || !request.task.trim()) return none;
     const filter = this.filter(ctx, { taskType: request.task_type, modelInvocableOnly: true });
-    const { hits, effective } = this.find(request.task.slice(0, 4000), 'fts', filter, topK);
+    const excluded = new Set(request.exclude ?? []);
+    const { hits, effective } = this.find(request.task.slice(0, 4000), 'fts', filter, topK + excluded.size);
     const records = this.deps.store.byNames(hits.map((h) => h.name), filter);
     const byName = new Map(records.map((r) => [r.name, r]));
-    const ordered = hits.map((h) => byName.get(h.name)).filter((r): r is SkillRecord => r !== undefined);
+    const ordered = hits.map((h) => byName.get(h.name)).filter((r): r is SkillRecord => r !== undefined && !excluded.has(r.name)).slice(0, topK);
     const gate = this.gate(ctx);
     const safe = ordered.map((r) => makeSafe(r, { gate, redact: config.redactPii }));
-    const rendered = await renderWithinBudget(safe, budget, this.deps.tokenCounter, INJECTION_WRAPPER);
-    const injected = rendered.included.map((i) => ordered[i.index]?.name ?? '').filter(Boolean);
-    this.deps.store.recordUsage(injected, this.deps.clock.now());
+    const reSafe = this.reSafe(ordered, gate);
+    const rendered = await renderWithinBudget(safe, budget, this.deps.tokenCounter, INJECTION_WRAPPER, reSafe);
+    const cut = rendered.compressed || rendered.truncated;
+    // Structured compression first; the model only condenses what that had to cut.
+    const summary = cut && request.summarize ? await summarizeWithinBudget(safe, budget, this.deps.tokenCounter, request.summarize, reSafe) : undefined;
+    const kept = summary ? safe.length : rendered.included.length;
+    this.deps.store.recordUsage(ordered.slice(0, kept).map((r) => r.name), this.deps.clock.now());
     const result: RelevantResult = {
-      text: rendered.text,
-      skills: rendered.included.map((i) => i.view.name),
+      text: summary?.text ?? rendered.text,
+      skills: summary ? safe.map((skill) => skill.name) : rendered.included.map((i) => i.view.name),
       top_k_used: topK,
       raw_tokens_est: rendered.rawTokens,
-      final_tokens_est: rendered.finalTokens,
-      was_summarized: rendered.compressed || rendered.truncated,
+      final_tokens_est: summary?.tokens ?? rendered.finalTokens,
+      was_summarized: cut,
       search_type: hits.length ? effective : 'none',
+      omitted: safe.slice(kept).map((skill) => skill.name),
     };
     this.deps.events.emit({ type: 'skills_retrieved', payload: { skill_count: result.skills.length, top_k_used: topK, raw_tokens_est: result.raw_tokens_est, final_tokens_est: result.final_tokens_est, was_summarized: result.was_summarized } });
     return result;
@@ -245,6 +260,22 @@ export class SkillQueries {
 
   private clean(text: string, gate: ToolReferenceGate): string {
     return gate.text(this.deps.config().redactPii ? this.redactShort(text) : text);
+  }
+
+  /**
+   * Redacts and gates the whole text before shortening it (a cut can hide the marker that
+   * identifies a secret), then gates the cut again (a cut can turn an allowed name such as
+   * `deploy_prod_eu` into a denied `deploy_prod`).
+   */
+  private cleanShort(text: string, chars: number, gate: ToolReferenceGate): string {
+    return this.clean(shorten(this.clean(text, gate), chars), gate);
+  }
+
+  /** The re-safety pass for text the renderer shortens after `makeSafe`. */
+  private reSafe(records: readonly SkillRecord[], gate: ToolReferenceGate): (text: string) => string {
+    const candidates = [...new Set(records.flatMap(declaredToolNames))];
+    const redactPii = this.deps.config().redactPii;
+    return (text) => gate.text(redactPii ? redact(text) : text, candidates);
   }
 
   private redactShort(text: string): string {
@@ -268,7 +299,8 @@ export class SkillQueries {
     if (requested === 'regex') {
       const compiled = compileSafeRegex(query);
       if (!compiled.ok) return { hits: [], effective: 'regex', note: compiled.message };
-      return { hits: this.regexScan(compiled.regex, compiled.anchored, filter, limit), effective: 'regex' };
+      const hits = this.regexScan(compiled.regex, filter, limit);
+      return { hits, effective: 'regex', note: compiled.regex.exhausted ? REGEX_BUDGET_NOTE : undefined };
     }
     if (store.fts !== 'none') {
       const hits = store.searchFts(query, filter, limit);
@@ -278,20 +310,20 @@ export class SkillQueries {
     if (!this.deps.config().ftsFallbackToRegex) return { hits: [], effective: 'fts', note: 'Full-text search is unavailable and the regex fallback is off.' };
     const words = [...new Set(query.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && analyze(w).length > 0))].slice(0, 12);
     if (words.length === 0) return { hits: [], effective: 'regex', note: 'Full-text search is unavailable; no searchable words in the query.' };
-    const pattern = new RegExp(`\\b(?:${words.map(escapeRegex).join('|')})`, 'i');
-    const anchored = new RegExp(`^(?:${words.map(escapeRegex).join('|')})$`, 'i');
-    return { hits: this.regexScan(pattern, anchored, filter, limit, words), effective: 'regex', note: 'Full-text search is unavailable; used regex matching.' };
+    const pattern = literalWordsRegex(words, { wordStart: true });
+    return { hits: this.regexScan(pattern, filter, limit, words), effective: 'regex', note: 'Full-text search is unavailable; used regex matching.' };
   }
 
-  private regexScan(regex: RegExp, anchored: RegExp, filter: StoreFilter, limit: number, words?: string[]): Scored[] {
+  private regexScan(regex: SafeRegex, filter: StoreFilter, limit: number, words?: string[]): Scored[] {
     const scored: Array<Scored & { tieBreak: number }> = [];
     for (const row of this.deps.store.scan(filter)) {
-      const name = boundSubject(row.name);
       let score = 0;
-      if (anchored.test(name)) score = REGEX_SCORES.fullName;
-      else if (regex.exec(name)?.index === 0) score = REGEX_SCORES.namePrefix;
-      else if (regex.test(name)) score = REGEX_SCORES.nameSubstring;
-      else if ([row.title, row.trigger, row.description, row.tags].some((f) => regex.test(boundSubject(f ?? '')))) score = REGEX_SCORES.descriptionOrTags;
+      if (regex.testWhole(row.name)) score = REGEX_SCORES.fullName;
+      else if (regex.testPrefix(row.name)) score = REGEX_SCORES.namePrefix;
+      else if (regex.test(row.name)) score = REGEX_SCORES.nameSubstring;
+      else if ([row.title, row.trigger, row.description, row.tags].some((f) => regex.test(f ?? ''))) score = REGEX_SCORES.descriptionOrTags;
+      // Once the budget is spent every test answers false: stop rather than scan on blind.
+      if (regex.exhausted) break;
       if (score === 0) continue;
       const haystack = `${row.name} ${row.title} ${row.trigger} ${row.tags}`.toLowerCase();
       const tieBreak = words ? words.filter((w) => haystack.includes(w)).length : 0;
@@ -331,8 +363,4 @@ function structured(view: SafeSkill): SkillGetOutput['skills'][number] {
 
 function shorten(text: string, chars: number): string {
   return text.length <= chars ? text : `${text.slice(0, chars - 1).trimEnd()}…`;
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

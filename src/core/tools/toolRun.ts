@@ -229,7 +229,7 @@ export class ToolRun {
         ...(this.sessionId ? { session_id: this.sessionId } : {}),
       },
     });
-    if (outcome.error) return { ok: false, error: outcome.error };
+    if (outcome.error) return { ok: false, error: this.scrub(outcome.error) };
     if (options.activate !== false && !selection && this.config.search.learnFromUse && this.host.picks) {
       recordShown(this.host.picks, this.sessionId ?? this.id, input.query, outcome.hits, this.host.clock.now());
     }

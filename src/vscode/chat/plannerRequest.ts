@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { runPlanner } from '../../core/planner/plannerLoop';
 import { plannerSkillsFrom } from '../../core/planner/skillsPort';
+import { modelSkillSummarizer } from '../../core/planner/skillSummarizer';
 import { plannerToolRunFrom } from '../../core/planner/toolRunPort';
 import { responseFooter } from '../../core/planner/responseFooter';
 import { SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME, SKILL_SEARCH_TOOL_NAME } from '../../core/skills/skillToolSchemas';
@@ -68,6 +69,7 @@ export async function handlePlannerRequest(
           topK: settings.skills.topK,
           pinnedNames: [...new Set([...services.pinned.names(), ...session.pinnedSkills])],
           countTokens: (text) => model.countTokens(text),
+          summarize: settings.skills.summarize ? modelSkillSummarizer(model, signalOf(token)) : undefined,
         })
       : undefined;
 

@@ -23,6 +23,17 @@ export function toPickItems(results: readonly RankedResult[], kind: 'skill' | 't
 }
 
 /**
+ * While the user types, VS Code moves rows whose label matches the typed text to the top and
+ * sorts them by that match, which scrambles the provider's score order ("file" put
+ * `…editFile…` above a better-scored tool). `sortByLabel = false` turns that off; it is an API
+ * proposal (`quickPickSortByLabel`) not in the stable typings, but the extension host forwards
+ * the property to the workbench without requiring the proposal.
+ */
+function keepProviderOrder(pick: vscode.QuickPick<SearchPickItem>): void {
+  (pick as vscode.QuickPick<SearchPickItem> & { sortByLabel?: boolean }).sortByLabel = false;
+}
+
+/**
  * A QuickPick that searches as you type (debounced, stale answers dropped) and shows the
  * provider's ranking with score, match type and loading mode. Resolves with the accepted result.
  */
@@ -32,6 +43,7 @@ export function showSearchQuickPick(kind: 'skill' | 'tool', provider: SearchProv
   pick.placeholder = kind === 'skill' ? 'Describe the task, e.g. "fix failing lint"' : 'What should the tool do? e.g. "create a github issue"';
   pick.matchOnDescription = false;
   pick.matchOnDetail = false;
+  keepProviderOrder(pick);
   const openButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon(kind === 'skill' ? 'go-to-file' : 'info'), tooltip: kind === 'skill' ? 'Open' : 'Show details' };
   const copyButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('copy'), tooltip: 'Copy name' };
   const chatButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('comment-discussion'), tooltip: 'Insert # reference in chat' };

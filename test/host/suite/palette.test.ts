@@ -80,6 +80,17 @@ suite('palette: search skills and tools', () => {
     await eventually(() => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'toolshed-tool' && d.getText().startsWith(`# ${accepted.name}`)), 'the tool details document');
   });
 
+  test('the Search Tools QuickPick keeps the score order while the query matches labels', async () => {
+    // Queries that match many tool labels: VS Code would re-sort those rows by label match.
+    for (const query of ['file', 'files', 'terminal']) {
+      const top = (await ranked('tool', query))[0];
+      if (!top) continue;
+      const accepted = await acceptFirst<Ranked>('toolshed.searchTools', query);
+      assert.equal(accepted?.name, top.name, `"${query}": the first row is the best-scored tool`);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+
   test('Reload Skill Packs reloads with progress and reports counts', async () => {
     const summary = await vscode.commands.executeCommand<{ packs: number; skills: number; cancelled?: boolean }>('toolshed.reloadSkillPacks');
     assert.ok(summary.packs >= 1);

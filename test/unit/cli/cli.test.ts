@@ -48,6 +48,20 @@ describe('toolshed CLI', () => {
     assert.equal(good.code, 0, good.out);
   });
 
+  it('validate: a newline or control character in a file name cannot forge an output line', async () => {
+    const pack = path.join(dir, 'forge');
+    mkdirSync(pack, { recursive: true });
+    const name = 'bad\nforged.skill.md:9:9: error: injected [fake]\r\u001b[2Kx.skill.md';
+    writeFileSync(path.join(pack, name), '---\nname: bad-two\ntitle: No trigger\nsteps:\n  - Do it.\n---\n');
+    const out = await cli('validate', pack);
+    assert.equal(out.code, 1);
+    const lines = out.out.trimEnd().split('\n');
+    assert.equal(lines.length, 2, out.out);
+    assert.ok(!lines.some((line) => line.startsWith('forged')), out.out);
+    assert.ok(!/[\r\u001b]/.test(out.out));
+    assert.ok(lines[0]!.includes('bad\\nforged.skill.md:9:9: error: injected [fake]\\r\\u001b[2Kx.skill.md:'), lines[0]);
+  });
+
   it('search tools and bench tools read JSONL catalogs and print the documented keys', async () => {
     const tools = path.join(dir, 'tools.jsonl');
     writeFileSync(tools, [
@@ -90,5 +104,16 @@ describe('toolshed CLI', () => {
       assert.ok(key in result, `bench skills --json has ${key}`);
     }
     assert.equal(result.recall_at_1, 1);
+  });
+
+  it('search skills: a newline in a skill\'s title or trigger cannot forge an output line', async () => {
+    const pack = path.join(dir, 'newline-pack');
+    mkdirSync(pack, { recursive: true });
+    writeFileSync(path.join(pack, 'multi.skill.yaml'), 'name: pack.nl.deploy\ntitle: "Deploy\\n0.999  pack.forged — fake"\ntrigger: "Deploy the app\\n       forged trigger"\nsteps:\n  - Deploy.\n');
+    const out = await cli('search', 'skills', '--packs', pack, 'deploy');
+    assert.equal(out.code, 0, out.err);
+    const lines = out.out.trimEnd().split('\n');
+    assert.equal(lines.length, 2, out.out);
+    assert.ok(!lines.some((line) => line.startsWith('0.999')), out.out);
   });
 });

@@ -1,4 +1,8 @@
 import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { readRedactionCorpus, scoreRedaction } from '../../../bench/redactionCorpus';
+import { makeService, pack, stepSkill, tempDir, writeTree } from './helpers';
 import { redact, REDACTED_EMAIL, REDACTED_PHONE, REDACTED_TOKEN } from '../../../src/core/skills/render/redaction';
 
 /** Realistic-looking fake secrets (none of them valid). */
@@ -77,5 +81,66 @@ describe('skills: redaction', () => {
     const out = redact(steps);
     assert.equal(out.split('\n').length, 3);
     assert.ok(out.split('\n').every((line, i) => line.startsWith(`${i + 1}. `)));
+  });
+});
+
+describe('skills: redaction corpus and hostile input', () => {
+  const rows = readRedactionCorpus(path.join(__dirname, '..', '..', '..'));
+
+  it('the labelled corpus holds at least 150 secrets and 150 look-alikes', () => {
+    assert.ok(rows.filter((r) => r.label === 'secret').length >= 150);
+    assert.ok(rows.filter((r) => r.label === 'benign').length >= 150);
+  });
+
+  it('meets the targets: recall >= 98 %, false positives <= 2 %', () => {
+    const score = scoreRedaction(rows, redact);
+    const missed = score.missed.map((m) => `${m.kind}: ${m.text.slice(0, 80)}`).join('\n');
+    const over = score.overRedacted.map((m) => `${m.kind}: ${m.text.slice(0, 60)} => ${m.output.slice(0, 60)}`).join('\n');
+    assert.ok(score.recall >= 0.98, `recall ${score.recall}; missed:\n${missed}`);
+    assert.ok(score.falsePositiveRate <= 0.02, `false positives ${score.falsePositiveRate}:\n${over}`);
+  });
+
+  it('stops over-redacting ordinary keys, prose and coordinates', () => {
+    for (const text of ['max_tokens: 100000', 'author: Jane Developer', 'tokenizer = "cl100k_base"', '+48.8566, +2.3522', 'Basic authentication is disabled.', 'token_url: https://oauth2.example.com/token']) {
+      assert.equal(redact(text), text);
+    }
+  });
+
+  it('property: redaction is idempotent and finishes quickly on hostile text', () => {
+    const piece = fc.constantFrom('password', 'token', 'key', ': ', '=', ' is ', ' ', '"', "'", 'a', 'A1', '-p', 'mysql ', 'https://x.io/', 'hooks/', '-----BEGIN PRIVATE KEY-----', '\n', '+1', '555', '@', 'secret', 'xoxb-', 'Bearer ', '(', ')');
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 100, maxLength: 3000, size: 'max' }), fc.integer({ min: 1, max: 40 }), (pieces, repeat) => {
+        const text = pieces.join('').repeat(repeat).slice(0, 60_000);
+        const start = performance.now();
+        const once = redact(text);
+        assert.ok(performance.now() - start < 2000, `took ${Math.round(performance.now() - start)} ms on ${text.length} chars`);
+        assert.equal(redact(once), once);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('skills: redaction happens before shortening', () => {
+  it('skill_list, skill_search and the directory never show the head of a secret a cut would hide', async () => {
+    const root = tempDir();
+    // The value starts a few characters before the cut (120 in lists, 300 in search).
+    const secretAt = (offset: number) => `${'go '.repeat(offset / 3)}password: "correct horse battery staple" then deploy`;
+    writeTree(root, {
+      'list.skill.yaml': stepSkill('pack.r.cut_at_list', secretAt(99)),
+      'search.skill.yaml': stepSkill('pack.r.cut_at_search', secretAt(279)),
+    });
+    const { service } = await makeService();
+    await service.loadPacks([pack('r', root)]);
+    const ctx = { includeWorkspacePacks: true };
+    const outputs = [
+      await service.list({}, ctx),
+      await service.directory({ ...ctx, pinnedNames: ['pack.r.cut_at_list', 'pack.r.cut_at_search'] }),
+      await service.search({ query: 'deploy go password' }, ctx),
+      await service.search({ query: 'pack', search_type: 'regex' }, ctx),
+    ];
+    const text = JSON.stringify(outputs);
+    assert.ok(text.includes('pack.r.cut_at_list') && text.includes('pack.r.cut_at_search'), text);
+    assert.ok(!/correct|horse/.test(text), text);
   });
 });

@@ -1,109 +1,141 @@
+import { looksLikeToken, REDACTED_TOKEN, SECRET_FORMAT_RULES } from './secretFormats';
+
 /**
  * Redaction of personal data and secrets in skill text sent to a model (RFC Appendix C).
  *
  * Conservative by design: it must keep the procedure readable (a step stays a step, version
- * numbers, dates, ISO timestamps, commit hashes and ordinary URLs survive) while removing
- * e-mails, phone numbers, bearer tokens, API keys of common providers, private keys, JWTs,
- * credentials in URLs, `api_key=…` / `password: …` style assignments, and user-specific URL
- * query strings. Placeholders such as `<your-token>`, `${API_KEY}` or `process.env.X` are kept:
- * they are instructions, not secrets.
+ * numbers, dates, ISO timestamps, commit hashes, coordinates and ordinary URLs survive) while
+ * removing e-mails, phone numbers, secrets recognisable by their format (`secretFormats.ts`)
+ * and values assigned to a secret's name (`password: "a b c"`, `AccountKey=…`,
+ * `aws_secret_access_key X`, `The admin password is '…'`). A name is a secret's name when its
+ * last word is one (`db_password`, `x-api-key`, `SecretAccessKey`), not when a secret word is
+ * merely part of it (`max_tokens`, `tokenizer`, `token_url`, `author`, `secret_name`).
+ * Placeholders such as `<your-token>`, `${API_KEY}` or `process.env.X` are kept: they are
+ * instructions, not secrets. Measured on a labelled corpus (bench/safety.bench.mjs).
  */
 
+export { REDACTED_TOKEN } from './secretFormats';
 export const REDACTED_EMAIL = '[REDACTED_EMAIL]';
 export const REDACTED_PHONE = '[REDACTED_PHONE]';
-export const REDACTED_TOKEN = '[REDACTED_TOKEN]';
 
-interface Rule {
-  readonly name: string;
-  readonly pattern: RegExp;
-  readonly replace: (match: string, ...groups: string[]) => string;
-}
+/**
+ * `name <sep> value`: the name (optionally quoted, optionally two words such as "secret key"),
+ * then `:`/`=`, or `is`, or plain space; the value quoted (spaces allowed) or bare.
+ */
+const ASSIGNMENT = /(?<![A-Za-z0-9_.])((?:[A-Za-z][A-Za-z0-9]* )?[A-Za-z_][A-Za-z0-9_.-]*)(["']?)(\s*[:=]\s*|\s+is\s+|\s+)(?:"([^"\n]{3,200})"|'([^'\n]{3,200})'|([^\s"',;]{4,}))/g;
 
-const token = () => REDACTED_TOKEN;
-
-/** Order matters: whole blocks and specific formats first, generic shapes last. */
-const RULES: readonly Rule[] = [
-  { name: 'private-key', pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----/g, replace: token },
-  { name: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, replace: token },
-  { name: 'github', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})\b/g, replace: token },
-  { name: 'anthropic/openai', pattern: /\bsk-(?:ant-(?:api|admin)\d{2}-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, replace: token },
-  { name: 'stripe', pattern: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}\b/g, replace: token },
-  { name: 'aws-access-key', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g, replace: token },
-  { name: 'slack', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, replace: token },
-  { name: 'slack-webhook', pattern: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/]+/g, replace: token },
-  { name: 'google', pattern: /\bAIza[0-9A-Za-z_-]{33,}/g, replace: token },
-  { name: 'gitlab', pattern: /\bglpat-[A-Za-z0-9_-]{20,}/g, replace: token },
-  { name: 'npm', pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, replace: token },
-  { name: 'huggingface', pattern: /\bhf_[A-Za-z0-9]{30,}\b/g, replace: token },
-  { name: 'sendgrid', pattern: /\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g, replace: token },
-  { name: 'url-query', pattern: /\bhttps?:\/\/[^\s<>"'`)\]]+/g, replace: (url) => redactUrl(url) },
-  { name: 'azure-sas', pattern: /\bsig=[A-Za-z0-9%+/=]{20,}/g, replace: () => `sig=${REDACTED_TOKEN}` },
-  { name: 'bearer', pattern: /\b(Bearer|Token|Basic)\s+[A-Za-z0-9._~+/=-]{12,}/g, replace: (_m, scheme) => `${scheme} ${REDACTED_TOKEN}` },
-  { name: 'url-credentials', pattern: /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/:@]+:[^\s/@]+@/gi, replace: (_m, scheme) => `${scheme}${REDACTED_TOKEN}@` },
-  {
-    name: 'assignment',
-    // key = value, key: value, "key": "value", KEY=value (env files); value is the secret.
-    pattern: /(\b[A-Za-z0-9_.-]*(?:api[_-]?key|apikey|secret|token|passwd|password|pwd|auth|credential|private[_-]?key|access[_-]?key)[A-Za-z0-9_]*["']?\s*[:=]\s*)(["']?)([^\s"',;]{6,})\2/gi,
-    replace: (match, prefix, quote, value) => (isPlaceholder(value) ? match : `${prefix}${quote}${REDACTED_TOKEN}${quote}`),
-  },
-];
+/** Last words that make a name a secret's name. */
+const SECRET_NOUNS = new Set(['password', 'passwd', 'pwd', 'pass', 'passphrase', 'secret', 'token', 'apikey', 'credential', 'credentials', 'accountkey', 'accesskey', 'privatekey', 'secretkey']);
+/** Words before "key" that do NOT make it a secret (`primary key`, `sort_key`, `public_key`). */
+const HARMLESS_KEY_QUALIFIERS = new Set(['primary', 'foreign', 'sort', 'partition', 'cache', 'map', 'hot', 'public', 'idempotency', 'dedupe', 'dedup', 'lookup', 'row', 'hash', 'object', 'group', 'routing', 'shard', 'unique', 'composite', 'the', 'a', 'this', 'that', 'which', 'each', 'every', 'any', 'your', 'my', 'our', 'one', 'by', 'of', 'ssh', 'gpg', 'pgp', 'issue', 'jira', 'project', 'label', 'dict', 'json', 'yaml', 'config', 'setting', 'settings', 'translation', 'i18n', 'env', 'keyboard', 'short', 'hotkey']);
 
 const EMAIL = /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g;
 const NOT_PERSONAL_EMAIL = /^(git|noreply|no-reply)@/i;
 
 /**
  * Phone numbers: an international `+CC …` number, or a North-American `(555) 123-4567` /
- * `555-123-4567` / `555.123.4567`. Plain digit runs, dates (2024-01-15), versions (1.2.3) and
- * times are deliberately not matched.
+ * `555-123-4567` / `555.123.4567`. Plain digit runs, dates (2024-01-15), versions (1.2.3),
+ * times and signed decimal coordinates (+48.8566) are deliberately not matched.
  */
 const PHONE = /(?<![\w.+/-])(?:\+\d{1,3}[\s.-]?(?:\(\d{1,4}\)[\s.-]?)?\d{1,4}(?:[\s.-]?\d{2,4}){2,4}|\(\d{3}\)\s?\d{3}[\s.-]\d{4}|\d{3}[.-]\d{3}[.-]\d{4})(?![\w.-]*\d)/g;
+const COORDINATE = /^\+\d{1,3}\.\d+$/;
 
-const SENSITIVE_PARAM = /^(?:.*(?:token|key|secret|sig|signature|session|sess|auth|code|password|passwd|pwd|email|mail|user|uid|login|account|credential)|id|state|nonce|x-amz-.*|phone|name)$/i;
+/** Cheap pre-check: text without any of these cannot match a rule (most skill sentences). */
+const MAYBE_SENSITIVE = /[@:=]|\d{3}|\+\d|-----BEGIN|\b(?:gh[pousr]_|github_pat_|sk[-_]|rk_|pk_|xox|xapp-|whsec_|AKIA|ASIA|ABIA|ACCA|AIza|eyJ|glpat-|npm_|hf_|SG\.|SK[0-9a-f]|key-|Bearer|Token|Basic)|pass|pwd|secret|token|key|credential|\s-[pau]|--(?:user|pass)/i;
 
 /** Redacts `text`; returns it unchanged when nothing matched. */
-/** Cheap pre-check: text without any of these cannot match a rule (most skill sentences). */
-const MAYBE_SENSITIVE = /[@:=]|\d{3}|\+\d|-----BEGIN|\b(?:gh[pousr]_|github_pat_|sk[-_]|rk_|pk_|xox|AKIA|ASIA|ABIA|ACCA|AIza|eyJ|glpat-|npm_|hf_|SG\.|Bearer|Token|Basic)/;
-
 export function redact(text: string): string {
   if (!text || !MAYBE_SENSITIVE.test(text)) return text;
   let out = text;
-  for (const rule of RULES) {
+  for (const rule of SECRET_FORMAT_RULES) {
     rule.pattern.lastIndex = 0;
     out = out.replace(rule.pattern, rule.replace as (substring: string, ...args: unknown[]) => string);
   }
+  out = redactAssignments(out);
   out = out.replace(EMAIL, (match) => (NOT_PERSONAL_EMAIL.test(match) ? match : REDACTED_EMAIL));
-  out = out.replace(PHONE, REDACTED_PHONE);
+  out = out.replace(PHONE, (match) => (COORDINATE.test(match) ? match : REDACTED_PHONE));
   return out;
 }
 
-/** Strips a URL's query (and fragment) when any parameter looks user-specific. */
-function redactUrl(url: string): string {
-  const trailing = /[.,;:!?]+$/.exec(url)?.[0] ?? '';
-  const core = trailing ? url.slice(0, -trailing.length) : url;
-  const queryAt = core.search(/[?#]/);
-  if (queryAt < 0) return url;
-  const query = core.slice(queryAt + 1);
-  const params = query.split(/[&#;]/).filter(Boolean);
-  const sensitive = params.some((param) => {
-    const [key = '', value = ''] = param.split('=');
-    if (SENSITIVE_PARAM.test(decodeSafe(key))) return true;
-    const decoded = decodeSafe(value);
-    return /@/.test(decoded) || /^[A-Za-z0-9_\-+/=%]{24,}$/.test(value);
-  });
-  return sensitive ? `${core.slice(0, queryAt)}${trailing}` : url;
+/**
+ * Replaces assigned secret values. A candidate that is not a secret's name is skipped only
+ * past its first word, so "Storage account key: X" is still seen as "account key: X".
+ */
+function redactAssignments(text: string): string {
+  let out = '';
+  let copied = 0;
+  ASSIGNMENT.lastIndex = 0;
+  for (let m = ASSIGNMENT.exec(text); m; m = ASSIGNMENT.exec(text)) {
+    const [match, name = '', nameQuote = '', separator = ''] = m;
+    const replaced = redactAssignment(match, name, nameQuote, separator, m[4], m[5], m[6]);
+    if (replaced === match) {
+      const firstWord = /^[A-Za-z][A-Za-z0-9]* (?=\S)/.exec(name)?.[0].length ?? name.length;
+      ASSIGNMENT.lastIndex = m.index + Math.max(1, firstWord);
+      continue;
+    }
+    out += text.slice(copied, m.index) + replaced;
+    copied = m.index + match.length;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
-function decodeSafe(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
+function redactAssignment(match: string, name: string, nameQuote: string, separator: string, doubleQuoted?: string, singleQuoted?: string, bare?: string): string {
+  if (!isSecretName(name)) return match;
+  const quoted = doubleQuoted ?? singleQuoted;
+  const value = quoted ?? bare ?? '';
+  if (isPlaceholder(value)) return match;
+  // Without ":" or "=", only a quoted value or one shaped like a credential counts
+  // ("password field", "the secret to fast builds" stay prose).
+  const loose = !/[:=]/.test(separator);
+  if (loose && quoted === undefined && !looksLikeCredential(value)) return match;
+  if (quoted === undefined && looksLikeHarmlessValue(value)) return match;
+  // `token = tokenizer.encode(text)`, `const token = await getToken()`: code, not a value.
+  if (quoted === undefined && /\s=\s/.test(separator) && looksLikeCode(value)) return match;
+  const quote = doubleQuoted !== undefined ? '"' : singleQuoted !== undefined ? "'" : '';
+  return `${name}${nameQuote}${separator}${quote}${REDACTED_TOKEN}${quote}`;
+}
+
+/** Whether the last word of `name` names a secret (see SECRET_NOUNS). */
+function isSecretName(name: string): boolean {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[\s_.-]+/)
+    .filter(Boolean);
+  const last = words[words.length - 1];
+  if (!last) return false;
+  if (SECRET_NOUNS.has(last) || /^\w*(?:password|passwd)$/.test(last)) return true;
+  // SECRET_KEY_BASE, secret_value: a secret word followed by a word that names its value.
+  if ((last === 'base' || last === 'value') && words.slice(0, -1).some((w) => SECRET_NOUNS.has(w) || w === 'key')) return true;
+  if (last === 'key') {
+    const before = words[words.length - 2];
+    return before !== undefined && !HARMLESS_KEY_QUALIFIERS.has(before);
   }
+  return false;
+}
+
+/** A bare value that reads like a credential: letters mixed with digits and/or symbols, no prose or markup. */
+function looksLikeCredential(value: string): boolean {
+  if (value.length < 8 || !/^[A-Za-z0-9!@#$%^&*+/=_.~:-]+$/.test(value)) return false;
+  const digit = /\d/.test(value);
+  const mixedCase = /[A-Z]/.test(value) && /[a-z]/.test(value);
+  const symbol = /[!@#$%^&*+/=]/.test(value.replace(/=+$/, ''));
+  return (digit && mixedCase) || (symbol && (digit || mixedCase)) || looksLikeToken(value);
+}
+
+/** Paths, URLs, environment-variable names and plain numbers-with-units are references, not secrets. */
+function looksLikeHarmlessValue(value: string): boolean {
+  return /^(?:[/~.]\/?|https?:\/\/|\[)/.test(value) || /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value);
+}
+
+/** A call, an index, or an identifier without digits: the right-hand side of code. */
+function looksLikeCode(value: string): boolean {
+  return /[()[\]]/.test(value) || /^[A-Za-z_$][A-Za-z_$.]*$/.test(value);
 }
 
 function isPlaceholder(value: string): boolean {
-  return /^(?:<.*>?|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\{\{.*|%[A-Za-z_]+%?|process\.env\..*|os\.environ.*|env\.[A-Za-z_]+|\*+|x{3,}|\.\.\.|…|REDACTED.*|\[REDACTED.*|Bearer|Basic|Token|None|null|undefined|true|false|required|optional|string)$/i.test(value)
-    || value.startsWith(REDACTED_TOKEN);
+  return /^(?:<.*>?|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\(.*|\$\{\{.*|\{\{.*|%[A-Za-z_]+%?|process\.env\..*|os\.environ.*|env\.[A-Za-z_]+|\*+|x{3,}|\.\.\.|…|REDACTED.*|\[REDACTED.*|Bearer|Basic|Token|None|null|undefined|true|false|required|optional|string)$/i.test(value.trim())
+    || value.includes(REDACTED_TOKEN);
 }
 
 /** Redacts each string of a list (keeps the list's length and order: step structure preserved). */

@@ -8,8 +8,16 @@ import type { ToolReferenceGate } from './toolReferenceGate';
  * Rendering of skills for a model: first every field is made safe (redaction, then tool-reference
  * gating), then the text is fitted to a token budget by structured compression — dropping the
  * least useful fields of the least relevant skills first — then by dropping trailing skills, and
- * only then by truncation. The result is never over budget (property-tested).
+ * only then by truncation. Every cut can turn an allowed name into a denied one
+ * (`deploy_prod_eu` → `deploy_prod`), so each shortened field and each candidate text passes
+ * the `reSafe` pass again before it is measured. The result is never over budget and never
+ * names a denied tool (property-tested).
  */
+
+/** Re-applies safety to text that was shortened after it was made safe. */
+export type ReSafe = (text: string) => string;
+
+const IDENTITY: ReSafe = (text) => text;
 
 export interface SafeSkill {
   name: string;
@@ -31,10 +39,15 @@ export interface SafetyOptions {
   redact: boolean;
 }
 
+/** Tool names a skill declares; the gate always checks them, tool-shaped or not. */
+export function declaredToolNames(record: SkillRecord): string[] {
+  return [...record.tools.map((t) => t.tool), ...record.allowed_tools.map(toolNameOfAllowed)];
+}
+
 /** A skill with every string redacted and every denied tool name removed. */
 export function makeSafe(record: SkillRecord, options: SafetyOptions): SafeSkill {
   const { gate } = options;
-  const candidates = [...record.tools.map((t) => t.tool), ...record.allowed_tools.map(toolNameOfAllowed)];
+  const candidates = declaredToolNames(record);
   const clean = (text: string) => gate.text(options.redact ? redact(text) : text, candidates);
   return {
     name: clean(record.name),
@@ -56,7 +69,7 @@ export function makeSafe(record: SkillRecord, options: SafetyOptions): SafeSkill
 export const MAX_LEVEL = 6;
 
 /** The fields a skill keeps at a compression level (body-only skills keep a shortened body). */
-export function viewAt(skill: SafeSkill, level: number): SafeSkill {
+export function viewAt(skill: SafeSkill, level: number, reSafe: ReSafe = IDENTITY): SafeSkill {
   const view: SafeSkill = { ...skill };
   if (level >= 1) {
     view.resources = [];
@@ -66,10 +79,10 @@ export function viewAt(skill: SafeSkill, level: number): SafeSkill {
     view.tools = [];
     view.allowed_tools = [];
   }
-  if (level >= 3) view.body = skill.steps.length > 0 ? '' : shorten(skill.body, 1200);
+  if (level >= 3) view.body = skill.steps.length > 0 ? '' : reSafe(shorten(skill.body, 1200));
   if (level >= 4) view.preconditions = [];
   if (level >= 5) view.failure_modes = [];
-  if (level >= 6 && skill.steps.length === 0) view.body = shorten(skill.body, 400);
+  if (level >= 6 && skill.steps.length === 0) view.body = reSafe(shorten(skill.body, 400));
   return view;
 }
 
@@ -111,12 +124,12 @@ export const RAW_WRAPPER: Wrapper = { open: '', close: '' };
 
 const TRUNCATION_MARK = '\n…[truncated]';
 
-/** Renders skills (most relevant first) within `budget` tokens. */
-export async function renderWithinBudget(skills: readonly SafeSkill[], budget: number, counter: TokenCounter, wrapper: Wrapper): Promise<BudgetResult> {
+/** Renders skills (most relevant first) within `budget` tokens; `reSafe` re-gates every cut. */
+export async function renderWithinBudget(skills: readonly SafeSkill[], budget: number, counter: TokenCounter, wrapper: Wrapper, reSafe: ReSafe = IDENTITY): Promise<BudgetResult> {
   const levels = skills.map(() => 0);
   let count = skills.length;
   const compose = () => {
-    const parts = skills.slice(0, count).map((skill, i) => renderSkillMarkdown(viewAt(skill, levels[i] ?? 0)));
+    const parts = skills.slice(0, count).map((skill, i) => renderSkillMarkdown(viewAt(skill, levels[i] ?? 0, reSafe)));
     return parts.length ? `${wrapper.open}${parts.join('\n\n')}${wrapper.close}` : '';
   };
   const measure = async (text: string) => (text ? counter.count(text) : 0);
@@ -125,7 +138,7 @@ export async function renderWithinBudget(skills: readonly SafeSkill[], budget: n
   let tokens = rawTokens;
   const result = (truncated: boolean): BudgetResult => ({
     text,
-    included: skills.slice(0, count).map((skill, index) => ({ index, level: levels[index] ?? 0, view: viewAt(skill, levels[index] ?? 0) })),
+    included: skills.slice(0, count).map((skill, index) => ({ index, level: levels[index] ?? 0, view: viewAt(skill, levels[index] ?? 0, reSafe) })),
     rawTokens,
     finalTokens: tokens,
     compressed: levels.some((l) => l > 0) || count < skills.length,
@@ -150,9 +163,9 @@ export async function renderWithinBudget(skills: readonly SafeSkill[], budget: n
     if (tokens <= budget) return result(false);
   }
   // 3. Truncate the remaining text.
-  const inner = skills.length ? renderSkillMarkdown(viewAt(skills[0] as SafeSkill, MAX_LEVEL)) : '';
+  const inner = skills.length ? renderSkillMarkdown(viewAt(skills[0] as SafeSkill, MAX_LEVEL, reSafe)) : '';
   const fits = async (chars: number) => {
-    const candidate = `${wrapper.open}${inner.slice(0, chars)}${TRUNCATION_MARK}${wrapper.close}`;
+    const candidate = `${wrapper.open}${reSafe(inner.slice(0, chars))}${TRUNCATION_MARK}${wrapper.close}`;
     const n = await counter.count(candidate);
     return n <= budget ? { candidate, n } : undefined;
   };

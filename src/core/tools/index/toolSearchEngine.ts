@@ -1,6 +1,7 @@
 import { EXACT_SCORE, REGEX_SCORES, normalizeBm25 } from '../../search/scoring';
 import type { MatchType } from '../../search/scoring';
-import { SAFE_REGEX_LIMITS, boundSubject, compileSafeRegex } from '../../search/safeRegex';
+import { REGEX_BUDGET_NOTE, compileSafeRegex, literalWordsRegex } from '../../search/safeRegex';
+import type { SafeRegex } from '../../search/safeRegex';
 import { analyze } from '../../search/textAnalysis';
 import type { FtsEngine } from '../../sql/sqlEngine';
 import type { ToolIndex } from './toolIndex';
@@ -39,9 +40,6 @@ export interface SearchContext {
   isCandidate(name: string): boolean;
   ranker?: RankerOptions;
 }
-
-/** Wall-clock guard for scans over very large catalogs (regex); the scan stops, never hangs. */
-const SCAN_BUDGET_MS = 250;
 
 export function executeSearch(ctx: SearchContext, query: string, requested: SearchType, limit: number): SearchOutcome {
   if (requested === 'exact') return { hits: exactSearch(ctx, query, limit), effective: 'exact' };
@@ -101,37 +99,29 @@ function exactSearch(ctx: SearchContext, query: string, limit: number): SearchHi
   return sortByContract(hits, ctx.config).slice(0, limit);
 }
 
-function regexTier(record: ToolRecord, regex: RegExp, anchored: RegExp, maxSubject: number): number | undefined {
-  const match = regex.exec(boundSubject(record.name, maxSubject));
-  if (match) {
-    if (record.name.length <= maxSubject && anchored.test(record.name)) return REGEX_SCORES.fullName;
-    return match.index === 0 ? REGEX_SCORES.namePrefix : REGEX_SCORES.nameSubstring;
+function regexTier(record: ToolRecord, regex: SafeRegex): number | undefined {
+  if (regex.test(record.name)) {
+    if (regex.testWhole(record.name)) return REGEX_SCORES.fullName;
+    return regex.testPrefix(record.name) ? REGEX_SCORES.namePrefix : REGEX_SCORES.nameSubstring;
   }
-  if (regex.test(boundSubject(record.description, maxSubject)) || record.tags.some((tag) => regex.test(boundSubject(tag, maxSubject)))) {
-    return REGEX_SCORES.descriptionOrTags;
-  }
+  if (regex.test(record.description) || record.tags.some((tag) => regex.test(tag))) return REGEX_SCORES.descriptionOrTags;
   return undefined;
 }
 
 function regexSearch(ctx: SearchContext, pattern: string, limit: number): SearchOutcome {
   const compiled = compileSafeRegex(pattern);
   if (!compiled.ok) return { hits: [], effective: 'regex', error: compiled.message };
-  const start = performance.now();
   const hits: SearchHit[] = [];
-  let truncated = false;
-  let scanned = 0;
   for (const record of candidates(ctx)) {
-    if (++scanned % 256 === 0 && performance.now() - start > SCAN_BUDGET_MS) {
-      truncated = true;
-      break;
-    }
-    const tier = regexTier(record, compiled.regex, compiled.anchored, compiled.maxSubjectLength);
+    const tier = regexTier(record, compiled.regex);
+    // The matcher answers false once the budget is spent, so this hit may be incomplete.
+    if (compiled.regex.exhausted) break;
     if (tier !== undefined) hits.push({ record, score: tier, matchType: 'regex' });
   }
   return {
     hits: sortByContract(hits, ctx.config).slice(0, limit),
     effective: 'regex',
-    note: truncated ? 'The regex scan stopped early (time budget); use a more specific pattern.' : undefined,
+    note: compiled.regex.exhausted ? REGEX_BUDGET_NOTE : undefined,
   };
 }
 
@@ -143,15 +133,13 @@ function regexSearch(ctx: SearchContext, pattern: string, limit: number): Search
 function wordRegexSearch(ctx: SearchContext, query: string, limit: number): Omit<SearchOutcome, 'note'> {
   const words = [...new Set(analyze(query))].filter((w) => w.length >= 2).slice(0, 16);
   if (words.length === 0) return { hits: [], effective: 'regex' };
-  const escaped = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  const any = new RegExp(escaped.join('|'), 'i');
-  const each = escaped.map((w) => new RegExp(w, 'i'));
-  const anchored = new RegExp(`^(?:${escaped.join('|')})$`, 'i');
+  const any = literalWordsRegex(words);
+  const each = words.map((w) => literalWordsRegex([w]));
   const scored: Array<{ hit: SearchHit; coverage: number }> = [];
   for (const record of candidates(ctx)) {
-    const tier = regexTier(record, any, anchored, SAFE_REGEX_LIMITS.maxSubjectLength);
+    const tier = regexTier(record, any);
     if (tier === undefined) continue;
-    const text = `${record.name} ${boundSubject(record.description)} ${record.tags.join(' ')}`;
+    const text = `${record.name} ${record.description} ${record.tags.join(' ')}`;
     const coverage = each.reduce((n, re) => n + (re.test(text) ? 1 : 0), 0);
     scored.push({ hit: { record, score: tier, matchType: 'regex' }, coverage });
   }

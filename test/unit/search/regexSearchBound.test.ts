@@ -1,0 +1,82 @@
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { ctx, makeService as makeSkillService, pack, stepSkill, tempDir, writeTree } from '../skills/helpers';
+import { makeService as makeToolService } from '../tools/helpers';
+import { HOSTILE_PATTERN_ARB } from './hostilePatterns';
+
+/**
+ * A model's regex must never block the host: tool_search and skill_search in regex mode, on
+ * the FTS and the no-FTS engine, finish every hostile pattern quickly — with results, a
+ * "too expensive" refusal, or a note that the budget stopped the scan.
+ */
+
+const LOOSE_BOUND_MS = 2000;
+
+function hostileText(i: number): string {
+  const fillers = ['a'.repeat(900), 'ab'.repeat(450), `${'x'.repeat(800)}y`, 'create an issue in the repository and deploy it '.repeat(18)];
+  return fillers[i % fillers.length]!;
+}
+
+describe('regex searches are bounded in work (tool_search, skill_search)', () => {
+  it('tool_search: hostile patterns finish within a loose bound on FTS and no-FTS engines', async () => {
+    const tools = Array.from({ length: 200 }, (_, i) => ({
+      name: `mcp_${'a'.repeat(i % 40)}_tool_${i}`,
+      description: hostileText(i),
+      inputSchema: { type: 'object', properties: {} },
+      tags: ['a'.repeat(60), 'read'],
+    }));
+    for (const allowedFts of [['fts5', 'fts4', 'none'], ['none']] as const) {
+      const { service } = await makeToolService({ tools, allowedFts: [...allowedFts] });
+      await fc.assert(
+        fc.asyncProperty(HOSTILE_PATTERN_ARB, async (pattern) => {
+          const run = await service.startRun();
+          const start = performance.now();
+          const result = run.search({ query: pattern, search_type: 'regex', limit: 20 });
+          const elapsed = performance.now() - start;
+          assert.ok(elapsed < LOOSE_BOUND_MS, `${pattern} took ${Math.round(elapsed)} ms`);
+          if (!result.ok) assert.match(result.error, /Regex rejected/);
+        }),
+        { numRuns: 25 },
+      );
+    }
+  });
+
+  it('skill_search: hostile patterns finish within a loose bound on FTS and no-FTS engines', async () => {
+    const root = tempDir();
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 60; i++) {
+      files[`s${i}.skill.yaml`] = stepSkill(`pack.h.${'a'.repeat(i % 30)}skill${i}`, hostileText(i).slice(0, 400), [hostileText(i + 1).slice(0, 300)], `title: ${'a'.repeat(50)} ${i}\ntags: [${'a'.repeat(40)}]\n`);
+    }
+    writeTree(root, files);
+    for (const fts of [['fts5', 'fts4', 'none'], ['none']] as const) {
+      const { service } = await makeSkillService({ fts: [...fts] });
+      await service.loadPacks([pack('h', root)]);
+      await fc.assert(
+        fc.asyncProperty(HOSTILE_PATTERN_ARB, async (pattern) => {
+          const start = performance.now();
+          const out = await service.search({ query: pattern, search_type: 'regex', limit: 20 }, ctx);
+          const elapsed = performance.now() - start;
+          assert.ok(elapsed < LOOSE_BOUND_MS, `${pattern} took ${Math.round(elapsed)} ms`);
+          if (out.skills.length === 0 && out.note) assert.match(out.note, /Regex rejected|too expensive/);
+        }),
+        { numRuns: 25 },
+      );
+    }
+  });
+
+  it('a scan that spends its budget stops and tells the model the pattern was too expensive', async () => {
+    // Random letters and a pattern just under the size limit whose DFA states do not fit RE2's
+    // cache: RE2 falls back to its NFA (linear, but ~100 ms per long text), so the per-search
+    // budget ends the scan long before the 300 descriptions are done.
+    let seed = 7;
+    const letters = (n: number) => Array.from({ length: n }, () => String.fromCharCode(97 + (((seed = (seed * 1103515245 + 12345) % 2 ** 31) >> 8) % 26))).join('');
+    const tools = Array.from({ length: 300 }, (_, i) => ({ name: `t${i}`, description: `${letters(995)} !`, inputSchema: { type: 'object' } }));
+    const { service } = await makeToolService({ tools, allowedFts: ['none'] });
+    const run = await service.startRun();
+    const start = performance.now();
+    const result = run.search({ query: '([a-z]{0,19}[aeiou]){12}!', search_type: 'regex' });
+    assert.ok(performance.now() - start < LOOSE_BOUND_MS);
+    assert.ok(result.ok);
+    assert.match(result.output.note ?? '', /too expensive/);
+  });
+});
