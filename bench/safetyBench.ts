@@ -16,7 +16,7 @@ import { lengthTokenCounter, nullEventSink, nullLogger } from '../src/core/platf
 import { MemoryByteStore } from '../src/core/platform/memoryByteStore';
 import { nodeFileSystem } from '../src/core/platform/nodeFileSystem';
 import { compileSafeRegex, SAFE_REGEX_LIMITS } from '../src/core/search/safeRegex';
-import { redact } from '../src/core/skills/render/redaction';
+import { redact } from '../src/core/privacy/redaction';
 import { createSkillService } from '../src/core/skills/skillService';
 import { loadSqlEngine } from '../src/core/sql/sqlEngine';
 import type { FtsEngine } from '../src/core/sql/sqlEngine';

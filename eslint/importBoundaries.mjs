@@ -2,8 +2,8 @@
 // The import is resolved to a path first (not matched as text), so `../tools/x` from
 // src/vscode/chat is the VS Code layer's tools folder, not core's.
 //
-//   src/core/platform, src/core/config,     (bottom: ports, settings, the workspace-trust rule)
-//   src/core/trust
+//   src/core/platform, src/core/config,     (bottom: ports, settings, the workspace-trust rule,
+//   src/core/trust, src/core/privacy         redaction of secrets)
 //   src/core/sql, src/core/search           (storage and text search)
 //   src/core/skills, src/core/tools         (siblings: neither imports the other)
 //   src/core/learning                       (may use skills)
@@ -17,13 +17,14 @@ const CORE_ALLOWED = {
   platform: [],
   config: ['platform'],
   trust: ['platform', 'config'],
+  privacy: ['platform'],
   sql: ['platform'],
   search: ['platform', 'config'],
-  skills: ['platform', 'config', 'trust', 'sql', 'search'],
-  tools: ['platform', 'config', 'trust', 'sql', 'search'],
-  learning: ['platform', 'config', 'trust', 'sql', 'search', 'skills'],
-  planner: ['platform', 'config', 'trust', 'sql', 'search', 'skills', 'tools', 'learning'],
-  lmTools: ['platform', 'config', 'trust', 'skills', 'tools'],
+  skills: ['platform', 'config', 'trust', 'privacy', 'sql', 'search'],
+  tools: ['platform', 'config', 'trust', 'privacy', 'sql', 'search'],
+  learning: ['platform', 'config', 'trust', 'privacy', 'sql', 'search', 'skills'],
+  planner: ['platform', 'config', 'trust', 'privacy', 'sql', 'search', 'skills', 'tools', 'learning'],
+  lmTools: ['platform', 'config', 'trust', 'privacy', 'skills', 'tools'],
 };
 
 /** `{ area: 'core', part }`, `{ area: 'vscode' }`, `{ area: 'cli' }` or undefined (outside src). */

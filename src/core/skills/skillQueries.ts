@@ -5,7 +5,7 @@ import { REGEX_BUDGET_NOTE, compileSafeRegex, literalWordsRegex } from '../searc
 import type { SafeRegex } from '../search/safeRegex';
 import { EXACT_SCORE, normalizeBm25, REGEX_SCORES } from '../search/scoring';
 import { analyze } from '../search/textAnalysis';
-import { redact } from './render/redaction';
+import { redact } from '../privacy/redaction';
 import { editDistance } from './packs/skillDocumentParser';
 import { declaredToolNames, INJECTION_WRAPPER, makeSafe, RAW_WRAPPER, renderWithinBudget } from './render/skillRendering';
 import type { SafeSkill } from './render/skillRendering';

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { readRedactionCorpus, scoreRedaction } from '../../../bench/redactionCorpus';
 import { makeService, pack, stepSkill, tempDir, writeTree } from './helpers';
-import { redact, REDACTED_EMAIL, REDACTED_PHONE, REDACTED_TOKEN } from '../../../src/core/skills/render/redaction';
+import { redact, REDACTED_EMAIL, REDACTED_PHONE, REDACTED_TOKEN } from '../../../src/core/privacy/redaction';
 
 /** Realistic-looking fake secrets (none of them valid). */
 const SECRETS: Array<[string, string]> = [

@@ -1,5 +1,5 @@
 import type { TokenCounter } from '../../platform/ports';
-import { redact } from './redaction';
+import { redact } from '../../privacy/redaction';
 import { toolNameOfAllowed } from '../packs/skillDocumentParser';
 import type { SkillRecord } from '../skillSchema';
 import type { ToolReferenceGate } from './toolReferenceGate';

@@ -1,4 +1,4 @@
-import { redact } from '../../skills/render/redaction';
+import { redact } from '../../privacy/redaction';
 import { analyze } from '../../search/textAnalysis';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
 import type { PickRecord } from './pickPrior';
