@@ -53,6 +53,8 @@ export interface TokenReport {
   allToolDefinitionTokens: number;
   /** Tokens of injected skills (part of promptBlockTokens). */
   injectedSkillTokens: number;
+  /** Tokens of the active-skill selection call to the model (prompt + answer; 0 when not asked). */
+  selectionTokens: number;
   toolsSent: number;
   toolsAvailable: number;
 }
@@ -75,7 +77,7 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
     for (const skill of list) {
       if (usedSkills.has(skill.name)) continue;
       usedSkills.set(skill.name, skill);
-      progress.progress(`Using skill \`${skill.name}\``);
+      progress.progress(`Using skill \`${skill.name}\`${skill.reason ? ` (${skill.reason})` : ''}`);
       progress.reference(skill);
     }
   };
@@ -83,6 +85,7 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
   // Pre-flight: skills and discovery guidance, before the first round.
   const injected = skills ? await skills.preflight(request.prompt) : { block: '', used: [] };
   const pinned = skills ? await skills.pinned() : { block: '', used: [] };
+  if (injected.note) progress.progress(injected.note);
   noteSkills([...pinned.used, ...injected.used]);
   const directory = skills ? await skills.directory() : '';
   const instructions = joinBlocks([
@@ -110,6 +113,7 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
     toolDefinitionTokens: await model.countTokens(serializeDefinitions(firstRoundTools)),
     allToolDefinitionTokens: await model.countTokens(serializeDefinitions(allTools)),
     injectedSkillTokens: await model.countTokens(joinBlocks([pinned.block, injected.block])),
+    selectionTokens: injected.selectionTokens ?? 0,
     toolsSent: firstRoundTools.length,
     toolsAvailable: allTools.length,
   };

@@ -29,12 +29,14 @@ export interface SkillUse {
   title?: string;
   /** Absolute path of the skill's file, when it has one (shown as a reference). */
   path?: string;
+  /** Why it is active: `pinned`, `chosen by the model` or `best match` (absent for skill_get). */
+  reason?: string;
 }
 
 /** The planner's view of skills (implemented over the skill service, request-scoped). */
 export interface PlannerSkills {
   /** Pre-flight: the most relevant skills for the prompt, under the token budget. */
-  preflight(prompt: string): Promise<{ block: string; used: SkillUse[] }>;
+  preflight(prompt: string): Promise<{ block: string; used: SkillUse[]; selectionTokens?: number; note?: string }>;
   /** Skills the user pinned for this session (`/skill name`), rendered in full. */
   pinned(): Promise<{ block: string; used: SkillUse[] }>;
   /** Discovery guidance (RFC Appendix A `<skill_discovery>`). */

@@ -2,6 +2,8 @@ import { ZodError } from 'zod';
 import type { SkillRequestContext, SkillService } from '../skills/skillService';
 import { SKILL_DISCOVERY_PROMPT, SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME, SKILL_SEARCH_TOOL_NAME } from '../skills/skillToolSchemas';
 import type { PlannerSkills, SkillUse } from './plannerPorts';
+import { activeSkillsPreflight } from './selection/activeSkillsBlock';
+import type { ActiveSkillsOptions } from './selection/activeSkillsBlock';
 
 export interface PlannerSkillsOptions {
   /** Pre-flight budget in the model's own tokens. */
@@ -11,6 +13,10 @@ export interface PlannerSkillsOptions {
   pinnedNames: readonly string[];
   /** Exact token count for the request's model. */
   countTokens(text: string): Promise<number>;
+  /** Active skills chosen by the model (`model` / `hybrid`); absent = search pre-flight. */
+  selection?: Omit<ActiveSkillsOptions, 'pinnedNames' | 'maxTokens' | 'countTokens'>;
+  /** Cap on active skills with search pre-flight, pinned included (`toolshed.skills.maxActive`). */
+  maxActive?: number;
 }
 
 const SKILL_TOOLS = new Set([SKILL_SEARCH_TOOL_NAME, SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME]);
@@ -24,21 +30,26 @@ const PINNED_MAX_TOKENS = 3000;
  * is injected is never over budget in the model's own tokens.
  */
 export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContext, options: PlannerSkillsOptions): PlannerSkills {
-  const uses = (names: readonly string[]): SkillUse[] =>
+  const uses = (names: readonly string[], reason?: string): SkillUse[] =>
     names.map((name) => {
       const record = service.inspect(name);
-      return { name, title: record?.title, path: record?.source_file || undefined };
+      return { name, title: record?.title, path: record?.source_file || undefined, reason };
     });
+  const pinnedCount = options.pinnedNames.filter((name) => service.inspect(name)).length;
 
   return {
     async preflight(prompt) {
-      if (options.topK <= 0 || options.maxTokens <= 0) return { block: '', used: [] };
+      if (options.selection) {
+        return activeSkillsPreflight(service, ctx, prompt, { ...options.selection, pinnedNames: options.pinnedNames, maxTokens: options.maxTokens, countTokens: options.countTokens });
+      }
+      const topK = options.maxActive === undefined ? options.topK : Math.min(options.topK, Math.max(0, options.maxActive - pinnedCount));
+      if (topK <= 0 || options.maxTokens <= 0) return { block: '', used: [] };
       let budget = options.maxTokens;
       for (let attempt = 0; attempt < 4 && budget >= 50; attempt++) {
-        const result = await service.getRelevant({ task: prompt, top_k: options.topK, max_tokens: budget }, ctx);
+        const result = await service.getRelevant({ task: prompt, top_k: topK, max_tokens: budget }, ctx);
         if (!result.text) return { block: '', used: [] };
         const exact = await options.countTokens(result.text);
-        if (exact <= options.maxTokens) return { block: result.text, used: uses(result.skills) };
+        if (exact <= options.maxTokens) return { block: result.text, used: uses(result.skills, 'best match') };
         budget = Math.floor((budget * options.maxTokens) / exact * 0.9);
       }
       return { block: '', used: [] };
@@ -49,7 +60,7 @@ export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContex
       if (!output.formatted_context) return { block: '', used: [] };
       return {
         block: `<pinned_skills>\nThe user pinned these skills for this conversation; follow them when they apply.\n${output.formatted_context}\n</pinned_skills>`,
-        used: uses(output.skills.map((s) => s.name)),
+        used: uses(output.skills.map((s) => s.name), 'pinned'),
       };
     },
     async directory() {

@@ -41,6 +41,10 @@ export async function handlePlannerRequest(
           topK: settings.skills.topK,
           pinnedNames: [...new Set([...services.pinned.names(), ...session.pinnedSkills])],
           countTokens: (text) => model.countTokens(text),
+          maxActive: settings.skills.maxActive,
+          selection: settings.skills.selection === 'search'
+            ? undefined
+            : { mode: settings.skills.selection, maxActive: settings.skills.maxActive, timeoutMs: settings.skills.selectionTimeoutMs, model, signal: signalOf(token) },
         })
       : undefined;
 
@@ -81,6 +85,7 @@ export async function handlePlannerRequest(
         all_tool_definition_tokens: tokens.allToolDefinitionTokens,
         prompt_block_tokens: tokens.promptBlockTokens,
         injected_skill_tokens: tokens.injectedSkillTokens,
+        selection_tokens: tokens.selectionTokens,
         rounds: outcome.rounds.length,
         stopped_because: outcome.stoppedBecause,
       },
@@ -94,9 +99,14 @@ export async function handlePlannerRequest(
       stream.markdown(`\n\n_Toolshed sent ${tokens.toolsSent} of ${tokens.toolsAvailable} tools: ${tokens.toolDefinitionTokens.toLocaleString('en-US')} tokens of tool definitions instead of ${tokens.allToolDefinitionTokens.toLocaleString('en-US')} (${percent}% fewer)._`);
     }
 
+    if (tokens.selectionTokens > 0 && outcome.stoppedBecause !== 'cancelled') {
+      stream.markdown(`\n\n_Choosing the active skills cost ${tokens.selectionTokens.toLocaleString('en-US')} tokens (setting \`toolshed.skills.selection\`)._`);
+    }
+
     const metadata: ToolshedTurnMetadata = {
       ...session.metadataBase(),
       activations: session.exportActivations(),
+      activeSkills: outcome.usedSkills.filter((skill) => skill.reason).map((skill) => ({ name: skill.name, reason: skill.reason })),
       tokens,
       rounds: outcome.rounds,
       stoppedBecause: outcome.stoppedBecause,
