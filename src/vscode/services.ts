@@ -17,6 +17,8 @@ import { createSkillService, type SkillRequestContext, type SkillService } from 
 import type { ToolGateVerdict } from '../core/skills/render/toolReferenceGate';
 import type { ToolRun } from '../core/tools/toolRun';
 import { SkillPackManager, workspaceProjectId } from './skills/skillPackManager';
+import { SkillScriptRunner } from './skills/skillScriptRunner';
+import { SkillScriptTools } from './skills/skillScriptTools';
 
 /** Session id under which calls from Copilot agent mode (outside @toolshed) are grouped. */
 export const AGENT_MODE_SESSION = 'copilot-agent-mode';
@@ -41,6 +43,10 @@ export interface ToolshedServices {
   readonly skills: SkillService;
   /** Loaded packs, file watching, reloads; `onDidChange` fires after every change. */
   readonly skillPacks: SkillPackManager;
+  /** Skill `scripts/` offered as deferred tools (trusted workspaces only). */
+  readonly skillScripts: SkillScriptTools;
+  /** Confirms and runs skill scripts. */
+  readonly scriptRuns: SkillScriptRunner;
   /**
    * The skill request context for the current state: project scope, workspace trust (no
    * workspace-pack skills when untrusted), and the tool gate of `run` (or of the policy alone).
@@ -92,7 +98,10 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   const skillPacks = new SkillPackManager(skills, settings, context.extensionPath, logger);
   context.subscriptions.push(skillPacks);
 
-  const lmCatalog = new LmToolCatalog(tools, logger);
+  const skillScripts = new SkillScriptTools(skills, logger, () => vscode.lm.tools.map((tool) => tool.name));
+  context.subscriptions.push(skillScripts, skillPacks.onDidChange(() => void skillScripts.refresh()));
+  const scriptRuns = new SkillScriptRunner(skillScripts, settings, events, logger);
+  const lmCatalog = new LmToolCatalog(tools, logger, undefined, () => skillScripts.toolInputs());
   const exampleFiles = new ToolExampleFiles(tools, logger);
   context.subscriptions.push(exampleFiles);
   void exampleFiles.load();
@@ -118,6 +127,8 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     pinned,
     skills,
     skillPacks,
+    skillScripts,
+    scriptRuns,
     skillContext(run, extraPinned = []) {
       const knownToolNames = vscode.lm.tools.map((tool) => tool.name);
       const known = new Set(knownToolNames);

@@ -27,8 +27,9 @@ export async function handlePlannerRequest(
   session: TurnSession,
 ): Promise<vscode.ChatResult> {
   const settings = services.settings.current;
-  services.syncToolCatalog();
   await Promise.all([services.skillPacks.ready, services.toolExamples.ready]);
+  await services.skillScripts.ready;
+  services.syncToolCatalog();
 
   const run = await session.startRun();
   try {
@@ -56,7 +57,10 @@ export async function handlePlannerRequest(
         skills,
         executor: {
           invoke: async (name, input, signal) => {
-            const result = await executor.invoke(name, input, signal);
+            // Skill scripts are Toolshed's own tools: confirmed and run here, not by vscode.lm.
+            const result = services.skillScripts.has(name)
+              ? await services.scriptRuns.run(name, input, token)
+              : await executor.invoke(name, input, signal);
             services.activity.recordCall(session.sessionId, name);
             return result;
           },

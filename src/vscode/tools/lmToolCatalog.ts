@@ -19,14 +19,17 @@ export class LmToolCatalog {
     private readonly service: ToolSearchService,
     private readonly logger: Logger,
     private readonly readTools: () => readonly vscode.LanguageModelToolInformation[] = () => vscode.lm.tools,
+    /** Tools only Toolshed can run (skill scripts), catalogued beside the `vscode.lm` ones. */
+    private readonly ownTools: () => readonly ToolInput[] = () => [],
   ) {}
 
-  /** Syncs when `vscode.lm.tools` changed since the last call. Returns the catalog size. */
+  /** Syncs when `vscode.lm.tools` (or Toolshed's own tools) changed since the last call. Returns the catalog size. */
   sync(): number {
     const tools = this.readTools();
-    const fingerprint = tools.map((t) => `${t.name}\u0001${t.description.length}\u0001${t.tags.join(',')}\u0001${JSON.stringify(t.inputSchema ?? null).length}`).join('\u0002');
+    const own = this.ownTools();
+    const fingerprint = [...tools, ...own].map((t) => `${t.name}\u0001${t.description?.length}\u0001${t.tags?.join(',')}\u0001${JSON.stringify(t.inputSchema ?? null).length}`).join('\u0002');
     if (fingerprint !== this.fingerprint) {
-      const report = this.service.setTools(tools.map(toToolInput));
+      const report = this.service.setTools([...tools.map(toToolInput), ...own]);
       this.fingerprint = fingerprint;
       this.logger.debug(`Tool catalog synced: ${tools.length} tools (+${report.added} ~${report.updated} -${report.removed})`);
     }

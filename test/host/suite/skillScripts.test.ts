@@ -1,0 +1,119 @@
+import * as assert from 'node:assert/strict';
+import { existsSync, rmSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ScriptConfirmationRequest } from '../../../src/vscode/skills/skillScriptRunner';
+import { scriptedModel, toolshed } from './helpers';
+import { askToolshed, lastToolResultText, withSettings } from './chatHelpers';
+
+const SCRIPT_TOOL = 'count-lines_count_lines';
+
+function workspaceFolder(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  assert.ok(folder, 'the example workspace is open');
+  return folder;
+}
+
+/** Round 2 of the script: call the script tool tool_search returned, with --save. */
+function callFoundScript(request: never) {
+  const found = JSON.parse(lastToolResultText(request)) as { tools: Array<{ name: string }> };
+  const tool = found.tools.find((t) => t.name === SCRIPT_TOOL);
+  return [{ toolCall: { name: tool ? tool.name : 'script_not_found', input: { args: ['README.md'], save: true } } }];
+}
+
+suite('skill scripts as tools (scripted model, real process)', () => {
+  const sideEffect = () => path.join(workspaceFolder(), 'line-counts.txt');
+  let restorePrompt: (() => void) | undefined;
+
+  setup(async () => {
+    const api = await toolshed();
+    await api.services.skillPacks.ready;
+    await api.services.skillScripts.refresh();
+    rmSync(sideEffect(), { force: true });
+    const original = api.services.scriptRuns.prompt;
+    restorePrompt = () => (api.services.scriptRuns.prompt = original);
+  });
+
+  teardown(() => {
+    restorePrompt?.();
+    rmSync(sideEffect(), { force: true });
+  });
+
+  test('tool_search finds the script tool, the confirmation shows exactly what runs, the process runs and its output reaches the model', async () => {
+    const api = await toolshed();
+    const asked: ScriptConfirmationRequest[] = [];
+    api.services.scriptRuns.prompt = async (request) => {
+      asked.push(request);
+      return 'Run';
+    };
+    const model = await scriptedModel();
+    model.setScript([
+      [{ toolCall: { name: 'tool_search', input: { query: 'count the lines of a file' } } }],
+      (request) => callFoundScript(request as never),
+      (request) => `Counted: ${lastToolResultText(request as never)}`,
+    ]);
+    const { recorded } = await askToolshed('How many lines does README.md have?');
+
+    assert.ok(!model.requests[0].toolNames.includes(SCRIPT_TOOL), 'deferred until found');
+    assert.ok(model.requests[1].toolNames.includes(SCRIPT_TOOL), 'offered after tool_search found it');
+    const offered = model.requests[1].tools.find((t) => t.name === SCRIPT_TOOL);
+    assert.match(offered?.description ?? '', /Count the lines of the given files/);
+
+    assert.equal(asked.length, 1, 'one confirmation for one call');
+    const folder = workspaceFolder();
+    const detail = asked[0].detail;
+    assert.match(detail, /^Skill: count-lines$/m);
+    assert.match(detail, /^Interpreter: \/\S*\/node$/m);
+    assert.ok(detail.includes(`Script: ${path.join(folder, '.github', 'skills', 'count-lines', 'scripts', 'count_lines.js')}`), detail);
+    assert.match(detail, /^Arguments: --save README\.md$/m);
+    assert.ok(detail.includes(`Working directory: ${folder}`), detail);
+    assert.match(detail, /^allowed-tools: Bash\(node:\*\) Read$/m);
+    assert.deepEqual(asked[0].choices, ['Run', 'Allow for this session'], 'never "always"');
+
+    const result = lastToolResultText(model.requests[2] as never);
+    assert.match(result, /count-lines_count_lines: exit code 0/);
+    assert.match(result, /README\.md: \d+ lines/);
+    assert.ok(existsSync(sideEffect()), 'the real process ran in the workspace folder');
+    assert.match(recorded.markdown(), /Counted: .*README\.md: \d+ lines/s);
+  });
+
+  test('declined: the process does not run, and the model is told so', async () => {
+    const api = await toolshed();
+    let asked = 0;
+    api.services.scriptRuns.prompt = async () => {
+      asked++;
+      return undefined;
+    };
+    const model = await scriptedModel();
+    model.setScript([
+      [{ toolCall: { name: 'tool_search', input: { query: 'count the lines of a file' } } }],
+      (request) => callFoundScript(request as never),
+      'ok',
+    ]);
+    await askToolshed('How many lines does README.md have?');
+    assert.equal(asked, 1);
+    assert.match(lastToolResultText(model.requests[2] as never), /The user declined to run count-lines_count_lines/);
+    assert.equal(existsSync(sideEffect()), false, 'no side effect: nothing ran');
+  });
+
+  test('a script tool denied by policy is neither found nor run', async () => {
+    await withSettings({ 'toolshed.toolSearch.deny': ['count-lines_*'] }, async () => {
+      const api = await toolshed();
+      let asked = 0;
+      api.services.scriptRuns.prompt = async () => {
+        asked++;
+        return 'Run';
+      };
+      const model = await scriptedModel();
+      model.setScript([
+        [{ toolCall: { name: 'tool_search', input: { query: 'count the lines of a file' } } }],
+        [{ toolCall: { name: SCRIPT_TOOL, input: { args: ['README.md'], save: true } } }],
+        'ok',
+      ]);
+      await askToolshed('How many lines does README.md have?');
+      assert.ok(!lastToolResultText(model.requests[1] as never).includes(SCRIPT_TOOL), 'not found');
+      assert.equal(asked, 0);
+      assert.equal(existsSync(sideEffect()), false);
+    });
+  });
+});
