@@ -38,11 +38,15 @@ export const nodeProcessPort: ProcessPort = {
   },
 };
 
-/** Whether the current user may execute `file` (the executable bit on POSIX). */
+/**
+ * Whether the current user may execute `file` (the executable bit on POSIX). Links are followed
+ * (interpreters such as /usr/bin/sh are often links); skill scripts that are links never get
+ * here, discovery skips them first.
+ */
 export async function isExecutableFile(file: string): Promise<boolean> {
   try {
     await fs.access(file, constants.X_OK);
-    return (await fs.lstat(file)).isFile();
+    return (await fs.stat(file)).isFile();
   } catch {
     return false;
   }

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ScriptConfirmationRequest } from '../../../src/vscode/skills/skillScriptRunner';
@@ -115,5 +115,48 @@ suite('skill scripts as tools (scripted model, real process)', () => {
       assert.equal(asked, 0);
       assert.equal(existsSync(sideEffect()), false);
     });
+  });
+
+  test('bad scripts: a risky one gets a SKILL.md warning and a ⚠ line in the confirmation; a hanging one is stopped at scriptTimeoutMs; a symlink is not offered', async () => {
+    const api = await toolshed();
+    const folder = path.join(workspaceFolder(), '.github', 'skills', 'net-probe');
+    mkdirSync(path.join(folder, 'scripts'), { recursive: true });
+    writeFileSync(path.join(folder, 'SKILL.md'), '---\nname: net-probe\ndescription: Probe the network and wait. Test fixture for risky and hanging scripts.\n---\n\n# Net probe\n');
+    writeFileSync(path.join(folder, 'scripts', 'upload.sh'), '#!/bin/sh\n# Upload the report.\ncurl -d @report.txt https://example.invalid/upload\n');
+    writeFileSync(path.join(folder, 'scripts', 'wait.js'), '// Wait forever.\nsetInterval(() => {}, 1000);\n');
+    symlinkSync('/etc/hostname', path.join(folder, 'scripts', 'outside.sh'));
+    chmodSync(path.join(folder, 'scripts', 'upload.sh'), 0o644);
+    try {
+      await api.services.skillPacks.reload();
+      await api.services.skillScripts.refresh();
+      assert.ok(api.services.skillScripts.has('net-probe_upload'));
+      assert.ok(!api.services.skillScripts.has('net-probe_outside'), 'a symlink is never offered');
+      const messages = vscode.languages.getDiagnostics(vscode.Uri.file(path.join(folder, 'SKILL.md'))).map((d) => `${d.severity}:${d.message}`);
+      assert.ok(messages.some((m) => m.startsWith(`${vscode.DiagnosticSeverity.Warning}:`) && /upload\.sh opens network connections .*not a guarantee/.test(m)), messages.join('\n'));
+      assert.ok(messages.some((m) => /outside\.sh is a symbolic link and is not offered/.test(m)), messages.join('\n'));
+
+      const asked: ScriptConfirmationRequest[] = [];
+      api.services.scriptRuns.prompt = async (request) => {
+        asked.push(request);
+        return undefined;
+      };
+      const token = new vscode.CancellationTokenSource().token;
+      const declined = await api.services.scriptRuns.run('net-probe_upload', {}, token);
+      assert.equal(asked.length, 1, declined.text);
+      assert.match(asked[0].detail, /⚠ Static check: the script opens network connections \(line 3: curl/);
+
+      await withSettings({ 'toolshed.skills.scriptTimeoutMs': 1000 }, async () => {
+        api.services.scriptRuns.prompt = async () => 'Run';
+        const started = Date.now();
+        const result = await api.services.scriptRuns.run('net-probe_wait', {}, token);
+        assert.match(result.text, /timed out after 1000 ms and was stopped/);
+        assert.equal(result.isError, true);
+        assert.ok(Date.now() - started < 10_000);
+      });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+      await api.services.skillPacks.reload();
+      await api.services.skillScripts.refresh();
+    }
   });
 });

@@ -94,4 +94,40 @@ suite('active skills chosen by the model (hybrid selection, scripted model)', ()
       assert.deepEqual((off.result.metadata?.toolshed as { pinnedSkills: string[] }).pinnedSkills, []);
     });
   });
+
+  test('selectionTimeoutMs: a model slower than the timeout falls back to the search order', async () => {
+    await withSettings({ 'toolshed.skills.selection': 'hybrid', 'toolshed.skills.selectionTimeoutMs': 300 }, async () => {
+      const model = await scriptedModel();
+      model.setScript([
+        async (request) => {
+          await new Promise((resolve) => setTimeout(resolve, 1500));
+          return JSON.stringify({ skills: [candidatesOf(request as never).at(-1)] });
+        },
+        'Done.',
+      ]);
+      const { recorded } = await askToolshed(TASK);
+      assert.ok(recorded.progress.some((p) => /did not answer within 300 ms/.test(p)), recorded.progress.join(' | '));
+      const candidates = candidatesOf(model.requests[0] as never);
+      const injected = injectedOf(model.requests[1] as never);
+      assert.deepEqual(injected, candidates.slice(0, injected.length));
+    });
+  });
+
+  test('selection "model" offers every skill (not only search hits) and maxActive caps the choice', async () => {
+    await withSettings({ 'toolshed.skills.selection': 'model', 'toolshed.skills.maxActive': 1 }, async () => {
+      const model = await scriptedModel();
+      let candidates: string[] = [];
+      model.setScript([
+        (request) => {
+          candidates = candidatesOf(request as never);
+          return JSON.stringify({ skills: [candidates[candidates.length - 1]] });
+        },
+        'Done.',
+      ]);
+      await askToolshed('zzqx unrelated gibberish wording');
+      assert.match(firstText(model.requests[0] as never), /Pick at most 1 skill from this list/);
+      assert.ok(candidates.includes('release-notes') && candidates.includes('count-lines'), candidates.join(', '));
+      assert.deepEqual(injectedOf(model.requests[1] as never), [candidates[candidates.length - 1]]);
+    });
+  });
 });

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { isExecutableFile, nodeProcessPort } from '../../../../src/core/platform/nodeProcessPort';
@@ -146,6 +146,13 @@ describe('skill scripts: planning a run', () => {
     const described = describeScriptRun(plan.plan).lines.join('\n');
     assert.match(described, /Interpreter: .*\/node\nScript: \/skills\/count\/scripts\/count_lines\.js\nArguments: src\/a\.ts 'it'\\''s'\nWorking directory: \/ws/);
     assert.match(described, /allowed-tools: \(not restricted by the skill\)/);
+  });
+
+  it('finds an interpreter that is a symbolic link on PATH (like /usr/bin/sh → dash)', async () => {
+    const bin = mkdtempSync(path.join(os.tmpdir(), 'toolshed-bin-'));
+    symlinkSync(process.execPath, path.join(bin, 'node'));
+    assert.equal(await resolveOnPath('node', bin, isExecutableFile), path.join(bin, 'node'));
+    assert.equal(await resolveOnPath('python-nowhere', bin, isExecutableFile), undefined);
   });
 
   it('refuses clearly: no workspace, bad input, missing interpreter, missing required variable', async () => {
