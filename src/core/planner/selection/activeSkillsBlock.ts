@@ -4,6 +4,9 @@ import type { SkillUse } from '../plannerPorts';
 import { HYBRID_CANDIDATES, MODEL_MODE_CANDIDATES, selectActiveSkills } from './activeSkillSelection';
 import type { SelectionMode } from './activeSkillSelection';
 
+const GET_MIN_TOKENS = 200;
+const GET_MAX_TOKENS = 6000;
+
 export interface ActiveSkillsOptions {
   mode: Exclude<SelectionMode, 'search'>;
   maxActive: number;
@@ -44,9 +47,11 @@ export async function activeSkillsPreflight(service: SkillService, ctx: SkillReq
   const empty: ActiveSkillsBlock = { block: '', used: [], selectionTokens: outcome.selectionTokens, note };
   if (chosen.length === 0 || options.maxTokens <= 0) return empty;
   const reasons = new Map(chosen.map((skill) => [skill.name, skill.reason]));
-  let budget = options.maxTokens;
-  for (let attempt = 0; attempt < 4 && budget >= 50; attempt++) {
-    const output = await service.get({ names: chosen.map((skill) => skill.name), format: 'injection', max_tokens: budget }, ctx);
+  // skill_get renders within 200–6000 tokens; a smaller budget cannot hold a skill in full.
+  let budget = Math.min(options.maxTokens, GET_MAX_TOKENS);
+  for (let attempt = 0; attempt < 4 && budget >= GET_MIN_TOKENS; attempt++) {
+    const output = await service.get({ names: chosen.map((skill) => skill.name), format: 'injection', max_tokens: budget }, ctx).catch(() => undefined);
+    if (!output) return empty;
     if (!output.formatted_context) return empty;
     const exact = await options.countTokens(output.formatted_context);
     if (exact <= options.maxTokens) {
