@@ -139,7 +139,7 @@ async function main(): Promise<void> {
         case: 'hybrid selection, model call excluded', skills: size, engine: service.fts,
         p50_ms: round(median(stepP50)), p95_ms: round(median(stepP95)), best_round_p95_ms: round(Math.min(...stepP95)),
         skill_search_limit20_p95_ms: round(median(baseP95)), ratio_to_skill_search: round(median(stepP95) / Math.max(1e-6, median(baseP95)), 2),
-        target: `≤ ${TARGET_P95_MS} ms p95`, ok: Math.min(...stepP95) <= TARGET_P95_MS,
+        target: 'p95 ≤ 1.5 × skill_search in the same run (it replaces pre-flight\'s own search)', ok: median(stepP95) <= 1.5 * median(baseP95),
         measures: `candidate search (≤ ${HYBRID_CANDIDATES}) + prompt + strict parse with an instant model; ${QUERIES} queries × ${ROUNDS} rounds, median of per-round percentiles`,
       });
       rows.push({
