@@ -3,7 +3,8 @@
 // src/vscode/chat is the VS Code layer's tools folder, not core's.
 //
 //   src/core/platform, src/core/config,     (bottom: ports, settings, the workspace-trust rule,
-//   src/core/trust, src/core/privacy         redaction of secrets)
+//   src/core/trust, src/core/privacy,        redaction of secrets, a JSON Schema subset validator)
+//   src/core/schema
 //   src/core/sql, src/core/search           (storage and text search)
 //   src/core/skills, src/core/tools         (siblings: neither imports the other)
 //   src/core/learning                       (may use skills)
@@ -18,13 +19,14 @@ const CORE_ALLOWED = {
   config: ['platform'],
   trust: ['platform', 'config'],
   privacy: ['platform'],
+  schema: [],
   sql: ['platform'],
   search: ['platform', 'config'],
-  skills: ['platform', 'config', 'trust', 'privacy', 'sql', 'search'],
-  tools: ['platform', 'config', 'trust', 'privacy', 'sql', 'search'],
-  learning: ['platform', 'config', 'trust', 'privacy', 'sql', 'search', 'skills'],
-  planner: ['platform', 'config', 'trust', 'privacy', 'sql', 'search', 'skills', 'tools', 'learning'],
-  lmTools: ['platform', 'config', 'trust', 'privacy', 'skills', 'tools'],
+  skills: ['platform', 'config', 'trust', 'privacy', 'schema', 'sql', 'search'],
+  tools: ['platform', 'config', 'trust', 'privacy', 'schema', 'sql', 'search'],
+  learning: ['platform', 'config', 'trust', 'privacy', 'schema', 'sql', 'search', 'skills'],
+  planner: ['platform', 'config', 'trust', 'privacy', 'schema', 'sql', 'search', 'skills', 'tools', 'learning'],
+  lmTools: ['platform', 'config', 'trust', 'privacy', 'schema', 'skills', 'tools'],
 };
 
 /** `{ area: 'core', part }`, `{ area: 'vscode' }`, `{ area: 'cli' }` or undefined (outside src). */

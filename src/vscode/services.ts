@@ -20,6 +20,8 @@ import { createSkillService, type SkillRequestContext, type SkillService } from 
 import type { ToolGateVerdict } from '../core/skills/render/toolReferenceGate';
 import type { ToolRun } from '../core/tools/toolRun';
 import { SkillPackManager, workspaceProjectId } from './skills/skillPackManager';
+import { SkillScriptRunner } from './skills/skillScriptRunner';
+import { SkillScriptTools } from './skills/skillScriptTools';
 
 /** Session id under which calls from Copilot agent mode (outside @toolshed) are grouped. */
 export const AGENT_MODE_SESSION = 'copilot-agent-mode';
@@ -46,6 +48,10 @@ export interface ToolshedServices {
   readonly skills: SkillService;
   /** Loaded packs, file watching, reloads; `onDidChange` fires after every change. */
   readonly skillPacks: SkillPackManager;
+  /** Skill `scripts/` offered as deferred tools (trusted workspaces only). */
+  readonly skillScripts: SkillScriptTools;
+  /** Confirms and runs skill scripts. */
+  readonly scriptRuns: SkillScriptRunner;
   /**
    * The skill request context for the current state: project scope, workspace trust (no
    * workspace-pack skills when untrusted), and the tool gate of `run` (or of the policy alone).
@@ -103,10 +109,13 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   context.subscriptions.push(skillPacks);
 
   const activity = new ActivityRegistry();
+  const skillScripts = new SkillScriptTools(skills, logger, () => vscode.lm.tools.map((tool) => tool.name));
+  context.subscriptions.push(skillScripts, skillPacks.onDidChange(() => void skillScripts.refresh()));
+  const scriptRuns = new SkillScriptRunner(skillScripts, settings, events, logger);
   // Synced now and on every tool-list change, so the sidebar's deferred count and the index
-  // are current before the first chat request.
-  const lmCatalog = new LmToolCatalog(tools, logger);
-  context.subscriptions.push(lmCatalog);
+  // are current before the first chat request. Skill scripts are catalogued beside vscode.lm's tools.
+  const lmCatalog = new LmToolCatalog(tools, logger, undefined, () => skillScripts.toolInputs());
+  context.subscriptions.push(lmCatalog, skillScripts.onDidChange(() => lmCatalog.syncInBackground()));
   context.subscriptions.push(tools.onDidChange(() => activity.setDeferredCatalogSize(lmCatalog.deferredCount())));
   // Right after activation returns (indexing a large catalog must not delay activation).
   const initialSync = setTimeout(() => {
@@ -146,6 +155,8 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     skills,
     skillPacks,
     toolCatalogSettling,
+    skillScripts,
+    scriptRuns,
     skillContext(run, extraPinned = []) {
       const knownToolNames = vscode.lm.tools.map((tool) => tool.name);
       const known = new Set(knownToolNames);

@@ -143,6 +143,14 @@ export const skillsConfigSchema = z.object({
   packs: z.array(skillPackConfigSchema).default([])
     .describe('Additional skill packs: `{ name, path, format?, scopeMode?, enabled?, updateExistingPackSkills?, pinnedSkillNames? }`. Relative paths resolve against the workspace folder.'),
   directory: skillsDirectoryConfigSchema.default(skillsDirectoryConfigSchema.parse({})),
+  selection: z.enum(['search', 'model', 'hybrid']).default('hybrid')
+    .describe('How @toolshed picks the active skills of a request: `search` (best matches), `model` (the request\'s model picks from every skill\'s name and description), or `hybrid` (search narrows to at most 30 candidates, the model picks). On any failure or timeout the search order is used.'),
+  maxActive: z.number().int().min(0).max(10).default(3)
+    .describe('At most this many skills are active (loaded in full) per @toolshed request. Pinned skills take the first slots and are always included.'),
+  selectionTimeoutMs: z.number().int().min(100).max(60000).default(5000)
+    .describe('How long the model may take to pick the active skills before the search order is used.'),
+  scriptTimeoutMs: z.number().int().min(1000).max(600000).default(30000)
+    .describe('A skill script (a tool from a skill\'s `scripts/`) is stopped after this many milliseconds.'),
 });
 export type SkillsConfig = z.infer<typeof skillsConfigSchema>;
 

@@ -56,6 +56,8 @@ export interface TokenReport {
   allToolDefinitionTokens: number;
   /** Tokens of injected skills (part of promptBlockTokens). */
   injectedSkillTokens: number;
+  /** Tokens of the active-skill selection call to the model (prompt + answer; 0 when not asked). */
+  selectionTokens: number;
   /** Tool definitions sent, summed over every round (a tool sent in 3 rounds counts 3 times). */
   toolsSent: number;
   /** Tools the run may use (what one round would send without deferral). */
@@ -82,7 +84,7 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
     for (const skill of list) {
       if (usedSkills.has(skill.name)) continue;
       usedSkills.set(skill.name, skill);
-      progress.progress(`Using skill \`${skill.name}\``);
+      progress.progress(`Using skill \`${skill.name}\`${skill.reason ? ` (${skill.reason})` : ''}`);
       progress.reference(skill);
     }
   };
@@ -93,6 +95,7 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
   if (preflight.omitted.length) {
     progress.progress(`Skills left out to stay within the pre-flight budget (toolshed.skills.maxTokens): ${preflight.omitted.map((name) => `\`${name}\``).join(', ')}`);
   }
+  if (preflight.note) progress.progress(preflight.note);
   const directory = skills ? await skills.directory() : '';
   const instructions = joinBlocks([
     PARTICIPANT_PREAMBLE,
@@ -120,6 +123,7 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
     toolDefinitionTokens: 0,
     allToolDefinitionTokens: 0,
     injectedSkillTokens: await model.countTokens(joinBlocks([preflight.pinnedBlock, preflight.relevantBlock])),
+    selectionTokens: preflight.selectionTokens ?? 0,
     toolsSent: 0,
     toolsAvailable: allTools.length,
     perRound: [],

@@ -29,6 +29,8 @@ export interface SkillUse {
   title?: string;
   /** Absolute path of the skill's file, when it has one (shown as a reference). */
   path?: string;
+  /** Why it is active: `pinned`, `chosen by the model` or `best match` (absent for skill_get). */
+  reason?: string;
 }
 
 export interface PreflightSkills {
@@ -37,6 +39,10 @@ export interface PreflightSkills {
   used: SkillUse[];
   /** Pinned or relevant skills left out to stay within the budget (told to the user). */
   omitted: string[];
+  /** Tokens of the active-skill selection call to the model (`model` / `hybrid`; absent otherwise). */
+  selectionTokens?: number;
+  /** Shown to the user when the model's choice of skills was not used (fallback to search order). */
+  note?: string;
 }
 
 /** The planner's view of skills (implemented over the skill service, request-scoped). */

@@ -25,6 +25,9 @@ export function responseFooterLines(input: FooterInput): string[] {
   const saving = toolSavingLine(input.tokens);
   if (saving && input.stoppedBecause !== 'cancelled') lines.push(saving);
   if (input.deferral && input.stoppedBecause !== 'cancelled') lines.push(`_Tool search: ${input.deferral}._`);
+  if (input.tokens.selectionTokens > 0 && input.stoppedBecause !== 'cancelled') {
+    lines.push(`_Choosing the active skills cost ${number(input.tokens.selectionTokens)} tokens (setting \`toolshed.skills.selection\`)._`);
+  }
   return lines;
 }
 
@@ -51,7 +54,7 @@ export function toolSavingLine(tokens: TokenReport): string | undefined {
 }
 
 /** Footer sentences this module writes, recognised at the start of a line. */
-const FOOTER_LINE = /^_(?:Toolshed sent |Stopped after \d+ rounds |Tool search: ).*_\s*$/;
+const FOOTER_LINE = /^_(?:Toolshed sent |Stopped after \d+ rounds |Tool search: |Choosing the active skills cost ).*_\s*$/;
 
 /** An answer's Markdown without the footer lines (for history recorded before answers were kept apart). */
 export function withoutFooter(markdown: string): string {

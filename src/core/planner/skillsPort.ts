@@ -3,6 +3,8 @@ import type { SkillRequestContext, SkillService } from '../skills/skillService';
 import { SKILL_DISCOVERY_PROMPT, SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME, SKILL_SEARCH_TOOL_NAME } from '../skills/skillToolSchemas';
 import type { PlannerSkills, SkillUse } from './plannerPorts';
 import type { SkillSummarizer } from '../skills/render/modelSummary';
+import { activeSkillsPreflight } from './selection/activeSkillsBlock';
+import type { ActiveSkillsOptions } from './selection/activeSkillsBlock';
 
 export interface PlannerSkillsOptions {
   /** The whole pre-flight budget in the model's own tokens: pinned and relevant skills together. */
@@ -14,6 +16,10 @@ export interface PlannerSkillsOptions {
   countTokens(text: string): Promise<number>;
   /** `toolshed.skills.summarize`: condenses relevant skills that structured compression had to cut. */
   summarize?: SkillSummarizer;
+  /** Active skills chosen by the model (`model` / `hybrid`); absent = search pre-flight. */
+  selection?: Omit<ActiveSkillsOptions, 'pinnedNames' | 'maxTokens' | 'countTokens'>;
+  /** Cap on active skills with search pre-flight, pinned included (`toolshed.skills.maxActive`). */
+  maxActive?: number;
 }
 
 const SKILL_TOOLS = new Set([SKILL_SEARCH_TOOL_NAME, SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME]);
@@ -33,12 +39,11 @@ const PINNED_CLOSE = '\n</pinned_skills>';
  * injected is never over budget in the model's own tokens.
  */
 export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContext, options: PlannerSkillsOptions): PlannerSkills {
-  const uses = (names: readonly string[]): SkillUse[] =>
+  const uses = (names: readonly string[], reason?: string): SkillUse[] =>
     names.map((name) => {
       const record = service.inspect(name);
-      return { name, title: record?.title, path: record?.source_file || undefined };
+      return { name, title: record?.title, path: record?.source_file || undefined, reason };
     });
-
   /** Pinned skills within `limit` exact tokens (wrapper included). */
   async function fitPinned(names: readonly string[], limit: number): Promise<{ block: string; tokens: number; names: string[]; unavailable: string[] }> {
     let unavailable: string[] = [];
@@ -59,14 +64,14 @@ export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContex
   }
 
   /** Relevant skills (pinned ones excluded) within `limit` exact tokens. */
-  async function fitRelevant(prompt: string, limit: number, exclude: readonly string[]): Promise<{ block: string; names: string[]; omitted: string[] }> {
+  async function fitRelevant(prompt: string, limit: number, exclude: readonly string[], topK: number): Promise<{ block: string; names: string[]; omitted: string[] }> {
     let budget = limit;
     let omitted: string[] = [];
     // The first attempt runs even without room, so the skills that did not fit are known.
     for (let attempt = 0; attempt < 4 && (attempt === 0 || budget >= 50); attempt++) {
       // The model summarizes at most once per request; tighter retries stay structured.
       const summarize = attempt === 0 ? options.summarize : undefined;
-      const result = await service.getRelevant({ task: prompt, top_k: options.topK, max_tokens: budget, exclude, summarize }, ctx);
+      const result = await service.getRelevant({ task: prompt, top_k: topK, max_tokens: budget, exclude, summarize }, ctx);
       if (!result.text) return { block: '', names: [], omitted: result.omitted };
       const exact = await options.countTokens(result.text);
       if (exact <= limit) return { block: result.text, names: result.skills, omitted: result.omitted };
@@ -84,12 +89,20 @@ export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContex
       const pinned = await fitPinned(wanted, options.maxTokens);
       // Unknown or out-of-scope pins are not "left out for the budget"; they are just absent.
       const omitted = options.pinnedNames.filter((name) => !pinned.names.includes(name) && !pinned.unavailable.includes(name));
-      const remaining = options.maxTokens - pinned.tokens;
-      const relevant = options.topK > 0 ? await fitRelevant(prompt, Math.max(0, remaining), options.pinnedNames) : { block: '', names: [], omitted: [] };
+      const remaining = Math.max(0, options.maxTokens - pinned.tokens);
+      const pinnedUses = uses(pinned.names, 'pinned');
+      if (options.selection) {
+        // The request's model chooses the active skills; pinned ones keep their slots.
+        const active = await activeSkillsPreflight(service, ctx, prompt, { ...options.selection, pinnedNames: options.pinnedNames, maxTokens: remaining, countTokens: options.countTokens });
+        return { pinnedBlock: pinned.block, relevantBlock: active.block, used: [...pinnedUses, ...active.used], omitted, selectionTokens: active.selectionTokens, note: active.note };
+      }
+      // toolshed.skills.maxActive caps the active skills, pinned included.
+      const topK = options.maxActive === undefined ? options.topK : Math.min(options.topK, Math.max(0, options.maxActive - pinned.names.length));
+      const relevant = topK > 0 ? await fitRelevant(prompt, remaining, options.pinnedNames, topK) : { block: '', names: [], omitted: [] };
       return {
         pinnedBlock: pinned.block,
         relevantBlock: relevant.block,
-        used: uses([...pinned.names, ...relevant.names]),
+        used: [...pinnedUses, ...uses(relevant.names, 'best match')],
         omitted: [...omitted, ...relevant.omitted],
       };
     },

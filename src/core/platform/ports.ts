@@ -56,3 +56,27 @@ export interface FileSystemPort {
   readDirectory(path: string): Promise<Array<{ name: string; kind: 'file' | 'directory' | 'symlink' | 'other' }> | undefined>;
   stat(path: string): Promise<{ kind: 'file' | 'directory' | 'symlink' | 'other'; size: number; mtimeMs: number } | undefined>;
 }
+
+/** Starts a program without a shell (skill scripts); implemented over node:child_process in nodeProcessPort.ts. */
+export interface SpawnRequest {
+  command: string;
+  args: readonly string[];
+  cwd: string;
+  env: Readonly<Record<string, string>>;
+}
+
+export interface SpawnedProcess {
+  readonly pid: number | undefined;
+  onStdout(listener: (chunk: Uint8Array) => void): void;
+  onStderr(listener: (chunk: Uint8Array) => void): void;
+  /** The process ended and its output streams are closed. */
+  onClose(listener: (code: number | null, signal: string | null) => void): void;
+  /** The process could not be started (or another OS error). */
+  onError(listener: (error: Error) => void): void;
+  /** Kills the process and every process in its group (no-op when already gone). */
+  killTree(): void;
+}
+
+export interface ProcessPort {
+  spawn(request: SpawnRequest): SpawnedProcess;
+}

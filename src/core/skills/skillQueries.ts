@@ -248,6 +248,27 @@ export class SkillQueries {
     return result;
   }
 
+  /**
+   * Candidates for active-skill selection: names and one-line descriptions only (redacted,
+   * tool-gated), model-invocable skills in search order; `fillWithAll` appends every other
+   * such skill (most used first) up to `limit`, for the model-only selection mode.
+   */
+  async selectionCandidates(task: string, limit: number, ctx: SkillRequestContext, fillWithAll = false): Promise<Array<{ name: string; description: string }>> {
+    if (!this.deps.config().enabled || limit <= 0) return [];
+    const filter = this.filter(ctx, { modelInvocableOnly: true });
+    const hits = task.trim() ? this.find(task.slice(0, 4000), 'fts', filter, limit).hits : [];
+    const rows: Array<{ name: string; trigger: string; title: string }> = [...hits];
+    if (fillWithAll && rows.length < limit) {
+      const taken = new Set(rows.map((r) => r.name));
+      for (const record of this.deps.store.top(filter, 'top', limit + taken.size)) {
+        if (rows.length >= limit) break;
+        if (!taken.has(record.name)) rows.push(record);
+      }
+    }
+    const gate = this.gate(ctx);
+    return rows.slice(0, limit).map((r) => ({ name: this.clean(r.name, gate), description: this.clean(shorten(r.trigger || r.title, 200), gate) }));
+  }
+
   // ── internals ───────────────────────────────────────────────────────────
 
   filter(ctx: SkillRequestContext, extra: Partial<StoreFilter> = {}): StoreFilter {

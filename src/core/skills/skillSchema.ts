@@ -59,6 +59,8 @@ export const skillFieldsShape = {
   'user-invokable': z.boolean().optional().describe('VS Code: whether the user can invoke it as a slash command.'),
   'user-invocable': z.boolean().optional().describe('VS Code: whether the user can invoke it as a slash command.'),
   'disable-model-invocation': z.boolean().optional().describe('When true the skill is never injected automatically.'),
+  scripts: z.array(z.object({ file: z.string().min(1), description: z.string().optional(), args: z.record(z.string(), z.unknown()).optional() }).loose()).optional()
+    .describe('SKILL.md: describes files in `scripts/` as tools: `{ file, description, args }`, `args` a JSON Schema of the input (default `{ args: string[] }`).'),
 } as const;
 
 export const KNOWN_SKILL_KEYS: readonly string[] = Object.keys(skillFieldsShape);

@@ -103,6 +103,8 @@ export interface SkillService {
   list(input: unknown, ctx: SkillRequestContext): Promise<SkillListOutput>;
   directory(ctx: SkillRequestContext): Promise<DirectoryResult>;
   getRelevant(request: RelevantRequest, ctx: SkillRequestContext): Promise<RelevantResult>;
+  /** Names + one-line descriptions for active-skill selection (see SkillQueries.selectionCandidates). */
+  selectionCandidates(task: string, limit: number, ctx: SkillRequestContext, fillWithAll?: boolean): Promise<Array<{ name: string; description: string }>>;
   listPacks(): SkillTreePack[];
   validatePacks(packs?: readonly ResolvedSkillPack[]): Promise<ValidationReport>;
   addLearnedSkill(input: LearnedSkillInput): Promise<SkillRecord>;
@@ -182,6 +184,10 @@ class DefaultSkillService implements SkillService {
 
   getRelevant(request: RelevantRequest, ctx: SkillRequestContext) {
     return this.queries.getRelevant(request, ctx).finally(() => this.scheduleSave());
+  }
+
+  selectionCandidates(task: string, limit: number, ctx: SkillRequestContext, fillWithAll?: boolean) {
+    return this.queries.selectionCandidates(task, limit, ctx, fillWithAll);
   }
 
   listPacks(): SkillTreePack[] {

@@ -28,6 +28,11 @@ export interface HostToolCatalogOptions<T extends object> {
   readTools: () => readonly T[];
   /** Converts one host tool (called once per host object). */
   toInput: (tool: T) => ToolInput;
+  /**
+   * Tools only Toolshed can run (skill scripts), catalogued beside the host's. Read on every
+   * re-read of the host list; an unchanged result should return the same objects.
+   */
+  extraInputs?: () => readonly ToolInput[];
   /** True when the host notifies changes (then `markChanged` is wired to that notification). */
   hasChangeEvent: boolean;
   /** Without a change event: how old the last read may be before `sync()` reads again (default 0). */
@@ -45,6 +50,7 @@ export interface HostSyncResult {
 
 export class HostToolCatalog<T extends object> {
   private previous: readonly T[] = [];
+  private previousExtras: readonly ToolInput[] = [];
   private readonly converted = new WeakMap<T, ToolInput>();
   /** Something may have changed since the last read (always true without a change event). */
   private stale = true;
@@ -61,19 +67,22 @@ export class HostToolCatalog<T extends object> {
   /** Brings the catalog up to date when the host's list changed. */
   sync(options: { fresh?: boolean } = {}): HostSyncResult {
     const now = this.options.now ?? (() => performance.now());
-    if (!options.fresh && !this.stale && this.options.hasChangeEvent) return { size: this.previous.length, changed: false };
+    if (!options.fresh && !this.stale && this.options.hasChangeEvent) return { size: this.previous.length + this.previousExtras.length, changed: false };
     if (!options.fresh && !this.options.hasChangeEvent && now() - this.lastRead < (this.options.maxStaleMs ?? 0)) {
-      return { size: this.previous.length, changed: false };
+      return { size: this.previous.length + this.previousExtras.length, changed: false };
     }
     const tools = this.options.readTools();
+    const extras = this.options.extraInputs?.() ?? [];
     this.lastRead = now();
     this.stale = false;
-    if (sameElements(tools, this.previous)) return { size: tools.length, changed: false };
-    const inputs = tools.map((tool) => this.inputOf(tool));
+    const size = tools.length + extras.length;
+    if (sameElements(tools, this.previous) && sameElements(extras, this.previousExtras)) return { size, changed: false };
+    const inputs = [...tools.map((tool) => this.inputOf(tool)), ...extras];
     const report = this.options.service.setTools(inputs);
     this.previous = tools;
-    this.options.logger.debug(`Tool catalog synced: ${tools.length} tools (+${report.added} ~${report.updated} -${report.removed})`);
-    return { size: tools.length, changed: true };
+    this.previousExtras = extras;
+    this.options.logger.debug(`Tool catalog synced: ${tools.length} tools${extras.length ? ` + ${extras.length} of Toolshed's own` : ''} (+${report.added} ~${report.updated} -${report.removed})`);
+    return { size, changed: true };
   }
 
   /** Registry tools that load deferred (the sidebar's count); recounted only after a catalog change. */

@@ -47,8 +47,9 @@ export async function handlePlannerRequest(
     progress.progress('Starting MCP servers…');
     await services.toolCatalogSettling.settle(5000, token);
   }
-  services.syncToolCatalog();
   await Promise.all([services.skillPacks.ready, services.toolExamples.ready]);
+  await services.skillScripts.ready;
+  services.syncToolCatalog();
 
   const chosen = await chooseRequestModel(request.model as vscode.LanguageModelChat | undefined);
   if (!chosen.model) {
@@ -70,6 +71,10 @@ export async function handlePlannerRequest(
           pinnedNames: [...new Set([...services.pinned.names(), ...session.pinnedSkills])],
           countTokens: (text) => model.countTokens(text),
           summarize: settings.skills.summarize ? modelSkillSummarizer(model, signalOf(token)) : undefined,
+          maxActive: settings.skills.maxActive,
+          selection: settings.skills.selection === 'search'
+            ? undefined
+            : { mode: settings.skills.selection, maxActive: settings.skills.maxActive, timeoutMs: settings.skills.selectionTimeoutMs, model, signal: signalOf(token) },
         })
       : undefined;
 
@@ -81,7 +86,10 @@ export async function handlePlannerRequest(
         skills,
         executor: {
           invoke: async (name, input, signal) => {
-            const result = await executor.invoke(name, input, signal);
+            // Skill scripts are Toolshed's own tools: confirmed and run here, not by vscode.lm.
+            const result = services.skillScripts.has(name)
+              ? await services.scriptRuns.run(name, input, token)
+              : await executor.invoke(name, input, signal);
             services.activity.recordCall(session.sessionId, name);
             return result;
           },
@@ -110,6 +118,7 @@ export async function handlePlannerRequest(
         all_tool_definition_tokens: tokens.allToolDefinitionTokens,
         prompt_block_tokens: tokens.promptBlockTokens,
         injected_skill_tokens: tokens.injectedSkillTokens,
+        selection_tokens: tokens.selectionTokens,
         rounds: outcome.rounds.length,
         stopped_because: outcome.stoppedBecause,
       },
@@ -117,9 +126,11 @@ export async function handlePlannerRequest(
     const footer = responseFooter({ tokens, stoppedBecause: outcome.stoppedBecause, maxRounds: settings.toolSearch.maxRounds, deferral: describeDeferral(deferral) });
     if (footer) stream.markdown(footer);
 
+
     const metadata: ToolshedTurnMetadata = {
       ...session.metadataBase(),
       activations: session.exportActivations(),
+      activeSkills: outcome.usedSkills.filter((skill) => skill.reason).map((skill) => ({ name: skill.name, reason: skill.reason })),
       tokens,
       rounds: outcome.rounds,
       stoppedBecause: outcome.stoppedBecause,

@@ -19,6 +19,8 @@ export interface ToolshedTurnMetadata {
   /** Session-scoped activations (a tool-search SessionSnapshot), when activationScope is `session`. */
   activations?: unknown;
   pinnedSkills: string[];
+  /** Skills active in this turn and why (`pinned`, `chosen by the model`, `best match`). */
+  activeSkills?: Array<{ name: string; reason?: string }>;
   command?: string;
   tokens?: TokenReport;
   rounds?: RoundRecord[];

@@ -32,19 +32,26 @@ export async function skillsCommand(stream: vscode.ChatResponseStream, services:
     stream.button({ command: 'toolshed.newSkill', title: 'New Skill…' });
     return { metadata: { toolshed: session.metadataBase() } };
   }
+  const active = new Map(session.lastActiveSkills.map((skill) => [skill.name, skill.reason]));
+  if (active.size > 0) {
+    stream.markdown(`**Active in the last answer:** ${[...active].map(([name, reason]) => `\`${name}\`${reason ? ` (${reason})` : ''}`).join(', ')}\n\n`);
+  }
   stream.markdown(`**Skills** (${directory.entries.length} shown of ${all.total}; pinned first)\n\n`);
   for (const entry of directory.entries) {
-    stream.markdown(`- ${entry.pinned ? '📌 ' : ''}\`${entry.name}\` — ${entry.title || entry.trigger}\n`);
+    const mark = active.has(entry.name) ? ` — ✅ active${active.get(entry.name) ? ` (${active.get(entry.name)})` : ''}` : '';
+    stream.markdown(`- ${entry.pinned ? '📌 ' : ''}\`${entry.name}\` — ${entry.title || entry.trigger}${mark}\n`);
   }
-  stream.markdown('\nUse `/skill <name>` to pin one into this conversation, or `/search <words>` to find more.');
+  stream.markdown('\nUse `/skill <name>` to pin one into this conversation, `/skill off <name>` to unpin it, or `/search <words>` to find more.');
   return { metadata: { toolshed: session.metadataBase() } };
 }
 
-/** `/skill <name>`: pins a skill for the rest of this conversation. */
+/** `/skill <name>`: pins a skill for the rest of this conversation; `/skill off <name>` unpins it. */
 export async function skillCommand(prompt: string, stream: vscode.ChatResponseStream, services: ToolshedServices, session: TurnSession): Promise<CommandResult> {
-  const name = prompt.trim().split(/\s+/)[0] ?? '';
+  const words = prompt.trim().split(/\s+/).filter(Boolean);
+  if (words[0] === 'off') return unpinCommand(words[1] ?? '', stream, services, session);
+  const name = words[0] ?? '';
   if (!name) {
-    stream.markdown('Usage: `/skill <name>` — see `/skills` for names.');
+    stream.markdown('Usage: `/skill <name>` to pin, `/skill off <name>` to unpin — see `/skills` for names.');
     return { metadata: { toolshed: session.metadataBase() } };
   }
   await services.skillPacks.ready;
@@ -60,6 +67,24 @@ export async function skillCommand(prompt: string, stream: vscode.ChatResponseSt
   stream.markdown(`*When:* ${skill.trigger}\n\n${skill.steps.map((step, i) => `${i + 1}. ${step}`).join('\n')}\n`);
   const file = services.skills.inspect(skill.name)?.source_file;
   if (file) stream.reference(vscode.Uri.file(file));
+  return { metadata: { toolshed: session.metadataBase() } };
+}
+
+/** `/skill off <name>`: unpins a skill from this conversation (and from the Skill Directory view's pins). */
+async function unpinCommand(name: string, stream: vscode.ChatResponseStream, services: ToolshedServices, session: TurnSession): Promise<CommandResult> {
+  if (!name) {
+    stream.markdown('Usage: `/skill off <name>` — unpins a skill pinned with `/skill <name>`.');
+    return { metadata: { toolshed: session.metadataBase() } };
+  }
+  const inSession = session.pinnedSkills.indexOf(name);
+  const inView = services.pinned.has(name);
+  if (inSession < 0 && !inView) {
+    stream.markdown(`\`${name}\` is not pinned. Pinned now: ${[...session.pinnedSkills, ...services.pinned.names()].map((n) => `\`${n}\``).join(', ') || 'none'}.`);
+    return { metadata: { toolshed: session.metadataBase() } };
+  }
+  if (inSession >= 0) session.pinnedSkills.splice(inSession, 1);
+  if (inView) await services.pinned.unpin(name);
+  stream.markdown(`Unpinned \`${name}\`; from your next request it is active only when it is chosen for the request.`);
   return { metadata: { toolshed: session.metadataBase() } };
 }
 

@@ -29,6 +29,11 @@ export class TurnSession {
     return new TurnSession(services, previous?.sessionId ?? randomUUID(), label, previous, request.command);
   }
 
+  /** The skills active in the conversation's latest @toolshed answer (for `/skills`). */
+  get lastActiveSkills(): Array<{ name: string; reason?: string }> {
+    return this.previous?.activeSkills ?? [];
+  }
+
   get isSessionScope(): boolean {
     return this.services.settings.current.toolSearch.activationScope === 'session';
   }
@@ -60,6 +65,7 @@ export class TurnSession {
       sessionLabel: this.sessionLabel,
       recordedAt: Date.now(),
       pinnedSkills: this.pinnedSkills,
+      activeSkills: this.previous?.activeSkills,
       command: this.command,
       activations: this.previous?.activations,
     };

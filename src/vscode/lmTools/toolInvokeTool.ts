@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { TOOLSHED_TOOL_NAMES } from '../../core/config/settingsSchema';
 import { NO_SUCH_TOOL_MESSAGE } from '../../core/tools/toolText';
 import { AGENT_MODE_SESSION, type ToolshedServices } from '../services';
+import { prepareScriptConfirmation } from './scriptConfirmation';
 import { textResult } from './toolResults';
 import { toolRunRefusal } from '../../core/trust/restrictedMode';
 
@@ -20,8 +21,10 @@ interface ToolInvokeInput {
  */
 export function registerToolInvokeTool(services: ToolshedServices): vscode.Disposable {
   return vscode.lm.registerTool<ToolInvokeInput>(TOOL_INVOKE_TOOL_NAME, {
-    prepareInvocation(options) {
+    async prepareInvocation(options) {
       const name = typeof options.input?.name === 'string' ? options.input.name : 'a tool';
+      // A skill script: VS Code's confirmation shows exactly what will run before anything does.
+      if (services.skillScripts.has(name)) return prepareScriptConfirmation(services, name, options.input?.input);
       return { invocationMessage: `Running \`${name}\` through Toolshed` };
     },
     async invoke(options, token) {
@@ -41,6 +44,10 @@ export function registerToolInvokeTool(services: ToolshedServices): vscode.Dispo
       services.syncToolCatalog({ fresh: !services.tools.registryMap().has(name) });
       const resolution = await services.tools.withRun({ sessionId: AGENT_MODE_SESSION, isVisible: services.toolVisibility() }, (run) => run.resolveCall(name));
       if (!resolution.ok) return textResult(NO_SUCH_TOOL_MESSAGE);
+      if (services.skillScripts.has(name)) {
+        // Confirmed by VS Code through prepareInvocation's confirmationMessages.
+        return textResult((await services.scriptRuns.run(name, input, token, { confirmed: true })).text);
+      }
       try {
         const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: options.toolInvocationToken }, token);
         services.activity.recordInvocation({ toolName: name, sessionId: AGENT_MODE_SESSION, sessionLabel: services.activity.sessionLabel(AGENT_MODE_SESSION), reason: 'tool_invoke', at: Date.now() });

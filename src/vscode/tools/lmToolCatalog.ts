@@ -29,9 +29,11 @@ export class LmToolCatalog implements vscode.Disposable {
     service: ToolSearchService,
     private readonly logger: Logger,
     readTools: () => readonly vscode.LanguageModelToolInformation[] = () => vscode.lm.tools,
+    /** Tools only Toolshed can run (skill scripts), catalogued beside the `vscode.lm` ones. */
+    ownTools: () => readonly ToolInput[] = () => [],
     changeEvent: ToolsChangedEvent | undefined = toolsChangedEvent(),
   ) {
-    this.host = new HostToolCatalog({ service, logger, readTools, toInput: toToolInput, hasChangeEvent: changeEvent !== undefined, maxStaleMs: POLL_MS });
+    this.host = new HostToolCatalog({ service, logger, readTools, toInput: toToolInput, extraInputs: ownTools, hasChangeEvent: changeEvent !== undefined, maxStaleMs: POLL_MS });
     if (changeEvent) {
       this.disposables.push(changeEvent(() => {
         this.host.markChanged();

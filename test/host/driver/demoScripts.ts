@@ -32,5 +32,19 @@ export function registerDemoScripts(context: vscode.ExtensionContext, model: Scr
         (request) => `Here is the forecast: **${lastToolResult(request)}**. I found the weather tool with \`tool_search\`; it was not in my tool list until then.`,
       ]);
     }),
+    // A skill script: tool_search finds count-lines_count_lines, Toolshed asks the user to
+    // confirm, the real script runs (or not), and the answer quotes its result.
+    vscode.commands.registerCommand('toolshedTest.scriptCountLinesDemo', async () => {
+      await vscode.lm.selectChatModels({ vendor: model.vendor, id: model.modelId });
+      model.setScript([
+        [{ toolCall: { name: 'tool_search', input: { query: 'count the lines of a file' } } }],
+        (request) => {
+          const found = JSON.parse(lastToolResult(request) || '{"tools":[]}') as { tools: Array<{ name: string }> };
+          const tool = found.tools.find((t) => t.name.startsWith('count-lines_'))?.name ?? 'count-lines_count_lines';
+          return [{ toolCall: { name: tool, input: { args: ['README.md'], save: true } } }];
+        },
+        (request) => `Script result: ${lastToolResult(request).replace(/\n/g, ' ')}`,
+      ]);
+    }),
   );
 }

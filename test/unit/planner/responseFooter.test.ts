@@ -6,6 +6,7 @@ function report(perRound: Array<{ tools: number; tokens: number }>, toolsAvailab
   return {
     promptBlockTokens: 100,
     injectedSkillTokens: 0,
+    selectionTokens: 0,
     toolsAvailable,
     perRound,
     toolsSent: perRound.reduce((n, r) => n + r.tools, 0),

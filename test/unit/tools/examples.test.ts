@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { validateAgainstSchema } from '../../../src/core/tools/examples/jsonSchemaSubset';
+import { validateAgainstSchema } from '../../../src/core/schema/jsonSchemaSubset';
 import { describeWithExamples, loadToolExampleFiles, orderExamples, parseToolExamplesFile, renderExamples, resolveToolExamples } from '../../../src/core/tools/examples/toolExamples';
 import type { ExampleSources } from '../../../src/core/tools/examples/toolExamples';
 import { BUILTIN_TOOL_EXAMPLES } from '../../../src/core/tools/examples/builtinToolExamples';

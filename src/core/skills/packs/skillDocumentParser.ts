@@ -435,7 +435,7 @@ class ParseContext {
     }
 
     const meta: Record<string, unknown> = {};
-    for (const key of ['license', 'compatibility', 'metadata', 'argument-hint', 'user-invokable', 'user-invocable', 'disable-model-invocation', 'cluster']) {
+    for (const key of ['license', 'compatibility', 'metadata', 'argument-hint', 'user-invokable', 'user-invocable', 'disable-model-invocation', 'cluster', 'scripts']) {
       if (raw[key] !== undefined) meta[key] = raw[key];
     }
     const title = str('title') || firstHeading(body) || humanize(name);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { toolExampleSchema } from '../../config/settingsSchema';
 import type { ToolExample, ToolExamplesConfig } from '../../config/settingsSchema';
 import type { FileSystemPort } from '../../platform/ports';
-import { validateAgainstSchema } from './jsonSchemaSubset';
+import { validateAgainstSchema } from '../../schema/jsonSchemaSubset';
 
 /**
  * Tool use examples (RFC Part 2): where they come from, which win, which are valid, and how

@@ -1,0 +1,67 @@
+import type { SkillRequestContext, SkillService } from '../../skills/skillService';
+import type { CancellationSignal, ChatModelPort } from '../chatTypes';
+import type { SkillUse } from '../plannerPorts';
+import { HYBRID_CANDIDATES, MODEL_MODE_CANDIDATES, selectActiveSkills } from './activeSkillSelection';
+import type { SelectionMode } from './activeSkillSelection';
+
+const GET_MIN_TOKENS = 200;
+const GET_MAX_TOKENS = 6000;
+
+export interface ActiveSkillsOptions {
+  mode: Exclude<SelectionMode, 'search'>;
+  maxActive: number;
+  timeoutMs: number;
+  model: ChatModelPort;
+  signal: CancellationSignal;
+  /** Names pinned for this request; they take the first slots (rendered by the pinned block). */
+  pinnedNames: readonly string[];
+  /** Token budget of the active skills' full text, in the model's own tokens. */
+  maxTokens: number;
+  countTokens(text: string): Promise<number>;
+}
+
+export interface ActiveSkillsBlock {
+  block: string;
+  used: SkillUse[];
+  selectionTokens: number;
+  /** Shown to the user when the model's choice was not used. */
+  note?: string;
+}
+
+/**
+ * Pre-flight for `model` / `hybrid` selection: candidates from the skill service, the choice
+ * from the request's model, then the chosen skills loaded in full (body within the budget,
+ * `references/` and `scripts/` listed, not loaded). The exact token count is checked and the
+ * budget tightened until the block fits, as for search pre-flight.
+ */
+export async function activeSkillsPreflight(service: SkillService, ctx: SkillRequestContext, prompt: string, options: ActiveSkillsOptions): Promise<ActiveSkillsBlock> {
+  const limit = options.mode === 'model' ? MODEL_MODE_CANDIDATES : HYBRID_CANDIDATES;
+  const candidates = await service.selectionCandidates(prompt, limit, ctx, options.mode === 'model');
+  const pinned = options.pinnedNames.filter((name) => service.inspect(name));
+  const outcome = await selectActiveSkills(
+    { mode: options.mode, task: prompt, candidates, pinned, maxActive: options.maxActive, timeoutMs: options.timeoutMs },
+    { model: options.model, signal: options.signal },
+  );
+  const note = outcome.fallbackReason ? `Skill selection used the search order: ${outcome.fallbackReason}.` : undefined;
+  const chosen = outcome.active.filter((skill) => skill.reason !== 'pinned');
+  const empty: ActiveSkillsBlock = { block: '', used: [], selectionTokens: outcome.selectionTokens, note };
+  if (chosen.length === 0 || options.maxTokens <= 0) return empty;
+  const reasons = new Map(chosen.map((skill) => [skill.name, skill.reason]));
+  // skill_get renders within 200–6000 tokens; a smaller budget cannot hold a skill in full.
+  let budget = Math.min(options.maxTokens, GET_MAX_TOKENS);
+  for (let attempt = 0; attempt < 4 && budget >= GET_MIN_TOKENS; attempt++) {
+    const output = await service.get({ names: chosen.map((skill) => skill.name), format: 'injection', max_tokens: budget }, ctx).catch(() => undefined);
+    if (!output) return empty;
+    if (!output.formatted_context) return empty;
+    const exact = await options.countTokens(output.formatted_context);
+    if (exact <= options.maxTokens) {
+      const used = output.skills.map((skill) => {
+        const record = service.inspect(skill.name);
+        return { name: skill.name, title: record?.title, path: record?.source_file || undefined, reason: reasons.get(skill.name) };
+      });
+      return { ...empty, block: output.formatted_context, used };
+    }
+    budget = Math.floor(((budget * options.maxTokens) / exact) * 0.9);
+  }
+  return empty;
+}

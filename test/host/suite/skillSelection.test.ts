@@ -1,0 +1,133 @@
+import * as assert from 'node:assert/strict';
+import { scriptedModel, toolshed } from './helpers';
+import { askToolshed, historyOf, withSettings } from './chatHelpers';
+
+type Recorded = { messages: Array<{ content: Array<{ type: string; value?: unknown }> }>; toolNames: string[] };
+
+const firstText = (request: Recorded) => String(request.messages[0]?.content.find((p) => p.type === 'text')?.value ?? '');
+/** Candidate names of the selection prompt, in the order shown (search order). */
+const candidatesOf = (request: Recorded) => {
+  const block = /<skills>\n([\s\S]*?)\n<\/skills>/.exec(firstText(request))?.[1] ?? '';
+  return [...block.matchAll(/^- ([^:\n]+):/gm)].map((m) => m[1]);
+};
+/** Names of the skills injected into the main request's `<skills>` block. */
+const injectedOf = (request: Recorded) => {
+  const block = /<skills>\n([\s\S]*?)\n<\/skills>/.exec(firstText(request))?.[1] ?? '';
+  return [...block.matchAll(/^### (\S+)/gm)].map((m) => m[1]);
+};
+
+const TASK = 'Write release notes and a commit message, fix the lint errors and describe the pull request for the changes since the last tag';
+
+suite('active skills chosen by the model (hybrid selection, scripted model)', () => {
+  setup(async () => {
+    const api = await toolshed();
+    await api.services.skillPacks.ready;
+  });
+
+  test('the model picks 2 of the candidates: exactly those two are injected, shown with their reason, and the call is counted', async () => {
+    await withSettings({ 'toolshed.skills.selection': 'hybrid', 'toolshed.skills.maxActive': 3 }, async () => {
+      const model = await scriptedModel();
+      let picked: string[] = [];
+      model.setScript([
+        (request) => {
+          const names = candidatesOf(request as never);
+          picked = [names[4], names[1]].filter(Boolean);
+          return JSON.stringify({ skills: picked });
+        },
+        'Done.',
+      ]);
+      const { result, recorded } = await askToolshed(TASK);
+
+      assert.equal(model.requests.length, 2, 'one selection call, then the answer');
+      assert.deepEqual(model.requests[0].toolNames, [], 'the selection call offers no tools');
+      const candidates = candidatesOf(model.requests[0] as never);
+      assert.ok(candidates.length >= 5 && candidates.length <= 30, `5–30 candidates: ${candidates.join(', ')}`);
+      assert.ok(!/Instructions:|Steps:/.test(firstText(model.requests[0] as never)), 'names and descriptions only');
+      assert.equal(picked.length, 2);
+      assert.deepEqual(injectedOf(model.requests[1] as never), picked, 'exactly the two chosen skills, in the chosen order');
+      for (const name of picked) {
+        assert.ok(recorded.progress.includes(`Using skill \`${name}\` (chosen by the model)`), recorded.progress.join(' | '));
+      }
+      assert.match(recorded.markdown(), /Choosing the active skills cost \d+ tokens/);
+      const metadata = result.metadata?.toolshed as { tokens: { selectionTokens: number }; activeSkills: Array<{ name: string; reason: string }> };
+      assert.ok(metadata.tokens.selectionTokens > 0);
+      assert.deepEqual(metadata.activeSkills.map((s) => s.reason), ['chosen by the model', 'chosen by the model']);
+    });
+  });
+
+  test('a model answering garbage changes nothing: the search order is used', async () => {
+    await withSettings({ 'toolshed.skills.selection': 'hybrid', 'toolshed.skills.maxActive': 3 }, async () => {
+      const model = await scriptedModel();
+      model.setScript(['Sure! The release notes one sounds good, and maybe "not-a-skill".', 'Done.']);
+      const { recorded } = await askToolshed(TASK);
+      const candidates = candidatesOf(model.requests[0] as never);
+      const injected = injectedOf(model.requests[1] as never);
+      assert.ok(injected.length >= 1 && injected.length <= 3, injected.join(', '));
+      assert.deepEqual(injected, candidates.slice(0, injected.length), 'the first candidates, in search order');
+      assert.ok(recorded.progress.some((p) => p.startsWith('Skill selection used the search order')), recorded.progress.join(' | '));
+      for (const name of injected) assert.ok(recorded.progress.includes(`Using skill \`${name}\` (best match)`));
+    });
+  });
+
+  test('/skill off unpins, and /skills marks the skills active in the last answer', async () => {
+    await withSettings({ 'toolshed.skills.selection': 'hybrid' }, async () => {
+      const model = await scriptedModel();
+      let picked = '';
+      model.setScript([
+        (request) => {
+          picked = candidatesOf(request as never)[0] ?? '';
+          return JSON.stringify({ skills: [picked] });
+        },
+        'Done.',
+      ]);
+      const first = await askToolshed(TASK);
+      const history = historyOf(TASK, first.result, 'Done.');
+      const listed = await askToolshed('', { command: 'skills', history });
+      const line = listed.recorded.markdown();
+      assert.ok(line.includes(`\`${picked}\` (chosen by the model)`), line);
+
+      const pinned = await askToolshed(picked, { command: 'skill', history });
+      assert.match(pinned.recorded.markdown(), /Pinned/);
+      const afterPin = [...history, ...historyOf(`/skill ${picked}`, pinned.result, 'Pinned')];
+      const off = await askToolshed(`off ${picked}`, { command: 'skill', history: afterPin });
+      assert.match(off.recorded.markdown(), new RegExp(`Unpinned \`${picked}\``));
+      assert.deepEqual((off.result.metadata?.toolshed as { pinnedSkills: string[] }).pinnedSkills, []);
+    });
+  });
+
+  test('selectionTimeoutMs: a model slower than the timeout falls back to the search order', async () => {
+    await withSettings({ 'toolshed.skills.selection': 'hybrid', 'toolshed.skills.selectionTimeoutMs': 300 }, async () => {
+      const model = await scriptedModel();
+      model.setScript([
+        async (request) => {
+          await new Promise((resolve) => setTimeout(resolve, 1500));
+          return JSON.stringify({ skills: [candidatesOf(request as never).at(-1)] });
+        },
+        'Done.',
+      ]);
+      const { recorded } = await askToolshed(TASK);
+      assert.ok(recorded.progress.some((p) => /did not answer within 300 ms/.test(p)), recorded.progress.join(' | '));
+      const candidates = candidatesOf(model.requests[0] as never);
+      const injected = injectedOf(model.requests[1] as never);
+      assert.deepEqual(injected, candidates.slice(0, injected.length));
+    });
+  });
+
+  test('selection "model" offers every skill (not only search hits) and maxActive caps the choice', async () => {
+    await withSettings({ 'toolshed.skills.selection': 'model', 'toolshed.skills.maxActive': 1 }, async () => {
+      const model = await scriptedModel();
+      let candidates: string[] = [];
+      model.setScript([
+        (request) => {
+          candidates = candidatesOf(request as never);
+          return JSON.stringify({ skills: [candidates[candidates.length - 1]] });
+        },
+        'Done.',
+      ]);
+      await askToolshed('zzqx unrelated gibberish wording');
+      assert.match(firstText(model.requests[0] as never), /Pick at most 1 skill from this list/);
+      assert.ok(candidates.includes('release-notes') && candidates.includes('count-lines'), candidates.join(', '));
+      assert.deepEqual(injectedOf(model.requests[1] as never), [candidates[candidates.length - 1]]);
+    });
+  });
+});
