@@ -25,7 +25,7 @@ export const taskTypeSchema = z.enum(['browser', 'api', 'code', 'domain', 'unkno
 export type TaskType = z.infer<typeof taskTypeSchema>;
 
 /** Toolshed's own tools; they stay visible so a model can always discover the rest. */
-export const TOOLSHED_TOOL_NAMES = ['tool_search', 'tool_invoke', 'skill_search', 'skill_get', 'skill_list'] as const;
+export const TOOLSHED_TOOL_NAMES = ['tool_search', 'tool_invoke', 'skill_search', 'skill_get', 'skill_list', 'skill'] as const;
 
 export const toolSearchConfigSchema = z.object({
   enabled: z.boolean().default(true)
@@ -128,6 +128,12 @@ export const skillsConfigSchema = z.object({
   packs: z.array(skillPackConfigSchema).default([])
     .describe('Additional skill packs: `{ name, path, format?, scopeMode?, enabled?, updateExistingPackSkills?, pinnedSkillNames? }`. Relative paths resolve against the workspace folder.'),
   directory: skillsDirectoryConfigSchema.default(skillsDirectoryConfigSchema.parse({})),
+  toolStyle: z.enum(['discovery', 'single', 'both']).default('discovery')
+    .describe('How models reach skills. `discovery`: `skill_search`, `skill_get` and `skill_list`. `single`: one `skill` tool whose description lists the available skills and whose `skill_name` is picked from that closed list (better for small models). `both`: all four.'),
+  singleToolMaxEntries: z.number().int().min(1).max(500).default(40)
+    .describe('Most skills the `skill` tool lists (pinned first, then the most relevant to the request, then recent). The listing says how many more exist.'),
+  singleToolMaxTokens: z.number().int().min(100).max(20000).default(2000)
+    .describe('Token cap for the `skill` tool\'s description (its skill listing), counted with the request\'s model.'),
 });
 export type SkillsConfig = z.infer<typeof skillsConfigSchema>;
 

@@ -1,8 +1,10 @@
 import type * as vscode from 'vscode';
 import { runPlanner } from '../../core/planner/plannerLoop';
 import { plannerSkillsFrom } from '../../core/planner/skillsPort';
+import { createSingleSkillTool, skillToolsHiddenFromLoop, withSingleSkillTool } from '../../core/planner/singleSkillPort';
 import { plannerToolRunFrom } from '../../core/planner/toolRunPort';
 import { SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME, SKILL_SEARCH_TOOL_NAME } from '../../core/skills/skillToolSchemas';
+import { SKILL_TOOL_NAME } from '../../core/skills/singleSkillTool';
 import { TOOL_INVOKE_TOOL_NAME } from '../lmTools/toolInvokeTool';
 import type { ToolshedServices } from '../services';
 import { createLanguageModelAdapter, signalOf } from './languageModelAdapter';
@@ -35,20 +37,33 @@ export async function handlePlannerRequest(
     const model = createLanguageModelAdapter(request.model, token);
     const progress = createResponseProgress(stream);
     const executor = createLmToolExecutor(request.toolInvocationToken, token);
-    const skills = settings.skills.enabled
-      ? plannerSkillsFrom(services.skills, services.skillContext(run, session.pinnedSkills), {
+    const pinnedNames = [...new Set([...services.pinned.names(), ...session.pinnedSkills])];
+    const skillContext = services.skillContext(run, session.pinnedSkills);
+    const discoverySkills = settings.skills.enabled
+      ? plannerSkillsFrom(services.skills, skillContext, {
           maxTokens: settings.skills.maxTokens,
           topK: settings.skills.topK,
-          pinnedNames: [...new Set([...services.pinned.names(), ...session.pinnedSkills])],
+          pinnedNames,
           countTokens: (text) => model.countTokens(text),
         })
       : undefined;
+    const toolStyle = settings.skills.toolStyle;
+    // toolStyle single|both: the `skill` tool with this run's listing (see singleSkillPort.ts).
+    const { tools, skills } = discoverySkills && toolStyle !== 'discovery'
+      ? withSingleSkillTool(plannerToolRunFrom(run), discoverySkills, createSingleSkillTool(services.skills, skillContext, {
+          maxEntries: settings.skills.singleToolMaxEntries,
+          maxTokens: settings.skills.singleToolMaxTokens,
+          prompt: request.prompt,
+          pinnedNames,
+          countTokens: (text) => model.countTokens(text),
+        }), toolStyle)
+      : { tools: plannerToolRunFrom(run), skills: discoverySkills };
 
     const outcome = await runPlanner(
       { prompt: request.prompt, history: historyMessages(chatContext) },
       {
         model,
-        tools: plannerToolRunFrom(run),
+        tools,
         skills,
         executor: {
           invoke: async (name, input, signal) => {
@@ -65,8 +80,9 @@ export async function handlePlannerRequest(
         maxRounds: settings.toolSearch.maxRounds,
         discoveryBlocks: settings.toolSearch.enabled,
         // tool_invoke exists for agent mode; here deferred tools are called directly. With
-        // skills turned off, the skill tools are not offered either.
-        hiddenFromLoop: [TOOL_INVOKE_TOOL_NAME, ...(settings.skills.enabled ? [] : SKILL_TOOL_NAMES)],
+        // skills turned off, the skill tools are not offered either; the tool style decides
+        // between skill_search/skill_get/skill_list and the single `skill` tool.
+        hiddenFromLoop: [TOOL_INVOKE_TOOL_NAME, ...(settings.skills.enabled ? skillToolsHiddenFromLoop(toolStyle) : [...SKILL_TOOL_NAMES, SKILL_TOOL_NAME])],
       },
     );
 
