@@ -92,7 +92,7 @@ export function renderSkillListing(entries: readonly SkillListingEntry[], total:
   ];
   const omitted = total - entries.length;
   if (omitted > 0) {
-    lines.push(`Showing ${entries.length} of ${total} skills: ${omitted} more exist but are not listed here (the user can see all of them with /skills in @toolshed).`);
+    lines.push(`Showing ${entries.length} of ${total} skills: ${omitted} more exist but are not listed here (the user can browse them with /skills and /search in @toolshed, or in the Toolshed sidebar).`);
   }
   return lines.join('\n');
 }
