@@ -120,10 +120,13 @@ describe('single skill tool in the planner loop', () => {
     it(`${style}: round 1 offers the dynamic skill tool (enum) ${style === 'single' ? 'instead of' : 'beside'} the discovery tools, and a call returns the content`, async () => {
       const { service, untrusted } = await fixture();
       const sent: ToolDefinition[][] = [];
+      let instructions = '';
       const results: string[] = [];
       const model: ChatModelPort = {
         async *send(messages, tools) {
           sent.push(tools);
+          const first = messages[0]?.parts[0];
+          if (first?.kind === 'text' && !instructions) instructions = first.text;
           const last = messages.at(-1)?.parts.find((p): p is Extract<ChatPart, { kind: 'toolResult' }> => p.kind === 'toolResult');
           if (last) {
             results.push(last.text);
@@ -149,6 +152,9 @@ describe('single skill tool in the planner loop', () => {
       assert.equal(round1.some((t) => t.name === 'skill_search'), style === 'both');
       assert.match(results[0] ?? '', /Summarize the change in the subject/);
       assert.deepEqual(outcome.usedSkills.map((s) => s.name), ['commit-message']);
+      assert.match(instructions, /call `skill` with its exact name/);
+      assert.equal(/skill_search/.test(instructions), style === 'both', 'single: the prompt does not point at tools it does not offer');
+      assert.equal(instructions.includes('<skill_directory>'), style === 'both', 'single: the listing replaces the directory');
     });
   }
 
