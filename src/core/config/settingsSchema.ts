@@ -25,7 +25,7 @@ export const taskTypeSchema = z.enum(['browser', 'api', 'code', 'domain', 'unkno
 export type TaskType = z.infer<typeof taskTypeSchema>;
 
 /** Toolshed's own tools; they stay visible so a model can always discover the rest. */
-export const TOOLSHED_TOOL_NAMES = ['tool_search', 'tool_invoke', 'skill_search', 'skill_get', 'skill_list'] as const;
+export const TOOLSHED_TOOL_NAMES = ['tool_search', 'tool_invoke', 'skill_search', 'skill_get', 'skill_list', 'skill'] as const;
 
 /** `auto`: defer only when all tool definitions would take too much of the model's context. */
 export const toolSearchModeSchema = z.enum(['auto', 'always', 'off']);
@@ -151,6 +151,12 @@ export const skillsConfigSchema = z.object({
     .describe('How long the model may take to pick the active skills before the search order is used.'),
   scriptTimeoutMs: z.number().int().min(1000).max(600000).default(30000)
     .describe('A skill script (a tool from a skill\'s `scripts/`) is stopped after this many milliseconds.'),
+  toolStyle: z.enum(['discovery', 'single', 'both']).default('discovery')
+    .describe('How models reach skills. `discovery`: `skill_search`, `skill_get` and `skill_list`. `single`: one `skill` tool whose description lists the available skills and whose `skill_name` is picked from that closed list (better for small models). `both`: all four.'),
+  singleToolMaxEntries: z.number().int().min(1).max(500).default(40)
+    .describe('Most skills the `skill` tool lists (pinned first, then the most relevant to the request, then recent). The listing says how many more exist.'),
+  singleToolMaxTokens: z.number().int().min(100).max(20000).default(2000)
+    .describe('Token cap for the `skill` tool\'s description (its skill listing), counted with the request\'s model.'),
 });
 export type SkillsConfig = z.infer<typeof skillsConfigSchema>;
 

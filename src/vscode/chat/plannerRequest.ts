@@ -2,9 +2,11 @@ import * as vscode from 'vscode';
 import { runPlanner } from '../../core/planner/plannerLoop';
 import { plannerSkillsFrom } from '../../core/planner/skillsPort';
 import { modelSkillSummarizer } from '../../core/planner/skillSummarizer';
+import { createSingleSkillTool, skillToolsHiddenFromLoop, withSingleSkillTool } from '../../core/planner/singleSkillPort';
 import { plannerToolRunFrom } from '../../core/planner/toolRunPort';
 import { responseFooter } from '../../core/planner/responseFooter';
 import { SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME, SKILL_SEARCH_TOOL_NAME } from '../../core/skills/skillToolSchemas';
+import { SKILL_TOOL_NAME } from '../../core/skills/singleSkillTool';
 import { TOOL_INVOKE_TOOL_NAME } from '../lmTools/toolInvokeTool';
 import { describeDeferral } from '../../core/tools/modes/deferralDecision';
 import type { ToolshedServices } from '../services';
@@ -21,11 +23,14 @@ const SKILL_TOOL_NAMES = [SKILL_SEARCH_TOOL_NAME, SKILL_GET_TOOL_NAME, SKILL_LIS
 
 /**
  * Toolshed's own tools the @toolshed loop never offers: tool_invoke exists for agent mode (here
- * deferred tools are called directly), and with skills turned off the skill tools go too.
+ * deferred tools are called directly), the skill tools the tool style leaves out, and with
+ * skills turned off every skill tool.
  * `/tools` uses the same list, so it shows exactly what the model receives.
  */
 export function hiddenFromLoop(settings: ToolshedSettings): string[] {
-  return [TOOL_INVOKE_TOOL_NAME, ...(settings.skills.enabled ? [] : SKILL_TOOL_NAMES)];
+  // The tool style decides between skill_search/skill_get/skill_list and the single `skill` tool.
+  const skillTools = settings.skills.enabled ? skillToolsHiddenFromLoop(settings.skills.toolStyle) : [...SKILL_TOOL_NAMES, SKILL_TOOL_NAME];
+  return [TOOL_INVOKE_TOOL_NAME, ...skillTools];
 }
 
 /**
@@ -64,11 +69,13 @@ export async function handlePlannerRequest(
     const hidden = hiddenFromLoop(settings);
     const deferral = await services.toolModes.decide(run, chosen.model, token, hidden);
     const executor = createLmToolExecutor(request.toolInvocationToken, token);
-    const skills = settings.skills.enabled
-      ? plannerSkillsFrom(services.skills, services.skillContext(run, session.pinnedSkills), {
+    const pinnedNames = [...new Set([...services.pinned.names(), ...session.pinnedSkills])];
+    const skillContext = services.skillContext(run, session.pinnedSkills);
+    const discoverySkills = settings.skills.enabled
+      ? plannerSkillsFrom(services.skills, skillContext, {
           maxTokens: settings.skills.maxTokens,
           topK: settings.skills.topK,
-          pinnedNames: [...new Set([...services.pinned.names(), ...session.pinnedSkills])],
+          pinnedNames,
           countTokens: (text) => model.countTokens(text),
           summarize: settings.skills.summarize ? modelSkillSummarizer(model, signalOf(token)) : undefined,
           maxActive: settings.skills.maxActive,
@@ -77,12 +84,23 @@ export async function handlePlannerRequest(
             : { mode: settings.skills.selection, maxActive: settings.skills.maxActive, timeoutMs: settings.skills.selectionTimeoutMs, model, signal: signalOf(token) },
         })
       : undefined;
+    const toolStyle = settings.skills.toolStyle;
+    // toolStyle single|both: the `skill` tool with this run's listing (see singleSkillPort.ts).
+    const { tools, skills } = discoverySkills && toolStyle !== 'discovery'
+      ? withSingleSkillTool(plannerToolRunFrom(run), discoverySkills, createSingleSkillTool(services.skills, skillContext, {
+          maxEntries: settings.skills.singleToolMaxEntries,
+          maxTokens: settings.skills.singleToolMaxTokens,
+          prompt: request.prompt,
+          pinnedNames,
+          countTokens: (text) => model.countTokens(text),
+        }), toolStyle)
+      : { tools: plannerToolRunFrom(run), skills: discoverySkills };
 
     const outcome = await runPlanner(
       { prompt: request.prompt, history: historyMessages(chatContext) },
       {
         model,
-        tools: plannerToolRunFrom(run),
+        tools,
         skills,
         executor: {
           invoke: async (name, input, signal) => {

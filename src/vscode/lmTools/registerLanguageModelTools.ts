@@ -3,10 +3,11 @@ import type { ToolshedServices } from '../services';
 import { registerSkillGetTool } from './skillGetTool';
 import { registerSkillListTool } from './skillListTool';
 import { registerSkillSearchTool } from './skillSearchTool';
+import { registerSkillLoadTool } from './skillTool';
 import { registerToolInvokeTool } from './toolInvokeTool';
 import { registerToolSearchTool } from './toolSearchTool';
 
-/** Registers the five tools declared in `contributes.languageModelTools`. */
+/** Registers the six tools declared in `contributes.languageModelTools`. */
 export function registerLanguageModelTools(context: vscode.ExtensionContext, services: ToolshedServices): void {
   context.subscriptions.push(
     registerToolSearchTool(services),
@@ -14,5 +15,6 @@ export function registerLanguageModelTools(context: vscode.ExtensionContext, ser
     registerSkillSearchTool(services),
     registerSkillGetTool(services),
     registerSkillListTool(services),
+    registerSkillLoadTool(services),
   );
 }

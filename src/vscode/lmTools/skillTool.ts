@@ -1,0 +1,25 @@
+import * as vscode from 'vscode';
+import { answerSkillCall } from '../../core/planner/singleSkillPort';
+import { SKILL_TOOL_NAME } from '../../core/skills/singleSkillTool';
+import type { ToolshedServices } from '../services';
+import { textResult } from './toolResults';
+
+/**
+ * `skill` in Copilot agent mode. A contributed tool's schema is static, so here `skill_name` is
+ * free text (the @toolshed loop sends an enum of the run's listing instead); an unknown name is
+ * answered with the closest names the caller may see. package.json shows the tool only when
+ * `toolshed.skills.toolStyle` is not `discovery` (a `when` clause).
+ */
+export function registerSkillLoadTool(services: ToolshedServices): vscode.Disposable {
+  return vscode.lm.registerTool<{ skill_name?: unknown }>(SKILL_TOOL_NAME, {
+    prepareInvocation: (options) => ({ invocationMessage: `Loading skill ${typeof options.input?.skill_name === 'string' ? options.input.skill_name : ''}` }),
+    async invoke(options) {
+      if (!services.settings.current.skills.enabled) {
+        return textResult('Skills are turned off in this workspace (setting toolshed.skills.enabled). Continue without them.');
+      }
+      await services.skillPacks.ready;
+      services.syncToolCatalog();
+      return textResult((await answerSkillCall(services.skills, services.skillContext(), options.input, [])).resultText);
+    },
+  });
+}
