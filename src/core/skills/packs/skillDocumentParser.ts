@@ -6,12 +6,17 @@ import { agentSkillFrontmatterSchema, KNOWN_SKILL_KEYS, skillFileSchema } from '
 import type { SkillFormat } from '../skillSchema';
 import { FILE_START, makeProblem, PROBLEM_CODES } from './skillProblems';
 import type { ProblemCode, SkillProblem, Span } from './skillProblems';
+import { duplicateKeyNodes, PairLookup, unstorableValue } from './yamlStructure';
 
 /**
  * Parses ONE skill document (any format) into normalised skill content plus problems with exact
  * positions. Pure and synchronous: the editor calls it on every keystroke, the pack loader for
  * every file. It never throws; any failure becomes a problem. A skill with an error is not
  * returned (it is "skipped"); warnings leave it in.
+ *
+ * Work per file is bounded so one hostile file cannot stall the host: at most `maxProblems`
+ * problems are reported (positions are computed only for those; the rest are counted in one
+ * closing warning), and parsing stops with an error once `budgetMs` has passed.
  */
 
 export type DocumentFormat = Exclude<SkillFormat, 'learned'>;
@@ -25,6 +30,12 @@ export interface ParseOptions {
   relativePath?: string;
   /** Characters above which the document is rejected (default 1 MiB). */
   maxChars?: number;
+  /** Problems listed per file; more are counted in one closing warning (default 200). */
+  maxProblems?: number;
+  /** Time after which parsing stops with an error (default 5,000 ms). */
+  budgetMs?: number;
+  /** Errors after which parsing stops: the file is not a skill file gone slightly wrong (default 1,000). */
+  maxErrors?: number;
 }
 
 /** A skill's content as read from a file, before it gets store identity and stats. */
@@ -62,6 +73,16 @@ export interface ParseResult {
 }
 
 export const DEFAULT_MAX_CHARS = 1024 * 1024;
+export const DEFAULT_MAX_PROBLEMS = 200;
+export const DEFAULT_PARSE_BUDGET_MS = 5000;
+export const DEFAULT_MAX_ERRORS = 1000;
+/**
+ * Fields whose length limit is advice, not validity (agentskills.io and our own): a longer value
+ * loads with a warning and is shortened when rendered. VS Code and Claude load such skills too.
+ */
+const SOFT_LENGTH_KEYS = new Set(['description', 'title', 'trigger', 'compatibility']);
+/** SKILL.md names over agentskills' 64 characters still fit the store's 128-character names. */
+const SOFT_NAME_LENGTH = 128;
 
 /** `*.skill.md|yaml|yml|json|jsonl` or `SKILL.md`; undefined for anything else. */
 export function detectSkillFormat(fileName: string): DocumentFormat | undefined {
@@ -86,6 +107,7 @@ export function parseSkillDocument(text: string, fileName: string, options: Pars
       `Could not parse this file: ${error instanceof Error ? error.message : String(error)}`));
     ctx.skills.length = 0;
   }
+  ctx.reportOmitted();
   return { format, skills: ctx.skills, problems: ctx.problems };
 }
 
@@ -102,10 +124,20 @@ interface Located {
   index: LineIndex;
 }
 
+/** A position, or a way to compute it only when the problem is actually listed. */
+type SpanSource = Span | (() => Span);
+
 class ParseContext {
   readonly skills: ParsedSkill[] = [];
   readonly problems: SkillProblem[] = [];
+  /** Every problem found, listed or not; and how many of them were errors. */
+  private problemTotal = 0;
+  private errorTotal = 0;
+  private readonly skillNames = new Map<string, ParsedSkill>();
+  private readonly pairs = new PairLookup();
   private readonly index: LineIndex;
+  private readonly maxProblems: number;
+  private readonly deadline: number;
 
   constructor(
     private readonly text: string,
@@ -114,6 +146,42 @@ class ParseContext {
     private readonly format: DocumentFormat | undefined,
   ) {
     this.index = new LineIndex(text);
+    this.maxProblems = Math.max(1, options.maxProblems ?? DEFAULT_MAX_PROBLEMS);
+    this.deadline = performance.now() + (options.budgetMs ?? DEFAULT_PARSE_BUDGET_MS);
+  }
+
+  /** Adds the closing "N more problems" warning when the list was capped. */
+  reportOmitted(): void {
+    const omitted = this.problemTotal - this.problems.length;
+    if (omitted <= 0) return;
+    this.problems.push(makeProblem(this.file, FILE_START, 'warning', PROBLEM_CODES.tooManyProblems,
+      `${omitted} more problem${omitted === 1 ? '' : 's'} in this file ${omitted === 1 ? 'is' : 'are'} not listed (only the first ${this.maxProblems} are). Fix these first and validate again.`,
+      { data: { omitted } }));
+  }
+
+  /**
+   * True (after reporting why, once) when the file has used up its parse time or its error
+   * allowance; checked between skills so the work per file stays bounded.
+   */
+  private budgetSpent(where: string): boolean {
+    const maxErrors = this.options.maxErrors ?? DEFAULT_MAX_ERRORS;
+    let why: string;
+    if (this.errorTotal >= maxErrors) {
+      why = `${this.errorTotal} errors so far (the limit is ${maxErrors}). Fix the listed problems, or split the file.`;
+    } else if (performance.now() > this.deadline) {
+      why = `this file takes too long to read (over ${this.options.budgetMs ?? DEFAULT_PARSE_BUDGET_MS} ms). Split it into smaller skill files.`;
+    } else {
+      return false;
+    }
+    // Always listed, even past the problem cap: it says why the file's later skills are missing.
+    this.problems.unshift(makeProblem(this.file, FILE_START, 'error', PROBLEM_CODES.parseBudgetExceeded, `Parsing stopped at ${where}: ${why}`));
+    this.problemTotal++;
+    this.errorTotal++;
+    return true;
+  }
+
+  private get listFull(): boolean {
+    return this.problems.length >= this.maxProblems;
   }
 
   run(): void {
@@ -152,8 +220,13 @@ class ParseContext {
     }
   }
 
-  private problem(span: Span, severity: 'error' | 'warning' | 'info', code: ProblemCode, message: string, extra: { skillName?: string; data?: Record<string, unknown> } = {}): void {
-    this.problems.push(makeProblem(this.file, span, severity, code, message, extra));
+  private problem(span: SpanSource, severity: 'error' | 'warning' | 'info', code: ProblemCode, message: string | (() => string), extra: { skillName?: string; data?: Record<string, unknown> } | (() => { skillName?: string; data?: Record<string, unknown> }) = {}): void {
+    this.problemTotal++;
+    if (severity === 'error') this.errorTotal++;
+    // Past the cap, a problem is only counted: no position lookup, no message, no suggestion.
+    if (this.listFull) return;
+    this.problems.push(makeProblem(this.file, typeof span === 'function' ? span() : span, severity, code,
+      typeof message === 'function' ? message() : message, typeof extra === 'function' ? extra() : extra));
   }
 
   // ── formats ──────────────────────────────────────────────────────────────
@@ -203,19 +276,27 @@ class ParseContext {
   private parseYaml(): void {
     let docs: YAML.Document.Parsed[];
     try {
-      docs = YAML.parseAllDocuments(this.text, { prettyErrors: false, uniqueKeys: true, logLevel: 'error' }) as YAML.Document.Parsed[];
+      docs = YAML.parseAllDocuments(this.text, { prettyErrors: false, uniqueKeys: false, logLevel: 'error' }) as YAML.Document.Parsed[];
     } catch (error) {
       this.problem(FILE_START, 'error', PROBLEM_CODES.parseError, `YAML could not be read: ${messageOf(error)}`);
       return;
     }
     if (!Array.isArray(docs)) docs = [docs];
     const entries: Array<{ located: Located; node: AnyNode }> = [];
+    const errorsBefore = this.errorTotal;
     for (const doc of docs) {
       const located = this.fromDocument(doc, 0, FILE_START);
       if (!located) continue;
       this.collectEntries(located, entries);
     }
+    if (entries.length === 0 && this.errorTotal === errorsBefore) this.reportNoSkills();
     this.addEntries(entries, 'yaml');
+  }
+
+  /** A file that parses but defines nothing (`~`, `null`, `[]`, only comments): say so. */
+  private reportNoSkills(): void {
+    this.problem(FILE_START, 'info', PROBLEM_CODES.noSkills,
+      'This file defines no skill (it is empty, `null`, an empty list or only comments). Add a mapping with `trigger` and `steps`, or delete the file.');
   }
 
   private parseJson(): void {
@@ -230,7 +311,9 @@ class ParseContext {
     const located = this.parseYamlSource(text, 0, FILE_START);
     if (!located) return;
     const entries: Array<{ located: Located; node: AnyNode }> = [];
+    const errorsBefore = this.errorTotal;
     this.collectEntries(located, entries);
+    if (entries.length === 0 && this.errorTotal === errorsBefore) this.reportNoSkills();
     this.addEntries(entries, 'json');
   }
 
@@ -238,39 +321,51 @@ class ParseContext {
     const text = this.text;
     let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
     let lineNo = 1;
+    const skillsBefore = this.skills.length;
+    let definitions = 0;
     while (start <= text.length) {
       const end = lineEnd(text, start);
       const line = text.slice(start, end);
+      if (this.budgetSpent(`line ${lineNo}`)) return;
       if (line.trim().length > 0) {
+        definitions++;
+        const currentLine = lineNo;
         try {
           const value: unknown = JSON.parse(line);
           if (!isPlainObject(value)) {
-            this.problem(this.index.lineSpan(lineNo), 'error', PROBLEM_CODES.notAMapping, `Line ${lineNo}: each line must be one JSON object (a skill).`);
+            this.problem(() => this.index.lineSpan(currentLine), 'error', PROBLEM_CODES.notAMapping, `Line ${lineNo}: each line must be one JSON object (a skill).`);
           } else if (!this.tryFastSkill(value, lineNo)) {
-            // Slow path only for lines with problems: YAML nodes give exact columns.
+            // Slow path only for lines with problems that will be listed: YAML nodes give exact columns.
             const located = this.parseYamlSource(line, start, this.index.lineSpan(lineNo));
             if (located && isPlainObject(located.value)) this.addSkill(located, 'jsonl', { ordinal: lineNo - 1, multi: true });
           }
         } catch (error) {
           const offset = start + Math.min(jsonErrorOffset(error, line), line.length);
-          this.problem(this.index.span(offset, Math.max(offset + 1, end)), 'error', PROBLEM_CODES.parseError, `Line ${lineNo}: invalid JSON: ${cleanJsonMessage(error)}`);
+          this.problem(() => this.index.span(offset, Math.max(offset + 1, end)), 'error', PROBLEM_CODES.parseError, () => `Line ${currentLine}: invalid JSON: ${cleanJsonMessage(error)}`);
         }
       }
       if (end >= text.length) break;
       start = end + 1;
       lineNo++;
     }
+    if (definitions === 0 && this.skills.length === skillsBefore) this.reportNoSkills();
+  }
+
+  private fastLocated(value: Record<string, unknown>, lineNo: number): Located {
+    return { value, root: undefined, base: 0, anchor: this.index.lineSpan(lineNo), index: this.index };
   }
 
   /** JSONL fast path: a clean line becomes a skill without building YAML nodes. */
   private tryFastSkill(value: Record<string, unknown>, lineNo: number): boolean {
-    const problemCount = this.problems.length;
+    const before = { listed: this.problems.length, total: this.problemTotal, errors: this.errorTotal };
     const skillCount = this.skills.length;
-    const span = this.index.lineSpan(lineNo);
-    this.addSkill({ value, root: undefined, base: 0, anchor: span, index: this.index }, 'jsonl', { ordinal: lineNo - 1, multi: true });
-    if (this.problems.length === problemCount) return true;
-    this.problems.length = problemCount;
-    this.skills.length = skillCount;
+    this.addSkill(this.fastLocated(value, lineNo), 'jsonl', { ordinal: lineNo - 1, multi: true });
+    // Past the problem cap positions are never shown: the fast result stands.
+    if (this.problemTotal === before.total || before.listed >= this.maxProblems) return true;
+    this.problems.length = before.listed;
+    this.problemTotal = before.total;
+    this.errorTotal = before.errors;
+    for (const skill of this.skills.splice(skillCount)) this.skillNames.delete(skill.name);
     return false;
   }
 
@@ -279,7 +374,7 @@ class ParseContext {
   private parseYamlSource(source: string, base: number, anchor: Span): Located | undefined {
     let doc: YAML.Document.Parsed;
     try {
-      doc = YAML.parseDocument(source, { prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
+      doc = YAML.parseDocument(source, { prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
     } catch (error) {
       this.problem(anchor, 'error', PROBLEM_CODES.parseError, `YAML could not be read: ${messageOf(error)}`);
       return undefined;
@@ -291,9 +386,16 @@ class ParseContext {
     if (doc.errors.length > 0) {
       for (const error of doc.errors.slice(0, 20)) {
         const [from, to] = error.pos;
-        const code = error.code === 'DUPLICATE_KEY' ? PROBLEM_CODES.duplicateKey : PROBLEM_CODES.parseError;
-        const message = error.code === 'DUPLICATE_KEY' ? 'Duplicate key: each field may appear once.' : `Syntax error: ${firstLine(error.message)}`;
-        this.problem(this.index.span(base + from, base + Math.max(to, from + 1)), 'error', code, message);
+        this.problem(() => this.index.span(base + from, base + Math.max(to, from + 1)), 'error', PROBLEM_CODES.parseError, `Syntax error: ${firstLine(error.message)}`);
+      }
+      return undefined;
+    }
+    // Our own duplicate-key check: linear, unlike the parser's `uniqueKeys` (see yamlStructure).
+    const duplicates = duplicateKeyNodes(doc);
+    if (duplicates.length > 0) {
+      for (const key of duplicates) {
+        const range = key.range ?? [0, 1];
+        this.problem(() => this.index.span(base + range[0], base + Math.max(range[1], range[0] + 1)), 'error', PROBLEM_CODES.duplicateKey, 'Duplicate key: each field may appear once.');
       }
       return undefined;
     }
@@ -302,6 +404,11 @@ class ParseContext {
       value = doc.toJS({ maxAliasCount: 50 });
     } catch (error) {
       this.problem(anchor, 'error', PROBLEM_CODES.parseError, `YAML could not be read: ${messageOf(error)}`);
+      return undefined;
+    }
+    const unstorable = unstorableValue(value);
+    if (unstorable) {
+      this.problem(anchor, 'error', PROBLEM_CODES.parseError, `This document cannot be loaded: ${unstorable}. Replace the alias with the value itself.`);
       return undefined;
     }
     return { value, root: doc.contents as AnyNode, base, anchor, index: this.index };
@@ -332,7 +439,10 @@ class ParseContext {
 
   private addEntries(entries: Array<{ located: Located; node: AnyNode }>, format: DocumentFormat): void {
     const multi = entries.length > 1;
-    entries.forEach((entry, ordinal) => this.addSkill(entry.located, format, { ordinal, multi }));
+    for (let ordinal = 0; ordinal < entries.length; ordinal++) {
+      if (this.budgetSpent(`entry ${ordinal + 1} of ${entries.length}`)) return;
+      this.addSkill((entries[ordinal] as { located: Located }).located, format, { ordinal, multi });
+    }
   }
 
   private nodeSpan(located: Located, node: AnyNode): Span | undefined {
@@ -348,7 +458,7 @@ class ParseContext {
     let parentKey: AnyNode;
     for (const segment of path) {
       if (YAML.isMap(node)) {
-        const pair = node.items.find((p) => YAML.isScalar(p.key) && String(p.key.value) === String(segment));
+        const pair = this.pairs.pair(node, String(segment));
         if (!pair) return { parentKey: key };
         parentKey = key;
         key = pair.key as AnyNode;
@@ -376,6 +486,7 @@ class ParseContext {
   private addSkill(located: Located, format: DocumentFormat, info: { body?: string; bodyAnchor?: Span; ordinal: number; multi: boolean }): void {
     const raw = located.value as Record<string, unknown>;
     const problemsBefore = this.problems.length;
+    const errorsBefore = this.errorTotal;
     const schema = format === 'skill-md' ? agentSkillFrontmatterSchema : skillFileSchema;
     const declaredName = typeof raw.name === 'string' ? raw.name : undefined;
     const result = (schema as z.ZodType).safeParse(raw);
@@ -388,10 +499,10 @@ class ParseContext {
     for (const key of Object.keys(raw)) {
       if (KNOWN_SKILL_KEYS.includes(key)) continue;
       extra[key] = raw[key];
-      const suggestion = closestKey(key);
-      this.problem(this.spanOfPath(located, [key], 'key'), 'warning', PROBLEM_CODES.unknownField,
-        `Unknown field \`${key}\`${suggestion ? ` (did you mean \`${suggestion}\`?)` : ''}; it is kept as extra metadata.`,
-        { skillName: declaredName, data: { key, suggestion } });
+      const suggestion = () => closestKey(key);
+      this.problem(() => this.spanOfPath(located, [key], 'key'), 'warning', PROBLEM_CODES.unknownField,
+        () => `Unknown field \`${key}\`${suggestion() ? ` (did you mean \`${suggestion()}\`?)` : ''}; it is kept as extra metadata.`,
+        () => ({ skillName: declaredName, data: { key, suggestion: suggestion() } }));
     }
 
     const str = (key: string): string => (typeof raw[key] === 'string' ? (raw[key] as string).trim() : '');
@@ -419,11 +530,11 @@ class ParseContext {
       }
     }
 
-    if (this.problems.slice(problemsBefore).some((p) => p.severity === 'error')) return;
+    if (this.errorTotal > errorsBefore) return;
 
     const nameGenerated = !declaredName;
     const name = declaredName ?? generatedName(this.options.packName ?? 'local', this.options.relativePath ?? baseName(this.file), info.multi ? info.ordinal + 1 : undefined);
-    const previous = this.skills.find((s) => s.name === name);
+    const previous = this.skillNames.get(name);
     const span = located.anchor;
     if (previous) {
       this.problem(declaredName ? this.spanOfPath(located, ['name']) : span, 'error', PROBLEM_CODES.duplicateName,
@@ -437,7 +548,7 @@ class ParseContext {
       if (raw[key] !== undefined) meta[key] = raw[key];
     }
     const title = str('title') || firstHeading(body) || humanize(name);
-    this.skills.push({
+    const skill: ParsedSkill = {
       name,
       nameGenerated,
       title,
@@ -461,7 +572,9 @@ class ParseContext {
       model_invocable: raw['disable-model-invocation'] !== true,
       span,
       nameSpan: declaredName ? this.spanOfPath(located, ['name']) : undefined,
-    });
+    };
+    this.skills.push(skill);
+    this.skillNames.set(name, skill);
   }
 
   private hasIssueAt(from: number, keys: string[]): boolean {
@@ -491,8 +604,18 @@ class ParseContext {
     } else if (issue.code === 'too_big') {
       code = PROBLEM_CODES.tooLong;
     }
-    const span = missing ? located.anchor : this.spanOfPath(located, path);
+    const span = missing ? located.anchor : () => this.spanOfPath(located, path);
+    if (code === PROBLEM_CODES.tooLong && path.length === 1 && this.isSoftLength(key, raw[key])) {
+      this.problem(span, 'warning', code, `${message}; the skill loads, and the text is shortened where prompts have a budget.`, { skillName, data: { key } });
+      return;
+    }
     this.problem(span, 'error', code, message, { skillName, data: { key } });
+  }
+
+  /** Over-long text that still loads (SOFT_LENGTH_KEYS; SKILL.md names up to the store's limit). */
+  private isSoftLength(key: string, value: unknown): boolean {
+    if (SOFT_LENGTH_KEYS.has(key)) return true;
+    return key === 'name' && typeof value === 'string' && value.length <= SOFT_NAME_LENGTH;
   }
 }
 

@@ -79,6 +79,14 @@ interface ParsedFile {
 
 type Outcome = 'inserted' | 'updated' | 'unchanged' | 'skipped';
 
+/** One parsed skill waiting to be written, with the report its problems go to. */
+interface ApplyItem {
+  file: ParsedFile;
+  skill: ParsedSkill;
+  report: FileReport;
+  onApplied(outcome: Exclude<Outcome, 'skipped'>): void;
+}
+
 export interface LoaderDeps {
   fs: FileSystemPort;
   store: SkillStore;
@@ -89,6 +97,11 @@ export interface LoaderDeps {
 }
 
 const PARSE_CONCURRENCY = 16;
+/**
+ * Writing parsed files to the store runs in slices of about this long, each its own transaction,
+ * with a turn of the event loop between them: a large pack never blocks the host for long.
+ */
+const APPLY_SLICE_MS = 40;
 /** A load that wrote at least this many skills merges the FTS index afterwards. */
 const OPTIMIZE_AFTER_WRITES = 1000;
 
@@ -144,33 +157,35 @@ export class SkillPackLoader {
     const claimed = new Map<string, { file: string; line: number }>();
     const counters = new Map<string, { inserted: number; updated: number; count: number }>();
     let removedCount = 0;
-    store.transaction(() => {
-      for (const { pack, scan } of scans) {
-        const report: PackReport = {
-          pack, missing: scan.missing, files: [], skillCount: 0, updatedCount: 0,
-          problems: [...scan.problems, ...(scan.missing && !pack.optional
-            ? [makeProblem(pack.root, FILE_START, 'error', PROBLEM_CODES.packNotFound, `Skill pack "${pack.name}" not found: folder ${pack.root} does not exist.`)]
-            : [])],
-        };
-        this.reports.set(pack.name, report);
-        counters.set(pack.name, { inserted: 0, updated: 0, count: 0 });
-      }
-      for (const file of parsed) {
-        if (!file) continue;
-        const counter = counters.get(file.pack.name);
-        const fileReport = this.fileReport(file);
-        for (const skill of file.skills) {
-          const outcome = this.applySkill(file, skill, fileReport, (name) => claimed.get(name));
-          if (outcome === 'skipped') continue;
+    for (const { pack, scan } of scans) {
+      const report: PackReport = {
+        pack, missing: scan.missing, files: [], skillCount: 0, updatedCount: 0,
+        problems: [...scan.problems, ...(scan.missing && !pack.optional
+          ? [makeProblem(pack.root, FILE_START, 'error', PROBLEM_CODES.packNotFound, `Skill pack "${pack.name}" not found: folder ${pack.root} does not exist.`)]
+          : [])],
+      };
+      this.reports.set(pack.name, report);
+      counters.set(pack.name, { inserted: 0, updated: 0, count: 0 });
+    }
+    const items: ApplyItem[] = [];
+    for (const file of parsed) {
+      if (!file) continue;
+      const counter = counters.get(file.pack.name);
+      const fileReport = this.fileReport(file);
+      this.reports.get(file.pack.name)?.files.push(fileReport);
+      for (const skill of file.skills) {
+        items.push({ file, skill, report: fileReport, onApplied: (outcome) => {
           claimed.set(skill.name, { file: file.ref.file, line: skill.span.line });
           if (counter) {
             counter.count++;
             if (outcome === 'inserted') counter.inserted++;
             if (outcome === 'updated') counter.updated++;
           }
-        }
-        this.reports.get(file.pack.name)?.files.push(fileReport);
+        } });
       }
+    }
+    await this.applySliced(items, (name) => claimed.get(name));
+    store.transaction(() => {
       for (const name of store.packSkillNames()) {
         if (!claimed.has(name)) {
           store.delete(name);
@@ -189,9 +204,15 @@ export class SkillPackLoader {
       if (!report) continue;
       report.skillCount = counter.count;
       report.updatedCount = counter.inserted + counter.updated;
-      const problems = [...report.problems, ...report.files.flatMap((f) => f.problems)];
-      summary.problems.push(...problems);
-      summary.packs.push({ name: pack.name, skillCount: counter.count, insertedCount: counter.inserted, updatedCount: counter.updated, removedCount: 0, problemCount: problems.length });
+      // Loops, not `push(...spread)`: a spread of a very long list overflows the call stack.
+      let problemCount = 0;
+      for (const problem of report.problems) summary.problems.push(problem);
+      problemCount += report.problems.length;
+      for (const file of report.files) {
+        for (const problem of file.problems) summary.problems.push(problem);
+        problemCount += file.problems.length;
+      }
+      summary.packs.push({ name: pack.name, skillCount: counter.count, insertedCount: counter.inserted, updatedCount: counter.updated, removedCount: 0, problemCount });
       if (!(report.missing && pack.optional)) {
         this.deps.events.emit({ type: 'skill_pack_loaded', payload: { pack_name: pack.name, skill_count: counter.count, updated_count: counter.inserted + counter.updated } });
       }
@@ -224,22 +245,22 @@ export class SkillPackLoader {
     const { store } = this.deps;
     const result: FileChangeResult = { status: 'reloaded', file: target, pack: pack.name, inserted: [], updated: [], removed: [], problems: [], durationMs: 0 };
     const fileReport = this.fileReport(parsedFile);
-    store.transaction(() => {
-      const before = store.bySource(target);
-      const kept = new Set<string>();
-      for (const skill of parsedFile.skills) {
-        const outcome = this.applySkill(parsedFile, skill, fileReport, (name) => {
-          const existing = store.get(name);
-          return existing && existing.origin === 'pack' && existing.source_file !== target
-            ? { file: existing.source_file, line: existing.source_line } : undefined;
-        });
-        if (outcome === 'skipped') continue;
+    const before = store.bySource(target);
+    const kept = new Set<string>();
+    await this.applySliced(parsedFile.skills.map((skill) => ({
+      file: parsedFile, skill, report: fileReport, onApplied: (outcome: Exclude<Outcome, 'skipped'>) => {
         kept.add(skill.name);
         if (outcome === 'inserted') result.inserted.push(skill.name);
         if (outcome === 'updated') result.updated.push(skill.name);
-      }
+      },
+    })), (name) => {
+      const existing = store.get(name);
+      return existing && existing.origin === 'pack' && existing.source_file !== target
+        ? { file: existing.source_file, line: existing.source_line } : undefined;
+    });
+    store.transaction(() => {
       for (const row of before) {
-        if (!kept.has(row.name)) {
+        if (!kept.has(row.name) && store.get(row.name)?.source_file === target) {
           store.delete(row.name);
           result.removed.push(row.name);
         }
@@ -280,11 +301,54 @@ export class SkillPackLoader {
   }
 
   private async readAndParse(pack: ResolvedSkillPack, ref: SkillFileRef): Promise<ParsedFile> {
-    const read = await readSkillFile(this.deps.fs, ref.file);
-    if (!read.ok) return { pack, ref, skills: [], problems: [read.problem], resources: [] };
-    const result = parseSkillDocument(read.text, ref.file, { format: ref.format, packName: pack.name, relativePath: ref.relativePath });
-    const resources = ref.format === 'skill-md' && result.skills.length > 0 ? await listSkillResources(this.deps.fs, path.dirname(ref.file)) : [];
-    return { pack, ref, skills: result.skills, problems: result.problems, resources };
+    try {
+      const read = await readSkillFile(this.deps.fs, ref.file);
+      if (!read.ok) return { pack, ref, skills: [], problems: [read.problem], resources: [] };
+      const result = parseSkillDocument(read.text, ref.file, { format: ref.format, packName: pack.name, relativePath: ref.relativePath });
+      const resources = ref.format === 'skill-md' && result.skills.length > 0 ? await listSkillResources(this.deps.fs, path.dirname(ref.file)) : [];
+      return { pack, ref, skills: result.skills, problems: result.problems, resources };
+    } catch (error) {
+      // A file-system or parser failure costs this file only.
+      return { pack, ref, skills: [], resources: [], problems: [makeProblem(ref.file, FILE_START, 'error', PROBLEM_CODES.loadFailed,
+        `This file could not be loaded: ${error instanceof Error ? error.message : String(error)}.`)] };
+    }
+  }
+
+  /**
+   * Applies parsed skills in slices of about APPLY_SLICE_MS, each one transaction, yielding to
+   * the host between slices. Each skill is written in its own savepoint: if anything about it
+   * fails (a value the store cannot hold, a bug), only that skill is undone and reported; the
+   * rest of its file and pack still load.
+   */
+  private async applySliced(items: readonly ApplyItem[], claimedElsewhere: (name: string) => { file: string; line: number } | undefined): Promise<void> {
+    const { store } = this.deps;
+    let next = 0;
+    while (next < items.length) {
+      const sliceStart = performance.now();
+      store.transaction(() => {
+        while (next < items.length && performance.now() - sliceStart < APPLY_SLICE_MS) {
+          const item = items[next++] as ApplyItem;
+          const outcome = this.applySkillIsolated(item, claimedElsewhere);
+          if (outcome !== 'skipped') item.onApplied(outcome);
+        }
+      });
+      if (next < items.length) await yieldToHost();
+    }
+  }
+
+  private applySkillIsolated(item: ApplyItem, claimedElsewhere: (name: string) => { file: string; line: number } | undefined): Outcome {
+    const { file, skill, report } = item;
+    const listed = report.skills.length;
+    try {
+      return this.deps.store.transaction(() => this.applySkill(file, skill, report, claimedElsewhere));
+    } catch (error) {
+      report.skills.length = listed;
+      const reason = error instanceof Error ? error.message : String(error);
+      report.problems.push(makeProblem(file.ref.file, skill.span, 'error', PROBLEM_CODES.loadFailed,
+        `Skill \`${skill.name}\` could not be stored: ${reason}. The rest of the file and pack is loaded; fix this definition.`, { skillName: skill.name }));
+      this.deps.logger.warn(`Skill ${skill.name} (${file.ref.file}:${skill.span.line}) could not be stored: ${reason}`);
+      return 'skipped';
+    }
   }
 
   private fileReport(file: ParsedFile): FileReport {
@@ -355,6 +419,11 @@ export class SkillPackLoader {
     }
     return undefined;
   }
+}
+
+/** One turn of the event loop, so the host handles other work between slices of a long load. */
+function yieldToHost(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function samePlacement(a: SkillRecord, b: SkillRecord): boolean {

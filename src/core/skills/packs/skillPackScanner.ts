@@ -49,7 +49,12 @@ export async function scanPack(fs: FileSystemPort, root: string, packFormat?: Sk
     return { files, problems, missing: true };
   }
   const walk = async (folder: string, rel: string, depth: number): Promise<void> => {
-    if (depth > MAX_DEPTH || files.length >= MAX_PACK_FILES) return;
+    if (files.length >= MAX_PACK_FILES) return;
+    if (depth > MAX_DEPTH) {
+      problems.push(makeProblem(folder, FILE_START, 'info', PROBLEM_CODES.tooDeep,
+        `Folder not scanned: it is more than ${MAX_DEPTH} levels below the pack root, so skill files in it are not loaded. Move them higher up.`));
+      return;
+    }
     let entries;
     try {
       entries = await fs.readDirectory(folder);
@@ -77,9 +82,14 @@ export async function scanPack(fs: FileSystemPort, root: string, packFormat?: Sk
         await walk(full, relPath, depth + 1);
         continue;
       }
-      if (entry.kind !== 'file') continue;
       const format = detectSkillFormat(entry.name);
       if (!formatAdmits(packFormat, format)) continue;
+      if (entry.kind !== 'file') {
+        // A FIFO, socket or device named like a skill file: never opened (reading a FIFO blocks).
+        problems.push(makeProblem(full, FILE_START, 'info', PROBLEM_CODES.notARegularFile,
+          'Skipped: this is not a regular file (a FIFO, socket or device), so it is never read. Replace it with a normal file.'));
+        continue;
+      }
       if (files.length >= MAX_PACK_FILES) {
         problems.push(makeProblem(root, FILE_START, 'error', PROBLEM_CODES.tooManyFiles, `Pack has more than ${MAX_PACK_FILES} skill files; the rest were not loaded.`));
         return;
@@ -99,7 +109,7 @@ export async function readSkillFile(fs: FileSystemPort, file: string, maxBytes =
   const stat = await safeStat(fs, file);
   if (!stat) return fail(PROBLEM_CODES.unreadableFile, 'File not found.');
   if (stat.kind === 'symlink') return fail(PROBLEM_CODES.symlinkSkipped, 'Symbolic link skipped: links are not followed inside skill packs.');
-  if (stat.kind !== 'file') return fail(PROBLEM_CODES.unreadableFile, 'Not a regular file.');
+  if (stat.kind !== 'file') return fail(PROBLEM_CODES.notARegularFile, 'Not a regular file (a folder, FIFO, socket or device); it is never read.');
   if (stat.size > maxBytes) {
     return fail(PROBLEM_CODES.fileTooLarge, `File is too large (${stat.size} bytes; the limit is ${maxBytes}). Split it into smaller skill files.`);
   }

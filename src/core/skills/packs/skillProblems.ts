@@ -38,6 +38,18 @@ export const PROBLEM_CODES = {
   pathOutsidePack: 'path-outside-pack',
   packNotFound: 'pack-not-found',
   tooManyFiles: 'too-many-files',
+  /** More problems than a file's list holds; the rest are counted, not listed. */
+  tooManyProblems: 'too-many-problems',
+  /** Parsing one file took longer than its time budget and stopped. */
+  parseBudgetExceeded: 'parse-budget-exceeded',
+  /** The file parses but defines nothing (`~`, `null`, `[]`, only comments). */
+  noSkills: 'no-skills',
+  /** A skill file that is not a regular file (FIFO, socket, device): never opened. */
+  notARegularFile: 'not-a-regular-file',
+  /** A folder deeper than the scan depth: its skill files are not loaded. */
+  tooDeep: 'too-deep',
+  /** Writing a parsed file to the store failed; that file alone is skipped. */
+  loadFailed: 'load-failed',
   /** Required environment variables are missing: the skill loads but is inactive. */
   missingRequirement: 'missing-requirement',
 } as const;
