@@ -127,7 +127,7 @@ export class SkillQueries {
     }
     const safe = found.map((r) => makeSafe(r, { gate, redact: this.deps.config().redactPii }));
     const rendered = await renderWithinBudget(safe, input.max_tokens, this.deps.tokenCounter, input.format === 'injection' ? INJECTION_WRAPPER : RAW_WRAPPER);
-    this.deps.store.recordUsage(rendered.included.map((i) => found[i.index]?.name ?? '').filter(Boolean), this.deps.clock.now());
+    this.deps.store.recordUsage(rendered.included.map((i) => found[i.index]).filter((r): r is SkillRecord => r !== undefined), this.deps.clock.now());
     const output: SkillGetOutput = {
       skills: rendered.included.map(({ view }) => structured(view)),
       formatted_context: rendered.text,
@@ -216,7 +216,7 @@ export class SkillQueries {
     const gate = this.gate(ctx);
     const safe = ordered.map((r) => makeSafe(r, { gate, redact: config.redactPii }));
     const rendered = await renderWithinBudget(safe, budget, this.deps.tokenCounter, INJECTION_WRAPPER);
-    const injected = rendered.included.map((i) => ordered[i.index]?.name ?? '').filter(Boolean);
+    const injected = rendered.included.map((i) => ordered[i.index]).filter((r): r is SkillRecord => r !== undefined);
     this.deps.store.recordUsage(injected, this.deps.clock.now());
     const result: RelevantResult = {
       text: rendered.text,

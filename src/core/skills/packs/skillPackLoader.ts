@@ -11,6 +11,8 @@ import type { SkillProblem } from './skillProblems';
 import { toRecord } from '../store/skillRecords';
 import type { SkillRecord } from '../skillSchema';
 import type { SkillStore } from '../store/skillStore';
+import { identityKey, makeScope } from '../store/skillScope';
+import type { SkillIdentity, SkillScope } from '../store/skillScope';
 
 /**
  * Loads packs into the SkillStore with the upsert rules of RFC §3.5:
@@ -175,7 +177,7 @@ export class SkillPackLoader {
       this.reports.get(file.pack.name)?.files.push(fileReport);
       for (const skill of file.skills) {
         items.push({ file, skill, report: fileReport, onApplied: (outcome) => {
-          claimed.set(skill.name, { file: file.ref.file, line: skill.span.line });
+          claimed.set(identityKey({ ...packScope(file.pack), name: skill.name }), { file: file.ref.file, line: skill.span.line });
           if (counter) {
             counter.count++;
             if (outcome === 'inserted') counter.inserted++;
@@ -184,11 +186,11 @@ export class SkillPackLoader {
         } });
       }
     }
-    await this.applySliced(items, (name) => claimed.get(name));
+    await this.applySliced(items, (identity) => claimed.get(identityKey(identity)));
     store.transaction(() => {
-      for (const name of store.packSkillNames()) {
-        if (!claimed.has(name)) {
-          store.delete(name);
+      for (const identity of store.packSkills()) {
+        if (!claimed.has(identityKey(identity))) {
+          store.delete(identity);
           removedCount++;
         }
       }
@@ -249,19 +251,19 @@ export class SkillPackLoader {
     const kept = new Set<string>();
     await this.applySliced(parsedFile.skills.map((skill) => ({
       file: parsedFile, skill, report: fileReport, onApplied: (outcome: Exclude<Outcome, 'skipped'>) => {
-        kept.add(skill.name);
+        kept.add(identityKey({ ...packScope(pack), name: skill.name }));
         if (outcome === 'inserted') result.inserted.push(skill.name);
         if (outcome === 'updated') result.updated.push(skill.name);
       },
-    })), (name) => {
-      const existing = store.get(name);
+    })), (identity) => {
+      const existing = store.get(identity.name, identity);
       return existing && existing.origin === 'pack' && existing.source_file !== target
         ? { file: existing.source_file, line: existing.source_line } : undefined;
     });
     store.transaction(() => {
       for (const row of before) {
-        if (!kept.has(row.name) && store.get(row.name)?.source_file === target) {
-          store.delete(row.name);
+        if (!kept.has(identityKey(row)) && store.get(row.name, row)?.source_file === target) {
+          store.delete(row);
           result.removed.push(row.name);
         }
       }
@@ -287,7 +289,7 @@ export class SkillPackLoader {
     store.transaction(() => {
       for (const record of store.packSources()) {
         if (record.source_file === absolute || isInside(record.source_file, absolute)) {
-          store.delete(record.name);
+          store.delete(record);
           removed.push(record.name);
         }
       }
@@ -320,7 +322,7 @@ export class SkillPackLoader {
    * fails (a value the store cannot hold, a bug), only that skill is undone and reported; the
    * rest of its file and pack still load.
    */
-  private async applySliced(items: readonly ApplyItem[], claimedElsewhere: (name: string) => { file: string; line: number } | undefined): Promise<void> {
+  private async applySliced(items: readonly ApplyItem[], claimedElsewhere: (identity: SkillIdentity) => { file: string; line: number } | undefined): Promise<void> {
     const { store } = this.deps;
     let next = 0;
     while (next < items.length) {
@@ -336,7 +338,7 @@ export class SkillPackLoader {
     }
   }
 
-  private applySkillIsolated(item: ApplyItem, claimedElsewhere: (name: string) => { file: string; line: number } | undefined): Outcome {
+  private applySkillIsolated(item: ApplyItem, claimedElsewhere: (identity: SkillIdentity) => { file: string; line: number } | undefined): Outcome {
     const { file, skill, report } = item;
     const listed = report.skills.length;
     try {
@@ -366,17 +368,19 @@ export class SkillPackLoader {
   }
 
   /** Applies the upsert rules to one parsed skill; records problems on the file report. */
-  private applySkill(file: ParsedFile, skill: ParsedSkill, report: FileReport, claimedElsewhere: (name: string) => { file: string; line: number } | undefined): Outcome {
+  private applySkill(file: ParsedFile, skill: ParsedSkill, report: FileReport, claimedElsewhere: (identity: SkillIdentity) => { file: string; line: number } | undefined): Outcome {
     const { store } = this.deps;
     const span = skill.nameSpan ?? skill.span;
-    const other = claimedElsewhere(skill.name);
+    const scope = packScope(file.pack);
+    const other = claimedElsewhere({ ...scope, name: skill.name });
     if (other) {
       report.problems.push(makeProblem(file.ref.file, span, 'error', PROBLEM_CODES.duplicateName,
         `Duplicate skill name \`${skill.name}\`: also defined at ${other.file}:${other.line}. The first definition is used; rename one of them.`,
         { skillName: skill.name, data: { otherFile: other.file, otherLine: other.line } }));
       return 'skipped';
     }
-    const existing = store.get(skill.name);
+    // Names are unique per scope (RFC §3.2): only this pack's scope can clash.
+    const existing = store.get(skill.name, scope);
     if (existing && existing.origin === 'learned') {
       report.problems.push(makeProblem(file.ref.file, span, 'warning', PROBLEM_CODES.shadowedByLearned,
         `A learned skill named \`${skill.name}\` exists; pack skills never overwrite learned ones. Rename this skill to load it.`, { skillName: skill.name }));
@@ -419,6 +423,11 @@ export class SkillPackLoader {
     }
     return undefined;
   }
+}
+
+/** The scope a pack's skills are stored in (their identity is this scope + name). */
+function packScope(pack: ResolvedSkillPack): SkillScope {
+  return makeScope(pack.scopeMode, pack.tenantId, pack.projectId);
 }
 
 /** One turn of the event loop, so the host handles other work between slices of a long load. */

@@ -6,11 +6,29 @@ import type { SkillStore } from './skillStore';
  * Learned skills are what a user taught; they must survive a corrupt or rebuilt database. Every
  * change rewrites a JSONL export of all learned skills beside the database (atomically, through
  * the ByteStore); on open, any learned skill missing from the store is replayed from it.
+ *
+ * Writes are serialised: one runs at a time, and it takes its snapshot of the store when it
+ * starts, so every change made before a `write()` call is in the file once that call resolves.
+ * Callers arriving while a write is queued (not yet started) share it.
  */
 export class LearnedSkillJournal {
+  private running: Promise<void> = Promise.resolve();
+  private queued: Promise<void> | undefined;
+
   constructor(private readonly bytes: ByteStore, private readonly key: string, private readonly logger: Logger) {}
 
-  async write(store: SkillStore): Promise<void> {
+  write(store: SkillStore): Promise<void> {
+    if (this.queued) return this.queued;
+    const next = this.running.catch(() => undefined).then(() => {
+      this.queued = undefined;
+      return this.writeNow(store);
+    });
+    this.queued = next;
+    this.running = next;
+    return next;
+  }
+
+  private async writeNow(store: SkillStore): Promise<void> {
     const lines = store.all().filter((r) => r.origin === 'learned').map((r) => JSON.stringify(r));
     await this.bytes.write(this.key, new TextEncoder().encode(lines.length ? `${lines.join('\n')}\n` : ''));
   }
@@ -35,9 +53,9 @@ export class LearnedSkillJournal {
           return;
         }
         const record = parsed.data;
-        const existing = store.get(record.name);
+        const existing = store.get(record.name, record);
         if (existing?.origin === 'learned') return;
-        if (existing) store.delete(record.name);
+        if (existing) store.delete(existing);
         store.upsert({ ...record, origin: 'learned' });
         restored++;
       });
