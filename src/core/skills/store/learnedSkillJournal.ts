@@ -1,5 +1,7 @@
 import type { ByteStore, Logger } from '../../platform/ports';
 import { skillRecordSchema } from '../skillSchema';
+import type { SkillRecord } from '../skillSchema';
+import { canonicalJson } from './skillRecords';
 import type { SkillStore } from './skillStore';
 
 /**
@@ -54,12 +56,21 @@ export class LearnedSkillJournal {
         }
         const record = parsed.data;
         const existing = store.get(record.name, record);
-        if (existing?.origin === 'learned') return;
+        if (existing?.origin === 'learned' && sameContent(existing, record)) return;
+        // Missing, shadowed by a pack skill, or damaged in the database: the journal wins. Usage
+        // counts are not journaled, so a surviving row keeps its own.
+        const usage = existing?.origin === 'learned' ? { use_count: existing.use_count, last_used: existing.last_used } : {};
         if (existing) store.delete(existing);
-        store.upsert({ ...record, origin: 'learned' });
+        store.upsert({ ...record, ...usage, origin: 'learned' });
         restored++;
       });
     });
     return restored;
   }
+}
+
+/** Whether a stored learned skill still says what the journal says (usage counts aside). */
+function sameContent(stored: SkillRecord, journaled: SkillRecord): boolean {
+  const content = ({ use_count: _u, last_used: _l, ...rest }: SkillRecord) => canonicalJson(rest);
+  return content(stored) === content(journaled);
 }
