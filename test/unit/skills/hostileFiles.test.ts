@@ -51,6 +51,14 @@ describe('skills: hostile files cost that file alone (issue 11.3, 11.4, 11.11)',
     assert.equal(result.problems[199]?.line, 203);
   });
 
+  it('a JSON file with more than 5,000 values skips the exact-position pass, says so, and still loads', () => {
+    const extra = Object.fromEntries(Array.from({ length: 6000 }, (_, i) => [`k${i}`, i]));
+    const result = parseSkillDocument(JSON.stringify({ name: 'wide', trigger: 't', steps: ['a'], ...extra }), 'wide.skill.json');
+    assert.equal(result.skills[0]?.name, 'wide');
+    assert.deepEqual(result.problems.slice(0, 2).map((p) => [p.severity, p.code]), [['info', 'positions-skipped'], ['warning', 'unknown-field']]);
+    assert.match(result.problems.at(-1)?.message ?? '', /^5801 more problems/);
+  });
+
   it('duplicate keys are still found (without the quadratic check) and point at the repeat', () => {
     const result = parseSkillDocument('trigger: t\nsteps: [a]\ntrigger: u\n', 'dup.skill.yaml');
     assert.deepEqual(result.problems.map((p) => [p.code, p.line]), [['duplicate-key', 3]]);

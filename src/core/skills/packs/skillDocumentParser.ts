@@ -76,6 +76,8 @@ export const DEFAULT_MAX_CHARS = 1024 * 1024;
 export const DEFAULT_MAX_PROBLEMS = 200;
 export const DEFAULT_PARSE_BUDGET_MS = 5000;
 export const DEFAULT_MAX_ERRORS = 1000;
+/** JSON documents with more values than this skip the (slow) YAML pass for exact positions. */
+const JSON_POSITION_LIMIT = 5000;
 /**
  * Fields whose length limit is advice, not validity (agentskills.io and our own): a longer value
  * loads with a warning and is shortened when rendered. VS Code and Claude load such skills too.
@@ -301,14 +303,29 @@ class ParseContext {
 
   private parseJson(): void {
     const text = this.text.charCodeAt(0) === 0xfeff ? ` ${this.text.slice(1)}` : this.text;
+    let value: unknown;
     try {
-      JSON.parse(text);
+      value = JSON.parse(text);
     } catch (error) {
       const offset = jsonErrorOffset(error, text);
       this.problem(this.index.span(offset, offset + 1), 'error', PROBLEM_CODES.parseError, `Invalid JSON: ${cleanJsonMessage(error)}`);
       return;
     }
-    const located = this.parseYamlSource(text, 0, FILE_START);
+    // The YAML pass gives exact positions and finds repeated keys, but costs seconds on a huge
+    // document; past JSON_POSITION_LIMIT values the plain JSON value is used instead.
+    let located: Located | undefined;
+    if (countValues(value, JSON_POSITION_LIMIT) > JSON_POSITION_LIMIT) {
+      const unstorable = unstorableValue(value);
+      if (unstorable) {
+        this.problem(FILE_START, 'error', PROBLEM_CODES.parseError, `This document cannot be loaded: ${unstorable}.`);
+        return;
+      }
+      this.problem(FILE_START, 'info', PROBLEM_CODES.positionsSkipped,
+        `This JSON file holds more than ${JSON_POSITION_LIMIT} values: its problems point at the start of the file, and a repeated key is not reported (the last one wins).`);
+      located = { value, root: undefined, base: 0, anchor: FILE_START, index: this.index };
+    } else {
+      located = this.parseYamlSource(text, 0, FILE_START);
+    }
     if (!located) return;
     const entries: Array<{ located: Located; node: AnyNode }> = [];
     const errorsBefore = this.errorTotal;
@@ -416,9 +433,10 @@ class ParseContext {
 
   private collectEntries(located: Located, into: Array<{ located: Located; node: AnyNode }>): void {
     if (located.value === null || located.value === undefined) return;
-    if (Array.isArray(located.value) && YAML.isSeq(located.root)) {
+    if (Array.isArray(located.value) && (YAML.isSeq(located.root) || located.root === undefined)) {
+      const items = YAML.isSeq(located.root) ? located.root.items : [];
       located.value.forEach((item, i) => {
-        const node = (located.root as YAML.YAMLSeq).items[i] as AnyNode;
+        const node = items[i] as AnyNode;
         const span = this.nodeSpan(located, node) ?? located.anchor;
         if (!isPlainObject(item)) {
           this.problem(span, 'error', PROBLEM_CODES.notAMapping, `Entry ${i + 1} must be a mapping of skill fields.`);
@@ -637,6 +655,19 @@ const EXPECTED: Record<string, string> = {
 
 function describeExpected(key: string): string {
   return EXPECTED[key] ?? 'wrong type (expected text)';
+}
+
+/** How many values (objects, arrays, scalars) a JSON value holds, counting no further than `limit + 1`. */
+function countValues(value: unknown, limit: number): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && count <= limit) {
+    const next = stack.pop();
+    count++;
+    if (Array.isArray(next)) for (const item of next) stack.push(item);
+    else if (isPlainObject(next)) for (const item of Object.values(next)) stack.push(item);
+  }
+  return count;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -48,6 +48,8 @@ export const PROBLEM_CODES = {
   notARegularFile: 'not-a-regular-file',
   /** A folder deeper than the scan depth: its skill files are not loaded. */
   tooDeep: 'too-deep',
+  /** A very large JSON file: problems point at the file start (no exact positions). */
+  positionsSkipped: 'positions-skipped',
   /** Writing a parsed file to the store failed; that file alone is skipped. */
   loadFailed: 'load-failed',
   /** Required environment variables are missing: the skill loads but is inactive. */
