@@ -4,9 +4,15 @@ import type { TaskType } from '../../config/settingsSchema';
 import { LineIndex } from './lineIndex';
 import { agentSkillFrontmatterSchema, KNOWN_SKILL_KEYS, skillFileSchema } from '../skillSchema';
 import type { SkillFormat } from '../skillSchema';
-import { FILE_START, makeProblem, PROBLEM_CODES } from './skillProblems';
-import type { ProblemCode, SkillProblem, Span } from './skillProblems';
+import { BoundedProblems } from './boundedProblems';
+import type { SpanSource } from './boundedProblems';
+import { FILE_START, PROBLEM_CODES } from './skillProblems';
+import type { ProblemCode, ProblemSeverity, SkillProblem, Span } from './skillProblems';
 import { duplicateKeyNodes, PairLookup, unstorableValue } from './yamlStructure';
+import {
+  cleanJsonMessage, countValues, describeExpected, firstHeading, firstLine, humanize, isPlainObject, jsonErrorOffset, lineEnd,
+  messageOf, nextLine, normalizeTools, parentFolderName, startOf,
+} from './documentValues';
 
 /**
  * Parses ONE skill document (any format) into normalised skill content plus problems with exact
@@ -105,12 +111,11 @@ export function parseSkillDocument(text: string, fileName: string, options: Pars
     ctx.run();
   } catch (error) {
     // Defensive: nothing above should throw, but a bug must not take the editor down.
-    ctx.problems.push(makeProblem(fileName, FILE_START, 'error', PROBLEM_CODES.parseError,
-      `Could not parse this file: ${error instanceof Error ? error.message : String(error)}`));
+    ctx.out.add(FILE_START, 'error', PROBLEM_CODES.parseError, `Could not parse this file: ${error instanceof Error ? error.message : String(error)}`);
     ctx.skills.length = 0;
   }
-  ctx.reportOmitted();
-  return { format, skills: ctx.skills, problems: ctx.problems };
+  ctx.out.close();
+  return { format, skills: ctx.skills, problems: ctx.out.list };
 }
 
 type AnyNode = YAML.Node | null | undefined;
@@ -126,20 +131,12 @@ interface Located {
   index: LineIndex;
 }
 
-/** A position, or a way to compute it only when the problem is actually listed. */
-type SpanSource = Span | (() => Span);
-
 class ParseContext {
   readonly skills: ParsedSkill[] = [];
-  readonly problems: SkillProblem[] = [];
-  /** Every problem found, listed or not; and how many of them were errors. */
-  private problemTotal = 0;
-  private errorTotal = 0;
+  readonly out: BoundedProblems;
   private readonly skillNames = new Map<string, ParsedSkill>();
   private readonly pairs = new PairLookup();
   private readonly index: LineIndex;
-  private readonly maxProblems: number;
-  private readonly deadline: number;
 
   constructor(
     private readonly text: string,
@@ -148,42 +145,11 @@ class ParseContext {
     private readonly format: DocumentFormat | undefined,
   ) {
     this.index = new LineIndex(text);
-    this.maxProblems = Math.max(1, options.maxProblems ?? DEFAULT_MAX_PROBLEMS);
-    this.deadline = performance.now() + (options.budgetMs ?? DEFAULT_PARSE_BUDGET_MS);
-  }
-
-  /** Adds the closing "N more problems" warning when the list was capped. */
-  reportOmitted(): void {
-    const omitted = this.problemTotal - this.problems.length;
-    if (omitted <= 0) return;
-    this.problems.push(makeProblem(this.file, FILE_START, 'warning', PROBLEM_CODES.tooManyProblems,
-      `${omitted} more problem${omitted === 1 ? '' : 's'} in this file ${omitted === 1 ? 'is' : 'are'} not listed (only the first ${this.maxProblems} are). Fix these first and validate again.`,
-      { data: { omitted } }));
-  }
-
-  /**
-   * True (after reporting why, once) when the file has used up its parse time or its error
-   * allowance; checked between skills so the work per file stays bounded.
-   */
-  private budgetSpent(where: string): boolean {
-    const maxErrors = this.options.maxErrors ?? DEFAULT_MAX_ERRORS;
-    let why: string;
-    if (this.errorTotal >= maxErrors) {
-      why = `${this.errorTotal} errors so far (the limit is ${maxErrors}). Fix the listed problems, or split the file.`;
-    } else if (performance.now() > this.deadline) {
-      why = `this file takes too long to read (over ${this.options.budgetMs ?? DEFAULT_PARSE_BUDGET_MS} ms). Split it into smaller skill files.`;
-    } else {
-      return false;
-    }
-    // Always listed, even past the problem cap: it says why the file's later skills are missing.
-    this.problems.unshift(makeProblem(this.file, FILE_START, 'error', PROBLEM_CODES.parseBudgetExceeded, `Parsing stopped at ${where}: ${why}`));
-    this.problemTotal++;
-    this.errorTotal++;
-    return true;
-  }
-
-  private get listFull(): boolean {
-    return this.problems.length >= this.maxProblems;
+    this.out = new BoundedProblems(file, {
+      maxProblems: Math.max(1, options.maxProblems ?? DEFAULT_MAX_PROBLEMS),
+      maxErrors: options.maxErrors ?? DEFAULT_MAX_ERRORS,
+      budgetMs: options.budgetMs ?? DEFAULT_PARSE_BUDGET_MS,
+    });
   }
 
   run(): void {
@@ -222,13 +188,8 @@ class ParseContext {
     }
   }
 
-  private problem(span: SpanSource, severity: 'error' | 'warning' | 'info', code: ProblemCode, message: string | (() => string), extra: { skillName?: string; data?: Record<string, unknown> } | (() => { skillName?: string; data?: Record<string, unknown> }) = {}): void {
-    this.problemTotal++;
-    if (severity === 'error') this.errorTotal++;
-    // Past the cap, a problem is only counted: no position lookup, no message, no suggestion.
-    if (this.listFull) return;
-    this.problems.push(makeProblem(this.file, typeof span === 'function' ? span() : span, severity, code,
-      typeof message === 'function' ? message() : message, typeof extra === 'function' ? extra() : extra));
+  private problem(span: SpanSource, severity: ProblemSeverity, code: ProblemCode, message: string | (() => string), extra: { skillName?: string; data?: Record<string, unknown> } | (() => { skillName?: string; data?: Record<string, unknown> }) = {}): void {
+    this.out.add(span, severity, code, message, extra);
   }
 
   // ── formats ──────────────────────────────────────────────────────────────
@@ -285,13 +246,13 @@ class ParseContext {
     }
     if (!Array.isArray(docs)) docs = [docs];
     const entries: Array<{ located: Located; node: AnyNode }> = [];
-    const errorsBefore = this.errorTotal;
+    const errorsBefore = this.out.errors;
     for (const doc of docs) {
       const located = this.fromDocument(doc, 0, FILE_START);
       if (!located) continue;
       this.collectEntries(located, entries);
     }
-    if (entries.length === 0 && this.errorTotal === errorsBefore) this.reportNoSkills();
+    if (entries.length === 0 && this.out.errors === errorsBefore) this.reportNoSkills();
     this.addEntries(entries, 'yaml');
   }
 
@@ -328,9 +289,9 @@ class ParseContext {
     }
     if (!located) return;
     const entries: Array<{ located: Located; node: AnyNode }> = [];
-    const errorsBefore = this.errorTotal;
+    const errorsBefore = this.out.errors;
     this.collectEntries(located, entries);
-    if (entries.length === 0 && this.errorTotal === errorsBefore) this.reportNoSkills();
+    if (entries.length === 0 && this.out.errors === errorsBefore) this.reportNoSkills();
     this.addEntries(entries, 'json');
   }
 
@@ -343,7 +304,7 @@ class ParseContext {
     while (start <= text.length) {
       const end = lineEnd(text, start);
       const line = text.slice(start, end);
-      if (this.budgetSpent(`line ${lineNo}`)) return;
+      if (this.out.spent(`line ${lineNo}`)) return;
       if (line.trim().length > 0) {
         definitions++;
         const currentLine = lineNo;
@@ -374,14 +335,13 @@ class ParseContext {
 
   /** JSONL fast path: a clean line becomes a skill without building YAML nodes. */
   private tryFastSkill(value: Record<string, unknown>, lineNo: number): boolean {
-    const before = { listed: this.problems.length, total: this.problemTotal, errors: this.errorTotal };
+    const before = this.out.mark();
     const skillCount = this.skills.length;
     this.addSkill(this.fastLocated(value, lineNo), 'jsonl', { ordinal: lineNo - 1, multi: true });
     // Past the problem cap positions are never shown: the fast result stands.
-    if (this.problemTotal === before.total || before.listed >= this.maxProblems) return true;
-    this.problems.length = before.listed;
-    this.problemTotal = before.total;
-    this.errorTotal = before.errors;
+    const listWasFull = this.out.full && this.out.list.length === before.listed;
+    if (this.out.total === before.total || listWasFull) return true;
+    this.out.rollback(before);
     for (const skill of this.skills.splice(skillCount)) this.skillNames.delete(skill.name);
     return false;
   }
@@ -458,7 +418,7 @@ class ParseContext {
   private addEntries(entries: Array<{ located: Located; node: AnyNode }>, format: DocumentFormat): void {
     const multi = entries.length > 1;
     for (let ordinal = 0; ordinal < entries.length; ordinal++) {
-      if (this.budgetSpent(`entry ${ordinal + 1} of ${entries.length}`)) return;
+      if (this.out.spent(`entry ${ordinal + 1} of ${entries.length}`)) return;
       this.addSkill((entries[ordinal] as { located: Located }).located, format, { ordinal, multi });
     }
   }
@@ -503,8 +463,8 @@ class ParseContext {
 
   private addSkill(located: Located, format: DocumentFormat, info: { body?: string; bodyAnchor?: Span; ordinal: number; multi: boolean }): void {
     const raw = located.value as Record<string, unknown>;
-    const problemsBefore = this.problems.length;
-    const errorsBefore = this.errorTotal;
+    const problemsBefore = this.out.list.length;
+    const errorsBefore = this.out.errors;
     const schema = format === 'skill-md' ? agentSkillFrontmatterSchema : skillFileSchema;
     const declaredName = typeof raw.name === 'string' ? raw.name : undefined;
     const result = (schema as z.ZodType).safeParse(raw);
@@ -548,7 +508,7 @@ class ParseContext {
       }
     }
 
-    if (this.errorTotal > errorsBefore) return;
+    if (this.out.errors > errorsBefore) return;
 
     const nameGenerated = !declaredName;
     const name = declaredName ?? generatedName(this.options.packName ?? 'local', this.options.relativePath ?? baseName(this.file), info.multi ? info.ordinal + 1 : undefined);
@@ -596,7 +556,7 @@ class ParseContext {
   }
 
   private hasIssueAt(from: number, keys: string[]): boolean {
-    return this.problems.slice(from).some((p) => p.severity === 'error' && keys.some((k) => p.message.startsWith(`\`${k}\``)));
+    return this.out.list.slice(from).some((p) => p.severity === 'error' && keys.some((k) => p.message.startsWith(`\`${k}\``)));
   }
 
   private reportIssue(located: Located, format: DocumentFormat, issue: z.core.$ZodIssue, raw: Record<string, unknown>, skillName: string | undefined): void {
@@ -639,86 +599,9 @@ class ParseContext {
 
 // ── helpers ────────────────────────────────────────────────────────────────
 
-const EXPECTED: Record<string, string> = {
-  steps: 'expected a list of strings',
-  tags: 'expected a list of strings',
-  preconditions: 'expected a list of strings',
-  failure_modes: 'expected a list of strings',
-  frames: 'expected a list of strings',
-  requires: 'expected a list of environment variable names',
-  triggers: 'expected a string or a list of strings',
-  tools: 'expected a list of tool names or `{ tool, note }` entries',
-  'allowed-tools': 'expected a space-separated string or a list of tool names',
-  metadata: 'expected a mapping of string keys to string values',
-  task_type: 'expected one of browser, api, code, domain, unknown',
-};
-
-function describeExpected(key: string): string {
-  return EXPECTED[key] ?? 'wrong type (expected text)';
-}
-
-/** How many values (objects, arrays, scalars) a JSON value holds, counting no further than `limit + 1`. */
-function countValues(value: unknown, limit: number): number {
-  let count = 0;
-  const stack: unknown[] = [value];
-  while (stack.length > 0 && count <= limit) {
-    const next = stack.pop();
-    count++;
-    if (Array.isArray(next)) for (const item of next) stack.push(item);
-    else if (isPlainObject(next)) for (const item of Object.values(next)) stack.push(item);
-  }
-  return count;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function startOf(span: Span): Span {
-  return { line: span.line, column: span.column, endLine: span.line, endColumn: span.column };
-}
-
-function lineEnd(text: string, from: number): number {
-  const end = text.indexOf('\n', from);
-  return end < 0 ? text.length : end;
-}
-
-function nextLine(text: string, end: number): number {
-  return Math.min(end + 1, text.length);
-}
-
-function firstLine(message: string): string {
-  return message.split('\n')[0] ?? message;
-}
-
-function messageOf(error: unknown): string {
-  return firstLine(error instanceof Error ? error.message : String(error));
-}
-
-function jsonErrorOffset(error: unknown, text: string): number {
-  const message = error instanceof Error ? error.message : '';
-  const position = /position (\d+)/.exec(message);
-  if (position) return Number(position[1]);
-  const lineCol = /line (\d+) column (\d+)/.exec(message);
-  if (lineCol) {
-    const index = new LineIndex(text);
-    return index.lineStart(Number(lineCol[1])) + Number(lineCol[2]) - 1;
-  }
-  return /end of JSON input/.test(message) ? text.length : 0;
-}
-
-function cleanJsonMessage(error: unknown): string {
-  return messageOf(error).replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '');
-}
-
 export function baseName(file: string): string {
   const parts = file.split(/[\\/]/);
   return parts[parts.length - 1] ?? file;
-}
-
-function parentFolderName(file: string): string | undefined {
-  const parts = file.split(/[\\/]/).filter(Boolean);
-  return parts.length >= 2 ? parts[parts.length - 2] : undefined;
 }
 
 /** `git/commit-message.skill.md` → `git.commit-message`. */
@@ -732,29 +615,6 @@ export function slugOfPath(relativePath: string): string {
 
 export function generatedName(packName: string, relativePath: string, ordinal?: number): string {
   return `pack.${packName}.${slugOfPath(relativePath)}${ordinal !== undefined ? `.${ordinal}` : ''}`;
-}
-
-function firstHeading(body: string): string {
-  const match = /^#{1,3}\s+(.+)$/m.exec(body);
-  return match?.[1]?.trim().slice(0, 200) ?? '';
-}
-
-function humanize(name: string): string {
-  const last = name.split('.').pop() ?? name;
-  const words = last.replace(/[-_]+/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-function normalizeTools(value: unknown): Array<{ tool: string; note?: string }> {
-  if (!Array.isArray(value)) return [];
-  const out: Array<{ tool: string; note?: string }> = [];
-  for (const entry of value) {
-    if (typeof entry === 'string' && entry.trim()) out.push({ tool: entry.trim() });
-    else if (isPlainObject(entry) && typeof entry.tool === 'string' && entry.tool.trim()) {
-      out.push(typeof entry.note === 'string' ? { tool: entry.tool.trim(), note: entry.note } : { tool: entry.tool.trim() });
-    }
-  }
-  return out;
 }
 
 /** `Bash(git commit:*) Read Write` → ['Bash(git commit:*)', 'Read', 'Write'] (spaces inside parentheses kept). */
