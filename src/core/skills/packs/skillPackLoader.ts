@@ -1,21 +1,20 @@
 import * as path from 'node:path';
 import type { Clock, EventSink, FileSystemPort, Logger } from '../../platform/ports';
 import { detectSkillFormat, parseSkillDocument } from './skillDocumentParser';
-import type { DocumentFormat, ParsedSkill } from './skillDocumentParser';
+import type { DocumentFormat } from './skillDocumentParser';
 import { isInside } from './skillPackSources';
 import type { ResolvedSkillPack } from './skillPackSources';
 import { formatAdmits, listSkillResources, readSkillFile, scanPack } from './skillPackScanner';
 import type { SkillFileRef } from './skillPackScanner';
 import { FILE_START, makeProblem, PROBLEM_CODES } from './skillProblems';
 import type { SkillProblem } from './skillProblems';
-import { toRecord } from '../store/skillRecords';
-import type { SkillRecord } from '../skillSchema';
 import type { SkillStore } from '../store/skillStore';
-import { identityKey, makeScope } from '../store/skillScope';
-import type { SkillIdentity, SkillScope } from '../store/skillScope';
+import { identityKey } from '../store/skillScope';
+import { packScope, SkillPackWriter } from './skillPackWriter';
+import type { ParsedFile, WriteItem, WriteOutcome } from './skillPackWriter';
 
 /**
- * Loads packs into the SkillStore with the upsert rules of RFC §3.5:
+ * Loads packs into the SkillStore (writes through SkillPackWriter) with the upsert rules of RFC §3.5:
  * new skill → insert; pack skill whose content hash changed → update when the pack allows it;
  * a learned skill is never overwritten; a skill whose file (or pack) is gone is removed; a name
  * defined twice is an error naming both files (the first definition, in pack order, wins).
@@ -71,24 +70,6 @@ export interface FileChangeResult {
   durationMs: number;
 }
 
-interface ParsedFile {
-  pack: ResolvedSkillPack;
-  ref: SkillFileRef;
-  skills: ParsedSkill[];
-  problems: SkillProblem[];
-  resources: string[];
-}
-
-type Outcome = 'inserted' | 'updated' | 'unchanged' | 'skipped';
-
-/** One parsed skill waiting to be written, with the report its problems go to. */
-interface ApplyItem {
-  file: ParsedFile;
-  skill: ParsedSkill;
-  report: FileReport;
-  onApplied(outcome: Exclude<Outcome, 'skipped'>): void;
-}
-
 export interface LoaderDeps {
   fs: FileSystemPort;
   store: SkillStore;
@@ -99,19 +80,17 @@ export interface LoaderDeps {
 }
 
 const PARSE_CONCURRENCY = 16;
-/**
- * Writing parsed files to the store runs in slices of about this long, each its own transaction,
- * with a turn of the event loop between them: a large pack never blocks the host for long.
- */
-const APPLY_SLICE_MS = 40;
 /** A load that wrote at least this many skills merges the FTS index afterwards. */
 const OPTIMIZE_AFTER_WRITES = 1000;
 
 export class SkillPackLoader {
   private packs: ResolvedSkillPack[] = [];
   private readonly reports = new Map<string, PackReport>();
+  private readonly writer: SkillPackWriter;
 
-  constructor(private readonly deps: LoaderDeps) {}
+  constructor(private readonly deps: LoaderDeps) {
+    this.writer = new SkillPackWriter(deps);
+  }
 
   get resolvedPacks(): readonly ResolvedSkillPack[] {
     return this.packs;
@@ -169,7 +148,7 @@ export class SkillPackLoader {
       this.reports.set(pack.name, report);
       counters.set(pack.name, { inserted: 0, updated: 0, count: 0 });
     }
-    const items: ApplyItem[] = [];
+    const items: WriteItem[] = [];
     for (const file of parsed) {
       if (!file) continue;
       const counter = counters.get(file.pack.name);
@@ -186,7 +165,7 @@ export class SkillPackLoader {
         } });
       }
     }
-    await this.applySliced(items, (identity) => claimed.get(identityKey(identity)));
+    await this.writer.writeSliced(items, (identity) => claimed.get(identityKey(identity)));
     store.transaction(() => {
       for (const identity of store.packSkills()) {
         if (!claimed.has(identityKey(identity))) {
@@ -249,8 +228,8 @@ export class SkillPackLoader {
     const fileReport = this.fileReport(parsedFile);
     const before = store.bySource(target);
     const kept = new Set<string>();
-    await this.applySliced(parsedFile.skills.map((skill) => ({
-      file: parsedFile, skill, report: fileReport, onApplied: (outcome: Exclude<Outcome, 'skipped'>) => {
+    await this.writer.writeSliced(parsedFile.skills.map((skill) => ({
+      file: parsedFile, skill, report: fileReport, onApplied: (outcome: Exclude<WriteOutcome, 'skipped'>) => {
         kept.add(identityKey({ ...packScope(pack), name: skill.name }));
         if (outcome === 'inserted') result.inserted.push(skill.name);
         if (outcome === 'updated') result.updated.push(skill.name);
@@ -316,43 +295,6 @@ export class SkillPackLoader {
     }
   }
 
-  /**
-   * Applies parsed skills in slices of about APPLY_SLICE_MS, each one transaction, yielding to
-   * the host between slices. Each skill is written in its own savepoint: if anything about it
-   * fails (a value the store cannot hold, a bug), only that skill is undone and reported; the
-   * rest of its file and pack still load.
-   */
-  private async applySliced(items: readonly ApplyItem[], claimedElsewhere: (identity: SkillIdentity) => { file: string; line: number } | undefined): Promise<void> {
-    const { store } = this.deps;
-    let next = 0;
-    while (next < items.length) {
-      const sliceStart = performance.now();
-      store.transaction(() => {
-        while (next < items.length && performance.now() - sliceStart < APPLY_SLICE_MS) {
-          const item = items[next++] as ApplyItem;
-          const outcome = this.applySkillIsolated(item, claimedElsewhere);
-          if (outcome !== 'skipped') item.onApplied(outcome);
-        }
-      });
-      if (next < items.length) await yieldToHost();
-    }
-  }
-
-  private applySkillIsolated(item: ApplyItem, claimedElsewhere: (identity: SkillIdentity) => { file: string; line: number } | undefined): Outcome {
-    const { file, skill, report } = item;
-    const listed = report.skills.length;
-    try {
-      return this.deps.store.transaction(() => this.applySkill(file, skill, report, claimedElsewhere));
-    } catch (error) {
-      report.skills.length = listed;
-      const reason = error instanceof Error ? error.message : String(error);
-      report.problems.push(makeProblem(file.ref.file, skill.span, 'error', PROBLEM_CODES.loadFailed,
-        `Skill \`${skill.name}\` could not be stored: ${reason}. The rest of the file and pack is loaded; fix this definition.`, { skillName: skill.name }));
-      this.deps.logger.warn(`Skill ${skill.name} (${file.ref.file}:${skill.span.line}) could not be stored: ${reason}`);
-      return 'skipped';
-    }
-  }
-
   private fileReport(file: ParsedFile): FileReport {
     return { file: file.ref.file, pack: file.pack.name, relativePath: file.ref.relativePath, format: file.ref.format, skills: [], problems: [...file.problems] };
   }
@@ -365,48 +307,6 @@ export class SkillPackLoader {
     }
     report.files = [...report.files.filter((f) => f.file !== fileReport.file), fileReport]
       .sort((a, b) => (a.relativePath < b.relativePath ? -1 : 1));
-  }
-
-  /** Applies the upsert rules to one parsed skill; records problems on the file report. */
-  private applySkill(file: ParsedFile, skill: ParsedSkill, report: FileReport, claimedElsewhere: (identity: SkillIdentity) => { file: string; line: number } | undefined): Outcome {
-    const { store } = this.deps;
-    const span = skill.nameSpan ?? skill.span;
-    const scope = packScope(file.pack);
-    const other = claimedElsewhere({ ...scope, name: skill.name });
-    if (other) {
-      report.problems.push(makeProblem(file.ref.file, span, 'error', PROBLEM_CODES.duplicateName,
-        `Duplicate skill name \`${skill.name}\`: also defined at ${other.file}:${other.line}. The first definition is used; rename one of them.`,
-        { skillName: skill.name, data: { otherFile: other.file, otherLine: other.line } }));
-      return 'skipped';
-    }
-    // Names are unique per scope (RFC §3.2): only this pack's scope can clash.
-    const existing = store.get(skill.name, scope);
-    if (existing && existing.origin === 'learned') {
-      report.problems.push(makeProblem(file.ref.file, span, 'warning', PROBLEM_CODES.shadowedByLearned,
-        `A learned skill named \`${skill.name}\` exists; pack skills never overwrite learned ones. Rename this skill to load it.`, { skillName: skill.name }));
-      return 'skipped';
-    }
-    const record = toRecord(skill, {
-      origin: 'pack', originRef: `${file.pack.name}:${file.ref.relativePath}`, scopeMode: file.pack.scopeMode,
-      tenantId: file.pack.tenantId, projectId: file.pack.projectId, packName: file.pack.name, workspace: file.pack.workspace,
-      sourceFile: file.ref.file, resources: file.resources, now: this.deps.clock.now(), env: this.deps.env,
-    }, existing);
-    if (record.status === 'inactive') {
-      report.problems.push(makeProblem(file.ref.file, skill.span, 'info', PROBLEM_CODES.missingRequirement,
-        `Skill \`${skill.name}\` is inactive: ${record.status_reason}. Set them and reload to activate it.`, { skillName: skill.name }));
-    }
-    report.skills.push({ name: skill.name, line: skill.span.line });
-    if (!existing) {
-      store.upsert(record);
-      return 'inserted';
-    }
-    if (existing.content_hash === record.content_hash) {
-      if (!samePlacement(existing, record)) store.upsert({ ...record, updated_at: existing.updated_at });
-      return 'unchanged';
-    }
-    if (!file.pack.updateExistingPackSkills && existing.pack_name === file.pack.name) return 'unchanged';
-    store.upsert(record);
-    return 'updated';
   }
 
   private skillFolderOwning(file: string, pack: ResolvedSkillPack): string | undefined {
@@ -423,23 +323,6 @@ export class SkillPackLoader {
     }
     return undefined;
   }
-}
-
-/** The scope a pack's skills are stored in (their identity is this scope + name). */
-function packScope(pack: ResolvedSkillPack): SkillScope {
-  return makeScope(pack.scopeMode, pack.tenantId, pack.projectId);
-}
-
-/** One turn of the event loop, so the host handles other work between slices of a long load. */
-function yieldToHost(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
-
-function samePlacement(a: SkillRecord, b: SkillRecord): boolean {
-  return a.status === b.status && a.status_reason === b.status_reason && a.source_file === b.source_file
-    && a.source_line === b.source_line && a.pack_name === b.pack_name && a.workspace === b.workspace
-    && a.scope_mode === b.scope_mode && a.scope_tenant_id === b.scope_tenant_id && a.scope_project_id === b.scope_project_id
-    && a.origin_ref === b.origin_ref;
 }
 
 function toPosix(p: string): string {
