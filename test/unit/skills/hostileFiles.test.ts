@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import fc from 'fast-check';
+import { main as cliMain } from '../../../src/cli/main';
 import { parseSkillDocument } from '../../../src/core/skills/packs/skillDocumentParser';
 import { ctx, makeService, pack, stepSkill, tempDir, writeTree } from './helpers';
 
@@ -35,6 +36,21 @@ describe('skills: hostile files cost that file alone (issue 11.3, 11.4, 11.11)',
     assert.ok(own.length <= 202, `${own.length} problems listed`);
     assert.ok(own.some((p) => p.code === 'too-many-problems'), 'a closing "more problems" warning');
     assert.ok(own.some((p) => p.code === 'parse-budget-exceeded'), 'parsing stopped after the error allowance');
+  });
+
+  it('`toolshed validate` on the same files exits 1 with a bounded report instead of crashing or passing', async () => {
+    const root = tempDir('toolshed-hostile-cli-');
+    writeTree(root, {
+      'alias.skill.yaml': 'a: &a [*a]\ntrigger: x\nsteps: [a]\n',
+      'empty.skill.jsonl': '{}\n'.repeat(100_000),
+      'good.skill.yaml': stepSkill('pack.c.good', 'Fine'),
+    });
+    let out = '';
+    const code = await cliMain(['validate', root], { stdout: (t) => { out += t; }, stderr: (t) => { out += t; } });
+    assert.equal(code, 1);
+    assert.match(out, /alias\.skill\.yaml:1:1: error: This document cannot be loaded: a YAML alias refers to itself/);
+    assert.match(out, /empty\.skill\.jsonl:1:1: warning: \d+ more problems in this file are not listed/);
+    assert.ok(out.split('\n').length < 500, `${out.split('\n').length} lines`);
   });
 
   it('thousands of unknown keys are counted past the problem cap, and the skill still loads', () => {
