@@ -12,6 +12,7 @@ import { NodeByteStore } from '../../../src/core/platform/nodeByteStore';
 import type { ByteStore } from '../../../src/core/platform/ports';
 import { SkillStore } from '../../../src/core/skills/store/skillStore';
 import { createToolSearchService } from '../../../src/core/tools/toolSearchService';
+import { SAMPLE_TOOLS } from '../tools/helpers';
 import type { SqlJsStatic } from 'sql.js';
 import type { LearnedSkillInput } from '../../../src/core/skills/store/skillRecords';
 import { ctx, engine, makeService, pack, stepSkill, tempDir, TestClock, writeTree } from './helpers';
@@ -303,6 +304,29 @@ describe('damaged stores are rebuilt with learned skills restored (issue 11.8)',
       await service.dispose();
     }), { numRuns });
     if (process.env.TOOLSHED_DAMAGE_STATS) console.log(statuses);
+  });
+
+  it('property: byte flips in tools.db end in a tool index that opens, indexes and searches (≤ 1 warning)', async () => {
+    const seed = tempDir('toolshed-toolflip-');
+    const first = await createToolSearchService({ engine: await engine(), store: new NodeByteStore(seed), logger: nullLogger, saveDelayMs: 0 });
+    first.setTools(SAMPLE_TOOLS);
+    await first.flush();
+    await first.dispose();
+    const healthy = readFileSync(path.join(seed, 'tools.db'));
+    await fc.assert(fc.asyncProperty(byteFlips(), async (damage) => {
+      const dir = tempDir('toolshed-toolflip-');
+      writeFileSync(path.join(dir, 'tools.db'), healthy);
+      damage.apply(dir, path.join(dir, 'tools.db'));
+      const logger = new MemoryLogger();
+      const service = await createToolSearchService({ engine: await engine(), store: new NodeByteStore(dir), logger, saveDelayMs: 0 });
+      assert.ok(warnings(logger).length <= 1, damage.label);
+      service.setTools(SAMPLE_TOOLS);
+      const run = await service.startRun({ sessionId: 'flip', isVisible: () => false });
+      const found = await run.search({ query: 'weather forecast for a city' });
+      assert.ok(found.ok, damage.label);
+      run.end();
+      await service.dispose();
+    }), { numRuns: 30 });
   });
 
   for (const label of ['a directory', 'a FIFO', 'garbage'] as const) {
