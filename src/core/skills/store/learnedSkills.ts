@@ -4,7 +4,7 @@ import type { SkillRecord } from '../skillSchema';
 import type { LearnedSkillJournal } from './learnedSkillJournal';
 import { skillId, toRecord } from './skillRecords';
 import type { LearnedSkillInput } from './skillRecords';
-import { describeScope, makeScope, unreachableScope } from './skillScope';
+import { describeScope, makeScope, sameScope, unreachableScope } from './skillScope';
 import type { SkillScope } from './skillScope';
 import type { SkillStore } from './skillStore';
 
@@ -71,8 +71,7 @@ export class LearnedSkills {
    */
   async remove(name: string, scope?: SkillScope): Promise<boolean> {
     const { store } = this.deps;
-    const candidates = store.named(name).filter((r) => r.origin === 'learned'
-      && (!scope || (r.scope_mode === scope.scope_mode && r.scope_tenant_id === scope.scope_tenant_id && r.scope_project_id === scope.scope_project_id)));
+    const candidates = store.named(name).filter((r) => r.origin === 'learned' && (!scope || sameScope(r, scope)));
     if (candidates.length === 0) return false;
     if (candidates.length > 1) {
       throw new Error(`Several learned skills are named "${name}" (${candidates.map(describeScope).join('; ')}); say which scope to remove.`);
