@@ -60,11 +60,28 @@ export class NodeByteStore implements ByteStore {
       } finally {
         await handle.close();
       }
-      await fs.rename(temp, target);
+      await this.replace(temp, target);
     } catch (error) {
       await fs.rm(temp, { force: true }).catch(() => undefined);
       throw error;
     }
+  }
+
+  /**
+   * Renames the temp file over the target. If something that is not a regular file (a folder, a
+   * FIFO) sits where the target goes, it is moved aside to `<target>.corrupt-<time>` first —
+   * never deleted — so the store can be written again.
+   */
+  private async replace(temp: string, target: string): Promise<void> {
+    try {
+      await fs.rename(temp, target);
+      return;
+    } catch (error) {
+      const stats = await fs.lstat(target).catch(() => undefined);
+      if (!stats || stats.isFile()) throw error;
+    }
+    await fs.rename(target, `${target}.corrupt-${Date.now()}`);
+    await fs.rename(temp, target);
   }
 
   async rename(fromKey: string, toKey: string): Promise<void> {

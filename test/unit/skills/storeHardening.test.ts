@@ -190,6 +190,30 @@ describe('learned skills: parallel writers lose nothing (issue 11.7)', () => {
     await restored.service.dispose();
   });
 
+  it('a journal line altered on disk is skipped by its checksum (the database copy stays); old lines without one are read', async () => {
+    const bytes = new MemoryByteStore();
+    const first = await makeService({ bytes });
+    await first.service.addLearnedSkill(learned('kept', { trigger: 'Original trigger' }));
+    await first.service.dispose();
+    const key = 'skills.db.learned.jsonl';
+    const journal = new TextDecoder().decode(await bytes.read(key));
+    assert.match(journal, /"_check":"[0-9a-f]{32}"/);
+    await bytes.write(key, new TextEncoder().encode(journal.replace('Original trigger', 'Tampered trigger')));
+    const second = await makeService({ bytes });
+    assert.equal(second.service.inspect('kept')?.trigger, 'Original trigger');
+    assert.equal(warnings(second.logger).length, 1);
+    assert.match(warnings(second.logger)[0]?.message ?? '', /1 unreadable or damaged entry skipped \(line 1\)/);
+    await second.service.dispose();
+    // A line from before checksums (no `_check`) is trusted: it restores into a fresh database.
+    const old = JSON.parse(journal.trim()) as Record<string, unknown>;
+    delete old._check;
+    const third = new MemoryByteStore();
+    await third.write(key, new TextEncoder().encode(`${JSON.stringify({ ...old, trigger: 'From an old journal' })}\n`));
+    const restored = await makeService({ bytes: third });
+    assert.equal(restored.service.inspect('kept')?.trigger, 'From an old journal');
+    await restored.service.dispose();
+  });
+
   it('temp files left by a writer killed mid-write are removed when the store is opened; a live writer\'s are kept', async () => {
     const folder = tempDir('toolshed-tmp-');
     const dead = path.join(folder, 'skills.db.999999999.0a1b2c.tmp');
@@ -219,7 +243,19 @@ class UnreadableKey implements ByteStore {
   delete(key: string) { return this.inner.delete(key); }
 }
 
-type Damage = { label: string; apply(folder: string, file: string): void; unreadable?: boolean };
+type Damage = { label: string; apply(folder: string, file: string): void; unreadable?: boolean; target?: string };
+
+/** Damage to the journal file (flips, truncation, garbage, a folder, a FIFO, unreadable). */
+function journalDamage(target: string): fc.Arbitrary<Damage> {
+  return fc.oneof(
+    byteFlips(),
+    fc.nat().map((n): Damage => ({ label: 'truncated', apply: (_f, file) => writeFileSync(file, readFileSync(file).subarray(0, n % readFileSync(file).length)) })),
+    fc.uint8Array({ minLength: 1, maxLength: 2000 }).map((garbage): Damage => ({ label: 'garbage', apply: (_f, file) => writeFileSync(file, garbage) })),
+    fc.constant<Damage>({ label: 'a directory', apply: (_f, file) => { rmSync(file); mkdirSync(file); writeFileSync(path.join(file, 'inside'), 'x'); } }),
+    fc.constant<Damage>({ label: 'a FIFO', apply: (_f, file) => { rmSync(file); execFileSync('mkfifo', [file]); } }),
+    fc.constant<Damage>({ label: 'unreadable', apply: () => undefined, unreadable: true }),
+  ).map((damage) => ({ ...damage, label: `journal: ${damage.label}`, target }));
+}
 
 function byteFlips(): fc.Arbitrary<Damage> {
   return fc.array(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 255 })), { minLength: 1, maxLength: 8 }).map((flips): Damage => ({
@@ -260,9 +296,11 @@ describe('damaged stores are rebuilt with learned skills restored (issue 11.8)',
     },
   });
 
+  const JOURNAL = 'skills.db.learned.jsonl';
   const cases: Array<[string, () => fc.Arbitrary<Damage>, number]> = [
     ['any damage to skills.db', () => damageArbitrary(schemaDamage), 40],
     ['byte flips alone (some pass the integrity check)', () => byteFlips(), 30],
+    ['any damage to the learned-skill journal (the database intact)', () => journalDamage(JOURNAL), 30],
   ];
   for (const [what, arbitrary, numRuns] of cases) it(`property: ${what} ends in a working store with every learned skill back and at most one warning`, async function () {
     if (process.platform === 'win32') this.skip();
@@ -285,8 +323,9 @@ describe('damaged stores are rebuilt with learned skills restored (issue 11.8)',
       const dir = path.join(folder, `run-${run++}`);
       mkdirSync(dir);
       for (const file of readdirSync(seed)) writeFileSync(path.join(dir, file), readFileSync(path.join(seed, file)));
-      damage.apply(dir, path.join(dir, 'skills.db'));
-      const bytes = damage.unreadable ? new UnreadableKey(new NodeByteStore(dir), 'skills.db') : undefined;
+      const target = damage.target ?? 'skills.db';
+      damage.apply(dir, path.join(dir, target));
+      const bytes = damage.unreadable ? new UnreadableKey(new NodeByteStore(dir), target) : undefined;
       const { service, logger } = await openService(dir, bytes);
       const warned = warnings(logger);
       statuses.set(`${damage.label.replace(/\d+/g, 'N')}: ${service.openInfo.status}`, (statuses.get(`${damage.label.replace(/\d+/g, 'N')}: ${service.openInfo.status}`) ?? 0) + 1);
