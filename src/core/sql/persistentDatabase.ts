@@ -159,10 +159,14 @@ function tryLoad(bytes: Uint8Array, options: OpenDatabaseOptions): LoadVerdict {
       const migration = options.migrations?.find((m) => m.from === meta.value);
       if (!migration) return reject(false, `schema version "${meta.value}" differs from "${options.schemaVersion}"`);
       const target = db;
-      target.transaction(() => {
-        migration.migrate(target);
-        target.run(`UPDATE ${META_TABLE} SET value = ? WHERE key = 'schema_version'`, [options.schemaVersion]);
-      });
+      try {
+        target.transaction(() => {
+          migration.migrate(target);
+          target.run(`UPDATE ${META_TABLE} SET value = ? WHERE key = 'schema_version'`, [options.schemaVersion]);
+        });
+      } catch (error) {
+        return reject(true, `migration from schema "${meta.value}" failed (${messageOf(error)})`);
+      }
       migratedFrom = meta.value;
     }
     const difference = schemaDifference(db, (fresh) => options.createSchema(fresh), options.engine);

@@ -8,7 +8,6 @@ import type { TaskType } from '../../config/settingsSchema';
 import type { SkillRecord } from '../skillSchema';
 import { ftsCandidates } from './skillFtsCandidates';
 import { ENTRY_COLUMNS_SQL, entryFromRow, entryOf, ftsTerms, INSERT_SKILL_SQL, recordParams, rowToRecord } from './skillRows';
-import { identityKey } from './skillScope';
 import type { SkillIdentity, SkillScope } from './skillScope';
 import { entryPredicate, SKILL_FTS_FIELDS, SkillSearchIndex } from './skillSearchIndex';
 import type { SkillEntry, SkillFieldTerms } from './skillSearchIndex';
@@ -356,7 +355,6 @@ function verifyReadable(db: SqlDatabase, fts: FtsEngine): void {
     if (!record.name || !['project', 'tenant', 'global'].includes(record.scope_mode)) {
       throw new Error(`row ${String(row.doc_id)} is damaged (name "${record.name}", scope "${record.scope_mode}")`);
     }
-    identityKey(record);
   }
   if (fts !== 'none') {
     db.run('INSERT INTO skills_fts(skills_fts) VALUES(\'integrity-check\')');
