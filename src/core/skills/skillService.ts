@@ -108,10 +108,11 @@ export interface SkillService {
   validatePacks(packs?: readonly ResolvedSkillPack[]): Promise<ValidationReport>;
   /**
    * Stores a learned skill in its scope (`scope_mode` + `tenant_id` / `project_id`; the
-   * `scopeMode` setting when absent). Throws when no request could see that scope (project
-   * without project id, tenant without tenant id). Journaled before it resolves.
+   * `scopeMode` setting when absent; ids left out are taken from `callerScope`, the request's
+   * `SkillRequestContext.scope`). Throws when no request could see that scope (project without
+   * project id, tenant without tenant id). Journaled before it resolves.
    */
-  addLearnedSkill(input: LearnedSkillInput): Promise<SkillRecord>;
+  addLearnedSkill(input: LearnedSkillInput, callerScope?: SkillRequestContext['scope']): Promise<SkillRecord>;
   /** Removes a learned skill; pass the scope when several scopes have one of that name. */
   removeLearnedSkill(name: string, scope?: SkillScope): Promise<boolean>;
   /** A full record by name, unfiltered (for UI: "open definition"); never send it to a model as is. */
@@ -242,8 +243,8 @@ class DefaultSkillService implements SkillService {
     return validateSkillTargets(this.deps.fs, targets);
   }
 
-  addLearnedSkill(input: LearnedSkillInput): Promise<SkillRecord> {
-    return this.learned.add(input);
+  addLearnedSkill(input: LearnedSkillInput, callerScope?: SkillRequestContext['scope']): Promise<SkillRecord> {
+    return this.learned.add(input, callerScope);
   }
 
   removeLearnedSkill(name: string, scope?: SkillScope): Promise<boolean> {

@@ -171,6 +171,16 @@ describe('learned skills: scope that no request could see is refused (issue 11.6
     assert.deepEqual([stored.scope_mode, stored.scope_project_id], ['project', 'p9']);
     assert.equal((await service.get({ names: ['x'] }, { ...ctx, scope: { projectId: 'p9' } })).skills.length, 1);
   });
+
+  it('ids the input leaves out are filled from the caller\'s request scope', async () => {
+    const { service } = await makeService({ config: { scopeMode: 'project' } });
+    const stored = await service.addLearnedSkill({ name: 'from-request', trigger: 't', steps: ['s'] }, { tenantId: 'acme', projectId: 'web' });
+    assert.deepEqual([stored.scope_mode, stored.scope_tenant_id, stored.scope_project_id], ['project', 'acme', 'web']);
+    const tenantOnly = await service.addLearnedSkill({ name: 'tenant-wide', trigger: 't', steps: ['s'], scope_mode: 'tenant' }, { tenantId: 'acme', projectId: 'web' });
+    assert.deepEqual([tenantOnly.scope_tenant_id, tenantOnly.scope_project_id], ['acme', '']);
+    assert.equal((await service.get({ names: ['from-request', 'tenant-wide'] }, { ...ctx, scope: { tenantId: 'acme', projectId: 'web' } })).skills.length, 2);
+    assert.equal((await service.get({ names: ['from-request'] }, { ...ctx, scope: { tenantId: 'acme', projectId: 'api' } })).skills.length, 0);
+  });
 });
 
 describe('learned skills: parallel writers lose nothing (issue 11.7)', () => {

@@ -24,23 +24,32 @@ export interface LearnedSkillsDeps {
   save(): Promise<void>;
 }
 
+/** The scope of the request a learned skill comes from (`SkillRequestContext.scope`). */
+export interface CallerScope {
+  tenantId?: string;
+  projectId?: string;
+}
+
 export class LearnedSkills {
   constructor(private readonly deps: LearnedSkillsDeps) {}
 
-  /** The scope a learned-skill input asks for, or an Error saying why no request could see it. */
-  scopeOf(input: Pick<LearnedSkillInput, 'scope_mode' | 'tenant_id' | 'project_id'>): SkillScope {
-    const scope = makeScope(input.scope_mode ?? this.deps.defaultScopeMode(), input.tenant_id, input.project_id);
+  /**
+   * The scope a learned-skill input asks for — ids it leaves out are filled from the caller's
+   * request scope, when given — or an Error saying why no request could see it.
+   */
+  scopeOf(input: Pick<LearnedSkillInput, 'scope_mode' | 'tenant_id' | 'project_id'>, callerScope?: CallerScope): SkillScope {
+    const scope = makeScope(input.scope_mode ?? this.deps.defaultScopeMode(), input.tenant_id ?? callerScope?.tenantId, input.project_id ?? callerScope?.projectId);
     const unreachable = unreachableScope(scope);
     if (unreachable) throw new Error(`Learned skill not stored: ${unreachable}`);
     return scope;
   }
 
-  async add(input: LearnedSkillInput): Promise<SkillRecord> {
+  async add(input: LearnedSkillInput, callerScope?: CallerScope): Promise<SkillRecord> {
     const name = input.name.trim();
     if (!name || !input.trigger.trim() || input.steps.filter((s) => s.trim()).length === 0) {
       throw new Error('A learned skill needs a name, a non-empty trigger and at least one step.');
     }
-    const scope = this.scopeOf(input);
+    const scope = this.scopeOf(input, callerScope);
     const { store } = this.deps;
     const existing = store.get(name, scope);
     const previous = existing?.origin === 'learned' ? existing : undefined;
