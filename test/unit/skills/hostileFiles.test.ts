@@ -118,14 +118,19 @@ describe('skills: hostile files cost that file alone (issue 11.3, 11.4, 11.11)',
   it('a folder deeper than the scan depth gets an info diagnostic naming it', async () => {
     const root = tempDir('toolshed-deep-');
     const deep = Array.from({ length: 14 }, (_, i) => `d${i}`).join('/');
-    writeTree(root, { [`${deep}/lost.skill.yaml`]: stepSkill('pack.d.lost', 'Lost'), 'top.skill.yaml': stepSkill('pack.d.top', 'Top') });
+    writeTree(root, {
+      [`${deep}/lost.skill.yaml`]: stepSkill('pack.d.lost', 'Lost'), [`${deep.replace('/d12/', '/d12x/')}/also.skill.yaml`]: stepSkill('pack.d.also', 'Also lost'),
+      'top.skill.yaml': stepSkill('pack.d.top', 'Top'),
+    });
     const { service } = await makeService();
     const summary = await service.loadPacks([pack('d', root)]);
     assert.ok(service.inspect('pack.d.top'));
     assert.equal(service.inspect('pack.d.lost'), undefined);
-    const tooDeep = summary.problems.find((p) => p.code === 'too-deep');
-    assert.equal(tooDeep?.severity, 'info');
-    assert.ok(tooDeep?.file.endsWith(path.join('d11', 'd12')), tooDeep?.file);
+    const tooDeep = summary.problems.filter((p) => p.code === 'too-deep');
+    assert.equal(tooDeep.length, 1, 'one diagnostic per pack, not one per folder');
+    assert.equal(tooDeep[0]?.severity, 'info');
+    assert.ok(tooDeep[0]?.file.endsWith(path.join('d11', 'd12')), tooDeep[0]?.file);
+    assert.match(tooDeep[0]?.message ?? '', /and 1 more folder at that depth/);
   });
 
   it('property: any single hostile file leaves the rest of its pack loaded', async () => {

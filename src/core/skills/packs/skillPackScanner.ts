@@ -48,11 +48,12 @@ export async function scanPack(fs: FileSystemPort, root: string, packFormat?: Sk
   if (!rootStat || (rootStat.kind !== 'directory' && rootStat.kind !== 'symlink')) {
     return { files, problems, missing: true };
   }
+  /** Folders below MAX_DEPTH: reported once, after the walk. */
+  const tooDeep: string[] = [];
   const walk = async (folder: string, rel: string, depth: number): Promise<void> => {
     if (files.length >= MAX_PACK_FILES) return;
     if (depth > MAX_DEPTH) {
-      problems.push(makeProblem(folder, FILE_START, 'info', PROBLEM_CODES.tooDeep,
-        `Folder not scanned: it is more than ${MAX_DEPTH} levels below the pack root, so skill files in it are not loaded. Move them higher up.`));
+      tooDeep.push(folder);
       return;
     }
     let entries;
@@ -98,6 +99,12 @@ export async function scanPack(fs: FileSystemPort, root: string, packFormat?: Sk
     }
   };
   await walk(root, '', 0);
+  if (tooDeep.length > 0) {
+    // One diagnostic per pack (on the first such folder), not one per folder of a deep tree.
+    const more = tooDeep.length > 1 ? ` (and ${tooDeep.length - 1} more folder${tooDeep.length > 2 ? 's' : ''} at that depth)` : '';
+    problems.push(makeProblem(tooDeep[0] as string, FILE_START, 'info', PROBLEM_CODES.tooDeep,
+      `Folder not scanned${more}: it is more than ${MAX_DEPTH} levels below the pack root, so skill files in it are not loaded. Move them higher up.`));
+  }
   return { files, problems, missing: false };
 }
 
