@@ -200,6 +200,36 @@ describe('learned skills: parallel writers lose nothing (issue 11.7)', () => {
     await restored.service.dispose();
   });
 
+  it('property: N parallel writers (adds and removes across scopes) leave a journal that restores exactly the store', async () => {
+    const op = fc.record({
+      remove: fc.boolean(), name: fc.constantFrom('one', 'two', 'three', 'four'),
+      tenant: fc.constantFrom(undefined, 'ta', 'tb'), version: fc.nat({ max: 5 }),
+    });
+    await fc.assert(fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 30 }), async (ops) => {
+      const folder = tempDir('toolshed-writers-');
+      const { service } = await serviceOn(new NodeByteStore(folder));
+      const scopeOf = (tenant?: string) => (tenant ? { scope_mode: 'tenant' as const, scope_tenant_id: tenant, scope_project_id: '' } : { scope_mode: 'global' as const, scope_tenant_id: '', scope_project_id: '' });
+      const results = await Promise.allSettled(ops.map(({ remove, name, tenant, version }) => (remove
+        ? service.removeLearnedSkill(name, scopeOf(tenant))
+        : service.addLearnedSkill(learned(name, { scope_mode: tenant ? 'tenant' : 'global', tenant_id: tenant, trigger: `${name} v${version}` })))));
+      assert.deepEqual(results.filter((r) => r.status === 'rejected'), []);
+      const snapshot = async (s: typeof service) => {
+        const rows: string[] = [];
+        for (const scope of [{}, { tenantId: 'ta' }, { tenantId: 'tb' }]) {
+          const got = await s.get({ names: ['one', 'two', 'three', 'four'] }, { ...ctx, scope });
+          rows.push(...got.skills.map((k) => `${JSON.stringify(scope)} ${k.name}: ${k.trigger}`));
+        }
+        return rows.sort();
+      };
+      const before = await snapshot(service);
+      await service.dispose();
+      assert.deepEqual(readdirSync(folder).filter((f) => f.endsWith('.tmp')), []);
+      const { service: restored } = await serviceOn(new NodeByteStore(folder), true);
+      assert.deepEqual(await snapshot(restored), before);
+      await restored.dispose();
+    }), { numRuns: 15 });
+  });
+
   it('a journal line altered on disk is skipped by its checksum (the database copy stays); old lines without one are read', async () => {
     const bytes = new MemoryByteStore();
     const first = await makeService({ bytes });
