@@ -59,9 +59,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
   };
 }
 
-export function deactivate(): void {
-  // Registrations are disposed through context.subscriptions.
+/**
+ * Awaits pending store saves (debounced writes would otherwise be lost when the host exits);
+ * registrations are then disposed through context.subscriptions. The services are reached
+ * through our own exports, so no module-level state is needed.
+ */
+export async function deactivate(): Promise<void> {
+  const api = vscode.extensions.getExtension<ToolshedApi>(TOOLSHED_EXTENSION_ID)?.exports;
+  await api?.services.flush();
 }
+
+/** `publisher.name` from package.json. */
+export const TOOLSHED_EXTENSION_ID = 'toolshed-dev.toolshed';
 
 /** What `vscode.extensions.getExtension('toolshed-dev.toolshed').exports` gives. */
 export interface ToolshedApi {

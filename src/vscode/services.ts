@@ -66,6 +66,11 @@ export interface ToolshedServices {
   readonly toolCatalogSettling: ToolCatalogSettling;
   /** The run-time ToolVisibilityPolicy (fail closed; hidden tools are not executable either). */
   toolVisibility(): (tool: ToolRecord) => boolean;
+  /**
+   * Writes pending (debounced) saves of the skill store and the tool index now and resolves when
+   * they are on disk. `deactivate()` awaits it: VS Code does not wait for disposables.
+   */
+  flush(): Promise<void>;
 }
 
 export async function createServices(context: vscode.ExtensionContext, logger: Logger): Promise<ToolshedServices> {
@@ -88,7 +93,8 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     logger,
     events,
   });
-  if (tools.indexStatus.status === 'rebuilt') logger.warn(`Tool index rebuilt: ${tools.indexStatus.rebuildReason}`);
+  // A rebuilt index was already reported (one warning, by the persistence layer).
+  if (tools.indexStatus.status === 'rebuilt') logger.info(`Tool index rebuilt: ${tools.indexStatus.rebuildReason}`);
   context.subscriptions.push({ dispose: () => void tools.dispose() });
   context.subscriptions.push(settings.onDidChange((next) => tools.updateConfig(next)));
 
@@ -103,7 +109,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     fs: nodeFileSystem,
     env: process.env,
   });
-  if (skills.openInfo.status === 'rebuilt') logger.warn(`Skill store rebuilt: ${skills.openInfo.reason ?? 'unknown reason'}`);
+  if (skills.openInfo.status === 'rebuilt') logger.info(`Skill store rebuilt: ${skills.openInfo.reason ?? 'unknown reason'}`);
   context.subscriptions.push({ dispose: () => void skills.dispose() });
   const skillPacks = new SkillPackManager(skills, settings, context.extensionPath, logger);
   context.subscriptions.push(skillPacks);
@@ -179,6 +185,9 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
       const size = lmCatalog.sync(options);
       activity.setDeferredCatalogSize(lmCatalog.deferredCount());
       return size;
+    },
+    async flush() {
+      await Promise.all([skills.save(), tools.flush()]);
     },
     toolVisibility() {
       // Policy (allow/deny) is applied by the service itself; this is the hook for run-time

@@ -1,13 +1,24 @@
-import { promises as fs } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import type { ByteStore } from './ports';
 
+/** A temp file of a write: `<key>.<pid>.<unique>.tmp`. */
+const TEMP_NAME = /^[A-Za-z0-9._-]+\.(\d+)\.[0-9a-f]+\.tmp$/;
+/** A temp file this old is a leftover even if its pid is alive again (pids are reused). */
+const STALE_TEMP_MS = 10 * 60 * 1000;
+
 /**
- * ByteStore over a folder on disk. Writes go to a temp file that is fsynced and renamed over
- * the target, so a crash leaves either the old or the new database, never a torn one.
- * Keys are plain file names; anything that could escape the folder is rejected.
+ * ByteStore over a folder on disk. Writes go to a temp file with a name of its own (pid + random
+ * bytes, so parallel writes never share one) that is fsynced and renamed over the target: a
+ * crash leaves either the old or the new bytes, never a torn file. Temp files left by a process
+ * killed mid-write are removed the first time the store is used. Keys are plain file names;
+ * anything that could escape the folder is rejected. Reading a key that is not a regular file
+ * (a folder, a FIFO, a device) fails at once with a clear error and never blocks.
  */
 export class NodeByteStore implements ByteStore {
+  private swept: Promise<void> | undefined;
+
   constructor(private readonly folder: string) {}
 
   private pathFor(key: string): string {
@@ -18,25 +29,58 @@ export class NodeByteStore implements ByteStore {
   }
 
   async read(key: string): Promise<Uint8Array | undefined> {
+    await this.sweepOnce();
+    const file = this.pathFor(key);
+    let handle: fs.FileHandle;
     try {
-      return new Uint8Array(await fs.readFile(this.pathFor(key)));
+      // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
+      handle = await fs.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
+    }
+    try {
+      const stats = await handle.stat();
+      if (!stats.isFile()) throw new Error(`"${key}" is not a regular file (${stats.isDirectory() ? 'a folder' : 'a FIFO, socket or device'}).`);
+      return new Uint8Array(await handle.readFile());
+    } finally {
+      await handle.close();
     }
   }
 
   async write(key: string, bytes: Uint8Array): Promise<void> {
     await fs.mkdir(this.folder, { recursive: true });
     const target = this.pathFor(key);
-    const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
-    const handle = await fs.open(temp, 'w');
+    const temp = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
     try {
-      await handle.writeFile(bytes);
-      await handle.sync();
-    } finally {
-      await handle.close();
+      const handle = await fs.open(temp, 'wx');
+      try {
+        await handle.writeFile(bytes);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await this.replace(temp, target);
+    } catch (error) {
+      await fs.rm(temp, { force: true }).catch(() => undefined);
+      throw error;
     }
+  }
+
+  /**
+   * Renames the temp file over the target. If something that is not a regular file (a folder, a
+   * FIFO) sits where the target goes, it is moved aside to `<target>.corrupt-<time>` first —
+   * never deleted — so the store can be written again.
+   */
+  private async replace(temp: string, target: string): Promise<void> {
+    try {
+      await fs.rename(temp, target);
+      return;
+    } catch (error) {
+      const stats = await fs.lstat(target).catch(() => undefined);
+      if (!stats || stats.isFile()) throw error;
+    }
+    await fs.rename(target, `${target}.corrupt-${Date.now()}`);
     await fs.rename(temp, target);
   }
 
@@ -50,5 +94,35 @@ export class NodeByteStore implements ByteStore {
 
   async delete(key: string): Promise<void> {
     await fs.rm(this.pathFor(key), { force: true });
+  }
+
+  /** Removes leftover temp files (see class comment); once per instance, never throws. */
+  private sweepOnce(): Promise<void> {
+    this.swept ??= this.removeLeftoverTempFiles().catch(() => undefined);
+    return this.swept;
+  }
+
+  private async removeLeftoverTempFiles(): Promise<void> {
+    const names = await fs.readdir(this.folder).catch(() => [] as string[]);
+    const now = Date.now();
+    for (const name of names) {
+      const match = TEMP_NAME.exec(name);
+      if (!match) continue;
+      const full = path.join(this.folder, name);
+      const stats = await fs.lstat(full).catch(() => undefined);
+      if (!stats?.isFile()) continue;
+      const pid = Number(match[1]);
+      const writerGone = pid !== process.pid && !processAlive(pid);
+      if (writerGone || now - stats.mtimeMs > STALE_TEMP_MS) await fs.rm(full, { force: true }).catch(() => undefined);
+    }
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -138,7 +138,7 @@ export class SkillQueries {
     }
     const safe = found.map((r) => makeSafe(r, { gate, redact: this.deps.config().redactPii }));
     const rendered = await renderWithinBudget(safe, input.max_tokens, this.deps.tokenCounter, input.format === 'injection' ? INJECTION_WRAPPER : RAW_WRAPPER, this.reSafe(found, gate));
-    this.deps.store.recordUsage(rendered.included.map((i) => found[i.index]?.name ?? '').filter(Boolean), this.deps.clock.now());
+    this.deps.store.recordUsage(rendered.included.map((i) => found[i.index]).filter((r): r is SkillRecord => r !== undefined), this.deps.clock.now());
     const output: SkillGetOutput = {
       skills: rendered.included.map(({ view }) => structured(view)),
       formatted_context: rendered.text,
@@ -233,7 +233,7 @@ export class SkillQueries {
     // Structured compression first; the model only condenses what that had to cut.
     const summary = cut && request.summarize ? await summarizeWithinBudget(safe, budget, this.deps.tokenCounter, request.summarize, reSafe) : undefined;
     const kept = summary ? safe.length : rendered.included.length;
-    this.deps.store.recordUsage(ordered.slice(0, kept).map((r) => r.name), this.deps.clock.now());
+    this.deps.store.recordUsage(ordered.slice(0, kept), this.deps.clock.now());
     const result: RelevantResult = {
       text: summary?.text ?? rendered.text,
       skills: summary ? safe.map((skill) => skill.name) : rendered.included.map((i) => i.view.name),

@@ -34,8 +34,9 @@ import type { PackSource, ResolvedSkillPack } from './packs/skillPackSources';
 import type { SkillProblem } from './packs/skillProblems';
 import { SkillQueries } from './skillQueries';
 import type { DirectoryResult, RelevantRequest, RelevantResult, SkillRequestContext } from './skillQueries';
-import { skillId, toRecord } from './store/skillRecords';
 import type { LearnedSkillInput } from './store/skillRecords';
+import { LearnedSkills } from './store/learnedSkills';
+import type { SkillScope } from './store/skillScope';
 import type { SkillFormat, SkillRecord } from './skillSchema';
 import { SkillStore } from './store/skillStore';
 import type { SkillGetOutput, SkillListOutput, SkillSearchOutput } from './skillToolSchemas';
@@ -107,8 +108,15 @@ export interface SkillService {
   selectionCandidates(task: string, limit: number, ctx: SkillRequestContext, fillWithAll?: boolean): Promise<Array<{ name: string; description: string }>>;
   listPacks(): SkillTreePack[];
   validatePacks(packs?: readonly ResolvedSkillPack[]): Promise<ValidationReport>;
-  addLearnedSkill(input: LearnedSkillInput): Promise<SkillRecord>;
-  removeLearnedSkill(name: string): Promise<boolean>;
+  /**
+   * Stores a learned skill in its scope (`scope_mode` + `tenant_id` / `project_id`; the
+   * `scopeMode` setting when absent; ids left out are taken from `callerScope`, the request's
+   * `SkillRequestContext.scope`). Throws when no request could see that scope (project without
+   * project id, tenant without tenant id). Journaled before it resolves.
+   */
+  addLearnedSkill(input: LearnedSkillInput, callerScope?: SkillRequestContext['scope']): Promise<SkillRecord>;
+  /** Removes a learned skill; pass the scope when several scopes have one of that name. */
+  removeLearnedSkill(name: string, scope?: SkillScope): Promise<boolean>;
   /** A full record by name, unfiltered (for UI: "open definition"); never send it to a model as is. */
   inspect(name: string): SkillRecord | undefined;
   updateConfig(config: SkillsConfig): void;
@@ -128,11 +136,13 @@ class DefaultSkillService implements SkillService {
   private config: SkillsConfig;
   private readonly loader: SkillPackLoader;
   private readonly queries: SkillQueries;
+  private readonly learned: LearnedSkills;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private saving: Promise<void> = Promise.resolve();
 
-  constructor(private readonly deps: SkillServiceDeps, private readonly store: SkillStore, private readonly journal: LearnedSkillJournal) {
+  constructor(private readonly deps: SkillServiceDeps, private readonly store: SkillStore, journal: LearnedSkillJournal) {
     this.config = deps.config;
+    this.learned = new LearnedSkills({ store, journal, clock: deps.clock, defaultScopeMode: () => this.config.scopeMode, save: () => this.save() });
     this.loader = new SkillPackLoader({ fs: deps.fs, store, clock: deps.clock, env: deps.env, logger: deps.logger, events: deps.events });
     this.queries = new SkillQueries({
       store, config: () => this.config, events: deps.events, tokenCounter: deps.tokenCounter, clock: deps.clock,
@@ -241,41 +251,12 @@ class DefaultSkillService implements SkillService {
     return validateSkillTargets(this.deps.fs, targets);
   }
 
-  async addLearnedSkill(input: LearnedSkillInput): Promise<SkillRecord> {
-    const name = input.name.trim();
-    if (!name || !input.trigger.trim() || input.steps.filter((s) => s.trim()).length === 0) {
-      throw new Error('A learned skill needs a name, a non-empty trigger and at least one step.');
-    }
-    const existing = this.store.get(name);
-    const now = this.deps.clock.now();
-    const record = toRecord({
-      name, nameGenerated: false, title: input.title ?? name, description: input.description ?? '', trigger: input.trigger.trim(),
-      task_type: input.task_type ?? 'unknown', tags: input.tags ?? [], steps: input.steps.filter((s) => s.trim()),
-      preconditions: input.preconditions ?? [], failure_modes: input.failure_modes ?? [], body: input.body ?? '', domain: '',
-      frames: [], triggers: [], tools: [], allowed_tools: [], requires: [], meta: {}, extra: input.extra ?? {}, format: 'learned' as never,
-      model_invocable: true, span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
-    }, {
-      origin: 'learned', originRef: input.origin_ref ?? 'learned', scopeMode: input.scope_mode ?? this.config.scopeMode,
-      tenantId: input.tenant_id, projectId: input.project_id, packName: '', workspace: false, sourceFile: '', now, env: {},
-    }, existing?.origin === 'learned' ? existing : undefined);
-    const learned: SkillRecord = { ...record, id: existing?.origin === 'learned' ? existing.id : skillId('learned', name), format: 'learned' };
-    // A learned skill takes the name even from a pack skill (packs never overwrite learned ones).
-    this.store.transaction(() => {
-      this.store.delete(name);
-      this.store.upsert(learned);
-    });
-    await this.journal.write(this.store);
-    await this.save();
-    return learned;
+  addLearnedSkill(input: LearnedSkillInput, callerScope?: SkillRequestContext['scope']): Promise<SkillRecord> {
+    return this.learned.add(input, callerScope);
   }
 
-  async removeLearnedSkill(name: string): Promise<boolean> {
-    const existing = this.store.get(name);
-    if (!existing || existing.origin !== 'learned') return false;
-    this.store.delete(name);
-    await this.journal.write(this.store);
-    await this.save();
-    return true;
+  removeLearnedSkill(name: string, scope?: SkillScope): Promise<boolean> {
+    return this.learned.remove(name, scope);
   }
 
   inspect(name: string): SkillRecord | undefined {

@@ -1,6 +1,13 @@
 import type { ByteStore, Clock, Logger } from '../platform/ports';
 import type { SqlEngine } from './sqlEngine';
 import { SqlDatabase } from './sqlDatabase';
+import { schemaDifference } from './schemaShape';
+
+/** Upgrades a stored database of version `from` to the current schema in place (rows kept). */
+export interface Migration {
+  from: string;
+  migrate(db: SqlDatabase): void;
+}
 
 export interface OpenDatabaseOptions {
   engine: SqlEngine;
@@ -14,19 +21,30 @@ export interface OpenDatabaseOptions {
   schemaVersion: string;
   /** Creates tables, indexes and triggers on a fresh database. */
   createSchema(db: SqlDatabase): void;
+  /** Older versions that can be upgraded in place instead of rebuilt (each to `schemaVersion`). */
+  migrations?: readonly Migration[];
+  /**
+   * Reads what the owner will read on open (every row, say) and throws if it cannot: damage that
+   * passes the integrity check is caught here, and the database is rebuilt instead of failing
+   * on first use.
+   */
+  verify?(db: SqlDatabase): void;
   logger: Logger;
   clock?: Clock;
   /** Start from an empty database regardless of what is stored (e.g. rebuild-on-init). */
   forceRebuild?: boolean;
 }
 
-export type OpenStatus = 'created' | 'loaded' | 'rebuilt';
+export type OpenStatus = 'created' | 'loaded' | 'migrated' | 'rebuilt';
 
 export interface PersistentDatabase {
   readonly db: SqlDatabase;
-  /** `created`: nothing stored; `loaded`: stored bytes used; `rebuilt`: stored bytes rejected. */
+  /**
+   * `created`: nothing stored; `loaded`: stored bytes used; `migrated`: stored bytes upgraded
+   * from an older schema, rows kept; `rebuilt`: stored bytes rejected.
+   */
   readonly status: OpenStatus;
-  /** Why the stored database was rejected (for the log and the UI). */
+  /** Why the stored database was rejected or migrated (for the log and the UI). */
   readonly rebuildReason?: string;
   /** Key under which a corrupt file was kept aside, if any. */
   readonly backupKey?: string;
@@ -40,44 +58,45 @@ const META_TABLE = 'toolshed_meta';
 /**
  * Opens a sql.js database persisted through a ByteStore.
  *
- * A stored file that is not a database, fails `PRAGMA quick_check`, or carries another schema
- * version is never used half-way: corrupt bytes are moved aside to `<key>.corrupt-<time>` (so
- * nothing is lost) and a fresh database is created, with the reason logged and returned.
+ * Whatever is stored, this ends with a working database and never throws for the stored bytes:
+ * a key that cannot be read (a folder, a FIFO, no permission), bytes that are not a database,
+ * fail `PRAGMA integrity_check`, lack a table or column of the schema, fail the owner's
+ * `verify`, or carry an unknown schema version are never used half-way. Damaged bytes are moved
+ * aside to `<key>.corrupt-<time>` (nothing is lost), a fresh database is created, and the reason
+ * is logged once as a warning and returned. A known older version is migrated in place.
  */
 export async function openPersistentDatabase(options: OpenDatabaseOptions): Promise<PersistentDatabase> {
-  const { engine, store, key, logger } = options;
+  const { store, key, logger } = options;
   const now = (options.clock ?? { now: () => Date.now() }).now();
   let status: OpenStatus = 'created';
   let rebuildReason: string | undefined;
   let backupKey: string | undefined;
 
   let db: SqlDatabase | undefined;
-  const stored = options.forceRebuild ? undefined : await store.read(key);
   if (options.forceRebuild) {
     status = 'rebuilt';
     rebuildReason = 'rebuild requested';
-  } else if (stored && stored.byteLength > 0) {
-    const verdict = tryLoad(engine, stored, options.schemaVersion);
-    if (verdict.ok) {
-      db = verdict.db;
-      status = 'loaded';
-    } else {
-      status = 'rebuilt';
-      rebuildReason = verdict.reason;
-      if (verdict.corrupt) {
-        backupKey = `${key}.corrupt-${now}`;
-        await store.rename(key, backupKey);
+  } else {
+    const stored = await readStored(store, key);
+    if (!stored.ok || stored.bytes.byteLength > 0) {
+      const verdict = stored.ok ? tryLoad(stored.bytes, options) : { ok: false as const, corrupt: true, reason: stored.reason };
+      if (verdict.ok) {
+        db = verdict.db;
+        status = verdict.migratedFrom ? 'migrated' : 'loaded';
+        if (verdict.migratedFrom) {
+          rebuildReason = `migrated from schema "${verdict.migratedFrom}"`;
+          logger.info(`Database "${key}" ${rebuildReason} to "${options.schemaVersion}"; every row kept.`);
+        }
+      } else {
+        status = 'rebuilt';
+        rebuildReason = verdict.reason;
+        if (verdict.corrupt) backupKey = await moveAside(store, key, `${key}.corrupt-${now}`);
+        logger.warn(`Database "${key}" rebuilt: ${verdict.reason}${backupKey ? ` (old file kept as "${backupKey}")` : ''}`);
       }
-      logger.warn(`Database "${key}" rebuilt: ${verdict.reason}${backupKey ? ` (old file kept as "${backupKey}")` : ''}`);
     }
   }
 
-  if (!db) {
-    db = new SqlDatabase(new engine.sql.Database());
-    db.exec(`CREATE TABLE ${META_TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
-    db.run(`INSERT INTO ${META_TABLE} (key, value) VALUES ('schema_version', ?)`, [options.schemaVersion]);
-    options.createSchema(db);
-  }
+  if (!db) db = createFresh(options);
 
   const opened = db;
   return {
@@ -90,34 +109,83 @@ export async function openPersistentDatabase(options: OpenDatabaseOptions): Prom
   };
 }
 
-type LoadVerdict = { ok: true; db: SqlDatabase } | { ok: false; corrupt: boolean; reason: string };
+function createFresh(options: OpenDatabaseOptions): SqlDatabase {
+  const db = new SqlDatabase(new options.engine.sql.Database());
+  db.exec(`CREATE TABLE ${META_TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+  db.run(`INSERT INTO ${META_TABLE} (key, value) VALUES ('schema_version', ?)`, [options.schemaVersion]);
+  options.createSchema(db);
+  return db;
+}
 
-function tryLoad(engine: SqlEngine, bytes: Uint8Array, schemaVersion: string): LoadVerdict {
-  let db: SqlDatabase | undefined;
+type StoredBytes = { ok: true; bytes: Uint8Array } | { ok: false; reason: string };
+
+async function readStored(store: ByteStore, key: string): Promise<StoredBytes> {
   try {
-    db = new SqlDatabase(new engine.sql.Database(bytes));
-    const check = db.get<{ quick_check: string }>('PRAGMA quick_check');
-    if (!check || check.quick_check !== 'ok') {
-      db.close();
-      return { ok: false, corrupt: true, reason: `integrity check failed (${check?.quick_check ?? 'no answer'})` };
-    }
+    return { ok: true, bytes: (await store.read(key)) ?? new Uint8Array() };
+  } catch (error) {
+    return { ok: false, reason: `stored file cannot be read (${messageOf(error)})` };
+  }
+}
+
+/** Moves damaged bytes aside; if even that fails, deletes them so a fresh file can be written. */
+async function moveAside(store: ByteStore, key: string, backupKey: string): Promise<string | undefined> {
+  try {
+    await store.rename(key, backupKey);
+    return backupKey;
+  } catch {
+    await store.delete(key).catch(() => undefined);
+    return undefined;
+  }
+}
+
+type LoadVerdict = { ok: true; db: SqlDatabase; migratedFrom?: string } | { ok: false; corrupt: boolean; reason: string };
+
+function tryLoad(bytes: Uint8Array, options: OpenDatabaseOptions): LoadVerdict {
+  let db: SqlDatabase | undefined;
+  const reject = (corrupt: boolean, reason: string): LoadVerdict => {
+    closeQuietly(db);
+    return { ok: false, corrupt, reason };
+  };
+  try {
+    db = new SqlDatabase(new options.engine.sql.Database(bytes));
+    // integrity_check (not quick_check): it also cross-checks indexes against their tables.
+    const check = db.get<{ integrity_check: string }>('PRAGMA integrity_check(1)');
+    if (!check || check.integrity_check !== 'ok') return reject(true, `integrity check failed (${check?.integrity_check ?? 'no answer'})`);
     const hasMeta = db.get(`SELECT 1 AS present FROM sqlite_master WHERE type = 'table' AND name = ?`, [META_TABLE]);
     const meta = hasMeta ? db.get<{ value: string }>(`SELECT value FROM ${META_TABLE} WHERE key = 'schema_version'`) : undefined;
-    if (!meta) {
-      db.close();
-      return { ok: false, corrupt: true, reason: 'not a Toolshed database (no schema version)' };
+    if (!meta) return reject(true, 'not a Toolshed database (no schema version)');
+    let migratedFrom: string | undefined;
+    if (meta.value !== options.schemaVersion) {
+      const migration = options.migrations?.find((m) => m.from === meta.value);
+      if (!migration) return reject(false, `schema version "${meta.value}" differs from "${options.schemaVersion}"`);
+      const target = db;
+      try {
+        target.transaction(() => {
+          migration.migrate(target);
+          target.run(`UPDATE ${META_TABLE} SET value = ? WHERE key = 'schema_version'`, [options.schemaVersion]);
+        });
+      } catch (error) {
+        return reject(true, `migration from schema "${meta.value}" failed (${messageOf(error)})`);
+      }
+      migratedFrom = meta.value;
     }
-    if (meta.value !== schemaVersion) {
-      db.close();
-      return { ok: false, corrupt: false, reason: `schema version "${meta.value}" differs from "${schemaVersion}"` };
-    }
-    return { ok: true, db };
+    const difference = schemaDifference(db, (fresh) => options.createSchema(fresh), options.engine);
+    if (difference) return reject(true, `schema damaged: ${difference}`);
+    options.verify?.(db);
+    return { ok: true, db, migratedFrom };
   } catch (error) {
-    try {
-      db?.close();
-    } catch {
-      // Closing a broken handle may throw too.
-    }
-    return { ok: false, corrupt: true, reason: `unreadable database (${error instanceof Error ? error.message : String(error)})` };
+    return reject(true, `unreadable database (${messageOf(error)})`);
   }
+}
+
+function closeQuietly(db: SqlDatabase | undefined): void {
+  try {
+    db?.close();
+  } catch {
+    // Closing a broken handle may throw too.
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

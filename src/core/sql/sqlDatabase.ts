@@ -65,9 +65,27 @@ export class SqlDatabase {
     }
   }
 
-  /** Runs `fn` in a transaction (nested calls join the outer one); rolls back on throw. */
+  /**
+   * Runs `fn` in a transaction; rolls back on throw. A nested call runs in a savepoint: when it
+   * throws, only its own writes are undone (the caller may catch and go on with the rest).
+   */
   transaction<T>(fn: () => T): T {
-    if (this.transactionDepth > 0) return fn();
+    if (this.transactionDepth > 0) {
+      const savepoint = `sp_${this.transactionDepth}`;
+      this.raw.run(`SAVEPOINT ${savepoint}`);
+      this.transactionDepth++;
+      try {
+        const result = fn();
+        this.raw.run(`RELEASE ${savepoint}`);
+        return result;
+      } catch (error) {
+        this.raw.run(`ROLLBACK TO ${savepoint}`);
+        this.raw.run(`RELEASE ${savepoint}`);
+        throw error;
+      } finally {
+        this.transactionDepth--;
+      }
+    }
     this.raw.run('BEGIN');
     this.transactionDepth++;
     try {

@@ -3,6 +3,7 @@ import { nullLogger } from '../../../src/core/platform/basicPorts';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { toRecord } from '../../../src/core/skills/store/skillRecords';
 import type { SkillRecord } from '../../../src/core/skills/skillSchema';
+import { GLOBAL_SCOPE } from '../../../src/core/skills/store/skillScope';
 import { SkillStore } from '../../../src/core/skills/store/skillStore';
 import type { StoreFilter } from '../../../src/core/skills/store/skillStore';
 import { uniqueTerms } from '../../../src/core/search/textAnalysis';
@@ -108,21 +109,21 @@ describe('skills: store search (FTS candidates + in-memory mirror)', () => {
     store.upsert(record('pack.t.alpha', 'compress build artifacts'));
     assert.deepEqual(store.searchFts('certificate', everyone, 8), []);
     assert.deepEqual(store.searchFts('artifacts', everyone, 8).map((h) => h.name), ['pack.t.alpha']);
-    store.setStatus('pack.t.beta', 'inactive', 'missing environment variable: X');
+    store.setStatus(globalNamed('pack.t.beta'), 'inactive', 'missing environment variable: X');
     assert.deepEqual(store.searchFts('invoices', everyone, 8), []);
     assert.deepEqual(store.searchFts('invoices', { ...everyone, activeOnly: false }, 8).map((h) => h.name), ['pack.t.beta']);
     assert.throws(() => store.transaction(() => {
       store.upsert(record('pack.t.gamma', 'archive old invoices'));
-      store.delete('pack.t.alpha');
+      store.delete(globalNamed('pack.t.alpha'));
       throw new Error('boom');
     }), /boom/);
     assert.equal(store.count(), 2);
     assert.equal(store.packSkillCount('t'), 2);
-    assert.deepEqual(store.packSkillNames('t').sort(), ['pack.t.alpha', 'pack.t.beta']);
+    assert.deepEqual(store.packSkills('t').map((s) => s.name).sort(), ['pack.t.alpha', 'pack.t.beta']);
     assert.equal(store.has('pack.t.gamma'), false);
     assert.deepEqual(store.searchFts('artifacts', everyone, 8).map((h) => h.name), ['pack.t.alpha']);
-    assert.ok(store.delete('pack.t.alpha'));
-    assert.equal(store.delete('pack.t.alpha'), false);
+    assert.ok(store.delete(globalNamed('pack.t.alpha')));
+    assert.equal(store.delete(globalNamed('pack.t.alpha')), false);
     assert.deepEqual(store.searchFts('artifacts', everyone, 8), []);
     assert.equal(store.packSkillCount('t'), 1);
     assert.equal(store.packSkillCount('other'), 0);
@@ -144,3 +145,7 @@ describe('skills: store search (FTS candidates + in-memory mirror)', () => {
     assert.deepEqual(queries.map((q) => reopened.searchFts(q, everyone, 10)), before);
   });
 });
+
+function globalNamed(name: string) {
+  return { ...GLOBAL_SCOPE, name };
+}

@@ -92,6 +92,51 @@ describe('openPersistentDatabase', () => {
     pdb.close();
   });
 
+  it('migrates a known older version in place, keeping its rows; a failing migration rebuilds with a backup', async () => {
+    const store = await storedWithRow();
+    const migrate = (sql: string) => openPersistentDatabase({
+      engine, store, key: 'x.db', schemaVersion: 'test/2', logger: new MemoryLogger(), clock: { now: () => 42 },
+      createSchema: (db) => db.exec('CREATE TABLE items (v TEXT, w TEXT)'),
+      migrations: [{ from: 'test/1', migrate: (db) => db.exec(sql) }],
+    });
+    const failing = await migrate('ALTER TABLE nowhere ADD COLUMN w TEXT');
+    assert.equal(failing.status, 'rebuilt');
+    assert.match(failing.rebuildReason!, /migration from schema "test\/1" failed/);
+    assert.equal(failing.backupKey, 'x.db.corrupt-42');
+    failing.close();
+    await store.rename('x.db.corrupt-42', 'x.db');
+    const logger = new MemoryLogger();
+    const pdb = await openPersistentDatabase({
+      engine, store, key: 'x.db', schemaVersion: 'test/2', logger, clock: { now: () => 42 },
+      createSchema: (db) => db.exec('CREATE TABLE items (v TEXT, w TEXT)'),
+      migrations: [{ from: 'test/1', migrate: (db) => db.exec("ALTER TABLE items ADD COLUMN w TEXT DEFAULT 'new'") }],
+    });
+    assert.equal(pdb.status, 'migrated');
+    assert.deepEqual(pdb.db.all('SELECT v, w FROM items'), [{ v: 'kept', w: 'new' }]);
+    assert.equal(logger.lines.filter((l) => l.level === 'warn').length, 0);
+    pdb.close();
+  });
+
+  it('a right version stamp with a missing column, or a failing verify hook, is rebuilt with a backup', async () => {
+    const store = await storedWithRow();
+    const shaped = await openPersistentDatabase({
+      engine, store, key: 'x.db', schemaVersion: 'test/1', logger: new MemoryLogger(), clock: { now: () => 42 },
+      createSchema: (db) => db.exec('CREATE TABLE items (v TEXT, extra TEXT)'),
+    });
+    assert.equal(shaped.status, 'rebuilt');
+    assert.match(shaped.rebuildReason!, /column "items\.extra" is missing/);
+    shaped.close();
+    const again = await storedWithRow();
+    const verified = await openPersistentDatabase({
+      engine, store: again, key: 'x.db', schemaVersion: 'test/1', logger: new MemoryLogger(), clock: { now: () => 42 },
+      createSchema: (db) => db.exec('CREATE TABLE items (v TEXT)'),
+      verify: () => { throw new Error('row 1 is damaged'); },
+    });
+    assert.equal(verified.status, 'rebuilt');
+    assert.match(verified.rebuildReason!, /row 1 is damaged/);
+    verified.close();
+  });
+
   it('forceRebuild ignores stored bytes', async () => {
     const store = await storedWithRow();
     const pdb = await open(store, new MemoryLogger(), 'test/1', true);

@@ -5,14 +5,25 @@ import { LineIndex } from './lineIndex';
 import { midLineCommentProblems } from './yamlMidLineComment';
 import { agentSkillFrontmatterSchema, KNOWN_SKILL_KEYS, skillFileSchema } from '../skillSchema';
 import type { SkillFormat } from '../skillSchema';
-import { FILE_START, makeProblem, PROBLEM_CODES } from './skillProblems';
-import type { ProblemCode, SkillProblem, Span } from './skillProblems';
+import { BoundedProblems } from './boundedProblems';
+import type { SpanSource } from './boundedProblems';
+import { FILE_START, PROBLEM_CODES } from './skillProblems';
+import type { ProblemCode, ProblemSeverity, SkillProblem, Span } from './skillProblems';
+import { duplicateKeyNodes, PairLookup, unstorableValue } from './yamlStructure';
+import {
+  cleanJsonMessage, countValues, describeExpected, firstHeading, firstLine, humanize, isPlainObject, jsonErrorOffset, lineEnd,
+  messageOf, nextLine, normalizeTools, parentFolderName, startOf,
+} from './documentValues';
 
 /**
  * Parses ONE skill document (any format) into normalised skill content plus problems with exact
  * positions. Pure and synchronous: the editor calls it on every keystroke, the pack loader for
  * every file. It never throws; any failure becomes a problem. A skill with an error is not
  * returned (it is "skipped"); warnings leave it in.
+ *
+ * Work per file is bounded so one hostile file cannot stall the host: at most `maxProblems`
+ * problems are reported (positions are computed only for those; the rest are counted in one
+ * closing warning), and parsing stops with an error once `budgetMs` has passed.
  */
 
 export type DocumentFormat = Exclude<SkillFormat, 'learned'>;
@@ -26,6 +37,12 @@ export interface ParseOptions {
   relativePath?: string;
   /** Characters above which the document is rejected (default 1 MiB). */
   maxChars?: number;
+  /** Problems listed per file; more are counted in one closing warning (default 200). */
+  maxProblems?: number;
+  /** Time after which parsing stops with an error (default 5,000 ms). */
+  budgetMs?: number;
+  /** Errors after which parsing stops: the file is not a skill file gone slightly wrong (default 1,000). */
+  maxErrors?: number;
 }
 
 /** A skill's content as read from a file, before it gets store identity and stats. */
@@ -63,6 +80,18 @@ export interface ParseResult {
 }
 
 export const DEFAULT_MAX_CHARS = 1024 * 1024;
+export const DEFAULT_MAX_PROBLEMS = 200;
+export const DEFAULT_PARSE_BUDGET_MS = 5000;
+export const DEFAULT_MAX_ERRORS = 1000;
+/** JSON documents with more values than this skip the (slow) YAML pass for exact positions. */
+const JSON_POSITION_LIMIT = 5000;
+/**
+ * Fields whose length limit is advice, not validity (agentskills.io and our own): a longer value
+ * loads with a warning and is shortened when rendered. VS Code and Claude load such skills too.
+ */
+const SOFT_LENGTH_KEYS = new Set(['description', 'title', 'trigger', 'compatibility']);
+/** SKILL.md names over agentskills' 64 characters still fit the store's 128-character names. */
+const SOFT_NAME_LENGTH = 128;
 
 /** `*.skill.md|yaml|yml|json|jsonl` or `SKILL.md`; undefined for anything else. */
 export function detectSkillFormat(fileName: string): DocumentFormat | undefined {
@@ -83,11 +112,11 @@ export function parseSkillDocument(text: string, fileName: string, options: Pars
     ctx.run();
   } catch (error) {
     // Defensive: nothing above should throw, but a bug must not take the editor down.
-    ctx.problems.push(makeProblem(fileName, FILE_START, 'error', PROBLEM_CODES.parseError,
-      `Could not parse this file: ${error instanceof Error ? error.message : String(error)}`));
+    ctx.out.add(FILE_START, 'error', PROBLEM_CODES.parseError, `Could not parse this file: ${error instanceof Error ? error.message : String(error)}`);
     ctx.skills.length = 0;
   }
-  return { format, skills: ctx.skills, problems: ctx.problems };
+  ctx.out.close();
+  return { format, skills: ctx.skills, problems: ctx.out.list };
 }
 
 type AnyNode = YAML.Node | null | undefined;
@@ -105,7 +134,9 @@ interface Located {
 
 class ParseContext {
   readonly skills: ParsedSkill[] = [];
-  readonly problems: SkillProblem[] = [];
+  readonly out: BoundedProblems;
+  private readonly skillNames = new Map<string, ParsedSkill>();
+  private readonly pairs = new PairLookup();
   private readonly index: LineIndex;
 
   constructor(
@@ -115,6 +146,11 @@ class ParseContext {
     private readonly format: DocumentFormat | undefined,
   ) {
     this.index = new LineIndex(text);
+    this.out = new BoundedProblems(file, {
+      maxProblems: Math.max(1, options.maxProblems ?? DEFAULT_MAX_PROBLEMS),
+      maxErrors: options.maxErrors ?? DEFAULT_MAX_ERRORS,
+      budgetMs: options.budgetMs ?? DEFAULT_PARSE_BUDGET_MS,
+    });
   }
 
   run(): void {
@@ -153,8 +189,8 @@ class ParseContext {
     }
   }
 
-  private problem(span: Span, severity: 'error' | 'warning' | 'info', code: ProblemCode, message: string, extra: { skillName?: string; data?: Record<string, unknown> } = {}): void {
-    this.problems.push(makeProblem(this.file, span, severity, code, message, extra));
+  private problem(span: SpanSource, severity: ProblemSeverity, code: ProblemCode, message: string | (() => string), extra: { skillName?: string; data?: Record<string, unknown> } | (() => { skillName?: string; data?: Record<string, unknown> }) = {}): void {
+    this.out.add(span, severity, code, message, extra);
   }
 
   // ── formats ──────────────────────────────────────────────────────────────
@@ -204,34 +240,59 @@ class ParseContext {
   private parseYaml(): void {
     let docs: YAML.Document.Parsed[];
     try {
-      docs = YAML.parseAllDocuments(this.text, { prettyErrors: false, uniqueKeys: true, logLevel: 'error' }) as YAML.Document.Parsed[];
+      docs = YAML.parseAllDocuments(this.text, { prettyErrors: false, uniqueKeys: false, logLevel: 'error' }) as YAML.Document.Parsed[];
     } catch (error) {
       this.problem(FILE_START, 'error', PROBLEM_CODES.parseError, `YAML could not be read: ${messageOf(error)}`);
       return;
     }
     if (!Array.isArray(docs)) docs = [docs];
     const entries: Array<{ located: Located; node: AnyNode }> = [];
+    const errorsBefore = this.out.errors;
     for (const doc of docs) {
       const located = this.fromDocument(doc, 0, FILE_START);
       if (!located) continue;
       this.collectEntries(located, entries);
     }
+    if (entries.length === 0 && this.out.errors === errorsBefore) this.reportNoSkills();
     this.addEntries(entries, 'yaml');
+  }
+
+  /** A file that parses but defines nothing (`~`, `null`, `[]`, only comments): say so. */
+  private reportNoSkills(): void {
+    this.problem(FILE_START, 'info', PROBLEM_CODES.noSkills,
+      'This file defines no skill (it is empty, `null`, an empty list or only comments). Add a mapping with `trigger` and `steps`, or delete the file.');
   }
 
   private parseJson(): void {
     const text = this.text.charCodeAt(0) === 0xfeff ? ` ${this.text.slice(1)}` : this.text;
+    let value: unknown;
     try {
-      JSON.parse(text);
+      value = JSON.parse(text);
     } catch (error) {
       const offset = jsonErrorOffset(error, text);
       this.problem(this.index.span(offset, offset + 1), 'error', PROBLEM_CODES.parseError, `Invalid JSON: ${cleanJsonMessage(error)}`);
       return;
     }
-    const located = this.parseYamlSource(text, 0, FILE_START);
+    // The YAML pass gives exact positions and finds repeated keys, but costs seconds on a huge
+    // document; past JSON_POSITION_LIMIT values the plain JSON value is used instead.
+    let located: Located | undefined;
+    if (countValues(value, JSON_POSITION_LIMIT) > JSON_POSITION_LIMIT) {
+      const unstorable = unstorableValue(value);
+      if (unstorable) {
+        this.problem(FILE_START, 'error', PROBLEM_CODES.parseError, `This document cannot be loaded: ${unstorable}.`);
+        return;
+      }
+      this.problem(FILE_START, 'info', PROBLEM_CODES.positionsSkipped,
+        `This JSON file holds more than ${JSON_POSITION_LIMIT} values: its problems point at the start of the file, and a repeated key is not reported (the last one wins).`);
+      located = { value, root: undefined, base: 0, anchor: FILE_START, index: this.index };
+    } else {
+      located = this.parseYamlSource(text, 0, FILE_START);
+    }
     if (!located) return;
     const entries: Array<{ located: Located; node: AnyNode }> = [];
+    const errorsBefore = this.out.errors;
     this.collectEntries(located, entries);
+    if (entries.length === 0 && this.out.errors === errorsBefore) this.reportNoSkills();
     this.addEntries(entries, 'json');
   }
 
@@ -239,39 +300,50 @@ class ParseContext {
     const text = this.text;
     let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
     let lineNo = 1;
+    const skillsBefore = this.skills.length;
+    let definitions = 0;
     while (start <= text.length) {
       const end = lineEnd(text, start);
       const line = text.slice(start, end);
+      if (this.out.spent(`line ${lineNo}`)) return;
       if (line.trim().length > 0) {
+        definitions++;
+        const currentLine = lineNo;
         try {
           const value: unknown = JSON.parse(line);
           if (!isPlainObject(value)) {
-            this.problem(this.index.lineSpan(lineNo), 'error', PROBLEM_CODES.notAMapping, `Line ${lineNo}: each line must be one JSON object (a skill).`);
+            this.problem(() => this.index.lineSpan(currentLine), 'error', PROBLEM_CODES.notAMapping, `Line ${lineNo}: each line must be one JSON object (a skill).`);
           } else if (!this.tryFastSkill(value, lineNo)) {
-            // Slow path only for lines with problems: YAML nodes give exact columns.
+            // Slow path only for lines with problems that will be listed: YAML nodes give exact columns.
             const located = this.parseYamlSource(line, start, this.index.lineSpan(lineNo));
             if (located && isPlainObject(located.value)) this.addSkill(located, 'jsonl', { ordinal: lineNo - 1, multi: true });
           }
         } catch (error) {
           const offset = start + Math.min(jsonErrorOffset(error, line), line.length);
-          this.problem(this.index.span(offset, Math.max(offset + 1, end)), 'error', PROBLEM_CODES.parseError, `Line ${lineNo}: invalid JSON: ${cleanJsonMessage(error)}`);
+          this.problem(() => this.index.span(offset, Math.max(offset + 1, end)), 'error', PROBLEM_CODES.parseError, () => `Line ${currentLine}: invalid JSON: ${cleanJsonMessage(error)}`);
         }
       }
       if (end >= text.length) break;
       start = end + 1;
       lineNo++;
     }
+    if (definitions === 0 && this.skills.length === skillsBefore) this.reportNoSkills();
+  }
+
+  private fastLocated(value: Record<string, unknown>, lineNo: number): Located {
+    return { value, root: undefined, base: 0, anchor: this.index.lineSpan(lineNo), index: this.index };
   }
 
   /** JSONL fast path: a clean line becomes a skill without building YAML nodes. */
   private tryFastSkill(value: Record<string, unknown>, lineNo: number): boolean {
-    const problemCount = this.problems.length;
+    const before = this.out.mark();
     const skillCount = this.skills.length;
-    const span = this.index.lineSpan(lineNo);
-    this.addSkill({ value, root: undefined, base: 0, anchor: span, index: this.index }, 'jsonl', { ordinal: lineNo - 1, multi: true });
-    if (this.problems.length === problemCount) return true;
-    this.problems.length = problemCount;
-    this.skills.length = skillCount;
+    this.addSkill(this.fastLocated(value, lineNo), 'jsonl', { ordinal: lineNo - 1, multi: true });
+    // Past the problem cap positions are never shown: the fast result stands.
+    const listWasFull = this.out.full && this.out.list.length === before.listed;
+    if (this.out.total === before.total || listWasFull) return true;
+    this.out.rollback(before);
+    for (const skill of this.skills.splice(skillCount)) this.skillNames.delete(skill.name);
     return false;
   }
 
@@ -280,7 +352,7 @@ class ParseContext {
   private parseYamlSource(source: string, base: number, anchor: Span): Located | undefined {
     let doc: YAML.Document.Parsed;
     try {
-      doc = YAML.parseDocument(source, { prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
+      doc = YAML.parseDocument(source, { prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
     } catch (error) {
       this.problem(anchor, 'error', PROBLEM_CODES.parseError, `YAML could not be read: ${messageOf(error)}`);
       return undefined;
@@ -292,9 +364,16 @@ class ParseContext {
     if (doc.errors.length > 0) {
       for (const error of doc.errors.slice(0, 20)) {
         const [from, to] = error.pos;
-        const code = error.code === 'DUPLICATE_KEY' ? PROBLEM_CODES.duplicateKey : PROBLEM_CODES.parseError;
-        const message = error.code === 'DUPLICATE_KEY' ? 'Duplicate key: each field may appear once.' : `Syntax error: ${firstLine(error.message)}`;
-        this.problem(this.index.span(base + from, base + Math.max(to, from + 1)), 'error', code, message);
+        this.problem(() => this.index.span(base + from, base + Math.max(to, from + 1)), 'error', PROBLEM_CODES.parseError, `Syntax error: ${firstLine(error.message)}`);
+      }
+      return undefined;
+    }
+    // Our own duplicate-key check: linear, unlike the parser's `uniqueKeys` (see yamlStructure).
+    const duplicates = duplicateKeyNodes(doc);
+    if (duplicates.length > 0) {
+      for (const key of duplicates) {
+        const range = key.range ?? [0, 1];
+        this.problem(() => this.index.span(base + range[0], base + Math.max(range[1], range[0] + 1)), 'error', PROBLEM_CODES.duplicateKey, 'Duplicate key: each field may appear once.');
       }
       return undefined;
     }
@@ -305,15 +384,21 @@ class ParseContext {
       this.problem(anchor, 'error', PROBLEM_CODES.parseError, `YAML could not be read: ${messageOf(error)}`);
       return undefined;
     }
-    for (const problem of midLineCommentProblems(doc, base, this.index, this.file)) this.problems.push(problem);
+    const unstorable = unstorableValue(value);
+    if (unstorable) {
+      this.problem(anchor, 'error', PROBLEM_CODES.parseError, `This document cannot be loaded: ${unstorable}. Replace the alias with the value itself.`);
+      return undefined;
+    }
+    for (const problem of midLineCommentProblems(doc, base, this.index, this.file)) this.out.addBuilt(problem);
     return { value, root: doc.contents as AnyNode, base, anchor, index: this.index };
   }
 
   private collectEntries(located: Located, into: Array<{ located: Located; node: AnyNode }>): void {
     if (located.value === null || located.value === undefined) return;
-    if (Array.isArray(located.value) && YAML.isSeq(located.root)) {
+    if (Array.isArray(located.value) && (YAML.isSeq(located.root) || located.root === undefined)) {
+      const items = YAML.isSeq(located.root) ? located.root.items : [];
       located.value.forEach((item, i) => {
-        const node = (located.root as YAML.YAMLSeq).items[i] as AnyNode;
+        const node = items[i] as AnyNode;
         const span = this.nodeSpan(located, node) ?? located.anchor;
         if (!isPlainObject(item)) {
           this.problem(span, 'error', PROBLEM_CODES.notAMapping, `Entry ${i + 1} must be a mapping of skill fields.`);
@@ -334,7 +419,10 @@ class ParseContext {
 
   private addEntries(entries: Array<{ located: Located; node: AnyNode }>, format: DocumentFormat): void {
     const multi = entries.length > 1;
-    entries.forEach((entry, ordinal) => this.addSkill(entry.located, format, { ordinal, multi }));
+    for (let ordinal = 0; ordinal < entries.length; ordinal++) {
+      if (this.out.spent(`entry ${ordinal + 1} of ${entries.length}`)) return;
+      this.addSkill((entries[ordinal] as { located: Located }).located, format, { ordinal, multi });
+    }
   }
 
   private nodeSpan(located: Located, node: AnyNode): Span | undefined {
@@ -350,7 +438,7 @@ class ParseContext {
     let parentKey: AnyNode;
     for (const segment of path) {
       if (YAML.isMap(node)) {
-        const pair = node.items.find((p) => YAML.isScalar(p.key) && String(p.key.value) === String(segment));
+        const pair = this.pairs.pair(node, String(segment));
         if (!pair) return { parentKey: key };
         parentKey = key;
         key = pair.key as AnyNode;
@@ -377,7 +465,8 @@ class ParseContext {
 
   private addSkill(located: Located, format: DocumentFormat, info: { body?: string; bodyAnchor?: Span; ordinal: number; multi: boolean }): void {
     const raw = located.value as Record<string, unknown>;
-    const problemsBefore = this.problems.length;
+    const problemsBefore = this.out.list.length;
+    const errorsBefore = this.out.errors;
     const schema = format === 'skill-md' ? agentSkillFrontmatterSchema : skillFileSchema;
     const declaredName = typeof raw.name === 'string' ? raw.name : undefined;
     const result = (schema as z.ZodType).safeParse(raw);
@@ -390,10 +479,10 @@ class ParseContext {
     for (const key of Object.keys(raw)) {
       if (KNOWN_SKILL_KEYS.includes(key)) continue;
       extra[key] = raw[key];
-      const suggestion = closestKey(key);
-      this.problem(this.spanOfPath(located, [key], 'key'), 'warning', PROBLEM_CODES.unknownField,
-        `Unknown field \`${key}\`${suggestion ? ` (did you mean \`${suggestion}\`?)` : ''}; it is kept as extra metadata.`,
-        { skillName: declaredName, data: { key, suggestion } });
+      const suggestion = () => closestKey(key);
+      this.problem(() => this.spanOfPath(located, [key], 'key'), 'warning', PROBLEM_CODES.unknownField,
+        () => `Unknown field \`${key}\`${suggestion() ? ` (did you mean \`${suggestion()}\`?)` : ''}; it is kept as extra metadata.`,
+        () => ({ skillName: declaredName, data: { key, suggestion: suggestion() } }));
     }
 
     const str = (key: string): string => (typeof raw[key] === 'string' ? (raw[key] as string).trim() : '');
@@ -421,11 +510,11 @@ class ParseContext {
       }
     }
 
-    if (this.problems.slice(problemsBefore).some((p) => p.severity === 'error')) return;
+    if (this.out.errors > errorsBefore) return;
 
     const nameGenerated = !declaredName;
     const name = declaredName ?? generatedName(this.options.packName ?? 'local', this.options.relativePath ?? baseName(this.file), info.multi ? info.ordinal + 1 : undefined);
-    const previous = this.skills.find((s) => s.name === name);
+    const previous = this.skillNames.get(name);
     const span = located.anchor;
     if (previous) {
       this.problem(declaredName ? this.spanOfPath(located, ['name']) : span, 'error', PROBLEM_CODES.duplicateName,
@@ -439,7 +528,7 @@ class ParseContext {
       if (raw[key] !== undefined) meta[key] = raw[key];
     }
     const title = str('title') || firstHeading(body) || humanize(name);
-    this.skills.push({
+    const skill: ParsedSkill = {
       name,
       nameGenerated,
       title,
@@ -463,11 +552,13 @@ class ParseContext {
       model_invocable: raw['disable-model-invocation'] !== true,
       span,
       nameSpan: declaredName ? this.spanOfPath(located, ['name']) : undefined,
-    });
+    };
+    this.skills.push(skill);
+    this.skillNames.set(name, skill);
   }
 
   private hasIssueAt(from: number, keys: string[]): boolean {
-    return this.problems.slice(from).some((p) => p.severity === 'error' && keys.some((k) => p.message.startsWith(`\`${k}\``)));
+    return this.out.list.slice(from).some((p) => p.severity === 'error' && keys.some((k) => p.message.startsWith(`\`${k}\``)));
   }
 
   private reportIssue(located: Located, format: DocumentFormat, issue: z.core.$ZodIssue, raw: Record<string, unknown>, skillName: string | undefined): void {
@@ -493,80 +584,26 @@ class ParseContext {
     } else if (issue.code === 'too_big') {
       code = PROBLEM_CODES.tooLong;
     }
-    const span = missing ? located.anchor : this.spanOfPath(located, path);
+    const span = missing ? located.anchor : () => this.spanOfPath(located, path);
+    if (code === PROBLEM_CODES.tooLong && path.length === 1 && this.isSoftLength(key, raw[key])) {
+      this.problem(span, 'warning', code, `${message}; the skill loads, and the text is shortened where prompts have a budget.`, { skillName, data: { key } });
+      return;
+    }
     this.problem(span, 'error', code, message, { skillName, data: { key } });
+  }
+
+  /** Over-long text that still loads (SOFT_LENGTH_KEYS; SKILL.md names up to the store's limit). */
+  private isSoftLength(key: string, value: unknown): boolean {
+    if (SOFT_LENGTH_KEYS.has(key)) return true;
+    return key === 'name' && typeof value === 'string' && value.length <= SOFT_NAME_LENGTH;
   }
 }
 
 // ── helpers ────────────────────────────────────────────────────────────────
 
-const EXPECTED: Record<string, string> = {
-  steps: 'expected a list of strings',
-  tags: 'expected a list of strings',
-  preconditions: 'expected a list of strings',
-  failure_modes: 'expected a list of strings',
-  frames: 'expected a list of strings',
-  requires: 'expected a list of environment variable names',
-  triggers: 'expected a string or a list of strings',
-  tools: 'expected a list of tool names or `{ tool, note }` entries',
-  'allowed-tools': 'expected a space-separated string or a list of tool names',
-  metadata: 'expected a mapping of string keys to string values',
-  task_type: 'expected one of browser, api, code, domain, unknown',
-};
-
-function describeExpected(key: string): string {
-  return EXPECTED[key] ?? 'wrong type (expected text)';
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function startOf(span: Span): Span {
-  return { line: span.line, column: span.column, endLine: span.line, endColumn: span.column };
-}
-
-function lineEnd(text: string, from: number): number {
-  const end = text.indexOf('\n', from);
-  return end < 0 ? text.length : end;
-}
-
-function nextLine(text: string, end: number): number {
-  return Math.min(end + 1, text.length);
-}
-
-function firstLine(message: string): string {
-  return message.split('\n')[0] ?? message;
-}
-
-function messageOf(error: unknown): string {
-  return firstLine(error instanceof Error ? error.message : String(error));
-}
-
-function jsonErrorOffset(error: unknown, text: string): number {
-  const message = error instanceof Error ? error.message : '';
-  const position = /position (\d+)/.exec(message);
-  if (position) return Number(position[1]);
-  const lineCol = /line (\d+) column (\d+)/.exec(message);
-  if (lineCol) {
-    const index = new LineIndex(text);
-    return index.lineStart(Number(lineCol[1])) + Number(lineCol[2]) - 1;
-  }
-  return /end of JSON input/.test(message) ? text.length : 0;
-}
-
-function cleanJsonMessage(error: unknown): string {
-  return messageOf(error).replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '');
-}
-
 export function baseName(file: string): string {
   const parts = file.split(/[\\/]/);
   return parts[parts.length - 1] ?? file;
-}
-
-function parentFolderName(file: string): string | undefined {
-  const parts = file.split(/[\\/]/).filter(Boolean);
-  return parts.length >= 2 ? parts[parts.length - 2] : undefined;
 }
 
 /** `git/commit-message.skill.md` → `git.commit-message`. */
@@ -580,29 +617,6 @@ export function slugOfPath(relativePath: string): string {
 
 export function generatedName(packName: string, relativePath: string, ordinal?: number): string {
   return `pack.${packName}.${slugOfPath(relativePath)}${ordinal !== undefined ? `.${ordinal}` : ''}`;
-}
-
-function firstHeading(body: string): string {
-  const match = /^#{1,3}\s+(.+)$/m.exec(body);
-  return match?.[1]?.trim().slice(0, 200) ?? '';
-}
-
-function humanize(name: string): string {
-  const last = name.split('.').pop() ?? name;
-  const words = last.replace(/[-_]+/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-function normalizeTools(value: unknown): Array<{ tool: string; note?: string }> {
-  if (!Array.isArray(value)) return [];
-  const out: Array<{ tool: string; note?: string }> = [];
-  for (const entry of value) {
-    if (typeof entry === 'string' && entry.trim()) out.push({ tool: entry.trim() });
-    else if (isPlainObject(entry) && typeof entry.tool === 'string' && entry.tool.trim()) {
-      out.push(typeof entry.note === 'string' ? { tool: entry.tool.trim(), note: entry.note } : { tool: entry.tool.trim() });
-    }
-  }
-  return out;
 }
 
 /** `Bash(git commit:*) Read Write` → ['Bash(git commit:*)', 'Read', 'Write'] (spaces inside parentheses kept). */

@@ -1,19 +1,20 @@
 import * as path from 'node:path';
 import type { Clock, EventSink, FileSystemPort, Logger } from '../../platform/ports';
 import { detectSkillFormat, parseSkillDocument } from './skillDocumentParser';
-import type { DocumentFormat, ParsedSkill } from './skillDocumentParser';
+import type { DocumentFormat } from './skillDocumentParser';
 import { isInside } from './skillPackSources';
 import type { ResolvedSkillPack } from './skillPackSources';
 import { formatAdmits, listSkillResources, readSkillFile, scanPack } from './skillPackScanner';
 import type { SkillFileRef } from './skillPackScanner';
 import { FILE_START, makeProblem, PROBLEM_CODES } from './skillProblems';
 import type { SkillProblem } from './skillProblems';
-import { toRecord } from '../store/skillRecords';
-import type { SkillRecord } from '../skillSchema';
 import type { SkillStore } from '../store/skillStore';
+import { identityKey } from '../store/skillScope';
+import { packScope, SkillPackWriter } from './skillPackWriter';
+import type { ParsedFile, WriteItem, WriteOutcome } from './skillPackWriter';
 
 /**
- * Loads packs into the SkillStore with the upsert rules of RFC §3.5:
+ * Loads packs into the SkillStore (writes through SkillPackWriter) with the upsert rules of RFC §3.5:
  * new skill → insert; pack skill whose content hash changed → update when the pack allows it;
  * a learned skill is never overwritten; a skill whose file (or pack) is gone is removed; a name
  * defined twice is an error naming both files (the first definition, in pack order, wins).
@@ -69,16 +70,6 @@ export interface FileChangeResult {
   durationMs: number;
 }
 
-interface ParsedFile {
-  pack: ResolvedSkillPack;
-  ref: SkillFileRef;
-  skills: ParsedSkill[];
-  problems: SkillProblem[];
-  resources: string[];
-}
-
-type Outcome = 'inserted' | 'updated' | 'unchanged' | 'skipped';
-
 export interface LoaderDeps {
   fs: FileSystemPort;
   store: SkillStore;
@@ -95,8 +86,11 @@ const OPTIMIZE_AFTER_WRITES = 1000;
 export class SkillPackLoader {
   private packs: ResolvedSkillPack[] = [];
   private readonly reports = new Map<string, PackReport>();
+  private readonly writer: SkillPackWriter;
 
-  constructor(private readonly deps: LoaderDeps) {}
+  constructor(private readonly deps: LoaderDeps) {
+    this.writer = new SkillPackWriter(deps);
+  }
 
   get resolvedPacks(): readonly ResolvedSkillPack[] {
     return this.packs;
@@ -144,36 +138,38 @@ export class SkillPackLoader {
     const claimed = new Map<string, { file: string; line: number }>();
     const counters = new Map<string, { inserted: number; updated: number; count: number }>();
     let removedCount = 0;
-    store.transaction(() => {
-      for (const { pack, scan } of scans) {
-        const report: PackReport = {
-          pack, missing: scan.missing, files: [], skillCount: 0, updatedCount: 0,
-          problems: [...scan.problems, ...(scan.missing && !pack.optional
-            ? [makeProblem(pack.root, FILE_START, 'error', PROBLEM_CODES.packNotFound, `Skill pack "${pack.name}" not found: folder ${pack.root} does not exist.`)]
-            : [])],
-        };
-        this.reports.set(pack.name, report);
-        counters.set(pack.name, { inserted: 0, updated: 0, count: 0 });
-      }
-      for (const file of parsed) {
-        if (!file) continue;
-        const counter = counters.get(file.pack.name);
-        const fileReport = this.fileReport(file);
-        for (const skill of file.skills) {
-          const outcome = this.applySkill(file, skill, fileReport, (name) => claimed.get(name));
-          if (outcome === 'skipped') continue;
-          claimed.set(skill.name, { file: file.ref.file, line: skill.span.line });
+    for (const { pack, scan } of scans) {
+      const report: PackReport = {
+        pack, missing: scan.missing, files: [], skillCount: 0, updatedCount: 0,
+        problems: [...scan.problems, ...(scan.missing && !pack.optional
+          ? [makeProblem(pack.root, FILE_START, 'error', PROBLEM_CODES.packNotFound, `Skill pack "${pack.name}" not found: folder ${pack.root} does not exist.`)]
+          : [])],
+      };
+      this.reports.set(pack.name, report);
+      counters.set(pack.name, { inserted: 0, updated: 0, count: 0 });
+    }
+    const items: WriteItem[] = [];
+    for (const file of parsed) {
+      if (!file) continue;
+      const counter = counters.get(file.pack.name);
+      const fileReport = this.fileReport(file);
+      this.reports.get(file.pack.name)?.files.push(fileReport);
+      for (const skill of file.skills) {
+        items.push({ file, skill, report: fileReport, onApplied: (outcome) => {
+          claimed.set(identityKey({ ...packScope(file.pack), name: skill.name }), { file: file.ref.file, line: skill.span.line });
           if (counter) {
             counter.count++;
             if (outcome === 'inserted') counter.inserted++;
             if (outcome === 'updated') counter.updated++;
           }
-        }
-        this.reports.get(file.pack.name)?.files.push(fileReport);
+        } });
       }
-      for (const name of store.packSkillNames()) {
-        if (!claimed.has(name)) {
-          store.delete(name);
+    }
+    await this.writer.writeSliced(items, (identity) => claimed.get(identityKey(identity)));
+    store.transaction(() => {
+      for (const identity of store.packSkills()) {
+        if (!claimed.has(identityKey(identity))) {
+          store.delete(identity);
           removedCount++;
         }
       }
@@ -189,9 +185,15 @@ export class SkillPackLoader {
       if (!report) continue;
       report.skillCount = counter.count;
       report.updatedCount = counter.inserted + counter.updated;
-      const problems = [...report.problems, ...report.files.flatMap((f) => f.problems)];
-      summary.problems.push(...problems);
-      summary.packs.push({ name: pack.name, skillCount: counter.count, insertedCount: counter.inserted, updatedCount: counter.updated, removedCount: 0, problemCount: problems.length });
+      // Loops, not `push(...spread)`: a spread of a very long list overflows the call stack.
+      let problemCount = 0;
+      for (const problem of report.problems) summary.problems.push(problem);
+      problemCount += report.problems.length;
+      for (const file of report.files) {
+        for (const problem of file.problems) summary.problems.push(problem);
+        problemCount += file.problems.length;
+      }
+      summary.packs.push({ name: pack.name, skillCount: counter.count, insertedCount: counter.inserted, updatedCount: counter.updated, removedCount: 0, problemCount });
       if (!(report.missing && pack.optional)) {
         this.deps.events.emit({ type: 'skill_pack_loaded', payload: { pack_name: pack.name, skill_count: counter.count, updated_count: counter.inserted + counter.updated } });
       }
@@ -224,23 +226,23 @@ export class SkillPackLoader {
     const { store } = this.deps;
     const result: FileChangeResult = { status: 'reloaded', file: target, pack: pack.name, inserted: [], updated: [], removed: [], problems: [], durationMs: 0 };
     const fileReport = this.fileReport(parsedFile);
-    store.transaction(() => {
-      const before = store.bySource(target);
-      const kept = new Set<string>();
-      for (const skill of parsedFile.skills) {
-        const outcome = this.applySkill(parsedFile, skill, fileReport, (name) => {
-          const existing = store.get(name);
-          return existing && existing.origin === 'pack' && existing.source_file !== target
-            ? { file: existing.source_file, line: existing.source_line } : undefined;
-        });
-        if (outcome === 'skipped') continue;
-        kept.add(skill.name);
+    const before = store.bySource(target);
+    const kept = new Set<string>();
+    await this.writer.writeSliced(parsedFile.skills.map((skill) => ({
+      file: parsedFile, skill, report: fileReport, onApplied: (outcome: Exclude<WriteOutcome, 'skipped'>) => {
+        kept.add(identityKey({ ...packScope(pack), name: skill.name }));
         if (outcome === 'inserted') result.inserted.push(skill.name);
         if (outcome === 'updated') result.updated.push(skill.name);
-      }
+      },
+    })), (identity) => {
+      const existing = store.get(identity.name, identity);
+      return existing && existing.origin === 'pack' && existing.source_file !== target
+        ? { file: existing.source_file, line: existing.source_line } : undefined;
+    });
+    store.transaction(() => {
       for (const row of before) {
-        if (!kept.has(row.name)) {
-          store.delete(row.name);
+        if (!kept.has(identityKey(row)) && store.get(row.name, row)?.source_file === target) {
+          store.delete(row);
           result.removed.push(row.name);
         }
       }
@@ -266,7 +268,7 @@ export class SkillPackLoader {
     store.transaction(() => {
       for (const record of store.packSources()) {
         if (record.source_file === absolute || isInside(record.source_file, absolute)) {
-          store.delete(record.name);
+          store.delete(record);
           removed.push(record.name);
         }
       }
@@ -280,11 +282,17 @@ export class SkillPackLoader {
   }
 
   private async readAndParse(pack: ResolvedSkillPack, ref: SkillFileRef): Promise<ParsedFile> {
-    const read = await readSkillFile(this.deps.fs, ref.file);
-    if (!read.ok) return { pack, ref, skills: [], problems: [read.problem], resources: [] };
-    const result = parseSkillDocument(read.text, ref.file, { format: ref.format, packName: pack.name, relativePath: ref.relativePath });
-    const resources = ref.format === 'skill-md' && result.skills.length > 0 ? await listSkillResources(this.deps.fs, path.dirname(ref.file)) : [];
-    return { pack, ref, skills: result.skills, problems: result.problems, resources };
+    try {
+      const read = await readSkillFile(this.deps.fs, ref.file);
+      if (!read.ok) return { pack, ref, skills: [], problems: [read.problem], resources: [] };
+      const result = parseSkillDocument(read.text, ref.file, { format: ref.format, packName: pack.name, relativePath: ref.relativePath });
+      const resources = ref.format === 'skill-md' && result.skills.length > 0 ? await listSkillResources(this.deps.fs, path.dirname(ref.file)) : [];
+      return { pack, ref, skills: result.skills, problems: result.problems, resources };
+    } catch (error) {
+      // A file-system or parser failure costs this file only.
+      return { pack, ref, skills: [], resources: [], problems: [makeProblem(ref.file, FILE_START, 'error', PROBLEM_CODES.loadFailed,
+        `This file could not be loaded: ${error instanceof Error ? error.message : String(error)}.`)] };
+    }
   }
 
   private fileReport(file: ParsedFile): FileReport {
@@ -301,46 +309,6 @@ export class SkillPackLoader {
       .sort((a, b) => (a.relativePath < b.relativePath ? -1 : 1));
   }
 
-  /** Applies the upsert rules to one parsed skill; records problems on the file report. */
-  private applySkill(file: ParsedFile, skill: ParsedSkill, report: FileReport, claimedElsewhere: (name: string) => { file: string; line: number } | undefined): Outcome {
-    const { store } = this.deps;
-    const span = skill.nameSpan ?? skill.span;
-    const other = claimedElsewhere(skill.name);
-    if (other) {
-      report.problems.push(makeProblem(file.ref.file, span, 'error', PROBLEM_CODES.duplicateName,
-        `Duplicate skill name \`${skill.name}\`: also defined at ${other.file}:${other.line}. The first definition is used; rename one of them.`,
-        { skillName: skill.name, data: { otherFile: other.file, otherLine: other.line } }));
-      return 'skipped';
-    }
-    const existing = store.get(skill.name);
-    if (existing && existing.origin === 'learned') {
-      report.problems.push(makeProblem(file.ref.file, span, 'warning', PROBLEM_CODES.shadowedByLearned,
-        `A learned skill named \`${skill.name}\` exists; pack skills never overwrite learned ones. Rename this skill to load it.`, { skillName: skill.name }));
-      return 'skipped';
-    }
-    const record = toRecord(skill, {
-      origin: 'pack', originRef: `${file.pack.name}:${file.ref.relativePath}`, scopeMode: file.pack.scopeMode,
-      tenantId: file.pack.tenantId, projectId: file.pack.projectId, packName: file.pack.name, workspace: file.pack.workspace,
-      sourceFile: file.ref.file, resources: file.resources, now: this.deps.clock.now(), env: this.deps.env,
-    }, existing);
-    if (record.status === 'inactive') {
-      report.problems.push(makeProblem(file.ref.file, skill.span, 'info', PROBLEM_CODES.missingRequirement,
-        `Skill \`${skill.name}\` is inactive: ${record.status_reason}. Set them and reload to activate it.`, { skillName: skill.name }));
-    }
-    report.skills.push({ name: skill.name, line: skill.span.line });
-    if (!existing) {
-      store.upsert(record);
-      return 'inserted';
-    }
-    if (existing.content_hash === record.content_hash) {
-      if (!samePlacement(existing, record)) store.upsert({ ...record, updated_at: existing.updated_at });
-      return 'unchanged';
-    }
-    if (!file.pack.updateExistingPackSkills && existing.pack_name === file.pack.name) return 'unchanged';
-    store.upsert(record);
-    return 'updated';
-  }
-
   private skillFolderOwning(file: string, pack: ResolvedSkillPack): string | undefined {
     let dir = path.dirname(file);
     while (isInside(dir, pack.root)) {
@@ -355,13 +323,6 @@ export class SkillPackLoader {
     }
     return undefined;
   }
-}
-
-function samePlacement(a: SkillRecord, b: SkillRecord): boolean {
-  return a.status === b.status && a.status_reason === b.status_reason && a.source_file === b.source_file
-    && a.source_line === b.source_line && a.pack_name === b.pack_name && a.workspace === b.workspace
-    && a.scope_mode === b.scope_mode && a.scope_tenant_id === b.scope_tenant_id && a.scope_project_id === b.scope_project_id
-    && a.origin_ref === b.origin_ref;
 }
 
 function toPosix(p: string): string {

@@ -48,8 +48,14 @@ export async function scanPack(fs: FileSystemPort, root: string, packFormat?: Sk
   if (!rootStat || (rootStat.kind !== 'directory' && rootStat.kind !== 'symlink')) {
     return { files, problems, missing: true };
   }
+  /** Folders below MAX_DEPTH: reported once, after the walk. */
+  const tooDeep: string[] = [];
   const walk = async (folder: string, rel: string, depth: number): Promise<void> => {
-    if (depth > MAX_DEPTH || files.length >= MAX_PACK_FILES) return;
+    if (files.length >= MAX_PACK_FILES) return;
+    if (depth > MAX_DEPTH) {
+      tooDeep.push(folder);
+      return;
+    }
     let entries;
     try {
       entries = await fs.readDirectory(folder);
@@ -77,9 +83,14 @@ export async function scanPack(fs: FileSystemPort, root: string, packFormat?: Sk
         await walk(full, relPath, depth + 1);
         continue;
       }
-      if (entry.kind !== 'file') continue;
       const format = detectSkillFormat(entry.name);
       if (!formatAdmits(packFormat, format)) continue;
+      if (entry.kind !== 'file') {
+        // A FIFO, socket or device named like a skill file: never opened (reading a FIFO blocks).
+        problems.push(makeProblem(full, FILE_START, 'info', PROBLEM_CODES.notARegularFile,
+          'Skipped: this is not a regular file (a FIFO, socket or device), so it is never read. Replace it with a normal file.'));
+        continue;
+      }
       if (files.length >= MAX_PACK_FILES) {
         problems.push(makeProblem(root, FILE_START, 'error', PROBLEM_CODES.tooManyFiles, `Pack has more than ${MAX_PACK_FILES} skill files; the rest were not loaded.`));
         return;
@@ -88,6 +99,12 @@ export async function scanPack(fs: FileSystemPort, root: string, packFormat?: Sk
     }
   };
   await walk(root, '', 0);
+  if (tooDeep.length > 0) {
+    // One diagnostic per pack (on the first such folder), not one per folder of a deep tree.
+    const more = tooDeep.length > 1 ? ` (and ${tooDeep.length - 1} more folder${tooDeep.length > 2 ? 's' : ''} at that depth)` : '';
+    problems.push(makeProblem(tooDeep[0] as string, FILE_START, 'info', PROBLEM_CODES.tooDeep,
+      `Folder not scanned${more}: it is more than ${MAX_DEPTH} levels below the pack root, so skill files in it are not loaded. Move them higher up.`));
+  }
   return { files, problems, missing: false };
 }
 
@@ -99,7 +116,7 @@ export async function readSkillFile(fs: FileSystemPort, file: string, maxBytes =
   const stat = await safeStat(fs, file);
   if (!stat) return fail(PROBLEM_CODES.unreadableFile, 'File not found.');
   if (stat.kind === 'symlink') return fail(PROBLEM_CODES.symlinkSkipped, 'Symbolic link skipped: links are not followed inside skill packs.');
-  if (stat.kind !== 'file') return fail(PROBLEM_CODES.unreadableFile, 'Not a regular file.');
+  if (stat.kind !== 'file') return fail(PROBLEM_CODES.notARegularFile, 'Not a regular file (a folder, FIFO, socket or device); it is never read.');
   if (stat.size > maxBytes) {
     return fail(PROBLEM_CODES.fileTooLarge, `File is too large (${stat.size} bytes; the limit is ${maxBytes}). Split it into smaller skill files.`);
   }

@@ -40,6 +40,20 @@ export const PROBLEM_CODES = {
   tooManyFiles: 'too-many-files',
   /** A `#` cut a plain YAML value mid-sentence (the rest became a comment); fix: quote it. */
   midLineComment: 'mid-line-comment',
+  /** More problems than a file's list holds; the rest are counted, not listed. */
+  tooManyProblems: 'too-many-problems',
+  /** Parsing one file took longer than its time budget and stopped. */
+  parseBudgetExceeded: 'parse-budget-exceeded',
+  /** The file parses but defines nothing (`~`, `null`, `[]`, only comments). */
+  noSkills: 'no-skills',
+  /** A skill file that is not a regular file (FIFO, socket, device): never opened. */
+  notARegularFile: 'not-a-regular-file',
+  /** A folder deeper than the scan depth: its skill files are not loaded. */
+  tooDeep: 'too-deep',
+  /** A very large JSON file: problems point at the file start (no exact positions). */
+  positionsSkipped: 'positions-skipped',
+  /** Writing a parsed file to the store failed; that file alone is skipped. */
+  loadFailed: 'load-failed',
   /** Required environment variables are missing: the skill loads but is inactive. */
   missingRequirement: 'missing-requirement',
 } as const;

@@ -65,7 +65,7 @@ export async function validateSkillTargets(fs: FileSystemPort, targets: readonly
       refs = [{ file: absolute, relativePath: path.basename(absolute), format }];
     } else {
       const scan = await scanPack(fs, absolute, target.format);
-      problems.push(...scan.problems);
+      for (const problem of scan.problems) problems.push(problem);
       refs = scan.files;
     }
     for (const ref of refs) {
@@ -76,7 +76,7 @@ export async function validateSkillTargets(fs: FileSystemPort, targets: readonly
         continue;
       }
       const result = parseSkillDocument(read.text, ref.file, { format: ref.format, packName, relativePath: ref.relativePath });
-      problems.push(...result.problems);
+      for (const problem of result.problems) problems.push(problem);
       for (const skill of result.skills) {
         const previous = seen.get(skill.name);
         if (previous) {

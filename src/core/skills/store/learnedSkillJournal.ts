@@ -1,47 +1,113 @@
+import { createHash } from 'node:crypto';
 import type { ByteStore, Logger } from '../../platform/ports';
 import { skillRecordSchema } from '../skillSchema';
+import type { SkillRecord } from '../skillSchema';
+import { canonicalJson } from './skillRecords';
 import type { SkillStore } from './skillStore';
 
 /**
  * Learned skills are what a user taught; they must survive a corrupt or rebuilt database. Every
  * change rewrites a JSONL export of all learned skills beside the database (atomically, through
  * the ByteStore); on open, any learned skill missing from the store is replayed from it.
+ *
+ * Each line carries a checksum of its record (`_check`): a line damaged on disk is skipped (the
+ * database's copy stays) instead of overwriting a good skill with garbage. Lines written before
+ * checksums existed are read as they are.
+ *
+ * Writes are serialised: one runs at a time, and it takes its snapshot of the store when it
+ * starts, so every change made before a `write()` call is in the file once that call resolves.
+ * Callers arriving while a write is queued (not yet started) share it.
  */
 export class LearnedSkillJournal {
+  private running: Promise<void> = Promise.resolve();
+  private queued: Promise<void> | undefined;
+
   constructor(private readonly bytes: ByteStore, private readonly key: string, private readonly logger: Logger) {}
 
-  async write(store: SkillStore): Promise<void> {
-    const lines = store.all().filter((r) => r.origin === 'learned').map((r) => JSON.stringify(r));
+  write(store: SkillStore): Promise<void> {
+    if (this.queued) return this.queued;
+    const next = this.running.catch(() => undefined).then(() => {
+      this.queued = undefined;
+      return this.writeNow(store);
+    });
+    this.queued = next;
+    this.running = next;
+    return next;
+  }
+
+  private async writeNow(store: SkillStore): Promise<void> {
+    const lines = store.all().filter((r) => r.origin === 'learned').map((r) => JSON.stringify({ ...r, [CHECK_KEY]: checksum(r) }));
     await this.bytes.write(this.key, new TextEncoder().encode(lines.length ? `${lines.join('\n')}\n` : ''));
   }
 
-  /** Inserts journaled learned skills the store lacks; returns how many. A bad line is logged and skipped. */
+  /**
+   * Inserts journaled learned skills the store lacks (or holds damaged); returns how many. Bad
+   * lines are skipped and reported in one warning; one entry that cannot be stored costs itself.
+   */
   async replayInto(store: SkillStore): Promise<number> {
     const raw = await this.bytes.read(this.key).catch(() => undefined);
     if (!raw || raw.byteLength === 0) return 0;
     const text = new TextDecoder('utf-8').decode(raw);
     let restored = 0;
+    const skipped: number[] = [];
     store.transaction(() => {
       text.split('\n').forEach((line, i) => {
         if (!line.trim()) return;
-        let parsed;
-        try {
-          parsed = skillRecordSchema.safeParse(JSON.parse(line));
-        } catch {
-          parsed = undefined;
-        }
-        if (!parsed?.success) {
-          this.logger.warn(`Learned-skill journal ${this.key}:${i + 1}: unreadable entry skipped.`);
+        const record = readLine(line);
+        if (!record) {
+          skipped.push(i + 1);
           return;
         }
-        const record = parsed.data;
-        const existing = store.get(record.name);
-        if (existing?.origin === 'learned') return;
-        if (existing) store.delete(record.name);
-        store.upsert({ ...record, origin: 'learned' });
-        restored++;
+        try {
+          if (this.replayOne(store, record)) restored++;
+        } catch {
+          skipped.push(i + 1);
+        }
       });
     });
+    if (skipped.length) {
+      this.logger.warn(`Learned-skill journal ${this.key}: ${skipped.length} unreadable or damaged entr${skipped.length === 1 ? 'y' : 'ies'} skipped (line${skipped.length === 1 ? '' : 's'} ${skipped.slice(0, 10).join(', ')}${skipped.length > 10 ? ', …' : ''}).`);
+    }
     return restored;
   }
+
+  private replayOne(store: SkillStore, record: SkillRecord): boolean {
+    const existing = store.get(record.name, record);
+    if (existing?.origin === 'learned' && sameContent(existing, record)) return false;
+    // Missing, shadowed by a pack skill, or damaged in the database: the journal wins. Usage
+    // counts are not journaled, so a surviving row keeps its own.
+    const usage = existing?.origin === 'learned' ? { use_count: existing.use_count, last_used: existing.last_used } : {};
+    store.transaction(() => {
+      if (existing) store.delete(existing);
+      store.upsert({ ...record, ...usage, origin: 'learned' });
+    });
+    return true;
+  }
+}
+
+/** Whether a stored learned skill still says what the journal says (usage counts aside). */
+function sameContent(stored: SkillRecord, journaled: SkillRecord): boolean {
+  const content = ({ use_count: _u, last_used: _l, ...rest }: SkillRecord) => canonicalJson(rest);
+  return content(stored) === content(journaled);
+}
+
+const CHECK_KEY = '_check';
+
+function checksum(record: SkillRecord): string {
+  return createHash('sha256').update(canonicalJson(record)).digest('hex').slice(0, 32);
+}
+
+/** A journal line's record, or undefined when it is not JSON, not a record, or fails its checksum. */
+function readLine(line: string): SkillRecord | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  const parsed = skillRecordSchema.safeParse(value);
+  if (!parsed.success) return undefined;
+  const check = (value as Record<string, unknown>)[CHECK_KEY];
+  if (check !== undefined && check !== checksum(parsed.data)) return undefined;
+  return parsed.data;
 }

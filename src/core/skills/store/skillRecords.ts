@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import type { ScopeMode, TaskType } from '../../config/settingsSchema';
 import type { ParsedSkill } from '../packs/skillDocumentParser';
 import type { SkillFormat, SkillOrigin, SkillRecord } from '../skillSchema';
+import { makeScope } from './skillScope';
+import type { SkillScope } from './skillScope';
 
 /** Turns parsed skill content into store records: ids, content hashes (RFC Appendix B), status. */
 
@@ -43,9 +45,14 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-/** Deterministic opaque id: `sk_` + 20 hex of sha256(origin + name). */
-export function skillId(origin: SkillOrigin, name: string): string {
-  return `sk_${createHash('sha256').update(`${origin}\u0000${name}`).digest('hex').slice(0, 20)}`;
+/**
+ * Deterministic opaque id: `sk_` + 20 hex of sha256(origin + name [+ scope]). Global skills keep
+ * the id they had before names became unique per scope; other scopes mix the scope in, so the
+ * same name in two scopes gets two ids.
+ */
+export function skillId(origin: SkillOrigin, name: string, scope?: SkillScope): string {
+  const scoped = scope && scope.scope_mode !== 'global' ? `\u0000${scope.scope_mode}\u0000${scope.scope_tenant_id}\u0000${scope.scope_project_id}` : '';
+  return `sk_${createHash('sha256').update(`${origin}\u0000${name}${scoped}`).digest('hex').slice(0, 20)}`;
 }
 
 /** `requires` check: all listed environment variables set and non-empty. */
@@ -58,8 +65,9 @@ export function requirementStatus(requires: readonly string[], env: Readonly<Rec
 export function toRecord(skill: ParsedSkill, ctx: RecordContext, existing?: SkillRecord): SkillRecord {
   const resources = ctx.resources ?? [];
   const { status, reason } = requirementStatus(skill.requires, ctx.env);
+  const scope = makeScope(ctx.scopeMode, ctx.tenantId, ctx.projectId);
   return {
-    id: existing?.id ?? skillId(ctx.origin, skill.name),
+    id: existing?.id ?? skillId(ctx.origin, skill.name, scope),
     name: skill.name,
     title: skill.title,
     description: skill.description,
@@ -73,9 +81,7 @@ export function toRecord(skill: ParsedSkill, ctx: RecordContext, existing?: Skil
     origin: ctx.origin,
     origin_ref: ctx.originRef,
     content_hash: contentHash({ ...skill, resources }),
-    scope_mode: ctx.scopeMode,
-    scope_tenant_id: ctx.scopeMode === 'global' ? '' : ctx.tenantId ?? '',
-    scope_project_id: ctx.scopeMode === 'project' ? ctx.projectId ?? '' : '',
+    ...scope,
     created_at: existing?.created_at ?? ctx.now,
     updated_at: ctx.now,
     last_used: existing?.last_used ?? 0,

@@ -1,14 +1,16 @@
 import type { TaskType } from '../../config/settingsSchema';
 import { FieldStats } from '../../search/bm25f';
 import type { SkillOrigin } from '../skillSchema';
+import { identityKey, scopeRank } from './skillScope';
+import type { SkillIdentity } from './skillScope';
 
 /**
  * In-memory mirror of the skill store for the search hot path (kept in step by SkillStore on
  * every write; rebuilt from the database on open and after a rolled-back transaction):
  *
  * - one light entry per skill (the fields `skill_search` returns and the fields the scope /
- *   trust / status filters read), keyed by name and by FTS doc id — no SQL row decoding or JSON
- *   parsing per candidate;
+ *   trust / status filters read), keyed by identity (scope + name), by name and by FTS doc id —
+ *   no SQL row decoding or JSON parsing per candidate;
  * - term statistics of the analysed FTS columns (BM25F, search/bm25f.ts's compact `FieldStats`,
  *   shared with the tool index) for stage-2 ranking.
  *
@@ -84,7 +86,10 @@ export interface RankedEntry {
 }
 
 export class SkillSearchIndex {
-  private readonly byName = new Map<string, SkillEntry>();
+  /** Keyed by `identityKey` (scope + name): the unique key of the store. */
+  private readonly byKey = new Map<string, SkillEntry>();
+  /** Every scope's skill of a name (usually one). */
+  private readonly byName = new Map<string, SkillEntry[]>();
   private readonly byDoc = new Map<number, SkillEntry>();
   /** Pack-origin skills per pack name. */
   private readonly packCounts = new Map<string, number>();
@@ -96,11 +101,29 @@ export class SkillSearchIndex {
   }
 
   get size(): number {
-    return this.byName.size;
+    return this.byKey.size;
   }
 
-  get(name: string): SkillEntry | undefined {
-    return this.byName.get(name);
+  get(identity: SkillIdentity): SkillEntry | undefined {
+    return this.byKey.get(identityKey(identity));
+  }
+
+  /** The skills of that name in every scope, most specific scope first. */
+  named(name: string): readonly SkillEntry[] {
+    return this.byName.get(name) ?? [];
+  }
+
+  /**
+   * `accept` narrowed to what a request sees by name: of several accepted skills sharing a name,
+   * only the most specific scope's (see `scopeRank`); the others are hidden, never merged.
+   */
+  visible(accept: (entry: SkillEntry) => boolean): (entry: SkillEntry) => boolean {
+    return (entry) => {
+      if (!accept(entry)) return false;
+      const same = this.byName.get(entry.name);
+      if (!same || same.length === 1) return true;
+      return same.find(accept) === entry;
+    };
   }
 
   byDocId(docId: number): SkillEntry | undefined {
@@ -108,7 +131,7 @@ export class SkillSearchIndex {
   }
 
   entries(): IterableIterator<SkillEntry> {
-    return this.byName.values();
+    return this.byKey.values();
   }
 
   /** How many pack skills the pack has in the store. */
@@ -117,17 +140,28 @@ export class SkillSearchIndex {
   }
 
   set(entry: SkillEntry, terms?: SkillFieldTerms): void {
-    this.delete(entry.name);
-    this.byName.set(entry.name, entry);
+    this.delete(entry);
+    this.byKey.set(identityKey(entry), entry);
+    const same = this.byName.get(entry.name);
+    if (same) {
+      same.push(entry);
+      same.sort((a, b) => scopeRank(b) - scopeRank(a));
+    } else {
+      this.byName.set(entry.name, [entry]);
+    }
     this.byDoc.set(entry.docId, entry);
     if (entry.origin === 'pack') this.packCounts.set(entry.pack_name, this.packCount(entry.pack_name) + 1);
     if (this.stats && terms) this.stats.set(entry.docId, terms);
   }
 
-  delete(name: string): void {
-    const entry = this.byName.get(name);
+  delete(identity: SkillIdentity): void {
+    const key = identityKey(identity);
+    const entry = this.byKey.get(key);
     if (!entry) return;
-    this.byName.delete(name);
+    this.byKey.delete(key);
+    const rest = (this.byName.get(entry.name) ?? []).filter((other) => other !== entry);
+    if (rest.length) this.byName.set(entry.name, rest);
+    else this.byName.delete(entry.name);
     if (entry.origin === 'pack') {
       const left = this.packCount(entry.pack_name) - 1;
       if (left > 0) this.packCounts.set(entry.pack_name, left);
@@ -140,6 +174,7 @@ export class SkillSearchIndex {
   }
 
   clear(): void {
+    this.byKey.clear();
     this.byName.clear();
     this.byDoc.clear();
     this.packCounts.clear();

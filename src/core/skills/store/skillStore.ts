@@ -3,48 +3,39 @@ import type { FtsEngine, SqlEngine } from '../../sql/sqlEngine';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
 import { openPersistentDatabase } from '../../sql/persistentDatabase';
 import type { PersistentDatabase } from '../../sql/persistentDatabase';
-import { ftsOrExpression, selectSelectiveTerms } from '../../search/ftsBm25';
-import { analyze, uniqueTerms } from '../../search/textAnalysis';
+import { uniqueTerms } from '../../search/textAnalysis';
 import type { TaskType } from '../../config/settingsSchema';
-import type { SkillOrigin, SkillRecord } from '../skillSchema';
+import type { SkillRecord } from '../skillSchema';
+import { ftsCandidates } from './skillFtsCandidates';
+import { ENTRY_COLUMNS_SQL, entryFromRow, entryOf, ftsTerms, INSERT_SKILL_SQL, recordParams, rowToRecord } from './skillRows';
+import type { SkillIdentity, SkillScope } from './skillScope';
 import { entryPredicate, SKILL_FTS_FIELDS, SkillSearchIndex } from './skillSearchIndex';
-import type { EntryFilter, SkillEntry, SkillFieldTerms } from './skillSearchIndex';
+import type { SkillEntry, SkillFieldTerms } from './skillSearchIndex';
+import { filterSql } from './skillStoreFilter';
+import type { StoreFilter } from './skillStoreFilter';
+import { createSkillSchema, skillMigrations, skillSchemaVersion } from './skillStoreSchema';
+
+export type { StoreFilter } from './skillStoreFilter';
 
 /**
- * SkillStore: the `skills` table of the reference schema (RFC §3.4) on sql.js, with a full-text
- * index `skills_fts` (FTS5 when the build has it, else FTS4, else none — then searches fall back
- * to regex/exact), persisted atomically through the ByteStore.
+ * SkillStore: the `skills` table (RFC §3.4, schema in skillStoreSchema.ts) on sql.js, with a
+ * full-text index `skills_fts` (FTS5 when the build has it, else FTS4, else none — then searches
+ * fall back to regex/exact), persisted atomically through the ByteStore.
+ *
+ * A skill's identity is its scope + name (skillScope.ts): writes and deletes take that identity;
+ * reads through a StoreFilter see, per name, the most specific scope's skill that passes it.
  *
  * FTS rows hold *analysed* text (identifier splitting, stop words, Porter stems — the same
  * `analyze` runs on queries), keyed by `skills.doc_id` (a stable integer; we never rely on the
  * implicit rowid). Scope columns use '' for "none" so comparisons never meet NULL.
  *
- * Search runs in two stages: the FTS index yields candidate doc ids (one aggregated row, no
- * per-row decoding), and an in-memory mirror (`SkillSearchIndex`: light entries + BM25F term
- * statistics of the same analysed columns) filters and ranks them. The mirror is written with
- * every row and rebuilt from the database on open and after a rolled-back transaction.
+ * Search runs in two stages: the FTS index yields candidate doc ids (skillFtsCandidates.ts), and
+ * an in-memory mirror (`SkillSearchIndex`: light entries + BM25F term statistics of the same
+ * analysed columns) filters and ranks them. The mirror is written with every row and rebuilt
+ * from the database on open and after a rolled-back transaction.
  */
 
 export const SKILLS_DB_KEY = 'skills.db';
-const SCHEMA = 'skills/1';
-
-/** Columns of `skills_fts`. */
-const FTS_COLUMNS = SKILL_FTS_FIELDS;
-/**
- * Stage 1 budgets (summed document frequencies of the terms in a MATCH): up to OR_BUDGET postings
- * every document containing any query term is ranked (exact BM25F top-k); above it, documents
- * containing all of several selective terms (up to AND_BUDGET postings read) are ranked, relaxed
- * when that gives fewer than `limit` (see `searchFts`).
- */
-const OR_BUDGET = 600;
-const AND_BUDGET = 12000;
-/** Relaxation starts where at least `limit × EXPECTED_MARGIN` documents are expected. */
-const EXPECTED_MARGIN = 1.5;
-/** At most this many AND MATCHes per search before the rarest-term fallback. */
-const MAX_MATCHES = 6;
-
-/** Who is asking: scope + whether workspace-sourced packs may be used (false when untrusted). */
-export type StoreFilter = EntryFilter;
 
 export interface SearchHit {
   name: string;
@@ -62,6 +53,11 @@ export interface SkillStoreOptions {
   clock: Clock;
   key?: string;
   forceRebuild?: boolean;
+}
+
+/** A pack skill's identity and where it is defined. */
+export interface PackSkillSource extends SkillIdentity {
+  source_file: string;
 }
 
 export class SkillStore {
@@ -83,8 +79,10 @@ export class SkillStore {
       engine: options.engine,
       store: options.store,
       key: options.key ?? SKILLS_DB_KEY,
-      schemaVersion: `${SCHEMA}/${fts}`,
-      createSchema: (db) => createSchema(db, fts),
+      schemaVersion: skillSchemaVersion(fts),
+      createSchema: (db) => createSkillSchema(db, fts),
+      migrations: skillMigrations(fts),
+      verify: (db) => verifyReadable(db, fts),
       logger: options.logger,
       clock: options.clock,
       forceRebuild: options.forceRebuild,
@@ -96,7 +94,7 @@ export class SkillStore {
     return this.persistent.db;
   }
 
-  /** `created` | `loaded` | `rebuilt` and why (corrupt file kept aside as `backupKey`). */
+  /** `created` | `loaded` | `migrated` | `rebuilt` and why (corrupt file kept aside as `backupKey`). */
   get openInfo(): { status: string; reason?: string; backupKey?: string } {
     return { status: this.persistent.status, reason: this.persistent.rebuildReason, backupKey: this.persistent.backupKey };
   }
@@ -113,7 +111,7 @@ export class SkillStore {
     try {
       return this.db.transaction(fn);
     } catch (error) {
-      // The database rolled back; bring the mirror back in line with it.
+      // The database rolled back (to the savepoint, when nested); bring the mirror in line.
       this.loadMirror();
       throw error;
     }
@@ -132,32 +130,42 @@ export class SkillStore {
     this.db.run('INSERT INTO skills_fts(skills_fts) VALUES(\'optimize\')');
   }
 
-  /** Whether a skill of that name exists (in-memory; no SQL). */
-  has(name: string): boolean {
-    return this.index.get(name) !== undefined;
+  /** Whether a skill of that name exists (in that scope, when given); in-memory, no SQL. */
+  has(name: string, scope?: SkillScope): boolean {
+    return this.entry(name, scope) !== undefined;
   }
 
-  get(name: string): SkillRecord | undefined {
-    if (!this.index.get(name)) return undefined;
-    const row = this.db.get('SELECT * FROM skills WHERE name = ?', [name]);
+  /**
+   * The skill of that name in that scope; without a scope, the most specific scope's skill of
+   * that name (for "open definition" in the UI — requests read through a StoreFilter instead).
+   */
+  get(name: string, scope?: SkillScope): SkillRecord | undefined {
+    const entry = this.entry(name, scope);
+    if (!entry) return undefined;
+    const row = this.db.get('SELECT * FROM skills WHERE doc_id = ?', [entry.docId]);
     return row ? rowToRecord(row) : undefined;
   }
 
+  /** Every scope's skill of that name, most specific first. */
+  named(name: string): SkillRecord[] {
+    return this.index.named(name).map((e) => this.get(e.name, e)).filter((r): r is SkillRecord => r !== undefined);
+  }
+
   /** Identity + hash of the skills defined by one file (pack origin). */
-  bySource(file: string): Array<{ name: string; content_hash: string; status: string; status_reason: string; source_line: number }> {
-    return this.db.all('SELECT name, content_hash, status, status_reason, source_line FROM skills WHERE origin = \'pack\' AND source_file = ?', [file]) as never;
+  bySource(file: string): Array<SkillIdentity & { content_hash: string; status: string; status_reason: string; source_line: number }> {
+    return this.db.all('SELECT name, scope_mode, scope_tenant_id, scope_project_id, content_hash, status, status_reason, source_line FROM skills WHERE origin = \'pack\' AND source_file = ?', [file]) as never;
   }
 
-  /** Name and defining file of every pack skill (no full records). */
-  packSources(): Array<{ name: string; source_file: string }> {
-    return this.db.all<{ name: string; source_file: string }>('SELECT name, source_file FROM skills WHERE origin = \'pack\' ORDER BY name');
+  /** Identity and defining file of every pack skill (no full records). */
+  packSources(): PackSkillSource[] {
+    return this.db.all<PackSkillSource & Record<string, string>>('SELECT name, scope_mode, scope_tenant_id, scope_project_id, source_file FROM skills WHERE origin = \'pack\' ORDER BY name');
   }
 
-  /** Names of pack skills (optionally of one pack); from memory. */
-  packSkillNames(packName?: string): string[] {
-    const names: string[] = [];
-    for (const e of this.index.entries()) if (e.origin === 'pack' && (packName === undefined || e.pack_name === packName)) names.push(e.name);
-    return names;
+  /** Identities of pack skills (optionally of one pack); from memory. */
+  packSkills(packName?: string): SkillIdentity[] {
+    const out: SkillIdentity[] = [];
+    for (const e of this.index.entries()) if (e.origin === 'pack' && (packName === undefined || e.pack_name === packName)) out.push(e);
+    return out;
   }
 
   /** How many pack skills a pack has (from memory, O(1)). */
@@ -166,148 +174,85 @@ export class SkillStore {
   }
 
   all(filter?: StoreFilter): SkillRecord[] {
-    if (!filter) return this.db.all('SELECT * FROM skills ORDER BY name').map(rowToRecord);
+    if (!filter) return this.db.all('SELECT * FROM skills ORDER BY name, scope_mode, scope_tenant_id, scope_project_id').map(rowToRecord);
     const where = filterSql(filter);
     return this.db.all(`SELECT * FROM skills s WHERE ${where.sql} ORDER BY s.name`, where.params).map(rowToRecord);
   }
 
+  /** Inserts or replaces the skill of the record's identity (scope + name); other scopes are untouched. */
   upsert(record: SkillRecord): void {
-    const existing = this.index.get(record.name);
+    const existing = this.index.get(record);
     const docId = existing?.docId ?? this.nextDocId++;
-    if (existing) this.db.run('DELETE FROM skills WHERE name = ?', [record.name]);
-    this.db.run(
-      `INSERT INTO skills (id, doc_id, scope_mode, scope_tenant_id, scope_project_id, name, title, description, trigger, task_type,
-        tags, steps, preconditions, failure_modes, body, origin, origin_ref, content_hash, created_at, updated_at, last_used,
-        use_count, domain, frames, triggers, tools, allowed_tools, requires, meta, resources, extra, pack_name, workspace,
-        source_file, source_line, format, status, status_reason, model_invocable)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        record.id, docId, record.scope_mode, record.scope_tenant_id, record.scope_project_id, record.name, record.title,
-        record.description, record.trigger, record.task_type, JSON.stringify(record.tags), JSON.stringify(record.steps),
-        JSON.stringify(record.preconditions), JSON.stringify(record.failure_modes), record.body, record.origin,
-        record.origin_ref, record.content_hash, record.created_at, record.updated_at, record.last_used, record.use_count,
-        record.domain, JSON.stringify(record.frames), JSON.stringify(record.triggers), JSON.stringify(record.tools),
-        JSON.stringify(record.allowed_tools), JSON.stringify(record.requires), JSON.stringify(record.meta),
-        JSON.stringify(record.resources), JSON.stringify(record.extra), record.pack_name, record.workspace ? 1 : 0,
-        record.source_file, record.source_line, record.format, record.status, record.status_reason, record.model_invocable ? 1 : 0,
-      ],
-    );
-    let terms: SkillFieldTerms | undefined;
-    if (this.fts !== 'none') {
-      const idColumn = this.fts === 'fts5' ? 'rowid' : 'docid';
+    // Serialise first: a value that cannot be stored fails here, before anything is written.
+    const params = recordParams({ ...record, id: this.freeId(record.id, docId) }, docId);
+    const terms: SkillFieldTerms | undefined = this.fts !== 'none' ? ftsTerms(record) : undefined;
+    if (existing) this.db.run('DELETE FROM skills WHERE doc_id = ?', [docId]);
+    this.db.run(INSERT_SKILL_SQL, params);
+    if (terms) {
+      const idColumn = this.ftsIdColumn();
       if (existing) this.db.run(`DELETE FROM skills_fts WHERE ${idColumn} = ?`, [docId]);
-      terms = ftsTerms(record);
-      this.db.run(`INSERT INTO skills_fts (${idColumn}, ${FTS_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-        [docId, ...FTS_COLUMNS.map((c) => terms![c].join(' '))]);
+      this.db.run(`INSERT INTO skills_fts (${idColumn}, ${SKILL_FTS_FIELDS.join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        [docId, ...SKILL_FTS_FIELDS.map((c) => terms[c].join(' '))]);
     }
     this.index.set(entryOf(record, docId), terms);
   }
 
   /** Updates only status columns (requirements re-checked; content unchanged). */
-  setStatus(name: string, status: 'active' | 'inactive', reason: string): void {
-    this.db.run('UPDATE skills SET status = ?, status_reason = ? WHERE name = ?', [status, reason, name]);
-    const entry = this.index.get(name);
-    if (entry) entry.status = status;
+  setStatus(identity: SkillIdentity, status: 'active' | 'inactive', reason: string): void {
+    const entry = this.index.get(identity);
+    if (!entry) return;
+    this.db.run('UPDATE skills SET status = ?, status_reason = ? WHERE doc_id = ?', [status, reason, entry.docId]);
+    entry.status = status;
   }
 
   /** Moves a skill's recorded definition (file/line) without touching content. */
-  setSource(name: string, file: string, line: number): void {
-    this.db.run('UPDATE skills SET source_file = ?, source_line = ? WHERE name = ?', [file, line, name]);
+  setSource(identity: SkillIdentity, file: string, line: number): void {
+    const entry = this.index.get(identity);
+    if (entry) this.db.run('UPDATE skills SET source_file = ?, source_line = ? WHERE doc_id = ?', [file, line, entry.docId]);
   }
 
-  delete(name: string): boolean {
-    const entry = this.index.get(name);
+  /** Deletes the skill of that identity (scope + name); returns whether there was one. */
+  delete(identity: SkillIdentity): boolean {
+    const entry = this.index.get(identity);
     if (!entry) return false;
-    this.db.run('DELETE FROM skills WHERE name = ?', [name]);
-    if (this.fts !== 'none') this.db.run(`DELETE FROM skills_fts WHERE ${this.fts === 'fts5' ? 'rowid' : 'docid'} = ?`, [entry.docId]);
-    this.index.delete(name);
+    this.db.run('DELETE FROM skills WHERE doc_id = ?', [entry.docId]);
+    if (this.fts !== 'none') this.db.run(`DELETE FROM skills_fts WHERE ${this.ftsIdColumn()} = ?`, [entry.docId]);
+    this.index.delete(identity);
     return true;
   }
 
-  recordUsage(names: readonly string[], now: number): void {
-    if (names.length === 0) return;
+  /** Counts a use of each skill (identities, as returned by reads). */
+  recordUsage(skills: readonly SkillIdentity[], now: number): void {
+    if (skills.length === 0) return;
     this.transaction(() => {
-      for (const name of names) this.db.run('UPDATE skills SET last_used = ?, use_count = use_count + 1 WHERE name = ?', [now, name]);
+      for (const skill of skills) {
+        const entry = this.index.get(skill);
+        if (entry) this.db.run('UPDATE skills SET last_used = ?, use_count = use_count + 1 WHERE doc_id = ?', [now, entry.docId]);
+      }
     });
   }
 
   /**
    * Full-text search (BM25F relevance, higher is better). Empty when FTS is unavailable or no
-   * query term occurs in the index. Stage 1 asks the FTS index for candidate doc ids (see the
-   * budgets above); stage 2 filters them (scope, trust, status, options) and ranks them by BM25F
-   * over every query term and all analysed columns, in memory.
+   * query term occurs in the index. Stage 1 asks the FTS index for candidate doc ids; stage 2
+   * filters them (scope, trust, status, options) and ranks them by BM25F over every query term
+   * and all analysed columns, in memory.
    */
   searchFts(query: string, filter: StoreFilter, limit: number): SearchHit[] {
     if (this.fts === 'none' || limit <= 0) return [];
     const index = this.index;
-    const df = (term: string) => index.df(term);
-    const terms = uniqueTerms(query).slice(0, 32).filter((t) => t.length > 0 && df(t) > 0);
+    const terms = uniqueTerms(query).slice(0, 32).filter((t) => t.length > 0 && index.df(t) > 0);
     if (terms.length === 0) return [];
-    const accept = entryPredicate(filter);
-    let postings = 0;
-    for (const term of terms) postings += df(term);
-    let candidates: Iterable<number>;
-    if (postings <= OR_BUDGET || terms.length === 1) {
-      candidates = this.matchDocIds(ftsOrExpression(terms));
-    } else {
-      // Documents containing all of k selective terms. Fewer terms give a superset, so we start
-      // at the largest k expected to yield enough documents (term independence) and, while fewer
-      // than `limit` pass the filter, add the documents of other k-term combinations (rarest
-      // first; terms that never co-occur are common), then relax k — at most MAX_MATCHES MATCHes,
-      // usually one. Last resort: the rarest term alone.
-      const selective = selectSelectiveTerms(terms, df, AND_BUDGET, 2);
-      const total = Math.max(index.size, 1);
-      const enough = limit * EXPECTED_MARGIN;
-      const expectedWith = (keep: number) => {
-        let expected = total;
-        for (let i = 0; i < keep; i++) expected *= df(selective[i] as string) / total;
-        return expected;
-      };
-      let k = selective.length;
-      while (k > 2 && expectedWith(k) < enough) k--;
-      const union = new Set<number>();
-      let matches = 0;
-      search: for (; k >= 2; k = k > 6 ? Math.ceil(k / 2) : k - 1) {
-        for (const combination of combinations(selective.length, k)) {
-          if (matches++ >= MAX_MATCHES) break search;
-          for (const docId of this.matchDocIds(combination.map((i) => quoteTerm(selective[i] as string)).join(' '))) union.add(docId);
-          if (countAccepted(union, index, accept, limit) >= limit) break search;
-        }
-      }
-      if (countAccepted(union, index, accept, limit) < limit) {
-        for (const docId of this.matchDocIds(quoteTerm(selective[0] as string))) union.add(docId);
-      }
-      candidates = union;
-    }
+    const accept = this.visible(filter);
+    const candidates = ftsCandidates({ db: this.db, idColumn: this.ftsIdColumn(), index }, terms, accept, limit);
     return index.rank(terms, candidates, accept, limit).map(({ entry, relevance }) => ({
       name: entry.name, title: entry.title, trigger: entry.trigger, task_type: entry.task_type, relevance,
     }));
   }
 
-  /** Stage 1: doc ids matching an FTS expression, as one aggregated row (cheap per match). */
-  private matchDocIds(match: string): number[] {
-    const idColumn = this.fts === 'fts5' ? 'rowid' : 'docid';
-    const row = this.db.arrays(`SELECT group_concat(${idColumn}) FROM skills_fts WHERE skills_fts MATCH ?`, [match])[0];
-    const text = row?.[0];
-    if (typeof text !== 'string' || text.length === 0) return typeof text === 'number' ? [text] : [];
-    const ids: number[] = [];
-    let value = 0;
-    for (let i = 0; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      if (code === 44) {
-        ids.push(value);
-        value = 0;
-      } else {
-        value = value * 10 + (code - 48);
-      }
-    }
-    ids.push(value);
-    return ids;
-  }
-
   /** Rows for regex/exact matching (only the searchable fields; from memory). */
   scan(filter: StoreFilter): Array<{ name: string; title: string; trigger: string; description: string; tags: string; task_type: TaskType }> {
-    const accept = entryPredicate(filter);
+    const accept = this.visible(filter);
     const rows: Array<{ name: string; title: string; trigger: string; description: string; tags: string; task_type: TaskType }> = [];
     for (const e of this.index.entries()) {
       if (accept(e)) rows.push({ name: e.name, title: e.title, trigger: e.trigger, description: e.description, tags: e.tagsText, task_type: e.task_type });
@@ -315,23 +260,21 @@ export class SkillStore {
     return rows;
   }
 
-  /** Exact name lookups inside the filter. */
+  /** Exact name lookups inside the filter: per name, the most specific visible scope's skill. */
   byNames(names: readonly string[], filter: StoreFilter): SkillRecord[] {
     if (names.length === 0) return [];
-    // Visibility from the mirror, then one indexed row read per visible name (in `names` order).
     const accept = entryPredicate(filter);
     const out: SkillRecord[] = [];
     for (const name of new Set(names)) {
-      const entry = this.index.get(name);
-      if (!entry || !accept(entry)) continue;
-      const record = this.get(name);
+      const entry = this.index.named(name).find(accept);
+      const record = entry ? this.get(entry.name, entry) : undefined;
       if (record) out.push(record);
     }
     return out;
   }
 
   names(filter: StoreFilter): string[] {
-    const accept = entryPredicate(filter);
+    const accept = this.visible(filter);
     const names: string[] = [];
     for (const e of this.index.entries()) if (accept(e)) names.push(e.name);
     return names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -352,19 +295,31 @@ export class SkillStore {
     return this.db.all(`SELECT * FROM skills s WHERE ${where.sql} ORDER BY ${orderBy}, s.name LIMIT :limit`, { ...where.params, ':limit': limit }).map(rowToRecord);
   }
 
+  private entry(name: string, scope?: SkillScope): SkillEntry | undefined {
+    return scope ? this.index.get({ ...pickScope(scope), name }) : this.index.named(name)[0];
+  }
+
+  /** The filter as a mirror predicate, one skill per name (the most specific scope's). */
+  private visible(filter: StoreFilter): (entry: SkillEntry) => boolean {
+    return this.index.visible(entryPredicate(filter));
+  }
+
+  private ftsIdColumn(): 'rowid' | 'docid' {
+    return this.fts === 'fts5' ? 'rowid' : 'docid';
+  }
+
+  /** `id` is the primary key: keep the record's id unless another skill already holds it. */
+  private freeId(id: string, docId: number): string {
+    const holder = this.db.get<{ doc_id: number }>('SELECT doc_id FROM skills WHERE id = ?', [id]);
+    return !holder || holder.doc_id === docId ? id : `${id}_${docId}`;
+  }
+
   /** (Re)builds the in-memory mirror from the database (open; after a rollback). */
   private loadMirror(): void {
     this.index.clear();
-    const rows = this.db.arrays(`SELECT doc_id, name, title, trigger, description, tags, task_type, origin, scope_mode,
-      scope_tenant_id, scope_project_id, workspace, status, model_invocable, pack_name FROM skills`);
     const byDoc = new Map<number, SkillEntry>();
-    for (const r of rows) {
-      const entry: SkillEntry = {
-        docId: Number(r[0]), name: String(r[1]), title: String(r[2] ?? ''), trigger: String(r[3] ?? ''), description: String(r[4] ?? ''),
-        tagsText: String(r[5] ?? '[]'), task_type: String(r[6]) as TaskType, origin: String(r[7]) as SkillOrigin,
-        scope_mode: String(r[8]) as SkillEntry['scope_mode'], scope_tenant_id: String(r[9] ?? ''), scope_project_id: String(r[10] ?? ''),
-        workspace: Number(r[11]) === 1, status: String(r[12]), model_invocable: Number(r[13]) === 1, pack_name: String(r[14] ?? ''),
-      };
+    for (const r of this.db.arrays(`SELECT ${ENTRY_COLUMNS_SQL} FROM skills`)) {
+      const entry = entryFromRow(r);
       byDoc.set(entry.docId, entry);
     }
     if (this.fts === 'none') {
@@ -372,12 +327,11 @@ export class SkillStore {
       return;
     }
     const split = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v.split(' ') : []);
-    const idColumn = this.fts === 'fts5' ? 'rowid' : 'docid';
-    for (const r of this.db.arrays(`SELECT ${idColumn}, ${FTS_COLUMNS.join(', ')} FROM skills_fts`)) {
+    for (const r of this.db.arrays(`SELECT ${this.ftsIdColumn()}, ${SKILL_FTS_FIELDS.join(', ')} FROM skills_fts`)) {
       const entry = byDoc.get(Number(r[0]));
       if (!entry) continue;
       const terms = {} as Record<string, readonly string[]>;
-      FTS_COLUMNS.forEach((column, i) => { terms[column] = split(r[i + 1]); });
+      SKILL_FTS_FIELDS.forEach((column, i) => { terms[column] = split(r[i + 1]); });
       this.index.set(entry, terms as SkillFieldTerms);
       byDoc.delete(entry.docId);
     }
@@ -386,187 +340,24 @@ export class SkillStore {
   }
 }
 
-function createSchema(db: SqlDatabase, fts: FtsEngine): void {
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS skills (
-      id TEXT PRIMARY KEY,
-      doc_id INTEGER NOT NULL UNIQUE,
-      scope_mode TEXT NOT NULL,
-      scope_tenant_id TEXT NOT NULL DEFAULT '',
-      scope_project_id TEXT NOT NULL DEFAULT '',
-      name TEXT NOT NULL UNIQUE,
-      title TEXT,
-      description TEXT,
-      trigger TEXT NOT NULL,
-      task_type TEXT NOT NULL,
-      tags TEXT NOT NULL,
-      steps TEXT NOT NULL,
-      preconditions TEXT NOT NULL,
-      failure_modes TEXT NOT NULL,
-      body TEXT NOT NULL DEFAULT '',
-      origin TEXT NOT NULL,
-      origin_ref TEXT,
-      content_hash TEXT NOT NULL,
-      created_at INTEGER NOT NULL,
-      updated_at INTEGER NOT NULL,
-      last_used INTEGER NOT NULL,
-      use_count INTEGER NOT NULL,
-      domain TEXT NOT NULL DEFAULT '',
-      frames TEXT NOT NULL DEFAULT '[]',
-      triggers TEXT NOT NULL DEFAULT '[]',
-      tools TEXT NOT NULL DEFAULT '[]',
-      allowed_tools TEXT NOT NULL DEFAULT '[]',
-      requires TEXT NOT NULL DEFAULT '[]',
-      meta TEXT NOT NULL DEFAULT '{}',
-      resources TEXT NOT NULL DEFAULT '[]',
-      extra TEXT NOT NULL DEFAULT '{}',
-      pack_name TEXT NOT NULL DEFAULT '',
-      workspace INTEGER NOT NULL DEFAULT 0,
-      source_file TEXT NOT NULL DEFAULT '',
-      source_line INTEGER NOT NULL DEFAULT 1,
-      format TEXT NOT NULL,
-      status TEXT NOT NULL DEFAULT 'active',
-      status_reason TEXT NOT NULL DEFAULT '',
-      model_invocable INTEGER NOT NULL DEFAULT 1
-    );
-    CREATE INDEX IF NOT EXISTS idx_skills_scope ON skills(scope_mode, scope_tenant_id, scope_project_id);
-    CREATE INDEX IF NOT EXISTS idx_skills_task_type ON skills(task_type);
-    CREATE INDEX IF NOT EXISTS idx_skills_origin ON skills(origin);
-    CREATE INDEX IF NOT EXISTS idx_skills_source ON skills(source_file);
-    CREATE INDEX IF NOT EXISTS idx_skills_pack ON skills(pack_name);
-  `);
-  const columns = FTS_COLUMNS.join(', ');
-  if (fts === 'fts5') db.exec(`CREATE VIRTUAL TABLE skills_fts USING fts5(${columns}, tokenize='unicode61')`);
-  if (fts === 'fts4') {
-    db.exec(`CREATE VIRTUAL TABLE skills_fts USING fts4(${columns}, tokenize=simple)`);
-    db.exec('CREATE VIRTUAL TABLE skills_fts_terms USING fts4aux(skills_fts)');
+function pickScope(scope: SkillScope): SkillScope {
+  return { scope_mode: scope.scope_mode, scope_tenant_id: scope.scope_tenant_id, scope_project_id: scope.scope_project_id };
+}
+
+/**
+ * Reads everything the store reads on open, and asks the FTS index to check itself: damage the
+ * page-level integrity check cannot see (a flipped byte inside a row or an FTS segment) fails
+ * here, and the database is rebuilt rather than failing on first use.
+ */
+function verifyReadable(db: SqlDatabase, fts: FtsEngine): void {
+  for (const row of db.all('SELECT * FROM skills')) {
+    const record = rowToRecord(row);
+    if (!record.name || !['project', 'tenant', 'global'].includes(record.scope_mode)) {
+      throw new Error(`row ${String(row.doc_id)} is damaged (name "${record.name}", scope "${record.scope_mode}")`);
+    }
   }
-}
-
-/** Analysed FTS terms per column for one skill (stored space-joined in `skills_fts`). */
-function ftsTerms(record: SkillRecord): SkillFieldTerms {
-  const tags = [...record.tags, ...record.triggers, record.domain, ...record.frames, record.task_type].join(' ');
-  const content = [...record.steps, ...record.preconditions, ...record.failure_modes, record.body.slice(0, 4000)].join('\n');
-  return {
-    name: analyze(record.name, { keepStopWords: true }), title: analyze(record.title), trigger: analyze(record.trigger),
-    description: analyze(record.description), tags: analyze(tags), content: analyze(content),
-  };
-}
-
-function entryOf(record: SkillRecord, docId: number): SkillEntry {
-  return {
-    docId, name: record.name, title: record.title, trigger: record.trigger, description: record.description,
-    tagsText: JSON.stringify(record.tags), task_type: record.task_type, origin: record.origin, pack_name: record.pack_name, scope_mode: record.scope_mode,
-    scope_tenant_id: record.scope_tenant_id, scope_project_id: record.scope_project_id, workspace: record.workspace,
-    status: record.status, model_invocable: record.model_invocable,
-  };
-}
-
-/** k-index combinations of 0..n−1 in lexicographic order (rarest terms first). */
-function* combinations(n: number, k: number): Generator<number[]> {
-  const pick = Array.from({ length: k }, (_, i) => i);
-  while (true) {
-    yield [...pick];
-    let i = k - 1;
-    while (i >= 0 && pick[i] === n - k + i) i--;
-    if (i < 0) return;
-    pick[i]++;
-    for (let j = i + 1; j < k; j++) pick[j] = (pick[j - 1] as number) + 1;
+  if (fts !== 'none') {
+    db.run('INSERT INTO skills_fts(skills_fts) VALUES(\'integrity-check\')');
+    db.arrays(`SELECT ${fts === 'fts5' ? 'rowid' : 'docid'}, ${SKILL_FTS_FIELDS.join(', ')} FROM skills_fts`);
   }
-}
-
-/** How many of `docIds` pass the filter, counting no further than `enough`. */
-function countAccepted(docIds: Iterable<number>, index: SkillSearchIndex, accept: (entry: SkillEntry) => boolean, enough: number): number {
-  let accepted = 0;
-  for (const docId of docIds) {
-    const entry = index.byDocId(docId);
-    if (entry && accept(entry) && ++accepted >= enough) break;
-  }
-  return accepted;
-}
-
-function quoteTerm(term: string): string {
-  return `"${term.replace(/"/g, '')}"`;
-}
-
-/** WHERE clause (alias `s`) enforcing scope, trust, status and optional filters. */
-function filterSql(filter: StoreFilter): { sql: string; params: Record<string, string | number> } {
-  // '\u0000' never equals a stored id, so an absent tenant/project matches nothing.
-  const params: Record<string, string | number> = {
-    ':tenant': filter.tenantId || '\u0000',
-    ':project': filter.projectId || '\u0000',
-  };
-  const parts = [
-    `(s.scope_mode = 'global'
-      OR (s.scope_mode = 'tenant' AND s.scope_tenant_id = :tenant)
-      OR (s.scope_mode = 'project' AND s.scope_project_id = :project AND (s.scope_tenant_id = '' OR s.scope_tenant_id = :tenant)))`,
-  ];
-  if (!filter.includeWorkspacePacks) parts.push('s.workspace = 0');
-  if (filter.activeOnly !== false) parts.push('s.status = \'active\'');
-  if (filter.modelInvocableOnly) parts.push('s.model_invocable = 1');
-  if (filter.taskType) {
-    parts.push('s.task_type = :taskType');
-    params[':taskType'] = filter.taskType;
-  }
-  if (filter.origin) {
-    parts.push('s.origin = :origin');
-    params[':origin'] = filter.origin;
-  }
-  if (filter.scopeMode) {
-    parts.push('s.scope_mode = :scopeMode');
-    params[':scopeMode'] = filter.scopeMode;
-  }
-  return { sql: parts.join(' AND '), params };
-}
-
-function parseJson<T>(text: unknown, fallback: T): T {
-  if (typeof text !== 'string') return fallback;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-}
-
-function rowToRecord(row: Record<string, unknown>): SkillRecord {
-  return {
-    id: String(row.id),
-    name: String(row.name),
-    title: String(row.title ?? ''),
-    description: String(row.description ?? ''),
-    trigger: String(row.trigger ?? ''),
-    task_type: String(row.task_type) as TaskType,
-    tags: parseJson(row.tags, []),
-    steps: parseJson(row.steps, []),
-    preconditions: parseJson(row.preconditions, []),
-    failure_modes: parseJson(row.failure_modes, []),
-    body: String(row.body ?? ''),
-    origin: String(row.origin) as SkillOrigin,
-    origin_ref: String(row.origin_ref ?? ''),
-    content_hash: String(row.content_hash),
-    scope_mode: String(row.scope_mode) as SkillRecord['scope_mode'],
-    scope_tenant_id: String(row.scope_tenant_id ?? ''),
-    scope_project_id: String(row.scope_project_id ?? ''),
-    created_at: Number(row.created_at),
-    updated_at: Number(row.updated_at),
-    last_used: Number(row.last_used),
-    use_count: Number(row.use_count),
-    domain: String(row.domain ?? ''),
-    frames: parseJson(row.frames, []),
-    triggers: parseJson(row.triggers, []),
-    tools: parseJson(row.tools, []),
-    allowed_tools: parseJson(row.allowed_tools, []),
-    requires: parseJson(row.requires, []),
-    meta: parseJson(row.meta, {}),
-    resources: parseJson(row.resources, []),
-    extra: parseJson(row.extra, {}),
-    pack_name: String(row.pack_name ?? ''),
-    workspace: Number(row.workspace) === 1,
-    source_file: String(row.source_file ?? ''),
-    source_line: Number(row.source_line ?? 1),
-    format: String(row.format) as SkillRecord['format'],
-    status: String(row.status) as SkillRecord['status'],
-    status_reason: String(row.status_reason ?? ''),
-    model_invocable: Number(row.model_invocable) === 1,
-  };
 }

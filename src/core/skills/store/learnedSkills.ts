@@ -1,0 +1,93 @@
+import type { ScopeMode } from '../../config/settingsSchema';
+import type { Clock } from '../../platform/ports';
+import type { SkillRecord } from '../skillSchema';
+import type { LearnedSkillJournal } from './learnedSkillJournal';
+import { skillId, toRecord } from './skillRecords';
+import type { LearnedSkillInput } from './skillRecords';
+import { describeScope, makeScope, sameScope, unreachableScope } from './skillScope';
+import type { SkillScope } from './skillScope';
+import type { SkillStore } from './skillStore';
+
+/**
+ * Writes of learned skills: what a user (or the learning loop) taught. Identity is scope + name,
+ * so a learned skill replaces only the skill of its own scope (a pack skill of that name in that
+ * scope gives way; other scopes are untouched). Each write is journaled (serialised, see
+ * LearnedSkillJournal) before it resolves, so it survives a rebuilt database.
+ */
+export interface LearnedSkillsDeps {
+  store: SkillStore;
+  journal: LearnedSkillJournal;
+  clock: Clock;
+  /** Scope used when the input names none (the `toolshed.skills.scopeMode` setting). */
+  defaultScopeMode(): ScopeMode;
+  /** Persists the database (the service's serialised save). */
+  save(): Promise<void>;
+}
+
+/** The scope of the request a learned skill comes from (`SkillRequestContext.scope`). */
+export interface CallerScope {
+  tenantId?: string;
+  projectId?: string;
+}
+
+export class LearnedSkills {
+  constructor(private readonly deps: LearnedSkillsDeps) {}
+
+  /**
+   * The scope a learned-skill input asks for — ids it leaves out are filled from the caller's
+   * request scope, when given — or an Error saying why no request could see it.
+   */
+  scopeOf(input: Pick<LearnedSkillInput, 'scope_mode' | 'tenant_id' | 'project_id'>, callerScope?: CallerScope): SkillScope {
+    const scope = makeScope(input.scope_mode ?? this.deps.defaultScopeMode(), input.tenant_id ?? callerScope?.tenantId, input.project_id ?? callerScope?.projectId);
+    const unreachable = unreachableScope(scope);
+    if (unreachable) throw new Error(`Learned skill not stored: ${unreachable}`);
+    return scope;
+  }
+
+  async add(input: LearnedSkillInput, callerScope?: CallerScope): Promise<SkillRecord> {
+    const name = input.name.trim();
+    if (!name || !input.trigger.trim() || input.steps.filter((s) => s.trim()).length === 0) {
+      throw new Error('A learned skill needs a name, a non-empty trigger and at least one step.');
+    }
+    const scope = this.scopeOf(input, callerScope);
+    const { store } = this.deps;
+    const existing = store.get(name, scope);
+    const previous = existing?.origin === 'learned' ? existing : undefined;
+    const record = toRecord({
+      name, nameGenerated: false, title: input.title ?? name, description: input.description ?? '', trigger: input.trigger.trim(),
+      task_type: input.task_type ?? 'unknown', tags: input.tags ?? [], steps: input.steps.filter((s) => s.trim()),
+      preconditions: input.preconditions ?? [], failure_modes: input.failure_modes ?? [], body: input.body ?? '', domain: '',
+      frames: [], triggers: [], tools: [], allowed_tools: [], requires: [], meta: {}, extra: input.extra ?? {}, format: 'learned' as never,
+      model_invocable: true, span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
+    }, {
+      origin: 'learned', originRef: input.origin_ref ?? 'learned', scopeMode: scope.scope_mode,
+      tenantId: scope.scope_tenant_id, projectId: scope.scope_project_id, packName: '', workspace: false, sourceFile: '', now: this.deps.clock.now(), env: {},
+    }, previous);
+    const learned: SkillRecord = { ...record, id: previous?.id ?? skillId('learned', name, scope), format: 'learned' };
+    // A learned skill takes the name from a pack skill of its scope (packs never overwrite learned ones).
+    store.transaction(() => {
+      store.delete({ ...scope, name });
+      store.upsert(learned);
+    });
+    await this.deps.journal.write(store);
+    await this.deps.save();
+    return learned;
+  }
+
+  /**
+   * Removes a learned skill. Without a scope, the name must be unambiguous (one learned skill
+   * of that name); with several, the caller must say which scope.
+   */
+  async remove(name: string, scope?: SkillScope): Promise<boolean> {
+    const { store } = this.deps;
+    const candidates = store.named(name).filter((r) => r.origin === 'learned' && (!scope || sameScope(r, scope)));
+    if (candidates.length === 0) return false;
+    if (candidates.length > 1) {
+      throw new Error(`Several learned skills are named "${name}" (${candidates.map(describeScope).join('; ')}); say which scope to remove.`);
+    }
+    store.delete(candidates[0] as SkillRecord);
+    await this.deps.journal.write(store);
+    await this.deps.save();
+    return true;
+  }
+}

@@ -1,0 +1,112 @@
+import type { TaskType } from '../../config/settingsSchema';
+import type { SqlValue } from 'sql.js';
+import { analyze } from '../../search/textAnalysis';
+import type { SkillOrigin, SkillRecord } from '../skillSchema';
+import type { SkillEntry, SkillFieldTerms } from './skillSearchIndex';
+import { SKILL_COLUMNS } from './skillStoreSchema';
+
+/** Conversions between SkillRecord, `skills` rows, mirror entries and FTS terms. */
+
+export const INSERT_SKILL_SQL = `INSERT INTO skills (${SKILL_COLUMNS.join(', ')}) VALUES (${SKILL_COLUMNS.map(() => '?').join(', ')})`;
+
+/** Columns the in-memory mirror reads (see `entryFromRow`). */
+export const ENTRY_COLUMNS_SQL = `doc_id, name, title, trigger, description, tags, task_type, origin, scope_mode,
+  scope_tenant_id, scope_project_id, workspace, status, model_invocable, pack_name`;
+
+/**
+ * INSERT parameters for a record, in SKILL_COLUMNS order. Everything that can fail (JSON of
+ * values from a file) happens here, before the store touches the database.
+ */
+export function recordParams(record: SkillRecord, docId: number): SqlValue[] {
+  return [
+    record.id, docId, record.scope_mode, record.scope_tenant_id, record.scope_project_id, record.name, record.title,
+    record.description, record.trigger, record.task_type, JSON.stringify(record.tags), JSON.stringify(record.steps),
+    JSON.stringify(record.preconditions), JSON.stringify(record.failure_modes), record.body, record.origin,
+    record.origin_ref, record.content_hash, record.created_at, record.updated_at, record.last_used, record.use_count,
+    record.domain, JSON.stringify(record.frames), JSON.stringify(record.triggers), JSON.stringify(record.tools),
+    JSON.stringify(record.allowed_tools), JSON.stringify(record.requires), JSON.stringify(record.meta),
+    JSON.stringify(record.resources), JSON.stringify(record.extra), record.pack_name, record.workspace ? 1 : 0,
+    record.source_file, record.source_line, record.format, record.status, record.status_reason, record.model_invocable ? 1 : 0,
+  ];
+}
+
+function parseJson<T>(text: unknown, fallback: T): T {
+  if (typeof text !== 'string') return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+export function rowToRecord(row: Record<string, unknown>): SkillRecord {
+  return {
+    id: String(row.id),
+    name: String(row.name),
+    title: String(row.title ?? ''),
+    description: String(row.description ?? ''),
+    trigger: String(row.trigger ?? ''),
+    task_type: String(row.task_type) as TaskType,
+    tags: parseJson(row.tags, []),
+    steps: parseJson(row.steps, []),
+    preconditions: parseJson(row.preconditions, []),
+    failure_modes: parseJson(row.failure_modes, []),
+    body: String(row.body ?? ''),
+    origin: String(row.origin) as SkillOrigin,
+    origin_ref: String(row.origin_ref ?? ''),
+    content_hash: String(row.content_hash),
+    scope_mode: String(row.scope_mode) as SkillRecord['scope_mode'],
+    scope_tenant_id: String(row.scope_tenant_id ?? ''),
+    scope_project_id: String(row.scope_project_id ?? ''),
+    created_at: Number(row.created_at),
+    updated_at: Number(row.updated_at),
+    last_used: Number(row.last_used),
+    use_count: Number(row.use_count),
+    domain: String(row.domain ?? ''),
+    frames: parseJson(row.frames, []),
+    triggers: parseJson(row.triggers, []),
+    tools: parseJson(row.tools, []),
+    allowed_tools: parseJson(row.allowed_tools, []),
+    requires: parseJson(row.requires, []),
+    meta: parseJson(row.meta, {}),
+    resources: parseJson(row.resources, []),
+    extra: parseJson(row.extra, {}),
+    pack_name: String(row.pack_name ?? ''),
+    workspace: Number(row.workspace) === 1,
+    source_file: String(row.source_file ?? ''),
+    source_line: Number(row.source_line ?? 1),
+    format: String(row.format) as SkillRecord['format'],
+    status: String(row.status) as SkillRecord['status'],
+    status_reason: String(row.status_reason ?? ''),
+    model_invocable: Number(row.model_invocable) === 1,
+  };
+}
+
+/** A mirror entry from a row of ENTRY_COLUMNS_SQL. */
+export function entryFromRow(r: SqlValue[]): SkillEntry {
+  return {
+    docId: Number(r[0]), name: String(r[1]), title: String(r[2] ?? ''), trigger: String(r[3] ?? ''), description: String(r[4] ?? ''),
+    tagsText: String(r[5] ?? '[]'), task_type: String(r[6]) as TaskType, origin: String(r[7]) as SkillOrigin,
+    scope_mode: String(r[8]) as SkillEntry['scope_mode'], scope_tenant_id: String(r[9] ?? ''), scope_project_id: String(r[10] ?? ''),
+    workspace: Number(r[11]) === 1, status: String(r[12]), model_invocable: Number(r[13]) === 1, pack_name: String(r[14] ?? ''),
+  };
+}
+
+export function entryOf(record: SkillRecord, docId: number): SkillEntry {
+  return {
+    docId, name: record.name, title: record.title, trigger: record.trigger, description: record.description,
+    tagsText: JSON.stringify(record.tags), task_type: record.task_type, origin: record.origin, pack_name: record.pack_name, scope_mode: record.scope_mode,
+    scope_tenant_id: record.scope_tenant_id, scope_project_id: record.scope_project_id, workspace: record.workspace,
+    status: record.status, model_invocable: record.model_invocable,
+  };
+}
+
+/** Analysed FTS terms per column for one skill (stored space-joined in `skills_fts`). */
+export function ftsTerms(record: SkillRecord): SkillFieldTerms {
+  const tags = [...record.tags, ...record.triggers, record.domain, ...record.frames, record.task_type].join(' ');
+  const content = [...record.steps, ...record.preconditions, ...record.failure_modes, record.body.slice(0, 4000)].join('\n');
+  return {
+    name: analyze(record.name, { keepStopWords: true }), title: analyze(record.title), trigger: analyze(record.trigger),
+    description: analyze(record.description), tags: analyze(tags), content: analyze(content),
+  };
+}
