@@ -131,10 +131,19 @@ export const skillsConfigSchema = z.object({
 });
 export type SkillsConfig = z.infer<typeof skillsConfigSchema>;
 
+export const learningConfigSchema = z.object({
+  mode: z.enum(['off', 'propose']).default('off')
+    .describe('`propose`: after an @toolshed turn that used tools successfully, or after a failure that repeats, Toolshed proposes a skill for you to approve, edit or discard (nothing is used before you approve it); 👍/👎 and `skill_report_outcome` adjust ranking. `off`: no learning. Always off in an untrusted workspace.'),
+  extractor: z.enum(['trace', 'model']).default('trace')
+    .describe('How a proposal is written: `trace` from the tool calls alone (no model call); `model` asks the turn\'s chat model once for strict JSON and falls back to `trace` on any failure.'),
+});
+export type LearningConfig = z.infer<typeof learningConfigSchema>;
+
 export const toolshedSettingsSchema = z.object({
   toolSearch: toolSearchConfigSchema.default(toolSearchConfigSchema.parse({})),
   toolExamples: toolExamplesConfigSchema.default(toolExamplesConfigSchema.parse({})),
   skills: skillsConfigSchema.default(skillsConfigSchema.parse({})),
+  learning: learningConfigSchema.default(learningConfigSchema.parse({})),
 });
 export type ToolshedSettings = z.infer<typeof toolshedSettingsSchema>;
 

@@ -32,6 +32,17 @@ export interface SkillRequestContext {
   includeWorkspacePacks: boolean;
   /** Extra names pinned into the directory (besides the packs' pinnedSkillNames). */
   pinnedNames?: readonly string[];
+  /** The request's frame (the chat command), for the score adjuster's frame boost. */
+  frame?: string;
+}
+
+/**
+ * A port for re-ranking full-text hits after relevance (learning: decay, effectiveness, frame
+ * boost). It may leave a hit out (e.g. a learned skill whose citations went stale). Scores it
+ * returns are on the same [0, 1] contract.
+ */
+export interface SkillScoreAdjuster {
+  adjust(hits: ReadonlyArray<{ name: string; task_type: TaskType; score: number }>, request: { query: string; ctx: SkillRequestContext }): Array<{ name: string; score: number }>;
 }
 
 export interface DirectoryEntry {
@@ -75,6 +86,8 @@ export interface QueryDeps {
   clock: Clock;
   /** Pinned names of the loaded packs, with whether the pack is workspace-sourced. */
   packPins: () => Array<{ names: readonly string[]; workspace: boolean }>;
+  /** Re-ranking of full-text hits (learning); none = relevance only. */
+  adjuster?: () => SkillScoreAdjuster | undefined;
 }
 
 interface Scored {
@@ -97,7 +110,7 @@ export class SkillQueries {
   async search(rawInput: unknown, ctx: SkillRequestContext): Promise<SkillSearchOutput> {
     const input = skillSearchInputSchema.parse(rawInput);
     const filter = this.filter(ctx, { taskType: input.task_type });
-    const { hits, effective, note } = this.find(input.query, input.search_type, filter, input.limit);
+    const { hits, effective, note } = this.find(input.query, input.search_type, filter, input.limit, ctx);
     const gate = this.gate(ctx);
     const clean = (text: string) => this.clean(text, gate);
     this.deps.events.emit({ type: 'skill_search_query', payload: { query: input.query, requested_search_type: input.search_type, effective_search_type: effective, results_count: hits.length } });
@@ -209,7 +222,7 @@ export class SkillQueries {
     const none: RelevantResult = { text: '', skills: [], top_k_used: topK, raw_tokens_est: 0, final_tokens_est: 0, was_summarized: false, search_type: 'none' };
     if (!config.enabled || topK <= 0 || !request.task.trim()) return none;
     const filter = this.filter(ctx, { taskType: request.task_type, modelInvocableOnly: true });
-    const { hits, effective } = this.find(request.task.slice(0, 4000), 'fts', filter, topK);
+    const { hits, effective } = this.find(request.task.slice(0, 4000), 'fts', filter, topK, ctx);
     const records = this.deps.store.byNames(hits.map((h) => h.name), filter);
     const byName = new Map(records.map((r) => [r.name, r]));
     const ordered = hits.map((h) => byName.get(h.name)).filter((r): r is SkillRecord => r !== undefined);
@@ -257,7 +270,7 @@ export class SkillQueries {
   }
 
   /** Candidate generation for every search type, with the FTS → regex fallback. */
-  private find(query: string, requested: SkillSearchType, filter: StoreFilter, limit: number): { hits: Scored[]; effective: SkillSearchType; note?: string } {
+  private find(query: string, requested: SkillSearchType, filter: StoreFilter, limit: number, ctx?: SkillRequestContext): { hits: Scored[]; effective: SkillSearchType; note?: string } {
     const store = this.deps.store;
     if (requested === 'exact') {
       const records = store.byNames([query.trim()], filter);
@@ -269,9 +282,15 @@ export class SkillQueries {
       return { hits: this.regexScan(compiled.regex, compiled.anchored, filter, limit), effective: 'regex' };
     }
     if (store.fts !== 'none') {
-      const hits = store.searchFts(query, filter, limit);
+      const adjuster = ctx ? this.deps.adjuster?.() : undefined;
+      // With an adjuster, over-fetch so a re-ranked skill from just below the cut can move up.
+      const hits = store.searchFts(query, filter, adjuster ? Math.max(limit * 3, limit + 10) : limit);
       const scores = normalizeBm25(hits.map((h) => h.relevance));
-      return { hits: hits.map((h, i) => ({ name: h.name, title: h.title, trigger: h.trigger, task_type: h.task_type, score: scores[i] ?? 0 })), effective: 'fts' };
+      const scored = hits.map((h, i) => ({ name: h.name, title: h.title, trigger: h.trigger, task_type: h.task_type, score: scores[i] ?? 0 }));
+      if (!adjuster || !ctx) return { hits: scored, effective: 'fts' };
+      const byName = new Map(scored.map((h) => [h.name, h]));
+      const adjusted = adjuster.adjust(scored, { query, ctx }).filter((a) => byName.has(a.name)).sort((a, b) => b.score - a.score);
+      return { hits: adjusted.slice(0, limit).map((a) => ({ ...byName.get(a.name)!, score: a.score })), effective: 'fts' };
     }
     if (!this.deps.config().ftsFallbackToRegex) return { hits: [], effective: 'fts', note: 'Full-text search is unavailable and the regex fallback is off.' };
     const words = [...new Set(query.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && analyze(w).length > 0))].slice(0, 12);
