@@ -1,4 +1,4 @@
-import { redact } from '../skills/render/redaction';
+import { redact, REDACTED_TOKEN } from '../skills/render/redaction';
 
 /**
  * Depersonalization of trajectory text (RFC Part 1.3 on top of Appendix C redaction): after the
@@ -27,6 +27,9 @@ const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g
 /** Long hex with at least one digit and one letter (hashes, object ids), long digit runs. */
 const HEX_ID = /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{12,}\b/gi;
 const DIGIT_ID = /\b\d{6,}\b/g;
+/** Prose around a secret ("using token X", "the password is X"): the word after the cue is the secret. */
+const CUE = 'password|passwd|passphrase|pass|token|secret|api[ _-]?key|access[ _-]?key|pin';
+const SECRET_AFTER_CUE = new RegExp(`\\b(${CUE})((?:\\s+(?:is|was|(?:${CUE})))*\\s+|\\s*[:=]\\s*)(?!\\[REDACTED)(?!<)([^\\s"',;]{6,})`, 'gi');
 
 function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -38,7 +41,7 @@ function normalizeRoot(root: string): string {
 
 export function depersonalize(text: string, personal: PersonalContext): string {
   if (!text) return text;
-  let out = redact(text);
+  let out = redact(text).replace(SECRET_AFTER_CUE, (_m, cue: string, gap: string) => `${cue}${gap}${REDACTED_TOKEN}`);
   out = out.replace(URL_USERINFO, (_m, scheme: string) => scheme);
   // Longest roots first so a nested folder wins over its parent.
   const roots = [...personal.workspaceRoots].map(normalizeRoot).filter((r) => r.length > 1).sort((a, b) => b.length - a.length);

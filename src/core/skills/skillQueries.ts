@@ -1,7 +1,7 @@
 import type { SkillsConfig, TaskType } from '../config/settingsSchema';
 import type { Clock, EventSink, TokenCounter } from '../platform/ports';
 import { boundSubject, compileSafeRegex } from '../search/safeRegex';
-import { EXACT_SCORE, normalizeBm25, REGEX_SCORES } from '../search/scoring';
+import { boundedRelevance, EXACT_SCORE, minMax, normalizeBm25, REGEX_SCORES } from '../search/scoring';
 import { analyze } from '../search/textAnalysis';
 import { redact } from './render/redaction';
 import { editDistance } from './packs/skillDocumentParser';
@@ -285,12 +285,16 @@ export class SkillQueries {
       const adjuster = ctx ? this.deps.adjuster?.() : undefined;
       // With an adjuster, over-fetch so a re-ranked skill from just below the cut can move up.
       const hits = store.searchFts(query, filter, adjuster ? Math.max(limit * 3, limit + 10) : limit);
-      const scores = normalizeBm25(hits.map((h) => h.relevance));
-      const scored = hits.map((h, i) => ({ name: h.name, title: h.title, trigger: h.trigger, task_type: h.task_type, score: scores[i] ?? 0 }));
-      if (!adjuster || !ctx) return { hits: scored, effective: 'fts' };
+      if (!adjuster || !ctx) {
+        const scores = normalizeBm25(hits.map((h) => h.relevance));
+        return { hits: hits.map((h, i) => ({ name: h.name, title: h.title, trigger: h.trigger, task_type: h.task_type, score: scores[i] ?? 0 })), effective: 'fts' };
+      }
+      // Adjustments (±0.1/0.2, × decay) apply on the absolute relevance scale, then min-max as usual.
+      const scored = hits.map((h) => ({ name: h.name, title: h.title, trigger: h.trigger, task_type: h.task_type, score: boundedRelevance(h.relevance) }));
       const byName = new Map(scored.map((h) => [h.name, h]));
-      const adjusted = adjuster.adjust(scored, { query, ctx }).filter((a) => byName.has(a.name)).sort((a, b) => b.score - a.score);
-      return { hits: adjusted.slice(0, limit).map((a) => ({ ...byName.get(a.name)!, score: a.score })), effective: 'fts' };
+      const adjusted = adjuster.adjust(scored, { query, ctx }).filter((a) => byName.has(a.name)).sort((a, b) => b.score - a.score).slice(0, limit);
+      const scores = minMax(adjusted.map((a) => a.score));
+      return { hits: adjusted.map((a, i) => ({ ...byName.get(a.name)!, score: scores[i] ?? 0 })), effective: 'fts' };
     }
     if (!this.deps.config().ftsFallbackToRegex) return { hits: [], effective: 'fts', note: 'Full-text search is unavailable and the regex fallback is off.' };
     const words = [...new Set(query.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && analyze(w).length > 0))].slice(0, 12);
