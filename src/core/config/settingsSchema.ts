@@ -136,6 +136,8 @@ export const learningConfigSchema = z.object({
     .describe('`propose`: after an @toolshed turn that used tools successfully, or after a failure that repeats, Toolshed proposes a skill for you to approve, edit or discard (nothing is used before you approve it); 👍/👎 and `skill_report_outcome` adjust ranking. `off`: no learning. Always off in an untrusted workspace.'),
   extractor: z.enum(['trace', 'model']).default('trace')
     .describe('How a proposal is written: `trace` from the tool calls alone (no model call); `model` asks the turn\'s chat model once for strict JSON and falls back to `trace` on any failure.'),
+  ingestMode: z.enum(['background', 'persisted']).default('background')
+    .describe('`background`: extraction runs after the answer, best effort. `persisted`: the (already depersonalized) turn is written to workspace storage before extraction, so a reload or crash mid-extraction resumes it on the next start instead of losing or half-storing it.'),
 });
 export type LearningConfig = z.infer<typeof learningConfigSchema>;
 

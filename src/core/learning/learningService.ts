@@ -97,15 +97,19 @@ export class LearningService {
    * proposes a negative lesson), then — for a turn that finished with ≥ 2 successful calls — a
    * candidate from the configured extractor, falling back to `trace` on any failure.
    */
-  async ingest(raw: Trajectory, options: { extractor?: CandidateExtractor; origin?: string; force?: boolean } = {}): Promise<IngestResult> {
+  async ingest(raw: Trajectory, options: { extractor?: CandidateExtractor; origin?: string; force?: boolean; jobId?: string } = {}): Promise<IngestResult> {
     if (!this.enabled) return {};
     const trajectory = this.sanitize(raw);
     const result: IngestResult = {};
-    result.negative = this.recordFailures(trajectory);
-    if (!options.force && !isLearnable(trajectory)) {
+    // Everything below changes only the in-memory database; one save at the end writes it (and
+    // drops the finished job) atomically, so a crash in between leaves the job to be resumed.
+    const finish = async () => {
+      if (options.jobId) this.deps.store.removeJob(options.jobId);
       await this.deps.store.save();
       return result;
-    }
+    };
+    result.negative = this.recordFailures(trajectory);
+    if (!options.force && !isLearnable(trajectory)) return finish();
     const personal = this.deps.personal();
     const trace = extractTraceCandidate(options.force ? { ...trajectory, stoppedBecause: 'done' } : trajectory, personal);
     if (trace) {
@@ -124,8 +128,47 @@ export class LearningService {
       }
       result.proposal = this.propose(candidate, origin);
     }
+    return finish();
+  }
+
+  /**
+   * `ingestMode: persisted` (RFC §1.2 `tasks`): the sanitized trajectory is written to the
+   * learning database before extraction starts; `resumeJobs` finishes what a reload or crash cut
+   * short. Ingestion is idempotent per turn (dedup by source hash, failures counted once per
+   * turn), so running a job twice never stores anything twice.
+   */
+  async persistJob(raw: Trajectory): Promise<{ jobId: string; trajectory: Trajectory }> {
+    const trajectory = this.sanitize(raw);
+    const jobId = `job_${createHash('sha256').update(`${trajectory.sessionId}\u0000${trajectory.at}\u0000${trajectory.request}`).digest('hex').slice(0, 16)}`;
+    this.deps.store.addJob(jobId, JSON.stringify(trajectory));
     await this.deps.store.save();
-    return result;
+    return { jobId, trajectory };
+  }
+
+  /** Finishes persisted jobs left by an earlier window; an unreadable one is dropped. */
+  async resumeJobs(options: { extractor?: CandidateExtractor } = {}): Promise<number> {
+    let done = 0;
+    for (const job of this.deps.store.jobs()) {
+      let trajectory: Trajectory | undefined;
+      try {
+        trajectory = JSON.parse(job.payload) as Trajectory;
+      } catch {
+        trajectory = undefined;
+      }
+      if (!trajectory || !this.enabled || !Array.isArray(trajectory.calls)) {
+        this.deps.store.removeJob(job.id);
+        await this.deps.store.save();
+        this.deps.logger.warn(`Learning: dropped an unfinished extraction job (${trajectory ? 'learning is off' : 'unreadable'}).`);
+        continue;
+      }
+      await this.ingest(trajectory, { ...options, jobId: job.id });
+      done++;
+    }
+    return done;
+  }
+
+  pendingJobs(): number {
+    return this.deps.store.jobs().length;
   }
 
   /** A proposal from an explicit failure report (`skill_report_failure`). */
