@@ -6,6 +6,8 @@ import { registerLanguageModelTools } from './lmTools/registerLanguageModelTools
 import { createOutputChannelLogger } from './outputChannelLogger';
 import { createServices, type ToolshedServices } from './services';
 import { registerSkillSurfaces } from './views/registerSkillSurfaces';
+import { proposedSkillsGroup } from './learning/proposedGroup';
+import { registerProposalCommands } from './learning/proposalCommands';
 
 /**
  * Composition root: builds the services once, then wires `registerX(context, services)` calls.
@@ -35,8 +37,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
   const chatHandler = registerChatParticipant(context, services);
 
   // --- views, authoring, palette (issue 6) ---
-  registerSkillSurfaces(context, services);
+  const { directory } = registerSkillSurfaces(context, services, [proposedSkillsGroup(services.learning)]);
   // --- end issue 6 ---
+  registerProposalCommands(context, services.learning, () => directory.refresh());
 
   // Packs load in the background (progress in the status bar): activation stays fast, and
   // everything that needs skills awaits `skillPacks.ready`.

@@ -17,6 +17,7 @@ import { createSkillService, type SkillRequestContext, type SkillService } from 
 import type { ToolGateVerdict } from '../core/skills/render/toolReferenceGate';
 import type { ToolRun } from '../core/tools/toolRun';
 import { SkillPackManager, workspaceProjectId } from './skills/skillPackManager';
+import { LearningController } from './learning/learningController';
 
 /** Session id under which calls from Copilot agent mode (outside @toolshed) are grouped. */
 export const AGENT_MODE_SESSION = 'copilot-agent-mode';
@@ -41,6 +42,8 @@ export interface ToolshedServices {
   readonly skills: SkillService;
   /** Loaded packs, file watching, reloads; `onDidChange` fires after every change. */
   readonly skillPacks: SkillPackManager;
+  /** Skills that learn from use: proposals, feedback, negative lessons, decay (issue 14). */
+  readonly learning: LearningController;
   /**
    * The skill request context for the current state: project scope, workspace trust (no
    * workspace-pack skills when untrusted), and the tool gate of `run` (or of the policy alone).
@@ -91,6 +94,8 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   context.subscriptions.push({ dispose: () => void skills.dispose() });
   const skillPacks = new SkillPackManager(skills, settings, context.extensionPath, logger);
   context.subscriptions.push(skillPacks);
+  const learning = await LearningController.create({ engine, store, settings, skills, logger, events });
+  context.subscriptions.push(learning);
 
   const lmCatalog = new LmToolCatalog(tools, logger);
   const exampleFiles = new ToolExampleFiles(tools, logger);
@@ -118,6 +123,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     pinned,
     skills,
     skillPacks,
+    learning,
     skillContext(run, extraPinned = []) {
       const knownToolNames = vscode.lm.tools.map((tool) => tool.name);
       const known = new Set(knownToolNames);

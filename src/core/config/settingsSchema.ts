@@ -24,15 +24,17 @@ export type ScopeMode = z.infer<typeof scopeModeSchema>;
 export const taskTypeSchema = z.enum(['browser', 'api', 'code', 'domain', 'unknown']);
 export type TaskType = z.infer<typeof taskTypeSchema>;
 
-/** Toolshed's own tools; they stay visible so a model can always discover the rest. */
-export const TOOLSHED_TOOL_NAMES = ['tool_search', 'tool_invoke', 'skill_search', 'skill_get', 'skill_list'] as const;
+/** Toolshed's discovery tools; they stay visible so a model can always discover the rest. */
+export const TOOLSHED_DISCOVERY_TOOL_NAMES = ['tool_search', 'tool_invoke', 'skill_search', 'skill_get', 'skill_list'] as const;
+/** Every tool Toolshed contributes (the learning report tools are found with tool_search like any other). */
+export const TOOLSHED_TOOL_NAMES = [...TOOLSHED_DISCOVERY_TOOL_NAMES, 'skill_report_outcome', 'skill_report_failure'] as const;
 
 export const toolSearchConfigSchema = z.object({
   enabled: z.boolean().default(true)
     .describe('Defer tools and let the model discover them with `tool_search`. When off, every tool is sent with every request.'),
   defaultLoadingMode: loadingModeSchema.default('deferred')
     .describe('Loading mode for tools that match no `alwaysLoadedPatterns`: `deferred` hides them until discovered, `always` sends them every time.'),
-  alwaysLoadedPatterns: z.array(z.string()).default([...TOOLSHED_TOOL_NAMES])
+  alwaysLoadedPatterns: z.array(z.string()).default([...TOOLSHED_DISCOVERY_TOOL_NAMES])
     .describe('Glob patterns of tool names that are always visible (never deferred). Toolshed\'s own tools should stay here.'),
   activationScope: z.enum(['run', 'session']).default('run')
     .describe('`run`: activated tools are visible for the current request only. `session`: they stay visible for later turns of the same chat.'),

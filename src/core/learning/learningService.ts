@@ -119,7 +119,7 @@ export class LearningService {
         try {
           const fromModel = await options.extractor(trajectory, trace);
           if (fromModel) {
-            candidate = fromModel;
+            candidate = this.cleanCandidate(fromModel, trace);
             origin = 'model';
           }
         } catch (error) {
@@ -202,14 +202,7 @@ export class LearningService {
   async edit(id: string, candidate: LearnedCandidate): Promise<void> {
     const proposal = this.deps.store.proposal(id);
     if (!proposal) throw new Error(`No proposal ${id}; it may have been approved or discarded already.`);
-    const cleaned: LearnedCandidate = {
-      ...candidate,
-      kind: proposal.candidate.kind,
-      title: this.clean(candidate.title), trigger: this.clean(candidate.trigger),
-      steps: candidate.steps.map((s) => this.clean(s)), failure_modes: candidate.failure_modes.map((s) => this.clean(s)),
-      tags: candidate.tags.map((t) => this.clean(t)), citations: proposal.candidate.citations, source_hash: proposal.candidate.source_hash,
-    };
-    this.deps.store.setCandidate(id, cleaned);
+    this.deps.store.setCandidate(id, { ...this.cleanCandidate(candidate, proposal.candidate), source_hash: proposal.candidate.source_hash });
     await this.deps.store.save();
   }
 
@@ -309,7 +302,23 @@ export class LearningService {
     return this.enabled ? this.adjuster : undefined;
   }
 
+  /** Depersonalization context of this workspace (for extractors that write their own text). */
+  personalContext(): PersonalContext {
+    return this.deps.personal();
+  }
+
   // ── internals ─────────────────────────────────────────────────────────
+
+  /** Text written by a model or a person, cleaned again; identity fields stay the original's. */
+  private cleanCandidate(candidate: LearnedCandidate, original: LearnedCandidate): LearnedCandidate {
+    return {
+      ...candidate,
+      kind: original.kind, citations: original.citations,
+      title: this.clean(candidate.title), trigger: this.clean(candidate.trigger),
+      steps: candidate.steps.map((s) => this.clean(s)), failure_modes: candidate.failure_modes.map((s) => this.clean(s)),
+      tags: candidate.tags.map((t) => this.clean(t)),
+    };
+  }
 
   private propose(candidate: LearnedCandidate, origin: string): Proposal {
     const id = `pr_${createHash('sha256').update(candidate.source_hash).digest('hex').slice(0, 16)}`;

@@ -1,8 +1,9 @@
 import { skillGetInputJsonSchema, skillListInputJsonSchema, skillSearchInputJsonSchema } from '../skills/skillToolSchemas';
 import { toolSearchInputJsonSchema } from '../tools/toolSearchSchema';
+import { skillReportFailureJsonSchema, skillReportOutcomeJsonSchema } from '../learning/reportToolSchemas';
 
 /**
- * Input JSON Schemas of the five language-model tools Toolshed contributes, from the same
+ * Input JSON Schemas of the language-model tools Toolshed contributes, from the same
  * zod schemas the core validates with. `scripts/sync-manifest.ts` writes them into
  * package.json (`contributes.languageModelTools[].inputSchema`); a unit test checks they agree.
  */
@@ -23,6 +24,8 @@ export function contributedToolInputSchemas(): Record<string, Record<string, unk
     skill_search: stripMeta(skillSearchInputJsonSchema()),
     skill_get: stripMeta(skillGetInputJsonSchema()),
     skill_list: stripMeta(skillListInputJsonSchema()),
+    skill_report_outcome: stripMeta(skillReportOutcomeJsonSchema()),
+    skill_report_failure: stripMeta(skillReportFailureJsonSchema()),
   };
 }
 

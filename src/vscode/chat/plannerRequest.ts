@@ -11,6 +11,7 @@ import type { TurnSession } from './turnSession';
 import { createLmToolExecutor } from './toolExecutor';
 import type { ToolshedTurnMetadata } from './sessionMetadata';
 import { historyMessages } from './sessionMetadata';
+import { startLearningTurn } from '../learning/learningTurn';
 
 const SKILL_TOOL_NAMES = [SKILL_SEARCH_TOOL_NAME, SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME];
 
@@ -35,9 +36,10 @@ export async function handlePlannerRequest(
     const model = createLanguageModelAdapter(request.model, token);
     const progress = createResponseProgress(stream);
     const executor = createLmToolExecutor(request.toolInvocationToken, token);
+    const learning = await startLearningTurn(services.learning, { prompt: request.prompt, command: request.command, sessionId: session.sessionId, maxTokens: settings.skills.maxTokens, model, languageModel: request.model });
     const skills = settings.skills.enabled
-      ? plannerSkillsFrom(services.skills, services.skillContext(run, session.pinnedSkills), {
-          maxTokens: settings.skills.maxTokens,
+      ? plannerSkillsFrom(services.skills, { ...services.skillContext(run, session.pinnedSkills), frame: request.command }, {
+          maxTokens: learning.skillsMaxTokens,
           topK: settings.skills.topK,
           pinnedNames: [...new Set([...services.pinned.names(), ...session.pinnedSkills])],
           countTokens: (text) => model.countTokens(text),
@@ -49,14 +51,14 @@ export async function handlePlannerRequest(
       {
         model,
         tools: plannerToolRunFrom(run),
-        skills,
-        executor: {
+        skills: learning.decorate(skills),
+        executor: learning.wrap({
           invoke: async (name, input, signal) => {
             const result = await executor.invoke(name, input, signal);
             services.activity.recordCall(session.sessionId, name);
             return result;
           },
-        },
+        }),
         progress,
         events: services.events,
         signal: signalOf(token),
@@ -100,6 +102,7 @@ export async function handlePlannerRequest(
       tokens,
       rounds: outcome.rounds,
       stoppedBecause: outcome.stoppedBecause,
+      learning: learning.finish(outcome),
     };
     return { metadata: { toolshed: metadata } };
   } finally {

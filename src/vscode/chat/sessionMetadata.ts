@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ChatMessage } from '../../core/planner/chatTypes';
 import type { RoundRecord, TokenReport } from '../../core/planner/plannerLoop';
+import type { LearningTurnMetadata } from '../learning/learningTurn';
 
 export const PARTICIPANT_ID = 'toolshed.agent';
 
@@ -21,6 +22,8 @@ export interface ToolshedTurnMetadata {
   tokens?: TokenReport;
   rounds?: RoundRecord[];
   stoppedBecause?: string;
+  /** Skills the turn used, rated by 👍/👎 (present when learning is on). */
+  learning?: LearningTurnMetadata;
 }
 
 /** The newest @toolshed turn's metadata in this conversation, if any. */

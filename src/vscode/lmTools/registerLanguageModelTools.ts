@@ -2,11 +2,13 @@ import type * as vscode from 'vscode';
 import type { ToolshedServices } from '../services';
 import { registerSkillGetTool } from './skillGetTool';
 import { registerSkillListTool } from './skillListTool';
+import { registerSkillReportFailureTool } from './skillReportFailureTool';
+import { registerSkillReportOutcomeTool } from './skillReportOutcomeTool';
 import { registerSkillSearchTool } from './skillSearchTool';
 import { registerToolInvokeTool } from './toolInvokeTool';
 import { registerToolSearchTool } from './toolSearchTool';
 
-/** Registers the five tools declared in `contributes.languageModelTools`. */
+/** Registers the tools declared in `contributes.languageModelTools`. */
 export function registerLanguageModelTools(context: vscode.ExtensionContext, services: ToolshedServices): void {
   context.subscriptions.push(
     registerToolSearchTool(services),
@@ -14,5 +16,7 @@ export function registerLanguageModelTools(context: vscode.ExtensionContext, ser
     registerSkillSearchTool(services),
     registerSkillGetTool(services),
     registerSkillListTool(services),
+    registerSkillReportOutcomeTool(services),
+    registerSkillReportFailureTool(services),
   );
 }

@@ -45,6 +45,12 @@ export class SkillServiceDirectorySource extends Disposable implements SkillDire
     return this.snapshot;
   }
 
+  /** Rebuilds the snapshot on next use (skills changed outside pack loading, e.g. a learned one). */
+  refresh(): void {
+    this.snapshot = undefined;
+    this.changed.fire();
+  }
+
   private build(): PackView[] {
     const { service } = this;
     return service.listPacks().map((pack) => ({
