@@ -56,6 +56,8 @@ export interface FailureRecord {
 }
 
 export class LearningStore {
+  private saving: Promise<void> = Promise.resolve();
+
   private constructor(private readonly persistent: PersistentDatabase, private readonly clock: Clock) {}
 
   static async open(options: { engine: SqlEngine; store: ByteStore; logger: Logger; clock: Clock; key?: string }): Promise<LearningStore> {
@@ -84,8 +86,11 @@ export class LearningStore {
     return this.persistent.db;
   }
 
+  /** Saves are serialised: two writes of the file never overlap (each exports the latest state). */
   save(): Promise<void> {
-    return this.persistent.save();
+    const next = this.saving.then(() => this.persistent.save());
+    this.saving = next.catch(() => undefined);
+    return next;
   }
 
   close(): void {
