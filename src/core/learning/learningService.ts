@@ -132,6 +132,29 @@ export class LearningService {
   }
 
   /**
+   * Post-flight entry point for a finished turn: with `ingestMode: persisted` the sanitized turn
+   * is stored as a job first; then it is ingested. Any failure is logged, never thrown (learning
+   * must never surface as a chat error).
+   */
+  async enqueue(raw: Trajectory, options: { extractor?: CandidateExtractor } = {}): Promise<IngestResult> {
+    if (!this.enabled) return {};
+    const mode = this.deps.config().ingestMode;
+    this.deps.events.emit({ type: 'skill_ingest_queued', payload: { mode: mode === 'persisted' ? 'tasks' : 'fire_and_forget' } });
+    try {
+      const job = mode === 'persisted' ? await this.persistJob(raw) : undefined;
+      return await this.ingest(job?.trajectory ?? raw, { extractor: options.extractor, jobId: job?.jobId });
+    } catch (error) {
+      this.deps.logger.warn(`Learning: extraction failed (${error instanceof Error ? error.message : String(error)}).`);
+      return {};
+    }
+  }
+
+  /** Why an approved learned skill is stale ('' when its citations hold). */
+  staleReason(name: string): string {
+    return this.approvedFacts.has(name) ? this.deps.store.approvedAs(name)?.stale_reason ?? '' : '';
+  }
+
+  /**
    * `ingestMode: persisted` (RFC §1.2 `tasks`): the sanitized trajectory is written to the
    * learning database before extraction starts; `resumeJobs` finishes what a reload or crash cut
    * short. Ingestion is idempotent per turn (dedup by source hash, failures counted once per

@@ -91,24 +91,12 @@ export class LearningController extends Disposable {
     return this.service.enabled;
   }
 
-  /**
-   * Queues post-flight extraction of a finished turn; never awaited by the answer. With
-   * `ingestMode: persisted` the sanitized turn is stored before extraction starts.
-   */
+  /** Queues post-flight extraction of a finished turn; never awaited by the answer. */
   afterTurn(trajectory: Trajectory, extractor?: CandidateExtractor): void {
     if (!this.enabled) return;
     const sanitized = this.service.sanitize(trajectory);
     this.remember(sanitized);
-    const mode = this.config.ingestMode;
-    this.deps.events.emit({ type: 'skill_ingest_queued', payload: { mode: mode === 'persisted' ? 'tasks' : 'fire_and_forget', session_id: trajectory.sessionId } });
-    const run = (async () => {
-      const job = mode === 'persisted' ? await this.service.persistJob(sanitized) : undefined;
-      return this.service.ingest(job?.trajectory ?? sanitized, { extractor, jobId: job?.jobId });
-    })().catch((error: unknown) => {
-      // Learning never surfaces as a chat error: log and move on.
-      this.deps.logger.warn(`Learning: extraction failed (${error instanceof Error ? error.message : String(error)}).`);
-      return {} as IngestResult;
-    }).then((result) => {
+    const run = this.service.enqueue(sanitized, { extractor }).then((result) => {
       if (result.proposal || result.negative) this.changed.fire();
       return result;
     });

@@ -55,7 +55,12 @@ export function proposedSkillsGroup(controller: LearningController): DirectoryGr
     skillSuffix(name) {
       if (!controller.enabled) return undefined;
       const counters = controller.service.counters(name);
-      return counters && counters.helpful + counters.harmful > 0 ? `👍 ${counters.helpful} 👎 ${counters.harmful}` : undefined;
+      const stale = controller.service.staleReason(name);
+      const parts = [
+        counters && counters.helpful + counters.harmful > 0 ? `👍 ${counters.helpful} 👎 ${counters.harmful}` : '',
+        stale ? `⚠ stale (${stale}): review it` : '',
+      ].filter(Boolean);
+      return parts.length ? parts.join(' · ') : undefined;
     },
   };
 }

@@ -38,4 +38,21 @@ describe('persisted learning jobs (ingestMode: persisted)', () => {
     assert.equal(off.learning.pendingJobs(), 0);
     assert.ok(off.learningLogger.lines.some((l) => /dropped an unfinished extraction job/.test(l.message)));
   });
+
+  it('enqueue stores the turn as a job before extraction only with ingestMode: persisted', async () => {
+    for (const ingestMode of ['persisted', 'background'] as const) {
+      const h = await makeLearning({ config: { ingestMode, extractor: 'model' } });
+      let release: () => void = () => undefined;
+      const hanging = new Promise<undefined>((resolve) => { release = () => resolve(undefined); });
+      const queued = h.learning.enqueue(trajectory(), { extractor: () => hanging });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const reopened = await makeLearning({ bytes: h.bytes });
+      assert.equal(reopened.learning.pendingJobs(), ingestMode === 'persisted' ? 1 : 0, ingestMode);
+      release();
+      const result = await queued;
+      assert.equal(result.proposal?.origin, 'trace', 'the extractor gave nothing: trace proposal');
+      assert.equal(h.learning.pendingJobs(), 0, 'the job is gone once the proposal is stored');
+      assert.ok(h.learningEvents.events.some((e) => e.type === 'skill_ingest_queued' && e.payload.mode === (ingestMode === 'persisted' ? 'tasks' : 'fire_and_forget')));
+    }
+  });
 });
