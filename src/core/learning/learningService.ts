@@ -6,14 +6,15 @@ import { daysSince, decayFactor, STALE_DECAY } from './decay';
 import { depersonalize } from './depersonalize';
 import type { PersonalContext } from './depersonalize';
 import { failureSignature } from './failureSignature';
-import { inferTaskType, keywords } from './learnedCandidate';
+import { inferTaskType } from './learnedCandidate';
 import type { LearnedCandidate } from './learnedCandidate';
 import type { LearnedSkillPort } from './learnedSkillPort';
 import type { FeedbackCounters, LearningStore, Proposal } from './learningStore';
-import { isRelevantWarning, MIN_TURNS, negativeCandidate, renderWarnings } from './negativeLessons';
+import { recordTurnFailures } from './failureTracker';
+import { isRelevantWarning, negativeCandidate, renderWarnings } from './negativeLessons';
 import { createScoreAdjuster } from './scoreAdjuster';
 import type { ApprovedSkillFacts } from './scoreAdjuster';
-import { extractTraceCandidate, stepOf } from './traceExtractor';
+import { extractTraceCandidate } from './traceExtractor';
 import { isLearnable, sanitizeTrajectory } from './trajectory';
 import type { Trajectory } from './trajectory';
 
@@ -108,7 +109,7 @@ export class LearningService {
       await this.deps.store.save();
       return result;
     };
-    result.negative = this.recordFailures(trajectory);
+    result.negative = recordTurnFailures(this.deps.store, trajectory, (candidate) => this.propose(candidate, 'failure'));
     if (!options.force && !isLearnable(trajectory)) return finish();
     const personal = this.deps.personal();
     const trace = extractTraceCandidate(options.force ? { ...trajectory, stoppedBecause: 'done' } : trajectory, personal);
@@ -348,31 +349,6 @@ export class LearningService {
     const { proposal, action } = this.deps.store.propose(id, candidate, origin);
     this.deps.events.emit({ type: 'skill_ingested', payload: { skill_id: proposal.id, name: proposal.candidate.name, action: action === 'created' ? 'proposed' : 'incremented', kind: candidate.kind } });
     return proposal;
-  }
-
-  /** Counts each failure signature once per turn; a signature in ≥ 2 turns proposes one lesson. */
-  private recordFailures(trajectory: Trajectory): Proposal | undefined {
-    const turnId = `${trajectory.sessionId}:${trajectory.at}`;
-    let negative: Proposal | undefined;
-    const words = keywords(trajectory.request, 6);
-    const seen = new Set<string>();
-    trajectory.calls.forEach((call, i) => {
-      if (call.ok) return;
-      const signature = failureSignature(call.tool, call.error ?? 'failed');
-      if (seen.has(signature.key)) return;
-      seen.add(signature.key);
-      const recoveryCall = trajectory.calls.slice(i + 1).find((later) => later.ok && later.tool !== call.tool);
-      const record = this.deps.store.recordFailure({
-        key: signature.key, tool: signature.tool, error_class: signature.errorClass, message: signature.message, last_turn: '',
-        keywords: words, recovery: recoveryCall ? stepOf(recoveryCall) : '',
-      }, turnId);
-      if (record.turns >= MIN_TURNS) {
-        negative = this.propose(negativeCandidate({
-          signature, keywords: record.keywords, recovery: record.recovery || undefined, taskType: inferTaskType([call.tool], record.keywords.join(' ')),
-        }), 'failure');
-      }
-    });
-    return negative;
   }
 
   private rememberApproved(proposal: Proposal): void {
