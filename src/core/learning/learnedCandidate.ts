@@ -71,6 +71,8 @@ export function inferTaskType(toolNames: readonly string[], request: string): Ta
 
 export function titleOf(text: string, maxWords = 9): string {
   const words = text.replace(/\s+/g, ' ').trim().split(' ').slice(0, maxWords);
+  // A cut title should not end on a joining word ("… Oslo and").
+  while (words.length > 1 && /^(?:and|or|then|with|the|a|an|to|for|of|in|on|at|by|from|into)$/i.test(words[words.length - 1]!.replace(/[.,;:]+$/, ''))) words.pop();
   const title = words.join(' ').replace(/[.?!,;:]+$/, '');
   return title ? title.charAt(0).toUpperCase() + title.slice(1) : 'Learned skill';
 }

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { MAX_PENDING_PROPOSALS } from '../../../src/core/learning/learningStore';
 import { makeLearning, turn } from './helpers';
 
 const trajectory = () => turn('Check the weather forecast in Oslo and create an issue', [
@@ -54,5 +55,22 @@ describe('persisted learning jobs (ingestMode: persisted)', () => {
       assert.equal(h.learning.pendingJobs(), 0, 'the job is gone once the proposal is stored');
       assert.ok(h.learningEvents.events.some((e) => e.type === 'skill_ingest_queued' && e.payload.mode === (ingestMode === 'persisted' ? 'tasks' : 'fire_and_forget')));
     }
+  });
+});
+
+describe('learning store size', () => {
+  it('keeps at most MAX_PENDING_PROPOSALS pending proposals, dropping the oldest', async () => {
+    const h = await makeLearning();
+    const base = (await h.learning.ingest(trajectory())).proposal!.candidate;
+    h.store.transaction(() => {
+      for (let i = 0; i < MAX_PENDING_PROPOSALS + 20; i++) {
+        h.clock.tick(1);
+        h.store.propose(`p_${i}`, { ...base, source_hash: `h${i}` }, 'trace');
+      }
+    });
+    const pending = h.learning.proposals();
+    assert.equal(pending.length, MAX_PENDING_PROPOSALS);
+    assert.ok(pending.some((p) => p.id === `p_${MAX_PENDING_PROPOSALS + 19}`), 'the newest is kept');
+    assert.ok(!pending.some((p) => p.id === 'p_0'), 'the oldest is dropped');
   });
 });
