@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { extractTraceCandidate } from '../../../src/core/learning/traceExtractor';
+import { inferTaskType, titleOf } from '../../../src/core/learning/learnedCandidate';
 import { PERSONAL, turn } from './helpers';
 
 const WEATHER = 'fixture_weather_forecast';
@@ -60,5 +61,12 @@ describe('trace extractor', () => {
       const json = JSON.stringify(candidate);
       return args.every((a) => !json.includes(a.value));
     }), { numRuns: 200 });
+  });
+
+  it('titles stop at a word, never on a joining word; task type follows the most hints', () => {
+    assert.equal(titleOf('Get the weekend forecast for Oslo and Bergen and open an issue'), 'Get the weekend forecast for Oslo and Bergen');
+    assert.equal(inferTaskType(['browser_click'], 'click the login button on the page'), 'browser');
+    assert.equal(inferTaskType(['run_tests'], 'fix the failing tests and commit'), 'code');
+    assert.equal(inferTaskType([], 'hello there'), 'unknown');
   });
 });
