@@ -132,9 +132,13 @@ export class SkillQueries {
     const byName = new Map(records.map((r) => [r.name, r]));
     const found: SkillRecord[] = [];
     const missing: NonNullable<SkillGetOutput['missing']> = [];
+    // The adjuster also vets exact-name fetches: a learned skill whose citations went stale is not returned.
+    const adjuster = this.deps.adjuster?.();
+    const usable = adjuster ? new Set(adjuster.adjust(records.map((r) => ({ name: r.name, task_type: r.task_type, score: 1 })), { query: '', ctx }).map((a) => a.name)) : undefined;
     for (const name of names) {
       const record = byName.get(name);
-      if (record && record.status === 'active') found.push(record);
+      if (record && usable && !usable.has(record.name)) missing.push({ name: this.clean(name, gate), reason: 'stale: a tool or file it relies on is gone; review it in the Skill Directory', suggestions: [] });
+      else if (record && record.status === 'active') found.push(record);
       else if (record) missing.push({ name: this.clean(name, gate), reason: this.clean(`inactive: ${record.status_reason}`, gate), suggestions: [] });
       else missing.push({ name: this.clean(name, gate), reason: 'unknown skill', suggestions: this.closestNames(name, ctx).map((n) => this.clean(n, gate)) });
     }

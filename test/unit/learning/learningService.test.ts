@@ -104,6 +104,9 @@ describe('learning service: propose → approve → retrieved; feedback; conflic
     assert.ok((await names()).includes(proposal!.candidate.name));
     files.delete('src/report.ts');
     assert.ok(!(await names()).includes(proposal!.candidate.name));
+    const fetched = await h.service.get({ names: [proposal!.candidate.name] }, ctx);
+    assert.equal(fetched.skills.length, 0, 'not returned by exact name either');
+    assert.match(fetched.missing?.[0]?.reason ?? '', /^stale/);
     assert.match(h.learning.approvedLessons()[0]!.stale_reason, /src\/report\.ts no longer exists/);
   });
 
