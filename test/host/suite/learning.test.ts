@@ -85,11 +85,23 @@ suite('Skills that learn from use (scripted model)', function () {
     const fresh = await askToolshed('', { command: 'learn' });
     assert.match(fresh.recorded.markdown(), /Nothing to learn from yet/);
 
+    // Edit opens it as a *.skill.md document; saving updates the proposal (still a proposal).
+    const editor = await vscode.commands.executeCommand<vscode.TextEditor>('toolshed.learning.editProposal', proposal.id);
+    assert.ok(editor.document.fileName.endsWith(`${proposal.id}.skill.md`), editor.document.fileName);
+    const titleLine = editor.document.getText().split('\n').findIndex((line) => line.startsWith('title:'));
+    assert.ok(titleLine > 0, editor.document.getText());
+    await editor.edit((edit) => edit.replace(editor.document.lineAt(titleLine).range, 'title: Weather summary as an issue'));
+    await editor.document.save();
+    await eventually(() => learning.service.proposal(proposal.id)?.candidate.title === 'Weather summary as an issue', 'the edited title in the proposal');
+    assert.equal(learning.service.proposal(proposal.id)?.status, 'proposed');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+
     // Approve → a learned skill in project scope.
     const name = await vscode.commands.executeCommand<string>('toolshed.learning.approveProposal', proposal.id);
     approved.push(proposal.id);
     assert.equal(name, proposal.candidate.name);
     assert.equal(api.services.skills.inspect(name)?.origin, 'learned');
+    assert.equal(api.services.skills.inspect(name)?.title, 'Weather summary as an issue', 'the edit is what was stored');
     const learnedTree = await vscode.commands.executeCommand<{ items: Array<{ label: string; contextValue?: string }> }>('toolshed._skillDirectoryItems');
     assert.ok(!learnedTree.items.some((i) => i.contextValue === 'proposal'), 'no longer proposed');
     assert.ok(learnedTree.items.some((i) => i.label === 'learned'), 'listed under learned skills');
