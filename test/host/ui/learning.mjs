@@ -32,6 +32,9 @@ async function proposeFromChat(page, screenshot) {
   await followup.click();
   const proposal = page.locator('.interactive-response', { hasText: 'Proposed skill' }).first();
   await proposal.waitFor({ timeout: 30_000 });
+  // The chat renders streamed markdown progressively: wait for the last part (the buttons).
+  await proposal.getByRole('button', { name: 'Discard' }).first().waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(300);
   const text = await proposal.innerText();
   assert.match(text, /fixture_weather_forecast/, 'the proposal names the tools in order');
   assert.doesNotMatch(text, /Sunny in Oslo and Bergen/, 'argument values never reach the proposal');
