@@ -73,6 +73,8 @@ export class LearningService {
       onDecay: (name, decay, taskType) => {
         const key = `${name}:${decay.toFixed(2)}`;
         if (this.decayReported.has(key)) return;
+        // Reported once per skill and (rounded) value; bounded so a long session cannot grow it without end.
+        if (this.decayReported.size >= 10_000) this.decayReported.clear();
         this.decayReported.add(key);
         deps.events.emit({ type: 'skill_decay_applied', payload: { skill_id: name, decay: Number(decay.toFixed(4)), task_type: taskType } });
       },
