@@ -190,7 +190,8 @@ suite('Learning in an untrusted workspace', () => {
   test('untrusted workspace: learning is off even with the setting on', async () => {
     const api = await toolshed();
     assert.equal(vscode.workspace.isTrusted, false);
-    assert.equal(api.services.learning.enabled, false);
+    assert.equal(api.services.settings.current.learning.mode, 'propose', 'the workspace setting asks for learning…');
+    assert.equal(api.services.learning.enabled, false, '…but trust wins');
     const model = await scriptedModel();
     model.setScript([[{ toolCall: { name: WEATHER, input: { city: 'Oslo' } } }, { toolCall: { name: ISSUE, input: { title: 'x' } } }], 'Done.']);
     const { result } = await askToolshed('Check the weather in Oslo and create an issue');
