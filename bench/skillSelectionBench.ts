@@ -13,7 +13,7 @@ import { skillsConfigSchema } from '../src/core/config/settingsSchema';
 import { lengthTokenCounter, nullEventSink, nullLogger } from '../src/core/platform/basicPorts';
 import { MemoryByteStore } from '../src/core/platform/memoryByteStore';
 import { nodeFileSystem } from '../src/core/platform/nodeFileSystem';
-import type { ChatModelPort } from '../src/core/planner/chatTypes';
+import type { ChatModelPort } from '../src/core/platform/chatTypes';
 import { HYBRID_CANDIDATES, selectActiveSkills } from '../src/core/planner/selection/activeSkillSelection';
 import { plannerSkillsFrom } from '../src/core/planner/skillsPort';
 import { loadSqlEngine } from '../src/core/sql/sqlEngine';

@@ -26,7 +26,7 @@ const CORE_ALLOWED = {
   tools: ['platform', 'config', 'trust', 'privacy', 'schema', 'sql', 'search'],
   learning: ['platform', 'config', 'trust', 'privacy', 'schema', 'sql', 'search', 'skills'],
   planner: ['platform', 'config', 'trust', 'privacy', 'schema', 'sql', 'search', 'skills', 'tools', 'learning'],
-  lmTools: ['platform', 'config', 'trust', 'privacy', 'schema', 'skills', 'tools'],
+  lmTools: ['platform', 'config', 'trust', 'privacy', 'schema', 'skills', 'tools', 'learning'],
 };
 
 /** `{ area: 'core', part }`, `{ area: 'vscode' }`, `{ area: 'cli' }` or undefined (outside src). */

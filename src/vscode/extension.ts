@@ -8,6 +8,8 @@ import { registerManageTools } from './tools/manageToolsCommand';
 import { createOutputChannelLogger } from './outputChannelLogger';
 import { createServices, type ToolshedServices } from './services';
 import { registerSkillSurfaces } from './views/registerSkillSurfaces';
+import { proposedSkillsGroup } from './learning/proposedGroup';
+import { registerProposalCommands } from './learning/proposalCommands';
 
 /**
  * Composition root: builds the services once, then wires `registerX(context, services)` calls.
@@ -38,8 +40,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
   const chatHandler = registerChatParticipant(context, services);
 
   // --- views, authoring, palette (issue 6) ---
-  registerSkillSurfaces(context, services);
+  const { directory } = registerSkillSurfaces(context, services, [proposedSkillsGroup(services.learning)]);
   // --- end issue 6 ---
+  registerProposalCommands(context, services.learning, () => directory.refresh());
 
   // Until some extension asks, VS Code may not list third-party chat models in the picker.
   void lookUpChatModels().then((models) => logger.info(`Chat models available: ${models.join(', ') || 'none (sign in to Copilot or install a model provider)'}`));

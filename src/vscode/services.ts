@@ -22,6 +22,7 @@ import type { ToolRun } from '../core/tools/toolRun';
 import { SkillPackManager, workspaceProjectId } from './skills/skillPackManager';
 import { SkillScriptRunner } from './skills/skillScriptRunner';
 import { SkillScriptTools } from './skills/skillScriptTools';
+import { LearningController } from './learning/learningController';
 
 /** Session id under which calls from Copilot agent mode (outside @toolshed) are grouped. */
 export const AGENT_MODE_SESSION = 'copilot-agent-mode';
@@ -52,6 +53,8 @@ export interface ToolshedServices {
   readonly skillScripts: SkillScriptTools;
   /** Confirms and runs skill scripts. */
   readonly scriptRuns: SkillScriptRunner;
+  /** Skills that learn from use: proposals, feedback, negative lessons, decay (issue 14). */
+  readonly learning: LearningController;
   /**
    * The skill request context for the current state: project scope, workspace trust (no
    * workspace-pack skills when untrusted), and the tool gate of `run` (or of the policy alone).
@@ -113,6 +116,8 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   context.subscriptions.push({ dispose: () => void skills.dispose() });
   const skillPacks = new SkillPackManager(skills, settings, context.extensionPath, logger);
   context.subscriptions.push(skillPacks);
+  const learning = await LearningController.create({ engine, store, settings, skills, logger, events });
+  context.subscriptions.push(learning);
 
   const activity = new ActivityRegistry();
   const skillScripts = new SkillScriptTools(skills, logger, () => vscode.lm.tools.map((tool) => tool.name));
@@ -163,6 +168,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     toolCatalogSettling,
     skillScripts,
     scriptRuns,
+    learning,
     skillContext(run, extraPinned = []) {
       const knownToolNames = vscode.lm.tools.map((tool) => tool.name);
       const known = new Set(knownToolNames);

@@ -3,7 +3,7 @@ import { loadSqlEngine } from '../../core/sql/sqlEngine';
 import { MemoryByteStore } from '../../core/platform/memoryByteStore';
 import { runPlanner } from '../../core/planner/plannerLoop';
 import { plannerToolRunFrom } from '../../core/planner/toolRunPort';
-import type { ChatMessage, ChatModelPort, ChatPart, ToolDefinition } from '../../core/planner/chatTypes';
+import type { ChatMessage, ChatModelPort, ChatPart, ToolDefinition } from '../../core/platform/chatTypes';
 import { serializeDefinitions } from '../../core/planner/plannerLoop';
 import { DefinitionTokenCache, applyModelDeferral } from '../../core/tools/modes/deferralMeasure';
 import { createToolSearchService } from '../../core/tools/toolSearchService';

@@ -8,6 +8,7 @@ const SECTIONS: Array<{ path: string[]; title: string }> = [
   { path: ['toolExamples'], title: 'Tool Use Examples' },
   { path: ['skills'], title: 'Skills' },
   { path: ['skills', 'directory'], title: 'Skill Directory' },
+  { path: ['learning'], title: 'Learning' },
 ];
 
 type JsonSchema = {

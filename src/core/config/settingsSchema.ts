@@ -24,8 +24,10 @@ export type ScopeMode = z.infer<typeof scopeModeSchema>;
 export const taskTypeSchema = z.enum(['browser', 'api', 'code', 'domain', 'unknown']);
 export type TaskType = z.infer<typeof taskTypeSchema>;
 
-/** Toolshed's own tools; they stay visible so a model can always discover the rest. */
-export const TOOLSHED_TOOL_NAMES = ['tool_search', 'tool_invoke', 'skill_search', 'skill_get', 'skill_list', 'skill'] as const;
+/** Toolshed's discovery tools; they stay visible so a model can always discover the rest. */
+export const TOOLSHED_DISCOVERY_TOOL_NAMES = ['tool_search', 'tool_invoke', 'skill_search', 'skill_get', 'skill_list', 'skill'] as const;
+/** Every tool Toolshed contributes (the learning report tools are found with tool_search like any other). */
+export const TOOLSHED_TOOL_NAMES = [...TOOLSHED_DISCOVERY_TOOL_NAMES, 'skill_report_outcome', 'skill_report_failure'] as const;
 
 /** `auto`: defer only when all tool definitions would take too much of the model's context. */
 export const toolSearchModeSchema = z.enum(['auto', 'always', 'off']);
@@ -47,7 +49,7 @@ export const toolSearchConfigSchema = z.object({
     .describe('Remember (per workspace, tool names and query words only) which `tool_search` results the model called successfully, and rank those slightly higher for similar queries (at most +0.1, fading with a 30-day half-life).'),
   defaultLoadingMode: loadingModeSchema.default('deferred')
     .describe('Loading mode for tools that match no `alwaysLoadedPatterns`: `deferred` hides them until discovered, `always` sends them every time.'),
-  alwaysLoadedPatterns: z.array(z.string()).default([...TOOLSHED_TOOL_NAMES])
+  alwaysLoadedPatterns: z.array(z.string()).default([...TOOLSHED_DISCOVERY_TOOL_NAMES])
     .describe('Glob patterns of tool names that are always visible (never deferred). Toolshed\'s own tools should stay here.'),
   activationScope: z.enum(['run', 'session']).default('run')
     .describe('`run`: activated tools are visible for the current request only. `session`: they stay visible for later turns of the same chat.'),
@@ -169,11 +171,22 @@ export const toolsConfigSchema = z.object({
 });
 export type ToolsConfig = z.infer<typeof toolsConfigSchema>;
 
+export const learningConfigSchema = z.object({
+  mode: z.enum(['off', 'propose']).default('off')
+    .describe('`propose`: after an @toolshed turn that used tools successfully, or after a failure that repeats, Toolshed proposes a skill for you to approve, edit or discard (nothing is used before you approve it); 👍/👎 and `skill_report_outcome` adjust ranking. `off`: no learning. Always off in an untrusted workspace.'),
+  extractor: z.enum(['trace', 'model']).default('trace')
+    .describe('How a proposal is written: `trace` from the tool calls alone (no model call); `model` asks the turn\'s chat model once for strict JSON and falls back to `trace` on any failure.'),
+  ingestMode: z.enum(['background', 'persisted']).default('background')
+    .describe('`background`: extraction runs after the answer, best effort. `persisted`: the (already depersonalized) turn is written to workspace storage before extraction, so a reload or crash mid-extraction resumes it on the next start instead of losing or half-storing it.'),
+});
+export type LearningConfig = z.infer<typeof learningConfigSchema>;
+
 export const toolshedSettingsSchema = z.object({
   toolSearch: toolSearchConfigSchema.default(toolSearchConfigSchema.parse({})),
   tools: toolsConfigSchema.default(toolsConfigSchema.parse({})),
   toolExamples: toolExamplesConfigSchema.default(toolExamplesConfigSchema.parse({})),
   skills: skillsConfigSchema.default(skillsConfigSchema.parse({})),
+  learning: learningConfigSchema.default(learningConfigSchema.parse({})),
 });
 export type ToolshedSettings = z.infer<typeof toolshedSettingsSchema>;
 

@@ -1,9 +1,10 @@
 import { skillGetInputJsonSchema, skillListInputJsonSchema, skillSearchInputJsonSchema } from '../skills/skillToolSchemas';
 import { SKILL_TOOL_FREE_INPUT_JSON_SCHEMA } from '../skills/singleSkillTool';
 import { toolSearchInputJsonSchema } from '../tools/toolSearchSchema';
+import { skillReportFailureJsonSchema, skillReportOutcomeJsonSchema } from '../learning/reportToolSchemas';
 
 /**
- * Input JSON Schemas of the six language-model tools Toolshed contributes, from the same
+ * Input JSON Schemas of the language-model tools Toolshed contributes, from the same
  * zod schemas the core validates with. `scripts/sync-manifest.ts` writes them into
  * package.json (`contributes.languageModelTools[].inputSchema`); a unit test checks they agree.
  */
@@ -25,6 +26,8 @@ export function contributedToolInputSchemas(): Record<string, Record<string, unk
     skill_get: stripMeta(skillGetInputJsonSchema()),
     skill_list: stripMeta(skillListInputJsonSchema()),
     skill: SKILL_TOOL_FREE_INPUT_JSON_SCHEMA,
+    skill_report_outcome: stripMeta(skillReportOutcomeJsonSchema()),
+    skill_report_failure: stripMeta(skillReportFailureJsonSchema()),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { EventSink } from '../platform/ports';
-import type { CancellationSignal, ChatMessage, ChatModelPort, ChatPart, ToolDefinition } from './chatTypes';
+import type { CancellationSignal, ChatMessage, ChatModelPort, ChatPart, ToolDefinition } from '../platform/chatTypes';
 import type { PlannerProgress, PlannerSkills, PlannerToolRun, SkillUse, ToolExecutor } from './plannerPorts';
 import { PARTICIPANT_PREAMBLE, joinBlocks } from './promptBlocks';
 import { toolRunRefusal } from '../trust/restrictedMode';

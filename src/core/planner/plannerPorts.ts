@@ -1,4 +1,4 @@
-import type { CancellationSignal, ToolDefinition } from './chatTypes';
+import type { CancellationSignal, ToolDefinition } from '../platform/chatTypes';
 
 /**
  * The planner's view of one run's tool catalog (implemented over the tool-search service).

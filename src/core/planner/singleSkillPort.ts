@@ -5,7 +5,7 @@ import {
 } from '../skills/singleSkillTool';
 import type { SkillListing, SkillListingEntry } from '../skills/singleSkillTool';
 import { SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME, SKILL_SEARCH_TOOL_NAME } from '../skills/skillToolSchemas';
-import type { ToolDefinition } from './chatTypes';
+import type { ToolDefinition } from '../platform/chatTypes';
 import type { PlannerSkills, PlannerToolRun, SkillUse } from './plannerPorts';
 import { describeToolInputError } from './skillsPort';
 

@@ -1,5 +1,5 @@
 import type { SkillSummarizer } from '../skills/render/modelSummary';
-import type { CancellationSignal, ChatModelPort } from './chatTypes';
+import type { CancellationSignal, ChatModelPort } from '../platform/chatTypes';
 
 /**
  * `toolshed.skills.summarize`: the request's own model condenses pre-flight skills that did

@@ -26,10 +26,18 @@ export const REGEX_SCORES = {
  */
 export function normalizeBm25(relevances: readonly number[]): number[] {
   if (relevances.length === 0) return [];
-  const raw = relevances.map((r) => {
-    const relevance = Number.isFinite(r) ? Math.max(r, 0) : 0;
-    return relevance / (1 + relevance);
-  });
+  return minMax(relevances.map(boundedRelevance));
+}
+
+/** `r / (1 + r)`: a BM25 relevance on an absolute scale in [0, 1) (before min-max). */
+export function boundedRelevance(r: number): number {
+  const relevance = Number.isFinite(r) ? Math.max(r, 0) : 0;
+  return relevance / (1 + relevance);
+}
+
+/** Min-max normalisation into [0, 1] (0.5 when all equal). */
+export function minMax(raw: readonly number[]): number[] {
+  if (raw.length === 0) return [];
   const max = Math.max(...raw);
   const min = Math.min(...raw);
   if (max === min) return raw.map(() => 0.5);

@@ -3,7 +3,7 @@ import { hiddenSkillReason } from '../trust/restrictedMode';
 import type { Clock, EventSink, TokenCounter } from '../platform/ports';
 import { REGEX_BUDGET_NOTE, compileSafeRegex, literalWordsRegex } from '../search/safeRegex';
 import type { SafeRegex } from '../search/safeRegex';
-import { EXACT_SCORE, normalizeBm25, REGEX_SCORES } from '../search/scoring';
+import { boundedRelevance, EXACT_SCORE, minMax, normalizeBm25, REGEX_SCORES } from '../search/scoring';
 import { analyze } from '../search/textAnalysis';
 import { redact } from '../privacy/redaction';
 import { editDistance } from './packs/skillDocumentParser';
@@ -36,6 +36,17 @@ export interface SkillRequestContext {
   includeWorkspacePacks: boolean;
   /** Extra names pinned into the directory (besides the packs' pinnedSkillNames). */
   pinnedNames?: readonly string[];
+  /** The request's frame (the chat command), for the score adjuster's frame boost. */
+  frame?: string;
+}
+
+/**
+ * A port for re-ranking full-text hits after relevance (learning: decay, effectiveness, frame
+ * boost). It may leave a hit out (e.g. a learned skill whose citations went stale). Scores it
+ * returns are on the same [0, 1] contract.
+ */
+export interface SkillScoreAdjuster {
+  adjust(hits: ReadonlyArray<{ name: string; task_type: TaskType; score: number }>, request: { query: string; ctx: SkillRequestContext }): Array<{ name: string; score: number }>;
 }
 
 export interface DirectoryEntry {
@@ -85,6 +96,8 @@ export interface QueryDeps {
   clock: Clock;
   /** Pinned names of the loaded packs, with whether the pack is workspace-sourced. */
   packPins: () => Array<{ names: readonly string[]; workspace: boolean }>;
+  /** Re-ranking of full-text hits (learning); none = relevance only. */
+  adjuster?: () => SkillScoreAdjuster | undefined;
 }
 
 interface Scored {
@@ -107,7 +120,7 @@ export class SkillQueries {
   async search(rawInput: unknown, ctx: SkillRequestContext): Promise<SkillSearchOutput> {
     const input = skillSearchInputSchema.parse(rawInput);
     const filter = this.filter(ctx, { taskType: input.task_type });
-    const { hits, effective, note } = this.find(input.query, input.search_type, filter, input.limit);
+    const { hits, effective, note } = this.find(input.query, input.search_type, filter, input.limit, ctx);
     const gate = this.gate(ctx);
     const clean = (text: string) => this.clean(text, gate);
     this.deps.events.emit({ type: 'skill_search_query', payload: { query: input.query, requested_search_type: input.search_type, effective_search_type: effective, results_count: hits.length } });
@@ -129,9 +142,13 @@ export class SkillQueries {
     const byName = new Map(records.map((r) => [r.name, r]));
     const found: SkillRecord[] = [];
     const missing: NonNullable<SkillGetOutput['missing']> = [];
+    // The adjuster also vets exact-name fetches: a learned skill whose citations went stale is not returned.
+    const adjuster = this.deps.adjuster?.();
+    const usable = adjuster ? new Set(adjuster.adjust(records.map((r) => ({ name: r.name, task_type: r.task_type, score: 1 })), { query: '', ctx }).map((a) => a.name)) : undefined;
     for (const name of names) {
       const record = byName.get(name);
-      if (record && record.status === 'active') found.push(record);
+      if (record && usable && !usable.has(record.name)) missing.push({ name: this.clean(name, gate), reason: 'stale: a tool or file it relies on is gone; review it in the Skill Directory', suggestions: [] });
+      else if (record && record.status === 'active') found.push(record);
       else if (record) missing.push({ name: this.clean(name, gate), reason: this.clean(`inactive: ${record.status_reason}`, gate), suggestions: [] });
       else if (!ctx.includeWorkspacePacks && this.deps.store.get(name)?.workspace) missing.push({ name: this.clean(name, gate), reason: hiddenSkillReason(), suggestions: [] });
       else missing.push({ name: this.clean(name, gate), reason: 'unknown skill', suggestions: this.closestNames(name, ctx).map((n) => this.clean(n, gate)) });
@@ -221,7 +238,7 @@ export class SkillQueries {
     if (!config.enabled || topK <= 0 || !request.task.trim()) return none;
     const filter = this.filter(ctx, { taskType: request.task_type, modelInvocableOnly: true });
     const excluded = new Set(request.exclude ?? []);
-    const { hits, effective } = this.find(request.task.slice(0, 4000), 'fts', filter, topK + excluded.size);
+    const { hits, effective } = this.find(request.task.slice(0, 4000), 'fts', filter, topK + excluded.size, ctx);
     const records = this.deps.store.byNames(hits.map((h) => h.name), filter);
     const byName = new Map(records.map((r) => [r.name, r]));
     const ordered = hits.map((h) => byName.get(h.name)).filter((r): r is SkillRecord => r !== undefined && !excluded.has(r.name)).slice(0, topK);
@@ -311,7 +328,7 @@ export class SkillQueries {
   }
 
   /** Candidate generation for every search type, with the FTS → regex fallback. */
-  private find(query: string, requested: SkillSearchType, filter: StoreFilter, limit: number): { hits: Scored[]; effective: SkillSearchType; note?: string } {
+  private find(query: string, requested: SkillSearchType, filter: StoreFilter, limit: number, ctx?: SkillRequestContext): { hits: Scored[]; effective: SkillSearchType; note?: string } {
     const store = this.deps.store;
     if (requested === 'exact') {
       const records = store.byNames([query.trim()], filter);
@@ -324,9 +341,19 @@ export class SkillQueries {
       return { hits, effective: 'regex', note: compiled.regex.exhausted ? REGEX_BUDGET_NOTE : undefined };
     }
     if (store.fts !== 'none') {
-      const hits = store.searchFts(query, filter, limit);
-      const scores = normalizeBm25(hits.map((h) => h.relevance));
-      return { hits: hits.map((h, i) => ({ name: h.name, title: h.title, trigger: h.trigger, task_type: h.task_type, score: scores[i] ?? 0 })), effective: 'fts' };
+      const adjuster = ctx ? this.deps.adjuster?.() : undefined;
+      // With an adjuster, over-fetch so a re-ranked skill from just below the cut can move up.
+      const hits = store.searchFts(query, filter, adjuster ? Math.max(limit * 3, limit + 10) : limit);
+      if (!adjuster || !ctx) {
+        const scores = normalizeBm25(hits.map((h) => h.relevance));
+        return { hits: hits.map((h, i) => ({ name: h.name, title: h.title, trigger: h.trigger, task_type: h.task_type, score: scores[i] ?? 0 })), effective: 'fts' };
+      }
+      // Adjustments (±0.1/0.2, × decay) apply on the absolute relevance scale, then min-max as usual.
+      const scored = hits.map((h) => ({ name: h.name, title: h.title, trigger: h.trigger, task_type: h.task_type, score: boundedRelevance(h.relevance) }));
+      const byName = new Map(scored.map((h) => [h.name, h]));
+      const adjusted = adjuster.adjust(scored, { query, ctx }).filter((a) => byName.has(a.name)).sort((a, b) => b.score - a.score).slice(0, limit);
+      const scores = minMax(adjusted.map((a) => a.score));
+      return { hits: adjusted.map((a, i) => ({ ...byName.get(a.name)!, score: scores[i] ?? 0 })), effective: 'fts' };
     }
     if (!this.deps.config().ftsFallbackToRegex) return { hits: [], effective: 'fts', note: 'Full-text search is unavailable and the regex fallback is off.' };
     const words = [...new Set(query.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && analyze(w).length > 0))].slice(0, 12);

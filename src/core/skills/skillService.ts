@@ -33,7 +33,7 @@ import type { FileChangeResult, LoadOptions, LoadSummary } from './packs/skillPa
 import type { PackSource, ResolvedSkillPack } from './packs/skillPackSources';
 import type { SkillProblem } from './packs/skillProblems';
 import { SkillQueries } from './skillQueries';
-import type { DirectoryResult, RelevantRequest, RelevantResult, SkillRequestContext } from './skillQueries';
+import type { DirectoryResult, RelevantRequest, RelevantResult, SkillRequestContext, SkillScoreAdjuster } from './skillQueries';
 import type { LearnedSkillInput } from './store/skillRecords';
 import { LearnedSkills } from './store/learnedSkills';
 import type { SkillScope } from './store/skillScope';
@@ -44,7 +44,7 @@ import { validateSkillTargets } from './packs/skillValidation';
 import type { ValidationReport } from './packs/skillValidation';
 import { generatedName } from './packs/skillDocumentParser';
 
-export type { SkillRequestContext, DirectoryResult, RelevantRequest, RelevantResult } from './skillQueries';
+export type { SkillRequestContext, DirectoryResult, RelevantRequest, RelevantResult, SkillScoreAdjuster } from './skillQueries';
 
 export interface SkillServiceDeps {
   engine: SqlEngine;
@@ -120,6 +120,8 @@ export interface SkillService {
   /** A full record by name, unfiltered (for UI: "open definition"); never send it to a model as is. */
   inspect(name: string): SkillRecord | undefined;
   updateConfig(config: SkillsConfig): void;
+  /** Installs (or removes) the re-ranking of full-text hits — learning's decay and effectiveness. */
+  setScoreAdjuster(adjuster: SkillScoreAdjuster | undefined): void;
   save(): Promise<void>;
   dispose(): Promise<void>;
 }
@@ -139,6 +141,7 @@ class DefaultSkillService implements SkillService {
   private readonly learned: LearnedSkills;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private saving: Promise<void> = Promise.resolve();
+  private adjuster: SkillScoreAdjuster | undefined;
 
   constructor(private readonly deps: SkillServiceDeps, private readonly store: SkillStore, journal: LearnedSkillJournal) {
     this.config = deps.config;
@@ -147,6 +150,7 @@ class DefaultSkillService implements SkillService {
     this.queries = new SkillQueries({
       store, config: () => this.config, events: deps.events, tokenCounter: deps.tokenCounter, clock: deps.clock,
       packPins: () => this.loader.resolvedPacks.filter((p) => p.enabled).map((p) => ({ names: p.pinnedSkillNames, workspace: p.workspace })),
+      adjuster: () => this.adjuster,
     });
   }
 
@@ -265,6 +269,10 @@ class DefaultSkillService implements SkillService {
 
   updateConfig(config: SkillsConfig): void {
     this.config = config;
+  }
+
+  setScoreAdjuster(adjuster: SkillScoreAdjuster | undefined): void {
+    this.adjuster = adjuster;
   }
 
   save(): Promise<void> {

@@ -1,16 +1,7 @@
 import type { TokenCounter } from '../platform/ports';
+import type { ToolDefinition } from '../platform/chatTypes';
 
-/**
- * Token economy (issue 3): what a run sends — the visible tool definitions plus prompt blocks —
- * counted through the TokenCounter port (len/4 by default, the model's own counter in VS Code).
- */
-
-export interface ToolDefinition {
-  name: string;
-  /** The description as sent, examples rendered in. */
-  description: string;
-  inputSchema: unknown;
-}
+export type { ToolDefinition } from '../platform/chatTypes';
 
 /** The text a tool definition costs in a request (the JSON a model API receives). */
 export function toolDefinitionText(definition: ToolDefinition): string {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { CancellationSignal, ChatMessage, ChatModelPort, ChatPart, ToolDefinition } from '../../core/planner/chatTypes';
+import type { CancellationSignal, ChatMessage, ChatModelPort, ChatPart, ToolDefinition } from '../../core/platform/chatTypes';
 import { toVsCodeMessages } from './messageConversion';
 
 /** ChatModelPort over the model the user picked for the request (`request.model`). */

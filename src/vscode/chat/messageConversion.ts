@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ChatMessage, ChatPart } from '../../core/planner/chatTypes';
+import type { ChatMessage, ChatPart } from '../../core/platform/chatTypes';
 
 /** Core chat messages → `vscode.LanguageModelChatMessage`s. */
 export function toVsCodeMessages(messages: ChatMessage[]): vscode.LanguageModelChatMessage[] {

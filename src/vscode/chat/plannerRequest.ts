@@ -18,6 +18,7 @@ import type { TurnSession } from './turnSession';
 import { createLmToolExecutor } from './toolExecutor';
 import type { ToolshedTurnMetadata } from './sessionMetadata';
 import { historyMessages } from './sessionMetadata';
+import { startLearningTurn } from '../learning/learningTurn';
 
 const SKILL_TOOL_NAMES = [SKILL_SEARCH_TOOL_NAME, SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME];
 
@@ -69,11 +70,14 @@ export async function handlePlannerRequest(
     const hidden = hiddenFromLoop(settings);
     const deferral = await services.toolModes.decide(run, chosen.model, token, hidden);
     const executor = createLmToolExecutor(request.toolInvocationToken, token);
+    const learning = await startLearningTurn(services.learning, { prompt: request.prompt, command: request.command, sessionId: session.sessionId, maxTokens: settings.skills.maxTokens, model, languageModel: chosen.model });
     const pinnedNames = [...new Set([...services.pinned.names(), ...session.pinnedSkills])];
-    const skillContext = services.skillContext(run, session.pinnedSkills);
+    // The frame (the chat command) lifts skills of the same frame or domain (effectiveness rules).
+    const skillContext = { ...services.skillContext(run, session.pinnedSkills), frame: request.command };
     const discoverySkills = settings.skills.enabled
       ? plannerSkillsFrom(services.skills, skillContext, {
-          maxTokens: settings.skills.maxTokens,
+          // Learned warnings (<skill_warnings>) share the pre-flight budget.
+          maxTokens: learning.skillsMaxTokens,
           topK: settings.skills.topK,
           pinnedNames,
           countTokens: (text) => model.countTokens(text),
@@ -101,8 +105,8 @@ export async function handlePlannerRequest(
       {
         model,
         tools,
-        skills,
-        executor: {
+        skills: learning.decorate(skills),
+        executor: learning.wrap({
           invoke: async (name, input, signal) => {
             // Skill scripts are Toolshed's own tools: confirmed and run here, not by vscode.lm.
             const result = services.skillScripts.has(name)
@@ -111,7 +115,7 @@ export async function handlePlannerRequest(
             services.activity.recordCall(session.sessionId, name);
             return result;
           },
-        },
+        }),
         progress,
         events: services.events,
         signal: signalOf(token),
@@ -154,6 +158,7 @@ export async function handlePlannerRequest(
       stoppedBecause: outcome.stoppedBecause,
       answer: outcome.text,
       deferral,
+      learning: learning.finish(outcome),
     };
     return { metadata: { toolshed: metadata } };
   } finally {

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
-import type { ChatMessage } from '../../core/planner/chatTypes';
+import type { ChatMessage } from '../../core/platform/chatTypes';
 import type { RoundRecord, TokenReport } from '../../core/planner/plannerLoop';
 import { withoutFooter } from '../../core/planner/responseFooter';
 import type { DeferralDecision } from '../../core/tools/modes/deferralDecision';
+import type { LearningTurnMetadata } from '../learning/learningTurn';
 
 export const PARTICIPANT_ID = 'toolshed.agent';
 
@@ -29,6 +30,8 @@ export interface ToolshedTurnMetadata {
   answer?: string;
   /** Whether this turn sent every tool or deferred them, with the numbers (toolshed.toolSearch.mode). */
   deferral?: DeferralDecision;
+  /** Skills the turn used, rated by 👍/👎 (present when learning is on). */
+  learning?: LearningTurnMetadata;
 }
 
 /** The newest @toolshed turn's metadata in this conversation, if any. */

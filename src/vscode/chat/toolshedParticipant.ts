@@ -5,6 +5,8 @@ import { handlePlannerRequest } from './plannerRequest';
 import { PARTICIPANT_ID } from './sessionMetadata';
 import { searchCommand, skillCommand, skillsCommand, toolsCommand } from './slashCommands';
 import { TurnSession } from './turnSession';
+import { learnCommand, learningFollowups, LEARN_COMMAND, recordChatFeedback } from '../learning/learningChat';
+import type { ToolshedTurnMetadata } from './sessionMetadata';
 
 /** Registers `@toolshed`: its planner loop with deferred tools, slash commands and follow-ups. */
 export function registerChatParticipant(context: vscode.ExtensionContext, services: ToolshedServices): vscode.ChatRequestHandler {
@@ -20,6 +22,8 @@ export function registerChatParticipant(context: vscode.ExtensionContext, servic
           return await toolsCommand(stream, services, session, request.model, token);
         case 'search':
           return await searchCommand(request.prompt, stream, services, session);
+        case LEARN_COMMAND:
+          return await learnCommand(request.prompt, stream, services, session);
         default:
           return await handlePlannerRequest(request, chatContext, stream, token, services, session);
       }
@@ -35,13 +39,15 @@ export function registerChatParticipant(context: vscode.ExtensionContext, servic
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, handler);
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'toolshed.svg');
   participant.followupProvider = {
-    provideFollowups(result) {
-      const metadata = result.metadata?.toolshed as { command?: string; rounds?: unknown[] } | undefined;
+    async provideFollowups(result) {
+      const metadata = result.metadata?.toolshed as ToolshedTurnMetadata | undefined;
       if (metadata?.command === 'skills') return [{ prompt: '', command: 'search', label: 'Search tools and skills' }];
-      if (metadata?.rounds && metadata.rounds.length > 1) return [{ prompt: '', command: 'tools', label: 'Show the tools this conversation used' }];
-      return [];
+      const learned = await learningFollowups(services.learning, metadata);
+      if (metadata?.rounds && metadata.rounds.length > 1) return [...learned, { prompt: '', command: 'tools', label: 'Show the tools this conversation used' }];
+      return learned;
     },
   };
+  context.subscriptions.push(participant.onDidReceiveFeedback((feedback) => void recordChatFeedback(services.learning, feedback)));
   context.subscriptions.push(participant);
   return handler;
 }

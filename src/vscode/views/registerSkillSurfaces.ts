@@ -9,6 +9,7 @@ import { skillSearchProvider, toolSearchProvider } from '../palette/searchGlue';
 import type { ActivityRegistry } from '../state/activityRegistry';
 import type { PinnedSkills } from '../state/pinnedSkills';
 import { registerViews } from './registerViews';
+import type { DirectoryGroup } from './directoryGroup';
 import { SkillServiceDirectorySource, type SkillPackLoaderPort } from './skillServiceGlue';
 
 /** What the sidebar, authoring and palette need from the shared services (`ToolshedServices` fits). */
@@ -27,11 +28,11 @@ export interface SkillSurfacesServices {
 }
 
 /** Builds the view ports over the core services and registers views, authoring and palette. */
-export function registerSkillSurfaces(context: vscode.ExtensionContext, services: SkillSurfacesServices): { directory: SkillServiceDirectorySource } {
+export function registerSkillSurfaces(context: vscode.ExtensionContext, services: SkillSurfacesServices, directoryGroups: readonly DirectoryGroup[] = []): { directory: SkillServiceDirectorySource } {
   const directory = new SkillServiceDirectorySource(services.skills, services.skillPacks);
   context.subscriptions.push(directory);
   const toolSearch = toolSearchProvider(services.tools, () => services.syncToolCatalog());
-  registerViews(context, { skills: directory, pinned: services.pinned, activity: services.activity, tools: toolSearch });
+  registerViews(context, { skills: directory, pinned: services.pinned, activity: services.activity, tools: toolSearch, directoryGroups });
   // The pack manager watches pack folders and re-indexes changed files itself.
   registerAuthoring(context, { skills: directory, validateDocument: coreSkillDocumentValidator, logger: services.logger, fileSync: 'observe' });
   const requestContext = (): SkillRequestContext => services.skillContext();

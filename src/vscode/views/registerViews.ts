@@ -4,6 +4,7 @@ import type { ActivityRegistry } from '../state/activityRegistry';
 import type { PinnedSkills } from '../state/pinnedSkills';
 import { registerActivatedToolsView } from './activatedToolsView';
 import type { SkillDirectorySource } from './skillDirectorySource';
+import type { DirectoryGroup } from './directoryGroup';
 import { registerSkillDirectoryView } from './skillDirectoryView';
 
 export interface ViewsDeps {
@@ -11,10 +12,12 @@ export interface ViewsDeps {
   readonly pinned: PinnedSkills;
   readonly activity: ActivityRegistry;
   readonly tools: ToolDetailsProvider;
+  /** Extra Skill Directory groups (learning's Proposed skills). */
+  readonly directoryGroups?: readonly DirectoryGroup[];
 }
 
 /** The Toolshed sidebar: Skill Directory and Activated Tools, with their commands. */
 export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps): void {
-  registerSkillDirectoryView(context, deps.skills, deps.pinned);
+  registerSkillDirectoryView(context, deps.skills, deps.pinned, deps.directoryGroups);
   registerActivatedToolsView(context, deps.activity, deps.tools);
 }

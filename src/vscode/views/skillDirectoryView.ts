@@ -5,6 +5,7 @@ import { MANAGE_TRUST_COMMAND, restrictedModeLine } from '../../core/trust/restr
 import type { PinnedSkills } from '../state/pinnedSkills';
 import { findSkill, type PackView, type SkillDirectorySource, type SkillView } from './skillDirectorySource';
 import { directorySummary, packNode, skillChatReference, skillNode } from './skillTreeModel';
+import type { DirectoryGroup } from './directoryGroup';
 
 export const SKILL_DIRECTORY_VIEW_ID = 'toolshed.skillDirectory';
 
@@ -12,7 +13,8 @@ export type SkillDirectoryNode =
   | { readonly type: 'pack'; readonly pack: PackView }
   | { readonly type: 'skill'; readonly skill: SkillView; readonly pack: PackView }
   | { readonly type: 'problem'; readonly problem: SkillProblem; readonly pack: PackView }
-  | { readonly type: 'restrictedMode'; readonly hiddenSkills: number };
+  | { readonly type: 'restrictedMode'; readonly hiddenSkills: number }
+  | { readonly type: 'group'; readonly node: unknown; readonly group: DirectoryGroup };
 
 function icon(id: string, color?: string): vscode.ThemeIcon {
   return color ? new vscode.ThemeIcon(id, new vscode.ThemeColor(color)) : new vscode.ThemeIcon(id);
@@ -23,9 +25,10 @@ export class SkillDirectoryProvider extends Disposable implements vscode.TreeDat
   private readonly changed = this._register(new vscode.EventEmitter<SkillDirectoryNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
 
-  constructor(private readonly source: SkillDirectorySource, private readonly pinned: PinnedSkills) {
+  constructor(private readonly source: SkillDirectorySource, private readonly pinned: PinnedSkills, private readonly groups: readonly DirectoryGroup[] = []) {
     super();
     this._register(source.onDidChange(() => this.changed.fire(undefined)));
+    for (const group of groups) this._register(group.onDidChange(() => this.changed.fire(undefined)));
     this._register(pinned.onDidChange(() => this.changed.fire(undefined)));
   }
 
@@ -37,8 +40,11 @@ export class SkillDirectoryProvider extends Disposable implements vscode.TreeDat
     if (!node) {
       const restricted = this.source.restrictedMode?.();
       const packs = this.source.packs().filter((p) => p.skills.length > 0 || (p.problems?.length ?? 0) > 0).map((pack) => ({ type: 'pack' as const, pack }));
-      return restricted && restricted.hiddenSkills > 0 ? [{ type: 'restrictedMode', hiddenSkills: restricted.hiddenSkills }, ...packs] : packs;
+      const groups = this.groups.flatMap((group) => group.roots().map((root) => ({ type: 'group' as const, node: root, group })));
+      const header = restricted && restricted.hiddenSkills > 0 ? [{ type: 'restrictedMode' as const, hiddenSkills: restricted.hiddenSkills }] : [];
+      return [...header, ...packs, ...groups];
     }
+    if (node.type === 'group') return node.group.children(node.node).map((child) => ({ type: 'group' as const, node: child, group: node.group }));
     if (node.type !== 'pack') return [];
     const pinned = new Set(this.pinned.names());
     const skills = [...node.pack.skills].sort((a, b) => Number(pinned.has(b.name)) - Number(pinned.has(a.name)) || a.name.localeCompare(b.name));
@@ -49,10 +55,12 @@ export class SkillDirectoryProvider extends Disposable implements vscode.TreeDat
   }
 
   getParent(node: SkillDirectoryNode): SkillDirectoryNode | undefined {
+    if (node.type === 'group') return undefined;
     return node.type === 'pack' || node.type === 'restrictedMode' ? undefined : { type: 'pack', pack: node.pack };
   }
 
   getTreeItem(node: SkillDirectoryNode): vscode.TreeItem {
+    if (node.type === 'group') return node.group.treeItem(node.node);
     if (node.type === 'restrictedMode') {
       // A header row with the trust button: the hidden workspace packs are not listed at all.
       const item = new vscode.TreeItem(restrictedModeLine(node.hiddenSkills), vscode.TreeItemCollapsibleState.None);
@@ -88,7 +96,8 @@ export class SkillDirectoryProvider extends Disposable implements vscode.TreeDat
     const model = skillNode(node.skill, this.pinned.has(node.skill.name));
     const item = new vscode.TreeItem(model.label, vscode.TreeItemCollapsibleState.None);
     item.id = `skill:${node.pack.name}:${node.skill.name}`;
-    item.description = model.description;
+    const suffix = this.groups.map((group) => group.skillSuffix?.(node.skill.name)).filter(Boolean).join(' · ');
+    item.description = suffix ? `${suffix} · ${model.description}` : model.description;
     item.tooltip = new vscode.MarkdownString(model.tooltip);
     item.iconPath = icon(model.icon, model.iconColor);
     item.contextValue = model.contextValue;
@@ -141,8 +150,8 @@ export function skillReferenceText(skill: SkillView): string {
 }
 
 /** The Skill Directory view with its badge, description and context commands. */
-export function registerSkillDirectoryView(context: vscode.ExtensionContext, source: SkillDirectorySource, pinned: PinnedSkills): SkillDirectoryProvider {
-  const provider = new SkillDirectoryProvider(source, pinned);
+export function registerSkillDirectoryView(context: vscode.ExtensionContext, source: SkillDirectorySource, pinned: PinnedSkills, groups: readonly DirectoryGroup[] = []): SkillDirectoryProvider {
+  const provider = new SkillDirectoryProvider(source, pinned, groups);
   const view = vscode.window.createTreeView(SKILL_DIRECTORY_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   const updateSummary = () => {
     const summary = directorySummary(source.packs());

@@ -51,6 +51,12 @@ export class SkillServiceDirectorySource extends Disposable implements SkillDire
     return { hiddenSkills: hiddenWorkspaceSkillCount(this.service.listPacks()) };
   }
 
+  /** Rebuilds the snapshot on next use (skills changed outside pack loading, e.g. a learned one). */
+  refresh(): void {
+    this.snapshot = undefined;
+    this.changed.fire();
+  }
+
   private build(): PackView[] {
     const { service } = this;
     // Restricted Mode: workspace packs are hidden from the sidebar as from every model path.

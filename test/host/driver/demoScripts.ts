@@ -46,5 +46,14 @@ export function registerDemoScripts(context: vscode.ExtensionContext, model: Scr
         (request) => `Script result: ${lastToolResult(request).replace(/\n/g, ' ')}`,
       ]);
     }),
+    // A 3-call turn (two forecasts, one issue) that learning turns into a proposal.
+    vscode.commands.registerCommand('toolshedTest.scriptLearningDemo', async () => {
+      await vscode.lm.selectChatModels({ vendor: model.vendor, id: model.modelId });
+      model.setScript([
+        [{ toolCall: { name: 'fixture_weather_forecast', input: { city: 'Oslo' } } }, { toolCall: { name: 'fixture_weather_forecast', input: { city: 'Bergen' } } }],
+        [{ toolCall: { name: 'fixture_create_issue', input: { title: 'Weekend weather', body: 'Sunny in Oslo and Bergen' } } }],
+        'Created issue **#42** with the forecast for Oslo and Bergen.',
+      ]);
+    }),
   );
 }

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { ChatModelPort } from '../../../src/core/planner/chatTypes';
+import type { ChatModelPort } from '../../../src/core/platform/chatTypes';
 import { plannerSkillsFrom } from '../../../src/core/planner/skillsPort';
 import { ctx, makeService, pack, tempDir, writeTree } from '../skills/helpers';
 

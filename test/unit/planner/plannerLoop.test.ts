@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { MemoryEventSink } from '../../../src/core/platform/basicPorts';
-import type { ChatMessage, ChatModelPort, ChatPart, ToolDefinition } from '../../../src/core/planner/chatTypes';
+import type { ChatMessage, ChatModelPort, ChatPart, ToolDefinition } from '../../../src/core/platform/chatTypes';
 import { runPlanner, type PlannerDeps } from '../../../src/core/planner/plannerLoop';
 import type { PlannerProgress, PlannerToolRun } from '../../../src/core/planner/plannerPorts';
 

@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { MemoryEventSink } from '../../../src/core/platform/basicPorts';
-import type { ChatModelPort, ChatPart, ToolDefinition } from '../../../src/core/planner/chatTypes';
+import type { ChatModelPort, ChatPart, ToolDefinition } from '../../../src/core/platform/chatTypes';
 import { runPlanner } from '../../../src/core/planner/plannerLoop';
 import type { PlannerToolRun } from '../../../src/core/planner/plannerPorts';
 import { answerSkillCall, createSingleSkillTool, skillToolsHiddenFromLoop, withSingleSkillTool } from '../../../src/core/planner/singleSkillPort';

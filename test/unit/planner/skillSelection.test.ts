@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { ChatMessage, ChatModelPort } from '../../../src/core/planner/chatTypes';
+import type { ChatMessage, ChatModelPort } from '../../../src/core/platform/chatTypes';
 import { selectActiveSkills } from '../../../src/core/planner/selection/activeSkillSelection';
 import type { SelectionRequest } from '../../../src/core/planner/selection/activeSkillSelection';
 import { buildSelectionPrompt, parseSelectionAnswer } from '../../../src/core/planner/selection/selectionPrompt';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { MemoryEventSink } from '../../../src/core/platform/basicPorts';
-import type { ChatMessage, ChatModelPort, ToolDefinition } from '../../../src/core/planner/chatTypes';
+import type { ChatMessage, ChatModelPort, ToolDefinition } from '../../../src/core/platform/chatTypes';
 import { runPlanner } from '../../../src/core/planner/plannerLoop';
 import type { PlannerToolRun } from '../../../src/core/planner/plannerPorts';
 import { modelSkillSummarizer } from '../../../src/core/planner/skillSummarizer';

@@ -1,4 +1,4 @@
-import type { CancellationSignal, ChatModelPort } from '../chatTypes';
+import type { CancellationSignal, ChatModelPort } from '../../platform/chatTypes';
 import { buildSelectionPrompt, parseSelectionAnswer } from './selectionPrompt';
 import type { SelectionCandidate } from './selectionPrompt';
 

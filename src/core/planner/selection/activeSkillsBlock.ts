@@ -1,5 +1,5 @@
 import type { SkillRequestContext, SkillService } from '../../skills/skillService';
-import type { CancellationSignal, ChatModelPort } from '../chatTypes';
+import type { CancellationSignal, ChatModelPort } from '../../platform/chatTypes';
 import type { SkillUse } from '../plannerPorts';
 import { HYBRID_CANDIDATES, MODEL_MODE_CANDIDATES, selectActiveSkills } from './activeSkillSelection';
 import type { SelectionMode } from './activeSkillSelection';

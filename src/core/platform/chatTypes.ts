@@ -14,9 +14,17 @@ export interface ChatMessage {
   parts: ChatPart[];
 }
 
-/** What the model is told about one tool (the tool-search core's type, so no copy drifts). */
-export type { ToolDefinition } from '../tools/tokenEconomy';
-import type { ToolDefinition } from '../tools/tokenEconomy';
+/**
+ * Token economy (issue 3): what a run sends — the visible tool definitions plus prompt blocks —
+ * counted through the TokenCounter port (len/4 by default, the model's own counter in VS Code).
+ */
+
+export interface ToolDefinition {
+  name: string;
+  /** The description as sent, examples rendered in. */
+  description: string;
+  inputSchema: unknown;
+}
 
 /** Cooperative cancellation, mapped from VS Code's CancellationToken. */
 export interface CancellationSignal {

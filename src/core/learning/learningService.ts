@@ -1,0 +1,383 @@
+import { createHash } from 'node:crypto';
+import type { LearningConfig } from '../config/settingsSchema';
+import type { Clock, EventSink, Logger } from '../platform/ports';
+import type { SkillScoreAdjuster } from '../skills/skillQueries';
+import { daysSince, decayFactor, STALE_DECAY } from './decay';
+import { depersonalize } from './depersonalize';
+import type { PersonalContext } from './depersonalize';
+import { failureSignature } from './failureSignature';
+import { inferTaskType } from './learnedCandidate';
+import type { LearnedCandidate } from './learnedCandidate';
+import type { LearnedSkillPort } from './learnedSkillPort';
+import type { FeedbackCounters, LearningStore, Proposal } from './learningStore';
+import { recordTurnFailures } from './failureTracker';
+import { isRelevantWarning, negativeCandidate, renderWarnings } from './negativeLessons';
+import { createScoreAdjuster } from './scoreAdjuster';
+import type { ApprovedSkillFacts } from './scoreAdjuster';
+import { extractTraceCandidate } from './traceExtractor';
+import { isLearnable, sanitizeTrajectory } from './trajectory';
+import type { Trajectory } from './trajectory';
+
+/**
+ * Learning, end to end over plain records: a finished turn's trajectory → (depersonalized)
+ * proposal → approval → a learned skill in the store through `LearnedSkillPort`; feedback →
+ * counters; repeated failure signatures → negative lessons; decay and effectiveness → the score
+ * adjuster the skill service consults. No `vscode`, no model required.
+ */
+
+/** A model-backed extractor (setting `extractor: model`); `undefined` = fall back to `trace`. */
+export type CandidateExtractor = (trajectory: Trajectory, fallback: LearnedCandidate) => Promise<LearnedCandidate | undefined>;
+
+export interface LearningServiceDeps {
+  store: LearningStore;
+  skills: LearnedSkillPort;
+  config: () => LearningConfig;
+  /** False in an untrusted workspace: learning is then off whatever the setting says. */
+  trusted: () => boolean;
+  personal: () => PersonalContext;
+  /** Scope a learned skill is stored in (project by default). */
+  scope: () => { projectId?: string };
+  clock: Clock;
+  events: EventSink;
+  logger: Logger;
+  fileExists(relativePath: string): boolean;
+  frameFacts(name: string): { domain: string; frames: readonly string[] } | undefined;
+}
+
+export interface IngestResult {
+  proposal?: Proposal;
+  negative?: Proposal;
+}
+
+export type ApproveResult =
+  | { status: 'approved'; name: string; kind: LearnedCandidate['kind'] }
+  | { status: 'conflict'; name: string; existing: 'pack' | 'learned'; suggestion: string }
+  | { status: 'missing' };
+
+export class LearningService {
+  private readonly approvedFacts = new Map<string, ApprovedSkillFacts>();
+  private readonly counterCache = new Map<string, FeedbackCounters>();
+  private readonly decayReported = new Set<string>();
+  readonly adjuster: SkillScoreAdjuster;
+
+  constructor(private readonly deps: LearningServiceDeps) {
+    for (const proposal of deps.store.proposals('approved', 'positive')) this.rememberApproved(proposal);
+    for (const counters of deps.store.allCounters()) this.counterCache.set(counters.name, counters);
+    this.adjuster = createScoreAdjuster({
+      approved: (name) => this.approvedFacts.get(name),
+      counters: (name) => this.counterCache.get(name),
+      frameFacts: (name) => deps.frameFacts(name),
+      fileExists: (file) => deps.fileExists(file),
+      now: () => deps.clock.now(),
+      onStale: (name, reasons) => this.markStale(name, reasons),
+      onDecay: (name, decay, taskType) => {
+        const key = `${name}:${decay.toFixed(2)}`;
+        if (this.decayReported.has(key)) return;
+        // Reported once per skill and (rounded) value; bounded so a long session cannot grow it without end.
+        if (this.decayReported.size >= 10_000) this.decayReported.clear();
+        this.decayReported.add(key);
+        deps.events.emit({ type: 'skill_decay_applied', payload: { skill_id: name, decay: Number(decay.toFixed(4)), task_type: taskType } });
+      },
+    });
+  }
+
+  get enabled(): boolean {
+    return this.deps.trusted() && this.deps.config().mode === 'propose';
+  }
+
+  /** Depersonalization with this workspace's context (roots, home, user name). */
+  clean(text: string): string {
+    return depersonalize(text, this.deps.personal());
+  }
+
+  /** The trajectory as it may be kept, queued or persisted. */
+  sanitize(trajectory: Trajectory): Trajectory {
+    return sanitizeTrajectory(trajectory, (text) => this.clean(text));
+  }
+
+  /**
+   * Post-flight ingestion of one (sanitized) turn: failure signatures first (a repeated one
+   * proposes a negative lesson), then — for a turn that finished with ≥ 2 successful calls — a
+   * candidate from the configured extractor, falling back to `trace` on any failure.
+   */
+  async ingest(raw: Trajectory, options: { extractor?: CandidateExtractor; origin?: string; force?: boolean; jobId?: string } = {}): Promise<IngestResult> {
+    if (!this.enabled) return {};
+    const trajectory = this.sanitize(raw);
+    const result: IngestResult = {};
+    // Everything below changes only the in-memory database; one save at the end writes it (and
+    // drops the finished job) atomically, so a crash in between leaves the job to be resumed.
+    const finish = async () => {
+      if (options.jobId) this.deps.store.removeJob(options.jobId);
+      await this.deps.store.save();
+      return result;
+    };
+    result.negative = recordTurnFailures(this.deps.store, trajectory, (candidate) => this.propose(candidate, 'failure'));
+    if (!options.force && !isLearnable(trajectory)) return finish();
+    const personal = this.deps.personal();
+    const trace = extractTraceCandidate(options.force ? { ...trajectory, stoppedBecause: 'done' } : trajectory, personal);
+    if (trace) {
+      let candidate = trace;
+      let origin = options.origin ?? 'trace';
+      if (options.extractor && this.deps.config().extractor === 'model') {
+        try {
+          const fromModel = await options.extractor(trajectory, trace);
+          if (fromModel) {
+            candidate = this.cleanCandidate(fromModel, trace);
+            origin = 'model';
+          }
+        } catch (error) {
+          this.deps.logger.warn(`Learning: the model extractor failed (${error instanceof Error ? error.message : String(error)}); kept the trace proposal.`);
+        }
+      }
+      result.proposal = this.propose(candidate, origin);
+    }
+    return finish();
+  }
+
+  /**
+   * Post-flight entry point for a finished turn: with `ingestMode: persisted` the sanitized turn
+   * is stored as a job first; then it is ingested. Any failure is logged, never thrown (learning
+   * must never surface as a chat error).
+   */
+  async enqueue(raw: Trajectory, options: { extractor?: CandidateExtractor } = {}): Promise<IngestResult> {
+    if (!this.enabled) return {};
+    const mode = this.deps.config().ingestMode;
+    this.deps.events.emit({ type: 'skill_ingest_queued', payload: { mode: mode === 'persisted' ? 'tasks' : 'fire_and_forget' } });
+    try {
+      const job = mode === 'persisted' ? await this.persistJob(raw) : undefined;
+      return await this.ingest(job?.trajectory ?? raw, { extractor: options.extractor, jobId: job?.jobId });
+    } catch (error) {
+      this.deps.logger.warn(`Learning: extraction failed (${error instanceof Error ? error.message : String(error)}).`);
+      return {};
+    }
+  }
+
+  /** Why an approved learned skill is stale ('' when its citations hold). */
+  staleReason(name: string): string {
+    return this.approvedFacts.has(name) ? this.deps.store.approvedAs(name)?.stale_reason ?? '' : '';
+  }
+
+  /**
+   * `ingestMode: persisted` (RFC §1.2 `tasks`): the sanitized trajectory is written to the
+   * learning database before extraction starts; `resumeJobs` finishes what a reload or crash cut
+   * short. Ingestion is idempotent per turn (dedup by source hash, failures counted once per
+   * turn), so running a job twice never stores anything twice.
+   */
+  async persistJob(raw: Trajectory): Promise<{ jobId: string; trajectory: Trajectory }> {
+    const trajectory = this.sanitize(raw);
+    const jobId = `job_${createHash('sha256').update(`${trajectory.sessionId}\u0000${trajectory.at}\u0000${trajectory.request}`).digest('hex').slice(0, 16)}`;
+    this.deps.store.addJob(jobId, JSON.stringify(trajectory));
+    await this.deps.store.save();
+    return { jobId, trajectory };
+  }
+
+  /** Finishes persisted jobs left by an earlier window; an unreadable one is dropped. */
+  async resumeJobs(options: { extractor?: CandidateExtractor } = {}): Promise<number> {
+    let done = 0;
+    for (const job of this.deps.store.jobs()) {
+      let trajectory: Trajectory | undefined;
+      try {
+        trajectory = JSON.parse(job.payload) as Trajectory;
+      } catch {
+        trajectory = undefined;
+      }
+      if (!trajectory || !this.enabled || !Array.isArray(trajectory.calls)) {
+        this.deps.store.removeJob(job.id);
+        await this.deps.store.save();
+        this.deps.logger.warn(`Learning: dropped an unfinished extraction job (${trajectory ? 'learning is off' : 'unreadable'}).`);
+        continue;
+      }
+      await this.ingest(trajectory, { ...options, jobId: job.id });
+      done++;
+    }
+    return done;
+  }
+
+  pendingJobs(): number {
+    return this.deps.store.jobs().length;
+  }
+
+  /** A proposal from an explicit failure report (`skill_report_failure`). */
+  async reportFailure(input: { tool: string; error: string; note?: string }, sessionId: string): Promise<Proposal | undefined> {
+    if (!this.enabled) return undefined;
+    const error = this.clean(input.error);
+    const signature = failureSignature(input.tool, error);
+    this.deps.store.recordFailure({ key: signature.key, tool: signature.tool, error_class: signature.errorClass, message: signature.message, last_turn: '', keywords: [], recovery: '' }, `report:${sessionId}:${this.deps.clock.now()}`);
+    const record = this.deps.store.failure(signature.key)!;
+    const proposal = this.propose(negativeCandidate({
+      signature, keywords: record.keywords, recovery: record.recovery || undefined, taskType: inferTaskType([input.tool], record.keywords.join(' ')),
+      note: input.note ? this.clean(input.note).slice(0, 300) : undefined,
+    }), 'report');
+    await this.deps.store.save();
+    return proposal;
+  }
+
+  proposals(): Proposal[] {
+    return this.deps.store.proposals('proposed');
+  }
+
+  approvedLessons(): Proposal[] {
+    return this.deps.store.proposals('approved');
+  }
+
+  proposal(id: string): Proposal | undefined {
+    return this.deps.store.proposal(id);
+  }
+
+  /** Replaces a proposal's content with an edited version (still a proposal until approved). */
+  async edit(id: string, candidate: LearnedCandidate): Promise<void> {
+    const proposal = this.deps.store.proposal(id);
+    if (!proposal) throw new Error(`No proposal ${id}; it may have been approved or discarded already.`);
+    this.deps.store.setCandidate(id, { ...this.cleanCandidate(candidate, proposal.candidate), source_hash: proposal.candidate.source_hash });
+    await this.deps.store.save();
+  }
+
+  /**
+   * Approves a proposal. A positive one becomes a learned skill (project scope); its name must be
+   * free, or taken by a learned skill the caller chose to replace — a pack skill is never
+   * overwritten: the caller gets `conflict` with a free name to offer instead.
+   */
+  async approve(id: string, resolution: { name?: string; replaceLearned?: boolean } = {}): Promise<ApproveResult> {
+    const proposal = this.deps.store.proposal(id);
+    if (!proposal || proposal.status !== 'proposed') return { status: 'missing' };
+    const candidate = proposal.candidate;
+    const name = (resolution.name ?? candidate.name).trim();
+    if (candidate.kind === 'negative') {
+      this.deps.store.setStatus(id, 'approved', name);
+      await this.deps.store.save();
+      this.deps.events.emit({ type: 'skill_negative_created', payload: { skill_id: id, name } });
+      return { status: 'approved', name, kind: 'negative' };
+    }
+    const existing = this.deps.skills.inspect(name);
+    if (existing && (existing.origin === 'pack' || !resolution.replaceLearned)) {
+      return { status: 'conflict', name, existing: existing.origin, suggestion: this.freeName(name) };
+    }
+    await this.deps.skills.addLearnedSkill({
+      name, title: candidate.title, description: `Learned from use (${proposal.origin}); approved in the editor.`, trigger: candidate.trigger,
+      task_type: candidate.task_type, tags: candidate.tags, steps: candidate.steps, failure_modes: candidate.failure_modes,
+      scope_mode: 'project', project_id: this.deps.scope().projectId, origin_ref: `learning:${id}`,
+      extra: { learned_kind: candidate.kind, source_hash: candidate.source_hash },
+    });
+    this.deps.store.setStatus(id, 'approved', name);
+    this.deps.store.validate(name);
+    this.refreshCounters(name);
+    this.rememberApproved({ ...proposal, approved_name: name, status: 'approved' });
+    await this.deps.store.save();
+    this.deps.events.emit({ type: 'skill_ingested', payload: { skill_id: id, name, action: 'approved' } });
+    return { status: 'approved', name, kind: 'positive' };
+  }
+
+  async discard(id: string): Promise<boolean> {
+    const proposal = this.deps.store.proposal(id);
+    if (!proposal) return false;
+    if (proposal.status === 'approved' && proposal.candidate.kind === 'positive') {
+      // Approved into this project's scope (see approve), so removed from there.
+      await this.deps.skills.removeLearnedSkill(proposal.approved_name, { scope_mode: 'project', scope_tenant_id: '', scope_project_id: this.deps.scope().projectId ?? '' });
+      this.approvedFacts.delete(proposal.approved_name);
+    }
+    // Kept as `discarded` so the same lesson is not proposed again (dedup by source hash).
+    this.deps.store.setStatus(id, 'discarded');
+    await this.deps.store.save();
+    this.deps.events.emit({ type: 'skill_ingested', payload: { skill_id: id, name: proposal.candidate.name, action: 'discarded' } });
+    return true;
+  }
+
+  /** 👍/👎 or `skill_report_outcome`: +1 helpful/harmful for each named skill (small deltas). */
+  async recordOutcome(names: readonly string[], outcome: 'helpful' | 'harmful'): Promise<number> {
+    if (!this.enabled) return 0;
+    const unique = [...new Set(names.map((n) => n.trim()).filter(Boolean))].slice(0, 20);
+    this.deps.store.transaction(() => unique.forEach((name) => this.deps.store.recordOutcome(name, outcome)));
+    unique.forEach((name) => this.refreshCounters(name));
+    await this.deps.store.save();
+    this.deps.events.emit({ type: 'skill_feedback', payload: { names: unique, outcome } });
+    return unique.length;
+  }
+
+  counters(name: string): FeedbackCounters | undefined {
+    return this.counterCache.get(name);
+  }
+
+  /**
+   * Approved negative lessons relevant to a request, as a `<skill_warnings>` block (or '').
+   * `offeredTools` are the tools the run can see: a lesson about one of them is always relevant.
+   */
+  warnings(request: string, offeredTools: ReadonlySet<string> = new Set()): { block: string; names: string[] } {
+    if (!this.enabled) return { block: '', names: [] };
+    const lessons = this.deps.store.proposals('approved', 'negative').map((p) => ({ ...p.candidate, name: p.approved_name || p.candidate.name }))
+      .filter((lesson) => isRelevantWarning(request, lesson, offeredTools)).slice(0, 3);
+    return { block: renderWarnings(lessons), names: lessons.map((l) => l.name) };
+  }
+
+  /** Staleness notes for injected learned skills whose decay fell below 0.25. */
+  stalenessNotes(names: readonly string[]): string {
+    if (!this.enabled) return '';
+    const now = this.deps.clock.now();
+    const notes: string[] = [];
+    for (const name of names) {
+      const facts = this.approvedFacts.get(name);
+      if (!facts) continue;
+      const validated = Math.max(facts.lastValidated, this.counterCache.get(name)?.last_validated ?? 0);
+      if (decayFactor(facts.task_type, validated, now) < STALE_DECAY) {
+        notes.push(`- \`${name}\` was learned from use and last confirmed ${daysSince(validated, now)} days ago: check that its steps still apply before following them.`);
+      }
+    }
+    return notes.length ? `<skill_staleness>\n${notes.join('\n')}\n</skill_staleness>` : '';
+  }
+
+  /** The adjuster applies only while learning is on (off = relevance as before). */
+  activeAdjuster(): SkillScoreAdjuster | undefined {
+    return this.enabled ? this.adjuster : undefined;
+  }
+
+  /** Depersonalization context of this workspace (for extractors that write their own text). */
+  personalContext(): PersonalContext {
+    return this.deps.personal();
+  }
+
+  // ── internals ─────────────────────────────────────────────────────────
+
+  /** Text written by a model or a person, cleaned again; identity fields stay the original's. */
+  private cleanCandidate(candidate: LearnedCandidate, original: LearnedCandidate): LearnedCandidate {
+    return {
+      ...candidate,
+      kind: original.kind, citations: original.citations,
+      title: this.clean(candidate.title), trigger: this.clean(candidate.trigger),
+      steps: candidate.steps.map((s) => this.clean(s)), failure_modes: candidate.failure_modes.map((s) => this.clean(s)),
+      tags: candidate.tags.map((t) => this.clean(t)),
+    };
+  }
+
+  private propose(candidate: LearnedCandidate, origin: string): Proposal {
+    const id = `pr_${createHash('sha256').update(candidate.source_hash).digest('hex').slice(0, 16)}`;
+    const { proposal, action } = this.deps.store.propose(id, candidate, origin);
+    this.deps.events.emit({ type: 'skill_ingested', payload: { skill_id: proposal.id, name: proposal.candidate.name, action: action === 'created' ? 'proposed' : 'incremented', kind: candidate.kind } });
+    return proposal;
+  }
+
+  private rememberApproved(proposal: Proposal): void {
+    if (proposal.candidate.kind !== 'positive' || !proposal.approved_name) return;
+    this.approvedFacts.set(proposal.approved_name, { task_type: proposal.candidate.task_type, citations: proposal.candidate.citations, lastValidated: proposal.updated_at });
+  }
+
+  private refreshCounters(name: string): void {
+    const counters = this.deps.store.counters(name);
+    if (counters) this.counterCache.set(name, counters);
+  }
+
+  private markStale(name: string, reasons: string[]): void {
+    const proposal = this.deps.store.approvedAs(name);
+    const reason = reasons.join('; ');
+    if (!proposal || proposal.stale_reason === reason) return;
+    this.deps.store.setStale(proposal.id, reason);
+    this.deps.events.emit({ type: 'skill_stale', payload: { name, reasons } });
+    void this.deps.store.save();
+  }
+
+  private freeName(name: string): string {
+    for (let i = 2; i < 1000; i++) {
+      const candidate = `${name}-${i}`;
+      if (!this.deps.skills.inspect(candidate)) return candidate;
+    }
+    return `${name}-${this.deps.clock.now()}`;
+  }
+}

@@ -1,0 +1,73 @@
+import * as vscode from 'vscode';
+import type { Proposal } from '../../core/learning/learningStore';
+import type { ToolshedServices } from '../services';
+import type { ToolshedTurnMetadata } from '../chat/sessionMetadata';
+import type { TurnSession } from '../chat/turnSession';
+import type { LearningController } from './learningController';
+
+export const LEARN_COMMAND = 'learn';
+export const SAVE_AS_SKILL_LABEL = 'Save this as a skill…';
+
+/** The "Save this as a skill…" follow-up, once the turn's background extraction proposed one. */
+export async function learningFollowups(controller: LearningController, metadata: ToolshedTurnMetadata | undefined): Promise<vscode.ChatFollowup[]> {
+  if (!metadata?.learning || !controller.enabled || metadata.command) return [];
+  const result = await controller.latestResult(metadata.sessionId);
+  return result.proposal?.status === 'proposed' ? [{ prompt: '', command: LEARN_COMMAND, label: SAVE_AS_SKILL_LABEL }] : [];
+}
+
+/** 👍/👎 on an @toolshed answer: +1 helpful/harmful for the skills that turn injected or fetched. */
+export async function recordChatFeedback(controller: LearningController, feedback: vscode.ChatResultFeedback): Promise<number> {
+  const metadata = feedback.result.metadata?.toolshed as ToolshedTurnMetadata | undefined;
+  const skills = metadata?.learning?.skills ?? [];
+  if (!controller.enabled || skills.length === 0) return 0;
+  const outcome = feedback.kind === vscode.ChatResultFeedbackKind.Helpful ? 'helpful' : 'harmful';
+  const recorded = await controller.service.recordOutcome(skills, outcome);
+  controller.notifyChanged();
+  return recorded;
+}
+
+/**
+ * `/learn [title]`: proposes a skill from this conversation's last turn (even one the automatic
+ * rule skipped) and shows it with Approve / Edit / Discard.
+ */
+export async function learnCommand(prompt: string, stream: vscode.ChatResponseStream, services: ToolshedServices, session: TurnSession): Promise<vscode.ChatResult> {
+  const result = { metadata: { toolshed: session.metadataBase() } };
+  const controller = services.learning;
+  if (!controller.enabled) {
+    stream.markdown(vscode.workspace.isTrusted
+      ? 'Learning is off. Turn it on with the setting `toolshed.learning.mode: "propose"`; proposals are only used after you approve them.'
+      : 'Learning is off in Restricted Mode. Trust this workspace to let Toolshed propose skills.');
+    return result;
+  }
+  const last = controller.lastTurn(session.sessionId);
+  if (!last || last.calls.length === 0) {
+    stream.markdown('Nothing to learn from yet in this conversation: ask `@toolshed` something that uses tools, then run `/learn`.');
+    return result;
+  }
+  const pending = await controller.latestResult(session.sessionId);
+  let proposal = pending.proposal ?? (await controller.service.ingest(last, { force: true, origin: 'learn' })).proposal;
+  if (!proposal) {
+    stream.markdown('That turn made no successful tool call, so there is no procedure to learn from it.');
+    return result;
+  }
+  const title = prompt.trim();
+  if (title && proposal.status === 'proposed') {
+    await controller.service.edit(proposal.id, { ...proposal.candidate, title: title.slice(0, 200) });
+    proposal = controller.service.proposal(proposal.id) ?? proposal;
+  }
+  controller.notifyChanged();
+  renderProposal(stream, proposal);
+  return result;
+}
+
+export function renderProposal(stream: vscode.ChatResponseStream, proposal: Proposal): void {
+  const c = proposal.candidate;
+  const state = proposal.status === 'proposed' ? 'Proposed skill' : proposal.status === 'approved' ? 'Already approved' : 'Discarded earlier';
+  stream.markdown(`**${state}:** ${c.title} (\`${c.name}\`)\n\n*When:* ${c.trigger}\n\n${c.steps.map((s, i) => `${i + 1}. ${s}`).join('\n')}\n`);
+  if (c.failure_modes.length) stream.markdown(`\n*Watch out:*\n${c.failure_modes.map((f) => `- ${f}`).join('\n')}\n`);
+  if (proposal.status !== 'proposed') return;
+  stream.markdown('\nIt is used only after you approve it.\n');
+  stream.button({ command: 'toolshed.learning.approveProposal', title: 'Approve', arguments: [proposal.id] });
+  stream.button({ command: 'toolshed.learning.editProposal', title: 'Edit…', arguments: [proposal.id] });
+  stream.button({ command: 'toolshed.learning.discardProposal', title: 'Discard', arguments: [proposal.id] });
+}

@@ -1,0 +1,85 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { proposalToSkillMarkdown, skillMarkdownToCandidate } from '../../core/learning/proposalDocument';
+import type { LearningController } from './learningController';
+
+/**
+ * Approve / Edit / Discard for proposals (Skill Directory items, chat buttons, `/learn`).
+ * Approving a name that exists asks; a pack skill is never overwritten (only "save under another
+ * name" is offered). Edit opens the proposal as a `*.skill.md` document in workspace storage;
+ * saving it updates the proposal, which stays a proposal until approved.
+ */
+export function registerProposalCommands(context: vscode.ExtensionContext, controller: LearningController, onSkillsChanged: () => void): void {
+  const folder = path.join((context.storageUri ?? context.globalStorageUri).fsPath, 'proposals');
+  const idOf = (arg: unknown): string | undefined => {
+    if (typeof arg === 'string') return arg;
+    const node = arg as { node?: { proposal?: { id?: string } } } | undefined;
+    return node?.node?.proposal?.id;
+  };
+
+  const approve = async (arg: unknown, resolution?: { name?: string; replaceLearned?: boolean }): Promise<string | undefined> => {
+    const id = idOf(arg);
+    if (!id) return undefined;
+    let result = await controller.service.approve(id, resolution);
+    if (result.status === 'conflict') {
+      const rename = `Save as ${result.suggestion}`;
+      const choices = result.existing === 'learned' ? ['Replace', rename] : [rename];
+      const choice = await vscode.window.showWarningMessage(
+        result.existing === 'pack'
+          ? `A pack skill is already named "${result.name}". Toolshed never overwrites pack skills.`
+          : `A learned skill is already named "${result.name}".`,
+        { modal: true }, ...choices);
+      if (!choice) return undefined;
+      result = await controller.service.approve(id, choice === 'Replace' ? { replaceLearned: true } : { name: result.suggestion });
+    }
+    if (result.status === 'missing') {
+      void vscode.window.showWarningMessage('Toolshed: that proposal no longer exists (approved or discarded already).');
+      return undefined;
+    }
+    if (result.status !== 'approved') return undefined;
+    controller.notifyChanged();
+    onSkillsChanged();
+    vscode.window.setStatusBarMessage(`Toolshed: learned "${result.name}"`, 4000);
+    return result.name;
+  };
+
+  const edit = async (arg: unknown): Promise<vscode.TextEditor | undefined> => {
+    const id = idOf(arg);
+    const proposal = id ? controller.service.proposal(id) : undefined;
+    if (!proposal) return undefined;
+    const uri = vscode.Uri.file(path.join(folder, `${proposal.id}.skill.md`));
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(proposalToSkillMarkdown(proposal.candidate)));
+    return vscode.window.showTextDocument(uri, { preview: false });
+  };
+
+  const discard = async (arg: unknown): Promise<boolean> => {
+    const id = idOf(arg);
+    if (!id) return false;
+    const done = await controller.service.discard(id);
+    controller.notifyChanged();
+    onSkillsChanged();
+    return done;
+  };
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand('toolshed.learning.approveProposal', approve),
+    vscode.commands.registerCommand('toolshed.learning.editProposal', edit),
+    vscode.commands.registerCommand('toolshed.learning.discardProposal', discard),
+    vscode.workspace.onDidSaveTextDocument(async (document) => {
+      if (path.dirname(document.uri.fsPath) !== folder || !document.uri.fsPath.endsWith('.skill.md')) return;
+      const id = path.basename(document.uri.fsPath, '.skill.md');
+      const proposal = controller.service.proposal(id);
+      if (!proposal || proposal.status !== 'proposed') return;
+      const parsed = skillMarkdownToCandidate(document.getText(), document.uri.fsPath, proposal.candidate);
+      if ('error' in parsed) {
+        void vscode.window.showErrorMessage(`Toolshed: the proposal was not updated — ${parsed.error}. Fix it and save again.`);
+        return;
+      }
+      await controller.service.edit(id, parsed.candidate);
+      controller.notifyChanged();
+      const choice = await vscode.window.showInformationMessage(`Toolshed: proposal "${parsed.candidate.title}" updated.`, 'Approve', 'Discard');
+      if (choice === 'Approve') await approve(id);
+      if (choice === 'Discard') await discard(id);
+    }),
+  );
+}
