@@ -4,7 +4,8 @@
 // images are shipped (docs/images, allow-listed in .vscodeignore), so they resolve in VS Code's
 // extension page without a public repository URL.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,16 +15,19 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const VSIX = path.join(ROOT, 'toolshed.vsix');
 export const VSIX_MAX_BYTES = 2 * 1024 * 1024;
 
-/** What may be in the VSIX: the bundles, sql.js's wasm, generated schemas, media, packs, docs. */
+/**
+ * What may be in the VSIX: the extension bundle, sql.js's wasm, the word table, generated
+ * schemas, media, packs, and the images the README shows. Not the CLI (dist/cli.js is for
+ * `npx`/CI use, VS Code never runs it), not source maps, not sources or tests.
+ */
 const ALLOWED = [
   /^extension\/package\.json$/,
-  /^extension\/dist\/(extension|cli)\.js$/,
+  /^extension\/dist\/extension\.js$/,
   /^extension\/dist\/sql-wasm\.wasm$/,
   /^extension\/dist\/schemas\/[\w.-]+\.json$/,
   /^extension\/dist\/related-terms\.txt$/, // the WordNet table of the vocabulary bridge
   /^extension\/media\//,
   /^extension\/skill-packs\//,
-  /^extension\/docs\/images\/[\w.-]+\.png$/,
   /^extension\/(readme|changelog)\.md$/i,
   /^extension\/LICENSE(\.txt)?$/,
   /^extension\.vsixmanifest$/,
@@ -35,10 +39,24 @@ function run(command, args) {
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status})`);
 }
 
+/** Relative image links of the README (what VS Code's extension page shows from the VSIX). */
+export function readmeImages() {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  return [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1].replace(/^\.\//, '')).filter((href) => !/^[a-z]+:/i.test(href));
+}
+
 export function buildVsix() {
   run(process.execPath, ['esbuild.mjs', '--production']);
   const vsce = path.join(path.dirname(createRequire(path.join(ROOT, 'package.json')).resolve('@vscode/vsce/package.json')), 'vsce');
-  run(process.execPath, [vsce, 'package', '--no-dependencies', '--no-rewrite-relative-links', '--allow-missing-repository', '--out', VSIX]);
+  // .vscodeignore plus the README's images (a static glob would ship every screenshot).
+  const ignoreFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'toolshed-vsix-')), '.vscodeignore');
+  const base = readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8');
+  writeFileSync(ignoreFile, `${base.trimEnd()}\n${readmeImages().map((href) => `!${href}`).join('\n')}\n`);
+  try {
+    run(process.execPath, [vsce, 'package', '--no-dependencies', '--no-rewrite-relative-links', '--allow-missing-repository', '--ignoreFile', ignoreFile, '--out', VSIX]);
+  } finally {
+    rmSync(path.dirname(ignoreFile), { recursive: true, force: true });
+  }
 }
 
 /** Checks of the built VSIX, each `{ title, ok, detail }`. */
@@ -53,15 +71,15 @@ export function checkVsix(file = VSIX) {
   const size = statSync(file).size;
   check(`the VSIX is smaller than 2 MB (${(size / 1024).toFixed(0)} KB)`, size < VSIX_MAX_BYTES, `${size} bytes`);
   const names = readZipEntries(readFileSync(file)).map((entry) => entry.name);
-  const stray = names.filter((name) => !ALLOWED.some((pattern) => pattern.test(name)));
-  check('it holds only what runs (bundles, wasm, schemas, media, skill packs, README images)', stray.length === 0, stray.slice(0, 10).join(', '));
+  const images = readmeImages();
+  const shown = new Set(images.map((href) => `extension/${href}`));
+  const stray = names.filter((name) => !shown.has(name) && !ALLOWED.some((pattern) => pattern.test(name)));
+  check('it holds only what runs (bundle, wasm, word table, schemas, media, skill packs, README images)', stray.length === 0, stray.slice(0, 10).join(', '));
   const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-  const needed = [manifest.main, 'dist/sql-wasm.wasm', 'dist/cli.js'].map((p) => `extension/${p.replace(/^\.\//, '')}`);
+  const needed = [manifest.main, 'dist/sql-wasm.wasm'].map((p) => `extension/${p.replace(/^\.\//, '')}`);
   const missing = needed.filter((p) => !names.includes(p));
-  check('it holds the extension entry point, the CLI and sql.js\'s wasm', missing.length === 0, missing.join(', '));
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((href) => !/^[a-z]+:/i.test(href));
-  const unresolved = images.filter((href) => !names.includes(`extension/${href.replace(/^\.\//, '')}`));
+  check('it holds the extension entry point and sql.js\'s wasm', missing.length === 0, missing.join(', '));
+  const unresolved = images.filter((href) => !names.includes(`extension/${href}`));
   check(`every README image (${images.length}) is inside the VSIX`, images.length > 0 && unresolved.length === 0, unresolved.join(', '));
   return checks;
 }
