@@ -102,7 +102,7 @@ export async function toolsCommand(
     // The same filter as the planner loop: /tools lists what the model is sent, nothing more.
     const hiddenNames = hiddenFromLoop(services.settings.current);
     const decision = model ? await services.toolModes.decide(run, model, token, hiddenNames) : undefined;
-    if (decision) stream.markdown(`**Tool search** (\`toolshed.toolSearch.mode\`: \`${decision.mode}\`): ${describeDeferral(decision)}\n\n`);
+    if (decision) stream.markdown(`**Tool search** (\`toolshed.toolSearch.mode\` is ${decision.mode}): ${describeDeferral(decision)}\n\n`);
     const hidden = new Set(hiddenNames);
     const visible = run.visibleTools().filter((tool) => !hidden.has(tool.name));
     const activations = run.listActivations();

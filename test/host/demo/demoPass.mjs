@@ -44,9 +44,11 @@ async function askTheDemoModel(page) {
   assert.match(text, /found it with\s+tool_search/i, 'the demo model says how it found the tool');
   assert.match(text, /triage-flaky-tests/, 'the workspace skill was injected (the example workspace is trusted)');
   assert.match(text, /offline, rule-based/, 'the demo model is clearly labelled');
-  const sent = /Toolshed sent (\d+) of (\d+) tools/.exec(text);
+  // "Toolshed sent 4 + 9 + 9 of 142 tools over 3 rounds: …" (summed over every round).
+  const sent = /Toolshed sent ([\d +]+) of (\d+) tools/.exec(text);
   assert.ok(sent, 'the token footer is shown');
   assert.ok(Number(sent[2]) >= 100, `100+ tools were available (footer: ${sent[0]})`);
+  assert.match(text, /Tool search: \d+ tools, .* deferred/, 'the footer says why tools were deferred');
   const steps = page.getByText(/Completed \d+ steps?/).first();
   if (await steps.count()) await steps.click().catch(() => undefined);
   await page.waitForTimeout(400);

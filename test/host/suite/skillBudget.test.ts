@@ -21,8 +21,10 @@ suite('@toolshed pre-flight skills: one budget, pinned included; optional model 
         const { result, recorded } = await askToolshed('Help me write a good commit message for my staged changes');
         const tokens = (result.metadata as { toolshed: { tokens: { injectedSkillTokens: number } } }).toolshed.tokens;
         assert.ok(tokens.injectedSkillTokens <= 100, `${tokens.injectedSkillTokens} injected for a budget of 100`);
-        const line = recorded.progress.find((p) => p.startsWith('Skills left out'));
-        assert.ok(line, recorded.progress.join('\n'));
+        // Steps are shown in the answer (a quoted block), not as transient progress.
+        const text = recorded.markdown();
+        const line = text.split('\n').find((l) => l.includes('Skills left out'));
+        assert.ok(line, text);
         assert.ok(line.includes(PINNED), line);
       });
     } finally {

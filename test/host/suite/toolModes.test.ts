@@ -134,7 +134,7 @@ suite('tool search mode: auto sends or defers by context share, Manage Tools tur
       const { recorded } = await askToolshed('', { command: 'tools' });
       assert.ok(!recorded.markdown().includes(`mcp_${SERVER}`), recorded.markdown());
       assert.match(recorded.markdown(), /Turned off by you.*: 5 tools/);
-      assert.match(recorded.markdown(), /\*\*Tool search\*\* \(`toolshed\.toolSearch\.mode`: `always`\): \d+ tools, .* tokens = .* of 128k: deferred \(mode always\)/, 'the decision with its numbers');
+      assert.match(recorded.markdown(), /\*\*Tool search\*\* \(`toolshed\.toolSearch\.mode` is always\): \d+ tools, .* tokens = .* of 128k: deferred \(mode always\)/, 'the decision with its numbers');
 
       const invoked = textOf(await vscode.lm.invokeTool('tool_invoke', { input: { name: batch[3], input: { id: '1' } }, toolInvocationToken: undefined }));
       assert.match(invoked, NO_SUCH_TOOL);
