@@ -123,7 +123,8 @@ export class SkillQueries {
     const { hits, effective, note } = this.find(input.query, input.search_type, filter, input.limit, ctx);
     const gate = this.gate(ctx);
     const clean = (text: string) => this.clean(text, gate);
-    this.deps.events.emit({ type: 'skill_search_query', payload: { query: input.query, requested_search_type: input.search_type, effective_search_type: effective, results_count: hits.length } });
+    // Logged like every output: redacted and tool-gated (a query may hold a secret or a denied name).
+    this.deps.events.emit({ type: 'skill_search_query', payload: { query: gate.text(redact(input.query)), requested_search_type: input.search_type, effective_search_type: effective, results_count: hits.length } });
     const output: SkillSearchOutput = {
       skills: hits.map((hit) => ({ name: clean(hit.name), title: clean(hit.title), trigger: this.cleanShort(hit.trigger, 300, gate), task_type: hit.task_type, score: hit.score })),
       query: clean(input.query),

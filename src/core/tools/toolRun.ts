@@ -12,6 +12,7 @@ import { executeSearch } from './index/toolSearchEngine';
 import { describeInputProblem, toolSearchInputSchema } from './toolSearchSchema';
 import type { ToolSearchOutput } from './toolSearchSchema';
 import { NO_SUCH_TOOL_MESSAGE, TOOL_DISCOVERY_BLOCK, redactToolNames, truncate } from './toolText';
+import { redact } from '../privacy/redaction';
 import { tokenReport } from './tokenEconomy';
 import type { TokenReport, ToolDefinition } from './tokenEconomy';
 import { TOOLSHED_TOOL_NAMES } from '../config/settingsSchema';
@@ -217,7 +218,9 @@ export class ToolRun {
     );
     const outcome = priors.size > 0 ? { ...found, hits: liftHits(found.hits, priors).slice(0, limit) } : found;
     // A select: may name tools the run must not see; logs and activation reasons repeat only what was found.
-    const loggedQuery = selection ? selectionForLog(outcome, selection) : input.query;
+    // Any query is logged redacted and without names of tools the run may not see (a model can
+    // type a denied name or a secret into an exact or regex query).
+    const loggedQuery = selection ? selectionForLog(outcome, selection) : this.scrub(redact(input.query));
     this.host.emit({
       type: 'tool_search_query',
       payload: {
