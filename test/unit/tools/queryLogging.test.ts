@@ -29,7 +29,7 @@ describe('search events never log a denied tool name or a secret from the query'
     writeTree(root, { 'a.skill.yaml': stepSkill('deploy-preview', 'When deploying a preview environment.') });
     const { service, events } = await makeSkillService();
     await service.loadPacks([pack('team', root)]);
-    const ctx = { toolGate: (name: string) => (name === 'mcp_admin_wipe' ? 'denied' as const : 'visible' as const), knownToolNames: ['mcp_admin_wipe'] };
+    const ctx = { includeWorkspacePacks: true, toolGate: (name: string) => (name === 'mcp_admin_wipe' ? 'denied' as const : 'visible' as const), knownToolNames: ['mcp_admin_wipe'] };
     await service.search({ query: `deploy with mcp_admin_wipe and ${SECRET}` }, ctx);
     const [event] = events.ofType('skill_search_query');
     const query = String((event!.payload as { query: string }).query);
