@@ -37,7 +37,8 @@ async function askTheDemoModel(page) {
     await page.waitForTimeout(3000);
     await page.locator('.interactive-input-part').first().click();
   }
-  await page.locator('.interactive-response', { hasText: /Toolshed sent/ }).first().waitFor({ timeout: 30_000 });
+  // The footer's last line (the chat renders streamed Markdown progressively).
+  await page.locator('.interactive-response', { hasText: /Tool search: .*deferred/ }).first().waitFor({ timeout: 30_000 });
   const text = await page.locator('.interactive-list').first().innerText();
   assert.match(text, /ci_list_flaky_tests/, 'the deferred CI tool was found and called');
   assert.match(text, /login\.spec\.ts/, 'the answer carries the tool\'s result');
