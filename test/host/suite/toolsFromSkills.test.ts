@@ -1,0 +1,63 @@
+import * as assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { eventually, scriptedModel, toolshed } from './helpers';
+import { askToolshed, withSettings } from './chatHelpers';
+
+const WEATHER = 'fixture_weather_forecast';
+const ADMIN = 'fixture_admin_delete_repository';
+const FOLDER = 'tool-skills';
+
+/** A skill naming the (deferred) weather tool and the admin tool, loaded from a pack in the test workspace. */
+async function withToolSkillPack<T>(settings: Record<string, unknown>, fn: () => Promise<T>): Promise<T> {
+  const root = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, FOLDER);
+  mkdirSync(root, { recursive: true });
+  const skill = {
+    name: 'city-weather-report', title: 'City weather report', task_type: 'api',
+    trigger: 'When someone asks for the weather report of a city.',
+    tools: [WEATHER, ADMIN], steps: [`Call ${WEATHER} with the city.`, 'Summarise the forecast in one sentence.'],
+  };
+  writeFileSync(path.join(root, 'weather.skill.jsonl'), `${JSON.stringify(skill)}\n`);
+  try {
+    return await withSettings({ 'toolshed.skills.packs': [{ name: FOLDER, path: FOLDER }], 'toolshed.skills.selection': 'search', ...settings }, async () => {
+      const api = await toolshed();
+      await eventually(async () => {
+        await api.services.skillPacks.ready;
+        return api.services.skills.listPacks().find((p) => p.name === FOLDER && p.skills.length === 1);
+      }, `pack ${FOLDER} loaded`);
+      return fn();
+    });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+suite('@toolshed: tools from skills (toolshed.learning.autoActivateTools)', () => {
+  test('a skill naming a deferred tool, auto-activation on: the tool is offered in round 1, a denied one never; the footer counts it', async () => {
+    await withToolSkillPack({ 'toolshed.learning.autoActivateTools': true, 'toolshed.toolSearch.deny': ['fixture_admin_*'] }, async () => {
+      const model = await scriptedModel();
+      model.setScript(['Oslo: sunny.']);
+      const { recorded, result } = await askToolshed('What is the weather report for the city of Oslo?');
+      const round1 = model.requests[0]!;
+      assert.ok(round1.toolNames.includes(WEATHER), `round 1 offered: ${round1.toolNames.join(', ')}`);
+      assert.ok(!round1.toolNames.includes(ADMIN));
+      assert.ok(!JSON.stringify(round1.tools).includes(ADMIN), 'the denied tool is named nowhere in the tool definitions');
+      assert.ok(recorded.steps().includes(`Activated \`${WEATHER}\` (named by a skill)`), recorded.steps().join(' | '));
+      assert.match(recorded.markdown(), /_Pre-activated 1 tool named by the skills before the first round/);
+      const tokens = (result.metadata as { toolshed: { tokens: { preActivatedTools?: string[] } } }).toolshed.tokens;
+      assert.deepEqual(tokens.preActivatedTools, [WEATHER]);
+    });
+  });
+
+  test('auto-activation off (the default): the same skill leaves the tool deferred in round 1', async () => {
+    await withToolSkillPack({}, async () => {
+      const model = await scriptedModel();
+      model.setScript(['ok']);
+      const { recorded } = await askToolshed('What is the weather report for the city of Oslo?');
+      assert.ok(recorded.steps().some((step) => step.startsWith('Using skill `city-weather-report`')), recorded.steps().join(' | '));
+      assert.ok(!model.requests[0]!.toolNames.includes(WEATHER), 'still deferred');
+      assert.doesNotMatch(recorded.markdown(), /Pre-activated/);
+    });
+  });
+});
