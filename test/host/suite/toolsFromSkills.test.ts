@@ -16,7 +16,7 @@ async function withToolSkillPack<T>(settings: Record<string, unknown>, fn: () =>
   const skill = {
     name: 'city-weather-report', title: 'City weather report', task_type: 'api',
     trigger: 'When someone asks for the weather report of a city.',
-    tools: [WEATHER, ADMIN], steps: [`Call ${WEATHER} with the city.`, 'Summarise the forecast in one sentence.'],
+    tools: [WEATHER, ADMIN], steps: [`Call ${WEATHER} with the city.`, 'Summarise the forecast in one sentence.'], cluster: 'Weather Desk',
   };
   writeFileSync(path.join(root, 'weather.skill.jsonl'), `${JSON.stringify(skill)}\n`);
   try {
@@ -58,6 +58,22 @@ suite('@toolshed: tools from skills (toolshed.learning.autoActivateTools)', () =
       assert.ok(recorded.steps().some((step) => step.startsWith('Using skill `city-weather-report`')), recorded.steps().join(' | '));
       assert.ok(!model.requests[0]!.toolNames.includes(WEATHER), 'still deferred');
       assert.doesNotMatch(recorded.markdown(), /Pre-activated/);
+    });
+  });
+
+  test('toolshed.skills.directoryGroupBy: cluster groups the Skill Directory by the skills\' cluster, unclustered ones under "No cluster"', async () => {
+    await withToolSkillPack({ 'toolshed.skills.directoryGroupBy': 'cluster' }, async () => {
+      type Tree = { items: Array<{ label: string; depth: number; id?: string; tooltip?: string }> };
+      const tree = await eventually(async () => {
+        const rendered = await vscode.commands.executeCommand<Tree>('toolshed._skillDirectoryItems');
+        return rendered.items.some((item) => item.id === 'cluster:Weather Desk') ? rendered : undefined;
+      }, 'cluster group shown');
+      const index = tree.items.findIndex((item) => item.id === 'cluster:Weather Desk');
+      assert.equal(tree.items[index]!.depth, 0);
+      assert.equal(tree.items[index + 1]!.label, 'City weather report');
+      assert.equal(tree.items[index + 1]!.depth, 1);
+      assert.ok(tree.items.some((item) => item.depth === 0 && item.label === 'No cluster'), 'built-in skills without a cluster are grouped too');
+      assert.ok(!tree.items.some((item) => item.id?.startsWith('pack:') && item.label === FOLDER), 'no pack rows in the cluster grouping');
     });
   });
 });
