@@ -170,6 +170,18 @@ export function registerSkillDirectoryView(context: vscode.ExtensionContext, sou
   };
   updateSummary();
   context.subscriptions.push(provider, view, source.onDidChange(updateSummary));
+  if (grouping) {
+    // The view-title toggle writes the setting where it is set now (workspace wins over user).
+    const setGrouping = (value: 'pack' | 'cluster') => async () => {
+      const config = vscode.workspace.getConfiguration('toolshed');
+      const inWorkspace = config.inspect('skills.directoryGroupBy')?.workspaceValue !== undefined;
+      await config.update('skills.directoryGroupBy', value, inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
+    };
+    context.subscriptions.push(
+      vscode.commands.registerCommand('toolshed.groupSkillsByCluster', setGrouping('cluster')),
+      vscode.commands.registerCommand('toolshed.groupSkillsByPack', setGrouping('pack')),
+    );
+  }
   // Internal (not contributed): the rendered tree, for tests and debugging.
   context.subscriptions.push(vscode.commands.registerCommand('toolshed._skillDirectoryItems', () => renderTree(provider, view)));
 

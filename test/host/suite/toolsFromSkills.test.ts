@@ -74,6 +74,13 @@ suite('@toolshed: tools from skills (toolshed.learning.autoActivateTools)', () =
       assert.equal(tree.items[index + 1]!.depth, 1);
       assert.ok(tree.items.some((item) => item.depth === 0 && item.label === 'No cluster'), 'built-in skills without a cluster are grouped too');
       assert.ok(!tree.items.some((item) => item.id?.startsWith('pack:') && item.label === FOLDER), 'no pack rows in the cluster grouping');
+      // The view-title toggle switches back to packs (it writes the setting).
+      await vscode.commands.executeCommand('toolshed.groupSkillsByPack');
+      assert.equal(vscode.workspace.getConfiguration('toolshed').get('skills.directoryGroupBy'), 'pack');
+      await eventually(async () => {
+        const rendered = await vscode.commands.executeCommand<Tree>('toolshed._skillDirectoryItems');
+        return rendered.items.some((item) => item.id === `pack:${FOLDER}`) && !rendered.items.some((item) => item.id?.startsWith('cluster:')) ? rendered : undefined;
+      }, 'grouped by pack again');
     });
   });
 });
