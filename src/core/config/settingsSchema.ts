@@ -159,6 +159,10 @@ export const skillsConfigSchema = z.object({
     .describe('Most skills the `skill` tool lists (pinned first, then the most relevant to the request, then recent). The listing says how many more exist.'),
   singleToolMaxTokens: z.number().int().min(100).max(20000).default(2000)
     .describe('Token cap for the `skill` tool\'s description (its skill listing), counted with the request\'s model.'),
+  clusterExpansion: z.number().int().min(0).max(5).default(1)
+    .describe('Pre-flight may add up to this many skills of the same `cluster` as a top match, only when they fit what is left of `#toolshed.skills.maxTokens#` (the matches themselves are never shortened for them). 0 = off.'),
+  directoryGroupBy: z.enum(['pack', 'cluster']).default('pack')
+    .describe('How the Skill Directory view groups skills: by the `pack` they come from, or by their `cluster` (skills without one under "No cluster").'),
 });
 export type SkillsConfig = z.infer<typeof skillsConfigSchema>;
 
@@ -178,6 +182,10 @@ export const learningConfigSchema = z.object({
     .describe('How a proposal is written: `trace` from the tool calls alone (no model call); `model` asks the turn\'s chat model once for strict JSON and falls back to `trace` on any failure.'),
   ingestMode: z.enum(['background', 'persisted']).default('background')
     .describe('`background`: extraction runs after the answer, best effort. `persisted`: the (already depersonalized) turn is written to workspace storage before extraction, so a reload or crash mid-extraction resumes it on the next start instead of losing or half-storing it.'),
+  autoActivateTools: z.boolean().default(false)
+    .describe('Before the first model round of an @toolshed request, activate tools that the injected skills name in `tools` / `allowed-tools` (only tools this request may use and that were deferred), so the model need not search for them first.'),
+  maxAutoActivatedTools: z.number().int().min(0).max(10).default(3)
+    .describe('At most this many tools are activated per request by `#toolshed.learning.autoActivateTools#`.'),
 });
 export type LearningConfig = z.infer<typeof learningConfigSchema>;
 

@@ -39,6 +39,11 @@ export interface PlannerOptions {
   hiddenFromLoop?: readonly string[];
   /** Restricted Mode: tools are found but never run (the same rule and answer as agent mode's tool_invoke). */
   refuseToolRuns?: boolean;
+  /**
+   * `toolshed.learning.autoActivateTools` on: at most this many deferred tools the injected
+   * skills name are activated before the first round (0 or absent = off).
+   */
+  maxAutoActivatedTools?: number;
 }
 
 export interface RoundRecord {
@@ -64,6 +69,8 @@ export interface TokenReport {
   toolsAvailable: number;
   /** Per round, in order: how many tool definitions were sent and what they cost. */
   perRound: Array<{ tools: number; tokens: number }>;
+  /** Deferred tools activated before the first round because an injected skill names them. */
+  preActivatedTools?: string[];
 }
 
 export interface PlannerOutcome {
@@ -96,6 +103,7 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
     progress.progress(`Skills left out to stay within the pre-flight budget (toolshed.skills.maxTokens): ${preflight.omitted.map((name) => `\`${name}\``).join(', ')}`);
   }
   if (preflight.note) progress.progress(preflight.note);
+  const preActivated = await preActivateSuggested(preflight.suggestedTools ?? [], deps, hidden, options.maxAutoActivatedTools ?? 0);
   const directory = skills ? await skills.directory() : '';
   const instructions = joinBlocks([
     PARTICIPANT_PREAMBLE,
@@ -127,6 +135,7 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
     toolsSent: 0,
     toolsAvailable: allTools.length,
     perRound: [],
+    ...(preActivated.length ? { preActivatedTools: preActivated } : {}),
   };
   const countRound = async (definitions: ToolDefinition[]) => {
     const roundTokens = await model.countTokens(serializeDefinitions(definitions));
@@ -175,6 +184,19 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
     messages.push({ role: 'user', parts: results });
   }
   return { text, rounds, stoppedBecause: 'maxRounds', usedSkills: [...usedSkills.values()], tokens };
+}
+
+/**
+ * Tools from skills (RFC Part 6): reports what the injected skills suggest and, when enabled,
+ * activates up to `max` of them (deferred ones this run may use) so round 1 already offers them.
+ */
+async function preActivateSuggested(suggested: readonly string[], deps: PlannerDeps, hidden: ReadonlySet<string>, max: number): Promise<string[]> {
+  const candidates = suggested.filter((name) => !hidden.has(name));
+  if (candidates.length === 0) return [];
+  const activated = max > 0 && deps.tools.preActivate ? await deps.tools.preActivate(candidates, max, 'named by a skill in this request') : [];
+  for (const name of activated) deps.progress.progress(`Activated \`${name}\` (named by a skill)`);
+  deps.events.emit({ type: 'skills_suggested_tools', payload: { tool_names: candidates, activated_count: activated.length } });
+  return activated;
 }
 
 async function runOneCall(

@@ -22,6 +22,12 @@ export interface PlannerToolRun {
   unknownToolMessage(name: string): string;
   /** Counts a completed call (for the Activated Tools view) and whether it worked (for learning from picks). */
   recordCall(name: string, succeeded: boolean): void;
+  /**
+   * Activates deferred tools a skill named, before the first round (in the run's activation
+   * scope); returns the names actually activated (at most `max`) — never one the run may not
+   * use, never one already sent. Absent = the catalog cannot pre-activate.
+   */
+  preActivate?(names: readonly string[], max: number, reason: string): Promise<string[]>;
 }
 
 export interface SkillUse {
@@ -43,6 +49,8 @@ export interface PreflightSkills {
   selectionTokens?: number;
   /** Shown to the user when the model's choice of skills was not used (fallback to search order). */
   note?: string;
+  /** Tools the injected skills name that the run may use, pinned skills' first (never a denied or hidden one). */
+  suggestedTools?: string[];
 }
 
 /** The planner's view of skills (implemented over the skill service, request-scoped). */

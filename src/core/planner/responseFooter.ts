@@ -25,6 +25,10 @@ export function responseFooterLines(input: FooterInput): string[] {
   const saving = toolSavingLine(input.tokens);
   if (saving && input.stoppedBecause !== 'cancelled') lines.push(saving);
   if (input.deferral && input.stoppedBecause !== 'cancelled') lines.push(`_Tool search: ${input.deferral}._`);
+  const preActivated = input.tokens.preActivatedTools?.length ?? 0;
+  if (preActivated > 0 && input.stoppedBecause !== 'cancelled') {
+    lines.push(`_Pre-activated ${preActivated} ${preActivated === 1 ? 'tool' : 'tools'} named by the skills before the first round, so the model did not have to search for ${preActivated === 1 ? 'it' : 'them'} (setting \`toolshed.learning.autoActivateTools\`)._`);
+  }
   if (input.tokens.selectionTokens > 0 && input.stoppedBecause !== 'cancelled') {
     lines.push(`_Choosing the active skills cost ${number(input.tokens.selectionTokens)} tokens (setting \`toolshed.skills.selection\`)._`);
   }
@@ -54,7 +58,7 @@ export function toolSavingLine(tokens: TokenReport): string | undefined {
 }
 
 /** Footer sentences this module writes, recognised at the start of a line. */
-const FOOTER_LINE = /^_(?:Toolshed sent |Stopped after \d+ rounds |Tool search: |Choosing the active skills cost ).*_\s*$/;
+const FOOTER_LINE = /^_(?:Toolshed sent |Stopped after \d+ rounds |Tool search: |Choosing the active skills cost |Pre-activated \d+ tools? named by the skills ).*_\s*$/;
 
 /** An answer's Markdown without the footer lines (for history recorded before answers were kept apart). */
 export function withoutFooter(markdown: string): string {

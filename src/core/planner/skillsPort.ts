@@ -45,7 +45,7 @@ export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContex
       return { name, title: record?.title, path: record?.source_file || undefined, reason };
     });
   /** Pinned skills within `limit` exact tokens (wrapper included). */
-  async function fitPinned(names: readonly string[], limit: number): Promise<{ block: string; tokens: number; names: string[]; unavailable: string[] }> {
+  async function fitPinned(names: readonly string[], limit: number): Promise<{ block: string; tokens: number; names: string[]; unavailable: string[]; suggested?: string[] }> {
     let unavailable: string[] = [];
     const none = () => ({ block: '', tokens: 0, names: [], unavailable });
     if (names.length === 0) return none();
@@ -57,14 +57,14 @@ export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContex
       if (!output.formatted_context || budget < MIN_GET_TOKENS) return none();
       const block = `${PINNED_OPEN}${output.formatted_context}${PINNED_CLOSE}`;
       const tokens = await options.countTokens(block);
-      if (tokens <= limit) return { block, tokens, names: output.skills.map((s) => s.name), unavailable };
+      if (tokens <= limit) return { block, tokens, names: output.skills.map((s) => s.name), unavailable, suggested: output.suggested_tools };
       budget = Math.floor(((budget * limit) / tokens) * 0.9);
     }
     return none();
   }
 
   /** Relevant skills (pinned ones excluded) within `limit` exact tokens. */
-  async function fitRelevant(prompt: string, limit: number, exclude: readonly string[], topK: number): Promise<{ block: string; names: string[]; omitted: string[] }> {
+  async function fitRelevant(prompt: string, limit: number, exclude: readonly string[], topK: number): Promise<{ block: string; names: string[]; omitted: string[]; siblings?: string[]; suggested?: string[] }> {
     let budget = limit;
     let omitted: string[] = [];
     // The first attempt runs even without room, so the skills that did not fit are known.
@@ -74,7 +74,7 @@ export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContex
       const result = await service.getRelevant({ task: prompt, top_k: topK, max_tokens: budget, exclude, summarize }, ctx);
       if (!result.text) return { block: '', names: [], omitted: result.omitted };
       const exact = await options.countTokens(result.text);
-      if (exact <= limit) return { block: result.text, names: result.skills, omitted: result.omitted };
+      if (exact <= limit) return { block: result.text, names: result.skills, omitted: result.omitted, siblings: result.cluster_siblings, suggested: result.suggested_tools };
       omitted = [...result.skills, ...result.omitted];
       budget = Math.floor(((budget * limit) / exact) * 0.9);
     }
@@ -94,16 +94,18 @@ export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContex
       if (options.selection) {
         // The request's model chooses the active skills; pinned ones keep their slots.
         const active = await activeSkillsPreflight(service, ctx, prompt, { ...options.selection, pinnedNames: options.pinnedNames, maxTokens: remaining, countTokens: options.countTokens });
-        return { pinnedBlock: pinned.block, relevantBlock: active.block, used: [...pinnedUses, ...active.used], omitted, selectionTokens: active.selectionTokens, note: active.note };
+        return { pinnedBlock: pinned.block, relevantBlock: active.block, used: [...pinnedUses, ...active.used], omitted, selectionTokens: active.selectionTokens, note: active.note, suggestedTools: mergeNames(pinned.suggested, active.suggestedTools) };
       }
       // toolshed.skills.maxActive caps the active skills, pinned included.
       const topK = options.maxActive === undefined ? options.topK : Math.min(options.topK, Math.max(0, options.maxActive - pinned.names.length));
       const relevant = topK > 0 ? await fitRelevant(prompt, remaining, options.pinnedNames, topK) : { block: '', names: [], omitted: [] };
+      const siblings = new Set(relevant.siblings ?? []);
       return {
         pinnedBlock: pinned.block,
         relevantBlock: relevant.block,
-        used: [...pinnedUses, ...uses(relevant.names, 'best match')],
+        used: [...pinnedUses, ...uses(relevant.names.filter((n) => !siblings.has(n)), 'best match'), ...uses(relevant.names.filter((n) => siblings.has(n)), 'same cluster')],
         omitted: [...omitted, ...relevant.omitted],
+        suggestedTools: mergeNames(pinned.suggested, relevant.suggested),
       };
     },
     async directory() {
@@ -126,6 +128,11 @@ export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContex
       }
     },
   };
+}
+
+/** Names of both lists, first list first, without repeats. */
+function mergeNames(first: readonly string[] = [], second: readonly string[] = []): string[] {
+  return [...new Set([...first, ...second])];
 }
 
 /** A validation failure written for the model to fix its call. */

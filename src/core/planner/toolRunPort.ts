@@ -24,6 +24,7 @@ export function plannerToolRunFrom(run: ToolRun): PlannerToolRun {
       return result.ok ? { ok: true, activated: result.activated } : { ok: false, message: result.error };
     },
     unknownToolMessage: () => NO_SUCH_TOOL_MESSAGE,
+    preActivate: async (names, max, reason) => run.preActivate(names, max, reason),
     // ToolRun counts a call when it resolves it; the outcome feeds the pick prior.
     recordCall: (name, succeeded) => run.recordOutcome(name, succeeded),
   };

@@ -16,6 +16,8 @@ import type { SkillStore, StoreFilter } from './store/skillStore';
 import { skillGetInputSchema, skillListInputSchema, skillSearchInputSchema } from './skillToolSchemas';
 import type { SkillGetOutput, SkillListOutput, SkillSearchOutput, SkillSearchType } from './skillToolSchemas';
 import { ToolReferenceGate } from './render/toolReferenceGate';
+import { suggestedTools } from './suggestedTools';
+import { expandWithCluster } from './clusterExpansion';
 import type { ToolGate } from './render/toolReferenceGate';
 
 /**
@@ -86,6 +88,10 @@ export interface RelevantResult {
   search_type: SkillSearchType | 'none';
   /** Relevant skills that did not fit the budget (gated names). */
   omitted: string[];
+  /** Skills added as cluster siblings of a top match (part of `skills`; toolshed.skills.clusterExpansion). */
+  cluster_siblings: string[];
+  /** Tools the injected skills name that this run may use (never a denied or hidden one). */
+  suggested_tools: string[];
 }
 
 export interface QueryDeps {
@@ -131,6 +137,8 @@ export class SkillQueries {
       search_type: effective,
     };
     if (note) output.note = clean(note);
+    const suggested = suggestedTools(this.deps.store.byNames(hits.map((hit) => hit.name), filter), gate);
+    if (suggested.length) output.suggested_tools = suggested;
     return output;
   }
 
@@ -144,8 +152,7 @@ export class SkillQueries {
     const found: SkillRecord[] = [];
     const missing: NonNullable<SkillGetOutput['missing']> = [];
     // The adjuster also vets exact-name fetches: a learned skill whose citations went stale is not returned.
-    const adjuster = this.deps.adjuster?.();
-    const usable = adjuster ? new Set(adjuster.adjust(records.map((r) => ({ name: r.name, task_type: r.task_type, score: 1 })), { query: '', ctx }).map((a) => a.name)) : undefined;
+    const usable = this.deps.adjuster?.() ? new Set(this.usable(records, ctx).map((r) => r.name)) : undefined;
     for (const name of names) {
       const record = byName.get(name);
       if (record && usable && !usable.has(record.name)) missing.push({ name: this.clean(name, gate), reason: 'stale: a tool or file it relies on is gone; review it in the Skill Directory', suggestions: [] });
@@ -161,6 +168,8 @@ export class SkillQueries {
       skills: rendered.included.map(({ view }) => structured(view)),
       formatted_context: rendered.text,
     };
+    const suggested = suggestedTools(rendered.included.map((i) => found[i.index]).filter((r): r is SkillRecord => r !== undefined), gate);
+    if (suggested.length) output.suggested_tools = suggested;
     if (missing.length) {
       output.missing = missing;
       output.message = missing.map((m) => (m.reason === 'unknown skill'
@@ -235,19 +244,34 @@ export class SkillQueries {
     const config = this.deps.config();
     const topK = request.top_k ?? config.topK;
     const budget = request.max_tokens ?? config.maxTokens;
-    const none: RelevantResult = { text: '', skills: [], top_k_used: topK, raw_tokens_est: 0, final_tokens_est: 0, was_summarized: false, search_type: 'none', omitted: [] };
+    const none: RelevantResult = { text: '', skills: [], top_k_used: topK, raw_tokens_est: 0, final_tokens_est: 0, was_summarized: false, search_type: 'none', omitted: [], cluster_siblings: [], suggested_tools: [] };
     if (!config.enabled || topK <= 0 || !request.task.trim()) return none;
     const filter = this.filter(ctx, { taskType: request.task_type, modelInvocableOnly: true });
     const excluded = new Set(request.exclude ?? []);
     const { hits, effective } = this.find(request.task.slice(0, 4000), 'fts', filter, topK + excluded.size, ctx);
     const records = this.deps.store.byNames(hits.map((h) => h.name), filter);
     const byName = new Map(records.map((r) => [r.name, r]));
-    const ordered = hits.map((h) => byName.get(h.name)).filter((r): r is SkillRecord => r !== undefined && !excluded.has(r.name)).slice(0, topK);
+    let ordered = hits.map((h) => byName.get(h.name)).filter((r): r is SkillRecord => r !== undefined && !excluded.has(r.name)).slice(0, topK);
     const gate = this.gate(ctx);
-    const safe = ordered.map((r) => makeSafe(r, { gate, redact: config.redactPii }));
+    const renderRecords = async (records: readonly SkillRecord[]) => {
+      const safe = records.map((r) => makeSafe(r, { gate, redact: config.redactPii }));
+      return { safe, rendered: await renderWithinBudget(safe, budget, this.deps.tokenCounter, INJECTION_WRAPPER, this.reSafe(records, gate)) };
+    };
+    let { safe, rendered } = await renderRecords(ordered);
     const reSafe = this.reSafe(ordered, gate);
-    const rendered = await renderWithinBudget(safe, budget, this.deps.tokenCounter, INJECTION_WRAPPER, reSafe);
     const cut = rendered.compressed || rendered.truncated;
+    // Cluster siblings only take room the matches left (never when they were cut).
+    const expansion = cut ? undefined : await expandWithCluster({
+      clustered: (f) => this.deps.store.clustered(f),
+      byNames: (names, f) => this.deps.store.byNames(names, f),
+      usable: (records) => this.usable(records, ctx),
+      render: renderRecords,
+    }, ordered, { filter, max: config.clusterExpansion, searchOrder: hits.map((h) => h.name), exclude: excluded });
+    if (expansion) {
+      ({ safe, rendered } = expansion);
+      ordered = expansion.records;
+      this.deps.events.emit({ type: 'skills_cluster_expanded', payload: { cluster_id: expansion.cluster, added_count: expansion.added.length } });
+    }
     // Structured compression first; the model only condenses what that had to cut.
     const summary = cut && request.summarize ? await summarizeWithinBudget(safe, budget, this.deps.tokenCounter, request.summarize, reSafe) : undefined;
     const kept = summary ? safe.length : rendered.included.length;
@@ -261,6 +285,8 @@ export class SkillQueries {
       was_summarized: cut,
       search_type: hits.length ? effective : 'none',
       omitted: safe.slice(kept).map((skill) => skill.name),
+      cluster_siblings: expansion ? safe.slice(safe.length - expansion.added.length).map((skill) => skill.name) : [],
+      suggested_tools: suggestedTools(ordered.slice(0, kept), gate),
     };
     this.deps.events.emit({ type: 'skills_retrieved', payload: { skill_count: result.skills.length, top_k_used: topK, raw_tokens_est: result.raw_tokens_est, final_tokens_est: result.final_tokens_est, was_summarized: result.was_summarized } });
     return result;
@@ -291,6 +317,14 @@ export class SkillQueries {
 
   filter(ctx: SkillRequestContext, extra: Partial<StoreFilter> = {}): StoreFilter {
     return { tenantId: ctx.scope?.tenantId, projectId: ctx.scope?.projectId, includeWorkspacePacks: ctx.includeWorkspacePacks, activeOnly: true, ...extra };
+  }
+
+  /** Records the adjuster lets a request use (all without one): a learned skill whose citations went stale is left out. */
+  private usable(records: readonly SkillRecord[], ctx: SkillRequestContext): SkillRecord[] {
+    const adjuster = this.deps.adjuster?.();
+    if (!adjuster) return [...records];
+    const kept = new Set(adjuster.adjust(records.map((r) => ({ name: r.name, task_type: r.task_type, score: 1 })), { query: '', ctx }).map((a) => a.name));
+    return records.filter((r) => kept.has(r.name));
   }
 
   private gate(ctx: SkillRequestContext): ToolReferenceGate {

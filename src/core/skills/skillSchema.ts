@@ -50,7 +50,8 @@ export const skillFieldsShape = {
   tools: z.array(skillToolRefSchema).optional().describe('Tools the skill uses. Names the run may not use are removed when rendered.'),
   requires: z.array(z.string().regex(ENV_VAR_PATTERN, 'environment variable names use letters, digits and `_`')).optional()
     .describe('Environment variables that must be set; otherwise the skill is inactive.'),
-  cluster: z.string().optional().describe('Grouping label (metadata).'),
+  cluster: z.string().max(100, 'at most 100 characters').optional()
+    .describe('Theme this skill belongs to, e.g. `Browser Authentication` (compared ignoring case). The Skill Directory can group by it (`toolshed.skills.directoryGroupBy`), and pre-flight may add up to `toolshed.skills.clusterExpansion` skills of the same cluster as a top match, when they fit the budget.'),
   license: z.string().optional().describe('License name or file.'),
   compatibility: z.string().max(500, 'at most 500 characters').optional().describe('Environment requirements (≤ 500 characters).'),
   metadata: z.record(z.string(), z.string()).optional().describe('Free-form string map (author, version, …).'),

@@ -37,6 +37,8 @@ export const skillSearchOutputSchema = z.object({
   search_type: skillSearchTypeSchema,
   /** Extra: why results are empty or a fallback was used. */
   note: z.string().optional(),
+  /** Extra: tools the returned skills name that this run may use (never a denied or hidden one). */
+  suggested_tools: z.array(z.string()).optional(),
 });
 export type SkillSearchOutput = z.infer<typeof skillSearchOutputSchema>;
 
@@ -66,6 +68,8 @@ export const skillGetOutputSchema = z.object({
   missing: z.array(z.object({ name: z.string(), reason: z.string(), suggestions: z.array(z.string()) })).optional(),
   /** Extra: a message for the model when something was missing. */
   message: z.string().optional(),
+  /** Extra: tools the returned skills name that this run may use (never a denied or hidden one). */
+  suggested_tools: z.array(z.string()).optional(),
 });
 export type SkillGetOutput = z.infer<typeof skillGetOutputSchema>;
 

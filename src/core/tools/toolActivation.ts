@@ -7,8 +7,8 @@ import { z } from 'zod';
  */
 
 export type ActivationScope = 'run' | 'session';
-/** How a tool was activated: returned by tool_search, called by the model, or restored. */
-export type ActivationSource = 'discovery' | 'first_use' | 'import';
+/** How a tool was activated: returned by tool_search, called by the model, restored, or named by an injected skill. */
+export type ActivationSource = 'discovery' | 'first_use' | 'import' | 'skill';
 
 export interface ActivationRecord {
   toolName: string;
@@ -62,7 +62,7 @@ export const sessionSnapshotSchema = z.object({
   sessionId: z.string(),
   activations: z.array(z.object({
     toolName: z.string(),
-    source: z.enum(['discovery', 'first_use', 'import']),
+    source: z.enum(['discovery', 'first_use', 'import', 'skill']),
     reason: z.string(),
     activatedAt: z.number(),
     calls: z.number().int().min(0),

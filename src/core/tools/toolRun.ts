@@ -281,6 +281,26 @@ export class ToolRun {
   }
 
   /**
+   * Activates tools an injected skill names (skills-learning RFC Part 6), in this run's
+   * activation scope, before the model is asked: only permitted tools this request does not
+   * already send. Returns the names activated, in the given order (unknown, denied, hidden and
+   * already-sent names are skipped silently and do not count toward `max`).
+   */
+  preActivate(names: readonly string[], max: number, reason: string): string[] {
+    this.assertLive();
+    const registry = this.host.catalog.registry();
+    const activated: string[] = [];
+    for (const name of new Set(names)) {
+      if (activated.length >= max) break;
+      const record = registry.get(name);
+      if (!this.permitted(record) || OWN_TOOLS.has(name) || this.activations.has(name) || this.isVisible(name)) continue;
+      this.activate(record, 'skill', reason);
+      activated.push(name);
+    }
+    return activated;
+  }
+
+  /**
    * The outcome of a call the model made after a search: feeds the pick prior (issue 17).
    * Only the tool name, whether it worked, and when are kept.
    */

@@ -126,6 +126,8 @@ export async function handlePlannerRequest(
         hiddenFromLoop: hidden,
         // One trust rule on every path: in Restricted Mode no tool runs (tool_invoke refuses too).
         refuseToolRuns: !vscode.workspace.isTrusted,
+        // Tools from skills: deferred tools the injected skills name, activated before round 1.
+        maxAutoActivatedTools: settings.learning.autoActivateTools ? settings.learning.maxAutoActivatedTools : 0,
       },
     );
 

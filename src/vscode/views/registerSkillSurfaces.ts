@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { Logger } from '../../core/platform/ports';
+import type { ToolshedSettings } from '../../core/config/settingsSchema';
 import type { SkillRequestContext, SkillService } from '../../core/skills/skillService';
 import type { ToolSearchService } from '../../core/tools/toolSearchService';
 import { registerAuthoring } from '../authoring/registerAuthoring';
@@ -25,6 +26,8 @@ export interface SkillSurfacesServices {
   skillContext(): SkillRequestContext;
   /** Re-reads `vscode.lm.tools` into the tool catalog (synced lazily, before use). */
   syncToolCatalog(): number;
+  /** The typed settings (the Skill Directory's grouping follows `toolshed.skills.directoryGroupBy`). */
+  readonly settings?: { readonly current: ToolshedSettings; readonly onDidChange: vscode.Event<unknown> };
 }
 
 /** Builds the view ports over the core services and registers views, authoring and palette. */
@@ -32,7 +35,9 @@ export function registerSkillSurfaces(context: vscode.ExtensionContext, services
   const directory = new SkillServiceDirectorySource(services.skills, services.skillPacks);
   context.subscriptions.push(directory);
   const toolSearch = toolSearchProvider(services.tools, () => services.syncToolCatalog());
-  registerViews(context, { skills: directory, pinned: services.pinned, activity: services.activity, tools: toolSearch, directoryGroups });
+  const settings = services.settings;
+  const directoryGrouping = settings ? { current: () => settings.current.skills.directoryGroupBy, onDidChange: (listener: () => void) => settings.onDidChange(listener) } : undefined;
+  registerViews(context, { skills: directory, pinned: services.pinned, activity: services.activity, tools: toolSearch, directoryGroups, directoryGrouping });
   // The pack manager watches pack folders and re-indexes changed files itself.
   registerAuthoring(context, { skills: directory, validateDocument: coreSkillDocumentValidator, logger: services.logger, fileSync: 'observe' });
   const requestContext = (): SkillRequestContext => services.skillContext();

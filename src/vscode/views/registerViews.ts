@@ -6,6 +6,7 @@ import { registerActivatedToolsView } from './activatedToolsView';
 import type { SkillDirectorySource } from './skillDirectorySource';
 import type { DirectoryGroup } from './directoryGroup';
 import { registerSkillDirectoryView } from './skillDirectoryView';
+import type { DirectoryGrouping } from './skillDirectoryView';
 
 export interface ViewsDeps {
   readonly skills: SkillDirectorySource;
@@ -14,10 +15,12 @@ export interface ViewsDeps {
   readonly tools: ToolDetailsProvider;
   /** Extra Skill Directory groups (learning's Proposed skills). */
   readonly directoryGroups?: readonly DirectoryGroup[];
+  /** By pack (default) or by cluster (`toolshed.skills.directoryGroupBy`). */
+  readonly directoryGrouping?: DirectoryGrouping;
 }
 
 /** The Toolshed sidebar: Skill Directory and Activated Tools, with their commands. */
 export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps): void {
-  registerSkillDirectoryView(context, deps.skills, deps.pinned, deps.directoryGroups);
+  registerSkillDirectoryView(context, deps.skills, deps.pinned, deps.directoryGroups, deps.directoryGrouping);
   registerActivatedToolsView(context, deps.activity, deps.tools);
 }

@@ -26,6 +26,8 @@ export interface SkillView {
   readonly packName: string;
   readonly format?: string;
   readonly stepCount?: number;
+  /** The skill's `cluster` label, when it has one. */
+  readonly cluster?: string;
 }
 
 /** One pack (a folder or file set) with its skills. */
@@ -33,8 +35,8 @@ export interface PackView {
   readonly name: string;
   /** Folder or file the pack was loaded from. */
   readonly root?: string;
-  /** `builtIn` packs ship with Toolshed; `workspace` ones live in the open folder. */
-  readonly kind: 'builtIn' | 'workspace' | 'user' | 'configured' | 'learned';
+  /** `builtIn` packs ship with Toolshed; `workspace` ones live in the open folder; `cluster` is a group of the cluster view. */
+  readonly kind: 'builtIn' | 'workspace' | 'user' | 'configured' | 'learned' | 'cluster';
   readonly skills: readonly SkillView[];
   /** Problems not attached to one skill (unreadable files, pack not found, …). */
   readonly problems?: readonly SkillProblem[];

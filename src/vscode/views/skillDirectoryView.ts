@@ -6,6 +6,13 @@ import type { PinnedSkills } from '../state/pinnedSkills';
 import { findSkill, type PackView, type SkillDirectorySource, type SkillView } from './skillDirectorySource';
 import { directorySummary, packNode, skillChatReference, skillNode } from './skillTreeModel';
 import type { DirectoryGroup } from './directoryGroup';
+import { packsByCluster } from './clusterGrouping';
+
+/** How the Skill Directory groups skills (`toolshed.skills.directoryGroupBy`), and when that changes. */
+export interface DirectoryGrouping {
+  current(): 'pack' | 'cluster';
+  readonly onDidChange: (listener: () => void) => { dispose(): void };
+}
 
 export const SKILL_DIRECTORY_VIEW_ID = 'toolshed.skillDirectory';
 
@@ -25,8 +32,9 @@ export class SkillDirectoryProvider extends Disposable implements vscode.TreeDat
   private readonly changed = this._register(new vscode.EventEmitter<SkillDirectoryNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
 
-  constructor(private readonly source: SkillDirectorySource, private readonly pinned: PinnedSkills, private readonly groups: readonly DirectoryGroup[] = []) {
+  constructor(private readonly source: SkillDirectorySource, private readonly pinned: PinnedSkills, private readonly groups: readonly DirectoryGroup[] = [], private readonly grouping?: DirectoryGrouping) {
     super();
+    if (grouping) this._register(grouping.onDidChange(() => this.changed.fire(undefined)));
     this._register(source.onDidChange(() => this.changed.fire(undefined)));
     for (const group of groups) this._register(group.onDidChange(() => this.changed.fire(undefined)));
     this._register(pinned.onDidChange(() => this.changed.fire(undefined)));
@@ -39,7 +47,8 @@ export class SkillDirectoryProvider extends Disposable implements vscode.TreeDat
   getChildren(node?: SkillDirectoryNode): SkillDirectoryNode[] {
     if (!node) {
       const restricted = this.source.restrictedMode?.();
-      const packs = this.source.packs().filter((p) => p.skills.length > 0 || (p.problems?.length ?? 0) > 0).map((pack) => ({ type: 'pack' as const, pack }));
+      const byPack = this.source.packs();
+      const packs = (this.grouping?.current() === 'cluster' ? packsByCluster(byPack) : byPack).filter((p) => p.skills.length > 0 || (p.problems?.length ?? 0) > 0).map((pack) => ({ type: 'pack' as const, pack }));
       const groups = this.groups.flatMap((group) => group.roots().map((root) => ({ type: 'group' as const, node: root, group })));
       const header = restricted && restricted.hiddenSkills > 0 ? [{ type: 'restrictedMode' as const, hiddenSkills: restricted.hiddenSkills }] : [];
       return [...header, ...packs, ...groups];
@@ -74,7 +83,7 @@ export class SkillDirectoryProvider extends Disposable implements vscode.TreeDat
     if (node.type === 'pack') {
       const model = packNode(node.pack);
       const item = new vscode.TreeItem(model.label, vscode.TreeItemCollapsibleState.Expanded);
-      item.id = `pack:${node.pack.name}`;
+      item.id = node.pack.kind === 'cluster' ? `cluster:${node.pack.name}` : `pack:${node.pack.name}`;
       item.description = model.description;
       item.tooltip = new vscode.MarkdownString(model.tooltip);
       item.iconPath = icon(model.icon);
@@ -95,7 +104,8 @@ export class SkillDirectoryProvider extends Disposable implements vscode.TreeDat
     }
     const model = skillNode(node.skill, this.pinned.has(node.skill.name));
     const item = new vscode.TreeItem(model.label, vscode.TreeItemCollapsibleState.None);
-    item.id = `skill:${node.pack.name}:${node.skill.name}`;
+    // A cluster group can hold skills of one name from two packs: the pack keeps their ids apart.
+    item.id = node.pack.kind === 'cluster' ? `skill:cluster:${node.pack.name}:${node.skill.packName}:${node.skill.name}` : `skill:${node.pack.name}:${node.skill.name}`;
     const suffix = this.groups.map((group) => group.skillSuffix?.(node.skill.name)).filter(Boolean).join(' · ');
     item.description = suffix ? `${suffix} · ${model.description}` : model.description;
     item.tooltip = new vscode.MarkdownString(model.tooltip);
@@ -150,8 +160,8 @@ export function skillReferenceText(skill: SkillView): string {
 }
 
 /** The Skill Directory view with its badge, description and context commands. */
-export function registerSkillDirectoryView(context: vscode.ExtensionContext, source: SkillDirectorySource, pinned: PinnedSkills, groups: readonly DirectoryGroup[] = []): SkillDirectoryProvider {
-  const provider = new SkillDirectoryProvider(source, pinned, groups);
+export function registerSkillDirectoryView(context: vscode.ExtensionContext, source: SkillDirectorySource, pinned: PinnedSkills, groups: readonly DirectoryGroup[] = [], grouping?: DirectoryGrouping): SkillDirectoryProvider {
+  const provider = new SkillDirectoryProvider(source, pinned, groups, grouping);
   const view = vscode.window.createTreeView(SKILL_DIRECTORY_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   const updateSummary = () => {
     const summary = directorySummary(source.packs());
@@ -160,6 +170,18 @@ export function registerSkillDirectoryView(context: vscode.ExtensionContext, sou
   };
   updateSummary();
   context.subscriptions.push(provider, view, source.onDidChange(updateSummary));
+  if (grouping) {
+    // The view-title toggle writes the setting where it is set now (workspace wins over user).
+    const setGrouping = (value: 'pack' | 'cluster') => async () => {
+      const config = vscode.workspace.getConfiguration('toolshed');
+      const inWorkspace = config.inspect('skills.directoryGroupBy')?.workspaceValue !== undefined;
+      await config.update('skills.directoryGroupBy', value, inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
+    };
+    context.subscriptions.push(
+      vscode.commands.registerCommand('toolshed.groupSkillsByCluster', setGrouping('cluster')),
+      vscode.commands.registerCommand('toolshed.groupSkillsByPack', setGrouping('pack')),
+    );
+  }
   // Internal (not contributed): the rendered tree, for tests and debugging.
   context.subscriptions.push(vscode.commands.registerCommand('toolshed._skillDirectoryItems', () => renderTree(provider, view)));
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { clusterLabel } from '../../core/skills/skillClusters';
 import type { LoadSummary } from '../../core/skills/packs/skillPackLoader';
 import type { SkillService, SkillTreePack } from '../../core/skills/skillService';
 import { Disposable } from '../lifecycle';
@@ -70,6 +71,7 @@ export class SkillServiceDirectorySource extends Disposable implements SkillDire
         const record = item.status === 'invalid' ? undefined : service.inspect(item.name);
         const firstError = item.problems.find((p) => p.severity === 'error') ?? item.problems[0];
         const reason = item.reason ?? (item.status === 'invalid' && firstError ? firstError.message : undefined);
+        const cluster = clusterLabel(record?.meta.cluster);
         return {
           name: item.name,
           title: item.title || record?.title || '',
@@ -84,6 +86,7 @@ export class SkillServiceDirectorySource extends Disposable implements SkillDire
           packName: pack.name,
           ...(item.format ? { format: item.format } : {}),
           ...(record ? { stepCount: record.steps.length } : {}),
+          ...(cluster ? { cluster } : {}),
         };
       }),
     }));

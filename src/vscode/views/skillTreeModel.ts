@@ -43,6 +43,7 @@ const PACK_KIND_LABELS: Readonly<Record<PackView['kind'], string>> = {
   user: 'user folder',
   configured: 'configured',
   learned: 'learned',
+  cluster: 'cluster',
 };
 
 function plural(count: number, word: string): string {
@@ -63,7 +64,7 @@ export function packNode(pack: PackView): PackNodeModel {
   const packProblems = pack.problems?.length ?? 0;
   if (packProblems) parts.push(plural(packProblems, 'problem'));
   const tooltip = [
-    `**${escapeMarkdown(pack.name)}** (${PACK_KIND_LABELS[pack.kind]} pack)`,
+    `**${escapeMarkdown(pack.name)}** (${PACK_KIND_LABELS[pack.kind]}${pack.kind === 'cluster' ? '' : ' pack'})`,
     pack.root ? `\n\n\`${pack.root}\`` : '',
     `\n\n${parts.join(' · ')}`,
   ].join('');
@@ -71,7 +72,7 @@ export function packNode(pack: PackView): PackNodeModel {
     label: pack.name,
     description: `${PACK_KIND_LABELS[pack.kind]} · ${parts.join(', ')}`,
     tooltip,
-    icon: pack.kind === 'builtIn' ? 'package' : pack.kind === 'learned' ? 'mortar-board' : 'folder-library',
+    icon: pack.kind === 'builtIn' ? 'package' : pack.kind === 'learned' ? 'mortar-board' : pack.kind === 'cluster' ? 'symbol-namespace' : 'folder-library',
     contextValue: `pack.${pack.kind}`,
   };
 }
@@ -98,7 +99,7 @@ export function skillNode(skill: SkillView, pinned: boolean): SkillNodeModel {
 export function skillTooltip(skill: SkillView, pinned: boolean): string {
   const lines: string[] = [];
   lines.push(`**${escapeMarkdown(skill.title || skill.name)}**${pinned ? ' (pinned)' : ''}`);
-  lines.push(`\`${skill.name}\` · ${skill.taskType} · pack \`${skill.packName}\``);
+  lines.push(`\`${skill.name}\` · ${skill.taskType} · pack \`${skill.packName}\`${skill.cluster ? ` · cluster *${escapeMarkdown(skill.cluster)}*` : ''}`);
   if (skill.trigger) lines.push(`*When:* ${escapeMarkdown(skill.trigger)}`);
   if (skill.description && skill.description !== skill.trigger) lines.push(escapeMarkdown(skill.description));
   if (skill.tags.length) lines.push(`*Tags:* ${skill.tags.map((t) => `\`${t}\``).join(' ')}`);

@@ -189,3 +189,51 @@ describe('planner loop', () => {
     assert.deepEqual(texts.slice(1), ['earlier question', 'earlier answer', 'now']);
   });
 });
+
+describe('planner loop: tools from skills (RFC Part 6)', () => {
+  /** fakeRun plus pre-activation over its deferred tools (what ToolRun.preActivate does; tested in toolsFromSkills.test.ts). */
+  function runWithPreActivation() {
+    const run = fakeRun();
+    const calls: Array<{ names: readonly string[]; max: number }> = [];
+    const preActivate = async (names: readonly string[], max: number) => {
+      calls.push({ names, max });
+      const out = names.filter((name) => ['weather_lookup', 'create_issue'].includes(name) && !run.activated.has(name)).slice(0, max);
+      for (const name of out) run.activated.add(name);
+      return out;
+    };
+    return { run: { ...run, preActivate }, calls };
+  }
+  const skillsSuggesting = (suggestedTools: string[]) => ({
+    preflight: async () => ({ pinnedBlock: '', relevantBlock: '<skills>\nUse weather_lookup.\n</skills>', used: [{ name: 'weather.skill', reason: 'best match' }], omitted: [], suggestedTools }),
+    promptBlocks: () => [],
+    directory: async () => '',
+    handle: async () => ({ resultText: '{}', used: [] }),
+    handles: () => false,
+  });
+
+  it('with auto-activation on, a deferred tool a skill names is offered in round 1; capped; the footer data and event say so', async () => {
+    const model = scriptedModel([() => [{ kind: 'text', text: 'done' }]]);
+    const { run, calls } = runWithPreActivation();
+    const events = new MemoryEventSink();
+    const { base, progressLines } = deps(model, run, { skills: skillsSuggesting(['tool_invoke', 'weather_lookup', 'create_issue', 'read_file']), events });
+    const outcome = await runPlanner({ prompt: 'Weather in Oslo?', history: [] }, base, { maxRounds: 3, discoveryBlocks: true, hiddenFromLoop: ['tool_invoke'], maxAutoActivatedTools: 1 });
+    assert.ok(model.offered[0].includes('weather_lookup'));
+    assert.ok(!model.offered[0].includes('create_issue'), 'the cap holds');
+    assert.deepEqual(calls, [{ names: ['weather_lookup', 'create_issue', 'read_file'], max: 1 }], 'hidden names are never passed on');
+    assert.deepEqual(outcome.tokens.preActivatedTools, ['weather_lookup']);
+    assert.ok(progressLines.includes('Activated `weather_lookup` (named by a skill)'));
+    assert.deepEqual(events.ofType('skills_suggested_tools').map((e) => e.payload), [{ tool_names: ['weather_lookup', 'create_issue', 'read_file'], activated_count: 1 }]);
+  });
+
+  it('off (the default): nothing is activated, the suggestion is still reported', async () => {
+    const model = scriptedModel([() => [{ kind: 'text', text: 'done' }]]);
+    const { run, calls } = runWithPreActivation();
+    const events = new MemoryEventSink();
+    const { base } = deps(model, run, { skills: skillsSuggesting(['weather_lookup']), events });
+    const outcome = await runPlanner({ prompt: 'Weather?', history: [] }, base, { maxRounds: 3, discoveryBlocks: true });
+    assert.ok(!model.offered[0].includes('weather_lookup'));
+    assert.deepEqual(calls, []);
+    assert.equal(outcome.tokens.preActivatedTools, undefined);
+    assert.deepEqual(events.ofType('skills_suggested_tools').map((e) => e.payload), [{ tool_names: ['weather_lookup'], activated_count: 0 }]);
+  });
+});

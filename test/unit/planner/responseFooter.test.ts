@@ -42,4 +42,15 @@ describe('response footer', () => {
     assert.equal(withoutFooter(answer).trim(), 'Oslo: sunny.');
     assert.equal(withoutFooter('Use _emphasis_ freely.\n_Toolshed sent me here_ is not a footer line either').trim(), 'Use _emphasis_ freely.\n_Toolshed sent me here_ is not a footer line either');
   });
+
+  it('counts the tools pre-activated from skills (one line, singular and plural), and withoutFooter removes it', () => {
+    const one = { ...report([{ tools: 3, tokens: 300 }], 10, 1000), preActivatedTools: ['weather_lookup'] };
+    const lines = responseFooterLines({ tokens: one, stoppedBecause: 'done', maxRounds: 12 });
+    assert.ok(lines.includes('_Pre-activated 1 tool named by the skills before the first round, so the model did not have to search for it (setting `toolshed.learning.autoActivateTools`)._'));
+    const two = { ...one, preActivatedTools: ['a_tool', 'b_tool'] };
+    const answer = `Done.${responseFooter({ tokens: two, stoppedBecause: 'done', maxRounds: 12 })}`;
+    assert.match(answer, /_Pre-activated 2 tools named by the skills/);
+    assert.equal(withoutFooter(answer).trim(), 'Done.');
+    assert.ok(!responseFooterLines({ tokens: report([{ tools: 3, tokens: 300 }], 10, 1000), stoppedBecause: 'done', maxRounds: 12 }).some((l) => l.includes('Pre-activated')));
+  });
 });

@@ -26,6 +26,8 @@ export interface ActiveSkillsBlock {
   selectionTokens: number;
   /** Shown to the user when the model's choice was not used. */
   note?: string;
+  /** Tools the loaded skills name that the run may use (skill_get's `suggested_tools`). */
+  suggestedTools?: string[];
 }
 
 /**
@@ -59,7 +61,7 @@ export async function activeSkillsPreflight(service: SkillService, ctx: SkillReq
         const record = service.inspect(skill.name);
         return { name: skill.name, title: record?.title, path: record?.source_file || undefined, reason: reasons.get(skill.name) };
       });
-      return { ...empty, block: output.formatted_context, used };
+      return { ...empty, block: output.formatted_context, used, suggestedTools: output.suggested_tools ?? [] };
     }
     budget = Math.floor(((budget * options.maxTokens) / exact) * 0.9);
   }

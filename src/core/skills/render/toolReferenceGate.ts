@@ -45,6 +45,20 @@ export class ToolReferenceGate {
     return denied;
   }
 
+  /**
+   * Whether the run may use `name` (the gate answers `visible` or `activatable`). Unlike
+   * `isDenied`, an `unknown` name is not usable: only real tools the run may use pass.
+   */
+  isUsable(name: string): boolean {
+    if (!this.gate) return false;
+    try {
+      const verdict = this.gate(name);
+      return verdict === 'visible' || verdict === 'activatable';
+    } catch {
+      return false; // fail closed
+    }
+  }
+
   /** Drops denied entries from a list of tool names (keeps order). */
   filterNames<T>(entries: readonly T[], nameOf: (entry: T) => string): T[] {
     if (!this.gate) return [...entries];

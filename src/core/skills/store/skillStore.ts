@@ -288,6 +288,16 @@ export class SkillStore {
     return { total, rows };
   }
 
+  /** Skills inside the filter that carry a `cluster` (name + raw value) — candidates for cluster expansion. */
+  clustered(filter: StoreFilter): Array<{ name: string; cluster: unknown }> {
+    const where = filterSql(filter);
+    return this.db.all<{ name: string; cluster: string }>(
+      `SELECT s.name AS name, json_extract(s.meta, '$.cluster') AS cluster FROM skills s
+        WHERE ${where.sql} AND json_valid(s.meta) AND json_type(s.meta, '$.cluster') = 'text' ORDER BY s.name`,
+      where.params,
+    );
+  }
+
   /** Directory candidates: most recent (`last_used`) or most used (`use_count`) first. */
   top(filter: StoreFilter, order: 'recent' | 'top', limit: number): SkillRecord[] {
     const where = filterSql(filter);

@@ -1,0 +1,86 @@
+import * as assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { eventually, scriptedModel, toolshed } from './helpers';
+import { askToolshed, withSettings } from './chatHelpers';
+
+const WEATHER = 'fixture_weather_forecast';
+const ADMIN = 'fixture_admin_delete_repository';
+const FOLDER = 'tool-skills';
+
+/** A skill naming the (deferred) weather tool and the admin tool, loaded from a pack in the test workspace. */
+async function withToolSkillPack<T>(settings: Record<string, unknown>, fn: () => Promise<T>): Promise<T> {
+  const root = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, FOLDER);
+  mkdirSync(root, { recursive: true });
+  const skill = {
+    name: 'city-weather-report', title: 'City weather report', task_type: 'api',
+    trigger: 'When someone asks for the weather report of a city.',
+    tools: [WEATHER, ADMIN], steps: [`Call ${WEATHER} with the city.`, 'Summarise the forecast in one sentence.'], cluster: 'Weather Desk',
+  };
+  writeFileSync(path.join(root, 'weather.skill.jsonl'), `${JSON.stringify(skill)}\n`);
+  try {
+    return await withSettings({ 'toolshed.skills.packs': [{ name: FOLDER, path: FOLDER }], 'toolshed.skills.selection': 'search', ...settings }, async () => {
+      const api = await toolshed();
+      await eventually(async () => {
+        await api.services.skillPacks.ready;
+        return api.services.skills.listPacks().find((p) => p.name === FOLDER && p.skills.length === 1);
+      }, `pack ${FOLDER} loaded`);
+      return fn();
+    });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+suite('@toolshed: tools from skills (toolshed.learning.autoActivateTools)', () => {
+  test('a skill naming a deferred tool, auto-activation on: the tool is offered in round 1, a denied one never; the footer counts it', async () => {
+    await withToolSkillPack({ 'toolshed.learning.autoActivateTools': true, 'toolshed.toolSearch.deny': ['fixture_admin_*'] }, async () => {
+      const model = await scriptedModel();
+      model.setScript(['Oslo: sunny.']);
+      const { recorded, result } = await askToolshed('What is the weather report for the city of Oslo?');
+      const round1 = model.requests[0]!;
+      assert.ok(round1.toolNames.includes(WEATHER), `round 1 offered: ${round1.toolNames.join(', ')}`);
+      assert.ok(!round1.toolNames.includes(ADMIN));
+      assert.ok(!JSON.stringify(round1.tools).includes(ADMIN), 'the denied tool is named nowhere in the tool definitions');
+      assert.ok(recorded.steps().includes(`Activated \`${WEATHER}\` (named by a skill)`), recorded.steps().join(' | '));
+      assert.match(recorded.markdown(), /_Pre-activated 1 tool named by the skills before the first round/);
+      const tokens = (result.metadata as { toolshed: { tokens: { preActivatedTools?: string[] } } }).toolshed.tokens;
+      assert.deepEqual(tokens.preActivatedTools, [WEATHER]);
+    });
+  });
+
+  test('auto-activation off (the default): the same skill leaves the tool deferred in round 1', async () => {
+    await withToolSkillPack({}, async () => {
+      const model = await scriptedModel();
+      model.setScript(['ok']);
+      const { recorded } = await askToolshed('What is the weather report for the city of Oslo?');
+      assert.ok(recorded.steps().some((step) => step.startsWith('Using skill `city-weather-report`')), recorded.steps().join(' | '));
+      assert.ok(!model.requests[0]!.toolNames.includes(WEATHER), 'still deferred');
+      assert.doesNotMatch(recorded.markdown(), /Pre-activated/);
+    });
+  });
+
+  test('toolshed.skills.directoryGroupBy: cluster groups the Skill Directory by the skills\' cluster, unclustered ones under "No cluster"', async () => {
+    await withToolSkillPack({ 'toolshed.skills.directoryGroupBy': 'cluster' }, async () => {
+      type Tree = { items: Array<{ label: string; depth: number; id?: string; tooltip?: string }> };
+      const tree = await eventually(async () => {
+        const rendered = await vscode.commands.executeCommand<Tree>('toolshed._skillDirectoryItems');
+        return rendered.items.some((item) => item.id === 'cluster:Weather Desk') ? rendered : undefined;
+      }, 'cluster group shown');
+      const index = tree.items.findIndex((item) => item.id === 'cluster:Weather Desk');
+      assert.equal(tree.items[index]!.depth, 0);
+      assert.equal(tree.items[index + 1]!.label, 'City weather report');
+      assert.equal(tree.items[index + 1]!.depth, 1);
+      assert.ok(tree.items.some((item) => item.depth === 0 && item.label === 'No cluster'), 'built-in skills without a cluster are grouped too');
+      assert.ok(!tree.items.some((item) => item.id?.startsWith('pack:') && item.label === FOLDER), 'no pack rows in the cluster grouping');
+      // The view-title toggle switches back to packs (it writes the setting).
+      await vscode.commands.executeCommand('toolshed.groupSkillsByPack');
+      assert.equal(vscode.workspace.getConfiguration('toolshed').get('skills.directoryGroupBy'), 'pack');
+      await eventually(async () => {
+        const rendered = await vscode.commands.executeCommand<Tree>('toolshed._skillDirectoryItems');
+        return rendered.items.some((item) => item.id === `pack:${FOLDER}`) && !rendered.items.some((item) => item.id?.startsWith('cluster:')) ? rendered : undefined;
+      }, 'grouped by pack again');
+    });
+  });
+});
