@@ -178,6 +178,8 @@ export const learningConfigSchema = z.object({
     .describe('How a proposal is written: `trace` from the tool calls alone (no model call); `model` asks the turn\'s chat model once for strict JSON and falls back to `trace` on any failure.'),
   ingestMode: z.enum(['background', 'persisted']).default('background')
     .describe('`background`: extraction runs after the answer, best effort. `persisted`: the (already depersonalized) turn is written to workspace storage before extraction, so a reload or crash mid-extraction resumes it on the next start instead of losing or half-storing it.'),
+  mergeThreshold: z.number().min(0.5).max(1).default(0.9)
+    .describe('Approving a learned skill whose trigger and steps are at least this similar (weighted overlap of their analysed terms, 0.5–1) to a learned skill of the same project merges it into that skill — steps, preconditions and failure modes united, feedback counters summed, lineage kept and undoable — instead of adding a near-duplicate. `1` merges only skills with the same analysed terms. Pack skills are never merged into.'),
 });
 export type LearningConfig = z.infer<typeof learningConfigSchema>;
 

@@ -9,6 +9,9 @@ import { failureSignature } from './failureSignature';
 import { inferTaskType } from './learnedCandidate';
 import type { LearnedCandidate } from './learnedCandidate';
 import type { LearnedSkillPort } from './learnedSkillPort';
+import { mergeRecords, lineageOf, NO_COUNTERS, undoMerge } from './lineage';
+import type { MergedSource } from './lineage';
+import { MergeIndex } from './mergeIndex';
 import type { FeedbackCounters, LearningStore, Proposal } from './learningStore';
 import { recordTurnFailures } from './failureTracker';
 import { isRelevantWarning, negativeCandidate, renderWarnings } from './negativeLessons';
@@ -51,6 +54,7 @@ export interface IngestResult {
 
 export type ApproveResult =
   | { status: 'approved'; name: string; kind: LearnedCandidate['kind'] }
+  | { status: 'merged'; name: string; kind: 'positive'; score: number; identical: boolean }
   | { status: 'conflict'; name: string; existing: 'pack' | 'learned'; suggestion: string }
   | { status: 'missing' };
 
@@ -58,6 +62,7 @@ export class LearningService {
   private readonly approvedFacts = new Map<string, ApprovedSkillFacts>();
   private readonly counterCache = new Map<string, FeedbackCounters>();
   private readonly decayReported = new Set<string>();
+  private readonly mergeIndex = new MergeIndex();
   readonly adjuster: SkillScoreAdjuster;
 
   constructor(private readonly deps: LearningServiceDeps) {
@@ -237,7 +242,7 @@ export class LearningService {
    * free, or taken by a learned skill the caller chose to replace — a pack skill is never
    * overwritten: the caller gets `conflict` with a free name to offer instead.
    */
-  async approve(id: string, resolution: { name?: string; replaceLearned?: boolean } = {}): Promise<ApproveResult> {
+  async approve(id: string, resolution: { name?: string; replaceLearned?: boolean; noMerge?: boolean } = {}): Promise<ApproveResult> {
     const proposal = this.deps.store.proposal(id);
     if (!proposal || proposal.status !== 'proposed') return { status: 'missing' };
     const candidate = proposal.candidate;
@@ -247,6 +252,10 @@ export class LearningService {
       await this.deps.store.save();
       this.deps.events.emit({ type: 'skill_negative_created', payload: { skill_id: id, name } });
       return { status: 'approved', name, kind: 'negative' };
+    }
+    if (!resolution.noMerge && !resolution.replaceLearned && !resolution.name) {
+      const merged = await this.mergeOnApproval(proposal);
+      if (merged) return merged;
     }
     const existing = this.deps.skills.inspect(name);
     if (existing && (existing.origin === 'pack' || !resolution.replaceLearned)) {
@@ -270,7 +279,10 @@ export class LearningService {
   async discard(id: string): Promise<boolean> {
     const proposal = this.deps.store.proposal(id);
     if (!proposal) return false;
-    if (proposal.status === 'approved' && proposal.candidate.kind === 'positive') {
+    if (proposal.status === 'approved' && proposal.candidate.kind === 'positive' && this.mergedInto(proposal)) {
+      // Merged into another skill: discarding it takes back only what it brought.
+      await this.unmerge(proposal.approved_name, proposal.candidate.source_hash);
+    } else if (proposal.status === 'approved' && proposal.candidate.kind === 'positive') {
       // Approved into this project's scope (see approve), so removed from there.
       await this.deps.skills.removeLearnedSkill(proposal.approved_name, { scope_mode: 'project', scope_tenant_id: '', scope_project_id: this.deps.scope().projectId ?? '' });
       this.approvedFacts.delete(proposal.approved_name);
@@ -280,6 +292,38 @@ export class LearningService {
     await this.deps.store.save();
     this.deps.events.emit({ type: 'skill_ingested', payload: { skill_id: id, name: proposal.candidate.name, action: 'discarded' } });
     return true;
+  }
+
+  /**
+   * The learned skill (this project's) that an approved skill with this trigger and steps would
+   * merge into, if any — identical source hash, or similarity ≥ `mergeThreshold`.
+   */
+  mergeTarget(candidate: Pick<LearnedCandidate, 'trigger' | 'steps' | 'source_hash'>): { name: string; score: number; identical: boolean } | undefined {
+    const projectId = this.deps.scope().projectId ?? '';
+    const records = this.deps.skills.learnedSkills().filter((r) => r.scope_mode === 'project' && r.scope_project_id === projectId);
+    const match = this.mergeIndex.best(candidate, records, this.deps.config().mergeThreshold);
+    return match ? { name: match.record.name, score: match.score, identical: match.identical } : undefined;
+  }
+
+  /**
+   * Undoes one merge into a learned skill (from its lineage): the skill is recomputed without it
+   * (exactly as it was when that was its only merge), the counters it brought are taken back, and
+   * its proposal is pending again (approve it with `noMerge` to keep it as its own skill).
+   */
+  async unmerge(name: string, sourceHash: string): Promise<{ restored: string; proposalId: string } | undefined> {
+    const projectId = this.deps.scope().projectId ?? '';
+    const record = this.deps.skills.learnedSkills().find((r) => r.name === name && r.scope_mode === 'project' && r.scope_project_id === projectId);
+    const undone = record ? undoMerge(record, sourceHash) : undefined;
+    if (!undone) return undefined;
+    await this.deps.skills.restoreLearnedSkill(undone.record);
+    const back = undone.removed.counters;
+    this.deps.store.addCounters(name, { helpful: -back.helpful, harmful: -back.harmful, use_count: -back.use_count });
+    this.refreshCounters(name);
+    const proposal = undone.removed.proposal_id ? this.deps.store.proposal(undone.removed.proposal_id) : undefined;
+    if (proposal?.status === 'approved') this.deps.store.setStatus(proposal.id, 'proposed');
+    await this.deps.store.save();
+    this.deps.events.emit({ type: 'skill_unmerged', payload: { from_skill_id: name, restored_skill_id: undone.removed.proposal_id || undone.removed.name } });
+    return { restored: name, proposalId: proposal?.id ?? '' };
   }
 
   /** 👍/👎 or `skill_report_outcome`: +1 helpful/harmful for each named skill (small deltas). */
@@ -345,6 +389,33 @@ export class LearningService {
       steps: candidate.steps.map((s) => this.clean(s)), failure_modes: candidate.failure_modes.map((s) => this.clean(s)),
       tags: candidate.tags.map((t) => this.clean(t)),
     };
+  }
+
+  /** Approval of a positive proposal that duplicates a learned skill of this project: a merge. */
+  private async mergeOnApproval(proposal: Proposal): Promise<ApproveResult | undefined> {
+    const candidate = proposal.candidate;
+    const target = this.mergeTarget(candidate);
+    const record = target ? this.deps.skills.learnedSkills().find((r) => r.name === target.name && r.scope_mode === 'project' && r.scope_project_id === (this.deps.scope().projectId ?? '')) : undefined;
+    if (!target || !record) return undefined;
+    const source: MergedSource = {
+      proposal_id: proposal.id, name: candidate.name, source_hash: candidate.source_hash, origin_ref: `learning:${proposal.id}`,
+      trigger: candidate.trigger, steps: [...candidate.steps], preconditions: [], failure_modes: [...candidate.failure_modes],
+      tags: [...candidate.tags], counters: { ...NO_COUNTERS }, merged_at: this.deps.clock.now(),
+    };
+    const merged = mergeRecords(record, [source]);
+    if (merged !== record) await this.deps.skills.restoreLearnedSkill(merged);
+    this.deps.store.setStatus(proposal.id, 'approved', record.name);
+    this.deps.store.validate(record.name);
+    this.refreshCounters(record.name);
+    await this.deps.store.save();
+    this.deps.events.emit({ type: 'skill_merged', payload: { into_skill_id: record.name, merged_skill_id: proposal.id, score: Number(target.score.toFixed(4)), identical: target.identical } });
+    return { status: 'merged', name: record.name, kind: 'positive', score: target.score, identical: target.identical };
+  }
+
+  /** Whether an approved proposal lives on as a merge into another skill (not as its base). */
+  private mergedInto(proposal: Proposal): boolean {
+    return this.deps.skills.learnedSkills().some((record) => record.name === proposal.approved_name
+      && Boolean(lineageOf(record)?.merged_from.some((s) => s.proposal_id === proposal.id)));
   }
 
   private propose(candidate: LearnedCandidate, origin: string): Proposal {

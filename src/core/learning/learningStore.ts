@@ -167,6 +167,17 @@ export class LearningStore {
       outcome === 'helpful' ? [now, now, name] : [now, name]);
   }
 
+  /**
+   * Adds (or, negative, takes back) counters merged from another skill; never below zero. The
+   * timestamps move forward only.
+   */
+  addCounters(name: string, delta: { helpful: number; harmful: number; use_count: number; last_used?: number; last_validated?: number }): void {
+    this.db.run('INSERT OR IGNORE INTO counters (name) VALUES (?)', [name]);
+    this.db.run(`UPDATE counters SET helpful = MAX(0, helpful + ?), harmful = MAX(0, harmful + ?), use_count = MAX(0, use_count + ?),
+      last_used = MAX(last_used, ?), last_validated = MAX(last_validated, ?) WHERE name = ?`,
+    [delta.helpful, delta.harmful, delta.use_count, delta.last_used ?? 0, delta.last_validated ?? 0, name]);
+  }
+
   /** Marks a validated use without a rating (approval renews decay). */
   validate(name: string): void {
     const now = this.clock.now();

@@ -117,6 +117,10 @@ export interface SkillService {
   addLearnedSkill(input: LearnedSkillInput, callerScope?: SkillRequestContext['scope']): Promise<SkillRecord>;
   /** Removes a learned skill; pass the scope when several scopes have one of that name. */
   removeLearnedSkill(name: string, scope?: SkillScope): Promise<boolean>;
+  /** Every learned skill (all scopes), for merge checks and export. */
+  learnedSkills(): SkillRecord[];
+  /** Stores a learned record exactly as given (a merge, its undo, an import); journaled. */
+  restoreLearnedSkill(record: SkillRecord): Promise<void>;
   /** A full record by name, unfiltered (for UI: "open definition"); never send it to a model as is. */
   inspect(name: string): SkillRecord | undefined;
   updateConfig(config: SkillsConfig): void;
@@ -261,6 +265,14 @@ class DefaultSkillService implements SkillService {
 
   removeLearnedSkill(name: string, scope?: SkillScope): Promise<boolean> {
     return this.learned.remove(name, scope);
+  }
+
+  learnedSkills(): SkillRecord[] {
+    return this.learned.list();
+  }
+
+  restoreLearnedSkill(record: SkillRecord): Promise<void> {
+    return this.learned.restore(record);
   }
 
   inspect(name: string): SkillRecord | undefined {

@@ -74,6 +74,28 @@ export class LearnedSkills {
     return learned;
   }
 
+  /** Every learned skill, in every scope. */
+  list(): SkillRecord[] {
+    return this.deps.store.all().filter((r) => r.origin === 'learned');
+  }
+
+  /**
+   * Stores a learned record exactly as given (ids, counters, timestamps and `extra` untouched):
+   * a merge, its undo, or an imported snapshot line. Replaces the record of that scope and name.
+   */
+  async restore(record: SkillRecord): Promise<void> {
+    if (record.origin !== 'learned') throw new Error(`Only learned skills can be restored; "${record.name}" is a ${record.origin} skill.`);
+    const unreachable = unreachableScope(record);
+    if (unreachable) throw new Error(`Learned skill not stored: ${unreachable}`);
+    const { store } = this.deps;
+    store.transaction(() => {
+      store.delete(record);
+      store.upsert(record);
+    });
+    await this.deps.journal.write(store);
+    await this.deps.save();
+  }
+
   /**
    * Removes a learned skill. Without a scope, the name must be unambiguous (one learned skill
    * of that name); with several, the caller must say which scope.
