@@ -16,6 +16,6 @@ export interface LearnedSkillPort {
   removeLearnedSkill(name: string, scope?: SkillScope): Promise<boolean>;
   /** Every learned skill (merge candidates, export). */
   learnedSkills(): SkillRecord[];
-  /** Stores a learned record exactly as given (a merge, its undo, an import). */
-  restoreLearnedSkill(record: SkillRecord): Promise<void>;
+  /** Stores learned records exactly as given (a merge, its undo, an import), all or nothing. */
+  restoreLearnedSkills(records: readonly SkillRecord[]): Promise<void>;
 }

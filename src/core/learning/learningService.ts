@@ -300,8 +300,8 @@ export class LearningService {
    */
   mergeTarget(candidate: Pick<LearnedCandidate, 'trigger' | 'steps' | 'source_hash'>): { name: string; score: number; identical: boolean } | undefined {
     const projectId = this.deps.scope().projectId ?? '';
-    const records = this.deps.skills.learnedSkills().filter((r) => r.scope_mode === 'project' && r.scope_project_id === projectId);
-    const match = this.mergeIndex.best(candidate, records, this.deps.config().mergeThreshold);
+    this.mergeIndex.sync(this.deps.skills.learnedSkills());
+    const match = this.mergeIndex.best(candidate, this.deps.config().mergeThreshold, (r) => r.scope_mode === 'project' && r.scope_project_id === projectId);
     return match ? { name: match.record.name, score: match.score, identical: match.identical } : undefined;
   }
 
@@ -315,7 +315,7 @@ export class LearningService {
     const record = this.deps.skills.learnedSkills().find((r) => r.name === name && r.scope_mode === 'project' && r.scope_project_id === projectId);
     const undone = record ? undoMerge(record, sourceHash) : undefined;
     if (!undone) return undefined;
-    await this.deps.skills.restoreLearnedSkill(undone.record);
+    await this.deps.skills.restoreLearnedSkills([undone.record]);
     const back = undone.removed.counters;
     this.deps.store.addCounters(name, { helpful: -back.helpful, harmful: -back.harmful, use_count: -back.use_count });
     this.refreshCounters(name);
@@ -403,7 +403,7 @@ export class LearningService {
       tags: [...candidate.tags], counters: { ...NO_COUNTERS }, merged_at: this.deps.clock.now(),
     };
     const merged = mergeRecords(record, [source]);
-    if (merged !== record) await this.deps.skills.restoreLearnedSkill(merged);
+    if (merged !== record) await this.deps.skills.restoreLearnedSkills([merged]);
     this.deps.store.setStatus(proposal.id, 'approved', record.name);
     this.deps.store.validate(record.name);
     this.refreshCounters(record.name);

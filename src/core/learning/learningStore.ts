@@ -128,6 +128,20 @@ export class LearningStore {
     return rows.map(toProposal);
   }
 
+  /** Whether any proposal (any status) has this source hash. */
+  hasSourceHash(sourceHash: string): boolean {
+    return Boolean(this.db.get('SELECT 1 AS x FROM proposals WHERE source_hash = ? LIMIT 1', [sourceHash]));
+  }
+
+  /** Stores a proposal exactly as given (an imported snapshot line); an existing id is kept. */
+  insertProposal(proposal: Proposal): boolean {
+    if (this.proposal(proposal.id)) return false;
+    this.db.run('INSERT INTO proposals (id, kind, status, name, candidate, source_hash, count, origin, created_at, updated_at, approved_name, stale_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [proposal.id, proposal.candidate.kind, proposal.status, proposal.candidate.name, JSON.stringify(proposal.candidate), proposal.candidate.source_hash, proposal.count,
+        proposal.origin, proposal.created_at, proposal.updated_at, proposal.approved_name, proposal.stale_reason]);
+    return true;
+  }
+
   /** The approved proposal behind a stored learned skill. */
   approvedAs(name: string): Proposal | undefined {
     const row = this.db.get('SELECT * FROM proposals WHERE approved_name = ? AND status = \'approved\'', [name]);

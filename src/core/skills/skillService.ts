@@ -119,8 +119,8 @@ export interface SkillService {
   removeLearnedSkill(name: string, scope?: SkillScope): Promise<boolean>;
   /** Every learned skill (all scopes), for merge checks and export. */
   learnedSkills(): SkillRecord[];
-  /** Stores a learned record exactly as given (a merge, its undo, an import); journaled. */
-  restoreLearnedSkill(record: SkillRecord): Promise<void>;
+  /** Stores learned records exactly as given (a merge, its undo, an import), all or nothing; journaled. */
+  restoreLearnedSkills(records: readonly SkillRecord[]): Promise<void>;
   /** A full record by name, unfiltered (for UI: "open definition"); never send it to a model as is. */
   inspect(name: string): SkillRecord | undefined;
   updateConfig(config: SkillsConfig): void;
@@ -271,8 +271,8 @@ class DefaultSkillService implements SkillService {
     return this.learned.list();
   }
 
-  restoreLearnedSkill(record: SkillRecord): Promise<void> {
-    return this.learned.restore(record);
+  restoreLearnedSkills(records: readonly SkillRecord[]): Promise<void> {
+    return this.learned.restore(records);
   }
 
   inspect(name: string): SkillRecord | undefined {

@@ -102,10 +102,30 @@ describe('merge with lineage: similarity, union, idempotence, order, undo', () =
     const target = base();
     const pack = { ...learned('pack-one', target.trigger, target.steps), origin: 'pack' as const };
     const candidate = { trigger: target.trigger, steps: target.steps, source_hash: String(target.extra.source_hash) };
-    assert.equal(index.best(candidate, [pack], 0.9), undefined);
-    const match = index.best(candidate, [pack, target], 0.9);
+    index.sync([pack]);
+    assert.equal(index.best(candidate, 0.9), undefined);
+    index.sync([pack, target]);
+    const match = index.best(candidate, 0.9);
     assert.equal(match?.record.name, 'weather');
     assert.equal(match?.identical, true);
-    assert.equal(index.best({ trigger: 'rotate secrets', steps: ['Call vault.'], source_hash: 'x' }, [target], 0.9), undefined);
+    assert.equal(index.best(candidate, 0.9, (r) => r.name !== 'weather'), undefined, 'accept filter (scope) honoured');
+    assert.equal(index.best({ trigger: 'rotate secrets', steps: ['Call vault.'], source_hash: 'x' }, 0.9), undefined);
+    index.sync([]);
+    assert.equal(index.best(candidate, 0.9), undefined, 'a removed record is gone');
+  });
+
+  it('property: the prefix-filtered index finds exactly what scoring every record finds', () => {
+    const words = ['deploy', 'service', 'forecast', 'issue', 'create', 'weather', 'token', 'rotate', 'city', 'summary', 'branch', 'test'];
+    const text = fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 6 }).map((w) => w.join(' '));
+    const skill = fc.record({ trigger: text, steps: fc.array(text, { minLength: 1, maxLength: 3 }) });
+    fc.assert(fc.property(fc.array(skill, { maxLength: 25 }), skill, fc.constantFrom(0.5, 0.7, 0.9, 1), (skills, query, threshold) => {
+      const records = skills.map((s, i) => learned(`s${i}`, s.trigger, s.steps, { created_at: i }));
+      const index = new MergeIndex();
+      index.sync(records);
+      const got = index.best({ ...query, source_hash: 'none' }, threshold);
+      const q = termVector(query.trigger, query.steps);
+      const scores = records.map((r) => similarity(q, termVector(r.trigger, r.steps))).filter((x) => x >= threshold);
+      assert.equal(got?.score, scores.length ? Math.max(...scores) : undefined);
+    }), { numRuns: 300 });
   });
 });

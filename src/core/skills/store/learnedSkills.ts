@@ -80,17 +80,23 @@ export class LearnedSkills {
   }
 
   /**
-   * Stores a learned record exactly as given (ids, counters, timestamps and `extra` untouched):
-   * a merge, its undo, or an imported snapshot line. Replaces the record of that scope and name.
+   * Stores learned records exactly as given (ids, counters, timestamps and `extra` untouched): a
+   * merge, its undo, or an imported snapshot. Each replaces the record of its scope and name.
+   * All or nothing: every record is checked first; one transaction, one journal write, one save.
    */
-  async restore(record: SkillRecord): Promise<void> {
-    if (record.origin !== 'learned') throw new Error(`Only learned skills can be restored; "${record.name}" is a ${record.origin} skill.`);
-    const unreachable = unreachableScope(record);
-    if (unreachable) throw new Error(`Learned skill not stored: ${unreachable}`);
+  async restore(records: readonly SkillRecord[]): Promise<void> {
+    for (const record of records) {
+      if (record.origin !== 'learned') throw new Error(`Only learned skills can be restored; "${record.name}" is a ${record.origin} skill.`);
+      const unreachable = unreachableScope(record);
+      if (unreachable) throw new Error(`Learned skill "${record.name}" not stored: ${unreachable}`);
+    }
+    if (records.length === 0) return;
     const { store } = this.deps;
     store.transaction(() => {
-      store.delete(record);
-      store.upsert(record);
+      for (const record of records) {
+        store.delete(record);
+        store.upsert(record);
+      }
     });
     await this.deps.journal.write(store);
     await this.deps.save();
