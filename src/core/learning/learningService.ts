@@ -9,9 +9,9 @@ import { failureSignature } from './failureSignature';
 import { inferTaskType } from './learnedCandidate';
 import type { LearnedCandidate } from './learnedCandidate';
 import type { LearnedSkillPort } from './learnedSkillPort';
-import { mergeRecords, lineageOf, NO_COUNTERS, undoMerge } from './lineage';
-import type { MergedSource } from './lineage';
-import { MergeIndex } from './mergeIndex';
+import { LearnedSkillMerger } from './merge/learnedSkillMerger';
+import { exportLearnedSnapshot, importLearnedSnapshot } from './snapshot/snapshotTransfer';
+import type { ImportReport, SnapshotStores } from './snapshot/snapshotTransfer';
 import type { FeedbackCounters, LearningStore, Proposal } from './learningStore';
 import { recordTurnFailures } from './failureTracker';
 import { isRelevantWarning, negativeCandidate, renderWarnings } from './negativeLessons';
@@ -62,12 +62,16 @@ export class LearningService {
   private readonly approvedFacts = new Map<string, ApprovedSkillFacts>();
   private readonly counterCache = new Map<string, FeedbackCounters>();
   private readonly decayReported = new Set<string>();
-  private readonly mergeIndex = new MergeIndex();
+  private readonly merger: LearnedSkillMerger;
   readonly adjuster: SkillScoreAdjuster;
 
   constructor(private readonly deps: LearningServiceDeps) {
     for (const proposal of deps.store.proposals('approved', 'positive')) this.rememberApproved(proposal);
     for (const counters of deps.store.allCounters()) this.counterCache.set(counters.name, counters);
+    this.merger = new LearnedSkillMerger({
+      skills: deps.skills, store: deps.store, events: deps.events, clock: deps.clock,
+      threshold: () => deps.config().mergeThreshold, projectId: () => deps.scope().projectId ?? '',
+    });
     this.adjuster = createScoreAdjuster({
       approved: (name) => this.approvedFacts.get(name),
       counters: (name) => this.counterCache.get(name),
@@ -254,8 +258,11 @@ export class LearningService {
       return { status: 'approved', name, kind: 'negative' };
     }
     if (!resolution.noMerge && !resolution.replaceLearned && !resolution.name) {
-      const merged = await this.mergeOnApproval(proposal);
-      if (merged) return merged;
+      const merged = await this.merger.mergeProposal(proposal);
+      if (merged) {
+        this.refreshCounters(merged.name);
+        return { status: 'merged', kind: 'positive', ...merged };
+      }
     }
     const existing = this.deps.skills.inspect(name);
     if (existing && (existing.origin === 'pack' || !resolution.replaceLearned)) {
@@ -279,7 +286,7 @@ export class LearningService {
   async discard(id: string): Promise<boolean> {
     const proposal = this.deps.store.proposal(id);
     if (!proposal) return false;
-    if (proposal.status === 'approved' && proposal.candidate.kind === 'positive' && this.mergedInto(proposal)) {
+    if (proposal.status === 'approved' && proposal.candidate.kind === 'positive' && this.merger.isMerged(proposal)) {
       // Merged into another skill: discarding it takes back only what it brought.
       await this.unmerge(proposal.approved_name, proposal.candidate.source_hash);
     } else if (proposal.status === 'approved' && proposal.candidate.kind === 'positive') {
@@ -294,36 +301,35 @@ export class LearningService {
     return true;
   }
 
-  /**
-   * The learned skill (this project's) that an approved skill with this trigger and steps would
-   * merge into, if any — identical source hash, or similarity ≥ `mergeThreshold`.
-   */
+  /** The learned skill of this project an approved skill with this trigger and steps would merge into. */
   mergeTarget(candidate: Pick<LearnedCandidate, 'trigger' | 'steps' | 'source_hash'>): { name: string; score: number; identical: boolean } | undefined {
-    const projectId = this.deps.scope().projectId ?? '';
-    this.mergeIndex.sync(this.deps.skills.learnedSkills());
-    const match = this.mergeIndex.best(candidate, this.deps.config().mergeThreshold, (r) => r.scope_mode === 'project' && r.scope_project_id === projectId);
-    return match ? { name: match.record.name, score: match.score, identical: match.identical } : undefined;
+    const target = this.merger.target(candidate);
+    return target ? { name: target.name, score: target.score, identical: target.identical } : undefined;
+  }
+
+  /** Undoes one merge into a learned skill from its lineage (see LearnedSkillMerger.unmerge). */
+  async unmerge(name: string, sourceHash: string): Promise<{ restored: string; proposalId: string } | undefined> {
+    const result = await this.merger.unmerge(name, sourceHash);
+    if (result) this.refreshCounters(name);
+    return result;
+  }
+
+  /** Writes this workspace's learned skills, counters and proposals as a snapshot (JSONL text). */
+  exportSnapshot(toolshedVersion: string): { text: string; learned: number; proposals: number } {
+    return exportLearnedSnapshot(this.snapshotStores(), { toolshedVersion, now: this.deps.clock.now() });
   }
 
   /**
-   * Undoes one merge into a learned skill (from its lineage): the skill is recomputed without it
-   * (exactly as it was when that was its only merge), the counters it brought are taken back, and
-   * its proposal is pending again (approve it with `noMerge` to keep it as its own skill).
+   * Imports a snapshot into this project (see importLearnedSnapshot); throws SnapshotError, with
+   * nothing changed, for a snapshot it refuses.
    */
-  async unmerge(name: string, sourceHash: string): Promise<{ restored: string; proposalId: string } | undefined> {
-    const projectId = this.deps.scope().projectId ?? '';
-    const record = this.deps.skills.learnedSkills().find((r) => r.name === name && r.scope_mode === 'project' && r.scope_project_id === projectId);
-    const undone = record ? undoMerge(record, sourceHash) : undefined;
-    if (!undone) return undefined;
-    await this.deps.skills.restoreLearnedSkills([undone.record]);
-    const back = undone.removed.counters;
-    this.deps.store.addCounters(name, { helpful: -back.helpful, harmful: -back.harmful, use_count: -back.use_count });
-    this.refreshCounters(name);
-    const proposal = undone.removed.proposal_id ? this.deps.store.proposal(undone.removed.proposal_id) : undefined;
-    if (proposal?.status === 'approved') this.deps.store.setStatus(proposal.id, 'proposed');
-    await this.deps.store.save();
-    this.deps.events.emit({ type: 'skill_unmerged', payload: { from_skill_id: name, restored_skill_id: undone.removed.proposal_id || undone.removed.name } });
-    return { restored: name, proposalId: proposal?.id ?? '' };
+  async importSnapshot(bytes: Uint8Array, options: { dryRun?: boolean } = {}): Promise<ImportReport> {
+    const report = await importLearnedSnapshot(this.snapshotStores(), bytes, { projectId: this.deps.scope().projectId, dryRun: options.dryRun });
+    if (options.dryRun) return report;
+    for (const counters of this.deps.store.allCounters()) this.counterCache.set(counters.name, counters);
+    for (const proposal of this.deps.store.proposals('approved', 'positive')) this.rememberApproved(proposal);
+    this.deps.events.emit({ type: 'skill_ingested', payload: { skill_id: 'snapshot', name: '', action: 'imported', added: report.added.length, merged: report.merged.length } });
+    return report;
   }
 
   /** 👍/👎 or `skill_report_outcome`: +1 helpful/harmful for each named skill (small deltas). */
@@ -391,38 +397,15 @@ export class LearningService {
     };
   }
 
-  /** Approval of a positive proposal that duplicates a learned skill of this project: a merge. */
-  private async mergeOnApproval(proposal: Proposal): Promise<ApproveResult | undefined> {
-    const candidate = proposal.candidate;
-    const target = this.mergeTarget(candidate);
-    const record = target ? this.deps.skills.learnedSkills().find((r) => r.name === target.name && r.scope_mode === 'project' && r.scope_project_id === (this.deps.scope().projectId ?? '')) : undefined;
-    if (!target || !record) return undefined;
-    const source: MergedSource = {
-      proposal_id: proposal.id, name: candidate.name, source_hash: candidate.source_hash, origin_ref: `learning:${proposal.id}`,
-      trigger: candidate.trigger, steps: [...candidate.steps], preconditions: [], failure_modes: [...candidate.failure_modes],
-      tags: [...candidate.tags], counters: { ...NO_COUNTERS }, merged_at: this.deps.clock.now(),
-    };
-    const merged = mergeRecords(record, [source]);
-    if (merged !== record) await this.deps.skills.restoreLearnedSkills([merged]);
-    this.deps.store.setStatus(proposal.id, 'approved', record.name);
-    this.deps.store.validate(record.name);
-    this.refreshCounters(record.name);
-    await this.deps.store.save();
-    this.deps.events.emit({ type: 'skill_merged', payload: { into_skill_id: record.name, merged_skill_id: proposal.id, score: Number(target.score.toFixed(4)), identical: target.identical } });
-    return { status: 'merged', name: record.name, kind: 'positive', score: target.score, identical: target.identical };
-  }
-
-  /** Whether an approved proposal lives on as a merge into another skill (not as its base). */
-  private mergedInto(proposal: Proposal): boolean {
-    return this.deps.skills.learnedSkills().some((record) => record.name === proposal.approved_name
-      && Boolean(lineageOf(record)?.merged_from.some((s) => s.proposal_id === proposal.id)));
-  }
-
   private propose(candidate: LearnedCandidate, origin: string): Proposal {
     const id = `pr_${createHash('sha256').update(candidate.source_hash).digest('hex').slice(0, 16)}`;
     const { proposal, action } = this.deps.store.propose(id, candidate, origin);
     this.deps.events.emit({ type: 'skill_ingested', payload: { skill_id: proposal.id, name: proposal.candidate.name, action: action === 'created' ? 'proposed' : 'incremented', kind: candidate.kind } });
     return proposal;
+  }
+
+  private snapshotStores(): SnapshotStores {
+    return { skills: this.deps.skills, store: this.deps.store, mergeThreshold: this.deps.config().mergeThreshold };
   }
 
   private rememberApproved(proposal: Proposal): void {

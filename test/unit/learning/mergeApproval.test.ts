@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { lineageOf } from '../../../src/core/learning/lineage';
+import { lineageOf } from '../../../src/core/learning/merge/lineage';
 import { pack, stepSkill, tempDir, writeTree } from '../skills/helpers';
 import { makeLearning, turn } from './helpers';
 

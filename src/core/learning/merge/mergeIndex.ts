@@ -1,4 +1,4 @@
-import type { SkillRecord } from '../skills/skillSchema';
+import type { SkillRecord } from '../../skills/skillSchema';
 import { sourceHashesOf } from './lineage';
 import { similarity, termVector } from './similarity';
 import type { TermVector } from './similarity';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { skillRecordSchema } from '../skills/skillSchema';
-import type { SkillRecord } from '../skills/skillSchema';
-import type { FeedbackCounters, Proposal } from './learningStore';
+import { skillRecordSchema } from '../../skills/skillSchema';
+import type { SkillRecord } from '../../skills/skillSchema';
+import type { FeedbackCounters, Proposal } from '../learningStore';
 
 /**
  * The learned-skills snapshot format (RFC Part 7): JSONL, one header line, then one line per

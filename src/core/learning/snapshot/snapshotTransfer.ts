@@ -1,11 +1,11 @@
-import type { SkillRecord } from '../skills/skillSchema';
-import { skillId } from '../skills/store/skillRecords';
-import { makeScope, sameScope } from '../skills/store/skillScope';
-import type { LearnedSkillPort } from './learnedSkillPort';
-import { lineageOf, mergeRecords, NO_COUNTERS, sourceHashesOf, sourcesOf } from './lineage';
-import type { Lineage } from './lineage';
-import type { LearningStore } from './learningStore';
-import { MergeIndex } from './mergeIndex';
+import type { SkillRecord } from '../../skills/skillSchema';
+import { skillId } from '../../skills/store/skillRecords';
+import { makeScope, sameScope } from '../../skills/store/skillScope';
+import type { LearnedSkillPort } from '../learnedSkillPort';
+import { lineageOf, mergeRecords, NO_COUNTERS, sourceHashesOf, sourcesOf } from '../merge/lineage';
+import type { Lineage } from '../merge/lineage';
+import type { LearningStore } from '../learningStore';
+import { MergeIndex } from '../merge/mergeIndex';
 import { parseSnapshot, SnapshotError, writeSnapshot } from './snapshot';
 import type { LearnedLine } from './snapshot';
 

@@ -1,4 +1,4 @@
-import { analyze } from '../search/textAnalysis';
+import { analyze } from '../../search/textAnalysis';
 
 /**
  * Near-duplicate detection for learned skills (RFC §2.2): a weighted Jaccard similarity over the
