@@ -76,18 +76,19 @@ export async function importLearnedSnapshot(stores: SnapshotStores, bytes: Uint8
     const probe = { trigger: record.trigger, steps: record.steps, source_hash: hashes[0]! };
     let target: SkillRecord | undefined;
     if (sameName) {
-      const known = new Set(sourceHashesOf(sameName));
-      if (sameName.content_hash === record.content_hash || hashes.every((h) => known.has(h))) {
-        report.unchanged.push(record.name);
-        continue;
-      }
-      target = index.best(probe, stores.mergeThreshold, (r) => r.id === sameName.id)?.record;
+      target = sameName.content_hash === record.content_hash ? sameName : index.best(probe, stores.mergeThreshold, (r) => r.id === sameName.id)?.record;
       if (!target) {
         report.conflicts.push(record.name);
         continue;
       }
     } else {
       target = index.best(probe, stores.mergeThreshold, (r) => sameScope(r, record))?.record;
+    }
+    // Everything it stands for is already in the target: importing it again changes nothing.
+    const known = target ? new Set(sourceHashesOf(target)) : undefined;
+    if (target && (target.content_hash === record.content_hash || hashes.every((h) => known!.has(h)))) {
+      report.unchanged.push(record.name);
+      continue;
     }
     const written = target ? mergeRecords(target, sourcesOf(record, delta)) : record;
     planned.set(scopeKey(written), written);
