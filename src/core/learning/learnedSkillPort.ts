@@ -1,7 +1,7 @@
 import type { TaskType } from '../config/settingsSchema';
 import type { SkillRecord } from '../skills/skillSchema';
 import type { LearnedSkillInput } from '../skills/store/skillRecords';
-import type { SkillScope } from '../skills/store/skillScope';
+import type { SkillIdentity, SkillScope } from '../skills/store/skillScope';
 
 /**
  * What learning needs from the skill store — nothing more (the SkillService satisfies it):
@@ -14,8 +14,12 @@ export interface LearnedSkillPort {
   addLearnedSkill(input: LearnedSkillInput): Promise<{ name: string }>;
   /** `scope` names which learned skill when several scopes hold one of that name. */
   removeLearnedSkill(name: string, scope?: SkillScope): Promise<boolean>;
-  /** Every learned skill (merge candidates, export). */
+  /** Every learned skill (merge candidates, export); usage counts may lag — see learnedSkill. */
   learnedSkills(): SkillRecord[];
+  /** One learned skill of one scope, read fresh (before writing a merge of it back). */
+  learnedSkill(identity: SkillIdentity): SkillRecord | undefined;
+  /** Names of all pack skills (any scope). */
+  packSkillNames(): Set<string>;
   /** Stores learned records exactly as given (a merge, its undo, an import), all or nothing. */
   restoreLearnedSkills(records: readonly SkillRecord[]): Promise<void>;
 }

@@ -29,13 +29,17 @@ export interface MergeOutcome {
 
 export class LearnedSkillMerger {
   private readonly index = new MergeIndex();
+  /** The list last synced into the index (the store hands out a new list after each learned write). */
+  private synced: readonly SkillRecord[] | undefined;
 
   constructor(private readonly deps: MergerDeps) {}
 
   /** The learned skill of this project a skill with this trigger and steps would merge into. */
   target(candidate: Pick<LearnedCandidate, 'trigger' | 'steps' | 'source_hash'>): (MergeOutcome & { record: SkillRecord }) | undefined {
     const projectId = this.deps.projectId();
-    this.index.sync(this.deps.skills.learnedSkills());
+    const records = this.deps.skills.learnedSkills();
+    if (records !== this.synced) this.index.sync(records);
+    this.synced = records;
     const match = this.index.best(candidate, this.deps.threshold(), (r) => r.scope_mode === 'project' && r.scope_project_id === projectId);
     return match ? { name: match.record.name, score: match.score, identical: match.identical, record: match.record } : undefined;
   }
@@ -50,8 +54,10 @@ export class LearnedSkillMerger {
       trigger: candidate.trigger, steps: [...candidate.steps], preconditions: [], failure_modes: [...candidate.failure_modes],
       tags: [...candidate.tags], counters: { ...NO_COUNTERS }, merged_at: this.deps.clock.now(),
     };
-    const merged = mergeRecords(target.record, [source]);
-    if (merged !== target.record) await this.deps.skills.restoreLearnedSkills([merged]);
+    // Read fresh: the listed copy's usage counts may lag behind the store's.
+    const current = this.deps.skills.learnedSkill(target.record) ?? target.record;
+    const merged = mergeRecords(current, [source]);
+    if (merged !== current) await this.deps.skills.restoreLearnedSkills([merged]);
     this.deps.store.setStatus(proposal.id, 'approved', target.name);
     this.deps.store.validate(target.name);
     await this.deps.store.save();
@@ -85,7 +91,6 @@ export class LearnedSkillMerger {
   }
 
   private projectRecord(name: string): SkillRecord | undefined {
-    const projectId = this.deps.projectId();
-    return this.deps.skills.learnedSkills().find((r) => r.name === name && r.scope_mode === 'project' && r.scope_project_id === projectId);
+    return this.deps.skills.learnedSkill({ name, scope_mode: 'project', scope_tenant_id: '', scope_project_id: this.deps.projectId() });
   }
 }

@@ -58,32 +58,37 @@ export async function importLearnedSnapshot(stores: SnapshotStores, bytes: Uint8
   const report: ImportReport = { added: [], merged: [], unchanged: [], conflicts: [], proposalsAdded: 0, proposalsSkipped: 0 };
   const incoming = snapshot.learned.map((line) => ({ ...line, record: options.projectId === undefined ? line.record : rescope(line.record, options.projectId) }));
 
-  const packNames = [...new Set(incoming.map((l) => l.record.name).filter((name) => stores.skills.inspect(name)?.origin === 'pack'))];
+  const packSkills = stores.skills.packSkillNames();
+  const packNames = [...new Set(incoming.map((l) => l.record.name).filter((name) => packSkills.has(name)))];
   if (packNames.length) {
     throw new SnapshotError(`Not imported: ${packNames.length === 1 ? 'a pack skill is' : `${packNames.length} pack skills are`} already named ${packNames.slice(0, 10).map((n) => `"${n}"`).join(', ')}${packNames.length > 10 ? ', …' : ''}, and Toolshed never overwrites pack skills. Rename ${packNames.length === 1 ? 'that skill' : 'those skills'} in the snapshot (or the pack) and import again.`);
   }
 
-  // The planned state of every learned skill touched, by scope + name.
+  // Incoming skills merge into what this store held before the import, never into each other:
+  // the snapshot's own skills were kept apart where they came from (a round trip keeps them so).
   const current = new Map(stores.skills.learnedSkills().map((r) => [scopeKey(r), r]));
   const planned = new Map<string, SkillRecord>();
   const counterDeltas: Array<{ name: string; counters: NonNullable<LearnedLine['counters']> }> = [];
   const index = new MergeIndex();
   index.sync([...current.values()]);
+  /** The latest state of a record of this store: planned by this import, else read fresh. */
+  const latest = (record: SkillRecord) => planned.get(scopeKey(record)) ?? stores.skills.learnedSkill(record) ?? record;
   for (const { record, counters } of incoming) {
     const delta = counters ?? { name: record.name, ...NO_COUNTERS, last_used: 0, last_validated: 0 };
-    const sameName = planned.get(scopeKey(record)) ?? current.get(scopeKey(record));
+    const sameName = current.get(scopeKey(record));
     const hashes = sourceHashesOf(record);
     const probe = { trigger: record.trigger, steps: record.steps, source_hash: hashes[0]! };
-    let target: SkillRecord | undefined;
+    let found: SkillRecord | undefined;
     if (sameName) {
-      target = sameName.content_hash === record.content_hash ? sameName : index.best(probe, stores.mergeThreshold, (r) => r.id === sameName.id)?.record;
-      if (!target) {
+      found = sameName.content_hash === record.content_hash ? sameName : index.best(probe, stores.mergeThreshold, (r) => r.id === sameName.id)?.record;
+      if (!found) {
         report.conflicts.push(record.name);
         continue;
       }
     } else {
-      target = index.best(probe, stores.mergeThreshold, (r) => sameScope(r, record))?.record;
+      found = index.best(probe, stores.mergeThreshold, (r) => sameScope(r, record))?.record;
     }
+    const target = found ? latest(found) : undefined;
     // Everything it stands for is already in the target: importing it again changes nothing.
     const known = target ? new Set(sourceHashesOf(target)) : undefined;
     if (target && (target.content_hash === record.content_hash || hashes.every((h) => known!.has(h)))) {
@@ -92,7 +97,6 @@ export async function importLearnedSnapshot(stores: SnapshotStores, bytes: Uint8
     }
     const written = target ? mergeRecords(target, sourcesOf(record, delta)) : record;
     planned.set(scopeKey(written), written);
-    index.put(written);
     counterDeltas.push({ name: written.name, counters: { ...delta, name: written.name } });
     if (target) report.merged.push({ name: record.name, into: target.name });
     else report.added.push(record.name);

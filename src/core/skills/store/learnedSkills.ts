@@ -5,7 +5,7 @@ import type { LearnedSkillJournal } from './learnedSkillJournal';
 import { skillId, toRecord } from './skillRecords';
 import type { LearnedSkillInput } from './skillRecords';
 import { describeScope, makeScope, sameScope, unreachableScope } from './skillScope';
-import type { SkillScope } from './skillScope';
+import type { SkillIdentity, SkillScope } from './skillScope';
 import type { SkillStore } from './skillStore';
 
 /**
@@ -31,6 +31,9 @@ export interface CallerScope {
 }
 
 export class LearnedSkills {
+  /** Learned records as last read; dropped on every learned write made here (usage counts may lag). */
+  private cached: SkillRecord[] | undefined;
+
   constructor(private readonly deps: LearnedSkillsDeps) {}
 
   /**
@@ -65,6 +68,7 @@ export class LearnedSkills {
     }, previous);
     const learned: SkillRecord = { ...record, id: previous?.id ?? skillId('learned', name, scope), format: 'learned' };
     // A learned skill takes the name from a pack skill of its scope (packs never overwrite learned ones).
+    this.cached = undefined;
     store.transaction(() => {
       store.delete({ ...scope, name });
       store.upsert(learned);
@@ -74,9 +78,20 @@ export class LearnedSkills {
     return learned;
   }
 
-  /** Every learned skill, in every scope. */
+  /**
+   * Every learned skill, in every scope. Cached between learned writes: reading 10,000 rows costs
+   * far more than a merge check may. `use_count`/`last_used` can lag behind; read one record
+   * fresh with `get` before writing it back.
+   */
   list(): SkillRecord[] {
-    return this.deps.store.all().filter((r) => r.origin === 'learned');
+    this.cached ??= this.deps.store.all().filter((r) => r.origin === 'learned');
+    return this.cached;
+  }
+
+  /** One learned record, read fresh from the store. */
+  get(identity: SkillIdentity): SkillRecord | undefined {
+    const record = this.deps.store.get(identity.name, identity);
+    return record?.origin === 'learned' ? record : undefined;
   }
 
   /**
@@ -92,6 +107,7 @@ export class LearnedSkills {
     }
     if (records.length === 0) return;
     const { store } = this.deps;
+    this.cached = undefined;
     store.transaction(() => {
       for (const record of records) {
         store.delete(record);
@@ -113,6 +129,7 @@ export class LearnedSkills {
     if (candidates.length > 1) {
       throw new Error(`Several learned skills are named "${name}" (${candidates.map(describeScope).join('; ')}); say which scope to remove.`);
     }
+    this.cached = undefined;
     store.delete(candidates[0] as SkillRecord);
     await this.deps.journal.write(store);
     await this.deps.save();
