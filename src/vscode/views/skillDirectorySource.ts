@@ -26,6 +26,8 @@ export interface SkillView {
   readonly packName: string;
   readonly format?: string;
   readonly stepCount?: number;
+  /** A merged learned skill's lineage, one line per entry (see describeLineage). */
+  readonly lineage?: readonly string[];
 }
 
 /** One pack (a folder or file set) with its skills. */

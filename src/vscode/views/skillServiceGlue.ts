@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { describeLineage, lineageOf } from '../../core/learning/merge/lineage';
 import type { LoadSummary } from '../../core/skills/packs/skillPackLoader';
 import type { SkillService, SkillTreePack } from '../../core/skills/skillService';
 import { Disposable } from '../lifecycle';
@@ -84,6 +85,7 @@ export class SkillServiceDirectorySource extends Disposable implements SkillDire
           packName: pack.name,
           ...(item.format ? { format: item.format } : {}),
           ...(record ? { stepCount: record.steps.length } : {}),
+          ...(record?.origin === 'learned' && lineageOf(record) ? { lineage: describeLineage(record) } : {}),
         };
       }),
     }));
