@@ -28,7 +28,7 @@ suite('Learned skills: merge with lineage, export / import (real extension host)
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('two paraphrased proposals approve into one learned skill with lineage 2; the tooltip shows it; undo restores it; export → corrupt import refused', async () => {
+  test('two paraphrased proposals approve into one learned skill with lineage 2; undo restores it; export → corrupt import refused', async () => {
     const api = await toolshed();
     const service = api.services.learning.service;
     const a = (await service.ingest(turnOf('Check the weather forecast in Tromsø and Bergen, then create an issue with the summary', 'lineage-a'))).proposal!;
