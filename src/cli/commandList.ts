@@ -6,6 +6,8 @@ import { benchPickPriorCommand } from './commands/benchPickPrior';
 import { searchSkillsCommand } from './commands/searchSkills';
 import { searchToolsCommand } from './commands/searchTools';
 import { validateCommand } from './commands/validate';
+import { exportLearnedCommand } from './commands/exportLearned';
+import { importLearnedCommand } from './commands/importLearned';
 
 /**
  * Every CLI subcommand, in the order `--help` lists them. Add one import and one entry per
@@ -19,4 +21,6 @@ export const COMMANDS: readonly CliCommand[] = [
   validateCommand,
   searchSkillsCommand,
   benchSkillsCommand,
+  exportLearnedCommand,
+  importLearnedCommand,
 ];

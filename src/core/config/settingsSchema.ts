@@ -186,6 +186,8 @@ export const learningConfigSchema = z.object({
     .describe('Before the first model round of an @toolshed request, activate tools that the injected skills name in `tools` / `allowed-tools` (only tools this request may use and that were deferred), so the model need not search for them first.'),
   maxAutoActivatedTools: z.number().int().min(0).max(10).default(3)
     .describe('At most this many tools are activated per request by `#toolshed.learning.autoActivateTools#`.'),
+  mergeThreshold: z.number().min(0.5).max(1).default(0.9)
+    .describe('Approving a learned skill whose trigger and steps are at least this similar (weighted overlap of their analysed terms, 0.5–1) to a learned skill of the same project merges it into that skill — steps, preconditions and failure modes united, feedback counters summed, lineage kept and undoable — instead of adding a near-duplicate. `1` merges only skills with the same analysed terms. Pack skills are never merged into.'),
 });
 export type LearningConfig = z.infer<typeof learningConfigSchema>;
 

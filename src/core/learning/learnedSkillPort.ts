@@ -1,15 +1,25 @@
 import type { TaskType } from '../config/settingsSchema';
+import type { SkillRecord } from '../skills/skillSchema';
 import type { LearnedSkillInput } from '../skills/store/skillRecords';
-import type { SkillScope } from '../skills/store/skillScope';
+import type { SkillIdentity, SkillScope } from '../skills/store/skillScope';
 
 /**
  * What learning needs from the skill store — nothing more (the SkillService satisfies it):
  * whether a name is taken (and by a pack or a learned skill), adding an approved skill as a
- * small delta, removing one. Learning never rewrites the store.
+ * small delta, removing one, writing back a merged (or un-merged, or imported) learned record.
+ * Learning never rewrites the store.
  */
 export interface LearnedSkillPort {
   inspect(name: string): { origin: 'pack' | 'learned'; task_type: TaskType; domain: string; frames: string[]; created_at: number } | undefined;
   addLearnedSkill(input: LearnedSkillInput): Promise<{ name: string }>;
   /** `scope` names which learned skill when several scopes hold one of that name. */
   removeLearnedSkill(name: string, scope?: SkillScope): Promise<boolean>;
+  /** Every learned skill (merge candidates, export); usage counts may lag — see learnedSkill. */
+  learnedSkills(): SkillRecord[];
+  /** One learned skill of one scope, read fresh (before writing a merge of it back). */
+  learnedSkill(identity: SkillIdentity): SkillRecord | undefined;
+  /** Names of all pack skills (any scope). */
+  packSkillNames(): Set<string>;
+  /** Stores learned records exactly as given (a merge, its undo, an import), all or nothing. */
+  restoreLearnedSkills(records: readonly SkillRecord[]): Promise<void>;
 }

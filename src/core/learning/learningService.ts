@@ -9,6 +9,9 @@ import { failureSignature } from './failureSignature';
 import { inferTaskType } from './learnedCandidate';
 import type { LearnedCandidate } from './learnedCandidate';
 import type { LearnedSkillPort } from './learnedSkillPort';
+import { LearnedSkillMerger } from './merge/learnedSkillMerger';
+import { exportLearnedSnapshot, importLearnedSnapshot } from './snapshot/snapshotTransfer';
+import type { ImportReport, SnapshotStores } from './snapshot/snapshotTransfer';
 import type { FeedbackCounters, LearningStore, Proposal } from './learningStore';
 import { recordTurnFailures } from './failureTracker';
 import { isRelevantWarning, negativeCandidate, renderWarnings } from './negativeLessons';
@@ -51,6 +54,7 @@ export interface IngestResult {
 
 export type ApproveResult =
   | { status: 'approved'; name: string; kind: LearnedCandidate['kind'] }
+  | { status: 'merged'; name: string; kind: 'positive'; score: number; identical: boolean }
   | { status: 'conflict'; name: string; existing: 'pack' | 'learned'; suggestion: string }
   | { status: 'missing' };
 
@@ -58,11 +62,16 @@ export class LearningService {
   private readonly approvedFacts = new Map<string, ApprovedSkillFacts>();
   private readonly counterCache = new Map<string, FeedbackCounters>();
   private readonly decayReported = new Set<string>();
+  private readonly merger: LearnedSkillMerger;
   readonly adjuster: SkillScoreAdjuster;
 
   constructor(private readonly deps: LearningServiceDeps) {
     for (const proposal of deps.store.proposals('approved', 'positive')) this.rememberApproved(proposal);
     for (const counters of deps.store.allCounters()) this.counterCache.set(counters.name, counters);
+    this.merger = new LearnedSkillMerger({
+      skills: deps.skills, store: deps.store, events: deps.events, clock: deps.clock,
+      threshold: () => deps.config().mergeThreshold, projectId: () => deps.scope().projectId ?? '',
+    });
     this.adjuster = createScoreAdjuster({
       approved: (name) => this.approvedFacts.get(name),
       counters: (name) => this.counterCache.get(name),
@@ -237,7 +246,7 @@ export class LearningService {
    * free, or taken by a learned skill the caller chose to replace — a pack skill is never
    * overwritten: the caller gets `conflict` with a free name to offer instead.
    */
-  async approve(id: string, resolution: { name?: string; replaceLearned?: boolean } = {}): Promise<ApproveResult> {
+  async approve(id: string, resolution: { name?: string; replaceLearned?: boolean; noMerge?: boolean } = {}): Promise<ApproveResult> {
     const proposal = this.deps.store.proposal(id);
     if (!proposal || proposal.status !== 'proposed') return { status: 'missing' };
     const candidate = proposal.candidate;
@@ -247,6 +256,13 @@ export class LearningService {
       await this.deps.store.save();
       this.deps.events.emit({ type: 'skill_negative_created', payload: { skill_id: id, name } });
       return { status: 'approved', name, kind: 'negative' };
+    }
+    if (!resolution.noMerge && !resolution.replaceLearned && !resolution.name) {
+      const merged = await this.merger.mergeProposal(proposal);
+      if (merged) {
+        this.refreshCounters(merged.name);
+        return { status: 'merged', kind: 'positive', ...merged };
+      }
     }
     const existing = this.deps.skills.inspect(name);
     if (existing && (existing.origin === 'pack' || !resolution.replaceLearned)) {
@@ -270,7 +286,10 @@ export class LearningService {
   async discard(id: string): Promise<boolean> {
     const proposal = this.deps.store.proposal(id);
     if (!proposal) return false;
-    if (proposal.status === 'approved' && proposal.candidate.kind === 'positive') {
+    if (proposal.status === 'approved' && proposal.candidate.kind === 'positive' && this.merger.isMerged(proposal)) {
+      // Merged into another skill: discarding it takes back only what it brought.
+      await this.unmerge(proposal.approved_name, proposal.candidate.source_hash);
+    } else if (proposal.status === 'approved' && proposal.candidate.kind === 'positive') {
       // Approved into this project's scope (see approve), so removed from there.
       await this.deps.skills.removeLearnedSkill(proposal.approved_name, { scope_mode: 'project', scope_tenant_id: '', scope_project_id: this.deps.scope().projectId ?? '' });
       this.approvedFacts.delete(proposal.approved_name);
@@ -280,6 +299,37 @@ export class LearningService {
     await this.deps.store.save();
     this.deps.events.emit({ type: 'skill_ingested', payload: { skill_id: id, name: proposal.candidate.name, action: 'discarded' } });
     return true;
+  }
+
+  /** The learned skill of this project an approved skill with this trigger and steps would merge into. */
+  mergeTarget(candidate: Pick<LearnedCandidate, 'trigger' | 'steps' | 'source_hash'>): { name: string; score: number; identical: boolean } | undefined {
+    const target = this.merger.target(candidate);
+    return target ? { name: target.name, score: target.score, identical: target.identical } : undefined;
+  }
+
+  /** Undoes one merge into a learned skill from its lineage (see LearnedSkillMerger.unmerge). */
+  async unmerge(name: string, sourceHash: string): Promise<{ restored: string; proposalId: string } | undefined> {
+    const result = await this.merger.unmerge(name, sourceHash);
+    if (result) this.refreshCounters(name);
+    return result;
+  }
+
+  /** Writes this workspace's learned skills, counters and proposals as a snapshot (JSONL text). */
+  exportSnapshot(toolshedVersion: string): { text: string; learned: number; proposals: number } {
+    return exportLearnedSnapshot(this.snapshotStores(), { toolshedVersion, now: this.deps.clock.now() });
+  }
+
+  /**
+   * Imports a snapshot into this project (see importLearnedSnapshot); throws SnapshotError, with
+   * nothing changed, for a snapshot it refuses.
+   */
+  async importSnapshot(bytes: Uint8Array, options: { dryRun?: boolean } = {}): Promise<ImportReport> {
+    const report = await importLearnedSnapshot(this.snapshotStores(), bytes, { projectId: this.deps.scope().projectId, dryRun: options.dryRun });
+    if (options.dryRun) return report;
+    for (const counters of this.deps.store.allCounters()) this.counterCache.set(counters.name, counters);
+    for (const proposal of this.deps.store.proposals('approved', 'positive')) this.rememberApproved(proposal);
+    this.deps.events.emit({ type: 'skill_ingested', payload: { skill_id: 'snapshot', name: '', action: 'imported', added: report.added.length, merged: report.merged.length } });
+    return report;
   }
 
   /** 👍/👎 or `skill_report_outcome`: +1 helpful/harmful for each named skill (small deltas). */
@@ -352,6 +402,10 @@ export class LearningService {
     const { proposal, action } = this.deps.store.propose(id, candidate, origin);
     this.deps.events.emit({ type: 'skill_ingested', payload: { skill_id: proposal.id, name: proposal.candidate.name, action: action === 'created' ? 'proposed' : 'incremented', kind: candidate.kind } });
     return proposal;
+  }
+
+  private snapshotStores(): SnapshotStores {
+    return { skills: this.deps.skills, store: this.deps.store, mergeThreshold: this.deps.config().mergeThreshold };
   }
 
   private rememberApproved(proposal: Proposal): void {

@@ -128,6 +128,20 @@ export class LearningStore {
     return rows.map(toProposal);
   }
 
+  /** Whether any proposal (any status) has this source hash. */
+  hasSourceHash(sourceHash: string): boolean {
+    return Boolean(this.db.get('SELECT 1 AS x FROM proposals WHERE source_hash = ? LIMIT 1', [sourceHash]));
+  }
+
+  /** Stores a proposal exactly as given (an imported snapshot line); an existing id is kept. */
+  insertProposal(proposal: Proposal): boolean {
+    if (this.proposal(proposal.id)) return false;
+    this.db.run('INSERT INTO proposals (id, kind, status, name, candidate, source_hash, count, origin, created_at, updated_at, approved_name, stale_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [proposal.id, proposal.candidate.kind, proposal.status, proposal.candidate.name, JSON.stringify(proposal.candidate), proposal.candidate.source_hash, proposal.count,
+        proposal.origin, proposal.created_at, proposal.updated_at, proposal.approved_name, proposal.stale_reason]);
+    return true;
+  }
+
   /** The approved proposal behind a stored learned skill. */
   approvedAs(name: string): Proposal | undefined {
     const row = this.db.get('SELECT * FROM proposals WHERE approved_name = ? AND status = \'approved\'', [name]);
@@ -165,6 +179,17 @@ export class LearningStore {
     this.db.run('INSERT OR IGNORE INTO counters (name) VALUES (?)', [name]);
     this.db.run(`UPDATE counters SET ${outcome} = ${outcome} + 1, use_count = use_count + 1, last_used = ?${outcome === 'helpful' ? ', last_validated = ?' : ''} WHERE name = ?`,
       outcome === 'helpful' ? [now, now, name] : [now, name]);
+  }
+
+  /**
+   * Adds (or, negative, takes back) counters merged from another skill; never below zero. The
+   * timestamps move forward only.
+   */
+  addCounters(name: string, delta: { helpful: number; harmful: number; use_count: number; last_used?: number; last_validated?: number }): void {
+    this.db.run('INSERT OR IGNORE INTO counters (name) VALUES (?)', [name]);
+    this.db.run(`UPDATE counters SET helpful = MAX(0, helpful + ?), harmful = MAX(0, harmful + ?), use_count = MAX(0, use_count + ?),
+      last_used = MAX(last_used, ?), last_validated = MAX(last_validated, ?) WHERE name = ?`,
+    [delta.helpful, delta.harmful, delta.use_count, delta.last_used ?? 0, delta.last_validated ?? 0, name]);
   }
 
   /** Marks a validated use without a rating (approval renews decay). */

@@ -36,7 +36,7 @@ import { SkillQueries } from './skillQueries';
 import type { DirectoryResult, RelevantRequest, RelevantResult, SkillRequestContext, SkillScoreAdjuster } from './skillQueries';
 import type { LearnedSkillInput } from './store/skillRecords';
 import { LearnedSkills } from './store/learnedSkills';
-import type { SkillScope } from './store/skillScope';
+import type { SkillIdentity, SkillScope } from './store/skillScope';
 import type { SkillFormat, SkillRecord } from './skillSchema';
 import { SkillStore } from './store/skillStore';
 import type { SkillGetOutput, SkillListOutput, SkillSearchOutput } from './skillToolSchemas';
@@ -117,6 +117,14 @@ export interface SkillService {
   addLearnedSkill(input: LearnedSkillInput, callerScope?: SkillRequestContext['scope']): Promise<SkillRecord>;
   /** Removes a learned skill; pass the scope when several scopes have one of that name. */
   removeLearnedSkill(name: string, scope?: SkillScope): Promise<boolean>;
+  /** Every learned skill (all scopes), for merge checks and export (cached; usage counts may lag). */
+  learnedSkills(): SkillRecord[];
+  /** One learned skill of one scope, read fresh. */
+  learnedSkill(identity: SkillIdentity): SkillRecord | undefined;
+  /** Names of all pack skills (any scope), e.g. to refuse imports that would collide. */
+  packSkillNames(): Set<string>;
+  /** Stores learned records exactly as given (a merge, its undo, an import), all or nothing; journaled. */
+  restoreLearnedSkills(records: readonly SkillRecord[]): Promise<void>;
   /** A full record by name, unfiltered (for UI: "open definition"); never send it to a model as is. */
   inspect(name: string): SkillRecord | undefined;
   updateConfig(config: SkillsConfig): void;
@@ -261,6 +269,22 @@ class DefaultSkillService implements SkillService {
 
   removeLearnedSkill(name: string, scope?: SkillScope): Promise<boolean> {
     return this.learned.remove(name, scope);
+  }
+
+  learnedSkills(): SkillRecord[] {
+    return this.learned.list();
+  }
+
+  learnedSkill(identity: SkillIdentity): SkillRecord | undefined {
+    return this.learned.get(identity);
+  }
+
+  packSkillNames(): Set<string> {
+    return new Set(this.store.packSkills().map((s) => s.name));
+  }
+
+  restoreLearnedSkills(records: readonly SkillRecord[]): Promise<void> {
+    return this.learned.restore(records);
   }
 
   inspect(name: string): SkillRecord | undefined {

@@ -36,6 +36,21 @@ export function registerProposalCommands(context: vscode.ExtensionContext, contr
       void vscode.window.showWarningMessage('Toolshed: that proposal no longer exists (approved or discarded already).');
       return undefined;
     }
+    if (result.status === 'merged') {
+      controller.notifyChanged();
+      onSkillsChanged();
+      const sourceHash = controller.service.proposal(id)?.candidate.source_hash ?? '';
+      // Not awaited: the command returns at once; the offer to undo stays in the notification.
+      void vscode.window.showInformationMessage(
+        `Toolshed: merged into the learned skill "${result.name}" (${result.identical ? 'identical' : `${Math.round(result.score * 100)}% similar`}); its lineage keeps what each merge brought.`,
+        'Undo Merge').then(async (choice) => {
+        if (choice !== 'Undo Merge') return;
+        await controller.service.unmerge(result.name, sourceHash);
+        controller.notifyChanged();
+        onSkillsChanged();
+      });
+      return result.name;
+    }
     if (result.status !== 'approved') return undefined;
     controller.notifyChanged();
     onSkillsChanged();

@@ -28,6 +28,8 @@ export interface SkillView {
   readonly stepCount?: number;
   /** The skill's `cluster` label, when it has one. */
   readonly cluster?: string;
+  /** A merged learned skill's lineage, one line per entry (see describeLineage). */
+  readonly lineage?: readonly string[];
 }
 
 /** One pack (a folder or file set) with its skills. */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { clusterLabel } from '../../core/skills/skillClusters';
+import { describeLineage, lineageOf } from '../../core/learning/merge/lineage';
 import type { LoadSummary } from '../../core/skills/packs/skillPackLoader';
 import type { SkillService, SkillTreePack } from '../../core/skills/skillService';
 import { Disposable } from '../lifecycle';
@@ -87,6 +88,7 @@ export class SkillServiceDirectorySource extends Disposable implements SkillDire
           ...(item.format ? { format: item.format } : {}),
           ...(record ? { stepCount: record.steps.length } : {}),
           ...(cluster ? { cluster } : {}),
+          ...(record?.origin === 'learned' && lineageOf(record) ? { lineage: describeLineage(record) } : {}),
         };
       }),
     }));

@@ -104,6 +104,7 @@ export function skillTooltip(skill: SkillView, pinned: boolean): string {
   if (skill.description && skill.description !== skill.trigger) lines.push(escapeMarkdown(skill.description));
   if (skill.tags.length) lines.push(`*Tags:* ${skill.tags.map((t) => `\`${t}\``).join(' ')}`);
   if (skill.stepCount) lines.push(`*Steps:* ${skill.stepCount}`);
+  if (skill.lineage?.length) lines.push(`*Lineage:* ${skill.lineage.map(escapeMarkdown).join('  \n')}`);
   if (skill.status !== 'active') {
     lines.push(`**${skill.status === 'invalid' ? 'Invalid' : 'Inactive'}:** ${escapeMarkdown(skill.statusReason ?? 'see Problems')}`);
   }

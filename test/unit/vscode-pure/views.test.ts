@@ -29,6 +29,13 @@ describe('views: skill tree model', () => {
     assert.match(node.tooltip, /\*When:\* When lint fails/);
   });
 
+  it('a merged learned skill shows its lineage in the tooltip (escaped); others show none', () => {
+    const merged = skillNode(skill({ lineage: ['Merged from 2 learned skills (origin learning:pr_1):', '- weather_2 (learning:pr_2, source 0123456789ab)'] }), false);
+    assert.ok(merged.tooltip.includes('*Lineage:* Merged from 2 learned skills \\(origin learning:pr\\_1\\):'), merged.tooltip);
+    assert.ok(merged.tooltip.includes('\\- weather\\_2 \\(learning:pr\\_2, source 0123456789ab\\)'), merged.tooltip);
+    assert.doesNotMatch(skillNode(skill(), false).tooltip, /Lineage/);
+  });
+
   it('marks invalid and inactive skills with their reason', () => {
     const invalid = skillNode(skill({ status: 'invalid', statusReason: 'missing steps' }), false);
     assert.equal(invalid.icon, 'error');

@@ -5,7 +5,7 @@ import type { LearnedSkillJournal } from './learnedSkillJournal';
 import { skillId, toRecord } from './skillRecords';
 import type { LearnedSkillInput } from './skillRecords';
 import { describeScope, makeScope, sameScope, unreachableScope } from './skillScope';
-import type { SkillScope } from './skillScope';
+import type { SkillIdentity, SkillScope } from './skillScope';
 import type { SkillStore } from './skillStore';
 
 /**
@@ -31,6 +31,9 @@ export interface CallerScope {
 }
 
 export class LearnedSkills {
+  /** Learned records as last read; dropped on every learned write made here (usage counts may lag). */
+  private cached: SkillRecord[] | undefined;
+
   constructor(private readonly deps: LearnedSkillsDeps) {}
 
   /**
@@ -65,6 +68,7 @@ export class LearnedSkills {
     }, previous);
     const learned: SkillRecord = { ...record, id: previous?.id ?? skillId('learned', name, scope), format: 'learned' };
     // A learned skill takes the name from a pack skill of its scope (packs never overwrite learned ones).
+    this.cached = undefined;
     store.transaction(() => {
       store.delete({ ...scope, name });
       store.upsert(learned);
@@ -72,6 +76,46 @@ export class LearnedSkills {
     await this.deps.journal.write(store);
     await this.deps.save();
     return learned;
+  }
+
+  /**
+   * Every learned skill, in every scope. Cached between learned writes: reading 10,000 rows costs
+   * far more than a merge check may. `use_count`/`last_used` can lag behind; read one record
+   * fresh with `get` before writing it back.
+   */
+  list(): SkillRecord[] {
+    this.cached ??= this.deps.store.all().filter((r) => r.origin === 'learned');
+    return this.cached;
+  }
+
+  /** One learned record, read fresh from the store. */
+  get(identity: SkillIdentity): SkillRecord | undefined {
+    const record = this.deps.store.get(identity.name, identity);
+    return record?.origin === 'learned' ? record : undefined;
+  }
+
+  /**
+   * Stores learned records exactly as given (ids, counters, timestamps and `extra` untouched): a
+   * merge, its undo, or an imported snapshot. Each replaces the record of its scope and name.
+   * All or nothing: every record is checked first; one transaction, one journal write, one save.
+   */
+  async restore(records: readonly SkillRecord[]): Promise<void> {
+    for (const record of records) {
+      if (record.origin !== 'learned') throw new Error(`Only learned skills can be restored; "${record.name}" is a ${record.origin} skill.`);
+      const unreachable = unreachableScope(record);
+      if (unreachable) throw new Error(`Learned skill "${record.name}" not stored: ${unreachable}`);
+    }
+    if (records.length === 0) return;
+    const { store } = this.deps;
+    this.cached = undefined;
+    store.transaction(() => {
+      for (const record of records) {
+        store.delete(record);
+        store.upsert(record);
+      }
+    });
+    await this.deps.journal.write(store);
+    await this.deps.save();
   }
 
   /**
@@ -85,6 +129,7 @@ export class LearnedSkills {
     if (candidates.length > 1) {
       throw new Error(`Several learned skills are named "${name}" (${candidates.map(describeScope).join('; ')}); say which scope to remove.`);
     }
+    this.cached = undefined;
     store.delete(candidates[0] as SkillRecord);
     await this.deps.journal.write(store);
     await this.deps.save();

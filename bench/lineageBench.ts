@@ -1,0 +1,146 @@
+/**
+ * Merge-with-lineage and snapshot benchmarks (bundled and run by bench/lineage.bench.mjs):
+ * - merge check of a new skill against 10,000 learned skills: p50/p95 of the index lookup
+ *   (prefix-filtered weighted Jaccard) and of the whole check as approval runs it
+ *   (LearningService.mergeTarget: read the learned skills, sync the index, look up);
+ * - export of 10,000 learned skills (with counters and lineage) and import of that snapshot into
+ *   an empty store (parse, plan, one batched write, both stores saved).
+ * Prints one JSON line last: {"title", "rows"}.
+ */
+import * as path from 'node:path';
+import { learningConfigSchema, skillsConfigSchema } from '../src/core/config/settingsSchema';
+import { sourceHash } from '../src/core/learning/learnedCandidate';
+import { LearningService } from '../src/core/learning/learningService';
+import { LearningStore } from '../src/core/learning/learningStore';
+import { mergeRecords, sourcesOf } from '../src/core/learning/merge/lineage';
+import { MergeIndex } from '../src/core/learning/merge/mergeIndex';
+import { lengthTokenCounter, nullEventSink, nullLogger } from '../src/core/platform/basicPorts';
+import { MemoryByteStore } from '../src/core/platform/memoryByteStore';
+import { nodeFileSystem } from '../src/core/platform/nodeFileSystem';
+import type { SkillRecord } from '../src/core/skills/skillSchema';
+import { createSkillService } from '../src/core/skills/skillService';
+import { skillId, toRecord } from '../src/core/skills/store/skillRecords';
+import { makeScope } from '../src/core/skills/store/skillScope';
+import { loadSqlEngine } from '../src/core/sql/sqlEngine';
+import type { SqlEngine } from '../src/core/sql/sqlEngine';
+
+const round = (v: number, d = 3) => Number(v.toFixed(d));
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+const PROJECT = 'bench-project';
+const N = 10_000;
+const clock = { now: () => 1_700_000_000_000 };
+
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const AREAS = ['git', 'review', 'testing', 'api', 'browser', 'database', 'deploy', 'docs', 'security', 'ci', 'cloud', 'data', 'mobile', 'infra', 'billing', 'auth', 'search', 'cache', 'queue', 'email'];
+const VERBS = ['create', 'update', 'delete', 'list', 'sync', 'migrate', 'validate', 'export', 'import', 'debug', 'monitor', 'rotate', 'archive', 'restore', 'configure', 'benchmark', 'paginate', 'retry', 'schedule', 'notify'];
+const OBJECTS = ['issue', 'branch', 'record', 'table', 'bucket', 'invoice', 'token', 'user', 'report', 'index', 'cluster', 'webhook', 'pipeline', 'release', 'schema', 'snapshot', 'session', 'ticket', 'dashboard', 'certificate', 'queue', 'job', 'file', 'image', 'metric'];
+const SINKS = ['slack', 'email', 'notion', 'jira', 'github'];
+
+function skillText(r: () => number, i: number): { trigger: string; steps: string[] } {
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)] as T;
+  const [area, verb, object, sink] = [pick(AREAS), pick(VERBS), pick(OBJECTS), pick(SINKS)];
+  return {
+    trigger: `${verb} the ${object} in ${area} and post a summary to ${sink} (batch ${i % 211})`,
+    steps: [`Call \`${area}_find_${object}\` with \`query\`.`, `Call \`${area}_${verb}_${object}\` with \`id\`.`, `Call \`${sink}_post_message\` with the summary.`],
+  };
+}
+
+function learnedRecord(i: number, r: () => number): SkillRecord {
+  const { trigger, steps } = skillText(r, i);
+  const name = `learned.api.bench-${i}`;
+  const scope = makeScope('project', undefined, PROJECT);
+  const record = toRecord({
+    name, nameGenerated: false, title: trigger, description: 'Learned from use (trace).', trigger, task_type: 'api', tags: ['bench'], steps, preconditions: [],
+    failure_modes: ['Never post tokens.'], body: '', domain: '', frames: [], triggers: [], tools: [], allowed_tools: [], requires: [], meta: {},
+    extra: { learned_kind: 'positive', source_hash: sourceHash(trigger, steps, 'api') }, format: 'learned' as never, model_invocable: true,
+    span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
+  }, { origin: 'learned', originRef: `learning:pr_${i}`, scopeMode: 'project', projectId: PROJECT, packName: '', workspace: false, sourceFile: '', now: clock.now(), env: {} });
+  return { ...record, id: skillId('learned', name, scope), format: 'learned' };
+}
+
+async function stores(engine: SqlEngine) {
+  const bytes = new MemoryByteStore();
+  const skills = await createSkillService({
+    engine, store: bytes, config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }), logger: nullLogger, events: nullEventSink, clock,
+    tokenCounter: lengthTokenCounter, fs: nodeFileSystem, env: {}, autoSaveDelayMs: 0,
+  });
+  const store = await LearningStore.open({ engine, store: bytes, logger: nullLogger, clock });
+  const learning = new LearningService({
+    store, skills, config: () => learningConfigSchema.parse({ mode: 'propose' }), trusted: () => true, personal: () => ({ workspaceRoots: [], homeDir: '/home/dev', userName: 'dev' }),
+    scope: () => ({ projectId: PROJECT }), clock, events: nullEventSink, logger: nullLogger, fileExists: () => true, frameFacts: () => undefined,
+  });
+  return { skills, store, learning };
+}
+
+async function main(): Promise<void> {
+  const engine = await loadSqlEngine({ wasmPath: path.join(process.cwd(), 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm') });
+  const rows: Array<Record<string, unknown>> = [];
+  const r = rng(11);
+  // Every 20th skill carries a merge (lineage), as a store that has merged for a while would.
+  const records = Array.from({ length: N }, (_, i) => {
+    const record = learnedRecord(i, r);
+    return i % 20 === 0 ? mergeRecords(record, sourcesOf(learnedRecord(N + i, rng(i)), { helpful: 1, harmful: 0, use_count: 2 })) : record;
+  });
+  const queries = Array.from({ length: 300 }, (_, i) => {
+    const text = skillText(rng(5000 + i), i);
+    return { ...text, source_hash: sourceHash(text.trigger, text.steps, 'api') };
+  });
+
+  // 1. Merge check: index lookup alone, then as approval runs it over a real store.
+  const index = new MergeIndex();
+  index.sync(records);
+  const lookup = (q: (typeof queries)[number]) => index.best(q, 0.9, (rec) => rec.scope_project_id === PROJECT);
+  queries.forEach(lookup);
+  const times: number[] = [];
+  let matches = 0;
+  for (let round_ = 0; round_ < 3; round_++) {
+    for (const q of queries) {
+      const start = performance.now();
+      if (lookup(q)) matches++;
+      times.push(performance.now() - start);
+    }
+  }
+  times.sort((a, b) => a - b);
+  rows.push({ case: `merge check vs ${N.toLocaleString('en-US')} learned skills: index lookup (prefix-filtered weighted Jaccard)`, p50_ms: round(pct(times, 0.5)), p95_ms: round(pct(times, 0.95)), target: 'p95 ≤ 10 ms', ok: pct(times, 0.95) <= 10, matched_share: round(matches / times.length, 2) });
+
+  const source = await stores(engine);
+  const loadStart = performance.now();
+  await source.skills.restoreLearnedSkills(records);
+  for (const record of records.slice(0, 2000)) source.store.addCounters(record.name, { helpful: 3, harmful: 1, use_count: 5, last_used: clock.now(), last_validated: clock.now() });
+  const loadMs = performance.now() - loadStart;
+  source.learning.mergeTarget(queries[0]!);
+  const full: number[] = [];
+  for (const q of queries.slice(0, 60)) {
+    const start = performance.now();
+    source.learning.mergeTarget(q);
+    full.push(performance.now() - start);
+  }
+  full.sort((a, b) => a - b);
+  rows.push({ case: `merge check vs ${N.toLocaleString('en-US')} learned skills, as approval runs it (read the store's learned skills + sync index + lookup)`, p50_ms: round(pct(full, 0.5)), p95_ms: round(pct(full, 0.95)), target: 'p95 ≤ 10 ms', ok: pct(full, 0.95) <= 10, store_load_ms: round(loadMs, 0) });
+
+  // 2. Export and import of 10,000 learned skills.
+  const exportStart = performance.now();
+  const exported = source.learning.exportSnapshot('bench');
+  const exportMs = performance.now() - exportStart;
+  rows.push({ case: `export ${N.toLocaleString('en-US')} learned skills (counters, lineage) to a snapshot`, ms: round(exportMs, 0), snapshot_mb: round(exported.text.length / 1048576, 2), target: '≤ 2000 ms', ok: exportMs <= 2000 });
+  const target = await stores(engine);
+  const bytes = new TextEncoder().encode(exported.text);
+  const importStart = performance.now();
+  const report = await target.learning.importSnapshot(bytes);
+  const importMs = performance.now() - importStart;
+  rows.push({ case: `import that snapshot into an empty store (parse, plan with merge checks, batched write, saves)`, ms: round(importMs, 0), added: report.added.length, merged: report.merged.length, target: '≤ 2000 ms', ok: importMs <= 2000 && report.added.length + report.merged.length === N });
+
+  console.log(JSON.stringify({ title: 'Merge with lineage and learned-skill snapshots', rows }));
+}
+
+void main();

@@ -1,0 +1,77 @@
+import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { main } from '../../../src/cli/main';
+import { makeLearning, turn } from '../learning/helpers';
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { stdout: (t) => { out += t; }, stderr: (t) => { err += t; } });
+  return { code, out, err };
+}
+
+/** Every file of a folder → its bytes (base64), to prove a refused import wrote nothing. */
+function folderBytes(dir: string): Record<string, string> {
+  return Object.fromEntries(readdirSync(dir).sort().map((name) => [name, readFileSync(path.join(dir, name)).toString('base64')]));
+}
+
+const withoutExportTime = (text: string) => text.replace(/"exported_at":\d+/, '');
+
+describe('toolshed export / import', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-snapshot-cli-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('export → import into an empty storage folder → export again gives the same snapshot; a refused import changes no byte', async () => {
+    // A storage folder as the extension leaves it: the in-memory stores written out as files.
+    const h = await makeLearning();
+    const calls = [{ tool: 'fixture_weather_forecast', input: { city: 'Oslo' }, ok: true }, { tool: 'fixture_create_issue', input: { title: 't' }, ok: true }];
+    const a = (await h.learning.ingest(turn('Check the weather forecast in Oslo, then create an issue with the summary', calls, { sessionId: 'a' }))).proposal!;
+    const b = (await h.learning.ingest(turn('check weather forecast for Oslo then create issue with summary', calls, { sessionId: 'b', at: 5 }))).proposal!;
+    await h.learning.approve(a.id);
+    await h.learning.approve(b.id);
+    await h.learning.recordOutcome([a.candidate.name], 'helpful');
+    await h.service.save();
+    await h.store.save();
+    const source = path.join(dir, 'source');
+    const target = path.join(dir, 'target');
+    for (const folder of [source, target]) mkdirSync(folder);
+    for (const [key, bytes] of h.bytes.entries) writeFileSync(path.join(source, key), bytes);
+
+    const snapshot = path.join(dir, 'learned.jsonl');
+    const exported = await cli('export', '--storage', source, '--out', snapshot);
+    assert.equal(exported.code, 0, exported.err);
+    assert.match(exported.err, /Exported 1 learned skill\(s\) and 2 proposal\(s\)/);
+
+    const imported = await cli('import', snapshot, '--storage', target);
+    assert.equal(imported.code, 0, imported.err);
+    assert.match(imported.out, /Imported: 1 added, 0 merged, 0 unchanged, 0 conflict\(s\); proposals 2 added/);
+    const again = await cli('export', '--storage', target);
+    assert.equal(withoutExportTime(again.out), withoutExportTime(readFileSync(snapshot, 'utf8')));
+
+    const before = folderBytes(target);
+    const broken = path.join(dir, 'broken.jsonl');
+    writeFileSync(broken, readFileSync(snapshot, 'utf8').slice(0, 200));
+    const refused = await cli('import', broken, '--storage', target);
+    assert.equal(refused.code, 1);
+    assert.match(refused.err, /^toolshed import: Line 2 of the snapshot is not valid JSON \(corrupt or truncated\)\. Export it again\.\n$/);
+    assert.deepEqual(folderBytes(target), before);
+
+    const dry = await cli('import', snapshot, '--storage', target, '--dry-run', '--json');
+    assert.equal(dry.code, 0);
+    assert.deepEqual(JSON.parse(dry.out).unchanged.length, 1);
+    assert.deepEqual(folderBytes(target), before, 'a dry run writes nothing');
+  });
+
+  it('usage errors exit 2 with a message saying what to give', async () => {
+    assert.match((await cli('export')).err, /give --storage DIR/);
+    assert.equal((await cli('import', '--storage', dir)).code, 2);
+    assert.match((await cli('import', 'x.jsonl', '--storage', dir, '--merge-threshold', '3')).err, /from 0\.5 to 1/);
+    const help = await cli('--help');
+    assert.ok(help.out.includes('toolshed export') && help.out.includes('toolshed import'));
+  });
+});
