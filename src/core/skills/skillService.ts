@@ -72,7 +72,7 @@ export interface SkillServiceDeps {
    * learned skills of scope `tenant` and `global` live there (sharedSkillStore.ts). Absent: every
    * scope stays in `store` (the CLI).
    */
-  shared?: { bytes: ByteStore; lock: FileLock; key?: string };
+  shared?: { bytes: ByteStore; lock: FileLock; key?: string; tenantId?(): string };
 }
 
 export type SkillTreeStatus = 'active' | 'inactive' | 'invalid';
@@ -131,7 +131,10 @@ export interface SkillService {
    * the skill's own. Throws with the reason, changing nothing, when that is not possible.
    */
   promoteLearnedSkill(name: string, to: 'tenant' | 'global', options?: { from?: SkillScope; tenantId?: string }): Promise<SkillRecord>;
-  /** Re-reads the shared store (another window wrote to it); returns how many skills changed here. */
+  /**
+   * Re-reads the shared store (another window wrote to it, or the tenant id changed): this window
+   * then holds the global skills and its own tenant's. Returns how many skills changed here.
+   */
   syncSharedSkills(): Promise<number>;
   /** A full record by name, unfiltered (for UI: "open definition"); never send it to a model as is. */
   inspect(name: string): SkillRecord | undefined;
@@ -169,7 +172,7 @@ class DefaultSkillService implements SkillService {
 
   constructor(private readonly deps: SkillServiceDeps, private readonly store: SkillStore, journal: LearnedSkillJournal, shared?: SharedSkillStore) {
     this.config = deps.config;
-    this.learned = new LearnedSkills({ store, journal, clock: deps.clock, defaultScopeMode: () => this.config.scopeMode, save: () => this.save(), shared });
+    this.learned = new LearnedSkills({ store, journal, clock: deps.clock, defaultScopeMode: () => this.config.scopeMode, save: () => this.save(), shared, tenantId: deps.shared?.tenantId });
     this.loader = new SkillPackLoader({ fs: deps.fs, store, clock: deps.clock, env: deps.env, logger: deps.logger, events: deps.events });
     this.queries = new SkillQueries({
       store, config: () => this.config, events: deps.events, tokenCounter: deps.tokenCounter, clock: deps.clock,

@@ -28,7 +28,7 @@ async function openWindow(globalDir: string, projectId: string, tenantId = '', l
   const service = await createSkillService({
     engine: await engine(), store: new NodeByteStore(local), config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }),
     logger, events: new MemoryEventSink(), clock: new TestClock(), tokenCounter: lengthTokenCounter, fs: nodeFileSystem, env: {}, autoSaveDelayMs: 0,
-    shared: { bytes: new NodeByteStore(globalDir), lock: new NodeFileLock(globalDir, SHARED_SKILLS_LOCK) },
+    shared: { bytes: new NodeByteStore(globalDir), lock: new NodeFileLock(globalDir, SHARED_SKILLS_LOCK), tenantId: () => tenantId },
   });
   return { service, logger, local, ctx: { scope: { projectId, ...(tenantId ? { tenantId } : {}) }, includeWorkspacePacks: true } };
 }
@@ -68,11 +68,15 @@ describe('real scopes: project, tenant and global across windows (issue 15.5)', 
     const sync = () => Promise.all(all.map((w) => w.service.syncSharedSkills()));
     await a.service.addLearnedSkill(learned('release-notes'), a.ctx.scope);
 
-    const tenant = await a.service.promoteLearnedSkill('release-notes', 'tenant', { tenantId: 'team-1' });
+    // Without a tenant id given, the window's own (toolshed.scope.tenantId) is the target.
+    const tenant = await a.service.promoteLearnedSkill('release-notes', 'tenant');
     assert.equal(tenant.scope_mode, 'tenant');
     assert.equal(tenant.scope_tenant_id, 'team-1');
     await sync();
     assert.deepEqual(await Promise.all(all.map(visibleLearned)), [['release-notes'], ['release-notes'], [], []]);
+    // Another tenant's window does not even hold it, so no surface (the sidebar included) can show it.
+    assert.equal(c.service.inspect('release-notes'), undefined);
+    assert.equal(c.service.listPacks().some((p) => p.skills.some((k) => k.name === 'release-notes')), false);
 
     // The tenant skill is promoted from another window of the same tenant.
     const global = await b.service.promoteLearnedSkill('release-notes', 'global');

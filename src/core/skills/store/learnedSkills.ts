@@ -29,6 +29,12 @@ export interface LearnedSkillsDeps {
    * extension's global storage); absent (the CLI, tests), every scope stays in `store`.
    */
   shared?: SharedSkillStore;
+  /**
+   * This window's tenant (`toolshed.scope.tenantId`; '' for none). Of the shared store, a window
+   * holds only the global skills and its own tenant's, so no surface (not even the sidebar) can
+   * show another tenant's; it is also the default target of a promotion to `tenant`.
+   */
+  tenantId?(): string;
 }
 
 /** The scope of the request a learned skill comes from (`SkillRequestContext.scope`). */
@@ -121,7 +127,7 @@ export class LearnedSkills {
       throw new Error(`Several learned skills are named "${name}" (${candidates.map(describeScope).join('; ')}); say which scope to promote.`);
     }
     const source = candidates[0] as SkillRecord;
-    const target = makeScope(to, options.tenantId || source.scope_tenant_id);
+    const target = makeScope(to, options.tenantId || source.scope_tenant_id || this.deps.tenantId?.());
     if (scopeRank(target) >= scopeRank(source)) {
       throw new Error(`"${name}" is in ${describeScope(source)}; it can only be promoted to a wider scope (project → tenant → global).`);
     }
@@ -172,7 +178,8 @@ export class LearnedSkills {
    */
   private async mirror(snapshot: SharedSnapshot, removed: readonly SkillIdentity[] = []): Promise<number> {
     const current = snapshot.rebuilt ? (await this.seed(snapshot, removed)) ?? snapshot : snapshot;
-    return mirrorSharedSkills(this.deps.store, current.records);
+    const tenant = this.deps.tenantId?.() ?? '';
+    return mirrorSharedSkills(this.deps.store, current.records.filter((r) => r.scope_mode === 'global' || (tenant !== '' && r.scope_tenant_id === tenant)));
   }
 
   private async seed(snapshot: SharedSnapshot, removed: readonly SkillIdentity[]): Promise<SharedSnapshot | undefined> {
