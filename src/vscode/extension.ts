@@ -10,6 +10,8 @@ import { createServices, type ToolshedServices } from './services';
 import { registerSkillSurfaces } from './views/registerSkillSurfaces';
 import { proposedSkillsGroup } from './learning/proposedGroup';
 import { registerProposalCommands } from './learning/proposalCommands';
+import { keepSharedSkillsInSync } from './skills/sharedSkillsSync';
+import { registerPromoteSkillCommand } from './views/promoteSkillCommand';
 
 /**
  * Composition root: builds the services once, then wires `registerX(context, services)` calls.
@@ -43,6 +45,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
   const { directory } = registerSkillSurfaces(context, services, [proposedSkillsGroup(services.learning)]);
   // --- end issue 6 ---
   registerProposalCommands(context, services.learning, () => directory.refresh());
+  keepSharedSkillsInSync(context, services, () => directory.refresh());
+  registerPromoteSkillCommand(context, { skills: services.skills, directory, tenantId: () => services.settings.current.scope.tenantId }, () => directory.refresh());
 
   // Until some extension asks, VS Code may not list third-party chat models in the picker.
   void lookUpChatModels().then((models) => logger.info(`Chat models available: ${models.join(', ') || 'none (sign in to Copilot or install a model provider)'}`));

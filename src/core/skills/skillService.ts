@@ -89,6 +89,8 @@ export interface SkillTreeItem {
   line: number;
   format: SkillFormat | undefined;
   origin: 'pack' | 'learned';
+  /** A learned skill's scope (several scopes may each have a learned skill of one name). */
+  scope?: SkillScope;
 }
 
 export interface SkillTreePack {
@@ -241,6 +243,7 @@ class DefaultSkillService implements SkillService {
     const item = (r: SkillRecord, problems: SkillProblem[]): SkillTreeItem => ({
       name: r.name, title: r.title, status: r.status, reason: r.status_reason || undefined, problems,
       file: r.source_file, line: r.source_line, format: r.format, origin: r.origin,
+      ...(r.origin === 'learned' ? { scope: { scope_mode: r.scope_mode, scope_tenant_id: r.scope_tenant_id, scope_project_id: r.scope_project_id } } : {}),
     });
     const packs: SkillTreePack[] = this.loader.packReports().map((report) => {
       const problemsBySkill = new Map<string, SkillProblem[]>();

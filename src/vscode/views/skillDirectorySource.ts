@@ -1,4 +1,5 @@
 import type { SkillProblem } from '../../core/skills/packs/skillProblems';
+import type { SkillScope } from '../../core/skills/store/skillScope';
 
 /**
  * The port the Skill Directory view, the palette and the authoring commands read skills
@@ -26,6 +27,8 @@ export interface SkillView {
   readonly packName: string;
   readonly format?: string;
   readonly stepCount?: number;
+  /** The scope of a learned skill (project → tenant → global; it can be promoted). */
+  readonly learnedScope?: SkillScope;
 }
 
 /** One pack (a folder or file set) with its skills. */

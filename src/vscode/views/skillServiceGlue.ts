@@ -84,6 +84,7 @@ export class SkillServiceDirectorySource extends Disposable implements SkillDire
           packName: pack.name,
           ...(item.format ? { format: item.format } : {}),
           ...(record ? { stepCount: record.steps.length } : {}),
+          ...(item.scope ? { learnedScope: item.scope } : {}),
         };
       }),
     }));
