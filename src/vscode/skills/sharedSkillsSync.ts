@@ -1,3 +1,5 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/platform/ports';
 import type { SkillService } from '../../core/skills/skillService';
@@ -6,9 +8,11 @@ import type { SettingsAccessor } from '../settingsAccessor';
 
 /**
  * Keeps this window's copy of the shared (tenant/global) learned skills current: another window
- * wrote the shared store (file watcher on the global storage), this window got focus back (a
- * missed event costs at most a focus change), or the tenant id changed (a different tenant's
- * skills become visible). `onChanged` runs when skills changed here (to refresh the sidebar).
+ * wrote the shared store (file watcher on the global storage; and, because watchers outside the
+ * workspace are not delivered everywhere — code-server, some remotes — a stat of the file every
+ * few seconds, which reads nothing unless its size or time changed), this window got focus back,
+ * or the tenant id changed (a different tenant's skills become visible). `onChanged` runs when
+ * skills changed here (to refresh the sidebar).
  */
 export function keepSharedSkillsInSync(
   context: vscode.ExtensionContext,
@@ -24,7 +28,9 @@ export function keepSharedSkillsInSync(
     }
     running = deps.skills.syncSharedSkills()
       .then((changed) => {
-        if (changed > 0) onChanged();
+        if (changed === 0) return;
+        deps.logger.info(`Shared skills: ${changed} learned skill(s) changed by another window or a tenant change.`);
+        onChanged();
       })
       .catch((error: unknown) => deps.logger.warn(`Shared skills not refreshed: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => {
@@ -37,6 +43,17 @@ export function keepSharedSkillsInSync(
   };
   const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(context.globalStorageUri, SHARED_SKILLS_KEY));
   let tenant = deps.settings.current.scope.tenantId;
+  const file = path.join(context.globalStorageUri.fsPath, SHARED_SKILLS_KEY);
+  let lastSeen = '';
+  const poll = setInterval(() => {
+    void fs.stat(file).then((s) => `${s.size}:${s.mtimeMs}`, () => 'absent').then((seen) => {
+      if (seen === lastSeen) return;
+      // The first look syncs too: a write between activation and it would otherwise be missed.
+      lastSeen = seen;
+      sync();
+    });
+  }, SHARED_POLL_MS);
+  context.subscriptions.push({ dispose: () => clearInterval(poll) });
   context.subscriptions.push(
     watcher,
     watcher.onDidChange(sync),
@@ -52,3 +69,6 @@ export function keepSharedSkillsInSync(
     }),
   );
 }
+
+/** How often the shared store's file is checked for changes another window made. */
+const SHARED_POLL_MS = 3000;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { SkillService } from '../../core/skills/skillService';
-import { describeScope } from '../../core/skills/store/skillScope';
+import { describeScope, scopeRank } from '../../core/skills/store/skillScope';
 import type { SkillScope } from '../../core/skills/store/skillScope';
 import type { SkillDirectorySource } from './skillDirectorySource';
 import { resolveSkill } from './skillDirectoryView';
@@ -18,7 +18,8 @@ export function registerPromoteSkillCommand(
   onPromoted: () => void,
 ): void {
   context.subscriptions.push(vscode.commands.registerCommand('toolshed.promoteSkill', async (arg?: unknown, target?: Target) => {
-    const picked = resolveSkill(deps.directory, arg) ?? (arg === undefined ? await pickLearnedSkill(deps.directory) : undefined);
+    // A name is looked up in the service (always current); a tree item carries its own scope.
+    const picked = typeof arg === 'string' ? learnedByName(deps.skills, arg) : resolveSkill(deps.directory, arg) ?? (arg === undefined ? await pickLearnedSkill(deps.directory) : undefined);
     const scope = picked?.learnedScope;
     if (!picked || !scope) {
       if (arg !== undefined) void vscode.window.showWarningMessage('Toolshed: only learned skills can be promoted (pack skills are shared by committing their files).');
@@ -39,6 +40,12 @@ export function registerPromoteSkillCommand(
       return undefined;
     }
   }));
+}
+
+/** The narrowest-scoped learned skill of that name (the one requests see first). */
+function learnedByName(skills: SkillService, name: string): { name: string; learnedScope?: SkillScope } | undefined {
+  const scopes = skills.listPacks().filter((p) => p.source === 'learned').flatMap((p) => p.skills).filter((s) => s.name === name && s.scope).map((s) => s.scope as SkillScope);
+  return scopes.length ? { name, learnedScope: scopes.sort((a, b) => scopeRank(b) - scopeRank(a))[0] } : undefined;
 }
 
 async function pickLearnedSkill(directory: SkillDirectorySource): Promise<ReturnType<typeof resolveSkill>> {
