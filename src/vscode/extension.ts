@@ -11,6 +11,8 @@ import { registerSkillSurfaces } from './views/registerSkillSurfaces';
 import { proposedSkillsGroup } from './learning/proposedGroup';
 import { registerProposalCommands } from './learning/proposalCommands';
 import { registerSnapshotCommands } from './learning/snapshotCommands';
+import { keepSharedSkillsInSync } from './skills/sharedSkillsSync';
+import { registerPromoteSkillCommand } from './views/promoteSkillCommand';
 
 /**
  * Composition root: builds the services once, then wires `registerX(context, services)` calls.
@@ -45,6 +47,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
   // --- end issue 6 ---
   registerProposalCommands(context, services.learning, () => directory.refresh());
   registerSnapshotCommands(context, services.learning, services.skills, () => directory.refresh());
+  keepSharedSkillsInSync(context, services, () => directory.refresh());
+  registerPromoteSkillCommand(context, { skills: services.skills, directory, tenantId: () => services.settings.current.scope.tenantId }, () => directory.refresh());
 
   // Until some extension asks, VS Code may not list third-party chat models in the picker.
   void lookUpChatModels().then((models) => logger.info(`Chat models available: ${models.join(', ') || 'none (sign in to Copilot or install a model provider)'}`));

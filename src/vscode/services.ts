@@ -8,7 +8,7 @@ import { createLoggingEventSink } from './outputChannelLogger';
 import { SettingsAccessor } from './settingsAccessor';
 import { ActivityRegistry } from './state/activityRegistry';
 import { PinnedSkills } from './state/pinnedSkills';
-import { createByteStore } from './storage';
+import { createByteStore, createSharedSkillStorage } from './storage';
 import { LmToolCatalog } from './tools/lmToolCatalog';
 import { ToolCatalogSettling } from './tools/toolCatalogSettling';
 import { ToolExampleFiles } from './tools/toolExampleFiles';
@@ -56,7 +56,7 @@ export interface ToolshedServices {
   /** Skills that learn from use: proposals, feedback, negative lessons, decay (issue 14). */
   readonly learning: LearningController;
   /**
-   * The skill request context for the current state: project scope, workspace trust (no
+   * The skill request context for the current state: project scope, tenant (`toolshed.scope.tenantId`), workspace trust (no
    * workspace-pack skills when untrusted), and the tool gate of `run` (or of the policy alone).
    */
   skillContext(run?: ToolRun, extraPinned?: readonly string[]): SkillRequestContext;
@@ -111,6 +111,8 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     tokenCounter: lengthTokenCounter,
     fs: nodeFileSystem,
     env: process.env,
+    // Tenant and global learned skills: one store in the global storage, shared by every window.
+    shared: { ...createSharedSkillStorage(context), tenantId: () => settings.current.scope.tenantId },
   });
   if (skills.openInfo.status === 'rebuilt') logger.info(`Skill store rebuilt: ${skills.openInfo.reason ?? 'unknown reason'}`);
   context.subscriptions.push({ dispose: () => void skills.dispose() });
@@ -179,8 +181,9 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
         return known.has(name) ? 'denied' : 'unknown';
       };
       const projectId = workspaceProjectId();
+      const tenantId = settings.current.scope.tenantId;
       return {
-        scope: projectId ? { projectId } : {},
+        scope: { ...(projectId ? { projectId } : {}), ...(tenantId ? { tenantId } : {}) },
         toolGate,
         knownToolNames,
         includeWorkspacePacks: vscode.workspace.isTrusted,

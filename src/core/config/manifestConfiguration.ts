@@ -9,6 +9,7 @@ const SECTIONS: Array<{ path: string[]; title: string }> = [
   { path: ['skills'], title: 'Skills' },
   { path: ['skills', 'directory'], title: 'Skill Directory' },
   { path: ['learning'], title: 'Learning' },
+  { path: ['scope'], title: 'Scope' },
 ];
 
 type JsonSchema = {

@@ -191,12 +191,22 @@ export const learningConfigSchema = z.object({
 });
 export type LearningConfig = z.infer<typeof learningConfigSchema>;
 
+export const scopeConfigSchema = z.object({
+  // `machine`: only user (or remote) settings may set it, never a workspace — a repository must
+  // not be able to put a window into another team's tenant and read that tenant's skills.
+  tenantId: z.string().trim().max(100).regex(/^[^\u0000]*$/, 'A tenant id cannot contain NUL characters.').default('')
+    .describe('Your team or organisation (e.g. `acme-platform`). Skills of scope `tenant` are visible only in windows with the same tenant id, and learned skills can be promoted to it from the Skill Directory. Empty: no tenant (tenant skills stay invisible). A user setting: a workspace cannot set it.')
+    .meta({ scope: 'machine' }),
+});
+export type ScopeConfig = z.infer<typeof scopeConfigSchema>;
+
 export const toolshedSettingsSchema = z.object({
   toolSearch: toolSearchConfigSchema.default(toolSearchConfigSchema.parse({})),
   tools: toolsConfigSchema.default(toolsConfigSchema.parse({})),
   toolExamples: toolExamplesConfigSchema.default(toolExamplesConfigSchema.parse({})),
   skills: skillsConfigSchema.default(skillsConfigSchema.parse({})),
   learning: learningConfigSchema.default(learningConfigSchema.parse({})),
+  scope: scopeConfigSchema.default(scopeConfigSchema.parse({})),
 });
 export type ToolshedSettings = z.infer<typeof toolshedSettingsSchema>;
 

@@ -118,7 +118,8 @@ export class NodeByteStore implements ByteStore {
   }
 }
 
-function processAlive(pid: number): boolean {
+/** Whether a process of this host with that pid exists (EPERM: it does, owned by someone else). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

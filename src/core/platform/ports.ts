@@ -80,3 +80,12 @@ export interface SpawnedProcess {
 export interface ProcessPort {
   spawn(request: SpawnRequest): SpawnedProcess;
 }
+
+/**
+ * A lock shared by every process of this user on this machine (e.g. every VS Code window):
+ * `withLock` runs `fn` while no other holder runs its own. Implemented over a lock file in
+ * nodeFileLock.ts; used so writers of one shared database reload, change and save it in turn.
+ */
+export interface FileLock {
+  withLock<T>(fn: () => Promise<T>): Promise<T>;
+}

@@ -19,13 +19,15 @@
  *   await service.validatePacks() → compiler-style problems for "Validate Skill Packs"
  *   parseSkillDocument(text, fileName, options)  (skillDocumentParser.ts) → per-document diagnostics
  *   await service.addLearnedSkill(input) / removeLearnedSkill(name) — journaled; survive a rebuild
+ *   await service.promoteLearnedSkill(name, 'tenant' | 'global', { from?, tenantId? }) — project → tenant → global
+ *   await service.syncSharedSkills()  — another window changed the shared (tenant/global) store
  *   await service.save() / dispose()
  *
  * Tool inputs are validated with the zod schemas of skillToolSchemas.ts (a ZodError is thrown
  * for invalid input). Every returned string is redacted and tool-gated; events follow the RFC.
  */
 import type { SkillsConfig } from '../config/settingsSchema';
-import type { ByteStore, Clock, EventSink, FileSystemPort, Logger, TokenCounter } from '../platform/ports';
+import type { ByteStore, Clock, EventSink, FileLock, FileSystemPort, Logger, TokenCounter } from '../platform/ports';
 import type { FtsEngine, SqlEngine } from '../sql/sqlEngine';
 import { LearnedSkillJournal } from './store/learnedSkillJournal';
 import { SkillPackLoader } from './packs/skillPackLoader';
@@ -37,6 +39,7 @@ import type { DirectoryResult, RelevantRequest, RelevantResult, SkillRequestCont
 import type { LearnedSkillInput } from './store/skillRecords';
 import { LearnedSkills } from './store/learnedSkills';
 import type { SkillIdentity, SkillScope } from './store/skillScope';
+import { SharedSkillStore } from './store/sharedSkillStore';
 import type { SkillFormat, SkillRecord } from './skillSchema';
 import { SkillStore } from './store/skillStore';
 import type { SkillGetOutput, SkillListOutput, SkillSearchOutput } from './skillToolSchemas';
@@ -64,6 +67,12 @@ export interface SkillServiceDeps {
   forceRebuild?: boolean;
   /** Debounce for saving after file reloads (default 1000 ms; 0 = save immediately). */
   autoSaveDelayMs?: number;
+  /**
+   * The store every window of the user shares (the extension's global storage) and its lock:
+   * learned skills of scope `tenant` and `global` live there (sharedSkillStore.ts). Absent: every
+   * scope stays in `store` (the CLI).
+   */
+  shared?: { bytes: ByteStore; lock: FileLock; key?: string; tenantId?(): string };
 }
 
 export type SkillTreeStatus = 'active' | 'inactive' | 'invalid';
@@ -80,6 +89,8 @@ export interface SkillTreeItem {
   line: number;
   format: SkillFormat | undefined;
   origin: 'pack' | 'learned';
+  /** A learned skill's scope (several scopes may each have a learned skill of one name). */
+  scope?: SkillScope;
 }
 
 export interface SkillTreePack {
@@ -125,6 +136,16 @@ export interface SkillService {
   packSkillNames(): Set<string>;
   /** Stores learned records exactly as given (a merge, its undo, an import), all or nothing; journaled. */
   restoreLearnedSkills(records: readonly SkillRecord[]): Promise<void>;
+  /**
+   * Moves a learned skill to a wider scope (project → tenant → global); `tenantId` defaults to
+   * the skill's own. Throws with the reason, changing nothing, when that is not possible.
+   */
+  promoteLearnedSkill(name: string, to: 'tenant' | 'global', options?: { from?: SkillScope; tenantId?: string }): Promise<SkillRecord>;
+  /**
+   * Re-reads the shared store (another window wrote to it, or the tenant id changed): this window
+   * then holds the global skills and its own tenant's. Returns how many skills changed here.
+   */
+  syncSharedSkills(): Promise<number>;
   /** A full record by name, unfiltered (for UI: "open definition"); never send it to a model as is. */
   inspect(name: string): SkillRecord | undefined;
   updateConfig(config: SkillsConfig): void;
@@ -139,8 +160,16 @@ export async function createSkillService(deps: SkillServiceDeps): Promise<SkillS
   const journal = new LearnedSkillJournal(deps.store, `${deps.dbKey ?? 'skills.db'}.learned.jsonl`, deps.logger);
   const replayed = await journal.replayInto(store);
   if (replayed > 0) deps.logger.info(`Restored ${replayed} learned skill(s) from the journal.`);
-  return new DefaultSkillService(deps, store, journal);
+  const shared = deps.shared
+    ? new SharedSkillStore({ engine: deps.engine, bytes: deps.shared.bytes, lock: deps.shared.lock, logger: deps.logger, clock: deps.clock, key: deps.shared.key })
+    : undefined;
+  const service = new DefaultSkillService(deps, store, journal, shared);
+  if (shared) await service.startShared();
+  return service;
 }
+
+/** Marker (in the window's own storage) that its older tenant/global learned skills went to the shared store once. */
+const SHARED_SEEDED_KEY = 'shared-skills.seeded';
 
 class DefaultSkillService implements SkillService {
   private config: SkillsConfig;
@@ -151,9 +180,9 @@ class DefaultSkillService implements SkillService {
   private saving: Promise<void> = Promise.resolve();
   private adjuster: SkillScoreAdjuster | undefined;
 
-  constructor(private readonly deps: SkillServiceDeps, private readonly store: SkillStore, journal: LearnedSkillJournal) {
+  constructor(private readonly deps: SkillServiceDeps, private readonly store: SkillStore, journal: LearnedSkillJournal, shared?: SharedSkillStore) {
     this.config = deps.config;
-    this.learned = new LearnedSkills({ store, journal, clock: deps.clock, defaultScopeMode: () => this.config.scopeMode, save: () => this.save() });
+    this.learned = new LearnedSkills({ store, journal, clock: deps.clock, defaultScopeMode: () => this.config.scopeMode, save: () => this.save(), shared, tenantId: deps.shared?.tenantId });
     this.loader = new SkillPackLoader({ fs: deps.fs, store, clock: deps.clock, env: deps.env, logger: deps.logger, events: deps.events });
     this.queries = new SkillQueries({
       store, config: () => this.config, events: deps.events, tokenCounter: deps.tokenCounter, clock: deps.clock,
@@ -222,6 +251,7 @@ class DefaultSkillService implements SkillService {
     const item = (r: SkillRecord, problems: SkillProblem[]): SkillTreeItem => ({
       name: r.name, title: r.title, status: r.status, reason: r.status_reason || undefined, problems,
       file: r.source_file, line: r.source_line, format: r.format, origin: r.origin,
+      ...(r.origin === 'learned' ? { scope: { scope_mode: r.scope_mode, scope_tenant_id: r.scope_tenant_id, scope_project_id: r.scope_project_id } } : {}),
     });
     const packs: SkillTreePack[] = this.loader.packReports().map((report) => {
       const problemsBySkill = new Map<string, SkillProblem[]>();
@@ -285,6 +315,30 @@ class DefaultSkillService implements SkillService {
 
   restoreLearnedSkills(records: readonly SkillRecord[]): Promise<void> {
     return this.learned.restore(records);
+  }
+
+  promoteLearnedSkill(name: string, to: 'tenant' | 'global', options?: { from?: SkillScope; tenantId?: string }): Promise<SkillRecord> {
+    return this.learned.promote(name, to, options);
+  }
+
+  syncSharedSkills(): Promise<number> {
+    return this.learned.syncShared();
+  }
+
+  /**
+   * First sync with the shared store. Learned tenant/global skills this window stored before
+   * scopes were shared are added to it once (marker key); later, the shared store is the truth
+   * (a skill another window deleted is not brought back).
+   */
+  async startShared(): Promise<void> {
+    const seeded = await this.deps.store.read(SHARED_SEEDED_KEY).catch(() => undefined);
+    try {
+      await this.learned.syncShared({ seedFromLocal: !seeded });
+      if (!seeded) await this.deps.store.write(SHARED_SEEDED_KEY, new TextEncoder().encode('1'));
+    } catch (error) {
+      // A locked or unreadable shared store must not stop skills from working in this window.
+      this.deps.logger.warn(`Shared skill store not available (tenant and global learned skills may be out of date): ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   inspect(name: string): SkillRecord | undefined {

@@ -1,4 +1,5 @@
 import type { SkillProblem } from '../../core/skills/packs/skillProblems';
+import type { SkillScope } from '../../core/skills/store/skillScope';
 
 /**
  * The port the Skill Directory view, the palette and the authoring commands read skills
@@ -30,6 +31,8 @@ export interface SkillView {
   readonly cluster?: string;
   /** A merged learned skill's lineage, one line per entry (see describeLineage). */
   readonly lineage?: readonly string[];
+  /** The scope of a learned skill (project → tenant → global; it can be promoted). */
+  readonly learnedScope?: SkillScope;
 }
 
 /** One pack (a folder or file set) with its skills. */

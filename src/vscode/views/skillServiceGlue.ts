@@ -89,6 +89,7 @@ export class SkillServiceDirectorySource extends Disposable implements SkillDire
           ...(record ? { stepCount: record.steps.length } : {}),
           ...(cluster ? { cluster } : {}),
           ...(record?.origin === 'learned' && lineageOf(record) ? { lineage: describeLineage(record) } : {}),
+          ...(item.scope ? { learnedScope: item.scope } : {}),
         };
       }),
     }));

@@ -1,4 +1,5 @@
 import type { PackView, SkillView } from './skillDirectorySource';
+import { describeScope } from '../../core/skills/store/skillScope';
 
 /**
  * What the Skill Directory shows, computed without `vscode` so it is unit-tested in plain Node.
@@ -86,6 +87,8 @@ export function skillNode(skill: SkillView, pinned: boolean): SkillNodeModel {
   if (label !== skill.name) description = `${skill.name} — ${description}`;
   const context = ['skill', pinned ? 'pinned' : 'unpinned', skill.status];
   if (skill.sourceFile) context.push('file');
+  // `learned.project` / `learned.tenant` can be promoted (a global one is as wide as it gets).
+  if (skill.learnedScope) context.push('learned', skill.learnedScope.scope_mode);
   return {
     label,
     description: description.replace(/\s+/g, ' ').trim(),
@@ -105,6 +108,7 @@ export function skillTooltip(skill: SkillView, pinned: boolean): string {
   if (skill.tags.length) lines.push(`*Tags:* ${skill.tags.map((t) => `\`${t}\``).join(' ')}`);
   if (skill.stepCount) lines.push(`*Steps:* ${skill.stepCount}`);
   if (skill.lineage?.length) lines.push(`*Lineage:* ${skill.lineage.map(escapeMarkdown).join('  \n')}`);
+  if (skill.learnedScope) lines.push(`*Scope:* ${escapeMarkdown(describeScope(skill.learnedScope))}`);
   if (skill.status !== 'active') {
     lines.push(`**${skill.status === 'invalid' ? 'Invalid' : 'Inactive'}:** ${escapeMarkdown(skill.statusReason ?? 'see Problems')}`);
   }

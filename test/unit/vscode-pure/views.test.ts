@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import type { ActivationEntry } from '../../../src/vscode/state/activityRegistry';
 import { activatedSummary, activationNode, sessionNode } from '../../../src/vscode/views/activatedToolsModel';
 import type { PackView, SkillView } from '../../../src/vscode/views/skillDirectorySource';
@@ -34,6 +36,19 @@ describe('views: skill tree model', () => {
     assert.ok(merged.tooltip.includes('*Lineage:* Merged from 2 learned skills \\(origin learning:pr\\_1\\):'), merged.tooltip);
     assert.ok(merged.tooltip.includes('\\- weather\\_2 \\(learning:pr\\_2, source 0123456789ab\\)'), merged.tooltip);
     assert.doesNotMatch(skillNode(skill(), false).tooltip, /Lineage/);
+  });
+
+  it('a learned project or tenant skill offers "Promote" in its context menu (the manifest\'s `when` matches); a global or pack skill does not', () => {
+    const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { contributes: { menus: Record<string, Array<{ command: string; when: string }>> } };
+    const menu = pkg.contributes.menus['view/item/context']?.find((m) => m.command === 'toolshed.promoteSkill');
+    assert.ok(menu, 'toolshed.promoteSkill is in the Skill Directory context menu');
+    const offers = (view: SkillView) => [...menu.when.matchAll(/viewItem =~ \/(.+?)\/(?= |$)/g)].every((m) => new RegExp((m[1] as string).replace(/\\\\/g, '\\')).test(skillNode(view, false).contextValue));
+    const learned = (scope_mode: 'project' | 'tenant' | 'global') => skill({ sourceFile: undefined, packName: 'learned', learnedScope: { scope_mode, scope_tenant_id: scope_mode === 'global' ? '' : 'acme', scope_project_id: scope_mode === 'project' ? 'web' : '' } });
+    assert.equal(offers(learned('project')), true);
+    assert.equal(offers(learned('tenant')), true);
+    assert.equal(offers(learned('global')), false);
+    assert.equal(offers(skill()), false);
+    assert.match(skillNode(learned('project'), false).tooltip, /\*Scope:\* project web \\\(tenant acme\\\)/);
   });
 
   it('marks invalid and inactive skills with their reason', () => {

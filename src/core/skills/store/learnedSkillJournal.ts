@@ -86,7 +86,7 @@ export class LearnedSkillJournal {
 }
 
 /** Whether a stored learned skill still says what the journal says (usage counts aside). */
-function sameContent(stored: SkillRecord, journaled: SkillRecord): boolean {
+export function sameContent(stored: SkillRecord, journaled: SkillRecord): boolean {
   const content = ({ use_count: _u, last_used: _l, ...rest }: SkillRecord) => canonicalJson(rest);
   return content(stored) === content(journaled);
 }

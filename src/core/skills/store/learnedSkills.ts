@@ -4,9 +4,11 @@ import type { SkillRecord } from '../skillSchema';
 import type { LearnedSkillJournal } from './learnedSkillJournal';
 import { skillId, toRecord } from './skillRecords';
 import type { LearnedSkillInput } from './skillRecords';
-import { describeScope, makeScope, sameScope, unreachableScope } from './skillScope';
+import { describeScope, identityKey, makeScope, sameScope, scopeRank, unreachableScope } from './skillScope';
 import type { SkillIdentity, SkillScope } from './skillScope';
 import type { SkillStore } from './skillStore';
+import type { SharedSkillStore, SharedSnapshot } from './sharedSkillStore';
+import { isSharedScope, localSharedSkills, mirrorSharedSkills } from './sharedSkillSync';
 
 /**
  * Writes of learned skills: what a user (or the learning loop) taught. Identity is scope + name,
@@ -22,6 +24,17 @@ export interface LearnedSkillsDeps {
   defaultScopeMode(): ScopeMode;
   /** Persists the database (the service's serialised save). */
   save(): Promise<void>;
+  /**
+   * Where learned skills of scope `tenant` and `global` live when every window shares them (the
+   * extension's global storage); absent (the CLI, tests), every scope stays in `store`.
+   */
+  shared?: SharedSkillStore;
+  /**
+   * This window's tenant (`toolshed.scope.tenantId`; '' for none). Of the shared store, a window
+   * holds only the global skills and its own tenant's, so no surface (not even the sidebar) can
+   * show another tenant's; it is also the default target of a promotion to `tenant`.
+   */
+  tenantId?(): string;
 }
 
 /** The scope of the request a learned skill comes from (`SkillRequestContext.scope`). */
@@ -53,7 +66,9 @@ export class LearnedSkills {
       throw new Error('A learned skill needs a name, a non-empty trigger and at least one step.');
     }
     const scope = this.scopeOf(input, callerScope);
-    const { store } = this.deps;
+    const { store, shared } = this.deps;
+    const viaShared = shared !== undefined && isSharedScope(scope);
+    if (viaShared) await this.syncShared();
     const existing = store.get(name, scope);
     const previous = existing?.origin === 'learned' ? existing : undefined;
     const record = toRecord({
@@ -67,12 +82,16 @@ export class LearnedSkills {
       tenantId: scope.scope_tenant_id, projectId: scope.scope_project_id, packName: '', workspace: false, sourceFile: '', now: this.deps.clock.now(), env: {},
     }, previous);
     const learned: SkillRecord = { ...record, id: previous?.id ?? skillId('learned', name, scope), format: 'learned' };
-    // A learned skill takes the name from a pack skill of its scope (packs never overwrite learned ones).
     this.cached = undefined;
-    store.transaction(() => {
-      store.delete({ ...scope, name });
-      store.upsert(learned);
-    });
+    if (viaShared) {
+      await this.mirror(await shared.write({ upsert: [learned] }));
+    } else {
+      // A learned skill takes the name from a pack skill of its scope (packs never overwrite learned ones).
+      store.transaction(() => {
+        store.delete({ ...scope, name });
+        store.upsert(learned);
+      });
+    }
     await this.deps.journal.write(store);
     await this.deps.save();
     return learned;
@@ -130,9 +149,88 @@ export class LearnedSkills {
       throw new Error(`Several learned skills are named "${name}" (${candidates.map(describeScope).join('; ')}); say which scope to remove.`);
     }
     this.cached = undefined;
-    store.delete(candidates[0] as SkillRecord);
+    const target = candidates[0] as SkillRecord;
+    if (this.deps.shared && isSharedScope(target)) await this.mirror(await this.deps.shared.write({ remove: [target] }), [target]);
+    else store.delete(target);
     await this.deps.journal.write(store);
     await this.deps.save();
     return true;
+  }
+
+  /**
+   * Moves a learned skill to a wider scope: project → tenant → global (RFC §3.11). The tenant is
+   * `tenantId`, else the skill's own. Refused (nothing changes) when the target is not wider, has
+   * no tenant id, or already has a learned skill of that name. The copy in the target scope is
+   * written before the source is deleted, so a crash in between leaves two copies, never none.
+   */
+  async promote(name: string, to: 'tenant' | 'global', options: { from?: SkillScope; tenantId?: string } = {}): Promise<SkillRecord> {
+    const { store, shared } = this.deps;
+    if (shared) await this.syncShared();
+    const candidates = store.named(name).filter((r) => r.origin === 'learned' && (!options.from || sameScope(r, options.from)));
+    if (candidates.length === 0) throw new Error(`No learned skill named "${name}"${options.from ? ` in ${describeScope(options.from)}` : ''}; only learned skills can be promoted.`);
+    if (candidates.length > 1) {
+      throw new Error(`Several learned skills are named "${name}" (${candidates.map(describeScope).join('; ')}); say which scope to promote.`);
+    }
+    const source = candidates[0] as SkillRecord;
+    const target = makeScope(to, options.tenantId || source.scope_tenant_id || this.deps.tenantId?.());
+    if (scopeRank(target) >= scopeRank(source)) {
+      throw new Error(`"${name}" is in ${describeScope(source)}; it can only be promoted to a wider scope (project → tenant → global).`);
+    }
+    const unreachable = unreachableScope(target);
+    if (unreachable) throw new Error(`"${name}" not promoted: ${to === 'tenant' ? 'no tenant id is set. Set `toolshed.scope.tenantId` (your team or organisation) in your user settings first.' : unreachable}`);
+    if (store.get(name, target)?.origin === 'learned') {
+      throw new Error(`"${name}" not promoted: ${describeScope(target)} already has a learned skill of that name. Remove or rename one of them first.`);
+    }
+    const promoted: SkillRecord = { ...source, ...target, id: skillId('learned', name, target), updated_at: this.deps.clock.now() };
+    if (shared) {
+      const fromShared = isSharedScope(source);
+      await this.mirror(await shared.write({ upsert: [promoted], remove: fromShared ? [source] : [] }), fromShared ? [source] : []);
+      if (!fromShared) store.delete(source);
+    } else {
+      store.transaction(() => {
+        store.delete({ ...target, name });
+        store.upsert(promoted);
+        store.delete(source);
+      });
+    }
+    await this.deps.journal.write(store);
+    await this.deps.save();
+    return store.get(name, target) ?? promoted;
+  }
+
+  /**
+   * Brings this window's copy of the shared (tenant/global) learned skills up to date; with
+   * `seedFromLocal`, first adds to the shared store the ones only this window has (learned before
+   * scopes were shared). Returns how many skills changed here. No-op without a shared store.
+   */
+  async syncShared(options: { seedFromLocal?: boolean } = {}): Promise<number> {
+    const { shared } = this.deps;
+    if (!shared) return 0;
+    let snapshot = await shared.read();
+    if (options.seedFromLocal) snapshot = await this.seed(snapshot, []) ?? snapshot;
+    const changed = await this.mirror(snapshot);
+    if (changed) {
+      await this.deps.journal.write(this.deps.store);
+      await this.deps.save();
+    }
+    return changed;
+  }
+
+  /**
+   * Mirrors a shared snapshot into the window's store. A snapshot of a rebuilt (damaged, set
+   * aside) shared store is first seeded again from this window's copy — except `removed`, the
+   * skills this very write deleted.
+   */
+  private async mirror(snapshot: SharedSnapshot, removed: readonly SkillIdentity[] = []): Promise<number> {
+    this.cached = undefined; // the learned list (merge checks, export) is read again after any shared change
+    const current = snapshot.rebuilt ? (await this.seed(snapshot, removed)) ?? snapshot : snapshot;
+    const tenant = this.deps.tenantId?.() ?? '';
+    return mirrorSharedSkills(this.deps.store, current.records.filter((r) => r.scope_mode === 'global' || (tenant !== '' && r.scope_tenant_id === tenant)));
+  }
+
+  private async seed(snapshot: SharedSnapshot, removed: readonly SkillIdentity[]): Promise<SharedSnapshot | undefined> {
+    const have = new Set([...snapshot.records, ...removed].map(identityKey));
+    const missing = localSharedSkills(this.deps.store).filter((r) => !have.has(identityKey(r)));
+    return missing.length && this.deps.shared ? this.deps.shared.write({ upsert: missing }) : undefined;
   }
 }
