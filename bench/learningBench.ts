@@ -27,25 +27,13 @@ import { loadSqlEngine } from '../src/core/sql/sqlEngine';
 import type { SqlEngine } from '../src/core/sql/sqlEngine';
 import { createSkillService } from '../src/core/skills/skillService';
 import { skillId, toRecord } from '../src/core/skills/store/skillRecords';
+import { AREAS, VERBS, pct, rng, round } from './benchMath';
 
-const round = (v: number, d = 3) => Number(v.toFixed(d));
 /** Timed rounds per measurement; p50/p95 are the medians over rounds (robust to a busy machine). */
 const ROUNDS = 5;
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 const PERSONAL = { workspaceRoots: ['/home/dev/work/app'], homeDir: '/home/dev', userName: 'dev' };
 const PROJECT = 'bench-project';
 const ctx = { includeWorkspacePacks: true, scope: { projectId: PROJECT } };
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SERVICES = ['github', 'jira', 'stripe', 'slack', 'postgres', 'sentry', 'datadog', 'vercel', 'notion', 'linear', 'gitlab', 'pagerduty', 'shopify', 'hubspot', 'zendesk', 'figma', 'airtable', 'twilio', 'salesforce', 'kubernetes'];
 const ACTIONS: Array<[string, string[]]> = [
@@ -54,9 +42,7 @@ const ACTIONS: Array<[string, string[]]> = [
 ];
 const OBJECTS = ['invoices', 'incidents', 'tickets', 'deployments', 'customers', 'alerts', 'orders', 'pages', 'records', 'releases', 'contacts', 'messages', 'dashboards', 'pods', 'designs'];
 const SINKS = ['slack', 'email', 'notion', 'jira', 'github'];
-const VERBS = ['create', 'update', 'delete', 'list', 'sync', 'migrate', 'validate', 'export', 'import', 'debug', 'monitor', 'rotate', 'archive', 'restore', 'configure', 'benchmark', 'paginate', 'retry', 'schedule', 'notify'];
 /** The skills bench's vocabulary (bench/skillsBench.ts), for a corpus comparable to its targets. */
-const AREAS = ['git', 'review', 'testing', 'api', 'browser', 'database', 'deploy', 'docs', 'security', 'ci', 'cloud', 'data', 'mobile', 'infra', 'billing', 'auth', 'search', 'cache', 'queue', 'email'];
 const BENCH_OBJECTS = ['issue', 'branch', 'record', 'table', 'bucket', 'invoice', 'token', 'user', 'report', 'index', 'cluster', 'webhook', 'pipeline', 'release', 'schema', 'snapshot', 'session', 'ticket', 'dashboard', 'certificate', 'queue', 'job', 'file', 'image', 'metric'];
 const FILLER = ['safely', 'quickly', 'with retries', 'in batches', 'for a team', 'across regions', 'without downtime', 'from the CLI', 'in production', 'for staging', 'using the API', 'with audit logs'];
 

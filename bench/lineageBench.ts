@@ -23,27 +23,12 @@ import { skillId, toRecord } from '../src/core/skills/store/skillRecords';
 import { makeScope } from '../src/core/skills/store/skillScope';
 import { loadSqlEngine } from '../src/core/sql/sqlEngine';
 import type { SqlEngine } from '../src/core/sql/sqlEngine';
+import { AREAS, OBJECTS, VERBS, pct, rng, round } from './benchMath';
 
-const round = (v: number, d = 3) => Number(v.toFixed(d));
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 const PROJECT = 'bench-project';
 const N = 10_000;
 const clock = { now: () => 1_700_000_000_000 };
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const AREAS = ['git', 'review', 'testing', 'api', 'browser', 'database', 'deploy', 'docs', 'security', 'ci', 'cloud', 'data', 'mobile', 'infra', 'billing', 'auth', 'search', 'cache', 'queue', 'email'];
-const VERBS = ['create', 'update', 'delete', 'list', 'sync', 'migrate', 'validate', 'export', 'import', 'debug', 'monitor', 'rotate', 'archive', 'restore', 'configure', 'benchmark', 'paginate', 'retry', 'schedule', 'notify'];
-const OBJECTS = ['issue', 'branch', 'record', 'table', 'bucket', 'invoice', 'token', 'user', 'report', 'index', 'cluster', 'webhook', 'pipeline', 'release', 'schema', 'snapshot', 'session', 'ticket', 'dashboard', 'certificate', 'queue', 'job', 'file', 'image', 'metric'];
 const SINKS = ['slack', 'email', 'notion', 'jira', 'github'];
 
 function skillText(r: () => number, i: number): { trigger: string; steps: string[] } {

@@ -98,7 +98,7 @@ async function main(): Promise<void> {
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-  console.log(JSON.stringify({ rows }));
+  console.log(JSON.stringify({ title: 'Memory (RSS growth of a session: tool index + skill store)', rows }));
 }
 
 void main();

@@ -22,8 +22,8 @@ import { loadSqlEngine } from '../src/core/sql/sqlEngine';
 import type { FtsEngine } from '../src/core/sql/sqlEngine';
 import { createToolSearchService } from '../src/core/tools/toolSearchService';
 import { readRedactionCorpus, scoreRedaction } from './redactionCorpus';
+import { rng, round } from './benchMath';
 
-const round = (v: number, d = 3) => Number(v.toFixed(d));
 const CATALOG_SIZE = 2000;
 const WASM = path.join(process.cwd(), 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm');
 
@@ -47,17 +47,6 @@ const HOSTILE_PATTERNS = [
   'a[ab]{24}c',
   `${'(a|a)'.repeat(22)}x`,
 ];
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Descriptions that feed the patterns: long runs of a/b, random letters, realistic words. */
 function hostileText(r: () => number, i: number): string {

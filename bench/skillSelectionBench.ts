@@ -18,11 +18,11 @@ import { HYBRID_CANDIDATES, selectActiveSkills } from '../src/core/planner/selec
 import { plannerSkillsFrom } from '../src/core/planner/skillsPort';
 import { loadSqlEngine } from '../src/core/sql/sqlEngine';
 import { createSkillService } from '../src/core/skills/skillService';
+import { rng, round } from './benchMath';
 
 const TARGET_P95_MS = 2;
 const ROUNDS = 5;
 const QUERIES = 300;
-const round = (v: number, d = 3) => Number(v.toFixed(d));
 const pct = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
@@ -32,17 +32,6 @@ const median = (values: number[]) => pct(values, 0.5);
 const AREAS = ['git', 'review', 'testing', 'api', 'browser', 'database', 'deploy', 'docs', 'security', 'ci', 'cloud', 'data'];
 const VERBS = ['create', 'update', 'delete', 'list', 'sync', 'migrate', 'validate', 'export', 'import', 'debug', 'monitor', 'rotate'];
 const OBJECTS = ['issue', 'branch', 'record', 'table', 'bucket', 'invoice', 'token', 'user', 'report', 'index', 'cluster', 'webhook'];
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A model that answers the selection prompt at once with the 2nd and 4th candidate. */
 const instantModel: ChatModelPort = {

@@ -16,28 +16,12 @@ import { loadSqlEngine } from '../src/core/sql/sqlEngine';
 import type { SqlEngine } from '../src/core/sql/sqlEngine';
 import { createSkillService } from '../src/core/skills/skillService';
 import type { ResolvedSkillPack } from '../src/core/skills/packs/skillPackSources';
+import { AREAS, OBJECTS, VERBS, median, pct, rng, round } from './benchMath';
 
-const round = (v: number, d = 3) => Number(v.toFixed(d));
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
-const median = (values: number[]) => pct([...values].sort((a, b) => a - b), 0.5);
 const WARMUP_QUERIES = 500;
 const SEARCH_ROUNDS = 3;
 const JSONL_PER_FILE = 3000;
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const AREAS = ['git', 'review', 'testing', 'api', 'browser', 'database', 'deploy', 'docs', 'security', 'ci', 'cloud', 'data', 'mobile', 'infra', 'billing', 'auth', 'search', 'cache', 'queue', 'email'];
-const VERBS = ['create', 'update', 'delete', 'list', 'sync', 'migrate', 'validate', 'export', 'import', 'debug', 'monitor', 'rotate', 'archive', 'restore', 'configure', 'benchmark', 'paginate', 'retry', 'schedule', 'notify'];
-const OBJECTS = ['issue', 'branch', 'record', 'table', 'bucket', 'invoice', 'token', 'user', 'report', 'index', 'cluster', 'webhook', 'pipeline', 'release', 'schema', 'snapshot', 'session', 'ticket', 'dashboard', 'certificate', 'queue', 'job', 'file', 'image', 'metric'];
 const FILLER = ['safely', 'quickly', 'with retries', 'in batches', 'for a team', 'across regions', 'without downtime', 'from the CLI', 'in production', 'for staging', 'using the API', 'with audit logs'];
 
 interface Synth { name: string; trigger: string; area: string; verb: string; object: string }

@@ -1,0 +1,25 @@
+// Small helpers every bench/*Bench.ts uses: a seeded generator (so synthetic corpora are the same
+// in every run), percentiles, rounding, and the vocabulary synthetic skills are made from.
+
+/** mulberry32: a tiny seeded PRNG in [0, 1). */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export const round = (value: number, digits = 3): number => Number(value.toFixed(digits));
+
+/** The p-th percentile (0–1) of an ascending array. */
+export const pct = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+
+export const median = (values: readonly number[]): number => pct([...values].sort((a, b) => a - b), 0.5);
+
+export const AREAS: string[] = ['git', 'review', 'testing', 'api', 'browser', 'database', 'deploy', 'docs', 'security', 'ci', 'cloud', 'data', 'mobile', 'infra', 'billing', 'auth', 'search', 'cache', 'queue', 'email'];
+export const VERBS: string[] = ['create', 'update', 'delete', 'list', 'sync', 'migrate', 'validate', 'export', 'import', 'debug', 'monitor', 'rotate', 'archive', 'restore', 'configure', 'benchmark', 'paginate', 'retry', 'schedule', 'notify'];
+export const OBJECTS: string[] = ['issue', 'branch', 'record', 'table', 'bucket', 'invoice', 'token', 'user', 'report', 'index', 'cluster', 'webhook', 'pipeline', 'release', 'schema', 'snapshot', 'session', 'ticket', 'dashboard', 'certificate', 'queue', 'job', 'file', 'image', 'metric'];
