@@ -39,3 +39,21 @@ export async function eventually<T>(probe: () => T | undefined | Promise<T | und
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/**
+ * Runs a command that opens a QuickPick and accepts the focused item once it has one (as a
+ * person pressing Enter would); closes the pick after 15 s if the command never returns.
+ */
+export async function acceptFirst<T>(command: string, args?: unknown): Promise<T | undefined> {
+  let done = false;
+  const result = Promise.resolve(vscode.commands.executeCommand<T>(command, args)).finally(() => {
+    done = true;
+  });
+  const deadline = Date.now() + 15_000;
+  while (!done && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    if (!done) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+  }
+  if (!done) await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  return result;
+}

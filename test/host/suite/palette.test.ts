@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { eventually, toolshed } from './helpers';
+import { eventually, toolshed, acceptFirst } from './helpers';
 
 interface Ranked {
   name: string;
@@ -15,20 +15,6 @@ function assertRanked(results: readonly Ranked[]): void {
   for (let i = 1; i < results.length; i++) assert.ok(results[i - 1]!.score >= results[i]!.score, `ranked by score at ${i}`);
 }
 
-/** Runs a palette command that opens a QuickPick and accepts its first item once it has one. */
-async function acceptFirst<T>(command: string, query: string): Promise<T | undefined> {
-  let done = false;
-  const result = Promise.resolve(vscode.commands.executeCommand<T>(command, query)).finally(() => {
-    done = true;
-  });
-  const deadline = Date.now() + 15_000;
-  while (!done && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    if (!done) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-  }
-  if (!done) await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-  return result;
-}
 
 suite('palette: search skills and tools', () => {
   suiteSetup(async () => {

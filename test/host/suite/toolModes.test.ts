@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { eventually, scriptedModel, toolshed } from './helpers';
+import { eventually, scriptedModel, toolshed, acceptFirst } from './helpers';
 import { askToolshed, driver, lastToolResultText, userFacingTexts, withSettings } from './chatHelpers';
 
 const SERVER = 'fixturemcp';
@@ -16,20 +16,6 @@ function textOf(result: vscode.LanguageModelToolResult): string {
   return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
 }
 
-/** Runs a command that opens a QuickPick and accepts the focused item once it has one. */
-async function acceptFirst<T>(command: string, args: unknown): Promise<T | undefined> {
-  let done = false;
-  const result = Promise.resolve(vscode.commands.executeCommand<T>(command, args)).finally(() => {
-    done = true;
-  });
-  const deadline = Date.now() + 15_000;
-  while (!done && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    if (!done) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-  }
-  if (!done) await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-  return result;
-}
 
 suite('tool search mode: auto sends or defers by context share, Manage Tools turns tools off', () => {
   setup(async () => {

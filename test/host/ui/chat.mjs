@@ -2,7 +2,7 @@
 // deferred tool being found, activated and used (scripted model, no network).
 // Screenshot: test-results/screenshots/chat-participant.png.
 import assert from 'node:assert/strict';
-import { runCommand } from './lib/workbench.mjs';
+import { askInNewChat } from './lib/workbench.mjs';
 
 export async function chatParticipantFindsAndUsesADeferredTool({ page, screenshot }) {
   try {
@@ -14,19 +14,7 @@ export async function chatParticipantFindsAndUsesADeferredTool({ page, screensho
 }
 
 async function askToolshedInTheChatView(page, screenshot) {
-  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
-  await runCommand(page, 'Toolshed Test: Script Weather Demo');
-  await runCommand(page, 'View: Hide Panel').catch(() => page.keyboard.press('Escape'));
-  await runCommand(page, 'Chat: Open Chat');
-  await runCommand(page, 'Chat: New Chat').catch(() => page.keyboard.press('Escape'));
-  // The focus is in the chat input; earlier checks may have left text (e.g. an inserted #file
-  // reference) there, and "@toolshed" only routes to the participant at the very start.
-  await page.locator('.interactive-input-part').first().waitFor({ timeout: 30_000 });
-  await page.waitForTimeout(500);
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.press('Backspace');
-  await page.keyboard.type('@toolshed What is the weather in Oslo?', { delay: 10 });
-  await page.keyboard.press('Enter');
+  await askInNewChat(page, { script: 'Toolshed Test: Script Weather Demo', request: '@toolshed What is the weather in Oslo?', hidePanel: true });
   const answer = page.locator('.interactive-response', { hasText: 'sunny' }).first();
   await answer.waitFor({ timeout: 60_000 });
   await page.locator('.interactive-response', { hasText: /fewer\)/ }).first().waitFor({ timeout: 30_000 });

@@ -3,7 +3,7 @@
 // proposal in the Skill Directory's Proposed group. Screenshots (README "Skills that learn"):
 // test-results/screenshots/learning-chat.png, test-results/screenshots/learning-proposed.png.
 import assert from 'node:assert/strict';
-import { runCommand } from './lib/workbench.mjs';
+import { askInNewChat } from './lib/workbench.mjs';
 
 export async function learnedSkillIsProposedAfterATurn({ page, screenshot }) {
   try {
@@ -14,18 +14,13 @@ export async function learnedSkillIsProposedAfterATurn({ page, screenshot }) {
 }
 
 async function proposeFromChat(page, screenshot) {
-  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
-  await runCommand(page, 'Toolshed Test: Script Learning Demo');
-  await runCommand(page, 'View: Hide Panel').catch(() => page.keyboard.press('Escape'));
-  await runCommand(page, 'Chat: Open Chat');
-  await runCommand(page, 'Chat: New Chat').catch(() => page.keyboard.press('Escape'));
-  await page.locator('.interactive-input-part').first().waitFor({ timeout: 30_000 });
-  await page.waitForTimeout(500);
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.press('Backspace');
   // Not the in-host suite's wording: a discarded proposal is never proposed again.
-  await page.keyboard.type('@toolshed Get the weekend forecast for Oslo and Bergen and open an issue that sums it up', { delay: 5 });
-  await page.keyboard.press('Enter');
+  await askInNewChat(page, {
+    script: 'Toolshed Test: Script Learning Demo',
+    request: '@toolshed Get the weekend forecast for Oslo and Bergen and open an issue that sums it up',
+    hidePanel: true,
+    typingDelay: 5,
+  });
   await page.locator('.interactive-response', { hasText: 'Created issue' }).first().waitFor({ timeout: 60_000 });
   const followup = page.getByText('Save this as a skill…').first();
   await followup.waitFor({ timeout: 30_000 });

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { runCommand } from './lib/workbench.mjs';
+import { askInNewChat } from './lib/workbench.mjs';
 
 export async function chatRunsASkillScriptOnlyAfterConfirmation({ page, screenshot, workspace }) {
   const sideEffect = path.join(workspace, 'line-counts.txt');
@@ -37,16 +37,7 @@ export async function chatRunsASkillScriptOnlyAfterConfirmation({ page, screensh
 }
 
 async function ask(page) {
-  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
-  await runCommand(page, 'Toolshed Test: Script Count Lines Demo');
-  await runCommand(page, 'Chat: Open Chat');
-  await runCommand(page, 'Chat: New Chat').catch(() => page.keyboard.press('Escape'));
-  await page.locator('.interactive-input-part').first().waitFor({ timeout: 30_000 });
-  await page.waitForTimeout(500);
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.press('Backspace');
-  await page.keyboard.type('@toolshed How many lines does README.md have?', { delay: 10 });
-  await page.keyboard.press('Enter');
+  await askInNewChat(page, { script: 'Toolshed Test: Script Count Lines Demo', request: '@toolshed How many lines does README.md have?' });
 }
 
 async function confirmationDialog(page) {

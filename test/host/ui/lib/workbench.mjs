@@ -24,3 +24,22 @@ export async function tidy(page) {
     await page.mouse.up();
   }
 }
+
+/**
+ * Scripts the test model with a driver command (e.g. "Toolshed Test: Script Weather Demo"), opens a
+ * fresh chat and types `request` into it, as a person would. The chat input may hold text from an
+ * earlier check, and "@toolshed" only routes to the participant at the very start, so it is cleared.
+ */
+export async function askInNewChat(page, { script, request, hidePanel = false, typingDelay = 10 }) {
+  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+  await runCommand(page, script);
+  if (hidePanel) await runCommand(page, 'View: Hide Panel').catch(() => page.keyboard.press('Escape'));
+  await runCommand(page, 'Chat: Open Chat');
+  await runCommand(page, 'Chat: New Chat').catch(() => page.keyboard.press('Escape'));
+  await page.locator('.interactive-input-part').first().waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(500);
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type(request, { delay: typingDelay });
+  await page.keyboard.press('Enter');
+}
