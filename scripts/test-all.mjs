@@ -33,7 +33,13 @@ const lintRun = spawnSync(process.execPath, [eslint, '.', '--max-warnings', '0']
 const lint = lintRun.status === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 };
 console.log(lint.passed ? 'lint: clean' : 'lint: problems above');
 
-// 2. Unit tests: mocha per .mocharc.json, spec output, counts via a summary reporter.
+// 2. Build first: the host layer loads the bundles, and a unit test compares the generated
+// schemas in dist/ with the zod schema (a stale dist from an older build must not fail it).
+step('build (npm run build)');
+const built = spawnSync(npm, ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status === 0;
+if (!built) console.log('build failed');
+
+// 2b. Unit tests: mocha per .mocharc.json, spec output, counts via a summary reporter.
 step('unit tests (mocha)');
 const summaryFile = path.join(ROOT, 'test-results', 'unit-summary.json');
 mkdirSync(path.dirname(summaryFile), { recursive: true });
@@ -57,7 +63,7 @@ if (unit.passed + unit.failed === 0) {
 }
 console.log(`unit: ${unit.passed} passed, ${unit.failed} failed`);
 
-// 3. Host layer: build, then the offline extension host (reuses runOffline's functions).
+// 3. Host layer: the offline extension host over the build above (reuses runOffline's functions).
 // .ci/run sets TOOLSHED_EXPECT_COLD_HOST=1 with an empty TOOLSHED_HOST_CACHE, so every CI run
 // installs the host the way a newcomer's first `npm test` does; that install is one check.
 const host = { passed: 0, failed: 0 };
@@ -67,10 +73,9 @@ const cacheWasEmpty = !existsSync(hostCacheRoot()) || readdirSync(hostCacheRoot(
 if (process.env.TOOLSHED_SKIP_HOST === '1') {
   step('host tests SKIPPED (TOOLSHED_SKIP_HOST=1)');
 } else {
-  step('build (npm run build)');
-  if (spawnSync(npm, ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) {
+  if (!built) {
     host.failed = 1;
-    console.log('build failed');
+    console.log('host tests not run: the build failed');
   } else {
     step('host tests (offline VS Code host)');
     const { runHostLayer } = await import('../test/host/runOffline.mjs');
