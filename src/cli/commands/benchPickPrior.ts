@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CliCommand } from '../cliCommand';
-import { cliService, parseArgs, readJsonl, toToolInputs } from './toolCliSupport';
+import { cliService, parseArgs, readJsonl, toToolInputs, toolsAndQueries } from './toolCliSupport';
 
 interface QueryRow {
   id?: string;
@@ -27,12 +27,9 @@ export const benchPickPriorCommand: CliCommand = {
   ].join('\n'),
   async run(args, io) {
     const { flags } = parseArgs(args, ['json']);
-    const toolsFile = flags.get('tools');
-    const queriesFile = flags.get('queries');
-    if (typeof toolsFile !== 'string' || typeof queriesFile !== 'string') {
-      io.stderr('toolshed bench pick-prior: --tools and --queries are required. See --help.\n');
-      return 2;
-    }
+    const files = toolsAndQueries(flags, 'bench pick-prior', io);
+    if (!files) return 2;
+    const { toolsFile, queriesFile } = files;
     const tools = toToolInputs(readJsonl(toolsFile));
     const rows = readJsonl<QueryRow>(queriesFile).filter((q) => q.gold.length > 0);
     const train = rows.filter((row, i) => !isHeldOut(row, i));

@@ -8,7 +8,7 @@ import { serializeDefinitions } from '../../core/planner/plannerLoop';
 import { DefinitionTokenCache, applyModelDeferral } from '../../core/tools/modes/deferralMeasure';
 import { createToolSearchService } from '../../core/tools/toolSearchService';
 import type { ToolSearchMode, DeferredNamesListing } from '../../core/config/settingsSchema';
-import { parseArgs, readJsonl, toToolInputs, toolshedOwnTools } from './toolCliSupport';
+import { parseArgs, readJsonl, toToolInputs, toolshedOwnTools, toolsAndQueries } from './toolCliSupport';
 
 interface QueryRow {
   query: string;
@@ -62,12 +62,9 @@ export const benchToolModesCommand: CliCommand = {
   ].join('\n'),
   async run(args, io) {
     const { flags } = parseArgs(args, ['json']);
-    const toolsFile = flags.get('tools');
-    const queriesFile = flags.get('queries');
-    if (typeof toolsFile !== 'string' || typeof queriesFile !== 'string') {
-      io.stderr('toolshed bench tool-modes: --tools and --queries are required. See --help.\n');
-      return 2;
-    }
+    const files = toolsAndQueries(flags, 'bench tool-modes', io);
+    if (!files) return 2;
+    const { toolsFile, queriesFile } = files;
     const maxQueries = Number(flags.get('max-queries') ?? 100);
     const contextWindow = Number(flags.get('context') ?? 128_000);
     const tools = [...toToolInputs(readJsonl(toolsFile)), ...toolshedOwnTools()];

@@ -2,7 +2,7 @@ import type { CliCommand } from '../cliCommand';
 import { RANKER_DEFAULTS } from '../../core/tools/index/toolRanker';
 import type { RankerOptions } from '../../core/tools/index/toolRanker';
 import { measureUserPath } from './benchUserPath';
-import { cliService, defaultService, parseArgs, parseEngine, readJsonl, toToolInputs, toolshedOwnTools } from './toolCliSupport';
+import { cliService, defaultService, parseArgs, parseEngine, readJsonl, toToolInputs, toolshedOwnTools, toolsAndQueries } from './toolCliSupport';
 
 interface QueryRow {
   id?: string;
@@ -56,12 +56,9 @@ export const benchToolsCommand: CliCommand = {
   ].join('\n'),
   async run(args, io) {
     const { flags } = parseArgs(args, ['json', 'per-category', 'reindex', 'tokens', 'user-path']);
-    const toolsFile = flags.get('tools');
-    const queriesFile = flags.get('queries');
-    if (typeof toolsFile !== 'string' || typeof queriesFile !== 'string') {
-      io.stderr('toolshed bench tools: --tools and --queries are required. See --help.\n');
-      return 2;
-    }
+    const files = toolsAndQueries(flags, 'bench tools', io);
+    if (!files) return 2;
+    const { toolsFile, queriesFile } = files;
     const rankerFlag = flags.get('ranker');
     const ranker: RankerOptions | undefined = typeof rankerFlag === 'string' ? { ...RANKER_DEFAULTS, ...(JSON.parse(rankerFlag) as Partial<RankerOptions>) } : undefined;
     const searchType = typeof flags.get('search-type') === 'string' ? (flags.get('search-type') as string) : 'fts';

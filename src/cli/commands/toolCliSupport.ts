@@ -8,6 +8,7 @@ import { createToolSearchService } from '../../core/tools/toolSearchService';
 import type { ToolSearchService } from '../../core/tools/toolSearchService';
 import { TOOL_SEARCH_TOOL_NAME, toolSearchInputJsonSchema } from '../../core/tools/toolSearchSchema';
 import { TOOLSHED_TOOL_NAMES } from '../../core/config/settingsSchema';
+import type { CliIo } from '../cliCommand';
 
 /** Shared by `search tools` and `bench tools`: JSONL reading, option parsing, service setup. */
 
@@ -29,6 +30,18 @@ export function readJsonl<T>(file: string): T[] {
 export interface ParsedArgs {
   flags: Map<string, string | true>;
   positional: string[];
+}
+
+/**
+ * The `--tools FILE --queries FILE` pair every tool bench needs, or undefined after telling the
+ * user (the command then exits 2).
+ */
+export function toolsAndQueries(flags: ParsedArgs['flags'], command: string, io: CliIo): { toolsFile: string; queriesFile: string } | undefined {
+  const toolsFile = flags.get('tools');
+  const queriesFile = flags.get('queries');
+  if (typeof toolsFile === 'string' && typeof queriesFile === 'string') return { toolsFile, queriesFile };
+  io.stderr(`toolshed ${command}: --tools and --queries are required. See --help.\n`);
+  return undefined;
 }
 
 /** `--name value`, `--name=value`, or `--flag` (when listed in `booleans`). */
