@@ -10,6 +10,8 @@ import { inferTaskType } from './learnedCandidate';
 import type { LearnedCandidate } from './learnedCandidate';
 import type { LearnedSkillPort } from './learnedSkillPort';
 import { LearnedSkillMerger } from './merge/learnedSkillMerger';
+import { ProposalApproval } from './proposalApproval';
+import type { ApproveResult } from './proposalApproval';
 import { exportLearnedSnapshot, importLearnedSnapshot } from './snapshot/snapshotTransfer';
 import type { ImportReport, SnapshotStores } from './snapshot/snapshotTransfer';
 import type { FeedbackCounters, LearningStore, Proposal } from './learningStore';
@@ -52,25 +54,26 @@ export interface IngestResult {
   negative?: Proposal;
 }
 
-export type ApproveResult =
-  | { status: 'approved'; name: string; kind: LearnedCandidate['kind'] }
-  | { status: 'merged'; name: string; kind: 'positive'; score: number; identical: boolean }
-  | { status: 'conflict'; name: string; existing: 'pack' | 'learned'; suggestion: string }
-  | { status: 'missing' };
-
 export class LearningService {
   private readonly approvedFacts = new Map<string, ApprovedSkillFacts>();
   private readonly counterCache = new Map<string, FeedbackCounters>();
   private readonly decayReported = new Set<string>();
-  private readonly merger: LearnedSkillMerger;
+  private readonly approval: ProposalApproval;
   readonly adjuster: SkillScoreAdjuster;
 
   constructor(private readonly deps: LearningServiceDeps) {
     for (const proposal of deps.store.proposals('approved', 'positive')) this.rememberApproved(proposal);
     for (const counters of deps.store.allCounters()) this.counterCache.set(counters.name, counters);
-    this.merger = new LearnedSkillMerger({
+    const merger = new LearnedSkillMerger({
       skills: deps.skills, store: deps.store, events: deps.events, clock: deps.clock,
       threshold: () => deps.config().mergeThreshold, projectId: () => deps.scope().projectId ?? '',
+    });
+    this.approval = new ProposalApproval({
+      store: deps.store, skills: deps.skills, merger, events: deps.events, clock: deps.clock, projectId: () => deps.scope().projectId,
+      cleanCandidate: (candidate, original) => this.cleanCandidate(candidate, original),
+      refreshCounters: (name) => this.refreshCounters(name),
+      rememberApproved: (proposal) => this.rememberApproved(proposal),
+      forgetApproved: (name) => this.approvedFacts.delete(name),
     });
     this.adjuster = createScoreAdjuster({
       approved: (name) => this.approvedFacts.get(name),
@@ -233,85 +236,25 @@ export class LearningService {
     return this.deps.store.proposal(id);
   }
 
-  /** Replaces a proposal's content with an edited version (still a proposal until approved). */
-  async edit(id: string, candidate: LearnedCandidate): Promise<void> {
-    const proposal = this.deps.store.proposal(id);
-    if (!proposal) throw new Error(`No proposal ${id}; it may have been approved or discarded already.`);
-    this.deps.store.setCandidate(id, { ...this.cleanCandidate(candidate, proposal.candidate), source_hash: proposal.candidate.source_hash });
-    await this.deps.store.save();
+  edit(id: string, candidate: LearnedCandidate): Promise<void> {
+    return this.approval.edit(id, candidate);
   }
 
-  /**
-   * Approves a proposal. A positive one becomes a learned skill (project scope); its name must be
-   * free, or taken by a learned skill the caller chose to replace — a pack skill is never
-   * overwritten: the caller gets `conflict` with a free name to offer instead.
-   */
-  async approve(id: string, resolution: { name?: string; replaceLearned?: boolean; noMerge?: boolean } = {}): Promise<ApproveResult> {
-    const proposal = this.deps.store.proposal(id);
-    if (!proposal || proposal.status !== 'proposed') return { status: 'missing' };
-    const candidate = proposal.candidate;
-    const name = (resolution.name ?? candidate.name).trim();
-    if (candidate.kind === 'negative') {
-      this.deps.store.setStatus(id, 'approved', name);
-      await this.deps.store.save();
-      this.deps.events.emit({ type: 'skill_negative_created', payload: { skill_id: id, name } });
-      return { status: 'approved', name, kind: 'negative' };
-    }
-    if (!resolution.noMerge && !resolution.replaceLearned && !resolution.name) {
-      const merged = await this.merger.mergeProposal(proposal);
-      if (merged) {
-        this.refreshCounters(merged.name);
-        return { status: 'merged', kind: 'positive', ...merged };
-      }
-    }
-    const existing = this.deps.skills.inspect(name);
-    if (existing && (existing.origin === 'pack' || !resolution.replaceLearned)) {
-      return { status: 'conflict', name, existing: existing.origin, suggestion: this.freeName(name) };
-    }
-    await this.deps.skills.addLearnedSkill({
-      name, title: candidate.title, description: `Learned from use (${proposal.origin}); approved in the editor.`, trigger: candidate.trigger,
-      task_type: candidate.task_type, tags: candidate.tags, steps: candidate.steps, failure_modes: candidate.failure_modes,
-      scope_mode: 'project', project_id: this.deps.scope().projectId, origin_ref: `learning:${id}`,
-      extra: { learned_kind: candidate.kind, source_hash: candidate.source_hash },
-    });
-    this.deps.store.setStatus(id, 'approved', name);
-    this.deps.store.validate(name);
-    this.refreshCounters(name);
-    this.rememberApproved({ ...proposal, approved_name: name, status: 'approved' });
-    await this.deps.store.save();
-    this.deps.events.emit({ type: 'skill_ingested', payload: { skill_id: id, name, action: 'approved' } });
-    return { status: 'approved', name, kind: 'positive' };
+  /** See ProposalApproval.approve. */
+  approve(id: string, resolution: Parameters<ProposalApproval['approve']>[1] = {}): Promise<ApproveResult> {
+    return this.approval.approve(id, resolution);
   }
 
-  async discard(id: string): Promise<boolean> {
-    const proposal = this.deps.store.proposal(id);
-    if (!proposal) return false;
-    if (proposal.status === 'approved' && proposal.candidate.kind === 'positive' && this.merger.isMerged(proposal)) {
-      // Merged into another skill: discarding it takes back only what it brought.
-      await this.unmerge(proposal.approved_name, proposal.candidate.source_hash);
-    } else if (proposal.status === 'approved' && proposal.candidate.kind === 'positive') {
-      // Approved into this project's scope (see approve), so removed from there.
-      await this.deps.skills.removeLearnedSkill(proposal.approved_name, { scope_mode: 'project', scope_tenant_id: '', scope_project_id: this.deps.scope().projectId ?? '' });
-      this.approvedFacts.delete(proposal.approved_name);
-    }
-    // Kept as `discarded` so the same lesson is not proposed again (dedup by source hash).
-    this.deps.store.setStatus(id, 'discarded');
-    await this.deps.store.save();
-    this.deps.events.emit({ type: 'skill_ingested', payload: { skill_id: id, name: proposal.candidate.name, action: 'discarded' } });
-    return true;
+  discard(id: string): Promise<boolean> {
+    return this.approval.discard(id);
   }
 
-  /** The learned skill of this project an approved skill with this trigger and steps would merge into. */
   mergeTarget(candidate: Pick<LearnedCandidate, 'trigger' | 'steps' | 'source_hash'>): { name: string; score: number; identical: boolean } | undefined {
-    const target = this.merger.target(candidate);
-    return target ? { name: target.name, score: target.score, identical: target.identical } : undefined;
+    return this.approval.mergeTarget(candidate);
   }
 
-  /** Undoes one merge into a learned skill from its lineage (see LearnedSkillMerger.unmerge). */
-  async unmerge(name: string, sourceHash: string): Promise<{ restored: string; proposalId: string } | undefined> {
-    const result = await this.merger.unmerge(name, sourceHash);
-    if (result) this.refreshCounters(name);
-    return result;
+  unmerge(name: string, sourceHash: string): Promise<{ restored: string; proposalId: string } | undefined> {
+    return this.approval.unmerge(name, sourceHash);
   }
 
   /** Writes this workspace's learned skills, counters and proposals as a snapshot (JSONL text). */
@@ -425,13 +368,5 @@ export class LearningService {
     this.deps.store.setStale(proposal.id, reason);
     this.deps.events.emit({ type: 'skill_stale', payload: { name, reasons } });
     void this.deps.store.save();
-  }
-
-  private freeName(name: string): string {
-    for (let i = 2; i < 1000; i++) {
-      const candidate = `${name}-${i}`;
-      if (!this.deps.skills.inspect(candidate)) return candidate;
-    }
-    return `${name}-${this.deps.clock.now()}`;
   }
 }

@@ -1,0 +1,127 @@
+import type { EventSink } from '../platform/ports';
+import type { LearnedCandidate } from './learnedCandidate';
+import type { LearnedSkillPort } from './learnedSkillPort';
+import type { LearningStore, Proposal } from './learningStore';
+import type { LearnedSkillMerger } from './merge/learnedSkillMerger';
+
+/**
+ * The approval side of learning: a proposal edited, approved (as its own learned skill, or
+ * merged into the near-duplicate learned skill of this project), discarded, or a merge undone.
+ * Split from LearningService so ingestion and approval each stay one concern; the service
+ * delegates here and keeps the caches this module reports changes to.
+ */
+
+export type ApproveResult =
+  | { status: 'approved'; name: string; kind: LearnedCandidate['kind'] }
+  | { status: 'merged'; name: string; kind: 'positive'; score: number; identical: boolean }
+  | { status: 'conflict'; name: string; existing: 'pack' | 'learned'; suggestion: string }
+  | { status: 'missing' };
+
+export interface ApprovalDeps {
+  store: LearningStore;
+  skills: LearnedSkillPort;
+  merger: LearnedSkillMerger;
+  events: EventSink;
+  clock: { now(): number };
+  projectId(): string | undefined;
+  /** Text written by a person, cleaned again (identity fields stay the original's). */
+  cleanCandidate(candidate: LearnedCandidate, original: LearnedCandidate): LearnedCandidate;
+  /** The service's caches: counters of a skill changed; a skill was approved; one was removed. */
+  refreshCounters(name: string): void;
+  rememberApproved(proposal: Proposal): void;
+  forgetApproved(name: string): void;
+}
+
+export class ProposalApproval {
+  constructor(private readonly deps: ApprovalDeps) {}
+
+  /** Replaces a proposal's content with an edited version (still a proposal until approved). */
+  async edit(id: string, candidate: LearnedCandidate): Promise<void> {
+    const proposal = this.deps.store.proposal(id);
+    if (!proposal) throw new Error(`No proposal ${id}; it may have been approved or discarded already.`);
+    this.deps.store.setCandidate(id, { ...this.deps.cleanCandidate(candidate, proposal.candidate), source_hash: proposal.candidate.source_hash });
+    await this.deps.store.save();
+  }
+
+  /**
+   * Approves a proposal. A positive one becomes a learned skill (project scope); its name must be
+   * free, or taken by a learned skill the caller chose to replace — a pack skill is never
+   * overwritten: the caller gets `conflict` with a free name to offer instead.
+   */
+  async approve(id: string, resolution: { name?: string; replaceLearned?: boolean; noMerge?: boolean } = {}): Promise<ApproveResult> {
+    const { store, skills } = this.deps;
+    const proposal = store.proposal(id);
+    if (!proposal || proposal.status !== 'proposed') return { status: 'missing' };
+    const candidate = proposal.candidate;
+    const name = (resolution.name ?? candidate.name).trim();
+    if (candidate.kind === 'negative') {
+      store.setStatus(id, 'approved', name);
+      await store.save();
+      this.deps.events.emit({ type: 'skill_negative_created', payload: { skill_id: id, name } });
+      return { status: 'approved', name, kind: 'negative' };
+    }
+    if (!resolution.noMerge && !resolution.replaceLearned && !resolution.name) {
+      const merged = await this.deps.merger.mergeProposal(proposal);
+      if (merged) {
+        this.deps.refreshCounters(merged.name);
+        return { status: 'merged', kind: 'positive', ...merged };
+      }
+    }
+    const existing = skills.inspect(name);
+    if (existing && (existing.origin === 'pack' || !resolution.replaceLearned)) {
+      return { status: 'conflict', name, existing: existing.origin, suggestion: this.freeName(name) };
+    }
+    await skills.addLearnedSkill({
+      name, title: candidate.title, description: `Learned from use (${proposal.origin}); approved in the editor.`, trigger: candidate.trigger,
+      task_type: candidate.task_type, tags: candidate.tags, steps: candidate.steps, failure_modes: candidate.failure_modes,
+      scope_mode: 'project', project_id: this.deps.projectId(), origin_ref: `learning:${id}`,
+      extra: { learned_kind: candidate.kind, source_hash: candidate.source_hash },
+    });
+    store.setStatus(id, 'approved', name);
+    store.validate(name);
+    this.deps.refreshCounters(name);
+    this.deps.rememberApproved({ ...proposal, approved_name: name, status: 'approved' });
+    await store.save();
+    this.deps.events.emit({ type: 'skill_ingested', payload: { skill_id: id, name, action: 'approved' } });
+    return { status: 'approved', name, kind: 'positive' };
+  }
+
+  async discard(id: string): Promise<boolean> {
+    const proposal = this.deps.store.proposal(id);
+    if (!proposal) return false;
+    if (proposal.status === 'approved' && proposal.candidate.kind === 'positive' && this.deps.merger.isMerged(proposal)) {
+      // Merged into another skill: discarding it takes back only what it brought.
+      await this.unmerge(proposal.approved_name, proposal.candidate.source_hash);
+    } else if (proposal.status === 'approved' && proposal.candidate.kind === 'positive') {
+      // Approved into this project's scope (see approve), so removed from there.
+      await this.deps.skills.removeLearnedSkill(proposal.approved_name, { scope_mode: 'project', scope_tenant_id: '', scope_project_id: this.deps.projectId() ?? '' });
+      this.deps.forgetApproved(proposal.approved_name);
+    }
+    // Kept as `discarded` so the same lesson is not proposed again (dedup by source hash).
+    this.deps.store.setStatus(id, 'discarded');
+    await this.deps.store.save();
+    this.deps.events.emit({ type: 'skill_ingested', payload: { skill_id: id, name: proposal.candidate.name, action: 'discarded' } });
+    return true;
+  }
+
+  /** The learned skill of this project an approved skill with this trigger and steps would merge into. */
+  mergeTarget(candidate: Pick<LearnedCandidate, 'trigger' | 'steps' | 'source_hash'>): { name: string; score: number; identical: boolean } | undefined {
+    const target = this.deps.merger.target(candidate);
+    return target ? { name: target.name, score: target.score, identical: target.identical } : undefined;
+  }
+
+  /** Undoes one merge into a learned skill from its lineage (see LearnedSkillMerger.unmerge). */
+  async unmerge(name: string, sourceHash: string): Promise<{ restored: string; proposalId: string } | undefined> {
+    const result = await this.deps.merger.unmerge(name, sourceHash);
+    if (result) this.deps.refreshCounters(name);
+    return result;
+  }
+
+  private freeName(name: string): string {
+    for (let i = 2; i < 1000; i++) {
+      const candidate = `${name}-${i}`;
+      if (!this.deps.skills.inspect(candidate)) return candidate;
+    }
+    return `${name}-${this.deps.clock.now()}`;
+  }
+}
