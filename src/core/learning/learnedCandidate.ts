@@ -19,6 +19,11 @@ export interface LearnedCandidate {
   /** Citations checked before use: tools it names, workspace files it mentions. */
   citations: { tools: string[]; files: string[] };
   source_hash: string;
+  /**
+   * Theme (RFC Part 4) chosen in the approval flow: absent = not chosen (approval takes the
+   * cluster of the most similar existing skill), `''` = explicitly none.
+   */
+  cluster?: string;
 }
 
 export const MAX_STEPS = 8;

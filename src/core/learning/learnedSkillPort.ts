@@ -18,6 +18,8 @@ export interface LearnedSkillPort {
   learnedSkills(): SkillRecord[];
   /** One learned skill of one scope, read fresh (before writing a merge of it back). */
   learnedSkill(identity: SkillIdentity): SkillRecord | undefined;
+  /** Active skills a project sees that carry a `cluster` (pack and learned): cluster suggestions on approval. */
+  clusteredSkills(projectId: string): SkillRecord[];
   /** Names of all pack skills (any scope). */
   packSkillNames(): Set<string>;
   /** Stores learned records exactly as given (a merge, its undo, an import), all or nothing. */

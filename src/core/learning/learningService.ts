@@ -12,6 +12,7 @@ import type { LearnedSkillPort } from './learnedSkillPort';
 import { LearnedSkillMerger } from './merge/learnedSkillMerger';
 import { ProposalApproval } from './proposalApproval';
 import type { ApproveResult } from './proposalApproval';
+import type { ClusterSuggestion } from './clusterSuggestion';
 import { exportLearnedSnapshot, importLearnedSnapshot } from './snapshot/snapshotTransfer';
 import type { ImportReport, SnapshotStores } from './snapshot/snapshotTransfer';
 import type { FeedbackCounters, LearningStore, Proposal } from './learningStore';
@@ -249,6 +250,11 @@ export class LearningService {
     return this.approval.discard(id);
   }
 
+  /** The cluster approving this candidate would give it when none is chosen (see ProposalApproval). */
+  suggestedCluster(candidate: Pick<LearnedCandidate, 'trigger' | 'steps'>): ClusterSuggestion | undefined {
+    return this.approval.suggestedCluster(candidate);
+  }
+
   mergeTarget(candidate: Pick<LearnedCandidate, 'trigger' | 'steps' | 'source_hash'>): { name: string; score: number; identical: boolean } | undefined {
     return this.approval.mergeTarget(candidate);
   }
@@ -337,6 +343,7 @@ export class LearningService {
       title: this.clean(candidate.title), trigger: this.clean(candidate.trigger),
       steps: candidate.steps.map((s) => this.clean(s)), failure_modes: candidate.failure_modes.map((s) => this.clean(s)),
       tags: candidate.tags.map((t) => this.clean(t)),
+      ...(candidate.cluster !== undefined ? { cluster: this.clean(candidate.cluster) } : {}),
     };
   }
 

@@ -1,4 +1,6 @@
 import type { EventSink } from '../platform/ports';
+import { chosenCluster, suggestCluster } from './clusterSuggestion';
+import type { ClusterSuggestion } from './clusterSuggestion';
 import type { LearnedCandidate } from './learnedCandidate';
 import type { LearnedSkillPort } from './learnedSkillPort';
 import type { LearningStore, Proposal } from './learningStore';
@@ -12,7 +14,7 @@ import type { LearnedSkillMerger } from './merge/learnedSkillMerger';
  */
 
 export type ApproveResult =
-  | { status: 'approved'; name: string; kind: LearnedCandidate['kind'] }
+  | { status: 'approved'; name: string; kind: LearnedCandidate['kind']; cluster?: string }
   | { status: 'merged'; name: string; kind: 'positive'; score: number; identical: boolean }
   | { status: 'conflict'; name: string; existing: 'pack' | 'learned'; suggestion: string }
   | { status: 'missing' };
@@ -71,10 +73,11 @@ export class ProposalApproval {
     if (existing && (existing.origin === 'pack' || !resolution.replaceLearned)) {
       return { status: 'conflict', name, existing: existing.origin, suggestion: this.freeName(name) };
     }
+    const cluster = chosenCluster(candidate, () => this.suggestedCluster(candidate));
     await skills.addLearnedSkill({
       name, title: candidate.title, description: `Learned from use (${proposal.origin}); approved in the editor.`, trigger: candidate.trigger,
       task_type: candidate.task_type, tags: candidate.tags, steps: candidate.steps, failure_modes: candidate.failure_modes,
-      scope_mode: 'project', project_id: this.deps.projectId(), origin_ref: `learning:${id}`,
+      scope_mode: 'project', project_id: this.deps.projectId(), origin_ref: `learning:${id}`, cluster,
       extra: { learned_kind: candidate.kind, source_hash: candidate.source_hash },
     });
     store.setStatus(id, 'approved', name);
@@ -82,8 +85,8 @@ export class ProposalApproval {
     this.deps.refreshCounters(name);
     this.deps.rememberApproved({ ...proposal, approved_name: name, status: 'approved' });
     await store.save();
-    this.deps.events.emit({ type: 'skill_ingested', payload: { skill_id: id, name, action: 'approved' } });
-    return { status: 'approved', name, kind: 'positive' };
+    this.deps.events.emit({ type: 'skill_ingested', payload: { skill_id: id, name, action: 'approved', ...(cluster ? { cluster } : {}) } });
+    return { status: 'approved', name, kind: 'positive', ...(cluster ? { cluster } : {}) };
   }
 
   async discard(id: string): Promise<boolean> {
@@ -102,6 +105,16 @@ export class ProposalApproval {
     await this.deps.store.save();
     this.deps.events.emit({ type: 'skill_ingested', payload: { skill_id: id, name: proposal.candidate.name, action: 'discarded' } });
     return true;
+  }
+
+  /**
+   * The cluster approval gives a candidate that has none chosen: that of the most similar
+   * clustered skill this project sees (pack or learned), if any is similar enough.
+   */
+  suggestedCluster(candidate: Pick<LearnedCandidate, 'trigger' | 'steps'>): ClusterSuggestion | undefined {
+    const peers = this.deps.skills.clusteredSkills(this.deps.projectId() ?? '')
+      .map((record) => ({ name: record.name, trigger: record.trigger, steps: record.steps, cluster: record.meta.cluster }));
+    return suggestCluster(candidate, peers);
   }
 
   /** The learned skill of this project an approved skill with this trigger and steps would merge into. */

@@ -132,6 +132,8 @@ export interface SkillService {
   learnedSkills(): SkillRecord[];
   /** One learned skill of one scope, read fresh. */
   learnedSkill(identity: SkillIdentity): SkillRecord | undefined;
+  /** Active skills of this project's view that carry a `cluster` (workspace packs included: learning runs only when trusted). */
+  clusteredSkills(projectId: string): SkillRecord[];
   /** Names of all pack skills (any scope), e.g. to refuse imports that would collide. */
   packSkillNames(): Set<string>;
   /** Stores learned records exactly as given (a merge, its undo, an import), all or nothing; journaled. */
@@ -307,6 +309,11 @@ class DefaultSkillService implements SkillService {
 
   learnedSkill(identity: SkillIdentity): SkillRecord | undefined {
     return this.learned.get(identity);
+  }
+
+  clusteredSkills(projectId: string): SkillRecord[] {
+    const filter = { projectId, includeWorkspacePacks: true, activeOnly: true };
+    return this.store.byNames(this.store.clustered(filter).map((entry) => entry.name), filter);
   }
 
   packSkillNames(): Set<string> {

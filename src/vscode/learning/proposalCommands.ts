@@ -54,7 +54,7 @@ export function registerProposalCommands(context: vscode.ExtensionContext, contr
     if (result.status !== 'approved') return undefined;
     controller.notifyChanged();
     onSkillsChanged();
-    vscode.window.setStatusBarMessage(`Toolshed: learned "${result.name}"`, 4000);
+    vscode.window.setStatusBarMessage(`Toolshed: learned "${result.name}"${result.cluster ? ` (cluster ${result.cluster})` : ''}`, 4000);
     return result.name;
   };
 
@@ -63,7 +63,7 @@ export function registerProposalCommands(context: vscode.ExtensionContext, contr
     const proposal = id ? controller.service.proposal(id) : undefined;
     if (!proposal) return undefined;
     const uri = vscode.Uri.file(path.join(folder, `${proposal.id}.skill.md`));
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(proposalToSkillMarkdown(proposal.candidate)));
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(proposalToSkillMarkdown(proposal.candidate, controller.service.suggestedCluster(proposal.candidate))));
     return vscode.window.showTextDocument(uri, { preview: false });
   };
 

@@ -13,7 +13,8 @@ describe('proposal as a *.skill.md document (Edit)', () => {
     const text = proposalToSkillMarkdown(candidate);
     const back = skillMarkdownToCandidate(text, '/tmp/pr_x.skill.md', candidate);
     assert.ok('candidate' in back, JSON.stringify(back));
-    assert.deepEqual({ ...back.candidate }, candidate);
+    // Saving the document is the cluster choice: no `cluster:` line = explicitly none ('').
+    assert.deepEqual({ ...back.candidate }, { ...candidate, cluster: '' });
     const edited = skillMarkdownToCandidate(text.replace(/^title: .*$/m, 'title: Weather to issue').replace('steps:', 'steps:\n  - Check the city name first.'), '/tmp/pr_x.skill.md', candidate);
     assert.ok('candidate' in edited);
     assert.equal(edited.candidate.title, 'Weather to issue');

@@ -75,7 +75,7 @@ export class LearnedSkills {
       name, nameGenerated: false, title: input.title ?? name, description: input.description ?? '', trigger: input.trigger.trim(),
       task_type: input.task_type ?? 'unknown', tags: input.tags ?? [], steps: input.steps.filter((s) => s.trim()),
       preconditions: input.preconditions ?? [], failure_modes: input.failure_modes ?? [], body: input.body ?? '', domain: '',
-      frames: [], triggers: [], tools: [], allowed_tools: [], requires: [], meta: {}, extra: input.extra ?? {}, format: 'learned' as never,
+      frames: [], triggers: [], tools: [], allowed_tools: [], requires: [], meta: input.cluster ? { cluster: input.cluster } : {}, extra: input.extra ?? {}, format: 'learned' as never,
       model_invocable: true, span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
     }, {
       origin: 'learned', originRef: input.origin_ref ?? 'learned', scopeMode: scope.scope_mode,

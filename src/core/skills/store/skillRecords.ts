@@ -122,5 +122,7 @@ export interface LearnedSkillInput {
   tenant_id?: string;
   project_id?: string;
   origin_ref?: string;
+  /** Theme (stored as `meta.cluster`, like a pack skill's `cluster` field). */
+  cluster?: string;
   extra?: Record<string, unknown>;
 }
