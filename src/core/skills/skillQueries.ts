@@ -18,6 +18,7 @@ import type { SkillGetOutput, SkillListOutput, SkillSearchOutput, SkillSearchTyp
 import { ToolReferenceGate } from './render/toolReferenceGate';
 import { suggestedTools } from './suggestedTools';
 import { expandWithCluster } from './clusterExpansion';
+import type { ClusterExpansionDeps } from './clusterExpansion';
 import type { ToolGate } from './render/toolReferenceGate';
 
 /**
@@ -253,20 +254,12 @@ export class SkillQueries {
     const byName = new Map(records.map((r) => [r.name, r]));
     let ordered = hits.map((h) => byName.get(h.name)).filter((r): r is SkillRecord => r !== undefined && !excluded.has(r.name)).slice(0, topK);
     const gate = this.gate(ctx);
-    const renderRecords = async (records: readonly SkillRecord[]) => {
-      const safe = records.map((r) => makeSafe(r, { gate, redact: config.redactPii }));
-      return { safe, rendered: await renderWithinBudget(safe, budget, this.deps.tokenCounter, INJECTION_WRAPPER, this.reSafe(records, gate)) };
-    };
-    let { safe, rendered } = await renderRecords(ordered);
+    const expansionDeps = this.expansionDeps(ctx, gate, budget);
+    let { safe, rendered } = await expansionDeps.render(ordered);
     const reSafe = this.reSafe(ordered, gate);
     const cut = rendered.compressed || rendered.truncated;
     // Cluster siblings only take room the matches left (never when they were cut).
-    const expansion = cut ? undefined : await expandWithCluster({
-      clustered: (f) => this.deps.store.clustered(f),
-      byNames: (names, f) => this.deps.store.byNames(names, f),
-      usable: (records) => this.usable(records, ctx),
-      render: renderRecords,
-    }, ordered, { filter, max: config.clusterExpansion, searchOrder: hits.map((h) => h.name), exclude: excluded });
+    const expansion = cut ? undefined : await expandWithCluster(expansionDeps, ordered, { filter, max: config.clusterExpansion, searchOrder: hits.map((h) => h.name), exclude: excluded });
     if (expansion) {
       ({ safe, rendered } = expansion);
       ordered = expansion.records;
@@ -290,6 +283,23 @@ export class SkillQueries {
     };
     this.deps.events.emit({ type: 'skills_retrieved', payload: { skill_count: result.skills.length, top_k_used: topK, raw_tokens_est: result.raw_tokens_est, final_tokens_est: result.final_tokens_est, was_summarized: result.was_summarized } });
     return result;
+  }
+
+  /**
+   * Cluster siblings of the active skills the model chose (`model` / `hybrid` selection): the
+   * same bounded expansion as search pre-flight (`toolshed.skills.clusterExpansion`, from the
+   * first chosen skill with a cluster), kept only when chosen + siblings render in skill_get's
+   * injection format within `maxTokens` with nothing cut. Names to pass to `get` after `names`.
+   */
+  async clusterSiblings(names: readonly string[], request: { maxTokens: number; exclude: readonly string[]; searchOrder: readonly string[] }, ctx: SkillRequestContext): Promise<string[]> {
+    const filter = this.filter(ctx, { modelInvocableOnly: true });
+    const byName = new Map(this.deps.store.byNames(names, filter).map((r) => [r.name, r]));
+    const chosen = names.map((name) => byName.get(name)).filter((r): r is SkillRecord => r !== undefined);
+    const expansion = await expandWithCluster(this.expansionDeps(ctx, this.gate(ctx), request.maxTokens), chosen,
+      { filter, max: this.deps.config().clusterExpansion, searchOrder: request.searchOrder, exclude: [...names, ...request.exclude] });
+    if (!expansion) return [];
+    this.deps.events.emit({ type: 'skills_cluster_expanded', payload: { cluster_id: expansion.cluster, added_count: expansion.added.length } });
+    return expansion.added;
   }
 
   /**
@@ -317,6 +327,20 @@ export class SkillQueries {
 
   filter(ctx: SkillRequestContext, extra: Partial<StoreFilter> = {}): StoreFilter {
     return { tenantId: ctx.scope?.tenantId, projectId: ctx.scope?.projectId, includeWorkspacePacks: ctx.includeWorkspacePacks, activeOnly: true, ...extra };
+  }
+
+  /** Store access and injection rendering (redacted, tool-gated, within `budget`) for cluster expansion. */
+  private expansionDeps(ctx: SkillRequestContext, gate: ToolReferenceGate, budget: number): ClusterExpansionDeps {
+    const redactPii = this.deps.config().redactPii;
+    return {
+      clustered: (f) => this.deps.store.clustered(f),
+      byNames: (names, f) => this.deps.store.byNames(names, f),
+      usable: (records) => this.usable(records, ctx),
+      render: async (records) => {
+        const safe = records.map((r) => makeSafe(r, { gate, redact: redactPii }));
+        return { safe, rendered: await renderWithinBudget(safe, budget, this.deps.tokenCounter, INJECTION_WRAPPER, this.reSafe(records, gate)) };
+      },
+    };
   }
 
   /** Records the adjuster lets a request use (all without one): a learned skill whose citations went stale is left out. */

@@ -117,6 +117,8 @@ export interface SkillService {
   getRelevant(request: RelevantRequest, ctx: SkillRequestContext): Promise<RelevantResult>;
   /** Names + one-line descriptions for active-skill selection (see SkillQueries.selectionCandidates). */
   selectionCandidates(task: string, limit: number, ctx: SkillRequestContext, fillWithAll?: boolean): Promise<Array<{ name: string; description: string }>>;
+  /** Cluster siblings of model-chosen active skills that fit `maxTokens` (toolshed.skills.clusterExpansion). */
+  clusterSiblings(names: readonly string[], request: { maxTokens: number; exclude: readonly string[]; searchOrder: readonly string[] }, ctx: SkillRequestContext): Promise<string[]>;
   listPacks(): SkillTreePack[];
   validatePacks(packs?: readonly ResolvedSkillPack[]): Promise<ValidationReport>;
   /**
@@ -241,6 +243,10 @@ class DefaultSkillService implements SkillService {
 
   selectionCandidates(task: string, limit: number, ctx: SkillRequestContext, fillWithAll?: boolean) {
     return this.queries.selectionCandidates(task, limit, ctx, fillWithAll);
+  }
+
+  clusterSiblings(names: readonly string[], request: { maxTokens: number; exclude: readonly string[]; searchOrder: readonly string[] }, ctx: SkillRequestContext) {
+    return this.queries.clusterSiblings(names, request, ctx);
   }
 
   listPacks(): SkillTreePack[] {

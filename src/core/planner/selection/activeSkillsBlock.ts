@@ -48,14 +48,25 @@ export async function activeSkillsPreflight(service: SkillService, ctx: SkillReq
   const chosen = outcome.active.filter((skill) => skill.reason !== 'pinned');
   const empty: ActiveSkillsBlock = { block: '', used: [], selectionTokens: outcome.selectionTokens, note };
   if (chosen.length === 0 || options.maxTokens <= 0) return empty;
-  const reasons = new Map(chosen.map((skill) => [skill.name, skill.reason]));
+  const reasons = new Map<string, string>(chosen.map((skill) => [skill.name, skill.reason]));
   // skill_get renders within 200–6000 tokens; a smaller budget cannot hold a skill in full.
   let budget = Math.min(options.maxTokens, GET_MAX_TOKENS);
+  // toolshed.skills.clusterExpansion applies to every selection mode: siblings of the first
+  // chosen skill with a cluster, only in room the chosen ones leave (never shortening them).
+  let siblings = budget >= GET_MIN_TOKENS
+    ? await service.clusterSiblings(chosen.map((skill) => skill.name), { maxTokens: budget, exclude: options.pinnedNames, searchOrder: candidates.map((c) => c.name) }, ctx).catch(() => [])
+    : [];
+  for (const name of siblings) reasons.set(name, 'same cluster');
   for (let attempt = 0; attempt < 4 && budget >= GET_MIN_TOKENS; attempt++) {
-    const output = await service.get({ names: chosen.map((skill) => skill.name), format: 'injection', max_tokens: budget }, ctx).catch(() => undefined);
+    const output = await service.get({ names: [...chosen.map((skill) => skill.name), ...siblings], format: 'injection', max_tokens: budget }, ctx).catch(() => undefined);
     if (!output) return empty;
     if (!output.formatted_context) return empty;
     const exact = await options.countTokens(output.formatted_context);
+    if (exact > options.maxTokens && siblings.length) {
+      // Over the model's exact count: the siblings go first, at the same budget.
+      siblings = [];
+      continue;
+    }
     if (exact <= options.maxTokens) {
       const used = output.skills.map((skill) => {
         const record = service.inspect(skill.name);
