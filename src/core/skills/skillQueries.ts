@@ -1,12 +1,9 @@
 import type { SkillsConfig, TaskType } from '../config/settingsSchema';
 import { hiddenSkillReason } from '../trust/restrictedMode';
 import type { Clock, EventSink, TokenCounter } from '../platform/ports';
-import { REGEX_BUDGET_NOTE, compileSafeRegex, literalWordsRegex } from '../search/safeRegex';
-import type { SafeRegex } from '../search/safeRegex';
-import { boundedRelevance, EXACT_SCORE, minMax, normalizeBm25, REGEX_SCORES } from '../search/scoring';
-import { analyze } from '../search/textAnalysis';
 import { redact } from '../privacy/redaction';
-import { editDistance } from './packs/skillDocumentParser';
+import { SkillFinder } from './skillFinder';
+import type { HitAdjuster } from './skillFinder';
 import { declaredToolNames, INJECTION_WRAPPER, makeSafe, RAW_WRAPPER, renderWithinBudget } from './render/skillRendering';
 import type { SafeSkill } from './render/skillRendering';
 import { summarizeWithinBudget } from './render/modelSummary';
@@ -107,27 +104,22 @@ export interface QueryDeps {
   adjuster?: () => SkillScoreAdjuster | undefined;
 }
 
-interface Scored {
-  name: string;
-  title: string;
-  trigger: string;
-  task_type: string;
-  score: number;
-}
-
 /** Redaction memo for the short strings search/list/directory return (redaction is pure). */
 const REDACT_MEMO_LIMIT = 4096;
 const REDACT_MEMO_MAX_CHARS = 512;
 
 export class SkillQueries {
   private readonly redacted = new Map<string, string>();
+  private readonly finder: SkillFinder;
 
-  constructor(private readonly deps: QueryDeps) {}
+  constructor(private readonly deps: QueryDeps) {
+    this.finder = new SkillFinder({ store: deps.store, config: deps.config });
+  }
 
   async search(rawInput: unknown, ctx: SkillRequestContext): Promise<SkillSearchOutput> {
     const input = skillSearchInputSchema.parse(rawInput);
     const filter = this.filter(ctx, { taskType: input.task_type });
-    const { hits, effective, note } = this.find(input.query, input.search_type, filter, input.limit, ctx);
+    const { hits, effective, note } = this.finder.find(input.query, input.search_type, filter, input.limit, this.adjustFor(ctx));
     const gate = this.gate(ctx);
     const clean = (text: string) => this.clean(text, gate);
     // Logged like every output: redacted and tool-gated (a query may hold a secret or a denied name).
@@ -160,7 +152,7 @@ export class SkillQueries {
       else if (record && record.status === 'active') found.push(record);
       else if (record) missing.push({ name: this.clean(name, gate), reason: this.clean(`inactive: ${record.status_reason}`, gate), suggestions: [] });
       else if (!ctx.includeWorkspacePacks && this.deps.store.get(name)?.workspace) missing.push({ name: this.clean(name, gate), reason: hiddenSkillReason(), suggestions: [] });
-      else missing.push({ name: this.clean(name, gate), reason: 'unknown skill', suggestions: this.closestNames(name, ctx).map((n) => this.clean(n, gate)) });
+      else missing.push({ name: this.clean(name, gate), reason: 'unknown skill', suggestions: this.finder.closestNames(name, this.filter(ctx)).map((n) => this.clean(n, gate)) });
     }
     const safe = found.map((r) => makeSafe(r, { gate, redact: this.deps.config().redactPii }));
     const rendered = await renderWithinBudget(safe, input.max_tokens, this.deps.tokenCounter, input.format === 'injection' ? INJECTION_WRAPPER : RAW_WRAPPER, this.reSafe(found, gate));
@@ -249,7 +241,7 @@ export class SkillQueries {
     if (!config.enabled || topK <= 0 || !request.task.trim()) return none;
     const filter = this.filter(ctx, { taskType: request.task_type, modelInvocableOnly: true });
     const excluded = new Set(request.exclude ?? []);
-    const { hits, effective } = this.find(request.task.slice(0, 4000), 'fts', filter, topK + excluded.size, ctx);
+    const { hits, effective } = this.finder.find(request.task.slice(0, 4000), 'fts', filter, topK + excluded.size, this.adjustFor(ctx));
     const records = this.deps.store.byNames(hits.map((h) => h.name), filter);
     const byName = new Map(records.map((r) => [r.name, r]));
     let ordered = hits.map((h) => byName.get(h.name)).filter((r): r is SkillRecord => r !== undefined && !excluded.has(r.name)).slice(0, topK);
@@ -310,7 +302,7 @@ export class SkillQueries {
   async selectionCandidates(task: string, limit: number, ctx: SkillRequestContext, fillWithAll = false): Promise<Array<{ name: string; description: string }>> {
     if (!this.deps.config().enabled || limit <= 0) return [];
     const filter = this.filter(ctx, { modelInvocableOnly: true });
-    const hits = task.trim() ? this.find(task.slice(0, 4000), 'fts', filter, limit).hits : [];
+    const hits = task.trim() ? this.finder.find(task.slice(0, 4000), 'fts', filter, limit).hits : [];
     const rows: Array<{ name: string; trigger: string; title: string }> = [...hits];
     if (fillWithAll && rows.length < limit) {
       const taken = new Set(rows.map((r) => r.name));
@@ -341,6 +333,12 @@ export class SkillQueries {
         return { safe, rendered: await renderWithinBudget(safe, budget, this.deps.tokenCounter, INJECTION_WRAPPER, this.reSafe(records, gate)) };
       },
     };
+  }
+
+  /** The score adjuster bound to this request (none when learning is off). */
+  private adjustFor(ctx: SkillRequestContext): HitAdjuster | undefined {
+    const adjuster = this.deps.adjuster?.();
+    return adjuster ? (hits, query) => adjuster.adjust(hits, { query, ctx }) : undefined;
   }
 
   /** Records the adjuster lets a request use (all without one): a learned skill whose citations went stale is left out. */
@@ -386,77 +384,6 @@ export class SkillQueries {
     return out;
   }
 
-  /** Candidate generation for every search type, with the FTS → regex fallback. */
-  private find(query: string, requested: SkillSearchType, filter: StoreFilter, limit: number, ctx?: SkillRequestContext): { hits: Scored[]; effective: SkillSearchType; note?: string } {
-    const store = this.deps.store;
-    if (requested === 'exact') {
-      const records = store.byNames([query.trim()], filter);
-      return { hits: records.map((r) => ({ name: r.name, title: r.title, trigger: r.trigger, task_type: r.task_type, score: EXACT_SCORE })), effective: 'exact' };
-    }
-    if (requested === 'regex') {
-      const compiled = compileSafeRegex(query);
-      if (!compiled.ok) return { hits: [], effective: 'regex', note: compiled.message };
-      const hits = this.regexScan(compiled.regex, filter, limit);
-      return { hits, effective: 'regex', note: compiled.regex.exhausted ? REGEX_BUDGET_NOTE : undefined };
-    }
-    if (store.fts !== 'none') {
-      const adjuster = ctx ? this.deps.adjuster?.() : undefined;
-      // With an adjuster, over-fetch so a re-ranked skill from just below the cut can move up.
-      const hits = store.searchFts(query, filter, adjuster ? Math.max(limit * 3, limit + 10) : limit);
-      if (!adjuster || !ctx) {
-        const scores = normalizeBm25(hits.map((h) => h.relevance));
-        return { hits: hits.map((h, i) => ({ name: h.name, title: h.title, trigger: h.trigger, task_type: h.task_type, score: scores[i] ?? 0 })), effective: 'fts' };
-      }
-      // Adjustments (±0.1/0.2, × decay) apply on the absolute relevance scale, then min-max as usual.
-      const scored = hits.map((h) => ({ name: h.name, title: h.title, trigger: h.trigger, task_type: h.task_type, score: boundedRelevance(h.relevance) }));
-      const byName = new Map(scored.map((h) => [h.name, h]));
-      const adjusted = adjuster.adjust(scored, { query, ctx }).filter((a) => byName.has(a.name)).sort((a, b) => b.score - a.score).slice(0, limit);
-      const scores = minMax(adjusted.map((a) => a.score));
-      return { hits: adjusted.map((a, i) => ({ ...byName.get(a.name)!, score: scores[i] ?? 0 })), effective: 'fts' };
-    }
-    if (!this.deps.config().ftsFallbackToRegex) return { hits: [], effective: 'fts', note: 'Full-text search is unavailable and the regex fallback is off.' };
-    const words = [...new Set(query.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && analyze(w).length > 0))].slice(0, 12);
-    if (words.length === 0) return { hits: [], effective: 'regex', note: 'Full-text search is unavailable; no searchable words in the query.' };
-    const pattern = literalWordsRegex(words, { wordStart: true });
-    return { hits: this.regexScan(pattern, filter, limit, words), effective: 'regex', note: 'Full-text search is unavailable; used regex matching.' };
-  }
-
-  private regexScan(regex: SafeRegex, filter: StoreFilter, limit: number, words?: string[]): Scored[] {
-    const scored: Array<Scored & { tieBreak: number }> = [];
-    for (const row of this.deps.store.scan(filter)) {
-      let score = 0;
-      if (regex.testWhole(row.name)) score = REGEX_SCORES.fullName;
-      else if (regex.testPrefix(row.name)) score = REGEX_SCORES.namePrefix;
-      else if (regex.test(row.name)) score = REGEX_SCORES.nameSubstring;
-      else if ([row.title, row.trigger, row.description, row.tags].some((f) => regex.test(f ?? ''))) score = REGEX_SCORES.descriptionOrTags;
-      // Once the budget is spent every test answers false: stop rather than scan on blind.
-      if (regex.exhausted) break;
-      if (score === 0) continue;
-      const haystack = `${row.name} ${row.title} ${row.trigger} ${row.tags}`.toLowerCase();
-      const tieBreak = words ? words.filter((w) => haystack.includes(w)).length : 0;
-      scored.push({ name: row.name, title: row.title, trigger: row.trigger, task_type: row.task_type, score, tieBreak });
-    }
-    scored.sort((a, b) => b.score - a.score || b.tieBreak - a.tieBreak || a.name.length - b.name.length || (a.name < b.name ? -1 : 1));
-    return scored.slice(0, limit).map(({ tieBreak: _t, ...hit }) => hit);
-  }
-
-  /** Closest names the caller may see (never out of scope, never from excluded packs). */
-  private closestNames(name: string, ctx: SkillRequestContext): string[] {
-    const filter = this.filter(ctx);
-    const candidates = new Map<string, number>();
-    const lower = name.toLowerCase();
-    const all = this.deps.store.names(filter);
-    if (all.length <= 20000) {
-      for (const candidate of all) {
-        const d = editDistance(lower, candidate.toLowerCase());
-        if (d <= Math.max(3, Math.floor(name.length / 2))) candidates.set(candidate, d);
-      }
-    }
-    for (const hit of this.deps.store.fts !== 'none' ? this.deps.store.searchFts(name, filter, 3) : []) {
-      if (!candidates.has(hit.name)) candidates.set(hit.name, 100);
-    }
-    return [...candidates.entries()].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3).map(([n]) => n);
-  }
 }
 
 function structured(view: SafeSkill): SkillGetOutput['skills'][number] {

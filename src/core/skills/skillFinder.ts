@@ -1,0 +1,104 @@
+import type { SkillsConfig, TaskType } from '../config/settingsSchema';
+import { REGEX_BUDGET_NOTE, compileSafeRegex, literalWordsRegex } from '../search/safeRegex';
+import type { SafeRegex } from '../search/safeRegex';
+import { boundedRelevance, EXACT_SCORE, minMax, normalizeBm25, REGEX_SCORES } from '../search/scoring';
+import { analyze } from '../search/textAnalysis';
+import { editDistance } from './packs/skillDocumentParser';
+import type { SkillStore, StoreFilter } from './store/skillStore';
+import type { SkillSearchType } from './skillToolSchemas';
+
+/**
+ * Candidate generation for the skill queries: exact, regex and full-text search (with the FTS →
+ * regex fallback and an optional re-ranking of full-text hits), and closest names for an
+ * unknown one. Scope, trust and status come in as the request's store filter.
+ */
+
+export interface ScoredSkill {
+  name: string;
+  title: string;
+  trigger: string;
+  task_type: string;
+  score: number;
+}
+
+/** Re-ranks full-text hits (learning's score adjuster bound to one request); may leave some out. */
+export type HitAdjuster = (hits: ReadonlyArray<{ name: string; task_type: TaskType; score: number }>, query: string) => Array<{ name: string; score: number }>;
+
+export interface SkillFinderDeps {
+  store: SkillStore;
+  config: () => SkillsConfig;
+}
+
+export class SkillFinder {
+  constructor(private readonly deps: SkillFinderDeps) {}
+
+  /** Candidate generation for every search type, with the FTS → regex fallback. */
+  find(query: string, requested: SkillSearchType, filter: StoreFilter, limit: number, adjust?: HitAdjuster): { hits: ScoredSkill[]; effective: SkillSearchType; note?: string } {
+    const store = this.deps.store;
+    if (requested === 'exact') {
+      const records = store.byNames([query.trim()], filter);
+      return { hits: records.map((r) => ({ name: r.name, title: r.title, trigger: r.trigger, task_type: r.task_type, score: EXACT_SCORE })), effective: 'exact' };
+    }
+    if (requested === 'regex') {
+      const compiled = compileSafeRegex(query);
+      if (!compiled.ok) return { hits: [], effective: 'regex', note: compiled.message };
+      const hits = this.regexScan(compiled.regex, filter, limit);
+      return { hits, effective: 'regex', note: compiled.regex.exhausted ? REGEX_BUDGET_NOTE : undefined };
+    }
+    if (store.fts !== 'none') {
+      // With an adjuster, over-fetch so a re-ranked skill from just below the cut can move up.
+      const hits = store.searchFts(query, filter, adjust ? Math.max(limit * 3, limit + 10) : limit);
+      if (!adjust) {
+        const scores = normalizeBm25(hits.map((h) => h.relevance));
+        return { hits: hits.map((h, i) => ({ name: h.name, title: h.title, trigger: h.trigger, task_type: h.task_type, score: scores[i] ?? 0 })), effective: 'fts' };
+      }
+      // Adjustments (±0.1/0.2, × decay) apply on the absolute relevance scale, then min-max as usual.
+      const scored = hits.map((h) => ({ name: h.name, title: h.title, trigger: h.trigger, task_type: h.task_type, score: boundedRelevance(h.relevance) }));
+      const byName = new Map(scored.map((h) => [h.name, h]));
+      const adjusted = adjust(scored, query).filter((a) => byName.has(a.name)).sort((a, b) => b.score - a.score).slice(0, limit);
+      const scores = minMax(adjusted.map((a) => a.score));
+      return { hits: adjusted.map((a, i) => ({ ...byName.get(a.name)!, score: scores[i] ?? 0 })), effective: 'fts' };
+    }
+    if (!this.deps.config().ftsFallbackToRegex) return { hits: [], effective: 'fts', note: 'Full-text search is unavailable and the regex fallback is off.' };
+    const words = [...new Set(query.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && analyze(w).length > 0))].slice(0, 12);
+    if (words.length === 0) return { hits: [], effective: 'regex', note: 'Full-text search is unavailable; no searchable words in the query.' };
+    const pattern = literalWordsRegex(words, { wordStart: true });
+    return { hits: this.regexScan(pattern, filter, limit, words), effective: 'regex', note: 'Full-text search is unavailable; used regex matching.' };
+  }
+
+  private regexScan(regex: SafeRegex, filter: StoreFilter, limit: number, words?: string[]): ScoredSkill[] {
+    const scored: Array<ScoredSkill & { tieBreak: number }> = [];
+    for (const row of this.deps.store.scan(filter)) {
+      let score = 0;
+      if (regex.testWhole(row.name)) score = REGEX_SCORES.fullName;
+      else if (regex.testPrefix(row.name)) score = REGEX_SCORES.namePrefix;
+      else if (regex.test(row.name)) score = REGEX_SCORES.nameSubstring;
+      else if ([row.title, row.trigger, row.description, row.tags].some((f) => regex.test(f ?? ''))) score = REGEX_SCORES.descriptionOrTags;
+      // Once the budget is spent every test answers false: stop rather than scan on blind.
+      if (regex.exhausted) break;
+      if (score === 0) continue;
+      const haystack = `${row.name} ${row.title} ${row.trigger} ${row.tags}`.toLowerCase();
+      const tieBreak = words ? words.filter((w) => haystack.includes(w)).length : 0;
+      scored.push({ name: row.name, title: row.title, trigger: row.trigger, task_type: row.task_type, score, tieBreak });
+    }
+    scored.sort((a, b) => b.score - a.score || b.tieBreak - a.tieBreak || a.name.length - b.name.length || (a.name < b.name ? -1 : 1));
+    return scored.slice(0, limit).map(({ tieBreak: _t, ...hit }) => hit);
+  }
+
+  /** Closest names the caller may see (never out of scope, never from excluded packs). */
+  closestNames(name: string, filter: StoreFilter): string[] {
+    const candidates = new Map<string, number>();
+    const lower = name.toLowerCase();
+    const all = this.deps.store.names(filter);
+    if (all.length <= 20000) {
+      for (const candidate of all) {
+        const d = editDistance(lower, candidate.toLowerCase());
+        if (d <= Math.max(3, Math.floor(name.length / 2))) candidates.set(candidate, d);
+      }
+    }
+    for (const hit of this.deps.store.fts !== 'none' ? this.deps.store.searchFts(name, filter, 3) : []) {
+      if (!candidates.has(hit.name)) candidates.set(hit.name, 100);
+    }
+    return [...candidates.entries()].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3).map(([n]) => n);
+  }
+}
