@@ -11,7 +11,8 @@ import type { LearnedCandidate } from './learnedCandidate';
 import type { LearnedSkillPort } from './learnedSkillPort';
 import { LearnedSkillMerger } from './merge/learnedSkillMerger';
 import { ProposalApproval } from './proposalApproval';
-import type { ApproveResult } from './proposalApproval';
+import type { ApproveResolution, ApproveResult } from './proposalApproval';
+import type { MergeReview } from './merge/mergeReview';
 import type { ClusterSuggestion } from './clusterSuggestion';
 import { exportLearnedSnapshot, importLearnedSnapshot } from './snapshot/snapshotTransfer';
 import type { ImportReport, SnapshotStores } from './snapshot/snapshotTransfer';
@@ -242,8 +243,13 @@ export class LearningService {
   }
 
   /** See ProposalApproval.approve. */
-  approve(id: string, resolution: Parameters<ProposalApproval['approve']>[1] = {}): Promise<ApproveResult> {
+  approve(id: string, resolution: ApproveResolution = {}): Promise<ApproveResult> {
     return this.approval.approve(id, resolution);
+  }
+
+  /** The merge approving a pending proposal would make, before and after (see ProposalApproval.mergeReview). */
+  mergeReview(id: string): MergeReview | undefined {
+    return this.approval.mergeReview(id);
   }
 
   discard(id: string): Promise<boolean> {

@@ -5,6 +5,8 @@ import type { LearnedCandidate } from './learnedCandidate';
 import type { LearnedSkillPort } from './learnedSkillPort';
 import type { LearningStore, Proposal } from './learningStore';
 import type { LearnedSkillMerger } from './merge/learnedSkillMerger';
+import { changesText, mergeReview } from './merge/mergeReview';
+import type { MergeReview } from './merge/mergeReview';
 
 /**
  * The approval side of learning: a proposal edited, approved (as its own learned skill, or
@@ -17,7 +19,20 @@ export type ApproveResult =
   | { status: 'approved'; name: string; kind: LearnedCandidate['kind']; cluster?: string }
   | { status: 'merged'; name: string; kind: 'positive'; score: number; identical: boolean }
   | { status: 'conflict'; name: string; existing: 'pack' | 'learned'; suggestion: string }
+  /** A model-rewritten proposal would change an existing learned skill: shown for approval first. */
+  | { status: 'review'; name: string; review: MergeReview }
   | { status: 'missing' };
+
+export interface ApproveResolution {
+  /** Store under this name (no merge). */
+  name?: string;
+  /** Replace the learned skill that has the proposal's name (no merge). */
+  replaceLearned?: boolean;
+  /** Keep it as its own skill even if it duplicates one. */
+  noMerge?: boolean;
+  /** The person approved the merge review of a model-written proposal. */
+  confirmMerge?: boolean;
+}
 
 export interface ApprovalDeps {
   store: LearningStore;
@@ -49,8 +64,13 @@ export class ProposalApproval {
    * Approves a proposal. A positive one becomes a learned skill (project scope); its name must be
    * free, or taken by a learned skill the caller chose to replace — a pack skill is never
    * overwritten: the caller gets `conflict` with a free name to offer instead.
+   *
+   * Merging into a near-duplicate learned skill is automatic for text taken from the trace. When
+   * a model wrote the text (`origin: model`) and the merge would add lines to the existing skill,
+   * approval returns `review` instead: the merge is its own proposal, done only when approved
+   * again with `confirmMerge` (or kept apart with `noMerge`, or the proposal edited/discarded).
    */
-  async approve(id: string, resolution: { name?: string; replaceLearned?: boolean; noMerge?: boolean } = {}): Promise<ApproveResult> {
+  async approve(id: string, resolution: ApproveResolution = {}): Promise<ApproveResult> {
     const { store, skills } = this.deps;
     const proposal = store.proposal(id);
     if (!proposal || proposal.status !== 'proposed') return { status: 'missing' };
@@ -63,6 +83,8 @@ export class ProposalApproval {
       return { status: 'approved', name, kind: 'negative' };
     }
     if (!resolution.noMerge && !resolution.replaceLearned && !resolution.name) {
+      const review = proposal.origin === 'model' && !resolution.confirmMerge ? this.mergeReview(id) : undefined;
+      if (review && changesText(review)) return { status: 'review', name: review.target, review };
       const merged = await this.deps.merger.mergeProposal(proposal);
       if (merged) {
         this.deps.refreshCounters(merged.name);
@@ -105,6 +127,14 @@ export class ProposalApproval {
     await this.deps.store.save();
     this.deps.events.emit({ type: 'skill_ingested', payload: { skill_id: id, name: proposal.candidate.name, action: 'discarded' } });
     return true;
+  }
+
+  /** What approving this (positive, pending) proposal would merge into which skill, or undefined when it would not merge. */
+  mergeReview(id: string): MergeReview | undefined {
+    const proposal = this.deps.store.proposal(id);
+    if (!proposal || proposal.status !== 'proposed' || proposal.candidate.kind !== 'positive') return undefined;
+    const preview = this.deps.merger.preview(proposal);
+    return preview ? mergeReview(preview, preview.current, preview.merged) : undefined;
   }
 
   /**

@@ -1,13 +1,18 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { proposalToSkillMarkdown, skillMarkdownToCandidate } from '../../core/learning/proposalDocument';
+import { describeAdditions } from '../../core/learning/merge/mergeReview';
+import type { MergeReview } from '../../core/learning/merge/mergeReview';
+import type { ApproveResolution } from '../../core/learning/proposalApproval';
 import type { LearningController } from './learningController';
 
 /**
  * Approve / Edit / Discard for proposals (Skill Directory items, chat buttons, `/learn`).
  * Approving a name that exists asks; a pack skill is never overwritten (only "save under another
  * name" is offered). Edit opens the proposal as a `*.skill.md` document in workspace storage;
- * saving it updates the proposal, which stays a proposal until approved.
+ * saving it updates the proposal, which stays a proposal until approved. A model-written
+ * proposal that would merge into an existing learned skill is first shown as a merge proposal:
+ * a diff of the skill before/after, with Approve Merge / Edit Proposal / Keep Separate / Discard.
  */
 export function registerProposalCommands(context: vscode.ExtensionContext, controller: LearningController, onSkillsChanged: () => void): void {
   const folder = path.join((context.storageUri ?? context.globalStorageUri).fsPath, 'proposals');
@@ -17,10 +22,32 @@ export function registerProposalCommands(context: vscode.ExtensionContext, contr
     return node?.node?.proposal?.id;
   };
 
-  const approve = async (arg: unknown, resolution?: { name?: string; replaceLearned?: boolean }): Promise<string | undefined> => {
+  /** Opens the merge as a diff (the skill now vs. after the merge) and offers the choices, without waiting for one. */
+  const reviewMerge = async (id: string, review: MergeReview): Promise<void> => {
+    const before = vscode.Uri.file(path.join(folder, `${id}.merge-before.md`));
+    const after = vscode.Uri.file(path.join(folder, `${id}.merge-after.md`));
+    await vscode.workspace.fs.writeFile(before, new TextEncoder().encode(review.before));
+    await vscode.workspace.fs.writeFile(after, new TextEncoder().encode(review.after));
+    await vscode.commands.executeCommand('vscode.diff', before, after, `Merge into ${review.target} (review): ${describeAdditions(review.added)}`, { preview: false });
+    const title = controller.service.proposal(id)?.candidate.title ?? id;
+    void vscode.window.showInformationMessage(
+      `Toolshed: a model wrote "${title}"; approving it would merge it into the learned skill "${review.target}" (${review.identical ? 'identical' : `${Math.round(review.score * 100)}% similar`}; ${describeAdditions(review.added)}). Review the diff first.`,
+      'Approve Merge', 'Edit Proposal', 'Keep Separate', 'Discard').then(async (choice) => {
+      if (choice === 'Approve Merge') await approve(id, { confirmMerge: true });
+      if (choice === 'Edit Proposal') await edit(id);
+      if (choice === 'Keep Separate') await approve(id, { noMerge: true });
+      if (choice === 'Discard') await discard(id);
+    });
+  };
+
+  const approve = async (arg: unknown, resolution?: ApproveResolution): Promise<string | undefined> => {
     const id = idOf(arg);
     if (!id) return undefined;
     let result = await controller.service.approve(id, resolution);
+    if (result.status === 'review') {
+      await reviewMerge(id, result.review);
+      return undefined;
+    }
     if (result.status === 'conflict') {
       const rename = `Save as ${result.suggestion}`;
       const choices = result.existing === 'learned' ? ['Replace', rename] : [rename];

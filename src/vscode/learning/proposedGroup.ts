@@ -41,11 +41,14 @@ export function proposedSkillsGroup(controller: LearningController): DirectoryGr
       const c = proposal.candidate;
       const item = new vscode.TreeItem(c.title, vscode.TreeItemCollapsibleState.None);
       item.id = `proposal:${proposal.id}`;
-      item.description = [c.kind === 'negative' ? 'warning' : c.task_type, proposal.count > 1 ? `seen ${proposal.count}×` : '', c.name].filter(Boolean).join(' · ');
+      // A model-written proposal that duplicates a learned skill is a merge proposal: approving it shows the diff first.
+      const mergeInto = proposal.status === 'proposed' && c.kind === 'positive' && proposal.origin === 'model' ? controller.service.mergeTarget(c)?.name : undefined;
+      item.description = [c.kind === 'negative' ? 'warning' : c.task_type, proposal.count > 1 ? `seen ${proposal.count}×` : '', c.name, mergeInto ? `merges into ${mergeInto} (review)` : ''].filter(Boolean).join(' · ');
       const markdown = new vscode.MarkdownString();
       markdown.appendMarkdown(`**${c.title}** (${proposal.status})\n\n`);
       markdown.appendText(`When: ${c.trigger}\n\n`);
       c.steps.forEach((step, i) => markdown.appendText(`${i + 1}. ${step}\n`));
+      if (mergeInto) markdown.appendText(`\nA model wrote this text and it duplicates the learned skill "${mergeInto}": Approve shows the merge as a diff to approve, edit or reject.\n`);
       item.tooltip = markdown;
       item.iconPath = new vscode.ThemeIcon(c.kind === 'negative' ? 'warning' : 'lightbulb');
       item.contextValue = proposal.status === 'proposed' ? 'proposal' : 'learnedWarning';

@@ -44,8 +44,11 @@ export class LearnedSkillMerger {
     return match ? { name: match.record.name, score: match.score, identical: match.identical, record: match.record } : undefined;
   }
 
-  /** Merges a positive proposal into its target, if it has one; the proposal is then approved as that skill. */
-  async mergeProposal(proposal: Proposal): Promise<MergeOutcome | undefined> {
+  /**
+   * What merging a proposal would do, without doing it: its target as stored now and the record
+   * the merge would write (the same computation `mergeProposal` then stores).
+   */
+  preview(proposal: Proposal): (MergeOutcome & { current: SkillRecord; merged: SkillRecord }) | undefined {
     const candidate = proposal.candidate;
     const target = this.target(candidate);
     if (!target) return undefined;
@@ -56,7 +59,14 @@ export class LearnedSkillMerger {
     };
     // Read fresh: the listed copy's usage counts may lag behind the store's.
     const current = this.deps.skills.learnedSkill(target.record) ?? target.record;
-    const merged = mergeRecords(current, [source]);
+    return { name: target.name, score: target.score, identical: target.identical, current, merged: mergeRecords(current, [source]) };
+  }
+
+  /** Merges a positive proposal into its target, if it has one; the proposal is then approved as that skill. */
+  async mergeProposal(proposal: Proposal): Promise<MergeOutcome | undefined> {
+    const target = this.preview(proposal);
+    if (!target) return undefined;
+    const { current, merged } = target;
     if (merged !== current) await this.deps.skills.restoreLearnedSkills([merged]);
     this.deps.store.setStatus(proposal.id, 'approved', target.name);
     this.deps.store.validate(target.name);
