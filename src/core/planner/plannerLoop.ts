@@ -3,6 +3,8 @@ import type { CancellationSignal, ChatMessage, ChatModelPort, ChatPart, ToolDefi
 import type { PlannerProgress, PlannerSkills, PlannerToolRun, SkillUse, ToolExecutor } from './plannerPorts';
 import { PARTICIPANT_PREAMBLE, joinBlocks } from './promptBlocks';
 import { toolRunRefusal } from '../trust/restrictedMode';
+import { searchExchangeText, SearchSavingsLedger } from './searchSavings';
+import type { SearchSaving } from './searchSavings';
 
 /**
  * The tool-calling loop of the @toolshed participant (the pattern of VS Code's chat sample
@@ -71,6 +73,8 @@ export interface TokenReport {
   perRound: Array<{ tools: number; tokens: number }>;
   /** Deferred tools activated before the first round because an injected skill names them. */
   preActivatedTools?: string[];
+  /** What pre-activation measurably saved (see searchSavings.ts); absent when nothing. */
+  searchSaving?: SearchSaving;
 }
 
 export interface PlannerOutcome {
@@ -104,6 +108,7 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
   }
   if (preflight.note) progress.progress(preflight.note);
   const preActivated = await preActivateSuggested(preflight.suggestedTools ?? [], deps, hidden, options.maxAutoActivatedTools ?? 0);
+  const ledger = new SearchSavingsLedger(preActivated);
   const directory = skills ? await skills.directory() : '';
   const instructions = joinBlocks([
     PARTICIPANT_PREAMBLE,
@@ -144,6 +149,11 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
     tokens.toolDefinitionTokens += roundTokens;
     tokens.allToolDefinitionTokens += allToolsTokens;
   };
+  const measureSaving = async () => {
+    const saved = ledger.savedTools();
+    const exchange = saved.length && tools.selectionExchange ? await tools.selectionExchange(saved) : undefined;
+    if (exchange) tokens.searchSaving = { tools: saved, tokens: await model.countTokens(searchExchangeText(exchange.query, exchange.resultText)) };
+  };
 
   const rounds: RoundRecord[] = [];
   let text = '';
@@ -167,7 +177,10 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
     }
     text += roundText;
     if (signal.isCancelled) return { text, rounds, stoppedBecause: 'cancelled', usedSkills: [...usedSkills.values()], tokens };
-    if (calls.length === 0) return { text, rounds, stoppedBecause: 'done', usedSkills: [...usedSkills.values()], tokens };
+    if (calls.length === 0) {
+      await measureSaving();
+      return { text, rounds, stoppedBecause: 'done', usedSkills: [...usedSkills.values()], tokens };
+    }
 
     const assistantParts: ChatPart[] = roundText ? [{ kind: 'text', text: roundText }] : [];
     assistantParts.push(...calls);
@@ -179,10 +192,13 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
       const offeredNames = new Set(record.toolsSent);
       const result = await runOneCall(call, offeredNames, deps, hidden, noteSkills, options.refuseToolRuns === true);
       record.toolCalls.push({ name: call.name, outcome: result.outcome });
+      if (result.found) ledger.searched(result.found);
+      else ledger.called(call.name);
       results.push({ kind: 'toolResult', callId: call.callId, text: result.text, isError: result.outcome === 'error' || result.outcome === 'denied' });
     }
     messages.push({ role: 'user', parts: results });
   }
+  await measureSaving();
   return { text, rounds, stoppedBecause: 'maxRounds', usedSkills: [...usedSkills.values()], tokens };
 }
 
@@ -206,14 +222,14 @@ async function runOneCall(
   hidden: Set<string>,
   noteSkills: (list: SkillUse[]) => void,
   refuseToolRuns: boolean,
-): Promise<{ text: string; outcome: RoundRecord['toolCalls'][number]['outcome'] }> {
+): Promise<{ text: string; outcome: RoundRecord['toolCalls'][number]['outcome']; found?: string[] }> {
   const { tools, skills, executor, progress, signal } = deps;
   if (call.name === TOOL_SEARCH && offeredNames.has(TOOL_SEARCH)) {
     const query = typeof (call.input as { query?: unknown })?.query === 'string' ? (call.input as { query: string }).query : '';
     progress.progress(`Searching tools for "${query}"`);
     const outcome = await tools.search(call.input);
     for (const name of outcome.activated) progress.progress(`Activated \`${name}\``);
-    return { text: outcome.resultText, outcome: 'ok' };
+    return { text: outcome.resultText, outcome: 'ok', found: outcome.found };
   }
   if (skills && skills.handles(call.name) && offeredNames.has(call.name)) {
     progress.progress(`Looking up skills (${call.name})`);

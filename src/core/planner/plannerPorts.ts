@@ -28,6 +28,11 @@ export interface PlannerToolRun {
    * use, never one already sent. Absent = the catalog cannot pre-activate.
    */
   preActivate?(names: readonly string[], max: number, reason: string): Promise<string[]>;
+  /**
+   * The `select:` tool_search that would load exactly these tools, as the query and the result
+   * text the model would read — computed, never run or logged (for the footer's saving line).
+   */
+  selectionExchange?(names: readonly string[]): Promise<{ query: string; resultText: string } | undefined>;
 }
 
 export interface SkillUse {

@@ -25,10 +25,8 @@ export function responseFooterLines(input: FooterInput): string[] {
   const saving = toolSavingLine(input.tokens);
   if (saving && input.stoppedBecause !== 'cancelled') lines.push(saving);
   if (input.deferral && input.stoppedBecause !== 'cancelled') lines.push(`_Tool search: ${input.deferral}._`);
-  const preActivated = input.tokens.preActivatedTools?.length ?? 0;
-  if (preActivated > 0 && input.stoppedBecause !== 'cancelled') {
-    lines.push(`_Pre-activated ${preActivated} ${preActivated === 1 ? 'tool' : 'tools'} named by the skills before the first round, so the model did not have to search for ${preActivated === 1 ? 'it' : 'them'} (setting \`toolshed.learning.autoActivateTools\`)._`);
-  }
+  const preActivated = preActivationLine(input.tokens);
+  if (preActivated && input.stoppedBecause !== 'cancelled') lines.push(preActivated);
   if (input.tokens.selectionTokens > 0 && input.stoppedBecause !== 'cancelled') {
     lines.push(`_Choosing the active skills cost ${number(input.tokens.selectionTokens)} tokens (setting \`toolshed.skills.selection\`)._`);
   }
@@ -55,6 +53,23 @@ export function toolSavingLine(tokens: TokenReport): string | undefined {
   }
   const sent = tokens.perRound.map((round) => round.tools).join(' + ');
   return `_Toolshed sent ${sent} of ${tokens.toolsAvailable} tools over ${rounds} rounds: ${number(tokens.toolDefinitionTokens)} tokens of tool definitions instead of ${number(all)} for all ${tokens.toolsAvailable} in every round (${percent}% fewer)._`;
+}
+
+/**
+ * Tools from skills (issue 15 item 3): how many tools the skills pre-activated and, only when
+ * the run measured one (planner/searchSavings.ts), the saving: the pre-activated tools the model
+ * called before any `tool_search` returned them spared it one `tool_search` round, whose call and
+ * result (the smallest `select:` search for them) would have cost ≈ `searchSaving.tokens`.
+ */
+export function preActivationLine(tokens: TokenReport): string | undefined {
+  const count = tokens.preActivatedTools?.length ?? 0;
+  if (count === 0) return undefined;
+  const base = `Pre-activated ${count} ${count === 1 ? 'tool' : 'tools'} named by the skills before the first round (setting \`toolshed.learning.autoActivateTools\`).`;
+  const saving = tokens.searchSaving;
+  if (!saving || saving.tools.length === 0) return `_${base}_`;
+  const names = saving.tools.map((name) => `\`${name}\``).join(', ');
+  const them = saving.tools.length === 1 ? 'it' : 'them';
+  return `_${base} The model called ${names} before any \`tool_search\` found ${them}: that saved 1 \`tool_search\` round (≈ ${number(saving.tokens)} tokens of search call and result)._`;
 }
 
 /** Footer sentences this module writes, recognised at the start of a line. */

@@ -25,6 +25,10 @@ export function plannerToolRunFrom(run: ToolRun): PlannerToolRun {
     },
     unknownToolMessage: () => NO_SUCH_TOOL_MESSAGE,
     preActivate: async (names, max, reason) => run.preActivate(names, max, reason),
+    async selectionExchange(names) {
+      const exchange = run.selectionExchange(names);
+      return exchange ? { query: exchange.query, resultText: JSON.stringify(exchange.output) } : undefined;
+    },
     // ToolRun counts a call when it resolves it; the outcome feeds the pick prior.
     recordCall: (name, succeeded) => run.recordOutcome(name, succeeded),
   };

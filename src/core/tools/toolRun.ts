@@ -9,6 +9,7 @@ import type { RankerOptions } from './index/toolRanker';
 import { summarizeParameters } from './toolRecord';
 import type { ToolRecord } from './toolRecord';
 import { executeSearch } from './index/toolSearchEngine';
+import type { SearchOutcome } from './index/toolSearchEngine';
 import { describeInputProblem, toolSearchInputSchema } from './toolSearchSchema';
 import type { ToolSearchOutput } from './toolSearchSchema';
 import { NO_SUCH_TOOL_MESSAGE, TOOL_DISCOVERY_BLOCK, redactToolNames, truncate } from './toolText';
@@ -20,7 +21,7 @@ import type { DeferralDecision } from './modes/deferralDecision';
 import { capRequestTools, SendTier } from './modes/requestToolSet';
 import type { RequestToolSet, SendCandidate } from './modes/requestToolSet';
 import { renderDeferredNamesBlock } from './modes/deferredNamesBlock';
-import { parseDirectSelect, selectionForLog, selectOutcome } from './modes/directSelect';
+import { parseDirectSelect, SELECT_PREFIX, selectionForLog, selectOutcome } from './modes/directSelect';
 import type { ToolPickLog } from './learning/toolPickLog';
 import { liftHits, PRIOR_CANDIDATE_POOL, priorsForQuery, recordShown } from './learning/searchPrior';
 
@@ -241,7 +242,28 @@ export class ToolRun {
         if (!this.isAlwaysVisible(hit.record)) this.activate(hit.record, 'discovery', `tool_search "${truncate(loggedQuery, 80)}"`);
       }
     }
-    const output: ToolSearchOutput = {
+    return { ok: true, output: this.searchOutput(outcome, input.query) };
+  }
+
+  /**
+   * The `select:` search that would load exactly `names` (those this run may use), with the
+   * output `tool_search` would give — computed only: nothing is logged, shown or activated. It
+   * is the smallest search a model could make for tools it already knows by name (what a
+   * pre-activated tool spared it; see planner/searchSavings.ts).
+   */
+  selectionExchange(names: readonly string[]): { query: string; output: ToolSearchOutput } | undefined {
+    this.assertLive();
+    const registry = this.host.catalog.registry();
+    const permitted = names.filter((name) => this.permitted(registry.get(name)));
+    const selection = parseDirectSelect(`${SELECT_PREFIX}${permitted.join(',')}`);
+    if (!selection || permitted.length === 0) return undefined;
+    const query = `${SELECT_PREFIX}${selection.names.join(',')}`;
+    return { query, output: this.searchOutput(selectOutcome(selection, (name) => registry.get(name)), query) };
+  }
+
+  /** What `tool_search` returns for an outcome (descriptions shortened and scrubbed, parameters summarised). */
+  private searchOutput(outcome: SearchOutcome, query: string): ToolSearchOutput {
+    return {
       tools: outcome.hits.map((hit) => ({
         name: hit.record.name,
         description: this.scrub(truncate(hit.record.description, RESULT_DESCRIPTION_CHARS)),
@@ -250,12 +272,11 @@ export class ToolRun {
         loading_mode: hit.record.loadingMode,
         parameters: summarizeParameters(hit.record.inputSchema),
       })),
-      query: input.query,
+      query,
       search_type: outcome.effective,
       engine: this.host.engine,
       ...(outcome.note ? { note: outcome.note } : outcome.hits.length === 0 ? { note: 'No matching tools. Try other words or search_type "regex".' } : {}),
     };
-    return { ok: true, output };
   }
 
   /**

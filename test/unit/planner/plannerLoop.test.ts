@@ -3,6 +3,7 @@ import { MemoryEventSink } from '../../../src/core/platform/basicPorts';
 import type { ChatMessage, ChatModelPort, ChatPart, ToolDefinition } from '../../../src/core/platform/chatTypes';
 import { runPlanner, type PlannerDeps } from '../../../src/core/planner/plannerLoop';
 import type { PlannerProgress, PlannerToolRun } from '../../../src/core/planner/plannerPorts';
+import { searchExchangeText, SearchSavingsLedger } from '../../../src/core/planner/searchSavings';
 
 type Reply = (messages: ChatMessage[], tools: ToolDefinition[]) => ChatPart[];
 
@@ -235,5 +236,43 @@ describe('planner loop: tools from skills (RFC Part 6)', () => {
     assert.deepEqual(calls, []);
     assert.equal(outcome.tokens.preActivatedTools, undefined);
     assert.deepEqual(events.ofType('skills_suggested_tools').map((e) => e.payload), [{ tool_names: ['weather_lookup'], activated_count: 0 }]);
+  });
+
+  describe('what pre-activation saved (footer data; only what the run measured)', () => {
+    const call = (name: string, input: unknown = {}): ChatPart => ({ kind: 'toolCall', callId: `c-${name}`, name, input });
+    /** Pre-activation plus the computed select: search (one line per tool, like a real result). */
+    function savingRun() {
+      const { run } = runWithPreActivation();
+      const selectionExchange = async (names: readonly string[]) => ({ query: `select:${names.join(',')}`, resultText: JSON.stringify({ tools: names.map((name) => ({ name, description: `${name} tool` })) }) });
+      return { ...run, selectionExchange };
+    }
+    const exchangeTokens = (names: string[]) => Math.ceil(searchExchangeText(`select:${names.join(',')}`, JSON.stringify({ tools: names.map((name) => ({ name, description: `${name} tool` })) })).length / 4);
+
+    it('the ledger: a pre-activated tool called before any search returned it is saved, once; searched first or not pre-activated is not', () => {
+      const ledger = new SearchSavingsLedger(['weather_lookup', 'create_issue']);
+      ledger.called('read_file');
+      ledger.searched(['create_issue']);
+      ledger.called('create_issue');
+      ledger.called('weather_lookup');
+      ledger.called('weather_lookup');
+      assert.deepEqual(ledger.savedTools(), ['weather_lookup']);
+    });
+
+    it('called in round 1 without a search: one tool_search round saved, with the tokens of the select: call and result', async () => {
+      const model = scriptedModel([() => [call('weather_lookup', { city: 'Oslo' })], () => [{ kind: 'text', text: 'Sunny.' }]]);
+      const { base } = deps(model, savingRun(), { skills: skillsSuggesting(['weather_lookup']) });
+      const outcome = await runPlanner({ prompt: 'Weather in Oslo?', history: [] }, base, { maxRounds: 3, discoveryBlocks: true, maxAutoActivatedTools: 2 });
+      assert.deepEqual(outcome.tokens.searchSaving, { tools: ['weather_lookup'], tokens: exchangeTokens(['weather_lookup']) });
+    });
+
+    it('nothing claimed when the model searched for it first, or never called it', async () => {
+      const searchedFirst = scriptedModel([() => [call('tool_search', { query: 'weather' })], () => [call('weather_lookup', { city: 'Oslo' })], () => [{ kind: 'text', text: 'Sunny.' }]]);
+      const first = await runPlanner({ prompt: 'Weather?', history: [] }, deps(searchedFirst, savingRun(), { skills: skillsSuggesting(['weather_lookup']) }).base, { maxRounds: 4, discoveryBlocks: true, maxAutoActivatedTools: 2 });
+      assert.deepEqual(first.tokens.preActivatedTools, ['weather_lookup']);
+      assert.equal(first.tokens.searchSaving, undefined);
+      const unused = scriptedModel([() => [{ kind: 'text', text: 'No tools needed.' }]]);
+      const second = await runPlanner({ prompt: 'Weather?', history: [] }, deps(unused, savingRun(), { skills: skillsSuggesting(['weather_lookup']) }).base, { maxRounds: 3, discoveryBlocks: true, maxAutoActivatedTools: 2 });
+      assert.equal(second.tokens.searchSaving, undefined);
+    });
   });
 });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { TokenReport } from '../../../src/core/planner/plannerLoop';
-import { responseFooter, responseFooterLines, withoutFooter } from '../../../src/core/planner/responseFooter';
+import { preActivationLine, responseFooter, responseFooterLines, withoutFooter } from '../../../src/core/planner/responseFooter';
 
 function report(perRound: Array<{ tools: number; tokens: number }>, toolsAvailable: number, allPerRound: number): TokenReport {
   return {
@@ -46,11 +46,23 @@ describe('response footer', () => {
   it('counts the tools pre-activated from skills (one line, singular and plural), and withoutFooter removes it', () => {
     const one = { ...report([{ tools: 3, tokens: 300 }], 10, 1000), preActivatedTools: ['weather_lookup'] };
     const lines = responseFooterLines({ tokens: one, stoppedBecause: 'done', maxRounds: 12 });
-    assert.ok(lines.includes('_Pre-activated 1 tool named by the skills before the first round, so the model did not have to search for it (setting `toolshed.learning.autoActivateTools`)._'));
+    // No saving claimed without a measured one: pre-activated but not (yet) shown to have spared a search.
+    assert.ok(lines.includes('_Pre-activated 1 tool named by the skills before the first round (setting `toolshed.learning.autoActivateTools`)._'), lines.join('\n'));
     const two = { ...one, preActivatedTools: ['a_tool', 'b_tool'] };
     const answer = `Done.${responseFooter({ tokens: two, stoppedBecause: 'done', maxRounds: 12 })}`;
     assert.match(answer, /_Pre-activated 2 tools named by the skills/);
     assert.equal(withoutFooter(answer).trim(), 'Done.');
     assert.ok(!responseFooterLines({ tokens: report([{ tools: 3, tokens: 300 }], 10, 1000), stoppedBecause: 'done', maxRounds: 12 }).some((l) => l.includes('Pre-activated')));
+  });
+
+  it('tools from skills: the measured saving (tools called before any search found them, one select: search\'s tokens), never when cancelled', () => {
+    const saved = { ...report([{ tools: 3, tokens: 300 }, { tools: 3, tokens: 300 }], 10, 1000), preActivatedTools: ['weather_lookup', 'issue_create'], searchSaving: { tools: ['weather_lookup'], tokens: 1234 } };
+    const line = responseFooterLines({ tokens: saved, stoppedBecause: 'done', maxRounds: 12 }).find((l) => l.startsWith('_Pre-activated'));
+    assert.equal(line, '_Pre-activated 2 tools named by the skills before the first round (setting `toolshed.learning.autoActivateTools`). The model called `weather_lookup` before any `tool_search` found it: that saved 1 `tool_search` round (≈ 1,234 tokens of search call and result)._');
+    const two = preActivationLine({ ...saved, searchSaving: { tools: ['weather_lookup', 'issue_create'], tokens: 50 } });
+    assert.match(two!, /called `weather_lookup`, `issue_create` before any `tool_search` found them: that saved 1 `tool_search` round \(≈ 50 tokens/);
+    assert.equal(preActivationLine({ ...saved, searchSaving: { tools: [], tokens: 0 } }), '_Pre-activated 2 tools named by the skills before the first round (setting `toolshed.learning.autoActivateTools`)._');
+    assert.ok(!responseFooterLines({ tokens: saved, stoppedBecause: 'cancelled', maxRounds: 12 }).some((l) => l.includes('Pre-activated')));
+    assert.equal(withoutFooter(`Done.${responseFooter({ tokens: saved, stoppedBecause: 'done', maxRounds: 12 })}`).trim(), 'Done.');
   });
 });

@@ -33,4 +33,23 @@ describe('ToolRun.preActivate (tools from skills)', () => {
     const run = await service.startRun();
     assert.deepEqual(run.preActivate(['weather.get_forecast', 'mcp_github_create_issue'], 3, 'skill'), []);
   });
+
+  it('selectionExchange: the select: search for named tools, as tool_search would answer it — computed only (no event, no activation, never a denied name)', async () => {
+    const { service, events } = await makeService({ tools: SAMPLE_TOOLS, toolSearch: { deny: ['run_in_terminal'] } });
+    const run = await service.startRun();
+    const before = events.events.length;
+    const exchange = run.selectionExchange(['weather.get_forecast', 'run_in_terminal', 'nope']);
+    assert.equal(exchange?.query, 'select:weather.get_forecast');
+    assert.deepEqual(exchange?.output.tools.map((t) => t.name), ['weather.get_forecast']);
+    assert.equal(exchange?.output.search_type, 'exact');
+    assert.ok(!JSON.stringify(exchange).includes('run_in_terminal'));
+    // The same answer a real select: search gives (minus the event and activation it causes).
+    const real = run.search({ query: 'select:weather.get_forecast' }, { activate: false });
+    assert.ok(real.ok);
+    assert.deepEqual(exchange?.output, real.output);
+    assert.equal(events.events.slice(before).filter((e) => e.type !== 'tool_search_query').length, 0);
+    assert.equal(events.events.slice(before).filter((e) => e.type === 'tool_search_query').length, 1, 'only the real search logged a query');
+    assert.ok(!run.isVisible('weather.get_forecast'), 'nothing activated');
+    assert.equal(run.selectionExchange(['run_in_terminal']), undefined, 'nothing permitted: no exchange');
+  });
 });
