@@ -34,10 +34,11 @@ async function withToolSkillPack<T>(settings: Record<string, unknown>, fn: () =>
 }
 
 suite('@toolshed: tools from skills (toolshed.learning.autoActivateTools)', () => {
-  test('a skill naming a deferred tool, auto-activation on: the tool is offered in round 1, a denied one never; the footer counts it', async () => {
+  test('a skill naming a deferred tool, auto-activation on: the tool is offered in round 1, a denied one never; the footer counts it and the search round it saved', async () => {
     await withToolSkillPack({ 'toolshed.learning.autoActivateTools': true, 'toolshed.toolSearch.deny': ['fixture_admin_*'] }, async () => {
       const model = await scriptedModel();
-      model.setScript(['Oslo: sunny.']);
+      // Round 1 calls the pre-activated tool straight away (no tool_search first); round 2 answers.
+      model.setScript([[{ toolCall: { name: WEATHER, input: { city: 'Oslo' } } }], 'Oslo: sunny.']);
       const { recorded, result } = await askToolshed('What is the weather report for the city of Oslo?');
       const round1 = model.requests[0]!;
       assert.ok(round1.toolNames.includes(WEATHER), `round 1 offered: ${round1.toolNames.join(', ')}`);
@@ -45,8 +46,17 @@ suite('@toolshed: tools from skills (toolshed.learning.autoActivateTools)', () =
       assert.ok(!JSON.stringify(round1.tools).includes(ADMIN), 'the denied tool is named nowhere in the tool definitions');
       assert.ok(recorded.steps().includes(`Activated \`${WEATHER}\` (named by a skill)`), recorded.steps().join(' | '));
       assert.match(recorded.markdown(), /_Pre-activated 1 tool named by the skills before the first round/);
-      const tokens = (result.metadata as { toolshed: { tokens: { preActivatedTools?: string[] } } }).toolshed.tokens;
+      assert.equal(model.requests.length, 2);
+      const toolCalls = model.requests[1]!.messages.flatMap((m) => m.content).filter((part) => part.type === 'toolCall').map((part) => (part as { name: string }).name);
+      assert.deepEqual(toolCalls, [WEATHER], 'the weather tool was called, and no tool_search');
+      const tokens = (result.metadata as { toolshed: { tokens: { preActivatedTools?: string[]; searchSaving?: { tools: string[]; tokens: number } } } }).toolshed.tokens;
       assert.deepEqual(tokens.preActivatedTools, [WEATHER]);
+      // The saving is measured: the weather tool was called before any search found it.
+      assert.deepEqual(tokens.searchSaving?.tools, [WEATHER]);
+      assert.ok((tokens.searchSaving?.tokens ?? 0) > 0);
+      const saved = new RegExp(`The model called \`${WEATHER}\` before any \`tool_search\` found it: that saved 1 \`tool_search\` round \\(≈ ([\\d,]+) tokens of search call and result\\)`).exec(recorded.markdown());
+      assert.ok(saved, recorded.markdown());
+      assert.equal(Number(saved[1]!.replace(/,/g, '')), tokens.searchSaving!.tokens, 'the footer shows the measured number');
     });
   });
 
@@ -57,7 +67,7 @@ suite('@toolshed: tools from skills (toolshed.learning.autoActivateTools)', () =
       const { recorded } = await askToolshed('What is the weather report for the city of Oslo?');
       assert.ok(recorded.steps().some((step) => step.startsWith('Using skill `city-weather-report`')), recorded.steps().join(' | '));
       assert.ok(!model.requests[0]!.toolNames.includes(WEATHER), 'still deferred');
-      assert.doesNotMatch(recorded.markdown(), /Pre-activated/);
+      assert.doesNotMatch(recorded.markdown(), /Pre-activated|saved 1 `tool_search` round/);
     });
   });
 
