@@ -3,9 +3,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { sourceHash } from '../../../src/core/learning/learnedCandidate';
+import type { LearnedCandidate } from '../../../src/core/learning/learnedCandidate';
 import { lineageOf } from '../../../src/core/learning/merge/lineage';
 import type { Trajectory } from '../../../src/core/learning/trajectory';
-import { toolshed } from './helpers';
+import { withSettings } from './chatHelpers';
+import { eventually, toolshed } from './helpers';
 
 const WEATHER = 'fixture_weather_forecast';
 const ISSUE = 'fixture_create_issue';
@@ -23,7 +26,7 @@ suite('Learned skills: merge with lineage, export / import (real extension host)
   suiteTeardown(async () => {
     const api = await toolshed();
     for (const proposal of [...api.services.learning.service.approvedLessons(), ...api.services.learning.service.proposals()]) {
-      if (names.includes(proposal.approved_name) || proposal.candidate.trigger.includes('Tromsø')) await api.services.learning.service.discard(proposal.id);
+      if (names.includes(proposal.approved_name) || /Tromsø|Trondheim/.test(proposal.candidate.trigger)) await api.services.learning.service.discard(proposal.id);
     }
     rmSync(dir, { recursive: true, force: true });
   });
@@ -59,5 +62,47 @@ suite('Learned skills: merge with lineage, export / import (real extension host)
     assert.ok(await vscode.commands.executeCommand<boolean>('toolshed.learning.undoMerge', first, b.candidate.source_hash));
     assert.equal(lineageOf(api.services.skills.learnedSkills().find((r) => r.name === first)!), undefined);
     assert.ok(service.proposals().some((p) => p.id === b.id), 'the merged proposal is pending again');
+  });
+
+  test('a model-written proposal that would change a learned skill is a merge proposal: a diff first, merged only when approved', async () => {
+    const warning = 'The forecast tool rejects misspelled city names: check the spelling first.';
+    // A model extractor that keeps the procedure and adds a failure mode (new text for the existing skill).
+    const rewriting = async (_t: Trajectory, fallback: LearnedCandidate): Promise<LearnedCandidate> =>
+      ({ ...fallback, failure_modes: [warning], source_hash: sourceHash(fallback.trigger, fallback.steps, fallback.task_type) });
+    await withSettings({ 'toolshed.learning.extractor': 'model' }, async () => {
+      const api = await toolshed();
+      const service = api.services.learning.service;
+      const a = (await service.ingest(turnOf('Check the weather forecast in Trondheim and Bergen, then create an issue with the summary', 'review-a'))).proposal!;
+      const first = await vscode.commands.executeCommand<string>('toolshed.learning.approveProposal', a.id);
+      names.push(first);
+      const b = (await service.ingest(turnOf('check weather forecast for Trondheim and Bergen then create issue with summary', 'review-b'), { extractor: rewriting })).proposal!;
+      assert.equal(b.origin, 'model');
+      const skill = () => api.services.skills.learnedSkills().find((r) => r.name === first)!;
+      const before = JSON.stringify(skill());
+
+      // Shown as a merge proposal in the Skill Directory…
+      type Tree = { items: Array<{ id?: string; description?: string }> };
+      const tree = await eventually(async () => {
+        const rendered = await vscode.commands.executeCommand<Tree>('toolshed._skillDirectoryItems');
+        return rendered.items.find((item) => item.id === `proposal:${b.id}`);
+      }, 'proposal listed');
+      assert.match(tree.description ?? '', new RegExp(`merges into ${first.replace(/\./g, '\\.')} \\(review\\)`));
+      // …and approving it opens the diff instead of merging.
+      assert.equal(await vscode.commands.executeCommand<string | undefined>('toolshed.learning.approveProposal', b.id), undefined);
+      assert.equal(JSON.stringify(skill()), before, 'the learned skill is untouched');
+      assert.equal(service.proposal(b.id)?.status, 'proposed');
+      const diff = await eventually(() => vscode.window.tabGroups.all.flatMap((group) => group.tabs)
+        .find((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.label.startsWith(`Merge into ${first}`)), 'merge diff open');
+      const input = diff.input as vscode.TabInputTextDiff;
+      assert.ok(!readFileSync(input.original.fsPath, 'utf8').includes(warning));
+      assert.ok(readFileSync(input.modified.fsPath, 'utf8').includes(warning), 'the diff shows the line the merge adds');
+      assert.match(diff.label, /adds 1 failure mode/);
+
+      // Approve Merge (the notification's button runs this): merged, with lineage.
+      assert.equal(await vscode.commands.executeCommand<string>('toolshed.learning.approveProposal', b.id, { confirmMerge: true }), first);
+      assert.ok(skill().failure_modes.includes(warning));
+      assert.deepEqual(lineageOf(skill())?.merged_from.map((source) => source.proposal_id), [b.id]);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    });
   });
 });
