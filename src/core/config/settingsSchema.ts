@@ -160,7 +160,7 @@ export const skillsConfigSchema = z.object({
   singleToolMaxTokens: z.number().int().min(100).max(20000).default(2000)
     .describe('Token cap for the `skill` tool\'s description (its skill listing), counted with the request\'s model.'),
   clusterExpansion: z.number().int().min(0).max(5).default(1)
-    .describe('Pre-flight may add up to this many skills of the same `cluster` as a top match, only when they fit what is left of `#toolshed.skills.maxTokens#` (the matches themselves are never shortened for them). 0 = off.'),
+    .describe('Pre-flight may add up to this many skills of the same `cluster` as a top match (search) or as the first skill the model chose (`model` / `hybrid` selection), only when they fit what is left of `#toolshed.skills.maxTokens#` (the matches themselves are never shortened for them). 0 = off.'),
   directoryGroupBy: z.enum(['pack', 'cluster']).default('pack')
     .describe('How the Skill Directory view groups skills: by the `pack` they come from, or by their `cluster` (skills without one under "No cluster").'),
 });
