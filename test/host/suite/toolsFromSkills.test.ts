@@ -93,4 +93,35 @@ suite('@toolshed: tools from skills (toolshed.learning.autoActivateTools)', () =
       }, 'grouped by pack again');
     });
   });
+
+  test('a learned skill approved while an alike skill has a cluster takes that cluster, and the cluster grouping shows it there', async () => {
+    await withToolSkillPack({ 'toolshed.skills.directoryGroupBy': 'cluster' }, async () => {
+      const api = await toolshed();
+      const service = api.services.learning.service;
+      const proposal = (await service.ingest({
+        sessionId: 'cluster-on-approval', request: 'What is the weather report for the city of Oslo and Bergen?', stoppedBecause: 'done', skillsUsed: [], at: Date.now(),
+        calls: [{ tool: WEATHER, input: { city: 'Oslo' }, ok: true }, { tool: WEATHER, input: { city: 'Bergen' }, ok: true }],
+      })).proposal!;
+      try {
+        assert.equal(service.suggestedCluster(proposal.candidate)?.from, 'city-weather-report');
+        const name = await vscode.commands.executeCommand<string>('toolshed.learning.approveProposal', proposal.id);
+        assert.equal(api.services.skills.inspect(name)?.meta.cluster, 'Weather Desk');
+        type Tree = { items: Array<{ label: string; depth: number; id?: string }> };
+        const tree = await eventually(async () => {
+          const rendered = await vscode.commands.executeCommand<Tree>('toolshed._skillDirectoryItems');
+          const start = rendered.items.findIndex((item) => item.id === 'cluster:Weather Desk');
+          if (start < 0) return undefined;
+          const members: string[] = [];
+          for (const item of rendered.items.slice(start + 1)) {
+            if (item.depth === 0) break;
+            members.push(item.label);
+          }
+          return members.includes(proposal.candidate.title) ? members : undefined;
+        }, 'learned skill in the Weather Desk group');
+        assert.ok(tree.includes('City weather report'), tree.join(', '));
+      } finally {
+        await service.discard(proposal.id);
+      }
+    });
+  });
 });
