@@ -1,5 +1,7 @@
 import type { EventSink } from '../platform/ports';
 import { chosenCluster, suggestCluster } from './clusterSuggestion';
+import { termVector } from './merge/similarity';
+import type { TermVector } from './merge/similarity';
 import type { ClusterSuggestion } from './clusterSuggestion';
 import type { LearnedCandidate } from './learnedCandidate';
 import type { LearnedSkillPort } from './learnedSkillPort';
@@ -49,7 +51,13 @@ export interface ApprovalDeps {
   forgetApproved(name: string): void;
 }
 
+/** Cached peer vectors kept at most (a store with more clustered skills re-analyses the rest). */
+const MAX_CACHED_VECTORS = 20_000;
+
 export class ProposalApproval {
+  /** Analysed terms of clustered skills by name + content hash (a changed skill is analysed again). */
+  private readonly peerVectors = new Map<string, TermVector>();
+
   constructor(private readonly deps: ApprovalDeps) {}
 
   /** Replaces a proposal's content with an edited version (still a proposal until approved). */
@@ -142,9 +150,17 @@ export class ProposalApproval {
    * clustered skill this project sees (pack or learned), if any is similar enough.
    */
   suggestedCluster(candidate: Pick<LearnedCandidate, 'trigger' | 'steps'>): ClusterSuggestion | undefined {
-    const peers = this.deps.skills.clusteredSkills(this.deps.projectId() ?? '')
-      .map((record) => ({ name: record.name, trigger: record.trigger, steps: record.steps, cluster: record.meta.cluster }));
-    return suggestCluster(candidate, peers);
+    const records = this.deps.skills.clusteredSkills(this.deps.projectId() ?? '');
+    const peers = records.map((record) => ({ name: record.name, trigger: record.trigger, steps: record.steps, cluster: record.meta.cluster, key: `${record.id}\u0000${record.content_hash}` }));
+    return suggestCluster(candidate, peers, undefined, (peer) => {
+      let vector = this.peerVectors.get(peer.key);
+      if (!vector) {
+        if (this.peerVectors.size >= MAX_CACHED_VECTORS) this.peerVectors.clear();
+        vector = termVector(peer.trigger, peer.steps);
+        this.peerVectors.set(peer.key, vector);
+      }
+      return vector;
+    });
   }
 
   /** The learned skill of this project an approved skill with this trigger and steps would merge into. */
