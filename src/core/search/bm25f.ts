@@ -26,6 +26,8 @@ const MAX_FREQUENCY = 0xffff;
 
 export class FieldStats<F extends string, K extends string | number = string> {
   private readonly termIds = new Map<string, number>();
+  /** Term id → term (the reverse of `termIds`), for callers that read a document's terms back. */
+  private readonly termNames: string[] = [];
   private docFreq = new Int32Array(1024);
   private readonly docs = new Map<K, Uint32Array>();
   private readonly totalLength: Float64Array;
@@ -87,6 +89,28 @@ export class FieldStats<F extends string, K extends string | number = string> {
       if (wanted.has(packed[at])) covered++;
     }
     return distinct === 0 ? 0 : covered / distinct;
+  }
+
+  /**
+   * A document's terms with their weighted, length-normalised frequency
+   * (Σ_f weight_f × tf_f / length_f); empty for an unknown document. Pseudo-relevance feedback
+   * reads the top documents' vocabulary through this, without a store round-trip.
+   */
+  documentTerms(key: K, fieldWeights: Readonly<Record<F, number>>): Array<{ term: string; frequency: number }> {
+    const packed = this.docs.get(key);
+    if (!packed) return [];
+    const n = this.fields.length;
+    const out: Array<{ term: string; frequency: number }> = [];
+    for (let at = n; at < packed.length; at += this.stride) {
+      let frequency = 0;
+      for (let f = 0; f < n; f++) {
+        const word = packed[at + 1 + (f >> 1)];
+        const c = f & 1 ? word >>> 16 : word & 0xffff;
+        if (c !== 0 && packed[f] > 0) frequency += (fieldWeights[this.fields[f]] * c) / packed[f];
+      }
+      if (frequency > 0) out.push({ term: this.termNames[packed[at]], frequency });
+    }
+    return out;
   }
 
   /** Adds or replaces a document given the analysed terms of each field. */
@@ -298,6 +322,7 @@ export class FieldStats<F extends string, K extends string | number = string> {
     if (id === undefined) {
       id = this.termIds.size;
       this.termIds.set(term, id);
+      this.termNames.push(term);
       if (id >= this.docFreq.length) {
         const grown = new Int32Array(this.docFreq.length * 2);
         grown.set(this.docFreq);
