@@ -6,7 +6,7 @@ import type { SafeRegex } from '../search/safeRegex';
 import { boundedRelevance, EXACT_SCORE, minMax, normalizeBm25, REGEX_SCORES } from '../search/scoring';
 import { analyze } from '../search/textAnalysis';
 import { redact } from '../privacy/redaction';
-import { editDistance } from './packs/skillDocumentParser';
+import { editDistance } from './packs/keySuggestion';
 import { declaredToolNames, INJECTION_WRAPPER, makeSafe, RAW_WRAPPER, renderWithinBudget } from './render/skillRendering';
 import type { SafeSkill } from './render/skillRendering';
 import { summarizeWithinBudget } from './render/modelSummary';
