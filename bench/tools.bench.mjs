@@ -70,6 +70,7 @@ try {
     // Each vocabulary-bridge change against the default, on the held-out half (R@5/R@10 Δ per category).
     const ablations = [
       ['held-out, no de-compounding', { expansion: { compoundPartWeight: 0 } }],
+      ['held-out, no stem variants', { expansion: { variantWeight: 0 } }],
       ['held-out, + WordNet related words', { expansion: { relatedWeight: 0.5 } }],
       ['held-out, + pseudo-relevance feedback', { feedback: { documents: 3, terms: 5, weight: 0.3 } }],
     ];
