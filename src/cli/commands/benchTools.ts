@@ -2,6 +2,7 @@ import type { CliCommand } from '../cliCommand';
 import { RANKER_DEFAULTS } from '../../core/tools/index/toolRanker';
 import type { RankerOptions } from '../../core/tools/index/toolRanker';
 import { measureUserPath } from './benchUserPath';
+import { VariantRecallCounter } from './variantRecall';
 import { cliService, defaultService, parseArgs, parseEngine, readJsonl, toToolInputs, toolshedOwnTools, toolsAndQueries } from './toolCliSupport';
 
 interface QueryRow {
@@ -83,6 +84,7 @@ export const benchToolsCommand: CliCommand = {
     const total: Tally = { queries: 0, r1: 0, r5: 0, r10: 0, mrr: 0 };
     const byCategory = new Map<string, Tally>();
     const times: number[] = [];
+    const variants = new VariantRecallCounter(tools.map((t) => t.name));
     for (const q of queries) {
       const start = performance.now();
       const result = run.search({ query: q.query.slice(0, 500), search_type: searchType, limit: 10, include_always_loaded: true });
@@ -90,6 +92,7 @@ export const benchToolsCommand: CliCommand = {
       const names = result.ok ? result.output.tools.map((t) => t.name) : [];
       const gold = new Set(q.gold);
       const rank = names.findIndex((n) => gold.has(n));
+      variants.add(q.gold, names);
       for (const tally of [total, byCategory.get(q.category ?? 'all') ?? (byCategory.set(q.category ?? 'all', { queries: 0, r1: 0, r5: 0, r10: 0, mrr: 0 }).get(q.category ?? 'all') as Tally)]) {
         tally.queries++;
         if (rank === 0) tally.r1++;
@@ -142,6 +145,7 @@ export const benchToolsCommand: CliCommand = {
       engine: service.engine,
       index_ms: round(indexMs, 1),
       ...extras,
+      ...(variants.hasVariants ? variants.report() : {}),
       ...(flags.has('per-category') ? { per_category: Object.fromEntries([...byCategory].map(([k, t]) => [k, { queries: t.queries, ...summary(t) }])) } : {}),
     };
     if (flags.has('json')) io.stdout(`${JSON.stringify(result)}\n`);

@@ -21,11 +21,19 @@ export interface WeightedTerm {
   weight: number;
 }
 
+/** Letters two stems must share before they can be variants of one word (termsSharingPrefix). */
+export const STEM_PREFIX = 5;
+
 /** Per-field frequencies are 16-bit; more occurrences of one term in one field count as 65,535. */
 const MAX_FREQUENCY = 0xffff;
 
 export class FieldStats<F extends string, K extends string | number = string> {
   private readonly termIds = new Map<string, number>();
+  /** Term id → term (the reverse of `termIds`), for callers that read a document's terms back. */
+  private readonly termNames: string[] = [];
+  /** Term ids by their first STEM_PREFIX letters, filled lazily up to `bucketedTerms` (see termsSharingPrefix). */
+  private readonly prefixBuckets = new Map<string, number[]>();
+  private bucketedTerms = 0;
   private docFreq = new Int32Array(1024);
   private readonly docs = new Map<K, Uint32Array>();
   private readonly totalLength: Float64Array;
@@ -87,6 +95,48 @@ export class FieldStats<F extends string, K extends string | number = string> {
       if (wanted.has(packed[at])) covered++;
     }
     return distinct === 0 ? 0 : covered / distinct;
+  }
+
+  /**
+   * A document's terms with their weighted, length-normalised frequency
+   * (Σ_f weight_f × tf_f / length_f); empty for an unknown document. Pseudo-relevance feedback
+   * reads the top documents' vocabulary through this, without a store round-trip.
+   */
+  documentTerms(key: K, fieldWeights: Readonly<Record<F, number>>): Array<{ term: string; frequency: number }> {
+    const packed = this.docs.get(key);
+    if (!packed) return [];
+    const n = this.fields.length;
+    const out: Array<{ term: string; frequency: number }> = [];
+    for (let at = n; at < packed.length; at += this.stride) {
+      let frequency = 0;
+      for (let f = 0; f < n; f++) {
+        const word = packed[at + 1 + (f >> 1)];
+        const c = f & 1 ? word >>> 16 : word & 0xffff;
+        if (c !== 0 && packed[f] > 0) frequency += (fieldWeights[this.fields[f]] * c) / packed[f];
+      }
+      if (frequency > 0) out.push({ term: this.termNames[packed[at]], frequency });
+    }
+    return out;
+  }
+
+  /**
+   * Terms in the collection (df > 0) whose first STEM_PREFIX letters are `term`'s — the
+   * candidates for stem variants (`discov` ↔ `discover`). Buckets are filled on first use, so
+   * indexing pays nothing; only terms added since the last call are bucketed.
+   */
+  termsSharingPrefix(term: string): string[] {
+    if (term.length < STEM_PREFIX) return [];
+    for (; this.bucketedTerms < this.termNames.length; this.bucketedTerms++) {
+      const name = this.termNames[this.bucketedTerms];
+      if (name.length < STEM_PREFIX) continue;
+      const key = name.slice(0, STEM_PREFIX);
+      const bucket = this.prefixBuckets.get(key);
+      if (bucket) bucket.push(this.bucketedTerms);
+      else this.prefixBuckets.set(key, [this.bucketedTerms]);
+    }
+    const out: string[] = [];
+    for (const id of this.prefixBuckets.get(term.slice(0, STEM_PREFIX)) ?? []) if (this.docFreq[id] > 0) out.push(this.termNames[id]);
+    return out;
   }
 
   /** Adds or replaces a document given the analysed terms of each field. */
@@ -298,6 +348,7 @@ export class FieldStats<F extends string, K extends string | number = string> {
     if (id === undefined) {
       id = this.termIds.size;
       this.termIds.set(term, id);
+      this.termNames.push(term);
       if (id >= this.docFreq.length) {
         const grown = new Int32Array(this.docFreq.length * 2);
         grown.set(this.docFreq);

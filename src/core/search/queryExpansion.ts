@@ -1,3 +1,4 @@
+import { STEM_PREFIX } from './bm25f';
 import type { WeightedTerm } from './bm25f';
 import type { RelatedTerms, RelationKind } from './relatedTerms';
 import { analyze, splitIdentifier } from './textAnalysis';
@@ -7,6 +8,10 @@ import { analyze, splitIdentifier } from './textAnalysis';
  *
  * - de-compounding: a query word the catalog does not contain is split into two words it does
  *   contain (`copyediting` → `copy` + `edit`, against the catalog's own vocabulary);
+ * - stem variants: the Porter stemmer leaves some forms of one word apart (`discovered` →
+ *   `discov`, `discoverer` → `discover`, `discovery` → `discoveri`): a query term brings the
+ *   catalog's longer or shorter forms of it (one is the other plus ≤ `variantMaxExtra` letters,
+ *   sharing ≥ STEM_PREFIX), at `variantWeight`, IDF capped at the user's word;
  * - related words: a query term brings related terms from the WordNet table (synonyms,
  *   derivations, hypernyms) that the catalog contains, at `relatedWeight` (< 1) of a user's word.
  *   By default only terms the catalog lacks are expanded, so an expansion never competes with an
@@ -28,12 +33,18 @@ export interface ExpansionOptions {
    * changes the ranking of a query whose words all occur in the catalog.
    */
   onlyMissingTerms: boolean;
+  /** Weight of a stem variant relative to the user's word (0 = none). */
+  variantWeight: number;
+  /** Letters after the shared prefix that each of the two stems may have. */
+  variantMaxExtra: number;
 }
 
 /** What the expansion needs to know about the catalog. */
 export interface ExpansionVocabulary {
   df(term: string): number;
   idf(term: string): number;
+  /** Catalog terms sharing the term's first STEM_PREFIX letters (absent: no stem variants). */
+  termsSharingPrefix?(term: string): readonly string[];
 }
 
 export interface ExpandedQuery {
@@ -82,6 +93,17 @@ export function expandQuery(
     else addPrimary(term, 1);
   }
   const relatedTerms: string[] = [];
+  if (options.variantWeight > 0 && vocabulary.termsSharingPrefix) {
+    for (const source of [...primary]) {
+      for (const candidate of stemVariants(source, vocabulary.termsSharingPrefix(source), options.variantMaxExtra)) {
+        if (weights.has(candidate)) continue;
+        weights.set(candidate, options.variantWeight);
+        // Capped at the source's IDF: a variant never outscores the user's own word.
+        idf.set(candidate, Math.min(vocabulary.idf(candidate), vocabulary.idf(source)));
+        relatedTerms.push(candidate);
+      }
+    }
+  }
   if (related && options.relatedWeight > 0 && options.maxRelatedPerTerm > 0) {
     for (const source of sources) {
       const present = vocabulary.df(source) > 0;
@@ -104,6 +126,22 @@ export function expandQuery(
     related: relatedTerms,
     idf,
   };
+}
+
+/**
+ * Of `candidates` (terms sharing `term`'s first letters), the longer or shorter forms of the same
+ * stem: one is the other plus at most `maxExtra` letters (discov → discover, discoveri). Two
+ * stems that merely share a beginning (discov / discount) are not variants.
+ */
+export function stemVariants(term: string, candidates: readonly string[], maxExtra: number): string[] {
+  if (term.length < STEM_PREFIX || !/^[a-z]+$/.test(term)) return [];
+  const out: string[] = [];
+  for (const candidate of candidates) {
+    if (candidate === term || Math.abs(candidate.length - term.length) > maxExtra) continue;
+    const [shorter, longer] = candidate.length < term.length ? [candidate, term] : [term, candidate];
+    if (shorter.length >= STEM_PREFIX && longer.startsWith(shorter)) out.push(candidate);
+  }
+  return out;
 }
 
 /**

@@ -45,7 +45,7 @@ import { SkillStore } from './store/skillStore';
 import type { SkillGetOutput, SkillListOutput, SkillSearchOutput } from './skillToolSchemas';
 import { validateSkillTargets } from './packs/skillValidation';
 import type { ValidationReport } from './packs/skillValidation';
-import { generatedName } from './packs/skillDocumentParser';
+import { generatedName } from './packs/skillFileNames';
 
 export type { SkillRequestContext, DirectoryResult, RelevantRequest, RelevantResult, SkillScoreAdjuster } from './skillQueries';
 

@@ -1,4 +1,5 @@
-import { detectSkillFormat, type DocumentFormat } from '../../core/skills/packs/skillDocumentParser';
+import { detectSkillFormat } from '../../core/skills/packs/skillDocumentParser';
+import type { DocumentFormat } from '../../core/skills/packs/parsedSkill';
 
 /** Which skill-file format a path is, from its name alone: the loader's own detection. */
 export type SkillFileKind = DocumentFormat;

@@ -164,3 +164,16 @@ describe('search: BM25F term statistics (compact)', () => {
     }
   });
 });
+
+describe('search: terms sharing a prefix (stem-variant candidates)', () => {
+  it('finds terms added after the first lookup, and never one no document holds any more', () => {
+    const stats = new FieldStats<'body'>(['body']);
+    stats.set('a', { body: ['discov', 'neutron'] });
+    assert.deepEqual(stats.termsSharingPrefix('discoveri'), ['discov']);
+    stats.set('b', { body: ['discover', 'discount'] });
+    assert.deepEqual(stats.termsSharingPrefix('discoveri').sort(), ['discount', 'discov', 'discover'], 'same first five letters (stemVariants then keeps real variants)');
+    stats.delete('a');
+    assert.deepEqual(stats.termsSharingPrefix('discoveri').sort(), ['discount', 'discover']);
+    assert.deepEqual(stats.termsSharingPrefix('disc'), [], 'shorter than the shared prefix');
+  });
+});

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
-import { expandQuery, splitCompound } from '../../../src/core/search/queryExpansion';
+import { expandQuery, splitCompound, stemVariants } from '../../../src/core/search/queryExpansion';
 import type { ExpansionOptions } from '../../../src/core/search/queryExpansion';
 import { RelatedTerms, bundledRelatedTerms } from '../../../src/core/search/relatedTerms';
 import { analyze } from '../../../src/core/search/textAnalysis';
@@ -11,7 +11,7 @@ import type { ToolInput } from '../../../src/core/tools/toolRecord';
 import { createToolSearchService } from '../../../src/core/tools/toolSearchService';
 import { engineWith } from '../tools/helpers';
 
-const OFF: ExpansionOptions = { relatedWeight: 0, relationKinds: ['s', 'd', 'h'], maxRelatedPerTerm: 3, compoundPartWeight: 0, onlyMissingTerms: true };
+const OFF: ExpansionOptions = { relatedWeight: 0, relationKinds: ['s', 'd', 'h'], maxRelatedPerTerm: 3, compoundPartWeight: 0, onlyMissingTerms: true, variantWeight: 0, variantMaxExtra: 3 };
 
 /** A vocabulary over a fixed set of terms (df 1 each, idf 1). */
 const vocabularyOf = (terms: string[]) => ({ df: (t: string) => (terms.includes(t) ? 1 : 0), idf: () => 1 });
@@ -48,6 +48,40 @@ describe('query expansion: de-compounding', () => {
     ];
     assert.deepEqual((await searchWith(tools, 'copyediting of my essay', {}))[0], 'performCopyEditing');
     assert.deepEqual(await searchWith(tools, 'copyediting', { expansion: { compoundPartWeight: 0 } }), []);
+  });
+});
+
+describe('query expansion: stem variants', () => {
+  it('a stem and its longer or shorter forms are variants; stems that only share a beginning are not', () => {
+    assert.deepEqual(stemVariants('discov', ['discov', 'discover', 'discoveri', 'discount', 'discoverable'], 3), ['discover', 'discoveri']);
+    assert.deepEqual(stemVariants('discoveri', ['discov', 'discover'], 3), ['discov', 'discover']);
+    assert.deepEqual(stemVariants('calc', ['calcul'], 3), [], 'too short to have variants');
+    assert.deepEqual(stemVariants('map_x', ['map_xy'], 3), [], 'only plain words');
+  });
+
+  it('"Who discovered the neutron?" finds the discoverer tool (Porter leaves discov / discover apart)', async () => {
+    const tools: ToolInput[] = [
+      { name: 'get_discoverer', description: 'Get the person or team who made a particular scientific discovery.' },
+      { name: 'element_info', description: 'Facts about a chemical element or particle, such as the neutron.' },
+      { name: 'weather_lookup', description: 'Returns the weather of a city.' },
+    ];
+    assert.ok(!(await searchWith(tools, 'Who discovered it?', { expansion: { variantWeight: 0 } })).includes('get_discoverer'));
+    assert.deepEqual(await searchWith(tools, 'Who discovered it?', {}), ['get_discoverer'], 'on by default');
+  });
+
+  it('a variant never outscores the same exact word (weight below 1, IDF capped at the user’s word)', async () => {
+    // Same field lengths; the variant is rarer (higher IDF) and its tool wins ties by name.
+    const tools: ToolInput[] = [
+      { name: 'x_exact', description: 'Returns the discoverer of an element.' },
+      { name: 'w_variant', description: 'Returns the discovery of an element.' },
+      { name: 'discoverer_history', description: 'Lists discoverer changes over time.' },
+      { name: 'discoverer_bands', description: 'Shows discoverer bands of a company.' },
+    ];
+    await fc.assert(fc.asyncProperty(fc.double({ min: 0.05, max: 0.99, noNaN: true }), async (weight) => {
+      const names = await searchWith(tools, 'discoverer', { expansion: { variantWeight: weight } });
+      assert.ok(names.includes('w_variant'), 'the variant-only tool is found');
+      assert.ok(names.indexOf('x_exact') < names.indexOf('w_variant'), names.join(', '));
+    }), { numRuns: 8 });
   });
 });
 

@@ -1,18 +1,22 @@
 import * as YAML from 'yaml';
 import type { z } from 'zod';
-import type { TaskType } from '../../config/settingsSchema';
 import { LineIndex } from './lineIndex';
-import { midLineCommentProblems } from './yamlMidLineComment';
 import { agentSkillFrontmatterSchema, KNOWN_SKILL_KEYS, skillFileSchema } from '../skillSchema';
-import type { SkillFormat } from '../skillSchema';
 import { BoundedProblems } from './boundedProblems';
 import type { SpanSource } from './boundedProblems';
 import { FILE_START, PROBLEM_CODES } from './skillProblems';
 import type { ProblemCode, ProblemSeverity, SkillProblem, Span } from './skillProblems';
-import { duplicateKeyNodes, PairLookup, unstorableValue } from './yamlStructure';
+import { YamlLocator } from './yamlLocated';
+import { unstorableValue } from './yamlStructure';
+import type { AnyNode, Located } from './yamlLocated';
+import { baseName, generatedName } from './skillFileNames';
+import { closestKnownKey } from './keySuggestion';
+import { schemaIssueProblem } from './schemaIssues';
+import { skillFromFields, stringList } from './parsedSkill';
+import type { DocumentFormat, ParsedSkill } from './parsedSkill';
 import {
-  cleanJsonMessage, countValues, describeExpected, firstHeading, firstLine, humanize, isPlainObject, jsonErrorOffset, lineEnd,
-  messageOf, nextLine, normalizeTools, parentFolderName, startOf,
+  cleanJsonMessage, countValues, isPlainObject, jsonErrorOffset, lineEnd,
+  messageOf, nextLine, parentFolderName,
 } from './documentValues';
 
 /**
@@ -25,8 +29,6 @@ import {
  * problems are reported (positions are computed only for those; the rest are counted in one
  * closing warning), and parsing stops with an error once `budgetMs` has passed.
  */
-
-export type DocumentFormat = Exclude<SkillFormat, 'learned'>;
 
 export interface ParseOptions {
   /** Force a format; by default detected from the file name. */
@@ -45,34 +47,6 @@ export interface ParseOptions {
   maxErrors?: number;
 }
 
-/** A skill's content as read from a file, before it gets store identity and stats. */
-export interface ParsedSkill {
-  name: string;
-  nameGenerated: boolean;
-  title: string;
-  description: string;
-  trigger: string;
-  task_type: TaskType;
-  tags: string[];
-  steps: string[];
-  preconditions: string[];
-  failure_modes: string[];
-  body: string;
-  domain: string;
-  frames: string[];
-  triggers: string[];
-  tools: Array<{ tool: string; note?: string }>;
-  allowed_tools: string[];
-  requires: string[];
-  meta: Record<string, unknown>;
-  extra: Record<string, unknown>;
-  format: DocumentFormat;
-  model_invocable: boolean;
-  /** Where the definition starts (1-based) and the span of its `name` value, if written. */
-  span: Span;
-  nameSpan?: Span;
-}
-
 export interface ParseResult {
   format: DocumentFormat | undefined;
   skills: ParsedSkill[];
@@ -85,14 +59,6 @@ export const DEFAULT_PARSE_BUDGET_MS = 5000;
 export const DEFAULT_MAX_ERRORS = 1000;
 /** JSON documents with more values than this skip the (slow) YAML pass for exact positions. */
 const JSON_POSITION_LIMIT = 5000;
-/**
- * Fields whose length limit is advice, not validity (agentskills.io and our own): a longer value
- * loads with a warning and is shortened when rendered. VS Code and Claude load such skills too.
- */
-const SOFT_LENGTH_KEYS = new Set(['description', 'title', 'trigger', 'compatibility']);
-/** SKILL.md names over agentskills' 64 characters still fit the store's 128-character names. */
-const SOFT_NAME_LENGTH = 128;
-
 /** `*.skill.md|yaml|yml|json|jsonl` or `SKILL.md`; undefined for anything else. */
 export function detectSkillFormat(fileName: string): DocumentFormat | undefined {
   const base = baseName(fileName);
@@ -119,25 +85,12 @@ export function parseSkillDocument(text: string, fileName: string, options: Pars
   return { format, skills: ctx.skills, problems: ctx.out.list };
 }
 
-type AnyNode = YAML.Node | null | undefined;
-
-/** A parsed mapping with a way to locate its keys and values in the file. */
-interface Located {
-  value: unknown;
-  root: AnyNode;
-  /** Offset of `root` source text within the file. */
-  base: number;
-  /** Where to point problems about missing keys. */
-  anchor: Span;
-  index: LineIndex;
-}
-
 class ParseContext {
   readonly skills: ParsedSkill[] = [];
   readonly out: BoundedProblems;
   private readonly skillNames = new Map<string, ParsedSkill>();
-  private readonly pairs = new PairLookup();
   private readonly index: LineIndex;
+  private readonly yaml: YamlLocator;
 
   constructor(
     private readonly text: string,
@@ -151,6 +104,7 @@ class ParseContext {
       maxErrors: options.maxErrors ?? DEFAULT_MAX_ERRORS,
       budgetMs: options.budgetMs ?? DEFAULT_PARSE_BUDGET_MS,
     });
+    this.yaml = new YamlLocator(this.index, file, this.out);
   }
 
   run(): void {
@@ -225,13 +179,13 @@ class ParseContext {
     }
     const body = text.slice(nextLine(text, closeEnd)).trim();
     const closing = this.index.span(closeStart, closeEnd);
-    const located = this.parseYamlSource(text.slice(yamlStart, closeStart), yamlStart, this.index.lineSpan(1));
+    const located = this.yaml.parseSource(text.slice(yamlStart, closeStart), yamlStart, this.index.lineSpan(1));
     if (!located) return;
     if (located.value === null || located.value === undefined) {
       located.value = {};
     }
     if (!isPlainObject(located.value)) {
-      this.problem(this.nodeSpan(located, located.root) ?? located.anchor, 'error', PROBLEM_CODES.notAMapping, 'Frontmatter must be a mapping of skill fields (`key: value` lines).');
+      this.problem(this.yaml.nodeSpan(located, located.root) ?? located.anchor, 'error', PROBLEM_CODES.notAMapping, 'Frontmatter must be a mapping of skill fields (`key: value` lines).');
       return;
     }
     this.addSkill(located, format, { body, bodyAnchor: closing, ordinal: 0, multi: false });
@@ -249,9 +203,9 @@ class ParseContext {
     const entries: Array<{ located: Located; node: AnyNode }> = [];
     const errorsBefore = this.out.errors;
     for (const doc of docs) {
-      const located = this.fromDocument(doc, 0, FILE_START);
+      const located = this.yaml.fromDocument(doc, 0, FILE_START);
       if (!located) continue;
-      this.collectEntries(located, entries);
+      this.yaml.collectEntries(located, entries);
     }
     if (entries.length === 0 && this.out.errors === errorsBefore) this.reportNoSkills();
     this.addEntries(entries, 'yaml');
@@ -286,12 +240,12 @@ class ParseContext {
         `This JSON file holds more than ${JSON_POSITION_LIMIT} values: its problems point at the start of the file, and a repeated key is not reported (the last one wins).`);
       located = { value, root: undefined, base: 0, anchor: FILE_START, index: this.index };
     } else {
-      located = this.parseYamlSource(text, 0, FILE_START);
+      located = this.yaml.parseSource(text, 0, FILE_START);
     }
     if (!located) return;
     const entries: Array<{ located: Located; node: AnyNode }> = [];
     const errorsBefore = this.out.errors;
-    this.collectEntries(located, entries);
+    this.yaml.collectEntries(located, entries);
     if (entries.length === 0 && this.out.errors === errorsBefore) this.reportNoSkills();
     this.addEntries(entries, 'json');
   }
@@ -315,7 +269,7 @@ class ParseContext {
             this.problem(() => this.index.lineSpan(currentLine), 'error', PROBLEM_CODES.notAMapping, `Line ${lineNo}: each line must be one JSON object (a skill).`);
           } else if (!this.tryFastSkill(value, lineNo)) {
             // Slow path only for lines with problems that will be listed: YAML nodes give exact columns.
-            const located = this.parseYamlSource(line, start, this.index.lineSpan(lineNo));
+            const located = this.yaml.parseSource(line, start, this.index.lineSpan(lineNo));
             if (located && isPlainObject(located.value)) this.addSkill(located, 'jsonl', { ordinal: lineNo - 1, multi: true });
           }
         } catch (error) {
@@ -347,118 +301,12 @@ class ParseContext {
     return false;
   }
 
-  // ── YAML plumbing ────────────────────────────────────────────────────────
-
-  private parseYamlSource(source: string, base: number, anchor: Span): Located | undefined {
-    let doc: YAML.Document.Parsed;
-    try {
-      doc = YAML.parseDocument(source, { prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
-    } catch (error) {
-      this.problem(anchor, 'error', PROBLEM_CODES.parseError, `YAML could not be read: ${messageOf(error)}`);
-      return undefined;
-    }
-    return this.fromDocument(doc, base, anchor);
-  }
-
-  private fromDocument(doc: YAML.Document.Parsed, base: number, anchor: Span): Located | undefined {
-    if (doc.errors.length > 0) {
-      for (const error of doc.errors.slice(0, 20)) {
-        const [from, to] = error.pos;
-        this.problem(() => this.index.span(base + from, base + Math.max(to, from + 1)), 'error', PROBLEM_CODES.parseError, `Syntax error: ${firstLine(error.message)}`);
-      }
-      return undefined;
-    }
-    // Our own duplicate-key check: linear, unlike the parser's `uniqueKeys` (see yamlStructure).
-    const duplicates = duplicateKeyNodes(doc);
-    if (duplicates.length > 0) {
-      for (const key of duplicates) {
-        const range = key.range ?? [0, 1];
-        this.problem(() => this.index.span(base + range[0], base + Math.max(range[1], range[0] + 1)), 'error', PROBLEM_CODES.duplicateKey, 'Duplicate key: each field may appear once.');
-      }
-      return undefined;
-    }
-    let value: unknown;
-    try {
-      value = doc.toJS({ maxAliasCount: 50 });
-    } catch (error) {
-      this.problem(anchor, 'error', PROBLEM_CODES.parseError, `YAML could not be read: ${messageOf(error)}`);
-      return undefined;
-    }
-    const unstorable = unstorableValue(value);
-    if (unstorable) {
-      this.problem(anchor, 'error', PROBLEM_CODES.parseError, `This document cannot be loaded: ${unstorable}. Replace the alias with the value itself.`);
-      return undefined;
-    }
-    for (const problem of midLineCommentProblems(doc, base, this.index, this.file)) this.out.addBuilt(problem);
-    return { value, root: doc.contents as AnyNode, base, anchor, index: this.index };
-  }
-
-  private collectEntries(located: Located, into: Array<{ located: Located; node: AnyNode }>): void {
-    if (located.value === null || located.value === undefined) return;
-    if (Array.isArray(located.value) && (YAML.isSeq(located.root) || located.root === undefined)) {
-      const items = YAML.isSeq(located.root) ? located.root.items : [];
-      located.value.forEach((item, i) => {
-        const node = items[i] as AnyNode;
-        const span = this.nodeSpan(located, node) ?? located.anchor;
-        if (!isPlainObject(item)) {
-          this.problem(span, 'error', PROBLEM_CODES.notAMapping, `Entry ${i + 1} must be a mapping of skill fields.`);
-          return;
-        }
-        into.push({ located: { ...located, value: item, root: node, anchor: startOf(span) }, node });
-      });
-      return;
-    }
-    if (!isPlainObject(located.value)) {
-      this.problem(this.nodeSpan(located, located.root) ?? located.anchor, 'error', PROBLEM_CODES.notAMapping,
-        'A skill file holds a mapping of skill fields (or a list of them).');
-      return;
-    }
-    const span = this.nodeSpan(located, located.root);
-    into.push({ located: { ...located, anchor: span ? startOf(span) : located.anchor }, node: located.root });
-  }
-
   private addEntries(entries: Array<{ located: Located; node: AnyNode }>, format: DocumentFormat): void {
     const multi = entries.length > 1;
     for (let ordinal = 0; ordinal < entries.length; ordinal++) {
       if (this.out.spent(`entry ${ordinal + 1} of ${entries.length}`)) return;
       this.addSkill((entries[ordinal] as { located: Located }).located, format, { ordinal, multi });
     }
-  }
-
-  private nodeSpan(located: Located, node: AnyNode): Span | undefined {
-    const range = node?.range;
-    if (!range) return undefined;
-    return this.index.span(located.base + range[0], located.base + range[1]);
-  }
-
-  /** The pair (key node, value node) of a path inside `root`. */
-  private locate(located: Located, path: readonly PropertyKey[]): { key?: AnyNode; value?: AnyNode; parentKey?: AnyNode } {
-    let node: AnyNode = located.root;
-    let key: AnyNode;
-    let parentKey: AnyNode;
-    for (const segment of path) {
-      if (YAML.isMap(node)) {
-        const pair = this.pairs.pair(node, String(segment));
-        if (!pair) return { parentKey: key };
-        parentKey = key;
-        key = pair.key as AnyNode;
-        node = pair.value as AnyNode;
-      } else if (YAML.isSeq(node) && typeof segment === 'number') {
-        parentKey = key;
-        node = node.items[segment] as AnyNode;
-        key = undefined;
-        if (!node) return { parentKey };
-      } else {
-        return { parentKey: key };
-      }
-    }
-    return { key, value: node, parentKey };
-  }
-
-  private spanOfPath(located: Located, path: readonly PropertyKey[], prefer: 'key' | 'value' = 'value'): Span {
-    const found = this.locate(located, path);
-    const node = prefer === 'key' ? found.key ?? found.value : found.value ?? found.key;
-    return this.nodeSpan(located, node) ?? this.nodeSpan(located, found.parentKey) ?? located.anchor;
   }
 
   // ── validation + normalisation ──────────────────────────────────────────
@@ -479,20 +327,19 @@ class ParseContext {
     for (const key of Object.keys(raw)) {
       if (KNOWN_SKILL_KEYS.includes(key)) continue;
       extra[key] = raw[key];
-      const suggestion = () => closestKey(key);
-      this.problem(() => this.spanOfPath(located, [key], 'key'), 'warning', PROBLEM_CODES.unknownField,
+      const suggestion = () => closestKnownKey(key);
+      this.problem(() => this.yaml.spanOfPath(located, [key], 'key'), 'warning', PROBLEM_CODES.unknownField,
         () => `Unknown field \`${key}\`${suggestion() ? ` (did you mean \`${suggestion()}\`?)` : ''}; it is kept as extra metadata.`,
         () => ({ skillName: declaredName, data: { key, suggestion: suggestion() } }));
     }
 
     const str = (key: string): string => (typeof raw[key] === 'string' ? (raw[key] as string).trim() : '');
-    const list = (key: string): string[] => (Array.isArray(raw[key]) ? (raw[key] as unknown[]).filter((v): v is string => typeof v === 'string').map((v) => v.trim()).filter(Boolean) : []);
-    const triggers = typeof raw.triggers === 'string' ? [raw.triggers.trim()].filter(Boolean) : list('triggers');
+    const triggers = typeof raw.triggers === 'string' ? [raw.triggers.trim()].filter(Boolean) : stringList(raw.triggers);
     const body = (info.body ?? '').length > 0 ? info.body ?? '' : typeof raw.body === 'string' ? raw.body.trim() : '';
 
     const trigger = str('trigger') || str('description') || triggers.join(', ');
     if (!trigger && !this.hasIssueAt(problemsBefore, ['trigger', 'description'])) {
-      const span = 'trigger' in raw ? this.spanOfPath(located, ['trigger']) : located.anchor;
+      const span = 'trigger' in raw ? this.yaml.spanOfPath(located, ['trigger']) : located.anchor;
       this.problem(span, 'error', PROBLEM_CODES.missingTrigger,
         'Missing trigger: add `trigger:` (when to use this skill, one sentence) or a `description`.', { skillName: declaredName });
     }
@@ -504,7 +351,7 @@ class ParseContext {
       }
       const folder = parentFolderName(this.file);
       if (declaredName && folder && declaredName !== folder && !this.hasIssueAt(problemsBefore, ['name'])) {
-        this.problem(this.spanOfPath(located, ['name']), 'error', PROBLEM_CODES.nameMismatchFolder,
+        this.problem(this.yaml.spanOfPath(located, ['name']), 'error', PROBLEM_CODES.nameMismatchFolder,
           `Name \`${declaredName}\` must equal the folder name \`${folder}\` (agentskills.io rule). Rename the folder or the skill.`,
           { skillName: declaredName, data: { expected: folder, actual: declaredName } });
       }
@@ -517,42 +364,16 @@ class ParseContext {
     const previous = this.skillNames.get(name);
     const span = located.anchor;
     if (previous) {
-      this.problem(declaredName ? this.spanOfPath(located, ['name']) : span, 'error', PROBLEM_CODES.duplicateName,
+      this.problem(declaredName ? this.yaml.spanOfPath(located, ['name']) : span, 'error', PROBLEM_CODES.duplicateName,
         `Duplicate skill name \`${name}\`: already defined at ${this.file}:${previous.span.line}. Names must be unique.`,
         { skillName: name, data: { otherFile: this.file, otherLine: previous.span.line } });
       return;
     }
 
-    const meta: Record<string, unknown> = {};
-    for (const key of ['license', 'compatibility', 'metadata', 'argument-hint', 'user-invokable', 'user-invocable', 'disable-model-invocation', 'cluster', 'scripts']) {
-      if (raw[key] !== undefined) meta[key] = raw[key];
-    }
-    const title = str('title') || firstHeading(body) || humanize(name);
-    const skill: ParsedSkill = {
-      name,
-      nameGenerated,
-      title,
-      description: str('description'),
-      trigger,
-      task_type: (raw.task_type as TaskType | undefined) ?? 'unknown',
-      tags: list('tags'),
-      steps: list('steps'),
-      preconditions: list('preconditions'),
-      failure_modes: list('failure_modes'),
-      body,
-      domain: str('domain'),
-      frames: list('frames'),
-      triggers,
-      tools: normalizeTools(raw.tools),
-      allowed_tools: splitAllowedTools(raw['allowed-tools']),
-      requires: list('requires'),
-      meta,
-      extra,
-      format,
-      model_invocable: raw['disable-model-invocation'] !== true,
-      span,
-      nameSpan: declaredName ? this.spanOfPath(located, ['name']) : undefined,
-    };
+    const skill = skillFromFields(raw, {
+      name, nameGenerated, trigger, triggers, body, extra, format, span,
+      nameSpan: declaredName ? this.yaml.spanOfPath(located, ['name']) : undefined,
+    });
     this.skills.push(skill);
     this.skillNames.set(name, skill);
   }
@@ -562,116 +383,9 @@ class ParseContext {
   }
 
   private reportIssue(located: Located, format: DocumentFormat, issue: z.core.$ZodIssue, raw: Record<string, unknown>, skillName: string | undefined): void {
-    const path = issue.path as PropertyKey[];
-    const key = String(path[0] ?? '');
-    const missing = path.length === 1 && raw[key] === undefined;
-    let code: ProblemCode = PROBLEM_CODES.invalidValue;
-    let message = `\`${path.map(String).join('.')}\`: ${issue.message}`;
-    if (key === 'steps' && (missing || (issue.code === 'too_small' && path.length === 1))) {
-      code = PROBLEM_CODES.missingSteps;
-      message = '`steps`: add `steps:` — a non-empty list of strings, one instruction per entry.';
-    } else if (missing && key === 'name') {
-      code = PROBLEM_CODES.missingName;
-      message = `\`name\`: required in SKILL.md${parentFolderName(this.file) ? ` (use the folder name \`${parentFolderName(this.file)}\`)` : ''}.`;
-    } else if (key === 'description' && format === 'skill-md' && (missing || issue.code === 'too_small')) {
-      code = PROBLEM_CODES.missingDescription;
-      message = '`description`: required in SKILL.md — say what the skill does and when to use it (≤ 1024 characters).';
-    } else if (issue.code === 'invalid_type' || issue.code === 'invalid_union') {
-      code = PROBLEM_CODES.wrongType;
-      message = `\`${path.map(String).join('.')}\`: ${describeExpected(key)}`;
-    } else if (key === 'name') {
-      code = issue.code === 'too_big' ? PROBLEM_CODES.tooLong : PROBLEM_CODES.invalidName;
-    } else if (issue.code === 'too_big') {
-      code = PROBLEM_CODES.tooLong;
-    }
-    const span = missing ? located.anchor : () => this.spanOfPath(located, path);
-    if (code === PROBLEM_CODES.tooLong && path.length === 1 && this.isSoftLength(key, raw[key])) {
-      this.problem(span, 'warning', code, `${message}; the skill loads, and the text is shortened where prompts have a budget.`, { skillName, data: { key } });
-      return;
-    }
-    this.problem(span, 'error', code, message, { skillName, data: { key } });
+    const problem = schemaIssueProblem(issue, raw, format === 'skill-md', this.file);
+    const span = problem.missing ? located.anchor : () => this.yaml.spanOfPath(located, problem.path);
+    this.problem(span, problem.severity, problem.code, problem.message, { skillName, data: { key: problem.key } });
   }
 
-  /** Over-long text that still loads (SOFT_LENGTH_KEYS; SKILL.md names up to the store's limit). */
-  private isSoftLength(key: string, value: unknown): boolean {
-    if (SOFT_LENGTH_KEYS.has(key)) return true;
-    return key === 'name' && typeof value === 'string' && value.length <= SOFT_NAME_LENGTH;
-  }
-}
-
-// ── helpers ────────────────────────────────────────────────────────────────
-
-export function baseName(file: string): string {
-  const parts = file.split(/[\\/]/);
-  return parts[parts.length - 1] ?? file;
-}
-
-/** `git/commit-message.skill.md` → `git.commit-message`. */
-export function slugOfPath(relativePath: string): string {
-  const withoutExt = relativePath.replace(/\.skill\.(md|ya?ml|jsonl?)$/i, '').replace(/[\\/]SKILL\.md$/, '');
-  const slug = withoutExt.split(/[\\/]+/).filter(Boolean)
-    .map((part) => part.toLowerCase().replace(/[^a-z0-9_-]+/g, '_').replace(/^_+|_+$/g, ''))
-    .filter(Boolean).join('.');
-  return slug || 'skill';
-}
-
-export function generatedName(packName: string, relativePath: string, ordinal?: number): string {
-  return `pack.${packName}.${slugOfPath(relativePath)}${ordinal !== undefined ? `.${ordinal}` : ''}`;
-}
-
-/** `Bash(git commit:*) Read Write` → ['Bash(git commit:*)', 'Read', 'Write'] (spaces inside parentheses kept). */
-export function splitAllowedTools(value: unknown): string[] {
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string').map((v) => v.trim()).filter(Boolean);
-  if (typeof value !== 'string') return [];
-  const out: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (const ch of value) {
-    if (ch === '(') depth++;
-    if (ch === ')') depth = Math.max(0, depth - 1);
-    if ((ch === ' ' || ch === ',' || ch === '\n' || ch === '\t') && depth === 0) {
-      if (current.trim()) out.push(current.trim());
-      current = '';
-    } else {
-      current += ch;
-    }
-  }
-  if (current.trim()) out.push(current.trim());
-  return out;
-}
-
-/** The tool name of an allowed-tools entry: `Bash(git:*)` → `Bash`. */
-export function toolNameOfAllowed(entry: string): string {
-  const paren = entry.indexOf('(');
-  return (paren >= 0 ? entry.slice(0, paren) : entry).trim();
-}
-
-function closestKey(key: string): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  const lower = key.toLowerCase().replace(/-/g, '_');
-  for (const known of KNOWN_SKILL_KEYS) {
-    const d = editDistance(lower, known.toLowerCase().replace(/-/g, '_'));
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = known;
-    }
-  }
-  return best !== undefined && bestDistance <= Math.max(1, Math.floor(key.length / 3)) ? best : undefined;
-}
-
-export function editDistance(a: string, b: string): number {
-  if (a === b) return 0;
-  const prev = new Array<number>(b.length + 1);
-  for (let j = 0; j <= b.length; j++) prev[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0] ?? 0;
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const temp = prev[j] ?? 0;
-      prev[j] = Math.min((prev[j] ?? 0) + 1, (prev[j - 1] ?? 0) + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = temp;
-    }
-  }
-  return prev[b.length] ?? 0;
 }

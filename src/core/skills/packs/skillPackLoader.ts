@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { Clock, EventSink, FileSystemPort, Logger } from '../../platform/ports';
 import { detectSkillFormat, parseSkillDocument } from './skillDocumentParser';
-import type { DocumentFormat } from './skillDocumentParser';
+import type { DocumentFormat } from './parsedSkill';
 import { isInside } from './skillPackSources';
 import type { ResolvedSkillPack } from './skillPackSources';
 import { formatAdmits, listSkillResources, readSkillFile, scanPack } from './skillPackScanner';

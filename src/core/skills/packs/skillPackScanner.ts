@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { SkillPackFormat } from '../../config/settingsSchema';
 import type { FileSystemPort } from '../../platform/ports';
 import { detectSkillFormat } from './skillDocumentParser';
-import type { DocumentFormat } from './skillDocumentParser';
+import type { DocumentFormat } from './parsedSkill';
 import { FILE_START, makeProblem, PROBLEM_CODES } from './skillProblems';
 import type { SkillProblem } from './skillProblems';
 

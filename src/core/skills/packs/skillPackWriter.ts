@@ -1,5 +1,5 @@
 import type { Clock, Logger } from '../../platform/ports';
-import type { ParsedSkill } from './skillDocumentParser';
+import type { ParsedSkill } from './parsedSkill';
 import type { ResolvedSkillPack } from './skillPackSources';
 import type { SkillFileRef } from './skillPackScanner';
 import { makeProblem, PROBLEM_CODES } from './skillProblems';

@@ -49,7 +49,9 @@ export function usableContextWindow(maxInputTokens: number | undefined): { token
 
 export function decideDeferral(input: DeferralInput): DeferralDecision {
   const window = usableContextWindow(input.maxInputTokens);
-  const tokens = Math.max(0, Number.isFinite(input.definitionTokens) ? input.definitionTokens : 0);
+  // Clamped so the share stays finite even for a nonsense count near Number.MAX_VALUE
+  // (× 100 would overflow to Infinity); no real catalog comes near 2^53 tokens.
+  const tokens = Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Number.isFinite(input.definitionTokens) ? input.definitionTokens : 0));
   const percent = (tokens / window.tokens) * 100;
   const base = {
     mode: input.mode,

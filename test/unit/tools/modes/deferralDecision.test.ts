@@ -43,6 +43,12 @@ describe('tool search mode: the auto decision', () => {
     assert.match(describeDeferral(decideDeferral({ mode: 'off', thresholdPercent: 10, maxInputTokens: 128_000, toolCount: 200, definitionTokens: 9_000 })), /128 sent, the rest deferred \(mode off\)/);
   });
 
+  it('a definition count near Number.MAX_VALUE still gives a finite share (found by the property below)', () => {
+    const decision = decideDeferral({ mode: 'auto', thresholdPercent: 1, maxInputTokens: 1, toolCount: 0, definitionTokens: 1.797693134862316e306 });
+    assert.ok(Number.isFinite(decision.percent));
+    assert.equal(decision.deferred, true);
+  });
+
   it('never throws and stays consistent for any numbers', () => {
     fc.assert(
       fc.property(fc.constantFrom('auto', 'always', 'off' as const), fc.double(), fc.double(), fc.integer({ min: 0, max: 100_000 }), fc.double({ min: 1, max: 100, noNaN: true }), (mode, max, tokens, count, threshold) => {
