@@ -103,7 +103,7 @@ export class LearnedSkills {
    * fresh with `get` before writing it back.
    */
   list(): SkillRecord[] {
-    this.cached ??= this.deps.store.all().filter((r) => r.origin === 'learned');
+    this.cached ??= this.deps.store.learnedRecords();
     return this.cached;
   }
 
@@ -127,12 +127,7 @@ export class LearnedSkills {
     if (records.length === 0) return;
     const { store } = this.deps;
     this.cached = undefined;
-    store.transaction(() => {
-      for (const record of records) {
-        store.delete(record);
-        store.upsert(record);
-      }
-    });
+    store.upsertMany(records);
     await this.deps.journal.write(store);
     await this.deps.save();
   }
