@@ -1,13 +1,18 @@
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { LearningStore } from '../../../src/core/learning/learningStore';
+import { nullLogger } from '../../../src/core/platform/basicPorts';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { canonicalJson } from '../../../src/core/skills/store/skillRecords';
+import { engine, TestClock } from '../skills/helpers';
 import { makeLearning, turn } from './helpers';
 
 /**
- * An import writes the learned-skill journal before the database: a crash after the journal was
- * written loses none of the imported skills; and a
- * journal written by an older Toolshed (checksums over the canonical record) is still verified.
+ * What the faster import must keep: it writes the learned-skill journal before the database, so
+ * a crash after the journal loses none of the imported skills; a journal written by an older
+ * Toolshed (checksums over the canonical record) is still verified; batched counters add up
+ * exactly as one-by-one ones.
  */
 
 /** Memory storage that "crashes" at the first write of one key once armed: that write never lands or returns. */
@@ -31,7 +36,7 @@ class CrashingWrites extends MemoryByteStore {
 const JOURNAL = 'skills.db.learned.jsonl';
 const sortedByName = <T extends { name: string }>(records: T[]) => [...records].sort((a, b) => (a.name < b.name ? -1 : 1));
 
-describe('learned-skill snapshots: crash safety and journal compatibility', () => {
+describe('learned-skill snapshots at scale: crash safety, journal compatibility, batched counters', () => {
   it('an import that crashes while saving the database (after the journal) loses no imported skill: reopening replays them', async () => {
     const source = await makeLearning();
     for (const [i, request] of ['Deploy the billing service to staging and verify it', 'Rotate the API token of the mail service and restart it'].entries()) {
@@ -74,5 +79,22 @@ describe('learned-skill snapshots: crash safety and journal compatibility', () =
     const fromAltered = await makeLearning({ bytes: altered });
     assert.deepEqual(fromAltered.service.learnedSkills(), []);
     assert.match(fromAltered.logger.lines.map((e) => e.message).join('\n'), /1 unreadable or damaged entry skipped/);
+  });
+
+  it('property: counters added in one batch equal counters added one by one (repeats, zero clamps, timestamps)', async () => {
+    const delta = fc.record({
+      name: fc.constantFrom('a', 'b', 'c'), helpful: fc.integer({ min: -2, max: 5 }), harmful: fc.integer({ min: -2, max: 5 }), use_count: fc.integer({ min: -2, max: 9 }),
+      last_used: fc.nat({ max: 100 }), last_validated: fc.nat({ max: 100 }),
+    });
+    const open = async () => LearningStore.open({ engine: await engine(), store: new MemoryByteStore(), logger: nullLogger, clock: new TestClock() });
+    await fc.assert(fc.asyncProperty(fc.array(delta, { maxLength: 12 }), fc.array(delta, { maxLength: 250 }), fc.boolean(), async (before, deltas, nonNegative) => {
+      const batch = nonNegative ? deltas.map((d) => ({ ...d, helpful: Math.abs(d.helpful), harmful: Math.abs(d.harmful), use_count: Math.abs(d.use_count) })) : deltas;
+      const [one, many] = [await open(), await open()];
+      for (const store of [one, many]) for (const d of before) store.addCounters(d.name, d);
+      for (const d of batch) one.addCounters(d.name, d);
+      many.addCountersMany(batch);
+      const sorted = (store: LearningStore) => store.allCounters().sort((x, y) => x.name.localeCompare(y.name));
+      assert.deepEqual(sorted(many), sorted(one));
+    }), { numRuns: 60 });
   });
 });
