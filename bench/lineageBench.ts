@@ -4,9 +4,14 @@
  *   (prefix-filtered weighted Jaccard) and of the whole check as approval runs it
  *   (LearningService.mergeTarget: read the learned skills, sync the index, look up);
  * - export of 10,000 learned skills (with counters and lineage) and import of that snapshot into
- *   an empty store (parse, plan, one batched write, both stores saved).
+ *   an empty store (parse, plan, one batched write, both stores saved), both on disk in a temp
+ *   folder as the extension and `toolshed import` keep them;
+ * - one write to the shared (tenant/global) store every window shares, holding 1,000 skills:
+ *   lock file + reload + change + atomic save, and the same with a no-op lock (the lock's cost).
  * Prints one JSON line last: {"title", "rows"}.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { learningConfigSchema, skillsConfigSchema } from '../src/core/config/settingsSchema';
 import { sourceHash } from '../src/core/learning/learnedCandidate';
@@ -15,10 +20,13 @@ import { LearningStore } from '../src/core/learning/learningStore';
 import { mergeRecords, sourcesOf } from '../src/core/learning/merge/lineage';
 import { MergeIndex } from '../src/core/learning/merge/mergeIndex';
 import { lengthTokenCounter, nullEventSink, nullLogger } from '../src/core/platform/basicPorts';
-import { MemoryByteStore } from '../src/core/platform/memoryByteStore';
+import { NodeByteStore } from '../src/core/platform/nodeByteStore';
+import { NodeFileLock } from '../src/core/platform/nodeFileLock';
+import type { FileLock } from '../src/core/platform/ports';
 import { nodeFileSystem } from '../src/core/platform/nodeFileSystem';
 import type { SkillRecord } from '../src/core/skills/skillSchema';
 import { createSkillService } from '../src/core/skills/skillService';
+import { SHARED_SKILLS_LOCK, SharedSkillStore } from '../src/core/skills/store/sharedSkillStore';
 import { skillId, toRecord } from '../src/core/skills/store/skillRecords';
 import { makeScope } from '../src/core/skills/store/skillScope';
 import { loadSqlEngine } from '../src/core/sql/sqlEngine';
@@ -53,8 +61,10 @@ function learnedRecord(i: number, r: () => number): SkillRecord {
   return { ...record, id: skillId('learned', name, scope), format: 'learned' };
 }
 
+const TEMP = mkdtempSync(path.join(os.tmpdir(), 'toolshed-lineage-bench-'));
+
 async function stores(engine: SqlEngine) {
-  const bytes = new MemoryByteStore();
+  const bytes = new NodeByteStore(mkdtempSync(path.join(TEMP, 'workspace-')));
   const skills = await createSkillService({
     engine, store: bytes, config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }), logger: nullLogger, events: nullEventSink, clock,
     tokenCounter: lengthTokenCounter, fs: nodeFileSystem, env: {}, autoSaveDelayMs: 0,
@@ -125,6 +135,28 @@ async function main(): Promise<void> {
   const importMs = performance.now() - importStart;
   rows.push({ case: `import that snapshot into an empty store (parse, plan with merge checks, batched write, saves)`, ms: round(importMs, 0), added: report.added.length, merged: report.merged.length, target: '≤ 2000 ms', ok: importMs <= 2000 && report.added.length + report.merged.length === N });
 
+  // 3. One write to the shared store (1,000 global skills), with the lock file and without it.
+  const sharedDir = mkdtempSync(path.join(TEMP, 'global-'));
+  const noLock: FileLock = { withLock: (fn) => fn() };
+  const sharedStore = (lock: FileLock) => new SharedSkillStore({ engine, bytes: new NodeByteStore(sharedDir), lock, logger: nullLogger, clock });
+  const globalRecords = records.slice(0, 1000).map((record) => ({ ...record, ...makeScope('global'), id: skillId('learned', record.name, makeScope('global')) }));
+  await sharedStore(noLock).write({ upsert: globalRecords });
+  const writeTimes = async (lock: FileLock) => {
+    const shared = sharedStore(lock);
+    const out: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const start = performance.now();
+      await shared.write({ counters: [{ name: globalRecords[i]!.name, helpful: 1, harmful: 0, use_count: 1, last_used: clock.now(), last_validated: clock.now() }] });
+      out.push(performance.now() - start);
+    }
+    return out.sort((a, b) => a - b);
+  };
+  const unlocked = await writeTimes(noLock);
+  const locked = await writeTimes(new NodeFileLock(sharedDir, SHARED_SKILLS_LOCK));
+  rows.push({ case: 'one shared-store write (1,000 global skills): lock file + reload + change + atomic save', p50_ms: round(pct(locked, 0.5)), p95_ms: round(pct(locked, 0.95)),
+    without_lock_p50_ms: round(pct(unlocked, 0.5)), lock_overhead_p50_ms: round(pct(locked, 0.5) - pct(unlocked, 0.5)) });
+
+  rmSync(TEMP, { recursive: true, force: true });
   console.log(JSON.stringify({ title: 'Merge with lineage and learned-skill snapshots', rows }));
 }
 

@@ -1,6 +1,7 @@
 import type { TaskType } from '../config/settingsSchema';
 import type { SkillRecord } from '../skills/skillSchema';
 import type { LearnedSkillInput } from '../skills/store/skillRecords';
+import type { SharedCounters } from '../skills/store/sharedSkillStore';
 import type { SkillIdentity, SkillScope } from '../skills/store/skillScope';
 
 /**
@@ -24,4 +25,11 @@ export interface LearnedSkillPort {
   packSkillNames(): Set<string>;
   /** Stores learned records exactly as given (a merge, its undo, an import), all or nothing. */
   restoreLearnedSkills(records: readonly SkillRecord[]): Promise<void>;
+  /**
+   * Feedback on shared (tenant/global) learned skills goes to the store every window shares, as
+   * increments, so 👍 in two windows counts twice; returns the totals of the names it took.
+   */
+  addSharedCounters(deltas: readonly SharedCounters[]): Promise<SharedCounters[]>;
+  /** A shared learned skill's counters summed over every window, or undefined (not shared). */
+  sharedCounters(name: string): SharedCounters | undefined;
 }

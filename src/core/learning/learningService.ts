@@ -79,7 +79,7 @@ export class LearningService {
     });
     this.adjuster = createScoreAdjuster({
       approved: (name) => this.approvedFacts.get(name),
-      counters: (name) => this.counterCache.get(name),
+      counters: (name) => this.counters(name),
       frameFacts: (name) => deps.frameFacts(name),
       fileExists: (file) => deps.fileExists(file),
       now: () => deps.clock.now(),
@@ -294,12 +294,30 @@ export class LearningService {
     this.deps.store.transaction(() => unique.forEach((name) => this.deps.store.recordOutcome(name, outcome)));
     unique.forEach((name) => this.refreshCounters(name));
     await this.deps.store.save();
+    await this.shareOutcome(unique, outcome);
     this.deps.events.emit({ type: 'skill_feedback', payload: { names: unique, outcome } });
     return unique.length;
   }
 
+  /** A skill's feedback counters: of a shared (tenant/global) skill, summed over every window; else this workspace's. */
   counters(name: string): FeedbackCounters | undefined {
-    return this.counterCache.get(name);
+    return this.deps.skills.sharedCounters(name) ?? this.counterCache.get(name);
+  }
+
+  /**
+   * Feedback on shared skills also goes to the store every window shares, as increments (so 👍 in
+   * two windows counts twice). If that store is busy or unreadable the feedback still counts here.
+   */
+  private async shareOutcome(names: readonly string[], outcome: 'helpful' | 'harmful'): Promise<void> {
+    const now = this.deps.clock.now();
+    const deltas = names.map((name) => ({
+      name, helpful: outcome === 'helpful' ? 1 : 0, harmful: outcome === 'harmful' ? 1 : 0, use_count: 1, last_used: now, last_validated: outcome === 'helpful' ? now : 0,
+    }));
+    try {
+      await this.deps.skills.addSharedCounters(deltas);
+    } catch (error) {
+      this.deps.logger.warn(`Feedback counted in this window only (the shared skill store was not available): ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   /**
@@ -321,7 +339,7 @@ export class LearningService {
     for (const name of names) {
       const facts = this.approvedFacts.get(name);
       if (!facts) continue;
-      const validated = Math.max(facts.lastValidated, this.counterCache.get(name)?.last_validated ?? 0);
+      const validated = Math.max(facts.lastValidated, this.counters(name)?.last_validated ?? 0);
       if (decayFactor(facts.task_type, validated, now) < STALE_DECAY) {
         notes.push(`- \`${name}\` was learned from use and last confirmed ${daysSince(validated, now)} days ago: check that its steps still apply before following them.`);
       }

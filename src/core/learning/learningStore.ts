@@ -192,6 +192,26 @@ export class LearningStore {
     [delta.helpful, delta.harmful, delta.use_count, delta.last_used ?? 0, delta.last_validated ?? 0, name]);
   }
 
+  /**
+   * `addCounters` for many skills (an import), many rows per statement: the same sums as one
+   * call per entry in order (a name given twice adds twice). A negative delta (taking a merge
+   * back) goes through `addCounters`, which clamps at zero at every step.
+   */
+  addCountersMany(deltas: ReadonlyArray<{ name: string; helpful: number; harmful: number; use_count: number; last_used?: number; last_validated?: number }>): void {
+    if (deltas.some((d) => d.helpful < 0 || d.harmful < 0 || d.use_count < 0)) {
+      for (const delta of deltas) this.addCounters(delta.name, delta);
+      return;
+    }
+    const ROWS = 100;
+    for (let i = 0; i < deltas.length; i += ROWS) {
+      const chunk = deltas.slice(i, i + ROWS);
+      this.db.run(`INSERT INTO counters (name, helpful, harmful, use_count, last_used, last_validated) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
+        ON CONFLICT(name) DO UPDATE SET helpful = helpful + excluded.helpful, harmful = harmful + excluded.harmful, use_count = use_count + excluded.use_count,
+          last_used = MAX(last_used, excluded.last_used), last_validated = MAX(last_validated, excluded.last_validated)`,
+      chunk.flatMap((d) => [d.name, d.helpful, d.harmful, d.use_count, d.last_used ?? 0, d.last_validated ?? 0]));
+    }
+  }
+
   /** Marks a validated use without a rating (approval renews decay). */
   validate(name: string): void {
     const now = this.clock.now();

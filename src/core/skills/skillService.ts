@@ -40,6 +40,7 @@ import type { LearnedSkillInput } from './store/skillRecords';
 import { LearnedSkills } from './store/learnedSkills';
 import type { SkillIdentity, SkillScope } from './store/skillScope';
 import { SharedSkillStore } from './store/sharedSkillStore';
+import type { SharedCounters } from './store/sharedSkillStore';
 import type { SkillFormat, SkillRecord } from './skillSchema';
 import { SkillStore } from './store/skillStore';
 import type { SkillGetOutput, SkillListOutput, SkillSearchOutput } from './skillToolSchemas';
@@ -150,6 +151,13 @@ export interface SkillService {
    * then holds the global skills and its own tenant's. Returns how many skills changed here.
    */
   syncSharedSkills(): Promise<number>;
+  /**
+   * Adds feedback increments to the shared store's counters for those names that are shared
+   * (tenant/global) learned skills here; returns their new totals (every window's counts summed).
+   */
+  addSharedCounters(deltas: readonly SharedCounters[]): Promise<SharedCounters[]>;
+  /** A shared learned skill's counters summed over every window (last read), or undefined. */
+  sharedCounters(name: string): SharedCounters | undefined;
   /** A full record by name, unfiltered (for UI: "open definition"); never send it to a model as is. */
   inspect(name: string): SkillRecord | undefined;
   updateConfig(config: SkillsConfig): void;
@@ -336,6 +344,14 @@ class DefaultSkillService implements SkillService {
 
   syncSharedSkills(): Promise<number> {
     return this.learned.syncShared();
+  }
+
+  addSharedCounters(deltas: readonly SharedCounters[]): Promise<SharedCounters[]> {
+    return this.learned.addSharedCounters(deltas);
+  }
+
+  sharedCounters(name: string): SharedCounters | undefined {
+    return this.learned.sharedCounters(name);
   }
 
   /**

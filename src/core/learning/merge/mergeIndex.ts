@@ -71,7 +71,8 @@ export class MergeIndex {
       if (accept(match.record) && (!best || better(match, best))) best = match;
     };
     for (const id of this.byHash.get(candidate.source_hash) ?? []) consider({ record: this.entries.get(id)!.record, score: 1, identical: true });
-    if (best) return best;
+    // Nothing indexed (an import into an empty store): no need to analyse the candidate's text.
+    if (best || this.entries.size === 0) return best;
     const vector = termVector(candidate.trigger, candidate.steps);
     for (const id of this.prefixCandidates(vector, threshold)) {
       const entry = this.entries.get(id)!;

@@ -109,7 +109,7 @@ export async function importLearnedSnapshot(stores: SnapshotStores, bytes: Uint8
 
   await stores.skills.restoreLearnedSkills([...planned.values()]);
   stores.store.transaction(() => {
-    for (const { name, counters } of counterDeltas) stores.store.addCounters(name, counters);
+    stores.store.addCountersMany(counterDeltas.map(({ name, counters }) => ({ ...counters, name })));
     for (const proposal of newProposals) stores.store.insertProposal(proposal);
   });
   await stores.store.save();

@@ -7,7 +7,7 @@ import type { LearnedSkillInput } from './skillRecords';
 import { describeScope, identityKey, makeScope, sameScope, scopeRank, unreachableScope } from './skillScope';
 import type { SkillIdentity, SkillScope } from './skillScope';
 import type { SkillStore } from './skillStore';
-import type { SharedSkillStore, SharedSnapshot } from './sharedSkillStore';
+import type { SharedCounters, SharedSkillStore, SharedSnapshot } from './sharedSkillStore';
 import { isSharedScope, localSharedSkills, mirrorSharedSkills } from './sharedSkillSync';
 
 /**
@@ -46,6 +46,8 @@ export interface CallerScope {
 export class LearnedSkills {
   /** Learned records as last read; dropped on every learned write made here (usage counts may lag). */
   private cached: SkillRecord[] | undefined;
+  /** Counters of the shared skills, summed over every window, as last read from the shared store. */
+  private sharedTotals = new Map<string, SharedCounters>();
 
   constructor(private readonly deps: LearnedSkillsDeps) {}
 
@@ -103,7 +105,7 @@ export class LearnedSkills {
    * fresh with `get` before writing it back.
    */
   list(): SkillRecord[] {
-    this.cached ??= this.deps.store.all().filter((r) => r.origin === 'learned');
+    this.cached ??= this.deps.store.learnedRecords();
     return this.cached;
   }
 
@@ -125,14 +127,13 @@ export class LearnedSkills {
       if (unreachable) throw new Error(`Learned skill "${record.name}" not stored: ${unreachable}`);
     }
     if (records.length === 0) return;
-    const { store } = this.deps;
+    const { store, shared } = this.deps;
     this.cached = undefined;
-    store.transaction(() => {
-      for (const record of records) {
-        store.delete(record);
-        store.upsert(record);
-      }
-    });
+    // Tenant and global skills live in the shared store: written anywhere else, the next sync
+    // would take them away again (the shared store is the truth for those scopes).
+    const viaShared = shared ? records.filter(isSharedScope) : [];
+    if (shared && viaShared.length) await this.mirror(await shared.write({ upsert: viaShared }));
+    store.upsertMany(viaShared.length ? records.filter((r) => !isSharedScope(r)) : records);
     await this.deps.journal.write(store);
     await this.deps.save();
   }
@@ -199,6 +200,26 @@ export class LearnedSkills {
   }
 
   /**
+   * Adds feedback increments for those named skills that are shared (tenant or global) learned
+   * skills here, to the shared store's counters, so every window's 👍/👎 add up. Returns the
+   * new totals of those skills; the others (project skills) are left to the caller's own store.
+   */
+  async addSharedCounters(deltas: readonly SharedCounters[]): Promise<SharedCounters[]> {
+    const { shared } = this.deps;
+    if (!shared || deltas.length === 0) return [];
+    const sharedNames = new Set(this.list().filter(isSharedScope).map((r) => r.name));
+    const applied = deltas.filter((d) => sharedNames.has(d.name));
+    if (applied.length === 0) return [];
+    await this.mirror(await shared.write({ counters: applied }));
+    return applied.map((d) => this.sharedTotals.get(d.name)).filter((c): c is SharedCounters => c !== undefined);
+  }
+
+  /** A shared skill's counters summed over every window (as of the last read or write of the shared store). */
+  sharedCounters(name: string): SharedCounters | undefined {
+    return this.sharedTotals.get(name);
+  }
+
+  /**
    * Brings this window's copy of the shared (tenant/global) learned skills up to date; with
    * `seedFromLocal`, first adds to the shared store the ones only this window has (learned before
    * scopes were shared). Returns how many skills changed here. No-op without a shared store.
@@ -224,6 +245,7 @@ export class LearnedSkills {
   private async mirror(snapshot: SharedSnapshot, removed: readonly SkillIdentity[] = []): Promise<number> {
     this.cached = undefined; // the learned list (merge checks, export) is read again after any shared change
     const current = snapshot.rebuilt ? (await this.seed(snapshot, removed)) ?? snapshot : snapshot;
+    this.sharedTotals = new Map(current.counters.map((c) => [c.name, c]));
     const tenant = this.deps.tenantId?.() ?? '';
     return mirrorSharedSkills(this.deps.store, current.records.filter((r) => r.scope_mode === 'global' || (tenant !== '' && r.scope_tenant_id === tenant)));
   }

@@ -22,14 +22,30 @@ export interface SharedSkillStoreDeps {
   key?: string;
 }
 
-/** What one write changes: records to insert or replace (by scope + name), identities to delete. */
+/** Feedback counters of a shared learned skill (by name, as learning keeps them), summed over every window. */
+export interface SharedCounters {
+  name: string;
+  helpful: number;
+  harmful: number;
+  use_count: number;
+  last_used: number;
+  last_validated: number;
+}
+
+/**
+ * What one write changes: records to insert or replace (by scope + name), identities to delete,
+ * counter increments. Increments are added to what the file holds at that moment (never a total
+ * written back), so 👍 in two windows counts twice.
+ */
 export interface SharedChange {
   upsert?: readonly SkillRecord[];
   remove?: readonly SkillIdentity[];
+  counters?: readonly SharedCounters[];
 }
 
 export interface SharedSnapshot {
   records: SkillRecord[];
+  counters: SharedCounters[];
   /** The stored file was unreadable and was set aside: the caller may seed it again from its copy. */
   rebuilt: boolean;
 }
@@ -49,7 +65,7 @@ export class SharedSkillStore {
   async read(): Promise<SharedSnapshot> {
     const db = await this.open();
     try {
-      return { records: this.rows(db), rebuilt: db.status === 'rebuilt' };
+      return this.snapshot(db);
     } finally {
       db.close();
     }
@@ -71,9 +87,10 @@ export class SharedSkillStore {
             db.db.run('INSERT OR REPLACE INTO shared_skills (identity, record, updated_at) VALUES (?, ?, ?)',
               [identityKey(record), JSON.stringify(record), this.deps.clock.now()]);
           }
+          for (const delta of change.counters ?? []) addCounters(db, delta);
         });
         await db.save();
-        return { records: this.rows(db), rebuilt: db.status === 'rebuilt' };
+        return this.snapshot(db);
       } finally {
         db.close();
       }
@@ -85,11 +102,21 @@ export class SharedSkillStore {
       engine: this.deps.engine,
       store: this.deps.bytes,
       key: this.deps.key ?? SHARED_SKILLS_KEY,
-      schemaVersion: 'shared-skills/1',
-      createSchema: (db) => db.exec('CREATE TABLE shared_skills (identity TEXT PRIMARY KEY, record TEXT NOT NULL, updated_at INTEGER NOT NULL)'),
+      schemaVersion: 'shared-skills/2',
+      createSchema: (db) => {
+        db.exec('CREATE TABLE shared_skills (identity TEXT PRIMARY KEY, record TEXT NOT NULL, updated_at INTEGER NOT NULL)');
+        db.exec(COUNTERS_TABLE_SQL);
+      },
+      // Version 1 had no counters: add the table, keep every skill.
+      migrations: [{ from: 'shared-skills/1', migrate: (db) => db.exec(COUNTERS_TABLE_SQL) }],
       logger: this.deps.logger,
       clock: this.deps.clock,
     });
+  }
+
+  private snapshot(db: PersistentDatabase): SharedSnapshot {
+    const counters = db.db.all<SharedCounters & Record<string, string | number>>('SELECT name, helpful, harmful, use_count, last_used, last_validated FROM shared_counters ORDER BY name');
+    return { records: this.rows(db), counters: counters.map((c) => ({ ...c })), rebuilt: db.status === 'rebuilt' };
   }
 
   /** Every stored record; a row that is not a valid record is skipped with one warning. */
@@ -104,6 +131,17 @@ export class SharedSkillStore {
     if (bad) this.deps.logger.warn(`Shared skill store: ${bad} damaged entr${bad === 1 ? 'y' : 'ies'} skipped.`);
     return out;
   }
+}
+
+const COUNTERS_TABLE_SQL = `CREATE TABLE shared_counters (name TEXT PRIMARY KEY, helpful INTEGER NOT NULL DEFAULT 0,
+  harmful INTEGER NOT NULL DEFAULT 0, use_count INTEGER NOT NULL DEFAULT 0, last_used INTEGER NOT NULL DEFAULT 0, last_validated INTEGER NOT NULL DEFAULT 0)`;
+
+/** Adds an increment to the stored counters (never below zero; times only move forward). */
+function addCounters(db: PersistentDatabase, delta: SharedCounters): void {
+  db.db.run('INSERT OR IGNORE INTO shared_counters (name) VALUES (?)', [delta.name]);
+  db.db.run(`UPDATE shared_counters SET helpful = MAX(0, helpful + ?), harmful = MAX(0, harmful + ?), use_count = MAX(0, use_count + ?),
+    last_used = MAX(last_used, ?), last_validated = MAX(last_validated, ?) WHERE name = ?`,
+  [delta.helpful, delta.harmful, delta.use_count, delta.last_used, delta.last_validated, delta.name]);
 }
 
 function parseRecord(text: string): SkillRecord | undefined {

@@ -40,5 +40,5 @@ export function mirrorSharedSkills(store: SkillStore, shared: readonly SkillReco
 
 /** Learned skills of this window's store that belong in the shared store (to seed a new or rebuilt one). */
 export function localSharedSkills(store: SkillStore): SkillRecord[] {
-  return store.all().filter((r) => r.origin === 'learned' && isSharedScope(r));
+  return store.learnedRecords().filter(isSharedScope);
 }

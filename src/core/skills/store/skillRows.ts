@@ -1,13 +1,13 @@
+import type { FtsEngine } from '../../sql/sqlEngine';
+import type { SqlDatabase } from '../../sql/sqlDatabase';
 import type { TaskType } from '../../config/settingsSchema';
 import type { SqlValue } from 'sql.js';
 import { analyze } from '../../search/textAnalysis';
 import type { SkillOrigin, SkillRecord } from '../skillSchema';
+import { SKILL_FTS_FIELDS } from './skillSearchIndex';
 import type { SkillEntry, SkillFieldTerms } from './skillSearchIndex';
-import { SKILL_COLUMNS } from './skillStoreSchema';
 
 /** Conversions between SkillRecord, `skills` rows, mirror entries and FTS terms. */
-
-export const INSERT_SKILL_SQL = `INSERT INTO skills (${SKILL_COLUMNS.join(', ')}) VALUES (${SKILL_COLUMNS.map(() => '?').join(', ')})`;
 
 /** Columns the in-memory mirror reads (see `entryFromRow`). */
 export const ENTRY_COLUMNS_SQL = `doc_id, name, title, trigger, description, tags, task_type, origin, scope_mode,
@@ -109,4 +109,22 @@ export function ftsTerms(record: SkillRecord): SkillFieldTerms {
     name: analyze(record.name, { keepStopWords: true }), title: analyze(record.title), trigger: analyze(record.trigger),
     description: analyze(record.description), tags: analyze(tags), content: analyze(content),
   };
+}
+
+/**
+ * Reads everything the store reads on open, and asks the FTS index to check itself: damage the
+ * page-level integrity check cannot see (a flipped byte inside a row or an FTS segment) fails
+ * here, and the database is rebuilt rather than failing on first use.
+ */
+export function verifyReadable(db: SqlDatabase, fts: FtsEngine): void {
+  for (const row of db.all('SELECT * FROM skills')) {
+    const record = rowToRecord(row);
+    if (!record.name || !['project', 'tenant', 'global'].includes(record.scope_mode)) {
+      throw new Error(`row ${String(row.doc_id)} is damaged (name "${record.name}", scope "${record.scope_mode}")`);
+    }
+  }
+  if (fts !== 'none') {
+    db.run('INSERT INTO skills_fts(skills_fts) VALUES(\'integrity-check\')');
+    db.arrays(`SELECT ${fts === 'fts5' ? 'rowid' : 'docid'}, ${SKILL_FTS_FIELDS.join(', ')} FROM skills_fts`);
+  }
 }

@@ -7,7 +7,11 @@ import { uniqueTerms } from '../../search/textAnalysis';
 import type { TaskType } from '../../config/settingsSchema';
 import type { SkillRecord } from '../skillSchema';
 import { ftsCandidates } from './skillFtsCandidates';
-import { ENTRY_COLUMNS_SQL, entryFromRow, entryOf, ftsTerms, INSERT_SKILL_SQL, recordParams, rowToRecord } from './skillRows';
+import { LearnedRecordCache } from './learnedRecordCache';
+import { ENTRY_COLUMNS_SQL, entryFromRow, entryOf, ftsTerms, recordParams, rowToRecord, verifyReadable } from './skillRows';
+import { SkillRowWriter } from './skillRowWriter';
+import type { PreparedSkillRow } from './skillRowWriter';
+import { identityKey } from './skillScope';
 import type { SkillIdentity, SkillScope } from './skillScope';
 import { entryPredicate, SKILL_FTS_FIELDS, SkillSearchIndex } from './skillSearchIndex';
 import type { SkillEntry, SkillFieldTerms } from './skillSearchIndex';
@@ -63,6 +67,8 @@ export interface PackSkillSource extends SkillIdentity {
 export class SkillStore {
   private nextDocId: number;
   private readonly index: SkillSearchIndex;
+  private readonly learned = new LearnedRecordCache();
+  private readonly rows: SkillRowWriter;
 
   private constructor(
     private readonly persistent: PersistentDatabase,
@@ -70,6 +76,7 @@ export class SkillStore {
   ) {
     this.nextDocId = (this.db.get<{ m: number }>('SELECT COALESCE(MAX(doc_id), 0) AS m FROM skills')?.m ?? 0) + 1;
     this.index = new SkillSearchIndex(fts !== 'none');
+    this.rows = new SkillRowWriter(persistent.db, fts === 'none' ? undefined : this.ftsIdColumn());
     this.loadMirror();
   }
 
@@ -181,20 +188,63 @@ export class SkillStore {
 
   /** Inserts or replaces the skill of the record's identity (scope + name); other scopes are untouched. */
   upsert(record: SkillRecord): void {
-    const existing = this.index.get(record);
-    const docId = existing?.docId ?? this.nextDocId++;
-    // Serialise first: a value that cannot be stored fails here, before anything is written.
-    const params = recordParams({ ...record, id: this.freeId(record.id, docId) }, docId);
-    const terms: SkillFieldTerms | undefined = this.fts !== 'none' ? ftsTerms(record) : undefined;
-    if (existing) this.db.run('DELETE FROM skills WHERE doc_id = ?', [docId]);
-    this.db.run(INSERT_SKILL_SQL, params);
-    if (terms) {
-      const idColumn = this.ftsIdColumn();
-      if (existing) this.db.run(`DELETE FROM skills_fts WHERE ${idColumn} = ?`, [docId]);
-      this.db.run(`INSERT INTO skills_fts (${idColumn}, ${SKILL_FTS_FIELDS.join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-        [docId, ...SKILL_FTS_FIELDS.map((c) => terms[c].join(' '))]);
+    this.upsertMany([record]);
+  }
+
+  /**
+   * Upserts many records in one transaction, as if one by one in order (same ids, doc ids and
+   * rows), with the SQL batched many rows per statement (see SkillRowWriter): an import of
+   * 10,000 skills. All or nothing: a record that cannot be stored rolls back the whole batch.
+   */
+  upsertMany(records: readonly SkillRecord[]): void {
+    if (records.length === 0) return;
+    const keys = records.map(identityKey);
+    if (new Set(keys).size < keys.length) {
+      // The same identity twice: a later record replaces an earlier one, so go in order.
+      this.transaction(() => { for (const record of records) this.upsertMany([record]); });
+      return;
     }
-    this.index.set(entryOf(record, docId), terms);
+    const existing = records.map((record) => this.index.get(record)?.docId);
+    const replaced = existing.filter((docId): docId is number => docId !== undefined);
+    // `id` is the primary key: a record keeps its id unless another row holds it by then (a row
+    // this batch replaces gives its id up when it is replaced, as one-by-one upserts would).
+    const holders = this.rows.idHolders(records.map((r) => r.id));
+    const oldIds = this.rows.idsOf(replaced);
+    let nextDocId = this.nextDocId;
+    const prepared: Array<PreparedSkillRow & { stored: SkillRecord }> = records.map((record, i) => {
+      const docId = existing[i] ?? nextDocId++;
+      const oldId = oldIds.get(docId);
+      if (oldId !== undefined && holders.get(oldId) === docId) holders.delete(oldId);
+      const holder = holders.get(record.id);
+      const stored = holder === undefined || holder === docId ? record : { ...record, id: `${record.id}_${docId}` };
+      holders.set(stored.id, docId);
+      // Serialise first: a value that cannot be stored fails here, before anything is written.
+      return { docId, stored, params: recordParams(stored, docId), terms: this.fts !== 'none' ? ftsTerms(record) : undefined };
+    });
+    const write = () => {
+      this.rows.delete(replaced);
+      this.rows.insert(prepared);
+    };
+    // One record needs no transaction of its own (callers batch theirs); many are all or nothing.
+    if (prepared.length === 1) write();
+    else this.transaction(write);
+    this.nextDocId = nextDocId;
+    for (const row of prepared) {
+      this.index.set(entryOf(row.stored, row.docId), row.terms);
+      this.learned.put(row.docId, row.stored);
+    }
+  }
+
+  /**
+   * Every learned skill (all scopes), in `all()` order — from memory after the first call (see
+   * LearnedRecordCache), so rewriting the learned-skill journal does not read the table back.
+   */
+  learnedRecords(): SkillRecord[] {
+    const withDocId = (row: Record<string, unknown>): [number, SkillRecord] => [Number(row.doc_id), rowToRecord(row)];
+    return this.learned.list(
+      () => this.db.all('SELECT * FROM skills WHERE origin = \'learned\'').map(withDocId),
+      (docIds) => this.db.all(`SELECT * FROM skills WHERE origin = 'learned' AND doc_id IN (${docIds.map(() => '?').join(', ')})`, docIds).map(withDocId),
+    );
   }
 
   /** Updates only status columns (requirements re-checked; content unchanged). */
@@ -203,21 +253,24 @@ export class SkillStore {
     if (!entry) return;
     this.db.run('UPDATE skills SET status = ?, status_reason = ? WHERE doc_id = ?', [status, reason, entry.docId]);
     entry.status = status;
+    this.learned.stale(entry.docId);
   }
 
   /** Moves a skill's recorded definition (file/line) without touching content. */
   setSource(identity: SkillIdentity, file: string, line: number): void {
     const entry = this.index.get(identity);
-    if (entry) this.db.run('UPDATE skills SET source_file = ?, source_line = ? WHERE doc_id = ?', [file, line, entry.docId]);
+    if (!entry) return;
+    this.db.run('UPDATE skills SET source_file = ?, source_line = ? WHERE doc_id = ?', [file, line, entry.docId]);
+    this.learned.stale(entry.docId);
   }
 
   /** Deletes the skill of that identity (scope + name); returns whether there was one. */
   delete(identity: SkillIdentity): boolean {
     const entry = this.index.get(identity);
     if (!entry) return false;
-    this.db.run('DELETE FROM skills WHERE doc_id = ?', [entry.docId]);
-    if (this.fts !== 'none') this.db.run(`DELETE FROM skills_fts WHERE ${this.ftsIdColumn()} = ?`, [entry.docId]);
+    this.rows.delete([entry.docId]);
     this.index.delete(identity);
+    this.learned.delete(entry.docId);
     return true;
   }
 
@@ -227,7 +280,9 @@ export class SkillStore {
     this.transaction(() => {
       for (const skill of skills) {
         const entry = this.index.get(skill);
-        if (entry) this.db.run('UPDATE skills SET last_used = ?, use_count = use_count + 1 WHERE doc_id = ?', [now, entry.docId]);
+        if (!entry) continue;
+        this.db.run('UPDATE skills SET last_used = ?, use_count = use_count + 1 WHERE doc_id = ?', [now, entry.docId]);
+        this.learned.stale(entry.docId);
       }
     });
   }
@@ -318,15 +373,10 @@ export class SkillStore {
     return this.fts === 'fts5' ? 'rowid' : 'docid';
   }
 
-  /** `id` is the primary key: keep the record's id unless another skill already holds it. */
-  private freeId(id: string, docId: number): string {
-    const holder = this.db.get<{ doc_id: number }>('SELECT doc_id FROM skills WHERE id = ?', [id]);
-    return !holder || holder.doc_id === docId ? id : `${id}_${docId}`;
-  }
-
   /** (Re)builds the in-memory mirror from the database (open; after a rollback). */
   private loadMirror(): void {
     this.index.clear();
+    this.learned.reset();
     const byDoc = new Map<number, SkillEntry>();
     for (const r of this.db.arrays(`SELECT ${ENTRY_COLUMNS_SQL} FROM skills`)) {
       const entry = entryFromRow(r);
@@ -352,22 +402,4 @@ export class SkillStore {
 
 function pickScope(scope: SkillScope): SkillScope {
   return { scope_mode: scope.scope_mode, scope_tenant_id: scope.scope_tenant_id, scope_project_id: scope.scope_project_id };
-}
-
-/**
- * Reads everything the store reads on open, and asks the FTS index to check itself: damage the
- * page-level integrity check cannot see (a flipped byte inside a row or an FTS segment) fails
- * here, and the database is rebuilt rather than failing on first use.
- */
-function verifyReadable(db: SqlDatabase, fts: FtsEngine): void {
-  for (const row of db.all('SELECT * FROM skills')) {
-    const record = rowToRecord(row);
-    if (!record.name || !['project', 'tenant', 'global'].includes(record.scope_mode)) {
-      throw new Error(`row ${String(row.doc_id)} is damaged (name "${record.name}", scope "${record.scope_mode}")`);
-    }
-  }
-  if (fts !== 'none') {
-    db.run('INSERT INTO skills_fts(skills_fts) VALUES(\'integrity-check\')');
-    db.arrays(`SELECT ${fts === 'fts5' ? 'rowid' : 'docid'}, ${SKILL_FTS_FIELDS.join(', ')} FROM skills_fts`);
-  }
 }

@@ -1,0 +1,77 @@
+import type { SqlValue } from 'sql.js';
+import type { SqlDatabase } from '../../sql/sqlDatabase';
+import { SKILL_FTS_FIELDS } from './skillSearchIndex';
+import type { SkillFieldTerms } from './skillSearchIndex';
+import { SKILL_COLUMNS } from './skillStoreSchema';
+
+/**
+ * The SQL writes of skill rows and their FTS documents, one row or many per statement. sql.js
+ * crosses into WebAssembly once per statement step, and a statement of many rows costs about what
+ * one row does: an import of 10,000 skills spends most of its time in those crossings, not in
+ * SQLite. Statements of each size are prepared once and reused (SqlDatabase caches them).
+ */
+
+/** A row ready to insert: its INSERT parameters (skillRows.recordParams) and analysed FTS terms. */
+export interface PreparedSkillRow {
+  docId: number;
+  params: SqlValue[];
+  terms?: SkillFieldTerms;
+}
+
+/** Rows per multi-row statement: 100 × 39 columns stays far below SQLite's bound-parameter limit. */
+const ROWS_PER_STATEMENT = 100;
+
+export class SkillRowWriter {
+  constructor(private readonly db: SqlDatabase, private readonly ftsIdColumn: 'rowid' | 'docid' | undefined) {}
+
+  insert(rows: readonly PreparedSkillRow[]): void {
+    for (const chunk of chunks(rows)) {
+      this.db.run(insertSql('skills', SKILL_COLUMNS, chunk.length), chunk.flatMap((row) => row.params));
+      if (!this.ftsIdColumn) continue;
+      const withTerms = chunk.filter((row) => row.terms);
+      if (withTerms.length === 0) continue;
+      this.db.run(insertSql('skills_fts', [this.ftsIdColumn, ...SKILL_FTS_FIELDS], withTerms.length),
+        withTerms.flatMap((row) => [row.docId, ...SKILL_FTS_FIELDS.map((field) => row.terms![field].join(' '))]));
+    }
+  }
+
+  /** Deletes the rows (and FTS documents) of these doc ids. */
+  delete(docIds: readonly number[]): void {
+    for (const chunk of chunks(docIds)) {
+      const marks = chunk.map(() => '?').join(', ');
+      this.db.run(`DELETE FROM skills WHERE doc_id IN (${marks})`, [...chunk]);
+      if (this.ftsIdColumn) this.db.run(`DELETE FROM skills_fts WHERE ${this.ftsIdColumn} IN (${marks})`, [...chunk]);
+    }
+  }
+
+  /** Which of these ids rows already hold, and by which doc id. */
+  idHolders(ids: readonly string[]): Map<string, number> {
+    const holders = new Map<string, number>();
+    for (const chunk of chunks(ids)) {
+      for (const [id, docId] of this.db.arrays(`SELECT id, doc_id FROM skills WHERE id IN (${chunk.map(() => '?').join(', ')})`, [...chunk])) {
+        holders.set(String(id), Number(docId));
+      }
+    }
+    return holders;
+  }
+
+  /** The stored id of each of these doc ids. */
+  idsOf(docIds: readonly number[]): Map<number, string> {
+    const ids = new Map<number, string>();
+    for (const chunk of chunks(docIds)) {
+      for (const [docId, id] of this.db.arrays(`SELECT doc_id, id FROM skills WHERE doc_id IN (${chunk.map(() => '?').join(', ')})`, [...chunk])) {
+        ids.set(Number(docId), String(id));
+      }
+    }
+    return ids;
+  }
+}
+
+function insertSql(table: string, columns: readonly string[], rows: number): string {
+  const row = `(${columns.map(() => '?').join(', ')})`;
+  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${Array.from({ length: rows }, () => row).join(', ')}`;
+}
+
+function* chunks<T>(items: readonly T[]): Generator<T[]> {
+  for (let i = 0; i < items.length; i += ROWS_PER_STATEMENT) yield items.slice(i, i + ROWS_PER_STATEMENT);
+}

@@ -1,0 +1,107 @@
+import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { nullLogger } from '../../../src/core/platform/basicPorts';
+import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
+import type { SkillRecord } from '../../../src/core/skills/skillSchema';
+import { toRecord } from '../../../src/core/skills/store/skillRecords';
+import { makeScope } from '../../../src/core/skills/store/skillScope';
+import { SkillStore } from '../../../src/core/skills/store/skillStore';
+import { engine, TestClock } from './helpers';
+
+/**
+ * `SkillStore.upsertMany` (the batched write an import uses) must leave exactly the rows, FTS
+ * documents, ids and search results that upserting the same records one by one leaves; and the
+ * store's in-memory learned records (what the journal is written from) must always equal what
+ * the table holds — after batches, deletes, status and usage updates and rolled-back work.
+ */
+
+const NAMES = ['alpha', 'beta', 'gamma', 'delta'];
+const SCOPES = [makeScope('global'), makeScope('tenant', 't1'), makeScope('project', undefined, 'p1')];
+const WORDS = ['deploy', 'invoice', 'rotate', 'certificate', 'archive', 'webhook'];
+
+function record(name: string, scopeIndex: number, word: string, learned: boolean, sharedId: boolean): SkillRecord {
+  const scope = SCOPES[scopeIndex]!;
+  const base = toRecord({
+    name, nameGenerated: false, title: `${word} ${name}`, description: '', trigger: `When you ${word} the ${name}`, task_type: 'api', tags: [word],
+    steps: [`${word} it.`], preconditions: [], failure_modes: [], body: '', domain: '', frames: [], triggers: [], tools: [], allowed_tools: [],
+    requires: [], meta: {}, extra: {}, format: learned ? ('learned' as never) : 'yaml', model_invocable: true, span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
+  }, {
+    origin: learned ? 'learned' : 'pack', originRef: 't', scopeMode: scope.scope_mode, tenantId: scope.scope_tenant_id, projectId: scope.scope_project_id,
+    packName: learned ? '' : 't', workspace: false, sourceFile: learned ? '' : `/p/${name}.skill.yaml`, now: 1, env: {},
+  });
+  // Records sharing one id exercise the id-collision rule (`<id>_<doc id>`).
+  return { ...base, ...(learned ? { format: 'learned' as const } : {}), ...(sharedId ? { id: 'sk_shared' } : {}) };
+}
+
+const recordArb = fc.record({
+  name: fc.constantFrom(...NAMES), scope: fc.nat({ max: SCOPES.length - 1 }), word: fc.constantFrom(...WORDS), learned: fc.boolean(), sharedId: fc.nat({ max: 3 }).map((n) => n === 0),
+}).map((r) => record(r.name, r.scope, r.word, r.learned, r.sharedId));
+
+type Op =
+  | { kind: 'batch'; records: SkillRecord[] }
+  | { kind: 'delete'; name: string; scope: number }
+  | { kind: 'status'; name: string; scope: number }
+  | { kind: 'usage'; name: string; scope: number }
+  | { kind: 'rolledBack'; records: SkillRecord[] };
+
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 4, arbitrary: fc.array(recordArb, { minLength: 1, maxLength: 8 }).map((records) => ({ kind: 'batch' as const, records })) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), name: fc.constantFrom(...NAMES), scope: fc.nat({ max: 2 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('status' as const), name: fc.constantFrom(...NAMES), scope: fc.nat({ max: 2 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('usage' as const), name: fc.constantFrom(...NAMES), scope: fc.nat({ max: 2 }) }) },
+  { weight: 1, arbitrary: fc.array(recordArb, { minLength: 1, maxLength: 4 }).map((records) => ({ kind: 'rolledBack' as const, records })) },
+);
+
+async function openStore(): Promise<SkillStore> {
+  return SkillStore.open({ engine: await engine(['fts4']), store: new MemoryByteStore(), logger: nullLogger, clock: new TestClock() });
+}
+
+function apply(store: SkillStore, op: Op, batched: boolean): void {
+  const write = (records: readonly SkillRecord[]) => (batched ? store.upsertMany(records) : records.forEach((r) => store.upsert(r)));
+  const identity = (o: { name: string; scope: number }) => ({ ...SCOPES[o.scope]!, name: o.name });
+  if (op.kind === 'batch') write(op.records);
+  else if (op.kind === 'delete') store.delete(identity(op));
+  else if (op.kind === 'status') store.setStatus(identity(op), 'inactive', 'missing environment variable: X');
+  else if (op.kind === 'usage') store.recordUsage([identity(op)], 42);
+  else assert.throws(() => store.transaction(() => { write(op.records); throw new Error('rolled back'); }), /rolled back/);
+}
+
+/** Everything a reader can see: rows with doc ids, FTS documents, search and the learned records. */
+function state(store: SkillStore) {
+  return {
+    rows: store.db.all('SELECT * FROM skills ORDER BY doc_id'),
+    fts: store.db.arrays('SELECT docid, name, title, trigger, description, tags, content FROM skills_fts ORDER BY docid'),
+    search: WORDS.map((w) => store.searchFts(w, { includeWorkspacePacks: true, tenantId: 't1', projectId: 'p1', activeOnly: false }, 20)),
+  };
+}
+
+describe('skills: batched upserts (snapshot import at scale)', () => {
+  it('property: upsertMany leaves the same rows, FTS documents, ids and search results as one-by-one upserts; the learned records in memory always equal the table', async function () {
+    this.timeout(60_000);
+    await fc.assert(fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 12 }), async (ops) => {
+      const [one, many] = [await openStore(), await openStore()];
+      // Prime the learned cache early so every later write has to keep it in step.
+      many.learnedRecords();
+      for (const op of ops) {
+        apply(one, op, false);
+        apply(many, op, true);
+        assert.deepEqual(state(many), state(one), JSON.stringify(op));
+        assert.deepEqual(many.learnedRecords(), many.all().filter((r) => r.origin === 'learned'));
+      }
+      one.close();
+      many.close();
+    }), { numRuns: 60 });
+  });
+
+  it('a batch with one record that cannot be stored writes nothing at all', async () => {
+    const store = await openStore();
+    store.upsertMany([record('alpha', 0, 'deploy', true, false)]);
+    const before = state(store);
+    const learnedBefore = store.learnedRecords();
+    const bad = { ...record('beta', 0, 'invoice', true, false), meta: { size: 10n } as never };
+    assert.throws(() => store.upsertMany([record('gamma', 1, 'rotate', true, false), bad]), /BigInt/);
+    assert.deepEqual(state(store), before);
+    assert.deepEqual(store.learnedRecords(), learnedBefore);
+    assert.equal(store.has('gamma', SCOPES[1]), false);
+  });
+});
