@@ -99,15 +99,21 @@ export function rankTools(
   }
   // Stage 1: FTS finds the candidates; stage 2: BM25F over every query term, in JS
   // (term statistics mirror what FTS indexed; no per-row matchinfo).
-  const pool = index.ftsCandidateNames(selected).filter(isCandidate);
-  const scores = stats.scorePool(pool, terms, options.fieldWeights, options.fieldB, expanded.idf, options.k1);
+  // The caller's filter (policy, visibility) runs only for a tool that would enter the top k
+  // at that point, not for every candidate (a large catalog's pool holds thousands); the top k
+  // of the tools that pass is the same as when the pool is filtered first.
   const bonuses = options.nameCoverageBonus > 0 || options.paramCoverageBonus > 0 || options.bigramBonus > 0;
+  const candidates = index.ftsCandidateNames(selected);
+  const pool = bonuses ? candidates.filter(isCandidate) : candidates;
+  const scores = stats.scorePool(pool, terms, options.fieldWeights, options.fieldB, expanded.idf, options.k1);
   const querySet = new Set(terms.map((t) => t.term));
   const ordered = bonuses && options.bigramBonus > 0 ? analyze(query) : [];
   const top: RankedTool[] = [];
   for (let i = 0; i < pool.length; i++) {
     const relevance = bonuses ? scores[i] + bonusScore(index, pool[i], querySet, ordered, options) : scores[i];
-    insertTopK(top, { name: pool[i], relevance }, limit);
+    const candidate = { name: pool[i], relevance };
+    if (!entersTopK(top, candidate, limit) || (!bonuses && !isCandidate(candidate.name))) continue;
+    insertTopK(top, candidate, limit);
   }
   return top;
 }
@@ -130,10 +136,14 @@ export function postingBudgetFor(documents: number, options: Pick<RankerOptions,
   return Math.max(options.postingBudget, Math.ceil((options.postingBudgetShare ?? 0) * documents));
 }
 
+/** True when `candidate` would take a place in `top` (best-first, at most `k` entries). */
+function entersTopK(top: readonly RankedTool[], candidate: RankedTool, k: number): boolean {
+  return k > 0 && (top.length < k || byRelevanceThenName(candidate, top[top.length - 1]) < 0);
+}
+
 /** Keeps `top` sorted best-first with at most `k` entries (k is small: ≤ 20). */
 function insertTopK(top: RankedTool[], candidate: RankedTool, k: number): void {
-  if (k <= 0) return;
-  if (top.length >= k && byRelevanceThenName(candidate, top[top.length - 1]) >= 0) return;
+  if (!entersTopK(top, candidate, k)) return;
   let i = top.length;
   while (i > 0 && byRelevanceThenName(candidate, top[i - 1]) < 0) i--;
   top.splice(i, 0, candidate);
