@@ -37,6 +37,7 @@ const row = (set, r, note = '') => ({
   'MRR@10': r.mrr_at_10,
   p50_ms: r.p50_ms,
   p95_ms: r.p95_ms,
+  p95_cpu_ms: r.p95_cpu_ms ?? '',
   index_ms: r.index_ms,
   index_cpu_ms: r.index_cpu_ms ?? '',
   first_search_ms: r.first_search_ms ?? '',

@@ -2,7 +2,7 @@ import type { CliCommand } from '../cliCommand';
 import { RANKER_DEFAULTS } from '../../core/tools/index/toolRanker';
 import type { RankerOptions } from '../../core/tools/index/toolRanker';
 import { measureUserPath } from './benchUserPath';
-import { mainThreadCpuMs } from './mainThreadCpu';
+import { mainThreadCpuMs, processCpuMs } from './mainThreadCpu';
 import { cliService, defaultService, parseArgs, parseEngine, readJsonl, toToolInputs, toolshedOwnTools, toolsAndQueries } from './toolCliSupport';
 
 interface QueryRow {
@@ -49,7 +49,7 @@ export const benchToolsCommand: CliCommand = {
     'tools: {"name", "description", "inputSchema", "tags"?} per line; queries: {"query", "gold": [names]} per line.',
     '--json prints {recall_at_1, recall_at_5, recall_at_10, mrr_at_10, p50_ms, p95_ms, tools, queries, engine, index_ms,',
     '  index_cpu_ms, first_search_ms, persist_ms}: index_ms = tool list → searchable (cold; index_cpu_ms = its main-thread',
-    '  CPU time, steady on a shared machine), first_search_ms = the search',
+    '  CPU time, steady on a shared machine; p95_cpu_ms: per-query process CPU), first_search_ms = the search',
     '  right after it, persist_ms = the deferred sql.js write + export (the delayed save, off the search path).',
     'Latency is per query in steady state: timed after 500 warm-up searches (JIT), one pass over the queries.',
     '--half odd|even keeps the queries whose id number is odd (the tuning half) or even (held out).',
@@ -100,10 +100,13 @@ export const benchToolsCommand: CliCommand = {
     const total: Tally = { queries: 0, r1: 0, r5: 0, r10: 0, mrr: 0 };
     const byCategory = new Map<string, Tally>();
     const times: number[] = [];
+    const cpuTimes: number[] = [];
     for (const q of queries) {
+      const cpuStart = processCpuMs();
       const start = performance.now();
       const result = run.search({ query: q.query.slice(0, 500), search_type: searchType, limit: 10, include_always_loaded: true });
       times.push(performance.now() - start);
+      cpuTimes.push(processCpuMs() - cpuStart);
       const names = result.ok ? result.output.tools.map((t) => t.name) : [];
       const gold = new Set(q.gold);
       const rank = names.findIndex((n) => gold.has(n));
@@ -116,6 +119,7 @@ export const benchToolsCommand: CliCommand = {
     }
     run.end();
     times.sort((a, b) => a - b);
+    cpuTimes.sort((a, b) => a - b);
     const extras: Record<string, number> = {};
     if (flags.has('reindex') && tools.length > 0) {
       const samples: number[] = [];
@@ -154,6 +158,7 @@ export const benchToolsCommand: CliCommand = {
       ...summary(total),
       p50_ms: round(percentile(times, 0.5)),
       p95_ms: round(percentile(times, 0.95)),
+      p95_cpu_ms: round(percentile(cpuTimes, 0.95)),
       tools: tools.length,
       queries: queries.length,
       engine: service.engine,
