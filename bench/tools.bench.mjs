@@ -42,6 +42,7 @@ const row = (set, r, note = '') => ({
   index_cpu_ms: r.index_cpu_ms ?? '',
   first_search_ms: r.first_search_ms ?? '',
   persist_ms: r.persist_ms ?? '',
+  persist_cpu_ms: r.persist_cpu_ms ?? '',
   reindex_one_ms: r.reindex_one_ms ?? '',
   token_reduction: r.token_reduction ?? '',
   'user/engine p95': r.user_engine_p95_ratio ?? '',

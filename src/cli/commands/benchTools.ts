@@ -86,8 +86,10 @@ export const benchToolsCommand: CliCommand = {
     const firstSearchMs = performance.now() - firstStart;
     firstRun.end();
     const persistStart = performance.now();
+    const persistCpuStart = mainThreadCpuMs();
     await service.flush();
     const persistMs = performance.now() - persistStart;
+    const persistCpuMs = mainThreadCpuMs() - persistCpuStart;
 
     const run = await service.startRun();
     // Warm-up, not counted: the extension host is a long-lived process, so latency is measured
@@ -166,6 +168,7 @@ export const benchToolsCommand: CliCommand = {
       index_cpu_ms: round(indexCpuMs, 1),
       first_search_ms: round(firstSearchMs, 2),
       persist_ms: round(persistMs, 1),
+      persist_cpu_ms: round(persistCpuMs, 1),
       ...extras,
       ...(flags.has('per-category') ? { per_category: Object.fromEntries([...byCategory].map(([k, t]) => [k, { queries: t.queries, ...summary(t) }])) } : {}),
     };

@@ -81,8 +81,11 @@ function hashOf(row: StoredRow): string {
   return row.hash;
 }
 
-/** A row change not yet written to sql.js: the new content, or `null` for a deletion. */
-type PendingRow = { record: ToolRecord; terms: ToolFieldTerms } | null;
+/**
+ * A row change not yet written to sql.js: the record and its term columns (joined at once, so a
+ * large queue holds a few strings per tool, not every term), or `null` for a deletion.
+ */
+type PendingRow = { record: ToolRecord; termColumns: string[] } | null;
 
 export class ToolIndex {
   readonly stats = new FieldStats<ToolField>(TOOL_FIELDS);
@@ -254,7 +257,7 @@ export class ToolIndex {
         report.added++;
       }
       this.remember(record.name, { id, record }, terms);
-      this.pendingRows.set(id, { record, terms });
+      this.pendingRows.set(id, { record, termColumns: termColumns(terms) });
     }
     this.dirty = true;
     report.ms = performance.now() - start;
@@ -275,9 +278,9 @@ export class ToolIndex {
       if (row === null) {
         if (this.storedIds.has(id)) deletes.push(id);
       } else if (this.storedIds.has(id)) {
-        updates.push([id, rowValues(row.record, row.terms)]);
+        updates.push([id, rowValues(row.record, row.termColumns)]);
       } else {
-        inserts.push([id, ...rowValues(row.record, row.terms)]);
+        inserts.push([id, ...rowValues(row.record, row.termColumns)]);
       }
     }
     const written = updates.length + inserts.length;
@@ -459,11 +462,16 @@ function termsOfRow(row: Record<string, string | number>): ToolFieldTerms {
   return terms;
 }
 
-function rowValues(record: ToolRecord, terms: ToolFieldTerms): string[] {
+/** The stored term columns of a tool (analysed terms per field, space-separated). */
+function termColumns(terms: ToolFieldTerms): string[] {
+  return TOOL_FIELDS.map((f) => terms[f].join(' '));
+}
+
+function rowValues(record: ToolRecord, columns: readonly string[]): string[] {
   return [
     record.name, record.namespace, record.sideEffects, record.loadingMode, record.recordHash, record.description,
     JSON.stringify(record.tags),
-    ...TOOL_FIELDS.map((f) => terms[f].join(' ')),
+    ...columns,
   ];
 }
 
