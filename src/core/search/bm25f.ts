@@ -49,6 +49,18 @@ export class FieldStats<F extends string, K extends string | number = string> {
     return this.docs.has(key);
   }
 
+  /** The interned id of `term` (stable: ids are never reused), or undefined if never seen. */
+  termId(term: string): number | undefined {
+    return this.termIds.get(term);
+  }
+
+  /** Calls `fn` with each distinct term id of a document, ascending (nothing for an unknown key). */
+  forEachTermId(key: K, fn: (termId: number) => void): void {
+    const packed = this.docs.get(key);
+    if (!packed) return;
+    for (let at = this.fields.length; at < packed.length; at += this.stride) fn(packed[at]);
+  }
+
   /** Documents containing the term in any field (0 when absent). */
   df(term: string): number {
     const id = this.termIds.get(term);

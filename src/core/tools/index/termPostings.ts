@@ -1,34 +1,27 @@
 /**
- * Stage-1 candidate postings in memory: analysed term → ids of the tools that contain it in any
- * field. This is exactly the set an FTS MATCH of `"t1" OR "t2" …` returns over the term columns
- * (analysed terms are `[a-z0-9]+`, which FTS's tokenizer keeps whole), so the first search after
- * a cold index needs no sql.js write, and large catalogs skip sql.js's doclist decoding.
+ * Stage-1 candidate postings in memory: term id (the BM25F statistics' interned ids) → ids of
+ * the tools that contain the term in any field. This is exactly the set an FTS MATCH of
+ * `"t1" OR "t2" …` returns over the stored term columns (analysed terms are `[a-z0-9]+`, which
+ * FTS's tokenizer keeps whole), so the first search after a cold index needs no sql.js write,
+ * and large catalogs skip sql.js's doclist decoding.
  *
  * Memory: one growable Int32Array per term (≈ 4–8 bytes per tool-term pair). Removal is a
  * batched compaction over all lists (O(postings)), paid only by writes that remove or replace
  * tools.
  */
 export class TermPostings {
-  private readonly lists = new Map<string, { ids: Int32Array; length: number }>();
+  private readonly lists: Array<{ ids: Int32Array; length: number } | undefined> = [];
   /** Scratch for `union`: a seen-mark per id (grown on demand, cleared after each call). */
   private seen = new Uint8Array(0);
   private maxId = 0;
 
-  /**
-   * Records that tool `id` contains each of the terms (duplicates are ignored). A tool's terms
-   * are added in one call, so a repeated term finds `id` already last in its list.
-   */
-  add(id: number, fieldTerms: Iterable<readonly string[]>): void {
+  /** Records that tool `id` contains the term `termId` (call once per distinct term). */
+  add(id: number, termId: number): void {
     if (id > this.maxId) this.maxId = id;
-    for (const terms of fieldTerms) for (const term of terms) this.addOne(term, id);
-  }
-
-  private addOne(term: string, id: number): void {
-    let list = this.lists.get(term);
-    if (list && list.length > 0 && list.ids[list.length - 1] === id) return;
+    let list = this.lists[termId];
     if (!list) {
       list = { ids: new Int32Array(4), length: 0 };
-      this.lists.set(term, list);
+      this.lists[termId] = list;
     } else if (list.length === list.ids.length) {
       const grown = new Int32Array(list.ids.length * 2);
       grown.set(list.ids);
@@ -37,31 +30,27 @@ export class TermPostings {
     list.ids[list.length++] = id;
   }
 
-  /** Drops every id in `ids` from every list (one pass; terms left empty are forgotten). */
+  /** Drops every id in `ids` from every list (one pass). */
   removeAll(ids: ReadonlySet<number>): void {
     if (ids.size === 0) return;
-    for (const [term, list] of this.lists) {
+    for (const list of this.lists) {
+      if (!list) continue;
       let kept = 0;
       for (let i = 0; i < list.length; i++) {
         const id = list.ids[i];
         if (!ids.has(id)) list.ids[kept++] = id;
       }
       list.length = kept;
-      if (kept === 0) this.lists.delete(term);
     }
   }
 
-  clear(): void {
-    this.lists.clear();
-  }
-
-  /** Ids containing any of `terms`, ascending (the order FTS returns docids in). */
-  union(terms: readonly string[]): Int32Array {
+  /** Tool ids containing any of the terms, ascending (the order FTS returns docids in). */
+  union(termIds: readonly number[]): Int32Array {
     let total = 0;
     const chosen: Array<{ ids: Int32Array; length: number }> = [];
-    for (const term of new Set(terms)) {
-      const list = this.lists.get(term);
-      if (!list) continue;
+    for (const termId of new Set(termIds)) {
+      const list = this.lists[termId];
+      if (!list || list.length === 0) continue;
       chosen.push(list);
       total += list.length;
     }

@@ -352,7 +352,12 @@ export class ToolIndex {
   ftsCandidateNames(terms: readonly string[]): string[] {
     const out: string[] = [];
     if (this.fts === 'none' || terms.length === 0) return out;
-    for (const id of this.postings.union(terms)) {
+    const termIds: number[] = [];
+    for (const term of terms) {
+      const termId = this.stats.termId(term);
+      if (termId !== undefined) termIds.push(termId);
+    }
+    for (const id of this.postings.union(termIds)) {
       const name = this.idToName.get(id);
       if (name !== undefined) out.push(name);
     }
@@ -407,7 +412,7 @@ export class ToolIndex {
     this.fingerprintQueue.push(row);
     this.idToName.set(row.id, name);
     this.stats.set(name, terms);
-    this.postings.add(row.id, TOOL_FIELDS.map((field) => terms[field]));
+    this.stats.forEachTermId(name, (termId) => this.postings.add(row.id, termId));
   }
 
   /** Drops a row from the mirror; its postings go in the caller's batched `removeAll`. */
