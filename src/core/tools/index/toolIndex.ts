@@ -7,6 +7,10 @@ import { FieldStats } from '../../search/bm25f';
 import { bm25FromMatchinfoBlob, ftsOrExpression } from '../../search/ftsBm25';
 import { TOOL_FIELDS, toolFieldTerms } from './toolDocument';
 import { TermPostings } from './termPostings';
+import {
+  BULK_MIN_ROWS, INSERT_BATCH, OPTIMIZE_AFTER_ROWS, TERM_COLUMNS, UPDATE_SQL,
+  createFtsTriggers, createSchema, dropFtsTriggers, insertSql, optimizeFts, rowValues, setMeta, termColumns, termsOfRow,
+} from './toolIndexSql';
 import type { ToolField, ToolFieldTerms } from './toolDocument';
 import type { ToolRecord } from '../toolRecord';
 import type { RelatedTerms } from '../../search/relatedTerms';
@@ -40,11 +44,7 @@ import type { RelatedTerms } from '../../search/relatedTerms';
 export const TOOL_INDEX_KEY = 'tools.db';
 const SCHEMA_REVISION = 4;
 
-/**
- * FTS columns: the analysed term columns of `tools` themselves (external content, no second
- * copy of the text), and their BM25 weights for the stage-1-only ablation.
- */
-const FTS_COLUMNS = ['name_terms', 'tag_terms', 'description_terms', 'param_name_terms', 'param_description_terms'] as const;
+/** BM25 weights of the FTS columns (toolIndexSql.ts FTS_COLUMNS) for the stage-1-only ablation. */
 export const STAGE1_COLUMN_WEIGHTS = [3, 2, 1, 0.7, 0.5];
 
 export interface SyncReport {
@@ -443,58 +443,6 @@ export class ToolIndex {
   }
 }
 
-const TERM_COLUMNS = ['name_terms', 'tag_terms', 'description_terms', 'param_name_terms', 'param_description_terms'] as const;
-const ROW_COLUMNS = [
-  'name', 'namespace', 'side_effects', 'loading_mode', 'record_hash', 'description', 'tags_json',
-  ...TERM_COLUMNS,
-] as const;
-
-const UPDATE_SQL = `UPDATE tools SET ${ROW_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`;
-/** Rows per multi-row INSERT (× 13 columns stays under SQLite's 999 bound parameters). */
-const INSERT_BATCH = 70;
-const ROW_PLACEHOLDERS = `(${['id', ...ROW_COLUMNS].map(() => '?').join(', ')})`;
-function insertSql(rows: number): string {
-  return `INSERT INTO tools (id, ${ROW_COLUMNS.join(', ')}) VALUES ${Array.from({ length: rows }, () => ROW_PLACEHOLDERS).join(', ')}`;
-}
-
-/** The stored term columns of a `tools` row → analysed terms per field. */
-function termsOfRow(row: Record<string, string | number>): ToolFieldTerms {
-  const terms = {} as ToolFieldTerms;
-  TOOL_FIELDS.forEach((field, i) => {
-    const text = String(row[TERM_COLUMNS[i]] ?? '');
-    terms[field] = text.length > 0 ? text.split(' ') : [];
-  });
-  return terms;
-}
-
-/** The stored term columns of a tool (analysed terms per field, space-separated). */
-function termColumns(terms: ToolFieldTerms): string[] {
-  return TOOL_FIELDS.map((f) => terms[f].join(' '));
-}
-
-function rowValues(record: ToolRecord, columns: readonly string[]): string[] {
-  return [
-    record.name, record.namespace, record.sideEffects, record.loadingMode, record.recordHash, record.description,
-    JSON.stringify(record.tags),
-    ...columns,
-  ];
-}
-
-/** Rows written in one sync from which the FTS triggers give way to one FTS 'rebuild'. */
-const BULK_MIN_ROWS = 64;
-
-/** Rows written in one sync from which the FTS index is merged into one segment. */
-const OPTIMIZE_AFTER_ROWS = 32;
-
-function optimizeFts(db: SqlDatabase, fts: FtsEngine): void {
-  if (fts === 'none') return;
-  db.run(`INSERT INTO tools_fts(tools_fts) VALUES ('optimize')`);
-}
-
-function setMeta(db: SqlDatabase, key: string, value: string): void {
-  db.run('INSERT INTO tool_index_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value]);
-}
-
 /**
  * Catalog fingerprint: the XOR of every record hash (each a sha256 over the record, its name
  * included). Names are unique, so it identifies the set of indexed records
@@ -518,71 +466,4 @@ export function catalogFingerprint(records: readonly Pick<ToolRecord, 'recordHas
   const fp = new XorFingerprint();
   for (const r of records) fp.toggle(r.recordHash);
   return fp.digest();
-}
-
-function createSchema(db: SqlDatabase, fts: FtsEngine): void {
-  db.exec(`
-    CREATE TABLE tools (
-      id INTEGER PRIMARY KEY,
-      name TEXT NOT NULL UNIQUE,
-      namespace TEXT NOT NULL,
-      side_effects TEXT NOT NULL,
-      loading_mode TEXT NOT NULL,
-      record_hash TEXT NOT NULL,
-      description TEXT NOT NULL,
-      tags_json TEXT NOT NULL,
-      ${TERM_COLUMNS.map((c) => `${c} TEXT NOT NULL`).join(',\n      ')}
-    );
-    CREATE TABLE tool_index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-  `);
-  const cols = FTS_COLUMNS.join(', ');
-  if (fts === 'fts5') {
-    db.exec(`CREATE VIRTUAL TABLE tools_fts USING fts5(${cols}, content='tools', content_rowid='id');`);
-  } else if (fts === 'fts4') {
-    db.exec(`CREATE VIRTUAL TABLE tools_fts USING fts4(content="tools", ${cols});`);
-  }
-  createFtsTriggers(db, fts);
-}
-
-const FTS_TRIGGERS = ['tools_ai', 'tools_ad', 'tools_bd', 'tools_bu', 'tools_au'] as const;
-
-function dropFtsTriggers(db: SqlDatabase): void {
-  db.exec(FTS_TRIGGERS.map((t) => `DROP TRIGGER IF EXISTS ${t};`).join('\n'));
-}
-
-/** The triggers that keep `tools_fts` in sync with `tools` (external content). */
-function createFtsTriggers(db: SqlDatabase, fts: FtsEngine): void {
-  const cols = FTS_COLUMNS.join(', ');
-  const newCols = FTS_COLUMNS.map((c) => `new.${c}`).join(', ');
-  const oldCols = FTS_COLUMNS.map((c) => `old.${c}`).join(', ');
-  if (fts === 'fts5') {
-    db.exec(`
-      CREATE TRIGGER tools_ai AFTER INSERT ON tools BEGIN
-        INSERT INTO tools_fts(rowid, ${cols}) VALUES (new.id, ${newCols});
-      END;
-      CREATE TRIGGER tools_ad AFTER DELETE ON tools BEGIN
-        INSERT INTO tools_fts(tools_fts, rowid, ${cols}) VALUES ('delete', old.id, ${oldCols});
-      END;
-      CREATE TRIGGER tools_au AFTER UPDATE ON tools BEGIN
-        INSERT INTO tools_fts(tools_fts, rowid, ${cols}) VALUES ('delete', old.id, ${oldCols});
-        INSERT INTO tools_fts(rowid, ${cols}) VALUES (new.id, ${newCols});
-      END;
-    `);
-  } else if (fts === 'fts4') {
-    // FTS4 external content: delete the old FTS row BEFORE the content row changes.
-    db.exec(`
-      CREATE TRIGGER tools_ai AFTER INSERT ON tools BEGIN
-        INSERT INTO tools_fts(docid, ${cols}) VALUES (new.id, ${newCols});
-      END;
-      CREATE TRIGGER tools_bd BEFORE DELETE ON tools BEGIN
-        DELETE FROM tools_fts WHERE docid = old.id;
-      END;
-      CREATE TRIGGER tools_bu BEFORE UPDATE ON tools BEGIN
-        DELETE FROM tools_fts WHERE docid = old.id;
-      END;
-      CREATE TRIGGER tools_au AFTER UPDATE ON tools BEGIN
-        INSERT INTO tools_fts(docid, ${cols}) VALUES (new.id, ${newCols});
-      END;
-    `);
-  }
 }
