@@ -57,6 +57,18 @@ export class FieldStats<F extends string, K extends string | number = string> {
     return this.docs.has(key);
   }
 
+  /** The interned id of `term` (stable: ids are never reused), or undefined if never seen. */
+  termId(term: string): number | undefined {
+    return this.termIds.get(term);
+  }
+
+  /** Calls `fn` with each distinct term id of a document, ascending (nothing for an unknown key). */
+  forEachTermId(key: K, fn: (termId: number) => void): void {
+    const packed = this.docs.get(key);
+    if (!packed) return;
+    for (let at = this.fields.length; at < packed.length; at += this.stride) fn(packed[at]);
+  }
+
   /** Documents containing the term in any field (0 when absent). */
   df(term: string): number {
     const id = this.termIds.get(term);
@@ -143,32 +155,46 @@ export class FieldStats<F extends string, K extends string | number = string> {
   set(key: K, fieldTerms: Readonly<Record<F, readonly string[]>>): void {
     this.delete(key);
     const n = this.fields.length;
-    const counts = new Map<number, number[]>();
+    let total = 0;
+    for (let f = 0; f < n; f++) total += fieldTerms[this.fields[f]].length;
+    // One code per occurrence, (term id × fields + field), sorted natively: equal codes are one
+    // field's count of a term, and a term's fields are adjacent — no per-term arrays to build.
+    const codes = new Uint32Array(total);
+    let k = 0;
     for (let f = 0; f < n; f++) {
-      for (const term of fieldTerms[this.fields[f]]) {
-        const id = this.intern(term);
-        let perField = counts.get(id);
-        if (!perField) {
-          perField = new Array<number>(n).fill(0);
-          counts.set(id, perField);
-        }
-        perField[f] = Math.min(perField[f] + 1, MAX_FREQUENCY);
-      }
+      for (const term of fieldTerms[this.fields[f]]) codes[k++] = this.intern(term) * n + f;
     }
-    const ids = [...counts.keys()].sort((a, b) => a - b);
-    const packed = new Uint32Array(n + ids.length * this.stride);
+    codes.sort();
+    let distinct = 0;
+    let previousId = -1;
+    for (let i = 0; i < total; i++) {
+      const id = Math.floor(codes[i] / n);
+      if (id !== previousId) distinct++;
+      previousId = id;
+    }
+    const packed = new Uint32Array(n + distinct * this.stride);
     for (let f = 0; f < n; f++) {
       const length = fieldTerms[this.fields[f]].length;
       packed[f] = length;
       this.totalLength[f] += length;
     }
-    let at = n;
-    for (const id of ids) {
-      const perField = counts.get(id)!;
-      packed[at] = id;
-      for (let f = 0; f < n; f += 2) packed[at + 1 + f / 2] = perField[f] | ((perField[f + 1] ?? 0) << 16);
-      this.docFreq[id]++;
-      at += this.stride;
+    let at = n - this.stride;
+    previousId = -1;
+    for (let i = 0; i < total; ) {
+      const code = codes[i];
+      let end = i + 1;
+      while (end < total && codes[end] === code) end++;
+      const id = Math.floor(code / n);
+      const f = code - id * n;
+      const count = Math.min(end - i, MAX_FREQUENCY);
+      if (id !== previousId) {
+        at += this.stride;
+        packed[at] = id;
+        this.docFreq[id]++;
+        previousId = id;
+      }
+      packed[at + 1 + (f >> 1)] |= f & 1 ? count << 16 : count;
+      i = end;
     }
     this.docs.set(key, packed);
   }

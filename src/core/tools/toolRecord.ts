@@ -38,7 +38,10 @@ export interface ToolRecord {
   readonly examples: readonly ToolExample[];
   readonly exampleSource?: ExampleSourceKind;
   readonly exampleProblems: readonly ExampleProblem[];
-  /** sha256 of the canonical metadata, examples included. */
+  /**
+   * sha256 of the canonical metadata, examples included. Computed on first read: a cold index
+   * needs it only when the index is persisted, not to answer the first search.
+   */
   readonly recordHash: string;
 }
 
@@ -143,11 +146,16 @@ export function normalizeTool(input: ToolInput, config: CompiledToolConfig, exam
     source: input.source,
     examples: resolved.examples,
   };
+  let recordHash: string | undefined;
   return {
     ...base,
     exampleSource: resolved.source,
     exampleProblems: resolved.problems,
-    recordHash: sha256Hex(canonicalJson(base)),
+    // An own enumerable getter (not a prototype one), so `{ ...record }` copies the value.
+    get recordHash(): string {
+      recordHash ??= sha256Hex(canonicalJson(base));
+      return recordHash;
+    },
   };
 }
 

@@ -106,7 +106,7 @@ export class ToolSearchService {
     private readonly sink: EventSink,
   ) {
     this.toolsConfig = catalog.config.tools;
-    this.pickLog = new ToolPickLog(() => this.index.db, () => {
+    this.pickLog = new ToolPickLog(() => this.index.companionDb, () => {
       this.index.markDirty();
       // Learning data is not worth a database export per search: saved within half a minute (or at flush).
       if (!this.saveTimer) this.scheduleSave(PICK_LOG_SAVE_DELAY_MS);

@@ -13,6 +13,7 @@ export type ToolFieldTerms = Record<ToolField, string[]>;
 const MAX_FIELD_CHARS = 4000;
 const MAX_PARAMS = 60;
 const ALL_DIGITS = /^[0-9]+$/;
+const NON_ASCII = /[^\x00-\x7f]/;
 
 export function toolFieldTerms(record: Pick<ToolRecord, 'name' | 'tags' | 'description' | 'inputSchema'>): ToolFieldTerms {
   const paramNames: string[] = [];
@@ -35,7 +36,9 @@ function collectParams(schema: unknown, names: string[], descriptions: string[],
   if (properties && typeof properties === 'object') {
     for (const [key, value] of Object.entries(properties as Record<string, unknown>)) {
       if (names.length >= MAX_PARAMS) return;
-      names.push(splitIdentifier(key).join(' '));
+      // `analyze` splits an ASCII identifier exactly as splitIdentifier does, so only other
+      // keys are pre-split (kept for them: the pre-split drops what NFKD would have kept).
+      names.push(NON_ASCII.test(key) ? splitIdentifier(key).join(' ') : key);
       if (value && typeof value === 'object') {
         const description = (value as { description?: unknown }).description;
         if (typeof description === 'string') descriptions.push(description);

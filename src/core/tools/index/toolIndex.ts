@@ -6,6 +6,11 @@ import type { PersistentDatabase } from '../../sql/persistentDatabase';
 import { FieldStats } from '../../search/bm25f';
 import { bm25FromMatchinfoBlob, ftsOrExpression } from '../../search/ftsBm25';
 import { TOOL_FIELDS, toolFieldTerms } from './toolDocument';
+import { TermPostings } from './termPostings';
+import {
+  BULK_MIN_ROWS, INSERT_BATCH, OPTIMIZE_AFTER_ROWS, TERM_COLUMNS, UPDATE_SQL,
+  createFtsTriggers, createSchema, dropFtsTriggers, insertSql, optimizeFts, rowValues, setMeta, termColumns, termsOfRow,
+} from './toolIndexSql';
 import type { ToolField, ToolFieldTerms } from './toolDocument';
 import type { ToolRecord } from '../toolRecord';
 import type { RelatedTerms } from '../../search/relatedTerms';
@@ -23,22 +28,23 @@ import type { RelatedTerms } from '../../search/relatedTerms';
  *   Large writes (cold index, catalog swaps) drop the triggers, write rows in multi-row
  *   INSERTs and rebuild FTS once; every large write ends with an FTS 'optimize' (one
  *   segment: each MATCH term then costs one b-tree lookup instead of one per segment).
- * - Stage-1 retrieval: `ftsCandidateNames` — FTS MATCH over selected query terms, docids
- *   only; `ftsCandidates` (weighted BM25 from FTS5 `bm25()` / FTS4 `matchinfo('pcnalx')`)
- *   remains for the stage-1-only ablation.
+ * - Stage-1 retrieval: `ftsCandidateNames` — the tools containing any selected query term,
+ *   from in-memory postings that hold exactly what an FTS MATCH over the term columns returns
+ *   (termPostings.ts); `ftsCandidates` (weighted BM25 from FTS5 `bm25()` / FTS4
+ *   `matchinfo('pcnalx')`) remains for the stage-1-only ablation.
  * - An in-memory mirror of the analysed fields (`stats`, compact BM25F term statistics) serves
  *   the scoring stage and is loaded from the stored terms on a warm start, so unchanged tools
  *   are not re-analysed. `applyDelta` re-indexes a known change in O(changed).
+ * - Writes are deferred: `sync`/`applyDelta` update the in-memory mirror (searchable at once)
+ *   and queue the row changes; sql.js is written in one transaction when the index is saved
+ *   (the service's delayed save) or read (`db`, `fieldTerms`, `ftsCandidates`). A cold index
+ *   therefore costs analysis only, and record hashes (sha256) are computed at that write.
  */
 
 export const TOOL_INDEX_KEY = 'tools.db';
 const SCHEMA_REVISION = 4;
 
-/**
- * FTS columns: the analysed term columns of `tools` themselves (external content, no second
- * copy of the text), and their BM25 weights for the stage-1-only ablation.
- */
-const FTS_COLUMNS = ['name_terms', 'tag_terms', 'description_terms', 'param_name_terms', 'param_description_terms'] as const;
+/** BM25 weights of the FTS columns (toolIndexSql.ts FTS_COLUMNS) for the stage-1-only ablation. */
 export const STAGE1_COLUMN_WEIGHTS = [3, 2, 1, 0.7, 0.5];
 
 export interface SyncReport {
@@ -63,16 +69,36 @@ export interface ToolIndexOptions {
   relatedTerms?: RelatedTerms;
 }
 
+/** An indexed tool: its row id and its record hash (read from the record when first needed). */
 interface StoredRow {
-  id: number;
-  hash: string;
+  readonly id: number;
+  hash?: string;
+  readonly record?: ToolRecord;
 }
+
+function hashOf(row: StoredRow): string {
+  row.hash ??= row.record!.recordHash;
+  return row.hash;
+}
+
+/**
+ * A row change not yet written to sql.js: the record and its term columns (joined at once, so a
+ * large queue holds a few strings per tool, not every term), or `null` for a deletion.
+ */
+type PendingRow = { record: ToolRecord; termColumns: string[] } | null;
 
 export class ToolIndex {
   readonly stats = new FieldStats<ToolField>(TOOL_FIELDS);
   private readonly rows = new Map<string, StoredRow>();
   private readonly idToName = new Map<number, string>();
   private readonly fingerprint = new XorFingerprint();
+  /** Rows whose hash still has to be XOR-ed into `fingerprint` (added or removed since). */
+  private fingerprintQueue: StoredRow[] = [];
+  private readonly postings = new TermPostings();
+  /** Row changes by id, applied to sql.js by `flushPending`. */
+  private readonly pendingRows = new Map<number, PendingRow>();
+  /** Ids present in the sql.js `tools` table (decides INSERT vs UPDATE vs nothing). */
+  private readonly storedIds = new Set<number>();
   private saveChain: Promise<void> = Promise.resolve();
   private dirty = false;
   /** Highest row id handed out (ids are assigned here, so inserts need no read-back). */
@@ -109,7 +135,17 @@ export class ToolIndex {
     return this.options.relatedTerms;
   }
 
+  /** The database with every queued row change written (readers of the `tools` table). */
   get db(): SqlDatabase {
+    this.flushPending();
+    return this.pdb.db;
+  }
+
+  /**
+   * The database for companion tables that never read `tools` (the pick log): no flush, so
+   * logging a search right after a cold index does not pay for the deferred write.
+   */
+  get companionDb(): SqlDatabase {
     return this.pdb.db;
   }
 
@@ -122,7 +158,14 @@ export class ToolIndex {
   }
 
   catalogFingerprint(): string {
+    for (const row of this.fingerprintQueue) this.fingerprint.toggle(hashOf(row));
+    this.fingerprintQueue = [];
     return this.fingerprint.digest();
+  }
+
+  /** Row changes not yet written to sql.js (0 once saved or read). */
+  get pendingWrites(): number {
+    return this.pendingRows.size;
   }
 
   nameOf(id: number): string | undefined {
@@ -130,7 +173,14 @@ export class ToolIndex {
   }
 
   storedHash(name: string): string | undefined {
-    return this.rows.get(name)?.hash;
+    const row = this.rows.get(name);
+    return row ? hashOf(row) : undefined;
+  }
+
+  /** True when `record` is indexed as is (same object, or same record hash). */
+  private isIndexed(record: ToolRecord): boolean {
+    const row = this.rows.get(record.name);
+    return row !== undefined && (row.record === record || hashOf(row) === record.recordHash);
   }
 
   /**
@@ -146,7 +196,7 @@ export class ToolIndex {
     let unchanged = 0;
     for (const record of records) {
       wanted.add(record.name);
-      if (this.rows.get(record.name)?.hash === record.recordHash) unchanged++;
+      if (this.isIndexed(record)) unchanged++;
       else changed.push(record);
     }
     const removed: string[] = [];
@@ -163,61 +213,85 @@ export class ToolIndex {
    */
   applyDelta(upserted: readonly ToolRecord[], removedNames: readonly string[]): SyncReport {
     const start = performance.now();
-    const changed = upserted.filter((record) => this.rows.get(record.name)?.hash !== record.recordHash);
+    const changed = upserted.filter((record) => !this.isIndexed(record));
     const removed = removedNames.filter((name) => this.rows.has(name));
     const unchanged = this.rows.size - removed.length - changed.filter((record) => this.rows.has(record.name)).length;
     return this.write(start, changed, removed, undefined, unchanged);
   }
 
-  /** Writes `changed` rows and deletes `removed` ones; `all` set = non-incremental full rebuild. */
+  /**
+   * Applies `changed` rows and `removed` names to the in-memory mirror (searchable on return)
+   * and queues the sql.js writes; `all` set = non-incremental full rebuild.
+   */
   private write(start: number, changed: readonly ToolRecord[], removed: readonly string[], all: readonly ToolRecord[] | undefined, unchanged: number): SyncReport {
     const report: SyncReport = { added: 0, updated: 0, removed: 0, unchanged, skipped: false, ms: 0 };
-    const incremental = all === undefined;
-    const records = all ?? [];
     if (changed.length === 0 && removed.length === 0) {
       report.skipped = true;
       report.ms = performance.now() - start;
       return report;
     }
+    const toWrite = all ?? changed;
+    const gone = all ? [...this.rows.keys()] : removed;
+    if (all) report.unchanged = 0;
+    // Postings drop every replaced or removed id in one pass, before the new terms go in.
+    const replacedIds = new Set<number>();
+    for (const name of gone) replacedIds.add(this.rows.get(name)!.id);
+    for (const record of toWrite) {
+      const existing = this.rows.get(record.name);
+      if (existing) replacedIds.add(existing.id);
+    }
+    this.postings.removeAll(replacedIds);
+    for (const name of gone) {
+      this.pendingRows.set(this.rows.get(name)!.id, null);
+      this.forget(name);
+    }
+    report.removed = removed.length;
+    for (const record of toWrite) {
+      const existing = this.rows.get(record.name);
+      const terms = toolFieldTerms(record);
+      const id = existing ? existing.id : ++this.maxId;
+      if (existing) {
+        this.forget(record.name);
+        report.updated++;
+      } else {
+        report.added++;
+      }
+      this.remember(record.name, { id, record }, terms);
+      this.pendingRows.set(id, { record, termColumns: termColumns(terms) });
+    }
+    this.dirty = true;
+    report.ms = performance.now() - start;
+    return report;
+  }
+
+  /**
+   * Writes the queued row changes to sql.js in one transaction. Bulk writes (cold index, big
+   * catalog swaps) drop the FTS triggers, write rows in multi-row INSERTs and rebuild FTS once
+   * from the content table — far cheaper in sql.js than one trigger-driven FTS write per row.
+   */
+  private flushPending(): void {
+    if (this.pendingRows.size === 0) return;
+    const deletes: number[] = [];
+    const updates: Array<[number, string[]]> = [];
+    const inserts: unknown[][] = [];
+    for (const [id, row] of this.pendingRows) {
+      if (row === null) {
+        if (this.storedIds.has(id)) deletes.push(id);
+      } else if (this.storedIds.has(id)) {
+        updates.push([id, rowValues(row.record, row.termColumns)]);
+      } else {
+        inserts.push([id, ...rowValues(row.record, row.termColumns)]);
+      }
+    }
+    const written = updates.length + inserts.length;
     const db = this.pdb.db;
     db.transaction(() => {
-      let toWrite: readonly ToolRecord[] = changed;
-      const remaining = incremental ? this.rows.size - removed.length : 0;
-      if (!incremental) toWrite = [...records];
-      // Bulk writes (cold index, big catalog swaps): FTS triggers are dropped, rows are
-      // written in multi-row statements, and the FTS index is rebuilt once from the content
-      // table — far cheaper in sql.js than one trigger-driven FTS write per row.
-      const bulk = this.fts !== 'none' && toWrite.length >= BULK_MIN_ROWS && toWrite.length * 4 >= remaining;
+      const remaining = this.storedIds.size - deletes.length;
+      const bulk = this.fts !== 'none' && written >= BULK_MIN_ROWS && written * 4 >= remaining;
       if (bulk) dropFtsTriggers(db);
-      if (!incremental) {
-        // Full rebuild on any change (enableIncrementalIndex = false).
-        db.run('DELETE FROM tools');
-        for (const name of [...this.rows.keys()]) this.forget(name);
-        report.unchanged = 0;
-      } else {
-        for (const name of removed) {
-          db.run('DELETE FROM tools WHERE id = ?', [this.rows.get(name)!.id]);
-          this.forget(name);
-        }
-      }
-      report.removed = removed.length;
-      const inserts: unknown[][] = [];
-      for (const record of toWrite) {
-        const existing = this.rows.get(record.name);
-        const terms = toolFieldTerms(record);
-        const values = rowValues(record, terms);
-        if (existing) {
-          db.run(UPDATE_SQL, [...values, existing.id]);
-          this.forget(record.name);
-          this.remember(record.name, existing.id, record.recordHash, terms);
-          report.updated++;
-        } else {
-          const id = ++this.maxId;
-          inserts.push([id, ...values]);
-          this.remember(record.name, id, record.recordHash, terms);
-          report.added++;
-        }
-      }
+      if (deletes.length > 0 && deletes.length === this.storedIds.size) db.run('DELETE FROM tools');
+      else for (const id of deletes) db.run('DELETE FROM tools WHERE id = ?', [id]);
+      for (const [id, values] of updates) db.run(UPDATE_SQL, [...values, id]);
       for (let i = 0; i < inserts.length; i += INSERT_BATCH) {
         const batch = inserts.slice(i, i + INSERT_BATCH);
         db.run(insertSql(batch.length), batch.flat() as string[]);
@@ -229,13 +303,13 @@ export class ToolIndex {
       // Large writes leave FTS4/5 with many small segments, and every MATCH term then
       // searches each of them; one merge (milliseconds) keeps queries fast. Small changes
       // stay O(changed): the engine's own auto-merge bounds their segments.
-      if (toWrite.length >= OPTIMIZE_AFTER_ROWS) optimizeFts(db, this.fts);
-      setMeta(db, 'catalog_fingerprint', this.fingerprint.digest());
+      if (written >= OPTIMIZE_AFTER_ROWS) optimizeFts(db, this.fts);
+      setMeta(db, 'catalog_fingerprint', this.catalogFingerprint());
       setMeta(db, 'tool_count', String(this.rows.size));
     });
-    this.dirty = true;
-    report.ms = performance.now() - start;
-    return report;
+    for (const id of deletes) this.storedIds.delete(id);
+    for (const row of inserts) this.storedIds.add(row[0] as number);
+    this.pendingRows.clear();
   }
 
   /**
@@ -245,6 +319,7 @@ export class ToolIndex {
   ftsCandidates(terms: readonly string[]): Map<string, number> {
     const out = new Map<string, number>();
     if (this.fts === 'none' || terms.length === 0) return out;
+    this.flushPending();
     const expression = ftsOrExpression(terms);
     if (this.fts === 'fts5') {
       const rows = this.pdb.db.all<{ id: number; rel: number }>(
@@ -269,20 +344,21 @@ export class ToolIndex {
   }
 
   /**
-   * Stage 1 (fast path): the tools matching any of `terms` through the FTS index, as names.
-   * One `group_concat` row per query, so sql.js does not marshal a row (or a matchinfo blob)
-   * per document; BM25/BM25F arithmetic then runs in JS over the in-memory term statistics
-   * (`stats`), which mirror exactly what FTS indexed. Empty when FTS is unavailable.
+   * Stage 1 (fast path): the tools containing any of `terms` (analysed), as names in row-id
+   * order — the rows an FTS MATCH of the OR-ed terms returns, read from the in-memory postings
+   * (no sql.js call, and nothing waits for the deferred write). BM25/BM25F arithmetic then runs
+   * in JS over the in-memory term statistics (`stats`). Empty when FTS is unavailable, as before.
    */
   ftsCandidateNames(terms: readonly string[]): string[] {
     const out: string[] = [];
     if (this.fts === 'none' || terms.length === 0) return out;
-    const id = this.fts === 'fts5' ? 'rowid' : 'docid';
-    const row = this.pdb.db.arrays(`SELECT group_concat(${id}, ' ') FROM tools_fts WHERE tools_fts MATCH ?`, [ftsOrExpression(terms)])[0];
-    const ids = row?.[0];
-    if (typeof ids !== 'string' || ids.length === 0) return out;
-    for (const part of ids.split(' ')) {
-      const name = this.idToName.get(Number(part));
+    const termIds: number[] = [];
+    for (const term of terms) {
+      const termId = this.stats.termId(term);
+      if (termId !== undefined) termIds.push(termId);
+    }
+    for (const id of this.postings.union(termIds)) {
+      const name = this.idToName.get(id);
       if (name !== undefined) out.push(name);
     }
     return out;
@@ -296,14 +372,17 @@ export class ToolIndex {
   fieldTerms(name: string): ToolFieldTerms | undefined {
     const row = this.rows.get(name);
     if (!row) return undefined;
-    const stored = this.pdb.db.get<Record<string, string | number>>(`SELECT ${TERM_COLUMNS.join(', ')} FROM tools WHERE id = ?`, [row.id]);
+    const stored = this.db.get<Record<string, string | number>>(`SELECT ${TERM_COLUMNS.join(', ')} FROM tools WHERE id = ?`, [row.id]);
     return stored ? termsOfRow(stored) : undefined;
   }
 
   /** Writes the database bytes now (serialised with other saves). */
   async save(): Promise<void> {
     this.dirty = false;
-    const next = this.saveChain.then(() => this.pdb.save());
+    const next = this.saveChain.then(() => {
+      this.flushPending();
+      return this.pdb.save();
+    });
     this.saveChain = next.catch((error: unknown) => {
       this.dirty = true;
       this.options.logger.error(`Saving the tool index failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -326,19 +405,23 @@ export class ToolIndex {
     this.pdb.close();
   }
 
-  private remember(name: string, id: number, hash: string, terms: ToolFieldTerms): void {
-    this.rows.set(name, { id, hash });
-    if (id > this.maxId) this.maxId = id;
-    this.fingerprint.toggle(hash);
-    this.idToName.set(id, name);
+  /** Adds a row to the mirror (the caller has already dropped this id from the postings). */
+  private remember(name: string, row: StoredRow, terms: ToolFieldTerms): void {
+    this.rows.set(name, row);
+    if (row.id > this.maxId) this.maxId = row.id;
+    this.fingerprintQueue.push(row);
+    this.idToName.set(row.id, name);
     this.stats.set(name, terms);
+    this.stats.forEachTermId(name, (termId) => this.postings.add(row.id, termId));
   }
 
+  /** Drops a row from the mirror; its postings go in the caller's batched `removeAll`. */
   private forget(name: string): void {
     const row = this.rows.get(name);
     if (row) {
       this.idToName.delete(row.id);
-      this.fingerprint.toggle(row.hash);
+      // XOR-ing the same hash again takes it out of the fingerprint.
+      this.fingerprintQueue.push(row);
     }
     this.rows.delete(name);
     this.stats.delete(name);
@@ -350,60 +433,14 @@ export class ToolIndex {
       `SELECT id, name, record_hash, ${TERM_COLUMNS.join(', ')} FROM tools`,
     );
     for (const row of rows) {
-      this.remember(String(row.name), Number(row.id), String(row.record_hash), termsOfRow(row));
+      this.remember(String(row.name), { id: Number(row.id), hash: String(row.record_hash) }, termsOfRow(row));
+      this.storedIds.add(Number(row.id));
     }
     const stored = db.get<{ value: string }>(`SELECT value FROM tool_index_meta WHERE key = 'catalog_fingerprint'`)?.value;
-    if (stored !== undefined && stored !== this.fingerprint.digest()) {
+    if (stored !== undefined && stored !== this.catalogFingerprint()) {
       this.options.logger.warn('Tool index: stored catalog fingerprint does not match its rows; they will be re-checked one by one.');
     }
   }
-}
-
-const TERM_COLUMNS = ['name_terms', 'tag_terms', 'description_terms', 'param_name_terms', 'param_description_terms'] as const;
-const ROW_COLUMNS = [
-  'name', 'namespace', 'side_effects', 'loading_mode', 'record_hash', 'description', 'tags_json',
-  ...TERM_COLUMNS,
-] as const;
-
-const UPDATE_SQL = `UPDATE tools SET ${ROW_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`;
-/** Rows per multi-row INSERT (× 13 columns stays under SQLite's 999 bound parameters). */
-const INSERT_BATCH = 70;
-const ROW_PLACEHOLDERS = `(${['id', ...ROW_COLUMNS].map(() => '?').join(', ')})`;
-function insertSql(rows: number): string {
-  return `INSERT INTO tools (id, ${ROW_COLUMNS.join(', ')}) VALUES ${Array.from({ length: rows }, () => ROW_PLACEHOLDERS).join(', ')}`;
-}
-
-/** The stored term columns of a `tools` row → analysed terms per field. */
-function termsOfRow(row: Record<string, string | number>): ToolFieldTerms {
-  const terms = {} as ToolFieldTerms;
-  TOOL_FIELDS.forEach((field, i) => {
-    const text = String(row[TERM_COLUMNS[i]] ?? '');
-    terms[field] = text.length > 0 ? text.split(' ') : [];
-  });
-  return terms;
-}
-
-function rowValues(record: ToolRecord, terms: ToolFieldTerms): string[] {
-  return [
-    record.name, record.namespace, record.sideEffects, record.loadingMode, record.recordHash, record.description,
-    JSON.stringify(record.tags),
-    ...TOOL_FIELDS.map((f) => terms[f].join(' ')),
-  ];
-}
-
-/** Rows written in one sync from which the FTS triggers give way to one FTS 'rebuild'. */
-const BULK_MIN_ROWS = 64;
-
-/** Rows written in one sync from which the FTS index is merged into one segment. */
-const OPTIMIZE_AFTER_ROWS = 32;
-
-function optimizeFts(db: SqlDatabase, fts: FtsEngine): void {
-  if (fts === 'none') return;
-  db.run(`INSERT INTO tools_fts(tools_fts) VALUES ('optimize')`);
-}
-
-function setMeta(db: SqlDatabase, key: string, value: string): void {
-  db.run('INSERT INTO tool_index_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value]);
 }
 
 /**
@@ -429,71 +466,4 @@ export function catalogFingerprint(records: readonly Pick<ToolRecord, 'recordHas
   const fp = new XorFingerprint();
   for (const r of records) fp.toggle(r.recordHash);
   return fp.digest();
-}
-
-function createSchema(db: SqlDatabase, fts: FtsEngine): void {
-  db.exec(`
-    CREATE TABLE tools (
-      id INTEGER PRIMARY KEY,
-      name TEXT NOT NULL UNIQUE,
-      namespace TEXT NOT NULL,
-      side_effects TEXT NOT NULL,
-      loading_mode TEXT NOT NULL,
-      record_hash TEXT NOT NULL,
-      description TEXT NOT NULL,
-      tags_json TEXT NOT NULL,
-      ${TERM_COLUMNS.map((c) => `${c} TEXT NOT NULL`).join(',\n      ')}
-    );
-    CREATE TABLE tool_index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-  `);
-  const cols = FTS_COLUMNS.join(', ');
-  if (fts === 'fts5') {
-    db.exec(`CREATE VIRTUAL TABLE tools_fts USING fts5(${cols}, content='tools', content_rowid='id');`);
-  } else if (fts === 'fts4') {
-    db.exec(`CREATE VIRTUAL TABLE tools_fts USING fts4(content="tools", ${cols});`);
-  }
-  createFtsTriggers(db, fts);
-}
-
-const FTS_TRIGGERS = ['tools_ai', 'tools_ad', 'tools_bd', 'tools_bu', 'tools_au'] as const;
-
-function dropFtsTriggers(db: SqlDatabase): void {
-  db.exec(FTS_TRIGGERS.map((t) => `DROP TRIGGER IF EXISTS ${t};`).join('\n'));
-}
-
-/** The triggers that keep `tools_fts` in sync with `tools` (external content). */
-function createFtsTriggers(db: SqlDatabase, fts: FtsEngine): void {
-  const cols = FTS_COLUMNS.join(', ');
-  const newCols = FTS_COLUMNS.map((c) => `new.${c}`).join(', ');
-  const oldCols = FTS_COLUMNS.map((c) => `old.${c}`).join(', ');
-  if (fts === 'fts5') {
-    db.exec(`
-      CREATE TRIGGER tools_ai AFTER INSERT ON tools BEGIN
-        INSERT INTO tools_fts(rowid, ${cols}) VALUES (new.id, ${newCols});
-      END;
-      CREATE TRIGGER tools_ad AFTER DELETE ON tools BEGIN
-        INSERT INTO tools_fts(tools_fts, rowid, ${cols}) VALUES ('delete', old.id, ${oldCols});
-      END;
-      CREATE TRIGGER tools_au AFTER UPDATE ON tools BEGIN
-        INSERT INTO tools_fts(tools_fts, rowid, ${cols}) VALUES ('delete', old.id, ${oldCols});
-        INSERT INTO tools_fts(rowid, ${cols}) VALUES (new.id, ${newCols});
-      END;
-    `);
-  } else if (fts === 'fts4') {
-    // FTS4 external content: delete the old FTS row BEFORE the content row changes.
-    db.exec(`
-      CREATE TRIGGER tools_ai AFTER INSERT ON tools BEGIN
-        INSERT INTO tools_fts(docid, ${cols}) VALUES (new.id, ${newCols});
-      END;
-      CREATE TRIGGER tools_bd BEFORE DELETE ON tools BEGIN
-        DELETE FROM tools_fts WHERE docid = old.id;
-      END;
-      CREATE TRIGGER tools_bu BEFORE UPDATE ON tools BEGIN
-        DELETE FROM tools_fts WHERE docid = old.id;
-      END;
-      CREATE TRIGGER tools_au AFTER UPDATE ON tools BEGIN
-        INSERT INTO tools_fts(docid, ${cols}) VALUES (new.id, ${newCols});
-      END;
-    `);
-  }
 }

@@ -115,28 +115,38 @@ export function rankTools(
   }
   // Stage 1: FTS finds the candidates; stage 2: BM25F over every query term, in JS
   // (term statistics mirror what FTS indexed; no per-row matchinfo).
-  let pool = index.ftsCandidateNames(selected).filter(isCandidate);
+  // The caller's filter (policy, visibility) runs only for a tool that would enter the top k
+  // at that point, not for every candidate (a large catalog's pool holds thousands); the top k
+  // of the tools that pass is the same as when the pool is filtered first.
+  const bonuses = options.nameCoverageBonus > 0 || options.paramCoverageBonus > 0 || options.bigramBonus > 0;
+  const poolOf = (names: string[]) => (bonuses ? names.filter(isCandidate) : names);
+  let pool = poolOf(index.ftsCandidateNames(selected));
   let scores = stats.scorePool(pool, terms, options.fieldWeights, options.fieldB, expanded.idf, options.k1);
   const feedback = { ...RANKER_DEFAULTS.feedback, ...options.feedback };
   if (feedback.documents > 0 && feedback.terms > 0 && feedback.weight > 0 && pool.length > 0) {
     const firstPass: RankedTool[] = [];
-    for (let i = 0; i < pool.length; i++) insertTopK(firstPass, { name: pool[i], relevance: scores[i] }, feedback.documents);
+    for (let i = 0; i < pool.length; i++) {
+      const candidate = { name: pool[i], relevance: scores[i] };
+      if (!entersTopK(firstPass, candidate, feedback.documents) || (!bonuses && !isCandidate(candidate.name))) continue;
+      insertTopK(firstPass, candidate, feedback.documents);
+    }
     const added = feedbackTerms(stats, firstPass, new Set(terms.map((t) => t.term)), feedback, options.fieldWeights);
     if (added.length > 0) {
       terms.push(...added);
       const more = withinBudget([...selected], added.map((t) => t.term), (t) => stats.df(t), budget * 2);
-      pool = index.ftsCandidateNames(more).filter(isCandidate);
+      pool = poolOf(index.ftsCandidateNames(more));
       for (const t of added) expanded.idf.set(t.term, stats.idf(t.term));
       scores = stats.scorePool(pool, terms, options.fieldWeights, options.fieldB, expanded.idf, options.k1);
     }
   }
-  const bonuses = options.nameCoverageBonus > 0 || options.paramCoverageBonus > 0 || options.bigramBonus > 0;
   const querySet = new Set(terms.map((t) => t.term));
   const ordered = bonuses && options.bigramBonus > 0 ? analyze(query) : [];
   const top: RankedTool[] = [];
   for (let i = 0; i < pool.length; i++) {
     const relevance = bonuses ? scores[i] + bonusScore(index, pool[i], querySet, ordered, options) : scores[i];
-    insertTopK(top, { name: pool[i], relevance }, limit);
+    const candidate = { name: pool[i], relevance };
+    if (!entersTopK(top, candidate, limit) || (!bonuses && !isCandidate(candidate.name))) continue;
+    insertTopK(top, candidate, limit);
   }
   return top;
 }
@@ -189,10 +199,14 @@ export function postingBudgetFor(documents: number, options: Pick<RankerOptions,
   return Math.max(options.postingBudget, Math.ceil((options.postingBudgetShare ?? 0) * documents));
 }
 
+/** True when `candidate` would take a place in `top` (best-first, at most `k` entries). */
+function entersTopK(top: readonly RankedTool[], candidate: RankedTool, k: number): boolean {
+  return k > 0 && (top.length < k || byRelevanceThenName(candidate, top[top.length - 1]) < 0);
+}
+
 /** Keeps `top` sorted best-first with at most `k` entries (k is small: ≤ 20). */
 function insertTopK(top: RankedTool[], candidate: RankedTool, k: number): void {
-  if (k <= 0) return;
-  if (top.length >= k && byRelevanceThenName(candidate, top[top.length - 1]) >= 0) return;
+  if (!entersTopK(top, candidate, k)) return;
   let i = top.length;
   while (i > 0 && byRelevanceThenName(candidate, top[i - 1]) < 0) i--;
   top.splice(i, 0, candidate);

@@ -1,0 +1,132 @@
+import type { FtsEngine } from '../../sql/sqlEngine';
+import type { SqlDatabase } from '../../sql/sqlDatabase';
+import { TOOL_FIELDS } from './toolDocument';
+import type { ToolFieldTerms } from './toolDocument';
+import type { ToolRecord } from '../toolRecord';
+
+/**
+ * The tool index's sql.js side (toolIndex.ts): schema, FTS triggers, and the row statements and
+ * values its deferred writes use.
+ */
+
+/** FTS columns: the analysed term columns of `tools` themselves (external content, no second copy of the text). */
+const FTS_COLUMNS = ['name_terms', 'tag_terms', 'description_terms', 'param_name_terms', 'param_description_terms'] as const;
+
+export const TERM_COLUMNS = ['name_terms', 'tag_terms', 'description_terms', 'param_name_terms', 'param_description_terms'] as const;
+const ROW_COLUMNS = [
+  'name', 'namespace', 'side_effects', 'loading_mode', 'record_hash', 'description', 'tags_json',
+  ...TERM_COLUMNS,
+] as const;
+
+export const UPDATE_SQL = `UPDATE tools SET ${ROW_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`;
+/** Rows per multi-row INSERT (× 13 columns stays under SQLite's 999 bound parameters). */
+export const INSERT_BATCH = 70;
+const ROW_PLACEHOLDERS = `(${['id', ...ROW_COLUMNS].map(() => '?').join(', ')})`;
+export function insertSql(rows: number): string {
+  return `INSERT INTO tools (id, ${ROW_COLUMNS.join(', ')}) VALUES ${Array.from({ length: rows }, () => ROW_PLACEHOLDERS).join(', ')}`;
+}
+
+/** The stored term columns of a `tools` row → analysed terms per field. */
+export function termsOfRow(row: Record<string, string | number>): ToolFieldTerms {
+  const terms = {} as ToolFieldTerms;
+  TOOL_FIELDS.forEach((field, i) => {
+    const text = String(row[TERM_COLUMNS[i]] ?? '');
+    terms[field] = text.length > 0 ? text.split(' ') : [];
+  });
+  return terms;
+}
+
+/** The stored term columns of a tool (analysed terms per field, space-separated). */
+export function termColumns(terms: ToolFieldTerms): string[] {
+  return TOOL_FIELDS.map((f) => terms[f].join(' '));
+}
+
+export function rowValues(record: ToolRecord, columns: readonly string[]): string[] {
+  return [
+    record.name, record.namespace, record.sideEffects, record.loadingMode, record.recordHash, record.description,
+    JSON.stringify(record.tags),
+    ...columns,
+  ];
+}
+
+/** Rows written in one sync from which the FTS triggers give way to one FTS 'rebuild'. */
+export const BULK_MIN_ROWS = 64;
+
+/** Rows written in one sync from which the FTS index is merged into one segment. */
+export const OPTIMIZE_AFTER_ROWS = 32;
+
+export function optimizeFts(db: SqlDatabase, fts: FtsEngine): void {
+  if (fts === 'none') return;
+  db.run(`INSERT INTO tools_fts(tools_fts) VALUES ('optimize')`);
+}
+
+export function setMeta(db: SqlDatabase, key: string, value: string): void {
+  db.run('INSERT INTO tool_index_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value]);
+}
+
+export function createSchema(db: SqlDatabase, fts: FtsEngine): void {
+  db.exec(`
+    CREATE TABLE tools (
+      id INTEGER PRIMARY KEY,
+      name TEXT NOT NULL UNIQUE,
+      namespace TEXT NOT NULL,
+      side_effects TEXT NOT NULL,
+      loading_mode TEXT NOT NULL,
+      record_hash TEXT NOT NULL,
+      description TEXT NOT NULL,
+      tags_json TEXT NOT NULL,
+      ${TERM_COLUMNS.map((c) => `${c} TEXT NOT NULL`).join(',\n      ')}
+    );
+    CREATE TABLE tool_index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  `);
+  const cols = FTS_COLUMNS.join(', ');
+  if (fts === 'fts5') {
+    db.exec(`CREATE VIRTUAL TABLE tools_fts USING fts5(${cols}, content='tools', content_rowid='id');`);
+  } else if (fts === 'fts4') {
+    db.exec(`CREATE VIRTUAL TABLE tools_fts USING fts4(content="tools", ${cols});`);
+  }
+  createFtsTriggers(db, fts);
+}
+
+const FTS_TRIGGERS = ['tools_ai', 'tools_ad', 'tools_bd', 'tools_bu', 'tools_au'] as const;
+
+export function dropFtsTriggers(db: SqlDatabase): void {
+  db.exec(FTS_TRIGGERS.map((t) => `DROP TRIGGER IF EXISTS ${t};`).join('\n'));
+}
+
+/** The triggers that keep `tools_fts` in sync with `tools` (external content). */
+export function createFtsTriggers(db: SqlDatabase, fts: FtsEngine): void {
+  const cols = FTS_COLUMNS.join(', ');
+  const newCols = FTS_COLUMNS.map((c) => `new.${c}`).join(', ');
+  const oldCols = FTS_COLUMNS.map((c) => `old.${c}`).join(', ');
+  if (fts === 'fts5') {
+    db.exec(`
+      CREATE TRIGGER tools_ai AFTER INSERT ON tools BEGIN
+        INSERT INTO tools_fts(rowid, ${cols}) VALUES (new.id, ${newCols});
+      END;
+      CREATE TRIGGER tools_ad AFTER DELETE ON tools BEGIN
+        INSERT INTO tools_fts(tools_fts, rowid, ${cols}) VALUES ('delete', old.id, ${oldCols});
+      END;
+      CREATE TRIGGER tools_au AFTER UPDATE ON tools BEGIN
+        INSERT INTO tools_fts(tools_fts, rowid, ${cols}) VALUES ('delete', old.id, ${oldCols});
+        INSERT INTO tools_fts(rowid, ${cols}) VALUES (new.id, ${newCols});
+      END;
+    `);
+  } else if (fts === 'fts4') {
+    // FTS4 external content: delete the old FTS row BEFORE the content row changes.
+    db.exec(`
+      CREATE TRIGGER tools_ai AFTER INSERT ON tools BEGIN
+        INSERT INTO tools_fts(docid, ${cols}) VALUES (new.id, ${newCols});
+      END;
+      CREATE TRIGGER tools_bd BEFORE DELETE ON tools BEGIN
+        DELETE FROM tools_fts WHERE docid = old.id;
+      END;
+      CREATE TRIGGER tools_bu BEFORE UPDATE ON tools BEGIN
+        DELETE FROM tools_fts WHERE docid = old.id;
+      END;
+      CREATE TRIGGER tools_au AFTER UPDATE ON tools BEGIN
+        INSERT INTO tools_fts(docid, ${cols}) VALUES (new.id, ${newCols});
+      END;
+    `);
+  }
+}
