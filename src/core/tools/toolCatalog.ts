@@ -30,6 +30,7 @@ export class ToolCatalog {
   /** Registry changes not yet taken by `takeDelta()`; `full` = a whole recompute happened. */
   private pending = { full: true, names: new Set<string>() };
   private generation = 0;
+  private pinnedCache: { version: number; records: ToolRecord[] } | undefined;
 
   constructor(private compiled: CompiledToolConfig, private exampleSources: ExampleSources = {}) {}
 
@@ -109,6 +110,19 @@ export class ToolCatalog {
   }
 
   /** The execution registry: records allowed by ToolPolicy, by name. */
+  /**
+   * Records pinned `always` (Toolshed's own tools included), cached per catalog version: a
+   * deferring request sends only these and the activated tools, so it need not scan the
+   * registry (thousands of tools) on every new run.
+   */
+  pinnedRecords(): readonly ToolRecord[] {
+    const registry = this.registry();
+    if (this.pinnedCache?.version !== this.generation) {
+      this.pinnedCache = { version: this.generation, records: [...registry.values()].filter((r) => r.loadingMode === 'always') };
+    }
+    return this.pinnedCache.records;
+  }
+
   registry(): ReadonlyMap<string, ToolRecord> {
     if (this.stale) {
       this.registryMap.clear();

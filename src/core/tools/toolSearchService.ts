@@ -111,6 +111,13 @@ export class ToolSearchService {
       // Learning data is not worth a database export per search: saved within half a minute (or at flush).
       if (!this.saveTimer) this.scheduleSave(PICK_LOG_SAVE_DELAY_MS);
     });
+    this.index.onBeforeSave(() => {
+      try {
+        this.pickLog.flush();
+      } catch (error) {
+        this.logger.warn(`The tool pick log could not be written: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    });
   }
 
   get engine(): SqlEngine['fts'] {

@@ -101,6 +101,7 @@ export class ToolIndex {
   private readonly storedIds = new Set<number>();
   private saveChain: Promise<void> = Promise.resolve();
   private dirty = false;
+  private readonly companionFlushes: Array<() => void> = [];
   /** Highest row id handed out (ids are assigned here, so inserts need no read-back). */
   private maxId = 0;
 
@@ -147,6 +148,11 @@ export class ToolIndex {
    */
   get companionDb(): SqlDatabase {
     return this.pdb.db;
+  }
+
+  /** Runs `flush` before every save, so a companion table's queued rows are in the saved bytes. */
+  onBeforeSave(flush: () => void): void {
+    this.companionFlushes.push(flush);
   }
 
   get openStatus(): { status: string; rebuildReason?: string; backupKey?: string } {
@@ -380,6 +386,7 @@ export class ToolIndex {
   async save(): Promise<void> {
     this.dirty = false;
     const next = this.saveChain.then(() => {
+      for (const flush of this.companionFlushes) flush();
       this.flushPending();
       return this.pdb.save();
     });

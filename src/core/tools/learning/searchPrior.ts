@@ -12,11 +12,19 @@ import type { ToolPickLog } from './toolPickLog';
 /** Hits the ranker returns when a prior applies, so a lifted tool can climb into the top results. */
 export const PRIOR_CANDIDATE_POOL = 20;
 
-/** Priors for this query, or an empty map (then the search runs exactly as without learning). */
-export function priorsForQuery(query: string, log: ToolPickLog, now: number): Map<string, number> {
+/** The query's terms as the pick log keeps them (computed once per search, for the prior and the log). */
+export function logTermsOf(query: string): string[] {
   try {
-    const terms = queryTermsForLog(query);
-    return terms.length === 0 ? new Map() : pickPriors(terms, log.picks(), now);
+    return queryTermsForLog(query);
+  } catch {
+    return [];
+  }
+}
+
+/** Priors for these query terms, or an empty map (then the search runs exactly as without learning). */
+export function priorsForTerms(terms: readonly string[], log: ToolPickLog, now: number): Map<string, number> {
+  try {
+    return terms.length === 0 ? new Map() : pickPriors([...terms], log.picks(), now);
   } catch {
     return new Map(); // a damaged log never breaks a search
   }
@@ -28,9 +36,9 @@ export function liftHits(hits: readonly SearchHit[], priors: ReadonlyMap<string,
 }
 
 /** Records a result list the model was shown; a failing log never fails the search. */
-export function recordShown(log: ToolPickLog, session: string, query: string, hits: readonly SearchHit[], now: number): void {
+export function recordShown(log: ToolPickLog, session: string, terms: readonly string[], hits: readonly SearchHit[], now: number): void {
   try {
-    log.recordSearch(session, query, hits.map((hit) => hit.record.name), now);
+    log.recordTerms(session, terms, hits.map((hit) => hit.record.name), now);
   } catch {
     // best effort
   }

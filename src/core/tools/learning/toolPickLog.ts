@@ -29,20 +29,49 @@ export function queryTermsForLog(query: string): string[] {
 export class ToolPickLog {
   /** The database the table was last ensured in (the index may reopen it). */
   private readyIn: SqlDatabase | undefined;
+  /**
+   * `picks()` as last read: every tool_search reads the prior, so the table is read again only
+   * after a pick, a clear, a trim of old rows or a reopened database.
+   */
+  private picksCache: PickRecord[] | undefined;
+  /**
+   * Result lists not yet written: `recordSearch` is on the tool_search path, so its insert waits
+   * for the next read of the log or the next save of the index (`flush`), off that path.
+   */
+  private pending: Array<[at: number, session: string, terms: string, shown: string]> = [];
 
   constructor(
     private readonly db: () => SqlDatabase,
     private readonly changed: () => void,
   ) {}
 
-  /** Records one result list; returns its row id. */
+  /** Records one result list (written at the next `flush`). */
   recordSearch(session: string, query: string, shown: readonly string[], at: number): void {
-    const terms = queryTermsForLog(query);
+    this.recordTerms(session, queryTermsForLog(query), shown, at);
+  }
+
+  /** As recordSearch, for a query already reduced by `queryTermsForLog`. */
+  recordTerms(session: string, terms: readonly string[], shown: readonly string[], at: number): void {
     if (terms.length === 0 || shown.length === 0) return;
-    const db = this.open();
-    db.run('INSERT INTO tool_pick_log (at, session, terms, shown) VALUES (?, ?, ?, ?)', [at, session, terms.join(' '), JSON.stringify(shown.slice(0, MAX_SHOWN))]);
-    db.run('DELETE FROM tool_pick_log WHERE id <= (SELECT MAX(id) FROM tool_pick_log) - ?', [PICK_LOG_CAP]);
+    this.pending.push([at, session, terms.join(' '), JSON.stringify(shown.slice(0, MAX_SHOWN))]);
     this.changed();
+  }
+
+  /** Writes the queued result lists in one transaction and trims the table to its cap. */
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const rows = this.pending;
+    this.pending = [];
+    const db = this.open();
+    db.transaction(() => {
+      for (const row of rows) db.run('INSERT INTO tool_pick_log (at, session, terms, shown) VALUES (?, ?, ?, ?)', row);
+      const id = Number(db.get<{ id: number }>('SELECT last_insert_rowid() AS id')?.id ?? 0);
+      if (id > PICK_LOG_CAP) {
+        // Trimming may drop old picks: the prior is read again.
+        db.run('DELETE FROM tool_pick_log WHERE id <= ?', [id - PICK_LOG_CAP]);
+        this.picksCache = undefined;
+      }
+    });
   }
 
   /**
@@ -50,6 +79,7 @@ export class ToolPickLog {
    * this session, within the pick window, that showed it. A second pick from one list gets its own row.
    */
   recordOutcome(session: string, tool: string, succeeded: boolean, at: number): boolean {
+    this.flush();
     const db = this.open();
     const rows = db.all<{ id: number; terms: string; shown: string; picked: string | null }>(
       'SELECT id, terms, shown, picked FROM tool_pick_log WHERE session = ? AND at >= ? ORDER BY id DESC LIMIT 20',
@@ -57,6 +87,7 @@ export class ToolPickLog {
     );
     const row = rows.find((r) => safeNames(r.shown).includes(tool));
     if (!row) return false;
+    this.picksCache = undefined;
     if (row.picked === null) {
       db.run('UPDATE tool_pick_log SET picked = ?, succeeded = ?, picked_at = ? WHERE id = ?', [tool, succeeded ? 1 : 0, at, row.id]);
     } else if (row.picked !== tool || !succeeded) {
@@ -67,20 +98,26 @@ export class ToolPickLog {
   }
 
   /** Picks (with an outcome) for the prior. */
-  picks(): PickRecord[] {
+  picks(): readonly PickRecord[] {
+    // Queued result lists carry no pick, so the prior does not wait for them.
     const db = this.open();
-    return db
+    if (this.picksCache) return this.picksCache;
+    this.picksCache = db
       .all<{ terms: string; picked: string; succeeded: number; picked_at: number }>('SELECT terms, picked, succeeded, picked_at FROM tool_pick_log WHERE picked IS NOT NULL')
       .map((row) => ({ terms: String(row.terms).split(' '), tool: String(row.picked), succeeded: Number(row.succeeded) === 1, at: Number(row.picked_at) }));
+    return this.picksCache;
   }
 
   /** Rows stored (searches, with or without a pick). */
   size(): number {
+    this.flush();
     return Number(this.open().get<{ n: number }>('SELECT COUNT(*) AS n FROM tool_pick_log')?.n ?? 0);
   }
 
   clear(): void {
+    this.pending = [];
     this.open().run('DELETE FROM tool_pick_log');
+    this.picksCache = undefined;
     this.changed();
   }
 
@@ -98,6 +135,7 @@ export class ToolPickLog {
         picked_at INTEGER
       )`);
       this.readyIn = db;
+      this.picksCache = undefined;
     }
     return db;
   }

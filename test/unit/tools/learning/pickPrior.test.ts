@@ -105,4 +105,18 @@ describe('pick log in the tool index database', () => {
     const { service: reopened } = await makeService({ store });
     assert.equal(reopened.pickLog.picks().length, 1);
   });
+
+  it('a result list is written off the tool_search path, and still reaches the saved database and the next pick', async () => {
+    const { service, store } = await makeService({ tools });
+    const run = await service.startRun({ sessionId: 's' });
+    const found = run.search({ query: 'deploy a function' });
+    assert.ok(found.ok);
+    run.end();
+    await service.dispose(); // saves: the queued list is flushed into the bytes
+    const { service: reopened } = await makeService({ store });
+    assert.equal(reopened.pickLog.size(), 1, 'the list shown before the save');
+    assert.ok(reopened.pickLog.recordOutcome('s', found.output.tools[0]!.name, true, 60_000), 'a later call still finds it');
+    assert.equal(reopened.pickLog.picks().length, 1);
+  });
 });
+

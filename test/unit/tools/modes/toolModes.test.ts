@@ -124,6 +124,31 @@ describe('per-tool state (toolshed.tools.state)', () => {
   });
 });
 
+describe('the tools a deferring request sends', () => {
+  it('are exactly the permitted pinned, own and activated tools (looked up, not scanned) — property', async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.uniqueArray(fc.stringMatching(/^[a-z]{3,8}$/), { minLength: 1, maxLength: 30 }),
+      fc.array(fc.nat(), { maxLength: 8 }),
+      fc.array(fc.nat(), { maxLength: 6 }),
+      fc.array(fc.nat(), { maxLength: 4 }),
+      async (words, pinnedAt, activatedAt, deniedAt) => {
+        const names = words.map((w) => `mcp_${w}`);
+        const pinned = new Set(pinnedAt.map((i) => names[i % names.length]));
+        const denied = new Set(deniedAt.map((i) => names[i % names.length]));
+        const tools: ToolInput[] = names.map((name) => ({ name, description: `Tool ${name}.` }));
+        const { service } = await makeService({ tools, toolSearch: { mode: 'always', alwaysLoadedPatterns: [...pinned], deny: [...denied] } });
+        const run = await service.startRun();
+        const activated = activatedAt.map((i) => names[i % names.length]).filter((n) => !denied.has(n));
+        if (activated.length > 0) assert.ok(run.search({ query: `select:${[...new Set(activated)].join(',')}` }).ok);
+        const expected = [...new Set([...pinned, ...activated])].filter((n) => !denied.has(n)).sort();
+        assert.deepEqual(run.visibleTools().map((t) => t.name), expected);
+        run.end();
+        await service.dispose();
+      },
+    ), { numRuns: 40 });
+  });
+});
+
 describe('tool_search select: and the default limit', () => {
   it('select: loads exact names (not globs), activates them, and the default limit is 5', async () => {
     const { service } = await makeService({ tools: [...SAMPLE_TOOLS, ...batch(30)] });
