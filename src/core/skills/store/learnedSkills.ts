@@ -4,6 +4,7 @@ import type { SkillRecord } from '../skillSchema';
 import type { LearnedSkillJournal } from './learnedSkillJournal';
 import { skillId, toRecord } from './skillRecords';
 import type { LearnedSkillInput } from './skillRecords';
+import { planRetirement } from './exportedLearnedSkills';
 import { describeScope, identityKey, makeScope, sameScope, scopeRank, unreachableScope } from './skillScope';
 import type { SkillIdentity, SkillScope } from './skillScope';
 import type { SkillStore } from './skillStore';
@@ -135,6 +136,21 @@ export class LearnedSkills {
     });
     await this.deps.journal.write(store);
     await this.deps.save();
+  }
+
+  /**
+   * Retires the learned skills a loaded pack skill was exported from, and brings back retired
+   * ones no pack skill claims any more (exportedLearnedSkills.ts). Returns the records changed;
+   * they are journaled like every learned write. Usage counts are read fresh, never from the cache.
+   */
+  async reconcileExported(): Promise<SkillRecord[]> {
+    const packs = this.deps.store.exportedPackSkills();
+    const stale = planRetirement(this.list(), packs);
+    if (stale.length === 0) return [];
+    const fresh = stale.map((r) => this.get(r)).filter((r): r is SkillRecord => r !== undefined);
+    const changed = planRetirement(fresh, packs);
+    await this.restore(changed);
+    return changed;
   }
 
   /**

@@ -298,6 +298,11 @@ export class SkillStore {
     );
   }
 
+  /** Pack skills exported from a learned skill (their SKILL.md `metadata` names a `learned_id`). */
+  exportedPackSkills(): SkillRecord[] {
+    return this.db.all(`SELECT * FROM skills WHERE origin = 'pack' AND json_valid(meta) AND json_type(meta, '$.metadata.learned_id') = 'text'`).map(rowToRecord);
+  }
+
   /** Directory candidates: most recent (`last_used`) or most used (`use_count`) first. */
   top(filter: StoreFilter, order: 'recent' | 'top', limit: number): SkillRecord[] {
     const where = filterSql(filter);
