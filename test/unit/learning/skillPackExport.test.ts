@@ -111,7 +111,8 @@ describe('Export as Skill Pack: learned skills → .github/skills/<name>/SKILL.m
       assert.ok(names.includes(name), 'the pack skill is found');
       assert.ok(!names.includes(merged), 'the learned copy is not shown twice');
       const relevant = await h.service.getRelevant({ task: 'check the weather forecast for Oslo and Bergen and file an issue' }, ctx);
-      assert.ok(!relevant.skills.some((s) => s.name === merged));
+      assert.ok(relevant.skills.includes(name), 'pre-flight injects the pack skill');
+      assert.ok(!relevant.skills.includes(merged), 'and not the learned copy');
 
       await h.service.removeFile(path.join(root, name, 'SKILL.md'));
       const back = h.service.learnedSkills().find((r) => r.name === merged)!;
