@@ -5,11 +5,12 @@ import fc from 'fast-check';
 import { BODY_SECTIONS, agentSkillName, exportedDescription, renderSkillMd } from '../../../src/core/learning/snapshot/skillMdDocument';
 import { exportLearnedAsPack } from '../../../src/core/learning/snapshot/skillPackExport';
 import type { PackExportReport } from '../../../src/core/learning/snapshot/skillPackExport';
+import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { nodePackFolderWriter } from '../../../src/core/platform/nodePackFolderWriter';
 import { parseSkillDocument } from '../../../src/core/skills/packs/skillDocumentParser';
 import type { SkillRecord } from '../../../src/core/skills/skillSchema';
 import { exportedTo } from '../../../src/core/skills/store/exportedLearnedSkills';
-import { pack, stepSkill, tempDir, writeTree } from '../skills/helpers';
+import { makeService, pack, stepSkill, tempDir, writeTree } from '../skills/helpers';
 import { makeLearning, turn } from './helpers';
 import type { LearningHarness } from './helpers';
 
@@ -113,6 +114,13 @@ describe('Export as Skill Pack: learned skills → .github/skills/<name>/SKILL.m
       const relevant = await h.service.getRelevant({ task: 'check the weather forecast for Oslo and Bergen and file an issue' }, ctx);
       assert.ok(relevant.skills.includes(name), 'pre-flight injects the pack skill');
       assert.ok(!relevant.skills.includes(merged), 'and not the learned copy');
+
+      // Journaled like every learned write: a reopened (or rebuilt) store still has it retired.
+      const journalOnly = new MemoryByteStore();
+      for (const [key, bytes] of h.bytes.entries) if (key !== 'skills.db') journalOnly.entries.set(key, bytes);
+      const reopened = await makeService({ bytes: journalOnly });
+      assert.equal(reopened.service.learnedSkills().find((r) => r.name === merged)?.status, 'inactive');
+      await reopened.service.dispose();
 
       await h.service.removeFile(path.join(root, name, 'SKILL.md'));
       const back = h.service.learnedSkills().find((r) => r.name === merged)!;
