@@ -40,7 +40,6 @@ export function agentSkillName(learnedName: string): string {
 
 /** Text safe to write: redacted, line endings normalised, control characters (NUL…) dropped. */
 function clean(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return redact(text).replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '').trim();
 }
 
