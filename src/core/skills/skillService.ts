@@ -383,12 +383,9 @@ class DefaultSkillService implements SkillService {
    * when it is gone), so requests see it once. A failure here must not fail the load itself.
    */
   private async reconcileExported(): Promise<void> {
-    try {
-      const changed = await this.learned.reconcileExported();
-      if (changed.length) this.deps.logger.info(`Exported learned skills: ${changed.map((r) => `${r.name} ${r.status === 'active' ? 'restored' : 'retired'}`).join(', ')}.`);
-    } catch (error) {
+    await this.learned.reconcileExported().catch((error: unknown) => {
       this.deps.logger.warn(`Could not retire or restore exported learned skills: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    });
   }
 
   private scheduleSave(): void {

@@ -132,6 +132,22 @@ describe('Export as Skill Pack: learned skills → .github/skills/<name>/SKILL.m
     }
   });
 
+  it('a pack skill retires nothing while it is inactive (a missing requirement), and a SKILL.md with other metadata retires nothing', async () => {
+    const { h, merged, plain } = await learned();
+    const root = tempDir('toolshed-pack-export-');
+    try {
+      const report = await exportLearnedAsPack(exportDeps(h), root, [merged]);
+      const file = written(report, merged).file;
+      writeFileSync(file, readFileSync(file, 'utf8').replace('\nmetadata:\n', '\nrequires:\n  - TOOLSHED_TEST_UNSET_VARIABLE\nmetadata:\n'));
+      writeTree(root, { 'hand-written/SKILL.md': '---\nname: hand-written\ndescription: Deploy the billing service.\nmetadata:\n  author: me\n  learned_name: nothing\n---\nDo it.\n' });
+      await h.service.loadPacks([pack('ws-skills', root, { scopeMode: 'project', projectId: 'p1', workspace: true, source: 'workspace-agent-folder' })]);
+      assert.equal(h.service.listPacks().flatMap((p) => p.skills).find((s) => s.name === written(report, merged).name)?.status, 'inactive');
+      assert.deepEqual(h.service.learnedSkills().filter((r) => r.status !== 'active').map((r) => r.name), [], `${merged} and ${plain} stay active`);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('never overwrites: an existing folder, a loaded pack skill of that name, the same name twice, or its own identity are reported and skipped', async () => {
     const { h, merged, plain } = await learned();
     const root = tempDir('toolshed-pack-export-');

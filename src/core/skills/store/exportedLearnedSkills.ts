@@ -31,14 +31,11 @@ export interface ExportedTo extends SkillIdentity {
 
 const EXPORTED_TO_KEY = 'exported_to';
 
-/** What a loaded pack skill says about the learned skill it was exported from, if anything. */
-export function exportedFrom(pack: SkillRecord): { learnedId: string; sourceHashes: string[] } | undefined {
-  const metadata = pack.meta.metadata;
-  if (!metadata || typeof metadata !== 'object') return undefined;
-  const learnedId = (metadata as Record<string, unknown>)[EXPORT_METADATA.learnedId];
-  if (typeof learnedId !== 'string' || !learnedId.trim()) return undefined;
-  const hashes = (metadata as Record<string, unknown>)[EXPORT_METADATA.sourceHashes];
-  return { learnedId: learnedId.trim(), sourceHashes: typeof hashes === 'string' ? hashes.split(/\s+/).filter(Boolean) : [] };
+/** A loaded, active pack skill that names the learned skill it was exported from (see SkillStore.exportClaims). */
+export interface ExportClaim extends ExportedTo {
+  learned_id: string;
+  /** Space-separated source hashes (metadata `source_hashes`), '' when absent. */
+  source_hashes: string;
 }
 
 /** The pack skill a learned skill was retired in favour of, or undefined when it is not retired. */
@@ -58,25 +55,26 @@ export function retiredReason(to: ExportedTo): string {
  * by its id, or — when the id changed (an import into another project) — by its source hash.
  * Pure: returns the records to write, each complete.
  */
-export function planRetirement(learned: readonly SkillRecord[], packs: readonly SkillRecord[]): SkillRecord[] {
-  const claims = packs.filter((p) => p.origin === 'pack' && p.status === 'active')
-    .map((pack) => ({ pack, from: exportedFrom(pack) }))
-    .filter((c): c is { pack: SkillRecord; from: NonNullable<ReturnType<typeof exportedFrom>> } => c.from !== undefined);
-  const claimOf = (record: SkillRecord) => {
-    const hash = typeof record.extra.source_hash === 'string' ? record.extra.source_hash : '';
-    return claims.find((c) => c.from.learnedId === record.id) ?? (hash ? claims.find((c) => c.from.sourceHashes.includes(hash)) : undefined);
-  };
+export function planRetirement(learned: readonly SkillRecord[], claims: readonly ExportClaim[]): SkillRecord[] {
+  // Maps, not scans: this runs after every pack file reload, over every learned skill.
+  const byId = new Map<string, ExportClaim>();
+  const byHash = new Map<string, ExportClaim>();
+  for (const claim of claims) {
+    if (!byId.has(claim.learned_id)) byId.set(claim.learned_id, claim);
+    for (const hash of claim.source_hashes.split(/\s+/)) if (hash && !byHash.has(hash)) byHash.set(hash, claim);
+  }
   const changed: SkillRecord[] = [];
   for (const record of learned) {
     if (record.origin !== 'learned') continue;
-    const claim = claimOf(record);
+    const hash = typeof record.extra.source_hash === 'string' ? record.extra.source_hash : '';
+    const claim = byId.get(record.id) ?? (hash ? byHash.get(hash) : undefined);
     const current = exportedTo(record);
     if (claim) {
       const to: ExportedTo = {
-        name: claim.pack.name, scope_mode: claim.pack.scope_mode, scope_tenant_id: claim.pack.scope_tenant_id,
-        scope_project_id: claim.pack.scope_project_id, source_file: claim.pack.source_file, pack_name: claim.pack.pack_name,
+        name: claim.name, scope_mode: claim.scope_mode, scope_tenant_id: claim.scope_tenant_id,
+        scope_project_id: claim.scope_project_id, source_file: claim.source_file, pack_name: claim.pack_name,
       };
-      if (record.status === 'inactive' && current && JSON.stringify(current) === JSON.stringify(to)) continue;
+      if (record.status === 'inactive' && current && sameTarget(current, to)) continue;
       changed.push({ ...record, status: 'inactive', status_reason: retiredReason(to), extra: { ...record.extra, [EXPORTED_TO_KEY]: to } });
     } else if (current) {
       const { [EXPORTED_TO_KEY]: _dropped, ...extra } = record.extra;
@@ -84,4 +82,9 @@ export function planRetirement(learned: readonly SkillRecord[], packs: readonly 
     }
   }
   return changed;
+}
+
+function sameTarget(a: ExportedTo, b: ExportedTo): boolean {
+  return a.name === b.name && a.scope_mode === b.scope_mode && a.scope_tenant_id === b.scope_tenant_id
+    && a.scope_project_id === b.scope_project_id && a.source_file === b.source_file && a.pack_name === b.pack_name;
 }

@@ -144,11 +144,11 @@ export class LearnedSkills {
    * they are journaled like every learned write. Usage counts are read fresh, never from the cache.
    */
   async reconcileExported(): Promise<SkillRecord[]> {
-    const packs = this.deps.store.exportedPackSkills();
-    const stale = planRetirement(this.list(), packs);
+    const claims = this.deps.store.exportClaims();
+    const stale = planRetirement(this.list(), claims);
     if (stale.length === 0) return [];
     const fresh = stale.map((r) => this.get(r)).filter((r): r is SkillRecord => r !== undefined);
-    const changed = planRetirement(fresh, packs);
+    const changed = planRetirement(fresh, claims);
     await this.restore(changed);
     return changed;
   }
