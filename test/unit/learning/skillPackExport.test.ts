@@ -106,6 +106,7 @@ describe('Export as Skill Pack: learned skills → .github/skills/<name>/SKILL.m
       assert.equal(retired.status, 'inactive');
       assert.equal(exportedTo(retired)?.name, name, 'points at the pack skill');
       assert.match(retired.status_reason, new RegExp(`exported as pack skill "${name}"`));
+      assert.equal(h.learning.mergeTarget({ trigger: retired.trigger, steps: retired.steps, source_hash: 'new' }), undefined, 'a retired copy is no merge target');
       const ctx = { includeWorkspacePacks: true, scope: { projectId: 'p1' } };
       const found = await h.service.search({ query: 'weather forecast Oslo Bergen issue' }, ctx);
       const names = found.skills.map((s) => s.name);
