@@ -211,7 +211,7 @@ class DefaultSkillService implements SkillService {
   async reloadFile(file: string): Promise<FileChangeResult> {
     const result = await this.loader.reloadFile(file);
     if (result.status !== 'ignored') {
-      await this.reconcileExported();
+      await this.reconcileExported(result.file);
       this.scheduleSave();
     }
     return result;
@@ -220,7 +220,7 @@ class DefaultSkillService implements SkillService {
   async removeFile(file: string): Promise<FileChangeResult> {
     const result = this.loader.removeFile(file);
     if (result.removed.length) {
-      await this.reconcileExported();
+      await this.reconcileExported(result.file);
       this.scheduleSave();
     }
     return result;
@@ -382,8 +382,8 @@ class DefaultSkillService implements SkillService {
    * A learned skill exported as a pack skill is retired once that pack skill is loaded (and back
    * when it is gone), so requests see it once. A failure here must not fail the load itself.
    */
-  private async reconcileExported(): Promise<void> {
-    await this.learned.reconcileExported().catch((error: unknown) => {
+  private async reconcileExported(changedFile?: string): Promise<void> {
+    await this.learned.reconcileExported(changedFile).catch((error: unknown) => {
       this.deps.logger.warn(`Could not retire or restore exported learned skills: ${error instanceof Error ? error.message : String(error)}`);
     });
   }

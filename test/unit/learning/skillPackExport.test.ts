@@ -123,7 +123,21 @@ describe('Export as Skill Pack: learned skills → .github/skills/<name>/SKILL.m
       assert.equal(reopened.service.learnedSkills().find((r) => r.name === merged)?.status, 'inactive');
       await reopened.service.dispose();
 
-      await h.service.removeFile(path.join(root, name, 'SKILL.md'));
+      // The file watcher's path: an edit that makes the pack skill inactive brings the learned copy
+      // back; undoing the edit retires it again; an unrelated reload changes nothing.
+      const file = path.join(root, name, 'SKILL.md');
+      const text = readFileSync(file, 'utf8');
+      writeFileSync(file, text.replace('\nmetadata:\n', '\nrequires:\n  - TOOLSHED_TEST_UNSET_VARIABLE\nmetadata:\n'));
+      await h.service.reloadFile(file);
+      assert.equal(h.service.learnedSkills().find((r) => r.name === merged)?.status, 'active');
+      writeFileSync(file, text);
+      await h.service.reloadFile(file);
+      assert.equal(h.service.learnedSkills().find((r) => r.name === merged)?.status, 'inactive');
+      writeTree(root, { 'unrelated/SKILL.md': '---\nname: unrelated\ndescription: Something else.\n---\nDo it.\n' });
+      await h.service.reloadFile(path.join(root, 'unrelated', 'SKILL.md'));
+      assert.equal(h.service.learnedSkills().find((r) => r.name === merged)?.status, 'inactive');
+
+      await h.service.removeFile(path.join(root, name));
       const back = h.service.learnedSkills().find((r) => r.name === merged)!;
       assert.equal(back.status, 'active', 'undo: the learned skill is back');
       assert.equal(exportedTo(back), undefined);

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import type { ScopeMode } from '../../config/settingsSchema';
 import type { Clock } from '../../platform/ports';
 import type { SkillRecord } from '../skillSchema';
@@ -47,6 +48,8 @@ export interface CallerScope {
 export class LearnedSkills {
   /** Learned records as last read; dropped on every learned write made here (usage counts may lag). */
   private cached: SkillRecord[] | undefined;
+  /** Files of the pack skills that claimed a learned skill at the last retirement check (undefined: never checked). */
+  private claimFiles: Set<string> | undefined;
 
   constructor(private readonly deps: LearnedSkillsDeps) {}
 
@@ -143,14 +146,25 @@ export class LearnedSkills {
    * ones no pack skill claims any more (exportedLearnedSkills.ts). Returns the records changed;
    * they are journaled like every learned write. Usage counts are read fresh, never from the cache.
    */
-  async reconcileExported(): Promise<SkillRecord[]> {
+  async reconcileExported(changedFile?: string): Promise<SkillRecord[]> {
+    // A reload of a file that neither claims nor claimed a learned skill changes nothing here:
+    // skip the scan (most reloads), keeping the file watcher's path as cheap as before.
+    if (changedFile !== undefined && this.claimFiles && !this.touchesClaims(changedFile)) return [];
     const claims = this.deps.store.exportClaims();
+    this.claimFiles = new Set(claims.map((c) => c.source_file));
     const stale = planRetirement(this.list(), claims);
     if (stale.length === 0) return [];
     const fresh = stale.map((r) => this.get(r)).filter((r): r is SkillRecord => r !== undefined);
     const changed = planRetirement(fresh, claims);
     await this.restore(changed);
     return changed;
+  }
+
+  /** Whether a changed (or deleted) file or folder holds, or held at the last check, an exported pack skill. */
+  private touchesClaims(file: string): boolean {
+    if (this.deps.store.hasExportClaim(file)) return true;
+    for (const claimed of this.claimFiles ?? []) if (claimed === file || claimed.startsWith(`${file}${path.sep}`)) return true;
+    return false;
   }
 
   /**

@@ -299,6 +299,11 @@ export class SkillStore {
     );
   }
 
+  /** Whether a file defines a pack skill exported from a learned skill (indexed by source file: cheap). */
+  hasExportClaim(file: string): boolean {
+    return this.db.get(`SELECT 1 AS x FROM skills WHERE source_file = ? AND origin = 'pack' AND json_valid(meta) AND json_type(meta, '$.metadata.learned_id') = 'text' LIMIT 1`, [file]) !== undefined;
+  }
+
   /** Active pack skills exported from a learned skill (their SKILL.md `metadata` names a `learned_id`); only the columns retirement needs. */
   exportClaims(): ExportClaim[] {
     return this.db.all<ExportClaim & Record<string, string>>(`SELECT name, scope_mode, scope_tenant_id, scope_project_id, source_file, pack_name,
