@@ -71,6 +71,10 @@ suite('Export learned skills as a skill pack (real extension host, scripted mode
     const retired = api.services.skills.learnedSkills().find((r) => r.name === learnedName)!;
     assert.equal(retired.status, 'inactive');
     assert.equal(exportedTo(retired)?.name, written!.name);
+    const tree = await vscode.commands.executeCommand<{ items: Array<{ label: string; description?: string; contextValue?: string }> }>('toolshed._skillDirectoryItems');
+    const row = tree.items.find((i) => i.description?.includes(learnedName));
+    assert.match(row?.description ?? '', new RegExp(`inactive: exported as pack skill "${written!.name}"`), 'the Skill Directory points at the pack skill');
+    assert.ok(!row?.contextValue?.includes('.active.'), 'and offers no second export');
     const direct = JSON.parse(text(await vscode.lm.invokeTool('skill_search', { input: { query: QUERY, limit: 10 }, toolInvocationToken: undefined }))) as { skills: Array<{ name: string }> };
     const names = direct.skills.map((s) => s.name);
     assert.equal(names.filter((n) => n === written!.name).length, 1, `the pack skill, once: ${names.join(', ')}`);
