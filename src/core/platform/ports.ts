@@ -57,6 +57,17 @@ export interface FileSystemPort {
   stat(path: string): Promise<{ kind: 'file' | 'directory' | 'symlink' | 'other'; size: number; mtimeMs: number } | undefined>;
 }
 
+/**
+ * Creating new files in a folder the user chose (Export as Skill Pack): the VS Code layer goes
+ * through workspace.fs, the CLI through node:fs. Never used to overwrite.
+ */
+export interface PackFolderWriter {
+  /** Whether anything (file or folder) exists at that path. */
+  exists(file: string): Promise<boolean>;
+  /** Creates the parent folders, then the file; fails rather than overwrite an existing one. */
+  writeFile(file: string, text: string): Promise<void>;
+}
+
 /** Starts a program without a shell (skill scripts); implemented over node:child_process in nodeProcessPort.ts. */
 export interface SpawnRequest {
   command: string;

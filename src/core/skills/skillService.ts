@@ -213,19 +213,28 @@ class DefaultSkillService implements SkillService {
 
   async loadPacks(packs: readonly ResolvedSkillPack[], options?: LoadOptions): Promise<LoadSummary> {
     const summary = await this.loader.loadAll(packs, options);
-    if (!summary.cancelled) await this.save();
+    if (!summary.cancelled) {
+      await this.reconcileExported();
+      await this.save();
+    }
     return summary;
   }
 
   async reloadFile(file: string): Promise<FileChangeResult> {
     const result = await this.loader.reloadFile(file);
-    if (result.status !== 'ignored') this.scheduleSave();
+    if (result.status !== 'ignored') {
+      await this.reconcileExported(result.file);
+      this.scheduleSave();
+    }
     return result;
   }
 
   async removeFile(file: string): Promise<FileChangeResult> {
     const result = this.loader.removeFile(file);
-    if (result.removed.length) this.scheduleSave();
+    if (result.removed.length) {
+      await this.reconcileExported(result.file);
+      this.scheduleSave();
+    }
     return result;
   }
 
@@ -396,6 +405,16 @@ class DefaultSkillService implements SkillService {
   async dispose(): Promise<void> {
     await this.save();
     this.store.close();
+  }
+
+  /**
+   * A learned skill exported as a pack skill is retired once that pack skill is loaded (and back
+   * when it is gone), so requests see it once. A failure here must not fail the load itself.
+   */
+  private async reconcileExported(changedFile?: string): Promise<void> {
+    await this.learned.reconcileExported(changedFile).catch((error: unknown) => {
+      this.deps.logger.warn(`Could not retire or restore exported learned skills: ${error instanceof Error ? error.message : String(error)}`);
+    });
   }
 
   private scheduleSave(): void {

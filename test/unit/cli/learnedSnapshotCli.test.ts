@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { main } from '../../../src/cli/main';
+import { parseSkillDocument } from '../../../src/core/skills/packs/skillDocumentParser';
 import { makeLearning, turn } from '../learning/helpers';
 
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -65,6 +66,37 @@ describe('toolshed export / import', () => {
     assert.equal(dry.code, 0);
     assert.deepEqual(JSON.parse(dry.out).unchanged.length, 1);
     assert.deepEqual(folderBytes(target), before, 'a dry run writes nothing');
+  });
+
+  it('export --pack writes SKILL.md folders the loader reads with no problem; a second run overwrites nothing and exits 1', async () => {
+    const h = await makeLearning();
+    const calls = [{ tool: 'fixture_weather_forecast', input: { city: 'Oslo' }, ok: true }, { tool: 'fixture_create_issue', input: { title: 't' }, ok: true }];
+    const a = (await h.learning.ingest(turn('Check the weather forecast in Oslo, then create an issue with the summary', calls, { sessionId: 'a' }))).proposal!;
+    await h.learning.approve(a.id);
+    await h.learning.recordOutcome([a.candidate.name], 'helpful');
+    await h.service.save();
+    await h.store.save();
+    const storage = path.join(dir, 'pack-storage');
+    mkdirSync(storage);
+    for (const [key, bytes] of h.bytes.entries) writeFileSync(path.join(storage, key), bytes);
+    const skillsFolder = path.join(dir, 'ws', '.github', 'skills');
+
+    const first = await cli('export', '--storage', storage, '--pack', skillsFolder);
+    assert.equal(first.code, 0, first.err);
+    const folders = readdirSync(skillsFolder);
+    assert.equal(folders.length, 1);
+    const file = path.join(skillsFolder, folders[0]!, 'SKILL.md');
+    assert.ok(first.out.includes(file));
+    const text = readFileSync(file, 'utf8');
+    const parsed = parseSkillDocument(text, file);
+    assert.deepEqual(parsed.problems, []);
+    assert.equal((parsed.skills[0]!.meta.metadata as Record<string, string>).helpful, '1');
+
+    const second = await cli('export', '--storage', storage, '--pack', skillsFolder, a.candidate.name);
+    assert.equal(second.code, 1);
+    assert.match(second.err, /already exists; nothing was overwritten/);
+    assert.equal(readFileSync(file, 'utf8'), text);
+    assert.equal((await cli('export', '--storage', storage, '--pack')).code, 2);
   });
 
   it('usage errors exit 2 with a message saying what to give', async () => {

@@ -51,6 +51,18 @@ describe('views: skill tree model', () => {
     assert.match(skillNode(learned('project'), false).tooltip, /\*Scope:\* project web \\\(tenant acme\\\)/);
   });
 
+  it('an active learned skill offers "Export as Skill Pack" in its context menu; a retired (exported) or pack skill does not', () => {
+    const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { contributes: { menus: Record<string, Array<{ command: string; when: string }>> } };
+    const menu = pkg.contributes.menus['view/item/context']?.find((m) => m.command === 'toolshed.learning.exportAsSkillPack');
+    assert.ok(menu, 'toolshed.learning.exportAsSkillPack is in the Skill Directory context menu');
+    const offers = (view: SkillView, pinned = false) => [...menu.when.matchAll(/viewItem =~ \/(.+?)\/(?= |$)/g)].every((m) => new RegExp((m[1] as string).replace(/\\\\/g, '\\')).test(skillNode(view, pinned).contextValue));
+    const learned = (extra: Partial<SkillView> = {}) => skill({ sourceFile: undefined, packName: 'learned', learnedScope: { scope_mode: 'global', scope_tenant_id: '', scope_project_id: '' }, ...extra });
+    assert.equal(offers(learned()), true);
+    assert.equal(offers(learned(), true), true);
+    assert.equal(offers(learned({ status: 'inactive', statusReason: 'exported as pack skill "x"' })), false);
+    assert.equal(offers(skill()), false);
+  });
+
   it('marks invalid and inactive skills with their reason', () => {
     const invalid = skillNode(skill({ status: 'invalid', statusReason: 'missing steps' }), false);
     assert.equal(invalid.icon, 'error');

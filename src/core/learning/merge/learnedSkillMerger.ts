@@ -1,5 +1,6 @@
 import type { Clock, EventSink } from '../../platform/ports';
 import type { SkillRecord } from '../../skills/skillSchema';
+import { exportedTo } from '../../skills/store/exportedLearnedSkills';
 import type { LearnedCandidate } from '../learnedCandidate';
 import type { LearnedSkillPort } from '../learnedSkillPort';
 import type { LearningStore, Proposal } from '../learningStore';
@@ -40,7 +41,8 @@ export class LearnedSkillMerger {
     const records = this.deps.skills.learnedSkills();
     if (records !== this.synced) this.index.sync(records);
     this.synced = records;
-    const match = this.index.best(candidate, this.deps.threshold(), (r) => r.scope_mode === 'project' && r.scope_project_id === projectId);
+    // A retired (exported) learned skill is not a target: the committed pack skill stands for it now.
+    const match = this.index.best(candidate, this.deps.threshold(), (r) => r.scope_mode === 'project' && r.scope_project_id === projectId && !exportedTo(r));
     return match ? { name: match.record.name, score: match.score, identical: match.identical, record: match.record } : undefined;
   }
 

@@ -1,9 +1,11 @@
+import * as path from 'node:path';
 import type { ScopeMode } from '../../config/settingsSchema';
 import type { Clock } from '../../platform/ports';
 import type { SkillRecord } from '../skillSchema';
 import type { LearnedSkillJournal } from './learnedSkillJournal';
 import { skillId, toRecord } from './skillRecords';
 import type { LearnedSkillInput } from './skillRecords';
+import { planRetirement } from './exportedLearnedSkills';
 import { describeScope, identityKey, makeScope, sameScope, scopeRank, unreachableScope } from './skillScope';
 import type { SkillIdentity, SkillScope } from './skillScope';
 import type { SkillStore } from './skillStore';
@@ -48,6 +50,8 @@ export class LearnedSkills {
   private cached: SkillRecord[] | undefined;
   /** Counters of the shared skills, summed over every window, as last read from the shared store. */
   private sharedTotals = new Map<string, SharedCounters>();
+  /** Files of the pack skills that claimed a learned skill at the last retirement check (undefined: never checked). */
+  private claimFiles: Set<string> | undefined;
 
   constructor(private readonly deps: LearnedSkillsDeps) {}
 
@@ -136,6 +140,32 @@ export class LearnedSkills {
     store.upsertMany(viaShared.length ? records.filter((r) => !isSharedScope(r)) : records);
     await this.deps.journal.write(store);
     await this.deps.save();
+  }
+
+  /**
+   * Retires the learned skills a loaded pack skill was exported from, and brings back retired
+   * ones no pack skill claims any more (exportedLearnedSkills.ts). Returns the records changed;
+   * they are journaled like every learned write. Usage counts are read fresh, never from the cache.
+   */
+  async reconcileExported(changedFile?: string): Promise<SkillRecord[]> {
+    // A reload of a file that neither claims nor claimed a learned skill changes nothing here:
+    // skip the scan (most reloads), keeping the file watcher's path as cheap as before.
+    if (changedFile !== undefined && this.claimFiles && !this.touchesClaims(changedFile)) return [];
+    const claims = this.deps.store.exportClaims();
+    this.claimFiles = new Set(claims.map((c) => c.source_file));
+    const stale = planRetirement(this.list(), claims);
+    if (stale.length === 0) return [];
+    const fresh = stale.map((r) => this.get(r)).filter((r): r is SkillRecord => r !== undefined);
+    const changed = planRetirement(fresh, claims);
+    await this.restore(changed);
+    return changed;
+  }
+
+  /** Whether a changed (or deleted) file or folder holds, or held at the last check, an exported pack skill. */
+  private touchesClaims(file: string): boolean {
+    if (this.deps.store.hasExportClaim(file)) return true;
+    for (const claimed of this.claimFiles ?? []) if (claimed === file || claimed.startsWith(`${file}${path.sep}`)) return true;
+    return false;
   }
 
   /**

@@ -6,6 +6,7 @@ import type { PersistentDatabase } from '../../sql/persistentDatabase';
 import { uniqueTerms } from '../../search/textAnalysis';
 import type { TaskType } from '../../config/settingsSchema';
 import type { SkillRecord } from '../skillSchema';
+import type { ExportClaim } from './exportedLearnedSkills';
 import { ftsCandidates } from './skillFtsCandidates';
 import { LearnedRecordCache } from './learnedRecordCache';
 import { ENTRY_COLUMNS_SQL, entryFromRow, entryOf, ftsTerms, recordParams, rowToRecord, verifyReadable } from './skillRows';
@@ -351,6 +352,19 @@ export class SkillStore {
         WHERE ${where.sql} AND json_valid(s.meta) AND json_type(s.meta, '$.cluster') = 'text' ORDER BY s.name`,
       where.params,
     );
+  }
+
+  /** Whether a file defines a pack skill exported from a learned skill (indexed by source file: cheap). */
+  hasExportClaim(file: string): boolean {
+    return this.db.get(`SELECT 1 AS x FROM skills WHERE source_file = ? AND origin = 'pack' AND json_valid(meta) AND json_type(meta, '$.metadata.learned_id') = 'text' LIMIT 1`, [file]) !== undefined;
+  }
+
+  /** Active pack skills exported from a learned skill (their SKILL.md `metadata` names a `learned_id`); only the columns retirement needs. */
+  exportClaims(): ExportClaim[] {
+    return this.db.all<ExportClaim & Record<string, string>>(`SELECT name, scope_mode, scope_tenant_id, scope_project_id, source_file, pack_name,
+        json_extract(meta, '$.metadata.learned_id') AS learned_id,
+        CASE json_type(meta, '$.metadata.source_hashes') WHEN 'text' THEN json_extract(meta, '$.metadata.source_hashes') ELSE '' END AS source_hashes
+      FROM skills WHERE origin = 'pack' AND status = 'active' AND json_valid(meta) AND json_type(meta, '$.metadata.learned_id') = 'text'`);
   }
 
   /** Directory candidates: most recent (`last_used`) or most used (`use_count`) first. */
