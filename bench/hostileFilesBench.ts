@@ -14,7 +14,7 @@ import { MemoryByteStore } from '../src/core/platform/memoryByteStore';
 import { nodeFileSystem } from '../src/core/platform/nodeFileSystem';
 import { loadSqlEngine } from '../src/core/sql/sqlEngine';
 import { createSkillService } from '../src/core/skills/skillService';
-import { parseSkillDocument } from '../src/core/skills/packs/skillDocumentParser';
+import { parseSkillDocument } from '../src/core/skills/packs/document/skillDocumentParser';
 
 const round = (v: number) => Number(v.toFixed(1));
 

@@ -15,11 +15,11 @@ import { learningConfigSchema, skillsConfigSchema } from '../src/core/config/set
 import type { TaskType } from '../src/core/config/settingsSchema';
 import { LearningService } from '../src/core/learning/learningService';
 import { LearningStore } from '../src/core/learning/learningStore';
-import { extractTraceCandidate } from '../src/core/learning/traceExtractor';
-import { sanitizeTrajectory } from '../src/core/learning/trajectory';
-import type { Trajectory } from '../src/core/learning/trajectory';
-import { depersonalize } from '../src/core/learning/depersonalize';
-import type { LearnedCandidate } from '../src/core/learning/learnedCandidate';
+import { extractTraceCandidate } from '../src/core/learning/extraction/traceExtractor';
+import { sanitizeTrajectory } from '../src/core/learning/extraction/trajectory';
+import type { Trajectory } from '../src/core/learning/extraction/trajectory';
+import { depersonalize } from '../src/core/learning/extraction/depersonalize';
+import type { LearnedCandidate } from '../src/core/learning/extraction/learnedCandidate';
 import { lengthTokenCounter, nullEventSink, nullLogger } from '../src/core/platform/basicPorts';
 import { MemoryByteStore } from '../src/core/platform/memoryByteStore';
 import { nodeFileSystem } from '../src/core/platform/nodeFileSystem';

@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { learningConfigSchema, skillsConfigSchema } from '../src/core/config/settingsSchema';
-import { sourceHash } from '../src/core/learning/learnedCandidate';
+import { sourceHash } from '../src/core/learning/extraction/learnedCandidate';
 import { LearningService } from '../src/core/learning/learningService';
 import { LearningStore } from '../src/core/learning/learningStore';
 import { mergeRecords, sourcesOf } from '../src/core/learning/merge/lineage';

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { CliCommand } from '../cliCommand';
 import { nodeFileSystem } from '../../core/platform/nodeFileSystem';
-import { formatProblem } from '../../core/skills/packs/skillProblems';
+import { formatProblem } from '../../core/skills/packs/document/skillProblems';
 import { validateSkillTargets } from '../../core/skills/packs/skillValidation';
 import { parseSkillArgs } from './skillCliSupport';
 import { escapeForLine } from '../terminalText';

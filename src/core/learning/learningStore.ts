@@ -2,8 +2,8 @@ import type { ByteStore, Clock, Logger } from '../platform/ports';
 import { openPersistentDatabase } from '../sql/persistentDatabase';
 import type { PersistentDatabase } from '../sql/persistentDatabase';
 import type { SqlEngine } from '../sql/sqlEngine';
-import type { LearnedCandidate } from './learnedCandidate';
-import type { SkillCounters } from './effectiveness';
+import type { LearnedCandidate } from './extraction/learnedCandidate';
+import type { SkillCounters } from './feedback/effectiveness';
 
 /**
  * Learning's own small sql.js database (`learning.db` in workspace storage), separate from the

@@ -1,7 +1,7 @@
 import { skillGetInputJsonSchema, skillListInputJsonSchema, skillSearchInputJsonSchema } from '../skills/skillToolSchemas';
 import { SKILL_TOOL_FREE_INPUT_JSON_SCHEMA } from '../skills/singleSkillTool';
 import { toolSearchInputJsonSchema } from '../tools/toolSearchSchema';
-import { skillReportFailureJsonSchema, skillReportOutcomeJsonSchema } from '../learning/reportToolSchemas';
+import { skillReportFailureJsonSchema, skillReportOutcomeJsonSchema } from '../learning/feedback/reportToolSchemas';
 
 /**
  * Input JSON Schemas of the language-model tools Toolshed contributes, from the same

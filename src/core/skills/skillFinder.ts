@@ -3,7 +3,7 @@ import { REGEX_BUDGET_NOTE, compileSafeRegex, literalWordsRegex } from '../searc
 import type { SafeRegex } from '../search/safeRegex';
 import { boundedRelevance, EXACT_SCORE, minMax, normalizeBm25, REGEX_SCORES } from '../search/scoring';
 import { analyze } from '../search/textAnalysis';
-import { editDistance } from './packs/keySuggestion';
+import { editDistance } from './packs/document/keySuggestion';
 import type { SkillStore, StoreFilter } from './store/skillStore';
 import type { SkillSearchType } from './skillToolSchemas';
 

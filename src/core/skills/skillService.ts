@@ -33,7 +33,7 @@ import { LearnedSkillJournal } from './store/learnedSkillJournal';
 import { SkillPackLoader } from './packs/skillPackLoader';
 import type { FileChangeResult, LoadOptions, LoadSummary } from './packs/skillPackLoader';
 import type { PackSource, ResolvedSkillPack } from './packs/skillPackSources';
-import type { SkillProblem } from './packs/skillProblems';
+import type { SkillProblem } from './packs/document/skillProblems';
 import { SkillQueries } from './skillQueries';
 import type { DirectoryResult, RelevantRequest, RelevantResult, SkillRequestContext, SkillScoreAdjuster } from './skillQueries';
 import type { LearnedSkillInput } from './store/skillRecords';
@@ -46,7 +46,7 @@ import { SkillStore } from './store/skillStore';
 import type { SkillGetOutput, SkillListOutput, SkillSearchOutput } from './skillToolSchemas';
 import { validateSkillTargets } from './packs/skillValidation';
 import type { ValidationReport } from './packs/skillValidation';
-import { generatedName } from './packs/skillFileNames';
+import { generatedName } from './packs/document/skillFileNames';
 
 export type { SkillRequestContext, DirectoryResult, RelevantRequest, RelevantResult, SkillScoreAdjuster } from './skillQueries';
 

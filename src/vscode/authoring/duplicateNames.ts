@@ -1,4 +1,4 @@
-import { makeProblem, PROBLEM_CODES, type SkillProblem, type Span } from '../../core/skills/packs/skillProblems';
+import { makeProblem, PROBLEM_CODES, type SkillProblem, type Span } from '../../core/skills/packs/document/skillProblems';
 
 /**
  * Duplicate skill names across files (pure): every file that declares a name another file also

@@ -1,5 +1,5 @@
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import type { SkillProblem } from '../../core/skills/packs/skillProblems';
+import type { SkillProblem } from '../../core/skills/packs/document/skillProblems';
 import { parentFolderName, isYamlLike, yamlRegion, type SkillFileKind } from './skillFileKinds';
 
 /**

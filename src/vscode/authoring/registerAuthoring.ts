@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/platform/ports';
-import type { SkillProblem } from '../../core/skills/packs/skillProblems';
+import type { SkillProblem } from '../../core/skills/packs/document/skillProblems';
 import type { SkillDirectorySource } from '../views/skillDirectorySource';
 import { newSkill, type NewSkillArgs } from './newSkillCommand';
 import { SkillDiagnostics } from './skillDiagnostics';

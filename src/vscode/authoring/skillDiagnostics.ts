@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/platform/ports';
-import type { SkillProblem, Span } from '../../core/skills/packs/skillProblems';
+import type { SkillProblem, Span } from '../../core/skills/packs/document/skillProblems';
 import { Disposable } from '../lifecycle';
 import { duplicateNameProblems } from './duplicateNames';
 import type { SkillDocumentValidator } from './skillDocumentValidator';

@@ -1,4 +1,4 @@
-import type { SkillProblem, Span } from '../../core/skills/packs/skillProblems';
+import type { SkillProblem, Span } from '../../core/skills/packs/document/skillProblems';
 
 /** Port: validates one skill document's text (the glue calls the core parser). Pure. */
 export interface ValidatedDocument {

@@ -1,5 +1,5 @@
-import { detectSkillFormat } from '../../core/skills/packs/skillDocumentParser';
-import type { DocumentFormat } from '../../core/skills/packs/parsedSkill';
+import { detectSkillFormat } from '../../core/skills/packs/document/skillDocumentParser';
+import type { DocumentFormat } from '../../core/skills/packs/document/parsedSkill';
 
 /** Which skill-file format a path is, from its name alone: the loader's own detection. */
 export type SkillFileKind = DocumentFormat;

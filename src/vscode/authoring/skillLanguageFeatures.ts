@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { SkillProblem } from '../../core/skills/packs/skillProblems';
+import type { SkillProblem } from '../../core/skills/packs/document/skillProblems';
 import { completionsAt, keyAt } from './completionModel';
 import { fieldDoc, fieldHoverMarkdown } from './fieldDocs';
 import { quickFixesFor } from './quickFixes';

@@ -1,4 +1,4 @@
-import { parseSkillDocument } from '../../core/skills/packs/skillDocumentParser';
+import { parseSkillDocument } from '../../core/skills/packs/document/skillDocumentParser';
 import type { SkillDocumentValidator } from './skillDocumentValidator';
 
 /** The document validator over the core parser: the same zod schema and rules the loader uses. */

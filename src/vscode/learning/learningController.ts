@@ -6,7 +6,7 @@ import type { LearningConfig } from '../../core/config/settingsSchema';
 import { LearningService } from '../../core/learning/learningService';
 import type { CandidateExtractor, IngestResult } from '../../core/learning/learningService';
 import { LearningStore } from '../../core/learning/learningStore';
-import type { Trajectory } from '../../core/learning/trajectory';
+import type { Trajectory } from '../../core/learning/extraction/trajectory';
 import type { EventSink, Logger, ByteStore } from '../../core/platform/ports';
 import { systemClock } from '../../core/platform/basicPorts';
 import type { SkillService } from '../../core/skills/skillService';

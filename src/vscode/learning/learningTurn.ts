@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { createLanguageModelAdapter } from '../chat/languageModelAdapter';
-import { createModelExtractor } from '../../core/learning/modelExtractor';
+import { createModelExtractor } from '../../core/learning/extraction/modelExtractor';
 import type { PlannerOutcome } from '../../core/planner/plannerLoop';
 import type { ChatModelPort } from '../../core/platform/chatTypes';
 import type { PlannerSkills, ToolExecutor } from '../../core/planner/plannerPorts';

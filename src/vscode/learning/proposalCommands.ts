@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { proposalToSkillMarkdown, skillMarkdownToCandidate } from '../../core/learning/proposalDocument';
+import { proposalToSkillMarkdown, skillMarkdownToCandidate } from '../../core/learning/approval/proposalDocument';
 import { describeAdditions } from '../../core/learning/merge/mergeReview';
 import type { MergeReview } from '../../core/learning/merge/mergeReview';
-import type { ApproveResolution } from '../../core/learning/proposalApproval';
+import type { ApproveResolution } from '../../core/learning/approval/proposalApproval';
 import type { LearningController } from './learningController';
 
 /**

@@ -1,5 +1,5 @@
 import type { ToolExecutor } from '../../core/planner/plannerPorts';
-import type { TrajectoryCall } from '../../core/learning/trajectory';
+import type { TrajectoryCall } from '../../core/learning/extraction/trajectory';
 
 /**
  * Collects one @toolshed turn's tool calls, in order, by wrapping the planner's executor — the

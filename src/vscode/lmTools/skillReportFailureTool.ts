@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { SKILL_REPORT_FAILURE_TOOL_NAME, skillReportFailureInputSchema } from '../../core/learning/reportToolSchemas';
+import { SKILL_REPORT_FAILURE_TOOL_NAME, skillReportFailureInputSchema } from '../../core/learning/feedback/reportToolSchemas';
 import { describeToolInputError } from '../../core/planner/skillsPort';
 import type { ToolshedServices } from '../services';
 import { learningOffMessage } from './skillReportOutcomeTool';

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Logger } from '../../core/platform/ports';
-import { detectSkillFormat } from '../../core/skills/packs/skillDocumentParser';
+import { detectSkillFormat } from '../../core/skills/packs/document/skillDocumentParser';
 import type { LoadSummary } from '../../core/skills/packs/skillPackLoader';
 import { BUILT_IN_PACKS_FOLDER, resolveSkillPacks, type ResolvedSkillPack } from '../../core/skills/packs/skillPackSources';
 import type { SkillService } from '../../core/skills/skillService';

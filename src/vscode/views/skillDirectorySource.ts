@@ -1,4 +1,4 @@
-import type { SkillProblem } from '../../core/skills/packs/skillProblems';
+import type { SkillProblem } from '../../core/skills/packs/document/skillProblems';
 import type { SkillScope } from '../../core/skills/store/skillScope';
 
 /**

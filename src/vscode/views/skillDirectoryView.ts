@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { SkillProblem } from '../../core/skills/packs/skillProblems';
+import type { SkillProblem } from '../../core/skills/packs/document/skillProblems';
 import { Disposable } from '../lifecycle';
 import { MANAGE_TRUST_COMMAND, restrictedModeLine } from '../../core/trust/restrictedMode';
 import type { PinnedSkills } from '../state/pinnedSkills';

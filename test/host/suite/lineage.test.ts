@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { sourceHash } from '../../../src/core/learning/learnedCandidate';
-import type { LearnedCandidate } from '../../../src/core/learning/learnedCandidate';
+import { sourceHash } from '../../../src/core/learning/extraction/learnedCandidate';
+import type { LearnedCandidate } from '../../../src/core/learning/extraction/learnedCandidate';
 import { lineageOf } from '../../../src/core/learning/merge/lineage';
-import type { Trajectory } from '../../../src/core/learning/trajectory';
+import type { Trajectory } from '../../../src/core/learning/extraction/trajectory';
 import { withSettings } from './chatHelpers';
 import { eventually, toolshed } from './helpers';
 

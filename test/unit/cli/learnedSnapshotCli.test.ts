@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { main } from '../../../src/cli/main';
-import { parseSkillDocument } from '../../../src/core/skills/packs/skillDocumentParser';
+import { parseSkillDocument } from '../../../src/core/skills/packs/document/skillDocumentParser';
 import { makeLearning, turn } from '../learning/helpers';
 
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { CLUSTER_SIMILARITY, suggestCluster } from '../../../src/core/learning/clusterSuggestion';
-import { proposalToSkillMarkdown, skillMarkdownToCandidate } from '../../../src/core/learning/proposalDocument';
+import { CLUSTER_SIMILARITY, suggestCluster } from '../../../src/core/learning/approval/clusterSuggestion';
+import { proposalToSkillMarkdown, skillMarkdownToCandidate } from '../../../src/core/learning/approval/proposalDocument';
 import { pack, stepSkill, tempDir, writeTree } from '../skills/helpers';
 import { makeLearning, turn } from './helpers';
 

@@ -2,7 +2,7 @@ import { learningConfigSchema } from '../../../src/core/config/settingsSchema';
 import type { LearningConfig } from '../../../src/core/config/settingsSchema';
 import { LearningService } from '../../../src/core/learning/learningService';
 import { LearningStore } from '../../../src/core/learning/learningStore';
-import type { Trajectory, TrajectoryCall } from '../../../src/core/learning/trajectory';
+import type { Trajectory, TrajectoryCall } from '../../../src/core/learning/extraction/trajectory';
 import { MemoryEventSink, MemoryLogger } from '../../../src/core/platform/basicPorts';
 import type { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { engine, makeService } from '../skills/helpers';

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { compose, lineageOf, mergeRecords, NO_COUNTERS, sourcesOf, undoMerge, unite } from '../../../src/core/learning/merge/lineage';
 import type { MergedSource } from '../../../src/core/learning/merge/lineage';
-import { sourceHash } from '../../../src/core/learning/learnedCandidate';
+import { sourceHash } from '../../../src/core/learning/extraction/learnedCandidate';
 import { MergeIndex } from '../../../src/core/learning/merge/mergeIndex';
 import { similarity, termVector } from '../../../src/core/learning/merge/similarity';
 import type { SkillRecord } from '../../../src/core/skills/skillSchema';

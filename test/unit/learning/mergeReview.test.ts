@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { sourceHash } from '../../../src/core/learning/learnedCandidate';
-import type { LearnedCandidate } from '../../../src/core/learning/learnedCandidate';
+import { sourceHash } from '../../../src/core/learning/extraction/learnedCandidate';
+import type { LearnedCandidate } from '../../../src/core/learning/extraction/learnedCandidate';
 import { lineageOf } from '../../../src/core/learning/merge/lineage';
 import { changesText, describeAdditions } from '../../../src/core/learning/merge/mergeReview';
 import { makeLearning, turn } from './helpers';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { createModelExtractor, extractionPrompt } from '../../../src/core/learning/modelExtractor';
+import { createModelExtractor, extractionPrompt } from '../../../src/core/learning/extraction/modelExtractor';
 import type { ChatModelPort } from '../../../src/core/platform/chatTypes';
 import { makeLearning, PERSONAL, turn } from './helpers';
 

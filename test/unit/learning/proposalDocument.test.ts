@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { proposalToSkillMarkdown, skillMarkdownToCandidate } from '../../../src/core/learning/proposalDocument';
-import { extractTraceCandidate } from '../../../src/core/learning/traceExtractor';
+import { proposalToSkillMarkdown, skillMarkdownToCandidate } from '../../../src/core/learning/approval/proposalDocument';
+import { extractTraceCandidate } from '../../../src/core/learning/extraction/traceExtractor';
 import { PERSONAL, turn } from './helpers';
 
 const candidate = extractTraceCandidate(turn('Check the weather forecast in Oslo: then create an issue "quoted"', [

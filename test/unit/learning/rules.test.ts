@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { decayFactor, HALF_LIFE_DAYS } from '../../../src/core/learning/decay';
-import { adjustedScore, effectivenessPenalty, frameBoost } from '../../../src/core/learning/effectiveness';
-import { failureSignature } from '../../../src/core/learning/failureSignature';
+import { decayFactor, HALF_LIFE_DAYS } from '../../../src/core/learning/feedback/decay';
+import { adjustedScore, effectivenessPenalty, frameBoost } from '../../../src/core/learning/feedback/effectiveness';
+import { failureSignature } from '../../../src/core/learning/feedback/failureSignature';
 
 const DAY = 24 * 60 * 60 * 1000;
 

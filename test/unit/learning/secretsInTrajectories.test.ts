@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { depersonalize } from '../../../src/core/learning/depersonalize';
+import { depersonalize } from '../../../src/core/learning/extraction/depersonalize';
 import { makeLearning, PERSONAL, turn } from './helpers';
 
 /** Fake secrets and personal data of every kind the issue names (none valid). */

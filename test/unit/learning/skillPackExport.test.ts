@@ -7,7 +7,7 @@ import { exportLearnedAsPack } from '../../../src/core/learning/snapshot/skillPa
 import type { PackExportReport } from '../../../src/core/learning/snapshot/skillPackExport';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { nodePackFolderWriter } from '../../../src/core/platform/nodePackFolderWriter';
-import { parseSkillDocument } from '../../../src/core/skills/packs/skillDocumentParser';
+import { parseSkillDocument } from '../../../src/core/skills/packs/document/skillDocumentParser';
 import type { SkillRecord } from '../../../src/core/skills/skillSchema';
 import { exportedTo } from '../../../src/core/skills/store/exportedLearnedSkills';
 import { makeService, pack, stepSkill, tempDir, writeTree } from '../skills/helpers';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { extractTraceCandidate } from '../../../src/core/learning/traceExtractor';
-import { inferTaskType, titleOf } from '../../../src/core/learning/learnedCandidate';
+import { extractTraceCandidate } from '../../../src/core/learning/extraction/traceExtractor';
+import { inferTaskType, titleOf } from '../../../src/core/learning/extraction/learnedCandidate';
 import { PERSONAL, turn } from './helpers';
 
 const WEATHER = 'fixture_weather_forecast';

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { main as cliMain } from '../../../src/cli/main';
-import { parseSkillDocument } from '../../../src/core/skills/packs/skillDocumentParser';
+import { parseSkillDocument } from '../../../src/core/skills/packs/document/skillDocumentParser';
 import { ctx, makeService, pack, stepSkill, tempDir, writeTree } from './helpers';
 
 /** A pack with two good files and one hostile one: the good ones must always load. */

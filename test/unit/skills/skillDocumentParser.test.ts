@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { detectSkillFormat, parseSkillDocument } from '../../../src/core/skills/packs/skillDocumentParser';
+import { detectSkillFormat, parseSkillDocument } from '../../../src/core/skills/packs/document/skillDocumentParser';
 import { agentSkillFrontmatterJsonSchema, skillFileJsonSchema } from '../../../src/core/skills/skillSchema';
-import { formatProblem } from '../../../src/core/skills/packs/skillProblems';
+import { formatProblem } from '../../../src/core/skills/packs/document/skillProblems';
 
 const codes = (r: { problems: Array<{ code: string }> }) => r.problems.map((p) => p.code);
 

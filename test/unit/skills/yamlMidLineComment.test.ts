@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parseSkillDocument } from '../../../src/core/skills/packs/skillDocumentParser';
-import { commentContinuesSentence } from '../../../src/core/skills/packs/yamlMidLineComment';
+import { parseSkillDocument } from '../../../src/core/skills/packs/document/skillDocumentParser';
+import { commentContinuesSentence } from '../../../src/core/skills/packs/document/yamlMidLineComment';
 import { applyEdits, quickFixesFor } from '../../../src/vscode/authoring/quickFixes';
 
 const yamlSkill = (step: string) => `name: post-ticket\ntrigger: When a ticket is filed.\nsteps:\n  - Create the ticket.\n  - ${step}\n`;

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { parseSkillDocument } from '../../../src/core/skills/packs/skillDocumentParser';
+import { parseSkillDocument } from '../../../src/core/skills/packs/document/skillDocumentParser';
 import { completionsAt, keyAt } from '../../../src/vscode/authoring/completionModel';
 import { fieldDoc, fieldDocs, fieldHoverMarkdown } from '../../../src/vscode/authoring/fieldDocs';
 import { applyEdits, quickFixesFor } from '../../../src/vscode/authoring/quickFixes';

@@ -1,7 +1,7 @@
 import type { Clock, EventSink } from '../../platform/ports';
 import type { SkillRecord } from '../../skills/skillSchema';
 import { exportedTo } from '../../skills/store/exportedLearnedSkills';
-import type { LearnedCandidate } from '../learnedCandidate';
+import type { LearnedCandidate } from '../extraction/learnedCandidate';
 import type { LearnedSkillPort } from '../learnedSkillPort';
 import type { LearningStore, Proposal } from '../learningStore';
 import { lineageOf, mergeRecords, NO_COUNTERS, undoMerge } from './lineage';

@@ -1,6 +1,6 @@
 import type { SkillRecord } from '../../skills/skillSchema';
 import { contentHash } from '../../skills/store/skillRecords';
-import { sourceHash } from '../learnedCandidate';
+import { sourceHash } from '../extraction/learnedCandidate';
 
 /**
  * Lineage of a merged learned skill (RFC §2.2), kept in the record's `extra.lineage` so it is

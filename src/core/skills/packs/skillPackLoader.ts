@@ -1,13 +1,13 @@
 import * as path from 'node:path';
 import type { Clock, EventSink, FileSystemPort, Logger } from '../../platform/ports';
-import { detectSkillFormat, parseSkillDocument } from './skillDocumentParser';
-import type { DocumentFormat } from './parsedSkill';
+import { detectSkillFormat, parseSkillDocument } from './document/skillDocumentParser';
+import type { DocumentFormat } from './document/parsedSkill';
 import { isInside } from './skillPackSources';
 import type { ResolvedSkillPack } from './skillPackSources';
 import { formatAdmits, listSkillResources, readSkillFile, scanPack } from './skillPackScanner';
 import type { SkillFileRef } from './skillPackScanner';
-import { FILE_START, makeProblem, PROBLEM_CODES } from './skillProblems';
-import type { SkillProblem } from './skillProblems';
+import { FILE_START, makeProblem, PROBLEM_CODES } from './document/skillProblems';
+import type { SkillProblem } from './document/skillProblems';
 import type { SkillStore } from '../store/skillStore';
 import { identityKey } from '../store/skillScope';
 import { packScope, SkillPackWriter } from './skillPackWriter';

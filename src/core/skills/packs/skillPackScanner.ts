@@ -1,10 +1,10 @@
 import * as path from 'node:path';
 import type { SkillPackFormat } from '../../config/settingsSchema';
 import type { FileSystemPort } from '../../platform/ports';
-import { detectSkillFormat } from './skillDocumentParser';
-import type { DocumentFormat } from './parsedSkill';
-import { FILE_START, makeProblem, PROBLEM_CODES } from './skillProblems';
-import type { SkillProblem } from './skillProblems';
+import { detectSkillFormat } from './document/skillDocumentParser';
+import type { DocumentFormat } from './document/parsedSkill';
+import { FILE_START, makeProblem, PROBLEM_CODES } from './document/skillProblems';
+import type { SkillProblem } from './document/skillProblems';
 
 /**
  * Walks a pack folder and reads skill files defensively: symbolic links are never followed

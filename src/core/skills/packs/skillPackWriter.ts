@@ -1,9 +1,9 @@
 import type { Clock, Logger } from '../../platform/ports';
-import type { ParsedSkill } from './parsedSkill';
+import type { ParsedSkill } from './document/parsedSkill';
 import type { ResolvedSkillPack } from './skillPackSources';
 import type { SkillFileRef } from './skillPackScanner';
-import { makeProblem, PROBLEM_CODES } from './skillProblems';
-import type { SkillProblem } from './skillProblems';
+import { makeProblem, PROBLEM_CODES } from './document/skillProblems';
+import type { SkillProblem } from './document/skillProblems';
 import { toRecord } from '../store/skillRecords';
 import type { SkillRecord } from '../skillSchema';
 import type { SkillStore } from '../store/skillStore';

@@ -1,11 +1,11 @@
 import * as path from 'node:path';
 import type { SkillPackFormat } from '../../config/settingsSchema';
 import type { FileSystemPort } from '../../platform/ports';
-import { detectSkillFormat, parseSkillDocument } from './skillDocumentParser';
+import { detectSkillFormat, parseSkillDocument } from './document/skillDocumentParser';
 import { readSkillFile, scanPack } from './skillPackScanner';
 import type { SkillFileRef } from './skillPackScanner';
-import { compareProblems, makeProblem, PROBLEM_CODES } from './skillProblems';
-import type { SkillProblem } from './skillProblems';
+import { compareProblems, makeProblem, PROBLEM_CODES } from './document/skillProblems';
+import type { SkillProblem } from './document/skillProblems';
 
 /**
  * Lints packs like a compiler (the `toolshed validate` command and "Validate Skill Packs"):

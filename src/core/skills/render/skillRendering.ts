@@ -1,6 +1,6 @@
 import type { TokenCounter } from '../../platform/ports';
 import { redact } from '../../privacy/redaction';
-import { toolNameOfAllowed } from '../packs/allowedToolsList';
+import { toolNameOfAllowed } from '../packs/document/allowedToolsList';
 import type { SkillRecord } from '../skillSchema';
 import type { ToolReferenceGate } from './toolReferenceGate';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ScopeMode, TaskType } from '../../config/settingsSchema';
-import type { ParsedSkill } from '../packs/parsedSkill';
+import type { ParsedSkill } from '../packs/document/parsedSkill';
 import type { SkillFormat, SkillOrigin, SkillRecord } from '../skillSchema';
 import { makeScope } from './skillScope';
 import type { SkillScope } from './skillScope';

@@ -1,4 +1,4 @@
-import { KNOWN_SKILL_KEYS } from '../skillSchema';
+import { KNOWN_SKILL_KEYS } from '../../skillSchema';
 
 /** "Did you mean …?" for a misspelt skill field: the nearest known key within a third of its length. */
 export function closestKnownKey(key: string): string | undefined {

@@ -1,14 +1,14 @@
-import type { EventSink } from '../platform/ports';
+import type { EventSink } from '../../platform/ports';
 import { chosenCluster, suggestCluster } from './clusterSuggestion';
-import { termVector } from './merge/similarity';
-import type { TermVector } from './merge/similarity';
+import { termVector } from '../merge/similarity';
+import type { TermVector } from '../merge/similarity';
 import type { ClusterSuggestion } from './clusterSuggestion';
-import type { LearnedCandidate } from './learnedCandidate';
-import type { LearnedSkillPort } from './learnedSkillPort';
-import type { LearningStore, Proposal } from './learningStore';
-import type { LearnedSkillMerger } from './merge/learnedSkillMerger';
-import { changesText, mergeReview } from './merge/mergeReview';
-import type { MergeReview } from './merge/mergeReview';
+import type { LearnedCandidate } from '../extraction/learnedCandidate';
+import type { LearnedSkillPort } from '../learnedSkillPort';
+import type { LearningStore, Proposal } from '../learningStore';
+import type { LearnedSkillMerger } from '../merge/learnedSkillMerger';
+import { changesText, mergeReview } from '../merge/mergeReview';
+import type { MergeReview } from '../merge/mergeReview';
 
 /**
  * The approval side of learning: a proposal edited, approved (as its own learned skill, or

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { TaskType } from '../config/settingsSchema';
-import { analyze, splitIdentifier } from '../search/textAnalysis';
+import type { TaskType } from '../../config/settingsSchema';
+import { analyze, splitIdentifier } from '../../search/textAnalysis';
 
 /**
  * A candidate skill produced by learning: the fields a skill needs, already depersonalized,

@@ -1,8 +1,8 @@
-import { analyze, uniqueTerms } from '../search/textAnalysis';
+import { analyze, uniqueTerms } from '../../search/textAnalysis';
 import type { FailureSignature } from './failureSignature';
-import { keywords, slug, sourceHash } from './learnedCandidate';
-import type { LearnedCandidate } from './learnedCandidate';
-import type { TaskType } from '../config/settingsSchema';
+import { keywords, slug, sourceHash } from '../extraction/learnedCandidate';
+import type { LearnedCandidate } from '../extraction/learnedCandidate';
+import type { TaskType } from '../../config/settingsSchema';
 
 /**
  * Negative skills (RFC Part 3): a failure that repeats becomes an "Avoid …" lesson. One failure

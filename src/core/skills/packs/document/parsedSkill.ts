@@ -1,5 +1,5 @@
-import type { TaskType } from '../../config/settingsSchema';
-import type { SkillFormat } from '../skillSchema';
+import type { TaskType } from '../../../config/settingsSchema';
+import type { SkillFormat } from '../../skillSchema';
 import { splitAllowedTools } from './allowedToolsList';
 import { firstHeading, humanize, normalizeTools } from './documentValues';
 import type { Span } from './skillProblems';

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { ChatModelPort } from '../platform/chatTypes';
-import { skillFieldsShape } from '../skills/skillSchema';
+import type { ChatModelPort } from '../../platform/chatTypes';
+import { skillFieldsShape } from '../../skills/skillSchema';
 import { depersonalize } from './depersonalize';
 import type { PersonalContext } from './depersonalize';
 import { sourceHash } from './learnedCandidate';
 import type { LearnedCandidate } from './learnedCandidate';
-import type { CandidateExtractor } from './learningService';
+import type { CandidateExtractor } from '../learningService';
 import { argumentShape } from './trajectory';
 import type { Trajectory } from './trajectory';
 

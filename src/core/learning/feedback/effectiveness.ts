@@ -1,4 +1,4 @@
-import type { TaskType } from '../config/settingsSchema';
+import type { TaskType } from '../../config/settingsSchema';
 
 /**
  * Effectiveness rules of skill-discovery-auto-activation.md (§6, "Monitor Stage", "Two-Pass

@@ -1,10 +1,10 @@
 import { failureSignature } from './failureSignature';
-import { inferTaskType, keywords } from './learnedCandidate';
-import type { LearnedCandidate } from './learnedCandidate';
-import type { LearningStore, Proposal } from './learningStore';
+import { inferTaskType, keywords } from '../extraction/learnedCandidate';
+import type { LearnedCandidate } from '../extraction/learnedCandidate';
+import type { LearningStore, Proposal } from '../learningStore';
 import { MIN_TURNS, negativeCandidate } from './negativeLessons';
-import { stepOf } from './traceExtractor';
-import type { Trajectory } from './trajectory';
+import { stepOf } from '../extraction/traceExtractor';
+import type { Trajectory } from '../extraction/trajectory';
 
 /**
  * Counts each failure signature of a (sanitized) turn once; a signature seen in at least

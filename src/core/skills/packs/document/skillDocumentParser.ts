@@ -1,7 +1,7 @@
 import * as YAML from 'yaml';
 import type { z } from 'zod';
 import { LineIndex } from './lineIndex';
-import { agentSkillFrontmatterSchema, KNOWN_SKILL_KEYS, skillFileSchema } from '../skillSchema';
+import { agentSkillFrontmatterSchema, KNOWN_SKILL_KEYS, skillFileSchema } from '../../skillSchema';
 import { BoundedProblems } from './boundedProblems';
 import type { SpanSource } from './boundedProblems';
 import { FILE_START, PROBLEM_CODES } from './skillProblems';

@@ -1,4 +1,4 @@
-import { redact, REDACTED_TOKEN } from '../privacy/redaction';
+import { redact, REDACTED_TOKEN } from '../../privacy/redaction';
 
 /**
  * Depersonalization of trajectory text (RFC Part 1.3 on top of Appendix C redaction): after the

@@ -1,6 +1,6 @@
 import { depersonalize, mentionedFiles } from './depersonalize';
 import type { PersonalContext } from './depersonalize';
-import { errorClassOf, normalizeErrorMessage } from './failureSignature';
+import { errorClassOf, normalizeErrorMessage } from '../feedback/failureSignature';
 import { inferTaskType, keywords, MAX_STEPS, slug, sourceHash, titleOf } from './learnedCandidate';
 import type { LearnedCandidate } from './learnedCandidate';
 import { argumentShape, isLearnable } from './trajectory';

@@ -1,8 +1,8 @@
 import { stringify } from 'yaml';
-import { parseSkillDocument } from '../skills/packs/skillDocumentParser';
-import { clusterLabel } from '../skills/skillClusters';
+import { parseSkillDocument } from '../../skills/packs/document/skillDocumentParser';
+import { clusterLabel } from '../../skills/skillClusters';
 import type { ClusterSuggestion } from './clusterSuggestion';
-import type { LearnedCandidate } from './learnedCandidate';
+import type { LearnedCandidate } from '../extraction/learnedCandidate';
 
 /**
  * A proposal as an editable `*.skill.md` document (Edit in the Skill Directory): the usual skill

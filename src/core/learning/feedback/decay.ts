@@ -1,4 +1,4 @@
-import type { TaskType } from '../config/settingsSchema';
+import type { TaskType } from '../../config/settingsSchema';
 
 /** RFC Part 5: half-lives in days by task type (browser flows rot fastest). */
 export const HALF_LIFE_DAYS: Readonly<Record<TaskType, number>> = { browser: 7, api: 90, code: 180, domain: 365, unknown: 30 };

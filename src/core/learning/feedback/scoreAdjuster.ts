@@ -1,11 +1,11 @@
-import type { TaskType } from '../config/settingsSchema';
-import type { SkillRequestContext, SkillScoreAdjuster } from '../skills/skillQueries';
-import type { CitationChecks } from './citations';
-import { staleReasons } from './citations';
+import type { TaskType } from '../../config/settingsSchema';
+import type { SkillRequestContext, SkillScoreAdjuster } from '../../skills/skillQueries';
+import type { CitationChecks } from '../extraction/citations';
+import { staleReasons } from '../extraction/citations';
 import { decayFactor } from './decay';
 import { adjustedScore, effectivenessPenalty, frameBoost } from './effectiveness';
 import type { SkillCounters } from './effectiveness';
-import { inferTaskType } from './learnedCandidate';
+import { inferTaskType } from '../extraction/learnedCandidate';
 
 /** What the adjuster knows about a learned skill learning approved. */
 export interface ApprovedSkillFacts {

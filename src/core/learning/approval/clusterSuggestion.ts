@@ -1,6 +1,6 @@
-import { clusterLabel } from '../skills/skillClusters';
-import { similarity, termVector } from './merge/similarity';
-import type { TermVector } from './merge/similarity';
+import { clusterLabel } from '../../skills/skillClusters';
+import { similarity, termVector } from '../merge/similarity';
+import type { TermVector } from '../merge/similarity';
 
 /**
  * The cluster a learned skill gets on approval (skills-learning RFC Part 4), when the person
