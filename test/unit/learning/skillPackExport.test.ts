@@ -213,6 +213,14 @@ describe('Export as Skill Pack: learned skills → .github/skills/<name>/SKILL.m
     }
   });
 
+  it('a learned skill’s cluster travels under metadata: and the loaded pack skill is in the same cluster, with no problem', () => {
+    const record = { ...learnedRecord({ name: 'learned.api.weather-desk', title: 'Weather', trigger: 'Check the weather in a city', description: '', body: '', steps: ['Call the forecast tool', 'Summarise it'], preconditions: [], failure_modes: [] }), meta: { cluster: 'Weather Desk' } };
+    const parsed = parseSkillDocument(renderSkillMd(record, { helpful: 0, harmful: 0, use_count: 0 }, 0), `/ws/.github/skills/${agentSkillName(record.name)}/SKILL.md`);
+    assert.deepEqual(parsed.problems, []);
+    assert.equal(parsed.skills[0]!.meta.cluster, 'Weather Desk');
+    assert.equal((parsed.skills[0]!.meta.metadata as Record<string, string>).cluster, 'Weather Desk');
+  });
+
   it('property: any learned skill — hostile names, YAML-special text, control characters — exports to a file the loader parses with no problem', () => {
     const hostile = fc.oneof(
       fc.string({ maxLength: 80 }),

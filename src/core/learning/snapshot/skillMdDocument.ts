@@ -95,6 +95,8 @@ export function exportedMetadata(record: SkillRecord, counters: ExportCounters, 
   metadata[EXPORT_METADATA.harmful] = String(counters.harmful);
   metadata[EXPORT_METADATA.useCount] = String(counters.use_count);
   metadata[EXPORT_METADATA.exportedAt] = new Date(exportedAt).toISOString();
+  const cluster = typeof record.meta.cluster === 'string' ? oneLine(record.meta.cluster) : '';
+  if (cluster) metadata[EXPORT_METADATA.cluster] = cluster;
   return metadata;
 }
 

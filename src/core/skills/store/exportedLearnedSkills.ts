@@ -21,6 +21,8 @@ export const EXPORT_METADATA = {
   harmful: 'harmful',
   useCount: 'use_count',
   exportedAt: 'exported_at',
+  /** The skill's cluster (RFC Part 4): under `metadata:` so the file stays agentskills.io-valid. */
+  cluster: 'cluster',
 } as const;
 
 /** Where a retired learned skill points: the pack skill it was exported as (in `extra.exported_to`). */

@@ -60,6 +60,12 @@ export function skillFromFields(raw: Record<string, unknown>, decided: DecidedFi
   for (const key of META_KEYS) {
     if (raw[key] !== undefined) meta[key] = raw[key];
   }
+  // agentskills.io allows only a few top-level fields, so a SKILL.md (an exported learned skill
+  // among them) may carry its cluster as `metadata.cluster`; a top-level `cluster` wins.
+  const metadata = raw.metadata;
+  if (meta.cluster === undefined && metadata !== null && typeof metadata === 'object' && typeof (metadata as Record<string, unknown>).cluster === 'string') {
+    meta.cluster = (metadata as Record<string, unknown>).cluster;
+  }
   return {
     name: decided.name,
     nameGenerated: decided.nameGenerated,
