@@ -18,8 +18,8 @@ import { tokenReport } from './tokenEconomy';
 import type { TokenReport, ToolDefinition } from './tokenEconomy';
 import { TOOLSHED_TOOL_NAMES } from '../config/settingsSchema';
 import type { DeferralDecision } from './modes/deferralDecision';
-import { capRequestTools, SendTier } from './modes/requestToolSet';
-import type { RequestToolSet, SendCandidate } from './modes/requestToolSet';
+import { capRequestTools, sendCandidates, SendTier } from './modes/requestToolSet';
+import type { RequestToolSet } from './modes/requestToolSet';
 import { renderDeferredNamesBlock } from './modes/deferredNamesBlock';
 import { parseDirectSelect, SELECT_PREFIX, selectionForLog, selectOutcome } from './modes/directSelect';
 import type { ToolPickLog } from './learning/toolPickLog';
@@ -123,24 +123,13 @@ export class ToolRun {
     const registry = this.host.catalog.registry();
     const key = `${this.host.catalog.version}|${this.activations.size}|${this.defers}`;
     if (this.requestSetCache?.key === key) return this.requestSetCache;
-    const candidates: SendCandidate[] = [];
-    const consider = (record: ToolRecord | undefined) => {
-      if (!this.permitted(record)) return;
-      const tier = this.sendTier(record);
-      if (tier !== undefined) candidates.push({ record, tier });
-    };
-    if (this.defers) {
-      // Deferring: only pinned (own included) and activated tools are sent — look those up
-      // instead of scanning every tool (the scan cost ~4 ms per tool_search at 3,258 tools).
-      const pinned = this.host.catalog.pinnedRecords();
-      for (const record of pinned) consider(record);
-      for (const { toolName } of this.activations.list()) {
-        const record = registry.get(toolName);
-        if (record && record.loadingMode !== 'always') consider(record);
-      }
-    } else {
-      for (const record of registry.values()) consider(record);
-    }
+    const candidates = sendCandidates({
+      defers: this.defers,
+      registry,
+      pinned: () => this.host.catalog.pinnedRecords(),
+      activated: () => this.activations.list().map((a) => a.toolName),
+      tierOf: (record) => (this.permitted(record) ? this.sendTier(record) : undefined),
+    });
     const set = capRequestTools(candidates);
     this.requestSetCache = { key, set, sent: new Set(set.sent.map((r) => r.name)) };
     return this.requestSetCache;
