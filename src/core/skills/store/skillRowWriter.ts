@@ -46,24 +46,23 @@ export class SkillRowWriter {
 
   /** Which of these ids rows already hold, and by which doc id. */
   idHolders(ids: readonly string[]): Map<string, number> {
-    const holders = new Map<string, number>();
-    for (const chunk of chunks(ids)) {
-      for (const [id, docId] of this.db.arrays(`SELECT id, doc_id FROM skills WHERE id IN (${chunk.map(() => '?').join(', ')})`, [...chunk])) {
-        holders.set(String(id), Number(docId));
-      }
-    }
-    return holders;
+    return this.pairsWhere('id', 'doc_id', ids, String, Number);
   }
 
   /** The stored id of each of these doc ids. */
   idsOf(docIds: readonly number[]): Map<number, string> {
-    const ids = new Map<number, string>();
-    for (const chunk of chunks(docIds)) {
-      for (const [docId, id] of this.db.arrays(`SELECT doc_id, id FROM skills WHERE doc_id IN (${chunk.map(() => '?').join(', ')})`, [...chunk])) {
-        ids.set(Number(docId), String(id));
+    return this.pairsWhere('doc_id', 'id', docIds, Number, String);
+  }
+
+  /** `key → value` of the skills rows whose `key` column is one of `keys` (chunked IN lists). */
+  private pairsWhere<K, V>(key: 'id' | 'doc_id', value: 'id' | 'doc_id', keys: readonly (string | number)[], toKey: (v: unknown) => K, toValue: (v: unknown) => V): Map<K, V> {
+    const out = new Map<K, V>();
+    for (const chunk of chunks(keys)) {
+      for (const [k, v] of this.db.arrays(`SELECT ${key}, ${value} FROM skills WHERE ${key} IN (${chunk.map(() => '?').join(', ')})`, [...chunk])) {
+        out.set(toKey(k), toValue(v));
       }
     }
-    return ids;
+    return out;
   }
 }
 
