@@ -15,6 +15,8 @@ import { nodeFileSystem } from '../src/core/platform/nodeFileSystem';
 import { loadSqlEngine } from '../src/core/sql/sqlEngine';
 import type { SqlEngine } from '../src/core/sql/sqlEngine';
 import { createSkillService } from '../src/core/skills/skillService';
+import type { SkillRequestContext } from '../src/core/skills/skillQueries';
+import { NameFinder } from '../src/core/search/nameFinder';
 import type { ResolvedSkillPack } from '../src/core/skills/packs/skillPackSources';
 import { AREAS, OBJECTS, VERBS, median, pct, rng, round } from './benchMath';
 
@@ -61,6 +63,41 @@ async function service(engine: SqlEngine) {
 }
 
 const ctx = { includeWorkspacePacks: true };
+
+/**
+ * skill_search as the extension calls it when 20,000 tools are registered (large MCP servers):
+ * the request context carries a tool gate and every tool name, which the gate looks for in each
+ * rendered skill. Without the names, with them as a list (indexed per request), and as the
+ * NameFinder the extension builds once per tool-list change.
+ */
+async function withManyTools(s: Awaited<ReturnType<typeof service>>, queries: string[]): Promise<Array<Record<string, unknown>>> {
+  const names = Array.from({ length: 20_000 }, (_, i) => `mcp_server${i % 40}_tool_${i}`);
+  const toolGate = (name: string) => (name.endsWith('7') ? ('denied' as const) : ('visible' as const));
+  const finder = new NameFinder(names);
+  const variants: Array<[string, () => SkillRequestContext]> = [
+    ['no tool names', () => ({ ...ctx, toolGate })],
+    ['20,000 tool names as a list', () => ({ ...ctx, toolGate, knownToolNames: names })],
+    ['20,000 tool names as a NameFinder (built once)', () => ({ ...ctx, toolGate, knownToolNames: finder })],
+  ];
+  const p95s = new Map<string, number[]>();
+  for (let round = 0; round < SEARCH_ROUNDS; round++) {
+    for (const [label, context] of variants) {
+      const times: number[] = [];
+      for (const q of queries) {
+        const t = performance.now();
+        await s.search({ query: q }, context());
+        times.push(performance.now() - t);
+      }
+      times.sort((a, b) => a - b);
+      p95s.set(label, [...(p95s.get(label) ?? []), pct(times, 0.95)]);
+    }
+  }
+  const base = median(p95s.get('no tool names') ?? []);
+  return variants.map(([label]) => {
+    const p95 = median(p95s.get(label) ?? []);
+    return { case: `skill_search @ 500 skills, tool gate, ${label}`, skills: 500, p95_ms: round(p95), p95_ratio_to_no_names: round(p95 / base), measures: `interleaved rounds, median of ${SEARCH_ROUNDS}` };
+  });
+}
 
 async function main(): Promise<void> {
   const engine = await loadSqlEngine({ wasmPath: path.join(process.cwd(), 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm') });
@@ -109,6 +146,7 @@ async function main(): Promise<void> {
         load_ms: round(loadMs, 0),
         measures: `skill_search fts (${s.fts} MATCH → candidate ids, BM25F in memory): ${queries.length} queries × ${SEARCH_ROUNDS} rounds, median; store built by loadPacks from ${Math.ceil(size / JSONL_PER_FILE)} JSONL file(s), load_ms`,
       });
+      if (size === 500) rows.push(...(await withManyTools(s, queries)));
       await s.dispose();
     }
 

@@ -9,8 +9,7 @@ import { SettingsAccessor } from './settingsAccessor';
 import { ActivityRegistry } from './state/activityRegistry';
 import { PinnedSkills } from './state/pinnedSkills';
 import { createByteStore, createSharedSkillStorage } from './storage';
-import { LmToolCatalog } from './tools/lmToolCatalog';
-import { ToolCatalogSettling } from './tools/toolCatalogSettling';
+import { LmToolCatalog, type ToolCatalogSettling } from './tools/lmToolCatalog';
 import { ToolExampleFiles } from './tools/toolExampleFiles';
 import { ToolModes } from './tools/toolModes';
 import { describeDeferral } from '../core/tools/modes/deferralDecision';
@@ -136,8 +135,6 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     activity.setDeferredCatalogSize(lmCatalog.deferredCount());
   }, 0);
   context.subscriptions.push({ dispose: () => clearTimeout(initialSync) });
-  const toolCatalogSettling = new ToolCatalogSettling();
-  context.subscriptions.push(toolCatalogSettling);
   const toolModes = new ToolModes(settings, logger);
   context.subscriptions.push(toolModes);
   const exampleFiles = new ToolExampleFiles(tools, logger);
@@ -167,18 +164,19 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     pinned,
     skills,
     skillPacks,
-    toolCatalogSettling,
+    toolCatalogSettling: lmCatalog,
     skillScripts,
     scriptRuns,
     learning,
     skillContext(run, extraPinned = []) {
-      const knownToolNames = vscode.lm.tools.map((tool) => tool.name);
-      const known = new Set(knownToolNames);
-      const permitted = new Set((run ? run.permittedTools() : tools.registry()).map((tool) => tool.name));
+      // Lookups only: with tens of thousands of MCP tools, a request must not copy the tool list.
+      const knownToolNames = lmCatalog.toolNames();
+      const registry = tools.registryMap();
+      const isPermitted = (name: string) => (run ? run.isPermitted(name) : registry.has(name));
       const toolGate = (name: string): ToolGateVerdict => {
         if (run?.isVisible(name)) return 'visible';
-        if (permitted.has(name)) return 'activatable';
-        return known.has(name) ? 'denied' : 'unknown';
+        if (isPermitted(name)) return 'activatable';
+        return knownToolNames.has(name) ? 'denied' : 'unknown';
       };
       const projectId = workspaceProjectId();
       const tenantId = settings.current.scope.tenantId;

@@ -1,5 +1,5 @@
 import { nullLogger } from '../../core/platform/basicPorts';
-import { HostToolCatalog } from '../../core/tools/hostToolCatalog';
+import { HOST_LIST_MAX_STALE_MS, HOST_LIST_POLL_MS, HostToolCatalog, pollHostToolList } from '../../core/tools/hostToolCatalog';
 import type { ToolInput } from '../../core/tools/toolRecord';
 import type { FtsEngine } from '../../core/sql/sqlEngine';
 import { defaultService } from './toolCliSupport';
@@ -13,14 +13,17 @@ import { defaultService } from './toolCliSupport';
  * stand-in for `vscode.lm.tools` that behaves like VS Code 1.139's: a fresh array per read of
  * one cached frozen object per tool, no change event), the deferred count the sidebar shows, a
  * run with the visibility policy, the search (activating what it finds), and the JSON text
- * returned to the model. As in the extension, the list is read and identity-checked at most
- * once a second (by the adapter's poll, off the search path): every `POLL_EVERY`-th query here
- * pays that read inside its timing, and `host_list_read_ms` is one read's cost on its own.
+ * returned to the model. The list is read as the extension reads it: by the same poll
+ * (`pollHostToolList`, a timer in this event loop) and the same staleness rule on the search
+ * path. Each search is timed from the moment it is due, before it yields to the event loop, so
+ * a search that arrives while the poll reads the list waits for it inside its timing — as a
+ * `tool_search` message waits in the extension host. Searches run back to back (hundreds a
+ * second, far more than an agent makes; the query list repeated for at least five poll periods),
+ * the busiest case for such collisions.
+ * `host_list_read_ms` is one read's cost on its own; `list_reads_during_run` and
+ * `searches_behind_a_poll` say how often that happened.
  * Engine path = `run.search` on a long-lived run.
  */
-
-/** One host-list read per this many queries (≈ a read per second at tens of searches a second). */
-const POLL_EVERY = 20;
 
 export interface UserPathTiming {
   user_p50_ms: number;
@@ -29,6 +32,9 @@ export interface UserPathTiming {
   engine_p95_ms: number;
   user_engine_p95_ratio: number;
   host_list_read_ms: number;
+  user_searches: number;
+  list_reads_during_run: number;
+  searches_behind_a_poll: number;
 }
 
 interface HostTool {
@@ -37,6 +43,9 @@ interface HostTool {
   readonly inputSchema: object | undefined;
   readonly tags: readonly string[];
 }
+
+/** The measured run lasts at least this long: five poll periods. */
+const MIN_RUN_MS = 5 * HOST_LIST_POLL_MS;
 
 const HOW_TO_CALL = 'Call a tool you can see directly. For one not in your tool list, call tool_invoke with {"name": "<tool name>", "input": {…}}.';
 
@@ -49,41 +58,59 @@ export async function measureUserPath(
   const service = await defaultService(allowedFts);
   // VS Code keeps one frozen API object per tool and maps them into a new array on each read.
   const registered = new Map(tools.map((t) => [t.name, { apiObject: Object.freeze({ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema as object | undefined, tags: Object.freeze([...(t.tags ?? [])]) }) }]));
-  const readTools = (): HostTool[] => Array.from(registered.values()).map((entry) => entry.apiObject).filter((tool) => tool.name.length > 0);
+  let reads = 0;
+  const readTools = (): HostTool[] => {
+    reads++;
+    return Array.from(registered.values()).map((entry) => entry.apiObject).filter((tool) => tool.name.length > 0);
+  };
   const host = new HostToolCatalog<HostTool>({
     service,
     logger: nullLogger,
     readTools,
     toInput: (tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, tags: [...tool.tags], source: 'mcp' }),
     hasChangeEvent: false,
-    maxStaleMs: Infinity,
+    maxStaleMs: HOST_LIST_MAX_STALE_MS,
   });
   // As services.ts: the sidebar's deferred count follows every catalog or activation change.
   service.onDidChange(() => host.deferredCount());
   host.sync();
+  const poll = pollHostToolList(host, (error) => { throw error; });
   const engineRun = await service.startRun();
-  let queryCount = 0;
   const userPath = async (query: string) => {
-    host.sync({ fresh: ++queryCount % POLL_EVERY === 0 });
+    host.sync();
     host.deferredCount();
     const result = await service.withRun({ sessionId: 'copilot-agent-mode', isVisible: () => true }, (run) => run.search({ query }));
     return result.ok ? JSON.stringify({ ...result.output, how_to_call: HOW_TO_CALL }) : result.error;
   };
   const enginePath = (query: string) => engineRun.search({ query }, { activate: false });
+  // A search message is handled in its own turn of the event loop, after any timer that is due.
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
   for (let i = 0; queries.length > 0 && i < warmUp; i++) {
+    await nextTurn();
     await userPath(queries[i % queries.length]);
     enginePath(queries[i % queries.length]);
   }
   const user: number[] = [];
   const engine: number[] = [];
-  for (const query of queries) {
+  const readsBefore = reads;
+  let searchesBehindAPoll = 0;
+  // Several poll periods (the query list repeated as needed): a run shorter than one period
+  // would never meet the poll.
+  const runStart = performance.now();
+  for (let i = 0; queries.length > 0 && (i < queries.length || performance.now() - runStart < MIN_RUN_MS); i++) {
+    const query = queries[i % queries.length];
     let start = performance.now();
     enginePath(query);
     engine.push(performance.now() - start);
     start = performance.now();
+    const readsAtArrival = reads;
+    await nextTurn();
+    if (reads !== readsAtArrival) searchesBehindAPoll++;
     await userPath(query);
     user.push(performance.now() - start);
   }
+  const pollsDuringRun = reads - readsBefore;
+  poll.dispose();
   engineRun.end();
   const readStart = performance.now();
   for (let i = 0; i < 20; i++) host.sync({ fresh: true });
@@ -101,5 +128,8 @@ export async function measureUserPath(
     engine_p95_ms: round(p(engine, 0.95)),
     user_engine_p95_ratio: round(p(user, 0.95) / Math.max(p(engine, 0.95), 1e-6)),
     host_list_read_ms: round(hostListReadMs),
+    user_searches: user.length,
+    list_reads_during_run: pollsDuringRun,
+    searches_behind_a_poll: searchesBehindAPoll,
   };
 }

@@ -1,3 +1,4 @@
+import type { NameFinder } from '../search/nameFinder';
 import type { SkillsConfig, TaskType } from '../config/settingsSchema';
 import { hiddenSkillReason } from '../trust/restrictedMode';
 import type { Clock, EventSink, TokenCounter } from '../platform/ports';
@@ -30,8 +31,11 @@ export interface SkillRequestContext {
   scope?: { tenantId?: string; projectId?: string };
   /** The tool policy: names it calls `denied` never appear in output. */
   toolGate?: ToolGate;
-  /** Every registered tool name (lets gating catch plain-word tool names too). */
-  knownToolNames?: Iterable<string>;
+  /**
+   * Every registered tool name (lets gating catch plain-word tool names too). With many tools,
+   * pass a NameFinder built once per tool-list change instead of a fresh list per request.
+   */
+  knownToolNames?: Iterable<string> | NameFinder;
   /** False in an untrusted workspace: skills from workspace packs are neither returned nor injected. */
   includeWorkspacePacks: boolean;
   /** Extra names pinned into the directory (besides the packs' pinnedSkillNames). */

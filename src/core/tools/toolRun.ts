@@ -156,6 +156,11 @@ export class ToolRun {
     return this.permittedTools().filter((record) => !sent.has(record.name));
   }
 
+  /** Whether this run could use the tool (visible or activatable), by one lookup. */
+  isPermitted(name: string): boolean {
+    return this.permitted(this.host.catalog.registry().get(name));
+  }
+
   /** Everything this run could use (visible + activatable); the "all tools" baseline. */
   permittedTools(): ToolRecord[] {
     return [...this.host.catalog.registry().values()].filter((r) => this.permitted(r));

@@ -48,7 +48,9 @@ export async function handlePlannerRequest(
 ): Promise<vscode.ChatResult> {
   const settings = services.settings.current;
   const progress = createResponseProgress(stream);
-  // Right after start-up MCP servers are still publishing tools: say so while waiting for them.
+  // One fresh read per request (the poll may be up to a second behind): right after start-up MCP
+  // servers are still publishing tools; say so while waiting for them.
+  services.syncToolCatalog({ fresh: true });
   if (services.toolCatalogSettling.isSettling) {
     progress.progress('Starting MCP servers…');
     await services.toolCatalogSettling.settle(5000, token);

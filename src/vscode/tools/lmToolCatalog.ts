@@ -1,27 +1,33 @@
 import * as vscode from 'vscode';
 import { TOOLSHED_TOOL_NAMES } from '../../core/config/settingsSchema';
-import { HostToolCatalog } from '../../core/tools/hostToolCatalog';
+import { HOST_LIST_MAX_STALE_MS, HostToolCatalog, pollHostToolList } from '../../core/tools/hostToolCatalog';
+import type { NameFinder } from '../../core/search/nameFinder';
 import type { ToolInput } from '../../core/tools/toolRecord';
 import type { ToolSearchService } from '../../core/tools/toolSearchService';
 import type { Logger } from '../../core/platform/ports';
 
-/**
- * Without a change event: how often the tool list is read and identity-checked (off the search
- * path), and so how stale a `tool_search` catalog may be at most.
- */
-const POLL_MS = 1000;
-
 type ToolsChangedEvent = (listener: () => void) => vscode.Disposable;
+
+/** Whether MCP servers are still publishing tools (the participant waits, with progress). */
+export interface ToolCatalogSettling {
+  readonly isSettling: boolean;
+  /** Resolves once no tool changed for the quiet period, or after `maxMs`; true when it had to wait. */
+  settle(maxMs?: number, token?: vscode.CancellationToken): Promise<boolean>;
+  /** A change seen by other means (tests stand in for a starting MCP server with it). */
+  recordChange(): void;
+}
 
 /**
  * Keeps the tool-search catalog equal to `vscode.lm.tools` (built-in, extension and MCP tools):
  * synced at activation and whenever the tool list changes — on `vscode.lm.onDidChangeTools`
- * where the host has it, else by an identity check of the list every second — so MCP tools are
- * indexed (and counted in the sidebar) as soon as their servers publish them. Callers still
- * `sync()` before use, which costs O(1) unless the list changed (event) or the last check is
- * older than a second; `sync({ fresh: true })` re-reads the list now.
+ * where the host has it, else by an identity check of the list every second (5× a second while
+ * MCP servers are publishing tools) — so MCP tools are indexed (and counted in the sidebar) as
+ * soon as their servers publish them. That same read tells whether the list is settling: there
+ * is one reader of `vscode.lm.tools`. Callers still `sync()` before use, which costs O(1)
+ * unless the list changed (event) or the poll stalled for a few seconds; `sync({ fresh: true })`
+ * re-reads the list now.
  */
-export class LmToolCatalog implements vscode.Disposable {
+export class LmToolCatalog implements vscode.Disposable, ToolCatalogSettling {
   private readonly host: HostToolCatalog<vscode.LanguageModelToolInformation>;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -33,17 +39,32 @@ export class LmToolCatalog implements vscode.Disposable {
     ownTools: () => readonly ToolInput[] = () => [],
     changeEvent: ToolsChangedEvent | undefined = toolsChangedEvent(),
   ) {
-    this.host = new HostToolCatalog({ service, logger, readTools, toInput: toToolInput, extraInputs: ownTools, hasChangeEvent: changeEvent !== undefined, maxStaleMs: POLL_MS });
+    this.host = new HostToolCatalog({ service, logger, readTools, toInput: toToolInput, extraInputs: ownTools, hasChangeEvent: changeEvent !== undefined, maxStaleMs: HOST_LIST_MAX_STALE_MS });
     if (changeEvent) {
       this.disposables.push(changeEvent(() => {
         this.host.markChanged();
         this.syncInBackground();
       }));
     } else {
-      const timer = setInterval(() => this.syncInBackground(), POLL_MS);
-      timer.unref?.();
-      this.disposables.push(new vscode.Disposable(() => clearInterval(timer)));
+      this.disposables.push(pollHostToolList(this.host, (error) => this.logSyncFailure(error)));
     }
+  }
+
+  get isSettling(): boolean {
+    return this.host.isSettling;
+  }
+
+  async settle(maxMs = 5000, token?: vscode.CancellationToken): Promise<boolean> {
+    if (!this.isSettling) return false;
+    const deadline = Date.now() + maxMs;
+    while (this.isSettling && Date.now() < deadline && !token?.isCancellationRequested) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return true;
+  }
+
+  recordChange(): void {
+    this.host.recordChange();
   }
 
   /** Syncs when `vscode.lm.tools` changed (see the class comment). Returns the catalog size. */
@@ -56,8 +77,18 @@ export class LmToolCatalog implements vscode.Disposable {
     try {
       this.sync({ fresh: true });
     } catch (error) {
-      this.logger.warn(`Tool catalog sync failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.logSyncFailure(error);
     }
+  }
+
+  private logSyncFailure(error: unknown): void {
+    this.logger.warn(`Tool catalog sync failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
+  /** Every tool name of the last read, indexed for finding names in text (see HostToolCatalog.toolNames). */
+  toolNames(): NameFinder {
+    this.host.sync(); // O(1) unless never read or the poll stalled
+    return this.host.toolNames();
   }
 
   /** Deferred tools in the registry (recounted only after a catalog or settings change). */

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { nullLogger } from '../../../src/core/platform/basicPorts';
-import { HostToolCatalog } from '../../../src/core/tools/hostToolCatalog';
+import { HOST_LIST_POLL_MS, HOST_LIST_SETTLING_POLL_MS, HostToolCatalog, pollHostToolList } from '../../../src/core/tools/hostToolCatalog';
 import type { ToolSearchService } from '../../../src/core/tools/toolSearchService';
 import { makeService } from './helpers';
 
@@ -20,7 +20,7 @@ function fakeHost(initial: HostTool[]) {
   return { host, readTools: () => { host.reads++; return [...host.tools]; } };
 }
 
-function catalogOver(service: ToolSearchService, readTools: () => readonly HostTool[], hasChangeEvent: boolean, timing: { maxStaleMs?: number; now?: () => number } = {}) {
+function catalogOver(service: ToolSearchService, readTools: () => readonly HostTool[], hasChangeEvent: boolean, timing: { maxStaleMs?: number; now?: () => number; settlingQuietMs?: number } = {}) {
   return new HostToolCatalog<HostTool>({
     service,
     logger: nullLogger,
@@ -115,5 +115,71 @@ describe('host tool catalog sync (vscode.lm.tools → tool index)', () => {
     host.tools = [host.tools[0]];
     assert.deepEqual(catalog.sync(), { size: 1, changed: true });
     assert.deepEqual(await searchNames(service, 'beta'), []);
+  });
+
+  it('a read that adds, removes or redefines a tool starts settling; the first read and a reorder do not', async () => {
+    const { service } = await makeService();
+    const { host, readTools } = fakeHost([tool('alpha_tool', 'Reads alpha records.'), tool('beta_tool', 'Writes beta records.')]);
+    let now = 0;
+    const catalog = catalogOver(service, readTools, false, { now: () => now, settlingQuietMs: 800 });
+    catalog.sync();
+    assert.equal(catalog.isSettling, false, 'the first read is the baseline');
+    host.tools = [host.tools[1], host.tools[0]];
+    catalog.sync({ fresh: true });
+    assert.equal(catalog.isSettling, false, 'a reordered list is no change');
+    for (const edit of [
+      () => { host.tools = [...host.tools, tool('mcp_echo', 'Echoes text.')]; },
+      () => { host.tools = host.tools.slice(1); },
+      () => { host.tools = [tool(host.tools[0].name, 'Reads alpha records, paged.'), ...host.tools.slice(1)]; },
+    ]) {
+      now += 10_000;
+      assert.equal(catalog.isSettling, false);
+      edit();
+      catalog.sync({ fresh: true });
+      assert.equal(catalog.isSettling, true);
+      assert.equal(catalog.pollDelayMs(), HOST_LIST_SETTLING_POLL_MS, 'polls faster while settling');
+      now += 800;
+      catalog.sync({ fresh: true });
+      assert.equal(catalog.isSettling, false, 'quiet for 800 ms');
+      assert.equal(catalog.pollDelayMs(), HOST_LIST_POLL_MS);
+    }
+  });
+
+  it('the poll reads the list on its own timer (faster while settling), reports a failed read and goes on, stops when disposed', async () => {
+    const { service } = await makeService();
+    const { host, readTools } = fakeHost([tool('alpha_tool', 'Reads alpha records.')]);
+    let now = 0;
+    let failNext = false;
+    const catalog = catalogOver(service, () => { if (failNext) { failNext = false; throw new Error('host went away'); } return readTools(); }, false, { now: () => now, maxStaleMs: 3000 });
+    catalog.sync();
+    const pending: Array<{ callback: () => void; ms: number }> = [];
+    const errors: unknown[] = [];
+    const poll = pollHostToolList(catalog, (error) => errors.push(error), {
+      setTimeout: (callback, ms) => pending.push({ callback, ms }),
+      clearTimeout: () => pending.splice(0),
+    });
+    const tick = () => {
+      const next = pending.shift();
+      assert.ok(next, 'a poll is scheduled');
+      now += next.ms;
+      next.callback();
+      return next.ms;
+    };
+    const reads = host.reads;
+    assert.equal(tick(), HOST_LIST_POLL_MS);
+    assert.equal(host.reads, reads + 1, 'each poll reads the list once');
+    host.tools = [...host.tools, tool('mcp_echo', 'Echoes text.')];
+    assert.equal(tick(), HOST_LIST_POLL_MS);
+    assert.deepEqual(await searchNames(service, 'echoes text'), ['mcp_echo'], 'the poll indexed the new tool');
+    assert.equal(tick(), HOST_LIST_SETTLING_POLL_MS, 'settling: the next read comes sooner');
+    const before = host.reads;
+    catalog.sync();
+    assert.equal(host.reads, before, 'the search path does not read while the poll keeps up');
+    failNext = true;
+    tick();
+    assert.equal(errors.length, 1);
+    assert.equal(pending.length, 1, 'a failed read does not stop the poll');
+    poll.dispose();
+    assert.equal(pending.length, 0);
   });
 });

@@ -6,24 +6,27 @@
  * Contract of the gate callback (supplied by the tool policy): `denied` means "a tool this run
  * may not see or activate"; names that are not tools at all should answer `visible` or
  * `unknown`, never `denied`. Which words are asked: names listed in the skill's `tools` /
- * `allowed-tools`, names in `knownToolNames` (pass every registered tool name for exact
- * coverage), and tool-shaped tokens of the text (`snake_case`, `dotted.name`, `kebab-case`,
+ * `allowed-tools`, names in `knownToolNames` occurring as whole words (pass every registered tool
+ * name for exact coverage; a NameFinder built once serves every request), and tool-shaped tokens of the text (`snake_case`, `dotted.name`, `kebab-case`,
  * `camelCase`, anything in backticks).
  */
+import { NameFinder } from '../../search/nameFinder';
 
 export type ToolGateVerdict = 'visible' | 'activatable' | 'denied' | 'unknown';
 export type ToolGate = (toolName: string) => ToolGateVerdict;
 
 const TOKEN = /[A-Za-z0-9_$][A-Za-z0-9_$]*(?:[.\-/:][A-Za-z0-9_$]+)*/g;
 const BACKTICKED = /`([^`\n]{1,120})`/g;
+/** Bound on re-checking rewritten text (each pass only looks at what the previous one exposed). */
+const MAX_REWRITE_PASSES = 4;
 
 export class ToolReferenceGate {
   private readonly verdicts = new Map<string, boolean>();
-  private readonly known: string[];
+  private readonly known: NameFinder;
   private readonly replacement: string;
 
-  constructor(private readonly gate: ToolGate | undefined, knownToolNames: Iterable<string> = []) {
-    this.known = [...new Set(knownToolNames)].filter((name) => name.length > 0);
+  constructor(private readonly gate: ToolGate | undefined, knownToolNames: Iterable<string> | NameFinder = []) {
+    this.known = knownToolNames instanceof NameFinder ? knownToolNames : new NameFinder(knownToolNames);
     this.replacement = gate && this.isDenied('tool_search') ? 'a suitable tool' : 'a suitable tool (find it with tool_search)';
   }
 
@@ -73,7 +76,7 @@ export class ToolReferenceGate {
       if (name && !denied.has(name) && this.isDenied(name)) denied.add(name);
     };
     for (const name of candidates) if (text.includes(name)) consider(name);
-    for (const name of this.known) if (text.includes(name)) consider(name);
+    for (const name of this.known.occurringIn(text)) consider(name);
     TOKEN.lastIndex = 0;
     for (const match of text.matchAll(TOKEN)) {
       const token = match[0];
@@ -87,6 +90,18 @@ export class ToolReferenceGate {
       consider(inner.replace(/\(.*$/, ''));
     }
     if (denied.size === 0) return text;
+    let out = this.rewrite(text, denied);
+    // A rewrite changes the characters next to it, so a known name that was part of a longer word
+    // may now stand alone: look again until none does (names inside the replacement excepted).
+    for (let pass = 0; pass < MAX_REWRITE_PASSES; pass++) {
+      const exposed = this.known.occurringIn(out).filter((name) => !this.replacement.includes(name) && this.isDenied(name));
+      if (exposed.length === 0) break;
+      out = this.rewrite(out, exposed);
+    }
+    return out;
+  }
+
+  private rewrite(text: string, denied: Iterable<string>): string {
     let out = text;
     for (const name of [...denied].sort((a, b) => b.length - a.length)) {
       const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
