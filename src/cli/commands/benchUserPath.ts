@@ -32,6 +32,8 @@ export interface UserPathTiming {
   engine_p95_ms: number;
   user_engine_p95_ratio: number;
   host_list_read_ms: number;
+  /** Share of one core the poll costs while nothing changes (one read per poll period). */
+  idle_poll_cpu_pct: number;
   user_searches: number;
   list_reads_during_run: number;
   searches_behind_a_poll: number;
@@ -128,6 +130,7 @@ export async function measureUserPath(
     engine_p95_ms: round(p(engine, 0.95)),
     user_engine_p95_ratio: round(p(user, 0.95) / Math.max(p(engine, 0.95), 1e-6)),
     host_list_read_ms: round(hostListReadMs),
+    idle_poll_cpu_pct: round((100 * hostListReadMs) / HOST_LIST_POLL_MS),
     user_searches: user.length,
     list_reads_during_run: pollsDuringRun,
     searches_behind_a_poll: searchesBehindAPoll,
