@@ -6,10 +6,8 @@ import type { ToolCatalog } from './toolCatalog';
 import { describeWithExamples } from './examples/toolExamples';
 import type { ToolIndex } from './index/toolIndex';
 import type { RankerOptions } from './index/toolRanker';
-import { summarizeParameters } from './toolRecord';
 import type { ToolRecord } from './toolRecord';
-import { executeSearch } from './index/toolSearchEngine';
-import type { SearchOutcome } from './index/toolSearchEngine';
+import { findForRun, searchOutputOf } from './runSearch';
 import { describeInputProblem, toolSearchInputSchema } from './toolSearchSchema';
 import type { ToolSearchOutput } from './toolSearchSchema';
 import { NO_SUCH_TOOL_MESSAGE, TOOL_DISCOVERY_BLOCK, redactToolNames, truncate } from './toolText';
@@ -23,7 +21,7 @@ import type { RequestToolSet } from './modes/requestToolSet';
 import { renderDeferredNamesBlock } from './modes/deferredNamesBlock';
 import { parseDirectSelect, SELECT_PREFIX, selectionForLog, selectOutcome } from './modes/directSelect';
 import type { ToolPickLog } from './learning/toolPickLog';
-import { liftHits, logTermsOf, PRIOR_CANDIDATE_POOL, priorsForTerms, recordShown } from './learning/searchPrior';
+import { logTermsOf, recordShown } from './learning/searchPrior';
 
 /**
  * One chat request's view of the tools (RFC §1.2, §1.7): the visible catalog it sends and may
@@ -53,9 +51,6 @@ export type ResolveResult =
   | { ok: false; error: string };
 
 export type SearchResult = { ok: true; output: ToolSearchOutput } | { ok: false; error: string };
-
-/** Max description characters in a tool_search result (the full one arrives with activation). */
-const RESULT_DESCRIPTION_CHARS = 320;
 
 const OWN_TOOLS: ReadonlySet<string> = new Set(TOOLSHED_TOOL_NAMES);
 
@@ -197,35 +192,29 @@ export class ToolRun {
     const parsed = toolSearchInputSchema.safeParse(raw);
     if (!parsed.success) return { ok: false, error: describeInputProblem(parsed.error) };
     const input = parsed.data;
-    const limit = Math.min(input.limit, this.config.search.maxSearchResults);
-    const registry = this.host.catalog.registry();
     const selection = parseDirectSelect(input.query);
     const learn = !selection && input.search_type === 'fts' && this.config.search.learnFromUse && this.host.picks !== undefined;
     let logTerms: string[] | undefined;
     const termsForLog = () => (logTerms ??= logTermsOf(input.query));
-    const priors = learn ? priorsForTerms(termsForLog(), this.host.picks!, this.host.clock.now()) : new Map<string, number>();
-    const found = selection
-      ? selectOutcome(selection, (name) => {
+    const registry = this.host.catalog.registry();
+    const outcome = findForRun(
+      {
+        host: this.host,
+        config: this.config,
+        usable: (name) => {
           const record = registry.get(name);
           return this.permitted(record) ? record : undefined;
-        })
-      : executeSearch(
-      {
-        index: this.host.index,
-        engine: this.host.engine,
-        records: registry,
-        config: this.config,
-        ranker: this.host.ranker,
+        },
         isCandidate: (name) => {
           const record = registry.get(name);
           return this.permitted(record) && (input.include_always_loaded || !this.isAlwaysVisible(record));
         },
       },
-      input.query,
-      input.search_type,
-      priors.size > 0 ? Math.max(limit, PRIOR_CANDIDATE_POOL) : limit,
+      input,
+      selection,
+      learn,
+      termsForLog,
     );
-    const outcome = priors.size > 0 ? { ...found, hits: liftHits(found.hits, priors).slice(0, limit) } : found;
     // A select: may name tools the run must not see; logs and activation reasons repeat only what was found.
     // Any query is logged redacted and without names of tools the run may not see (a model can
     // type a denied name or a secret into an exact or regex query).
@@ -250,7 +239,7 @@ export class ToolRun {
         if (!this.isAlwaysVisible(hit.record)) this.activate(hit.record, 'discovery', `tool_search "${truncate(loggedQuery, 80)}"`);
       }
     }
-    return { ok: true, output: this.searchOutput(outcome, input.query) };
+    return { ok: true, output: searchOutputOf(outcome, input.query, this.host.engine, (text) => this.scrub(text)) };
   }
 
   /**
@@ -266,25 +255,7 @@ export class ToolRun {
     const selection = parseDirectSelect(`${SELECT_PREFIX}${permitted.join(',')}`);
     if (!selection || permitted.length === 0) return undefined;
     const query = `${SELECT_PREFIX}${selection.names.join(',')}`;
-    return { query, output: this.searchOutput(selectOutcome(selection, (name) => registry.get(name)), query) };
-  }
-
-  /** What `tool_search` returns for an outcome (descriptions shortened and scrubbed, parameters summarised). */
-  private searchOutput(outcome: SearchOutcome, query: string): ToolSearchOutput {
-    return {
-      tools: outcome.hits.map((hit) => ({
-        name: hit.record.name,
-        description: this.scrub(truncate(hit.record.description, RESULT_DESCRIPTION_CHARS)),
-        score: hit.score,
-        match_type: hit.matchType,
-        loading_mode: hit.record.loadingMode,
-        parameters: summarizeParameters(hit.record.inputSchema),
-      })),
-      query,
-      search_type: outcome.effective,
-      engine: this.host.engine,
-      ...(outcome.note ? { note: outcome.note } : outcome.hits.length === 0 ? { note: 'No matching tools. Try other words or search_type "regex".' } : {}),
-    };
+    return { query, output: searchOutputOf(selectOutcome(selection, (name) => registry.get(name)), query, this.host.engine, (text) => this.scrub(text)) };
   }
 
   /**
