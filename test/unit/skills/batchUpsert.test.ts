@@ -4,6 +4,7 @@ import { nullLogger } from '../../../src/core/platform/basicPorts';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import type { SkillRecord } from '../../../src/core/skills/skillSchema';
 import { toRecord } from '../../../src/core/skills/store/skillRecords';
+import { rowToRecord } from '../../../src/core/skills/store/skillRows';
 import { makeScope } from '../../../src/core/skills/store/skillScope';
 import { SkillStore } from '../../../src/core/skills/store/skillStore';
 import { engine, TestClock } from './helpers';
@@ -12,7 +13,8 @@ import { engine, TestClock } from './helpers';
  * `SkillStore.upsertMany` (the batched write an import uses) must leave exactly the rows, FTS
  * documents, ids and search results that upserting the same records one by one leaves; and the
  * store's in-memory learned records (what the journal is written from) must always equal what
- * the table holds — after batches, deletes, status and usage updates and rolled-back work.
+ * the table holds — after batches, deletes, status and usage updates and rolled-back work. So
+ * must every record `get` hands out from its read cache.
  */
 
 const NAMES = ['alpha', 'beta', 'gamma', 'delta'];
@@ -66,6 +68,20 @@ function apply(store: SkillStore, op: Op, batched: boolean): void {
   else assert.throws(() => store.transaction(() => { write(op.records); throw new Error('rolled back'); }), /rolled back/);
 }
 
+/** `get` of every name in every scope beside the same rows read from the table right now. */
+function readsVersusTable(store: SkillStore) {
+  const reads = [];
+  const table = [];
+  for (const name of NAMES) {
+    for (const scope of SCOPES) {
+      reads.push(store.get(name, scope));
+      const row = store.db.get('SELECT * FROM skills WHERE name = ? AND scope_mode = ? AND scope_tenant_id = ? AND scope_project_id = ?', [name, scope.scope_mode, scope.scope_tenant_id, scope.scope_project_id]);
+      table.push(row ? rowToRecord(row) : undefined);
+    }
+  }
+  return { reads, table };
+}
+
 /** Everything a reader can see: rows with doc ids, FTS documents, search and the learned records. */
 function state(store: SkillStore) {
   return {
@@ -76,17 +92,20 @@ function state(store: SkillStore) {
 }
 
 describe('skills: batched upserts (snapshot import at scale)', () => {
-  it('property: upsertMany leaves the same rows, FTS documents, ids and search results as one-by-one upserts; the learned records in memory always equal the table', async function () {
+  it('property: upsertMany leaves the same rows, FTS documents, ids and search results as one-by-one upserts; the learned records in memory and every read record always equal the table', async function () {
     this.timeout(60_000);
     await fc.assert(fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 12 }), async (ops) => {
       const [one, many] = [await openStore(), await openStore()];
-      // Prime the learned cache early so every later write has to keep it in step.
+      // Prime the learned and read caches early so every later write has to keep them in step.
       many.learnedRecords();
+      readsVersusTable(many);
       for (const op of ops) {
         apply(one, op, false);
         apply(many, op, true);
         assert.deepEqual(state(many), state(one), JSON.stringify(op));
         assert.deepEqual(many.learnedRecords(), many.all().filter((r) => r.origin === 'learned'));
+        const { reads, table } = readsVersusTable(many);
+        assert.deepEqual(reads, table, 'get (read cache) equals the table');
       }
       one.close();
       many.close();

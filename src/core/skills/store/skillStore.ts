@@ -9,6 +9,7 @@ import type { SkillRecord } from '../skillSchema';
 import type { ExportClaim } from './exportedLearnedSkills';
 import { ftsCandidates } from './skillFtsCandidates';
 import { LearnedRecordCache } from './learnedRecordCache';
+import { RecordReadCache } from './recordReadCache';
 import { ENTRY_COLUMNS_SQL, entryFromRow, entryOf, ftsTerms, recordParams, rowToRecord, verifyReadable } from './skillRows';
 import { SkillRowWriter } from './skillRowWriter';
 import type { PreparedSkillRow } from './skillRowWriter';
@@ -69,6 +70,7 @@ export class SkillStore {
   private nextDocId: number;
   private readonly index: SkillSearchIndex;
   private readonly learned = new LearnedRecordCache();
+  private readonly recent = new RecordReadCache();
   private readonly rows: SkillRowWriter;
 
   private constructor(
@@ -150,8 +152,10 @@ export class SkillStore {
   get(name: string, scope?: SkillScope): SkillRecord | undefined {
     const entry = this.entry(name, scope);
     if (!entry) return undefined;
-    const row = this.db.get('SELECT * FROM skills WHERE doc_id = ?', [entry.docId]);
-    return row ? rowToRecord(row) : undefined;
+    return this.recent.read(entry.docId, () => {
+      const row = this.db.get('SELECT * FROM skills WHERE doc_id = ?', [entry.docId]);
+      return row ? rowToRecord(row) : undefined;
+    });
   }
 
   /** Every scope's skill of that name, most specific first. */
@@ -233,6 +237,7 @@ export class SkillStore {
     for (const row of prepared) {
       this.index.set(entryOf(row.stored, row.docId), row.terms);
       this.learned.put(row.docId, row.stored);
+      this.recent.forget(row.docId);
     }
   }
 
@@ -255,6 +260,7 @@ export class SkillStore {
     this.db.run('UPDATE skills SET status = ?, status_reason = ? WHERE doc_id = ?', [status, reason, entry.docId]);
     entry.status = status;
     this.learned.stale(entry.docId);
+    this.recent.forget(entry.docId);
   }
 
   /** Moves a skill's recorded definition (file/line) without touching content. */
@@ -263,6 +269,7 @@ export class SkillStore {
     if (!entry) return;
     this.db.run('UPDATE skills SET source_file = ?, source_line = ? WHERE doc_id = ?', [file, line, entry.docId]);
     this.learned.stale(entry.docId);
+    this.recent.forget(entry.docId);
   }
 
   /** Deletes the skill of that identity (scope + name); returns whether there was one. */
@@ -272,6 +279,7 @@ export class SkillStore {
     this.rows.delete([entry.docId]);
     this.index.delete(identity);
     this.learned.delete(entry.docId);
+    this.recent.forget(entry.docId);
     return true;
   }
 
@@ -284,6 +292,7 @@ export class SkillStore {
         if (!entry) continue;
         this.db.run('UPDATE skills SET last_used = ?, use_count = use_count + 1 WHERE doc_id = ?', [now, entry.docId]);
         this.learned.stale(entry.docId);
+        this.recent.forget(entry.docId);
       }
     });
   }
@@ -391,6 +400,7 @@ export class SkillStore {
   private loadMirror(): void {
     this.index.clear();
     this.learned.reset();
+    this.recent.clear();
     const byDoc = new Map<number, SkillEntry>();
     for (const r of this.db.arrays(`SELECT ${ENTRY_COLUMNS_SQL} FROM skills`)) {
       const entry = entryFromRow(r);
