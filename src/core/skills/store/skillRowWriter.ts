@@ -1,5 +1,7 @@
 import type { SqlValue } from 'sql.js';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
+import type { SkillRecord } from '../skillSchema';
+import { ftsTerms, recordParams } from './skillRows';
 import { SKILL_FTS_FIELDS } from './skillSearchIndex';
 import type { SkillFieldTerms } from './skillSearchIndex';
 import { SKILL_COLUMNS } from './skillStoreSchema';
@@ -42,6 +44,30 @@ export class SkillRowWriter {
       this.db.run(`DELETE FROM skills WHERE doc_id IN (${marks})`, [...chunk]);
       if (this.ftsIdColumn) this.db.run(`DELETE FROM skills_fts WHERE ${this.ftsIdColumn} IN (${marks})`, [...chunk]);
     }
+  }
+
+  /**
+   * Doc ids, stored records and INSERT parameters for a batch of upserts. `existing[i]` is the
+   * doc id `records[i]` replaces (kept), else it gets the next free one from `firstFreeDocId`.
+   * `id` is the primary key: a record keeps its id unless another row holds it by then (a row
+   * this batch replaces gives its id up when it is replaced, as one-by-one upserts would), else
+   * it is stored as `<id>_<doc id>`. Serialising happens here, so a value that cannot be stored
+   * fails before anything is written.
+   */
+  prepare(records: readonly SkillRecord[], existing: ReadonlyArray<number | undefined>, firstFreeDocId: number, withTerms: boolean): { prepared: Array<PreparedSkillRow & { stored: SkillRecord }>; nextDocId: number } {
+    const holders = this.idHolders(records.map((r) => r.id));
+    const oldIds = this.idsOf(existing.filter((docId): docId is number => docId !== undefined));
+    let nextDocId = firstFreeDocId;
+    const prepared = records.map((record, i) => {
+      const docId = existing[i] ?? nextDocId++;
+      const oldId = oldIds.get(docId);
+      if (oldId !== undefined && holders.get(oldId) === docId) holders.delete(oldId);
+      const holder = holders.get(record.id);
+      const stored = holder === undefined || holder === docId ? record : { ...record, id: `${record.id}_${docId}` };
+      holders.set(stored.id, docId);
+      return { docId, stored, params: recordParams(stored, docId), terms: withTerms ? ftsTerms(record) : undefined };
+    });
+    return { prepared, nextDocId };
   }
 
   /** Which of these ids rows already hold, and by which doc id. */

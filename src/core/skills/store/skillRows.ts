@@ -128,3 +128,30 @@ export function verifyReadable(db: SqlDatabase, fts: FtsEngine): void {
     db.arrays(`SELECT ${fts === 'fts5' ? 'rowid' : 'docid'}, ${SKILL_FTS_FIELDS.join(', ')} FROM skills_fts`);
   }
 }
+
+/**
+ * Every row as a mirror entry with its analysed FTS terms (`ftsIdColumn` undefined: no FTS
+ * table). A row without an FTS document (should not happen) comes without terms: searchable by
+ * regex/exact, not by FTS.
+ */
+export function readMirror(db: SqlDatabase, ftsIdColumn: 'rowid' | 'docid' | undefined): Array<{ entry: SkillEntry; terms?: SkillFieldTerms }> {
+  const byDoc = new Map<number, SkillEntry>();
+  for (const r of db.arrays(`SELECT ${ENTRY_COLUMNS_SQL} FROM skills`)) {
+    const entry = entryFromRow(r);
+    byDoc.set(entry.docId, entry);
+  }
+  const out: Array<{ entry: SkillEntry; terms?: SkillFieldTerms }> = [];
+  if (ftsIdColumn) {
+    const split = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v.split(' ') : []);
+    for (const r of db.arrays(`SELECT ${ftsIdColumn}, ${SKILL_FTS_FIELDS.join(', ')} FROM skills_fts`)) {
+      const entry = byDoc.get(Number(r[0]));
+      if (!entry) continue;
+      const terms = {} as Record<string, readonly string[]>;
+      SKILL_FTS_FIELDS.forEach((column, i) => { terms[column] = split(r[i + 1]); });
+      out.push({ entry, terms: terms as SkillFieldTerms });
+      byDoc.delete(entry.docId);
+    }
+  }
+  for (const entry of byDoc.values()) out.push({ entry });
+  return out;
+}

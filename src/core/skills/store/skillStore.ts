@@ -10,13 +10,12 @@ import type { ExportClaim } from './exportedLearnedSkills';
 import { ftsCandidates } from './skillFtsCandidates';
 import { LearnedRecordCache } from './learnedRecordCache';
 import { RecordReadCache } from './recordReadCache';
-import { ENTRY_COLUMNS_SQL, entryFromRow, entryOf, ftsTerms, recordParams, rowToRecord, verifyReadable } from './skillRows';
+import { entryOf, readMirror, rowToRecord, verifyReadable } from './skillRows';
 import { SkillRowWriter } from './skillRowWriter';
-import type { PreparedSkillRow } from './skillRowWriter';
 import { identityKey } from './skillScope';
 import type { SkillIdentity, SkillScope } from './skillScope';
-import { entryPredicate, SKILL_FTS_FIELDS, SkillSearchIndex } from './skillSearchIndex';
-import type { SkillEntry, SkillFieldTerms } from './skillSearchIndex';
+import { entryPredicate, SkillSearchIndex } from './skillSearchIndex';
+import type { SkillEntry } from './skillSearchIndex';
 import { filterSql } from './skillStoreFilter';
 import type { StoreFilter } from './skillStoreFilter';
 import { createSkillSchema, skillMigrations, skillSchemaVersion } from './skillStoreSchema';
@@ -211,21 +210,7 @@ export class SkillStore {
     }
     const existing = records.map((record) => this.index.get(record)?.docId);
     const replaced = existing.filter((docId): docId is number => docId !== undefined);
-    // `id` is the primary key: a record keeps its id unless another row holds it by then (a row
-    // this batch replaces gives its id up when it is replaced, as one-by-one upserts would).
-    const holders = this.rows.idHolders(records.map((r) => r.id));
-    const oldIds = this.rows.idsOf(replaced);
-    let nextDocId = this.nextDocId;
-    const prepared: Array<PreparedSkillRow & { stored: SkillRecord }> = records.map((record, i) => {
-      const docId = existing[i] ?? nextDocId++;
-      const oldId = oldIds.get(docId);
-      if (oldId !== undefined && holders.get(oldId) === docId) holders.delete(oldId);
-      const holder = holders.get(record.id);
-      const stored = holder === undefined || holder === docId ? record : { ...record, id: `${record.id}_${docId}` };
-      holders.set(stored.id, docId);
-      // Serialise first: a value that cannot be stored fails here, before anything is written.
-      return { docId, stored, params: recordParams(stored, docId), terms: this.fts !== 'none' ? ftsTerms(record) : undefined };
-    });
+    const { prepared, nextDocId } = this.rows.prepare(records, existing, this.nextDocId, this.fts !== 'none');
     const write = () => {
       this.rows.delete(replaced);
       this.rows.insert(prepared);
@@ -401,26 +386,7 @@ export class SkillStore {
     this.index.clear();
     this.learned.reset();
     this.recent.clear();
-    const byDoc = new Map<number, SkillEntry>();
-    for (const r of this.db.arrays(`SELECT ${ENTRY_COLUMNS_SQL} FROM skills`)) {
-      const entry = entryFromRow(r);
-      byDoc.set(entry.docId, entry);
-    }
-    if (this.fts === 'none') {
-      for (const entry of byDoc.values()) this.index.set(entry);
-      return;
-    }
-    const split = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v.split(' ') : []);
-    for (const r of this.db.arrays(`SELECT ${this.ftsIdColumn()}, ${SKILL_FTS_FIELDS.join(', ')} FROM skills_fts`)) {
-      const entry = byDoc.get(Number(r[0]));
-      if (!entry) continue;
-      const terms = {} as Record<string, readonly string[]>;
-      SKILL_FTS_FIELDS.forEach((column, i) => { terms[column] = split(r[i + 1]); });
-      this.index.set(entry, terms as SkillFieldTerms);
-      byDoc.delete(entry.docId);
-    }
-    // Rows without an FTS document (should not happen): searchable by regex/exact, not by FTS.
-    for (const entry of byDoc.values()) this.index.set(entry);
+    for (const { entry, terms } of readMirror(this.db, this.fts === 'none' ? undefined : this.ftsIdColumn())) this.index.set(entry, terms);
   }
 }
 
