@@ -2,7 +2,8 @@
  * Hostile-file benchmark (bundled and run by bench/hostileFiles.bench.mjs). For each
  * pathological file under the 1 MiB cap: the parser's time alone, then `loadPacks` of a pack
  * holding it beside a good file — total time, the longest event-loop stall during the load (a
- * 1 ms timer measures the gaps), problems listed, and whether the good file's skill loaded.
+ * 1 ms timer measures the gaps), problems listed, and whether the good file's skill loaded; then
+ * the same for `*.tools.yaml` example files (load = read + parse + validate).
  * Prints one JSON line last: {"title", "rows"}.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { nodeFileSystem } from '../src/core/platform/nodeFileSystem';
 import { loadSqlEngine } from '../src/core/sql/sqlEngine';
 import { createSkillService } from '../src/core/skills/skillService';
 import { parseSkillDocument } from '../src/core/skills/packs/document/skillDocumentParser';
+import { loadToolExampleFiles } from '../src/core/tools/examples/toolExamples';
 
 const round = (v: number) => Number(v.toFixed(1));
 
@@ -27,6 +29,33 @@ const CASES: Array<{ name: string; file: string; text: string }> = [
   { name: '34k valid skills (JSONL)', file: 'many.skill.jsonl', text: Array.from({ length: 34_000 }, () => JSON.stringify({ trigger: 't', steps: ['a'] })).join('\n') },
   { name: '3,000-character description', file: 'long/SKILL.md', text: `---\nname: long\ndescription: ${'word '.repeat(599)}final\n---\nBody\n` },
 ];
+
+const exampleEntries = (count: number, copies: number) =>
+  `examples:\n${Array.from({ length: count * copies }, (_, i) => `  tool_${i % count}:\n    - args: { q: "x" }\n`).join('')}`;
+/** `*.tools.yaml` files (tool use examples, trusted workspaces only), read as the extension reads them. */
+const EXAMPLE_CASES: Array<{ name: string; text: string }> = [
+  { name: '*.tools.yaml, 20,000 tools', text: exampleEntries(20_000, 1) },
+  { name: '*.tools.yaml, 14,000 tools each listed twice', text: exampleEntries(14_000, 2) },
+  { name: '*.tools.yaml over 1 MiB', text: exampleEntries(40_000, 1) },
+];
+
+/** Runs `work` with a 1 ms timer beside it; the longest gap between ticks is the longest stall. */
+async function withStallMeter<T>(work: () => Promise<T>): Promise<{ result: T; ms: number; longestStall: number }> {
+  let last = performance.now();
+  let longestStall = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longestStall = Math.max(longestStall, now - last);
+    last = now;
+  }, 1);
+  const start = performance.now();
+  try {
+    const result = await work();
+    return { result, ms: performance.now() - start, longestStall: Math.max(longestStall, performance.now() - last) };
+  } finally {
+    clearInterval(timer);
+  }
+}
 
 async function main(): Promise<void> {
   const engine = await loadSqlEngine({ wasmPath: path.join(process.cwd(), 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm') });
@@ -45,30 +74,32 @@ async function main(): Promise<void> {
       engine, store: new MemoryByteStore(), config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }), logger: nullLogger,
       events: nullEventSink, clock: { now: () => Date.now() }, tokenCounter: lengthTokenCounter, fs: nodeFileSystem, env: {}, autoSaveDelayMs: 0,
     });
-    let last = performance.now();
-    let longestStall = 0;
-    const timer = setInterval(() => {
-      const now = performance.now();
-      longestStall = Math.max(longestStall, now - last);
-      last = now;
-    }, 1);
-    const t1 = performance.now();
     let error = '';
     let problems = 0;
-    try {
-      const summary = await service.loadPacks([{ name: 'bench', root, scopeMode: 'global', enabled: true, updateExistingPackSkills: true, pinnedSkillNames: [], source: 'settings', workspace: false, optional: false }]);
-      problems = summary.problems.length;
-    } catch (e) {
-      error = e instanceof Error ? e.message : String(e);
-    }
-    const loadMs = performance.now() - t1;
-    clearInterval(timer);
-    longestStall = Math.max(longestStall, performance.now() - last);
+    const { ms: loadMs, longestStall } = await withStallMeter(async () => {
+      try {
+        const summary = await service.loadPacks([{ name: 'bench', root, scopeMode: 'global', enabled: true, updateExistingPackSkills: true, pinnedSkillNames: [], source: 'settings', workspace: false, optional: false }]);
+        problems = summary.problems.length;
+      } catch (e) {
+        error = e instanceof Error ? e.message : String(e);
+      }
+    });
     rows.push({
       case: c.name, chars: c.text.length, parse_ms: round(parseMs), parsed_skills: parsed.skills.length, load_ms: round(loadMs),
       longest_stall_ms: round(longestStall), problems_listed: problems, good_skill_loaded: service.inspect('good') !== undefined, error,
     });
     await service.dispose();
+    rmSync(root, { recursive: true, force: true });
+  }
+  for (const c of EXAMPLE_CASES) {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'toolshed-hostile-bench-'));
+    const file = path.join(root, 'big.tools.yaml');
+    writeFileSync(file, c.text);
+    const { result, ms, longestStall } = await withStallMeter(() => loadToolExampleFiles(nodeFileSystem, [file]));
+    rows.push({
+      case: c.name, chars: c.text.length, parse_ms: '', parsed_skills: '', load_ms: round(ms), longest_stall_ms: round(longestStall),
+      problems_listed: result.problems.length, tools_with_examples: Object.keys(result.examples).length, error: result.problems[0]?.replace(root, '…').slice(0, 140) ?? '',
+    });
     rmSync(root, { recursive: true, force: true });
   }
   console.log(JSON.stringify({ title: 'Hostile skill files: parse/load time and longest event-loop stall (one file beside a good one)', rows }));

@@ -146,7 +146,7 @@ function moveYamlKeyToMetadata(text: string, start: number, end: number, key: st
   if (!block) return undefined;
   let value: unknown;
   try {
-    value = (parseYaml(text.slice(block.start, block.end)) as Record<string, unknown> | null)?.[key];
+    value = (parseYaml(text.slice(block.start, block.end), { uniqueKeys: false }) as Record<string, unknown> | null)?.[key];
   } catch {
     return undefined;
   }
@@ -156,7 +156,7 @@ function moveYamlKeyToMetadata(text: string, start: number, end: number, key: st
   let metadata: Record<string, unknown> = {};
   if (metadataBlock) {
     try {
-      const parsed = (parseYaml(region.slice(metadataBlock.start, metadataBlock.end)) as Record<string, unknown> | null)?.metadata;
+      const parsed = (parseYaml(region.slice(metadataBlock.start, metadataBlock.end), { uniqueKeys: false }) as Record<string, unknown> | null)?.metadata;
       if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) metadata = { ...(parsed as Record<string, unknown>) };
     } catch {
       return undefined;

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
 import { validateAgainstSchema } from '../../../src/core/schema/jsonSchemaSubset';
-import { describeWithExamples, loadToolExampleFiles, orderExamples, parseToolExamplesFile, renderExamples, resolveToolExamples } from '../../../src/core/tools/examples/toolExamples';
+import { describeWithExamples, loadToolExampleFiles, MAX_EXAMPLES_FILE_BYTES, orderExamples, parseToolExamplesFile, renderExamples, resolveToolExamples } from '../../../src/core/tools/examples/toolExamples';
 import type { ExampleSources } from '../../../src/core/tools/examples/toolExamples';
 import { BUILTIN_TOOL_EXAMPLES } from '../../../src/core/tools/examples/builtinToolExamples';
 import { toolExamplesConfigSchema } from '../../../src/core/config/settingsSchema';
@@ -70,6 +71,36 @@ describe('tool use examples', () => {
     const loaded = await loadToolExampleFiles(fs, ['/a.tools.yaml', '/b.tools.yaml', '/missing.tools.yaml']);
     assert.deepEqual(loaded.examples.t.map((e) => e.args.path), ['x', 'y']);
     assert.equal(loaded.problems.length, 1);
+  });
+
+  it('a tool listed twice keeps its last list, with a problem naming it; a self-referencing alias is a problem, not a hang', () => {
+    const parsed = parseToolExamplesFile('examples:\n  t:\n    - args: { path: x }\n  u:\n    - args: { path: u }\n  t:\n    - args: { path: y }\n', 'd.tools.yaml');
+    assert.deepEqual(parsed.examples.t.map((e) => e.args.path), ['y']);
+    assert.deepEqual(parsed.examples.u.map((e) => e.args.path), ['u']);
+    assert.equal(parsed.problems.length, 1);
+    assert.match(parsed.problems[0], /d\.tools\.yaml: a tool is listed twice under examples \("t"\); the last list of each is used/);
+    assert.match(parseToolExamplesFile('examples: &a { t: [*a] }', 'e.tools.yaml').problems[0] ?? '', /e\.tools\.yaml: (not valid YAML|expected)/);
+  });
+
+  it('property: any text parses without an exception, every problem naming the file', () => {
+    const yamlish = fc.array(fc.constantFrom('examples:', '\n', '  ', '- ', 'args: ', '{', '}', '[', ']', '&a ', '*a', 't:', '"', ':', '#', 'x', '\t', '!!map '), { maxLength: 40 }).map((parts) => parts.join(''));
+    fc.assert(fc.property(fc.oneof(yamlish, fc.string()), (text) => {
+      const parsed = parseToolExamplesFile(text, 'p.tools.yaml');
+      for (const problem of parsed.problems) assert.ok(problem.startsWith('p.tools.yaml: '), problem);
+    }), { numRuns: 500 });
+  });
+
+  it('a *.tools.yaml over 1 MiB is refused unread, with a problem saying how large it is', async () => {
+    let reads = 0;
+    const fs: FileSystemPort = {
+      readFile: async () => { reads++; return new TextEncoder().encode('examples: {}'); },
+      readDirectory: async () => undefined,
+      stat: async () => ({ kind: 'file', size: MAX_EXAMPLES_FILE_BYTES + 1, mtimeMs: 0 }),
+    };
+    const loaded = await loadToolExampleFiles(fs, ['/huge.tools.yaml']);
+    assert.equal(reads, 0);
+    assert.deepEqual(loaded.examples, {});
+    assert.match(loaded.problems[0] ?? '', /\/huge\.tools\.yaml: too large \(1048577 bytes; the limit is 1048576\)/);
   });
 
   it('examples count in the record hash and reach the rendered definitions through the service', async () => {

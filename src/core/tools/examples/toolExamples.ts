@@ -1,4 +1,4 @@
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { isMap, isScalar, parseDocument, stringify as stringifyYaml } from 'yaml';
 import { z } from 'zod';
 import { toolExampleSchema } from '../../config/settingsSchema';
 import type { ToolExample, ToolExamplesConfig } from '../../config/settingsSchema';
@@ -120,10 +120,35 @@ export interface ParsedExamplesFile {
   problems: string[];
 }
 
+/** Larger `*.tools.yaml` files are refused unread (the limit of skill files). */
+export const MAX_EXAMPLES_FILE_BYTES = 1024 * 1024;
+
+/**
+ * Parses one `*.tools.yaml`. Keys are checked for duplicates here, in one pass, not by the YAML
+ * parser: its own check compares every key with every other (4.5 s for a file of 20,000 tools,
+ * a frozen extension host). A tool listed twice keeps its last list, with a problem saying so.
+ */
 export function parseToolExamplesFile(text: string, fileName: string): ParsedExamplesFile {
   let data: unknown;
+  const problems: string[] = [];
   try {
-    data = parseYaml(text);
+    const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false, logLevel: 'error' });
+    if (doc.errors.length > 0) throw doc.errors[0];
+    data = doc.toJS({ maxAliasCount: 100 });
+    const examples = doc.get('examples', true);
+    if (isMap(examples)) {
+      const seen = new Set<string>();
+      const repeated = new Set<string>();
+      for (const item of examples.items) {
+        const key = isScalar(item.key) ? String(item.key.value) : String(item.key);
+        if (seen.has(key)) repeated.add(key);
+        seen.add(key);
+      }
+      if (repeated.size > 0) {
+        const names = [...repeated].slice(0, 5).map((name) => `"${name}"`).join(', ');
+        problems.push(`${fileName}: ${repeated.size === 1 ? 'a tool is' : `${repeated.size} tools are`} listed twice under examples (${names}${repeated.size > 5 ? ', …' : ''}); the last list of each is used`);
+      }
+    }
   } catch (error) {
     return { examples: {}, problems: [`${fileName}: not valid YAML (${error instanceof Error ? error.message : String(error)})`] };
   }
@@ -132,7 +157,7 @@ export function parseToolExamplesFile(text: string, fileName: string): ParsedExa
     const issues = parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
     return { examples: {}, problems: [`${fileName}: expected "examples: { <toolName>: [ { args: {...}, description?, tags? } ] }" — ${issues.join('; ')}`] };
   }
-  return { examples: parsed.data.examples, problems: [] };
+  return { examples: parsed.data.examples, problems };
 }
 
 /** Reads several example files; later files add to (not replace) earlier ones per tool. */
@@ -142,6 +167,11 @@ export async function loadToolExampleFiles(fs: FileSystemPort, paths: readonly s
   for (const path of paths) {
     let text: string;
     try {
+      const size = (await fs.stat(path))?.size ?? 0;
+      if (size > MAX_EXAMPLES_FILE_BYTES) {
+        problems.push(`${path}: too large (${size} bytes; the limit is ${MAX_EXAMPLES_FILE_BYTES}) — split it into smaller *.tools.yaml files`);
+        continue;
+      }
       text = new TextDecoder().decode(await fs.readFile(path));
     } catch (error) {
       problems.push(`${path}: cannot be read (${error instanceof Error ? error.message : String(error)})`);
