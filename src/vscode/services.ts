@@ -10,6 +10,7 @@ import { ActivityRegistry } from './state/activityRegistry';
 import { PinnedSkills } from './state/pinnedSkills';
 import { createByteStore, createSharedSkillStorage } from './storage';
 import { LmToolCatalog, type ToolCatalogSettling } from './tools/lmToolCatalog';
+import { OffThreadSkillParser } from '../core/skills/packs/document/offThreadParser';
 import { ToolExampleFiles } from './tools/toolExampleFiles';
 import { ToolModes } from './tools/toolModes';
 import { describeDeferral } from '../core/tools/modes/deferralDecision';
@@ -66,6 +67,8 @@ export interface ToolshedServices {
   syncToolCatalog(options?: { fresh?: boolean }): number;
   /** Whether MCP servers are still publishing tools (the participant waits, with progress). */
   readonly toolCatalogSettling: ToolCatalogSettling;
+  /** Parses large skill files on a worker thread. */
+  readonly skillParser: OffThreadSkillParser;
   /** The run-time ToolVisibilityPolicy (fail closed; hidden tools are not executable either). */
   toolVisibility(): (tool: ToolRecord) => boolean;
   /**
@@ -100,7 +103,11 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   context.subscriptions.push({ dispose: () => void tools.dispose() });
   context.subscriptions.push(settings.onDidChange((next) => tools.updateConfig(next)));
 
+  // Large skill files are parsed on a worker thread: a huge or hostile file never stalls the host.
+  const skillParser = new OffThreadSkillParser(path.join(context.extensionPath, 'dist', 'skillParseWorker.js'), logger);
+  context.subscriptions.push(skillParser);
   const skills = await createSkillService({
+    parse: skillParser.parse,
     engine,
     store,
     config: settings.current.skills,
@@ -165,6 +172,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     skills,
     skillPacks,
     toolCatalogSettling: lmCatalog,
+    skillParser,
     skillScripts,
     scriptRuns,
     learning,

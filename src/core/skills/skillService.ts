@@ -46,6 +46,7 @@ import { SkillStore } from './store/skillStore';
 import type { SkillGetOutput, SkillListOutput, SkillSearchOutput } from './skillToolSchemas';
 import { validateSkillTargets } from './packs/skillValidation';
 import type { ValidationReport } from './packs/skillValidation';
+import type { SkillDocumentParse } from './packs/document/offThreadParser';
 import { generatedName } from './packs/document/skillFileNames';
 
 export type { SkillRequestContext, DirectoryResult, RelevantRequest, RelevantResult, SkillScoreAdjuster } from './skillQueries';
@@ -74,6 +75,8 @@ export interface SkillServiceDeps {
    * scope stays in `store` (the CLI).
    */
   shared?: { bytes: ByteStore; lock: FileLock; key?: string; tenantId?(): string };
+  /** How pack files are parsed (VS Code: large ones on a worker thread, offThreadParser.ts); default inline. */
+  parse?: SkillDocumentParse;
 }
 
 export type SkillTreeStatus = 'active' | 'inactive' | 'invalid';
@@ -195,7 +198,7 @@ class DefaultSkillService implements SkillService {
   constructor(private readonly deps: SkillServiceDeps, private readonly store: SkillStore, journal: LearnedSkillJournal, shared?: SharedSkillStore) {
     this.config = deps.config;
     this.learned = new LearnedSkills({ store, journal, clock: deps.clock, defaultScopeMode: () => this.config.scopeMode, save: () => this.save(), shared, tenantId: deps.shared?.tenantId });
-    this.loader = new SkillPackLoader({ fs: deps.fs, store, clock: deps.clock, env: deps.env, logger: deps.logger, events: deps.events });
+    this.loader = new SkillPackLoader({ fs: deps.fs, store, clock: deps.clock, env: deps.env, logger: deps.logger, events: deps.events, parse: deps.parse });
     this.queries = new SkillQueries({
       store, config: () => this.config, events: deps.events, tokenCounter: deps.tokenCounter, clock: deps.clock,
       packPins: () => this.loader.resolvedPacks.filter((p) => p.enabled).map((p) => ({ names: p.pinnedSkillNames, workspace: p.workspace })),
@@ -315,7 +318,7 @@ class DefaultSkillService implements SkillService {
     // Default agent-skill folders may simply not exist; a configured folder that is missing is a warning.
     const targets = (packs ?? this.loader.resolvedPacks).filter((p) => p.enabled)
       .map((p) => ({ path: p.root, packName: p.name, format: p.format, ifAbsent: p.optional ? 'skip' as const : 'warning' as const }));
-    return validateSkillTargets(this.deps.fs, targets);
+    return validateSkillTargets(this.deps.fs, targets, this.deps.parse);
   }
 
   addLearnedSkill(input: LearnedSkillInput, callerScope?: SkillRequestContext['scope']): Promise<SkillRecord> {

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { Clock, EventSink, FileSystemPort, Logger } from '../../platform/ports';
 import { detectSkillFormat, parseSkillDocument } from './document/skillDocumentParser';
+import type { SkillDocumentParse } from './document/offThreadParser';
 import type { DocumentFormat } from './document/parsedSkill';
 import { isInside } from './skillPackSources';
 import type { ResolvedSkillPack } from './skillPackSources';
@@ -77,6 +78,8 @@ export interface LoaderDeps {
   env: Readonly<Record<string, string | undefined>>;
   logger: Logger;
   events: EventSink;
+  /** How files are parsed (large ones off the main thread in VS Code); default inline. */
+  parse?: SkillDocumentParse;
 }
 
 const PARSE_CONCURRENCY = 16;
@@ -285,7 +288,8 @@ export class SkillPackLoader {
     try {
       const read = await readSkillFile(this.deps.fs, ref.file);
       if (!read.ok) return { pack, ref, skills: [], problems: [read.problem], resources: [] };
-      const result = parseSkillDocument(read.text, ref.file, { format: ref.format, packName: pack.name, relativePath: ref.relativePath });
+      const options = { format: ref.format, packName: pack.name, relativePath: ref.relativePath };
+      const result = this.deps.parse ? await this.deps.parse(read.text, ref.file, options) : parseSkillDocument(read.text, ref.file, options);
       const resources = ref.format === 'skill-md' && result.skills.length > 0 ? await listSkillResources(this.deps.fs, path.dirname(ref.file)) : [];
       return { pack, ref, skills: result.skills, problems: result.problems, resources };
     } catch (error) {

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import type { SkillPackFormat } from '../../config/settingsSchema';
 import type { FileSystemPort } from '../../platform/ports';
 import { detectSkillFormat, parseSkillDocument } from './document/skillDocumentParser';
+import type { SkillDocumentParse } from './document/offThreadParser';
 import { readSkillFile, scanPack } from './skillPackScanner';
 import type { SkillFileRef } from './skillPackScanner';
 import { compareProblems, makeProblem, PROBLEM_CODES } from './document/skillProblems';
@@ -36,7 +37,7 @@ export interface ValidationReport {
   definitions: Array<{ name: string; file: string; line: number }>;
 }
 
-export async function validateSkillTargets(fs: FileSystemPort, targets: readonly ValidationTarget[]): Promise<ValidationReport> {
+export async function validateSkillTargets(fs: FileSystemPort, targets: readonly ValidationTarget[], parse?: SkillDocumentParse): Promise<ValidationReport> {
   const problems: SkillProblem[] = [];
   const definitions: ValidationReport['definitions'] = [];
   const seen = new Map<string, { file: string; line: number }>();
@@ -75,7 +76,8 @@ export async function validateSkillTargets(fs: FileSystemPort, targets: readonly
         problems.push(read.problem);
         continue;
       }
-      const result = parseSkillDocument(read.text, ref.file, { format: ref.format, packName, relativePath: ref.relativePath });
+      const options = { format: ref.format, packName, relativePath: ref.relativePath };
+      const result = parse ? await parse(read.text, ref.file, options) : parseSkillDocument(read.text, ref.file, options);
       for (const problem of result.problems) problems.push(problem);
       for (const skill of result.skills) {
         const previous = seen.get(skill.name);
