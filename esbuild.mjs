@@ -1,4 +1,4 @@
-// Builds the extension bundle, its skill-parser worker, the CLI bundle, and copies sql.js's wasm beside them.
+// Builds the extension bundle, its parser thread, the CLI bundle, and copies sql.js's wasm beside them.
 // Usage: node esbuild.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
@@ -32,8 +32,8 @@ const common = {
 
 const builds = [
   { ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  // Parses large skill files on a worker thread (src/core/skills/packs/document/offThreadParser.ts).
-  { ...common, entryPoints: ['src/core/skills/packs/document/skillParseWorker.ts'], outfile: 'dist/skillParseWorker.js' },
+  // Parses large skill and tool-example files on a worker thread (src/core/platform/offThreadRunner.ts).
+  { ...common, entryPoints: ['src/workers/parseWorker.ts'], outfile: 'dist/parseWorker.js' },
   {
     ...common,
     entryPoints: ['src/cli/main.ts'],

@@ -2,7 +2,7 @@
  * Hostile-file benchmark (bundled and run by bench/hostileFiles.bench.mjs). For each
  * pathological file under the 1 MiB cap: the parser's time alone, then `loadPacks` of a pack
  * holding it beside a good file, as VS Code loads it (files over 64 KB parse on the worker thread
- * of `dist/skillParseWorker.js`: run `npm run build` first) — total time, the longest event-loop stall during the load (a
+ * of `dist/parseWorker.js`: run `npm run build` first) — total time, the longest event-loop stall during the load (a
  * 1 ms timer measures the gaps), problems listed, and whether the good file's skill loaded; then
  * the same for `*.tools.yaml` example files (load = read + parse + validate).
  * Prints one JSON line last: {"title", "rows"}.
@@ -18,7 +18,9 @@ import { loadSqlEngine } from '../src/core/sql/sqlEngine';
 import { createSkillService } from '../src/core/skills/skillService';
 import { parseSkillDocument } from '../src/core/skills/packs/document/skillDocumentParser';
 import { loadToolExampleFiles } from '../src/core/tools/examples/toolExamples';
-import { OffThreadSkillParser } from '../src/core/skills/packs/document/offThreadParser';
+import { OffThreadRunner } from '../src/core/platform/offThreadRunner';
+import { offThreadSkillParse } from '../src/core/skills/packs/document/offThreadParser';
+import { offThreadToolExamplesParse } from '../src/core/tools/examples/offThreadExamples';
 
 const round = (v: number) => Number(v.toFixed(1));
 
@@ -62,6 +64,8 @@ async function withStallMeter<T>(work: () => Promise<T>): Promise<{ result: T; m
 async function main(): Promise<void> {
   const engine = await loadSqlEngine({ wasmPath: path.join(process.cwd(), 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm') });
   const rows: Array<Record<string, unknown>> = [];
+  // As in VS Code: files over 64 KB parse on the worker thread built by esbuild.mjs (dist/).
+  const parserThread = new OffThreadRunner(path.join(process.cwd(), 'dist', 'parseWorker.js'), nullLogger);
   for (const c of CASES) {
     const t0 = performance.now();
     const parsed = parseSkillDocument(c.text, c.file);
@@ -72,10 +76,8 @@ async function main(): Promise<void> {
     const target = path.join(root, c.file);
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, c.text);
-    // As in VS Code: large files parse on the worker thread built by esbuild.mjs (dist/).
-    const parser = new OffThreadSkillParser(path.join(process.cwd(), 'dist', 'skillParseWorker.js'), nullLogger);
     const service = await createSkillService({
-      parse: parser.parse,
+      parse: offThreadSkillParse(parserThread),
       engine, store: new MemoryByteStore(), config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }), logger: nullLogger,
       events: nullEventSink, clock: { now: () => Date.now() }, tokenCounter: lengthTokenCounter, fs: nodeFileSystem, env: {}, autoSaveDelayMs: 0,
     });
@@ -94,20 +96,20 @@ async function main(): Promise<void> {
       longest_stall_ms: round(longestStall), problems_listed: problems, good_skill_loaded: service.inspect('good') !== undefined, error,
     });
     await service.dispose();
-    parser.dispose();
     rmSync(root, { recursive: true, force: true });
   }
   for (const c of EXAMPLE_CASES) {
     const root = mkdtempSync(path.join(os.tmpdir(), 'toolshed-hostile-bench-'));
     const file = path.join(root, 'big.tools.yaml');
     writeFileSync(file, c.text);
-    const { result, ms, longestStall } = await withStallMeter(() => loadToolExampleFiles(nodeFileSystem, [file]));
+    const { result, ms, longestStall } = await withStallMeter(() => loadToolExampleFiles(nodeFileSystem, [file], offThreadToolExamplesParse(parserThread)));
     rows.push({
       case: c.name, chars: c.text.length, parse_ms: '', parsed_skills: '', load_ms: round(ms), longest_stall_ms: round(longestStall),
       problems_listed: result.problems.length, tools_with_examples: Object.keys(result.examples).length, error: result.problems[0]?.replace(root, '…').slice(0, 140) ?? '',
     });
     rmSync(root, { recursive: true, force: true });
   }
+  parserThread.dispose();
   console.log(JSON.stringify({ title: 'Hostile skill files: parse/load time and longest event-loop stall (one file beside a good one)', rows }));
 }
 

@@ -9,7 +9,8 @@
 //   src/core/skills, src/core/tools         (siblings: neither imports the other)
 //   src/core/learning                       (may use skills)
 //   src/core/planner, src/core/lmTools      (top of core)
-//   src/vscode, src/cli                     (adapters over core; never each other)
+//   src/vscode, src/cli, src/workers        (adapters over core; never each other; workers are
+//                                            worker-thread entries, bundled on their own)
 // `vscode` itself: type-only imports are allowed in core (the design's rule is "no runtime
 // import"), runtime imports only in src/vscode.
 import path from 'node:path';
@@ -29,13 +30,13 @@ const CORE_ALLOWED = {
   lmTools: ['platform', 'config', 'trust', 'privacy', 'schema', 'skills', 'tools', 'learning'],
 };
 
-/** `{ area: 'core', part }`, `{ area: 'vscode' }`, `{ area: 'cli' }` or undefined (outside src). */
+/** `{ area: 'core', part }`, `{ area: 'vscode' | 'cli' | 'workers' }` or undefined (outside src). */
 function layerOf(file, srcRoot) {
   const relative = path.relative(srcRoot, file);
   if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
   const [area, part] = relative.split(path.sep);
   if (area === 'core') return { area, part };
-  if (area === 'vscode' || area === 'cli') return { area };
+  if (area === 'vscode' || area === 'cli' || area === 'workers') return { area };
   return undefined;
 }
 

@@ -16,14 +16,14 @@ const VSIX = path.join(ROOT, 'toolshed.vsix');
 export const VSIX_MAX_BYTES = 2 * 1024 * 1024;
 
 /**
- * What may be in the VSIX: the extension bundle, the skill parser thread, sql.js's wasm, the word table, generated
+ * What may be in the VSIX: the extension bundle, the parser thread, sql.js's wasm, the word table, generated
  * schemas, media, packs, and the images the README shows. Not the CLI (dist/cli.js is for
  * `npx`/CI use, VS Code never runs it), not source maps, not sources or tests.
  */
 const ALLOWED = [
   /^extension\/package\.json$/,
   /^extension\/dist\/extension\.js$/,
-  /^extension\/dist\/skillParseWorker\.js$/, // parses large skill files off the extension host's thread
+  /^extension\/dist\/parseWorker\.js$/, // parses large skill and example files off the extension host's thread
   /^extension\/dist\/sql-wasm\.wasm$/,
   /^extension\/dist\/schemas\/[\w.-]+\.json$/,
   /^extension\/dist\/related-terms\.txt$/, // the WordNet table of the vocabulary bridge
@@ -77,9 +77,9 @@ export function checkVsix(file = VSIX) {
   const stray = names.filter((name) => !shown.has(name) && !ALLOWED.some((pattern) => pattern.test(name)));
   check('it holds only what runs (bundle, wasm, word table, schemas, media, skill packs, README images)', stray.length === 0, stray.slice(0, 10).join(', '));
   const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-  const needed = [manifest.main, 'dist/sql-wasm.wasm', 'dist/skillParseWorker.js'].map((p) => `extension/${p.replace(/^\.\//, '')}`);
+  const needed = [manifest.main, 'dist/sql-wasm.wasm', 'dist/parseWorker.js'].map((p) => `extension/${p.replace(/^\.\//, '')}`);
   const missing = needed.filter((p) => !names.includes(p));
-  check('it holds the extension entry point, sql.js\'s wasm and the skill parser thread', missing.length === 0, missing.join(', '));
+  check('it holds the extension entry point, sql.js\'s wasm and the parser thread', missing.length === 0, missing.join(', '));
   const unresolved = images.filter((href) => !names.includes(`extension/${href}`));
   check(`every README image (${images.length}) is inside the VSIX`, images.length > 0 && unresolved.length === 0, unresolved.join(', '));
   return checks;

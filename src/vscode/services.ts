@@ -10,7 +10,9 @@ import { ActivityRegistry } from './state/activityRegistry';
 import { PinnedSkills } from './state/pinnedSkills';
 import { createByteStore, createSharedSkillStorage } from './storage';
 import { LmToolCatalog, type ToolCatalogSettling } from './tools/lmToolCatalog';
-import { OffThreadSkillParser } from '../core/skills/packs/document/offThreadParser';
+import { OffThreadRunner } from '../core/platform/offThreadRunner';
+import { offThreadSkillParse } from '../core/skills/packs/document/offThreadParser';
+import { offThreadToolExamplesParse } from '../core/tools/examples/offThreadExamples';
 import { ToolExampleFiles } from './tools/toolExampleFiles';
 import { ToolModes } from './tools/toolModes';
 import { describeDeferral } from '../core/tools/modes/deferralDecision';
@@ -67,8 +69,8 @@ export interface ToolshedServices {
   syncToolCatalog(options?: { fresh?: boolean }): number;
   /** Whether MCP servers are still publishing tools (the participant waits, with progress). */
   readonly toolCatalogSettling: ToolCatalogSettling;
-  /** Parses large skill files on a worker thread. */
-  readonly skillParser: OffThreadSkillParser;
+  /** Parses large skill and tool-example files on a worker thread. */
+  readonly parserThread: OffThreadRunner;
   /** The run-time ToolVisibilityPolicy (fail closed; hidden tools are not executable either). */
   toolVisibility(): (tool: ToolRecord) => boolean;
   /**
@@ -103,11 +105,11 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   context.subscriptions.push({ dispose: () => void tools.dispose() });
   context.subscriptions.push(settings.onDidChange((next) => tools.updateConfig(next)));
 
-  // Large skill files are parsed on a worker thread: a huge or hostile file never stalls the host.
-  const skillParser = new OffThreadSkillParser(path.join(context.extensionPath, 'dist', 'skillParseWorker.js'), logger);
-  context.subscriptions.push(skillParser);
+  // Large skill and example files are parsed on a worker thread: a huge or hostile file never stalls the host.
+  const parserThread = new OffThreadRunner(path.join(context.extensionPath, 'dist', 'parseWorker.js'), logger);
+  context.subscriptions.push(parserThread);
   const skills = await createSkillService({
-    parse: skillParser.parse,
+    parse: offThreadSkillParse(parserThread),
     engine,
     store,
     config: settings.current.skills,
@@ -144,7 +146,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   context.subscriptions.push({ dispose: () => clearTimeout(initialSync) });
   const toolModes = new ToolModes(settings, logger);
   context.subscriptions.push(toolModes);
-  const exampleFiles = new ToolExampleFiles(tools, logger);
+  const exampleFiles = new ToolExampleFiles(tools, logger, offThreadToolExamplesParse(parserThread));
   context.subscriptions.push(exampleFiles);
   void exampleFiles.load();
   context.subscriptions.push(toolModes.onDidDecide((decision) => activity.setDeferralSummary(describeDeferral(decision))));
@@ -172,7 +174,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     skills,
     skillPacks,
     toolCatalogSettling: lmCatalog,
-    skillParser,
+    parserThread,
     skillScripts,
     scriptRuns,
     learning,

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../core/platform/ports';
 import { nodeFileSystem } from '../../core/platform/nodeFileSystem';
 import { loadToolExampleFiles } from '../../core/tools/examples/toolExamples';
+import type { ToolExamplesParse } from '../../core/tools/examples/toolExamples';
 import type { ToolSearchService } from '../../core/tools/toolSearchService';
 import { Disposable } from '../lifecycle';
 
@@ -22,7 +23,12 @@ export class ToolExampleFiles extends Disposable {
     return this.loading;
   }
 
-  constructor(private readonly tools: ToolSearchService, private readonly logger: Logger) {
+  constructor(
+    private readonly tools: ToolSearchService,
+    private readonly logger: Logger,
+    /** Large files parse on the parser thread (see services.ts). */
+    private readonly parse?: ToolExamplesParse,
+  ) {
     super();
     const watcher = this._register(vscode.workspace.createFileSystemWatcher(PATTERN));
     for (const event of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete]) {
@@ -47,7 +53,7 @@ export class ToolExampleFiles extends Disposable {
       return 0;
     }
     const files = await vscode.workspace.findFiles(PATTERN, '**/node_modules/**', MAX_FILES);
-    const { examples, problems } = await loadToolExampleFiles(nodeFileSystem, files.map((uri) => uri.fsPath));
+    const { examples, problems } = await loadToolExampleFiles(nodeFileSystem, files.map((uri) => uri.fsPath), this.parse);
     for (const problem of problems) this.logger.warn(`Tool examples: ${problem}`);
     this.tools.setExampleFiles(examples);
     if (files.length > 0) this.logger.info(`Tool examples loaded from ${files.length} *.tools.yaml file(s) for ${Object.keys(examples).length} tool(s)`);

@@ -160,8 +160,11 @@ export function parseToolExamplesFile(text: string, fileName: string): ParsedExa
   return { examples: parsed.data.examples, problems };
 }
 
+/** How example files are parsed: `parseToolExamplesFile`, here or on another thread. */
+export type ToolExamplesParse = (text: string, fileName: string) => Promise<ParsedExamplesFile>;
+
 /** Reads several example files; later files add to (not replace) earlier ones per tool. */
-export async function loadToolExampleFiles(fs: FileSystemPort, paths: readonly string[]): Promise<ParsedExamplesFile> {
+export async function loadToolExampleFiles(fs: FileSystemPort, paths: readonly string[], parse?: ToolExamplesParse): Promise<ParsedExamplesFile> {
   const merged: Record<string, ToolExample[]> = {};
   const problems: string[] = [];
   for (const path of paths) {
@@ -177,7 +180,7 @@ export async function loadToolExampleFiles(fs: FileSystemPort, paths: readonly s
       problems.push(`${path}: cannot be read (${error instanceof Error ? error.message : String(error)})`);
       continue;
     }
-    const parsed = parseToolExamplesFile(text, path);
+    const parsed = parse ? await parse(text, path) : parseToolExamplesFile(text, path);
     problems.push(...parsed.problems);
     for (const [tool, examples] of Object.entries(parsed.examples)) (merged[tool] ??= []).push(...examples);
   }

@@ -1,0 +1,21 @@
+import { OFF_THREAD_MIN_CHARS } from '../../platform/offThreadRunner';
+import type { OffThreadRunner } from '../../platform/offThreadRunner';
+import { parseToolExamplesFile } from './toolExamples';
+import type { ParsedExamplesFile, ToolExamplesParse } from './toolExamples';
+
+/** Job kind of `parseToolExamplesFile` in the worker script (src/workers/parseWorker.ts). */
+export const TOOL_EXAMPLES_PARSE_JOB = 'toolExamples';
+
+/** `parseToolExamplesFile` with files over 64 KB on the runner's worker thread (same result). */
+export function offThreadToolExamplesParse(runner: OffThreadRunner): ToolExamplesParse {
+  return (text, fileName) => {
+    const inline = () => parseToolExamplesFile(text, fileName);
+    if (text.length < OFF_THREAD_MIN_CHARS) return Promise.resolve(inline());
+    return runner.run<ParsedExamplesFile>({
+      kind: TOOL_EXAMPLES_PARSE_JOB,
+      args: [text, fileName],
+      inline,
+      timedOut: (ms) => ({ examples: {}, problems: [`${fileName}: parsing took longer than ${Math.round(ms / 1000)} s and was stopped — split it into smaller *.tools.yaml files`] }),
+    });
+  };
+}

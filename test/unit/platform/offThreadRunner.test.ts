@@ -1,0 +1,115 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
+import { MemoryLogger } from '../../../src/core/platform/basicPorts';
+import { OFF_THREAD_MIN_CHARS, OffThreadRunner } from '../../../src/core/platform/offThreadRunner';
+import { offThreadSkillParse } from '../../../src/core/skills/packs/document/offThreadParser';
+import { parseSkillDocument } from '../../../src/core/skills/packs/document/skillDocumentParser';
+import { offThreadToolExamplesParse } from '../../../src/core/tools/examples/offThreadExamples';
+import { parseToolExamplesFile } from '../../../src/core/tools/examples/toolExamples';
+
+/**
+ * Large skill and tool-example files parse on a real worker thread (the bundle VS Code loads,
+ * built here the way esbuild.mjs builds it): same result as inline, and the event loop keeps
+ * turning meanwhile.
+ */
+describe('parsing large files off the main thread', function () {
+  this.timeout(60_000);
+  let folder: string;
+  let script: string;
+
+  before(async () => {
+    folder = mkdtempSync(path.join(os.tmpdir(), 'toolshed-parse-worker-'));
+    script = path.join(folder, 'parseWorker.js');
+    await esbuild.build({ entryPoints: [path.join(__dirname, '../../../src/workers/parseWorker.ts')], outfile: script, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'silent' });
+  });
+
+  after(() => rmSync(folder, { recursive: true, force: true }));
+
+  // 20,000 unknown keys: ~0.3 s of YAML parsing, and problems with spans to carry back.
+  const hostile = `trigger: Rotate the keys\nsteps: [Rotate them.]\n${Array.from({ length: 20_000 }, (_, i) => `k${i}: v`).join('\n')}\n`;
+  const examples = `examples:\n${Array.from({ length: 6_000 }, (_, i) => `  tool_${i % 5_000}:\n    - args: { q: "x${i}" }\n`).join('')}`;
+
+  /** Runs `work` with a zero-delay timer beside it; how many times the timer fired meanwhile. */
+  async function turnsDuring<T>(work: () => Promise<T>): Promise<{ result: T; turns: number }> {
+    let turns = 0;
+    const ticker = setInterval(() => turns++, 0);
+    try {
+      return { result: await work(), turns };
+    } finally {
+      clearInterval(ticker);
+    }
+  }
+
+  it('a skill file: the inline parser\'s result, while the event loop keeps turning', async () => {
+    const runner = new OffThreadRunner(script, new MemoryLogger());
+    try {
+      const { result, turns } = await turnsDuring(() => offThreadSkillParse(runner)(hostile, 'keys.skill.yaml', { packName: 'p' }));
+      assert.ok(turns > 0, 'timers ran while the file was parsed');
+      assert.deepEqual(result, parseSkillDocument(hostile, 'keys.skill.yaml', { packName: 'p' }));
+      assert.equal(result.skills.length, 1);
+      assert.ok(result.problems.length > 0, 'the unknown keys are reported');
+      assert.equal(runner.offThreadCount, 1);
+    } finally {
+      runner.dispose();
+    }
+  });
+
+  it('a *.tools.yaml: the inline parser\'s result (duplicates reported), while the event loop keeps turning', async () => {
+    const runner = new OffThreadRunner(script, new MemoryLogger());
+    try {
+      assert.ok(examples.length > OFF_THREAD_MIN_CHARS);
+      const { result, turns } = await turnsDuring(() => offThreadToolExamplesParse(runner)(examples, 'big.tools.yaml'));
+      assert.ok(turns > 0);
+      assert.deepEqual(result, parseToolExamplesFile(examples, 'big.tools.yaml'));
+      assert.equal(Object.keys(result.examples).length, 5_000);
+      assert.match(result.problems[0] ?? '', /1000 tools are listed twice/);
+    } finally {
+      runner.dispose();
+    }
+  });
+
+  it('small files parse inline; without the worker script everything parses inline (logged once)', async () => {
+    const logger = new MemoryLogger();
+    const runner = new OffThreadRunner(path.join(folder, 'missing.js'), logger);
+    const parse = offThreadSkillParse(runner);
+    const small = 'trigger: Small\nsteps: [Do it.]\n';
+    assert.deepEqual(await parse(small, 'a.skill.yaml', {}), parseSkillDocument(small, 'a.skill.yaml', {}));
+    assert.deepEqual(await parse(hostile, 'b.skill.yaml', {}), parseSkillDocument(hostile, 'b.skill.yaml', {}));
+    await parse(hostile, 'c.skill.yaml', {});
+    assert.equal(runner.offThreadCount, 0);
+    assert.equal(logger.lines.filter((e) => e.level === 'warn' && /main thread/.test(e.message)).length, 1);
+    runner.dispose();
+  });
+
+  it('a parse that outlives the timeout ends the worker and becomes an error on that file; the next file parses', async () => {
+    const logger = new MemoryLogger();
+    const hasty = new OffThreadRunner(script, logger, 1);
+    const relaxed = new OffThreadRunner(script, logger);
+    try {
+      const result = await offThreadSkillParse(hasty)(hostile, 'slow.skill.yaml', {});
+      assert.deepEqual(result.skills, []);
+      assert.match(result.problems[0]?.message ?? '', /took longer than .* and was stopped/);
+      assert.equal(result.problems[0]?.file, 'slow.skill.yaml');
+      assert.equal((await offThreadSkillParse(relaxed)(hostile, 'next.skill.yaml', {})).skills.length, 1);
+    } finally {
+      hasty.dispose();
+      relaxed.dispose();
+    }
+  });
+
+  it('concurrent files each get their own result', async () => {
+    const runner = new OffThreadRunner(script, new MemoryLogger());
+    try {
+      const texts = [0, 1, 2].map((n) => `name: skill-${n}\ntrigger: Task ${n}\nsteps: [Do ${n}.]\n${'# padding\n'.repeat(8_000)}`);
+      const parse = offThreadSkillParse(runner);
+      const results = await Promise.all(texts.map((text, n) => parse(text, `s${n}.skill.yaml`, {})));
+      assert.deepEqual(results.map((r) => r.skills.map((s) => s.name)), [['skill-0'], ['skill-1'], ['skill-2']]);
+      assert.equal(runner.offThreadCount, 3);
+    } finally {
+      runner.dispose();
+    }
+  });
+});
