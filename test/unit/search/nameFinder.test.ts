@@ -58,6 +58,12 @@ describe('NameFinder (tool names in text as whole words)', () => {
     );
   });
 
+  it('a denied name repeated back to back is rewritten every time (each rewrite exposes the next)', () => {
+    const gate = (name: string): 'denied' | 'visible' => (name === ':m#ba1' ? 'denied' : 'visible');
+    const out = new ToolReferenceGate(gate, new NameFinder([':m#ba1'])).text(':m#ba1'.repeat(200));
+    assert.ok(!out.includes(':m#ba1'), out.slice(-80));
+  });
+
   it('property: whatever the names, no denied name is left standing as a word in gated text', () => {
     fc.assert(
       fc.property(withDenied(names), ([pool, text, deniedFlags]) => {
@@ -67,7 +73,7 @@ describe('NameFinder (tool names in text as whole words)', () => {
         const replacement = gated.text('`' + [...denied][0] + '`');
         for (const name of denied) if (!replacement.includes(name)) assert.ok(!occursAsWholeWord(out, name), `${JSON.stringify(name)} in ${JSON.stringify(out)}`);
       }),
-      { numRuns: 1000 },
+      { numRuns: Number(process.env.GATE_RUNS ?? 3000) },
     );
   });
 });

@@ -17,8 +17,8 @@ export type ToolGate = (toolName: string) => ToolGateVerdict;
 
 const TOKEN = /[A-Za-z0-9_$][A-Za-z0-9_$]*(?:[.\-/:][A-Za-z0-9_$]+)*/g;
 const BACKTICKED = /`([^`\n]{1,120})`/g;
-/** Bound on re-checking rewritten text (each pass only looks at what the previous one exposed). */
-const MAX_REWRITE_PASSES = 4;
+/** Bound on re-checking rewritten text (a pass costs one scan of the text). */
+const MAX_REWRITE_PASSES = 64;
 
 export class ToolReferenceGate {
   private readonly verdicts = new Map<string, boolean>();
@@ -92,12 +92,16 @@ export class ToolReferenceGate {
     if (denied.size === 0) return text;
     let out = this.rewrite(text, denied);
     // A rewrite changes the characters next to it, so a known name that was part of a longer word
-    // may now stand alone: look again until none does (names inside the replacement excepted).
+    // may now stand alone (`:x:x:x` with a name `:x` exposes one more per pass): look again until
+    // none does (names inside the replacement excepted). Past the bound, what is still exposed is
+    // replaced wherever it occurs, word or not.
+    const exposedIn = (current: string) => this.known.occurringIn(current).filter((name) => !this.replacement.includes(name) && this.isDenied(name));
     for (let pass = 0; pass < MAX_REWRITE_PASSES; pass++) {
-      const exposed = this.known.occurringIn(out).filter((name) => !this.replacement.includes(name) && this.isDenied(name));
-      if (exposed.length === 0) break;
+      const exposed = exposedIn(out);
+      if (exposed.length === 0) return out;
       out = this.rewrite(out, exposed);
     }
+    for (const name of exposedIn(out).sort((a, b) => b.length - a.length)) out = out.split(name).join(this.replacement);
     return out;
   }
 
