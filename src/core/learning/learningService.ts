@@ -24,6 +24,7 @@ import type { ApprovedSkillFacts } from './feedback/scoreAdjuster';
 import { extractTraceCandidate } from './extraction/traceExtractor';
 import { isLearnable, sanitizeTrajectory } from './extraction/trajectory';
 import type { Trajectory } from './extraction/trajectory';
+import { persistIngestJob, resumableJobs } from './extraction/ingestJobs';
 
 /**
  * Learning, end to end over plain records: a finished turn's trajectory → (depersonalized)
@@ -171,37 +172,17 @@ export class LearningService {
     return this.approvedFacts.has(name) ? this.deps.store.approvedAs(name)?.stale_reason ?? '' : '';
   }
 
-  /**
-   * `ingestMode: persisted` (RFC §1.2 `tasks`): the sanitized trajectory is written to the
-   * learning database before extraction starts; `resumeJobs` finishes what a reload or crash cut
-   * short. Ingestion is idempotent per turn (dedup by source hash, failures counted once per
-   * turn), so running a job twice never stores anything twice.
-   */
+  /** `ingestMode: persisted`: stores the sanitized turn before extraction (extraction/ingestJobs.ts). */
   async persistJob(raw: Trajectory): Promise<{ jobId: string; trajectory: Trajectory }> {
     const trajectory = this.sanitize(raw);
-    const jobId = `job_${createHash('sha256').update(`${trajectory.sessionId}\u0000${trajectory.at}\u0000${trajectory.request}`).digest('hex').slice(0, 16)}`;
-    this.deps.store.addJob(jobId, JSON.stringify(trajectory));
-    await this.deps.store.save();
-    return { jobId, trajectory };
+    return { jobId: await persistIngestJob(this.deps.store, trajectory), trajectory };
   }
 
   /** Finishes persisted jobs left by an earlier window; an unreadable one is dropped. */
   async resumeJobs(options: { extractor?: CandidateExtractor } = {}): Promise<number> {
     let done = 0;
-    for (const job of this.deps.store.jobs()) {
-      let trajectory: Trajectory | undefined;
-      try {
-        trajectory = JSON.parse(job.payload) as Trajectory;
-      } catch {
-        trajectory = undefined;
-      }
-      if (!trajectory || !this.enabled || !Array.isArray(trajectory.calls)) {
-        this.deps.store.removeJob(job.id);
-        await this.deps.store.save();
-        this.deps.logger.warn(`Learning: dropped an unfinished extraction job (${trajectory ? 'learning is off' : 'unreadable'}).`);
-        continue;
-      }
-      await this.ingest(trajectory, { ...options, jobId: job.id });
+    for await (const { jobId, trajectory } of resumableJobs(this.deps.store, () => this.enabled, this.deps.logger)) {
+      await this.ingest(trajectory, { ...options, jobId });
       done++;
     }
     return done;
