@@ -32,8 +32,7 @@ import type { FtsEngine, SqlEngine } from '../sql/sqlEngine';
 import { LearnedSkillJournal } from './store/learnedSkillJournal';
 import { SkillPackLoader } from './packs/skillPackLoader';
 import type { FileChangeResult, LoadOptions, LoadSummary } from './packs/skillPackLoader';
-import type { PackSource, ResolvedSkillPack } from './packs/skillPackSources';
-import type { SkillProblem } from './packs/document/skillProblems';
+import type { ResolvedSkillPack } from './packs/skillPackSources';
 import { SkillQueries } from './skillQueries';
 import type { DirectoryResult, RelevantRequest, RelevantResult, SkillRequestContext, SkillScoreAdjuster } from './skillQueries';
 import type { LearnedSkillInput } from './store/skillRecords';
@@ -41,13 +40,14 @@ import { LearnedSkills } from './store/learnedSkills';
 import type { SkillIdentity, SkillScope } from './store/skillScope';
 import { SharedSkillStore } from './store/sharedSkillStore';
 import type { SharedCounters } from './store/sharedSkillStore';
-import type { SkillFormat, SkillRecord } from './skillSchema';
+import type { SkillRecord } from './skillSchema';
+import { buildSkillTree } from './skillTree';
+import type { SkillTreePack } from './skillTree';
 import { SkillStore } from './store/skillStore';
 import type { SkillGetOutput, SkillListOutput, SkillSearchOutput } from './skillToolSchemas';
 import { validateSkillTargets } from './packs/skillValidation';
 import type { ValidationReport } from './packs/skillValidation';
 import type { SkillDocumentParse } from './packs/document/offThreadParser';
-import { generatedName } from './packs/document/skillFileNames';
 
 export type { SkillRequestContext, DirectoryResult, RelevantRequest, RelevantResult, SkillScoreAdjuster } from './skillQueries';
 
@@ -79,34 +79,7 @@ export interface SkillServiceDeps {
   parse?: SkillDocumentParse;
 }
 
-export type SkillTreeStatus = 'active' | 'inactive' | 'invalid';
-
-export interface SkillTreeItem {
-  name: string;
-  title: string;
-  status: SkillTreeStatus;
-  /** Why inactive (e.g. missing environment variables). */
-  reason?: string;
-  problems: SkillProblem[];
-  file: string;
-  /** 1-based line of the definition. */
-  line: number;
-  format: SkillFormat | undefined;
-  origin: 'pack' | 'learned';
-  /** A learned skill's scope (several scopes may each have a learned skill of one name). */
-  scope?: SkillScope;
-}
-
-export interface SkillTreePack {
-  name: string;
-  root: string;
-  source: PackSource | 'learned';
-  workspace: boolean;
-  scopeMode: string;
-  missing: boolean;
-  problems: SkillProblem[];
-  skills: SkillTreeItem[];
-}
+export type { SkillTreeItem, SkillTreePack, SkillTreeStatus } from './skillTree';
 
 export interface SkillService {
   readonly fts: FtsEngine;
@@ -270,48 +243,7 @@ class DefaultSkillService implements SkillService {
   }
 
   listPacks(): SkillTreePack[] {
-    const records = this.store.all();
-    const byPack = new Map<string, SkillRecord[]>();
-    for (const record of records) {
-      const key = record.origin === 'learned' ? '\u0000learned' : record.pack_name;
-      byPack.set(key, [...(byPack.get(key) ?? []), record]);
-    }
-    const item = (r: SkillRecord, problems: SkillProblem[]): SkillTreeItem => ({
-      name: r.name, title: r.title, status: r.status, reason: r.status_reason || undefined, problems,
-      file: r.source_file, line: r.source_line, format: r.format, origin: r.origin,
-      ...(r.origin === 'learned' ? { scope: { scope_mode: r.scope_mode, scope_tenant_id: r.scope_tenant_id, scope_project_id: r.scope_project_id } } : {}),
-    });
-    const packs: SkillTreePack[] = this.loader.packReports().map((report) => {
-      const problemsBySkill = new Map<string, SkillProblem[]>();
-      const invalid: SkillTreeItem[] = [];
-      for (const file of report.files) {
-        const loaded = new Set(file.skills.map((s) => s.name));
-        for (const problem of file.problems) {
-          if (problem.skillName && loaded.has(problem.skillName)) {
-            problemsBySkill.set(problem.skillName, [...(problemsBySkill.get(problem.skillName) ?? []), problem]);
-          }
-        }
-        const errors = file.problems.filter((p) => p.severity === 'error' && !(p.skillName && loaded.has(p.skillName)));
-        if (errors.length) {
-          const names = [...new Set(errors.map((p) => p.skillName ?? generatedName(report.pack.name, file.relativePath)))];
-          for (const name of names) {
-            const own = errors.filter((p) => (p.skillName ?? generatedName(report.pack.name, file.relativePath)) === name);
-            invalid.push({ name, title: name, status: 'invalid', problems: own, file: file.file, line: own[0]?.line ?? 1, format: file.format, origin: 'pack' });
-          }
-        }
-      }
-      const skills = (byPack.get(report.pack.name) ?? []).map((r) => item(r, problemsBySkill.get(r.name) ?? []));
-      return {
-        name: report.pack.name, root: report.pack.root, source: report.pack.source, workspace: report.pack.workspace,
-        scopeMode: report.pack.scopeMode, missing: report.missing, problems: report.problems,
-        skills: [...skills, ...invalid].sort((a, b) => (a.name < b.name ? -1 : 1)),
-      };
-    });
-    const learned = byPack.get('\u0000learned');
-    if (learned?.length) {
-      packs.push({ name: 'learned', root: '', source: 'learned', workspace: false, scopeMode: this.config.scopeMode, missing: false, problems: [], skills: learned.map((r) => item(r, [])) });
-    }
-    return packs;
+    return buildSkillTree(this.store.all(), this.loader.packReports(), this.config.scopeMode);
   }
 
   validatePacks(packs?: readonly ResolvedSkillPack[]): Promise<ValidationReport> {
