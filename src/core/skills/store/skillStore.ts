@@ -3,7 +3,7 @@ import type { FtsEngine, SqlEngine } from '../../sql/sqlEngine';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
 import { openPersistentDatabase } from '../../sql/persistentDatabase';
 import type { PersistentDatabase } from '../../sql/persistentDatabase';
-import { uniqueTerms } from '../../search/textAnalysis';
+import { TextAnalyzer, uniqueTerms } from '../../search/textAnalysis';
 import type { TaskType } from '../../config/settingsSchema';
 import type { SkillRecord } from '../skillSchema';
 import type { ExportClaim } from './exportedLearnedSkills';
@@ -70,6 +70,8 @@ export class SkillStore {
   private readonly index: SkillSearchIndex;
   private readonly learned = new LearnedRecordCache();
   private readonly rows: SkillRowWriter;
+  /** Analyses every skill's text; its word memo makes a repeated word a lookup. */
+  private readonly analyzer = new TextAnalyzer();
 
   private constructor(
     private readonly persistent: PersistentDatabase,
@@ -220,7 +222,7 @@ export class SkillStore {
       const stored = holder === undefined || holder === docId ? record : { ...record, id: `${record.id}_${docId}` };
       holders.set(stored.id, docId);
       // Serialise first: a value that cannot be stored fails here, before anything is written.
-      return { docId, stored, params: recordParams(stored, docId), terms: this.fts !== 'none' ? ftsTerms(record) : undefined };
+      return { docId, stored, params: recordParams(stored, docId), terms: this.fts !== 'none' ? ftsTerms(record, this.analyzer) : undefined };
     });
     const write = () => {
       this.rows.delete(replaced);
