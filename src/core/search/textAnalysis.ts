@@ -73,13 +73,14 @@ function buildAsciiClasses(): Uint8Array {
  * (`memoWords`, cleared when full; 0 = no memo) and never changes a result.
  */
 export class TextAnalyzer {
-  private readonly words = new Map<string, WordAnalysis>();
+  /** Created on first use, so a memo-less analyser (`analyze`, per call) allocates none. */
+  private words: Map<string, WordAnalysis> | undefined;
 
   constructor(private readonly memoWords = DEFAULT_MEMO_WORDS) {}
 
   /** Distinct words remembered now (≤ memoWords). */
   get memoSize(): number {
-    return this.words.size;
+    return this.words?.size ?? 0;
   }
 
   analyze(text: string, options: AnalyzeOptions = {}): string[] {
@@ -129,11 +130,12 @@ export class TextAnalyzer {
   }
 
   private push(raw: string, keepStopWords: boolean, terms: string[]): void {
-    let word = this.words.get(raw);
+    let word = this.words?.get(raw);
     if (word === undefined) {
       const lower = raw.toLowerCase();
       word = { term: porterStem(lower), stop: STOP_WORDS.has(lower) };
       if (this.memoWords > 0) {
+        this.words ??= new Map();
         if (this.words.size >= this.memoWords) this.words.clear();
         this.words.set(raw, word);
       }

@@ -90,8 +90,11 @@ type PendingRow = { record: ToolRecord; termColumns: string[] } | null;
 
 export class ToolIndex {
   readonly stats = new FieldStats<ToolField>(TOOL_FIELDS);
-  /** Analyses every tool's text; its word memo makes re-analysing a repeated word a lookup. */
-  private readonly analyzer = new TextAnalyzer();
+  /**
+   * Analyses every tool's text, and the queries ranked against it: its word memo makes a
+   * repeated word a lookup.
+   */
+  readonly analyzer = new TextAnalyzer();
   private readonly rows = new Map<string, StoredRow>();
   private readonly idToName = new Map<number, string>();
   private readonly fingerprint = new XorFingerprint();
