@@ -1,7 +1,7 @@
 import { STEM_PREFIX } from './bm25f';
 import type { WeightedTerm } from './bm25f';
 import type { RelatedTerms, RelationKind } from './relatedTerms';
-import { analyze, splitIdentifier } from './textAnalysis';
+import { TextAnalyzer, splitIdentifier } from './textAnalysis';
 
 /**
  * Query-side vocabulary bridge for BM25 ranking (nothing changes in the index):
@@ -66,6 +66,8 @@ export function expandQuery(
   vocabulary: ExpansionVocabulary,
   related: RelatedTerms | undefined,
   options: ExpansionOptions,
+  /** The catalog's analyser (its word memo serves the many words de-compounding tries). */
+  analyzer: TextAnalyzer = new TextAnalyzer(0),
 ): ExpandedQuery {
   const weights = new Map<string, number>();
   const idf = new Map<string, number>();
@@ -81,14 +83,14 @@ export function expandQuery(
   // Same tokens as `analyze` (which splits the NFKD form), one word at a time.
   for (const word of splitIdentifier(query.normalize('NFKD'))) {
     const lower = word.toLowerCase();
-    const term = analyze(lower)[0];
+    const term = analyzer.analyze(lower)[0];
     if (term === undefined) continue; // a stop word
     if (!sources.includes(term)) sources.push(term);
     if (vocabulary.df(term) > 0 || options.compoundPartWeight <= 0) {
       addPrimary(term, 1);
       continue;
     }
-    const parts = splitCompound(lower, vocabulary);
+    const parts = splitCompound(lower, vocabulary, analyzer);
     if (parts) for (const part of parts) addPrimary(part, options.compoundPartWeight);
     else addPrimary(term, 1);
   }
@@ -148,13 +150,17 @@ export function stemVariants(term: string, candidates: readonly string[], maxExt
  * `word` (lower case, not in the catalog) as two catalog terms, preferring the most balanced
  * split (`copyediting` → copi + edit); undefined when no split has both parts in the catalog.
  */
-export function splitCompound(word: string, vocabulary: Pick<ExpansionVocabulary, 'df'>): [string, string] | undefined {
+export function splitCompound(
+  word: string,
+  vocabulary: Pick<ExpansionVocabulary, 'df'>,
+  analyzer: TextAnalyzer = new TextAnalyzer(0),
+): [string, string] | undefined {
   if (word.length < MIN_COMPOUND_CHARS || !/^[a-z]+$/.test(word)) return undefined;
   let best: [string, string] | undefined;
   let bestBalance = 0;
   for (let i = MIN_PART_CHARS; i <= word.length - MIN_PART_CHARS; i++) {
-    const left = analyze(word.slice(0, i));
-    const right = analyze(word.slice(i));
+    const left = analyzer.analyze(word.slice(0, i));
+    const right = analyzer.analyze(word.slice(i));
     if (left.length !== 1 || right.length !== 1) continue;
     if (vocabulary.df(left[0]) === 0 || vocabulary.df(right[0]) === 0) continue;
     const balance = Math.min(i, word.length - i);

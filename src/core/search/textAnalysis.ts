@@ -32,84 +32,116 @@ export interface AnalyzeOptions {
   keepStopWords?: boolean;
 }
 
-/** Text → normalised terms (see module comment). Order is preserved; duplicates are kept. */
+/**
+ * Text → normalised terms (see module comment). Order is preserved; duplicates are kept.
+ * Memo-less (pure): indexes, which analyse many texts, own a `TextAnalyzer` instead.
+ */
 export function analyze(text: string, options: AnalyzeOptions = {}): string[] {
-  // ASCII text (nearly all tool metadata and most queries): one pass, same result as below.
-  if (!NON_ASCII.test(text)) return analyzeAscii(text, options.keepStopWords === true);
-  const terms: string[] = [];
-  for (const raw of splitIdentifier(text.normalize('NFKD'))) {
-    const lower = raw.toLowerCase();
-    if (!options.keepStopWords && STOP_WORDS.has(lower)) continue;
-    terms.push(stem(lower));
-  }
-  return terms;
+  return new TextAnalyzer(0).analyze(text, options);
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+/** Distinct raw words a `TextAnalyzer` remembers by default (≈ 100 bytes each; cleared when full). */
+export const DEFAULT_MEMO_WORDS = 20_000;
 
-/** 0 other, 1 upper, 2 lower, 3 digit. */
-function charClass(code: number): number {
-  if (code >= 97 && code <= 122) return 2;
-  if (code >= 65 && code <= 90) return 1;
-  if (code >= 48 && code <= 57) return 3;
-  return 0;
+/** One distinct raw word (as written in the text): its stem and whether it is a stop word. */
+interface WordAnalysis {
+  readonly term: string;
+  readonly stop: boolean;
+}
+
+/** Character classes of the ASCII scan: other (separator), upper, lower, digit. */
+const OTHER = 0;
+const UPPER = 1;
+const LOWER = 2;
+const DIGIT = 3;
+const ASCII_CLASS: Readonly<Uint8Array> = buildAsciiClasses();
+
+function buildAsciiClasses(): Uint8Array {
+  const classes = new Uint8Array(128);
+  for (let code = 0; code < 128; code++) {
+    if (code >= 97 && code <= 122) classes[code] = LOWER;
+    else if (code >= 65 && code <= 90) classes[code] = UPPER;
+    else if (code >= 48 && code <= 57) classes[code] = DIGIT;
+  }
+  return classes;
 }
 
 /**
- * `splitIdentifier` + lower-casing + stop words + stemming in one scan of an ASCII string.
- * Token boundaries are exactly splitIdentifier's: lower/digit→upper, an upper run before
- * upper+lower ("HTTPServer" → HTTP Server), letter↔digit, and any non-alphanumeric.
+ * `analyze` with a memo per distinct raw word (lower-casing, stop-word check and Porter stem
+ * done once per word): catalogs repeat their words heavily (BFCL: ≈ 210,000 words, ≈ 8,000
+ * distinct), so an index keeps one analyser for its whole life. The memo is bounded
+ * (`memoWords`, cleared when full; 0 = no memo) and never changes a result.
  */
-function analyzeAscii(text: string, keepStopWords: boolean): string[] {
-  const terms: string[] = [];
-  const n = text.length;
-  let start = -1;
-  let prev = 0;
-  const emit = (end: number) => {
-    const lower = text.slice(start, end).toLowerCase();
-    if (keepStopWords || !STOP_WORDS.has(lower)) terms.push(stem(lower));
-  };
-  for (let i = 0; i < n; i++) {
-    const cls = charClass(text.charCodeAt(i));
-    if (cls === 0) {
-      if (start >= 0) emit(i);
-      start = -1;
-      prev = 0;
-      continue;
-    }
-    if (start >= 0) {
-      const boundary =
-        (cls === 1 && (prev === 2 || prev === 3)) ||
-        (cls === 1 && prev === 1 && i + 1 < n && charClass(text.charCodeAt(i + 1)) === 2) ||
-        (cls === 3 && prev !== 3) ||
-        (cls !== 3 && prev === 3);
-      if (boundary) {
-        emit(i);
+export class TextAnalyzer {
+  /** Created on first use, so a memo-less analyser (`analyze`, per call) allocates none. */
+  private words: Map<string, WordAnalysis> | undefined;
+
+  constructor(private readonly memoWords = DEFAULT_MEMO_WORDS) {}
+
+  /** Distinct words remembered now (≤ memoWords). */
+  get memoSize(): number {
+    return this.words?.size ?? 0;
+  }
+
+  analyze(text: string, options: AnalyzeOptions = {}): string[] {
+    const keepStopWords = options.keepStopWords === true;
+    const terms: string[] = [];
+    // ASCII text (nearly all tool metadata and most queries): one scan, same result as below.
+    if (this.analyzeAscii(text, keepStopWords, terms)) return terms;
+    terms.length = 0;
+    for (const raw of splitIdentifier(text.normalize('NFKD'))) this.push(raw, keepStopWords, terms);
+    return terms;
+  }
+
+  /**
+   * `splitIdentifier` + lower-casing + stop words + stemming in one scan of an ASCII string;
+   * false (with `terms` partly filled) at the first non-ASCII character. Token boundaries are
+   * exactly splitIdentifier's: lower/digit→upper, an upper run before upper+lower
+   * ("HTTPServer" → HTTP Server), letter↔digit, and any non-alphanumeric.
+   */
+  private analyzeAscii(text: string, keepStopWords: boolean, terms: string[]): boolean {
+    const n = text.length;
+    let start = -1;
+    let prev = OTHER;
+    for (let i = 0; i < n; i++) {
+      const code = text.charCodeAt(i);
+      if (code > 127) return false;
+      const cls = ASCII_CLASS[code];
+      if (cls === OTHER) {
+        if (start >= 0) this.push(text.slice(start, i), keepStopWords, terms);
+        start = -1;
+        prev = OTHER;
+        continue;
+      }
+      if (start < 0) {
+        start = i;
+      } else if (
+        (cls === UPPER && (prev === LOWER || prev === DIGIT)) ||
+        (cls === UPPER && prev === UPPER && i + 1 < n && ASCII_CLASS[text.charCodeAt(i + 1)] === LOWER) ||
+        (cls === DIGIT) !== (prev === DIGIT)
+      ) {
+        this.push(text.slice(start, i), keepStopWords, terms);
         start = i;
       }
-    } else {
-      start = i;
+      prev = cls;
     }
-    prev = cls;
+    if (start >= 0) this.push(text.slice(start, n), keepStopWords, terms);
+    return true;
   }
-  if (start >= 0) emit(n);
-  return terms;
-}
 
-/**
- * Memoised Porter stemming. Stemming is pure, and catalogs repeat words heavily, so a bounded
- * cache (cleared when full) removes most of the analysis cost of indexing large catalogs.
- */
-const STEM_CACHE_LIMIT = 100_000;
-const stemCache = new Map<string, string>();
-function stem(word: string): string {
-  let stemmed = stemCache.get(word);
-  if (stemmed === undefined) {
-    stemmed = porterStem(word);
-    if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
-    stemCache.set(word, stemmed);
+  private push(raw: string, keepStopWords: boolean, terms: string[]): void {
+    let word = this.words?.get(raw);
+    if (word === undefined) {
+      const lower = raw.toLowerCase();
+      word = { term: porterStem(lower), stop: STOP_WORDS.has(lower) };
+      if (this.memoWords > 0) {
+        this.words ??= new Map();
+        if (this.words.size >= this.memoWords) this.words.clear();
+        this.words.set(raw, word);
+      }
+    }
+    if (keepStopWords || !word.stop) terms.push(word.term);
   }
-  return stemmed;
 }
 
 /** Distinct terms of `text`, in first-seen order. */

@@ -135,7 +135,7 @@ export function normalizeTool(input: ToolInput, config: CompiledToolConfig, exam
   const tags = [...new Set((input.tags ?? []).filter((t) => typeof t === 'string'))];
   const inputSchema = input.inputSchema ?? { type: 'object', properties: {} };
   const resolved = resolveToolExamples(input.name, input.examples, inputSchema, exampleSources, config.examples.maxExamplesPerTool);
-  const base = {
+  const record = {
     name: input.name,
     description,
     tags,
@@ -145,18 +145,37 @@ export function normalizeTool(input: ToolInput, config: CompiledToolConfig, exam
     inputSchema,
     source: input.source,
     examples: resolved.examples,
-  };
-  let recordHash: string | undefined;
-  return {
-    ...base,
     exampleSource: resolved.source,
     exampleProblems: resolved.problems,
-    // An own enumerable getter (not a prototype one), so `{ ...record }` copies the value.
-    get recordHash(): string {
-      recordHash ??= sha256Hex(canonicalJson(base));
-      return recordHash;
-    },
   };
+  Object.defineProperties(record, RECORD_HASH_PROPERTIES);
+  return record as typeof record & Pick<ToolRecord, 'recordHash'>;
+}
+
+/** Where a record keeps its hash once computed (non-enumerable: not part of its metadata). */
+const HASH_CACHE = Symbol('recordHash');
+
+/**
+ * `recordHash`, computed on first read: an own enumerable getter (not a prototype one), so
+ * `{ ...record }` copies the value. One shared getter for every record, so records share one
+ * hidden class (a getter written in the object literal is a new function per record, which gave
+ * each record its own class and made every property read on records megamorphic).
+ */
+const RECORD_HASH_PROPERTIES: PropertyDescriptorMap = {
+  recordHash: {
+    enumerable: true,
+    get(this: Omit<ToolRecord, 'recordHash'> & { [HASH_CACHE]?: string }): string {
+      this[HASH_CACHE] ??= sha256Hex(canonicalJson(hashedMetadata(this)));
+      return this[HASH_CACHE];
+    },
+  },
+  [HASH_CACHE]: { value: undefined, writable: true },
+};
+
+/** What the record hash covers: the metadata, examples included (not their provenance or problems). */
+function hashedMetadata(record: Omit<ToolRecord, 'recordHash'>): Record<string, unknown> {
+  const { name, description, tags, namespace, sideEffects, loadingMode, inputSchema, source, examples } = record;
+  return { name, description, tags, namespace, sideEffects, loadingMode, inputSchema, source, examples };
 }
 
 /** A compact parameter line for a model: `filePath: string, startLine?: number, mode?: "a"|"b"`. */

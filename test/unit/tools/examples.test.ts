@@ -119,6 +119,18 @@ describe('tool use examples', () => {
     assert.match((await service.startRun()).toolDefinitions()[0].description, /path: file/);
   });
 
+  it('a tool named like an Object.prototype member (constructor, toString, __proto__) is indexed and found, with its own examples only', async () => {
+    const names = ['constructor', 'toString', '__proto__', 'hasOwnProperty'];
+    const tools = names.map((name) => ({ name, description: `Frobnicates the ${name} widget.`, inputSchema: schema }));
+    const { service } = await makeService({ tools, toolExamples: { overrides: { toString: [ex({ path: 'mine' })] } } });
+    assert.deepEqual(service.registry().map((r) => [r.name, r.examples.length]).sort(), [['__proto__', 0], ['constructor', 0], ['hasOwnProperty', 0], ['toString', 1]]);
+    const found = await service.withRun({}, (run) => {
+      const result = run.search({ query: 'frobnicate widget', include_always_loaded: true });
+      return result.ok ? result.output.tools.map((t) => t.name).sort() : [];
+    });
+    assert.deepEqual(found, [...names].sort());
+  });
+
   it('built-in examples are valid against a plausible schema and only used when valid', () => {
     for (const [name, examples] of Object.entries(BUILTIN_TOOL_EXAMPLES)) {
       assert.ok(examples.length > 0 && examples.length <= 3, name);

@@ -1,5 +1,6 @@
 import type { SqlValue } from 'sql.js';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
+import type { TextAnalyzer } from '../../search/textAnalysis';
 import type { SkillRecord } from '../skillSchema';
 import { ftsTerms, recordParams } from './skillRows';
 import { SKILL_FTS_FIELDS } from './skillSearchIndex';
@@ -52,9 +53,9 @@ export class SkillRowWriter {
    * `id` is the primary key: a record keeps its id unless another row holds it by then (a row
    * this batch replaces gives its id up when it is replaced, as one-by-one upserts would), else
    * it is stored as `<id>_<doc id>`. Serialising happens here, so a value that cannot be stored
-   * fails before anything is written.
+   * fails before anything is written. FTS terms come from `analyzer` (none without FTS).
    */
-  prepare(records: readonly SkillRecord[], existing: ReadonlyArray<number | undefined>, firstFreeDocId: number, withTerms: boolean): { prepared: Array<PreparedSkillRow & { stored: SkillRecord }>; nextDocId: number } {
+  prepare(records: readonly SkillRecord[], existing: ReadonlyArray<number | undefined>, firstFreeDocId: number, analyzer: TextAnalyzer | undefined): { prepared: Array<PreparedSkillRow & { stored: SkillRecord }>; nextDocId: number } {
     const holders = this.idHolders(records.map((r) => r.id));
     const oldIds = this.idsOf(existing.filter((docId): docId is number => docId !== undefined));
     let nextDocId = firstFreeDocId;
@@ -65,7 +66,7 @@ export class SkillRowWriter {
       const holder = holders.get(record.id);
       const stored = holder === undefined || holder === docId ? record : { ...record, id: `${record.id}_${docId}` };
       holders.set(stored.id, docId);
-      return { docId, stored, params: recordParams(stored, docId), terms: withTerms ? ftsTerms(record) : undefined };
+      return { docId, stored, params: recordParams(stored, docId), terms: analyzer ? ftsTerms(record, analyzer) : undefined };
     });
     return { prepared, nextDocId };
   }

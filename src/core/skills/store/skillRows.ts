@@ -2,7 +2,7 @@ import type { FtsEngine } from '../../sql/sqlEngine';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
 import type { TaskType } from '../../config/settingsSchema';
 import type { SqlValue } from 'sql.js';
-import { analyze } from '../../search/textAnalysis';
+import { TextAnalyzer } from '../../search/textAnalysis';
 import type { SkillOrigin, SkillRecord } from '../skillSchema';
 import { SKILL_FTS_FIELDS } from './skillSearchIndex';
 import type { SkillEntry, SkillFieldTerms } from './skillSearchIndex';
@@ -101,8 +101,12 @@ export function entryOf(record: SkillRecord, docId: number): SkillEntry {
   };
 }
 
-/** Analysed FTS terms per column for one skill (stored space-joined in `skills_fts`). */
-export function ftsTerms(record: SkillRecord): SkillFieldTerms {
+/**
+ * Analysed FTS terms per column for one skill (stored space-joined in `skills_fts`); `analyzer`:
+ * the store's own (its word memo spans every skill), a memo-less one by default.
+ */
+export function ftsTerms(record: SkillRecord, analyzer: TextAnalyzer = new TextAnalyzer(0)): SkillFieldTerms {
+  const analyze = (text: string, options?: { keepStopWords: boolean }) => analyzer.analyze(text, options);
   const tags = [...record.tags, ...record.triggers, record.domain, ...record.frames, record.task_type].join(' ');
   const content = [...record.steps, ...record.preconditions, ...record.failure_modes, record.body.slice(0, 4000)].join('\n');
   return {

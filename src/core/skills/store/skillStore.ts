@@ -3,7 +3,7 @@ import type { FtsEngine, SqlEngine } from '../../sql/sqlEngine';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
 import { openPersistentDatabase } from '../../sql/persistentDatabase';
 import type { PersistentDatabase } from '../../sql/persistentDatabase';
-import { uniqueTerms } from '../../search/textAnalysis';
+import { TextAnalyzer, uniqueTerms } from '../../search/textAnalysis';
 import type { TaskType } from '../../config/settingsSchema';
 import type { SkillRecord } from '../skillSchema';
 import type { ExportClaim } from './exportedLearnedSkills';
@@ -71,6 +71,8 @@ export class SkillStore {
   private readonly learned = new LearnedRecordCache();
   private readonly recent = new RecordReadCache();
   private readonly rows: SkillRowWriter;
+  /** Analyses every skill's text; its word memo makes a repeated word a lookup. */
+  private readonly analyzer = new TextAnalyzer();
 
   private constructor(
     private readonly persistent: PersistentDatabase,
@@ -210,7 +212,7 @@ export class SkillStore {
     }
     const existing = records.map((record) => this.index.get(record)?.docId);
     const replaced = existing.filter((docId): docId is number => docId !== undefined);
-    const { prepared, nextDocId } = this.rows.prepare(records, existing, this.nextDocId, this.fts !== 'none');
+    const { prepared, nextDocId } = this.rows.prepare(records, existing, this.nextDocId, this.fts !== 'none' ? this.analyzer : undefined);
     const write = () => {
       this.rows.delete(replaced);
       this.rows.insert(prepared);

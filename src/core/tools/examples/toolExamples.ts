@@ -55,6 +55,14 @@ export function orderExamples(examples: readonly ToolExample[]): ToolExample[] {
     .map((entry) => entry.example);
 }
 
+/**
+ * `record[name]` when it is the record's own entry: a tool may be named `constructor` or
+ * `toString`, which a plain lookup would answer from Object.prototype (a function, not examples).
+ */
+function ownEntry<V>(record: Readonly<Record<string, V>> | undefined, name: string): V | undefined {
+  return record !== undefined && Object.hasOwn(record, name) ? record[name] : undefined;
+}
+
 export function resolveToolExamples(
   toolName: string,
   toolExamples: readonly ToolExample[] | undefined,
@@ -64,10 +72,10 @@ export function resolveToolExamples(
 ): ResolvedExamples {
   const problems: ExampleProblem[] = [];
   const bySource: Record<ExampleSourceKind, readonly ToolExample[] | undefined> = {
-    settings: sources.settings?.[toolName],
-    file: sources.files?.[toolName],
+    settings: ownEntry(sources.settings, toolName),
+    file: ownEntry(sources.files, toolName),
     tool: toolExamples,
-    builtin: sources.builtin?.[toolName],
+    builtin: ownEntry(sources.builtin, toolName),
   };
   for (const source of EXAMPLE_SOURCE_ORDER) {
     const candidates = bySource[source];

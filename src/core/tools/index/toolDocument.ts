@@ -1,4 +1,4 @@
-import { analyze, splitIdentifier } from '../../search/textAnalysis';
+import { TextAnalyzer, splitIdentifier } from '../../search/textAnalysis';
 import type { ToolRecord } from '../toolRecord';
 
 /**
@@ -15,7 +15,12 @@ const MAX_PARAMS = 60;
 const ALL_DIGITS = /^[0-9]+$/;
 const NON_ASCII = /[^\x00-\x7f]/;
 
-export function toolFieldTerms(record: Pick<ToolRecord, 'name' | 'tags' | 'description' | 'inputSchema'>): ToolFieldTerms {
+/** `analyzer`: the index's own (its word memo spans every tool); a memo-less one by default. */
+export function toolFieldTerms(
+  record: Pick<ToolRecord, 'name' | 'tags' | 'description' | 'inputSchema'>,
+  analyzer: TextAnalyzer = new TextAnalyzer(0),
+): ToolFieldTerms {
+  const analyze = (text: string) => analyzer.analyze(text);
   const paramNames: string[] = [];
   const paramDescriptions: string[] = [];
   collectParams(record.inputSchema, paramNames, paramDescriptions, 0);

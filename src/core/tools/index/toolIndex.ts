@@ -5,6 +5,7 @@ import { openPersistentDatabase } from '../../sql/persistentDatabase';
 import type { PersistentDatabase } from '../../sql/persistentDatabase';
 import { FieldStats } from '../../search/bm25f';
 import { bm25FromMatchinfoBlob, ftsOrExpression } from '../../search/ftsBm25';
+import { TextAnalyzer } from '../../search/textAnalysis';
 import { TOOL_FIELDS, toolFieldTerms } from './toolDocument';
 import { TermPostings } from './termPostings';
 import {
@@ -89,6 +90,11 @@ type PendingRow = { record: ToolRecord; termColumns: string[] } | null;
 
 export class ToolIndex {
   readonly stats = new FieldStats<ToolField>(TOOL_FIELDS);
+  /**
+   * Analyses every tool's text, and the queries ranked against it: its word memo makes a
+   * repeated word a lookup.
+   */
+  readonly analyzer = new TextAnalyzer();
   private readonly rows = new Map<string, StoredRow>();
   private readonly idToName = new Map<number, string>();
   private readonly fingerprint = new XorFingerprint();
@@ -254,7 +260,7 @@ export class ToolIndex {
     report.removed = removed.length;
     for (const record of toWrite) {
       const existing = this.rows.get(record.name);
-      const terms = toolFieldTerms(record);
+      const terms = toolFieldTerms(record, this.analyzer);
       const id = existing ? existing.id : ++this.maxId;
       if (existing) {
         this.forget(record.name);

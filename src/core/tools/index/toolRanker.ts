@@ -1,4 +1,3 @@
-import { analyze } from '../../search/textAnalysis';
 import { selectSelectiveTerms } from '../../search/ftsBm25';
 import { expandQuery } from '../../search/queryExpansion';
 import type { ExpansionOptions } from '../../search/queryExpansion';
@@ -97,7 +96,7 @@ export function rankTools(
 ): RankedTool[] {
   const stats = index.stats;
   const expansion = { ...RANKER_DEFAULTS.expansion, ...options.expansion };
-  const expanded = expandQuery(query, stats, index.relatedTerms, expansion);
+  const expanded = expandQuery(query, stats, index.relatedTerms, expansion, index.analyzer);
   const terms = expanded.terms;
   if (terms.length === 0) return [];
   const budget = postingBudgetFor(stats.size, options);
@@ -140,7 +139,7 @@ export function rankTools(
     }
   }
   const querySet = new Set(terms.map((t) => t.term));
-  const ordered = bonuses && options.bigramBonus > 0 ? analyze(query) : [];
+  const ordered = bonuses && options.bigramBonus > 0 ? index.analyzer.analyze(query) : [];
   const top: RankedTool[] = [];
   for (let i = 0; i < pool.length; i++) {
     const relevance = bonuses ? scores[i] + bonusScore(index, pool[i], querySet, ordered, options) : scores[i];

@@ -1,0 +1,71 @@
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { porterStem } from '../../../src/core/search/porterStemmer';
+import { TextAnalyzer, analyze, splitIdentifier } from '../../../src/core/search/textAnalysis';
+
+/** Text made of what tool metadata is made of: words, identifiers, stop words, digits, accents. */
+const toolText = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom('The', 'the', 'THE', 'of', 'by', 'getUserById', 'HTTPServer', 'mcp_github_create_issue', 'math.hypot', 'v2', 'searching', 'Searches', 'café', 'Ünïcode', 'ﬁle', '東京', 'x86_64', 'IDs'),
+      // Words that share a beginning or differ only in case ("search", "Searches", "SEARCHING"),
+      // so a memo that confused two of them would show.
+      fc.tuple(fc.constantFrom('search', 'Search', 'SEARCH', 'the', 'The', 'analys', 'by', 'By'), fc.string({ unit: fc.constantFrom(...'sSeEdDiInNgGyY'.split('')), maxLength: 4 })).map(([stem, tail]) => stem + tail),
+      fc.string({ unit: fc.constantFrom(...'aAeEiIyYsStTzZ019 _-.é'.split('')), maxLength: 12 }),
+      fc.string({ maxLength: 8 }),
+    ),
+    { maxLength: 12 },
+  )
+  .map((parts) => parts.join(' '));
+
+describe('TextAnalyzer (analysis with a word memo)', () => {
+  it('analyses as the documented pipeline: split identifiers, lower-case, drop stop words, stem', () => {
+    const analyzer = new TextAnalyzer();
+    assert.deepEqual(analyzer.analyze('getUserById: Searches the HTTPServer logs'), ['get', 'user', 'id', 'search', 'http', 'server', 'log']);
+    assert.deepEqual(analyzer.analyze('getUserById', { keepStopWords: true }), ['get', 'user', 'by', 'id']);
+    assert.deepEqual(analyzer.analyze('Café menus'), ['cafe', 'menu']);
+  });
+
+  it('gives the same terms as memo-less analysis, call after call, for any text (fast-check)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(toolText, fc.boolean()), { minLength: 1, maxLength: 20 }), fc.constantFrom(1, 3, 50, 20_000), (calls, memoWords) => {
+        // One analyser across every call, as an index uses it: a word remembered from one text
+        // (or with the other stop-word option) must not change another text's terms.
+        const memo = new TextAnalyzer(memoWords);
+        for (const [text, keepStopWords] of calls) {
+          const expected = new TextAnalyzer(0).analyze(text, { keepStopWords });
+          assert.deepEqual(memo.analyze(text, { keepStopWords }), expected);
+          assert.deepEqual(analyze(text, { keepStopWords }), expected);
+        }
+        assert.ok(memo.memoSize <= memoWords);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('the one-scan ASCII path equals splitIdentifier + lower-case + stem (fast-check)', () => {
+    const ascii = fc.string({ unit: fc.constantFrom(...'aAbByYsSzZ09 _-.:/'.split('')), maxLength: 40 });
+    fc.assert(
+      fc.property(ascii, (text) => {
+        const expected = splitIdentifier(text).map((word) => porterStem(word.toLowerCase()));
+        assert.deepEqual(new TextAnalyzer().analyze(text, { keepStopWords: true }), expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('keeps its memo bounded however many distinct words it sees', () => {
+    const analyzer = new TextAnalyzer(1_000);
+    const words = Array.from({ length: 5_000 }, (_, i) => `word${i.toString(36).replace(/[0-9]/g, 'q')}s`);
+    for (let i = 0; i < words.length; i += 50) analyzer.analyze(words.slice(i, i + 50).join(' '));
+    assert.ok(analyzer.memoSize > 0 && analyzer.memoSize <= 1_000, `memo holds ${analyzer.memoSize} words`);
+    // Still right after the memo was cleared and refilled.
+    assert.deepEqual(analyzer.analyze(`${words[0]} ${words[4_999]}`), new TextAnalyzer(0).analyze(`${words[0]} ${words[4_999]}`));
+  });
+
+  it('remembers nothing when told not to (memoWords 0)', () => {
+    const analyzer = new TextAnalyzer(0);
+    analyzer.analyze('many different words here');
+    assert.equal(analyzer.memoSize, 0);
+  });
+});
