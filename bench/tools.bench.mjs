@@ -2,7 +2,7 @@
 // tool-retrieval set (tuning half = odd query ids, held-out half = even ids; defaults were
 // chosen on the odd half only), on synthetic catalogs of 200, 2,000 and 20,000 tools, and on
 // BFCL padded with synthetic distractors to 100,000 tools. `user/engine p95` compares
-// tool_search as VS Code serves it (catalog sync, sidebar count, run, search, JSON result) with
+// tool_search as VS Code serves it (catalog sync with the extension's own list poll running in the same event loop, sidebar count, run, search, JSON result) with
 // the engine alone, interleaved in one process. `index_ms` is the cold index until searchable
 // (as at activation), `index_cpu_ms` its main-thread CPU time (steadier on a shared machine),
 // `persist_ms` the sql.js write the delayed save does afterwards. Prints one JSON line last:
@@ -47,6 +47,7 @@ const row = (set, r, note = '') => ({
   token_reduction: r.token_reduction ?? '',
   'user/engine p95': r.user_engine_p95_ratio ?? '',
   host_list_read_ms: r.host_list_read_ms ?? '',
+  'list reads / searches behind a poll / searches': r.user_searches ? `${r.list_reads_during_run} / ${r.searches_behind_a_poll} / ${r.user_searches}` : '',
   note,
 });
 const categoryRows = (label, r) => Object.entries(r.per_category ?? {}).map(([category, c]) => ({ set: `  ${label}/${category}`, tools: r.tools, queries: c.queries, engine: r.engine, 'R@1': c.recall_at_1, 'R@5': c.recall_at_5, 'R@10': c.recall_at_10, 'MRR@10': c.mrr_at_10 }));
