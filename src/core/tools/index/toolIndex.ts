@@ -4,14 +4,12 @@ import type { SqlDatabase } from '../../sql/sqlDatabase';
 import { openPersistentDatabase } from '../../sql/persistentDatabase';
 import type { PersistentDatabase } from '../../sql/persistentDatabase';
 import { FieldStats } from '../../search/bm25f';
-import { bm25FromMatchinfoBlob, ftsOrExpression } from '../../search/ftsBm25';
 import { TextAnalyzer } from '../../search/textAnalysis';
 import { TOOL_FIELDS, toolFieldTerms } from './toolDocument';
 import { TermPostings } from './termPostings';
-import {
-  BULK_MIN_ROWS, INSERT_BATCH, OPTIMIZE_AFTER_ROWS, TERM_COLUMNS, UPDATE_SQL,
-  createFtsTriggers, createSchema, dropFtsTriggers, insertSql, optimizeFts, rowValues, setMeta, termColumns, termsOfRow,
-} from './toolIndexSql';
+import { XorFingerprint } from './catalogFingerprint';
+import { TERM_COLUMNS, createSchema, matchFtsCandidates, termColumns, termsOfRow, writePendingRows } from './toolIndexSql';
+import type { PendingRow } from './toolIndexSql';
 import type { ToolField, ToolFieldTerms } from './toolDocument';
 import type { ToolRecord } from '../toolRecord';
 import type { RelatedTerms } from '../../search/relatedTerms';
@@ -45,8 +43,6 @@ import type { RelatedTerms } from '../../search/relatedTerms';
 export const TOOL_INDEX_KEY = 'tools.db';
 const SCHEMA_REVISION = 4;
 
-/** BM25 weights of the FTS columns (toolIndexSql.ts FTS_COLUMNS) for the stage-1-only ablation. */
-export const STAGE1_COLUMN_WEIGHTS = [3, 2, 1, 0.7, 0.5];
 
 export interface SyncReport {
   added: number;
@@ -82,11 +78,6 @@ function hashOf(row: StoredRow): string {
   return row.hash;
 }
 
-/**
- * A row change not yet written to sql.js: the record and its term columns (joined at once, so a
- * large queue holds a few strings per tool, not every term), or `null` for a deletion.
- */
-type PendingRow = { record: ToolRecord; termColumns: string[] } | null;
 
 export class ToolIndex {
   readonly stats = new FieldStats<ToolField>(TOOL_FIELDS);
@@ -283,44 +274,7 @@ export class ToolIndex {
    */
   private flushPending(): void {
     if (this.pendingRows.size === 0) return;
-    const deletes: number[] = [];
-    const updates: Array<[number, string[]]> = [];
-    const inserts: unknown[][] = [];
-    for (const [id, row] of this.pendingRows) {
-      if (row === null) {
-        if (this.storedIds.has(id)) deletes.push(id);
-      } else if (this.storedIds.has(id)) {
-        updates.push([id, rowValues(row.record, row.termColumns)]);
-      } else {
-        inserts.push([id, ...rowValues(row.record, row.termColumns)]);
-      }
-    }
-    const written = updates.length + inserts.length;
-    const db = this.pdb.db;
-    db.transaction(() => {
-      const remaining = this.storedIds.size - deletes.length;
-      const bulk = this.fts !== 'none' && written >= BULK_MIN_ROWS && written * 4 >= remaining;
-      if (bulk) dropFtsTriggers(db);
-      if (deletes.length > 0 && deletes.length === this.storedIds.size) db.run('DELETE FROM tools');
-      else for (const id of deletes) db.run('DELETE FROM tools WHERE id = ?', [id]);
-      for (const [id, values] of updates) db.run(UPDATE_SQL, [...values, id]);
-      for (let i = 0; i < inserts.length; i += INSERT_BATCH) {
-        const batch = inserts.slice(i, i + INSERT_BATCH);
-        db.run(insertSql(batch.length), batch.flat() as string[]);
-      }
-      if (bulk) {
-        db.run(`INSERT INTO tools_fts(tools_fts) VALUES ('rebuild')`);
-        createFtsTriggers(db, this.fts);
-      }
-      // Large writes leave FTS4/5 with many small segments, and every MATCH term then
-      // searches each of them; one merge (milliseconds) keeps queries fast. Small changes
-      // stay O(changed): the engine's own auto-merge bounds their segments.
-      if (written >= OPTIMIZE_AFTER_ROWS) optimizeFts(db, this.fts);
-      setMeta(db, 'catalog_fingerprint', this.catalogFingerprint());
-      setMeta(db, 'tool_count', String(this.rows.size));
-    });
-    for (const id of deletes) this.storedIds.delete(id);
-    for (const row of inserts) this.storedIds.add(row[0] as number);
+    writePendingRows(this.pdb.db, this.fts, this.pendingRows, this.storedIds, { catalogFingerprint: this.catalogFingerprint(), toolCount: this.rows.size });
     this.pendingRows.clear();
   }
 
@@ -329,30 +283,9 @@ export class ToolIndex {
    * Returns tool name → relevance (higher is better). Empty when FTS is unavailable.
    */
   ftsCandidates(terms: readonly string[]): Map<string, number> {
-    const out = new Map<string, number>();
-    if (this.fts === 'none' || terms.length === 0) return out;
+    if (this.fts === 'none' || terms.length === 0) return new Map();
     this.flushPending();
-    const expression = ftsOrExpression(terms);
-    if (this.fts === 'fts5') {
-      const rows = this.pdb.db.all<{ id: number; rel: number }>(
-        `SELECT rowid AS id, -bm25(tools_fts, ${STAGE1_COLUMN_WEIGHTS.join(', ')}) AS rel FROM tools_fts WHERE tools_fts MATCH ?`,
-        [expression],
-      );
-      for (const row of rows) {
-        const name = this.idToName.get(Number(row.id));
-        if (name !== undefined) out.set(name, Number(row.rel));
-      }
-      return out;
-    }
-    const rows = this.pdb.db.arrays(
-      `SELECT docid, matchinfo(tools_fts, 'pcnalx') FROM tools_fts WHERE tools_fts MATCH ?`,
-      [expression],
-    );
-    for (const [id, blob] of rows) {
-      const name = this.idToName.get(Number(id));
-      if (name !== undefined) out.set(name, bm25FromMatchinfoBlob(blob as Uint8Array, STAGE1_COLUMN_WEIGHTS));
-    }
-    return out;
+    return matchFtsCandidates(this.pdb.db, this.fts, terms, (id) => this.idToName.get(id));
   }
 
   /**
@@ -454,29 +387,4 @@ export class ToolIndex {
       this.options.logger.warn('Tool index: stored catalog fingerprint does not match its rows; they will be re-checked one by one.');
     }
   }
-}
-
-/**
- * Catalog fingerprint: the XOR of every record hash (each a sha256 over the record, its name
- * included). Names are unique, so it identifies the set of indexed records
- * regardless of order, and is maintained in O(1) per changed row.
- */
-export class XorFingerprint {
-  private readonly acc = new Uint8Array(32);
-
-  toggle(hexHash: string): void {
-    const bytes = Buffer.from(hexHash, 'hex');
-    for (let i = 0; i < 32 && i < bytes.length; i++) this.acc[i] ^= bytes[i];
-  }
-
-  digest(): string {
-    return Buffer.from(this.acc).toString('hex');
-  }
-}
-
-/** The fingerprint of a record list, computed from scratch (tests, diagnostics). */
-export function catalogFingerprint(records: readonly Pick<ToolRecord, 'recordHash'>[]): string {
-  const fp = new XorFingerprint();
-  for (const r of records) fp.toggle(r.recordHash);
-  return fp.digest();
 }

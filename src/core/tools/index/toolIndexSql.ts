@@ -3,6 +3,7 @@ import type { SqlDatabase } from '../../sql/sqlDatabase';
 import { TOOL_FIELDS } from './toolDocument';
 import type { ToolFieldTerms } from './toolDocument';
 import type { ToolRecord } from '../toolRecord';
+import { bm25FromMatchinfoBlob, ftsOrExpression } from '../../search/ftsBm25';
 
 /**
  * The tool index's sql.js side (toolIndex.ts): schema, FTS triggers, and the row statements and
@@ -129,4 +130,86 @@ export function createFtsTriggers(db: SqlDatabase, fts: FtsEngine): void {
       END;
     `);
   }
+}
+
+/** BM25 weights of the FTS columns (FTS_COLUMNS above) for the stage-1-only ablation. */
+export const STAGE1_COLUMN_WEIGHTS = [3, 2, 1, 0.7, 0.5];
+
+/**
+ * Stage 1 in SQL: FTS MATCH over `terms` (already analysed, OR-ed), scored by weighted BM25 (FTS5
+ * `bm25()`, FTS4 `matchinfo`). Returns tool name → relevance (higher is better); rows whose id
+ * names no tool are skipped.
+ */
+export function matchFtsCandidates(db: SqlDatabase, fts: 'fts4' | 'fts5', terms: readonly string[], nameOf: (id: number) => string | undefined): Map<string, number> {
+  const out = new Map<string, number>();
+  const expression = ftsOrExpression(terms);
+  if (fts === 'fts5') {
+    const rows = db.all<{ id: number; rel: number }>(
+      `SELECT rowid AS id, -bm25(tools_fts, ${STAGE1_COLUMN_WEIGHTS.join(', ')}) AS rel FROM tools_fts WHERE tools_fts MATCH ?`,
+      [expression],
+    );
+    for (const row of rows) {
+      const name = nameOf(Number(row.id));
+      if (name !== undefined) out.set(name, Number(row.rel));
+    }
+    return out;
+  }
+  const rows = db.arrays(`SELECT docid, matchinfo(tools_fts, 'pcnalx') FROM tools_fts WHERE tools_fts MATCH ?`, [expression]);
+  for (const [id, blob] of rows) {
+    const name = nameOf(Number(id));
+    if (name !== undefined) out.set(name, bm25FromMatchinfoBlob(blob as Uint8Array, STAGE1_COLUMN_WEIGHTS));
+  }
+  return out;
+}
+
+/**
+ * A row change not yet written to sql.js: the record and its term columns (joined at once, so a
+ * large queue holds a few strings per tool, not every term), or `null` for a deletion.
+ */
+export type PendingRow = { record: ToolRecord; termColumns: string[] } | null;
+
+/**
+ * Writes the queued row changes to sql.js in one transaction: deletes, updates, multi-row
+ * inserts. A large write (≥ BULK_MIN_ROWS and a quarter of what remains) drops the FTS triggers
+ * and rebuilds the FTS index once instead of row by row; a write of OPTIMIZE_AFTER_ROWS or more
+ * merges the FTS segments. `storedIds` (the ids sql.js holds) is kept in step.
+ */
+export function writePendingRows(db: SqlDatabase, fts: FtsEngine, pending: ReadonlyMap<number, PendingRow>, storedIds: Set<number>, meta: { catalogFingerprint: string; toolCount: number }): void {
+  const deletes: number[] = [];
+  const updates: Array<[number, string[]]> = [];
+  const inserts: unknown[][] = [];
+  for (const [id, row] of pending) {
+    if (row === null) {
+      if (storedIds.has(id)) deletes.push(id);
+    } else if (storedIds.has(id)) {
+      updates.push([id, rowValues(row.record, row.termColumns)]);
+    } else {
+      inserts.push([id, ...rowValues(row.record, row.termColumns)]);
+    }
+  }
+  const written = updates.length + inserts.length;
+  db.transaction(() => {
+    const remaining = storedIds.size - deletes.length;
+    const bulk = fts !== 'none' && written >= BULK_MIN_ROWS && written * 4 >= remaining;
+    if (bulk) dropFtsTriggers(db);
+    if (deletes.length > 0 && deletes.length === storedIds.size) db.run('DELETE FROM tools');
+    else for (const id of deletes) db.run('DELETE FROM tools WHERE id = ?', [id]);
+    for (const [id, values] of updates) db.run(UPDATE_SQL, [...values, id]);
+    for (let i = 0; i < inserts.length; i += INSERT_BATCH) {
+      const batch = inserts.slice(i, i + INSERT_BATCH);
+      db.run(insertSql(batch.length), batch.flat() as string[]);
+    }
+    if (bulk) {
+      db.run(`INSERT INTO tools_fts(tools_fts) VALUES ('rebuild')`);
+      createFtsTriggers(db, fts);
+    }
+    // Large writes leave FTS4/5 with many small segments, and every MATCH term then
+    // searches each of them; one merge (milliseconds) keeps queries fast. Small changes
+    // stay O(changed): the engine's own auto-merge bounds their segments.
+    if (written >= OPTIMIZE_AFTER_ROWS) optimizeFts(db, fts);
+    setMeta(db, 'catalog_fingerprint', meta.catalogFingerprint);
+    setMeta(db, 'tool_count', String(meta.toolCount));
+  });
+  for (const id of deletes) storedIds.delete(id);
+  for (const row of inserts) storedIds.add(row[0] as number);
 }
