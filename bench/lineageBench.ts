@@ -26,7 +26,7 @@ import type { FileLock } from '../src/core/platform/ports';
 import { nodeFileSystem } from '../src/core/platform/nodeFileSystem';
 import type { SkillRecord } from '../src/core/skills/skillSchema';
 import { createSkillService } from '../src/core/skills/skillService';
-import { SHARED_SKILLS_LOCK, SharedSkillStore } from '../src/core/skills/store/sharedSkillStore';
+import { SHARED_SKILLS_LOCK, SharedSkillStore } from '../src/core/skills/store/learned/sharedSkillStore';
 import { skillId, toRecord } from '../src/core/skills/store/skillRecords';
 import { makeScope } from '../src/core/skills/store/skillScope';
 import { loadSqlEngine } from '../src/core/sql/sqlEngine';

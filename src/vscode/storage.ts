@@ -2,7 +2,7 @@ import type * as vscode from 'vscode';
 import { NodeByteStore } from '../core/platform/nodeByteStore';
 import { NodeFileLock } from '../core/platform/nodeFileLock';
 import type { ByteStore, FileLock } from '../core/platform/ports';
-import { SHARED_SKILLS_LOCK } from '../core/skills/store/sharedSkillStore';
+import { SHARED_SKILLS_LOCK } from '../core/skills/store/learned/sharedSkillStore';
 
 /**
  * Where Toolshed keeps its databases: the workspace's storage (`context.storageUri`), or the

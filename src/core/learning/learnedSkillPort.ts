@@ -1,7 +1,7 @@
 import type { TaskType } from '../config/settingsSchema';
 import type { SkillRecord } from '../skills/skillSchema';
 import type { LearnedSkillInput } from '../skills/store/skillRecords';
-import type { SharedCounters } from '../skills/store/sharedSkillStore';
+import type { SharedCounters } from '../skills/store/learned/sharedSkillStore';
 import type { SkillIdentity, SkillScope } from '../skills/store/skillScope';
 
 /**

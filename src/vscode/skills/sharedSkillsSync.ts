@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/platform/ports';
 import type { SkillService } from '../../core/skills/skillService';
-import { SHARED_SKILLS_KEY } from '../../core/skills/store/sharedSkillStore';
+import { SHARED_SKILLS_KEY } from '../../core/skills/store/learned/sharedSkillStore';
 import type { SettingsAccessor } from '../settingsAccessor';
 
 /**

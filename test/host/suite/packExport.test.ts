@@ -3,7 +3,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PackExportReport } from '../../../src/core/learning/snapshot/skillPackExport';
-import { exportedTo } from '../../../src/core/skills/store/exportedLearnedSkills';
+import { exportedTo } from '../../../src/core/skills/store/learned/exportedLearnedSkills';
 import { scriptedModel, toolshed } from './helpers';
 import { askToolshed, driver, lastToolResultText } from './chatHelpers';
 

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { MemoryLogger } from '../../../src/core/platform/basicPorts';
 import { NodeByteStore } from '../../../src/core/platform/nodeByteStore';
 import { NodeFileLock } from '../../../src/core/platform/nodeFileLock';
-import { SHARED_SKILLS_KEY, SHARED_SKILLS_LOCK, SharedSkillStore } from '../../../src/core/skills/store/sharedSkillStore';
+import { SHARED_SKILLS_KEY, SHARED_SKILLS_LOCK, SharedSkillStore } from '../../../src/core/skills/store/learned/sharedSkillStore';
 import type { SkillRecord } from '../../../src/core/skills/skillSchema';
 import type { ToolshedApi } from '../../../src/vscode/extension';
 import { eventually, toolshed } from './helpers';

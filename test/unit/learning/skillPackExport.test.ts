@@ -9,7 +9,7 @@ import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { nodePackFolderWriter } from '../../../src/core/platform/nodePackFolderWriter';
 import { parseSkillDocument } from '../../../src/core/skills/packs/document/skillDocumentParser';
 import type { SkillRecord } from '../../../src/core/skills/skillSchema';
-import { exportedTo } from '../../../src/core/skills/store/exportedLearnedSkills';
+import { exportedTo } from '../../../src/core/skills/store/learned/exportedLearnedSkills';
 import { makeService, pack, stepSkill, tempDir, writeTree } from '../skills/helpers';
 import { makeLearning, turn } from './helpers';
 import type { LearningHarness } from './helpers';

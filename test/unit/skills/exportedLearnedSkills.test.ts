@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { SkillRecord } from '../../../src/core/skills/skillSchema';
-import { exportedTo, planRetirement } from '../../../src/core/skills/store/exportedLearnedSkills';
-import type { ExportClaim } from '../../../src/core/skills/store/exportedLearnedSkills';
+import { exportedTo, planRetirement } from '../../../src/core/skills/store/learned/exportedLearnedSkills';
+import type { ExportClaim } from '../../../src/core/skills/store/learned/exportedLearnedSkills';
 
 function record(extra: Partial<SkillRecord>): SkillRecord {
   return {

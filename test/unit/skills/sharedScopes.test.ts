@@ -11,7 +11,7 @@ import { nodeFileSystem } from '../../../src/core/platform/nodeFileSystem';
 import { createSkillService } from '../../../src/core/skills/skillService';
 import type { SkillRequestContext, SkillService } from '../../../src/core/skills/skillService';
 import type { LearnedSkillInput } from '../../../src/core/skills/store/skillRecords';
-import { SHARED_SKILLS_KEY, SHARED_SKILLS_LOCK } from '../../../src/core/skills/store/sharedSkillStore';
+import { SHARED_SKILLS_KEY, SHARED_SKILLS_LOCK } from '../../../src/core/skills/store/learned/sharedSkillStore';
 import { makeScope } from '../../../src/core/skills/store/skillScope';
 import { engine, tempDir, TestClock } from './helpers';
 

@@ -10,7 +10,7 @@ import { nullLogger, systemClock } from '../../../src/core/platform/basicPorts';
 import { NodeByteStore } from '../../../src/core/platform/nodeByteStore';
 import { NodeFileLock } from '../../../src/core/platform/nodeFileLock';
 import { toRecord } from '../../../src/core/skills/store/skillRecords';
-import { SHARED_SKILLS_LOCK, SharedSkillStore } from '../../../src/core/skills/store/sharedSkillStore';
+import { SHARED_SKILLS_LOCK, SharedSkillStore } from '../../../src/core/skills/store/learned/sharedSkillStore';
 import type { SkillRecord } from '../../../src/core/skills/skillSchema';
 import { loadSqlEngine } from '../../../src/core/sql/sqlEngine';
 

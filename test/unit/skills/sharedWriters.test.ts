@@ -12,7 +12,7 @@ import { NodeFileLock } from '../../../src/core/platform/nodeFileLock';
 import { nodeFileSystem } from '../../../src/core/platform/nodeFileSystem';
 import { createSkillService } from '../../../src/core/skills/skillService';
 import type { SkillService } from '../../../src/core/skills/skillService';
-import { SHARED_SKILLS_KEY, SHARED_SKILLS_LOCK, SharedSkillStore } from '../../../src/core/skills/store/sharedSkillStore';
+import { SHARED_SKILLS_KEY, SHARED_SKILLS_LOCK, SharedSkillStore } from '../../../src/core/skills/store/learned/sharedSkillStore';
 import { identityKey } from '../../../src/core/skills/store/skillScope';
 import { engine, tempDir, TestClock } from './helpers';
 import { globalSkill, SHARED_COUNTER } from './sharedWriterProcess';

@@ -1,6 +1,6 @@
 import type { Clock, EventSink } from '../../platform/ports';
 import type { SkillRecord } from '../../skills/skillSchema';
-import { exportedTo } from '../../skills/store/exportedLearnedSkills';
+import { exportedTo } from '../../skills/store/learned/exportedLearnedSkills';
 import type { LearnedCandidate } from '../extraction/learnedCandidate';
 import type { LearnedSkillPort } from '../learnedSkillPort';
 import type { LearningStore, Proposal } from '../learningStore';

@@ -2,7 +2,7 @@ import * as YAML from 'yaml';
 import { redact } from '../../privacy/redaction';
 import { AGENT_SKILL_NAME_PATTERN } from '../../skills/skillSchema';
 import type { SkillRecord } from '../../skills/skillSchema';
-import { EXPORT_METADATA } from '../../skills/store/exportedLearnedSkills';
+import { EXPORT_METADATA } from '../../skills/store/learned/exportedLearnedSkills';
 import { lineageOf, sourceHashesOf } from '../merge/lineage';
 
 /**

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { PackFolderWriter } from '../../platform/ports';
 import type { SkillRecord } from '../../skills/skillSchema';
-import { exportedTo } from '../../skills/store/exportedLearnedSkills';
+import { exportedTo } from '../../skills/store/learned/exportedLearnedSkills';
 import type { FeedbackCounters } from '../learningStore';
 import type { LearnedSkillPort } from '../learnedSkillPort';
 import { agentSkillName, renderSkillMd } from './skillMdDocument';

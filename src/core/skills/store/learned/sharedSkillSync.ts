@@ -1,7 +1,7 @@
-import type { SkillRecord } from '../skillSchema';
+import type { SkillRecord } from '../../skillSchema';
 import { sameContent } from './learnedSkillJournal';
-import { identityKey } from './skillScope';
-import type { SkillStore } from './skillStore';
+import { identityKey } from '../skillScope';
+import type { SkillStore } from '../skillStore';
 
 /** Whether a learned record lives in the shared store (tenant or global scope) rather than the workspace's. */
 export function isSharedScope(record: Pick<SkillRecord, 'scope_mode'>): boolean {

@@ -1,5 +1,5 @@
-import type { SkillRecord } from '../skillSchema';
-import type { SkillIdentity } from './skillScope';
+import type { SkillRecord } from '../../skillSchema';
+import type { SkillIdentity } from '../skillScope';
 
 /**
  * Learned skills exported as a skill pack ("Export as Skill Pack", RFC Part 7). The exported

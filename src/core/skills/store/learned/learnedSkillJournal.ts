@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { ByteStore, Logger } from '../../platform/ports';
-import { skillRecordSchema } from '../skillSchema';
-import type { SkillRecord } from '../skillSchema';
-import { canonicalJson } from './skillRecords';
-import type { SkillStore } from './skillStore';
+import type { ByteStore, Logger } from '../../../platform/ports';
+import { skillRecordSchema } from '../../skillSchema';
+import type { SkillRecord } from '../../skillSchema';
+import { canonicalJson } from '../skillRecords';
+import type { SkillStore } from '../skillStore';
 
 /**
  * Learned skills are what a user taught; they must survive a corrupt or rebuilt database. Every

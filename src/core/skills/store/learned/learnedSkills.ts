@@ -1,14 +1,14 @@
 import * as path from 'node:path';
-import type { ScopeMode } from '../../config/settingsSchema';
-import type { Clock } from '../../platform/ports';
-import type { SkillRecord } from '../skillSchema';
+import type { ScopeMode } from '../../../config/settingsSchema';
+import type { Clock } from '../../../platform/ports';
+import type { SkillRecord } from '../../skillSchema';
 import type { LearnedSkillJournal } from './learnedSkillJournal';
-import { skillId, toRecord } from './skillRecords';
-import type { LearnedSkillInput } from './skillRecords';
+import { skillId, toRecord } from '../skillRecords';
+import type { LearnedSkillInput } from '../skillRecords';
 import { planRetirement } from './exportedLearnedSkills';
-import { describeScope, identityKey, makeScope, sameScope, scopeRank, unreachableScope } from './skillScope';
-import type { SkillIdentity, SkillScope } from './skillScope';
-import type { SkillStore } from './skillStore';
+import { describeScope, identityKey, makeScope, sameScope, scopeRank, unreachableScope } from '../skillScope';
+import type { SkillIdentity, SkillScope } from '../skillScope';
+import type { SkillStore } from '../skillStore';
 import type { SharedCounters, SharedSkillStore, SharedSnapshot } from './sharedSkillStore';
 import { isSharedScope, localSharedSkills, mirrorSharedSkills } from './sharedSkillSync';
 

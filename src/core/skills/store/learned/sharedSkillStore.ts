@@ -1,11 +1,11 @@
-import type { ByteStore, Clock, FileLock, Logger } from '../../platform/ports';
-import { openPersistentDatabase } from '../../sql/persistentDatabase';
-import type { PersistentDatabase } from '../../sql/persistentDatabase';
-import type { SqlEngine } from '../../sql/sqlEngine';
-import { skillRecordSchema } from '../skillSchema';
-import type { SkillRecord } from '../skillSchema';
-import { identityKey } from './skillScope';
-import type { SkillIdentity } from './skillScope';
+import type { ByteStore, Clock, FileLock, Logger } from '../../../platform/ports';
+import { openPersistentDatabase } from '../../../sql/persistentDatabase';
+import type { PersistentDatabase } from '../../../sql/persistentDatabase';
+import type { SqlEngine } from '../../../sql/sqlEngine';
+import { skillRecordSchema } from '../../skillSchema';
+import type { SkillRecord } from '../../skillSchema';
+import { identityKey } from '../skillScope';
+import type { SkillIdentity } from '../skillScope';
 
 /** File name of the shared store in the extension's global storage. */
 export const SHARED_SKILLS_KEY = 'shared-skills.db';

@@ -1,4 +1,4 @@
-import type { SkillRecord } from '../skillSchema';
+import type { SkillRecord } from '../../skillSchema';
 
 /**
  * The store's learned records, held in memory once first asked for and kept in step by every
