@@ -31,10 +31,7 @@ export interface SkillRequestContext {
   scope?: { tenantId?: string; projectId?: string };
   /** The tool policy: names it calls `denied` never appear in output. */
   toolGate?: ToolGate;
-  /**
-   * Every registered tool name (lets gating catch plain-word tool names too). With many tools,
-   * pass a NameFinder built once per tool-list change instead of a fresh list per request.
-   */
+  /** Every registered tool name, for gating plain-word tool names (many tools: a NameFinder built once). */
   knownToolNames?: Iterable<string> | NameFinder;
   /** False in an untrusted workspace: skills from workspace packs are neither returned nor injected. */
   includeWorkspacePacks: boolean;

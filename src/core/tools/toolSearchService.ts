@@ -29,8 +29,11 @@ import type { SqlEngine } from '../sql/sqlEngine';
 import { bundledRelatedTerms } from '../search/relatedTerms';
 import type { RelatedTerms } from '../search/relatedTerms';
 import { BUILTIN_TOOL_EXAMPLES } from './examples/builtinToolExamples';
-import { ActivationSet, SessionRegistry, sessionSnapshotSchema } from './toolActivation';
-import type { ActivationRecord, SessionSnapshot } from './toolActivation';
+import { ActivationSet, SessionRegistry } from './toolActivation';
+import type { SessionSnapshot } from './toolActivation';
+import { exportSessionSnapshot, importSessionSnapshot, listSessionActivations } from './sessionSnapshots';
+import type { SessionActivation } from './sessionSnapshots';
+export type { SessionActivation } from './sessionSnapshots';
 import { ToolCatalog } from './toolCatalog';
 import type { ExampleProblem } from './examples/toolExamples';
 import { ToolIndex } from './index/toolIndex';
@@ -78,9 +81,6 @@ export interface StartRunOptions {
   runId?: string;
 }
 
-export interface SessionActivation extends ActivationRecord {
-  sessionId: string;
-}
 
 export interface Disposable {
   dispose(): void;
@@ -236,42 +236,19 @@ export class ToolSearchService {
 
   /** Every session's activations of registry tools (for a tree view), newest first. */
   listActivations(): SessionActivation[] {
-    const registry = this.catalog.registry();
-    return this.sessions.ids()
-      .flatMap((id) => this.sessions.get(id).activations.list().map((a) => ({ ...a, sessionId: id })))
-      .filter((a) => registry.has(a.toolName))
-      .sort((a, b) => b.activatedAt - a.activatedAt || (a.toolName < b.toolName ? -1 : 1));
+    return listSessionActivations(this.sessions, this.catalog.registry());
   }
 
   /** JSON to carry in ChatResult.metadata; only tools still in the registry are exported. */
   exportSession(sessionId: string): SessionSnapshot {
-    const registry = this.catalog.registry();
-    const state = this.sessions.peek(sessionId);
-    return {
-      version: 1,
-      sessionId,
-      activations: (state?.activations.list() ?? [])
-        .filter((a) => registry.has(a.toolName))
-        .map(({ toolName, source, reason, activatedAt, calls }) => ({ toolName, source, reason, activatedAt, calls })),
-    };
+    return exportSessionSnapshot(this.sessions, this.catalog.registry(), sessionId);
   }
 
   /** Restores a snapshot (validated); visibility is still checked on every later read. */
   async importSession(snapshot: unknown): Promise<number> {
-    const parsed = sessionSnapshotSchema.safeParse(snapshot);
-    if (!parsed.success) throw new ToolSearchConfigError(`Not a Toolshed session snapshot: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-    const session = this.sessions.get(parsed.data.sessionId);
-    const release = await session.lock.acquire();
-    try {
-      let added = 0;
-      for (const a of parsed.data.activations) {
-        if (session.activations.add({ ...a, scope: 'session' })) added++;
-      }
-      if (added > 0) this.notifyChanged();
-      return added;
-    } finally {
-      release();
-    }
+    const added = await importSessionSnapshot(this.sessions, snapshot, (message) => new ToolSearchConfigError(message));
+    if (added > 0) this.notifyChanged();
+    return added;
   }
 
   /** Clears one session's activations, or all sessions' when no id is given. */
