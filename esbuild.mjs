@@ -19,6 +19,21 @@ copyFileSync('src/core/search/vocabulary/related-terms.txt', 'dist/related-terms
 // JSON Schemas of the skill formats, generated from the zod schema (contributed via jsonValidation/yamlValidation).
 await buildSchemas();
 
+/**
+ * zod imports every translation of its error messages (≈ 260 KB of each bundle) for its
+ * `locales` namespace; Toolshed never reads it and its messages are English, which zod's schemas
+ * load on their own. The namespace becomes an empty module (scripts/package.mjs checks that no
+ * translation is shipped).
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]locales[\\/]index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]/.test(args.importer) ? { path: 'zod-locales', namespace: 'zod-english-only' } : undefined);
+    build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, () => ({ contents: 'export {};', loader: 'js' }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -28,6 +43,7 @@ const common = {
   minify: production,
   logLevel: 'info',
   define: { __TOOLSHED_VERSION__: JSON.stringify(pkg.version) },
+  plugins: [zodEnglishOnly],
 };
 
 const builds = [
