@@ -31,7 +31,7 @@ describe('NameFinder (tool names in text as whole words)', () => {
         const expected = [...new Set(pool.filter((name) => name.length > 0 && occursAsWholeWord(text, name)))].sort();
         assert.deepEqual(new NameFinder(pool).occurringIn(text).sort(), expected);
       }),
-      { numRuns: 500 },
+      { numRuns: Number(process.env.GATE_RUNS ?? 1000) },
     );
   });
 
@@ -54,7 +54,7 @@ describe('NameFinder (tool names in text as whole words)', () => {
         assert.equal(new ToolReferenceGate(gate, new NameFinder(pool)).text(text), reference);
         assert.equal(new ToolReferenceGate(gate, pool).text(text), reference);
       }),
-      { numRuns: 500 },
+      { numRuns: Number(process.env.GATE_RUNS ?? 1000) },
     );
   });
 

@@ -101,13 +101,15 @@ export class ToolReferenceGate {
       if (exposed.length === 0) return out;
       out = this.rewrite(out, exposed);
     }
-    for (const name of exposedIn(out).sort((a, b) => b.length - a.length)) out = out.split(name).join(this.replacement);
+    for (const name of exposedIn(out).sort(longestFirst)) out = out.split(name).join(this.replacement);
     return out;
   }
 
   private rewrite(text: string, denied: Iterable<string>): string {
     let out = text;
-    for (const name of [...denied].sort((a, b) => b.length - a.length)) {
+    // Longest first (a name inside a longer one must not break it), then by name: the result
+    // does not depend on the order the names were found in.
+    for (const name of [...denied].sort(longestFirst)) {
       const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       out = out
         .replace(new RegExp(`\`${escaped}(?:\\([^)\\n]*\\))?\``, 'g'), this.replacement)
@@ -115,6 +117,10 @@ export class ToolReferenceGate {
     }
     return out;
   }
+}
+
+function longestFirst(a: string, b: string): number {
+  return b.length - a.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
 /** snake_case, dotted.name, kebab-case or camelCase — words a tool name usually looks like. */
