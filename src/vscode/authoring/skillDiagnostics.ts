@@ -51,12 +51,12 @@ export class SkillDiagnostics extends Disposable {
     private readonly debounceMs = 300,
   ) {
     super();
-    this._register(vscode.workspace.onDidOpenTextDocument((doc) => this.validateNow(doc)));
+    this._register(vscode.workspace.onDidOpenTextDocument((doc) => void this.validateNow(doc)));
     this._register(vscode.workspace.onDidChangeTextDocument((event) => this.validateSoon(event.document)));
     this._register(vscode.workspace.onDidCloseTextDocument((doc) => this.closed(doc)));
     if (sync) this._register(sync.onDidSync((change) => void this.fileChangedOnDisk(change.uri, change.kind === 'deleted')));
     this._register({ dispose: () => this.timers.forEach((t) => clearTimeout(t)) });
-    for (const doc of vscode.workspace.textDocuments) this.validateNow(doc);
+    for (const doc of vscode.workspace.textDocuments) void this.validateNow(doc);
   }
 
   /** Reads every skill file in the workspace once, for the duplicate-name check. */
@@ -71,7 +71,9 @@ export class SkillDiagnostics extends Disposable {
     if (this.live.has(key)) return; // the open document is the truth
     try {
       const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-      this.names.set(key, this.validate(text, uri.fsPath).names);
+      const { names } = await this.validate(text, uri.fsPath);
+      if (this.live.has(key)) return; // opened meanwhile: the open document is the truth
+      this.names.set(key, names);
       this.uris.set(key, uri);
     } catch {
       this.names.delete(key);
@@ -102,15 +104,18 @@ export class SkillDiagnostics extends Disposable {
     if (previous) clearTimeout(previous);
     this.timers.set(key, setTimeout(() => {
       this.timers.delete(key);
-      if (!doc.isClosed) this.validateNow(doc);
+      if (!doc.isClosed) void this.validateNow(doc);
     }, this.debounceMs));
   }
 
-  private validateNow(doc: vscode.TextDocument): void {
+  private async validateNow(doc: vscode.TextDocument): Promise<void> {
     if (!this.isSkillDocument(doc)) return;
     const key = doc.uri.toString();
+    const version = doc.version;
     try {
-      const result = this.validate(doc.getText(), doc.uri.fsPath);
+      const result = await this.validate(doc.getText(), doc.uri.fsPath);
+      // Closed or edited while a large text parsed: the newer validation (or the close) decides.
+      if (doc.isClosed || doc.version !== version) return;
       this.live.set(key, result.problems);
       this.uris.set(key, doc.uri);
       const before = JSON.stringify(this.names.get(key) ?? []);

@@ -4,7 +4,9 @@ import type { ToolshedSettings } from '../../core/config/settingsSchema';
 import type { SkillRequestContext, SkillService } from '../../core/skills/skillService';
 import type { ToolSearchService } from '../../core/tools/toolSearchService';
 import { registerAuthoring } from '../authoring/registerAuthoring';
-import { coreSkillDocumentValidator } from '../authoring/validatorGlue';
+import { offThreadSkillDocumentValidator } from '../authoring/validatorGlue';
+import { offThreadSkillParse } from '../../core/skills/packs/document/offThreadParser';
+import type { OffThreadRunner } from '../../core/platform/offThreadRunner';
 import { registerPalette } from '../palette/registerPalette';
 import { skillSearchProvider, toolSearchProvider } from '../palette/searchGlue';
 import type { ActivityRegistry } from '../state/activityRegistry';
@@ -26,6 +28,8 @@ export interface SkillSurfacesServices {
   skillContext(): SkillRequestContext;
   /** Re-reads `vscode.lm.tools` into the tool catalog (synced lazily, before use). */
   syncToolCatalog(): number;
+  /** Parses large skill documents off the extension host's thread (the editor's diagnostics use it). */
+  readonly parserThread: OffThreadRunner;
   /** The typed settings (the Skill Directory's grouping follows `toolshed.skills.directoryGroupBy`). */
   readonly settings?: { readonly current: ToolshedSettings; readonly onDidChange: vscode.Event<unknown> };
 }
@@ -39,7 +43,7 @@ export function registerSkillSurfaces(context: vscode.ExtensionContext, services
   const directoryGrouping = settings ? { current: () => settings.current.skills.directoryGroupBy, onDidChange: (listener: () => void) => settings.onDidChange(listener) } : undefined;
   registerViews(context, { skills: directory, pinned: services.pinned, activity: services.activity, tools: toolSearch, directoryGroups, directoryGrouping });
   // The pack manager watches pack folders and re-indexes changed files itself.
-  registerAuthoring(context, { skills: directory, validateDocument: coreSkillDocumentValidator, logger: services.logger, fileSync: 'observe' });
+  registerAuthoring(context, { skills: directory, validateDocument: offThreadSkillDocumentValidator(offThreadSkillParse(services.parserThread)), logger: services.logger, fileSync: 'observe' });
   const requestContext = (): SkillRequestContext => services.skillContext();
   registerPalette(context, {
     skills: directory,

@@ -7,8 +7,11 @@ const skillsDir = () => vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0
 suite('large skill files', () => {
   const uri = () => vscode.Uri.joinPath(skillsDir(), 'large-probe.skill.yaml');
 
+  const editorUri = () => vscode.Uri.joinPath(skillsDir(), 'large-editor.skill.yaml');
+
   suiteTeardown(async () => {
-    await vscode.workspace.fs.delete(uri()).then(undefined, () => undefined);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    for (const file of [uri(), editorUri()]) await vscode.workspace.fs.delete(file).then(undefined, () => undefined);
   });
 
   test('a 200 KB skill file is parsed on the worker thread inside VS Code, and its skill loads and is found', async () => {
@@ -22,5 +25,21 @@ suite('large skill files', () => {
     assert.ok(api.services.parserThread.offThreadCount > before, 'parsed by the worker thread');
     const found = await api.services.skills.search({ query: 'rotate quarterly signing certificates' }, api.services.skillContext());
     assert.equal(found.skills[0]?.name, 'large-probe');
+  });
+
+  test('a 100 KB skill document open in the editor is validated on the worker thread, and its diagnostics follow edits', async () => {
+    const api = await toolshed();
+    const ours = () => vscode.languages.getDiagnostics(editorUri()).filter((d) => d.source === 'toolshed');
+    const codeOf = (d: vscode.Diagnostic) => String(typeof d.code === 'object' ? d.code.value : d.code);
+    // Comment lines make it large without problems of their own.
+    const padding = '# notes kept aside\n'.repeat(6_000);
+    await vscode.workspace.fs.writeFile(editorUri(), Buffer.from(`name: large-editor\ntrigger: When editing a large skill\nsteps:\n  - Edit it.\n${padding}`));
+    const before = api.services.parserThread.offThreadCount;
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(editorUri()), { preview: false });
+    await eventually(() => (api.services.parserThread.offThreadCount > before ? true : undefined), 'the open document validated by the worker thread', 20_000);
+    assert.deepEqual(ours().map(codeOf), []);
+    await editor.edit((edit) => edit.replace(new vscode.Range(2, 0, 3, 11), 'steps: 42'));
+    const diagnostic = await eventually(() => ours().find((d) => codeOf(d) === 'wrong-type' || codeOf(d) === 'missing-steps'), 'a steps diagnostic after the edit', 20_000);
+    assert.equal(diagnostic.range.start.line, 2);
   });
 });
