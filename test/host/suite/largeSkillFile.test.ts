@@ -41,5 +41,9 @@ suite('large skill files', () => {
     await editor.edit((edit) => edit.replace(new vscode.Range(2, 0, 3, 11), 'steps: 42'));
     const diagnostic = await eventually(() => ours().find((d) => codeOf(d) === 'wrong-type' || codeOf(d) === 'missing-steps'), 'a steps diagnostic after the edit', 20_000);
     assert.equal(diagnostic.range.start.line, 2);
+    // Leave no invalid skill behind (the sidebar badge would count it for later suites).
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await vscode.workspace.fs.delete(editorUri());
+    await eventually(() => (ours().length === 0 ? true : undefined), 'the diagnostics cleared once the document is gone');
   });
 });
