@@ -76,7 +76,8 @@ export async function measureUserPath(
   // As services.ts: the sidebar's deferred count follows every catalog or activation change.
   service.onDidChange(() => host.deferredCount());
   host.sync();
-  const poll = pollHostToolList(host, (error) => { throw error; });
+  let pollError: unknown;
+  const poll = pollHostToolList(host, (error) => { pollError ??= error; });
   const engineRun = await service.startRun();
   const userPath = async (query: string) => {
     host.sync();
@@ -113,6 +114,7 @@ export async function measureUserPath(
   }
   const pollsDuringRun = reads - readsBefore;
   poll.dispose();
+  if (pollError !== undefined) throw pollError instanceof Error ? pollError : new Error(String(pollError));
   engineRun.end();
   const readStart = performance.now();
   for (let i = 0; i < 20; i++) host.sync({ fresh: true });

@@ -41,6 +41,11 @@ export class OffThreadRunner {
     private readonly timeoutMs = WORKER_TIMEOUT_MS,
   ) {}
 
+  /** Runs the job on the worker when its input has `size` ≥ OFF_THREAD_MIN_CHARS characters, else here. */
+  runIfLarge<T>(size: number, job: OffThreadJob<T>): Promise<T> {
+    return size < OFF_THREAD_MIN_CHARS ? Promise.resolve(job.inline()) : this.run(job);
+  }
+
   run<T>(job: OffThreadJob<T>): Promise<T> {
     const worker = this.unavailable ? undefined : this.ensureWorker();
     if (!worker) return Promise.resolve(job.inline());

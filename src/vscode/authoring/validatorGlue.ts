@@ -1,4 +1,3 @@
-import { parseSkillDocument } from '../../core/skills/packs/document/skillDocumentParser';
 import type { ParseResult } from '../../core/skills/packs/document/skillDocumentParser';
 import type { SkillDocumentParse } from '../../core/skills/packs/document/offThreadParser';
 import type { SkillDocumentValidator, ValidatedDocument } from './skillDocumentValidator';
@@ -10,10 +9,10 @@ function validated(result: ParseResult): ValidatedDocument {
   };
 }
 
-/** The document validator over the core parser: the same zod schema and rules the loader uses. */
-export const coreSkillDocumentValidator: SkillDocumentValidator = (text, fileName) => validated(parseSkillDocument(text, fileName));
-
-/** The same, with large documents parsed off the extension host's thread (typing in a huge file never freezes the editor). */
+/**
+ * The document validator over the core parser (the same zod schema and rules the loader uses),
+ * large documents parsed off the extension host's thread: typing in a huge file never freezes the editor.
+ */
 export function offThreadSkillDocumentValidator(parse: SkillDocumentParse): SkillDocumentValidator {
   return async (text, fileName) => validated(await parse(text, fileName, {}));
 }

@@ -1,4 +1,3 @@
-import { OFF_THREAD_MIN_CHARS } from '../../platform/offThreadRunner';
 import type { OffThreadRunner } from '../../platform/offThreadRunner';
 import { parseToolExamplesFile } from './toolExamples';
 import type { ParsedExamplesFile, ToolExamplesParse } from './toolExamples';
@@ -9,12 +8,10 @@ export const TOOL_EXAMPLES_PARSE_JOB = 'toolExamples';
 /** `parseToolExamplesFile` with files over 64 KB on the runner's worker thread (same result). */
 export function offThreadToolExamplesParse(runner: OffThreadRunner): ToolExamplesParse {
   return (text, fileName) => {
-    const inline = () => parseToolExamplesFile(text, fileName);
-    if (text.length < OFF_THREAD_MIN_CHARS) return Promise.resolve(inline());
-    return runner.run<ParsedExamplesFile>({
+    return runner.runIfLarge<ParsedExamplesFile>(text.length, {
       kind: TOOL_EXAMPLES_PARSE_JOB,
       args: [text, fileName],
-      inline,
+      inline: () => parseToolExamplesFile(text, fileName),
       timedOut: (ms) => ({ examples: {}, problems: [`${fileName}: parsing took longer than ${Math.round(ms / 1000)} s and was stopped — split it into smaller *.tools.yaml files`] }),
     });
   };

@@ -1,4 +1,3 @@
-import { OFF_THREAD_MIN_CHARS } from '../../../platform/offThreadRunner';
 import type { OffThreadRunner } from '../../../platform/offThreadRunner';
 import { FILE_START, makeProblem, PROBLEM_CODES } from './skillProblems';
 import { parseSkillDocument } from './skillDocumentParser';
@@ -16,12 +15,10 @@ export const SKILL_PARSE_JOB = 'skill';
  */
 export function offThreadSkillParse(runner: OffThreadRunner): SkillDocumentParse {
   return (text, fileName, options) => {
-    const inline = () => parseSkillDocument(text, fileName, options);
-    if (text.length < OFF_THREAD_MIN_CHARS) return Promise.resolve(inline());
-    return runner.run<ParseResult>({
+    return runner.runIfLarge<ParseResult>(text.length, {
       kind: SKILL_PARSE_JOB,
       args: [text, fileName, options],
-      inline,
+      inline: () => parseSkillDocument(text, fileName, options),
       timedOut: (ms) => ({
         format: options.format,
         skills: [],
