@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { LearningConfig } from '../config/settingsSchema';
 import type { Clock, EventSink, Logger } from '../platform/ports';
+import { renderPromptBlock } from '../privacy/promptBlocks';
+import { isSecretShapedName } from '../privacy/redaction';
 import type { SkillScoreAdjuster } from '../skills/skillQueries';
 import { daysSince, decayFactor, STALE_DECAY } from './feedback/decay';
 import { depersonalize } from './extraction/depersonalize';
@@ -49,7 +51,17 @@ export interface LearningServiceDeps {
   events: EventSink;
   logger: Logger;
   fileExists(relativePath: string): boolean;
+  /** Whether a tool of this exact name exists here (a failure report must name one). */
+  knownTool(name: string): boolean;
   frameFacts(name: string): { domain: string; frames: readonly string[] } | undefined;
+}
+
+/** A failure report whose `tool` names no tool of this window (the message never repeats it). */
+export class UnknownToolReportError extends Error {
+  constructor() {
+    super('"tool" must be the exact name of a tool available in this conversation; nothing was proposed. Report the failure again with the name of the tool you called.');
+    this.name = 'UnknownToolReportError';
+  }
 }
 
 export interface IngestResult {
@@ -192,9 +204,15 @@ export class LearningService {
     return this.deps.store.jobs().length;
   }
 
-  /** A proposal from an explicit failure report (`skill_report_failure`). */
+  /**
+   * A proposal from an explicit failure report (`skill_report_failure`). The tool is free text a
+   * model chose, and it becomes a lesson's title, trigger, steps and name: it must be the exact
+   * name of a tool that exists here and nothing redaction would touch, else the report is refused
+   * (UnknownToolReportError) without echoing it.
+   */
   async reportFailure(input: { tool: string; error: string; note?: string }, sessionId: string): Promise<Proposal | undefined> {
     if (!this.enabled) return undefined;
+    if (isSecretShapedName(input.tool) || this.clean(input.tool) !== input.tool || !this.deps.knownTool(input.tool)) throw new UnknownToolReportError();
     const error = this.clean(input.error);
     const signature = failureSignature(input.tool, error);
     this.deps.store.recordFailure({ key: signature.key, tool: signature.tool, error_class: signature.errorClass, message: signature.message, last_turn: '', keywords: [], recovery: '' }, `report:${sessionId}:${this.deps.clock.now()}`);
@@ -325,7 +343,7 @@ export class LearningService {
         notes.push(`- \`${name}\` was learned from use and last confirmed ${daysSince(validated, now)} days ago: check that its steps still apply before following them.`);
       }
     }
-    return notes.length ? `<skill_staleness>\n${notes.join('\n')}\n</skill_staleness>` : '';
+    return notes.length ? renderPromptBlock('skill_staleness', notes) : '';
   }
 
   /** The adjuster applies only while learning is on (off = relevance as before). */

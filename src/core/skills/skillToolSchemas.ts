@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { taskTypeSchema } from '../config/settingsSchema';
+import { renderPromptBlock } from '../privacy/promptBlocks';
 
 /**
  * Contracts of the skill discovery tools (RFC §3.7). Field names are the reference's snake_case
@@ -117,10 +118,8 @@ export const SKILL_TOOL_DESCRIPTIONS = {
   [SKILL_LIST_TOOL_NAME]: 'List known skills page by page (names and short triggers), optionally filtered by task type, origin or scope.',
 } as const;
 
-export const SKILL_DISCOVERY_PROMPT = [
-  '<skill_discovery>',
+export const SKILL_DISCOVERY_PROMPT = renderPromptBlock('skill_discovery', [
   'You can discover and fetch skills:',
   '- Use `skill_search` to find skills by capability (returns skill names).',
   '- Use `skill_get` with a skill name for the full playbook.',
-  '</skill_discovery>',
-].join('\n');
+]);

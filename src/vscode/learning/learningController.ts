@@ -70,6 +70,7 @@ export class LearningController extends Disposable {
       events: deps.events,
       logger: deps.logger,
       fileExists: (file) => roots().some((root) => existsSync(path.join(root, file))),
+      knownTool: (name) => vscode.lm.tools.some((tool) => tool.name === name),
       frameFacts: (name) => deps.skills.inspect(name),
     });
     const controller = new LearningController(service, deps);
