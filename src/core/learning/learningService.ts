@@ -20,7 +20,8 @@ import { exportLearnedSnapshot, importLearnedSnapshot } from './snapshot/snapsho
 import type { ImportReport, SnapshotStores } from './snapshot/snapshotTransfer';
 import type { FeedbackCounters, LearningStore, Proposal } from './learningStore';
 import { recordTurnFailures } from './feedback/failureTracker';
-import { isRelevantWarning, negativeCandidate, renderWarnings } from './feedback/negativeLessons';
+import { isRelevantWarning, negativeCandidate, renderWarnings, UnknownToolReportError } from './feedback/negativeLessons';
+export { UnknownToolReportError } from './feedback/negativeLessons';
 import { createScoreAdjuster } from './feedback/scoreAdjuster';
 import type { ApprovedSkillFacts } from './feedback/scoreAdjuster';
 import { extractTraceCandidate } from './extraction/traceExtractor';
@@ -54,14 +55,6 @@ export interface LearningServiceDeps {
   /** Whether a tool of this exact name exists here (a failure report must name one). */
   knownTool(name: string): boolean;
   frameFacts(name: string): { domain: string; frames: readonly string[] } | undefined;
-}
-
-/** A failure report whose `tool` names no tool of this window (the message never repeats it). */
-export class UnknownToolReportError extends Error {
-  constructor() {
-    super('"tool" must be the exact name of a tool available in this conversation; nothing was proposed. Report the failure again with the name of the tool you called.');
-    this.name = 'UnknownToolReportError';
-  }
 }
 
 export interface IngestResult {

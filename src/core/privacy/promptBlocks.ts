@@ -8,6 +8,7 @@
 
 export const PROMPT_BLOCK_TAGS = [
   'available_deferred_tools',
+  'pinned_skills',
   'request',
   'skill',
   'skill_directory',

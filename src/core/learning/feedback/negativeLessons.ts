@@ -25,6 +25,14 @@ export interface FailureFacts {
   note?: string;
 }
 
+/** A failure report whose `tool` names no tool of this window (the message never repeats it). */
+export class UnknownToolReportError extends Error {
+  constructor() {
+    super('"tool" must be the exact name of a tool available in this conversation; nothing was proposed. Report the failure again with the name of the tool you called.');
+    this.name = 'UnknownToolReportError';
+  }
+}
+
 export function negativeCandidate(facts: FailureFacts): LearnedCandidate {
   const { signature } = facts;
   const toolWords = keywords(signature.tool, 4);
