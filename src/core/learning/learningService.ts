@@ -46,8 +46,8 @@ export interface LearningServiceDeps {
   /** False in an untrusted workspace: learning is then off whatever the setting says. */
   trusted: () => boolean;
   personal: () => PersonalContext;
-  /** Scope a learned skill is stored in (project by default). */
-  scope: () => { projectId?: string };
+  /** Scope a learned skill is stored in (project by default); `tenantId` is this window's tenant, if any. */
+  scope: () => { projectId?: string; tenantId?: string };
   clock: Clock;
   events: EventSink;
   logger: Logger;
@@ -271,7 +271,7 @@ export class LearningService {
    * nothing changed, for a snapshot it refuses.
    */
   async importSnapshot(bytes: Uint8Array, options: { dryRun?: boolean } = {}): Promise<ImportReport> {
-    const report = await importLearnedSnapshot(this.snapshotStores(), bytes, { projectId: this.deps.scope().projectId, dryRun: options.dryRun });
+    const report = await importLearnedSnapshot(this.snapshotStores(), bytes, { projectId: this.deps.scope().projectId, tenantId: this.deps.scope().tenantId ?? '', dryRun: options.dryRun });
     if (options.dryRun) return report;
     for (const counters of this.deps.store.allCounters()) this.counterCache.set(counters.name, counters);
     for (const proposal of this.deps.store.proposals('approved', 'positive')) this.rememberApproved(proposal);

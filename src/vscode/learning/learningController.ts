@@ -65,7 +65,7 @@ export class LearningController extends Disposable {
       config: () => deps.settings.current.learning,
       trusted: () => vscode.workspace.isTrusted,
       personal: () => ({ workspaceRoots: roots(), homeDir: os.homedir(), userName: safeUserName() }),
-      scope: () => ({ projectId: workspaceProjectId() }),
+      scope: () => ({ projectId: workspaceProjectId(), tenantId: deps.settings.current.scope.tenantId }),
       clock: systemClock,
       events: deps.events,
       logger: deps.logger,
