@@ -22,6 +22,19 @@ async function skillOrder(query: string): Promise<string[]> {
   return output.skills.map((s) => s.name);
 }
 
+/** Saves, then checks that none of `leaks` is in the bytes of learning.db, skills.db or the learned-skill journal. */
+async function assertNotStored(leaks: readonly string[]): Promise<void> {
+  const api = await toolshed();
+  await api.services.skills.save();
+  const storage = api.storageUri!.fsPath;
+  const files = readdirSync(storage).filter((f) => /^(learning\.db|skills\.db)/.test(f) && !f.includes('corrupt'));
+  assert.ok(files.includes('learning.db') && files.includes('skills.db.learned.jsonl'), files.join(', '));
+  for (const file of files) {
+    const bytes = readFileSync(path.join(storage, file)).toString('latin1');
+    for (const leak of leaks) assert.ok(!bytes.includes(leak), `${leak} found in ${file}`);
+  }
+}
+
 suite('Skills that learn from use (scripted model)', function () {
   this.timeout(120_000);
   const workspace = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
@@ -175,14 +188,7 @@ suite('Skills that learn from use (scripted model)', function () {
     assert.ok(ingested.proposal);
     await vscode.commands.executeCommand('toolshed.learning.approveProposal', ingested.proposal.id);
     approved.push(ingested.proposal.id);
-    await api.services.skills.save();
-    const storage = api.storageUri!.fsPath;
-    const files = readdirSync(storage).filter((f) => /^(learning\.db|skills\.db)/.test(f) && !f.includes('corrupt'));
-    assert.ok(files.includes('learning.db') && files.includes('skills.db.learned.jsonl'), files.join(', '));
-    for (const file of files) {
-      const bytes = readFileSync(path.join(storage, file)).toString('latin1');
-      for (const leak of [secret, 'kari@example.com', home]) assert.ok(!bytes.includes(leak), `${leak} found in ${file}`);
-    }
+    await assertNotStored([secret, 'kari@example.com', home]);
   });
 });
 
@@ -214,14 +220,7 @@ suite('Learning keeps no token that comes as a key or a tool name (scripted mode
     const accepted = text(await vscode.lm.invokeTool('skill_report_failure', { input: { tool: DEPLOY, error: 'permission denied for the preview' }, toolInvocationToken: undefined }));
     assert.match(accepted, new RegExp(`Proposed the warning "Avoid: ${DEPLOY} fails with permission`));
 
-    await api.services.skills.save();
-    const storage = api.storageUri!.fsPath;
-    const files = readdirSync(storage).filter((f) => /^(learning\.db|skills\.db)/.test(f) && !f.includes('corrupt'));
-    assert.ok(files.includes('learning.db') && files.includes('skills.db.learned.jsonl'), files.join(', '));
-    for (const file of files) {
-      const bytes = readFileSync(path.join(storage, file)).toString('latin1');
-      for (const leak of [keyToken, toolToken]) assert.ok(!bytes.includes(leak), `${leak} found in ${file}`);
-    }
+    await assertNotStored([keyToken, toolToken]);
   });
 });
 
