@@ -7,9 +7,8 @@ import { z } from 'zod';
  * - `contributes.configuration` in package.json (scripts/sync-manifest.ts flattens it into
  *   `toolshed.<section>.<key>` settings; a unit test fails when the manifest drifts).
  *
- * Field names are camelCase (VS Code convention). The reference RFC's snake_case names map
- * one to one (`always_loaded_patterns` → `alwaysLoadedPatterns`). Tool input/output contracts
- * (e.g. `search_type`) keep the reference's snake_case because models read those.
+ * Field names are camelCase (VS Code convention). Tool input/output contracts (e.g.
+ * `search_type`) are snake_case because models read those.
  */
 
 export const loadingModeSchema = z.enum(['always', 'deferred']);

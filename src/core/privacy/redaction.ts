@@ -1,7 +1,7 @@
 import { looksLikeToken, REDACTED_TOKEN, SECRET_FORMAT_RULES } from './secretFormats';
 
 /**
- * Redaction of personal data and secrets in skill text sent to a model (RFC Appendix C).
+ * Redaction of personal data and secrets in skill text sent to a model (docs/contracts.md#redaction).
  *
  * Conservative by design: it must keep the procedure readable (a step stays a step, version
  * numbers, dates, ISO timestamps, commit hashes, coordinates and ordinary URLs survive) while

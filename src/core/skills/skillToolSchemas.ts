@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { taskTypeSchema } from '../config/settingsSchema';
 
 /**
- * Contracts of the skill discovery tools (RFC §3.7). Field names are the reference's snake_case
- * (models read them). Each zod schema validates calls and, through the `*JsonSchema()` functions,
- * becomes a LanguageModelTool `inputSchema` in VS Code. Output fields marked "extra" are
- * additions to the reference shape; required reference fields are all present.
+ * Contracts of the skill discovery tools (docs/contracts.md#tool_search-input-and-output). Field
+ * names are snake_case (models read them). Each zod schema validates calls and, through the
+ * `*JsonSchema()` functions, becomes a LanguageModelTool `inputSchema` in VS Code. Output fields
+ * marked "extra" are additions to the shape every search tool shares.
  */
 
 export const SKILL_SEARCH_TOOL_NAME = 'skill_search';
@@ -110,7 +110,7 @@ export function skillListInputJsonSchema(): Record<string, unknown> {
   return inputJsonSchema(skillListInputSchema);
 }
 
-/** Model-facing descriptions of the three tools (RFC Appendix A wording). */
+/** Model-facing descriptions of the three tools. */
 export const SKILL_TOOL_DESCRIPTIONS = {
   [SKILL_SEARCH_TOOL_NAME]: 'Find skills (curated playbooks) by capability. Returns skill names with a trigger and a score in [0,1]; fetch one with skill_get.',
   [SKILL_GET_TOOL_NAME]: 'Fetch skills by exact name: steps, preconditions, failure modes and instructions, ready to follow, within a token budget.',
