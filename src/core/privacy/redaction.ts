@@ -138,7 +138,3 @@ function isPlaceholder(value: string): boolean {
     || value.includes(REDACTED_TOKEN);
 }
 
-/** Redacts each string of a list (keeps the list's length and order: step structure preserved). */
-export function redactAll(values: readonly string[]): string[] {
-  return values.map(redact);
-}

@@ -79,7 +79,7 @@ export interface SkillServiceDeps {
   parse?: SkillDocumentParse;
 }
 
-export type { SkillTreeItem, SkillTreePack, SkillTreeStatus } from './skillTree';
+export type { SkillTreePack } from './skillTree';
 
 export interface SkillService {
   readonly fts: FtsEngine;

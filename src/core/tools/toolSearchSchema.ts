@@ -34,7 +34,6 @@ export const toolSearchResultItemSchema = z.object({
   /** Extra: compact parameter list so the model can call next. */
   parameters: z.string().optional(),
 });
-export type ToolSearchResultItem = z.infer<typeof toolSearchResultItemSchema>;
 
 export const toolSearchOutputSchema = z.object({
   tools: z.array(toolSearchResultItemSchema),
@@ -50,12 +49,6 @@ export type ToolSearchOutput = z.infer<typeof toolSearchOutputSchema>;
 /** JSON Schema of the input, for `languageModelTools[].inputSchema` and `vscode.lm.registerTool`. */
 export function toolSearchInputJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(toolSearchInputSchema, { io: 'input', target: 'draft-7' }) as Record<string, unknown>;
-  delete schema.$schema;
-  return schema;
-}
-
-export function toolSearchOutputJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(toolSearchOutputSchema, { target: 'draft-7' }) as Record<string, unknown>;
   delete schema.$schema;
   return schema;
 }
