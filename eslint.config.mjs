@@ -1,3 +1,4 @@
+// @ts-check
 // ESLint (flat config), run by `npm test` with zero warnings allowed. Type-aware rules catch what
 // review misses (an un-awaited save, a promise passed where a callback is expected); the local
 // rule keeps the layers of src/ one-directional (see eslint/importBoundaries.mjs).

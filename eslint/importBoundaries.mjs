@@ -1,3 +1,4 @@
+// @ts-check
 // ESLint rule `toolshed/import-boundaries`: imports only run downward through the layers below.
 // The import is resolved to a path first (not matched as text), so `../tools/x` from
 // src/vscode/chat is the VS Code layer's tools folder, not core's.
@@ -15,6 +16,7 @@
 // import), runtime imports only in src/vscode.
 import path from 'node:path';
 
+/** @type {Readonly<Record<string, readonly string[]>>} */
 const CORE_ALLOWED = {
   platform: [],
   config: ['platform'],
@@ -30,7 +32,14 @@ const CORE_ALLOWED = {
   lmTools: ['platform', 'config', 'trust', 'privacy', 'schema', 'skills', 'tools', 'learning'],
 };
 
-/** `{ area: 'core', part }`, `{ area: 'vscode' | 'cli' | 'workers' }` or undefined (outside src). */
+/** @typedef {{ area: string, part?: string }} Layer */
+
+/**
+ * `{ area: 'core', part }`, `{ area: 'vscode' | 'cli' | 'workers' }` or undefined (outside src).
+ * @param {string} file
+ * @param {string} srcRoot
+ * @returns {Layer | undefined}
+ */
 function layerOf(file, srcRoot) {
   const relative = path.relative(srcRoot, file);
   if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
@@ -40,18 +49,31 @@ function layerOf(file, srcRoot) {
   return undefined;
 }
 
+/**
+ * @param {Layer} from
+ * @param {Layer} to
+ * @returns {string | undefined}
+ */
 function violation(from, to) {
   if (from.area === 'core') {
     if (to.area !== 'core') return `src/core must not import src/${to.area}`;
     if (from.part === to.part) return undefined;
-    const allowed = CORE_ALLOWED[from.part];
+    const allowed = CORE_ALLOWED[from.part ?? ''];
     if (!allowed) return `src/core/${from.part} is not a known layer: add it to eslint/importBoundaries.mjs`;
-    return allowed.includes(to.part) ? undefined : `src/core/${from.part} must not import src/core/${to.part} (layers run downward)`;
+    return allowed.includes(to.part ?? '') ? undefined : `src/core/${from.part} must not import src/core/${to.part} (layers run downward)`;
   }
   if (from.area !== to.area && to.area !== 'core') return `src/${from.area} must not import src/${to.area}`;
   return undefined;
 }
 
+/**
+ * TypeScript's parser marks `import type` / `export type` with `importKind` / `exportKind`.
+ * @param {object} node
+ * @returns {{ importKind?: string, exportKind?: string }}
+ */
+const typeScriptKinds = (node) => node;
+
+/** @type {import('eslint').Rule.RuleModule} */
 export const importBoundaries = {
   meta: { type: 'problem', docs: { description: 'imports run downward through the layers' }, schema: [{ type: 'object', properties: { srcRoot: { type: 'string' } } }] },
   create(context) {
@@ -59,6 +81,7 @@ export const importBoundaries = {
     const file = context.filename;
     const from = layerOf(file, srcRoot);
     if (!from) return {};
+    /** @type {(node: import('eslint').Rule.Node, specifier: unknown, typeOnly: boolean) => void} */
     const check = (node, specifier, typeOnly) => {
       if (typeof specifier !== 'string') return;
       if (specifier === 'vscode') {
@@ -72,14 +95,14 @@ export const importBoundaries = {
     };
     return {
       ImportDeclaration(node) {
-        const typeOnly = node.importKind === 'type' || (node.specifiers.length > 0 && node.specifiers.every((s) => s.importKind === 'type'));
+        const typeOnly = typeScriptKinds(node).importKind === 'type' || (node.specifiers.length > 0 && node.specifiers.every((s) => typeScriptKinds(s).importKind === 'type'));
         check(node, node.source.value, typeOnly);
       },
       ExportNamedDeclaration(node) {
-        if (node.source) check(node, node.source.value, node.exportKind === 'type');
+        if (node.source) check(node, node.source.value, typeScriptKinds(node).exportKind === 'type');
       },
       ExportAllDeclaration(node) {
-        check(node, node.source.value, node.exportKind === 'type');
+        check(node, node.source.value, typeScriptKinds(node).exportKind === 'type');
       },
       ImportExpression(node) {
         if (node.source.type === 'Literal') check(node, node.source.value, false);
