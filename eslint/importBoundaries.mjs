@@ -12,6 +12,9 @@
 //   src/core/planner, src/core/lmTools      (top of core)
 //   src/vscode, src/cli, src/workers        (adapters over core; never each other; workers are
 //                                            worker-thread entries, bundled on their own)
+// Inside src/vscode, feature folders import each other in one direction only (VSCODE_ALLOWED);
+// the files directly in src/vscode (extension.ts, services.ts, lifecycle.ts, …) are the
+// composition root and shared basics: every folder may use them and they may use every folder.
 // `vscode` itself: type-only imports are allowed in core (core has no runtime `vscode`
 // import), runtime imports only in src/vscode.
 import path from 'node:path';
@@ -32,10 +35,28 @@ const CORE_ALLOWED = {
   lmTools: ['platform', 'config', 'trust', 'privacy', 'schema', 'skills', 'tools', 'learning'],
 };
 
+/**
+ * Feature folders of src/vscode and the feature folders each may import. No two folders may
+ * list each other (a unit test checks the table), so features build on one another one way.
+ * @type {Readonly<Record<string, readonly string[]>>}
+ */
+export const VSCODE_ALLOWED = {
+  state: [],
+  skills: [],
+  lmTools: [],
+  views: ['state'],
+  authoring: ['views'],
+  palette: ['views'],
+  tools: ['views'],
+  learning: ['skills', 'views'],
+  chat: ['learning', 'lmTools', 'tools'],
+};
+
 /** @typedef {{ area: string, part?: string }} Layer */
 
 /**
- * `{ area: 'core', part }`, `{ area: 'vscode' | 'cli' | 'workers' }` or undefined (outside src).
+ * `{ area: 'core', part }`, `{ area: 'vscode', part? }` (part: the feature folder; none for the
+ * files directly in src/vscode), `{ area: 'cli' | 'workers' }`, or undefined (outside src).
  * @param {string} file
  * @param {string} srcRoot
  * @returns {Layer | undefined}
@@ -43,9 +64,10 @@ const CORE_ALLOWED = {
 function layerOf(file, srcRoot) {
   const relative = path.relative(srcRoot, file);
   if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
-  const [area, part] = relative.split(path.sep);
+  const [area, part, ...rest] = relative.split(path.sep);
   if (area === 'core') return { area, part };
-  if (area === 'vscode' || area === 'cli' || area === 'workers') return { area };
+  if (area === 'vscode') return rest.length > 0 ? { area, part } : { area };
+  if (area === 'cli' || area === 'workers') return { area };
   return undefined;
 }
 
@@ -63,6 +85,11 @@ function violation(from, to) {
     return allowed.includes(to.part ?? '') ? undefined : `src/core/${from.part} must not import src/core/${to.part} (layers run downward)`;
   }
   if (from.area !== to.area && to.area !== 'core') return `src/${from.area} must not import src/${to.area}`;
+  if (from.area === 'vscode' && to.area === 'vscode' && from.part && to.part && from.part !== to.part) {
+    const allowed = VSCODE_ALLOWED[from.part];
+    if (!allowed) return `src/vscode/${from.part} is not a known feature folder: add it to VSCODE_ALLOWED in eslint/importBoundaries.mjs`;
+    return allowed.includes(to.part) ? undefined : `src/vscode/${from.part} must not import src/vscode/${to.part} (feature folders import one way: see VSCODE_ALLOWED)`;
+  }
   return undefined;
 }
 
