@@ -10,11 +10,14 @@ describe('lint: toolshed/import-boundaries (layers run downward)', () => {
   const src = path.join(path.sep, 'repo', 'src');
   const file = (relative: string) => path.join(src, relative);
   const options = [{ srcRoot: src }];
+  /** Runs the rule over TypeScript sources, as the lint does. */
+  const runRule = async (cases: Parameters<RuleTester['run']>[2]) => {
+    const { importBoundaries } = (await import(rulePath)) as { importBoundaries: never };
+    new RuleTester({ languageOptions: { parser: tseslint.parser as never, ecmaVersion: 2022, sourceType: 'module' } }).run('import-boundaries', importBoundaries, cases);
+  };
 
   it('accepts downward imports and rejects upward, sideways and adapter imports', async () => {
-    const { importBoundaries } = (await import(rulePath)) as { importBoundaries: never };
-    const tester = new RuleTester({ languageOptions: { parser: tseslint.parser as never, ecmaVersion: 2022, sourceType: 'module' } });
-    tester.run('import-boundaries', importBoundaries, {
+    await runRule({
       valid: [
         { filename: file('core/tools/toolRun.ts'), code: "import { x } from '../search/bm25f';", options },
         { filename: file('core/tools/index/toolIndex.ts'), code: "import { x } from '../../sql/sqlEngine';", options },
@@ -36,9 +39,7 @@ describe('lint: toolshed/import-boundaries (layers run downward)', () => {
   });
 
   it('src/vscode feature folders import one way: palette may use views, so views may not use palette', async () => {
-    const { importBoundaries } = (await import(rulePath)) as { importBoundaries: never };
-    const tester = new RuleTester({ languageOptions: { parser: tseslint.parser as never, ecmaVersion: 2022, sourceType: 'module' } });
-    tester.run('import-boundaries', importBoundaries, {
+    await runRule({
       valid: [
         { filename: file('vscode/palette/registerPalette.ts'), code: "import { openSkill } from '../views/skillDirectoryView';", options },
         { filename: file('vscode/chat/toolshedParticipant.ts'), code: "import { x } from '../learning/learningController'; import { s } from '../services';", options },
