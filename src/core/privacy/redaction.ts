@@ -1,7 +1,7 @@
 import { looksLikeToken, REDACTED_TOKEN, SECRET_FORMAT_RULES } from './secretFormats';
 
 /**
- * Redaction of personal data and secrets in skill text sent to a model (RFC Appendix C).
+ * Redaction of personal data and secrets in skill text sent to a model (docs/contracts.md#redaction).
  *
  * Conservative by design: it must keep the procedure readable (a step stays a step, version
  * numbers, dates, ISO timestamps, commit hashes, coordinates and ordinary URLs survive) while
@@ -151,9 +151,4 @@ const UUID_IN_NAME = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 export function isSecretShapedName(name: string): boolean {
   if (redact(name) !== name || looksLikeToken(name) || UUID_IN_NAME.test(name)) return true;
   return name.split(/[._-]+/).some((segment) => segment.length >= 16 && /[A-Za-z]/.test(segment) && (segment.match(/\d/g)?.length ?? 0) >= 4);
-}
-
-/** Redacts each string of a list (keeps the list's length and order: step structure preserved). */
-export function redactAll(values: readonly string[]): string[] {
-  return values.map(redact);
 }
