@@ -144,11 +144,12 @@ const UUID_IN_NAME = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 /**
  * Whether a name that should be an identifier (an argument key, a tool name) is itself data a
- * user would not want kept: a secret or personal value redaction recognises, a token-like run, or
- * a segment of 16+ characters mixing letters with several digits (hex ids, map keys that are
- * keys of something else, UUIDs). Field names are words (`repo`, `max_results`, `sha256`), so they pass.
+ * user would not want kept: a secret or personal value redaction recognises, a token-like run, a
+ * UUID, or a segment of 16+ characters switching between letters and digits at least six times
+ * (hex ids, map keys that are keys of something else). Field names are words (`repo`,
+ * `max_results`, `sha256Checksum`), so they pass.
  */
 export function isSecretShapedName(name: string): boolean {
   if (redact(name) !== name || looksLikeToken(name) || UUID_IN_NAME.test(name)) return true;
-  return name.split(/[._-]+/).some((segment) => segment.length >= 16 && /[A-Za-z]/.test(segment) && (segment.match(/\d/g)?.length ?? 0) >= 4);
+  return name.split(/[._-]+/).some((segment) => segment.length >= 16 && (segment.match(/[A-Za-z]\d|\d[A-Za-z]/g)?.length ?? 0) >= 6);
 }

@@ -7,8 +7,8 @@ import fc from 'fast-check';
 
 const base62 = (length: number) => fc.stringMatching(new RegExp(`^[A-Za-z0-9]{${length}}$`));
 
-/** Hex ids of 32–40 characters with enough digits and letters to be an id, not a word. */
-const hexId = fc.stringMatching(/^[0-9a-f]{32,40}$/).filter((s) => (s.match(/\d/g)?.length ?? 0) >= 4 && /[a-f]/.test(s));
+/** Hex ids of 32–40 characters that switch between digits and letters like an id, not a word. */
+const hexId = fc.stringMatching(/^[0-9a-f]{32,40}$/).filter((s) => (s.match(/[a-f]\d|\d[a-f]/g)?.length ?? 0) >= 6);
 
 export const secretToken: fc.Arbitrary<string> = fc.oneof(
   base62(36).map((b) => `ghp_${b}`),
