@@ -27,6 +27,8 @@ export interface LearningControllerDeps {
   skills: SkillService;
   logger: Logger;
   events: EventSink;
+  /** Whether a tool of this name exists here and may be used (a failure report must name one). */
+  knownTool(name: string): boolean;
 }
 
 /**
@@ -70,7 +72,7 @@ export class LearningController extends Disposable {
       events: deps.events,
       logger: deps.logger,
       fileExists: (file) => roots().some((root) => existsSync(path.join(root, file))),
-      knownTool: (name) => vscode.lm.tools.some((tool) => tool.name === name),
+      knownTool: (name) => deps.knownTool(name),
       frameFacts: (name) => deps.skills.inspect(name),
     });
     const controller = new LearningController(service, deps);
