@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { escapeForLine, hasLineBreakingCharacter } from '../../platform/lineText';
+import { RUN_MARKER_VARIABLE } from '../../platform/processSweep';
 import { redact } from '../../privacy/redaction';
 import type { SkillScriptTool } from './scriptDiscovery';
 import { scriptEnvironment } from './scriptEnvironment';
@@ -22,7 +23,7 @@ export interface ScriptRunPlan {
   scriptArgs: string[];
   cwd: string;
   env: Record<string, string>;
-  /** Names of the variables passed (values are never shown). */
+  /** Names of the variables passed (values are never shown), with the run marker the process port adds. */
   envNames: string[];
 }
 
@@ -55,7 +56,7 @@ export async function planScriptRun(tool: SkillScriptTool, input: unknown, conte
     program = resolved;
     args = [tool.file, ...argv.argv];
   }
-  return { ok: true, plan: { tool, program, args, scriptArgs: argv.argv, cwd: context.workspaceFolder, env, envNames: Object.keys(env) } };
+  return { ok: true, plan: { tool, program, args, scriptArgs: argv.argv, cwd: context.workspaceFolder, env, envNames: [...Object.keys(env), RUN_MARKER_VARIABLE] } };
 }
 
 /**

@@ -115,7 +115,8 @@ describe('skill scripts: environment allow-list', () => {
     const outcome = await runProcess(nodeProcessPort, { command: process.execPath, args: ['-e', 'console.log(Object.keys(process.env).sort().join(","))'], cwd: dir, env }, { timeoutMs: 5000 });
     const names = outcome.stdout.trim().split(',').filter(Boolean);
     assert.ok(!names.includes('SECRET_TOKEN'));
-    assert.ok(names.every((n) => ['PATH', 'HOME', 'LANG'].includes(n)), names.join(','));
+    // The run marker (a random value) lets the runner find processes that detach with setsid.
+    assert.ok(names.every((n) => ['PATH', 'HOME', 'LANG', 'TOOLSHED_SCRIPT_RUN'].includes(n)), names.join(','));
   });
 });
 
@@ -142,7 +143,7 @@ describe('skill scripts: planning a run', () => {
     assert.equal(plan.plan.program, path.join(path.dirname(process.execPath), 'node'));
     assert.deepEqual(plan.plan.args, ['/skills/count/scripts/count_lines.js', 'src/a.ts', 'it\'s']);
     assert.equal(plan.plan.cwd, '/ws');
-    assert.deepEqual(plan.plan.envNames, ['PATH', 'HOME']);
+    assert.deepEqual(plan.plan.envNames, ['PATH', 'HOME', 'TOOLSHED_SCRIPT_RUN']);
     const described = describeScriptRun(plan.plan).lines.join('\n');
     assert.match(described, /Interpreter: .*\/node\nScript: \/skills\/count\/scripts\/count_lines\.js\nArguments: src\/a\.ts 'it'\\''s'\nWorking directory: \/ws/);
     assert.match(described, /allowed-tools: \(not restricted by the skill\)/);
