@@ -49,7 +49,6 @@ describe('skill scripts: process runner (real processes)', () => {
       require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(c.pid)); setInterval(() => {}, 1000);`;
     const outcome = await runProcess(nodeProcessPort, node(code), { timeoutMs: 700 });
     assert.equal(outcome.timedOut, true);
-    assert.ok(outcome.durationMs < 5000, `settled in ${outcome.durationMs} ms`);
     assert.ok(outcome.pid && (await waitGone(outcome.pid)), 'the script process is gone');
     assert.ok(existsSync(pidFile));
     assert.ok(await waitGone(Number(readFileSync(pidFile, 'utf8'))), 'its child is gone too');
@@ -65,7 +64,6 @@ describe('skill scripts: process runner (real processes)', () => {
     setTimeout(() => cancel(), 300);
     const outcome = await pending;
     assert.equal(outcome.cancelled, true);
-    assert.ok(outcome.durationMs < 5000);
     assert.ok(outcome.pid && (await waitGone(outcome.pid)));
     assert.match(formatScriptOutcome(planFor(), outcome, 60_000).text, /cancelled by the user/);
   });
