@@ -9,7 +9,7 @@ import { expandedChars } from './yamlStructure';
 export const DEFAULT_MAX_SKILL_CHARS = 512 * 1024;
 export const DEFAULT_MAX_EXPANDED_FILE_CHARS = 1024 * 1024;
 
-export interface ExpandedOverflow {
+interface ExpandedOverflow {
   /** The field at which the bound was passed. */
   key: string;
   limit: number;

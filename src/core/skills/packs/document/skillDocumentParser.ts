@@ -62,7 +62,7 @@ export const DEFAULT_MAX_CHARS = 1024 * 1024;
 export const DEFAULT_MAX_PROBLEMS = 200;
 export const DEFAULT_PARSE_BUDGET_MS = 5000;
 export const DEFAULT_MAX_ERRORS = 1000;
-export { DEFAULT_MAX_EXPANDED_FILE_CHARS, DEFAULT_MAX_SKILL_CHARS, detectSkillFormat };
+export { detectSkillFormat };
 /** JSON documents with more values than this skip the (slow) YAML pass for exact positions. */
 const JSON_POSITION_LIMIT = 5000;
 export function parseSkillDocument(text: string, fileName: string, options: ParseOptions = {}): ParseResult {
