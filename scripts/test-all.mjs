@@ -1,3 +1,4 @@
+// @ts-check
 // `npm test`: type-check, lint, unit tests (plain Node), then the real-extension-host layer
 // (offline code-server + Chromium: in-host suite, page checks, the `npm start` demo), then the
 // packaging checks of the VSIX. Ends with the failing tests' names and one line,
@@ -14,14 +15,18 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(path.join(ROOT, 'package.json'));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
+/** @param {string} title */
 function step(title) {
   console.log(`\n=== ${title} ===`);
 }
 
-// 1. Type-check: fail fast, nothing else is worth running on a broken build.
-step('type-check (tsc --noEmit -p .)');
+// 1. Type-check: fail fast, nothing else is worth running on a broken build. The TypeScript
+// sources, then the JavaScript modules (scripts, host runners, benches) through their JSDoc.
+step('type-check (tsc --noEmit -p ., tsc -p tsconfig.mjs.json)');
 const tsc = path.join(path.dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
-if (spawnSync(process.execPath, [tsc, '--noEmit', '-p', '.'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) {
+const typeChecked = ['tsconfig.json', 'tsconfig.mjs.json'].every((project) =>
+  spawnSync(process.execPath, [tsc, '--noEmit', '-p', project], { cwd: ROOT, stdio: 'inherit' }).status === 0);
+if (!typeChecked) {
   console.log('type-check failed');
   for (const line of summaryLines([{ layer: 'type-check', passed: 0, failed: 1, failedTitles: ['tsc --noEmit -p . (errors above)'] }])) console.log(line);
   process.exit(1);
@@ -32,8 +37,8 @@ if (spawnSync(process.execPath, [tsc, '--noEmit', '-p', '.'], { cwd: ROOT, stdio
 step('lint (eslint --max-warnings 0, knip)');
 const eslint = path.join(path.dirname(require.resolve('eslint/package.json')), 'bin', 'eslint.js');
 const knip = path.join(path.dirname(require.resolve('knip')), '..', 'bin', 'knip.js'); // knip exports no package.json
-const lint = { passed: 0, failed: 0, failedTitles: [] };
-for (const [name, args] of [['eslint', [eslint, '.', '--max-warnings', '0']], ['knip', [knip]]]) {
+const lint = { passed: 0, failed: 0, failedTitles: /** @type {string[]} */ ([]) };
+for (const [name, args] of /** @type {Array<[string, string[]]>} */ ([['eslint', [eslint, '.', '--max-warnings', '0']], ['knip', [knip]]])) {
   const clean = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' }).status === 0;
   lint[clean ? 'passed' : 'failed'] += 1;
   if (!clean) lint.failedTitles.push(`${name} (problems above)`);
@@ -57,7 +62,7 @@ const unitRun = spawnSync(process.execPath, [mochaBin, '--reporter', path.join(R
   stdio: 'inherit',
   env: { ...process.env, TOOLSHED_MOCHA_SUMMARY: summaryFile },
 });
-const unit = { passed: 0, failed: 0, failedTitles: [] };
+const unit = { passed: 0, failed: 0, failedTitles: /** @type {string[]} */ ([]) };
 if (existsSync(summaryFile)) {
   const stats = JSON.parse(readFileSync(summaryFile, 'utf8'));
   unit.passed = stats.passes;
@@ -74,7 +79,7 @@ console.log(`unit: ${unit.passed} passed, ${unit.failed} failed`);
 // 3. Host layer: the offline extension host over the build above (reuses runOffline's functions).
 // .ci/run sets TOOLSHED_EXPECT_COLD_HOST=1 with an empty TOOLSHED_HOST_CACHE, so every CI run
 // installs the host the way a newcomer's first `npm test` does; that install is one check.
-const host = { passed: 0, failed: 0, failedTitles: [] };
+const host = { passed: 0, failed: 0, failedTitles: /** @type {string[]} */ ([]) };
 const expectColdHost = process.env.TOOLSHED_EXPECT_COLD_HOST === '1' && process.env.TOOLSHED_SKIP_HOST !== '1';
 const { hostCacheRoot, hostInstalled } = await import('../test/host/offlineHost.mjs');
 const cacheWasEmpty = !existsSync(hostCacheRoot()) || readdirSync(hostCacheRoot()).length === 0;
@@ -105,7 +110,7 @@ if (process.env.TOOLSHED_SKIP_HOST === '1') {
 
 // 4. Packaging: the production VSIX a user installs, and what is (not) inside it.
 step('package (npm run package)');
-const pack = { passed: 0, failed: 0, failedTitles: [] };
+const pack = { passed: 0, failed: 0, failedTitles: /** @type {string[]} */ ([]) };
 try {
   const { buildVsix, checkVsix } = await import('./package.mjs');
   buildVsix();
@@ -115,9 +120,10 @@ try {
     if (!check.ok) pack.failedTitles.push(check.title);
   }
 } catch (error) {
-  console.log(`  ✗ packaging failed: ${error.message}`);
+  const message = error instanceof Error ? error.message : String(error);
+  console.log(`  ✗ packaging failed: ${message}`);
   pack.failed += 1;
-  pack.failedTitles.push(`packaging failed: ${error.message}`);
+  pack.failedTitles.push(`packaging failed: ${message}`);
 }
 console.log(`package: ${pack.passed} passed, ${pack.failed} failed`);
 

@@ -4,10 +4,14 @@
 /** How many names the final line itself carries; all of them are listed just above it. */
 const NAMES_ON_SUMMARY_LINE = 5;
 
+/** @typedef {{ layer: string, passed: number, failed: number, failedTitles?: string[] }} LayerResult */
+
 /**
  * `layers`: [{ layer, passed, failed, failedTitles }] in run order. Returns the lines to print:
  * one `✗ layer: title` per failing test, then `N passed, M failed` naming the failures (and how
  * many failures have no name, e.g. a crashed layer).
+ * @param {LayerResult[]} layers
+ * @returns {string[]}
  */
 export function summaryLines(layers) {
   const passed = layers.reduce((sum, layer) => sum + layer.passed, 0);
@@ -23,7 +27,12 @@ export function summaryLines(layers) {
   return lines;
 }
 
-/** Titles of the failed entries of a `{ state, fullTitle }` list, each prefixed with `where › `. */
+/**
+ * Titles of the failed entries of a `{ state, fullTitle }` list, each prefixed with `where › `.
+ * @param {Array<{ state: string, fullTitle: string }>} tests
+ * @param {string} where
+ * @returns {string[]}
+ */
 export function failedTitles(tests, where) {
   return tests.filter((test) => test.state === 'failed').map((test) => `${where} › ${test.fullTitle}`);
 }

@@ -7,7 +7,7 @@ import { registerLanguageModelTools } from './lmTools/registerLanguageModelTools
 import { registerManageTools } from './tools/manageToolsCommand';
 import { createOutputChannelLogger } from './outputChannelLogger';
 import { createServices, type ToolshedServices } from './services';
-import { registerSkillSurfaces } from './views/registerSkillSurfaces';
+import { registerSkillSurfaces } from './registerSkillSurfaces';
 import { proposedSkillsGroup } from './learning/proposedGroup';
 import { registerProposalCommands } from './learning/proposalCommands';
 import { registerExportPackCommand } from './learning/exportPackCommand';
