@@ -1,5 +1,9 @@
 import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import fc from 'fast-check';
+import { main } from '../../../src/cli/main';
 import { makeLearning } from './helpers';
 
 const encode = (text: string) => new TextEncoder().encode(text);
@@ -38,5 +42,29 @@ describe('learned-skill snapshots: other tenants', () => {
     const report = await target.learning.importSnapshot(encode(await snapshotOf('acme')));
     assert.deepEqual(report.movedToTenant, []);
     assert.deepEqual(target.service.learnedSkills().filter((r) => r.scope_mode === 'tenant').map((r) => r.scope_tenant_id), ['acme']);
+  });
+
+  it('toolshed import --tenant moves another tenant\'s skill and says so; --tenant "" leaves it out', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-tenant-cli-'));
+    try {
+      const snapshot = path.join(dir, 'learned.jsonl');
+      writeFileSync(snapshot, await snapshotOf('acme'));
+      const run = async (...argv: string[]) => {
+        let out = '';
+        const code = await main(argv, { stdout: (t) => { out += t; }, stderr: (t) => { out += t; } });
+        return { code, out };
+      };
+      for (const [folder, tenant, expected] of [['mine', 'mine', /1 tenant skill\(s\) of another tenant moved into this tenant: deploy-tenant \(from acme\)/], ['none', '', /1 tenant skill\(s\) of another tenant not imported .*: deploy-tenant/]] as const) {
+        mkdirSync(path.join(dir, folder));
+        const imported = await run('import', snapshot, '--storage', path.join(dir, folder), '--tenant', tenant);
+        assert.equal(imported.code, 0, imported.out);
+        assert.match(imported.out, expected);
+        const exported = await run('export', '--storage', path.join(dir, folder));
+        assert.ok(!exported.out.includes('"scope_tenant_id":"acme"'), exported.out);
+        assert.equal(exported.out.includes('"scope_tenant_id":"mine"'), tenant === 'mine', exported.out);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
