@@ -77,15 +77,15 @@ async function main(): Promise<void> {
     }
   }
   const service = await relevanceService(root);
-  for (const mode of ['search', 'hybrid'] as const) {
+  for (const [mode, answers] of [['search', 'oracle'], ['hybrid', 'oracle'], ['hybrid', 'unusable']] as const) {
     for (const half of ['tune', 'test', 'all'] as const) {
       const subset = half === 'all' ? cases : cases.filter((c) => c.half === half);
-      const counts = await runPreflight(service, subset, mode);
+      const counts = await runPreflight(service, subset, mode, answers);
       const r = rates(counts);
       rows.push({
-        case: `defaults through pre-flight: ${mode}, ${half} half`, min_relevance: defaults.minRelevance, ask_model_below: defaults.askModelBelowRelevance, requests: counts.requests, ...r,
-        target: mode === 'hybrid' ? 'no-skill ≤ 0.10, one-skill ≥ 0.95, selection ≤ 0.25/turn' : 'informational (no model)',
-        ok: mode === 'hybrid' ? r.no_skill_injection_rate <= 0.1 && r.one_skill_hit_rate >= 0.95 && r.selection_requests_per_turn <= 0.25 : undefined,
+        case: `defaults through pre-flight: ${mode}${mode === 'hybrid' ? (answers === 'oracle' ? ' (oracle model)' : ' (unusable model answers)') : ''}, ${half} half`, min_relevance: defaults.minRelevance, ask_model_below: defaults.askModelBelowRelevance, requests: counts.requests, ...r,
+        target: mode === 'hybrid' && answers === 'oracle' ? 'no-skill ≤ 0.10, one-skill ≥ 0.95, selection ≤ 0.25/turn' : 'informational',
+        ok: mode === 'hybrid' && answers === 'oracle' ? r.no_skill_injection_rate <= 0.1 && r.one_skill_hit_rate >= 0.95 && r.selection_requests_per_turn <= 0.25 : undefined,
       });
     }
   }

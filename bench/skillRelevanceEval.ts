@@ -55,8 +55,11 @@ export interface TurnCounts {
   injectedSkills: number;
 }
 
-/** Runs each case through pre-flight in `mode`; the oracle answers any selection request. */
-export async function runPreflight(service: SkillService, cases: readonly RelevanceCase[], mode: 'search' | 'hybrid'): Promise<TurnCounts> {
+/**
+ * Runs each case through pre-flight in `mode`; any selection request is answered by the oracle
+ * or, with `unusable`, by prose (the fallback a failed or garbled selection takes).
+ */
+export async function runPreflight(service: SkillService, cases: readonly RelevanceCase[], mode: 'search' | 'hybrid', answers: 'oracle' | 'unusable' = 'oracle'): Promise<TurnCounts> {
   const counts: TurnCounts = { requests: 0, noSkillInjected: 0, noSkill: 0, oneSkillRight: 0, oneSkillOnlyRight: 0, oneSkill: 0, selectionRequests: 0, injectedSkills: 0 };
   const defaults = skillsConfigSchema.parse({});
   for (const c of cases) {
@@ -66,7 +69,7 @@ export async function runPreflight(service: SkillService, cases: readonly Releva
         asked++;
         const prompt = messages[0]?.parts[0]?.kind === 'text' ? messages[0].parts[0].text : '';
         const offered = [...prompt.matchAll(/^- ([^:\n]+):/gm)].map((m) => m[1]);
-        yield { kind: 'text', text: JSON.stringify({ skills: c.gold && offered.includes(c.gold) ? [c.gold] : [] }) };
+        yield { kind: 'text', text: answers === 'unusable' ? 'Sure! The first skill looks useful.' : JSON.stringify({ skills: c.gold && offered.includes(c.gold) ? [c.gold] : [] }) };
       },
       countTokens: async (text) => Math.ceil(text.length / 4),
     };

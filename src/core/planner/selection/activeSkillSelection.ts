@@ -71,8 +71,11 @@ export async function selectActiveSkills(request: SelectionRequest, deps: Select
   });
   if (slots <= 0 || open.length === 0) return result([]);
   if (request.mode === 'search') return result(bySearch());
-  if (request.mode === 'hybrid' && !hybridNeedsModel(open, slots, { confident: request.askModelBelowRelevance ?? 0 })) return result(bySearch());
-  if (!deps.model) return result(bySearch(), { wouldAskModel: true });
+  const confident = request.mode === 'hybrid' ? request.askModelBelowRelevance ?? 0 : 0;
+  if (request.mode === 'hybrid' && !hybridNeedsModel(open, slots, { confident })) return result(bySearch());
+  // Without the model's answer, a candidate it was asked to confirm is not injected.
+  const unconfirmed = (): ActiveSkill[] => open.filter((c) => (c.relevance ?? 1) >= confident).slice(0, slots).map((c) => ({ name: c.name, reason: 'best match' }));
+  if (!deps.model) return result(unconfirmed(), { wouldAskModel: true });
   const model = deps.model;
   const asked = { askedModel: true, wouldAskModel: true, ...(deps.modelName ? { modelName: deps.modelName } : {}) };
 
@@ -88,9 +91,9 @@ export async function selectActiveSkills(request: SelectionRequest, deps: Select
   }
   if (!failure && deps.signal.isCancelled) failure = 'the request was cancelled';
   const tokens = await countQuietly(model, prompt, answer);
-  if (failure) return result(bySearch(), { ...asked, selectionTokens: tokens, fallbackReason: failure });
+  if (failure) return result(unconfirmed(), { ...asked, selectionTokens: tokens, fallbackReason: failure });
   const parsed = parseSelectionAnswer(answer, open.map((c) => c.name), slots);
-  if (!parsed.ok) return result(bySearch(), { ...asked, selectionTokens: tokens, fallbackReason: parsed.reason });
+  if (!parsed.ok) return result(unconfirmed(), { ...asked, selectionTokens: tokens, fallbackReason: parsed.reason });
   return result(parsed.names.map((name) => ({ name, reason: 'chosen by the model' })), { ...asked, selectionTokens: tokens });
 }
 
