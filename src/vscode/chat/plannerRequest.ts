@@ -13,7 +13,7 @@ import type { ToolshedServices } from '../services';
 import type { ToolshedSettings } from '../../core/config/settingsSchema';
 import { createLanguageModelAdapter, signalOf } from './languageModelAdapter';
 import { createResponseProgress } from './responseProgress';
-import { chooseRequestModel } from './requestModel';
+import { chooseRequestModel, chooseSelectionModel } from './requestModel';
 import type { TurnSession } from './turnSession';
 import { createLmToolExecutor } from './toolExecutor';
 import type { ToolshedTurnMetadata } from './sessionMetadata';
@@ -32,6 +32,12 @@ export function hiddenFromLoop(settings: ToolshedSettings): string[] {
   // The tool style decides between skill_search/skill_get/skill_list and the single `skill` tool.
   const skillTools = settings.skills.enabled ? skillToolsHiddenFromLoop(settings.skills.toolStyle) : [...SKILL_TOOL_NAMES, SKILL_TOOL_NAME];
   return [TOOL_INVOKE_TOOL_NAME, ...skillTools];
+}
+
+/** The model (and its name, for the footer) that chooses the active skills. */
+async function selectionModelFor(requestModel: vscode.LanguageModelChat, settings: ToolshedSettings, token: vscode.CancellationToken) {
+  const chooser = await chooseSelectionModel(requestModel, settings.skills.selectionModel);
+  return { model: createLanguageModelAdapter(chooser, token), modelName: chooser.name };
 }
 
 /**
@@ -87,7 +93,7 @@ export async function handlePlannerRequest(
           maxActive: settings.skills.maxActive,
           selection: settings.skills.selection === 'search'
             ? undefined
-            : { mode: settings.skills.selection, maxActive: settings.skills.maxActive, timeoutMs: settings.skills.selectionTimeoutMs, model, signal: signalOf(token) },
+            : { mode: settings.skills.selection, maxActive: settings.skills.maxActive, timeoutMs: settings.skills.selectionTimeoutMs, askModelBelowRelevance: settings.skills.askModelBelowRelevance, ...(await selectionModelFor(chosen.model, settings, token)), signal: signalOf(token) },
         })
       : undefined;
     const toolStyle = settings.skills.toolStyle;
