@@ -51,7 +51,7 @@ function simulate(prepared: readonly Prepared[], minRelevance: number, confident
     count(search, p.c, passingGate(p.top.slice(0, topK), minRelevance).map((h) => h.name), false);
     const open = passingGate(p.candidates, minRelevance);
     const ask = hybridNeedsModel(open, maxActive, { confident });
-    const names = ask ? (p.c.gold && open.some((o) => o.name === p.c.gold) ? [p.c.gold] : []) : open.slice(0, maxActive).map((o) => o.name);
+    const names = ask ? (p.c.gold && open.some((o) => o.name === p.c.gold) ? [p.c.gold] : []) : passingGate(open, confident).slice(0, maxActive).map((o) => o.name);
     count(hybrid, p.c, names, ask);
   }
   return { search, hybrid };

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { runPlanner } from '../../core/planner/plannerLoop';
 import { plannerSkillsFrom } from '../../core/planner/skillsPort';
+import { preflightOptionsFrom } from '../../core/planner/preflightOptions';
 import { modelSkillSummarizer } from '../../core/planner/skillSummarizer';
 import { createSingleSkillTool, skillToolsHiddenFromLoop, withSingleSkillTool } from '../../core/planner/singleSkillPort';
 import { plannerToolRunFrom } from '../../core/planner/toolRunPort';
@@ -83,18 +84,15 @@ export async function handlePlannerRequest(
     // The frame (the chat command) lifts skills of the same frame or domain (effectiveness rules).
     const skillContext = { ...services.skillContext(run, session.pinnedSkills), frame: request.command };
     const discoverySkills = settings.skills.enabled
-      ? plannerSkillsFrom(services.skills, skillContext, {
+      ? plannerSkillsFrom(services.skills, skillContext, preflightOptionsFrom(settings.skills, {
           // Learned warnings (<skill_warnings>) share the pre-flight budget.
           maxTokens: learning.skillsMaxTokens,
-          topK: settings.skills.topK,
           pinnedNames,
           countTokens: (text) => model.countTokens(text),
           summarize: settings.skills.summarize ? modelSkillSummarizer(model, signalOf(token)) : undefined,
-          maxActive: settings.skills.maxActive,
-          selection: settings.skills.selection === 'search'
-            ? undefined
-            : { mode: settings.skills.selection, maxActive: settings.skills.maxActive, timeoutMs: settings.skills.selectionTimeoutMs, askModelBelowRelevance: settings.skills.askModelBelowRelevance, ...(await selectionModelFor(chosen.model, settings, token)), signal: signalOf(token) },
-        })
+          chooser: settings.skills.selection === 'search' ? undefined : await selectionModelFor(chosen.model, settings, token),
+          signal: signalOf(token),
+        }))
       : undefined;
     const toolStyle = settings.skills.toolStyle;
     // toolStyle single|both: the `skill` tool with this run's listing (see singleSkillPort.ts).

@@ -72,9 +72,9 @@ export async function selectActiveSkills(request: SelectionRequest, deps: Select
   if (slots <= 0 || open.length === 0) return result([]);
   if (request.mode === 'search') return result(bySearch());
   const confident = request.mode === 'hybrid' ? request.askModelBelowRelevance ?? 0 : 0;
-  if (request.mode === 'hybrid' && !hybridNeedsModel(open, slots, { confident })) return result(bySearch());
-  // Without the model's answer, a candidate it was asked to confirm is not injected.
+  // hybrid: a candidate below the confirmation threshold is injected only when a model chose it.
   const unconfirmed = (): ActiveSkill[] => open.filter((c) => (c.relevance ?? 1) >= confident).slice(0, slots).map((c) => ({ name: c.name, reason: 'best match' }));
+  if (request.mode === 'hybrid' && !hybridNeedsModel(open, slots, { confident })) return result(unconfirmed());
   if (!deps.model) return result(unconfirmed(), { wouldAskModel: true });
   const model = deps.model;
   const asked = { askedModel: true, wouldAskModel: true, ...(deps.modelName ? { modelName: deps.modelName } : {}) };

@@ -53,7 +53,7 @@ export async function activeSkillsPreflight(service: SkillService, ctx: SkillReq
   );
   const note = outcome.fallbackReason
     ? `Skill selection used the search order: ${outcome.fallbackReason}.`
-    : outcome.wouldAskModel && !outcome.askedModel ? 'A model would choose among these close candidates; without one the search order is used.' : undefined;
+    : outcome.wouldAskModel && !outcome.askedModel ? `A model would be asked to choose among ${candidates.length} candidate${candidates.length === 1 ? '' : 's'} (${candidates.slice(0, 5).map((c) => `${c.name} ${(c.relevance ?? 1).toFixed(2)}`).join(', ')}); without its answer only those at or above toolshed.skills.askModelBelowRelevance are injected.` : undefined;
   const chosen = outcome.active.filter((skill) => skill.reason !== 'pinned');
   const relevance = new Map(candidates.map((c) => [c.name, c.relevance]));
   const empty: ActiveSkillsBlock = { block: '', used: [], selectionTokens: outcome.selectionTokens, note, ...(outcome.modelName ? { selectionModel: outcome.modelName } : {}) };
