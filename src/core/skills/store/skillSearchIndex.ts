@@ -1,6 +1,7 @@
 import type { TaskType } from '../../config/settingsSchema';
 import { FieldStats } from '../../search/bm25f';
 import { idfCoverage } from '../../search/termCoverage';
+import { bm25Idf } from '../../search/ftsBm25';
 import type { SkillOrigin } from '../skillSchema';
 import { identityKey, scopeRank } from './skillScope';
 import type { SkillIdentity } from './skillScope';
@@ -36,6 +37,13 @@ const BODY_WEIGHTS: Record<SkillFtsField, number> = { name: 0, title: 0, trigger
  * relevance set, bench/skillRelevanceBench.ts).
  */
 export const BODY_MATCH = 0.25;
+/**
+ * Documents assumed besides the store's own when weighing request terms: with a handful of
+ * skills every word they contain would look common (low IDF) next to the words they lack, and
+ * a single matching skill could never score well; the prior keeps the scale of a ~50-skill
+ * collection however few are installed.
+ */
+const PRIOR_DOCS = 50;
 
 export interface SkillEntry {
   docId: number;
@@ -206,7 +214,8 @@ export class SkillSearchIndex {
     if (!stats || !stats.has(docId) || terms.length === 0) return 0;
     const describing = new Set(stats.documentTerms(docId, DESCRIBING_WEIGHTS).map((t) => t.term));
     const body = new Set(stats.documentTerms(docId, BODY_WEIGHTS).map((t) => t.term));
-    return idfCoverage({ terms, idf: (term) => stats.idf(term), match: (term) => (describing.has(term) ? 1 : body.has(term) ? BODY_MATCH : 0) });
+    const docs = stats.size + PRIOR_DOCS;
+    return idfCoverage({ terms, idf: (term) => bm25Idf(docs, stats.df(term)), match: (term) => (describing.has(term) ? 1 : body.has(term) ? BODY_MATCH : 0) });
   }
 
   /**
