@@ -16,7 +16,7 @@ import { hybridNeedsModel } from '../src/core/planner/selection/hybridDecision';
 import { passingGate } from '../src/core/skills/relevantSkills';
 import type { SelectionCandidateRow } from '../src/core/skills/relevantSkills';
 import { HYBRID_CANDIDATES } from '../src/core/planner/selection/activeSkillSelection';
-import { rates, readRelevanceSet, relevanceService, runPreflight } from './skillRelevanceEval';
+import { countTurn, emptyCounts, rates, readRelevanceSet, relevanceService, runPreflight } from './skillRelevanceEval';
 import type { RelevanceCase, TurnCounts } from './skillRelevanceEval';
 
 // Run from the repository root (runTsBench sets the working directory).
@@ -31,28 +31,14 @@ interface Prepared {
 }
 
 function simulate(prepared: readonly Prepared[], minRelevance: number, confident: number, topK: number, maxActive: number): { search: TurnCounts; hybrid: TurnCounts } {
-  const empty = (): TurnCounts => ({ requests: 0, noSkillInjected: 0, noSkill: 0, oneSkillRight: 0, oneSkillOnlyRight: 0, oneSkill: 0, selectionRequests: 0, injectedSkills: 0 });
-  const search = empty();
-  const hybrid = empty();
-  const count = (counts: TurnCounts, c: RelevanceCase, names: string[], asked: boolean) => {
-    counts.requests++;
-    counts.injectedSkills += names.length;
-    if (asked) counts.selectionRequests++;
-    if (c.gold === null) {
-      counts.noSkill++;
-      if (names.length) counts.noSkillInjected++;
-    } else {
-      counts.oneSkill++;
-      if (names.includes(c.gold)) counts.oneSkillRight++;
-      if (names.length === 1 && names[0] === c.gold) counts.oneSkillOnlyRight++;
-    }
-  };
+  const search = emptyCounts();
+  const hybrid = emptyCounts();
   for (const p of prepared) {
-    count(search, p.c, passingGate(p.top.slice(0, topK), minRelevance).map((h) => h.name), false);
+    countTurn(search, p.c, passingGate(p.top.slice(0, topK), minRelevance).map((h) => h.name), 0);
     const open = passingGate(p.candidates, minRelevance);
     const ask = hybridNeedsModel(open, maxActive, { confident });
     const names = ask ? (p.c.gold && open.some((o) => o.name === p.c.gold) ? [p.c.gold] : []) : passingGate(open, confident).slice(0, maxActive).map((o) => o.name);
-    count(hybrid, p.c, names, ask);
+    countTurn(hybrid, p.c, names, ask ? 1 : 0);
   }
   return { search, hybrid };
 }

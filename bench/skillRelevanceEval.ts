@@ -60,7 +60,7 @@ export interface TurnCounts {
  * or, with `unusable`, by prose (the fallback a failed or garbled selection takes).
  */
 export async function runPreflight(service: SkillService, cases: readonly RelevanceCase[], mode: 'search' | 'hybrid', answers: 'oracle' | 'unusable' = 'oracle'): Promise<TurnCounts> {
-  const counts: TurnCounts = { requests: 0, noSkillInjected: 0, noSkill: 0, oneSkillRight: 0, oneSkillOnlyRight: 0, oneSkill: 0, selectionRequests: 0, injectedSkills: 0 };
+  const counts = emptyCounts();
   const defaults = skillsConfigSchema.parse({});
   for (const c of cases) {
     let asked = 0;
@@ -77,20 +77,28 @@ export async function runPreflight(service: SkillService, cases: readonly Releva
       maxTokens: defaults.maxTokens, topK: defaults.topK, pinnedNames: [], countTokens: async (t) => Math.ceil(t.length / 4), maxActive: defaults.maxActive,
       selection: mode === 'search' ? undefined : { mode, maxActive: defaults.maxActive, timeoutMs: defaults.selectionTimeoutMs, askModelBelowRelevance: defaults.askModelBelowRelevance, model: oracle, signal: { isCancelled: false } },
     });
-    const names = (await port.preflight(c.request)).used.map((u) => u.name);
-    counts.requests++;
-    counts.selectionRequests += asked;
-    counts.injectedSkills += names.length;
-    if (c.gold === null) {
-      counts.noSkill++;
-      if (names.length) counts.noSkillInjected++;
-    } else {
-      counts.oneSkill++;
-      if (names.includes(c.gold)) counts.oneSkillRight++;
-      if (names.length === 1 && names[0] === c.gold) counts.oneSkillOnlyRight++;
-    }
+    countTurn(counts, c, (await port.preflight(c.request)).used.map((u) => u.name), asked);
   }
   return counts;
+}
+
+export function emptyCounts(): TurnCounts {
+  return { requests: 0, noSkillInjected: 0, noSkill: 0, oneSkillRight: 0, oneSkillOnlyRight: 0, oneSkill: 0, selectionRequests: 0, injectedSkills: 0 };
+}
+
+/** Adds one turn: the skills it injected and how many selection requests it made. */
+export function countTurn(counts: TurnCounts, c: RelevanceCase, names: readonly string[], selectionRequests: number): void {
+  counts.requests++;
+  counts.selectionRequests += selectionRequests;
+  counts.injectedSkills += names.length;
+  if (c.gold === null) {
+    counts.noSkill++;
+    if (names.length) counts.noSkillInjected++;
+  } else {
+    counts.oneSkill++;
+    if (names.includes(c.gold)) counts.oneSkillRight++;
+    if (names.length === 1 && names[0] === c.gold) counts.oneSkillOnlyRight++;
+  }
 }
 
 export function rates(counts: TurnCounts): Record<string, number> {

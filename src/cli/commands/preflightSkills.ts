@@ -4,7 +4,7 @@ import { preflightOptionsFrom } from '../../core/planner/preflightOptions';
 import { plannerSkillsFrom } from '../../core/planner/skillsPort';
 import { escapeForLine } from '../terminalText';
 import type { CliCommand } from '../cliCommand';
-import { cliSkillService, packsFromDirs, parseSkillArgs } from './skillCliSupport';
+import { cliSkillService, loadPacksReportingErrors, parseSkillArgs } from './skillCliSupport';
 
 export const preflightSkillsCommand: CliCommand = {
   path: ['preflight', 'skills'],
@@ -27,8 +27,7 @@ export const preflightSkillsCommand: CliCommand = {
     const defaults = skillsConfigSchema.parse({});
     const service = await cliSkillService();
     try {
-      const summary = await service.loadPacks(packsFromDirs(parsed.packs));
-      for (const problem of summary.problems.filter((p) => p.severity === 'error')) io.stderr(`${escapeForLine(problem.file)}:${problem.line}:${problem.column}: error: ${escapeForLine(problem.message)}\n`);
+      await loadPacksReportingErrors(service, parsed.packs, io);
       const countTokens = (text: string) => lengthTokenCounter.count(text);
       const port = plannerSkillsFrom(service, { includeWorkspacePacks: true }, preflightOptionsFrom(defaults, { pinnedNames: [], countTokens, signal: { isCancelled: false } }));
       const result = await port.preflight(request);
