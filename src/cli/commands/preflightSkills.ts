@@ -37,7 +37,11 @@ export const preflightSkillsCommand: CliCommand = {
         io.stdout(`${JSON.stringify({ request, min_relevance: defaults.minRelevance, selection: defaults.selection, injected, ...(result.note ? { note: result.note } : {}), tokens }, null, 2)}\n`);
         return 0;
       }
-      if (injected.length === 0) io.stdout(`Nothing would be injected: no skill reaches toolshed.skills.minRelevance ${defaults.minRelevance} for "${escapeForLine(request)}".\n`);
+      if (injected.length === 0) {
+        io.stdout(result.note
+          ? `Nothing would be injected without a model's choice for "${escapeForLine(request)}".\n`
+          : `Nothing would be injected: no skill reaches toolshed.skills.minRelevance ${defaults.minRelevance} for "${escapeForLine(request)}".\n`);
+      }
       for (const skill of injected) io.stdout(`${skill.relevance === null ? '  –  ' : skill.relevance.toFixed(3)}  ${escapeForLine(skill.name)} (${escapeForLine(skill.reason)})\n`);
       if (result.note) io.stdout(`${escapeForLine(result.note)}\n`);
       if (injected.length) io.stdout(`≈ ${tokens} tokens injected (selection: ${defaults.selection}, min relevance ${defaults.minRelevance}).\n`);

@@ -99,6 +99,9 @@ describe('toolshed CLI', () => {
     assert.deepEqual(result.injected.map((s) => s.name), ['pack.core.git.commit_message']);
     assert.ok(result.injected[0]!.relevance >= 0.9);
     assert.equal(result.selection, 'hybrid');
+    const unsure = await cli('preflight', 'skills', '--packs', packs, 'bump lodash to the latest version');
+    assert.match(unsure.out, /^Nothing would be injected without a model's choice/);
+    assert.match(unsure.out, /A model would be asked to choose among 1 candidate \(pack\.core\.dependencies\.upgrade 0\.\d\d\)/);
     assert.equal((await cli('preflight', 'skills', 'no packs')).code, 2);
   });
 
