@@ -2,7 +2,7 @@ import { skillsConfigSchema } from '../../core/config/settingsSchema';
 import { lengthTokenCounter } from '../../core/platform/basicPorts';
 import { preflightOptionsFrom } from '../../core/planner/preflightOptions';
 import { plannerSkillsFrom } from '../../core/planner/skillsPort';
-import { escapeForLine } from '../terminalText';
+import { escapeForLine } from '../../core/platform/lineText';
 import type { CliCommand } from '../cliCommand';
 import { cliSkillService, loadPacksReportingErrors, parseSkillArgs } from './skillCliSupport';
 

@@ -10,7 +10,7 @@ import { createSkillService } from '../../core/skills/skillService';
 import type { SkillService } from '../../core/skills/skillService';
 import type { ResolvedSkillPack } from '../../core/skills/packs/skillPackSources';
 import type { CliIo } from '../cliCommand';
-import { escapeForLine } from '../terminalText';
+import { escapeForLine } from '../../core/platform/lineText';
 
 /** Shared plumbing of the skill CLI commands (argument parsing, an in-memory service over packs). */
 
