@@ -9,7 +9,6 @@ import type { HitAdjuster } from './skillFinder';
 import { declaredToolNames, INJECTION_WRAPPER, makeSafe, RAW_WRAPPER, renderWithinBudget } from './render/skillRendering';
 import type { SafeSkill } from './render/skillRendering';
 import { summarizeWithinBudget } from './render/modelSummary';
-import type { SkillSummarizer } from './render/modelSummary';
 import type { SkillRecord } from './skillSchema';
 import type { SkillStore, StoreFilter } from './store/skillStore';
 import { skillGetInputSchema, skillListInputSchema, skillSearchInputSchema } from './skillToolSchemas';
@@ -17,6 +16,8 @@ import type { SkillGetOutput, SkillListOutput, SkillSearchOutput, SkillSearchTyp
 import { ToolReferenceGate, type ToolGate } from './render/toolReferenceGate';
 import { suggestedTools } from './suggestedTools';
 import { expandWithCluster } from './clusterExpansion';
+import { passingGate } from './relevantSkills';
+import type { RelevantRequest, RelevantResult, SelectionCandidateRow } from './relevantSkills';
 import type { ClusterExpansionDeps } from './clusterExpansion';
 
 /**
@@ -65,34 +66,6 @@ export interface DirectoryResult {
   count: number;
 }
 
-export interface RelevantRequest {
-  task: string;
-  top_k?: number;
-  max_tokens?: number;
-  task_type?: TaskType;
-  /** Skills already in the prompt (pinned): neither injected again nor counted. */
-  exclude?: readonly string[];
-  /** `toolshed.skills.summarize`: condenses what structured compression had to cut (falls back on any failure). */
-  summarize?: SkillSummarizer;
-}
-
-export interface RelevantResult {
-  /** Injection block for the system prompt ('' when nothing relevant or disabled). */
-  text: string;
-  skills: string[];
-  top_k_used: number;
-  raw_tokens_est: number;
-  final_tokens_est: number;
-  was_summarized: boolean;
-  search_type: SkillSearchType | 'none';
-  /** Relevant skills that did not fit the budget (gated names). */
-  omitted: string[];
-  /** Skills added as cluster siblings of a top match (part of `skills`; toolshed.skills.clusterExpansion). */
-  cluster_siblings: string[];
-  /** Tools the injected skills name that this run may use (never a denied or hidden one). */
-  suggested_tools: string[];
-}
-
 export interface QueryDeps {
   store: SkillStore;
   config: () => SkillsConfig;
@@ -126,7 +99,7 @@ export class SkillQueries {
     // Logged like every output: redacted and tool-gated (a query may hold a secret or a denied name).
     this.deps.events.emit({ type: 'skill_search_query', payload: { query: gate.text(redact(input.query)), requested_search_type: input.search_type, effective_search_type: effective, results_count: hits.length } });
     const output: SkillSearchOutput = {
-      skills: hits.map((hit) => ({ name: clean(hit.name), title: clean(hit.title), trigger: this.cleanShort(hit.trigger, 300, gate), task_type: hit.task_type, score: hit.score })),
+      skills: hits.map((hit) => ({ name: clean(hit.name), title: clean(hit.title), trigger: this.cleanShort(hit.trigger, 300, gate), task_type: hit.task_type, score: hit.score, ...(hit.relevance === undefined ? {} : { relevance: hit.relevance }) })),
       query: clean(input.query),
       search_type: effective,
     };
@@ -238,11 +211,14 @@ export class SkillQueries {
     const config = this.deps.config();
     const topK = request.top_k ?? config.topK;
     const budget = request.max_tokens ?? config.maxTokens;
-    const none: RelevantResult = { text: '', skills: [], top_k_used: topK, raw_tokens_est: 0, final_tokens_est: 0, was_summarized: false, search_type: 'none', omitted: [], cluster_siblings: [], suggested_tools: [] };
+    const none: RelevantResult = { text: '', skills: [], top_k_used: topK, raw_tokens_est: 0, final_tokens_est: 0, was_summarized: false, search_type: 'none', omitted: [], cluster_siblings: [], suggested_tools: [], relevance: {} };
     if (!config.enabled || topK <= 0 || !request.task.trim()) return none;
     const filter = this.filter(ctx, { taskType: request.task_type, modelInvocableOnly: true });
     const excluded = new Set(request.exclude ?? []);
-    const { hits, effective } = this.finder.find(request.task.slice(0, 4000), 'fts', filter, topK + excluded.size, this.adjustFor(ctx));
+    const found = this.finder.find(request.task.slice(0, 4000), 'fts', filter, topK + excluded.size, this.adjustFor(ctx));
+    // Absolute relevance gate (toolshed.skills.minRelevance): below it nothing is injected.
+    const hits = passingGate(found.hits, config.minRelevance);
+    const effective = found.effective;
     const records = this.deps.store.byNames(hits.map((h) => h.name), filter);
     const byName = new Map(records.map((r) => [r.name, r]));
     let ordered = hits.map((h) => byName.get(h.name)).filter((r): r is SkillRecord => r !== undefined && !excluded.has(r.name)).slice(0, topK);
@@ -273,6 +249,7 @@ export class SkillQueries {
       omitted: safe.slice(kept).map((skill) => skill.name),
       cluster_siblings: expansion ? safe.slice(safe.length - expansion.added.length).map((skill) => skill.name) : [],
       suggested_tools: suggestedTools(ordered.slice(0, kept), gate),
+      relevance: Object.fromEntries(hits.map((h) => [h.name, h.relevance ?? 1])),
     };
     this.deps.events.emit({ type: 'skills_retrieved', payload: { skill_count: result.skills.length, top_k_used: topK, raw_tokens_est: result.raw_tokens_est, final_tokens_est: result.final_tokens_est, was_summarized: result.was_summarized } });
     return result;
@@ -296,24 +273,26 @@ export class SkillQueries {
   }
 
   /**
-   * Candidates for active-skill selection: names and one-line descriptions only (redacted,
-   * tool-gated), model-invocable skills in search order; `fillWithAll` appends every other
-   * such skill (most used first) up to `limit`, for the model-only selection mode.
+   * Candidates for active-skill selection: names, one-line descriptions (redacted, tool-gated)
+   * and absolute relevance of model-invocable skills in search order, below
+   * `toolshed.skills.minRelevance` left out; `fillWithAll` (model-only selection: the model sees
+   * every skill) keeps every search hit and appends every other skill (most used first) up to `limit`.
    */
-  async selectionCandidates(task: string, limit: number, ctx: SkillRequestContext, fillWithAll = false): Promise<Array<{ name: string; description: string }>> {
-    if (!this.deps.config().enabled || limit <= 0) return [];
+  async selectionCandidates(task: string, limit: number, ctx: SkillRequestContext, fillWithAll = false): Promise<SelectionCandidateRow[]> {
+    const config = this.deps.config();
+    if (!config.enabled || limit <= 0) return [];
     const filter = this.filter(ctx, { modelInvocableOnly: true });
-    const hits = task.trim() ? this.finder.find(task.slice(0, 4000), 'fts', filter, limit).hits : [];
-    const rows: Array<{ name: string; trigger: string; title: string }> = [...hits];
+    const found = task.trim() ? this.finder.find(task.slice(0, 4000), 'fts', filter, limit).hits : [];
+    const rows: Array<{ name: string; trigger: string; title: string; relevance?: number }> = fillWithAll ? [...found] : passingGate(found, config.minRelevance);
     if (fillWithAll && rows.length < limit) {
       const taken = new Set(rows.map((r) => r.name));
       for (const record of this.deps.store.top(filter, 'top', limit + taken.size)) {
         if (rows.length >= limit) break;
-        if (!taken.has(record.name)) rows.push(record);
+        if (!taken.has(record.name)) rows.push({ ...record, relevance: 0 });
       }
     }
     const gate = this.gate(ctx);
-    return rows.slice(0, limit).map((r) => ({ name: this.clean(r.name, gate), description: this.clean(shorten(r.trigger || r.title, 200), gate) }));
+    return rows.slice(0, limit).map((r) => ({ name: this.clean(r.name, gate), description: this.clean(shorten(r.trigger || r.title, 200), gate), relevance: r.relevance ?? 1 }));
   }
 
   // ── internals ───────────────────────────────────────────────────────────

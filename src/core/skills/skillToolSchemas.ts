@@ -32,6 +32,8 @@ export const skillSearchOutputSchema = z.object({
     trigger: z.string(),
     task_type: z.string().optional(),
     score: z.number().min(0).max(1),
+    /** Extra: absolute relevance in [0, 1] (share of the query's weight this skill covers), comparable across queries; `score` stays relative to this response. */
+    relevance: z.number().min(0).max(1).optional(),
   })),
   query: z.string(),
   search_type: skillSearchTypeSchema,

@@ -11,6 +11,8 @@ export interface SelectionCandidate {
   name: string;
   /** One line: what the skill does / when to use it (already redacted and tool-gated). */
   description: string;
+  /** Absolute relevance to the request in [0, 1] (decides whether hybrid asks a model at all). */
+  relevance?: number;
 }
 
 const MAX_DESCRIPTION_CHARS = 200;
