@@ -13,6 +13,7 @@ import { registerProposalCommands } from './learning/proposalCommands';
 import { registerExportPackCommand } from './learning/exportPackCommand';
 import { registerSnapshotCommands } from './learning/snapshotCommands';
 import { keepSharedSkillsInSync } from './skills/sharedSkillsSync';
+import { nativeSkillsGroup } from './skills/nativeAgentSkills';
 import { registerPromoteSkillCommand } from './views/promoteSkillCommand';
 
 /**
@@ -44,7 +45,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
   const chatHandler = registerChatParticipant(context, services);
 
   // --- views, authoring, palette (issue 6) ---
-  const { directory } = registerSkillSurfaces(context, services, [proposedSkillsGroup(services.learning)]);
+  const { directory } = registerSkillSurfaces(context, services, [proposedSkillsGroup(services.learning), nativeSkillsGroup(services.nativeSkills)]);
   // --- end issue 6 ---
   registerProposalCommands(context, services.learning, () => directory.refresh());
   registerSnapshotCommands(context, services.learning, services.skills, () => directory.refresh());

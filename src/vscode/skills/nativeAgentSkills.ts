@@ -1,0 +1,78 @@
+import * as vscode from 'vscode';
+import * as os from 'node:os';
+import { nativeSkillNames, nativeSkillRoots, nativeSkillsLine, type NativeSkillSettings } from '../../core/skills/packs/nativeAgentSkills';
+import type { SkillService } from '../../core/skills/skillService';
+import { Disposable } from '../lifecycle';
+import type { DirectoryGroup } from '../views/directoryGroup';
+
+const USE_AGENT_SKILLS = 'chat.useAgentSkills';
+const AGENT_SKILLS_LOCATIONS = 'chat.agentSkillsLocations';
+
+/** The host's own agent-skill settings; `supported` is false where VS Code does not define them (before 1.139). */
+export function readNativeSkillSettings(): NativeSkillSettings {
+  const chat = vscode.workspace.getConfiguration('chat');
+  const supported = chat.inspect<boolean>('useAgentSkills')?.defaultValue !== undefined;
+  const locations = chat.get<Record<string, unknown>>('agentSkillsLocations');
+  return {
+    supported,
+    enabled: supported && chat.get<boolean>('useAgentSkills') === true,
+    ...(locations && typeof locations === 'object' ? { locations } : {}),
+  };
+}
+
+/**
+ * Which loaded SKILL.md skills VS Code's own agent skills offer to agent mode, kept current with
+ * the packs and the `chat.*` settings. Agent-mode skill tools leave these names out.
+ */
+export class NativeAgentSkills extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChange = this.changed.event;
+  private cached: ReadonlySet<string> | undefined;
+
+  constructor(private readonly skills: SkillService, packsChanged: vscode.Event<void>) {
+    super();
+    const invalidate = () => {
+      this.cached = undefined;
+      this.changed.fire();
+    };
+    this._register(packsChanged(invalidate));
+    this._register(vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration(USE_AGENT_SKILLS) || event.affectsConfiguration(AGENT_SKILLS_LOCATIONS)) invalidate();
+    }));
+    this._register(vscode.workspace.onDidChangeWorkspaceFolders(invalidate));
+  }
+
+  /** Names of the pack skills VS Code itself offers in agent mode (empty when native skills are off or absent). */
+  names(): ReadonlySet<string> {
+    if (!this.cached) {
+      const roots = nativeSkillRoots(readNativeSkillSettings(), (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath), os.homedir());
+      const items = roots.length ? this.skills.listPacks().flatMap((pack) => pack.skills.filter((s) => s.status !== 'invalid')) : [];
+      this.cached = nativeSkillNames(items, roots);
+    }
+    return this.cached;
+  }
+}
+
+type NativeNode = { kind: 'summary'; count: number };
+
+/** The Skill Directory's note on which skills VS Code offers too, and a suffix on each of them. */
+export function nativeSkillsGroup(native: NativeAgentSkills): DirectoryGroup<NativeNode> {
+  return {
+    onDidChange: native.onDidChange,
+    roots: () => {
+      const count = native.names().size;
+      return count > 0 ? [{ kind: 'summary', count }] : [];
+    },
+    children: () => [],
+    treeItem: (node) => {
+      const item = new vscode.TreeItem(nativeSkillsLine(node.count), vscode.TreeItemCollapsibleState.None);
+      item.id = 'nativeAgentSkills';
+      item.iconPath = new vscode.ThemeIcon('info');
+      item.tooltip = `Skills marked "VS Code agent skill" live in a folder of ${AGENT_SKILLS_LOCATIONS}. ` +
+        `Set ${USE_AGENT_SKILLS} to false to have Toolshed offer them in agent mode instead.`;
+      item.contextValue = 'nativeAgentSkills';
+      return item;
+    },
+    skillSuffix: (name) => (native.names().has(name) ? 'VS Code agent skill' : undefined),
+  };
+}
