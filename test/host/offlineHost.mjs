@@ -270,6 +270,9 @@ export async function ensureHost({ log = console.log, pins = HOST_PINS } = {}) {
         // Older code-server postinstalls (4.104) refuse to run as root unless npm's old
         // `unsafe-perm` is set; newer npm ignores the setting, the script only reads the variable.
         npm_config_unsafe_perm: 'true',
+        // Its node-pty's postinstall runs `npx node-gyp …`, which without a terminal only
+        // fetches node-gyp (from the npm registry) when told yes.
+        npm_config_yes: 'true',
       };
       if (pins.ripgrep) envHostNode.TMPDIR = seedRipgrepCache(paths.dir, pins.ripgrep);
       await runLogged('npm', [...npmArgs, `code-server@${pins.codeServer}`], { cwd: paths.dir, env: envHostNode, logStream, log });

@@ -27,7 +27,8 @@ export function readNativeSkillSettings(): NativeSkillSettings {
 export class NativeAgentSkills extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
-  private cached: ReadonlySet<string> | undefined;
+  /** Names per settings/folders/trust key; dropped whenever the packs change. */
+  private cached: { key: string; names: ReadonlySet<string> } | undefined;
 
   constructor(private readonly skills: SkillService, packsChanged: vscode.Event<void>) {
     super();
@@ -40,16 +41,22 @@ export class NativeAgentSkills extends Disposable {
       if (event.affectsConfiguration(USE_AGENT_SKILLS) || event.affectsConfiguration(AGENT_SKILLS_LOCATIONS)) invalidate();
     }));
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(invalidate));
+    this._register(vscode.workspace.onDidGrantWorkspaceTrust(invalidate));
   }
 
   /** Names of the pack skills VS Code itself offers in agent mode (empty when native skills are off or absent). */
   names(): ReadonlySet<string> {
-    if (!this.cached) {
-      const roots = nativeSkillRoots(readNativeSkillSettings(), (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath), os.homedir());
-      const items = roots.length ? this.skills.listPacks().flatMap((pack) => pack.skills.filter((s) => s.status !== 'invalid')) : [];
-      this.cached = nativeSkillNames(items, roots);
+    // The settings are read on every call (cheap), so an answer never lags a settings change.
+    const settings = readNativeSkillSettings();
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    const key = JSON.stringify([settings, folders, vscode.workspace.isTrusted]);
+    if (this.cached?.key !== key) {
+      const roots = nativeSkillRoots(settings, folders, os.homedir());
+      // Restricted Mode hides workspace packs from every surface already.
+      const packs = roots.length ? this.skills.listPacks().filter((pack) => vscode.workspace.isTrusted || !pack.workspace) : [];
+      this.cached = { key, names: nativeSkillNames(packs.flatMap((pack) => pack.skills.filter((s) => s.status !== 'invalid')), roots) };
     }
-    return this.cached;
+    return this.cached.names;
   }
 }
 
