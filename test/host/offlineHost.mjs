@@ -342,7 +342,11 @@ export function hostInstalled(pins = HOST_PINS) {
 /** A blocked or failed postinstall leaves the server unable to start; catch that at install time. */
 function verifyNativeModules(paths) {
   const vscodeDir = path.join(paths.codeServerDir, 'lib', 'vscode');
-  const modules = ['kerberos', '@vscode/spdlog', 'node-pty', '@vscode/sqlite3', '@vscode/native-watchdog', '@parcel/watcher'];
+  // VS Code's native modules (names vary by version: 1.104 has `native-watchdog` and no sqlite3);
+  // each one this VS Code depends on must load.
+  const candidates = ['kerberos', '@vscode/spdlog', 'node-pty', '@vscode/sqlite3', '@vscode/native-watchdog', 'native-watchdog', '@parcel/watcher'];
+  const dependencies = readJson(path.join(vscodeDir, 'package.json')).dependencies ?? {};
+  const modules = candidates.filter((name) => name in dependencies);
   const script = `const r=require('module').createRequire(${JSON.stringify(path.join(vscodeDir, 'package.json'))});` +
     `for (const m of ${JSON.stringify(modules)}) r(m);`;
   const result = spawnSync(paths.node, ['-e', script], { cwd: vscodeDir, encoding: 'utf8' });

@@ -141,6 +141,7 @@ export async function runHostLayer({ build = true } = {}) {
         settings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'never' },
         pageChecks: ({ page, workspace }) => runPageChecks(untrustedChecks, { page, workspace }),
       });
+      newest.vscodeVersion ??= untrusted.results.vscodeVersion;
       newest.smoke.push(...pickTests(untrusted.results.tests, SMOKE_UNTRUSTED_TESTS));
       printTests('in-host suite, untrusted workspace (trust on):', untrusted.results.tests);
       console.log(`  untrusted: ${untrusted.results.passed} passed, ${untrusted.results.failed} failed`);
