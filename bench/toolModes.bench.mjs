@@ -1,4 +1,4 @@
-// Tool search modes (issue 17), on the code users run (dist/cli.js):
+// Tool search modes, on the code users run (dist/cli.js):
 // 1. prompt tokens and rounds per request in each mode, with and without <available_deferred_tools>,
 //    on a synthetic 200-tool catalog and a 40-tool one (where `auto` sends everything), with a
 //    scripted model that calls the right tool as soon as the prompt offers or names it;

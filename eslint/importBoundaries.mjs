@@ -11,8 +11,8 @@
 //   src/core/planner, src/core/lmTools      (top of core)
 //   src/vscode, src/cli, src/workers        (adapters over core; never each other; workers are
 //                                            worker-thread entries, bundled on their own)
-// `vscode` itself: type-only imports are allowed in core (the design's rule is "no runtime
-// import"), runtime imports only in src/vscode.
+// `vscode` itself: type-only imports are allowed in core (core has no runtime `vscode`
+// import), runtime imports only in src/vscode.
 import path from 'node:path';
 
 const CORE_ALLOWED = {

@@ -26,12 +26,17 @@ if (spawnSync(process.execPath, [tsc, '--noEmit', '-p', '.'], { cwd: ROOT, stdio
   process.exit(1);
 }
 
-// 1b. Lint: ESLint with typescript-eslint's type-aware rules and the layer rule, zero warnings.
-step('lint (eslint --max-warnings 0)');
+// 1b. Lint: ESLint with typescript-eslint's type-aware rules, the layer rule and the file-size
+// cap, zero warnings; then knip: no export that nothing imports (knip.json).
+step('lint (eslint --max-warnings 0, knip)');
 const eslint = path.join(path.dirname(require.resolve('eslint/package.json')), 'bin', 'eslint.js');
-const lintRun = spawnSync(process.execPath, [eslint, '.', '--max-warnings', '0'], { cwd: ROOT, stdio: 'inherit' });
-const lint = lintRun.status === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 };
-console.log(lint.passed ? 'lint: clean' : 'lint: problems above');
+const knip = path.join(path.dirname(require.resolve('knip')), '..', 'bin', 'knip.js'); // knip exports no package.json
+const lint = { passed: 0, failed: 0 };
+for (const [name, args] of [['eslint', [eslint, '.', '--max-warnings', '0']], ['knip', [knip]]]) {
+  const clean = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' }).status === 0;
+  lint[clean ? 'passed' : 'failed'] += 1;
+  console.log(`${name}: ${clean ? 'clean' : 'problems above'}`);
+}
 
 // 2. Build first: the host layer loads the bundles, and a unit test compares the generated
 // schemas in dist/ with the zod schema (a stale dist from an older build must not fail it).

@@ -44,9 +44,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
   registerManageTools(context, services);
   const chatHandler = registerChatParticipant(context, services);
 
-  // --- views, authoring, palette (issue 6) ---
   const { directory } = registerSkillSurfaces(context, services, [proposedSkillsGroup(services.learning), nativeSkillsGroup(services.nativeSkills)]);
-  // --- end issue 6 ---
   registerProposalCommands(context, services.learning, () => directory.refresh());
   registerSnapshotCommands(context, services.learning, services.skills, () => directory.refresh());
   registerExportPackCommand(context, services.learning, services.skills, () => directory.refresh());

@@ -56,7 +56,7 @@ export interface ToolshedServices {
   readonly skillScripts: SkillScriptTools;
   /** Confirms and runs skill scripts. */
   readonly scriptRuns: SkillScriptRunner;
-  /** Skills that learn from use: proposals, feedback, negative lessons, decay (issue 14). */
+  /** Skills that learn from use: proposals, feedback, negative lessons, decay. */
   readonly learning: LearningController;
   /** SKILL.md skills VS Code's own agent skills offer to agent mode (its skill tools leave them out). */
   readonly nativeSkills: NativeAgentSkills;

@@ -1,4 +1,4 @@
-// Page check for issue 5: a person types "@toolshed …" in the real Chat view and watches a
+// Page check: a person types "@toolshed …" in the real Chat view and watches a
 // deferred tool being found, activated and used (scripted model, no network).
 // Screenshot: test-results/screenshots/chat-participant.png.
 import assert from 'node:assert/strict';

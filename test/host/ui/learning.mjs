@@ -1,6 +1,6 @@
-// Page check for issue 14 ("Skills that learn"): a person asks @toolshed something that takes
+// Page check of skills that learn: a person asks @toolshed something that takes
 // three tool calls, sees "Save this as a skill…" under the answer, clicks it, and finds the
-// proposal in the Skill Directory's Proposed group. Screenshots (README "Skills that learn"):
+// proposal in the Skill Directory's Proposed group. Screenshots (docs/skills.md, "Skills that learn"):
 // test-results/screenshots/learning-chat.png, test-results/screenshots/learning-proposed.png.
 import assert from 'node:assert/strict';
 import { askInNewChat } from './lib/workbench.mjs';

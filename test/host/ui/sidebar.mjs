@@ -1,4 +1,4 @@
-// Page checks for issue 6: the Toolshed sidebar lists skills on the page, and a skill file with
+// Page checks: the Toolshed sidebar lists skills on the page, and a skill file with
 // a problem shows its diagnostic. Screenshots: test-results/screenshots/sidebar.png,
 // test-results/screenshots/skill-diagnostic.png.
 import assert from 'node:assert/strict';

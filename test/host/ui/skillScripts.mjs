@@ -1,4 +1,4 @@
-// Page check for issue 16: "@toolshed" in the real Chat view finds a skill script with
+// Page check: "@toolshed" in the real Chat view finds a skill script with
 // tool_search; VS Code's modal dialog shows exactly what will run; a person presses Cancel
 // (nothing runs), then asks again and presses Run (the real script runs and the answer
 // quotes its output). Screenshot: test-results/screenshots/skill-script-confirmation.png.
