@@ -13,7 +13,10 @@ const TARGET = path.join(ROOT, 'media', 'toolshed.png');
 export const ICON_SIZE = 128;
 const BACKGROUND = '#2f6f4f';
 
-/** The 128×128 icon as SVG: the activity-bar glyph, scaled and centred on a rounded square. */
+/**
+ * The 128×128 icon as SVG: the activity-bar glyph, scaled and centred on a rounded square.
+ * @param {string} glyphSvg
+ */
 export function iconSvg(glyphSvg) {
   const inner = /<svg[^>]*>([\s\S]*)<\/svg>/.exec(glyphSvg)?.[1];
   if (!inner) throw new Error(`${SOURCE} is not an <svg> document`);

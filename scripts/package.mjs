@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run package`: production build, then `toolshed.vsix` with vsce, then checks that the VSIX
 // holds only what runs. Exits non-zero when a check fails; `npm test` runs it and counts each
 // check. Relative README links are kept relative (--no-rewrite-relative-links) and the README's
@@ -35,12 +36,19 @@ const ALLOWED = [
   /^\[Content_Types\]\.xml$/,
 ];
 
+/**
+ * @param {string} command
+ * @param {string[]} args
+ */
 function run(command, args) {
   const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status})`);
 }
 
-/** Image links of a Markdown text (a leading `./` dropped). */
+/**
+ * Image links of a Markdown text (a leading `./` dropped).
+ * @param {string} markdown
+ */
 function imageLinks(markdown) {
   return [...markdown.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1].replace(/^\.\//, ''));
 }
@@ -50,7 +58,10 @@ export function readmeImages() {
   return imageLinks(readFileSync(path.join(ROOT, 'README.md'), 'utf8')).filter((href) => !/^[a-z]+:/i.test(href));
 }
 
-/** Width and height from a PNG's IHDR chunk, or undefined when the bytes are not a PNG. */
+/**
+ * Width and height from a PNG's IHDR chunk, or undefined when the bytes are not a PNG.
+ * @param {Buffer} bytes
+ */
 function pngSize(bytes) {
   const signature = '89504e470d0a1a0a';
   if (bytes.length < 24 || bytes.subarray(0, 8).toString('hex') !== signature || bytes.toString('ascii', 12, 16) !== 'IHDR') return undefined;
@@ -71,9 +82,16 @@ export function buildVsix() {
   }
 }
 
-/** Checks of the built VSIX, each `{ title, ok, detail }`. */
+/** @typedef {{ title: string, ok: boolean, detail: string }} VsixCheck */
+
+/**
+ * Checks of the built VSIX, each `{ title, ok, detail }`.
+ * @returns {VsixCheck[]}
+ */
 export function checkVsix(file = VSIX) {
+  /** @type {VsixCheck[]} */
   const checks = [];
+  /** @type {(title: string, ok: unknown, detail?: string) => unknown} */
   const check = (title, ok, detail = '') => checks.push({ title, ok: Boolean(ok), detail });
   if (!existsSync(file)) {
     check('the VSIX exists', false, `${file} is missing`);
@@ -100,7 +118,7 @@ export function checkVsix(file = VSIX) {
   // The README as packaged (what the extension page renders): its image links must still be
   // relative and resolve to files of the package, not to a URL vsce made up.
   const packagedReadme = names.find((name) => /^extension\/readme\.md$/i.test(name));
-  const packagedImages = packagedReadme ? imageLinks(readZipEntry(zip, packagedReadme).toString('utf8')) : [];
+  const packagedImages = imageLinks(packagedReadme ? readZipEntry(zip, packagedReadme)?.toString('utf8') ?? '' : '');
   const broken = packagedImages.filter((href) => /^[a-z]+:/i.test(href) || !names.includes(`extension/${href}`));
   check(`the packaged README's images (${packagedImages.length}) resolve to files in the package`, packagedImages.length > 0 && broken.length === 0, broken.slice(0, 5).join(', ') || 'no packaged README');
   const iconPath = manifest.icon ? `extension/${manifest.icon.replace(/^\.\//, '')}` : undefined;

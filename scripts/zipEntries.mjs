@@ -1,8 +1,10 @@
+// @ts-check
 // Lists the entries of a zip file (a VSIX) from its central directory, so the packaging check
 // needs no unzip binary and no extra dependency; `readZipEntry` inflates one entry (stored or
 // deflated, the two methods vsce writes).
 import { inflateRawSync } from 'node:zlib';
 
+/** @param {Buffer} buffer */
 export function readZipEntries(buffer) {
   const EOCD = 0x06054b50;
   const CENTRAL = 0x02014b50;
@@ -33,7 +35,11 @@ export function readZipEntries(buffer) {
   return entries;
 }
 
-/** The bytes of one entry, or undefined when the zip has no entry of that name. */
+/**
+ * The bytes of one entry, or undefined when the zip has no entry of that name.
+ * @param {Buffer} buffer
+ * @param {string} name
+ */
 export function readZipEntry(buffer, name) {
   const entry = readZipEntries(buffer).find((e) => e.name === name);
   if (!entry) return undefined;

@@ -7,13 +7,13 @@ import { registerLanguageModelTools } from './lmTools/registerLanguageModelTools
 import { registerManageTools } from './tools/manageToolsCommand';
 import { createOutputChannelLogger } from './outputChannelLogger';
 import { createServices, type ToolshedServices } from './services';
-import { registerSkillSurfaces } from './views/registerSkillSurfaces';
+import { registerSkillSurfaces } from './registerSkillSurfaces';
 import { proposedSkillsGroup } from './learning/proposedGroup';
 import { registerProposalCommands } from './learning/proposalCommands';
 import { registerExportPackCommand } from './learning/exportPackCommand';
 import { registerSnapshotCommands } from './learning/snapshotCommands';
 import { keepSharedSkillsInSync } from './skills/sharedSkillsSync';
-import { nativeSkillsGroup } from './skills/nativeAgentSkills';
+import { nativeSkillsGroup } from './views/nativeSkillsGroup';
 import { registerPromoteSkillCommand } from './views/promoteSkillCommand';
 
 /**

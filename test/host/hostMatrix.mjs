@@ -6,6 +6,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HOST_PINS, OLDEST_HOST_PINS, REPO_ROOT, runHostSuite } from './offlineHost.mjs';
 
+/** @typedef {import('./offlineHost.mjs').TestResult} TestResult */
+/** @typedef {{ vscodeVersion?: string, codeServer: string, smoke: TestResult[], full?: { passed: number, failed: number } }} MatrixRow */
+
 /** Trust off: activation, @toolshed with a deferred tool, another extension's LM tool, views, a diagnostic, native skills. */
 export const SMOKE_TESTS = Object.freeze([
   'smoke: extension in a real host',
@@ -24,14 +27,24 @@ export const SMOKE_UNTRUSTED_TESTS = Object.freeze([
   "one rule for running tools: tool_invoke and @toolshed's own loop both refuse, with the same answer, and nothing runs",
 ]);
 
+/** @param {string} text */
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** A mocha grep (a regular expression source) matching any of `titles`. */
+/**
+ * A mocha grep (a regular expression source) matching any of `titles`.
+ * @param {readonly string[]} titles
+ */
 export function titlesGrep(titles) {
   return titles.map(escapeRegExp).join('|');
 }
 
-/** The tests of `results` whose full title contains one of `titles`. */
+/**
+ * The tests whose full title contains one of `titles`.
+ * @template {{ fullTitle: string }} T
+ * @param {T[]} tests
+ * @param {readonly string[]} titles
+ * @returns {T[]}
+ */
 export function pickTests(tests, titles) {
   return tests.filter((test) => titles.some((title) => test.fullTitle.includes(title)));
 }
@@ -50,7 +63,11 @@ export function hostVersionsToRun(env = process.env) {
   return { newest: choice !== 'oldest', oldest: choice !== 'newest' };
 }
 
-/** The titles of one pass that a TOOLSHED_HOST_GREP selects ('untrusted workspace': the Restricted Mode pass). */
+/**
+ * The titles of one pass that a TOOLSHED_HOST_GREP selects ('untrusted workspace': the Restricted Mode pass).
+ * @param {{ titles: readonly string[], settings: Record<string, unknown> }} pass
+ * @param {string | undefined} grep
+ */
 function smokeTitlesFor(pass, grep) {
   if (!grep || grep.startsWith('!')) return pass.titles;
   if (grep === 'untrusted workspace') return pass.settings === TRUST_ON ? pass.titles : [];
@@ -63,6 +80,8 @@ const TRUST_ON = { 'security.workspace.trust.enabled': true, 'security.workspace
 /**
  * The smoke subset on the oldest host: one trusted and one untrusted launch. Returns the tests
  * (a failing launch counts as one failed test) and the VS Code version the host reported.
+ * @param {{ suiteDir: string, timeoutMs: number, grep?: string }} options
+ * @returns {Promise<{ tests: TestResult[], vscodeVersion?: string }>}
  */
 export async function runOldestSmoke({ suiteDir, timeoutMs, grep }) {
   const pins = OLDEST_HOST_PINS;
@@ -70,7 +89,9 @@ export async function runOldestSmoke({ suiteDir, timeoutMs, grep }) {
     { label: 'trusted', titles: SMOKE_TESTS, settings: {} },
     { label: 'Restricted Mode', titles: SMOKE_UNTRUSTED_TESTS, settings: TRUST_ON },
   ];
+  /** @type {TestResult[]} */
   const tests = [];
+  /** @type {string | undefined} */
   let vscodeVersion;
   for (const pass of passes) {
     const titles = smokeTitlesFor(pass, grep);
@@ -81,7 +102,8 @@ export async function runOldestSmoke({ suiteDir, timeoutMs, grep }) {
       tests.push(...results.tests.map((test) => ({ ...test, fullTitle: `[${pass.label}] ${test.fullTitle}` })));
       if (results.tests.length === 0) tests.push({ title: pass.label, fullTitle: `[${pass.label}] no smoke test ran`, state: 'failed', error: `grep matched nothing: ${titlesGrep(titles)}` });
     } catch (error) {
-      tests.push({ title: pass.label, fullTitle: `[${pass.label}] host run on code-server ${pins.codeServer}`, state: 'failed', error: error.message, stack: error.stack });
+      const failure = error instanceof Error ? error : new Error(String(error));
+      tests.push({ title: pass.label, fullTitle: `[${pass.label}] host run on code-server ${pins.codeServer}`, state: 'failed', error: failure.message, stack: failure.stack });
     }
   }
   const declared = declaredMinimumVSCode();
@@ -97,9 +119,13 @@ export async function runOldestSmoke({ suiteDir, timeoutMs, grep }) {
   return { tests, vscodeVersion };
 }
 
+/** @param {TestResult[]} tests @param {string} state */
 const count = (tests, state) => tests.filter((test) => test.state === state).length;
 
-/** One line per host version: the smoke subset's counts (and the full suite's on the newest). */
+/**
+ * One line per host version: the smoke subset's counts (and the full suite's on the newest).
+ * @param {MatrixRow[]} rows
+ */
 export function printMatrix(rows) {
   console.log('host versions (smoke subset: activation, @toolshed + deferred tool, another extension\'s LM tool, views, a *.skill.md diagnostic, native skills, Restricted Mode):');
   for (const row of rows) {

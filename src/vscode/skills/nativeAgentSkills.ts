@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
 import * as os from 'node:os';
-import { nativeSkillNames, nativeSkillRoots, nativeSkillsLine, type NativeSkillSettings } from '../../core/skills/packs/nativeAgentSkills';
+import { nativeSkillNames, nativeSkillRoots, type NativeSkillSettings } from '../../core/skills/packs/nativeAgentSkills';
 import type { SkillService } from '../../core/skills/skillService';
 import { Disposable } from '../lifecycle';
-import type { DirectoryGroup } from '../views/directoryGroup';
 
 const USE_AGENT_SKILLS = 'chat.useAgentSkills';
 const AGENT_SKILLS_LOCATIONS = 'chat.agentSkillsLocations';
@@ -58,28 +57,4 @@ export class NativeAgentSkills extends Disposable {
     }
     return this.cached.names;
   }
-}
-
-type NativeNode = { kind: 'summary'; count: number };
-
-/** The Skill Directory's note on which skills VS Code offers too, and a suffix on each of them. */
-export function nativeSkillsGroup(native: NativeAgentSkills): DirectoryGroup<NativeNode> {
-  return {
-    onDidChange: native.onDidChange,
-    roots: () => {
-      const count = native.names().size;
-      return count > 0 ? [{ kind: 'summary', count }] : [];
-    },
-    children: () => [],
-    treeItem: (node) => {
-      const item = new vscode.TreeItem(nativeSkillsLine(node.count), vscode.TreeItemCollapsibleState.None);
-      item.id = 'nativeAgentSkills';
-      item.iconPath = new vscode.ThemeIcon('info');
-      item.tooltip = `Skills marked "VS Code agent skill" live in a folder of ${AGENT_SKILLS_LOCATIONS}. ` +
-        `Set ${USE_AGENT_SKILLS} to false to have Toolshed offer them in agent mode instead.`;
-      item.contextValue = 'nativeAgentSkills';
-      return item;
-    },
-    skillSuffix: (name) => (native.names().has(name) ? 'VS Code agent skill' : undefined),
-  };
 }
