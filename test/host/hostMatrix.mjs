@@ -20,6 +20,9 @@ export const SMOKE_TESTS = Object.freeze([
   'native agent skills side by side',
 ]);
 
+/** Page checks (test/host/ui) run in the trusted launch: the sidebar really renders. */
+export const SMOKE_PAGE_CHECKS = Object.freeze(['sidebarListsSkills']);
+
 /** Trust on, the example workspace untrusted: Restricted Mode. */
 export const SMOKE_UNTRUSTED_TESTS = Object.freeze([
   'the workspace really is untrusted and Toolshed still activates',
@@ -80,14 +83,15 @@ const TRUST_ON = { 'security.workspace.trust.enabled': true, 'security.workspace
 /**
  * The smoke subset on the oldest host: one trusted and one untrusted launch. Returns the tests
  * (a failing launch counts as one failed test) and the VS Code version the host reported.
- * @param {{ suiteDir: string, timeoutMs: number, grep?: string }} options
+ * @param {{ suiteDir: string, timeoutMs: number, grep?: string,
+ *   pageChecks?: (context: { page: import('./offlineHost.mjs').Page, workspace: string }) => Promise<TestResult[]> }} options
  * @returns {Promise<{ tests: TestResult[], vscodeVersion?: string }>}
  */
-export async function runOldestSmoke({ suiteDir, timeoutMs, grep }) {
+export async function runOldestSmoke({ suiteDir, timeoutMs, grep, pageChecks }) {
   const pins = OLDEST_HOST_PINS;
   const passes = [
-    { label: 'trusted', titles: SMOKE_TESTS, settings: {} },
-    { label: 'Restricted Mode', titles: SMOKE_UNTRUSTED_TESTS, settings: TRUST_ON },
+    { label: 'trusted', titles: SMOKE_TESTS, settings: {}, pageChecks: grep ? undefined : pageChecks },
+    { label: 'Restricted Mode', titles: SMOKE_UNTRUSTED_TESTS, settings: TRUST_ON, pageChecks: undefined },
   ];
   /** @type {TestResult[]} */
   const tests = [];
@@ -97,9 +101,10 @@ export async function runOldestSmoke({ suiteDir, timeoutMs, grep }) {
     const titles = smokeTitlesFor(pass, grep);
     if (titles.length === 0) continue;
     try {
-      const { results } = await runHostSuite({ suiteDir, timeoutMs, grep: titlesGrep(titles), settings: pass.settings, pins });
+      const { results, pageChecks: pageResults } = await runHostSuite({ suiteDir, timeoutMs, grep: titlesGrep(titles), settings: pass.settings, pins, pageChecks: pass.pageChecks });
       vscodeVersion = results.vscodeVersion ?? vscodeVersion;
       tests.push(...results.tests.map((test) => ({ ...test, fullTitle: `[${pass.label}] ${test.fullTitle}` })));
+      tests.push(...pageResults.map((check) => ({ ...check, fullTitle: `[${pass.label}, page] ${check.fullTitle}` })));
       if (results.tests.length === 0) tests.push({ title: pass.label, fullTitle: `[${pass.label}] no smoke test ran`, state: 'failed', error: `grep matched nothing: ${titlesGrep(titles)}` });
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));

@@ -20,7 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { buildHostSuite } from './buildSuite.mjs';
 import { runDemoPass } from './demo/demoPass.mjs';
 import { HostSetupError, REPO_ROOT, runHostSuite } from './offlineHost.mjs';
-import { HOST_PINS, OLDEST_HOST_PINS, SMOKE_TESTS, SMOKE_UNTRUSTED_TESTS, hostVersionsToRun, pickTests, printMatrix, runOldestSmoke } from './hostMatrix.mjs';
+import { HOST_PINS, OLDEST_HOST_PINS, SMOKE_PAGE_CHECKS, SMOKE_TESTS, SMOKE_UNTRUSTED_TESTS, hostVersionsToRun, pickTests, printMatrix, runOldestSmoke } from './hostMatrix.mjs';
 
 export const UI_CHECKS_DIR = path.join(REPO_ROOT, 'test', 'host', 'ui');
 /** Page checks of the trust-on pass (the example workspace untrusted). */
@@ -61,17 +61,17 @@ export async function loadPageChecks(dir = UI_CHECKS_DIR) {
 /**
  * Runs page checks one after another on the open workbench; a failing check does not stop the rest.
  * @param {PageCheck[]} checks
- * @param {{ page: Page, workspace: string }} target
+ * @param {{ page: Page, workspace: string, screenshotDir?: string }} target
  * @returns {Promise<TestResult[]>}
  */
-export async function runPageChecks(checks, { page, workspace }) {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+export async function runPageChecks(checks, { page, workspace, screenshotDir = SCREENSHOT_DIR }) {
+  mkdirSync(screenshotDir, { recursive: true });
   /** @type {PageCheckContext} */
   const context = {
     page,
     workspace,
-    screenshotDir: SCREENSHOT_DIR,
-    screenshot: (name) => page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) }),
+    screenshotDir,
+    screenshot: (name) => page.screenshot({ path: path.join(screenshotDir, `${name}.png`) }),
   };
   /** @type {TestResult[]} */
   const results = [];
@@ -90,7 +90,7 @@ export async function runPageChecks(checks, { page, workspace }) {
     } catch (error) {
       const failure = /** @type {Error} */ (error);
       results.push({ title: check.title, fullTitle: check.fullTitle, state: 'failed', durationMs: Date.now() - started, error: failure.message, stack: failure.stack });
-      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `failed-${check.title}.png`) }).catch(() => {});
+      await page.screenshot({ path: path.join(screenshotDir, `failed-${check.title}.png`) }).catch(() => {});
     } finally {
       clearTimeout(timer);
     }
@@ -189,7 +189,13 @@ export async function runHostLayer({ build = true } = {}) {
       rows.push(newest);
     }
     if (versions.oldest) {
-      const oldest = await runOldestSmoke({ suiteDir, timeoutMs, grep: untrustedOnly ? UNTRUSTED_GREP : grep });
+      // Page checks there: the sidebar renders on the page (screenshots kept apart from the README's).
+      const sidebarChecks = (await loadPageChecks()).filter((check) => SMOKE_PAGE_CHECKS.includes(check.title));
+      const oldScreenshots = path.join(SCREENSHOT_DIR, `code-server-${OLDEST_HOST_PINS.codeServer}`);
+      const oldest = await runOldestSmoke({
+        suiteDir, timeoutMs, grep: untrustedOnly ? UNTRUSTED_GREP : grep,
+        pageChecks: ({ page, workspace }) => runPageChecks(sidebarChecks, { page, workspace, screenshotDir: oldScreenshots }),
+      });
       printTests(`smoke subset on the oldest supported host (VS Code ${oldest.vscodeVersion ?? '?'}, code-server ${OLDEST_HOST_PINS.codeServer}):`, oldest.tests);
       passed += count(oldest.tests, 'passed');
       failed += count(oldest.tests, 'failed');

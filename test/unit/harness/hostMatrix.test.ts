@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 interface HostMatrix {
   SMOKE_TESTS: readonly string[];
   SMOKE_UNTRUSTED_TESTS: readonly string[];
+  SMOKE_PAGE_CHECKS: readonly string[];
   OLDEST_HOST_PINS: { codeServer: string };
   HOST_PINS: { codeServer: string };
   titlesGrep(titles: readonly string[]): string;
@@ -40,6 +41,13 @@ describe('host-version matrix', () => {
       const quoted = [`'${title.replace(/'/g, "\\'")}`, `"${title}`];
       assert.ok(quoted.some((q) => sources.includes(q)), `no suite or test titled ${title}`);
     }
+  });
+
+  it('every smoke page check is a page check of test/host/ui', async () => {
+    const m = await load();
+    const uiDir = path.join(HOST_DIR, 'ui');
+    const sources = readdirSync(uiDir).filter((f) => f.endsWith('.mjs')).map((f) => readFileSync(path.join(uiDir, f), 'utf8')).join('\n');
+    for (const name of m.SMOKE_PAGE_CHECKS) assert.ok(sources.includes(`export async function ${name}(`), name);
   });
 
   it('the grep matches exactly the smoke titles, whatever characters they hold', async () => {
