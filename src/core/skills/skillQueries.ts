@@ -6,8 +6,7 @@ import { redact } from '../privacy/redaction';
 import { neutralizeBlockTags, renderPromptBlock } from '../privacy/promptBlocks';
 import { SkillFinder } from './skillFinder';
 import type { HitAdjuster } from './skillFinder';
-import { declaredToolNames, INJECTION_WRAPPER, makeSafe, RAW_WRAPPER, renderWithinBudget } from './render/skillRendering';
-import type { SafeSkill } from './render/skillRendering';
+import { declaredToolNames, INJECTION_WRAPPER, makeSafe, RAW_WRAPPER, renderWithinBudget, structuredSkill } from './render/skillRendering';
 import { summarizeWithinBudget } from './render/modelSummary';
 import type { SkillRecord } from './skillSchema';
 import type { SkillStore, StoreFilter } from './store/skillStore';
@@ -18,6 +17,7 @@ import { suggestedTools } from './suggestedTools';
 import { expandWithCluster } from './clusterExpansion';
 import { passingGate } from './relevantSkills';
 import type { RelevantRequest, RelevantResult, SelectionCandidateRow } from './relevantSkills';
+import { nativeSkillReason } from './packs/nativeAgentSkills';
 import type { ClusterExpansionDeps } from './clusterExpansion';
 
 /**
@@ -40,6 +40,11 @@ export interface SkillRequestContext {
   pinnedNames?: readonly string[];
   /** The request's frame (the chat command), for the score adjuster's frame boost. */
   frame?: string;
+  /**
+   * Agent mode only: SKILL.md skills VS Code's own agent skills already offer there. They are
+   * left out of every answer (`skill_get` says where they are); @toolshed never sets it.
+   */
+  nativeSkillNames?: ReadonlySet<string>;
 }
 
 /**
@@ -126,13 +131,14 @@ export class SkillQueries {
       else if (record && record.status === 'active') found.push(record);
       else if (record) missing.push({ name: this.clean(name, gate), reason: this.clean(`inactive: ${record.status_reason}`, gate), suggestions: [] });
       else if (!ctx.includeWorkspacePacks && this.deps.store.get(name)?.workspace) missing.push({ name: this.clean(name, gate), reason: hiddenSkillReason(), suggestions: [] });
+      else if (ctx.nativeSkillNames?.has(name)) missing.push({ name: this.clean(name, gate), reason: nativeSkillReason(), suggestions: [] });
       else missing.push({ name: this.clean(name, gate), reason: 'unknown skill', suggestions: this.finder.closestNames(name, this.filter(ctx)).map((n) => this.clean(n, gate)) });
     }
     const safe = found.map((r) => makeSafe(r, { gate, redact: this.deps.config().redactPii }));
     const rendered = await renderWithinBudget(safe, input.max_tokens, this.deps.tokenCounter, input.format === 'injection' ? INJECTION_WRAPPER : RAW_WRAPPER, this.reSafe(found, gate));
     this.deps.store.recordUsage(rendered.included.map((i) => found[i.index]).filter((r): r is SkillRecord => r !== undefined), this.deps.clock.now());
     const output: SkillGetOutput = {
-      skills: rendered.included.map(({ view }) => structured(view)),
+      skills: rendered.included.map(({ view }) => structuredSkill(view)),
       formatted_context: rendered.text,
     };
     const suggested = suggestedTools(rendered.included.map((i) => found[i.index]).filter((r): r is SkillRecord => r !== undefined), gate);
@@ -298,7 +304,7 @@ export class SkillQueries {
   // ── internals ───────────────────────────────────────────────────────────
 
   filter(ctx: SkillRequestContext, extra: Partial<StoreFilter> = {}): StoreFilter {
-    return { tenantId: ctx.scope?.tenantId, projectId: ctx.scope?.projectId, includeWorkspacePacks: ctx.includeWorkspacePacks, activeOnly: true, ...extra };
+    return { tenantId: ctx.scope?.tenantId, projectId: ctx.scope?.projectId, includeWorkspacePacks: ctx.includeWorkspacePacks, activeOnly: true, excludePackNames: ctx.nativeSkillNames, ...extra };
   }
 
   /** Store access and injection rendering (redacted, tool-gated, within `budget`) for cluster expansion. */
@@ -364,15 +370,6 @@ export class SkillQueries {
     return out;
   }
 
-}
-
-function structured(view: SafeSkill): SkillGetOutput['skills'][number] {
-  const out: SkillGetOutput['skills'][number] = { name: view.name, title: view.title, trigger: view.trigger, steps: view.steps };
-  if (view.preconditions.length) out.preconditions = view.preconditions;
-  if (view.failure_modes.length) out.failure_modes = view.failure_modes;
-  if (view.body) out.body = view.body;
-  if (view.resources.length) out.resources = view.resources;
-  return out;
 }
 
 function shorten(text: string, chars: number): string {

@@ -3,6 +3,7 @@ import { redact } from '../../privacy/redaction';
 import { closeTag, neutralizeBlockTags, openTag } from '../../privacy/promptBlocks';
 import { toolNameOfAllowed } from '../packs/document/allowedToolsList';
 import type { SkillRecord } from '../skillSchema';
+import type { SkillGetOutput } from '../skillToolSchemas';
 import type { ToolReferenceGate } from './toolReferenceGate';
 
 /**
@@ -192,6 +193,16 @@ export async function renderWithinBudget(skills: readonly SafeSkill[], budget: n
   text = best.candidate;
   tokens = best.n;
   return result(true);
+}
+
+/** `skill_get`'s structured form of one rendered skill (optional parts only when present). */
+export function structuredSkill(view: SafeSkill): SkillGetOutput['skills'][number] {
+  const out: SkillGetOutput['skills'][number] = { name: view.name, title: view.title, trigger: view.trigger, steps: view.steps };
+  if (view.preconditions.length) out.preconditions = view.preconditions;
+  if (view.failure_modes.length) out.failure_modes = view.failure_modes;
+  if (view.body) out.body = view.body;
+  if (view.resources.length) out.resources = view.resources;
+  return out;
 }
 
 function shorten(text: string, chars: number): string {

@@ -74,6 +74,8 @@ export interface EntryFilter {
   origin?: SkillOrigin;
   scopeMode?: 'project' | 'tenant' | 'global';
   modelInvocableOnly?: boolean;
+  /** Pack skills of these names are left out (skills VS Code's own agent skills already offer). */
+  excludePackNames?: ReadonlySet<string>;
 }
 
 /** Compiles a filter once per request into a predicate (same rules as the SQL WHERE clause). */
@@ -85,6 +87,7 @@ export function entryPredicate(filter: EntryFilter): (entry: SkillEntry) => bool
   const activeOnly = filter.activeOnly !== false;
   const invocableOnly = filter.modelInvocableOnly === true;
   const { taskType, origin, scopeMode } = filter;
+  const excluded = filter.excludePackNames?.size ? filter.excludePackNames : undefined;
   return (e) => {
     if (e.scope_mode !== 'global'
       && !(e.scope_mode === 'tenant' && e.scope_tenant_id === tenant)
@@ -95,6 +98,7 @@ export function entryPredicate(filter: EntryFilter): (entry: SkillEntry) => bool
     if (taskType && e.task_type !== taskType) return false;
     if (origin && e.origin !== origin) return false;
     if (scopeMode && e.scope_mode !== scopeMode) return false;
+    if (excluded && e.origin === 'pack' && excluded.has(e.name)) return false;
     return true;
   };
 }
