@@ -5,6 +5,7 @@ import { benchToolModesCommand } from './commands/benchToolModes';
 import { benchPickPriorCommand } from './commands/benchPickPrior';
 import { searchSkillsCommand } from './commands/searchSkills';
 import { searchToolsCommand } from './commands/searchTools';
+import { preflightToolsCommand } from './commands/preflightTools';
 import { validateCommand } from './commands/validate';
 import { exportLearnedCommand } from './commands/exportLearned';
 import { importLearnedCommand } from './commands/importLearned';
@@ -15,6 +16,7 @@ import { importLearnedCommand } from './commands/importLearned';
  */
 export const COMMANDS: readonly CliCommand[] = [
   searchToolsCommand,
+  preflightToolsCommand,
   benchToolsCommand,
   benchToolModesCommand,
   benchPickPriorCommand,
