@@ -2,6 +2,7 @@ import type { CliCommand } from './cliCommand';
 import { benchSkillsCommand } from './commands/benchSkills';
 import { benchToolsCommand } from './commands/benchTools';
 import { benchToolModesCommand } from './commands/benchToolModes';
+import { benchTurnEconomyCommand } from './commands/benchTurnEconomy';
 import { benchPickPriorCommand } from './commands/benchPickPrior';
 import { searchSkillsCommand } from './commands/searchSkills';
 import { searchToolsCommand } from './commands/searchTools';
@@ -19,6 +20,7 @@ export const COMMANDS: readonly CliCommand[] = [
   preflightToolsCommand,
   benchToolsCommand,
   benchToolModesCommand,
+  benchTurnEconomyCommand,
   benchPickPriorCommand,
   validateCommand,
   searchSkillsCommand,
