@@ -1,3 +1,4 @@
+// @ts-check
 // Turn economy of an @toolshed request (on the code users run, dist/cli.js): rounds, model
 // requests, tool-definition and total prompt tokens per turn, the share of requests whose gold
 // tool is offered in round 1, and the definitions spent on tools pre-activated in vain — the real
@@ -17,15 +18,30 @@ const cli = path.join(root, 'dist', 'cli.js');
 const bfcl = [path.resolve(root, '..', 'shared'), path.resolve(root, '..', '..', 'shared')]
   .map((shared) => path.join(shared, 'benchmarks', 'tool-retrieval', 'bfcl'))
   .find((dir) => existsSync(path.join(dir, 'tools.jsonl')));
-const runCli = (args) => JSON.parse(execFileSync(process.execPath, [cli, 'bench', 'turn-economy', ...args, '--json'], { encoding: 'utf8', maxBuffer: 64 << 20 }).trim().split('\n').pop());
+/**
+ * @typedef {{ subset: string, variant: string, [metric: string]: unknown }} Row
+ * @param {string[]} args
+ * @returns {{ rows: Row[] }}
+ */
+const runCli = (args) => JSON.parse(execFileSync(process.execPath, [cli, 'bench', 'turn-economy', ...args, '--json'], { encoding: 'utf8', maxBuffer: 64 << 20 }).trim().split('\n').pop() ?? '');
 
-/** before → after as a relative change, e.g. -0.21 for 21 % fewer. */
-const change = (before, after) => (before > 0 ? Number(((after - before) / before).toFixed(3)) : null);
+/**
+ * before → after as a relative change, e.g. -0.21 for 21 % fewer.
+ * @param {unknown} before
+ * @param {unknown} after
+ */
+const change = (before, after) => (typeof before === 'number' && typeof after === 'number' && before > 0 ? Number(((after - before) / before).toFixed(3)) : null);
 
+/** @type {Array<Record<string, unknown>>} */
 const rows = [];
+/**
+ * @param {string} set
+ * @param {{ rows: Row[] }} result
+ */
 const addSet = (set, result) => {
   for (const subset of [...new Set(result.rows.map((r) => r.subset))]) {
     const [before, after] = result.rows.filter((r) => r.subset === subset);
+    if (!before || !after) continue;
     const name = subset === 'all' ? set : `${set} ${subset === 'even' ? 'held-out (even)' : 'tuning (odd)'}`;
     rows.push({ set: name, ...before }, { set: name, ...after });
     rows.push({
