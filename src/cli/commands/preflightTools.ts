@@ -4,7 +4,7 @@ import { loadSqlEngine } from '../../core/sql/sqlEngine';
 import { createToolSearchService } from '../../core/tools/toolSearchService';
 import { toolSearchConfigSchema } from '../../core/config/settingsSchema';
 import { roundRelevance } from '../../core/tools/index/absoluteRelevance';
-import { escapeForLine } from '../terminalText';
+import { escapeForLine } from '../../core/platform/lineText';
 import { parseArgs, readJsonl, toToolInputs, toolshedOwnTools } from './toolCliSupport';
 
 /**
