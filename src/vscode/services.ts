@@ -126,7 +126,9 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   context.subscriptions.push({ dispose: () => void skills.dispose() });
   const skillPacks = new SkillPackManager(skills, settings, context.extensionPath, logger);
   context.subscriptions.push(skillPacks);
-  const learning = await LearningController.create({ engine, store, settings, skills, logger, events });
+  // A failure report names a catalogued tool (skill scripts included) or one of vscode.lm's that the policy allows.
+  const knownTool = (name: string) => tools.registryMap().has(name) || (vscode.lm.tools.some((tool) => tool.name === name) && tools.isPolicyAllowed(name));
+  const learning = await LearningController.create({ engine, store, settings, skills, logger, events, knownTool });
   context.subscriptions.push(learning);
 
   const activity = new ActivityRegistry();

@@ -1,3 +1,4 @@
+import { closeTag, openTag } from '../privacy/promptBlocks';
 import { ZodError } from 'zod';
 import type { SkillRequestContext, SkillService } from '../skills/skillService';
 import { SKILL_DISCOVERY_PROMPT, SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME, SKILL_SEARCH_TOOL_NAME } from '../skills/skillToolSchemas';
@@ -27,8 +28,8 @@ const SKILL_TOOLS = new Set([SKILL_SEARCH_TOOL_NAME, SKILL_GET_TOOL_NAME, SKILL_
 const MAX_PINNED = 10;
 /** skill_get's smallest budget (its input schema). */
 const MIN_GET_TOKENS = 200;
-const PINNED_OPEN = '<pinned_skills>\nThe user pinned these skills for this conversation; follow them when they apply.\n';
-const PINNED_CLOSE = '\n</pinned_skills>';
+const PINNED_OPEN = `${openTag('pinned_skills')}\nThe user pinned these skills for this conversation; follow them when they apply.\n`;
+const PINNED_CLOSE = `\n${closeTag('pinned_skills')}`;
 
 /**
  * The planner's skills port over the skill service, bound to one request's context (scope,

@@ -3,6 +3,7 @@ import type { SkillsConfig, TaskType } from '../config/settingsSchema';
 import { hiddenSkillReason } from '../trust/restrictedMode';
 import type { Clock, EventSink, TokenCounter } from '../platform/ports';
 import { redact } from '../privacy/redaction';
+import { neutralizeBlockTags, renderPromptBlock } from '../privacy/promptBlocks';
 import { SkillFinder } from './skillFinder';
 import type { HitAdjuster } from './skillFinder';
 import { declaredToolNames, INJECTION_WRAPPER, makeSafe, RAW_WRAPPER, renderWithinBudget } from './render/skillRendering';
@@ -13,11 +14,10 @@ import type { SkillRecord } from './skillSchema';
 import type { SkillStore, StoreFilter } from './store/skillStore';
 import { skillGetInputSchema, skillListInputSchema, skillSearchInputSchema } from './skillToolSchemas';
 import type { SkillGetOutput, SkillListOutput, SkillSearchOutput, SkillSearchType } from './skillToolSchemas';
-import { ToolReferenceGate } from './render/toolReferenceGate';
+import { ToolReferenceGate, type ToolGate } from './render/toolReferenceGate';
 import { suggestedTools } from './suggestedTools';
 import { expandWithCluster } from './clusterExpansion';
 import type { ClusterExpansionDeps } from './clusterExpansion';
-import type { ToolGate } from './render/toolReferenceGate';
 
 /**
  * The model-facing operations: `skill_search`, `skill_get`, `skill_list`, the bounded
@@ -227,7 +227,7 @@ export class SkillQueries {
       return `- ${fields.has('name') || !details ? e.name : ''}${fields.has('task_type') ? ` [${e.task_type}]` : ''}${details ? ` — ${details}` : ''}`;
     });
     const text = entries.length
-      ? ['<skill_directory>', 'Known skills (use skill_get by name; use skill_search for discovery):', ...lines, '</skill_directory>'].join('\n')
+      ? renderPromptBlock('skill_directory', ['Known skills (use skill_get by name; use skill_search for discovery):', ...lines])
       : '';
     this.deps.events.emit({ type: 'skill_directory_rendered', payload: { count: entries.length } });
     return { text, entries, count: entries.length };
@@ -355,7 +355,7 @@ export class SkillQueries {
   }
 
   private clean(text: string, gate: ToolReferenceGate): string {
-    return gate.text(this.deps.config().redactPii ? this.redactShort(text) : text);
+    return neutralizeBlockTags(gate.text(this.deps.config().redactPii ? this.redactShort(text) : text));
   }
 
   /**
@@ -371,7 +371,7 @@ export class SkillQueries {
   private reSafe(records: readonly SkillRecord[], gate: ToolReferenceGate): (text: string) => string {
     const candidates = [...new Set(records.flatMap(declaredToolNames))];
     const redactPii = this.deps.config().redactPii;
-    return (text) => gate.text(redactPii ? redact(text) : text, candidates);
+    return (text) => neutralizeBlockTags(gate.text(redactPii ? redact(text) : text, candidates));
   }
 
   private redactShort(text: string): string {

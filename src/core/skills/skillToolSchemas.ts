@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { taskTypeSchema } from '../config/settingsSchema';
+import { renderPromptBlock } from '../privacy/promptBlocks';
 
 /**
  * Contracts of the skill discovery tools (docs/contracts.md#tool_search-input-and-output). Field
@@ -107,10 +108,8 @@ export function skillListInputJsonSchema(): Record<string, unknown> {
   return inputJsonSchema(skillListInputSchema);
 }
 
-export const SKILL_DISCOVERY_PROMPT = [
-  '<skill_discovery>',
+export const SKILL_DISCOVERY_PROMPT = renderPromptBlock('skill_discovery', [
   'You can discover and fetch skills:',
   '- Use `skill_search` to find skills by capability (returns skill names).',
   '- Use `skill_get` with a skill name for the full playbook.',
-  '</skill_discovery>',
-].join('\n');
+]);
