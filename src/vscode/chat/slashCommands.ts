@@ -114,7 +114,8 @@ export async function toolsCommand(
     if (activations.length > 0) {
       stream.markdown(`**Activated in this conversation** (${activations.length}):\n`);
       for (const activation of activations) {
-        stream.markdown(`- \`${activation.toolName}\` — ${activation.source === 'discovery' ? 'found by' : 'via'} ${activation.reason}, ${activation.calls} call${activation.calls === 1 ? '' : 's'}\n`);
+        const how = activation.source === 'discovery' ? 'found by ' : activation.source === 'request' ? '' : 'via ';
+        stream.markdown(`- \`${activation.toolName}\` — ${how}${activation.reason}, ${activation.calls} call${activation.calls === 1 ? '' : 's'}\n`);
       }
     } else {
       const scope = services.settings.current.toolSearch.activationScope;
