@@ -67,7 +67,7 @@ export function renderProposal(stream: vscode.ChatResponseStream, proposal: Prop
   if (c.failure_modes.length) stream.markdown(`\n*Watch out:*\n${c.failure_modes.map((f) => `- ${f}`).join('\n')}\n`);
   if (proposal.status !== 'proposed') return;
   stream.markdown('\nIt is used only after you approve it.\n');
-  stream.button({ command: 'toolshed.learning.approveProposal', title: 'Approve', arguments: [proposal.id] });
+  stream.button({ command: 'toolshed.learning.approveProposal', title: 'Approve', arguments: [proposal.id, { via: 'chat' }] });
   stream.button({ command: 'toolshed.learning.editProposal', title: 'Edit…', arguments: [proposal.id] });
   stream.button({ command: 'toolshed.learning.discardProposal', title: 'Discard', arguments: [proposal.id] });
 }
