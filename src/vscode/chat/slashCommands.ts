@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { ToolshedServices } from '../services';
 import { describeToolInputError } from '../../core/planner/skillsPort';
-import { hiddenSkillReason, hiddenWorkspaceSkillCount, MANAGE_TRUST_COMMAND, restrictedModeLine } from '../../core/trust/restrictedMode';
+import { hiddenSkillReason, MANAGE_TRUST_COMMAND, restrictedModeLine } from '../../core/trust/restrictedMode';
+import { unusedWorkspaceSkills } from '../skills/unusedWorkspaceSkills';
 import type { TurnSession } from './turnSession';
 import { hiddenFromLoop } from './plannerRequest';
 import { describeDeferral } from '../../core/tools/modes/deferralDecision';
@@ -12,12 +13,12 @@ const COMMAND_SEARCH_SESSION = 'toolshed-command-search';
 
 type CommandResult = vscode.ChatResult;
 
-/** Restricted Mode: how many workspace skills are hidden, with the trust button (nothing when trusted). */
-function showRestrictedMode(stream: vscode.ChatResponseStream, services: ToolshedServices): void {
-  if (vscode.workspace.isTrusted) return;
-  const hidden = hiddenWorkspaceSkillCount(services.skills.listPacks());
-  if (hidden === 0) return;
-  stream.markdown(`\n\n> ${restrictedModeLine(hidden)}\n\n`);
+/** Restricted Mode: what the workspace supplies that is not used, with the trust button (nothing when trusted). */
+async function showRestrictedMode(stream: vscode.ChatResponseStream): Promise<void> {
+  const unused = await unusedWorkspaceSkills();
+  const line = unused && restrictedModeLine(unused);
+  if (!line) return;
+  stream.markdown(`\n\n> ${line}\n\n`);
   stream.button({ command: MANAGE_TRUST_COMMAND, title: 'Manage Workspace Trust' });
 }
 
@@ -27,7 +28,7 @@ export async function skillsCommand(stream: vscode.ChatResponseStream, services:
   const ctx = services.skillContext(undefined, session.pinnedSkills);
   const directory = await services.skills.directory(ctx);
   const all = await services.skills.list({ page: 1, page_size: 1 }, ctx);
-  showRestrictedMode(stream, services);
+  await showRestrictedMode(stream);
   if (directory.entries.length === 0) {
     stream.markdown('No skills are available yet. Add `*.skill.md` files or `<name>/SKILL.md` folders under `.github/skills`, or run **Toolshed: New Skill…**.');
     stream.button({ command: 'toolshed.newSkill', title: 'New Skill…' });
@@ -60,7 +61,7 @@ export async function skillCommand(prompt: string, stream: vscode.ChatResponseSt
   const skill = output.skills[0];
   if (!skill) {
     stream.markdown(output.message ?? `Unknown skill \`${name}\`.`);
-    if (output.missing?.some((m) => m.reason === hiddenSkillReason())) showRestrictedMode(stream, services);
+    if (output.missing?.some((m) => m.reason === hiddenSkillReason())) await showRestrictedMode(stream);
     return { metadata: { toolshed: session.metadataBase() } };
   }
   if (!session.pinnedSkills.includes(skill.name)) session.pinnedSkills.push(skill.name);
