@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PackExportReport } from '../../../src/core/learning/snapshot/skillPackExport';
 import { exportedTo } from '../../../src/core/skills/store/learned/exportedLearnedSkills';
-import { scriptedModel, toolshed } from './helpers';
+import { eventually, scriptedModel, toolshed } from './helpers';
 import { askToolshed, driver, lastToolResultText } from './chatHelpers';
 
 const WEATHER = 'fixture_weather_forecast';
@@ -75,6 +75,13 @@ suite('Export learned skills as a skill pack (real extension host, scripted mode
     const row = tree.items.find((i) => i.description?.includes(learnedName));
     assert.match(row?.description ?? '', new RegExp(`inactive: exported as pack skill "${written!.name}"`), 'the Skill Directory points at the pack skill');
     assert.ok(!row?.contextValue?.includes('.active.'), 'and offers no second export');
+    // The header counts what /skills counts: the retired learned copy is listed, not counted again.
+    const total = Number(/\(\d+ shown of (\d+);/.exec((await askToolshed('', { command: 'skills' })).recorded.markdown())?.[1]);
+    const header = await eventually(async () => {
+      const rendered = await vscode.commands.executeCommand<{ description?: string }>('toolshed._skillDirectoryItems');
+      return /^(\d+) skills? · .*1 inactive/.exec(rendered.description ?? '') ? rendered.description : undefined;
+    }, 'the header after the export');
+    assert.equal(Number(/^(\d+) skills?/.exec(header)?.[1]), total, `Skill Directory "${header}" vs /skills ${total}`);
     const direct = JSON.parse(text(await vscode.lm.invokeTool('skill_search', { input: { query: QUERY, limit: 10 }, toolInvocationToken: undefined }))) as { skills: Array<{ name: string }> };
     const names = direct.skills.map((s) => s.name);
     assert.equal(names.filter((n) => n === written!.name).length, 1, `the pack skill, once: ${names.join(', ')}`);
