@@ -137,7 +137,8 @@ suite('What a user sees is true: /tools, learning, Manage Tools (scripted model)
       const memoryTools = await registerBatch(3, 'memory-server', ['mcp']);
       const groups = await vscode.commands.executeCommand<ToolGroup[]>('toolshed._manageToolsGroups');
       const groupOf = (tool: string) => groups.find((g) => g.tools.some((t) => t.name === tool));
-      assert.equal(groupOf(memoryTools[0]!)?.label, 'MCP server memory', JSON.stringify(groups.map((g) => g.label)));
+      const seen = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(mcpJson)));
+      assert.equal(groupOf(memoryTools[0]!)?.label, 'MCP server memory', `${JSON.stringify(groups.map((g) => g.label))}; mcp.json as read: ${seen}; tags: ${JSON.stringify(vscode.lm.tools.find((t) => t.name === memoryTools[0])?.tags)}`);
       assert.equal(groupOf(memoryTools[0]!)?.server, 'memory-server', 'its state pattern keeps the tool-name prefix');
       assert.equal(groupOf('fixture_weather_forecast')?.label, 'Extension Toolshed test driver');
       assert.ok(!groups.some((g) => g.label === 'Extensions'), 'no catch-all "Extensions" group');

@@ -28,8 +28,6 @@ export type StateChoice = ToolState | 'default';
 
 export type StateTarget = { kind: 'tool'; name: string } | { kind: 'server'; server: string };
 
-export { mcpServerOf } from './toolSources';
-
 export function serverPattern(server: string): string {
   return `mcp_${server}_*`;
 }

@@ -75,7 +75,8 @@ export function mcpServerLabel(prefix: string, servers: readonly McpServerConfig
     if (!best || score > best.score) {
       best = { name: server.name, score };
       tie = false;
-    } else if (score === best.score) {
+    } else if (score === best.score && server.name !== best.name) {
+      // One server may be read twice (VS Code also shows mcp.json as the `mcp` setting): not a tie.
       tie = true;
     }
   }

@@ -65,6 +65,7 @@ describe('Manage Tools sources from what VS Code gives', () => {
     assert.equal(mcpServerLabel('unrelated', servers), 'unrelated', 'no match: the prefix');
     assert.equal(mcpServerLabel('memory', [...servers, { name: 'memory-two', args: ['memory'] }]), 'memory', 'an exact name wins');
     assert.equal(mcpServerLabel('tools', [{ name: 'a', args: ['tools-x'] }, { name: 'b', args: ['tools-y'] }]), 'tools', 'a tie is not guessed');
+    assert.equal(mcpServerLabel('memory-server', [...servers, ...servers]), 'memory', 'one server read from two places is no tie');
   });
 
   it('hostile mcp.json text never throws and is either JSON or nothing', () => {
