@@ -1,9 +1,14 @@
+// @ts-check
 // Mocha's spec output plus a machine-readable summary, so scripts/test-all.mjs can count the
 // unit layer. The summary goes to the file named by TOOLSHED_MOCHA_SUMMARY.
 const { writeFileSync } = require('node:fs');
 const Mocha = require('mocha');
 
 class SummaryReporter extends Mocha.reporters.Spec {
+  /**
+   * @param {import('mocha').Runner} runner
+   * @param {import('mocha').MochaOptions} options
+   */
   constructor(runner, options) {
     super(runner, options);
     runner.once(Mocha.Runner.constants.EVENT_RUN_END, () => {

@@ -1,3 +1,4 @@
+// @ts-check
 // `npm test`: type-check, lint, unit tests (plain Node), then the real-extension-host layer
 // (offline code-server + Chromium: in-host suite, page checks, the `npm start` demo), then the
 // packaging checks of the VSIX. Ends with one line,
@@ -13,25 +14,34 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(path.join(ROOT, 'package.json'));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
+/** @param {string} title */
 function step(title) {
   console.log(`\n=== ${title} ===`);
 }
 
-// 1. Type-check: fail fast, nothing else is worth running on a broken build.
-step('type-check (tsc --noEmit -p .)');
+// 1. Type-check: fail fast, nothing else is worth running on a broken build. The TypeScript
+// sources, then the JavaScript modules (scripts, host runners, benches) through their JSDoc.
+step('type-check (tsc --noEmit -p ., tsc -p tsconfig.mjs.json)');
 const tsc = path.join(path.dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
-if (spawnSync(process.execPath, [tsc, '--noEmit', '-p', '.'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) {
+const typeChecked = ['tsconfig.json', 'tsconfig.mjs.json'].every((project) =>
+  spawnSync(process.execPath, [tsc, '--noEmit', '-p', project], { cwd: ROOT, stdio: 'inherit' }).status === 0);
+if (!typeChecked) {
   console.log('type-check failed');
   console.log('0 passed, 1 failed');
   process.exit(1);
 }
 
-// 1b. Lint: ESLint with typescript-eslint's type-aware rules and the layer rule, zero warnings.
-step('lint (eslint --max-warnings 0)');
+// 1b. Lint: ESLint with typescript-eslint's type-aware rules, the layer rule and the file-size
+// cap, zero warnings; then knip: no export that nothing imports (knip.json).
+step('lint (eslint --max-warnings 0, knip)');
 const eslint = path.join(path.dirname(require.resolve('eslint/package.json')), 'bin', 'eslint.js');
-const lintRun = spawnSync(process.execPath, [eslint, '.', '--max-warnings', '0'], { cwd: ROOT, stdio: 'inherit' });
-const lint = lintRun.status === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 };
-console.log(lint.passed ? 'lint: clean' : 'lint: problems above');
+const knip = path.join(path.dirname(require.resolve('knip')), '..', 'bin', 'knip.js'); // knip exports no package.json
+const lint = { passed: 0, failed: 0 };
+for (const [name, args] of /** @type {Array<[string, string[]]>} */ ([['eslint', [eslint, '.', '--max-warnings', '0']], ['knip', [knip]]])) {
+  const clean = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' }).status === 0;
+  lint[clean ? 'passed' : 'failed'] += 1;
+  console.log(`${name}: ${clean ? 'clean' : 'problems above'}`);
+}
 
 // 2. Build first: the host layer loads the bundles, and a unit test compares the generated
 // schemas in dist/ with the zod schema (a stale dist from an older build must not fail it).
@@ -101,7 +111,7 @@ try {
     pack[check.ok ? 'passed' : 'failed'] += 1;
   }
 } catch (error) {
-  console.log(`  ✗ packaging failed: ${error.message}`);
+  console.log(`  ✗ packaging failed: ${error instanceof Error ? error.message : String(error)}`);
   pack.failed += 1;
 }
 console.log(`package: ${pack.passed} passed, ${pack.failed} failed`);

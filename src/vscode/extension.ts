@@ -7,10 +7,10 @@ import { registerLanguageModelTools } from './lmTools/registerLanguageModelTools
 import { registerManageTools } from './tools/manageToolsCommand';
 import { createOutputChannelLogger } from './outputChannelLogger';
 import { createServices, type ToolshedServices } from './services';
-import { registerSkillSurfaces } from './views/registerSkillSurfaces';
+import { registerSkillSurfaces } from './registerSkillSurfaces';
 import { proposedSkillsGroup } from './learning/proposedGroup';
 import { registerProposalCommands } from './learning/proposalCommands';
-import { registerAnswerRating } from './learning/learningChat';
+import { registerAnswerRating } from './chat/learningChat';
 import { registerExportPackCommand } from './learning/exportPackCommand';
 import { registerSnapshotCommands } from './learning/snapshotCommands';
 import { keepSharedSkillsInSync } from './skills/sharedSkillsSync';
@@ -44,9 +44,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
   registerManageTools(context, services);
   const chatHandler = registerChatParticipant(context, services);
 
-  // --- views, authoring, palette (issue 6) ---
   const { directory } = registerSkillSurfaces(context, services, [proposedSkillsGroup(services.learning)]);
-  // --- end issue 6 ---
   registerProposalCommands(context, services.learning, () => directory.refresh());
   registerAnswerRating(context, services.learning);
   registerSnapshotCommands(context, services.learning, services.skills, () => directory.refresh());

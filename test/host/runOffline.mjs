@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run test:host`: the in-host suite in a real VS Code extension host (code-server, offline),
 // then page checks (test/host/ui/*.mjs) against the same live workbench, then shutdown.
 //
@@ -28,9 +29,20 @@ export function buildExtension() {
   if (result.status !== 0) throw new Error(`node esbuild.mjs failed (exit ${result.status})`);
 }
 
-/** Every exported function of every test/host/ui/*.mjs is one page check. */
+/**
+ * @typedef {import('./ui/lib/workbench.mjs').Page} Page
+ * @typedef {import('./ui/lib/workbench.mjs').PageCheckContext} PageCheckContext
+ * @typedef {import('./offlineHost.mjs').TestResult} TestResult
+ * @typedef {{ title: string, fullTitle: string, fn: (context: PageCheckContext) => Promise<void> }} PageCheck
+ */
+
+/**
+ * Every exported function of every test/host/ui/*.mjs is one page check.
+ * @returns {Promise<PageCheck[]>}
+ */
 export async function loadPageChecks(dir = UI_CHECKS_DIR) {
   const files = readdirSync(dir).filter((name) => name.endsWith('.mjs')).sort();
+  /** @type {PageCheck[]} */
   const checks = [];
   for (const file of files) {
     const module = await import(pathToFileURL(path.join(dir, file)).href);
@@ -41,18 +53,26 @@ export async function loadPageChecks(dir = UI_CHECKS_DIR) {
   return checks;
 }
 
-/** Runs page checks one after another on the open workbench; a failing check does not stop the rest. */
+/**
+ * Runs page checks one after another on the open workbench; a failing check does not stop the rest.
+ * @param {PageCheck[]} checks
+ * @param {{ page: Page, workspace: string }} target
+ * @returns {Promise<TestResult[]>}
+ */
 export async function runPageChecks(checks, { page, workspace }) {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  /** @type {PageCheckContext} */
   const context = {
     page,
     workspace,
     screenshotDir: SCREENSHOT_DIR,
     screenshot: (name) => page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) }),
   };
+  /** @type {TestResult[]} */
   const results = [];
   for (const check of checks) {
     const started = Date.now();
+    /** @type {NodeJS.Timeout | undefined} */
     let timer;
     try {
       await Promise.race([
@@ -63,7 +83,8 @@ export async function runPageChecks(checks, { page, workspace }) {
       ]);
       results.push({ title: check.title, fullTitle: check.fullTitle, state: 'passed', durationMs: Date.now() - started });
     } catch (error) {
-      results.push({ title: check.title, fullTitle: check.fullTitle, state: 'failed', durationMs: Date.now() - started, error: error.message, stack: error.stack });
+      const failure = /** @type {Error} */ (error);
+      results.push({ title: check.title, fullTitle: check.fullTitle, state: 'failed', durationMs: Date.now() - started, error: failure.message, stack: failure.stack });
       await page.screenshot({ path: path.join(SCREENSHOT_DIR, `failed-${check.title}.png`) }).catch(() => {});
     } finally {
       clearTimeout(timer);
@@ -72,6 +93,10 @@ export async function runPageChecks(checks, { page, workspace }) {
   return results;
 }
 
+/**
+ * @param {string} heading
+ * @param {TestResult[]} tests
+ */
 function printTests(heading, tests) {
   console.log(heading);
   for (const test of tests) {
@@ -89,6 +114,7 @@ function printTests(heading, tests) {
 /** Suites whose title contains this run only in the trust-on pass. */
 const UNTRUSTED_GREP = 'untrusted workspace';
 
+/** @type {(tests: TestResult[], state: string) => number} */
 const count = (tests, state) => tests.filter((test) => test.state === state).length;
 
 /**
@@ -146,7 +172,7 @@ export async function runHostLayer({ build = true } = {}) {
     console.log(`host: ${passed} passed, ${failed} failed`);
     return { passed, failed };
   } catch (error) {
-    console.error(error instanceof HostSetupError ? `host setup: ${error.message}` : `host run failed: ${error.stack || error}`);
+    console.error(error instanceof HostSetupError ? `host setup: ${error.message}` : `host run failed: ${/** @type {Error} */ (error).stack || error}`);
     console.log('host: 0 passed, 1 failed');
     return { passed: 0, failed: 1, setupError: error instanceof HostSetupError };
   }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ToolshedServices } from '../services';
 import { describeToolInputError } from '../../core/planner/skillsPort';
 import { hiddenSkillReason, MANAGE_TRUST_COMMAND, restrictedModeLine } from '../../core/trust/restrictedMode';
-import { unusedWorkspaceSkills } from '../skills/unusedWorkspaceSkills';
+import { unusedWorkspaceSkills } from '../unusedWorkspaceSkills';
 import type { TurnSession } from './turnSession';
 import { hiddenFromLoop } from './plannerRequest';
 import { describeDeferral } from '../../core/tools/modes/deferralDecision';

@@ -3,7 +3,7 @@ import { SKILL_LIST_TOOL_NAME } from '../../core/skills/skillToolSchemas';
 import type { ToolshedServices } from '../services';
 import { registerSkillTool } from './skillToolRegistration';
 import { restrictedModeLine } from '../../core/trust/restrictedMode';
-import { unusedWorkspaceSkills } from '../skills/unusedWorkspaceSkills';
+import { unusedWorkspaceSkills } from '../unusedWorkspaceSkills';
 
 export function registerSkillListTool(services: ToolshedServices): vscode.Disposable {
   return registerSkillTool<{ page?: unknown }>(

@@ -5,12 +5,12 @@ import type { LoadSummary } from '../../core/skills/packs/skillPackLoader';
 import type { SkillService, SkillTreePack } from '../../core/skills/skillService';
 import { Disposable } from '../lifecycle';
 import { restrictedModeLine } from '../../core/trust/restrictedMode';
-import { unusedWorkspaceSkills } from '../skills/unusedWorkspaceSkills';
+import { unusedWorkspaceSkills } from '../unusedWorkspaceSkills';
 import type { CancellationLike, PackView, ReloadProgress, ReloadSummary, SkillDirectorySource, SkillView } from './skillDirectorySource';
 
 /**
- * What the glue needs from whoever owns pack loading and file watching (the lead's
- * `SkillPackManager` satisfies it structurally).
+ * What the glue needs from whoever owns pack loading and file watching (`SkillPackManager`
+ * satisfies it structurally).
  */
 export interface SkillPackLoaderPort {
   readonly onDidChange: vscode.Event<void>;

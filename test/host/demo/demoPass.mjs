@@ -1,3 +1,4 @@
+// @ts-check
 // The newcomer's view, tested: the `npm start` profile (Toolshed + the offline demo model from
 // examples/demo-model, example workspace trusted, no test driver) in the offline host, with a
 // page check that asks `@toolshed` in the real Chat view and watches it search, activate and call
@@ -12,6 +13,7 @@ import { runCommand } from '../ui/lib/workbench.mjs';
 const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-results', 'screenshots');
 export const DEMO_REQUEST = 'Which tests are flaky on CI this week?';
 
+/** @param {import('../ui/lib/workbench.mjs').Page} page */
 async function askTheDemoModel(page) {
   await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
   await runCommand(page, 'Chat: Open Chat');
@@ -56,7 +58,10 @@ async function askTheDemoModel(page) {
   return text;
 }
 
-/** Runs the demo pass; never throws. Returns { tests: [{ fullTitle, state, error? }] }. */
+/**
+ * Runs the demo pass; never throws. Returns { tests: [{ fullTitle, state, error? }] }.
+ * @returns {Promise<{ tests: import('../offlineHost.mjs').TestResult[] }>}
+ */
 export async function runDemoPass({ log = console.log } = {}) {
   const base = path.join(REPO_ROOT, '.toolshed-host', 'runs', `${new Date().toISOString().replace(/[:.]/g, '-')}-demo-${process.pid}`);
   rmSync(base, { recursive: true, force: true });
@@ -65,17 +70,21 @@ export async function runDemoPass({ log = console.log } = {}) {
   cpSync(EXAMPLE_WORKSPACE, workspace, { recursive: true });
   const title = 'npm start demo › @toolshed with the offline demo model finds, activates and calls a deferred tool';
   const started = Date.now();
+  /** @type {Awaited<ReturnType<typeof startHost>> | undefined} */
   let handle;
   try {
     handle = await startHost({ workspace, base, browser: true, log });
-    log(`[demo] ${handle.demo.tools} demo tools installed; workbench at ${handle.url}`);
-    await askTheDemoModel(handle.page);
+    const page = handle.page;
+    if (!page) throw new Error('the demo host opened no browser page');
+    log(`[demo] ${handle.demo?.tools} demo tools installed; workbench at ${handle.url}`);
+    await askTheDemoModel(page);
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    await handle.page.screenshot({ path: path.join(SCREENSHOT_DIR, 'demo-start.png') });
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'demo-start.png') });
     return { tests: [{ title, fullTitle: title, state: 'passed', durationMs: Date.now() - started }] };
   } catch (error) {
     if (handle?.page) await handle.page.screenshot({ path: path.join(SCREENSHOT_DIR, 'failed-demo-start.png') }).catch(() => {});
-    return { tests: [{ title, fullTitle: title, state: 'failed', durationMs: Date.now() - started, error: error.message, stack: `${error.stack}\n  run folder: ${base}` }] };
+    const failure = /** @type {Error} */ (error);
+    return { tests: [{ title, fullTitle: title, state: 'failed', durationMs: Date.now() - started, error: failure.message, stack: `${failure.stack}\n  run folder: ${base}` }] };
   } finally {
     if (handle) await handle.close();
   }

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { learningFollowups, recordChatFeedback } from '../../../src/vscode/learning/learningChat';
+import { learningFollowups, recordChatFeedback } from '../../../src/vscode/chat/learningChat';
 import type { ToolshedTurnMetadata } from '../../../src/vscode/chat/sessionMetadata';
 import type { ToolGroup } from '../../../src/core/tools/modes/manageToolsModel';
 import { eventually, scriptedModel, toolshed } from './helpers';

@@ -1,9 +1,11 @@
-// Page check for issue 5: a person types "@toolshed …" in the real Chat view and watches a
+// @ts-check
+// Page check: a person types "@toolshed …" in the real Chat view and watches a
 // deferred tool being found, activated and used (scripted model, no network).
 // Screenshot: test-results/screenshots/chat-participant.png.
 import assert from 'node:assert/strict';
 import { askInNewChat } from './lib/workbench.mjs';
 
+/** @param {import('./lib/workbench.mjs').PageCheckContext} context */
 export async function chatParticipantFindsAndUsesADeferredTool({ page, screenshot }) {
   try {
     await askToolshedInTheChatView(page, screenshot);
@@ -13,6 +15,10 @@ export async function chatParticipantFindsAndUsesADeferredTool({ page, screensho
   }
 }
 
+/**
+ * @param {import('./lib/workbench.mjs').Page} page
+ * @param {import('./lib/workbench.mjs').PageCheckContext['screenshot']} screenshot
+ */
 async function askToolshedInTheChatView(page, screenshot) {
   await askInNewChat(page, { script: 'Toolshed Test: Script Weather Demo', request: '@toolshed What is the weather in Oslo?', hidePanel: true });
   const answer = page.locator('.interactive-response', { hasText: 'sunny' }).first();

@@ -1,10 +1,12 @@
-// Page check for issue 14 ("Skills that learn"): a person asks @toolshed something that takes
+// @ts-check
+// Page check of skills that learn: a person asks @toolshed something that takes
 // three tool calls, sees "Save this as a skill…" under the answer, clicks it, and finds the
-// proposal in the Skill Directory's Proposed group. Screenshots (README "Skills that learn"):
+// proposal in the Skill Directory's Proposed group. Screenshots (docs/skills.md, "Skills that learn"):
 // test-results/screenshots/learning-chat.png, test-results/screenshots/learning-proposed.png.
 import assert from 'node:assert/strict';
 import { askInNewChat } from './lib/workbench.mjs';
 
+/** @param {import('./lib/workbench.mjs').PageCheckContext} context */
 export async function learnedSkillIsProposedAfterATurn({ page, screenshot }) {
   try {
     await proposeFromChat(page, screenshot);
@@ -13,6 +15,10 @@ export async function learnedSkillIsProposedAfterATurn({ page, screenshot }) {
   }
 }
 
+/**
+ * @param {import('./lib/workbench.mjs').Page} page
+ * @param {import('./lib/workbench.mjs').PageCheckContext['screenshot']} screenshot
+ */
 async function proposeFromChat(page, screenshot) {
   // Not the in-host suite's wording: a discarded proposal is never proposed again.
   await askInNewChat(page, {

@@ -19,7 +19,7 @@ import { globalSkill, SHARED_COUNTER } from './sharedWriterProcess';
 
 /**
  * Concurrent writers of the user's shared (tenant/global) skill store — VS Code windows, each its
- * own process — lose nothing (RFC §3.11): every write reloads the file under the lock, applies its
+ * own process — lose nothing: every write reloads the file under the lock, applies its
  * change and renames a complete file into place. Counters are increments, so feedback given in
  * two windows adds up. Tested with real parallel processes, and a holder killed with the lock.
  */
@@ -82,7 +82,7 @@ async function openWindow(globalDir: string, projectId: string): Promise<Window>
   return { service, learning, logger };
 }
 
-describe('shared skill store: concurrent writers lose nothing (RFC §3.11)', () => {
+describe('shared skill store: concurrent writers lose nothing', () => {
   it('real processes writing skills and counters in parallel: every skill and every +1 is there, and the file is never damaged', async function () {
     this.timeout(120_000);
     const dir = tempDir('toolshed-global-');

@@ -1,19 +1,19 @@
 import type * as vscode from 'vscode';
-import type { Logger } from '../../core/platform/ports';
-import type { ToolshedSettings } from '../../core/config/settingsSchema';
-import type { SkillRequestContext, SkillService } from '../../core/skills/skillService';
-import type { ToolSearchService } from '../../core/tools/toolSearchService';
-import { registerAuthoring } from '../authoring/registerAuthoring';
-import { offThreadSkillDocumentValidator } from '../authoring/validatorGlue';
-import { offThreadSkillParse } from '../../core/skills/packs/document/offThreadParser';
-import type { OffThreadRunner } from '../../core/platform/offThreadRunner';
-import { registerPalette } from '../palette/registerPalette';
-import { skillSearchProvider, toolSearchProvider } from '../palette/searchGlue';
-import type { ActivityRegistry } from '../state/activityRegistry';
-import type { PinnedSkills } from '../state/pinnedSkills';
-import { registerViews } from './registerViews';
-import type { DirectoryGroup } from './directoryGroup';
-import { SkillServiceDirectorySource, type SkillPackLoaderPort } from './skillServiceGlue';
+import type { Logger } from '../core/platform/ports';
+import type { ToolshedSettings } from '../core/config/settingsSchema';
+import type { SkillRequestContext, SkillService } from '../core/skills/skillService';
+import type { ToolSearchService } from '../core/tools/toolSearchService';
+import { registerAuthoring } from './authoring/registerAuthoring';
+import { offThreadSkillDocumentValidator } from './authoring/validatorGlue';
+import { offThreadSkillParse } from '../core/skills/packs/document/offThreadParser';
+import type { OffThreadRunner } from '../core/platform/offThreadRunner';
+import { registerPalette } from './palette/registerPalette';
+import { skillSearchProvider, toolSearchProvider } from './palette/searchGlue';
+import type { ActivityRegistry } from './state/activityRegistry';
+import type { PinnedSkills } from './state/pinnedSkills';
+import { registerViews } from './views/registerViews';
+import type { DirectoryGroup } from './views/directoryGroup';
+import { SkillServiceDirectorySource, type SkillPackLoaderPort } from './views/skillServiceGlue';
 
 /** What the sidebar, authoring and palette need from the shared services (`ToolshedServices` fits). */
 export interface SkillSurfacesServices {
