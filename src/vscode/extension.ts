@@ -44,7 +44,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
   registerManageTools(context, services);
   const chatHandler = registerChatParticipant(context, services);
 
-  const { directory } = registerSkillSurfaces(context, services, [proposedSkillsGroup(services.learning)]);
+  const { directory, diagnostics } = registerSkillSurfaces(context, services, [proposedSkillsGroup(services.learning)]);
   registerProposalCommands(context, services.learning, () => directory.refresh());
   registerAnswerRating(context, services.learning);
   registerSnapshotCommands(context, services.learning, services.skills, () => directory.refresh());
@@ -67,6 +67,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
     storageUri: context.storageUri,
     handleChatRequest: chatHandler,
     services,
+    onDidUpdateSkillDiagnostics: diagnostics.onDidUpdate,
   };
 }
 
@@ -92,4 +93,6 @@ export interface ToolshedApi {
   readonly handleChatRequest: vscode.ChatRequestHandler;
   /** Toolshed's services (stores, settings, activity). Not a stable API: for tests and diagnostics. */
   readonly services: ToolshedServices;
+  /** Fires after a skill document's diagnostics were published, clean ones too (tests wait on it). */
+  readonly onDidUpdateSkillDiagnostics: vscode.Event<vscode.Uri>;
 }
