@@ -27,6 +27,7 @@ const ALLOWED = [
   /^extension\/dist\/sql-wasm\.wasm$/,
   /^extension\/dist\/schemas\/[\w.-]+\.json$/,
   /^extension\/dist\/related-terms\.txt$/, // the WordNet table of the vocabulary bridge
+  /^extension\/dist\/word-vectors\.bin$/, // the bundled embedding of hybrid ranking
   /^extension\/media\//,
   /^extension\/skill-packs\//,
   /^extension\/(readme|changelog)\.md$/i,

@@ -44,6 +44,12 @@ export const TOOL_INDEX_KEY = 'tools.db';
 const SCHEMA_REVISION = 4;
 
 
+/** Told about every document the in-memory mirror gains, replaces or drops (e.g. its vectors). */
+export interface DocumentObserver {
+  set(name: string): void;
+  delete(name: string): void;
+}
+
 export interface SyncReport {
   added: number;
   updated: number;
@@ -81,6 +87,7 @@ function hashOf(row: StoredRow): string {
 
 export class ToolIndex {
   readonly stats = new FieldStats<ToolField>(TOOL_FIELDS);
+  private readonly observers = new Set<DocumentObserver>();
   /**
    * Analyses every tool's text, and the queries ranked against it: its word memo makes a
    * repeated word a lookup.
@@ -359,6 +366,14 @@ export class ToolIndex {
     this.idToName.set(row.id, name);
     this.stats.set(name, terms);
     this.stats.forEachTermId(name, (termId) => this.postings.add(row.id, termId));
+    for (const observer of this.observers) observer.set(name);
+  }
+
+  /** Calls `observer` for every document now and for each later change, until disposed. */
+  observeDocuments(observer: DocumentObserver): { dispose(): void } {
+    this.observers.add(observer);
+    for (const name of this.rows.keys()) observer.set(name);
+    return { dispose: () => this.observers.delete(observer) };
   }
 
   /** Drops a row from the mirror; its postings go in the caller's batched `removeAll`. */
@@ -371,6 +386,7 @@ export class ToolIndex {
     }
     this.rows.delete(name);
     this.stats.delete(name);
+    for (const observer of this.observers) observer.delete(name);
   }
 
   private loadMirror(): void {
