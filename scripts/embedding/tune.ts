@@ -68,14 +68,15 @@ async function main() {
     const emb = sims.slice(0, nEmb).map(([i]) => tools[i].name);
     const score = new Map<string, number>();
     lex[qi].forEach((n, r) => score.set(n, (score.get(n) ?? 0) + 1 / (K + r + 1)));
-    emb.forEach((n, r) => score.set(n, (score.get(n) ?? 0) + wEmb / (K + r + 1)));
+    const useEmb = lex[qi].length < Number(process.env.SHORT ?? 1000);
+    if (useEmb) emb.forEach((n, r) => score.set(n, (score.get(n) ?? 0) + wEmb / (K + r + 1)));
     if (process.env.MODE === 'score') {
       score.clear();
       const lam = Number(process.env.LAMBDA ?? 0.3);
       const cosOf = new Map(sims.map(([i, s]) => [tools[i].name, s]));
       const top = sims[0][1];
       for (const [n, s] of lexS[qi]) score.set(n, s + lam * ((cosOf.get(n) ?? 0) - top));
-      for (const [i, s] of sims.slice(0, nEmb)) if (!score.has(tools[i].name)) score.set(tools[i].name, lam * (s - top) + Number(process.env.EMBBASE ?? 0));
+      if (useEmb) for (const [i, s] of sims.slice(0, nEmb)) if (!score.has(tools[i].name)) score.set(tools[i].name, lam * (s - top) + Number(process.env.EMBBASE ?? 0));
     }
     const fused = [...score].sort((a, b) => b[1] - a[1]).map(([n]) => n);
     const gold = new Set(q.gold), gf = new Set(q.gold.map(family));

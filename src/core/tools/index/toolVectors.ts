@@ -28,7 +28,7 @@ export class ToolTermVectors implements DocumentObserver, SemanticStage {
   }
 
   set(name: string): void {
-    const vector = this.embedder.vectorOfTerms(this.index.stats.documentTerms(name, VECTOR_FIELD_WEIGHTS));
+    const vector = this.embedder.vectorOfTerms(this.index.stats.documentTerms(name, VECTOR_FIELD_WEIGHTS, false));
     if (vector) this.table.set(name, vector);
     else this.table.delete(name);
   }
