@@ -3,6 +3,7 @@ import type { SkillsConfig, TaskType } from '../config/settingsSchema';
 import { hiddenSkillReason } from '../trust/restrictedMode';
 import type { Clock, EventSink, TokenCounter } from '../platform/ports';
 import { redact } from '../privacy/redaction';
+import type { SkillVectors } from './skillVectors';
 import { SkillFinder } from './skillFinder';
 import type { HitAdjuster } from './skillFinder';
 import { declaredToolNames, INJECTION_WRAPPER, makeSafe, RAW_WRAPPER, renderWithinBudget } from './render/skillRendering';
@@ -103,6 +104,7 @@ export interface QueryDeps {
   packPins: () => Array<{ names: readonly string[]; workspace: boolean }>;
   /** Re-ranking of full-text hits (learning); none = relevance only. */
   adjuster?: () => SkillScoreAdjuster | undefined;
+  vectors?: SkillVectors;
 }
 
 /** Redaction memo for the short strings search/list/directory return (redaction is pure). */
@@ -114,7 +116,7 @@ export class SkillQueries {
   private readonly finder: SkillFinder;
 
   constructor(private readonly deps: QueryDeps) {
-    this.finder = new SkillFinder({ store: deps.store, config: deps.config });
+    this.finder = new SkillFinder({ store: deps.store, config: deps.config, vectors: deps.vectors });
   }
 
   async search(rawInput: unknown, ctx: SkillRequestContext): Promise<SkillSearchOutput> {

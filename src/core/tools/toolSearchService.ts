@@ -149,6 +149,11 @@ export class ToolSearchService {
     this.embeddings.use(embedder);
   }
 
+  /** Embeds a query before a search (an endpoint's vector is then found by the search). */
+  prepareQuery(query: string): Promise<void> {
+    return this.embeddings.prepare(query);
+  }
+
   /** Resolves once an endpoint embedder's background work is done or has failed. */
   embeddingsSettled(): Promise<void> {
     return this.embeddings.settled();

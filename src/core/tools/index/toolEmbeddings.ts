@@ -14,6 +14,7 @@ import type { ToolRecord } from '../toolRecord';
 export class ToolEmbeddings {
   private current: (SemanticStage & { dispose(): void; settled?(): Promise<void> }) | undefined;
   private readonly cache: VectorCache;
+  private embedder: Embedder | undefined;
 
   constructor(
     private readonly index: ToolIndex,
@@ -30,11 +31,17 @@ export class ToolEmbeddings {
   use(embedder: Embedder | undefined): void {
     this.current?.dispose();
     this.current = undefined;
+    this.embedder = embedder;
     if (!embedder) return;
     const termEmbedder = embedder.vectorOfTerms ? (embedder as Embedder & Required<Pick<Embedder, 'vectorOfTerms'>>) : undefined;
     this.current = termEmbedder && embedder.dims
       ? new ToolTermVectors(this.index, termEmbedder, embedder.dims)
       : new EndpointToolVectors(this.index, this.records, embedder, this.cache, this.logger);
+  }
+
+  /** Embeds `query` ahead of a search when the model is not in-process; never rejects. */
+  prepare(query: string): Promise<void> {
+    return this.embedder?.prepare(query) ?? Promise.resolve();
   }
 
   /** Resolves once background embedding has nothing left to do or has failed. */
