@@ -13,7 +13,8 @@ import { readZipEntries } from './zipEntries.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const VSIX = path.join(ROOT, 'toolshed.vsix');
-export const VSIX_MAX_BYTES = 2 * 1024 * 1024;
+// 4 MB: about 1.5 MB of it is the bundled word vectors of hybrid ranking (dist/word-vectors.bin).
+export const VSIX_MAX_BYTES = 4 * 1024 * 1024;
 
 /**
  * What may be in the VSIX: the extension bundle, the parser thread, sql.js's wasm, the word table, generated
@@ -71,7 +72,7 @@ export function checkVsix(file = VSIX) {
   }
   check('the VSIX exists', true);
   const size = statSync(file).size;
-  check(`the VSIX is smaller than 2 MB (${(size / 1024).toFixed(0)} KB)`, size < VSIX_MAX_BYTES, `${size} bytes`);
+  check(`the VSIX is smaller than 4 MB (${(size / 1024).toFixed(0)} KB)`, size < VSIX_MAX_BYTES, `${size} bytes`);
   const names = readZipEntries(readFileSync(file)).map((entry) => entry.name);
   const images = readmeImages();
   const shown = new Set(images.map((href) => `extension/${href}`));

@@ -51,7 +51,7 @@ export const benchToolsCommand: CliCommand = {
     '',
     ...EMBEDDER_HELP,
     'tools: {"name", "description", "inputSchema", "tags"?} per line; queries: {"query", "gold": [names]} per line.',
-    '--json prints {recall_at_1, recall_at_5, recall_at_10, mrr_at_10, p50_ms, p95_ms, tools, queries, engine, index_ms,',
+    '--json prints {recall_at_1, recall_at_5, recall_at_10, mrr_at_10, p50_ms, p95_ms, tools, queries, engine, rss_mb, embedder, index_ms,',
     '  index_cpu_ms, first_search_ms, persist_ms}: index_ms = tool list → searchable (cold; index_cpu_ms = its main-thread',
     '  CPU time, steady on a shared machine; p95_cpu_ms: per-query process CPU), first_search_ms = the search',
     '  right after it, persist_ms = the deferred sql.js write + export (the delayed save, off the search path).',
@@ -180,6 +180,9 @@ export const benchToolsCommand: CliCommand = {
       first_search_ms: round(firstSearchMs, 2),
       persist_ms: round(persistMs, 1),
       persist_cpu_ms: round(persistCpuMs, 1),
+      // Resident memory after indexing and every search (compare runs with and without --embedder).
+      rss_mb: round(process.memoryUsage().rss / 2 ** 20, 1),
+      embedder: embedder ? embedder.key : 'none',
       ...extras,
       ...(variants.hasVariants ? variants.report() : {}),
       ...(flags.has('per-category') ? { per_category: Object.fromEntries([...byCategory].map(([k, t]) => [k, { queries: t.queries, ...summary(t) }])) } : {}),

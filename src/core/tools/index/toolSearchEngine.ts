@@ -72,7 +72,7 @@ export function executeSearch(ctx: SearchContext, query: string, requested: Sear
  * (search/embedding/fusion.ts); equal fused scores fall back to the contract's order.
  */
 function hybridSearch(ctx: SearchContext, stage: SemanticStage, query: string, accept: (name: string) => boolean, limit: number): SearchHit[] {
-  const lexical = rankTools(ctx.index, query, accept, Math.max(limit, LEXICAL_POOL), ctx.ranker ?? RANKER_DEFAULTS);
+  const lexical = ctx.ranker?.semanticOnly ? [] : rankTools(ctx.index, query, accept, Math.max(limit, LEXICAL_POOL), ctx.ranker ?? RANKER_DEFAULTS);
   const hitOf = (name: string): SearchHit => ({ record: ctx.records.get(name)!, score: 0, matchType: 'fts' });
   const ranking = hybridRank(lexical, query, stage, accept, exactNameMatcher(query), (a, b) => contractCompare(hitOf(a), hitOf(b), ctx.config)).slice(0, limit);
   const scores = fusedScores(ranking);
