@@ -44,10 +44,8 @@ interface Csr {
 export function ppmi(rows: readonly Map<number, number>[], alpha: number): Csr {
   const n = rows.length;
   const rowSum = new Float64Array(n);
-  let total = 0;
   rows.forEach((row, i) => {
     for (const v of row.values()) rowSum[i] += v;
-    total += rowSum[i];
   });
   let smoothedTotal = 0;
   const ctx = new Float64Array(n);

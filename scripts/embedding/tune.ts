@@ -31,8 +31,8 @@ async function main() {
   const index = new Map(wv.words.map((w, i) => [w, i]));
   const an = new TextAnalyzer();
   const docTerms = tools.map((t) => {
-    const props = (t.inputSchema as any)?.properties ?? {};
-    const params = Object.entries(props).map(([k, v]: [string, any]) => `${k} ${typeof v?.description === 'string' ? v.description : ''}`).join(' ');
+    const props = ((t.inputSchema as { properties?: Record<string, { description?: unknown }> } | undefined)?.properties ?? {});
+    const params = Object.entries(props).map(([k, v]) => `${k} ${typeof v?.description === 'string' ? v.description : ''}`).join(' ');
     return { name: an.analyze(t.name), desc: an.analyze(t.description ?? ""), params: an.analyze(params) };
   });
   const df = new Map<string, number>();

@@ -113,7 +113,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     if (choice === embedderChoice) return;
     embedderChoice = choice;
     const embedder = embedderFromSettings(settings.current.embeddings, vscode.workspace.isTrusted, logger);
-    tools.useEmbedder(embedder);
+    tools.embeddings.use(embedder);
     skills.useEmbedder(embedder);
   };
 

@@ -87,7 +87,7 @@ export const benchToolsCommand: CliCommand = {
     const indexCpuMs = mainThreadCpuMs() - indexCpuStart;
     // An endpoint embeds in the background (not part of the cold index); wait for it, and
     // embed each query before the timed searches (as the LM tool does before searching).
-    await service.embeddingsSettled();
+    await service.embeddings.settled();
     if (embedder && !embedder.vectorOfTerms) for (const q of queries) await embedder.prepare(q.query.slice(0, 500));
     const firstRun = await service.startRun();
     const firstStart = performance.now();

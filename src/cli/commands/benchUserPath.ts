@@ -60,7 +60,7 @@ export async function measureUserPath(
   embedder?: Embedder,
 ): Promise<UserPathTiming> {
   const service = await defaultService(allowedFts);
-  service.useEmbedder(embedder);
+  service.embeddings.use(embedder);
   // VS Code keeps one frozen API object per tool and maps them into a new array on each read.
   const registered = new Map(tools.map((t) => [t.name, { apiObject: Object.freeze({ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema as object | undefined, tags: Object.freeze([...(t.tags ?? [])]) }) }]));
   let reads = 0;

@@ -24,7 +24,7 @@ export const searchToolsCommand: CliCommand = {
     const embedder = embedderFromFlags(flags);
     const service = await cliService(parseEngine(flags.get('engine')), undefined, embedder);
     service.setTools(toToolInputs(readJsonl(toolsFile)));
-    await service.embeddingsSettled();
+    await service.embeddings.settled();
     await embedder?.prepare(query);
     const limit = flags.has('limit') ? Number(flags.get('limit')) : undefined;
     const searchType = flags.get('search-type');

@@ -3,8 +3,7 @@ import type { SkillsConfig, TaskType } from '../config/settingsSchema';
 import { hiddenSkillReason } from '../trust/restrictedMode';
 import type { Clock, EventSink, TokenCounter } from '../platform/ports';
 import { redact } from '../privacy/redaction';
-import type { SkillVectors } from './skillVectors';
-import { SkillFinder } from './skillFinder';
+import { SkillFinder, type SkillFinderDeps } from './skillFinder';
 import type { HitAdjuster } from './skillFinder';
 import { declaredToolNames, INJECTION_WRAPPER, makeSafe, RAW_WRAPPER, renderWithinBudget } from './render/skillRendering';
 import type { SafeSkill } from './render/skillRendering';
@@ -104,7 +103,7 @@ export interface QueryDeps {
   packPins: () => Array<{ names: readonly string[]; workspace: boolean }>;
   /** Re-ranking of full-text hits (learning); none = relevance only. */
   adjuster?: () => SkillScoreAdjuster | undefined;
-  vectors?: SkillVectors;
+  vectors?: SkillFinderDeps['vectors'];
 }
 
 /** Redaction memo for the short strings search/list/directory return (redaction is pure). */

@@ -73,7 +73,7 @@ export interface ToolSearchServiceOptions {
   relatedTerms?: RelatedTerms;
   /** Delay before persisting the index after a catalog change (ms; 0 = immediately). */
   saveDelayMs?: number;
-  /** Embedding model of hybrid ranking (none = lexical only); `useEmbedder` changes it. */
+  /** Embedding model of hybrid ranking (none = lexical only); `embeddings.use` changes it. */
   embedder?: Embedder;
 }
 
@@ -84,7 +84,6 @@ export interface StartRunOptions {
   isVisible?: (tool: ToolRecord) => boolean;
   runId?: string;
 }
-
 
 export interface Disposable {
   dispose(): void;
@@ -101,7 +100,8 @@ export class ToolSearchService {
   private toolsConfig: ToolsConfig;
   /** tool_search result lists and the model's picks (issue 17), in the index database. */
   readonly pickLog: ToolPickLog;
-  private readonly embeddings: ToolEmbeddings;
+  /** Hybrid ranking's embedder and tool vectors (`use` switches; undefined = lexical only). */
+  readonly embeddings: ToolEmbeddings;
 
   constructor(
     private readonly catalog: ToolCatalog,
@@ -142,21 +142,6 @@ export class ToolSearchService {
 
   get lastSyncReport(): SyncReport | undefined {
     return this.lastSync;
-  }
-
-  /** Switches hybrid ranking's embedder (undefined = lexical only); tool vectors follow. */
-  useEmbedder(embedder: Embedder | undefined): void {
-    this.embeddings.use(embedder);
-  }
-
-  /** Embeds a query before a search (an endpoint's vector is then found by the search). */
-  prepareQuery(query: string): Promise<void> {
-    return this.embeddings.prepare(query);
-  }
-
-  /** Resolves once an endpoint embedder's background work is done or has failed. */
-  embeddingsSettled(): Promise<void> {
-    return this.embeddings.settled();
   }
 
   // ── catalog ────────────────────────────────────────────────────────────────

@@ -4,7 +4,8 @@ import { VectorTable } from '../../search/embedding/vectorTable';
 import { SEMANTIC_DEFAULTS } from '../../search/embedding/semanticStage';
 import type { SemanticStage } from '../../search/embedding/semanticStage';
 import type { VectorCache } from '../../sql/vectorCache';
-import type { DocumentObserver, ToolIndex } from './toolIndex';
+import type { DocumentObserver } from './toolDocument';
+import type { ToolIndex } from './toolIndex';
 import type { ToolRecord } from '../toolRecord';
 
 /**

@@ -10,7 +10,7 @@ import { TermPostings } from './termPostings';
 import { XorFingerprint } from './catalogFingerprint';
 import { TERM_COLUMNS, createSchema, matchFtsCandidates, termColumns, termsOfRow, writePendingRows } from './toolIndexSql';
 import type { PendingRow } from './toolIndexSql';
-import type { ToolField, ToolFieldTerms } from './toolDocument';
+import type { DocumentObserver, ToolField, ToolFieldTerms } from './toolDocument';
 import type { ToolRecord } from '../toolRecord';
 import type { RelatedTerms } from '../../search/relatedTerms';
 
@@ -42,13 +42,6 @@ import type { RelatedTerms } from '../../search/relatedTerms';
 
 export const TOOL_INDEX_KEY = 'tools.db';
 const SCHEMA_REVISION = 4;
-
-
-/** Told about every document the in-memory mirror gains, replaces or drops (e.g. its vectors). */
-export interface DocumentObserver {
-  set(name: string): void;
-  delete(name: string): void;
-}
 
 export interface SyncReport {
   added: number;

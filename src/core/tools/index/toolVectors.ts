@@ -3,7 +3,8 @@ import { VectorTable } from '../../search/embedding/vectorTable';
 import type { SemanticStage } from '../../search/embedding/semanticStage';
 import { SEMANTIC_DEFAULTS } from '../../search/embedding/semanticStage';
 import type { ToolField } from './toolDocument';
-import type { DocumentObserver, ToolIndex } from './toolIndex';
+import type { DocumentObserver } from './toolDocument';
+import type { ToolIndex } from './toolIndex';
 
 /**
  * Tool vectors of an in-process embedder, kept in step with the index: each document the

@@ -130,16 +130,16 @@ describe('embedding endpoint client (real local HTTP server)', () => {
       const store = new MemoryByteStore();
       const first = await service(store, `${base}/api/embed`);
       first.s.setTools(tools);
-      await first.s.embeddingsSettled();
+      await first.s.embeddings.settled();
       assert.equal(server.textsSeen.length, 3);
       await first.s.flush();
 
       const second = await service(store, `${base}/api/embed`);
       second.s.setTools(tools);
-      await second.s.embeddingsSettled();
+      await second.s.embeddings.settled();
       assert.equal(server.textsSeen.length, 3, 'all three came from the cache');
       second.s.setTools(tools.map((t) => (t.name === 'banana_tool' ? { ...t, description: 'banana split' } : t)));
-      await second.s.embeddingsSettled();
+      await second.s.embeddings.settled();
       assert.deepEqual(server.textsSeen.slice(3), ['banana_tool: banana split']);
       // A query sharing no word with any tool still finds the one close in meaning (letters here).
       const found = await search(second, 'bananas');
@@ -149,7 +149,7 @@ describe('embedding endpoint client (real local HTTP server)', () => {
     it('falls back to lexical ranking when the endpoint is down', async () => {
       const down = await service(new MemoryByteStore(), 'http://127.0.0.1:9/api/embed');
       down.s.setTools(tools);
-      await down.s.embeddingsSettled();
+      await down.s.embeddings.settled();
       const lexical = await createToolSearchService({ engine: await engineWith(), store: new MemoryByteStore(), saveDelayMs: 60_000, config: { toolSearch: { alwaysLoadedPatterns: [] } } });
       lexical.setTools(tools);
       const withDown = await search(down, 'xyz words');
