@@ -85,9 +85,12 @@ export const benchToolsCommand: CliCommand = {
     service.setTools(tools);
     const indexMs = performance.now() - indexStart;
     const indexCpuMs = mainThreadCpuMs() - indexCpuStart;
-    // An endpoint embeds in the background (not part of the cold index); wait for it, and
-    // embed each query before the timed searches (as the LM tool does before searching).
+    // Tool vectors are built in the background once the index is searchable (not part of the
+    // cold index; vectors_ms says how long); an endpoint's query vectors are fetched before the
+    // timed searches, as the LM tool does before searching.
+    const vectorsStart = performance.now();
     await service.embeddings.settled();
+    const vectorsMs = performance.now() - vectorsStart;
     if (embedder && !embedder.vectorOfTerms) for (const q of queries) await embedder.prepare(q.query.slice(0, 500));
     const firstRun = await service.startRun();
     const firstStart = performance.now();
@@ -183,6 +186,7 @@ export const benchToolsCommand: CliCommand = {
       // Resident memory after indexing and every search (compare runs with and without --embedder).
       rss_mb: round(process.memoryUsage().rss / 2 ** 20, 1),
       embedder: embedder ? embedder.key : 'none',
+      ...(embedder ? { vectors_ms: round(vectorsMs, 1) } : {}),
       ...extras,
       ...(variants.hasVariants ? variants.report() : {}),
       ...(flags.has('per-category') ? { per_category: Object.fromEntries([...byCategory].map(([k, t]) => [k, { queries: t.queries, ...summary(t) }])) } : {}),

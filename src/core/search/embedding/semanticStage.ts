@@ -42,8 +42,9 @@ export function hybridRank(
   isExactName: (name: string) => boolean,
   tieBreak?: (a: string, b: string) => number,
 ): FusedCandidate[] {
-  const vector = stage && stage.table.size > 0 ? stage.queryVector(query) : undefined;
-  if (!stage || !vector) return fuseCandidates(lexical, [], () => undefined, { semanticWeight: 0, isExactName, tieBreak });
+  // The query vector first: asking for it may bring the table up to date.
+  const vector = stage?.queryVector(query);
+  if (!stage || !vector || stage.table.size === 0) return fuseCandidates(lexical, [], () => undefined, { semanticWeight: 0, isExactName, tieBreak });
   const neighbours = lexical.length < LEXICAL_POOL ? stage.table.nearest(vector, stage.neighbours, accept) : [];
   return fuseCandidates(lexical, neighbours, (name) => stage.table.similarity(name, vector), { semanticWeight: stage.weight, isExactName, tieBreak });
 }
