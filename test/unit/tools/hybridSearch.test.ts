@@ -25,11 +25,12 @@ describe('hybrid tool search (bundled vectors)', () => {
 
   it('finds a tool that shares no word with the request, and only when the embedder is on', async () => {
     const { service } = await makeService({ tools: TOOLS, toolSearch: { alwaysLoadedPatterns: [] } });
-    assert.deepEqual(await search(service, 'internships in marketing'), [], 'no word in common: lexical finds nothing');
+    assert.deepEqual(await search(service, 'will it rain tomorrow'), [], 'no word in common: lexical finds nothing');
     service.embeddings.use(bundled);
-    assert.ok((await search(service, 'internships in marketing')).includes('job_search'));
+    assert.equal((await search(service, 'will it rain tomorrow'))[0], 'weather_forecast');
+    assert.equal((await search(service, 'recruit staff'))[0], 'job_search');
     service.embeddings.use(undefined);
-    assert.deepEqual(await search(service, 'internships in marketing'), []);
+    assert.deepEqual(await search(service, 'will it rain tomorrow'), []);
   });
 
   it('keeps tool vectors in step with the index: added, changed and removed tools', async () => {
@@ -54,9 +55,9 @@ describe('hybrid tool search (bundled vectors)', () => {
     const many: ToolInput[] = Array.from({ length: 600 }, (_, i) => ({ name: `tool_${i}`, description: `Does thing number ${i} with widgets.`, inputSchema: {} }));
     const { service } = await makeService({ tools: [...many, ...TOOLS], toolSearch: { alwaysLoadedPatterns: [] } });
     service.embeddings.use(bundled);
-    assert.deepEqual(await search(service, 'internships in marketing'), [], 'lexical until the vectors are there');
+    assert.deepEqual(await search(service, 'will it rain tomorrow'), [], 'lexical until the vectors are there');
     await service.embeddings.settled();
-    assert.ok((await search(service, 'internships in marketing')).includes('job_search'));
+    assert.equal((await search(service, 'will it rain tomorrow'))[0], 'weather_forecast');
   });
 
   it('never demotes a tool named exactly as the query', async () => {
@@ -70,7 +71,8 @@ describe('hybrid tool search (bundled vectors)', () => {
   it('a denied tool is never found through the embedding either', async () => {
     const { service } = await makeService({ tools: TOOLS, toolSearch: { alwaysLoadedPatterns: [], deny: ['job_*'] } });
     service.embeddings.use(bundled);
-    assert.ok(!(await search(service, 'internships in marketing')).includes('job_search'));
+    const found = await search(service, 'recruit staff');
+    assert.ok(found.length > 0 && !found.includes('job_search'), JSON.stringify(found));
   });
 
   it('the setting follows the endpoint trust rule', () => {
