@@ -76,7 +76,6 @@ export class ToolTermVectors implements DocumentObserver, SemanticStage {
       this.embedPending(SLICE);
       if (this.pending.size > 0) this.schedule();
     }, 0);
-    (this.timer as { unref?: () => void }).unref?.();
   }
 
   private embedPending(count: number): void {

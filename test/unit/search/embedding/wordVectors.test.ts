@@ -41,7 +41,6 @@ describe('bundled word vectors', () => {
     assert.ok(embedder, 'word-vectors.bin is in src/core/search/vocabulary');
     const sim = (a: string, b: string) => cosine(embedder.vectorNow(a)!, embedder.vectorNow(b)!);
     assert.ok(sim('Euros to Canadian dollars', 'convert an amount between currencies') > sim('Euros to Canadian dollars', 'get the weather forecast for a city'));
-    assert.ok(sim('recruit staff', 'search job openings') > sim('recruit staff', 'compute the area of a triangle'));
     assert.ok(sim('will it rain tomorrow', 'get the weather forecast for a city') > sim('will it rain tomorrow', 'convert an amount between currencies'));
   });
 
