@@ -1,19 +1,27 @@
 // Tuning harness (development only): lexical top-20 from the real service, the embedding's
-// nearest neighbours, fused; recall on one BFCL half.
+// nearest neighbours, fused; exact and any-version R@5 on one BFCL half (HALF=odd, the tuning
+// half; never tune on the even one). Knobs by environment: WV (vector file), MODE=score|rrf,
+// LAMBDA, WEMB/RRFK (rrf), NEMB (neighbours), SHORT (unite only below this many lexical hits),
+// WEIGHT=corpus|catalog|both|none, WNAME, WPARAM. The lexical lists are cached in the temp folder.
+//   nice npx tsx scripts/embedding/tune.ts
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { cliService, readJsonl, toToolInputs } from '../../src/cli/commands/toolCliSupport';
 import { queryIdParity } from '../../src/cli/commands/benchTools';
 import { decodeWordVectors } from '../../src/core/search/embedding/wordVectorsFormat';
 import { TextAnalyzer } from '../../src/core/search/textAnalysis';
 
-const dir = '/work/shared/benchmarks/tool-retrieval/bfcl';
+const dir = [path.resolve(__dirname, '..', '..', '..', 'shared'), path.resolve(__dirname, '..', '..', '..', '..', 'shared')]
+  .map((shared) => path.join(shared, 'benchmarks', 'tool-retrieval', 'bfcl'))
+  .find((candidate) => existsSync(path.join(candidate, 'tools.jsonl'))) ?? 'bfcl-not-found';
 const half = process.env.HALF ?? 'odd';
 const tools = toToolInputs(readJsonl(`${dir}/tools.jsonl`));
 const queries = readJsonl<{ id: string; query: string; gold: string[]; category: string }>(`${dir}/queries.jsonl`).filter((q) => queryIdParity(q.id) === half);
 const family = (n: string) => n.replace(/__v\d+$/, '');
 
 async function lexical(): Promise<Array<Array<[string, number]>>> {
-  const cache = `/tmp/emb/lexs-${half}.json`;
+  const cache = path.join(os.tmpdir(), `toolshed-tune-lexical-${half}.json`);
   if (existsSync(cache)) return JSON.parse(readFileSync(cache, 'utf8'));
   const service = await cliService(undefined);
   service.setTools(tools);
@@ -26,7 +34,7 @@ async function lexical(): Promise<Array<Array<[string, number]>>> {
 async function main() {
   const lexS = await lexical();
   const lex = lexS.map((l) => l.map(([n]) => n));
-  const wv = decodeWordVectors(readFileSync(process.env.WV ?? '/tmp/emb/wv-64.bin'));
+  const wv = decodeWordVectors(readFileSync(process.env.WV ?? path.join(__dirname, '..', '..', 'src', 'core', 'search', 'vocabulary', 'word-vectors.bin')));
   const D = wv.dims;
   const index = new Map(wv.words.map((w, i) => [w, i]));
   const an = new TextAnalyzer();
@@ -44,7 +52,7 @@ async function main() {
     const v = new Float32Array(D);
     for (const [t, w] of weighted) {
       const i = index.get(t); if (i === undefined) continue;
-      const mode = process.env.WEIGHT ?? 'catalog';
+      const mode = process.env.WEIGHT ?? 'corpus';
       const s = wv.scales[i] * w * (mode === 'catalog' ? idf(t) : mode === 'corpus' ? wv.weights[i] : mode === 'both' ? idf(t) * wv.weights[i] : 1);
       for (let d = 0; d < D; d++) v[d] += wv.values[i * D + d] * s;
     }
@@ -59,7 +67,7 @@ async function main() {
     const c = Number(process.env.CENTER);
     for (const d of docs) { let n = 0; for (let k = 0; k < D; k++) { d[k] -= c * mean[k]; n += d[k] * d[k]; } n = Math.sqrt(n) || 1; for (let k = 0; k < D; k++) d[k] /= n; }
   }
-  const K = Number(process.env.RRFK ?? 60), wEmb = Number(process.env.WEMB ?? 0.5), nEmb = Number(process.env.NEMB ?? 20);
+  const K = Number(process.env.RRFK ?? 10), wEmb = Number(process.env.WEMB ?? 0.5), nEmb = Number(process.env.NEMB ?? 20);
   const tally = { e5: 0, f5: 0, x5: 0, xf5: 0, l5: 0, lf5: 0 };
   queries.forEach((q, qi) => {
     const qv = vec(an.analyze(q.query.slice(0, 500)).map((t) => [t, 1]));
@@ -70,9 +78,9 @@ async function main() {
     lex[qi].forEach((n, r) => score.set(n, (score.get(n) ?? 0) + 1 / (K + r + 1)));
     const useEmb = lex[qi].length < Number(process.env.SHORT ?? 1000);
     if (useEmb) emb.forEach((n, r) => score.set(n, (score.get(n) ?? 0) + wEmb / (K + r + 1)));
-    if (process.env.MODE === 'score') {
+    if ((process.env.MODE ?? 'score') === 'score') {
       score.clear();
-      const lam = Number(process.env.LAMBDA ?? 0.3);
+      const lam = Number(process.env.LAMBDA ?? 1.5);
       const cosOf = new Map(sims.map(([i, s]) => [tools[i].name, s]));
       const top = sims[0][1];
       for (const [n, s] of lexS[qi]) score.set(n, s + lam * ((cosOf.get(n) ?? 0) - top));
