@@ -1,3 +1,4 @@
+// @ts-check
 // Builds the extension bundle, its parser thread, the CLI bundle, and copies sql.js's wasm beside them.
 // Usage: node esbuild.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
@@ -27,6 +28,7 @@ await buildSchemas();
  * load on their own. The namespace becomes an empty module (scripts/package.mjs checks that no
  * translation is shipped).
  */
+/** @type {import('esbuild').Plugin} */
 const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(build) {
@@ -36,6 +38,7 @@ const zodEnglishOnly = {
   },
 };
 
+/** @type {import('esbuild').BuildOptions} */
 const common = {
   bundle: true,
   platform: 'node',
@@ -48,6 +51,7 @@ const common = {
   plugins: [zodEnglishOnly],
 };
 
+/** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   { ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   // Parses large skill and tool-example files on a worker thread (src/core/platform/offThreadRunner.ts).

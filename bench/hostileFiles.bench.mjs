@@ -1,4 +1,5 @@
-// Pathological skill files (issue 11.3/11.4): parse time, load time and the longest stretch the
+// @ts-check
+// Pathological skill files: parse time, load time and the longest stretch the
 // event loop was blocked while a pack holding one of them loads. Prints one JSON line last.
 import { runTsBench } from './runTsBench.mjs';
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Bundles one bench/*.ts file (the same core code the extension and CLI run) with esbuild and
 // runs it in a fresh Node process, passing its output through. Used by the *.bench.mjs files.
 import * as esbuild from 'esbuild';
@@ -8,6 +9,10 @@ import path from 'node:path';
 
 export const BENCH_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
+/**
+ * @param {string} entry file name under bench/
+ * @param {string[]} [nodeArgs]
+ */
 export async function runTsBench(entry, nodeArgs = []) {
   const out = mkdtempSync(path.join(os.tmpdir(), 'toolshed-bench-'));
   const bundle = path.join(out, `${path.basename(entry, '.ts')}.cjs`);

@@ -1,8 +1,10 @@
+// @ts-check
 // Deterministic synthetic tool catalogs + labelled queries for `bench/tools.bench.mjs`.
 // Seeded PRNG (mulberry32): the same size and seed always give the same files.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+/** @param {number} seed */
 function mulberry32(seed) {
   let a = seed >>> 0;
   return () => {
@@ -19,10 +21,16 @@ const VERBS = ['create', 'list', 'get', 'update', 'delete', 'search', 'archive',
 const NOUNS = ['issue', 'pull_request', 'branch', 'file', 'folder', 'user', 'team', 'project', 'ticket', 'message', 'channel', 'page', 'database', 'record', 'invoice', 'payment', 'alert', 'dashboard', 'cluster', 'container', 'secret', 'event', 'meeting', 'document', 'label', 'milestone', 'release', 'deployment', 'pipeline', 'webhook'];
 const QUALIFIERS = ['by id', 'in bulk', 'with filters', 'for the current user', 'across workspaces', 'with pagination', 'as draft', 'recursively', 'by name', 'from a template'];
 const PARAMS = ['id', 'name', 'owner', 'limit', 'cursor', 'query', 'status', 'labels', 'assignee', 'due_date', 'priority', 'body', 'title', 'path', 'region'];
+/** @type {Record<string, string>} */
 const SYNONYMS = { create: 'make a new', list: 'show all', get: 'fetch', update: 'change', delete: 'remove', search: 'find', archive: 'archive', restore: 'bring back', export: 'download', import: 'upload', sync: 'synchronise', assign: 'assign', close: 'close', open: 'reopen', merge: 'merge', comment: 'add a comment on', tag: 'tag', move: 'move', copy: 'duplicate', share: 'share' };
 
+/**
+ * @param {number} size
+ * @param {number} [seed]
+ */
 export function generateCatalog(size, seed = 1) {
   const rand = mulberry32(seed * 1000003 + size);
+  /** @type {<T>(list: readonly T[]) => T} */
   const pick = (list) => list[Math.floor(rand() * list.length)];
   const tools = [];
   const queries = [];
@@ -51,7 +59,12 @@ export function generateCatalog(size, seed = 1) {
   return { tools, queries };
 }
 
-/** Writes tools.jsonl and queries.jsonl under `dir/<size>/`; returns their paths. */
+/**
+ * Writes tools.jsonl and queries.jsonl under `dir/<size>/`; returns their paths.
+ * @param {string} dir
+ * @param {number} size
+ * @param {number} [seed]
+ */
 export function writeCatalog(dir, size, seed = 1) {
   const { tools, queries } = generateCatalog(size, seed);
   const folder = path.join(dir, String(size));
@@ -67,6 +80,10 @@ export function writeCatalog(dir, size, seed = 1) {
  * A real catalog padded with synthetic distractors to `size` tools (the real tools keep their
  * queries): recall of real requests in a very large catalog. Writes tools.jsonl under
  * `dir/padded-<size>/` and returns its path.
+ * @param {string} dir
+ * @param {readonly object[]} realTools
+ * @param {number} size
+ * @param {number} [seed]
  */
 export function writePaddedCatalog(dir, realTools, size, seed = 1) {
   const { tools } = generateCatalog(Math.max(0, size - realTools.length), seed);

@@ -1,4 +1,5 @@
-// Tool search modes (issue 17), on the code users run (dist/cli.js):
+// @ts-check
+// Tool search modes, on the code users run (dist/cli.js):
 // 1. prompt tokens and rounds per request in each mode, with and without <available_deferred_tools>,
 //    on a synthetic 200-tool catalog and a 40-tool one (where `auto` sends everything), with a
 //    scripted model that calls the right tool as soon as the prompt offers or names it;
@@ -16,7 +17,8 @@ const cli = path.join(root, 'dist', 'cli.js');
 const bfcl = [path.resolve(root, '..', 'shared'), path.resolve(root, '..', '..', 'shared')]
   .map((shared) => path.join(shared, 'benchmarks', 'tool-retrieval', 'bfcl'))
   .find((dir) => existsSync(path.join(dir, 'tools.jsonl'))) ?? path.resolve(root, '..', 'shared', 'benchmarks', 'tool-retrieval', 'bfcl');
-const runCli = (args) => JSON.parse(execFileSync(process.execPath, [cli, ...args, '--json'], { encoding: 'utf8', maxBuffer: 64 << 20 }).trim().split('\n').pop());
+/** @param {string[]} args */
+const runCli = (args) => JSON.parse(execFileSync(process.execPath, [cli, ...args, '--json'], { encoding: 'utf8', maxBuffer: 64 << 20 }).trim().split('\n').pop() ?? '');
 
 const rows = [];
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'toolshed-modes-'));

@@ -1,3 +1,4 @@
+// @ts-check
 // Tool search benchmark: runs the built CLI (dist/cli.js — the code users run) on the BFCL
 // tool-retrieval set (tuning half = odd query ids, held-out half = even ids; defaults were
 // chosen on the odd half only), on synthetic catalogs of 200, 2,000 and 20,000 tools, and on
@@ -20,18 +21,28 @@ const bfcl = [path.resolve(root, '..', 'shared'), path.resolve(root, '..', '..',
   .map((shared) => path.join(shared, 'benchmarks', 'tool-retrieval', 'bfcl'))
   .find((dir) => existsSync(path.join(dir, 'tools.jsonl'))) ?? path.resolve(root, '..', 'shared', 'benchmarks', 'tool-retrieval', 'bfcl');
 
+/**
+ * One `toolshed bench tools` run; its JSON result (field names as the CLI prints them).
+ * @param {string} toolsFile
+ * @param {string} queriesFile
+ * @param {string[]} [extra]
+ * @returns {Record<string, any>}
+ */
 function bench(toolsFile, queriesFile, extra = []) {
   const out = execFileSync(process.execPath, [cli, 'bench', 'tools', '--tools', toolsFile, '--queries', queriesFile, '--json', ...extra], { encoding: 'utf8', maxBuffer: 64 << 20 });
-  return JSON.parse(out.trim().split('\n').pop());
+  return JSON.parse(out.trim().split('\n').pop() ?? '');
 }
 
+/** @type {object[]} */
 const rows = [];
 /** Recall@5 counting a hit on any `__vN` variant of the gold (BFCL's paraphrased definitions). */
+/** @type {(r: Record<string, any>) => number | string} */
 const familyR5 = (r) => {
   const groups = [r.gold_single_definition, r.gold_with_variants].filter(Boolean);
   const n = groups.reduce((sum, g) => sum + g.queries, 0);
   return n > 0 ? Number((groups.reduce((sum, g) => sum + g.family_recall_at_5 * g.queries, 0) / n).toFixed(3)) : '';
 };
+/** @type {(set: string, r: Record<string, any>, note?: string) => object} */
 const row = (set, r, note = '') => ({
   set,
   tools: r.tools,
@@ -59,10 +70,15 @@ const row = (set, r, note = '') => ({
   'list reads / searches behind a poll / searches': r.user_searches ? `${r.list_reads_during_run} / ${r.searches_behind_a_poll} / ${r.user_searches}` : '',
   note,
 });
+/** @type {(label: string, r: Record<string, any>) => object[]} */
 const categoryRows = (label, r) => Object.entries(r.per_category ?? {}).map(([category, c]) => ({ set: `  ${label}/${category}`, tools: r.tools, queries: c.queries, engine: r.engine, 'R@1': c.recall_at_1, 'R@5': c.recall_at_5, 'R@10': c.recall_at_10, 'MRR@10': c.mrr_at_10 }));
-/** Per-category R@5 / R@10 change of an ablation against the default run, as one note. */
+/**
+ * Per-category R@5 / R@10 change of an ablation against the default run, as one note.
+ * @type {(r: Record<string, any>, base: Record<string, any>) => string}
+ */
 const categoryDelta = (r, base) => Object.entries(r.per_category ?? {}).map(([category, c]) => {
   const b = base.per_category[category];
+  /** @param {number} x */
   const d = (x) => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
   return `${category} ${d(c.recall_at_5 - b.recall_at_5)}/${d(c.recall_at_10 - b.recall_at_10)}`;
 }).join('; ');
@@ -95,6 +111,7 @@ try {
     rows.push(...categoryRows('tuning', tune));
     rows.push(row('bfcl all queries', bench(tools, queries, [])));
     // Each vocabulary-bridge change against the default, on the held-out half (R@5/R@10 Δ per category).
+    /** @type {Array<[string, object]>} */
     const ablations = [
       ['held-out, no de-compounding', { expansion: { compoundPartWeight: 0 } }],
       ['held-out, no stem variants', { expansion: { variantWeight: 0 } }],

@@ -1,3 +1,4 @@
+// @ts-check
 // ESLint rule `toolshed/import-boundaries`: imports only run downward through the layers below.
 // The import is resolved to a path first (not matched as text), so `../tools/x` from
 // src/vscode/chat is the VS Code layer's tools folder, not core's.
@@ -11,10 +12,14 @@
 //   src/core/planner, src/core/lmTools      (top of core)
 //   src/vscode, src/cli, src/workers        (adapters over core; never each other; workers are
 //                                            worker-thread entries, bundled on their own)
-// `vscode` itself: type-only imports are allowed in core (the design's rule is "no runtime
-// import"), runtime imports only in src/vscode.
+// Inside src/vscode, feature folders import each other in one direction only (VSCODE_ALLOWED);
+// the files directly in src/vscode (extension.ts, services.ts, lifecycle.ts, …) are the
+// composition root and shared basics: every folder may use them and they may use every folder.
+// `vscode` itself: type-only imports are allowed in core (core has no runtime `vscode`
+// import), runtime imports only in src/vscode.
 import path from 'node:path';
 
+/** @type {Readonly<Record<string, readonly string[]>>} */
 const CORE_ALLOWED = {
   platform: [],
   config: ['platform'],
@@ -30,28 +35,72 @@ const CORE_ALLOWED = {
   lmTools: ['platform', 'config', 'trust', 'privacy', 'schema', 'skills', 'tools', 'learning'],
 };
 
-/** `{ area: 'core', part }`, `{ area: 'vscode' | 'cli' | 'workers' }` or undefined (outside src). */
+/**
+ * Feature folders of src/vscode and the feature folders each may import. No two folders may
+ * list each other (a unit test checks the table), so features build on one another one way.
+ * @type {Readonly<Record<string, readonly string[]>>}
+ */
+export const VSCODE_ALLOWED = {
+  state: [],
+  skills: [],
+  lmTools: [],
+  views: ['state'],
+  authoring: ['views'],
+  palette: ['views'],
+  tools: ['views'],
+  learning: ['skills', 'views'],
+  chat: ['learning', 'lmTools', 'tools'],
+};
+
+/** @typedef {{ area: string, part?: string }} Layer */
+
+/**
+ * `{ area: 'core', part }`, `{ area: 'vscode', part? }` (part: the feature folder; none for the
+ * files directly in src/vscode), `{ area: 'cli' | 'workers' }`, or undefined (outside src).
+ * @param {string} file
+ * @param {string} srcRoot
+ * @returns {Layer | undefined}
+ */
 function layerOf(file, srcRoot) {
   const relative = path.relative(srcRoot, file);
   if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
-  const [area, part] = relative.split(path.sep);
+  const [area, part, ...rest] = relative.split(path.sep);
   if (area === 'core') return { area, part };
-  if (area === 'vscode' || area === 'cli' || area === 'workers') return { area };
+  if (area === 'vscode') return rest.length > 0 ? { area, part } : { area };
+  if (area === 'cli' || area === 'workers') return { area };
   return undefined;
 }
 
+/**
+ * @param {Layer} from
+ * @param {Layer} to
+ * @returns {string | undefined}
+ */
 function violation(from, to) {
   if (from.area === 'core') {
     if (to.area !== 'core') return `src/core must not import src/${to.area}`;
     if (from.part === to.part) return undefined;
-    const allowed = CORE_ALLOWED[from.part];
+    const allowed = CORE_ALLOWED[from.part ?? ''];
     if (!allowed) return `src/core/${from.part} is not a known layer: add it to eslint/importBoundaries.mjs`;
-    return allowed.includes(to.part) ? undefined : `src/core/${from.part} must not import src/core/${to.part} (layers run downward)`;
+    return allowed.includes(to.part ?? '') ? undefined : `src/core/${from.part} must not import src/core/${to.part} (layers run downward)`;
   }
   if (from.area !== to.area && to.area !== 'core') return `src/${from.area} must not import src/${to.area}`;
+  if (from.area === 'vscode' && to.area === 'vscode' && from.part && to.part && from.part !== to.part) {
+    const allowed = VSCODE_ALLOWED[from.part];
+    if (!allowed) return `src/vscode/${from.part} is not a known feature folder: add it to VSCODE_ALLOWED in eslint/importBoundaries.mjs`;
+    return allowed.includes(to.part) ? undefined : `src/vscode/${from.part} must not import src/vscode/${to.part} (feature folders import one way: see VSCODE_ALLOWED)`;
+  }
   return undefined;
 }
 
+/**
+ * TypeScript's parser marks `import type` / `export type` with `importKind` / `exportKind`.
+ * @param {object} node
+ * @returns {{ importKind?: string, exportKind?: string }}
+ */
+const typeScriptKinds = (node) => node;
+
+/** @type {import('eslint').Rule.RuleModule} */
 export const importBoundaries = {
   meta: { type: 'problem', docs: { description: 'imports run downward through the layers' }, schema: [{ type: 'object', properties: { srcRoot: { type: 'string' } } }] },
   create(context) {
@@ -59,6 +108,7 @@ export const importBoundaries = {
     const file = context.filename;
     const from = layerOf(file, srcRoot);
     if (!from) return {};
+    /** @type {(node: import('eslint').Rule.Node, specifier: unknown, typeOnly: boolean) => void} */
     const check = (node, specifier, typeOnly) => {
       if (typeof specifier !== 'string') return;
       if (specifier === 'vscode') {
@@ -72,14 +122,14 @@ export const importBoundaries = {
     };
     return {
       ImportDeclaration(node) {
-        const typeOnly = node.importKind === 'type' || (node.specifiers.length > 0 && node.specifiers.every((s) => s.importKind === 'type'));
+        const typeOnly = typeScriptKinds(node).importKind === 'type' || (node.specifiers.length > 0 && node.specifiers.every((s) => typeScriptKinds(s).importKind === 'type'));
         check(node, node.source.value, typeOnly);
       },
       ExportNamedDeclaration(node) {
-        if (node.source) check(node, node.source.value, node.exportKind === 'type');
+        if (node.source) check(node, node.source.value, typeScriptKinds(node).exportKind === 'type');
       },
       ExportAllDeclaration(node) {
-        check(node, node.source.value, node.exportKind === 'type');
+        check(node, node.source.value, typeScriptKinds(node).exportKind === 'type');
       },
       ImportExpression(node) {
         if (node.source.type === 'Literal') check(node, node.source.value, false);

@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run bench`: builds, then runs every bench/*.bench.mjs in order. Each prints one JSON
 // object on its last stdout line: { "title": "...", "rows": [ {...}, ... ] }. This script
 // prints each as a table and writes everything to bench/results/latest.json.

@@ -1,3 +1,4 @@
+// @ts-check
 // Generates the JSON Schemas of the skill file formats from the one zod schema
 // (src/core/skills/skillSchema.ts) into dist/schemas/, at build time. package.json contributes
 // dist/schemas/skill.schema.json through jsonValidation (*.skill.json) and yamlValidation
@@ -28,9 +29,10 @@ async function loadSchemaModule() {
     logLevel: 'warning',
   });
   const filename = path.join(REPO_ROOT, 'build-schemas-entry.cjs');
-  const mod = new Module(filename);
+  // Node's own loader steps (not in its public types): module paths from a folder, compiling source.
+  const mod = /** @type {Module & { _compile(code: string, file: string): void }} */ (new Module(filename));
   mod.filename = filename;
-  mod.paths = Module._nodeModulePaths(REPO_ROOT);
+  mod.paths = /** @type {typeof Module & { _nodeModulePaths(dir: string): string[] }} */ (Module)._nodeModulePaths(REPO_ROOT);
   mod._compile(result.outputFiles[0].text, filename);
   return mod.exports;
 }

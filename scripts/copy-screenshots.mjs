@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run screenshots`: copies the screenshots the host page checks saved in
 // test-results/screenshots/ into docs/images/, where the README shows them. Run after `npm test`.
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run package`: production build, then `toolshed.vsix` with vsce, then checks that the VSIX
 // holds only what runs. Exits non-zero when a check fails; `npm test` runs it and counts each
 // check. Relative README links are kept relative (--no-rewrite-relative-links) and the README's
@@ -37,6 +38,10 @@ const ALLOWED = [
   /^\[Content_Types\]\.xml$/,
 ];
 
+/**
+ * @param {string} command
+ * @param {string[]} args
+ */
 function run(command, args) {
   const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status})`);
@@ -62,9 +67,16 @@ export function buildVsix() {
   }
 }
 
-/** Checks of the built VSIX, each `{ title, ok, detail }`. */
+/** @typedef {{ title: string, ok: boolean, detail: string }} VsixCheck */
+
+/**
+ * Checks of the built VSIX, each `{ title, ok, detail }`.
+ * @returns {VsixCheck[]}
+ */
 export function checkVsix(file = VSIX) {
+  /** @type {VsixCheck[]} */
   const checks = [];
+  /** @type {(title: string, ok: unknown, detail?: string) => unknown} */
   const check = (title, ok, detail = '') => checks.push({ title, ok: Boolean(ok), detail });
   if (!existsSync(file)) {
     check('the VSIX exists', false, `${file} is missing`);

@@ -1,3 +1,4 @@
+// @ts-check
 // `npm start`: build, then open examples/workspace with Toolshed and the offline demo model
 // (examples/demo-model: a rule-based LanguageModelChatProvider and 108 example tools, never part of
 // Toolshed's VSIX), so `@toolshed …` can be tried without any model account.
@@ -16,6 +17,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WORKSPACE = path.join(ROOT, 'examples', 'workspace');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
+/**
+ * @param {string} command
+ * @param {string[]} args
+ */
 function run(command, args) {
   const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' });
   if (result.status !== 0) {
@@ -24,6 +29,7 @@ function run(command, args) {
   }
 }
 
+/** @param {string} command */
 function onPath(command) {
   return (process.env.PATH || '').split(path.delimiter).some((dir) => dir && existsSync(path.join(dir, command)));
 }

@@ -1,5 +1,7 @@
+// @ts-check
 // Lists the entries of a zip file (a VSIX) from its central directory, so the packaging check
 // needs no unzip binary and no extra dependency. Stored names and sizes only; nothing is inflated.
+/** @param {Buffer} buffer */
 export function readZipEntries(buffer) {
   const EOCD = 0x06054b50;
   const CENTRAL = 0x02014b50;

@@ -1,3 +1,4 @@
+// @ts-check
 // Builds the demo-model example extension into examples/demo-model/out/: a bundle and a
 // package.json whose `languageModelTools` are generated from src/demoToolCatalog.ts (VS Code
 // needs every tool declared statically). Used by `npm start` and the demo page check.
@@ -9,11 +10,14 @@ import { fileURLToPath } from 'node:url';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const DEMO_MODEL_OUT = path.join(HERE, 'out');
 
+/** @typedef {{ name: string, server: string, description: string, inputSchema: object }} DemoTool */
+
+/** @returns {Promise<DemoTool[]>} the tools of src/demoToolCatalog.ts */
 async function loadCatalog() {
   const built = await esbuild.build({ entryPoints: [path.join(HERE, 'src', 'demoToolCatalog.ts')], bundle: true, format: 'cjs', platform: 'node', write: false, logLevel: 'silent' });
-  const module = { exports: {} };
+  const module = { exports: /** @type {{ DEMO_TOOLS?: DemoTool[] }} */ ({}) };
   new Function('module', 'exports', built.outputFiles[0].text)(module, module.exports);
-  return module.exports.DEMO_TOOLS;
+  return module.exports.DEMO_TOOLS ?? [];
 }
 
 export async function buildDemoModel() {

@@ -7,7 +7,7 @@ import { registerLanguageModelTools } from './lmTools/registerLanguageModelTools
 import { registerManageTools } from './tools/manageToolsCommand';
 import { createOutputChannelLogger } from './outputChannelLogger';
 import { createServices, type ToolshedServices } from './services';
-import { registerSkillSurfaces } from './views/registerSkillSurfaces';
+import { registerSkillSurfaces } from './registerSkillSurfaces';
 import { proposedSkillsGroup } from './learning/proposedGroup';
 import { registerProposalCommands } from './learning/proposalCommands';
 import { registerExportPackCommand } from './learning/exportPackCommand';
@@ -43,9 +43,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
   registerManageTools(context, services);
   const chatHandler = registerChatParticipant(context, services);
 
-  // --- views, authoring, palette (issue 6) ---
-  const { directory } = registerSkillSurfaces(context, services, [proposedSkillsGroup(services.learning)]);
-  // --- end issue 6 ---
+  const { directory, diagnostics } = registerSkillSurfaces(context, services, [proposedSkillsGroup(services.learning)]);
   registerProposalCommands(context, services.learning, () => directory.refresh());
   registerSnapshotCommands(context, services.learning, services.skills, () => directory.refresh());
   registerExportPackCommand(context, services.learning, services.skills, () => directory.refresh());
@@ -67,6 +65,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
     storageUri: context.storageUri,
     handleChatRequest: chatHandler,
     services,
+    onDidUpdateSkillDiagnostics: diagnostics.onDidUpdate,
   };
 }
 
@@ -92,4 +91,6 @@ export interface ToolshedApi {
   readonly handleChatRequest: vscode.ChatRequestHandler;
   /** Toolshed's services (stores, settings, activity). Not a stable API: for tests and diagnostics. */
   readonly services: ToolshedServices;
+  /** Fires after a skill document's diagnostics were published, clean ones too (tests wait on it). */
+  readonly onDidUpdateSkillDiagnostics: vscode.Event<vscode.Uri>;
 }

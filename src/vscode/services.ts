@@ -56,7 +56,7 @@ export interface ToolshedServices {
   readonly skillScripts: SkillScriptTools;
   /** Confirms and runs skill scripts. */
   readonly scriptRuns: SkillScriptRunner;
-  /** Skills that learn from use: proposals, feedback, negative lessons, decay (issue 14). */
+  /** Skills that learn from use: proposals, feedback, negative lessons, decay. */
   readonly learning: LearningController;
   /**
    * The skill request context for the current state: project scope, tenant (`toolshed.scope.tenantId`), workspace trust (no

@@ -1,3 +1,4 @@
+// @ts-check
 // Bundles what runs inside the extension host: the test-driver extension
 // (test/host/driver/*.ts -> test/host/driver/dist/) and the suite
 // (test/host/suite/**/*.test.ts -> out/host-suite/**/*.test.js). `vscode` and `mocha` stay external:
@@ -10,6 +11,10 @@ import { DRIVER_DIR, REPO_ROOT } from './offlineHost.mjs';
 export const SUITE_SOURCE_DIR = path.join(REPO_ROOT, 'test', 'host', 'suite');
 export const SUITE_OUT_DIR = path.join(REPO_ROOT, 'out', 'host-suite');
 
+/**
+ * @param {string} folder
+ * @returns {string[]}
+ */
 function testSources(folder) {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(folder, entry.name);
@@ -18,6 +23,7 @@ function testSources(folder) {
   });
 }
 
+/** @type {import('esbuild').BuildOptions} */
 const common = {
   bundle: true,
   platform: 'node',

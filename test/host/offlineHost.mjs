@@ -1,3 +1,4 @@
+// @ts-check
 // A real VS Code extension host without internet: code-server (VS Code server + web workbench,
 // from npm) driven by headless Debian Chromium through playwright-core.
 // Why this shape: @vscode/test-electron downloads VS Code at test time, and CI machines here reach
@@ -40,6 +41,15 @@ export const HOST_PINS = Object.freeze({
   playwrightCore: '1.65.1',
 });
 
+/** @typedef {(message: string) => void} Log */
+/** @typedef {import('./ui/lib/workbench.mjs').Page} Page */
+/** @typedef {import('./ui/lib/workbench.mjs').Browser} Browser */
+/**
+ * One test's outcome, as the in-host driver writes it and the runners print it.
+ * @typedef {{ title: string, fullTitle: string, state: string, durationMs?: number, error?: string, stack?: string }} TestResult
+ * @typedef {{ passed: number, failed: number, pending?: number, tests: TestResult[], vscodeVersion?: string }} SuiteResults
+ */
+
 const MARKER = '.toolshed-host-complete.json';
 const CHROMIUM_FLAGS = [
   '--no-sandbox',
@@ -80,6 +90,7 @@ function hostPaths() {
 /** Thrown for setup problems the user must fix; the runners print the message and exit 2. */
 export class HostSetupError extends Error {}
 
+/** @param {string} command */
 function onPath(command) {
   return (process.env.PATH || '').split(path.delimiter).some((dir) => dir && existsSync(path.join(dir, command)));
 }
@@ -87,6 +98,7 @@ function onPath(command) {
 /**
  * Debian packages the host needs. Chromium always; the native-module build (only when the
  * code-server install is not cached yet) also needs Kerberos headers and a C++ toolchain.
+ * @param {{ forBuild: boolean }} options
  */
 function missingSystemPackages({ forBuild }) {
   const missing = [];
@@ -104,6 +116,7 @@ function missingSystemPackages({ forBuild }) {
   return missing;
 }
 
+/** @param {{ forBuild: boolean, log: Log }} options */
 function ensureSystemPackages({ forBuild, log }) {
   const missing = missingSystemPackages({ forBuild });
   if (missing.length === 0) return;
@@ -125,6 +138,7 @@ function ensureSystemPackages({ forBuild, log }) {
   if (still.length) throw new HostSetupError(`Still missing after apt-get install: ${still.join(', ')}`);
 }
 
+/** @param {string} marker */
 function readMarker(marker) {
   try {
     return JSON.parse(readFileSync(marker, 'utf8'));
@@ -133,6 +147,7 @@ function readMarker(marker) {
   }
 }
 
+/** @param {ReturnType<typeof hostPaths>} paths */
 function isInstalled(paths) {
   const marker = readMarker(paths.marker);
   return (
@@ -143,11 +158,18 @@ function isInstalled(paths) {
   );
 }
 
+/**
+ * @param {string} command
+ * @param {string[]} args
+ * @param {{ cwd: string, env: NodeJS.ProcessEnv, logStream: import('node:fs').WriteStream, log: Log }} options
+ * @returns {Promise<void>}
+ */
 function runLogged(command, args, { cwd, env, logStream, log }) {
   return new Promise((resolve, reject) => {
     log(`[host install] $ ${command} ${args.join(' ')}`);
     logStream.write(`\n$ ${command} ${args.join(' ')}\n`);
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    /** @param {Buffer} chunk */
     const forward = (chunk) => {
       logStream.write(chunk);
       for (const line of chunk.toString().split('\n')) if (line.trim()) log(`[host install] ${line}`);
@@ -159,6 +181,13 @@ function runLogged(command, args, { cwd, env, logStream, log }) {
   });
 }
 
+/**
+ * @template T
+ * @param {string} dir
+ * @param {() => Promise<T>} fn
+ * @param {Log} log
+ * @returns {Promise<T>}
+ */
 async function withInstallLock(dir, fn, log) {
   const lock = `${dir}.lock`;
   mkdirSync(path.dirname(lock), { recursive: true });
@@ -169,7 +198,7 @@ async function withInstallLock(dir, fn, log) {
       writeFileSync(path.join(lock, 'pid'), String(process.pid));
       break;
     } catch (error) {
-      if (error.code !== 'EEXIST') throw error;
+      if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
       let pid = 0;
       let lockAgeMs = Infinity;
       try {
@@ -255,7 +284,7 @@ export async function ensureHost({ log = console.log } = {}) {
       await runLogged('npm', [...npmArgs, `code-server@${HOST_PINS.codeServer}`], { cwd: paths.dir, env: env24, logStream, log });
       verifyNativeModules(paths);
     } finally {
-      await new Promise((resolve) => logStream.end(resolve));
+      await new Promise((resolve) => logStream.end(() => resolve(undefined)));
     }
     writeFileSync(paths.marker, JSON.stringify({ pins: HOST_PINS, installedAt: new Date().toISOString() }, null, 2) + '\n');
     log(`[host] installed in ${Math.round((Date.now() - started) / 1000)} s`);
@@ -281,8 +310,13 @@ const NPM_SETTINGS_KEPT = new Set([
   'npm_config_noproxy',
 ]);
 
-/** The environment for an `npm install` run from inside another npm script (see ensureHost). */
+/**
+ * The environment for an `npm install` run from inside another npm script (see ensureHost).
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {Record<string, string>}
+ */
 export function nestedNpmEnv(env) {
+  /** @type {Record<string, string>} */
   const clean = {};
   for (const [key, value] of Object.entries(env)) {
     if (value === undefined) continue;
@@ -298,7 +332,10 @@ export function hostInstalled() {
   return isInstalled(hostPaths());
 }
 
-/** A blocked or failed postinstall leaves the server unable to start; catch that at install time. */
+/**
+ * A blocked or failed postinstall leaves the server unable to start; catch that at install time.
+ * @param {ReturnType<typeof hostPaths>} paths
+ */
 function verifyNativeModules(paths) {
   const vscodeDir = path.join(paths.codeServerDir, 'lib', 'vscode');
   const modules = ['kerberos', '@vscode/spdlog', 'node-pty', '@vscode/sqlite3', '@vscode/native-watchdog', '@parcel/watcher'];
@@ -319,13 +356,14 @@ function verifyNativeModules(paths) {
 // Preparing a run: user data, extensions, workspace
 // ---------------------------------------------------------------------------------------------
 
+/** @returns {Promise<number>} */
 export function findFreePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
     server.on('error', reject);
     server.listen({ port: 0, host: '127.0.0.1' }, () => {
-      const { port } = server.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
       server.close(() => resolve(port));
     });
   });
@@ -352,17 +390,25 @@ const TEST_SETTINGS = {
   'toolshed.toolSearch.mode': 'always',
 };
 
+/**
+ * @param {string} userDataDir
+ * @param {Record<string, unknown>} settings
+ */
 export function writeUserSettings(userDataDir, settings) {
   const dir = path.join(userDataDir, 'User');
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'settings.json'), JSON.stringify(settings, null, 2) + '\n');
 }
 
+/** @param {string} file */
 function readJson(file) {
   return JSON.parse(readFileSync(file, 'utf8'));
 }
 
-/** The extension under test, copied the way VS Code expects an installed one: publisher.name-version/. */
+/**
+ * The extension under test, copied the way VS Code expects an installed one: publisher.name-version/.
+ * @param {string} extensionsDir
+ */
 export function installExtensionUnderTest(extensionsDir, repoRoot = REPO_ROOT) {
   const pkg = readJson(path.join(repoRoot, 'package.json'));
   if (!existsSync(path.join(repoRoot, pkg.main || 'dist/extension.js'))) {
@@ -382,6 +428,8 @@ export function installExtensionUnderTest(extensionsDir, repoRoot = REPO_ROOT) {
  * The test-driver extension, with a run config beside its package.json. The driver runs the
  * suite only when that file exists (under @vscode/test-electron it does not: the runner there
  * uses --extensionTestsPath instead).
+ * @param {string} extensionsDir
+ * @param {object | undefined} config
  */
 export function installDriver(extensionsDir, config, driverDir = DRIVER_DIR) {
   const pkg = readJson(path.join(driverDir, 'package.json'));
@@ -399,6 +447,11 @@ export function installDriver(extensionsDir, config, driverDir = DRIVER_DIR) {
 // Running: code-server + Chromium
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * @param {string} url
+ * @param {import('node:child_process').ChildProcess} server
+ * @param {number} timeoutMs
+ */
 async function waitForServer(url, server, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -416,7 +469,12 @@ async function waitForServer(url, server, timeoutMs) {
   throw new Error(`code-server did not answer ${url} within ${timeoutMs / 1000} s`);
 }
 
+/**
+ * @param {import('node:child_process').ChildProcess} child
+ * @param {NodeJS.Signals} signal
+ */
 function killGroup(child, signal) {
+  if (child.pid === undefined) return; // never started: nothing to stop
   try {
     process.kill(-child.pid, signal);
   } catch {
@@ -429,7 +487,7 @@ let signalsHandled = false;
 function exitOnSignals() {
   if (signalsHandled) return;
   signalsHandled = true;
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+  for (const [signal, code] of /** @type {Array<[NodeJS.Signals, number]>} */ ([['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]])) {
     process.on(signal, () => process.exit(code));
   }
 }
@@ -438,6 +496,7 @@ function exitOnSignals() {
  * Starts code-server on a free loopback port and, unless `browser: false`, opens the workbench
  * in headless Chromium (the extension host only starts once a client connects).
  * Returns a handle whose `close()` always stops both (idempotent; also run on process exit).
+ * @param {{ workspace: string, userDataDir: string, extensionsDir: string, logDir: string, port?: number, browser?: boolean, log?: Log }} options
  */
 export async function launchHost({
   workspace,
@@ -490,6 +549,7 @@ export async function launchHost({
   server.stdout.pipe(serverLog);
   server.stderr.pipe(serverLog);
 
+  /** @type {Browser | undefined} */
   let chromium;
   let closed = false;
   // Last resort if the harness dies without close(): 'exit' handlers must be synchronous.
@@ -505,8 +565,8 @@ export async function launchHost({
     url: `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace).replace(/%2F/g, '/')}`,
     server,
     serverLogPath,
-    browser: undefined,
-    page: undefined,
+    browser: /** @type {Browser | undefined} */ (undefined),
+    page: /** @type {Page | undefined} */ (undefined),
     async close() {
       if (closed) return;
       closed = true;
@@ -526,6 +586,7 @@ export async function launchHost({
   try {
     await waitForServer(`http://127.0.0.1:${port}/healthz`, server, 90_000);
     if (browser) {
+      /** @type {{ chromium: { launch(options: object): Promise<Browser> } }} */
       const { chromium: launcher } = createRequire(path.join(host.dir, 'package.json'))('playwright-core');
       chromium = await launcher.launch({
         executablePath: chromiumPath(),
@@ -553,6 +614,7 @@ export async function launchHost({
   return handle;
 }
 
+/** @param {string} file */
 function tail(file, lines = 40) {
   try {
     return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
@@ -561,22 +623,25 @@ function tail(file, lines = 40) {
   }
 }
 
+/** @param {number} pid */
 function isAlive(pid) {
   if (!(pid > 0)) return false;
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return error.code === 'EPERM';
+    return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
   }
 }
 
 /**
  * Several runs may share a checkout (e.g. `npm test` and `npm run test:host` at once): remove only
  * run folders whose owning process has ended, keeping the newest of those for inspection.
+ * @param {string} runsRoot
  */
 function pruneFinishedRuns(runsRoot) {
   if (!existsSync(runsRoot)) return;
+  /** @param {string} name */
   const ownerOf = (name) => {
     try {
       return Number(readFileSync(path.join(runsRoot, name, 'owner.pid'), 'utf8')) || 0;
@@ -590,6 +655,7 @@ function pruneFinishedRuns(runsRoot) {
   for (const name of finished.slice(0, -1)) rmSync(path.join(runsRoot, name), { recursive: true, force: true });
 }
 
+/** @param {string} dir */
 function freshDir(dir) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -601,6 +667,10 @@ function freshDir(dir) {
  * `{ results: {passed, failed, tests:[…]}, pageChecks: […], runDir }`.
  * `pageChecks(context)` (optional) runs while the workbench is still open, after the suite.
  * Always stops code-server and Chromium, also on failure and timeout.
+ * @template T
+ * @param {{ suiteDir: string, timeoutMs?: number, settings?: Record<string, unknown>, grep?: string,
+ *   pageChecks?: (context: { page: Page, workspace: string, runDir: string }) => Promise<T[]>, log?: Log, workspaceSource?: string }} options
+ * @returns {Promise<{ results: SuiteResults, pageChecks: T[], runDir: string }>}
  */
 export async function runHostSuite({
   suiteDir,
@@ -646,18 +716,27 @@ export async function runHostSuite({
     log(`[host] code-server on ${handle.url} (run folder ${path.relative(REPO_ROOT, runDir)})`);
     const results = await waitForResults(resultsPath, handle, deadline, timeoutMs);
     log(`[host] suite finished in ${Math.round((Date.now() - started) / 1000)} s`);
-    const checks = pageChecks ? await pageChecks({ page: handle.page, workspace, runDir }) : [];
+    const checks = pageChecks && handle.page ? await pageChecks({ page: handle.page, workspace, runDir }) : [];
     return { results, pageChecks: checks, runDir };
   } catch (error) {
-    error.message += `\n  run folder (kept): ${runDir}\n  last lines of code-server log:\n${tail(path.join(logDir, 'code-server.log'))}`;
+    /** @type {Error} */ (error).message += `\n  run folder (kept): ${runDir}\n  last lines of code-server log:\n${tail(path.join(logDir, 'code-server.log'))}`;
     throw error;
   } finally {
     if (handle) await handle.close();
   }
 }
 
+/**
+ * @template T
+ * @param {Promise<T>} promise
+ * @param {number} deadline epoch ms
+ * @param {string} what
+ * @returns {Promise<T>}
+ */
 async function withDeadline(promise, deadline, what) {
+  /** @type {NodeJS.Timeout | undefined} */
   let timer;
+  /** @type {Promise<never>} */
   const timeout = new Promise((_, reject) => {
     timer = setTimeout(() => reject(new Error(`Timed out ${what}`)), Math.max(0, deadline - Date.now()));
   });
@@ -668,6 +747,13 @@ async function withDeadline(promise, deadline, what) {
   }
 }
 
+/**
+ * @param {string} resultsPath
+ * @param {{ server: import('node:child_process').ChildProcess }} handle
+ * @param {number} deadline epoch ms
+ * @param {number} timeoutMs
+ * @returns {Promise<SuiteResults>}
+ */
 async function waitForResults(resultsPath, handle, deadline, timeoutMs) {
   const startedMarker = `${resultsPath}.started`;
   while (Date.now() < deadline) {
@@ -683,7 +769,10 @@ async function waitForResults(resultsPath, handle, deadline, timeoutMs) {
   throw new Error(`Timed out after ${Math.round(timeoutMs / 1000)} s: ${why}. Set TOOLSHED_HOST_TIMEOUT_MS to wait longer.`);
 }
 
-/** The demo-model example extension (examples/demo-model), built and copied like an installed one. */
+/**
+ * The demo-model example extension (examples/demo-model), built and copied like an installed one.
+ * @param {string} extensionsDir
+ */
 export async function installDemoModel(extensionsDir) {
   const { buildDemoModel } = await import('../../examples/demo-model/build.mjs');
   const built = await buildDemoModel();
@@ -710,6 +799,7 @@ export function demoSettings({ trust = process.env.TOOLSHED_TRUST } = {}) {
  * `npm start`: a long-running workbench with Toolshed and the offline demo model installed (no
  * test driver). Uses a persistent user-data folder under .toolshed-host/start so the user's own
  * settings survive restarts (only the demo's keys are rewritten).
+ * @param {{ workspace?: string, port?: number, log?: Log, demoModel?: boolean, browser?: boolean, base?: string }} [options]
  */
 export async function startHost({ workspace = EXAMPLE_WORKSPACE, port, log = console.log, demoModel = true, browser = false, base = path.join(REPO_ROOT, '.toolshed-host', 'start') } = {}) {
   const userDataDir = path.join(base, 'user-data');
@@ -720,6 +810,7 @@ export async function startHost({ workspace = EXAMPLE_WORKSPACE, port, log = con
     if (name.startsWith('toolshed-dev.') || name.startsWith('toolshed-examples.')) rmSync(path.join(extensionsDir, name), { recursive: true, force: true });
   }
   const settingsFile = path.join(userDataDir, 'User', 'settings.json');
+  /** @type {Record<string, unknown> | undefined} */
   let existing = {};
   try {
     existing = existsSync(settingsFile) ? readJson(settingsFile) : {};

@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run test:electron`: the same in-host suite under @vscode/test-electron (desktop VS Code).
 // One suite, two launchers: the offline runner (runOffline.mjs) is what CI uses here; this one is
 // for developer machines WITH internet, because runTests() downloads VS Code
@@ -46,7 +47,7 @@ try {
   });
   exitCode = 0;
 } catch (error) {
-  console.error(`test:electron failed: ${error.message ?? error}`);
+  console.error(`test:electron failed: ${/** @type {Error} */ (error).message ?? error}`);
 }
 if (existsSync(resultsPath)) {
   const results = JSON.parse(readFileSync(resultsPath, 'utf8'));

@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run test:host`: the in-host suite in a real VS Code extension host (code-server, offline),
 // then page checks (test/host/ui/*.mjs) against the same live workbench, then shutdown.
 //
@@ -15,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { buildHostSuite } from './buildSuite.mjs';
 import { runDemoPass } from './demo/demoPass.mjs';
 import { HostSetupError, REPO_ROOT, runHostSuite } from './offlineHost.mjs';
+import { failedTitles } from '../../scripts/testSummary.mjs';
 
 export const UI_CHECKS_DIR = path.join(REPO_ROOT, 'test', 'host', 'ui');
 /** Page checks of the trust-on pass (the example workspace untrusted). */
@@ -28,9 +30,20 @@ export function buildExtension() {
   if (result.status !== 0) throw new Error(`node esbuild.mjs failed (exit ${result.status})`);
 }
 
-/** Every exported function of every test/host/ui/*.mjs is one page check. */
+/**
+ * @typedef {import('./ui/lib/workbench.mjs').Page} Page
+ * @typedef {import('./ui/lib/workbench.mjs').PageCheckContext} PageCheckContext
+ * @typedef {import('./offlineHost.mjs').TestResult} TestResult
+ * @typedef {{ title: string, fullTitle: string, fn: (context: PageCheckContext) => Promise<void> }} PageCheck
+ */
+
+/**
+ * Every exported function of every test/host/ui/*.mjs is one page check.
+ * @returns {Promise<PageCheck[]>}
+ */
 export async function loadPageChecks(dir = UI_CHECKS_DIR) {
   const files = readdirSync(dir).filter((name) => name.endsWith('.mjs')).sort();
+  /** @type {PageCheck[]} */
   const checks = [];
   for (const file of files) {
     const module = await import(pathToFileURL(path.join(dir, file)).href);
@@ -41,18 +54,26 @@ export async function loadPageChecks(dir = UI_CHECKS_DIR) {
   return checks;
 }
 
-/** Runs page checks one after another on the open workbench; a failing check does not stop the rest. */
+/**
+ * Runs page checks one after another on the open workbench; a failing check does not stop the rest.
+ * @param {PageCheck[]} checks
+ * @param {{ page: Page, workspace: string }} target
+ * @returns {Promise<TestResult[]>}
+ */
 export async function runPageChecks(checks, { page, workspace }) {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  /** @type {PageCheckContext} */
   const context = {
     page,
     workspace,
     screenshotDir: SCREENSHOT_DIR,
     screenshot: (name) => page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) }),
   };
+  /** @type {TestResult[]} */
   const results = [];
   for (const check of checks) {
     const started = Date.now();
+    /** @type {NodeJS.Timeout | undefined} */
     let timer;
     try {
       await Promise.race([
@@ -63,7 +84,8 @@ export async function runPageChecks(checks, { page, workspace }) {
       ]);
       results.push({ title: check.title, fullTitle: check.fullTitle, state: 'passed', durationMs: Date.now() - started });
     } catch (error) {
-      results.push({ title: check.title, fullTitle: check.fullTitle, state: 'failed', durationMs: Date.now() - started, error: error.message, stack: error.stack });
+      const failure = /** @type {Error} */ (error);
+      results.push({ title: check.title, fullTitle: check.fullTitle, state: 'failed', durationMs: Date.now() - started, error: failure.message, stack: failure.stack });
       await page.screenshot({ path: path.join(SCREENSHOT_DIR, `failed-${check.title}.png`) }).catch(() => {});
     } finally {
       clearTimeout(timer);
@@ -72,6 +94,10 @@ export async function runPageChecks(checks, { page, workspace }) {
   return results;
 }
 
+/**
+ * @param {string} heading
+ * @param {TestResult[]} tests
+ */
 function printTests(heading, tests) {
   console.log(heading);
   for (const test of tests) {
@@ -89,11 +115,13 @@ function printTests(heading, tests) {
 /** Suites whose title contains this run only in the trust-on pass. */
 const UNTRUSTED_GREP = 'untrusted workspace';
 
+/** @type {(tests: TestResult[], state: string) => number} */
 const count = (tests, state) => tests.filter((test) => test.state === state).length;
 
 /**
  * The host layer: (build), bundle suite + driver, run in-host suite, run page checks, print.
- * Never throws: a setup error or timeout counts as one failure. Returns { passed, failed }.
+ * Never throws: a setup error or timeout counts as one failure. Returns { passed, failed,
+ * failedTitles } (each failing test named with its pass: in-host, page checks, untrusted, demo).
  */
 export async function runHostLayer({ build = true } = {}) {
   try {
@@ -104,6 +132,7 @@ export async function runHostLayer({ build = true } = {}) {
     const untrustedOnly = grep === UNTRUSTED_GREP;
     let passed = 0;
     let failed = 0;
+    const failedNames = [];
     if (!untrustedOnly) {
       const checks = await loadPageChecks();
       const { results, pageChecks } = await runHostSuite({
@@ -118,6 +147,7 @@ export async function runHostLayer({ build = true } = {}) {
       console.log(`  page checks: ${count(pageChecks, 'passed')} passed, ${count(pageChecks, 'failed')} failed`);
       passed += results.passed + count(pageChecks, 'passed');
       failed += results.failed + count(pageChecks, 'failed');
+      failedNames.push(...failedTitles(results.tests, 'in-host'), ...failedTitles(pageChecks, 'page check'));
     }
 
     // Second pass with workspace trust ON and the example workspace untrusted: only the suites
@@ -136,19 +166,23 @@ export async function runHostLayer({ build = true } = {}) {
       printTests('page checks, untrusted workspace (Playwright):', untrusted.pageChecks);
       passed += untrusted.results.passed + count(untrusted.pageChecks, 'passed');
       failed += untrusted.results.failed + count(untrusted.pageChecks, 'failed') + (untrusted.results.passed === 0 ? 1 : 0);
+      failedNames.push(...failedTitles(untrusted.results.tests, 'untrusted in-host'), ...failedTitles(untrusted.pageChecks, 'untrusted page check'));
+      if (untrusted.results.passed === 0) failedNames.push('untrusted pass: no test passed');
 
       // Third pass: what `npm start` shows a newcomer (demo model, example tools, no test driver).
       const demo = await runDemoPass();
       printTests('npm start demo (offline demo model, Playwright):', demo.tests);
       passed += count(demo.tests, 'passed');
       failed += count(demo.tests, 'failed');
+      failedNames.push(...failedTitles(demo.tests, 'npm start demo'));
     }
     console.log(`host: ${passed} passed, ${failed} failed`);
-    return { passed, failed };
+    return { passed, failed, failedTitles: failedNames };
   } catch (error) {
-    console.error(error instanceof HostSetupError ? `host setup: ${error.message}` : `host run failed: ${error.stack || error}`);
+    console.error(error instanceof HostSetupError ? `host setup: ${error.message}` : `host run failed: ${/** @type {Error} */ (error).stack || error}`);
     console.log('host: 0 passed, 1 failed');
-    return { passed: 0, failed: 1, setupError: error instanceof HostSetupError };
+    const what = error instanceof HostSetupError ? `host setup: ${error.message}` : `host run failed: ${error instanceof Error ? error.message : String(error)}`;
+    return { passed: 0, failed: 1, failedTitles: [what.split('\n')[0]], setupError: error instanceof HostSetupError };
   }
 }
 

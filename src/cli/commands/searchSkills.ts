@@ -1,4 +1,4 @@
-import { escapeForLine } from '../terminalText';
+import { escapeForLine } from '../../core/platform/lineText';
 import type { CliCommand } from '../cliCommand';
 import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags } from './embedderFlag';
 import { cliSkillService, packsFromDirs, parseFtsFlag, parseSkillArgs } from './skillCliSupport';

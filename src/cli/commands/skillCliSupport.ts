@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { skillsConfigSchema } from '../../core/config/settingsSchema';
 import { lengthTokenCounter, nullEventSink, nullLogger, systemClock } from '../../core/platform/basicPorts';
@@ -69,13 +69,6 @@ export function readJsonl<T>(file: string): T[] {
   return readFileSync(file, 'utf8').split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as T);
 }
 
-export function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return 0;

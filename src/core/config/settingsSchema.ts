@@ -7,9 +7,8 @@ import { z } from 'zod';
  * - `contributes.configuration` in package.json (scripts/sync-manifest.ts flattens it into
  *   `toolshed.<section>.<key>` settings; a unit test fails when the manifest drifts).
  *
- * Field names are camelCase (VS Code convention). The reference RFC's snake_case names map
- * one to one (`always_loaded_patterns` → `alwaysLoadedPatterns`). Tool input/output contracts
- * (e.g. `search_type`) keep the reference's snake_case because models read those.
+ * Field names are camelCase (VS Code convention). Tool input/output contracts (e.g.
+ * `search_type`) are snake_case because models read those.
  */
 
 export const loadingModeSchema = z.enum(['always', 'deferred']);
@@ -109,7 +108,6 @@ export const skillPackConfigSchema = z.object({
   updateExistingPackSkills: z.boolean().default(true),
   pinnedSkillNames: z.array(z.string()).default([]),
 });
-export type SkillPackConfig = z.infer<typeof skillPackConfigSchema>;
 
 export const skillsDirectoryConfigSchema = z.object({
   enabled: z.boolean().default(true)
@@ -121,7 +119,6 @@ export const skillsDirectoryConfigSchema = z.object({
   selectionStrategy: z.enum(['pinned_then_recent', 'pinned_then_top']).default('pinned_then_recent')
     .describe('Pinned skills first, then the most recently used (`pinned_then_recent`) or most used (`pinned_then_top`).'),
 });
-export type SkillsDirectoryConfig = z.infer<typeof skillsDirectoryConfigSchema>;
 
 export const skillsConfigSchema = z.object({
   enabled: z.boolean().default(true)
@@ -198,7 +195,6 @@ export const scopeConfigSchema = z.object({
     .describe('Your team or organisation (e.g. `acme-platform`). Skills of scope `tenant` are visible only in windows with the same tenant id, and learned skills can be promoted to it from the Skill Directory. Empty: no tenant (tenant skills stay invisible). A user setting: a workspace cannot set it.')
     .meta({ scope: 'machine' }),
 });
-export type ScopeConfig = z.infer<typeof scopeConfigSchema>;
 
 export const embeddingsConfigSchema = z.object({
   embedder: z.enum(['off', 'bundled', 'endpoint']).default('off')

@@ -1,5 +1,5 @@
 /**
- * What @toolshed says when the model a request names cannot answer (issue 12): which models
+ * What @toolshed says when the model a request names cannot answer: which models
  * exist and how to pick one. Pure, so the wording is tested without a workbench.
  */
 export interface ModelLabel {

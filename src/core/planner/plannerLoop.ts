@@ -35,7 +35,7 @@ export interface PlannerDeps {
 
 export interface PlannerOptions {
   maxRounds: number;
-  /** Add the Appendix A tool/skill discovery blocks. */
+  /** Add the `<tool_discovery>` / `<skill_discovery>` guidance blocks. */
   discoveryBlocks: boolean;
   /** Tool names never offered to this loop (e.g. `tool_invoke`, which is for agent mode). */
   hiddenFromLoop?: readonly string[];
@@ -130,7 +130,7 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
 
   const allTools = (await tools.allDefinitions()).filter((definition) => !hidden.has(definition.name));
   const allToolsTokens = await model.countTokens(serializeDefinitions(allTools));
-  // Every round resends its tool definitions, so the saving is summed per round sent (issue 12).
+  // Every round resends its tool definitions, so the saving is summed per round sent.
   const tokens: TokenReport = {
     promptBlockTokens: await model.countTokens(instructions),
     toolDefinitionTokens: 0,
@@ -203,7 +203,7 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
 }
 
 /**
- * Tools from skills (RFC Part 6): reports what the injected skills suggest and, when enabled,
+ * Tools from skills (docs/skills.md#tools-from-skills): reports what the injected skills suggest and, when enabled,
  * activates up to `max` of them (deferred ones this run may use) so round 1 already offers them.
  */
 async function preActivateSuggested(suggested: readonly string[], deps: PlannerDeps, hidden: ReadonlySet<string>, max: number): Promise<string[]> {

@@ -7,7 +7,7 @@ import type { CancellationSignal, ToolDefinition } from '../platform/chatTypes';
 export interface PlannerToolRun {
   /** Definitions to send this round: always-visible + Toolshed's own + activated in this run. */
   visibleDefinitions(): Promise<ToolDefinition[]>;
-  /** Discovery guidance for the prompt (RFC Appendix A `<tool_discovery>`), when enabled. */
+  /** Discovery guidance for the prompt (`<tool_discovery>`), when enabled. */
   promptBlocks(): string[];
   /** Definitions of every tool the run may use — what sending everything would cost. */
   allDefinitions(): Promise<ToolDefinition[]>;
@@ -65,7 +65,7 @@ export interface PlannerSkills {
    * Directory) first, then the most relevant skills for the prompt in what remains.
    */
   preflight(prompt: string): Promise<PreflightSkills>;
-  /** Discovery guidance (RFC Appendix A `<skill_discovery>`). */
+  /** Discovery guidance (`<skill_discovery>`). */
   promptBlocks(): string[];
   /** The bounded `<skill_directory>` block ('' when disabled). */
   directory(): Promise<string>;

@@ -1,5 +1,5 @@
 /**
- * Toolshed's framing for the @toolshed participant. The Appendix A discovery blocks come from
+ * Toolshed's framing for the @toolshed participant. The discovery guidance blocks come from
  * the tool run and the skills port (each owner renders its own block).
  */
 

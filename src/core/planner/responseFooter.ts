@@ -56,7 +56,7 @@ export function toolSavingLine(tokens: TokenReport): string | undefined {
 }
 
 /**
- * Tools from skills (issue 15 item 3): how many tools the skills pre-activated and, only when
+ * Tools from skills: how many tools the skills pre-activated and, only when
  * the run measured one (planner/searchSavings.ts), the saving: the pre-activated tools the model
  * called before any `tool_search` returned them spared it one `tool_search` round, whose call and
  * result (the smallest `select:` search for them) would have cost ≈ `searchSaving.tokens`.

@@ -1,5 +1,5 @@
 /**
- * What tools from skills saved a run (issue 15 item 3), claiming only what the run measured.
+ * What tools from skills saved a run, claiming only what the run measured.
  *
  * Definition. A tool pre-activated from an injected skill's `suggested_tools` *saved a search*
  * when the model called it before any `tool_search` of this run had returned it: without

@@ -1,6 +1,6 @@
 import type { Clock, EventSink, Logger, TokenCounter, ToolshedEvent } from './ports';
 
-/** Estimates tokens as ceil(characters / 4), the RFC's MVP estimator (Appendix B). */
+/** Estimates tokens as ceil(characters / 4) (docs/contracts.md#token-estimate). */
 export const lengthTokenCounter: TokenCounter = {
   count: async (text: string) => Math.ceil(text.length / 4),
 };

@@ -15,7 +15,7 @@ export interface ChatMessage {
 }
 
 /**
- * Token economy (issue 3): what a run sends — the visible tool definitions plus prompt blocks —
+ * Token economy: what a run sends — the visible tool definitions plus prompt blocks —
  * counted through the TokenCounter port (len/4 by default, the model's own counter in VS Code).
  */
 

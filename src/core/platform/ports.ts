@@ -13,7 +13,7 @@ export interface Logger {
   error(message: string | Error, ...args: unknown[]): void;
 }
 
-/** A structured event (see the RFC "Events and Observability"). */
+/** A structured event (docs/contracts.md#events). */
 export interface ToolshedEvent {
   readonly type: string;
   readonly payload: Readonly<Record<string, unknown>>;
@@ -42,7 +42,7 @@ export interface Clock {
 }
 
 /**
- * Counts tokens of prompt text. Core default is len/4 (RFC Appendix B); in VS Code the
+ * Counts tokens of prompt text. Core default is len/4 (docs/contracts.md#token-estimate); in VS Code the
  * adapter uses the request model's exact `countTokens`.
  */
 export interface TokenCounter {

@@ -1,7 +1,7 @@
 import { looksLikeToken, REDACTED_TOKEN, SECRET_FORMAT_RULES } from './secretFormats';
 
 /**
- * Redaction of personal data and secrets in skill text sent to a model (RFC Appendix C).
+ * Redaction of personal data and secrets in skill text sent to a model (docs/contracts.md#redaction).
  *
  * Conservative by design: it must keep the procedure readable (a step stays a step, version
  * numbers, dates, ISO timestamps, commit hashes, coordinates and ordinary URLs survive) while
@@ -138,7 +138,3 @@ function isPlaceholder(value: string): boolean {
     || value.includes(REDACTED_TOKEN);
 }
 
-/** Redacts each string of a list (keeps the list's length and order: step structure preserved). */
-export function redactAll(values: readonly string[]): string[] {
-  return values.map(redact);
-}

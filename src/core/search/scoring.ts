@@ -1,5 +1,5 @@
 /**
- * The score contract shared by `tool_search` and `skill_search` (RFC §1.5):
+ * The score contract shared by `tool_search` and `skill_search` (docs/contracts.md#score-contract):
  * scores are in [0, 1], higher is better, comparable only within one response.
  */
 
@@ -18,7 +18,7 @@ export const REGEX_SCORES = {
 /**
  * Maps BM25 relevances (higher = more relevant, ≥ 0) to contract scores.
  *
- * The RFC writes `score_raw = 1 / (1 + max(raw, 0))` with `raw` a lower-is-better BM25 cost.
+ * The usual form is `score_raw = 1 / (1 + max(raw, 0))` with `raw` a lower-is-better BM25 cost.
  * SQLite FTS5's `bm25()` returns −relevance, which that formula would flatten to 1 for every
  * row; we therefore take the cost as `1 / relevance`, giving `score_raw = r / (1 + r)`, bounded
  * in [0, 1) and monotone in relevance. Then min-max normalise over the returned candidates

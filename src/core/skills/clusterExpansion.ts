@@ -4,7 +4,7 @@ import type { StoreFilter } from './store/skillStore';
 import { pickClusterSiblings } from './skillClusters';
 
 /**
- * Pre-flight cluster expansion (RFC Part 4) over the store and the renderer: the best-ranked
+ * Pre-flight cluster expansion over the store and the renderer: the best-ranked
  * injected skill with a cluster brings up to `max` siblings, but only into room the matches left
  * in the budget — the expanded block must render with nothing compressed, dropped or truncated,
  * else fewer siblings are tried, and with none fitting the plain result stands. At most `max`

@@ -1,5 +1,5 @@
 /**
- * Clusters (skills-learning RFC Part 4): a pack skill's `cluster` field names the theme it
+ * Clusters (docs/skills.md#clusters-of-skills): a pack skill's `cluster` field names the theme it
  * belongs to ("Browser Authentication"). Two uses, both pure and deterministic:
  * - pre-flight expansion: a top match brings up to N siblings of its cluster (bounded; the
  *   caller keeps them only when they fit what is left of the token budget);

@@ -234,7 +234,7 @@ export class SkillQueries {
     return { text, entries, count: entries.length };
   }
 
-  /** Pre-flight retrieval (RFC §3.8): top-k, FTS first, scope/status filter, budgeted block. */
+  /** Pre-flight retrieval: top-k, FTS first, scope/status filter, budgeted block. */
   async getRelevant(request: RelevantRequest, ctx: SkillRequestContext): Promise<RelevantResult> {
     const config = this.deps.config();
     const topK = request.top_k ?? config.topK;

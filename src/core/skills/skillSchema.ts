@@ -3,7 +3,7 @@ import { scopeModeSchema, taskTypeSchema } from '../config/settingsSchema';
 
 /**
  * The one schema of a skill. From it come:
- * - the TypeScript types (`SkillFileFields`, `SkillRecord`),
+ * - the TypeScript types (`SkillRecord` and the rest),
  * - the validator used by the document parser (whose issues become diagnostics with positions),
  * - the JSON Schema for `*.skill.yaml|json` editors (`skillFileJsonSchema()`, callable from a
  *   plain node script at build time).
@@ -71,7 +71,6 @@ export const skillFileSchema = z.object({
   ...skillFieldsShape,
   steps: textList.min(1, '`steps` must be a non-empty list of strings').describe('The procedure, one instruction per entry (required).'),
 }).loose().describe('A Toolshed skill (`*.skill.yaml`, `*.skill.json`, `*.skill.md` frontmatter).');
-export type SkillFileFields = z.infer<typeof skillFileSchema>;
 
 /** agentskills.io `SKILL.md` frontmatter. */
 export const agentSkillFrontmatterSchema = z.object({
@@ -81,7 +80,6 @@ export const agentSkillFrontmatterSchema = z.object({
     .describe('1–64 lowercase letters, digits and single hyphens; equal to the folder name.'),
   description: nonEmptyText.max(1024, 'at most 1024 characters').describe('What the skill does and when to use it (≤ 1024 characters).'),
 }).loose().describe('An agentskills.io SKILL.md frontmatter.');
-export type AgentSkillFrontmatter = z.infer<typeof agentSkillFrontmatterSchema>;
 
 export const skillOriginSchema = z.enum(['pack', 'learned']);
 export type SkillOrigin = z.infer<typeof skillOriginSchema>;
@@ -90,7 +88,6 @@ export const skillFormatSchema = z.enum(['md', 'yaml', 'json', 'jsonl', 'skill-m
 export type SkillFormat = z.infer<typeof skillFormatSchema>;
 
 export const skillStatusSchema = z.enum(['active', 'inactive']);
-export type SkillStatus = z.infer<typeof skillStatusSchema>;
 
 /** The stored model: one row of `skills`. */
 export const skillRecordSchema = z.object({

@@ -24,7 +24,7 @@
  *   await service.save() / dispose()
  *
  * Tool inputs are validated with the zod schemas of skillToolSchemas.ts (a ZodError is thrown
- * for invalid input). Every returned string is redacted and tool-gated; events follow the RFC.
+ * for invalid input). Every returned string is redacted and tool-gated; events are listed in docs/contracts.md#events.
  */
 import type { SkillsConfig } from '../config/settingsSchema';
 import type { ByteStore, Clock, EventSink, FileLock, FileSystemPort, Logger, TokenCounter } from '../platform/ports';
@@ -81,7 +81,7 @@ export interface SkillServiceDeps {
   parse?: SkillDocumentParse;
 }
 
-export type { SkillTreeItem, SkillTreePack, SkillTreeStatus } from './skillTree';
+export type { SkillTreePack } from './skillTree';
 
 export interface SkillService {
   readonly fts: FtsEngine;

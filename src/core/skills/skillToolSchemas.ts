@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { taskTypeSchema } from '../config/settingsSchema';
 
 /**
- * Contracts of the skill discovery tools (RFC §3.7). Field names are the reference's snake_case
- * (models read them). Each zod schema validates calls and, through the `*JsonSchema()` functions,
- * becomes a LanguageModelTool `inputSchema` in VS Code. Output fields marked "extra" are
- * additions to the reference shape; required reference fields are all present.
+ * Contracts of the skill discovery tools (docs/contracts.md#tool_search-input-and-output). Field
+ * names are snake_case (models read them). Each zod schema validates calls and, through the
+ * `*JsonSchema()` functions, becomes a LanguageModelTool `inputSchema` in VS Code. Output fields
+ * marked "extra" are additions to the shape every search tool shares.
  */
 
 export const SKILL_SEARCH_TOOL_NAME = 'skill_search';
@@ -23,7 +23,6 @@ export const skillSearchInputSchema = z.object({
   limit: z.number().int().min(1).max(20).default(8).describe('Maximum number of skills to return (1–20).'),
   task_type: taskTypeSchema.optional().describe('Only skills of this task type.'),
 });
-export type SkillSearchInput = z.infer<typeof skillSearchInputSchema>;
 
 export const skillSearchOutputSchema = z.object({
   skills: z.array(z.object({
@@ -48,7 +47,6 @@ export const skillGetInputSchema = z.object({
     .describe('injection: a block ready to follow (default). raw: plain markdown per skill.'),
   max_tokens: z.number().int().min(200).max(6000).default(1500).describe('Token budget for the returned content (200–6000).'),
 });
-export type SkillGetInput = z.infer<typeof skillGetInputSchema>;
 
 export const skillGetOutputSchema = z.object({
   skills: z.array(z.object({
@@ -80,7 +78,6 @@ export const skillListInputSchema = z.object({
   origin: z.enum(['pack', 'learned']).optional().describe('Only pack (curated) or learned skills.'),
   scope: z.enum(['project', 'tenant', 'global']).optional().describe('Only skills of this scope.'),
 });
-export type SkillListInput = z.infer<typeof skillListInputSchema>;
 
 export const skillListOutputSchema = z.object({
   skills: z.array(z.object({ name: z.string(), title: z.string().optional(), trigger: z.string(), task_type: z.string(), origin: z.string() })),
@@ -109,13 +106,6 @@ export function skillGetInputJsonSchema(): Record<string, unknown> {
 export function skillListInputJsonSchema(): Record<string, unknown> {
   return inputJsonSchema(skillListInputSchema);
 }
-
-/** Model-facing descriptions of the three tools (RFC Appendix A wording). */
-export const SKILL_TOOL_DESCRIPTIONS = {
-  [SKILL_SEARCH_TOOL_NAME]: 'Find skills (curated playbooks) by capability. Returns skill names with a trigger and a score in [0,1]; fetch one with skill_get.',
-  [SKILL_GET_TOOL_NAME]: 'Fetch skills by exact name: steps, preconditions, failure modes and instructions, ready to follow, within a token budget.',
-  [SKILL_LIST_TOOL_NAME]: 'List known skills page by page (names and short triggers), optionally filtered by task type, origin or scope.',
-} as const;
 
 export const SKILL_DISCOVERY_PROMPT = [
   '<skill_discovery>',

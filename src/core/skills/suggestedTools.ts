@@ -4,7 +4,7 @@ import type { SkillRecord } from './skillSchema';
 import type { ToolReferenceGate } from './render/toolReferenceGate';
 
 /**
- * Tools from skills (skills-learning RFC Part 6): the tools a returned skill names in `tools` /
+ * Tools from skills (docs/skills.md#tools-from-skills): the tools a returned skill names in `tools` /
  * `allowed-tools` that this run may use, as `suggested_tools`. Fail closed: a name is suggested
  * only when the request's tool gate answers `visible` or `activatable` — never for a denied,
  * hidden or unknown name, and never without a gate (the CLI has no run to ask). Toolshed's own

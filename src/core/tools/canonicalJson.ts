@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * JSON with object keys sorted at every level (RFC Appendix B `sort_keys=True`), written
+ * JSON with object keys sorted at every level (docs/contracts.md#hashes), written
  * directly (no intermediate sorted copies) because it runs for every tool on a cold index.
  * `undefined` object members are omitted, as JSON.stringify does.
  */

@@ -23,7 +23,7 @@ import type { ToolSearchService } from './toolSearchService';
  *   caches one frozen object per tool until that tool changes) is recognised by identity.
  * - Each host object is converted to a ToolInput once (cached by object identity), so the
  *   catalog's own identity fast path applies to every unchanged tool; a changed tool (a new
- *   object) is compared by content there and by its record hash (RFC Appendix B) in the index —
+ *   object) is compared by content there and by its record hash (docs/contracts.md#hashes) in the index —
  *   never by a length or other lossy fingerprint.
  */
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Activation state (RFC §1.7–1.8). Run scope: an `ActivationSet` owned by one run object.
+ * Activation state (docs/contracts.md#activation-scopes). Run scope: an `ActivationSet` owned by one run object.
  * Session scope: one `ActivationSet` per session id, guarded by a per-session lock so runs of
  * the same session are serialised while different sessions proceed in parallel.
  */

@@ -6,7 +6,7 @@ import { ToolStates } from './modes/toolStates';
 import type { ExampleProblem, ExampleSourceKind, ExampleSources } from './examples/toolExamples';
 
 /**
- * ToolRecord: the normalised, hashed description of one tool (RFC §1.1–1.4, Appendix B).
+ * ToolRecord: the normalised, hashed description of one tool (its record hash: docs/contracts.md#hashes).
  * `ToolInput` is what the VS Code layer feeds in (the shape of `vscode.lm.tools` entries plus
  * optional hints); `normalizeTool` derives namespace, side effects, loading mode and examples
  * from it and the settings.

@@ -25,7 +25,7 @@ import type { ToolPickLog } from './learning/toolPickLog';
 import { logTermsOf, recordShown } from './learning/searchPrior';
 
 /**
- * One chat request's view of the tools (RFC §1.2, §1.7): the visible catalog it sends and may
+ * One chat request's view of the tools (docs/contracts.md#activation-scopes): the visible catalog it sends and may
  * resolve, `tool_search` over what it may see, and activation (run scope: state lives here;
  * session scope: state lives in the session, which this run holds the lock of until `end()`).
  *
@@ -43,7 +43,7 @@ export interface RunHost {
   ranker?: RankerOptions;
   /** Called after activations change (tree views refresh). */
   changed(): void;
-  /** Result lists and picks of this workspace (issue 17), when learning is available. */
+  /** Result lists and picks of this workspace, when learning is available. */
   picks?: ToolPickLog;
   /** The embedding stage of hybrid ranking, when an embedder is on. */
   semantic?: SemanticStage;
@@ -173,7 +173,7 @@ export class ToolRun {
     }));
   }
 
-  /** Prompt blocks this run adds (Appendix A discovery, deferred names), when anything is deferred. */
+  /** Prompt blocks this run adds (discovery guidance, deferred names), when anything is deferred. */
   promptBlocks(): string[] {
     const deferred = this.deferredTools();
     if (deferred.length === 0) return [];
@@ -284,7 +284,7 @@ export class ToolRun {
   }
 
   /**
-   * Activates tools an injected skill names (skills-learning RFC Part 6), in this run's
+   * Activates tools an injected skill names (docs/skills.md#tools-from-skills), in this run's
    * activation scope, before the model is asked: only permitted tools this request does not
    * already send. Returns the names activated, in the given order (unknown, denied, hidden and
    * already-sent names are skipped silently and do not count toward `max`).
@@ -304,7 +304,7 @@ export class ToolRun {
   }
 
   /**
-   * The outcome of a call the model made after a search: feeds the pick prior (issue 17).
+   * The outcome of a call the model made after a search: feeds the pick prior.
    * Only the tool name, whether it worked, and when are kept.
    */
   recordOutcome(name: string, succeeded: boolean): void {

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { loadingModeSchema } from '../config/settingsSchema';
 
 /**
- * The `tool_search` contract (RFC §1.6). Input and output field names are the reference's
- * snake_case because models read them. The same zod schema validates calls and, through
+ * The `tool_search` contract (docs/contracts.md#tool_search-input-and-output). Input and output
+ * field names are snake_case because models read them. The same zod schema validates calls and, through
  * `toolSearchInputJsonSchema()`, becomes the LanguageModelTool `inputSchema` in VS Code.
  */
 
@@ -31,10 +31,9 @@ export const toolSearchResultItemSchema = z.object({
   score: z.number().min(0).max(1),
   match_type: searchTypeSchema,
   loading_mode: loadingModeSchema,
-  /** Extra (not in the reference): compact parameter list so the model can call next. */
+  /** Extra: compact parameter list so the model can call next. */
   parameters: z.string().optional(),
 });
-export type ToolSearchResultItem = z.infer<typeof toolSearchResultItemSchema>;
 
 export const toolSearchOutputSchema = z.object({
   tools: z.array(toolSearchResultItemSchema),
@@ -50,12 +49,6 @@ export type ToolSearchOutput = z.infer<typeof toolSearchOutputSchema>;
 /** JSON Schema of the input, for `languageModelTools[].inputSchema` and `vscode.lm.registerTool`. */
 export function toolSearchInputJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(toolSearchInputSchema, { io: 'input', target: 'draft-7' }) as Record<string, unknown>;
-  delete schema.$schema;
-  return schema;
-}
-
-export function toolSearchOutputJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(toolSearchOutputSchema, { target: 'draft-7' }) as Record<string, unknown>;
   delete schema.$schema;
   return schema;
 }

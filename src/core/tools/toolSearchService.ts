@@ -98,7 +98,7 @@ export class ToolSearchService {
   private lastSync: SyncReport | undefined;
   private fileExamples: Record<string, ToolExample[]> = {};
   private toolsConfig: ToolsConfig;
-  /** tool_search result lists and the model's picks (issue 17), in the index database. */
+  /** tool_search result lists and the model's picks, in the index database. */
   readonly pickLog: ToolPickLog;
   /** Hybrid ranking's embedder and tool vectors (`use` switches; undefined = lexical only). */
   readonly embeddings: ToolEmbeddings;

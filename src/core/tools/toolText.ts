@@ -8,7 +8,7 @@ export const NO_SUCH_TOOL_MESSAGE =
 
 export const REDACTED_TOOL = '[unavailable tool]';
 
-/** Appendix A: the tool discovery guidance block. */
+/** The tool discovery guidance block. */
 export const TOOL_DISCOVERY_BLOCK = [
   '<tool_discovery>',
   'You can discover additional tools using `tool_search`.',

@@ -1,5 +1,5 @@
 /**
- * Toolshed's one workspace-trust rule (issue 12), worded once for every surface:
+ * Toolshed's one workspace-trust rule (docs/contracts.md#trust-rule), worded once for every surface:
  *
  * In Restricted Mode (an untrusted workspace) Toolshed uses nothing the workspace supplies and
  * runs no tool for a model. Skills from workspace packs and the workspace's tool examples are

@@ -260,9 +260,6 @@ export function quickFixesFor(text: string, kind: SkillFileKind, fileName: strin
   return isYamlLike(kind) ? yamlFixes(text, kind, fileName, problem) : jsonFixes(text, kind, fileName, problem);
 }
 
-/** Problem codes that have quick fixes (for `providedCodeActionKinds` filtering and tests). */
-export const FIXABLE_CODES = ['missing-trigger', 'missing-description', 'missing-steps', 'name-mismatch-folder', 'invalid-name', 'unknown-field'] as const;
-
 /** Applies offset edits to a text (tests and previews). Edits must not overlap. */
 export function applyEdits(text: string, edits: readonly OffsetEdit[]): string {
   return [...edits].sort((a, b) => b.start - a.start).reduce((acc, e) => acc.slice(0, e.start) + e.newText + acc.slice(e.end), text);

@@ -9,9 +9,6 @@ export function isSkillFile(fileName: string): boolean {
   return skillFileKind(fileName) !== undefined;
 }
 
-/** Glob patterns of skill files (for document selectors, file watchers and `findFiles`). */
-export const SKILL_FILE_GLOBS = ['**/*.skill.md', '**/SKILL.md', '**/*.skill.yaml', '**/*.skill.yml', '**/*.skill.json', '**/*.skill.jsonl'] as const;
-
 /** One brace glob of all of them. */
 export const SKILL_FILE_GLOB = '**/{*.skill.md,SKILL.md,*.skill.yaml,*.skill.yml,*.skill.json,*.skill.jsonl}';
 

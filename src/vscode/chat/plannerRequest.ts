@@ -18,7 +18,7 @@ import type { TurnSession } from './turnSession';
 import { createLmToolExecutor } from './toolExecutor';
 import type { ToolshedTurnMetadata } from './sessionMetadata';
 import { historyMessages } from './sessionMetadata';
-import { startLearningTurn } from '../learning/learningTurn';
+import { startLearningTurn } from './learningTurn';
 
 const SKILL_TOOL_NAMES = [SKILL_SEARCH_TOOL_NAME, SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME];
 

@@ -3,7 +3,7 @@ import type { ChatMessage } from '../../core/platform/chatTypes';
 import type { RoundRecord, TokenReport } from '../../core/planner/plannerLoop';
 import { withoutFooter } from '../../core/planner/responseFooter';
 import type { DeferralDecision } from '../../core/tools/modes/deferralDecision';
-import type { LearningTurnMetadata } from '../learning/learningTurn';
+import type { LearningTurnMetadata } from './learningTurn';
 
 export const PARTICIPANT_ID = 'toolshed.agent';
 

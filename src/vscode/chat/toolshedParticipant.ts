@@ -5,7 +5,7 @@ import { handlePlannerRequest } from './plannerRequest';
 import { PARTICIPANT_ID } from './sessionMetadata';
 import { searchCommand, skillCommand, skillsCommand, toolsCommand } from './slashCommands';
 import { TurnSession } from './turnSession';
-import { learnCommand, learningFollowups, LEARN_COMMAND, recordChatFeedback } from '../learning/learningChat';
+import { learnCommand, learningFollowups, LEARN_COMMAND, recordChatFeedback } from './learningChat';
 import type { ToolshedTurnMetadata } from './sessionMetadata';
 
 /** Registers `@toolshed`: its planner loop with deferred tools, slash commands and follow-ups. */

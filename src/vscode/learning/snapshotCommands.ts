@@ -7,7 +7,7 @@ import type { SkillService } from '../../core/skills/skillService';
 import type { LearningController } from './learningController';
 
 /**
- * Toolshed: Export Learned Skills… / Import Learned Skills… (snapshots, RFC Part 7) and
+ * Toolshed: Export Learned Skills… / Import Learned Skills… (snapshots) and
  * Toolshed: Undo Learned-Skill Merge… (from a merged skill's lineage). Each command takes an
  * optional Uri / arguments so it can run without a dialog (tests, other commands).
  */

@@ -1,7 +1,8 @@
 import type { SkillRequestContext, SkillService } from '../../core/skills/skillService';
 import type { ToolSearchService } from '../../core/tools/toolSearchService';
 import type { SkillDirectorySource } from '../views/skillDirectorySource';
-import type { RankedResult, SearchProvider, ToolDetails, ToolSearchProvider } from './searchProviders';
+import type { ToolDetails } from '../views/toolDetails';
+import type { RankedResult, SearchProvider, ToolSearchProvider } from './searchProviders';
 
 /** Session id of palette searches (never activates anything; see run.search's `activate`). */
 const PALETTE_SESSION = 'toolshed-palette';

@@ -1,7 +1,8 @@
 /**
- * Ports behind the palette QuickPicks ("Search Skills…", "Search Tools…") and the tool-details
- * document. The glue over the core search services implements them; tests use in-memory ones.
+ * Ports behind the palette QuickPicks ("Search Skills…", "Search Tools…"). The glue over the
+ * core search services implements them; tests use in-memory ones.
  */
+import type { ToolDetailsProvider } from '../views/toolDetails';
 
 export interface RankedResult {
   readonly name: string;
@@ -23,22 +24,6 @@ export interface RankedResult {
 export interface SearchProvider {
   /** Ranked best first; an empty query lists a sensible default (e.g. everything, by name). */
   search(query: string, limit: number): Promise<readonly RankedResult[]>;
-}
-
-export interface ToolDetails {
-  readonly name: string;
-  readonly description: string;
-  readonly inputSchema?: unknown;
-  readonly examples?: ReadonlyArray<{ readonly args: unknown; readonly description?: string }>;
-  readonly loadingMode?: string;
-  readonly namespace?: string;
-  readonly sideEffects?: string;
-  readonly source?: string;
-  readonly tags?: readonly string[];
-}
-
-export interface ToolDetailsProvider {
-  details(name: string): Promise<ToolDetails | undefined>;
 }
 
 export interface ToolSearchProvider extends SearchProvider, ToolDetailsProvider {}

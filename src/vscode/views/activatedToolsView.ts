@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle';
-import type { ToolDetailsProvider } from '../palette/searchProviders';
-import { toolDetailsMarkdown } from '../palette/searchItemModel';
 import type { ActivationEntry, ActivityRegistry } from '../state/activityRegistry';
 import { activatedSummary, activationNode, sessionNode } from './activatedToolsModel';
 import { renderTree } from './skillDirectoryView';
+import { toolDetailsMarkdown, type ToolDetailsProvider } from './toolDetails';
 
 export const ACTIVATED_TOOLS_VIEW_ID = 'toolshed.activatedTools';
 export const TOOL_DETAILS_SCHEME = 'toolshed-tool';

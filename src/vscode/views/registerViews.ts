@@ -1,5 +1,4 @@
 import type * as vscode from 'vscode';
-import type { ToolDetailsProvider } from '../palette/searchProviders';
 import type { ActivityRegistry } from '../state/activityRegistry';
 import type { PinnedSkills } from '../state/pinnedSkills';
 import { registerActivatedToolsView } from './activatedToolsView';
@@ -7,6 +6,7 @@ import type { SkillDirectorySource } from './skillDirectorySource';
 import type { DirectoryGroup } from './directoryGroup';
 import { registerSkillDirectoryView } from './skillDirectoryView';
 import type { DirectoryGrouping } from './skillDirectoryView';
+import type { ToolDetailsProvider } from './toolDetails';
 
 export interface ViewsDeps {
   readonly skills: SkillDirectorySource;

@@ -86,11 +86,6 @@ export interface SkillDirectorySource {
   validateAll(): Promise<readonly SkillProblem[]>;
 }
 
-/** Every skill of every pack, flattened. */
-export function allSkills(packs: readonly PackView[]): SkillView[] {
-  return packs.flatMap((pack) => pack.skills);
-}
-
 export function findSkill(packs: readonly PackView[], name: string): SkillView | undefined {
   for (const pack of packs) {
     const skill = pack.skills.find((s) => s.name === name);

@@ -8,8 +8,8 @@ import { hiddenWorkspaceSkillCount } from '../../core/trust/restrictedMode';
 import type { CancellationLike, PackView, ReloadProgress, ReloadSummary, SkillDirectorySource, SkillView } from './skillDirectorySource';
 
 /**
- * What the glue needs from whoever owns pack loading and file watching (the lead's
- * `SkillPackManager` satisfies it structurally).
+ * What the glue needs from whoever owns pack loading and file watching (`SkillPackManager`
+ * satisfies it structurally).
  */
 export interface SkillPackLoaderPort {
   readonly onDidChange: vscode.Event<void>;

@@ -1,3 +1,4 @@
+// @ts-check
 // The newcomer's view, tested: the `npm start` profile (Toolshed + the offline demo model from
 // examples/demo-model, example workspace trusted, no test driver) in the offline host, with a
 // page check that asks `@toolshed` in the real Chat view and watches it search, activate and call
@@ -7,11 +8,12 @@ import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXAMPLE_WORKSPACE, REPO_ROOT, startHost } from '../offlineHost.mjs';
-import { runCommand } from '../ui/lib/workbench.mjs';
+import { focusChatInput, runCommand } from '../ui/lib/workbench.mjs';
 
 const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-results', 'screenshots');
 export const DEMO_REQUEST = 'Which tests are flaky on CI this week?';
 
+/** @param {import('../ui/lib/workbench.mjs').Page} page */
 async function askTheDemoModel(page) {
   await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
   await runCommand(page, 'Chat: Open Chat');
@@ -22,6 +24,7 @@ async function askTheDemoModel(page) {
   // Right after start-up the extension host may not have resolved the model yet ("Language model
   // unavailable", raised by VS Code before any participant runs): ask again, as a person would.
   for (let attempt = 1; ; attempt++) {
+    await focusChatInput(page);
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.press('Backspace');
     await page.keyboard.type(`@toolshed ${DEMO_REQUEST}`, { delay: 10 });
@@ -34,8 +37,8 @@ async function askTheDemoModel(page) {
     ]);
     if (outcome === 'answered') break;
     if (attempt === 3) throw new Error('the demo model stayed unavailable after 3 attempts');
+    // No event says when the host has resolved the model: pause before asking again, as a person would.
     await page.waitForTimeout(3000);
-    await page.locator('.interactive-input-part').first().click();
   }
   // The footer's last line (the chat renders streamed Markdown progressively).
   await page.locator('.interactive-response', { hasText: /Tool search: .*deferred/ }).first().waitFor({ timeout: 30_000 });
@@ -52,11 +55,14 @@ async function askTheDemoModel(page) {
   assert.match(text, /Tool search: \d+ tools, .* deferred/, 'the footer says why tools were deferred');
   const steps = page.getByText(/Completed \d+ steps?/).first();
   if (await steps.count()) await steps.click().catch(() => undefined);
-  await page.waitForTimeout(400);
+  await page.locator('.interactive-response').filter({ hasText: /Searching tools for/ }).first().waitFor({ timeout: 15_000 }).catch(() => undefined);
   return text;
 }
 
-/** Runs the demo pass; never throws. Returns { tests: [{ fullTitle, state, error? }] }. */
+/**
+ * Runs the demo pass; never throws. Returns { tests: [{ fullTitle, state, error? }] }.
+ * @returns {Promise<{ tests: import('../offlineHost.mjs').TestResult[] }>}
+ */
 export async function runDemoPass({ log = console.log } = {}) {
   const base = path.join(REPO_ROOT, '.toolshed-host', 'runs', `${new Date().toISOString().replace(/[:.]/g, '-')}-demo-${process.pid}`);
   rmSync(base, { recursive: true, force: true });
@@ -65,17 +71,21 @@ export async function runDemoPass({ log = console.log } = {}) {
   cpSync(EXAMPLE_WORKSPACE, workspace, { recursive: true });
   const title = 'npm start demo › @toolshed with the offline demo model finds, activates and calls a deferred tool';
   const started = Date.now();
+  /** @type {Awaited<ReturnType<typeof startHost>> | undefined} */
   let handle;
   try {
     handle = await startHost({ workspace, base, browser: true, log });
-    log(`[demo] ${handle.demo.tools} demo tools installed; workbench at ${handle.url}`);
-    await askTheDemoModel(handle.page);
+    const page = handle.page;
+    if (!page) throw new Error('the demo host opened no browser page');
+    log(`[demo] ${handle.demo?.tools} demo tools installed; workbench at ${handle.url}`);
+    await askTheDemoModel(page);
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    await handle.page.screenshot({ path: path.join(SCREENSHOT_DIR, 'demo-start.png') });
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'demo-start.png') });
     return { tests: [{ title, fullTitle: title, state: 'passed', durationMs: Date.now() - started }] };
   } catch (error) {
     if (handle?.page) await handle.page.screenshot({ path: path.join(SCREENSHOT_DIR, 'failed-demo-start.png') }).catch(() => {});
-    return { tests: [{ title, fullTitle: title, state: 'failed', durationMs: Date.now() - started, error: error.message, stack: `${error.stack}\n  run folder: ${base}` }] };
+    const failure = /** @type {Error} */ (error);
+    return { tests: [{ title, fullTitle: title, state: 'failed', durationMs: Date.now() - started, error: failure.message, stack: `${failure.stack}\n  run folder: ${base}` }] };
   } finally {
     if (handle) await handle.close();
   }

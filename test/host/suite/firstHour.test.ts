@@ -5,7 +5,7 @@ import { askToolshed, driver, historyOf, lastToolResultText, withSettings } from
 import type { RecordedRequest } from '../driver/scriptedModel';
 
 /**
- * Issue 12, "the first hour in a real workbench": the numbers @toolshed shows agree with what
+ * The first hour in a real workbench: the numbers @toolshed shows agree with what
  * the model received, history carries answers only, the sidebar speaks only when needed.
  */
 const WEATHER = 'fixture_weather_forecast';

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { learningFollowups, recordChatFeedback, SAVE_AS_SKILL_LABEL } from '../../../src/vscode/learning/learningChat';
+import { learningFollowups, recordChatFeedback, SAVE_AS_SKILL_LABEL } from '../../../src/vscode/chat/learningChat';
 import type { ToolshedTurnMetadata } from '../../../src/vscode/chat/sessionMetadata';
 import { eventually, scriptedModel, toolshed } from './helpers';
 import { askToolshed, driver, historyOf, userFacingTexts, withSettings } from './chatHelpers';

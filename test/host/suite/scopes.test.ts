@@ -17,7 +17,7 @@ interface RenderedTree {
 const learnedItem = async (name: string) => (await vscode.commands.executeCommand<RenderedTree>('toolshed._skillDirectoryItems'))
   .items.find((item) => item.id?.startsWith('skill:learned:') && item.id.endsWith(`:${name}`));
 
-suite('scopes: project, tenant and global learned skills (issue 15.5)', () => {
+suite('scopes: project, tenant and global learned skills', () => {
   let api: ToolshedApi;
   const config = () => vscode.workspace.getConfiguration('toolshed');
 

@@ -23,7 +23,7 @@ suite('untrusted workspace: single skill tool', () => {
       assert.ok(!skill.description.includes('triage-issue'));
       assert.deepEqual([...skill.enum].sort(), (await visibleSkillNames()).sort());
       const answer = lastToolResultText(model.requests[1] as never);
-      // The one Restricted Mode rule (issue 12): the name the model asked for is said to be
+      // The one Restricted Mode rule: the name the model asked for is said to be
       // hidden, nothing of its content is loaded.
       assert.match(answer, /"triage-issue".*hidden in Restricted Mode/s);
       assert.ok(!/Steps:|When:/.test(answer), `no content of the hidden skill: ${answer}`);

@@ -1,9 +1,11 @@
-// Page check for issue 5: a person types "@toolshed …" in the real Chat view and watches a
+// @ts-check
+// Page check: a person types "@toolshed …" in the real Chat view and watches a
 // deferred tool being found, activated and used (scripted model, no network).
 // Screenshot: test-results/screenshots/chat-participant.png.
 import assert from 'node:assert/strict';
 import { askInNewChat } from './lib/workbench.mjs';
 
+/** @param {import('./lib/workbench.mjs').PageCheckContext} context */
 export async function chatParticipantFindsAndUsesADeferredTool({ page, screenshot }) {
   try {
     await askToolshedInTheChatView(page, screenshot);
@@ -13,6 +15,10 @@ export async function chatParticipantFindsAndUsesADeferredTool({ page, screensho
   }
 }
 
+/**
+ * @param {import('./lib/workbench.mjs').Page} page
+ * @param {import('./lib/workbench.mjs').PageCheckContext['screenshot']} screenshot
+ */
 async function askToolshedInTheChatView(page, screenshot) {
   await askInNewChat(page, { script: 'Toolshed Test: Script Weather Demo', request: '@toolshed What is the weather in Oslo?', hidePanel: true });
   const answer = page.locator('.interactive-response', { hasText: 'sunny' }).first();
@@ -25,7 +31,8 @@ async function askToolshedInTheChatView(page, screenshot) {
   // Expand the collapsed progress ("Completed N steps") so the screenshot shows the discovery.
   const steps = page.locator('.interactive-response', { hasText: /Completed|steps/ }).getByText(/Completed \d+ steps?/).first();
   if (await steps.count()) await steps.click().catch(() => undefined);
-  await page.waitForTimeout(400);
+  // Wait for the expanded steps to render (asserted just below) rather than for a fixed time.
+  await page.locator('.interactive-response').last().filter({ hasText: /Running `?fixture_weather_forecast/ }).waitFor({ timeout: 15_000 }).catch(() => undefined);
   const response = await page.locator('.interactive-response').last().innerText();
   // Every step is visible in the answer (VS Code hides transient progress once a response is done).
   assert.match(response, /Searching tools for "[^"]+"/, 'the search step is visible');

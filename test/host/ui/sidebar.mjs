@@ -1,11 +1,13 @@
-// Page checks for issue 6: the Toolshed sidebar lists skills on the page, and a skill file with
+// @ts-check
+// Page checks: the Toolshed sidebar lists skills on the page, and a skill file with
 // a problem shows its diagnostic. Screenshots: test-results/screenshots/sidebar.png,
 // test-results/screenshots/skill-diagnostic.png.
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCommand, tidy } from './lib/workbench.mjs';
+import { tidy } from './lib/workbench.mjs';
 
+/** @param {import('./lib/workbench.mjs').Page} page */
 async function openToolshedSidebar(page) {
   await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
   const icon = page.locator('.activitybar .action-item a[aria-label^="Toolshed"], .activitybar .action-item[aria-label^="Toolshed"]').first();
@@ -15,6 +17,7 @@ async function openToolshedSidebar(page) {
   await page.locator('.part.sidebar .pane-header', { hasText: /Skill Directory/i }).first().waitFor({ timeout: 30_000 });
 }
 
+/** @param {import('./lib/workbench.mjs').PageCheckContext} context */
 export async function sidebarListsSkills({ page, screenshot }) {
   await openToolshedSidebar(page);
   await tidy(page);
@@ -38,6 +41,7 @@ export async function sidebarListsSkills({ page, screenshot }) {
   await screenshot('sidebar');
 }
 
+/** @param {import('./lib/workbench.mjs').PageCheckContext} context */
 export async function skillFileShowsDiagnostic({ page, workspace, screenshot }) {
   await openToolshedSidebar(page);
   const dir = path.join(workspace, '.github', 'skills');

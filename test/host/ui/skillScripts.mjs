@@ -1,4 +1,5 @@
-// Page check for issue 16: "@toolshed" in the real Chat view finds a skill script with
+// @ts-check
+// Page check: "@toolshed" in the real Chat view finds a skill script with
 // tool_search; VS Code's modal dialog shows exactly what will run; a person presses Cancel
 // (nothing runs), then asks again and presses Run (the real script runs and the answer
 // quotes its output). Screenshot: test-results/screenshots/skill-script-confirmation.png.
@@ -7,6 +8,7 @@ import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { askInNewChat } from './lib/workbench.mjs';
 
+/** @param {import('./lib/workbench.mjs').PageCheckContext} context */
 export async function chatRunsASkillScriptOnlyAfterConfirmation({ page, screenshot, workspace }) {
   const sideEffect = path.join(workspace, 'line-counts.txt');
   rmSync(sideEffect, { force: true });
@@ -36,10 +38,12 @@ export async function chatRunsASkillScriptOnlyAfterConfirmation({ page, screensh
   }
 }
 
+/** @param {import('./lib/workbench.mjs').Page} page */
 async function ask(page) {
   await askInNewChat(page, { script: 'Toolshed Test: Script Count Lines Demo', request: '@toolshed How many lines does README.md have?' });
 }
 
+/** @param {import('./lib/workbench.mjs').Page} page */
 async function confirmationDialog(page) {
   const dialog = page.locator('.monaco-dialog-box', { hasText: 'count_lines.js' }).first();
   await dialog.waitFor({ timeout: 60_000 });

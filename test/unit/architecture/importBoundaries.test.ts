@@ -1,3 +1,4 @@
+import * as assert from 'node:assert/strict';
 import { RuleTester } from 'eslint';
 import path from 'node:path';
 import tseslint from 'typescript-eslint';
@@ -9,11 +10,14 @@ describe('lint: toolshed/import-boundaries (layers run downward)', () => {
   const src = path.join(path.sep, 'repo', 'src');
   const file = (relative: string) => path.join(src, relative);
   const options = [{ srcRoot: src }];
+  /** Runs the rule over TypeScript sources, as the lint does. */
+  const runRule = async (cases: Parameters<RuleTester['run']>[2]) => {
+    const { importBoundaries } = (await import(rulePath)) as { importBoundaries: never };
+    new RuleTester({ languageOptions: { parser: tseslint.parser as never, ecmaVersion: 2022, sourceType: 'module' } }).run('import-boundaries', importBoundaries, cases);
+  };
 
   it('accepts downward imports and rejects upward, sideways and adapter imports', async () => {
-    const { importBoundaries } = (await import(rulePath)) as { importBoundaries: never };
-    const tester = new RuleTester({ languageOptions: { parser: tseslint.parser as never, ecmaVersion: 2022, sourceType: 'module' } });
-    tester.run('import-boundaries', importBoundaries, {
+    await runRule({
       valid: [
         { filename: file('core/tools/toolRun.ts'), code: "import { x } from '../search/bm25f';", options },
         { filename: file('core/tools/index/toolIndex.ts'), code: "import { x } from '../../sql/sqlEngine';", options },
@@ -32,5 +36,30 @@ describe('lint: toolshed/import-boundaries (layers run downward)', () => {
         { filename: file('cli/main.ts'), code: "export { x } from '../vscode/services';", options, errors: 1 },
       ],
     });
+  });
+
+  it('src/vscode feature folders import one way: palette may use views, so views may not use palette', async () => {
+    await runRule({
+      valid: [
+        { filename: file('vscode/palette/registerPalette.ts'), code: "import { openSkill } from '../views/skillDirectoryView';", options },
+        { filename: file('vscode/chat/toolshedParticipant.ts'), code: "import { x } from '../learning/learningController'; import { s } from '../services';", options },
+        { filename: file('vscode/extension.ts'), code: "import { a } from './chat/toolshedParticipant'; import { b } from './views/registerViews';", options },
+        { filename: file('vscode/views/activatedToolsView.ts'), code: "import { x } from './toolDetails'; import { y } from '../state/activityRegistry';", options },
+      ],
+      invalid: [
+        { filename: file('vscode/views/activatedToolsView.ts'), code: "import type { X } from '../palette/searchProviders';", options, errors: [{ message: /src\/vscode\/views must not import src\/vscode\/palette/ }] },
+        { filename: file('vscode/learning/learningController.ts'), code: "import { x } from '../chat/turnSession';", options, errors: 1 },
+        { filename: file('vscode/newFeature/x.ts'), code: "import { x } from '../views/skillDirectoryView';", options, errors: [{ message: /not a known feature folder/ }] },
+      ],
+    });
+  });
+
+  it('the feature-folder table has no two folders that may import each other', async () => {
+    const { VSCODE_ALLOWED } = (await import(rulePath)) as { VSCODE_ALLOWED: Record<string, readonly string[]> };
+    const twoWay = Object.entries(VSCODE_ALLOWED).flatMap(([from, targets]) =>
+      targets.filter((to) => VSCODE_ALLOWED[to]?.includes(from)).map((to) => `${from} ↔ ${to}`));
+    assert.deepEqual(twoWay, []);
+    const unknown = Object.values(VSCODE_ALLOWED).flat().filter((to) => !(to in VSCODE_ALLOWED));
+    assert.deepEqual(unknown, [], 'every allowed target is a known feature folder');
   });
 });

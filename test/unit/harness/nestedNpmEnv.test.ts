@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 
 // The offline host is installed by an `npm install` that runs inside `npm test` / `npm start`.
 // The outer npm's run-time variables must not reach it: code-server's postinstall reads the Node
-// version from npm_config_user_agent and refused to install (issue: cold install failed in CI).
+// version from npm_config_user_agent and refused to install, so a cold install failed.
 describe('host install: environment of the nested npm install', () => {
   it('drops the outer npm run-time variables and keeps registry, cache and proxy settings', async () => {
     const module = (await import(pathToFileURL(path.join(__dirname, '..', '..', 'host', 'offlineHost.mjs')).href)) as {

@@ -26,7 +26,7 @@ async function withClusteredPack(h: Awaited<ReturnType<typeof makeLearning>>): P
   await h.service.loadPacks([pack('team', root)]);
 }
 
-describe('learning: a learned skill gets a cluster on approval (RFC Part 4)', () => {
+describe('learning: a learned skill gets a cluster on approval', () => {
   it('suggestCluster: the most similar clustered peer wins; ties go to the first name; below the threshold there is none', () => {
     const candidate = { trigger: 'check the weather forecast for a city', steps: ['call the forecast tool'] };
     const peers = [

@@ -118,7 +118,7 @@ describe('learning service: propose → approve → retrieved; feedback; conflic
   });
 });
 
-describe('negative lessons (RFC Part 3)', () => {
+describe('negative lessons', () => {
   const failing = (sessionId: string, at: number, env: string) => turn('Deploy a preview of this branch', [
     { tool: 'deploy_preview', input: { branch: 'x' }, ok: false, error: `Environment '${env}' is locked by another deployment (lock ${at}abcdef1234)` },
   ], { sessionId, at });

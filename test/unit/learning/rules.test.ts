@@ -5,7 +5,7 @@ import { failureSignature } from '../../../src/core/learning/feedback/failureSig
 
 const DAY = 24 * 60 * 60 * 1000;
 
-describe('typed decay (RFC Part 5)', () => {
+describe('typed decay', () => {
   it('halves after one half-life of each task type, is 1 when just used, and 1/4 after two half-lives', () => {
     const now = 1_800_000_000_000;
     for (const [type, days] of Object.entries(HALF_LIFE_DAYS)) {

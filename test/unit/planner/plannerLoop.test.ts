@@ -191,7 +191,7 @@ describe('planner loop', () => {
   });
 });
 
-describe('planner loop: tools from skills (RFC Part 6)', () => {
+describe('planner loop: tools from skills', () => {
   /** fakeRun plus pre-activation over its deferred tools (what ToolRun.preActivate does; tested in toolsFromSkills.test.ts). */
   function runWithPreActivation() {
     const run = fakeRun();

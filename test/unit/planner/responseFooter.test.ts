@@ -17,7 +17,7 @@ function report(perRound: Array<{ tools: number; tokens: number }>, toolsAvailab
 
 describe('response footer', () => {
   it('sums every round: 4 + 12 + 12 of 233 tools is a smaller saving than round 1 alone suggests', () => {
-    // Issue 12's session: round 1 sent 4 tools, rounds 2 and 3 sent 12 each.
+    // A three-round session: round 1 sent 4 tools, rounds 2 and 3 sent 12 each.
     const tokens = report([{ tools: 4, tokens: 800 }, { tools: 12, tokens: 2400 }, { tools: 12, tokens: 2400 }], 233, 20_000);
     const [line] = responseFooterLines({ tokens, stoppedBecause: 'done', maxRounds: 12 });
     assert.equal(line, '_Toolshed sent 4 + 12 + 12 of 233 tools over 3 rounds: 5,600 tokens of tool definitions instead of 60,000 for all 233 in every round (91% fewer)._');

@@ -94,7 +94,7 @@ describe('single skill tool over the skill service', () => {
       // The answer echoes the name it was given; nothing else in it may name the hidden skill.
       const suggestions = answer.resultText.split(`"${name}"`).slice(1).join('');
       assert.ok(!suggestions.includes(HIDDEN), `${name} → ${answer.resultText}`);
-      // The exact name of a workspace skill gets the Restricted Mode explanation (issue 12), any
+      // The exact name of a workspace skill gets the Restricted Mode explanation, any
       // other name the unknown-skill answer; neither ever loads the hidden skill's content.
       assert.match(answer.resultText, name === HIDDEN ? /hidden in Restricted Mode/ : /^(Unknown skill|Invalid input)/);
       assert.ok(!answer.resultText.includes('When deploying with the workspace secrets'), 'the hidden skill is never loaded');

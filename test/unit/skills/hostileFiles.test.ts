@@ -20,7 +20,7 @@ async function loadBesideGoodFiles(name: string, content: string | Uint8Array) {
   return { service, summary, names, root };
 }
 
-describe('skills: hostile files cost that file alone (issue 11.3, 11.4, 11.11)', () => {
+describe('skills: hostile files cost that file alone', () => {
   it('a self-referencing YAML alias is an error on that file; the rest of the pack loads', async () => {
     const { summary, names } = await loadBesideGoodFiles('alias.skill.yaml', 'a: &a [*a]\ntrigger: x\nsteps: [a]\n');
     assert.ok(names.includes('pack.h.good-a') && names.includes('pack.h.good-b'));
@@ -153,7 +153,7 @@ describe('skills: hostile files cost that file alone (issue 11.3, 11.4, 11.11)',
   });
 });
 
-describe('skills: over-long fields load with a warning (issue 13.5)', () => {
+describe('skills: over-long fields load with a warning', () => {
   it('a SKILL.md whose description is 3,000 characters loads and is found by a word near its end', async () => {
     const filler = Array.from({ length: 420 }, (_, i) => `word${i % 37}`).join(' ');
     const description = `${filler} quasar`.slice(-3000).replace(/^\S*\s/, '');

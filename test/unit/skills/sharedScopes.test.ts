@@ -42,7 +42,7 @@ async function visibleLearned(window: Window): Promise<string[]> {
   return page.skills.map((s) => s.name).sort();
 }
 
-describe('real scopes: project, tenant and global across windows (issue 15.5)', () => {
+describe('real scopes: project, tenant and global across windows', () => {
   it('learned skills default to project scope: another workspace never sees them, even in the same tenant', async () => {
     const globalDir = tempDir('toolshed-global-');
     const a = await openWindow(globalDir, 'project-a', 'team-1');

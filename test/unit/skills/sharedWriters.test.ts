@@ -19,7 +19,7 @@ import { globalSkill, SHARED_COUNTER } from './sharedWriterProcess';
 
 /**
  * Concurrent writers of the user's shared (tenant/global) skill store — VS Code windows, each its
- * own process — lose nothing (RFC §3.11): every write reloads the file under the lock, applies its
+ * own process — lose nothing: every write reloads the file under the lock, applies its
  * change and renames a complete file into place. Counters are increments, so feedback given in
  * two windows adds up. Tested with real parallel processes, and a holder killed with the lock.
  */
@@ -82,7 +82,7 @@ async function openWindow(globalDir: string, projectId: string): Promise<Window>
   return { service, learning, logger };
 }
 
-describe('shared skill store: concurrent writers lose nothing (RFC §3.11)', () => {
+describe('shared skill store: concurrent writers lose nothing', () => {
   it('real processes writing skills and counters in parallel: every skill and every +1 is there, and the file is never damaged', async function () {
     this.timeout(120_000);
     const dir = tempDir('toolshed-global-');
@@ -121,10 +121,10 @@ describe('shared skill store: concurrent writers lose nothing (RFC §3.11)', () 
     const lockFile = path.join(dir, SHARED_SKILLS_LOCK);
     assert.ok(existsSync(lockFile), 'the killed holder left its lock file');
     const shared = await openShared(dir);
-    const started = Date.now();
+    // The write gives up after 10 s and the lock only turns stale at 30 s: that it goes through at
+    // all shows the dead holder's lock was broken at once.
     const snapshot = await shared.write({ upsert: [globalSkill('after-crash')] });
     assert.deepEqual(snapshot.records.map((r) => r.name), ['after-crash']);
-    assert.ok(Date.now() - started < 5_000, 'no wait for the stale-age limit when the holder is gone');
     // A lock left on this host by a live process is respected until it is older than the stale limit.
     writeFileSync(lockFile, JSON.stringify({ pid: process.ppid, host: os.hostname(), token: 'old', at: Date.now() - 60_000 }));
     assert.deepEqual((await shared.write({ upsert: [globalSkill('after-stale')] })).records.map((r) => r.name), ['after-crash', 'after-stale']);

@@ -35,7 +35,7 @@ async function serviceOn(bytes: ByteStore, forceRebuild = false) {
   return { service, logger };
 }
 
-describe('skill store: names are unique per scope (issue 11.5)', () => {
+describe('skill store: names are unique per scope', () => {
   it('tenant B\'s learned skill neither overwrites nor sees tenant A\'s of the same name', async () => {
     const { service } = await makeService();
     await service.addLearnedSkill(learned('deploy', { scope_mode: 'tenant', tenant_id: 'a', trigger: 'Deploy for A' }));
@@ -161,7 +161,7 @@ describe('skill store: migration from schema version 1 keeps every row', () => {
   }
 });
 
-describe('learned skills: scope that no request could see is refused (issue 11.6)', () => {
+describe('learned skills: scope that no request could see is refused', () => {
   it('project scope without a project id, or tenant scope without a tenant id, throws a clear error and stores nothing', async () => {
     const { service } = await makeService({ config: { scopeMode: 'project' } });
     await assert.rejects(service.addLearnedSkill({ name: 'x', trigger: 't', steps: ['s'] }), /scope "project" needs a project id \(project_id\)/);
@@ -183,7 +183,7 @@ describe('learned skills: scope that no request could see is refused (issue 11.6
   });
 });
 
-describe('learned skills: parallel writers lose nothing (issue 11.7)', () => {
+describe('learned skills: parallel writers lose nothing', () => {
   it('100 parallel addLearnedSkill calls all succeed, and the journal alone restores all 100', async () => {
     const folder = tempDir('toolshed-parallel-');
     const open = (forceRebuild = false) => serviceOn(new NodeByteStore(folder), forceRebuild);
@@ -322,7 +322,7 @@ function damageArbitrary(makeSchemaDamage: (sql: string) => Damage): fc.Arbitrar
   );
 }
 
-describe('damaged stores are rebuilt with learned skills restored (issue 11.8)', () => {
+describe('damaged stores are rebuilt with learned skills restored', () => {
   let sqlJs: SqlJsStatic;
   before(async () => { sqlJs = (await engine()).sql; });
   /** Same version stamp, but the statement removes a table or column (or the stamp itself). */

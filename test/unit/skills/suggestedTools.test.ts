@@ -41,7 +41,7 @@ async function triageService() {
   return h;
 }
 
-describe('tools from skills: suggested_tools (RFC Part 6)', () => {
+describe('tools from skills: suggested_tools', () => {
   const ctx: SkillRequestContext = { includeWorkspacePacks: true, toolGate: gate, knownToolNames: Object.keys(VERDICTS) };
 
   it('skill_search, skill_get and pre-flight suggest the usable tools a skill names, in declaration order', async () => {

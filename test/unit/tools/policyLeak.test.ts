@@ -35,7 +35,7 @@ const scenarioArb = fc.record({
   ),
   allowedFts: fc.constantFrom<Array<'fts4' | 'none'>>(['fts4', 'none'], ['none']),
   activateOn: fc.constantFrom<'discovery' | 'firstUse'>('discovery', 'firstUse'),
-  // Issue 17: the mode and its decision, the user's own `off`, select:, and a pick log that
+  // Tool search modes: the mode and its decision, the user's own `off`, select:, and a pick log that
   // "remembers" every tool (forbidden ones included) as picked and working.
   mode: fc.constantFrom<'auto' | 'always' | 'off'>('auto', 'always', 'off'),
   sendAll: fc.boolean(),

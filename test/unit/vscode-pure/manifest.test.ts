@@ -6,7 +6,7 @@ import { skillFileJsonSchema } from '../../../src/core/skills/skillSchema';
 const ROOT = path.join(__dirname, '..', '..', '..');
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 
-describe('manifest: sidebar, menus, walkthrough, schemas (issue 6)', () => {
+describe('manifest: sidebar, menus, walkthrough, schemas', () => {
   it('every menu entry names a declared command', () => {
     const declared = new Set(pkg.contributes.commands.map((c: { command: string }) => c.command));
     for (const [menu, entries] of Object.entries(pkg.contributes.menus) as Array<[string, Array<{ command: string }>]>) {

@@ -5,7 +5,8 @@ import type { ActivationEntry } from '../../../src/vscode/state/activityRegistry
 import { activatedSummary, activationNode, sessionNode } from '../../../src/vscode/views/activatedToolsModel';
 import type { PackView, SkillView } from '../../../src/vscode/views/skillDirectorySource';
 import { directorySummary, packNode, skillChatReference, skillNode, taskTypeIcon } from '../../../src/vscode/views/skillTreeModel';
-import { searchRow, toolChatReference, toolDetailsMarkdown } from '../../../src/vscode/palette/searchItemModel';
+import { searchRow, toolChatReference } from '../../../src/vscode/palette/searchItemModel';
+import { toolDetailsMarkdown } from '../../../src/vscode/views/toolDetails';
 
 const skill = (over: Partial<SkillView> = {}): SkillView => ({
   name: 'lint-fix',

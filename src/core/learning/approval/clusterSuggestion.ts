@@ -3,7 +3,7 @@ import { similarity, termVector } from '../merge/similarity';
 import type { TermVector } from '../merge/similarity';
 
 /**
- * The cluster a learned skill gets on approval (skills-learning RFC Part 4), when the person
+ * The cluster a learned skill gets on approval, when the person
  * approving it did not choose one: the cluster of the most similar existing skill, by the same
  * similarity merge uses (weighted Jaccard over analysed trigger + step terms), or none when no
  * clustered skill is at least CLUSTER_SIMILARITY alike. Deterministic: ties go to the name that

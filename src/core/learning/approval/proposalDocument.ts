@@ -9,7 +9,7 @@ import type { LearnedCandidate } from '../extraction/learnedCandidate';
  * frontmatter, so the editor's skill diagnostics and completions apply; reading it back goes
  * through the same parser as pack files.
  *
- * `cluster` (RFC Part 4) is the approval choice: the candidate's own, else `suggested` (the
+ * `cluster` is the approval choice: the candidate's own, else `suggested` (the
  * most similar clustered skill's) written in so the person sees and can change or delete it.
  * Whatever the saved document says is the choice — no `cluster:` line means none.
  */

@@ -1,7 +1,7 @@
 import { redact, REDACTED_TOKEN } from '../../privacy/redaction';
 
 /**
- * Depersonalization of trajectory text (RFC Part 1.3 on top of Appendix C redaction): after the
+ * Depersonalization of trajectory text (on top of docs/contracts.md#redaction): after the
  * shared redaction (secrets, e-mails, phones, tokens, URL credentials and user-specific queries)
  * it removes what identifies this user or machine — workspace roots become relative paths, other
  * absolute paths `<path>`, the user name `<user>`, values that look like ids `<id>` — so a learned

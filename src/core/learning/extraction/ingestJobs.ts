@@ -4,7 +4,7 @@ import type { LearningStore } from '../learningStore';
 import type { Trajectory } from './trajectory';
 
 /**
- * `ingestMode: persisted` (RFC §1.2 `tasks`): a sanitized trajectory is written to the learning
+ * `ingestMode: persisted`: a sanitized trajectory is written to the learning
  * database before extraction starts, so a reload or crash cannot lose it. Ingestion is idempotent
  * per turn (dedup by source hash, failures counted once per turn): running a job twice never
  * stores anything twice.

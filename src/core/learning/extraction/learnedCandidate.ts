@@ -4,7 +4,7 @@ import { analyze, splitIdentifier } from '../../search/textAnalysis';
 
 /**
  * A candidate skill produced by learning: the fields a skill needs, already depersonalized,
- * plus what learning itself keeps (kind, citations, the RFC §2.1 source hash). It becomes a
+ * plus what learning itself keeps (kind, citations, the source hash). It becomes a
  * stored skill only when a person approves it.
  */
 export interface LearnedCandidate {
@@ -20,7 +20,7 @@ export interface LearnedCandidate {
   citations: { tools: string[]; files: string[] };
   source_hash: string;
   /**
-   * Theme (RFC Part 4) chosen in the approval flow: absent = not chosen (approval takes the
+   * Theme (cluster) chosen in the approval flow: absent = not chosen (approval takes the
    * cluster of the most similar existing skill), `''` = explicitly none.
    */
   cluster?: string;
@@ -29,7 +29,7 @@ export interface LearnedCandidate {
 export const MAX_STEPS = 8;
 const WORD_STOP = new Set(['please', 'could', 'would', 'then', 'also', 'just', 'need', 'want', 'make', 'sure', 'into', 'with', 'from', 'that', 'this', 'what', 'about', 'there', 'their', 'fixture', 'path', 'user']);
 
-/** RFC §2.1: sha256(trigger_norm + "\n" + steps_norm + "\n" + task_type). */
+/** The source hash (docs/contracts.md#hashes): sha256(trigger_norm + "\n" + steps_norm + "\n" + task_type). */
 export function sourceHash(trigger: string, steps: readonly string[], taskType: TaskType): string {
   const norm = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
   return createHash('sha256').update(`${norm(trigger)}\n${steps.map(norm).join('\n')}\n${taskType}`).digest('hex');

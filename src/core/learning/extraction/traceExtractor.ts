@@ -7,7 +7,7 @@ import { argumentShape, isLearnable } from './trajectory';
 import type { Trajectory, TrajectoryCall } from './trajectory';
 
 /**
- * The `trace` extractor (RFC Part 1, no model call): request → trigger; successful calls in
+ * The `trace` extractor (no model call): request → trigger; successful calls in
  * order with the *names* of their argument fields → steps; an error the turn recovered from →
  * failure mode; tools → citations; task type from tools and words. Deterministic: the same
  * trajectory always gives the same candidate. Values of arguments never reach the output.

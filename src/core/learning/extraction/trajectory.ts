@@ -32,7 +32,7 @@ export function argumentShape(input: unknown): string[] {
   return Object.keys(input as Record<string, unknown>).filter((key) => /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/.test(key)).sort();
 }
 
-/** Whether a turn qualifies for positive extraction (RFC Part 1: finished normally, ≥ 2 successful calls). */
+/** Whether a turn qualifies for positive extraction: finished normally, ≥ 2 successful calls. */
 export function isLearnable(trajectory: Trajectory): boolean {
   return trajectory.stoppedBecause === 'done' && trajectory.calls.filter((call) => call.ok).length >= 2;
 }

@@ -1,6 +1,6 @@
 import type { TaskType } from '../../config/settingsSchema';
 
-/** RFC Part 5: half-lives in days by task type (browser flows rot fastest). */
+/** Typed decay: half-lives in days by task type (browser flows rot fastest). */
 export const HALF_LIFE_DAYS: Readonly<Record<TaskType, number>> = { browser: 7, api: 90, code: 180, domain: 365, unknown: 30 };
 
 /** Below this the injected text carries a staleness warning. */

@@ -1,10 +1,10 @@
 import type { TaskType } from '../../config/settingsSchema';
 
 /**
- * Effectiveness rules of skill-discovery-auto-activation.md (§6, "Monitor Stage", "Two-Pass
- * RECALL"): a skill whose failure ratio is above 0.6 after at least five rated activations
- * loses 0.1; a skill whose frame or domain matches the request's frame gains 0.2. Learned
- * skills are also multiplied by their typed decay (RFC Part 5). Pack skills never decay.
+ * Effectiveness rules (docs/skills.md#skills-that-learn, "Feedback"): a skill whose failure
+ * ratio is above 0.6 after at least five rated activations loses 0.1; a skill whose frame or
+ * domain matches the request's frame gains 0.2. Learned skills are also multiplied by their
+ * typed decay. Pack skills never decay.
  */
 
 export interface SkillCounters {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Failure signatures (RFC Part 3): tool + error class + normalised message. Normalising strips
+ * Failure signatures: tool + error class + normalised message. Normalising strips
  * what changes between two occurrences of the same failure (numbers, quoted values, ids, paths)
  * so "environment 'preview-17' is locked" and "environment 'preview-42' is locked" are one.
  */

@@ -5,7 +5,7 @@ import type { LearnedCandidate } from '../extraction/learnedCandidate';
 import type { TaskType } from '../../config/settingsSchema';
 
 /**
- * Negative skills (RFC Part 3): a failure that repeats becomes an "Avoid …" lesson. One failure
+ * Negative skills: a failure that repeats becomes an "Avoid …" lesson. One failure
  * is noise, so a signature must be seen in at least `MIN_TURNS` separate turns (or be reported
  * explicitly). The same lesson is keyed by its signature, so proposing it again increments the
  * existing one instead of writing a second copy.

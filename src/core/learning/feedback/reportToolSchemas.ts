@@ -10,14 +10,12 @@ export const skillReportOutcomeInputSchema = z.object({
   outcome: z.enum(['helpful', 'harmful']).describe('helpful: following them led to a good result. harmful: they were wrong, outdated or misleading.'),
   note: z.string().max(500).optional().describe('Optional: one sentence on why.'),
 }).strict();
-export type SkillReportOutcomeInput = z.infer<typeof skillReportOutcomeInputSchema>;
 
 export const skillReportFailureInputSchema = z.object({
   tool: z.string().trim().min(1).max(128).describe('The tool that failed.'),
   error: z.string().trim().min(1).max(2000).describe('The error it returned (secrets and personal data are removed before anything is kept).'),
   note: z.string().max(500).optional().describe('Optional: what to do instead next time.'),
 }).strict();
-export type SkillReportFailureInput = z.infer<typeof skillReportFailureInputSchema>;
 
 export function skillReportOutcomeJsonSchema(): Record<string, unknown> {
   return z.toJSONSchema(skillReportOutcomeInputSchema) as Record<string, unknown>;

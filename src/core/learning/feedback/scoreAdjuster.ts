@@ -29,7 +29,7 @@ export interface AdjusterSources {
 }
 
 /**
- * Re-ranks full-text hits: learned skills × typed decay (RFC Part 5), −0.1 for a failure ratio
+ * Re-ranks full-text hits: learned skills × typed decay, −0.1 for a failure ratio
  * above 0.6 after five rated activations, +0.2 when the skill's task type, domain or frames match
  * the request's frame (the chat command or the task type detected from its words). A learned skill
  * whose citations are stale is left out. Scores are rescaled into [0, 1] when the boost exceeds 1.

@@ -9,7 +9,7 @@ import type { MergedSource } from './lineage';
 import { MergeIndex } from './mergeIndex';
 
 /**
- * Merge on approval (RFC §2.2) for the learning service: finds the learned skill of this project
+ * Merge on approval for the learning service: finds the learned skill of this project
  * a proposal duplicates, folds the proposal into it with lineage, and undoes such a merge. Pack
  * skills are never targets (the index holds learned skills only).
  */

@@ -3,11 +3,11 @@ import { contentHash } from '../../skills/store/skillRecords';
 import { sourceHash } from '../extraction/learnedCandidate';
 
 /**
- * Lineage of a merged learned skill (RFC §2.2), kept in the record's `extra.lineage` so it is
+ * Lineage of a merged learned skill, kept in the record's `extra.lineage` so it is
  * journaled, exported and shown with the skill itself:
  * - `base`: the record exactly as it was before its first merge (what "undo all" restores);
  * - `merged_from`: every skill merged into it, with the text and counters it brought;
- * - `source_hashes`: the base's and each merged skill's RFC §2.1 source hash (identical → no-op);
+ * - `source_hashes`: the base's and each merged skill's source hash (identical → no-op);
  * - `origin_ref`: where the base came from.
  * The merged content is always recomputed from `base` + `merged_from` sorted by source hash, so
  * the same inputs give the same record whatever order they arrived in, and undoing one merge is
@@ -52,7 +52,7 @@ export function lineageOf(record: SkillRecord): Lineage | undefined {
   return value as Lineage;
 }
 
-/** The RFC §2.1 source hash of a record (the one learning stored, else computed from its text). */
+/** The source hash (docs/contracts.md#hashes) of a record (the one learning stored, else computed from its text). */
 export function recordSourceHash(record: SkillRecord): string {
   const stored = record.extra.source_hash;
   return typeof stored === 'string' && stored ? stored : sourceHash(record.trigger, record.steps, record.task_type);

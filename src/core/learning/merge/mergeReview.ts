@@ -3,7 +3,7 @@ import { clusterLabel } from '../../skills/skillClusters';
 import type { SkillRecord } from '../../skills/skillSchema';
 
 /**
- * A merge shown before it happens (issue 15 item 1): when a model rewrote a proposal's text,
+ * A merge shown before it happens: when a model rewrote a proposal's text,
  * folding it into an existing learned skill is its own proposal that a person approves, edits
  * or rejects. The review says which lines the merge would add (a merge never removes or
  * rewrites a line: see lineage.ts `unite`) and renders the skill before and after as skill

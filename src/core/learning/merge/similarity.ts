@@ -1,7 +1,7 @@
 import { analyze } from '../../search/textAnalysis';
 
 /**
- * Near-duplicate detection for learned skills (RFC §2.2): a weighted Jaccard similarity over the
+ * Near-duplicate detection for learned skills: a weighted Jaccard similarity over the
  * project's own analysed terms (stemmed, stop words dropped — the same terms the skill index
  * uses) of a skill's trigger and steps. Trigger terms weigh more than step terms: two skills
  * that do the same steps for a different purpose are not the same skill. No model, no network.

@@ -6,7 +6,7 @@ import { EXPORT_METADATA } from '../../skills/store/learned/exportedLearnedSkill
 import { lineageOf, sourceHashesOf } from '../merge/lineage';
 
 /**
- * One learned skill as an agentskills.io `SKILL.md` (Export as Skill Pack, RFC Part 7). The
+ * One learned skill as an agentskills.io `SKILL.md` (Export as Skill Pack). The
  * frontmatter holds only `name`, `description` and `metadata:` (a string → string map, where
  * Toolshed's lineage, counters and the learned id go), so VS Code, Copilot, Claude and Toolshed's
  * own loader all read it without a warning. The procedure is the markdown body. Every text is

@@ -7,7 +7,7 @@ import type { LearnedSkillPort } from '../learnedSkillPort';
 import { agentSkillName, renderSkillMd } from './skillMdDocument';
 
 /**
- * Export as Skill Pack (RFC Part 7): writes chosen learned skills as `<folder>/<name>/SKILL.md`
+ * Export as Skill Pack: writes chosen learned skills as `<folder>/<name>/SKILL.md`
  * (usually `<workspace>/.github/skills`), for a team to commit. Nothing is ever overwritten: a
  * name whose folder exists, or that a loaded pack skill already has, is reported and skipped.
  * The learned skills are not changed here — the pack loader retires each one once it loads its

@@ -4,7 +4,7 @@ import type { SkillRecord } from '../../skills/skillSchema';
 import type { FeedbackCounters, Proposal } from '../learningStore';
 
 /**
- * The learned-skills snapshot format (RFC Part 7): JSONL, one header line, then one line per
+ * The learned-skills snapshot format: JSONL, one header line, then one line per
  * learned skill (the full record — lineage rides in `extra.lineage` — with its feedback
  * counters) and one per proposal. Parsing is strict: anything unexpected is an error naming the
  * line, so an import either understands the whole file or changes nothing.

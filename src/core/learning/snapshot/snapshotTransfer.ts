@@ -10,7 +10,7 @@ import { parseSnapshot, SnapshotError, writeSnapshot } from './snapshot';
 import type { LearnedLine } from './snapshot';
 
 /**
- * Export and import of learned skills (RFC Part 7) between a snapshot and the two stores: the
+ * Export and import of learned skills between a snapshot and the two stores: the
  * skill store (learned records, lineage inside) and learning's own store (counters, proposals).
  * Import follows the approval rules: an identical skill is skipped, a near-duplicate merges (with
  * lineage), a pack skill is never overwritten, a same-name learned skill that is not similar is a

@@ -15,7 +15,8 @@ import { packScope, SkillPackWriter } from './skillPackWriter';
 import type { ParsedFile, WriteItem, WriteOutcome } from './skillPackWriter';
 
 /**
- * Loads packs into the SkillStore (writes through SkillPackWriter) with the upsert rules of RFC §3.5:
+ * Loads packs into the SkillStore (writes through SkillPackWriter) with the pack loading rules of
+ * docs/contracts.md#skill-record:
  * new skill → insert; pack skill whose content hash changed → update when the pack allows it;
  * a learned skill is never overwritten; a skill whose file (or pack) is gone is removed; a name
  * defined twice is an error naming both files (the first definition, in pack order, wins).

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { ScopeMode, SkillPackFormat, SkillsConfig } from '../../config/settingsSchema';
 
 /**
- * Where skill packs come from (issue 4): the packs shipped in `skill-packs/`, packs named in
+ * Where skill packs come from: the packs shipped in `skill-packs/`, packs named in
  * settings, and the agent-skill folders VS Code and Claude users already have. Every resolved
  * pack says whether it is workspace-sourced: in an untrusted workspace the VS Code layer passes
  * `includeWorkspacePacks: false` and those skills are neither injected nor returned.

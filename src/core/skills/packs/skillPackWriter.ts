@@ -11,9 +11,10 @@ import { makeScope } from '../store/skillScope';
 import type { SkillIdentity, SkillScope } from '../store/skillScope';
 
 /**
- * Writes parsed pack skills into the SkillStore with the upsert rules of RFC §3.5 (new → insert;
- * changed content → update when the pack allows it; a learned skill of the same identity is never
- * overwritten; a name claimed earlier in the same scope is a duplicate). Writing is sliced and
+ * Writes parsed pack skills into the SkillStore with the pack loading rules of
+ * docs/contracts.md#skill-record (new → insert; changed content → update when the pack allows it;
+ * a learned skill of the same identity is never overwritten; a name claimed earlier in the same
+ * scope is a duplicate). Writing is sliced and
  * each skill isolated, so a large or hostile pack neither blocks the host nor costs other skills.
  */
 
@@ -109,7 +110,7 @@ export class SkillPackWriter {
         { skillName: skill.name, data: { otherFile: other.file, otherLine: other.line } }));
       return 'skipped';
     }
-    // Names are unique per scope (RFC §3.2): only this pack's scope can clash.
+    // Names are unique per scope (docs/contracts.md#skill-scopes): only this pack's scope can clash.
     const existing = store.get(skill.name, scope);
     if (existing && existing.origin === 'learned') {
       report.problems.push(makeProblem(file.ref.file, span, 'warning', PROBLEM_CODES.shadowedByLearned,

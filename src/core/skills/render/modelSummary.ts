@@ -3,7 +3,7 @@ import { renderSkillMarkdown, viewAt } from './skillRendering';
 import type { ReSafe, SafeSkill } from './skillRendering';
 
 /**
- * The optional second stage of pre-flight compression (RFC §3.8, `toolshed.skills.summarize`):
+ * The optional second stage of pre-flight compression (`toolshed.skills.summarize`):
  * when structured compression had to drop fields, skills or text, a model may condense the
  * full (already redacted and gated) text instead. Its answer is untrusted: it is redacted and
  * gated again, must be non-empty and must fit the same budget — otherwise the structured

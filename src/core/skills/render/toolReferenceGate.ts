@@ -1,7 +1,8 @@
 /**
- * Tool-reference gating (RFC §3.12): skill text rendered for a model must never name a tool the
- * run may neither use nor activate. Such names are rewritten into generic guidance ("a suitable
- * tool (find it with tool_search)") — without the name — and dropped from tool lists.
+ * Tool-reference gating (docs/security.md#denied-tools-never-appear): skill text rendered for a
+ * model must never name a tool the run may neither use nor activate. Such names are rewritten
+ * into generic guidance ("a suitable tool (find it with tool_search)") — without the name — and
+ * dropped from tool lists.
  *
  * Contract of the gate callback (supplied by the tool policy): `denied` means "a tool this run
  * may not see or activate"; names that are not tools at all should answer `visible` or

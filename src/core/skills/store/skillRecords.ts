@@ -5,7 +5,7 @@ import type { SkillFormat, SkillOrigin, SkillRecord } from '../skillSchema';
 import { makeScope } from './skillScope';
 import type { SkillScope } from './skillScope';
 
-/** Turns parsed skill content into store records: ids, content hashes (RFC Appendix B), status. */
+/** Turns parsed skill content into store records: ids, content hashes (docs/contracts.md#hashes), status. */
 
 export interface RecordContext {
   origin: SkillOrigin;

@@ -1,7 +1,7 @@
 import type { ScopeMode } from '../../config/settingsSchema';
 
 /**
- * Skill identity (RFC §3.2: "`name` must be unique within the SkillStore scope"; scopes §3.11):
+ * Skill identity (docs/contracts.md#skill-scopes: a name is unique within its scope):
  * a skill is (scope mode, tenant id, project id, name). Two tenants may each have a skill named
  * `deploy`; neither overwrites nor sees the other. Ids are '' when a scope does not use them
  * (global has neither; tenant has no project).

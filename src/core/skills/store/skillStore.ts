@@ -23,7 +23,7 @@ import { createSkillSchema, skillMigrations, skillSchemaVersion } from './skillS
 export type { StoreFilter } from './skillStoreFilter';
 
 /**
- * SkillStore: the `skills` table (RFC §3.4, schema in skillStoreSchema.ts) on sql.js, with a
+ * SkillStore: the `skills` table (schema in skillStoreSchema.ts) on sql.js, with a
  * full-text index `skills_fts` (FTS5 when the build has it, else FTS4, else none — then searches
  * fall back to regex/exact), persisted atomically through the ByteStore.
  *

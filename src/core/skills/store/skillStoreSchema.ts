@@ -4,11 +4,11 @@ import type { Migration } from '../../sql/persistentDatabase';
 import { SKILL_FTS_FIELDS } from './skillSearchIndex';
 
 /**
- * The `skills` table of the reference schema (RFC §3.4), its indexes and the full-text table,
+ * The `skills` table (docs/contracts.md#skill-record), its indexes and the full-text table,
  * plus the migrations from older stored versions (rows are kept, never dropped).
  *
  * Version 2: a skill is unique per scope — UNIQUE(scope_mode, scope_tenant_id, scope_project_id,
- * name) — where version 1 had `name UNIQUE` across all scopes (issue 11.5).
+ * name) — where version 1 had `name UNIQUE` across all scopes.
  */
 
 const SCHEMA_FAMILY = 'skills';

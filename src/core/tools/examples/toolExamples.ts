@@ -6,7 +6,7 @@ import type { FileSystemPort } from '../../platform/ports';
 import { validateAgainstSchema } from '../../schema/jsonSchemaSubset';
 
 /**
- * Tool use examples (RFC Part 2): where they come from, which win, which are valid, and how
+ * Tool use examples (docs/tools.md#tool-use-examples): where they come from, which win, which are valid, and how
  * they are rendered under a tool's description.
  *
  * Precedence per tool (highest first): `settings` (toolshed.toolExamples.overrides) >

@@ -15,7 +15,7 @@ import type { ToolRecord } from '../toolRecord';
 import type { RelatedTerms } from '../../search/relatedTerms';
 
 /**
- * The tool search index on sql.js (RFC §1.4).
+ * The tool search index on sql.js.
  *
  * - Tables `tools` (metadata + analysed terms), `tools_fts` (FTS5 or FTS4, external content
  *   = `tools`, kept in sync by triggers) and `tool_index_meta` (catalog fingerprint, counts).

@@ -16,7 +16,7 @@ import type { SearchType } from '../toolSearchSchema';
 /**
  * Executes one search over a filtered candidate set (the caller's `isCandidate` already
  * encodes registry ∩ visibility ∩ include_always_loaded) and applies the score contract
- * (RFC §1.5): scores in [0, 1]; exact = 1.0; regex tiers; fts = min-max normalised BM25;
+ * (docs/contracts.md#score-contract): scores in [0, 1]; exact = 1.0; regex tiers; fts = min-max normalised BM25;
  * deterministic order −score, preferred namespace, side effects, shorter name, name.
  */
 

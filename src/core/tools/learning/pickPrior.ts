@@ -1,5 +1,5 @@
 /**
- * A small, bounded prior from past picks (issue 17): a tool that the model called — and that
+ * A small, bounded prior from past picks: a tool that the model called — and that
  * worked — after a `tool_search` for similar words is lifted a little for a new query. Pure
  * functions over plain records; the log lives in toolPickLog.ts.
  *

@@ -1,7 +1,7 @@
 import type { ToolSearchMode } from '../../config/settingsSchema';
 
 /**
- * Whether a request sends every tool or defers them behind `tool_search` (issue 17, after
+ * Whether a request sends every tool or defers them behind `tool_search` (after
  * Claude Code's auto mode: defer once tool definitions pass 10 % of the context window).
  * Pure: the caller measures the definitions with the model's tokenizer.
  */

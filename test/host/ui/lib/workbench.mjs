@@ -1,6 +1,54 @@
+// @ts-check
 // Shared workbench actions for page checks (this folder is not scanned for checks).
 
-/** Runs a command by its palette label (F1). */
+/**
+ * The part of Playwright's API the host runs use. playwright-core comes with the offline host
+ * (it is not a dependency of this repository), so its own types are not installed here.
+ * @typedef {{
+ *   first(): Locator,
+ *   last(): Locator,
+ *   nth(index: number): Locator,
+ *   filter(options: { hasText?: string | RegExp, hasNotText?: string | RegExp }): Locator,
+ *   locator(selector: string, options?: { hasText?: string | RegExp }): Locator,
+ *   getByText(text: string | RegExp, options?: { exact?: boolean }): Locator,
+ *   getByRole(role: string, options?: { name?: string | RegExp, exact?: boolean }): Locator,
+ *   click(options?: { button?: 'left' | 'right', position?: { x: number, y: number }, timeout?: number }): Promise<void>,
+ *   hover(options?: { force?: boolean, timeout?: number }): Promise<void>,
+ *   waitFor(options?: { state?: 'attached' | 'detached' | 'visible' | 'hidden', timeout?: number }): Promise<void>,
+ *   fill(value: string): Promise<void>,
+ *   innerText(): Promise<string>,
+ *   allInnerTexts(): Promise<string[]>,
+ *   count(): Promise<number>,
+ *   getAttribute(name: string): Promise<string | null>,
+ *   boundingBox(): Promise<{ x: number, y: number, width: number, height: number } | null>,
+ * }} Locator
+ * @typedef {{
+ *   locator(selector: string, options?: { hasText?: string | RegExp }): Locator,
+ *   getByText(text: string | RegExp, options?: { exact?: boolean }): Locator,
+ *   getByRole(role: string, options?: { name?: string | RegExp, exact?: boolean }): Locator,
+ *   keyboard: { press(key: string): Promise<void>, type(text: string, options?: { delay?: number }): Promise<void> },
+ *   mouse: { move(x: number, y: number, options?: { steps?: number }): Promise<void>, down(): Promise<void>, up(): Promise<void> },
+ *   screenshot(options?: { path?: string }): Promise<Buffer>,
+ *   title(): Promise<string>,
+ *   goto(url: string, options?: { waitUntil?: string, timeout?: number }): Promise<unknown>,
+ *   waitForSelector(selector: string, options?: { state?: string, timeout?: number }): Promise<unknown>,
+ *   waitForFunction<A>(fn: (arg: A) => unknown, arg: A, options?: { timeout?: number }): Promise<unknown>,
+ *   waitForTimeout(ms: number): Promise<void>,
+ *   evaluate<R>(fn: () => R | Promise<R>): Promise<R>,
+ *   on(event: 'console', listener: (message: { type(): string, text(): string }) => void): void,
+ *   on(event: 'pageerror', listener: (error: Error) => void): void,
+ *   on(event: 'close', listener: () => void): void,
+ * }} Page
+ * @typedef {{ newContext(options?: object): Promise<{ newPage(): Promise<Page> }>, close(): Promise<void> }} Browser
+ * @typedef {{ page: Page, workspace: string, screenshotDir: string, screenshot(name: string): Promise<Buffer> }} PageCheckContext
+ *   What each page check (an exported function of test/host/ui/*.mjs) gets.
+ */
+
+/**
+ * Runs a command by its palette label (F1).
+ * @param {Page} page
+ * @param {string} label
+ */
 export async function runCommand(page, label) {
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
@@ -8,9 +56,34 @@ export async function runCommand(page, label) {
   await input.fill(`>${label}`);
   await page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first().waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
+  // The palette closes when the command starts: the next key must not land in it.
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
 }
 
-/** A calmer workbench for screenshots: no panel, no secondary side bar, no notifications, a wider side bar. */
+/**
+ * Gives the chat input keyboard focus and waits until it has it: keys typed before that (on a
+ * slow first start) would go to whatever had focus.
+ * @param {Page} page
+ */
+export async function focusChatInput(page) {
+  const input = page.locator('.interactive-input-part').first();
+  await input.waitFor({ timeout: 30_000 });
+  await input.locator('.monaco-editor').first().click();
+  await page.waitForFunction(() => Boolean(document.activeElement?.closest('.interactive-input-part')), null, { timeout: 30_000 });
+}
+
+/**
+ * Waits until web fonts are loaded, so a screenshot does not catch fallback glyphs.
+ * @param {Page} page
+ */
+export async function fontsReady(page) {
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+}
+
+/**
+ * A calmer workbench for screenshots: no panel, no secondary side bar, no notifications, a wider side bar.
+ * @param {Page} page
+ */
 export async function tidy(page) {
   for (const label of ['View: Hide Panel', 'View: Hide Secondary Side Bar', 'Notifications: Clear All Notifications']) {
     await runCommand(page, label).catch(() => page.keyboard.press('Escape'));
@@ -29,6 +102,8 @@ export async function tidy(page) {
  * Scripts the test model with a driver command (e.g. "Toolshed Test: Script Weather Demo"), opens a
  * fresh chat and types `request` into it, as a person would. The chat input may hold text from an
  * earlier check, and "@toolshed" only routes to the participant at the very start, so it is cleared.
+ * @param {Page} page
+ * @param {{ script: string, request: string, hidePanel?: boolean, typingDelay?: number }} options
  */
 export async function askInNewChat(page, { script, request, hidePanel = false, typingDelay = 10 }) {
   await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
@@ -36,8 +111,7 @@ export async function askInNewChat(page, { script, request, hidePanel = false, t
   if (hidePanel) await runCommand(page, 'View: Hide Panel').catch(() => page.keyboard.press('Escape'));
   await runCommand(page, 'Chat: Open Chat');
   await runCommand(page, 'Chat: New Chat').catch(() => page.keyboard.press('Escape'));
-  await page.locator('.interactive-input-part').first().waitFor({ timeout: 30_000 });
-  await page.waitForTimeout(500);
+  await focusChatInput(page);
   await page.keyboard.press('ControlOrMeta+A');
   await page.keyboard.press('Backspace');
   await page.keyboard.type(request, { delay: typingDelay });

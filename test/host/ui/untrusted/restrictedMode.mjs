@@ -1,9 +1,11 @@
+// @ts-check
 // Page check for the trust-on pass (workspace NOT trusted): the Toolshed sidebar says how many
 // workspace skills Restricted Mode hides, with a row that opens Manage Workspace Trust, and does
 // not list the workspace pack. Screenshot: test-results/screenshots/restricted-mode.png.
 import assert from 'node:assert/strict';
 import { tidy } from '../lib/workbench.mjs';
 
+/** @param {import('../lib/workbench.mjs').PageCheckContext} context */
 export async function sidebarExplainsRestrictedMode({ page, screenshot }) {
   await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
   const icon = page.locator('.activitybar .action-item a[aria-label^="Toolshed"], .activitybar .action-item[aria-label^="Toolshed"]').first();

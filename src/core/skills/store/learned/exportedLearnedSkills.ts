@@ -2,7 +2,7 @@ import type { SkillRecord } from '../../skillSchema';
 import type { SkillIdentity } from '../skillScope';
 
 /**
- * Learned skills exported as a skill pack ("Export as Skill Pack", RFC Part 7). The exported
+ * Learned skills exported as a skill pack ("Export as Skill Pack"). The exported
  * SKILL.md records, under its agentskills.io `metadata:` map, which learned skill it came from.
  * Once the pack loader has loaded it, that learned skill is *retired*: kept (lineage, counters,
  * undo) but inactive, with a pointer to the pack skill, so search and pre-flight show the skill
@@ -21,7 +21,7 @@ export const EXPORT_METADATA = {
   harmful: 'harmful',
   useCount: 'use_count',
   exportedAt: 'exported_at',
-  /** The skill's cluster (RFC Part 4): under `metadata:` so the file stays agentskills.io-valid. */
+  /** The skill's cluster: under `metadata:` so the file stays agentskills.io-valid. */
   cluster: 'cluster',
 } as const;
 

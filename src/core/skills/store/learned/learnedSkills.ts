@@ -189,7 +189,7 @@ export class LearnedSkills {
   }
 
   /**
-   * Moves a learned skill to a wider scope: project → tenant → global (RFC §3.11). The tenant is
+   * Moves a learned skill to a wider scope: project → tenant → global. The tenant is
    * `tenantId`, else the skill's own. Refused (nothing changes) when the target is not wider, has
    * no tenant id, or already has a learned skill of that name. The copy in the target scope is
    * written before the source is deleted, so a crash in between leaves two copies, never none.

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
-import { createLanguageModelAdapter } from '../chat/languageModelAdapter';
+import { createLanguageModelAdapter } from './languageModelAdapter';
 import { createModelExtractor } from '../../core/learning/extraction/modelExtractor';
 import type { PlannerOutcome } from '../../core/planner/plannerLoop';
 import type { ChatModelPort } from '../../core/platform/chatTypes';
 import type { PlannerSkills, ToolExecutor } from '../../core/planner/plannerPorts';
 import { joinBlocks } from '../../core/planner/promptBlocks';
-import type { LearningController } from './learningController';
-import { TurnRecorder } from './turnRecorder';
+import type { LearningController } from '../learning/learningController';
+import { TurnRecorder } from '../learning/turnRecorder';
 
 /** What a @toolshed turn leaves for learning in `ChatResult.metadata.toolshed.learning`. */
 export interface LearningTurnMetadata {

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import type { Proposal } from '../../core/learning/learningStore';
 import type { ToolshedServices } from '../services';
-import type { ToolshedTurnMetadata } from '../chat/sessionMetadata';
-import type { TurnSession } from '../chat/turnSession';
-import type { LearningController } from './learningController';
+import type { ToolshedTurnMetadata } from './sessionMetadata';
+import type { TurnSession } from './turnSession';
+import type { LearningController } from '../learning/learningController';
 
 export const LEARN_COMMAND = 'learn';
 export const SAVE_AS_SKILL_LABEL = 'Save this as a skill…';
