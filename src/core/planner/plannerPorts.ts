@@ -29,6 +29,12 @@ export interface PlannerToolRun {
    */
   preActivate?(names: readonly string[], max: number, reason: string): Promise<string[]>;
   /**
+   * Pre-flight for tools: activates the deferred tools whose absolute relevance to the request
+   * passes the gate (at most `toolshed.toolSearch.preActivateTools`), in the run's activation
+   * scope; returns them with their relevance. Absent = the catalog cannot match requests.
+   */
+  activateForRequest?(request: string): Promise<Array<{ name: string; relevance: number }>>;
+  /**
    * The `select:` tool_search that would load exactly these tools, as the query and the result
    * text the model would read — computed, never run or logged (for the footer's saving line).
    */
@@ -42,6 +48,8 @@ export interface SkillUse {
   path?: string;
   /** Why it is active: `pinned`, `chosen by the model` or `best match` (absent for skill_get). */
   reason?: string;
+  /** Absolute relevance to the request in [0, 1] (pre-flight matches; absent for pinned skills and skill_get). */
+  relevance?: number;
 }
 
 export interface PreflightSkills {
@@ -52,6 +60,10 @@ export interface PreflightSkills {
   omitted: string[];
   /** Tokens of the active-skill selection call to the model (`model` / `hybrid`; absent otherwise). */
   selectionTokens?: number;
+  /** The model that chose the active skills, when one was asked (named in the footer). */
+  selectionModel?: string;
+  /** Model requests made to choose the skills (absent: 1 when `selectionTokens` > 0, else 0). */
+  selectionRequests?: number;
   /** Shown to the user when the model's choice of skills was not used (fallback to search order). */
   note?: string;
   /** Tools the injected skills name that the run may use, pinned skills' first (never a denied or hidden one). */

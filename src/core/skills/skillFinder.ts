@@ -20,7 +20,10 @@ export interface ScoredSkill {
   title: string;
   trigger: string;
   task_type: string;
+  /** Relative to this response (min-max over the hits; the skill_search contract). */
   score: number;
+  /** Absolute relevance in [0, 1], comparable across requests (absent for a regex query). */
+  relevance?: number;
 }
 
 /** Re-ranks full-text hits (learning's score adjuster bound to one request); may leave some out. */
@@ -43,7 +46,7 @@ export class SkillFinder {
     const store = this.deps.store;
     if (requested === 'exact') {
       const records = store.byNames([query.trim()], filter);
-      return { hits: records.map((r) => ({ name: r.name, title: r.title, trigger: r.trigger, task_type: r.task_type, score: EXACT_SCORE })), effective: 'exact' };
+      return { hits: records.map((r) => ({ name: r.name, title: r.title, trigger: r.trigger, task_type: r.task_type, score: EXACT_SCORE, relevance: 1 })), effective: 'exact' };
     }
     if (requested === 'regex') {
       const compiled = compileSafeRegex(query);
@@ -58,13 +61,15 @@ export class SkillFinder {
       const stage = this.deps.vectors?.stage(visible);
       const hits = store.searchFts(query, filter, stage ? Math.max(wanted, LEXICAL_POOL) : wanted);
       // Adjustments (±0.1/0.2, × decay) apply on the absolute relevance scale, then min-max as usual.
-      let scored = hits.map((h) => ({ name: h.name, title: h.title, trigger: h.trigger, task_type: h.task_type, score: boundedRelevance(h.relevance) }));
+      let scored = hits.map((h) => ({ name: h.name, title: h.title, trigger: h.trigger, task_type: h.task_type, score: boundedRelevance(h.relevance), relevance: h.absolute }));
       if (stage) {
-        // Hybrid: the fused order (an exact name never demoted), scores on the contract's scale.
+        // Hybrid: the fused order (an exact name never demoted), scores on the contract's scale;
+        // the absolute relevance stays the lexical one (0 for a skill only the embedding found).
         const rows = new Map(visible.map((row) => [row.name, row]));
+        const absolute = new Map(hits.map((h) => [h.name, h.absolute]));
         const ranking = hybridRank(hits, query, stage, (name) => rows.has(name), exactNameMatcher(query)).slice(0, wanted);
         const fused = fusedScores(ranking);
-        scored = ranking.map((c, i) => ({ ...pick(rows.get(c.name)!), score: fused[i] }));
+        scored = ranking.map((c, i) => ({ ...pick(rows.get(c.name)!), score: fused[i], relevance: absolute.get(c.name) ?? 0 }));
       }
       if (!adjust) {
         const scores = minMax(scored.map((h) => h.score));
@@ -95,7 +100,9 @@ export class SkillFinder {
       if (score === 0) continue;
       const haystack = `${row.name} ${row.title} ${row.trigger} ${row.tags}`.toLowerCase();
       const tieBreak = words ? words.filter((w) => haystack.includes(w)).length : 0;
-      scored.push({ name: row.name, title: row.title, trigger: row.trigger, task_type: row.task_type, score, tieBreak });
+      // Without full-text statistics every query word weighs the same in absolute relevance.
+      const relevance = words ? tieBreak / words.length : undefined;
+      scored.push({ name: row.name, title: row.title, trigger: row.trigger, task_type: row.task_type, score, tieBreak, ...(relevance === undefined ? {} : { relevance }) });
     }
     scored.sort((a, b) => b.score - a.score || b.tieBreak - a.tieBreak || a.name.length - b.name.length || (a.name < b.name ? -1 : 1));
     return scored.slice(0, limit).map(({ tieBreak: _t, ...hit }) => hit);
