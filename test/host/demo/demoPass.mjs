@@ -101,7 +101,7 @@ async function openChatWithTheDemoModel(page) {
   // Room for the whole answer, steps to footer, in the screenshot: a taller window, no explorer,
   // and the chat dragged wider by its sash — under 601 px, where VS Code would open its sessions
   // list beside the chat.
-  await page.setViewportSize({ width: 1400, height: 1060 });
+  await page.setViewportSize({ width: 1400, height: 1200 });
   await runCommand(page, 'View: Close Primary Side Bar').catch(() => page.keyboard.press('Escape'));
   const box = await page.locator('.part.auxiliarybar').boundingBox();
   if (box && box.width < 590) {
