@@ -4,10 +4,13 @@
  * holding it beside a good file, as VS Code loads it (files over 64 KB parse on the worker thread
  * of `dist/parseWorker.js`: run `npm run build` first) — total time, the longest event-loop stall during the load (a
  * 1 ms timer measures the gaps), problems listed, and whether the good file's skill loaded; then
- * the same for `*.tools.yaml` example files (load = read + parse + validate).
+ * the same for `*.tools.yaml` example files (load = read + parse + validate); last, the
+ * alias bomb (an 800 KB file that expands to 39 MB) searched with the CLI in a fresh process
+ * beside the built-in pack searched the same way: wall time and peak RSS (median of 3).
  * Prints one JSON line last: {"title", "rows"}.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { skillsConfigSchema } from '../src/core/config/settingsSchema';
@@ -24,6 +27,9 @@ import { offThreadToolExamplesParse } from '../src/core/tools/examples/offThread
 
 const round = (v: number) => Number(v.toFixed(1));
 
+/** One anchored 800 KB string referenced 49 times: 39 MB once the aliases are expanded. */
+const ALIAS_BOMB = `name: bomb\ntrigger: &t "${'w '.repeat(399_999)}w"\nsteps: [${Array.from({ length: 49 }, () => '*t').join(', ')}]\n`;
+
 const unknownKeys = Array.from({ length: 50_000 }, (_, i) => `k${i}: v`).join('\n');
 const CASES: Array<{ name: string; file: string; text: string }> = [
   { name: 'self-referencing alias', file: 'alias.skill.yaml', text: 'a: &a [*a]\ntrigger: x\nsteps: [a]\n' },
@@ -31,6 +37,7 @@ const CASES: Array<{ name: string; file: string; text: string }> = [
   { name: '50k unknown keys (YAML)', file: 'keys.skill.yaml', text: `trigger: t\nsteps: [a]\n${unknownKeys}\n` },
   { name: '50k unknown keys (JSON)', file: 'keys.skill.json', text: JSON.stringify(Object.fromEntries([['trigger', 't'], ['steps', ['a']], ...Array.from({ length: 50_000 }, (_, i) => [`k${i}`, 'v'])])) },
   { name: '34k valid skills (JSONL)', file: 'many.skill.jsonl', text: Array.from({ length: 34_000 }, () => JSON.stringify({ trigger: 't', steps: ['a'] })).join('\n') },
+  { name: 'alias bomb: 800 KB, 39 MB expanded', file: 'bomb.skill.yaml', text: ALIAS_BOMB },
   { name: '3,000-character description', file: 'long/SKILL.md', text: `---\nname: long\ndescription: ${'word '.repeat(599)}final\n---\nBody\n` },
 ];
 
@@ -59,6 +66,40 @@ async function withStallMeter<T>(work: () => Promise<T>): Promise<{ result: T; m
   } finally {
     clearInterval(timer);
   }
+}
+
+/**
+ * `toolshed search skills --packs DIR w` in a fresh Node process (dist/cli.js), as a user runs
+ * it: wall time and peak RSS (reported by the child itself on exit), median of 3 runs, for the
+ * alias bomb and for the built-in pack.
+ */
+function cliSearchRows(): Array<Record<string, unknown>> {
+  const work = mkdtempSync(path.join(os.tmpdir(), 'toolshed-hostile-cli-'));
+  const preload = path.join(work, 'report-rss.cjs');
+  writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(path.join(work, 'rss'))}, String(process.resourceUsage().maxRSS)));`);
+  const bombPack = path.join(work, 'bomb-pack');
+  mkdirSync(bombPack);
+  writeFileSync(path.join(bombPack, 'bomb.skill.yaml'), ALIAS_BOMB);
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+  const rows = [['CLI search: alias bomb (800 KB)', bombPack], ['CLI search: built-in pack', path.join(process.cwd(), 'skill-packs')]].map(([name, dir]) => {
+    const times: number[] = [];
+    const rss: number[] = [];
+    let error = '';
+    for (let i = 0; i < 3; i++) {
+      const start = performance.now();
+      const run = spawnSync(process.execPath, ['--require', preload, path.join(process.cwd(), 'dist', 'cli.js'), 'search', 'skills', '--packs', dir as string, 'w'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+      times.push(performance.now() - start);
+      rss.push(Number(readFileSync(path.join(work, 'rss'), 'utf8')) / 1024);
+      error = run.stderr.split('\n').find((line) => line.includes('error')) ?? '';
+    }
+    return { case: name, chars: name.includes('bomb') ? ALIAS_BOMB.length : '', load_ms: round(median(times)), peak_rss_mb: round(median(rss)), error: error.replace(work, '…').slice(0, 140) };
+  });
+  rmSync(work, { recursive: true, force: true });
+  const [bomb, builtIn] = rows;
+  if (bomb && builtIn) {
+    rows.push({ case: 'alias bomb ÷ built-in pack', chars: '', load_ms: Number((bomb.load_ms / builtIn.load_ms).toFixed(2)), peak_rss_mb: Number((bomb.peak_rss_mb / builtIn.peak_rss_mb).toFixed(2)), error: '' });
+  }
+  return rows;
 }
 
 async function main(): Promise<void> {
@@ -110,6 +151,7 @@ async function main(): Promise<void> {
     rmSync(root, { recursive: true, force: true });
   }
   parserThread.dispose();
+  rows.push(...cliSearchRows());
   console.log(JSON.stringify({ title: 'Hostile skill files: parse/load time and longest event-loop stall (one file beside a good one)', rows }));
 }
 

@@ -1,14 +1,15 @@
 // @ts-check
 // `npm test`: type-check, lint, unit tests (plain Node), then the real-extension-host layer
 // (offline code-server + Chromium: in-host suite, page checks, the `npm start` demo), then the
-// packaging checks of the VSIX. Ends with one line,
-// `N passed, M failed`, summed over all layers; exits non-zero if anything failed or a layer ran
-// no tests. TOOLSHED_SKIP_HOST=1 skips the host layer for quick local loops (never in CI).
+// packaging checks of the VSIX. Ends with the failing tests' names and one line,
+// `N passed, M failed — <failing tests>`, summed over all layers; exits non-zero if anything
+// failed or a layer ran no tests. TOOLSHED_SKIP_HOST=1 skips the host layer for quick local loops (never in CI).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { summaryLines } from './testSummary.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(path.join(ROOT, 'package.json'));
@@ -27,7 +28,7 @@ const typeChecked = ['tsconfig.json', 'tsconfig.mjs.json'].every((project) =>
   spawnSync(process.execPath, [tsc, '--noEmit', '-p', project], { cwd: ROOT, stdio: 'inherit' }).status === 0);
 if (!typeChecked) {
   console.log('type-check failed');
-  console.log('0 passed, 1 failed');
+  for (const line of summaryLines([{ layer: 'type-check', passed: 0, failed: 1, failedTitles: ['tsc --noEmit -p . (errors above)'] }])) console.log(line);
   process.exit(1);
 }
 
@@ -36,10 +37,11 @@ if (!typeChecked) {
 step('lint (eslint --max-warnings 0, knip)');
 const eslint = path.join(path.dirname(require.resolve('eslint/package.json')), 'bin', 'eslint.js');
 const knip = path.join(path.dirname(require.resolve('knip')), '..', 'bin', 'knip.js'); // knip exports no package.json
-const lint = { passed: 0, failed: 0 };
+const lint = { passed: 0, failed: 0, failedTitles: /** @type {string[]} */ ([]) };
 for (const [name, args] of /** @type {Array<[string, string[]]>} */ ([['eslint', [eslint, '.', '--max-warnings', '0']], ['knip', [knip]]])) {
   const clean = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' }).status === 0;
   lint[clean ? 'passed' : 'failed'] += 1;
+  if (!clean) lint.failedTitles.push(`${name} (problems above)`);
   console.log(`${name}: ${clean ? 'clean' : 'problems above'}`);
 }
 
@@ -60,11 +62,12 @@ const unitRun = spawnSync(process.execPath, [mochaBin, '--reporter', path.join(R
   stdio: 'inherit',
   env: { ...process.env, TOOLSHED_MOCHA_SUMMARY: summaryFile },
 });
-const unit = { passed: 0, failed: 0 };
+const unit = { passed: 0, failed: 0, failedTitles: /** @type {string[]} */ ([]) };
 if (existsSync(summaryFile)) {
   const stats = JSON.parse(readFileSync(summaryFile, 'utf8'));
   unit.passed = stats.passes;
   unit.failed = stats.failures;
+  unit.failedTitles = stats.failedTitles ?? [];
 }
 if (unitRun.status !== 0 && unit.failed === 0) unit.failed = 1; // mocha crashed before counting
 if (unit.passed + unit.failed === 0) {
@@ -76,7 +79,7 @@ console.log(`unit: ${unit.passed} passed, ${unit.failed} failed`);
 // 3. Host layer: the offline extension host over the build above (reuses runOffline's functions).
 // .ci/run sets TOOLSHED_EXPECT_COLD_HOST=1 with an empty TOOLSHED_HOST_CACHE, so every CI run
 // installs the host the way a newcomer's first `npm test` does; that install is one check.
-const host = { passed: 0, failed: 0 };
+const host = { passed: 0, failed: 0, failedTitles: /** @type {string[]} */ ([]) };
 const expectColdHost = process.env.TOOLSHED_EXPECT_COLD_HOST === '1' && process.env.TOOLSHED_SKIP_HOST !== '1';
 const { hostCacheRoot, hostInstalled } = await import('../test/host/offlineHost.mjs');
 const cacheWasEmpty = !existsSync(hostCacheRoot()) || readdirSync(hostCacheRoot()).length === 0;
@@ -85,39 +88,46 @@ if (process.env.TOOLSHED_SKIP_HOST === '1') {
 } else {
   if (!built) {
     host.failed = 1;
+    host.failedTitles.push('not run: the build failed');
     console.log('host tests not run: the build failed');
   } else {
     step('host tests (offline VS Code host)');
     const { runHostLayer } = await import('../test/host/runOffline.mjs');
     Object.assign(host, await runHostLayer({ build: false }));
-    if (host.passed + host.failed === 0) host.failed = 1;
+    if (host.passed + host.failed === 0) {
+      host.failed = 1;
+      host.failedTitles.push('no host test ran');
+    }
   }
   if (expectColdHost) {
     const ok = cacheWasEmpty && hostInstalled();
     console.log(`  ${ok ? '✓' : '✗'} the host was installed from an empty cache folder (${hostCacheRoot()})` +
       (ok ? '' : cacheWasEmpty ? ': the install did not complete' : ': the cache folder was not empty, so the cold path was not exercised'));
     host[ok ? 'passed' : 'failed'] += 1;
+    if (!ok) host.failedTitles.push('the host was installed from an empty cache folder');
   }
 }
 
 // 4. Packaging: the production VSIX a user installs, and what is (not) inside it.
 step('package (npm run package)');
-const pack = { passed: 0, failed: 0 };
+const pack = { passed: 0, failed: 0, failedTitles: /** @type {string[]} */ ([]) };
 try {
   const { buildVsix, checkVsix } = await import('./package.mjs');
   buildVsix();
   for (const check of checkVsix()) {
     console.log(`  ${check.ok ? '✓' : '✗'} ${check.title}${check.ok || !check.detail ? '' : `: ${check.detail}`}`);
     pack[check.ok ? 'passed' : 'failed'] += 1;
+    if (!check.ok) pack.failedTitles.push(check.title);
   }
 } catch (error) {
-  console.log(`  ✗ packaging failed: ${error instanceof Error ? error.message : String(error)}`);
+  const message = error instanceof Error ? error.message : String(error);
+  console.log(`  ✗ packaging failed: ${message}`);
   pack.failed += 1;
+  pack.failedTitles.push(`packaging failed: ${message}`);
 }
 console.log(`package: ${pack.passed} passed, ${pack.failed} failed`);
 
-const passed = lint.passed + unit.passed + host.passed + pack.passed;
-const failed = lint.failed + unit.failed + host.failed + pack.failed;
+const layers = [{ layer: 'lint', ...lint }, { layer: 'unit', ...unit }, { layer: 'host', ...host }, { layer: 'package', ...pack }];
 console.log('');
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed > 0 ? 1 : 0);
+for (const line of summaryLines(layers)) console.log(line);
+process.exit(layers.some((layer) => layer.failed > 0) ? 1 : 0);

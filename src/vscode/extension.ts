@@ -43,7 +43,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
   registerManageTools(context, services);
   const chatHandler = registerChatParticipant(context, services);
 
-  const { directory } = registerSkillSurfaces(context, services, [proposedSkillsGroup(services.learning)]);
+  const { directory, diagnostics } = registerSkillSurfaces(context, services, [proposedSkillsGroup(services.learning)]);
   registerProposalCommands(context, services.learning, () => directory.refresh());
   registerSnapshotCommands(context, services.learning, services.skills, () => directory.refresh());
   registerExportPackCommand(context, services.learning, services.skills, () => directory.refresh());
@@ -65,6 +65,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
     storageUri: context.storageUri,
     handleChatRequest: chatHandler,
     services,
+    onDidUpdateSkillDiagnostics: diagnostics.onDidUpdate,
   };
 }
 
@@ -90,4 +91,6 @@ export interface ToolshedApi {
   readonly handleChatRequest: vscode.ChatRequestHandler;
   /** Toolshed's services (stores, settings, activity). Not a stable API: for tests and diagnostics. */
   readonly services: ToolshedServices;
+  /** Fires after a skill document's diagnostics were published, clean ones too (tests wait on it). */
+  readonly onDidUpdateSkillDiagnostics: vscode.Event<vscode.Uri>;
 }

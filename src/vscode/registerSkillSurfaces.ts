@@ -4,6 +4,7 @@ import type { ToolshedSettings } from '../core/config/settingsSchema';
 import type { SkillRequestContext, SkillService } from '../core/skills/skillService';
 import type { ToolSearchService } from '../core/tools/toolSearchService';
 import { registerAuthoring } from './authoring/registerAuthoring';
+import type { SkillDiagnostics } from './authoring/skillDiagnostics';
 import { offThreadSkillDocumentValidator } from './authoring/validatorGlue';
 import { offThreadSkillParse } from '../core/skills/packs/document/offThreadParser';
 import type { OffThreadRunner } from '../core/platform/offThreadRunner';
@@ -35,7 +36,7 @@ export interface SkillSurfacesServices {
 }
 
 /** Builds the view ports over the core services and registers views, authoring and palette. */
-export function registerSkillSurfaces(context: vscode.ExtensionContext, services: SkillSurfacesServices, directoryGroups: readonly DirectoryGroup[] = []): { directory: SkillServiceDirectorySource } {
+export function registerSkillSurfaces(context: vscode.ExtensionContext, services: SkillSurfacesServices, directoryGroups: readonly DirectoryGroup[] = []): { directory: SkillServiceDirectorySource; diagnostics: SkillDiagnostics } {
   const directory = new SkillServiceDirectorySource(services.skills, services.skillPacks);
   context.subscriptions.push(directory);
   const toolSearch = toolSearchProvider(services.tools, () => services.syncToolCatalog());
@@ -43,7 +44,7 @@ export function registerSkillSurfaces(context: vscode.ExtensionContext, services
   const directoryGrouping = settings ? { current: () => settings.current.skills.directoryGroupBy, onDidChange: (listener: () => void) => settings.onDidChange(listener) } : undefined;
   registerViews(context, { skills: directory, pinned: services.pinned, activity: services.activity, tools: toolSearch, directoryGroups, directoryGrouping });
   // The pack manager watches pack folders and re-indexes changed files itself.
-  registerAuthoring(context, { skills: directory, validateDocument: offThreadSkillDocumentValidator(offThreadSkillParse(services.parserThread)), logger: services.logger, fileSync: 'observe' });
+  const { diagnostics } = registerAuthoring(context, { skills: directory, validateDocument: offThreadSkillDocumentValidator(offThreadSkillParse(services.parserThread)), logger: services.logger, fileSync: 'observe' });
   const requestContext = (): SkillRequestContext => services.skillContext();
   registerPalette(context, {
     skills: directory,
@@ -51,5 +52,5 @@ export function registerSkillSurfaces(context: vscode.ExtensionContext, services
     toolSearch,
     logger: services.logger,
   });
-  return { directory };
+  return { directory, diagnostics };
 }

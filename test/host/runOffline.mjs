@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { buildHostSuite } from './buildSuite.mjs';
 import { runDemoPass } from './demo/demoPass.mjs';
 import { HostSetupError, REPO_ROOT, runHostSuite } from './offlineHost.mjs';
+import { failedTitles } from '../../scripts/testSummary.mjs';
 
 export const UI_CHECKS_DIR = path.join(REPO_ROOT, 'test', 'host', 'ui');
 /** Page checks of the trust-on pass (the example workspace untrusted). */
@@ -119,7 +120,8 @@ const count = (tests, state) => tests.filter((test) => test.state === state).len
 
 /**
  * The host layer: (build), bundle suite + driver, run in-host suite, run page checks, print.
- * Never throws: a setup error or timeout counts as one failure. Returns { passed, failed }.
+ * Never throws: a setup error or timeout counts as one failure. Returns { passed, failed,
+ * failedTitles } (each failing test named with its pass: in-host, page checks, untrusted, demo).
  */
 export async function runHostLayer({ build = true } = {}) {
   try {
@@ -130,6 +132,7 @@ export async function runHostLayer({ build = true } = {}) {
     const untrustedOnly = grep === UNTRUSTED_GREP;
     let passed = 0;
     let failed = 0;
+    const failedNames = [];
     if (!untrustedOnly) {
       const checks = await loadPageChecks();
       const { results, pageChecks } = await runHostSuite({
@@ -144,6 +147,7 @@ export async function runHostLayer({ build = true } = {}) {
       console.log(`  page checks: ${count(pageChecks, 'passed')} passed, ${count(pageChecks, 'failed')} failed`);
       passed += results.passed + count(pageChecks, 'passed');
       failed += results.failed + count(pageChecks, 'failed');
+      failedNames.push(...failedTitles(results.tests, 'in-host'), ...failedTitles(pageChecks, 'page check'));
     }
 
     // Second pass with workspace trust ON and the example workspace untrusted: only the suites
@@ -162,19 +166,23 @@ export async function runHostLayer({ build = true } = {}) {
       printTests('page checks, untrusted workspace (Playwright):', untrusted.pageChecks);
       passed += untrusted.results.passed + count(untrusted.pageChecks, 'passed');
       failed += untrusted.results.failed + count(untrusted.pageChecks, 'failed') + (untrusted.results.passed === 0 ? 1 : 0);
+      failedNames.push(...failedTitles(untrusted.results.tests, 'untrusted in-host'), ...failedTitles(untrusted.pageChecks, 'untrusted page check'));
+      if (untrusted.results.passed === 0) failedNames.push('untrusted pass: no test passed');
 
       // Third pass: what `npm start` shows a newcomer (demo model, example tools, no test driver).
       const demo = await runDemoPass();
       printTests('npm start demo (offline demo model, Playwright):', demo.tests);
       passed += count(demo.tests, 'passed');
       failed += count(demo.tests, 'failed');
+      failedNames.push(...failedTitles(demo.tests, 'npm start demo'));
     }
     console.log(`host: ${passed} passed, ${failed} failed`);
-    return { passed, failed };
+    return { passed, failed, failedTitles: failedNames };
   } catch (error) {
     console.error(error instanceof HostSetupError ? `host setup: ${error.message}` : `host run failed: ${/** @type {Error} */ (error).stack || error}`);
     console.log('host: 0 passed, 1 failed');
-    return { passed: 0, failed: 1, setupError: error instanceof HostSetupError };
+    const what = error instanceof HostSetupError ? `host setup: ${error.message}` : `host run failed: ${error instanceof Error ? error.message : String(error)}`;
+    return { passed: 0, failed: 1, failedTitles: [what.split('\n')[0]], setupError: error instanceof HostSetupError };
   }
 }
 

@@ -5,7 +5,7 @@ import { exportLearnedSnapshot } from '../../core/learning/snapshot/snapshotTran
 import { TOOLSHED_VERSION } from '../../core/platform/version';
 import { describeSkipped, exportLearnedAsPack } from '../../core/learning/snapshot/skillPackExport';
 import { nodePackFolderWriter } from '../../core/platform/nodePackFolderWriter';
-import { escapeForLine } from '../terminalText';
+import { escapeForLine } from '../../core/platform/lineText';
 import { checkStorageFolder, openStores } from './learnedSnapshotSupport';
 import type { OpenedStores } from './learnedSnapshotSupport';
 import { parseSkillArgs } from './skillCliSupport';

@@ -3,7 +3,7 @@ import type { CliCommand } from '../cliCommand';
 import { learningConfigSchema } from '../../core/config/settingsSchema';
 import { MAX_SNAPSHOT_BYTES, SnapshotError } from '../../core/learning/snapshot/snapshot';
 import { importLearnedSnapshot } from '../../core/learning/snapshot/snapshotTransfer';
-import { escapeForLine } from '../terminalText';
+import { escapeForLine } from '../../core/platform/lineText';
 import { checkStorageFolder, openStores } from './learnedSnapshotSupport';
 import { parseSkillArgs } from './skillCliSupport';
 

@@ -1,4 +1,4 @@
-import { escapeForLine } from '../terminalText';
+import { escapeForLine } from '../../core/platform/lineText';
 import type { CliCommand } from '../cliCommand';
 import { cliSkillService, packsFromDirs, parseFtsFlag, parseSkillArgs } from './skillCliSupport';
 

@@ -4,7 +4,7 @@ import { nodeFileSystem } from '../../core/platform/nodeFileSystem';
 import { formatProblem } from '../../core/skills/packs/document/skillProblems';
 import { validateSkillTargets } from '../../core/skills/packs/skillValidation';
 import { parseSkillArgs } from './skillCliSupport';
-import { escapeForLine } from '../terminalText';
+import { escapeForLine } from '../../core/platform/lineText';
 
 export const validateCommand: CliCommand = {
   path: ['validate'],

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import type { EventSink, Logger } from '../../core/platform/ports';
 import { isExecutableFile, nodeProcessPort } from '../../core/platform/nodeProcessPort';
+import { nodeFileSystem } from '../../core/platform/nodeFileSystem';
 import { runProcess } from '../../core/skills/scripts/processRunner';
+import { linkedScriptPath } from '../../core/skills/scripts/scriptDiscovery';
 import { describeScriptRun, formatScriptOutcome, planScriptRun, resolveOnPath } from '../../core/skills/scripts/scriptInvocation';
 import type { ScriptRunPlan } from '../../core/skills/scripts/scriptInvocation';
 import type { SettingsAccessor } from '../settingsAccessor';
@@ -46,6 +48,8 @@ export class SkillScriptRunner {
     if (!vscode.workspace.isTrusted) return { ok: false, message: untrustedMessage(name) };
     const tool = this.scripts.get(name);
     if (!tool) return { ok: false, message: `No skill script named "${name}" is available. Use tool_search to find tools.` };
+    const linked = await linkedScriptPath(nodeFileSystem, tool.skillFolder, tool.file);
+    if (linked) return { ok: false, message: `${name} cannot run: ${linked} Tell the user to reload the skill packs.` };
     return planScriptRun(tool, input, {
       workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
       hostEnv: process.env,

@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXAMPLE_WORKSPACE, REPO_ROOT, startHost } from '../offlineHost.mjs';
-import { runCommand } from '../ui/lib/workbench.mjs';
+import { focusChatInput, runCommand } from '../ui/lib/workbench.mjs';
 
 const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-results', 'screenshots');
 export const DEMO_REQUEST = 'Which tests are flaky on CI this week?';
@@ -24,6 +24,7 @@ async function askTheDemoModel(page) {
   // Right after start-up the extension host may not have resolved the model yet ("Language model
   // unavailable", raised by VS Code before any participant runs): ask again, as a person would.
   for (let attempt = 1; ; attempt++) {
+    await focusChatInput(page);
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.press('Backspace');
     await page.keyboard.type(`@toolshed ${DEMO_REQUEST}`, { delay: 10 });
@@ -36,8 +37,8 @@ async function askTheDemoModel(page) {
     ]);
     if (outcome === 'answered') break;
     if (attempt === 3) throw new Error('the demo model stayed unavailable after 3 attempts');
+    // No event says when the host has resolved the model: pause before asking again, as a person would.
     await page.waitForTimeout(3000);
-    await page.locator('.interactive-input-part').first().click();
   }
   // The footer's last line (the chat renders streamed Markdown progressively).
   await page.locator('.interactive-response', { hasText: /Tool search: .*deferred/ }).first().waitFor({ timeout: 30_000 });
@@ -54,7 +55,7 @@ async function askTheDemoModel(page) {
   assert.match(text, /Tool search: \d+ tools, .* deferred/, 'the footer says why tools were deferred');
   const steps = page.getByText(/Completed \d+ steps?/).first();
   if (await steps.count()) await steps.click().catch(() => undefined);
-  await page.waitForTimeout(400);
+  await page.locator('.interactive-response').filter({ hasText: /Searching tools for/ }).first().waitFor({ timeout: 15_000 }).catch(() => undefined);
   return text;
 }
 

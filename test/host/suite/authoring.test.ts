@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { TOOLSHED_ID, eventually, toolshed } from './helpers';
+import { TOOLSHED_ID, eventually, toolshed, withDiagnosticsPublished } from './helpers';
 
 const folder = () => vscode.workspace.workspaceFolders![0]!.uri;
 const skillsDir = () => vscode.Uri.joinPath(folder(), '.github', 'skills');
@@ -14,7 +14,8 @@ async function openNew(relative: string, text: string): Promise<vscode.TextEdito
   const uri = vscode.Uri.joinPath(skillsDir(), ...relative.split('/'));
   created.push(uri);
   await vscode.workspace.fs.writeFile(uri, Buffer.from(text));
-  const document = await vscode.workspace.openTextDocument(uri);
+  // Returned once validated, so a test may check that a document has no diagnostic.
+  const document = await withDiagnosticsPublished(uri, () => vscode.workspace.openTextDocument(uri));
   return vscode.window.showTextDocument(document);
 }
 
@@ -75,7 +76,6 @@ suite('authoring: skill files in the editor', () => {
   test('diagnostics follow typing (debounced), with an exact range on the offending value', async () => {
     const editor = await openNew('authoring-typing.skill.yaml', 'name: authoring-typing\ntrigger: When typing.\nsteps:\n  - Type.\n');
     const uri = editor.document.uri;
-    await new Promise((resolve) => setTimeout(resolve, 500));
     assert.deepEqual(ours(uri).map(codeOf), []);
     await editor.edit((edit) => edit.replace(new vscode.Range(2, 0, 3, 9), 'steps: 42'));
     const diagnostic = await eventually(() => ours(uri).find((d) => ['missing-steps', 'wrong-type'].includes(codeOf(d))), 'a steps diagnostic');
@@ -155,11 +155,11 @@ suite('authoring: skill files in the editor', () => {
 
   test('New Skill… writes a valid template and opens it', async () => {
     const target = vscode.Uri.joinPath(folder(), 'skills');
-    const uri = await vscode.commands.executeCommand<vscode.Uri>('toolshed.newSkill', { format: 'md', name: 'new-probe', folder: target.fsPath });
+    const uri = await withDiagnosticsPublished(vscode.Uri.joinPath(target, 'new-probe.skill.md'),
+      () => vscode.commands.executeCommand<vscode.Uri>('toolshed.newSkill', { format: 'md', name: 'new-probe', folder: target.fsPath }));
     assert.ok(uri);
     assert.match(uri.path, /skills\/new-probe\.skill\.md$/);
     assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), uri.toString());
-    await new Promise((resolve) => setTimeout(resolve, 600));
     assert.deepEqual(ours(uri).map(codeOf), []);
     await vscode.workspace.fs.delete(uri);
   });

@@ -41,6 +41,29 @@ export async function eventually<T>(probe: () => T | undefined | Promise<T | und
 }
 
 /**
+ * Runs `action` and resolves with its result once Toolshed has published the diagnostics of
+ * `uri` (clean ones too). Subscribes before acting, so the update cannot be missed; a check that
+ * a document has *no* diagnostic waits on this instead of on a fixed delay.
+ */
+export async function withDiagnosticsPublished<T>(uri: vscode.Uri, action: () => Thenable<T> | Promise<T>, timeoutMs = 30_000): Promise<T> {
+  const api = await toolshed();
+  let subscription: vscode.Disposable | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const published = new Promise<void>((resolve, reject) => {
+    subscription = api.onDidUpdateSkillDiagnostics((updated) => updated.fsPath === uri.fsPath && resolve());
+    timer = setTimeout(() => reject(new Error(`No diagnostics were published for ${uri.fsPath} within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    const result = await action();
+    await published;
+    return result;
+  } finally {
+    subscription?.dispose();
+    clearTimeout(timer);
+  }
+}
+
+/**
  * Runs a command that opens a QuickPick and accepts the focused item once it has one (as a
  * person pressing Enter would); closes the pick after 15 s if the command never returns.
  */

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PackExportReport } from '../../../src/core/learning/snapshot/skillPackExport';
 import { exportedTo } from '../../../src/core/skills/store/learned/exportedLearnedSkills';
-import { scriptedModel, toolshed } from './helpers';
+import { scriptedModel, toolshed, withDiagnosticsPublished } from './helpers';
 import { askToolshed, driver, lastToolResultText } from './chatHelpers';
 
 const WEATHER = 'fixture_weather_forecast';
@@ -60,8 +60,7 @@ suite('Export learned skills as a skill pack (real extension host, scripted mode
     // Loaded with no diagnostic: the full validation, the editor's diagnostics, the Skill Directory.
     const validation = await vscode.commands.executeCommand<{ problems: Array<{ file: string; message: string }> }>('toolshed.validateSkillPacks');
     assert.deepEqual(validation.problems.filter((p) => p.file === written!.file), []);
-    const document = await vscode.workspace.openTextDocument(written!.file);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const document = await withDiagnosticsPublished(vscode.Uri.file(written!.file), () => vscode.workspace.openTextDocument(written!.file));
     assert.deepEqual(vscode.languages.getDiagnostics(document.uri).filter((d) => d.source === 'toolshed').map((d) => d.message), []);
     const packSkill = api.services.skills.listPacks().flatMap((p) => p.skills).find((s) => s.name === written!.name && s.origin === 'pack');
     assert.equal(packSkill?.status, 'active');

@@ -147,11 +147,9 @@ suite('skill scripts as tools (scripted model, real process)', () => {
 
       await withSettings({ 'toolshed.skills.scriptTimeoutMs': 1000 }, async () => {
         api.services.scriptRuns.prompt = async () => 'Run';
-        const started = Date.now();
         const result = await api.services.scriptRuns.run('net-probe_wait', {}, token);
         assert.match(result.text, /timed out after 1000 ms and was stopped/);
         assert.equal(result.isError, true);
-        assert.ok(Date.now() - started < 10_000);
       });
     } finally {
       rmSync(folder, { recursive: true, force: true });

@@ -98,18 +98,26 @@ suite('active skills chosen by the model (hybrid selection, scripted model)', ()
   test('selectionTimeoutMs: a model slower than the timeout falls back to the search order', async () => {
     await withSettings({ 'toolshed.skills.selection': 'hybrid', 'toolshed.skills.selectionTimeoutMs': 300 }, async () => {
       const model = await scriptedModel();
+      // The selection answer comes only after the whole request is over: slower than any
+      // timeout, however loaded the machine (a fixed delay could beat a late timer).
+      let answerSelection: () => void = () => undefined;
+      const requestOver = new Promise<void>((resolve) => (answerSelection = resolve));
       model.setScript([
         async (request) => {
-          await new Promise((resolve) => setTimeout(resolve, 1500));
+          await requestOver;
           return JSON.stringify({ skills: [candidatesOf(request as never).at(-1)] });
         },
         'Done.',
       ]);
-      const { recorded } = await askToolshed(TASK);
-      assert.match(recorded.markdown(), /did not answer within 300 ms/);
-      const candidates = candidatesOf(model.requests[0] as never);
-      const injected = injectedOf(model.requests[1] as never);
-      assert.deepEqual(injected, candidates.slice(0, injected.length));
+      try {
+        const { recorded } = await askToolshed(TASK);
+        assert.match(recorded.markdown(), /did not answer within 300 ms/);
+        const candidates = candidatesOf(model.requests[0] as never);
+        const injected = injectedOf(model.requests[1] as never);
+        assert.deepEqual(injected, candidates.slice(0, injected.length));
+      } finally {
+        answerSelection();
+      }
     });
   });
 

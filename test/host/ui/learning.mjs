@@ -4,7 +4,7 @@
 // proposal in the Skill Directory's Proposed group. Screenshots (docs/skills.md, "Skills that learn"):
 // test-results/screenshots/learning-chat.png, test-results/screenshots/learning-proposed.png.
 import assert from 'node:assert/strict';
-import { askInNewChat } from './lib/workbench.mjs';
+import { askInNewChat, fontsReady } from './lib/workbench.mjs';
 
 /** @param {import('./lib/workbench.mjs').PageCheckContext} context */
 export async function learnedSkillIsProposedAfterATurn({ page, screenshot }) {
@@ -35,11 +35,11 @@ async function proposeFromChat(page, screenshot) {
   await proposal.waitFor({ timeout: 30_000 });
   // The chat renders streamed markdown progressively: wait for the last part (the buttons).
   await proposal.getByRole('button', { name: 'Discard' }).first().waitFor({ timeout: 30_000 });
-  await page.waitForTimeout(300);
+  await proposal.filter({ hasText: /fixture_weather_forecast/ }).waitFor({ timeout: 15_000 }).catch(() => undefined);
   const text = await proposal.innerText();
   assert.match(text, /fixture_weather_forecast/, 'the proposal names the tools in order');
   assert.doesNotMatch(text, /Sunny in Oslo and Bergen/, 'argument values never reach the proposal');
-  await page.waitForTimeout(400);
+  await fontsReady(page);
   await screenshot('learning-chat');
 
   // The Proposed group in the Skill Directory.
@@ -55,7 +55,8 @@ async function proposeFromChat(page, screenshot) {
   const row = sidebar.locator('.monaco-list-row', { hasText: /Get the weekend forecast/ }).first();
   await row.waitFor({ timeout: 30_000 });
   await row.hover();
-  await page.waitForTimeout(300);
+  // The row's inline actions appear on hover; the screenshot shows them.
+  await row.locator('.action-label[aria-label*="Discard"]').first().waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
   await screenshot('learning-proposed');
   // Leave the sidebar as it was for later checks: discard the proposal (inline action).
   await row.locator('.action-label[aria-label*="Discard"]').first().click({ timeout: 5_000 }).catch(() => undefined);

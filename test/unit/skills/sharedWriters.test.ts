@@ -121,10 +121,10 @@ describe('shared skill store: concurrent writers lose nothing', () => {
     const lockFile = path.join(dir, SHARED_SKILLS_LOCK);
     assert.ok(existsSync(lockFile), 'the killed holder left its lock file');
     const shared = await openShared(dir);
-    const started = Date.now();
+    // The write gives up after 10 s and the lock only turns stale at 30 s: that it goes through at
+    // all shows the dead holder's lock was broken at once.
     const snapshot = await shared.write({ upsert: [globalSkill('after-crash')] });
     assert.deepEqual(snapshot.records.map((r) => r.name), ['after-crash']);
-    assert.ok(Date.now() - started < 5_000, 'no wait for the stale-age limit when the holder is gone');
     // A lock left on this host by a live process is respected until it is older than the stale limit.
     writeFileSync(lockFile, JSON.stringify({ pid: process.ppid, host: os.hostname(), token: 'old', at: Date.now() - 60_000 }));
     assert.deepEqual((await shared.write({ upsert: [globalSkill('after-stale')] })).records.map((r) => r.name), ['after-crash', 'after-stale']);

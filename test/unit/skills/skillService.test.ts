@@ -113,7 +113,6 @@ describe('skills: packs and store', () => {
     const result = await service.reloadFile(path.join(root, 'f1.skill.yaml'));
     assert.deepEqual(result.updated, ['s1']);
     assert.deepEqual(result.inserted, ['s1b']);
-    assert.ok(result.durationMs < 200, `reload took ${result.durationMs} ms`);
     assert.equal(service.inspect('s2')!.updated_at, before.updated_at);
     assert.deepEqual(events.ofType('skill_pack_loaded').at(-1)!.payload, { pack_name: 't', skill_count: 202, updated_count: 2 });
     writeTree(root, { 'f1.skill.yaml': stepSkill('s1', 'Changed') });

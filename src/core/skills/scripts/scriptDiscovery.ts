@@ -133,14 +133,40 @@ export async function discoverScriptTools(fs: ScriptFileSystem, skills: readonly
   return { tools, problems };
 }
 
+/**
+ * Why `file` must not run: a symbolic link at any level between the skill folder and the file
+ * (the `scripts/` folder included), or a file that is no longer a regular file; undefined when it
+ * may. Discovery checks this, and the runner checks it again right before a run, because the
+ * folder can be swapped for a link after discovery.
+ */
+export async function linkedScriptPath(fs: FileSystemPort, skillFolder: string, file: string): Promise<string | undefined> {
+  const parts = path.relative(skillFolder, file).split(path.sep);
+  if (parts.some((part) => part === '..' || part === '') || path.isAbsolute(parts[0] ?? '')) return `${file} is not inside the skill folder ${skillFolder}.`;
+  let current = skillFolder;
+  for (const [i, part] of parts.entries()) {
+    current = path.join(current, part);
+    const stat = await fs.stat(current).catch(() => undefined);
+    const shown = parts.slice(0, i + 1).join('/');
+    if (!stat) return `${shown} does not exist.`;
+    if (stat.kind === 'symlink') return `${shown} is a symbolic link: links are not followed inside a skill (they could point out of the skill folder).`;
+    if (i < parts.length - 1 ? stat.kind !== 'directory' : stat.kind !== 'file') return `${shown} is not a ${i < parts.length - 1 ? 'folder' : 'regular file'}.`;
+  }
+  return undefined;
+}
+
 async function discoverSkill(fs: ScriptFileSystem, source: SkillScriptSource, problems: ScriptProblem[]): Promise<Candidate[]> {
   const folder = path.join(path.dirname(source.skillFile), 'scripts');
+  const { entries: declared, problems: entryProblems } = readScriptEntries(source.scriptsFrontmatter);
+  for (const message of entryProblems) problems.push(problemOf(source, '', 'warning', message));
+  const folderStat = await fs.stat(folder).catch(() => undefined);
+  if (folderStat?.kind === 'symlink') {
+    problems.push(problemOf(source, folder, 'warning', 'scripts/ is a symbolic link, so none of its files are offered as tools: links are not followed at any level inside a skill (they could point out of the skill folder). Make scripts/ a real folder holding the scripts.'));
+    return [];
+  }
   const entries = await fs.readDirectory(folder).catch((error: unknown) => {
     problems.push(problemOf(source, folder, 'warning', `scripts/ could not be read: ${error instanceof Error ? error.message : String(error)}`));
     return undefined;
   });
-  const { entries: declared, problems: entryProblems } = readScriptEntries(source.scriptsFrontmatter);
-  for (const message of entryProblems) problems.push(problemOf(source, '', 'warning', message));
   if (!entries) return [];
   const sorted = entries.filter((e) => !e.name.startsWith('.') && !/[\\/\u0000]/.test(e.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const out: Candidate[] = [];

@@ -1,4 +1,6 @@
 import * as path from 'node:path';
+import { escapeForLine, hasLineBreakingCharacter } from '../../platform/lineText';
+import { RUN_MARKER_VARIABLE } from '../../platform/processSweep';
 import { redact } from '../../privacy/redaction';
 import type { SkillScriptTool } from './scriptDiscovery';
 import { scriptEnvironment } from './scriptEnvironment';
@@ -21,7 +23,7 @@ export interface ScriptRunPlan {
   scriptArgs: string[];
   cwd: string;
   env: Record<string, string>;
-  /** Names of the variables passed (values are never shown). */
+  /** Names of the variables passed (values are never shown), with the run marker the process port adds. */
   envNames: string[];
 }
 
@@ -54,25 +56,40 @@ export async function planScriptRun(tool: SkillScriptTool, input: unknown, conte
     program = resolved;
     args = [tool.file, ...argv.argv];
   }
-  return { ok: true, plan: { tool, program, args, scriptArgs: argv.argv, cwd: context.workspaceFolder, env, envNames: Object.keys(env) } };
+  return { ok: true, plan: { tool, program, args, scriptArgs: argv.argv, cwd: context.workspaceFolder, env, envNames: [...Object.keys(env), RUN_MARKER_VARIABLE] } };
 }
 
-/** The confirmation text: exactly what will run, the skill's allowed-tools and the static-check findings. */
+/**
+ * The confirmation text: exactly what will run, the skill's allowed-tools and the static-check
+ * findings. Every value is one line: a newline, ESC or bidi override in an argument (chosen by
+ * the model) or in a path is shown escaped, so it cannot forge a line such as "Interpreter: …".
+ */
 export function describeScriptRun(plan: ScriptRunPlan): { title: string; lines: string[] } {
-  const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`);
+  const show = escapeForLine;
   const lines = [
-    `Skill: ${plan.tool.skillName}`,
-    `Interpreter: ${plan.program}`,
-    `Script: ${plan.tool.file}`,
-    `Arguments: ${plan.scriptArgs.length ? plan.scriptArgs.map(quote).join(' ') : '(none)'}`,
-    `Working directory: ${plan.cwd}`,
-    `Environment passed: ${plan.envNames.join(', ') || '(none)'}`,
-    `allowed-tools: ${plan.tool.allowedTools.length ? plan.tool.allowedTools.join(' ') : '(not restricted by the skill)'}`,
+    `Skill: ${show(plan.tool.skillName)}`,
+    `Interpreter: ${show(plan.program)}`,
+    `Script: ${show(plan.tool.file)}`,
+    `Arguments: ${plan.scriptArgs.length ? plan.scriptArgs.map(shellQuoted).join(' ') : '(none)'}`,
+    `Working directory: ${show(plan.cwd)}`,
+    `Environment passed: ${plan.envNames.map(show).join(', ') || '(none)'}`,
+    `allowed-tools: ${plan.tool.allowedTools.length ? plan.tool.allowedTools.map(show).join(' ') : '(not restricted by the skill)'}`,
   ];
   for (const risk of plan.tool.risks) {
-    lines.push(`⚠ Static check: the script ${risk.message} (line ${risk.line}: ${risk.evidence}) — a pattern check, not a guarantee.`);
+    lines.push(`⚠ Static check: the script ${risk.message} (line ${risk.line}: ${show(risk.evidence)}) — a pattern check, not a guarantee.`);
   }
-  return { title: `Run ${plan.tool.relativePath} of skill "${plan.tool.skillName}"?`, lines };
+  return { title: `Run ${show(plan.tool.relativePath)} of skill "${show(plan.tool.skillName)}"?`, lines };
+}
+
+/**
+ * One argument as a POSIX shell would read it back: bare when safe, in single quotes otherwise,
+ * and in ANSI-C quotes (`$'a\nb'`) when it holds a control or bidi character, which appears as
+ * its escape.
+ */
+function shellQuoted(arg: string): string {
+  if (/^[\w@%+=:,./-]+$/.test(arg)) return arg;
+  if (hasLineBreakingCharacter(arg)) return `$'${escapeForLine(arg).replace(/'/g, "\\'")}'`;
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
 /** What the model reads after a run: exit status and the (capped, redacted) output. */

@@ -34,6 +34,7 @@
  *   waitForSelector(selector: string, options?: { state?: string, timeout?: number }): Promise<unknown>,
  *   waitForFunction<A>(fn: (arg: A) => unknown, arg: A, options?: { timeout?: number }): Promise<unknown>,
  *   waitForTimeout(ms: number): Promise<void>,
+ *   evaluate<R>(fn: () => R | Promise<R>): Promise<R>,
  *   on(event: 'console', listener: (message: { type(): string, text(): string }) => void): void,
  *   on(event: 'pageerror', listener: (error: Error) => void): void,
  *   on(event: 'close', listener: () => void): void,
@@ -55,6 +56,28 @@ export async function runCommand(page, label) {
   await input.fill(`>${label}`);
   await page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first().waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
+  // The palette closes when the command starts: the next key must not land in it.
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+}
+
+/**
+ * Gives the chat input keyboard focus and waits until it has it: keys typed before that (on a
+ * slow first start) would go to whatever had focus.
+ * @param {Page} page
+ */
+export async function focusChatInput(page) {
+  const input = page.locator('.interactive-input-part').first();
+  await input.waitFor({ timeout: 30_000 });
+  await input.locator('.monaco-editor').first().click();
+  await page.waitForFunction(() => Boolean(document.activeElement?.closest('.interactive-input-part')), null, { timeout: 30_000 });
+}
+
+/**
+ * Waits until web fonts are loaded, so a screenshot does not catch fallback glyphs.
+ * @param {Page} page
+ */
+export async function fontsReady(page) {
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
 }
 
 /**
@@ -88,8 +111,7 @@ export async function askInNewChat(page, { script, request, hidePanel = false, t
   if (hidePanel) await runCommand(page, 'View: Hide Panel').catch(() => page.keyboard.press('Escape'));
   await runCommand(page, 'Chat: Open Chat');
   await runCommand(page, 'Chat: New Chat').catch(() => page.keyboard.press('Escape'));
-  await page.locator('.interactive-input-part').first().waitFor({ timeout: 30_000 });
-  await page.waitForTimeout(500);
+  await focusChatInput(page);
   await page.keyboard.press('ControlOrMeta+A');
   await page.keyboard.press('Backspace');
   await page.keyboard.type(request, { delay: typingDelay });

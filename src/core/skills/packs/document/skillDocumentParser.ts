@@ -8,8 +8,9 @@ import { FILE_START, PROBLEM_CODES } from './skillProblems';
 import type { ProblemCode, ProblemSeverity, SkillProblem, Span } from './skillProblems';
 import { YamlLocator } from './yamlLocated';
 import { unstorableValue } from './yamlStructure';
+import { DEFAULT_MAX_EXPANDED_FILE_CHARS, DEFAULT_MAX_SKILL_CHARS, ExpandedSizeBudget } from './expandedSizeBudget';
 import type { AnyNode, Located } from './yamlLocated';
-import { baseName, generatedName } from './skillFileNames';
+import { baseName, detectSkillFormat, generatedName } from './skillFileNames';
 import { closestKnownKey } from './keySuggestion';
 import { schemaIssueProblem } from './schemaIssues';
 import { skillFromFields, stringList } from './parsedSkill';
@@ -45,6 +46,10 @@ export interface ParseOptions {
   budgetMs?: number;
   /** Errors after which parsing stops: the file is not a skill file gone slightly wrong (default 1,000). */
   maxErrors?: number;
+  /** Characters one skill may hold once YAML aliases are expanded, keys and body included (default 512 Ki). */
+  maxSkillChars?: number;
+  /** Characters all skills of one file may hold together once aliases are expanded (default 1 Mi). */
+  maxExpandedFileChars?: number;
 }
 
 export interface ParseResult {
@@ -57,20 +62,9 @@ export const DEFAULT_MAX_CHARS = 1024 * 1024;
 export const DEFAULT_MAX_PROBLEMS = 200;
 export const DEFAULT_PARSE_BUDGET_MS = 5000;
 export const DEFAULT_MAX_ERRORS = 1000;
+export { detectSkillFormat };
 /** JSON documents with more values than this skip the (slow) YAML pass for exact positions. */
 const JSON_POSITION_LIMIT = 5000;
-/** `*.skill.md|yaml|yml|json|jsonl` or `SKILL.md`; undefined for anything else. */
-export function detectSkillFormat(fileName: string): DocumentFormat | undefined {
-  const base = baseName(fileName);
-  if (base === 'SKILL.md') return 'skill-md';
-  const lower = base.toLowerCase();
-  if (lower.endsWith('.skill.md')) return 'md';
-  if (lower.endsWith('.skill.yaml') || lower.endsWith('.skill.yml')) return 'yaml';
-  if (lower.endsWith('.skill.json')) return 'json';
-  if (lower.endsWith('.skill.jsonl')) return 'jsonl';
-  return undefined;
-}
-
 export function parseSkillDocument(text: string, fileName: string, options: ParseOptions = {}): ParseResult {
   const format = options.format ?? detectSkillFormat(fileName);
   const ctx = new ParseContext(text, fileName, options, format);
@@ -81,6 +75,8 @@ export function parseSkillDocument(text: string, fileName: string, options: Pars
     ctx.out.add(FILE_START, 'error', PROBLEM_CODES.parseError, `Could not parse this file: ${error instanceof Error ? error.message : String(error)}`);
     ctx.skills.length = 0;
   }
+  // One skill past the bound after alias expansion: nothing from this file loads.
+  if (ctx.expanded.exceeded) ctx.skills.length = 0;
   ctx.out.close();
   return { format, skills: ctx.skills, problems: ctx.out.list };
 }
@@ -88,6 +84,7 @@ export function parseSkillDocument(text: string, fileName: string, options: Pars
 class ParseContext {
   readonly skills: ParsedSkill[] = [];
   readonly out: BoundedProblems;
+  readonly expanded: ExpandedSizeBudget;
   private readonly skillNames = new Map<string, ParsedSkill>();
   private readonly index: LineIndex;
   private readonly yaml: YamlLocator;
@@ -105,6 +102,7 @@ class ParseContext {
       budgetMs: options.budgetMs ?? DEFAULT_PARSE_BUDGET_MS,
     });
     this.yaml = new YamlLocator(this.index, file, this.out);
+    this.expanded = new ExpandedSizeBudget(options.maxSkillChars ?? DEFAULT_MAX_SKILL_CHARS, options.maxExpandedFileChars ?? DEFAULT_MAX_EXPANDED_FILE_CHARS);
   }
 
   run(): void {
@@ -295,7 +293,7 @@ class ParseContext {
     this.addSkill(this.fastLocated(value, lineNo), 'jsonl', { ordinal: lineNo - 1, multi: true });
     // Past the problem cap positions are never shown: the fast result stands.
     const listWasFull = this.out.full && this.out.list.length === before.listed;
-    if (this.out.total === before.total || listWasFull) return true;
+    if (this.out.total === before.total || listWasFull || this.expanded.exceeded) return true;
     this.out.rollback(before);
     for (const skill of this.skills.splice(skillCount)) this.skillNames.delete(skill.name);
     return false;
@@ -313,6 +311,7 @@ class ParseContext {
 
   private addSkill(located: Located, format: DocumentFormat, info: { body?: string; bodyAnchor?: Span; ordinal: number; multi: boolean }): void {
     const raw = located.value as Record<string, unknown>;
+    if (this.expanded.exceeded || this.exceedsExpandedBound(located, raw, info)) return;
     const problemsBefore = this.out.list.length;
     const errorsBefore = this.out.errors;
     const schema = format === 'skill-md' ? agentSkillFrontmatterSchema : skillFileSchema;
@@ -376,6 +375,16 @@ class ParseContext {
     });
     this.skills.push(skill);
     this.skillNames.set(name, skill);
+  }
+
+  /** Reports (once) a skill at which the skill or the file passes its bound after alias expansion. */
+  private exceedsExpandedBound(located: Located, raw: Record<string, unknown>, info: { body?: string; bodyAnchor?: Span }): boolean {
+    const over = this.expanded.add([...Object.entries(raw), ['body', info.body ?? '']]);
+    if (!over) return false;
+    const span = over.key === 'body' && !('body' in raw) ? info.bodyAnchor ?? located.anchor : this.yaml.spanOfPath(located, [over.key], 'key');
+    this.problem(span, 'error', PROBLEM_CODES.expandedTooLarge, over.message,
+      { skillName: typeof raw.name === 'string' ? raw.name : undefined, data: { key: over.key, limit: over.limit } });
+    return true;
   }
 
   private hasIssueAt(from: number, keys: string[]): boolean {

@@ -1,3 +1,5 @@
+import type { DocumentFormat } from './parsedSkill';
+
 /** File names of skill documents and the names Toolshed generates for skills that declare none. */
 
 export function baseName(file: string): string {
@@ -16,4 +18,16 @@ export function slugOfPath(relativePath: string): string {
 
 export function generatedName(packName: string, relativePath: string, ordinal?: number): string {
   return `pack.${packName}.${slugOfPath(relativePath)}${ordinal !== undefined ? `.${ordinal}` : ''}`;
+}
+
+/** `*.skill.md|yaml|yml|json|jsonl` or `SKILL.md`; undefined for anything else. */
+export function detectSkillFormat(fileName: string): DocumentFormat | undefined {
+  const base = baseName(fileName);
+  if (base === 'SKILL.md') return 'skill-md';
+  const lower = base.toLowerCase();
+  if (lower.endsWith('.skill.md')) return 'md';
+  if (lower.endsWith('.skill.yaml') || lower.endsWith('.skill.yml')) return 'yaml';
+  if (lower.endsWith('.skill.json')) return 'json';
+  if (lower.endsWith('.skill.jsonl')) return 'jsonl';
+  return undefined;
 }

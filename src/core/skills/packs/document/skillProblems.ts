@@ -31,6 +31,8 @@ export const PROBLEM_CODES = {
   /** A learned skill of that name exists; pack skills never overwrite learned ones. */
   shadowedByLearned: 'shadowed-by-learned',
   fileTooLarge: 'file-too-large',
+  /** A skill or a file holds more than its bound once YAML aliases are expanded. */
+  expandedTooLarge: 'expanded-too-large',
   binaryFile: 'binary-file',
   invalidEncoding: 'invalid-encoding',
   unreadableFile: 'unreadable-file',

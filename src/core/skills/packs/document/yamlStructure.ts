@@ -71,3 +71,35 @@ export class PairLookup {
     return byKey.get(key);
   }
 }
+
+/**
+ * Characters `value` holds once every YAML alias is expanded: keys and strings count their
+ * length each time they are reached (at least 1, so every node visited counts), other scalars
+ * their printed length. Counting stops as soon as the total passes `limit`, so a value that
+ * expands to gigabytes (one long string referenced many times) costs O(limit), never more;
+ * the result is then some number above `limit`. The value must be acyclic (see unstorableValue).
+ */
+export function expandedChars(value: unknown, limit: number): number {
+  let total = 0;
+  // Frames walk a container one child at a time, so a long list costs nothing until visited.
+  const frames: Array<{ children: unknown[]; next: number }> = [{ children: [value], next: 0 }];
+  while (frames.length > 0 && total <= limit) {
+    const frame = frames[frames.length - 1] as { children: unknown[]; next: number };
+    if (frame.next >= frame.children.length) {
+      frames.pop();
+      continue;
+    }
+    const node = frame.children[frame.next++];
+    if (typeof node === 'string') total += Math.max(1, node.length);
+    else if (Array.isArray(node)) {
+      total += 1;
+      frames.push({ children: node, next: 0 });
+    } else if (typeof node === 'object' && node !== null) {
+      const keys = Object.keys(node);
+      total += 1;
+      for (const key of keys) total += Math.max(1, key.length);
+      frames.push({ children: keys.map((key) => (node as Record<string, unknown>)[key]), next: 0 });
+    } else total += Math.max(1, String(node).length);
+  }
+  return total;
+}
