@@ -173,7 +173,7 @@ async function main(): Promise<void> {
     }));
     const learning = new LearningService({
       store: learningStore, skills: service, config: () => config, trusted: () => true, personal: () => PERSONAL, scope: () => ({ projectId: PROJECT }),
-      clock: { now: () => 1_800_000_000_000 + 20 * 86_400_000 }, events: nullEventSink, logger: nullLogger, fileExists: () => true, frameFacts: (name) => service.inspect(name),
+      clock: { now: () => 1_800_000_000_000 + 20 * 86_400_000 }, events: nullEventSink, logger: nullLogger, fileExists: () => true, knownTool: () => true, frameFacts: (name) => service.inspect(name),
     });
     const rq = rng(7);
     const queries = Array.from({ length: 300 }, (_, i) => corpus.query(i, rq));
@@ -224,7 +224,7 @@ async function main(): Promise<void> {
   const store3 = await LearningStore.open({ engine, store: fresh, logger: nullLogger, clock: { now: () => 1_800_000_000_000 } });
   const learning3 = new LearningService({
     store: store3, skills: retrieval, config: () => config, trusted: () => true, personal: () => PERSONAL, scope: () => ({ projectId: PROJECT }),
-    clock: { now: () => 1_800_000_000_000 }, events: nullEventSink, logger: nullLogger, fileExists: () => true, frameFacts: (name) => retrieval.inspect(name),
+    clock: { now: () => 1_800_000_000_000 }, events: nullEventSink, logger: nullLogger, fileExists: () => true, knownTool: () => true, frameFacts: (name) => retrieval.inspect(name),
   });
   retrieval.setScoreAdjuster(learning3.adjuster);
   const rt = rng(77);

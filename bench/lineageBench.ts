@@ -72,7 +72,7 @@ async function stores(engine: SqlEngine) {
   const store = await LearningStore.open({ engine, store: bytes, logger: nullLogger, clock });
   const learning = new LearningService({
     store, skills, config: () => learningConfigSchema.parse({ mode: 'propose' }), trusted: () => true, personal: () => ({ workspaceRoots: [], homeDir: '/home/dev', userName: 'dev' }),
-    scope: () => ({ projectId: PROJECT }), clock, events: nullEventSink, logger: nullLogger, fileExists: () => true, frameFacts: () => undefined,
+    scope: () => ({ projectId: PROJECT }), clock, events: nullEventSink, logger: nullLogger, fileExists: () => true, knownTool: () => true, frameFacts: () => undefined,
   });
   return { skills, store, learning };
 }

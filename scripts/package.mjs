@@ -10,7 +10,7 @@ import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readZipEntries } from './zipEntries.mjs';
+import { readZipEntries, readZipEntry } from './zipEntries.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const VSIX = path.join(ROOT, 'toolshed.vsix');
@@ -45,10 +45,27 @@ function run(command, args) {
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status})`);
 }
 
+/**
+ * Image links of a Markdown text (a leading `./` dropped).
+ * @param {string} markdown
+ */
+function imageLinks(markdown) {
+  return [...markdown.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1].replace(/^\.\//, ''));
+}
+
 /** Relative image links of the README (what VS Code's extension page shows from the VSIX). */
 export function readmeImages() {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  return [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1].replace(/^\.\//, '')).filter((href) => !/^[a-z]+:/i.test(href));
+  return imageLinks(readFileSync(path.join(ROOT, 'README.md'), 'utf8')).filter((href) => !/^[a-z]+:/i.test(href));
+}
+
+/**
+ * Width and height from a PNG's IHDR chunk, or undefined when the bytes are not a PNG.
+ * @param {Buffer} bytes
+ */
+function pngSize(bytes) {
+  const signature = '89504e470d0a1a0a';
+  if (bytes.length < 24 || bytes.subarray(0, 8).toString('hex') !== signature || bytes.toString('ascii', 12, 16) !== 'IHDR') return undefined;
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
 export function buildVsix() {
@@ -97,6 +114,19 @@ export function checkVsix(file = VSIX) {
   check('the bundles hold no translation of zod\'s messages (English only)', translated.length === 0, translated.join(', '));
   const unresolved = images.filter((href) => !names.includes(`extension/${href}`));
   check(`every README image (${images.length}) is inside the VSIX`, images.length > 0 && unresolved.length === 0, unresolved.join(', '));
+  const zip = readFileSync(file);
+  // The README as packaged (what the extension page renders): its image links must still be
+  // relative and resolve to files of the package, not to a URL vsce made up.
+  const packagedReadme = names.find((name) => /^extension\/readme\.md$/i.test(name));
+  const packagedImages = imageLinks(packagedReadme ? readZipEntry(zip, packagedReadme)?.toString('utf8') ?? '' : '');
+  const broken = packagedImages.filter((href) => /^[a-z]+:/i.test(href) || !names.includes(`extension/${href}`));
+  check(`the packaged README's images (${packagedImages.length}) resolve to files in the package`, packagedImages.length > 0 && broken.length === 0, broken.slice(0, 5).join(', ') || 'no packaged README');
+  const iconPath = manifest.icon ? `extension/${manifest.icon.replace(/^\.\//, '')}` : undefined;
+  const icon = iconPath ? readZipEntry(zip, iconPath) : undefined;
+  const iconSize = icon ? pngSize(icon) : undefined;
+  check('the manifest\'s icon is a 128×128 PNG in the package', iconSize?.width === 128 && iconSize.height === 128, icon ? `${iconPath}: ${iconSize ? `${iconSize.width}×${iconSize.height}` : 'not a PNG'}` : `icon ${manifest.icon ?? '(none)'} not in the VSIX`);
+  const activityBar = manifest.contributes?.viewsContainers?.activitybar?.[0]?.icon;
+  check('the activity bar keeps its SVG icon', typeof activityBar === 'string' && activityBar.endsWith('.svg') && names.includes(`extension/${activityBar.replace(/^\.\//, '')}`), String(activityBar));
   return checks;
 }
 

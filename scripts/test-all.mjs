@@ -81,7 +81,8 @@ console.log(`unit: ${unit.passed} passed, ${unit.failed} failed`);
 // installs the host the way a newcomer's first `npm test` does; that install is one check.
 const host = { passed: 0, failed: 0, failedTitles: /** @type {string[]} */ ([]) };
 const expectColdHost = process.env.TOOLSHED_EXPECT_COLD_HOST === '1' && process.env.TOOLSHED_SKIP_HOST !== '1';
-const { hostCacheRoot, hostInstalled } = await import('../test/host/offlineHost.mjs');
+const { hostCacheRoot, hostInstalled, HOST_PINS, OLDEST_HOST_PINS } = await import('../test/host/offlineHost.mjs');
+const { hostVersionsToRun } = await import('../test/host/hostMatrix.mjs');
 const cacheWasEmpty = !existsSync(hostCacheRoot()) || readdirSync(hostCacheRoot()).length === 0;
 if (process.env.TOOLSHED_SKIP_HOST === '1') {
   step('host tests SKIPPED (TOOLSHED_SKIP_HOST=1)');
@@ -100,8 +101,9 @@ if (process.env.TOOLSHED_SKIP_HOST === '1') {
     }
   }
   if (expectColdHost) {
-    const ok = cacheWasEmpty && hostInstalled();
-    console.log(`  ${ok ? '✓' : '✗'} the host was installed from an empty cache folder (${hostCacheRoot()})` +
+    const versions = hostVersionsToRun();
+    const ok = cacheWasEmpty && (!versions.newest || hostInstalled(HOST_PINS)) && (!versions.oldest || hostInstalled(OLDEST_HOST_PINS));
+    console.log(`  ${ok ? '✓' : '✗'} the hosts were installed from an empty cache folder (${hostCacheRoot()})` +
       (ok ? '' : cacheWasEmpty ? ': the install did not complete' : ': the cache folder was not empty, so the cold path was not exercised'));
     host[ok ? 'passed' : 'failed'] += 1;
     if (!ok) host.failedTitles.push('the host was installed from an empty cache folder');

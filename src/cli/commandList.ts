@@ -4,6 +4,7 @@ import { benchToolsCommand } from './commands/benchTools';
 import { benchToolModesCommand } from './commands/benchToolModes';
 import { benchPickPriorCommand } from './commands/benchPickPrior';
 import { searchSkillsCommand } from './commands/searchSkills';
+import { preflightSkillsCommand } from './commands/preflightSkills';
 import { searchToolsCommand } from './commands/searchTools';
 import { validateCommand } from './commands/validate';
 import { exportLearnedCommand } from './commands/exportLearned';
@@ -20,6 +21,7 @@ export const COMMANDS: readonly CliCommand[] = [
   benchPickPriorCommand,
   validateCommand,
   searchSkillsCommand,
+  preflightSkillsCommand,
   benchSkillsCommand,
   exportLearnedCommand,
   importLearnedCommand,

@@ -13,6 +13,7 @@ import { registerProposalCommands } from './learning/proposalCommands';
 import { registerExportPackCommand } from './learning/exportPackCommand';
 import { registerSnapshotCommands } from './learning/snapshotCommands';
 import { keepSharedSkillsInSync } from './skills/sharedSkillsSync';
+import { nativeSkillsGroup } from './views/nativeSkillsGroup';
 import { registerPromoteSkillCommand } from './views/promoteSkillCommand';
 
 /**
@@ -43,7 +44,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
   registerManageTools(context, services);
   const chatHandler = registerChatParticipant(context, services);
 
-  const { directory, diagnostics } = registerSkillSurfaces(context, services, [proposedSkillsGroup(services.learning)]);
+  const { directory, diagnostics } = registerSkillSurfaces(context, services, [proposedSkillsGroup(services.learning), nativeSkillsGroup(services.nativeSkills)]);
   registerProposalCommands(context, services.learning, () => directory.refresh());
   registerSnapshotCommands(context, services.learning, services.skills, () => directory.refresh());
   registerExportPackCommand(context, services.learning, services.skills, () => directory.refresh());

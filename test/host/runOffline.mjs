@@ -7,8 +7,12 @@
 // driver activates on startup, runs mocha over out/host-suite inside the extension host and
 // atomically writes results JSON to that path; this process polls for the file.
 //
+// Then the smoke subset on the oldest host `engines.vscode` allows (hostMatrix.mjs), and one line
+// per host version.
+//
 // Env: TOOLSHED_HOST_TIMEOUT_MS (whole run, default 10 min), TOOLSHED_HOST_TEST_TIMEOUT_MS (per
-// test, default 30 s), TOOLSHED_HOST_GREP (mocha grep), TOOLSHED_HOST_CACHE, TOOLSHED_CHROMIUM.
+// test, default 30 s), TOOLSHED_HOST_GREP (mocha grep), TOOLSHED_HOST_VERSIONS (all | newest |
+// oldest; default all), TOOLSHED_HOST_CACHE, TOOLSHED_CHROMIUM.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -16,6 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { buildHostSuite } from './buildSuite.mjs';
 import { runDemoPass } from './demo/demoPass.mjs';
 import { HostSetupError, REPO_ROOT, runHostSuite } from './offlineHost.mjs';
+import { HOST_PINS, OLDEST_HOST_PINS, SMOKE_PAGE_CHECKS, SMOKE_TESTS, SMOKE_UNTRUSTED_TESTS, hostVersionsToRun, pickTests, printMatrix, runOldestSmoke } from './hostMatrix.mjs';
 import { failedTitles } from '../../scripts/testSummary.mjs';
 
 export const UI_CHECKS_DIR = path.join(REPO_ROOT, 'test', 'host', 'ui');
@@ -57,17 +62,17 @@ export async function loadPageChecks(dir = UI_CHECKS_DIR) {
 /**
  * Runs page checks one after another on the open workbench; a failing check does not stop the rest.
  * @param {PageCheck[]} checks
- * @param {{ page: Page, workspace: string }} target
+ * @param {{ page: Page, workspace: string, screenshotDir?: string }} target
  * @returns {Promise<TestResult[]>}
  */
-export async function runPageChecks(checks, { page, workspace }) {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+export async function runPageChecks(checks, { page, workspace, screenshotDir = SCREENSHOT_DIR }) {
+  mkdirSync(screenshotDir, { recursive: true });
   /** @type {PageCheckContext} */
   const context = {
     page,
     workspace,
-    screenshotDir: SCREENSHOT_DIR,
-    screenshot: (name) => page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) }),
+    screenshotDir,
+    screenshot: (name) => page.screenshot({ path: path.join(screenshotDir, `${name}.png`) }),
   };
   /** @type {TestResult[]} */
   const results = [];
@@ -86,7 +91,7 @@ export async function runPageChecks(checks, { page, workspace }) {
     } catch (error) {
       const failure = /** @type {Error} */ (error);
       results.push({ title: check.title, fullTitle: check.fullTitle, state: 'failed', durationMs: Date.now() - started, error: failure.message, stack: failure.stack });
-      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `failed-${check.title}.png`) }).catch(() => {});
+      await page.screenshot({ path: path.join(screenshotDir, `failed-${check.title}.png`) }).catch(() => {});
     } finally {
       clearTimeout(timer);
     }
@@ -130,17 +135,23 @@ export async function runHostLayer({ build = true } = {}) {
     const grep = process.env.TOOLSHED_HOST_GREP;
     // TOOLSHED_HOST_GREP='untrusted workspace' runs only the trust-on pass (with its page checks).
     const untrustedOnly = grep === UNTRUSTED_GREP;
+    const versions = hostVersionsToRun();
+    const timeoutMs = Number(process.env.TOOLSHED_HOST_TIMEOUT_MS || 10 * 60_000);
+    /** @type {import('./hostMatrix.mjs').MatrixRow} */
+    const newest = { vscodeVersion: undefined, codeServer: HOST_PINS.codeServer, smoke: [], full: { passed: 0, failed: 0 } };
     let passed = 0;
     let failed = 0;
     const failedNames = [];
-    if (!untrustedOnly) {
+    if (versions.newest && !untrustedOnly) {
       const checks = await loadPageChecks();
       const { results, pageChecks } = await runHostSuite({
         suiteDir,
-        timeoutMs: Number(process.env.TOOLSHED_HOST_TIMEOUT_MS || 10 * 60_000),
+        timeoutMs,
         grep: grep ?? `!${UNTRUSTED_GREP}`,
         pageChecks: ({ page, workspace }) => runPageChecks(checks, { page, workspace }),
       });
+      newest.vscodeVersion = results.vscodeVersion;
+      newest.smoke.push(...pickTests(results.tests, SMOKE_TESTS));
       printTests(`in-host suite (VS Code ${results.vscodeVersion ?? '?'}):`, results.tests);
       console.log(`  in-host: ${results.passed} passed, ${results.failed} failed${results.pending ? `, ${results.pending} pending` : ''}`);
       printTests('page checks (Playwright):', pageChecks);
@@ -152,15 +163,17 @@ export async function runHostLayer({ build = true } = {}) {
 
     // Second pass with workspace trust ON and the example workspace untrusted: only the suites
     // named "untrusted workspace" run there (trust cannot be toggled inside a running host).
-    if (!grep || untrustedOnly) {
+    if (versions.newest && (!grep || untrustedOnly)) {
       const untrustedChecks = await loadPageChecks(UNTRUSTED_UI_CHECKS_DIR);
       const untrusted = await runHostSuite({
         suiteDir,
-        timeoutMs: Number(process.env.TOOLSHED_HOST_TIMEOUT_MS || 10 * 60_000),
+        timeoutMs,
         grep: UNTRUSTED_GREP,
         settings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'never' },
         pageChecks: ({ page, workspace }) => runPageChecks(untrustedChecks, { page, workspace }),
       });
+      newest.vscodeVersion ??= untrusted.results.vscodeVersion;
+      newest.smoke.push(...pickTests(untrusted.results.tests, SMOKE_UNTRUSTED_TESTS));
       printTests('in-host suite, untrusted workspace (trust on):', untrusted.results.tests);
       console.log(`  untrusted: ${untrusted.results.passed} passed, ${untrusted.results.failed} failed`);
       printTests('page checks, untrusted workspace (Playwright):', untrusted.pageChecks);
@@ -176,6 +189,27 @@ export async function runHostLayer({ build = true } = {}) {
       failed += count(demo.tests, 'failed');
       failedNames.push(...failedTitles(demo.tests, 'npm start demo'));
     }
+    /** @type {import('./hostMatrix.mjs').MatrixRow[]} */
+    const rows = [];
+    if (versions.newest) {
+      newest.full = { passed, failed };
+      rows.push(newest);
+    }
+    if (versions.oldest) {
+      // Page checks there: the sidebar renders on the page (screenshots kept apart from the README's).
+      const sidebarChecks = (await loadPageChecks()).filter((check) => SMOKE_PAGE_CHECKS.includes(check.title));
+      const oldScreenshots = path.join(SCREENSHOT_DIR, `code-server-${OLDEST_HOST_PINS.codeServer}`);
+      const oldest = await runOldestSmoke({
+        suiteDir, timeoutMs, grep: untrustedOnly ? UNTRUSTED_GREP : grep,
+        pageChecks: ({ page, workspace }) => runPageChecks(sidebarChecks, { page, workspace, screenshotDir: oldScreenshots }),
+      });
+      printTests(`smoke subset on the oldest supported host (VS Code ${oldest.vscodeVersion ?? '?'}, code-server ${OLDEST_HOST_PINS.codeServer}):`, oldest.tests);
+      passed += count(oldest.tests, 'passed');
+      failed += count(oldest.tests, 'failed');
+      failedNames.push(...failedTitles(oldest.tests, `smoke on VS Code ${oldest.vscodeVersion ?? OLDEST_HOST_PINS.codeServer}`));
+      rows.push({ vscodeVersion: oldest.vscodeVersion, codeServer: OLDEST_HOST_PINS.codeServer, smoke: oldest.tests });
+    }
+    printMatrix(rows);
     console.log(`host: ${passed} passed, ${failed} failed`);
     return { passed, failed, failedTitles: failedNames };
   } catch (error) {

@@ -1,3 +1,4 @@
+import { openTag } from '../../core/privacy/promptBlocks';
 import type { CliCommand } from '../cliCommand';
 import { loadSqlEngine } from '../../core/sql/sqlEngine';
 import { MemoryByteStore } from '../../core/platform/memoryByteStore';
@@ -35,7 +36,7 @@ function oracleModel(gold: string, query: string, onSend: (messages: ChatMessage
         yield { kind: 'text', text: 'done' };
         return;
       }
-      const named = tools.some((t) => t.name === gold) || (texts[0] ?? '').split('<available_deferred_tools>')[1]?.includes(gold);
+      const named = tools.some((t) => t.name === gold) || (texts[0] ?? '').split(openTag('available_deferred_tools'))[1]?.includes(gold);
       if (named || (searched && texts.some((t) => t.includes(`"name":"${gold}"`)))) {
         yield { kind: 'toolCall', callId: 'c-gold', name: gold, input: {} };
         return;
@@ -85,7 +86,7 @@ export const benchToolModesCommand: CliCommand = {
         const run = await service.startRun();
         try {
           await applyModelDeferral(run, service.config.toolSearch, { id: 'bench', maxInputTokens: contextWindow, countTokens }, cache, new Set(['tool_invoke']));
-          const names = run.promptBlocks().find((b) => b.startsWith('<available_deferred_tools>')) ?? '';
+          const names = run.promptBlocks().find((b) => b.startsWith(openTag('available_deferred_tools'))) ?? '';
           namesTokens += await countTokens(names);
           const gold = q.gold[0]!;
           let executed = false;

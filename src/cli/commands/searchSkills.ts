@@ -1,6 +1,6 @@
 import { escapeForLine } from '../../core/platform/lineText';
 import type { CliCommand } from '../cliCommand';
-import { cliSkillService, packsFromDirs, parseFtsFlag, parseSkillArgs } from './skillCliSupport';
+import { cliSkillService, loadPacksReportingErrors, parseFtsFlag, parseSkillArgs } from './skillCliSupport';
 
 export const searchSkillsCommand: CliCommand = {
   path: ['search', 'skills'],
@@ -20,8 +20,7 @@ export const searchSkillsCommand: CliCommand = {
     const limit = Number(parsed.flags.get('limit') ?? 8);
     const searchType = String(parsed.flags.get('search-type') ?? 'fts');
     const service = await cliSkillService(parseFtsFlag(parsed.flags.get('engine')));
-    const summary = await service.loadPacks(packsFromDirs(parsed.packs));
-    for (const problem of summary.problems.filter((p) => p.severity === 'error')) io.stderr(`${escapeForLine(problem.file)}:${problem.line}:${problem.column}: error: ${escapeForLine(problem.message)}\n`);
+    await loadPacksReportingErrors(service, parsed.packs, io);
     const output = await service.search({ query, search_type: searchType, limit }, { includeWorkspacePacks: true });
     if (parsed.flags.has('json')) {
       io.stdout(`${JSON.stringify({ ...output, engine: service.fts }, null, 2)}\n`);

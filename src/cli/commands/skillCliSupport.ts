@@ -9,6 +9,8 @@ import type { FtsEngine } from '../../core/sql/sqlEngine';
 import { createSkillService } from '../../core/skills/skillService';
 import type { SkillService } from '../../core/skills/skillService';
 import type { ResolvedSkillPack } from '../../core/skills/packs/skillPackSources';
+import type { CliIo } from '../cliCommand';
+import { escapeForLine } from '../../core/platform/lineText';
 
 /** Shared plumbing of the skill CLI commands (argument parsing, an in-memory service over packs). */
 
@@ -48,6 +50,12 @@ export function packsFromDirs(dirs: readonly string[]): ResolvedSkillPack[] {
       updateExistingPackSkills: true, pinnedSkillNames: [], source: 'settings', workspace: false, optional: false,
     } satisfies ResolvedSkillPack;
   });
+}
+
+/** Loads pack folders into the service, printing each file's errors (file:line:column) on stderr. */
+export async function loadPacksReportingErrors(service: SkillService, dirs: readonly string[], io: CliIo): Promise<void> {
+  const summary = await service.loadPacks(packsFromDirs(dirs));
+  for (const problem of summary.problems.filter((p) => p.severity === 'error')) io.stderr(`${escapeForLine(problem.file)}:${problem.line}:${problem.column}: error: ${escapeForLine(problem.message)}\n`);
 }
 
 export function parseFtsFlag(value: string | true | undefined): FtsEngine[] | undefined {

@@ -127,6 +127,8 @@ export const skillsConfigSchema = z.object({
     .describe('Token budget for skills injected before a request (pre-flight), pinned skills included: pinned skills are fitted first, relevant ones get the rest, and what does not fit is named in the response.'),
   topK: z.number().int().min(0).max(20).default(3)
     .describe('How many relevant skills pre-flight injection considers.'),
+  minRelevance: z.number().min(0).max(1).default(0.25)
+    .describe('Pre-flight injects a skill only when its absolute relevance to the request reaches this (0–1: the share of the request\'s words, weighted by how rare they are, that the skill\'s name, title, trigger, description or tags contain; words only in its body count a quarter). Below it nothing is injected: the skill directory still lists names and pinned skills always apply. 0 = inject the best matches whatever they are.'),
   summarize: z.boolean().default(false)
     .describe('When pre-flight skills do not fit `#toolshed.skills.maxTokens#` even after structured compression, ask the request\'s model to condense them (redacted and tool-gated again, within the same budget); on any failure the structured result is used.'),
   redactPii: z.boolean().default(true)
@@ -143,9 +145,13 @@ export const skillsConfigSchema = z.object({
     .describe('Additional skill packs: `{ name, path, format?, scopeMode?, enabled?, updateExistingPackSkills?, pinnedSkillNames? }`. Relative paths resolve against the workspace folder.'),
   directory: skillsDirectoryConfigSchema.default(skillsDirectoryConfigSchema.parse({})),
   selection: z.enum(['search', 'model', 'hybrid']).default('hybrid')
-    .describe('How @toolshed picks the active skills of a request: `search` (best matches), `model` (the request\'s model picks from every skill\'s name and description), or `hybrid` (search narrows to at most 30 candidates, the model picks). On any failure or timeout the search order is used.'),
+    .describe('How @toolshed picks the active skills of a request: `search` (the best matches that pass `#toolshed.skills.minRelevance#`), `model` (a model picks from every skill\'s name and description on every request), or `hybrid` (search narrows to at most 30 candidates that pass `#toolshed.skills.minRelevance#`; a model is asked only when the best is below `#toolshed.skills.askModelBelowRelevance#` or more than `#toolshed.skills.maxActive#` are about as relevant). On any failure or timeout the search order is used, without the candidates the model was asked to confirm.'),
   maxActive: z.number().int().min(0).max(10).default(3)
     .describe('At most this many skills are active (loaded in full) per @toolshed request. Pinned skills take the first slots and are always included.'),
+  askModelBelowRelevance: z.number().min(0).max(1).default(0.45)
+    .describe('With `#toolshed.skills.selection#` `hybrid`: when the best skill that passed `#toolshed.skills.minRelevance#` is below this absolute relevance, the model confirms it or picks none (one short request). At or above it the search answer is used without a model request, unless more skills than `#toolshed.skills.maxActive#` are about as relevant. 0 = ask only for close candidates.'),
+  selectionModel: z.enum(['smaller', 'request']).default('smaller')
+    .describe('Which model chooses the active skills when `#toolshed.skills.selection#` asks one: `smaller` uses a small model of the same vendor as the request\'s model (a name with mini, nano, haiku, flash, lite or small) when one is available, else the request\'s model; `request` always uses the request\'s model. The footer names the model and what the choice cost.'),
   selectionTimeoutMs: z.number().int().min(100).max(60000).default(5000)
     .describe('How long the model may take to pick the active skills before the search order is used.'),
   scriptTimeoutMs: z.number().int().min(1000).max(600000).default(30000)

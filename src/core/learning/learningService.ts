@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { LearningConfig } from '../config/settingsSchema';
 import type { Clock, EventSink, Logger } from '../platform/ports';
+import { renderPromptBlock } from '../privacy/promptBlocks';
+import { isSecretShapedName } from '../privacy/redaction';
 import type { SkillScoreAdjuster } from '../skills/skillQueries';
 import { daysSince, decayFactor, STALE_DECAY } from './feedback/decay';
 import { depersonalize } from './extraction/depersonalize';
@@ -18,7 +20,8 @@ import { exportLearnedSnapshot, importLearnedSnapshot } from './snapshot/snapsho
 import type { ImportReport, SnapshotStores } from './snapshot/snapshotTransfer';
 import type { FeedbackCounters, LearningStore, Proposal } from './learningStore';
 import { recordTurnFailures } from './feedback/failureTracker';
-import { isRelevantWarning, negativeCandidate, renderWarnings } from './feedback/negativeLessons';
+import { isRelevantWarning, negativeCandidate, renderWarnings, UnknownToolReportError } from './feedback/negativeLessons';
+export { UnknownToolReportError } from './feedback/negativeLessons';
 import { createScoreAdjuster } from './feedback/scoreAdjuster';
 import type { ApprovedSkillFacts } from './feedback/scoreAdjuster';
 import { extractTraceCandidate } from './extraction/traceExtractor';
@@ -43,12 +46,14 @@ export interface LearningServiceDeps {
   /** False in an untrusted workspace: learning is then off whatever the setting says. */
   trusted: () => boolean;
   personal: () => PersonalContext;
-  /** Scope a learned skill is stored in (project by default). */
-  scope: () => { projectId?: string };
+  /** Scope a learned skill is stored in (project by default); `tenantId` is this window's tenant, if any. */
+  scope: () => { projectId?: string; tenantId?: string };
   clock: Clock;
   events: EventSink;
   logger: Logger;
   fileExists(relativePath: string): boolean;
+  /** Whether a tool of this exact name exists here (a failure report must name one). */
+  knownTool(name: string): boolean;
   frameFacts(name: string): { domain: string; frames: readonly string[] } | undefined;
 }
 
@@ -192,9 +197,15 @@ export class LearningService {
     return this.deps.store.jobs().length;
   }
 
-  /** A proposal from an explicit failure report (`skill_report_failure`). */
+  /**
+   * A proposal from an explicit failure report (`skill_report_failure`). The tool is free text a
+   * model chose, and it becomes a lesson's title, trigger, steps and name: it must be the exact
+   * name of a tool that exists here and nothing redaction would touch, else the report is refused
+   * (UnknownToolReportError) without echoing it.
+   */
   async reportFailure(input: { tool: string; error: string; note?: string }, sessionId: string): Promise<Proposal | undefined> {
     if (!this.enabled) return undefined;
+    if (isSecretShapedName(input.tool) || this.clean(input.tool) !== input.tool || !this.deps.knownTool(input.tool)) throw new UnknownToolReportError();
     const error = this.clean(input.error);
     const signature = failureSignature(input.tool, error);
     this.deps.store.recordFailure({ key: signature.key, tool: signature.tool, error_class: signature.errorClass, message: signature.message, last_turn: '', keywords: [], recovery: '' }, `report:${sessionId}:${this.deps.clock.now()}`);
@@ -260,7 +271,7 @@ export class LearningService {
    * nothing changed, for a snapshot it refuses.
    */
   async importSnapshot(bytes: Uint8Array, options: { dryRun?: boolean } = {}): Promise<ImportReport> {
-    const report = await importLearnedSnapshot(this.snapshotStores(), bytes, { projectId: this.deps.scope().projectId, dryRun: options.dryRun });
+    const report = await importLearnedSnapshot(this.snapshotStores(), bytes, { projectId: this.deps.scope().projectId, tenantId: this.deps.scope().tenantId ?? '', dryRun: options.dryRun });
     if (options.dryRun) return report;
     for (const counters of this.deps.store.allCounters()) this.counterCache.set(counters.name, counters);
     for (const proposal of this.deps.store.proposals('approved', 'positive')) this.rememberApproved(proposal);
@@ -325,7 +336,7 @@ export class LearningService {
         notes.push(`- \`${name}\` was learned from use and last confirmed ${daysSince(validated, now)} days ago: check that its steps still apply before following them.`);
       }
     }
-    return notes.length ? `<skill_staleness>\n${notes.join('\n')}\n</skill_staleness>` : '';
+    return notes.length ? renderPromptBlock('skill_staleness', notes) : '';
   }
 
   /** The adjuster applies only while learning is on (off = relevance as before). */

@@ -23,3 +23,23 @@ export function noModelAnswer(requested: ModelLabel | undefined): string {
     'Meanwhile `/tools`, `/skills`, `/skill <name>` and `/search <words>` work without a model.',
   ].join('\n\n');
 }
+
+export interface ModelTraits extends ModelLabel {
+  id: string;
+  family: string;
+}
+
+/** Words vendors use for their small, cheap models (gpt-4o-mini, claude-3-5-haiku, gemini-flash, …). */
+const SMALL_MODEL_WORDS = new Set(['mini', 'nano', 'haiku', 'flash', 'lite', 'small', 'tiny']);
+const isSmall = (model: ModelTraits) => `${model.family} ${model.id} ${model.name}`.toLowerCase().split(/[^a-z0-9]+/).some((word) => SMALL_MODEL_WORDS.has(word));
+
+/**
+ * A smaller model of the request model's vendor to choose the active skills with (a short,
+ * closed-list answer a small model gives as well, at a fraction of the cost), or undefined when
+ * the request's model is small itself or its vendor offers no small one. Among several, the
+ * one listed first.
+ */
+export function smallerSibling<T extends ModelTraits>(requested: ModelTraits, available: readonly T[]): T | undefined {
+  if (isSmall(requested)) return undefined;
+  return available.find((model) => model.vendor === requested.vendor && model.id !== requested.id && isSmall(model));
+}

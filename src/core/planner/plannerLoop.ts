@@ -65,6 +65,8 @@ export interface TokenReport {
   injectedSkillTokens: number;
   /** Tokens of the active-skill selection call to the model (prompt + answer; 0 when not asked). */
   selectionTokens: number;
+  /** The model that chose the active skills (when one was asked and its name is known). */
+  selectionModel?: string;
   /** Tool definitions sent, summed over every round (a tool sent in 3 rounds counts 3 times). */
   toolsSent: number;
   /** Tools the run may use (what one round would send without deferral). */
@@ -137,6 +139,7 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
     allToolDefinitionTokens: 0,
     injectedSkillTokens: await model.countTokens(joinBlocks([preflight.pinnedBlock, preflight.relevantBlock])),
     selectionTokens: preflight.selectionTokens ?? 0,
+    ...(preflight.selectionModel ? { selectionModel: preflight.selectionModel } : {}),
     toolsSent: 0,
     toolsAvailable: allTools.length,
     perRound: [],

@@ -42,6 +42,8 @@ export interface SkillUse {
   path?: string;
   /** Why it is active: `pinned`, `chosen by the model` or `best match` (absent for skill_get). */
   reason?: string;
+  /** Absolute relevance to the request in [0, 1] (pre-flight matches; absent for pinned skills and skill_get). */
+  relevance?: number;
 }
 
 export interface PreflightSkills {
@@ -52,6 +54,8 @@ export interface PreflightSkills {
   omitted: string[];
   /** Tokens of the active-skill selection call to the model (`model` / `hybrid`; absent otherwise). */
   selectionTokens?: number;
+  /** The model that chose the active skills, when one was asked (named in the footer). */
+  selectionModel?: string;
   /** Shown to the user when the model's choice of skills was not used (fallback to search order). */
   note?: string;
   /** Tools the injected skills name that the run may use, pinned skills' first (never a denied or hidden one). */

@@ -28,7 +28,8 @@ export function responseFooterLines(input: FooterInput): string[] {
   const preActivated = preActivationLine(input.tokens);
   if (preActivated && input.stoppedBecause !== 'cancelled') lines.push(preActivated);
   if (input.tokens.selectionTokens > 0 && input.stoppedBecause !== 'cancelled') {
-    lines.push(`_Choosing the active skills cost ${number(input.tokens.selectionTokens)} tokens (setting \`toolshed.skills.selection\`)._`);
+    const by = input.tokens.selectionModel ? ` with ${input.tokens.selectionModel}` : '';
+    lines.push(`_Choosing the active skills${by} cost ${number(input.tokens.selectionTokens)} tokens (setting \`toolshed.skills.selection\`)._`);
   }
   return lines;
 }
@@ -73,7 +74,7 @@ export function preActivationLine(tokens: TokenReport): string | undefined {
 }
 
 /** Footer sentences this module writes, recognised at the start of a line. */
-const FOOTER_LINE = /^_(?:Toolshed sent |Stopped after \d+ rounds |Tool search: |Choosing the active skills cost |Pre-activated \d+ tools? named by the skills ).*_\s*$/;
+const FOOTER_LINE = /^_(?:Toolshed sent |Stopped after \d+ rounds |Tool search: |Choosing the active skills (?:with .+ )?cost |Pre-activated \d+ tools? named by the skills ).*_\s*$/;
 
 /** An answer's Markdown without the footer lines (for history recorded before answers were kept apart). */
 export function withoutFooter(markdown: string): string {

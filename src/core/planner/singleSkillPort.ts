@@ -1,3 +1,4 @@
+import { renderPromptBlock } from '../privacy/promptBlocks';
 import type { SkillRequestContext, SkillService } from '../skills/skillService';
 import {
   buildSkillListing, orderSkillListing, parseSkillToolInput, SKILL_TOOL_CONTENT_MAX_TOKENS, SKILL_TOOL_NAME,
@@ -158,8 +159,6 @@ export function skillToolsHiddenFromLoop(style: 'discovery' | 'single' | 'both')
   return style === 'single' ? [...SKILL_DISCOVERY_TOOL_NAMES] : [];
 }
 
-const SINGLE_SKILL_PROMPT = [
-  '<skill_tool>',
+const SINGLE_SKILL_PROMPT = renderPromptBlock('skill_tool', [
   'The `skill` tool lists the skills (vetted playbooks) available here. When one fits the request, call `skill` with its exact name and follow what it returns.',
-  '</skill_tool>',
-].join('\n');
+]);

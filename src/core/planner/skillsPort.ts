@@ -1,3 +1,4 @@
+import { closeTag, openTag } from '../privacy/promptBlocks';
 import { ZodError } from 'zod';
 import type { SkillRequestContext, SkillService } from '../skills/skillService';
 import { SKILL_DISCOVERY_PROMPT, SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME, SKILL_SEARCH_TOOL_NAME } from '../skills/skillToolSchemas';
@@ -27,8 +28,8 @@ const SKILL_TOOLS = new Set([SKILL_SEARCH_TOOL_NAME, SKILL_GET_TOOL_NAME, SKILL_
 const MAX_PINNED = 10;
 /** skill_get's smallest budget (its input schema). */
 const MIN_GET_TOKENS = 200;
-const PINNED_OPEN = '<pinned_skills>\nThe user pinned these skills for this conversation; follow them when they apply.\n';
-const PINNED_CLOSE = '\n</pinned_skills>';
+const PINNED_OPEN = `${openTag('pinned_skills')}\nThe user pinned these skills for this conversation; follow them when they apply.\n`;
+const PINNED_CLOSE = `\n${closeTag('pinned_skills')}`;
 
 /**
  * The planner's skills port over the skill service, bound to one request's context (scope,
@@ -64,7 +65,7 @@ export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContex
   }
 
   /** Relevant skills (pinned ones excluded) within `limit` exact tokens. */
-  async function fitRelevant(prompt: string, limit: number, exclude: readonly string[], topK: number): Promise<{ block: string; names: string[]; omitted: string[]; siblings?: string[]; suggested?: string[] }> {
+  async function fitRelevant(prompt: string, limit: number, exclude: readonly string[], topK: number): Promise<{ block: string; names: string[]; omitted: string[]; siblings?: string[]; suggested?: string[]; relevance?: Record<string, number> }> {
     let budget = limit;
     let omitted: string[] = [];
     // The first attempt runs even without room, so the skills that did not fit are known.
@@ -74,7 +75,7 @@ export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContex
       const result = await service.getRelevant({ task: prompt, top_k: topK, max_tokens: budget, exclude, summarize }, ctx);
       if (!result.text) return { block: '', names: [], omitted: result.omitted };
       const exact = await options.countTokens(result.text);
-      if (exact <= limit) return { block: result.text, names: result.skills, omitted: result.omitted, siblings: result.cluster_siblings, suggested: result.suggested_tools };
+      if (exact <= limit) return { block: result.text, names: result.skills, omitted: result.omitted, siblings: result.cluster_siblings, suggested: result.suggested_tools, relevance: result.relevance };
       omitted = [...result.skills, ...result.omitted];
       budget = Math.floor(((budget * limit) / exact) * 0.9);
     }
@@ -94,7 +95,7 @@ export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContex
       if (options.selection) {
         // The request's model chooses the active skills; pinned ones keep their slots.
         const active = await activeSkillsPreflight(service, ctx, prompt, { ...options.selection, pinnedNames: options.pinnedNames, maxTokens: remaining, countTokens: options.countTokens });
-        return { pinnedBlock: pinned.block, relevantBlock: active.block, used: [...pinnedUses, ...active.used], omitted, selectionTokens: active.selectionTokens, note: active.note, suggestedTools: mergeNames(pinned.suggested, active.suggestedTools) };
+        return { pinnedBlock: pinned.block, relevantBlock: active.block, used: [...pinnedUses, ...active.used], omitted, selectionTokens: active.selectionTokens, selectionModel: active.selectionModel, note: active.note, suggestedTools: mergeNames(pinned.suggested, active.suggestedTools) };
       }
       // toolshed.skills.maxActive caps the active skills, pinned included.
       const topK = options.maxActive === undefined ? options.topK : Math.min(options.topK, Math.max(0, options.maxActive - pinned.names.length));
@@ -103,7 +104,7 @@ export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContex
       return {
         pinnedBlock: pinned.block,
         relevantBlock: relevant.block,
-        used: [...pinnedUses, ...uses(relevant.names.filter((n) => !siblings.has(n)), 'best match'), ...uses(relevant.names.filter((n) => siblings.has(n)), 'same cluster')],
+        used: [...pinnedUses, ...withRelevance(uses(relevant.names.filter((n) => !siblings.has(n)), 'best match'), relevant.relevance), ...uses(relevant.names.filter((n) => siblings.has(n)), 'same cluster')],
         omitted: [...omitted, ...relevant.omitted],
         suggestedTools: mergeNames(pinned.suggested, relevant.suggested),
       };
@@ -128,6 +129,11 @@ export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContex
       }
     },
   };
+}
+
+/** Pre-flight matches with their absolute relevance (cluster siblings have none of their own). */
+function withRelevance(used: SkillUse[], relevance: Readonly<Record<string, number>> = {}): SkillUse[] {
+  return used.map((use) => (relevance[use.name] === undefined ? use : { ...use, relevance: relevance[use.name] }));
 }
 
 /** Names of both lists, first list first, without repeats. */

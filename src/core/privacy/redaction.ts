@@ -33,15 +33,17 @@ const EMAIL = /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2
 const NOT_PERSONAL_EMAIL = /^(git|noreply|no-reply)@/i;
 
 /**
- * Phone numbers: an international `+CC …` number, or a North-American `(555) 123-4567` /
- * `555-123-4567` / `555.123.4567`. Plain digit runs, dates (2024-01-15), versions (1.2.3),
- * times and signed decimal coordinates (+48.8566) are deliberately not matched.
+ * Phone numbers: an international `+CC …` number, a North-American `(555) 123-4567` /
+ * `555-123-4567` / `555.123.4567`, or a UK number in national form grouped as the UK writes
+ * them (`020 7946 0958`, `0161 496 0000`, `01632 960 001`, `07700 900123`). Plain digit runs,
+ * dates (2024-01-15), versions (1.2.3), times, other groupings of numbers (`012 345 678`) and
+ * signed decimal coordinates (+48.8566) are deliberately not matched.
  */
-const PHONE = /(?<![\w.+/-])(?:\+\d{1,3}[\s.-]?(?:\(\d{1,4}\)[\s.-]?)?\d{1,4}(?:[\s.-]?\d{2,4}){2,4}|\(\d{3}\)\s?\d{3}[\s.-]\d{4}|\d{3}[.-]\d{3}[.-]\d{4})(?![\w.-]*\d)/g;
+const PHONE = /(?<![\w.+/-])(?:\+\d{1,3}[\s.-]?(?:\(\d{1,4}\)[\s.-]?)?\d{1,4}(?:[\s.-]?\d{2,4}){2,4}|\(\d{3}\)\s?\d{3}[\s.-]\d{4}|\d{3}[.-]\d{3}[.-]\d{4}|\(?0[1-9]\d\)?[ -]\d{4}[ -]\d{4}|\(?0[1-9]\d{2}\)?[ -]\d{3}[ -]\d{4}|\(?0[1-9]\d{3}\)?[ -](?:\d{6}|\d{3}[ -]\d{3}))(?![\w.-]*\d)/g;
 const COORDINATE = /^\+\d{1,3}\.\d+$/;
 
 /** Cheap pre-check: text without any of these cannot match a rule (most skill sentences). */
-const MAYBE_SENSITIVE = /[@:=]|\d{3}|\+\d|-----BEGIN|\b(?:gh[pousr]_|github_pat_|sk[-_]|rk_|pk_|xox|xapp-|whsec_|AKIA|ASIA|ABIA|ACCA|AIza|eyJ|glpat-|npm_|hf_|SG\.|SK[0-9a-f]|key-|Bearer|Token|Basic)|pass|pwd|secret|token|key|credential|\s-[pau]|--(?:user|pass)/i;
+const MAYBE_SENSITIVE = /[@:=]|\d{3}|\+\d|-----BEGIN|\b(?:MII|MIG|MHcCAQEE|MC4CAQAw|b3BlbnNzaC|gh[pousr]_|github_pat_|sk[-_]|rk_|pk_|xox|xapp-|whsec_|AKIA|ASIA|ABIA|ACCA|AIza|eyJ|glpat-|npm_|hf_|SG\.|SK[0-9a-f]|key-|Bearer|Token|Basic)|pass|pwd|secret|token|key|credential|\s-[pau]|--(?:user|pass)/i;
 
 /** Redacts `text`; returns it unchanged when nothing matched. */
 export function redact(text: string): string {
@@ -138,3 +140,16 @@ function isPlaceholder(value: string): boolean {
     || value.includes(REDACTED_TOKEN);
 }
 
+const UUID_IN_NAME = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+
+/**
+ * Whether a name that should be an identifier (an argument key, a tool name) is itself data a
+ * user would not want kept: a secret or personal value redaction recognises, a token-like run, a
+ * UUID, or a segment of 16+ characters switching between letters and digits at least six times
+ * (hex ids, map keys that are keys of something else). Field names are words (`repo`,
+ * `max_results`, `sha256Checksum`), so they pass.
+ */
+export function isSecretShapedName(name: string): boolean {
+  if (redact(name) !== name || looksLikeToken(name) || UUID_IN_NAME.test(name)) return true;
+  return name.split(/[._-]+/).some((segment) => segment.length >= 16 && (segment.match(/[A-Za-z]\d|\d[A-Za-z]/g)?.length ?? 0) >= 6);
+}

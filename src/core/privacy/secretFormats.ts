@@ -18,6 +18,8 @@ export interface SecretRule {
 
 const token = () => REDACTED_TOKEN;
 
+const AWS_KEY_ID = /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/;
+
 /** Replaces the first non-empty capture (the value) inside the match, keeping the rest. */
 function valueOnly(match: string, ...groups: unknown[]): string {
   const value = groups.find((g): g is string => typeof g === 'string' && g.length > 0);
@@ -35,12 +37,27 @@ export const SECRET_FORMAT_RULES: readonly SecretRule[] = [
     pattern: /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?|PGP MESSAGE)-----[\s\S]*?(?:-----END \1-----|$)/g,
     replace: token,
   },
+  // A key body whose BEGIN line is elsewhere (another step, a cut): DER private keys open with a
+  // version number right after their length, which certificates and public keys do not.
+  {
+    name: 'private-key-body',
+    pattern: /(?<![A-Za-z0-9+/])(?:MII[A-Za-z0-9+/]{2}[AQgw]IBA(?:AK|DAN)|MII[A-Za-z0-9+/]{5}BgkqhkiG9w0BBQ0w|MIG[A-Za-z0-9+/]AgEA|MHcCAQEE|MC4CAQAw|b3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/=]*(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/=]{16,})*(?:\s*-----END [A-Z0-9 ]*PRIVATE KEY-----)?/g,
+    replace: token,
+  },
   { name: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, replace: token },
   { name: 'github', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})\b/g, replace: token },
   { name: 'anthropic/openai', pattern: /\bsk-(?:ant-(?:api|admin)\d{2}-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, replace: token },
   { name: 'stripe', pattern: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}\b/g, replace: token },
   // Webhook signing secrets carry their prefix, so they need no "secret:" context.
   { name: 'webhook-signing-secret', pattern: /\bwhsec_[A-Za-z0-9+/=]{20,}/g, replace: token },
+  // An AWS secret access key has no prefix of its own: 40 base64 characters, recognised in a
+  // text that also holds an access key id (the pair is printed together, often a line apart).
+  // Before 'aws-access-key', which replaces the id this rule looks for.
+  {
+    name: 'aws-secret-beside-key-id',
+    pattern: /(?<![A-Za-z0-9+/=])(?=[A-Za-z0-9+/]{0,39}[A-Z])(?=[A-Za-z0-9+/]{0,39}[a-z])(?=[A-Za-z0-9+/]{0,39}\d)[A-Za-z0-9+/]{40}(?![A-Za-z0-9+/=])/g,
+    replace: (match: string, ...rest: unknown[]) => (AWS_KEY_ID.test(String(rest[rest.length - 1])) ? REDACTED_TOKEN : match),
+  },
   { name: 'aws-access-key', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g, replace: token },
   { name: 'slack', pattern: /\b(?:xox[abposre](?:\.xox[abpe])?-|xapp-\d-)[A-Za-z0-9-]{10,}/g, replace: token },
   { name: 'slack-webhook', pattern: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/]+/g, replace: token },

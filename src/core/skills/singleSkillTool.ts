@@ -1,3 +1,5 @@
+import { closeTag, openTag } from '../privacy/promptBlocks';
+
 /**
  * The single `skill` tool (toolStyle `single` | `both`): one tool whose description lists the
  * skills a run may see as `<skills><skill name="…">description</skill>…</skills>` and whose one
@@ -86,9 +88,9 @@ export async function buildSkillListing(ordered: readonly SkillListingEntry[], t
 export function renderSkillListing(entries: readonly SkillListingEntry[], total: number): string {
   const lines = [
     'Load a skill — a short, vetted playbook (trigger → steps → pitfalls) for a task in this workspace — and follow it. Call this with the exact name of a listed skill when one fits the request; the answer is the skill\'s full content.',
-    '<skills>',
-    ...entries.map((entry) => `<skill name="${escapeXml(entry.name)}">${escapeXml(shorten(entry.description, ENTRY_DESCRIPTION_MAX_CHARS))}</skill>`),
-    '</skills>',
+    openTag('skills'),
+    ...entries.map((entry) => `<skill name="${escapeXml(entry.name)}">${escapeXml(shorten(entry.description, ENTRY_DESCRIPTION_MAX_CHARS))}${closeTag('skill')}`),
+    closeTag('skills'),
   ];
   const omitted = total - entries.length;
   if (omitted > 0) {

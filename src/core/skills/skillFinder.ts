@@ -18,7 +18,10 @@ export interface ScoredSkill {
   title: string;
   trigger: string;
   task_type: string;
+  /** Relative to this response (min-max over the hits; the skill_search contract). */
   score: number;
+  /** Absolute relevance in [0, 1], comparable across requests (absent for a regex query). */
+  relevance?: number;
 }
 
 /** Re-ranks full-text hits (learning's score adjuster bound to one request); may leave some out. */
@@ -37,7 +40,7 @@ export class SkillFinder {
     const store = this.deps.store;
     if (requested === 'exact') {
       const records = store.byNames([query.trim()], filter);
-      return { hits: records.map((r) => ({ name: r.name, title: r.title, trigger: r.trigger, task_type: r.task_type, score: EXACT_SCORE })), effective: 'exact' };
+      return { hits: records.map((r) => ({ name: r.name, title: r.title, trigger: r.trigger, task_type: r.task_type, score: EXACT_SCORE, relevance: 1 })), effective: 'exact' };
     }
     if (requested === 'regex') {
       const compiled = compileSafeRegex(query);
@@ -50,10 +53,10 @@ export class SkillFinder {
       const hits = store.searchFts(query, filter, adjust ? Math.max(limit * 3, limit + 10) : limit);
       if (!adjust) {
         const scores = normalizeBm25(hits.map((h) => h.relevance));
-        return { hits: hits.map((h, i) => ({ name: h.name, title: h.title, trigger: h.trigger, task_type: h.task_type, score: scores[i] ?? 0 })), effective: 'fts' };
+        return { hits: hits.map((h, i) => ({ name: h.name, title: h.title, trigger: h.trigger, task_type: h.task_type, score: scores[i] ?? 0, relevance: h.absolute })), effective: 'fts' };
       }
       // Adjustments (±0.1/0.2, × decay) apply on the absolute relevance scale, then min-max as usual.
-      const scored = hits.map((h) => ({ name: h.name, title: h.title, trigger: h.trigger, task_type: h.task_type, score: boundedRelevance(h.relevance) }));
+      const scored = hits.map((h) => ({ name: h.name, title: h.title, trigger: h.trigger, task_type: h.task_type, score: boundedRelevance(h.relevance), relevance: h.absolute }));
       const byName = new Map(scored.map((h) => [h.name, h]));
       const adjusted = adjust(scored, query).filter((a) => byName.has(a.name)).sort((a, b) => b.score - a.score).slice(0, limit);
       const scores = minMax(adjusted.map((a) => a.score));
@@ -79,7 +82,9 @@ export class SkillFinder {
       if (score === 0) continue;
       const haystack = `${row.name} ${row.title} ${row.trigger} ${row.tags}`.toLowerCase();
       const tieBreak = words ? words.filter((w) => haystack.includes(w)).length : 0;
-      scored.push({ name: row.name, title: row.title, trigger: row.trigger, task_type: row.task_type, score, tieBreak });
+      // Without full-text statistics every query word weighs the same in absolute relevance.
+      const relevance = words ? tieBreak / words.length : undefined;
+      scored.push({ name: row.name, title: row.title, trigger: row.trigger, task_type: row.task_type, score, tieBreak, ...(relevance === undefined ? {} : { relevance }) });
     }
     scored.sort((a, b) => b.score - a.score || b.tieBreak - a.tieBreak || a.name.length - b.name.length || (a.name < b.name ? -1 : 1));
     return scored.slice(0, limit).map(({ tieBreak: _t, ...hit }) => hit);

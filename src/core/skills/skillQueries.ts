@@ -3,21 +3,22 @@ import type { SkillsConfig, TaskType } from '../config/settingsSchema';
 import { hiddenSkillReason } from '../trust/restrictedMode';
 import type { Clock, EventSink, TokenCounter } from '../platform/ports';
 import { redact } from '../privacy/redaction';
+import { neutralizeBlockTags, renderPromptBlock } from '../privacy/promptBlocks';
 import { SkillFinder } from './skillFinder';
 import type { HitAdjuster } from './skillFinder';
-import { declaredToolNames, INJECTION_WRAPPER, makeSafe, RAW_WRAPPER, renderWithinBudget } from './render/skillRendering';
-import type { SafeSkill } from './render/skillRendering';
+import { declaredToolNames, INJECTION_WRAPPER, makeSafe, RAW_WRAPPER, renderWithinBudget, structuredSkill } from './render/skillRendering';
 import { summarizeWithinBudget } from './render/modelSummary';
-import type { SkillSummarizer } from './render/modelSummary';
 import type { SkillRecord } from './skillSchema';
 import type { SkillStore, StoreFilter } from './store/skillStore';
 import { skillGetInputSchema, skillListInputSchema, skillSearchInputSchema } from './skillToolSchemas';
 import type { SkillGetOutput, SkillListOutput, SkillSearchOutput, SkillSearchType } from './skillToolSchemas';
-import { ToolReferenceGate } from './render/toolReferenceGate';
+import { ToolReferenceGate, type ToolGate } from './render/toolReferenceGate';
 import { suggestedTools } from './suggestedTools';
 import { expandWithCluster } from './clusterExpansion';
+import { passingGate } from './relevantSkills';
+import type { RelevantRequest, RelevantResult, SelectionCandidateRow } from './relevantSkills';
+import { nativeSkillReason } from './packs/nativeAgentSkills';
 import type { ClusterExpansionDeps } from './clusterExpansion';
-import type { ToolGate } from './render/toolReferenceGate';
 
 /**
  * The model-facing operations: `skill_search`, `skill_get`, `skill_list`, the bounded
@@ -39,6 +40,11 @@ export interface SkillRequestContext {
   pinnedNames?: readonly string[];
   /** The request's frame (the chat command), for the score adjuster's frame boost. */
   frame?: string;
+  /**
+   * Agent mode only: SKILL.md skills VS Code's own agent skills already offer there. They are
+   * left out of every answer (`skill_get` says where they are); @toolshed never sets it.
+   */
+  nativeSkillNames?: ReadonlySet<string>;
 }
 
 /**
@@ -63,34 +69,6 @@ export interface DirectoryResult {
   text: string;
   entries: DirectoryEntry[];
   count: number;
-}
-
-export interface RelevantRequest {
-  task: string;
-  top_k?: number;
-  max_tokens?: number;
-  task_type?: TaskType;
-  /** Skills already in the prompt (pinned): neither injected again nor counted. */
-  exclude?: readonly string[];
-  /** `toolshed.skills.summarize`: condenses what structured compression had to cut (falls back on any failure). */
-  summarize?: SkillSummarizer;
-}
-
-export interface RelevantResult {
-  /** Injection block for the system prompt ('' when nothing relevant or disabled). */
-  text: string;
-  skills: string[];
-  top_k_used: number;
-  raw_tokens_est: number;
-  final_tokens_est: number;
-  was_summarized: boolean;
-  search_type: SkillSearchType | 'none';
-  /** Relevant skills that did not fit the budget (gated names). */
-  omitted: string[];
-  /** Skills added as cluster siblings of a top match (part of `skills`; toolshed.skills.clusterExpansion). */
-  cluster_siblings: string[];
-  /** Tools the injected skills name that this run may use (never a denied or hidden one). */
-  suggested_tools: string[];
 }
 
 export interface QueryDeps {
@@ -126,7 +104,7 @@ export class SkillQueries {
     // Logged like every output: redacted and tool-gated (a query may hold a secret or a denied name).
     this.deps.events.emit({ type: 'skill_search_query', payload: { query: gate.text(redact(input.query)), requested_search_type: input.search_type, effective_search_type: effective, results_count: hits.length } });
     const output: SkillSearchOutput = {
-      skills: hits.map((hit) => ({ name: clean(hit.name), title: clean(hit.title), trigger: this.cleanShort(hit.trigger, 300, gate), task_type: hit.task_type, score: hit.score })),
+      skills: hits.map((hit) => ({ name: clean(hit.name), title: clean(hit.title), trigger: this.cleanShort(hit.trigger, 300, gate), task_type: hit.task_type, score: hit.score, ...(hit.relevance === undefined ? {} : { relevance: hit.relevance }) })),
       query: clean(input.query),
       search_type: effective,
     };
@@ -153,13 +131,14 @@ export class SkillQueries {
       else if (record && record.status === 'active') found.push(record);
       else if (record) missing.push({ name: this.clean(name, gate), reason: this.clean(`inactive: ${record.status_reason}`, gate), suggestions: [] });
       else if (!ctx.includeWorkspacePacks && this.deps.store.get(name)?.workspace) missing.push({ name: this.clean(name, gate), reason: hiddenSkillReason(), suggestions: [] });
+      else if (ctx.nativeSkillNames?.has(name)) missing.push({ name: this.clean(name, gate), reason: nativeSkillReason(), suggestions: [] });
       else missing.push({ name: this.clean(name, gate), reason: 'unknown skill', suggestions: this.finder.closestNames(name, this.filter(ctx)).map((n) => this.clean(n, gate)) });
     }
     const safe = found.map((r) => makeSafe(r, { gate, redact: this.deps.config().redactPii }));
     const rendered = await renderWithinBudget(safe, input.max_tokens, this.deps.tokenCounter, input.format === 'injection' ? INJECTION_WRAPPER : RAW_WRAPPER, this.reSafe(found, gate));
     this.deps.store.recordUsage(rendered.included.map((i) => found[i.index]).filter((r): r is SkillRecord => r !== undefined), this.deps.clock.now());
     const output: SkillGetOutput = {
-      skills: rendered.included.map(({ view }) => structured(view)),
+      skills: rendered.included.map(({ view }) => structuredSkill(view)),
       formatted_context: rendered.text,
     };
     const suggested = suggestedTools(rendered.included.map((i) => found[i.index]).filter((r): r is SkillRecord => r !== undefined), gate);
@@ -227,7 +206,7 @@ export class SkillQueries {
       return `- ${fields.has('name') || !details ? e.name : ''}${fields.has('task_type') ? ` [${e.task_type}]` : ''}${details ? ` — ${details}` : ''}`;
     });
     const text = entries.length
-      ? ['<skill_directory>', 'Known skills (use skill_get by name; use skill_search for discovery):', ...lines, '</skill_directory>'].join('\n')
+      ? renderPromptBlock('skill_directory', ['Known skills (use skill_get by name; use skill_search for discovery):', ...lines])
       : '';
     this.deps.events.emit({ type: 'skill_directory_rendered', payload: { count: entries.length } });
     return { text, entries, count: entries.length };
@@ -238,11 +217,14 @@ export class SkillQueries {
     const config = this.deps.config();
     const topK = request.top_k ?? config.topK;
     const budget = request.max_tokens ?? config.maxTokens;
-    const none: RelevantResult = { text: '', skills: [], top_k_used: topK, raw_tokens_est: 0, final_tokens_est: 0, was_summarized: false, search_type: 'none', omitted: [], cluster_siblings: [], suggested_tools: [] };
+    const none: RelevantResult = { text: '', skills: [], top_k_used: topK, raw_tokens_est: 0, final_tokens_est: 0, was_summarized: false, search_type: 'none', omitted: [], cluster_siblings: [], suggested_tools: [], relevance: {} };
     if (!config.enabled || topK <= 0 || !request.task.trim()) return none;
     const filter = this.filter(ctx, { taskType: request.task_type, modelInvocableOnly: true });
     const excluded = new Set(request.exclude ?? []);
-    const { hits, effective } = this.finder.find(request.task.slice(0, 4000), 'fts', filter, topK + excluded.size, this.adjustFor(ctx));
+    const found = this.finder.find(request.task.slice(0, 4000), 'fts', filter, topK + excluded.size, this.adjustFor(ctx));
+    // Absolute relevance gate (toolshed.skills.minRelevance): below it nothing is injected.
+    const hits = passingGate(found.hits, config.minRelevance);
+    const effective = found.effective;
     const records = this.deps.store.byNames(hits.map((h) => h.name), filter);
     const byName = new Map(records.map((r) => [r.name, r]));
     let ordered = hits.map((h) => byName.get(h.name)).filter((r): r is SkillRecord => r !== undefined && !excluded.has(r.name)).slice(0, topK);
@@ -273,6 +255,7 @@ export class SkillQueries {
       omitted: safe.slice(kept).map((skill) => skill.name),
       cluster_siblings: expansion ? safe.slice(safe.length - expansion.added.length).map((skill) => skill.name) : [],
       suggested_tools: suggestedTools(ordered.slice(0, kept), gate),
+      relevance: Object.fromEntries(hits.map((h) => [h.name, h.relevance ?? 1])),
     };
     this.deps.events.emit({ type: 'skills_retrieved', payload: { skill_count: result.skills.length, top_k_used: topK, raw_tokens_est: result.raw_tokens_est, final_tokens_est: result.final_tokens_est, was_summarized: result.was_summarized } });
     return result;
@@ -296,30 +279,32 @@ export class SkillQueries {
   }
 
   /**
-   * Candidates for active-skill selection: names and one-line descriptions only (redacted,
-   * tool-gated), model-invocable skills in search order; `fillWithAll` appends every other
-   * such skill (most used first) up to `limit`, for the model-only selection mode.
+   * Candidates for active-skill selection: names, one-line descriptions (redacted, tool-gated)
+   * and absolute relevance of model-invocable skills in search order, below
+   * `toolshed.skills.minRelevance` left out; `fillWithAll` (model-only selection: the model sees
+   * every skill) keeps every search hit and appends every other skill (most used first) up to `limit`.
    */
-  async selectionCandidates(task: string, limit: number, ctx: SkillRequestContext, fillWithAll = false): Promise<Array<{ name: string; description: string }>> {
-    if (!this.deps.config().enabled || limit <= 0) return [];
+  async selectionCandidates(task: string, limit: number, ctx: SkillRequestContext, fillWithAll = false): Promise<SelectionCandidateRow[]> {
+    const config = this.deps.config();
+    if (!config.enabled || limit <= 0) return [];
     const filter = this.filter(ctx, { modelInvocableOnly: true });
-    const hits = task.trim() ? this.finder.find(task.slice(0, 4000), 'fts', filter, limit).hits : [];
-    const rows: Array<{ name: string; trigger: string; title: string }> = [...hits];
+    const found = task.trim() ? this.finder.find(task.slice(0, 4000), 'fts', filter, limit).hits : [];
+    const rows: Array<{ name: string; trigger: string; title: string; relevance?: number }> = fillWithAll ? [...found] : passingGate(found, config.minRelevance);
     if (fillWithAll && rows.length < limit) {
       const taken = new Set(rows.map((r) => r.name));
       for (const record of this.deps.store.top(filter, 'top', limit + taken.size)) {
         if (rows.length >= limit) break;
-        if (!taken.has(record.name)) rows.push(record);
+        if (!taken.has(record.name)) rows.push({ ...record, relevance: 0 });
       }
     }
     const gate = this.gate(ctx);
-    return rows.slice(0, limit).map((r) => ({ name: this.clean(r.name, gate), description: this.clean(shorten(r.trigger || r.title, 200), gate) }));
+    return rows.slice(0, limit).map((r) => ({ name: this.clean(r.name, gate), description: this.clean(shorten(r.trigger || r.title, 200), gate), relevance: r.relevance ?? 1 }));
   }
 
   // ── internals ───────────────────────────────────────────────────────────
 
   filter(ctx: SkillRequestContext, extra: Partial<StoreFilter> = {}): StoreFilter {
-    return { tenantId: ctx.scope?.tenantId, projectId: ctx.scope?.projectId, includeWorkspacePacks: ctx.includeWorkspacePacks, activeOnly: true, ...extra };
+    return { tenantId: ctx.scope?.tenantId, projectId: ctx.scope?.projectId, includeWorkspacePacks: ctx.includeWorkspacePacks, activeOnly: true, excludePackNames: ctx.nativeSkillNames, ...extra };
   }
 
   /** Store access and injection rendering (redacted, tool-gated, within `budget`) for cluster expansion. */
@@ -355,7 +340,7 @@ export class SkillQueries {
   }
 
   private clean(text: string, gate: ToolReferenceGate): string {
-    return gate.text(this.deps.config().redactPii ? this.redactShort(text) : text);
+    return neutralizeBlockTags(gate.text(this.deps.config().redactPii ? this.redactShort(text) : text));
   }
 
   /**
@@ -371,7 +356,7 @@ export class SkillQueries {
   private reSafe(records: readonly SkillRecord[], gate: ToolReferenceGate): (text: string) => string {
     const candidates = [...new Set(records.flatMap(declaredToolNames))];
     const redactPii = this.deps.config().redactPii;
-    return (text) => gate.text(redactPii ? redact(text) : text, candidates);
+    return (text) => neutralizeBlockTags(gate.text(redactPii ? redact(text) : text, candidates));
   }
 
   private redactShort(text: string): string {
@@ -385,15 +370,6 @@ export class SkillQueries {
     return out;
   }
 
-}
-
-function structured(view: SafeSkill): SkillGetOutput['skills'][number] {
-  const out: SkillGetOutput['skills'][number] = { name: view.name, title: view.title, trigger: view.trigger, steps: view.steps };
-  if (view.preconditions.length) out.preconditions = view.preconditions;
-  if (view.failure_modes.length) out.failure_modes = view.failure_modes;
-  if (view.body) out.body = view.body;
-  if (view.resources.length) out.resources = view.resources;
-  return out;
 }
 
 function shorten(text: string, chars: number): string {

@@ -34,7 +34,8 @@ import { SkillPackLoader } from './packs/skillPackLoader';
 import type { FileChangeResult, LoadOptions, LoadSummary } from './packs/skillPackLoader';
 import type { ResolvedSkillPack } from './packs/skillPackSources';
 import { SkillQueries } from './skillQueries';
-import type { DirectoryResult, RelevantRequest, RelevantResult, SkillRequestContext, SkillScoreAdjuster } from './skillQueries';
+import type { DirectoryResult, SkillRequestContext, SkillScoreAdjuster } from './skillQueries';
+import type { RelevantRequest, RelevantResult, SelectionCandidateRow } from './relevantSkills';
 import type { LearnedSkillInput } from './store/skillRecords';
 import { LearnedSkills } from './store/learned/learnedSkills';
 import type { SkillIdentity, SkillScope } from './store/skillScope';
@@ -49,7 +50,8 @@ import { validateSkillTargets } from './packs/skillValidation';
 import type { ValidationReport } from './packs/skillValidation';
 import type { SkillDocumentParse } from './packs/document/offThreadParser';
 
-export type { SkillRequestContext, DirectoryResult, RelevantRequest, RelevantResult, SkillScoreAdjuster } from './skillQueries';
+export type { SkillRequestContext, DirectoryResult, SkillScoreAdjuster } from './skillQueries';
+export type { RelevantRequest, RelevantResult, SelectionCandidateRow } from './relevantSkills';
 
 export interface SkillServiceDeps {
   engine: SqlEngine;
@@ -93,7 +95,7 @@ export interface SkillService {
   directory(ctx: SkillRequestContext): Promise<DirectoryResult>;
   getRelevant(request: RelevantRequest, ctx: SkillRequestContext): Promise<RelevantResult>;
   /** Names + one-line descriptions for active-skill selection (see SkillQueries.selectionCandidates). */
-  selectionCandidates(task: string, limit: number, ctx: SkillRequestContext, fillWithAll?: boolean): Promise<Array<{ name: string; description: string }>>;
+  selectionCandidates(task: string, limit: number, ctx: SkillRequestContext, fillWithAll?: boolean): Promise<SelectionCandidateRow[]>;
   /** Cluster siblings of model-chosen active skills that fit `maxTokens` (toolshed.skills.clusterExpansion). */
   clusterSiblings(names: readonly string[], request: { maxTokens: number; exclude: readonly string[]; searchOrder: readonly string[] }, ctx: SkillRequestContext): Promise<string[]>;
   listPacks(): SkillTreePack[];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { taskTypeSchema } from '../config/settingsSchema';
+import { renderPromptBlock } from '../privacy/promptBlocks';
 
 /**
  * Contracts of the skill discovery tools (docs/contracts.md#tool_search-input-and-output). Field
@@ -31,6 +32,8 @@ export const skillSearchOutputSchema = z.object({
     trigger: z.string(),
     task_type: z.string().optional(),
     score: z.number().min(0).max(1),
+    /** Extra: absolute relevance in [0, 1] (share of the query's weight this skill covers), comparable across queries; `score` stays relative to this response. */
+    relevance: z.number().min(0).max(1).optional(),
   })),
   query: z.string(),
   search_type: skillSearchTypeSchema,
@@ -107,10 +110,8 @@ export function skillListInputJsonSchema(): Record<string, unknown> {
   return inputJsonSchema(skillListInputSchema);
 }
 
-export const SKILL_DISCOVERY_PROMPT = [
-  '<skill_discovery>',
+export const SKILL_DISCOVERY_PROMPT = renderPromptBlock('skill_discovery', [
   'You can discover and fetch skills:',
   '- Use `skill_search` to find skills by capability (returns skill names).',
   '- Use `skill_get` with a skill name for the full playbook.',
-  '</skill_discovery>',
-].join('\n');
+]);

@@ -1,3 +1,5 @@
+import { renderPromptBlock } from '../privacy/promptBlocks';
+
 /**
  * Model-facing text helpers: the "no such tool" error (identical whether a tool exists, is
  * denied, or is hidden) and scrubbing of tool names the run may not see.
@@ -9,14 +11,12 @@ export const NO_SUCH_TOOL_MESSAGE =
 export const REDACTED_TOOL = '[unavailable tool]';
 
 /** The tool discovery guidance block. */
-export const TOOL_DISCOVERY_BLOCK = [
-  '<tool_discovery>',
+export const TOOL_DISCOVERY_BLOCK = renderPromptBlock('tool_discovery', [
   'You can discover additional tools using `tool_search`.',
   '- Describe the capability you need.',
   '- Use the returned tool name to call it.',
   'Only tools permitted for this request will appear.',
-  '</tool_discovery>',
-].join('\n');
+]);
 
 /**
  * Replaces every identifier-like token that names a tool the run must not see.

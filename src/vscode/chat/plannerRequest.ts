@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { runPlanner } from '../../core/planner/plannerLoop';
 import { plannerSkillsFrom } from '../../core/planner/skillsPort';
+import { preflightOptionsFrom } from '../../core/planner/preflightOptions';
 import { modelSkillSummarizer } from '../../core/planner/skillSummarizer';
 import { createSingleSkillTool, skillToolsHiddenFromLoop, withSingleSkillTool } from '../../core/planner/singleSkillPort';
 import { plannerToolRunFrom } from '../../core/planner/toolRunPort';
@@ -13,7 +14,7 @@ import type { ToolshedServices } from '../services';
 import type { ToolshedSettings } from '../../core/config/settingsSchema';
 import { createLanguageModelAdapter, signalOf } from './languageModelAdapter';
 import { createResponseProgress } from './responseProgress';
-import { chooseRequestModel } from './requestModel';
+import { chooseRequestModel, chooseSelectionModel } from './requestModel';
 import type { TurnSession } from './turnSession';
 import { createLmToolExecutor } from './toolExecutor';
 import type { ToolshedTurnMetadata } from './sessionMetadata';
@@ -32,6 +33,12 @@ export function hiddenFromLoop(settings: ToolshedSettings): string[] {
   // The tool style decides between skill_search/skill_get/skill_list and the single `skill` tool.
   const skillTools = settings.skills.enabled ? skillToolsHiddenFromLoop(settings.skills.toolStyle) : [...SKILL_TOOL_NAMES, SKILL_TOOL_NAME];
   return [TOOL_INVOKE_TOOL_NAME, ...skillTools];
+}
+
+/** The model (and its name, for the footer) that chooses the active skills. */
+async function selectionModelFor(requestModel: vscode.LanguageModelChat, settings: ToolshedSettings, token: vscode.CancellationToken) {
+  const chooser = await chooseSelectionModel(requestModel, settings.skills.selectionModel);
+  return { model: createLanguageModelAdapter(chooser, token), modelName: chooser.name };
 }
 
 /**
@@ -77,18 +84,15 @@ export async function handlePlannerRequest(
     // The frame (the chat command) lifts skills of the same frame or domain (effectiveness rules).
     const skillContext = { ...services.skillContext(run, session.pinnedSkills), frame: request.command };
     const discoverySkills = settings.skills.enabled
-      ? plannerSkillsFrom(services.skills, skillContext, {
+      ? plannerSkillsFrom(services.skills, skillContext, preflightOptionsFrom(settings.skills, {
           // Learned warnings (<skill_warnings>) share the pre-flight budget.
           maxTokens: learning.skillsMaxTokens,
-          topK: settings.skills.topK,
           pinnedNames,
           countTokens: (text) => model.countTokens(text),
           summarize: settings.skills.summarize ? modelSkillSummarizer(model, signalOf(token)) : undefined,
-          maxActive: settings.skills.maxActive,
-          selection: settings.skills.selection === 'search'
-            ? undefined
-            : { mode: settings.skills.selection, maxActive: settings.skills.maxActive, timeoutMs: settings.skills.selectionTimeoutMs, model, signal: signalOf(token) },
-        })
+          chooser: settings.skills.selection === 'search' ? undefined : await selectionModelFor(chosen.model, settings, token),
+          signal: signalOf(token),
+        }))
       : undefined;
     const toolStyle = settings.skills.toolStyle;
     // toolStyle single|both: the `skill` tool with this run's listing (see singleSkillPort.ts).

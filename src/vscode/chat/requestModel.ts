@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { noModelAnswer, substituteModelNote } from '../../core/planner/modelChoice';
+import { noModelAnswer, smallerSibling, substituteModelNote } from '../../core/planner/modelChoice';
 
 /**
  * The model a @toolshed request runs on: the one the user picked when it is available, else
@@ -14,6 +14,20 @@ export async function chooseRequestModel(requested: vscode.LanguageModelChat | u
   const substitute = available.find((model) => model.id !== requested?.id || model.vendor !== requested?.vendor);
   if (!substitute) return { model: undefined, answer: noModelAnswer(requested) };
   return { model: substitute, note: substituteModelNote(requested, substitute) };
+}
+
+/**
+ * The model that chooses a request's active skills (`toolshed.skills.selectionModel`): with
+ * `smaller`, a small model of the request model's vendor when one is available, else the
+ * request's own model.
+ */
+export async function chooseSelectionModel(requestModel: vscode.LanguageModelChat, preference: 'smaller' | 'request'): Promise<vscode.LanguageModelChat> {
+  if (preference === 'request') return requestModel;
+  try {
+    return smallerSibling(requestModel, await vscode.lm.selectChatModels({ vendor: requestModel.vendor })) ?? requestModel;
+  } catch {
+    return requestModel;
+  }
 }
 
 async function isAvailable(model: vscode.LanguageModelChat): Promise<boolean> {

@@ -5,6 +5,7 @@ import { hiddenSkillReason, hiddenWorkspaceSkillCount, MANAGE_TRUST_COMMAND, res
 import type { TurnSession } from './turnSession';
 import { hiddenFromLoop } from './plannerRequest';
 import { describeDeferral } from '../../core/tools/modes/deferralDecision';
+import { nativeSkillsLine } from '../../core/skills/packs/nativeAgentSkills';
 
 /** Session id for `/search` (which activates nothing) so session scope is satisfied. */
 const COMMAND_SEARCH_SESSION = 'toolshed-command-search';
@@ -37,10 +38,13 @@ export async function skillsCommand(stream: vscode.ChatResponseStream, services:
     stream.markdown(`**Active in the last answer:** ${[...active].map(([name, reason]) => `\`${name}\`${reason ? ` (${reason})` : ''}`).join(', ')}\n\n`);
   }
   stream.markdown(`**Skills** (${directory.entries.length} shown of ${all.total}; pinned first)\n\n`);
+  const native = services.nativeSkills.names();
   for (const entry of directory.entries) {
     const mark = active.has(entry.name) ? ` — ✅ active${active.get(entry.name) ? ` (${active.get(entry.name)})` : ''}` : '';
-    stream.markdown(`- ${entry.pinned ? '📌 ' : ''}\`${entry.name}\` — ${entry.title || entry.trigger}${mark}\n`);
+    const where = native.has(entry.name) ? ' · VS Code agent skill' : '';
+    stream.markdown(`- ${entry.pinned ? '📌 ' : ''}\`${entry.name}\` — ${entry.title || entry.trigger}${mark}${where}\n`);
   }
+  if (native.size > 0) stream.markdown(`\n${nativeSkillsLine(native.size)}\n`);
   stream.markdown('\nUse `/skill <name>` to pin one into this conversation, `/skill off <name>` to unpin it, or `/search <words>` to find more.');
   return { metadata: { toolshed: session.metadataBase() } };
 }

@@ -27,6 +27,8 @@ export interface LearningControllerDeps {
   skills: SkillService;
   logger: Logger;
   events: EventSink;
+  /** Whether a tool of this name exists here and may be used (a failure report must name one). */
+  knownTool(name: string): boolean;
 }
 
 /**
@@ -65,11 +67,12 @@ export class LearningController extends Disposable {
       config: () => deps.settings.current.learning,
       trusted: () => vscode.workspace.isTrusted,
       personal: () => ({ workspaceRoots: roots(), homeDir: os.homedir(), userName: safeUserName() }),
-      scope: () => ({ projectId: workspaceProjectId() }),
+      scope: () => ({ projectId: workspaceProjectId(), tenantId: deps.settings.current.scope.tenantId }),
       clock: systemClock,
       events: deps.events,
       logger: deps.logger,
       fileExists: (file) => roots().some((root) => existsSync(path.join(root, file))),
+      knownTool: (name) => deps.knownTool(name),
       frameFacts: (name) => deps.skills.inspect(name),
     });
     const controller = new LearningController(service, deps);

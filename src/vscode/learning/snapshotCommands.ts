@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { describeLineage, lineageOf } from '../../core/learning/merge/lineage';
 import { SnapshotError } from '../../core/learning/snapshot/snapshot';
-import type { ImportReport } from '../../core/learning/snapshot/snapshotTransfer';
+import { describeTenantMoves, type ImportReport } from '../../core/learning/snapshot/snapshotTransfer';
 import { TOOLSHED_VERSION } from '../../core/platform/version';
 import type { SkillService } from '../../core/skills/skillService';
 import type { LearningController } from './learningController';
@@ -33,7 +33,7 @@ export function registerSnapshotCommands(context: vscode.ExtensionContext, contr
       controller.notifyChanged();
       onSkillsChanged();
       const conflicts = report.conflicts.length ? ` ${report.conflicts.length} conflict(s) kept as they were: ${report.conflicts.slice(0, 5).join(', ')}${report.conflicts.length > 5 ? ', …' : ''}.` : '';
-      void vscode.window.showInformationMessage(`Toolshed: imported ${report.added.length} learned skill(s), merged ${report.merged.length}, ${report.unchanged.length} already here; ${report.proposalsAdded} proposal(s) added.${conflicts}`);
+      void vscode.window.showInformationMessage(`Toolshed: imported ${report.added.length} learned skill(s), merged ${report.merged.length}, ${report.unchanged.length} already here; ${report.proposalsAdded} proposal(s) added.${conflicts}${describeTenantMoves(report)}`);
       return report;
     } catch (error) {
       const message = error instanceof SnapshotError ? error.message : `Import failed: ${error instanceof Error ? error.message : String(error)}`;

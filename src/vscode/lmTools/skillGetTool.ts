@@ -8,6 +8,6 @@ export function registerSkillGetTool(services: ToolshedServices): vscode.Disposa
     services,
     SKILL_GET_TOOL_NAME,
     (input) => `Reading skill${Array.isArray(input?.names) && input.names.length > 1 ? 's' : ''} ${Array.isArray(input?.names) ? input.names.map(String).join(', ') : ''}`,
-    (input, s) => s.skills.get(input, s.skillContext()),
+    (input, ctx) => services.skills.get(input, ctx),
   );
 }

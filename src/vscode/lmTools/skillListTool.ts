@@ -8,6 +8,6 @@ export function registerSkillListTool(services: ToolshedServices): vscode.Dispos
     services,
     SKILL_LIST_TOOL_NAME,
     (input) => `Listing skills${typeof input?.page === 'number' ? ` (page ${input.page})` : ''}`,
-    (input, s) => s.skills.list(input ?? {}, s.skillContext()),
+    (input, ctx) => services.skills.list(input ?? {}, ctx),
   );
 }

@@ -8,6 +8,6 @@ export function registerSkillSearchTool(services: ToolshedServices): vscode.Disp
     services,
     SKILL_SEARCH_TOOL_NAME,
     (input) => `Searching skills for "${typeof input?.query === 'string' ? input.query : ''}"`,
-    (input, s) => s.skills.search(input, s.skillContext()),
+    (input, ctx) => services.skills.search(input, ctx),
   );
 }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { answerSkillCall } from '../../core/planner/singleSkillPort';
 import { SKILL_TOOL_NAME } from '../../core/skills/singleSkillTool';
 import type { ToolshedServices } from '../services';
+import { agentModeSkillContext } from './skillToolRegistration';
 import { textResult } from './toolResults';
 
 /**
@@ -19,7 +20,7 @@ export function registerSkillLoadTool(services: ToolshedServices): vscode.Dispos
       }
       await services.skillPacks.ready;
       services.syncToolCatalog();
-      return textResult((await answerSkillCall(services.skills, services.skillContext(), options.input, [])).resultText);
+      return textResult((await answerSkillCall(services.skills, agentModeSkillContext(services), options.input, [])).resultText);
     },
   });
 }

@@ -1,7 +1,16 @@
 import * as vscode from 'vscode';
 import { describeToolInputError } from '../../core/planner/skillsPort';
+import type { SkillRequestContext } from '../../core/skills/skillService';
 import type { ToolshedServices } from '../services';
 import { jsonResult, textResult } from './toolResults';
+
+/**
+ * The skill context of Copilot agent mode: like @toolshed's, less the SKILL.md skills VS Code's
+ * own agent skills already offer there (one skill is never shown twice).
+ */
+export function agentModeSkillContext(services: ToolshedServices): SkillRequestContext {
+  return { ...services.skillContext(), nativeSkillNames: services.nativeSkills.names() };
+}
 
 /**
  * Shared body of the three skill tools as seen from Copilot agent mode: wait for packs to
@@ -12,7 +21,7 @@ export function registerSkillTool<T>(
   services: ToolshedServices,
   name: string,
   progressMessage: (input: T) => string,
-  answer: (input: T, services: ToolshedServices) => Promise<unknown>,
+  answer: (input: T, ctx: SkillRequestContext) => Promise<unknown>,
 ): vscode.Disposable {
   return vscode.lm.registerTool<T>(name, {
     prepareInvocation: (options) => ({ invocationMessage: progressMessage(options.input) }),
@@ -23,7 +32,7 @@ export function registerSkillTool<T>(
       try {
         await services.skillPacks.ready;
         services.syncToolCatalog();
-        return jsonResult(await answer(options.input, services));
+        return jsonResult(await answer(options.input, agentModeSkillContext(services)));
       } catch (error) {
         return textResult(describeToolInputError(name, error));
       }

@@ -22,6 +22,19 @@ async function skillOrder(query: string): Promise<string[]> {
   return output.skills.map((s) => s.name);
 }
 
+/** Saves, then checks that none of `leaks` is in the bytes of learning.db, skills.db or the learned-skill journal. */
+async function assertNotStored(leaks: readonly string[]): Promise<void> {
+  const api = await toolshed();
+  await api.services.skills.save();
+  const storage = api.storageUri!.fsPath;
+  const files = readdirSync(storage).filter((f) => /^(learning\.db|skills\.db)/.test(f) && !f.includes('corrupt'));
+  assert.ok(files.includes('learning.db') && files.includes('skills.db.learned.jsonl'), files.join(', '));
+  for (const file of files) {
+    const bytes = readFileSync(path.join(storage, file)).toString('latin1');
+    for (const leak of leaks) assert.ok(!bytes.includes(leak), `${leak} found in ${file}`);
+  }
+}
+
 suite('Skills that learn from use (scripted model)', function () {
   this.timeout(120_000);
   const workspace = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
@@ -175,14 +188,39 @@ suite('Skills that learn from use (scripted model)', function () {
     assert.ok(ingested.proposal);
     await vscode.commands.executeCommand('toolshed.learning.approveProposal', ingested.proposal.id);
     approved.push(ingested.proposal.id);
-    await api.services.skills.save();
-    const storage = api.storageUri!.fsPath;
-    const files = readdirSync(storage).filter((f) => /^(learning\.db|skills\.db)/.test(f) && !f.includes('corrupt'));
-    assert.ok(files.includes('learning.db') && files.includes('skills.db.learned.jsonl'), files.join(', '));
-    for (const file of files) {
-      const bytes = readFileSync(path.join(storage, file)).toString('latin1');
-      for (const leak of [secret, 'kari@example.com', home]) assert.ok(!bytes.includes(leak), `${leak} found in ${file}`);
-    }
+    await assertNotStored([secret, 'kari@example.com', home]);
+  });
+});
+
+suite('Learning keeps no token that comes as a key or a tool name (scripted model)', function () {
+  this.timeout(120_000);
+  const approved: string[] = [];
+  suiteTeardown(async () => {
+    const api = await toolshed();
+    for (const id of approved) await vscode.commands.executeCommand('toolshed.learning.discardProposal', id);
+    for (const proposal of api.services.learning.service.proposals()) await api.services.learning.service.discard(proposal.id);
+  });
+
+  test('a token as an argument key, or as skill_report_failure\'s tool, never reaches the stores; an unknown tool is refused without echo', async () => {
+    const api = await toolshed();
+    const model = await scriptedModel();
+    const keyToken = 'ghp_Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Jh1Gf0EdCbA1B2';
+    const toolToken = 'glpat-Ab12Cd34Ef56Gh78Ij90Kl';
+    model.setScript([[{ toolCall: { name: WEATHER, input: { city: 'Oslo', [keyToken]: true } } }, { toolCall: { name: ISSUE, input: { title: 'Forecast' } } }], 'Done.']);
+    const { result } = await askToolshed('Weather for Oslo, then file an issue with the forecast');
+    const ingested = await api.services.learning.latestResult(metadataOf(result).sessionId);
+    assert.ok(ingested.proposal, 'the turn was learnable');
+    assert.deepEqual(ingested.proposal.candidate.steps.filter((step) => step.includes(WEATHER)), [`Call \`${WEATHER}\` with \`city\`.`]);
+    await vscode.commands.executeCommand('toolshed.learning.approveProposal', ingested.proposal.id);
+    approved.push(ingested.proposal.id);
+
+    const refused = text(await vscode.lm.invokeTool('skill_report_failure', { input: { tool: toolToken, error: 'permission denied' }, toolInvocationToken: undefined }));
+    assert.match(refused, /must be the exact name of a tool/);
+    assert.ok(!refused.includes(toolToken), refused);
+    const accepted = text(await vscode.lm.invokeTool('skill_report_failure', { input: { tool: DEPLOY, error: 'permission denied for the preview' }, toolInvocationToken: undefined }));
+    assert.match(accepted, new RegExp(`Proposed the warning "Avoid: ${DEPLOY} fails with permission`));
+
+    await assertNotStored([keyToken, toolToken]);
   });
 });
 

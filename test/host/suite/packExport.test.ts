@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { PackExportReport } from '../../../src/core/learning/snapshot/skillPackExport';
 import { exportedTo } from '../../../src/core/skills/store/learned/exportedLearnedSkills';
 import { scriptedModel, toolshed, withDiagnosticsPublished } from './helpers';
-import { askToolshed, driver, lastToolResultText } from './chatHelpers';
+import { askToolshed, driver, lastToolResultText, withSettings } from './chatHelpers';
 
 const WEATHER = 'fixture_weather_forecast';
 const ISSUE = 'fixture_create_issue';
@@ -74,7 +74,13 @@ suite('Export learned skills as a skill pack (real extension host, scripted mode
     const row = tree.items.find((i) => i.description?.includes(learnedName));
     assert.match(row?.description ?? '', new RegExp(`inactive: exported as pack skill "${written!.name}"`), 'the Skill Directory points at the pack skill');
     assert.ok(!row?.contextValue?.includes('.active.'), 'and offers no second export');
-    const direct = JSON.parse(text(await vscode.lm.invokeTool('skill_search', { input: { query: QUERY, limit: 10 }, toolInvocationToken: undefined }))) as { skills: Array<{ name: string }> };
+    // Agent mode: the folder is in .github/skills, which VS Code's own agent skills offer there
+    // when chat.useAgentSkills is on (then Toolshed's skill_search leaves it out); with it off,
+    // Toolshed offers it, once.
+    const agentSearch = async () => JSON.parse(text(await vscode.lm.invokeTool('skill_search', { input: { query: QUERY, limit: 10 }, toolInvocationToken: undefined }))) as { skills: Array<{ name: string }> };
+    const nativeOn = await withSettings({ 'chat.useAgentSkills': true }, agentSearch);
+    assert.ok(!nativeOn.skills.some((s) => s.name === written!.name || s.name === learnedName), 'offered by VS Code, not again by Toolshed');
+    const direct = await withSettings({ 'chat.useAgentSkills': false }, agentSearch);
     const names = direct.skills.map((s) => s.name);
     assert.equal(names.filter((n) => n === written!.name).length, 1, `the pack skill, once: ${names.join(', ')}`);
     assert.ok(!names.includes(learnedName), 'not the learned copy as well');

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { eventually, scriptedModel, toolshed } from './helpers';
 import { askToolshed, lastToolResultText, userFacingTexts, withSettings } from './chatHelpers';
-import { skillToolOf, textOf, visibleSkillNames } from './singleSkillHelpers';
+import { skillToolOf, textOf, toolshedSkillNames } from './singleSkillHelpers';
 
 const TEAM_PACK = { name: 'team', path: 'skills', pinnedSkillNames: ['write-pr-description'] };
 const DENIED_TOOL = 'fixture_admin_delete_repository';
@@ -39,7 +39,7 @@ suite('@toolshed participant: single skill tool (scripted model)', () => {
       await askToolshed('Help me open a pull request');
       const round1 = model.requests[0]!;
       const skill = skillToolOf(round1);
-      assert.deepEqual([...skill.enum].sort(), (await visibleSkillNames()).sort(), 'enum = the skills a model may see');
+      assert.deepEqual([...skill.enum].sort(), (await toolshedSkillNames()).sort(), 'enum = the skills a model may see');
       assert.ok(skill.enum.includes('remove-test-repositories'));
       assert.ok(!round1.toolNames.some((name) => ['skill_search', 'skill_get', 'skill_list'].includes(name)), round1.toolNames.join(', '));
       assert.match(skill.description, /<skills>\n<skill name="/);
@@ -58,7 +58,7 @@ suite('@toolshed participant: single skill tool (scripted model)', () => {
       model.setScript(['ok']);
       await askToolshed('Handle bulk task number 7');
       const skill = skillToolOf(model.requests[0]!);
-      const visible = await visibleSkillNames();
+      const visible = await toolshedSkillNames();
       assert.ok(visible.length >= 200);
       assert.ok(skill.enum.length <= 40 && skill.enum.length > 0, `${skill.enum.length} entries`);
       const note = new RegExp(`Showing ${skill.enum.length} of ${visible.length} skills: ${visible.length - skill.enum.length} more exist .*/skills`);

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { scriptedModel, toolshed } from './helpers';
 import { askToolshed, lastToolResultText, withSettings } from './chatHelpers';
-import { skillToolOf, visibleSkillNames } from './singleSkillHelpers';
+import { skillToolOf, toolshedSkillNames } from './singleSkillHelpers';
 
 /** Runs only in the trust-on pass: the example workspace is untrusted, its .github/skills hidden. */
 suite('untrusted workspace: single skill tool', () => {
@@ -21,7 +21,7 @@ suite('untrusted workspace: single skill tool', () => {
       const skill = skillToolOf(model.requests[0]!);
       assert.ok(!skill.enum.includes('triage-issue'));
       assert.ok(!skill.description.includes('triage-issue'));
-      assert.deepEqual([...skill.enum].sort(), (await visibleSkillNames()).sort());
+      assert.deepEqual([...skill.enum].sort(), (await toolshedSkillNames()).sort());
       const answer = lastToolResultText(model.requests[1] as never);
       // The one Restricted Mode rule: the name the model asked for is said to be
       // hidden, nothing of its content is loaded.

@@ -24,7 +24,7 @@ describe('toolshed CLI', () => {
   it('--help lists every command; --version prints the version; an unknown command exits 2', async () => {
     const help = await cli('--help');
     assert.equal(help.code, 0);
-    for (const command of ['validate', 'search tools', 'search skills', 'bench tools', 'bench skills']) {
+    for (const command of ['validate', 'search tools', 'search skills', 'bench tools', 'bench skills', 'preflight skills']) {
       assert.ok(help.out.includes(`toolshed ${command}`), `help lists ${command}`);
     }
     assert.match((await cli('--version')).out, /^\d+\.\d+\.\d+|0\.0\.0-dev/);
@@ -86,6 +86,23 @@ describe('toolshed CLI', () => {
     assert.equal(result.tools, 3);
     assert.equal(result.queries, 2);
     assert.equal(result.recall_at_5, 1);
+  });
+
+  it('preflight skills: nothing for a request no skill applies to; the matching skill with its absolute relevance otherwise', async () => {
+    const packs = path.join(REPO, 'skill-packs');
+    const none = await cli('preflight', 'skills', '--packs', packs, 'what is the weather in Paris tomorrow');
+    assert.equal(none.code, 0, none.err);
+    assert.match(none.out, /^Nothing would be injected: no skill reaches toolshed\.skills\.minRelevance 0\.25/);
+    const json = await cli('preflight', 'skills', '--packs', packs, '--json', 'write a commit message for my staged changes');
+    assert.equal(json.code, 0, json.err);
+    const result = JSON.parse(json.out) as { injected: Array<{ name: string; reason: string; relevance: number }>; selection: string; min_relevance: number };
+    assert.deepEqual(result.injected.map((s) => s.name), ['pack.core.git.commit_message']);
+    assert.ok(result.injected[0]!.relevance >= 0.9);
+    assert.equal(result.selection, 'hybrid');
+    const unsure = await cli('preflight', 'skills', '--packs', packs, 'bump lodash to the latest version');
+    assert.match(unsure.out, /^Nothing would be injected without a model's choice/);
+    assert.match(unsure.out, /A model would be asked to choose among 1 candidate \(pack\.core\.dependencies\.upgrade 0\.\d\d\)/);
+    assert.equal((await cli('preflight', 'skills', 'no packs')).code, 2);
   });
 
   it('search skills and bench skills over packs print the documented keys', async () => {

@@ -36,6 +36,15 @@ describe('response footer', () => {
     assert.match(responseFooterLines({ tokens: none, stoppedBecause: 'maxRounds', maxRounds: 7 })[0]!, /Stopped after 7 rounds/);
   });
 
+  it('the selection line names the model that chose the skills and what it cost; withoutFooter removes it', () => {
+    const tokens = { ...report([{ tools: 5, tokens: 900 }], 5, 900), selectionTokens: 412, selectionModel: 'GPT-4o mini' };
+    const lines = responseFooterLines({ tokens, stoppedBecause: 'done', maxRounds: 12 });
+    assert.deepEqual(lines, ['_Choosing the active skills with GPT-4o mini cost 412 tokens (setting `toolshed.skills.selection`)._']);
+    assert.equal(withoutFooter(`Answer.\n\n${lines[0]}`).trim(), 'Answer.');
+    const unnamed = responseFooterLines({ tokens: { ...tokens, selectionModel: undefined }, stoppedBecause: 'done', maxRounds: 12 });
+    assert.deepEqual(unnamed, ['_Choosing the active skills cost 412 tokens (setting `toolshed.skills.selection`)._']);
+  });
+
   it('withoutFooter leaves only the answer', () => {
     const tokens = report([{ tools: 4, tokens: 800 }, { tools: 12, tokens: 2400 }], 233, 20_000);
     const answer = `Oslo: sunny.${responseFooter({ tokens, stoppedBecause: 'maxRounds', maxRounds: 2 })}`;

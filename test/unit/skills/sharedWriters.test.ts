@@ -77,7 +77,7 @@ async function openWindow(globalDir: string, projectId: string): Promise<Window>
   const learning = new LearningService({
     store, skills: service, config: () => learningConfigSchema.parse({ mode: 'propose' }), trusted: () => true,
     personal: () => ({ workspaceRoots: [], homeDir: '/home/dev', userName: 'dev' }), scope: () => ({ projectId }), clock, events: new MemoryEventSink(),
-    logger, fileExists: () => true, frameFacts: () => undefined,
+    logger, fileExists: () => true, knownTool: () => true, frameFacts: () => undefined,
   });
   return { service, learning, logger };
 }

@@ -1,11 +1,13 @@
 import { redact, REDACTED_TOKEN } from '../../privacy/redaction';
+import { neutralizeBlockTags } from '../../privacy/promptBlocks';
 
 /**
  * Depersonalization of trajectory text (on top of docs/contracts.md#redaction): after the
  * shared redaction (secrets, e-mails, phones, tokens, URL credentials and user-specific queries)
  * it removes what identifies this user or machine — workspace roots become relative paths, other
  * absolute paths `<path>`, the user name `<user>`, values that look like ids `<id>` — so a learned
- * skill says what to do, never whose data it was done with.
+ * skill says what to do, never whose data it was done with. Tags of Toolshed's prompt blocks in
+ * the text (a tool error saying `</skill_warnings>`) are neutralised, so a stored lesson is inert.
  */
 
 export interface PersonalContext {
@@ -56,7 +58,7 @@ export function depersonalize(text: string, personal: PersonalContext): string {
   if (personal.userName && personal.userName.length >= 3) {
     out = out.replace(new RegExp(`(?<![A-Za-z0-9])${escapeRegex(personal.userName)}(?![A-Za-z0-9])`, 'gi'), USER_PLACEHOLDER);
   }
-  return out.replace(UUID, ID_PLACEHOLDER).replace(HEX_ID, ID_PLACEHOLDER).replace(DIGIT_ID, ID_PLACEHOLDER);
+  return neutralizeBlockTags(out.replace(UUID, ID_PLACEHOLDER).replace(HEX_ID, ID_PLACEHOLDER).replace(DIGIT_ID, ID_PLACEHOLDER));
 }
 
 /** Workspace-relative file paths a text mentions (after depersonalization): `src/a.ts`, `README.md`. */

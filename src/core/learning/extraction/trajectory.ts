@@ -1,3 +1,5 @@
+import { isSecretShapedName } from '../../privacy/redaction';
+
 /**
  * What one finished @toolshed turn leaves for learning: plain data collected by the adapter
  * from the planner loop (request, the tool calls it ran in order, their outcome). Values of
@@ -26,10 +28,13 @@ export interface Trajectory {
   at: number;
 }
 
-/** Names of the top-level fields of a tool input (never their values), sorted. */
+/**
+ * Names of the top-level fields of a tool input (never their values), sorted. A key that is
+ * itself a secret or an id (`{"ghp_…": true}`, a map keyed by tokens) is a value, so it is left out.
+ */
 export function argumentShape(input: unknown): string[] {
   if (!input || typeof input !== 'object' || Array.isArray(input)) return [];
-  return Object.keys(input as Record<string, unknown>).filter((key) => /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/.test(key)).sort();
+  return Object.keys(input as Record<string, unknown>).filter((key) => /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/.test(key) && !isSecretShapedName(key)).sort();
 }
 
 /** Whether a turn qualifies for positive extraction: finished normally, ≥ 2 successful calls. */

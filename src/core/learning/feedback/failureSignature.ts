@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { neutralizeBlockTags } from '../../privacy/promptBlocks';
 
 /**
  * Failure signatures: tool + error class + normalised message. Normalising strips
@@ -29,9 +30,9 @@ export function errorClassOf(message: string): string {
   return 'error';
 }
 
-/** Lower-cased, values stripped, whitespace collapsed, at most 160 characters. */
+/** Lower-cased, values stripped, whitespace collapsed, prompt-block tags made inert, at most 160 characters. */
 export function normalizeErrorMessage(message: string): string {
-  return message
+  return neutralizeBlockTags(message
     .replace(/^Tool "[^"]*" failed:\s*/i, '')
     .replace(/(["'`])(?:(?!\1).){0,200}\1/g, '<value>')
     .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<url>')
@@ -41,7 +42,7 @@ export function normalizeErrorMessage(message: string): string {
     .replace(/\s+/g, ' ')
     .trim()
     .toLowerCase()
-    .slice(0, 160);
+    .slice(0, 160));
 }
 
 export function failureSignature(tool: string, error: string): FailureSignature {

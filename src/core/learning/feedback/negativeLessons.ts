@@ -1,4 +1,5 @@
 import { analyze, uniqueTerms } from '../../search/textAnalysis';
+import { renderPromptBlock } from '../../privacy/promptBlocks';
 import type { FailureSignature } from './failureSignature';
 import { keywords, slug, sourceHash } from '../extraction/learnedCandidate';
 import type { LearnedCandidate } from '../extraction/learnedCandidate';
@@ -22,6 +23,14 @@ export interface FailureFacts {
   taskType: TaskType;
   /** An explicit note (skill_report_failure), depersonalized. */
   note?: string;
+}
+
+/** A failure report whose `tool` names no tool of this window (the message never repeats it). */
+export class UnknownToolReportError extends Error {
+  constructor() {
+    super('"tool" must be the exact name of a tool available in this conversation; nothing was proposed. Report the failure again with the name of the tool you called.');
+    this.name = 'UnknownToolReportError';
+  }
 }
 
 export function negativeCandidate(facts: FailureFacts): LearnedCandidate {
@@ -68,5 +77,5 @@ export function isRelevantWarning(request: string, lesson: Pick<LearnedCandidate
 export function renderWarnings(lessons: ReadonlyArray<Pick<LearnedCandidate, 'name' | 'title' | 'steps'>>): string {
   if (lessons.length === 0) return '';
   const body = lessons.map((lesson) => [`- ${lesson.title} (\`${lesson.name}\`)`, ...lesson.steps.map((step) => `  - ${step}`)].join('\n'));
-  return ['<skill_warnings>', 'Lessons learned from earlier failures in this workspace. They are warnings, not steps to follow:', ...body, '</skill_warnings>'].join('\n');
+  return renderPromptBlock('skill_warnings', ['Lessons learned from earlier failures in this workspace. They are warnings, not steps to follow:', ...body]);
 }

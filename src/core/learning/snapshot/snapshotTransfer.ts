@@ -45,18 +45,44 @@ export interface ImportReport {
   conflicts: string[];
   proposalsAdded: number;
   proposalsSkipped: number;
+  /** Tenant skills of another tenant, moved into this window's tenant (`from`: the tenant they came from). */
+  movedToTenant: Array<{ name: string; from: string }>;
+  /** Tenant skills of another tenant left out: this window has no tenant id to move them to. */
+  otherTenant: string[];
 }
 
 /**
  * Imports a snapshot. `projectId` moves project-scope skills into this project (a snapshot from
- * another workspace); `dryRun` plans and reports without writing. Throws SnapshotError (nothing
+ * another workspace). `tenantId` is the importing window's tenant ('' for none): a tenant skill
+ * of another tenant goes to the store every window of the tenant shares, so it is moved into
+ * this tenant, or left out when there is none — never written where another tenant's windows
+ * would load it. `dryRun` plans and reports without writing. Throws SnapshotError (nothing
  * changed) for a corrupt, truncated, newer or oversized snapshot, a name given twice, or names
  * taken by pack skills.
  */
-export async function importLearnedSnapshot(stores: SnapshotStores, bytes: Uint8Array, options: { projectId?: string; dryRun?: boolean } = {}): Promise<ImportReport> {
+export async function importLearnedSnapshot(stores: SnapshotStores, bytes: Uint8Array, options: { projectId?: string; tenantId?: string; dryRun?: boolean } = {}): Promise<ImportReport> {
   const snapshot = parseSnapshot(bytes);
-  const report: ImportReport = { added: [], merged: [], unchanged: [], conflicts: [], proposalsAdded: 0, proposalsSkipped: 0 };
-  const incoming = snapshot.learned.map((line) => ({ ...line, record: options.projectId === undefined ? line.record : rescope(line.record, options.projectId) }));
+  const report: ImportReport = { added: [], merged: [], unchanged: [], conflicts: [], proposalsAdded: 0, proposalsSkipped: 0, movedToTenant: [], otherTenant: [] };
+  const incoming: LearnedLine[] = [];
+  const incomingKeys = new Set<string>();
+  for (const line of snapshot.learned) {
+    let record = options.projectId === undefined ? line.record : moveRecord(line.record, 'project', options.projectId);
+    if (options.tenantId !== undefined && record.scope_mode === 'tenant' && record.scope_tenant_id !== options.tenantId) {
+      if (!options.tenantId) {
+        report.otherTenant.push(record.name);
+        continue;
+      }
+      report.movedToTenant.push({ name: record.name, from: record.scope_tenant_id });
+      record = moveRecord(record, 'tenant', options.tenantId);
+    }
+    // Two tenants' skills of one name, both moved here: the first is imported, the second is a conflict.
+    if (incomingKeys.has(scopeKey(record))) {
+      report.conflicts.push(record.name);
+      continue;
+    }
+    incomingKeys.add(scopeKey(record));
+    incoming.push({ ...line, record });
+  }
 
   const packSkills = stores.skills.packSkillNames();
   const packNames = [...new Set(incoming.map((l) => l.record.name).filter((name) => packSkills.has(name)))];
@@ -116,15 +142,26 @@ export async function importLearnedSnapshot(stores: SnapshotStores, bytes: Uint8
   return report;
 }
 
+/** The import summary's sentences about other tenants' skills ('' when there were none). */
+export function describeTenantMoves(report: Pick<ImportReport, 'movedToTenant' | 'otherTenant'>): string {
+  const list = (names: readonly string[]) => `${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}`;
+  const moved = report.movedToTenant.length ? ` ${report.movedToTenant.length} tenant skill(s) of another tenant moved into this tenant: ${list(report.movedToTenant.map((m) => `${m.name} (from ${m.from})`))}.` : '';
+  const left = report.otherTenant.length ? ` ${report.otherTenant.length} tenant skill(s) of another tenant not imported (set toolshed.scope.tenantId to import them into a tenant): ${list(report.otherTenant)}.` : '';
+  return `${moved}${left}`;
+}
+
 function scopeKey(record: Pick<SkillRecord, 'name' | 'scope_mode' | 'scope_tenant_id' | 'scope_project_id'>): string {
   return `${record.scope_mode}\u0000${record.scope_tenant_id}\u0000${record.scope_project_id}\u0000${record.name}`;
 }
 
-/** A project-scope record (and its lineage base) moved into another project; other scopes unchanged. */
-function rescope(record: SkillRecord, projectId: string): SkillRecord {
-  if (record.scope_mode !== 'project' || record.scope_project_id === projectId) return record;
-  const scope = makeScope('project', record.scope_tenant_id || undefined, projectId);
+/**
+ * A record of scope `mode` (and its lineage base) moved into another project (mode 'project') or
+ * tenant (mode 'tenant'); records of other scopes are unchanged.
+ */
+function moveRecord(record: SkillRecord, mode: 'project' | 'tenant', id: string): SkillRecord {
+  if (record.scope_mode !== mode || (mode === 'project' ? record.scope_project_id : record.scope_tenant_id) === id) return record;
+  const scope = mode === 'project' ? makeScope('project', record.scope_tenant_id || undefined, id) : makeScope('tenant', id);
   const lineage = lineageOf(record);
   const moved: SkillRecord = { ...record, ...scope, id: skillId('learned', record.name, scope) };
-  return lineage ? { ...moved, extra: { ...moved.extra, lineage: { ...lineage, base: rescope(lineage.base, projectId) } satisfies Lineage } } : moved;
+  return lineage ? { ...moved, extra: { ...moved.extra, lineage: { ...lineage, base: moveRecord(lineage.base, mode, id) } satisfies Lineage } } : moved;
 }

@@ -1,10 +1,12 @@
 import type { CancellationSignal, ChatModelPort } from '../../platform/chatTypes';
 import { buildSelectionPrompt, parseSelectionAnswer } from './selectionPrompt';
 import type { SelectionCandidate } from './selectionPrompt';
+import { hybridNeedsModel } from './hybridDecision';
 
 /**
  * Chooses a request's active skills — the few loaded in full — from pinned skills, search
- * candidates and (modes `model`, `hybrid`) one short call to the request's own model.
+ * candidates and (mode `model` always, mode `hybrid` only when it can help: see
+ * hybridDecision.ts) one short call to a model: the request's own or a smaller one.
  * Pinned skills always come first; the model fills the remaining slots; when the model fails,
  * times out, is cancelled or answers anything but the strict format, the search order does.
  */
@@ -26,10 +28,15 @@ export interface SelectionRequest {
   pinned: readonly string[];
   maxActive: number;
   timeoutMs: number;
+  /** hybrid: below this absolute relevance the best candidate is confirmed by the model (default: never). */
+  askModelBelowRelevance?: number;
 }
 
 export interface SelectionDeps {
-  model: ChatModelPort;
+  /** The model that chooses; absent (the CLI) = the search order, with `wouldAskModel` saying whether a model would have been asked. */
+  model?: ChatModelPort;
+  /** Its name, for the footer (e.g. a smaller model of the request's vendor). */
+  modelName?: string;
   signal: CancellationSignal;
 }
 
@@ -40,6 +47,10 @@ export interface SelectionOutcome {
   /** Why the model's choice was not used ('' when it was, or was not asked). */
   fallbackReason: string;
   askedModel: boolean;
+  /** Whether the mode and candidates called for a model's choice (true whenever `askedModel`). */
+  wouldAskModel: boolean;
+  /** The model asked (when it was, and its name is known). */
+  modelName?: string;
 }
 
 /** How many search candidates hybrid mode shows the model. */
@@ -56,10 +67,17 @@ export async function selectActiveSkills(request: SelectionRequest, deps: Select
   const open = request.candidates.filter((c) => !pinnedSet.has(c.name));
   const bySearch = (): ActiveSkill[] => open.slice(0, slots).map((c) => ({ name: c.name, reason: 'best match' }));
   const result = (chosen: ActiveSkill[], fields: Partial<SelectionOutcome> = {}): SelectionOutcome => ({
-    active: [...active, ...chosen], selectionTokens: 0, fallbackReason: '', askedModel: false, ...fields,
+    active: [...active, ...chosen], selectionTokens: 0, fallbackReason: '', askedModel: false, wouldAskModel: false, ...fields,
   });
   if (slots <= 0 || open.length === 0) return result([]);
   if (request.mode === 'search') return result(bySearch());
+  const confident = request.mode === 'hybrid' ? request.askModelBelowRelevance ?? 0 : 0;
+  // hybrid: a candidate below the confirmation threshold is injected only when a model chose it.
+  const unconfirmed = (): ActiveSkill[] => open.filter((c) => (c.relevance ?? 1) >= confident).slice(0, slots).map((c) => ({ name: c.name, reason: 'best match' }));
+  if (request.mode === 'hybrid' && !hybridNeedsModel(open, slots, { confident })) return result(unconfirmed());
+  if (!deps.model) return result(unconfirmed(), { wouldAskModel: true });
+  const model = deps.model;
+  const asked = { askedModel: true, wouldAskModel: true, ...(deps.modelName ? { modelName: deps.modelName } : {}) };
 
   const prompt = buildSelectionPrompt(request.task, open, slots);
   let answer = '';
@@ -67,16 +85,16 @@ export async function selectActiveSkills(request: SelectionRequest, deps: Select
   const timedOut = { value: false };
   const signal: CancellationSignal = { get isCancelled() { return deps.signal.isCancelled || timedOut.value; } };
   try {
-    answer = await withTimeout(collectText(deps.model, prompt, signal), request.timeoutMs, () => (timedOut.value = true));
+    answer = await withTimeout(collectText(model, prompt, signal), request.timeoutMs, () => (timedOut.value = true));
   } catch (error) {
     failure = timedOut.value ? `the model did not answer within ${request.timeoutMs} ms` : `the model call failed: ${error instanceof Error ? error.message : String(error)}`;
   }
   if (!failure && deps.signal.isCancelled) failure = 'the request was cancelled';
-  const tokens = await countQuietly(deps.model, prompt, answer);
-  if (failure) return result(bySearch(), { selectionTokens: tokens, fallbackReason: failure, askedModel: true });
+  const tokens = await countQuietly(model, prompt, answer);
+  if (failure) return result(unconfirmed(), { ...asked, selectionTokens: tokens, fallbackReason: failure });
   const parsed = parseSelectionAnswer(answer, open.map((c) => c.name), slots);
-  if (!parsed.ok) return result(bySearch(), { selectionTokens: tokens, fallbackReason: parsed.reason, askedModel: true });
-  return result(parsed.names.map((name) => ({ name, reason: 'chosen by the model' })), { selectionTokens: tokens, askedModel: true });
+  if (!parsed.ok) return result(unconfirmed(), { ...asked, selectionTokens: tokens, fallbackReason: parsed.reason });
+  return result(parsed.names.map((name) => ({ name, reason: 'chosen by the model' })), { ...asked, selectionTokens: tokens });
 }
 
 async function collectText(model: ChatModelPort, prompt: string, signal: CancellationSignal): Promise<string> {

@@ -11,7 +11,12 @@ export interface ActiveSkillsOptions {
   mode: Exclude<SelectionMode, 'search'>;
   maxActive: number;
   timeoutMs: number;
-  model: ChatModelPort;
+  /** hybrid: below this absolute relevance the best candidate is confirmed by the model (`toolshed.skills.askModelBelowRelevance`). */
+  askModelBelowRelevance?: number;
+  /** The model that chooses (the request's, or a smaller one of its vendor); absent = search order (the CLI). */
+  model?: ChatModelPort;
+  /** The choosing model's name, for the footer. */
+  modelName?: string;
   signal: CancellationSignal;
   /** Names pinned for this request; they take the first slots (rendered by the pinned block). */
   pinnedNames: readonly string[];
@@ -24,6 +29,8 @@ export interface ActiveSkillsBlock {
   block: string;
   used: SkillUse[];
   selectionTokens: number;
+  /** The model asked to choose (absent when none was asked or its name is unknown). */
+  selectionModel?: string;
   /** Shown to the user when the model's choice was not used. */
   note?: string;
   /** Tools the loaded skills name that the run may use (skill_get's `suggested_tools`). */
@@ -41,12 +48,15 @@ export async function activeSkillsPreflight(service: SkillService, ctx: SkillReq
   const candidates = await service.selectionCandidates(prompt, limit, ctx, options.mode === 'model');
   const pinned = options.pinnedNames.filter((name) => service.inspect(name));
   const outcome = await selectActiveSkills(
-    { mode: options.mode, task: prompt, candidates, pinned, maxActive: options.maxActive, timeoutMs: options.timeoutMs },
-    { model: options.model, signal: options.signal },
+    { mode: options.mode, task: prompt, candidates, pinned, maxActive: options.maxActive, timeoutMs: options.timeoutMs, askModelBelowRelevance: options.askModelBelowRelevance },
+    { model: options.model, modelName: options.modelName, signal: options.signal },
   );
-  const note = outcome.fallbackReason ? `Skill selection used the search order: ${outcome.fallbackReason}.` : undefined;
+  const note = outcome.fallbackReason
+    ? `Skill selection used the search order: ${outcome.fallbackReason}.`
+    : outcome.wouldAskModel && !outcome.askedModel ? `A model would be asked to choose among ${candidates.length} candidate${candidates.length === 1 ? '' : 's'} (${candidates.slice(0, 5).map((c) => `${c.name} ${(c.relevance ?? 1).toFixed(2)}`).join(', ')}); without its answer only those at or above toolshed.skills.askModelBelowRelevance are injected.` : undefined;
   const chosen = outcome.active.filter((skill) => skill.reason !== 'pinned');
-  const empty: ActiveSkillsBlock = { block: '', used: [], selectionTokens: outcome.selectionTokens, note };
+  const relevance = new Map(candidates.map((c) => [c.name, c.relevance]));
+  const empty: ActiveSkillsBlock = { block: '', used: [], selectionTokens: outcome.selectionTokens, note, ...(outcome.modelName ? { selectionModel: outcome.modelName } : {}) };
   if (chosen.length === 0 || options.maxTokens <= 0) return empty;
   const reasons = new Map<string, string>(chosen.map((skill) => [skill.name, skill.reason]));
   // skill_get renders within 200–6000 tokens; a smaller budget cannot hold a skill in full.
@@ -70,7 +80,7 @@ export async function activeSkillsPreflight(service: SkillService, ctx: SkillReq
     if (exact <= options.maxTokens) {
       const used = output.skills.map((skill) => {
         const record = service.inspect(skill.name);
-        return { name: skill.name, title: record?.title, path: record?.source_file || undefined, reason: reasons.get(skill.name) };
+        return { name: skill.name, title: record?.title, path: record?.source_file || undefined, reason: reasons.get(skill.name), relevance: relevance.get(skill.name) };
       });
       return { ...empty, block: output.formatted_context, used, suggestedTools: output.suggested_tools ?? [] };
     }

@@ -1,3 +1,5 @@
+import { renderPromptBlock } from '../../privacy/promptBlocks';
+
 /**
  * The skill-selection exchange with the request's model (agentskills progressive disclosure,
  * step 2): the model sees only names and one-line descriptions and must answer with one
@@ -9,6 +11,8 @@ export interface SelectionCandidate {
   name: string;
   /** One line: what the skill does / when to use it (already redacted and tool-gated). */
   description: string;
+  /** Absolute relevance to the request in [0, 1] (decides whether hybrid asks a model at all). */
+  relevance?: number;
 }
 
 const MAX_DESCRIPTION_CHARS = 200;
@@ -19,12 +23,8 @@ export function buildSelectionPrompt(task: string, candidates: readonly Selectio
   return [
     'You choose which skills (team procedures) apply to a request. Do not answer the request itself.',
     `Pick at most ${maxActive} skill${maxActive === 1 ? '' : 's'} from this list that clearly help with the request, most useful first; pick none if none applies.`,
-    '<skills>',
-    ...lines,
-    '</skills>',
-    '<request>',
-    oneLine(task, MAX_TASK_CHARS),
-    '</request>',
+    renderPromptBlock('skills', lines),
+    renderPromptBlock('request', [oneLine(task, MAX_TASK_CHARS)]),
     'Answer with exactly one JSON object and nothing else: {"skills": ["name", ...]} using names from the list.',
   ].join('\n');
 }

@@ -1,4 +1,5 @@
 import type { TokenCounter } from '../../platform/ports';
+import { closeTag, openTag } from '../../privacy/promptBlocks';
 import { renderSkillMarkdown, viewAt } from './skillRendering';
 import type { ReSafe, SafeSkill } from './skillRendering';
 
@@ -14,8 +15,8 @@ import type { ReSafe, SafeSkill } from './skillRendering';
 export type SkillSummarizer = (text: string, maxTokens: number) => Promise<string>;
 
 export const SUMMARY_WRAPPER = {
-  open: '<skills>\nSkills relevant to this request, condensed to fit (follow them when they apply; use skill_get for the full text):\n',
-  close: '\n</skills>',
+  open: `${openTag('skills')}\nSkills relevant to this request, condensed to fit (follow them when they apply; use skill_get for the full text):\n`,
+  close: `\n${closeTag('skills')}`,
 };
 
 export interface SummaryResult {

@@ -1,7 +1,9 @@
 import type { TokenCounter } from '../../platform/ports';
 import { redact } from '../../privacy/redaction';
+import { closeTag, neutralizeBlockTags, openTag } from '../../privacy/promptBlocks';
 import { toolNameOfAllowed } from '../packs/document/allowedToolsList';
 import type { SkillRecord } from '../skillSchema';
+import type { SkillGetOutput } from '../skillToolSchemas';
 import type { ToolReferenceGate } from './toolReferenceGate';
 
 /**
@@ -44,11 +46,11 @@ export function declaredToolNames(record: SkillRecord): string[] {
   return [...record.tools.map((t) => t.tool), ...record.allowed_tools.map(toolNameOfAllowed)];
 }
 
-/** A skill with every string redacted and every denied tool name removed. */
+/** A skill with every string redacted, every denied tool name removed and every block tag neutralised. */
 export function makeSafe(record: SkillRecord, options: SafetyOptions): SafeSkill {
   const { gate } = options;
   const candidates = declaredToolNames(record);
-  const clean = (text: string) => gate.text(options.redact ? redact(text) : text, candidates);
+  const clean = (text: string) => neutralizeBlockTags(gate.text(options.redact ? redact(text) : text, candidates));
   return {
     name: clean(record.name),
     title: clean(record.title),
@@ -116,8 +118,8 @@ export interface Wrapper {
 }
 
 export const INJECTION_WRAPPER: Wrapper = {
-  open: '<skills>\nSkills relevant to this request (follow them when they apply; use skill_get for more):\n',
-  close: '\n</skills>',
+  open: `${openTag('skills')}\nSkills relevant to this request (follow them when they apply; use skill_get for more):\n`,
+  close: `\n${closeTag('skills')}`,
 };
 
 export const RAW_WRAPPER: Wrapper = { open: '', close: '' };
@@ -165,7 +167,7 @@ export async function renderWithinBudget(skills: readonly SafeSkill[], budget: n
   // 3. Truncate the remaining text.
   const inner = skills.length ? renderSkillMarkdown(viewAt(skills[0] as SafeSkill, MAX_LEVEL, reSafe)) : '';
   const fits = async (chars: number) => {
-    const candidate = `${wrapper.open}${reSafe(inner.slice(0, chars))}${TRUNCATION_MARK}${wrapper.close}`;
+    const candidate = `${wrapper.open}${neutralizeBlockTags(reSafe(inner.slice(0, chars)))}${TRUNCATION_MARK}${wrapper.close}`;
     const n = await counter.count(candidate);
     return n <= budget ? { candidate, n } : undefined;
   };
@@ -191,6 +193,16 @@ export async function renderWithinBudget(skills: readonly SafeSkill[], budget: n
   text = best.candidate;
   tokens = best.n;
   return result(true);
+}
+
+/** `skill_get`'s structured form of one rendered skill (optional parts only when present). */
+export function structuredSkill(view: SafeSkill): SkillGetOutput['skills'][number] {
+  const out: SkillGetOutput['skills'][number] = { name: view.name, title: view.title, trigger: view.trigger, steps: view.steps };
+  if (view.preconditions.length) out.preconditions = view.preconditions;
+  if (view.failure_modes.length) out.failure_modes = view.failure_modes;
+  if (view.body) out.body = view.body;
+  if (view.resources.length) out.resources = view.resources;
+  return out;
 }
 
 function shorten(text: string, chars: number): string {

@@ -1,5 +1,7 @@
 import type { TaskType } from '../../config/settingsSchema';
 import { FieldStats } from '../../search/bm25f';
+import { idfCoverage } from '../../search/termCoverage';
+import { bm25Idf } from '../../search/ftsBm25';
 import type { SkillOrigin } from '../skillSchema';
 import { identityKey, scopeRank } from './skillScope';
 import type { SkillIdentity } from './skillScope';
@@ -25,6 +27,23 @@ export type SkillFieldTerms = Record<SkillFtsField, readonly string[]>;
 /** BM25F field weights (the former per-column BM25 weights) and length normalisation. */
 export const SKILL_FIELD_WEIGHTS: Record<SkillFtsField, number> = { name: 4, title: 3, trigger: 2.5, description: 1.5, tags: 2, content: 0.5 };
 export const SKILL_FIELD_B: Record<SkillFtsField, number> = { name: 0.75, title: 0.75, trigger: 0.75, description: 0.75, tags: 0.75, content: 0.75 };
+
+/** Which fields say what a skill is for (a request term there counts fully toward absolute relevance). */
+const DESCRIBING_WEIGHTS: Record<SkillFtsField, number> = { name: 1, title: 1, trigger: 1, description: 1, tags: 1, content: 0 };
+const BODY_WEIGHTS: Record<SkillFtsField, number> = { name: 0, title: 0, trigger: 0, description: 0, tags: 0, content: 1 };
+/**
+ * A request term found only in a skill's body counts this much: bodies are long and share
+ * common words with most requests, so a body match is weak evidence (tuned on the skills
+ * relevance set, bench/skillRelevanceBench.ts).
+ */
+export const BODY_MATCH = 0.25;
+/**
+ * Documents assumed besides the store's own when weighing request terms: with a handful of
+ * skills every word they contain would look common (low IDF) next to the words they lack, and
+ * a single matching skill could never score well; the prior keeps the scale of a ~50-skill
+ * collection however few are installed.
+ */
+const PRIOR_DOCS = 50;
 
 export interface SkillEntry {
   docId: number;
@@ -55,6 +74,8 @@ export interface EntryFilter {
   origin?: SkillOrigin;
   scopeMode?: 'project' | 'tenant' | 'global';
   modelInvocableOnly?: boolean;
+  /** Pack skills of these names are left out (skills VS Code's own agent skills already offer). */
+  excludePackNames?: ReadonlySet<string>;
 }
 
 /** Compiles a filter once per request into a predicate (same rules as the SQL WHERE clause). */
@@ -66,6 +87,7 @@ export function entryPredicate(filter: EntryFilter): (entry: SkillEntry) => bool
   const activeOnly = filter.activeOnly !== false;
   const invocableOnly = filter.modelInvocableOnly === true;
   const { taskType, origin, scopeMode } = filter;
+  const excluded = filter.excludePackNames?.size ? filter.excludePackNames : undefined;
   return (e) => {
     if (e.scope_mode !== 'global'
       && !(e.scope_mode === 'tenant' && e.scope_tenant_id === tenant)
@@ -76,6 +98,7 @@ export function entryPredicate(filter: EntryFilter): (entry: SkillEntry) => bool
     if (taskType && e.task_type !== taskType) return false;
     if (origin && e.origin !== origin) return false;
     if (scopeMode && e.scope_mode !== scopeMode) return false;
+    if (excluded && e.origin === 'pack' && excluded.has(e.name)) return false;
     return true;
   };
 }
@@ -184,6 +207,19 @@ export class SkillSearchIndex {
   /** Document frequency of an analysed term (0 without statistics). */
   df(term: string): number {
     return this.stats?.df(term) ?? 0;
+  }
+
+  /**
+   * Absolute relevance of one skill to a request's analysed terms, in [0, 1] (see
+   * search/termCoverage.ts): independent of every other candidate; 0 without statistics.
+   */
+  coverage(terms: readonly string[], docId: number): number {
+    const stats = this.stats;
+    if (!stats || !stats.has(docId) || terms.length === 0) return 0;
+    const describing = new Set(stats.documentTerms(docId, DESCRIBING_WEIGHTS).map((t) => t.term));
+    const body = new Set(stats.documentTerms(docId, BODY_WEIGHTS).map((t) => t.term));
+    const docs = stats.size + PRIOR_DOCS;
+    return idfCoverage({ terms, idf: (term) => bm25Idf(docs, stats.df(term)), match: (term) => (describing.has(term) ? 1 : body.has(term) ? BODY_MATCH : 0) });
   }
 
   /**

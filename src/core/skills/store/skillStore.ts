@@ -49,6 +49,8 @@ export interface SearchHit {
   task_type: TaskType;
   /** Raw relevance (BM25, higher is better) — normalised by the caller. */
   relevance: number;
+  /** Absolute relevance in [0, 1] (share of the request's IDF mass the skill covers, terms no skill has included; SkillSearchIndex.coverage). */
+  absolute: number;
 }
 
 export interface SkillStoreOptions {
@@ -293,12 +295,13 @@ export class SkillStore {
   searchFts(query: string, filter: StoreFilter, limit: number): SearchHit[] {
     if (this.fts === 'none' || limit <= 0) return [];
     const index = this.index;
-    const terms = uniqueTerms(query).slice(0, 32).filter((t) => t.length > 0 && index.df(t) > 0);
+    const all = uniqueTerms(query).slice(0, 32).filter((t) => t.length > 0);
+    const terms = all.filter((t) => index.df(t) > 0);
     if (terms.length === 0) return [];
     const accept = this.visible(filter);
     const candidates = ftsCandidates({ db: this.db, idColumn: this.ftsIdColumn(), index }, terms, accept, limit);
     return index.rank(terms, candidates, accept, limit).map(({ entry, relevance }) => ({
-      name: entry.name, title: entry.title, trigger: entry.trigger, task_type: entry.task_type, relevance,
+      name: entry.name, title: entry.title, trigger: entry.trigger, task_type: entry.task_type, relevance, absolute: index.coverage(all, entry.docId),
     }));
   }
 

@@ -26,6 +26,13 @@ function conditions(alias: string, filter: StoreFilter, params: Record<string, s
     parts.push(`${alias}.scope_mode = :scopeMode`);
     params[':scopeMode'] = filter.scopeMode;
   }
+  if (filter.excludePackNames?.size) {
+    const keys = [...filter.excludePackNames].map((name, i) => {
+      params[`:excluded${i}`] = name;
+      return `:excluded${i}`;
+    });
+    parts.push(`NOT (${alias}.origin = 'pack' AND ${alias}.name IN (${keys.join(', ')}))`);
+  }
   return parts;
 }
 

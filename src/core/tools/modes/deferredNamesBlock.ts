@@ -1,4 +1,5 @@
 import type { DeferredNamesListing } from '../../config/settingsSchema';
+import { closeTag, openTag, renderPromptBlock } from '../../privacy/promptBlocks';
 
 /**
  * The optional `<available_deferred_tools>` block: the names of deferred tools, grouped by
@@ -14,8 +15,8 @@ export interface DeferredToolName {
   source?: string;
 }
 
-const OPEN = '<available_deferred_tools>';
-const CLOSE = '</available_deferred_tools>';
+const OPEN = openTag('available_deferred_tools');
+const CLOSE = closeTag('available_deferred_tools');
 const INTRO = 'Deferred tools (not listed until loaded). Load one with tool_search, e.g. query "select:<name>":';
 
 export function estimateTokens(text: string): number {
@@ -58,5 +59,5 @@ export function renderDeferredNamesBlock(tools: readonly DeferredToolName[], lis
   }
   const left = tools.length - listed;
   if (listed === 0) return '';
-  return [OPEN, INTRO, ...lines, ...(left > 0 ? [`(+${left} more; find them with tool_search)`] : []), CLOSE].join('\n');
+  return renderPromptBlock('available_deferred_tools', [INTRO, ...lines, ...(left > 0 ? [`(+${left} more; find them with tool_search)`] : [])]);
 }

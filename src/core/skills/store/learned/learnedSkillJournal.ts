@@ -12,7 +12,13 @@ import type { SkillStore } from '../skillStore';
  *
  * Each line carries a checksum of its record (`_check`): a line damaged on disk is skipped (the
  * database's copy stays) instead of overwriting a good skill with garbage. Lines written before
- * checksums existed are read as they are.
+ * checksums existed are read as they are. Line endings and trailing whitespace are not part of a
+ * line (a journal edited or synced on Windows comes back as CRLF), and neither is a leading BOM.
+ *
+ * The next write replaces the file with the store's skills, so a journal that was not read in
+ * full is kept first: one with skipped lines is copied to `<key>.unreadable-<hash>`, one that
+ * could not be read at all is moved aside before the write, and if that fails too the write is
+ * refused — what could not be read is never overwritten.
  *
  * A write takes the learned records from the store's in-memory copy (SkillStore.learnedRecords)
  * and reuses the line of every record unchanged since the last write: after an import of 10,000
@@ -27,6 +33,8 @@ export class LearnedSkillJournal {
   private queued: Promise<void> | undefined;
   /** Journal line of each record already written (see writeNow). */
   private readonly lines = new WeakMap<SkillRecord, string>();
+  /** Why the journal could not be read on open; set until it has been moved aside. */
+  private unreadable: string | undefined;
 
   constructor(private readonly bytes: ByteStore, private readonly key: string, private readonly logger: Logger) {}
 
@@ -42,6 +50,7 @@ export class LearnedSkillJournal {
   }
 
   private async writeNow(store: SkillStore): Promise<void> {
+    if (this.unreadable !== undefined && !(await this.moveUnreadableAside())) return;
     // The store hands out the same record object until that skill changes, so a line (and its
     // checksum, the costly part) is computed once per change, not once per write.
     const lines = store.learnedRecords().map((record) => {
@@ -60,14 +69,22 @@ export class LearnedSkillJournal {
    * lines are skipped and reported in one warning; one entry that cannot be stored costs itself.
    */
   async replayInto(store: SkillStore): Promise<number> {
-    const raw = await this.bytes.read(this.key).catch(() => undefined);
+    let raw: Uint8Array | undefined;
+    try {
+      raw = await this.bytes.read(this.key);
+    } catch (error) {
+      this.unreadable = error instanceof Error ? error.message : String(error);
+      this.logger.warn(`Learned-skill journal ${this.key} could not be read (${this.unreadable}); it is kept, and moved aside before the journal is written again.`);
+      return 0;
+    }
     if (!raw || raw.byteLength === 0) return 0;
-    const text = new TextDecoder('utf-8').decode(raw);
+    const text = new TextDecoder('utf-8').decode(raw).replace(/^\uFEFF/, '');
     let restored = 0;
     const skipped: number[] = [];
     store.transaction(() => {
-      text.split('\n').forEach((line, i) => {
-        if (!line.trim()) return;
+      text.split('\n').forEach((untrimmed, i) => {
+        const line = untrimmed.trimEnd();
+        if (!line) return;
         const record = readLine(line);
         if (!record) {
           skipped.push(i + 1);
@@ -81,9 +98,36 @@ export class LearnedSkillJournal {
       });
     });
     if (skipped.length) {
-      this.logger.warn(`Learned-skill journal ${this.key}: ${skipped.length} unreadable or damaged entr${skipped.length === 1 ? 'y' : 'ies'} skipped (line${skipped.length === 1 ? '' : 's'} ${skipped.slice(0, 10).join(', ')}${skipped.length > 10 ? ', …' : ''}).`);
+      const kept = await this.keepCopy(raw);
+      this.logger.warn(`Learned-skill journal ${this.key}: ${skipped.length} unreadable or damaged entr${skipped.length === 1 ? 'y' : 'ies'} skipped (line${skipped.length === 1 ? '' : 's'} ${skipped.slice(0, 10).join(', ')}${skipped.length > 10 ? ', …' : ''}); ${kept ? `the journal as it was is kept as ${kept}` : 'it could not be copied, so it will not be rewritten'}.`);
     }
     return restored;
+  }
+
+  /** Copies the journal's bytes beside it (named by their hash: the same damage is kept once); the key, or undefined when it failed. */
+  private async keepCopy(raw: Uint8Array): Promise<string | undefined> {
+    const copy = `${this.key}.unreadable-${createHash('sha256').update(raw).digest('hex').slice(0, 12)}`;
+    try {
+      await this.bytes.write(copy, raw);
+      return copy;
+    } catch (error) {
+      this.unreadable = error instanceof Error ? error.message : String(error);
+      return undefined;
+    }
+  }
+
+  /** Moves a journal that could not be read out of the way of the next write; false (and no write) when that fails. */
+  private async moveUnreadableAside(): Promise<boolean> {
+    const aside = `${this.key}.unreadable-${Date.now()}`;
+    try {
+      await this.bytes.rename(this.key, aside);
+      this.unreadable = undefined;
+      this.logger.info(`Learned-skill journal ${this.key} could not be read; it was moved to ${aside} and a new journal written.`);
+      return true;
+    } catch (error) {
+      this.logger.warn(`Learned-skill journal ${this.key} was not rewritten: it could not be read (${this.unreadable}) nor moved aside (${error instanceof Error ? error.message : String(error)}).`);
+      return false;
+    }
   }
 
   private replayOne(store: SkillStore, record: SkillRecord): boolean {

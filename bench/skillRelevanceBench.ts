@@ -1,0 +1,82 @@
+/**
+ * Skills relevance set (bundled and run by bench/skillRelevance.bench.mjs): 44 requests no skill
+ * applies to and 47 that exactly one skill applies to (bench/data/skill-relevance.jsonl), over
+ * the built-in pack plus 33 public SKILL.md skills (bench/data/public-skills, SOURCES.md).
+ *
+ * Rows: the thresholds tried on the tune half (pure gate + hybrid decision over the same
+ * candidates the code computes), then the extension's defaults through the whole pre-flight
+ * path, on both halves, in `search` and `hybrid` mode (the selection model is an oracle that
+ * picks the right skill when offered, else none: the counts measure the code's decisions).
+ * Targets: ≤ 10 % of no-skill requests inject any skill, ≥ 95 % of one-skill requests inject the
+ * right one, ≤ 0.25 selection requests per turn in hybrid.
+ * Prints one JSON line last: {"title", "rows"}.
+ */
+import { skillsConfigSchema } from '../src/core/config/settingsSchema';
+import { hybridNeedsModel } from '../src/core/planner/selection/hybridDecision';
+import { passingGate } from '../src/core/skills/relevantSkills';
+import type { SelectionCandidateRow } from '../src/core/skills/relevantSkills';
+import { HYBRID_CANDIDATES } from '../src/core/planner/selection/activeSkillSelection';
+import { countTurn, emptyCounts, rates, readRelevanceSet, relevanceService, runPreflight } from './skillRelevanceEval';
+import type { RelevanceCase, TurnCounts } from './skillRelevanceEval';
+
+// Run from the repository root (runTsBench sets the working directory).
+const root = process.cwd();
+
+interface Prepared {
+  c: RelevanceCase;
+  /** Search pre-flight's hits (top-k) with absolute relevance. */
+  top: Array<{ name: string; relevance?: number }>;
+  /** Hybrid candidates before the gate. */
+  candidates: SelectionCandidateRow[];
+}
+
+function simulate(prepared: readonly Prepared[], minRelevance: number, confident: number, topK: number, maxActive: number): { search: TurnCounts; hybrid: TurnCounts } {
+  const search = emptyCounts();
+  const hybrid = emptyCounts();
+  for (const p of prepared) {
+    countTurn(search, p.c, passingGate(p.top.slice(0, topK), minRelevance).map((h) => h.name), 0);
+    const open = passingGate(p.candidates, minRelevance);
+    const ask = hybridNeedsModel(open, maxActive, { confident });
+    const names = ask ? (p.c.gold && open.some((o) => o.name === p.c.gold) ? [p.c.gold] : []) : passingGate(open, confident).slice(0, maxActive).map((o) => o.name);
+    countTurn(hybrid, p.c, names, ask ? 1 : 0);
+  }
+  return { search, hybrid };
+}
+
+async function main(): Promise<void> {
+  const cases = readRelevanceSet(root);
+  const defaults = skillsConfigSchema.parse({});
+  const ungated = await relevanceService(root, { minRelevance: 0 });
+  const ctx = { includeWorkspacePacks: true };
+  const prepared: Prepared[] = [];
+  for (const c of cases) {
+    const top = (await ungated.search({ query: c.request, limit: Math.max(1, defaults.topK) }, ctx)).skills;
+    prepared.push({ c, top, candidates: await ungated.selectionCandidates(c.request, HYBRID_CANDIDATES, ctx) });
+  }
+  await ungated.dispose();
+  const rows: Array<Record<string, unknown>> = [];
+  const tune = prepared.filter((p) => p.c.half === 'tune');
+  for (const minRelevance of [0, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5]) {
+    for (const confident of [0, 0.4, 0.45, 0.5]) {
+      const { search, hybrid } = simulate(tune, minRelevance, confident, defaults.topK, defaults.maxActive);
+      rows.push({ case: 'tune half: threshold sweep', min_relevance: minRelevance, ask_model_below: confident, search: rates(search), hybrid: rates(hybrid) });
+    }
+  }
+  const service = await relevanceService(root);
+  for (const [mode, answers] of [['search', 'oracle'], ['hybrid', 'oracle'], ['hybrid', 'unusable']] as const) {
+    for (const half of ['tune', 'test', 'all'] as const) {
+      const subset = half === 'all' ? cases : cases.filter((c) => c.half === half);
+      const counts = await runPreflight(service, subset, mode, answers);
+      const r = rates(counts);
+      rows.push({
+        case: `defaults through pre-flight: ${mode}${mode === 'hybrid' ? (answers === 'oracle' ? ' (oracle model)' : ' (unusable model answers)') : ''}, ${half} half`, min_relevance: defaults.minRelevance, ask_model_below: defaults.askModelBelowRelevance, requests: counts.requests, ...r,
+        target: mode === 'hybrid' && answers === 'oracle' ? 'no-skill ≤ 0.10, one-skill ≥ 0.95, selection ≤ 0.25/turn' : 'informational',
+        ok: mode === 'hybrid' && answers === 'oracle' ? r.no_skill_injection_rate <= 0.1 && r.one_skill_hit_rate >= 0.95 && r.selection_requests_per_turn <= 0.25 : undefined,
+      });
+    }
+  }
+  await service.dispose();
+  console.log(JSON.stringify({ title: 'Skills relevance set — what pre-flight injects and how often hybrid asks a model', rows }));
+}
+
+void main();

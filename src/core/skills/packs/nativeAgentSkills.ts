@@ -1,0 +1,85 @@
+import * as path from 'node:path';
+
+/**
+ * VS Code's own agent skills, side by side with Toolshed's.
+ *
+ * Since VS Code 1.139, agent mode reads `<location>/<skill>/SKILL.md` folders itself when
+ * `chat.useAgentSkills` is on (its default). The locations are `chat.agentSkillsLocations`, an
+ * object of `path: boolean` whose defaults are the six folders below; relative paths resolve
+ * from each workspace folder and `~/` from the home folder. Older hosts have neither setting and
+ * offer no skills of their own (`chat.useClaudeSkills` is an older name VS Code migrates to
+ * `chat.useAgentSkills`).
+ *
+ * When VS Code offers a SKILL.md skill to agent mode, Toolshed's agent-mode skill tools leave it
+ * out, so a model is not shown one skill twice in two formats. Everything only Toolshed has
+ * (`*.skill.*` packs, learned and shared skills, SKILL.md folders outside those locations) stays,
+ * and `@toolshed`, which builds its own prompt, keeps using every skill.
+ */
+
+/** `chat.agentSkillsLocations`' default entries in VS Code 1.139. */
+export const NATIVE_SKILL_LOCATIONS_DEFAULT: readonly string[] = [
+  '.agents/skills',
+  '.github/skills',
+  '.claude/skills',
+  '~/.agents/skills',
+  '~/.copilot/skills',
+  '~/.claude/skills',
+];
+
+/** What the host says about its own agent skills (read by the VS Code layer). */
+export interface NativeSkillSettings {
+  /** False when the host does not know `chat.useAgentSkills` (VS Code before native skills). */
+  supported: boolean;
+  /** `chat.useAgentSkills`. */
+  enabled: boolean;
+  /** `chat.agentSkillsLocations` (effective value; undefined: the defaults). */
+  locations?: Readonly<Record<string, unknown>>;
+}
+
+/** Absolute folders VS Code reads SKILL.md folders from; empty when it offers none. */
+export function nativeSkillRoots(settings: NativeSkillSettings, workspaceFolders: readonly string[], homeDir: string | undefined): string[] {
+  if (!settings.supported || !settings.enabled) return [];
+  const entries = settings.locations
+    ? Object.entries(settings.locations).filter(([, on]) => on === true).map(([location]) => location)
+    : NATIVE_SKILL_LOCATIONS_DEFAULT;
+  const roots = new Set<string>();
+  for (const location of entries) {
+    // VS Code accepts relative paths and `~/` only (no absolute paths, no backslashes).
+    if (!location || path.isAbsolute(location) || location.includes('\\')) continue;
+    if (location === '~' || location.startsWith('~/')) {
+      if (homeDir) roots.add(path.join(homeDir, location.slice(1)));
+      continue;
+    }
+    for (const folder of workspaceFolders) roots.add(path.join(folder, location));
+  }
+  return [...roots];
+}
+
+/** True for `<root>/<skill>/SKILL.md` with root one of `roots` (the layout VS Code reads). */
+export function isNativeSkillFile(file: string, roots: readonly string[]): boolean {
+  if (path.basename(file) !== 'SKILL.md') return false;
+  const root = path.dirname(path.dirname(file));
+  return roots.some((candidate) => path.relative(candidate, root) === '');
+}
+
+/** Names of the pack skills VS Code offers itself (from `<root>/<skill>/SKILL.md` files). */
+export function nativeSkillNames(skills: Iterable<{ name: string; file: string; origin: string }>, roots: readonly string[]): Set<string> {
+  const names = new Set<string>();
+  if (roots.length === 0) return names;
+  for (const skill of skills) {
+    if (skill.origin === 'pack' && isNativeSkillFile(skill.file, roots)) names.add(skill.name);
+  }
+  return names;
+}
+
+/** What `skill_get` / `skill` in agent mode say for a skill VS Code offers itself. */
+export function nativeSkillReason(): string {
+  return 'VS Code offers it to agent mode itself (native agent skills, chat.useAgentSkills): use it from there';
+}
+
+/** The line `/skills` and the Skill Directory show when some skills come from VS Code too. */
+export function nativeSkillsLine(count: number): string {
+  const skills = `${count} SKILL.md skill${count === 1 ? '' : 's'}`;
+  return `${skills} ${count === 1 ? 'is' : 'are'} also VS Code's own agent skill${count === 1 ? '' : 's'} (chat.useAgentSkills): ` +
+    "in agent mode VS Code offers them and Toolshed's skill tools leave them out; @toolshed uses every skill.";
+}

@@ -1,0 +1,54 @@
+import type { TaskType } from '../config/settingsSchema';
+import type { SkillSummarizer } from './render/modelSummary';
+import type { SkillSearchType } from './skillToolSchemas';
+
+/**
+ * Pre-flight's request and answer shapes, and the absolute relevance gate that decides whether
+ * a search hit may be injected at all (`toolshed.skills.minRelevance`): search scores are
+ * relative to one response (the best hit always scores 1), so only the absolute measure can say
+ * that nothing found applies.
+ */
+
+/** Hits at or above the threshold, in their order (a hit without an absolute measure — an exact or regex match — passes). */
+export function passingGate<T extends { relevance?: number }>(hits: readonly T[], minRelevance: number): T[] {
+  return hits.filter((hit) => hit.relevance === undefined || hit.relevance >= minRelevance);
+}
+
+/** A candidate for active-skill selection. */
+export interface SelectionCandidateRow {
+  name: string;
+  /** One line: what the skill does / when to use it (already redacted and tool-gated). */
+  description: string;
+  /** Absolute relevance to the request in [0, 1] (0 for a skill added without a match). */
+  relevance: number;
+}
+
+export interface RelevantRequest {
+  task: string;
+  top_k?: number;
+  max_tokens?: number;
+  task_type?: TaskType;
+  /** Skills already in the prompt (pinned): neither injected again nor counted. */
+  exclude?: readonly string[];
+  /** `toolshed.skills.summarize`: condenses what structured compression had to cut (falls back on any failure). */
+  summarize?: SkillSummarizer;
+}
+
+export interface RelevantResult {
+  /** Injection block for the system prompt ('' when nothing relevant or disabled). */
+  text: string;
+  skills: string[];
+  top_k_used: number;
+  raw_tokens_est: number;
+  final_tokens_est: number;
+  was_summarized: boolean;
+  search_type: SkillSearchType | 'none';
+  /** Relevant skills that did not fit the budget (gated names). */
+  omitted: string[];
+  /** Skills added as cluster siblings of a top match (part of `skills`; toolshed.skills.clusterExpansion). */
+  cluster_siblings: string[];
+  /** Tools the injected skills name that this run may use (never a denied or hidden one). */
+  suggested_tools: string[];
+  /** Absolute relevance of each search hit that passed the gate, by name. */
+  relevance: Record<string, number>;
+}

@@ -1,0 +1,60 @@
+import * as vscode from 'vscode';
+import * as os from 'node:os';
+import { nativeSkillNames, nativeSkillRoots, type NativeSkillSettings } from '../../core/skills/packs/nativeAgentSkills';
+import type { SkillService } from '../../core/skills/skillService';
+import { Disposable } from '../lifecycle';
+
+const USE_AGENT_SKILLS = 'chat.useAgentSkills';
+const AGENT_SKILLS_LOCATIONS = 'chat.agentSkillsLocations';
+
+/** The host's own agent-skill settings; `supported` is false where VS Code does not define them (before 1.139). */
+export function readNativeSkillSettings(): NativeSkillSettings {
+  const chat = vscode.workspace.getConfiguration('chat');
+  const supported = chat.inspect<boolean>('useAgentSkills')?.defaultValue !== undefined;
+  const locations = chat.get<Record<string, unknown>>('agentSkillsLocations');
+  return {
+    supported,
+    enabled: supported && chat.get<boolean>('useAgentSkills') === true,
+    ...(locations && typeof locations === 'object' ? { locations } : {}),
+  };
+}
+
+/**
+ * Which loaded SKILL.md skills VS Code's own agent skills offer to agent mode, kept current with
+ * the packs and the `chat.*` settings. Agent-mode skill tools leave these names out.
+ */
+export class NativeAgentSkills extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChange = this.changed.event;
+  /** Names per settings/folders/trust key; dropped whenever the packs change. */
+  private cached: { key: string; names: ReadonlySet<string> } | undefined;
+
+  constructor(private readonly skills: SkillService, packsChanged: vscode.Event<void>) {
+    super();
+    const invalidate = () => {
+      this.cached = undefined;
+      this.changed.fire();
+    };
+    this._register(packsChanged(invalidate));
+    this._register(vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration(USE_AGENT_SKILLS) || event.affectsConfiguration(AGENT_SKILLS_LOCATIONS)) invalidate();
+    }));
+    this._register(vscode.workspace.onDidChangeWorkspaceFolders(invalidate));
+    this._register(vscode.workspace.onDidGrantWorkspaceTrust(invalidate));
+  }
+
+  /** Names of the pack skills VS Code itself offers in agent mode (empty when native skills are off or absent). */
+  names(): ReadonlySet<string> {
+    // The settings are read on every call (cheap), so an answer never lags a settings change.
+    const settings = readNativeSkillSettings();
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    const key = JSON.stringify([settings, folders, vscode.workspace.isTrusted]);
+    if (this.cached?.key !== key) {
+      const roots = nativeSkillRoots(settings, folders, os.homedir());
+      // Restricted Mode hides workspace packs from every surface already.
+      const packs = roots.length ? this.skills.listPacks().filter((pack) => vscode.workspace.isTrusted || !pack.workspace) : [];
+      this.cached = { key, names: nativeSkillNames(packs.flatMap((pack) => pack.skills.filter((s) => s.status !== 'invalid')), roots) };
+    }
+    return this.cached.names;
+  }
+}

@@ -1,0 +1,118 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import {
+  isNativeSkillFile,
+  nativeSkillNames,
+  nativeSkillRoots,
+  NATIVE_SKILL_LOCATIONS_DEFAULT,
+} from '../../../src/core/skills/packs/nativeAgentSkills';
+import type { SkillRequestContext } from '../../../src/core/skills/skillService';
+import { makeService, pack, tempDir, writeTree } from './helpers';
+
+const skillMd = (name: string, description: string) => `---\nname: ${name}\ndescription: ${description}\n---\n\nFollow the ${name} steps.\n`;
+
+describe('native agent skills: which SKILL.md folders VS Code offers itself', () => {
+  const ws = path.join(path.sep, 'work', 'repo');
+  const home = path.join(path.sep, 'home', 'me');
+
+  it('with the setting on and default locations: the workspace and home folders VS Code reads', () => {
+    const roots = nativeSkillRoots({ supported: true, enabled: true }, [ws], home);
+    assert.deepEqual(roots.sort(), [
+      path.join(home, '.agents/skills'), path.join(home, '.claude/skills'), path.join(home, '.copilot/skills'),
+      path.join(ws, '.agents/skills'), path.join(ws, '.claude/skills'), path.join(ws, '.github/skills'),
+    ].sort());
+    assert.equal(NATIVE_SKILL_LOCATIONS_DEFAULT.length, 6);
+  });
+
+  it('nothing when the setting is off or the host has no native skills (VS Code before 1.139)', () => {
+    assert.deepEqual(nativeSkillRoots({ supported: true, enabled: false }, [ws], home), []);
+    assert.deepEqual(nativeSkillRoots({ supported: false, enabled: true }, [ws], home), []);
+  });
+
+  it('chat.agentSkillsLocations: only `true` entries, relative per folder, `~/` from home, absolute paths ignored', () => {
+    const roots = nativeSkillRoots({
+      supported: true, enabled: true,
+      locations: { '.github/skills': false, 'my-skills': true, '~/shared': true, '/abs/skills': true, 'a\\b': true, '.claude/skills': 'yes' },
+    }, [ws, path.join(path.sep, 'work', 'other')], home);
+    assert.deepEqual(roots, [path.join(ws, 'my-skills'), path.join(path.sep, 'work', 'other', 'my-skills'), path.join(home, 'shared')]);
+  });
+
+  it('a skill counts only as `<location>/<skill>/SKILL.md`, not deeper and not *.skill.md', () => {
+    const root = path.join(ws, '.github/skills');
+    assert.ok(isNativeSkillFile(path.join(root, 'release-notes', 'SKILL.md'), [root]));
+    assert.ok(!isNativeSkillFile(path.join(root, 'fix-lint.skill.md'), [root]));
+    assert.ok(!isNativeSkillFile(path.join(root, 'group', 'deep', 'SKILL.md'), [root]));
+    assert.ok(!isNativeSkillFile(path.join(ws, 'skills', 'x', 'SKILL.md'), [root]));
+  });
+
+  it('learned skills are never native, whatever their file', () => {
+    fc.assert(fc.property(fc.string({ minLength: 1, maxLength: 12 }), (name) => {
+      const file = path.join(ws, '.github/skills', 'x', 'SKILL.md');
+      return nativeSkillNames([{ name, file, origin: 'learned' }], [path.join(ws, '.github/skills')]).size === 0;
+    }));
+  });
+});
+
+describe('native agent skills: agent-mode answers leave them out, @toolshed keeps them', () => {
+  async function workspaceWithBothKinds() {
+    const root = tempDir();
+    writeTree(root, {
+      '.github/skills/release-notes/SKILL.md': skillMd('release-notes', 'Write release notes from merged pull requests'),
+      '.github/skills/fix-lint.skill.md': '---\nname: fix-lint\ntrigger: Fix lint errors in release code\nsteps:\n  - Run the linter.\n---\n',
+      'skills/deploy-notes/SKILL.md': skillMd('deploy-notes', 'Write release deploy notes'),
+    });
+    const h = await makeService();
+    await h.service.loadPacks([
+      pack('ws-github', path.join(root, '.github/skills'), { workspace: true }),
+      pack('team', path.join(root, 'skills'), { workspace: true }),
+    ]);
+    await h.service.addLearnedSkill({ name: 'learned-release', trigger: 'When a release needs notes', steps: ['Collect the changes.'], scope_mode: 'global' });
+    const items = h.service.listPacks().flatMap((p) => p.skills);
+    const native = nativeSkillNames(items, nativeSkillRoots({ supported: true, enabled: true }, [root], undefined));
+    return { h, native };
+  }
+
+  it('only the SKILL.md folder under .github/skills is native', async () => {
+    const { native } = await workspaceWithBothKinds();
+    assert.deepEqual([...native], ['release-notes']);
+  });
+
+  it('search, list, get and the single skill tool never return a native skill in agent mode; all of them without it', async () => {
+    const { h, native } = await workspaceWithBothKinds();
+    const agent: SkillRequestContext = { includeWorkspacePacks: true, nativeSkillNames: native };
+    const toolshed: SkillRequestContext = { includeWorkspacePacks: true };
+    const names = async (ctx: SkillRequestContext) => ({
+      search: (await h.service.search({ query: 'release notes', limit: 20 }, ctx)).skills.map((s) => s.name).sort(),
+      regex: (await h.service.search({ query: 'release', search_type: 'regex', limit: 20 }, ctx)).skills.map((s) => s.name).sort(),
+      list: (await h.service.list({ page_size: 50 }, ctx)).skills.map((s) => s.name).sort(),
+    });
+    const all = ['deploy-notes', 'fix-lint', 'learned-release', 'release-notes'];
+    const withoutNative = all.filter((n) => n !== 'release-notes');
+    assert.deepEqual((await names(toolshed)).list, all);
+    assert.deepEqual((await names(agent)).list, withoutNative);
+    assert.ok((await names(toolshed)).search.includes('release-notes'));
+    assert.ok(!(await names(agent)).search.includes('release-notes'));
+    assert.ok(!(await names(agent)).regex.includes('release-notes'));
+    assert.equal((await h.service.list({ page_size: 50 }, agent)).total, withoutNative.length);
+
+    const got = await h.service.get({ names: ['release-notes', 'fix-lint'] }, agent);
+    assert.deepEqual(got.skills.map((s) => s.name), ['fix-lint']);
+    assert.match(got.message ?? '', /"release-notes" is not available \(VS Code offers it to agent mode itself/);
+    assert.ok(!got.formatted_context.includes('Follow the release-notes steps'), 'no content of the native skill');
+    assert.deepEqual((await h.service.get({ names: ['release-notes'] }, toolshed)).skills.map((s) => s.name), ['release-notes']);
+
+    // An unknown name's suggestions never point at a native skill either.
+    const near = await h.service.get({ names: ['release-note'] }, agent);
+    assert.ok(!(near.missing?.[0]?.suggestions ?? []).includes('release-notes'), JSON.stringify(near.missing));
+  });
+
+  it('no agent-mode answer names a native skill, whatever the query (property)', async () => {
+    const { h, native } = await workspaceWithBothKinds();
+    const agent: SkillRequestContext = { includeWorkspacePacks: true, nativeSkillNames: native };
+    await fc.assert(fc.asyncProperty(fc.oneof(fc.constantFrom('release', 'notes', 'write', 'release-notes', 'lint', 'deploy'), fc.string({ minLength: 1, maxLength: 20 })), fc.constantFrom('fts', 'exact'), async (query, searchType) => {
+      const out = await h.service.search({ query, search_type: searchType as 'fts' | 'exact', limit: 20 }, agent);
+      return !out.skills.some((s) => s.name === 'release-notes');
+    }), { numRuns: 40 });
+  });
+});
