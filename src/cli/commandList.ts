@@ -2,10 +2,12 @@ import type { CliCommand } from './cliCommand';
 import { benchSkillsCommand } from './commands/benchSkills';
 import { benchToolsCommand } from './commands/benchTools';
 import { benchToolModesCommand } from './commands/benchToolModes';
+import { benchTurnEconomyCommand } from './commands/benchTurnEconomy';
 import { benchPickPriorCommand } from './commands/benchPickPrior';
 import { searchSkillsCommand } from './commands/searchSkills';
 import { preflightSkillsCommand } from './commands/preflightSkills';
 import { searchToolsCommand } from './commands/searchTools';
+import { preflightToolsCommand } from './commands/preflightTools';
 import { validateCommand } from './commands/validate';
 import { exportLearnedCommand } from './commands/exportLearned';
 import { importLearnedCommand } from './commands/importLearned';
@@ -16,8 +18,10 @@ import { importLearnedCommand } from './commands/importLearned';
  */
 export const COMMANDS: readonly CliCommand[] = [
   searchToolsCommand,
+  preflightToolsCommand,
   benchToolsCommand,
   benchToolModesCommand,
+  benchTurnEconomyCommand,
   benchPickPriorCommand,
   validateCommand,
   searchSkillsCommand,

@@ -444,6 +444,9 @@ const TEST_SETTINGS = {
   // The default `auto` sends every tool of a catalog this small; tests of deferral mechanics
   // want deferral. Tests of `auto` itself set it in the workspace (test/host/suite/toolModes.test.ts).
   'toolshed.toolSearch.mode': 'always',
+  // Likewise tests of the tool_search path want round 1 without pre-activated tools; tests of
+  // pre-activation set it in the workspace (test/host/suite/preActivation.test.ts).
+  'toolshed.toolSearch.preActivateTools': 0,
 };
 
 /**

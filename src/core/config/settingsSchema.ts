@@ -72,6 +72,10 @@ export const toolSearchConfigSchema = z.object({
     .describe('Drop and rebuild the tool index at start-up.'),
   maxSearchResults: z.number().int().min(1).max(20).default(10)
     .describe('Upper bound on the number of tools one `tool_search` call returns.'),
+  preActivateTools: z.number().int().min(0).max(20).default(4)
+    .describe('Before the first round of an @toolshed request, search the request and activate up to this many deferred tools whose relevance reaches `#toolshed.toolSearch.minRelevance#`, so the model can call them without a `tool_search` round first. Policy, visibility and Restricted Mode apply as everywhere; `tool_search` stays available. 0 turns it off.'),
+  minRelevance: z.number().min(0).max(1).default(0.2)
+    .describe('Share of a request\'s words (weighted by rarity in the tool catalog) a tool\'s name, description and parameters must contain before Toolshed activates it without the model choosing it: pre-activation before the first round, and `tool_search` results beyond the top hit. Independent of the other tools found.'),
   maxRounds: z.number().int().min(1).max(100).default(12)
     .describe('Maximum model round trips per @toolshed request before the loop stops.'),
 });

@@ -11,7 +11,7 @@ import type { SkillIdentity, SkillScope } from '../skills/store/skillScope';
  * Learning never rewrites the store.
  */
 export interface LearnedSkillPort {
-  inspect(name: string): { origin: 'pack' | 'learned'; task_type: TaskType; domain: string; frames: string[]; created_at: number } | undefined;
+  inspect(name: string): { origin: 'pack' | 'learned'; task_type: TaskType; domain: string; frames: string[]; created_at: number; steps: string[] } | undefined;
   addLearnedSkill(input: LearnedSkillInput): Promise<{ name: string }>;
   /** `scope` names which learned skill when several scopes hold one of that name. */
   removeLearnedSkill(name: string, scope?: SkillScope): Promise<boolean>;

@@ -73,6 +73,10 @@ export interface TokenReport {
   toolsAvailable: number;
   /** Per round, in order: how many tool definitions were sent and what they cost. */
   perRound: Array<{ tools: number; tokens: number }>;
+  /** Model requests made to choose the active skills before the first round (0 or 1). */
+  selectionRequests?: number;
+  /** Deferred tools activated before the first round because they matched the request, with their relevance. */
+  requestMatchedTools?: Array<{ name: string; relevance: number }>;
   /** Deferred tools activated before the first round because an injected skill names them. */
   preActivatedTools?: string[];
   /** What pre-activation measurably saved (see searchSavings.ts); absent when nothing. */
@@ -110,7 +114,9 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
   }
   if (preflight.note) progress.progress(preflight.note);
   const preActivated = await preActivateSuggested(preflight.suggestedTools ?? [], deps, hidden, options.maxAutoActivatedTools ?? 0);
-  const ledger = new SearchSavingsLedger(preActivated);
+  // In Restricted Mode no tool runs, so activating one would only cost definitions.
+  const matched = options.refuseToolRuns ? [] : await activateMatching(request.prompt, deps);
+  const ledger = new SearchSavingsLedger([...preActivated, ...matched.map((tool) => tool.name)]);
   const directory = skills ? await skills.directory() : '';
   const instructions = joinBlocks([
     PARTICIPANT_PREAMBLE,
@@ -140,10 +146,13 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
     injectedSkillTokens: await model.countTokens(joinBlocks([preflight.pinnedBlock, preflight.relevantBlock])),
     selectionTokens: preflight.selectionTokens ?? 0,
     ...(preflight.selectionModel ? { selectionModel: preflight.selectionModel } : {}),
+    // A selection prompt is never empty, so tokens spent mean the model was asked.
+    selectionRequests: preflight.selectionRequests ?? ((preflight.selectionTokens ?? 0) > 0 ? 1 : 0),
     toolsSent: 0,
     toolsAvailable: allTools.length,
     perRound: [],
     ...(preActivated.length ? { preActivatedTools: preActivated } : {}),
+    ...(matched.length ? { requestMatchedTools: matched } : {}),
   };
   const countRound = async (definitions: ToolDefinition[]) => {
     const roundTokens = await model.countTokens(serializeDefinitions(definitions));
@@ -216,6 +225,17 @@ async function preActivateSuggested(suggested: readonly string[], deps: PlannerD
   for (const name of activated) deps.progress.progress(`Activated \`${name}\` (named by a skill)`);
   deps.events.emit({ type: 'skills_suggested_tools', payload: { tool_names: candidates, activated_count: activated.length } });
   return activated;
+}
+
+/**
+ * Tools before the model asks: the deferred tools whose absolute relevance to the request passes
+ * the gate are activated (the run decides how many, under policy and visibility) and shown.
+ */
+async function activateMatching(prompt: string, deps: PlannerDeps): Promise<Array<{ name: string; relevance: number }>> {
+  const matched = deps.tools.activateForRequest ? await deps.tools.activateForRequest(prompt) : [];
+  for (const tool of matched) deps.progress.progress(`Activated \`${tool.name}\` (matched your request)`);
+  if (matched.length) deps.events.emit({ type: 'tools_matched_request', payload: { tool_names: matched.map((tool) => tool.name), relevances: matched.map((tool) => tool.relevance) } });
+  return matched;
 }
 
 async function runOneCall(

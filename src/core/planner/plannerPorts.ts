@@ -29,6 +29,12 @@ export interface PlannerToolRun {
    */
   preActivate?(names: readonly string[], max: number, reason: string): Promise<string[]>;
   /**
+   * Pre-flight for tools: activates the deferred tools whose absolute relevance to the request
+   * passes the gate (at most `toolshed.toolSearch.preActivateTools`), in the run's activation
+   * scope; returns them with their relevance. Absent = the catalog cannot match requests.
+   */
+  activateForRequest?(request: string): Promise<Array<{ name: string; relevance: number }>>;
+  /**
    * The `select:` tool_search that would load exactly these tools, as the query and the result
    * text the model would read — computed, never run or logged (for the footer's saving line).
    */
@@ -56,6 +62,8 @@ export interface PreflightSkills {
   selectionTokens?: number;
   /** The model that chose the active skills, when one was asked (named in the footer). */
   selectionModel?: string;
+  /** Model requests made to choose the skills (absent: 1 when `selectionTokens` > 0, else 0). */
+  selectionRequests?: number;
   /** Shown to the user when the model's choice of skills was not used (fallback to search order). */
   note?: string;
   /** Tools the injected skills name that the run may use, pinned skills' first (never a denied or hidden one). */

@@ -25,12 +25,15 @@ export function responseFooterLines(input: FooterInput): string[] {
   const saving = toolSavingLine(input.tokens);
   if (saving && input.stoppedBecause !== 'cancelled') lines.push(saving);
   if (input.deferral && input.stoppedBecause !== 'cancelled') lines.push(`_Tool search: ${input.deferral}._`);
+  const matched = requestMatchLine(input.tokens);
+  if (matched && input.stoppedBecause !== 'cancelled') lines.push(matched);
   const preActivated = preActivationLine(input.tokens);
   if (preActivated && input.stoppedBecause !== 'cancelled') lines.push(preActivated);
   if (input.tokens.selectionTokens > 0 && input.stoppedBecause !== 'cancelled') {
     const by = input.tokens.selectionModel ? ` with ${input.tokens.selectionModel}` : '';
     lines.push(`_Choosing the active skills${by} cost ${number(input.tokens.selectionTokens)} tokens (setting \`toolshed.skills.selection\`)._`);
   }
+  if (input.stoppedBecause !== 'cancelled') lines.push(modelRequestsLine(input.tokens));
   return lines;
 }
 
@@ -73,8 +76,28 @@ export function preActivationLine(tokens: TokenReport): string | undefined {
   return `_${base} The model called ${names} before any \`tool_search\` found ${them}: that saved 1 \`tool_search\` round (≈ ${number(saving.tokens)} tokens of search call and result)._`;
 }
 
+/**
+ * Every model request of the turn: the skill-selection request when one was made, and each
+ * round (a round is one request, whether it ended in tool calls or the answer).
+ */
+export function modelRequestsLine(tokens: TokenReport): string {
+  const selection = tokens.selectionRequests ?? 0;
+  const rounds = tokens.perRound.length;
+  const roundsText = `${rounds} ${rounds === 1 ? 'round' : 'rounds'}`;
+  const parts = selection > 0 ? `${selection} to choose the active skills, ${roundsText}` : roundsText;
+  return `_Model requests: ${selection + rounds} (${parts})._`;
+}
+
+/** Tools activated before round 1 because they matched the request, with their relevance. */
+export function requestMatchLine(tokens: TokenReport): string | undefined {
+  const matched = tokens.requestMatchedTools ?? [];
+  if (matched.length === 0) return undefined;
+  const names = matched.map((tool) => `\`${tool.name}\` (${tool.relevance.toFixed(2)})`).join(', ');
+  return `_Activated ${matched.length} ${matched.length === 1 ? 'tool' : 'tools'} matching your request before the first round: ${names} (setting \`toolshed.toolSearch.preActivateTools\`)._`;
+}
+
 /** Footer sentences this module writes, recognised at the start of a line. */
-const FOOTER_LINE = /^_(?:Toolshed sent |Stopped after \d+ rounds |Tool search: |Choosing the active skills (?:with .+ )?cost |Pre-activated \d+ tools? named by the skills ).*_\s*$/;
+const FOOTER_LINE = /^_(?:Toolshed sent |Stopped after \d+ rounds |Tool search: |Choosing the active skills (?:with .+ )?cost |Pre-activated \d+ tools? named by the skills |Model requests: \d+ |Activated \d+ tools? matching your request ).*_\s*$/;
 
 /** An answer's Markdown without the footer lines (for history recorded before answers were kept apart). */
 export function withoutFooter(markdown: string): string {

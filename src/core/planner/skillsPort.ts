@@ -95,7 +95,7 @@ export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContex
       if (options.selection) {
         // The request's model chooses the active skills; pinned ones keep their slots.
         const active = await activeSkillsPreflight(service, ctx, prompt, { ...options.selection, pinnedNames: options.pinnedNames, maxTokens: remaining, countTokens: options.countTokens });
-        return { pinnedBlock: pinned.block, relevantBlock: active.block, used: [...pinnedUses, ...active.used], omitted, selectionTokens: active.selectionTokens, selectionModel: active.selectionModel, note: active.note, suggestedTools: mergeNames(pinned.suggested, active.suggestedTools) };
+        return { pinnedBlock: pinned.block, relevantBlock: active.block, used: [...pinnedUses, ...active.used], omitted, selectionTokens: active.selectionTokens, selectionRequests: active.selectionRequests, selectionModel: active.selectionModel, note: active.note, suggestedTools: mergeNames(pinned.suggested, active.suggestedTools) };
       }
       // toolshed.skills.maxActive caps the active skills, pinned included.
       const topK = options.maxActive === undefined ? options.topK : Math.min(options.topK, Math.max(0, options.maxActive - pinned.names.length));

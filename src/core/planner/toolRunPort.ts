@@ -25,6 +25,7 @@ export function plannerToolRunFrom(run: ToolRun): PlannerToolRun {
     },
     unknownToolMessage: () => NO_SUCH_TOOL_MESSAGE,
     preActivate: async (names, max, reason) => run.preActivate(names, max, reason),
+    activateForRequest: async (request) => run.activateForRequest(request),
     async selectionExchange(names) {
       const exchange = run.selectionExchange(names);
       return exchange ? { query: exchange.query, resultText: JSON.stringify(exchange.output) } : undefined;

@@ -11,7 +11,7 @@ import { summarizeWithinBudget } from './render/modelSummary';
 import type { SkillRecord } from './skillSchema';
 import type { SkillStore, StoreFilter } from './store/skillStore';
 import { skillGetInputSchema, skillListInputSchema, skillSearchInputSchema } from './skillToolSchemas';
-import type { SkillGetOutput, SkillListOutput, SkillSearchOutput, SkillSearchType } from './skillToolSchemas';
+import type { SkillGetOutput, SkillListOutput, SkillSearchOutput } from './skillToolSchemas';
 import { ToolReferenceGate, type ToolGate } from './render/toolReferenceGate';
 import { suggestedTools } from './suggestedTools';
 import { expandWithCluster } from './clusterExpansion';

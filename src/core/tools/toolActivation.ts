@@ -7,8 +7,11 @@ import { z } from 'zod';
  */
 
 export type ActivationScope = 'run' | 'session';
-/** How a tool was activated: returned by tool_search, called by the model, restored, or named by an injected skill. */
-export type ActivationSource = 'discovery' | 'first_use' | 'import' | 'skill';
+/**
+ * How a tool was activated: returned by tool_search, called by the model, restored, named by an
+ * injected skill, or matched the user's request before the first round.
+ */
+export type ActivationSource = 'discovery' | 'first_use' | 'import' | 'skill' | 'request';
 
 export interface ActivationRecord {
   toolName: string;
@@ -62,7 +65,7 @@ export const sessionSnapshotSchema = z.object({
   sessionId: z.string(),
   activations: z.array(z.object({
     toolName: z.string(),
-    source: z.enum(['discovery', 'first_use', 'import', 'skill']),
+    source: z.enum(['discovery', 'first_use', 'import', 'skill', 'request']),
     reason: z.string(),
     activatedAt: z.number(),
     calls: z.number().int().min(0),

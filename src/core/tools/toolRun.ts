@@ -8,6 +8,10 @@ import type { ToolIndex } from './index/toolIndex';
 import type { RankerOptions } from './index/toolRanker';
 import type { ToolRecord } from './toolRecord';
 import { findForRun, searchOutputOf } from './runSearch';
+import type { RunSearchScope } from './runSearch';
+import { gateDiscoveredHits, matchRequestTools } from './requestMatch';
+import type { GatedTool } from './requestMatch';
+import { MAX_TOOLS_PER_REQUEST } from './modes/deferralDecision';
 import { describeInputProblem, toolSearchInputSchema } from './toolSearchSchema';
 import type { ToolSearchOutput } from './toolSearchSchema';
 import { NO_SUCH_TOOL_MESSAGE, TOOL_DISCOVERY_BLOCK, redactToolNames, truncate } from './toolText';
@@ -59,6 +63,8 @@ export class ToolRun {
   /** Whether this request defers at all; unset = by mode alone (`auto` unmeasured defers). */
   private deferral: DeferralDecision | undefined;
   private requestSetCache: { key: string; set: RequestToolSet; sent: ReadonlySet<string> } | undefined;
+  /** Names the caller never offers in this request (its loop hides them): outside the 128 cap, never deferred or found. */
+  private callerHidden: ReadonlySet<string> = new Set();
 
   constructor(
     readonly id: string,
@@ -84,9 +90,14 @@ export class ToolRun {
     }
   }
 
-  /** Sets whether this request defers (toolshed.toolSearch.mode, measured for the request's model). */
-  applyDeferral(decision: DeferralDecision): void {
+  /**
+   * Sets whether this request defers (toolshed.toolSearch.mode, measured for the request's model).
+   * `hidden`: names the caller never sends (e.g. tool_invoke in @toolshed's loop); they take no
+   * slot of the per-request cap, so the model really gets as many tools as the decision says.
+   */
+  applyDeferral(decision: DeferralDecision, hidden: ReadonlySet<string> = new Set()): void {
     this.deferral = decision;
+    this.callerHidden = hidden;
     this.requestSetCache = undefined;
   }
 
@@ -123,7 +134,7 @@ export class ToolRun {
       registry,
       pinned: () => this.host.catalog.pinnedRecords(),
       activated: () => this.activations.list().map((a) => a.toolName),
-      tierOf: (record) => (this.permitted(record) ? this.sendTier(record) : undefined),
+      tierOf: (record) => (this.permitted(record) && !this.callerHidden.has(record.name) ? this.sendTier(record) : undefined),
     });
     const set = capRequestTools(candidates);
     this.requestSetCache = { key, set, sent: new Set(set.sent.map((r) => r.name)) };
@@ -148,7 +159,7 @@ export class ToolRun {
   /** Permitted tools this request does not send: what tool_search can find and load. */
   deferredTools(): ToolRecord[] {
     const sent = this.requestSet().sent;
-    return this.permittedTools().filter((record) => !sent.has(record.name));
+    return this.permittedTools().filter((record) => !sent.has(record.name) && !this.callerHidden.has(record.name));
   }
 
   /** Whether this run could use the tool (visible or activatable), by one lookup. */
@@ -196,25 +207,7 @@ export class ToolRun {
     const learn = !selection && input.search_type === 'fts' && this.config.search.learnFromUse && this.host.picks !== undefined;
     let logTerms: string[] | undefined;
     const termsForLog = () => (logTerms ??= logTermsOf(input.query));
-    const registry = this.host.catalog.registry();
-    const outcome = findForRun(
-      {
-        host: this.host,
-        config: this.config,
-        usable: (name) => {
-          const record = registry.get(name);
-          return this.permitted(record) ? record : undefined;
-        },
-        isCandidate: (name) => {
-          const record = registry.get(name);
-          return this.permitted(record) && (input.include_always_loaded || !this.isAlwaysVisible(record));
-        },
-      },
-      input,
-      selection,
-      learn,
-      termsForLog,
-    );
+    const outcome = findForRun(this.searchScope(input.include_always_loaded), input, selection, learn, termsForLog);
     // A select: may name tools the run must not see; logs and activation reasons repeat only what was found.
     // Any query is logged redacted and without names of tools the run may not see (a model can
     // type a denied name or a secret into an exact or regex query).
@@ -235,7 +228,9 @@ export class ToolRun {
       recordShown(this.host.picks, this.sessionId ?? this.id, termsForLog(), outcome.hits, this.host.clock.now());
     }
     if (options.activate !== false && (selection || this.config.search.activateOn === 'discovery')) {
-      for (const hit of outcome.hits) {
+      // Names the model asked for (select:, exact) are all loaded; ranked results pass the relevance gate.
+      const gated = selection || outcome.effective === 'exact' ? outcome.hits : gateDiscoveredHits(this.host.index, input.query, outcome.hits, this.config.search.minRelevance);
+      for (const hit of gated) {
         if (!this.isAlwaysVisible(hit.record)) this.activate(hit.record, 'discovery', `tool_search "${truncate(loggedQuery, 80)}"`);
       }
     }
@@ -286,18 +281,49 @@ export class ToolRun {
    * already send. Returns the names activated, in the given order (unknown, denied, hidden and
    * already-sent names are skipped silently and do not count toward `max`).
    */
-  preActivate(names: readonly string[], max: number, reason: string): string[] {
+  preActivate(names: readonly string[], max: number, reason: string, source: ActivationSource = 'skill'): string[] {
     this.assertLive();
     const registry = this.host.catalog.registry();
     const activated: string[] = [];
     for (const name of new Set(names)) {
-      if (activated.length >= max) break;
+      // Within the per-request cap: a tool activated before round 1 must be one the request sends.
+      if (activated.length >= max || this.activations.size + OWN_TOOLS.size >= MAX_TOOLS_PER_REQUEST) break;
       const record = registry.get(name);
       if (!this.permitted(record) || OWN_TOOLS.has(name) || this.activations.has(name) || this.isVisible(name)) continue;
-      this.activate(record, 'skill', reason);
+      this.activate(record, source, reason);
       activated.push(name);
     }
     return activated;
+  }
+
+  /**
+   * Pre-flight for tools: activates up to `toolshed.toolSearch.preActivateTools` deferred tools
+   * whose absolute relevance to the request passes the gate (requestMatch.ts), the same way as
+   * `preActivate`; returns those activated with their relevance.
+   */
+  activateForRequest(request: string): GatedTool[] {
+    this.assertLive();
+    const { preActivateTools: max, minRelevance } = this.config.search;
+    const matches = matchRequestTools(this.searchScope(false), this.host.index, request, max, minRelevance);
+    const activated = new Set(this.preActivate(matches.map((match) => match.name), max, 'matched your request', 'request'));
+    return matches.filter((match) => activated.has(match.name));
+  }
+
+  /** What a ranked search of this run may look at: usable tools, always-sent ones only when asked. */
+  private searchScope(includeAlwaysLoaded: boolean): RunSearchScope {
+    const registry = this.host.catalog.registry();
+    return {
+      host: this.host,
+      config: this.config,
+      usable: (name) => {
+        const record = registry.get(name);
+        return this.permitted(record) && !this.callerHidden.has(name) ? record : undefined;
+      },
+      isCandidate: (name) => {
+        const record = registry.get(name);
+        return this.permitted(record) && !this.callerHidden.has(name) && (includeAlwaysLoaded || !this.isAlwaysVisible(record));
+      },
+    };
   }
 
   /**

@@ -193,6 +193,11 @@ export class ToolSearchService {
     return this.catalog.config.isPolicyAllowed(name);
   }
 
+  /** Turned off by the user in `toolshed.tools.state` (never said of a tool the policy denies). */
+  isOffByUser(name: string): boolean {
+    return this.catalog.config.isOffByUser(name);
+  }
+
   exampleProblems(): ExampleProblem[] {
     return this.catalog.exampleProblems();
   }

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { TokenReport } from '../../../src/core/planner/plannerLoop';
-import { preActivationLine, responseFooter, responseFooterLines, withoutFooter } from '../../../src/core/planner/responseFooter';
+import { modelRequestsLine, preActivationLine, responseFooter, responseFooterLines, withoutFooter } from '../../../src/core/planner/responseFooter';
 
 function report(perRound: Array<{ tools: number; tokens: number }>, toolsAvailable: number, allPerRound: number): TokenReport {
   return {
@@ -30,19 +30,22 @@ describe('response footer', () => {
 
   it('says nothing about savings when nothing was deferred or the turn was cancelled; names the round cap', () => {
     const none = report([{ tools: 5, tokens: 900 }], 5, 900);
-    assert.equal(responseFooter({ tokens: none, stoppedBecause: 'done', maxRounds: 12 }), '');
+    assert.deepEqual(responseFooterLines({ tokens: none, stoppedBecause: 'done', maxRounds: 12 }), ['_Model requests: 1 (1 round)._']);
     const saved = report([{ tools: 2, tokens: 90 }], 5, 900);
     assert.deepEqual(responseFooterLines({ tokens: saved, stoppedBecause: 'cancelled', maxRounds: 12 }), []);
     assert.match(responseFooterLines({ tokens: none, stoppedBecause: 'maxRounds', maxRounds: 7 })[0]!, /Stopped after 7 rounds/);
   });
 
   it('the selection line names the model that chose the skills and what it cost; withoutFooter removes it', () => {
-    const tokens = { ...report([{ tools: 5, tokens: 900 }], 5, 900), selectionTokens: 412, selectionModel: 'GPT-4o mini' };
+    const tokens = { ...report([{ tools: 5, tokens: 900 }], 5, 900), selectionTokens: 412, selectionRequests: 1, selectionModel: 'GPT-4o mini' };
     const lines = responseFooterLines({ tokens, stoppedBecause: 'done', maxRounds: 12 });
-    assert.deepEqual(lines, ['_Choosing the active skills with GPT-4o mini cost 412 tokens (setting `toolshed.skills.selection`)._']);
-    assert.equal(withoutFooter(`Answer.\n\n${lines[0]}`).trim(), 'Answer.');
+    assert.deepEqual(lines, [
+      '_Choosing the active skills with GPT-4o mini cost 412 tokens (setting `toolshed.skills.selection`)._',
+      '_Model requests: 2 (1 to choose the active skills, 1 round)._',
+    ]);
+    assert.equal(withoutFooter(`Answer.\n\n${lines.join('\n')}`).trim(), 'Answer.');
     const unnamed = responseFooterLines({ tokens: { ...tokens, selectionModel: undefined }, stoppedBecause: 'done', maxRounds: 12 });
-    assert.deepEqual(unnamed, ['_Choosing the active skills cost 412 tokens (setting `toolshed.skills.selection`)._']);
+    assert.equal(unnamed[0], '_Choosing the active skills cost 412 tokens (setting `toolshed.skills.selection`)._');
   });
 
   it('withoutFooter leaves only the answer', () => {
@@ -73,5 +76,21 @@ describe('response footer', () => {
     assert.equal(preActivationLine({ ...saved, searchSaving: { tools: [], tokens: 0 } }), '_Pre-activated 2 tools named by the skills before the first round (setting `toolshed.learning.autoActivateTools`)._');
     assert.ok(!responseFooterLines({ tokens: saved, stoppedBecause: 'cancelled', maxRounds: 12 }).some((l) => l.includes('Pre-activated')));
     assert.equal(withoutFooter(`Done.${responseFooter({ tokens: saved, stoppedBecause: 'done', maxRounds: 12 })}`).trim(), 'Done.');
+  });
+
+  it('counts every model request of the turn: the skill-selection request and each round', () => {
+    const twoRounds = report([{ tools: 3, tokens: 300 }, { tools: 4, tokens: 400 }], 10, 1000);
+    assert.equal(modelRequestsLine(twoRounds), '_Model requests: 2 (2 rounds)._');
+    assert.equal(modelRequestsLine({ ...twoRounds, selectionRequests: 1, selectionTokens: 420 }), '_Model requests: 3 (1 to choose the active skills, 2 rounds)._');
+    const lines = responseFooterLines({ tokens: { ...twoRounds, selectionRequests: 1, selectionTokens: 420 }, stoppedBecause: 'done', maxRounds: 12 });
+    assert.ok(lines.includes('_Model requests: 3 (1 to choose the active skills, 2 rounds)._'), lines.join('\n'));
+    assert.ok(!responseFooterLines({ tokens: twoRounds, stoppedBecause: 'cancelled', maxRounds: 12 }).some((l) => l.includes('Model requests')));
+  });
+
+  it('names the tools activated because they matched the request, with their relevance; withoutFooter removes the line', () => {
+    const tokens = { ...report([{ tools: 3, tokens: 300 }], 10, 1000), requestMatchedTools: [{ name: 'count_words', relevance: 0.714 }] };
+    const answer = `Done.${responseFooter({ tokens, stoppedBecause: 'done', maxRounds: 12 })}`;
+    assert.match(answer, /_Activated 1 tool matching your request before the first round: `count_words` \(0\.71\) \(setting `toolshed\.toolSearch\.preActivateTools`\)\._/);
+    assert.equal(withoutFooter(answer).trim(), 'Done.');
   });
 });

@@ -29,6 +29,8 @@ export interface ActiveSkillsBlock {
   block: string;
   used: SkillUse[];
   selectionTokens: number;
+  /** Model requests made to choose (0 or 1). */
+  selectionRequests: number;
   /** The model asked to choose (absent when none was asked or its name is unknown). */
   selectionModel?: string;
   /** Shown to the user when the model's choice was not used. */
@@ -56,7 +58,7 @@ export async function activeSkillsPreflight(service: SkillService, ctx: SkillReq
     : outcome.wouldAskModel && !outcome.askedModel ? `A model would be asked to choose among ${candidates.length} candidate${candidates.length === 1 ? '' : 's'} (${candidates.slice(0, 5).map((c) => `${c.name} ${(c.relevance ?? 1).toFixed(2)}`).join(', ')}); without its answer only those at or above toolshed.skills.askModelBelowRelevance are injected.` : undefined;
   const chosen = outcome.active.filter((skill) => skill.reason !== 'pinned');
   const relevance = new Map(candidates.map((c) => [c.name, c.relevance]));
-  const empty: ActiveSkillsBlock = { block: '', used: [], selectionTokens: outcome.selectionTokens, note, ...(outcome.modelName ? { selectionModel: outcome.modelName } : {}) };
+  const empty: ActiveSkillsBlock = { block: '', used: [], selectionTokens: outcome.selectionTokens, selectionRequests: outcome.askedModel ? 1 : 0, note, ...(outcome.modelName ? { selectionModel: outcome.modelName } : {}) };
   if (chosen.length === 0 || options.maxTokens <= 0) return empty;
   const reasons = new Map<string, string>(chosen.map((skill) => [skill.name, skill.reason]));
   // skill_get renders within 200–6000 tokens; a smaller budget cannot hold a skill in full.

@@ -1,0 +1,71 @@
+// @ts-check
+// Turn economy of an @toolshed request (on the code users run, dist/cli.js): rounds, model
+// requests, tool-definition and total prompt tokens per turn, the share of requests whose gold
+// tool is offered in round 1, and the definitions spent on tools pre-activated in vain — the real
+// planner loop with a scripted model, main's behaviour (nothing pre-activated, every tool_search
+// result activated) and the current defaults in the same run. BFCL: all requests, the odd half
+// (where the gate was tuned) and the held-out even half; synthetic-200: the toolModes catalog.
+// Prints one JSON line last: { "title", "rows" }.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { writeCatalog } from './synthetic-tools.mjs';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const cli = path.join(root, 'dist', 'cli.js');
+// The shared benchmark folder sits beside the checkout (main) or two levels up (a worktree).
+const bfcl = [path.resolve(root, '..', 'shared'), path.resolve(root, '..', '..', 'shared')]
+  .map((shared) => path.join(shared, 'benchmarks', 'tool-retrieval', 'bfcl'))
+  .find((dir) => existsSync(path.join(dir, 'tools.jsonl')));
+/**
+ * @typedef {{ subset: string, variant: string, [metric: string]: unknown }} Row
+ * @param {string[]} args
+ * @returns {{ rows: Row[] }}
+ */
+const runCli = (args) => JSON.parse(execFileSync(process.execPath, [cli, 'bench', 'turn-economy', ...args, '--json'], { encoding: 'utf8', maxBuffer: 64 << 20 }).trim().split('\n').pop() ?? '');
+
+/**
+ * before → after as a relative change, e.g. -0.21 for 21 % fewer.
+ * @param {unknown} before
+ * @param {unknown} after
+ */
+const change = (before, after) => (typeof before === 'number' && typeof after === 'number' && before > 0 ? Number(((after - before) / before).toFixed(3)) : null);
+
+/** @type {Array<Record<string, unknown>>} */
+const rows = [];
+/**
+ * @param {string} set
+ * @param {{ rows: Row[] }} result
+ */
+const addSet = (set, result) => {
+  for (const subset of [...new Set(result.rows.map((r) => r.subset))]) {
+    const [before, after] = result.rows.filter((r) => r.subset === subset);
+    if (!before || !after) continue;
+    const name = subset === 'all' ? set : `${set} ${subset === 'even' ? 'held-out (even)' : 'tuning (odd)'}`;
+    rows.push({ set: name, ...before }, { set: name, ...after });
+    rows.push({
+      set: name,
+      variant: 'change (after vs before)',
+      rounds_per_request: change(before.rounds_per_request, after.rounds_per_request),
+      model_requests_per_turn: change(before.model_requests_per_turn, after.model_requests_per_turn),
+      tool_definition_tokens_per_turn: change(before.tool_definition_tokens_per_turn, after.tool_definition_tokens_per_turn),
+      prompt_tokens_per_turn: change(before.prompt_tokens_per_turn, after.prompt_tokens_per_turn),
+    });
+  }
+};
+
+if (bfcl) {
+  addSet('bfcl', runCli(['--tools', path.join(bfcl, 'tools.jsonl'), '--queries', path.join(bfcl, 'queries.jsonl'), '--halves']));
+} else {
+  rows.push({ set: 'bfcl', note: 'skipped: the shared BFCL folder was not found' });
+}
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'toolshed-turns-'));
+try {
+  const files = writeCatalog(tmp, 200, 7);
+  addSet('synthetic-200', runCli(['--tools', files.toolsFile, '--queries', files.queriesFile]));
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+console.log(JSON.stringify({ title: 'Turn economy: rounds, model requests and prompt tokens per @toolshed turn, before → after pre-activation', rows }));

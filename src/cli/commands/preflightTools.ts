@@ -1,0 +1,65 @@
+import type { CliCommand } from '../cliCommand';
+import { MemoryByteStore } from '../../core/platform/memoryByteStore';
+import { loadSqlEngine } from '../../core/sql/sqlEngine';
+import { createToolSearchService } from '../../core/tools/toolSearchService';
+import { toolSearchConfigSchema } from '../../core/config/settingsSchema';
+import { roundRelevance } from '../../core/tools/index/absoluteRelevance';
+import { escapeForLine } from '../../core/platform/lineText';
+import { parseArgs, readJsonl, toToolInputs, toolshedOwnTools } from './toolCliSupport';
+
+/**
+ * `toolshed preflight tools`: what an @toolshed request would activate before its first round,
+ * through the extension's own path (a run of the tool-search service with the default settings,
+ * `ToolRun.activateForRequest`), so the numbers a user sees here are the ones the chat gets.
+ */
+export const preflightToolsCommand: CliCommand = {
+  path: ['preflight', 'tools'],
+  summary: 'Show which tools a request would activate before the first round, with their relevance',
+  usage: [
+    'Usage: toolshed preflight tools --tools FILE.jsonl [--max N] [--min-relevance X] [--json] REQUEST',
+    '',
+    'FILE.jsonl: one tool a line, {"name", "description", "inputSchema", "tags"?}. Toolshed\'s own tools are added',
+    'as in the extension; every other tool is deferred. Prints each tool that would be activated with its absolute',
+    'relevance (the share of the request\'s words, weighted by rarity in the catalog, that the tool contains).',
+    'Defaults are the extension\'s: --max = toolshed.toolSearch.preActivateTools, --min-relevance = toolshed.toolSearch.minRelevance.',
+    '--json prints {request, max, min_relevance, activated: [{name, relevance}]}.',
+  ].join('\n'),
+  async run(args, io) {
+    const { flags, positional } = parseArgs(args, ['json']);
+    const toolsFile = flags.get('tools');
+    const request = positional.join(' ').trim();
+    if (typeof toolsFile !== 'string' || !request) {
+      io.stderr('toolshed preflight tools: --tools FILE.jsonl and a REQUEST are required. See --help.\n');
+      return 2;
+    }
+    const overrides = {
+      ...(flags.has('max') ? { preActivateTools: Number(flags.get('max')) } : {}),
+      ...(flags.has('min-relevance') ? { minRelevance: Number(flags.get('min-relevance')) } : {}),
+    };
+    const parsed = toolSearchConfigSchema.safeParse(overrides);
+    if (!parsed.success) {
+      const flagOf = (key: PropertyKey | undefined) => (key === 'preActivateTools' ? '--max' : '--min-relevance');
+      io.stderr(`toolshed preflight tools: ${parsed.error.issues.map((issue) => `${flagOf(issue.path[0])}: ${issue.message}`).join('; ')}\n`);
+      return 2;
+    }
+    const service = await createToolSearchService({ engine: await loadSqlEngine({}), store: new MemoryByteStore(), config: { toolSearch: overrides }, saveDelayMs: 60_000 });
+    try {
+      service.setTools([...toToolInputs(readJsonl(toolsFile)), ...toolshedOwnTools()]);
+      const config = service.config.toolSearch;
+      const activated = await service.withRun({}, (run) => run.activateForRequest(request));
+      const rows = activated.map((tool) => ({ name: tool.name, relevance: roundRelevance(tool.relevance) }));
+      if (flags.has('json')) {
+        io.stdout(`${JSON.stringify({ request, max: config.preActivateTools, min_relevance: config.minRelevance, activated: rows })}\n`);
+      } else if (config.preActivateTools === 0) {
+        io.stdout('Pre-activation is off (toolshed.toolSearch.preActivateTools is 0).\n');
+      } else if (rows.length === 0) {
+        io.stdout(`No tool reaches relevance ${config.minRelevance} (toolshed.toolSearch.minRelevance): the model starts with tool_search.\n`);
+      } else {
+        for (const row of rows) io.stdout(`${row.relevance.toFixed(2)}  ${escapeForLine(row.name)}\n`);
+      }
+      return 0;
+    } finally {
+      await service.dispose();
+    }
+  },
+};

@@ -1,0 +1,57 @@
+import { absoluteRelevance, requestTermWeights } from './index/absoluteRelevance';
+import type { RelevanceSource } from './index/absoluteRelevance';
+import type { SearchHit } from './index/toolSearchEngine';
+import { findForRun } from './runSearch';
+import type { RunSearchScope } from './runSearch';
+
+/**
+ * The relevance gate: which tools are activated without the model choosing them — before the
+ * first round (tools matching the user's request) and among a `tool_search` call's results.
+ * Both use the same absolute measure (index/absoluteRelevance.ts) and the same threshold
+ * (`toolshed.toolSearch.minRelevance`), so a weak match is never resent in every later round.
+ */
+
+export interface GatedTool {
+  name: string;
+  /** Absolute relevance to the request, in [0, 1]. */
+  relevance: number;
+}
+
+/**
+ * Ranked candidates looked at before the gate. On BFCL's odd half the share of requests with the
+ * gold tool pre-activated was the same (±0.002) with 3, 5 or 10 candidates: the gate and `max`
+ * decide, not the pool.
+ */
+export const REQUEST_CANDIDATES = 5;
+
+/** Longest request text searched: the words that name a capability come early, and analysis cost stays bounded. */
+const MAX_REQUEST_CHARS = 2000;
+
+/**
+ * The tools this run could activate for the request, best first, each with its relevance: the
+ * run's own ranked search (its visibility and policy, never an always-sent tool) over the
+ * request's words, kept only where the relevance reaches `minRelevance`, at most `max`.
+ */
+export function matchRequestTools(scope: RunSearchScope, relevance: RelevanceSource, request: string, max: number, minRelevance: number): GatedTool[] {
+  const text = request.slice(0, MAX_REQUEST_CHARS).trim();
+  if (max <= 0 || !text) return [];
+  const outcome = findForRun(scope, { query: text, search_type: 'fts', limit: Math.max(max, REQUEST_CANDIDATES), include_always_loaded: false }, undefined, false, () => []);
+  if (outcome.error) return [];
+  const terms = requestTermWeights(relevance, text);
+  return outcome.hits
+    .map((hit) => ({ name: hit.record.name, relevance: absoluteRelevance(relevance, terms, hit.record.name) }))
+    .filter((tool) => tool.relevance >= minRelevance)
+    .slice(0, max);
+}
+
+/**
+ * The results of a ranked `tool_search` that are activated on discovery: the top hit always
+ * (the model asked for this capability and may call it next round), the others only when they
+ * pass the gate. The model still reads every result; one it calls that was not activated is
+ * activated on first use.
+ */
+export function gateDiscoveredHits(relevance: RelevanceSource, query: string, hits: readonly SearchHit[], minRelevance: number): SearchHit[] {
+  if (hits.length <= 1) return [...hits];
+  const terms = requestTermWeights(relevance, query);
+  return hits.filter((hit, i) => i === 0 || absoluteRelevance(relevance, terms, hit.record.name) >= minRelevance);
+}

@@ -1,0 +1,52 @@
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { main } from '../../../src/cli/main';
+import { toolshedOwnTools } from '../../../src/cli/commands/toolCliSupport';
+import { SAMPLE_TOOLS, makeService } from '../tools/helpers';
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { stdout: (t) => { out += t; }, stderr: (t) => { err += t; } });
+  return { code, out, err };
+}
+
+describe('toolshed preflight tools', () => {
+  let dir: string;
+  let toolsFile: string;
+  before(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-preflight-'));
+    toolsFile = path.join(dir, 'tools.jsonl');
+    // Toolshed's own tool_search is added by the command, as in the extension.
+    writeFileSync(toolsFile, SAMPLE_TOOLS.filter((t) => t.name !== 'tool_search').map((t) => JSON.stringify(t)).join('\n'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('prints what the extension would activate, with the same relevance ToolRun.activateForRequest gives', async () => {
+    const request = 'What is the weather forecast for Oslo for the next 3 days?';
+    const json = await cli('preflight', 'tools', '--tools', toolsFile, '--json', request);
+    assert.equal(json.code, 0, json.err);
+    const report = JSON.parse(json.out) as { max: number; min_relevance: number; activated: Array<{ name: string; relevance: number }> };
+    assert.equal(report.max, 4, 'the extension\'s default');
+    assert.equal(report.min_relevance, 0.2);
+    const { service } = await makeService({ tools: [...SAMPLE_TOOLS.filter((t) => t.name !== 'tool_search'), ...toolshedOwnTools()] });
+    const expected = (await service.startRun()).activateForRequest(request);
+    assert.deepEqual(report.activated.map((t) => t.name), expected.map((t) => t.name));
+    assert.deepEqual(report.activated.map((t) => t.relevance), expected.map((t) => Math.round(t.relevance * 100) / 100));
+    const text = await cli('preflight', 'tools', '--tools', toolsFile, request);
+    assert.match(text.out, /^\d\.\d\d {2}weather\.get_forecast$/m);
+  });
+
+  it('says so when nothing passes the gate or pre-activation is off; bad flags exit 2', async () => {
+    const none = await cli('preflight', 'tools', '--tools', toolsFile, 'write a birthday poem for my aunt');
+    assert.match(none.out, /No tool reaches relevance 0\.2/);
+    const off = await cli('preflight', 'tools', '--tools', toolsFile, '--max', '0', '--json', 'weather forecast for Oslo');
+    assert.deepEqual(JSON.parse(off.out).activated, []);
+    const bad = await cli('preflight', 'tools', '--tools', toolsFile, '--min-relevance', '2', 'weather');
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /--min-relevance/);
+    assert.equal((await cli('preflight', 'tools', 'weather')).code, 2);
+  });
+});
