@@ -24,6 +24,7 @@ import { capRequestTools, sendCandidates, SendTier } from './modes/requestToolSe
 import type { RequestToolSet } from './modes/requestToolSet';
 import { renderDeferredNamesBlock } from './modes/deferredNamesBlock';
 import { parseDirectSelect, SELECT_PREFIX, selectionForLog, selectOutcome } from './modes/directSelect';
+import type { SemanticStage } from '../search/embedding/semanticStage';
 import type { ToolPickLog } from './learning/toolPickLog';
 import { logTermsOf, recordShown } from './learning/searchPrior';
 
@@ -48,6 +49,8 @@ export interface RunHost {
   changed(): void;
   /** Result lists and picks of this workspace, when learning is available. */
   picks?: ToolPickLog;
+  /** The embedding stage of hybrid ranking, when an embedder is on. */
+  semantic?: SemanticStage;
 }
 
 export type ResolveResult =
