@@ -93,7 +93,9 @@ describe('embedding endpoint client (real local HTTP server)', () => {
     assert.equal(embedder.down, true);
     await embedder.prepare('a query'); // never rejects; does not even try while down
     assert.equal(embedder.vectorNow('a query'), undefined);
-    assert.equal(server.requests.length, 1);
+    // The first request may reach the server after the client gave up (a loaded machine), so
+    // count what the server saw of the second text, not how many requests arrived.
+    assert.ok(!server.textsSeen.includes('a query'), 'no request while down');
     now += 60_000;
     assert.equal(embedder.down, false);
   });
