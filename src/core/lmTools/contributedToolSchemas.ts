@@ -1,7 +1,8 @@
 import { skillGetInputJsonSchema, skillListInputJsonSchema, skillSearchInputJsonSchema } from '../skills/skillToolSchemas';
 import { SKILL_TOOL_FREE_INPUT_JSON_SCHEMA } from '../skills/singleSkillTool';
 import { toolSearchInputJsonSchema } from '../tools/toolSearchSchema';
-import { skillReportFailureJsonSchema, skillReportOutcomeJsonSchema } from '../learning/feedback/reportToolSchemas';
+import { skillReportFailureInputSchema, skillReportOutcomeInputSchema } from '../learning/feedback/reportToolSchemas';
+import { zodJsonSchema } from '../schema/zodSchemas';
 
 /**
  * Input JSON Schemas of the language-model tools Toolshed contributes, from the same
@@ -20,19 +21,13 @@ export const TOOL_INVOKE_INPUT_JSON_SCHEMA: Record<string, unknown> = {
 
 export function contributedToolInputSchemas(): Record<string, Record<string, unknown>> {
   return {
-    tool_search: stripMeta(toolSearchInputJsonSchema()),
+    tool_search: toolSearchInputJsonSchema(),
     tool_invoke: TOOL_INVOKE_INPUT_JSON_SCHEMA,
-    skill_search: stripMeta(skillSearchInputJsonSchema()),
-    skill_get: stripMeta(skillGetInputJsonSchema()),
-    skill_list: stripMeta(skillListInputJsonSchema()),
+    skill_search: skillSearchInputJsonSchema(),
+    skill_get: skillGetInputJsonSchema(),
+    skill_list: skillListInputJsonSchema(),
     skill: SKILL_TOOL_FREE_INPUT_JSON_SCHEMA,
-    skill_report_outcome: stripMeta(skillReportOutcomeJsonSchema()),
-    skill_report_failure: stripMeta(skillReportFailureJsonSchema()),
+    skill_report_outcome: zodJsonSchema(skillReportOutcomeInputSchema, 'toolInput'),
+    skill_report_failure: zodJsonSchema(skillReportFailureInputSchema, 'toolInput'),
   };
-}
-
-/** `$schema` is noise in a manifest and some model APIs reject it. */
-function stripMeta(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = schema;
-  return rest;
 }

@@ -1,4 +1,5 @@
 import type { Clock, TokenCounter, ToolshedEvent } from '../platform/ports';
+import { TOOLSHED_TOOL_NAMES } from '../platform/toolNames';
 import type { FtsEngine } from '../sql/sqlEngine';
 import { type ActivationSet } from './toolActivation';
 import type { ActivationRecord, ActivationScope, ActivationSource } from './toolActivation';
@@ -18,7 +19,6 @@ import { NO_SUCH_TOOL_MESSAGE, TOOL_DISCOVERY_BLOCK, redactToolNames, truncate }
 import { redact } from '../privacy/redaction';
 import { tokenReport } from './tokenEconomy';
 import type { TokenReport, ToolDefinition } from './tokenEconomy';
-import { TOOLSHED_TOOL_NAMES } from '../config/settingsSchema';
 import type { DeferralDecision } from './modes/deferralDecision';
 import { capRequestTools, sendCandidates, SendTier } from './modes/requestToolSet';
 import type { RequestToolSet } from './modes/requestToolSet';

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
-import { SKILL_REPORT_FAILURE_TOOL_NAME, skillReportFailureInputSchema } from '../../core/learning/feedback/reportToolSchemas';
-import { describeToolInputError } from '../../core/planner/skillsPort';
+import { SKILL_REPORT_FAILURE_TOOL_NAME } from '../../core/platform/toolNames';
+import { skillReportFailureInputSchema } from '../../core/learning/feedback/reportToolSchemas';
+import { describeToolInputError } from '../../core/schema/zodSchemas';
 import type { ToolshedServices } from '../services';
 import { learningOffMessage } from './skillReportOutcomeTool';
 import { textResult } from './toolResults';

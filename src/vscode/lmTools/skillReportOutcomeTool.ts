@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
-import { SKILL_REPORT_OUTCOME_TOOL_NAME, skillReportOutcomeInputSchema } from '../../core/learning/feedback/reportToolSchemas';
-import { describeToolInputError } from '../../core/planner/skillsPort';
+import { SKILL_REPORT_OUTCOME_TOOL_NAME } from '../../core/platform/toolNames';
+import { skillReportOutcomeInputSchema } from '../../core/learning/feedback/reportToolSchemas';
+import { describeToolInputError } from '../../core/schema/zodSchemas';
 import type { ToolshedServices } from '../services';
 import { textResult } from './toolResults';
 
