@@ -119,6 +119,9 @@ export function describeWithExamples(description: string, examples: readonly Too
   return description.trim().length > 0 ? `${description.trimEnd()}\n\n${block}` : block;
 }
 
+/** Tool-example files, at any depth (the file watcher and the manifest's `activationEvents` use it). */
+export const TOOL_EXAMPLES_FILE_GLOB = '**/*.tools.yaml';
+
 /** `*.tools.yaml`: `examples: { <toolName>: [ { args, description?, tags? } ] }`. */
 export const toolExamplesFileSchema = z.object({
   examples: z.record(z.string(), z.array(toolExampleSchema)),
