@@ -4,7 +4,7 @@ import type { CliCommand } from '../cliCommand';
 import { loadSqlEngine } from '../../core/sql/sqlEngine';
 import { MemoryByteStore } from '../../core/platform/memoryByteStore';
 import { runPlanner } from '../../core/planner/plannerLoop';
-import { plannerToolRunFrom } from '../../core/planner/toolRunPort';
+import { plannerToolRunFrom } from '../../core/planner/plannerToolRun';
 import type { ChatMessage, ChatModelPort, ChatPart, ToolDefinition } from '../../core/platform/chatTypes';
 import { serializeDefinitions } from '../../core/planner/plannerLoop';
 import { DefinitionTokenCache, applyModelDeferral } from '../../core/tools/modes/deferralMeasure';

@@ -24,8 +24,8 @@ import { capRequestTools, sendCandidates, SendTier } from './modes/requestToolSe
 import type { RequestToolSet } from './modes/requestToolSet';
 import { renderDeferredNamesBlock } from './modes/deferredNamesBlock';
 import { parseDirectSelect, SELECT_PREFIX, selectionForLog, selectOutcome } from './modes/directSelect';
-import type { ToolPickLog } from './learning/toolPickLog';
-import { logTermsOf, recordShown } from './learning/searchPrior';
+import type { ToolPickLog } from './pickPrior/toolPickLog';
+import { logTermsOf, recordShown } from './pickPrior/searchPrior';
 
 /**
  * One chat request's view of the tools (docs/contracts.md#activation-scopes): the visible catalog it sends and may

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import { SKILL_DISCOVERY_TOOL_NAMES, SKILL_TOOL_NAME, TOOL_INVOKE_TOOL_NAME } from '../../core/platform/toolNames';
 import { runPlanner } from '../../core/planner/plannerLoop';
-import { plannerSkillsFrom } from '../../core/planner/skillsPort';
+import { plannerSkillsFrom } from '../../core/planner/plannerSkills';
 import { preflightOptionsFrom } from '../../core/planner/preflightOptions';
 import { modelSkillSummarizer } from '../../core/planner/skillSummarizer';
-import { createSingleSkillTool, skillToolsHiddenFromLoop, withSingleSkillTool } from '../../core/planner/singleSkillPort';
-import { plannerToolRunFrom } from '../../core/planner/toolRunPort';
+import { createSingleSkillTool, skillToolsHiddenFromLoop, withSingleSkillTool } from '../../core/planner/plannerSingleSkill';
+import { plannerToolRunFrom } from '../../core/planner/plannerToolRun';
 import { responseFooter } from '../../core/planner/responseFooter';
 import { describeDeferral } from '../../core/tools/modes/deferralDecision';
 import type { ToolshedServices } from '../services';
@@ -92,7 +92,7 @@ export async function handlePlannerRequest(
         }))
       : undefined;
     const toolStyle = settings.skills.toolStyle;
-    // toolStyle single|both: the `skill` tool with this run's listing (see singleSkillPort.ts).
+    // toolStyle single|both: the `skill` tool with this run's listing (see plannerSingleSkill.ts).
     const { tools, skills } = discoverySkills && toolStyle !== 'discovery'
       ? withSingleSkillTool(plannerToolRunFrom(run), discoverySkills, createSingleSkillTool(services.skills, skillContext, {
           maxEntries: settings.skills.singleToolMaxEntries,

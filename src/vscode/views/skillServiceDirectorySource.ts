@@ -8,7 +8,7 @@ import { hiddenWorkspaceSkillCount } from '../../core/trust/restrictedMode';
 import type { CancellationLike, PackView, ReloadProgress, ReloadSummary, SkillDirectorySource, SkillView } from './skillDirectorySource';
 
 /**
- * What the glue needs from whoever owns pack loading and file watching (`SkillPackManager`
+ * What this source needs from whoever owns pack loading and file watching (`SkillPackManager`
  * satisfies it structurally).
  */
 export interface SkillPackLoaderPort {
