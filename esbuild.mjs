@@ -17,6 +17,8 @@ mkdirSync('dist', { recursive: true });
 copyFileSync(path.join(path.dirname(require.resolve('sql.js')), 'sql-wasm.wasm'), 'dist/sql-wasm.wasm');
 // The vocabulary bridge of tool search (generated from WordNet by scripts/build-related-terms.ts).
 copyFileSync('src/core/search/vocabulary/related-terms.txt', 'dist/related-terms.txt');
+// The bundled word vectors of hybrid ranking (built by scripts/embedding/build-word-vectors.ts).
+copyFileSync('src/core/search/vocabulary/word-vectors.bin', 'dist/word-vectors.bin');
 // JSON Schemas of the skill formats, generated from the zod schema (contributed via jsonValidation/yamlValidation).
 await buildSchemas();
 

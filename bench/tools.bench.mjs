@@ -35,14 +35,23 @@ function bench(toolsFile, queriesFile, extra = []) {
 
 /** @type {object[]} */
 const rows = [];
+/** Recall@5 counting a hit on any `__vN` variant of the gold (BFCL's paraphrased definitions). */
+/** @type {(r: Record<string, any>) => number | string} */
+const familyR5 = (r) => {
+  const groups = [r.gold_single_definition, r.gold_with_variants].filter(Boolean);
+  const n = groups.reduce((sum, g) => sum + g.queries, 0);
+  return n > 0 ? Number((groups.reduce((sum, g) => sum + g.family_recall_at_5 * g.queries, 0) / n).toFixed(3)) : '';
+};
 /** @type {(set: string, r: Record<string, any>, note?: string) => object} */
 const row = (set, r, note = '') => ({
   set,
   tools: r.tools,
   queries: r.queries,
   engine: r.engine,
+  embedder: r.embedder ?? '',
   'R@1': r.recall_at_1,
   'R@5': r.recall_at_5,
+  'family R@5': familyR5(r),
   'R@10': r.recall_at_10,
   'MRR@10': r.mrr_at_10,
   p50_ms: r.p50_ms,
@@ -55,6 +64,7 @@ const row = (set, r, note = '') => ({
   persist_cpu_ms: r.persist_cpu_ms ?? '',
   reindex_one_ms: r.reindex_one_ms ?? '',
   token_reduction: r.token_reduction ?? '',
+  user_p95_ms: r.user_p95_ms ?? '',
   'user/engine p95': r.user_engine_p95_ratio ?? '',
   host_list_read_ms: r.host_list_read_ms ?? '',
   'list reads / searches behind a poll / searches': r.user_searches ? `${r.list_reads_during_run} / ${r.searches_behind_a_poll} / ${r.user_searches}` : '',
@@ -87,6 +97,15 @@ try {
       const v = held[key];
       if (v) rows.push({ set: `  held-out/${label}`, tools: held.tools, queries: v.queries, engine: held.engine, 'R@5': v.recall_at_5, 'R@10': v.recall_at_10, note: `any variant of the gold: R@5 ${v.family_recall_at_5}, R@10 ${v.family_recall_at_10}` });
     }
+    // Hybrid ranking (toolshed.embeddings): each component's own row on the held-out half, the
+    // bundled embedding alone, then fused with the lexical stage (weights tuned on the odd half).
+    const embeddingOnly = bench(tools, queries, ['--half', 'even', '--per-category', '--embedder', 'bundled', '--ranker', JSON.stringify({ semanticOnly: true })]);
+    rows.push(row('held-out, bundled embedding alone', embeddingOnly, categoryDelta(embeddingOnly, held)));
+    const fused = bench(tools, queries, ['--half', 'even', '--per-category', '--reindex', '--user-path', '--embedder', 'bundled']);
+    rows.push(row('held-out, lexical + bundled embedding (fused)', fused, `${categoryDelta(fused, held)}; rss ${held.rss_mb} → ${fused.rss_mb} MB`));
+    rows.push(...categoryRows('held-out fused', fused));
+    const fusedTune = bench(tools, queries, ['--half', 'odd', '--embedder', 'bundled']);
+    rows.push(row('tuning half, lexical + bundled embedding (fused)', fusedTune));
     const tune = bench(tools, queries, ['--half', 'odd', '--per-category']);
     rows.push(row('bfcl tuning half (odd ids)', tune));
     rows.push(...categoryRows('tuning', tune));
@@ -117,6 +136,10 @@ try {
     const extra = size === 200 ? ['--tokens', '--reindex'] : size === 20000 ? ['--reindex', '--user-path'] : [];
     const r = bench(files.toolsFile, files.queriesFile, extra);
     rows.push(row(`synthetic-${size}`, r, size === 200 ? 'token_reduction: default always-visible set vs all tools' : ''));
+    if (size === 20000) {
+      const h = bench(files.toolsFile, files.queriesFile, [...extra, '--embedder', 'bundled']);
+      rows.push(row('synthetic-20000, bundled embedding (fused)', h, `rss ${r.rss_mb} → ${h.rss_mb} MB; cold index ${r.index_cpu_ms} → ${h.index_cpu_ms} ms CPU`));
+    }
   }
 } finally {
   rmSync(tmp, { recursive: true, force: true });

@@ -10,6 +10,7 @@ import { createServices, type ToolshedServices } from './services';
 import { registerSkillSurfaces } from './registerSkillSurfaces';
 import { proposedSkillsGroup } from './learning/proposedGroup';
 import { registerProposalCommands } from './learning/proposalCommands';
+import { registerAnswerRating } from './chat/learningChat';
 import { registerExportPackCommand } from './learning/exportPackCommand';
 import { registerSnapshotCommands } from './learning/snapshotCommands';
 import { keepSharedSkillsInSync } from './skills/sharedSkillsSync';
@@ -46,6 +47,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
 
   const { directory, diagnostics } = registerSkillSurfaces(context, services, [proposedSkillsGroup(services.learning), nativeSkillsGroup(services.nativeSkills)]);
   registerProposalCommands(context, services.learning, () => directory.refresh());
+  registerAnswerRating(context, services.learning);
   registerSnapshotCommands(context, services.learning, services.skills, () => directory.refresh());
   registerExportPackCommand(context, services.learning, services.skills, () => directory.refresh());
   keepSharedSkillsInSync(context, services, () => directory.refresh());

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { EventSink, Logger, ToolshedEvent } from '../core/platform/ports';
 import { loadSqlEngine, type SqlEngine } from '../core/sql/sqlEngine';
 import { createToolSearchService, type ToolSearchService } from '../core/tools/toolSearchService';
+import { embedderFromSettings } from '../core/tools/index/embedderChoice';
 import type { ToolRecord } from '../core/tools/toolRecord';
 import { createLoggingEventSink } from './outputChannelLogger';
 import { SettingsAccessor } from './settingsAccessor';
@@ -107,6 +108,17 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   if (tools.indexStatus.status === 'rebuilt') logger.info(`Tool index rebuilt: ${tools.indexStatus.rebuildReason}`);
   context.subscriptions.push({ dispose: () => void tools.dispose() });
   context.subscriptions.push(settings.onDidChange((next) => tools.updateConfig(next)));
+  // Hybrid ranking's embedder follows toolshed.embeddings and workspace trust (a remote endpoint
+  // is never used in Restricted Mode); it is rebuilt only when either changes.
+  let embedderChoice = '';
+  const chooseEmbedder = () => {
+    const choice = JSON.stringify([settings.current.embeddings, vscode.workspace.isTrusted]);
+    if (choice === embedderChoice) return;
+    embedderChoice = choice;
+    const embedder = embedderFromSettings(settings.current.embeddings, vscode.workspace.isTrusted, logger);
+    tools.embeddings.use(embedder);
+    skills.useEmbedder(embedder);
+  };
 
   // Large skill and example files are parsed on a worker thread: a huge or hostile file never stalls the host.
   const parserThread = new OffThreadRunner(path.join(context.extensionPath, 'dist', 'parseWorker.js'), logger);
@@ -129,6 +141,8 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   context.subscriptions.push({ dispose: () => void skills.dispose() });
   const skillPacks = new SkillPackManager(skills, settings, context.extensionPath, logger);
   context.subscriptions.push(skillPacks);
+  chooseEmbedder();
+  context.subscriptions.push(settings.onDidChange(chooseEmbedder), vscode.workspace.onDidGrantWorkspaceTrust(chooseEmbedder));
   // A failure report names a catalogued tool (skill scripts included) or one of vscode.lm's that the policy allows.
   const knownTool = (name: string) => tools.registryMap().has(name) || (vscode.lm.tools.some((tool) => tool.name === name) && tools.isPolicyAllowed(name));
   const learning = await LearningController.create({ engine, store, settings, skills, logger, events, knownTool });

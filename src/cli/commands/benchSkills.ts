@@ -1,4 +1,5 @@
 import type { CliCommand } from '../cliCommand';
+import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags } from './embedderFlag';
 import { cliSkillService, packsFromDirs, parseFtsFlag, parseSkillArgs, percentile, readJsonl } from './skillCliSupport';
 
 interface QueryRow {
@@ -13,19 +14,23 @@ export const benchSkillsCommand: CliCommand = {
   summary: 'Measure skill_search recall and latency on packs and labelled queries',
   usage: [
     'Usage: toolshed bench skills --packs DIR… --queries FILE.jsonl [--engine fts5|fts4|none] [--json]',
+    `                             ${EMBEDDER_USAGE}`,
     '',
+    ...EMBEDDER_HELP,
+    '  Skills use in-process embedders only (bundled); with an endpoint skill search stays lexical.',
     'queries: {"query", "gold": [skill names]} per line.',
     '--json prints {recall_at_1, recall_at_3, recall_at_5, mrr_at_10, p50_ms, p95_ms, skills, queries, engine, load_ms}.',
     'Latency: pooled over enough rounds of the queries for ≥ 200 searches (at most 10), after as many warm-up rounds.',
   ].join('\n'),
   async run(args, io) {
-    const parsed = parseSkillArgs(args, ['json']);
+    const parsed = parseSkillArgs(args, ['json', 'allow-remote-embedder']);
     const queriesFile = parsed.flags.get('queries');
     if (parsed.packs.length === 0 || typeof queriesFile !== 'string') {
       io.stderr('toolshed bench skills: --packs DIR… and --queries FILE.jsonl are required. See --help.\n');
       return 2;
     }
     const service = await cliSkillService(parseFtsFlag(parsed.flags.get('engine')));
+    service.useEmbedder(embedderFromFlags(parsed.flags));
     const loadStart = performance.now();
     const summary = await service.loadPacks(packsFromDirs(parsed.packs));
     const loadMs = performance.now() - loadStart;

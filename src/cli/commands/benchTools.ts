@@ -2,6 +2,7 @@ import type { CliCommand } from '../cliCommand';
 import { RANKER_DEFAULTS } from '../../core/tools/index/toolRanker';
 import type { RankerOptions } from '../../core/tools/index/toolRanker';
 import { measureUserPath } from './benchUserPath';
+import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags } from './embedderFlag';
 import { mainThreadCpuMs, processCpuMs } from './mainThreadCpu';
 import { VariantRecallCounter } from './variantRecall';
 import { cliService, defaultService, parseArgs, parseEngine, readJsonl, toToolInputs, toolshedOwnTools, toolsAndQueries } from './toolCliSupport';
@@ -46,9 +47,11 @@ export const benchToolsCommand: CliCommand = {
   usage: [
     'Usage: toolshed bench tools --tools FILE.jsonl --queries FILE.jsonl [--json] [--search-type fts|regex|exact]',
     '                            [--engine fts5|fts4|none] [--ranker JSON] [--per-category] [--half odd|even]',
+    `                            ${EMBEDDER_USAGE}`,
     '',
+    ...EMBEDDER_HELP,
     'tools: {"name", "description", "inputSchema", "tags"?} per line; queries: {"query", "gold": [names]} per line.',
-    '--json prints {recall_at_1, recall_at_5, recall_at_10, mrr_at_10, p50_ms, p95_ms, tools, queries, engine, index_ms,',
+    '--json prints {recall_at_1, recall_at_5, recall_at_10, mrr_at_10, p50_ms, p95_ms, tools, queries, engine, rss_mb, embedder, index_ms,',
     '  index_cpu_ms, first_search_ms, persist_ms}: index_ms = tool list → searchable (cold; index_cpu_ms = its main-thread',
     '  CPU time, steady on a shared machine; p95_cpu_ms: per-query process CPU), first_search_ms = the search',
     '  right after it, persist_ms = the deferred sql.js write + export (the delayed save, off the search path).',
@@ -60,14 +63,15 @@ export const benchToolsCommand: CliCommand = {
     '--tokens adds token_reduction (default always-visible set vs every tool visible, len/4 tokens).',
   ].join('\n'),
   async run(args, io) {
-    const { flags } = parseArgs(args, ['json', 'per-category', 'reindex', 'tokens', 'user-path']);
+    const { flags } = parseArgs(args, ['json', 'per-category', 'reindex', 'tokens', 'user-path', 'allow-remote-embedder']);
     const files = toolsAndQueries(flags, 'bench tools', io);
     if (!files) return 2;
     const { toolsFile, queriesFile } = files;
     const rankerFlag = flags.get('ranker');
     const ranker: RankerOptions | undefined = typeof rankerFlag === 'string' ? { ...RANKER_DEFAULTS, ...(JSON.parse(rankerFlag) as Partial<RankerOptions>) } : undefined;
     const searchType = typeof flags.get('search-type') === 'string' ? (flags.get('search-type') as string) : 'fts';
-    const service = await cliService(parseEngine(flags.get('engine')), ranker);
+    const embedder = embedderFromFlags(flags);
+    const service = await cliService(parseEngine(flags.get('engine')), ranker, embedder);
     const tools = toToolInputs(readJsonl(toolsFile));
     const half = flags.get('half');
     if (half !== undefined && half !== 'odd' && half !== 'even') throw new Error(`--half must be odd or even (got "${String(half)}")`);
@@ -81,6 +85,13 @@ export const benchToolsCommand: CliCommand = {
     service.setTools(tools);
     const indexMs = performance.now() - indexStart;
     const indexCpuMs = mainThreadCpuMs() - indexCpuStart;
+    // Tool vectors are built in the background once the index is searchable (not part of the
+    // cold index; vectors_ms says how long); an endpoint's query vectors are fetched before the
+    // timed searches, as the LM tool does before searching.
+    const vectorsStart = performance.now();
+    await service.embeddings.settled();
+    const vectorsMs = performance.now() - vectorsStart;
+    if (embedder && !embedder.vectorOfTerms) for (const q of queries) await embedder.prepare(q.query.slice(0, 500));
     const firstRun = await service.startRun();
     const firstStart = performance.now();
     if (queries.length > 0) firstRun.search({ query: queries[0].query.slice(0, 500), search_type: searchType, limit: 10, include_always_loaded: true });
@@ -141,7 +152,7 @@ export const benchToolsCommand: CliCommand = {
       extras.reindex_one_ms = round(samples[samples.length >> 1]);
     }
     if (flags.has('user-path')) {
-      Object.assign(extras, await measureUserPath(tools, queries.map((q) => q.query.slice(0, 500)), parseEngine(flags.get('engine')), WARM_UP_SEARCHES));
+      Object.assign(extras, await measureUserPath(tools, queries.map((q) => q.query.slice(0, 500)), parseEngine(flags.get('engine')), WARM_UP_SEARCHES, embedder));
     }
     if (flags.has('tokens')) {
       const tokenService = await defaultService(parseEngine(flags.get('engine')));
@@ -172,6 +183,10 @@ export const benchToolsCommand: CliCommand = {
       first_search_ms: round(firstSearchMs, 2),
       persist_ms: round(persistMs, 1),
       persist_cpu_ms: round(persistCpuMs, 1),
+      // Resident memory after indexing and every search (compare runs with and without --embedder).
+      rss_mb: round(process.memoryUsage().rss / 2 ** 20, 1),
+      embedder: embedder ? embedder.key : 'none',
+      ...(embedder ? { vectors_ms: round(vectorsMs, 1) } : {}),
       ...extras,
       ...(variants.hasVariants ? variants.report() : {}),
       ...(flags.has('per-category') ? { per_category: Object.fromEntries([...byCategory].map(([k, t]) => [k, { queries: t.queries, ...summary(t) }])) } : {}),

@@ -3,6 +3,7 @@ import { HOST_LIST_MAX_STALE_MS, HOST_LIST_POLL_MS, HostToolCatalog, pollHostToo
 import type { ToolInput } from '../../core/tools/toolRecord';
 import type { FtsEngine } from '../../core/sql/sqlEngine';
 import { defaultService } from './toolCliSupport';
+import type { Embedder } from '../../core/search/embedding/embedder';
 
 /**
  * `bench tools --user-path`: the cost of a `tool_search` call as the VS Code extension serves
@@ -56,8 +57,10 @@ export async function measureUserPath(
   queries: readonly string[],
   allowedFts: FtsEngine[] | undefined,
   warmUp: number,
+  embedder?: Embedder,
 ): Promise<UserPathTiming> {
   const service = await defaultService(allowedFts);
+  service.embeddings.use(embedder);
   // VS Code keeps one frozen API object per tool and maps them into a new array on each read.
   const registered = new Map(tools.map((t) => [t.name, { apiObject: Object.freeze({ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema as object | undefined, tags: Object.freeze([...(t.tags ?? [])]) }) }]));
   let reads = 0;

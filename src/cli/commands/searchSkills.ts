@@ -1,5 +1,6 @@
 import { escapeForLine } from '../../core/platform/lineText';
 import type { CliCommand } from '../cliCommand';
+import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags } from './embedderFlag';
 import { cliSkillService, loadPacksReportingErrors, parseFtsFlag, parseSkillArgs } from './skillCliSupport';
 
 export const searchSkillsCommand: CliCommand = {
@@ -7,11 +8,14 @@ export const searchSkillsCommand: CliCommand = {
   summary: 'Search skills in pack folders (same code as skill_search)',
   usage: [
     'Usage: toolshed search skills --packs DIR… [--limit N] [--search-type fts|regex|exact] [--engine fts5|fts4|none] QUERY [--json]',
+    `                              ${EMBEDDER_USAGE}`,
     '',
+    ...EMBEDDER_HELP,
+    '  Skills use in-process embedders only (bundled); with an endpoint skill search stays lexical.',
     '--json prints the skill_search output {skills:[{name,title,trigger,task_type,score}], query, search_type} plus engine.',
   ].join('\n'),
   async run(args, io) {
-    const parsed = parseSkillArgs(args, ['json']);
+    const parsed = parseSkillArgs(args, ['json', 'allow-remote-embedder']);
     const query = parsed.positional.join(' ').trim();
     if (parsed.packs.length === 0 || !query) {
       io.stderr('toolshed search skills: --packs DIR… and a QUERY are required. See --help.\n');
@@ -20,6 +24,7 @@ export const searchSkillsCommand: CliCommand = {
     const limit = Number(parsed.flags.get('limit') ?? 8);
     const searchType = String(parsed.flags.get('search-type') ?? 'fts');
     const service = await cliSkillService(parseFtsFlag(parsed.flags.get('engine')));
+    service.useEmbedder(embedderFromFlags(parsed.flags));
     await loadPacksReportingErrors(service, parsed.packs, io);
     const output = await service.search({ query, search_type: searchType, limit }, { includeWorkspacePacks: true });
     if (parsed.flags.has('json')) {

@@ -1,25 +1,31 @@
 import type { CliCommand } from '../cliCommand';
+import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags } from './embedderFlag';
 import { cliService, parseArgs, parseEngine, readJsonl, toToolInputs } from './toolCliSupport';
 
 export const searchToolsCommand: CliCommand = {
   path: ['search', 'tools'],
   summary: 'Search a tool catalog (JSONL) the way tool_search does',
   usage: [
-    'Usage: toolshed search tools --tools FILE.jsonl [--search-type fts|regex|exact] [--limit N] [--engine fts5|fts4|none] QUERY',
+    'Usage: toolshed search tools --tools FILE.jsonl [--search-type fts|regex|exact] [--limit N] [--engine fts5|fts4|none]',
+    `                             ${EMBEDDER_USAGE} QUERY`,
     '',
+    ...EMBEDDER_HELP,
     'FILE.jsonl: one tool a line, {"name", "description", "inputSchema", "tags"?}.',
     'Prints the tool_search output as JSON (tools, query, search_type, engine).',
   ].join('\n'),
   async run(args, io) {
-    const { flags, positional } = parseArgs(args, []);
+    const { flags, positional } = parseArgs(args, ['allow-remote-embedder']);
     const toolsFile = flags.get('tools');
     const query = positional.join(' ').trim();
     if (typeof toolsFile !== 'string' || !query) {
       io.stderr('toolshed search tools: --tools FILE.jsonl and a QUERY are required. See --help.\n');
       return 2;
     }
-    const service = await cliService(parseEngine(flags.get('engine')));
+    const embedder = embedderFromFlags(flags);
+    const service = await cliService(parseEngine(flags.get('engine')), undefined, embedder);
     service.setTools(toToolInputs(readJsonl(toolsFile)));
+    await service.embeddings.settled();
+    await embedder?.prepare(query);
     const limit = flags.has('limit') ? Number(flags.get('limit')) : undefined;
     const searchType = flags.get('search-type');
     const run = await service.startRun();

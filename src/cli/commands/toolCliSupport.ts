@@ -9,6 +9,7 @@ import { createToolSearchService } from '../../core/tools/toolSearchService';
 import type { ToolSearchService } from '../../core/tools/toolSearchService';
 import { toolSearchInputJsonSchema } from '../../core/tools/toolSearchSchema';
 import type { CliIo } from '../cliCommand';
+import type { Embedder } from '../../core/search/embedding/embedder';
 
 /** Shared by `search tools` and `bench tools`: JSONL reading, option parsing, service setup. */
 
@@ -87,7 +88,7 @@ export function parseEngine(value: string | true | undefined): FtsEngine[] | und
 }
 
 /** A service over an in-memory store where every tool is deferred and searchable. */
-export async function cliService(allowedFts: FtsEngine[] | undefined, ranker?: RankerOptions): Promise<ToolSearchService> {
+export async function cliService(allowedFts: FtsEngine[] | undefined, ranker?: RankerOptions, embedder?: Embedder): Promise<ToolSearchService> {
   const engine = await loadSqlEngine({ allowedFts });
   return createToolSearchService({
     engine,
@@ -96,6 +97,7 @@ export async function cliService(allowedFts: FtsEngine[] | undefined, ranker?: R
       toolSearch: { alwaysLoadedPatterns: [], defaultLoadingMode: 'deferred', activateOn: 'firstUse', maxSearchResults: 20 },
     },
     ranker,
+    embedder,
     saveDelayMs: 60_000,
   });
 }

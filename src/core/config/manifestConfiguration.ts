@@ -10,6 +10,7 @@ const SECTIONS: Array<{ path: string[]; title: string }> = [
   { path: ['skills', 'directory'], title: 'Skill Directory' },
   { path: ['learning'], title: 'Learning' },
   { path: ['scope'], title: 'Scope' },
+  { path: ['embeddings'], title: 'Embeddings' },
 ];
 
 type JsonSchema = {

@@ -202,6 +202,22 @@ export const scopeConfigSchema = z.object({
     .meta({ scope: 'machine' }),
 });
 
+export const embeddingsConfigSchema = z.object({
+  embedder: z.enum(['off', 'bundled', 'endpoint']).default('off')
+    .describe('Hybrid ranking for `tool_search` and `skill_search`: the lexical matches fused with an embedding of meaning. `bundled`: small word vectors shipped with Toolshed (no network; on the BFCL benchmark they lift recall by about 0.01, see the docs). `endpoint`: a local embedding server (`#toolshed.embeddings.endpointUrl#`). `off`: lexical ranking only.'),
+  endpointUrl: z.string().trim().max(2000).default('http://127.0.0.1:11434/api/embed')
+    .describe('The embedding server: Ollama `/api/embed` (e.g. with `ollama pull nomic-embed-text`) or any OpenAI-compatible `/v1/embeddings`. Only this machine (loopback) unless `#toolshed.embeddings.allowRemoteEndpoint#` is set; a remote server is never used in Restricted Mode. Tool and skill names and descriptions are sent (secrets redacted); vectors are cached by record hash.'),
+  endpointModel: z.string().trim().min(1).max(200).default('nomic-embed-text')
+    .describe('The model the embedding server is asked for.'),
+  endpointTimeoutMs: z.number().int().min(100).max(60000).default(2000)
+    .describe('How long one request to the embedding server may take; after a failure search stays lexical for 30 seconds before the server is asked again.'),
+  // `machine`: a workspace must not be able to send every tool and skill description elsewhere.
+  allowRemoteEndpoint: z.boolean().default(false)
+    .describe('Allow `#toolshed.embeddings.endpointUrl#` to point to another machine (its text then leaves this one). A user setting: a workspace cannot set it. Never used in Restricted Mode.')
+    .meta({ scope: 'machine' }),
+});
+export type EmbeddingsConfig = z.infer<typeof embeddingsConfigSchema>;
+
 export const toolshedSettingsSchema = z.object({
   toolSearch: toolSearchConfigSchema.default(toolSearchConfigSchema.parse({})),
   tools: toolsConfigSchema.default(toolsConfigSchema.parse({})),
@@ -209,6 +225,7 @@ export const toolshedSettingsSchema = z.object({
   skills: skillsConfigSchema.default(skillsConfigSchema.parse({})),
   learning: learningConfigSchema.default(learningConfigSchema.parse({})),
   scope: scopeConfigSchema.default(scopeConfigSchema.parse({})),
+  embeddings: embeddingsConfigSchema.default(embeddingsConfigSchema.parse({})),
 });
 export type ToolshedSettings = z.infer<typeof toolshedSettingsSchema>;
 

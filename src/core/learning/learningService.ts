@@ -25,6 +25,7 @@ export { UnknownToolReportError } from './feedback/negativeLessons';
 import { createScoreAdjuster } from './feedback/scoreAdjuster';
 import type { ApprovedSkillFacts } from './feedback/scoreAdjuster';
 import { extractTraceCandidate } from './extraction/traceExtractor';
+import { countSkillUse, followedSkill, usedSkillSteps } from './extraction/followedSkill';
 import { isLearnable, sanitizeTrajectory } from './extraction/trajectory';
 import type { Trajectory } from './extraction/trajectory';
 import { persistIngestJob, resumableJobs } from './extraction/ingestJobs';
@@ -60,6 +61,8 @@ export interface LearningServiceDeps {
 export interface IngestResult {
   proposal?: Proposal;
   negative?: Proposal;
+  /** The turn followed this injected skill: counted as a use of it, nothing proposed. */
+  followed?: string;
 }
 
 export class LearningService {
@@ -135,6 +138,14 @@ export class LearningService {
     if (!options.force && !isLearnable(trajectory)) return finish();
     const personal = this.deps.personal();
     const trace = extractTraceCandidate(options.force ? { ...trajectory, stoppedBecause: 'done' } : trajectory, personal);
+    // `/learn` is the person asking for a proposal: only automatic ingestion defers to a followed skill.
+    const followed = trace && !options.force ? followedSkill(trace, usedSkillSteps(this.deps.skills, trajectory.skillsUsed)) : undefined;
+    if (followed) {
+      result.followed = followed;
+      countSkillUse(followed, { ...this.deps, now: this.deps.clock.now() });
+      this.refreshCounters(followed);
+      return finish();
+    }
     if (trace) {
       let candidate = trace;
       let origin = options.origin ?? 'trace';

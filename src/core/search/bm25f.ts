@@ -111,10 +111,10 @@ export class FieldStats<F extends string, K extends string | number = string> {
 
   /**
    * A document's terms with their weighted, length-normalised frequency
-   * (Σ_f weight_f × tf_f / length_f); empty for an unknown document. Pseudo-relevance feedback
+   * (Σ_f weight_f × tf_f / length_f, or without the length when not `lengthNormalised`); empty for an unknown document. Pseudo-relevance feedback
    * reads the top documents' vocabulary through this, without a store round-trip.
    */
-  documentTerms(key: K, fieldWeights: Readonly<Record<F, number>>): Array<{ term: string; frequency: number }> {
+  documentTerms(key: K, fieldWeights: Readonly<Record<F, number>>, lengthNormalised = true): Array<{ term: string; frequency: number }> {
     const packed = this.docs.get(key);
     if (!packed) return [];
     const n = this.fields.length;
@@ -124,7 +124,7 @@ export class FieldStats<F extends string, K extends string | number = string> {
       for (let f = 0; f < n; f++) {
         const word = packed[at + 1 + (f >> 1)];
         const c = f & 1 ? word >>> 16 : word & 0xffff;
-        if (c !== 0 && packed[f] > 0) frequency += (fieldWeights[this.fields[f]] * c) / packed[f];
+        if (c !== 0 && packed[f] > 0) frequency += (fieldWeights[this.fields[f]] * c) / (lengthNormalised ? packed[f] : 1);
       }
       if (frequency > 0) out.push({ term: this.termNames[packed[at]], frequency });
     }

@@ -1,7 +1,9 @@
 import type { SkillsConfig, TaskType } from '../config/settingsSchema';
 import { REGEX_BUDGET_NOTE, compileSafeRegex, literalWordsRegex } from '../search/safeRegex';
 import type { SafeRegex } from '../search/safeRegex';
-import { boundedRelevance, EXACT_SCORE, minMax, normalizeBm25, REGEX_SCORES } from '../search/scoring';
+import { boundedRelevance, EXACT_SCORE, minMax, REGEX_SCORES } from '../search/scoring';
+import { LEXICAL_POOL, exactNameMatcher, fusedScores, hybridRank } from '../search/embedding/semanticStage';
+import type { SkillVectors } from './skillVectors';
 import { analyze } from '../search/textAnalysis';
 import { editDistance } from './packs/document/keySuggestion';
 import type { SkillStore, StoreFilter } from './store/skillStore';
@@ -30,7 +32,11 @@ export type HitAdjuster = (hits: ReadonlyArray<{ name: string; task_type: TaskTy
 export interface SkillFinderDeps {
   store: SkillStore;
   config: () => SkillsConfig;
+  /** Hybrid ranking's skill vectors (none = lexical ranking). */
+  vectors?: SkillVectors;
 }
+
+const pick = (row: { name: string; title: string; trigger: string; task_type: TaskType }) => ({ name: row.name, title: row.title, trigger: row.trigger, task_type: row.task_type });
 
 export class SkillFinder {
   constructor(private readonly deps: SkillFinderDeps) {}
@@ -50,13 +56,25 @@ export class SkillFinder {
     }
     if (store.fts !== 'none') {
       // With an adjuster, over-fetch so a re-ranked skill from just below the cut can move up.
-      const hits = store.searchFts(query, filter, adjust ? Math.max(limit * 3, limit + 10) : limit);
-      if (!adjust) {
-        const scores = normalizeBm25(hits.map((h) => h.relevance));
-        return { hits: hits.map((h, i) => ({ name: h.name, title: h.title, trigger: h.trigger, task_type: h.task_type, score: scores[i] ?? 0, relevance: h.absolute })), effective: 'fts' };
-      }
+      const wanted = adjust ? Math.max(limit * 3, limit + 10) : limit;
+      const visible = this.deps.vectors ? store.scan(filter) : [];
+      const stage = this.deps.vectors?.stage(visible);
+      const hits = store.searchFts(query, filter, stage ? Math.max(wanted, LEXICAL_POOL) : wanted);
       // Adjustments (±0.1/0.2, × decay) apply on the absolute relevance scale, then min-max as usual.
-      const scored = hits.map((h) => ({ name: h.name, title: h.title, trigger: h.trigger, task_type: h.task_type, score: boundedRelevance(h.relevance), relevance: h.absolute }));
+      let scored = hits.map((h) => ({ name: h.name, title: h.title, trigger: h.trigger, task_type: h.task_type, score: boundedRelevance(h.relevance), relevance: h.absolute }));
+      if (stage) {
+        // Hybrid: the fused order (an exact name never demoted), scores on the contract's scale;
+        // the absolute relevance stays the lexical one (0 for a skill only the embedding found).
+        const rows = new Map(visible.map((row) => [row.name, row]));
+        const absolute = new Map(hits.map((h) => [h.name, h.absolute]));
+        const ranking = hybridRank(hits, query, stage, (name) => rows.has(name), exactNameMatcher(query)).slice(0, wanted);
+        const fused = fusedScores(ranking);
+        scored = ranking.map((c, i) => ({ ...pick(rows.get(c.name)!), score: fused[i], relevance: absolute.get(c.name) ?? 0 }));
+      }
+      if (!adjust) {
+        const scores = minMax(scored.map((h) => h.score));
+        return { hits: scored.slice(0, limit).map((h, i) => ({ ...h, score: scores[i] ?? 0 })), effective: 'fts' };
+      }
       const byName = new Map(scored.map((h) => [h.name, h]));
       const adjusted = adjust(scored, query).filter((a) => byName.has(a.name)).sort((a, b) => b.score - a.score).slice(0, limit);
       const scores = minMax(adjusted.map((a) => a.score));

@@ -4,7 +4,7 @@ import { hiddenSkillReason } from '../trust/restrictedMode';
 import type { Clock, EventSink, TokenCounter } from '../platform/ports';
 import { redact } from '../privacy/redaction';
 import { neutralizeBlockTags, renderPromptBlock } from '../privacy/promptBlocks';
-import { SkillFinder } from './skillFinder';
+import { SkillFinder, type SkillFinderDeps } from './skillFinder';
 import type { HitAdjuster } from './skillFinder';
 import { declaredToolNames, INJECTION_WRAPPER, makeSafe, RAW_WRAPPER, renderWithinBudget, structuredSkill } from './render/skillRendering';
 import { summarizeWithinBudget } from './render/modelSummary';
@@ -81,6 +81,7 @@ export interface QueryDeps {
   packPins: () => Array<{ names: readonly string[]; workspace: boolean }>;
   /** Re-ranking of full-text hits (learning); none = relevance only. */
   adjuster?: () => SkillScoreAdjuster | undefined;
+  vectors?: SkillFinderDeps['vectors'];
 }
 
 /** Redaction memo for the short strings search/list/directory return (redaction is pure). */
@@ -92,7 +93,7 @@ export class SkillQueries {
   private readonly finder: SkillFinder;
 
   constructor(private readonly deps: QueryDeps) {
-    this.finder = new SkillFinder({ store: deps.store, config: deps.config });
+    this.finder = new SkillFinder({ store: deps.store, config: deps.config, vectors: deps.vectors });
   }
 
   async search(rawInput: unknown, ctx: SkillRequestContext): Promise<SkillSearchOutput> {

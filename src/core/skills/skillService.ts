@@ -33,6 +33,8 @@ import { LearnedSkillJournal } from './store/learned/learnedSkillJournal';
 import { SkillPackLoader } from './packs/skillPackLoader';
 import type { FileChangeResult, LoadOptions, LoadSummary } from './packs/skillPackLoader';
 import type { ResolvedSkillPack } from './packs/skillPackSources';
+import { SkillVectors } from './skillVectors';
+import type { Embedder } from '../search/embedding/embedder';
 import { SkillQueries } from './skillQueries';
 import type { DirectoryResult, SkillRequestContext, SkillScoreAdjuster } from './skillQueries';
 import type { RelevantRequest, RelevantResult, SelectionCandidateRow } from './relevantSkills';
@@ -141,6 +143,7 @@ export interface SkillService {
   updateConfig(config: SkillsConfig): void;
   /** Installs (or removes) the re-ranking of full-text hits — learning's decay and effectiveness. */
   setScoreAdjuster(adjuster: SkillScoreAdjuster | undefined): void;
+  useEmbedder(embedder: Embedder | undefined): void;
   save(): Promise<void>;
   dispose(): Promise<void>;
 }
@@ -169,6 +172,7 @@ class DefaultSkillService implements SkillService {
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private saving: Promise<void> = Promise.resolve();
   private adjuster: SkillScoreAdjuster | undefined;
+  private embedder: Embedder | undefined;
 
   constructor(private readonly deps: SkillServiceDeps, private readonly store: SkillStore, journal: LearnedSkillJournal, shared?: SharedSkillStore) {
     this.config = deps.config;
@@ -178,6 +182,7 @@ class DefaultSkillService implements SkillService {
       store, config: () => this.config, events: deps.events, tokenCounter: deps.tokenCounter, clock: deps.clock,
       packPins: () => this.loader.resolvedPacks.filter((p) => p.enabled).map((p) => ({ names: p.pinnedSkillNames, workspace: p.workspace })),
       adjuster: () => this.adjuster,
+      vectors: new SkillVectors(() => this.embedder),
     });
   }
 
@@ -322,6 +327,11 @@ class DefaultSkillService implements SkillService {
 
   updateConfig(config: SkillsConfig): void {
     this.config = config;
+  }
+
+  /** Hybrid ranking's embedder for `skill_search` (in-process ones only; none = lexical). */
+  useEmbedder(embedder: Embedder | undefined): void {
+    this.embedder = embedder;
   }
 
   setScoreAdjuster(adjuster: SkillScoreAdjuster | undefined): void {

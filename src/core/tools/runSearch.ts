@@ -10,6 +10,7 @@ import { truncate } from './toolText';
 import type { Clock } from '../platform/ports';
 import type { FtsEngine } from '../sql/sqlEngine';
 import type { ToolIndex } from './index/toolIndex';
+import type { SemanticStage } from '../search/embedding/semanticStage';
 import type { RankerOptions } from './index/toolRanker';
 import type { ToolPickLog } from './pickPrior/toolPickLog';
 import type { ToolCatalog } from './toolCatalog';
@@ -30,6 +31,8 @@ export interface RunSearchHost {
   clock: Clock;
   ranker?: RankerOptions;
   picks?: ToolPickLog;
+  /** The embedding stage of hybrid ranking, when an embedder is on. */
+  semantic?: SemanticStage;
 }
 
 export interface RunSearchScope {
@@ -56,6 +59,7 @@ export function findForRun(scope: RunSearchScope, input: ToolSearchInput, select
       records: scope.host.catalog.registry(),
       config: scope.config,
       ranker: scope.host.ranker,
+      semantic: scope.host.semantic,
       isCandidate: (name) => scope.isCandidate(name),
     },
     input.query,

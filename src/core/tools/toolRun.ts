@@ -24,6 +24,7 @@ import { capRequestTools, sendCandidates, SendTier } from './modes/requestToolSe
 import type { RequestToolSet } from './modes/requestToolSet';
 import { renderDeferredNamesBlock } from './modes/deferredNamesBlock';
 import { parseDirectSelect, SELECT_PREFIX, selectionForLog, selectOutcome } from './modes/directSelect';
+import type { SemanticStage } from '../search/embedding/semanticStage';
 import type { ToolPickLog } from './pickPrior/toolPickLog';
 import { logTermsOf, recordShown } from './pickPrior/searchPrior';
 
@@ -48,6 +49,8 @@ export interface RunHost {
   changed(): void;
   /** Result lists and picks of this workspace, when learning is available. */
   picks?: ToolPickLog;
+  /** The embedding stage of hybrid ranking, when an embedder is on. */
+  semantic?: SemanticStage;
 }
 
 export type ResolveResult =
@@ -63,6 +66,8 @@ export class ToolRun {
   /** Whether this request defers at all; unset = by mode alone (`auto` unmeasured defers). */
   private deferral: DeferralDecision | undefined;
   private requestSetCache: { key: string; set: RequestToolSet; sent: ReadonlySet<string> } | undefined;
+  /** Names the caller never offers in this request (its loop hides them): outside the 128 cap, never deferred or found. */
+  private callerHidden: ReadonlySet<string> = new Set();
 
   constructor(
     readonly id: string,
@@ -88,9 +93,14 @@ export class ToolRun {
     }
   }
 
-  /** Sets whether this request defers (toolshed.toolSearch.mode, measured for the request's model). */
-  applyDeferral(decision: DeferralDecision): void {
+  /**
+   * Sets whether this request defers (toolshed.toolSearch.mode, measured for the request's model).
+   * `hidden`: names the caller never sends (e.g. tool_invoke in @toolshed's loop); they take no
+   * slot of the per-request cap, so the model really gets as many tools as the decision says.
+   */
+  applyDeferral(decision: DeferralDecision, hidden: ReadonlySet<string> = new Set()): void {
     this.deferral = decision;
+    this.callerHidden = hidden;
     this.requestSetCache = undefined;
   }
 
@@ -127,7 +137,7 @@ export class ToolRun {
       registry,
       pinned: () => this.host.catalog.pinnedRecords(),
       activated: () => this.activations.list().map((a) => a.toolName),
-      tierOf: (record) => (this.permitted(record) ? this.sendTier(record) : undefined),
+      tierOf: (record) => (this.permitted(record) && !this.callerHidden.has(record.name) ? this.sendTier(record) : undefined),
     });
     const set = capRequestTools(candidates);
     this.requestSetCache = { key, set, sent: new Set(set.sent.map((r) => r.name)) };
@@ -152,7 +162,7 @@ export class ToolRun {
   /** Permitted tools this request does not send: what tool_search can find and load. */
   deferredTools(): ToolRecord[] {
     const sent = this.requestSet().sent;
-    return this.permittedTools().filter((record) => !sent.has(record.name));
+    return this.permittedTools().filter((record) => !sent.has(record.name) && !this.callerHidden.has(record.name));
   }
 
   /** Whether this run could use the tool (visible or activatable), by one lookup. */
@@ -310,11 +320,11 @@ export class ToolRun {
       config: this.config,
       usable: (name) => {
         const record = registry.get(name);
-        return this.permitted(record) ? record : undefined;
+        return this.permitted(record) && !this.callerHidden.has(name) ? record : undefined;
       },
       isCandidate: (name) => {
         const record = registry.get(name);
-        return this.permitted(record) && (includeAlwaysLoaded || !this.isAlwaysVisible(record));
+        return this.permitted(record) && !this.callerHidden.has(name) && (includeAlwaysLoaded || !this.isAlwaysVisible(record));
       },
     };
   }

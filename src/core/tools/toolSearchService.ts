@@ -27,6 +27,8 @@ import { lengthTokenCounter, nullEventSink, nullLogger, systemClock } from '../p
 import type { ByteStore, Clock, EventSink, Logger, TokenCounter, ToolshedEvent } from '../platform/ports';
 import type { SqlEngine } from '../sql/sqlEngine';
 import { bundledRelatedTerms } from '../search/relatedTerms';
+import type { Embedder } from '../search/embedding/embedder';
+import { ToolEmbeddings } from './index/toolEmbeddings';
 import type { RelatedTerms } from '../search/relatedTerms';
 import { BUILTIN_TOOL_EXAMPLES } from './examples/builtinToolExamples';
 import { ActivationSet, SessionRegistry } from './toolActivation';
@@ -71,6 +73,8 @@ export interface ToolSearchServiceOptions {
   relatedTerms?: RelatedTerms;
   /** Delay before persisting the index after a catalog change (ms; 0 = immediately). */
   saveDelayMs?: number;
+  /** Embedding model of hybrid ranking (none = lexical only); `embeddings.use` changes it. */
+  embedder?: Embedder;
 }
 
 export interface StartRunOptions {
@@ -80,7 +84,6 @@ export interface StartRunOptions {
   isVisible?: (tool: ToolRecord) => boolean;
   runId?: string;
 }
-
 
 export interface Disposable {
   dispose(): void;
@@ -97,6 +100,8 @@ export class ToolSearchService {
   private toolsConfig: ToolsConfig;
   /** tool_search result lists and the model's picks, in the index database. */
   readonly pickLog: ToolPickLog;
+  /** Hybrid ranking's embedder and tool vectors (`use` switches; undefined = lexical only). */
+  readonly embeddings: ToolEmbeddings;
 
   constructor(
     private readonly catalog: ToolCatalog,
@@ -106,6 +111,8 @@ export class ToolSearchService {
     private readonly sink: EventSink,
   ) {
     this.toolsConfig = catalog.config.tools;
+    this.embeddings = new ToolEmbeddings(index, () => catalog.registry(), logger);
+    this.embeddings.use(options.embedder);
     this.pickLog = new ToolPickLog(() => this.index.companionDb, () => {
       this.index.markDirty();
       // Learning data is not worth a database export per search: saved within half a minute (or at flush).
@@ -191,6 +198,11 @@ export class ToolSearchService {
   /** Allowed by the allow/deny policy (the user's `off` aside): what Manage Tools may list. */
   isPolicyAllowed(name: string): boolean {
     return this.catalog.config.isPolicyAllowed(name);
+  }
+
+  /** Turned off by the user in `toolshed.tools.state` (never said of a tool the policy denies). */
+  isOffByUser(name: string): boolean {
+    return this.catalog.config.isOffByUser(name);
   }
 
   exampleProblems(): ExampleProblem[] {
@@ -332,6 +344,7 @@ export class ToolSearchService {
       emit: (event) => this.emit(event),
       changed: () => this.notifyChanged(),
       picks: this.pickLog,
+      semantic: this.embeddings.stage,
     };
   }
 

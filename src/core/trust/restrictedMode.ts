@@ -5,7 +5,7 @@
  * runs no tool for a model. Skills from workspace packs and the workspace's tool examples are
  * hidden from every model path; tool_search still finds tools, but running one — `tool_invoke`
  * from agent mode or a call in @toolshed's own loop — is refused with the same answer. Each
- * surface that would have shown a hidden skill says how many are hidden and how to trust.
+ * surface that lists skills says what the workspace supplies that is not used, and how to trust.
  */
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -13,9 +13,31 @@ const plural = (count: number, word: string) => `${count} ${word}${count === 1 ?
 /** Command id of VS Code's trust editor (the button every surface offers). */
 export const MANAGE_TRUST_COMMAND = 'workbench.trust.manage';
 
-/** The one line `/skills`, the Skill Directory and the skill tools show. */
-export function restrictedModeLine(hiddenSkills: number): string {
-  return `Restricted Mode: ${plural(hiddenSkills, 'workspace skill')} hidden — Manage Workspace Trust to use ${hiddenSkills === 1 ? 'it' : 'them'}.`;
+/** Skill files one place of an untrusted workspace supplies (a skill folder, or a folder with `*.skill.*` files). */
+export interface UnusedSkillSource {
+  /** Workspace-relative folder: `.github/skills`, `.claude/skills`, `skills`, `.` for the root. */
+  folder: string;
+  files: number;
+}
+
+/** What an untrusted workspace supplies that Toolshed does not use: skill files by folder, packs its settings name. */
+export interface UnusedWorkspaceSkills {
+  sources: readonly UnusedSkillSource[];
+  /** Names of skill packs configured in the workspace's settings (`toolshed.skills.packs`). */
+  settingsPacks: readonly string[];
+}
+
+/**
+ * The one line `/skills`, the Skill Directory and `skill_list` show in Restricted Mode: what the
+ * workspace supplies that is not used, and why; undefined when it supplies no skill source.
+ */
+export function restrictedModeLine(unused: UnusedWorkspaceSkills): string | undefined {
+  const files = unused.sources.reduce((n, source) => n + source.files, 0);
+  if (files === 0 && unused.settingsPacks.length === 0) return undefined;
+  const parts: string[] = [];
+  if (files > 0) parts.push(`${plural(files, 'workspace skill file')} (${unused.sources.map((source) => `\`${source.folder}\` ${source.files}`).join(', ')})`);
+  if (unused.settingsPacks.length > 0) parts.push(`the skill ${unused.settingsPacks.length === 1 ? 'pack' : 'packs'} ${unused.settingsPacks.map((name) => `\`${name}\``).join(', ')} from its settings`);
+  return `Restricted Mode: ${parts.join(' and ')} not used — this workspace is not trusted. Manage Workspace Trust to use them.`;
 }
 
 /** The answer to a model that tried to run a tool in Restricted Mode (agent mode and @toolshed alike). */
@@ -27,9 +49,4 @@ export function toolRunRefusal(toolName: string): string {
 /** What `skill_get` says for a skill hidden by Restricted Mode (its name only — never its content). */
 export function hiddenSkillReason(): string {
   return 'hidden in Restricted Mode: it comes from a workspace skill pack and this workspace is not trusted (Manage Workspace Trust)';
-}
-
-/** How many loaded skills Restricted Mode hides: those of workspace packs (invalid ones were never loaded). */
-export function hiddenWorkspaceSkillCount(packs: ReadonlyArray<{ workspace: boolean; skills: ReadonlyArray<{ status: string }> }>): number {
-  return packs.filter((pack) => pack.workspace).reduce((n, pack) => n + pack.skills.filter((skill) => skill.status !== 'invalid').length, 0);
 }

@@ -4,6 +4,7 @@ import type { ToolshedServices } from '../services';
 import type { ToolshedTurnMetadata } from './sessionMetadata';
 import type { TurnSession } from './turnSession';
 import type { LearningController } from '../learning/learningController';
+import type { LearningTurnMetadata } from './learningTurn';
 
 export const LEARN_COMMAND = 'learn';
 export const SAVE_AS_SKILL_LABEL = 'Save this as a skill…';
@@ -15,15 +16,54 @@ export async function learningFollowups(controller: LearningController, metadata
   return result.proposal?.status === 'proposed' ? [{ prompt: '', command: LEARN_COMMAND, label: SAVE_AS_SKILL_LABEL }] : [];
 }
 
+/** Toolshed's own rating buttons under an answer (VS Code may hide its 👍/👎). */
+export const RATE_ANSWER_COMMAND = 'toolshed.learning.rateAnswer';
+
+export interface AnswerRating {
+  turnId?: string;
+  skills: string[];
+  outcome: 'helpful' | 'harmful';
+}
+
 /** 👍/👎 on an @toolshed answer: +1 helpful/harmful for the skills that turn injected or fetched. */
 export async function recordChatFeedback(controller: LearningController, feedback: vscode.ChatResultFeedback): Promise<number> {
   const metadata = feedback.result.metadata?.toolshed as ToolshedTurnMetadata | undefined;
-  const skills = metadata?.learning?.skills ?? [];
-  if (!controller.enabled || skills.length === 0) return 0;
   const outcome = feedback.kind === vscode.ChatResultFeedbackKind.Helpful ? 'helpful' : 'harmful';
-  const recorded = await controller.service.recordOutcome(skills, outcome);
+  return rateAnswer(controller, { turnId: metadata?.learning?.turnId, skills: metadata?.learning?.skills ?? [], outcome });
+}
+
+/** One rating per answer, from VS Code's 👍/👎 or from Toolshed's buttons, whichever comes first. */
+export async function rateAnswer(controller: LearningController, rating: AnswerRating): Promise<number> {
+  if (!controller.enabled || rating.skills.length === 0) return 0;
+  if (rating.turnId && !controller.claimRating(rating.turnId)) return 0;
+  const recorded = await controller.service.recordOutcome(rating.skills, rating.outcome);
   controller.notifyChanged();
   return recorded;
+}
+
+/**
+ * "Helpful" / "Not helpful" under an answer that used skills: VS Code shows its 👍/👎 only where
+ * its telemetry allows, so this is the way to rate that always works (the same counters).
+ */
+export function offerAnswerRating(stream: vscode.ChatResponseStream, controller: LearningController, learning: LearningTurnMetadata): void {
+  if (!controller.enabled || learning.skills.length === 0) return;
+  const rating = (outcome: AnswerRating['outcome']): AnswerRating => ({ turnId: learning.turnId, skills: learning.skills, outcome });
+  stream.markdown(`\n\nDid ${learning.skills.length === 1 ? `the skill \`${learning.skills[0]}\`` : `the skills ${learning.skills.map((s) => `\`${s}\``).join(', ')}`} help?\n`);
+  stream.button({ command: RATE_ANSWER_COMMAND, title: '👍 Helpful', arguments: [rating('helpful')] });
+  stream.button({ command: RATE_ANSWER_COMMAND, title: '👎 Not helpful', arguments: [rating('harmful')] });
+}
+
+/** The command behind the buttons; says what it counted (or that the answer was rated already). */
+export function registerAnswerRating(context: vscode.ExtensionContext, controller: LearningController): void {
+  context.subscriptions.push(vscode.commands.registerCommand(RATE_ANSWER_COMMAND, async (rating?: AnswerRating) => {
+    if (!rating || !Array.isArray(rating.skills) || (rating.outcome !== 'helpful' && rating.outcome !== 'harmful')) return 0;
+    const skills = rating.skills.filter((name): name is string => typeof name === 'string');
+    const counted = await rateAnswer(controller, { ...rating, skills });
+    vscode.window.setStatusBarMessage(counted > 0
+      ? `Toolshed: counted as ${rating.outcome === 'helpful' ? 'helpful' : 'not helpful'} for ${skills.join(', ')}`
+      : 'Toolshed: this answer was rated already', 4000);
+    return counted;
+  }));
 }
 
 /**
@@ -67,7 +107,7 @@ export function renderProposal(stream: vscode.ChatResponseStream, proposal: Prop
   if (c.failure_modes.length) stream.markdown(`\n*Watch out:*\n${c.failure_modes.map((f) => `- ${f}`).join('\n')}\n`);
   if (proposal.status !== 'proposed') return;
   stream.markdown('\nIt is used only after you approve it.\n');
-  stream.button({ command: 'toolshed.learning.approveProposal', title: 'Approve', arguments: [proposal.id] });
+  stream.button({ command: 'toolshed.learning.approveProposal', title: 'Approve', arguments: [proposal.id, { via: 'chat' }] });
   stream.button({ command: 'toolshed.learning.editProposal', title: 'Edit…', arguments: [proposal.id] });
   stream.button({ command: 'toolshed.learning.discardProposal', title: 'Discard', arguments: [proposal.id] });
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { createLanguageModelAdapter } from './languageModelAdapter';
 import { createModelExtractor } from '../../core/learning/extraction/modelExtractor';
@@ -12,6 +13,8 @@ import { TurnRecorder } from '../learning/turnRecorder';
 export interface LearningTurnMetadata {
   /** Skills injected or fetched in the turn (👍/👎 rate these). */
   skills: string[];
+  /** This answer, so that VS Code's 👍/👎 and Toolshed's own buttons count one rating per answer. */
+  turnId?: string;
 }
 
 export interface LearningTurn {
@@ -34,7 +37,7 @@ export async function startLearningTurn(
   turn: { prompt: string; command?: string; sessionId: string; maxTokens: number; model: ChatModelPort; languageModel: vscode.LanguageModelChat },
 ): Promise<LearningTurn> {
   if (!controller.enabled) {
-    return { skillsMaxTokens: turn.maxTokens, decorate: (s) => s, wrap: (e) => e, finish: (o) => ({ skills: o.usedSkills.map((s) => s.name) }) };
+    return { skillsMaxTokens: turn.maxTokens, decorate: (s) => s, wrap: (e) => e, finish: (o) => ({ skills: o.usedSkills.map((s) => s.name), turnId: randomUUID() }) };
   }
   const recorder = new TurnRecorder();
   const warnings = controller.service.warnings(turn.prompt);
@@ -65,7 +68,7 @@ export async function startLearningTurn(
         sessionId: turn.sessionId, request: turn.prompt, command: turn.command, calls: recorder.calls,
         stoppedBecause: outcome.stoppedBecause, skillsUsed: skills, at: Date.now(),
       }, extractor);
-      return { skills };
+      return { skills, turnId: randomUUID() };
     },
   };
 }

@@ -18,6 +18,7 @@ import { createLmToolExecutor } from './toolExecutor';
 import type { ToolshedTurnMetadata } from './sessionMetadata';
 import { historyMessages } from './sessionMetadata';
 import { startLearningTurn } from './learningTurn';
+import { offerAnswerRating } from './learningChat';
 
 
 /**
@@ -152,6 +153,8 @@ export async function handlePlannerRequest(
     });
     const footer = responseFooter({ tokens, stoppedBecause: outcome.stoppedBecause, maxRounds: settings.toolSearch.maxRounds, deferral: describeDeferral(deferral) });
     if (footer) stream.markdown(footer);
+    const learned = learning.finish(outcome);
+    offerAnswerRating(stream, services.learning, learned);
 
 
     const metadata: ToolshedTurnMetadata = {
@@ -163,7 +166,7 @@ export async function handlePlannerRequest(
       stoppedBecause: outcome.stoppedBecause,
       answer: outcome.text,
       deferral,
-      learning: learning.finish(outcome),
+      learning: learned,
     };
     return { metadata: { toolshed: metadata } };
   } finally {

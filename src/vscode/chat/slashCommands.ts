@@ -2,23 +2,25 @@ import * as vscode from 'vscode';
 import { SKILL_SEARCH_TOOL_NAME } from '../../core/platform/toolNames';
 import type { ToolshedServices } from '../services';
 import { describeToolInputError } from '../../core/schema/zodSchemas';
-import { hiddenSkillReason, hiddenWorkspaceSkillCount, MANAGE_TRUST_COMMAND, restrictedModeLine } from '../../core/trust/restrictedMode';
+import { hiddenSkillReason, MANAGE_TRUST_COMMAND, restrictedModeLine } from '../../core/trust/restrictedMode';
+import { unusedWorkspaceSkills } from '../unusedWorkspaceSkills';
 import type { TurnSession } from './turnSession';
 import { hiddenFromLoop } from './plannerRequest';
 import { describeDeferral } from '../../core/tools/modes/deferralDecision';
 import { nativeSkillsLine } from '../../core/skills/packs/nativeAgentSkills';
+import { countUncatalogued, deferredHeading, sentListHeading } from '../../core/tools/modes/toolsReport';
 
 /** Session id for `/search` (which activates nothing) so session scope is satisfied. */
 const COMMAND_SEARCH_SESSION = 'toolshed-command-search';
 
 type CommandResult = vscode.ChatResult;
 
-/** Restricted Mode: how many workspace skills are hidden, with the trust button (nothing when trusted). */
-function showRestrictedMode(stream: vscode.ChatResponseStream, services: ToolshedServices): void {
-  if (vscode.workspace.isTrusted) return;
-  const hidden = hiddenWorkspaceSkillCount(services.skills.listPacks());
-  if (hidden === 0) return;
-  stream.markdown(`\n\n> ${restrictedModeLine(hidden)}\n\n`);
+/** Restricted Mode: what the workspace supplies that is not used, with the trust button (nothing when trusted). */
+async function showRestrictedMode(stream: vscode.ChatResponseStream): Promise<void> {
+  const unused = await unusedWorkspaceSkills();
+  const line = unused && restrictedModeLine(unused);
+  if (!line) return;
+  stream.markdown(`\n\n> ${line}\n\n`);
   stream.button({ command: MANAGE_TRUST_COMMAND, title: 'Manage Workspace Trust' });
 }
 
@@ -28,7 +30,7 @@ export async function skillsCommand(stream: vscode.ChatResponseStream, services:
   const ctx = services.skillContext(undefined, session.pinnedSkills);
   const directory = await services.skills.directory(ctx);
   const all = await services.skills.list({ page: 1, page_size: 1 }, ctx);
-  showRestrictedMode(stream, services);
+  await showRestrictedMode(stream);
   if (directory.entries.length === 0) {
     stream.markdown('No skills are available yet. Add `*.skill.md` files or `<name>/SKILL.md` folders under `.github/skills`, or run **Toolshed: New Skill…**.');
     stream.button({ command: 'toolshed.newSkill', title: 'New Skill…' });
@@ -64,7 +66,7 @@ export async function skillCommand(prompt: string, stream: vscode.ChatResponseSt
   const skill = output.skills[0];
   if (!skill) {
     stream.markdown(output.message ?? `Unknown skill \`${name}\`.`);
-    if (output.missing?.some((m) => m.reason === hiddenSkillReason())) showRestrictedMode(stream, services);
+    if (output.missing?.some((m) => m.reason === hiddenSkillReason())) await showRestrictedMode(stream);
     return { metadata: { toolshed: session.metadataBase() } };
   }
   if (!session.pinnedSkills.includes(skill.name)) session.pinnedSkills.push(skill.name);
@@ -101,7 +103,8 @@ export async function toolsCommand(
   model?: vscode.LanguageModelChat,
   token: vscode.CancellationToken = new vscode.CancellationTokenSource().token,
 ): Promise<CommandResult> {
-  services.syncToolCatalog();
+  // A fresh read: tools an MCP server published a moment ago are counted, not reported missing.
+  services.syncToolCatalog({ fresh: true });
   const run = await session.startRun();
   try {
     // The same filter as the planner loop: /tools lists what the model is sent, nothing more.
@@ -124,13 +127,19 @@ export async function toolsCommand(
         ? '**Activated:** none carried over — activation scope is `run`, so tools found in a request are visible for that request only (setting `toolshed.toolSearch.activationScope`).\n'
         : '**Activated:** none yet in this conversation.\n');
     }
-    stream.markdown(`\n**Deferred** (found on demand with \`tool_search\`): ${run.deferredTools().length} tools.`);
+    const overCap = run.overCapTools().length;
+    stream.markdown(`\n**${deferredHeading(overCap)}**: ${run.deferredTools().length} tools.`);
     const sentNotPinned = visible.filter((t) => t.loadingMode !== 'always' && !activations.some((a) => a.toolName === t.name));
-    if (sentNotPinned.length > 0) stream.markdown(`\n\n**Sent because nothing is deferred** (${sentNotPinned.length}): ${sentNotPinned.slice(0, 40).map((t) => `\`${t.name}\``).join(', ')}${sentNotPinned.length > 40 ? ', …' : ''}`);
-    // Allowed by policy yet not in the registry: turned off by the user (never by policy, which stays unnamed).
-    const registered = new Set(services.tools.registry().map((tool) => tool.name));
-    const offByUser = vscode.lm.tools.filter((tool) => services.tools.isPolicyAllowed(tool.name) && !registered.has(tool.name)).length;
-    if (offByUser > 0) stream.markdown(`\n\n**Turned off by you** (\`toolshed.tools.state\`): ${offByUser} tools.`);
+    if (sentNotPinned.length > 0) stream.markdown(`\n\n**${sentListHeading(decision, overCap)}** (${sentNotPinned.length}): ${sentNotPinned.slice(0, 40).map((t) => `\`${t.name}\``).join(', ')}${sentNotPinned.length > 40 ? ', …' : ''}`);
+    // Host tools outside the catalog: turned off by the user, or still arriving (never the policy's, which stay unnamed).
+    const registry = services.tools.registryMap();
+    const uncatalogued = countUncatalogued(vscode.lm.tools.map((tool) => tool.name), {
+      catalogued: (name) => registry.has(name),
+      policyAllowed: (name) => services.tools.isPolicyAllowed(name),
+      offByUser: (name) => services.tools.isOffByUser(name),
+    });
+    if (uncatalogued.offByUser > 0) stream.markdown(`\n\n**Turned off by you** (\`toolshed.tools.state\`): ${uncatalogued.offByUser} tools.`);
+    if (uncatalogued.starting > 0) stream.markdown(`\n\n**Starting**: ${uncatalogued.starting} tools are still being published (MCP servers starting); they are counted above once Toolshed has indexed them.`);
     stream.button({ command: 'toolshed.manageTools', title: 'Manage Tools…' });
     return { metadata: { toolshed: { ...session.metadataBase(), activations: session.exportActivations() ?? session.metadataBase().activations } } };
   } finally {

@@ -40,6 +40,8 @@ export interface LearningControllerDeps {
 export class LearningController extends Disposable {
   private readonly pending = new Map<string, Promise<IngestResult>>();
   private readonly lastTurns = new Map<string, Trajectory>();
+  /** Answers rated in this window (one rating each, whichever button or 👍/👎 came first). */
+  private readonly ratedTurns = new Set<string>();
   private readonly changed = this._register(new vscode.EventEmitter<void>());
   /** Fires when proposals, approved skills or counters change (views refresh). */
   readonly onDidChange = this.changed.event;
@@ -116,6 +118,14 @@ export class LearningController extends Disposable {
 
   lastTurn(sessionId: string): Trajectory | undefined {
     return this.lastTurns.get(sessionId);
+  }
+
+  /** True the first time an answer is rated; false after (bounded: the oldest are forgotten). */
+  claimRating(turnId: string): boolean {
+    if (this.ratedTurns.has(turnId)) return false;
+    this.ratedTurns.add(turnId);
+    if (this.ratedTurns.size > 1000) this.ratedTurns.delete(this.ratedTurns.values().next().value as string);
+    return true;
   }
 
   notifyChanged(): void {

@@ -43,7 +43,9 @@ export function registerProposalCommands(context: vscode.ExtensionContext, contr
   const approve = async (arg: unknown, resolution?: ApproveResolution): Promise<string | undefined> => {
     const id = idOf(arg);
     if (!id) return undefined;
-    let result = await controller.service.approve(id, resolution);
+    // How it was approved, for the skill's own text: a Skill Directory item passes its node, chat's button says `via: chat`.
+    const via = resolution?.via ?? (typeof arg === 'string' ? undefined : 'skillDirectory');
+    let result = await controller.service.approve(id, { ...resolution, ...(via ? { via } : {}) });
     if (result.status === 'review') {
       await reviewMerge(id, result.review);
       return undefined;
@@ -57,7 +59,7 @@ export function registerProposalCommands(context: vscode.ExtensionContext, contr
           : `A learned skill is already named "${result.name}".`,
         { modal: true }, ...choices);
       if (!choice) return undefined;
-      result = await controller.service.approve(id, choice === 'Replace' ? { replaceLearned: true } : { name: result.suggestion });
+      result = await controller.service.approve(id, { ...(choice === 'Replace' ? { replaceLearned: true } : { name: result.suggestion }), ...(via ? { via } : {}) });
     }
     if (result.status === 'missing') {
       void vscode.window.showWarningMessage('Toolshed: that proposal no longer exists (approved or discarded already).');
@@ -120,7 +122,7 @@ export function registerProposalCommands(context: vscode.ExtensionContext, contr
       await controller.service.edit(id, parsed.candidate);
       controller.notifyChanged();
       const choice = await vscode.window.showInformationMessage(`Toolshed: proposal "${parsed.candidate.title}" updated.`, 'Approve', 'Discard');
-      if (choice === 'Approve') await approve(id);
+      if (choice === 'Approve') await approve(id, { via: 'editor' });
       if (choice === 'Discard') await discard(id);
     }),
   );

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Proposal } from '../../core/learning/learningStore';
 import type { DirectoryGroup } from '../views/directoryGroup';
 import type { LearningController } from './learningController';
+import { taskTypeLabel } from '../../core/learning/extraction/learnedCandidate';
 
 type Node = { kind: 'proposed' } | { kind: 'warnings' } | { kind: 'proposal'; proposal: Proposal };
 
@@ -43,7 +44,7 @@ export function proposedSkillsGroup(controller: LearningController): DirectoryGr
       item.id = `proposal:${proposal.id}`;
       // A model-written proposal that duplicates a learned skill is a merge proposal: approving it shows the diff first.
       const mergeInto = proposal.status === 'proposed' && c.kind === 'positive' && proposal.origin === 'model' ? controller.service.mergeTarget(c)?.name : undefined;
-      item.description = [c.kind === 'negative' ? 'warning' : c.task_type, proposal.count > 1 ? `seen ${proposal.count}×` : '', c.name, mergeInto ? `merges into ${mergeInto} (review)` : ''].filter(Boolean).join(' · ');
+      item.description = [c.kind === 'negative' ? 'warning' : taskTypeLabel(c.task_type), proposal.count > 1 ? `seen ${proposal.count}×` : '', c.name, mergeInto ? `merges into ${mergeInto} (review)` : ''].filter(Boolean).join(' · ');
       const markdown = new vscode.MarkdownString();
       markdown.appendMarkdown(`**${c.title}** (${proposal.status})\n\n`);
       markdown.appendText(`When: ${c.trigger}\n\n`);

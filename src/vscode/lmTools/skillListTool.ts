@@ -2,12 +2,20 @@ import type * as vscode from 'vscode';
 import { SKILL_LIST_TOOL_NAME } from '../../core/platform/toolNames';
 import type { ToolshedServices } from '../services';
 import { registerSkillTool } from './skillToolRegistration';
+import { restrictedModeLine } from '../../core/trust/restrictedMode';
+import { unusedWorkspaceSkills } from '../unusedWorkspaceSkills';
 
 export function registerSkillListTool(services: ToolshedServices): vscode.Disposable {
   return registerSkillTool<{ page?: unknown }>(
     services,
     SKILL_LIST_TOOL_NAME,
     (input) => `Listing skills${typeof input?.page === 'number' ? ` (page ${input.page})` : ''}`,
-    (input, ctx) => services.skills.list(input ?? {}, ctx),
+    async (input, ctx) => {
+      const listed = await services.skills.list(input ?? {}, ctx);
+      // Restricted Mode: the model is told what the workspace supplies that is not used, to pass on.
+      const unused = await unusedWorkspaceSkills();
+      const restricted = unused && restrictedModeLine(unused);
+      return restricted ? { ...listed, restricted_mode: restricted } : listed;
+    },
   );
 }

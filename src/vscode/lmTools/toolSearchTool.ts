@@ -18,6 +18,9 @@ export function registerToolSearchTool(services: ToolshedServices): vscode.Dispo
     },
     async invoke(options) {
       services.syncToolCatalog();
+      // An embedding endpoint answers asynchronously: the query's vector is fetched first (under
+      // the endpoint's timeout; none = lexical ranking), the search itself stays synchronous.
+      if (typeof options.input?.query === 'string') await services.tools.embeddings.prepare(options.input.query);
       const result = await services.tools.withRun({ sessionId: AGENT_MODE_SESSION, isVisible: services.toolVisibility() }, (run) => run.search(options.input));
       if (!result.ok) return textResult(result.error);
       return jsonResult({

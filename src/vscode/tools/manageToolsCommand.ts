@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import type { ToolState } from '../../core/config/settingsSchema';
 import { applyStateChoice, groupToolsBySource } from '../../core/tools/modes/manageToolsModel';
-import type { StateChoice, StateTarget } from '../../core/tools/modes/manageToolsModel';
+import type { StateChoice, StateTarget, ToolGroup } from '../../core/tools/modes/manageToolsModel';
+import { toolSourceFrom } from '../../core/tools/modes/toolSources';
 import type { ToolshedServices } from '../services';
-import { toolSourceOf } from './lmToolCatalog';
+import { toolSourceFacts } from './toolSourceFacts';
 import { toolNameOf } from '../views/activatedToolsView';
 
 export const MANAGE_TOOLS_COMMAND = 'toolshed.manageTools';
@@ -22,7 +23,7 @@ export interface ManageToolsArgs {
   filter?: string;
 }
 
-type TargetItem = vscode.QuickPickItem & { target?: StateTarget };
+type TargetItem = vscode.QuickPickItem & { target?: StateTarget & { label?: string } };
 
 const STATE_ITEMS: Array<vscode.QuickPickItem & { choice: StateChoice }> = [
   { label: '$(eye) Always', description: 'sent with every request', choice: 'always' },
@@ -33,9 +34,9 @@ const STATE_ITEMS: Array<vscode.QuickPickItem & { choice: StateChoice }> = [
 
 /** **Toolshed: Manage Tools…** — tool or server → state → workspace or user settings. */
 export async function manageTools(services: ToolshedServices, args: ManageToolsArgs = {}): Promise<Record<string, ToolState> | undefined> {
-  const target = args.tool ? ({ kind: 'tool', name: args.tool } as const) : args.server ? ({ kind: 'server', server: args.server } as const) : await pickTarget(services, args.filter);
+  const target: (StateTarget & { label?: string }) | undefined = args.tool ? { kind: 'tool', name: args.tool } : args.server ? { kind: 'server', server: args.server } : await pickTarget(services, args.filter);
   if (!target) return undefined;
-  const what = target.kind === 'tool' ? `\`${target.name}\`` : `all tools of MCP server ${target.server}`;
+  const what = target.kind === 'tool' ? `\`${target.name}\`` : `all tools of MCP server ${(target.kind === 'server' && target.label) || (target.kind === 'server' ? target.server : '')}`;
   const choice = args.state ?? (await vscode.window.showQuickPick(STATE_ITEMS, { title: `Manage Tools (2/3): state of ${what}` }))?.choice;
   if (!choice) return undefined;
   const scope = args.target ?? (await pickScope());
@@ -62,16 +63,23 @@ async function pickScope(): Promise<'workspace' | 'user' | undefined> {
 }
 
 /** Step 1: a searchable list grouped by source; an MCP server can be set as a whole. */
-async function pickTarget(services: ToolshedServices, filter?: string): Promise<StateTarget | undefined> {
+/** The tools Manage Tools lists, grouped by where VS Code says they come from. */
+export async function manageableToolGroups(services: ToolshedServices): Promise<ToolGroup[]> {
   services.syncToolCatalog();
+  const facts = await toolSourceFacts(services.context);
   // Listed: what the team's policy allows (including tools the user turned off, to turn back on).
-  const tools = vscode.lm.tools.filter((tool) => services.tools.isPolicyAllowed(tool.name)).map((tool) => ({ name: tool.name, source: toolSourceOf(tool.name) }));
-  const groups = groupToolsBySource(tools, services.settings.current.tools.state);
+  const tools = vscode.lm.tools.filter((tool) => services.tools.isPolicyAllowed(tool.name)).map((tool) => ({ name: tool.name, source: toolSourceFrom(tool, facts) }));
+  return groupToolsBySource(tools, services.settings.current.tools.state);
+}
+
+async function pickTarget(services: ToolshedServices, filter?: string): Promise<(StateTarget & { label?: string }) | undefined> {
+  const groups = await manageableToolGroups(services);
   const items: TargetItem[] = [];
   for (const group of groups) {
     items.push({ label: group.label, kind: vscode.QuickPickItemKind.Separator });
     if (group.server) {
-      items.push({ label: `All tools of MCP server ${group.server}`, description: `${group.tools.length} tools`, iconPath: new vscode.ThemeIcon('server'), target: { kind: 'server', server: group.server } });
+      const label = group.serverLabel ?? group.server;
+      items.push({ label: `All tools of MCP server ${label}`, description: `${group.tools.length} tools${label !== group.server ? ` (mcp_${group.server}_…)` : ''}`, iconPath: new vscode.ThemeIcon('server'), target: { kind: 'server', server: group.server, label } });
     }
     for (const tool of group.tools) {
       items.push({ label: tool.name, description: tool.state ?? 'default', target: { kind: 'tool', name: tool.name } });
@@ -83,9 +91,9 @@ async function pickTarget(services: ToolshedServices, filter?: string): Promise<
   quickPick.items = items;
   quickPick.matchOnDescription = true;
   if (filter) quickPick.value = filter;
-  return new Promise<StateTarget | undefined>((resolve) => {
+  return new Promise<(StateTarget & { label?: string }) | undefined>((resolve) => {
     let settled = false;
-    const finish = (value: StateTarget | undefined) => {
+    const finish = (value: (StateTarget & { label?: string }) | undefined) => {
       if (settled) return;
       settled = true;
       resolve(value);
@@ -101,6 +109,8 @@ export function registerManageTools(context: vscode.ExtensionContext, services: 
   context.subscriptions.push(
     vscode.commands.registerCommand(MANAGE_TOOLS_COMMAND, (args?: ManageToolsArgs) => manageTools(services, args && typeof args === 'object' ? args : {})),
     // From the Activated Tools view: the clicked tool skips step 1.
+    // Internal (not contributed): the groups as listed, for tests and debugging.
+    vscode.commands.registerCommand('toolshed._manageToolsGroups', () => manageableToolGroups(services)),
     vscode.commands.registerCommand(SET_TOOL_STATE_COMMAND, (node?: unknown) => {
       const name = toolNameOf(node);
       return manageTools(services, name ? { tool: name } : {});

@@ -71,7 +71,7 @@ export interface SkillDirectorySource {
    * Restricted Mode: how many workspace skills are hidden (their packs are not in `packs()`),
    * or undefined when the workspace is trusted.
    */
-  restrictedMode?(): { hiddenSkills: number } | undefined;
+  restrictedMode?(): Promise<string | undefined>;
   /** The current packs, in display order. Cheap: the view calls it on every refresh. */
   packs(): readonly PackView[];
   /** Fires when packs or skills changed (reload, file saved, settings changed). */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { SkillProblem } from '../../core/skills/packs/document/skillProblems';
 import { Disposable } from '../lifecycle';
-import { MANAGE_TRUST_COMMAND, restrictedModeLine } from '../../core/trust/restrictedMode';
+import { MANAGE_TRUST_COMMAND } from '../../core/trust/restrictedMode';
 import type { PinnedSkills } from '../state/pinnedSkills';
 import { findSkill, type PackView, type SkillDirectorySource, type SkillView } from './skillDirectorySource';
 import { directorySummary, packNode, skillChatReference, skillNode } from './skillTreeModel';
@@ -20,7 +20,7 @@ export type SkillDirectoryNode =
   | { readonly type: 'pack'; readonly pack: PackView }
   | { readonly type: 'skill'; readonly skill: SkillView; readonly pack: PackView }
   | { readonly type: 'problem'; readonly problem: SkillProblem; readonly pack: PackView }
-  | { readonly type: 'restrictedMode'; readonly hiddenSkills: number }
+  | { readonly type: 'restrictedMode'; readonly line: string }
   | { readonly type: 'group'; readonly node: unknown; readonly group: DirectoryGroup };
 
 function icon(id: string, color?: string): vscode.ThemeIcon {
@@ -44,13 +44,13 @@ export class SkillDirectoryProvider extends Disposable implements vscode.TreeDat
     this.changed.fire(undefined);
   }
 
-  getChildren(node?: SkillDirectoryNode): SkillDirectoryNode[] {
+  async getChildren(node?: SkillDirectoryNode): Promise<SkillDirectoryNode[]> {
     if (!node) {
-      const restricted = this.source.restrictedMode?.();
+      const restricted = await this.source.restrictedMode?.();
       const byPack = this.source.packs();
       const packs = (this.grouping?.current() === 'cluster' ? packsByCluster(byPack) : byPack).filter((p) => p.skills.length > 0 || (p.problems?.length ?? 0) > 0).map((pack) => ({ type: 'pack' as const, pack }));
       const groups = this.groups.flatMap((group) => group.roots().map((root) => ({ type: 'group' as const, node: root, group })));
-      const header = restricted && restricted.hiddenSkills > 0 ? [{ type: 'restrictedMode' as const, hiddenSkills: restricted.hiddenSkills }] : [];
+      const header = restricted ? [{ type: 'restrictedMode' as const, line: restricted }] : [];
       return [...header, ...packs, ...groups];
     }
     if (node.type === 'group') return node.group.children(node.node).map((child) => ({ type: 'group' as const, node: child, group: node.group }));
@@ -72,7 +72,7 @@ export class SkillDirectoryProvider extends Disposable implements vscode.TreeDat
     if (node.type === 'group') return node.group.treeItem(node.node);
     if (node.type === 'restrictedMode') {
       // A header row with the trust button: the hidden workspace packs are not listed at all.
-      const item = new vscode.TreeItem(restrictedModeLine(node.hiddenSkills), vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(node.line, vscode.TreeItemCollapsibleState.None);
       item.id = 'restrictedMode';
       item.iconPath = icon('shield', 'problemsWarningIcon.foreground');
       item.tooltip = 'This workspace is not trusted, so Toolshed hides its skill packs from every model and runs no tools. Click to manage Workspace Trust.';

@@ -4,7 +4,8 @@ import { describeLineage, lineageOf } from '../../core/learning/merge/lineage';
 import type { LoadSummary } from '../../core/skills/packs/skillPackLoader';
 import type { SkillService, SkillTreePack } from '../../core/skills/skillService';
 import { Disposable } from '../lifecycle';
-import { hiddenWorkspaceSkillCount } from '../../core/trust/restrictedMode';
+import { restrictedModeLine } from '../../core/trust/restrictedMode';
+import { unusedWorkspaceSkills } from '../unusedWorkspaceSkills';
 import type { CancellationLike, PackView, ReloadProgress, ReloadSummary, SkillDirectorySource, SkillView } from './skillDirectorySource';
 
 /**
@@ -48,9 +49,9 @@ export class SkillServiceDirectorySource extends Disposable implements SkillDire
     return this.snapshot;
   }
 
-  restrictedMode(): { hiddenSkills: number } | undefined {
-    if (vscode.workspace.isTrusted) return undefined;
-    return { hiddenSkills: hiddenWorkspaceSkillCount(this.service.listPacks()) };
+  async restrictedMode(): Promise<string | undefined> {
+    const unused = await unusedWorkspaceSkills();
+    return unused && restrictedModeLine(unused);
   }
 
   /** Rebuilds the snapshot on next use (skills changed outside pack loading, e.g. a learned one). */

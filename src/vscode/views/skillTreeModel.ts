@@ -127,8 +127,12 @@ export function skillTooltip(skill: SkillView, pinned: boolean): string {
 export function directorySummary(packs: readonly PackView[]): { description: string; badge?: { count: number; tooltip: string } } {
   const skills = packs.flatMap((p) => p.skills);
   const invalid = skills.filter((s) => s.status === 'invalid').length;
-  const loaded = skills.length - invalid;
+  // The count is of skills in use, as `/skills` counts them: an inactive one (e.g. a learned copy
+  // retired by its export as a pack skill) is listed but not counted twice.
+  const inactive = skills.filter((s) => s.status === 'inactive').length;
+  const loaded = skills.length - invalid - inactive;
   const parts = [plural(loaded, 'skill'), plural(packs.filter((p) => p.skills.length > 0).length, 'pack')];
+  if (inactive) parts.push(`${inactive} inactive`);
   if (invalid) parts.push(`${invalid} invalid`);
   return {
     description: parts.join(' · '),

@@ -9,8 +9,11 @@ import * as vscode from 'vscode';
  * a test can search for exactly one.
  */
 export interface ToolBatchControl {
-  /** Registers `count` tools of `server` (default `fixturemcp`); returns their names. Replaces an earlier batch of that server. */
-  register(count: number, server?: string): string[];
+  /**
+   * Registers `count` tools of `server` (default `fixturemcp`); returns their names. Replaces an
+   * earlier batch of that server. `tags`: as VS Code tags the tools of a real MCP server (`mcp`).
+   */
+  register(count: number, server?: string, tags?: string[]): string[];
   /** The made-up word in the description of the batch tool `index`. */
   wordOf(index: number): string;
   /** Unregisters every batch. */
@@ -44,7 +47,7 @@ export function createToolBatch(context: vscode.ExtensionContext): ToolBatchCont
   return {
     calls,
     wordOf,
-    register(count, server = 'fixturemcp') {
+    register(count, server = 'fixturemcp', tags) {
       if (typeof api.registerToolDefinition !== 'function') {
         throw new Error('vscode.lm.registerToolDefinition is unavailable: the host must enable the proposed API languageModelToolSupportsModel for the test driver (--enable-proposed-api toolshed-test.toolshed-test-driver).');
       }
@@ -61,6 +64,7 @@ export function createToolBatch(context: vscode.ExtensionContext): ToolBatchCont
               displayName: `Batch tool ${i}`,
               description: `Fixture operation ${wordOf(i)}: returns the ${wordOf(i)} record of ${server}.`,
               inputSchema: { type: 'object', properties: { id: { type: 'string' } } },
+              ...(tags ? { tags } : {}),
             },
             {
               invoke(options) {

@@ -48,7 +48,8 @@ suite('Skills that learn from use (scripted model)', function () {
     writeFileSync(packFile(), [
       `name: ${PACK_SKILL}`, 'title: Weather summary issue', 'task_type: api',
       'trigger: Check the weather forecast in Oslo and Bergen and create an issue', 'steps:',
-      `  - Call ${WEATHER} for each city.`, `  - Call ${ISSUE} with a summary.`, '',
+      // Its steps do not name the tools: a turn that merely followed them would propose nothing.
+      '  - Call the weather forecast tool for each city.', '  - Call the create issue tool with a summary.', '',
     ].join('\n'));
     await api.services.skillPacks.reload();
   });

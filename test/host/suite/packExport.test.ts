@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PackExportReport } from '../../../src/core/learning/snapshot/skillPackExport';
 import { exportedTo } from '../../../src/core/skills/store/learned/exportedLearnedSkills';
-import { scriptedModel, toolshed, withDiagnosticsPublished } from './helpers';
+import { eventually, scriptedModel, toolshed, withDiagnosticsPublished } from './helpers';
 import { askToolshed, driver, lastToolResultText, withSettings } from './chatHelpers';
 
 const WEATHER = 'fixture_weather_forecast';
@@ -74,6 +74,14 @@ suite('Export learned skills as a skill pack (real extension host, scripted mode
     const row = tree.items.find((i) => i.description?.includes(learnedName));
     assert.match(row?.description ?? '', new RegExp(`inactive: exported as pack skill "${written!.name}"`), 'the Skill Directory points at the pack skill');
     assert.ok(!row?.contextValue?.includes('.active.'), 'and offers no second export');
+    // The header counts what /skills counts: the retired learned copy is listed, not counted again.
+    const total = Number(/\(\d+ shown of (\d+);/.exec((await askToolshed('', { command: 'skills' })).recorded.markdown())?.[1]);
+    let lastHeader = '';
+    await eventually(async () => {
+      const rendered = await vscode.commands.executeCommand<{ description?: string }>('toolshed._skillDirectoryItems');
+      lastHeader = rendered.description ?? '';
+      return /\binactive\b/.test(lastHeader) && Number(/^(\d+) skills?/.exec(lastHeader)?.[1]) === total;
+    }, 'the header after the export').catch((error: Error) => assert.fail(`${error.message}: Skill Directory "${lastHeader}" vs /skills ${total}`));
     // Agent mode: the folder is in .github/skills, which VS Code's own agent skills offer there
     // when chat.useAgentSkills is on (then Toolshed's skill_search leaves it out); with it off,
     // Toolshed offers it, once.

@@ -57,7 +57,11 @@ suite('untrusted workspace: limited mode', () => {
     assert.deepEqual((await driver()).testTools.calls, [], 'nothing ran on either path');
   });
 
-  test('the sidebar says how many workspace skills are hidden, with the trust button, and does not list their pack', async () => {
+  // What the example workspace supplies: .github/skills (4 skill files) and the team pack in ./skills
+  // (4 files), configured in .vscode/settings.json — a setting VS Code does not apply in Restricted Mode.
+  const UNUSED = /Restricted Mode: (\d+) workspace skill files \(`\.github\/skills` \d+, `skills` \d+\) and the skill pack `team` from its settings not used — this workspace is not trusted\. Manage Workspace Trust to use them\./;
+
+  test('the sidebar says which workspace skill sources are not used and why, with the trust button, and does not list their pack', async () => {
     const api = await toolshed();
     await api.services.skillPacks.ready;
     const tree = await eventually(async () => {
@@ -65,8 +69,8 @@ suite('untrusted workspace: limited mode', () => {
       return rendered.items.length ? rendered : undefined;
     }, 'the skill tree');
     const first = tree.items[0]!;
-    const count = Number(/^Restricted Mode: (\d+) workspace skills? hidden — Manage Workspace Trust/.exec(first.label)?.[1]);
-    assert.ok(count >= 3, `header row first: ${first.label}`);
+    const count = Number(UNUSED.exec(first.label)?.[1]);
+    assert.ok(count >= 8, `header row first: ${first.label}`);
     assert.equal(first.id, 'restrictedMode');
     const workspaceSkills = api.services.skills.listPacks().filter((pack) => pack.workspace).flatMap((pack) => pack.skills.map((skill) => skill.name));
     assert.ok(workspaceSkills.includes('triage-issue') && workspaceSkills.includes('release-notes'));
@@ -75,14 +79,21 @@ suite('untrusted workspace: limited mode', () => {
     assert.ok(tree.items.some((item) => item.id === 'pack:core'), 'built-in skills still listed');
   });
 
-  test('/skills shows the Restricted Mode line with a Manage Workspace Trust button', async () => {
+  test('/skills shows the same line, naming the team pack it did not load, with a Manage Workspace Trust button', async () => {
     const api = await toolshed();
     await api.services.skillPacks.ready;
+    assert.ok(!api.services.skills.listPacks().some((pack) => pack.name === 'team'), 'the team pack was never loaded (its setting is not applied)');
     const { recorded } = await askToolshed('', { command: 'skills' });
-    assert.match(recorded.markdown(), /Restricted Mode: \d+ workspace skills hidden — Manage Workspace Trust/);
+    assert.match(recorded.markdown(), UNUSED);
     const button = recorded.parts.find((part) => part.kind === 'button');
     assert.ok(button && button.value.includes('workbench.trust.manage'), JSON.stringify(recorded.parts.filter((p) => p.kind !== 'markdown')));
     assert.doesNotMatch(recorded.markdown(), /`triage-issue`|`release-notes`/);
+  });
+
+  test('skill_list tells the model the same, to pass on', async () => {
+    const output = JSON.parse(text(await vscode.lm.invokeTool('skill_list', { input: {}, toolInvocationToken: undefined }))) as { skills: Array<{ name: string }>; restricted_mode?: string };
+    assert.match(output.restricted_mode ?? '', UNUSED);
+    assert.ok(!output.skills.some((s) => s.name === 'triage-issue'));
   });
 
   test('skill_get for a hidden skill says it is hidden by Restricted Mode, without its content', async () => {

@@ -31,8 +31,10 @@ async function askToolshedInTheChatView(page, screenshot) {
   // Expand the collapsed progress ("Completed N steps") so the screenshot shows the discovery.
   const steps = page.locator('.interactive-response', { hasText: /Completed|steps/ }).getByText(/Completed \d+ steps?/).first();
   if (await steps.count()) await steps.click().catch(() => undefined);
-  // Wait for the expanded steps to render (asserted just below) rather than for a fixed time.
-  await page.locator('.interactive-response').last().filter({ hasText: /Running `?fixture_weather_forecast/ }).waitFor({ timeout: 15_000 }).catch(() => undefined);
+  // Wait for the expanded steps to render (asserted just below) rather than for a fixed time: the
+  // run step can be in the collapsed response already, so wait for the search step, which is not.
+  const last = page.locator('.interactive-response').last();
+  await last.filter({ hasText: /Searching tools for "/ }).filter({ hasText: /Running `?fixture_weather_forecast/ }).waitFor({ timeout: 15_000 }).catch(() => undefined);
   const response = await page.locator('.interactive-response').last().innerText();
   // Every step is visible in the answer (VS Code hides transient progress once a response is done).
   assert.match(response, /Searching tools for "[^"]+"/, 'the search step is visible');

@@ -37,12 +37,15 @@ describe('response footer', () => {
   });
 
   it('the selection line names the model that chose the skills and what it cost; withoutFooter removes it', () => {
-    const tokens = { ...report([{ tools: 5, tokens: 900 }], 5, 900), selectionTokens: 412, selectionModel: 'GPT-4o mini' };
+    const tokens = { ...report([{ tools: 5, tokens: 900 }], 5, 900), selectionTokens: 412, selectionRequests: 1, selectionModel: 'GPT-4o mini' };
     const lines = responseFooterLines({ tokens, stoppedBecause: 'done', maxRounds: 12 });
-    assert.deepEqual(lines, ['_Choosing the active skills with GPT-4o mini cost 412 tokens (setting `toolshed.skills.selection`)._']);
-    assert.equal(withoutFooter(`Answer.\n\n${lines[0]}`).trim(), 'Answer.');
+    assert.deepEqual(lines, [
+      '_Choosing the active skills with GPT-4o mini cost 412 tokens (setting `toolshed.skills.selection`)._',
+      '_Model requests: 2 (1 to choose the active skills, 1 round)._',
+    ]);
+    assert.equal(withoutFooter(`Answer.\n\n${lines.join('\n')}`).trim(), 'Answer.');
     const unnamed = responseFooterLines({ tokens: { ...tokens, selectionModel: undefined }, stoppedBecause: 'done', maxRounds: 12 });
-    assert.deepEqual(unnamed, ['_Choosing the active skills cost 412 tokens (setting `toolshed.skills.selection`)._']);
+    assert.equal(unnamed[0], '_Choosing the active skills cost 412 tokens (setting `toolshed.skills.selection`)._');
   });
 
   it('withoutFooter leaves only the answer', () => {

@@ -78,6 +78,8 @@ describe('views: skill tree model', () => {
     assert.equal(packNode(pack).description, 'workspace · 2 skills, 1 invalid');
     assert.deepEqual(directorySummary([pack]), { description: '1 skill · 1 pack · 1 invalid', badge: { count: 1, tooltip: '1 invalid skill to fix (1 skill loaded) — see Problems' } });
     assert.deepEqual(directorySummary([{ ...pack, skills: [skill()] }]), { description: '1 skill · 1 pack' }, 'no badge when nothing needs the user');
+    const retired = skill({ name: 'learned.x', status: 'inactive', statusReason: 'exported as pack skill "x"' });
+    assert.deepEqual(directorySummary([{ ...pack, skills: [skill(), retired] }]), { description: '1 skill · 1 pack · 1 inactive' }, 'a retired learned copy is not counted as a skill in use (as /skills counts)');
     assert.equal(taskTypeIcon('nope'), 'lightbulb');
   });
 

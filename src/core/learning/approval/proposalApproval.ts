@@ -34,6 +34,23 @@ export interface ApproveResolution {
   noMerge?: boolean;
   /** The person approved the merge review of a model-written proposal. */
   confirmMerge?: boolean;
+  /** Where the person approved it; the skill says so (and says nothing when this is unknown). */
+  via?: ApprovalChannel;
+}
+
+/** The surfaces a proposal is approved from. */
+export type ApprovalChannel = 'chat' | 'skillDirectory' | 'editor';
+
+const CHANNEL_PHRASES: Readonly<Record<ApprovalChannel, string>> = {
+  chat: 'approved with the Approve button in chat',
+  skillDirectory: 'approved in the Skill Directory',
+  editor: 'approved after editing it in the editor',
+};
+
+/** The description of an approved learned skill: where it came from and, when known, how it was approved. */
+export function approvedSkillDescription(origin: string, via: ApprovalChannel | undefined): string {
+  const how = via && Object.hasOwn(CHANNEL_PHRASES, via) ? `; ${CHANNEL_PHRASES[via]}` : '';
+  return `Learned from use (${origin})${how}.`;
 }
 
 export interface ApprovalDeps {
@@ -105,7 +122,7 @@ export class ProposalApproval {
     }
     const cluster = chosenCluster(candidate, () => this.suggestedCluster(candidate));
     await skills.addLearnedSkill({
-      name, title: candidate.title, description: `Learned from use (${proposal.origin}); approved in the editor.`, trigger: candidate.trigger,
+      name, title: candidate.title, description: approvedSkillDescription(proposal.origin, resolution.via), trigger: candidate.trigger,
       task_type: candidate.task_type, tags: candidate.tags, steps: candidate.steps, failure_modes: candidate.failure_modes,
       scope_mode: 'project', project_id: this.deps.projectId(), origin_ref: `learning:${id}`, cluster,
       extra: { learned_kind: candidate.kind, source_hash: candidate.source_hash },

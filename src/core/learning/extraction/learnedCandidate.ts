@@ -74,6 +74,19 @@ export function inferTaskType(toolNames: readonly string[], request: string): Ta
   return best;
 }
 
+/**
+ * `learned.<task type>.<slug>`; a task type that could not be told (`unknown`) is left out
+ * rather than written into the name, the exported folder and every label.
+ */
+export function learnedSkillName(taskType: TaskType, slugText: string): string {
+  return taskType === 'unknown' ? `learned.${slugText}` : `learned.${taskType}.${slugText}`;
+}
+
+/** The task type as a label part, or '' when it is not known. */
+export function taskTypeLabel(taskType: string): string {
+  return taskType === 'unknown' ? '' : taskType;
+}
+
 export function titleOf(text: string, maxWords = 9): string {
   const words = text.replace(/\s+/g, ' ').trim().split(' ').slice(0, maxWords);
   // A cut title should not end on a joining word ("… Oslo and").

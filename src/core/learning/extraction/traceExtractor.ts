@@ -1,7 +1,7 @@
 import { depersonalize, mentionedFiles } from './depersonalize';
 import type { PersonalContext } from './depersonalize';
 import { errorClassOf, normalizeErrorMessage } from '../feedback/failureSignature';
-import { inferTaskType, keywords, MAX_STEPS, slug, sourceHash, titleOf } from './learnedCandidate';
+import { inferTaskType, keywords, learnedSkillName, MAX_STEPS, slug, sourceHash, titleOf } from './learnedCandidate';
 import type { LearnedCandidate } from './learnedCandidate';
 import { argumentShape, isLearnable } from './trajectory';
 import type { Trajectory, TrajectoryCall } from './trajectory';
@@ -26,7 +26,7 @@ export function extractTraceCandidate(trajectory: Trajectory, personal: Personal
   const tags = [...new Set([...toolWords, ...words])].slice(0, 12);
   return {
     kind: 'positive',
-    name: `learned.${taskType}.${slug(words.length >= 2 ? words.slice(0, 5) : [...toolWords, ...words].slice(0, 5))}`,
+    name: learnedSkillName(taskType, slug(words.length >= 2 ? words.slice(0, 5) : [...toolWords, ...words].slice(0, 5))),
     title: titleOf(request || tools.join(' then ')),
     trigger,
     task_type: taskType,

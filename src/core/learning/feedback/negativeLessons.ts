@@ -1,7 +1,7 @@
 import { analyze, uniqueTerms } from '../../search/textAnalysis';
 import { renderPromptBlock } from '../../privacy/promptBlocks';
 import type { FailureSignature } from './failureSignature';
-import { keywords, slug, sourceHash } from '../extraction/learnedCandidate';
+import { keywords, learnedSkillName, slug, sourceHash } from '../extraction/learnedCandidate';
 import type { LearnedCandidate } from '../extraction/learnedCandidate';
 import type { TaskType } from '../../config/settingsSchema';
 
@@ -45,7 +45,7 @@ export function negativeCandidate(facts: FailureFacts): LearnedCandidate {
   if (facts.note) steps.push(`Reported: ${facts.note}`);
   return {
     kind: 'negative',
-    name: `learned.${facts.taskType}.avoid-${slug([...toolWords, ...classText.split(' ')], 56)}`,
+    name: learnedSkillName(facts.taskType, `avoid-${slug([...toolWords, ...classText.split(' ')], 56)}`),
     title: `Avoid: ${signature.tool} fails with ${classText}`,
     trigger,
     task_type: facts.taskType,

@@ -58,3 +58,9 @@ function collectParams(schema: unknown, names: string[], descriptions: string[],
     }
   }
 }
+
+/** Told about every document the in-memory mirror gains, replaces or drops (e.g. its vectors). */
+export interface DocumentObserver {
+  set(name: string): void;
+  delete(name: string): void;
+}

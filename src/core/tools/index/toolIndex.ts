@@ -10,7 +10,7 @@ import { TermPostings } from './termPostings';
 import { XorFingerprint } from './catalogFingerprint';
 import { TERM_COLUMNS, createSchema, matchFtsCandidates, termColumns, termsOfRow, writePendingRows } from './toolIndexSql';
 import type { PendingRow } from './toolIndexSql';
-import type { ToolField, ToolFieldTerms } from './toolDocument';
+import type { DocumentObserver, ToolField, ToolFieldTerms } from './toolDocument';
 import type { ToolRecord } from '../toolRecord';
 import type { RelatedTerms } from '../../search/relatedTerms';
 
@@ -42,7 +42,6 @@ import type { RelatedTerms } from '../../search/relatedTerms';
 
 export const TOOL_INDEX_KEY = 'tools.db';
 const SCHEMA_REVISION = 4;
-
 
 export interface SyncReport {
   added: number;
@@ -81,6 +80,7 @@ function hashOf(row: StoredRow): string {
 
 export class ToolIndex {
   readonly stats = new FieldStats<ToolField>(TOOL_FIELDS);
+  private readonly observers = new Set<DocumentObserver>();
   /**
    * Analyses every tool's text, and the queries ranked against it: its word memo makes a
    * repeated word a lookup.
@@ -359,6 +359,14 @@ export class ToolIndex {
     this.idToName.set(row.id, name);
     this.stats.set(name, terms);
     this.stats.forEachTermId(name, (termId) => this.postings.add(row.id, termId));
+    for (const observer of this.observers) observer.set(name);
+  }
+
+  /** Calls `observer` for every document now and for each later change, until disposed. */
+  observeDocuments(observer: DocumentObserver): { dispose(): void } {
+    this.observers.add(observer);
+    for (const name of this.rows.keys()) observer.set(name);
+    return { dispose: () => this.observers.delete(observer) };
   }
 
   /** Drops a row from the mirror; its postings go in the caller's batched `removeAll`. */
@@ -371,6 +379,7 @@ export class ToolIndex {
     }
     this.rows.delete(name);
     this.stats.delete(name);
+    for (const observer of this.observers) observer.delete(name);
   }
 
   private loadMirror(): void {

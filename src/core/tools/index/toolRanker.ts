@@ -53,6 +53,8 @@ export interface RankerOptions {
   expansion: ExpansionOptions;
   /** Pseudo-relevance feedback: terms of the first pass's top documents, added at a low weight. */
   feedback: FeedbackOptions;
+  /** Ablation of hybrid ranking: the embedding's nearest neighbours alone (no lexical stage). */
+  semanticOnly?: boolean;
 }
 
 export interface FeedbackOptions {

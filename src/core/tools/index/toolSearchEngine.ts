@@ -4,6 +4,8 @@ import { REGEX_BUDGET_NOTE, compileSafeRegex, literalWordsRegex } from '../../se
 import type { SafeRegex } from '../../search/safeRegex';
 import { analyze } from '../../search/textAnalysis';
 import type { FtsEngine } from '../../sql/sqlEngine';
+import { LEXICAL_POOL, exactNameMatcher, fusedScores, hybridRank } from '../../search/embedding/semanticStage';
+import type { SemanticStage } from '../../search/embedding/semanticStage';
 import type { ToolIndex } from './toolIndex';
 import { RANKER_DEFAULTS, rankTools } from './toolRanker';
 import type { RankerOptions } from './toolRanker';
@@ -39,6 +41,8 @@ export interface SearchContext {
   config: CompiledToolConfig;
   isCandidate(name: string): boolean;
   ranker?: RankerOptions;
+  /** The embedding stage of hybrid ranking; absent = lexical ranking only. */
+  semantic?: SemanticStage;
 }
 
 export function executeSearch(ctx: SearchContext, query: string, requested: SearchType, limit: number): SearchOutcome {
@@ -55,10 +59,24 @@ export function executeSearch(ctx: SearchContext, query: string, requested: Sear
     const outcome = wordRegexSearch(ctx, query, limit);
     return { ...outcome, note: 'Full-text search is unavailable; matched your words with regex instead.' };
   }
-  const ranked = rankTools(ctx.index, query, (name) => ctx.records.has(name) && ctx.isCandidate(name), limit, ctx.ranker ?? RANKER_DEFAULTS);
+  const accept = (name: string) => ctx.records.has(name) && ctx.isCandidate(name);
+  if (ctx.semantic) return { hits: hybridSearch(ctx, ctx.semantic, query, accept, limit), effective: 'fts' };
+  const ranked = rankTools(ctx.index, query, accept, limit, ctx.ranker ?? RANKER_DEFAULTS);
   const scores = normalizeBm25(ranked.map((r) => r.relevance));
   const hits = ranked.map((r, i) => ({ record: ctx.records.get(r.name)!, score: scores[i], matchType: 'fts' as const }));
   return { hits: sortByContract(hits, ctx.config), effective: 'fts' };
+}
+
+/**
+ * BM25F candidates united with the embedding's nearest neighbours and fused
+ * (search/embedding/fusion.ts); equal fused scores fall back to the contract's order.
+ */
+function hybridSearch(ctx: SearchContext, stage: SemanticStage, query: string, accept: (name: string) => boolean, limit: number): SearchHit[] {
+  const lexical = ctx.ranker?.semanticOnly ? [] : rankTools(ctx.index, query, accept, Math.max(limit, LEXICAL_POOL), ctx.ranker ?? RANKER_DEFAULTS);
+  const hitOf = (name: string): SearchHit => ({ record: ctx.records.get(name)!, score: 0, matchType: 'fts' });
+  const ranking = hybridRank(lexical, query, stage, accept, exactNameMatcher(query), (a, b) => contractCompare(hitOf(a), hitOf(b), ctx.config)).slice(0, limit);
+  const scores = fusedScores(ranking);
+  return ranking.map((c, i) => ({ record: ctx.records.get(c.name)!, score: scores[i], matchType: 'fts' as const }));
 }
 
 export function contractCompare(a: SearchHit, b: SearchHit, config: CompiledToolConfig): number {

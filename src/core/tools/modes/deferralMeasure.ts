@@ -83,6 +83,6 @@ export async function applyModelDeferral(
 ): Promise<DeferralDecision> {
   const records = run.permittedTools().filter((record) => !hidden.has(record.name));
   const decision = await measureDeferral({ config, records, definitions: () => run.toolDefinitions(records), model, cache });
-  run.applyDeferral(decision);
+  run.applyDeferral(decision, hidden);
   return decision;
 }

@@ -1,5 +1,6 @@
 import type { ToolState } from '../../config/settingsSchema';
 import { ToolStates } from './toolStates';
+import type { ToolSource } from './toolSources';
 
 /**
  * The data behind **Toolshed: Manage Tools…**: tools grouped by where they come from
@@ -9,15 +10,17 @@ import { ToolStates } from './toolStates';
 
 export interface ManageableTool {
   name: string;
-  /** `builtin`, `extension`, `toolshed` or `mcp`. */
-  source: string;
+  /** Where it comes from (see toolSources.ts). */
+  source: ToolSource;
 }
 
 export interface ToolGroup {
-  /** Separator label: "Built-in", "Extensions", "Toolshed", "MCP server github". */
+  /** Separator label: "Built-in (VS Code)", "Extension GitHub Copilot Chat", "Toolshed", "MCP server memory". */
   label: string;
   /** Set for an MCP server: the server id in tool names (`mcp_<server>_…`). */
   server?: string;
+  /** For an MCP server: its name in `mcp.json` when known, else the server id. */
+  serverLabel?: string;
   tools: Array<{ name: string; state: ToolState | undefined }>;
 }
 
@@ -25,33 +28,33 @@ export type StateChoice = ToolState | 'default';
 
 export type StateTarget = { kind: 'tool'; name: string } | { kind: 'server'; server: string };
 
-/** `mcp_github_create_issue` → `github` (VS Code's MCP tool naming). */
-export function mcpServerOf(name: string): string | undefined {
-  return /^mcp_([A-Za-z0-9-]+)_/.exec(name)?.[1];
-}
-
 export function serverPattern(server: string): string {
   return `mcp_${server}_*`;
 }
 
-const SOURCE_ORDER = ['builtin', 'extension', 'toolshed'];
-const SOURCE_LABEL: Record<string, string> = { builtin: 'Built-in', extension: 'Extensions', toolshed: 'Toolshed' };
+/** Group key, label and rank (VS Code's own first, then Toolshed, extensions, MCP servers). */
+function groupOf(source: ToolSource): { key: string; label: string; rank: number; server?: string; serverLabel?: string } {
+  switch (source.kind) {
+    case 'builtin': return { key: 'builtin', label: 'Built-in (VS Code)', rank: 0 };
+    case 'toolshed': return { key: 'toolshed', label: 'Toolshed', rank: 1 };
+    case 'extension': return { key: `extension:${source.extension}`, label: `Extension ${source.extension}`, rank: 2 };
+    case 'mcp': return { key: `mcp:${source.server}`, label: `MCP server ${source.label}`, rank: 3, server: source.server, serverLabel: source.label };
+  }
+}
 
 export function groupToolsBySource(tools: readonly ManageableTool[], stateMap: Readonly<Record<string, ToolState>>): ToolGroup[] {
   const states = new ToolStates(stateMap);
-  const groups = new Map<string, ToolGroup>();
+  const groups = new Map<string, { rank: number; group: ToolGroup }>();
   for (const tool of [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    const server = tool.source === 'mcp' ? mcpServerOf(tool.name) : undefined;
-    const key = server ? `mcp:${server}` : tool.source;
-    let group = groups.get(key);
-    if (!group) {
-      group = server ? { label: `MCP server ${server}`, server, tools: [] } : { label: SOURCE_LABEL[tool.source] ?? tool.source, tools: [] };
-      groups.set(key, group);
+    const { key, label, rank, server, serverLabel } = groupOf(tool.source);
+    let entry = groups.get(key);
+    if (!entry) {
+      entry = { rank, group: { label, ...(server ? { server, serverLabel } : {}), tools: [] } };
+      groups.set(key, entry);
     }
-    group.tools.push({ name: tool.name, state: states.stateOf(tool.name) });
+    entry.group.tools.push({ name: tool.name, state: states.stateOf(tool.name) });
   }
-  const rank = (key: string) => (key.startsWith('mcp:') ? SOURCE_ORDER.length : SOURCE_ORDER.indexOf(key) === -1 ? SOURCE_ORDER.length - 0.5 : SOURCE_ORDER.indexOf(key));
-  return [...groups.entries()].sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : 1)).map(([, group]) => group);
+  return [...groups.entries()].sort(([a, x], [b, y]) => x.rank - y.rank || (a < b ? -1 : 1)).map(([, entry]) => entry.group);
 }
 
 /**

@@ -1,6 +1,7 @@
 // @ts-check
-// Page check for the trust-on pass (workspace NOT trusted): the Toolshed sidebar says how many
-// workspace skills Restricted Mode hides, with a row that opens Manage Workspace Trust, and does
+// Page check for the trust-on pass (workspace NOT trusted): the Toolshed sidebar says which
+// workspace skill sources Restricted Mode does not use (the team pack from settings included),
+// with a row that opens Manage Workspace Trust, and does
 // not list the workspace pack. Screenshot: test-results/screenshots/restricted-mode.png.
 import assert from 'node:assert/strict';
 import { tidy } from '../lib/workbench.mjs';
@@ -13,7 +14,7 @@ export async function sidebarExplainsRestrictedMode({ page, screenshot }) {
   if (!(await page.locator('.part.sidebar .pane-header', { hasText: /Skill Directory/i }).count())) await icon.click();
   await tidy(page);
   const sidebar = page.locator('.part.sidebar');
-  const notice = sidebar.locator('.monaco-list-row', { hasText: /Restricted Mode: \d+ workspace skills? hidden/ }).first();
+  const notice = sidebar.locator('.monaco-list-row', { hasText: /Restricted Mode: \d+ workspace skill files .* and the skill pack `team` from its settings not used/ }).first();
   await notice.waitFor({ timeout: 30_000 });
   const rows = await sidebar.locator('.monaco-list-row').allInnerTexts();
   assert.ok(!rows.some((text) => /^ws-/.test(text.trim())), `no workspace pack listed: ${rows.join(' | ')}`);

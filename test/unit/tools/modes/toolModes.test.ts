@@ -205,21 +205,22 @@ describe('<available_deferred_tools>', () => {
 });
 
 describe('Manage Tools model', () => {
-  it('groups by source with one group per MCP server and shows the current state', () => {
+  it('groups by source with one group per MCP server (under its mcp.json name) and shows the current state', () => {
     const groups = groupToolsBySource(
       [
-        { name: 'mcp_github_create_issue', source: 'mcp' },
-        { name: 'copilot_readFile', source: 'builtin' },
-        { name: 'mcp_jira_search', source: 'mcp' },
-        { name: 'fixture_weather', source: 'extension' },
-        { name: 'tool_search', source: 'toolshed' },
+        { name: 'mcp_github_create_issue', source: { kind: 'mcp', server: 'github', label: 'github' } },
+        { name: 'send_to_terminal', source: { kind: 'builtin' } },
+        { name: 'mcp_memory-server_read_graph', source: { kind: 'mcp', server: 'memory-server', label: 'memory' } },
+        { name: 'fixture_weather', source: { kind: 'extension', extension: 'Fixture Tools' } },
+        { name: 'tool_search', source: { kind: 'toolshed' } },
       ],
-      { 'mcp_github_*': 'off', copilot_readFile: 'always' },
+      { 'mcp_github_*': 'off', send_to_terminal: 'always' },
     );
-    assert.deepEqual(groups.map((g) => g.label), ['Built-in', 'Extensions', 'Toolshed', 'MCP server github', 'MCP server jira']);
-    assert.deepEqual(groups[0]!.tools, [{ name: 'copilot_readFile', state: 'always' }]);
+    assert.deepEqual(groups.map((g) => g.label), ['Built-in (VS Code)', 'Toolshed', 'Extension Fixture Tools', 'MCP server github', 'MCP server memory']);
+    assert.deepEqual(groups[0]!.tools, [{ name: 'send_to_terminal', state: 'always' }]);
     assert.equal(groups[3]!.server, 'github');
     assert.equal(groups[3]!.tools[0]!.state, 'off');
+    assert.deepEqual([groups[4]!.server, groups[4]!.serverLabel], ['memory-server', 'memory'], 'the state pattern keeps the tool-name prefix');
   });
 
   it('a server choice replaces single-tool entries of that server; default removes the entry; bad entries are dropped', () => {

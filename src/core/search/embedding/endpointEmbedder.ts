@@ -1,0 +1,127 @@
+import { normalize } from './embedder';
+import type { Embedder } from './embedder';
+
+/**
+ * A local embedding server as an Embedder: Ollama's `/api/embed` or any OpenAI-compatible
+ * `/v1/embeddings` (llama.cpp, LM Studio, vLLM…), told apart by the URL's path. Texts go in
+ * batches, each request under a timeout; an answer that is not a list of equal-length number
+ * vectors, one per text, is an error. Every text is scrubbed (secrets redacted) before it is sent.
+ *
+ * Query vectors live in a small in-memory cache that `prepare` fills, so the synchronous search
+ * finds them. After a failure the server counts as down for a while: searches stay lexical
+ * without waiting on it again and again.
+ */
+
+export interface EndpointOptions {
+  url: string;
+  model: string;
+  /** Redacts secrets from a text before it leaves the process. */
+  scrub: (text: string) => string;
+  timeoutMs?: number;
+  /** Texts per request. */
+  batchSize?: number;
+  /** How long a failed server is left alone (ms). */
+  retryAfterMs?: number;
+  now?: () => number;
+}
+
+export class EndpointError extends Error {}
+
+const QUERY_CACHE = 256;
+
+export class EndpointEmbedder implements Embedder {
+  readonly key: string;
+  private dimensions: number | undefined;
+  private readonly queries = new Map<string, Float32Array>();
+  private downUntil = 0;
+  private readonly ollama: boolean;
+
+  constructor(private readonly options: EndpointOptions) {
+    this.key = `endpoint:${options.model}@${options.url}`;
+    this.ollama = /\/api\/embed\/?$/.test(new URL(options.url).pathname);
+  }
+
+  get dims(): number | undefined {
+    return this.dimensions;
+  }
+
+  /** True while a recent failure keeps the server out of the search path. */
+  get down(): boolean {
+    return this.now() < this.downUntil;
+  }
+
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    const size = Math.max(1, this.options.batchSize ?? 32);
+    const out: Float32Array[] = [];
+    try {
+      for (let at = 0; at < texts.length; at += size) out.push(...(await this.request(texts.slice(at, at + size))));
+    } catch (error) {
+      this.downUntil = this.now() + (this.options.retryAfterMs ?? 30_000);
+      throw error;
+    }
+    this.downUntil = 0;
+    return out;
+  }
+
+  vectorNow(text: string): Float32Array | undefined {
+    return this.queries.get(text);
+  }
+
+  async prepare(text: string): Promise<void> {
+    if (this.queries.has(text) || this.down) return;
+    try {
+      const [vector] = await this.embed([text]);
+      if (this.queries.size >= QUERY_CACHE) this.queries.delete(this.queries.keys().next().value as string);
+      this.queries.set(text, vector);
+    } catch {
+      // Down: the search stays lexical; the failure is what `down` reports.
+    }
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  private async request(texts: readonly string[]): Promise<Float32Array[]> {
+    const controller = new AbortController();
+    const timeoutMs = this.options.timeoutMs ?? 2000;
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    let body: unknown;
+    try {
+      const response = await fetch(this.options.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: this.options.model, input: texts.map((t) => this.options.scrub(t)) }),
+        signal: controller.signal,
+      });
+      if (!response.ok) throw new EndpointError(`embedding endpoint answered HTTP ${response.status}`);
+      body = await response.json();
+    } catch (error) {
+      if (error instanceof EndpointError) throw error;
+      throw new EndpointError(controller.signal.aborted ? `embedding endpoint gave no answer within ${timeoutMs} ms` : `embedding endpoint unreachable: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      clearTimeout(timer);
+    }
+    return this.vectorsOf(body, texts.length);
+  }
+
+  /** The answer's vectors in input order, or an EndpointError saying what is wrong. */
+  private vectorsOf(body: unknown, count: number): Float32Array[] {
+    const record = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+    let rows: unknown[] | undefined;
+    if (this.ollama && Array.isArray(record.embeddings)) rows = record.embeddings;
+    else if (Array.isArray(record.data)) {
+      const data = record.data as Array<Record<string, unknown> | null>;
+      rows = data.every((d) => d && Number.isInteger(d.index)) ? [...data].sort((a, b) => Number(a!.index) - Number(b!.index)).map((d) => d!.embedding) : data.map((d) => d?.embedding);
+    }
+    if (!rows || rows.length !== count) throw new EndpointError(`embedding endpoint returned ${rows ? rows.length : 'no'} vectors for ${count} texts`);
+    return rows.map((row) => {
+      if (!Array.isArray(row) || row.length === 0 || row.length > 8192 || !row.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+        throw new EndpointError('embedding endpoint returned something that is not a vector of numbers');
+      }
+      this.dimensions ??= row.length;
+      if (row.length !== this.dimensions) throw new EndpointError(`embedding endpoint changed dimension (${this.dimensions} → ${row.length})`);
+      return normalize(Float32Array.from(row as number[]));
+    });
+  }
+}

@@ -1,0 +1,50 @@
+import type { SqlDatabase } from './sqlDatabase';
+
+/**
+ * Embedding vectors of an endpoint model, cached in a search index's sql.js database by
+ * (model key, record hash): an unchanged tool or skill is never sent to the model again, and a
+ * changed one (new hash) is. The table is created on first use; rows of records that are gone
+ * are dropped by `retain`.
+ */
+export class VectorCache {
+  private readyIn: SqlDatabase | undefined;
+
+  constructor(private readonly db: () => SqlDatabase) {}
+
+  get(model: string, hashes: readonly string[]): Map<string, Float32Array> {
+    const db = this.ready();
+    const found = new Map<string, Float32Array>();
+    for (const hash of hashes) {
+      const row = db.get<{ vector: Uint8Array }>('SELECT vector FROM embedding_vectors WHERE model = ? AND record_hash = ?', [model, hash]);
+      if (row?.vector instanceof Uint8Array && row.vector.byteLength % 4 === 0) found.set(hash, new Float32Array(row.vector.slice().buffer));
+    }
+    return found;
+  }
+
+  put(model: string, vectors: ReadonlyMap<string, Float32Array>): void {
+    if (vectors.size === 0) return;
+    const db = this.ready();
+    db.transaction(() => {
+      for (const [hash, vector] of vectors) {
+        db.run('INSERT OR REPLACE INTO embedding_vectors (model, record_hash, vector) VALUES (?, ?, ?)', [model, hash, new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength)]);
+      }
+    });
+  }
+
+  /** Drops the model's rows whose record hash is not in `keep`. */
+  retain(model: string, keep: ReadonlySet<string>): number {
+    const db = this.ready();
+    const stale = db.all<{ record_hash: string }>('SELECT record_hash FROM embedding_vectors WHERE model = ?', [model]).filter((r) => !keep.has(r.record_hash));
+    if (stale.length > 0) db.transaction(() => stale.forEach((r) => db.run('DELETE FROM embedding_vectors WHERE model = ? AND record_hash = ?', [model, r.record_hash])));
+    return stale.length;
+  }
+
+  private ready(): SqlDatabase {
+    const db = this.db();
+    if (this.readyIn !== db) {
+      db.exec('CREATE TABLE IF NOT EXISTS embedding_vectors (model TEXT NOT NULL, record_hash TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (model, record_hash))');
+      this.readyIn = db;
+    }
+    return db;
+  }
+}

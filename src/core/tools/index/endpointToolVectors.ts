@@ -1,0 +1,133 @@
+import type { Logger } from '../../platform/ports';
+import type { Embedder } from '../../search/embedding/embedder';
+import { VectorTable } from '../../search/embedding/vectorTable';
+import { SEMANTIC_DEFAULTS } from '../../search/embedding/semanticStage';
+import type { SemanticStage } from '../../search/embedding/semanticStage';
+import type { VectorCache } from '../../sql/vectorCache';
+import type { DocumentObserver } from './toolDocument';
+import type { ToolIndex } from './toolIndex';
+import type { ToolRecord } from '../toolRecord';
+
+/**
+ * Tool vectors from an embedding endpoint, kept in step with the index off the search path:
+ * a changed tool is queued, and the queue is embedded in the background — vectors already in
+ * the cache (same model, same record hash) are reused, the rest are sent in batches and cached.
+ * Until every tool has a vector the stage gives no query vector, so ranking stays lexical
+ * (never a half-embedded catalog where the tools without vectors would sink); the same while
+ * the endpoint is down. A failed batch stays queued and is retried on the next change or query.
+ */
+
+const RETRY_MS = 30_000;
+
+/** The text a model embeds for a tool: its name and description. */
+export function toolEmbeddingText(record: ToolRecord): string {
+  return `${record.name}: ${record.description}`;
+}
+
+export class EndpointToolVectors implements DocumentObserver, SemanticStage {
+  private tableOf: VectorTable | undefined;
+  private readonly pending = new Set<string>();
+  private running: Promise<void> | undefined;
+  readonly weight: number = SEMANTIC_DEFAULTS.weight;
+  readonly neighbours: number = SEMANTIC_DEFAULTS.neighbours;
+  private readonly subscription: { dispose(): void };
+  private disposed = false;
+  /** After a failed batch, the queue waits this long before the next try (ms since epoch). */
+  private retryAt = 0;
+
+  constructor(
+    private readonly index: ToolIndex,
+    private readonly records: () => ReadonlyMap<string, ToolRecord>,
+    private readonly embedder: Embedder,
+    private readonly cache: VectorCache,
+    private readonly logger: Logger,
+  ) {
+    this.subscription = index.observeDocuments(this);
+  }
+
+  get table(): VectorTable {
+    return (this.tableOf ??= new VectorTable(this.embedder.dims ?? 1));
+  }
+
+  /** Tools still waiting for a vector. */
+  get waiting(): number {
+    return this.pending.size;
+  }
+
+  set(name: string): void {
+    this.pending.add(name);
+    this.tableOf?.delete(name);
+    this.schedule();
+  }
+
+  delete(name: string): void {
+    this.pending.delete(name);
+    this.tableOf?.delete(name);
+  }
+
+  queryVector(query: string): Float32Array | undefined {
+    if (this.pending.size > 0) {
+      this.schedule();
+      return undefined;
+    }
+    return this.embedder.vectorNow(query);
+  }
+
+  /** Settles when the queue is empty or a batch failed (for benches and tests). */
+  async settled(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.subscription.dispose();
+    this.pending.clear();
+  }
+
+  private schedule(): void {
+    if (this.running || this.disposed || this.pending.size === 0 || Date.now() < this.retryAt) return;
+    this.running = this.drain().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  private async drain(): Promise<void> {
+    await Promise.resolve();
+    const registry = this.records();
+    const names = [...this.pending].filter((name) => registry.has(name));
+    for (const name of this.pending) if (!registry.has(name)) this.pending.delete(name);
+    if (names.length === 0) return;
+    const hashes = names.map((name) => registry.get(name)!.recordHash);
+    const cached = this.cache.get(this.embedder.key, hashes);
+    const missing = names.filter((_, i) => !cached.has(hashes[i]));
+    let fresh: Float32Array[] = [];
+    if (missing.length > 0) {
+      try {
+        fresh = await this.embedder.embed(missing.map((name) => toolEmbeddingText(registry.get(name)!)));
+      } catch (error) {
+        this.retryAt = Date.now() + RETRY_MS;
+        this.logger.warn(`Embedding endpoint: ${error instanceof Error ? error.message : String(error)}; tool search stays lexical until it answers.`);
+        this.store(names, hashes, cached);
+        return;
+      }
+    }
+    if (this.disposed) return;
+    const added = new Map<string, Float32Array>();
+    missing.forEach((name, i) => added.set(registry.get(name)!.recordHash, fresh[i]));
+    this.cache.put(this.embedder.key, added);
+    if (added.size > 0) this.index.markDirty();
+    this.store(names, hashes, new Map([...cached, ...added]));
+  }
+
+  /** Moves the tools whose vector is known (by hash) from the queue into the table. */
+  private store(names: readonly string[], hashes: readonly string[], vectors: ReadonlyMap<string, Float32Array>): void {
+    names.forEach((name, i) => {
+      const vector = vectors.get(hashes[i]);
+      // Only if the tool did not change again while the batch was out.
+      if (!vector || this.records().get(name)?.recordHash !== hashes[i]) return;
+      if (this.tableOf && this.tableOf.dims !== vector.length) this.tableOf = undefined;
+      this.table.set(name, vector);
+      this.pending.delete(name);
+    });
+  }
+}
