@@ -29,6 +29,12 @@ export const SKILL_FILE_FORMATS_TEXT = `${SUFFIXES.map((suffix) => `*${suffix}`)
 /** The same, short: `*.skill.md|yaml|yml|json|jsonl, <name>/SKILL.md`. */
 export const SKILL_FILE_FORMATS_SHORT = `*.skill.${SUFFIXES.map((suffix) => suffix.replace(/^\.skill\./, '')).join('|')}, ${FILE_NAMES.map((name) => `<name>/${name}`).join(', ')}`;
 
+/** A new skill's file, relative to its folder: `name.skill.md`, `name.skill.yaml`, `name/SKILL.md`, … */
+export function skillFilePath(name: string, format: DocumentFormat): string {
+  const entry = SKILL_FILE_FORMATS.find((f) => f.format === format);
+  return entry?.suffix ? `${name}${entry.suffix}` : `${name}/${entry?.fileName ?? ''}`;
+}
+
 export function baseName(file: string): string {
   const parts = file.split(/[\\/]/);
   return parts[parts.length - 1] ?? file;
