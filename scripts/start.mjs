@@ -53,9 +53,12 @@ if (onPath('code') && process.env.TOOLSHED_START_OFFLINE !== '1') {
     console.log(`\nToolshed is running in VS Code at ${handle.url}`);
     console.log('Open it in a browser, then in the Chat view (right) type:');
     console.log('  @toolshed Which tests are flaky on CI this week?');
-    console.log(`The model is "Toolshed Demo (offline)", a rule-based stand-in, with ${handle.demo?.tools ?? 0} example tools: watch it`);
-    console.log('search for a deferred tool, activate it and call it. Workspace trust is off in this demo profile');
-    console.log('(TOOLSHED_TRUST=on to see Restricted Mode).');
+    console.log(`The model is "Toolshed Demo (offline)", a rule-based stand-in, with ${handle.demo?.tools ?? 0} example tools (all deferred):`);
+    console.log('Toolshed activates the tools matching the request before the first round and the model calls');
+    console.log('ci_list_flaky_tests directly (2 model requests). Then try');
+    console.log('  @toolshed Is the air in Bergen safe to breathe today?');
+    console.log('where no tool matches up front: the model finds one with tool_search first (3 model requests).');
+    console.log('Workspace trust is off in this demo profile (TOOLSHED_TRUST=on to see Restricted Mode).');
     console.log(`(server log: ${path.relative(ROOT, handle.serverLogPath)}; Ctrl-C to stop)`);
     handle.server.on('exit', (code) => {
       console.error(`code-server exited (code ${code})`);

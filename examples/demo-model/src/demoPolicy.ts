@@ -1,10 +1,14 @@
 /**
  * The offline demo model's whole "mind": a few rules over the conversation, no network, no
  * weights. It exists so that a newcomer without any model account can watch Toolshed do its
- * job — search for a deferred tool, see it activated, call it, answer from the result.
+ * job: a listed tool that fits the request (Toolshed activates matching deferred tools before
+ * round 1) is called at once; otherwise the model searches with `tool_search`, sees the tool
+ * activated, calls it — and answers from the result.
  *
  * Plain TypeScript (no vscode import) so the rules are unit-tested in Node.
  */
+
+import { matchingTool } from './demoToolMatch';
 
 export type DemoPart =
   | { kind: 'text'; text: string }
@@ -34,7 +38,7 @@ export function decideDemoReply(messages: readonly DemoMessage[], tools: readonl
   const last = lastToolExchange(messages);
 
   if (last && last.name !== TOOL_SEARCH) {
-    return { kind: 'text', text: finalAnswer(last.name, last.result, skill, messages) };
+    return { kind: 'text', text: finalAnswer(last.name, last.result, skill, currentTurn(messages), tools) };
   }
   if (last && last.name === TOOL_SEARCH) {
     const found = foundToolNames(last.result);
@@ -49,12 +53,14 @@ export function decideDemoReply(messages: readonly DemoMessage[], tools: readonl
     return { kind: 'toolCall', name: pick, input: argumentsFor(schema, request, today) };
   }
   if (!request) return { kind: 'text', text: `${prefix()}Ask me something, e.g. "What is the weather in Oslo?"` };
+  const listed = matchingTool(request, tools);
+  if (listed) return { kind: 'toolCall', name: listed.name, input: argumentsFor(listed.inputSchema, request, today) };
   if (tools.some((t) => t.name === TOOL_SEARCH)) {
     return { kind: 'toolCall', name: TOOL_SEARCH, input: { query: request } };
   }
   return {
     kind: 'text',
-    text: `${prefix()}I can only demonstrate tool search, and no \`tool_search\` tool was offered to me. Ask through \`@toolshed\`.`,
+    text: `${prefix()}No tool in my list matches your request, and no \`tool_search\` tool was offered to me to find one. Ask through \`@toolshed\`.`,
   };
 }
 
@@ -66,15 +72,26 @@ function textOf(message: DemoMessage): string {
   return message.parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join('\n');
 }
 
-/** The person's request: the last user message that carries text (not only tool results). */
-export function userRequest(messages: readonly DemoMessage[]): string {
+/** Where the person's request is: the last user message that carries text (not only tool results); -1 when none. */
+function requestIndex(messages: readonly DemoMessage[]): number {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
     if (m.role !== 'user' || !m.parts.some((p) => p.kind === 'text')) continue;
     if (m.parts.some((p) => p.kind === 'toolResult')) continue;
-    return textOf(m).trim();
+    return i;
   }
-  return '';
+  return -1;
+}
+
+/** The person's request (the text of the message `requestIndex` finds). */
+export function userRequest(messages: readonly DemoMessage[]): string {
+  const i = requestIndex(messages);
+  return i < 0 ? '' : textOf(messages[i]).trim();
+}
+
+/** This turn's messages: the ones after the request (earlier turns' tool calls are not this turn's). */
+function currentTurn(messages: readonly DemoMessage[]): readonly DemoMessage[] {
+  return messages.slice(requestIndex(messages) + 1);
 }
 
 /** The first skill Toolshed injected pre-flight (`<skills>` block, `### name — title` headings). */
@@ -175,17 +192,29 @@ function sentenceCase(text: string): string {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
-function finalAnswer(toolName: string, result: string, skill: { name: string; firstStep?: string } | undefined, messages: readonly DemoMessage[]): string {
-  const searched = messages.some((m) => m.parts.some((p) => p.kind === 'toolCall' && p.name === TOOL_SEARCH));
-  const lines = [
-    `${prefix()}\`${toolName}\` answered: **${result.trim().slice(0, 600)}**`,
-    '',
-    searched
-      ? `\`${toolName}\` was not in my tool list at first: it is one of the deferred tools. I found it with \`tool_search\`, Toolshed activated it, and I called it.`
-      : `I called \`${toolName}\`, which was already in my tool list.`,
-  ];
+function finalAnswer(
+  toolName: string,
+  result: string,
+  skill: { name: string; firstStep?: string } | undefined,
+  turn: readonly DemoMessage[],
+  tools: readonly DemoToolInfo[],
+): string {
+  const lines = [`${prefix()}\`${toolName}\` answered: **${result.trim().slice(0, 600)}**`, '', howIFound(toolName, turn, tools)];
   if (skill) {
     lines.push('', `Toolshed also gave me the team skill \`${skill.name}\`${skill.firstStep ? `; its first step: "${skill.firstStep}"` : ''}.`);
   }
   return lines.join('\n');
+}
+
+/** How the tool came to be called, as far as the model can tell from this turn and its tool list. */
+function howIFound(toolName: string, turn: readonly DemoMessage[], tools: readonly DemoToolInfo[]): string {
+  const searched = turn.some((m) => m.parts.some((p) => p.kind === 'toolCall' && p.name === TOOL_SEARCH));
+  if (searched) {
+    return `\`${toolName}\` was not in my tool list at first, and no listed tool matched your request: it is one of the deferred tools. I found it with \`tool_search\`, Toolshed activated it, and I called it.`;
+  }
+  // tool_search offered means Toolshed is deferring tools: a listed one was activated up front.
+  if (tools.some((t) => t.name === TOOL_SEARCH)) {
+    return `\`${toolName}\` was already in my tool list in my first round: Toolshed activates the deferred tools that match your request before that round. It matched, so I called it directly, without a \`tool_search\` round.`;
+  }
+  return `I called \`${toolName}\`, which was already in my tool list.`;
 }

@@ -49,8 +49,8 @@ export function offerAnswerRating(stream: vscode.ChatResponseStream, controller:
   if (!controller.enabled || learning.skills.length === 0) return;
   const rating = (outcome: AnswerRating['outcome']): AnswerRating => ({ turnId: learning.turnId, skills: learning.skills, outcome });
   stream.markdown(`\n\nDid ${learning.skills.length === 1 ? `the skill \`${learning.skills[0]}\`` : `the skills ${learning.skills.map((s) => `\`${s}\``).join(', ')}`} help?\n`);
-  stream.button({ command: RATE_ANSWER_COMMAND, title: '👍 Helpful', arguments: [rating('helpful')] });
-  stream.button({ command: RATE_ANSWER_COMMAND, title: '👎 Not helpful', arguments: [rating('harmful')] });
+  stream.button({ command: RATE_ANSWER_COMMAND, title: 'Helpful', arguments: [rating('helpful')] });
+  stream.button({ command: RATE_ANSWER_COMMAND, title: 'Not helpful', arguments: [rating('harmful')] });
 }
 
 /** The command behind the buttons; says what it counted (or that the answer was rated already). */

@@ -1,8 +1,10 @@
 // @ts-check
 // The newcomer's view, tested: the `npm start` profile (Toolshed + the offline demo model from
-// examples/demo-model, example workspace trusted, no test driver) in the offline host, with a
-// page check that asks `@toolshed` in the real Chat view and watches it search, activate and call
-// one deferred tool among 100+, with a workspace skill injected. Screenshot: demo-start.png.
+// examples/demo-model, example workspace trusted, no test driver, pre-activation at its default)
+// in the offline host, with a page check that asks `@toolshed` in the real Chat view twice:
+// the README's question, whose tool Toolshed activates before round 1 so the model calls it
+// directly (2 model requests), and a question whose words name no tool, where the model finds
+// it with `tool_search` first (3 model requests). Screenshot of the first: demo-start.png.
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -11,52 +13,129 @@ import { EXAMPLE_WORKSPACE, REPO_ROOT, startHost } from '../offlineHost.mjs';
 import { focusChatInput, runCommand } from '../ui/lib/workbench.mjs';
 
 const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-results', 'screenshots');
+/** The README's question: its tool is activated before round 1 because it matches. */
 export const DEMO_REQUEST = 'Which tests are flaky on CI this week?';
+/** The README's second question: no tool name in its words, so the model searches. */
+export const DEMO_SEARCH_REQUEST = 'Is the air in Bergen safe to breathe today?';
 
-/** @param {import('../ui/lib/workbench.mjs').Page} page */
-async function askTheDemoModel(page) {
-  await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
-  await runCommand(page, 'Chat: Open Chat');
-  const input = page.locator('.interactive-input-part').first();
-  await input.waitFor({ timeout: 30_000 });
-  // The chat picks the demo model by itself once its extension has registered it.
-  await page.locator('.interactive-input-part', { hasText: /Toolshed Demo/ }).first().waitFor({ timeout: 60_000 });
-  // Right after start-up the extension host may not have resolved the model yet ("Language model
-  // unavailable", raised by VS Code before any participant runs): ask again, as a person would.
+/**
+ * Types `@toolshed REQUEST` and waits for the whole answer (the footer's "Model requests" line
+ * comes last). Right after start-up the extension host may not have resolved the model yet
+ * ("Language model unavailable", raised by VS Code before any participant runs): asks again,
+ * as a person would. Returns the answer's element, its steps expanded.
+ * @param {import('../ui/lib/workbench.mjs').Page} page
+ * @param {string} request
+ */
+async function ask(page, request) {
+  const responses = page.locator('.interactive-response');
   for (let attempt = 1; ; attempt++) {
+    const before = await responses.count();
     await focusChatInput(page);
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.press('Backspace');
-    await page.keyboard.type(`@toolshed ${DEMO_REQUEST}`, { delay: 10 });
+    await page.keyboard.type(`@toolshed ${request}`, { delay: 10 });
     await page.keyboard.press('Enter');
-    const answered = page.locator('.interactive-response', { hasText: /answered:/ }).first();
-    const unavailable = page.locator('.interactive-response', { hasText: /Language model unavailable/ }).nth(attempt - 1);
+    const response = responses.nth(before);
     const outcome = await Promise.race([
-      answered.waitFor({ timeout: 90_000 }).then(() => 'answered'),
-      unavailable.waitFor({ timeout: 90_000 }).then(() => 'unavailable'),
+      response.filter({ hasText: /answered:/ }).waitFor({ timeout: 90_000 }).then(() => 'answered'),
+      response.filter({ hasText: /Language model unavailable/ }).waitFor({ timeout: 90_000 }).then(() => 'unavailable'),
     ]);
-    if (outcome === 'answered') break;
+    if (outcome === 'answered') {
+      await response.filter({ hasText: /Model requests: \d+/ }).waitFor({ timeout: 30_000 });
+      // Done means VS Code marked it complete: it re-renders the steps folded at that moment.
+      await page.locator('.interactive-response.chat-response-loading').first().waitFor({ state: 'detached', timeout: 30_000 });
+      // Expand the collapsed progress ("Completed N steps") so the steps are read and shown.
+      await expandSteps(response);
+      return response;
+    }
     if (attempt === 3) throw new Error('the demo model stayed unavailable after 3 attempts');
     // No event says when the host has resolved the model: pause before asking again, as a person would.
     await page.waitForTimeout(3000);
   }
-  // The footer's last line (the chat renders streamed Markdown progressively).
-  await page.locator('.interactive-response', { hasText: /Tool search: .*deferred/ }).first().waitFor({ timeout: 30_000 });
-  const text = await page.locator('.interactive-list').first().innerText();
-  assert.match(text, /ci_list_flaky_tests/, 'the deferred CI tool was found and called');
-  assert.match(text, /login\.spec\.ts/, 'the answer carries the tool\'s result');
-  assert.match(text, /found it with\s+tool_search/i, 'the demo model says how it found the tool');
+}
+
+/** A step line of a demo answer: a tool activated for the request, or a search. */
+const STEP = /\(matched your request\)|Searching tools for/;
+
+/**
+ * Opens the collapsed progress ("Completed N steps") until its first step is visible. VS Code
+ * re-renders the steps folded when it finalises an answer, so a click can land on a stale header:
+ * each try first checks whether the steps show (a second click would fold them again).
+ * @param {import('../ui/lib/workbench.mjs').Locator} response
+ */
+async function expandSteps(response) {
+  const step = response.getByText(STEP).first();
+  for (let attempt = 1; !(await step.isVisible()); attempt++) {
+    await response.getByText(/Completed \d+ steps?/).first().click();
+    try {
+      await step.waitFor({ state: 'visible', timeout: 5_000 });
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
+/**
+ * Saves a screenshot that shows the answer's steps: taken again (at most 3 times) when the steps
+ * were folded by a late re-render by the time it was taken.
+ * @param {import('../ui/lib/workbench.mjs').Page} page
+ * @param {import('../ui/lib/workbench.mjs').Locator} response
+ * @param {string} name
+ */
+async function screenshotWithSteps(page, response, name) {
+  for (let attempt = 1; ; attempt++) {
+    await expandSteps(response);
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, name) });
+    if (await response.getByText(STEP).first().isVisible()) return;
+    if (attempt === 3) throw new Error(`the steps folded again while ${name} was taken, 3 times`);
+  }
+}
+
+/** @param {import('../ui/lib/workbench.mjs').Page} page */
+async function openChatWithTheDemoModel(page) {
+  await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+  await runCommand(page, 'Chat: Open Chat');
+  await page.locator('.interactive-input-part').first().waitFor({ timeout: 30_000 });
+  // The chat picks the demo model by itself once its extension has registered it.
+  await page.locator('.interactive-input-part', { hasText: /Toolshed Demo/ }).first().waitFor({ timeout: 60_000 });
+  // Room for the whole answer, steps to footer, in the screenshot: a taller window, no explorer,
+  // and the chat dragged wider by its sash — under 601 px, where VS Code would open its sessions
+  // list beside the chat.
+  await page.setViewportSize({ width: 1400, height: 1200 });
+  await runCommand(page, 'View: Close Primary Side Bar').catch(() => page.keyboard.press('Escape'));
+  const box = await page.locator('.part.auxiliarybar').boundingBox();
+  if (box && box.width < 590) {
+    await page.mouse.move(box.x - 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width - 590, box.y + box.height / 2, { steps: 8 });
+    await page.mouse.up();
+  }
+}
+
+/** What the whole first answer must show: the lean turn. @param {string} text */
+function assertCalledDirectly(text) {
+  assert.match(text, /Activated ci_list_flaky_tests \(matched your request\)/, `the pre-activation step is shown:\n${text}`);
+  assert.doesNotMatch(text, /Searching tools for/, `no tool_search round:\n${text}`);
+  assert.match(text, /ci_list_flaky_tests answered: .*login\.spec\.ts/, 'the answer carries the tool\'s result');
+  assert.match(text, /called it directly, without a tool_search round/, 'the demo model says it called a listed tool');
   assert.match(text, /triage-flaky-tests/, 'the workspace skill was injected (the example workspace is trusted)');
   assert.match(text, /offline, rule-based/, 'the demo model is clearly labelled');
-  // "Toolshed sent 4 + 9 + 9 of 142 tools over 3 rounds: …" (summed over every round).
-  const sent = /Toolshed sent ([\d +]+) of (\d+) tools/.exec(text);
-  assert.ok(sent, 'the token footer is shown');
+  assert.match(text, /Activated \d+ tools? matching your request before the first round: .*ci_list_flaky_tests \(\d\.\d\d\)/, 'the footer names the matched tool and its relevance');
+  // "Toolshed sent 7 + 7 of 142 tools over 2 rounds: …" (summed over every round).
+  const sent = /Toolshed sent ([\d +]+) of (\d+) tools over 2 rounds/.exec(text);
+  assert.ok(sent, `the token footer counts 2 rounds:\n${text}`);
   assert.ok(Number(sent[2]) >= 100, `100+ tools were available (footer: ${sent[0]})`);
   assert.match(text, /Tool search: \d+ tools, .* deferred/, 'the footer says why tools were deferred');
-  const steps = page.getByText(/Completed \d+ steps?/).first();
-  if (await steps.count()) await steps.click().catch(() => undefined);
-  await page.locator('.interactive-response').filter({ hasText: /Searching tools for/ }).first().waitFor({ timeout: 15_000 }).catch(() => undefined);
-  return text;
+  assert.match(text, /Model requests: 2 \(2 rounds\)/, 'two model requests: the tool call and the answer');
+}
+
+/** What the second answer must show: the tool_search path. @param {string} text */
+function assertSearchedFirst(text) {
+  assert.match(text, /Searching tools for "Is the air in Bergen/, `the search step is shown:\n${text}`);
+  assert.doesNotMatch(text, /\(matched your request\)/, 'nothing matched the request before round 1');
+  assert.match(text, /air_quality_index answered: .*Air quality in Bergen/, 'the found tool was called with the place from the request');
+  assert.match(text, /found it with tool_search/, 'the demo model says how it found the tool');
+  assert.match(text, /Model requests: 3 \(3 rounds\)/, 'three model requests: search, call, answer');
 }
 
 /**
@@ -69,7 +148,7 @@ export async function runDemoPass({ log = console.log } = {}) {
   const workspace = path.join(base, 'workspace');
   mkdirSync(base, { recursive: true });
   cpSync(EXAMPLE_WORKSPACE, workspace, { recursive: true });
-  const title = 'npm start demo › @toolshed with the offline demo model finds, activates and calls a deferred tool';
+  const title = 'npm start demo › @toolshed with the offline demo model calls the tool activated for the request in round 1, and searches for one no request word names';
   const started = Date.now();
   /** @type {Awaited<ReturnType<typeof startHost>> | undefined} */
   let handle;
@@ -78,9 +157,15 @@ export async function runDemoPass({ log = console.log } = {}) {
     const page = handle.page;
     if (!page) throw new Error('the demo host opened no browser page');
     log(`[demo] ${handle.demo?.tools} demo tools installed; workbench at ${handle.url}`);
-    await askTheDemoModel(page);
+    await openChatWithTheDemoModel(page);
+    const direct = await ask(page, DEMO_REQUEST);
+    assertCalledDirectly(await direct.innerText());
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'demo-start.png') });
+    await screenshotWithSteps(page, direct, 'demo-start.png');
+    const searched = await ask(page, DEMO_SEARCH_REQUEST);
+    assertSearchedFirst(await searched.innerText());
+    // Not in the README (one image there); kept beside it for whoever checks the second path.
+    await screenshotWithSteps(page, searched, 'demo-start-search.png');
     return { tests: [{ title, fullTitle: title, state: 'passed', durationMs: Date.now() - started }] };
   } catch (error) {
     if (handle?.page) await handle.page.screenshot({ path: path.join(SCREENSHOT_DIR, 'failed-demo-start.png') }).catch(() => {});

@@ -19,6 +19,7 @@
  *   innerText(): Promise<string>,
  *   allInnerTexts(): Promise<string[]>,
  *   count(): Promise<number>,
+ *   isVisible(): Promise<boolean>,
  *   getAttribute(name: string): Promise<string | null>,
  *   boundingBox(): Promise<{ x: number, y: number, width: number, height: number } | null>,
  * }} Locator
@@ -29,6 +30,7 @@
  *   keyboard: { press(key: string): Promise<void>, type(text: string, options?: { delay?: number }): Promise<void> },
  *   mouse: { move(x: number, y: number, options?: { steps?: number }): Promise<void>, down(): Promise<void>, up(): Promise<void> },
  *   screenshot(options?: { path?: string }): Promise<Buffer>,
+ *   setViewportSize(size: { width: number, height: number }): Promise<void>,
  *   title(): Promise<string>,
  *   goto(url: string, options?: { waitUntil?: string, timeout?: number }): Promise<unknown>,
  *   waitForSelector(selector: string, options?: { state?: string, timeout?: number }): Promise<unknown>,
