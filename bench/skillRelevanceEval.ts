@@ -13,7 +13,7 @@ import { lengthTokenCounter, nullEventSink, nullLogger } from '../src/core/platf
 import { MemoryByteStore } from '../src/core/platform/memoryByteStore';
 import { nodeFileSystem } from '../src/core/platform/nodeFileSystem';
 import type { ChatModelPort } from '../src/core/platform/chatTypes';
-import { plannerSkillsFrom } from '../src/core/planner/skillsPort';
+import { plannerSkillsFrom } from '../src/core/planner/plannerSkills';
 import { loadSqlEngine } from '../src/core/sql/sqlEngine';
 import { createSkillService } from '../src/core/skills/skillService';
 import type { SkillService } from '../src/core/skills/skillService';

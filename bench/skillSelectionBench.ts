@@ -15,7 +15,7 @@ import { MemoryByteStore } from '../src/core/platform/memoryByteStore';
 import { nodeFileSystem } from '../src/core/platform/nodeFileSystem';
 import type { ChatModelPort } from '../src/core/platform/chatTypes';
 import { HYBRID_CANDIDATES, selectActiveSkills } from '../src/core/planner/selection/activeSkillSelection';
-import { plannerSkillsFrom } from '../src/core/planner/skillsPort';
+import { plannerSkillsFrom } from '../src/core/planner/plannerSkills';
 import { loadSqlEngine } from '../src/core/sql/sqlEngine';
 import { createSkillService } from '../src/core/skills/skillService';
 import { rng, round } from './benchMath';

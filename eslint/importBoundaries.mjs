@@ -4,8 +4,8 @@
 // src/vscode/chat is the VS Code layer's tools folder, not core's.
 //
 //   src/core/platform, src/core/config,     (bottom: ports, settings, the workspace-trust rule,
-//   src/core/trust, src/core/privacy,        redaction of secrets, a JSON Schema subset validator)
-//   src/core/schema
+//   src/core/trust, src/core/privacy,        redaction of secrets, JSON Schema: a subset
+//   src/core/schema                          validator, zod → JSON Schema and issue text)
 //   src/core/sql, src/core/search           (storage and text search)
 //   src/core/skills, src/core/tools         (siblings: neither imports the other)
 //   src/core/learning                       (may use skills)
@@ -22,7 +22,7 @@ import path from 'node:path';
 /** @type {Readonly<Record<string, readonly string[]>>} */
 const CORE_ALLOWED = {
   platform: [],
-  config: ['platform'],
+  config: ['platform', 'schema'],
   trust: ['platform', 'config'],
   privacy: ['platform'],
   schema: [],

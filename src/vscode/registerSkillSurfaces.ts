@@ -5,16 +5,16 @@ import type { SkillRequestContext, SkillService } from '../core/skills/skillServ
 import type { ToolSearchService } from '../core/tools/toolSearchService';
 import { registerAuthoring } from './authoring/registerAuthoring';
 import type { SkillDiagnostics } from './authoring/skillDiagnostics';
-import { offThreadSkillDocumentValidator } from './authoring/validatorGlue';
+import { offThreadSkillDocumentValidator } from './authoring/offThreadValidator';
 import { offThreadSkillParse } from '../core/skills/packs/document/offThreadParser';
 import type { OffThreadRunner } from '../core/platform/offThreadRunner';
 import { registerPalette } from './palette/registerPalette';
-import { skillSearchProvider, toolSearchProvider } from './palette/searchGlue';
+import { skillSearchProvider, toolSearchProvider } from './palette/serviceSearchProviders';
 import type { ActivityRegistry } from './state/activityRegistry';
 import type { PinnedSkills } from './state/pinnedSkills';
 import { registerViews } from './views/registerViews';
 import type { DirectoryGroup } from './views/directoryGroup';
-import { SkillServiceDirectorySource, type SkillPackLoaderPort } from './views/skillServiceGlue';
+import { SkillServiceDirectorySource, type SkillPackLoaderPort } from './views/skillServiceDirectorySource';
 
 /** What the sidebar, authoring and palette need from the shared services (`ToolshedServices` fits). */
 export interface SkillSurfacesServices {

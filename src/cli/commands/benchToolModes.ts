@@ -1,9 +1,10 @@
 import { openTag } from '../../core/privacy/promptBlocks';
+import { TOOL_INVOKE_TOOL_NAME, TOOL_SEARCH_TOOL_NAME } from '../../core/platform/toolNames';
 import type { CliCommand } from '../cliCommand';
 import { loadSqlEngine } from '../../core/sql/sqlEngine';
 import { MemoryByteStore } from '../../core/platform/memoryByteStore';
 import { runPlanner } from '../../core/planner/plannerLoop';
-import { plannerToolRunFrom } from '../../core/planner/toolRunPort';
+import { plannerToolRunFrom } from '../../core/planner/plannerToolRun';
 import type { ChatMessage, ChatModelPort, ChatPart, ToolDefinition } from '../../core/platform/chatTypes';
 import { serializeDefinitions } from '../../core/planner/plannerLoop';
 import { DefinitionTokenCache, applyModelDeferral } from '../../core/tools/modes/deferralMeasure';
@@ -31,7 +32,7 @@ function oracleModel(gold: string, query: string, onSend: (messages: ChatMessage
       onSend(messages, tools);
       const texts = messages.flatMap((m) => m.parts.map((p) => (p.kind === 'text' || p.kind === 'toolResult' ? p.text : '')));
       const called = messages.some((m) => m.parts.some((p) => p.kind === 'toolCall' && p.name === gold));
-      const searched = messages.some((m) => m.parts.some((p) => p.kind === 'toolCall' && p.name === 'tool_search'));
+      const searched = messages.some((m) => m.parts.some((p) => p.kind === 'toolCall' && p.name === TOOL_SEARCH_TOOL_NAME));
       if (called) {
         yield { kind: 'text', text: 'done' };
         return;
@@ -42,7 +43,7 @@ function oracleModel(gold: string, query: string, onSend: (messages: ChatMessage
         return;
       }
       if (!searched) {
-        yield { kind: 'toolCall', callId: 'c-search', name: 'tool_search', input: { query: query.slice(0, 500) } };
+        yield { kind: 'toolCall', callId: 'c-search', name: TOOL_SEARCH_TOOL_NAME, input: { query: query.slice(0, 500) } };
         return;
       }
       yield { kind: 'text', text: 'not found' };
@@ -85,7 +86,7 @@ export const benchToolModesCommand: CliCommand = {
       for (const q of queries) {
         const run = await service.startRun();
         try {
-          await applyModelDeferral(run, service.config.toolSearch, { id: 'bench', maxInputTokens: contextWindow, countTokens }, cache, new Set(['tool_invoke']));
+          await applyModelDeferral(run, service.config.toolSearch, { id: 'bench', maxInputTokens: contextWindow, countTokens }, cache, new Set([TOOL_INVOKE_TOOL_NAME]));
           const names = run.promptBlocks().find((b) => b.startsWith(openTag('available_deferred_tools'))) ?? '';
           namesTokens += await countTokens(names);
           const gold = q.gold[0]!;
@@ -105,7 +106,7 @@ export const benchToolModesCommand: CliCommand = {
               events: { emit: () => undefined },
               signal: { isCancelled: false },
             },
-            { maxRounds: 4, discoveryBlocks: true, hiddenFromLoop: ['tool_invoke'] },
+            { maxRounds: 4, discoveryBlocks: true, hiddenFromLoop: [TOOL_INVOKE_TOOL_NAME] },
           );
           sent += outcome.tokens.toolsSent;
           rounds += outcome.rounds.length;

@@ -1,10 +1,11 @@
 import type { CliCommand } from '../cliCommand';
+import { TOOL_INVOKE_TOOL_NAME, TOOL_SEARCH_TOOL_NAME } from '../../core/platform/toolNames';
 import { loadSqlEngine } from '../../core/sql/sqlEngine';
 import type { SqlEngine } from '../../core/sql/sqlEngine';
 import { MemoryByteStore } from '../../core/platform/memoryByteStore';
 import { runPlanner, serializeDefinitions } from '../../core/planner/plannerLoop';
-import { skillToolsHiddenFromLoop } from '../../core/planner/singleSkillPort';
-import { plannerToolRunFrom } from '../../core/planner/toolRunPort';
+import { skillToolsHiddenFromLoop } from '../../core/planner/plannerSingleSkill';
+import { plannerToolRunFrom } from '../../core/planner/plannerToolRun';
 import type { ChatMessage, ChatModelPort, ChatPart, ToolDefinition } from '../../core/platform/chatTypes';
 import { analyze } from '../../core/search/textAnalysis';
 import { DefinitionTokenCache, applyModelDeferral } from '../../core/tools/modes/deferralMeasure';
@@ -31,7 +32,7 @@ const countTokens = async (text: string) => Math.ceil(text.length / 4);
 const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 
 /** The loop's hidden tools with the default settings (the host's hiddenFromLoop for toolStyle `discovery`). */
-const HIDDEN = ['tool_invoke', ...skillToolsHiddenFromLoop('discovery')];
+const HIDDEN = [TOOL_INVOKE_TOOL_NAME, ...skillToolsHiddenFromLoop('discovery')];
 
 /** A request's key words as a model would type them into tool_search: no stop words, no numbers, at most 8. */
 export function keyWords(request: string): string {
@@ -60,7 +61,7 @@ function scriptedModel(gold: string, request: string, onSend: (messages: ChatMes
         yield { kind: 'text', text: 'Done.' };
         return;
       }
-      const searched = calls.some((c) => c.name === 'tool_search');
+      const searched = calls.some((c) => c.name === TOOL_SEARCH_TOOL_NAME);
       const found = searched && messages.some((m) => m.parts.some((p) => p.kind === 'toolResult' && p.text.includes(`"name":${JSON.stringify(gold)}`)));
       if (tools.some((t) => t.name === gold) || found) {
         if (!tools.some((t) => t.name === gold)) model.foundNotOffered = true;
@@ -68,7 +69,7 @@ function scriptedModel(gold: string, request: string, onSend: (messages: ChatMes
         return;
       }
       if (!searched) {
-        yield { kind: 'toolCall', callId: 'c-search', name: 'tool_search', input: { query: keyWords(request) || request.slice(0, 500) } };
+        yield { kind: 'toolCall', callId: 'c-search', name: TOOL_SEARCH_TOOL_NAME, input: { query: keyWords(request) || request.slice(0, 500) } };
         return;
       }
       yield { kind: 'text', text: 'No tool for that.' };

@@ -1,7 +1,7 @@
 import { skillsConfigSchema } from '../../core/config/settingsSchema';
 import { lengthTokenCounter } from '../../core/platform/basicPorts';
 import { preflightOptionsFrom } from '../../core/planner/preflightOptions';
-import { plannerSkillsFrom } from '../../core/planner/skillsPort';
+import { plannerSkillsFrom } from '../../core/planner/plannerSkills';
 import { escapeForLine } from '../../core/platform/lineText';
 import type { CliCommand } from '../cliCommand';
 import { cliSkillService, loadPacksReportingErrors, parseSkillArgs } from './skillCliSupport';

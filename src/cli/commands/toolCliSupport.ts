@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { TOOLSHED_TOOL_NAMES, TOOL_SEARCH_TOOL_NAME } from '../../core/platform/toolNames';
 import { MemoryByteStore } from '../../core/platform/memoryByteStore';
 import { loadSqlEngine } from '../../core/sql/sqlEngine';
 import type { FtsEngine } from '../../core/sql/sqlEngine';
@@ -6,8 +7,7 @@ import type { RankerOptions } from '../../core/tools/index/toolRanker';
 import type { ToolInput } from '../../core/tools/toolRecord';
 import { createToolSearchService } from '../../core/tools/toolSearchService';
 import type { ToolSearchService } from '../../core/tools/toolSearchService';
-import { TOOL_SEARCH_TOOL_NAME, toolSearchInputJsonSchema } from '../../core/tools/toolSearchSchema';
-import { TOOLSHED_TOOL_NAMES } from '../../core/config/settingsSchema';
+import { toolSearchInputJsonSchema } from '../../core/tools/toolSearchSchema';
 import type { CliIo } from '../cliCommand';
 import type { Embedder } from '../../core/search/embedding/embedder';
 

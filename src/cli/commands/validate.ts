@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import type { CliCommand } from '../cliCommand';
 import { nodeFileSystem } from '../../core/platform/nodeFileSystem';
 import { formatProblem } from '../../core/skills/packs/document/skillProblems';
+import { SKILL_FILE_FORMATS_SHORT } from '../../core/skills/packs/document/skillFileNames';
 import { validateSkillTargets } from '../../core/skills/packs/skillValidation';
 import { parseSkillArgs } from './skillCliSupport';
 import { escapeForLine } from '../../core/platform/lineText';
@@ -12,7 +13,7 @@ export const validateCommand: CliCommand = {
   usage: [
     'Usage: toolshed validate PATH… [--json]',
     '',
-    'PATH is a pack folder or a skill file (*.skill.md|yaml|yml|json|jsonl, <name>/SKILL.md).',
+    `PATH is a pack folder or a skill file (${SKILL_FILE_FORMATS_SHORT}).`,
     'Prints one line per problem: file:line:col: severity: message [code], then a summary.',
     '--json prints {files, skills, errors, warnings, problems:[{file,line,column,endLine,endColumn,severity,code,message}]}.',
     'Exit code: 0 without errors (warnings allowed), 1 with errors, 2 on usage errors.',

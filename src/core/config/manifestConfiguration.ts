@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { toolshedSettingsSchema } from './settingsSchema';
+import { zodJsonSchema } from '../schema/zodSchemas';
 
 /** Settings UI sections, one per nested object of the schema, in display order. */
 const SECTIONS: Array<{ path: string[]; title: string }> = [
@@ -26,7 +26,7 @@ type JsonSchema = {
  * `toolshed.<section>.<key>` with its type, default, enum, bounds and description.
  */
 export function buildConfigurationContribution(): Array<{ id: string; title: string; properties: Record<string, unknown> }> {
-  const root = z.toJSONSchema(toolshedSettingsSchema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  const root = zodJsonSchema(toolshedSettingsSchema, 'settings') as JsonSchema;
   let order = 1;
   return SECTIONS.map((section) => {
     let node: JsonSchema | undefined = root;

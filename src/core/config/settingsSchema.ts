@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TOOLSHED_DISCOVERY_TOOL_NAMES } from '../platform/toolNames';
 
 /**
  * The one schema for every Toolshed setting. It is the source of:
@@ -22,11 +23,6 @@ export type ScopeMode = z.infer<typeof scopeModeSchema>;
 
 export const taskTypeSchema = z.enum(['browser', 'api', 'code', 'domain', 'unknown']);
 export type TaskType = z.infer<typeof taskTypeSchema>;
-
-/** Toolshed's discovery tools; they stay visible so a model can always discover the rest. */
-export const TOOLSHED_DISCOVERY_TOOL_NAMES = ['tool_search', 'tool_invoke', 'skill_search', 'skill_get', 'skill_list', 'skill'] as const;
-/** Every tool Toolshed contributes (the learning report tools are found with tool_search like any other). */
-export const TOOLSHED_TOOL_NAMES = [...TOOLSHED_DISCOVERY_TOOL_NAMES, 'skill_report_outcome', 'skill_report_failure'] as const;
 
 /** `auto`: defer only when all tool definitions would take too much of the model's context. */
 export const toolSearchModeSchema = z.enum(['auto', 'always', 'off']);

@@ -1,7 +1,12 @@
 import { skillGetInputJsonSchema, skillListInputJsonSchema, skillSearchInputJsonSchema } from '../skills/skillToolSchemas';
 import { SKILL_TOOL_FREE_INPUT_JSON_SCHEMA } from '../skills/singleSkillTool';
 import { toolSearchInputJsonSchema } from '../tools/toolSearchSchema';
-import { skillReportFailureJsonSchema, skillReportOutcomeJsonSchema } from '../learning/feedback/reportToolSchemas';
+import { skillReportFailureInputSchema, skillReportOutcomeInputSchema } from '../learning/feedback/reportToolSchemas';
+import { zodJsonSchema } from '../schema/zodSchemas';
+import {
+  SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME, SKILL_REPORT_FAILURE_TOOL_NAME, SKILL_REPORT_OUTCOME_TOOL_NAME, SKILL_SEARCH_TOOL_NAME, SKILL_TOOL_NAME,
+  TOOL_INVOKE_TOOL_NAME, TOOL_SEARCH_TOOL_NAME,
+} from '../platform/toolNames';
 
 /**
  * Input JSON Schemas of the language-model tools Toolshed contributes, from the same
@@ -20,19 +25,13 @@ export const TOOL_INVOKE_INPUT_JSON_SCHEMA: Record<string, unknown> = {
 
 export function contributedToolInputSchemas(): Record<string, Record<string, unknown>> {
   return {
-    tool_search: stripMeta(toolSearchInputJsonSchema()),
-    tool_invoke: TOOL_INVOKE_INPUT_JSON_SCHEMA,
-    skill_search: stripMeta(skillSearchInputJsonSchema()),
-    skill_get: stripMeta(skillGetInputJsonSchema()),
-    skill_list: stripMeta(skillListInputJsonSchema()),
-    skill: SKILL_TOOL_FREE_INPUT_JSON_SCHEMA,
-    skill_report_outcome: stripMeta(skillReportOutcomeJsonSchema()),
-    skill_report_failure: stripMeta(skillReportFailureJsonSchema()),
+    [TOOL_SEARCH_TOOL_NAME]: toolSearchInputJsonSchema(),
+    [TOOL_INVOKE_TOOL_NAME]: TOOL_INVOKE_INPUT_JSON_SCHEMA,
+    [SKILL_SEARCH_TOOL_NAME]: skillSearchInputJsonSchema(),
+    [SKILL_GET_TOOL_NAME]: skillGetInputJsonSchema(),
+    [SKILL_LIST_TOOL_NAME]: skillListInputJsonSchema(),
+    [SKILL_TOOL_NAME]: SKILL_TOOL_FREE_INPUT_JSON_SCHEMA,
+    [SKILL_REPORT_OUTCOME_TOOL_NAME]: zodJsonSchema(skillReportOutcomeInputSchema, 'toolInput'),
+    [SKILL_REPORT_FAILURE_TOOL_NAME]: zodJsonSchema(skillReportFailureInputSchema, 'toolInput'),
   };
-}
-
-/** `$schema` is noise in a manifest and some model APIs reject it. */
-function stripMeta(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = schema;
-  return rest;
 }

@@ -1,4 +1,5 @@
 import type { EventSink } from '../platform/ports';
+import { TOOL_SEARCH_TOOL_NAME } from '../platform/toolNames';
 import type { CancellationSignal, ChatMessage, ChatModelPort, ChatPart, ToolDefinition } from '../platform/chatTypes';
 import type { PlannerProgress, PlannerSkills, PlannerToolRun, SkillUse, ToolExecutor } from './plannerPorts';
 import { PARTICIPANT_PREAMBLE, joinBlocks } from './promptBlocks';
@@ -90,8 +91,6 @@ export interface PlannerOutcome {
   usedSkills: SkillUse[];
   tokens: TokenReport;
 }
-
-const TOOL_SEARCH = 'tool_search';
 
 export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, options: PlannerOptions): Promise<PlannerOutcome> {
   const { model, tools, skills, progress, signal } = deps;
@@ -247,7 +246,7 @@ async function runOneCall(
   refuseToolRuns: boolean,
 ): Promise<{ text: string; outcome: RoundRecord['toolCalls'][number]['outcome']; found?: string[] }> {
   const { tools, skills, executor, progress, signal } = deps;
-  if (call.name === TOOL_SEARCH && offeredNames.has(TOOL_SEARCH)) {
+  if (call.name === TOOL_SEARCH_TOOL_NAME && offeredNames.has(TOOL_SEARCH_TOOL_NAME)) {
     const query = typeof (call.input as { query?: unknown })?.query === 'string' ? (call.input as { query: string }).query : '';
     progress.progress(`Searching tools for "${query}"`);
     const outcome = await tools.search(call.input);

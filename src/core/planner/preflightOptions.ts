@@ -1,7 +1,7 @@
 import type { SkillsConfig } from '../config/settingsSchema';
 import type { CancellationSignal, ChatModelPort } from '../platform/chatTypes';
 import type { SkillSummarizer } from '../skills/render/modelSummary';
-import type { PlannerSkillsOptions } from './skillsPort';
+import type { PlannerSkillsOptions } from './plannerSkills';
 
 /**
  * Pre-flight options from the skills settings. @toolshed and `toolshed preflight skills` build

@@ -1,3 +1,5 @@
+import { TOOL_SEARCH_TOOL_NAME } from '../platform/toolNames';
+
 /**
  * What tools from skills saved a run, claiming only what the run measured.
  *
@@ -46,5 +48,5 @@ export class SearchSavingsLedger {
 
 /** The text of the `tool_search` exchange counted for a saving: the call as the model writes it, then the result. */
 export function searchExchangeText(query: string, resultText: string): string {
-  return `${JSON.stringify({ name: 'tool_search', input: { query } })}\n${resultText}`;
+  return `${JSON.stringify({ name: TOOL_SEARCH_TOOL_NAME, input: { query } })}\n${resultText}`;
 }

@@ -68,7 +68,7 @@ export interface PackFolderWriter {
   writeFile(file: string, text: string): Promise<void>;
 }
 
-/** Starts a program without a shell (skill scripts); implemented over node:child_process in nodeProcessPort.ts. */
+/** Starts a program without a shell (skill scripts); implemented over node:child_process in nodeProcesses.ts. */
 export interface SpawnRequest {
   command: string;
   args: readonly string[];

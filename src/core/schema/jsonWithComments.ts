@@ -11,46 +11,46 @@ export function parseJsonWithComments(text: string): unknown {
   }
 }
 
-/** Walks the text once, copying strings verbatim and dropping comments outside them. */
+/** Drops comments outside strings (a line comment keeps its line break, a block comment becomes a space). */
 function withoutComments(text: string): string {
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (char === '"') {
-      const end = stringEnd(text, i);
-      out += text.slice(i, end);
-      i = end - 1;
-    } else if (char === '/' && text[i + 1] === '/') {
-      while (i < text.length && text[i] !== '\n') i++;
-      out += '\n';
-    } else if (char === '/' && text[i + 1] === '*') {
-      const close = text.indexOf('*/', i + 2);
-      i = close < 0 ? text.length : close + 1;
-      out += ' ';
-    } else {
-      out += char;
+  return mapOutsideStrings(text, (i) => {
+    if (text[i] === '/' && text[i + 1] === '/') {
+      const lineEnd = text.indexOf('\n', i);
+      return { out: '\n', next: lineEnd < 0 ? text.length : lineEnd + 1 };
     }
-  }
-  return out;
+    if (text[i] === '/' && text[i + 1] === '*') {
+      const close = text.indexOf('*/', i + 2);
+      return { out: ' ', next: close < 0 ? text.length : close + 2 };
+    }
+    return { out: text[i]!, next: i + 1 };
+  });
 }
 
 /** A comma followed only by white space and a closing bracket is dropped (strings kept as they are). */
 function withoutTrailingCommas(text: string): string {
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (char === '"') {
-      const end = stringEnd(text, i);
-      out += text.slice(i, end);
-      i = end - 1;
-      continue;
-    }
-    if (char === ',') {
+  return mapOutsideStrings(text, (i) => {
+    if (text[i] === ',') {
       let next = i + 1;
       while (next < text.length && /\s/.test(text[next]!)) next++;
-      if (text[next] === '}' || text[next] === ']') continue;
+      if (text[next] === '}' || text[next] === ']') return { out: '', next: i + 1 };
     }
-    out += char;
+    return { out: text[i]!, next: i + 1 };
+  });
+}
+
+/** Walks the text once, copying strings verbatim; `step` says what a character outside them becomes and where to go on. */
+function mapOutsideStrings(text: string, step: (i: number) => { out: string; next: number }): string {
+  let out = '';
+  for (let i = 0; i < text.length;) {
+    if (text[i] === '"') {
+      const end = stringEnd(text, i);
+      out += text.slice(i, end);
+      i = end;
+      continue;
+    }
+    const taken = step(i);
+    out += taken.out;
+    i = taken.next;
   }
   return out;
 }

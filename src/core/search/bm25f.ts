@@ -234,15 +234,8 @@ export class FieldStats<F extends string, K extends string | number = string> {
   ): number[] {
     const n = this.fields.length;
     const stride = this.stride;
-    const weight = new Float64Array(n);
-    const b = new Float64Array(n);
-    const bOverAvg = new Float64Array(n);
-    for (let f = 0; f < n; f++) {
-      const field = this.fields[f];
-      weight[f] = fieldWeights[field];
-      b[f] = fieldB[field];
-      bOverAvg[f] = b[f] / (this.averageLengthAt(f) || 1);
-    }
+    const { weight, b, average } = this.fieldParameters(fieldWeights, fieldB);
+    const bOverAvg = b.map((value, f) => value / average[f]);
     const { ids, factors } = this.resolve(query, idf);
     const m = ids.length;
     // Query term id → query position (stamped, so nothing is cleared between queries).
@@ -303,15 +296,7 @@ export class FieldStats<F extends string, K extends string | number = string> {
   ): (key: K) => number {
     const n = this.fields.length;
     const stride = this.stride;
-    const weight = new Float64Array(n);
-    const b = new Float64Array(n);
-    const average = new Float64Array(n);
-    for (let f = 0; f < n; f++) {
-      const field = this.fields[f];
-      weight[f] = fieldWeights[field];
-      b[f] = fieldB[field];
-      average[f] = this.averageLengthAt(f) || 1;
-    }
+    const { weight, b, average } = this.fieldParameters(fieldWeights, fieldB);
     const { ids, factors } = this.resolve(query, idf);
     const m = ids.length;
     const scale = new Float64Array(n);
@@ -350,6 +335,21 @@ export class FieldStats<F extends string, K extends string | number = string> {
     k1: number = this.k1,
   ): number {
     return this.scorer(query, fieldWeights, fieldB, idf, k1)(key);
+  }
+
+  /** Per field, in field order: its weight, its length normalisation `b`, its average length (1 when empty). */
+  private fieldParameters(fieldWeights: Readonly<Record<F, number>>, fieldB: Readonly<Record<F, number>>): { weight: Float64Array; b: Float64Array; average: Float64Array } {
+    const n = this.fields.length;
+    const weight = new Float64Array(n);
+    const b = new Float64Array(n);
+    const average = new Float64Array(n);
+    for (let f = 0; f < n; f++) {
+      const field = this.fields[f];
+      weight[f] = fieldWeights[field];
+      b[f] = fieldB[field];
+      average[f] = this.averageLengthAt(f) || 1;
+    }
+    return { weight, b, average };
   }
 
   private averageLengthAt(f: number): number {

@@ -11,8 +11,6 @@ import { closeTag, openTag } from '../privacy/promptBlocks';
  * the planner's business, so every string here has already been redacted and tool-gated.
  */
 
-export const SKILL_TOOL_NAME = 'skill';
-
 /** Budget of the content one `skill` call returns (the same order as pinned skills). */
 export const SKILL_TOOL_CONTENT_MAX_TOKENS = 3000;
 

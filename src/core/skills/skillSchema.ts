@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { scopeModeSchema, taskTypeSchema } from '../config/settingsSchema';
+import { zodJsonSchema } from '../schema/zodSchemas';
 
 /**
  * The one schema of a skill. From it come:
@@ -138,7 +139,7 @@ export type SkillRecord = z.infer<typeof skillRecordSchema>;
 
 /** JSON Schema for `*.skill.yaml|yml|json` editors (draft 2020-12). Pure; no I/O. */
 export function skillFileJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(skillFileSchema, { unrepresentable: 'any' }) as Record<string, unknown>;
+  const schema = zodJsonSchema(skillFileSchema, 'editor');
   return {
     ...schema,
     $id: 'https://toolshed.dev/schemas/skill.schema.json',
@@ -150,5 +151,5 @@ export function skillFileJsonSchema(): Record<string, unknown> {
 
 /** JSON Schema of SKILL.md frontmatter (for completions in the editor). */
 export function agentSkillFrontmatterJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(agentSkillFrontmatterSchema, { unrepresentable: 'any' }) as Record<string, unknown>;
+  return zodJsonSchema(agentSkillFrontmatterSchema, 'editor');
 }

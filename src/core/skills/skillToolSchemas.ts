@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { taskTypeSchema } from '../config/settingsSchema';
 import { renderPromptBlock } from '../privacy/promptBlocks';
+import { zodJsonSchema } from '../schema/zodSchemas';
 
 /**
  * Contracts of the skill discovery tools (docs/contracts.md#tool_search-input-and-output). Field
@@ -8,10 +9,6 @@ import { renderPromptBlock } from '../privacy/promptBlocks';
  * `*JsonSchema()` functions, becomes a LanguageModelTool `inputSchema` in VS Code. Output fields
  * marked "extra" are additions to the shape every search tool shares.
  */
-
-export const SKILL_SEARCH_TOOL_NAME = 'skill_search';
-export const SKILL_GET_TOOL_NAME = 'skill_get';
-export const SKILL_LIST_TOOL_NAME = 'skill_list';
 
 export const skillSearchTypeSchema = z.enum(['fts', 'regex', 'exact']);
 export type SkillSearchType = z.infer<typeof skillSearchTypeSchema>;
@@ -92,22 +89,16 @@ export const skillListOutputSchema = z.object({
 });
 export type SkillListOutput = z.infer<typeof skillListOutputSchema>;
 
-function inputJsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io: 'input', target: 'draft-7' }) as Record<string, unknown>;
-  delete json.$schema;
-  return json;
-}
-
 export function skillSearchInputJsonSchema(): Record<string, unknown> {
-  return inputJsonSchema(skillSearchInputSchema);
+  return zodJsonSchema(skillSearchInputSchema, 'toolInput');
 }
 
 export function skillGetInputJsonSchema(): Record<string, unknown> {
-  return inputJsonSchema(skillGetInputSchema);
+  return zodJsonSchema(skillGetInputSchema, 'toolInput');
 }
 
 export function skillListInputJsonSchema(): Record<string, unknown> {
-  return inputJsonSchema(skillListInputSchema);
+  return zodJsonSchema(skillListInputSchema, 'toolInput');
 }
 
 export const SKILL_DISCOVERY_PROMPT = renderPromptBlock('skill_discovery', [

@@ -1,5 +1,5 @@
-import { TOOLSHED_TOOL_NAMES } from '../config/settingsSchema';
 import { toolNameOfAllowed } from './packs/document/allowedToolsList';
+import { TOOLSHED_TOOL_NAMES } from '../platform/toolNames';
 import type { SkillRecord } from './skillSchema';
 import type { ToolReferenceGate } from './render/toolReferenceGate';
 

@@ -2,7 +2,7 @@ import type { DirectSelection } from './modes/directSelect';
 import { selectOutcome } from './modes/directSelect';
 import { executeSearch } from './index/toolSearchEngine';
 import type { SearchOutcome } from './index/toolSearchEngine';
-import { liftHits, PRIOR_CANDIDATE_POOL, priorsForTerms } from './learning/searchPrior';
+import { liftHits, PRIOR_CANDIDATE_POOL, priorsForTerms } from './pickPrior/searchPrior';
 import { summarizeParameters } from './toolRecord';
 import type { CompiledToolConfig, ToolRecord } from './toolRecord';
 import type { ToolSearchInput, ToolSearchOutput } from './toolSearchSchema';
@@ -12,7 +12,7 @@ import type { FtsEngine } from '../sql/sqlEngine';
 import type { ToolIndex } from './index/toolIndex';
 import type { SemanticStage } from '../search/embedding/semanticStage';
 import type { RankerOptions } from './index/toolRanker';
-import type { ToolPickLog } from './learning/toolPickLog';
+import type { ToolPickLog } from './pickPrior/toolPickLog';
 import type { ToolCatalog } from './toolCatalog';
 
 /**

@@ -1,4 +1,5 @@
 import type { Clock, TokenCounter, ToolshedEvent } from '../platform/ports';
+import { TOOLSHED_TOOL_NAMES } from '../platform/toolNames';
 import type { FtsEngine } from '../sql/sqlEngine';
 import { type ActivationSet } from './toolActivation';
 import type { ActivationRecord, ActivationScope, ActivationSource } from './toolActivation';
@@ -18,15 +19,14 @@ import { NO_SUCH_TOOL_MESSAGE, TOOL_DISCOVERY_BLOCK, redactToolNames, truncate }
 import { redact } from '../privacy/redaction';
 import { tokenReport } from './tokenEconomy';
 import type { TokenReport, ToolDefinition } from './tokenEconomy';
-import { TOOLSHED_TOOL_NAMES } from '../config/settingsSchema';
 import type { DeferralDecision } from './modes/deferralDecision';
 import { capRequestTools, sendCandidates, SendTier } from './modes/requestToolSet';
 import type { RequestToolSet } from './modes/requestToolSet';
 import { renderDeferredNamesBlock } from './modes/deferredNamesBlock';
 import { parseDirectSelect, SELECT_PREFIX, selectionForLog, selectOutcome } from './modes/directSelect';
 import type { SemanticStage } from '../search/embedding/semanticStage';
-import type { ToolPickLog } from './learning/toolPickLog';
-import { logTermsOf, recordShown } from './learning/searchPrior';
+import type { ToolPickLog } from './pickPrior/toolPickLog';
+import { logTermsOf, recordShown } from './pickPrior/searchPrior';
 
 /**
  * One chat request's view of the tools (docs/contracts.md#activation-scopes): the visible catalog it sends and may

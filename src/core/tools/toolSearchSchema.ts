@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { loadingModeSchema } from '../config/settingsSchema';
+import { describeZodIssues, zodJsonSchema } from '../schema/zodSchemas';
 
 /**
  * The `tool_search` contract (docs/contracts.md#tool_search-input-and-output). Input and output
  * field names are snake_case because models read them. The same zod schema validates calls and, through
  * `toolSearchInputJsonSchema()`, becomes the LanguageModelTool `inputSchema` in VS Code.
  */
-
-export const TOOL_SEARCH_TOOL_NAME = 'tool_search';
 
 export const searchTypeSchema = z.enum(['fts', 'regex', 'exact']);
 export type SearchType = z.infer<typeof searchTypeSchema>;
@@ -48,13 +47,10 @@ export type ToolSearchOutput = z.infer<typeof toolSearchOutputSchema>;
 
 /** JSON Schema of the input, for `languageModelTools[].inputSchema` and `vscode.lm.registerTool`. */
 export function toolSearchInputJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(toolSearchInputSchema, { io: 'input', target: 'draft-7' }) as Record<string, unknown>;
-  delete schema.$schema;
-  return schema;
+  return zodJsonSchema(toolSearchInputSchema, 'toolInput');
 }
 
 /** Turns zod issues into one sentence a model can act on. */
 export function describeInputProblem(error: z.ZodError): string {
-  const parts = error.issues.slice(0, 3).map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`);
-  return `Invalid tool_search input (${parts.join('; ')}). Expected {"query": string, "search_type"?: "fts"|"regex"|"exact", "limit"?: 1-20, "include_always_loaded"?: boolean}.`;
+  return `Invalid tool_search input (${describeZodIssues(error, 'input', 3)}). Expected {"query": string, "search_type"?: "fts"|"regex"|"exact", "limit"?: 1-20, "include_always_loaded"?: boolean}.`;
 }

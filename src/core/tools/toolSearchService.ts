@@ -45,7 +45,7 @@ import { CompiledToolConfig } from './toolRecord';
 import type { ToolInput, ToolRecord } from './toolRecord';
 import { ToolRun } from './toolRun';
 import { ToolStates } from './modes/toolStates';
-import { ToolPickLog } from './learning/toolPickLog';
+import { ToolPickLog } from './pickPrior/toolPickLog';
 import type { RunHost } from './toolRun';
 
 const PICK_LOG_SAVE_DELAY_MS = 30_000;

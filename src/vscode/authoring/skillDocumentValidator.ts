@@ -1,6 +1,6 @@
 import type { SkillProblem, Span } from '../../core/skills/packs/document/skillProblems';
 
-/** Port: validates one skill document's text (the glue calls the core parser, large texts on the parser thread). */
+/** Port: validates one skill document's text (`offThreadValidator.ts` calls the core parser, large texts on the parser thread). */
 export interface ValidatedDocument {
   readonly problems: readonly SkillProblem[];
   /** Skills with a name written in the file (generated names are never duplicates of interest). */

@@ -1,4 +1,4 @@
-import { detectSkillFormat } from '../../core/skills/packs/document/skillDocumentParser';
+import { detectSkillFormat, SKILL_FILE_GLOBS } from '../../core/skills/packs/document/skillFileNames';
 import type { DocumentFormat } from '../../core/skills/packs/document/parsedSkill';
 
 /** Which skill-file format a path is, from its name alone: the loader's own detection. */
@@ -10,7 +10,7 @@ export function isSkillFile(fileName: string): boolean {
 }
 
 /** One brace glob of all of them. */
-export const SKILL_FILE_GLOB = '**/{*.skill.md,SKILL.md,*.skill.yaml,*.skill.yml,*.skill.json,*.skill.jsonl}';
+export const SKILL_FILE_GLOB = `**/{${SKILL_FILE_GLOBS.map((glob) => glob.replace(/^\*\*\//, '')).join(',')}}`;
 
 /** Folder name of a path (the name a SKILL.md's `name` must equal). */
 export function parentFolderName(fileName: string): string {

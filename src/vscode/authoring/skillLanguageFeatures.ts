@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { SkillProblem } from '../../core/skills/packs/document/skillProblems';
+import { SKILL_FILE_GLOBS } from '../../core/skills/packs/document/skillFileNames';
 import { completionsAt, keyAt } from './completionModel';
 import { fieldDoc, fieldHoverMarkdown } from './fieldDocs';
 import { quickFixesFor } from './quickFixes';
@@ -7,10 +8,7 @@ import { DIAGNOSTIC_SOURCE, toRange } from './skillDiagnostics';
 import { skillFileKind } from './skillFileKinds';
 
 /** Every skill file, whatever language VS Code gives it (and in any scheme, e.g. untitled). */
-export const SKILL_DOCUMENT_SELECTOR: vscode.DocumentSelector = [
-  { pattern: '**/*.skill.{md,yaml,yml,json,jsonl}' },
-  { pattern: '**/SKILL.md' },
-];
+export const SKILL_DOCUMENT_SELECTOR: vscode.DocumentSelector = SKILL_FILE_GLOBS.map((pattern) => ({ pattern }));
 
 export class SkillCompletionProvider implements vscode.CompletionItemProvider {
   provideCompletionItems(document: vscode.TextDocument, position: vscode.Position): vscode.CompletionItem[] {

@@ -1,4 +1,5 @@
 import { AGENT_SKILL_NAME_PATTERN, SKILL_NAME_PATTERN } from '../../core/skills/skillSchema';
+import { skillFilePath } from '../../core/skills/packs/document/skillFileNames';
 
 /** Templates for "Toolshed: New Skill…" (pure). Each one parses as a valid skill (unit-tested). */
 
@@ -31,16 +32,7 @@ export function validateNewSkillName(name: string, format: NewSkillFormat): stri
 
 /** Path of the new file relative to the chosen folder. */
 export function newSkillRelativePath(name: string, format: NewSkillFormat): string {
-  switch (format) {
-    case 'skill-md':
-      return `${name}/SKILL.md`;
-    case 'md':
-      return `${name}.skill.md`;
-    case 'yaml':
-      return `${name}.skill.yaml`;
-    case 'json':
-      return `${name}.skill.json`;
-  }
+  return skillFilePath(name, format);
 }
 
 function titleOf(name: string): string {

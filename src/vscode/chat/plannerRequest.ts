@@ -1,14 +1,12 @@
 import * as vscode from 'vscode';
+import { SKILL_DISCOVERY_TOOL_NAMES, SKILL_TOOL_NAME, TOOL_INVOKE_TOOL_NAME } from '../../core/platform/toolNames';
 import { runPlanner } from '../../core/planner/plannerLoop';
-import { plannerSkillsFrom } from '../../core/planner/skillsPort';
+import { plannerSkillsFrom } from '../../core/planner/plannerSkills';
 import { preflightOptionsFrom } from '../../core/planner/preflightOptions';
 import { modelSkillSummarizer } from '../../core/planner/skillSummarizer';
-import { createSingleSkillTool, skillToolsHiddenFromLoop, withSingleSkillTool } from '../../core/planner/singleSkillPort';
-import { plannerToolRunFrom } from '../../core/planner/toolRunPort';
+import { createSingleSkillTool, skillToolsHiddenFromLoop, withSingleSkillTool } from '../../core/planner/plannerSingleSkill';
+import { plannerToolRunFrom } from '../../core/planner/plannerToolRun';
 import { responseFooter } from '../../core/planner/responseFooter';
-import { SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME, SKILL_SEARCH_TOOL_NAME } from '../../core/skills/skillToolSchemas';
-import { SKILL_TOOL_NAME } from '../../core/skills/singleSkillTool';
-import { TOOL_INVOKE_TOOL_NAME } from '../lmTools/toolInvokeTool';
 import { describeDeferral } from '../../core/tools/modes/deferralDecision';
 import type { ToolshedServices } from '../services';
 import type { ToolshedSettings } from '../../core/config/settingsSchema';
@@ -22,7 +20,6 @@ import { historyMessages } from './sessionMetadata';
 import { startLearningTurn } from './learningTurn';
 import { offerAnswerRating } from './learningChat';
 
-const SKILL_TOOL_NAMES = [SKILL_SEARCH_TOOL_NAME, SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME];
 
 /**
  * Toolshed's own tools the @toolshed loop never offers: tool_invoke exists for agent mode (here
@@ -32,7 +29,7 @@ const SKILL_TOOL_NAMES = [SKILL_SEARCH_TOOL_NAME, SKILL_GET_TOOL_NAME, SKILL_LIS
  */
 export function hiddenFromLoop(settings: ToolshedSettings): string[] {
   // The tool style decides between skill_search/skill_get/skill_list and the single `skill` tool.
-  const skillTools = settings.skills.enabled ? skillToolsHiddenFromLoop(settings.skills.toolStyle) : [...SKILL_TOOL_NAMES, SKILL_TOOL_NAME];
+  const skillTools = settings.skills.enabled ? skillToolsHiddenFromLoop(settings.skills.toolStyle) : [...SKILL_DISCOVERY_TOOL_NAMES, SKILL_TOOL_NAME];
   return [TOOL_INVOKE_TOOL_NAME, ...skillTools];
 }
 
@@ -96,7 +93,7 @@ export async function handlePlannerRequest(
         }))
       : undefined;
     const toolStyle = settings.skills.toolStyle;
-    // toolStyle single|both: the `skill` tool with this run's listing (see singleSkillPort.ts).
+    // toolStyle single|both: the `skill` tool with this run's listing (see plannerSingleSkill.ts).
     const { tools, skills } = discoverySkills && toolStyle !== 'discovery'
       ? withSingleSkillTool(plannerToolRunFrom(run), discoverySkills, createSingleSkillTool(services.skills, skillContext, {
           maxEntries: settings.skills.singleToolMaxEntries,

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
+import { SKILL_SEARCH_TOOL_NAME } from '../../core/platform/toolNames';
 import type { ToolshedServices } from '../services';
-import { describeToolInputError } from '../../core/planner/skillsPort';
+import { describeToolInputError } from '../../core/schema/zodSchemas';
 import { hiddenSkillReason, MANAGE_TRUST_COMMAND, restrictedModeLine } from '../../core/trust/restrictedMode';
 import { unusedWorkspaceSkills } from '../unusedWorkspaceSkills';
 import type { TurnSession } from './turnSession';
@@ -164,7 +165,7 @@ export async function searchCommand(prompt: string, stream: vscode.ChatResponseS
   try {
     skills = await services.skills.search({ query, limit: 8 }, services.skillContext(undefined, session.pinnedSkills));
   } catch (error) {
-    skillError = describeToolInputError('skill_search', error);
+    skillError = describeToolInputError(SKILL_SEARCH_TOOL_NAME, error);
   }
   stream.markdown(`**Tools** for "${query}":\n`);
   if (!toolResult.ok) stream.markdown(`${toolResult.error}\n`);

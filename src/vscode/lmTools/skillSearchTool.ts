@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import { SKILL_SEARCH_TOOL_NAME } from '../../core/skills/skillToolSchemas';
+import { SKILL_SEARCH_TOOL_NAME } from '../../core/platform/toolNames';
 import type { ToolshedServices } from '../services';
 import { registerSkillTool } from './skillToolRegistration';
 

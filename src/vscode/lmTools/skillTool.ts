@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { answerSkillCall } from '../../core/planner/singleSkillPort';
-import { SKILL_TOOL_NAME } from '../../core/skills/singleSkillTool';
+import { SKILL_TOOL_NAME } from '../../core/platform/toolNames';
+import { answerSkillCall } from '../../core/planner/plannerSingleSkill';
 import type { ToolshedServices } from '../services';
 import { agentModeSkillContext } from './skillToolRegistration';
 import { textResult } from './toolResults';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { describeToolInputError } from '../../core/planner/skillsPort';
+import { describeToolInputError } from '../../core/schema/zodSchemas';
 import type { SkillRequestContext } from '../../core/skills/skillService';
 import type { ToolshedServices } from '../services';
 import { jsonResult, textResult } from './toolResults';

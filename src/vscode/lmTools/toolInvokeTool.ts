@@ -1,12 +1,10 @@
 import * as vscode from 'vscode';
-import { TOOLSHED_TOOL_NAMES } from '../../core/config/settingsSchema';
+import { TOOLSHED_TOOL_NAMES, TOOL_INVOKE_TOOL_NAME } from '../../core/platform/toolNames';
 import { NO_SUCH_TOOL_MESSAGE } from '../../core/tools/toolText';
 import { AGENT_MODE_SESSION, type ToolshedServices } from '../services';
 import { prepareScriptConfirmation } from './scriptConfirmation';
 import { textResult } from './toolResults';
 import { toolRunRefusal } from '../../core/trust/restrictedMode';
-
-export const TOOL_INVOKE_TOOL_NAME = 'tool_invoke';
 
 interface ToolInvokeInput {
   name?: unknown;
@@ -50,7 +48,7 @@ export function registerToolInvokeTool(services: ToolshedServices): vscode.Dispo
       }
       try {
         const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: options.toolInvocationToken }, token);
-        services.activity.recordInvocation({ toolName: name, sessionId: AGENT_MODE_SESSION, sessionLabel: services.activity.sessionLabel(AGENT_MODE_SESSION), reason: 'tool_invoke', at: Date.now() });
+        services.activity.recordInvocation({ toolName: name, sessionId: AGENT_MODE_SESSION, sessionLabel: services.activity.sessionLabel(AGENT_MODE_SESSION), reason: TOOL_INVOKE_TOOL_NAME, at: Date.now() });
         recordPick(services, name, true);
         return result;
       } catch (error) {

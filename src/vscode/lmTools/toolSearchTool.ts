@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { TOOL_SEARCH_TOOL_NAME, type ToolSearchInputRaw } from '../../core/tools/toolSearchSchema';
+import { TOOL_SEARCH_TOOL_NAME } from '../../core/platform/toolNames';
+import { type ToolSearchInputRaw } from '../../core/tools/toolSearchSchema';
 import { AGENT_MODE_SESSION, type ToolshedServices } from '../services';
 import { jsonResult, textResult } from './toolResults';
 

@@ -1,6 +1,6 @@
 /**
- * Ports behind the palette QuickPicks ("Search Skills…", "Search Tools…"). The glue over the
- * core search services implements them; tests use in-memory ones.
+ * Ports behind the palette QuickPicks ("Search Skills…", "Search Tools…").
+ * `serviceSearchProviders.ts` implements them over the core search services; tests use in-memory ones.
  */
 import type { ToolDetailsProvider } from '../views/toolDetails';
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { EventSink, Logger } from '../../core/platform/ports';
-import { isExecutableFile, nodeProcessPort } from '../../core/platform/nodeProcessPort';
+import { isExecutableFile, nodeProcesses } from '../../core/platform/nodeProcesses';
 import { nodeFileSystem } from '../../core/platform/nodeFileSystem';
 import { runProcess } from '../../core/skills/scripts/processRunner';
 import { linkedScriptPath } from '../../core/skills/scripts/scriptDiscovery';
@@ -73,7 +73,7 @@ export class SkillScriptRunner {
     // Trust can be revoked only by a reload, but check again right before starting.
     if (!vscode.workspace.isTrusted) return { text: untrustedMessage(name), isError: true };
     const timeoutMs = this.settings.current.skills.scriptTimeoutMs;
-    const outcome = await runProcess(nodeProcessPort, { command: plan.program, args: plan.args, cwd: plan.cwd, env: plan.env }, { timeoutMs }, {
+    const outcome = await runProcess(nodeProcesses, { command: plan.program, args: plan.args, cwd: plan.cwd, env: plan.env }, { timeoutMs }, {
       get isCancelled() {
         return token.isCancellationRequested;
       },

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/platform/ports';
 import { nodeFileSystem } from '../../core/platform/nodeFileSystem';
-import { isExecutableFile } from '../../core/platform/nodeProcessPort';
+import { isExecutableFile } from '../../core/platform/nodeProcesses';
 import { discoverScriptTools } from '../../core/skills/scripts/scriptDiscovery';
 import type { ScriptProblem, SkillScriptSource, SkillScriptTool } from '../../core/skills/scripts/scriptDiscovery';
 import type { SkillService } from '../../core/skills/skillService';

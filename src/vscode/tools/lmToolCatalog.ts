@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { TOOLSHED_TOOL_NAMES } from '../../core/config/settingsSchema';
+import { TOOLSHED_TOOL_NAMES } from '../../core/platform/toolNames';
 import { HOST_LIST_MAX_STALE_MS, HostToolCatalog, pollHostToolList } from '../../core/tools/hostToolCatalog';
 import type { NameFinder } from '../../core/search/nameFinder';
 import type { ToolInput } from '../../core/tools/toolRecord';

@@ -1,12 +1,11 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/platform/ports';
 import { nodeFileSystem } from '../../core/platform/nodeFileSystem';
-import { loadToolExampleFiles } from '../../core/tools/examples/toolExamples';
+import { loadToolExampleFiles, TOOL_EXAMPLES_FILE_GLOB } from '../../core/tools/examples/toolExamples';
 import type { ToolExamplesParse } from '../../core/tools/examples/toolExamples';
 import type { ToolSearchService } from '../../core/tools/toolSearchService';
 import { Disposable } from '../lifecycle';
 
-const PATTERN = '**/*.tools.yaml';
 const MAX_FILES = 200;
 
 /**
@@ -30,7 +29,7 @@ export class ToolExampleFiles extends Disposable {
     private readonly parse?: ToolExamplesParse,
   ) {
     super();
-    const watcher = this._register(vscode.workspace.createFileSystemWatcher(PATTERN));
+    const watcher = this._register(vscode.workspace.createFileSystemWatcher(TOOL_EXAMPLES_FILE_GLOB));
     for (const event of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete]) {
       this._register(event(() => this.schedule()));
     }
@@ -52,7 +51,7 @@ export class ToolExampleFiles extends Disposable {
       this.tools.setExampleFiles({});
       return 0;
     }
-    const files = await vscode.workspace.findFiles(PATTERN, '**/node_modules/**', MAX_FILES);
+    const files = await vscode.workspace.findFiles(TOOL_EXAMPLES_FILE_GLOB, '**/node_modules/**', MAX_FILES);
     const { examples, problems } = await loadToolExampleFiles(nodeFileSystem, files.map((uri) => uri.fsPath), this.parse);
     for (const problem of problems) this.logger.warn(`Tool examples: ${problem}`);
     this.tools.setExampleFiles(examples);

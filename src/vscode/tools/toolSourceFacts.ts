@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { TOOLSHED_TOOL_NAMES } from '../../core/config/settingsSchema';
+import { TOOLSHED_TOOL_NAMES } from '../../core/platform/toolNames';
 import { parseJsonWithComments } from '../../core/schema/jsonWithComments';
 import { mcpServersOf, type McpServerConfig, type SourceFacts } from '../../core/tools/modes/toolSources';
 

@@ -3,8 +3,8 @@ import type { SkillScope } from '../../core/skills/store/skillScope';
 
 /**
  * The port the Skill Directory view, the palette and the authoring commands read skills
- * through. Deliberately small and view-shaped: the glue over the core skill service
- * (`skillServiceGlue.ts`) implements it; tests implement it in memory.
+ * through. Deliberately small and view-shaped: the source over the core skill service
+ * (`skillServiceDirectorySource.ts`) implements it; tests implement it in memory.
  */
 
 /** One skill as the sidebar shows it. */

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { contributedToolInputSchemas } from '../../../src/core/lmTools/contributedToolSchemas';
+import { TOOLSHED_TOOL_NAMES } from '../../../src/core/platform/toolNames';
 
 const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
 
@@ -12,6 +13,10 @@ describe('contributed language-model tools', () => {
       assert.deepEqual(tool.inputSchema, schemas[tool.name], tool.name);
     }
     assert.deepEqual(pkg.contributes.languageModelTools.map((t: { name: string }) => t.name).sort(), Object.keys(schemas).sort());
+  });
+
+  it('the tools Toolshed treats as its own (never deferred, never counted as a host tool) are exactly the ones it contributes', () => {
+    assert.deepEqual([...TOOLSHED_TOOL_NAMES].sort(), pkg.contributes.languageModelTools.map((t: { name: string }) => t.name).sort());
   });
 
   it('each tool has what agent mode and the # picker need', () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { ChatModelPort } from '../../../src/core/platform/chatTypes';
-import { plannerSkillsFrom } from '../../../src/core/planner/skillsPort';
+import { plannerSkillsFrom } from '../../../src/core/planner/plannerSkills';
 import { ctx, makeService, pack, tempDir, writeTree } from '../skills/helpers';
 
 /** A model that answers the selection prompt with `answer(candidateNames)`. */

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { ChatModelPort } from '../../../src/core/platform/chatTypes';
-import { plannerSkillsFrom } from '../../../src/core/planner/skillsPort';
+import { plannerSkillsFrom } from '../../../src/core/planner/plannerSkills';
 import type { SkillsConfig } from '../../../src/core/config/settingsSchema';
 import { ctx, makeService, pack, tempDir, writeTree } from '../skills/helpers';
 

@@ -4,7 +4,7 @@ import type { ChatMessage, ChatModelPort, ToolDefinition } from '../../../src/co
 import { runPlanner } from '../../../src/core/planner/plannerLoop';
 import type { PlannerToolRun } from '../../../src/core/planner/plannerPorts';
 import { modelSkillSummarizer } from '../../../src/core/planner/skillSummarizer';
-import { plannerSkillsFrom } from '../../../src/core/planner/skillsPort';
+import { plannerSkillsFrom } from '../../../src/core/planner/plannerSkills';
 import type { SkillRequestContext } from '../../../src/core/skills/skillService';
 import { makeService, pack, stepSkill, tempDir, writeTree } from '../skills/helpers';
 

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { runPlanner } from '../../../src/core/planner/plannerLoop';
-import { plannerToolRunFrom } from '../../../src/core/planner/toolRunPort';
+import { plannerToolRunFrom } from '../../../src/core/planner/plannerToolRun';
 import type { ChatModelPort, ChatPart } from '../../../src/core/platform/chatTypes';
 import { absoluteRelevance, requestTermWeights } from '../../../src/core/tools/index/absoluteRelevance';
 import type { ToolInput } from '../../../src/core/tools/toolRecord';

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { skillFileJsonSchema } from '../../../src/core/skills/skillSchema';
+import { workspaceActivationEvents } from '../../../src/core/lmTools/activationEvents';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -22,6 +23,14 @@ describe('manifest: sidebar, menus, walkthrough, schemas', () => {
     const sources = ['src/vscode/views/skillDirectoryView.ts', 'src/vscode/views/activatedToolsView.ts'].map((f) => readFileSync(path.join(ROOT, f), 'utf8')).join('\n');
     for (const id of ids) assert.ok(sources.includes(`'${id}'`), `${id} is created in code`);
     for (const welcome of pkg.contributes.viewsWelcome) assert.ok(ids.includes(welcome.view), welcome.view);
+  });
+
+  it('Toolshed starts in a workspace with any skill-file format or a tool-examples file (run scripts/sync-manifest.ts when this fails)', () => {
+    assert.deepEqual(pkg.activationEvents, workspaceActivationEvents());
+    for (const file of ['a/b.skill.md', 'b.skill.yaml', 'c.skill.yml', 'd.skill.json', 'e.skill.jsonl', 'f/SKILL.md', 'g.tools.yaml']) {
+      const suffix = file.includes('/SKILL.md') ? '/SKILL.md' : file.slice(file.indexOf('.'));
+      assert.ok(pkg.activationEvents.some((event: string) => event.endsWith(suffix)), `${file} activates Toolshed`);
+    }
   });
 
   it('walkthrough steps have their markdown', () => {

@@ -2,9 +2,6 @@ import { z } from 'zod';
 
 /** Input contracts of the two learning LM tools (snake_case: models read them). */
 
-export const SKILL_REPORT_OUTCOME_TOOL_NAME = 'skill_report_outcome';
-export const SKILL_REPORT_FAILURE_TOOL_NAME = 'skill_report_failure';
-
 export const skillReportOutcomeInputSchema = z.object({
   names: z.array(z.string().trim().min(1).max(128)).min(1).max(20).describe('Names of the skills you followed (from skill_get or the injected skills).'),
   outcome: z.enum(['helpful', 'harmful']).describe('helpful: following them led to a good result. harmful: they were wrong, outdated or misleading.'),
@@ -16,11 +13,3 @@ export const skillReportFailureInputSchema = z.object({
   error: z.string().trim().min(1).max(2000).describe('The error it returned (secrets and personal data are removed before anything is kept).'),
   note: z.string().max(500).optional().describe('Optional: what to do instead next time.'),
 }).strict();
-
-export function skillReportOutcomeJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(skillReportOutcomeInputSchema) as Record<string, unknown>;
-}
-
-export function skillReportFailureJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(skillReportFailureInputSchema) as Record<string, unknown>;
-}

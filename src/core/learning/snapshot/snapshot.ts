@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { skillRecordSchema } from '../../skills/skillSchema';
 import type { SkillRecord } from '../../skills/skillSchema';
+import { describeZodIssues } from '../../schema/zodSchemas';
 import type { FeedbackCounters, Proposal } from '../learningStore';
 
 /**
@@ -106,15 +107,14 @@ export function parseSnapshot(bytes: Uint8Array): Snapshot {
     throw new SnapshotError(`The snapshot has format version ${rawHeader.version} (written by Toolshed ${String(rawHeader.toolshed_version)}); this Toolshed reads up to version ${SNAPSHOT_VERSION}. Update Toolshed to import it.`);
   }
   const header = headerSchema.safeParse(rawHeader);
-  if (!header.success) throw new SnapshotError(`The snapshot header is damaged (${header.error.issues[0]?.path.join('.') || 'header'}: ${header.error.issues[0]?.message}). Export it again.`);
+  if (!header.success) throw new SnapshotError(`The snapshot header is damaged (${describeZodIssues(header.error, 'header', 1)}). Export it again.`);
   const learned: LearnedLine[] = [];
   const proposals: Proposal[] = [];
   for (let i = 1; i < lines.length; i++) {
     if (!lines[i]!.trim()) continue;
     const parsed = lineSchema.safeParse(parseLine(i));
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new SnapshotError(`Line ${i + 1} of the snapshot is not a learned skill or proposal (${issue?.path.join('.') || 'line'}: ${issue?.message}). Export it again.`);
+      throw new SnapshotError(`Line ${i + 1} of the snapshot is not a learned skill or proposal (${describeZodIssues(parsed.error, 'line', 1)}). Export it again.`);
     }
     if (parsed.data.kind === 'learned') learned.push({ record: parsed.data.record as SkillRecord, counters: parsed.data.counters });
     else proposals.push(parsed.data.proposal as Proposal);

@@ -3,6 +3,7 @@ import type { SkillPackFormat } from '../../config/settingsSchema';
 import type { FileSystemPort } from '../../platform/ports';
 import { detectSkillFormat, parseSkillDocument } from './document/skillDocumentParser';
 import type { SkillDocumentParse } from './document/offThreadParser';
+import { SKILL_FILE_FORMATS_TEXT } from './document/skillFileNames';
 import { readSkillFile, scanPack } from './skillPackScanner';
 import type { SkillFileRef } from './skillPackScanner';
 import { compareProblems, makeProblem, PROBLEM_CODES } from './document/skillProblems';
@@ -59,7 +60,7 @@ export async function validateSkillTargets(fs: FileSystemPort, targets: readonly
       const format = detectSkillFormat(absolute);
       if (!format) {
         problems.push(makeProblem(absolute, { line: 1, column: 1, endLine: 1, endColumn: 1 }, 'error', PROBLEM_CODES.invalidValue,
-          'Not a skill file: use *.skill.md, *.skill.yaml, *.skill.yml, *.skill.json, *.skill.jsonl or <name>/SKILL.md.'));
+          `Not a skill file: use ${SKILL_FILE_FORMATS_TEXT}.`));
         continue;
       }
       packName = target.packName ?? slugPack(path.basename(path.dirname(absolute)));

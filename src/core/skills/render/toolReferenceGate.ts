@@ -12,6 +12,7 @@
  * `camelCase`, anything in backticks).
  */
 import { NameFinder } from '../../search/nameFinder';
+import { TOOL_SEARCH_TOOL_NAME } from '../../platform/toolNames';
 
 export type ToolGateVerdict = 'visible' | 'activatable' | 'denied' | 'unknown';
 export type ToolGate = (toolName: string) => ToolGateVerdict;
@@ -28,7 +29,7 @@ export class ToolReferenceGate {
 
   constructor(private readonly gate: ToolGate | undefined, knownToolNames: Iterable<string> | NameFinder = []) {
     this.known = knownToolNames instanceof NameFinder ? knownToolNames : new NameFinder(knownToolNames);
-    this.replacement = gate && this.isDenied('tool_search') ? 'a suitable tool' : 'a suitable tool (find it with tool_search)';
+    this.replacement = gate && this.isDenied(TOOL_SEARCH_TOOL_NAME) ? 'a suitable tool' : `a suitable tool (find it with ${TOOL_SEARCH_TOOL_NAME})`;
   }
 
   get active(): boolean {

@@ -4,6 +4,7 @@ import { toolExampleSchema } from '../../config/settingsSchema';
 import type { ToolExample, ToolExamplesConfig } from '../../config/settingsSchema';
 import type { FileSystemPort } from '../../platform/ports';
 import { validateAgainstSchema } from '../../schema/jsonSchemaSubset';
+import { describeZodIssues } from '../../schema/zodSchemas';
 
 /**
  * Tool use examples (docs/tools.md#tool-use-examples): where they come from, which win, which are valid, and how
@@ -118,6 +119,9 @@ export function describeWithExamples(description: string, examples: readonly Too
   return description.trim().length > 0 ? `${description.trimEnd()}\n\n${block}` : block;
 }
 
+/** Tool-example files, at any depth (the file watcher and the manifest's `activationEvents` use it). */
+export const TOOL_EXAMPLES_FILE_GLOB = '**/*.tools.yaml';
+
 /** `*.tools.yaml`: `examples: { <toolName>: [ { args, description?, tags? } ] }`. */
 export const toolExamplesFileSchema = z.object({
   examples: z.record(z.string(), z.array(toolExampleSchema)),
@@ -162,8 +166,7 @@ export function parseToolExamplesFile(text: string, fileName: string): ParsedExa
   }
   const parsed = toolExamplesFileSchema.safeParse(data);
   if (!parsed.success) {
-    const issues = parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
-    return { examples: {}, problems: [`${fileName}: expected "examples: { <toolName>: [ { args: {...}, description?, tags? } ] }" — ${issues.join('; ')}`] };
+    return { examples: {}, problems: [`${fileName}: expected "examples: { <toolName>: [ { args: {...}, description?, tags? } ] }" — ${describeZodIssues(parsed.error, '(root)', 5)}`] };
   }
   return { examples: parsed.data.examples, problems };
 }

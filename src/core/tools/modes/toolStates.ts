@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import { TOOL_SEARCH_TOOL_NAME } from '../toolSearchSchema';
+import { TOOL_SEARCH_TOOL_NAME } from '../../platform/toolNames';
 import type { ToolState } from '../../config/settingsSchema';
 
 /**

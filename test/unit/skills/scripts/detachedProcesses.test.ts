@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { nodeProcessPort } from '../../../../src/core/platform/nodeProcessPort';
+import { nodeProcesses } from '../../../../src/core/platform/nodeProcesses';
 import { runProcess } from '../../../../src/core/skills/scripts/processRunner';
 
 /**
@@ -46,7 +46,7 @@ async function stopped(pid: number): Promise<boolean> {
 
 async function run(argv: string[], timeoutMs: number) {
   const [command, ...args] = argv as [string, ...string[]];
-  return runProcess(nodeProcessPort, { command: `/bin/${command}`, args, cwd: dir, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } }, { timeoutMs });
+  return runProcess(nodeProcesses, { command: `/bin/${command}`, args, cwd: dir, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } }, { timeoutMs });
 }
 
 (linux ? describe : describe.skip)('skill scripts: processes that detach with setsid do not survive the run (Linux)', () => {

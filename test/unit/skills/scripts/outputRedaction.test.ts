@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { nodeProcessPort } from '../../../../src/core/platform/nodeProcessPort';
+import { nodeProcesses } from '../../../../src/core/platform/nodeProcesses';
 import { runProcess } from '../../../../src/core/skills/scripts/processRunner';
 import { CappedOutput, DEFAULT_OUTPUT_CAP_BYTES } from '../../../../src/core/skills/scripts/scriptOutput';
 import { formatScriptOutcome } from '../../../../src/core/skills/scripts/scriptInvocation';
@@ -46,7 +46,7 @@ describe('skill scripts: output is redacted before it is capped', () => {
   it('a real script printing a token across the 64 KB cap shows none of it', async () => {
     const secret = 'ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
     const program = `process.stdout.write('a '.repeat(${(DEFAULT_OUTPUT_CAP_BYTES - 21) / 2}) + ' ${secret} done\\n'.repeat(3))`;
-    const outcome = await runProcess(nodeProcessPort, { command: process.execPath, args: ['-e', program], cwd: mkdtempSync(path.join(os.tmpdir(), 'toolshed-cap-')), env: {} }, { timeoutMs: 20_000 });
+    const outcome = await runProcess(nodeProcesses, { command: process.execPath, args: ['-e', program], cwd: mkdtempSync(path.join(os.tmpdir(), 'toolshed-cap-')), env: {} }, { timeoutMs: 20_000 });
     assert.equal(outcome.exitCode, 0);
     const tool = {
       toolName: 'log_dump', skillName: 'log', skillFolder: '/skills/log', skillFile: '/skills/log/SKILL.md', file: '/skills/log/scripts/dump.js', relativePath: 'scripts/dump.js',

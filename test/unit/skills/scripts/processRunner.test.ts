@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { isExecutableFile, nodeProcessPort } from '../../../../src/core/platform/nodeProcessPort';
+import { isExecutableFile, nodeProcesses } from '../../../../src/core/platform/nodeProcesses';
 import { runProcess } from '../../../../src/core/skills/scripts/processRunner';
 import type { SpawnRequest } from '../../../../src/core/platform/ports';
 import { scriptEnvironment } from '../../../../src/core/skills/scripts/scriptEnvironment';
@@ -36,7 +36,7 @@ async function waitGone(pid: number): Promise<boolean> {
 
 describe('skill scripts: process runner (real processes)', () => {
   it('returns exit code, stdout and stderr; a non-zero exit is reported, not thrown', async () => {
-    const outcome = await runProcess(nodeProcessPort, node('console.log("out"); console.error("err"); process.exit(3)'), { timeoutMs: 10_000 });
+    const outcome = await runProcess(nodeProcesses, node('console.log("out"); console.error("err"); process.exit(3)'), { timeoutMs: 10_000 });
     assert.equal(outcome.exitCode, 3);
     assert.equal(outcome.stdout.trim(), 'out');
     assert.equal(outcome.stderr.trim(), 'err');
@@ -47,7 +47,7 @@ describe('skill scripts: process runner (real processes)', () => {
     const pidFile = path.join(dir, 'grandchild.pid');
     const code = `const c = require('child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
       require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(c.pid)); setInterval(() => {}, 1000);`;
-    const outcome = await runProcess(nodeProcessPort, node(code), { timeoutMs: 700 });
+    const outcome = await runProcess(nodeProcesses, node(code), { timeoutMs: 700 });
     assert.equal(outcome.timedOut, true);
     assert.ok(outcome.pid && (await waitGone(outcome.pid)), 'the script process is gone');
     assert.ok(existsSync(pidFile));
@@ -60,7 +60,7 @@ describe('skill scripts: process runner (real processes)', () => {
   it('cancellation kills the process group promptly', async () => {
     let cancel: () => void = () => undefined;
     const signal = { isCancelled: false, onCancelled: (listener: () => void) => ((cancel = () => { signal.isCancelled = true; listener(); }), () => undefined) };
-    const pending = runProcess(nodeProcessPort, node('setInterval(() => {}, 1000)'), { timeoutMs: 60_000 }, signal);
+    const pending = runProcess(nodeProcesses, node('setInterval(() => {}, 1000)'), { timeoutMs: 60_000 }, signal);
     setTimeout(() => cancel(), 300);
     const outcome = await pending;
     assert.equal(outcome.cancelled, true);
@@ -71,12 +71,12 @@ describe('skill scripts: process runner (real processes)', () => {
   it('a flag-only cancellation signal (no event) is polled', async () => {
     const signal = { isCancelled: false };
     setTimeout(() => (signal.isCancelled = true), 200);
-    const outcome = await runProcess(nodeProcessPort, node('setInterval(() => {}, 1000)'), { timeoutMs: 60_000 }, signal);
+    const outcome = await runProcess(nodeProcesses, node('setInterval(() => {}, 1000)'), { timeoutMs: 60_000 }, signal);
     assert.equal(outcome.cancelled, true);
   });
 
   it('100 MB of output is capped at 64 KB with "N bytes cut"', async () => {
-    const outcome = await runProcess(nodeProcessPort, node(`const b = Buffer.alloc(1 << 20, 97); for (let i = 0; i < 100; i++) process.stdout.write(b);`), { timeoutMs: 20_000 });
+    const outcome = await runProcess(nodeProcesses, node(`const b = Buffer.alloc(1 << 20, 97); for (let i = 0; i < 100; i++) process.stdout.write(b);`), { timeoutMs: 20_000 });
     assert.equal(outcome.exitCode, 0);
     assert.equal(outcome.stdoutCut, 100 * (1 << 20) - 64 * 1024);
     assert.ok(outcome.stdout.endsWith(`[… ${100 * (1 << 20) - 64 * 1024} bytes cut]`));
@@ -87,13 +87,13 @@ describe('skill scripts: process runner (real processes)', () => {
     const file = path.join(dir, 'not-executable');
     writeFileSync(file, '#!/bin/sh\necho hi\n', { mode: 0o644 });
     assert.equal(await isExecutableFile(file), false);
-    const outcome = await runProcess(nodeProcessPort, { command: file, args: [], cwd: dir, env: {} }, { timeoutMs: 5000 });
+    const outcome = await runProcess(nodeProcesses, { command: file, args: [], cwd: dir, env: {} }, { timeoutMs: 5000 });
     assert.match(outcome.spawnError ?? '', /EACCES/);
     assert.match(formatScriptOutcome(planFor(), outcome, 5000).text, /could not start .*EACCES/);
   });
 
   it('does not use a shell: metacharacters in arguments reach the script literally', async () => {
-    const outcome = await runProcess(nodeProcessPort, { ...node('console.log(JSON.stringify(process.argv.slice(1)))'), args: ['-e', 'console.log(JSON.stringify(process.argv.slice(1)))', '$(touch pwned)', '; rm -rf x', '`id`'] }, { timeoutMs: 5000 });
+    const outcome = await runProcess(nodeProcesses, { ...node('console.log(JSON.stringify(process.argv.slice(1)))'), args: ['-e', 'console.log(JSON.stringify(process.argv.slice(1)))', '$(touch pwned)', '; rm -rf x', '`id`'] }, { timeoutMs: 5000 });
     assert.deepEqual(JSON.parse(outcome.stdout), ['$(touch pwned)', '; rm -rf x', '`id`']);
     assert.equal(existsSync(path.join(dir, 'pwned')), false);
   });
@@ -110,7 +110,7 @@ describe('skill scripts: environment allow-list', () => {
 
   it('a real script sees only the allow-listed variables', async () => {
     const { env } = scriptEnvironment({ ...process.env, SECRET_TOKEN: 'hunter2' }, []);
-    const outcome = await runProcess(nodeProcessPort, { command: process.execPath, args: ['-e', 'console.log(Object.keys(process.env).sort().join(","))'], cwd: dir, env }, { timeoutMs: 5000 });
+    const outcome = await runProcess(nodeProcesses, { command: process.execPath, args: ['-e', 'console.log(Object.keys(process.env).sort().join(","))'], cwd: dir, env }, { timeoutMs: 5000 });
     const names = outcome.stdout.trim().split(',').filter(Boolean);
     assert.ok(!names.includes('SECRET_TOKEN'));
     // The run marker (a random value) lets the runner find processes that detach with setsid.

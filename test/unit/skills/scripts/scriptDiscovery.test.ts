@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, renameSync, symlinkSync, writeFileSy
 import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { isExecutableFile } from '../../../../src/core/platform/nodeProcessPort';
+import { isExecutableFile } from '../../../../src/core/platform/nodeProcesses';
 import { nodeFileSystem } from '../../../../src/core/platform/nodeFileSystem';
 import { discoverScriptTools, linkedScriptPath, MAX_SCRIPTS_PER_SKILL } from '../../../../src/core/skills/scripts/scriptDiscovery';
 import type { ScriptFileSystem, SkillScriptSource } from '../../../../src/core/skills/scripts/scriptDiscovery';

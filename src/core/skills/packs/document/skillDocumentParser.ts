@@ -10,7 +10,7 @@ import { YamlLocator } from './yamlLocated';
 import { unstorableValue } from './yamlStructure';
 import { DEFAULT_MAX_EXPANDED_FILE_CHARS, DEFAULT_MAX_SKILL_CHARS, ExpandedSizeBudget } from './expandedSizeBudget';
 import type { AnyNode, Located } from './yamlLocated';
-import { baseName, detectSkillFormat, generatedName } from './skillFileNames';
+import { baseName, detectSkillFormat, generatedName, SKILL_FILE_FORMATS_TEXT } from './skillFileNames';
 import { closestKnownKey } from './keySuggestion';
 import { schemaIssueProblem } from './schemaIssues';
 import { skillFromFields, stringList } from './parsedSkill';
@@ -137,7 +137,7 @@ class ParseContext {
         return;
       default:
         this.problem(FILE_START, 'error', PROBLEM_CODES.invalidValue,
-          'Unknown skill file type: use *.skill.md, *.skill.yaml, *.skill.yml, *.skill.json, *.skill.jsonl or <name>/SKILL.md.');
+          `Unknown skill file type: use ${SKILL_FILE_FORMATS_TEXT}.`);
     }
   }
 

@@ -10,7 +10,7 @@ import { describeScope, identityKey, makeScope, sameScope, scopeRank, unreachabl
 import type { SkillIdentity, SkillScope } from '../skillScope';
 import type { SkillStore } from '../skillStore';
 import type { SharedCounters, SharedSkillStore, SharedSnapshot } from './sharedSkillStore';
-import { isSharedScope, localSharedSkills, mirrorSharedSkills } from './sharedSkillSync';
+import { isSharedScope, localSharedSkills, mirrorSharedSkills } from './sharedSkillMirror';
 
 /**
  * Writes of learned skills: what a user (or the learning loop) taught. Identity is scope + name,

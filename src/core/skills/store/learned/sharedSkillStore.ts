@@ -57,7 +57,7 @@ export interface SharedSnapshot {
  * others' writes with its stale copy. Hence no window keeps it open: a write takes the lock file,
  * loads the current bytes, applies its change, saves (atomic rename) and closes; a read loads the
  * bytes without the lock (a rename never shows a half-written file). Each window mirrors what it
- * reads into its own store for searching (see sharedSkillSync.ts).
+ * reads into its own store for searching (see sharedSkillMirror.ts).
  */
 export class SharedSkillStore {
   constructor(private readonly deps: SharedSkillStoreDeps) {}

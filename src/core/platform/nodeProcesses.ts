@@ -15,7 +15,7 @@ const SWEEP_ROUNDS = 5;
  * processes that left the group with `setsid`: descendants of the script, and anything carrying
  * the run's marker variable (see processSweep).
  */
-export const nodeProcessPort: ProcessPort = {
+export const nodeProcesses: ProcessPort = {
   spawn(request): SpawnedProcess {
     const posix = process.platform !== 'win32';
     const marker = randomBytes(12).toString('hex');

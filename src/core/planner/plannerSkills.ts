@@ -1,7 +1,8 @@
 import { closeTag, openTag } from '../privacy/promptBlocks';
-import { ZodError } from 'zod';
+import { SKILL_DISCOVERY_TOOL_NAMES, SKILL_GET_TOOL_NAME, SKILL_SEARCH_TOOL_NAME } from '../platform/toolNames';
 import type { SkillRequestContext, SkillService } from '../skills/skillService';
-import { SKILL_DISCOVERY_PROMPT, SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME, SKILL_SEARCH_TOOL_NAME } from '../skills/skillToolSchemas';
+import { SKILL_DISCOVERY_PROMPT } from '../skills/skillToolSchemas';
+import { describeToolInputError } from '../schema/zodSchemas';
 import type { PlannerSkills, SkillUse } from './plannerPorts';
 import type { SkillSummarizer } from '../skills/render/modelSummary';
 import { activeSkillsPreflight } from './selection/activeSkillsBlock';
@@ -23,7 +24,7 @@ export interface PlannerSkillsOptions {
   maxActive?: number;
 }
 
-const SKILL_TOOLS = new Set([SKILL_SEARCH_TOOL_NAME, SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME]);
+const SKILL_TOOLS: ReadonlySet<string> = new Set(SKILL_DISCOVERY_TOOL_NAMES);
 /** At most this many pinned skills are rendered. */
 const MAX_PINNED = 10;
 /** skill_get's smallest budget (its input schema). */
@@ -139,13 +140,4 @@ function withRelevance(used: SkillUse[], relevance: Readonly<Record<string, numb
 /** Names of both lists, first list first, without repeats. */
 function mergeNames(first: readonly string[] = [], second: readonly string[] = []): string[] {
   return [...new Set([...first, ...second])];
-}
-
-/** A validation failure written for the model to fix its call. */
-export function describeToolInputError(toolName: string, error: unknown): string {
-  if (error instanceof ZodError) {
-    const issues = error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ');
-    return `Invalid input for ${toolName}: ${issues}. Fix the arguments and call it again.`;
-  }
-  return `${toolName} failed: ${error instanceof Error ? error.message : String(error)}`;
 }

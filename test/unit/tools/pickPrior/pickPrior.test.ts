@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { HALF_LIFE_MS, MAX_PRIOR, applyPickPrior, decay, pickPriors } from '../../../../src/core/tools/learning/pickPrior';
-import type { PickRecord } from '../../../../src/core/tools/learning/pickPrior';
-import { PICK_LOG_CAP, queryTermsForLog } from '../../../../src/core/tools/learning/toolPickLog';
+import { HALF_LIFE_MS, MAX_PRIOR, applyPickPrior, decay, pickPriors } from '../../../../src/core/tools/pickPrior/pickPrior';
+import type { PickRecord } from '../../../../src/core/tools/pickPrior/pickPrior';
+import { PICK_LOG_CAP, queryTermsForLog } from '../../../../src/core/tools/pickPrior/toolPickLog';
 import { makeService } from '../helpers';
 import type { ToolInput } from '../../../../src/core/tools/toolRecord';
 

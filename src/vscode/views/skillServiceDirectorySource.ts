@@ -9,7 +9,7 @@ import { unusedWorkspaceSkills } from '../unusedWorkspaceSkills';
 import type { CancellationLike, PackView, ReloadProgress, ReloadSummary, SkillDirectorySource, SkillView } from './skillDirectorySource';
 
 /**
- * What the glue needs from whoever owns pack loading and file watching (`SkillPackManager`
+ * What this source needs from whoever owns pack loading and file watching (`SkillPackManager`
  * satisfies it structurally).
  */
 export interface SkillPackLoaderPort {

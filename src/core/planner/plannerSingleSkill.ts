@@ -1,14 +1,14 @@
 import { renderPromptBlock } from '../privacy/promptBlocks';
+import { SKILL_DISCOVERY_TOOL_NAMES, SKILL_TOOL_NAME } from '../platform/toolNames';
 import type { SkillRequestContext, SkillService } from '../skills/skillService';
 import {
-  buildSkillListing, orderSkillListing, parseSkillToolInput, SKILL_TOOL_CONTENT_MAX_TOKENS, SKILL_TOOL_NAME,
+  buildSkillListing, orderSkillListing, parseSkillToolInput, SKILL_TOOL_CONTENT_MAX_TOKENS,
   skillNotFoundMessage, skillToolInputSchema,
 } from '../skills/singleSkillTool';
 import type { SkillListing, SkillListingEntry } from '../skills/singleSkillTool';
-import { SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME, SKILL_SEARCH_TOOL_NAME } from '../skills/skillToolSchemas';
 import type { ToolDefinition } from '../platform/chatTypes';
 import type { PlannerSkills, PlannerToolRun, SkillUse } from './plannerPorts';
-import { describeToolInputError } from './skillsPort';
+import { describeToolInputError } from '../schema/zodSchemas';
 
 /**
  * The single `skill` tool over the skill service, for one request. Entries come only from the
@@ -38,7 +38,6 @@ export interface SingleSkillTool {
 
 const LIST_PAGE_SIZE = 50;
 const RELEVANT_LIMIT = 20;
-const SKILL_DISCOVERY_TOOL_NAMES = [SKILL_SEARCH_TOOL_NAME, SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME];
 
 export function createSingleSkillTool(service: SkillService, ctx: SkillRequestContext, options: SingleSkillToolOptions): SingleSkillTool {
   let listingPromise: Promise<SkillListing> | undefined;

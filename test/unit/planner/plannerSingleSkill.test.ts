@@ -6,8 +6,8 @@ import { MemoryEventSink } from '../../../src/core/platform/basicPorts';
 import type { ChatModelPort, ChatPart, ToolDefinition } from '../../../src/core/platform/chatTypes';
 import { runPlanner } from '../../../src/core/planner/plannerLoop';
 import type { PlannerToolRun } from '../../../src/core/planner/plannerPorts';
-import { answerSkillCall, createSingleSkillTool, skillToolsHiddenFromLoop, withSingleSkillTool } from '../../../src/core/planner/singleSkillPort';
-import { plannerSkillsFrom } from '../../../src/core/planner/skillsPort';
+import { answerSkillCall, createSingleSkillTool, skillToolsHiddenFromLoop, withSingleSkillTool } from '../../../src/core/planner/plannerSingleSkill';
+import { plannerSkillsFrom } from '../../../src/core/planner/plannerSkills';
 import type { SkillRequestContext } from '../../../src/core/skills/skillService';
 import { makeService, pack, stepSkill, tempDir, writeTree } from '../skills/helpers';
 

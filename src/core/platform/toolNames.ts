@@ -1,0 +1,23 @@
+/**
+ * The names models see for Toolshed's own tools. They are part of the model-facing contract
+ * (package.json's `languageModelTools`, the settings defaults, prompts and recorded events), so
+ * every layer reads them from here: platform is the bottom layer and anyone may import it.
+ */
+
+export const TOOL_SEARCH_TOOL_NAME = 'tool_search';
+export const TOOL_INVOKE_TOOL_NAME = 'tool_invoke';
+export const SKILL_SEARCH_TOOL_NAME = 'skill_search';
+export const SKILL_GET_TOOL_NAME = 'skill_get';
+export const SKILL_LIST_TOOL_NAME = 'skill_list';
+/** The single `skill` tool (toolStyle `single` | `both`). */
+export const SKILL_TOOL_NAME = 'skill';
+export const SKILL_REPORT_OUTCOME_TOOL_NAME = 'skill_report_outcome';
+export const SKILL_REPORT_FAILURE_TOOL_NAME = 'skill_report_failure';
+
+/** The three skill discovery tools (toolStyle `discovery` | `both`). */
+export const SKILL_DISCOVERY_TOOL_NAMES = [SKILL_SEARCH_TOOL_NAME, SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME] as const;
+
+/** Toolshed's discovery tools; they stay visible so a model can always discover the rest. */
+export const TOOLSHED_DISCOVERY_TOOL_NAMES = [TOOL_SEARCH_TOOL_NAME, TOOL_INVOKE_TOOL_NAME, ...SKILL_DISCOVERY_TOOL_NAMES, SKILL_TOOL_NAME] as const;
+/** Every tool Toolshed contributes (the learning report tools are found with tool_search like any other). */
+export const TOOLSHED_TOOL_NAMES = [...TOOLSHED_DISCOVERY_TOOL_NAMES, SKILL_REPORT_OUTCOME_TOOL_NAME, SKILL_REPORT_FAILURE_TOOL_NAME] as const;

@@ -1,0 +1,37 @@
+import * as vscode from 'vscode';
+import type { z } from 'zod';
+import { describeToolInputError } from '../../core/schema/zodSchemas';
+import type { ToolshedServices } from '../services';
+import { textResult } from './toolResults';
+
+/**
+ * Shared body of the two learning report tools: nothing is recorded while learning is off; the
+ * input is validated, `record` keeps it and says what it did, the views hear of the change, and
+ * bad input becomes a message the model can act on.
+ */
+export function registerLearningReportTool<S extends z.ZodType>(
+  services: ToolshedServices,
+  name: string,
+  schema: S,
+  invocationMessage: string,
+  record: (input: z.output<S>) => Promise<string>,
+): vscode.Disposable {
+  return vscode.lm.registerTool<unknown>(name, {
+    prepareInvocation: () => ({ invocationMessage }),
+    async invoke(options) {
+      const learning = services.learning;
+      if (!learning.enabled) return textResult(learningOffMessage());
+      try {
+        const said = await record(schema.parse(options.input));
+        learning.notifyChanged();
+        return textResult(said);
+      } catch (error) {
+        return textResult(describeToolInputError(name, error));
+      }
+    },
+  });
+}
+
+function learningOffMessage(): string {
+  return 'Learning is off in this workspace (setting toolshed.learning.mode, and it is always off in an untrusted workspace). Nothing was recorded; continue without it.';
+}
