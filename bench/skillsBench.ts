@@ -15,7 +15,7 @@ import { nodeFileSystem } from '../src/core/platform/nodeFileSystem';
 import { loadSqlEngine } from '../src/core/sql/sqlEngine';
 import type { SqlEngine } from '../src/core/sql/sqlEngine';
 import { createSkillService } from '../src/core/skills/skillService';
-import type { SkillRequestContext } from '../src/core/skills/skillQueries';
+import type { SkillRequestContext } from '../src/core/skills/skillRequestContext';
 import { NameFinder } from '../src/core/search/nameFinder';
 import type { ResolvedSkillPack } from '../src/core/skills/packs/skillPackSources';
 import { AREAS, OBJECTS, VERBS, median, pct, rng, round } from './benchMath';

@@ -3,7 +3,7 @@ import type { LearningConfig } from '../config/settingsSchema';
 import type { Clock, EventSink, Logger } from '../platform/ports';
 import { renderPromptBlock } from '../privacy/promptBlocks';
 import { isSecretShapedName } from '../privacy/redaction';
-import type { SkillScoreAdjuster } from '../skills/skillQueries';
+import type { SkillScoreAdjuster } from '../skills/skillRequestContext';
 import { daysSince, decayFactor, STALE_DECAY } from './feedback/decay';
 import { depersonalize } from './extraction/depersonalize';
 import type { PersonalContext } from './extraction/depersonalize';

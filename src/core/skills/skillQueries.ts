@@ -1,23 +1,24 @@
-import type { NameFinder } from '../search/nameFinder';
-import type { SkillsConfig, TaskType } from '../config/settingsSchema';
+import type { SkillsConfig } from '../config/settingsSchema';
 import { hiddenSkillReason } from '../trust/restrictedMode';
 import type { Clock, EventSink, TokenCounter } from '../platform/ports';
 import { redact } from '../privacy/redaction';
-import { neutralizeBlockTags, renderPromptBlock } from '../privacy/promptBlocks';
+import { renderPromptBlock } from '../privacy/promptBlocks';
 import { SkillFinder, type SkillFinderDeps } from './skillFinder';
 import type { HitAdjuster } from './skillFinder';
-import { declaredToolNames, INJECTION_WRAPPER, makeSafe, RAW_WRAPPER, renderWithinBudget, structuredSkill } from './render/skillRendering';
+import { INJECTION_WRAPPER, makeSafe, RAW_WRAPPER, renderWithinBudget, structuredSkill } from './render/skillRendering';
 import { summarizeWithinBudget } from './render/modelSummary';
 import type { SkillRecord } from './skillSchema';
 import type { SkillStore, StoreFilter } from './store/skillStore';
 import { skillGetInputSchema, skillListInputSchema, skillSearchInputSchema } from './skillToolSchemas';
 import type { SkillGetOutput, SkillListOutput, SkillSearchOutput } from './skillToolSchemas';
-import { ToolReferenceGate, type ToolGate } from './render/toolReferenceGate';
+import { ToolReferenceGate } from './render/toolReferenceGate';
+import type { SkillRequestContext, SkillScoreAdjuster } from './skillRequestContext';
 import { suggestedTools } from './suggestedTools';
 import { expandWithCluster } from './clusterExpansion';
 import { passingGate } from './relevantSkills';
 import type { RelevantRequest, RelevantResult, SelectionCandidateRow } from './relevantSkills';
 import { nativeSkillReason } from './packs/nativeAgentSkills';
+import { shorten, SkillAnswerText } from './skillAnswerText';
 import type { ClusterExpansionDeps } from './clusterExpansion';
 
 /**
@@ -26,35 +27,6 @@ import type { ClusterExpansionDeps } from './clusterExpansion';
  * packs) and status (in SQL, or in the store's in-memory mirror for searches), and every string it
  * returns is redacted and tool-gated.
  */
-
-/** Who is asking. Build one per request. */
-export interface SkillRequestContext {
-  scope?: { tenantId?: string; projectId?: string };
-  /** The tool policy: names it calls `denied` never appear in output. */
-  toolGate?: ToolGate;
-  /** Every registered tool name, for gating plain-word tool names (many tools: a NameFinder built once). */
-  knownToolNames?: Iterable<string> | NameFinder;
-  /** False in an untrusted workspace: skills from workspace packs are neither returned nor injected. */
-  includeWorkspacePacks: boolean;
-  /** Extra names pinned into the directory (besides the packs' pinnedSkillNames). */
-  pinnedNames?: readonly string[];
-  /** The request's frame (the chat command), for the score adjuster's frame boost. */
-  frame?: string;
-  /**
-   * Agent mode only: SKILL.md skills VS Code's own agent skills already offer there. They are
-   * left out of every answer (`skill_get` says where they are); @toolshed never sets it.
-   */
-  nativeSkillNames?: ReadonlySet<string>;
-}
-
-/**
- * A port for re-ranking full-text hits after relevance (learning: decay, effectiveness, frame
- * boost). It may leave a hit out (e.g. a learned skill whose citations went stale). Scores it
- * returns are on the same [0, 1] contract.
- */
-export interface SkillScoreAdjuster {
-  adjust(hits: ReadonlyArray<{ name: string; task_type: TaskType; score: number }>, request: { query: string; ctx: SkillRequestContext }): Array<{ name: string; score: number }>;
-}
 
 export interface DirectoryEntry {
   name: string;
@@ -84,16 +56,13 @@ export interface QueryDeps {
   vectors?: SkillFinderDeps['vectors'];
 }
 
-/** Redaction memo for the short strings search/list/directory return (redaction is pure). */
-const REDACT_MEMO_LIMIT = 4096;
-const REDACT_MEMO_MAX_CHARS = 512;
-
 export class SkillQueries {
-  private readonly redacted = new Map<string, string>();
   private readonly finder: SkillFinder;
+  private readonly text: SkillAnswerText;
 
   constructor(private readonly deps: QueryDeps) {
     this.finder = new SkillFinder({ store: deps.store, config: deps.config, vectors: deps.vectors });
+    this.text = new SkillAnswerText(() => deps.config().redactPii);
   }
 
   async search(rawInput: unknown, ctx: SkillRequestContext): Promise<SkillSearchOutput> {
@@ -101,16 +70,37 @@ export class SkillQueries {
     const filter = this.filter(ctx, { taskType: input.task_type });
     const { hits, effective, note } = this.finder.find(input.query, input.search_type, filter, input.limit, this.adjustFor(ctx));
     const gate = this.gate(ctx);
-    const clean = (text: string) => this.clean(text, gate);
+    const clean = (text: string) => this.text.clean(text, gate);
     // Logged like every output: redacted and tool-gated (a query may hold a secret or a denied name).
-    this.deps.events.emit({ type: 'skill_search_query', payload: { query: gate.text(redact(input.query)), requested_search_type: input.search_type, effective_search_type: effective, results_count: hits.length } });
+    this.deps.events.emit({
+      type: 'skill_search_query',
+      payload: {
+        query: gate.text(redact(input.query)),
+        requested_search_type: input.search_type,
+        effective_search_type: effective,
+        results_count: hits.length,
+      },
+    });
     const output: SkillSearchOutput = {
-      skills: hits.map((hit) => ({ name: clean(hit.name), title: clean(hit.title), trigger: this.cleanShort(hit.trigger, 300, gate), task_type: hit.task_type, score: hit.score, ...(hit.relevance === undefined ? {} : { relevance: hit.relevance }) })),
+      skills: hits.map((hit) => ({
+        name: clean(hit.name),
+        title: clean(hit.title),
+        trigger: this.text.cleanShort(hit.trigger, 300, gate),
+        task_type: hit.task_type,
+        score: hit.score,
+        ...(hit.relevance === undefined ? {} : { relevance: hit.relevance }),
+      })),
       query: clean(input.query),
       search_type: effective,
     };
     if (note) output.note = clean(note);
-    const suggested = suggestedTools(this.deps.store.byNames(hits.map((hit) => hit.name), filter), gate);
+    const suggested = suggestedTools(
+      this.deps.store.byNames(
+        hits.map((hit) => hit.name),
+        filter,
+      ),
+      gate,
+    );
     if (suggested.length) output.suggested_tools = suggested;
     return output;
   }
@@ -128,29 +118,59 @@ export class SkillQueries {
     const usable = this.deps.adjuster?.() ? new Set(this.usable(records, ctx).map((r) => r.name)) : undefined;
     for (const name of names) {
       const record = byName.get(name);
-      if (record && usable && !usable.has(record.name)) missing.push({ name: this.clean(name, gate), reason: 'stale: a tool or file it relies on is gone; review it in the Skill Directory', suggestions: [] });
+      if (record && usable && !usable.has(record.name))
+        missing.push({
+          name: this.text.clean(name, gate),
+          reason: 'stale: a tool or file it relies on is gone; review it in the Skill Directory',
+          suggestions: [],
+        });
       else if (record && record.status === 'active') found.push(record);
-      else if (record) missing.push({ name: this.clean(name, gate), reason: this.clean(`inactive: ${record.status_reason}`, gate), suggestions: [] });
-      else if (!ctx.includeWorkspacePacks && this.deps.store.get(name)?.workspace) missing.push({ name: this.clean(name, gate), reason: hiddenSkillReason(), suggestions: [] });
-      else if (ctx.nativeSkillNames?.has(name)) missing.push({ name: this.clean(name, gate), reason: nativeSkillReason(), suggestions: [] });
-      else missing.push({ name: this.clean(name, gate), reason: 'unknown skill', suggestions: this.finder.closestNames(name, this.filter(ctx)).map((n) => this.clean(n, gate)) });
+      else if (record) missing.push({ name: this.text.clean(name, gate), reason: this.text.clean(`inactive: ${record.status_reason}`, gate), suggestions: [] });
+      else if (!ctx.includeWorkspacePacks && this.deps.store.get(name)?.workspace)
+        missing.push({ name: this.text.clean(name, gate), reason: hiddenSkillReason(), suggestions: [] });
+      else if (ctx.nativeSkillNames?.has(name)) missing.push({ name: this.text.clean(name, gate), reason: nativeSkillReason(), suggestions: [] });
+      else
+        missing.push({
+          name: this.text.clean(name, gate),
+          reason: 'unknown skill',
+          suggestions: this.finder.closestNames(name, this.filter(ctx)).map((n) => this.text.clean(n, gate)),
+        });
     }
     const safe = found.map((r) => makeSafe(r, { gate, redact: this.deps.config().redactPii }));
-    const rendered = await renderWithinBudget(safe, input.max_tokens, this.deps.tokenCounter, input.format === 'injection' ? INJECTION_WRAPPER : RAW_WRAPPER, this.reSafe(found, gate));
-    this.deps.store.recordUsage(rendered.included.map((i) => found[i.index]).filter((r): r is SkillRecord => r !== undefined), this.deps.clock.now());
+    const rendered = await renderWithinBudget(
+      safe,
+      input.max_tokens,
+      this.deps.tokenCounter,
+      input.format === 'injection' ? INJECTION_WRAPPER : RAW_WRAPPER,
+      this.text.reSafe(found, gate),
+    );
+    this.deps.store.recordUsage(
+      rendered.included.map((i) => found[i.index]).filter((r): r is SkillRecord => r !== undefined),
+      this.deps.clock.now(),
+    );
     const output: SkillGetOutput = {
       skills: rendered.included.map(({ view }) => structuredSkill(view)),
       formatted_context: rendered.text,
     };
-    const suggested = suggestedTools(rendered.included.map((i) => found[i.index]).filter((r): r is SkillRecord => r !== undefined), gate);
+    const suggested = suggestedTools(
+      rendered.included.map((i) => found[i.index]).filter((r): r is SkillRecord => r !== undefined),
+      gate,
+    );
     if (suggested.length) output.suggested_tools = suggested;
     if (missing.length) {
       output.missing = missing;
-      output.message = missing.map((m) => (m.reason === 'unknown skill'
-        ? `Unknown skill "${m.name}".${m.suggestions.length ? ` Closest known names: ${m.suggestions.join(', ')}.` : ''} Use skill_search to find skills by what they do.`
-        : `Skill "${m.name}" is not available (${m.reason}).`)).join(' ');
+      output.message = missing
+        .map((m) =>
+          m.reason === 'unknown skill'
+            ? `Unknown skill "${m.name}".${m.suggestions.length ? ` Closest known names: ${m.suggestions.join(', ')}.` : ''} Use skill_search to find skills by what they do.`
+            : `Skill "${m.name}" is not available (${m.reason}).`,
+        )
+        .join(' ');
     }
-    this.deps.events.emit({ type: 'skill_get', payload: { names: input.names, returned_count: output.skills.length, max_tokens: input.max_tokens, final_tokens_est: rendered.finalTokens } });
+    this.deps.events.emit({
+      type: 'skill_get',
+      payload: { names: input.names, returned_count: output.skills.length, max_tokens: input.max_tokens, final_tokens_est: rendered.finalTokens },
+    });
     return output;
   }
 
@@ -160,9 +180,21 @@ export class SkillQueries {
     const { total, rows } = this.deps.store.page(filter, (input.page - 1) * input.page_size, input.page_size);
     const gate = this.gate(ctx);
     const totalPages = Math.max(1, Math.ceil(total / input.page_size));
-    this.deps.events.emit({ type: 'skill_list', payload: { filters: { task_type: input.task_type, origin: input.origin, scope: input.scope, page: input.page, page_size: input.page_size }, returned_count: rows.length } });
+    this.deps.events.emit({
+      type: 'skill_list',
+      payload: {
+        filters: { task_type: input.task_type, origin: input.origin, scope: input.scope, page: input.page, page_size: input.page_size },
+        returned_count: rows.length,
+      },
+    });
     return {
-      skills: rows.map((r) => ({ name: this.clean(r.name, gate), title: this.clean(r.title, gate), trigger: this.cleanShort(r.trigger, 120, gate), task_type: r.task_type, origin: r.origin })),
+      skills: rows.map((r) => ({
+        name: this.text.clean(r.name, gate),
+        title: this.text.clean(r.title, gate),
+        trigger: this.text.cleanShort(r.trigger, 120, gate),
+        task_type: r.task_type,
+        origin: r.origin,
+      })),
       page: input.page,
       page_size: input.page_size,
       total,
@@ -178,7 +210,10 @@ export class SkillQueries {
     if (!this.deps.config().enabled || !settings.enabled || settings.maxEntries <= 0) return empty;
     const filter = this.filter(ctx, { modelInvocableOnly: true });
     const pinnedNames = [
-      ...this.deps.packPins().filter((p) => ctx.includeWorkspacePacks || !p.workspace).flatMap((p) => p.names),
+      ...this.deps
+        .packPins()
+        .filter((p) => ctx.includeWorkspacePacks || !p.workspace)
+        .flatMap((p) => p.names),
       ...(ctx.pinnedNames ?? []),
     ];
     const pinnedRecords = this.deps.store.byNames([...new Set(pinnedNames)], filter);
@@ -199,8 +234,11 @@ export class SkillQueries {
     const gate = this.gate(ctx);
     const fields = new Set(settings.includeFields);
     const entries = chosen.map((r) => ({
-      name: this.clean(r.name, gate), title: this.clean(r.title, gate), trigger: this.cleanShort(r.trigger, 120, gate),
-      task_type: r.task_type, pinned: order.has(r.name),
+      name: this.text.clean(r.name, gate),
+      title: this.text.clean(r.title, gate),
+      trigger: this.text.cleanShort(r.trigger, 120, gate),
+      task_type: r.task_type,
+      pinned: order.has(r.name),
     }));
     const lines = entries.map((e) => {
       const details = [fields.has('title') ? e.title : '', fields.has('trigger') ? e.trigger : ''].filter(Boolean).join(': ');
@@ -218,7 +256,19 @@ export class SkillQueries {
     const config = this.deps.config();
     const topK = request.top_k ?? config.topK;
     const budget = request.max_tokens ?? config.maxTokens;
-    const none: RelevantResult = { text: '', skills: [], top_k_used: topK, raw_tokens_est: 0, final_tokens_est: 0, was_summarized: false, search_type: 'none', omitted: [], cluster_siblings: [], suggested_tools: [], relevance: {} };
+    const none: RelevantResult = {
+      text: '',
+      skills: [],
+      top_k_used: topK,
+      raw_tokens_est: 0,
+      final_tokens_est: 0,
+      was_summarized: false,
+      search_type: 'none',
+      omitted: [],
+      cluster_siblings: [],
+      suggested_tools: [],
+      relevance: {},
+    };
     if (!config.enabled || topK <= 0 || !request.task.trim()) return none;
     const filter = this.filter(ctx, { taskType: request.task_type, modelInvocableOnly: true });
     const excluded = new Set(request.exclude ?? []);
@@ -226,16 +276,24 @@ export class SkillQueries {
     // Absolute relevance gate (toolshed.skills.minRelevance): below it nothing is injected.
     const hits = passingGate(found.hits, config.minRelevance);
     const effective = found.effective;
-    const records = this.deps.store.byNames(hits.map((h) => h.name), filter);
+    const records = this.deps.store.byNames(
+      hits.map((h) => h.name),
+      filter,
+    );
     const byName = new Map(records.map((r) => [r.name, r]));
-    let ordered = hits.map((h) => byName.get(h.name)).filter((r): r is SkillRecord => r !== undefined && !excluded.has(r.name)).slice(0, topK);
+    let ordered = hits
+      .map((h) => byName.get(h.name))
+      .filter((r): r is SkillRecord => r !== undefined && !excluded.has(r.name))
+      .slice(0, topK);
     const gate = this.gate(ctx);
     const expansionDeps = this.expansionDeps(ctx, gate, budget);
     let { safe, rendered } = await expansionDeps.render(ordered);
-    const reSafe = this.reSafe(ordered, gate);
+    const reSafe = this.text.reSafe(ordered, gate);
     const cut = rendered.compressed || rendered.truncated;
     // Cluster siblings only take room the matches left (never when they were cut).
-    const expansion = cut ? undefined : await expandWithCluster(expansionDeps, ordered, { filter, max: config.clusterExpansion, searchOrder: hits.map((h) => h.name), exclude: excluded });
+    const expansion = cut
+      ? undefined
+      : await expandWithCluster(expansionDeps, ordered, { filter, max: config.clusterExpansion, searchOrder: hits.map((h) => h.name), exclude: excluded });
     if (expansion) {
       ({ safe, rendered } = expansion);
       ordered = expansion.records;
@@ -258,7 +316,16 @@ export class SkillQueries {
       suggested_tools: suggestedTools(ordered.slice(0, kept), gate),
       relevance: Object.fromEntries(hits.map((h) => [h.name, h.relevance ?? 1])),
     };
-    this.deps.events.emit({ type: 'skills_retrieved', payload: { skill_count: result.skills.length, top_k_used: topK, raw_tokens_est: result.raw_tokens_est, final_tokens_est: result.final_tokens_est, was_summarized: result.was_summarized } });
+    this.deps.events.emit({
+      type: 'skills_retrieved',
+      payload: {
+        skill_count: result.skills.length,
+        top_k_used: topK,
+        raw_tokens_est: result.raw_tokens_est,
+        final_tokens_est: result.final_tokens_est,
+        was_summarized: result.was_summarized,
+      },
+    });
     return result;
   }
 
@@ -268,12 +335,20 @@ export class SkillQueries {
    * first chosen skill with a cluster), kept only when chosen + siblings render in skill_get's
    * injection format within `maxTokens` with nothing cut. Names to pass to `get` after `names`.
    */
-  async clusterSiblings(names: readonly string[], request: { maxTokens: number; exclude: readonly string[]; searchOrder: readonly string[] }, ctx: SkillRequestContext): Promise<string[]> {
+  async clusterSiblings(
+    names: readonly string[],
+    request: { maxTokens: number; exclude: readonly string[]; searchOrder: readonly string[] },
+    ctx: SkillRequestContext,
+  ): Promise<string[]> {
     const filter = this.filter(ctx, { modelInvocableOnly: true });
     const byName = new Map(this.deps.store.byNames(names, filter).map((r) => [r.name, r]));
     const chosen = names.map((name) => byName.get(name)).filter((r): r is SkillRecord => r !== undefined);
-    const expansion = await expandWithCluster(this.expansionDeps(ctx, this.gate(ctx), request.maxTokens), chosen,
-      { filter, max: this.deps.config().clusterExpansion, searchOrder: request.searchOrder, exclude: [...names, ...request.exclude] });
+    const expansion = await expandWithCluster(this.expansionDeps(ctx, this.gate(ctx), request.maxTokens), chosen, {
+      filter,
+      max: this.deps.config().clusterExpansion,
+      searchOrder: request.searchOrder,
+      exclude: [...names, ...request.exclude],
+    });
     if (!expansion) return [];
     this.deps.events.emit({ type: 'skills_cluster_expanded', payload: { cluster_id: expansion.cluster, added_count: expansion.added.length } });
     return expansion.added;
@@ -290,7 +365,9 @@ export class SkillQueries {
     if (!config.enabled || limit <= 0) return [];
     const filter = this.filter(ctx, { modelInvocableOnly: true });
     const found = task.trim() ? this.finder.find(task.slice(0, 4000), 'fts', filter, limit).hits : [];
-    const rows: Array<{ name: string; trigger: string; title: string; relevance?: number }> = fillWithAll ? [...found] : passingGate(found, config.minRelevance);
+    const rows: Array<{ name: string; trigger: string; title: string; relevance?: number }> = fillWithAll
+      ? [...found]
+      : passingGate(found, config.minRelevance);
     if (fillWithAll && rows.length < limit) {
       const taken = new Set(rows.map((r) => r.name));
       for (const record of this.deps.store.top(filter, 'top', limit + taken.size)) {
@@ -299,13 +376,26 @@ export class SkillQueries {
       }
     }
     const gate = this.gate(ctx);
-    return rows.slice(0, limit).map((r) => ({ name: this.clean(r.name, gate), description: this.clean(shorten(r.trigger || r.title, 200), gate), relevance: r.relevance ?? 1 }));
+    return rows
+      .slice(0, limit)
+      .map((r) => ({
+        name: this.text.clean(r.name, gate),
+        description: this.text.clean(shorten(r.trigger || r.title, 200), gate),
+        relevance: r.relevance ?? 1,
+      }));
   }
 
   // ── internals ───────────────────────────────────────────────────────────
 
   filter(ctx: SkillRequestContext, extra: Partial<StoreFilter> = {}): StoreFilter {
-    return { tenantId: ctx.scope?.tenantId, projectId: ctx.scope?.projectId, includeWorkspacePacks: ctx.includeWorkspacePacks, activeOnly: true, excludePackNames: ctx.nativeSkillNames, ...extra };
+    return {
+      tenantId: ctx.scope?.tenantId,
+      projectId: ctx.scope?.projectId,
+      includeWorkspacePacks: ctx.includeWorkspacePacks,
+      activeOnly: true,
+      excludePackNames: ctx.nativeSkillNames,
+      ...extra,
+    };
   }
 
   /** Store access and injection rendering (redacted, tool-gated, within `budget`) for cluster expansion. */
@@ -317,7 +407,7 @@ export class SkillQueries {
       usable: (records) => this.usable(records, ctx),
       render: async (records) => {
         const safe = records.map((r) => makeSafe(r, { gate, redact: redactPii }));
-        return { safe, rendered: await renderWithinBudget(safe, budget, this.deps.tokenCounter, INJECTION_WRAPPER, this.reSafe(records, gate)) };
+        return { safe, rendered: await renderWithinBudget(safe, budget, this.deps.tokenCounter, INJECTION_WRAPPER, this.text.reSafe(records, gate)) };
       },
     };
   }
@@ -332,47 +422,18 @@ export class SkillQueries {
   private usable(records: readonly SkillRecord[], ctx: SkillRequestContext): SkillRecord[] {
     const adjuster = this.deps.adjuster?.();
     if (!adjuster) return [...records];
-    const kept = new Set(adjuster.adjust(records.map((r) => ({ name: r.name, task_type: r.task_type, score: 1 })), { query: '', ctx }).map((a) => a.name));
+    const kept = new Set(
+      adjuster
+        .adjust(
+          records.map((r) => ({ name: r.name, task_type: r.task_type, score: 1 })),
+          { query: '', ctx },
+        )
+        .map((a) => a.name),
+    );
     return records.filter((r) => kept.has(r.name));
   }
 
   private gate(ctx: SkillRequestContext): ToolReferenceGate {
     return new ToolReferenceGate(ctx.toolGate, ctx.knownToolNames);
   }
-
-  private clean(text: string, gate: ToolReferenceGate): string {
-    return neutralizeBlockTags(gate.text(this.deps.config().redactPii ? this.redactShort(text) : text));
-  }
-
-  /**
-   * Redacts and gates the whole text before shortening it (a cut can hide the marker that
-   * identifies a secret), then gates the cut again (a cut can turn an allowed name such as
-   * `deploy_prod_eu` into a denied `deploy_prod`).
-   */
-  private cleanShort(text: string, chars: number, gate: ToolReferenceGate): string {
-    return this.clean(shorten(this.clean(text, gate), chars), gate);
-  }
-
-  /** The re-safety pass for text the renderer shortens after `makeSafe`. */
-  private reSafe(records: readonly SkillRecord[], gate: ToolReferenceGate): (text: string) => string {
-    const candidates = [...new Set(records.flatMap(declaredToolNames))];
-    const redactPii = this.deps.config().redactPii;
-    return (text) => neutralizeBlockTags(gate.text(redactPii ? redact(text) : text, candidates));
-  }
-
-  private redactShort(text: string): string {
-    if (text.length > REDACT_MEMO_MAX_CHARS) return redact(text);
-    let out = this.redacted.get(text);
-    if (out === undefined) {
-      out = redact(text);
-      if (this.redacted.size >= REDACT_MEMO_LIMIT) this.redacted.clear();
-      this.redacted.set(text, out);
-    }
-    return out;
-  }
-
-}
-
-function shorten(text: string, chars: number): string {
-  return text.length <= chars ? text : `${text.slice(0, chars - 1).trimEnd()}…`;
 }

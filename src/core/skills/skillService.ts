@@ -36,7 +36,8 @@ import type { ResolvedSkillPack } from './packs/skillPackSources';
 import { SkillVectors } from './skillVectors';
 import type { Embedder } from '../search/embedding/embedder';
 import { SkillQueries } from './skillQueries';
-import type { DirectoryResult, SkillRequestContext, SkillScoreAdjuster } from './skillQueries';
+import type { DirectoryResult } from './skillQueries';
+import type { SkillRequestContext, SkillScoreAdjuster } from './skillRequestContext';
 import type { RelevantRequest, RelevantResult, SelectionCandidateRow } from './relevantSkills';
 import type { LearnedSkillInput } from './store/skillRecords';
 import { LearnedSkills } from './store/learned/learnedSkills';
@@ -52,7 +53,8 @@ import { validateSkillTargets } from './packs/skillValidation';
 import type { ValidationReport } from './packs/skillValidation';
 import type { SkillDocumentParse } from './packs/document/offThreadParser';
 
-export type { SkillRequestContext, DirectoryResult, SkillScoreAdjuster } from './skillQueries';
+export type { DirectoryResult } from './skillQueries';
+export type { SkillRequestContext, SkillScoreAdjuster } from './skillRequestContext';
 export type { RelevantRequest, RelevantResult, SelectionCandidateRow } from './relevantSkills';
 
 export interface SkillServiceDeps {

@@ -1,5 +1,5 @@
 import type { TaskType } from '../../config/settingsSchema';
-import type { SkillRequestContext, SkillScoreAdjuster } from '../../skills/skillQueries';
+import type { SkillRequestContext, SkillScoreAdjuster } from '../../skills/skillRequestContext';
 import type { CitationChecks } from '../extraction/citations';
 import { staleReasons } from '../extraction/citations';
 import { decayFactor } from './decay';

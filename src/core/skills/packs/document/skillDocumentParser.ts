@@ -14,11 +14,9 @@ import { baseName, detectSkillFormat, generatedName, SKILL_FILE_FORMATS_TEXT } f
 import { closestKnownKey } from './keySuggestion';
 import { schemaIssueProblem } from './schemaIssues';
 import { skillFromFields, stringList } from './parsedSkill';
+import { wholeFileRefusal } from './wholeFileRefusal';
 import type { DocumentFormat, ParsedSkill } from './parsedSkill';
-import {
-  cleanJsonMessage, countValues, isPlainObject, jsonErrorOffset, lineEnd,
-  messageOf, nextLine, parentFolderName,
-} from './documentValues';
+import { cleanJsonMessage, countValues, isPlainObject, jsonErrorOffset, lineEnd, messageOf, nextLine, parentFolderName } from './documentValues';
 
 /**
  * Parses ONE skill document (any format) into normalised skill content plus problems with exact
@@ -106,19 +104,9 @@ class ParseContext {
   }
 
   run(): void {
-    const limit = this.options.maxChars ?? DEFAULT_MAX_CHARS;
-    if (this.text.length > limit) {
-      this.problem(FILE_START, 'error', PROBLEM_CODES.fileTooLarge,
-        `File is too large (${this.text.length} characters; the limit is ${limit}). Split it into smaller skill files.`);
-      return;
-    }
-    const nul = this.text.indexOf('\u0000');
-    if (nul >= 0) {
-      this.problem(this.index.span(nul, nul + 1), 'error', PROBLEM_CODES.binaryFile, 'File contains NUL bytes; it looks binary, not a skill file.');
-      return;
-    }
-    if (this.text.trim().length === 0) {
-      this.problem(FILE_START, 'error', PROBLEM_CODES.emptyFile, 'File is empty. A skill needs at least a trigger and steps (or, for SKILL.md, a name, description and body).');
+    const refusal = wholeFileRefusal(this.text, this.options.maxChars ?? DEFAULT_MAX_CHARS);
+    if (refusal) {
+      this.problem(refusal.at === undefined ? FILE_START : this.index.span(refusal.at, refusal.at + 1), 'error', refusal.code, refusal.message);
       return;
     }
     switch (this.format) {
@@ -136,12 +124,17 @@ class ParseContext {
         this.parseJsonl();
         return;
       default:
-        this.problem(FILE_START, 'error', PROBLEM_CODES.invalidValue,
-          `Unknown skill file type: use ${SKILL_FILE_FORMATS_TEXT}.`);
+        this.problem(FILE_START, 'error', PROBLEM_CODES.invalidValue, `Unknown skill file type: use ${SKILL_FILE_FORMATS_TEXT}.`);
     }
   }
 
-  private problem(span: SpanSource, severity: ProblemSeverity, code: ProblemCode, message: string | (() => string), extra: { skillName?: string; data?: Record<string, unknown> } | (() => { skillName?: string; data?: Record<string, unknown> }) = {}): void {
+  private problem(
+    span: SpanSource,
+    severity: ProblemSeverity,
+    code: ProblemCode,
+    message: string | (() => string),
+    extra: { skillName?: string; data?: Record<string, unknown> } | (() => { skillName?: string; data?: Record<string, unknown> }) = {},
+  ): void {
     this.out.add(span, severity, code, message, extra);
   }
 
@@ -152,8 +145,12 @@ class ParseContext {
     const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
     const firstLineEnd = lineEnd(text, bom);
     if (text.slice(bom, firstLineEnd).trimEnd() !== '---') {
-      this.problem(this.index.lineSpan(1), 'error', PROBLEM_CODES.missingFrontmatter,
-        'Missing YAML frontmatter: the file must start with a line `---`, the skill fields, and a closing `---`.');
+      this.problem(
+        this.index.lineSpan(1),
+        'error',
+        PROBLEM_CODES.missingFrontmatter,
+        'Missing YAML frontmatter: the file must start with a line `---`, the skill fields, and a closing `---`.',
+      );
       return;
     }
     const yamlStart = nextLine(text, firstLineEnd);
@@ -171,8 +168,12 @@ class ParseContext {
       cursor = nextLine(text, end);
     }
     if (closeStart < 0) {
-      this.problem(this.index.lineSpan(1), 'error', PROBLEM_CODES.unterminatedFrontmatter,
-        'Frontmatter is not closed: add a line `---` after the skill fields.');
+      this.problem(
+        this.index.lineSpan(1),
+        'error',
+        PROBLEM_CODES.unterminatedFrontmatter,
+        'Frontmatter is not closed: add a line `---` after the skill fields.',
+      );
       return;
     }
     const body = text.slice(nextLine(text, closeEnd)).trim();
@@ -183,7 +184,12 @@ class ParseContext {
       located.value = {};
     }
     if (!isPlainObject(located.value)) {
-      this.problem(this.yaml.nodeSpan(located, located.root) ?? located.anchor, 'error', PROBLEM_CODES.notAMapping, 'Frontmatter must be a mapping of skill fields (`key: value` lines).');
+      this.problem(
+        this.yaml.nodeSpan(located, located.root) ?? located.anchor,
+        'error',
+        PROBLEM_CODES.notAMapping,
+        'Frontmatter must be a mapping of skill fields (`key: value` lines).',
+      );
       return;
     }
     this.addSkill(located, format, { body, bodyAnchor: closing, ordinal: 0, multi: false });
@@ -211,8 +217,12 @@ class ParseContext {
 
   /** A file that parses but defines nothing (`~`, `null`, `[]`, only comments): say so. */
   private reportNoSkills(): void {
-    this.problem(FILE_START, 'info', PROBLEM_CODES.noSkills,
-      'This file defines no skill (it is empty, `null`, an empty list or only comments). Add a mapping with `trigger` and `steps`, or delete the file.');
+    this.problem(
+      FILE_START,
+      'info',
+      PROBLEM_CODES.noSkills,
+      'This file defines no skill (it is empty, `null`, an empty list or only comments). Add a mapping with `trigger` and `steps`, or delete the file.',
+    );
   }
 
   private parseJson(): void {
@@ -234,8 +244,12 @@ class ParseContext {
         this.problem(FILE_START, 'error', PROBLEM_CODES.parseError, `This document cannot be loaded: ${unstorable}.`);
         return;
       }
-      this.problem(FILE_START, 'info', PROBLEM_CODES.positionsSkipped,
-        `This JSON file holds more than ${JSON_POSITION_LIMIT} values: its problems point at the start of the file, and a repeated key is not reported (the last one wins).`);
+      this.problem(
+        FILE_START,
+        'info',
+        PROBLEM_CODES.positionsSkipped,
+        `This JSON file holds more than ${JSON_POSITION_LIMIT} values: its problems point at the start of the file, and a repeated key is not reported (the last one wins).`,
+      );
       located = { value, root: undefined, base: 0, anchor: FILE_START, index: this.index };
     } else {
       located = this.yaml.parseSource(text, 0, FILE_START);
@@ -264,7 +278,12 @@ class ParseContext {
         try {
           const value: unknown = JSON.parse(line);
           if (!isPlainObject(value)) {
-            this.problem(() => this.index.lineSpan(currentLine), 'error', PROBLEM_CODES.notAMapping, `Line ${lineNo}: each line must be one JSON object (a skill).`);
+            this.problem(
+              () => this.index.lineSpan(currentLine),
+              'error',
+              PROBLEM_CODES.notAMapping,
+              `Line ${lineNo}: each line must be one JSON object (a skill).`,
+            );
           } else if (!this.tryFastSkill(value, lineNo)) {
             // Slow path only for lines with problems that will be listed: YAML nodes give exact columns.
             const located = this.yaml.parseSource(line, start, this.index.lineSpan(lineNo));
@@ -272,7 +291,12 @@ class ParseContext {
           }
         } catch (error) {
           const offset = start + Math.min(jsonErrorOffset(error, line), line.length);
-          this.problem(() => this.index.span(offset, Math.max(offset + 1, end)), 'error', PROBLEM_CODES.parseError, () => `Line ${currentLine}: invalid JSON: ${cleanJsonMessage(error)}`);
+          this.problem(
+            () => this.index.span(offset, Math.max(offset + 1, end)),
+            'error',
+            PROBLEM_CODES.parseError,
+            () => `Line ${currentLine}: invalid JSON: ${cleanJsonMessage(error)}`,
+          );
         }
       }
       if (end >= text.length) break;
@@ -327,50 +351,77 @@ class ParseContext {
       if (KNOWN_SKILL_KEYS.includes(key)) continue;
       extra[key] = raw[key];
       const suggestion = () => closestKnownKey(key);
-      this.problem(() => this.yaml.spanOfPath(located, [key], 'key'), 'warning', PROBLEM_CODES.unknownField,
+      this.problem(
+        () => this.yaml.spanOfPath(located, [key], 'key'),
+        'warning',
+        PROBLEM_CODES.unknownField,
         () => `Unknown field \`${key}\`${suggestion() ? ` (did you mean \`${suggestion()}\`?)` : ''}; it is kept as extra metadata.`,
-        () => ({ skillName: declaredName, data: { key, suggestion: suggestion() } }));
+        () => ({ skillName: declaredName, data: { key, suggestion: suggestion() } }),
+      );
     }
 
     const str = (key: string): string => (typeof raw[key] === 'string' ? (raw[key] as string).trim() : '');
     const triggers = typeof raw.triggers === 'string' ? [raw.triggers.trim()].filter(Boolean) : stringList(raw.triggers);
-    const body = (info.body ?? '').length > 0 ? info.body ?? '' : typeof raw.body === 'string' ? raw.body.trim() : '';
+    const body = (info.body ?? '').length > 0 ? (info.body ?? '') : typeof raw.body === 'string' ? raw.body.trim() : '';
 
     const trigger = str('trigger') || str('description') || triggers.join(', ');
     if (!trigger && !this.hasIssueAt(problemsBefore, ['trigger', 'description'])) {
       const span = 'trigger' in raw ? this.yaml.spanOfPath(located, ['trigger']) : located.anchor;
-      this.problem(span, 'error', PROBLEM_CODES.missingTrigger,
-        'Missing trigger: add `trigger:` (when to use this skill, one sentence) or a `description`.', { skillName: declaredName });
+      this.problem(span, 'error', PROBLEM_CODES.missingTrigger, 'Missing trigger: add `trigger:` (when to use this skill, one sentence) or a `description`.', {
+        skillName: declaredName,
+      });
     }
 
     if (format === 'skill-md') {
       if (!body) {
-        this.problem(info.bodyAnchor ?? located.anchor, 'error', PROBLEM_CODES.missingBody,
-          'SKILL.md needs instructions: write them in markdown after the closing `---`.', { skillName: declaredName });
+        this.problem(
+          info.bodyAnchor ?? located.anchor,
+          'error',
+          PROBLEM_CODES.missingBody,
+          'SKILL.md needs instructions: write them in markdown after the closing `---`.',
+          { skillName: declaredName },
+        );
       }
       const folder = parentFolderName(this.file);
       if (declaredName && folder && declaredName !== folder && !this.hasIssueAt(problemsBefore, ['name'])) {
-        this.problem(this.yaml.spanOfPath(located, ['name']), 'error', PROBLEM_CODES.nameMismatchFolder,
+        this.problem(
+          this.yaml.spanOfPath(located, ['name']),
+          'error',
+          PROBLEM_CODES.nameMismatchFolder,
           `Name \`${declaredName}\` must equal the folder name \`${folder}\` (agentskills.io rule). Rename the folder or the skill.`,
-          { skillName: declaredName, data: { expected: folder, actual: declaredName } });
+          { skillName: declaredName, data: { expected: folder, actual: declaredName } },
+        );
       }
     }
 
     if (this.out.errors > errorsBefore) return;
 
     const nameGenerated = !declaredName;
-    const name = declaredName ?? generatedName(this.options.packName ?? 'local', this.options.relativePath ?? baseName(this.file), info.multi ? info.ordinal + 1 : undefined);
+    const name =
+      declaredName ??
+      generatedName(this.options.packName ?? 'local', this.options.relativePath ?? baseName(this.file), info.multi ? info.ordinal + 1 : undefined);
     const previous = this.skillNames.get(name);
     const span = located.anchor;
     if (previous) {
-      this.problem(declaredName ? this.yaml.spanOfPath(located, ['name']) : span, 'error', PROBLEM_CODES.duplicateName,
+      this.problem(
+        declaredName ? this.yaml.spanOfPath(located, ['name']) : span,
+        'error',
+        PROBLEM_CODES.duplicateName,
         `Duplicate skill name \`${name}\`: already defined at ${this.file}:${previous.span.line}. Names must be unique.`,
-        { skillName: name, data: { otherFile: this.file, otherLine: previous.span.line } });
+        { skillName: name, data: { otherFile: this.file, otherLine: previous.span.line } },
+      );
       return;
     }
 
     const skill = skillFromFields(raw, {
-      name, nameGenerated, trigger, triggers, body, extra, format, span,
+      name,
+      nameGenerated,
+      trigger,
+      triggers,
+      body,
+      extra,
+      format,
+      span,
       nameSpan: declaredName ? this.yaml.spanOfPath(located, ['name']) : undefined,
     });
     this.skills.push(skill);
@@ -381,9 +432,11 @@ class ParseContext {
   private exceedsExpandedBound(located: Located, raw: Record<string, unknown>, info: { body?: string; bodyAnchor?: Span }): boolean {
     const over = this.expanded.add([...Object.entries(raw), ['body', info.body ?? '']]);
     if (!over) return false;
-    const span = over.key === 'body' && !('body' in raw) ? info.bodyAnchor ?? located.anchor : this.yaml.spanOfPath(located, [over.key], 'key');
-    this.problem(span, 'error', PROBLEM_CODES.expandedTooLarge, over.message,
-      { skillName: typeof raw.name === 'string' ? raw.name : undefined, data: { key: over.key, limit: over.limit } });
+    const span = over.key === 'body' && !('body' in raw) ? (info.bodyAnchor ?? located.anchor) : this.yaml.spanOfPath(located, [over.key], 'key');
+    this.problem(span, 'error', PROBLEM_CODES.expandedTooLarge, over.message, {
+      skillName: typeof raw.name === 'string' ? raw.name : undefined,
+      data: { key: over.key, limit: over.limit },
+    });
     return true;
   }
 
@@ -396,5 +449,4 @@ class ParseContext {
     const span = problem.missing ? located.anchor : () => this.yaml.spanOfPath(located, problem.path);
     this.problem(span, problem.severity, problem.code, problem.message, { skillName, data: { key: problem.key } });
   }
-
 }
