@@ -18,8 +18,80 @@ export const round = (value: number, digits = 3): number => Number(value.toFixed
 /** The p-th percentile (0–1) of an ascending array. */
 export const pct = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 
-export const median = (values: readonly number[]): number => pct([...values].sort((a, b) => a - b), 0.5);
+export const median = (values: readonly number[]): number =>
+  pct(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 
-export const AREAS: string[] = ['git', 'review', 'testing', 'api', 'browser', 'database', 'deploy', 'docs', 'security', 'ci', 'cloud', 'data', 'mobile', 'infra', 'billing', 'auth', 'search', 'cache', 'queue', 'email'];
-export const VERBS: string[] = ['create', 'update', 'delete', 'list', 'sync', 'migrate', 'validate', 'export', 'import', 'debug', 'monitor', 'rotate', 'archive', 'restore', 'configure', 'benchmark', 'paginate', 'retry', 'schedule', 'notify'];
-export const OBJECTS: string[] = ['issue', 'branch', 'record', 'table', 'bucket', 'invoice', 'token', 'user', 'report', 'index', 'cluster', 'webhook', 'pipeline', 'release', 'schema', 'snapshot', 'session', 'ticket', 'dashboard', 'certificate', 'queue', 'job', 'file', 'image', 'metric'];
+export const AREAS: string[] = [
+  'git',
+  'review',
+  'testing',
+  'api',
+  'browser',
+  'database',
+  'deploy',
+  'docs',
+  'security',
+  'ci',
+  'cloud',
+  'data',
+  'mobile',
+  'infra',
+  'billing',
+  'auth',
+  'search',
+  'cache',
+  'queue',
+  'email',
+];
+export const VERBS: string[] = [
+  'create',
+  'update',
+  'delete',
+  'list',
+  'sync',
+  'migrate',
+  'validate',
+  'export',
+  'import',
+  'debug',
+  'monitor',
+  'rotate',
+  'archive',
+  'restore',
+  'configure',
+  'benchmark',
+  'paginate',
+  'retry',
+  'schedule',
+  'notify',
+];
+export const OBJECTS: string[] = [
+  'issue',
+  'branch',
+  'record',
+  'table',
+  'bucket',
+  'invoice',
+  'token',
+  'user',
+  'report',
+  'index',
+  'cluster',
+  'webhook',
+  'pipeline',
+  'release',
+  'schema',
+  'snapshot',
+  'session',
+  'ticket',
+  'dashboard',
+  'certificate',
+  'queue',
+  'job',
+  'file',
+  'image',
+  'metric',
+];

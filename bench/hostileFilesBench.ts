@@ -35,8 +35,16 @@ const CASES: Array<{ name: string; file: string; text: string }> = [
   { name: 'self-referencing alias', file: 'alias.skill.yaml', text: 'a: &a [*a]\ntrigger: x\nsteps: [a]\n' },
   { name: '100k lines of {}', file: 'empty.skill.jsonl', text: '{}\n'.repeat(100_000) },
   { name: '50k unknown keys (YAML)', file: 'keys.skill.yaml', text: `trigger: t\nsteps: [a]\n${unknownKeys}\n` },
-  { name: '50k unknown keys (JSON)', file: 'keys.skill.json', text: JSON.stringify(Object.fromEntries([['trigger', 't'], ['steps', ['a']], ...Array.from({ length: 50_000 }, (_, i) => [`k${i}`, 'v'])])) },
-  { name: '34k valid skills (JSONL)', file: 'many.skill.jsonl', text: Array.from({ length: 34_000 }, () => JSON.stringify({ trigger: 't', steps: ['a'] })).join('\n') },
+  {
+    name: '50k unknown keys (JSON)',
+    file: 'keys.skill.json',
+    text: JSON.stringify(Object.fromEntries([['trigger', 't'], ['steps', ['a']], ...Array.from({ length: 50_000 }, (_, i) => [`k${i}`, 'v'])])),
+  },
+  {
+    name: '34k valid skills (JSONL)',
+    file: 'many.skill.jsonl',
+    text: Array.from({ length: 34_000 }, () => JSON.stringify({ trigger: 't', steps: ['a'] })).join('\n'),
+  },
   { name: 'alias bomb: 800 KB, 39 MB expanded', file: 'bomb.skill.yaml', text: ALIAS_BOMB },
   { name: '3,000-character description', file: 'long/SKILL.md', text: `---\nname: long\ndescription: ${'word '.repeat(599)}final\n---\nBody\n` },
 ];
@@ -76,28 +84,50 @@ async function withStallMeter<T>(work: () => Promise<T>): Promise<{ result: T; m
 function cliSearchRows(): Array<Record<string, unknown>> {
   const work = mkdtempSync(path.join(os.tmpdir(), 'toolshed-hostile-cli-'));
   const preload = path.join(work, 'report-rss.cjs');
-  writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(path.join(work, 'rss'))}, String(process.resourceUsage().maxRSS)));`);
+  writeFileSync(
+    preload,
+    `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(path.join(work, 'rss'))}, String(process.resourceUsage().maxRSS)));`,
+  );
   const bombPack = path.join(work, 'bomb-pack');
   mkdirSync(bombPack);
   writeFileSync(path.join(bombPack, 'bomb.skill.yaml'), ALIAS_BOMB);
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
-  const rows = [['CLI search: alias bomb (800 KB)', bombPack], ['CLI search: built-in pack', path.join(process.cwd(), 'skill-packs')]].map(([name, dir]) => {
+  const rows = [
+    ['CLI search: alias bomb (800 KB)', bombPack],
+    ['CLI search: built-in pack', path.join(process.cwd(), 'skill-packs')],
+  ].map(([name, dir]) => {
     const times: number[] = [];
     const rss: number[] = [];
     let error = '';
     for (let i = 0; i < 3; i++) {
       const start = performance.now();
-      const run = spawnSync(process.execPath, ['--require', preload, path.join(process.cwd(), 'dist', 'cli.js'), 'search', 'skills', '--packs', dir as string, 'w'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+      const run = spawnSync(
+        process.execPath,
+        ['--require', preload, path.join(process.cwd(), 'dist', 'cli.js'), 'search', 'skills', '--packs', dir as string, 'w'],
+        { encoding: 'utf8', maxBuffer: 64 << 20 },
+      );
       times.push(performance.now() - start);
       rss.push(Number(readFileSync(path.join(work, 'rss'), 'utf8')) / 1024);
       error = run.stderr.split('\n').find((line) => line.includes('error')) ?? '';
     }
-    return { case: name, chars: name.includes('bomb') ? ALIAS_BOMB.length : '', load_ms: round(median(times)), peak_rss_mb: round(median(rss)), error: error.replace(work, '…').slice(0, 140) };
+    return {
+      case: name,
+      chars: name.includes('bomb') ? ALIAS_BOMB.length : '',
+      load_ms: round(median(times)),
+      peak_rss_mb: round(median(rss)),
+      error: error.replace(work, '…').slice(0, 140),
+    };
   });
   rmSync(work, { recursive: true, force: true });
   const [bomb, builtIn] = rows;
   if (bomb && builtIn) {
-    rows.push({ case: 'alias bomb ÷ built-in pack', chars: '', load_ms: Number((bomb.load_ms / builtIn.load_ms).toFixed(2)), peak_rss_mb: Number((bomb.peak_rss_mb / builtIn.peak_rss_mb).toFixed(2)), error: '' });
+    rows.push({
+      case: 'alias bomb ÷ built-in pack',
+      chars: '',
+      load_ms: Number((bomb.load_ms / builtIn.load_ms).toFixed(2)),
+      peak_rss_mb: Number((bomb.peak_rss_mb / builtIn.peak_rss_mb).toFixed(2)),
+      error: '',
+    });
   }
   return rows;
 }
@@ -119,22 +149,49 @@ async function main(): Promise<void> {
     writeFileSync(target, c.text);
     const service = await createSkillService({
       parse: offThreadSkillParse(parserThread),
-      engine, store: new MemoryByteStore(), config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }), logger: nullLogger,
-      events: nullEventSink, clock: { now: () => Date.now() }, tokenCounter: lengthTokenCounter, fs: nodeFileSystem, env: {}, autoSaveDelayMs: 0,
+      engine,
+      store: new MemoryByteStore(),
+      config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }),
+      logger: nullLogger,
+      events: nullEventSink,
+      clock: { now: () => Date.now() },
+      tokenCounter: lengthTokenCounter,
+      fs: nodeFileSystem,
+      env: {},
+      autoSaveDelayMs: 0,
     });
     let error = '';
     let problems = 0;
     const { ms: loadMs, longestStall } = await withStallMeter(async () => {
       try {
-        const summary = await service.loadPacks([{ name: 'bench', root, scopeMode: 'global', enabled: true, updateExistingPackSkills: true, pinnedSkillNames: [], source: 'settings', workspace: false, optional: false }]);
+        const summary = await service.loadPacks([
+          {
+            name: 'bench',
+            root,
+            scopeMode: 'global',
+            enabled: true,
+            updateExistingPackSkills: true,
+            pinnedSkillNames: [],
+            source: 'settings',
+            workspace: false,
+            optional: false,
+          },
+        ]);
         problems = summary.problems.length;
       } catch (e) {
         error = e instanceof Error ? e.message : String(e);
       }
     });
     rows.push({
-      case: c.name, chars: c.text.length, parse_ms: round(parseMs), parsed_skills: parsed.skills.length, load_ms: round(loadMs),
-      longest_stall_ms: round(longestStall), problems_listed: problems, good_skill_loaded: service.inspect('good') !== undefined, error,
+      case: c.name,
+      chars: c.text.length,
+      parse_ms: round(parseMs),
+      parsed_skills: parsed.skills.length,
+      load_ms: round(loadMs),
+      longest_stall_ms: round(longestStall),
+      problems_listed: problems,
+      good_skill_loaded: service.inspect('good') !== undefined,
+      error,
     });
     await service.dispose();
     rmSync(root, { recursive: true, force: true });
@@ -145,8 +202,15 @@ async function main(): Promise<void> {
     writeFileSync(file, c.text);
     const { result, ms, longestStall } = await withStallMeter(() => loadToolExampleFiles(nodeFileSystem, [file], offThreadToolExamplesParse(parserThread)));
     rows.push({
-      case: c.name, chars: c.text.length, parse_ms: '', parsed_skills: '', load_ms: round(ms), longest_stall_ms: round(longestStall),
-      problems_listed: result.problems.length, tools_with_examples: Object.keys(result.examples).length, error: result.problems[0]?.replace(root, '…').slice(0, 140) ?? '',
+      case: c.name,
+      chars: c.text.length,
+      parse_ms: '',
+      parsed_skills: '',
+      load_ms: round(ms),
+      longest_stall_ms: round(longestStall),
+      problems_listed: result.problems.length,
+      tools_with_examples: Object.keys(result.examples).length,
+      error: result.problems[0]?.replace(root, '…').slice(0, 140) ?? '',
     });
     rmSync(root, { recursive: true, force: true });
   }

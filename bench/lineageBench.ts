@@ -44,7 +44,11 @@ function skillText(r: () => number, i: number): { trigger: string; steps: string
   const [area, verb, object, sink] = [pick(AREAS), pick(VERBS), pick(OBJECTS), pick(SINKS)];
   return {
     trigger: `${verb} the ${object} in ${area} and post a summary to ${sink} (batch ${i % 211})`,
-    steps: [`Call \`${area}_find_${object}\` with \`query\`.`, `Call \`${area}_${verb}_${object}\` with \`id\`.`, `Call \`${sink}_post_message\` with the summary.`],
+    steps: [
+      `Call \`${area}_find_${object}\` with \`query\`.`,
+      `Call \`${area}_${verb}_${object}\` with \`id\`.`,
+      `Call \`${sink}_post_message\` with the summary.`,
+    ],
   };
 }
 
@@ -52,12 +56,43 @@ function learnedRecord(i: number, r: () => number): SkillRecord {
   const { trigger, steps } = skillText(r, i);
   const name = `learned.api.bench-${i}`;
   const scope = makeScope('project', undefined, PROJECT);
-  const record = toRecord({
-    name, nameGenerated: false, title: trigger, description: 'Learned from use (trace).', trigger, task_type: 'api', tags: ['bench'], steps, preconditions: [],
-    failure_modes: ['Never post tokens.'], body: '', domain: '', frames: [], triggers: [], tools: [], allowed_tools: [], requires: [], meta: {},
-    extra: { learned_kind: 'positive', source_hash: sourceHash(trigger, steps, 'api') }, format: 'learned' as never, model_invocable: true,
-    span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
-  }, { origin: 'learned', originRef: `learning:pr_${i}`, scopeMode: 'project', projectId: PROJECT, packName: '', workspace: false, sourceFile: '', now: clock.now(), env: {} });
+  const record = toRecord(
+    {
+      name,
+      nameGenerated: false,
+      title: trigger,
+      description: 'Learned from use (trace).',
+      trigger,
+      task_type: 'api',
+      tags: ['bench'],
+      steps,
+      preconditions: [],
+      failure_modes: ['Never post tokens.'],
+      body: '',
+      domain: '',
+      frames: [],
+      triggers: [],
+      tools: [],
+      allowed_tools: [],
+      requires: [],
+      meta: {},
+      extra: { learned_kind: 'positive', source_hash: sourceHash(trigger, steps, 'api') },
+      format: 'learned' as never,
+      model_invocable: true,
+      span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
+    },
+    {
+      origin: 'learned',
+      originRef: `learning:pr_${i}`,
+      scopeMode: 'project',
+      projectId: PROJECT,
+      packName: '',
+      workspace: false,
+      sourceFile: '',
+      now: clock.now(),
+      env: {},
+    },
+  );
   return { ...record, id: skillId('learned', name, scope), format: 'learned' };
 }
 
@@ -66,13 +101,31 @@ const TEMP = mkdtempSync(path.join(os.tmpdir(), 'toolshed-lineage-bench-'));
 async function stores(engine: SqlEngine) {
   const bytes = new NodeByteStore(mkdtempSync(path.join(TEMP, 'workspace-')));
   const skills = await createSkillService({
-    engine, store: bytes, config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }), logger: nullLogger, events: nullEventSink, clock,
-    tokenCounter: lengthTokenCounter, fs: nodeFileSystem, env: {}, autoSaveDelayMs: 0,
+    engine,
+    store: bytes,
+    config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }),
+    logger: nullLogger,
+    events: nullEventSink,
+    clock,
+    tokenCounter: lengthTokenCounter,
+    fs: nodeFileSystem,
+    env: {},
+    autoSaveDelayMs: 0,
   });
   const store = await LearningStore.open({ engine, store: bytes, logger: nullLogger, clock });
   const learning = new LearningService({
-    store, skills, config: () => learningConfigSchema.parse({ mode: 'propose' }), trusted: () => true, personal: () => ({ workspaceRoots: [], homeDir: '/home/dev', userName: 'dev' }),
-    scope: () => ({ projectId: PROJECT }), clock, events: nullEventSink, logger: nullLogger, fileExists: () => true, knownTool: () => true, frameFacts: () => undefined,
+    store,
+    skills,
+    config: () => learningConfigSchema.parse({ mode: 'propose' }),
+    trusted: () => true,
+    personal: () => ({ workspaceRoots: [], homeDir: '/home/dev', userName: 'dev' }),
+    scope: () => ({ projectId: PROJECT }),
+    clock,
+    events: nullEventSink,
+    logger: nullLogger,
+    fileExists: () => true,
+    knownTool: () => true,
+    frameFacts: () => undefined,
   });
   return { skills, store, learning };
 }
@@ -106,12 +159,20 @@ async function main(): Promise<void> {
     }
   }
   times.sort((a, b) => a - b);
-  rows.push({ case: `merge check vs ${N.toLocaleString('en-US')} learned skills: index lookup (prefix-filtered weighted Jaccard)`, p50_ms: round(pct(times, 0.5)), p95_ms: round(pct(times, 0.95)), target: 'p95 ≤ 10 ms', ok: pct(times, 0.95) <= 10, matched_share: round(matches / times.length, 2) });
+  rows.push({
+    case: `merge check vs ${N.toLocaleString('en-US')} learned skills: index lookup (prefix-filtered weighted Jaccard)`,
+    p50_ms: round(pct(times, 0.5)),
+    p95_ms: round(pct(times, 0.95)),
+    target: 'p95 ≤ 10 ms',
+    ok: pct(times, 0.95) <= 10,
+    matched_share: round(matches / times.length, 2),
+  });
 
   const source = await stores(engine);
   const loadStart = performance.now();
   await source.skills.restoreLearnedSkills(records);
-  for (const record of records.slice(0, 2000)) source.store.addCounters(record.name, { helpful: 3, harmful: 1, use_count: 5, last_used: clock.now(), last_validated: clock.now() });
+  for (const record of records.slice(0, 2000))
+    source.store.addCounters(record.name, { helpful: 3, harmful: 1, use_count: 5, last_used: clock.now(), last_validated: clock.now() });
   const loadMs = performance.now() - loadStart;
   source.learning.mergeTarget(queries[0]!);
   const full: number[] = [];
@@ -121,40 +182,69 @@ async function main(): Promise<void> {
     full.push(performance.now() - start);
   }
   full.sort((a, b) => a - b);
-  rows.push({ case: `merge check vs ${N.toLocaleString('en-US')} learned skills, as approval runs it (read the store's learned skills + sync index + lookup)`, p50_ms: round(pct(full, 0.5)), p95_ms: round(pct(full, 0.95)), target: 'p95 ≤ 10 ms', ok: pct(full, 0.95) <= 10, store_load_ms: round(loadMs, 0) });
+  rows.push({
+    case: `merge check vs ${N.toLocaleString('en-US')} learned skills, as approval runs it (read the store's learned skills + sync index + lookup)`,
+    p50_ms: round(pct(full, 0.5)),
+    p95_ms: round(pct(full, 0.95)),
+    target: 'p95 ≤ 10 ms',
+    ok: pct(full, 0.95) <= 10,
+    store_load_ms: round(loadMs, 0),
+  });
 
   // 2. Export and import of 10,000 learned skills.
   const exportStart = performance.now();
   const exported = source.learning.exportSnapshot('bench');
   const exportMs = performance.now() - exportStart;
-  rows.push({ case: `export ${N.toLocaleString('en-US')} learned skills (counters, lineage) to a snapshot`, ms: round(exportMs, 0), snapshot_mb: round(exported.text.length / 1048576, 2), target: '≤ 2000 ms', ok: exportMs <= 2000 });
+  rows.push({
+    case: `export ${N.toLocaleString('en-US')} learned skills (counters, lineage) to a snapshot`,
+    ms: round(exportMs, 0),
+    snapshot_mb: round(exported.text.length / 1048576, 2),
+    target: '≤ 2000 ms',
+    ok: exportMs <= 2000,
+  });
   const target = await stores(engine);
   const bytes = new TextEncoder().encode(exported.text);
   const importStart = performance.now();
   const report = await target.learning.importSnapshot(bytes);
   const importMs = performance.now() - importStart;
-  rows.push({ case: `import that snapshot into an empty store (parse, plan with merge checks, batched write, saves)`, ms: round(importMs, 0), added: report.added.length, merged: report.merged.length, target: '≤ 2000 ms', ok: importMs <= 2000 && report.added.length + report.merged.length === N });
+  rows.push({
+    case: `import that snapshot into an empty store (parse, plan with merge checks, batched write, saves)`,
+    ms: round(importMs, 0),
+    added: report.added.length,
+    merged: report.merged.length,
+    target: '≤ 2000 ms',
+    ok: importMs <= 2000 && report.added.length + report.merged.length === N,
+  });
 
   // 3. One write to the shared store (1,000 global skills), with the lock file and without it.
   const sharedDir = mkdtempSync(path.join(TEMP, 'global-'));
   const noLock: FileLock = { withLock: (fn) => fn() };
   const sharedStore = (lock: FileLock) => new SharedSkillStore({ engine, bytes: new NodeByteStore(sharedDir), lock, logger: nullLogger, clock });
-  const globalRecords = records.slice(0, 1000).map((record) => ({ ...record, ...makeScope('global'), id: skillId('learned', record.name, makeScope('global')) }));
+  const globalRecords = records
+    .slice(0, 1000)
+    .map((record) => ({ ...record, ...makeScope('global'), id: skillId('learned', record.name, makeScope('global')) }));
   await sharedStore(noLock).write({ upsert: globalRecords });
   const writeTimes = async (lock: FileLock) => {
     const shared = sharedStore(lock);
     const out: number[] = [];
     for (let i = 0; i < 40; i++) {
       const start = performance.now();
-      await shared.write({ counters: [{ name: globalRecords[i]!.name, helpful: 1, harmful: 0, use_count: 1, last_used: clock.now(), last_validated: clock.now() }] });
+      await shared.write({
+        counters: [{ name: globalRecords[i]!.name, helpful: 1, harmful: 0, use_count: 1, last_used: clock.now(), last_validated: clock.now() }],
+      });
       out.push(performance.now() - start);
     }
     return out.sort((a, b) => a - b);
   };
   const unlocked = await writeTimes(noLock);
   const locked = await writeTimes(new NodeFileLock(sharedDir, SHARED_SKILLS_LOCK));
-  rows.push({ case: 'one shared-store write (1,000 global skills): lock file + reload + change + atomic save', p50_ms: round(pct(locked, 0.5)), p95_ms: round(pct(locked, 0.95)),
-    without_lock_p50_ms: round(pct(unlocked, 0.5)), lock_overhead_p50_ms: round(pct(locked, 0.5) - pct(unlocked, 0.5)) });
+  rows.push({
+    case: 'one shared-store write (1,000 global skills): lock file + reload + change + atomic save',
+    p50_ms: round(pct(locked, 0.5)),
+    p95_ms: round(pct(locked, 0.95)),
+    without_lock_p50_ms: round(pct(unlocked, 0.5)),
+    lock_overhead_p50_ms: round(pct(locked, 0.5) - pct(unlocked, 0.5)),
+  });
 
   rmSync(TEMP, { recursive: true, force: true });
   console.log(JSON.stringify({ title: 'Merge with lineage and learned-skill snapshots', rows }));

@@ -34,7 +34,14 @@ function writeSkills(dir: string): void {
   const lines = Array.from({ length: SKILLS }, (_, i) => {
     const area = areas[i % areas.length];
     const verb = verbs[Math.floor(i / areas.length) % verbs.length];
-    return JSON.stringify({ name: `memory.${area}.${verb}_${i}`, title: `${verb} ${area} item ${i}`, trigger: `${verb} a ${area} item number ${i} safely`, task_type: 'code', tags: [area, verb], steps: [`Find the ${area} item.`, `${verb} it.`, 'Verify the result.'] });
+    return JSON.stringify({
+      name: `memory.${area}.${verb}_${i}`,
+      title: `${verb} ${area} item ${i}`,
+      trigger: `${verb} a ${area} item number ${i} safely`,
+      task_type: 'code',
+      tags: [area, verb],
+      steps: [`Find the ${area} item.`, `${verb} it.`, 'Verify the result.'],
+    });
   });
   writeFileSync(path.join(dir, 'skills.skill.jsonl'), `${lines.join('\n')}\n`);
 }
@@ -81,10 +88,30 @@ async function main(): Promise<void> {
     // The extension passes its one engine to both stores; a second load must not add a module.
     const skillEngine = await loadSqlEngine({ wasmPath });
     const skills = await createSkillService({
-      engine: skillEngine, store: new MemoryByteStore(), config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }), logger: nullLogger, events: nullEventSink,
-      clock: { now: () => Date.now() }, tokenCounter: lengthTokenCounter, fs: nodeFileSystem, env: {}, autoSaveDelayMs: 60_000,
+      engine: skillEngine,
+      store: new MemoryByteStore(),
+      config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }),
+      logger: nullLogger,
+      events: nullEventSink,
+      clock: { now: () => Date.now() },
+      tokenCounter: lengthTokenCounter,
+      fs: nodeFileSystem,
+      env: {},
+      autoSaveDelayMs: 60_000,
     });
-    await skills.loadPacks([{ name: 'memory', root: tmp, scopeMode: 'global', enabled: true, updateExistingPackSkills: true, pinnedSkillNames: [], source: 'settings', workspace: false, optional: false }]);
+    await skills.loadPacks([
+      {
+        name: 'memory',
+        root: tmp,
+        scopeMode: 'global',
+        enabled: true,
+        updateExistingPackSkills: true,
+        pinnedSkillNames: [],
+        source: 'settings',
+        workspace: false,
+        optional: false,
+      },
+    ]);
     await skills.search({ query: 'rotate the security item' }, { includeWorkspacePacks: true });
     step(`+ ${SKILLS} skills loaded and searched`);
     const end = snapshot();

@@ -35,23 +35,72 @@ function learnedRecord(i: number, r: () => number): SkillRecord {
   const trigger = `${verb} the ${object} in ${area} (batch ${i % 211})`;
   const steps = [`Call \`${area}_find_${object}\` with \`query\`.`, `Call \`${area}_${verb}_${object}\` with \`id\`.`];
   const name = `learned.api.bench-${i}`;
-  const record = toRecord({
-    name, nameGenerated: false, title: trigger, description: 'Learned from use (trace).', trigger, task_type: 'api', tags: ['bench'], steps, preconditions: [],
-    failure_modes: ['Never post tokens.'], body: '', domain: '', frames: [], triggers: [], tools: [], allowed_tools: [], requires: [], meta: {},
-    extra: { learned_kind: 'positive', source_hash: `hash-${i}` }, format: 'learned' as never, model_invocable: true, span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
-  }, { origin: 'learned', originRef: `learning:pr_${i}`, scopeMode: 'project', projectId: PROJECT, packName: '', workspace: false, sourceFile: '', now: clock.now(), env: {} });
+  const record = toRecord(
+    {
+      name,
+      nameGenerated: false,
+      title: trigger,
+      description: 'Learned from use (trace).',
+      trigger,
+      task_type: 'api',
+      tags: ['bench'],
+      steps,
+      preconditions: [],
+      failure_modes: ['Never post tokens.'],
+      body: '',
+      domain: '',
+      frames: [],
+      triggers: [],
+      tools: [],
+      allowed_tools: [],
+      requires: [],
+      meta: {},
+      extra: { learned_kind: 'positive', source_hash: `hash-${i}` },
+      format: 'learned' as never,
+      model_invocable: true,
+      span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
+    },
+    {
+      origin: 'learned',
+      originRef: `learning:pr_${i}`,
+      scopeMode: 'project',
+      projectId: PROJECT,
+      packName: '',
+      workspace: false,
+      sourceFile: '',
+      now: clock.now(),
+      env: {},
+    },
+  );
   return { ...record, id: skillId('learned', name, makeScope('project', undefined, PROJECT)), format: 'learned' };
 }
 
 const pack = (name: string, root: string): ResolvedSkillPack => ({
-  name, root, scopeMode: 'project', projectId: PROJECT, enabled: true, updateExistingPackSkills: true, pinnedSkillNames: [], source: 'workspace-agent-folder', workspace: true, optional: true,
+  name,
+  root,
+  scopeMode: 'project',
+  projectId: PROJECT,
+  enabled: true,
+  updateExistingPackSkills: true,
+  pinnedSkillNames: [],
+  source: 'workspace-agent-folder',
+  workspace: true,
+  optional: true,
 });
 
 async function main(): Promise<void> {
   const engine = await loadSqlEngine({ wasmPath: path.join(process.cwd(), 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm') });
   const skills = await createSkillService({
-    engine, store: new MemoryByteStore(), config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }), logger: nullLogger, events: nullEventSink, clock,
-    tokenCounter: lengthTokenCounter, fs: nodeFileSystem, env: {}, autoSaveDelayMs: 60_000,
+    engine,
+    store: new MemoryByteStore(),
+    config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }),
+    logger: nullLogger,
+    events: nullEventSink,
+    clock,
+    tokenCounter: lengthTokenCounter,
+    fs: nodeFileSystem,
+    env: {},
+    autoSaveDelayMs: 60_000,
   });
   const r = rng(7);
   await skills.restoreLearnedSkills(Array.from({ length: N }, (_, i) => learnedRecord(i, r)));
@@ -75,13 +124,25 @@ async function main(): Promise<void> {
     };
     await skills.loadPacks([pack('other', other), pack('exported', exportedRoot)]);
     const before = await reloads();
-    rows.push({ case: `reloadFile of a pack skill with ${N.toLocaleString('en-US')} learned skills, no exported pack skill`, p50_ms: round(pct(before, 0.5)), p95_ms: round(pct(before, 0.95)) });
+    rows.push({
+      case: `reloadFile of a pack skill with ${N.toLocaleString('en-US')} learned skills, no exported pack skill`,
+      p50_ms: round(pct(before, 0.5)),
+      p95_ms: round(pct(before, 0.95)),
+    });
 
-    const names = skills.learnedSkills().slice(0, EXPORTED).map((s) => s.name);
+    const names = skills
+      .learnedSkills()
+      .slice(0, EXPORTED)
+      .map((s) => s.name);
     const exportStart = performance.now();
     const report = await exportLearnedAsPack({ skills, counters: () => undefined, files: nodePackFolderWriter, now: clock.now() }, exportedRoot, names);
     const exportMs = performance.now() - exportStart;
-    rows.push({ case: `export ${EXPORTED} of ${N.toLocaleString('en-US')} learned skills as SKILL.md folders`, ms: round(exportMs, 0), written: report.written.length, skipped: report.skipped.length });
+    rows.push({
+      case: `export ${EXPORTED} of ${N.toLocaleString('en-US')} learned skills as SKILL.md folders`,
+      ms: round(exportMs, 0),
+      written: report.written.length,
+      skipped: report.skipped.length,
+    });
 
     const loadStart = performance.now();
     await skills.loadPacks([pack('other', other), pack('exported', exportedRoot)]);
@@ -99,8 +160,17 @@ async function main(): Promise<void> {
       checks.push(performance.now() - start);
     }
     checks.sort((a, b) => a - b);
-    rows.push({ case: `the full retirement check (after loadPacks, or a reload of an exported file; ${N.toLocaleString('en-US')} learned, ${EXPORTED} exported pack skills)`, p50_ms: round(pct(checks, 0.5)), p95_ms: round(pct(checks, 0.95)) });
-    rows.push({ case: `reloadFile of a pack skill with ${N.toLocaleString('en-US')} learned skills, ${EXPORTED} of them retired by exported pack skills`, p50_ms: round(pct(after, 0.5)), p95_ms: round(pct(after, 0.95)), ratio_p50_vs_none: round(pct(after, 0.5) / Math.max(pct(before, 0.5), 1e-6), 2) });
+    rows.push({
+      case: `the full retirement check (after loadPacks, or a reload of an exported file; ${N.toLocaleString('en-US')} learned, ${EXPORTED} exported pack skills)`,
+      p50_ms: round(pct(checks, 0.5)),
+      p95_ms: round(pct(checks, 0.95)),
+    });
+    rows.push({
+      case: `reloadFile of a pack skill with ${N.toLocaleString('en-US')} learned skills, ${EXPORTED} of them retired by exported pack skills`,
+      p50_ms: round(pct(after, 0.5)),
+      p95_ms: round(pct(after, 0.95)),
+      ratio_p50_vs_none: round(pct(after, 0.5) / Math.max(pct(before, 0.5), 1e-6), 2),
+    });
   } finally {
     rmSync(root, { recursive: true, force: true });
     await skills.dispose();

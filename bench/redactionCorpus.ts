@@ -25,7 +25,10 @@ export interface CorpusScore {
 
 export function readRedactionCorpus(root: string): CorpusRow[] {
   const text = readFileSync(path.join(root, 'test', 'fixtures', 'redaction-corpus.jsonl'), 'utf8');
-  return text.split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as CorpusRow);
+  return text
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as CorpusRow);
 }
 
 /** A secret counts as caught when its value is gone; a look-alike is a false positive when anything changed. */

@@ -17,7 +17,16 @@ export async function runTsBench(entry, nodeArgs = []) {
   const out = mkdtempSync(path.join(os.tmpdir(), 'toolshed-bench-'));
   const bundle = path.join(out, `${path.basename(entry, '.ts')}.cjs`);
   try {
-    await esbuild.build({ entryPoints: [path.join(BENCH_ROOT, 'bench', entry)], outfile: bundle, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning', define: { __TOOLSHED_VERSION__: '"bench"' } });
+    await esbuild.build({
+      entryPoints: [path.join(BENCH_ROOT, 'bench', entry)],
+      outfile: bundle,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      logLevel: 'warning',
+      define: { __TOOLSHED_VERSION__: '"bench"' },
+    });
     const run = spawnSync(process.execPath, [...nodeArgs, bundle], { cwd: BENCH_ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
     process.stderr.write(run.stderr);
     process.stdout.write(run.stdout);

@@ -52,10 +52,14 @@ const HOSTILE_PATTERNS = [
 function hostileText(r: () => number, i: number): string {
   const words = ['create', 'issue', 'repository', 'deploy', 'a', 'aaaa', 'ab', 'x', 'file', 'list'];
   switch (i % 4) {
-    case 0: return 'a'.repeat(900);
-    case 1: return Array.from({ length: 990 }, () => (r() < 0.5 ? 'a' : 'b')).join('') + ' c';
-    case 2: return Array.from({ length: 995 }, () => String.fromCharCode(97 + Math.floor(r() * 26))).join('') + ' !';
-    default: return Array.from({ length: 150 }, () => words[Math.floor(r() * words.length)]).join(' ');
+    case 0:
+      return 'a'.repeat(900);
+    case 1:
+      return Array.from({ length: 990 }, () => (r() < 0.5 ? 'a' : 'b')).join('') + ' c';
+    case 2:
+      return Array.from({ length: 995 }, () => String.fromCharCode(97 + Math.floor(r() * 26))).join('') + ' !';
+    default:
+      return Array.from({ length: 150 }, () => words[Math.floor(r() * words.length)]).join(' ');
   }
 }
 
@@ -82,7 +86,13 @@ async function main(): Promise<void> {
   for (let i = 0; i < 20; i++) for (const row of corpus) redact(row.text);
   const perMb = (performance.now() - start) / 20 / (chars / 1e6);
   rows.push({ case: 'redaction: recall on secrets', n: score.secrets, value: round(score.recall), target: '≥ 0.98', ok: score.recall >= 0.98 });
-  rows.push({ case: 'redaction: false-positive rate on look-alikes', n: score.benign, value: round(score.falsePositiveRate), target: '≤ 0.02', ok: score.falsePositiveRate <= 0.02 });
+  rows.push({
+    case: 'redaction: false-positive rate on look-alikes',
+    n: score.benign,
+    value: round(score.falsePositiveRate),
+    target: '≤ 0.02',
+    ok: score.falsePositiveRate <= 0.02,
+  });
   rows.push({ case: 'redaction: throughput', n: corpus.length, value: round(perMb, 1), unit: 'ms per MB of text' });
   for (const m of score.missed) console.error(`missed ${m.kind}: ${m.text.slice(0, 80)}`);
   for (const m of score.overRedacted) console.error(`over-redacted ${m.kind}: ${m.text.slice(0, 80)}`);
@@ -98,7 +108,14 @@ async function main(): Promise<void> {
   const worst: Record<string, number> = {};
   for (const allowedFts of [['fts5', 'fts4', 'none'], ['none']] as FtsEngine[][]) {
     const engine = await loadSqlEngine({ allowedFts, wasmPath: WASM });
-    const service = await createToolSearchService({ engine, store: new MemoryByteStore(), logger: nullLogger, events: nullEventSink, clock: { now: () => Date.now() }, saveDelayMs: 60_000 });
+    const service = await createToolSearchService({
+      engine,
+      store: new MemoryByteStore(),
+      logger: nullLogger,
+      events: nullEventSink,
+      clock: { now: () => Date.now() },
+      saveDelayMs: 60_000,
+    });
     service.setTools(tools);
     const label = `tool_search (${engine.fts})`;
     for (const pattern of HOSTILE_PATTERNS) {
@@ -107,27 +124,61 @@ async function main(): Promise<void> {
       const result = run.search({ query: pattern, search_type: 'regex', limit: 20 });
       const ms = performance.now() - t0;
       worst[label] = Math.max(worst[label] ?? 0, ms);
-      rows.push({ case: `regex guard: ${label}`, pattern: pattern.length > 40 ? `${pattern.slice(0, 37)}…` : pattern, tools: CATALOG_SIZE, engine: engineOf(pattern), ms: round(ms, 1), outcome: outcome(result.ok ? result.output.note ?? '' : result.error) });
+      rows.push({
+        case: `regex guard: ${label}`,
+        pattern: pattern.length > 40 ? `${pattern.slice(0, 37)}…` : pattern,
+        tools: CATALOG_SIZE,
+        engine: engineOf(pattern),
+        ms: round(ms, 1),
+        outcome: outcome(result.ok ? (result.output.note ?? '') : result.error),
+      });
     }
   }
 
   // Regex guard: skill_search.
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'toolshed-safety-bench-'));
   try {
-    const lines = Array.from({ length: CATALOG_SIZE }, (_, i) => JSON.stringify({
-      name: `pack.hostile.${'a'.repeat(i % 20)}skill_${i}`, title: `${'a'.repeat(i % 50)} ${i}`, trigger: hostileText(r, i).slice(0, 500), task_type: 'code', tags: ['a'.repeat(30)],
-      steps: [hostileText(r, i + 1).slice(0, 300)],
-    }));
+    const lines = Array.from({ length: CATALOG_SIZE }, (_, i) =>
+      JSON.stringify({
+        name: `pack.hostile.${'a'.repeat(i % 20)}skill_${i}`,
+        title: `${'a'.repeat(i % 50)} ${i}`,
+        trigger: hostileText(r, i).slice(0, 500),
+        task_type: 'code',
+        tags: ['a'.repeat(30)],
+        steps: [hostileText(r, i + 1).slice(0, 300)],
+      }),
+    );
     mkdirSync(path.join(tmp, 'pack'), { recursive: true });
     // Files stay under the 1 MiB per-file cap.
-    for (let f = 0; f * 400 < lines.length; f++) writeFileSync(path.join(tmp, 'pack', `part${f}.skill.jsonl`), `${lines.slice(f * 400, (f + 1) * 400).join('\n')}\n`);
+    for (let f = 0; f * 400 < lines.length; f++)
+      writeFileSync(path.join(tmp, 'pack', `part${f}.skill.jsonl`), `${lines.slice(f * 400, (f + 1) * 400).join('\n')}\n`);
     for (const allowedFts of [['fts5', 'fts4', 'none'], ['none']] as FtsEngine[][]) {
       const engine = await loadSqlEngine({ allowedFts, wasmPath: WASM });
       const skills = await createSkillService({
-        engine, store: new MemoryByteStore(), config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }), logger: nullLogger, events: nullEventSink,
-        clock: { now: () => Date.now() }, tokenCounter: lengthTokenCounter, fs: nodeFileSystem, env: {}, autoSaveDelayMs: 60_000,
+        engine,
+        store: new MemoryByteStore(),
+        config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }),
+        logger: nullLogger,
+        events: nullEventSink,
+        clock: { now: () => Date.now() },
+        tokenCounter: lengthTokenCounter,
+        fs: nodeFileSystem,
+        env: {},
+        autoSaveDelayMs: 60_000,
       });
-      const loaded = await skills.loadPacks([{ name: 'hostile', root: path.join(tmp, 'pack'), scopeMode: 'global', enabled: true, updateExistingPackSkills: true, pinnedSkillNames: [], source: 'settings', workspace: false, optional: false }]);
+      const loaded = await skills.loadPacks([
+        {
+          name: 'hostile',
+          root: path.join(tmp, 'pack'),
+          scopeMode: 'global',
+          enabled: true,
+          updateExistingPackSkills: true,
+          pinnedSkillNames: [],
+          source: 'settings',
+          workspace: false,
+          optional: false,
+        },
+      ]);
       const skillCount = loaded.packs[0]?.skillCount ?? 0;
       if (skillCount < CATALOG_SIZE) console.error(`only ${skillCount} hostile skills loaded: ${JSON.stringify(loaded.problems.slice(0, 3))}`);
       const label = `skill_search (${skills.fts})`;
@@ -136,7 +187,14 @@ async function main(): Promise<void> {
         const out = await skills.search({ query: pattern, search_type: 'regex', limit: 20 }, { includeWorkspacePacks: true });
         const ms = performance.now() - t0;
         worst[label] = Math.max(worst[label] ?? 0, ms);
-        rows.push({ case: `regex guard: ${label}`, pattern: pattern.length > 40 ? `${pattern.slice(0, 37)}…` : pattern, skills: skillCount, engine: engineOf(pattern), ms: round(ms, 1), outcome: outcome(out.note ?? '') });
+        rows.push({
+          case: `regex guard: ${label}`,
+          pattern: pattern.length > 40 ? `${pattern.slice(0, 37)}…` : pattern,
+          skills: skillCount,
+          engine: engineOf(pattern),
+          ms: round(ms, 1),
+          outcome: outcome(out.note ?? ''),
+        });
       }
       await skills.dispose();
     }
@@ -144,7 +202,14 @@ async function main(): Promise<void> {
     rmSync(tmp, { recursive: true, force: true });
   }
   for (const [label, ms] of Object.entries(worst)) {
-    rows.push({ case: `regex guard: worst case, ${label}`, patterns: HOSTILE_PATTERNS.length, ms: round(ms, 1), budget_ms: SAFE_REGEX_LIMITS.searchBudgetMs, target: '< 1000 ms (never a hang)', ok: ms < 1000 });
+    rows.push({
+      case: `regex guard: worst case, ${label}`,
+      patterns: HOSTILE_PATTERNS.length,
+      ms: round(ms, 1),
+      budget_ms: SAFE_REGEX_LIMITS.searchBudgetMs,
+      target: '< 1000 ms (never a hang)',
+      ok: ms < 1000,
+    });
   }
   console.log(JSON.stringify({ title: 'Safety: redaction corpus, regex guard under hostile patterns', rows }));
 }

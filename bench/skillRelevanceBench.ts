@@ -30,14 +30,31 @@ interface Prepared {
   candidates: SelectionCandidateRow[];
 }
 
-function simulate(prepared: readonly Prepared[], minRelevance: number, confident: number, topK: number, maxActive: number): { search: TurnCounts; hybrid: TurnCounts } {
+function simulate(
+  prepared: readonly Prepared[],
+  minRelevance: number,
+  confident: number,
+  topK: number,
+  maxActive: number,
+): { search: TurnCounts; hybrid: TurnCounts } {
   const search = emptyCounts();
   const hybrid = emptyCounts();
   for (const p of prepared) {
-    countTurn(search, p.c, passingGate(p.top.slice(0, topK), minRelevance).map((h) => h.name), 0);
+    countTurn(
+      search,
+      p.c,
+      passingGate(p.top.slice(0, topK), minRelevance).map((h) => h.name),
+      0,
+    );
     const open = passingGate(p.candidates, minRelevance);
     const ask = hybridNeedsModel(open, maxActive, { confident });
-    const names = ask ? (p.c.gold && open.some((o) => o.name === p.c.gold) ? [p.c.gold] : []) : passingGate(open, confident).slice(0, maxActive).map((o) => o.name);
+    const names = ask
+      ? p.c.gold && open.some((o) => o.name === p.c.gold)
+        ? [p.c.gold]
+        : []
+      : passingGate(open, confident)
+          .slice(0, maxActive)
+          .map((o) => o.name);
     countTurn(hybrid, p.c, names, ask ? 1 : 0);
   }
   return { search, hybrid };
@@ -63,15 +80,26 @@ async function main(): Promise<void> {
     }
   }
   const service = await relevanceService(root);
-  for (const [mode, answers] of [['search', 'oracle'], ['hybrid', 'oracle'], ['hybrid', 'unusable']] as const) {
+  for (const [mode, answers] of [
+    ['search', 'oracle'],
+    ['hybrid', 'oracle'],
+    ['hybrid', 'unusable'],
+  ] as const) {
     for (const half of ['tune', 'test', 'all'] as const) {
       const subset = half === 'all' ? cases : cases.filter((c) => c.half === half);
       const counts = await runPreflight(service, subset, mode, answers);
       const r = rates(counts);
       rows.push({
-        case: `defaults through pre-flight: ${mode}${mode === 'hybrid' ? (answers === 'oracle' ? ' (oracle model)' : ' (unusable model answers)') : ''}, ${half} half`, min_relevance: defaults.minRelevance, ask_model_below: defaults.askModelBelowRelevance, requests: counts.requests, ...r,
+        case: `defaults through pre-flight: ${mode}${mode === 'hybrid' ? (answers === 'oracle' ? ' (oracle model)' : ' (unusable model answers)') : ''}, ${half} half`,
+        min_relevance: defaults.minRelevance,
+        ask_model_below: defaults.askModelBelowRelevance,
+        requests: counts.requests,
+        ...r,
         target: mode === 'hybrid' && answers === 'oracle' ? 'no-skill ≤ 0.10, one-skill ≥ 0.95, selection ≤ 0.25/turn' : 'informational',
-        ok: mode === 'hybrid' && answers === 'oracle' ? r.no_skill_injection_rate <= 0.1 && r.one_skill_hit_rate >= 0.95 && r.selection_requests_per_turn <= 0.25 : undefined,
+        ok:
+          mode === 'hybrid' && answers === 'oracle'
+            ? r.no_skill_injection_rate <= 0.1 && r.one_skill_hit_rate >= 0.95 && r.selection_requests_per_turn <= 0.25
+            : undefined,
       });
     }
   }

@@ -26,17 +26,38 @@ export interface RelevanceCase {
 }
 
 export function readRelevanceSet(root: string): RelevanceCase[] {
-  return readFileSync(path.join(root, 'bench', 'data', 'skill-relevance.jsonl'), 'utf8').split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as RelevanceCase);
+  return readFileSync(path.join(root, 'bench', 'data', 'skill-relevance.jsonl'), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as RelevanceCase);
 }
 
 /** The built-in pack plus the public skills, in an in-memory store with the extension's defaults. */
 export async function relevanceService(root: string, config: Partial<SkillsConfig> = {}): Promise<SkillService> {
   const engine = await loadSqlEngine({ wasmPath: path.join(root, 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm') });
   const service = await createSkillService({
-    engine, store: new MemoryByteStore(), config: skillsConfigSchema.parse({ includeAgentSkillFolders: false, ...config }), logger: nullLogger, events: nullEventSink,
-    clock: { now: () => Date.now() }, tokenCounter: lengthTokenCounter, fs: nodeFileSystem, env: {}, autoSaveDelayMs: 60_000,
+    engine,
+    store: new MemoryByteStore(),
+    config: skillsConfigSchema.parse({ includeAgentSkillFolders: false, ...config }),
+    logger: nullLogger,
+    events: nullEventSink,
+    clock: { now: () => Date.now() },
+    tokenCounter: lengthTokenCounter,
+    fs: nodeFileSystem,
+    env: {},
+    autoSaveDelayMs: 60_000,
   });
-  const pack = (name: string, dir: string) => ({ name, root: path.join(root, dir), scopeMode: 'global' as const, enabled: true, updateExistingPackSkills: true, pinnedSkillNames: [], source: 'settings' as const, workspace: false, optional: false });
+  const pack = (name: string, dir: string) => ({
+    name,
+    root: path.join(root, dir),
+    scopeMode: 'global' as const,
+    enabled: true,
+    updateExistingPackSkills: true,
+    pinnedSkillNames: [],
+    source: 'settings' as const,
+    workspace: false,
+    optional: false,
+  });
   await service.loadPacks([pack('core', 'skill-packs/core'), pack('public', 'bench/data/public-skills')]);
   return service;
 }
@@ -59,7 +80,12 @@ export interface TurnCounts {
  * Runs each case through pre-flight in `mode`; any selection request is answered by the oracle
  * or, with `unusable`, by prose (the fallback a failed or garbled selection takes).
  */
-export async function runPreflight(service: SkillService, cases: readonly RelevanceCase[], mode: 'search' | 'hybrid', answers: 'oracle' | 'unusable' = 'oracle'): Promise<TurnCounts> {
+export async function runPreflight(
+  service: SkillService,
+  cases: readonly RelevanceCase[],
+  mode: 'search' | 'hybrid',
+  answers: 'oracle' | 'unusable' = 'oracle',
+): Promise<TurnCounts> {
   const counts = emptyCounts();
   const defaults = skillsConfigSchema.parse({});
   for (const c of cases) {
@@ -69,15 +95,41 @@ export async function runPreflight(service: SkillService, cases: readonly Releva
         asked++;
         const prompt = messages[0]?.parts[0]?.kind === 'text' ? messages[0].parts[0].text : '';
         const offered = [...prompt.matchAll(/^- ([^:\n]+):/gm)].map((m) => m[1]);
-        yield { kind: 'text', text: answers === 'unusable' ? 'Sure! The first skill looks useful.' : JSON.stringify({ skills: c.gold && offered.includes(c.gold) ? [c.gold] : [] }) };
+        yield {
+          kind: 'text',
+          text: answers === 'unusable' ? 'Sure! The first skill looks useful.' : JSON.stringify({ skills: c.gold && offered.includes(c.gold) ? [c.gold] : [] }),
+        };
       },
       countTokens: async (text) => Math.ceil(text.length / 4),
     };
-    const port = plannerSkillsFrom(service, { includeWorkspacePacks: true }, {
-      maxTokens: defaults.maxTokens, topK: defaults.topK, pinnedNames: [], countTokens: async (t) => Math.ceil(t.length / 4), maxActive: defaults.maxActive,
-      selection: mode === 'search' ? undefined : { mode, maxActive: defaults.maxActive, timeoutMs: defaults.selectionTimeoutMs, askModelBelowRelevance: defaults.askModelBelowRelevance, model: oracle, signal: { isCancelled: false } },
-    });
-    countTurn(counts, c, (await port.preflight(c.request)).used.map((u) => u.name), asked);
+    const port = plannerSkillsFrom(
+      service,
+      { includeWorkspacePacks: true },
+      {
+        maxTokens: defaults.maxTokens,
+        topK: defaults.topK,
+        pinnedNames: [],
+        countTokens: async (t) => Math.ceil(t.length / 4),
+        maxActive: defaults.maxActive,
+        selection:
+          mode === 'search'
+            ? undefined
+            : {
+                mode,
+                maxActive: defaults.maxActive,
+                timeoutMs: defaults.selectionTimeoutMs,
+                askModelBelowRelevance: defaults.askModelBelowRelevance,
+                model: oracle,
+                signal: { isCancelled: false },
+              },
+      },
+    );
+    countTurn(
+      counts,
+      c,
+      (await port.preflight(c.request)).used.map((u) => u.name),
+      asked,
+    );
   }
   return counts;
 }

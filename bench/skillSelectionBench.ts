@@ -55,20 +55,49 @@ async function main(): Promise<void> {
       mkdirSync(dir, { recursive: true });
       const lines = Array.from({ length: size }, (_, i) => {
         const [area, verb, object] = [pick(AREAS), pick(VERBS), pick(OBJECTS)];
-        return JSON.stringify({ name: `synth.${area}.${verb}_${object}_${i}`, trigger: `${verb} a ${object} in ${area}`, task_type: 'code', tags: [area], steps: [`Find the ${object}.`, `${verb} it.`, 'Verify.'] });
+        return JSON.stringify({
+          name: `synth.${area}.${verb}_${object}_${i}`,
+          trigger: `${verb} a ${object} in ${area}`,
+          task_type: 'code',
+          tags: [area],
+          steps: [`Find the ${object}.`, `${verb} it.`, 'Verify.'],
+        });
       });
       writeFileSync(path.join(dir, 'all.skill.jsonl'), `${lines.join('\n')}\n`);
       const service = await createSkillService({
-        engine, store: new MemoryByteStore(), config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }), logger: nullLogger, events: nullEventSink,
-        clock: { now: () => Date.now() }, tokenCounter: lengthTokenCounter, fs: nodeFileSystem, env: {}, autoSaveDelayMs: 60_000,
+        engine,
+        store: new MemoryByteStore(),
+        config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }),
+        logger: nullLogger,
+        events: nullEventSink,
+        clock: { now: () => Date.now() },
+        tokenCounter: lengthTokenCounter,
+        fs: nodeFileSystem,
+        env: {},
+        autoSaveDelayMs: 60_000,
       });
-      await service.loadPacks([{ name: 'synth', root: dir, scopeMode: 'global', enabled: true, updateExistingPackSkills: true, pinnedSkillNames: [], source: 'settings', workspace: false, optional: false }]);
+      await service.loadPacks([
+        {
+          name: 'synth',
+          root: dir,
+          scopeMode: 'global',
+          enabled: true,
+          updateExistingPackSkills: true,
+          pinnedSkillNames: [],
+          source: 'settings',
+          workspace: false,
+          optional: false,
+        },
+      ]);
       const ctx = { includeWorkspacePacks: true };
       const queries = Array.from({ length: QUERIES }, () => `${pick(VERBS)} the ${pick(OBJECTS)} in ${pick(AREAS)} and ${pick(VERBS)} its ${pick(OBJECTS)}`);
       const signal = { isCancelled: false };
       const base = { maxTokens: 2000, topK: 3, pinnedNames: [] as string[], countTokens: async (t: string) => Math.ceil(t.length / 4), maxActive: 3 };
       const searchPort = plannerSkillsFrom(service, ctx, base);
-      const hybridPort = plannerSkillsFrom(service, ctx, { ...base, selection: { mode: 'hybrid', maxActive: 3, timeoutMs: 5000, model: instantModel, signal } });
+      const hybridPort = plannerSkillsFrom(service, ctx, {
+        ...base,
+        selection: { mode: 'hybrid', maxActive: 3, timeoutMs: 5000, model: instantModel, signal },
+      });
 
       const selectionStep = async (q: string) => {
         const candidates = await service.selectionCandidates(q, HYBRID_CANDIDATES, ctx);
@@ -95,7 +124,10 @@ async function main(): Promise<void> {
         const logic: number[] = [];
         for (const q of queries) {
           let t = performance.now();
-          await selectActiveSkills({ mode: 'hybrid', task: q, candidates: candidatesByQuery.get(q) ?? [], pinned: [], maxActive: 3, timeoutMs: 5000 }, { model: instantModel, signal });
+          await selectActiveSkills(
+            { mode: 'hybrid', task: q, candidates: candidatesByQuery.get(q) ?? [], pinned: [], maxActive: 3, timeoutMs: 5000 },
+            { model: instantModel, signal },
+          );
           logic.push(performance.now() - t);
           t = performance.now();
           await service.search({ query: q, limit: 20 }, ctx);
@@ -119,23 +151,39 @@ async function main(): Promise<void> {
         addedP95.push(pct(added, 0.95));
       }
       rows.push({
-        case: 'selection logic (prompt, instant model, strict parse)', skills: size, engine: service.fts,
-        p50_ms: round(median(logicP50)), p95_ms: round(median(logicP95)), best_round_p95_ms: round(Math.min(...logicP95)),
-        target: `≤ ${TARGET_P95_MS} ms p95`, ok: median(logicP95) <= TARGET_P95_MS,
-        measures: 'what hybrid adds on top of the candidate search, which replaces search pre-flight\'s own search',
+        case: 'selection logic (prompt, instant model, strict parse)',
+        skills: size,
+        engine: service.fts,
+        p50_ms: round(median(logicP50)),
+        p95_ms: round(median(logicP95)),
+        best_round_p95_ms: round(Math.min(...logicP95)),
+        target: `≤ ${TARGET_P95_MS} ms p95`,
+        ok: median(logicP95) <= TARGET_P95_MS,
+        measures: "what hybrid adds on top of the candidate search, which replaces search pre-flight's own search",
       });
       rows.push({
-        case: 'hybrid selection, model call excluded', skills: size, engine: service.fts,
-        p50_ms: round(median(stepP50)), p95_ms: round(median(stepP95)), best_round_p95_ms: round(Math.min(...stepP95)),
-        skill_search_limit20_p95_ms: round(median(baseP95)), ratio_to_skill_search: round(median(stepP95) / Math.max(1e-6, median(baseP95)), 2),
-        target: 'p95 ≤ 1.5 × skill_search in the same run (it replaces pre-flight\'s own search)', ok: median(stepP95) <= 1.5 * median(baseP95),
+        case: 'hybrid selection, model call excluded',
+        skills: size,
+        engine: service.fts,
+        p50_ms: round(median(stepP50)),
+        p95_ms: round(median(stepP95)),
+        best_round_p95_ms: round(Math.min(...stepP95)),
+        skill_search_limit20_p95_ms: round(median(baseP95)),
+        ratio_to_skill_search: round(median(stepP95) / Math.max(1e-6, median(baseP95)), 2),
+        target: "p95 ≤ 1.5 × skill_search in the same run (it replaces pre-flight's own search)",
+        ok: median(stepP95) <= 1.5 * median(baseP95),
         measures: `candidate search (≤ ${HYBRID_CANDIDATES}) + prompt + strict parse with an instant model; ${QUERIES} queries × ${ROUNDS} rounds, median of per-round percentiles`,
       });
       rows.push({
-        case: 'pre-flight hybrid − search (same query, back to back)', skills: size, engine: service.fts,
-        p50_ms: round(median(addedP50)), p95_ms: round(median(addedP95)), best_round_p95_ms: round(Math.min(...addedP95)),
+        case: 'pre-flight hybrid − search (same query, back to back)',
+        skills: size,
+        engine: service.fts,
+        p50_ms: round(median(addedP50)),
+        p95_ms: round(median(addedP95)),
+        best_round_p95_ms: round(Math.min(...addedP95)),
         target: 'informational',
-        measures: 'whole pre-flight (search + render within budget) in hybrid mode minus search mode, per query; the p95 of a difference of two timings mostly measures scheduling noise on a shared machine',
+        measures:
+          'whole pre-flight (search + render within budget) in hybrid mode minus search mode, per query; the p95 of a difference of two timings mostly measures scheduling noise on a shared machine',
       });
       await service.dispose();
     }

@@ -24,9 +24,28 @@ const WARMUP_QUERIES = 500;
 const SEARCH_ROUNDS = 3;
 const JSONL_PER_FILE = 3000;
 
-const FILLER = ['safely', 'quickly', 'with retries', 'in batches', 'for a team', 'across regions', 'without downtime', 'from the CLI', 'in production', 'for staging', 'using the API', 'with audit logs'];
+const FILLER = [
+  'safely',
+  'quickly',
+  'with retries',
+  'in batches',
+  'for a team',
+  'across regions',
+  'without downtime',
+  'from the CLI',
+  'in production',
+  'for staging',
+  'using the API',
+  'with audit logs',
+];
 
-interface Synth { name: string; trigger: string; area: string; verb: string; object: string }
+interface Synth {
+  name: string;
+  trigger: string;
+  area: string;
+  verb: string;
+  object: string;
+}
 
 function synthSkills(count: number, seed: number): Synth[] {
   const r = rng(seed);
@@ -43,22 +62,46 @@ function writeJsonlPack(dir: string, skills: Synth[]): void {
   mkdirSync(dir, { recursive: true });
   const perFile = JSONL_PER_FILE;
   for (let f = 0; f * perFile < skills.length; f++) {
-    const lines = skills.slice(f * perFile, (f + 1) * perFile).map((s) => JSON.stringify({
-      name: s.name, title: `${s.verb} ${s.object}`, trigger: s.trigger, task_type: 'code', tags: [s.area, s.object],
-      steps: [`Find the ${s.object}.`, `${s.verb} it.`, 'Verify the result.'],
-    }));
+    const lines = skills.slice(f * perFile, (f + 1) * perFile).map((s) =>
+      JSON.stringify({
+        name: s.name,
+        title: `${s.verb} ${s.object}`,
+        trigger: s.trigger,
+        task_type: 'code',
+        tags: [s.area, s.object],
+        steps: [`Find the ${s.object}.`, `${s.verb} it.`, 'Verify the result.'],
+      }),
+    );
     writeFileSync(path.join(dir, `part${f}.skill.jsonl`), `${lines.join('\n')}\n`);
   }
 }
 
 function packOf(name: string, root: string): ResolvedSkillPack {
-  return { name, root, scopeMode: 'global', enabled: true, updateExistingPackSkills: true, pinnedSkillNames: [], source: 'settings', workspace: false, optional: false };
+  return {
+    name,
+    root,
+    scopeMode: 'global',
+    enabled: true,
+    updateExistingPackSkills: true,
+    pinnedSkillNames: [],
+    source: 'settings',
+    workspace: false,
+    optional: false,
+  };
 }
 
 async function service(engine: SqlEngine) {
   return createSkillService({
-    engine, store: new MemoryByteStore(), config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }), logger: nullLogger, events: nullEventSink,
-    clock: { now: () => Date.now() }, tokenCounter: lengthTokenCounter, fs: nodeFileSystem, env: {}, autoSaveDelayMs: 60_000,
+    engine,
+    store: new MemoryByteStore(),
+    config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }),
+    logger: nullLogger,
+    events: nullEventSink,
+    clock: { now: () => Date.now() },
+    tokenCounter: lengthTokenCounter,
+    fs: nodeFileSystem,
+    env: {},
+    autoSaveDelayMs: 60_000,
   });
 }
 
@@ -96,7 +139,13 @@ async function withManyTools(s: Awaited<ReturnType<typeof service>>, queries: st
   const base = median(p95s.get('no tool names') ?? []);
   return variants.map(([label]) => {
     const p95 = median(p95s.get(label) ?? []);
-    return { case: `skill_search @ 500 skills, tool gate, ${label}`, skills: 500, p95_ms: round(p95), p95_ratio_to_no_names: round(p95 / base), measures: `interleaved rounds, median of ${SEARCH_ROUNDS}` };
+    return {
+      case: `skill_search @ 500 skills, tool gate, ${label}`,
+      skills: 500,
+      p95_ms: round(p95),
+      p95_ratio_to_no_names: round(p95 / base),
+      measures: `interleaved rounds, median of ${SEARCH_ROUNDS}`,
+    };
   });
 }
 
@@ -143,7 +192,13 @@ async function main(): Promise<void> {
       const p95 = median(p95s);
       const target = size >= 50000 ? 5 : size <= 500 ? 1 : 5;
       rows.push({
-        case: `skill_search @ ${size} skills`, skills: size, engine: s.fts, p50_ms: round(p50), p95_ms: round(p95), target: `p95 ≤ ${target} ms`, ok: p95 <= target,
+        case: `skill_search @ ${size} skills`,
+        skills: size,
+        engine: s.fts,
+        p50_ms: round(p50),
+        p95_ms: round(p95),
+        target: `p95 ≤ ${target} ms`,
+        ok: p95 <= target,
         load_ms: round(loadMs, 0),
         measures: `skill_search fts (${s.fts} MATCH → candidate ids, BM25F in memory): ${queries.length} queries × ${SEARCH_ROUNDS} rounds, median; store built by loadPacks from ${Math.ceil(size / JSONL_PER_FILE)} JSONL file(s), load_ms`,
       });
@@ -158,9 +213,15 @@ async function main(): Promise<void> {
       const sub = path.join(filesDir, sk.area);
       mkdirSync(sub, { recursive: true });
       if (i % 2 === 0) {
-        writeFileSync(path.join(sub, `s${i}.skill.yaml`), `name: ${sk.name}\ntitle: ${sk.verb} ${sk.object}\ntrigger: ${sk.trigger}\ntags: [${sk.area}]\nsteps:\n  - Find the ${sk.object}.\n  - ${sk.verb} it.\n`);
+        writeFileSync(
+          path.join(sub, `s${i}.skill.yaml`),
+          `name: ${sk.name}\ntitle: ${sk.verb} ${sk.object}\ntrigger: ${sk.trigger}\ntags: [${sk.area}]\nsteps:\n  - Find the ${sk.object}.\n  - ${sk.verb} it.\n`,
+        );
       } else {
-        writeFileSync(path.join(sub, `s${i}.skill.md`), `---\nname: ${sk.name}\ntitle: ${sk.verb} ${sk.object}\ntrigger: ${sk.trigger}\nsteps:\n  - Find the ${sk.object}.\n  - ${sk.verb} it.\n---\nNotes for ${sk.name}.\n`);
+        writeFileSync(
+          path.join(sub, `s${i}.skill.md`),
+          `---\nname: ${sk.name}\ntitle: ${sk.verb} ${sk.object}\ntrigger: ${sk.trigger}\nsteps:\n  - Find the ${sk.object}.\n  - ${sk.verb} it.\n---\nNotes for ${sk.name}.\n`,
+        );
       }
     });
     const times: number[] = [];
@@ -173,7 +234,15 @@ async function main(): Promise<void> {
       times.push(performance.now() - t);
     }
     times.sort((a, b) => a - b);
-    rows.push({ case: 'load 1,000 skill files', skills: 1000, engine: s.fts, p50_ms: round(pct(times, 0.5), 1), p95_ms: round(times[times.length - 1] ?? 0, 1), target: '≤ 1000 ms', ok: (pct(times, 0.5)) <= 1000 });
+    rows.push({
+      case: 'load 1,000 skill files',
+      skills: 1000,
+      engine: s.fts,
+      p50_ms: round(pct(times, 0.5), 1),
+      p95_ms: round(times[times.length - 1] ?? 0, 1),
+      target: '≤ 1000 ms',
+      ok: pct(times, 0.5) <= 1000,
+    });
     const reloadTimes: number[] = [];
     const file = path.join(filesDir, skills[0]!.area, 's0.skill.yaml');
     for (let i = 0; i < 40; i++) {
@@ -184,13 +253,24 @@ async function main(): Promise<void> {
       if (result.updated.length !== 1) throw new Error('reload did not update');
     }
     reloadTimes.sort((a, b) => a - b);
-    rows.push({ case: 'reload one changed file', skills: 1000, engine: s.fts, p50_ms: round(pct(reloadTimes, 0.5)), p95_ms: round(pct(reloadTimes, 0.95)), target: 'p95 ≤ 20 ms', ok: pct(reloadTimes, 0.95) <= 20 });
+    rows.push({
+      case: 'reload one changed file',
+      skills: 1000,
+      engine: s.fts,
+      p50_ms: round(pct(reloadTimes, 0.5)),
+      p95_ms: round(pct(reloadTimes, 0.95)),
+      target: 'p95 ≤ 20 ms',
+      ok: pct(reloadTimes, 0.95) <= 20,
+    });
     await s.dispose();
 
     // Recall on realistic queries against the built-in packs.
     const builtIn = await service(engine);
     await builtIn.loadPacks([packOf('core', path.join(process.cwd(), 'skill-packs', 'core'))]);
-    const queries = readFileSync(path.join(process.cwd(), 'bench', 'skills-queries.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { query: string; gold: string[] });
+    const queries = readFileSync(path.join(process.cwd(), 'bench', 'skills-queries.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { query: string; gold: string[] });
     let r1 = 0;
     let r3 = 0;
     let mrr = 0;
@@ -201,7 +281,14 @@ async function main(): Promise<void> {
       if (rank >= 0 && rank < 3) r3++;
       if (rank >= 0) mrr += 1 / (rank + 1);
     }
-    rows.push({ case: `recall, built-in packs (${queries.length} queries)`, skills: (await builtIn.list({ page_size: 50 }, ctx)).total, engine: builtIn.fts, recall_at_1: round(r1 / queries.length), recall_at_3: round(r3 / queries.length), mrr_at_10: round(mrr / queries.length) });
+    rows.push({
+      case: `recall, built-in packs (${queries.length} queries)`,
+      skills: (await builtIn.list({ page_size: 50 }, ctx)).total,
+      engine: builtIn.fts,
+      recall_at_1: round(r1 / queries.length),
+      recall_at_3: round(r3 / queries.length),
+      mrr_at_10: round(mrr / queries.length),
+    });
     await builtIn.dispose();
   } finally {
     rmSync(tmp, { recursive: true, force: true });

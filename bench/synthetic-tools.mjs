@@ -16,13 +16,118 @@ function mulberry32(seed) {
   };
 }
 
-const SERVERS = ['github', 'jira', 'slack', 'gitlab', 'notion', 'linear', 'azure', 'aws', 'gcp', 'docker', 'kube', 'postgres', 'redis', 'stripe', 'sentry', 'datadog', 'figma', 'drive', 'mail', 'calendar'];
-const VERBS = ['create', 'list', 'get', 'update', 'delete', 'search', 'archive', 'restore', 'export', 'import', 'sync', 'assign', 'close', 'open', 'merge', 'comment', 'tag', 'move', 'copy', 'share'];
-const NOUNS = ['issue', 'pull_request', 'branch', 'file', 'folder', 'user', 'team', 'project', 'ticket', 'message', 'channel', 'page', 'database', 'record', 'invoice', 'payment', 'alert', 'dashboard', 'cluster', 'container', 'secret', 'event', 'meeting', 'document', 'label', 'milestone', 'release', 'deployment', 'pipeline', 'webhook'];
-const QUALIFIERS = ['by id', 'in bulk', 'with filters', 'for the current user', 'across workspaces', 'with pagination', 'as draft', 'recursively', 'by name', 'from a template'];
+const SERVERS = [
+  'github',
+  'jira',
+  'slack',
+  'gitlab',
+  'notion',
+  'linear',
+  'azure',
+  'aws',
+  'gcp',
+  'docker',
+  'kube',
+  'postgres',
+  'redis',
+  'stripe',
+  'sentry',
+  'datadog',
+  'figma',
+  'drive',
+  'mail',
+  'calendar',
+];
+const VERBS = [
+  'create',
+  'list',
+  'get',
+  'update',
+  'delete',
+  'search',
+  'archive',
+  'restore',
+  'export',
+  'import',
+  'sync',
+  'assign',
+  'close',
+  'open',
+  'merge',
+  'comment',
+  'tag',
+  'move',
+  'copy',
+  'share',
+];
+const NOUNS = [
+  'issue',
+  'pull_request',
+  'branch',
+  'file',
+  'folder',
+  'user',
+  'team',
+  'project',
+  'ticket',
+  'message',
+  'channel',
+  'page',
+  'database',
+  'record',
+  'invoice',
+  'payment',
+  'alert',
+  'dashboard',
+  'cluster',
+  'container',
+  'secret',
+  'event',
+  'meeting',
+  'document',
+  'label',
+  'milestone',
+  'release',
+  'deployment',
+  'pipeline',
+  'webhook',
+];
+const QUALIFIERS = [
+  'by id',
+  'in bulk',
+  'with filters',
+  'for the current user',
+  'across workspaces',
+  'with pagination',
+  'as draft',
+  'recursively',
+  'by name',
+  'from a template',
+];
 const PARAMS = ['id', 'name', 'owner', 'limit', 'cursor', 'query', 'status', 'labels', 'assignee', 'due_date', 'priority', 'body', 'title', 'path', 'region'];
 /** @type {Record<string, string>} */
-const SYNONYMS = { create: 'make a new', list: 'show all', get: 'fetch', update: 'change', delete: 'remove', search: 'find', archive: 'archive', restore: 'bring back', export: 'download', import: 'upload', sync: 'synchronise', assign: 'assign', close: 'close', open: 'reopen', merge: 'merge', comment: 'add a comment on', tag: 'tag', move: 'move', copy: 'duplicate', share: 'share' };
+const SYNONYMS = {
+  create: 'make a new',
+  list: 'show all',
+  get: 'fetch',
+  update: 'change',
+  delete: 'remove',
+  search: 'find',
+  archive: 'archive',
+  restore: 'bring back',
+  export: 'download',
+  import: 'upload',
+  sync: 'synchronise',
+  assign: 'assign',
+  close: 'close',
+  open: 'reopen',
+  merge: 'merge',
+  comment: 'add a comment on',
+  tag: 'tag',
+  move: 'move',
+  copy: 'duplicate',
+  share: 'share',
+};
 
 /**
  * @param {number} size
@@ -44,7 +149,12 @@ export function generateCatalog(size, seed = 1) {
     if (used.has(name)) name = `${name}_${tools.length}`;
     used.add(name);
     const qualifier = pick(QUALIFIERS);
-    const params = Object.fromEntries(Array.from({ length: 2 + Math.floor(rand() * 4) }, () => pick(PARAMS)).map((p) => [p, { type: p === 'limit' ? 'integer' : 'string', description: `The ${p.replace('_', ' ')} of the ${noun.replace('_', ' ')}.` }]));
+    const params = Object.fromEntries(
+      Array.from({ length: 2 + Math.floor(rand() * 4) }, () => pick(PARAMS)).map((p) => [
+        p,
+        { type: p === 'limit' ? 'integer' : 'string', description: `The ${p.replace('_', ' ')} of the ${noun.replace('_', ' ')}.` },
+      ]),
+    );
     tools.push({
       name,
       description: `${verb[0].toUpperCase()}${verb.slice(1)} a ${noun.replace('_', ' ')} ${qualifier} in ${server[0].toUpperCase()}${server.slice(1)}. Returns the ${noun.replace('_', ' ')} as JSON.`,

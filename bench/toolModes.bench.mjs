@@ -14,11 +14,18 @@ import { writeCatalog } from './synthetic-tools.mjs';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const cli = path.join(root, 'dist', 'cli.js');
 // The shared benchmark folder sits beside the checkout (main) or two levels up (a worktree).
-const bfcl = [path.resolve(root, '..', 'shared'), path.resolve(root, '..', '..', 'shared')]
-  .map((shared) => path.join(shared, 'benchmarks', 'tool-retrieval', 'bfcl'))
-  .find((dir) => existsSync(path.join(dir, 'tools.jsonl'))) ?? path.resolve(root, '..', 'shared', 'benchmarks', 'tool-retrieval', 'bfcl');
+const bfcl =
+  [path.resolve(root, '..', 'shared'), path.resolve(root, '..', '..', 'shared')]
+    .map((shared) => path.join(shared, 'benchmarks', 'tool-retrieval', 'bfcl'))
+    .find((dir) => existsSync(path.join(dir, 'tools.jsonl'))) ?? path.resolve(root, '..', 'shared', 'benchmarks', 'tool-retrieval', 'bfcl');
 /** @param {string[]} args */
-const runCli = (args) => JSON.parse(execFileSync(process.execPath, [cli, ...args, '--json'], { encoding: 'utf8', maxBuffer: 64 << 20 }).trim().split('\n').pop() ?? '');
+const runCli = (args) =>
+  JSON.parse(
+    execFileSync(process.execPath, [cli, ...args, '--json'], { encoding: 'utf8', maxBuffer: 64 << 20 })
+      .trim()
+      .split('\n')
+      .pop() ?? '',
+  );
 
 const rows = [];
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'toolshed-modes-'));
@@ -37,8 +44,18 @@ try {
 
 if (existsSync(path.join(bfcl, 'tools.jsonl'))) {
   const r = runCli(['bench', 'pick-prior', '--tools', path.join(bfcl, 'tools.jsonl'), '--queries', path.join(bfcl, 'queries.jsonl')]);
-  for (const [label, recall] of [['before (learnFromUse off)', r.before], ['after (pick prior)', r.after]]) {
-    rows.push({ set: 'bfcl held-out', mode: label, 'R@1': recall.recall_at_1, 'R@5': recall.recall_at_5, 'R@10': recall.recall_at_10, note: `log: ${r.clicks} worked picks + ${r.failures} failures from ${r.train_queries} queries; tested on ${r.held_out_queries}` });
+  for (const [label, recall] of [
+    ['before (learnFromUse off)', r.before],
+    ['after (pick prior)', r.after],
+  ]) {
+    rows.push({
+      set: 'bfcl held-out',
+      mode: label,
+      'R@1': recall.recall_at_1,
+      'R@5': recall.recall_at_5,
+      'R@10': recall.recall_at_10,
+      note: `log: ${r.clicks} worked picks + ${r.failures} failures from ${r.train_queries} queries; tested on ${r.held_out_queries}`,
+    });
   }
 } else {
   rows.push({ set: 'bfcl held-out', note: `skipped: ${bfcl} not found` });

@@ -17,9 +17,10 @@ import { writeCatalog, writePaddedCatalog } from './synthetic-tools.mjs';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const cli = path.join(root, 'dist', 'cli.js');
 // The shared benchmark folder sits beside the repository (or beside the worktrees' folder).
-const bfcl = [path.resolve(root, '..', 'shared'), path.resolve(root, '..', '..', 'shared')]
-  .map((shared) => path.join(shared, 'benchmarks', 'tool-retrieval', 'bfcl'))
-  .find((dir) => existsSync(path.join(dir, 'tools.jsonl'))) ?? path.resolve(root, '..', 'shared', 'benchmarks', 'tool-retrieval', 'bfcl');
+const bfcl =
+  [path.resolve(root, '..', 'shared'), path.resolve(root, '..', '..', 'shared')]
+    .map((shared) => path.join(shared, 'benchmarks', 'tool-retrieval', 'bfcl'))
+    .find((dir) => existsSync(path.join(dir, 'tools.jsonl'))) ?? path.resolve(root, '..', 'shared', 'benchmarks', 'tool-retrieval', 'bfcl');
 
 /**
  * One `toolshed bench tools` run; its JSON result (field names as the CLI prints them).
@@ -29,7 +30,10 @@ const bfcl = [path.resolve(root, '..', 'shared'), path.resolve(root, '..', '..',
  * @returns {Record<string, any>}
  */
 function bench(toolsFile, queriesFile, extra = []) {
-  const out = execFileSync(process.execPath, [cli, 'bench', 'tools', '--tools', toolsFile, '--queries', queriesFile, '--json', ...extra], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const out = execFileSync(process.execPath, [cli, 'bench', 'tools', '--tools', toolsFile, '--queries', queriesFile, '--json', ...extra], {
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
   return JSON.parse(out.trim().split('\n').pop() ?? '');
 }
 
@@ -71,17 +75,30 @@ const row = (set, r, note = '') => ({
   note,
 });
 /** @type {(label: string, r: Record<string, any>) => object[]} */
-const categoryRows = (label, r) => Object.entries(r.per_category ?? {}).map(([category, c]) => ({ set: `  ${label}/${category}`, tools: r.tools, queries: c.queries, engine: r.engine, 'R@1': c.recall_at_1, 'R@5': c.recall_at_5, 'R@10': c.recall_at_10, 'MRR@10': c.mrr_at_10 }));
+const categoryRows = (label, r) =>
+  Object.entries(r.per_category ?? {}).map(([category, c]) => ({
+    set: `  ${label}/${category}`,
+    tools: r.tools,
+    queries: c.queries,
+    engine: r.engine,
+    'R@1': c.recall_at_1,
+    'R@5': c.recall_at_5,
+    'R@10': c.recall_at_10,
+    'MRR@10': c.mrr_at_10,
+  }));
 /**
  * Per-category R@5 / R@10 change of an ablation against the default run, as one note.
  * @type {(r: Record<string, any>, base: Record<string, any>) => string}
  */
-const categoryDelta = (r, base) => Object.entries(r.per_category ?? {}).map(([category, c]) => {
-  const b = base.per_category[category];
-  /** @param {number} x */
-  const d = (x) => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
-  return `${category} ${d(c.recall_at_5 - b.recall_at_5)}/${d(c.recall_at_10 - b.recall_at_10)}`;
-}).join('; ');
+const categoryDelta = (r, base) =>
+  Object.entries(r.per_category ?? {})
+    .map(([category, c]) => {
+      const b = base.per_category[category];
+      /** @param {number} x */
+      const d = (x) => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
+      return `${category} ${d(c.recall_at_5 - b.recall_at_5)}/${d(c.recall_at_10 - b.recall_at_10)}`;
+    })
+    .join('; ');
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'toolshed-bench-'));
 try {
@@ -89,17 +106,43 @@ try {
     const tools = path.join(bfcl, 'tools.jsonl');
     const queries = path.join(bfcl, 'queries.jsonl');
     const held = bench(tools, queries, ['--half', 'even', '--per-category', '--reindex', '--user-path']);
-    rows.push(row('bfcl held-out (even ids)', held, 'index_ms = cold index of 3,258 tools until searchable (index_cpu_ms: main-thread CPU); persist_ms = the deferred sql.js write + export, off the search path'));
+    rows.push(
+      row(
+        'bfcl held-out (even ids)',
+        held,
+        'index_ms = cold index of 3,258 tools until searchable (index_cpu_ms: main-thread CPU); persist_ms = the deferred sql.js write + export, off the search path',
+      ),
+    );
     rows.push(...categoryRows('held-out', held));
     // BFCL's `name__vN` variants are paraphrased definitions of one function; the gold is the
     // variant of the query's own test case. Split so ranking and that label noise read apart.
-    for (const [label, key] of [['gold has one definition', 'gold_single_definition'], ['gold has __vN variants', 'gold_with_variants']]) {
+    for (const [label, key] of [
+      ['gold has one definition', 'gold_single_definition'],
+      ['gold has __vN variants', 'gold_with_variants'],
+    ]) {
       const v = held[key];
-      if (v) rows.push({ set: `  held-out/${label}`, tools: held.tools, queries: v.queries, engine: held.engine, 'R@5': v.recall_at_5, 'R@10': v.recall_at_10, note: `any variant of the gold: R@5 ${v.family_recall_at_5}, R@10 ${v.family_recall_at_10}` });
+      if (v)
+        rows.push({
+          set: `  held-out/${label}`,
+          tools: held.tools,
+          queries: v.queries,
+          engine: held.engine,
+          'R@5': v.recall_at_5,
+          'R@10': v.recall_at_10,
+          note: `any variant of the gold: R@5 ${v.family_recall_at_5}, R@10 ${v.family_recall_at_10}`,
+        });
     }
     // Hybrid ranking (toolshed.embeddings): each component's own row on the held-out half, the
     // bundled embedding alone, then fused with the lexical stage (weights tuned on the odd half).
-    const embeddingOnly = bench(tools, queries, ['--half', 'even', '--per-category', '--embedder', 'bundled', '--ranker', JSON.stringify({ semanticOnly: true })]);
+    const embeddingOnly = bench(tools, queries, [
+      '--half',
+      'even',
+      '--per-category',
+      '--embedder',
+      'bundled',
+      '--ranker',
+      JSON.stringify({ semanticOnly: true }),
+    ]);
     rows.push(row('held-out, bundled embedding alone', embeddingOnly, categoryDelta(embeddingOnly, held)));
     const fused = bench(tools, queries, ['--half', 'even', '--per-category', '--reindex', '--user-path', '--embedder', 'bundled']);
     rows.push(row('held-out, lexical + bundled embedding (fused)', fused, `${categoryDelta(fused, held)}; rss ${held.rss_mb} → ${fused.rss_mb} MB`));
@@ -124,7 +167,10 @@ try {
     }
     const none = bench(tools, queries, ['--engine', 'none']);
     rows.push(row('bfcl (FTS disabled)', none, 'fallback: regex over query words'));
-    const realTools = readFileSync(tools, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const realTools = readFileSync(tools, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     const padded = writePaddedCatalog(tmp, realTools, 100000, 7);
     rows.push(row('bfcl held-out in 100k tools', bench(padded, queries, ['--half', 'even']), '3,258 BFCL tools + 96,742 synthetic distractors'));
   } else {
@@ -138,7 +184,9 @@ try {
     rows.push(row(`synthetic-${size}`, r, size === 200 ? 'token_reduction: default always-visible set vs all tools' : ''));
     if (size === 20000) {
       const h = bench(files.toolsFile, files.queriesFile, [...extra, '--embedder', 'bundled']);
-      rows.push(row('synthetic-20000, bundled embedding (fused)', h, `rss ${r.rss_mb} → ${h.rss_mb} MB; cold index ${r.index_cpu_ms} → ${h.index_cpu_ms} ms CPU`));
+      rows.push(
+        row('synthetic-20000, bundled embedding (fused)', h, `rss ${r.rss_mb} → ${h.rss_mb} MB; cold index ${r.index_cpu_ms} → ${h.index_cpu_ms} ms CPU`),
+      );
     }
   }
 } finally {

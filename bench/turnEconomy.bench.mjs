@@ -23,14 +23,21 @@ const bfcl = [path.resolve(root, '..', 'shared'), path.resolve(root, '..', '..',
  * @param {string[]} args
  * @returns {{ rows: Row[] }}
  */
-const runCli = (args) => JSON.parse(execFileSync(process.execPath, [cli, 'bench', 'turn-economy', ...args, '--json'], { encoding: 'utf8', maxBuffer: 64 << 20 }).trim().split('\n').pop() ?? '');
+const runCli = (args) =>
+  JSON.parse(
+    execFileSync(process.execPath, [cli, 'bench', 'turn-economy', ...args, '--json'], { encoding: 'utf8', maxBuffer: 64 << 20 })
+      .trim()
+      .split('\n')
+      .pop() ?? '',
+  );
 
 /**
  * before → after as a relative change, e.g. -0.21 for 21 % fewer.
  * @param {unknown} before
  * @param {unknown} after
  */
-const change = (before, after) => (typeof before === 'number' && typeof after === 'number' && before > 0 ? Number(((after - before) / before).toFixed(3)) : null);
+const change = (before, after) =>
+  typeof before === 'number' && typeof after === 'number' && before > 0 ? Number(((after - before) / before).toFixed(3)) : null;
 
 /** @type {Array<Record<string, unknown>>} */
 const rows = [];

@@ -88,7 +88,9 @@ function violation(from, to) {
   if (from.area === 'vscode' && to.area === 'vscode' && from.part && to.part && from.part !== to.part) {
     const allowed = VSCODE_ALLOWED[from.part];
     if (!allowed) return `src/vscode/${from.part} is not a known feature folder: add it to VSCODE_ALLOWED in eslint/importBoundaries.mjs`;
-    return allowed.includes(to.part) ? undefined : `src/vscode/${from.part} must not import src/vscode/${to.part} (feature folders import one way: see VSCODE_ALLOWED)`;
+    return allowed.includes(to.part)
+      ? undefined
+      : `src/vscode/${from.part} must not import src/vscode/${to.part} (feature folders import one way: see VSCODE_ALLOWED)`;
   }
   return undefined;
 }
@@ -102,7 +104,11 @@ const typeScriptKinds = (node) => node;
 
 /** @type {import('eslint').Rule.RuleModule} */
 export const importBoundaries = {
-  meta: { type: 'problem', docs: { description: 'imports run downward through the layers' }, schema: [{ type: 'object', properties: { srcRoot: { type: 'string' } } }] },
+  meta: {
+    type: 'problem',
+    docs: { description: 'imports run downward through the layers' },
+    schema: [{ type: 'object', properties: { srcRoot: { type: 'string' } } }],
+  },
   create(context) {
     const srcRoot = path.resolve(context.options[0]?.srcRoot ?? path.join(context.cwd, 'src'));
     const file = context.filename;
@@ -112,7 +118,8 @@ export const importBoundaries = {
     const check = (node, specifier, typeOnly) => {
       if (typeof specifier !== 'string') return;
       if (specifier === 'vscode') {
-        if (from.area !== 'vscode' && !typeOnly) context.report({ node, message: `Runtime import of 'vscode' outside src/vscode (core stays plain TypeScript; use \`import type\`).` });
+        if (from.area !== 'vscode' && !typeOnly)
+          context.report({ node, message: `Runtime import of 'vscode' outside src/vscode (core stays plain TypeScript; use \`import type\`).` });
         return;
       }
       if (!specifier.startsWith('.')) return;
@@ -122,7 +129,8 @@ export const importBoundaries = {
     };
     return {
       ImportDeclaration(node) {
-        const typeOnly = typeScriptKinds(node).importKind === 'type' || (node.specifiers.length > 0 && node.specifiers.every((s) => typeScriptKinds(s).importKind === 'type'));
+        const typeOnly =
+          typeScriptKinds(node).importKind === 'type' || (node.specifiers.length > 0 && node.specifiers.every((s) => typeScriptKinds(s).importKind === 'type'));
         check(node, node.source.value, typeOnly);
       },
       ExportNamedDeclaration(node) {
@@ -135,7 +143,8 @@ export const importBoundaries = {
         if (node.source.type === 'Literal') check(node, node.source.value, false);
       },
       CallExpression(node) {
-        if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments[0]?.type === 'Literal') check(node, node.arguments[0].value, false);
+        if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments[0]?.type === 'Literal')
+          check(node, node.arguments[0].value, false);
       },
     };
   },

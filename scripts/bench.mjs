@@ -9,7 +9,9 @@ import path from 'node:path';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 execFileSync(process.execPath, ['esbuild.mjs', '--production'], { cwd: root, stdio: 'inherit' });
 
-const benches = readdirSync(path.join(root, 'bench')).filter((f) => f.endsWith('.bench.mjs')).sort();
+const benches = readdirSync(path.join(root, 'bench'))
+  .filter((f) => f.endsWith('.bench.mjs'))
+  .sort();
 const results = [];
 let failed = false;
 for (const file of benches) {

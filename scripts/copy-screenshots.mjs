@@ -10,7 +10,17 @@ const from = path.join(root, 'test-results', 'screenshots');
 const to = path.join(root, 'docs', 'images');
 mkdirSync(to, { recursive: true });
 let missing = 0;
-for (const name of ['demo-start.png', 'chat-participant.png', 'sidebar.png', 'skill-diagnostic.png', 'workbench.png', 'restricted-mode.png', 'learning-chat.png', 'learning-proposed.png', 'skill-script-confirmation.png']) {
+for (const name of [
+  'demo-start.png',
+  'chat-participant.png',
+  'sidebar.png',
+  'skill-diagnostic.png',
+  'workbench.png',
+  'restricted-mode.png',
+  'learning-chat.png',
+  'learning-proposed.png',
+  'skill-script-confirmation.png',
+]) {
   const source = path.join(from, name);
   if (!existsSync(source)) {
     console.error(`missing ${path.relative(root, source)} (run npm test first)`);

@@ -33,7 +33,10 @@ export function iconSvg(glyphSvg) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const svg = iconSvg(readFileSync(SOURCE, 'utf8'));
-  const result = spawnSync('rsvg-convert', ['--width', String(ICON_SIZE), '--height', String(ICON_SIZE), '--format', 'png'], { input: svg, maxBuffer: 1 << 24 });
+  const result = spawnSync('rsvg-convert', ['--width', String(ICON_SIZE), '--height', String(ICON_SIZE), '--format', 'png'], {
+    input: svg,
+    maxBuffer: 1 << 24,
+  });
   if (result.error || result.status !== 0) {
     console.error(`rsvg-convert failed (${result.error?.message ?? result.stderr.toString()}). Install it: sudo apt-get install librsvg2-bin`);
     process.exit(1);

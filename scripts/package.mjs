@@ -76,9 +76,24 @@ export function buildVsix() {
   // .vscodeignore plus the README's images (a static glob would ship every screenshot).
   const ignoreFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'toolshed-vsix-')), '.vscodeignore');
   const base = readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8');
-  writeFileSync(ignoreFile, `${base.trimEnd()}\n${readmeImages().map((href) => `!${href}`).join('\n')}\n`);
+  writeFileSync(
+    ignoreFile,
+    `${base.trimEnd()}\n${readmeImages()
+      .map((href) => `!${href}`)
+      .join('\n')}\n`,
+  );
   try {
-    run(process.execPath, [vsce, 'package', '--no-dependencies', '--no-rewrite-relative-links', '--allow-missing-repository', '--ignoreFile', ignoreFile, '--out', VSIX]);
+    run(process.execPath, [
+      vsce,
+      'package',
+      '--no-dependencies',
+      '--no-rewrite-relative-links',
+      '--allow-missing-repository',
+      '--ignoreFile',
+      ignoreFile,
+      '--out',
+      VSIX,
+    ]);
   } finally {
     rmSync(path.dirname(ignoreFile), { recursive: true, force: true });
   }
@@ -110,25 +125,37 @@ export function checkVsix(file = VSIX) {
   const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   const needed = [manifest.main, 'dist/sql-wasm.wasm', 'dist/parseWorker.js', 'dist/word-vectors.bin'].map((p) => `extension/${p.replace(/^\.\//, '')}`);
   const missing = needed.filter((p) => !names.includes(p));
-  check('it holds the extension entry point, sql.js\'s wasm, the parser thread and the word vectors', missing.length === 0, missing.join(', '));
+  check("it holds the extension entry point, sql.js's wasm, the parser thread and the word vectors", missing.length === 0, missing.join(', '));
   // esbuild.mjs leaves zod's translations out (≈ 260 KB a bundle); German stands for all of them.
   const translated = ['dist/extension.js', 'dist/parseWorker.js'].filter((p) => readFileSync(path.join(ROOT, p), 'utf8').includes('Ungültige Eingabe'));
-  check('the bundles hold no translation of zod\'s messages (English only)', translated.length === 0, translated.join(', '));
+  check("the bundles hold no translation of zod's messages (English only)", translated.length === 0, translated.join(', '));
   const unresolved = images.filter((href) => !names.includes(`extension/${href}`));
   check(`every README image (${images.length}) is inside the VSIX`, images.length > 0 && unresolved.length === 0, unresolved.join(', '));
   const zip = readFileSync(file);
   // The README as packaged (what the extension page renders): its image links must still be
   // relative and resolve to files of the package, not to a URL vsce made up.
   const packagedReadme = names.find((name) => /^extension\/readme\.md$/i.test(name));
-  const packagedImages = imageLinks(packagedReadme ? readZipEntry(zip, packagedReadme)?.toString('utf8') ?? '' : '');
+  const packagedImages = imageLinks(packagedReadme ? (readZipEntry(zip, packagedReadme)?.toString('utf8') ?? '') : '');
   const broken = packagedImages.filter((href) => /^[a-z]+:/i.test(href) || !names.includes(`extension/${href}`));
-  check(`the packaged README's images (${packagedImages.length}) resolve to files in the package`, packagedImages.length > 0 && broken.length === 0, broken.slice(0, 5).join(', ') || 'no packaged README');
+  check(
+    `the packaged README's images (${packagedImages.length}) resolve to files in the package`,
+    packagedImages.length > 0 && broken.length === 0,
+    broken.slice(0, 5).join(', ') || 'no packaged README',
+  );
   const iconPath = manifest.icon ? `extension/${manifest.icon.replace(/^\.\//, '')}` : undefined;
   const icon = iconPath ? readZipEntry(zip, iconPath) : undefined;
   const iconSize = icon ? pngSize(icon) : undefined;
-  check('the manifest\'s icon is a 128×128 PNG in the package', iconSize?.width === 128 && iconSize.height === 128, icon ? `${iconPath}: ${iconSize ? `${iconSize.width}×${iconSize.height}` : 'not a PNG'}` : `icon ${manifest.icon ?? '(none)'} not in the VSIX`);
+  check(
+    "the manifest's icon is a 128×128 PNG in the package",
+    iconSize?.width === 128 && iconSize.height === 128,
+    icon ? `${iconPath}: ${iconSize ? `${iconSize.width}×${iconSize.height}` : 'not a PNG'}` : `icon ${manifest.icon ?? '(none)'} not in the VSIX`,
+  );
   const activityBar = manifest.contributes?.viewsContainers?.activitybar?.[0]?.icon;
-  check('the activity bar keeps its SVG icon', typeof activityBar === 'string' && activityBar.endsWith('.svg') && names.includes(`extension/${activityBar.replace(/^\.\//, '')}`), String(activityBar));
+  check(
+    'the activity bar keeps its SVG icon',
+    typeof activityBar === 'string' && activityBar.endsWith('.svg') && names.includes(`extension/${activityBar.replace(/^\.\//, '')}`),
+    String(activityBar),
+  );
   return checks;
 }
 

@@ -24,8 +24,9 @@ function step(title) {
 // sources, then the JavaScript modules (scripts, host runners, benches) through their JSDoc.
 step('type-check (tsc --noEmit -p ., tsc -p tsconfig.mjs.json)');
 const tsc = path.join(path.dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
-const typeChecked = ['tsconfig.json', 'tsconfig.mjs.json'].every((project) =>
-  spawnSync(process.execPath, [tsc, '--noEmit', '-p', project], { cwd: ROOT, stdio: 'inherit' }).status === 0);
+const typeChecked = ['tsconfig.json', 'tsconfig.mjs.json'].every(
+  (project) => spawnSync(process.execPath, [tsc, '--noEmit', '-p', project], { cwd: ROOT, stdio: 'inherit' }).status === 0,
+);
 if (!typeChecked) {
   console.log('type-check failed');
   for (const line of summaryLines([{ layer: 'type-check', passed: 0, failed: 1, failedTitles: ['tsc --noEmit -p . (errors above)'] }])) console.log(line);
@@ -33,12 +34,18 @@ if (!typeChecked) {
 }
 
 // 1b. Lint: ESLint with typescript-eslint's type-aware rules, the layer rule and the file-size
-// cap, zero warnings; then knip: no export that nothing imports (knip.json).
-step('lint (eslint --max-warnings 0, knip)');
+// cap, zero warnings; Prettier's check (code files as .prettierrc.json formats them); then knip:
+// no export that nothing imports (knip.json).
+step('lint (eslint --max-warnings 0, prettier --check, knip)');
 const eslint = path.join(path.dirname(require.resolve('eslint/package.json')), 'bin', 'eslint.js');
+const prettier = path.join(path.dirname(require.resolve('prettier/package.json')), 'bin', 'prettier.cjs');
 const knip = path.join(path.dirname(require.resolve('knip')), '..', 'bin', 'knip.js'); // knip exports no package.json
 const lint = { passed: 0, failed: 0, failedTitles: /** @type {string[]} */ ([]) };
-for (const [name, args] of /** @type {Array<[string, string[]]>} */ ([['eslint', [eslint, '.', '--max-warnings', '0']], ['knip', [knip]]])) {
+for (const [name, args] of /** @type {Array<[string, string[]]>} */ ([
+  ['eslint', [eslint, '.', '--max-warnings', '0']],
+  ['prettier', [prettier, '--check', '--log-level', 'warn', '.']],
+  ['knip', [knip]],
+])) {
   const clean = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' }).status === 0;
   lint[clean ? 'passed' : 'failed'] += 1;
   if (!clean) lint.failedTitles.push(`${name} (problems above)`);
@@ -103,8 +110,10 @@ if (process.env.TOOLSHED_SKIP_HOST === '1') {
   if (expectColdHost) {
     const versions = hostVersionsToRun();
     const ok = cacheWasEmpty && (!versions.newest || hostInstalled(HOST_PINS)) && (!versions.oldest || hostInstalled(OLDEST_HOST_PINS));
-    console.log(`  ${ok ? '✓' : '✗'} the hosts were installed from an empty cache folder (${hostCacheRoot()})` +
-      (ok ? '' : cacheWasEmpty ? ': the install did not complete' : ': the cache folder was not empty, so the cold path was not exercised'));
+    console.log(
+      `  ${ok ? '✓' : '✗'} the hosts were installed from an empty cache folder (${hostCacheRoot()})` +
+        (ok ? '' : cacheWasEmpty ? ': the install did not complete' : ': the cache folder was not empty, so the cold path was not exercised'),
+    );
     host[ok ? 'passed' : 'failed'] += 1;
     if (!ok) host.failedTitles.push('the host was installed from an empty cache folder');
   }
@@ -129,7 +138,12 @@ try {
 }
 console.log(`package: ${pack.passed} passed, ${pack.failed} failed`);
 
-const layers = [{ layer: 'lint', ...lint }, { layer: 'unit', ...unit }, { layer: 'host', ...host }, { layer: 'package', ...pack }];
+const layers = [
+  { layer: 'lint', ...lint },
+  { layer: 'unit', ...unit },
+  { layer: 'host', ...host },
+  { layer: 'package', ...pack },
+];
 console.log('');
 for (const line of summaryLines(layers)) console.log(line);
 process.exit(layers.some((layer) => layer.failed > 0) ? 1 : 0);

@@ -22,7 +22,11 @@ export function summaryLines(layers) {
   const lines = names.length ? ['Failed:', ...names.map((name) => `  ✗ ${name}`)] : [];
   const shown = names.slice(0, NAMES_ON_SUMMARY_LINE);
   const more = names.length - shown.length;
-  const parts = [...shown, ...(more > 0 ? [`${more} more listed above`] : []), ...(unnamed > 0 ? [`${unnamed} without a test name (see that layer's output)`] : [])];
+  const parts = [
+    ...shown,
+    ...(more > 0 ? [`${more} more listed above`] : []),
+    ...(unnamed > 0 ? [`${unnamed} without a test name (see that layer's output)`] : []),
+  ];
   lines.push(`${passed} passed, ${failed} failed — ${parts.join('; ')}`);
   return lines;
 }

@@ -14,7 +14,14 @@ export const DEMO_MODEL_OUT = path.join(HERE, 'out');
 
 /** @returns {Promise<DemoTool[]>} the tools of src/demoToolCatalog.ts */
 async function loadCatalog() {
-  const built = await esbuild.build({ entryPoints: [path.join(HERE, 'src', 'demoToolCatalog.ts')], bundle: true, format: 'cjs', platform: 'node', write: false, logLevel: 'silent' });
+  const built = await esbuild.build({
+    entryPoints: [path.join(HERE, 'src', 'demoToolCatalog.ts')],
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    write: false,
+    logLevel: 'silent',
+  });
   const module = { exports: /** @type {{ DEMO_TOOLS?: DemoTool[] }} */ ({}) };
   new Function('module', 'exports', built.outputFiles[0].text)(module, module.exports);
   return module.exports.DEMO_TOOLS ?? [];
@@ -41,7 +48,13 @@ export async function buildDemoModel() {
     inputSchema: tool.inputSchema,
   }));
   writeFileSync(path.join(DEMO_MODEL_OUT, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
-  return { folder: DEMO_MODEL_OUT, publisher: manifest.publisher, name: manifest.name, version: manifest.version, tools: manifest.contributes.languageModelTools.length };
+  return {
+    folder: DEMO_MODEL_OUT,
+    publisher: manifest.publisher,
+    name: manifest.name,
+    version: manifest.version,
+    tools: manifest.contributes.languageModelTools.length,
+  };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

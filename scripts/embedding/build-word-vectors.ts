@@ -60,7 +60,9 @@ const vocabulary = [...counts]
   .map(([t]) => t);
 const ids = new Map(vocabulary.map((t, i) => [t, i]));
 const documents = tokenized.map((terms) => Int32Array.from(terms, (t) => ids.get(t) ?? -1));
-console.error(`corpus: ${[...perSource].map(([s, n]) => `${s} ${n}`).join(', ')} documents; ${counts.size} terms, ${vocabulary.length} kept (${Date.now() - started} ms)`);
+console.error(
+  `corpus: ${[...perSource].map(([s, n]) => `${s} ${n}`).join(', ')} documents; ${counts.size} terms, ${vocabulary.length} kept (${Date.now() - started} ms)`,
+);
 
 const matrix = ppmi(cooccurrence(documents, vocabulary.length, options.window), options.alpha);
 console.error(`ppmi: ${matrix.value.length} non-zero (${Date.now() - started} ms)`);

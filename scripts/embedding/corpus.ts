@@ -15,7 +15,11 @@ export interface CorpusSources {
   wordnet?: string;
 }
 
-const stripMarkup = (text: string) => text.replace(/<[^>]*>/g, ' ').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/https?:\/\/\S+/g, ' ');
+const stripMarkup = (text: string) =>
+  text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/https?:\/\/\S+/g, ' ');
 
 function* filesUnder(dir: string, suffix: string): Generator<string> {
   for (const name of readdirSync(dir).sort()) {

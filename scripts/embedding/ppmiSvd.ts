@@ -49,7 +49,7 @@ export function ppmi(rows: readonly Map<number, number>[], alpha: number): Csr {
   });
   let smoothedTotal = 0;
   const ctx = new Float64Array(n);
-  for (let i = 0; i < n; i++) smoothedTotal += (ctx[i] = Math.pow(rowSum[i], alpha));
+  for (let i = 0; i < n; i++) smoothedTotal += ctx[i] = Math.pow(rowSum[i], alpha);
   const start = new Int32Array(n + 1);
   const cols: number[] = [];
   const values: number[] = [];

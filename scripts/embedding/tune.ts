@@ -12,9 +12,10 @@ import { queryIdParity } from '../../src/cli/commands/benchTools';
 import { decodeWordVectors } from '../../src/core/search/embedding/wordVectorsFormat';
 import { TextAnalyzer } from '../../src/core/search/textAnalysis';
 
-const dir = [path.resolve(__dirname, '..', '..', '..', 'shared'), path.resolve(__dirname, '..', '..', '..', '..', 'shared')]
-  .map((shared) => path.join(shared, 'benchmarks', 'tool-retrieval', 'bfcl'))
-  .find((candidate) => existsSync(path.join(candidate, 'tools.jsonl'))) ?? 'bfcl-not-found';
+const dir =
+  [path.resolve(__dirname, '..', '..', '..', 'shared'), path.resolve(__dirname, '..', '..', '..', '..', 'shared')]
+    .map((shared) => path.join(shared, 'benchmarks', 'tool-retrieval', 'bfcl'))
+    .find((candidate) => existsSync(path.join(candidate, 'tools.jsonl'))) ?? 'bfcl-not-found';
 const half = process.env.HALF ?? 'odd';
 const tools = toToolInputs(readJsonl(`${dir}/tools.jsonl`));
 const queries = readJsonl<{ id: string; query: string; gold: string[]; category: string }>(`${dir}/queries.jsonl`).filter((q) => queryIdParity(q.id) === half);
@@ -26,7 +27,10 @@ async function lexical(): Promise<Array<Array<[string, number]>>> {
   const service = await cliService(undefined);
   service.setTools(tools);
   const run = await service.startRun();
-  const out = queries.map((q) => { const r = run.search({ query: q.query.slice(0, 500), search_type: 'fts', limit: 20, include_always_loaded: true }); return r.ok ? r.output.tools.map((t) => [t.name, t.score] as [string, number]) : []; });
+  const out = queries.map((q) => {
+    const r = run.search({ query: q.query.slice(0, 500), search_type: 'fts', limit: 20, include_always_loaded: true });
+    return r.ok ? r.output.tools.map((t) => [t.name, t.score] as [string, number]) : [];
+  });
   writeFileSync(cache, JSON.stringify(out));
   return out;
 }
@@ -39,39 +43,65 @@ async function main() {
   const index = new Map(wv.words.map((w, i) => [w, i]));
   const an = new TextAnalyzer();
   const docTerms = tools.map((t) => {
-    const props = ((t.inputSchema as { properties?: Record<string, { description?: unknown }> } | undefined)?.properties ?? {});
-    const params = Object.entries(props).map(([k, v]) => `${k} ${typeof v?.description === 'string' ? v.description : ''}`).join(' ');
-    return { name: an.analyze(t.name), desc: an.analyze(t.description ?? ""), params: an.analyze(params) };
+    const props = (t.inputSchema as { properties?: Record<string, { description?: unknown }> } | undefined)?.properties ?? {};
+    const params = Object.entries(props)
+      .map(([k, v]) => `${k} ${typeof v?.description === 'string' ? v.description : ''}`)
+      .join(' ');
+    return { name: an.analyze(t.name), desc: an.analyze(t.description ?? ''), params: an.analyze(params) };
   });
   const df = new Map<string, number>();
   for (const d of docTerms) for (const t of new Set([...d.name, ...d.desc, ...d.params])) df.set(t, (df.get(t) ?? 0) + 1);
   const N = tools.length;
   const idf = (t: string) => Math.log(1 + N / ((df.get(t) ?? 0) + 1));
-  const wName = Number(process.env.WNAME ?? 2), wParam = Number(process.env.WPARAM ?? 0.3);
+  const wName = Number(process.env.WNAME ?? 2),
+    wParam = Number(process.env.WPARAM ?? 0.3);
   const vec = (weighted: Array<[string, number]>) => {
     const v = new Float32Array(D);
     for (const [t, w] of weighted) {
-      const i = index.get(t); if (i === undefined) continue;
+      const i = index.get(t);
+      if (i === undefined) continue;
       const mode = process.env.WEIGHT ?? 'corpus';
       const s = wv.scales[i] * w * (mode === 'catalog' ? idf(t) : mode === 'corpus' ? wv.weights[i] : mode === 'both' ? idf(t) * wv.weights[i] : 1);
       for (let d = 0; d < D; d++) v[d] += wv.values[i * D + d] * s;
     }
-    let n = 0; for (let d = 0; d < D; d++) n += v[d] * v[d]; n = Math.sqrt(n) || 1;
+    let n = 0;
+    for (let d = 0; d < D; d++) n += v[d] * v[d];
+    n = Math.sqrt(n) || 1;
     for (let d = 0; d < D; d++) v[d] /= n;
     return v;
   };
-  const docs = docTerms.map((d) => vec([...d.name.map((t) => [t, wName] as [string, number]), ...d.desc.map((t) => [t, 1] as [string, number]), ...d.params.map((t) => [t, wParam] as [string, number])]));
+  const docs = docTerms.map((d) =>
+    vec([
+      ...d.name.map((t) => [t, wName] as [string, number]),
+      ...d.desc.map((t) => [t, 1] as [string, number]),
+      ...d.params.map((t) => [t, wParam] as [string, number]),
+    ]),
+  );
   if (process.env.CENTER) {
     const mean = new Float32Array(D);
     for (const d of docs) for (let k = 0; k < D; k++) mean[k] += d[k] / docs.length;
     const c = Number(process.env.CENTER);
-    for (const d of docs) { let n = 0; for (let k = 0; k < D; k++) { d[k] -= c * mean[k]; n += d[k] * d[k]; } n = Math.sqrt(n) || 1; for (let k = 0; k < D; k++) d[k] /= n; }
+    for (const d of docs) {
+      let n = 0;
+      for (let k = 0; k < D; k++) {
+        d[k] -= c * mean[k];
+        n += d[k] * d[k];
+      }
+      n = Math.sqrt(n) || 1;
+      for (let k = 0; k < D; k++) d[k] /= n;
+    }
   }
-  const K = Number(process.env.RRFK ?? 10), wEmb = Number(process.env.WEMB ?? 0.5), nEmb = Number(process.env.NEMB ?? 20);
+  const K = Number(process.env.RRFK ?? 10),
+    wEmb = Number(process.env.WEMB ?? 0.5),
+    nEmb = Number(process.env.NEMB ?? 20);
   const tally = { e5: 0, f5: 0, x5: 0, xf5: 0, l5: 0, lf5: 0 };
   queries.forEach((q, qi) => {
     const qv = vec(an.analyze(q.query.slice(0, 500)).map((t) => [t, 1]));
-    const sims = docs.map((d, i) => { let s = 0; for (let k = 0; k < D; k++) s += d[k] * qv[k]; return [i, s] as [number, number]; });
+    const sims = docs.map((d, i) => {
+      let s = 0;
+      for (let k = 0; k < D; k++) s += d[k] * qv[k];
+      return [i, s] as [number, number];
+    });
     sims.sort((a, b) => b[1] - a[1]);
     const emb = sims.slice(0, nEmb).map(([i]) => tools[i].name);
     const score = new Map<string, number>();
@@ -84,16 +114,23 @@ async function main() {
       const cosOf = new Map(sims.map(([i, s]) => [tools[i].name, s]));
       const top = sims[0][1];
       for (const [n, s] of lexS[qi]) score.set(n, s + lam * ((cosOf.get(n) ?? 0) - top));
-      if (useEmb) for (const [i, s] of sims.slice(0, nEmb)) if (!score.has(tools[i].name)) score.set(tools[i].name, lam * (s - top) + Number(process.env.EMBBASE ?? 0));
+      if (useEmb)
+        for (const [i, s] of sims.slice(0, nEmb)) if (!score.has(tools[i].name)) score.set(tools[i].name, lam * (s - top) + Number(process.env.EMBBASE ?? 0));
     }
     const fused = [...score].sort((a, b) => b[1] - a[1]).map(([n]) => n);
-    const gold = new Set(q.gold), gf = new Set(q.gold.map(family));
+    const gold = new Set(q.gold),
+      gf = new Set(q.gold.map(family));
     const hit = (list: string[], fam: boolean) => list.slice(0, 5).some((n) => (fam ? gf.has(family(n)) : gold.has(n)));
-    if (hit(emb, false)) tally.e5++; if (hit(emb, true)) tally.f5++;
-    if (hit(fused, false)) tally.x5++; if (hit(fused, true)) tally.xf5++;
-    if (hit(lex[qi], false)) tally.l5++; if (hit(lex[qi], true)) tally.lf5++;
+    if (hit(emb, false)) tally.e5++;
+    if (hit(emb, true)) tally.f5++;
+    if (hit(fused, false)) tally.x5++;
+    if (hit(fused, true)) tally.xf5++;
+    if (hit(lex[qi], false)) tally.l5++;
+    if (hit(lex[qi], true)) tally.lf5++;
   });
   const r = (x: number) => (x / queries.length).toFixed(3);
-  console.log(`${half} n=${queries.length} lex ${r(tally.l5)}/${r(tally.lf5)} emb ${r(tally.e5)}/${r(tally.f5)} fused ${r(tally.x5)}/${r(tally.xf5)}  (exact/family R@5)`);
+  console.log(
+    `${half} n=${queries.length} lex ${r(tally.l5)}/${r(tally.lf5)} emb ${r(tally.e5)}/${r(tally.f5)} fused ${r(tally.x5)}/${r(tally.xf5)}  (exact/family R@5)`,
+  );
 }
 void main();

@@ -18,9 +18,7 @@ function helpText(commands: readonly CliCommand[]): string {
 
 /** Picks the command whose path matches the longest prefix of argv. */
 function findCommand(argv: string[], commands: readonly CliCommand[]): CliCommand | undefined {
-  return [...commands]
-    .sort((a, b) => b.path.length - a.path.length)
-    .find((c) => c.path.every((word, i) => argv[i] === word));
+  return [...commands].sort((a, b) => b.path.length - a.path.length).find((c) => c.path.every((word, i) => argv[i] === word));
 }
 
 export async function main(argv: string[], io: CliIo, commands: readonly CliCommand[] = COMMANDS): Promise<number> {
@@ -51,7 +49,9 @@ if (require.main === module) {
     stderr: (text) => process.stderr.write(text),
   };
   main(process.argv.slice(2), io).then(
-    (code) => { process.exitCode = code; },
+    (code) => {
+      process.exitCode = code;
+    },
     (error: unknown) => {
       process.stderr.write(`toolshed: ${error instanceof Error ? error.message : String(error)}\n`);
       process.exitCode = 1;

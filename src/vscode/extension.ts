@@ -45,22 +45,28 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
   registerManageTools(context, services);
   const chatHandler = registerChatParticipant(context, services);
 
-  const { directory, diagnostics } = registerSkillSurfaces(context, services, [proposedSkillsGroup(services.learning), nativeSkillsGroup(services.nativeSkills)]);
+  const { directory, diagnostics } = registerSkillSurfaces(context, services, [
+    proposedSkillsGroup(services.learning),
+    nativeSkillsGroup(services.nativeSkills),
+  ]);
   registerProposalCommands(context, services.learning, () => directory.refresh());
   registerAnswerRating(context, services.learning);
   registerSnapshotCommands(context, services.learning, services.skills, () => directory.refresh());
   registerExportPackCommand(context, services.learning, services.skills, () => directory.refresh());
   keepSharedSkillsInSync(context, services, () => directory.refresh());
-  registerPromoteSkillCommand(context, { skills: services.skills, directory, tenantId: () => services.settings.current.scope.tenantId }, () => directory.refresh());
+  registerPromoteSkillCommand(context, { skills: services.skills, directory, tenantId: () => services.settings.current.scope.tenantId }, () =>
+    directory.refresh(),
+  );
 
   // Until some extension asks, VS Code may not list third-party chat models in the picker.
-  void lookUpChatModels().then((models) => logger.info(`Chat models available: ${models.join(', ') || 'none (sign in to Copilot or install a model provider)'}`));
+  void lookUpChatModels().then((models) =>
+    logger.info(`Chat models available: ${models.join(', ') || 'none (sign in to Copilot or install a model provider)'}`),
+  );
 
   // Packs load in the background (progress in the status bar): activation stays fast, and
   // everything that needs skills awaits `skillPacks.ready`.
-  void vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Window, title: 'Toolshed: loading skill packs' },
-    (progress) => services.skillPacks.reload(progress),
+  void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Toolshed: loading skill packs' }, (progress) =>
+    services.skillPacks.reload(progress),
   );
 
   return {

@@ -36,15 +36,26 @@ export interface SkillSurfacesServices {
 }
 
 /** Builds the view ports over the core services and registers views, authoring and palette. */
-export function registerSkillSurfaces(context: vscode.ExtensionContext, services: SkillSurfacesServices, directoryGroups: readonly DirectoryGroup[] = []): { directory: SkillServiceDirectorySource; diagnostics: SkillDiagnostics } {
+export function registerSkillSurfaces(
+  context: vscode.ExtensionContext,
+  services: SkillSurfacesServices,
+  directoryGroups: readonly DirectoryGroup[] = [],
+): { directory: SkillServiceDirectorySource; diagnostics: SkillDiagnostics } {
   const directory = new SkillServiceDirectorySource(services.skills, services.skillPacks);
   context.subscriptions.push(directory);
   const toolSearch = toolSearchProvider(services.tools, () => services.syncToolCatalog());
   const settings = services.settings;
-  const directoryGrouping = settings ? { current: () => settings.current.skills.directoryGroupBy, onDidChange: (listener: () => void) => settings.onDidChange(listener) } : undefined;
+  const directoryGrouping = settings
+    ? { current: () => settings.current.skills.directoryGroupBy, onDidChange: (listener: () => void) => settings.onDidChange(listener) }
+    : undefined;
   registerViews(context, { skills: directory, pinned: services.pinned, activity: services.activity, tools: toolSearch, directoryGroups, directoryGrouping });
   // The pack manager watches pack folders and re-indexes changed files itself.
-  const { diagnostics } = registerAuthoring(context, { skills: directory, validateDocument: offThreadSkillDocumentValidator(offThreadSkillParse(services.parserThread)), logger: services.logger, fileSync: 'observe' });
+  const { diagnostics } = registerAuthoring(context, {
+    skills: directory,
+    validateDocument: offThreadSkillDocumentValidator(offThreadSkillParse(services.parserThread)),
+    logger: services.logger,
+    fileSync: 'observe',
+  });
   const requestContext = (): SkillRequestContext => services.skillContext();
   registerPalette(context, {
     skills: directory,

@@ -152,12 +152,18 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
 
   const activity = new ActivityRegistry();
   const skillScripts = new SkillScriptTools(skills, logger, () => vscode.lm.tools.map((tool) => tool.name));
-  context.subscriptions.push(skillScripts, skillPacks.onDidChange(() => void skillScripts.refresh()));
+  context.subscriptions.push(
+    skillScripts,
+    skillPacks.onDidChange(() => void skillScripts.refresh()),
+  );
   const scriptRuns = new SkillScriptRunner(skillScripts, settings, events, logger);
   // Synced now and on every tool-list change, so the sidebar's deferred count and the index
   // are current before the first chat request. Skill scripts are catalogued beside vscode.lm's tools.
   const lmCatalog = new LmToolCatalog(tools, logger, undefined, () => skillScripts.toolInputs());
-  context.subscriptions.push(lmCatalog, skillScripts.onDidChange(() => lmCatalog.syncInBackground()));
+  context.subscriptions.push(
+    lmCatalog,
+    skillScripts.onDidChange(() => lmCatalog.syncInBackground()),
+  );
   context.subscriptions.push(tools.onDidChange(() => activity.setDeferredCatalogSize(lmCatalog.deferredCount())));
   // Right after activation returns (indexing a large catalog must not delay activation).
   const initialSync = setTimeout(() => {
@@ -173,7 +179,10 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   context.subscriptions.push(toolModes.onDidDecide((decision) => activity.setDeferralSummary(describeDeferral(decision))));
   activity.setSessionLabel(AGENT_MODE_SESSION, 'Copilot agent mode (tools run with tool_invoke)');
   // Clearing the view clears the session registry too, or the next turn would still see them.
-  context.subscriptions.push(activity, activity.onDidClear((sessionId) => tools.clearActivations(sessionId)));
+  context.subscriptions.push(
+    activity,
+    activity.onDidClear((sessionId) => tools.clearActivations(sessionId)),
+  );
   const pinned = new PinnedSkills(context.workspaceState);
   context.subscriptions.push(pinned);
 

@@ -48,7 +48,10 @@ export class SettingsAccessor extends Disposable {
     if (!summary) return;
     this.logger.warn(`Invalid settings, defaults used instead: ${summary}`);
     void vscode.window
-      .showWarningMessage(`Toolshed: some settings are invalid and were replaced by defaults (${problems.map((p) => `toolshed.${p.key}`).join(', ')}).`, 'Open Settings')
+      .showWarningMessage(
+        `Toolshed: some settings are invalid and were replaced by defaults (${problems.map((p) => `toolshed.${p.key}`).join(', ')}).`,
+        'Open Settings',
+      )
       .then((choice) => {
         if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'toolshed');
       });

@@ -101,14 +101,33 @@ export async function runOldestSmoke({ suiteDir, timeoutMs, grep, pageChecks }) 
     const titles = smokeTitlesFor(pass, grep);
     if (titles.length === 0) continue;
     try {
-      const { results, pageChecks: pageResults } = await runHostSuite({ suiteDir, timeoutMs, grep: titlesGrep(titles), settings: pass.settings, pins, pageChecks: pass.pageChecks });
+      const { results, pageChecks: pageResults } = await runHostSuite({
+        suiteDir,
+        timeoutMs,
+        grep: titlesGrep(titles),
+        settings: pass.settings,
+        pins,
+        pageChecks: pass.pageChecks,
+      });
       vscodeVersion = results.vscodeVersion ?? vscodeVersion;
       tests.push(...results.tests.map((test) => ({ ...test, fullTitle: `[${pass.label}] ${test.fullTitle}` })));
       tests.push(...pageResults.map((check) => ({ ...check, fullTitle: `[${pass.label}, page] ${check.fullTitle}` })));
-      if (results.tests.length === 0) tests.push({ title: pass.label, fullTitle: `[${pass.label}] no smoke test ran`, state: 'failed', error: `grep matched nothing: ${titlesGrep(titles)}` });
+      if (results.tests.length === 0)
+        tests.push({
+          title: pass.label,
+          fullTitle: `[${pass.label}] no smoke test ran`,
+          state: 'failed',
+          error: `grep matched nothing: ${titlesGrep(titles)}`,
+        });
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
-      tests.push({ title: pass.label, fullTitle: `[${pass.label}] host run on code-server ${pins.codeServer}`, state: 'failed', error: failure.message, stack: failure.stack });
+      tests.push({
+        title: pass.label,
+        fullTitle: `[${pass.label}] host run on code-server ${pins.codeServer}`,
+        state: 'failed',
+        error: failure.message,
+        stack: failure.stack,
+      });
     }
   }
   const declared = declaredMinimumVSCode();
@@ -132,7 +151,9 @@ const count = (tests, state) => tests.filter((test) => test.state === state).len
  * @param {MatrixRow[]} rows
  */
 export function printMatrix(rows) {
-  console.log('host versions (smoke subset: activation, @toolshed + deferred tool, another extension\'s LM tool, views, a *.skill.md diagnostic, native skills, Restricted Mode):');
+  console.log(
+    "host versions (smoke subset: activation, @toolshed + deferred tool, another extension's LM tool, views, a *.skill.md diagnostic, native skills, Restricted Mode):",
+  );
   for (const row of rows) {
     const smoke = `smoke ${count(row.smoke, 'passed')} passed, ${count(row.smoke, 'failed')} failed${count(row.smoke, 'pending') ? `, ${count(row.smoke, 'pending')} skipped` : ''}`;
     const full = row.full ? `; full suite ${row.full.passed} passed, ${row.full.failed} failed` : '';

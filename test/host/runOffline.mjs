@@ -20,7 +20,17 @@ import { pathToFileURL } from 'node:url';
 import { buildHostSuite } from './buildSuite.mjs';
 import { runDemoPass } from './demo/demoPass.mjs';
 import { HostSetupError, REPO_ROOT, runHostSuite } from './offlineHost.mjs';
-import { HOST_PINS, OLDEST_HOST_PINS, SMOKE_PAGE_CHECKS, SMOKE_TESTS, SMOKE_UNTRUSTED_TESTS, hostVersionsToRun, pickTests, printMatrix, runOldestSmoke } from './hostMatrix.mjs';
+import {
+  HOST_PINS,
+  OLDEST_HOST_PINS,
+  SMOKE_PAGE_CHECKS,
+  SMOKE_TESTS,
+  SMOKE_UNTRUSTED_TESTS,
+  hostVersionsToRun,
+  pickTests,
+  printMatrix,
+  runOldestSmoke,
+} from './hostMatrix.mjs';
 import { failedTitles } from '../../scripts/testSummary.mjs';
 
 export const UI_CHECKS_DIR = path.join(REPO_ROOT, 'test', 'host', 'ui');
@@ -47,7 +57,9 @@ export function buildExtension() {
  * @returns {Promise<PageCheck[]>}
  */
 export async function loadPageChecks(dir = UI_CHECKS_DIR) {
-  const files = readdirSync(dir).filter((name) => name.endsWith('.mjs')).sort();
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith('.mjs'))
+    .sort();
   /** @type {PageCheck[]} */
   const checks = [];
   for (const file of files) {
@@ -90,7 +102,14 @@ export async function runPageChecks(checks, { page, workspace, screenshotDir = S
       results.push({ title: check.title, fullTitle: check.fullTitle, state: 'passed', durationMs: Date.now() - started });
     } catch (error) {
       const failure = /** @type {Error} */ (error);
-      results.push({ title: check.title, fullTitle: check.fullTitle, state: 'failed', durationMs: Date.now() - started, error: failure.message, stack: failure.stack });
+      results.push({
+        title: check.title,
+        fullTitle: check.fullTitle,
+        state: 'failed',
+        durationMs: Date.now() - started,
+        error: failure.message,
+        stack: failure.stack,
+      });
       await page.screenshot({ path: path.join(screenshotDir, `failed-${check.title}.png`) }).catch(() => {});
     } finally {
       clearTimeout(timer);
@@ -112,7 +131,14 @@ function printTests(heading, tests) {
     else {
       console.log(`  ✗ ${test.fullTitle}${duration}`);
       const detail = test.stack && test.stack.includes(test.error ?? '') ? test.stack : `${test.error}\n${test.stack ?? ''}`;
-      console.log(detail.trim().split('\n').slice(0, 14).map((line) => `      ${line}`).join('\n'));
+      console.log(
+        detail
+          .trim()
+          .split('\n')
+          .slice(0, 14)
+          .map((line) => `      ${line}`)
+          .join('\n'),
+      );
     }
   }
 }
@@ -200,10 +226,15 @@ export async function runHostLayer({ build = true } = {}) {
       const sidebarChecks = (await loadPageChecks()).filter((check) => SMOKE_PAGE_CHECKS.includes(check.title));
       const oldScreenshots = path.join(SCREENSHOT_DIR, `code-server-${OLDEST_HOST_PINS.codeServer}`);
       const oldest = await runOldestSmoke({
-        suiteDir, timeoutMs, grep: untrustedOnly ? UNTRUSTED_GREP : grep,
+        suiteDir,
+        timeoutMs,
+        grep: untrustedOnly ? UNTRUSTED_GREP : grep,
         pageChecks: ({ page, workspace }) => runPageChecks(sidebarChecks, { page, workspace, screenshotDir: oldScreenshots }),
       });
-      printTests(`smoke subset on the oldest supported host (VS Code ${oldest.vscodeVersion ?? '?'}, code-server ${OLDEST_HOST_PINS.codeServer}):`, oldest.tests);
+      printTests(
+        `smoke subset on the oldest supported host (VS Code ${oldest.vscodeVersion ?? '?'}, code-server ${OLDEST_HOST_PINS.codeServer}):`,
+        oldest.tests,
+      );
       passed += count(oldest.tests, 'passed');
       failed += count(oldest.tests, 'failed');
       failedNames.push(...failedTitles(oldest.tests, `smoke on VS Code ${oldest.vscodeVersion ?? OLDEST_HOST_PINS.codeServer}`));
@@ -215,7 +246,8 @@ export async function runHostLayer({ build = true } = {}) {
   } catch (error) {
     console.error(error instanceof HostSetupError ? `host setup: ${error.message}` : `host run failed: ${/** @type {Error} */ (error).stack || error}`);
     console.log('host: 0 passed, 1 failed');
-    const what = error instanceof HostSetupError ? `host setup: ${error.message}` : `host run failed: ${error instanceof Error ? error.message : String(error)}`;
+    const what =
+      error instanceof HostSetupError ? `host setup: ${error.message}` : `host run failed: ${error instanceof Error ? error.message : String(error)}`;
     return { passed: 0, failed: 1, failedTitles: [what.split('\n')[0]], setupError: error instanceof HostSetupError };
   }
 }

@@ -11,9 +11,7 @@
 import { matchingTool } from './demoToolMatch';
 
 export type DemoPart =
-  | { kind: 'text'; text: string }
-  | { kind: 'toolCall'; callId: string; name: string; input: unknown }
-  | { kind: 'toolResult'; callId: string; text: string };
+  { kind: 'text'; text: string } | { kind: 'toolCall'; callId: string; name: string; input: unknown } | { kind: 'toolResult'; callId: string; text: string };
 
 export interface DemoMessage {
   role: 'user' | 'assistant' | 'other';
@@ -183,7 +181,10 @@ function valueFor(name: string, property: PropertySchema, request: string, today
 
 function stripLeadIn(request: string): string {
   return request
-    .replace(/^(please\s+)?(can you\s+)?(create|open|file|make|add|write|post|send)\s+(a|an|the)?\s*([\w-]+\s+){0,2}?(issue|ticket|bug|message|event|page|note|item)\s+(for|about|on|that says)?\s*/i, '')
+    .replace(
+      /^(please\s+)?(can you\s+)?(create|open|file|make|add|write|post|send)\s+(a|an|the)?\s*([\w-]+\s+){0,2}?(issue|ticket|bug|message|event|page|note|item)\s+(for|about|on|that says)?\s*/i,
+      '',
+    )
     .replace(/[?.!]+$/, '')
     .trim();
 }

@@ -22,7 +22,11 @@ const SERVERS: Record<string, Row[]> = {
     ['sunrise_sunset_times', 'Sunrise and sunset times for a place and date.', 'city:string!, date:string'],
   ],
   github: [
-    ['github_create_issue', 'Create a new issue in a GitHub repository with a title, body and labels.', 'repository:string!, title:string!, body:string, labels:string'],
+    [
+      'github_create_issue',
+      'Create a new issue in a GitHub repository with a title, body and labels.',
+      'repository:string!, title:string!, body:string, labels:string',
+    ],
     ['github_search_issues', 'Search issues and pull requests in GitHub repositories by keywords.', 'query:string!, state:open|closed|all'],
     ['github_list_pull_requests', 'List open pull requests of a repository with their authors and review state.', 'repository:string!'],
     ['github_merge_pull_request', 'Merge a pull request by number once checks pass.', 'repository:string!, number:integer!'],
@@ -40,7 +44,7 @@ const SERVERS: Record<string, Row[]> = {
     ['slack_post_message', 'Post a message to a Slack channel.', 'channel:string!, text:string!'],
     ['slack_search_messages', 'Search Slack messages across channels by keywords.', 'query:string!'],
     ['slack_list_channels', 'List Slack channels the user can read.', ''],
-    ['slack_set_status', 'Set the user\'s Slack status text and emoji.', 'text:string!, emoji:string'],
+    ['slack_set_status', "Set the user's Slack status text and emoji.", 'text:string!, emoji:string'],
   ],
   calendar: [
     ['calendar_list_events', 'List calendar events for a day or a date range.', 'date:string!'],
@@ -54,7 +58,7 @@ const SERVERS: Record<string, Row[]> = {
     ['email_create_draft', 'Create an e-mail draft without sending it.', 'to:string!, subject:string!, body:string'],
   ],
   database: [
-    ['postgres_run_query', 'Run a read-only SQL query against the team\'s Postgres database.', 'sql:string!'],
+    ['postgres_run_query', "Run a read-only SQL query against the team's Postgres database.", 'sql:string!'],
     ['postgres_list_tables', 'List the tables and row counts of a Postgres schema.', 'schema:string'],
     ['postgres_describe_table', 'Show the columns, types and indexes of a table.', 'table:string!'],
     ['redis_get_key', 'Read the value of a Redis key.', 'key:string!'],
@@ -85,7 +89,7 @@ const SERVERS: Record<string, Row[]> = {
     ['metrics_query', 'Query a time series metric (latency, error rate, CPU) for a service.', 'service:string!, metric:string!'],
     ['alerts_list_firing', 'List monitoring alerts that are firing now.', ''],
     ['incident_create', 'Open an incident with a severity and a summary, and page the on-call.', 'summary:string!, severity:sev1|sev2|sev3'],
-    ['oncall_who_is_on_call', 'Who is on call now for a team\'s rotation.', 'team:string!'],
+    ['oncall_who_is_on_call', "Who is on call now for a team's rotation.", 'team:string!'],
     ['error_tracker_top_errors', 'Top new errors from the error tracker for a release.', 'release:string'],
   ],
   docs: [
@@ -95,7 +99,11 @@ const SERVERS: Record<string, Row[]> = {
     ['confluence_export_pdf', 'Export a documentation page as PDF.', 'page:string!'],
   ],
   finance: [
-    ['currency_convert', 'Convert an amount between currencies using current exchange rates (e.g. euros to Canadian dollars).', 'amount:number!, from:string!, to:string!'],
+    [
+      'currency_convert',
+      'Convert an amount between currencies using current exchange rates (e.g. euros to Canadian dollars).',
+      'amount:number!, from:string!, to:string!',
+    ],
     ['stock_quote', 'Latest stock price and daily change for a ticker symbol.', 'symbol:string!'],
     ['crypto_price', 'Current price of a cryptocurrency in a fiat currency.', 'coin:string!, currency:string'],
     ['invoice_create', 'Create a customer invoice with line items.', 'customer:string!, amount:number!'],
@@ -137,9 +145,9 @@ const SERVERS: Record<string, Row[]> = {
   ],
   security: [
     ['secrets_rotate_key', 'Rotate an API key in the secrets manager.', 'name:string!'],
-    ['vuln_scan_dependencies', 'Scan a project\'s dependencies for known vulnerabilities.', 'project:string!'],
+    ['vuln_scan_dependencies', "Scan a project's dependencies for known vulnerabilities.", 'project:string!'],
     ['audit_log_search', 'Search the audit log for actions by a user.', 'user:string!'],
-    ['sso_reset_mfa', 'Reset a user\'s multi-factor authentication device.', 'user:string!'],
+    ['sso_reset_mfa', "Reset a user's multi-factor authentication device.", 'user:string!'],
   ],
   packages: [
     ['npm_package_info', 'Latest version, license and weekly downloads of an npm package.', 'name:string!'],
@@ -157,7 +165,7 @@ const SERVERS: Record<string, Row[]> = {
     ['recipe_search', 'Find recipes by ingredients or dish name.', 'query:string!'],
     ['news_headlines', 'Top news headlines for a topic or country.', 'topic:string!'],
     ['unit_convert', 'Convert a value between units (km to miles, °C to °F, kg to lb).', 'value:number!, from:string!, to:string!'],
-    ['todo_add_item', 'Add an item to the user\'s to-do list.', 'text:string!, due:string'],
+    ['todo_add_item', "Add an item to the user's to-do list.", 'text:string!, due:string'],
     ['todo_list_items', 'List open to-do items.', ''],
     ['notes_search', 'Search personal notes by keywords.', 'query:string!'],
   ],
@@ -174,7 +182,10 @@ const SERVERS: Record<string, Row[]> = {
 function parseParams(spec: string): DemoTool['inputSchema'] {
   const properties: DemoTool['inputSchema']['properties'] = {};
   const required: string[] = [];
-  for (const raw of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const raw of spec
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [name, typeSpec] = raw.split(':');
     const isRequired = typeSpec.endsWith('!');
     const type = typeSpec.replace(/!$/, '');

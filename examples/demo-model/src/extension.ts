@@ -21,7 +21,8 @@ function toDemoPart(part: unknown): DemoPart | undefined {
 }
 
 function toDemoMessage(message: vscode.LanguageModelChatRequestMessage): DemoMessage {
-  const role = message.role === vscode.LanguageModelChatMessageRole.User ? 'user' : message.role === vscode.LanguageModelChatMessageRole.Assistant ? 'assistant' : 'other';
+  const role =
+    message.role === vscode.LanguageModelChatMessageRole.User ? 'user' : message.role === vscode.LanguageModelChatMessageRole.Assistant ? 'assistant' : 'other';
   return { role, parts: message.content.map(toDemoPart).filter((p): p is DemoPart => p !== undefined) };
 }
 

@@ -13,7 +13,13 @@ const round = (value: number, digits = 3) => Number(value.toFixed(digits));
 
 /** The split the ranker was tuned with: sha1(id) first byte even = tuning half, odd = held out. */
 function isHeldOut(row: QueryRow, index: number): boolean {
-  return createHash('sha1').update(row.id ?? String(index)).digest()[0]! % 2 === 1;
+  return (
+    createHash('sha1')
+      .update(row.id ?? String(index))
+      .digest()[0]! %
+      2 ===
+    1
+  );
 }
 
 export const benchPickPriorCommand: CliCommand = {
@@ -45,7 +51,9 @@ export const benchPickPriorCommand: CliCommand = {
     let failures = 0;
     for (const [i, row] of train.entries()) {
       const at = now - Math.floor((i / Math.max(train.length, 1)) * 60) * DAY;
-      const result = await service.withRun({}, (run) => run.search({ query: row.query.slice(0, 500), limit: 5, include_always_loaded: true }, { activate: false }));
+      const result = await service.withRun({}, (run) =>
+        run.search({ query: row.query.slice(0, 500), limit: 5, include_always_loaded: true }, { activate: false }),
+      );
       const names = result.ok ? result.output.tools.map((t) => t.name) : [];
       if (names.length === 0) continue;
       const gold = names.find((n) => row.gold.includes(n));
@@ -60,7 +68,9 @@ export const benchPickPriorCommand: CliCommand = {
       let r5 = 0;
       let r10 = 0;
       for (const row of test) {
-        const result = await service.withRun({}, (run) => run.search({ query: row.query.slice(0, 500), limit: 10, include_always_loaded: true }, { activate: false }));
+        const result = await service.withRun({}, (run) =>
+          run.search({ query: row.query.slice(0, 500), limit: 10, include_always_loaded: true }, { activate: false }),
+        );
         const names = result.ok ? result.output.tools.map((t) => t.name) : [];
         const rank = names.findIndex((n) => row.gold.includes(n));
         if (rank === 0) r1++;
@@ -72,7 +82,16 @@ export const benchPickPriorCommand: CliCommand = {
     };
     const before = await evaluate(false);
     const after = await evaluate(true);
-    const result = { tools: tools.length, train_queries: train.length, held_out_queries: test.length, clicks, failures, log_rows: service.pickLog.size(), before, after };
+    const result = {
+      tools: tools.length,
+      train_queries: train.length,
+      held_out_queries: test.length,
+      clicks,
+      failures,
+      log_rows: service.pickLog.size(),
+      before,
+      after,
+    };
     if (flags.has('json')) io.stdout(`${JSON.stringify(result)}\n`);
     else io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     await service.dispose();

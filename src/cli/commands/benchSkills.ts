@@ -66,9 +66,16 @@ export const benchSkillsCommand: CliCommand = {
     times.sort((a, b) => a - b);
     const n = Math.max(queries.length, 1);
     const result = {
-      recall_at_1: round(r1 / n), recall_at_3: round(r3 / n), recall_at_5: round(r5 / n), mrr_at_10: round(mrr / n),
-      p50_ms: round(percentile(times, 0.5)), p95_ms: round(percentile(times, 0.95)), skills, queries: queries.length,
-      engine: service.fts, load_ms: round(loadMs, 1),
+      recall_at_1: round(r1 / n),
+      recall_at_3: round(r3 / n),
+      recall_at_5: round(r5 / n),
+      mrr_at_10: round(mrr / n),
+      p50_ms: round(percentile(times, 0.5)),
+      p95_ms: round(percentile(times, 0.95)),
+      skills,
+      queries: queries.length,
+      engine: service.fts,
+      load_ms: round(loadMs, 1),
     };
     await service.dispose();
     if (parsed.flags.has('json')) io.stdout(`${JSON.stringify(result)}\n`);

@@ -70,12 +70,25 @@ export const benchToolModesCommand: CliCommand = {
     const maxQueries = Number(flags.get('max-queries') ?? 100);
     const contextWindow = Number(flags.get('context') ?? 128_000);
     const tools = [...toToolInputs(readJsonl(toolsFile)), ...toolshedOwnTools()];
-    const queries = readJsonl<QueryRow>(queriesFile).filter((q) => q.gold.length > 0).slice(0, maxQueries);
+    const queries = readJsonl<QueryRow>(queriesFile)
+      .filter((q) => q.gold.length > 0)
+      .slice(0, maxQueries);
     const engine = await loadSqlEngine({});
     const rows: Array<Record<string, unknown>> = [];
-    const variants: Array<[ToolSearchMode, DeferredNamesListing]> = [['off', 'off'], ['always', 'off'], ['always', 'names'], ['always', 'namesAndServers'], ['auto', 'names']];
+    const variants: Array<[ToolSearchMode, DeferredNamesListing]> = [
+      ['off', 'off'],
+      ['always', 'off'],
+      ['always', 'names'],
+      ['always', 'namesAndServers'],
+      ['auto', 'names'],
+    ];
     for (const [mode, listing] of variants) {
-      const service = await createToolSearchService({ engine, store: new MemoryByteStore(), config: { toolSearch: { mode, listDeferredNames: listing, learnFromUse: false } }, saveDelayMs: 60_000 });
+      const service = await createToolSearchService({
+        engine,
+        store: new MemoryByteStore(),
+        config: { toolSearch: { mode, listDeferredNames: listing, learnFromUse: false } },
+        saveDelayMs: 60_000,
+      });
       service.setTools(tools);
       const cache = new DefinitionTokenCache();
       let promptTokens = 0;
@@ -86,7 +99,13 @@ export const benchToolModesCommand: CliCommand = {
       for (const q of queries) {
         const run = await service.startRun();
         try {
-          await applyModelDeferral(run, service.config.toolSearch, { id: 'bench', maxInputTokens: contextWindow, countTokens }, cache, new Set([TOOL_INVOKE_TOOL_NAME]));
+          await applyModelDeferral(
+            run,
+            service.config.toolSearch,
+            { id: 'bench', maxInputTokens: contextWindow, countTokens },
+            cache,
+            new Set([TOOL_INVOKE_TOOL_NAME]),
+          );
           const names = run.promptBlocks().find((b) => b.startsWith(openTag('available_deferred_tools'))) ?? '';
           namesTokens += await countTokens(names);
           const gold = q.gold[0]!;
@@ -101,7 +120,12 @@ export const benchToolModesCommand: CliCommand = {
             {
               model: oracleModel(gold, q.query, onSend),
               tools: plannerToolRunFrom(run),
-              executor: { invoke: async (name) => { if (name === gold) executed = true; return { text: 'ok' }; } },
+              executor: {
+                invoke: async (name) => {
+                  if (name === gold) executed = true;
+                  return { text: 'ok' };
+                },
+              },
               progress: { progress: () => undefined, markdown: () => undefined, reference: () => undefined },
               events: { emit: () => undefined },
               signal: { isCancelled: false },

@@ -68,7 +68,8 @@ export const benchToolsCommand: CliCommand = {
     if (!files) return 2;
     const { toolsFile, queriesFile } = files;
     const rankerFlag = flags.get('ranker');
-    const ranker: RankerOptions | undefined = typeof rankerFlag === 'string' ? { ...RANKER_DEFAULTS, ...(JSON.parse(rankerFlag) as Partial<RankerOptions>) } : undefined;
+    const ranker: RankerOptions | undefined =
+      typeof rankerFlag === 'string' ? { ...RANKER_DEFAULTS, ...(JSON.parse(rankerFlag) as Partial<RankerOptions>) } : undefined;
     const searchType = typeof flags.get('search-type') === 'string' ? (flags.get('search-type') as string) : 'fts';
     const embedder = embedderFromFlags(flags);
     const service = await cliService(parseEngine(flags.get('engine')), ranker, embedder);
@@ -126,11 +127,18 @@ export const benchToolsCommand: CliCommand = {
       const gold = new Set(q.gold);
       const rank = names.findIndex((n) => gold.has(n));
       variants.add(q.gold, names);
-      for (const tally of [total, byCategory.get(q.category ?? 'all') ?? (byCategory.set(q.category ?? 'all', { queries: 0, r1: 0, r5: 0, r10: 0, mrr: 0 }).get(q.category ?? 'all') as Tally)]) {
+      for (const tally of [
+        total,
+        byCategory.get(q.category ?? 'all') ??
+          (byCategory.set(q.category ?? 'all', { queries: 0, r1: 0, r5: 0, r10: 0, mrr: 0 }).get(q.category ?? 'all') as Tally),
+      ]) {
         tally.queries++;
         if (rank === 0) tally.r1++;
         if (rank >= 0 && rank < 5) tally.r5++;
-        if (rank >= 0 && rank < 10) { tally.r10++; tally.mrr += 1 / (rank + 1); }
+        if (rank >= 0 && rank < 10) {
+          tally.r10++;
+          tally.mrr += 1 / (rank + 1);
+        }
       }
     }
     run.end();
@@ -152,7 +160,16 @@ export const benchToolsCommand: CliCommand = {
       extras.reindex_one_ms = round(samples[samples.length >> 1]);
     }
     if (flags.has('user-path')) {
-      Object.assign(extras, await measureUserPath(tools, queries.map((q) => q.query.slice(0, 500)), parseEngine(flags.get('engine')), WARM_UP_SEARCHES, embedder));
+      Object.assign(
+        extras,
+        await measureUserPath(
+          tools,
+          queries.map((q) => q.query.slice(0, 500)),
+          parseEngine(flags.get('engine')),
+          WARM_UP_SEARCHES,
+          embedder,
+        ),
+      );
     }
     if (flags.has('tokens')) {
       const tokenService = await defaultService(parseEngine(flags.get('engine')));

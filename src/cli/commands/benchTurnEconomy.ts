@@ -36,7 +36,10 @@ const HIDDEN = [TOOL_INVOKE_TOOL_NAME, ...skillToolsHiddenFromLoop('discovery')]
 
 /** A request's key words as a model would type them into tool_search: no stop words, no numbers, at most 8. */
 export function keyWords(request: string): string {
-  const words = request.split(/[^\p{L}\p{N}_.-]+/u).map((w) => w.replace(/^[.-]+|[.-]+$/g, '')).filter((w) => w && !/^[0-9.]+$/.test(w) && analyze(w).length > 0);
+  const words = request
+    .split(/[^\p{L}\p{N}_.-]+/u)
+    .map((w) => w.replace(/^[.-]+|[.-]+$/g, ''))
+    .filter((w) => w && !/^[0-9.]+$/.test(w) && analyze(w).length > 0);
   return [...new Set(words.map((w) => w.toLowerCase()))].slice(0, 8).join(' ');
 }
 
@@ -51,7 +54,11 @@ function promptText(messages: readonly ChatMessage[], tools: readonly ToolDefini
  * and calls the gold tool if the results name it (activated on discovery, or on first use when
  * the gate left it out); then answers. Gives up after one search that does not find it.
  */
-function scriptedModel(gold: string, request: string, onSend: (messages: ChatMessage[], tools: ToolDefinition[]) => void): ChatModelPort & { foundNotOffered: boolean } {
+function scriptedModel(
+  gold: string,
+  request: string,
+  onSend: (messages: ChatMessage[], tools: ToolDefinition[]) => void,
+): ChatModelPort & { foundNotOffered: boolean } {
   const model = {
     foundNotOffered: false,
     async *send(messages: ChatMessage[], tools: ToolDefinition[]): AsyncIterable<ChatPart> {
@@ -105,7 +112,12 @@ interface TurnRecord {
 
 /** One turn per query on the real planner loop, over a service with the variant's settings. */
 export async function measureTurns(engine: SqlEngine, tools: readonly ToolInput[], queries: readonly QueryRow[], variant: Variant): Promise<TurnRecord[]> {
-  const service = await createToolSearchService({ engine, store: new MemoryByteStore(), config: { toolSearch: { learnFromUse: false, ...variant.toolSearch } }, saveDelayMs: 60_000 });
+  const service = await createToolSearchService({
+    engine,
+    store: new MemoryByteStore(),
+    config: { toolSearch: { learnFromUse: false, ...variant.toolSearch } },
+    saveDelayMs: 60_000,
+  });
   service.setTools([...tools]);
   const cache = new DefinitionTokenCache();
   const records: TurnRecord[] = [];
@@ -121,14 +133,23 @@ export async function measureTurns(engine: SqlEngine, tools: readonly ToolInput[
         sent.push(offered);
         promptTokens += Math.ceil(promptText(messages, offered).length / 4);
       });
-      const outcome = await runPlanner({ prompt: q.query, history: [] }, {
-        model,
-        tools: plannerToolRunFrom(run),
-        executor: { invoke: async (name) => { if (name === gold) called = true; return { text: '{"ok":true}' }; } },
-        progress: { progress: () => undefined, markdown: () => undefined, reference: () => undefined },
-        events: { emit: () => undefined },
-        signal: { isCancelled: false },
-      }, { maxRounds: 6, discoveryBlocks: true, hiddenFromLoop: HIDDEN });
+      const outcome = await runPlanner(
+        { prompt: q.query, history: [] },
+        {
+          model,
+          tools: plannerToolRunFrom(run),
+          executor: {
+            invoke: async (name) => {
+              if (name === gold) called = true;
+              return { text: '{"ok":true}' };
+            },
+          },
+          progress: { progress: () => undefined, markdown: () => undefined, reference: () => undefined },
+          events: { emit: () => undefined },
+          signal: { isCancelled: false },
+        },
+        { maxRounds: 6, discoveryBlocks: true, hiddenFromLoop: HIDDEN },
+      );
       const matched = new Set((outcome.tokens.requestMatchedTools ?? []).map((t) => t.name));
       // Definitions of tools activated before round 1 that the model never called, every round they were sent.
       const vain = sent.flatMap((offered) => offered.filter((d) => matched.has(d.name) && d.name !== gold));
@@ -180,8 +201,8 @@ export const benchTurnEconomyCommand: CliCommand = {
     '                                   [--pre-activate N] [--min-relevance X] [--json]',
     '',
     'Runs the real planner loop over each query with a scripted model that calls the gold tool when it is offered,',
-    'otherwise searches once with the request\'s key words and calls the gold tool once found, then answers.',
-    'Two variants in one run: main\'s behaviour (toolSearch.preActivateTools 0, every tool_search result activated)',
+    "otherwise searches once with the request's key words and calls the gold tool once found, then answers.",
+    "Two variants in one run: main's behaviour (toolSearch.preActivateTools 0, every tool_search result activated)",
     'and the current defaults (--pre-activate / --min-relevance override them, for tuning). Tokens: 4 characters a token.',
     '--halves adds rows for the queries whose id number is odd (tuning half) and even (held out).',
     '--json prints {rows: [{subset, variant, rounds_per_request, model_requests_per_turn, prompt_tokens_per_turn, …}]}.',
@@ -200,7 +221,9 @@ export const benchTurnEconomyCommand: CliCommand = {
     };
     if (Object.keys(after.toolSearch).length) after.label = `after (${JSON.stringify(after.toolSearch)})`;
     const tools = [...toToolInputs(readJsonl(files.toolsFile)), ...toolshedOwnTools()];
-    const queries = readJsonl<QueryRow>(files.queriesFile).filter((q) => q.gold.length > 0).slice(0, maxQueries);
+    const queries = readJsonl<QueryRow>(files.queriesFile)
+      .filter((q) => q.gold.length > 0)
+      .slice(0, maxQueries);
     const engine = await loadSqlEngine({});
     const subsets: Array<[string, (r: TurnRecord) => boolean]> = [['all', () => true]];
     if (flags.has('halves')) subsets.push(['odd', (r) => queryIdParity(r.id) === 'odd'], ['even', (r) => queryIdParity(r.id) === 'even']);

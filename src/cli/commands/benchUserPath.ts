@@ -62,11 +62,25 @@ export async function measureUserPath(
   const service = await defaultService(allowedFts);
   service.embeddings.use(embedder);
   // VS Code keeps one frozen API object per tool and maps them into a new array on each read.
-  const registered = new Map(tools.map((t) => [t.name, { apiObject: Object.freeze({ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema as object | undefined, tags: Object.freeze([...(t.tags ?? [])]) }) }]));
+  const registered = new Map(
+    tools.map((t) => [
+      t.name,
+      {
+        apiObject: Object.freeze({
+          name: t.name,
+          description: t.description ?? '',
+          inputSchema: t.inputSchema as object | undefined,
+          tags: Object.freeze([...(t.tags ?? [])]),
+        }),
+      },
+    ]),
+  );
   let reads = 0;
   const readTools = (): HostTool[] => {
     reads++;
-    return Array.from(registered.values()).map((entry) => entry.apiObject).filter((tool) => tool.name.length > 0);
+    return Array.from(registered.values())
+      .map((entry) => entry.apiObject)
+      .filter((tool) => tool.name.length > 0);
   };
   const host = new HostToolCatalog<HostTool>({
     service,
@@ -80,7 +94,9 @@ export async function measureUserPath(
   service.onDidChange(() => host.deferredCount());
   host.sync();
   let pollError: unknown;
-  const poll = pollHostToolList(host, (error) => { pollError ??= error; });
+  const poll = pollHostToolList(host, (error) => {
+    pollError ??= error;
+  });
   const engineRun = await service.startRun();
   const userPath = async (query: string) => {
     host.sync();

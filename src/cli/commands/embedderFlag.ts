@@ -25,5 +25,10 @@ export function embedderFromFlags(flags: ParsedArgs['flags']): Embedder | undefi
   const verdict = checkEmbeddingEndpoint(value, { allowRemote: flags.has('allow-remote-embedder'), workspaceTrusted: true });
   if (!verdict.ok) throw new Error(`--embedder: ${verdict.reason}`);
   const model = flags.get('embedder-model');
-  return new EndpointEmbedder({ url: verdict.url.href, model: typeof model === 'string' ? model : 'nomic-embed-text', scrub: (text) => redact(text), timeoutMs: 10_000 });
+  return new EndpointEmbedder({
+    url: verdict.url.href,
+    model: typeof model === 'string' ? model : 'nomic-embed-text',
+    scrub: (text) => redact(text),
+    timeoutMs: 10_000,
+  });
 }

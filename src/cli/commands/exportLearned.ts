@@ -17,7 +17,7 @@ export const exportLearnedCommand: CliCommand = {
     'Usage: toolshed export --storage DIR [--out FILE] [--project ID]',
     '       toolshed export --storage DIR --pack FOLDER [NAME…]',
     '',
-    'DIR is the Toolshed storage folder (the extension\'s workspace storage, holding skills.db and learning.db).',
+    "DIR is the Toolshed storage folder (the extension's workspace storage, holding skills.db and learning.db).",
     'Writes a versioned snapshot: a header line {format, version, toolshed_version, scope, counts, exported_at},',
     'then one line per learned skill (with counters and lineage) and per proposal. --out FILE (default: stdout).',
     '--project ID exports only the learned skills of that project scope.',
@@ -53,9 +53,14 @@ export const exportLearnedCommand: CliCommand = {
       }
     }
     try {
-      const result = exportLearnedSnapshot({ skills: stores.skills, store: stores.learning, mergeThreshold: 1 }, {
-        toolshedVersion: TOOLSHED_VERSION, now: Date.now(), projectId: typeof project === 'string' ? project : undefined,
-      });
+      const result = exportLearnedSnapshot(
+        { skills: stores.skills, store: stores.learning, mergeThreshold: 1 },
+        {
+          toolshedVersion: TOOLSHED_VERSION,
+          now: Date.now(),
+          projectId: typeof project === 'string' ? project : undefined,
+        },
+      );
       const out = parsed.flags.get('out');
       if (typeof out === 'string' && out) {
         writeFileSync(out, result.text);
@@ -72,11 +77,20 @@ export const exportLearnedCommand: CliCommand = {
 
 /** `--pack FOLDER [NAME…]`: learned skills as SKILL.md folders; 1 when any was skipped. */
 async function exportPack(stores: OpenedStores, folder: string, names: readonly string[], io: CliIo): Promise<number> {
-  const report = await exportLearnedAsPack({
-    skills: stores.skills, counters: (name) => stores.learning.counters(name), files: nodePackFolderWriter, now: Date.now(),
-  }, folder, names);
+  const report = await exportLearnedAsPack(
+    {
+      skills: stores.skills,
+      counters: (name) => stores.learning.counters(name),
+      files: nodePackFolderWriter,
+      now: Date.now(),
+    },
+    folder,
+    names,
+  );
   for (const written of report.written) io.stdout(`${escapeForLine(written.learned)} → ${escapeForLine(written.file)}\n`);
   for (const line of describeSkipped(report)) io.stderr(`skipped ${escapeForLine(line)}\n`);
-  io.stderr(`Exported ${report.written.length} learned skill(s) as skill folders in ${folder}${report.skipped.length ? `; ${report.skipped.length} skipped` : ''}.\n`);
+  io.stderr(
+    `Exported ${report.written.length} learned skill(s) as skill folders in ${folder}${report.skipped.length ? `; ${report.skipped.length} skipped` : ''}.\n`,
+  );
   return report.skipped.length ? 1 : 0;
 }

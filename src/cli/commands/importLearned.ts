@@ -39,7 +39,10 @@ export const importLearnedCommand: CliCommand = {
     let bytes: Uint8Array;
     try {
       // Checked before reading, so a huge file is refused without loading it.
-      if (statSync(file).size > MAX_SNAPSHOT_BYTES) throw new SnapshotError(`The snapshot is ${(statSync(file).size / 1048576).toFixed(1)} MB; the limit is ${MAX_SNAPSHOT_BYTES / 1048576} MB. Export fewer skills (one project) and import them in parts.`);
+      if (statSync(file).size > MAX_SNAPSHOT_BYTES)
+        throw new SnapshotError(
+          `The snapshot is ${(statSync(file).size / 1048576).toFixed(1)} MB; the limit is ${MAX_SNAPSHOT_BYTES / 1048576} MB. Export fewer skills (one project) and import them in parts.`,
+        );
       bytes = readFileSync(file);
     } catch (error) {
       io.stderr(`toolshed import: ${escapeForLine((error as Error).message)}\n`);
@@ -50,16 +53,25 @@ export const importLearnedCommand: CliCommand = {
     const stores = await openStores(folder);
     try {
       const report = await importLearnedSnapshot({ skills: stores.skills, store: stores.learning, mergeThreshold: threshold.data }, bytes, {
-        projectId: typeof project === 'string' ? project : undefined, tenantId: typeof tenant === 'string' ? tenant : undefined, dryRun: parsed.flags.has('dry-run'),
+        projectId: typeof project === 'string' ? project : undefined,
+        tenantId: typeof tenant === 'string' ? tenant : undefined,
+        dryRun: parsed.flags.has('dry-run'),
       });
       if (!parsed.flags.has('dry-run')) await stores.saveAndClose();
       else stores.close();
       if (parsed.flags.has('json')) {
         io.stdout(`${JSON.stringify(report)}\n`);
       } else {
-        const line = (label: string, names: readonly string[]) => names.length ? `${label}: ${names.map(escapeForLine).join(', ')}\n` : '';
-        io.stdout(`${parsed.flags.has('dry-run') ? 'Would import' : 'Imported'}: ${report.added.length} added, ${report.merged.length} merged, ${report.unchanged.length} unchanged, ${report.conflicts.length} conflict(s); proposals ${report.proposalsAdded} added, ${report.proposalsSkipped} already here.${describeTenantMoves(report)}\n`);
-        io.stdout(line('Merged', report.merged.map((m) => `${m.name} → ${m.into}`)));
+        const line = (label: string, names: readonly string[]) => (names.length ? `${label}: ${names.map(escapeForLine).join(', ')}\n` : '');
+        io.stdout(
+          `${parsed.flags.has('dry-run') ? 'Would import' : 'Imported'}: ${report.added.length} added, ${report.merged.length} merged, ${report.unchanged.length} unchanged, ${report.conflicts.length} conflict(s); proposals ${report.proposalsAdded} added, ${report.proposalsSkipped} already here.${describeTenantMoves(report)}\n`,
+        );
+        io.stdout(
+          line(
+            'Merged',
+            report.merged.map((m) => `${m.name} → ${m.into}`),
+          ),
+        );
         io.stdout(line('Conflicts (a learned skill of that name differs; yours kept)', report.conflicts));
       }
       return 0;

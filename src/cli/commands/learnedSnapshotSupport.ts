@@ -22,7 +22,8 @@ export interface OpenedStores {
 }
 
 export function checkStorageFolder(folder: string | true | undefined): string {
-  if (typeof folder !== 'string' || !folder) throw new Error('give --storage DIR: the Toolshed storage folder holding skills.db and learning.db (the extension\'s workspace storage).');
+  if (typeof folder !== 'string' || !folder)
+    throw new Error("give --storage DIR: the Toolshed storage folder holding skills.db and learning.db (the extension's workspace storage).");
   if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new Error(`--storage ${folder} is not a folder.`);
   return folder;
 }
@@ -31,12 +32,21 @@ export async function openStores(folder: string): Promise<OpenedStores> {
   const engine = await loadSqlEngine();
   const bytes = new NodeByteStore(folder);
   const skills = await createSkillService({
-    engine, store: bytes, config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }), logger: nullLogger,
-    events: nullEventSink, clock: systemClock, tokenCounter: lengthTokenCounter, fs: nodeFileSystem, env: process.env, autoSaveDelayMs: 0,
+    engine,
+    store: bytes,
+    config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }),
+    logger: nullLogger,
+    events: nullEventSink,
+    clock: systemClock,
+    tokenCounter: lengthTokenCounter,
+    fs: nodeFileSystem,
+    env: process.env,
+    autoSaveDelayMs: 0,
   });
   const learning = await LearningStore.open({ engine, store: bytes, logger: nullLogger, clock: systemClock });
   return {
-    skills, learning,
+    skills,
+    learning,
     async saveAndClose() {
       await learning.save();
       learning.close();

@@ -20,8 +20,8 @@ export const preflightToolsCommand: CliCommand = {
     '',
     'FILE.jsonl: one tool a line, {"name", "description", "inputSchema", "tags"?}. Toolshed\'s own tools are added',
     'as in the extension; every other tool is deferred. Prints each tool that would be activated with its absolute',
-    'relevance (the share of the request\'s words, weighted by rarity in the catalog, that the tool contains).',
-    'Defaults are the extension\'s: --max = toolshed.toolSearch.preActivateTools, --min-relevance = toolshed.toolSearch.minRelevance.',
+    "relevance (the share of the request's words, weighted by rarity in the catalog, that the tool contains).",
+    "Defaults are the extension's: --max = toolshed.toolSearch.preActivateTools, --min-relevance = toolshed.toolSearch.minRelevance.",
     '--json prints {request, max, min_relevance, activated: [{name, relevance}]}.',
   ].join('\n'),
   async run(args, io) {
@@ -42,7 +42,12 @@ export const preflightToolsCommand: CliCommand = {
       io.stderr(`toolshed preflight tools: ${parsed.error.issues.map((issue) => `${flagOf(issue.path[0])}: ${issue.message}`).join('; ')}\n`);
       return 2;
     }
-    const service = await createToolSearchService({ engine: await loadSqlEngine({}), store: new MemoryByteStore(), config: { toolSearch: overrides }, saveDelayMs: 60_000 });
+    const service = await createToolSearchService({
+      engine: await loadSqlEngine({}),
+      store: new MemoryByteStore(),
+      config: { toolSearch: overrides },
+      saveDelayMs: 60_000,
+    });
     try {
       service.setTools([...toToolInputs(readJsonl(toolsFile)), ...toolshedOwnTools()]);
       const config = service.config.toolSearch;

@@ -33,7 +33,8 @@ export const searchSkillsCommand: CliCommand = {
       io.stdout(`No skills found for "${escapeForLine(query)}" (${output.search_type}${output.note ? `; ${escapeForLine(output.note)}` : ''}).\n`);
     } else {
       // Two lines per skill, whatever a title or trigger holds.
-      for (const skill of output.skills) io.stdout(`${skill.score.toFixed(3)}  ${escapeForLine(skill.name)} — ${escapeForLine(skill.title ?? '')}\n       ${escapeForLine(skill.trigger)}\n`);
+      for (const skill of output.skills)
+        io.stdout(`${skill.score.toFixed(3)}  ${escapeForLine(skill.name)} — ${escapeForLine(skill.title ?? '')}\n       ${escapeForLine(skill.trigger)}\n`);
     }
     await service.dispose();
     return 0;

@@ -29,7 +29,12 @@ export const searchToolsCommand: CliCommand = {
     const limit = flags.has('limit') ? Number(flags.get('limit')) : undefined;
     const searchType = flags.get('search-type');
     const run = await service.startRun();
-    const result = run.search({ query, ...(typeof searchType === 'string' ? { search_type: searchType } : {}), ...(limit !== undefined ? { limit } : {}), include_always_loaded: true });
+    const result = run.search({
+      query,
+      ...(typeof searchType === 'string' ? { search_type: searchType } : {}),
+      ...(limit !== undefined ? { limit } : {}),
+      include_always_loaded: true,
+    });
     run.end();
     if (!result.ok) {
       io.stderr(`${result.error}\n`);

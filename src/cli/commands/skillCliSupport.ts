@@ -44,10 +44,22 @@ export function parseSkillArgs(args: readonly string[], booleans: readonly strin
 export function packsFromDirs(dirs: readonly string[]): ResolvedSkillPack[] {
   return dirs.map((dir, i) => {
     const root = path.resolve(dir);
-    const base = path.basename(root).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '') || 'local';
+    const base =
+      path
+        .basename(root)
+        .toLowerCase()
+        .replace(/[^a-z0-9._-]+/g, '-')
+        .replace(/^[^a-z0-9]+/, '') || 'local';
     return {
-      name: dirs.length > 1 && i > 0 ? `${base}-${i + 1}` : base, root, scopeMode: 'global', enabled: true,
-      updateExistingPackSkills: true, pinnedSkillNames: [], source: 'settings', workspace: false, optional: false,
+      name: dirs.length > 1 && i > 0 ? `${base}-${i + 1}` : base,
+      root,
+      scopeMode: 'global',
+      enabled: true,
+      updateExistingPackSkills: true,
+      pinnedSkillNames: [],
+      source: 'settings',
+      workspace: false,
+      optional: false,
     } satisfies ResolvedSkillPack;
   });
 }
@@ -55,7 +67,8 @@ export function packsFromDirs(dirs: readonly string[]): ResolvedSkillPack[] {
 /** Loads pack folders into the service, printing each file's errors (file:line:column) on stderr. */
 export async function loadPacksReportingErrors(service: SkillService, dirs: readonly string[], io: CliIo): Promise<void> {
   const summary = await service.loadPacks(packsFromDirs(dirs));
-  for (const problem of summary.problems.filter((p) => p.severity === 'error')) io.stderr(`${escapeForLine(problem.file)}:${problem.line}:${problem.column}: error: ${escapeForLine(problem.message)}\n`);
+  for (const problem of summary.problems.filter((p) => p.severity === 'error'))
+    io.stderr(`${escapeForLine(problem.file)}:${problem.line}:${problem.column}: error: ${escapeForLine(problem.message)}\n`);
 }
 
 export function parseFtsFlag(value: string | true | undefined): FtsEngine[] | undefined {
@@ -68,15 +81,25 @@ export function parseFtsFlag(value: string | true | undefined): FtsEngine[] | un
 export async function cliSkillService(allowedFts?: FtsEngine[]): Promise<SkillService> {
   const engine = await loadSqlEngine(allowedFts ? { allowedFts } : {});
   return createSkillService({
-    engine, store: new MemoryByteStore(), config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }), logger: nullLogger,
-    events: nullEventSink, clock: systemClock, tokenCounter: lengthTokenCounter, fs: nodeFileSystem, env: process.env, autoSaveDelayMs: 0,
+    engine,
+    store: new MemoryByteStore(),
+    config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }),
+    logger: nullLogger,
+    events: nullEventSink,
+    clock: systemClock,
+    tokenCounter: lengthTokenCounter,
+    fs: nodeFileSystem,
+    env: process.env,
+    autoSaveDelayMs: 0,
   });
 }
 
 export function readJsonl<T>(file: string): T[] {
-  return readFileSync(file, 'utf8').split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as T);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as T);
 }
-
 
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return 0;

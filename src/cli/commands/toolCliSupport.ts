@@ -111,7 +111,17 @@ export async function defaultService(allowedFts: FtsEngine[] | undefined): Promi
 /** Toolshed's own tools as a model sees them (tool_search with its real schema; skill tools as stubs). */
 export function toolshedOwnTools(): ToolInput[] {
   return [
-    { name: TOOL_SEARCH_TOOL_NAME, description: 'Find tools that are not listed yet: describe the capability you need; call a returned tool by its name.', inputSchema: toolSearchInputJsonSchema(), source: 'toolshed' },
-    ...TOOLSHED_TOOL_NAMES.filter((n) => n !== TOOL_SEARCH_TOOL_NAME).map((name) => ({ name, description: `Toolshed ${name.replace('_', ' ')}.`, inputSchema: { type: 'object', properties: { query: { type: 'string' } } }, source: 'toolshed' })),
+    {
+      name: TOOL_SEARCH_TOOL_NAME,
+      description: 'Find tools that are not listed yet: describe the capability you need; call a returned tool by its name.',
+      inputSchema: toolSearchInputJsonSchema(),
+      source: 'toolshed',
+    },
+    ...TOOLSHED_TOOL_NAMES.filter((n) => n !== TOOL_SEARCH_TOOL_NAME).map((name) => ({
+      name,
+      description: `Toolshed ${name.replace('_', ' ')}.`,
+      inputSchema: { type: 'object', properties: { query: { type: 'string' } } },
+      source: 'toolshed',
+    })),
   ];
 }

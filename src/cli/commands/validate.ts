@@ -25,7 +25,10 @@ export const validateCommand: CliCommand = {
       io.stderr('toolshed validate: give at least one PATH. See --help.\n');
       return 2;
     }
-    const report = await validateSkillTargets(nodeFileSystem, paths.map((p) => ({ path: p })));
+    const report = await validateSkillTargets(
+      nodeFileSystem,
+      paths.map((p) => ({ path: p })),
+    );
     const display = (file: string) => {
       const rel = path.relative(process.cwd(), file);
       return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
@@ -35,7 +38,8 @@ export const validateCommand: CliCommand = {
       io.stdout(`${JSON.stringify({ files: report.files, skills: report.skills, errors: report.errors, warnings: report.warnings, problems }, null, 2)}\n`);
     } else {
       // One line per problem, whatever characters a file name or a quoted key holds.
-      for (const problem of problems) io.stdout(`${formatProblem({ ...problem, file: escapeForLine(problem.file), message: escapeForLine(problem.message) })}\n`);
+      for (const problem of problems)
+        io.stdout(`${formatProblem({ ...problem, file: escapeForLine(problem.file), message: escapeForLine(problem.message) })}\n`);
       io.stdout(`${report.files} file(s), ${report.skills} skill(s): ${report.errors} error(s), ${report.warnings} warning(s)\n`);
     }
     return report.errors > 0 ? 1 : 0;

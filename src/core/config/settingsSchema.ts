@@ -32,48 +32,90 @@ export const deferredNamesListingSchema = z.enum(['off', 'names', 'namesAndServe
 export type DeferredNamesListing = z.infer<typeof deferredNamesListingSchema>;
 
 export const toolSearchConfigSchema = z.object({
-  mode: toolSearchModeSchema.default('auto')
-    .describe('`auto`: send every tool while their definitions take at most `autoThresholdPercent` of the model\'s context window (and there are at most 128), else defer them behind `tool_search`. `always`: always defer. `off`: never defer (still at most 128 tools per request; the rest stay reachable through `tool_search`). Replaces the former `toolshed.toolSearch.enabled`.'),
-  autoThresholdPercent: z.number().min(1).max(100).default(10)
-    .describe('In `auto` mode: defer tools when their definitions exceed this percentage of the chosen model\'s input context (a model reporting no context size counts as 128k tokens).'),
-  listDeferredNames: deferredNamesListingSchema.default('names')
-    .describe('Add an `<available_deferred_tools>` block naming the deferred tools (grouped by namespace) so the model knows what `tool_search` can find. `namesAndServers` also names each namespace\'s source. Denied and hidden tools are never listed.'),
-  deferredNamesMaxTokens: z.number().int().min(0).max(4000).default(400)
+  mode: toolSearchModeSchema
+    .default('auto')
+    .describe(
+      "`auto`: send every tool while their definitions take at most `autoThresholdPercent` of the model's context window (and there are at most 128), else defer them behind `tool_search`. `always`: always defer. `off`: never defer (still at most 128 tools per request; the rest stay reachable through `tool_search`). Replaces the former `toolshed.toolSearch.enabled`.",
+    ),
+  autoThresholdPercent: z
+    .number()
+    .min(1)
+    .max(100)
+    .default(10)
+    .describe(
+      "In `auto` mode: defer tools when their definitions exceed this percentage of the chosen model's input context (a model reporting no context size counts as 128k tokens).",
+    ),
+  listDeferredNames: deferredNamesListingSchema
+    .default('names')
+    .describe(
+      "Add an `<available_deferred_tools>` block naming the deferred tools (grouped by namespace) so the model knows what `tool_search` can find. `namesAndServers` also names each namespace's source. Denied and hidden tools are never listed.",
+    ),
+  deferredNamesMaxTokens: z
+    .number()
+    .int()
+    .min(0)
+    .max(4000)
+    .default(400)
     .describe('Token cap of the `<available_deferred_tools>` block; names beyond it are summarised as a count.'),
-  learnFromUse: z.boolean().default(true)
-    .describe('Remember (per workspace, tool names and query words only) which `tool_search` results the model called successfully, and rank those slightly higher for similar queries (at most +0.1, fading with a 30-day half-life).'),
-  defaultLoadingMode: loadingModeSchema.default('deferred')
+  learnFromUse: z
+    .boolean()
+    .default(true)
+    .describe(
+      'Remember (per workspace, tool names and query words only) which `tool_search` results the model called successfully, and rank those slightly higher for similar queries (at most +0.1, fading with a 30-day half-life).',
+    ),
+  defaultLoadingMode: loadingModeSchema
+    .default('deferred')
     .describe('Loading mode for tools that match no `alwaysLoadedPatterns`: `deferred` hides them until discovered, `always` sends them every time.'),
-  alwaysLoadedPatterns: z.array(z.string()).default([...TOOLSHED_DISCOVERY_TOOL_NAMES])
-    .describe('Glob patterns of tool names that are always visible (never deferred). Toolshed\'s own tools should stay here.'),
-  activationScope: z.enum(['run', 'session']).default('run')
+  alwaysLoadedPatterns: z
+    .array(z.string())
+    .default([...TOOLSHED_DISCOVERY_TOOL_NAMES])
+    .describe("Glob patterns of tool names that are always visible (never deferred). Toolshed's own tools should stay here."),
+  activationScope: z
+    .enum(['run', 'session'])
+    .default('run')
     .describe('`run`: activated tools are visible for the current request only. `session`: they stay visible for later turns of the same chat.'),
-  activateOn: z.enum(['discovery', 'firstUse']).default('discovery')
-    .describe('`discovery`: tools returned by `tool_search` become visible for the next round. `firstUse`: they become visible only when the model calls them.'),
-  preferredNamespaces: z.array(z.string()).default([])
-    .describe('Namespaces ranked first when scores tie (e.g. `github`, `vscode`).'),
-  allow: z.array(z.string()).default(['*'])
-    .describe('Tool policy: glob patterns of tool names that may be used at all.'),
-  deny: z.array(z.string()).default([])
-    .describe('Tool policy: glob patterns of tool names that are never listed, found or run. Deny wins over allow.'),
-  namespaces: z.record(z.string(), z.string()).default({})
+  activateOn: z
+    .enum(['discovery', 'firstUse'])
+    .default('discovery')
+    .describe(
+      '`discovery`: tools returned by `tool_search` become visible for the next round. `firstUse`: they become visible only when the model calls them.',
+    ),
+  preferredNamespaces: z.array(z.string()).default([]).describe('Namespaces ranked first when scores tie (e.g. `github`, `vscode`).'),
+  allow: z.array(z.string()).default(['*']).describe('Tool policy: glob patterns of tool names that may be used at all.'),
+  deny: z.array(z.string()).default([]).describe('Tool policy: glob patterns of tool names that are never listed, found or run. Deny wins over allow.'),
+  namespaces: z
+    .record(z.string(), z.string())
+    .default({})
     .describe('Map of tool-name glob → namespace, overriding the namespace derived from the name (e.g. `mcp_github_*` → `github`).'),
-  sideEffects: z.record(z.string(), sideEffectsSchema).default({})
+  sideEffects: z
+    .record(z.string(), sideEffectsSchema)
+    .default({})
     .describe('Map of tool-name glob → side effects (`pure`, `read`, `write`, `external`, `stateful`). Unknown tools count as `external`.'),
-  ftsFallbackToRegex: z.boolean().default(true)
+  ftsFallbackToRegex: z
+    .boolean()
+    .default(true)
     .describe('When full-text search is unavailable, answer `fts` queries with regex matching (the response says which was used).'),
-  enableIncrementalIndex: z.boolean().default(true)
-    .describe('Re-index only tools whose metadata changed (catalog fingerprinting).'),
-  rebuildIndexOnInit: z.boolean().default(false)
-    .describe('Drop and rebuild the tool index at start-up.'),
-  maxSearchResults: z.number().int().min(1).max(20).default(10)
-    .describe('Upper bound on the number of tools one `tool_search` call returns.'),
-  preActivateTools: z.number().int().min(0).max(20).default(4)
-    .describe('Before the first round of an @toolshed request, search the request and activate up to this many deferred tools whose relevance reaches `#toolshed.toolSearch.minRelevance#`, so the model can call them without a `tool_search` round first. Policy, visibility and Restricted Mode apply as everywhere; `tool_search` stays available. 0 turns it off.'),
-  minRelevance: z.number().min(0).max(1).default(0.2)
-    .describe('Share of a request\'s words (weighted by rarity in the tool catalog) a tool\'s name, description and parameters must contain before Toolshed activates it without the model choosing it: pre-activation before the first round, and `tool_search` results beyond the top hit. Independent of the other tools found.'),
-  maxRounds: z.number().int().min(1).max(100).default(12)
-    .describe('Maximum model round trips per @toolshed request before the loop stops.'),
+  enableIncrementalIndex: z.boolean().default(true).describe('Re-index only tools whose metadata changed (catalog fingerprinting).'),
+  rebuildIndexOnInit: z.boolean().default(false).describe('Drop and rebuild the tool index at start-up.'),
+  maxSearchResults: z.number().int().min(1).max(20).default(10).describe('Upper bound on the number of tools one `tool_search` call returns.'),
+  preActivateTools: z
+    .number()
+    .int()
+    .min(0)
+    .max(20)
+    .default(4)
+    .describe(
+      'Before the first round of an @toolshed request, search the request and activate up to this many deferred tools whose relevance reaches `#toolshed.toolSearch.minRelevance#`, so the model can call them without a `tool_search` round first. Policy, visibility and Restricted Mode apply as everywhere; `tool_search` stays available. 0 turns it off.',
+    ),
+  minRelevance: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.2)
+    .describe(
+      "Share of a request's words (weighted by rarity in the tool catalog) a tool's name, description and parameters must contain before Toolshed activates it without the model choosing it: pre-activation before the first round, and `tool_search` results beyond the top hit. Independent of the other tools found.",
+    ),
+  maxRounds: z.number().int().min(1).max(100).default(12).describe('Maximum model round trips per @toolshed request before the loop stops.'),
 });
 export type ToolSearchConfig = z.infer<typeof toolSearchConfigSchema>;
 
@@ -85,13 +127,12 @@ export const toolExampleSchema = z.object({
 export type ToolExample = z.infer<typeof toolExampleSchema>;
 
 export const toolExamplesConfigSchema = z.object({
-  enabled: z.boolean().default(true)
-    .describe('Render tool use examples under tool descriptions.'),
-  maxExamplesPerTool: z.number().int().min(0).max(10).default(3)
-    .describe('At most this many examples per tool (ordered minimal → common → edge-case).'),
-  includeDescriptions: z.boolean().default(true)
-    .describe('Include each example\'s one-line description.'),
-  overrides: z.record(z.string(), z.array(toolExampleSchema)).default({})
+  enabled: z.boolean().default(true).describe('Render tool use examples under tool descriptions.'),
+  maxExamplesPerTool: z.number().int().min(0).max(10).default(3).describe('At most this many examples per tool (ordered minimal → common → edge-case).'),
+  includeDescriptions: z.boolean().default(true).describe("Include each example's one-line description."),
+  overrides: z
+    .record(z.string(), z.array(toolExampleSchema))
+    .default({})
     .describe('Examples per tool name; these take precedence over examples shipped with the tool and `*.tools.yaml` files.'),
 });
 export type ToolExamplesConfig = z.infer<typeof toolExamplesConfigSchema>;
@@ -100,7 +141,10 @@ export const skillPackFormatSchema = z.enum(['md', 'yaml', 'json', 'jsonl', 'ski
 export type SkillPackFormat = z.infer<typeof skillPackFormatSchema>;
 
 export const skillPackConfigSchema = z.object({
-  name: z.string().min(1).regex(/^[a-z0-9][a-z0-9._-]*$/, 'Pack names use lowercase letters, digits, dot, dash and underscore.'),
+  name: z
+    .string()
+    .min(1)
+    .regex(/^[a-z0-9][a-z0-9._-]*$/, 'Pack names use lowercase letters, digits, dot, dash and underscore.'),
   path: z.string().min(1),
   format: skillPackFormatSchema.optional(),
   scopeMode: scopeModeSchema.default('project'),
@@ -110,61 +154,134 @@ export const skillPackConfigSchema = z.object({
 });
 
 export const skillsDirectoryConfigSchema = z.object({
-  enabled: z.boolean().default(true)
-    .describe('Add a bounded `<skill_directory>` of skill names to the prompt.'),
-  maxEntries: z.number().int().min(0).max(200).default(30)
-    .describe('Hard cap on skill names in the directory.'),
-  includeFields: z.array(z.enum(['name', 'title', 'trigger', 'task_type'])).default(['name', 'title', 'trigger'])
+  enabled: z.boolean().default(true).describe('Add a bounded `<skill_directory>` of skill names to the prompt.'),
+  maxEntries: z.number().int().min(0).max(200).default(30).describe('Hard cap on skill names in the directory.'),
+  includeFields: z
+    .array(z.enum(['name', 'title', 'trigger', 'task_type']))
+    .default(['name', 'title', 'trigger'])
     .describe('Fields shown for each directory entry.'),
-  selectionStrategy: z.enum(['pinned_then_recent', 'pinned_then_top']).default('pinned_then_recent')
+  selectionStrategy: z
+    .enum(['pinned_then_recent', 'pinned_then_top'])
+    .default('pinned_then_recent')
     .describe('Pinned skills first, then the most recently used (`pinned_then_recent`) or most used (`pinned_then_top`).'),
 });
 
 export const skillsConfigSchema = z.object({
-  enabled: z.boolean().default(true)
-    .describe('Load skill packs and offer `skill_search`, `skill_get` and `skill_list`.'),
-  maxTokens: z.number().int().min(100).max(20000).default(2000)
-    .describe('Token budget for skills injected before a request (pre-flight), pinned skills included: pinned skills are fitted first, relevant ones get the rest, and what does not fit is named in the response.'),
-  topK: z.number().int().min(0).max(20).default(3)
-    .describe('How many relevant skills pre-flight injection considers.'),
-  minRelevance: z.number().min(0).max(1).default(0.25)
-    .describe('Pre-flight injects a skill only when its absolute relevance to the request reaches this (0–1: the share of the request\'s words, weighted by how rare they are, that the skill\'s name, title, trigger, description or tags contain; words only in its body count a quarter). Below it nothing is injected: the skill directory still lists names and pinned skills always apply. 0 = inject the best matches whatever they are.'),
-  summarize: z.boolean().default(false)
-    .describe('When pre-flight skills do not fit `#toolshed.skills.maxTokens#` even after structured compression, ask the request\'s model to condense them (redacted and tool-gated again, within the same budget); on any failure the structured result is used.'),
-  redactPii: z.boolean().default(true)
-    .describe('Redact e-mails, phone numbers, tokens/API keys and URL query strings in skill text sent to a model.'),
-  scopeMode: scopeModeSchema.default('project')
-    .describe('Default scope of skills: `project` (this workspace), `tenant`, or `global`.'),
-  ftsFallbackToRegex: z.boolean().default(true)
-    .describe('When full-text search is unavailable, answer `fts` queries with regex matching.'),
-  includeAgentSkillFolders: z.boolean().default(true)
-    .describe('Also load SKILL.md folders VS Code and Claude use: `.github/skills`, `.claude/skills`, `.agents/skills` in the workspace and `~/.copilot/skills`, `~/.claude/skills`.'),
-  includeBuiltInPacks: z.boolean().default(true)
-    .describe('Load the skill packs shipped with Toolshed.'),
-  packs: z.array(skillPackConfigSchema).default([])
-    .describe('Additional skill packs: `{ name, path, format?, scopeMode?, enabled?, updateExistingPackSkills?, pinnedSkillNames? }`. Relative paths resolve against the workspace folder.'),
+  enabled: z.boolean().default(true).describe('Load skill packs and offer `skill_search`, `skill_get` and `skill_list`.'),
+  maxTokens: z
+    .number()
+    .int()
+    .min(100)
+    .max(20000)
+    .default(2000)
+    .describe(
+      'Token budget for skills injected before a request (pre-flight), pinned skills included: pinned skills are fitted first, relevant ones get the rest, and what does not fit is named in the response.',
+    ),
+  topK: z.number().int().min(0).max(20).default(3).describe('How many relevant skills pre-flight injection considers.'),
+  minRelevance: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.25)
+    .describe(
+      "Pre-flight injects a skill only when its absolute relevance to the request reaches this (0–1: the share of the request's words, weighted by how rare they are, that the skill's name, title, trigger, description or tags contain; words only in its body count a quarter). Below it nothing is injected: the skill directory still lists names and pinned skills always apply. 0 = inject the best matches whatever they are.",
+    ),
+  summarize: z
+    .boolean()
+    .default(false)
+    .describe(
+      "When pre-flight skills do not fit `#toolshed.skills.maxTokens#` even after structured compression, ask the request's model to condense them (redacted and tool-gated again, within the same budget); on any failure the structured result is used.",
+    ),
+  redactPii: z.boolean().default(true).describe('Redact e-mails, phone numbers, tokens/API keys and URL query strings in skill text sent to a model.'),
+  scopeMode: scopeModeSchema.default('project').describe('Default scope of skills: `project` (this workspace), `tenant`, or `global`.'),
+  ftsFallbackToRegex: z.boolean().default(true).describe('When full-text search is unavailable, answer `fts` queries with regex matching.'),
+  includeAgentSkillFolders: z
+    .boolean()
+    .default(true)
+    .describe(
+      'Also load SKILL.md folders VS Code and Claude use: `.github/skills`, `.claude/skills`, `.agents/skills` in the workspace and `~/.copilot/skills`, `~/.claude/skills`.',
+    ),
+  includeBuiltInPacks: z.boolean().default(true).describe('Load the skill packs shipped with Toolshed.'),
+  packs: z
+    .array(skillPackConfigSchema)
+    .default([])
+    .describe(
+      'Additional skill packs: `{ name, path, format?, scopeMode?, enabled?, updateExistingPackSkills?, pinnedSkillNames? }`. Relative paths resolve against the workspace folder.',
+    ),
   directory: skillsDirectoryConfigSchema.default(skillsDirectoryConfigSchema.parse({})),
-  selection: z.enum(['search', 'model', 'hybrid']).default('hybrid')
-    .describe('How @toolshed picks the active skills of a request: `search` (the best matches that pass `#toolshed.skills.minRelevance#`), `model` (a model picks from every skill\'s name and description on every request), or `hybrid` (search narrows to at most 30 candidates that pass `#toolshed.skills.minRelevance#`; a model is asked only when the best is below `#toolshed.skills.askModelBelowRelevance#` or more than `#toolshed.skills.maxActive#` are about as relevant). On any failure or timeout the search order is used, without the candidates the model was asked to confirm.'),
-  maxActive: z.number().int().min(0).max(10).default(3)
+  selection: z
+    .enum(['search', 'model', 'hybrid'])
+    .default('hybrid')
+    .describe(
+      "How @toolshed picks the active skills of a request: `search` (the best matches that pass `#toolshed.skills.minRelevance#`), `model` (a model picks from every skill's name and description on every request), or `hybrid` (search narrows to at most 30 candidates that pass `#toolshed.skills.minRelevance#`; a model is asked only when the best is below `#toolshed.skills.askModelBelowRelevance#` or more than `#toolshed.skills.maxActive#` are about as relevant). On any failure or timeout the search order is used, without the candidates the model was asked to confirm.",
+    ),
+  maxActive: z
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .default(3)
     .describe('At most this many skills are active (loaded in full) per @toolshed request. Pinned skills take the first slots and are always included.'),
-  askModelBelowRelevance: z.number().min(0).max(1).default(0.45)
-    .describe('With `#toolshed.skills.selection#` `hybrid`: when the best skill that passed `#toolshed.skills.minRelevance#` is below this absolute relevance, the model confirms it or picks none (one short request). At or above it the search answer is used without a model request, unless more skills than `#toolshed.skills.maxActive#` are about as relevant. 0 = ask only for close candidates.'),
-  selectionModel: z.enum(['smaller', 'request']).default('smaller')
-    .describe('Which model chooses the active skills when `#toolshed.skills.selection#` asks one: `smaller` uses a small model of the same vendor as the request\'s model (a name with mini, nano, haiku, flash, lite or small) when one is available, else the request\'s model; `request` always uses the request\'s model. The footer names the model and what the choice cost.'),
-  selectionTimeoutMs: z.number().int().min(100).max(60000).default(5000)
+  askModelBelowRelevance: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.45)
+    .describe(
+      'With `#toolshed.skills.selection#` `hybrid`: when the best skill that passed `#toolshed.skills.minRelevance#` is below this absolute relevance, the model confirms it or picks none (one short request). At or above it the search answer is used without a model request, unless more skills than `#toolshed.skills.maxActive#` are about as relevant. 0 = ask only for close candidates.',
+    ),
+  selectionModel: z
+    .enum(['smaller', 'request'])
+    .default('smaller')
+    .describe(
+      "Which model chooses the active skills when `#toolshed.skills.selection#` asks one: `smaller` uses a small model of the same vendor as the request's model (a name with mini, nano, haiku, flash, lite or small) when one is available, else the request's model; `request` always uses the request's model. The footer names the model and what the choice cost.",
+    ),
+  selectionTimeoutMs: z
+    .number()
+    .int()
+    .min(100)
+    .max(60000)
+    .default(5000)
     .describe('How long the model may take to pick the active skills before the search order is used.'),
-  scriptTimeoutMs: z.number().int().min(1000).max(600000).default(30000)
-    .describe('A skill script (a tool from a skill\'s `scripts/`) is stopped after this many milliseconds.'),
-  toolStyle: z.enum(['discovery', 'single', 'both']).default('discovery')
-    .describe('How models reach skills. `discovery`: `skill_search`, `skill_get` and `skill_list`. `single`: one `skill` tool whose description lists the available skills and whose `skill_name` is picked from that closed list (better for small models). `both`: all four.'),
-  singleToolMaxEntries: z.number().int().min(1).max(500).default(40)
+  scriptTimeoutMs: z
+    .number()
+    .int()
+    .min(1000)
+    .max(600000)
+    .default(30000)
+    .describe("A skill script (a tool from a skill's `scripts/`) is stopped after this many milliseconds."),
+  toolStyle: z
+    .enum(['discovery', 'single', 'both'])
+    .default('discovery')
+    .describe(
+      'How models reach skills. `discovery`: `skill_search`, `skill_get` and `skill_list`. `single`: one `skill` tool whose description lists the available skills and whose `skill_name` is picked from that closed list (better for small models). `both`: all four.',
+    ),
+  singleToolMaxEntries: z
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .default(40)
     .describe('Most skills the `skill` tool lists (pinned first, then the most relevant to the request, then recent). The listing says how many more exist.'),
-  singleToolMaxTokens: z.number().int().min(100).max(20000).default(2000)
-    .describe('Token cap for the `skill` tool\'s description (its skill listing), counted with the request\'s model.'),
-  clusterExpansion: z.number().int().min(0).max(5).default(1)
-    .describe('Pre-flight may add up to this many skills of the same `cluster` as a top match (search) or as the first skill the model chose (`model` / `hybrid` selection), only when they fit what is left of `#toolshed.skills.maxTokens#` (the matches themselves are never shortened for them). 0 = off.'),
-  directoryGroupBy: z.enum(['pack', 'cluster']).default('pack')
+  singleToolMaxTokens: z
+    .number()
+    .int()
+    .min(100)
+    .max(20000)
+    .default(2000)
+    .describe("Token cap for the `skill` tool's description (its skill listing), counted with the request's model."),
+  clusterExpansion: z
+    .number()
+    .int()
+    .min(0)
+    .max(5)
+    .default(1)
+    .describe(
+      'Pre-flight may add up to this many skills of the same `cluster` as a top match (search) or as the first skill the model chose (`model` / `hybrid` selection), only when they fit what is left of `#toolshed.skills.maxTokens#` (the matches themselves are never shortened for them). 0 = off.',
+    ),
+  directoryGroupBy: z
+    .enum(['pack', 'cluster'])
+    .default('pack')
     .describe('How the Skill Directory view groups skills: by the `pack` they come from, or by their `cluster` (skills without one under "No cluster").'),
 });
 export type SkillsConfig = z.infer<typeof skillsConfigSchema>;
@@ -173,47 +290,103 @@ export const toolStateSchema = z.enum(['always', 'deferred', 'off']);
 export type ToolState = z.infer<typeof toolStateSchema>;
 
 export const toolsConfigSchema = z.object({
-  state: z.record(z.string().min(1).max(200), toolStateSchema).default({})
-    .describe('Your per-tool choice, by tool-name glob: `always` (sent with every request), `deferred` (found with `tool_search`), `off` (never listed, found or run for you; separate from the `toolshed.toolSearch.deny` policy). Set it with **Toolshed: Manage Tools…**.'),
+  state: z
+    .record(z.string().min(1).max(200), toolStateSchema)
+    .default({})
+    .describe(
+      'Your per-tool choice, by tool-name glob: `always` (sent with every request), `deferred` (found with `tool_search`), `off` (never listed, found or run for you; separate from the `toolshed.toolSearch.deny` policy). Set it with **Toolshed: Manage Tools…**.',
+    ),
 });
 export type ToolsConfig = z.infer<typeof toolsConfigSchema>;
 
 export const learningConfigSchema = z.object({
-  mode: z.enum(['off', 'propose']).default('off')
-    .describe('`propose`: after an @toolshed turn that used tools successfully, or after a failure that repeats, Toolshed proposes a skill for you to approve, edit or discard (nothing is used before you approve it); 👍/👎 and `skill_report_outcome` adjust ranking. `off`: no learning. Always off in an untrusted workspace.'),
-  extractor: z.enum(['trace', 'model']).default('trace')
-    .describe('How a proposal is written: `trace` from the tool calls alone (no model call); `model` asks the turn\'s chat model once for strict JSON and falls back to `trace` on any failure.'),
-  ingestMode: z.enum(['background', 'persisted']).default('background')
-    .describe('`background`: extraction runs after the answer, best effort. `persisted`: the (already depersonalized) turn is written to workspace storage before extraction, so a reload or crash mid-extraction resumes it on the next start instead of losing or half-storing it.'),
-  autoActivateTools: z.boolean().default(false)
-    .describe('Before the first model round of an @toolshed request, activate tools that the injected skills name in `tools` / `allowed-tools` (only tools this request may use and that were deferred), so the model need not search for them first.'),
-  maxAutoActivatedTools: z.number().int().min(0).max(10).default(3)
+  mode: z
+    .enum(['off', 'propose'])
+    .default('off')
+    .describe(
+      '`propose`: after an @toolshed turn that used tools successfully, or after a failure that repeats, Toolshed proposes a skill for you to approve, edit or discard (nothing is used before you approve it); 👍/👎 and `skill_report_outcome` adjust ranking. `off`: no learning. Always off in an untrusted workspace.',
+    ),
+  extractor: z
+    .enum(['trace', 'model'])
+    .default('trace')
+    .describe(
+      "How a proposal is written: `trace` from the tool calls alone (no model call); `model` asks the turn's chat model once for strict JSON and falls back to `trace` on any failure.",
+    ),
+  ingestMode: z
+    .enum(['background', 'persisted'])
+    .default('background')
+    .describe(
+      '`background`: extraction runs after the answer, best effort. `persisted`: the (already depersonalized) turn is written to workspace storage before extraction, so a reload or crash mid-extraction resumes it on the next start instead of losing or half-storing it.',
+    ),
+  autoActivateTools: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Before the first model round of an @toolshed request, activate tools that the injected skills name in `tools` / `allowed-tools` (only tools this request may use and that were deferred), so the model need not search for them first.',
+    ),
+  maxAutoActivatedTools: z
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .default(3)
     .describe('At most this many tools are activated per request by `#toolshed.learning.autoActivateTools#`.'),
-  mergeThreshold: z.number().min(0.5).max(1).default(0.9)
-    .describe('Approving a learned skill whose trigger and steps are at least this similar (weighted overlap of their analysed terms, 0.5–1) to a learned skill of the same project merges it into that skill — steps, preconditions and failure modes united, feedback counters summed, lineage kept and undoable — instead of adding a near-duplicate. `1` merges only skills with the same analysed terms. Pack skills are never merged into.'),
+  mergeThreshold: z
+    .number()
+    .min(0.5)
+    .max(1)
+    .default(0.9)
+    .describe(
+      'Approving a learned skill whose trigger and steps are at least this similar (weighted overlap of their analysed terms, 0.5–1) to a learned skill of the same project merges it into that skill — steps, preconditions and failure modes united, feedback counters summed, lineage kept and undoable — instead of adding a near-duplicate. `1` merges only skills with the same analysed terms. Pack skills are never merged into.',
+    ),
 });
 export type LearningConfig = z.infer<typeof learningConfigSchema>;
 
 export const scopeConfigSchema = z.object({
   // `machine`: only user (or remote) settings may set it, never a workspace — a repository must
   // not be able to put a window into another team's tenant and read that tenant's skills.
-  tenantId: z.string().trim().max(100).regex(/^[^\u0000]*$/, 'A tenant id cannot contain NUL characters.').default('')
-    .describe('Your team or organisation (e.g. `acme-platform`). Skills of scope `tenant` are visible only in windows with the same tenant id, and learned skills can be promoted to it from the Skill Directory. Empty: no tenant (tenant skills stay invisible). A user setting: a workspace cannot set it.')
+  tenantId: z
+    .string()
+    .trim()
+    .max(100)
+    .regex(/^[^\u0000]*$/, 'A tenant id cannot contain NUL characters.')
+    .default('')
+    .describe(
+      'Your team or organisation (e.g. `acme-platform`). Skills of scope `tenant` are visible only in windows with the same tenant id, and learned skills can be promoted to it from the Skill Directory. Empty: no tenant (tenant skills stay invisible). A user setting: a workspace cannot set it.',
+    )
     .meta({ scope: 'machine' }),
 });
 
 export const embeddingsConfigSchema = z.object({
-  embedder: z.enum(['off', 'bundled', 'endpoint']).default('off')
-    .describe('Hybrid ranking for `tool_search` and `skill_search`: the lexical matches fused with an embedding of meaning. `bundled`: small word vectors shipped with Toolshed (no network; on the BFCL benchmark they lift recall by about 0.01, see the docs). `endpoint`: a local embedding server (`#toolshed.embeddings.endpointUrl#`). `off`: lexical ranking only.'),
-  endpointUrl: z.string().trim().max(2000).default('http://127.0.0.1:11434/api/embed')
-    .describe('The embedding server: Ollama `/api/embed` (e.g. with `ollama pull nomic-embed-text`) or any OpenAI-compatible `/v1/embeddings`. Only this machine (loopback) unless `#toolshed.embeddings.allowRemoteEndpoint#` is set; a remote server is never used in Restricted Mode. Tool and skill names and descriptions are sent (secrets redacted); vectors are cached by record hash.'),
-  endpointModel: z.string().trim().min(1).max(200).default('nomic-embed-text')
-    .describe('The model the embedding server is asked for.'),
-  endpointTimeoutMs: z.number().int().min(100).max(60000).default(2000)
+  embedder: z
+    .enum(['off', 'bundled', 'endpoint'])
+    .default('off')
+    .describe(
+      'Hybrid ranking for `tool_search` and `skill_search`: the lexical matches fused with an embedding of meaning. `bundled`: small word vectors shipped with Toolshed (no network; on the BFCL benchmark they lift recall by about 0.01, see the docs). `endpoint`: a local embedding server (`#toolshed.embeddings.endpointUrl#`). `off`: lexical ranking only.',
+    ),
+  endpointUrl: z
+    .string()
+    .trim()
+    .max(2000)
+    .default('http://127.0.0.1:11434/api/embed')
+    .describe(
+      'The embedding server: Ollama `/api/embed` (e.g. with `ollama pull nomic-embed-text`) or any OpenAI-compatible `/v1/embeddings`. Only this machine (loopback) unless `#toolshed.embeddings.allowRemoteEndpoint#` is set; a remote server is never used in Restricted Mode. Tool and skill names and descriptions are sent (secrets redacted); vectors are cached by record hash.',
+    ),
+  endpointModel: z.string().trim().min(1).max(200).default('nomic-embed-text').describe('The model the embedding server is asked for.'),
+  endpointTimeoutMs: z
+    .number()
+    .int()
+    .min(100)
+    .max(60000)
+    .default(2000)
     .describe('How long one request to the embedding server may take; after a failure search stays lexical for 30 seconds before the server is asked again.'),
   // `machine`: a workspace must not be able to send every tool and skill description elsewhere.
-  allowRemoteEndpoint: z.boolean().default(false)
-    .describe('Allow `#toolshed.embeddings.endpointUrl#` to point to another machine (its text then leaves this one). A user setting: a workspace cannot set it. Never used in Restricted Mode.')
+  allowRemoteEndpoint: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Allow `#toolshed.embeddings.endpointUrl#` to point to another machine (its text then leaves this one). A user setting: a workspace cannot set it. Never used in Restricted Mode.',
+    )
     .meta({ scope: 'machine' }),
 });
 export type EmbeddingsConfig = z.infer<typeof embeddingsConfigSchema>;

@@ -6,7 +6,8 @@ import type { SkillService } from '../skills/skillService';
  * small delta, removing one, writing back a merged (or un-merged, or imported) learned record,
  * and the counters of shared learned skills. Learning never rewrites the store.
  */
-export type LearnedSkillPort = Pick<SkillService,
+export type LearnedSkillPort = Pick<
+  SkillService,
   | 'inspect'
   | 'addLearnedSkill'
   | 'removeLearnedSkill'

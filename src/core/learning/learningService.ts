@@ -76,11 +76,20 @@ export class LearningService {
     for (const proposal of deps.store.proposals('approved', 'positive')) this.rememberApproved(proposal);
     for (const counters of deps.store.allCounters()) this.counterCache.set(counters.name, counters);
     const merger = new LearnedSkillMerger({
-      skills: deps.skills, store: deps.store, events: deps.events, clock: deps.clock,
-      threshold: () => deps.config().mergeThreshold, projectId: () => deps.scope().projectId ?? '',
+      skills: deps.skills,
+      store: deps.store,
+      events: deps.events,
+      clock: deps.clock,
+      threshold: () => deps.config().mergeThreshold,
+      projectId: () => deps.scope().projectId ?? '',
     });
     this.approval = new ProposalApproval({
-      store: deps.store, skills: deps.skills, merger, events: deps.events, clock: deps.clock, projectId: () => deps.scope().projectId,
+      store: deps.store,
+      skills: deps.skills,
+      merger,
+      events: deps.events,
+      clock: deps.clock,
+      projectId: () => deps.scope().projectId,
       cleanCandidate: (candidate, original) => this.cleanCandidate(candidate, original),
       refreshCounters: (name) => this.refreshCounters(name),
       rememberApproved: (proposal) => this.rememberApproved(proposal),
@@ -185,7 +194,7 @@ export class LearningService {
 
   /** Why an approved learned skill is stale ('' when its citations hold). */
   staleReason(name: string): string {
-    return this.approvedFacts.has(name) ? this.deps.store.approvedAs(name)?.stale_reason ?? '' : '';
+    return this.approvedFacts.has(name) ? (this.deps.store.approvedAs(name)?.stale_reason ?? '') : '';
   }
 
   /** `ingestMode: persisted`: stores the sanitized turn before extraction (extraction/ingestJobs.ts). */
@@ -219,12 +228,21 @@ export class LearningService {
     if (isSecretShapedName(input.tool) || this.clean(input.tool) !== input.tool || !this.deps.knownTool(input.tool)) throw new UnknownToolReportError();
     const error = this.clean(input.error);
     const signature = failureSignature(input.tool, error);
-    this.deps.store.recordFailure({ key: signature.key, tool: signature.tool, error_class: signature.errorClass, message: signature.message, last_turn: '', keywords: [], recovery: '' }, `report:${sessionId}:${this.deps.clock.now()}`);
+    this.deps.store.recordFailure(
+      { key: signature.key, tool: signature.tool, error_class: signature.errorClass, message: signature.message, last_turn: '', keywords: [], recovery: '' },
+      `report:${sessionId}:${this.deps.clock.now()}`,
+    );
     const record = this.deps.store.failure(signature.key)!;
-    const proposal = this.propose(negativeCandidate({
-      signature, keywords: record.keywords, recovery: record.recovery || undefined, taskType: inferTaskType([input.tool], record.keywords.join(' ')),
-      note: input.note ? this.clean(input.note).slice(0, 300) : undefined,
-    }), 'report');
+    const proposal = this.propose(
+      negativeCandidate({
+        signature,
+        keywords: record.keywords,
+        recovery: record.recovery || undefined,
+        taskType: inferTaskType([input.tool], record.keywords.join(' ')),
+        note: input.note ? this.clean(input.note).slice(0, 300) : undefined,
+      }),
+      'report',
+    );
     await this.deps.store.save();
     return proposal;
   }
@@ -282,11 +300,18 @@ export class LearningService {
    * nothing changed, for a snapshot it refuses.
    */
   async importSnapshot(bytes: Uint8Array, options: { dryRun?: boolean } = {}): Promise<ImportReport> {
-    const report = await importLearnedSnapshot(this.snapshotStores(), bytes, { projectId: this.deps.scope().projectId, tenantId: this.deps.scope().tenantId ?? '', dryRun: options.dryRun });
+    const report = await importLearnedSnapshot(this.snapshotStores(), bytes, {
+      projectId: this.deps.scope().projectId,
+      tenantId: this.deps.scope().tenantId ?? '',
+      dryRun: options.dryRun,
+    });
     if (options.dryRun) return report;
     for (const counters of this.deps.store.allCounters()) this.counterCache.set(counters.name, counters);
     for (const proposal of this.deps.store.proposals('approved', 'positive')) this.rememberApproved(proposal);
-    this.deps.events.emit({ type: 'skill_ingested', payload: { skill_id: 'snapshot', name: '', action: 'imported', added: report.added.length, merged: report.merged.length } });
+    this.deps.events.emit({
+      type: 'skill_ingested',
+      payload: { skill_id: 'snapshot', name: '', action: 'imported', added: report.added.length, merged: report.merged.length },
+    });
     return report;
   }
 
@@ -314,12 +339,19 @@ export class LearningService {
   private async shareOutcome(names: readonly string[], outcome: 'helpful' | 'harmful'): Promise<void> {
     const now = this.deps.clock.now();
     const deltas = names.map((name) => ({
-      name, helpful: outcome === 'helpful' ? 1 : 0, harmful: outcome === 'harmful' ? 1 : 0, use_count: 1, last_used: now, last_validated: outcome === 'helpful' ? now : 0,
+      name,
+      helpful: outcome === 'helpful' ? 1 : 0,
+      harmful: outcome === 'harmful' ? 1 : 0,
+      use_count: 1,
+      last_used: now,
+      last_validated: outcome === 'helpful' ? now : 0,
     }));
     try {
       await this.deps.skills.addSharedCounters(deltas);
     } catch (error) {
-      this.deps.logger.warn(`Feedback counted in this window only (the shared skill store was not available): ${error instanceof Error ? error.message : String(error)}`);
+      this.deps.logger.warn(
+        `Feedback counted in this window only (the shared skill store was not available): ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
@@ -329,8 +361,11 @@ export class LearningService {
    */
   warnings(request: string, offeredTools: ReadonlySet<string> = new Set()): { block: string; names: string[] } {
     if (!this.enabled) return { block: '', names: [] };
-    const lessons = this.deps.store.proposals('approved', 'negative').map((p) => ({ ...p.candidate, name: p.approved_name || p.candidate.name }))
-      .filter((lesson) => isRelevantWarning(request, lesson, offeredTools)).slice(0, 3);
+    const lessons = this.deps.store
+      .proposals('approved', 'negative')
+      .map((p) => ({ ...p.candidate, name: p.approved_name || p.candidate.name }))
+      .filter((lesson) => isRelevantWarning(request, lesson, offeredTools))
+      .slice(0, 3);
     return { block: renderWarnings(lessons), names: lessons.map((l) => l.name) };
   }
 
@@ -344,7 +379,9 @@ export class LearningService {
       if (!facts) continue;
       const validated = Math.max(facts.lastValidated, this.counters(name)?.last_validated ?? 0);
       if (decayFactor(facts.task_type, validated, now) < STALE_DECAY) {
-        notes.push(`- \`${name}\` was learned from use and last confirmed ${daysSince(validated, now)} days ago: check that its steps still apply before following them.`);
+        notes.push(
+          `- \`${name}\` was learned from use and last confirmed ${daysSince(validated, now)} days ago: check that its steps still apply before following them.`,
+        );
       }
     }
     return notes.length ? renderPromptBlock('skill_staleness', notes) : '';
@@ -366,9 +403,12 @@ export class LearningService {
   private cleanCandidate(candidate: LearnedCandidate, original: LearnedCandidate): LearnedCandidate {
     return {
       ...candidate,
-      kind: original.kind, citations: original.citations,
-      title: this.clean(candidate.title), trigger: this.clean(candidate.trigger),
-      steps: candidate.steps.map((s) => this.clean(s)), failure_modes: candidate.failure_modes.map((s) => this.clean(s)),
+      kind: original.kind,
+      citations: original.citations,
+      title: this.clean(candidate.title),
+      trigger: this.clean(candidate.trigger),
+      steps: candidate.steps.map((s) => this.clean(s)),
+      failure_modes: candidate.failure_modes.map((s) => this.clean(s)),
       tags: candidate.tags.map((t) => this.clean(t)),
       ...(candidate.cluster !== undefined ? { cluster: this.clean(candidate.cluster) } : {}),
     };
@@ -377,7 +417,10 @@ export class LearningService {
   private propose(candidate: LearnedCandidate, origin: string): Proposal {
     const id = `pr_${createHash('sha256').update(candidate.source_hash).digest('hex').slice(0, 16)}`;
     const { proposal, action } = this.deps.store.propose(id, candidate, origin);
-    this.deps.events.emit({ type: 'skill_ingested', payload: { skill_id: proposal.id, name: proposal.candidate.name, action: action === 'created' ? 'proposed' : 'incremented', kind: candidate.kind } });
+    this.deps.events.emit({
+      type: 'skill_ingested',
+      payload: { skill_id: proposal.id, name: proposal.candidate.name, action: action === 'created' ? 'proposed' : 'incremented', kind: candidate.kind },
+    });
     return proposal;
   }
 
@@ -387,7 +430,11 @@ export class LearningService {
 
   private rememberApproved(proposal: Proposal): void {
     if (proposal.candidate.kind !== 'positive' || !proposal.approved_name) return;
-    this.approvedFacts.set(proposal.approved_name, { task_type: proposal.candidate.task_type, citations: proposal.candidate.citations, lastValidated: proposal.updated_at });
+    this.approvedFacts.set(proposal.approved_name, {
+      task_type: proposal.candidate.task_type,
+      citations: proposal.candidate.citations,
+      lastValidated: proposal.updated_at,
+    });
   }
 
   private refreshCounters(name: string): void {

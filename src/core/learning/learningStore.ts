@@ -58,12 +58,19 @@ export interface FailureRecord {
 export class LearningStore {
   private saving: Promise<void> = Promise.resolve();
 
-  private constructor(private readonly persistent: PersistentDatabase, private readonly clock: Clock) {}
+  private constructor(
+    private readonly persistent: PersistentDatabase,
+    private readonly clock: Clock,
+  ) {}
 
   static async open(options: { engine: SqlEngine; store: ByteStore; logger: Logger; clock: Clock; key?: string }): Promise<LearningStore> {
     const persistent = await openPersistentDatabase({
-      engine: options.engine, store: options.store, key: options.key ?? LEARNING_DB_KEY, schemaVersion: SCHEMA,
-      createSchema: (db) => db.exec(`
+      engine: options.engine,
+      store: options.store,
+      key: options.key ?? LEARNING_DB_KEY,
+      schemaVersion: SCHEMA,
+      createSchema: (db) =>
+        db.exec(`
         CREATE TABLE proposals (id TEXT PRIMARY KEY, kind TEXT NOT NULL, status TEXT NOT NULL, name TEXT NOT NULL,
           candidate TEXT NOT NULL, source_hash TEXT NOT NULL, count INTEGER NOT NULL DEFAULT 1, origin TEXT NOT NULL,
           created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, approved_name TEXT NOT NULL DEFAULT '', stale_reason TEXT NOT NULL DEFAULT '');
@@ -77,7 +84,8 @@ export class LearningStore {
           recovery TEXT NOT NULL DEFAULT '', last_seen INTEGER NOT NULL);
         CREATE TABLE jobs (id TEXT PRIMARY KEY, payload TEXT NOT NULL, created_at INTEGER NOT NULL);
       `),
-      logger: options.logger, clock: options.clock,
+      logger: options.logger,
+      clock: options.clock,
     });
     return new LearningStore(persistent, options.clock);
   }
@@ -107,11 +115,15 @@ export class LearningStore {
       this.db.run('UPDATE proposals SET count = count + 1, updated_at = ? WHERE id = ?', [now, existing.id]);
       return { proposal: this.proposal(existing.id)!, action: 'incremented' };
     }
-    this.db.run('INSERT INTO proposals (id, kind, status, name, candidate, source_hash, origin, created_at, updated_at) VALUES (?, ?, \'proposed\', ?, ?, ?, ?, ?, ?)',
-      [id, candidate.kind, candidate.name, JSON.stringify(candidate), candidate.source_hash, origin, now, now]);
-    const pending = this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM proposals WHERE status = \'proposed\'')?.n ?? 0;
+    this.db.run(
+      "INSERT INTO proposals (id, kind, status, name, candidate, source_hash, origin, created_at, updated_at) VALUES (?, ?, 'proposed', ?, ?, ?, ?, ?, ?)",
+      [id, candidate.kind, candidate.name, JSON.stringify(candidate), candidate.source_hash, origin, now, now],
+    );
+    const pending = this.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM proposals WHERE status = 'proposed'")?.n ?? 0;
     if (pending > MAX_PENDING_PROPOSALS) {
-      this.db.run('DELETE FROM proposals WHERE id IN (SELECT id FROM proposals WHERE status = \'proposed\' ORDER BY updated_at LIMIT ?)', [pending - MAX_PENDING_PROPOSALS]);
+      this.db.run("DELETE FROM proposals WHERE id IN (SELECT id FROM proposals WHERE status = 'proposed' ORDER BY updated_at LIMIT ?)", [
+        pending - MAX_PENDING_PROPOSALS,
+      ]);
     }
     return { proposal: this.proposal(id)!, action: 'created' };
   }
@@ -136,15 +148,29 @@ export class LearningStore {
   /** Stores a proposal exactly as given (an imported snapshot line); an existing id is kept. */
   insertProposal(proposal: Proposal): boolean {
     if (this.proposal(proposal.id)) return false;
-    this.db.run('INSERT INTO proposals (id, kind, status, name, candidate, source_hash, count, origin, created_at, updated_at, approved_name, stale_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      [proposal.id, proposal.candidate.kind, proposal.status, proposal.candidate.name, JSON.stringify(proposal.candidate), proposal.candidate.source_hash, proposal.count,
-        proposal.origin, proposal.created_at, proposal.updated_at, proposal.approved_name, proposal.stale_reason]);
+    this.db.run(
+      'INSERT INTO proposals (id, kind, status, name, candidate, source_hash, count, origin, created_at, updated_at, approved_name, stale_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [
+        proposal.id,
+        proposal.candidate.kind,
+        proposal.status,
+        proposal.candidate.name,
+        JSON.stringify(proposal.candidate),
+        proposal.candidate.source_hash,
+        proposal.count,
+        proposal.origin,
+        proposal.created_at,
+        proposal.updated_at,
+        proposal.approved_name,
+        proposal.stale_reason,
+      ],
+    );
     return true;
   }
 
   /** The approved proposal behind a stored learned skill. */
   approvedAs(name: string): Proposal | undefined {
-    const row = this.db.get('SELECT * FROM proposals WHERE approved_name = ? AND status = \'approved\'', [name]);
+    const row = this.db.get("SELECT * FROM proposals WHERE approved_name = ? AND status = 'approved'", [name]);
     return row ? toProposal(row) : undefined;
   }
 
@@ -164,12 +190,26 @@ export class LearningStore {
 
   counters(name: string): FeedbackCounters | undefined {
     const row = this.db.get<Record<string, number | string>>('SELECT * FROM counters WHERE name = ?', [name]);
-    return row ? { name: String(row.name), helpful: Number(row.helpful), harmful: Number(row.harmful), use_count: Number(row.use_count), last_used: Number(row.last_used), last_validated: Number(row.last_validated) } : undefined;
+    return row
+      ? {
+          name: String(row.name),
+          helpful: Number(row.helpful),
+          harmful: Number(row.harmful),
+          use_count: Number(row.use_count),
+          last_used: Number(row.last_used),
+          last_validated: Number(row.last_validated),
+        }
+      : undefined;
   }
 
   allCounters(): FeedbackCounters[] {
     return this.db.all<Record<string, number | string>>('SELECT * FROM counters').map((row) => ({
-      name: String(row.name), helpful: Number(row.helpful), harmful: Number(row.harmful), use_count: Number(row.use_count), last_used: Number(row.last_used), last_validated: Number(row.last_validated),
+      name: String(row.name),
+      helpful: Number(row.helpful),
+      harmful: Number(row.harmful),
+      use_count: Number(row.use_count),
+      last_used: Number(row.last_used),
+      last_validated: Number(row.last_validated),
     }));
   }
 
@@ -177,8 +217,10 @@ export class LearningStore {
   recordOutcome(name: string, outcome: 'helpful' | 'harmful'): void {
     const now = this.clock.now();
     this.db.run('INSERT OR IGNORE INTO counters (name) VALUES (?)', [name]);
-    this.db.run(`UPDATE counters SET ${outcome} = ${outcome} + 1, use_count = use_count + 1, last_used = ?${outcome === 'helpful' ? ', last_validated = ?' : ''} WHERE name = ?`,
-      outcome === 'helpful' ? [now, now, name] : [now, name]);
+    this.db.run(
+      `UPDATE counters SET ${outcome} = ${outcome} + 1, use_count = use_count + 1, last_used = ?${outcome === 'helpful' ? ', last_validated = ?' : ''} WHERE name = ?`,
+      outcome === 'helpful' ? [now, now, name] : [now, name],
+    );
   }
 
   /**
@@ -187,9 +229,11 @@ export class LearningStore {
    */
   addCounters(name: string, delta: { helpful: number; harmful: number; use_count: number; last_used?: number; last_validated?: number }): void {
     this.db.run('INSERT OR IGNORE INTO counters (name) VALUES (?)', [name]);
-    this.db.run(`UPDATE counters SET helpful = MAX(0, helpful + ?), harmful = MAX(0, harmful + ?), use_count = MAX(0, use_count + ?),
+    this.db.run(
+      `UPDATE counters SET helpful = MAX(0, helpful + ?), harmful = MAX(0, harmful + ?), use_count = MAX(0, use_count + ?),
       last_used = MAX(last_used, ?), last_validated = MAX(last_validated, ?) WHERE name = ?`,
-    [delta.helpful, delta.harmful, delta.use_count, delta.last_used ?? 0, delta.last_validated ?? 0, name]);
+      [delta.helpful, delta.harmful, delta.use_count, delta.last_used ?? 0, delta.last_validated ?? 0, name],
+    );
   }
 
   /**
@@ -197,7 +241,9 @@ export class LearningStore {
    * call per entry in order (a name given twice adds twice). A negative delta (taking a merge
    * back) goes through `addCounters`, which clamps at zero at every step.
    */
-  addCountersMany(deltas: ReadonlyArray<{ name: string; helpful: number; harmful: number; use_count: number; last_used?: number; last_validated?: number }>): void {
+  addCountersMany(
+    deltas: ReadonlyArray<{ name: string; helpful: number; harmful: number; use_count: number; last_used?: number; last_validated?: number }>,
+  ): void {
     if (deltas.some((d) => d.helpful < 0 || d.harmful < 0 || d.use_count < 0)) {
       for (const delta of deltas) this.addCounters(delta.name, delta);
       return;
@@ -205,10 +251,12 @@ export class LearningStore {
     const ROWS = 100;
     for (let i = 0; i < deltas.length; i += ROWS) {
       const chunk = deltas.slice(i, i + ROWS);
-      this.db.run(`INSERT INTO counters (name, helpful, harmful, use_count, last_used, last_validated) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
+      this.db.run(
+        `INSERT INTO counters (name, helpful, harmful, use_count, last_used, last_validated) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
         ON CONFLICT(name) DO UPDATE SET helpful = helpful + excluded.helpful, harmful = harmful + excluded.harmful, use_count = use_count + excluded.use_count,
           last_used = MAX(last_used, excluded.last_used), last_validated = MAX(last_validated, excluded.last_validated)`,
-      chunk.flatMap((d) => [d.name, d.helpful, d.harmful, d.use_count, d.last_used ?? 0, d.last_validated ?? 0]));
+        chunk.flatMap((d) => [d.name, d.helpful, d.harmful, d.use_count, d.last_used ?? 0, d.last_validated ?? 0]),
+      );
     }
   }
 
@@ -226,12 +274,19 @@ export class LearningStore {
     const now = this.clock.now();
     const existing = this.failure(record.key);
     if (!existing) {
-      this.db.run('INSERT INTO failures (key, tool, error_class, message, turns, last_turn, keywords, recovery, last_seen) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?)',
-        [record.key, record.tool, record.error_class, record.message, turnId, JSON.stringify(record.keywords), record.recovery, now]);
+      this.db.run(
+        'INSERT INTO failures (key, tool, error_class, message, turns, last_turn, keywords, recovery, last_seen) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?)',
+        [record.key, record.tool, record.error_class, record.message, turnId, JSON.stringify(record.keywords), record.recovery, now],
+      );
     } else if (existing.last_turn !== turnId) {
       const keywords = [...new Set([...existing.keywords, ...record.keywords])].slice(0, 12);
-      this.db.run('UPDATE failures SET turns = turns + 1, last_turn = ?, keywords = ?, recovery = ?, last_seen = ? WHERE key = ?',
-        [turnId, JSON.stringify(keywords), record.recovery || existing.recovery, now, record.key]);
+      this.db.run('UPDATE failures SET turns = turns + 1, last_turn = ?, keywords = ?, recovery = ?, last_seen = ? WHERE key = ?', [
+        turnId,
+        JSON.stringify(keywords),
+        record.recovery || existing.recovery,
+        now,
+        record.key,
+      ]);
     }
     return this.failure(record.key)!;
   }
@@ -240,8 +295,15 @@ export class LearningStore {
     const row = this.db.get<Record<string, string | number>>('SELECT * FROM failures WHERE key = ?', [key]);
     if (!row) return undefined;
     return {
-      key: String(row.key), tool: String(row.tool), error_class: String(row.error_class), message: String(row.message), turns: Number(row.turns),
-      last_turn: String(row.last_turn), keywords: parseList(row.keywords), recovery: String(row.recovery), last_seen: Number(row.last_seen),
+      key: String(row.key),
+      tool: String(row.tool),
+      error_class: String(row.error_class),
+      message: String(row.message),
+      turns: Number(row.turns),
+      last_turn: String(row.last_turn),
+      keywords: parseList(row.keywords),
+      recovery: String(row.recovery),
+      last_seen: Number(row.last_seen),
     };
   }
 
@@ -275,8 +337,14 @@ function parseList(value: unknown): string[] {
 
 function toProposal(row: Record<string, unknown>): Proposal {
   return {
-    id: String(row.id), status: String(row.status) as ProposalStatus, candidate: JSON.parse(String(row.candidate)) as LearnedCandidate,
-    count: Number(row.count), origin: String(row.origin), created_at: Number(row.created_at), updated_at: Number(row.updated_at),
-    approved_name: String(row.approved_name ?? ''), stale_reason: String(row.stale_reason ?? ''),
+    id: String(row.id),
+    status: String(row.status) as ProposalStatus,
+    candidate: JSON.parse(String(row.candidate)) as LearnedCandidate,
+    count: Number(row.count),
+    origin: String(row.origin),
+    created_at: Number(row.created_at),
+    updated_at: Number(row.updated_at),
+    approved_name: String(row.approved_name ?? ''),
+    stale_reason: String(row.stale_reason ?? ''),
   };
 }

@@ -4,8 +4,14 @@ import { toolSearchInputJsonSchema } from '../tools/toolSearchSchema';
 import { skillReportFailureInputSchema, skillReportOutcomeInputSchema } from '../learning/feedback/reportToolSchemas';
 import { zodJsonSchema } from '../schema/zodSchemas';
 import {
-  SKILL_GET_TOOL_NAME, SKILL_LIST_TOOL_NAME, SKILL_REPORT_FAILURE_TOOL_NAME, SKILL_REPORT_OUTCOME_TOOL_NAME, SKILL_SEARCH_TOOL_NAME, SKILL_TOOL_NAME,
-  TOOL_INVOKE_TOOL_NAME, TOOL_SEARCH_TOOL_NAME,
+  SKILL_GET_TOOL_NAME,
+  SKILL_LIST_TOOL_NAME,
+  SKILL_REPORT_FAILURE_TOOL_NAME,
+  SKILL_REPORT_OUTCOME_TOOL_NAME,
+  SKILL_SEARCH_TOOL_NAME,
+  SKILL_TOOL_NAME,
+  TOOL_INVOKE_TOOL_NAME,
+  TOOL_SEARCH_TOOL_NAME,
 } from '../platform/toolNames';
 
 /**

@@ -18,8 +18,10 @@ export function substituteModelNote(requested: ModelLabel | undefined, used: Mod
 /** The whole answer when no model is available at all. */
 export function noModelAnswer(requested: ModelLabel | undefined): string {
   return [
-    requested ? `The selected model ${labelOf(requested)} is not available, and no other language model is installed or signed in.` : 'No language model is available.',
-    'Sign in to GitHub Copilot or install an extension that provides a chat model, then pick it in the chat\'s model picker.',
+    requested
+      ? `The selected model ${labelOf(requested)} is not available, and no other language model is installed or signed in.`
+      : 'No language model is available.',
+    "Sign in to GitHub Copilot or install an extension that provides a chat model, then pick it in the chat's model picker.",
     'Meanwhile `/tools`, `/skills`, `/skill <name>` and `/search <words>` work without a model.',
   ].join('\n\n');
 }
@@ -31,7 +33,11 @@ export interface ModelTraits extends ModelLabel {
 
 /** Words vendors use for their small, cheap models (gpt-4o-mini, claude-3-5-haiku, gemini-flash, …). */
 const SMALL_MODEL_WORDS = new Set(['mini', 'nano', 'haiku', 'flash', 'lite', 'small', 'tiny']);
-const isSmall = (model: ModelTraits) => `${model.family} ${model.id} ${model.name}`.toLowerCase().split(/[^a-z0-9]+/).some((word) => SMALL_MODEL_WORDS.has(word));
+const isSmall = (model: ModelTraits) =>
+  `${model.family} ${model.id} ${model.name}`
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .some((word) => SMALL_MODEL_WORDS.has(word));
 
 /**
  * A smaller model of the request model's vendor to choose the active skills with (a short,

@@ -109,7 +109,9 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
   const preflight = skills ? await skills.preflight(request.prompt) : { pinnedBlock: '', relevantBlock: '', used: [], omitted: [] };
   noteSkills(preflight.used);
   if (preflight.omitted.length) {
-    progress.progress(`Skills left out to stay within the pre-flight budget (toolshed.skills.maxTokens): ${preflight.omitted.map((name) => `\`${name}\``).join(', ')}`);
+    progress.progress(
+      `Skills left out to stay within the pre-flight budget (toolshed.skills.maxTokens): ${preflight.omitted.map((name) => `\`${name}\``).join(', ')}`,
+    );
   }
   if (preflight.note) progress.progress(preflight.note);
   const preActivated = await preActivateSuggested(preflight.suggestedTools ?? [], deps, hidden, options.maxAutoActivatedTools ?? 0);
@@ -132,8 +134,7 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
     { role: 'user', parts: [{ kind: 'text', text: request.prompt }] },
   ];
 
-  const offered = async (): Promise<ToolDefinition[]> =>
-    (await tools.visibleDefinitions()).filter((definition) => !hidden.has(definition.name));
+  const offered = async (): Promise<ToolDefinition[]> => (await tools.visibleDefinitions()).filter((definition) => !hidden.has(definition.name));
 
   const allTools = (await tools.allDefinitions()).filter((definition) => !hidden.has(definition.name));
   const allToolsTokens = await model.countTokens(serializeDefinitions(allTools));
@@ -233,7 +234,11 @@ async function preActivateSuggested(suggested: readonly string[], deps: PlannerD
 async function activateMatching(prompt: string, deps: PlannerDeps): Promise<Array<{ name: string; relevance: number }>> {
   const matched = deps.tools.activateForRequest ? await deps.tools.activateForRequest(prompt) : [];
   for (const tool of matched) deps.progress.progress(`Activated \`${tool.name}\` (matched your request)`);
-  if (matched.length) deps.events.emit({ type: 'tools_matched_request', payload: { tool_names: matched.map((tool) => tool.name), relevances: matched.map((tool) => tool.relevance) } });
+  if (matched.length)
+    deps.events.emit({
+      type: 'tools_matched_request',
+      payload: { tool_names: matched.map((tool) => tool.name), relevances: matched.map((tool) => tool.relevance) },
+    });
   return matched;
 }
 

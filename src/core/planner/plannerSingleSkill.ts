@@ -2,8 +2,12 @@ import { renderPromptBlock } from '../privacy/promptBlocks';
 import { SKILL_DISCOVERY_TOOL_NAMES, SKILL_TOOL_NAME } from '../platform/toolNames';
 import type { SkillRequestContext, SkillService } from '../skills/skillService';
 import {
-  buildSkillListing, orderSkillListing, parseSkillToolInput, SKILL_TOOL_CONTENT_MAX_TOKENS,
-  skillNotFoundMessage, skillToolInputSchema,
+  buildSkillListing,
+  orderSkillListing,
+  parseSkillToolInput,
+  SKILL_TOOL_CONTENT_MAX_TOKENS,
+  skillNotFoundMessage,
+  skillToolInputSchema,
 } from '../skills/singleSkillTool';
 import type { SkillListing, SkillListingEntry } from '../skills/singleSkillTool';
 import type { ToolDefinition } from '../platform/chatTypes';
@@ -81,7 +85,11 @@ export async function answerSkillCall(
     const missing = output.missing?.[0];
     const inactiveReason = missing && missing.reason !== 'unknown skill' ? missing.reason : undefined;
     return {
-      resultText: skillNotFoundMessage(missing?.name ?? parsed.name, { wasListed: listedNames.includes(parsed.name), suggestions: missing?.suggestions ?? [], inactiveReason }),
+      resultText: skillNotFoundMessage(missing?.name ?? parsed.name, {
+        wasListed: listedNames.includes(parsed.name),
+        suggestions: missing?.suggestions ?? [],
+        inactiveReason,
+      }),
       used: [],
     };
   } catch (error) {

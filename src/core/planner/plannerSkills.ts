@@ -47,7 +47,10 @@ export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContex
       return { name, title: record?.title, path: record?.source_file || undefined, reason };
     });
   /** Pinned skills within `limit` exact tokens (wrapper included). */
-  async function fitPinned(names: readonly string[], limit: number): Promise<{ block: string; tokens: number; names: string[]; unavailable: string[]; suggested?: string[] }> {
+  async function fitPinned(
+    names: readonly string[],
+    limit: number,
+  ): Promise<{ block: string; tokens: number; names: string[]; unavailable: string[]; suggested?: string[] }> {
     let unavailable: string[] = [];
     const none = () => ({ block: '', tokens: 0, names: [], unavailable });
     if (names.length === 0) return none();
@@ -66,7 +69,12 @@ export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContex
   }
 
   /** Relevant skills (pinned ones excluded) within `limit` exact tokens. */
-  async function fitRelevant(prompt: string, limit: number, exclude: readonly string[], topK: number): Promise<{ block: string; names: string[]; omitted: string[]; siblings?: string[]; suggested?: string[]; relevance?: Record<string, number> }> {
+  async function fitRelevant(
+    prompt: string,
+    limit: number,
+    exclude: readonly string[],
+    topK: number,
+  ): Promise<{ block: string; names: string[]; omitted: string[]; siblings?: string[]; suggested?: string[]; relevance?: Record<string, number> }> {
     let budget = limit;
     let omitted: string[] = [];
     // The first attempt runs even without room, so the skills that did not fit are known.
@@ -76,7 +84,15 @@ export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContex
       const result = await service.getRelevant({ task: prompt, top_k: topK, max_tokens: budget, exclude, summarize }, ctx);
       if (!result.text) return { block: '', names: [], omitted: result.omitted };
       const exact = await options.countTokens(result.text);
-      if (exact <= limit) return { block: result.text, names: result.skills, omitted: result.omitted, siblings: result.cluster_siblings, suggested: result.suggested_tools, relevance: result.relevance };
+      if (exact <= limit)
+        return {
+          block: result.text,
+          names: result.skills,
+          omitted: result.omitted,
+          siblings: result.cluster_siblings,
+          suggested: result.suggested_tools,
+          relevance: result.relevance,
+        };
       omitted = [...result.skills, ...result.omitted];
       budget = Math.floor(((budget * limit) / exact) * 0.9);
     }
@@ -95,8 +111,23 @@ export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContex
       const pinnedUses = uses(pinned.names, 'pinned');
       if (options.selection) {
         // The request's model chooses the active skills; pinned ones keep their slots.
-        const active = await activeSkillsPreflight(service, ctx, prompt, { ...options.selection, pinnedNames: options.pinnedNames, maxTokens: remaining, countTokens: options.countTokens });
-        return { pinnedBlock: pinned.block, relevantBlock: active.block, used: [...pinnedUses, ...active.used], omitted, selectionTokens: active.selectionTokens, selectionRequests: active.selectionRequests, selectionModel: active.selectionModel, note: active.note, suggestedTools: mergeNames(pinned.suggested, active.suggestedTools) };
+        const active = await activeSkillsPreflight(service, ctx, prompt, {
+          ...options.selection,
+          pinnedNames: options.pinnedNames,
+          maxTokens: remaining,
+          countTokens: options.countTokens,
+        });
+        return {
+          pinnedBlock: pinned.block,
+          relevantBlock: active.block,
+          used: [...pinnedUses, ...active.used],
+          omitted,
+          selectionTokens: active.selectionTokens,
+          selectionRequests: active.selectionRequests,
+          selectionModel: active.selectionModel,
+          note: active.note,
+          suggestedTools: mergeNames(pinned.suggested, active.suggestedTools),
+        };
       }
       // toolshed.skills.maxActive caps the active skills, pinned included.
       const topK = options.maxActive === undefined ? options.topK : Math.min(options.topK, Math.max(0, options.maxActive - pinned.names.length));
@@ -105,7 +136,20 @@ export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContex
       return {
         pinnedBlock: pinned.block,
         relevantBlock: relevant.block,
-        used: [...pinnedUses, ...withRelevance(uses(relevant.names.filter((n) => !siblings.has(n)), 'best match'), relevant.relevance), ...uses(relevant.names.filter((n) => siblings.has(n)), 'same cluster')],
+        used: [
+          ...pinnedUses,
+          ...withRelevance(
+            uses(
+              relevant.names.filter((n) => !siblings.has(n)),
+              'best match',
+            ),
+            relevant.relevance,
+          ),
+          ...uses(
+            relevant.names.filter((n) => siblings.has(n)),
+            'same cluster',
+          ),
+        ],
         omitted: [...omitted, ...relevant.omitted],
         suggestedTools: mergeNames(pinned.suggested, relevant.suggested),
       };

@@ -12,7 +12,10 @@ export function plannerToolRunFrom(run: ToolRun): PlannerToolRun {
       const before = new Set(run.visibleTools().map((tool) => tool.name));
       const result = run.search(input);
       if (!result.ok) return { resultText: result.error, found: [], activated: [] };
-      const activated = run.visibleTools().map((tool) => tool.name).filter((name) => !before.has(name));
+      const activated = run
+        .visibleTools()
+        .map((tool) => tool.name)
+        .filter((name) => !before.has(name));
       return {
         resultText: JSON.stringify(result.output),
         found: result.output.tools.map((tool) => tool.name),

@@ -26,11 +26,16 @@ export function preflightOptionsFrom(skills: SkillsConfig, request: PreflightReq
     countTokens: request.countTokens,
     summarize: request.summarize,
     maxActive: skills.maxActive,
-    selection: skills.selection === 'search'
-      ? undefined
-      : {
-          mode: skills.selection, maxActive: skills.maxActive, timeoutMs: skills.selectionTimeoutMs, askModelBelowRelevance: skills.askModelBelowRelevance,
-          ...request.chooser, signal: request.signal,
-        },
+    selection:
+      skills.selection === 'search'
+        ? undefined
+        : {
+            mode: skills.selection,
+            maxActive: skills.maxActive,
+            timeoutMs: skills.selectionTimeoutMs,
+            askModelBelowRelevance: skills.askModelBelowRelevance,
+            ...request.chooser,
+            signal: request.signal,
+          },
   };
 }

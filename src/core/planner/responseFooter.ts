@@ -97,9 +97,14 @@ export function requestMatchLine(tokens: TokenReport): string | undefined {
 }
 
 /** Footer sentences this module writes, recognised at the start of a line. */
-const FOOTER_LINE = /^_(?:Toolshed sent |Stopped after \d+ rounds |Tool search: |Choosing the active skills (?:with .+ )?cost |Pre-activated \d+ tools? named by the skills |Model requests: \d+ |Activated \d+ tools? matching your request ).*_\s*$/;
+const FOOTER_LINE =
+  /^_(?:Toolshed sent |Stopped after \d+ rounds |Tool search: |Choosing the active skills (?:with .+ )?cost |Pre-activated \d+ tools? named by the skills |Model requests: \d+ |Activated \d+ tools? matching your request ).*_\s*$/;
 
 /** An answer's Markdown without the footer lines (for history recorded before answers were kept apart). */
 export function withoutFooter(markdown: string): string {
-  return markdown.split('\n').filter((line) => !FOOTER_LINE.test(line.trim())).join('\n').replace(/\n{3,}/g, '\n\n');
+  return markdown
+    .split('\n')
+    .filter((line) => !FOOTER_LINE.test(line.trim()))
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n');
 }

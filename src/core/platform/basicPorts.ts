@@ -18,10 +18,18 @@ export const nullLogger: Logger = {
 /** A logger that keeps lines in memory; tests read `lines`. */
 export class MemoryLogger implements Logger {
   readonly lines: Array<{ level: string; message: string }> = [];
-  trace(message: string): void { this.lines.push({ level: 'trace', message }); }
-  debug(message: string): void { this.lines.push({ level: 'debug', message }); }
-  info(message: string): void { this.lines.push({ level: 'info', message }); }
-  warn(message: string): void { this.lines.push({ level: 'warn', message }); }
+  trace(message: string): void {
+    this.lines.push({ level: 'trace', message });
+  }
+  debug(message: string): void {
+    this.lines.push({ level: 'debug', message });
+  }
+  info(message: string): void {
+    this.lines.push({ level: 'info', message });
+  }
+  warn(message: string): void {
+    this.lines.push({ level: 'warn', message });
+  }
   error(message: string | Error): void {
     this.lines.push({ level: 'error', message: message instanceof Error ? message.message : message });
   }
@@ -30,8 +38,12 @@ export class MemoryLogger implements Logger {
 /** Collects events in memory; tests assert on `events`. */
 export class MemoryEventSink implements EventSink {
   readonly events: ToolshedEvent[] = [];
-  emit(event: ToolshedEvent): void { this.events.push(event); }
-  ofType(type: string): ToolshedEvent[] { return this.events.filter((e) => e.type === type); }
+  emit(event: ToolshedEvent): void {
+    this.events.push(event);
+  }
+  ofType(type: string): ToolshedEvent[] {
+    return this.events.filter((e) => e.type === type);
+  }
 }
 
 export const nullEventSink: EventSink = { emit: () => undefined };

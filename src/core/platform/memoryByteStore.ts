@@ -7,12 +7,16 @@ export class MemoryByteStore implements ByteStore {
     const bytes = this.entries.get(key);
     return bytes ? bytes.slice() : undefined;
   }
-  async write(key: string, bytes: Uint8Array): Promise<void> { this.entries.set(key, bytes.slice()); }
+  async write(key: string, bytes: Uint8Array): Promise<void> {
+    this.entries.set(key, bytes.slice());
+  }
   async rename(fromKey: string, toKey: string): Promise<void> {
     const bytes = this.entries.get(fromKey);
     if (!bytes) return;
     this.entries.set(toKey, bytes);
     this.entries.delete(fromKey);
   }
-  async delete(key: string): Promise<void> { this.entries.delete(key); }
+  async delete(key: string): Promise<void> {
+    this.entries.delete(key);
+  }
 }

@@ -51,19 +51,25 @@ export class NodeFileLock implements FileLock {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly file: string;
 
-  constructor(folder: string, name: string, private readonly options: NodeFileLockOptions = {}) {
+  constructor(
+    folder: string,
+    name: string,
+    private readonly options: NodeFileLockOptions = {},
+  ) {
     this.file = path.join(folder, name);
   }
 
   withLock<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.catch(() => undefined).then(async () => {
-      const token = await this.acquire();
-      try {
-        return await fn();
-      } finally {
-        await this.release(token);
-      }
-    });
+    const run = this.queue
+      .catch(() => undefined)
+      .then(async () => {
+        const token = await this.acquire();
+        try {
+          return await fn();
+        } finally {
+          await this.release(token);
+        }
+      });
     this.queue = run;
     return run;
   }
@@ -87,7 +93,9 @@ export class NodeFileLock implements FileLock {
       }
       if (Date.now() > deadline) {
         const who = holder?.readable ? `process ${holder.content.pid}` : holder ? 'a lock file with no readable owner' : 'process unknown';
-        throw new Error(`The shared skill store is locked by another window (${who}) for too long; try again. If no other window is busy, delete ${this.file}.`);
+        throw new Error(
+          `The shared skill store is locked by another window (${who}) for too long; try again. If no other window is busy, delete ${this.file}.`,
+        );
       }
       await delay(5 + Math.min(attempt, 10) * 5 + Math.random() * 10);
     }
@@ -108,7 +116,9 @@ export class NodeFileLock implements FileLock {
     try {
       const stats = await handle.stat();
       if (!stats.isFile()) {
-        throw new Error(`${this.file} is ${stats.isDirectory() ? 'a folder' : 'a FIFO, socket or device'}, not a lock file, so the shared skill store cannot be locked. Delete it; the next write recreates it.`);
+        throw new Error(
+          `${this.file} is ${stats.isDirectory() ? 'a folder' : 'a FIFO, socket or device'}, not a lock file, so the shared skill store cannot be locked. Delete it; the next write recreates it.`,
+        );
       }
       const content = contentOf(await handle.readFile('utf8'));
       return content ? { readable: true, content } : { readable: false, mtimeMs: stats.mtimeMs, ino: stats.ino };

@@ -22,12 +22,82 @@ export const REDACTED_PHONE = '[REDACTED_PHONE]';
  * `name <sep> value`: the name (optionally quoted, optionally two words such as "secret key"),
  * then `:`/`=`, or `is`, or plain space; the value quoted (spaces allowed) or bare.
  */
-const ASSIGNMENT = /(?<![A-Za-z0-9_.])((?:[A-Za-z][A-Za-z0-9]* )?[A-Za-z_][A-Za-z0-9_.-]*)(["']?)(\s*[:=]\s*|\s+is\s+|\s+)(?:"([^"\n]{3,200})"|'([^'\n]{3,200})'|([^\s"',;]{4,}))/g;
+const ASSIGNMENT =
+  /(?<![A-Za-z0-9_.])((?:[A-Za-z][A-Za-z0-9]* )?[A-Za-z_][A-Za-z0-9_.-]*)(["']?)(\s*[:=]\s*|\s+is\s+|\s+)(?:"([^"\n]{3,200})"|'([^'\n]{3,200})'|([^\s"',;]{4,}))/g;
 
 /** Last words that make a name a secret's name. */
-const SECRET_NOUNS = new Set(['password', 'passwd', 'pwd', 'pass', 'passphrase', 'secret', 'token', 'apikey', 'credential', 'credentials', 'accountkey', 'accesskey', 'privatekey', 'secretkey']);
+const SECRET_NOUNS = new Set([
+  'password',
+  'passwd',
+  'pwd',
+  'pass',
+  'passphrase',
+  'secret',
+  'token',
+  'apikey',
+  'credential',
+  'credentials',
+  'accountkey',
+  'accesskey',
+  'privatekey',
+  'secretkey',
+]);
 /** Words before "key" that do NOT make it a secret (`primary key`, `sort_key`, `public_key`). */
-const HARMLESS_KEY_QUALIFIERS = new Set(['primary', 'foreign', 'sort', 'partition', 'cache', 'map', 'hot', 'public', 'idempotency', 'dedupe', 'dedup', 'lookup', 'row', 'hash', 'object', 'group', 'routing', 'shard', 'unique', 'composite', 'the', 'a', 'this', 'that', 'which', 'each', 'every', 'any', 'your', 'my', 'our', 'one', 'by', 'of', 'ssh', 'gpg', 'pgp', 'issue', 'jira', 'project', 'label', 'dict', 'json', 'yaml', 'config', 'setting', 'settings', 'translation', 'i18n', 'env', 'keyboard', 'short', 'hotkey']);
+const HARMLESS_KEY_QUALIFIERS = new Set([
+  'primary',
+  'foreign',
+  'sort',
+  'partition',
+  'cache',
+  'map',
+  'hot',
+  'public',
+  'idempotency',
+  'dedupe',
+  'dedup',
+  'lookup',
+  'row',
+  'hash',
+  'object',
+  'group',
+  'routing',
+  'shard',
+  'unique',
+  'composite',
+  'the',
+  'a',
+  'this',
+  'that',
+  'which',
+  'each',
+  'every',
+  'any',
+  'your',
+  'my',
+  'our',
+  'one',
+  'by',
+  'of',
+  'ssh',
+  'gpg',
+  'pgp',
+  'issue',
+  'jira',
+  'project',
+  'label',
+  'dict',
+  'json',
+  'yaml',
+  'config',
+  'setting',
+  'settings',
+  'translation',
+  'i18n',
+  'env',
+  'keyboard',
+  'short',
+  'hotkey',
+]);
 
 const EMAIL = /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g;
 const NOT_PERSONAL_EMAIL = /^(git|noreply|no-reply)@/i;
@@ -39,11 +109,13 @@ const NOT_PERSONAL_EMAIL = /^(git|noreply|no-reply)@/i;
  * dates (2024-01-15), versions (1.2.3), times, other groupings of numbers (`012 345 678`) and
  * signed decimal coordinates (+48.8566) are deliberately not matched.
  */
-const PHONE = /(?<![\w.+/-])(?:\+\d{1,3}[\s.-]?(?:\(\d{1,4}\)[\s.-]?)?\d{1,4}(?:[\s.-]?\d{2,4}){2,4}|\(\d{3}\)\s?\d{3}[\s.-]\d{4}|\d{3}[.-]\d{3}[.-]\d{4}|\(?0[1-9]\d\)?[ -]\d{4}[ -]\d{4}|\(?0[1-9]\d{2}\)?[ -]\d{3}[ -]\d{4}|\(?0[1-9]\d{3}\)?[ -](?:\d{6}|\d{3}[ -]\d{3}))(?![\w.-]*\d)/g;
+const PHONE =
+  /(?<![\w.+/-])(?:\+\d{1,3}[\s.-]?(?:\(\d{1,4}\)[\s.-]?)?\d{1,4}(?:[\s.-]?\d{2,4}){2,4}|\(\d{3}\)\s?\d{3}[\s.-]\d{4}|\d{3}[.-]\d{3}[.-]\d{4}|\(?0[1-9]\d\)?[ -]\d{4}[ -]\d{4}|\(?0[1-9]\d{2}\)?[ -]\d{3}[ -]\d{4}|\(?0[1-9]\d{3}\)?[ -](?:\d{6}|\d{3}[ -]\d{3}))(?![\w.-]*\d)/g;
 const COORDINATE = /^\+\d{1,3}\.\d+$/;
 
 /** Cheap pre-check: text without any of these cannot match a rule (most skill sentences). */
-const MAYBE_SENSITIVE = /[@:=]|\d{3}|\+\d|-----BEGIN|\b(?:MII|MIG|MHcCAQEE|MC4CAQAw|b3BlbnNzaC|gh[pousr]_|github_pat_|sk[-_]|rk_|pk_|xox|xapp-|whsec_|AKIA|ASIA|ABIA|ACCA|AIza|eyJ|glpat-|npm_|hf_|SG\.|SK[0-9a-f]|key-|Bearer|Token|Basic)|pass|pwd|secret|token|key|credential|\s-[pau]|--(?:user|pass)/i;
+const MAYBE_SENSITIVE =
+  /[@:=]|\d{3}|\+\d|-----BEGIN|\b(?:MII|MIG|MHcCAQEE|MC4CAQAw|b3BlbnNzaC|gh[pousr]_|github_pat_|sk[-_]|rk_|pk_|xox|xapp-|whsec_|AKIA|ASIA|ABIA|ACCA|AIza|eyJ|glpat-|npm_|hf_|SG\.|SK[0-9a-f]|key-|Bearer|Token|Basic)|pass|pwd|secret|token|key|credential|\s-[pau]|--(?:user|pass)/i;
 
 /** Redacts `text`; returns it unchanged when nothing matched. */
 export function redact(text: string): string {
@@ -81,7 +153,15 @@ function redactAssignments(text: string): string {
   return copied === 0 ? text : out + text.slice(copied);
 }
 
-function redactAssignment(match: string, name: string, nameQuote: string, separator: string, doubleQuoted?: string, singleQuoted?: string, bare?: string): string {
+function redactAssignment(
+  match: string,
+  name: string,
+  nameQuote: string,
+  separator: string,
+  doubleQuoted?: string,
+  singleQuoted?: string,
+  bare?: string,
+): string {
   if (!isSecretName(name)) return match;
   const quoted = doubleQuoted ?? singleQuoted;
   const value = quoted ?? bare ?? '';
@@ -136,8 +216,11 @@ function looksLikeCode(value: string): boolean {
 }
 
 function isPlaceholder(value: string): boolean {
-  return /^(?:<.*>?|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\(.*|\$\{\{.*|\{\{.*|%[A-Za-z_]+%?|process\.env\..*|os\.environ.*|env\.[A-Za-z_]+|\*+|x{3,}|\.\.\.|…|REDACTED.*|\[REDACTED.*|Bearer|Basic|Token|None|null|undefined|true|false|required|optional|string)$/i.test(value.trim())
-    || value.includes(REDACTED_TOKEN);
+  return (
+    /^(?:<.*>?|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\(.*|\$\{\{.*|\{\{.*|%[A-Za-z_]+%?|process\.env\..*|os\.environ.*|env\.[A-Za-z_]+|\*+|x{3,}|\.\.\.|…|REDACTED.*|\[REDACTED.*|Bearer|Basic|Token|None|null|undefined|true|false|required|optional|string)$/i.test(
+      value.trim(),
+    ) || value.includes(REDACTED_TOKEN)
+  );
 }
 
 const UUID_IN_NAME = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;

@@ -41,7 +41,8 @@ export const SECRET_FORMAT_RULES: readonly SecretRule[] = [
   // version number right after their length, which certificates and public keys do not.
   {
     name: 'private-key-body',
-    pattern: /(?<![A-Za-z0-9+/])(?:MII[A-Za-z0-9+/]{2}[AQgw]IBA(?:AK|DAN)|MII[A-Za-z0-9+/]{5}BgkqhkiG9w0BBQ0w|MIG[A-Za-z0-9+/]AgEA|MHcCAQEE|MC4CAQAw|b3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/=]*(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/=]{16,})*(?:\s*-----END [A-Z0-9 ]*PRIVATE KEY-----)?/g,
+    pattern:
+      /(?<![A-Za-z0-9+/])(?:MII[A-Za-z0-9+/]{2}[AQgw]IBA(?:AK|DAN)|MII[A-Za-z0-9+/]{5}BgkqhkiG9w0BBQ0w|MIG[A-Za-z0-9+/]AgEA|MHcCAQEE|MC4CAQAw|b3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/=]*(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/=]{16,})*(?:\s*-----END [A-Z0-9 ]*PRIVATE KEY-----)?/g,
     replace: token,
   },
   { name: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, replace: token },
@@ -83,19 +84,26 @@ export const SECRET_FORMAT_RULES: readonly SecretRule[] = [
   // `redis-cli -a x`. A bare `-p` (prompt for it) and other tools' `-p` flags are left alone.
   {
     name: 'mysql-password-flag',
-    pattern: /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlpump|mariadb(?:-dump|-admin)?)\b[^\n|;&]{0,200}?\s-p(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))/g,
+    pattern:
+      /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlpump|mariadb(?:-dump|-admin)?)\b[^\n|;&]{0,200}?\s-p(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))/g,
     replace: valueOnly,
   },
   { name: 'curl-user-flag', pattern: /\bcurl\b[^\n|;&]{0,200}?\s(?:-u|--user)\s*['"]?[^\s:'"]+:([^\s'"]+)/g, replace: valueOnly },
-  { name: 'registry-login-flag', pattern: /\b(?:docker|podman|nerdctl|helm(?:\s+registry)?)\s+login\b[^\n|;&]{0,200}?\s(?:-p|--password)(?:\s+|=)(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))/g, replace: valueOnly },
+  {
+    name: 'registry-login-flag',
+    pattern: /\b(?:docker|podman|nerdctl|helm(?:\s+registry)?)\s+login\b[^\n|;&]{0,200}?\s(?:-p|--password)(?:\s+|=)(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))/g,
+    replace: valueOnly,
+  },
   { name: 'sshpass-flag', pattern: /\bsshpass\s+-p\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))/g, replace: valueOnly },
   { name: 'redis-cli-auth-flag', pattern: /\bredis-cli\b[^\n|;&]{0,200}?\s-a\s+(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))/g, replace: valueOnly },
 ];
 
-const SENSITIVE_PARAM = /^(?:.*(?:token|key|secret|sig|signature|session|sess|auth|code|password|passwd|pwd|email|mail|user|uid|login|account|credential)|id|state|nonce|x-amz-.*|phone|name)$/i;
+const SENSITIVE_PARAM =
+  /^(?:.*(?:token|key|secret|sig|signature|session|sess|auth|code|password|passwd|pwd|email|mail|user|uid|login|account|credential)|id|state|nonce|x-amz-.*|phone|name)$/i;
 
 /** Path segments after which a long mixed segment is a credential (webhook ids, reset links). */
-const SECRET_PATH_PARENT = /^(?:hooks?|webhooks?|webhookb2|incomingwebhook|services|tokens?|keys?|secrets?|reset|reset-password|password-reset|invite|invites|magic|verify|confirm|activate|unsubscribe|signature|auth|oauth|share|s)$/i;
+const SECRET_PATH_PARENT =
+  /^(?:hooks?|webhooks?|webhookb2|incomingwebhook|services|tokens?|keys?|secrets?|reset|reset-password|password-reset|invite|invites|magic|verify|confirm|activate|unsubscribe|signature|auth|oauth|share|s)$/i;
 
 /**
  * URLs: strips the query (and fragment) when any parameter looks user-specific, and replaces

@@ -23,7 +23,10 @@ export function zodJsonSchema(schema: z.ZodType, use: JsonSchemaUse): Record<str
 
 /** `path: message` for the first `max` issues, joined with `; `; `root` names the empty path. */
 export function describeZodIssues(error: z.ZodError, root = 'input', max = Infinity): string {
-  return error.issues.slice(0, max).map((issue) => `${issue.path.join('.') || root}: ${issue.message}`).join('; ');
+  return error.issues
+    .slice(0, max)
+    .map((issue) => `${issue.path.join('.') || root}: ${issue.message}`)
+    .join('; ');
 }
 
 /** A failed tool call as one sentence the model can act on: bad arguments, or the failure itself. */

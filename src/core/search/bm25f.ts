@@ -44,7 +44,10 @@ export class FieldStats<F extends string, K extends string | number = string> {
   private queryPosition = new Int32Array(0);
   private stamp = 0;
 
-  constructor(readonly fields: readonly F[], private readonly k1 = 1.2) {
+  constructor(
+    readonly fields: readonly F[],
+    private readonly k1 = 1.2,
+  ) {
     this.totalLength = new Float64Array(fields.length);
     this.stride = 1 + Math.ceil(fields.length / 2);
   }
@@ -180,7 +183,7 @@ export class FieldStats<F extends string, K extends string | number = string> {
     }
     let at = n - this.stride;
     previousId = -1;
-    for (let i = 0; i < total; ) {
+    for (let i = 0; i < total;) {
       const code = codes[i];
       let end = i + 1;
       while (end < total && codes[end] === code) end++;
@@ -338,7 +341,10 @@ export class FieldStats<F extends string, K extends string | number = string> {
   }
 
   /** Per field, in field order: its weight, its length normalisation `b`, its average length (1 when empty). */
-  private fieldParameters(fieldWeights: Readonly<Record<F, number>>, fieldB: Readonly<Record<F, number>>): { weight: Float64Array; b: Float64Array; average: Float64Array } {
+  private fieldParameters(
+    fieldWeights: Readonly<Record<F, number>>,
+    fieldB: Readonly<Record<F, number>>,
+  ): { weight: Float64Array; b: Float64Array; average: Float64Array } {
     const n = this.fields.length;
     const weight = new Float64Array(n);
     const b = new Float64Array(n);

@@ -127,12 +127,7 @@ export function ftsOrExpression(terms: readonly string[]): string {
  * Picks the rarest terms until their summed document frequency exceeds `budget` postings.
  * Always keeps at least `minTerms` (when available) and drops terms absent from the corpus.
  */
-export function selectSelectiveTerms(
-  terms: readonly string[],
-  docFreq: (term: string) => number,
-  budget: number,
-  minTerms = 2,
-): string[] {
+export function selectSelectiveTerms(terms: readonly string[], docFreq: (term: string) => number, budget: number, minTerms = 2): string[] {
   const present = terms.filter((term) => docFreq(term) > 0);
   const byRarity = [...present].sort((a, b) => docFreq(a) - docFreq(b) || (a < b ? -1 : a > b ? 1 : 0));
   const chosen: string[] = [];

@@ -49,7 +49,8 @@ export class NameFinder {
     for (const match of text.matchAll(WORD_RUN)) {
       const filed = this.byFirstRun.get(match[0]);
       if (!filed) continue;
-      for (const name of filed) if (!found.has(name) && text.startsWith(name, match.index) && !WORD_CHAR.test(text.charAt(match.index + name.length))) found.add(name);
+      for (const name of filed)
+        if (!found.has(name) && text.startsWith(name, match.index) && !WORD_CHAR.test(text.charAt(match.index + name.length))) found.add(name);
     }
     for (const name of this.irregular) if (!found.has(name) && occursAsWholeWord(text, name)) found.add(name);
     return [...found];

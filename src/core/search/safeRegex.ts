@@ -66,7 +66,10 @@ export const REGEX_BUDGET_NOTE =
 export function compileSafeRegex(pattern: string, options: SafeRegexOptions = {}): SafeRegexResult {
   if (pattern.length === 0) return { ok: false, message: `Regex rejected: the pattern is empty. ${HINT}` };
   if (pattern.length > SAFE_REGEX_LIMITS.maxPatternLength) {
-    return { ok: false, message: `Regex rejected: the pattern is ${pattern.length} characters long; the limit is ${SAFE_REGEX_LIMITS.maxPatternLength}. ${HINT}` };
+    return {
+      ok: false,
+      message: `Regex rejected: the pattern is ${pattern.length} characters long; the limit is ${SAFE_REGEX_LIMITS.maxPatternLength}. ${HINT}`,
+    };
   }
   const unsupported = unsupportedSyntax(pattern);
   if (unsupported) return { ok: false, message: `Regex rejected: ${unsupported}. ${HINT}` };
@@ -196,7 +199,6 @@ export function literalWordsRegex(words: readonly string[], options: { wordStart
 }
 
 type RawMatchers = Pick<SafeRegex, 'test' | 'testPrefix' | 'testWhole'>;
-
 
 /** Wraps raw matchers with the subject cut and the per-search time budget. */
 function budgeted(engine: SafeRegex['engine'], raw: RawMatchers, budgetMs: number): SafeRegex {

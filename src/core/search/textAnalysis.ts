@@ -11,9 +11,11 @@ import { porterStem } from './porterStemmer';
  */
 
 const STOP_WORDS = new Set(
-  ('a an and are as at be been but by can could do does for from has have how i if in into is it its ' +
+  (
+    'a an and are as at be been but by can could do does for from has have how i if in into is it its ' +
     'me my of on or our please should so some than that the their them then there these this those to ' +
-    'us was we were what when where which while who will with would you your given using use').split(' '),
+    'us was we were what when where which while who will with would you your given using use'
+  ).split(' '),
 );
 
 /** Splits camelCase, PascalCase, snake_case, kebab-case, dotted and digit boundaries. */

@@ -85,14 +85,18 @@ export async function buildSkillListing(ordered: readonly SkillListingEntry[], t
 /** The tool description for a listing of `entries` out of `total` visible skills. */
 export function renderSkillListing(entries: readonly SkillListingEntry[], total: number): string {
   const lines = [
-    'Load a skill — a short, vetted playbook (trigger → steps → pitfalls) for a task in this workspace — and follow it. Call this with the exact name of a listed skill when one fits the request; the answer is the skill\'s full content.',
+    "Load a skill — a short, vetted playbook (trigger → steps → pitfalls) for a task in this workspace — and follow it. Call this with the exact name of a listed skill when one fits the request; the answer is the skill's full content.",
     openTag('skills'),
-    ...entries.map((entry) => `<skill name="${escapeXml(entry.name)}">${escapeXml(shorten(entry.description, ENTRY_DESCRIPTION_MAX_CHARS))}${closeTag('skill')}`),
+    ...entries.map(
+      (entry) => `<skill name="${escapeXml(entry.name)}">${escapeXml(shorten(entry.description, ENTRY_DESCRIPTION_MAX_CHARS))}${closeTag('skill')}`,
+    ),
     closeTag('skills'),
   ];
   const omitted = total - entries.length;
   if (omitted > 0) {
-    lines.push(`Showing ${entries.length} of ${total} skills: ${omitted} more exist but are not listed here (the user can browse them with /skills and /search in @toolshed, or in the Toolshed sidebar).`);
+    lines.push(
+      `Showing ${entries.length} of ${total} skills: ${omitted} more exist but are not listed here (the user can browse them with /skills and /search in @toolshed, or in the Toolshed sidebar).`,
+    );
   }
   return lines.join('\n');
 }
@@ -116,7 +120,12 @@ export function skillToolInputSchema(names: readonly string[]): Record<string, u
 export const SKILL_TOOL_FREE_INPUT_JSON_SCHEMA: Record<string, unknown> = {
   type: 'object',
   properties: {
-    skill_name: { type: 'string', minLength: 1, maxLength: 200, description: 'The exact name of the skill to load (from /skills, skill_search or the skill directory).' },
+    skill_name: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      description: 'The exact name of the skill to load (from /skills, skill_search or the skill directory).',
+    },
   },
   required: ['skill_name'],
   additionalProperties: false,
@@ -126,7 +135,10 @@ export function parseSkillToolInput(input: unknown): { ok: true; name: string } 
   const raw = (input as { skill_name?: unknown } | null | undefined)?.skill_name;
   const name = typeof raw === 'string' ? raw.trim() : '';
   if (!name || name.length > 200) {
-    return { ok: false, message: 'Invalid input for skill: skill_name must be the exact name of a skill (1–200 characters). Call it again with one of the listed names.' };
+    return {
+      ok: false,
+      message: 'Invalid input for skill: skill_name must be the exact name of a skill (1–200 characters). Call it again with one of the listed names.',
+    };
   }
   return { ok: true, name };
 }

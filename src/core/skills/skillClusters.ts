@@ -57,8 +57,9 @@ export function pickClusterSiblings(
   const key = clusterKey(top.cluster)!;
   const taken = new Set([...ranked.map((hit) => hit.name), ...(options.exclude ?? [])]);
   const position = new Map((options.searchOrder ?? []).map((name, i) => [name, i]));
-  const siblings = [...new Set(members.filter((m) => clusterKey(m.cluster) === key && !taken.has(m.name)).map((m) => m.name))]
-    .sort((a, b) => (position.get(a) ?? Infinity) - (position.get(b) ?? Infinity) || compareNames(a, b));
+  const siblings = [...new Set(members.filter((m) => clusterKey(m.cluster) === key && !taken.has(m.name)).map((m) => m.name))].sort(
+    (a, b) => (position.get(a) ?? Infinity) - (position.get(b) ?? Infinity) || compareNames(a, b),
+  );
   if (siblings.length === 0) return undefined;
   return { cluster: clusterLabel(top.cluster)!, added: siblings.slice(0, max) };
 }

@@ -36,17 +36,31 @@ export interface SkillFinderDeps {
   vectors?: SkillVectors;
 }
 
-const pick = (row: { name: string; title: string; trigger: string; task_type: TaskType }) => ({ name: row.name, title: row.title, trigger: row.trigger, task_type: row.task_type });
+const pick = (row: { name: string; title: string; trigger: string; task_type: TaskType }) => ({
+  name: row.name,
+  title: row.title,
+  trigger: row.trigger,
+  task_type: row.task_type,
+});
 
 export class SkillFinder {
   constructor(private readonly deps: SkillFinderDeps) {}
 
   /** Candidate generation for every search type, with the FTS → regex fallback. */
-  find(query: string, requested: SkillSearchType, filter: StoreFilter, limit: number, adjust?: HitAdjuster): { hits: ScoredSkill[]; effective: SkillSearchType; note?: string } {
+  find(
+    query: string,
+    requested: SkillSearchType,
+    filter: StoreFilter,
+    limit: number,
+    adjust?: HitAdjuster,
+  ): { hits: ScoredSkill[]; effective: SkillSearchType; note?: string } {
     const store = this.deps.store;
     if (requested === 'exact') {
       const records = store.byNames([query.trim()], filter);
-      return { hits: records.map((r) => ({ name: r.name, title: r.title, trigger: r.trigger, task_type: r.task_type, score: EXACT_SCORE, relevance: 1 })), effective: 'exact' };
+      return {
+        hits: records.map((r) => ({ name: r.name, title: r.title, trigger: r.trigger, task_type: r.task_type, score: EXACT_SCORE, relevance: 1 })),
+        effective: 'exact',
+      };
     }
     if (requested === 'regex') {
       const compiled = compileSafeRegex(query);
@@ -61,7 +75,14 @@ export class SkillFinder {
       const stage = this.deps.vectors?.stage(visible);
       const hits = store.searchFts(query, filter, stage ? Math.max(wanted, LEXICAL_POOL) : wanted);
       // Adjustments (±0.1/0.2, × decay) apply on the absolute relevance scale, then min-max as usual.
-      let scored = hits.map((h) => ({ name: h.name, title: h.title, trigger: h.trigger, task_type: h.task_type, score: boundedRelevance(h.relevance), relevance: h.absolute }));
+      let scored = hits.map((h) => ({
+        name: h.name,
+        title: h.title,
+        trigger: h.trigger,
+        task_type: h.task_type,
+        score: boundedRelevance(h.relevance),
+        relevance: h.absolute,
+      }));
       if (stage) {
         // Hybrid: the fused order (an exact name never demoted), scores on the contract's scale;
         // the absolute relevance stays the lexical one (0 for a skill only the embedding found).
@@ -76,12 +97,22 @@ export class SkillFinder {
         return { hits: scored.slice(0, limit).map((h, i) => ({ ...h, score: scores[i] ?? 0 })), effective: 'fts' };
       }
       const byName = new Map(scored.map((h) => [h.name, h]));
-      const adjusted = adjust(scored, query).filter((a) => byName.has(a.name)).sort((a, b) => b.score - a.score).slice(0, limit);
+      const adjusted = adjust(scored, query)
+        .filter((a) => byName.has(a.name))
+        .sort((a, b) => b.score - a.score)
+        .slice(0, limit);
       const scores = minMax(adjusted.map((a) => a.score));
       return { hits: adjusted.map((a, i) => ({ ...byName.get(a.name)!, score: scores[i] ?? 0 })), effective: 'fts' };
     }
     if (!this.deps.config().ftsFallbackToRegex) return { hits: [], effective: 'fts', note: 'Full-text search is unavailable and the regex fallback is off.' };
-    const words = [...new Set(query.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && analyze(w).length > 0))].slice(0, 12);
+    const words = [
+      ...new Set(
+        query
+          .toLowerCase()
+          .split(/[^a-z0-9]+/)
+          .filter((w) => w.length >= 3 && analyze(w).length > 0),
+      ),
+    ].slice(0, 12);
     if (words.length === 0) return { hits: [], effective: 'regex', note: 'Full-text search is unavailable; no searchable words in the query.' };
     const pattern = literalWordsRegex(words, { wordStart: true });
     return { hits: this.regexScan(pattern, filter, limit, words), effective: 'regex', note: 'Full-text search is unavailable; used regex matching.' };
@@ -102,7 +133,15 @@ export class SkillFinder {
       const tieBreak = words ? words.filter((w) => haystack.includes(w)).length : 0;
       // Without full-text statistics every query word weighs the same in absolute relevance.
       const relevance = words ? tieBreak / words.length : undefined;
-      scored.push({ name: row.name, title: row.title, trigger: row.trigger, task_type: row.task_type, score, tieBreak, ...(relevance === undefined ? {} : { relevance }) });
+      scored.push({
+        name: row.name,
+        title: row.title,
+        trigger: row.trigger,
+        task_type: row.task_type,
+        score,
+        tieBreak,
+        ...(relevance === undefined ? {} : { relevance }),
+      });
     }
     scored.sort((a, b) => b.score - a.score || b.tieBreak - a.tieBreak || a.name.length - b.name.length || (a.name < b.name ? -1 : 1));
     return scored.slice(0, limit).map(({ tieBreak: _t, ...hit }) => hit);
@@ -122,6 +161,9 @@ export class SkillFinder {
     for (const hit of this.deps.store.fts !== 'none' ? this.deps.store.searchFts(name, filter, 3) : []) {
       if (!candidates.has(hit.name)) candidates.set(hit.name, 100);
     }
-    return [...candidates.entries()].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3).map(([n]) => n);
+    return [...candidates.entries()]
+      .sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, 3)
+      .map(([n]) => n);
   }
 }

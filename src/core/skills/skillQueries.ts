@@ -376,13 +376,11 @@ export class SkillQueries {
       }
     }
     const gate = this.gate(ctx);
-    return rows
-      .slice(0, limit)
-      .map((r) => ({
-        name: this.text.clean(r.name, gate),
-        description: this.text.clean(shorten(r.trigger || r.title, 200), gate),
-        relevance: r.relevance ?? 1,
-      }));
+    return rows.slice(0, limit).map((r) => ({
+      name: this.text.clean(r.name, gate),
+      description: this.text.clean(shorten(r.trigger || r.title, 200), gate),
+      relevance: r.relevance ?? 1,
+    }));
   }
 
   // ── internals ───────────────────────────────────────────────────────────

@@ -25,16 +25,21 @@ export const ENV_VAR_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const nonEmptyText = z.string().trim().min(1, 'must not be empty');
 const textList = z.array(z.string().trim().min(1, 'list entries must not be empty'));
 
-export const skillToolRefSchema = z.union([
-  z.string().min(1),
-  z.object({ tool: z.string().min(1), note: z.string().optional() }).loose(),
-]).describe('A tool the skill uses: a name, or `{ tool, note }`.');
+export const skillToolRefSchema = z
+  .union([z.string().min(1), z.object({ tool: z.string().min(1), note: z.string().optional() }).loose()])
+  .describe('A tool the skill uses: a name, or `{ tool, note }`.');
 
 /** Fields every format may carry (all optional here; per-format rules are added below). */
 export const skillFieldsShape = {
-  id: z.string().regex(/^sk_[A-Za-z0-9_]+$/, 'ids look like `sk_…`').optional()
+  id: z
+    .string()
+    .regex(/^sk_[A-Za-z0-9_]+$/, 'ids look like `sk_…`')
+    .optional()
     .describe('Opaque storage id (`sk_…`). Normally generated; omit it.'),
-  name: z.string().regex(SKILL_NAME_PATTERN, 'names use letters, digits, `.`, `_` and `-` (at most 128 characters) and start with a letter or digit').optional()
+  name: z
+    .string()
+    .regex(SKILL_NAME_PATTERN, 'names use letters, digits, `.`, `_` and `-` (at most 128 characters) and start with a letter or digit')
+    .optional()
     .describe('Stable, unique name used by `skill_get`. Generated as `pack.<pack>.<file>` when absent.'),
   title: z.string().max(200, 'at most 200 characters').optional().describe('Short human-friendly label.'),
   description: z.string().max(4096, 'at most 4096 characters').optional().describe('What the skill does (used as the trigger when there is none).'),
@@ -49,38 +54,61 @@ export const skillFieldsShape = {
   domain: z.string().optional().describe('Domain this skill belongs to (searchable).'),
   frames: textList.optional().describe('Frames/contexts that should surface this skill (searchable).'),
   tools: z.array(skillToolRefSchema).optional().describe('Tools the skill uses. Names the run may not use are removed when rendered.'),
-  requires: z.array(z.string().regex(ENV_VAR_PATTERN, 'environment variable names use letters, digits and `_`')).optional()
+  requires: z
+    .array(z.string().regex(ENV_VAR_PATTERN, 'environment variable names use letters, digits and `_`'))
+    .optional()
     .describe('Environment variables that must be set; otherwise the skill is inactive.'),
-  cluster: z.string().max(100, 'at most 100 characters').optional()
-    .describe('Theme this skill belongs to, e.g. `Browser Authentication` (compared ignoring case). The Skill Directory can group by it (`toolshed.skills.directoryGroupBy`), and pre-flight may add up to `toolshed.skills.clusterExpansion` skills of the same cluster as a top match, when they fit the budget.'),
+  cluster: z
+    .string()
+    .max(100, 'at most 100 characters')
+    .optional()
+    .describe(
+      'Theme this skill belongs to, e.g. `Browser Authentication` (compared ignoring case). The Skill Directory can group by it (`toolshed.skills.directoryGroupBy`), and pre-flight may add up to `toolshed.skills.clusterExpansion` skills of the same cluster as a top match, when they fit the budget.',
+    ),
   license: z.string().optional().describe('License name or file.'),
   compatibility: z.string().max(500, 'at most 500 characters').optional().describe('Environment requirements (≤ 500 characters).'),
   metadata: z.record(z.string(), z.string()).optional().describe('Free-form string map (author, version, …).'),
-  'allowed-tools': z.union([z.string(), z.array(z.string())]).optional().describe('Pre-approved tools (space-separated string or list).'),
+  'allowed-tools': z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .describe('Pre-approved tools (space-separated string or list).'),
   'argument-hint': z.string().optional().describe('VS Code: hint shown for slash-command arguments.'),
   'user-invokable': z.boolean().optional().describe('VS Code: whether the user can invoke it as a slash command.'),
   'user-invocable': z.boolean().optional().describe('VS Code: whether the user can invoke it as a slash command.'),
   'disable-model-invocation': z.boolean().optional().describe('When true the skill is never injected automatically.'),
-  scripts: z.array(z.object({ file: z.string().min(1), description: z.string().optional(), args: z.record(z.string(), z.unknown()).optional() }).loose()).optional()
-    .describe('SKILL.md: describes files in `scripts/` as tools: `{ file, description, args }`, `args` a JSON Schema of the input (default `{ args: string[] }`).'),
+  scripts: z
+    .array(z.object({ file: z.string().min(1), description: z.string().optional(), args: z.record(z.string(), z.unknown()).optional() }).loose())
+    .optional()
+    .describe(
+      'SKILL.md: describes files in `scripts/` as tools: `{ file, description, args }`, `args` a JSON Schema of the input (default `{ args: string[] }`).',
+    ),
 } as const;
 
 export const KNOWN_SKILL_KEYS: readonly string[] = Object.keys(skillFieldsShape);
 
 /** A step-based skill document (`*.skill.md` frontmatter, YAML, JSON, one JSONL line). */
-export const skillFileSchema = z.object({
-  ...skillFieldsShape,
-  steps: textList.min(1, '`steps` must be a non-empty list of strings').describe('The procedure, one instruction per entry (required).'),
-}).loose().describe('A Toolshed skill (`*.skill.yaml`, `*.skill.json`, `*.skill.md` frontmatter).');
+export const skillFileSchema = z
+  .object({
+    ...skillFieldsShape,
+    steps: textList.min(1, '`steps` must be a non-empty list of strings').describe('The procedure, one instruction per entry (required).'),
+  })
+  .loose()
+  .describe('A Toolshed skill (`*.skill.yaml`, `*.skill.json`, `*.skill.md` frontmatter).');
 
 /** agentskills.io `SKILL.md` frontmatter. */
-export const agentSkillFrontmatterSchema = z.object({
-  ...skillFieldsShape,
-  name: z.string().min(1, 'must not be empty').max(64, 'at most 64 characters')
-    .regex(AGENT_SKILL_NAME_PATTERN, 'use lowercase letters, digits and single hyphens (e.g. `write-tests`)')
-    .describe('1–64 lowercase letters, digits and single hyphens; equal to the folder name.'),
-  description: nonEmptyText.max(1024, 'at most 1024 characters').describe('What the skill does and when to use it (≤ 1024 characters).'),
-}).loose().describe('An agentskills.io SKILL.md frontmatter.');
+export const agentSkillFrontmatterSchema = z
+  .object({
+    ...skillFieldsShape,
+    name: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(64, 'at most 64 characters')
+      .regex(AGENT_SKILL_NAME_PATTERN, 'use lowercase letters, digits and single hyphens (e.g. `write-tests`)')
+      .describe('1–64 lowercase letters, digits and single hyphens; equal to the folder name.'),
+    description: nonEmptyText.max(1024, 'at most 1024 characters').describe('What the skill does and when to use it (≤ 1024 characters).'),
+  })
+  .loose()
+  .describe('An agentskills.io SKILL.md frontmatter.');
 
 export const skillOriginSchema = z.enum(['pack', 'learned']);
 export type SkillOrigin = z.infer<typeof skillOriginSchema>;

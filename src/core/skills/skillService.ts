@@ -101,7 +101,11 @@ export interface SkillService {
   /** Names + one-line descriptions for active-skill selection (see SkillQueries.selectionCandidates). */
   selectionCandidates(task: string, limit: number, ctx: SkillRequestContext, fillWithAll?: boolean): Promise<SelectionCandidateRow[]>;
   /** Cluster siblings of model-chosen active skills that fit `maxTokens` (toolshed.skills.clusterExpansion). */
-  clusterSiblings(names: readonly string[], request: { maxTokens: number; exclude: readonly string[]; searchOrder: readonly string[] }, ctx: SkillRequestContext): Promise<string[]>;
+  clusterSiblings(
+    names: readonly string[],
+    request: { maxTokens: number; exclude: readonly string[]; searchOrder: readonly string[] },
+    ctx: SkillRequestContext,
+  ): Promise<string[]>;
   listPacks(): SkillTreePack[];
   validatePacks(packs?: readonly ResolvedSkillPack[]): Promise<ValidationReport>;
   /**
@@ -151,12 +155,26 @@ export interface SkillService {
 }
 
 export async function createSkillService(deps: SkillServiceDeps): Promise<SkillService> {
-  const store = await SkillStore.open({ engine: deps.engine, store: deps.store, logger: deps.logger, clock: deps.clock, key: deps.dbKey, forceRebuild: deps.forceRebuild });
+  const store = await SkillStore.open({
+    engine: deps.engine,
+    store: deps.store,
+    logger: deps.logger,
+    clock: deps.clock,
+    key: deps.dbKey,
+    forceRebuild: deps.forceRebuild,
+  });
   const journal = new LearnedSkillJournal(deps.store, `${deps.dbKey ?? 'skills.db'}.learned.jsonl`, deps.logger);
   const replayed = await journal.replayInto(store);
   if (replayed > 0) deps.logger.info(`Restored ${replayed} learned skill(s) from the journal.`);
   const shared = deps.shared
-    ? new SharedSkillStore({ engine: deps.engine, bytes: deps.shared.bytes, lock: deps.shared.lock, logger: deps.logger, clock: deps.clock, key: deps.shared.key })
+    ? new SharedSkillStore({
+        engine: deps.engine,
+        bytes: deps.shared.bytes,
+        lock: deps.shared.lock,
+        logger: deps.logger,
+        clock: deps.clock,
+        key: deps.shared.key,
+      })
     : undefined;
   const service = new DefaultSkillService(deps, store, journal, shared);
   if (shared) await service.startShared();
@@ -176,12 +194,29 @@ class DefaultSkillService implements SkillService {
   private adjuster: SkillScoreAdjuster | undefined;
   private embedder: Embedder | undefined;
 
-  constructor(private readonly deps: SkillServiceDeps, private readonly store: SkillStore, journal: LearnedSkillJournal, shared?: SharedSkillStore) {
+  constructor(
+    private readonly deps: SkillServiceDeps,
+    private readonly store: SkillStore,
+    journal: LearnedSkillJournal,
+    shared?: SharedSkillStore,
+  ) {
     this.config = deps.config;
-    this.learned = new LearnedSkills({ store, journal, clock: deps.clock, defaultScopeMode: () => this.config.scopeMode, save: () => this.save(), shared, tenantId: deps.shared?.tenantId });
+    this.learned = new LearnedSkills({
+      store,
+      journal,
+      clock: deps.clock,
+      defaultScopeMode: () => this.config.scopeMode,
+      save: () => this.save(),
+      shared,
+      tenantId: deps.shared?.tenantId,
+    });
     this.loader = new SkillPackLoader({ fs: deps.fs, store, clock: deps.clock, env: deps.env, logger: deps.logger, events: deps.events, parse: deps.parse });
     this.queries = new SkillQueries({
-      store, config: () => this.config, events: deps.events, tokenCounter: deps.tokenCounter, clock: deps.clock,
+      store,
+      config: () => this.config,
+      events: deps.events,
+      tokenCounter: deps.tokenCounter,
+      clock: deps.clock,
       packPins: () => this.loader.resolvedPacks.filter((p) => p.enabled).map((p) => ({ names: p.pinnedSkillNames, workspace: p.workspace })),
       adjuster: () => this.adjuster,
       vectors: new SkillVectors(() => this.embedder),
@@ -247,7 +282,11 @@ class DefaultSkillService implements SkillService {
     return this.queries.selectionCandidates(task, limit, ctx, fillWithAll);
   }
 
-  clusterSiblings(names: readonly string[], request: { maxTokens: number; exclude: readonly string[]; searchOrder: readonly string[] }, ctx: SkillRequestContext) {
+  clusterSiblings(
+    names: readonly string[],
+    request: { maxTokens: number; exclude: readonly string[]; searchOrder: readonly string[] },
+    ctx: SkillRequestContext,
+  ) {
     return this.queries.clusterSiblings(names, request, ctx);
   }
 
@@ -257,8 +296,9 @@ class DefaultSkillService implements SkillService {
 
   validatePacks(packs?: readonly ResolvedSkillPack[]): Promise<ValidationReport> {
     // Default agent-skill folders may simply not exist; a configured folder that is missing is a warning.
-    const targets = (packs ?? this.loader.resolvedPacks).filter((p) => p.enabled)
-      .map((p) => ({ path: p.root, packName: p.name, format: p.format, ifAbsent: p.optional ? 'skip' as const : 'warning' as const }));
+    const targets = (packs ?? this.loader.resolvedPacks)
+      .filter((p) => p.enabled)
+      .map((p) => ({ path: p.root, packName: p.name, format: p.format, ifAbsent: p.optional ? ('skip' as const) : ('warning' as const) }));
     return validateSkillTargets(this.deps.fs, targets, this.deps.parse);
   }
 
@@ -280,7 +320,10 @@ class DefaultSkillService implements SkillService {
 
   clusteredSkills(projectId: string): SkillRecord[] {
     const filter = { projectId, includeWorkspacePacks: true, activeOnly: true };
-    return this.store.byNames(this.store.clustered(filter).map((entry) => entry.name), filter);
+    return this.store.byNames(
+      this.store.clustered(filter).map((entry) => entry.name),
+      filter,
+    );
   }
 
   packSkillNames(): Set<string> {
@@ -319,7 +362,9 @@ class DefaultSkillService implements SkillService {
       if (!seeded) await this.deps.store.write(SHARED_SEEDED_KEY, new TextEncoder().encode('1'));
     } catch (error) {
       // A locked or unreadable shared store must not stop skills from working in this window.
-      this.deps.logger.warn(`Shared skill store not available (tenant and global learned skills may be out of date): ${error instanceof Error ? error.message : String(error)}`);
+      this.deps.logger.warn(
+        `Shared skill store not available (tenant and global learned skills may be out of date): ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
@@ -345,9 +390,11 @@ class DefaultSkillService implements SkillService {
       clearTimeout(this.saveTimer);
       this.saveTimer = undefined;
     }
-    this.saving = this.saving.then(() => this.store.save()).catch((error: unknown) => {
-      this.deps.logger.error(`Saving the skill store failed: ${error instanceof Error ? error.message : String(error)}`);
-    });
+    this.saving = this.saving
+      .then(() => this.store.save())
+      .catch((error: unknown) => {
+        this.deps.logger.error(`Saving the skill store failed: ${error instanceof Error ? error.message : String(error)}`);
+      });
     return this.saving;
   }
 

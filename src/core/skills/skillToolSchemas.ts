@@ -14,24 +14,28 @@ export const skillSearchTypeSchema = z.enum(['fts', 'regex', 'exact']);
 export type SkillSearchType = z.infer<typeof skillSearchTypeSchema>;
 
 export const skillSearchInputSchema = z.object({
-  query: z.string().min(1).max(500)
+  query: z
+    .string()
+    .min(1)
+    .max(500)
     .describe('What you need help with, in plain words (fts); a regular expression over skill names, titles and triggers (regex); or a skill name (exact).'),
-  search_type: skillSearchTypeSchema.default('fts')
-    .describe('fts: ranked full-text search (default). regex: pattern match. exact: skill name.'),
+  search_type: skillSearchTypeSchema.default('fts').describe('fts: ranked full-text search (default). regex: pattern match. exact: skill name.'),
   limit: z.number().int().min(1).max(20).default(8).describe('Maximum number of skills to return (1–20).'),
   task_type: taskTypeSchema.optional().describe('Only skills of this task type.'),
 });
 
 export const skillSearchOutputSchema = z.object({
-  skills: z.array(z.object({
-    name: z.string(),
-    title: z.string().optional(),
-    trigger: z.string(),
-    task_type: z.string().optional(),
-    score: z.number().min(0).max(1),
-    /** Extra: absolute relevance in [0, 1] (share of the query's weight this skill covers), comparable across queries; `score` stays relative to this response. */
-    relevance: z.number().min(0).max(1).optional(),
-  })),
+  skills: z.array(
+    z.object({
+      name: z.string(),
+      title: z.string().optional(),
+      trigger: z.string(),
+      task_type: z.string().optional(),
+      score: z.number().min(0).max(1),
+      /** Extra: absolute relevance in [0, 1] (share of the query's weight this skill covers), comparable across queries; `score` stays relative to this response. */
+      relevance: z.number().min(0).max(1).optional(),
+    }),
+  ),
   query: z.string(),
   search_type: skillSearchTypeSchema,
   /** Extra: why results are empty or a fallback was used. */
@@ -43,24 +47,25 @@ export type SkillSearchOutput = z.infer<typeof skillSearchOutputSchema>;
 
 export const skillGetInputSchema = z.object({
   names: z.array(z.string().min(1).max(200)).min(1).max(10).describe('Skill names (from the skill directory or skill_search), 1–10.'),
-  format: z.enum(['raw', 'injection']).default('injection')
-    .describe('injection: a block ready to follow (default). raw: plain markdown per skill.'),
+  format: z.enum(['raw', 'injection']).default('injection').describe('injection: a block ready to follow (default). raw: plain markdown per skill.'),
   max_tokens: z.number().int().min(200).max(6000).default(1500).describe('Token budget for the returned content (200–6000).'),
 });
 
 export const skillGetOutputSchema = z.object({
-  skills: z.array(z.object({
-    name: z.string(),
-    title: z.string().optional(),
-    trigger: z.string(),
-    steps: z.array(z.string()),
-    preconditions: z.array(z.string()).optional(),
-    failure_modes: z.array(z.string()).optional(),
-    /** Extra: SKILL.md instructions. */
-    body: z.string().optional(),
-    /** Extra: files of a SKILL.md folder, loaded only on demand. */
-    resources: z.array(z.string()).optional(),
-  })),
+  skills: z.array(
+    z.object({
+      name: z.string(),
+      title: z.string().optional(),
+      trigger: z.string(),
+      steps: z.array(z.string()),
+      preconditions: z.array(z.string()).optional(),
+      failure_modes: z.array(z.string()).optional(),
+      /** Extra: SKILL.md instructions. */
+      body: z.string().optional(),
+      /** Extra: files of a SKILL.md folder, loaded only on demand. */
+      resources: z.array(z.string()).optional(),
+    }),
+  ),
   formatted_context: z.string(),
   /** Extra: names that were not returned, with the reason and the closest known names. */
   missing: z.array(z.object({ name: z.string(), reason: z.string(), suggestions: z.array(z.string()) })).optional(),

@@ -48,8 +48,15 @@ export function buildSkillTree(records: readonly SkillRecord[], reports: readonl
     byPack.set(key, [...(byPack.get(key) ?? []), record]);
   }
   const item = (r: SkillRecord, problems: SkillProblem[]): SkillTreeItem => ({
-    name: r.name, title: r.title, status: r.status, reason: r.status_reason || undefined, problems,
-    file: r.source_file, line: r.source_line, format: r.format, origin: r.origin,
+    name: r.name,
+    title: r.title,
+    status: r.status,
+    reason: r.status_reason || undefined,
+    problems,
+    file: r.source_file,
+    line: r.source_line,
+    format: r.format,
+    origin: r.origin,
     ...(r.origin === 'learned' ? { scope: { scope_mode: r.scope_mode, scope_tenant_id: r.scope_tenant_id, scope_project_id: r.scope_project_id } } : {}),
   });
   const packs: SkillTreePack[] = reports.map((report) => {
@@ -73,14 +80,28 @@ export function buildSkillTree(records: readonly SkillRecord[], reports: readonl
     }
     const skills = (byPack.get(report.pack.name) ?? []).map((r) => item(r, problemsBySkill.get(r.name) ?? []));
     return {
-      name: report.pack.name, root: report.pack.root, source: report.pack.source, workspace: report.pack.workspace,
-      scopeMode: report.pack.scopeMode, missing: report.missing, problems: report.problems,
+      name: report.pack.name,
+      root: report.pack.root,
+      source: report.pack.source,
+      workspace: report.pack.workspace,
+      scopeMode: report.pack.scopeMode,
+      missing: report.missing,
+      problems: report.problems,
       skills: [...skills, ...invalid].sort((a, b) => (a.name < b.name ? -1 : 1)),
     };
   });
   const learned = byPack.get('\u0000learned');
   if (learned?.length) {
-    packs.push({ name: 'learned', root: '', source: 'learned', workspace: false, scopeMode: learnedScopeMode, missing: false, problems: [], skills: learned.map((r) => item(r, [])) });
+    packs.push({
+      name: 'learned',
+      root: '',
+      source: 'learned',
+      workspace: false,
+      scopeMode: learnedScopeMode,
+      missing: false,
+      problems: [],
+      skills: learned.map((r) => item(r, [])),
+    });
   }
   return packs;
 }

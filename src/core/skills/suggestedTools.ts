@@ -21,7 +21,11 @@ const OWN_TOOLS: ReadonlySet<string> = new Set(TOOLSHED_TOOL_NAMES);
  * Suggested tool names for `records` (in their given order, each skill's tools in declaration
  * order, first mention wins), bounded by `limit`.
  */
-export function suggestedTools(records: readonly Pick<SkillRecord, 'tools' | 'allowed_tools'>[], gate: ToolReferenceGate, limit = MAX_SUGGESTED_TOOLS): string[] {
+export function suggestedTools(
+  records: readonly Pick<SkillRecord, 'tools' | 'allowed_tools'>[],
+  gate: ToolReferenceGate,
+  limit = MAX_SUGGESTED_TOOLS,
+): string[] {
   if (!gate.active || limit <= 0) return [];
   const out: string[] = [];
   const seen = new Set<string>();

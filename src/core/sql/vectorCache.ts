@@ -26,7 +26,11 @@ export class VectorCache {
     const db = this.ready();
     db.transaction(() => {
       for (const [hash, vector] of vectors) {
-        db.run('INSERT OR REPLACE INTO embedding_vectors (model, record_hash, vector) VALUES (?, ?, ?)', [model, hash, new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength)]);
+        db.run('INSERT OR REPLACE INTO embedding_vectors (model, record_hash, vector) VALUES (?, ?, ?)', [
+          model,
+          hash,
+          new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength),
+        ]);
       }
     });
   }
@@ -35,14 +39,17 @@ export class VectorCache {
   retain(model: string, keep: ReadonlySet<string>): number {
     const db = this.ready();
     const stale = db.all<{ record_hash: string }>('SELECT record_hash FROM embedding_vectors WHERE model = ?', [model]).filter((r) => !keep.has(r.record_hash));
-    if (stale.length > 0) db.transaction(() => stale.forEach((r) => db.run('DELETE FROM embedding_vectors WHERE model = ? AND record_hash = ?', [model, r.record_hash])));
+    if (stale.length > 0)
+      db.transaction(() => stale.forEach((r) => db.run('DELETE FROM embedding_vectors WHERE model = ? AND record_hash = ?', [model, r.record_hash])));
     return stale.length;
   }
 
   private ready(): SqlDatabase {
     const db = this.db();
     if (this.readyIn !== db) {
-      db.exec('CREATE TABLE IF NOT EXISTS embedding_vectors (model TEXT NOT NULL, record_hash TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (model, record_hash))');
+      db.exec(
+        'CREATE TABLE IF NOT EXISTS embedding_vectors (model TEXT NOT NULL, record_hash TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (model, record_hash))',
+      );
       this.readyIn = db;
     }
     return db;

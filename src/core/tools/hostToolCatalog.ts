@@ -120,7 +120,9 @@ export class HostToolCatalog<T extends object> {
     this.previousExtras = extras;
     // A reordered list is no change; the first read is the baseline.
     if (!firstRead && report.added + report.updated + report.removed > 0) this.settling.recordChange();
-    this.options.logger.debug(`Tool catalog synced: ${tools.length} tools${extras.length ? ` + ${extras.length} of Toolshed's own` : ''} (+${report.added} ~${report.updated} -${report.removed})`);
+    this.options.logger.debug(
+      `Tool catalog synced: ${tools.length} tools${extras.length ? ` + ${extras.length} of Toolshed's own` : ''} (+${report.added} ~${report.updated} -${report.removed})`,
+    );
     return { size, changed: true };
   }
 

@@ -35,7 +35,13 @@ const MAX_REQUEST_CHARS = 2000;
 export function matchRequestTools(scope: RunSearchScope, relevance: RelevanceSource, request: string, max: number, minRelevance: number): GatedTool[] {
   const text = request.slice(0, MAX_REQUEST_CHARS).trim();
   if (max <= 0 || !text) return [];
-  const outcome = findForRun(scope, { query: text, search_type: 'fts', limit: Math.max(max, REQUEST_CANDIDATES), include_always_loaded: false }, undefined, false, () => []);
+  const outcome = findForRun(
+    scope,
+    { query: text, search_type: 'fts', limit: Math.max(max, REQUEST_CANDIDATES), include_always_loaded: false },
+    undefined,
+    false,
+    () => [],
+  );
   if (outcome.error) return [];
   const terms = requestTermWeights(relevance, text);
   return outcome.hits

@@ -48,7 +48,13 @@ export interface RunSearchScope {
  * A `select:` query loads exactly the named usable tools; any other query is ranked, lifted by
  * the pick prior when `learnFromUse` is on (`terms` are the query's logged terms, computed once).
  */
-export function findForRun(scope: RunSearchScope, input: ToolSearchInput, selection: DirectSelection | undefined, learn: boolean, terms: () => string[]): SearchOutcome {
+export function findForRun(
+  scope: RunSearchScope,
+  input: ToolSearchInput,
+  selection: DirectSelection | undefined,
+  learn: boolean,
+  terms: () => string[],
+): SearchOutcome {
   if (selection) return selectOutcome(selection, (name) => scope.usable(name));
   const limit = Math.min(input.limit, scope.config.search.maxSearchResults);
   const priors = learn && scope.host.picks ? priorsForTerms(terms(), scope.host.picks, scope.host.clock.now()) : new Map<string, number>();

@@ -14,8 +14,14 @@ export interface SessionActivation extends ActivationRecord {
 
 /** Every session's activations (tools still registered), most recent first. */
 export function listSessionActivations(sessions: SessionRegistry, registry: ReadonlyMap<string, ToolRecord>): SessionActivation[] {
-  return sessions.ids()
-    .flatMap((id) => sessions.get(id).activations.list().map((a) => ({ ...a, sessionId: id })))
+  return sessions
+    .ids()
+    .flatMap((id) =>
+      sessions
+        .get(id)
+        .activations.list()
+        .map((a) => ({ ...a, sessionId: id })),
+    )
     .filter((a) => registry.has(a.toolName))
     .sort((a, b) => b.activatedAt - a.activatedAt || (a.toolName < b.toolName ? -1 : 1));
 }

@@ -63,13 +63,15 @@ export class ActivationSet {
 export const sessionSnapshotSchema = z.object({
   version: z.literal(1),
   sessionId: z.string(),
-  activations: z.array(z.object({
-    toolName: z.string(),
-    source: z.enum(['discovery', 'first_use', 'import', 'skill', 'request']),
-    reason: z.string(),
-    activatedAt: z.number(),
-    calls: z.number().int().min(0),
-  })),
+  activations: z.array(
+    z.object({
+      toolName: z.string(),
+      source: z.enum(['discovery', 'first_use', 'import', 'skill', 'request']),
+      reason: z.string(),
+      activatedAt: z.number(),
+      calls: z.number().int().min(0),
+    }),
+  ),
 });
 export type SessionSnapshot = z.infer<typeof sessionSnapshotSchema>;
 
@@ -84,7 +86,9 @@ export class AsyncLock {
 
   acquire(): Promise<() => void> {
     let release!: () => void;
-    const next = new Promise<void>((resolve) => { release = resolve; });
+    const next = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const previous = this.tail;
     this.tail = previous.then(() => next);
     this.holders++;

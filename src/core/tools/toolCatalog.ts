@@ -32,7 +32,10 @@ export class ToolCatalog {
   private generation = 0;
   private pinnedCache: { version: number; records: ToolRecord[] } | undefined;
 
-  constructor(private compiled: CompiledToolConfig, private exampleSources: ExampleSources = {}) {}
+  constructor(
+    private compiled: CompiledToolConfig,
+    private exampleSources: ExampleSources = {},
+  ) {}
 
   get config(): CompiledToolConfig {
     return this.compiled;

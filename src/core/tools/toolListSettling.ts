@@ -7,7 +7,10 @@
 export class ToolListSettling {
   private lastChangeAt: number | undefined;
 
-  constructor(private readonly quietMs: number, private readonly clock: () => number) {}
+  constructor(
+    private readonly quietMs: number,
+    private readonly clock: () => number,
+  ) {}
 
   /** The tool list changed (a tool was added, removed or redefined) just now. */
   recordChange(): void {

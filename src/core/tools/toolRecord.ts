@@ -48,8 +48,15 @@ export interface ToolRecord {
 export const SIDE_EFFECTS_RANK: Readonly<Record<SideEffects, number>> = { pure: 0, read: 1, write: 2, external: 3, stateful: 4 };
 
 const SIDE_EFFECT_TAGS: Readonly<Record<string, SideEffects>> = {
-  pure: 'pure', read: 'read', readonly: 'read', 'read-only': 'read', read_only: 'read',
-  write: 'write', external: 'external', network: 'external', stateful: 'stateful',
+  pure: 'pure',
+  read: 'read',
+  readonly: 'read',
+  'read-only': 'read',
+  read_only: 'read',
+  write: 'write',
+  external: 'external',
+  network: 'external',
+  stateful: 'stateful',
 };
 
 /** Settings compiled once (globs) and shared by every record normalisation. */
@@ -65,7 +72,11 @@ export class CompiledToolConfig {
 
   readonly tools: ToolsConfig;
 
-  constructor(readonly search: ToolSearchConfig, readonly examples: ToolExamplesConfig, tools?: ToolsConfig) {
+  constructor(
+    readonly search: ToolSearchConfig,
+    readonly examples: ToolExamplesConfig,
+    tools?: ToolsConfig,
+  ) {
     this.tools = { state: tools?.state ?? {} };
     this.toolStates = new ToolStates(this.tools.state);
     this.alwaysLoaded = new GlobSet(search.alwaysLoadedPatterns);

@@ -53,9 +53,7 @@ export interface RunHost {
   semantic?: SemanticStage;
 }
 
-export type ResolveResult =
-  | { ok: true; tool: ToolRecord; activated: boolean }
-  | { ok: false; error: string };
+export type ResolveResult = { ok: true; tool: ToolRecord; activated: boolean } | { ok: false; error: string };
 
 export type SearchResult = { ok: true; output: ToolSearchOutput } | { ok: false; error: string };
 
@@ -232,7 +230,10 @@ export class ToolRun {
     }
     if (options.activate !== false && (selection || this.config.search.activateOn === 'discovery')) {
       // Names the model asked for (select:, exact) are all loaded; ranked results pass the relevance gate.
-      const gated = selection || outcome.effective === 'exact' ? outcome.hits : gateDiscoveredHits(this.host.index, input.query, outcome.hits, this.config.search.minRelevance);
+      const gated =
+        selection || outcome.effective === 'exact'
+          ? outcome.hits
+          : gateDiscoveredHits(this.host.index, input.query, outcome.hits, this.config.search.minRelevance);
       for (const hit of gated) {
         if (!this.isAlwaysVisible(hit.record)) this.activate(hit.record, 'discovery', `tool_search "${truncate(loggedQuery, 80)}"`);
       }
@@ -253,7 +254,15 @@ export class ToolRun {
     const selection = parseDirectSelect(`${SELECT_PREFIX}${permitted.join(',')}`);
     if (!selection || permitted.length === 0) return undefined;
     const query = `${SELECT_PREFIX}${selection.names.join(',')}`;
-    return { query, output: searchOutputOf(selectOutcome(selection, (name) => registry.get(name)), query, this.host.engine, (text) => this.scrub(text)) };
+    return {
+      query,
+      output: searchOutputOf(
+        selectOutcome(selection, (name) => registry.get(name)),
+        query,
+        this.host.engine,
+        (text) => this.scrub(text),
+      ),
+    };
   }
 
   /**
@@ -308,7 +317,14 @@ export class ToolRun {
     this.assertLive();
     const { preActivateTools: max, minRelevance } = this.config.search;
     const matches = matchRequestTools(this.searchScope(false), this.host.index, request, max, minRelevance);
-    const activated = new Set(this.preActivate(matches.map((match) => match.name), max, 'matched your request', 'request'));
+    const activated = new Set(
+      this.preActivate(
+        matches.map((match) => match.name),
+        max,
+        'matched your request',
+        'request',
+      ),
+    );
     return matches.filter((match) => activated.has(match.name));
   }
 
@@ -350,12 +366,7 @@ export class ToolRun {
 
   /** Tokens sent (visible tools + blocks) versus all permitted tools visible. */
   async tokenReport(extraBlocks: readonly string[] = []): Promise<TokenReport> {
-    return tokenReport(
-      this.host.tokenCounter,
-      this.toolDefinitions(),
-      this.toolDefinitions(this.permittedTools()),
-      [...this.promptBlocks(), ...extraBlocks],
-    );
+    return tokenReport(this.host.tokenCounter, this.toolDefinitions(), this.toolDefinitions(this.permittedTools()), [...this.promptBlocks(), ...extraBlocks]);
   }
 
   /** Ends the run; a session-scoped run releases its session for the next run. Idempotent. */

@@ -12,14 +12,18 @@ export const searchTypeSchema = z.enum(['fts', 'regex', 'exact']);
 export type SearchType = z.infer<typeof searchTypeSchema>;
 
 export const toolSearchInputSchema = z.object({
-  query: z.string().min(1).max(500)
-    .describe('What you need: plain words describing the capability (fts), a regular expression over tool names and descriptions (regex), or a tool name (exact). `select:name1,name2` loads those exact tools directly.'),
-  search_type: searchTypeSchema.default('fts')
+  query: z
+    .string()
+    .min(1)
+    .max(500)
+    .describe(
+      'What you need: plain words describing the capability (fts), a regular expression over tool names and descriptions (regex), or a tool name (exact). `select:name1,name2` loads those exact tools directly.',
+    ),
+  search_type: searchTypeSchema
+    .default('fts')
     .describe('fts: ranked full-text search (default). regex: pattern over names/descriptions/tags. exact: tool name(s).'),
-  limit: z.number().int().min(1).max(20).default(5)
-    .describe('Maximum number of tools to return (1–20).'),
-  include_always_loaded: z.boolean().default(false)
-    .describe('Also return tools that are already always visible.'),
+  limit: z.number().int().min(1).max(20).default(5).describe('Maximum number of tools to return (1–20).'),
+  include_always_loaded: z.boolean().default(false).describe('Also return tools that are already always visible.'),
 });
 export type ToolSearchInput = z.infer<typeof toolSearchInputSchema>;
 export type ToolSearchInputRaw = z.input<typeof toolSearchInputSchema>;

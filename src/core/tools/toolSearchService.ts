@@ -113,11 +113,14 @@ export class ToolSearchService {
     this.toolsConfig = catalog.config.tools;
     this.embeddings = new ToolEmbeddings(index, () => catalog.registry(), logger);
     this.embeddings.use(options.embedder);
-    this.pickLog = new ToolPickLog(() => this.index.companionDb, () => {
-      this.index.markDirty();
-      // Learning data is not worth a database export per search: saved within half a minute (or at flush).
-      if (!this.saveTimer) this.scheduleSave(PICK_LOG_SAVE_DELAY_MS);
-    });
+    this.pickLog = new ToolPickLog(
+      () => this.index.companionDb,
+      () => {
+        this.index.markDirty();
+        // Learning data is not worth a database export per search: saved within half a minute (or at flush).
+        if (!this.saveTimer) this.scheduleSave(PICK_LOG_SAVE_DELAY_MS);
+      },
+    );
     this.index.onBeforeSave(() => {
       try {
         this.pickLog.flush();
@@ -377,7 +380,7 @@ export class ToolSearchService {
 /** `toolshed.tools` with bad entries dropped (each named in the log), never a throw. */
 function parseToolsConfig(raw: Partial<ToolsConfig>, logger: Logger): ToolsConfig {
   const parsed = toolsConfigSchema.safeParse(raw);
-  const state = parsed.success ? parsed.data.state : (raw.state && typeof raw.state === 'object' ? raw.state : {});
+  const state = parsed.success ? parsed.data.state : raw.state && typeof raw.state === 'object' ? raw.state : {};
   const states = new ToolStates(state as Record<string, unknown>);
   for (const problem of states.problems) logger.warn(`toolshed.tools.state["${problem.pattern}"]: ${problem.message}.`);
   const valid = Object.fromEntries(Object.entries(state).filter(([pattern]) => !states.problems.some((p) => p.pattern === pattern)));

@@ -24,7 +24,9 @@ export function checkEmbeddingEndpoint(raw: string, options: { allowRemote: bool
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: `only http and https endpoints are supported (got ${url.protocol})` };
   if (url.username || url.password) return { ok: false, reason: 'the endpoint URL must not carry credentials' };
   if (isLoopbackHost(url.hostname)) return { ok: true, url };
-  if (!options.workspaceTrusted) return { ok: false, reason: `${url.host} is not this machine, and this workspace is not trusted (Restricted Mode): only a loopback endpoint is used` };
-  if (!options.allowRemote) return { ok: false, reason: `${url.host} is not this machine; set toolshed.embeddings.allowRemoteEndpoint to send tool and skill text there` };
+  if (!options.workspaceTrusted)
+    return { ok: false, reason: `${url.host} is not this machine, and this workspace is not trusted (Restricted Mode): only a loopback endpoint is used` };
+  if (!options.allowRemote)
+    return { ok: false, reason: `${url.host} is not this machine; set toolshed.embeddings.allowRemoteEndpoint to send tool and skill text there` };
   return { ok: true, url };
 }

@@ -36,14 +36,19 @@ export function restrictedModeLine(unused: UnusedWorkspaceSkills): string | unde
   if (files === 0 && unused.settingsPacks.length === 0) return undefined;
   const parts: string[] = [];
   if (files > 0) parts.push(`${plural(files, 'workspace skill file')} (${unused.sources.map((source) => `\`${source.folder}\` ${source.files}`).join(', ')})`);
-  if (unused.settingsPacks.length > 0) parts.push(`the skill ${unused.settingsPacks.length === 1 ? 'pack' : 'packs'} ${unused.settingsPacks.map((name) => `\`${name}\``).join(', ')} from its settings`);
+  if (unused.settingsPacks.length > 0)
+    parts.push(
+      `the skill ${unused.settingsPacks.length === 1 ? 'pack' : 'packs'} ${unused.settingsPacks.map((name) => `\`${name}\``).join(', ')} from its settings`,
+    );
   return `Restricted Mode: ${parts.join(' and ')} not used — this workspace is not trusted. Manage Workspace Trust to use them.`;
 }
 
 /** The answer to a model that tried to run a tool in Restricted Mode (agent mode and @toolshed alike). */
 export function toolRunRefusal(toolName: string): string {
-  return `"${toolName}" was not run: this workspace is not trusted (Restricted Mode), and Toolshed runs no tools there. ` +
-    'Tell the user to trust the workspace (Manage Workspace Trust) and ask again; do not retry the call.';
+  return (
+    `"${toolName}" was not run: this workspace is not trusted (Restricted Mode), and Toolshed runs no tools there. ` +
+    'Tell the user to trust the workspace (Manage Workspace Trust) and ask again; do not retry the call.'
+  );
 }
 
 /** What `skill_get` says for a skill hidden by Restricted Mode (its name only — never its content). */

@@ -23,9 +23,14 @@ export function duplicateNameProblems(
     if (files.size < 2) continue;
     for (const owner of list) {
       const others = list.filter((o) => o.file !== owner.file).map((o) => `${displayPath(o.file)}:${o.span.line}`);
-      const problem = makeProblem(owner.file, owner.span, 'error', PROBLEM_CODES.duplicateName,
+      const problem = makeProblem(
+        owner.file,
+        owner.span,
+        'error',
+        PROBLEM_CODES.duplicateName,
         `Another skill is also named "${name}" (${others.join(', ')}). Skill names must be unique: rename one of them.`,
-        { skillName: name, data: { others } });
+        { skillName: name, data: { others } },
+      );
       const existing = result.get(owner.file) ?? [];
       existing.push(problem);
       result.set(owner.file, existing);

@@ -35,17 +35,23 @@ function candidateFolders(format: NewSkillFormat, source: SkillDirectorySource):
 
 /** "Toolshed: New Skill…": asks format, name and folder, writes a valid template and opens it. */
 export async function newSkill(source: SkillDirectorySource, args: NewSkillArgs = {}): Promise<vscode.Uri | undefined> {
-  const format = args.format ?? (await vscode.window.showQuickPick(
-    NEW_SKILL_FORMATS.map((f) => ({ label: f.label, detail: f.detail, format: f.format })),
-    { title: 'New Skill (1/3): format', placeHolder: 'Which kind of skill file?' },
-  ))?.format;
+  const format =
+    args.format ??
+    (
+      await vscode.window.showQuickPick(
+        NEW_SKILL_FORMATS.map((f) => ({ label: f.label, detail: f.detail, format: f.format })),
+        { title: 'New Skill (1/3): format', placeHolder: 'Which kind of skill file?' },
+      )
+    )?.format;
   if (!format) return undefined;
-  const name = args.name ?? (await vscode.window.showInputBox({
-    title: 'New Skill (2/3): name',
-    prompt: format === 'skill-md' ? 'Lowercase letters, digits and hyphens; it also names the folder' : 'Letters, digits, `.`, `_` and `-`',
-    placeHolder: 'write-tests',
-    validateInput: (value) => validateNewSkillName(value, format),
-  }));
+  const name =
+    args.name ??
+    (await vscode.window.showInputBox({
+      title: 'New Skill (2/3): name',
+      prompt: format === 'skill-md' ? 'Lowercase letters, digits and hyphens; it also names the folder' : 'Letters, digits, `.`, `_` and `-`',
+      placeHolder: 'write-tests',
+      validateInput: (value) => validateNewSkillName(value, format),
+    }));
   if (!name) return undefined;
   const problem = validateNewSkillName(name, format);
   if (problem) {

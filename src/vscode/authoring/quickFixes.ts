@@ -105,7 +105,11 @@ function yamlFixes(text: string, kind: SkillFileKind, fileName: string, problem:
       const block = yamlKeyBlock(text, start, end, key);
       if (!block) return [];
       if (typeof suggestion === 'string' && suggestion) {
-        fixes.push({ title: `Rename \`${key}\` to \`${suggestion}\``, isPreferred: true, edits: [{ start: block.start, end: block.start + key.length, newText: suggestion }] });
+        fixes.push({
+          title: `Rename \`${key}\` to \`${suggestion}\``,
+          isPreferred: true,
+          edits: [{ start: block.start, end: block.start + key.length, newText: suggestion }],
+        });
       }
       const moved = moveYamlKeyToMetadata(text, start, end, key);
       if (moved) fixes.push({ title: `Move \`${key}\` into \`metadata\``, edits: [moved] });
@@ -115,7 +119,13 @@ function yamlFixes(text: string, kind: SkillFileKind, fileName: string, problem:
       // The problem spans the value and the comment that cut it; the fix quotes them as one value.
       const quoted = problem.data?.quoted;
       if (typeof quoted !== 'string') return [];
-      return [{ title: 'Quote the value (keep the text after #)', isPreferred: true, edits: [{ start: offsetOf(text, problem.line, problem.column), end: offsetOf(text, problem.endLine, problem.endColumn), newText: quoted }] }];
+      return [
+        {
+          title: 'Quote the value (keep the text after #)',
+          isPreferred: true,
+          edits: [{ start: offsetOf(text, problem.line, problem.column), end: offsetOf(text, problem.endLine, problem.endColumn), newText: quoted }],
+        },
+      ];
     }
     default:
       return [];
@@ -184,12 +194,22 @@ function insertAfter(object: Record<string, unknown>, key: string, value: unknow
   return Object.fromEntries(entries);
 }
 
-function jsonObjectFixes(object: Record<string, unknown>, fileName: string, problem: ProblemLike): Array<{ title: string; object: Record<string, unknown>; isPreferred?: boolean }> {
+function jsonObjectFixes(
+  object: Record<string, unknown>,
+  fileName: string,
+  problem: ProblemLike,
+): Array<{ title: string; object: Record<string, unknown>; isPreferred?: boolean }> {
   switch (problem.code) {
     case 'missing-trigger':
       return [{ title: 'Add a `trigger`', isPreferred: true, object: insertAfter(object, 'trigger', TRIGGER_PLACEHOLDER, ['name', 'title', 'description']) }];
     case 'missing-steps':
-      return [{ title: 'Add a `steps` scaffold', isPreferred: true, object: insertAfter(object, 'steps', [STEP_PLACEHOLDER], ['name', 'title', 'description', 'trigger', 'triggers', 'task_type', 'tags']) }];
+      return [
+        {
+          title: 'Add a `steps` scaffold',
+          isPreferred: true,
+          object: insertAfter(object, 'steps', [STEP_PLACEHOLDER], ['name', 'title', 'description', 'trigger', 'triggers', 'task_type', 'tags']),
+        },
+      ];
     case 'name-mismatch-folder':
     case 'invalid-name': {
       const expected = String(problem.data?.expected ?? (problem.code === 'name-mismatch-folder' ? parentFolderName(fileName) : ''));
@@ -202,7 +222,11 @@ function jsonObjectFixes(object: Record<string, unknown>, fileName: string, prob
       const value = object[key];
       const suggestion = problem.data?.suggestion;
       if (typeof suggestion === 'string' && suggestion) {
-        fixes.push({ title: `Rename \`${key}\` to \`${suggestion}\``, isPreferred: true, object: Object.fromEntries(Object.entries(object).map(([k, v]) => [k === key ? suggestion : k, v])) });
+        fixes.push({
+          title: `Rename \`${key}\` to \`${suggestion}\``,
+          isPreferred: true,
+          object: Object.fromEntries(Object.entries(object).map(([k, v]) => [k === key ? suggestion : k, v])),
+        });
       }
       const rest = Object.fromEntries(Object.entries(object).filter(([k]) => k !== key));
       const existing = rest.metadata && typeof rest.metadata === 'object' && !Array.isArray(rest.metadata) ? (rest.metadata as Record<string, unknown>) : {};

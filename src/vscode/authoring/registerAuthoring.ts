@@ -51,20 +51,20 @@ function isNewSkillArgs(value: unknown): value is NewSkillArgs {
 }
 
 async function validateSkillPacks(deps: AuthoringDeps, diagnostics: SkillDiagnostics): Promise<ValidateResult> {
-  const problems = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'Toolshed: validating skill packs…' },
-    () => deps.skills.validateAll(),
+  const problems = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Toolshed: validating skill packs…' }, () =>
+    deps.skills.validateAll(),
   );
   const files = diagnostics.showFullCheck(problems);
   const errors = problems.filter((p) => p.severity === 'error').length;
   const warnings = problems.filter((p) => p.severity === 'warning').length;
   const skills = deps.skills.packs().reduce((n, p) => n + p.skills.length, 0);
   deps.logger.info(`Validate Skill Packs: ${skills} skills, ${errors} errors, ${warnings} warnings in ${files} files`);
-  const message = problems.length === 0
-    ? `Toolshed: all ${skills} skills are valid.`
-    : `Toolshed: ${errors} errors and ${warnings} warnings in ${files} skill files.`;
-  void (problems.length === 0 ? vscode.window.showInformationMessage(message) : vscode.window.showWarningMessage(message, 'Show Problems').then((choice) => {
-    if (choice) void vscode.commands.executeCommand('workbench.actions.view.problems');
-  }));
+  const message =
+    problems.length === 0 ? `Toolshed: all ${skills} skills are valid.` : `Toolshed: ${errors} errors and ${warnings} warnings in ${files} skill files.`;
+  void (problems.length === 0
+    ? vscode.window.showInformationMessage(message)
+    : vscode.window.showWarningMessage(message, 'Show Problems').then((choice) => {
+        if (choice) void vscode.commands.executeCommand('workbench.actions.view.problems');
+      }));
   return { problems, errors, warnings, files };
 }

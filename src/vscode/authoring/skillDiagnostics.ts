@@ -14,8 +14,12 @@ export function toRange(span: Span): vscode.Range {
 }
 
 export function toDiagnostic(problem: SkillProblem): vscode.Diagnostic {
-  const severity = problem.severity === 'error' ? vscode.DiagnosticSeverity.Error
-    : problem.severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Information;
+  const severity =
+    problem.severity === 'error'
+      ? vscode.DiagnosticSeverity.Error
+      : problem.severity === 'warning'
+        ? vscode.DiagnosticSeverity.Warning
+        : vscode.DiagnosticSeverity.Information;
   const diagnostic = new vscode.Diagnostic(toRange(problem), problem.message, severity);
   diagnostic.source = DIAGNOSTIC_SOURCE;
   diagnostic.code = problem.code;
@@ -102,10 +106,13 @@ export class SkillDiagnostics extends Disposable {
     const key = doc.uri.toString();
     const previous = this.timers.get(key);
     if (previous) clearTimeout(previous);
-    this.timers.set(key, setTimeout(() => {
-      this.timers.delete(key);
-      if (!doc.isClosed) void this.validateNow(doc);
-    }, this.debounceMs));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        if (!doc.isClosed) void this.validateNow(doc);
+      }, this.debounceMs),
+    );
   }
 
   private async validateNow(doc: vscode.TextDocument): Promise<void> {

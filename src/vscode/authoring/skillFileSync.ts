@@ -30,9 +30,11 @@ export class SkillFileSync extends Disposable {
     this._register(watcher.onDidCreate((uri) => this.schedule(uri, 'created')));
     this._register(watcher.onDidChange((uri) => this.schedule(uri, 'changed')));
     this._register(watcher.onDidDelete((uri) => this.schedule(uri, 'deleted')));
-    this._register(vscode.workspace.onDidSaveTextDocument((doc) => {
-      if (isSkillFile(doc.fileName)) this.schedule(doc.uri, 'changed');
-    }));
+    this._register(
+      vscode.workspace.onDidSaveTextDocument((doc) => {
+        if (isSkillFile(doc.fileName)) this.schedule(doc.uri, 'changed');
+      }),
+    );
     this._register({ dispose: () => this.pending.forEach((p) => clearTimeout(p.timer)) });
   }
 

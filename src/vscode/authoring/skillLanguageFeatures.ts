@@ -16,7 +16,10 @@ export class SkillCompletionProvider implements vscode.CompletionItemProvider {
     if (!kind) return [];
     const text = document.getText();
     return completionsAt(text, document.offsetAt(position), kind).map((model) => {
-      const item = new vscode.CompletionItem(model.label, model.kind === 'property' ? vscode.CompletionItemKind.Property : vscode.CompletionItemKind.EnumMember);
+      const item = new vscode.CompletionItem(
+        model.label,
+        model.kind === 'property' ? vscode.CompletionItemKind.Property : vscode.CompletionItemKind.EnumMember,
+      );
       item.insertText = model.isSnippet ? new vscode.SnippetString(model.insertText) : model.insertText;
       item.range = new vscode.Range(document.positionAt(model.replaceStart), document.positionAt(model.replaceEnd));
       item.detail = model.detail;
@@ -59,9 +62,10 @@ export class SkillCodeActionProvider implements vscode.CodeActionProvider {
       const code = typeof diagnostic.code === 'object' ? String(diagnostic.code.value) : String(diagnostic.code ?? '');
       // VS Code may clamp a range to the document, so fall back to the same code on the same line.
       const sameCode = problems.filter((p) => p.code === code);
-      const problem = sameCode.find((p) => toRange(p).isEqual(diagnostic.range))
-        ?? sameCode.find((p) => p.line - 1 === diagnostic.range.start.line)
-        ?? (sameCode.length === 1 ? sameCode[0] : undefined);
+      const problem =
+        sameCode.find((p) => toRange(p).isEqual(diagnostic.range)) ??
+        sameCode.find((p) => p.line - 1 === diagnostic.range.start.line) ??
+        (sameCode.length === 1 ? sameCode[0] : undefined);
       if (!problem) continue;
       for (const fix of quickFixesFor(text, kind, document.fileName, problem)) {
         const action = new vscode.CodeAction(fix.title.replace(/`/g, ''), vscode.CodeActionKind.QuickFix);

@@ -78,16 +78,7 @@ export function newSkillTemplate(name: string, format: NewSkillFormat): string {
         '',
       ].join('\n');
     case 'md':
-      return [
-        '---',
-        ...stepBasedFields(name, title),
-        '---',
-        '',
-        `# ${title}`,
-        '',
-        'Notes, background and examples for the model.',
-        '',
-      ].join('\n');
+      return ['---', ...stepBasedFields(name, title), '---', '', `# ${title}`, '', 'Notes, background and examples for the model.', ''].join('\n');
     case 'yaml':
       return [...stepBasedFields(name, title), ''].join('\n');
     case 'json':

@@ -48,35 +48,49 @@ export async function rateAnswer(controller: LearningController, rating: AnswerR
 export function offerAnswerRating(stream: vscode.ChatResponseStream, controller: LearningController, learning: LearningTurnMetadata): void {
   if (!controller.enabled || learning.skills.length === 0) return;
   const rating = (outcome: AnswerRating['outcome']): AnswerRating => ({ turnId: learning.turnId, skills: learning.skills, outcome });
-  stream.markdown(`\n\nDid ${learning.skills.length === 1 ? `the skill \`${learning.skills[0]}\`` : `the skills ${learning.skills.map((s) => `\`${s}\``).join(', ')}`} help?\n`);
+  stream.markdown(
+    `\n\nDid ${learning.skills.length === 1 ? `the skill \`${learning.skills[0]}\`` : `the skills ${learning.skills.map((s) => `\`${s}\``).join(', ')}`} help?\n`,
+  );
   stream.button({ command: RATE_ANSWER_COMMAND, title: 'Helpful', arguments: [rating('helpful')] });
   stream.button({ command: RATE_ANSWER_COMMAND, title: 'Not helpful', arguments: [rating('harmful')] });
 }
 
 /** The command behind the buttons; says what it counted (or that the answer was rated already). */
 export function registerAnswerRating(context: vscode.ExtensionContext, controller: LearningController): void {
-  context.subscriptions.push(vscode.commands.registerCommand(RATE_ANSWER_COMMAND, async (rating?: AnswerRating) => {
-    if (!rating || !Array.isArray(rating.skills) || (rating.outcome !== 'helpful' && rating.outcome !== 'harmful')) return 0;
-    const skills = rating.skills.filter((name): name is string => typeof name === 'string');
-    const counted = await rateAnswer(controller, { ...rating, skills });
-    vscode.window.setStatusBarMessage(counted > 0
-      ? `Toolshed: counted as ${rating.outcome === 'helpful' ? 'helpful' : 'not helpful'} for ${skills.join(', ')}`
-      : 'Toolshed: this answer was rated already', 4000);
-    return counted;
-  }));
+  context.subscriptions.push(
+    vscode.commands.registerCommand(RATE_ANSWER_COMMAND, async (rating?: AnswerRating) => {
+      if (!rating || !Array.isArray(rating.skills) || (rating.outcome !== 'helpful' && rating.outcome !== 'harmful')) return 0;
+      const skills = rating.skills.filter((name): name is string => typeof name === 'string');
+      const counted = await rateAnswer(controller, { ...rating, skills });
+      vscode.window.setStatusBarMessage(
+        counted > 0
+          ? `Toolshed: counted as ${rating.outcome === 'helpful' ? 'helpful' : 'not helpful'} for ${skills.join(', ')}`
+          : 'Toolshed: this answer was rated already',
+        4000,
+      );
+      return counted;
+    }),
+  );
 }
 
 /**
  * `/learn [title]`: proposes a skill from this conversation's last turn (even one the automatic
  * rule skipped) and shows it with Approve / Edit / Discard.
  */
-export async function learnCommand(prompt: string, stream: vscode.ChatResponseStream, services: ToolshedServices, session: TurnSession): Promise<vscode.ChatResult> {
+export async function learnCommand(
+  prompt: string,
+  stream: vscode.ChatResponseStream,
+  services: ToolshedServices,
+  session: TurnSession,
+): Promise<vscode.ChatResult> {
   const result = { metadata: { toolshed: session.metadataBase() } };
   const controller = services.learning;
   if (!controller.enabled) {
-    stream.markdown(vscode.workspace.isTrusted
-      ? 'Learning is off. Turn it on with the setting `toolshed.learning.mode: "propose"`; proposals are only used after you approve them.'
-      : 'Learning is off in Restricted Mode. Trust this workspace to let Toolshed propose skills.');
+    stream.markdown(
+      vscode.workspace.isTrusted
+        ? 'Learning is off. Turn it on with the setting `toolshed.learning.mode: "propose"`; proposals are only used after you approve them.'
+        : 'Learning is off in Restricted Mode. Trust this workspace to let Toolshed propose skills.',
+    );
     return result;
   }
   const last = controller.lastTurn(session.sessionId);

@@ -37,7 +37,12 @@ export async function startLearningTurn(
   turn: { prompt: string; command?: string; sessionId: string; maxTokens: number; model: ChatModelPort; languageModel: vscode.LanguageModelChat },
 ): Promise<LearningTurn> {
   if (!controller.enabled) {
-    return { skillsMaxTokens: turn.maxTokens, decorate: (s) => s, wrap: (e) => e, finish: (o) => ({ skills: o.usedSkills.map((s) => s.name), turnId: randomUUID() }) };
+    return {
+      skillsMaxTokens: turn.maxTokens,
+      decorate: (s) => s,
+      wrap: (e) => e,
+      finish: (o) => ({ skills: o.usedSkills.map((s) => s.name), turnId: randomUUID() }),
+    };
   }
   const recorder = new TurnRecorder();
   const warnings = controller.service.warnings(turn.prompt);
@@ -61,13 +66,24 @@ export async function startLearningTurn(
     finish(outcome) {
       const skills = outcome.usedSkills.map((s) => s.name);
       // Its own token: extraction runs after the answer, when the request's token may be gone.
-      const extractor = controller.config.extractor === 'model'
-        ? createModelExtractor(createLanguageModelAdapter(turn.languageModel, new vscode.CancellationTokenSource().token), { personal: () => controller.service.personalContext() })
-        : undefined;
-      controller.afterTurn({
-        sessionId: turn.sessionId, request: turn.prompt, command: turn.command, calls: recorder.calls,
-        stoppedBecause: outcome.stoppedBecause, skillsUsed: skills, at: Date.now(),
-      }, extractor);
+      const extractor =
+        controller.config.extractor === 'model'
+          ? createModelExtractor(createLanguageModelAdapter(turn.languageModel, new vscode.CancellationTokenSource().token), {
+              personal: () => controller.service.personalContext(),
+            })
+          : undefined;
+      controller.afterTurn(
+        {
+          sessionId: turn.sessionId,
+          request: turn.prompt,
+          command: turn.command,
+          calls: recorder.calls,
+          stoppedBecause: outcome.stoppedBecause,
+          skillsUsed: skills,
+          at: Date.now(),
+        },
+        extractor,
+      );
       return { skills, turnId: randomUUID() };
     },
   };

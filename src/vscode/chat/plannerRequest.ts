@@ -20,7 +20,6 @@ import { historyMessages } from './sessionMetadata';
 import { startLearningTurn } from './learningTurn';
 import { offerAnswerRating } from './learningChat';
 
-
 /**
  * Toolshed's own tools the @toolshed loop never offers: tool_invoke exists for agent mode (here
  * deferred tools are called directly), the skill tools the tool style leaves out, and with
@@ -77,32 +76,49 @@ export async function handlePlannerRequest(
     const hidden = hiddenFromLoop(settings);
     const deferral = await services.toolModes.decide(run, chosen.model, token, hidden);
     const executor = createLmToolExecutor(request.toolInvocationToken, token);
-    const learning = await startLearningTurn(services.learning, { prompt: request.prompt, command: request.command, sessionId: session.sessionId, maxTokens: settings.skills.maxTokens, model, languageModel: chosen.model });
+    const learning = await startLearningTurn(services.learning, {
+      prompt: request.prompt,
+      command: request.command,
+      sessionId: session.sessionId,
+      maxTokens: settings.skills.maxTokens,
+      model,
+      languageModel: chosen.model,
+    });
     const pinnedNames = [...new Set([...services.pinned.names(), ...session.pinnedSkills])];
     // The frame (the chat command) lifts skills of the same frame or domain (effectiveness rules).
     const skillContext = { ...services.skillContext(run, session.pinnedSkills), frame: request.command };
     const discoverySkills = settings.skills.enabled
-      ? plannerSkillsFrom(services.skills, skillContext, preflightOptionsFrom(settings.skills, {
-          // Learned warnings (<skill_warnings>) share the pre-flight budget.
-          maxTokens: learning.skillsMaxTokens,
-          pinnedNames,
-          countTokens: (text) => model.countTokens(text),
-          summarize: settings.skills.summarize ? modelSkillSummarizer(model, signalOf(token)) : undefined,
-          chooser: settings.skills.selection === 'search' ? undefined : await selectionModelFor(chosen.model, settings, token),
-          signal: signalOf(token),
-        }))
+      ? plannerSkillsFrom(
+          services.skills,
+          skillContext,
+          preflightOptionsFrom(settings.skills, {
+            // Learned warnings (<skill_warnings>) share the pre-flight budget.
+            maxTokens: learning.skillsMaxTokens,
+            pinnedNames,
+            countTokens: (text) => model.countTokens(text),
+            summarize: settings.skills.summarize ? modelSkillSummarizer(model, signalOf(token)) : undefined,
+            chooser: settings.skills.selection === 'search' ? undefined : await selectionModelFor(chosen.model, settings, token),
+            signal: signalOf(token),
+          }),
+        )
       : undefined;
     const toolStyle = settings.skills.toolStyle;
     // toolStyle single|both: the `skill` tool with this run's listing (see plannerSingleSkill.ts).
-    const { tools, skills } = discoverySkills && toolStyle !== 'discovery'
-      ? withSingleSkillTool(plannerToolRunFrom(run), discoverySkills, createSingleSkillTool(services.skills, skillContext, {
-          maxEntries: settings.skills.singleToolMaxEntries,
-          maxTokens: settings.skills.singleToolMaxTokens,
-          prompt: request.prompt,
-          pinnedNames,
-          countTokens: (text) => model.countTokens(text),
-        }), toolStyle)
-      : { tools: plannerToolRunFrom(run), skills: discoverySkills };
+    const { tools, skills } =
+      discoverySkills && toolStyle !== 'discovery'
+        ? withSingleSkillTool(
+            plannerToolRunFrom(run),
+            discoverySkills,
+            createSingleSkillTool(services.skills, skillContext, {
+              maxEntries: settings.skills.singleToolMaxEntries,
+              maxTokens: settings.skills.singleToolMaxTokens,
+              prompt: request.prompt,
+              pinnedNames,
+              countTokens: (text) => model.countTokens(text),
+            }),
+            toolStyle,
+          )
+        : { tools: plannerToolRunFrom(run), skills: discoverySkills };
 
     const outcome = await runPlanner(
       { prompt: request.prompt, history: historyMessages(chatContext) },
@@ -113,9 +129,7 @@ export async function handlePlannerRequest(
         executor: learning.wrap({
           invoke: async (name, input, signal) => {
             // Skill scripts are Toolshed's own tools: confirmed and run here, not by vscode.lm.
-            const result = services.skillScripts.has(name)
-              ? await services.scriptRuns.run(name, input, token)
-              : await executor.invoke(name, input, signal);
+            const result = services.skillScripts.has(name) ? await services.scriptRuns.run(name, input, token) : await executor.invoke(name, input, signal);
             services.activity.recordCall(session.sessionId, name);
             return result;
           },
@@ -151,11 +165,15 @@ export async function handlePlannerRequest(
         stopped_because: outcome.stoppedBecause,
       },
     });
-    const footer = responseFooter({ tokens, stoppedBecause: outcome.stoppedBecause, maxRounds: settings.toolSearch.maxRounds, deferral: describeDeferral(deferral) });
+    const footer = responseFooter({
+      tokens,
+      stoppedBecause: outcome.stoppedBecause,
+      maxRounds: settings.toolSearch.maxRounds,
+      deferral: describeDeferral(deferral),
+    });
     if (footer) stream.markdown(footer);
     const learned = learning.finish(outcome);
     offerAnswerRating(stream, services.learning, learned);
-
 
     const metadata: ToolshedTurnMetadata = {
       ...session.metadataBase(),

@@ -6,9 +6,9 @@ import { noModelAnswer, smallerSibling, substituteModelNote } from '../../core/p
  * the first available model (the answer says so). Until some extension asks for models, a
  * third-party model may not be listed; Toolshed asks at activation (`lookUpChatModels`).
  */
-export async function chooseRequestModel(requested: vscode.LanguageModelChat | undefined): Promise<
-  { model: vscode.LanguageModelChat; note?: string } | { model: undefined; answer: string }
-> {
+export async function chooseRequestModel(
+  requested: vscode.LanguageModelChat | undefined,
+): Promise<{ model: vscode.LanguageModelChat; note?: string } | { model: undefined; answer: string }> {
   if (requested && (await isAvailable(requested))) return { model: requested };
   const available = await vscode.lm.selectChatModels();
   const substitute = available.find((model) => model.id !== requested?.id || model.vendor !== requested?.vendor);

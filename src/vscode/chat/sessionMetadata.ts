@@ -59,9 +59,10 @@ export function historyMessages(context: vscode.ChatContext): ChatMessage[] {
       // Only the answer goes back to the model: the footer and status lines would cost tokens
       // on every later turn. Turns recorded before `answer` existed are cleaned of the footer.
       const metadata = turn.result.metadata?.toolshed as ToolshedTurnMetadata | undefined;
-      const text = (typeof metadata?.answer === 'string'
-        ? metadata.answer
-        : withoutFooter(turn.response.map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : '')).join(''))
+      const text = (
+        typeof metadata?.answer === 'string'
+          ? metadata.answer
+          : withoutFooter(turn.response.map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : '')).join(''))
       ).trim();
       if (text) messages.push({ role: 'assistant', parts: [{ kind: 'text', text }] });
     }

@@ -32,7 +32,9 @@ export async function skillsCommand(stream: vscode.ChatResponseStream, services:
   const all = await services.skills.list({ page: 1, page_size: 1 }, ctx);
   await showRestrictedMode(stream);
   if (directory.entries.length === 0) {
-    stream.markdown('No skills are available yet. Add `*.skill.md` files or `<name>/SKILL.md` folders under `.github/skills`, or run **Toolshed: New Skill…**.');
+    stream.markdown(
+      'No skills are available yet. Add `*.skill.md` files or `<name>/SKILL.md` folders under `.github/skills`, or run **Toolshed: New Skill…**.',
+    );
     stream.button({ command: 'toolshed.newSkill', title: 'New Skill…' });
     return { metadata: { toolshed: session.metadataBase() } };
   }
@@ -53,7 +55,12 @@ export async function skillsCommand(stream: vscode.ChatResponseStream, services:
 }
 
 /** `/skill <name>`: pins a skill for the rest of this conversation; `/skill off <name>` unpins it. */
-export async function skillCommand(prompt: string, stream: vscode.ChatResponseStream, services: ToolshedServices, session: TurnSession): Promise<CommandResult> {
+export async function skillCommand(
+  prompt: string,
+  stream: vscode.ChatResponseStream,
+  services: ToolshedServices,
+  session: TurnSession,
+): Promise<CommandResult> {
   const words = prompt.trim().split(/\s+/).filter(Boolean);
   if (words[0] === 'off') return unpinCommand(words[1] ?? '', stream, services, session);
   const name = words[0] ?? '';
@@ -86,7 +93,9 @@ async function unpinCommand(name: string, stream: vscode.ChatResponseStream, ser
   const inSession = session.pinnedSkills.indexOf(name);
   const inView = services.pinned.has(name);
   if (inSession < 0 && !inView) {
-    stream.markdown(`\`${name}\` is not pinned. Pinned now: ${[...session.pinnedSkills, ...services.pinned.names()].map((n) => `\`${n}\``).join(', ') || 'none'}.`);
+    stream.markdown(
+      `\`${name}\` is not pinned. Pinned now: ${[...session.pinnedSkills, ...services.pinned.names()].map((n) => `\`${n}\``).join(', ') || 'none'}.`,
+    );
     return { metadata: { toolshed: session.metadataBase() } };
   }
   if (inSession >= 0) session.pinnedSkills.splice(inSession, 1);
@@ -114,7 +123,14 @@ export async function toolsCommand(
     const hidden = new Set(hiddenNames);
     const visible = run.visibleTools().filter((tool) => !hidden.has(tool.name));
     const activations = run.listActivations();
-    stream.markdown(`**Always visible** (${visible.filter((t) => t.loadingMode === 'always').length}): ${visible.filter((t) => t.loadingMode === 'always').map((t) => `\`${t.name}\``).join(', ') || '—'}\n\n`);
+    stream.markdown(
+      `**Always visible** (${visible.filter((t) => t.loadingMode === 'always').length}): ${
+        visible
+          .filter((t) => t.loadingMode === 'always')
+          .map((t) => `\`${t.name}\``)
+          .join(', ') || '—'
+      }\n\n`,
+    );
     if (activations.length > 0) {
       stream.markdown(`**Activated in this conversation** (${activations.length}):\n`);
       for (const activation of activations) {
@@ -123,23 +139,37 @@ export async function toolsCommand(
       }
     } else {
       const scope = services.settings.current.toolSearch.activationScope;
-      stream.markdown(scope === 'run'
-        ? '**Activated:** none carried over — activation scope is `run`, so tools found in a request are visible for that request only (setting `toolshed.toolSearch.activationScope`).\n'
-        : '**Activated:** none yet in this conversation.\n');
+      stream.markdown(
+        scope === 'run'
+          ? '**Activated:** none carried over — activation scope is `run`, so tools found in a request are visible for that request only (setting `toolshed.toolSearch.activationScope`).\n'
+          : '**Activated:** none yet in this conversation.\n',
+      );
     }
     const overCap = run.overCapTools().length;
     stream.markdown(`\n**${deferredHeading(overCap)}**: ${run.deferredTools().length} tools.`);
     const sentNotPinned = visible.filter((t) => t.loadingMode !== 'always' && !activations.some((a) => a.toolName === t.name));
-    if (sentNotPinned.length > 0) stream.markdown(`\n\n**${sentListHeading(decision, overCap)}** (${sentNotPinned.length}): ${sentNotPinned.slice(0, 40).map((t) => `\`${t.name}\``).join(', ')}${sentNotPinned.length > 40 ? ', …' : ''}`);
+    if (sentNotPinned.length > 0)
+      stream.markdown(
+        `\n\n**${sentListHeading(decision, overCap)}** (${sentNotPinned.length}): ${sentNotPinned
+          .slice(0, 40)
+          .map((t) => `\`${t.name}\``)
+          .join(', ')}${sentNotPinned.length > 40 ? ', …' : ''}`,
+      );
     // Host tools outside the catalog: turned off by the user, or still arriving (never the policy's, which stay unnamed).
     const registry = services.tools.registryMap();
-    const uncatalogued = countUncatalogued(vscode.lm.tools.map((tool) => tool.name), {
-      catalogued: (name) => registry.has(name),
-      policyAllowed: (name) => services.tools.isPolicyAllowed(name),
-      offByUser: (name) => services.tools.isOffByUser(name),
-    });
+    const uncatalogued = countUncatalogued(
+      vscode.lm.tools.map((tool) => tool.name),
+      {
+        catalogued: (name) => registry.has(name),
+        policyAllowed: (name) => services.tools.isPolicyAllowed(name),
+        offByUser: (name) => services.tools.isOffByUser(name),
+      },
+    );
     if (uncatalogued.offByUser > 0) stream.markdown(`\n\n**Turned off by you** (\`toolshed.tools.state\`): ${uncatalogued.offByUser} tools.`);
-    if (uncatalogued.starting > 0) stream.markdown(`\n\n**Starting**: ${uncatalogued.starting} tools are still being published (MCP servers starting); they are counted above once Toolshed has indexed them.`);
+    if (uncatalogued.starting > 0)
+      stream.markdown(
+        `\n\n**Starting**: ${uncatalogued.starting} tools are still being published (MCP servers starting); they are counted above once Toolshed has indexed them.`,
+      );
     stream.button({ command: 'toolshed.manageTools', title: 'Manage Tools…' });
     return { metadata: { toolshed: { ...session.metadataBase(), activations: session.exportActivations() ?? session.metadataBase().activations } } };
   } finally {
@@ -148,7 +178,12 @@ export async function toolsCommand(
 }
 
 /** `/search <query>`: tools and skills at once, ranked, without activating anything. */
-export async function searchCommand(prompt: string, stream: vscode.ChatResponseStream, services: ToolshedServices, session: TurnSession): Promise<CommandResult> {
+export async function searchCommand(
+  prompt: string,
+  stream: vscode.ChatResponseStream,
+  services: ToolshedServices,
+  session: TurnSession,
+): Promise<CommandResult> {
   const query = prompt.trim();
   if (!query) {
     stream.markdown('Usage: `/search <what you need>`, e.g. `/search create a pull request`.');
@@ -170,7 +205,9 @@ export async function searchCommand(prompt: string, stream: vscode.ChatResponseS
   stream.markdown(`**Tools** for "${query}":\n`);
   if (!toolResult.ok) stream.markdown(`${toolResult.error}\n`);
   else if (toolResult.output.tools.length === 0) stream.markdown('_none found_\n');
-  else for (const tool of toolResult.output.tools) stream.markdown(`- \`${tool.name}\` (${tool.score.toFixed(2)}, ${tool.loading_mode}) — ${tool.description.split('\n')[0]}\n`);
+  else
+    for (const tool of toolResult.output.tools)
+      stream.markdown(`- \`${tool.name}\` (${tool.score.toFixed(2)}, ${tool.loading_mode}) — ${tool.description.split('\n')[0]}\n`);
   stream.markdown(`\n**Skills** for "${query}":\n`);
   if (skillError) stream.markdown(`${skillError}\n`);
   else if (!skills || skills.skills.length === 0) stream.markdown('_none found_\n');

@@ -28,9 +28,10 @@ export function registerChatParticipant(context: vscode.ExtensionContext, servic
           return await handlePlannerRequest(request, chatContext, stream, token, services, session);
       }
     } catch (error) {
-      const message = error instanceof ToolSearchConfigError || error instanceof vscode.LanguageModelError
-        ? error.message
-        : `Toolshed failed: ${error instanceof Error ? error.message : String(error)}`;
+      const message =
+        error instanceof ToolSearchConfigError || error instanceof vscode.LanguageModelError
+          ? error.message
+          : `Toolshed failed: ${error instanceof Error ? error.message : String(error)}`;
       services.logger.error(message);
       return { errorDetails: { message }, metadata: { toolshed: session.metadataBase() } };
     }

@@ -40,19 +40,31 @@ const workspaceWriter: PackFolderWriter = {
  * copies are retired at once. Writing into the workspace follows the one trust rule: nothing the
  * workspace could supply is used in Restricted Mode, so nothing is exported into it either.
  */
-export function registerExportPackCommand(context: vscode.ExtensionContext, controller: LearningController, skills: SkillService, onSkillsChanged: () => void): void {
+export function registerExportPackCommand(
+  context: vscode.ExtensionContext,
+  controller: LearningController,
+  skills: SkillService,
+  onSkillsChanged: () => void,
+): void {
   const run = async (arg?: unknown, options: ExportPackArgs = {}): Promise<ExportPackResult> => {
     if (!vscode.workspace.isTrusted) {
       void vscode.window.showWarningMessage('Toolshed: exporting learned skills into the workspace needs a trusted workspace (Manage Workspace Trust).');
       return { error: 'untrusted workspace' };
     }
-    const names = options.names ?? namesFromArgument(arg) ?? await pickLearnedSkills(skills);
+    const names = options.names ?? namesFromArgument(arg) ?? (await pickLearnedSkills(skills));
     if (!names || names.length === 0) return undefined;
-    const folder = options.folder ?? await pickFolder();
+    const folder = options.folder ?? (await pickFolder());
     if (!folder) return undefined;
-    const report = await exportLearnedAsPack({
-      skills, counters: (name) => controller.service.counters(name), files: workspaceWriter, now: Date.now(),
-    }, folder, names);
+    const report = await exportLearnedAsPack(
+      {
+        skills,
+        counters: (name) => controller.service.counters(name),
+        files: workspaceWriter,
+        now: Date.now(),
+      },
+      folder,
+      names,
+    );
     // Load what was written now (the file watcher may follow): this retires the learned copies.
     for (const written of report.written) await skills.reloadFile(written.file);
     onSkillsChanged();
@@ -79,7 +91,11 @@ async function pickLearnedSkills(skills: SkillService): Promise<string[] | undef
   }
   const picked = await vscode.window.showQuickPick(
     candidates.map((record) => ({ label: record.name, description: describeScope(record), detail: record.trigger, name: record.name })),
-    { title: 'Export learned skills as a skill pack (.github/skills)', placeHolder: 'Which learned skills? They become SKILL.md folders to commit', canPickMany: true },
+    {
+      title: 'Export learned skills as a skill pack (.github/skills)',
+      placeHolder: 'Which learned skills? They become SKILL.md folders to commit',
+      canPickMany: true,
+    },
   );
   return picked?.map((p) => p.name);
 }
@@ -90,7 +106,8 @@ async function pickFolder(): Promise<string | undefined> {
     void vscode.window.showErrorMessage('Toolshed: open a folder first; a skill pack is written into the workspace (.github/skills).');
     return undefined;
   }
-  const root = roots.length === 1 ? roots[0] : (await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Which workspace folder gets the .github/skills folders?' }));
+  const root =
+    roots.length === 1 ? roots[0] : await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Which workspace folder gets the .github/skills folders?' });
   return root ? path.join(root.uri.fsPath, '.github', 'skills') : undefined;
 }
 
@@ -98,7 +115,9 @@ function showReport(report: PackExportReport, folder: string): void {
   const where = vscode.workspace.asRelativePath(folder);
   const skipped = describeSkipped(report);
   if (report.written.length && !skipped.length) {
-    void vscode.window.showInformationMessage(`Toolshed: exported ${report.written.length} learned skill(s) to ${where}: ${report.written.map((w) => w.name).join(', ')}. Commit them to share them; the learned copies are retired.`);
+    void vscode.window.showInformationMessage(
+      `Toolshed: exported ${report.written.length} learned skill(s) to ${where}: ${report.written.map((w) => w.name).join(', ')}. Commit them to share them; the learned copies are retired.`,
+    );
     return;
   }
   const detail = skipped.slice(0, 5).join(' · ') + (skipped.length > 5 ? ` · and ${skipped.length - 5} more` : '');

@@ -46,18 +46,25 @@ export class LearningController extends Disposable {
   /** Fires when proposals, approved skills or counters change (views refresh). */
   readonly onDidChange = this.changed.event;
 
-  private constructor(readonly service: LearningService, private readonly deps: LearningControllerDeps) {
+  private constructor(
+    readonly service: LearningService,
+    private readonly deps: LearningControllerDeps,
+  ) {
     super();
     const sync = () => deps.skills.setScoreAdjuster(service.activeAdjuster());
     sync();
-    this._register(deps.settings.onDidChange(() => {
-      sync();
-      this.changed.fire();
-    }));
-    this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => {
-      sync();
-      this.changed.fire();
-    }));
+    this._register(
+      deps.settings.onDidChange(() => {
+        sync();
+        this.changed.fire();
+      }),
+    );
+    this._register(
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        sync();
+        this.changed.fire();
+      }),
+    );
   }
 
   static async create(deps: LearningControllerDeps): Promise<LearningController> {

@@ -28,16 +28,24 @@ export function registerProposalCommands(context: vscode.ExtensionContext, contr
     const after = vscode.Uri.file(path.join(folder, `${id}.merge-after.md`));
     await vscode.workspace.fs.writeFile(before, new TextEncoder().encode(review.before));
     await vscode.workspace.fs.writeFile(after, new TextEncoder().encode(review.after));
-    await vscode.commands.executeCommand('vscode.diff', before, after, `Merge into ${review.target} (review): ${describeAdditions(review.added)}`, { preview: false });
-    const title = controller.service.proposal(id)?.candidate.title ?? id;
-    void vscode.window.showInformationMessage(
-      `Toolshed: a model wrote "${title}"; approving it would merge it into the learned skill "${review.target}" (${review.identical ? 'identical' : `${Math.round(review.score * 100)}% similar`}; ${describeAdditions(review.added)}). Review the diff first.`,
-      'Approve Merge', 'Edit Proposal', 'Keep Separate', 'Discard').then(async (choice) => {
-      if (choice === 'Approve Merge') await approve(id, { confirmMerge: true });
-      if (choice === 'Edit Proposal') await edit(id);
-      if (choice === 'Keep Separate') await approve(id, { noMerge: true });
-      if (choice === 'Discard') await discard(id);
+    await vscode.commands.executeCommand('vscode.diff', before, after, `Merge into ${review.target} (review): ${describeAdditions(review.added)}`, {
+      preview: false,
     });
+    const title = controller.service.proposal(id)?.candidate.title ?? id;
+    void vscode.window
+      .showInformationMessage(
+        `Toolshed: a model wrote "${title}"; approving it would merge it into the learned skill "${review.target}" (${review.identical ? 'identical' : `${Math.round(review.score * 100)}% similar`}; ${describeAdditions(review.added)}). Review the diff first.`,
+        'Approve Merge',
+        'Edit Proposal',
+        'Keep Separate',
+        'Discard',
+      )
+      .then(async (choice) => {
+        if (choice === 'Approve Merge') await approve(id, { confirmMerge: true });
+        if (choice === 'Edit Proposal') await edit(id);
+        if (choice === 'Keep Separate') await approve(id, { noMerge: true });
+        if (choice === 'Discard') await discard(id);
+      });
   };
 
   const approve = async (arg: unknown, resolution?: ApproveResolution): Promise<string | undefined> => {
@@ -57,9 +65,14 @@ export function registerProposalCommands(context: vscode.ExtensionContext, contr
         result.existing === 'pack'
           ? `A pack skill is already named "${result.name}". Toolshed never overwrites pack skills.`
           : `A learned skill is already named "${result.name}".`,
-        { modal: true }, ...choices);
+        { modal: true },
+        ...choices,
+      );
       if (!choice) return undefined;
-      result = await controller.service.approve(id, { ...(choice === 'Replace' ? { replaceLearned: true } : { name: result.suggestion }), ...(via ? { via } : {}) });
+      result = await controller.service.approve(id, {
+        ...(choice === 'Replace' ? { replaceLearned: true } : { name: result.suggestion }),
+        ...(via ? { via } : {}),
+      });
     }
     if (result.status === 'missing') {
       void vscode.window.showWarningMessage('Toolshed: that proposal no longer exists (approved or discarded already).');
@@ -70,14 +83,17 @@ export function registerProposalCommands(context: vscode.ExtensionContext, contr
       onSkillsChanged();
       const sourceHash = controller.service.proposal(id)?.candidate.source_hash ?? '';
       // Not awaited: the command returns at once; the offer to undo stays in the notification.
-      void vscode.window.showInformationMessage(
-        `Toolshed: merged into the learned skill "${result.name}" (${result.identical ? 'identical' : `${Math.round(result.score * 100)}% similar`}); its lineage keeps what each merge brought.`,
-        'Undo Merge').then(async (choice) => {
-        if (choice !== 'Undo Merge') return;
-        await controller.service.unmerge(result.name, sourceHash);
-        controller.notifyChanged();
-        onSkillsChanged();
-      });
+      void vscode.window
+        .showInformationMessage(
+          `Toolshed: merged into the learned skill "${result.name}" (${result.identical ? 'identical' : `${Math.round(result.score * 100)}% similar`}); its lineage keeps what each merge brought.`,
+          'Undo Merge',
+        )
+        .then(async (choice) => {
+          if (choice !== 'Undo Merge') return;
+          await controller.service.unmerge(result.name, sourceHash);
+          controller.notifyChanged();
+          onSkillsChanged();
+        });
       return result.name;
     }
     if (result.status !== 'approved') return undefined;
@@ -92,7 +108,10 @@ export function registerProposalCommands(context: vscode.ExtensionContext, contr
     const proposal = id ? controller.service.proposal(id) : undefined;
     if (!proposal) return undefined;
     const uri = vscode.Uri.file(path.join(folder, `${proposal.id}.skill.md`));
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(proposalToSkillMarkdown(proposal.candidate, controller.service.suggestedCluster(proposal.candidate))));
+    await vscode.workspace.fs.writeFile(
+      uri,
+      new TextEncoder().encode(proposalToSkillMarkdown(proposal.candidate, controller.service.suggestedCluster(proposal.candidate))),
+    );
     return vscode.window.showTextDocument(uri, { preview: false });
   };
 

@@ -23,19 +23,27 @@ export function proposedSkillsGroup(controller: LearningController): DirectoryGr
     },
     children(node) {
       if (node.kind === 'proposed') return controller.service.proposals().map((proposal) => ({ kind: 'proposal' as const, proposal }));
-      if (node.kind === 'warnings') return controller.service.approvedLessons().filter((p) => p.candidate.kind === 'negative').map((proposal) => ({ kind: 'proposal' as const, proposal }));
+      if (node.kind === 'warnings')
+        return controller.service
+          .approvedLessons()
+          .filter((p) => p.candidate.kind === 'negative')
+          .map((proposal) => ({ kind: 'proposal' as const, proposal }));
       return [];
     },
     treeItem(node) {
       if (node.kind !== 'proposal') {
         const proposed = node.kind === 'proposed';
-        const count = proposed ? controller.service.proposals().length : controller.service.approvedLessons().filter((p) => p.candidate.kind === 'negative').length;
+        const count = proposed
+          ? controller.service.proposals().length
+          : controller.service.approvedLessons().filter((p) => p.candidate.kind === 'negative').length;
         const item = new vscode.TreeItem(proposed ? 'Proposed' : 'Learned warnings', vscode.TreeItemCollapsibleState.Expanded);
         item.id = `learning:${node.kind}`;
         item.description = proposed ? `${count} to review` : `${count} approved`;
         item.iconPath = new vscode.ThemeIcon(proposed ? 'lightbulb-sparkle' : 'warning');
         item.contextValue = proposed ? 'proposedGroup' : 'warningsGroup';
-        item.tooltip = proposed ? 'Skills Toolshed learned from your conversations. None is used before you approve it.' : 'Approved lessons from repeated failures, shown to the model as <skill_warnings> for related requests.';
+        item.tooltip = proposed
+          ? 'Skills Toolshed learned from your conversations. None is used before you approve it.'
+          : 'Approved lessons from repeated failures, shown to the model as <skill_warnings> for related requests.';
         return item;
       }
       const { proposal } = node;
@@ -43,13 +51,24 @@ export function proposedSkillsGroup(controller: LearningController): DirectoryGr
       const item = new vscode.TreeItem(c.title, vscode.TreeItemCollapsibleState.None);
       item.id = `proposal:${proposal.id}`;
       // A model-written proposal that duplicates a learned skill is a merge proposal: approving it shows the diff first.
-      const mergeInto = proposal.status === 'proposed' && c.kind === 'positive' && proposal.origin === 'model' ? controller.service.mergeTarget(c)?.name : undefined;
-      item.description = [c.kind === 'negative' ? 'warning' : taskTypeLabel(c.task_type), proposal.count > 1 ? `seen ${proposal.count}×` : '', c.name, mergeInto ? `merges into ${mergeInto} (review)` : ''].filter(Boolean).join(' · ');
+      const mergeInto =
+        proposal.status === 'proposed' && c.kind === 'positive' && proposal.origin === 'model' ? controller.service.mergeTarget(c)?.name : undefined;
+      item.description = [
+        c.kind === 'negative' ? 'warning' : taskTypeLabel(c.task_type),
+        proposal.count > 1 ? `seen ${proposal.count}×` : '',
+        c.name,
+        mergeInto ? `merges into ${mergeInto} (review)` : '',
+      ]
+        .filter(Boolean)
+        .join(' · ');
       const markdown = new vscode.MarkdownString();
       markdown.appendMarkdown(`**${c.title}** (${proposal.status})\n\n`);
       markdown.appendText(`When: ${c.trigger}\n\n`);
       c.steps.forEach((step, i) => markdown.appendText(`${i + 1}. ${step}\n`));
-      if (mergeInto) markdown.appendText(`\nA model wrote this text and it duplicates the learned skill "${mergeInto}": Approve shows the merge as a diff to approve, edit or reject.\n`);
+      if (mergeInto)
+        markdown.appendText(
+          `\nA model wrote this text and it duplicates the learned skill "${mergeInto}": Approve shows the merge as a diff to approve, edit or reject.\n`,
+        );
       item.tooltip = markdown;
       item.iconPath = new vscode.ThemeIcon(c.kind === 'negative' ? 'warning' : 'lightbulb');
       item.contextValue = proposal.status === 'proposed' ? 'proposal' : 'learnedWarning';

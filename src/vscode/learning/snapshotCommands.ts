@@ -11,9 +11,15 @@ import type { LearningController } from './learningController';
  * Toolshed: Undo Learned-Skill Merge… (from a merged skill's lineage). Each command takes an
  * optional Uri / arguments so it can run without a dialog (tests, other commands).
  */
-export function registerSnapshotCommands(context: vscode.ExtensionContext, controller: LearningController, skills: SkillService, onSkillsChanged: () => void): void {
+export function registerSnapshotCommands(
+  context: vscode.ExtensionContext,
+  controller: LearningController,
+  skills: SkillService,
+  onSkillsChanged: () => void,
+): void {
   const exportSkills = async (target?: vscode.Uri): Promise<{ learned: number; proposals: number } | undefined> => {
-    const uri = target ?? await vscode.window.showSaveDialog({ title: 'Export learned skills', filters: { 'Toolshed snapshot': ['jsonl'] }, saveLabel: 'Export' });
+    const uri =
+      target ?? (await vscode.window.showSaveDialog({ title: 'Export learned skills', filters: { 'Toolshed snapshot': ['jsonl'] }, saveLabel: 'Export' }));
     if (!uri) return undefined;
     const result = controller.service.exportSnapshot(TOOLSHED_VERSION);
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(result.text));
@@ -22,7 +28,16 @@ export function registerSnapshotCommands(context: vscode.ExtensionContext, contr
   };
 
   const importSkills = async (source?: vscode.Uri): Promise<ImportReport | { error: string } | undefined> => {
-    const uri = source ?? (await vscode.window.showOpenDialog({ title: 'Import learned skills', filters: { 'Toolshed snapshot': ['jsonl'] }, canSelectMany: false, openLabel: 'Import' }))?.[0];
+    const uri =
+      source ??
+      (
+        await vscode.window.showOpenDialog({
+          title: 'Import learned skills',
+          filters: { 'Toolshed snapshot': ['jsonl'] },
+          canSelectMany: false,
+          openLabel: 'Import',
+        })
+      )?.[0];
     if (!uri) return undefined;
     if (!vscode.workspace.isTrusted) {
       void vscode.window.showWarningMessage('Toolshed: importing learned skills needs a trusted workspace.');
@@ -32,8 +47,12 @@ export function registerSnapshotCommands(context: vscode.ExtensionContext, contr
       const report = await controller.service.importSnapshot(await vscode.workspace.fs.readFile(uri));
       controller.notifyChanged();
       onSkillsChanged();
-      const conflicts = report.conflicts.length ? ` ${report.conflicts.length} conflict(s) kept as they were: ${report.conflicts.slice(0, 5).join(', ')}${report.conflicts.length > 5 ? ', …' : ''}.` : '';
-      void vscode.window.showInformationMessage(`Toolshed: imported ${report.added.length} learned skill(s), merged ${report.merged.length}, ${report.unchanged.length} already here; ${report.proposalsAdded} proposal(s) added.${conflicts}${describeTenantMoves(report)}`);
+      const conflicts = report.conflicts.length
+        ? ` ${report.conflicts.length} conflict(s) kept as they were: ${report.conflicts.slice(0, 5).join(', ')}${report.conflicts.length > 5 ? ', …' : ''}.`
+        : '';
+      void vscode.window.showInformationMessage(
+        `Toolshed: imported ${report.added.length} learned skill(s), merged ${report.merged.length}, ${report.unchanged.length} already here; ${report.proposalsAdded} proposal(s) added.${conflicts}${describeTenantMoves(report)}`,
+      );
       return report;
     } catch (error) {
       const message = error instanceof SnapshotError ? error.message : `Import failed: ${error instanceof Error ? error.message : String(error)}`;
@@ -51,9 +70,18 @@ export function registerSnapshotCommands(context: vscode.ExtensionContext, contr
         void vscode.window.showInformationMessage('Toolshed: no learned skill has been merged.');
         return false;
       }
-      const pick = await vscode.window.showQuickPick(merged.flatMap((record) => lineageOf(record)!.merged_from.map((source) => ({
-        label: source.name, description: `merged into ${record.name}`, detail: describeLineage(record)[0], skill: record.name, hash: source.source_hash,
-      }))), { title: 'Undo a learned-skill merge', placeHolder: 'The merged skill is recomputed without it; its proposal is pending again' });
+      const pick = await vscode.window.showQuickPick(
+        merged.flatMap((record) =>
+          lineageOf(record)!.merged_from.map((source) => ({
+            label: source.name,
+            description: `merged into ${record.name}`,
+            detail: describeLineage(record)[0],
+            skill: record.name,
+            hash: source.source_hash,
+          })),
+        ),
+        { title: 'Undo a learned-skill merge', placeHolder: 'The merged skill is recomputed without it; its proposal is pending again' },
+      );
       if (!pick) return false;
       skill = pick.skill;
       hash = pick.hash;

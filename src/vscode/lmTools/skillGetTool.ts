@@ -7,7 +7,8 @@ export function registerSkillGetTool(services: ToolshedServices): vscode.Disposa
   return registerSkillTool<{ names?: unknown }>(
     services,
     SKILL_GET_TOOL_NAME,
-    (input) => `Reading skill${Array.isArray(input?.names) && input.names.length > 1 ? 's' : ''} ${Array.isArray(input?.names) ? input.names.map(String).join(', ') : ''}`,
+    (input) =>
+      `Reading skill${Array.isArray(input?.names) && input.names.length > 1 ? 's' : ''} ${Array.isArray(input?.names) ? input.names.map(String).join(', ') : ''}`,
     (input, ctx) => services.skills.get(input, ctx),
   );
 }

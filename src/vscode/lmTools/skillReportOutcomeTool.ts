@@ -6,11 +6,17 @@ import { registerLearningReportTool } from './learningReportTool';
 
 /** `skill_report_outcome`: a model says whether the skills it followed helped (counters only). */
 export function registerSkillReportOutcomeTool(services: ToolshedServices): vscode.Disposable {
-  return registerLearningReportTool(services, SKILL_REPORT_OUTCOME_TOOL_NAME, skillReportOutcomeInputSchema, 'Reporting how the skills worked', async (input) => {
-    await services.skillPacks.ready;
-    const known = input.names.filter((name) => services.skills.inspect(name));
-    const unknown = input.names.filter((name) => !known.includes(name));
-    const recorded = await services.learning.service.recordOutcome(known, input.outcome);
-    return `Recorded "${input.outcome}" for ${recorded} skill(s).${unknown.length ? ` Unknown skill names ignored: ${unknown.join(', ')} (use the exact names from skill_get).` : ''}`;
-  });
+  return registerLearningReportTool(
+    services,
+    SKILL_REPORT_OUTCOME_TOOL_NAME,
+    skillReportOutcomeInputSchema,
+    'Reporting how the skills worked',
+    async (input) => {
+      await services.skillPacks.ready;
+      const known = input.names.filter((name) => services.skills.inspect(name));
+      const unknown = input.names.filter((name) => !known.includes(name));
+      const recorded = await services.learning.service.recordOutcome(known, input.outcome);
+      return `Recorded "${input.outcome}" for ${recorded} skill(s).${unknown.length ? ` Unknown skill names ignored: ${unknown.join(', ')} (use the exact names from skill_get).` : ''}`;
+    },
+  );
 }

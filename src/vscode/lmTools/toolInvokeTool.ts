@@ -48,7 +48,13 @@ export function registerToolInvokeTool(services: ToolshedServices): vscode.Dispo
       }
       try {
         const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: options.toolInvocationToken }, token);
-        services.activity.recordInvocation({ toolName: name, sessionId: AGENT_MODE_SESSION, sessionLabel: services.activity.sessionLabel(AGENT_MODE_SESSION), reason: TOOL_INVOKE_TOOL_NAME, at: Date.now() });
+        services.activity.recordInvocation({
+          toolName: name,
+          sessionId: AGENT_MODE_SESSION,
+          sessionLabel: services.activity.sessionLabel(AGENT_MODE_SESSION),
+          reason: TOOL_INVOKE_TOOL_NAME,
+          at: Date.now(),
+        });
         recordPick(services, name, true);
         return result;
       } catch (error) {

@@ -23,30 +23,53 @@ export function registerPalette(context: vscode.ExtensionContext, deps: PaletteD
   };
   context.subscriptions.push(
     vscode.commands.registerCommand('toolshed.searchSkills', (query?: unknown) =>
-      showSearchQuickPick('skill', deps.skillSearch, {
-        open: async (result) => {
-          const skill = findSkill(deps.skills.packs(), result.name);
-          if (skill) return openSkill(skill);
-          if (result.sourceFile) return openSkill({ ...result, title: result.title ?? '', trigger: '', description: result.description ?? '', taskType: 'unknown', tags: [], status: 'active', packName: '' });
-          return undefined;
+      showSearchQuickPick(
+        'skill',
+        deps.skillSearch,
+        {
+          open: async (result) => {
+            const skill = findSkill(deps.skills.packs(), result.name);
+            if (skill) return openSkill(skill);
+            if (result.sourceFile)
+              return openSkill({
+                ...result,
+                title: result.title ?? '',
+                trigger: '',
+                description: result.description ?? '',
+                taskType: 'unknown',
+                tags: [],
+                status: 'active',
+                packName: '',
+              });
+            return undefined;
+          },
+          copyName: (result) => copy(result.name),
+          insertReference: (result) => {
+            const skill = findSkill(deps.skills.packs(), result.name);
+            return insertIntoChat(skill ? skillReferenceText(skill) : `@toolshed /skill ${result.name} `);
+          },
         },
-        copyName: (result) => copy(result.name),
-        insertReference: (result) => {
-          const skill = findSkill(deps.skills.packs(), result.name);
-          return insertIntoChat(skill ? skillReferenceText(skill) : `@toolshed /skill ${result.name} `);
-        },
-      }, typeof query === 'string' ? query : '')),
+        typeof query === 'string' ? query : '',
+      ),
+    ),
     vscode.commands.registerCommand('toolshed.searchTools', (query?: unknown) =>
-      showSearchQuickPick('tool', deps.toolSearch, {
-        open: (result) => showToolDetails(result.name),
-        details: (result) => showToolDetails(result.name),
-        copyName: (result) => copy(result.name),
-        insertReference: (result) => insertIntoChat(toolChatReference(result)),
-      }, typeof query === 'string' ? query : '')),
+      showSearchQuickPick(
+        'tool',
+        deps.toolSearch,
+        {
+          open: (result) => showToolDetails(result.name),
+          details: (result) => showToolDetails(result.name),
+          copyName: (result) => copy(result.name),
+          insertReference: (result) => insertIntoChat(toolChatReference(result)),
+        },
+        typeof query === 'string' ? query : '',
+      ),
+    ),
     vscode.commands.registerCommand('toolshed.reloadSkillPacks', () => reloadSkillPacks(deps)),
     // Internal (not contributed): the ranked results behind the QuickPicks, for tests and debugging.
     vscode.commands.registerCommand('toolshed._searchRanked', (kind: 'skill' | 'tool', query: string, limit = 20) =>
-      (kind === 'tool' ? deps.toolSearch : deps.skillSearch).search(String(query ?? ''), limit)),
+      (kind === 'tool' ? deps.toolSearch : deps.skillSearch).search(String(query ?? ''), limit),
+    ),
   );
 }
 

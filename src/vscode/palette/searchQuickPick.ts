@@ -37,14 +37,22 @@ function keepProviderOrder(pick: vscode.QuickPick<SearchPickItem>): void {
  * A QuickPick that searches as you type (debounced, stale answers dropped) and shows the
  * provider's ranking with score, match type and loading mode. Resolves with the accepted result.
  */
-export function showSearchQuickPick(kind: 'skill' | 'tool', provider: SearchProvider, actions: SearchPickActions, initialQuery = ''): Promise<RankedResult | undefined> {
+export function showSearchQuickPick(
+  kind: 'skill' | 'tool',
+  provider: SearchProvider,
+  actions: SearchPickActions,
+  initialQuery = '',
+): Promise<RankedResult | undefined> {
   const pick = vscode.window.createQuickPick<SearchPickItem>();
   pick.title = kind === 'skill' ? 'Toolshed: Search Skills' : 'Toolshed: Search Tools';
   pick.placeholder = kind === 'skill' ? 'Describe the task, e.g. "fix failing lint"' : 'What should the tool do? e.g. "create a github issue"';
   pick.matchOnDescription = false;
   pick.matchOnDetail = false;
   keepProviderOrder(pick);
-  const openButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon(kind === 'skill' ? 'go-to-file' : 'info'), tooltip: kind === 'skill' ? 'Open' : 'Show details' };
+  const openButton: vscode.QuickInputButton = {
+    iconPath: new vscode.ThemeIcon(kind === 'skill' ? 'go-to-file' : 'info'),
+    tooltip: kind === 'skill' ? 'Open' : 'Show details',
+  };
   const copyButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('copy'), tooltip: 'Copy name' };
   const chatButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('comment-discussion'), tooltip: 'Insert # reference in chat' };
   const buttons = [openButton, copyButton, chatButton];

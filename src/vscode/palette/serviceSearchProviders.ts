@@ -15,10 +15,19 @@ export function skillSearchProvider(service: SkillService, directory: SkillDirec
       const byName = new Map(skills.map((s) => [s.name, s]));
       const trimmed = query.trim();
       if (!trimmed) {
-        return skills.slice().sort((a, b) => a.name.localeCompare(b.name)).slice(0, 200).map((s): RankedResult => ({
-          name: s.name, title: s.title, description: s.trigger || s.description, score: 0, matchType: 'list', loadingMode: s.status,
-          ...(s.sourceFile ? { sourceFile: s.sourceFile, sourceLine: s.sourceLine ?? 1 } : {}),
-        }));
+        return skills
+          .slice()
+          .sort((a, b) => a.name.localeCompare(b.name))
+          .slice(0, 200)
+          .map((s): RankedResult => ({
+            name: s.name,
+            title: s.title,
+            description: s.trigger || s.description,
+            score: 0,
+            matchType: 'list',
+            loadingMode: s.status,
+            ...(s.sourceFile ? { sourceFile: s.sourceFile, sourceLine: s.sourceLine ?? 1 } : {}),
+          }));
       }
       const searchType = byName.has(trimmed) ? 'exact' : 'fts';
       const output = await service.search({ query: trimmed.slice(0, 500), search_type: searchType, limit: Math.min(limit, 20) }, context());
@@ -49,18 +58,39 @@ export function toolSearchProvider(tools: ToolSearchService, syncCatalog: () => 
       syncCatalog();
       const trimmed = query.trim();
       if (!trimmed) {
-        return tools.registry().slice().sort((a, b) => a.name.localeCompare(b.name)).slice(0, 200).map((t): RankedResult => ({
-          name: t.name, description: t.description, score: 0, matchType: 'list', loadingMode: t.loadingMode,
-        }));
+        return tools
+          .registry()
+          .slice()
+          .sort((a, b) => a.name.localeCompare(b.name))
+          .slice(0, 200)
+          .map((t): RankedResult => ({
+            name: t.name,
+            description: t.description,
+            score: 0,
+            matchType: 'list',
+            loadingMode: t.loadingMode,
+          }));
       }
       const registry = new Set(tools.registry().map((t) => t.name));
       // A person searching: nothing is activated, and a session id keeps session scope satisfied.
-      const result = await tools.withRun({ sessionId: PALETTE_SESSION }, (run) => run.search({
-        query: trimmed.slice(0, 500), search_type: registry.has(trimmed) ? 'exact' : 'fts', limit: Math.min(limit, 20), include_always_loaded: true,
-      }, { activate: false }));
+      const result = await tools.withRun({ sessionId: PALETTE_SESSION }, (run) =>
+        run.search(
+          {
+            query: trimmed.slice(0, 500),
+            search_type: registry.has(trimmed) ? 'exact' : 'fts',
+            limit: Math.min(limit, 20),
+            include_always_loaded: true,
+          },
+          { activate: false },
+        ),
+      );
       if (!result.ok) throw new Error(result.error);
       return result.output.tools.map((hit): RankedResult => ({
-        name: hit.name, description: hit.description, score: hit.score, matchType: hit.match_type, loadingMode: hit.loading_mode,
+        name: hit.name,
+        description: hit.description,
+        score: hit.score,
+        matchType: hit.match_type,
+        loadingMode: hit.loading_mode,
       }));
     },
     async details(name): Promise<ToolDetails | undefined> {

@@ -29,16 +29,21 @@ export class NativeAgentSkills extends Disposable {
   /** Names per settings/folders/trust key; dropped whenever the packs change. */
   private cached: { key: string; names: ReadonlySet<string> } | undefined;
 
-  constructor(private readonly skills: SkillService, packsChanged: vscode.Event<void>) {
+  constructor(
+    private readonly skills: SkillService,
+    packsChanged: vscode.Event<void>,
+  ) {
     super();
     const invalidate = () => {
       this.cached = undefined;
       this.changed.fire();
     };
     this._register(packsChanged(invalidate));
-    this._register(vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(USE_AGENT_SKILLS) || event.affectsConfiguration(AGENT_SKILLS_LOCATIONS)) invalidate();
-    }));
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(USE_AGENT_SKILLS) || event.affectsConfiguration(AGENT_SKILLS_LOCATIONS)) invalidate();
+      }),
+    );
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(invalidate));
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(invalidate));
   }
@@ -53,7 +58,13 @@ export class NativeAgentSkills extends Disposable {
       const roots = nativeSkillRoots(settings, folders, os.homedir());
       // Restricted Mode hides workspace packs from every surface already.
       const packs = roots.length ? this.skills.listPacks().filter((pack) => vscode.workspace.isTrusted || !pack.workspace) : [];
-      this.cached = { key, names: nativeSkillNames(packs.flatMap((pack) => pack.skills.filter((s) => s.status !== 'invalid')), roots) };
+      this.cached = {
+        key,
+        names: nativeSkillNames(
+          packs.flatMap((pack) => pack.skills.filter((s) => s.status !== 'invalid')),
+          roots,
+        ),
+      };
     }
     return this.cached.names;
   }

@@ -26,7 +26,8 @@ export function keepSharedSkillsInSync(
       again = true;
       return;
     }
-    running = deps.skills.syncSharedSkills()
+    running = deps.skills
+      .syncSharedSkills()
       .then((changed) => {
         if (changed === 0) return;
         deps.logger.info(`Shared skills: ${changed} learned skill(s) changed by another window or a tenant change.`);
@@ -46,12 +47,18 @@ export function keepSharedSkillsInSync(
   const file = path.join(context.globalStorageUri.fsPath, SHARED_SKILLS_KEY);
   let lastSeen = '';
   const poll = setInterval(() => {
-    void fs.stat(file).then((s) => `${s.size}:${s.mtimeMs}`, () => 'absent').then((seen) => {
-      if (seen === lastSeen) return;
-      // The first look syncs too: a write between activation and it would otherwise be missed.
-      lastSeen = seen;
-      sync();
-    });
+    void fs
+      .stat(file)
+      .then(
+        (s) => `${s.size}:${s.mtimeMs}`,
+        () => 'absent',
+      )
+      .then((seen) => {
+        if (seen === lastSeen) return;
+        // The first look syncs too: a write between activation and it would otherwise be missed.
+        lastSeen = seen;
+        sync();
+      });
   }, SHARED_POLL_MS);
   context.subscriptions.push({ dispose: () => clearInterval(poll) });
   context.subscriptions.push(

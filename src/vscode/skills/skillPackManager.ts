@@ -31,10 +31,12 @@ export class SkillPackManager extends Disposable {
     private readonly logger: Logger,
   ) {
     super();
-    this._register(settings.onDidChange((next) => {
-      service.updateConfig(next.skills);
-      void this.reload();
-    }));
+    this._register(
+      settings.onDidChange((next) => {
+        service.updateConfig(next.skills);
+        void this.reload();
+      }),
+    );
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => void this.reload()));
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire()));
     this._register({ dispose: () => this.disposeWatchers() });
@@ -85,7 +87,9 @@ export class SkillPackManager extends Disposable {
     await this.loading;
     const result = await this.service.reloadFile(file);
     if (result.status !== 'ignored') {
-      this.logger.debug(`Skill file ${result.status}: ${file} (+${result.inserted.length} ~${result.updated.length} -${result.removed.length}, ${result.durationMs.toFixed(1)} ms)`);
+      this.logger.debug(
+        `Skill file ${result.status}: ${file} (+${result.inserted.length} ~${result.updated.length} -${result.removed.length}, ${result.durationMs.toFixed(1)} ms)`,
+      );
       this.changed.fire();
     }
   }
@@ -104,7 +108,11 @@ export class SkillPackManager extends Disposable {
       config,
       extensionPath: this.extensionPath,
       builtInPackNames: listFolders(builtInRoot),
-      workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((folder) => ({ name: folder.name, path: folder.uri.fsPath, projectId: workspaceProjectId() })),
+      workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((folder) => ({
+        name: folder.name,
+        path: folder.uri.fsPath,
+        projectId: workspaceProjectId(),
+      })),
       homeDir: os.homedir(),
       packsFromWorkspaceSettings: inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined,
     });
@@ -128,10 +136,13 @@ export class SkillPackManager extends Disposable {
     // A deleted folder may hold skills: deletes are always passed on; changes only for skill files.
     if (kind === 'change' && !detectSkillFormat(path.basename(file))) return;
     clearTimeout(this.pendingFiles.get(file));
-    this.pendingFiles.set(file, setTimeout(() => {
-      this.pendingFiles.delete(file);
-      void (kind === 'delete' ? this.removeFile(file) : this.reloadFile(file));
-    }, 150));
+    this.pendingFiles.set(
+      file,
+      setTimeout(() => {
+        this.pendingFiles.delete(file);
+        void (kind === 'delete' ? this.removeFile(file) : this.reloadFile(file));
+      }, 150),
+    );
   }
 
   private disposeWatchers(): void {
@@ -155,7 +166,11 @@ export function workspaceProjectId(): string | undefined {
 
 function listFolders(folder: string): string[] {
   try {
-    return fs.readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+    return fs
+      .readdirSync(folder, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
   } catch {
     return [];
   }

@@ -73,18 +73,31 @@ export class SkillScriptRunner {
     // Trust can be revoked only by a reload, but check again right before starting.
     if (!vscode.workspace.isTrusted) return { text: untrustedMessage(name), isError: true };
     const timeoutMs = this.settings.current.skills.scriptTimeoutMs;
-    const outcome = await runProcess(nodeProcesses, { command: plan.program, args: plan.args, cwd: plan.cwd, env: plan.env }, { timeoutMs }, {
-      get isCancelled() {
-        return token.isCancellationRequested;
+    const outcome = await runProcess(
+      nodeProcesses,
+      { command: plan.program, args: plan.args, cwd: plan.cwd, env: plan.env },
+      { timeoutMs },
+      {
+        get isCancelled() {
+          return token.isCancellationRequested;
+        },
+        onCancelled: (listener) => {
+          const subscription = token.onCancellationRequested(listener);
+          return () => subscription.dispose();
+        },
       },
-      onCancelled: (listener) => {
-        const subscription = token.onCancellationRequested(listener);
-        return () => subscription.dispose();
-      },
-    });
+    );
     this.events.emit({
       type: 'skill_script_run',
-      payload: { tool: name, exit_code: outcome.exitCode, timed_out: outcome.timedOut, cancelled: outcome.cancelled, duration_ms: outcome.durationMs, stdout_cut: outcome.stdoutCut, stderr_cut: outcome.stderrCut },
+      payload: {
+        tool: name,
+        exit_code: outcome.exitCode,
+        timed_out: outcome.timedOut,
+        cancelled: outcome.cancelled,
+        duration_ms: outcome.durationMs,
+        stdout_cut: outcome.stdoutCut,
+        stderr_cut: outcome.stderrCut,
+      },
     });
     if (outcome.spawnError) this.logger.warn(`${name}: ${outcome.spawnError}`);
     return formatScriptOutcome(plan, outcome, timeoutMs);

@@ -68,9 +68,11 @@ export class SkillScriptTools extends Disposable {
 
   /** Re-discovers the scripts of every active SKILL.md skill (serialised; the last call wins). */
   refresh(): Promise<void> {
-    this.refreshing = this.refreshing.then(() => this.rebuild()).catch((error: unknown) => {
-      this.logger.error(`Skill scripts could not be listed: ${error instanceof Error ? error.message : String(error)}`);
-    });
+    this.refreshing = this.refreshing
+      .then(() => this.rebuild())
+      .catch((error: unknown) => {
+        this.logger.error(`Skill scripts could not be listed: ${error instanceof Error ? error.message : String(error)}`);
+      });
     return this.refreshing;
   }
 
@@ -85,7 +87,13 @@ export class SkillScriptTools extends Disposable {
         if (item.format !== 'skill-md' || item.status !== 'active') continue;
         const record = this.skills.inspect(item.name);
         if (!record || !record.resources.some((resource) => resource.startsWith('scripts/'))) continue;
-        sources.push({ skillName: record.name, skillFile: record.source_file, allowedTools: record.allowed_tools, requires: record.requires, scriptsFrontmatter: record.meta.scripts });
+        sources.push({
+          skillName: record.name,
+          skillFile: record.source_file,
+          allowedTools: record.allowed_tools,
+          requires: record.requires,
+          scriptsFrontmatter: record.meta.scripts,
+        });
       }
     }
     const catalog = await discoverScriptTools({ ...nodeFileSystem, isExecutable: isExecutableFile }, sources, new Set(this.otherToolNames()));
@@ -99,8 +107,11 @@ export class SkillScriptTools extends Disposable {
     this.diagnostics.clear();
     const byFile = new Map<string, vscode.Diagnostic[]>();
     for (const problem of problems) {
-      const diagnostic = new vscode.Diagnostic(new vscode.Range(0, 0, 0, 3), problem.message,
-        problem.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
+      const diagnostic = new vscode.Diagnostic(
+        new vscode.Range(0, 0, 0, 3),
+        problem.message,
+        problem.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
+      );
       diagnostic.source = 'Toolshed skill scripts';
       byFile.set(problem.skillFile, [...(byFile.get(problem.skillFile) ?? []), diagnostic]);
     }

@@ -30,7 +30,10 @@ export class PinnedSkills extends Disposable {
   }
 
   async unpin(name: string): Promise<void> {
-    await this.memento.update(KEY, this.names().filter((n) => n !== name));
+    await this.memento.update(
+      KEY,
+      this.names().filter((n) => n !== name),
+    );
     this.changed.fire();
   }
 }

@@ -39,12 +39,22 @@ export class LmToolCatalog implements vscode.Disposable, ToolCatalogSettling {
     ownTools: () => readonly ToolInput[] = () => [],
     changeEvent: ToolsChangedEvent | undefined = toolsChangedEvent(),
   ) {
-    this.host = new HostToolCatalog({ service, logger, readTools, toInput: toToolInput, extraInputs: ownTools, hasChangeEvent: changeEvent !== undefined, maxStaleMs: HOST_LIST_MAX_STALE_MS });
+    this.host = new HostToolCatalog({
+      service,
+      logger,
+      readTools,
+      toInput: toToolInput,
+      extraInputs: ownTools,
+      hasChangeEvent: changeEvent !== undefined,
+      maxStaleMs: HOST_LIST_MAX_STALE_MS,
+    });
     if (changeEvent) {
-      this.disposables.push(changeEvent(() => {
-        this.host.markChanged();
-        this.syncInBackground();
-      }));
+      this.disposables.push(
+        changeEvent(() => {
+          this.host.markChanged();
+          this.syncInBackground();
+        }),
+      );
     } else {
       this.disposables.push(pollHostToolList(this.host, (error) => this.logSyncFailure(error)));
     }

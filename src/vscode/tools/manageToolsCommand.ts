@@ -34,9 +34,16 @@ const STATE_ITEMS: Array<vscode.QuickPickItem & { choice: StateChoice }> = [
 
 /** **Toolshed: Manage Tools…** — tool or server → state → workspace or user settings. */
 export async function manageTools(services: ToolshedServices, args: ManageToolsArgs = {}): Promise<Record<string, ToolState> | undefined> {
-  const target: (StateTarget & { label?: string }) | undefined = args.tool ? { kind: 'tool', name: args.tool } : args.server ? { kind: 'server', server: args.server } : await pickTarget(services, args.filter);
+  const target: (StateTarget & { label?: string }) | undefined = args.tool
+    ? { kind: 'tool', name: args.tool }
+    : args.server
+      ? { kind: 'server', server: args.server }
+      : await pickTarget(services, args.filter);
   if (!target) return undefined;
-  const what = target.kind === 'tool' ? `\`${target.name}\`` : `all tools of MCP server ${(target.kind === 'server' && target.label) || (target.kind === 'server' ? target.server : '')}`;
+  const what =
+    target.kind === 'tool'
+      ? `\`${target.name}\``
+      : `all tools of MCP server ${(target.kind === 'server' && target.label) || (target.kind === 'server' ? target.server : '')}`;
   const choice = args.state ?? (await vscode.window.showQuickPick(STATE_ITEMS, { title: `Manage Tools (2/3): state of ${what}` }))?.choice;
   if (!choice) return undefined;
   const scope = args.target ?? (await pickScope());
@@ -68,7 +75,9 @@ export async function manageableToolGroups(services: ToolshedServices): Promise<
   services.syncToolCatalog();
   const facts = await toolSourceFacts(services.context);
   // Listed: what the team's policy allows (including tools the user turned off, to turn back on).
-  const tools = vscode.lm.tools.filter((tool) => services.tools.isPolicyAllowed(tool.name)).map((tool) => ({ name: tool.name, source: toolSourceFrom(tool, facts) }));
+  const tools = vscode.lm.tools
+    .filter((tool) => services.tools.isPolicyAllowed(tool.name))
+    .map((tool) => ({ name: tool.name, source: toolSourceFrom(tool, facts) }));
   return groupToolsBySource(tools, services.settings.current.tools.state);
 }
 
@@ -79,7 +88,12 @@ async function pickTarget(services: ToolshedServices, filter?: string): Promise<
     items.push({ label: group.label, kind: vscode.QuickPickItemKind.Separator });
     if (group.server) {
       const label = group.serverLabel ?? group.server;
-      items.push({ label: `All tools of MCP server ${label}`, description: `${group.tools.length} tools${label !== group.server ? ` (mcp_${group.server}_…)` : ''}`, iconPath: new vscode.ThemeIcon('server'), target: { kind: 'server', server: group.server, label } });
+      items.push({
+        label: `All tools of MCP server ${label}`,
+        description: `${group.tools.length} tools${label !== group.server ? ` (mcp_${group.server}_…)` : ''}`,
+        iconPath: new vscode.ThemeIcon('server'),
+        target: { kind: 'server', server: group.server, label },
+      });
     }
     for (const tool of group.tools) {
       items.push({ label: tool.name, description: tool.state ?? 'default', target: { kind: 'tool', name: tool.name } });

@@ -52,7 +52,11 @@ export class ToolExampleFiles extends Disposable {
       return 0;
     }
     const files = await vscode.workspace.findFiles(TOOL_EXAMPLES_FILE_GLOB, '**/node_modules/**', MAX_FILES);
-    const { examples, problems } = await loadToolExampleFiles(nodeFileSystem, files.map((uri) => uri.fsPath), this.parse);
+    const { examples, problems } = await loadToolExampleFiles(
+      nodeFileSystem,
+      files.map((uri) => uri.fsPath),
+      this.parse,
+    );
     for (const problem of problems) this.logger.warn(`Tool examples: ${problem}`);
     this.tools.setExampleFiles(examples);
     if (files.length > 0) this.logger.info(`Tool examples loaded from ${files.length} *.tools.yaml file(s) for ${Object.keys(examples).length} tool(s)`);

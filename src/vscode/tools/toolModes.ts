@@ -18,7 +18,10 @@ export class ToolModes extends Disposable {
   readonly onDidDecide = this.changed.event;
   private warnedModels = new Set<string>();
 
-  constructor(private readonly settings: SettingsAccessor, private readonly logger: Logger) {
+  constructor(
+    private readonly settings: SettingsAccessor,
+    private readonly logger: Logger,
+  ) {
     super();
   }
 
@@ -37,7 +40,9 @@ export class ToolModes extends Disposable {
           try {
             return await model.countTokens(text, token);
           } catch (error) {
-            this.logger.warn(`Counting tool definition tokens with ${model.id} failed (${error instanceof Error ? error.message : String(error)}); estimating 4 characters a token.`);
+            this.logger.warn(
+              `Counting tool definition tokens with ${model.id} failed (${error instanceof Error ? error.message : String(error)}); estimating 4 characters a token.`,
+            );
             return Math.ceil(text.length / 4);
           }
         },
@@ -47,7 +52,9 @@ export class ToolModes extends Disposable {
     );
     if (decision.contextWindowAssumed && !this.warnedModels.has(model.id)) {
       this.warnedModels.add(model.id);
-      this.logger.warn(`Model ${model.id} reports no context size (maxInputTokens ${String(model.maxInputTokens)}); tool search assumes ${decision.contextWindow} tokens.`);
+      this.logger.warn(
+        `Model ${model.id} reports no context size (maxInputTokens ${String(model.maxInputTokens)}); tool search assumes ${decision.contextWindow} tokens.`,
+      );
     }
     this.latest = decision;
     this.changed.fire(decision);

@@ -58,7 +58,9 @@ class ToolDetailsDocuments implements vscode.TextDocumentContentProvider {
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const name = decodeURIComponent(uri.path.replace(/^\//, '').replace(/\.md$/, ''));
     const details = await this.tools.details(name);
-    return details ? toolDetailsMarkdown(details) : `# ${name}\n\nThis tool is not in the catalog (any more). Run "Toolshed: Search Tools…" to find current tools.\n`;
+    return details
+      ? toolDetailsMarkdown(details)
+      : `# ${name}\n\nThis tool is not in the catalog (any more). Run "Toolshed: Search Tools…" to find current tools.\n`;
   }
 }
 

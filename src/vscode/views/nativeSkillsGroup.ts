@@ -23,7 +23,8 @@ export function nativeSkillsGroup(native: NativeSkillNames): DirectoryGroup<Nati
       const item = new vscode.TreeItem(nativeSkillsLine(node.count), vscode.TreeItemCollapsibleState.None);
       item.id = 'nativeAgentSkills';
       item.iconPath = new vscode.ThemeIcon('info');
-      item.tooltip = `Skills marked "VS Code agent skill" live in a folder of chat.agentSkillsLocations. ` +
+      item.tooltip =
+        `Skills marked "VS Code agent skill" live in a folder of chat.agentSkillsLocations. ` +
         `Set chat.useAgentSkills to false to have Toolshed offer them in agent mode instead.`;
       item.contextValue = 'nativeAgentSkills';
       return item;

@@ -17,39 +17,55 @@ export function registerPromoteSkillCommand(
   deps: { skills: SkillService; directory: SkillDirectorySource; tenantId(): string },
   onPromoted: () => void,
 ): void {
-  context.subscriptions.push(vscode.commands.registerCommand('toolshed.promoteSkill', async (arg?: unknown, target?: Target) => {
-    // A name is looked up in the service (always current); a tree item carries its own scope.
-    const picked = typeof arg === 'string' ? learnedByName(deps.skills, arg) : resolveSkill(deps.directory, arg) ?? (arg === undefined ? await pickLearnedSkill(deps.directory) : undefined);
-    const scope = picked?.learnedScope;
-    if (!picked || !scope) {
-      if (arg !== undefined) void vscode.window.showWarningMessage('Toolshed: only learned skills can be promoted (pack skills are shared by committing their files).');
-      return undefined;
-    }
-    const to = target ?? await pickTarget(picked.name, scope, deps.tenantId());
-    if (!to) return undefined;
-    try {
-      const promoted = await deps.skills.promoteLearnedSkill(picked.name, to, { from: scope });
-      onPromoted();
-      void vscode.window.showInformationMessage(`Toolshed: "${picked.name}" is now in ${describeScope(promoted)}.`);
-      return describeScope(promoted);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      void vscode.window.showErrorMessage(`Toolshed: ${message}`, ...(message.includes('toolshed.scope.tenantId') ? ['Open Settings'] : [])).then((choice) => {
-        if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'toolshed.scope.tenantId');
-      });
-      return undefined;
-    }
-  }));
+  context.subscriptions.push(
+    vscode.commands.registerCommand('toolshed.promoteSkill', async (arg?: unknown, target?: Target) => {
+      // A name is looked up in the service (always current); a tree item carries its own scope.
+      const picked =
+        typeof arg === 'string'
+          ? learnedByName(deps.skills, arg)
+          : (resolveSkill(deps.directory, arg) ?? (arg === undefined ? await pickLearnedSkill(deps.directory) : undefined));
+      const scope = picked?.learnedScope;
+      if (!picked || !scope) {
+        if (arg !== undefined)
+          void vscode.window.showWarningMessage('Toolshed: only learned skills can be promoted (pack skills are shared by committing their files).');
+        return undefined;
+      }
+      const to = target ?? (await pickTarget(picked.name, scope, deps.tenantId()));
+      if (!to) return undefined;
+      try {
+        const promoted = await deps.skills.promoteLearnedSkill(picked.name, to, { from: scope });
+        onPromoted();
+        void vscode.window.showInformationMessage(`Toolshed: "${picked.name}" is now in ${describeScope(promoted)}.`);
+        return describeScope(promoted);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        void vscode.window
+          .showErrorMessage(`Toolshed: ${message}`, ...(message.includes('toolshed.scope.tenantId') ? ['Open Settings'] : []))
+          .then((choice) => {
+            if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'toolshed.scope.tenantId');
+          });
+        return undefined;
+      }
+    }),
+  );
 }
 
 /** The narrowest-scoped learned skill of that name (the one requests see first). */
 function learnedByName(skills: SkillService, name: string): { name: string; learnedScope?: SkillScope } | undefined {
-  const scopes = skills.listPacks().filter((p) => p.source === 'learned').flatMap((p) => p.skills).filter((s) => s.name === name && s.scope).map((s) => s.scope as SkillScope);
+  const scopes = skills
+    .listPacks()
+    .filter((p) => p.source === 'learned')
+    .flatMap((p) => p.skills)
+    .filter((s) => s.name === name && s.scope)
+    .map((s) => s.scope as SkillScope);
   return scopes.length ? { name, learnedScope: scopes.sort((a, b) => scopeRank(b) - scopeRank(a))[0] } : undefined;
 }
 
 async function pickLearnedSkill(directory: SkillDirectorySource): Promise<ReturnType<typeof resolveSkill>> {
-  const learned = directory.packs().flatMap((p) => p.skills).filter((s) => s.learnedScope && s.learnedScope.scope_mode !== 'global');
+  const learned = directory
+    .packs()
+    .flatMap((p) => p.skills)
+    .filter((s) => s.learnedScope && s.learnedScope.scope_mode !== 'global');
   if (learned.length === 0) {
     void vscode.window.showInformationMessage('Toolshed: no learned skill to promote (global ones are as wide as it gets).');
     return undefined;
@@ -65,7 +81,8 @@ async function pickTarget(name: string, scope: SkillScope, tenantId: string): Pr
   const items: Array<vscode.QuickPickItem & { target: Target }> = [];
   if (scope.scope_mode === 'project') {
     items.push({
-      target: 'tenant', label: 'Tenant',
+      target: 'tenant',
+      label: 'Tenant',
       description: tenantId ? `every window with tenant id "${tenantId}"` : 'set toolshed.scope.tenantId first',
     });
   }

@@ -32,7 +32,12 @@ export class SkillDirectoryProvider extends Disposable implements vscode.TreeDat
   private readonly changed = this._register(new vscode.EventEmitter<SkillDirectoryNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
 
-  constructor(private readonly source: SkillDirectorySource, private readonly pinned: PinnedSkills, private readonly groups: readonly DirectoryGroup[] = [], private readonly grouping?: DirectoryGrouping) {
+  constructor(
+    private readonly source: SkillDirectorySource,
+    private readonly pinned: PinnedSkills,
+    private readonly groups: readonly DirectoryGroup[] = [],
+    private readonly grouping?: DirectoryGrouping,
+  ) {
     super();
     if (grouping) this._register(grouping.onDidChange(() => this.changed.fire(undefined)));
     this._register(source.onDidChange(() => this.changed.fire(undefined)));
@@ -48,7 +53,9 @@ export class SkillDirectoryProvider extends Disposable implements vscode.TreeDat
     if (!node) {
       const restricted = await this.source.restrictedMode?.();
       const byPack = this.source.packs();
-      const packs = (this.grouping?.current() === 'cluster' ? packsByCluster(byPack) : byPack).filter((p) => p.skills.length > 0 || (p.problems?.length ?? 0) > 0).map((pack) => ({ type: 'pack' as const, pack }));
+      const packs = (this.grouping?.current() === 'cluster' ? packsByCluster(byPack) : byPack)
+        .filter((p) => p.skills.length > 0 || (p.problems?.length ?? 0) > 0)
+        .map((pack) => ({ type: 'pack' as const, pack }));
       const groups = this.groups.flatMap((group) => group.roots().map((root) => ({ type: 'group' as const, node: root, group })));
       const header = restricted ? [{ type: 'restrictedMode' as const, line: restricted }] : [];
       return [...header, ...packs, ...groups];
@@ -95,18 +102,32 @@ export class SkillDirectoryProvider extends Disposable implements vscode.TreeDat
       const item = new vscode.TreeItem(node.problem.message, vscode.TreeItemCollapsibleState.None);
       item.id = `problem:${node.pack.name}:${node.problem.file}:${node.problem.line}:${node.problem.code}`;
       item.description = `${vscode.workspace.asRelativePath(node.problem.file)}:${node.problem.line}`;
-      item.iconPath = icon(node.problem.severity === 'error' ? 'error' : 'warning', node.problem.severity === 'error' ? 'problemsErrorIcon.foreground' : 'problemsWarningIcon.foreground');
+      item.iconPath = icon(
+        node.problem.severity === 'error' ? 'error' : 'warning',
+        node.problem.severity === 'error' ? 'problemsErrorIcon.foreground' : 'problemsWarningIcon.foreground',
+      );
       item.contextValue = 'packProblem';
       if (node.problem.file) {
-        item.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(node.problem.file), { selection: new vscode.Range(node.problem.line - 1, node.problem.column - 1, node.problem.line - 1, node.problem.column - 1) }] };
+        item.command = {
+          command: 'vscode.open',
+          title: 'Open',
+          arguments: [
+            vscode.Uri.file(node.problem.file),
+            { selection: new vscode.Range(node.problem.line - 1, node.problem.column - 1, node.problem.line - 1, node.problem.column - 1) },
+          ],
+        };
       }
       return item;
     }
     const model = skillNode(node.skill, this.pinned.has(node.skill.name));
     const item = new vscode.TreeItem(model.label, vscode.TreeItemCollapsibleState.None);
     // A cluster group can hold skills of one name from two packs: the pack keeps their ids apart.
-    item.id = node.pack.kind === 'cluster' ? `skill:cluster:${node.pack.name}:${node.skill.packName}:${node.skill.name}` : `skill:${node.pack.name}:${node.skill.name}`;
-    const suffix = this.groups.map((group) => group.skillSuffix?.(node.skill.name)).filter(Boolean).join(' · ');
+    item.id =
+      node.pack.kind === 'cluster' ? `skill:cluster:${node.pack.name}:${node.skill.packName}:${node.skill.name}` : `skill:${node.pack.name}:${node.skill.name}`;
+    const suffix = this.groups
+      .map((group) => group.skillSuffix?.(node.skill.name))
+      .filter(Boolean)
+      .join(' · ');
     item.description = suffix ? `${suffix} · ${model.description}` : model.description;
     item.tooltip = new vscode.MarkdownString(model.tooltip);
     item.iconPath = icon(model.icon, model.iconColor);
@@ -160,7 +181,13 @@ export function skillReferenceText(skill: SkillView): string {
 }
 
 /** The Skill Directory view with its badge, description and context commands. */
-export function registerSkillDirectoryView(context: vscode.ExtensionContext, source: SkillDirectorySource, pinned: PinnedSkills, groups: readonly DirectoryGroup[] = [], grouping?: DirectoryGrouping): SkillDirectoryProvider {
+export function registerSkillDirectoryView(
+  context: vscode.ExtensionContext,
+  source: SkillDirectorySource,
+  pinned: PinnedSkills,
+  groups: readonly DirectoryGroup[] = [],
+  grouping?: DirectoryGrouping,
+): SkillDirectoryProvider {
   const provider = new SkillDirectoryProvider(source, pinned, groups, grouping);
   const view = vscode.window.createTreeView(SKILL_DIRECTORY_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   const updateSummary = () => {
@@ -196,38 +223,61 @@ export function registerSkillDirectoryView(context: vscode.ExtensionContext, sou
 
   context.subscriptions.push(
     vscode.commands.registerCommand('toolshed.openSkill', withSkill(openSkill)),
-    vscode.commands.registerCommand('toolshed.copySkillName', withSkill(async (skill) => {
-      await vscode.env.clipboard.writeText(skill.name);
-      vscode.window.setStatusBarMessage(`Copied "${skill.name}"`, 2000);
-      return skill.name;
-    })),
-    vscode.commands.registerCommand('toolshed.pinSkill', withSkill((skill) => pinned.pin(skill.name))),
-    vscode.commands.registerCommand('toolshed.unpinSkill', withSkill((skill) => pinned.unpin(skill.name))),
-    vscode.commands.registerCommand('toolshed.insertSkillReference', withSkill(async (skill) => {
-      const text = skillReferenceText(skill);
-      await insertIntoChat(text);
-      return text;
-    })),
-    vscode.commands.registerCommand('toolshed.revealSkillInExplorer', withSkill(async (skill) => {
-      if (!skill.sourceFile) return;
-      const uri = vscode.Uri.file(skill.sourceFile);
-      if (vscode.workspace.getWorkspaceFolder(uri)) await vscode.commands.executeCommand('revealInExplorer', uri);
-      else await openSkill(skill); // outside the workspace the Explorer cannot show it
-    })),
+    vscode.commands.registerCommand(
+      'toolshed.copySkillName',
+      withSkill(async (skill) => {
+        await vscode.env.clipboard.writeText(skill.name);
+        vscode.window.setStatusBarMessage(`Copied "${skill.name}"`, 2000);
+        return skill.name;
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'toolshed.pinSkill',
+      withSkill((skill) => pinned.pin(skill.name)),
+    ),
+    vscode.commands.registerCommand(
+      'toolshed.unpinSkill',
+      withSkill((skill) => pinned.unpin(skill.name)),
+    ),
+    vscode.commands.registerCommand(
+      'toolshed.insertSkillReference',
+      withSkill(async (skill) => {
+        const text = skillReferenceText(skill);
+        await insertIntoChat(text);
+        return text;
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'toolshed.revealSkillInExplorer',
+      withSkill(async (skill) => {
+        if (!skill.sourceFile) return;
+        const uri = vscode.Uri.file(skill.sourceFile);
+        if (vscode.workspace.getWorkspaceFolder(uri)) await vscode.commands.executeCommand('revealInExplorer', uri);
+        else await openSkill(skill); // outside the workspace the Explorer cannot show it
+      }),
+    ),
   );
   return provider;
 }
 
 /** The tree as rendered (labels, descriptions, context values), with the view's badge and description. */
-export async function renderTree<T>(provider: vscode.TreeDataProvider<T>, view: vscode.TreeView<T>): Promise<{ description?: string; badge?: number; items: Array<{ label: string; description?: string; contextValue?: string; depth: number; id?: string; tooltip?: string }> }> {
+export async function renderTree<T>(
+  provider: vscode.TreeDataProvider<T>,
+  view: vscode.TreeView<T>,
+): Promise<{
+  description?: string;
+  badge?: number;
+  items: Array<{ label: string; description?: string; contextValue?: string; depth: number; id?: string; tooltip?: string }>;
+}> {
   const items: Array<{ label: string; description?: string; contextValue?: string; depth: number; id?: string; tooltip?: string }> = [];
   const walk = async (node: T | undefined, depth: number) => {
     for (const child of (await provider.getChildren(node)) ?? []) {
       const item = await provider.getTreeItem(child);
-      const label = typeof item.label === 'string' ? item.label : item.label?.label ?? '';
+      const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
       const tooltip = typeof item.tooltip === 'string' ? item.tooltip : item.tooltip?.value;
       items.push({
-        label, depth,
+        label,
+        depth,
         ...(typeof item.description === 'string' ? { description: item.description } : {}),
         ...(item.contextValue ? { contextValue: item.contextValue } : {}),
         ...(item.id ? { id: item.id } : {}),

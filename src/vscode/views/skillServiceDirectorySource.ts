@@ -36,12 +36,17 @@ export class SkillServiceDirectorySource extends Disposable implements SkillDire
   private readonly changed = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly service: SkillService, private readonly loader: SkillPackLoaderPort) {
+  constructor(
+    private readonly service: SkillService,
+    private readonly loader: SkillPackLoaderPort,
+  ) {
     super();
-    this._register(loader.onDidChange(() => {
-      this.snapshot = undefined;
-      this.changed.fire();
-    }));
+    this._register(
+      loader.onDidChange(() => {
+        this.snapshot = undefined;
+        this.changed.fire();
+      }),
+    );
   }
 
   packs(): readonly PackView[] {
@@ -64,36 +69,39 @@ export class SkillServiceDirectorySource extends Disposable implements SkillDire
     const { service } = this;
     // Restricted Mode: workspace packs are hidden from the sidebar as from every model path.
     const trusted = vscode.workspace.isTrusted;
-    return service.listPacks().filter((pack) => trusted || !pack.workspace).map((pack) => ({
-      name: pack.name,
-      ...(pack.root ? { root: pack.root } : {}),
-      kind: PACK_KINDS[pack.source] ?? 'configured',
-      problems: pack.problems,
-      skills: pack.skills.map((item): SkillView => {
-        const record = item.status === 'invalid' ? undefined : service.inspect(item.name);
-        const firstError = item.problems.find((p) => p.severity === 'error') ?? item.problems[0];
-        const reason = item.reason ?? (item.status === 'invalid' && firstError ? firstError.message : undefined);
-        const cluster = clusterLabel(record?.meta.cluster);
-        return {
-          name: item.name,
-          title: item.title || record?.title || '',
-          trigger: record?.trigger ?? '',
-          description: record?.description ?? '',
-          taskType: record?.task_type ?? 'unknown',
-          tags: record?.tags ?? [],
-          status: item.status,
-          ...(reason ? { statusReason: reason } : {}),
-          problems: item.problems,
-          ...(item.file ? { sourceFile: item.file, sourceLine: item.line } : {}),
-          packName: pack.name,
-          ...(item.format ? { format: item.format } : {}),
-          ...(record ? { stepCount: record.steps.length } : {}),
-          ...(cluster ? { cluster } : {}),
-          ...(record?.origin === 'learned' && lineageOf(record) ? { lineage: describeLineage(record) } : {}),
-          ...(item.scope ? { learnedScope: item.scope } : {}),
-        };
-      }),
-    }));
+    return service
+      .listPacks()
+      .filter((pack) => trusted || !pack.workspace)
+      .map((pack) => ({
+        name: pack.name,
+        ...(pack.root ? { root: pack.root } : {}),
+        kind: PACK_KINDS[pack.source] ?? 'configured',
+        problems: pack.problems,
+        skills: pack.skills.map((item): SkillView => {
+          const record = item.status === 'invalid' ? undefined : service.inspect(item.name);
+          const firstError = item.problems.find((p) => p.severity === 'error') ?? item.problems[0];
+          const reason = item.reason ?? (item.status === 'invalid' && firstError ? firstError.message : undefined);
+          const cluster = clusterLabel(record?.meta.cluster);
+          return {
+            name: item.name,
+            title: item.title || record?.title || '',
+            trigger: record?.trigger ?? '',
+            description: record?.description ?? '',
+            taskType: record?.task_type ?? 'unknown',
+            tags: record?.tags ?? [],
+            status: item.status,
+            ...(reason ? { statusReason: reason } : {}),
+            problems: item.problems,
+            ...(item.file ? { sourceFile: item.file, sourceLine: item.line } : {}),
+            packName: pack.name,
+            ...(item.format ? { format: item.format } : {}),
+            ...(record ? { stepCount: record.steps.length } : {}),
+            ...(cluster ? { cluster } : {}),
+            ...(record?.origin === 'learned' && lineageOf(record) ? { lineage: describeLineage(record) } : {}),
+            ...(item.scope ? { learnedScope: item.scope } : {}),
+          };
+        }),
+      }));
   }
 
   async reload(progress?: ReloadProgress, token?: CancellationLike): Promise<ReloadSummary> {

@@ -37,8 +37,14 @@ async function ask(page, request) {
     await page.keyboard.press('Enter');
     const response = responses.nth(before);
     const outcome = await Promise.race([
-      response.filter({ hasText: /answered:/ }).waitFor({ timeout: 90_000 }).then(() => 'answered'),
-      response.filter({ hasText: /Language model unavailable/ }).waitFor({ timeout: 90_000 }).then(() => 'unavailable'),
+      response
+        .filter({ hasText: /answered:/ })
+        .waitFor({ timeout: 90_000 })
+        .then(() => 'answered'),
+      response
+        .filter({ hasText: /Language model unavailable/ })
+        .waitFor({ timeout: 90_000 })
+        .then(() => 'unavailable'),
     ]);
     if (outcome === 'answered') {
       await response.filter({ hasText: /Model requests: \d+/ }).waitFor({ timeout: 30_000 });
@@ -66,7 +72,10 @@ const STEP = /\(matched your request\)|Searching tools for/;
 async function expandSteps(response) {
   const step = response.getByText(STEP).first();
   for (let attempt = 1; !(await step.isVisible()); attempt++) {
-    await response.getByText(/Completed \d+ steps?/).first().click();
+    await response
+      .getByText(/Completed \d+ steps?/)
+      .first()
+      .click();
     try {
       await step.waitFor({ state: 'visible', timeout: 5_000 });
     } catch (error) {
@@ -97,7 +106,10 @@ async function openChatWithTheDemoModel(page) {
   await runCommand(page, 'Chat: Open Chat');
   await page.locator('.interactive-input-part').first().waitFor({ timeout: 30_000 });
   // The chat picks the demo model by itself once its extension has registered it.
-  await page.locator('.interactive-input-part', { hasText: /Toolshed Demo/ }).first().waitFor({ timeout: 60_000 });
+  await page
+    .locator('.interactive-input-part', { hasText: /Toolshed Demo/ })
+    .first()
+    .waitFor({ timeout: 60_000 });
   // Room for the whole answer, steps to footer, in the screenshot: a taller window, no explorer,
   // and the chat dragged wider by its sash — under 601 px, where VS Code would open its sessions
   // list beside the chat.
@@ -116,11 +128,15 @@ async function openChatWithTheDemoModel(page) {
 function assertCalledDirectly(text) {
   assert.match(text, /Activated ci_list_flaky_tests \(matched your request\)/, `the pre-activation step is shown:\n${text}`);
   assert.doesNotMatch(text, /Searching tools for/, `no tool_search round:\n${text}`);
-  assert.match(text, /ci_list_flaky_tests answered: .*login\.spec\.ts/, 'the answer carries the tool\'s result');
+  assert.match(text, /ci_list_flaky_tests answered: .*login\.spec\.ts/, "the answer carries the tool's result");
   assert.match(text, /called it directly, without a tool_search round/, 'the demo model says it called a listed tool');
   assert.match(text, /triage-flaky-tests/, 'the workspace skill was injected (the example workspace is trusted)');
   assert.match(text, /offline, rule-based/, 'the demo model is clearly labelled');
-  assert.match(text, /Activated \d+ tools? matching your request before the first round: .*ci_list_flaky_tests \(\d\.\d\d\)/, 'the footer names the matched tool and its relevance');
+  assert.match(
+    text,
+    /Activated \d+ tools? matching your request before the first round: .*ci_list_flaky_tests \(\d\.\d\d\)/,
+    'the footer names the matched tool and its relevance',
+  );
   // "Toolshed sent 7 + 7 of 142 tools over 2 rounds: …" (summed over every round).
   const sent = /Toolshed sent ([\d +]+) of (\d+) tools over 2 rounds/.exec(text);
   assert.ok(sent, `the token footer counts 2 rounds:\n${text}`);
@@ -148,7 +164,8 @@ export async function runDemoPass({ log = console.log } = {}) {
   const workspace = path.join(base, 'workspace');
   mkdirSync(base, { recursive: true });
   cpSync(EXAMPLE_WORKSPACE, workspace, { recursive: true });
-  const title = 'npm start demo › @toolshed with the offline demo model calls the tool activated for the request in round 1, and searches for one no request word names';
+  const title =
+    'npm start demo › @toolshed with the offline demo model calls the tool activated for the request in round 1, and searches for one no request word names';
   const started = Date.now();
   /** @type {Awaited<ReturnType<typeof startHost>> | undefined} */
   let handle;
@@ -170,7 +187,18 @@ export async function runDemoPass({ log = console.log } = {}) {
   } catch (error) {
     if (handle?.page) await handle.page.screenshot({ path: path.join(SCREENSHOT_DIR, 'failed-demo-start.png') }).catch(() => {});
     const failure = /** @type {Error} */ (error);
-    return { tests: [{ title, fullTitle: title, state: 'failed', durationMs: Date.now() - started, error: failure.message, stack: `${failure.stack}\n  run folder: ${base}` }] };
+    return {
+      tests: [
+        {
+          title,
+          fullTitle: title,
+          state: 'failed',
+          durationMs: Date.now() - started,
+          error: failure.message,
+          stack: `${failure.stack}\n  run folder: ${base}`,
+        },
+      ],
+    };
   } finally {
     if (handle) await handle.close();
   }

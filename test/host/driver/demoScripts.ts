@@ -29,7 +29,8 @@ export function registerDemoScripts(context: vscode.ExtensionContext, model: Scr
           const tool = found.tools.find((t) => t.name.includes('weather'))?.name ?? 'fixture_weather_forecast';
           return [{ toolCall: { name: tool, input: { city: 'Oslo' } } }];
         },
-        (request) => `Here is the forecast: **${lastToolResult(request)}**. I found the weather tool with \`tool_search\`; it was not in my tool list until then.`,
+        (request) =>
+          `Here is the forecast: **${lastToolResult(request)}**. I found the weather tool with \`tool_search\`; it was not in my tool list until then.`,
       ]);
     }),
     // A skill script: tool_search finds count-lines_count_lines, Toolshed asks the user to
@@ -50,7 +51,10 @@ export function registerDemoScripts(context: vscode.ExtensionContext, model: Scr
     vscode.commands.registerCommand('toolshedTest.scriptLearningDemo', async () => {
       await vscode.lm.selectChatModels({ vendor: model.vendor, id: model.modelId });
       model.setScript([
-        [{ toolCall: { name: 'fixture_weather_forecast', input: { city: 'Oslo' } } }, { toolCall: { name: 'fixture_weather_forecast', input: { city: 'Bergen' } } }],
+        [
+          { toolCall: { name: 'fixture_weather_forecast', input: { city: 'Oslo' } } },
+          { toolCall: { name: 'fixture_weather_forecast', input: { city: 'Bergen' } } },
+        ],
         [{ toolCall: { name: 'fixture_create_issue', input: { title: 'Weekend weather', body: 'Sunny in Oslo and Bergen' } } }],
         'Created issue **#42** with the forecast for Oslo and Bergen.',
       ]);

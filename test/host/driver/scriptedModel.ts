@@ -10,11 +10,7 @@ export const SCRIPTED_MODEL_ID = 'scripted';
 
 /** One streamed part: a string is a text part. Real vscode parts are passed through as they are. */
 export type ScriptedPart =
-  | string
-  | { text: string }
-  | { toolCall: { name: string; input?: object; callId?: string } }
-  | vscode.LanguageModelTextPart
-  | vscode.LanguageModelToolCallPart;
+  string | { text: string } | { toolCall: { name: string; input?: object; callId?: string } } | vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart;
 
 export type ScriptedReplyValue = string | ScriptedPart[];
 
@@ -23,8 +19,7 @@ export type ScriptedReplyValue = string | ScriptedPart[];
  * result). A function may be async and may throw (the request then fails with that error).
  */
 export type ScriptedReply =
-  | ScriptedReplyValue
-  | ((request: RecordedRequest, context: { token: vscode.CancellationToken }) => ScriptedReplyValue | Promise<ScriptedReplyValue>);
+  ScriptedReplyValue | ((request: RecordedRequest, context: { token: vscode.CancellationToken }) => ScriptedReplyValue | Promise<ScriptedReplyValue>);
 
 export type RecordedPart =
   | { type: 'text'; value: string }
@@ -212,8 +207,7 @@ export class ScriptedModel implements vscode.LanguageModelChatProvider, Scripted
     const reply = this.script.shift();
     if (reply === undefined) {
       throw new Error(
-        `Scripted model: no reply scripted for request #${request.index} ` +
-          `(call scriptedModel.setScript([...]) with one reply per expected request).`,
+        `Scripted model: no reply scripted for request #${request.index} ` + `(call scriptedModel.setScript([...]) with one reply per expected request).`,
       );
     }
     const value = typeof reply === 'function' ? await reply(request, { token }) : reply;
@@ -223,10 +217,7 @@ export class ScriptedModel implements vscode.LanguageModelChatProvider, Scripted
     });
   }
 
-  async provideTokenCount(
-    _model: vscode.LanguageModelChatInformation,
-    text: string | vscode.LanguageModelChatRequestMessage,
-  ): Promise<number> {
+  async provideTokenCount(_model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
     return Math.ceil(textLength(text) / 4);
   }
 }

@@ -22,7 +22,10 @@ export interface ToolBatchControl {
 }
 
 interface ToolDefinitionApi {
-  registerToolDefinition(definition: { name: string; displayName: string; description: string; inputSchema: object; tags?: string[] }, tool: vscode.LanguageModelTool<object>): vscode.Disposable;
+  registerToolDefinition(
+    definition: { name: string; displayName: string; description: string; inputSchema: object; tags?: string[] },
+    tool: vscode.LanguageModelTool<object>,
+  ): vscode.Disposable;
 }
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'nu', 'pe', 'ri', 'so', 'tu', 've', 'za'];
@@ -49,7 +52,9 @@ export function createToolBatch(context: vscode.ExtensionContext): ToolBatchCont
     wordOf,
     register(count, server = 'fixturemcp', tags) {
       if (typeof api.registerToolDefinition !== 'function') {
-        throw new Error('vscode.lm.registerToolDefinition is unavailable: the host must enable the proposed API languageModelToolSupportsModel for the test driver (--enable-proposed-api toolshed-test.toolshed-test-driver).');
+        throw new Error(
+          'vscode.lm.registerToolDefinition is unavailable: the host must enable the proposed API languageModelToolSupportsModel for the test driver (--enable-proposed-api toolshed-test.toolshed-test-driver).',
+        );
       }
       unregister(server);
       const disposables: vscode.Disposable[] = [];

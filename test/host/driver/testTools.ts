@@ -26,9 +26,18 @@ export function registerTestTools(context: vscode.ExtensionContext): TestToolCal
     },
   });
   context.subscriptions.push(
-    vscode.lm.registerTool(TEST_TOOLS.weather, answer(TEST_TOOLS.weather, (input) => `Forecast for ${String(input.city ?? 'somewhere')}: sunny, 21°C`)),
-    vscode.lm.registerTool(TEST_TOOLS.issue, answer(TEST_TOOLS.issue, (input) => `Created issue "${String(input.title ?? '')}" as #42`)),
-    vscode.lm.registerTool(TEST_TOOLS.admin, answer(TEST_TOOLS.admin, () => 'repository deleted')),
+    vscode.lm.registerTool(
+      TEST_TOOLS.weather,
+      answer(TEST_TOOLS.weather, (input) => `Forecast for ${String(input.city ?? 'somewhere')}: sunny, 21°C`),
+    ),
+    vscode.lm.registerTool(
+      TEST_TOOLS.issue,
+      answer(TEST_TOOLS.issue, (input) => `Created issue "${String(input.title ?? '')}" as #42`),
+    ),
+    vscode.lm.registerTool(
+      TEST_TOOLS.admin,
+      answer(TEST_TOOLS.admin, () => 'repository deleted'),
+    ),
     // Always fails the same way (values differ per call), for learning's failure signatures.
     vscode.lm.registerTool(TEST_TOOLS.deploy, {
       invoke(options) {
@@ -38,5 +47,10 @@ export function registerTestTools(context: vscode.ExtensionContext): TestToolCal
       },
     }),
   );
-  return { calls, reset: () => { calls.length = 0; } };
+  return {
+    calls,
+    reset: () => {
+      calls.length = 0;
+    },
+  };
 }

@@ -27,11 +27,20 @@ async function applyFix(uri: vscode.Uri, diagnostic: vscode.Diagnostic, title: R
   // The editor offers fixes for the markers present at the range; right after a (debounced)
   // re-validation they may be re-published, so ask until the fix shows, as the lightbulb would.
   let titles: string[] = [];
-  const action = await eventually(async () => {
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, diagnostic.range, vscode.CodeActionKind.QuickFix.value);
-    titles = actions.map((a) => a.title);
-    return actions.find((a) => title.test(a.title) && a.edit);
-  }, 'a quick fix', 5_000).catch(() => undefined);
+  const action = await eventually(
+    async () => {
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+        'vscode.executeCodeActionProvider',
+        uri,
+        diagnostic.range,
+        vscode.CodeActionKind.QuickFix.value,
+      );
+      titles = actions.map((a) => a.title);
+      return actions.find((a) => title.test(a.title) && a.edit);
+    },
+    'a quick fix',
+    5_000,
+  ).catch(() => undefined);
   assert.ok(action?.edit, `a quick fix matching ${title} (got ${titles.join(', ')})`);
   assert.ok(await vscode.workspace.applyEdit(action.edit));
 }
@@ -52,7 +61,10 @@ suite('authoring: skill files in the editor', () => {
   });
 
   test('a # that cuts a YAML step mid-sentence gets a warning and a quick fix that quotes the step', async () => {
-    const editor = await openNew('hash-probe.skill.yaml', 'name: hash-probe\ntrigger: When a ticket is filed.\nsteps:\n  - Post the new ticket key to the #team channel\n');
+    const editor = await openNew(
+      'hash-probe.skill.yaml',
+      'name: hash-probe\ntrigger: When a ticket is filed.\nsteps:\n  - Post the new ticket key to the #team channel\n',
+    );
     const uri = editor.document.uri;
     const diagnostic = await waitForCode(uri, 'mid-line-comment');
     assert.equal(diagnostic.severity, vscode.DiagnosticSeverity.Warning);
@@ -155,8 +167,9 @@ suite('authoring: skill files in the editor', () => {
 
   test('New Skill… writes a valid template and opens it', async () => {
     const target = vscode.Uri.joinPath(folder(), 'skills');
-    const uri = await withDiagnosticsPublished(vscode.Uri.joinPath(target, 'new-probe.skill.md'),
-      () => vscode.commands.executeCommand<vscode.Uri>('toolshed.newSkill', { format: 'md', name: 'new-probe', folder: target.fsPath }));
+    const uri = await withDiagnosticsPublished(vscode.Uri.joinPath(target, 'new-probe.skill.md'), () =>
+      vscode.commands.executeCommand<vscode.Uri>('toolshed.newSkill', { format: 'md', name: 'new-probe', folder: target.fsPath }),
+    );
     assert.ok(uri);
     assert.match(uri.path, /skills\/new-probe\.skill\.md$/);
     assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), uri.toString());
@@ -168,7 +181,10 @@ suite('authoring: skill files in the editor', () => {
     const broken = vscode.Uri.joinPath(skillsDir(), 'broken-closed.skill.yaml');
     await vscode.workspace.fs.writeFile(broken, Buffer.from('name: broken-closed\nsteps: []\n'));
     const result = await vscode.commands.executeCommand<{ errors: number; problems: Array<{ file: string; code: string }> }>('toolshed.validateSkillPacks');
-    assert.ok(result.problems.some((p) => p.file.endsWith('broken-closed.skill.yaml')), 'the broken file is reported');
+    assert.ok(
+      result.problems.some((p) => p.file.endsWith('broken-closed.skill.yaml')),
+      'the broken file is reported',
+    );
     assert.ok(result.errors >= 1);
     await eventually(() => ours(broken).length > 0, 'Problems panel has the closed file');
     await vscode.workspace.fs.delete(broken);
@@ -179,7 +195,9 @@ suite('authoring: skill files in the editor', () => {
     const pkg = extension.packageJSON;
     assert.deepEqual(pkg.contributes.jsonValidation, [{ fileMatch: ['*.skill.json'], url: './dist/schemas/skill.schema.json' }]);
     assert.equal(pkg.contributes.yamlValidation[0].url, './dist/schemas/skill.schema.json');
-    const schema = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(extension.extensionUri, 'dist', 'schemas', 'skill.schema.json'))).toString('utf8'));
+    const schema = JSON.parse(
+      Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(extension.extensionUri, 'dist', 'schemas', 'skill.schema.json'))).toString('utf8'),
+    );
     assert.equal(schema.properties.trigger.description, 'When to use this skill, in one sentence.');
     assert.ok(schema.required.includes('steps'));
   });

@@ -36,12 +36,18 @@ suite('@toolshed participant: planner loop with deferred tools (scripted model)'
     assert.match(weather?.description ?? '', /São Paulo/, 'the example from .vscode/team.tools.yaml is rendered under the description');
     assert.deepEqual((await driver()).testTools.calls, [{ name: WEATHER, input: { city: 'Oslo' } }]);
     assert.match(recorded.markdown(), /Oslo: Forecast for Oslo: sunny, 21°C/);
-    assert.ok(recorded.steps().some((p) => p.includes('Searching tools for')), recorded.steps().join(' | '));
+    assert.ok(
+      recorded.steps().some((p) => p.includes('Searching tools for')),
+      recorded.steps().join(' | '),
+    );
     assert.ok(recorded.steps().includes(`Activated \`${WEATHER}\``), recorded.steps().join(' | '));
     // Every step is visible in the answer; none is a transient progress message that VS Code
     // would count in "Completed N steps" and then hide.
     assert.deepEqual(recorded.progress, []);
-    assert.deepEqual(recorded.steps().filter((step) => !/^(Using skill|Starting MCP servers)/.test(step)), ['Searching tools for "weather forecast for a city"', `Activated \`${WEATHER}\``, `Running \`${WEATHER}\``]);
+    assert.deepEqual(
+      recorded.steps().filter((step) => !/^(Using skill|Starting MCP servers)/.test(step)),
+      ['Searching tools for "weather forecast for a city"', `Activated \`${WEATHER}\``, `Running \`${WEATHER}\``],
+    );
     assert.ok(model.requests[0].toolNames.length < 10, `only a few tools are sent: ${model.requests[0].toolNames.join(', ')}`);
   });
 
@@ -50,12 +56,22 @@ suite('@toolshed participant: planner loop with deferred tools (scripted model)'
       const model = await scriptedModel();
       model.setScript([
         [{ toolCall: { name: 'tool_search', input: { query: 'delete repository administration' } } }],
-        [{ toolCall: { name: ADMIN, input: { repository: 'x' }, callId: 'denied' } }, { toolCall: { name: 'no_such_tool_anywhere', input: {}, callId: 'unknown' } }],
+        [
+          { toolCall: { name: ADMIN, input: { repository: 'x' }, callId: 'denied' } },
+          { toolCall: { name: 'no_such_tool_anywhere', input: {}, callId: 'unknown' } },
+        ],
         'ok',
       ]);
       await askToolshed('Delete the repository x');
-      const results = model.requests[2].messages.flatMap((m) => m.content).filter((p) => p.type === 'toolResult') as Array<{ callId: string; content: Array<{ value?: string }> }>;
-      const text = (id: string) => results.find((r) => r.callId === id)?.content.map((c) => c.value ?? '').join('');
+      const results = model.requests[2].messages.flatMap((m) => m.content).filter((p) => p.type === 'toolResult') as Array<{
+        callId: string;
+        content: Array<{ value?: string }>;
+      }>;
+      const text = (id: string) =>
+        results
+          .find((r) => r.callId === id)
+          ?.content.map((c) => c.value ?? '')
+          .join('');
       assert.ok(text('denied'), 'the denied call got an answer');
       assert.equal(text('denied'), text('unknown'));
       for (const request of model.requests) {
@@ -82,7 +98,10 @@ suite('@toolshed participant: planner loop with deferred tools (scripted model)'
     const searchResult = JSON.parse(lastToolResultText(model.requests[1] as never)) as { skills: Array<{ name: string; score: number }> };
     assert.ok(searchResult.skills.length > 0, 'skill_search found skills');
     assert.ok(searchResult.skills.every((s) => s.score >= 0 && s.score <= 1));
-    const getResult = JSON.parse(lastToolResultText(model.requests[2] as never)) as { skills: Array<{ name: string; steps: string[] }>; formatted_context: string };
+    const getResult = JSON.parse(lastToolResultText(model.requests[2] as never)) as {
+      skills: Array<{ name: string; steps: string[] }>;
+      formatted_context: string;
+    };
     assert.equal(getResult.skills[0]?.name, searchResult.skills[0].name);
     assert.ok(getResult.skills[0].steps.length > 0 || getResult.formatted_context.length > 0);
 
@@ -97,10 +116,7 @@ suite('@toolshed participant: planner loop with deferred tools (scripted model)'
     for (const scope of ['session', 'run'] as const) {
       await withSettings({ 'toolshed.toolSearch.activationScope': scope }, async () => {
         const model = await scriptedModel();
-        model.setScript([
-          [{ toolCall: { name: 'tool_search', input: { query: 'weather forecast' } } }],
-          'found it',
-        ]);
+        model.setScript([[{ toolCall: { name: 'tool_search', input: { query: 'weather forecast' } } }], 'found it']);
         const first = await askToolshed('Find me a weather tool');
         model.setScript(['second turn']);
         await askToolshed('And now?', { history: historyOf('Find me a weather tool', first.result, 'found it') });
@@ -184,7 +200,10 @@ suite('Copilot-style use through vscode.lm.invokeTool', () => {
       const search = await vscode.lm.invokeTool('tool_search', { input: { query: 'delete repository' }, toolInvocationToken: undefined });
       assert.ok(!text(search).includes(ADMIN));
     });
-    assert.deepEqual((await driver()).testTools.calls.map((c) => c.name), [WEATHER]);
+    assert.deepEqual(
+      (await driver()).testTools.calls.map((c) => c.name),
+      [WEATHER],
+    );
   });
 
   test('skill tools answer from agent mode', async () => {

@@ -50,7 +50,11 @@ export function recordingStream(): RecordedStream {
     parts,
     progress,
     references,
-    markdown: () => parts.filter((p) => p.kind === 'markdown').map((p) => p.value).join(''),
+    markdown: () =>
+      parts
+        .filter((p) => p.kind === 'markdown')
+        .map((p) => p.value)
+        .join(''),
     steps: () => parts.filter((p) => p.kind === 'markdown').flatMap((p) => [...p.value.matchAll(/^> (.*?) *$/gm)].map((m) => m[1]!)),
   };
 }
@@ -73,7 +77,7 @@ export async function askToolshed(
   } = {},
 ): Promise<{ result: vscode.ChatResult; recorded: RecordedStream }> {
   const api = await toolshed();
-  const model = options.model === null ? undefined : options.model ?? (await selectScriptedChatModel());
+  const model = options.model === null ? undefined : (options.model ?? (await selectScriptedChatModel()));
   const recorded = recordingStream();
   const request = {
     prompt,
@@ -93,7 +97,12 @@ export async function askToolshed(
 }
 
 /** A history turn as VS Code would record it (constructors are internal in the typings). */
-export function historyOf(prompt: string, result: vscode.ChatResult, answer: string, command?: string): Array<vscode.ChatRequestTurn | vscode.ChatResponseTurn> {
+export function historyOf(
+  prompt: string,
+  result: vscode.ChatResult,
+  answer: string,
+  command?: string,
+): Array<vscode.ChatRequestTurn | vscode.ChatResponseTurn> {
   const RequestTurn = vscode.ChatRequestTurn as unknown as new (...args: unknown[]) => vscode.ChatRequestTurn;
   const ResponseTurn = vscode.ChatResponseTurn as unknown as new (...args: unknown[]) => vscode.ChatResponseTurn;
   return [
@@ -115,7 +124,9 @@ export async function withSettings<T>(settings: Record<string, unknown>, fn: () 
 }
 
 /** The text of the last tool result in a recorded request. */
-export function lastToolResultText(request: { messages: Array<{ content: Array<{ type: string; content?: Array<{ type: string; value?: unknown }> }> }> }): string {
+export function lastToolResultText(request: {
+  messages: Array<{ content: Array<{ type: string; content?: Array<{ type: string; value?: unknown }> }> }>;
+}): string {
   for (let m = request.messages.length - 1; m >= 0; m--) {
     for (const part of request.messages[m].content) {
       if (part.type === 'toolResult') return (part.content ?? []).map((c) => (typeof c.value === 'string' ? c.value : '')).join('');
@@ -126,5 +137,8 @@ export function lastToolResultText(request: { messages: Array<{ content: Array<{
 
 /** Every text a user-role message carried to the model (prompts and tool results). */
 export function userFacingTexts(request: { messages: Array<{ role: string; content: unknown[] }> }): string {
-  return request.messages.filter((m) => m.role === 'user').map((m) => JSON.stringify(m.content)).join('\n');
+  return request.messages
+    .filter((m) => m.role === 'user')
+    .map((m) => JSON.stringify(m.content))
+    .join('\n');
 }

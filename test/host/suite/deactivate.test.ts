@@ -13,7 +13,7 @@ function extensionModule(): { deactivate(): Promise<void> | void } {
 }
 
 suite('store: deactivate awaits debounced saves', () => {
-  test('a change waiting in the skill store\'s save debounce is on disk when deactivate() resolves', async () => {
+  test("a change waiting in the skill store's save debounce is on disk when deactivate() resolves", async () => {
     const api = await toolshed();
     await api.services.skillPacks.ready;
     const ctx = api.services.skillContext();

@@ -22,7 +22,8 @@ const weatherScript = () => [
   (request: RecordedRequest) => `Oslo: ${lastToolResultText(request as never)}`,
 ];
 
-const toolItems = () => vscode.commands.executeCommand<{ items: Array<{ label: string; description?: string; depth: number }>; badge?: number }>('toolshed._activatedToolsItems');
+const toolItems = () =>
+  vscode.commands.executeCommand<{ items: Array<{ label: string; description?: string; depth: number }>; badge?: number }>('toolshed._activatedToolsItems');
 
 suite('first hour: honest numbers and quiet surfaces', () => {
   setup(async () => {
@@ -37,7 +38,10 @@ suite('first hour: honest numbers and quiet surfaces', () => {
       const { result, recorded } = await askToolshed('What is the weather in Oslo?');
       assert.equal(model.requests.length, 3);
       const sentPerRound = model.requests.map((request) => request.toolNames.length);
-      const footer = /_Toolshed sent ([\d +]+) of (\d+) tools over (\d+) rounds: ([\d,]+) tokens of tool definitions instead of ([\d,]+) for all \2 in every round \((\d+)% fewer\)\._/.exec(recorded.markdown());
+      const footer =
+        /_Toolshed sent ([\d +]+) of (\d+) tools over (\d+) rounds: ([\d,]+) tokens of tool definitions instead of ([\d,]+) for all \2 in every round \((\d+)% fewer\)\._/.exec(
+          recorded.markdown(),
+        );
       assert.ok(footer, `footer with every round: ${recorded.markdown()}`);
       assert.deepEqual(footer[1]!.split(' + ').map(Number), sentPerRound, 'per-round counts are the tools each request carried');
       assert.equal(Number(footer[3]), 3);
@@ -47,7 +51,10 @@ suite('first hour: honest numbers and quiet surfaces', () => {
       assert.equal(all % 3, 0, 'all tools are counted once per round');
       assert.equal(Number(footer[6]), Math.round(((all - sentTokens) / all) * 100));
       const tokens = (result.metadata as { toolshed: { tokens: { toolsSent: number } } }).toolshed.tokens;
-      assert.equal(tokens.toolsSent, sentPerRound.reduce((a, b) => a + b, 0));
+      assert.equal(
+        tokens.toolsSent,
+        sentPerRound.reduce((a, b) => a + b, 0),
+      );
 
       // /tools in the same conversation: always visible + activated = what the last round sent.
       const tools = await askToolshed('', { command: 'tools', history: historyOf('What is the weather in Oslo?', result, recorded.markdown()) });
@@ -97,7 +104,13 @@ suite('first hour: honest numbers and quiet surfaces', () => {
       const rendered = await toolItems();
       return rendered.items.length ? rendered : undefined;
     }, 'the invoked tool listed');
-    assert.deepEqual(tree.items.map((i) => [i.depth, i.label]), [[0, 'Copilot agent mode (tools run with tool_invoke)'], [1, WEATHER]]);
+    assert.deepEqual(
+      tree.items.map((i) => [i.depth, i.label]),
+      [
+        [0, 'Copilot agent mode (tools run with tool_invoke)'],
+        [1, WEATHER],
+      ],
+    );
     assert.match(tree.items[1]!.description ?? '', /2 calls/);
     assert.equal(tree.badge, undefined, 'activations are not a badge');
     await vscode.commands.executeCommand('toolshed.clearActivatedTools');
@@ -105,7 +118,12 @@ suite('first hour: honest numbers and quiet surfaces', () => {
 
   test('a request whose model is unavailable is answered with an available model, and says so', async () => {
     const gone = {
-      id: 'gone-model', vendor: 'nobody', name: 'Gone Model', family: 'gone', version: '1', maxInputTokens: 1000,
+      id: 'gone-model',
+      vendor: 'nobody',
+      name: 'Gone Model',
+      family: 'gone',
+      version: '1',
+      maxInputTokens: 1000,
       sendRequest: () => Promise.reject(new Error('Language model unavailable')),
       countTokens: () => Promise.resolve(1),
     } as unknown as vscode.LanguageModelChat;
@@ -135,9 +153,17 @@ suite('first hour: honest numbers and quiet surfaces', () => {
   test('Validate Skill Packs does not report absent default agent-skill folders', async () => {
     const api = await toolshed();
     await api.services.skillPacks.ready;
-    const defaults = api.services.skillPacks.packs().filter((pack) => pack.optional).map((pack) => pack.root);
-    assert.ok(defaults.some((root) => root.endsWith('.claude/skills')), `default folders resolved: ${defaults.join(', ')}`);
-    const result = await vscode.commands.executeCommand<{ problems: Array<{ file: string; severity: string; code: string }>; errors: number }>('toolshed.validateSkillPacks');
+    const defaults = api.services.skillPacks
+      .packs()
+      .filter((pack) => pack.optional)
+      .map((pack) => pack.root);
+    assert.ok(
+      defaults.some((root) => root.endsWith('.claude/skills')),
+      `default folders resolved: ${defaults.join(', ')}`,
+    );
+    const result = await vscode.commands.executeCommand<{ problems: Array<{ file: string; severity: string; code: string }>; errors: number }>(
+      'toolshed.validateSkillPacks',
+    );
     const aboutDefaults = result.problems.filter((problem) => defaults.includes(problem.file));
     assert.deepEqual(aboutDefaults, [], 'no problem for a default folder that does not exist');
     assert.ok(!result.problems.some((problem) => problem.code === 'pack-not-found' && problem.severity === 'error'));

@@ -20,7 +20,10 @@ suite('large skill files', () => {
     const before = api.services.parserThread.offThreadCount;
     // 10,000 unknown keys: a real parse (warnings for each key), large enough to leave the main thread.
     const keys = Array.from({ length: 10_000 }, (_, i) => `note_${i}: kept aside`).join('\n');
-    await vscode.workspace.fs.writeFile(uri(), Buffer.from(`name: large-probe\ntrigger: When rotating the quarterly signing certificates\nsteps:\n  - Rotate them.\n${keys}\n`));
+    await vscode.workspace.fs.writeFile(
+      uri(),
+      Buffer.from(`name: large-probe\ntrigger: When rotating the quarterly signing certificates\nsteps:\n  - Rotate them.\n${keys}\n`),
+    );
     await eventually(() => api.services.skills.inspect('large-probe'), 'the large skill loaded', 20_000);
     assert.ok(api.services.parserThread.offThreadCount > before, 'parsed by the worker thread');
     const found = await api.services.skills.search({ query: 'rotate quarterly signing certificates' }, api.services.skillContext());
@@ -39,7 +42,11 @@ suite('large skill files', () => {
     await eventually(() => (api.services.parserThread.offThreadCount > before ? true : undefined), 'the open document validated by the worker thread', 20_000);
     assert.deepEqual(ours().map(codeOf), []);
     await editor.edit((edit) => edit.replace(new vscode.Range(2, 0, 3, 11), 'steps: 42'));
-    const diagnostic = await eventually(() => ours().find((d) => codeOf(d) === 'wrong-type' || codeOf(d) === 'missing-steps'), 'a steps diagnostic after the edit', 20_000);
+    const diagnostic = await eventually(
+      () => ours().find((d) => codeOf(d) === 'wrong-type' || codeOf(d) === 'missing-steps'),
+      'a steps diagnostic after the edit',
+      20_000,
+    );
     assert.equal(diagnostic.range.start.line, 2);
     // Leave no invalid skill behind (the sidebar badge would count it for later suites).
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');

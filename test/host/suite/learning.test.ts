@@ -18,7 +18,9 @@ const metadataOf = (result: vscode.ChatResult) => (result.metadata as { toolshed
 const text = (result: vscode.LanguageModelToolResult) => result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
 
 async function skillOrder(query: string): Promise<string[]> {
-  const output = JSON.parse(text(await vscode.lm.invokeTool('skill_search', { input: { query, limit: 10 }, toolInvocationToken: undefined }))) as { skills: Array<{ name: string }> };
+  const output = JSON.parse(text(await vscode.lm.invokeTool('skill_search', { input: { query, limit: 10 }, toolInvocationToken: undefined }))) as {
+    skills: Array<{ name: string }>;
+  };
   return output.skills.map((s) => s.name);
 }
 
@@ -45,12 +47,20 @@ suite('Skills that learn from use (scripted model)', function () {
     const api = await toolshed();
     assert.equal(api.services.settings.current.learning.mode, 'propose', 'the example workspace turns learning on');
     // A pack skill of nearly the same relevance as what will be learned.
-    writeFileSync(packFile(), [
-      `name: ${PACK_SKILL}`, 'title: Weather summary issue', 'task_type: api',
-      'trigger: Check the weather forecast in Oslo and Bergen and create an issue', 'steps:',
-      // Its steps do not name the tools: a turn that merely followed them would propose nothing.
-      '  - Call the weather forecast tool for each city.', '  - Call the create issue tool with a summary.', '',
-    ].join('\n'));
+    writeFileSync(
+      packFile(),
+      [
+        `name: ${PACK_SKILL}`,
+        'title: Weather summary issue',
+        'task_type: api',
+        'trigger: Check the weather forecast in Oslo and Bergen and create an issue',
+        'steps:',
+        // Its steps do not name the tools: a turn that merely followed them would propose nothing.
+        '  - Call the weather forecast tool for each city.',
+        '  - Call the create issue tool with a summary.',
+        '',
+      ].join('\n'),
+    );
     await api.services.skillPacks.reload();
   });
 
@@ -78,7 +88,10 @@ suite('Skills that learn from use (scripted model)', function () {
 
     // Follow-up on the response.
     const followups = await learningFollowups(learning, metadataOf(first.result));
-    assert.deepEqual(followups.map((f) => [f.label, f.command]), [[SAVE_AS_SKILL_LABEL, 'learn']]);
+    assert.deepEqual(
+      followups.map((f) => [f.label, f.command]),
+      [[SAVE_AS_SKILL_LABEL, 'learn']],
+    );
     const [proposal] = learning.service.proposals();
     assert.ok(proposal, 'a proposal exists');
     assert.ok(!JSON.stringify(proposal).includes('ola.nordmann'), 'argument values never reach the proposal');
@@ -86,7 +99,9 @@ suite('Skills that learn from use (scripted model)', function () {
 
     // The Proposed group in the Skill Directory.
     const tree = await eventually(async () => {
-      const rendered = await vscode.commands.executeCommand<{ items: Array<{ label: string; contextValue?: string; description?: string }> }>('toolshed._skillDirectoryItems');
+      const rendered = await vscode.commands.executeCommand<{ items: Array<{ label: string; contextValue?: string; description?: string }> }>(
+        'toolshed._skillDirectoryItems',
+      );
       return rendered.items.some((i) => i.contextValue === 'proposal') ? rendered : undefined;
     }, 'the Proposed group');
     assert.ok(tree.items.some((i) => i.label === 'Proposed' && i.contextValue === 'proposedGroup'));
@@ -95,14 +110,20 @@ suite('Skills that learn from use (scripted model)', function () {
     // `/learn` in that conversation shows it with Approve / Edit / Discard; in a new one there is nothing to learn.
     const learn = await askToolshed('', { command: 'learn', history: historyOf('Check the weather…', first.result, 'Created issue #42') });
     assert.match(learn.recorded.markdown(), new RegExp(`Proposed skill:.*${proposal.candidate.name.replace(/\./g, '\\.')}`));
-    assert.deepEqual(learn.recorded.parts.filter((p) => p.kind === 'button').map((p) => (JSON.parse(p.value) as { title: string }).title), ['Approve', 'Edit…', 'Discard']);
+    assert.deepEqual(
+      learn.recorded.parts.filter((p) => p.kind === 'button').map((p) => (JSON.parse(p.value) as { title: string }).title),
+      ['Approve', 'Edit…', 'Discard'],
+    );
     const fresh = await askToolshed('', { command: 'learn' });
     assert.match(fresh.recorded.markdown(), /Nothing to learn from yet/);
 
     // Edit opens it as a *.skill.md document; saving updates the proposal (still a proposal).
     const editor = await vscode.commands.executeCommand<vscode.TextEditor>('toolshed.learning.editProposal', proposal.id);
     assert.ok(editor.document.fileName.endsWith(`${proposal.id}.skill.md`), editor.document.fileName);
-    const titleLine = editor.document.getText().split('\n').findIndex((line) => line.startsWith('title:'));
+    const titleLine = editor.document
+      .getText()
+      .split('\n')
+      .findIndex((line) => line.startsWith('title:'));
     assert.ok(titleLine > 0, editor.document.getText());
     await editor.edit((edit) => edit.replace(editor.document.lineAt(titleLine).range, 'title: Weather summary as an issue'));
     await editor.document.save();
@@ -118,7 +139,10 @@ suite('Skills that learn from use (scripted model)', function () {
     assert.equal(api.services.skills.inspect(name)?.title, 'Weather summary as an issue', 'the edit is what was stored');
     const learnedTree = await vscode.commands.executeCommand<{ items: Array<{ label: string; contextValue?: string }> }>('toolshed._skillDirectoryItems');
     assert.ok(!learnedTree.items.some((i) => i.contextValue === 'proposal'), 'no longer proposed');
-    assert.ok(learnedTree.items.some((i) => i.label === 'learned'), 'listed under learned skills');
+    assert.ok(
+      learnedTree.items.some((i) => i.label === 'learned'),
+      'listed under learned skills',
+    );
 
     // A new conversation, paraphrased: the learned skill is injected pre-flight.
     model.setScript(['Here you go.']);
@@ -138,14 +162,20 @@ suite('Skills that learn from use (scripted model)', function () {
         const answer = await askToolshed(PARAPHRASE);
         assert.ok(metadataOf(answer.result).learning?.skills.includes(name), `answer ${i} used the learned skill`);
         assert.ok(!metadataOf(answer.result).learning?.skills.includes(PACK_SKILL));
-        assert.equal(await recordChatFeedback(learning, { result: answer.result, kind: vscode.ChatResultFeedbackKind.Unhelpful }), metadataOf(answer.result).learning!.skills.length);
+        assert.equal(
+          await recordChatFeedback(learning, { result: answer.result, kind: vscode.ChatResultFeedbackKind.Unhelpful }),
+          metadataOf(answer.result).learning!.skills.length,
+        );
       }
     });
     const after = await skillOrder(PARAPHRASE);
     assert.ok(after.indexOf(name) > after.indexOf(PACK_SKILL), `learned below the pack skill after five 👎: ${after.join(', ')}`);
     assert.equal(learning.service.counters(name)?.harmful, 5);
     const counted = await vscode.commands.executeCommand<{ items: Array<{ label: string; description?: string }> }>('toolshed._skillDirectoryItems');
-    assert.ok(counted.items.some((i) => (i.description ?? '').includes('👎 5')), 'the sidebar shows the counts');
+    assert.ok(
+      counted.items.some((i) => (i.description ?? '').includes('👎 5')),
+      'the sidebar shows the counts',
+    );
   });
 
   test('a tool failing the same way in two conversations proposes one negative skill; approved, it warns a related request', async () => {
@@ -202,23 +232,36 @@ suite('Learning keeps no token that comes as a key or a tool name (scripted mode
     for (const proposal of api.services.learning.service.proposals()) await api.services.learning.service.discard(proposal.id);
   });
 
-  test('a token as an argument key, or as skill_report_failure\'s tool, never reaches the stores; an unknown tool is refused without echo', async () => {
+  test("a token as an argument key, or as skill_report_failure's tool, never reaches the stores; an unknown tool is refused without echo", async () => {
     const api = await toolshed();
     const model = await scriptedModel();
     const keyToken = 'ghp_Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Jh1Gf0EdCbA1B2';
     const toolToken = 'glpat-Ab12Cd34Ef56Gh78Ij90Kl';
-    model.setScript([[{ toolCall: { name: WEATHER, input: { city: 'Oslo', [keyToken]: true } } }, { toolCall: { name: ISSUE, input: { title: 'Forecast' } } }], 'Done.']);
+    model.setScript([
+      [{ toolCall: { name: WEATHER, input: { city: 'Oslo', [keyToken]: true } } }, { toolCall: { name: ISSUE, input: { title: 'Forecast' } } }],
+      'Done.',
+    ]);
     const { result } = await askToolshed('Weather for Oslo, then file an issue with the forecast');
     const ingested = await api.services.learning.latestResult(metadataOf(result).sessionId);
     assert.ok(ingested.proposal, 'the turn was learnable');
-    assert.deepEqual(ingested.proposal.candidate.steps.filter((step) => step.includes(WEATHER)), [`Call \`${WEATHER}\` with \`city\`.`]);
+    assert.deepEqual(
+      ingested.proposal.candidate.steps.filter((step) => step.includes(WEATHER)),
+      [`Call \`${WEATHER}\` with \`city\`.`],
+    );
     await vscode.commands.executeCommand('toolshed.learning.approveProposal', ingested.proposal.id);
     approved.push(ingested.proposal.id);
 
-    const refused = text(await vscode.lm.invokeTool('skill_report_failure', { input: { tool: toolToken, error: 'permission denied' }, toolInvocationToken: undefined }));
+    const refused = text(
+      await vscode.lm.invokeTool('skill_report_failure', { input: { tool: toolToken, error: 'permission denied' }, toolInvocationToken: undefined }),
+    );
     assert.match(refused, /must be the exact name of a tool/);
     assert.ok(!refused.includes(toolToken), refused);
-    const accepted = text(await vscode.lm.invokeTool('skill_report_failure', { input: { tool: DEPLOY, error: 'permission denied for the preview' }, toolInvocationToken: undefined }));
+    const accepted = text(
+      await vscode.lm.invokeTool('skill_report_failure', {
+        input: { tool: DEPLOY, error: 'permission denied for the preview' },
+        toolInvocationToken: undefined,
+      }),
+    );
     assert.match(accepted, new RegExp(`Proposed the warning "Avoid: ${DEPLOY} fails with permission`));
 
     await assertNotStored([keyToken, toolToken]);

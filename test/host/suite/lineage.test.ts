@@ -14,8 +14,16 @@ const WEATHER = 'fixture_weather_forecast';
 const ISSUE = 'fixture_create_issue';
 
 const turnOf = (request: string, sessionId: string): Trajectory => ({
-  sessionId, request, stoppedBecause: 'done', skillsUsed: [], at: Date.now(),
-  calls: [{ tool: WEATHER, input: { city: 'Oslo' }, ok: true }, { tool: WEATHER, input: { city: 'Bergen' }, ok: true }, { tool: ISSUE, input: { title: 'Forecast' }, ok: true }],
+  sessionId,
+  request,
+  stoppedBecause: 'done',
+  skillsUsed: [],
+  at: Date.now(),
+  calls: [
+    { tool: WEATHER, input: { city: 'Oslo' }, ok: true },
+    { tool: WEATHER, input: { city: 'Bergen' }, ok: true },
+    { tool: ISSUE, input: { title: 'Forecast' }, ok: true },
+  ],
 });
 
 suite('Learned skills: merge with lineage, export / import (real extension host)', function () {
@@ -26,7 +34,8 @@ suite('Learned skills: merge with lineage, export / import (real extension host)
   suiteTeardown(async () => {
     const api = await toolshed();
     for (const proposal of [...api.services.learning.service.approvedLessons(), ...api.services.learning.service.proposals()]) {
-      if (names.includes(proposal.approved_name) || /Tromsø|Trondheim/.test(proposal.candidate.trigger)) await api.services.learning.service.discard(proposal.id);
+      if (names.includes(proposal.approved_name) || /Tromsø|Trondheim/.test(proposal.candidate.trigger))
+        await api.services.learning.service.discard(proposal.id);
     }
     rmSync(dir, { recursive: true, force: true });
   });
@@ -61,21 +70,30 @@ suite('Learned skills: merge with lineage, export / import (real extension host)
 
     assert.ok(await vscode.commands.executeCommand<boolean>('toolshed.learning.undoMerge', first, b.candidate.source_hash));
     assert.equal(lineageOf(api.services.skills.learnedSkills().find((r) => r.name === first)!), undefined);
-    assert.ok(service.proposals().some((p) => p.id === b.id), 'the merged proposal is pending again');
+    assert.ok(
+      service.proposals().some((p) => p.id === b.id),
+      'the merged proposal is pending again',
+    );
   });
 
   test('a model-written proposal that would change a learned skill is a merge proposal: a diff first, merged only when approved', async () => {
     const warning = 'The forecast tool rejects misspelled city names: check the spelling first.';
     // A model extractor that keeps the procedure and adds a failure mode (new text for the existing skill).
-    const rewriting = async (_t: Trajectory, fallback: LearnedCandidate): Promise<LearnedCandidate> =>
-      ({ ...fallback, failure_modes: [warning], source_hash: sourceHash(fallback.trigger, fallback.steps, fallback.task_type) });
+    const rewriting = async (_t: Trajectory, fallback: LearnedCandidate): Promise<LearnedCandidate> => ({
+      ...fallback,
+      failure_modes: [warning],
+      source_hash: sourceHash(fallback.trigger, fallback.steps, fallback.task_type),
+    });
     await withSettings({ 'toolshed.learning.extractor': 'model' }, async () => {
       const api = await toolshed();
       const service = api.services.learning.service;
-      const a = (await service.ingest(turnOf('Check the weather forecast in Trondheim and Bergen, then create an issue with the summary', 'review-a'))).proposal!;
+      const a = (await service.ingest(turnOf('Check the weather forecast in Trondheim and Bergen, then create an issue with the summary', 'review-a')))
+        .proposal!;
       const first = await vscode.commands.executeCommand<string>('toolshed.learning.approveProposal', a.id);
       names.push(first);
-      const b = (await service.ingest(turnOf('check weather forecast for Trondheim and Bergen then create issue with summary', 'review-b'), { extractor: rewriting })).proposal!;
+      const b = (
+        await service.ingest(turnOf('check weather forecast for Trondheim and Bergen then create issue with summary', 'review-b'), { extractor: rewriting })
+      ).proposal!;
       assert.equal(b.origin, 'model');
       const skill = () => api.services.skills.learnedSkills().find((r) => r.name === first)!;
       const before = JSON.stringify(skill());
@@ -91,8 +109,13 @@ suite('Learned skills: merge with lineage, export / import (real extension host)
       assert.equal(await vscode.commands.executeCommand<string | undefined>('toolshed.learning.approveProposal', b.id), undefined);
       assert.equal(JSON.stringify(skill()), before, 'the learned skill is untouched');
       assert.equal(service.proposal(b.id)?.status, 'proposed');
-      const diff = await eventually(() => vscode.window.tabGroups.all.flatMap((group) => group.tabs)
-        .find((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.label.startsWith(`Merge into ${first}`)), 'merge diff open');
+      const diff = await eventually(
+        () =>
+          vscode.window.tabGroups.all
+            .flatMap((group) => group.tabs)
+            .find((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.label.startsWith(`Merge into ${first}`)),
+        'merge diff open',
+      );
       const input = diff.input as vscode.TabInputTextDiff;
       assert.ok(!readFileSync(input.original.fsPath, 'utf8').includes(warning));
       assert.ok(readFileSync(input.modified.fsPath, 'utf8').includes(warning), 'the diff shows the line the merge adds');
@@ -101,7 +124,10 @@ suite('Learned skills: merge with lineage, export / import (real extension host)
       // Approve Merge (the notification's button runs this): merged, with lineage.
       assert.equal(await vscode.commands.executeCommand<string>('toolshed.learning.approveProposal', b.id, { confirmMerge: true }), first);
       assert.ok(skill().failure_modes.includes(warning));
-      assert.deepEqual(lineageOf(skill())?.merged_from.map((source) => source.proposal_id), [b.id]);
+      assert.deepEqual(
+        lineageOf(skill())?.merged_from.map((source) => source.proposal_id),
+        [b.id],
+      );
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
   });

@@ -15,17 +15,22 @@ function workspaceSkillMdNames(): string[] {
   return ['.agents/skills', '.github/skills', '.claude/skills'].flatMap((location) => {
     const folder = path.join(root, location);
     if (!existsSync(folder)) return [];
-    return readdirSync(folder, { withFileTypes: true }).filter((e) => e.isDirectory() && existsSync(path.join(folder, e.name, 'SKILL.md'))).map((e) => e.name);
+    return readdirSync(folder, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && existsSync(path.join(folder, e.name, 'SKILL.md')))
+      .map((e) => e.name);
   });
 }
 
 async function skillGetMessage(name: string): Promise<{ names: string[]; message: string }> {
-  const output = JSON.parse(textOf(await vscode.lm.invokeTool('skill_get', { input: { names: [name] }, toolInvocationToken: undefined }))) as { skills: Array<{ name: string }>; message?: string };
+  const output = JSON.parse(textOf(await vscode.lm.invokeTool('skill_get', { input: { names: [name] }, toolInvocationToken: undefined }))) as {
+    skills: Array<{ name: string }>;
+    message?: string;
+  };
   return { names: output.skills.map((s) => s.name), message: output.message ?? '' };
 }
 
 suite('native agent skills side by side (chat.useAgentSkills)', () => {
-  test('with VS Code\'s own agent skills on, agent mode is not offered a SKILL.md skill twice; @toolshed still uses it', async function () {
+  test("with VS Code's own agent skills on, agent mode is not offered a SKILL.md skill twice; @toolshed still uses it", async function () {
     if (!hostHasNativeSkills()) this.skip();
     const api = await toolshed();
     await api.services.skillPacks.ready;
@@ -47,10 +52,15 @@ suite('native agent skills side by side (chat.useAgentSkills)', () => {
       assert.match(recorded.markdown(), /Pinned .*`release-notes`/);
       const listing = await askToolshed('', { command: 'skills' });
       assert.match(listing.recorded.markdown(), new RegExp(`${native.length} SKILL\\.md skills are also VS Code's own agent skills`));
-      const tree = await vscode.commands.executeCommand<{ items: Array<{ id?: string; label: string; description?: string }> }>('toolshed._skillDirectoryItems');
+      const tree = await vscode.commands.executeCommand<{ items: Array<{ id?: string; label: string; description?: string }> }>(
+        'toolshed._skillDirectoryItems',
+      );
       const item = tree.items.find((i) => i.id?.startsWith('skill:') && i.id.endsWith(':release-notes'));
       assert.match(item?.description ?? '', /VS Code agent skill/);
-      assert.ok(tree.items.some((i) => i.id === 'nativeAgentSkills'), 'the Skill Directory says where the skills come from');
+      assert.ok(
+        tree.items.some((i) => i.id === 'nativeAgentSkills'),
+        'the Skill Directory says where the skills come from',
+      );
     });
   });
 

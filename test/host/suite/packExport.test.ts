@@ -23,7 +23,8 @@ suite('Export learned skills as a skill pack (real extension host, scripted mode
     for (const folder of created) rmSync(folder, { recursive: true, force: true });
     for (const folder of created) await api.services.skills.removeFile(folder);
     for (const id of approved) await vscode.commands.executeCommand('toolshed.learning.discardProposal', id);
-    for (const proposal of api.services.learning.service.proposals()) if (proposal.candidate.trigger.includes('Lillehammer')) await api.services.learning.service.discard(proposal.id);
+    for (const proposal of api.services.learning.service.proposals())
+      if (proposal.candidate.trigger.includes('Lillehammer')) await api.services.learning.service.discard(proposal.id);
   });
 
   test('a learned skill exported as a skill pack writes a SKILL.md folder that loads with no diagnostic; skill search then shows it once, as the pack skill; deleting the folder brings the learned copy back', async () => {
@@ -59,10 +60,22 @@ suite('Export learned skills as a skill pack (real extension host, scripted mode
 
     // Loaded with no diagnostic: the full validation, the editor's diagnostics, the Skill Directory.
     const validation = await vscode.commands.executeCommand<{ problems: Array<{ file: string; message: string }> }>('toolshed.validateSkillPacks');
-    assert.deepEqual(validation.problems.filter((p) => p.file === written!.file), []);
+    assert.deepEqual(
+      validation.problems.filter((p) => p.file === written!.file),
+      [],
+    );
     const document = await withDiagnosticsPublished(vscode.Uri.file(written!.file), () => vscode.workspace.openTextDocument(written!.file));
-    assert.deepEqual(vscode.languages.getDiagnostics(document.uri).filter((d) => d.source === 'toolshed').map((d) => d.message), []);
-    const packSkill = api.services.skills.listPacks().flatMap((p) => p.skills).find((s) => s.name === written!.name && s.origin === 'pack');
+    assert.deepEqual(
+      vscode.languages
+        .getDiagnostics(document.uri)
+        .filter((d) => d.source === 'toolshed')
+        .map((d) => d.message),
+      [],
+    );
+    const packSkill = api.services.skills
+      .listPacks()
+      .flatMap((p) => p.skills)
+      .find((s) => s.name === written!.name && s.origin === 'pack');
     assert.equal(packSkill?.status, 'active');
     assert.deepEqual(packSkill?.problems, []);
 
@@ -70,7 +83,9 @@ suite('Export learned skills as a skill pack (real extension host, scripted mode
     const retired = api.services.skills.learnedSkills().find((r) => r.name === learnedName)!;
     assert.equal(retired.status, 'inactive');
     assert.equal(exportedTo(retired)?.name, written!.name);
-    const tree = await vscode.commands.executeCommand<{ items: Array<{ label: string; description?: string; contextValue?: string }> }>('toolshed._skillDirectoryItems');
+    const tree = await vscode.commands.executeCommand<{ items: Array<{ label: string; description?: string; contextValue?: string }> }>(
+      'toolshed._skillDirectoryItems',
+    );
     const row = tree.items.find((i) => i.description?.includes(learnedName));
     assert.match(row?.description ?? '', new RegExp(`inactive: exported as pack skill "${written!.name}"`), 'the Skill Directory points at the pack skill');
     assert.ok(!row?.contextValue?.includes('.active.'), 'and offers no second export');
@@ -85,7 +100,10 @@ suite('Export learned skills as a skill pack (real extension host, scripted mode
     // Agent mode: the folder is in .github/skills, which VS Code's own agent skills offer there
     // when chat.useAgentSkills is on (then Toolshed's skill_search leaves it out); with it off,
     // Toolshed offers it, once.
-    const agentSearch = async () => JSON.parse(text(await vscode.lm.invokeTool('skill_search', { input: { query: QUERY, limit: 10 }, toolInvocationToken: undefined }))) as { skills: Array<{ name: string }> };
+    const agentSearch = async () =>
+      JSON.parse(text(await vscode.lm.invokeTool('skill_search', { input: { query: QUERY, limit: 10 }, toolInvocationToken: undefined }))) as {
+        skills: Array<{ name: string }>;
+      };
     const nativeOn = await withSettings({ 'chat.useAgentSkills': true }, agentSearch);
     assert.ok(!nativeOn.skills.some((s) => s.name === written!.name || s.name === learnedName), 'offered by VS Code, not again by Toolshed');
     const direct = await withSettings({ 'chat.useAgentSkills': false }, agentSearch);

@@ -15,7 +15,6 @@ function assertRanked(results: readonly Ranked[]): void {
   for (let i = 1; i < results.length; i++) assert.ok(results[i - 1]!.score >= results[i]!.score, `ranked by score at ${i}`);
 }
 
-
 suite('palette: search skills and tools', () => {
   suiteSetup(async () => {
     await toolshed();
@@ -26,14 +25,24 @@ suite('palette: search skills and tools', () => {
   });
 
   test('skill search returns ranked results with score, match type and status', async () => {
-    const results = await eventually(async () => {
-      const found = await ranked('skill', 'fix lint and type errors');
-      return found.some((r) => r.name === 'fix-lint') ? found : undefined;
-    }, 'fix-lint found by skill search', 20_000);
+    const results = await eventually(
+      async () => {
+        const found = await ranked('skill', 'fix lint and type errors');
+        return found.some((r) => r.name === 'fix-lint') ? found : undefined;
+      },
+      'fix-lint found by skill search',
+      20_000,
+    );
     assertRanked(results);
-    assert.ok(results.slice(0, 3).some((r) => r.name === 'fix-lint'), `fix-lint in the top 3: ${results.map((r) => r.name).join(', ')}`);
+    assert.ok(
+      results.slice(0, 3).some((r) => r.name === 'fix-lint'),
+      `fix-lint in the top 3: ${results.map((r) => r.name).join(', ')}`,
+    );
     assert.equal(results[0]!.matchType.split(' ')[0], 'fts');
-    assert.ok(results.every((r) => r.score >= 0 && r.loadingMode), 'scores and status on every row');
+    assert.ok(
+      results.every((r) => r.score >= 0 && r.loadingMode),
+      'scores and status on every row',
+    );
     const exact = await ranked('skill', 'release-notes');
     assert.equal(exact[0]?.name, 'release-notes');
     assert.equal(exact[0]?.matchType, 'exact');
@@ -49,10 +58,14 @@ suite('palette: search skills and tools', () => {
   });
 
   test('tool search returns ranked tools with loading mode', async () => {
-    const results = await eventually(async () => {
-      const found = await ranked('tool', 'search for text in files');
-      return found.length > 0 ? found : undefined;
-    }, 'tools found', 10_000);
+    const results = await eventually(
+      async () => {
+        const found = await ranked('tool', 'search for text in files');
+        return found.length > 0 ? found : undefined;
+      },
+      'tools found',
+      10_000,
+    );
     assertRanked(results);
     assert.ok(results.every((r) => r.loadingMode === 'always' || r.loadingMode === 'deferred'));
     assert.ok(results.every((r) => ['fts', 'regex', 'exact'].includes(r.matchType)));
@@ -60,10 +73,13 @@ suite('palette: search skills and tools', () => {
     assert.ok(listed.length >= results.length);
   });
 
-  test('the Search Tools QuickPick opens the accepted tool\'s details', async () => {
+  test("the Search Tools QuickPick opens the accepted tool's details", async () => {
     const accepted = await acceptFirst<Ranked>('toolshed.searchTools', 'search for text in files');
     assert.ok(accepted, 'an item was accepted');
-    await eventually(() => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'toolshed-tool' && d.getText().startsWith(`# ${accepted.name}`)), 'the tool details document');
+    await eventually(
+      () => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'toolshed-tool' && d.getText().startsWith(`# ${accepted.name}`)),
+      'the tool details document',
+    );
   });
 
   test('the Search Tools QuickPick keeps the score order while the query matches labels', async () => {

@@ -17,9 +17,10 @@ suite('tools before the model asks: pre-activation by relevance (scripted model)
     await withSettings({ 'toolshed.toolSearch.preActivateTools': 3, 'toolshed.toolSearch.activationScope': 'session' }, async () => {
       const model = await scriptedModel();
       model.setScript([
-        (request) => ((request as unknown as Recorded).toolNames.includes(WEATHER)
-          ? [{ toolCall: { name: WEATHER, input: { city: 'Oslo' } } }]
-          : [{ toolCall: { name: 'tool_search', input: { query: 'weather forecast' } } }]),
+        (request) =>
+          (request as unknown as Recorded).toolNames.includes(WEATHER)
+            ? [{ toolCall: { name: WEATHER, input: { city: 'Oslo' } } }]
+            : [{ toolCall: { name: 'tool_search', input: { query: 'weather forecast' } } }],
         (request) => `Oslo: ${lastToolResultText(request as never)}`,
       ]);
       const prompt = 'What is the weather forecast for Oslo?';
@@ -51,7 +52,9 @@ suite('tools before the model asks: pre-activation by relevance (scripted model)
       // A selection request offers no tools and asks for JSON; a round offers tools.
       const reply = (request: unknown) => ((request as unknown as Recorded).toolNames.length === 0 ? JSON.stringify({ skills: [] }) : 'Done.');
       model.setScript([reply, reply]);
-      const { result, recorded } = await askToolshed('Write release notes and a commit message, fix the lint errors and describe the pull request for the changes since the last tag');
+      const { result, recorded } = await askToolshed(
+        'Write release notes and a commit message, fix the lint errors and describe the pull request for the changes since the last tag',
+      );
       const footer = MODEL_REQUESTS.exec(recorded.markdown());
       assert.ok(footer, recorded.markdown());
       const rounds = (result.metadata as { toolshed: { rounds: unknown[] } }).toolshed.rounds.length;

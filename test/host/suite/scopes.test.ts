@@ -14,8 +14,10 @@ interface RenderedTree {
   items: Array<{ label: string; description?: string; contextValue?: string; id?: string; tooltip?: string }>;
 }
 
-const learnedItem = async (name: string) => (await vscode.commands.executeCommand<RenderedTree>('toolshed._skillDirectoryItems'))
-  .items.find((item) => item.id?.startsWith('skill:learned:') && item.id.endsWith(`:${name}`));
+const learnedItem = async (name: string) =>
+  (await vscode.commands.executeCommand<RenderedTree>('toolshed._skillDirectoryItems')).items.find(
+    (item) => item.id?.startsWith('skill:learned:') && item.id.endsWith(`:${name}`),
+  );
 
 suite('scopes: project, tenant and global learned skills', () => {
   let api: ToolshedApi;
@@ -28,7 +30,10 @@ suite('scopes: project, tenant and global learned skills', () => {
   suiteTeardown(async () => {
     await config().update('scope.tenantId', undefined, vscode.ConfigurationTarget.Global);
     for (const name of ['scoped-release', 'from-other-window', 'other-team-only']) {
-      for (const record of api.services.skills.listPacks().flatMap((p) => p.skills).filter((s) => s.name === name && s.scope)) {
+      for (const record of api.services.skills
+        .listPacks()
+        .flatMap((p) => p.skills)
+        .filter((s) => s.name === name && s.scope)) {
         await api.services.skills.removeLearnedSkill(name, record.scope);
       }
     }
@@ -44,7 +49,13 @@ suite('scopes: project, tenant and global learned skills', () => {
 
   test('a learned skill starts in the project, is promoted to the tenant then global from the Skill Directory, and lands in the shared store', async () => {
     const { skills } = api.services;
-    const stored = await skills.addLearnedSkill({ name: 'scoped-release', trigger: 'When cutting a release', steps: ['Tag the commit.', 'Publish the notes.'], scope_mode: 'project', project_id: api.services.skillContext().scope?.projectId });
+    const stored = await skills.addLearnedSkill({
+      name: 'scoped-release',
+      trigger: 'When cutting a release',
+      steps: ['Tag the commit.', 'Publish the notes.'],
+      scope_mode: 'project',
+      project_id: api.services.skillContext().scope?.projectId,
+    });
     assert.equal(stored.scope_mode, 'project');
     await vscode.commands.executeCommand('toolshed.promoteSkill', 'scoped-release', 'tenant');
     const tenantItem = await eventually(async () => {
@@ -55,20 +66,27 @@ suite('scopes: project, tenant and global learned skills', () => {
     const sharedFile = path.join(api.services.context.globalStorageUri.fsPath, SHARED_SKILLS_KEY);
     assert.ok(existsSync(sharedFile), 'the shared store is in the global storage');
     const got = await skills.get({ names: ['scoped-release'] }, api.services.skillContext());
-    assert.deepEqual(got.skills.map((s) => s.name), ['scoped-release']);
+    assert.deepEqual(
+      got.skills.map((s) => s.name),
+      ['scoped-release'],
+    );
     await config().update('scope.tenantId', 'another-team', vscode.ConfigurationTarget.Global);
     await eventually(async () => !(await learnedItem('scoped-release')), 'the tenant skill to disappear for another tenant');
     assert.deepEqual((await skills.get({ names: ['scoped-release'] }, api.services.skillContext())).skills, []);
     await config().update('scope.tenantId', 'platform-team', vscode.ConfigurationTarget.Global);
-    await eventually(async () => (await learnedItem('scoped-release')), 'the tenant skill back with the tenant id');
+    await eventually(async () => await learnedItem('scoped-release'), 'the tenant skill back with the tenant id');
     assert.equal(await vscode.commands.executeCommand('toolshed.promoteSkill', 'scoped-release', 'global'), 'global');
     await eventually(async () => (await learnedItem('scoped-release'))?.contextValue?.endsWith('.learned.global'), 'the global skill in the Skill Directory');
   });
 
-  test('another window writing the shared store shows up here; another tenant\'s skill never does', async () => {
+  test("another window writing the shared store shows up here; another tenant's skill never does", async () => {
     const folder = api.services.context.globalStorageUri.fsPath;
     const otherWindow = new SharedSkillStore({
-      engine: api.services.engine, bytes: new NodeByteStore(folder), lock: new NodeFileLock(folder, SHARED_SKILLS_LOCK), logger: new MemoryLogger(), clock: { now: () => Date.now() },
+      engine: api.services.engine,
+      bytes: new NodeByteStore(folder),
+      lock: new NodeFileLock(folder, SHARED_SKILLS_LOCK),
+      logger: new MemoryLogger(),
+      clock: { now: () => Date.now() },
     });
     const { records } = await otherWindow.read();
     const template = records.find((r) => r.name === 'scoped-release') as SkillRecord;
@@ -76,15 +94,28 @@ suite('scopes: project, tenant and global learned skills', () => {
     await otherWindow.write({
       upsert: [
         { ...template, id: 'learned:from-other-window', name: 'from-other-window', trigger: 'When another window learned it' },
-        { ...template, id: 'learned:other-team-only', name: 'other-team-only', scope_mode: 'tenant', scope_tenant_id: 'other-team', trigger: 'Secret of another team' },
+        {
+          ...template,
+          id: 'learned:other-team-only',
+          name: 'other-team-only',
+          scope_mode: 'tenant',
+          scope_tenant_id: 'other-team',
+          trigger: 'Secret of another team',
+        },
       ],
     });
-    await eventually(async () => (await learnedItem('from-other-window')), 'the other window\'s global skill in this window', 15_000);
+    await eventually(async () => await learnedItem('from-other-window'), "the other window's global skill in this window", 15_000);
     const got = await api.services.skills.get({ names: ['from-other-window', 'other-team-only'] }, api.services.skillContext());
-    assert.deepEqual(got.skills.map((s) => s.name), ['from-other-window']);
+    assert.deepEqual(
+      got.skills.map((s) => s.name),
+      ['from-other-window'],
+    );
     assert.equal(await learnedItem('other-team-only'), undefined);
     // Removing here removes it for every window (from the shared store).
     assert.equal(await api.services.skills.removeLearnedSkill('from-other-window'), true);
-    assert.equal((await otherWindow.read()).records.some((r) => r.name === 'from-other-window'), false);
+    assert.equal(
+      (await otherWindow.read()).records.some((r) => r.name === 'from-other-window'),
+      false,
+    );
   });
 });

@@ -27,32 +27,52 @@ async function withPack<T>(folder: string, file: string, lines: string[], settin
 
 suite('@toolshed participant: single skill tool (scripted model)', () => {
   test('toolStyle single: round 1 carries `skill` with an enum of exactly the visible skills; the model calls it and gets the content; a denied tool is gated', async () => {
-    const gatedSkill = JSON.stringify({ name: 'remove-test-repositories', title: 'Remove test repositories', trigger: `When test repositories pile up; use ${DENIED_TOOL} on them.`, task_type: 'code', steps: [`Call ${DENIED_TOOL} for each test repository.`] });
-    await withPack('gated-skills', 'gated.skill.jsonl', [gatedSkill], {
-      'toolshed.skills.toolStyle': 'single', 'toolshed.skills.singleToolMaxEntries': 500, 'toolshed.skills.singleToolMaxTokens': 20000, 'toolshed.toolSearch.deny': ['fixture_admin_*'],
-    }, async () => {
-      const model = await scriptedModel();
-      model.setScript([
-        [{ toolCall: { name: 'skill', input: { skill_name: 'write-pr-description' } } }],
-        'Following the skill.',
-      ]);
-      await askToolshed('Help me open a pull request');
-      const round1 = model.requests[0]!;
-      const skill = skillToolOf(round1);
-      assert.deepEqual([...skill.enum].sort(), (await toolshedSkillNames()).sort(), 'enum = the skills a model may see');
-      assert.ok(skill.enum.includes('remove-test-repositories'));
-      assert.ok(!round1.toolNames.some((name) => ['skill_search', 'skill_get', 'skill_list'].includes(name)), round1.toolNames.join(', '));
-      assert.match(skill.description, /<skills>\n<skill name="/);
-      for (const request of model.requests) {
-        assert.ok(!JSON.stringify(request.tools).includes(DENIED_TOOL), 'the denied tool is not named in any tool definition');
-        assert.ok(!userFacingTexts(request).includes(DENIED_TOOL), 'nor in any message');
-      }
-      assert.match(lastToolResultText(model.requests[1] as never), /Say what changes and why/, 'the call returned the skill content');
+    const gatedSkill = JSON.stringify({
+      name: 'remove-test-repositories',
+      title: 'Remove test repositories',
+      trigger: `When test repositories pile up; use ${DENIED_TOOL} on them.`,
+      task_type: 'code',
+      steps: [`Call ${DENIED_TOOL} for each test repository.`],
     });
+    await withPack(
+      'gated-skills',
+      'gated.skill.jsonl',
+      [gatedSkill],
+      {
+        'toolshed.skills.toolStyle': 'single',
+        'toolshed.skills.singleToolMaxEntries': 500,
+        'toolshed.skills.singleToolMaxTokens': 20000,
+        'toolshed.toolSearch.deny': ['fixture_admin_*'],
+      },
+      async () => {
+        const model = await scriptedModel();
+        model.setScript([[{ toolCall: { name: 'skill', input: { skill_name: 'write-pr-description' } } }], 'Following the skill.']);
+        await askToolshed('Help me open a pull request');
+        const round1 = model.requests[0]!;
+        const skill = skillToolOf(round1);
+        assert.deepEqual([...skill.enum].sort(), (await toolshedSkillNames()).sort(), 'enum = the skills a model may see');
+        assert.ok(skill.enum.includes('remove-test-repositories'));
+        assert.ok(!round1.toolNames.some((name) => ['skill_search', 'skill_get', 'skill_list'].includes(name)), round1.toolNames.join(', '));
+        assert.match(skill.description, /<skills>\n<skill name="/);
+        for (const request of model.requests) {
+          assert.ok(!JSON.stringify(request.tools).includes(DENIED_TOOL), 'the denied tool is not named in any tool definition');
+          assert.ok(!userFacingTexts(request).includes(DENIED_TOOL), 'nor in any message');
+        }
+        assert.match(lastToolResultText(model.requests[1] as never), /Say what changes and why/, 'the call returned the skill content');
+      },
+    );
   });
 
   test('with 200 skills the listing is capped at singleToolMaxEntries and says how many more exist', async () => {
-    const lines = Array.from({ length: 200 }, (_, i) => JSON.stringify({ name: `bulk-skill-${String(i).padStart(3, '0')}`, title: `Bulk skill ${i}`, trigger: `When bulk task number ${i} comes up.`, task_type: 'code', steps: ['Do it.'] }));
+    const lines = Array.from({ length: 200 }, (_, i) =>
+      JSON.stringify({
+        name: `bulk-skill-${String(i).padStart(3, '0')}`,
+        title: `Bulk skill ${i}`,
+        trigger: `When bulk task number ${i} comes up.`,
+        task_type: 'code',
+        steps: ['Do it.'],
+      }),
+    );
     await withPack('bulk-skills', 'bulk.skill.jsonl', lines, { 'toolshed.skills.toolStyle': 'single' }, async () => {
       const model = await scriptedModel();
       model.setScript(['ok']);

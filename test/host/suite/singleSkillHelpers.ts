@@ -9,7 +9,10 @@ export const textOf = (result: vscode.LanguageModelToolResult) =>
 export async function agentModeSkillNames(): Promise<string[]> {
   const names: string[] = [];
   for (let page = 1; ; page++) {
-    const listed = JSON.parse(textOf(await vscode.lm.invokeTool('skill_list', { input: { page, page_size: 50 }, toolInvocationToken: undefined }))) as { skills: Array<{ name: string }>; has_more: boolean };
+    const listed = JSON.parse(textOf(await vscode.lm.invokeTool('skill_list', { input: { page, page_size: 50 }, toolInvocationToken: undefined }))) as {
+      skills: Array<{ name: string }>;
+      has_more: boolean;
+    };
     names.push(...listed.skills.map((s) => s.name));
     if (!listed.has_more) return names;
   }

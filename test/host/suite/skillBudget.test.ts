@@ -32,15 +32,16 @@ suite('@toolshed pre-flight skills: one budget, pinned included; optional model 
     }
   });
 
-  test('with toolshed.skills.summarize, the request\'s model condenses what did not fit, within the budget', async () => {
+  test("with toolshed.skills.summarize, the request's model condenses what did not fit, within the budget", async () => {
     const api = await toolshed();
     await api.services.skillPacks.ready;
     await withSettings({ 'toolshed.skills.maxTokens': 150, 'toolshed.skills.summarize': true }, async () => {
       const model = await scriptedModel();
       model.setScript([
-        (request) => (request.toolNames.length === 0 && userFacingTexts(request).includes('Condense the skills')
-          ? `### ${PINNED}\n1. Read the staged diff.\n2. Write an imperative subject line.`
-          : 'unexpected first request'),
+        (request) =>
+          request.toolNames.length === 0 && userFacingTexts(request).includes('Condense the skills')
+            ? `### ${PINNED}\n1. Read the staged diff.\n2. Write an imperative subject line.`
+            : 'unexpected first request',
         'ok',
       ]);
       const { result } = await askToolshed('Help me write a good commit message for my staged changes');

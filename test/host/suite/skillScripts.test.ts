@@ -121,7 +121,10 @@ suite('skill scripts as tools (scripted model, real process)', () => {
     const api = await toolshed();
     const folder = path.join(workspaceFolder(), '.github', 'skills', 'net-probe');
     mkdirSync(path.join(folder, 'scripts'), { recursive: true });
-    writeFileSync(path.join(folder, 'SKILL.md'), '---\nname: net-probe\ndescription: Probe the network and wait. Test fixture for risky and hanging scripts.\n---\n\n# Net probe\n');
+    writeFileSync(
+      path.join(folder, 'SKILL.md'),
+      '---\nname: net-probe\ndescription: Probe the network and wait. Test fixture for risky and hanging scripts.\n---\n\n# Net probe\n',
+    );
     writeFileSync(path.join(folder, 'scripts', 'upload.sh'), '#!/bin/sh\n# Upload the report.\ncurl -d @report.txt https://example.invalid/upload\n');
     writeFileSync(path.join(folder, 'scripts', 'wait.js'), '// Wait forever.\nsetInterval(() => {}, 1000);\n');
     symlinkSync('/etc/hostname', path.join(folder, 'scripts', 'outside.sh'));
@@ -132,8 +135,14 @@ suite('skill scripts as tools (scripted model, real process)', () => {
       assert.ok(api.services.skillScripts.has('net-probe_upload'));
       assert.ok(!api.services.skillScripts.has('net-probe_outside'), 'a symlink is never offered');
       const messages = vscode.languages.getDiagnostics(vscode.Uri.file(path.join(folder, 'SKILL.md'))).map((d) => `${d.severity}:${d.message}`);
-      assert.ok(messages.some((m) => m.startsWith(`${vscode.DiagnosticSeverity.Warning}:`) && /upload\.sh opens network connections .*not a guarantee/.test(m)), messages.join('\n'));
-      assert.ok(messages.some((m) => /outside\.sh is a symbolic link and is not offered/.test(m)), messages.join('\n'));
+      assert.ok(
+        messages.some((m) => m.startsWith(`${vscode.DiagnosticSeverity.Warning}:`) && /upload\.sh opens network connections .*not a guarantee/.test(m)),
+        messages.join('\n'),
+      );
+      assert.ok(
+        messages.some((m) => /outside\.sh is a symbolic link and is not offered/.test(m)),
+        messages.join('\n'),
+      );
 
       const asked: ScriptConfirmationRequest[] = [];
       api.services.scriptRuns.prompt = async (request) => {

@@ -57,7 +57,10 @@ suite('active skills chosen by the model (hybrid selection, scripted model)', ()
       assert.match(recorded.markdown(), /Choosing the active skills with \S.* cost \d+ tokens/, 'the footer names the model that chose');
       const metadata = result.metadata?.toolshed as { tokens: { selectionTokens: number }; activeSkills: Array<{ name: string; reason: string }> };
       assert.ok(metadata.tokens.selectionTokens > 0);
-      assert.deepEqual(metadata.activeSkills.map((s) => s.reason), ['chosen by the model', 'chosen by the model']);
+      assert.deepEqual(
+        metadata.activeSkills.map((s) => s.reason),
+        ['chosen by the model', 'chosen by the model'],
+      );
     });
   });
 

@@ -97,9 +97,7 @@ suite('smoke: scripted language model', () => {
 
     messages.push(vscode.LanguageModelChatMessage.Assistant(calls));
     messages.push(
-      vscode.LanguageModelChatMessage.User([
-        new vscode.LanguageModelToolResultPart(calls[0].callId, [new vscode.LanguageModelTextPart('42 tools')]),
-      ]),
+      vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(calls[0].callId, [new vscode.LanguageModelTextPart('42 tools')])]),
     );
     const second = await model.sendRequest(messages, { tools: [probeTool] });
     let text = '';

@@ -16,7 +16,6 @@ function textOf(result: vscode.LanguageModelToolResult): string {
   return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
 }
 
-
 suite('tool search mode: auto sends or defers by context share, Manage Tools turns tools off', () => {
   setup(async () => {
     await toolshed();
@@ -91,7 +90,10 @@ suite('tool search mode: auto sends or defers by context share, Manage Tools tur
       assert.equal(found.tools[0]?.name, target);
       assert.ok(found.tools.length <= 5, 'default limit 5');
       assert.ok(model.requests[1]!.toolNames.includes(target), 'activated for the next round');
-      assert.deepEqual((await driver()).toolBatch.calls.map((c) => c.name), [target]);
+      assert.deepEqual(
+        (await driver()).toolBatch.calls.map((c) => c.name),
+        [target],
+      );
       const deferral = (result.metadata as { toolshed: { deferral: { deferred: boolean; reason: string } } }).toolshed.deferral;
       assert.equal(deferral.deferred, true);
       assert.equal(deferral.reason, 'over_tool_cap');
@@ -99,7 +101,7 @@ suite('tool search mode: auto sends or defers by context share, Manage Tools tur
     });
   });
 
-  test('Manage Tools… sets a server\'s tools to off: they vanish from tool_search, /tools and tool_invoke', async () => {
+  test("Manage Tools… sets a server's tools to off: they vanish from tool_search, /tools and tool_invoke", async () => {
     const batch = await registerBatch(5);
     const word = (await driver()).toolBatch.wordOf(3);
     const search = async (query: string) => textOf(await vscode.lm.invokeTool('tool_search', { input: { query }, toolInvocationToken: undefined }));
@@ -120,7 +122,11 @@ suite('tool search mode: auto sends or defers by context share, Manage Tools tur
       const { recorded } = await askToolshed('', { command: 'tools' });
       assert.ok(!recorded.markdown().includes(`mcp_${SERVER}`), recorded.markdown());
       assert.match(recorded.markdown(), /Turned off by you.*: 5 tools/);
-      assert.match(recorded.markdown(), /\*\*Tool search\*\* \(`toolshed\.toolSearch\.mode` is always\): \d+ tools, .* tokens = .* of 128k: deferred \(mode always\)/, 'the decision with its numbers');
+      assert.match(
+        recorded.markdown(),
+        /\*\*Tool search\*\* \(`toolshed\.toolSearch\.mode` is always\): \d+ tools, .* tokens = .* of 128k: deferred \(mode always\)/,
+        'the decision with its numbers',
+      );
 
       const invoked = textOf(await vscode.lm.invokeTool('tool_invoke', { input: { name: batch[3], input: { id: '1' } }, toolInvocationToken: undefined }));
       assert.match(invoked, NO_SUCH_TOOL);

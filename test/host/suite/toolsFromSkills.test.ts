@@ -14,9 +14,13 @@ async function withToolSkillPack<T>(settings: Record<string, unknown>, fn: () =>
   const root = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, FOLDER);
   mkdirSync(root, { recursive: true });
   const skill = {
-    name: 'city-weather-report', title: 'City weather report', task_type: 'api',
+    name: 'city-weather-report',
+    title: 'City weather report',
+    task_type: 'api',
     trigger: 'When someone asks for the weather report of a city.',
-    tools: [WEATHER, ADMIN], steps: [`Call ${WEATHER} with the city.`, 'Summarise the forecast in one sentence.'], cluster: 'Weather Desk',
+    tools: [WEATHER, ADMIN],
+    steps: [`Call ${WEATHER} with the city.`, 'Summarise the forecast in one sentence.'],
+    cluster: 'Weather Desk',
   };
   writeFileSync(path.join(root, 'weather.skill.jsonl'), `${JSON.stringify(skill)}\n`);
   try {
@@ -47,14 +51,19 @@ suite('@toolshed: tools from skills (toolshed.learning.autoActivateTools)', () =
       assert.ok(recorded.steps().includes(`Activated \`${WEATHER}\` (named by a skill)`), recorded.steps().join(' | '));
       assert.match(recorded.markdown(), /_Pre-activated 1 tool named by the skills before the first round/);
       assert.equal(model.requests.length, 2);
-      const toolCalls = model.requests[1]!.messages.flatMap((m) => m.content).filter((part) => part.type === 'toolCall').map((part) => (part as { name: string }).name);
+      const toolCalls = model.requests[1]!.messages.flatMap((m) => m.content)
+        .filter((part) => part.type === 'toolCall')
+        .map((part) => (part as { name: string }).name);
       assert.deepEqual(toolCalls, [WEATHER], 'the weather tool was called, and no tool_search');
-      const tokens = (result.metadata as { toolshed: { tokens: { preActivatedTools?: string[]; searchSaving?: { tools: string[]; tokens: number } } } }).toolshed.tokens;
+      const tokens = (result.metadata as { toolshed: { tokens: { preActivatedTools?: string[]; searchSaving?: { tools: string[]; tokens: number } } } })
+        .toolshed.tokens;
       assert.deepEqual(tokens.preActivatedTools, [WEATHER]);
       // The saving is measured: the weather tool was called before any search found it.
       assert.deepEqual(tokens.searchSaving?.tools, [WEATHER]);
       assert.ok((tokens.searchSaving?.tokens ?? 0) > 0);
-      const saved = new RegExp(`The model called \`${WEATHER}\` before any \`tool_search\` found it: that saved 1 \`tool_search\` round \\(≈ ([\\d,]+) tokens of search call and result\\)`).exec(recorded.markdown());
+      const saved = new RegExp(
+        `The model called \`${WEATHER}\` before any \`tool_search\` found it: that saved 1 \`tool_search\` round \\(≈ ([\\d,]+) tokens of search call and result\\)`,
+      ).exec(recorded.markdown());
       assert.ok(saved, recorded.markdown());
       assert.equal(Number(saved[1]!.replace(/,/g, '')), tokens.searchSaving!.tokens, 'the footer shows the measured number');
     });
@@ -65,7 +74,10 @@ suite('@toolshed: tools from skills (toolshed.learning.autoActivateTools)', () =
       const model = await scriptedModel();
       model.setScript(['ok']);
       const { recorded } = await askToolshed('What is the weather report for the city of Oslo?');
-      assert.ok(recorded.steps().some((step) => step.startsWith('Using skill `city-weather-report`')), recorded.steps().join(' | '));
+      assert.ok(
+        recorded.steps().some((step) => step.startsWith('Using skill `city-weather-report`')),
+        recorded.steps().join(' | '),
+      );
       assert.ok(!model.requests[0]!.toolNames.includes(WEATHER), 'still deferred');
       assert.doesNotMatch(recorded.markdown(), /Pre-activated|saved 1 `tool_search` round/);
     });
@@ -82,14 +94,19 @@ suite('@toolshed: tools from skills (toolshed.learning.autoActivateTools)', () =
       assert.equal(tree.items[index]!.depth, 0);
       assert.equal(tree.items[index + 1]!.label, 'City weather report');
       assert.equal(tree.items[index + 1]!.depth, 1);
-      assert.ok(tree.items.some((item) => item.depth === 0 && item.label === 'No cluster'), 'built-in skills without a cluster are grouped too');
+      assert.ok(
+        tree.items.some((item) => item.depth === 0 && item.label === 'No cluster'),
+        'built-in skills without a cluster are grouped too',
+      );
       assert.ok(!tree.items.some((item) => item.id?.startsWith('pack:') && item.label === FOLDER), 'no pack rows in the cluster grouping');
       // The view-title toggle switches back to packs (it writes the setting).
       await vscode.commands.executeCommand('toolshed.groupSkillsByPack');
       assert.equal(vscode.workspace.getConfiguration('toolshed').get('skills.directoryGroupBy'), 'pack');
       await eventually(async () => {
         const rendered = await vscode.commands.executeCommand<Tree>('toolshed._skillDirectoryItems');
-        return rendered.items.some((item) => item.id === `pack:${FOLDER}`) && !rendered.items.some((item) => item.id?.startsWith('cluster:')) ? rendered : undefined;
+        return rendered.items.some((item) => item.id === `pack:${FOLDER}`) && !rendered.items.some((item) => item.id?.startsWith('cluster:'))
+          ? rendered
+          : undefined;
       }, 'grouped by pack again');
     });
   });
@@ -98,10 +115,19 @@ suite('@toolshed: tools from skills (toolshed.learning.autoActivateTools)', () =
     await withToolSkillPack({ 'toolshed.skills.directoryGroupBy': 'cluster' }, async () => {
       const api = await toolshed();
       const service = api.services.learning.service;
-      const proposal = (await service.ingest({
-        sessionId: 'cluster-on-approval', request: 'What is the weather report for the city of Oslo and Bergen?', stoppedBecause: 'done', skillsUsed: [], at: Date.now(),
-        calls: [{ tool: WEATHER, input: { city: 'Oslo' }, ok: true }, { tool: WEATHER, input: { city: 'Bergen' }, ok: true }],
-      })).proposal!;
+      const proposal = (
+        await service.ingest({
+          sessionId: 'cluster-on-approval',
+          request: 'What is the weather report for the city of Oslo and Bergen?',
+          stoppedBecause: 'done',
+          skillsUsed: [],
+          at: Date.now(),
+          calls: [
+            { tool: WEATHER, input: { city: 'Oslo' }, ok: true },
+            { tool: WEATHER, input: { city: 'Bergen' }, ok: true },
+          ],
+        })
+      ).proposal!;
       try {
         assert.equal(service.suggestedCluster(proposal.candidate)?.from, 'city-weather-report');
         const name = await vscode.commands.executeCommand<string>('toolshed.learning.approveProposal', proposal.id);

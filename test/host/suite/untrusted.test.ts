@@ -27,9 +27,13 @@ suite('untrusted workspace: limited mode', () => {
     const loaded = api.services.skills.listPacks().flatMap((pack) => pack.skills.map((skill) => skill.name));
     assert.ok(loaded.includes('triage-issue'), 'the workspace skill is loaded (for the views)…');
 
-    const search = JSON.parse(text(await vscode.lm.invokeTool('skill_search', { input: { query: 'triage a new GitHub issue' }, toolInvocationToken: undefined }))) as { skills: Array<{ name: string }> };
+    const search = JSON.parse(
+      text(await vscode.lm.invokeTool('skill_search', { input: { query: 'triage a new GitHub issue' }, toolInvocationToken: undefined })),
+    ) as { skills: Array<{ name: string }> };
     assert.ok(!search.skills.some((s) => s.name === 'triage-issue'), '…but not returned to a model');
-    const builtIn = JSON.parse(text(await vscode.lm.invokeTool('skill_search', { input: { query: 'commit message' }, toolInvocationToken: undefined }))) as { skills: Array<{ name: string }> };
+    const builtIn = JSON.parse(text(await vscode.lm.invokeTool('skill_search', { input: { query: 'commit message' }, toolInvocationToken: undefined }))) as {
+      skills: Array<{ name: string }>;
+    };
     assert.ok(builtIn.skills.length > 0, 'built-in skills still answer');
 
     const model = await scriptedModel();
@@ -38,7 +42,7 @@ suite('untrusted workspace: limited mode', () => {
     assert.ok(!/triage-issue/.test(userFacingTexts(model.requests[0])), 'not injected pre-flight');
   });
 
-  test('one rule for running tools: tool_invoke and @toolshed\'s own loop both refuse, with the same answer, and nothing runs', async () => {
+  test("one rule for running tools: tool_invoke and @toolshed's own loop both refuse, with the same answer, and nothing runs", async () => {
     await toolshed();
     (await driver()).testTools.reset();
     const invoked = text(await vscode.lm.invokeTool('tool_invoke', { input: { name: WEATHER, input: { city: 'Oslo' } }, toolInvocationToken: undefined }));
@@ -53,30 +57,42 @@ suite('untrusted workspace: limited mode', () => {
     const { recorded } = await askToolshed('What is the weather in Oslo?');
     assert.ok(lastToolResultText(model.requests[1] as never).includes(WEATHER), 'tool_search still finds the tool');
     assert.equal(lastToolResultText(model.requests[2] as never), invoked, 'the loop answers exactly like tool_invoke');
-    assert.ok(recorded.steps().some((line) => /Not running `fixture_weather_forecast`: Restricted Mode/.test(line)), recorded.steps().join(' | '));
+    assert.ok(
+      recorded.steps().some((line) => /Not running `fixture_weather_forecast`: Restricted Mode/.test(line)),
+      recorded.steps().join(' | '),
+    );
     assert.deepEqual((await driver()).testTools.calls, [], 'nothing ran on either path');
   });
 
   // What the example workspace supplies: .github/skills (4 skill files) and the team pack in ./skills
   // (4 files), configured in .vscode/settings.json — a setting VS Code does not apply in Restricted Mode.
-  const UNUSED = /Restricted Mode: (\d+) workspace skill files \(`\.github\/skills` \d+, `skills` \d+\) and the skill pack `team` from its settings not used — this workspace is not trusted\. Manage Workspace Trust to use them\./;
+  const UNUSED =
+    /Restricted Mode: (\d+) workspace skill files \(`\.github\/skills` \d+, `skills` \d+\) and the skill pack `team` from its settings not used — this workspace is not trusted\. Manage Workspace Trust to use them\./;
 
   test('the sidebar says which workspace skill sources are not used and why, with the trust button, and does not list their pack', async () => {
     const api = await toolshed();
     await api.services.skillPacks.ready;
     const tree = await eventually(async () => {
-      const rendered = await vscode.commands.executeCommand<{ description?: string; items: Array<{ label: string; id?: string; depth: number }> }>('toolshed._skillDirectoryItems');
+      const rendered = await vscode.commands.executeCommand<{ description?: string; items: Array<{ label: string; id?: string; depth: number }> }>(
+        'toolshed._skillDirectoryItems',
+      );
       return rendered.items.length ? rendered : undefined;
     }, 'the skill tree');
     const first = tree.items[0]!;
     const count = Number(UNUSED.exec(first.label)?.[1]);
     assert.ok(count >= 8, `header row first: ${first.label}`);
     assert.equal(first.id, 'restrictedMode');
-    const workspaceSkills = api.services.skills.listPacks().filter((pack) => pack.workspace).flatMap((pack) => pack.skills.map((skill) => skill.name));
+    const workspaceSkills = api.services.skills
+      .listPacks()
+      .filter((pack) => pack.workspace)
+      .flatMap((pack) => pack.skills.map((skill) => skill.name));
     assert.ok(workspaceSkills.includes('triage-issue') && workspaceSkills.includes('release-notes'));
     for (const name of workspaceSkills) assert.ok(!tree.items.some((item) => item.id?.endsWith(`:${name}`)), `${name} is not listed`);
     assert.ok(!tree.items.some((item) => item.id?.startsWith('pack:ws-')), 'the workspace pack is not listed as loaded');
-    assert.ok(tree.items.some((item) => item.id === 'pack:core'), 'built-in skills still listed');
+    assert.ok(
+      tree.items.some((item) => item.id === 'pack:core'),
+      'built-in skills still listed',
+    );
   });
 
   test('/skills shows the same line, naming the team pack it did not load, with a Manage Workspace Trust button', async () => {
@@ -91,7 +107,10 @@ suite('untrusted workspace: limited mode', () => {
   });
 
   test('skill_list tells the model the same, to pass on', async () => {
-    const output = JSON.parse(text(await vscode.lm.invokeTool('skill_list', { input: {}, toolInvocationToken: undefined }))) as { skills: Array<{ name: string }>; restricted_mode?: string };
+    const output = JSON.parse(text(await vscode.lm.invokeTool('skill_list', { input: {}, toolInvocationToken: undefined }))) as {
+      skills: Array<{ name: string }>;
+      restricted_mode?: string;
+    };
     assert.match(output.restricted_mode ?? '', UNUSED);
     assert.ok(!output.skills.some((s) => s.name === 'triage-issue'));
   });
@@ -99,12 +118,17 @@ suite('untrusted workspace: limited mode', () => {
   test('skill_get for a hidden skill says it is hidden by Restricted Mode, without its content', async () => {
     const api = await toolshed();
     await api.services.skillPacks.ready;
-    const output = JSON.parse(text(await vscode.lm.invokeTool('skill_get', { input: { names: ['release-notes'] }, toolInvocationToken: undefined }))) as { skills: unknown[]; message?: string };
+    const output = JSON.parse(text(await vscode.lm.invokeTool('skill_get', { input: { names: ['release-notes'] }, toolInvocationToken: undefined }))) as {
+      skills: unknown[];
+      message?: string;
+    };
     assert.deepEqual(output.skills, []);
     assert.match(output.message ?? '', /release-notes.*hidden in Restricted Mode.*Manage Workspace Trust/);
     assert.doesNotMatch(output.message ?? '', /Unknown skill/);
     const record = api.services.skills.inspect('release-notes');
-    const content = [...(record?.steps ?? []), record?.body ?? '', record?.trigger ?? ''].map((part) => part.trim().slice(0, 30)).filter((part) => part.length > 8);
+    const content = [...(record?.steps ?? []), record?.body ?? '', record?.trigger ?? '']
+      .map((part) => part.trim().slice(0, 30))
+      .filter((part) => part.length > 8);
     assert.ok(content.length > 0, 'the hidden skill has content to leak');
     const answer = text(await vscode.lm.invokeTool('skill_get', { input: { names: ['release-notes'] }, toolInvocationToken: undefined }));
     for (const part of content) assert.ok(!answer.includes(part), `no content of the hidden skill: ${part}`);

@@ -20,7 +20,10 @@ suite('untrusted workspace: skill scripts', () => {
     const search = text(await vscode.lm.invokeTool('tool_search', { input: { query: 'count the lines of a file' }, toolInvocationToken: undefined }));
     assert.ok(!search.includes('count-lines_count_lines'), search);
 
-    const refused = await vscode.lm.invokeTool('tool_invoke', { input: { name: 'count-lines_count_lines', input: { args: ['README.md'], save: true } }, toolInvocationToken: undefined });
+    const refused = await vscode.lm.invokeTool('tool_invoke', {
+      input: { name: 'count-lines_count_lines', input: { args: ['README.md'], save: true } },
+      toolInvocationToken: undefined,
+    });
     assert.match(text(refused), /not trusted/);
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
     assert.equal(existsSync(path.join(folder, 'line-counts.txt')), false, 'nothing ran');

@@ -24,17 +24,35 @@ suite('views: Toolshed sidebar', () => {
 
   test('the view container, both views, the welcome content and the walkthrough are contributed', () => {
     const pkg = vscode.extensions.getExtension(TOOLSHED_ID)!.packageJSON;
-    assert.deepEqual(pkg.contributes.viewsContainers.activitybar.map((c: { id: string }) => c.id), ['toolshed']);
-    assert.deepEqual(pkg.contributes.views.toolshed.map((v: { id: string }) => v.id), ['toolshed.skillDirectory', 'toolshed.activatedTools']);
+    assert.deepEqual(
+      pkg.contributes.viewsContainers.activitybar.map((c: { id: string }) => c.id),
+      ['toolshed'],
+    );
+    assert.deepEqual(
+      pkg.contributes.views.toolshed.map((v: { id: string }) => v.id),
+      ['toolshed.skillDirectory', 'toolshed.activatedTools'],
+    );
     assert.ok(pkg.contributes.viewsWelcome.some((w: { view: string }) => w.view === 'toolshed.skillDirectory'));
     const walkthrough = pkg.contributes.walkthroughs.find((w: { id: string }) => w.id === 'toolshed.gettingStarted');
     assert.ok(walkthrough, 'walkthrough contributed');
-    assert.deepEqual(walkthrough.steps.map((s: { id: string }) => s.id), ['what', 'addPack', 'participant', 'toolSearch']);
+    assert.deepEqual(
+      walkthrough.steps.map((s: { id: string }) => s.id),
+      ['what', 'addPack', 'participant', 'toolSearch'],
+    );
   });
 
   test('every view command is registered', async () => {
     const commands = new Set(await vscode.commands.getCommands(true));
-    for (const id of ['openSkill', 'copySkillName', 'pinSkill', 'unpinSkill', 'insertSkillReference', 'revealSkillInExplorer', 'showToolDetails', 'clearActivatedTools']) {
+    for (const id of [
+      'openSkill',
+      'copySkillName',
+      'pinSkill',
+      'unpinSkill',
+      'insertSkillReference',
+      'revealSkillInExplorer',
+      'showToolDetails',
+      'clearActivatedTools',
+    ]) {
       assert.ok(commands.has(`toolshed.${id}`), `toolshed.${id}`);
     }
   });
@@ -46,16 +64,25 @@ suite('views: Toolshed sidebar', () => {
   });
 
   test('Skill Directory lists the built-in pack and the workspace skills, with counts', async () => {
-    const tree = await eventually(async () => {
-      const rendered = await skillItems();
-      const ids = rendered.items.map((i) => i.id ?? '');
-      return ids.some((id) => id.endsWith(':fix-lint')) && ids.some((id) => id.endsWith(':release-notes')) && ids.some((id) => id.endsWith(':write-a-skill')) ? rendered : undefined;
-    }, 'the fixture and built-in skills in the tree', 20_000);
+    const tree = await eventually(
+      async () => {
+        const rendered = await skillItems();
+        const ids = rendered.items.map((i) => i.id ?? '');
+        return ids.some((id) => id.endsWith(':fix-lint')) && ids.some((id) => id.endsWith(':release-notes')) && ids.some((id) => id.endsWith(':write-a-skill'))
+          ? rendered
+          : undefined;
+      },
+      'the fixture and built-in skills in the tree',
+      20_000,
+    );
     const fixLint = tree.items.find((i) => i.id?.endsWith(':fix-lint'))!;
     assert.equal(fixLint.label, 'Fix lint and type errors');
     assert.match(fixLint.description ?? '', /^fix-lint — When `npm run lint`/);
     assert.match(fixLint.tooltip ?? '', /Steps:\* 3/);
-    assert.ok(tree.items.some((i) => i.depth === 0 && i.id === 'pack:core'), 'the built-in pack is a root');
+    assert.ok(
+      tree.items.some((i) => i.depth === 0 && i.id === 'pack:core'),
+      'the built-in pack is a root',
+    );
     // The badge means "something needs you": invalid skills only, never the loaded count.
     const invalid = tree.items.filter((i) => /\.invalid/.test(i.contextValue ?? '')).length;
     assert.equal(tree.badge, invalid || undefined, `badge ${tree.badge} for ${invalid} invalid skills`);
@@ -94,7 +121,7 @@ suite('views: Toolshed sidebar', () => {
     await eventually(async () => !(await skillItem('views-probe')), 'the deleted skill gone', 20_000);
   });
 
-  test('open goes to the skill\'s definition', async () => {
+  test("open goes to the skill's definition", async () => {
     await eventually(() => skillItem('fix-lint'), 'fix-lint', 20_000);
     const editor = await vscode.commands.executeCommand<vscode.TextEditor>('toolshed.openSkill', 'fix-lint');
     assert.ok(editor);
@@ -128,13 +155,20 @@ suite('views: Toolshed sidebar', () => {
     assert.match(tree.description ?? '', /activated tools? · \d+ deferred/);
     // Agent mode's searches change no tool list; what it runs through tool_invoke is listed.
     await vscode.lm.invokeTool('tool_invoke', { input: { name: 'fixture_weather_forecast', input: { city: 'Oslo' } }, toolInvocationToken: undefined });
-    const after = await eventually(async () => {
-      const rendered = await toolItems();
-      return rendered.items.some((i) => i.depth === 1) ? rendered : undefined;
-    }, 'activations listed', 10_000);
+    const after = await eventually(
+      async () => {
+        const rendered = await toolItems();
+        return rendered.items.some((i) => i.depth === 1) ? rendered : undefined;
+      },
+      'activations listed',
+      10_000,
+    );
     const tool = after.items.find((i) => i.depth === 1)!;
     assert.match(tool.description ?? '', /called/);
-    assert.ok(after.items.some((i) => i.depth === 0 && /Copilot agent mode/.test(String(i.label))), 'grouped under the agent-mode session');
+    assert.ok(
+      after.items.some((i) => i.depth === 0 && /Copilot agent mode/.test(String(i.label))),
+      'grouped under the agent-mode session',
+    );
     await vscode.commands.executeCommand('toolshed.clearActivatedTools');
     await eventually(async () => (await toolItems()).items.length === 0, 'activations cleared');
   });

@@ -62,16 +62,17 @@ suite('What a user sees is true: /tools, learning, Manage Tools (scripted model)
     });
   });
 
-  test('learning: an unknown task type stays out of the name; chat\'s Approve is said as such; a turn that follows the learned skill proposes nothing and can be rated with the answer\'s buttons', async () => {
+  test("learning: an unknown task type stays out of the name; chat's Approve is said as such; a turn that follows the learned skill proposes nothing and can be rated with the answer's buttons", async () => {
     const api = await toolshed();
     const learning = api.services.learning;
     const [echo, add] = await registerBatch(2, 'greeter');
     const model = await scriptedModel();
-    const followSteps = () => model.setScript([
-      [{ toolCall: { name: echo!, input: { id: 'hello' } } }],
-      [{ toolCall: { name: add!, input: { id: '2' } } }],
-      'Echoed the greeting and added two.',
-    ]);
+    const followSteps = () =>
+      model.setScript([
+        [{ toolCall: { name: echo!, input: { id: 'hello' } } }],
+        [{ toolCall: { name: add!, input: { id: '2' } } }],
+        'Echoed the greeting and added two.',
+      ]);
     const proposals = () => learning.service.proposals().filter((p) => p.candidate.citations.tools.includes(echo!));
     let approvedId: string | undefined;
     try {
@@ -115,34 +116,52 @@ suite('What a user sees is true: /tools, learning, Manage Tools (scripted model)
 
       // Helpful / Not helpful under the answer: they work where VS Code hides 👍/👎, and count once per answer.
       const rate = buttons(second.recorded.parts).filter((b) => b.command === 'toolshed.learning.rateAnswer');
-      assert.deepEqual(rate.map((b) => b.title), ['Helpful', 'Not helpful']);
+      assert.deepEqual(
+        rate.map((b) => b.title),
+        ['Helpful', 'Not helpful'],
+      );
       const helpfulBefore = learning.service.counters(name)?.helpful ?? 0;
-      assert.ok(await vscode.commands.executeCommand<number>(rate[0]!.command, ...(rate[0]!.arguments ?? [])) > 0);
+      assert.ok((await vscode.commands.executeCommand<number>(rate[0]!.command, ...(rate[0]!.arguments ?? []))) > 0);
       assert.equal(learning.service.counters(name)?.helpful, helpfulBefore + 1);
       assert.equal(await vscode.commands.executeCommand<number>(rate[1]!.command, ...(rate[1]!.arguments ?? [])), 0, 'rated already');
-      assert.equal(await recordChatFeedback(learning, { result: second.result, kind: vscode.ChatResultFeedbackKind.Helpful }), 0, 'VS Code\'s 👍 on the same answer does not count twice');
+      assert.equal(
+        await recordChatFeedback(learning, { result: second.result, kind: vscode.ChatResultFeedbackKind.Helpful }),
+        0,
+        "VS Code's 👍 on the same answer does not count twice",
+      );
     } finally {
       if (approvedId) await vscode.commands.executeCommand('toolshed.learning.discardProposal', approvedId);
       for (const proposal of proposals()) await learning.service.discard(proposal.id);
     }
   });
 
-  test('Manage Tools groups by what VS Code gives: MCP servers by tag under their mcp.json names, extension tools by their extension, VS Code\'s own as built-in', async () => {
+  test("Manage Tools groups by what VS Code gives: MCP servers by tag under their mcp.json names, extension tools by their extension, VS Code's own as built-in", async () => {
     const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     const mcpJson = path.join(folder, '.vscode', 'mcp.json');
     mkdirSync(path.dirname(mcpJson), { recursive: true });
     // A server that exits at once if VS Code starts it: only its name and definition matter here.
-    writeFileSync(mcpJson, '{\n  // the name the user chose\n  "servers": { "memory": { "type": "stdio", "command": "node", "args": ["-e", "", "@modelcontextprotocol/server-memory"] }, },\n}\n');
+    writeFileSync(
+      mcpJson,
+      '{\n  // the name the user chose\n  "servers": { "memory": { "type": "stdio", "command": "node", "args": ["-e", "", "@modelcontextprotocol/server-memory"] }, },\n}\n',
+    );
     try {
       const memoryTools = await registerBatch(3, 'memory-server', ['mcp']);
       const groups = await vscode.commands.executeCommand<ToolGroup[]>('toolshed._manageToolsGroups');
       const groupOf = (tool: string) => groups.find((g) => g.tools.some((t) => t.name === tool));
       const seen = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(mcpJson)));
-      assert.equal(groupOf(memoryTools[0]!)?.label, 'MCP server memory', `${JSON.stringify(groups.map((g) => g.label))}; mcp.json as read: ${seen}; tags: ${JSON.stringify(vscode.lm.tools.find((t) => t.name === memoryTools[0])?.tags)}`);
+      assert.equal(
+        groupOf(memoryTools[0]!)?.label,
+        'MCP server memory',
+        `${JSON.stringify(groups.map((g) => g.label))}; mcp.json as read: ${seen}; tags: ${JSON.stringify(vscode.lm.tools.find((t) => t.name === memoryTools[0])?.tags)}`,
+      );
       assert.equal(groupOf(memoryTools[0]!)?.server, 'memory-server', 'its state pattern keeps the tool-name prefix');
       assert.equal(groupOf('fixture_weather_forecast')?.label, 'Extension Toolshed test driver');
       assert.ok(!groups.some((g) => g.label === 'Extensions'), 'no catch-all "Extensions" group');
-      const declared = new Set(vscode.extensions.all.flatMap((e) => ((e.packageJSON as { contributes?: { languageModelTools?: Array<{ name: string }> } }).contributes?.languageModelTools ?? []).map((t) => t.name)));
+      const declared = new Set(
+        vscode.extensions.all.flatMap((e) =>
+          ((e.packageJSON as { contributes?: { languageModelTools?: Array<{ name: string }> } }).contributes?.languageModelTools ?? []).map((t) => t.name),
+        ),
+      );
       const vscodeOwn = vscode.lm.tools.filter((t) => !declared.has(t.name) && !t.tags.includes('mcp') && !t.name.startsWith('mcp_'));
       for (const tool of vscodeOwn) assert.equal(groupOf(tool.name)?.label, 'Built-in (VS Code)', tool.name);
       const builtIn = groups.find((g) => g.label === 'Built-in (VS Code)');

@@ -23,18 +23,32 @@ async function askToolshedInTheChatView(page, screenshot) {
   await askInNewChat(page, { script: 'Toolshed Test: Script Weather Demo', request: '@toolshed What is the weather in Oslo?', hidePanel: true });
   const answer = page.locator('.interactive-response', { hasText: 'sunny' }).first();
   await answer.waitFor({ timeout: 60_000 });
-  await page.locator('.interactive-response', { hasText: /fewer\)/ }).first().waitFor({ timeout: 30_000 });
+  await page
+    .locator('.interactive-response', { hasText: /fewer\)/ })
+    .first()
+    .waitFor({ timeout: 30_000 });
   const text = await page.locator('.interactive-list').first().innerText();
-  assert.match(text, /Forecast for Oslo: sunny/, 'the answer uses the deferred tool\'s result');
-  assert.match(text, /Toolshed sent [\d +]+ of \d+ tools( over \d+ rounds)?: [\d,]+ tokens of tool definitions/, 'the token saving line, summed over every round, is shown');
+  assert.match(text, /Forecast for Oslo: sunny/, "the answer uses the deferred tool's result");
+  assert.match(
+    text,
+    /Toolshed sent [\d +]+ of \d+ tools( over \d+ rounds)?: [\d,]+ tokens of tool definitions/,
+    'the token saving line, summed over every round, is shown',
+  );
   assert.doesNotMatch(text, /<sub>|<\/?[a-z]+>/, 'no raw HTML in the response');
   // Expand the collapsed progress ("Completed N steps") so the screenshot shows the discovery.
-  const steps = page.locator('.interactive-response', { hasText: /Completed|steps/ }).getByText(/Completed \d+ steps?/).first();
+  const steps = page
+    .locator('.interactive-response', { hasText: /Completed|steps/ })
+    .getByText(/Completed \d+ steps?/)
+    .first();
   if (await steps.count()) await steps.click().catch(() => undefined);
   // Wait for the expanded steps to render (asserted just below) rather than for a fixed time: the
   // run step can be in the collapsed response already, so wait for the search step, which is not.
   const last = page.locator('.interactive-response').last();
-  await last.filter({ hasText: /Searching tools for "/ }).filter({ hasText: /Running `?fixture_weather_forecast/ }).waitFor({ timeout: 15_000 }).catch(() => undefined);
+  await last
+    .filter({ hasText: /Searching tools for "/ })
+    .filter({ hasText: /Running `?fixture_weather_forecast/ })
+    .waitFor({ timeout: 15_000 })
+    .catch(() => undefined);
   const response = await page.locator('.interactive-response').last().innerText();
   // Every step is visible in the answer (VS Code hides transient progress once a response is done).
   assert.match(response, /Searching tools for "[^"]+"/, 'the search step is visible');

@@ -35,7 +35,10 @@ async function proposeFromChat(page, screenshot) {
   await proposal.waitFor({ timeout: 30_000 });
   // The chat renders streamed markdown progressively: wait for the last part (the buttons).
   await proposal.getByRole('button', { name: 'Discard' }).first().waitFor({ timeout: 30_000 });
-  await proposal.filter({ hasText: /fixture_weather_forecast/ }).waitFor({ timeout: 15_000 }).catch(() => undefined);
+  await proposal
+    .filter({ hasText: /fixture_weather_forecast/ })
+    .waitFor({ timeout: 15_000 })
+    .catch(() => undefined);
   const text = await proposal.innerText();
   assert.match(text, /fixture_weather_forecast/, 'the proposal names the tools in order');
   assert.doesNotMatch(text, /Sunny in Oslo and Bergen/, 'argument values never reach the proposal');
@@ -47,8 +50,15 @@ async function proposeFromChat(page, screenshot) {
   await icon.waitFor({ timeout: 30_000 });
   if (!(await page.locator('.part.sidebar .pane-header', { hasText: /Skill Directory/i }).count())) await icon.click();
   const sidebar = page.locator('.part.sidebar');
-  await sidebar.locator('.pane-header', { hasText: /Skill Directory/i }).first().hover();
-  await sidebar.locator('.pane-header .action-label[aria-label*="Collapse All"]').first().click({ timeout: 10_000 }).catch(() => undefined);
+  await sidebar
+    .locator('.pane-header', { hasText: /Skill Directory/i })
+    .first()
+    .hover();
+  await sidebar
+    .locator('.pane-header .action-label[aria-label*="Collapse All"]')
+    .first()
+    .click({ timeout: 10_000 })
+    .catch(() => undefined);
   const group = sidebar.locator('.monaco-list-row', { hasText: /^Proposed/ }).first();
   await group.waitFor({ timeout: 30_000 });
   if ((await group.getAttribute('aria-expanded')) === 'false') await group.click();
@@ -56,8 +66,16 @@ async function proposeFromChat(page, screenshot) {
   await row.waitFor({ timeout: 30_000 });
   await row.hover();
   // The row's inline actions appear on hover; the screenshot shows them.
-  await row.locator('.action-label[aria-label*="Discard"]').first().waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
+  await row
+    .locator('.action-label[aria-label*="Discard"]')
+    .first()
+    .waitFor({ state: 'visible', timeout: 5_000 })
+    .catch(() => undefined);
   await screenshot('learning-proposed');
   // Leave the sidebar as it was for later checks: discard the proposal (inline action).
-  await row.locator('.action-label[aria-label*="Discard"]').first().click({ timeout: 5_000 }).catch(() => undefined);
+  await row
+    .locator('.action-label[aria-label*="Discard"]')
+    .first()
+    .click({ timeout: 5_000 })
+    .catch(() => undefined);
 }

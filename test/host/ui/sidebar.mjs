@@ -14,7 +14,10 @@ async function openToolshedSidebar(page) {
   await icon.waitFor({ timeout: 30_000 });
   const sidebarVisible = await page.locator('.part.sidebar .pane-header', { hasText: /Skill Directory/i }).count();
   if (!sidebarVisible) await icon.click();
-  await page.locator('.part.sidebar .pane-header', { hasText: /Skill Directory/i }).first().waitFor({ timeout: 30_000 });
+  await page
+    .locator('.part.sidebar .pane-header', { hasText: /Skill Directory/i })
+    .first()
+    .waitFor({ timeout: 30_000 });
 }
 
 /** @param {import('./lib/workbench.mjs').PageCheckContext} context */
@@ -24,7 +27,10 @@ export async function sidebarListsSkills({ page, screenshot }) {
   const sidebar = page.locator('.part.sidebar');
   const rows = sidebar.locator('.monaco-list-row');
   // The built-in pack is long: collapse everything, then open the workspace's agent-skills pack.
-  await sidebar.locator('.pane-header', { hasText: /Skill Directory/i }).first().hover();
+  await sidebar
+    .locator('.pane-header', { hasText: /Skill Directory/i })
+    .first()
+    .hover();
   await sidebar.locator('.pane-header .action-label[aria-label*="Collapse All"]').first().click({ timeout: 10_000 });
   await rows.filter({ hasText: /^core/ }).first().waitFor({ timeout: 30_000 });
   const workspacePack = rows.filter({ hasText: /^ws-.*github/ }).first();
@@ -34,9 +40,18 @@ export async function sidebarListsSkills({ page, screenshot }) {
     await rows.filter({ hasText: label }).first().waitFor({ timeout: 30_000 });
   }
   const texts = await rows.allInnerTexts();
-  assert.ok(texts.some((text) => text.includes('Fix lint and type errors') && text.includes('fix-lint')), `a row shows title and name: ${texts.join(' | ')}`);
-  assert.ok(texts.some((text) => /^core/.test(text) && /built-in/.test(text)), `the built-in pack is listed: ${texts.join(' | ')}`);
-  const description = await sidebar.locator('.pane-header', { hasText: /Skill Directory/i }).first().innerText();
+  assert.ok(
+    texts.some((text) => text.includes('Fix lint and type errors') && text.includes('fix-lint')),
+    `a row shows title and name: ${texts.join(' | ')}`,
+  );
+  assert.ok(
+    texts.some((text) => /^core/.test(text) && /built-in/.test(text)),
+    `the built-in pack is listed: ${texts.join(' | ')}`,
+  );
+  const description = await sidebar
+    .locator('.pane-header', { hasText: /Skill Directory/i })
+    .first()
+    .innerText();
   assert.match(description, /\d+ skills?/i, `the view header carries the count: ${description}`);
   await screenshot('sidebar');
 }
@@ -47,9 +62,15 @@ export async function skillFileShowsDiagnostic({ page, workspace, screenshot }) 
   const dir = path.join(workspace, '.github', 'skills');
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'needs-a-trigger.skill.md');
-  writeFileSync(file, '---\nname: needs-a-trigger\ntitle: Needs a trigger\ntask_type: code\nsteps:\n  - Do the thing.\n---\n\nThis skill has no trigger yet: hover the squiggle, or press Ctrl+. for the quick fix.\n');
+  writeFileSync(
+    file,
+    '---\nname: needs-a-trigger\ntitle: Needs a trigger\ntask_type: code\nsteps:\n  - Do the thing.\n---\n\nThis skill has no trigger yet: hover the squiggle, or press Ctrl+. for the quick fix.\n',
+  );
   // Quick Open (F1, then drop the ">" to search files).
-  await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } }).catch(() => {});
+  await page
+    .locator('.monaco-workbench')
+    .click({ position: { x: 700, y: 400 } })
+    .catch(() => {});
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ timeout: 10_000 });
@@ -59,9 +80,17 @@ export async function skillFileShowsDiagnostic({ page, workspace, screenshot }) 
   await page.locator('.editor-instance .squiggly-error').first().waitFor({ timeout: 30_000 });
   // Hover the squiggle so the message shows in the screenshot.
   await page.locator('.editor-instance .squiggly-error').first().hover({ force: true });
-  await page.locator('.monaco-hover', { hasText: /trigger/i }).first().waitFor({ timeout: 10_000 }).catch(() => {});
-  const problems = await page.locator('.statusbar [aria-label*="Error"], .statusbar [aria-label*="error"]').first().getAttribute('aria-label').catch(() => '');
-  assert.ok(await page.locator('.editor-instance .squiggly-error').count() >= 1, 'an error squiggle in the skill file');
+  await page
+    .locator('.monaco-hover', { hasText: /trigger/i })
+    .first()
+    .waitFor({ timeout: 10_000 })
+    .catch(() => {});
+  const problems = await page
+    .locator('.statusbar [aria-label*="Error"], .statusbar [aria-label*="error"]')
+    .first()
+    .getAttribute('aria-label')
+    .catch(() => '');
+  assert.ok((await page.locator('.editor-instance .squiggly-error').count()) >= 1, 'an error squiggle in the skill file');
   await screenshot('skill-diagnostic');
   void problems;
 }

@@ -25,12 +25,18 @@ export async function chatRunsASkillScriptOnlyAfterConfirmation({ page, screensh
     assert.doesNotMatch(text, /always/i, 'no "always allow"');
     await screenshot('skill-script-confirmation');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await page.locator('.interactive-response', { hasText: /declined/ }).first().waitFor({ timeout: 30_000 });
+    await page
+      .locator('.interactive-response', { hasText: /declined/ })
+      .first()
+      .waitFor({ timeout: 30_000 });
     assert.equal(existsSync(sideEffect), false, 'declined: the script did not run');
 
     await ask(page);
     await (await confirmationDialog(page)).getByRole('button', { name: 'Run', exact: true }).click();
-    await page.locator('.interactive-response', { hasText: /README\.md: \d+ lines/ }).first().waitFor({ timeout: 30_000 });
+    await page
+      .locator('.interactive-response', { hasText: /README\.md: \d+ lines/ })
+      .first()
+      .waitFor({ timeout: 30_000 });
     assert.ok(existsSync(sideEffect), 'confirmed: the real script ran in the workspace folder');
   } finally {
     await page.keyboard.press('Escape');

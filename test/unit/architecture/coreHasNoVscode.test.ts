@@ -13,14 +13,18 @@ function tsFiles(folder: string): string[] {
 }
 
 /** A runtime import of 'vscode' in core would make it untestable in plain Node and the CLI. */
-const RUNTIME_VSCODE_IMPORT = /^\s*(import\s+(?!type\b)[^;]*from\s+['"]vscode['"]|import\s+['"]vscode['"]|.*\brequire\(\s*['"]vscode['"]\s*\)|export\s+(?!type\b)[^;]*from\s+['"]vscode['"])/m;
+const RUNTIME_VSCODE_IMPORT =
+  /^\s*(import\s+(?!type\b)[^;]*from\s+['"]vscode['"]|import\s+['"]vscode['"]|.*\brequire\(\s*['"]vscode['"]\s*\)|export\s+(?!type\b)[^;]*from\s+['"]vscode['"])/m;
 
 describe('architecture', () => {
   it('src/core has no runtime import of vscode', () => {
     const files = tsFiles(CORE);
     assert.ok(files.length > 3, 'expected core sources');
     const offenders = files.filter((file) => RUNTIME_VSCODE_IMPORT.test(readFileSync(file, 'utf8')));
-    assert.deepEqual(offenders.map((f) => path.relative(CORE, f)), []);
+    assert.deepEqual(
+      offenders.map((f) => path.relative(CORE, f)),
+      [],
+    );
   });
 
   it('the detector itself catches the forms it must', () => {

@@ -13,7 +13,11 @@ describe('lint: toolshed/import-boundaries (layers run downward)', () => {
   /** Runs the rule over TypeScript sources, as the lint does. */
   const runRule = async (cases: Parameters<RuleTester['run']>[2]) => {
     const { importBoundaries } = (await import(rulePath)) as { importBoundaries: never };
-    new RuleTester({ languageOptions: { parser: tseslint.parser as never, ecmaVersion: 2022, sourceType: 'module' } }).run('import-boundaries', importBoundaries, cases);
+    new RuleTester({ languageOptions: { parser: tseslint.parser as never, ecmaVersion: 2022, sourceType: 'module' } }).run(
+      'import-boundaries',
+      importBoundaries,
+      cases,
+    );
   };
 
   it('accepts downward imports and rejects upward, sideways and adapter imports', async () => {
@@ -23,8 +27,16 @@ describe('lint: toolshed/import-boundaries (layers run downward)', () => {
         { filename: file('core/tools/index/toolIndex.ts'), code: "import { x } from '../../sql/sqlEngine';", options },
         { filename: file('core/planner/plannerLoop.ts'), code: "import { x } from '../skills/skillService';", options },
         { filename: file('core/skills/skillService.ts'), code: "import type * as vscode from 'vscode';", options },
-        { filename: file('vscode/chat/x.ts'), code: "import * as vscode from 'vscode'; import { y } from '../tools/lmToolCatalog'; import { z } from '../../core/tools/toolRun';", options },
-        { filename: path.join(path.sep, 'repo', 'test', 'unit', 'x.ts'), code: "import * as vscode from 'vscode'; import { a } from '../../src/cli/main';", options },
+        {
+          filename: file('vscode/chat/x.ts'),
+          code: "import * as vscode from 'vscode'; import { y } from '../tools/lmToolCatalog'; import { z } from '../../core/tools/toolRun';",
+          options,
+        },
+        {
+          filename: path.join(path.sep, 'repo', 'test', 'unit', 'x.ts'),
+          code: "import * as vscode from 'vscode'; import { a } from '../../src/cli/main';",
+          options,
+        },
       ],
       invalid: [
         { filename: file('core/search/bm25f.ts'), code: "import { x } from '../tools/toolRun';", options, errors: 1 },
@@ -42,14 +54,32 @@ describe('lint: toolshed/import-boundaries (layers run downward)', () => {
     await runRule({
       valid: [
         { filename: file('vscode/palette/registerPalette.ts'), code: "import { openSkill } from '../views/skillDirectoryView';", options },
-        { filename: file('vscode/chat/toolshedParticipant.ts'), code: "import { x } from '../learning/learningController'; import { s } from '../services';", options },
+        {
+          filename: file('vscode/chat/toolshedParticipant.ts'),
+          code: "import { x } from '../learning/learningController'; import { s } from '../services';",
+          options,
+        },
         { filename: file('vscode/extension.ts'), code: "import { a } from './chat/toolshedParticipant'; import { b } from './views/registerViews';", options },
-        { filename: file('vscode/views/activatedToolsView.ts'), code: "import { x } from './toolDetails'; import { y } from '../state/activityRegistry';", options },
+        {
+          filename: file('vscode/views/activatedToolsView.ts'),
+          code: "import { x } from './toolDetails'; import { y } from '../state/activityRegistry';",
+          options,
+        },
       ],
       invalid: [
-        { filename: file('vscode/views/activatedToolsView.ts'), code: "import type { X } from '../palette/searchProviders';", options, errors: [{ message: /src\/vscode\/views must not import src\/vscode\/palette/ }] },
+        {
+          filename: file('vscode/views/activatedToolsView.ts'),
+          code: "import type { X } from '../palette/searchProviders';",
+          options,
+          errors: [{ message: /src\/vscode\/views must not import src\/vscode\/palette/ }],
+        },
         { filename: file('vscode/learning/learningController.ts'), code: "import { x } from '../chat/turnSession';", options, errors: 1 },
-        { filename: file('vscode/newFeature/x.ts'), code: "import { x } from '../views/skillDirectoryView';", options, errors: [{ message: /not a known feature folder/ }] },
+        {
+          filename: file('vscode/newFeature/x.ts'),
+          code: "import { x } from '../views/skillDirectoryView';",
+          options,
+          errors: [{ message: /not a known feature folder/ }],
+        },
       ],
     });
   });
@@ -57,9 +87,12 @@ describe('lint: toolshed/import-boundaries (layers run downward)', () => {
   it('the feature-folder table has no two folders that may import each other', async () => {
     const { VSCODE_ALLOWED } = (await import(rulePath)) as { VSCODE_ALLOWED: Record<string, readonly string[]> };
     const twoWay = Object.entries(VSCODE_ALLOWED).flatMap(([from, targets]) =>
-      targets.filter((to) => VSCODE_ALLOWED[to]?.includes(from)).map((to) => `${from} ↔ ${to}`));
+      targets.filter((to) => VSCODE_ALLOWED[to]?.includes(from)).map((to) => `${from} ↔ ${to}`),
+    );
     assert.deepEqual(twoWay, []);
-    const unknown = Object.values(VSCODE_ALLOWED).flat().filter((to) => !(to in VSCODE_ALLOWED));
+    const unknown = Object.values(VSCODE_ALLOWED)
+      .flat()
+      .filter((to) => !(to in VSCODE_ALLOWED));
     assert.deepEqual(unknown, [], 'every allowed target is a known feature folder');
   });
 });

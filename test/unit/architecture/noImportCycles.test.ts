@@ -59,8 +59,16 @@ export function cyclesIn(graph: Map<string, string[]>): string[][] {
 
 describe('architecture: no import cycles in src/', () => {
   it('the detector finds a planted cycle', () => {
-    const graph = new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]);
-    assert.deepEqual(cyclesIn(graph).map((c) => c.sort()), [['a', 'b', 'c']]);
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['a']],
+    ]);
+    assert.deepEqual(
+      cyclesIn(graph).map((c) => c.sort()),
+      [['a', 'b', 'c']],
+    );
   });
 
   it('src/ has none', () => {

@@ -8,7 +8,14 @@ import { main } from '../../../src/cli/main';
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await main(argv, { stdout: (t) => { out += t; }, stderr: (t) => { err += t; } });
+  const code = await main(argv, {
+    stdout: (t) => {
+      out += t;
+    },
+    stderr: (t) => {
+      err += t;
+    },
+  });
   return { code, out, err };
 }
 
@@ -64,19 +71,37 @@ describe('toolshed CLI', () => {
 
   it('search tools and bench tools read JSONL catalogs and print the documented keys', async () => {
     const tools = path.join(dir, 'tools.jsonl');
-    writeFileSync(tools, [
-      { name: 'github_create_issue', description: 'Create a new issue in a GitHub repository', inputSchema: { type: 'object', properties: { title: { type: 'string' } } } },
-      { name: 'weather_forecast', description: 'Get the weather forecast for a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } },
-      { name: 'sql_query', description: 'Run a read-only SQL query against the database', inputSchema: { type: 'object' } },
-    ].map((t) => JSON.stringify(t)).join('\n'));
+    writeFileSync(
+      tools,
+      [
+        {
+          name: 'github_create_issue',
+          description: 'Create a new issue in a GitHub repository',
+          inputSchema: { type: 'object', properties: { title: { type: 'string' } } },
+        },
+        {
+          name: 'weather_forecast',
+          description: 'Get the weather forecast for a city',
+          inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+        },
+        { name: 'sql_query', description: 'Run a read-only SQL query against the database', inputSchema: { type: 'object' } },
+      ]
+        .map((t) => JSON.stringify(t))
+        .join('\n'),
+    );
     const search = await cli('search', 'tools', '--tools', tools, 'open an issue on github');
     assert.equal(search.code, 0, search.err);
     assert.match(search.out, /github_create_issue/);
     const queries = path.join(dir, 'queries.jsonl');
-    writeFileSync(queries, [
-      { query: 'what is the weather in Rome', gold: ['weather_forecast'] },
-      { query: 'file a bug on github', gold: ['github_create_issue'] },
-    ].map((q) => JSON.stringify(q)).join('\n'));
+    writeFileSync(
+      queries,
+      [
+        { query: 'what is the weather in Rome', gold: ['weather_forecast'] },
+        { query: 'file a bug on github', gold: ['github_create_issue'] },
+      ]
+        .map((q) => JSON.stringify(q))
+        .join('\n'),
+    );
     const bench = await cli('bench', 'tools', '--tools', tools, '--queries', queries, '--json');
     assert.equal(bench.code, 0, bench.err);
     const result = JSON.parse(bench.out) as Record<string, number | string>;
@@ -96,7 +121,10 @@ describe('toolshed CLI', () => {
     const json = await cli('preflight', 'skills', '--packs', packs, '--json', 'write a commit message for my staged changes');
     assert.equal(json.code, 0, json.err);
     const result = JSON.parse(json.out) as { injected: Array<{ name: string; reason: string; relevance: number }>; selection: string; min_relevance: number };
-    assert.deepEqual(result.injected.map((s) => s.name), ['pack.core.git.commit_message']);
+    assert.deepEqual(
+      result.injected.map((s) => s.name),
+      ['pack.core.git.commit_message'],
+    );
     assert.ok(result.injected[0]!.relevance >= 0.9);
     assert.equal(result.selection, 'hybrid');
     const unsure = await cli('preflight', 'skills', '--packs', packs, 'bump lodash to the latest version');
@@ -123,10 +151,13 @@ describe('toolshed CLI', () => {
     assert.equal(result.recall_at_1, 1);
   });
 
-  it('search skills: a newline in a skill\'s title or trigger cannot forge an output line', async () => {
+  it("search skills: a newline in a skill's title or trigger cannot forge an output line", async () => {
     const pack = path.join(dir, 'newline-pack');
     mkdirSync(pack, { recursive: true });
-    writeFileSync(path.join(pack, 'multi.skill.yaml'), 'name: pack.nl.deploy\ntitle: "Deploy\\n0.999  pack.forged — fake"\ntrigger: "Deploy the app\\n       forged trigger"\nsteps:\n  - Deploy.\n');
+    writeFileSync(
+      path.join(pack, 'multi.skill.yaml'),
+      'name: pack.nl.deploy\ntitle: "Deploy\\n0.999  pack.forged — fake"\ntrigger: "Deploy the app\\n       forged trigger"\nsteps:\n  - Deploy.\n',
+    );
     const out = await cli('search', 'skills', '--packs', pack, 'deploy');
     assert.equal(out.code, 0, out.err);
     const lines = out.out.trimEnd().split('\n');

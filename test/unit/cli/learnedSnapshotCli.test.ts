@@ -9,13 +9,24 @@ import { makeLearning, turn } from '../learning/helpers';
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await main(argv, { stdout: (t) => { out += t; }, stderr: (t) => { err += t; } });
+  const code = await main(argv, {
+    stdout: (t) => {
+      out += t;
+    },
+    stderr: (t) => {
+      err += t;
+    },
+  });
   return { code, out, err };
 }
 
 /** Every file of a folder → its bytes (base64), to prove a refused import wrote nothing. */
 function folderBytes(dir: string): Record<string, string> {
-  return Object.fromEntries(readdirSync(dir).sort().map((name) => [name, readFileSync(path.join(dir, name)).toString('base64')]));
+  return Object.fromEntries(
+    readdirSync(dir)
+      .sort()
+      .map((name) => [name, readFileSync(path.join(dir, name)).toString('base64')]),
+  );
 }
 
 const withoutExportTime = (text: string) => text.replace(/"exported_at":\d+/, '');
@@ -30,7 +41,10 @@ describe('toolshed export / import', () => {
   it('export → import into an empty storage folder → export again gives the same snapshot; a refused import changes no byte', async () => {
     // A storage folder as the extension leaves it: the in-memory stores written out as files.
     const h = await makeLearning();
-    const calls = [{ tool: 'fixture_weather_forecast', input: { city: 'Oslo' }, ok: true }, { tool: 'fixture_create_issue', input: { title: 't' }, ok: true }];
+    const calls = [
+      { tool: 'fixture_weather_forecast', input: { city: 'Oslo' }, ok: true },
+      { tool: 'fixture_create_issue', input: { title: 't' }, ok: true },
+    ];
     const a = (await h.learning.ingest(turn('Check the weather forecast in Oslo, then create an issue with the summary', calls, { sessionId: 'a' }))).proposal!;
     const b = (await h.learning.ingest(turn('check weather forecast for Oslo then create issue with summary', calls, { sessionId: 'b', at: 5 }))).proposal!;
     await h.learning.approve(a.id);
@@ -70,7 +84,10 @@ describe('toolshed export / import', () => {
 
   it('export --pack writes SKILL.md folders the loader reads with no problem; a second run overwrites nothing and exits 1', async () => {
     const h = await makeLearning();
-    const calls = [{ tool: 'fixture_weather_forecast', input: { city: 'Oslo' }, ok: true }, { tool: 'fixture_create_issue', input: { title: 't' }, ok: true }];
+    const calls = [
+      { tool: 'fixture_weather_forecast', input: { city: 'Oslo' }, ok: true },
+      { tool: 'fixture_create_issue', input: { title: 't' }, ok: true },
+    ];
     const a = (await h.learning.ingest(turn('Check the weather forecast in Oslo, then create an issue with the summary', calls, { sessionId: 'a' }))).proposal!;
     await h.learning.approve(a.id);
     await h.learning.recordOutcome([a.candidate.name], 'helpful');

@@ -9,7 +9,14 @@ import { SAMPLE_TOOLS, makeService } from '../tools/helpers';
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await main(argv, { stdout: (t) => { out += t; }, stderr: (t) => { err += t; } });
+  const code = await main(argv, {
+    stdout: (t) => {
+      out += t;
+    },
+    stderr: (t) => {
+      err += t;
+    },
+  });
   return { code, out, err };
 }
 
@@ -20,7 +27,12 @@ describe('toolshed preflight tools', () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-preflight-'));
     toolsFile = path.join(dir, 'tools.jsonl');
     // Toolshed's own tool_search is added by the command, as in the extension.
-    writeFileSync(toolsFile, SAMPLE_TOOLS.filter((t) => t.name !== 'tool_search').map((t) => JSON.stringify(t)).join('\n'));
+    writeFileSync(
+      toolsFile,
+      SAMPLE_TOOLS.filter((t) => t.name !== 'tool_search')
+        .map((t) => JSON.stringify(t))
+        .join('\n'),
+    );
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -29,12 +41,18 @@ describe('toolshed preflight tools', () => {
     const json = await cli('preflight', 'tools', '--tools', toolsFile, '--json', request);
     assert.equal(json.code, 0, json.err);
     const report = JSON.parse(json.out) as { max: number; min_relevance: number; activated: Array<{ name: string; relevance: number }> };
-    assert.equal(report.max, 4, 'the extension\'s default');
+    assert.equal(report.max, 4, "the extension's default");
     assert.equal(report.min_relevance, 0.2);
     const { service } = await makeService({ tools: [...SAMPLE_TOOLS.filter((t) => t.name !== 'tool_search'), ...toolshedOwnTools()] });
     const expected = (await service.startRun()).activateForRequest(request);
-    assert.deepEqual(report.activated.map((t) => t.name), expected.map((t) => t.name));
-    assert.deepEqual(report.activated.map((t) => t.relevance), expected.map((t) => Math.round(t.relevance * 100) / 100));
+    assert.deepEqual(
+      report.activated.map((t) => t.name),
+      expected.map((t) => t.name),
+    );
+    assert.deepEqual(
+      report.activated.map((t) => t.relevance),
+      expected.map((t) => Math.round(t.relevance * 100) / 100),
+    );
     const text = await cli('preflight', 'tools', '--tools', toolsFile, request);
     assert.match(text.out, /^\d\.\d\d {2}weather\.get_forecast$/m);
   });

@@ -31,7 +31,8 @@ describe('contributed language-model tools', () => {
   it('`skill` is offered in agent mode only when toolshed.skills.toolStyle is not discovery', () => {
     const skill = pkg.contributes.languageModelTools.find((t: { name: string }) => t.name === 'skill');
     assert.equal(skill.when, "config.toolshed.skills.toolStyle != 'discovery'");
-    const setting = pkg.contributes.configuration.flatMap((c: { properties: Record<string, { enum?: string[] }> }) => Object.entries(c.properties))
+    const setting = pkg.contributes.configuration
+      .flatMap((c: { properties: Record<string, { enum?: string[] }> }) => Object.entries(c.properties))
       .find(([key]: [string]) => key === 'toolshed.skills.toolStyle')?.[1];
     assert.deepEqual(setting?.enum, ['discovery', 'single', 'both'], 'the when clause names a real setting and value');
   });

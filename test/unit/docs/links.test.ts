@@ -8,7 +8,13 @@ import * as path from 'node:path';
  */
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
-const DOCS = ['README.md', 'CONTRIBUTING.md', ...readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const DOCS = [
+  'README.md',
+  'CONTRIBUTING.md',
+  ...readdirSync(path.join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 function withoutCodeBlocks(markdown: string): string {
   return markdown.replace(/^```[\s\S]*?^```/gm, '');
@@ -16,7 +22,12 @@ function withoutCodeBlocks(markdown: string): string {
 
 /** GitHub's heading anchor: lower case, punctuation dropped (not `-` or `_`), spaces → `-`. */
 function slug(heading: string): string {
-  return heading.replace(/`/g, '').trim().toLowerCase().replace(/[^\p{L}\p{N}_\- ]/gu, '').replace(/ /g, '-');
+  return heading
+    .replace(/`/g, '')
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}_\- ]/gu, '')
+    .replace(/ /g, '-');
 }
 
 function anchorsOf(file: string): Set<string> {

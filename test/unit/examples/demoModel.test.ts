@@ -10,7 +10,9 @@ const call = (callId: string, name: string, input: unknown = {}): DemoMessage =>
 const result = (callId: string, text: string): DemoMessage => ({ role: 'user', parts: [{ kind: 'toolResult', callId, text }] });
 
 const FLAKY = 'Which tests are flaky on CI this week?';
-const SKILLS = user('<skills>\nSkills relevant…\n### triage-flaky-tests — Triage flaky tests\nWhen: …\nSteps:\n1. List the flaky tests first.\n2. Reproduce.\n</skills>');
+const SKILLS = user(
+  '<skills>\nSkills relevant…\n### triage-flaky-tests — Triage flaky tests\nWhen: …\nSteps:\n1. List the flaky tests first.\n2. Reproduce.\n</skills>',
+);
 const flakyTool = DEMO_TOOLS.find((t) => t.name === 'ci_list_flaky_tests')!;
 const listed = (...names: string[]): DemoToolInfo[] =>
   names.map((name) => {
@@ -37,7 +39,7 @@ describe('offline demo model (examples/demo-model)', () => {
     assert.deepEqual(weather, { kind: 'toolCall', name: 'weather_forecast', input: { city: 'Oslo' } });
   });
 
-  it('searches when no listed tool fits: only tool_search, a tool sharing one word, or Toolshed\'s own tools', () => {
+  it("searches when no listed tool fits: only tool_search, a tool sharing one word, or Toolshed's own tools", () => {
     for (const tools of [listed('tool_search'), listed('tool_search', 'regex_test', 'ab_test_results'), listed('tool_search', 'skill_search', 'skill_list')]) {
       const reply = decideDemoReply([SKILLS, user(FLAKY)], tools);
       assert.deepEqual(reply, { kind: 'toolCall', name: 'tool_search', input: { query: FLAKY } }, tools.map((t) => t.name).join());
@@ -56,10 +58,10 @@ describe('offline demo model (examples/demo-model)', () => {
 
   it('then calls the tool tool_search found (offered after activation), with its required arguments', () => {
     const found = JSON.stringify({ tools: [{ name: 'ci_list_flaky_tests' }, { name: 'ci_get_build_logs' }] });
-    const reply = decideDemoReply([SKILLS, user(FLAKY), call('c1', 'tool_search'), result('c1', found)], [
-      { name: 'tool_search' },
-      { name: flakyTool.name, inputSchema: flakyTool.inputSchema },
-    ]);
+    const reply = decideDemoReply(
+      [SKILLS, user(FLAKY), call('c1', 'tool_search'), result('c1', found)],
+      [{ name: 'tool_search' }, { name: flakyTool.name, inputSchema: flakyTool.inputSchema }],
+    );
     assert.equal(reply.kind, 'toolCall');
     assert.equal(reply.kind === 'toolCall' && reply.name, 'ci_list_flaky_tests');
   });
@@ -72,7 +74,10 @@ describe('offline demo model (examples/demo-model)', () => {
 
   it('answers from the tool result, says how the tool was found, and names the injected skill', () => {
     const answer = demoToolAnswer('ci_list_flaky_tests', {});
-    const reply = decideDemoReply([SKILLS, user(FLAKY), call('c1', 'tool_search'), result('c1', '{"tools":[]}'), call('c2', 'ci_list_flaky_tests'), result('c2', answer)], []);
+    const reply = decideDemoReply(
+      [SKILLS, user(FLAKY), call('c1', 'tool_search'), result('c1', '{"tools":[]}'), call('c2', 'ci_list_flaky_tests'), result('c2', answer)],
+      [],
+    );
     assert.equal(reply.kind, 'text');
     const text = reply.kind === 'text' ? reply.text : '';
     assert.ok(text.includes(answer), 'carries the result');
@@ -93,10 +98,19 @@ describe('offline demo model (examples/demo-model)', () => {
     assert.match(text, /triage-flaky-tests/);
   });
 
-  it('tells each turn by its own calls: an earlier turn\'s tool_search does not count', () => {
+  it("tells each turn by its own calls: an earlier turn's tool_search does not count", () => {
     const answer = demoToolAnswer('ci_list_flaky_tests', {});
-    const earlier = [user('Is the air in Bergen safe to breathe today?'), call('a1', 'tool_search'), result('a1', '{"tools":[{"name":"air_quality_index"}]}'), call('a2', 'air_quality_index'), result('a2', 'good')];
-    const reply = decideDemoReply([...earlier, user(FLAKY), call('c1', 'ci_list_flaky_tests'), result('c1', answer)], listed('tool_search', 'ci_list_flaky_tests'));
+    const earlier = [
+      user('Is the air in Bergen safe to breathe today?'),
+      call('a1', 'tool_search'),
+      result('a1', '{"tools":[{"name":"air_quality_index"}]}'),
+      call('a2', 'air_quality_index'),
+      result('a2', 'good'),
+    ];
+    const reply = decideDemoReply(
+      [...earlier, user(FLAKY), call('c1', 'ci_list_flaky_tests'), result('c1', answer)],
+      listed('tool_search', 'ci_list_flaky_tests'),
+    );
     assert.match(reply.kind === 'text' ? reply.text : '', /called it directly/);
   });
 
@@ -106,7 +120,11 @@ describe('offline demo model (examples/demo-model)', () => {
       fc.property(fc.string({ maxLength: 300 }), fc.subarray(names, { maxLength: 6 }), (request, chosen) => {
         const tools = listed('tool_search', ...chosen);
         const reply = decideDemoReply([user(request)], tools);
-        if (reply.kind === 'toolCall') assert.ok(tools.some((t) => t.name === reply.name), reply.name);
+        if (reply.kind === 'toolCall')
+          assert.ok(
+            tools.some((t) => t.name === reply.name),
+            reply.name,
+          );
       }),
       { numRuns: 300 },
     );

@@ -35,18 +35,27 @@ describe('host-version matrix', () => {
   it('every smoke title names a test of the host suite (a renamed test cannot drop out silently)', async () => {
     const m = await load();
     const suiteDir = path.join(HOST_DIR, 'suite');
-    const sources = readdirSync(suiteDir).filter((f) => f.endsWith('.test.ts')).map((f) => readFileSync(path.join(suiteDir, f), 'utf8')).join('\n');
+    const sources = readdirSync(suiteDir)
+      .filter((f) => f.endsWith('.test.ts'))
+      .map((f) => readFileSync(path.join(suiteDir, f), 'utf8'))
+      .join('\n');
     for (const title of [...m.SMOKE_TESTS, ...m.SMOKE_UNTRUSTED_TESTS]) {
       // A title starts a quoted string (a smoke entry may name a suite by the start of its title).
       const quoted = [`'${title.replace(/'/g, "\\'")}`, `"${title}`];
-      assert.ok(quoted.some((q) => sources.includes(q)), `no suite or test titled ${title}`);
+      assert.ok(
+        quoted.some((q) => sources.includes(q)),
+        `no suite or test titled ${title}`,
+      );
     }
   });
 
   it('every smoke page check is a page check of test/host/ui', async () => {
     const m = await load();
     const uiDir = path.join(HOST_DIR, 'ui');
-    const sources = readdirSync(uiDir).filter((f) => f.endsWith('.mjs')).map((f) => readFileSync(path.join(uiDir, f), 'utf8')).join('\n');
+    const sources = readdirSync(uiDir)
+      .filter((f) => f.endsWith('.mjs'))
+      .map((f) => readFileSync(path.join(uiDir, f), 'utf8'))
+      .join('\n');
     for (const name of m.SMOKE_PAGE_CHECKS) assert.ok(sources.includes(`export async function ${name}(`), name);
   });
 

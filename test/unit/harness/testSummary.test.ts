@@ -7,7 +7,12 @@ import { pathToFileURL } from 'node:url';
 
 const SCRIPTS = path.join(__dirname, '..', '..', '..', 'scripts');
 
-interface Layer { layer: string; passed: number; failed: number; failedTitles?: string[] }
+interface Layer {
+  layer: string;
+  passed: number;
+  failed: number;
+  failedTitles?: string[];
+}
 async function summary(): Promise<{ summaryLines(layers: Layer[]): string[] }> {
   return (await import(pathToFileURL(path.join(SCRIPTS, 'testSummary.mjs')).href)) as { summaryLines(layers: Layer[]): string[] };
 }
@@ -33,21 +38,33 @@ describe('npm test: the final summary names the failing tests', () => {
 
   it('a failure without a name (a crashed layer) is counted and said; all green is one line', async () => {
     const { summaryLines } = await summary();
-    assert.deepEqual(summaryLines([{ layer: 'unit', passed: 0, failed: 1 }]), ['0 passed, 1 failed — 1 without a test name (see that layer\'s output)']);
-    assert.deepEqual(summaryLines([{ layer: 'unit', passed: 7, failed: 0 }, { layer: 'package', passed: 3, failed: 0 }]), ['10 passed, 0 failed']);
+    assert.deepEqual(summaryLines([{ layer: 'unit', passed: 0, failed: 1 }]), ["0 passed, 1 failed — 1 without a test name (see that layer's output)"]);
+    assert.deepEqual(
+      summaryLines([
+        { layer: 'unit', passed: 7, failed: 0 },
+        { layer: 'package', passed: 3, failed: 0 },
+      ]),
+      ['10 passed, 0 failed'],
+    );
   });
 
-  it('the unit layer\'s reporter writes the failing tests\' full titles (hooks too) for the summary', () => {
+  it("the unit layer's reporter writes the failing tests' full titles (hooks too) for the summary", () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-reporter-'));
     const spec = path.join(dir, 'sample.spec.js');
-    writeFileSync(spec, `describe('area', () => {
+    writeFileSync(
+      spec,
+      `describe('area', () => {
       it('works', () => {});
       it('breaks', () => { throw new Error('no'); });
       describe('setup', () => { before(() => { throw new Error('hook'); }); it('never runs', () => {}); });
-    });`);
+    });`,
+    );
     const output = path.join(dir, 'summary.json');
     const mocha = path.join(path.dirname(require.resolve('mocha/package.json')), 'bin', 'mocha.js');
-    spawnSync(process.execPath, [mocha, '--no-config', '--reporter', path.join(SCRIPTS, 'mochaSummaryReporter.cjs'), spec], { env: { ...process.env, TOOLSHED_MOCHA_SUMMARY: output }, encoding: 'utf8' });
+    spawnSync(process.execPath, [mocha, '--no-config', '--reporter', path.join(SCRIPTS, 'mochaSummaryReporter.cjs'), spec], {
+      env: { ...process.env, TOOLSHED_MOCHA_SUMMARY: output },
+      encoding: 'utf8',
+    });
     const written = JSON.parse(readFileSync(output, 'utf8')) as { passes: number; failures: number; failedTitles: string[] };
     assert.equal(written.passes, 1);
     assert.deepEqual(written.failedTitles, ['area breaks', 'area setup "before all" hook for "never runs"']);

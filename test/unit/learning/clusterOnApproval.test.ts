@@ -8,19 +8,25 @@ import { makeLearning, turn } from './helpers';
 const WEATHER = 'fixture_weather_forecast';
 const ISSUE = 'fixture_create_issue';
 const weatherTurn = turn('Check the weather forecast in Oslo and Bergen, then create an issue with the summary', [
-  { tool: WEATHER, input: { city: 'Oslo' }, ok: true }, { tool: WEATHER, input: { city: 'Bergen' }, ok: true },
+  { tool: WEATHER, input: { city: 'Oslo' }, ok: true },
+  { tool: WEATHER, input: { city: 'Bergen' }, ok: true },
   { tool: ISSUE, input: { title: 'Forecast', body: 'sunny' }, ok: true },
 ]);
 const deployTurn = turn('Rotate the staging database password and restart the payment service', [
-  { tool: 'fixture_rotate_secret', input: { name: 'db' }, ok: true }, { tool: 'fixture_restart_service', input: { name: 'payments' }, ok: true },
+  { tool: 'fixture_rotate_secret', input: { name: 'db' }, ok: true },
+  { tool: 'fixture_restart_service', input: { name: 'payments' }, ok: true },
 ]);
 
 /** A pack with a weather skill in "Weather Desk" and an unrelated one in "Deploys". */
 async function withClusteredPack(h: Awaited<ReturnType<typeof makeLearning>>): Promise<void> {
   const root = tempDir();
   writeTree(root, {
-    'weather.skill.yaml': stepSkill('desk.forecast', 'When someone asks for the weather forecast of a city and wants it filed as an issue',
-      [`Call ${WEATHER} for each city.`, `Create an issue with ${ISSUE} holding the summary.`], 'cluster: Weather Desk\n'),
+    'weather.skill.yaml': stepSkill(
+      'desk.forecast',
+      'When someone asks for the weather forecast of a city and wants it filed as an issue',
+      [`Call ${WEATHER} for each city.`, `Create an issue with ${ISSUE} holding the summary.`],
+      'cluster: Weather Desk\n',
+    ),
     'deploy.skill.yaml': stepSkill('ops.deploy', 'Deploy the staging build', ['Run the pipeline.'], 'cluster: Deploys\n'),
   });
   await h.service.loadPacks([pack('team', root)]);
@@ -43,15 +49,22 @@ describe('learning: a learned skill gets a cluster on approval', () => {
   it('property: a suggestion always comes from a peer at or above the threshold, and peer order does not change it', () => {
     const words = fc.constantFrom('weather', 'forecast', 'city', 'deploy', 'build', 'issue', 'summary', 'login', 'page');
     const text = fc.array(words, { minLength: 1, maxLength: 6 }).map((w) => w.join(' '));
-    const peer = fc.record({ name: fc.string({ minLength: 1, maxLength: 6 }), trigger: text, steps: fc.array(text, { maxLength: 3 }), cluster: fc.constantFrom('A', 'B', '', undefined) });
-    fc.assert(fc.property(fc.record({ trigger: text, steps: fc.array(text, { maxLength: 3 }) }), fc.array(peer, { maxLength: 8 }), (candidate, peers) => {
-      const suggestion = suggestCluster(candidate, peers);
-      assert.deepEqual(suggestCluster(candidate, [...peers].reverse()), suggestion);
-      if (suggestion) {
-        assert.ok(suggestion.score >= CLUSTER_SIMILARITY);
-        assert.ok(peers.some((p) => p.name === suggestion.from && p.cluster === suggestion.cluster));
-      }
-    }));
+    const peer = fc.record({
+      name: fc.string({ minLength: 1, maxLength: 6 }),
+      trigger: text,
+      steps: fc.array(text, { maxLength: 3 }),
+      cluster: fc.constantFrom('A', 'B', '', undefined),
+    });
+    fc.assert(
+      fc.property(fc.record({ trigger: text, steps: fc.array(text, { maxLength: 3 }) }), fc.array(peer, { maxLength: 8 }), (candidate, peers) => {
+        const suggestion = suggestCluster(candidate, peers);
+        assert.deepEqual(suggestCluster(candidate, [...peers].reverse()), suggestion);
+        if (suggestion) {
+          assert.ok(suggestion.score >= CLUSTER_SIMILARITY);
+          assert.ok(peers.some((p) => p.name === suggestion.from && p.cluster === suggestion.cluster));
+        }
+      }),
+    );
   });
 
   it('approving takes the cluster of the most similar skill; an unrelated one gets none', async () => {
@@ -71,7 +84,10 @@ describe('learning: a learned skill gets a cluster on approval', () => {
   });
 
   it('the cluster is editable in the proposal document: changed, or deleted for none', async () => {
-    for (const [edit, expected] of [[(t: string) => t.replace('cluster: Weather Desk', 'cluster: Forecast Team'), 'Forecast Team'], [(t: string) => t.replace(/^cluster: .*\n/m, ''), undefined]] as const) {
+    for (const [edit, expected] of [
+      [(t: string) => t.replace('cluster: Weather Desk', 'cluster: Forecast Team'), 'Forecast Team'],
+      [(t: string) => t.replace(/^cluster: .*\n/m, ''), undefined],
+    ] as const) {
       const h = await makeLearning();
       await withClusteredPack(h);
       const proposal = (await h.learning.ingest(weatherTurn)).proposal!;

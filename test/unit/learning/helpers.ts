@@ -26,15 +26,24 @@ export interface LearningHarness extends Harness {
 }
 
 /** A real skill service and a real learning service sharing one in-memory byte store. */
-export async function makeLearning(options: { config?: Partial<LearningConfig>; bytes?: MemoryByteStore; files?: Set<string>; tools?: readonly string[]; tenantId?: string } = {}): Promise<LearningHarness> {
+export async function makeLearning(
+  options: { config?: Partial<LearningConfig>; bytes?: MemoryByteStore; files?: Set<string>; tools?: readonly string[]; tenantId?: string } = {},
+): Promise<LearningHarness> {
   const harness = await makeService({ bytes: options.bytes });
   const learningEvents = new MemoryEventSink();
   const learningLogger = new MemoryLogger();
   const store = await LearningStore.open({ engine: await engine(), store: harness.bytes, logger: learningLogger, clock: harness.clock });
   const config = learningConfigSchema.parse({ mode: 'propose', ...options.config });
   const learning = new LearningService({
-    store, skills: harness.service, config: () => config, trusted: () => true, personal: () => PERSONAL,
-    scope: () => ({ projectId: 'p1', tenantId: options.tenantId }), clock: harness.clock, events: learningEvents, logger: learningLogger,
+    store,
+    skills: harness.service,
+    config: () => config,
+    trusted: () => true,
+    personal: () => PERSONAL,
+    scope: () => ({ projectId: 'p1', tenantId: options.tenantId }),
+    clock: harness.clock,
+    events: learningEvents,
+    logger: learningLogger,
     fileExists: (file) => options.files?.has(file) ?? true,
     knownTool: (name) => (options.tools ?? KNOWN_TOOLS).includes(name),
     frameFacts: (name) => harness.service.inspect(name),

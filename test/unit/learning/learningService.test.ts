@@ -5,11 +5,16 @@ import { makeLearning, turn } from './helpers';
 const WEATHER = 'fixture_weather_forecast';
 const ISSUE = 'fixture_create_issue';
 const ctx = { includeWorkspacePacks: true, scope: { projectId: 'p1' } };
-const weatherTurn = (sessionId = 's1', at = 1) => turn('Check the weather forecast in Oslo and Bergen, then create an issue with the summary', [
-  { tool: WEATHER, input: { city: 'Oslo' }, ok: true },
-  { tool: WEATHER, input: { city: 'Bergen' }, ok: true },
-  { tool: ISSUE, input: { title: 'Weekly forecast', body: 'sunny' }, ok: true },
-], { sessionId, at });
+const weatherTurn = (sessionId = 's1', at = 1) =>
+  turn(
+    'Check the weather forecast in Oslo and Bergen, then create an issue with the summary',
+    [
+      { tool: WEATHER, input: { city: 'Oslo' }, ok: true },
+      { tool: WEATHER, input: { city: 'Bergen' }, ok: true },
+      { tool: ISSUE, input: { title: 'Weekly forecast', body: 'sunny' }, ok: true },
+    ],
+    { sessionId, at },
+  );
 
 describe('learning service: propose → approve → retrieved; feedback; conflicts', () => {
   it('a proposal is invisible to search and injection until approved; then a paraphrase retrieves it', async () => {
@@ -58,7 +63,14 @@ describe('learning service: propose → approve → retrieved; feedback; conflic
   it('five 👎 drop a learned skill below a pack skill of nearly equal relevance; it stays retrievable', async () => {
     const h = await makeLearning();
     const root = tempDir();
-    writeTree(root, { 'weather.skill.yaml': stepSkill('team.weather.report', 'Check the weather forecast in Oslo and Bergen and create an issue', [`Call ${WEATHER} for each city.`, `Call ${ISSUE} with a summary.`], 'task_type: api\n') });
+    writeTree(root, {
+      'weather.skill.yaml': stepSkill(
+        'team.weather.report',
+        'Check the weather forecast in Oslo and Bergen and create an issue',
+        [`Call ${WEATHER} for each city.`, `Call ${ISSUE} with a summary.`],
+        'task_type: api\n',
+      ),
+    });
     await h.service.loadPacks([pack('team', root)]);
     const { proposal } = await h.learning.ingest(weatherTurn());
     await h.learning.approve(proposal!.id);
@@ -73,7 +85,10 @@ describe('learning service: propose → approve → retrieved; feedback; conflic
     const after = await order();
     assert.ok(after.indexOf(learned) > after.indexOf('team.weather.report'), `learned below pack after five 👎: ${after.join(', ')}`);
     assert.ok(after.includes(learned));
-    assert.deepEqual(h.learning.counters(learned) && { helpful: h.learning.counters(learned)!.helpful, harmful: h.learning.counters(learned)!.harmful }, { helpful: 0, harmful: 5 });
+    assert.deepEqual(h.learning.counters(learned) && { helpful: h.learning.counters(learned)!.helpful, harmful: h.learning.counters(learned)!.harmful }, {
+      helpful: 0,
+      harmful: 5,
+    });
   });
 
   it('decay lowers an unused learned skill, a helpful outcome renews it, and a stale one carries a warning', async () => {
@@ -95,9 +110,12 @@ describe('learning service: propose → approve → retrieved; feedback; conflic
   it('a learned skill whose cited file is gone is left out of search and pre-flight', async () => {
     const files = new Set<string>(['src/report.ts']);
     const h = await makeLearning({ files });
-    const { proposal } = await h.learning.ingest(turn('Summarise src/report.ts and create an issue with the weather forecast', [
-      { tool: WEATHER, input: { city: 'x' }, ok: true }, { tool: ISSUE, input: { title: 'x' }, ok: true },
-    ]));
+    const { proposal } = await h.learning.ingest(
+      turn('Summarise src/report.ts and create an issue with the weather forecast', [
+        { tool: WEATHER, input: { city: 'x' }, ok: true },
+        { tool: ISSUE, input: { title: 'x' }, ok: true },
+      ]),
+    );
     await h.learning.approve(proposal!.id);
     assert.deepEqual(proposal!.candidate.citations.files, ['src/report.ts']);
     const names = async () => (await h.service.search({ query: 'weather forecast issue report' }, ctx)).skills.map((s) => s.name);
@@ -119,9 +137,12 @@ describe('learning service: propose → approve → retrieved; feedback; conflic
 });
 
 describe('negative lessons', () => {
-  const failing = (sessionId: string, at: number, env: string) => turn('Deploy a preview of this branch', [
-    { tool: 'deploy_preview', input: { branch: 'x' }, ok: false, error: `Environment '${env}' is locked by another deployment (lock ${at}abcdef1234)` },
-  ], { sessionId, at });
+  const failing = (sessionId: string, at: number, env: string) =>
+    turn(
+      'Deploy a preview of this branch',
+      [{ tool: 'deploy_preview', input: { branch: 'x' }, ok: false, error: `Environment '${env}' is locked by another deployment (lock ${at}abcdef1234)` }],
+      { sessionId, at },
+    );
 
   it('one failure is noise; the same signature in a second conversation proposes one lesson; more occurrences increment it', async () => {
     const h = await makeLearning();
@@ -133,7 +154,10 @@ describe('negative lessons', () => {
     const third = await h.learning.ingest(failing('c', 3, 'preview-99'));
     assert.equal(third.negative?.id, second.negative.id);
     assert.equal(third.negative?.count, 2);
-    const reported = await h.learning.reportFailure({ tool: 'deploy_preview', error: "Environment 'preview-5' is locked by another deployment (lock 5abcdef1234)" }, 'd');
+    const reported = await h.learning.reportFailure(
+      { tool: 'deploy_preview', error: "Environment 'preview-5' is locked by another deployment (lock 5abcdef1234)" },
+      'd',
+    );
     assert.equal(reported?.id, second.negative.id, 'an explicit report of the same failure is the same lesson');
     assert.equal(h.learning.proposals().filter((p) => p.candidate.kind === 'negative').length, 1);
   });

@@ -9,11 +9,43 @@ import type { SkillRecord } from '../../../src/core/skills/skillSchema';
 import { skillId, toRecord } from '../../../src/core/skills/store/skillRecords';
 
 function learned(name: string, trigger: string, steps: string[], extra: Partial<SkillRecord> = {}): SkillRecord {
-  const record = toRecord({
-    name, nameGenerated: false, title: name, description: '', trigger, task_type: 'api', tags: ['t'], steps, preconditions: [], failure_modes: ['Never push to main.'],
-    body: '', domain: '', frames: [], triggers: [], tools: [], allowed_tools: [], requires: [], meta: {}, extra: { source_hash: sourceHash(trigger, steps, 'api') },
-    format: 'learned' as never, model_invocable: true, span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
-  }, { origin: 'learned', originRef: `learning:${name}`, scopeMode: 'project', projectId: 'p1', packName: '', workspace: false, sourceFile: '', now: 1000, env: {} });
+  const record = toRecord(
+    {
+      name,
+      nameGenerated: false,
+      title: name,
+      description: '',
+      trigger,
+      task_type: 'api',
+      tags: ['t'],
+      steps,
+      preconditions: [],
+      failure_modes: ['Never push to main.'],
+      body: '',
+      domain: '',
+      frames: [],
+      triggers: [],
+      tools: [],
+      allowed_tools: [],
+      requires: [],
+      meta: {},
+      extra: { source_hash: sourceHash(trigger, steps, 'api') },
+      format: 'learned' as never,
+      model_invocable: true,
+      span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
+    },
+    {
+      origin: 'learned',
+      originRef: `learning:${name}`,
+      scopeMode: 'project',
+      projectId: 'p1',
+      packName: '',
+      workspace: false,
+      sourceFile: '',
+      now: 1000,
+      env: {},
+    },
+  );
   return { ...record, id: skillId('learned', name), format: 'learned', ...extra };
 }
 
@@ -21,11 +53,15 @@ function source(name: string, steps: string[], at = 2000, counters = NO_COUNTERS
   return { ...sourcesOf(learned(name, 'check the forecast and file an issue', steps), counters, `pr_${name}`)[0]!, merged_at: at };
 }
 
-const base = () => learned('weather', 'check the forecast and file an issue', ['Call weather for each city.', 'Call create_issue with a summary.'], { use_count: 3 });
+const base = () =>
+  learned('weather', 'check the forecast and file an issue', ['Call weather for each city.', 'Call create_issue with a summary.'], { use_count: 3 });
 
 describe('merge with lineage: similarity, union, idempotence, order, undo', () => {
   it('similarity: a paraphrase of trigger and steps scores high, an unrelated skill low; identical = 1', () => {
-    const a = termVector('Check the weather forecast in Oslo, then create an issue', ['Call weather_forecast for each city.', 'Call create_issue with the summary.']);
+    const a = termVector('Check the weather forecast in Oslo, then create an issue', [
+      'Call weather_forecast for each city.',
+      'Call create_issue with the summary.',
+    ]);
     const b = termVector('check weather forecasts for Oslo and create issues', ['Call weather_forecast for every city', 'Call create_issue with a summary']);
     const c = termVector('Rotate the database password', ['Call vault_rotate.', 'Restart the service.']);
     assert.equal(similarity(a, a), 1);
@@ -37,45 +73,73 @@ describe('merge with lineage: similarity, union, idempotence, order, undo', () =
 
   it('steps, preconditions and failure modes are united without repeats; warnings kept; use_count summed; lineage recorded', () => {
     const target = base();
-    const merged = mergeRecords(target, [source('weather-2', ['call weather for each city', 'Warning: never post the API key in the issue.', 'Call create_issue with a summary.'], 2000, { helpful: 2, harmful: 1, use_count: 4 })]);
+    const merged = mergeRecords(target, [
+      source('weather-2', ['call weather for each city', 'Warning: never post the API key in the issue.', 'Call create_issue with a summary.'], 2000, {
+        helpful: 2,
+        harmful: 1,
+        use_count: 4,
+      }),
+    ]);
     assert.deepEqual(merged.steps, ['Call weather for each city.', 'Call create_issue with a summary.', 'Warning: never post the API key in the issue.']);
     assert.deepEqual(merged.failure_modes, ['Never push to main.']);
     assert.equal(merged.use_count, 7);
     assert.equal(merged.name, 'weather');
     assert.equal(merged.id, target.id);
     const lineage = lineageOf(merged)!;
-    assert.deepEqual(lineage.merged_from.map((s) => s.name), ['weather-2']);
+    assert.deepEqual(
+      lineage.merged_from.map((s) => s.name),
+      ['weather-2'],
+    );
     assert.equal(lineage.source_hashes.length, 2);
     assert.equal(lineage.origin_ref, 'learning:weather');
     assert.deepEqual(lineage.base, target);
     assert.notEqual(merged.content_hash, target.content_hash);
   });
 
-  const stepList = fc.array(fc.constantFrom('Call a.', 'call a', 'Call b.', 'Never delete prod.', 'Run tests.', 'Warning: slow.', 'Open the PR.'), { minLength: 1, maxLength: 4 });
-  const sources = fc.uniqueArray(fc.record({ name: fc.constantFrom('s1', 's2', 's3', 's4', 's5'), steps: stepList, at: fc.integer({ min: 1000, max: 9000 }), use: fc.nat(5) }), { selector: (s) => s.name, maxLength: 5 })
+  const stepList = fc.array(fc.constantFrom('Call a.', 'call a', 'Call b.', 'Never delete prod.', 'Run tests.', 'Warning: slow.', 'Open the PR.'), {
+    minLength: 1,
+    maxLength: 4,
+  });
+  const sources = fc
+    .uniqueArray(
+      fc.record({ name: fc.constantFrom('s1', 's2', 's3', 's4', 's5'), steps: stepList, at: fc.integer({ min: 1000, max: 9000 }), use: fc.nat(5) }),
+      { selector: (s) => s.name, maxLength: 5 },
+    )
     .map((list) => list.map((s) => source(s.name, s.steps, s.at, { helpful: s.use, harmful: 0, use_count: s.use })));
 
   it('property: merging is idempotent and independent of order', () => {
-    fc.assert(fc.property(sources, fc.integer(), (list, seed) => {
-      const once = mergeRecords(base(), list);
-      assert.deepEqual(mergeRecords(once, list), once, 'same sources again change nothing');
-      const shuffled = [...list].sort((a, b) => ((a.name.charCodeAt(1) * seed) % 7) - ((b.name.charCodeAt(1) * seed) % 7));
-      const oneByOne = shuffled.reduce((record, s) => mergeRecords(record, [s]), base());
-      assert.deepEqual(oneByOne, once, 'one at a time, any order, same record');
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(sources, fc.integer(), (list, seed) => {
+        const once = mergeRecords(base(), list);
+        assert.deepEqual(mergeRecords(once, list), once, 'same sources again change nothing');
+        const shuffled = [...list].sort((a, b) => ((a.name.charCodeAt(1) * seed) % 7) - ((b.name.charCodeAt(1) * seed) % 7));
+        const oneByOne = shuffled.reduce((record, s) => mergeRecords(record, [s]), base());
+        assert.deepEqual(oneByOne, once, 'one at a time, any order, same record');
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('property: undoing every merge restores the exact original record; undoing one equals never merging it', () => {
-    fc.assert(fc.property(sources, (list) => {
-      const original = base();
-      let record = mergeRecords(original, list);
-      for (let i = 1; i < list.length; i++) {
-        const without = undoMerge(mergeRecords(original, list), list[i]!.source_hash, list[i]!.name)!.record;
-        assert.deepEqual(without, mergeRecords(original, list.filter((_, j) => j !== i)));
-      }
-      for (const s of [...list].reverse()) record = undoMerge(record, s.source_hash, s.name)!.record;
-      assert.deepEqual(record, original);
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(sources, (list) => {
+        const original = base();
+        let record = mergeRecords(original, list);
+        for (let i = 1; i < list.length; i++) {
+          const without = undoMerge(mergeRecords(original, list), list[i]!.source_hash, list[i]!.name)!.record;
+          assert.deepEqual(
+            without,
+            mergeRecords(
+              original,
+              list.filter((_, j) => j !== i),
+            ),
+          );
+        }
+        for (const s of [...list].reverse()) record = undoMerge(record, s.source_hash, s.name)!.record;
+        assert.deepEqual(record, original);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('undo of a hash that was never merged is refused (undefined), and a source identical to the base is a no-op', () => {
@@ -89,7 +153,12 @@ describe('merge with lineage: similarity, union, idempotence, order, undo', () =
     const a = mergeRecords(base(), [source('s1', ['Run tests.'])]);
     const other = mergeRecords(learned('other', 'check the forecast and file an issue', ['Open the PR.']), [source('s2', ['Warning: slow.'])]);
     const merged = mergeRecords(a, sourcesOf(other, { helpful: 0, harmful: 0, use_count: 0 }));
-    assert.deepEqual(lineageOf(merged)!.merged_from.map((s) => s.name).sort(), ['other', 's1', 's2']);
+    assert.deepEqual(
+      lineageOf(merged)!
+        .merged_from.map((s) => s.name)
+        .sort(),
+      ['other', 's1', 's2'],
+    );
     assert.ok(merged.steps.includes('Warning: slow.') && merged.steps.includes('Open the PR.'));
   });
 
@@ -108,7 +177,11 @@ describe('merge with lineage: similarity, union, idempotence, order, undo', () =
     const match = index.best(candidate, 0.9);
     assert.equal(match?.record.name, 'weather');
     assert.equal(match?.identical, true);
-    assert.equal(index.best(candidate, 0.9, (r) => r.name !== 'weather'), undefined, 'accept filter (scope) honoured');
+    assert.equal(
+      index.best(candidate, 0.9, (r) => r.name !== 'weather'),
+      undefined,
+      'accept filter (scope) honoured',
+    );
     assert.equal(index.best({ trigger: 'rotate secrets', steps: ['Call vault.'], source_hash: 'x' }, 0.9), undefined);
     index.sync([]);
     assert.equal(index.best(candidate, 0.9), undefined, 'a removed record is gone');
@@ -118,14 +191,17 @@ describe('merge with lineage: similarity, union, idempotence, order, undo', () =
     const words = ['deploy', 'service', 'forecast', 'issue', 'create', 'weather', 'token', 'rotate', 'city', 'summary', 'branch', 'test'];
     const text = fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 6 }).map((w) => w.join(' '));
     const skill = fc.record({ trigger: text, steps: fc.array(text, { minLength: 1, maxLength: 3 }) });
-    fc.assert(fc.property(fc.array(skill, { maxLength: 25 }), skill, fc.constantFrom(0.5, 0.7, 0.9, 1), (skills, query, threshold) => {
-      const records = skills.map((s, i) => learned(`s${i}`, s.trigger, s.steps, { created_at: i }));
-      const index = new MergeIndex();
-      index.sync(records);
-      const got = index.best({ ...query, source_hash: 'none' }, threshold);
-      const q = termVector(query.trigger, query.steps);
-      const scores = records.map((r) => similarity(q, termVector(r.trigger, r.steps))).filter((x) => x >= threshold);
-      assert.equal(got?.score, scores.length ? Math.max(...scores) : undefined);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.array(skill, { maxLength: 25 }), skill, fc.constantFrom(0.5, 0.7, 0.9, 1), (skills, query, threshold) => {
+        const records = skills.map((s, i) => learned(`s${i}`, s.trigger, s.steps, { created_at: i }));
+        const index = new MergeIndex();
+        index.sync(records);
+        const got = index.best({ ...query, source_hash: 'none' }, threshold);
+        const q = termVector(query.trigger, query.steps);
+        const scores = records.map((r) => similarity(q, termVector(r.trigger, r.steps))).filter((x) => x >= threshold);
+        assert.equal(got?.score, scores.length ? Math.max(...scores) : undefined);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -9,7 +9,10 @@ const calls = (cities: string[]) => [
   ...cities.map((city) => ({ tool: WEATHER, input: { city }, ok: true })),
   { tool: ISSUE, input: { title: 'Weekly forecast', body: 'sunny' }, ok: true },
 ];
-const first = turn('Check the weather forecast in Oslo and Bergen, then create an issue with the summary', calls(['Oslo', 'Bergen']), { sessionId: 'a', at: 1 });
+const first = turn('Check the weather forecast in Oslo and Bergen, then create an issue with the summary', calls(['Oslo', 'Bergen']), {
+  sessionId: 'a',
+  at: 1,
+});
 const paraphrase = turn('check weather forecast for Oslo and Bergen then create issue with summary', calls(['Oslo', 'Bergen']), { sessionId: 'b', at: 2 });
 
 describe('learning: approving a near-duplicate merges it, with lineage and undo', () => {
@@ -28,9 +31,14 @@ describe('learning: approving a near-duplicate merges it, with lineage and undo'
     assert.equal(merged.length, 1, 'one learned skill, not two');
     const lineage = lineageOf(merged[0]!)!;
     assert.equal(lineage.source_hashes.length, 2);
-    assert.deepEqual(lineage.merged_from.map((s) => s.proposal_id), [b.id]);
+    assert.deepEqual(
+      lineage.merged_from.map((s) => s.proposal_id),
+      [b.id],
+    );
     assert.equal(lineage.origin_ref, `learning:${a.id}`);
-    assert.ok(h.learningEvents.events.some((e) => e.type === 'skill_merged' && e.payload.into_skill_id === a.candidate.name && e.payload.merged_skill_id === b.id));
+    assert.ok(
+      h.learningEvents.events.some((e) => e.type === 'skill_merged' && e.payload.into_skill_id === a.candidate.name && e.payload.merged_skill_id === b.id),
+    );
     assert.equal(h.learning.proposals().length, 0);
 
     // Undo from the lineage: the skill is exactly as before, the proposal pending again.
@@ -38,7 +46,10 @@ describe('learning: approving a near-duplicate merges it, with lineage and undo'
     assert.equal(undone?.proposalId, b.id);
     assert.deepEqual(h.service.inspect(a.candidate.name), before);
     assert.equal(h.learning.counters(a.candidate.name)?.helpful, 1);
-    assert.deepEqual(h.learning.proposals().map((p) => p.id), [b.id]);
+    assert.deepEqual(
+      h.learning.proposals().map((p) => p.id),
+      [b.id],
+    );
     // Kept apart on purpose: approved as its own skill.
     const separate = await h.learning.approve(b.id, { noMerge: true, name: `${b.candidate.name}-own` });
     assert.equal(separate.status, 'approved');
@@ -57,8 +68,14 @@ describe('learning: approving a near-duplicate merges it, with lineage and undo'
   });
 
   it('mergeThreshold is honoured: a looser paraphrase merges at 0.75, not at the default 0.9', async () => {
-    const looser = turn('Look up the weather forecast for Oslo and Bergen, then create an issue with the summary', calls(['Oslo', 'Bergen']), { sessionId: 'c', at: 3 });
-    for (const [threshold, merges] of [[0.9, false], [0.75, true]] as const) {
+    const looser = turn('Look up the weather forecast for Oslo and Bergen, then create an issue with the summary', calls(['Oslo', 'Bergen']), {
+      sessionId: 'c',
+      at: 3,
+    });
+    for (const [threshold, merges] of [
+      [0.9, false],
+      [0.75, true],
+    ] as const) {
       const h = await makeLearning({ config: { mergeThreshold: threshold } });
       const a = (await h.learning.ingest(first)).proposal!;
       const c = (await h.learning.ingest(looser)).proposal!;

@@ -8,7 +8,11 @@ import type { LearningHarness } from './helpers';
 
 const WEATHER = 'fixture_weather_forecast';
 const ISSUE = 'fixture_create_issue';
-const calls = [{ tool: WEATHER, input: { city: 'Oslo' }, ok: true }, { tool: WEATHER, input: { city: 'Bergen' }, ok: true }, { tool: ISSUE, input: { title: 'Weekly forecast', body: 'sunny' }, ok: true }];
+const calls = [
+  { tool: WEATHER, input: { city: 'Oslo' }, ok: true },
+  { tool: WEATHER, input: { city: 'Bergen' }, ok: true },
+  { tool: ISSUE, input: { title: 'Weekly forecast', body: 'sunny' }, ok: true },
+];
 const first = turn('Check the weather forecast in Oslo and Bergen, then create an issue with the summary', calls, { sessionId: 'a', at: 1 });
 const paraphrase = turn('check weather forecast for Oslo and Bergen then create issue with summary', calls, { sessionId: 'b', at: 2 });
 const REWORDED_STEP = 'Call `fixture_create_issue` with `title` and `body` (the summary).';
@@ -51,7 +55,10 @@ describe('learning: a merge of model-written text is its own proposal (review be
     assert.equal(merged.status, 'merged');
     const record = h.service.learnedSkills().find((r) => r.name === target)!;
     assert.ok(record.steps.includes(REWORDED_STEP) && record.failure_modes.includes(WARNING), 'the merge stored what the review showed');
-    assert.deepEqual(lineageOf(record)?.merged_from.map((s) => s.proposal_id), [id]);
+    assert.deepEqual(
+      lineageOf(record)?.merged_from.map((s) => s.proposal_id),
+      [id],
+    );
   });
 
   it('rejecting the merge: keep it as its own skill, or discard it — the existing skill is untouched either way', async () => {
@@ -80,7 +87,7 @@ describe('learning: a merge of model-written text is its own proposal (review be
     assert.deepEqual(result.review.added.steps, [REWORDED_STEP]);
   });
 
-  it('no review when the text came from the trace, or when the model\'s text adds nothing: those merge as before', async () => {
+  it("no review when the text came from the trace, or when the model's text adds nothing: those merge as before", async () => {
     const trace = await makeLearning();
     const a = (await trace.learning.ingest(first)).proposal!;
     await trace.learning.approve(a.id);

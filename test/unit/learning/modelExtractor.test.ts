@@ -3,10 +3,11 @@ import { createModelExtractor, extractionPrompt } from '../../../src/core/learni
 import type { ChatModelPort } from '../../../src/core/platform/chatTypes';
 import { makeLearning, PERSONAL, turn } from './helpers';
 
-const trajectory = () => turn('Check the weather forecast in Oslo and create an issue for alice.smith@example.com', [
-  { tool: 'fixture_weather_forecast', input: { city: 'Oslo' }, ok: true },
-  { tool: 'fixture_create_issue', input: { title: 'Rainy' }, ok: true },
-]);
+const trajectory = () =>
+  turn('Check the weather forecast in Oslo and create an issue for alice.smith@example.com', [
+    { tool: 'fixture_weather_forecast', input: { city: 'Oslo' }, ok: true },
+    { tool: 'fixture_create_issue', input: { title: 'Rainy' }, ok: true },
+  ]);
 
 function model(answer: string | (() => Promise<string>)): ChatModelPort & { prompts: string[] } {
   const prompts: string[] = [];
@@ -42,7 +43,10 @@ describe('model extractor', () => {
     ['garbage', 'I cannot do that.'],
     ['invalid JSON', '{"title": "x", steps: [}'],
     ['one step only', JSON.stringify({ title: 'Weather', trigger: 'When asked for weather things', steps: ['Call the weather tool now.'] })],
-    ['non-imperative steps', JSON.stringify({ title: 'Weather', trigger: 'When asked for weather things', steps: ['I called the weather tool.', 'Then the issue tool.'] })],
+    [
+      'non-imperative steps',
+      JSON.stringify({ title: 'Weather', trigger: 'When asked for weather things', steps: ['I called the weather tool.', 'Then the issue tool.'] }),
+    ],
     ['extra keys', JSON.stringify({ ...JSON.parse(GOOD), script: 'rm -rf /' })],
   ] as const) {
     it(`${label} leaves the trace proposal`, async () => {
@@ -55,7 +59,10 @@ describe('model extractor', () => {
 
   it('a timeout or a cancellation leaves the trace proposal and no error', async () => {
     for (const extractor of [
-      createModelExtractor(model(() => new Promise(() => undefined)), { personal: () => PERSONAL, timeoutMs: 30 }),
+      createModelExtractor(
+        model(() => new Promise(() => undefined)),
+        { personal: () => PERSONAL, timeoutMs: 30 },
+      ),
       createModelExtractor(model(GOOD), { personal: () => PERSONAL, isCancelled: () => true }),
     ]) {
       const h = await makeLearning({ config: { extractor: 'model' } });

@@ -2,10 +2,11 @@ import * as assert from 'node:assert/strict';
 import { MAX_PENDING_PROPOSALS } from '../../../src/core/learning/learningStore';
 import { makeLearning, turn } from './helpers';
 
-const trajectory = () => turn('Check the weather forecast in Oslo and create an issue', [
-  { tool: 'fixture_weather_forecast', input: { city: 'Oslo' }, ok: true },
-  { tool: 'fixture_create_issue', input: { title: 'x' }, ok: true },
-]);
+const trajectory = () =>
+  turn('Check the weather forecast in Oslo and create an issue', [
+    { tool: 'fixture_weather_forecast', input: { city: 'Oslo' }, ok: true },
+    { tool: 'fixture_create_issue', input: { title: 'x' }, ok: true },
+  ]);
 
 describe('persisted learning jobs (ingestMode: persisted)', () => {
   it('an extraction killed midway leaves no partial proposal; the next start finishes it exactly once', async () => {
@@ -44,7 +45,9 @@ describe('persisted learning jobs (ingestMode: persisted)', () => {
     for (const ingestMode of ['persisted', 'background'] as const) {
       const h = await makeLearning({ config: { ingestMode, extractor: 'model' } });
       let release: () => void = () => undefined;
-      const hanging = new Promise<undefined>((resolve) => { release = () => resolve(undefined); });
+      const hanging = new Promise<undefined>((resolve) => {
+        release = () => resolve(undefined);
+      });
       const queued = h.learning.enqueue(trajectory(), { extractor: () => hanging });
       await new Promise((resolve) => setTimeout(resolve, 20));
       const reopened = await makeLearning({ bytes: h.bytes });
@@ -53,7 +56,9 @@ describe('persisted learning jobs (ingestMode: persisted)', () => {
       const result = await queued;
       assert.equal(result.proposal?.origin, 'trace', 'the extractor gave nothing: trace proposal');
       assert.equal(h.learning.pendingJobs(), 0, 'the job is gone once the proposal is stored');
-      assert.ok(h.learningEvents.events.some((e) => e.type === 'skill_ingest_queued' && e.payload.mode === (ingestMode === 'persisted' ? 'tasks' : 'fire_and_forget')));
+      assert.ok(
+        h.learningEvents.events.some((e) => e.type === 'skill_ingest_queued' && e.payload.mode === (ingestMode === 'persisted' ? 'tasks' : 'fire_and_forget')),
+      );
     }
   });
 });
@@ -70,7 +75,10 @@ describe('learning store size', () => {
     });
     const pending = h.learning.proposals();
     assert.equal(pending.length, MAX_PENDING_PROPOSALS);
-    assert.ok(pending.some((p) => p.id === `p_${MAX_PENDING_PROPOSALS + 19}`), 'the newest is kept');
+    assert.ok(
+      pending.some((p) => p.id === `p_${MAX_PENDING_PROPOSALS + 19}`),
+      'the newest is kept',
+    );
     assert.ok(!pending.some((p) => p.id === 'p_0'), 'the oldest is dropped');
   });
 });

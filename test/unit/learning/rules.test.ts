@@ -43,7 +43,7 @@ describe('effectiveness rules (discovery spec §6)', () => {
 
 describe('failure signatures', () => {
   it('the same failure with different values has one signature; another tool or error class another', () => {
-    const a = failureSignature('deploy', "Tool \"deploy\" failed: environment 'preview-17' is locked (lock 8f3a9c2e11)");
+    const a = failureSignature('deploy', 'Tool "deploy" failed: environment \'preview-17\' is locked (lock 8f3a9c2e11)');
     const b = failureSignature('deploy', "environment 'preview-42' is locked (lock 0c1d2e3f4a)");
     assert.equal(a.key, b.key);
     assert.equal(a.errorClass, 'conflict');

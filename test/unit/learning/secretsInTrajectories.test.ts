@@ -32,7 +32,12 @@ describe('secrets in trajectories never reach the stores, the log or a proposal'
     let at = 1;
     for (const secret of CORPUS) {
       const calls = [
-        { tool: 'deploy_preview', input: { token: secret, path: '/home/alice/work/shop/x' }, ok: false, error: `401 Unauthorized for token ${secret} at /home/alice/.ssh/id_ed25519 (alice.smith@example.com)` },
+        {
+          tool: 'deploy_preview',
+          input: { token: secret, path: '/home/alice/work/shop/x' },
+          ok: false,
+          error: `401 Unauthorized for token ${secret} at /home/alice/.ssh/id_ed25519 (alice.smith@example.com)`,
+        },
         { tool: 'deploy_login', input: { password: secret }, ok: true },
         { tool: 'deploy_preview', input: { token: secret }, ok: true },
       ];
@@ -60,10 +65,13 @@ describe('secrets in trajectories never reach the stores, the log or a proposal'
   });
 
   it('property: depersonalize removes the home folder, user name and workspace root from any text around them', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 40 }), fc.string({ maxLength: 40 }), fc.constantFrom(...CORPUS), (before, after, secret) => {
-      const out = depersonalize(`${before} ${secret} ${after}`, PERSONAL);
-      return !out.includes('/home/alice') && !/(?<![A-Za-z0-9])alice(?![A-Za-z0-9])/i.test(out) && !out.includes(secret.replace(/^password /, ''));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), fc.string({ maxLength: 40 }), fc.constantFrom(...CORPUS), (before, after, secret) => {
+        const out = depersonalize(`${before} ${secret} ${after}`, PERSONAL);
+        return !out.includes('/home/alice') && !/(?<![A-Za-z0-9])alice(?![A-Za-z0-9])/i.test(out) && !out.includes(secret.replace(/^password /, ''));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('workspace paths become relative; ids and URL credentials are dropped', () => {

@@ -17,14 +17,17 @@ import type { LearningHarness } from './helpers';
 const WEATHER = 'fixture_weather_forecast';
 const ISSUE = 'fixture_create_issue';
 const calls = (tool: string, n: number) => Array.from({ length: n }, (_, i) => ({ tool, input: { i }, ok: true }));
-const weather = (request: string, sessionId: string) => turn(request, [...calls(WEATHER, 2), { tool: ISSUE, input: { title: 'x' }, ok: true }], { sessionId, at: sessionId.length });
+const weather = (request: string, sessionId: string) =>
+  turn(request, [...calls(WEATHER, 2), { tool: ISSUE, input: { title: 'x' }, ok: true }], { sessionId, at: sessionId.length });
 
 /** A merged learned skill (lineage 2) with feedback, and a second plain one. */
 async function learned(): Promise<{ h: LearningHarness; merged: string; plain: string }> {
   const h = await makeLearning();
   const a = (await h.learning.ingest(weather('Check the weather forecast in Oslo and Bergen, then create an issue with the summary', 'a'))).proposal!;
   const b = (await h.learning.ingest(weather('check weather forecast for Oslo and Bergen then create issue with summary', 'bb'))).proposal!;
-  const c = (await h.learning.ingest(turn('Deploy the billing service to staging and verify it', calls('fixture_deploy_service', 2), { sessionId: 'ccc', at: 5 }))).proposal!;
+  const c = (
+    await h.learning.ingest(turn('Deploy the billing service to staging and verify it', calls('fixture_deploy_service', 2), { sessionId: 'ccc', at: 5 }))
+  ).proposal!;
   await h.learning.approve(a.id);
   await h.learning.approve(b.id);
   await h.learning.approve(c.id);
@@ -106,7 +109,11 @@ describe('Export as Skill Pack: learned skills → .github/skills/<name>/SKILL.m
       assert.equal(retired.status, 'inactive');
       assert.equal(exportedTo(retired)?.name, name, 'points at the pack skill');
       assert.match(retired.status_reason, new RegExp(`exported as pack skill "${name}"`));
-      assert.equal(h.learning.mergeTarget({ trigger: retired.trigger, steps: retired.steps, source_hash: 'new' }), undefined, 'a retired copy is no merge target');
+      assert.equal(
+        h.learning.mergeTarget({ trigger: retired.trigger, steps: retired.steps, source_hash: 'new' }),
+        undefined,
+        'a retired copy is no merge target',
+      );
       const ctx = { includeWorkspacePacks: true, scope: { projectId: 'p1' } };
       const found = await h.service.search({ query: 'weather forecast Oslo Bergen issue' }, ctx);
       const names = found.skills.map((s) => s.name);
@@ -154,10 +161,26 @@ describe('Export as Skill Pack: learned skills → .github/skills/<name>/SKILL.m
       const report = await exportLearnedAsPack(exportDeps(h), root, [merged]);
       const file = written(report, merged).file;
       writeFileSync(file, readFileSync(file, 'utf8').replace('\nmetadata:\n', '\nrequires:\n  - TOOLSHED_TEST_UNSET_VARIABLE\nmetadata:\n'));
-      writeTree(root, { 'hand-written/SKILL.md': '---\nname: hand-written\ndescription: Deploy the billing service.\nmetadata:\n  author: me\n  learned_name: nothing\n---\nDo it.\n' });
+      writeTree(root, {
+        'hand-written/SKILL.md':
+          '---\nname: hand-written\ndescription: Deploy the billing service.\nmetadata:\n  author: me\n  learned_name: nothing\n---\nDo it.\n',
+      });
       await h.service.loadPacks([pack('ws-skills', root, { scopeMode: 'project', projectId: 'p1', workspace: true, source: 'workspace-agent-folder' })]);
-      assert.equal(h.service.listPacks().flatMap((p) => p.skills).find((s) => s.name === written(report, merged).name)?.status, 'inactive');
-      assert.deepEqual(h.service.learnedSkills().filter((r) => r.status !== 'active').map((r) => r.name), [], `${merged} and ${plain} stay active`);
+      assert.equal(
+        h.service
+          .listPacks()
+          .flatMap((p) => p.skills)
+          .find((s) => s.name === written(report, merged).name)?.status,
+        'inactive',
+      );
+      assert.deepEqual(
+        h.service
+          .learnedSkills()
+          .filter((r) => r.status !== 'active')
+          .map((r) => r.name),
+        [],
+        `${merged} and ${plain} stay active`,
+      );
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
@@ -173,7 +196,13 @@ describe('Export as Skill Pack: learned skills → .github/skills/<name>/SKILL.m
       const packRoot = tempDir('toolshed-pack-taken-');
       writeTree(packRoot, { 'taken.skill.yaml': stepSkill(agentSkillName(plain), 'Something else entirely') });
       await h.service.loadPacks([pack('other', packRoot)]);
-      await h.service.addLearnedSkill({ name: 'fix-build', trigger: 'When the build fails', steps: ['Read the error.'], scope_mode: 'project', project_id: 'p1' });
+      await h.service.addLearnedSkill({
+        name: 'fix-build',
+        trigger: 'When the build fails',
+        steps: ['Read the error.'],
+        scope_mode: 'project',
+        project_id: 'p1',
+      });
       await h.service.addLearnedSkill({ name: 'Fix.Build', trigger: 'When the build breaks', steps: ['Read the log.'], scope_mode: 'global' });
       await h.service.addLearnedSkill({ name: 'fix_build', trigger: 'When builds break', steps: ['Run it again.'], scope_mode: 'global' });
 
@@ -183,7 +212,10 @@ describe('Export as Skill Pack: learned skills → .github/skills/<name>/SKILL.m
       assert.equal(readFileSync(path.join(root, taken, 'SKILL.md'), 'utf8'), 'mine', 'the existing file is untouched');
       assert.match(reason(plain), /a pack skill named .* is already loaded/);
       assert.match(reason('fix-build'), /same name and project scope/);
-      assert.deepEqual(report.written.map((w) => w.learned), ['Fix.Build']);
+      assert.deepEqual(
+        report.written.map((w) => w.learned),
+        ['Fix.Build'],
+      );
       assert.match(reason('fix_build'), /another chosen skill is also exported as "fix-build"/);
       assert.match(reason('nope'), /no learned skill is named "nope"/);
       rmSync(packRoot, { recursive: true, force: true });
@@ -196,8 +228,11 @@ describe('Export as Skill Pack: learned skills → .github/skills/<name>/SKILL.m
     const { h } = await learned();
     const token = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
     await h.service.addLearnedSkill({
-      name: 'deploy-with-token', scope_mode: 'global', trigger: 'When deploying; mail ops@example.com for access',
-      steps: [`Export GITHUB_TOKEN=${token} first.`, 'Run the deploy with password: hunter2hunter2.'], failure_modes: [`If ${token} expired, ask for a new one.`],
+      name: 'deploy-with-token',
+      scope_mode: 'global',
+      trigger: 'When deploying; mail ops@example.com for access',
+      steps: [`Export GITHUB_TOKEN=${token} first.`, 'Run the deploy with password: hunter2hunter2.'],
+      failure_modes: [`If ${token} expired, ask for a new one.`],
     });
     const root = tempDir('toolshed-pack-export-');
     try {
@@ -214,8 +249,23 @@ describe('Export as Skill Pack: learned skills → .github/skills/<name>/SKILL.m
   });
 
   it('a learned skill’s cluster travels under metadata: and the loaded pack skill is in the same cluster, with no problem', () => {
-    const record = { ...learnedRecord({ name: 'learned.api.weather-desk', title: 'Weather', trigger: 'Check the weather in a city', description: '', body: '', steps: ['Call the forecast tool', 'Summarise it'], preconditions: [], failure_modes: [] }), meta: { cluster: 'Weather Desk' } };
-    const parsed = parseSkillDocument(renderSkillMd(record, { helpful: 0, harmful: 0, use_count: 0 }, 0), `/ws/.github/skills/${agentSkillName(record.name)}/SKILL.md`);
+    const record = {
+      ...learnedRecord({
+        name: 'learned.api.weather-desk',
+        title: 'Weather',
+        trigger: 'Check the weather in a city',
+        description: '',
+        body: '',
+        steps: ['Call the forecast tool', 'Summarise it'],
+        preconditions: [],
+        failure_modes: [],
+      }),
+      meta: { cluster: 'Weather Desk' },
+    };
+    const parsed = parseSkillDocument(
+      renderSkillMd(record, { helpful: 0, harmful: 0, use_count: 0 }, 0),
+      `/ws/.github/skills/${agentSkillName(record.name)}/SKILL.md`,
+    );
     assert.deepEqual(parsed.problems, []);
     assert.equal(parsed.skills[0]!.meta.cluster, 'Weather Desk');
     assert.equal((parsed.skills[0]!.meta.metadata as Record<string, string>).cluster, 'Weather Desk');
@@ -224,37 +274,120 @@ describe('Export as Skill Pack: learned skills → .github/skills/<name>/SKILL.m
   it('property: any learned skill — hostile names, YAML-special text, control characters — exports to a file the loader parses with no problem', () => {
     const hostile = fc.oneof(
       fc.string({ maxLength: 80 }),
-      fc.constantFrom('---', '...', '# x', 'a: b', '- [x]', '{ "a": 1 }', '&anchor *alias', '!!binary', '|', '>', '%YAML 1.2', 'key: "q', "it's", '\u0000nul', '\r\n---\r\n', 'ü ☃ 𝌆', '  ', 'null', 'true', '123', '0x1F', '<!-- -->', '\t#tab'),
+      fc.constantFrom(
+        '---',
+        '...',
+        '# x',
+        'a: b',
+        '- [x]',
+        '{ "a": 1 }',
+        '&anchor *alias',
+        '!!binary',
+        '|',
+        '>',
+        '%YAML 1.2',
+        'key: "q',
+        "it's",
+        '\u0000nul',
+        '\r\n---\r\n',
+        'ü ☃ 𝌆',
+        '  ',
+        'null',
+        'true',
+        '123',
+        '0x1F',
+        '<!-- -->',
+        '\t#tab',
+      ),
     );
     const text = fc.array(hostile, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(' '));
-    fc.assert(fc.property(
-      fc.record({ name: text, title: text, trigger: text, description: fc.string({ maxLength: 1500 }), body: text, steps: fc.array(text, { minLength: 0, maxLength: 5 }), preconditions: fc.array(text, { maxLength: 3 }), failure_modes: fc.array(text, { maxLength: 3 }), helpful: fc.nat(1000) }),
-      (input) => {
-        const record = learnedRecord(input);
-        const file = `/ws/.github/skills/${agentSkillName(record.name)}/SKILL.md`;
-        const parsed = parseSkillDocument(renderSkillMd(record, { helpful: input.helpful, harmful: 0, use_count: 0 }, 0), file);
-        assert.deepEqual(parsed.problems, []);
-        assert.equal(parsed.skills.length, 1);
-        assert.equal(parsed.skills[0]!.name, agentSkillName(record.name));
-        assert.equal((parsed.skills[0]!.meta.metadata as Record<string, string>).helpful, String(input.helpful));
-      },
-    ), { numRuns: 300 });
+    fc.assert(
+      fc.property(
+        fc.record({
+          name: text,
+          title: text,
+          trigger: text,
+          description: fc.string({ maxLength: 1500 }),
+          body: text,
+          steps: fc.array(text, { minLength: 0, maxLength: 5 }),
+          preconditions: fc.array(text, { maxLength: 3 }),
+          failure_modes: fc.array(text, { maxLength: 3 }),
+          helpful: fc.nat(1000),
+        }),
+        (input) => {
+          const record = learnedRecord(input);
+          const file = `/ws/.github/skills/${agentSkillName(record.name)}/SKILL.md`;
+          const parsed = parseSkillDocument(renderSkillMd(record, { helpful: input.helpful, harmful: 0, use_count: 0 }, 0), file);
+          assert.deepEqual(parsed.problems, []);
+          assert.equal(parsed.skills.length, 1);
+          assert.equal(parsed.skills[0]!.name, agentSkillName(record.name));
+          assert.equal((parsed.skills[0]!.meta.metadata as Record<string, string>).helpful, String(input.helpful));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
 
 function readFrontmatter(file: string): Record<string, unknown> {
   const text = readFileSync(file, 'utf8');
   const block = text.split('\n---\n')[0]!.replace(/^---\n/, '');
-  return Object.fromEntries(block.split('\n').filter((line) => /^[a-z_-]+:/.test(line)).map((line) => [line.split(':')[0]!, true]));
+  return Object.fromEntries(
+    block
+      .split('\n')
+      .filter((line) => /^[a-z_-]+:/.test(line))
+      .map((line) => [line.split(':')[0]!, true]),
+  );
 }
 
-function learnedRecord(input: { name: string; title: string; trigger: string; description: string; body: string; steps: string[]; preconditions: string[]; failure_modes: string[] }): SkillRecord {
+function learnedRecord(input: {
+  name: string;
+  title: string;
+  trigger: string;
+  description: string;
+  body: string;
+  steps: string[];
+  preconditions: string[];
+  failure_modes: string[];
+}): SkillRecord {
   return {
-    id: 'sk_test', name: input.name, title: input.title, description: input.description, trigger: input.trigger, task_type: 'unknown',
-    tags: [], steps: input.steps, preconditions: input.preconditions, failure_modes: input.failure_modes, body: input.body,
-    origin: 'learned', origin_ref: 'learning:x', content_hash: 'h', scope_mode: 'global', scope_tenant_id: '', scope_project_id: '',
-    created_at: 0, updated_at: 0, last_used: 0, use_count: 0, domain: '', frames: [], triggers: [], tools: [], allowed_tools: [], requires: [],
-    meta: {}, resources: [], extra: {}, pack_name: '', workspace: false, source_file: '', source_line: 1, format: 'learned', status: 'active',
-    status_reason: '', model_invocable: true,
+    id: 'sk_test',
+    name: input.name,
+    title: input.title,
+    description: input.description,
+    trigger: input.trigger,
+    task_type: 'unknown',
+    tags: [],
+    steps: input.steps,
+    preconditions: input.preconditions,
+    failure_modes: input.failure_modes,
+    body: input.body,
+    origin: 'learned',
+    origin_ref: 'learning:x',
+    content_hash: 'h',
+    scope_mode: 'global',
+    scope_tenant_id: '',
+    scope_project_id: '',
+    created_at: 0,
+    updated_at: 0,
+    last_used: 0,
+    use_count: 0,
+    domain: '',
+    frames: [],
+    triggers: [],
+    tools: [],
+    allowed_tools: [],
+    requires: [],
+    meta: {},
+    resources: [],
+    extra: {},
+    pack_name: '',
+    workspace: false,
+    source_file: '',
+    source_line: 1,
+    format: 'learned',
+    status: 'active',
+    status_reason: '',
+    model_invocable: true,
   };
 }

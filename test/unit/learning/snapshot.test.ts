@@ -11,7 +11,8 @@ const WEATHER = 'fixture_weather_forecast';
 const ISSUE = 'fixture_create_issue';
 const DEPLOY = 'fixture_deploy_service';
 const calls = (tool: string, n: number) => Array.from({ length: n }, (_, i) => ({ tool, input: { i }, ok: true }));
-const weather = (request: string, sessionId: string) => turn(request, [...calls(WEATHER, 2), { tool: ISSUE, input: { title: 'x' }, ok: true }], { sessionId, at: sessionId.length });
+const weather = (request: string, sessionId: string) =>
+  turn(request, [...calls(WEATHER, 2), { tool: ISSUE, input: { title: 'x' }, ok: true }], { sessionId, at: sessionId.length });
 
 /** A store with: a merged learned skill (lineage 2) with counters, a plain learned skill, a pending proposal. */
 async function populated(): Promise<LearningHarness> {
@@ -19,7 +20,16 @@ async function populated(): Promise<LearningHarness> {
   const a = (await h.learning.ingest(weather('Check the weather forecast in Oslo and Bergen, then create an issue with the summary', 'a'))).proposal!;
   const b = (await h.learning.ingest(weather('check weather forecast for Oslo and Bergen then create issue with summary', 'bb'))).proposal!;
   const c = (await h.learning.ingest(turn('Deploy the billing service to staging and verify it', calls(DEPLOY, 2), { sessionId: 'ccc', at: 5 }))).proposal!;
-  await h.learning.ingest(turn('Rotate the API token of the mail service and restart it', [{ tool: 'fixture_rotate_token', input: {}, ok: true }, { tool: 'fixture_restart', input: {}, ok: true }], { sessionId: 'dddd', at: 6 }));
+  await h.learning.ingest(
+    turn(
+      'Rotate the API token of the mail service and restart it',
+      [
+        { tool: 'fixture_rotate_token', input: {}, ok: true },
+        { tool: 'fixture_restart', input: {}, ok: true },
+      ],
+      { sessionId: 'dddd', at: 6 },
+    ),
+  );
   await h.learning.approve(a.id);
   await h.learning.approve(b.id);
   await h.learning.approve(c.id);
@@ -40,8 +50,10 @@ describe('learned-skill snapshots: export → import, refusals that change nothi
     const exported = source.learning.exportSnapshot('9.9.9');
     assert.equal(exported.learned, 2);
     const header = JSON.parse(exported.text.split('\n')[0]!);
-    assert.deepEqual({ format: header.format, version: header.version, toolshed_version: header.toolshed_version, counts: header.counts },
-      { format: 'toolshed-learned-skills', version: 1, toolshed_version: '9.9.9', counts: { learned: 2, proposals: 4 } });
+    assert.deepEqual(
+      { format: header.format, version: header.version, toolshed_version: header.toolshed_version, counts: header.counts },
+      { format: 'toolshed-learned-skills', version: 1, toolshed_version: '9.9.9', counts: { learned: 2, proposals: 4 } },
+    );
 
     const target = await makeLearning();
     const report = await target.learning.importSnapshot(encode(exported.text));
@@ -65,10 +77,14 @@ describe('learned-skill snapshots: export → import, refusals that change nothi
     const source = await populated();
     const text = source.learning.exportSnapshot('1').text;
     const target = await makeLearning();
-    await target.learning.ingest(weather('Check the weather forecast in Oslo and Bergen, then create an issue with the summary', 'zz'))
+    await target.learning
+      .ingest(weather('Check the weather forecast in Oslo and Bergen, then create an issue with the summary', 'zz'))
       .then(({ proposal }) => target.learning.approve(proposal!.id, { name: 'my-weather' }));
     const first = await target.learning.importSnapshot(encode(text));
-    assert.deepEqual(first.merged.map((m) => m.into), ['my-weather']);
+    assert.deepEqual(
+      first.merged.map((m) => m.into),
+      ['my-weather'],
+    );
     const after = storeBytes(target.bytes);
     const second = await target.learning.importSnapshot(encode(text));
     assert.equal(second.added.length + second.merged.length, 0, JSON.stringify(second));
@@ -100,7 +116,10 @@ describe('learned-skill snapshots: export → import, refusals that change nothi
   it('a corrupt line, a non-snapshot, a damaged header: one clear message each, store unchanged', async () => {
     const text = (await populated()).learning.exportSnapshot('1').text;
     const lines = text.split('\n');
-    await refused([lines[0], '{"kind":"learned","record":{"name":42}}', ...lines.slice(2)].join('\n'), /Line 2 of the snapshot is not a learned skill or proposal/);
+    await refused(
+      [lines[0], '{"kind":"learned","record":{"name":42}}', ...lines.slice(2)].join('\n'),
+      /Line 2 of the snapshot is not a learned skill or proposal/,
+    );
     await refused('{"hello":"world"}\n', /not a Toolshed learned-skills snapshot/);
     await refused(`${JSON.stringify({ ...JSON.parse(lines[0]!), counts: 'many' })}\n`, /header is damaged \(counts/);
     await refused(new Uint8Array([0xff, 0xfe, 0x00, 0x41]), /not UTF-8/);
@@ -109,7 +128,10 @@ describe('learned-skill snapshots: export → import, refusals that change nothi
   it('a snapshot from a newer version is refused, naming both versions', async () => {
     const text = (await populated()).learning.exportSnapshot('1').text;
     const lines = text.split('\n');
-    await refused([JSON.stringify({ ...JSON.parse(lines[0]!), version: 2, toolshed_version: '3.0.0' }), ...lines.slice(1)].join('\n'), /format version 2 \(written by Toolshed 3\.0\.0\); this Toolshed reads up to version 1\. Update Toolshed/);
+    await refused(
+      [JSON.stringify({ ...JSON.parse(lines[0]!), version: 2, toolshed_version: '3.0.0' }), ...lines.slice(1)].join('\n'),
+      /format version 2 \(written by Toolshed 3\.0\.0\); this Toolshed reads up to version 1\. Update Toolshed/,
+    );
   });
 
   it('duplicate names inside one snapshot are refused', async () => {
@@ -141,17 +163,25 @@ describe('learned-skill snapshots: export → import, refusals that change nothi
   it('property: hostile bytes either import cleanly or are refused with a SnapshotError and no change', async () => {
     const h = await makeLearning();
     const valid = (await populated()).learning.exportSnapshot('1').text;
-    await fc.assert(fc.asyncProperty(fc.oneof(
-      fc.uint8Array({ maxLength: 300 }),
-      fc.tuple(fc.nat(valid.length), fc.nat(valid.length), fc.string({ maxLength: 20 })).map(([at, cut, junk]) => encode(valid.slice(0, Math.min(at, cut)) + junk + valid.slice(Math.max(at, cut) + 1))),
-    ), async (bytes) => {
-      const before = storeBytes(h.bytes);
-      try {
-        await h.learning.importSnapshot(bytes);
-      } catch (error) {
-        assert.ok(error instanceof SnapshotError, String(error));
-        assert.deepEqual(storeBytes(h.bytes), before);
-      }
-    }), { numRuns: 60 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 300 }),
+          fc
+            .tuple(fc.nat(valid.length), fc.nat(valid.length), fc.string({ maxLength: 20 }))
+            .map(([at, cut, junk]) => encode(valid.slice(0, Math.min(at, cut)) + junk + valid.slice(Math.max(at, cut) + 1))),
+        ),
+        async (bytes) => {
+          const before = storeBytes(h.bytes);
+          try {
+            await h.learning.importSnapshot(bytes);
+          } catch (error) {
+            assert.ok(error instanceof SnapshotError, String(error));
+            assert.deepEqual(storeBytes(h.bytes), before);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });

@@ -19,7 +19,9 @@ import { makeLearning, turn } from './helpers';
 class CrashingWrites extends MemoryByteStore {
   armed = false;
   private crash!: () => void;
-  readonly crashed = new Promise<void>((resolve) => { this.crash = resolve; });
+  readonly crashed = new Promise<void>((resolve) => {
+    this.crash = resolve;
+  });
   constructor(private readonly key: string) {
     super();
   }
@@ -40,7 +42,18 @@ describe('learned-skill snapshots at scale: crash safety, journal compatibility,
   it('an import that crashes while saving the database (after the journal) loses no imported skill: reopening replays them', async () => {
     const source = await makeLearning();
     for (const [i, request] of ['Deploy the billing service to staging and verify it', 'Rotate the API token of the mail service and restart it'].entries()) {
-      const proposal = (await source.learning.ingest(turn(request, [{ tool: `fixture_step_${i}`, input: {}, ok: true }, { tool: `fixture_check_${i}`, input: {}, ok: true }], { sessionId: `s${i}`, at: i }))).proposal!;
+      const proposal = (
+        await source.learning.ingest(
+          turn(
+            request,
+            [
+              { tool: `fixture_step_${i}`, input: {}, ok: true },
+              { tool: `fixture_check_${i}`, input: {}, ok: true },
+            ],
+            { sessionId: `s${i}`, at: i },
+          ),
+        )
+      ).proposal!;
       await source.learning.approve(proposal.id);
     }
     const exported = source.learning.exportSnapshot('9.9.9');
@@ -62,7 +75,18 @@ describe('learned-skill snapshots at scale: crash safety, journal compatibility,
   it('a journal line checksummed the older way (canonical record) is still trusted; altered, it is skipped', async () => {
     const bytes = new MemoryByteStore();
     const first = await makeLearning({ bytes });
-    const proposal = (await first.learning.ingest(turn('Deploy the billing service to staging and verify it', [{ tool: 'fixture_deploy', input: {}, ok: true }, { tool: 'fixture_verify', input: {}, ok: true }], { sessionId: 's', at: 1 }))).proposal!;
+    const proposal = (
+      await first.learning.ingest(
+        turn(
+          'Deploy the billing service to staging and verify it',
+          [
+            { tool: 'fixture_deploy', input: {}, ok: true },
+            { tool: 'fixture_verify', input: {}, ok: true },
+          ],
+          { sessionId: 's', at: 1 },
+        ),
+      )
+    ).proposal!;
     await first.learning.approve(proposal.id);
     const [record] = first.service.learnedSkills();
     await first.service.dispose();
@@ -83,18 +107,27 @@ describe('learned-skill snapshots at scale: crash safety, journal compatibility,
 
   it('property: counters added in one batch equal counters added one by one (repeats, zero clamps, timestamps)', async () => {
     const delta = fc.record({
-      name: fc.constantFrom('a', 'b', 'c'), helpful: fc.integer({ min: -2, max: 5 }), harmful: fc.integer({ min: -2, max: 5 }), use_count: fc.integer({ min: -2, max: 9 }),
-      last_used: fc.nat({ max: 100 }), last_validated: fc.nat({ max: 100 }),
+      name: fc.constantFrom('a', 'b', 'c'),
+      helpful: fc.integer({ min: -2, max: 5 }),
+      harmful: fc.integer({ min: -2, max: 5 }),
+      use_count: fc.integer({ min: -2, max: 9 }),
+      last_used: fc.nat({ max: 100 }),
+      last_validated: fc.nat({ max: 100 }),
     });
     const open = async () => LearningStore.open({ engine: await engine(), store: new MemoryByteStore(), logger: nullLogger, clock: new TestClock() });
-    await fc.assert(fc.asyncProperty(fc.array(delta, { maxLength: 12 }), fc.array(delta, { maxLength: 250 }), fc.boolean(), async (before, deltas, nonNegative) => {
-      const batch = nonNegative ? deltas.map((d) => ({ ...d, helpful: Math.abs(d.helpful), harmful: Math.abs(d.harmful), use_count: Math.abs(d.use_count) })) : deltas;
-      const [one, many] = [await open(), await open()];
-      for (const store of [one, many]) for (const d of before) store.addCounters(d.name, d);
-      for (const d of batch) one.addCounters(d.name, d);
-      many.addCountersMany(batch);
-      const sorted = (store: LearningStore) => store.allCounters().sort((x, y) => x.name.localeCompare(y.name));
-      assert.deepEqual(sorted(many), sorted(one));
-    }), { numRuns: 60 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(delta, { maxLength: 12 }), fc.array(delta, { maxLength: 250 }), fc.boolean(), async (before, deltas, nonNegative) => {
+        const batch = nonNegative
+          ? deltas.map((d) => ({ ...d, helpful: Math.abs(d.helpful), harmful: Math.abs(d.harmful), use_count: Math.abs(d.use_count) }))
+          : deltas;
+        const [one, many] = [await open(), await open()];
+        for (const store of [one, many]) for (const d of before) store.addCounters(d.name, d);
+        for (const d of batch) one.addCounters(d.name, d);
+        many.addCountersMany(batch);
+        const sorted = (store: LearningStore) => store.allCounters().sort((x, y) => x.name.localeCompare(y.name));
+        assert.deepEqual(sorted(many), sorted(one));
+      }),
+      { numRuns: 60 },
+    );
   });
 });

@@ -9,17 +9,17 @@ const ISSUE = 'fixture_create_issue';
 
 describe('trace extractor', () => {
   it('turns a 3-call turn into trigger, ordered steps with argument names only, tools and task type', () => {
-    const candidate = extractTraceCandidate(turn('Check the weather in Oslo and Bergen, then file an issue about it', [
-      { tool: WEATHER, input: { city: 'Oslo' }, ok: true },
-      { tool: WEATHER, input: { city: 'Bergen' }, ok: true },
-      { tool: ISSUE, input: { title: 'Rain in Bergen', body: 'Bring umbrellas' }, ok: true },
-    ]), PERSONAL);
+    const candidate = extractTraceCandidate(
+      turn('Check the weather in Oslo and Bergen, then file an issue about it', [
+        { tool: WEATHER, input: { city: 'Oslo' }, ok: true },
+        { tool: WEATHER, input: { city: 'Bergen' }, ok: true },
+        { tool: ISSUE, input: { title: 'Rain in Bergen', body: 'Bring umbrellas' }, ok: true },
+      ]),
+      PERSONAL,
+    );
     assert.ok(candidate);
     assert.equal(candidate.trigger, 'Check the weather in Oslo and Bergen, then file an issue about it');
-    assert.deepEqual(candidate.steps, [
-      `Call \`${WEATHER}\` with \`city\` (repeat for each item).`,
-      `Call \`${ISSUE}\` with \`body\`, \`title\`.`,
-    ]);
+    assert.deepEqual(candidate.steps, [`Call \`${WEATHER}\` with \`city\` (repeat for each item).`, `Call \`${ISSUE}\` with \`body\`, \`title\`.`]);
     assert.deepEqual(candidate.citations.tools, [WEATHER, ISSUE]);
     assert.equal(candidate.task_type, 'api');
     assert.match(candidate.name, /^learned\.api\.[a-z0-9-]+$/);
@@ -28,18 +28,27 @@ describe('trace extractor', () => {
   });
 
   it('keeps a recovered error as a failure mode, with what worked instead', () => {
-    const candidate = extractTraceCandidate(turn('deploy the preview', [
-      { tool: 'deploy_preview', input: { env: 'x' }, ok: false, error: "environment 'preview-17' is locked by another deployment" },
-      { tool: 'unlock_env', input: { env: 'x' }, ok: true },
-      { tool: 'deploy_preview', input: { env: 'x' }, ok: true },
-    ]), PERSONAL);
+    const candidate = extractTraceCandidate(
+      turn('deploy the preview', [
+        { tool: 'deploy_preview', input: { env: 'x' }, ok: false, error: "environment 'preview-17' is locked by another deployment" },
+        { tool: 'unlock_env', input: { env: 'x' }, ok: true },
+        { tool: 'deploy_preview', input: { env: 'x' }, ok: true },
+      ]),
+      PERSONAL,
+    );
     assert.ok(candidate);
     assert.equal(candidate.failure_modes.length, 1);
-    assert.match(candidate.failure_modes[0]!, /`deploy_preview` may fail \(conflict: environment <value> is locked by another deployment\); then call `unlock_env` with `env`\./);
+    assert.match(
+      candidate.failure_modes[0]!,
+      /`deploy_preview` may fail \(conflict: environment <value> is locked by another deployment\); then call `unlock_env` with `env`\./,
+    );
   });
 
   it('proposes nothing for a cancelled turn, a turn stopped at the round cap, or fewer than two successful calls', () => {
-    const calls = [{ tool: WEATHER, input: {}, ok: true }, { tool: ISSUE, input: {}, ok: true }];
+    const calls = [
+      { tool: WEATHER, input: {}, ok: true },
+      { tool: ISSUE, input: {}, ok: true },
+    ];
     assert.equal(extractTraceCandidate(turn('x y', calls, { stoppedBecause: 'cancelled' }), PERSONAL), undefined);
     assert.equal(extractTraceCandidate(turn('x y', calls, { stoppedBecause: 'maxRounds' }), PERSONAL), undefined);
     assert.equal(extractTraceCandidate(turn('x y', [calls[0]!, { tool: ISSUE, input: {}, ok: false, error: 'boom' }]), PERSONAL), undefined);
@@ -56,11 +65,20 @@ describe('trace extractor', () => {
 
   it('property: no argument value ever appears in a candidate', () => {
     const value = fc.string({ minLength: 8, maxLength: 30 }).filter((s) => /^[A-Za-z0-9]{8,}$/.test(s));
-    fc.assert(fc.property(fc.array(fc.record({ key: fc.constantFrom('city', 'title', 'query', 'path'), value }), { minLength: 2, maxLength: 12 }), (args) => {
-      const candidate = extractTraceCandidate(turn('do the usual thing twice', args.map((a, i) => ({ tool: `tool_${i % 3}`, input: { [a.key]: a.value }, ok: true }))), PERSONAL);
-      const json = JSON.stringify(candidate);
-      return args.every((a) => !json.includes(a.value));
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(fc.array(fc.record({ key: fc.constantFrom('city', 'title', 'query', 'path'), value }), { minLength: 2, maxLength: 12 }), (args) => {
+        const candidate = extractTraceCandidate(
+          turn(
+            'do the usual thing twice',
+            args.map((a, i) => ({ tool: `tool_${i % 3}`, input: { [a.key]: a.value }, ok: true })),
+          ),
+          PERSONAL,
+        );
+        const json = JSON.stringify(candidate);
+        return args.every((a) => !json.includes(a.value));
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('titles stop at a word, never on a joining word; task type follows the most hints', () => {

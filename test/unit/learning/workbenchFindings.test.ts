@@ -19,9 +19,16 @@ describe('learning proposes only what is new, and says only what it knows', () =
   it('a turn that followed an injected pack skill proposes nothing and counts one use of that skill (renewed)', async () => {
     const h = await makeLearning();
     const root = tempDir();
-    writeTree(root, { 'weather.skill.yaml': stepSkill('team.weather.issue', 'Weather summary as an issue', [`Call \`${WEATHER}\` for each city.`, `Call \`${ISSUE}\` with a summary.`]) });
+    writeTree(root, {
+      'weather.skill.yaml': stepSkill('team.weather.issue', 'Weather summary as an issue', [
+        `Call \`${WEATHER}\` for each city.`,
+        `Call \`${ISSUE}\` with a summary.`,
+      ]),
+    });
     await h.service.loadPacks([pack('team', root)]);
-    const result = await h.learning.ingest(turn('Get the forecast for Oslo and Bergen and open an issue', weatherCalls, { skillsUsed: ['team.weather.issue'] }));
+    const result = await h.learning.ingest(
+      turn('Get the forecast for Oslo and Bergen and open an issue', weatherCalls, { skillsUsed: ['team.weather.issue'] }),
+    );
     assert.equal(result.proposal, undefined, 'nothing proposed');
     assert.equal(result.followed, 'team.weather.issue');
     assert.equal(h.learning.proposals().length, 0);
@@ -40,11 +47,17 @@ describe('learning proposes only what is new, and says only what it knows', () =
     assert.ok(more.proposal, 'the issue step is new');
     const forced = await h.learning.ingest(turn('Forecast then issue', weatherCalls, { skillsUsed: ['team.weather', 'unknown-skill'] }), { force: true });
     assert.ok(forced.proposal);
-    assert.equal(followedSkill({ citations: { tools: [] , files: [] } }, [{ name: 'x', steps: [] }]), undefined, 'a turn without tools follows nothing');
+    assert.equal(followedSkill({ citations: { tools: [], files: [] } }, [{ name: 'x', steps: [] }]), undefined, 'a turn without tools follows nothing');
   });
 
   it('a learned name leaves out a task type that is not known; a known one stays', () => {
-    const unknown = extractTraceCandidate(turn('echo the greeting back and add two', [{ tool: 'echo', input: {}, ok: true }, { tool: 'add', input: {}, ok: true }]), PERSONAL)!;
+    const unknown = extractTraceCandidate(
+      turn('echo the greeting back and add two', [
+        { tool: 'echo', input: {}, ok: true },
+        { tool: 'add', input: {}, ok: true },
+      ]),
+      PERSONAL,
+    )!;
     assert.equal(unknown.task_type, 'unknown');
     assert.match(unknown.name, /^learned\.[a-z0-9-]+$/);
     assert.doesNotMatch(unknown.name, /unknown/);
@@ -70,8 +83,17 @@ describe('learning proposes only what is new, and says only what it knows', () =
 
 describe('Restricted Mode says what is not used', () => {
   it('names skill files by folder and packs from the workspace settings; nothing when the workspace supplies none', () => {
-    const line = restrictedModeLine({ sources: [{ folder: '.github/skills', files: 5 }, { folder: 'skills', files: 4 }], settingsPacks: ['team'] });
-    assert.equal(line, 'Restricted Mode: 9 workspace skill files (`.github/skills` 5, `skills` 4) and the skill pack `team` from its settings not used — this workspace is not trusted. Manage Workspace Trust to use them.');
+    const line = restrictedModeLine({
+      sources: [
+        { folder: '.github/skills', files: 5 },
+        { folder: 'skills', files: 4 },
+      ],
+      settingsPacks: ['team'],
+    });
+    assert.equal(
+      line,
+      'Restricted Mode: 9 workspace skill files (`.github/skills` 5, `skills` 4) and the skill pack `team` from its settings not used — this workspace is not trusted. Manage Workspace Trust to use them.',
+    );
     assert.match(restrictedModeLine({ sources: [], settingsPacks: ['team'] }) ?? '', /^Restricted Mode: the skill pack `team` from its settings not used/);
     assert.equal(restrictedModeLine({ sources: [], settingsPacks: [] }), undefined);
   });

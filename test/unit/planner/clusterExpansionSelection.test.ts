@@ -31,7 +31,10 @@ async function releaseSkills(config: Partial<SkillsConfig> = {}, long = false) {
 }
 
 const options = (model: ChatModelPort, mode: 'hybrid' | 'model', extra: { maxTokens?: number; pinnedNames?: string[]; maxActive?: number } = {}) => ({
-  maxTokens: extra.maxTokens ?? 2000, topK: 3, pinnedNames: extra.pinnedNames ?? [], countTokens: async (t: string) => Math.ceil(t.length / 4),
+  maxTokens: extra.maxTokens ?? 2000,
+  topK: 3,
+  pinnedNames: extra.pinnedNames ?? [],
+  countTokens: async (t: string) => Math.ceil(t.length / 4),
   selection: { mode, maxActive: extra.maxActive ?? 1, timeoutMs: 1000, model, signal: { isCancelled: false } },
 });
 
@@ -47,7 +50,10 @@ describe('cluster expansion in model / hybrid skill selection (toolshed.skills.c
       assert.equal(used[1]![1], 'same cluster');
       assert.ok(['deploy-rollback', 'deploy-preview'].includes(used[1]![0]!));
       assert.match(result.relevantBlock, new RegExp(`BODY-OF-${used[1]![0]}`));
-      assert.deepEqual(events.events.filter((e) => e.type === 'skills_cluster_expanded').map((e) => e.payload), [{ cluster_id: 'Release', added_count: 1 }]);
+      assert.deepEqual(
+        events.events.filter((e) => e.type === 'skills_cluster_expanded').map((e) => e.payload),
+        [{ cluster_id: 'Release', added_count: 1 }],
+      );
       // Deterministic: the same request picks the same sibling.
       const again = await plannerSkillsFrom(service, ctx, options(choosing(['deploy-canary']), mode)).preflight('deploy builds to the staging cluster');
       assert.deepEqual(again.used, result.used);
@@ -57,27 +63,57 @@ describe('cluster expansion in model / hybrid skill selection (toolshed.skills.c
   it('bounded by the setting: up to 2 siblings at 2, none at 0', async () => {
     const two = await releaseSkills({ clusterExpansion: 2 });
     const wide = await plannerSkillsFrom(two.service, ctx, options(choosing(['deploy-canary']), 'hybrid')).preflight('deploy builds to the staging cluster');
-    assert.deepEqual(wide.used.filter((u) => u.reason === 'same cluster').map((u) => u.name).sort(), ['deploy-preview', 'deploy-rollback']);
+    assert.deepEqual(
+      wide.used
+        .filter((u) => u.reason === 'same cluster')
+        .map((u) => u.name)
+        .sort(),
+      ['deploy-preview', 'deploy-rollback'],
+    );
     const off = await releaseSkills({ clusterExpansion: 0 });
     const none = await plannerSkillsFrom(off.service, ctx, options(choosing(['deploy-canary']), 'hybrid')).preflight('deploy builds to the staging cluster');
-    assert.deepEqual(none.used.map((u) => u.name), ['deploy-canary']);
+    assert.deepEqual(
+      none.used.map((u) => u.name),
+      ['deploy-canary'],
+    );
     assert.ok(!off.events.events.some((e) => e.type === 'skills_cluster_expanded'));
   });
 
   it('pinned skills are never added again; a chosen skill without a cluster brings nothing', async () => {
     const { service } = await releaseSkills({ clusterExpansion: 5 });
-    const pinned = await plannerSkillsFrom(service, ctx, options(choosing(['deploy-canary']), 'hybrid', { pinnedNames: ['deploy-rollback'], maxActive: 2 })).preflight('deploy builds to the staging cluster');
-    assert.deepEqual(pinned.used.filter((u) => u.reason === 'same cluster').map((u) => u.name), ['deploy-preview']);
+    const pinned = await plannerSkillsFrom(
+      service,
+      ctx,
+      options(choosing(['deploy-canary']), 'hybrid', { pinnedNames: ['deploy-rollback'], maxActive: 2 }),
+    ).preflight('deploy builds to the staging cluster');
+    assert.deepEqual(
+      pinned.used.filter((u) => u.reason === 'same cluster').map((u) => u.name),
+      ['deploy-preview'],
+    );
     const plain = await plannerSkillsFrom(service, ctx, options(choosing(['deploy-docs']), 'hybrid')).preflight('deploy builds to the staging cluster');
-    assert.deepEqual(plain.used.map((u) => u.name), ['deploy-docs']);
+    assert.deepEqual(
+      plain.used.map((u) => u.name),
+      ['deploy-docs'],
+    );
   });
 
   it('within the same budget: a sibling that does not fit whole is left out and the chosen skill is not shortened', async () => {
     const { service } = await releaseSkills({}, true);
-    const roomy = await plannerSkillsFrom(service, ctx, options(choosing(['deploy-canary']), 'hybrid', { maxTokens: 3000 })).preflight('deploy builds to the staging cluster');
-    assert.deepEqual(roomy.used.map((u) => u.name), ['deploy-canary', 'deploy-rollback'], 'with room, the long sibling is added');
-    const tight = await plannerSkillsFrom(service, ctx, options(choosing(['deploy-canary']), 'hybrid', { maxTokens: 400 })).preflight('deploy builds to the staging cluster');
-    assert.deepEqual(tight.used.map((u) => u.name), ['deploy-canary']);
+    const roomy = await plannerSkillsFrom(service, ctx, options(choosing(['deploy-canary']), 'hybrid', { maxTokens: 3000 })).preflight(
+      'deploy builds to the staging cluster',
+    );
+    assert.deepEqual(
+      roomy.used.map((u) => u.name),
+      ['deploy-canary', 'deploy-rollback'],
+      'with room, the long sibling is added',
+    );
+    const tight = await plannerSkillsFrom(service, ctx, options(choosing(['deploy-canary']), 'hybrid', { maxTokens: 400 })).preflight(
+      'deploy builds to the staging cluster',
+    );
+    assert.deepEqual(
+      tight.used.map((u) => u.name),
+      ['deploy-canary'],
+    );
     assert.match(tight.relevantBlock, /BODY-OF-deploy-canary: run the deploy-canary pipeline\./, 'chosen skill in full');
     assert.ok(!tight.relevantBlock.includes('BODY-OF-deploy-rollback'));
     assert.ok(Math.ceil(tight.relevantBlock.length / 4) <= 400);

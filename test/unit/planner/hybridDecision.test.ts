@@ -19,7 +19,14 @@ function countingModel(answer: string): ChatModelPort & { requests: number } {
 
 const candidate = (name: string, relevance: number) => ({ name, description: `${name} things`, relevance });
 const request = (candidates: SelectionRequest['candidates'], overrides: Partial<SelectionRequest> = {}): SelectionRequest => ({
-  mode: 'hybrid', task: 'do it', candidates, pinned: [], maxActive: 3, timeoutMs: 1000, askModelBelowRelevance: 0.45, ...overrides,
+  mode: 'hybrid',
+  task: 'do it',
+  candidates,
+  pinned: [],
+  maxActive: 3,
+  timeoutMs: 1000,
+  askModelBelowRelevance: 0.45,
+  ...overrides,
 });
 const live = { isCancelled: false };
 
@@ -44,7 +51,10 @@ describe('hybrid selection asks a model only when it can help', () => {
 
   it('a clear, confident winner → the search answer (confident candidates only) without a model request', async () => {
     const model = countingModel('{"skills": ["b"]}');
-    const outcome = await selectActiveSkills(request([candidate('a', 0.9), candidate('b', 0.3), candidate('c', 0.28), candidate('d', 0.26)]), { model, signal: live });
+    const outcome = await selectActiveSkills(request([candidate('a', 0.9), candidate('b', 0.3), candidate('c', 0.28), candidate('d', 0.26)]), {
+      model,
+      signal: live,
+    });
     assert.deepEqual(outcome.active, [{ name: 'a', reason: 'best match' }]);
     assert.equal(model.requests, 0);
     assert.equal(outcome.askedModel, false);
@@ -53,7 +63,10 @@ describe('hybrid selection asks a model only when it can help', () => {
   it('fewer confident candidates than maxActive → all of them, no model request', async () => {
     const model = countingModel('{"skills": []}');
     const outcome = await selectActiveSkills(request([candidate('a', 0.8), candidate('b', 0.7)]), { model, signal: live });
-    assert.deepEqual(outcome.active.map((s) => s.name), ['a', 'b']);
+    assert.deepEqual(
+      outcome.active.map((s) => s.name),
+      ['a', 'b'],
+    );
     assert.equal(model.requests, 0);
   });
 
@@ -75,16 +88,24 @@ describe('hybrid selection asks a model only when it can help', () => {
   });
 
   it('no model (the CLI) → says a model would be asked, injects only confident candidates', async () => {
-    const outcome = await selectActiveSkills(request([candidate('a', 0.9), candidate('b', 0.88), candidate('c', 0.87), candidate('d', 0.86)]), { signal: live });
+    const outcome = await selectActiveSkills(request([candidate('a', 0.9), candidate('b', 0.88), candidate('c', 0.87), candidate('d', 0.86)]), {
+      signal: live,
+    });
     assert.equal(outcome.wouldAskModel, true);
     assert.equal(outcome.askedModel, false);
-    assert.deepEqual(outcome.active.map((s) => s.name), ['a', 'b', 'c']);
+    assert.deepEqual(
+      outcome.active.map((s) => s.name),
+      ['a', 'b', 'c'],
+    );
   });
 
   it('pinned skills keep their slots without a model request', async () => {
     const model = countingModel('{"skills": []}');
     const outcome = await selectActiveSkills(request([candidate('a', 0.9)], { pinned: ['p'] }), { model, signal: live });
-    assert.deepEqual(outcome.active, [{ name: 'p', reason: 'pinned' }, { name: 'a', reason: 'best match' }]);
+    assert.deepEqual(outcome.active, [
+      { name: 'p', reason: 'pinned' },
+      { name: 'a', reason: 'best match' },
+    ]);
     assert.equal(model.requests, 0);
   });
 });

@@ -4,7 +4,10 @@ import { noModelAnswer, smallerSibling, substituteModelNote } from '../../../src
 describe('model choice messages', () => {
   it('names the unavailable model, the one used instead, and where to pick another', () => {
     const note = substituteModelNote({ name: 'GPT-9', vendor: 'copilot' }, { name: 'Local Llama', vendor: 'ollama' });
-    assert.match(note, /GPT-9 \(copilot\) is not available, so Toolshed answered with Local Llama \(ollama\)\. Pick another model in the chat's model picker\./);
+    assert.match(
+      note,
+      /GPT-9 \(copilot\) is not available, so Toolshed answered with Local Llama \(ollama\)\. Pick another model in the chat's model picker\./,
+    );
     assert.match(substituteModelNote(undefined, { name: 'M', vendor: 'v' }), /^_No model was selected/);
   });
 
@@ -18,7 +21,7 @@ describe('model choice messages', () => {
 
 describe('the model that chooses active skills', () => {
   const model = (id: string, family: string, vendor = 'copilot') => ({ id, family, vendor, name: id.toUpperCase() });
-  it('a small model of the same vendor when the request\'s model is not small itself', () => {
+  it("a small model of the same vendor when the request's model is not small itself", () => {
     const available = [model('gpt-5', 'gpt-5'), model('claude-haiku-4', 'claude-haiku', 'other'), model('gpt-4o-mini', 'gpt-4o-mini')];
     assert.equal(smallerSibling(model('gpt-5', 'gpt-5'), available)?.id, 'gpt-4o-mini');
     assert.equal(smallerSibling(model('gpt-4o-mini', 'gpt-4o-mini'), available), undefined, 'already small');

@@ -95,7 +95,11 @@ describe('planner loop', () => {
     ]);
     const run = fakeRun();
     const { base, progressLines, invoked } = deps(model, run);
-    const outcome = await runPlanner({ prompt: 'Weather in Oslo?', history: [] }, base, { maxRounds: 5, discoveryBlocks: true, hiddenFromLoop: ['tool_invoke'] });
+    const outcome = await runPlanner({ prompt: 'Weather in Oslo?', history: [] }, base, {
+      maxRounds: 5,
+      discoveryBlocks: true,
+      hiddenFromLoop: ['tool_invoke'],
+    });
 
     assert.equal(outcome.stoppedBecause, 'done');
     assert.equal(outcome.text, 'It is Sunny, 21°C in Oslo.');
@@ -115,12 +119,26 @@ describe('planner loop', () => {
       () => [{ kind: 'text', text: 'done' }],
     ]);
     const { base } = deps(model, fakeRun());
-    const outcome = await runPlanner({ prompt: 'Weather in Oslo?', history: [] }, base, { maxRounds: 5, discoveryBlocks: true, hiddenFromLoop: ['tool_invoke'] });
+    const outcome = await runPlanner({ prompt: 'Weather in Oslo?', history: [] }, base, {
+      maxRounds: 5,
+      discoveryBlocks: true,
+      hiddenFromLoop: ['tool_invoke'],
+    });
     const sentPerRound = model.offered.map((names) => names.length);
-    assert.deepEqual(outcome.tokens.perRound.map((r) => r.tools), sentPerRound);
-    assert.equal(outcome.tokens.toolsSent, sentPerRound.reduce((a, b) => a + b, 0));
-    const tokensOf = (names: string[]) => Math.ceil(names.map((name) => JSON.stringify({ name, description: `${name} tool`, parameters: { type: 'object' } })).join('\n').length / 4);
-    assert.equal(outcome.tokens.toolDefinitionTokens, model.offered.map(tokensOf).reduce((a, b) => a + b, 0));
+    assert.deepEqual(
+      outcome.tokens.perRound.map((r) => r.tools),
+      sentPerRound,
+    );
+    assert.equal(
+      outcome.tokens.toolsSent,
+      sentPerRound.reduce((a, b) => a + b, 0),
+    );
+    const tokensOf = (names: string[]) =>
+      Math.ceil(names.map((name) => JSON.stringify({ name, description: `${name} tool`, parameters: { type: 'object' } })).join('\n').length / 4);
+    assert.equal(
+      outcome.tokens.toolDefinitionTokens,
+      model.offered.map(tokensOf).reduce((a, b) => a + b, 0),
+    );
     const all = tokensOf(['tool_search', 'read_file', 'weather_lookup', 'create_issue']);
     assert.equal(outcome.tokens.allToolDefinitionTokens, all * 3, 'all usable tools (tool_invoke hidden) once per round');
   });
@@ -148,7 +166,10 @@ describe('planner loop', () => {
     const run = fakeRun();
     const { base, invoked } = deps(model, run);
     const outcome = await runPlanner({ prompt: 'x', history: [] }, base, { maxRounds: 3, discoveryBlocks: false });
-    assert.deepEqual(invoked.map((i) => i.name), ['create_issue']);
+    assert.deepEqual(
+      invoked.map((i) => i.name),
+      ['create_issue'],
+    );
     assert.equal(outcome.rounds[0].toolCalls[0].outcome, 'activated');
     assert.ok(model.offered[1].includes('create_issue'));
   });
@@ -205,7 +226,13 @@ describe('planner loop: tools from skills', () => {
     return { run: { ...run, preActivate }, calls };
   }
   const skillsSuggesting = (suggestedTools: string[]) => ({
-    preflight: async () => ({ pinnedBlock: '', relevantBlock: '<skills>\nUse weather_lookup.\n</skills>', used: [{ name: 'weather.skill', reason: 'best match' }], omitted: [], suggestedTools }),
+    preflight: async () => ({
+      pinnedBlock: '',
+      relevantBlock: '<skills>\nUse weather_lookup.\n</skills>',
+      used: [{ name: 'weather.skill', reason: 'best match' }],
+      omitted: [],
+      suggestedTools,
+    }),
     promptBlocks: () => [],
     directory: async () => '',
     handle: async () => ({ resultText: '{}', used: [] }),
@@ -217,13 +244,21 @@ describe('planner loop: tools from skills', () => {
     const { run, calls } = runWithPreActivation();
     const events = new MemoryEventSink();
     const { base, progressLines } = deps(model, run, { skills: skillsSuggesting(['tool_invoke', 'weather_lookup', 'create_issue', 'read_file']), events });
-    const outcome = await runPlanner({ prompt: 'Weather in Oslo?', history: [] }, base, { maxRounds: 3, discoveryBlocks: true, hiddenFromLoop: ['tool_invoke'], maxAutoActivatedTools: 1 });
+    const outcome = await runPlanner({ prompt: 'Weather in Oslo?', history: [] }, base, {
+      maxRounds: 3,
+      discoveryBlocks: true,
+      hiddenFromLoop: ['tool_invoke'],
+      maxAutoActivatedTools: 1,
+    });
     assert.ok(model.offered[0].includes('weather_lookup'));
     assert.ok(!model.offered[0].includes('create_issue'), 'the cap holds');
     assert.deepEqual(calls, [{ names: ['weather_lookup', 'create_issue', 'read_file'], max: 1 }], 'hidden names are never passed on');
     assert.deepEqual(outcome.tokens.preActivatedTools, ['weather_lookup']);
     assert.ok(progressLines.includes('Activated `weather_lookup` (named by a skill)'));
-    assert.deepEqual(events.ofType('skills_suggested_tools').map((e) => e.payload), [{ tool_names: ['weather_lookup', 'create_issue', 'read_file'], activated_count: 1 }]);
+    assert.deepEqual(
+      events.ofType('skills_suggested_tools').map((e) => e.payload),
+      [{ tool_names: ['weather_lookup', 'create_issue', 'read_file'], activated_count: 1 }],
+    );
   });
 
   it('off (the default): nothing is activated, the suggestion is still reported', async () => {
@@ -235,7 +270,10 @@ describe('planner loop: tools from skills', () => {
     assert.ok(!model.offered[0].includes('weather_lookup'));
     assert.deepEqual(calls, []);
     assert.equal(outcome.tokens.preActivatedTools, undefined);
-    assert.deepEqual(events.ofType('skills_suggested_tools').map((e) => e.payload), [{ tool_names: ['weather_lookup'], activated_count: 0 }]);
+    assert.deepEqual(
+      events.ofType('skills_suggested_tools').map((e) => e.payload),
+      [{ tool_names: ['weather_lookup'], activated_count: 0 }],
+    );
   });
 
   describe('what pre-activation saved (footer data; only what the run measured)', () => {
@@ -243,10 +281,16 @@ describe('planner loop: tools from skills', () => {
     /** Pre-activation plus the computed select: search (one line per tool, like a real result). */
     function savingRun() {
       const { run } = runWithPreActivation();
-      const selectionExchange = async (names: readonly string[]) => ({ query: `select:${names.join(',')}`, resultText: JSON.stringify({ tools: names.map((name) => ({ name, description: `${name} tool` })) }) });
+      const selectionExchange = async (names: readonly string[]) => ({
+        query: `select:${names.join(',')}`,
+        resultText: JSON.stringify({ tools: names.map((name) => ({ name, description: `${name} tool` })) }),
+      });
       return { ...run, selectionExchange };
     }
-    const exchangeTokens = (names: string[]) => Math.ceil(searchExchangeText(`select:${names.join(',')}`, JSON.stringify({ tools: names.map((name) => ({ name, description: `${name} tool` })) })).length / 4);
+    const exchangeTokens = (names: string[]) =>
+      Math.ceil(
+        searchExchangeText(`select:${names.join(',')}`, JSON.stringify({ tools: names.map((name) => ({ name, description: `${name} tool` })) })).length / 4,
+      );
 
     it('the ledger: a pre-activated tool called before any search returned it is saved, once; searched first or not pre-activated is not', () => {
       const ledger = new SearchSavingsLedger(['weather_lookup', 'create_issue']);
@@ -266,12 +310,24 @@ describe('planner loop: tools from skills', () => {
     });
 
     it('nothing claimed when the model searched for it first, or never called it', async () => {
-      const searchedFirst = scriptedModel([() => [call('tool_search', { query: 'weather' })], () => [call('weather_lookup', { city: 'Oslo' })], () => [{ kind: 'text', text: 'Sunny.' }]]);
-      const first = await runPlanner({ prompt: 'Weather?', history: [] }, deps(searchedFirst, savingRun(), { skills: skillsSuggesting(['weather_lookup']) }).base, { maxRounds: 4, discoveryBlocks: true, maxAutoActivatedTools: 2 });
+      const searchedFirst = scriptedModel([
+        () => [call('tool_search', { query: 'weather' })],
+        () => [call('weather_lookup', { city: 'Oslo' })],
+        () => [{ kind: 'text', text: 'Sunny.' }],
+      ]);
+      const first = await runPlanner(
+        { prompt: 'Weather?', history: [] },
+        deps(searchedFirst, savingRun(), { skills: skillsSuggesting(['weather_lookup']) }).base,
+        { maxRounds: 4, discoveryBlocks: true, maxAutoActivatedTools: 2 },
+      );
       assert.deepEqual(first.tokens.preActivatedTools, ['weather_lookup']);
       assert.equal(first.tokens.searchSaving, undefined);
       const unused = scriptedModel([() => [{ kind: 'text', text: 'No tools needed.' }]]);
-      const second = await runPlanner({ prompt: 'Weather?', history: [] }, deps(unused, savingRun(), { skills: skillsSuggesting(['weather_lookup']) }).base, { maxRounds: 3, discoveryBlocks: true, maxAutoActivatedTools: 2 });
+      const second = await runPlanner({ prompt: 'Weather?', history: [] }, deps(unused, savingRun(), { skills: skillsSuggesting(['weather_lookup']) }).base, {
+        maxRounds: 3,
+        discoveryBlocks: true,
+        maxAutoActivatedTools: 2,
+      });
       assert.equal(second.tokens.searchSaving, undefined);
     });
   });

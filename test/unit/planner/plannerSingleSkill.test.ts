@@ -22,7 +22,9 @@ async function fixture() {
     'commit.skill.yaml': stepSkill('commit-message', 'When writing a commit message for staged changes.', ['Summarize the change in the subject.']),
     'branch.skill.yaml': stepSkill('name-branches', 'When creating a git branch.'),
     'flaky.skill.yaml': stepSkill('triage-flaky-tests', 'When a test fails only sometimes.'),
-    'wipe.skill.yaml': stepSkill('clean-database', 'When the database must be reset; use mcp_admin_wipe carefully.', ['Run mcp_admin_wipe on the test database only.']),
+    'wipe.skill.yaml': stepSkill('clean-database', 'When the database must be reset; use mcp_admin_wipe carefully.', [
+      'Run mcp_admin_wipe on the test database only.',
+    ]),
     'deploy.skill.yaml': stepSkill('deploy-preview', 'When deploying a preview environment.'),
   });
   writeTree(wsRoot, { 'secret.skill.yaml': stepSkill(HIDDEN, 'When deploying with the workspace secrets.') });
@@ -37,7 +39,12 @@ async function fixture() {
 }
 
 const options = (extra: Partial<Parameters<typeof createSingleSkillTool>[2]> = {}) => ({
-  maxEntries: 40, maxTokens: 2000, prompt: '', pinnedNames: [], countTokens, ...extra,
+  maxEntries: 40,
+  maxTokens: 2000,
+  prompt: '',
+  pinnedNames: [],
+  countTokens,
+  ...extra,
 });
 
 describe('single skill tool over the skill service', () => {
@@ -54,12 +61,19 @@ describe('single skill tool over the skill service', () => {
     assert.ok(!definition!.description.includes('mcp_admin_wipe'), definition!.description);
 
     const trusted = await createSingleSkillTool(service, { ...untrusted, includeWorkspacePacks: true }, options()).listing();
-    assert.ok(trusted.entries.some((e) => e.name === HIDDEN), 'visible once the workspace is trusted');
+    assert.ok(
+      trusted.entries.some((e) => e.name === HIDDEN),
+      'visible once the workspace is trusted',
+    );
   });
 
   it('orders pinned, then relevant to the request, and caps with a note', async () => {
     const { service, untrusted } = await fixture();
-    const listing = await createSingleSkillTool(service, untrusted, options({ pinnedNames: ['name-branches'], prompt: 'this test fails only sometimes, flaky', maxEntries: 3 })).listing();
+    const listing = await createSingleSkillTool(
+      service,
+      untrusted,
+      options({ pinnedNames: ['name-branches'], prompt: 'this test fails only sometimes, flaky', maxEntries: 3 }),
+    ).listing();
     assert.deepEqual(listing.entries.map((e) => e.name).slice(0, 2), ['name-branches', 'triage-flaky-tests']);
     assert.equal(listing.entries.length, 3);
     assert.equal(listing.total, 5);
@@ -72,7 +86,10 @@ describe('single skill tool over the skill service', () => {
     await tool.definition();
     const content = await tool.call({ skill_name: 'commit-message' });
     assert.match(content.resultText, /Summarize the change in the subject/);
-    assert.deepEqual(content.used.map((u) => u.name), ['commit-message']);
+    assert.deepEqual(
+      content.used.map((u) => u.name),
+      ['commit-message'],
+    );
     const gated = await tool.call({ skill_name: 'clean-database' });
     assert.match(gated.resultText, /test database/);
     assert.ok(!gated.resultText.includes('mcp_admin_wipe'));
@@ -88,17 +105,22 @@ describe('single skill tool over the skill service', () => {
 
   it('closest-name suggestions never reveal a hidden skill (random near-misses of its name)', async () => {
     const { service, untrusted } = await fixture();
-    const nearMiss = fc.tuple(fc.nat({ max: HIDDEN.length - 1 }), fc.constantFrom('', 'x', '-', 's')).map(([cut, add]) => HIDDEN.slice(0, cut) + add + HIDDEN.slice(cut + 1));
-    await fc.assert(fc.asyncProperty(fc.oneof(nearMiss, fc.constant(HIDDEN), fc.string({ minLength: 1, maxLength: 30 })), async (name) => {
-      const answer = await answerSkillCall(service, untrusted, { skill_name: name }, []);
-      // The answer echoes the name it was given; nothing else in it may name the hidden skill.
-      const suggestions = answer.resultText.split(`"${name}"`).slice(1).join('');
-      assert.ok(!suggestions.includes(HIDDEN), `${name} → ${answer.resultText}`);
-      // The exact name of a workspace skill gets the Restricted Mode explanation, any
-      // other name the unknown-skill answer; neither ever loads the hidden skill's content.
-      assert.match(answer.resultText, name === HIDDEN ? /hidden in Restricted Mode/ : /^(Unknown skill|Invalid input)/);
-      assert.ok(!answer.resultText.includes('When deploying with the workspace secrets'), 'the hidden skill is never loaded');
-    }), { numRuns: 60 });
+    const nearMiss = fc
+      .tuple(fc.nat({ max: HIDDEN.length - 1 }), fc.constantFrom('', 'x', '-', 's'))
+      .map(([cut, add]) => HIDDEN.slice(0, cut) + add + HIDDEN.slice(cut + 1));
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(nearMiss, fc.constant(HIDDEN), fc.string({ minLength: 1, maxLength: 30 })), async (name) => {
+        const answer = await answerSkillCall(service, untrusted, { skill_name: name }, []);
+        // The answer echoes the name it was given; nothing else in it may name the hidden skill.
+        const suggestions = answer.resultText.split(`"${name}"`).slice(1).join('');
+        assert.ok(!suggestions.includes(HIDDEN), `${name} → ${answer.resultText}`);
+        // The exact name of a workspace skill gets the Restricted Mode explanation, any
+        // other name the unknown-skill answer; neither ever loads the hidden skill's content.
+        assert.match(answer.resultText, name === HIDDEN ? /hidden in Restricted Mode/ : /^(Unknown skill|Invalid input)/);
+        assert.ok(!answer.resultText.includes('When deploying with the workspace secrets'), 'the hidden skill is never loaded');
+      }),
+      { numRuns: 60 },
+    );
     const trusted = await answerSkillCall(service, { ...untrusted, includeWorkspacePacks: true }, { skill_name: 'ws-deploy-secret' }, []);
     assert.match(trusted.resultText, new RegExp(`Closest skill names: ${HIDDEN}`), 'the same near miss is suggested once the workspace is trusted');
   });
@@ -143,18 +165,33 @@ describe('single skill tool in the planner loop', () => {
       const skills = plannerSkillsFrom(service, untrusted, { maxTokens: 500, topK: 0, pinnedNames: [], countTokens });
       const single = createSingleSkillTool(service, untrusted, options({ prompt: 'write a commit message' }));
       const wrapped = withSingleSkillTool(run(), skills, single, style);
-      const outcome = await runPlanner({ prompt: 'write a commit message', history: [] }, {
-        model, tools: wrapped.tools, skills: wrapped.skills, executor: { invoke: async () => ({ text: 'x' }) },
-        progress: { progress: () => undefined, markdown: () => undefined, reference: () => undefined }, events: new MemoryEventSink(), signal: { isCancelled: false },
-      }, { maxRounds: 4, discoveryBlocks: true, hiddenFromLoop: skillToolsHiddenFromLoop(style) });
+      const outcome = await runPlanner(
+        { prompt: 'write a commit message', history: [] },
+        {
+          model,
+          tools: wrapped.tools,
+          skills: wrapped.skills,
+          executor: { invoke: async () => ({ text: 'x' }) },
+          progress: { progress: () => undefined, markdown: () => undefined, reference: () => undefined },
+          events: new MemoryEventSink(),
+          signal: { isCancelled: false },
+        },
+        { maxRounds: 4, discoveryBlocks: true, hiddenFromLoop: skillToolsHiddenFromLoop(style) },
+      );
 
       const round1 = sent[0]!;
       const skillTools = round1.filter((t) => t.name === 'skill');
       assert.equal(skillTools.length, 1, 'exactly one skill tool: the dynamic one replaces the static one');
       assert.ok(Array.isArray((skillTools[0]!.inputSchema as { properties: { skill_name: { enum?: unknown } } }).properties.skill_name.enum));
-      assert.equal(round1.some((t) => t.name === 'skill_search'), style === 'both');
+      assert.equal(
+        round1.some((t) => t.name === 'skill_search'),
+        style === 'both',
+      );
       assert.match(results[0] ?? '', /Summarize the change in the subject/);
-      assert.deepEqual(outcome.usedSkills.map((s) => s.name), ['commit-message']);
+      assert.deepEqual(
+        outcome.usedSkills.map((s) => s.name),
+        ['commit-message'],
+      );
       assert.match(instructions, /call `skill` with its exact name/);
       assert.equal(/skill_search/.test(instructions), style === 'both', 'single: the prompt does not point at tools it does not offer');
       assert.equal(instructions.includes('<skill_directory>'), style === 'both', 'single: the listing replaces the directory');

@@ -21,7 +21,13 @@ function fakeModel(answer: string | 'hang' | Error, seen: ChatMessage[][] = []):
 
 const candidates = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'].map((name) => ({ name, description: `${name} skill: does ${name} things` }));
 const request = (overrides: Partial<SelectionRequest> = {}): SelectionRequest => ({
-  mode: 'hybrid', task: 'do the thing', candidates, pinned: [], maxActive: 3, timeoutMs: 1000, ...overrides,
+  mode: 'hybrid',
+  task: 'do the thing',
+  candidates,
+  pinned: [],
+  maxActive: 3,
+  timeoutMs: 1000,
+  ...overrides,
 });
 const live = { isCancelled: false };
 
@@ -29,7 +35,10 @@ describe('active skill selection', () => {
   it('hybrid: the model picks 2 of 5 → exactly those two, marked "chosen by the model", tokens counted', async () => {
     const seen: ChatMessage[][] = [];
     const outcome = await selectActiveSkills(request(), { model: fakeModel('{"skills": ["delta", "beta"]}', seen), signal: live });
-    assert.deepEqual(outcome.active, [{ name: 'delta', reason: 'chosen by the model' }, { name: 'beta', reason: 'chosen by the model' }]);
+    assert.deepEqual(outcome.active, [
+      { name: 'delta', reason: 'chosen by the model' },
+      { name: 'beta', reason: 'chosen by the model' },
+    ]);
     assert.ok(outcome.selectionTokens > 0);
     assert.equal(outcome.fallbackReason, '');
     const prompt = JSON.stringify(seen[0]);
@@ -53,7 +62,10 @@ describe('active skill selection', () => {
   ] as const) {
     it(`falls back to search order when the model answers ${label}`, async () => {
       const outcome = await selectActiveSkills(request(), { model: fakeModel(answer), signal: live });
-      assert.deepEqual(outcome.active.map((a) => a.name), ['alpha', 'beta', 'gamma']);
+      assert.deepEqual(
+        outcome.active.map((a) => a.name),
+        ['alpha', 'beta', 'gamma'],
+      );
       assert.ok(outcome.active.every((a) => a.reason === 'best match'));
       assert.notEqual(outcome.fallbackReason, '');
     });
@@ -62,14 +74,20 @@ describe('active skill selection', () => {
   it('falls back on a timeout and on a failing model call', async () => {
     const slow = await selectActiveSkills(request({ timeoutMs: 100 }), { model: fakeModel('hang'), signal: live });
     assert.match(slow.fallbackReason, /did not answer within 100 ms/);
-    assert.deepEqual(slow.active.map((a) => a.name), ['alpha', 'beta', 'gamma']);
+    assert.deepEqual(
+      slow.active.map((a) => a.name),
+      ['alpha', 'beta', 'gamma'],
+    );
     const broken = await selectActiveSkills(request(), { model: fakeModel(new Error('quota exceeded')), signal: live });
     assert.match(broken.fallbackReason, /quota exceeded/);
   });
 
   it('falls back when the request is cancelled', async () => {
     const outcome = await selectActiveSkills(request(), { model: fakeModel('{"skills": ["delta"]}'), signal: { isCancelled: true } });
-    assert.deepEqual(outcome.active.map((a) => a.name), ['alpha', 'beta', 'gamma']);
+    assert.deepEqual(
+      outcome.active.map((a) => a.name),
+      ['alpha', 'beta', 'gamma'],
+    );
   });
 
   it('an empty choice is respected (the model saw nothing relevant)', async () => {
@@ -79,26 +97,39 @@ describe('active skill selection', () => {
 
   it('pinned skills come first and count toward maxActive; the model fills the rest', async () => {
     const outcome = await selectActiveSkills(request({ pinned: ['gamma'], maxActive: 2 }), { model: fakeModel('{"skills": ["epsilon"]}'), signal: live });
-    assert.deepEqual(outcome.active, [{ name: 'gamma', reason: 'pinned' }, { name: 'epsilon', reason: 'chosen by the model' }]);
+    assert.deepEqual(outcome.active, [
+      { name: 'gamma', reason: 'pinned' },
+      { name: 'epsilon', reason: 'chosen by the model' },
+    ]);
     const full = await selectActiveSkills(request({ pinned: ['gamma', 'beta'], maxActive: 2 }), { model: fakeModel('never asked'), signal: live });
     assert.equal(full.askedModel, false);
-    assert.deepEqual(full.active.map((a) => a.reason), ['pinned', 'pinned']);
+    assert.deepEqual(
+      full.active.map((a) => a.reason),
+      ['pinned', 'pinned'],
+    );
   });
 
   it('search mode never asks the model', async () => {
     const outcome = await selectActiveSkills(request({ mode: 'search' }), { model: fakeModel(new Error('must not be called')), signal: live });
     assert.equal(outcome.askedModel, false);
-    assert.deepEqual(outcome.active.map((a) => a.name), ['alpha', 'beta', 'gamma']);
+    assert.deepEqual(
+      outcome.active.map((a) => a.name),
+      ['alpha', 'beta', 'gamma'],
+    );
   });
 
   it('any answer text parses without throwing; only listed names are ever accepted', () => {
-    fc.assert(fc.property(fc.string(), (text) => {
-      const parsed = parseSelectionAnswer(text, ['alpha', 'beta'], 3);
-      return !parsed.ok || parsed.names.every((n) => n === 'alpha' || n === 'beta');
-    }));
-    fc.assert(fc.property(fc.array(fc.string(), { maxLength: 5 }), (names) => {
-      const parsed = parseSelectionAnswer(JSON.stringify({ skills: names }), ['alpha', 'beta'], 3);
-      return !parsed.ok || parsed.names.every((n) => n === 'alpha' || n === 'beta');
-    }));
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        const parsed = parseSelectionAnswer(text, ['alpha', 'beta'], 3);
+        return !parsed.ok || parsed.names.every((n) => n === 'alpha' || n === 'beta');
+      }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.string(), { maxLength: 5 }), (names) => {
+        const parsed = parseSelectionAnswer(JSON.stringify({ skills: names }), ['alpha', 'beta'], 3);
+        return !parsed.ok || parsed.names.every((n) => n === 'alpha' || n === 'beta');
+      }),
+    );
   });
 });

@@ -19,7 +19,11 @@ const ctx: SkillRequestContext = { includeWorkspacePacks: true };
 
 async function serviceWithSkills() {
   const root = tempDir();
-  const longSteps = (topic: string) => Array.from({ length: 30 }, (_, i) => `Step ${i + 1} for the ${topic}: check the ${topic} settings, run the ${topic} checks, and record the ${topic} results carefully.`);
+  const longSteps = (topic: string) =>
+    Array.from(
+      { length: 30 },
+      (_, i) => `Step ${i + 1} for the ${topic}: check the ${topic} settings, run the ${topic} checks, and record the ${topic} results carefully.`,
+    );
   writeTree(root, {
     'pinned.skill.yaml': stepSkill('pack.p.release_checklist', 'Prepare a release checklist', longSteps('release')),
     'deploy.skill.yaml': stepSkill('pack.p.deploy_service', 'Deploy the service to production', longSteps('deploy')),
@@ -50,7 +54,12 @@ describe('planner: pre-flight skills share one budget', () => {
 
   it('a budget too small for the pinned skill says so; an unknown pin is not reported as cut', async () => {
     const service = await serviceWithSkills();
-    const port = plannerSkillsFrom(service, ctx, { maxTokens: 150, topK: 3, pinnedNames: ['pack.p.release_checklist', 'pack.p.no_such_skill'], countTokens: exactTokens });
+    const port = plannerSkillsFrom(service, ctx, {
+      maxTokens: 150,
+      topK: 3,
+      pinnedNames: ['pack.p.release_checklist', 'pack.p.no_such_skill'],
+      countTokens: exactTokens,
+    });
     const out = await port.preflight('deploy the service');
     assert.equal(out.pinnedBlock, '');
     assert.ok(out.omitted.includes('pack.p.release_checklist'));
@@ -79,7 +88,15 @@ describe('planner: pre-flight skills share one budget', () => {
     };
     await runPlanner(
       { prompt: 'deploy the service to production', history: [] },
-      { model, tools, skills, executor: { invoke: async () => ({ text: '' }) }, progress: { progress: (m) => progress.push(m), markdown: () => undefined, reference: () => undefined }, events: new MemoryEventSink(), signal: { isCancelled: false } },
+      {
+        model,
+        tools,
+        skills,
+        executor: { invoke: async () => ({ text: '' }) },
+        progress: { progress: (m) => progress.push(m), markdown: () => undefined, reference: () => undefined },
+        events: new MemoryEventSink(),
+        signal: { isCancelled: false },
+      },
       { maxRounds: 1, discoveryBlocks: false },
     );
     const line = progress.find((m) => m.startsWith('Skills left out'));
@@ -122,7 +139,12 @@ describe('planner: toolshed.skills.summarize', () => {
   });
 
   for (const [label, summarize] of [
-    ['throws', async () => { throw new Error('model unavailable'); }],
+    [
+      'throws',
+      async () => {
+        throw new Error('model unavailable');
+      },
+    ],
     ['answers nothing', async () => '   '],
     ['answers over budget', async () => 'word '.repeat(5000)],
   ] as const) {

@@ -31,25 +31,37 @@ describe('shared store lock: leftovers of a crash never block writes for good', 
       fc.string({ maxLength: 40 }).filter((text) => !isLockRecord(text)),
       fc.constantFrom('{"pid":', 'null', '[]', '{"pid":"1","at":"x","token":1}', '\u0000\u0000'),
     );
-    await fc.assert(fc.asyncProperty(unreadable, async (content) => {
-      const old = folderWithLock(content, 10 * 60 * 1000);
-      assert.equal(await new NodeFileLock(old, LOCK, { timeoutMs: 2000 }).withLock(async () => 'ok'), 'ok');
-      const fresh = folderWithLock(content, -60 * 1000);
-      await assert.rejects(new NodeFileLock(fresh, LOCK, { timeoutMs: 50 }).withLock(async () => 'ok'), /a lock file with no readable owner\) for too long/);
-      assert.ok(existsSync(path.join(fresh, LOCK)), 'a lock that may be in use is never removed');
-    }), { numRuns: 25 });
+    await fc.assert(
+      fc.asyncProperty(unreadable, async (content) => {
+        const old = folderWithLock(content, 10 * 60 * 1000);
+        assert.equal(await new NodeFileLock(old, LOCK, { timeoutMs: 2000 }).withLock(async () => 'ok'), 'ok');
+        const fresh = folderWithLock(content, -60 * 1000);
+        await assert.rejects(
+          new NodeFileLock(fresh, LOCK, { timeoutMs: 50 }).withLock(async () => 'ok'),
+          /a lock file with no readable owner\) for too long/,
+        );
+        assert.ok(existsSync(path.join(fresh, LOCK)), 'a lock that may be in use is never removed');
+      }),
+      { numRuns: 25 },
+    );
   });
 
   it('a FIFO at the lock path fails at once with a clear error instead of blocking in open()', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-lock-'));
     execFileSync('mkfifo', [path.join(dir, LOCK)]);
-    await assert.rejects(new NodeFileLock(dir, LOCK, { timeoutMs: 60_000 }).withLock(async () => 'never'), /is a FIFO, socket or device, not a lock file.*Delete it/);
+    await assert.rejects(
+      new NodeFileLock(dir, LOCK, { timeoutMs: 60_000 }).withLock(async () => 'never'),
+      /is a FIFO, socket or device, not a lock file.*Delete it/,
+    );
   });
 
   it('a folder at the lock path is a clear error too', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-lock-'));
     mkdirSync(path.join(dir, LOCK));
-    await assert.rejects(new NodeFileLock(dir, LOCK, { timeoutMs: 60_000 }).withLock(async () => 'never'), /is a folder, not a lock file/);
+    await assert.rejects(
+      new NodeFileLock(dir, LOCK, { timeoutMs: 60_000 }).withLock(async () => 'never'),
+      /is a folder, not a lock file/,
+    );
   });
 });
 

@@ -23,7 +23,15 @@ describe('parsing large files off the main thread', function () {
   before(async () => {
     folder = mkdtempSync(path.join(os.tmpdir(), 'toolshed-parse-worker-'));
     script = path.join(folder, 'parseWorker.js');
-    await esbuild.build({ entryPoints: [path.join(__dirname, '../../../src/workers/parseWorker.ts')], outfile: script, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'silent' });
+    await esbuild.build({
+      entryPoints: [path.join(__dirname, '../../../src/workers/parseWorker.ts')],
+      outfile: script,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      logLevel: 'silent',
+    });
   });
 
   after(() => rmSync(folder, { recursive: true, force: true }));
@@ -43,7 +51,7 @@ describe('parsing large files off the main thread', function () {
     }
   }
 
-  it('a skill file: the inline parser\'s result, while the event loop keeps turning', async () => {
+  it("a skill file: the inline parser's result, while the event loop keeps turning", async () => {
     const runner = new OffThreadRunner(script, new MemoryLogger());
     try {
       const { result, turns } = await turnsDuring(() => offThreadSkillParse(runner)(hostile, 'keys.skill.yaml', { packName: 'p' }));
@@ -57,7 +65,7 @@ describe('parsing large files off the main thread', function () {
     }
   });
 
-  it('a *.tools.yaml: the inline parser\'s result (duplicates reported), while the event loop keeps turning', async () => {
+  it("a *.tools.yaml: the inline parser's result (duplicates reported), while the event loop keeps turning", async () => {
     const runner = new OffThreadRunner(script, new MemoryLogger());
     try {
       assert.ok(examples.length > OFF_THREAD_MIN_CHARS);
@@ -106,7 +114,10 @@ describe('parsing large files off the main thread', function () {
       const texts = [0, 1, 2].map((n) => `name: skill-${n}\ntrigger: Task ${n}\nsteps: [Do ${n}.]\n${'# padding\n'.repeat(8_000)}`);
       const parse = offThreadSkillParse(runner);
       const results = await Promise.all(texts.map((text, n) => parse(text, `s${n}.skill.yaml`, {})));
-      assert.deepEqual(results.map((r) => r.skills.map((s) => s.name)), [['skill-0'], ['skill-1'], ['skill-2']]);
+      assert.deepEqual(
+        results.map((r) => r.skills.map((s) => s.name)),
+        [['skill-0'], ['skill-1'], ['skill-2']],
+      );
       assert.equal(runner.offThreadCount, 3);
     } finally {
       runner.dispose();

@@ -7,7 +7,20 @@ const b64 = (length: number) => fc.stringMatching(new RegExp(`^[A-Za-z0-9+/]{${l
 const awsSecret = b64(40).filter((s) => /[A-Z]/.test(s) && /[a-z]/.test(s) && /\d/.test(s));
 const awsKeyId = fc.tuple(fc.constantFrom('AKIA', 'ASIA'), fc.stringMatching(/^[A-Z2-7]{16}$/)).map(([p, rest]) => p + rest);
 /** The start of a DER private key (RSA, PKCS#8, EC, Ed25519, OpenSSH) and 64-character lines after it. */
-const keyBody = fc.tuple(fc.constantFrom('MIIEowIBAAKCAQEA', 'MIIEpAIBAAKCAQEA', 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC', 'MHcCAQEEI', 'MIGHAgEAMBMGByqGSM49', 'MC4CAQAwBQYDK2VwBCIEI', 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmU'), fc.array(b64(64), { minLength: 1, maxLength: 6 }), b64(24))
+const keyBody = fc
+  .tuple(
+    fc.constantFrom(
+      'MIIEowIBAAKCAQEA',
+      'MIIEpAIBAAKCAQEA',
+      'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC',
+      'MHcCAQEEI',
+      'MIGHAgEAMBMGByqGSM49',
+      'MC4CAQAwBQYDK2VwBCIEI',
+      'b3BlbnNzaC1rZXktdjEAAAAABG5vbmU',
+    ),
+    fc.array(b64(64), { minLength: 1, maxLength: 6 }),
+    b64(24),
+  )
   .map(([prefix, lines, last]) => [`${prefix}${lines[0]!.slice(prefix.length)}`, ...lines.slice(1), last].join('\n'));
 /** UK numbers in national form, grouped as written in the UK. */
 const ukPhone = fc.oneof(
@@ -20,34 +33,64 @@ const prose = fc.constantFrom('', 'Store both now.', 'Then run the deploy.', '# 
 
 describe('redaction: secrets split from their context', () => {
   it('property: an AWS secret access key on a line after (or beside) its key id is redacted', () => {
-    fc.assert(fc.property(awsKeyId, awsSecret, prose, fc.constantFrom('\n', '\n  ', ' ', ',', ' | ', '\n\n'), (id, secret, words, gap) => {
-      const out = redact(`${id}${gap}${words} ${secret}\n`);
-      assert.ok(!out.includes(secret) && !out.includes(id), out);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(awsKeyId, awsSecret, prose, fc.constantFrom('\n', '\n  ', ' ', ',', ' | ', '\n\n'), (id, secret, words, gap) => {
+        const out = redact(`${id}${gap}${words} ${secret}\n`);
+        assert.ok(!out.includes(secret) && !out.includes(id), out);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('property: a private-key body without its BEGIN line is redacted, END line or not', () => {
-    fc.assert(fc.property(keyBody, prose, fc.boolean(), (body, words, end) => {
-      const out = redact(`${words}\n${body}${end ? '\n-----END PRIVATE KEY-----' : ''}\nThen restart.`);
-      for (const line of body.split('\n')) assert.ok(!out.includes(line), out);
-      assert.ok(out.endsWith('Then restart.'), out);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(keyBody, prose, fc.boolean(), (body, words, end) => {
+        const out = redact(`${words}\n${body}${end ? '\n-----END PRIVATE KEY-----' : ''}\nThen restart.`);
+        for (const line of body.split('\n')) assert.ok(!out.includes(line), out);
+        assert.ok(out.endsWith('Then restart.'), out);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('property: a UK phone number in national form is redacted; other groupings of numbers are not', () => {
-    fc.assert(fc.property(ukPhone, fc.constantFrom('', 'If the deploy fails:', 'Escalate.', '2.'), (phone, words) => {
-      assert.equal(redact(`${words} Call ${phone} now.`), `${words} Call ${REDACTED_PHONE} now.`);
-    }), { numRuns: 500 });
-    for (const text of ['Timings (ms): 012 345 678 901', 'Run `seq 010 100 2000`.', 'Lines 0042 to 0120.', 'Sizes 1024 2048 4096.']) assert.equal(redact(text), text);
+    fc.assert(
+      fc.property(ukPhone, fc.constantFrom('', 'If the deploy fails:', 'Escalate.', '2.'), (phone, words) => {
+        assert.equal(redact(`${words} Call ${phone} now.`), `${words} Call ${REDACTED_PHONE} now.`);
+      }),
+      { numRuns: 500 },
+    );
+    for (const text of ['Timings (ms): 012 345 678 901', 'Run `seq 010 100 2000`.', 'Lines 0042 to 0120.', 'Sizes 1024 2048 4096.'])
+      assert.equal(redact(text), text);
   });
 
   it('property: the new rules stay fast on hostile text built from their own pieces', () => {
-    const piece = fc.constantFrom('MII', 'MIIEowIBAAKC', 'AgEA', 'AKIAIOSFODNN7EXAMPLE', 'A', 'a', '0', '/', '+', '=', '\n', ' ', '020 ', '7946 ', '(0113) ', '-----END PRIVATE KEY-----');
-    fc.assert(fc.property(fc.array(piece, { minLength: 100, maxLength: 4000, size: 'max' }), (pieces) => {
-      const text = pieces.join('');
-      const start = performance.now();
-      redact(text);
-      assert.ok(performance.now() - start < 2000, `took ${Math.round(performance.now() - start)} ms on ${text.length} chars`);
-    }), { numRuns: 60 });
+    const piece = fc.constantFrom(
+      'MII',
+      'MIIEowIBAAKC',
+      'AgEA',
+      'AKIAIOSFODNN7EXAMPLE',
+      'A',
+      'a',
+      '0',
+      '/',
+      '+',
+      '=',
+      '\n',
+      ' ',
+      '020 ',
+      '7946 ',
+      '(0113) ',
+      '-----END PRIVATE KEY-----',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 100, maxLength: 4000, size: 'max' }), (pieces) => {
+        const text = pieces.join('');
+        const start = performance.now();
+        redact(text);
+        assert.ok(performance.now() - start < 2000, `took ${Math.round(performance.now() - start)} ms on ${text.length} chars`);
+      }),
+      { numRuns: 60 },
+    );
   });
 });

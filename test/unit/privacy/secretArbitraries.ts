@@ -23,7 +23,31 @@ export const secretToken: fc.Arbitrary<string> = fc.oneof(
   fc.uuid(),
 );
 
-const WORDS = ['repo', 'name', 'max', 'results', 'query', 'path', 'branch', 'env', 'token', 'api', 'key', 'id', 'sha256', 'v2', 'page', 'size', 'user', 'title', 'body', 'secret', 'url', 'timeout', 'ms'];
+const WORDS = [
+  'repo',
+  'name',
+  'max',
+  'results',
+  'query',
+  'path',
+  'branch',
+  'env',
+  'token',
+  'api',
+  'key',
+  'id',
+  'sha256',
+  'v2',
+  'page',
+  'size',
+  'user',
+  'title',
+  'body',
+  'secret',
+  'url',
+  'timeout',
+  'ms',
+];
 
 /** Field names as tools name them: snake_case, camelCase or dotted words. */
 export const fieldName: fc.Arbitrary<string> = fc

@@ -82,49 +82,52 @@ const toDoc = ([a = [], b = [], c = [], d = [], e = [], f = []]: string[][]): Do
 
 describe('search: BM25F term statistics (compact)', () => {
   it('df, idf, score, scorer, scorePool and field coverage equal the reference bit for bit, through adds, replacements and deletes', () => {
-    fc.assert(fc.property(
-      fc.array(fc.record({ key: fc.integer({ min: 1, max: 15 }), fields, remove: fc.boolean() }), { minLength: 1, maxLength: 40 }),
-      fc.array(fc.record({ term: word, weight: fc.constantFrom(1, 0.5, 1.25) }), { minLength: 1, maxLength: 5 }),
-      fc.constantFrom(1.2, 0.6),
-      fc.boolean(),
-      fc.boolean(),
-      (ops, rawQuery, k1, stringKeys, withIdfMap) => {
-        const query = [...new Map(rawQuery.map((q) => [q.term, q])).values()];
-        const keyOf = (n: number): string | number => (stringKeys ? `tool${n}` : n);
-        const reference = new Reference();
-        const stats = new FieldStats<F, string | number>(FIELDS, k1);
-        for (const op of ops) {
-          const key = keyOf(op.key);
-          if (op.remove) {
-            reference.docs.delete(key);
-            stats.delete(key);
-          } else {
-            reference.docs.set(key, toDoc(op.fields));
-            stats.set(key, toDoc(op.fields));
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ key: fc.integer({ min: 1, max: 15 }), fields, remove: fc.boolean() }), { minLength: 1, maxLength: 40 }),
+        fc.array(fc.record({ term: word, weight: fc.constantFrom(1, 0.5, 1.25) }), { minLength: 1, maxLength: 5 }),
+        fc.constantFrom(1.2, 0.6),
+        fc.boolean(),
+        fc.boolean(),
+        (ops, rawQuery, k1, stringKeys, withIdfMap) => {
+          const query = [...new Map(rawQuery.map((q) => [q.term, q])).values()];
+          const keyOf = (n: number): string | number => (stringKeys ? `tool${n}` : n);
+          const reference = new Reference();
+          const stats = new FieldStats<F, string | number>(FIELDS, k1);
+          for (const op of ops) {
+            const key = keyOf(op.key);
+            if (op.remove) {
+              reference.docs.delete(key);
+              stats.delete(key);
+            } else {
+              reference.docs.set(key, toDoc(op.fields));
+              stats.set(key, toDoc(op.fields));
+            }
           }
-        }
-        assert.equal(stats.size, reference.docs.size);
-        for (const f of FIELDS) assert.equal(stats.averageLength(f), reference.avg(f));
-        for (const { term } of query) {
-          assert.equal(stats.df(term), reference.df(term));
-          assert.equal(stats.idf(term), reference.idf(term));
-        }
-        const idf = withIdfMap ? new Map(query.map((q) => [q.term, stats.idf(q.term) * 1.5])) : undefined;
-        const keys = Array.from({ length: 16 }, (_, i) => keyOf(i));
-        const score = stats.scorer(query, WEIGHTS, B, idf);
-        const pooled = stats.scorePool(keys, query, WEIGHTS, B, idf);
-        const querySet = new Set(query.map((q) => q.term));
-        keys.forEach((key, i) => {
-          const expected = reference.score(key, query, k1, idf);
-          assert.equal(score(key), expected, `scorer ${key}`);
-          assert.equal(stats.score(key, query, WEIGHTS, B, idf), expected, `score ${key}`);
-          assert.equal(pooled[i], reference.pool(key, query, k1, idf), `scorePool ${key}`);
-          assert.ok(Math.abs(pooled[i]! - expected) <= 1e-12 * Math.max(1, expected), `scorePool ≈ score ${key}`);
-          const doc = reference.docs.get(key);
-          for (const f of ['a', 'd'] as const) assert.equal(stats.fieldCoverage(key, f, querySet), doc ? coverage(doc[f], querySet) : 0);
-        });
-      },
-    ), { numRuns: 300 });
+          assert.equal(stats.size, reference.docs.size);
+          for (const f of FIELDS) assert.equal(stats.averageLength(f), reference.avg(f));
+          for (const { term } of query) {
+            assert.equal(stats.df(term), reference.df(term));
+            assert.equal(stats.idf(term), reference.idf(term));
+          }
+          const idf = withIdfMap ? new Map(query.map((q) => [q.term, stats.idf(q.term) * 1.5])) : undefined;
+          const keys = Array.from({ length: 16 }, (_, i) => keyOf(i));
+          const score = stats.scorer(query, WEIGHTS, B, idf);
+          const pooled = stats.scorePool(keys, query, WEIGHTS, B, idf);
+          const querySet = new Set(query.map((q) => q.term));
+          keys.forEach((key, i) => {
+            const expected = reference.score(key, query, k1, idf);
+            assert.equal(score(key), expected, `scorer ${key}`);
+            assert.equal(stats.score(key, query, WEIGHTS, B, idf), expected, `score ${key}`);
+            assert.equal(pooled[i], reference.pool(key, query, k1, idf), `scorePool ${key}`);
+            assert.ok(Math.abs(pooled[i]! - expected) <= 1e-12 * Math.max(1, expected), `scorePool ≈ score ${key}`);
+            const doc = reference.docs.get(key);
+            for (const f of ['a', 'd'] as const) assert.equal(stats.fieldCoverage(key, f, querySet), doc ? coverage(doc[f], querySet) : 0);
+          });
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('BM25F prefers the name field and handles deletes and clear', () => {
@@ -147,7 +150,7 @@ describe('search: BM25F term statistics (compact)', () => {
   it('BM25F pool scoring equals per-document scoring, through updates and deletes', () => {
     const stats = new FieldStats(['name', 'body'] as const);
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const vocab = ['issue', 'create', 'file', 'read', 'write', 'user', 'list', 'get', 'delete', 'repo'];
     const words = (n: number) => Array.from({ length: n }, () => vocab[Math.floor(rand() * vocab.length)]);
     for (let round = 0; round < 3; round++) {
@@ -171,7 +174,11 @@ describe('search: terms sharing a prefix (stem-variant candidates)', () => {
     stats.set('a', { body: ['discov', 'neutron'] });
     assert.deepEqual(stats.termsSharingPrefix('discoveri'), ['discov']);
     stats.set('b', { body: ['discover', 'discount'] });
-    assert.deepEqual(stats.termsSharingPrefix('discoveri').sort(), ['discount', 'discov', 'discover'], 'same first five letters (stemVariants then keeps real variants)');
+    assert.deepEqual(
+      stats.termsSharingPrefix('discoveri').sort(),
+      ['discount', 'discov', 'discover'],
+      'same first five letters (stemVariants then keeps real variants)',
+    );
     stats.delete('a');
     assert.deepEqual(stats.termsSharingPrefix('discoveri').sort(), ['discount', 'discover']);
     assert.deepEqual(stats.termsSharingPrefix('disc'), [], 'shorter than the shared prefix');

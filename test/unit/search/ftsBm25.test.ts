@@ -10,7 +10,9 @@ describe('FTS4 BM25 from matchinfo', () => {
     assert.equal(engine.fts, 'fts4');
     const db = new engine.sql.Database();
     db.run('CREATE VIRTUAL TABLE t USING fts4(a, b)');
-    db.run(`INSERT INTO t(docid, a, b) VALUES (1, 'issue create', 'make a new issue in github'), (2, 'file read', 'read issue file'), (3, 'weather', 'forecast')`);
+    db.run(
+      `INSERT INTO t(docid, a, b) VALUES (1, 'issue create', 'make a new issue in github'), (2, 'file read', 'read issue file'), (3, 'weather', 'forecast')`,
+    );
     const rows = db.exec(`SELECT docid, matchinfo(t, 'pcnalx') FROM t WHERE t MATCH ?`, [ftsOrExpression(['issue', 'create'])])[0].values;
     assert.equal(rows.length, 2);
     const byDoc = new Map(rows.map(([id, blob]) => [Number(id), blob as Uint8Array]));
@@ -28,8 +30,14 @@ describe('FTS4 BM25 from matchinfo', () => {
 
   it('selects the rarest terms within a posting budget', () => {
     const df: Record<string, number> = { get: 900, issue: 20, github: 5, zzz: 0 };
-    assert.deepEqual(selectSelectiveTerms(['get', 'issue', 'github', 'zzz'], (t) => df[t] ?? 0, 100, 1), ['github', 'issue']);
-    assert.deepEqual(selectSelectiveTerms(['get'], (t) => df[t] ?? 0, 10, 1), ['get']);
+    assert.deepEqual(
+      selectSelectiveTerms(['get', 'issue', 'github', 'zzz'], (t) => df[t] ?? 0, 100, 1),
+      ['github', 'issue'],
+    );
+    assert.deepEqual(
+      selectSelectiveTerms(['get'], (t) => df[t] ?? 0, 10, 1),
+      ['get'],
+    );
   });
 });
 
@@ -44,7 +52,9 @@ describe('text analysis', () => {
     const alphabet = 'aAbBzZ09_ .-xXyYHTTPServer getUserById$ID3v2';
     let seed = 11;
     const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
-    const random = Array.from({ length: 3000 }, () => Array.from({ length: Math.floor(rand() * 16) }, () => alphabet[Math.floor(rand() * alphabet.length)]).join(''));
+    const random = Array.from({ length: 3000 }, () =>
+      Array.from({ length: Math.floor(rand() * 16) }, () => alphabet[Math.floor(rand() * alphabet.length)]).join(''),
+    );
     for (const text of [...fixed, ...random]) {
       for (const keep of [false, true]) assert.deepEqual(analyze(text, { keepStopWords: keep }), reference(text, keep), JSON.stringify(text));
     }

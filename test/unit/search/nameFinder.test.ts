@@ -14,12 +14,19 @@ const nameChar = fc.constantFrom('a', 'b', 'm', '_', '.', '-', '$', '1', ':', '#
 const textChar = fc.constantFrom('a', 'b', 'm', '_', '.', '-', '$', '1', ':', '#', ' ', '`', '(', ')', '\n', 'é');
 const names = fc.array(fc.string({ unit: nameChar, minLength: 1, maxLength: 6 }), { maxLength: 12 });
 const texts = (pool: string[]) =>
-  fc.array(fc.oneof(fc.string({ unit: textChar, maxLength: 4 }), pool.length > 0 ? fc.constantFrom(...pool) : fc.constant('')), { maxLength: 12 }).map((parts) => parts.join(''));
+  fc
+    .array(fc.oneof(fc.string({ unit: textChar, maxLength: 4 }), pool.length > 0 ? fc.constantFrom(...pool) : fc.constant('')), { maxLength: 12 })
+    .map((parts) => parts.join(''));
 
 describe('NameFinder (tool names in text as whole words)', () => {
   it('finds the names that occur as whole words, and no others', () => {
     const finder = new NameFinder(['mcp_github_create_issue', 'read', 'a.b', 'fs/read-file', '#tag', '']);
-    assert.deepEqual(finder.occurringIn('Call mcp_github_create_issue, then read it; `fs/read-file` and #tag.').sort(), ['#tag', 'fs/read-file', 'mcp_github_create_issue', 'read']);
+    assert.deepEqual(finder.occurringIn('Call mcp_github_create_issue, then read it; `fs/read-file` and #tag.').sort(), [
+      '#tag',
+      'fs/read-file',
+      'mcp_github_create_issue',
+      'read',
+    ]);
     assert.deepEqual(finder.occurringIn('already thread mcp_github_create_issues a.bc xa.b'), [], 'parts of longer words do not count');
     assert.equal(finder.size, 5, 'the empty name is dropped');
     assert.ok(finder.has('a.b') && !finder.has('a'));
@@ -27,10 +34,13 @@ describe('NameFinder (tool names in text as whole words)', () => {
 
   it('property: equal to checking every name against the text', () => {
     fc.assert(
-      fc.property(names.chain((pool) => fc.tuple(fc.constant(pool), texts(pool))), ([pool, text]) => {
-        const expected = [...new Set(pool.filter((name) => name.length > 0 && occursAsWholeWord(text, name)))].sort();
-        assert.deepEqual(new NameFinder(pool).occurringIn(text).sort(), expected);
-      }),
+      fc.property(
+        names.chain((pool) => fc.tuple(fc.constant(pool), texts(pool))),
+        ([pool, text]) => {
+          const expected = [...new Set(pool.filter((name) => name.length > 0 && occursAsWholeWord(text, name)))].sort();
+          assert.deepEqual(new NameFinder(pool).occurringIn(text).sort(), expected);
+        },
+      ),
       { numRuns: Number(process.env.GATE_RUNS ?? 1000) },
     );
   });
@@ -71,7 +81,8 @@ describe('NameFinder (tool names in text as whole words)', () => {
         const gated = new ToolReferenceGate(gate, new NameFinder(pool));
         const out = gated.text(text);
         const replacement = gated.text('`' + [...denied][0] + '`');
-        for (const name of denied) if (!replacement.includes(name)) assert.ok(!occursAsWholeWord(out, name), `${JSON.stringify(name)} in ${JSON.stringify(out)}`);
+        for (const name of denied)
+          if (!replacement.includes(name)) assert.ok(!occursAsWholeWord(out, name), `${JSON.stringify(name)} in ${JSON.stringify(out)}`);
       }),
       { numRuns: Number(process.env.GATE_RUNS ?? 3000) },
     );

@@ -11,12 +11,25 @@ import type { ToolInput } from '../../../src/core/tools/toolRecord';
 import { createToolSearchService } from '../../../src/core/tools/toolSearchService';
 import { engineWith } from '../tools/helpers';
 
-const OFF: ExpansionOptions = { relatedWeight: 0, relationKinds: ['s', 'd', 'h'], maxRelatedPerTerm: 3, compoundPartWeight: 0, onlyMissingTerms: true, variantWeight: 0, variantMaxExtra: 3 };
+const OFF: ExpansionOptions = {
+  relatedWeight: 0,
+  relationKinds: ['s', 'd', 'h'],
+  maxRelatedPerTerm: 3,
+  compoundPartWeight: 0,
+  onlyMissingTerms: true,
+  variantWeight: 0,
+  variantMaxExtra: 3,
+};
 
 /** A vocabulary over a fixed set of terms (df 1 each, idf 1). */
 const vocabularyOf = (terms: string[]) => ({ df: (t: string) => (terms.includes(t) ? 1 : 0), idf: () => 1 });
 
-async function searchWith(tools: ToolInput[], query: string, ranker: Omit<Partial<RankerOptions>, 'expansion'> & { expansion?: Partial<ExpansionOptions> }, table?: string): Promise<string[]> {
+async function searchWith(
+  tools: ToolInput[],
+  query: string,
+  ranker: Omit<Partial<RankerOptions>, 'expansion'> & { expansion?: Partial<ExpansionOptions> },
+  table?: string,
+): Promise<string[]> {
   const service = await createToolSearchService({
     engine: await engineWith(),
     store: new MemoryByteStore(),
@@ -77,21 +90,29 @@ describe('query expansion: stem variants', () => {
       { name: 'discoverer_history', description: 'Lists discoverer changes over time.' },
       { name: 'discoverer_bands', description: 'Shows discoverer bands of a company.' },
     ];
-    await fc.assert(fc.asyncProperty(fc.double({ min: 0.05, max: 0.99, noNaN: true }), async (weight) => {
-      const names = await searchWith(tools, 'discoverer', { expansion: { variantWeight: weight } });
-      assert.ok(names.includes('w_variant'), 'the variant-only tool is found');
-      assert.ok(names.indexOf('x_exact') < names.indexOf('w_variant'), names.join(', '));
-    }), { numRuns: 8 });
+    await fc.assert(
+      fc.asyncProperty(fc.double({ min: 0.05, max: 0.99, noNaN: true }), async (weight) => {
+        const names = await searchWith(tools, 'discoverer', { expansion: { variantWeight: weight } });
+        assert.ok(names.includes('w_variant'), 'the variant-only tool is found');
+        assert.ok(names.indexOf('x_exact') < names.indexOf('w_variant'), names.join(', '));
+      }),
+      { numRuns: 8 },
+    );
   });
 });
 
 describe('query expansion: related words', () => {
   it('with everything off, the terms are exactly the distinct analysed query words', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 80 }), (query) => {
-      const expanded = expandQuery(query, vocabularyOf([]), new RelatedTerms('a\ts:b'), OFF);
-      assert.deepEqual(expanded.terms.map((t) => t.term), [...new Set(analyze(query))]);
-      assert.ok(expanded.terms.every((t) => t.weight === 1));
-    }));
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (query) => {
+        const expanded = expandQuery(query, vocabularyOf([]), new RelatedTerms('a\ts:b'), OFF);
+        assert.deepEqual(
+          expanded.terms.map((t) => t.term),
+          [...new Set(analyze(query))],
+        );
+        assert.ok(expanded.terms.every((t) => t.weight === 1));
+      }),
+    );
   });
 
   it('by default only words the catalog lacks are expanded: a present word ranks as without the bridge', async () => {
@@ -100,9 +121,12 @@ describe('query expansion: related words', () => {
       { name: 'wage', description: 'Returns the wage of an employee.' },
     ];
     const plain = await searchWith(tools, 'salary', { expansion: { relatedWeight: 0 } });
-    await fc.assert(fc.asyncProperty(fc.double({ min: 0.05, max: 0.99, noNaN: true }), async (weight) => {
-      assert.deepEqual(await searchWith(tools, 'salary', { expansion: { relatedWeight: weight } }, 'salari\ts:wage'), plain);
-    }), { numRuns: 5 });
+    await fc.assert(
+      fc.asyncProperty(fc.double({ min: 0.05, max: 0.99, noNaN: true }), async (weight) => {
+        assert.deepEqual(await searchWith(tools, 'salary', { expansion: { relatedWeight: weight } }, 'salari\ts:wage'), plain);
+      }),
+      { numRuns: 5 },
+    );
   });
 
   it('when present words are expanded too, a related word scores below the same exact match', async () => {
@@ -114,11 +138,19 @@ describe('query expansion: related words', () => {
       { name: 'salary_history', description: 'Lists salary changes over time.' },
       { name: 'salary_bands', description: 'Shows salary bands of a company.' },
     ];
-    await fc.assert(fc.asyncProperty(fc.double({ min: 0.05, max: 0.99, noNaN: true }), fc.constantFrom<'s' | 'd' | 'h'>('s', 'd', 'h'), async (weight, kind) => {
-      const names = await searchWith(tools, 'salary', { expansion: { relatedWeight: weight, relationKinds: [kind], onlyMissingTerms: false } }, `salari\t${kind}:wage`);
-      assert.ok(names.includes('w_other'), 'the related-only tool is found');
-      assert.ok(names.indexOf('x_exact') < names.indexOf('w_other'), names.join(', '));
-    }), { numRuns: 8 });
+    await fc.assert(
+      fc.asyncProperty(fc.double({ min: 0.05, max: 0.99, noNaN: true }), fc.constantFrom<'s' | 'd' | 'h'>('s', 'd', 'h'), async (weight, kind) => {
+        const names = await searchWith(
+          tools,
+          'salary',
+          { expansion: { relatedWeight: weight, relationKinds: [kind], onlyMissingTerms: false } },
+          `salari\t${kind}:wage`,
+        );
+        assert.ok(names.includes('w_other'), 'the related-only tool is found');
+        assert.ok(names.indexOf('x_exact') < names.indexOf('w_other'), names.join(', '));
+      }),
+      { numRuns: 8 },
+    );
   });
 
   it('bridges a word the catalog lacks ("wage" → a salary tool)', async () => {

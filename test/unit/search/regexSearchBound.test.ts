@@ -45,7 +45,12 @@ describe('regex searches are bounded in work (tool_search, skill_search)', () =>
     const root = tempDir();
     const files: Record<string, string> = {};
     for (let i = 0; i < 60; i++) {
-      files[`s${i}.skill.yaml`] = stepSkill(`pack.h.${'a'.repeat(i % 30)}skill${i}`, hostileText(i).slice(0, 400), [hostileText(i + 1).slice(0, 300)], `title: ${'a'.repeat(50)} ${i}\ntags: [${'a'.repeat(40)}]\n`);
+      files[`s${i}.skill.yaml`] = stepSkill(
+        `pack.h.${'a'.repeat(i % 30)}skill${i}`,
+        hostileText(i).slice(0, 400),
+        [hostileText(i + 1).slice(0, 300)],
+        `title: ${'a'.repeat(50)} ${i}\ntags: [${'a'.repeat(40)}]\n`,
+      );
     }
     writeTree(root, files);
     for (const fts of [['fts5', 'fts4', 'none'], ['none']] as const) {
@@ -69,7 +74,8 @@ describe('regex searches are bounded in work (tool_search, skill_search)', () =>
     // cache: RE2 falls back to its NFA (linear, but ~100 ms per long text), so the per-search
     // budget ends the scan long before the 300 descriptions are done.
     let seed = 7;
-    const letters = (n: number) => Array.from({ length: n }, () => String.fromCharCode(97 + (((seed = (seed * 1103515245 + 12345) % 2 ** 31) >> 8) % 26))).join('');
+    const letters = (n: number) =>
+      Array.from({ length: n }, () => String.fromCharCode(97 + (((seed = (seed * 1103515245 + 12345) % 2 ** 31) >> 8) % 26))).join('');
     const tools = Array.from({ length: 300 }, (_, i) => ({ name: `t${i}`, description: `${letters(995)} !`, inputSchema: { type: 'object' } }));
     const { service } = await makeToolService({ tools, allowedFts: ['none'] });
     const run = await service.startRun();

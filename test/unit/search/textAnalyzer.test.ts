@@ -7,10 +7,34 @@ import { TextAnalyzer, analyze, splitIdentifier } from '../../../src/core/search
 const toolText = fc
   .array(
     fc.oneof(
-      fc.constantFrom('The', 'the', 'THE', 'of', 'by', 'getUserById', 'HTTPServer', 'mcp_github_create_issue', 'math.hypot', 'v2', 'searching', 'Searches', 'café', 'Ünïcode', 'ﬁle', '東京', 'x86_64', 'IDs'),
+      fc.constantFrom(
+        'The',
+        'the',
+        'THE',
+        'of',
+        'by',
+        'getUserById',
+        'HTTPServer',
+        'mcp_github_create_issue',
+        'math.hypot',
+        'v2',
+        'searching',
+        'Searches',
+        'café',
+        'Ünïcode',
+        'ﬁle',
+        '東京',
+        'x86_64',
+        'IDs',
+      ),
       // Words that share a beginning or differ only in case ("search", "Searches", "SEARCHING"),
       // so a memo that confused two of them would show.
-      fc.tuple(fc.constantFrom('search', 'Search', 'SEARCH', 'the', 'The', 'analys', 'by', 'By'), fc.string({ unit: fc.constantFrom(...'sSeEdDiInNgGyY'.split('')), maxLength: 4 })).map(([stem, tail]) => stem + tail),
+      fc
+        .tuple(
+          fc.constantFrom('search', 'Search', 'SEARCH', 'the', 'The', 'analys', 'by', 'By'),
+          fc.string({ unit: fc.constantFrom(...'sSeEdDiInNgGyY'.split('')), maxLength: 4 }),
+        )
+        .map(([stem, tail]) => stem + tail),
       fc.string({ unit: fc.constantFrom(...'aAeEiIyYsStTzZ019 _-.é'.split('')), maxLength: 12 }),
       fc.string({ maxLength: 8 }),
     ),

@@ -50,24 +50,30 @@ describe('pre-flight absolute relevance gate (toolshed.skills.minRelevance)', ()
     const service = await serviceWith();
     assert.deepEqual(await service.selectionCandidates('ping google.com and show the review', 30, ctx), []);
     const offered = await service.selectionCandidates('bump the lodash dependency', 30, ctx);
-    assert.deepEqual(offered.map((c) => c.name), ['deps.upgrade']);
+    assert.deepEqual(
+      offered.map((c) => c.name),
+      ['deps.upgrade'],
+    );
     await service.dispose();
   });
 
-  it('property: a skill\'s absolute relevance is in [0, 1] and does not depend on which other hits the response holds', async () => {
+  it("property: a skill's absolute relevance is in [0, 1] and does not depend on which other hits the response holds", async () => {
     const service = await serviceWith();
     const words = ['commit', 'message', 'upgrade', 'dependency', 'secret', 'token', 'review', 'diff', 'weather', 'paris', 'numpy', 'the', 'for'];
-    await fc.assert(fc.asyncProperty(fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 7 }), async (query) => {
-      const q = query.join(' ');
-      const all = (await service.search({ query: q, limit: 10 }, ctx)).skills;
-      for (const [i, hit] of all.entries()) {
-        assert.ok(hit.relevance !== undefined && hit.relevance >= 0 && hit.relevance <= 1);
-        // In a response cut right after it (fewer other hits, different min-max scores): the same value.
-        const shorter = (await service.search({ query: q, limit: i + 1 }, ctx)).skills;
-        assert.equal(shorter[i]?.name, hit.name);
-        assert.equal(shorter[i]?.relevance, hit.relevance);
-      }
-    }), { numRuns: 60 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 7 }), async (query) => {
+        const q = query.join(' ');
+        const all = (await service.search({ query: q, limit: 10 }, ctx)).skills;
+        for (const [i, hit] of all.entries()) {
+          assert.ok(hit.relevance !== undefined && hit.relevance >= 0 && hit.relevance <= 1);
+          // In a response cut right after it (fewer other hits, different min-max scores): the same value.
+          const shorter = (await service.search({ query: q, limit: i + 1 }, ctx)).skills;
+          assert.equal(shorter[i]?.name, hit.name);
+          assert.equal(shorter[i]?.relevance, hit.relevance);
+        }
+      }),
+      { numRuns: 60 },
+    );
     await service.dispose();
   });
 });

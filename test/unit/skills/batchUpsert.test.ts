@@ -23,21 +23,57 @@ const WORDS = ['deploy', 'invoice', 'rotate', 'certificate', 'archive', 'webhook
 
 function record(name: string, scopeIndex: number, word: string, learned: boolean, sharedId: boolean): SkillRecord {
   const scope = SCOPES[scopeIndex]!;
-  const base = toRecord({
-    name, nameGenerated: false, title: `${word} ${name}`, description: '', trigger: `When you ${word} the ${name}`, task_type: 'api', tags: [word],
-    steps: [`${word} it.`], preconditions: [], failure_modes: [], body: '', domain: '', frames: [], triggers: [], tools: [], allowed_tools: [],
-    requires: [], meta: {}, extra: {}, format: learned ? ('learned' as never) : 'yaml', model_invocable: true, span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
-  }, {
-    origin: learned ? 'learned' : 'pack', originRef: 't', scopeMode: scope.scope_mode, tenantId: scope.scope_tenant_id, projectId: scope.scope_project_id,
-    packName: learned ? '' : 't', workspace: false, sourceFile: learned ? '' : `/p/${name}.skill.yaml`, now: 1, env: {},
-  });
+  const base = toRecord(
+    {
+      name,
+      nameGenerated: false,
+      title: `${word} ${name}`,
+      description: '',
+      trigger: `When you ${word} the ${name}`,
+      task_type: 'api',
+      tags: [word],
+      steps: [`${word} it.`],
+      preconditions: [],
+      failure_modes: [],
+      body: '',
+      domain: '',
+      frames: [],
+      triggers: [],
+      tools: [],
+      allowed_tools: [],
+      requires: [],
+      meta: {},
+      extra: {},
+      format: learned ? ('learned' as never) : 'yaml',
+      model_invocable: true,
+      span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
+    },
+    {
+      origin: learned ? 'learned' : 'pack',
+      originRef: 't',
+      scopeMode: scope.scope_mode,
+      tenantId: scope.scope_tenant_id,
+      projectId: scope.scope_project_id,
+      packName: learned ? '' : 't',
+      workspace: false,
+      sourceFile: learned ? '' : `/p/${name}.skill.yaml`,
+      now: 1,
+      env: {},
+    },
+  );
   // Records sharing one id exercise the id-collision rule (`<id>_<doc id>`).
   return { ...base, ...(learned ? { format: 'learned' as const } : {}), ...(sharedId ? { id: 'sk_shared' } : {}) };
 }
 
-const recordArb = fc.record({
-  name: fc.constantFrom(...NAMES), scope: fc.nat({ max: SCOPES.length - 1 }), word: fc.constantFrom(...WORDS), learned: fc.boolean(), sharedId: fc.nat({ max: 3 }).map((n) => n === 0),
-}).map((r) => record(r.name, r.scope, r.word, r.learned, r.sharedId));
+const recordArb = fc
+  .record({
+    name: fc.constantFrom(...NAMES),
+    scope: fc.nat({ max: SCOPES.length - 1 }),
+    word: fc.constantFrom(...WORDS),
+    learned: fc.boolean(),
+    sharedId: fc.nat({ max: 3 }).map((n) => n === 0),
+  })
+  .map((r) => record(r.name, r.scope, r.word, r.learned, r.sharedId));
 
 type Op =
   | { kind: 'batch'; records: SkillRecord[] }
@@ -65,7 +101,15 @@ function apply(store: SkillStore, op: Op, batched: boolean): void {
   else if (op.kind === 'delete') store.delete(identity(op));
   else if (op.kind === 'status') store.setStatus(identity(op), 'inactive', 'missing environment variable: X');
   else if (op.kind === 'usage') store.recordUsage([identity(op)], 42);
-  else assert.throws(() => store.transaction(() => { write(op.records); throw new Error('rolled back'); }), /rolled back/);
+  else
+    assert.throws(
+      () =>
+        store.transaction(() => {
+          write(op.records);
+          throw new Error('rolled back');
+        }),
+      /rolled back/,
+    );
 }
 
 /** `get` of every name in every scope beside the same rows read from the table right now. */
@@ -75,7 +119,12 @@ function readsVersusTable(store: SkillStore) {
   for (const name of NAMES) {
     for (const scope of SCOPES) {
       reads.push(store.get(name, scope));
-      const row = store.db.get('SELECT * FROM skills WHERE name = ? AND scope_mode = ? AND scope_tenant_id = ? AND scope_project_id = ?', [name, scope.scope_mode, scope.scope_tenant_id, scope.scope_project_id]);
+      const row = store.db.get('SELECT * FROM skills WHERE name = ? AND scope_mode = ? AND scope_tenant_id = ? AND scope_project_id = ?', [
+        name,
+        scope.scope_mode,
+        scope.scope_tenant_id,
+        scope.scope_project_id,
+      ]);
       table.push(row ? rowToRecord(row) : undefined);
     }
   }
@@ -94,22 +143,28 @@ function state(store: SkillStore) {
 describe('skills: batched upserts (snapshot import at scale)', () => {
   it('property: upsertMany leaves the same rows, FTS documents, ids and search results as one-by-one upserts; the learned records in memory and every read record always equal the table', async function () {
     this.timeout(60_000);
-    await fc.assert(fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 12 }), async (ops) => {
-      const [one, many] = [await openStore(), await openStore()];
-      // Prime the learned and read caches early so every later write has to keep them in step.
-      many.learnedRecords();
-      readsVersusTable(many);
-      for (const op of ops) {
-        apply(one, op, false);
-        apply(many, op, true);
-        assert.deepEqual(state(many), state(one), JSON.stringify(op));
-        assert.deepEqual(many.learnedRecords(), many.all().filter((r) => r.origin === 'learned'));
-        const { reads, table } = readsVersusTable(many);
-        assert.deepEqual(reads, table, 'get (read cache) equals the table');
-      }
-      one.close();
-      many.close();
-    }), { numRuns: 60 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 12 }), async (ops) => {
+        const [one, many] = [await openStore(), await openStore()];
+        // Prime the learned and read caches early so every later write has to keep them in step.
+        many.learnedRecords();
+        readsVersusTable(many);
+        for (const op of ops) {
+          apply(one, op, false);
+          apply(many, op, true);
+          assert.deepEqual(state(many), state(one), JSON.stringify(op));
+          assert.deepEqual(
+            many.learnedRecords(),
+            many.all().filter((r) => r.origin === 'learned'),
+          );
+          const { reads, table } = readsVersusTable(many);
+          assert.deepEqual(reads, table, 'get (read cache) equals the table');
+        }
+        one.close();
+        many.close();
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('a batch with one record that cannot be stored writes nothing at all', async () => {

@@ -43,16 +43,31 @@ export interface Harness {
   clock: TestClock;
 }
 
-export async function makeService(options: {
-  config?: Partial<SkillsConfig>; bytes?: MemoryByteStore; env?: Record<string, string>; fts?: FtsEngine[]; tokenCounter?: TokenCounter; clock?: TestClock;
-} = {}): Promise<Harness> {
+export async function makeService(
+  options: {
+    config?: Partial<SkillsConfig>;
+    bytes?: MemoryByteStore;
+    env?: Record<string, string>;
+    fts?: FtsEngine[];
+    tokenCounter?: TokenCounter;
+    clock?: TestClock;
+  } = {},
+): Promise<Harness> {
   const events = new MemoryEventSink();
   const logger = new MemoryLogger();
   const bytes = options.bytes ?? new MemoryByteStore();
   const clock = options.clock ?? new TestClock();
   const service = await createSkillService({
-    engine: await engine(options.fts), store: bytes, config: skillsConfigSchema.parse({ includeAgentSkillFolders: false, ...options.config }),
-    logger, events, clock, tokenCounter: options.tokenCounter ?? lengthTokenCounter, fs: nodeFileSystem, env: options.env ?? {}, autoSaveDelayMs: 0,
+    engine: await engine(options.fts),
+    store: bytes,
+    config: skillsConfigSchema.parse({ includeAgentSkillFolders: false, ...options.config }),
+    logger,
+    events,
+    clock,
+    tokenCounter: options.tokenCounter ?? lengthTokenCounter,
+    fs: nodeFileSystem,
+    env: options.env ?? {},
+    autoSaveDelayMs: 0,
   });
   return { service, events, logger, bytes, clock };
 }
@@ -72,8 +87,16 @@ export function writeTree(root: string, files: Record<string, string | Uint8Arra
 
 export function pack(name: string, root: string, extra: Partial<ResolvedSkillPack> = {}): ResolvedSkillPack {
   return {
-    name, root, scopeMode: 'global', enabled: true, updateExistingPackSkills: true, pinnedSkillNames: [],
-    source: 'settings', workspace: false, optional: false, ...extra,
+    name,
+    root,
+    scopeMode: 'global',
+    enabled: true,
+    updateExistingPackSkills: true,
+    pinnedSkillNames: [],
+    source: 'settings',
+    workspace: false,
+    optional: false,
+    ...extra,
   };
 }
 

@@ -34,8 +34,14 @@ describe('skills: hostile files cost that file alone', () => {
     assert.ok(names.includes('pack.h.good-a') && names.includes('pack.h.good-b'));
     const own = summary.problems.filter((p) => p.file.endsWith('empty.skill.jsonl'));
     assert.ok(own.length <= 202, `${own.length} problems listed`);
-    assert.ok(own.some((p) => p.code === 'too-many-problems'), 'a closing "more problems" warning');
-    assert.ok(own.some((p) => p.code === 'parse-budget-exceeded'), 'parsing stopped after the error allowance');
+    assert.ok(
+      own.some((p) => p.code === 'too-many-problems'),
+      'a closing "more problems" warning',
+    );
+    assert.ok(
+      own.some((p) => p.code === 'parse-budget-exceeded'),
+      'parsing stopped after the error allowance',
+    );
   });
 
   it('`toolshed validate` on the same files exits 1 with a bounded report instead of crashing or passing', async () => {
@@ -46,7 +52,14 @@ describe('skills: hostile files cost that file alone', () => {
       'good.skill.yaml': stepSkill('pack.c.good', 'Fine'),
     });
     let out = '';
-    const code = await cliMain(['validate', root], { stdout: (t) => { out += t; }, stderr: (t) => { out += t; } });
+    const code = await cliMain(['validate', root], {
+      stdout: (t) => {
+        out += t;
+      },
+      stderr: (t) => {
+        out += t;
+      },
+    });
     assert.equal(code, 1);
     assert.match(out, /alias\.skill\.yaml:1:1: error: This document cannot be loaded: a YAML alias refers to itself/);
     assert.match(out, /empty\.skill\.jsonl:1:1: warning: \d+ more problems in this file are not listed/);
@@ -71,15 +84,27 @@ describe('skills: hostile files cost that file alone', () => {
     const extra = Object.fromEntries(Array.from({ length: 6000 }, (_, i) => [`k${i}`, i]));
     const result = parseSkillDocument(JSON.stringify({ name: 'wide', trigger: 't', steps: ['a'], ...extra }), 'wide.skill.json');
     assert.equal(result.skills[0]?.name, 'wide');
-    assert.deepEqual(result.problems.slice(0, 2).map((p) => [p.severity, p.code]), [['info', 'positions-skipped'], ['warning', 'unknown-field']]);
+    assert.deepEqual(
+      result.problems.slice(0, 2).map((p) => [p.severity, p.code]),
+      [
+        ['info', 'positions-skipped'],
+        ['warning', 'unknown-field'],
+      ],
+    );
     assert.match(result.problems.at(-1)?.message ?? '', /^5801 more problems/);
   });
 
   it('duplicate keys are still found (without the quadratic check) and point at the repeat', () => {
     const result = parseSkillDocument('trigger: t\nsteps: [a]\ntrigger: u\n', 'dup.skill.yaml');
-    assert.deepEqual(result.problems.map((p) => [p.code, p.line]), [['duplicate-key', 3]]);
+    assert.deepEqual(
+      result.problems.map((p) => [p.code, p.line]),
+      [['duplicate-key', 3]],
+    );
     const json = parseSkillDocument('{"trigger": "t", "steps": ["a"], "steps": ["b"]}', 'dup.skill.json');
-    assert.deepEqual(json.problems.map((p) => p.code), ['duplicate-key']);
+    assert.deepEqual(
+      json.problems.map((p) => p.code),
+      ['duplicate-key'],
+    );
   });
 
   it('a file over its time budget stops with a diagnostic instead of running on', () => {
@@ -90,16 +115,27 @@ describe('skills: hostile files cost that file alone', () => {
     assert.equal(parseSkillDocument(lines, 'big.skill.jsonl').skills.length, 3000);
   });
 
-  for (const [label, content] of [['`~`', '~\n'], ['only comments', '# nothing here\n# at all\n'], ['`[]`', '[]\n'], ['`null`', 'null\n']] as const) {
+  for (const [label, content] of [
+    ['`~`', '~\n'],
+    ['only comments', '# nothing here\n# at all\n'],
+    ['`[]`', '[]\n'],
+    ['`null`', 'null\n'],
+  ] as const) {
     it(`a YAML file that defines nothing (${label}) gets an info diagnostic`, () => {
       const result = parseSkillDocument(content, 'nothing.skill.yaml');
-      assert.deepEqual(result.problems.map((p) => [p.severity, p.code]), [['info', 'no-skills']]);
+      assert.deepEqual(
+        result.problems.map((p) => [p.severity, p.code]),
+        [['info', 'no-skills']],
+      );
     });
   }
 
   it('JSON `[]` and `null` files also say they define nothing', () => {
     for (const content of ['[]', 'null']) {
-      assert.deepEqual(parseSkillDocument(content, 'n.skill.json').problems.map((p) => p.code), ['no-skills']);
+      assert.deepEqual(
+        parseSkillDocument(content, 'n.skill.json').problems.map((p) => p.code),
+        ['no-skills'],
+      );
     }
   });
 
@@ -119,7 +155,8 @@ describe('skills: hostile files cost that file alone', () => {
     const root = tempDir('toolshed-deep-');
     const deep = Array.from({ length: 14 }, (_, i) => `d${i}`).join('/');
     writeTree(root, {
-      [`${deep}/lost.skill.yaml`]: stepSkill('pack.d.lost', 'Lost'), [`${deep.replace('/d12/', '/d12x/')}/also.skill.yaml`]: stepSkill('pack.d.also', 'Also lost'),
+      [`${deep}/lost.skill.yaml`]: stepSkill('pack.d.lost', 'Lost'),
+      [`${deep.replace('/d12/', '/d12x/')}/also.skill.yaml`]: stepSkill('pack.d.also', 'Also lost'),
       'top.skill.yaml': stepSkill('pack.d.top', 'Top'),
     });
     const { service } = await makeService();
@@ -141,15 +178,26 @@ describe('skills: hostile files cost that file alone', () => {
       fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 200 }).map((values) => values.map((v) => JSON.stringify(v)).join('\n')),
       fc.nat({ max: 300 }).map((n) => `${'['.repeat(n)}${']'.repeat(n)}`),
       fc.nat({ max: 300 }).map((n) => `a: ${'- '.repeat(n)}x\ntrigger: t\nsteps: [s]\n`),
-      fc.constantFrom('a: &a [*a]\ntrigger: x\nsteps: [a]\n', 'x: &x {y: *x}\n', 'a: &a\n  b: *a\ntrigger: t\nsteps: [s]\n', '~', '---\n---\n', '{}\n'.repeat(3000)),
-      fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 300 })
+      fc.constantFrom(
+        'a: &a [*a]\ntrigger: x\nsteps: [a]\n',
+        'x: &x {y: *x}\n',
+        'a: &a\n  b: *a\ntrigger: t\nsteps: [s]\n',
+        '~',
+        '---\n---\n',
+        '{}\n'.repeat(3000),
+      ),
+      fc
+        .dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 300 })
         .map((extra) => JSON.stringify({ trigger: 't', steps: ['s'], ...extra })),
     );
     const extension = fc.constantFrom('.skill.yaml', '.skill.json', '.skill.jsonl', '.skill.md');
-    await fc.assert(fc.asyncProperty(hostile, extension, async (content, ext) => {
-      const { names } = await loadBesideGoodFiles(`hostile${ext}`, content);
-      assert.ok(names.includes('pack.h.good-a') && names.includes('pack.h.good-b'), names.join(', '));
-    }), { numRuns: 60 });
+    await fc.assert(
+      fc.asyncProperty(hostile, extension, async (content, ext) => {
+        const { names } = await loadBesideGoodFiles(`hostile${ext}`, content);
+        assert.ok(names.includes('pack.h.good-a') && names.includes('pack.h.good-b'), names.join(', '));
+      }),
+      { numRuns: 60 },
+    );
   });
 });
 
@@ -167,12 +215,18 @@ describe('skills: over-long fields load with a warning', () => {
     assert.equal(warning?.severity, 'warning');
     assert.equal(service.inspect('long-one')?.description.length, 3000);
     const found = await service.search({ query: 'quasar' }, ctx);
-    assert.deepEqual(found.skills.map((s) => s.name), ['long-one']);
+    assert.deepEqual(
+      found.skills.map((s) => s.name),
+      ['long-one'],
+    );
   });
 
   it('other agentskills length limits are warnings too (compatibility, a long name); a bad name pattern stays an error', () => {
     const compat = parseSkillDocument(`---\nname: x\ndescription: d\ncompatibility: ${'c'.repeat(501)}\n---\nb\n`, '/p/x/SKILL.md');
-    assert.deepEqual(compat.problems.map((p) => [p.severity, p.code]), [['warning', 'too-long']]);
+    assert.deepEqual(
+      compat.problems.map((p) => [p.severity, p.code]),
+      [['warning', 'too-long']],
+    );
     assert.equal(compat.skills.length, 1);
     const longName = 'a'.repeat(65);
     const named = parseSkillDocument(`---\nname: ${longName}\ndescription: d\n---\nb\n`, `/p/${longName}/SKILL.md`);

@@ -14,7 +14,8 @@ describe('hybrid skill_search (bundled vectors)', () => {
     await harness.service.loadPacks([pack('p', root)]);
     return harness.service;
   }
-  const names = async (service: Awaited<ReturnType<typeof loaded>>, query: string) => (await service.search({ query, limit: 3 }, ctx)).skills.map((s) => s.name);
+  const names = async (service: Awaited<ReturnType<typeof loaded>>, query: string) =>
+    (await service.search({ query, limit: 3 }, ctx)).skills.map((s) => s.name);
 
   it('finds a skill that shares no word with the request only with the embedder on', async () => {
     const service = await loaded();

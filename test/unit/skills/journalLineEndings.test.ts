@@ -38,15 +38,25 @@ describe('learned-skill journal: line endings and unreadable journals', () => {
   it('property: a journal re-saved with CRLF, trailing spaces or a BOM replays every learned skill into a rebuilt store', async () => {
     const original = new TextDecoder().decode(await journalOfThree());
     const lines = original.split('\n').filter(Boolean);
-    await fc.assert(fc.asyncProperty(fc.array(fc.constantFrom('\n', '\r\n', ' \n', '\t\r\n', '  \r\n'), { minLength: lines.length, maxLength: lines.length }), fc.boolean(), async (endings, bom) => {
-      const bytes = new MemoryByteStore();
-      bytes.entries.set(JOURNAL, new TextEncoder().encode(`${bom ? '\uFEFF' : ''}${lines.map((line, i) => line + endings[i]).join('')}`));
-      assert.deepEqual(await learnedNames(bytes), [...NAMES].sort());
-    }), { numRuns: 25 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom('\n', '\r\n', ' \n', '\t\r\n', '  \r\n'), { minLength: lines.length, maxLength: lines.length }),
+        fc.boolean(),
+        async (endings, bom) => {
+          const bytes = new MemoryByteStore();
+          bytes.entries.set(JOURNAL, new TextEncoder().encode(`${bom ? '\uFEFF' : ''}${lines.map((line, i) => line + endings[i]).join('')}`));
+          assert.deepEqual(await learnedNames(bytes), [...NAMES].sort());
+        },
+      ),
+      { numRuns: 25 },
+    );
   });
 
   it('a journal with a damaged line is kept (as it was) before the next write replaces it', async () => {
-    const lines = new TextDecoder().decode(await journalOfThree()).split('\n').filter(Boolean);
+    const lines = new TextDecoder()
+      .decode(await journalOfThree())
+      .split('\n')
+      .filter(Boolean);
     const damaged = [lines[0], lines[1]!.replace('Restore', 'Re-store'), lines[2]].join('\n');
     const bytes = new MemoryByteStore();
     bytes.entries.set(JOURNAL, new TextEncoder().encode(damaged));
@@ -56,7 +66,10 @@ describe('learned-skill journal: line endings and unreadable journals', () => {
     const copies = [...bytes.entries.keys()].filter((key) => key.startsWith(`${JOURNAL}.unreadable-`));
     assert.equal(copies.length, 1, [...bytes.entries.keys()].join(', '));
     assert.equal(new TextDecoder().decode(bytes.entries.get(copies[0]!)), damaged, 'the damaged line survives in the copy');
-    assert.ok(logger.lines.some((l) => l.level === 'warn' && l.message.includes(copies[0]!)), JSON.stringify(logger.lines));
+    assert.ok(
+      logger.lines.some((l) => l.level === 'warn' && l.message.includes(copies[0]!)),
+      JSON.stringify(logger.lines),
+    );
   });
 
   it('a journal that could not be read is moved aside, never overwritten, by the next write', async () => {

@@ -1,12 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import {
-  isNativeSkillFile,
-  nativeSkillNames,
-  nativeSkillRoots,
-  NATIVE_SKILL_LOCATIONS_DEFAULT,
-} from '../../../src/core/skills/packs/nativeAgentSkills';
+import { isNativeSkillFile, nativeSkillNames, nativeSkillRoots, NATIVE_SKILL_LOCATIONS_DEFAULT } from '../../../src/core/skills/packs/nativeAgentSkills';
 import type { SkillRequestContext } from '../../../src/core/skills/skillService';
 import { makeService, pack, tempDir, writeTree } from './helpers';
 
@@ -18,10 +13,17 @@ describe('native agent skills: which SKILL.md folders VS Code offers itself', ()
 
   it('with the setting on and default locations: the workspace and home folders VS Code reads', () => {
     const roots = nativeSkillRoots({ supported: true, enabled: true }, [ws], home);
-    assert.deepEqual(roots.sort(), [
-      path.join(home, '.agents/skills'), path.join(home, '.claude/skills'), path.join(home, '.copilot/skills'),
-      path.join(ws, '.agents/skills'), path.join(ws, '.claude/skills'), path.join(ws, '.github/skills'),
-    ].sort());
+    assert.deepEqual(
+      roots.sort(),
+      [
+        path.join(home, '.agents/skills'),
+        path.join(home, '.claude/skills'),
+        path.join(home, '.copilot/skills'),
+        path.join(ws, '.agents/skills'),
+        path.join(ws, '.claude/skills'),
+        path.join(ws, '.github/skills'),
+      ].sort(),
+    );
     assert.equal(NATIVE_SKILL_LOCATIONS_DEFAULT.length, 6);
   });
 
@@ -31,10 +33,15 @@ describe('native agent skills: which SKILL.md folders VS Code offers itself', ()
   });
 
   it('chat.agentSkillsLocations: only `true` entries, relative per folder, `~/` from home, absolute paths ignored', () => {
-    const roots = nativeSkillRoots({
-      supported: true, enabled: true,
-      locations: { '.github/skills': false, 'my-skills': true, '~/shared': true, '/abs/skills': true, 'a\\b': true, '.claude/skills': 'yes' },
-    }, [ws, path.join(path.sep, 'work', 'other')], home);
+    const roots = nativeSkillRoots(
+      {
+        supported: true,
+        enabled: true,
+        locations: { '.github/skills': false, 'my-skills': true, '~/shared': true, '/abs/skills': true, 'a\\b': true, '.claude/skills': 'yes' },
+      },
+      [ws, path.join(path.sep, 'work', 'other')],
+      home,
+    );
     assert.deepEqual(roots, [path.join(ws, 'my-skills'), path.join(path.sep, 'work', 'other', 'my-skills'), path.join(home, 'shared')]);
   });
 
@@ -47,10 +54,12 @@ describe('native agent skills: which SKILL.md folders VS Code offers itself', ()
   });
 
   it('learned skills are never native, whatever their file', () => {
-    fc.assert(fc.property(fc.string({ minLength: 1, maxLength: 12 }), (name) => {
-      const file = path.join(ws, '.github/skills', 'x', 'SKILL.md');
-      return nativeSkillNames([{ name, file, origin: 'learned' }], [path.join(ws, '.github/skills')]).size === 0;
-    }));
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 12 }), (name) => {
+        const file = path.join(ws, '.github/skills', 'x', 'SKILL.md');
+        return nativeSkillNames([{ name, file, origin: 'learned' }], [path.join(ws, '.github/skills')]).size === 0;
+      }),
+    );
   });
 });
 
@@ -97,10 +106,16 @@ describe('native agent skills: agent-mode answers leave them out, @toolshed keep
     assert.equal((await h.service.list({ page_size: 50 }, agent)).total, withoutNative.length);
 
     const got = await h.service.get({ names: ['release-notes', 'fix-lint'] }, agent);
-    assert.deepEqual(got.skills.map((s) => s.name), ['fix-lint']);
+    assert.deepEqual(
+      got.skills.map((s) => s.name),
+      ['fix-lint'],
+    );
     assert.match(got.message ?? '', /"release-notes" is not available \(VS Code offers it to agent mode itself/);
     assert.ok(!got.formatted_context.includes('Follow the release-notes steps'), 'no content of the native skill');
-    assert.deepEqual((await h.service.get({ names: ['release-notes'] }, toolshed)).skills.map((s) => s.name), ['release-notes']);
+    assert.deepEqual(
+      (await h.service.get({ names: ['release-notes'] }, toolshed)).skills.map((s) => s.name),
+      ['release-notes'],
+    );
 
     // An unknown name's suggestions never point at a native skill either.
     const near = await h.service.get({ names: ['release-note'] }, agent);
@@ -110,9 +125,16 @@ describe('native agent skills: agent-mode answers leave them out, @toolshed keep
   it('no agent-mode answer names a native skill, whatever the query (property)', async () => {
     const { h, native } = await workspaceWithBothKinds();
     const agent: SkillRequestContext = { includeWorkspacePacks: true, nativeSkillNames: native };
-    await fc.assert(fc.asyncProperty(fc.oneof(fc.constantFrom('release', 'notes', 'write', 'release-notes', 'lint', 'deploy'), fc.string({ minLength: 1, maxLength: 20 })), fc.constantFrom('fts', 'exact'), async (query, searchType) => {
-      const out = await h.service.search({ query, search_type: searchType as 'fts' | 'exact', limit: 20 }, agent);
-      return !out.skills.some((s) => s.name === 'release-notes');
-    }), { numRuns: 40 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(fc.constantFrom('release', 'notes', 'write', 'release-notes', 'lint', 'deploy'), fc.string({ minLength: 1, maxLength: 20 })),
+        fc.constantFrom('fts', 'exact'),
+        async (query, searchType) => {
+          const out = await h.service.search({ query, search_type: searchType as 'fts' | 'exact', limit: 20 }, agent);
+          return !out.skills.some((s) => s.name === 'release-notes');
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 });

@@ -56,7 +56,13 @@ describe('skills: redaction', () => {
   });
 
   it('keeps placeholders (instructions, not secrets)', () => {
-    for (const text of ['API_KEY=${API_KEY}', 'token: <your-token>', 'password: process.env.DB_PASSWORD', 'api_key={{ secrets.KEY }}', 'Set OPENAI_API_KEY in your environment.']) {
+    for (const text of [
+      'API_KEY=${API_KEY}',
+      'token: <your-token>',
+      'password: process.env.DB_PASSWORD',
+      'api_key={{ secrets.KEY }}',
+      'Set OPENAI_API_KEY in your environment.',
+    ]) {
       assert.equal(redact(text), text);
     }
   });
@@ -101,13 +107,46 @@ describe('skills: redaction corpus and hostile input', () => {
   });
 
   it('stops over-redacting ordinary keys, prose and coordinates', () => {
-    for (const text of ['max_tokens: 100000', 'author: Jane Developer', 'tokenizer = "cl100k_base"', '+48.8566, +2.3522', 'Basic authentication is disabled.', 'token_url: https://oauth2.example.com/token']) {
+    for (const text of [
+      'max_tokens: 100000',
+      'author: Jane Developer',
+      'tokenizer = "cl100k_base"',
+      '+48.8566, +2.3522',
+      'Basic authentication is disabled.',
+      'token_url: https://oauth2.example.com/token',
+    ]) {
       assert.equal(redact(text), text);
     }
   });
 
   it('property: redaction is idempotent and finishes quickly on hostile text', () => {
-    const piece = fc.constantFrom('password', 'token', 'key', ': ', '=', ' is ', ' ', '"', "'", 'a', 'A1', '-p', 'mysql ', 'https://x.io/', 'hooks/', '-----BEGIN PRIVATE KEY-----', '\n', '+1', '555', '@', 'secret', 'xoxb-', 'Bearer ', '(', ')');
+    const piece = fc.constantFrom(
+      'password',
+      'token',
+      'key',
+      ': ',
+      '=',
+      ' is ',
+      ' ',
+      '"',
+      "'",
+      'a',
+      'A1',
+      '-p',
+      'mysql ',
+      'https://x.io/',
+      'hooks/',
+      '-----BEGIN PRIVATE KEY-----',
+      '\n',
+      '+1',
+      '555',
+      '@',
+      'secret',
+      'xoxb-',
+      'Bearer ',
+      '(',
+      ')',
+    );
     fc.assert(
       fc.property(fc.array(piece, { minLength: 100, maxLength: 3000, size: 'max' }), fc.integer({ min: 1, max: 40 }), (pieces, repeat) => {
         const text = pieces.join('').repeat(repeat).slice(0, 60_000);

@@ -72,8 +72,20 @@ describe('skills: scope (no cross-project / cross-tenant leakage) and trust', ()
 
 describe('skills: pack sources', () => {
   it('resolves built-in, settings and agent-skill folders, marking workspace packs', () => {
-    const config = skillsConfigSchema.parse({ packs: [{ name: 'team', path: 'skills' }, { name: 'shared', path: '/opt/shared-skills', scopeMode: 'global' }] });
-    const packs = resolveSkillPacks({ config, extensionPath: '/ext', builtInPackNames: ['core'], workspaceFolders: [{ name: 'My App', path: '/ws/app' }], homeDir: '/home/u', tenantId: 'T' });
+    const config = skillsConfigSchema.parse({
+      packs: [
+        { name: 'team', path: 'skills' },
+        { name: 'shared', path: '/opt/shared-skills', scopeMode: 'global' },
+      ],
+    });
+    const packs = resolveSkillPacks({
+      config,
+      extensionPath: '/ext',
+      builtInPackNames: ['core'],
+      workspaceFolders: [{ name: 'My App', path: '/ws/app' }],
+      homeDir: '/home/u',
+      tenantId: 'T',
+    });
     const rows = packs.map((p) => [p.name, p.root, p.source, p.workspace, p.scopeMode, p.projectId ?? '']);
     assert.deepEqual(rows, [
       ['core', path.join('/ext', 'skill-packs', 'core'), 'builtin', false, 'global', ''],
@@ -85,7 +97,11 @@ describe('skills: pack sources', () => {
       ['home-copilot', path.join('/home/u', '.copilot/skills'), 'home-agent-folder', false, 'global', ''],
       ['home-claude', path.join('/home/u', '.claude/skills'), 'home-agent-folder', false, 'global', ''],
     ]);
-    const off = resolveSkillPacks({ config: skillsConfigSchema.parse({ includeAgentSkillFolders: false, includeBuiltInPacks: false }), workspaceFolders: [{ name: 'a', path: '/ws/a' }], homeDir: '/home/u' });
+    const off = resolveSkillPacks({
+      config: skillsConfigSchema.parse({ includeAgentSkillFolders: false, includeBuiltInPacks: false }),
+      workspaceFolders: [{ name: 'a', path: '/ws/a' }],
+      homeDir: '/home/u',
+    });
     assert.deepEqual(off, []);
   });
 });
@@ -95,45 +111,79 @@ describe('skills: tool-reference gating', () => {
     const gate = new ToolReferenceGate((name) => (name === 'mcp_github_delete_repo' || name === 'Bash' ? 'denied' : 'visible'));
     assert.equal(gate.text('Call `mcp_github_delete_repo` then tool_search.'), 'Call a suitable tool (find it with tool_search) then tool_search.');
     assert.equal(gate.text('Use Bash(git push:*) here', ['Bash']), 'Use a suitable tool (find it with tool_search) here');
-    assert.deepEqual(gate.filterNames(['Bash(git:*)', 'Read'], (n) => n.replace(/\(.*/, '')), ['Read']);
+    assert.deepEqual(
+      gate.filterNames(['Bash(git:*)', 'Read'], (n) => n.replace(/\(.*/, '')),
+      ['Read'],
+    );
     const noSearch = new ToolReferenceGate((name) => (name === 'tool_search' || name === 'x_y' ? 'denied' : 'visible'));
     assert.equal(noSearch.text('use x_y'), 'use a suitable tool');
   });
 
   it('randomized: no denied tool name ever appears in any output', async () => {
-    const toolName = fc.tuple(fc.constantFrom('mcp', 'gh', 'db', 'fs', 'web', 'jira'), fc.constantFrom('_', '.', '-'), fc.constantFrom('delete', 'drop', 'push', 'create', 'query', 'wipe'), fc.constantFrom('_repo', '_table', '_issue', 'All', '_v2', 'Force'))
+    const toolName = fc
+      .tuple(
+        fc.constantFrom('mcp', 'gh', 'db', 'fs', 'web', 'jira'),
+        fc.constantFrom('_', '.', '-'),
+        fc.constantFrom('delete', 'drop', 'push', 'create', 'query', 'wipe'),
+        fc.constantFrom('_repo', '_table', '_issue', 'All', '_v2', 'Force'),
+      )
       .map(([a, sep, b, c]) => `${a}${sep}${b}${c}`);
     const plainTool = fc.constantFrom('Bash', 'Write', 'Terminal');
-    await fc.assert(fc.asyncProperty(fc.uniqueArray(fc.oneof(toolName, plainTool), { minLength: 2, maxLength: 6 }), fc.integer({ min: 0, max: 1000 }), async (tools, seed) => {
-      const denied = new Set(tools.filter((_, i) => (seed >> i) % 2 === 0 || i === 0));
-      const root = tempDir();
-      const t = (i: number) => tools[(seed + i) % tools.length]!;
-      const md = [
-        '---', 'name: pack.r.danger', 'title: Use tools', `trigger: "Use ${t(0)} when needed"`,
-        'tools:', ...tools.map((tool) => `  - tool: ${tool}\n    note: "prefer ${t(1)}"`),
-        `allowed-tools: "${tools.map((x) => `${x}(arg:*)`).join(' ')}"`,
-        'steps:', `  - "Run \`${t(0)}\` first."`, `  - "Then ${t(1)} and ${t(2)}(x) with care."`, `  - "If ${t(3)} fails, retry."`,
-        'preconditions:', `  - "${t(4)} is configured"`, 'failure_modes:', `  - "${t(5)} times out"`,
-        '---', `Body mentions ${tools.join(', ')} and \`${t(2)}\`.`, '',
-      ].join('\n');
-      writeTree(root, { 'danger.skill.md': md, [`${t(0).toLowerCase().replace(/[^a-z]/g, '')}-notes.skill.yaml`]: stepSkill('pack.r.other', `Other skill using ${t(1)}`, [`Call ${t(2)}`]) });
-      const h = await makeService();
-      await h.service.loadPacks([pack('r', root)]);
-      const gate: ToolGate = (name) => (denied.has(name) ? 'denied' : 'visible');
-      const ctx: SkillRequestContext = { includeWorkspacePacks: true, toolGate: gate, knownToolNames: tools };
-      const outputs = [
-        await h.service.getRelevant({ task: `use tools ${tools.join(' ')} needed`, max_tokens: 3000, top_k: 5 }, ctx),
-        await h.service.get({ names: ['pack.r.danger', 'pack.r.other', ...[...denied].slice(0, 3)] }, ctx),
-        await h.service.get({ names: ['pack.r.danger'], format: 'raw', max_tokens: 200 }, ctx),
-        await h.service.search({ query: `use ${tools.join(' ')}` }, ctx),
-        await h.service.search({ query: [...denied][0]!, search_type: 'regex' }, ctx),
-        await h.service.list({}, ctx),
-        await h.service.directory({ ...ctx, pinnedNames: ['pack.r.danger'] }),
-      ];
-      const text = JSON.stringify(outputs);
-      for (const name of denied) assert.ok(!new RegExp(`(?<![A-Za-z0-9_$])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9_$])`).test(text), `denied ${name} leaked`);
-      // Allowed tools are still mentioned.
-      for (const name of tools.filter((n) => !denied.has(n))) assert.ok(text.includes(name), `allowed ${name} vanished`);
-    }), { numRuns: 30 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.oneof(toolName, plainTool), { minLength: 2, maxLength: 6 }),
+        fc.integer({ min: 0, max: 1000 }),
+        async (tools, seed) => {
+          const denied = new Set(tools.filter((_, i) => (seed >> i) % 2 === 0 || i === 0));
+          const root = tempDir();
+          const t = (i: number) => tools[(seed + i) % tools.length]!;
+          const md = [
+            '---',
+            'name: pack.r.danger',
+            'title: Use tools',
+            `trigger: "Use ${t(0)} when needed"`,
+            'tools:',
+            ...tools.map((tool) => `  - tool: ${tool}\n    note: "prefer ${t(1)}"`),
+            `allowed-tools: "${tools.map((x) => `${x}(arg:*)`).join(' ')}"`,
+            'steps:',
+            `  - "Run \`${t(0)}\` first."`,
+            `  - "Then ${t(1)} and ${t(2)}(x) with care."`,
+            `  - "If ${t(3)} fails, retry."`,
+            'preconditions:',
+            `  - "${t(4)} is configured"`,
+            'failure_modes:',
+            `  - "${t(5)} times out"`,
+            '---',
+            `Body mentions ${tools.join(', ')} and \`${t(2)}\`.`,
+            '',
+          ].join('\n');
+          writeTree(root, {
+            'danger.skill.md': md,
+            [`${t(0)
+              .toLowerCase()
+              .replace(/[^a-z]/g, '')}-notes.skill.yaml`]: stepSkill('pack.r.other', `Other skill using ${t(1)}`, [`Call ${t(2)}`]),
+          });
+          const h = await makeService();
+          await h.service.loadPacks([pack('r', root)]);
+          const gate: ToolGate = (name) => (denied.has(name) ? 'denied' : 'visible');
+          const ctx: SkillRequestContext = { includeWorkspacePacks: true, toolGate: gate, knownToolNames: tools };
+          const outputs = [
+            await h.service.getRelevant({ task: `use tools ${tools.join(' ')} needed`, max_tokens: 3000, top_k: 5 }, ctx),
+            await h.service.get({ names: ['pack.r.danger', 'pack.r.other', ...[...denied].slice(0, 3)] }, ctx),
+            await h.service.get({ names: ['pack.r.danger'], format: 'raw', max_tokens: 200 }, ctx),
+            await h.service.search({ query: `use ${tools.join(' ')}` }, ctx),
+            await h.service.search({ query: [...denied][0]!, search_type: 'regex' }, ctx),
+            await h.service.list({}, ctx),
+            await h.service.directory({ ...ctx, pinnedNames: ['pack.r.danger'] }),
+          ];
+          const text = JSON.stringify(outputs);
+          for (const name of denied)
+            assert.ok(!new RegExp(`(?<![A-Za-z0-9_$])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9_$])`).test(text), `denied ${name} leaked`);
+          // Allowed tools are still mentioned.
+          for (const name of tools.filter((n) => !denied.has(n))) assert.ok(text.includes(name), `allowed ${name} vanished`);
+        },
+      ),
+      { numRuns: 30 },
+    );
   });
 });

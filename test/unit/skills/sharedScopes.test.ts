@@ -26,8 +26,16 @@ interface Window {
 async function openWindow(globalDir: string, projectId: string, tenantId = '', local = tempDir('toolshed-window-')): Promise<Window> {
   const logger = new MemoryLogger();
   const service = await createSkillService({
-    engine: await engine(), store: new NodeByteStore(local), config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }),
-    logger, events: new MemoryEventSink(), clock: new TestClock(), tokenCounter: lengthTokenCounter, fs: nodeFileSystem, env: {}, autoSaveDelayMs: 0,
+    engine: await engine(),
+    store: new NodeByteStore(local),
+    config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }),
+    logger,
+    events: new MemoryEventSink(),
+    clock: new TestClock(),
+    tokenCounter: lengthTokenCounter,
+    fs: nodeFileSystem,
+    env: {},
+    autoSaveDelayMs: 0,
     shared: { bytes: new NodeByteStore(globalDir), lock: new NodeFileLock(globalDir, SHARED_SKILLS_LOCK), tenantId: () => tenantId },
   });
   return { service, logger, local, ctx: { scope: { projectId, ...(tenantId ? { tenantId } : {}) }, includeWorkspacePacks: true } };
@@ -76,7 +84,10 @@ describe('real scopes: project, tenant and global across windows', () => {
     assert.deepEqual(await Promise.all(all.map(visibleLearned)), [['release-notes'], ['release-notes'], [], []]);
     // Another tenant's window does not even hold it, so no surface (the sidebar included) can show it.
     assert.equal(c.service.inspect('release-notes'), undefined);
-    assert.equal(c.service.listPacks().some((p) => p.skills.some((k) => k.name === 'release-notes')), false);
+    assert.equal(
+      c.service.listPacks().some((p) => p.skills.some((k) => k.name === 'release-notes')),
+      false,
+    );
 
     // The tenant skill is promoted from another window of the same tenant.
     const global = await b.service.promoteLearnedSkill('release-notes', 'global');
@@ -100,7 +111,10 @@ describe('real scopes: project, tenant and global across windows', () => {
     await a.service.promoteLearnedSkill('lint', 'global');
     await assert.rejects(a.service.promoteLearnedSkill('lint', 'tenant', { tenantId: 'team-1' }), /only be promoted to a wider scope/);
     await a.service.addLearnedSkill(learned('lint', { trigger: 'project copy' }), a.ctx.scope);
-    await assert.rejects(a.service.promoteLearnedSkill('lint', 'global', { from: makeScope('project', '', 'project-a') }), /global already has a learned skill/);
+    await assert.rejects(
+      a.service.promoteLearnedSkill('lint', 'global', { from: makeScope('project', '', 'project-a') }),
+      /global already has a learned skill/,
+    );
     assert.equal((await a.service.get({ names: ['lint'] }, a.ctx)).skills[0]?.trigger, 'project copy', 'the refused promotion left the project copy in place');
     await a.service.dispose();
   });
@@ -114,7 +128,10 @@ describe('real scopes: project, tenant and global across windows', () => {
       ...names('from-a').map((name) => a.service.addLearnedSkill(learned(name, { scope_mode: 'global' }))),
       ...names('from-b').map((name) => b.service.addLearnedSkill(learned(name, { scope_mode: 'global' }))),
     ]);
-    assert.deepEqual(results.filter((r) => r.status === 'rejected'), []);
+    assert.deepEqual(
+      results.filter((r) => r.status === 'rejected'),
+      [],
+    );
     await Promise.all([a.service.syncSharedSkills(), b.service.syncSharedSkills()]);
     const expected = [...names('from-a'), ...names('from-b')].sort();
     assert.deepEqual(await visibleLearned(a), expected);
@@ -122,7 +139,11 @@ describe('real scopes: project, tenant and global across windows', () => {
     // A third window opened afterwards reads them all from the shared store alone.
     const c = await openWindow(globalDir, 'project-c');
     assert.deepEqual(await visibleLearned(c), expected);
-    assert.deepEqual(readdirSync(globalDir).filter((f) => f.endsWith('.tmp') || f.includes('.lock')), [], 'no temp or lock file left behind');
+    assert.deepEqual(
+      readdirSync(globalDir).filter((f) => f.endsWith('.tmp') || f.includes('.lock')),
+      [],
+      'no temp or lock file left behind',
+    );
     await Promise.all([a, b, c].map((w) => w.service.dispose()));
   });
 
@@ -135,50 +156,58 @@ describe('real scopes: project, tenant and global across windows', () => {
       name: fc.constantFrom(...NAMES),
       scope: fc.constantFrom('project' as const, 'tenant' as const, 'global' as const),
     });
-    await fc.assert(fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12 }), async (ops) => {
-      const globalDir = tempDir('toolshed-global-');
-      // Windows 0 and 1: tenant t1, different projects; window 2: tenant t2.
-      const windows = [await openWindow(globalDir, 'p0', 't1'), await openWindow(globalDir, 'p1', 't1'), await openWindow(globalDir, 'p2', 't2')];
-      const tenantOf = (w: Window) => w.ctx.scope?.tenantId ?? '';
-      const projectOf = (w: Window) => w.ctx.scope?.projectId ?? '';
-      // The trigger records who wrote a skill: "<name> by <project> of <tenant>".
-      await Promise.allSettled(ops.map(({ window, kind, name, scope }) => {
-        const w = windows[window] as Window;
-        if (kind === 'add') return w.service.addLearnedSkill(learned(name, { scope_mode: scope, trigger: `${name} by ${projectOf(w)} of ${tenantOf(w)}` }), w.ctx.scope);
-        if (kind === 'remove') return w.service.removeLearnedSkill(name, makeScope(scope, tenantOf(w), projectOf(w)));
-        return scope === 'project' ? Promise.resolve() : w.service.promoteLearnedSkill(name, scope, { tenantId: tenantOf(w) });
-      }));
-      await Promise.all(windows.map((w) => w.service.syncSharedSkills()));
-      const byScope = async (w: Window, scope: 'project' | 'tenant' | 'global', asScope = w.ctx.scope) =>
-        (await w.service.list({ page_size: 50, origin: 'learned', scope }, { ...w.ctx, scope: asScope })).skills.map((s) => s.trigger).sort();
-      const views = await Promise.all(windows.map(async (w) => ({ project: await byScope(w, 'project'), tenant: await byScope(w, 'tenant'), global: await byScope(w, 'global') })));
-      for (const [i, w] of windows.entries()) {
-        const view = views[i] as { project: string[]; tenant: string[]; global: string[] };
-        // No leak: a project skill was written in this very project; a tenant skill by this tenant.
-        for (const trigger of view.project) assert.match(trigger, new RegExp(` by ${projectOf(w)} of `), `window ${i} sees a foreign project skill`);
-        for (const trigger of view.tenant) assert.match(trigger, new RegExp(` of ${tenantOf(w)}$`), `window ${i} sees another tenant's skill`);
-        // A window's store does not even hold another workspace's project skills.
-        for (const other of windows.filter((_, j) => j !== i)) assert.deepEqual(await byScope(w, 'project', other.ctx.scope), []);
-        // The most specific scope answers to a name (project over tenant over global).
-        for (const name of NAMES) {
-          const answer = (await w.service.get({ names: [name] }, w.ctx)).skills[0]?.trigger;
-          const own = (list: string[]) => list.find((t) => t.startsWith(`${name} `));
-          assert.equal(answer, own(view.project) ?? own(view.tenant) ?? own(view.global));
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12 }), async (ops) => {
+        const globalDir = tempDir('toolshed-global-');
+        // Windows 0 and 1: tenant t1, different projects; window 2: tenant t2.
+        const windows = [await openWindow(globalDir, 'p0', 't1'), await openWindow(globalDir, 'p1', 't1'), await openWindow(globalDir, 'p2', 't2')];
+        const tenantOf = (w: Window) => w.ctx.scope?.tenantId ?? '';
+        const projectOf = (w: Window) => w.ctx.scope?.projectId ?? '';
+        // The trigger records who wrote a skill: "<name> by <project> of <tenant>".
+        await Promise.allSettled(
+          ops.map(({ window, kind, name, scope }) => {
+            const w = windows[window] as Window;
+            if (kind === 'add')
+              return w.service.addLearnedSkill(learned(name, { scope_mode: scope, trigger: `${name} by ${projectOf(w)} of ${tenantOf(w)}` }), w.ctx.scope);
+            if (kind === 'remove') return w.service.removeLearnedSkill(name, makeScope(scope, tenantOf(w), projectOf(w)));
+            return scope === 'project' ? Promise.resolve() : w.service.promoteLearnedSkill(name, scope, { tenantId: tenantOf(w) });
+          }),
+        );
+        await Promise.all(windows.map((w) => w.service.syncSharedSkills()));
+        const byScope = async (w: Window, scope: 'project' | 'tenant' | 'global', asScope = w.ctx.scope) =>
+          (await w.service.list({ page_size: 50, origin: 'learned', scope }, { ...w.ctx, scope: asScope })).skills.map((s) => s.trigger).sort();
+        const views = await Promise.all(
+          windows.map(async (w) => ({ project: await byScope(w, 'project'), tenant: await byScope(w, 'tenant'), global: await byScope(w, 'global') })),
+        );
+        for (const [i, w] of windows.entries()) {
+          const view = views[i] as { project: string[]; tenant: string[]; global: string[] };
+          // No leak: a project skill was written in this very project; a tenant skill by this tenant.
+          for (const trigger of view.project) assert.match(trigger, new RegExp(` by ${projectOf(w)} of `), `window ${i} sees a foreign project skill`);
+          for (const trigger of view.tenant) assert.match(trigger, new RegExp(` of ${tenantOf(w)}$`), `window ${i} sees another tenant's skill`);
+          // A window's store does not even hold another workspace's project skills.
+          for (const other of windows.filter((_, j) => j !== i)) assert.deepEqual(await byScope(w, 'project', other.ctx.scope), []);
+          // The most specific scope answers to a name (project over tenant over global).
+          for (const name of NAMES) {
+            const answer = (await w.service.get({ names: [name] }, w.ctx)).skills[0]?.trigger;
+            const own = (list: string[]) => list.find((t) => t.startsWith(`${name} `));
+            assert.equal(answer, own(view.project) ?? own(view.tenant) ?? own(view.global));
+          }
         }
-      }
-      // Nothing lost or torn: every window agrees on the global skills, windows of one tenant on
-      // its tenant skills, and a window opened afterwards reads the very same from the shared file.
-      assert.deepEqual(views[1]?.global, views[0]?.global);
-      assert.deepEqual(views[2]?.global, views[0]?.global);
-      assert.deepEqual(views[1]?.tenant, views[0]?.tenant);
-      const fresh = await openWindow(globalDir, 'p9', 't1');
-      assert.deepEqual(await byScope(fresh, 'global'), views[0]?.global);
-      assert.deepEqual(await byScope(fresh, 'tenant'), views[0]?.tenant);
-      for (const w of [...windows, fresh]) await w.service.dispose();
-    }), { numRuns: 12 });
+        // Nothing lost or torn: every window agrees on the global skills, windows of one tenant on
+        // its tenant skills, and a window opened afterwards reads the very same from the shared file.
+        assert.deepEqual(views[1]?.global, views[0]?.global);
+        assert.deepEqual(views[2]?.global, views[0]?.global);
+        assert.deepEqual(views[1]?.tenant, views[0]?.tenant);
+        const fresh = await openWindow(globalDir, 'p9', 't1');
+        assert.deepEqual(await byScope(fresh, 'global'), views[0]?.global);
+        assert.deepEqual(await byScope(fresh, 'tenant'), views[0]?.tenant);
+        for (const w of [...windows, fresh]) await w.service.dispose();
+      }),
+      { numRuns: 12 },
+    );
   });
 
-  it('a damaged shared store is set aside and filled again from a window\'s copy; nothing is lost', async () => {
+  it("a damaged shared store is set aside and filled again from a window's copy; nothing is lost", async () => {
     const globalDir = tempDir('toolshed-global-');
     const a = await openWindow(globalDir, 'project-a', 'team-1');
     await a.service.addLearnedSkill(learned('shared-one', { scope_mode: 'global' }));
@@ -186,26 +215,30 @@ describe('real scopes: project, tenant and global across windows', () => {
     writeFileSync(path.join(globalDir, SHARED_SKILLS_KEY), 'not a database at all');
     await a.service.syncSharedSkills();
     assert.deepEqual(await visibleLearned(a), ['shared-one', 'tenant-one']);
-    assert.ok(readdirSync(globalDir).some((f) => f.startsWith(`${SHARED_SKILLS_KEY}.corrupt-`)), 'the damaged file is kept aside');
+    assert.ok(
+      readdirSync(globalDir).some((f) => f.startsWith(`${SHARED_SKILLS_KEY}.corrupt-`)),
+      'the damaged file is kept aside',
+    );
     const b = await openWindow(globalDir, 'project-b', 'team-1');
     assert.deepEqual(await visibleLearned(b), ['shared-one', 'tenant-one'], 'a new window reads them from the refilled store');
     await Promise.all([a.service.dispose(), b.service.dispose()]);
   });
 });
 
-describe('the shared store\'s lock file', () => {
+describe("the shared store's lock file", () => {
   it('runs holders one at a time, breaks the lock of a process that died, and times out with a message naming the holder', async () => {
     const dir = tempDir('toolshed-lock-');
     const lockA = new NodeFileLock(dir, 'x.lock');
     const lockB = new NodeFileLock(dir, 'x.lock');
     let inside = 0;
     let most = 0;
-    const hold = (lock: NodeFileLock) => lock.withLock(async () => {
-      inside++;
-      most = Math.max(most, inside);
-      await new Promise((resolve) => setTimeout(resolve, 2));
-      inside--;
-    });
+    const hold = (lock: NodeFileLock) =>
+      lock.withLock(async () => {
+        inside++;
+        most = Math.max(most, inside);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        inside--;
+      });
     await Promise.all(Array.from({ length: 20 }, (_, i) => hold(i % 2 ? lockA : lockB)));
     assert.equal(most, 1, 'never two holders at once');
     // A lock left by a process that no longer exists (pid far beyond any live one on this host).
@@ -213,7 +246,10 @@ describe('the shared store\'s lock file', () => {
     assert.equal(await lockA.withLock(async () => 'ran'), 'ran');
     // A lock held by a live process (this one, another instance) and never released.
     writeFileSync(path.join(dir, 'x.lock'), JSON.stringify({ pid: process.pid, host: os.hostname(), token: 'live', at: Date.now() }));
-    await assert.rejects(new NodeFileLock(dir, 'x.lock', { timeoutMs: 200 }).withLock(async () => 'never'), new RegExp(`locked by another window \\(process ${process.pid}\\)`));
+    await assert.rejects(
+      new NodeFileLock(dir, 'x.lock', { timeoutMs: 200 }).withLock(async () => 'never'),
+      new RegExp(`locked by another window \\(process ${process.pid}\\)`),
+    );
     // …until it is older than the stale limit.
     assert.equal(await new NodeFileLock(dir, 'x.lock', { staleMs: 0 }).withLock(async () => 'ran'), 'ran');
     assert.deepEqual(readdirSync(dir), [], 'released locks leave no file');

@@ -36,9 +36,13 @@ function runWriter(args: string[], onLine?: (line: string, kill: () => void) => 
       out += chunk.toString();
       for (const line of chunk.toString().split('\n').filter(Boolean)) onLine?.(line, () => child.kill('SIGKILL'));
     });
-    child.stderr.on('data', (chunk: Buffer) => { err += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
     child.on('error', reject);
-    child.on('close', (code, signal) => (code === 0 || signal === 'SIGKILL' ? resolve(out) : reject(new Error(`writer ${args.join(' ')} exited ${code}: ${err}`))));
+    child.on('close', (code, signal) =>
+      code === 0 || signal === 'SIGKILL' ? resolve(out) : reject(new Error(`writer ${args.join(' ')} exited ${code}: ${err}`)),
+    );
   });
 }
 
@@ -54,7 +58,13 @@ async function healthy(file: string): Promise<boolean> {
 }
 
 async function openShared(dir: string): Promise<SharedSkillStore> {
-  return new SharedSkillStore({ engine: await engine(), bytes: new NodeByteStore(dir), lock: new NodeFileLock(dir, SHARED_SKILLS_LOCK), logger: nullLogger, clock: new TestClock() });
+  return new SharedSkillStore({
+    engine: await engine(),
+    bytes: new NodeByteStore(dir),
+    lock: new NodeFileLock(dir, SHARED_SKILLS_LOCK),
+    logger: nullLogger,
+    clock: new TestClock(),
+  });
 }
 
 interface Window {
@@ -69,15 +79,32 @@ async function openWindow(globalDir: string, projectId: string): Promise<Window>
   const logger = new MemoryLogger();
   const clock = new TestClock();
   const service = await createSkillService({
-    engine: await engine(), store: local, config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }), logger, events: new MemoryEventSink(), clock,
-    tokenCounter: lengthTokenCounter, fs: nodeFileSystem, env: {}, autoSaveDelayMs: 0,
+    engine: await engine(),
+    store: local,
+    config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }),
+    logger,
+    events: new MemoryEventSink(),
+    clock,
+    tokenCounter: lengthTokenCounter,
+    fs: nodeFileSystem,
+    env: {},
+    autoSaveDelayMs: 0,
     shared: { bytes: new NodeByteStore(globalDir), lock: new NodeFileLock(globalDir, SHARED_SKILLS_LOCK), tenantId: () => '' },
   });
   const store = await LearningStore.open({ engine: await engine(), store: local, logger, clock });
   const learning = new LearningService({
-    store, skills: service, config: () => learningConfigSchema.parse({ mode: 'propose' }), trusted: () => true,
-    personal: () => ({ workspaceRoots: [], homeDir: '/home/dev', userName: 'dev' }), scope: () => ({ projectId }), clock, events: new MemoryEventSink(),
-    logger, fileExists: () => true, knownTool: () => true, frameFacts: () => undefined,
+    store,
+    skills: service,
+    config: () => learningConfigSchema.parse({ mode: 'propose' }),
+    trusted: () => true,
+    personal: () => ({ workspaceRoots: [], homeDir: '/home/dev', userName: 'dev' }),
+    scope: () => ({ projectId }),
+    clock,
+    events: new MemoryEventSink(),
+    logger,
+    fileExists: () => true,
+    knownTool: () => true,
+    frameFacts: () => undefined,
   });
   return { service, learning, logger };
 }
@@ -102,14 +129,19 @@ describe('shared skill store: concurrent writers lose nothing', () => {
     const outputs = await Promise.all(Array.from({ length: WRITERS }, (_, w) => runWriter(['write', dir, `w${w}`, String(EACH)])));
     watching = false;
     await watcher;
-    assert.deepEqual(outputs.map((o) => o.trim()), Array(WRITERS).fill('done'));
+    assert.deepEqual(
+      outputs.map((o) => o.trim()),
+      Array(WRITERS).fill('done'),
+    );
     assert.ok(checks > 0);
     const snapshot = await (await openShared(dir)).read();
     assert.equal(snapshot.rebuilt, false);
-    const expected = Array.from({ length: WRITERS }, (_, w) => Array.from({ length: EACH }, (_, i) => `w${w}-${i}`)).flat().sort();
+    const expected = Array.from({ length: WRITERS }, (_, w) => Array.from({ length: EACH }, (_, i) => `w${w}-${i}`))
+      .flat()
+      .sort();
     assert.deepEqual(snapshot.records.map((r) => r.name).sort(), expected);
     const counter = snapshot.counters.find((c) => c.name === SHARED_COUNTER);
-    assert.equal(counter?.helpful, WRITERS * EACH, 'every process\'s +1 counted');
+    assert.equal(counter?.helpful, WRITERS * EACH, "every process's +1 counted");
     assert.equal(counter?.use_count, WRITERS * EACH);
     assert.equal(existsSync(path.join(dir, SHARED_SKILLS_LOCK)), false, 'no lock left behind');
   });
@@ -117,28 +149,51 @@ describe('shared skill store: concurrent writers lose nothing', () => {
   it('a writer killed while holding the lock does not block the others: its lock is broken (dead pid) and the write goes through', async function () {
     this.timeout(60_000);
     const dir = tempDir('toolshed-global-');
-    await runWriter(['hold', dir], (line, kill) => { if (line === 'locked') kill(); });
+    await runWriter(['hold', dir], (line, kill) => {
+      if (line === 'locked') kill();
+    });
     const lockFile = path.join(dir, SHARED_SKILLS_LOCK);
     assert.ok(existsSync(lockFile), 'the killed holder left its lock file');
     const shared = await openShared(dir);
     // The write gives up after 10 s and the lock only turns stale at 30 s: that it goes through at
     // all shows the dead holder's lock was broken at once.
     const snapshot = await shared.write({ upsert: [globalSkill('after-crash')] });
-    assert.deepEqual(snapshot.records.map((r) => r.name), ['after-crash']);
+    assert.deepEqual(
+      snapshot.records.map((r) => r.name),
+      ['after-crash'],
+    );
     // A lock left on this host by a live process is respected until it is older than the stale limit.
     writeFileSync(lockFile, JSON.stringify({ pid: process.ppid, host: os.hostname(), token: 'old', at: Date.now() - 60_000 }));
-    assert.deepEqual((await shared.write({ upsert: [globalSkill('after-stale')] })).records.map((r) => r.name), ['after-crash', 'after-stale']);
+    assert.deepEqual(
+      (await shared.write({ upsert: [globalSkill('after-stale')] })).records.map((r) => r.name),
+      ['after-crash', 'after-stale'],
+    );
     writeFileSync(lockFile, JSON.stringify({ pid: process.ppid, host: os.hostname(), token: 'busy', at: Date.now() }));
-    const busy = new SharedSkillStore({ engine: await engine(), bytes: new NodeByteStore(dir), lock: new NodeFileLock(dir, SHARED_SKILLS_LOCK, { timeoutMs: 150 }), logger: nullLogger, clock: new TestClock() });
+    const busy = new SharedSkillStore({
+      engine: await engine(),
+      bytes: new NodeByteStore(dir),
+      lock: new NodeFileLock(dir, SHARED_SKILLS_LOCK, { timeoutMs: 150 }),
+      logger: nullLogger,
+      clock: new TestClock(),
+    });
     await assert.rejects(busy.write({ upsert: [globalSkill('never')] }), new RegExp(`locked by another window \\(process ${process.ppid}\\)`));
-    assert.deepEqual((await shared.read()).records.map((r) => r.name), ['after-crash', 'after-stale'], 'the refused write changed nothing');
+    assert.deepEqual(
+      (await shared.read()).records.map((r) => r.name),
+      ['after-crash', 'after-stale'],
+      'the refused write changed nothing',
+    );
   });
 
   it('👍 on a global learned skill in two windows at once counts twice, in both windows and in a window opened later', async () => {
     const globalDir = tempDir('toolshed-global-');
     const a = await openWindow(globalDir, 'project-a');
     const b = await openWindow(globalDir, 'project-b');
-    await a.service.addLearnedSkill({ name: 'release-notes', trigger: 'Write the release notes', steps: ['Collect the merged changes.'], scope_mode: 'global' });
+    await a.service.addLearnedSkill({
+      name: 'release-notes',
+      trigger: 'Write the release notes',
+      steps: ['Collect the merged changes.'],
+      scope_mode: 'global',
+    });
     await b.service.syncSharedSkills();
     await Promise.all([a.learning.recordOutcome(['release-notes'], 'helpful'), b.learning.recordOutcome(['release-notes'], 'helpful')]);
     await b.learning.recordOutcome(['release-notes'], 'harmful');
@@ -150,7 +205,10 @@ describe('shared skill store: concurrent writers lose nothing', () => {
     await a.service.addLearnedSkill({ name: 'local-only', trigger: 'Run the local checks', steps: ['Run them.'] }, { projectId: 'project-a' });
     await a.learning.recordOutcome(['local-only'], 'helpful');
     assert.equal(a.learning.counters('local-only')?.helpful, 1);
-    assert.equal((await (await openShared(globalDir)).read()).counters.some((c) => c.name === 'local-only'), false);
+    assert.equal(
+      (await (await openShared(globalDir)).read()).counters.some((c) => c.name === 'local-only'),
+      false,
+    );
     await Promise.all([a, b, later].map((w) => w.service.dispose()));
   });
 
@@ -161,9 +219,15 @@ describe('shared skill store: concurrent writers lose nothing', () => {
     const record = { ...globalSkill('imported-global'), steps: ['Do it the imported way.'] };
     await a.service.restoreLearnedSkills([record]);
     await a.service.syncSharedSkills();
-    assert.deepEqual(a.service.learnedSkills().map((r) => [r.name, r.scope_mode, r.steps]), [['imported-global', 'global', ['Do it the imported way.']]]);
+    assert.deepEqual(
+      a.service.learnedSkills().map((r) => [r.name, r.scope_mode, r.steps]),
+      [['imported-global', 'global', ['Do it the imported way.']]],
+    );
     await b.service.syncSharedSkills();
-    assert.deepEqual(b.service.learnedSkills().map((r) => r.name), ['imported-global']);
+    assert.deepEqual(
+      b.service.learnedSkills().map((r) => r.name),
+      ['imported-global'],
+    );
     await Promise.all([a, b].map((w) => w.service.dispose()));
   });
 });
@@ -174,7 +238,7 @@ describe('shared skill store: upgrade from version 1 (no counters)', () => {
     const sql = (await engine()).sql;
     const old = new sql.Database();
     old.exec('CREATE TABLE toolshed_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
-    old.run('INSERT INTO toolshed_meta (key, value) VALUES (\'schema_version\', \'shared-skills/1\')');
+    old.run("INSERT INTO toolshed_meta (key, value) VALUES ('schema_version', 'shared-skills/1')");
     old.exec('CREATE TABLE shared_skills (identity TEXT PRIMARY KEY, record TEXT NOT NULL, updated_at INTEGER NOT NULL)');
     const kept = globalSkill('from-version-1');
     old.run('INSERT INTO shared_skills (identity, record, updated_at) VALUES (?, ?, 1)', [identityKey(kept), JSON.stringify(kept)]);

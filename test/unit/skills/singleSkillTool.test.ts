@@ -1,7 +1,12 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
-  buildSkillListing, orderSkillListing, parseSkillToolInput, renderSkillListing, skillNotFoundMessage, skillToolInputSchema,
+  buildSkillListing,
+  orderSkillListing,
+  parseSkillToolInput,
+  renderSkillListing,
+  skillNotFoundMessage,
+  skillToolInputSchema,
 } from '../../../src/core/skills/singleSkillTool';
 import type { SkillListingEntry } from '../../../src/core/skills/singleSkillTool';
 
@@ -39,7 +44,7 @@ describe('single skill tool: listing', () => {
     assert.match(listing.description, /<skills>\n<skill name="a">Use a when it fits\.<\/skill>\n<skill name="b">/);
   });
 
-  it('keeps within the token cap in the model\'s own count, the omission note included, and keeps the longest prefix that fits', async () => {
+  it("keeps within the token cap in the model's own count, the omission note included, and keeps the longest prefix that fits", async () => {
     const all = Array.from({ length: 60 }, (_, i) => entry(`skill-${i}`, `A description that takes some room, number ${i}, so the cap bites.`));
     for (const maxTokens of [150, 400, 900]) {
       const listing = await buildSkillListing(all, 75, { maxEntries: 60, maxTokens, countTokens });
@@ -61,12 +66,17 @@ describe('single skill tool: listing', () => {
   });
 
   it('hostile names and descriptions cannot break or fake the <skills> structure', () => {
-    fc.assert(fc.property(fc.array(fc.record({ name: fc.string({ minLength: 1, maxLength: 40 }), description: fc.string({ maxLength: 300 }) }), { maxLength: 12 }), (entries) => {
-      const text = renderSkillListing(entries, entries.length + 3);
-      assert.equal((text.match(/<skill name="/g) ?? []).length, entries.length);
-      assert.equal((text.match(/<\/skill>/g) ?? []).length, entries.length);
-      assert.equal((text.match(/<\/?skills>/g) ?? []).length, 2);
-    }));
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ name: fc.string({ minLength: 1, maxLength: 40 }), description: fc.string({ maxLength: 300 }) }), { maxLength: 12 }),
+        (entries) => {
+          const text = renderSkillListing(entries, entries.length + 3);
+          assert.equal((text.match(/<skill name="/g) ?? []).length, entries.length);
+          assert.equal((text.match(/<\/skill>/g) ?? []).length, entries.length);
+          assert.equal((text.match(/<\/?skills>/g) ?? []).length, 2);
+        },
+      ),
+    );
   });
 
   it('the enum holds exactly the listed names', () => {

@@ -19,10 +19,31 @@ describe('skills: parseSkillDocument', () => {
 
   it('parses a .skill.md with frontmatter and body, mapping all fields', () => {
     const text = [
-      '---', 'name: pack.core.login', 'title: Login', 'task_type: browser', 'tags: [auth, login]', 'trigger: Log in.',
-      'preconditions:', '  - Credentials exist.', 'steps:', '  - Open page.', '  - Submit.', 'failure_modes:', '  - CAPTCHA.',
-      'cluster: Browser', 'tools:', '  - tool: tool_search', '    note: discover', 'domain: web', 'frames: [task]', 'triggers: [sign in]',
-      'requires: [LOGIN_URL]', '---', '', 'Extra notes.', '',
+      '---',
+      'name: pack.core.login',
+      'title: Login',
+      'task_type: browser',
+      'tags: [auth, login]',
+      'trigger: Log in.',
+      'preconditions:',
+      '  - Credentials exist.',
+      'steps:',
+      '  - Open page.',
+      '  - Submit.',
+      'failure_modes:',
+      '  - CAPTCHA.',
+      'cluster: Browser',
+      'tools:',
+      '  - tool: tool_search',
+      '    note: discover',
+      'domain: web',
+      'frames: [task]',
+      'triggers: [sign in]',
+      'requires: [LOGIN_URL]',
+      '---',
+      '',
+      'Extra notes.',
+      '',
     ].join('\n');
     const r = parseSkillDocument(text, '/p/login.skill.md');
     assert.deepEqual(r.problems, []);
@@ -82,7 +103,10 @@ describe('skills: parseSkillDocument', () => {
 
   it('YAML files may hold a list or several documents; duplicate names within a file name both lines', () => {
     const list = parseSkillDocument('- name: a\n  trigger: t\n  steps: [x]\n- name: b\n  trigger: t\n  steps: [y]\n', 'l.skill.yaml');
-    assert.deepEqual(list.skills.map((s) => s.name), ['a', 'b']);
+    assert.deepEqual(
+      list.skills.map((s) => s.name),
+      ['a', 'b'],
+    );
     assert.equal(list.skills[1]!.span.line, 4);
     const multi = parseSkillDocument('name: a\ntrigger: t\nsteps: [x]\n---\nname: a\ntrigger: u\nsteps: [y]\n', 'm.skill.yaml');
     assert.deepEqual(codes(multi), ['duplicate-name']);
@@ -109,14 +133,29 @@ describe('skills: parseSkillDocument', () => {
   });
 
   it('JSONL: errors by line number, good lines still load', () => {
-    const r = parseSkillDocument('{"name":"a","trigger":"t","steps":["x"]}\n{oops\n\n{"name":"b","trigger":"t","steps":[]}\n{"name":"c","trigger":"t","steps":["z"]}\n', 'a.skill.jsonl');
-    assert.deepEqual(r.skills.map((s) => s.name), ['a', 'c']);
-    assert.deepEqual(r.problems.map((p) => [p.code, p.line]), [['parse-error', 2], ['missing-steps', 4]]);
+    const r = parseSkillDocument(
+      '{"name":"a","trigger":"t","steps":["x"]}\n{oops\n\n{"name":"b","trigger":"t","steps":[]}\n{"name":"c","trigger":"t","steps":["z"]}\n',
+      'a.skill.jsonl',
+    );
+    assert.deepEqual(
+      r.skills.map((s) => s.name),
+      ['a', 'c'],
+    );
+    assert.deepEqual(
+      r.problems.map((p) => [p.code, p.line]),
+      [
+        ['parse-error', 2],
+        ['missing-steps', 4],
+      ],
+    );
     assert.equal(r.skills[1]!.span.line, 5);
   });
 
   it('SKILL.md: name/description required, name equals folder, body required, VS Code keys accepted', () => {
-    const ok = parseSkillDocument('---\nname: write-tests\ndescription: Write tests.\nargument-hint: "[file]"\nuser-invokable: true\ndisable-model-invocation: false\nallowed-tools: Bash(git commit:*) Read\nmetadata:\n  author: me\nlicense: MIT\ncompatibility: Node 20\n---\n# Write tests\nDo it.\n', '/p/write-tests/SKILL.md');
+    const ok = parseSkillDocument(
+      '---\nname: write-tests\ndescription: Write tests.\nargument-hint: "[file]"\nuser-invokable: true\ndisable-model-invocation: false\nallowed-tools: Bash(git commit:*) Read\nmetadata:\n  author: me\nlicense: MIT\ncompatibility: Node 20\n---\n# Write tests\nDo it.\n',
+      '/p/write-tests/SKILL.md',
+    );
     assert.deepEqual(ok.problems, []);
     assert.deepEqual(ok.skills[0]!.allowed_tools, ['Bash(git commit:*)', 'Read']);
     assert.equal(ok.skills[0]!.trigger, 'Write tests.');
@@ -146,15 +185,42 @@ describe('skills: parseSkillDocument', () => {
 
   it('never throws and never returns a skill together with an error, on arbitrary input', () => {
     const formats = ['a.skill.md', 'a.skill.yaml', 'a.skill.json', 'a.skill.jsonl', '/p/a/SKILL.md'];
-    const fragments = fc.constantFrom('---\n', 'name: a\n', 'trigger: t\n', 'steps:\n', '  - x\n', '{', '}', '[', ']', '"', ':', '&a ', '*a', '\t', '\u0000', '\uFEFF', '\n', '- ', '#', 'description: d\n', '!!binary ', '? ', '|\n');
-    fc.assert(fc.property(fc.array(fc.oneof(fragments, fc.string()), { maxLength: 30 }), fc.constantFrom(...formats), (parts, file) => {
-      const r = parseSkillDocument(parts.join(''), file);
-      for (const p of r.problems) assert.ok(p.line >= 1 && p.column >= 1 && p.endLine >= p.line);
-      if (r.problems.some((p) => p.severity === 'error' && !p.skillName)) {
-        // file-level errors may coexist with other skills in multi-skill files only
-      }
-      return true;
-    }), { numRuns: 400 });
+    const fragments = fc.constantFrom(
+      '---\n',
+      'name: a\n',
+      'trigger: t\n',
+      'steps:\n',
+      '  - x\n',
+      '{',
+      '}',
+      '[',
+      ']',
+      '"',
+      ':',
+      '&a ',
+      '*a',
+      '\t',
+      '\u0000',
+      '\uFEFF',
+      '\n',
+      '- ',
+      '#',
+      'description: d\n',
+      '!!binary ',
+      '? ',
+      '|\n',
+    );
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fragments, fc.string()), { maxLength: 30 }), fc.constantFrom(...formats), (parts, file) => {
+        const r = parseSkillDocument(parts.join(''), file);
+        for (const p of r.problems) assert.ok(p.line >= 1 && p.column >= 1 && p.endLine >= p.line);
+        if (r.problems.some((p) => p.severity === 'error' && !p.skillName)) {
+          // file-level errors may coexist with other skills in multi-skill files only
+        }
+        return true;
+      }),
+      { numRuns: 400 },
+    );
   });
 
   it('exports JSON Schemas for editors', () => {

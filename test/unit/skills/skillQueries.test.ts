@@ -6,10 +6,30 @@ import { ctx, makeService, pack, stepSkill, tempDir, writeTree } from './helpers
 
 function corpus(root: string): void {
   writeTree(root, {
-    'commit.skill.yaml': stepSkill('pack.t.git.commit_message', 'Write a git commit message for staged changes', ['Read the staged diff.', 'Write an imperative subject.'], 'title: Commit message\ntask_type: code\ntags: [git, commit]\n'),
-    'review.skill.yaml': stepSkill('pack.t.review.pr', 'Review a pull request diff', ['Read the description.', 'Check tests.'], 'title: PR review\ntask_type: code\ntags: [review]\n'),
-    'login.skill.yaml': stepSkill('pack.t.browser.login', 'Log into a website with username and password', ['Open the login page.', 'Submit the form.'], 'title: Login\ntask_type: browser\ntags: [auth]\n'),
-    'paginate.skill.yaml': stepSkill('pack.t.api.pagination', 'Retrieve all items from a cursor-paginated API', ['Call the endpoint.', 'Follow the cursor.'], 'title: Cursor pagination\ntask_type: api\n'),
+    'commit.skill.yaml': stepSkill(
+      'pack.t.git.commit_message',
+      'Write a git commit message for staged changes',
+      ['Read the staged diff.', 'Write an imperative subject.'],
+      'title: Commit message\ntask_type: code\ntags: [git, commit]\n',
+    ),
+    'review.skill.yaml': stepSkill(
+      'pack.t.review.pr',
+      'Review a pull request diff',
+      ['Read the description.', 'Check tests.'],
+      'title: PR review\ntask_type: code\ntags: [review]\n',
+    ),
+    'login.skill.yaml': stepSkill(
+      'pack.t.browser.login',
+      'Log into a website with username and password',
+      ['Open the login page.', 'Submit the form.'],
+      'title: Login\ntask_type: browser\ntags: [auth]\n',
+    ),
+    'paginate.skill.yaml': stepSkill(
+      'pack.t.api.pagination',
+      'Retrieve all items from a cursor-paginated API',
+      ['Call the endpoint.', 'Follow the cursor.'],
+      'title: Cursor pagination\ntask_type: api\n',
+    ),
   });
 }
 
@@ -23,9 +43,17 @@ describe('skills: skill_search', () => {
     assert.equal(out.search_type, 'fts');
     assert.equal(out.skills[0]!.name, 'pack.t.git.commit_message');
     assert.ok(out.skills.every((s) => s.score >= 0 && s.score <= 1));
-    assert.deepEqual(events.ofType('skill_search_query').at(-1)!.payload, { query: 'how do I write a commit message?', requested_search_type: 'fts', effective_search_type: 'fts', results_count: out.skills.length });
+    assert.deepEqual(events.ofType('skill_search_query').at(-1)!.payload, {
+      query: 'how do I write a commit message?',
+      requested_search_type: 'fts',
+      effective_search_type: 'fts',
+      results_count: out.skills.length,
+    });
     const filtered = await service.search({ query: 'login website pagination', task_type: 'api' }, ctx);
-    assert.deepEqual(filtered.skills.map((s) => s.name), ['pack.t.api.pagination']);
+    assert.deepEqual(
+      filtered.skills.map((s) => s.name),
+      ['pack.t.api.pagination'],
+    );
     assert.equal((await service.search({ query: 'commit', limit: 1 }, ctx)).skills.length, 1);
   });
 
@@ -34,9 +62,15 @@ describe('skills: skill_search', () => {
     corpus(root);
     const { service } = await makeService();
     await service.loadPacks([pack('t', root)]);
-    assert.deepEqual((await service.search({ query: 'pack.t.review.pr', search_type: 'exact' }, ctx)).skills.map((s) => [s.name, s.score]), [['pack.t.review.pr', 1]]);
+    assert.deepEqual(
+      (await service.search({ query: 'pack.t.review.pr', search_type: 'exact' }, ctx)).skills.map((s) => [s.name, s.score]),
+      [['pack.t.review.pr', 1]],
+    );
     const regex = await service.search({ query: 'pack\\.t\\.(api|browser)', search_type: 'regex' }, ctx);
-    assert.deepEqual(regex.skills.map((s) => s.score), [0.9, 0.9]);
+    assert.deepEqual(
+      regex.skills.map((s) => s.score),
+      [0.9, 0.9],
+    );
     const full = await service.search({ query: 'pack\\.t\\.browser\\.login', search_type: 'regex' }, ctx);
     assert.equal(full.skills[0]!.score, 0.95);
     const inTrigger = await service.search({ query: 'cursor-paginated', search_type: 'regex' }, ctx);
@@ -75,7 +109,10 @@ describe('skills: skill_get, skill_list, directory', () => {
     await service.loadPacks([pack('t', root)]);
     clock.tick(5000);
     const out = await service.get({ names: ['pack.t.git.commit_message', 'pack.t.git.comit_mesage'] }, ctx);
-    assert.deepEqual(out.skills.map((s) => s.name), ['pack.t.git.commit_message']);
+    assert.deepEqual(
+      out.skills.map((s) => s.name),
+      ['pack.t.git.commit_message'],
+    );
     assert.deepEqual(out.skills[0]!.steps, ['Read the staged diff.', 'Write an imperative subject.']);
     assert.ok(out.formatted_context.startsWith('<skills>'));
     assert.ok(out.formatted_context.includes('1. Read the staged diff.'));
@@ -86,7 +123,7 @@ describe('skills: skill_get, skill_list, directory', () => {
     assert.deepEqual(Object.keys(payload).sort(), ['final_tokens_est', 'max_tokens', 'names', 'returned_count']);
     const raw = await service.get({ names: ['pack.t.review.pr'], format: 'raw', max_tokens: 200 }, ctx);
     assert.ok(raw.formatted_context.startsWith('### pack.t.review.pr'));
-    assert.ok(await lengthTokenCounter.count(raw.formatted_context) <= 200);
+    assert.ok((await lengthTokenCounter.count(raw.formatted_context)) <= 200);
   });
 
   it('skill_list pages with filters and totals', async () => {
@@ -98,7 +135,10 @@ describe('skills: skill_get, skill_list, directory', () => {
     assert.deepEqual([page1.total, page1.total_pages, page1.has_more, page1.skills.length], [4, 2, true, 3]);
     const page2 = await service.list({ page: 2, page_size: 3 }, ctx);
     assert.deepEqual([page2.skills.length, page2.has_more], [1, false]);
-    assert.deepEqual((await service.list({ task_type: 'code' }, ctx)).skills.map((s) => s.name), ['pack.t.git.commit_message', 'pack.t.review.pr']);
+    assert.deepEqual(
+      (await service.list({ task_type: 'code' }, ctx)).skills.map((s) => s.name),
+      ['pack.t.git.commit_message', 'pack.t.review.pr'],
+    );
     assert.equal((await service.list({ origin: 'learned' }, ctx)).total, 0);
     assert.equal((await service.list({ scope: 'project' }, ctx)).total, 0);
     assert.deepEqual(events.ofType('skill_list').at(-1)!.payload.returned_count, 0);
@@ -109,7 +149,9 @@ describe('skills: skill_get, skill_list, directory', () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 50; i++) files[`s${i}.skill.yaml`] = stepSkill(`s${String(i).padStart(2, '0')}`, `Skill ${i}`);
     writeTree(root, files);
-    const { service, events, clock } = await makeService({ config: { directory: { enabled: true, maxEntries: 5, includeFields: ['name', 'title', 'trigger'], selectionStrategy: 'pinned_then_recent' } } });
+    const { service, events, clock } = await makeService({
+      config: { directory: { enabled: true, maxEntries: 5, includeFields: ['name', 'title', 'trigger'], selectionStrategy: 'pinned_then_recent' } },
+    });
     await service.loadPacks([pack('t', root, { pinnedSkillNames: ['s40', 's41'] })]);
     clock.tick();
     await service.get({ names: ['s07'] }, ctx);
@@ -117,7 +159,10 @@ describe('skills: skill_get, skill_list, directory', () => {
     await service.get({ names: ['s03'] }, ctx);
     await service.get({ names: ['s03'] }, ctx);
     const dir = await service.directory({ ...ctx, pinnedNames: ['s10'] });
-    assert.deepEqual(dir.entries.map((e) => e.name), ['s40', 's41', 's10', 's03', 's07']);
+    assert.deepEqual(
+      dir.entries.map((e) => e.name),
+      ['s40', 's41', 's10', 's03', 's07'],
+    );
     assert.ok(dir.text.startsWith('<skill_directory>\nKnown skills'));
     assert.ok(dir.text.includes('- s40 — S40: Skill 40'));
     assert.equal(dir.text.split('\n').filter((l) => l.startsWith('- ')).length, 5);
@@ -127,14 +172,21 @@ describe('skills: skill_get, skill_list, directory', () => {
   it('directory pinned_then_top orders by use count; disabled directory renders nothing', async () => {
     const root = tempDir();
     writeTree(root, { 'a.skill.yaml': stepSkill('a', 'A'), 'b.skill.yaml': stepSkill('b', 'B'), 'c.skill.yaml': stepSkill('c', 'C') });
-    const { service, clock } = await makeService({ config: { directory: { enabled: true, maxEntries: 2, includeFields: ['name'], selectionStrategy: 'pinned_then_top' } } });
+    const { service, clock } = await makeService({
+      config: { directory: { enabled: true, maxEntries: 2, includeFields: ['name'], selectionStrategy: 'pinned_then_top' } },
+    });
     await service.loadPacks([pack('t', root)]);
     await service.get({ names: ['b'] }, ctx);
     await service.get({ names: ['b'] }, ctx);
     clock.tick();
     await service.get({ names: ['c'] }, ctx);
-    assert.deepEqual((await service.directory(ctx)).entries.map((e) => e.name), ['b', 'c']);
-    const { service: off } = await makeService({ config: { directory: { enabled: false, maxEntries: 2, includeFields: ['name'], selectionStrategy: 'pinned_then_top' } } });
+    assert.deepEqual(
+      (await service.directory(ctx)).entries.map((e) => e.name),
+      ['b', 'c'],
+    );
+    const { service: off } = await makeService({
+      config: { directory: { enabled: false, maxEntries: 2, includeFields: ['name'], selectionStrategy: 'pinned_then_top' } },
+    });
     await off.loadPacks([pack('t', root)]);
     assert.equal((await off.directory(ctx)).text, '');
   });
@@ -158,7 +210,9 @@ describe('skills: pre-flight get_relevant', () => {
   it('compresses structurally before truncating (drops fields, keeps steps)', async () => {
     const root = tempDir();
     const long = Array.from({ length: 8 }, (_, i) => `Precondition ${i} that is fairly long and wordy for testing.`);
-    writeTree(root, { 'a.skill.yaml': `${stepSkill('a', 'Deploy the service to production', ['Build.', 'Deploy.', 'Verify.'])}preconditions:\n${long.map((l) => `  - ${l}`).join('\n')}\nfailure_modes:\n${long.map((l) => `  - F ${l}`).join('\n')}\n` });
+    writeTree(root, {
+      'a.skill.yaml': `${stepSkill('a', 'Deploy the service to production', ['Build.', 'Deploy.', 'Verify.'])}preconditions:\n${long.map((l) => `  - ${l}`).join('\n')}\nfailure_modes:\n${long.map((l) => `  - F ${l}`).join('\n')}\n`,
+    });
     const { service } = await makeService();
     await service.loadPacks([pack('t', root)]);
     const full = await service.getRelevant({ task: 'deploy the service', max_tokens: 5000 }, ctx);
@@ -186,16 +240,19 @@ describe('skills: pre-flight get_relevant', () => {
     ];
     const { service } = await makeService();
     await service.loadPacks([pack('t', root)]);
-    await fc.assert(fc.asyncProperty(fc.integer({ min: 100, max: 3000 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 0, max: 2 }), async (budget, topK, which) => {
-      const { service: s } = await makeService({ tokenCounter: counters[which] });
-      await s.loadPacks([pack('t', root)]);
-      const out = await s.getRelevant({ task: 'deploy things step', max_tokens: budget, top_k: topK }, ctx);
-      const tokens = out.text ? await counters[which]!.count(out.text) : 0;
-      assert.ok(tokens <= budget, `${tokens} > ${budget}`);
-      assert.equal(out.final_tokens_est, tokens);
-      const got = await s.get({ names: ['s11', 's10', 's9'], max_tokens: Math.max(200, budget) }, ctx);
-      assert.ok(await counters[which]!.count(got.formatted_context) <= Math.max(200, budget));
-    }), { numRuns: 25 });
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 100, max: 3000 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 0, max: 2 }), async (budget, topK, which) => {
+        const { service: s } = await makeService({ tokenCounter: counters[which] });
+        await s.loadPacks([pack('t', root)]);
+        const out = await s.getRelevant({ task: 'deploy things step', max_tokens: budget, top_k: topK }, ctx);
+        const tokens = out.text ? await counters[which]!.count(out.text) : 0;
+        assert.ok(tokens <= budget, `${tokens} > ${budget}`);
+        assert.equal(out.final_tokens_est, tokens);
+        const got = await s.get({ names: ['s11', 's10', 's9'], max_tokens: Math.max(200, budget) }, ctx);
+        assert.ok((await counters[which]!.count(got.formatted_context)) <= Math.max(200, budget));
+      }),
+      { numRuns: 25 },
+    );
   });
 
   it('skills with disable-model-invocation are not injected or listed in the directory, but can be fetched', async () => {

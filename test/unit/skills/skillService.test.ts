@@ -27,8 +27,17 @@ describe('skills: packs and store', () => {
     const names = (await service.list({ page_size: 50 }, ctx)).skills.map((s) => s.name);
     assert.deepEqual(names, ['e-skill', 'pack.t.a', 'pack.t.b', 'pack.t.c', 'pack.t.d1']);
     const codes = summary.problems.map((p) => `${path.basename(p.file)}:${p.code}`).sort();
-    assert.deepEqual(codes, ['binary.skill.yaml:binary-file', 'broken.skill.yaml:missing-trigger', 'd.skill.jsonl:parse-error', 'huge.skill.yaml:file-too-large', 'latin1.skill.yaml:invalid-encoding']);
-    assert.deepEqual(events.ofType('skill_pack_loaded').map((e) => e.payload), [{ pack_name: 't', skill_count: 5, updated_count: 5 }]);
+    assert.deepEqual(codes, [
+      'binary.skill.yaml:binary-file',
+      'broken.skill.yaml:missing-trigger',
+      'd.skill.jsonl:parse-error',
+      'huge.skill.yaml:file-too-large',
+      'latin1.skill.yaml:invalid-encoding',
+    ]);
+    assert.deepEqual(
+      events.ofType('skill_pack_loaded').map((e) => e.payload),
+      [{ pack_name: 't', skill_count: 5, updated_count: 5 }],
+    );
     const e = service.inspect('e-skill');
     assert.deepEqual(e?.resources, ['scripts/run.sh', 'references/notes.md']);
     assert.equal(e?.format, 'skill-md');
@@ -140,11 +149,25 @@ describe('skills: packs and store', () => {
     writeTree(root, files);
     const { service } = await makeService();
     const progress: number[] = [];
-    await service.loadPacks([pack('t', root)], { onProgress: (done, total) => { progress.push(done); assert.equal(total, 40); } });
+    await service.loadPacks([pack('t', root)], {
+      onProgress: (done, total) => {
+        progress.push(done);
+        assert.equal(total, 40);
+      },
+    });
     assert.equal(progress.at(-1), 40);
     const { service: other } = await makeService();
     let calls = 0;
-    const cancelled = await other.loadPacks([pack('t', root)], { onProgress: () => { calls++; }, cancellation: { get isCancellationRequested() { return calls >= 3; } } });
+    const cancelled = await other.loadPacks([pack('t', root)], {
+      onProgress: () => {
+        calls++;
+      },
+      cancellation: {
+        get isCancellationRequested() {
+          return calls >= 3;
+        },
+      },
+    });
     assert.equal(cancelled.cancelled, true);
     assert.equal(other.inspect('s0'), undefined, 'nothing applied after cancellation');
   });
@@ -177,7 +200,10 @@ describe('skills: packs and store', () => {
     const summary = await service.loadPacks([pack('t', root)]);
     assert.ok(summary.problems.some((p) => p.code === 'missing-requirement' && p.severity === 'info'));
     const tree = service.listPacks()[0]!;
-    assert.deepEqual(tree.skills.map((s) => [s.name, s.status, s.reason]), [['needs.key', 'inactive', 'missing environment variable: SERPER_API_KEY']]);
+    assert.deepEqual(
+      tree.skills.map((s) => [s.name, s.status, s.reason]),
+      [['needs.key', 'inactive', 'missing environment variable: SERPER_API_KEY']],
+    );
     assert.equal((await service.getRelevant({ task: 'search the web with serper' }, ctx)).skills.length, 0);
     assert.equal((await service.search({ query: 'serper web search' }, ctx)).skills.length, 0);
     const got = await service.get({ names: ['needs.key'] }, ctx);
@@ -190,12 +216,19 @@ describe('skills: packs and store', () => {
 
   it('listPacks gives the tree: status, file and line, and invalid entries with problems', async () => {
     const root = tempDir();
-    writeTree(root, { 'ok.skill.jsonl': `${JSON.stringify({ name: 'one', trigger: 't', steps: ['x'] })}\n${JSON.stringify({ name: 'two', trigger: 't', steps: ['x'] })}\n`, 'bad.skill.yaml': 'name: bad\ntrigger: t\n' });
+    writeTree(root, {
+      'ok.skill.jsonl': `${JSON.stringify({ name: 'one', trigger: 't', steps: ['x'] })}\n${JSON.stringify({ name: 'two', trigger: 't', steps: ['x'] })}\n`,
+      'bad.skill.yaml': 'name: bad\ntrigger: t\n',
+    });
     const { service } = await makeService();
     await service.loadPacks([pack('t', root)]);
     const tree = service.listPacks();
     const items = tree[0]!.skills.map((s) => [s.name, s.status, path.basename(s.file), s.line]);
-    assert.deepEqual(items, [['bad', 'invalid', 'bad.skill.yaml', 1], ['one', 'active', 'ok.skill.jsonl', 1], ['two', 'active', 'ok.skill.jsonl', 2]]);
+    assert.deepEqual(items, [
+      ['bad', 'invalid', 'bad.skill.yaml', 1],
+      ['one', 'active', 'ok.skill.jsonl', 1],
+      ['two', 'active', 'ok.skill.jsonl', 2],
+    ]);
     assert.equal(tree[0]!.skills[0]!.problems[0]!.code, 'missing-steps');
     const report = await service.validatePacks();
     assert.equal(report.errors, 1);
@@ -204,14 +237,20 @@ describe('skills: packs and store', () => {
   it('a missing settings pack is an error; a missing default agent folder is not', async () => {
     const { service } = await makeService();
     const summary = await service.loadPacks([pack('gone', '/nonexistent/pack'), pack('opt', '/nonexistent/opt', { optional: true })]);
-    assert.deepEqual(summary.problems.map((p) => p.code), ['pack-not-found']);
+    assert.deepEqual(
+      summary.problems.map((p) => p.code),
+      ['pack-not-found'],
+    );
   });
 
   it('Validate Skill Packs: an absent default folder is no problem, an absent configured folder a warning', async () => {
     const { service } = await makeService();
     await service.loadPacks([pack('gone', '/nonexistent/pack'), pack('opt', '/nonexistent/opt', { optional: true })]);
     const report = await service.validatePacks();
-    assert.deepEqual(report.problems.map((p) => [p.file, p.severity, p.code]), [['/nonexistent/pack', 'warning', 'pack-not-found']]);
+    assert.deepEqual(
+      report.problems.map((p) => [p.file, p.severity, p.code]),
+      [['/nonexistent/pack', 'warning', 'pack-not-found']],
+    );
     assert.equal(report.errors, 0);
   });
 

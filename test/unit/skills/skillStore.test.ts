@@ -16,17 +16,58 @@ import { engine, TestClock } from './helpers';
 
 type Scope = { mode: 'global' | 'tenant' | 'project'; tenant?: string; project?: string };
 
-function record(name: string, trigger: string, extra: { tags?: string[]; steps?: string[]; scope?: Scope; workspace?: boolean; requires?: string[]; task_type?: SkillRecord['task_type']; invocable?: boolean } = {}): SkillRecord {
+function record(
+  name: string,
+  trigger: string,
+  extra: {
+    tags?: string[];
+    steps?: string[];
+    scope?: Scope;
+    workspace?: boolean;
+    requires?: string[];
+    task_type?: SkillRecord['task_type'];
+    invocable?: boolean;
+  } = {},
+): SkillRecord {
   const scope = extra.scope ?? { mode: 'global' };
-  return toRecord({
-    name, nameGenerated: false, title: name, description: '', trigger, task_type: extra.task_type ?? 'code', tags: extra.tags ?? [],
-    steps: extra.steps ?? ['Do it.'], preconditions: [], failure_modes: [], body: '', domain: '', frames: [], triggers: [], tools: [],
-    allowed_tools: [], requires: extra.requires ?? [], meta: {}, extra: {}, format: 'yaml', model_invocable: extra.invocable ?? true,
-    span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
-  }, {
-    origin: 'pack', originRef: 't', scopeMode: scope.mode, tenantId: scope.tenant, projectId: scope.project, packName: 't',
-    workspace: extra.workspace ?? false, sourceFile: `/p/${name}.skill.yaml`, now: 1, env: {},
-  });
+  return toRecord(
+    {
+      name,
+      nameGenerated: false,
+      title: name,
+      description: '',
+      trigger,
+      task_type: extra.task_type ?? 'code',
+      tags: extra.tags ?? [],
+      steps: extra.steps ?? ['Do it.'],
+      preconditions: [],
+      failure_modes: [],
+      body: '',
+      domain: '',
+      frames: [],
+      triggers: [],
+      tools: [],
+      allowed_tools: [],
+      requires: extra.requires ?? [],
+      meta: {},
+      extra: {},
+      format: 'yaml',
+      model_invocable: extra.invocable ?? true,
+      span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
+    },
+    {
+      origin: 'pack',
+      originRef: 't',
+      scopeMode: scope.mode,
+      tenantId: scope.tenant,
+      projectId: scope.project,
+      packName: 't',
+      workspace: extra.workspace ?? false,
+      sourceFile: `/p/${name}.skill.yaml`,
+      now: 1,
+      env: {},
+    },
+  );
 }
 
 async function openStore(bytes = new MemoryByteStore()): Promise<SkillStore> {
@@ -44,21 +85,28 @@ function bigCorpus(count: number): SkillRecord[] {
     const area = areas[i % areas.length]!;
     const verb = verbs[Math.floor(i / areas.length) % verbs.length]!;
     const object = objects[(i * 7) % objects.length]!;
-    return record(`pack.t.${area}.${verb}_${object}_${i}`, `${verb} a ${object} in ${area}`, { tags: [area, object], steps: [`Find the ${object}.`, `${verb} it.`] });
+    return record(`pack.t.${area}.${verb}_${object}_${i}`, `${verb} a ${object} in ${area}`, {
+      tags: [area, object],
+      steps: [`Find the ${object}.`, `${verb} it.`],
+    });
   });
 }
 
 describe('skills: store search (FTS candidates + in-memory mirror)', () => {
   it('above the OR budget still fills the limit, ranks deterministically, and every hit holds the rarest term', async () => {
     const store = await openStore();
-    store.transaction(() => { for (const r of bigCorpus(3000)) store.upsert(r); });
+    store.transaction(() => {
+      for (const r of bigCorpus(3000)) store.upsert(r);
+    });
     const query = 'how do I create the issue in git';
     const first = store.searchFts(query, everyone, 8);
     assert.equal(first.length, 8);
     assert.deepEqual(store.searchFts(query, everyone, 8), first);
     for (let i = 1; i < first.length; i++) {
       const [a, b] = [first[i - 1]!, first[i]!];
-      assert.ok(a.relevance > b.relevance || (a.relevance === b.relevance && (a.name.length < b.name.length || (a.name.length === b.name.length && a.name < b.name))));
+      assert.ok(
+        a.relevance > b.relevance || (a.relevance === b.relevance && (a.name.length < b.name.length || (a.name.length === b.name.length && a.name < b.name))),
+      );
     }
     // Skills matching every query word exist, so they lead.
     assert.ok(first[0]!.name.includes('.git.create_issue_'), first[0]!.name);
@@ -71,13 +119,21 @@ describe('skills: store search (FTS candidates + in-memory mirror)', () => {
 
   it('mirror filter equals the SQL filter (scope, trust, status, task type, invocable)', async () => {
     const store = await openStore();
-    const scopes: Scope[] = [{ mode: 'global' }, { mode: 'tenant', tenant: 'A' }, { mode: 'tenant', tenant: 'B' }, { mode: 'project', tenant: 'A', project: 'p1' }, { mode: 'project', project: 'p2' }];
+    const scopes: Scope[] = [
+      { mode: 'global' },
+      { mode: 'tenant', tenant: 'A' },
+      { mode: 'tenant', tenant: 'B' },
+      { mode: 'project', tenant: 'A', project: 'p1' },
+      { mode: 'project', project: 'p2' },
+    ];
     store.transaction(() => {
       let i = 0;
       for (const scope of scopes) {
         for (const workspace of [false, true]) {
           for (const requires of [[], ['MISSING_ENV_VAR']]) {
-            store.upsert(record(`pack.t.s${i}`, 'deploy the service', { scope, workspace, requires, task_type: i % 2 ? 'api' : 'code', invocable: i % 3 !== 0 }));
+            store.upsert(
+              record(`pack.t.s${i}`, 'deploy the service', { scope, workspace, requires, task_type: i % 2 ? 'api' : 'code', invocable: i % 3 !== 0 }),
+            );
             i++;
           }
         }
@@ -96,9 +152,27 @@ describe('skills: store search (FTS candidates + in-memory mirror)', () => {
     for (const filter of filters) {
       const sql = store.all(filter).map((r) => r.name);
       assert.deepEqual(store.names(filter), sql, JSON.stringify(filter));
-      assert.deepEqual(store.scan(filter).map((r) => r.name).sort(), sql);
-      assert.deepEqual(store.byNames([...store.all().map((r) => r.name), 'pack.t.unknown'], filter).map((r) => r.name).sort(), sql);
-      assert.deepEqual(store.searchFts('deploy service', filter, 50).map((h) => h.name).sort(), sql);
+      assert.deepEqual(
+        store
+          .scan(filter)
+          .map((r) => r.name)
+          .sort(),
+        sql,
+      );
+      assert.deepEqual(
+        store
+          .byNames([...store.all().map((r) => r.name), 'pack.t.unknown'], filter)
+          .map((r) => r.name)
+          .sort(),
+        sql,
+      );
+      assert.deepEqual(
+        store
+          .searchFts('deploy service', filter, 50)
+          .map((h) => h.name)
+          .sort(),
+        sql,
+      );
     }
   });
 
@@ -108,20 +182,39 @@ describe('skills: store search (FTS candidates + in-memory mirror)', () => {
     store.upsert(record('pack.t.beta', 'archive old invoices'));
     store.upsert(record('pack.t.alpha', 'compress build artifacts'));
     assert.deepEqual(store.searchFts('certificate', everyone, 8), []);
-    assert.deepEqual(store.searchFts('artifacts', everyone, 8).map((h) => h.name), ['pack.t.alpha']);
+    assert.deepEqual(
+      store.searchFts('artifacts', everyone, 8).map((h) => h.name),
+      ['pack.t.alpha'],
+    );
     store.setStatus(globalNamed('pack.t.beta'), 'inactive', 'missing environment variable: X');
     assert.deepEqual(store.searchFts('invoices', everyone, 8), []);
-    assert.deepEqual(store.searchFts('invoices', { ...everyone, activeOnly: false }, 8).map((h) => h.name), ['pack.t.beta']);
-    assert.throws(() => store.transaction(() => {
-      store.upsert(record('pack.t.gamma', 'archive old invoices'));
-      store.delete(globalNamed('pack.t.alpha'));
-      throw new Error('boom');
-    }), /boom/);
+    assert.deepEqual(
+      store.searchFts('invoices', { ...everyone, activeOnly: false }, 8).map((h) => h.name),
+      ['pack.t.beta'],
+    );
+    assert.throws(
+      () =>
+        store.transaction(() => {
+          store.upsert(record('pack.t.gamma', 'archive old invoices'));
+          store.delete(globalNamed('pack.t.alpha'));
+          throw new Error('boom');
+        }),
+      /boom/,
+    );
     assert.equal(store.count(), 2);
     assert.equal(store.packSkillCount('t'), 2);
-    assert.deepEqual(store.packSkills('t').map((s) => s.name).sort(), ['pack.t.alpha', 'pack.t.beta']);
+    assert.deepEqual(
+      store
+        .packSkills('t')
+        .map((s) => s.name)
+        .sort(),
+      ['pack.t.alpha', 'pack.t.beta'],
+    );
     assert.equal(store.has('pack.t.gamma'), false);
-    assert.deepEqual(store.searchFts('artifacts', everyone, 8).map((h) => h.name), ['pack.t.alpha']);
+    assert.deepEqual(
+      store.searchFts('artifacts', everyone, 8).map((h) => h.name),
+      ['pack.t.alpha'],
+    );
     assert.ok(store.delete(globalNamed('pack.t.alpha')));
     assert.equal(store.delete(globalNamed('pack.t.alpha')), false);
     assert.deepEqual(store.searchFts('artifacts', everyone, 8), []);
@@ -132,7 +225,9 @@ describe('skills: store search (FTS candidates + in-memory mirror)', () => {
   it('a reopened store searches exactly as before (mirror rebuilt from the saved database)', async () => {
     const bytes = new MemoryByteStore();
     const store = await openStore(bytes);
-    store.transaction(() => { for (const r of bigCorpus(400)) store.upsert(r); });
+    store.transaction(() => {
+      for (const r of bigCorpus(400)) store.upsert(r);
+    });
     const queries = ['create issue git', 'how do I export the invoice', 'token', 'debug a webhook in the cloud'];
     const before = queries.map((q) => store.searchFts(q, everyone, 10));
     await store.save();
@@ -140,9 +235,15 @@ describe('skills: store search (FTS candidates + in-memory mirror)', () => {
     const reopened = await openStore(bytes);
     assert.equal(reopened.openInfo.status, 'loaded');
     assert.equal(reopened.count(), 400);
-    assert.deepEqual(queries.map((q) => reopened.searchFts(q, everyone, 10)), before);
+    assert.deepEqual(
+      queries.map((q) => reopened.searchFts(q, everyone, 10)),
+      before,
+    );
     reopened.optimizeFts();
-    assert.deepEqual(queries.map((q) => reopened.searchFts(q, everyone, 10)), before);
+    assert.deepEqual(
+      queries.map((q) => reopened.searchFts(q, everyone, 10)),
+      before,
+    );
   });
 });
 

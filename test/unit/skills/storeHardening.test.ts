@@ -29,14 +29,23 @@ const warnings = (logger: MemoryLogger) => logger.lines.filter((l) => l.level ==
 async function serviceOn(bytes: ByteStore, forceRebuild = false) {
   const logger = new MemoryLogger();
   const service = await createSkillService({
-    engine: await engine(), store: bytes, config: skillsConfigSchema.parse({ includeAgentSkillFolders: false, scopeMode: 'global' }),
-    logger, events: new MemoryEventSink(), clock: new TestClock(), tokenCounter: lengthTokenCounter, fs: nodeFileSystem, env: {}, autoSaveDelayMs: 0, forceRebuild,
+    engine: await engine(),
+    store: bytes,
+    config: skillsConfigSchema.parse({ includeAgentSkillFolders: false, scopeMode: 'global' }),
+    logger,
+    events: new MemoryEventSink(),
+    clock: new TestClock(),
+    tokenCounter: lengthTokenCounter,
+    fs: nodeFileSystem,
+    env: {},
+    autoSaveDelayMs: 0,
+    forceRebuild,
   });
   return { service, logger };
 }
 
 describe('skill store: names are unique per scope', () => {
-  it('tenant B\'s learned skill neither overwrites nor sees tenant A\'s of the same name', async () => {
+  it("tenant B's learned skill neither overwrites nor sees tenant A's of the same name", async () => {
     const { service } = await makeService();
     await service.addLearnedSkill(learned('deploy', { scope_mode: 'tenant', tenant_id: 'a', trigger: 'Deploy for A' }));
     await service.addLearnedSkill(learned('deploy', { scope_mode: 'tenant', tenant_id: 'b', trigger: 'Deploy for B' }));
@@ -47,7 +56,7 @@ describe('skill store: names are unique per scope', () => {
     assert.equal((await service.get({ names: ['deploy'] }, { ...ctx, scope: { tenantId: 'c' } })).skills.length, 0);
   });
 
-  it('a learned skill in tenant B does not delete tenant A\'s pack skill of that name; two tenant packs with one name both load', async () => {
+  it("a learned skill in tenant B does not delete tenant A's pack skill of that name; two tenant packs with one name both load", async () => {
     const rootA = tempDir();
     const rootB = tempDir();
     writeTree(rootA, { 's.skill.yaml': stepSkill('shared-name', 'Pack of A') });
@@ -67,7 +76,10 @@ describe('skill store: names are unique per scope', () => {
       pack('a', rootA, { scopeMode: 'tenant', tenantId: 'a' }),
       pack('b', rootB, { scopeMode: 'tenant', tenantId: 'b' }),
     ]);
-    assert.deepEqual(reloaded.problems.map((p) => [p.code, path.dirname(p.file)]), [['shadowed-by-learned', rootB]]);
+    assert.deepEqual(
+      reloaded.problems.map((p) => [p.code, path.dirname(p.file)]),
+      [['shadowed-by-learned', rootB]],
+    );
     assert.equal(await trigger('a'), 'Pack of A');
   });
 
@@ -84,7 +96,10 @@ describe('skill store: names are unique per scope', () => {
     assert.deepEqual(await names({}), [1, 'Global lint']);
     assert.deepEqual(await names({ tenantId: 't' }), [1, 'Tenant lint']);
     assert.deepEqual(await names({ tenantId: 't', projectId: 'p' }), [1, 'Project lint']);
-    assert.deepEqual((await service.search({ query: 'lint' }, { ...ctx, scope: { projectId: 'p' } })).skills.map((s) => s.trigger), ['Project lint']);
+    assert.deepEqual(
+      (await service.search({ query: 'lint' }, { ...ctx, scope: { projectId: 'p' } })).skills.map((s) => s.trigger),
+      ['Project lint'],
+    );
     await assert.rejects(service.removeLearnedSkill('lint'), /Several learned skills are named "lint"/);
     assert.ok(await service.removeLearnedSkill('lint', { scope_mode: 'project', scope_tenant_id: '', scope_project_id: 'p' }));
     assert.deepEqual(await names({ projectId: 'p' }), [1, 'Global lint']);
@@ -93,39 +108,58 @@ describe('skill store: names are unique per scope', () => {
   it('property: random learned skills across scopes and tenants never leak or overwrite', async () => {
     const scopeArb = fc.constantFrom(
       { scope_mode: 'global' as const },
-      { scope_mode: 'tenant' as const, tenant_id: 't1' }, { scope_mode: 'tenant' as const, tenant_id: 't2' },
-      { scope_mode: 'project' as const, project_id: 'p1' }, { scope_mode: 'project' as const, project_id: 'p2' },
+      { scope_mode: 'tenant' as const, tenant_id: 't1' },
+      { scope_mode: 'tenant' as const, tenant_id: 't2' },
+      { scope_mode: 'project' as const, project_id: 'p1' },
+      { scope_mode: 'project' as const, project_id: 'p2' },
       { scope_mode: 'project' as const, project_id: 'p1', tenant_id: 't1' },
     );
     const op = fc.record({ name: fc.constantFrom('alpha', 'beta', 'gamma'), scope: scopeArb, version: fc.nat({ max: 9 }) });
-    await fc.assert(fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 14 }), async (ops) => {
-      const { service } = await makeService();
-      const model = new Map<string, { trigger: string; mode: string; tenant: string; project: string; name: string }>();
-      for (const { name, scope, version } of ops) {
-        const trigger = `${name} v${version} ${JSON.stringify(scope)}`;
-        await service.addLearnedSkill(learned(name, { ...scope, trigger }));
-        const tenant = scope.scope_mode === 'global' ? '' : ('tenant_id' in scope ? scope.tenant_id ?? '' : '');
-        const project = scope.scope_mode === 'project' ? scope.project_id : '';
-        model.set(`${scope.scope_mode}|${tenant}|${project}|${name}`, { trigger, mode: scope.scope_mode, tenant, project, name });
-      }
-      const rank = (m: { mode: string; tenant: string }) => (m.mode === 'project' ? (m.tenant ? 4 : 3) : m.mode === 'tenant' ? 2 : 1);
-      for (const request of [{}, { tenantId: 't1' }, { tenantId: 't2' }, { projectId: 'p1' }, { projectId: 'p2' }, { tenantId: 't1', projectId: 'p1' }, { tenantId: 't2', projectId: 'p1' }]) {
-        const sees = (m: { mode: string; tenant: string; project: string }) => m.mode === 'global'
-          || (m.mode === 'tenant' && m.tenant === (request as { tenantId?: string }).tenantId)
-          || (m.mode === 'project' && m.project === (request as { projectId?: string }).projectId && (m.tenant === '' || m.tenant === (request as { tenantId?: string }).tenantId));
-        const expected = new Map<string, string>();
-        for (const name of ['alpha', 'beta', 'gamma']) {
-          const best = [...model.values()].filter((m) => m.name === name && sees(m)).sort((a, b) => rank(b) - rank(a))[0];
-          if (best) expected.set(name, best.trigger);
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 14 }), async (ops) => {
+        const { service } = await makeService();
+        const model = new Map<string, { trigger: string; mode: string; tenant: string; project: string; name: string }>();
+        for (const { name, scope, version } of ops) {
+          const trigger = `${name} v${version} ${JSON.stringify(scope)}`;
+          await service.addLearnedSkill(learned(name, { ...scope, trigger }));
+          const tenant = scope.scope_mode === 'global' ? '' : 'tenant_id' in scope ? (scope.tenant_id ?? '') : '';
+          const project = scope.scope_mode === 'project' ? scope.project_id : '';
+          model.set(`${scope.scope_mode}|${tenant}|${project}|${name}`, { trigger, mode: scope.scope_mode, tenant, project, name });
         }
-        const requestCtx = { ...ctx, scope: request };
-        const got = await service.get({ names: ['alpha', 'beta', 'gamma'] }, requestCtx);
-        assert.deepEqual(new Map(got.skills.map((s) => [s.name, s.trigger])), expected, JSON.stringify(request));
-        assert.equal((await service.list({ page_size: 50 }, requestCtx)).total, expected.size);
-        assert.deepEqual((await service.search({ query: 'alpha beta gamma', limit: 20 }, requestCtx)).skills.map((s) => s.name).sort(), [...expected.keys()].sort());
-      }
-      await service.dispose();
-    }), { numRuns: 25 });
+        const rank = (m: { mode: string; tenant: string }) => (m.mode === 'project' ? (m.tenant ? 4 : 3) : m.mode === 'tenant' ? 2 : 1);
+        for (const request of [
+          {},
+          { tenantId: 't1' },
+          { tenantId: 't2' },
+          { projectId: 'p1' },
+          { projectId: 'p2' },
+          { tenantId: 't1', projectId: 'p1' },
+          { tenantId: 't2', projectId: 'p1' },
+        ]) {
+          const sees = (m: { mode: string; tenant: string; project: string }) =>
+            m.mode === 'global' ||
+            (m.mode === 'tenant' && m.tenant === (request as { tenantId?: string }).tenantId) ||
+            (m.mode === 'project' &&
+              m.project === (request as { projectId?: string }).projectId &&
+              (m.tenant === '' || m.tenant === (request as { tenantId?: string }).tenantId));
+          const expected = new Map<string, string>();
+          for (const name of ['alpha', 'beta', 'gamma']) {
+            const best = [...model.values()].filter((m) => m.name === name && sees(m)).sort((a, b) => rank(b) - rank(a))[0];
+            if (best) expected.set(name, best.trigger);
+          }
+          const requestCtx = { ...ctx, scope: request };
+          const got = await service.get({ names: ['alpha', 'beta', 'gamma'] }, requestCtx);
+          assert.deepEqual(new Map(got.skills.map((s) => [s.name, s.trigger])), expected, JSON.stringify(request));
+          assert.equal((await service.list({ page_size: 50 }, requestCtx)).total, expected.size);
+          assert.deepEqual(
+            (await service.search({ query: 'alpha beta gamma', limit: 20 }, requestCtx)).skills.map((s) => s.name).sort(),
+            [...expected.keys()].sort(),
+          );
+        }
+        await service.dispose();
+      }),
+      { numRuns: 25 },
+    );
   });
 });
 
@@ -146,7 +180,11 @@ describe('skill store: migration from schema version 1 keeps every row', () => {
         ['write-release-notes', 'learned', 'global', '', '', 0, 'Write release notes from merged pull requests'],
       ]);
       const everyone = { includeWorkspacePacks: true, tenantId: 'acme', projectId: 'proj-1' };
-      if (fts !== 'none') assert.deepEqual(store.searchFts('flaky integration', everyone, 5).map((h) => h.name), ['fix-flaky-test']);
+      if (fts !== 'none')
+        assert.deepEqual(
+          store.searchFts('flaky integration', everyone, 5).map((h) => h.name),
+          ['fix-flaky-test'],
+        );
       // The migrated database now takes the same name in another scope.
       const copy = { ...store.get('rotate-keys')!, scope_tenant_id: 'other', id: 'sk_other' };
       store.upsert(copy);
@@ -172,11 +210,14 @@ describe('learned skills: scope that no request could see is refused', () => {
     assert.equal((await service.get({ names: ['x'] }, { ...ctx, scope: { projectId: 'p9' } })).skills.length, 1);
   });
 
-  it('ids the input leaves out are filled from the caller\'s request scope', async () => {
+  it("ids the input leaves out are filled from the caller's request scope", async () => {
     const { service } = await makeService({ config: { scopeMode: 'project' } });
     const stored = await service.addLearnedSkill({ name: 'from-request', trigger: 't', steps: ['s'] }, { tenantId: 'acme', projectId: 'web' });
     assert.deepEqual([stored.scope_mode, stored.scope_tenant_id, stored.scope_project_id], ['project', 'acme', 'web']);
-    const tenantOnly = await service.addLearnedSkill({ name: 'tenant-wide', trigger: 't', steps: ['s'], scope_mode: 'tenant' }, { tenantId: 'acme', projectId: 'web' });
+    const tenantOnly = await service.addLearnedSkill(
+      { name: 'tenant-wide', trigger: 't', steps: ['s'], scope_mode: 'tenant' },
+      { tenantId: 'acme', projectId: 'web' },
+    );
     assert.deepEqual([tenantOnly.scope_tenant_id, tenantOnly.scope_project_id], ['acme', '']);
     assert.equal((await service.get({ names: ['from-request', 'tenant-wide'] }, { ...ctx, scope: { tenantId: 'acme', projectId: 'web' } })).skills.length, 2);
     assert.equal((await service.get({ names: ['from-request'] }, { ...ctx, scope: { tenantId: 'acme', projectId: 'api' } })).skills.length, 0);
@@ -190,11 +231,21 @@ describe('learned skills: parallel writers lose nothing', () => {
     const { service } = await open();
     const names = Array.from({ length: 100 }, (_, i) => `learned-${i}`);
     const results = await Promise.allSettled(names.map((name) => service.addLearnedSkill(learned(name))));
-    assert.deepEqual(results.filter((r) => r.status === 'rejected'), []);
+    assert.deepEqual(
+      results.filter((r) => r.status === 'rejected'),
+      [],
+    );
     await service.dispose();
-    assert.deepEqual(readdirSync(folder).filter((f) => f.endsWith('.tmp')), [], 'no temp file left behind');
+    assert.deepEqual(
+      readdirSync(folder).filter((f) => f.endsWith('.tmp')),
+      [],
+      'no temp file left behind',
+    );
     const restored = await open(true);
-    assert.ok(restored.logger.lines.some((l) => l.message.includes('Restored 100 learned skill(s)')), JSON.stringify(restored.logger.lines));
+    assert.ok(
+      restored.logger.lines.some((l) => l.message.includes('Restored 100 learned skill(s)')),
+      JSON.stringify(restored.logger.lines),
+    );
     const pages = await Promise.all([1, 2].map((page) => restored.service.list({ page, page_size: 50, origin: 'learned' }, ctx)));
     assert.deepEqual(pages.flatMap((p) => p.skills.map((s) => s.name)).sort(), [...names].sort());
     await restored.service.dispose();
@@ -202,32 +253,50 @@ describe('learned skills: parallel writers lose nothing', () => {
 
   it('property: N parallel writers (adds and removes across scopes) leave a journal that restores exactly the store', async () => {
     const op = fc.record({
-      remove: fc.boolean(), name: fc.constantFrom('one', 'two', 'three', 'four'),
-      tenant: fc.constantFrom(undefined, 'ta', 'tb'), version: fc.nat({ max: 5 }),
+      remove: fc.boolean(),
+      name: fc.constantFrom('one', 'two', 'three', 'four'),
+      tenant: fc.constantFrom(undefined, 'ta', 'tb'),
+      version: fc.nat({ max: 5 }),
     });
-    await fc.assert(fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 30 }), async (ops) => {
-      const folder = tempDir('toolshed-writers-');
-      const { service } = await serviceOn(new NodeByteStore(folder));
-      const scopeOf = (tenant?: string) => (tenant ? { scope_mode: 'tenant' as const, scope_tenant_id: tenant, scope_project_id: '' } : { scope_mode: 'global' as const, scope_tenant_id: '', scope_project_id: '' });
-      const results = await Promise.allSettled(ops.map(({ remove, name, tenant, version }) => (remove
-        ? service.removeLearnedSkill(name, scopeOf(tenant))
-        : service.addLearnedSkill(learned(name, { scope_mode: tenant ? 'tenant' : 'global', tenant_id: tenant, trigger: `${name} v${version}` })))));
-      assert.deepEqual(results.filter((r) => r.status === 'rejected'), []);
-      const snapshot = async (s: typeof service) => {
-        const rows: string[] = [];
-        for (const scope of [{}, { tenantId: 'ta' }, { tenantId: 'tb' }]) {
-          const got = await s.get({ names: ['one', 'two', 'three', 'four'] }, { ...ctx, scope });
-          rows.push(...got.skills.map((k) => `${JSON.stringify(scope)} ${k.name}: ${k.trigger}`));
-        }
-        return rows.sort();
-      };
-      const before = await snapshot(service);
-      await service.dispose();
-      assert.deepEqual(readdirSync(folder).filter((f) => f.endsWith('.tmp')), []);
-      const { service: restored } = await serviceOn(new NodeByteStore(folder), true);
-      assert.deepEqual(await snapshot(restored), before);
-      await restored.dispose();
-    }), { numRuns: 15 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 30 }), async (ops) => {
+        const folder = tempDir('toolshed-writers-');
+        const { service } = await serviceOn(new NodeByteStore(folder));
+        const scopeOf = (tenant?: string) =>
+          tenant
+            ? { scope_mode: 'tenant' as const, scope_tenant_id: tenant, scope_project_id: '' }
+            : { scope_mode: 'global' as const, scope_tenant_id: '', scope_project_id: '' };
+        const results = await Promise.allSettled(
+          ops.map(({ remove, name, tenant, version }) =>
+            remove
+              ? service.removeLearnedSkill(name, scopeOf(tenant))
+              : service.addLearnedSkill(learned(name, { scope_mode: tenant ? 'tenant' : 'global', tenant_id: tenant, trigger: `${name} v${version}` })),
+          ),
+        );
+        assert.deepEqual(
+          results.filter((r) => r.status === 'rejected'),
+          [],
+        );
+        const snapshot = async (s: typeof service) => {
+          const rows: string[] = [];
+          for (const scope of [{}, { tenantId: 'ta' }, { tenantId: 'tb' }]) {
+            const got = await s.get({ names: ['one', 'two', 'three', 'four'] }, { ...ctx, scope });
+            rows.push(...got.skills.map((k) => `${JSON.stringify(scope)} ${k.name}: ${k.trigger}`));
+          }
+          return rows.sort();
+        };
+        const before = await snapshot(service);
+        await service.dispose();
+        assert.deepEqual(
+          readdirSync(folder).filter((f) => f.endsWith('.tmp')),
+          [],
+        );
+        const { service: restored } = await serviceOn(new NodeByteStore(folder), true);
+        assert.deepEqual(await snapshot(restored), before);
+        await restored.dispose();
+      }),
+      { numRuns: 15 },
+    );
   });
 
   it('a journal line altered on disk is skipped by its checksum (the database copy stays); old lines without one are read', async () => {
@@ -254,7 +323,7 @@ describe('learned skills: parallel writers lose nothing', () => {
     await restored.service.dispose();
   });
 
-  it('temp files left by a writer killed mid-write are removed when the store is opened; a live writer\'s are kept', async () => {
+  it("temp files left by a writer killed mid-write are removed when the store is opened; a live writer's are kept", async () => {
     const folder = tempDir('toolshed-tmp-');
     const dead = path.join(folder, 'skills.db.999999999.0a1b2c.tmp');
     const live = path.join(folder, `skills.db.${process.pid}.0a1b2c.tmp`);
@@ -270,31 +339,56 @@ describe('learned skills: parallel writers lose nothing', () => {
 
 /** A ByteStore whose reads of one key fail like an unreadable file (tests run as root, so chmod does not). */
 class UnreadableKey implements ByteStore {
-  constructor(private readonly inner: ByteStore, private readonly key: string, private broken = true) {}
+  constructor(
+    private readonly inner: ByteStore,
+    private readonly key: string,
+    private broken = true,
+  ) {}
   async read(key: string) {
     if (this.broken && key === this.key) throw Object.assign(new Error(`EACCES: permission denied, open '${key}'`), { code: 'EACCES' });
     return this.inner.read(key);
   }
-  write(key: string, bytes: Uint8Array) { return this.inner.write(key, bytes); }
+  write(key: string, bytes: Uint8Array) {
+    return this.inner.write(key, bytes);
+  }
   async rename(from: string, to: string) {
     if (from === this.key) this.broken = false;
     return this.inner.rename(from, to);
   }
-  delete(key: string) { return this.inner.delete(key); }
+  delete(key: string) {
+    return this.inner.delete(key);
+  }
 }
 
 type Damage = { label: string; apply(folder: string, file: string): void; unreadable?: boolean; target?: string };
 
 /** Damage to the journal file (flips, truncation, garbage, a folder, a FIFO, unreadable). */
 function journalDamage(target: string): fc.Arbitrary<Damage> {
-  return fc.oneof(
-    byteFlips(),
-    fc.nat().map((n): Damage => ({ label: 'truncated', apply: (_f, file) => writeFileSync(file, readFileSync(file).subarray(0, n % readFileSync(file).length)) })),
-    fc.uint8Array({ minLength: 1, maxLength: 2000 }).map((garbage): Damage => ({ label: 'garbage', apply: (_f, file) => writeFileSync(file, garbage) })),
-    fc.constant<Damage>({ label: 'a directory', apply: (_f, file) => { rmSync(file); mkdirSync(file); writeFileSync(path.join(file, 'inside'), 'x'); } }),
-    fc.constant<Damage>({ label: 'a FIFO', apply: (_f, file) => { rmSync(file); execFileSync('mkfifo', [file]); } }),
-    fc.constant<Damage>({ label: 'unreadable', apply: () => undefined, unreadable: true }),
-  ).map((damage) => ({ ...damage, label: `journal: ${damage.label}`, target }));
+  return fc
+    .oneof(
+      byteFlips(),
+      fc
+        .nat()
+        .map((n): Damage => ({ label: 'truncated', apply: (_f, file) => writeFileSync(file, readFileSync(file).subarray(0, n % readFileSync(file).length)) })),
+      fc.uint8Array({ minLength: 1, maxLength: 2000 }).map((garbage): Damage => ({ label: 'garbage', apply: (_f, file) => writeFileSync(file, garbage) })),
+      fc.constant<Damage>({
+        label: 'a directory',
+        apply: (_f, file) => {
+          rmSync(file);
+          mkdirSync(file);
+          writeFileSync(path.join(file, 'inside'), 'x');
+        },
+      }),
+      fc.constant<Damage>({
+        label: 'a FIFO',
+        apply: (_f, file) => {
+          rmSync(file);
+          execFileSync('mkfifo', [file]);
+        },
+      }),
+      fc.constant<Damage>({ label: 'unreadable', apply: () => undefined, unreadable: true }),
+    )
+    .map((damage) => ({ ...damage, label: `journal: ${damage.label}`, target }));
 }
 
 function byteFlips(): fc.Arbitrary<Damage> {
@@ -312,19 +406,35 @@ function byteFlips(): fc.Arbitrary<Damage> {
 function damageArbitrary(makeSchemaDamage: (sql: string) => Damage): fc.Arbitrary<Damage> {
   return fc.oneof(
     byteFlips(),
-    fc.nat().map((n): Damage => ({ label: 'truncated', apply: (_f, file) => writeFileSync(file, readFileSync(file).subarray(0, n % readFileSync(file).length)) })),
+    fc
+      .nat()
+      .map((n): Damage => ({ label: 'truncated', apply: (_f, file) => writeFileSync(file, readFileSync(file).subarray(0, n % readFileSync(file).length)) })),
     fc.uint8Array({ minLength: 1, maxLength: 5000 }).map((garbage): Damage => ({ label: 'garbage', apply: (_f, file) => writeFileSync(file, garbage) })),
-    fc.constant<Damage>({ label: 'a directory', apply: (_f, file) => { rmSync(file); mkdirSync(file); writeFileSync(path.join(file, 'inside'), 'x'); } }),
-    fc.constant<Damage>({ label: 'a FIFO', apply: (_f, file) => { rmSync(file); execFileSync('mkfifo', [file]); } }),
+    fc.constant<Damage>({
+      label: 'a directory',
+      apply: (_f, file) => {
+        rmSync(file);
+        mkdirSync(file);
+        writeFileSync(path.join(file, 'inside'), 'x');
+      },
+    }),
+    fc.constant<Damage>({
+      label: 'a FIFO',
+      apply: (_f, file) => {
+        rmSync(file);
+        execFileSync('mkfifo', [file]);
+      },
+    }),
     fc.constant<Damage>({ label: 'unreadable', apply: () => undefined, unreadable: true }),
-    fc.constantFrom('DROP TABLE skills_fts', 'ALTER TABLE skills DROP COLUMN body', 'DROP TABLE skills', 'DELETE FROM toolshed_meta')
-      .map(makeSchemaDamage),
+    fc.constantFrom('DROP TABLE skills_fts', 'ALTER TABLE skills DROP COLUMN body', 'DROP TABLE skills', 'DELETE FROM toolshed_meta').map(makeSchemaDamage),
   );
 }
 
 describe('damaged stores are rebuilt with learned skills restored', () => {
   let sqlJs: SqlJsStatic;
-  before(async () => { sqlJs = (await engine()).sql; });
+  before(async () => {
+    sqlJs = (await engine()).sql;
+  });
   /** Same version stamp, but the statement removes a table or column (or the stamp itself). */
   const schemaDamage = (statement: string): Damage => ({
     label: statement,
@@ -342,48 +452,59 @@ describe('damaged stores are rebuilt with learned skills restored', () => {
     ['byte flips alone (some pass the integrity check)', () => byteFlips(), 30],
     ['any damage to the learned-skill journal (the database intact)', () => journalDamage(JOURNAL), 30],
   ];
-  for (const [what, arbitrary, numRuns] of cases) it(`property: ${what} ends in a working store with every learned skill back and at most one warning`, async function () {
-    if (process.platform === 'win32') this.skip();
-    const folder = tempDir('toolshed-damage-');
-    // One healthy store with packs + learned skills, copied for every run.
-    const seed = path.join(folder, 'seed');
-    const packRoot = path.join(folder, 'pack');
-    writeTree(packRoot, { 'a.skill.yaml': stepSkill('pack.d.alpha', 'Alpha work'), 'b.skill.yaml': stepSkill('pack.d.beta', 'Beta work') });
-    const names = ['restore-one', 'restore-two', 'restore-three'];
-    const openService = (dir: string, bytes?: ByteStore) => serviceOn(bytes ?? new NodeByteStore(dir));
-    {
-      const { service } = await openService(seed);
-      await service.loadPacks([pack('d', packRoot)]);
-      for (const name of names) await service.addLearnedSkill(learned(name, { trigger: `Restore ${name} after damage` }));
-      await service.dispose();
-    }
-    let run = 0;
-    const statuses = new Map<string, number>();
-    await fc.assert(fc.asyncProperty(arbitrary(), async (damage) => {
-      const dir = path.join(folder, `run-${run++}`);
-      mkdirSync(dir);
-      for (const file of readdirSync(seed)) writeFileSync(path.join(dir, file), readFileSync(path.join(seed, file)));
-      const target = damage.target ?? 'skills.db';
-      damage.apply(dir, path.join(dir, target));
-      const bytes = damage.unreadable ? new UnreadableKey(new NodeByteStore(dir), target) : undefined;
-      const { service, logger } = await openService(dir, bytes);
-      const warned = warnings(logger);
-      statuses.set(`${damage.label.replace(/\d+/g, 'N')}: ${service.openInfo.status}`, (statuses.get(`${damage.label.replace(/\d+/g, 'N')}: ${service.openInfo.status}`) ?? 0) + 1);
-      assert.ok(warned.length <= 1, `${damage.label}: ${JSON.stringify(warned)}`);
-      if (service.openInfo.status === 'rebuilt') assert.equal(warned.length, 1, damage.label);
-      await service.loadPacks([pack('d', packRoot)]);
-      const listed = await service.list({ page_size: 50 }, ctx);
-      for (const name of [...names, 'pack.d.alpha', 'pack.d.beta']) assert.ok(listed.skills.some((s) => s.name === name), `${damage.label}: ${name} missing`);
-      for (const name of names) {
-        const got = await service.get({ names: [name] }, ctx);
-        assert.equal(got.skills[0]?.trigger, `Restore ${name} after damage`, damage.label);
+  for (const [what, arbitrary, numRuns] of cases)
+    it(`property: ${what} ends in a working store with every learned skill back and at most one warning`, async function () {
+      if (process.platform === 'win32') this.skip();
+      const folder = tempDir('toolshed-damage-');
+      // One healthy store with packs + learned skills, copied for every run.
+      const seed = path.join(folder, 'seed');
+      const packRoot = path.join(folder, 'pack');
+      writeTree(packRoot, { 'a.skill.yaml': stepSkill('pack.d.alpha', 'Alpha work'), 'b.skill.yaml': stepSkill('pack.d.beta', 'Beta work') });
+      const names = ['restore-one', 'restore-two', 'restore-three'];
+      const openService = (dir: string, bytes?: ByteStore) => serviceOn(bytes ?? new NodeByteStore(dir));
+      {
+        const { service } = await openService(seed);
+        await service.loadPacks([pack('d', packRoot)]);
+        for (const name of names) await service.addLearnedSkill(learned(name, { trigger: `Restore ${name} after damage` }));
+        await service.dispose();
       }
-      assert.ok((await service.search({ query: 'restore damage' }, ctx)).skills.length >= 1, damage.label);
-      await service.addLearnedSkill(learned('after-damage'));
-      await service.dispose();
-    }), { numRuns });
-    if (process.env.TOOLSHED_DAMAGE_STATS) console.log(statuses);
-  });
+      let run = 0;
+      const statuses = new Map<string, number>();
+      await fc.assert(
+        fc.asyncProperty(arbitrary(), async (damage) => {
+          const dir = path.join(folder, `run-${run++}`);
+          mkdirSync(dir);
+          for (const file of readdirSync(seed)) writeFileSync(path.join(dir, file), readFileSync(path.join(seed, file)));
+          const target = damage.target ?? 'skills.db';
+          damage.apply(dir, path.join(dir, target));
+          const bytes = damage.unreadable ? new UnreadableKey(new NodeByteStore(dir), target) : undefined;
+          const { service, logger } = await openService(dir, bytes);
+          const warned = warnings(logger);
+          statuses.set(
+            `${damage.label.replace(/\d+/g, 'N')}: ${service.openInfo.status}`,
+            (statuses.get(`${damage.label.replace(/\d+/g, 'N')}: ${service.openInfo.status}`) ?? 0) + 1,
+          );
+          assert.ok(warned.length <= 1, `${damage.label}: ${JSON.stringify(warned)}`);
+          if (service.openInfo.status === 'rebuilt') assert.equal(warned.length, 1, damage.label);
+          await service.loadPacks([pack('d', packRoot)]);
+          const listed = await service.list({ page_size: 50 }, ctx);
+          for (const name of [...names, 'pack.d.alpha', 'pack.d.beta'])
+            assert.ok(
+              listed.skills.some((s) => s.name === name),
+              `${damage.label}: ${name} missing`,
+            );
+          for (const name of names) {
+            const got = await service.get({ names: [name] }, ctx);
+            assert.equal(got.skills[0]?.trigger, `Restore ${name} after damage`, damage.label);
+          }
+          assert.ok((await service.search({ query: 'restore damage' }, ctx)).skills.length >= 1, damage.label);
+          await service.addLearnedSkill(learned('after-damage'));
+          await service.dispose();
+        }),
+        { numRuns },
+      );
+      if (process.env.TOOLSHED_DAMAGE_STATS) console.log(statuses);
+    });
 
   it('property: byte flips in tools.db end in a tool index that opens, indexes and searches (≤ 1 warning)', async () => {
     const seed = tempDir('toolshed-toolflip-');
@@ -392,20 +513,23 @@ describe('damaged stores are rebuilt with learned skills restored', () => {
     await first.flush();
     await first.dispose();
     const healthy = readFileSync(path.join(seed, 'tools.db'));
-    await fc.assert(fc.asyncProperty(byteFlips(), async (damage) => {
-      const dir = tempDir('toolshed-toolflip-');
-      writeFileSync(path.join(dir, 'tools.db'), healthy);
-      damage.apply(dir, path.join(dir, 'tools.db'));
-      const logger = new MemoryLogger();
-      const service = await createToolSearchService({ engine: await engine(), store: new NodeByteStore(dir), logger, saveDelayMs: 0 });
-      assert.ok(warnings(logger).length <= 1, damage.label);
-      service.setTools(SAMPLE_TOOLS);
-      const run = await service.startRun({ sessionId: 'flip', isVisible: () => false });
-      const found = run.search({ query: 'weather forecast for a city' });
-      assert.ok(found.ok, damage.label);
-      run.end();
-      await service.dispose();
-    }), { numRuns: 30 });
+    await fc.assert(
+      fc.asyncProperty(byteFlips(), async (damage) => {
+        const dir = tempDir('toolshed-toolflip-');
+        writeFileSync(path.join(dir, 'tools.db'), healthy);
+        damage.apply(dir, path.join(dir, 'tools.db'));
+        const logger = new MemoryLogger();
+        const service = await createToolSearchService({ engine: await engine(), store: new NodeByteStore(dir), logger, saveDelayMs: 0 });
+        assert.ok(warnings(logger).length <= 1, damage.label);
+        service.setTools(SAMPLE_TOOLS);
+        const run = await service.startRun({ sessionId: 'flip', isVisible: () => false });
+        const found = run.search({ query: 'weather forecast for a city' });
+        assert.ok(found.ok, damage.label);
+        run.end();
+        await service.dispose();
+      }),
+      { numRuns: 30 },
+    );
   });
 
   for (const label of ['a directory', 'a FIFO', 'garbage'] as const) {

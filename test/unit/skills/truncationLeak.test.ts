@@ -40,7 +40,18 @@ describe('skills: no denied tool name survives a cut (randomized)', () => {
         // Dense mentions: most cut positions land inside an allowed name.
         const body = `${pad(2)}${`${mention} `.repeat(40)}${pad(3)}${mention} ${pad(4)}${mention}`;
         // A stepped skill and a body-only SKILL.md (its body is what gets cut hardest).
-        const stepped = ['---', 'name: pack.cut.stepped', `title: Cut ${s.suffix}`, `trigger: "${trigger}"`, 'steps:', `  - "${pad(5).slice(0, 300)} ${mention}"`, `  - "${mention}"`, '---', body, ''];
+        const stepped = [
+          '---',
+          'name: pack.cut.stepped',
+          `title: Cut ${s.suffix}`,
+          `trigger: "${trigger}"`,
+          'steps:',
+          `  - "${pad(5).slice(0, 300)} ${mention}"`,
+          `  - "${mention}"`,
+          '---',
+          body,
+          '',
+        ];
         const bodyOnly = ['---', 'name: cut-body', `description: "${trigger}"`, '---', body, ''];
         writeTree(root, { 'cut.skill.md': stepped.join('\n'), 'cut-body/SKILL.md': bodyOnly.join('\n') });
         const loaded = await h.service.loadPacks([pack('cut', root)]);

@@ -44,13 +44,16 @@ describe('YAML: a # that cuts a plain value mid-sentence', () => {
   });
 
   it('never throws and every fix round-trips the text after # (property)', () => {
-    fc.assert(fc.property(fc.stringMatching(/^[A-Za-z][A-Za-z ]{2,30}[a-z]$/), fc.stringMatching(/^[a-z0-9][a-z0-9 ]{0,20}$/), (head, tail) => {
-      const step = `${head} #${tail}`;
-      const text = yamlSkill(step);
-      const problem = parseSkillDocument(text, '/p/x.skill.yaml').problems.find((p) => p.code === 'mid-line-comment');
-      assert.ok(problem, step);
-      const fixed = applyEdits(text, quickFixesFor(text, 'yaml', '/p/x.skill.yaml', problem)[0]!.edits);
-      assert.equal(parseSkillDocument(fixed, '/p/x.skill.yaml').skills[0]!.steps[1], step.trimEnd());
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Za-z][A-Za-z ]{2,30}[a-z]$/), fc.stringMatching(/^[a-z0-9][a-z0-9 ]{0,20}$/), (head, tail) => {
+        const step = `${head} #${tail}`;
+        const text = yamlSkill(step);
+        const problem = parseSkillDocument(text, '/p/x.skill.yaml').problems.find((p) => p.code === 'mid-line-comment');
+        assert.ok(problem, step);
+        const fixed = applyEdits(text, quickFixesFor(text, 'yaml', '/p/x.skill.yaml', problem)[0]!.edits);
+        assert.equal(parseSkillDocument(fixed, '/p/x.skill.yaml').skills[0]!.steps[1], step.trimEnd());
+      }),
+      { numRuns: 200 },
+    );
   });
 });

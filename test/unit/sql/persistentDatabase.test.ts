@@ -17,11 +17,19 @@ describe('sql engine FTS detection', () => {
 
 describe('openPersistentDatabase', () => {
   let engine: SqlEngine;
-  before(async () => { engine = await loadSqlEngine(); });
+  before(async () => {
+    engine = await loadSqlEngine();
+  });
 
   const open = (store: MemoryByteStore, logger: MemoryLogger, schemaVersion = 'test/1', forceRebuild = false) =>
     openPersistentDatabase({
-      engine, store, key: 'x.db', schemaVersion, logger, clock: { now: () => 42 }, forceRebuild,
+      engine,
+      store,
+      key: 'x.db',
+      schemaVersion,
+      logger,
+      clock: { now: () => 42 },
+      forceRebuild,
       createSchema: (db) => db.exec('CREATE TABLE items (v TEXT)'),
     });
 
@@ -46,8 +54,22 @@ describe('openPersistentDatabase', () => {
   const corruptions: Array<[string, (bytes: Uint8Array) => Uint8Array]> = [
     ['garbage', () => new TextEncoder().encode('this is not a database at all, just text '.repeat(200))],
     ['truncated', (bytes) => bytes.slice(0, Math.floor(bytes.length / 2) + 7)],
-    ['flipped page bytes', (bytes) => { const copy = bytes.slice(); for (let i = 100; i < copy.length; i += 97) copy[i] ^= 0xff; return copy; }],
-    ['random header', (bytes) => { const copy = bytes.slice(); copy.set(new Uint8Array(16).fill(7), 0); return copy; }],
+    [
+      'flipped page bytes',
+      (bytes) => {
+        const copy = bytes.slice();
+        for (let i = 100; i < copy.length; i += 97) copy[i] ^= 0xff;
+        return copy;
+      },
+    ],
+    [
+      'random header',
+      (bytes) => {
+        const copy = bytes.slice();
+        copy.set(new Uint8Array(16).fill(7), 0);
+        return copy;
+      },
+    ],
   ];
   for (const [label, corrupt] of corruptions) {
     it(`rebuilds a ${label} file, keeps the old bytes aside and logs why`, async () => {
@@ -94,11 +116,17 @@ describe('openPersistentDatabase', () => {
 
   it('migrates a known older version in place, keeping its rows; a failing migration rebuilds with a backup', async () => {
     const store = await storedWithRow();
-    const migrate = (sql: string) => openPersistentDatabase({
-      engine, store, key: 'x.db', schemaVersion: 'test/2', logger: new MemoryLogger(), clock: { now: () => 42 },
-      createSchema: (db) => db.exec('CREATE TABLE items (v TEXT, w TEXT)'),
-      migrations: [{ from: 'test/1', migrate: (db) => db.exec(sql) }],
-    });
+    const migrate = (sql: string) =>
+      openPersistentDatabase({
+        engine,
+        store,
+        key: 'x.db',
+        schemaVersion: 'test/2',
+        logger: new MemoryLogger(),
+        clock: { now: () => 42 },
+        createSchema: (db) => db.exec('CREATE TABLE items (v TEXT, w TEXT)'),
+        migrations: [{ from: 'test/1', migrate: (db) => db.exec(sql) }],
+      });
     const failing = await migrate('ALTER TABLE nowhere ADD COLUMN w TEXT');
     assert.equal(failing.status, 'rebuilt');
     assert.match(failing.rebuildReason!, /migration from schema "test\/1" failed/);
@@ -107,7 +135,12 @@ describe('openPersistentDatabase', () => {
     await store.rename('x.db.corrupt-42', 'x.db');
     const logger = new MemoryLogger();
     const pdb = await openPersistentDatabase({
-      engine, store, key: 'x.db', schemaVersion: 'test/2', logger, clock: { now: () => 42 },
+      engine,
+      store,
+      key: 'x.db',
+      schemaVersion: 'test/2',
+      logger,
+      clock: { now: () => 42 },
       createSchema: (db) => db.exec('CREATE TABLE items (v TEXT, w TEXT)'),
       migrations: [{ from: 'test/1', migrate: (db) => db.exec("ALTER TABLE items ADD COLUMN w TEXT DEFAULT 'new'") }],
     });
@@ -120,7 +153,12 @@ describe('openPersistentDatabase', () => {
   it('a right version stamp with a missing column, or a failing verify hook, is rebuilt with a backup', async () => {
     const store = await storedWithRow();
     const shaped = await openPersistentDatabase({
-      engine, store, key: 'x.db', schemaVersion: 'test/1', logger: new MemoryLogger(), clock: { now: () => 42 },
+      engine,
+      store,
+      key: 'x.db',
+      schemaVersion: 'test/1',
+      logger: new MemoryLogger(),
+      clock: { now: () => 42 },
       createSchema: (db) => db.exec('CREATE TABLE items (v TEXT, extra TEXT)'),
     });
     assert.equal(shaped.status, 'rebuilt');
@@ -128,9 +166,16 @@ describe('openPersistentDatabase', () => {
     shaped.close();
     const again = await storedWithRow();
     const verified = await openPersistentDatabase({
-      engine, store: again, key: 'x.db', schemaVersion: 'test/1', logger: new MemoryLogger(), clock: { now: () => 42 },
+      engine,
+      store: again,
+      key: 'x.db',
+      schemaVersion: 'test/1',
+      logger: new MemoryLogger(),
+      clock: { now: () => 42 },
       createSchema: (db) => db.exec('CREATE TABLE items (v TEXT)'),
-      verify: () => { throw new Error('row 1 is damaged'); },
+      verify: () => {
+        throw new Error('row 1 is damaged');
+      },
     });
     assert.equal(verified.status, 'rebuilt');
     assert.match(verified.rebuildReason!, /row 1 is damaged/);

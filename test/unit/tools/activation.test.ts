@@ -7,7 +7,10 @@ describe('activation', () => {
   it('deferred tools are hidden; always-loaded ones are visible', async () => {
     const { service } = await makeService({ tools: SAMPLE_TOOLS });
     const run = await service.startRun();
-    assert.deepEqual(run.visibleTools().map((t) => t.name), ['tool_search']);
+    assert.deepEqual(
+      run.visibleTools().map((t) => t.name),
+      ['tool_search'],
+    );
     const blocks = run.promptBlocks();
     assert.equal(blocks.length, 2);
     assert.match(blocks[0], /<tool_discovery>/);
@@ -22,7 +25,10 @@ describe('activation', () => {
     const found = result.output.tools.map((t) => t.name);
     assert.ok(found.every((n) => run.isVisible(n)));
     const activated = events.ofType('tool_activated');
-    assert.deepEqual(activated.map((e) => e.payload.tool_name), found);
+    assert.deepEqual(
+      activated.map((e) => e.payload.tool_name),
+      found,
+    );
     assert.deepEqual(Object.keys(activated[0].payload).slice(0, 4), ['tool_name', 'activation_scope', 'source', 'reason']);
     assert.equal(activated[0].payload.source, 'discovery');
     assert.equal(activated[0].payload.activation_scope, 'run');
@@ -40,7 +46,10 @@ describe('activation', () => {
     assert.equal(events.ofType('tool_activated').length, 0);
     const real = run.search({ query: 'github issue', limit: 2 });
     assert.ok(real.ok);
-    assert.deepEqual(real.output.tools.map((t) => t.name), peek.output.tools.map((t) => t.name));
+    assert.deepEqual(
+      real.output.tools.map((t) => t.name),
+      peek.output.tools.map((t) => t.name),
+    );
   });
 
   it('activateOn firstUse: search does not activate; a call activates and runs', async () => {
@@ -82,23 +91,40 @@ describe('activation', () => {
 
   it('session scope: sticky within a session, isolated across sessions, export/import/clear', async () => {
     const { service } = await makeService({ tools: SAMPLE_TOOLS, toolSearch: { activationScope: 'session' } });
-    await service.withRun({ sessionId: 's1' }, (run) => { assert.ok(run.resolveCall('copilot_readFile').ok); });
-    await service.withRun({ sessionId: 's1' }, (run) => { assert.ok(run.isVisible('copilot_readFile')); });
-    await service.withRun({ sessionId: 's2' }, (run) => { assert.ok(!run.isVisible('copilot_readFile')); });
+    await service.withRun({ sessionId: 's1' }, (run) => {
+      assert.ok(run.resolveCall('copilot_readFile').ok);
+    });
+    await service.withRun({ sessionId: 's1' }, (run) => {
+      assert.ok(run.isVisible('copilot_readFile'));
+    });
+    await service.withRun({ sessionId: 's2' }, (run) => {
+      assert.ok(!run.isVisible('copilot_readFile'));
+    });
     const snapshot = service.exportSession('s1');
-    assert.deepEqual(snapshot.activations.map((a) => [a.toolName, a.source, a.calls]), [['copilot_readFile', 'first_use', 1]]);
+    assert.deepEqual(
+      snapshot.activations.map((a) => [a.toolName, a.source, a.calls]),
+      [['copilot_readFile', 'first_use', 1]],
+    );
     assert.equal(service.listActivations()[0].sessionId, 's1');
     service.clearActivations('s1');
-    await service.withRun({ sessionId: 's1' }, (run) => { assert.ok(!run.isVisible('copilot_readFile')); });
+    await service.withRun({ sessionId: 's1' }, (run) => {
+      assert.ok(!run.isVisible('copilot_readFile'));
+    });
     const restored = JSON.parse(JSON.stringify({ ...snapshot, sessionId: 's3' }));
     assert.equal(await service.importSession(restored), 1);
-    await service.withRun({ sessionId: 's3' }, (run) => { assert.ok(run.isVisible('copilot_readFile')); });
+    await service.withRun({ sessionId: 's3' }, (run) => {
+      assert.ok(run.isVisible('copilot_readFile'));
+    });
     await assert.rejects(service.importSession({ version: 9 }), ToolSearchConfigError);
   });
 
   it('imported activations of tools later denied stay invisible and unexported', async () => {
     const { service } = await makeService({ tools: SAMPLE_TOOLS, toolSearch: { activationScope: 'session' } });
-    await service.importSession({ version: 1, sessionId: 's', activations: [{ toolName: 'run_in_terminal', source: 'discovery', reason: 'r', activatedAt: 1, calls: 0 }] });
+    await service.importSession({
+      version: 1,
+      sessionId: 's',
+      activations: [{ toolName: 'run_in_terminal', source: 'discovery', reason: 'r', activatedAt: 1, calls: 0 }],
+    });
     service.updateConfig({ toolSearch: { deny: ['run_in_terminal'] } });
     await service.withRun({ sessionId: 's' }, (run) => {
       assert.ok(!run.isVisible('run_in_terminal'));
@@ -119,25 +145,30 @@ describe('activation', () => {
     for (let r = 0; r < perSession; r++) {
       for (let s = 0; s < sessions; s++) {
         const sessionId = `s${s}`;
-        tasks.push(service.withRun({ sessionId }, async (run) => {
-          inSession.set(sessionId, (inSession.get(sessionId) ?? 0) + 1);
-          if (inSession.get(sessionId)! > 1) overlap = true;
-          // Each session only ever touches its own tools: tool_{s}, tool_{s+8}, …
-          const mine = `tool_${s + sessions * r}`;
-          assert.ok(run.resolveCall(mine).ok);
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
-          for (const visible of run.visibleTools()) {
-            const n = Number(visible.name.split('_')[1]);
-            assert.equal(n % sessions, s, `session ${sessionId} sees ${visible.name}`);
-          }
-          inSession.set(sessionId, inSession.get(sessionId)! - 1);
-        }));
+        tasks.push(
+          service.withRun({ sessionId }, async (run) => {
+            inSession.set(sessionId, (inSession.get(sessionId) ?? 0) + 1);
+            if (inSession.get(sessionId)! > 1) overlap = true;
+            // Each session only ever touches its own tools: tool_{s}, tool_{s+8}, …
+            const mine = `tool_${s + sessions * r}`;
+            assert.ok(run.resolveCall(mine).ok);
+            await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
+            for (const visible of run.visibleTools()) {
+              const n = Number(visible.name.split('_')[1]);
+              assert.equal(n % sessions, s, `session ${sessionId} sees ${visible.name}`);
+            }
+            inSession.set(sessionId, inSession.get(sessionId)! - 1);
+          }),
+        );
       }
     }
     await Promise.all(tasks);
     assert.ok(!overlap, 'two runs of one session overlapped');
     for (let s = 0; s < sessions; s++) {
-      const names = service.exportSession(`s${s}`).activations.map((a) => a.toolName).sort();
+      const names = service
+        .exportSession(`s${s}`)
+        .activations.map((a) => a.toolName)
+        .sort();
       assert.deepEqual(names, Array.from({ length: perSession }, (_, r) => `tool_${s + sessions * r}`).sort());
     }
   });

@@ -31,12 +31,23 @@ const POOL: ToolInput[] = [
   ...Array.from({ length: 60 }, (_, i) => ({
     name: `gen_${VERBS[i % VERBS.length]}_${NOUNS[(i * 3) % NOUNS.length].replace(' ', '_')}_${i}`,
     description: `${VERBS[(i * 5) % VERBS.length]} a ${NOUNS[i % NOUNS.length]} for project ${i % 7}.`,
-    inputSchema: { type: 'object', properties: { [`${NOUNS[(i * 7) % NOUNS.length].replace(' ', '')}Id`]: { type: 'string', description: `The ${NOUNS[i % NOUNS.length]}.` } } },
+    inputSchema: {
+      type: 'object',
+      properties: { [`${NOUNS[(i * 7) % NOUNS.length].replace(' ', '')}Id`]: { type: 'string', description: `The ${NOUNS[i % NOUNS.length]}.` } },
+    },
     tags: i % 4 === 0 ? ['bulk'] : [],
   })),
 ];
 const VOCABULARY = [...new Set(toRecords(POOL).flatMap((record) => TOOL_FIELDS.flatMap((field) => toolFieldTerms(record)[field])))];
-const QUERIES = ['create an issue', 'merge the pull request', 'weather forecast for tomorrow', 'convert currency', 'upload a file to the branch', 'run a shell command', 'delete invoice 4'];
+const QUERIES = [
+  'create an issue',
+  'merge the pull request',
+  'weather forecast for tomorrow',
+  'convert currency',
+  'upload a file to the branch',
+  'run a shell command',
+  'delete invoice 4',
+];
 
 async function openIndex(store = new MemoryByteStore()): Promise<ToolIndex> {
   return ToolIndex.open({ engine: await engineWith(['fts4', 'none']), store, logger: nullLogger });
@@ -55,7 +66,17 @@ describe('tool index: in-memory stage 1 and deferred sql.js writes', () => {
     const index = await openIndex();
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ keep: fc.subarray(POOL.map((_, i) => i), { minLength: 1 }), revise: fc.nat(POOL.length - 1), word: fc.constantFrom(...VOCABULARY) }), { minLength: 1, maxLength: 4 }),
+        fc.array(
+          fc.record({
+            keep: fc.subarray(
+              POOL.map((_, i) => i),
+              { minLength: 1 },
+            ),
+            revise: fc.nat(POOL.length - 1),
+            word: fc.constantFrom(...VOCABULARY),
+          }),
+          { minLength: 1, maxLength: 4 },
+        ),
         fc.array(fc.subarray(VOCABULARY, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 6 }),
         async (steps, termSets) => {
           for (const step of steps) {
@@ -81,7 +102,10 @@ describe('tool index: in-memory stage 1 and deferred sql.js writes', () => {
     assert.equal(report.added, POOL.length);
     assert.equal(cold.pendingWrites, POOL.length, 'rows are queued, not written');
     const coldRanking = ranked(cold);
-    assert.ok(coldRanking.every((hits) => hits.length > 0), 'every query finds tools before the write');
+    assert.ok(
+      coldRanking.every((hits) => hits.length > 0),
+      'every query finds tools before the write',
+    );
     await cold.save();
     assert.equal(cold.pendingWrites, 0);
     assert.equal(cold.db.get<{ n: number }>('SELECT count(*) AS n FROM tools')?.n, POOL.length);

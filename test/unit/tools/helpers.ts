@@ -57,12 +57,50 @@ export async function makeService(
 }
 
 export const SAMPLE_TOOLS: ToolInput[] = [
-  { name: 'mcp_github_create_issue', description: 'Create a new issue in a GitHub repository.', inputSchema: { type: 'object', properties: { repo: { type: 'string', description: 'owner/name' }, title: { type: 'string' }, body: { type: 'string' } }, required: ['repo', 'title'] }, source: 'mcp' },
-  { name: 'mcp_github_list_issues', description: 'List issues of a GitHub repository, filtered by state.', inputSchema: { type: 'object', properties: { repo: { type: 'string' }, state: { type: 'string', enum: ['open', 'closed'] } } }, tags: ['read'] },
-  { name: 'mcp_github_merge_pull_request', description: 'Merge a pull request.', inputSchema: { type: 'object', properties: { repo: { type: 'string' }, number: { type: 'integer' } } } },
-  { name: 'copilot_readFile', description: 'Read the contents of a file in the workspace.', inputSchema: { type: 'object', properties: { filePath: { type: 'string' } }, required: ['filePath'] }, tags: ['read'], source: 'builtin' },
-  { name: 'copilot_findFiles', description: 'Find files by glob pattern.', inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] }, source: 'builtin' },
-  { name: 'weather.get_forecast', description: 'Get the weather forecast for a city.', inputSchema: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } } }, tags: ['pure'] },
-  { name: 'run_in_terminal', description: 'Run a shell command in the terminal.', inputSchema: { type: 'object', properties: { command: { type: 'string' } } } },
+  {
+    name: 'mcp_github_create_issue',
+    description: 'Create a new issue in a GitHub repository.',
+    inputSchema: {
+      type: 'object',
+      properties: { repo: { type: 'string', description: 'owner/name' }, title: { type: 'string' }, body: { type: 'string' } },
+      required: ['repo', 'title'],
+    },
+    source: 'mcp',
+  },
+  {
+    name: 'mcp_github_list_issues',
+    description: 'List issues of a GitHub repository, filtered by state.',
+    inputSchema: { type: 'object', properties: { repo: { type: 'string' }, state: { type: 'string', enum: ['open', 'closed'] } } },
+    tags: ['read'],
+  },
+  {
+    name: 'mcp_github_merge_pull_request',
+    description: 'Merge a pull request.',
+    inputSchema: { type: 'object', properties: { repo: { type: 'string' }, number: { type: 'integer' } } },
+  },
+  {
+    name: 'copilot_readFile',
+    description: 'Read the contents of a file in the workspace.',
+    inputSchema: { type: 'object', properties: { filePath: { type: 'string' } }, required: ['filePath'] },
+    tags: ['read'],
+    source: 'builtin',
+  },
+  {
+    name: 'copilot_findFiles',
+    description: 'Find files by glob pattern.',
+    inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+    source: 'builtin',
+  },
+  {
+    name: 'weather.get_forecast',
+    description: 'Get the weather forecast for a city.',
+    inputSchema: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } } },
+    tags: ['pure'],
+  },
+  {
+    name: 'run_in_terminal',
+    description: 'Run a shell command in the terminal.',
+    inputSchema: { type: 'object', properties: { command: { type: 'string' } } },
+  },
   { name: 'tool_search', description: 'Search for tools.', inputSchema: { type: 'object', properties: { query: { type: 'string' } } } },
 ];

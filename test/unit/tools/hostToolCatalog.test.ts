@@ -12,15 +12,27 @@ interface HostTool {
   readonly tags: readonly string[];
 }
 
-const tool = (name: string, description: string): HostTool => Object.freeze({ name, description, inputSchema: { type: 'object', properties: {} }, tags: Object.freeze([]) });
+const tool = (name: string, description: string): HostTool =>
+  Object.freeze({ name, description, inputSchema: { type: 'object', properties: {} }, tags: Object.freeze([]) });
 
 /** A host whose list can be edited and whose reads are counted. */
 function fakeHost(initial: HostTool[]) {
   const host = { tools: initial, reads: 0 };
-  return { host, readTools: () => { host.reads++; return [...host.tools]; } };
+  return {
+    host,
+    readTools: () => {
+      host.reads++;
+      return [...host.tools];
+    },
+  };
 }
 
-function catalogOver(service: ToolSearchService, readTools: () => readonly HostTool[], hasChangeEvent: boolean, timing: { maxStaleMs?: number; now?: () => number; settlingQuietMs?: number } = {}) {
+function catalogOver(
+  service: ToolSearchService,
+  readTools: () => readonly HostTool[],
+  hasChangeEvent: boolean,
+  timing: { maxStaleMs?: number; now?: () => number; settlingQuietMs?: number } = {},
+) {
   return new HostToolCatalog<HostTool>({
     service,
     logger: nullLogger,
@@ -128,9 +140,15 @@ describe('host tool catalog sync (vscode.lm.tools → tool index)', () => {
     catalog.sync({ fresh: true });
     assert.equal(catalog.isSettling, false, 'a reordered list is no change');
     for (const edit of [
-      () => { host.tools = [...host.tools, tool('mcp_echo', 'Echoes text.')]; },
-      () => { host.tools = host.tools.slice(1); },
-      () => { host.tools = [tool(host.tools[0].name, 'Reads alpha records, paged.'), ...host.tools.slice(1)]; },
+      () => {
+        host.tools = [...host.tools, tool('mcp_echo', 'Echoes text.')];
+      },
+      () => {
+        host.tools = host.tools.slice(1);
+      },
+      () => {
+        host.tools = [tool(host.tools[0].name, 'Reads alpha records, paged.'), ...host.tools.slice(1)];
+      },
     ]) {
       now += 10_000;
       assert.equal(catalog.isSettling, false);
@@ -150,7 +168,18 @@ describe('host tool catalog sync (vscode.lm.tools → tool index)', () => {
     const { host, readTools } = fakeHost([tool('alpha_tool', 'Reads alpha records.')]);
     let now = 0;
     let failNext = false;
-    const catalog = catalogOver(service, () => { if (failNext) { failNext = false; throw new Error('host went away'); } return readTools(); }, false, { now: () => now, maxStaleMs: 3000 });
+    const catalog = catalogOver(
+      service,
+      () => {
+        if (failNext) {
+          failNext = false;
+          throw new Error('host went away');
+        }
+        return readTools();
+      },
+      false,
+      { now: () => now, maxStaleMs: 3000 },
+    );
     catalog.sync();
     const pending: Array<{ callback: () => void; ms: number }> = [];
     const errors: unknown[] = [];

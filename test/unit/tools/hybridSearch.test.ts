@@ -9,7 +9,11 @@ import { makeService } from './helpers';
 const bundled = loadBundledEmbedder()!;
 
 const TOOLS: ToolInput[] = [
-  { name: 'currency_converter', description: 'Convert an amount of money from one currency to another at the exchange rate.', inputSchema: { type: 'object', properties: { amount: { type: 'number' } } } },
+  {
+    name: 'currency_converter',
+    description: 'Convert an amount of money from one currency to another at the exchange rate.',
+    inputSchema: { type: 'object', properties: { amount: { type: 'number' } } },
+  },
   { name: 'weather_forecast', description: 'Get the weather forecast for a city.', inputSchema: {} },
   { name: 'job_search', description: 'Search job openings and vacancies by role and location.', inputSchema: {} },
   { name: 'triangle_area', description: 'Compute the area of a triangle.', inputSchema: {} },
@@ -52,7 +56,11 @@ describe('hybrid tool search (bundled vectors)', () => {
   });
 
   it('a cold catalog is searchable at once; its vectors follow in the background', async () => {
-    const many: ToolInput[] = Array.from({ length: 600 }, (_, i) => ({ name: `tool_${i}`, description: `Does thing number ${i} with widgets.`, inputSchema: {} }));
+    const many: ToolInput[] = Array.from({ length: 600 }, (_, i) => ({
+      name: `tool_${i}`,
+      description: `Does thing number ${i} with widgets.`,
+      inputSchema: {},
+    }));
     const { service } = await makeService({ tools: [...many, ...TOOLS], toolSearch: { alwaysLoadedPatterns: [] } });
     service.embeddings.use(bundled);
     assert.deepEqual(await search(service, 'will it rain tomorrow'), [], 'lexical until the vectors are there');

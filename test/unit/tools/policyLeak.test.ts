@@ -27,7 +27,11 @@ const scenarioArb = fc.record({
   hideWord: fc.constantFrom(...WORDS),
   queries: fc.array(
     fc.record({
-      query: fc.oneof(fc.constantFrom(...WORDS), fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }).map((w) => w.join(' ')), fc.constantFrom('.*', 'mcp_', '^x', 'secret|issue')),
+      query: fc.oneof(
+        fc.constantFrom(...WORDS),
+        fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }).map((w) => w.join(' ')),
+        fc.constantFrom('.*', 'mcp_', '^x', 'secret|issue'),
+      ),
       search_type: fc.constantFrom('fts', 'regex', 'exact'),
       include_always_loaded: fc.boolean(),
     }),
@@ -68,7 +72,9 @@ describe('policy and visibility never leak (randomized)', () => {
         const sink = new MemoryEventSink();
         const sub = service.onEvent((e) => sink.emit(e));
         const run = await service.startRun({ isVisible });
-        run.applyDeferral(decideDeferral({ mode: s.mode, thresholdPercent: 10, maxInputTokens: 128_000, toolCount: names.length, definitionTokens: s.sendAll ? 10 : 50_000 }));
+        run.applyDeferral(
+          decideDeferral({ mode: s.mode, thresholdPercent: 10, maxInputTokens: 128_000, toolCount: names.length, definitionTokens: s.sendAll ? 10 : 50_000 }),
+        );
         const texts: string[] = [];
         for (const q of s.queries) {
           const result = run.search(q);

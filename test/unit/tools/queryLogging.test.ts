@@ -11,7 +11,11 @@ describe('search events never log a denied tool name or a secret from the query'
   it('tool_search (exact, regex and fts queries)', async () => {
     const { service, events } = await makeToolService({ tools: SAMPLE_TOOLS, toolSearch: { deny: ['run_in_terminal'] } });
     const run = await service.startRun({ sessionId: 's', isVisible: () => false });
-    for (const [query, search_type] of [['run_in_terminal', 'exact'], ['run_in_terminal|weather', 'regex'], [`weather token ${SECRET}`, 'fts']] as const) {
+    for (const [query, search_type] of [
+      ['run_in_terminal', 'exact'],
+      ['run_in_terminal|weather', 'regex'],
+      [`weather token ${SECRET}`, 'fts'],
+    ] as const) {
       run.search({ query, search_type });
     }
     run.end();
@@ -29,7 +33,11 @@ describe('search events never log a denied tool name or a secret from the query'
     writeTree(root, { 'a.skill.yaml': stepSkill('deploy-preview', 'When deploying a preview environment.') });
     const { service, events } = await makeSkillService();
     await service.loadPacks([pack('team', root)]);
-    const ctx = { includeWorkspacePacks: true, toolGate: (name: string) => (name === 'mcp_admin_wipe' ? 'denied' as const : 'visible' as const), knownToolNames: ['mcp_admin_wipe'] };
+    const ctx = {
+      includeWorkspacePacks: true,
+      toolGate: (name: string) => (name === 'mcp_admin_wipe' ? ('denied' as const) : ('visible' as const)),
+      knownToolNames: ['mcp_admin_wipe'],
+    };
     await service.search({ query: `deploy with mcp_admin_wipe and ${SECRET}` }, ctx);
     const [event] = events.ofType('skill_search_query');
     const query = String((event!.payload as { query: string }).query);

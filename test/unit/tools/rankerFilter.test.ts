@@ -15,12 +15,19 @@ describe('tool ranker: the candidate filter', () => {
     const index = (service as unknown as { index: ToolIndex }).index;
     const names = tools.map((t) => t.name);
     fc.assert(
-      fc.property(fc.constantFrom('create an issue', 'merge pull request', 'weather', 'issue variant 3', 'read a file'), fc.subarray(names), fc.integer({ min: 1, max: 12 }), (query, hidden, k) => {
-        const hiddenSet = new Set(hidden);
-        const allowed = (name: string) => !hiddenSet.has(name);
-        const expected = rankTools(index, query, () => true, tools.length).filter((hit) => allowed(hit.name)).slice(0, k);
-        assert.deepEqual(rankTools(index, query, allowed, k), expected);
-      }),
+      fc.property(
+        fc.constantFrom('create an issue', 'merge pull request', 'weather', 'issue variant 3', 'read a file'),
+        fc.subarray(names),
+        fc.integer({ min: 1, max: 12 }),
+        (query, hidden, k) => {
+          const hiddenSet = new Set(hidden);
+          const allowed = (name: string) => !hiddenSet.has(name);
+          const expected = rankTools(index, query, () => true, tools.length)
+            .filter((hit) => allowed(hit.name))
+            .slice(0, k);
+          assert.deepEqual(rankTools(index, query, allowed, k), expected);
+        },
+      ),
       { numRuns: 300 },
     );
   });

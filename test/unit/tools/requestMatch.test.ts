@@ -10,7 +10,7 @@ import { SAMPLE_TOOLS, makeService } from './helpers';
 const WEATHER = 'What is the weather forecast for Oslo for the next 3 days?';
 
 describe('absolute relevance (the gate before the model asks)', () => {
-  it('is the share of the request\'s IDF mass the tool covers: independent of the other hits, unknown words count against, numbers do not count', async () => {
+  it("is the share of the request's IDF mass the tool covers: independent of the other hits, unknown words count against, numbers do not count", async () => {
     const { service } = await makeService({ tools: SAMPLE_TOOLS });
     const index = (service as unknown as { index: Parameters<typeof requestTermWeights>[0] }).index;
     const terms = requestTermWeights(index, WEATHER);
@@ -27,13 +27,16 @@ describe('absolute relevance (the gate before the model asks)', () => {
   it('stays in [0, 1] for any request text', async () => {
     const { service } = await makeService({ tools: SAMPLE_TOOLS });
     const index = (service as unknown as { index: Parameters<typeof requestTermWeights>[0] }).index;
-    fc.assert(fc.property(fc.string({ maxLength: 300 }), (text) => {
-      const terms = requestTermWeights(index, text);
-      return SAMPLE_TOOLS.every((tool) => {
-        const value = absoluteRelevance(index, terms, tool.name);
-        return value >= 0 && value <= 1;
-      });
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (text) => {
+        const terms = requestTermWeights(index, text);
+        return SAMPLE_TOOLS.every((tool) => {
+          const value = absoluteRelevance(index, terms, tool.name);
+          return value >= 0 && value <= 1;
+        });
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
@@ -42,12 +45,18 @@ describe('ToolRun.activateForRequest (pre-flight for tools)', () => {
     const { service, events } = await makeService({ tools: SAMPLE_TOOLS });
     const run = await service.startRun();
     const matched = run.activateForRequest(WEATHER);
-    assert.deepEqual(matched.map((tool) => tool.name), ['weather.get_forecast']);
+    assert.deepEqual(
+      matched.map((tool) => tool.name),
+      ['weather.get_forecast'],
+    );
     assert.ok(run.isVisible('weather.get_forecast'));
     const activation = run.listActivations().find((a) => a.toolName === 'weather.get_forecast');
     assert.equal(activation?.source, 'request');
     assert.equal(activation?.reason, 'matched your request');
-    assert.deepEqual(events.ofType('tool_activated').map((e) => e.payload.source), ['request']);
+    assert.deepEqual(
+      events.ofType('tool_activated').map((e) => e.payload.source),
+      ['request'],
+    );
   });
 
   it('a request no tool is about activates nothing, although tool_search still returns a best hit', async () => {
@@ -90,12 +99,23 @@ describe('ToolRun.activateForRequest (pre-flight for tools)', () => {
   });
 
   it('stays within the 128-tool cap: a full request activates nothing more, and every activated tool is sent', async () => {
-    const bulk: ToolInput[] = Array.from({ length: 140 }, (_, i) => ({ name: `bulk_tool_${i}`, description: `Bulk tool number ${i}.`, inputSchema: { type: 'object' } }));
+    const bulk: ToolInput[] = Array.from({ length: 140 }, (_, i) => ({
+      name: `bulk_tool_${i}`,
+      description: `Bulk tool number ${i}.`,
+      inputSchema: { type: 'object' },
+    }));
     const { service } = await makeService({ tools: [...SAMPLE_TOOLS, ...bulk] });
     const run = await service.startRun();
-    run.preActivate(bulk.map((tool) => tool.name), 200, 'filling the request');
+    run.preActivate(
+      bulk.map((tool) => tool.name),
+      200,
+      'filling the request',
+    );
     assert.deepEqual(run.activateForRequest(WEATHER), []);
-    assert.ok(run.listActivations().every((a) => run.isVisible(a.toolName)), 'no activated tool is over the cap');
+    assert.ok(
+      run.listActivations().every((a) => run.isVisible(a.toolName)),
+      'no activated tool is over the cap',
+    );
     assert.equal(run.overCapTools().length, 0);
   });
 });
@@ -115,14 +135,26 @@ describe('tool_search activation on discovery passes the same gate', () => {
     const looseRun = await loose.service.startRun();
     const all = looseRun.search({ query: 'github issue' });
     assert.ok(all.ok);
-    assert.deepEqual(looseRun.listActivations().map((a) => a.toolName).sort(), all.output.tools.map((t) => t.name).sort());
+    assert.deepEqual(
+      looseRun
+        .listActivations()
+        .map((a) => a.toolName)
+        .sort(),
+      all.output.tools.map((t) => t.name).sort(),
+    );
   });
 
   it('select: and exact searches load every tool named (the model asked for them)', async () => {
     const { service } = await makeService({ tools: SAMPLE_TOOLS, toolSearch: { minRelevance: 1 } });
     const run = await service.startRun();
     assert.ok(run.search({ query: 'select:weather.get_forecast,mcp_github_create_issue' }).ok);
-    assert.deepEqual(run.listActivations().map((a) => a.toolName).sort(), ['mcp_github_create_issue', 'weather.get_forecast']);
+    assert.deepEqual(
+      run
+        .listActivations()
+        .map((a) => a.toolName)
+        .sort(),
+      ['mcp_github_create_issue', 'weather.get_forecast'],
+    );
   });
 });
 
@@ -146,14 +178,18 @@ describe('planner: tools before the model asks', () => {
     const run = await service.startRun();
     const model = oneCall('weather.get_forecast');
     const progress: string[] = [];
-    const outcome = await runPlanner({ prompt: WEATHER, history: [] }, {
-      model,
-      tools: plannerToolRunFrom(run),
-      executor: { invoke: async () => ({ text: '{"forecast":"sunny"}' }) },
-      progress: { progress: (line) => progress.push(line), markdown: () => undefined, reference: () => undefined },
-      events: { emit: () => undefined },
-      signal: { isCancelled: false },
-    }, { maxRounds: 6, discoveryBlocks: true, refuseToolRuns });
+    const outcome = await runPlanner(
+      { prompt: WEATHER, history: [] },
+      {
+        model,
+        tools: plannerToolRunFrom(run),
+        executor: { invoke: async () => ({ text: '{"forecast":"sunny"}' }) },
+        progress: { progress: (line) => progress.push(line), markdown: () => undefined, reference: () => undefined },
+        events: { emit: () => undefined },
+        signal: { isCancelled: false },
+      },
+      { maxRounds: 6, discoveryBlocks: true, refuseToolRuns },
+    );
     return { outcome, progress, model, run };
   }
 
@@ -162,7 +198,10 @@ describe('planner: tools before the model asks', () => {
     assert.ok(model.offered[0]!.includes('weather.get_forecast'));
     assert.equal(outcome.rounds.length, 2);
     assert.ok(progress.includes('Activated `weather.get_forecast` (matched your request)'), progress.join('\n'));
-    assert.deepEqual(outcome.tokens.requestMatchedTools?.map((t) => t.name), ['weather.get_forecast']);
+    assert.deepEqual(
+      outcome.tokens.requestMatchedTools?.map((t) => t.name),
+      ['weather.get_forecast'],
+    );
     assert.equal(outcome.tokens.selectionRequests, 0);
   });
 

@@ -13,7 +13,8 @@ describe('tool index (sql.js)', () => {
     const { service } = await makeService({ tools: SAMPLE_TOOLS, allowedFts: ['fts4', 'none'] });
     const index = (service as unknown as { index: { db: { all: (sql: string) => Array<Record<string, unknown>> } } }).index;
     const names = index.db.all(`SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger') ORDER BY name`).map((r) => r.name);
-    for (const expected of ['tools', 'tools_fts', 'tool_index_meta', 'tools_ai', 'tools_bd', 'tools_bu', 'tools_au']) assert.ok(names.includes(expected), expected);
+    for (const expected of ['tools', 'tools_fts', 'tool_index_meta', 'tools_ai', 'tools_bd', 'tools_bu', 'tools_au'])
+      assert.ok(names.includes(expected), expected);
     assert.equal(service.setTools(SAMPLE_TOOLS).skipped, true);
     const changed = SAMPLE_TOOLS.map((t) => (t.name === 'run_in_terminal' ? { ...t, description: 'Execute a zebra command.' } : t));
     const report = service.setTools(changed);
@@ -110,10 +111,19 @@ describe('tool index (sql.js)', () => {
 
 describe('token economy', () => {
   it('counts visible definitions + blocks through the port and reports the reduction', async () => {
-    const tools = Array.from({ length: 50 }, (_, i) => ({ name: `tool_${i}`, description: `Does thing ${i} with a fairly long description. `.repeat(4), inputSchema: { type: 'object', properties: { a: { type: 'string' } } } }));
+    const tools = Array.from({ length: 50 }, (_, i) => ({
+      name: `tool_${i}`,
+      description: `Does thing ${i} with a fairly long description. `.repeat(4),
+      inputSchema: { type: 'object', properties: { a: { type: 'string' } } },
+    }));
     const { service } = await makeService({ tools: [...tools, { name: 'tool_search', description: 'Search tools.' }] });
     const calls: string[] = [];
-    const counter = { count: async (text: string) => { calls.push(text); return lengthTokenCounter.count(text); } };
+    const counter = {
+      count: async (text: string) => {
+        calls.push(text);
+        return lengthTokenCounter.count(text);
+      },
+    };
     (service as unknown as { options: { tokenCounter: typeof counter } }).options.tokenCounter = counter;
     const run = await service.startRun();
     const report = await run.tokenReport();

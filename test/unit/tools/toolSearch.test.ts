@@ -73,7 +73,10 @@ describe('tool_search: contract', () => {
     const { service } = await makeService({ tools: SAMPLE_TOOLS });
     const run = await service.startRun();
     const one = ok(run.search({ query: 'copilot_readFile', search_type: 'exact' }));
-    assert.deepEqual(one.tools.map((t) => [t.name, t.score, t.match_type]), [['copilot_readFile', 1, 'exact']]);
+    assert.deepEqual(
+      one.tools.map((t) => [t.name, t.score, t.match_type]),
+      [['copilot_readFile', 1, 'exact']],
+    );
     const two = ok(run.search({ query: 'COPILOT_READFILE, run_in_terminal', search_type: 'exact' }));
     assert.deepEqual(two.tools.map((t) => t.name).sort(), ['copilot_readFile', 'run_in_terminal']);
     assert.equal(ok(run.search({ query: 'nope', search_type: 'exact' })).tools.length, 0);
@@ -90,13 +93,16 @@ describe('tool_search: contract', () => {
     ];
     const { service } = await makeService({ tools });
     const out = ok((await service.startRun()).search({ query: 'issue', search_type: 'regex', limit: 20 }));
-    assert.deepEqual(out.tools.map((t) => [t.name, t.score]), [
-      ['issue', REGEX_SCORES.fullName],
-      ['issue_tracker', REGEX_SCORES.namePrefix],
-      ['github_issue_list', REGEX_SCORES.nameSubstring],
-      ['tagged', REGEX_SCORES.descriptionOrTags],
-      ['tracker', REGEX_SCORES.descriptionOrTags],
-    ]);
+    assert.deepEqual(
+      out.tools.map((t) => [t.name, t.score]),
+      [
+        ['issue', REGEX_SCORES.fullName],
+        ['issue_tracker', REGEX_SCORES.namePrefix],
+        ['github_issue_list', REGEX_SCORES.nameSubstring],
+        ['tagged', REGEX_SCORES.descriptionOrTags],
+        ['tracker', REGEX_SCORES.descriptionOrTags],
+      ],
+    );
     assert.ok(out.tools.every((t) => t.match_type === 'regex'));
   });
 
@@ -119,7 +125,10 @@ describe('tool_search: contract', () => {
     ];
     const { service } = await makeService({ tools, toolSearch: { preferredNamespaces: ['pref'] } });
     const out = ok((await service.startRun()).search({ query: 'same', search_type: 'regex', limit: 20 }));
-    assert.deepEqual(out.tools.map((t) => t.name), ['pref.x_tool_longest', 'a_tool', 'b_tool', 'a_tool_long', 'c_tool', 'b_zeta_tool']);
+    assert.deepEqual(
+      out.tools.map((t) => t.name),
+      ['pref.x_tool_longest', 'a_tool', 'b_tool', 'a_tool_long', 'c_tool', 'b_zeta_tool'],
+    );
   });
 });
 

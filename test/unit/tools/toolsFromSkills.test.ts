@@ -5,13 +5,28 @@ describe('ToolRun.preActivate (tools from skills)', () => {
   it('activates only permitted deferred tools, up to max, in order, with source "skill"', async () => {
     const { service, events } = await makeService({ tools: SAMPLE_TOOLS, toolSearch: { deny: ['run_in_terminal'] } });
     const run = await service.startRun({ isVisible: (t) => t.name !== 'copilot_readFile' });
-    const names = ['run_in_terminal', 'copilot_readFile', 'nope', 'tool_search', 'mcp_github_create_issue', 'mcp_github_create_issue', 'weather.get_forecast', 'mcp_github_list_issues'];
+    const names = [
+      'run_in_terminal',
+      'copilot_readFile',
+      'nope',
+      'tool_search',
+      'mcp_github_create_issue',
+      'mcp_github_create_issue',
+      'weather.get_forecast',
+      'mcp_github_list_issues',
+    ];
     const activated = run.preActivate(names, 2, 'named by a skill');
     assert.deepEqual(activated, ['mcp_github_create_issue', 'weather.get_forecast']);
     assert.ok(activated.every((name) => run.isVisible(name)));
     for (const name of ['run_in_terminal', 'copilot_readFile', 'mcp_github_list_issues']) assert.ok(!run.isVisible(name), name);
     const payloads = events.ofType('tool_activated').map((e) => e.payload);
-    assert.deepEqual(payloads.map((p) => [p.tool_name, p.source, p.activation_scope]), [['mcp_github_create_issue', 'skill', 'run'], ['weather.get_forecast', 'skill', 'run']]);
+    assert.deepEqual(
+      payloads.map((p) => [p.tool_name, p.source, p.activation_scope]),
+      [
+        ['mcp_github_create_issue', 'skill', 'run'],
+        ['weather.get_forecast', 'skill', 'run'],
+      ],
+    );
     assert.deepEqual(run.preActivate(activated, 3, 'again'), [], 'already active: nothing to do, nothing counted');
   });
 
@@ -40,7 +55,10 @@ describe('ToolRun.preActivate (tools from skills)', () => {
     const before = events.events.length;
     const exchange = run.selectionExchange(['weather.get_forecast', 'run_in_terminal', 'nope']);
     assert.equal(exchange?.query, 'select:weather.get_forecast');
-    assert.deepEqual(exchange?.output.tools.map((t) => t.name), ['weather.get_forecast']);
+    assert.deepEqual(
+      exchange?.output.tools.map((t) => t.name),
+      ['weather.get_forecast'],
+    );
     assert.equal(exchange?.output.search_type, 'exact');
     assert.ok(!JSON.stringify(exchange).includes('run_in_terminal'));
     // The same answer a real select: search gives (minus the event and activation it causes).

@@ -75,13 +75,19 @@ describe('authoring: completions', () => {
   it('offers enum values after task_type:', () => {
     const text = 'name: a\ntask_type: co';
     const items = completionsAt(text, text.length, 'yaml');
-    assert.deepEqual(items.map((i) => i.label), ['browser', 'api', 'code', 'domain', 'unknown']);
+    assert.deepEqual(
+      items.map((i) => i.label),
+      ['browser', 'api', 'code', 'domain', 'unknown'],
+    );
     assert.equal(text.slice(items[0]!.replaceStart, items[0]!.replaceEnd), 'co');
   });
 
   it('offers booleans and nothing in the markdown body or JSON', () => {
     const text = '---\ndisable-model-invocation: \n---\nbody';
-    assert.deepEqual(completionsAt(text, text.indexOf(': ') + 2, 'md').map((i) => i.label), ['true', 'false']);
+    assert.deepEqual(
+      completionsAt(text, text.indexOf(': ') + 2, 'md').map((i) => i.label),
+      ['true', 'false'],
+    );
     assert.deepEqual(completionsAt(text, text.length, 'md'), []);
     assert.deepEqual(completionsAt('{}', 1, 'json'), []);
   });
@@ -100,30 +106,45 @@ describe('authoring: quick fixes produce valid skills', () => {
     const text = '---\nname: lint\nsteps:\n  - run the linter\n---\nbody\n';
     const fixed = fix(text, '/p/lint.skill.md', 'missing-trigger');
     assert.match(fixed, /trigger: "?TODO/);
-    assert.deepEqual(problemsOf(fixed, '/p/lint.skill.md').filter((p) => p.severity === 'error'), []);
+    assert.deepEqual(
+      problemsOf(fixed, '/p/lint.skill.md').filter((p) => p.severity === 'error'),
+      [],
+    );
   });
 
   it('adds a steps scaffold to YAML and JSON', () => {
     const yaml = 'name: lint\ntrigger: when linting\n';
     const fixedYaml = fix(yaml, '/p/lint.skill.yaml', 'missing-steps');
-    assert.deepEqual(problemsOf(fixedYaml, '/p/lint.skill.yaml').filter((p) => p.severity === 'error'), []);
+    assert.deepEqual(
+      problemsOf(fixedYaml, '/p/lint.skill.yaml').filter((p) => p.severity === 'error'),
+      [],
+    );
     const json = '{\n  "name": "lint",\n  "trigger": "when linting"\n}\n';
     const fixedJson = fix(json, '/p/lint.skill.json', 'missing-steps');
     assert.deepEqual(JSON.parse(fixedJson).steps, ['TODO: first step']);
-    assert.deepEqual(problemsOf(fixedJson, '/p/lint.skill.json').filter((p) => p.severity === 'error'), []);
+    assert.deepEqual(
+      problemsOf(fixedJson, '/p/lint.skill.json').filter((p) => p.severity === 'error'),
+      [],
+    );
   });
 
   it('replaces an empty steps key in YAML', () => {
     const yaml = 'name: lint\ntrigger: when linting\nsteps: []\n';
     const fixed = fix(yaml, '/p/lint.skill.yaml', 'missing-steps');
-    assert.deepEqual(problemsOf(fixed, '/p/lint.skill.yaml').filter((p) => p.severity === 'error'), []);
+    assert.deepEqual(
+      problemsOf(fixed, '/p/lint.skill.yaml').filter((p) => p.severity === 'error'),
+      [],
+    );
   });
 
   it('makes a SKILL.md name match its folder', () => {
     const text = '---\nname: other-name\ndescription: Writes tests.\n---\nDo it.\n';
     const fixed = fix(text, '/ws/.github/skills/write-tests/SKILL.md', 'name-mismatch-folder');
     assert.match(fixed, /^name: write-tests$/m);
-    assert.deepEqual(problemsOf(fixed, '/ws/.github/skills/write-tests/SKILL.md').filter((p) => p.severity === 'error'), []);
+    assert.deepEqual(
+      problemsOf(fixed, '/ws/.github/skills/write-tests/SKILL.md').filter((p) => p.severity === 'error'),
+      [],
+    );
   });
 
   it('moves an unknown field into metadata (YAML frontmatter, new and existing metadata)', () => {
@@ -180,17 +201,30 @@ describe('authoring: New Skill templates', () => {
 
 describe('authoring: every field key is completable', () => {
   it('lists every schema key for step-based formats', () => {
-    assert.deepEqual(fieldDocs('yaml').map((f) => f.key).sort(), Object.keys(skillFieldsShape).sort());
+    assert.deepEqual(
+      fieldDocs('yaml')
+        .map((f) => f.key)
+        .sort(),
+      Object.keys(skillFieldsShape).sort(),
+    );
   });
 });
 
 describe('authoring: duplicate names across files', () => {
   it('flags both files, not unique names', () => {
     const span = { line: 2, column: 7, endLine: 2, endColumn: 11 };
-    const result = duplicateNameProblems(new Map([
-      ['/a.skill.md', [{ name: 'lint', span }, { name: 'solo', span }]],
-      ['/b.skill.yaml', [{ name: 'lint', span }]],
-    ]));
+    const result = duplicateNameProblems(
+      new Map([
+        [
+          '/a.skill.md',
+          [
+            { name: 'lint', span },
+            { name: 'solo', span },
+          ],
+        ],
+        ['/b.skill.yaml', [{ name: 'lint', span }]],
+      ]),
+    );
     assert.deepEqual([...result.keys()].sort(), ['/a.skill.md', '/b.skill.yaml']);
     assert.equal(result.get('/a.skill.md')!.length, 1);
     assert.match(result.get('/a.skill.md')![0]!.message, /\/b\.skill\.yaml:2/);

@@ -20,7 +20,9 @@ describe('manifest: sidebar, menus, walkthrough, schemas', () => {
     assert.equal(container.id, 'toolshed');
     assert.ok(existsSync(path.join(ROOT, container.icon)), container.icon);
     const ids = pkg.contributes.views.toolshed.map((v: { id: string }) => v.id);
-    const sources = ['src/vscode/views/skillDirectoryView.ts', 'src/vscode/views/activatedToolsView.ts'].map((f) => readFileSync(path.join(ROOT, f), 'utf8')).join('\n');
+    const sources = ['src/vscode/views/skillDirectoryView.ts', 'src/vscode/views/activatedToolsView.ts']
+      .map((f) => readFileSync(path.join(ROOT, f), 'utf8'))
+      .join('\n');
     for (const id of ids) assert.ok(sources.includes(`'${id}'`), `${id} is created in code`);
     for (const welcome of pkg.contributes.viewsWelcome) assert.ok(ids.includes(welcome.view), welcome.view);
   });
@@ -29,7 +31,10 @@ describe('manifest: sidebar, menus, walkthrough, schemas', () => {
     assert.deepEqual(pkg.activationEvents, workspaceActivationEvents());
     for (const file of ['a/b.skill.md', 'b.skill.yaml', 'c.skill.yml', 'd.skill.json', 'e.skill.jsonl', 'f/SKILL.md', 'g.tools.yaml']) {
       const suffix = file.includes('/SKILL.md') ? '/SKILL.md' : file.slice(file.indexOf('.'));
-      assert.ok(pkg.activationEvents.some((event: string) => event.endsWith(suffix)), `${file} activates Toolshed`);
+      assert.ok(
+        pkg.activationEvents.some((event: string) => event.endsWith(suffix)),
+        `${file} activates Toolshed`,
+      );
     }
   });
 

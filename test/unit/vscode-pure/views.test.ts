@@ -33,18 +33,31 @@ describe('views: skill tree model', () => {
   });
 
   it('a merged learned skill shows its lineage in the tooltip (escaped); others show none', () => {
-    const merged = skillNode(skill({ lineage: ['Merged from 2 learned skills (origin learning:pr_1):', '- weather_2 (learning:pr_2, source 0123456789ab)'] }), false);
+    const merged = skillNode(
+      skill({ lineage: ['Merged from 2 learned skills (origin learning:pr_1):', '- weather_2 (learning:pr_2, source 0123456789ab)'] }),
+      false,
+    );
     assert.ok(merged.tooltip.includes('*Lineage:* Merged from 2 learned skills \\(origin learning:pr\\_1\\):'), merged.tooltip);
     assert.ok(merged.tooltip.includes('\\- weather\\_2 \\(learning:pr\\_2, source 0123456789ab\\)'), merged.tooltip);
     assert.doesNotMatch(skillNode(skill(), false).tooltip, /Lineage/);
   });
 
   it('a learned project or tenant skill offers "Promote" in its context menu (the manifest\'s `when` matches); a global or pack skill does not', () => {
-    const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { contributes: { menus: Record<string, Array<{ command: string; when: string }>> } };
+    const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
+      contributes: { menus: Record<string, Array<{ command: string; when: string }>> };
+    };
     const menu = pkg.contributes.menus['view/item/context']?.find((m) => m.command === 'toolshed.promoteSkill');
     assert.ok(menu, 'toolshed.promoteSkill is in the Skill Directory context menu');
-    const offers = (view: SkillView) => [...menu.when.matchAll(/viewItem =~ \/(.+?)\/(?= |$)/g)].every((m) => new RegExp((m[1] as string).replace(/\\\\/g, '\\')).test(skillNode(view, false).contextValue));
-    const learned = (scope_mode: 'project' | 'tenant' | 'global') => skill({ sourceFile: undefined, packName: 'learned', learnedScope: { scope_mode, scope_tenant_id: scope_mode === 'global' ? '' : 'acme', scope_project_id: scope_mode === 'project' ? 'web' : '' } });
+    const offers = (view: SkillView) =>
+      [...menu.when.matchAll(/viewItem =~ \/(.+?)\/(?= |$)/g)].every((m) =>
+        new RegExp((m[1] as string).replace(/\\\\/g, '\\')).test(skillNode(view, false).contextValue),
+      );
+    const learned = (scope_mode: 'project' | 'tenant' | 'global') =>
+      skill({
+        sourceFile: undefined,
+        packName: 'learned',
+        learnedScope: { scope_mode, scope_tenant_id: scope_mode === 'global' ? '' : 'acme', scope_project_id: scope_mode === 'project' ? 'web' : '' },
+      });
     assert.equal(offers(learned('project')), true);
     assert.equal(offers(learned('tenant')), true);
     assert.equal(offers(learned('global')), false);
@@ -53,11 +66,17 @@ describe('views: skill tree model', () => {
   });
 
   it('an active learned skill offers "Export as Skill Pack" in its context menu; a retired (exported) or pack skill does not', () => {
-    const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { contributes: { menus: Record<string, Array<{ command: string; when: string }>> } };
+    const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
+      contributes: { menus: Record<string, Array<{ command: string; when: string }>> };
+    };
     const menu = pkg.contributes.menus['view/item/context']?.find((m) => m.command === 'toolshed.learning.exportAsSkillPack');
     assert.ok(menu, 'toolshed.learning.exportAsSkillPack is in the Skill Directory context menu');
-    const offers = (view: SkillView, pinned = false) => [...menu.when.matchAll(/viewItem =~ \/(.+?)\/(?= |$)/g)].every((m) => new RegExp((m[1] as string).replace(/\\\\/g, '\\')).test(skillNode(view, pinned).contextValue));
-    const learned = (extra: Partial<SkillView> = {}) => skill({ sourceFile: undefined, packName: 'learned', learnedScope: { scope_mode: 'global', scope_tenant_id: '', scope_project_id: '' }, ...extra });
+    const offers = (view: SkillView, pinned = false) =>
+      [...menu.when.matchAll(/viewItem =~ \/(.+?)\/(?= |$)/g)].every((m) =>
+        new RegExp((m[1] as string).replace(/\\\\/g, '\\')).test(skillNode(view, pinned).contextValue),
+      );
+    const learned = (extra: Partial<SkillView> = {}) =>
+      skill({ sourceFile: undefined, packName: 'learned', learnedScope: { scope_mode: 'global', scope_tenant_id: '', scope_project_id: '' }, ...extra });
     assert.equal(offers(learned()), true);
     assert.equal(offers(learned(), true), true);
     assert.equal(offers(learned({ status: 'inactive', statusReason: 'exported as pack skill "x"' })), false);
@@ -76,10 +95,17 @@ describe('views: skill tree model', () => {
   it('summarises packs and the directory', () => {
     const pack: PackView = { name: 'team', kind: 'workspace', skills: [skill(), skill({ name: 'b', status: 'invalid' })] };
     assert.equal(packNode(pack).description, 'workspace · 2 skills, 1 invalid');
-    assert.deepEqual(directorySummary([pack]), { description: '1 skill · 1 pack · 1 invalid', badge: { count: 1, tooltip: '1 invalid skill to fix (1 skill loaded) — see Problems' } });
+    assert.deepEqual(directorySummary([pack]), {
+      description: '1 skill · 1 pack · 1 invalid',
+      badge: { count: 1, tooltip: '1 invalid skill to fix (1 skill loaded) — see Problems' },
+    });
     assert.deepEqual(directorySummary([{ ...pack, skills: [skill()] }]), { description: '1 skill · 1 pack' }, 'no badge when nothing needs the user');
     const retired = skill({ name: 'learned.x', status: 'inactive', statusReason: 'exported as pack skill "x"' });
-    assert.deepEqual(directorySummary([{ ...pack, skills: [skill(), retired] }]), { description: '1 skill · 1 pack · 1 inactive' }, 'a retired learned copy is not counted as a skill in use (as /skills counts)');
+    assert.deepEqual(
+      directorySummary([{ ...pack, skills: [skill(), retired] }]),
+      { description: '1 skill · 1 pack · 1 inactive' },
+      'a retired learned copy is not counted as a skill in use (as /skills counts)',
+    );
     assert.equal(taskTypeIcon('nope'), 'lightbulb');
   });
 
@@ -91,7 +117,16 @@ describe('views: skill tree model', () => {
 });
 
 describe('views: activated tools model', () => {
-  const entry: ActivationEntry = { toolName: 'github_create_issue', sessionId: 's1', sessionLabel: 'file a bug', scope: 'session', source: 'search', reason: 'create issue', at: Date.UTC(2025, 0, 1, 12), calls: 2 };
+  const entry: ActivationEntry = {
+    toolName: 'github_create_issue',
+    sessionId: 's1',
+    sessionLabel: 'file a bug',
+    scope: 'session',
+    source: 'search',
+    reason: 'create issue',
+    at: Date.UTC(2025, 0, 1, 12),
+    calls: 2,
+  };
   it('describes an activation and its session', () => {
     const node = activationNode(entry, Date.UTC(2025, 0, 1, 13));
     assert.equal(node.label, 'github_create_issue');
@@ -110,7 +145,12 @@ describe('palette: rows and tool details', () => {
   });
 
   it('renders tool details as markdown', () => {
-    const md = toolDetailsMarkdown({ name: 't', description: 'does t', inputSchema: { type: 'object' }, examples: [{ args: { q: 1 }, description: 'minimal' }] });
+    const md = toolDetailsMarkdown({
+      name: 't',
+      description: 'does t',
+      inputSchema: { type: 'object' },
+      examples: [{ args: { q: 1 }, description: 'minimal' }],
+    });
     assert.match(md, /^# t/);
     assert.match(md, /## Input schema\n\n```json\n\{\n {2}"type": "object"\n\}/);
     assert.match(md, /- minimal/);

@@ -122,9 +122,18 @@ export class ProposalApproval {
     }
     const cluster = chosenCluster(candidate, () => this.suggestedCluster(candidate));
     await skills.addLearnedSkill({
-      name, title: candidate.title, description: approvedSkillDescription(proposal.origin, resolution.via), trigger: candidate.trigger,
-      task_type: candidate.task_type, tags: candidate.tags, steps: candidate.steps, failure_modes: candidate.failure_modes,
-      scope_mode: 'project', project_id: this.deps.projectId(), origin_ref: `learning:${id}`, cluster,
+      name,
+      title: candidate.title,
+      description: approvedSkillDescription(proposal.origin, resolution.via),
+      trigger: candidate.trigger,
+      task_type: candidate.task_type,
+      tags: candidate.tags,
+      steps: candidate.steps,
+      failure_modes: candidate.failure_modes,
+      scope_mode: 'project',
+      project_id: this.deps.projectId(),
+      origin_ref: `learning:${id}`,
+      cluster,
       extra: { learned_kind: candidate.kind, source_hash: candidate.source_hash },
     });
     store.setStatus(id, 'approved', name);
@@ -144,7 +153,11 @@ export class ProposalApproval {
       await this.unmerge(proposal.approved_name, proposal.candidate.source_hash);
     } else if (proposal.status === 'approved' && proposal.candidate.kind === 'positive') {
       // Approved into this project's scope (see approve), so removed from there.
-      await this.deps.skills.removeLearnedSkill(proposal.approved_name, { scope_mode: 'project', scope_tenant_id: '', scope_project_id: this.deps.projectId() ?? '' });
+      await this.deps.skills.removeLearnedSkill(proposal.approved_name, {
+        scope_mode: 'project',
+        scope_tenant_id: '',
+        scope_project_id: this.deps.projectId() ?? '',
+      });
       this.deps.forgetApproved(proposal.approved_name);
     }
     // Kept as `discarded` so the same lesson is not proposed again (dedup by source hash).
@@ -168,7 +181,13 @@ export class ProposalApproval {
    */
   suggestedCluster(candidate: Pick<LearnedCandidate, 'trigger' | 'steps'>): ClusterSuggestion | undefined {
     const records = this.deps.skills.clusteredSkills(this.deps.projectId() ?? '');
-    const peers = records.map((record) => ({ name: record.name, trigger: record.trigger, steps: record.steps, cluster: record.meta.cluster, key: `${record.id}\u0000${record.content_hash}` }));
+    const peers = records.map((record) => ({
+      name: record.name,
+      trigger: record.trigger,
+      steps: record.steps,
+      cluster: record.meta.cluster,
+      key: `${record.id}\u0000${record.content_hash}`,
+    }));
     return suggestCluster(candidate, peers, undefined, (peer) => {
       let vector = this.peerVectors.get(peer.key);
       if (!vector) {

@@ -16,14 +16,20 @@ import type { LearnedCandidate } from '../extraction/learnedCandidate';
 export function proposalToSkillMarkdown(candidate: LearnedCandidate, suggested?: ClusterSuggestion): string {
   const cluster = candidate.cluster !== undefined ? clusterLabel(candidate.cluster) : suggested?.cluster;
   const frontmatter = {
-    name: candidate.name, title: candidate.title, task_type: candidate.task_type, tags: candidate.tags,
+    name: candidate.name,
+    title: candidate.title,
+    task_type: candidate.task_type,
+    tags: candidate.tags,
     ...(candidate.kind === 'positive' && cluster ? { cluster } : {}),
-    trigger: candidate.trigger, steps: candidate.steps, ...(candidate.failure_modes.length ? { failure_modes: candidate.failure_modes } : {}),
+    trigger: candidate.trigger,
+    steps: candidate.steps,
+    ...(candidate.failure_modes.length ? { failure_modes: candidate.failure_modes } : {}),
   };
   const kind = candidate.kind === 'negative' ? 'a warning (negative skill) learned from repeated failures' : 'a skill learned from an @toolshed conversation';
-  const clusterNote = candidate.kind === 'positive' && candidate.cluster === undefined && suggested
-    ? `\n<!-- cluster: taken from the most similar skill, ${suggested.from} (${Math.round(suggested.score * 100)}% alike); change it, or delete the line for none. -->\n`
-    : '';
+  const clusterNote =
+    candidate.kind === 'positive' && candidate.cluster === undefined && suggested
+      ? `\n<!-- cluster: taken from the most similar skill, ${suggested.from} (${Math.round(suggested.score * 100)}% alike); change it, or delete the line for none. -->\n`
+      : '';
   return `---\n${stringify(frontmatter, { lineWidth: 0 }).trimEnd()}\n---\n\n<!-- Proposed by Toolshed: ${kind}. Edit, save, then approve it (or discard it) in the Skill Directory. -->\n${clusterNote}`;
 }
 
@@ -37,8 +43,14 @@ export function skillMarkdownToCandidate(text: string, fileName: string, origina
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(skill.name)) return { error: `invalid name "${skill.name}"` };
   return {
     candidate: {
-      ...original, name: skill.name, title: skill.title || original.title, trigger: skill.trigger, task_type: skill.task_type,
-      tags: skill.tags, steps: skill.steps, failure_modes: skill.failure_modes,
+      ...original,
+      name: skill.name,
+      title: skill.title || original.title,
+      trigger: skill.trigger,
+      task_type: skill.task_type,
+      tags: skill.tags,
+      steps: skill.steps,
+      failure_modes: skill.failure_modes,
       ...(original.kind === 'positive' ? { cluster: clusterLabel(skill.meta.cluster) ?? '' } : {}),
     },
   };

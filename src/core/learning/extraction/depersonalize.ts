@@ -46,7 +46,10 @@ export function depersonalize(text: string, personal: PersonalContext): string {
   let out = redact(text).replace(SECRET_AFTER_CUE, (_m, cue: string, gap: string) => `${cue}${gap}${REDACTED_TOKEN}`);
   out = out.replace(URL_USERINFO, (_m, scheme: string) => scheme);
   // Longest roots first so a nested folder wins over its parent.
-  const roots = [...personal.workspaceRoots].map(normalizeRoot).filter((r) => r.length > 1).sort((a, b) => b.length - a.length);
+  const roots = [...personal.workspaceRoots]
+    .map(normalizeRoot)
+    .filter((r) => r.length > 1)
+    .sort((a, b) => b.length - a.length);
   for (const root of roots) {
     const pattern = new RegExp(`${escapeRegex(root)}(?:[\\\\/]([^\\s"'<>|]*))?`, 'g');
     out = out.replace(pattern, (_m, rest: string | undefined) => (rest ? rest.replace(/\\/g, '/') : '.'));

@@ -40,11 +40,16 @@ export function usedSkillSteps(skills: Pick<LearnedSkillPort, 'inspect'>, names:
  * A followed skill counts as used: +1 use and its decay renewed, by small deltas (written with
  * the ingestion's save; a shared skill's also to the store every window shares).
  */
-export function countSkillUse(name: string, deps: { store: Pick<LearningStore, 'addCountersMany'>; skills: Pick<LearnedSkillPort, 'addSharedCounters'>; logger: Logger; events: EventSink; now: number }): void {
+export function countSkillUse(
+  name: string,
+  deps: { store: Pick<LearningStore, 'addCountersMany'>; skills: Pick<LearnedSkillPort, 'addSharedCounters'>; logger: Logger; events: EventSink; now: number },
+): void {
   const delta = { name, helpful: 0, harmful: 0, use_count: 1, last_used: deps.now, last_validated: deps.now };
   deps.store.addCountersMany([delta]);
   void deps.skills.addSharedCounters([delta]).catch((error: unknown) => {
-    deps.logger.warn(`A use of "${name}" counted in this window only (the shared skill store was not available): ${error instanceof Error ? error.message : String(error)}`);
+    deps.logger.warn(
+      `A use of "${name}" counted in this window only (the shared skill store was not available): ${error instanceof Error ? error.message : String(error)}`,
+    );
   });
   deps.events.emit({ type: 'skill_ingested', payload: { skill_id: name, name, action: 'followed' } });
 }

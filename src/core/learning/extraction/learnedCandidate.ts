@@ -27,12 +27,37 @@ export interface LearnedCandidate {
 }
 
 export const MAX_STEPS = 8;
-const WORD_STOP = new Set(['please', 'could', 'would', 'then', 'also', 'just', 'need', 'want', 'make', 'sure', 'into', 'with', 'from', 'that', 'this', 'what', 'about', 'there', 'their', 'fixture', 'path', 'user']);
+const WORD_STOP = new Set([
+  'please',
+  'could',
+  'would',
+  'then',
+  'also',
+  'just',
+  'need',
+  'want',
+  'make',
+  'sure',
+  'into',
+  'with',
+  'from',
+  'that',
+  'this',
+  'what',
+  'about',
+  'there',
+  'their',
+  'fixture',
+  'path',
+  'user',
+]);
 
 /** The source hash (docs/contracts.md#hashes): sha256(trigger_norm + "\n" + steps_norm + "\n" + task_type). */
 export function sourceHash(trigger: string, steps: readonly string[], taskType: TaskType): string {
   const norm = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
-  return createHash('sha256').update(`${norm(trigger)}\n${steps.map(norm).join('\n')}\n${taskType}`).digest('hex');
+  return createHash('sha256')
+    .update(`${norm(trigger)}\n${steps.map(norm).join('\n')}\n${taskType}`)
+    .digest('hex');
 }
 
 /** Readable keywords of a text (no stems, no stop words), in first-seen order. */
@@ -48,7 +73,12 @@ export function keywords(text: string, limit: number): string[] {
 }
 
 export function slug(words: readonly string[], maxLength = 48): string {
-  const joined = words.join('-').toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '');
+  const joined = words
+    .join('-')
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/-+/g, '-')
+    .replace(/^-|-$/g, '');
   return (joined.slice(0, maxLength).replace(/-[^-]*$/, (tail) => (joined.length > maxLength ? '' : tail)) || 'skill').replace(/-$/, '');
 }
 
@@ -90,7 +120,8 @@ export function taskTypeLabel(taskType: string): string {
 export function titleOf(text: string, maxWords = 9): string {
   const words = text.replace(/\s+/g, ' ').trim().split(' ').slice(0, maxWords);
   // A cut title should not end on a joining word ("… Oslo and").
-  while (words.length > 1 && /^(?:and|or|then|with|the|a|an|to|for|of|in|on|at|by|from|into)$/i.test(words[words.length - 1]!.replace(/[.,;:]+$/, ''))) words.pop();
+  while (words.length > 1 && /^(?:and|or|then|with|the|a|an|to|for|of|in|on|at|by|from|into)$/i.test(words[words.length - 1]!.replace(/[.,;:]+$/, '')))
+    words.pop();
   const title = words.join(' ').replace(/[.?!,;:]+$/, '');
   return title ? title.charAt(0).toUpperCase() + title.slice(1) : 'Learned skill';
 }

@@ -19,18 +19,22 @@ import type { Trajectory } from './trajectory';
 
 export const MODEL_EXTRACTION_TIMEOUT_MS = 20_000;
 
-const modelAnswerSchema = z.object({
-  title: skillFieldsShape.title.unwrap().min(3),
-  trigger: skillFieldsShape.trigger.unwrap().min(10),
-  steps: z.array(z.string().trim().min(8).max(300)).min(2).max(8),
-  failure_modes: z.array(z.string().trim().min(5).max(300)).max(5).optional(),
-  tags: z.array(z.string().trim().min(2).max(40)).max(12).optional(),
-}).strict();
+const modelAnswerSchema = z
+  .object({
+    title: skillFieldsShape.title.unwrap().min(3),
+    trigger: skillFieldsShape.trigger.unwrap().min(10),
+    steps: z.array(z.string().trim().min(8).max(300)).min(2).max(8),
+    failure_modes: z.array(z.string().trim().min(5).max(300)).max(5).optional(),
+    tags: z.array(z.string().trim().min(2).max(40)).max(12).optional(),
+  })
+  .strict();
 
 const NOT_IMPERATIVE = /^(?:i|we|you|the|this|that|it|they|he|she|a|an|my|our|first|then|next|finally|step)\b/i;
 
 export function extractionPrompt(trajectory: Trajectory): string {
-  const calls = trajectory.calls.map((call, i) => `${i + 1}. ${call.tool}(${argumentShape(call.input).join(', ')}) → ${call.ok ? 'ok' : `error: ${call.error ?? ''}`}`);
+  const calls = trajectory.calls.map(
+    (call, i) => `${i + 1}. ${call.tool}(${argumentShape(call.input).join(', ')}) → ${call.ok ? 'ok' : `error: ${call.error ?? ''}`}`,
+  );
   return [
     'Write a reusable skill (a short procedure) from this successful tool-using turn.',
     'Answer with ONE JSON object and nothing else: {"title": string, "trigger": string, "steps": string[], "failure_modes"?: string[], "tags"?: string[]}.',
@@ -72,10 +76,17 @@ export function parseModelAnswer(text: string, fallback: LearnedCandidate, perso
 }
 
 /** A CandidateExtractor over a chat model, bounded by a timeout and the caller's cancellation. */
-export function createModelExtractor(model: ChatModelPort, options: { personal: () => PersonalContext; timeoutMs?: number; isCancelled?: () => boolean }): CandidateExtractor {
+export function createModelExtractor(
+  model: ChatModelPort,
+  options: { personal: () => PersonalContext; timeoutMs?: number; isCancelled?: () => boolean },
+): CandidateExtractor {
   return async (trajectory, fallback) => {
     let timedOut = false;
-    const signal = { get isCancelled() { return timedOut || (options.isCancelled?.() ?? false); } };
+    const signal = {
+      get isCancelled() {
+        return timedOut || (options.isCancelled?.() ?? false);
+      },
+    };
     const ask = (async () => {
       let text = '';
       for await (const part of model.send([{ role: 'user', parts: [{ kind: 'text', text: extractionPrompt(trajectory) }] }], [], signal)) {

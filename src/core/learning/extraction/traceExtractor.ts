@@ -60,7 +60,13 @@ function stepsOf(calls: readonly TrajectoryCall[]): string[] {
     steps.push(step);
   }
   if (steps.length <= MAX_STEPS) return steps;
-  return [...steps.slice(0, MAX_STEPS - 1), `Then: ${steps.slice(MAX_STEPS - 1).map((s) => s.replace(/^Call /, '').replace(/\.$/, '')).join('; ')}.`];
+  return [
+    ...steps.slice(0, MAX_STEPS - 1),
+    `Then: ${steps
+      .slice(MAX_STEPS - 1)
+      .map((s) => s.replace(/^Call /, '').replace(/\.$/, ''))
+      .join('; ')}.`,
+  ];
 }
 
 /** Failed calls followed by a later success: what went wrong and what worked instead. */
@@ -71,7 +77,9 @@ function recoveredFailures(calls: readonly TrajectoryCall[], personal: PersonalC
     const recovery = calls.slice(i + 1).find((later) => later.ok);
     if (!recovery) return;
     const message = normalizeErrorMessage(depersonalize(call.error ?? 'failed', personal));
-    modes.push(`\`${call.tool}\` may fail (${errorClassOf(call.error ?? '')}: ${message}); then ${stepOf(recovery).charAt(0).toLowerCase()}${stepOf(recovery).slice(1)}`);
+    modes.push(
+      `\`${call.tool}\` may fail (${errorClassOf(call.error ?? '')}: ${message}); then ${stepOf(recovery).charAt(0).toLowerCase()}${stepOf(recovery).slice(1)}`,
+    );
   });
   return [...new Set(modes)].slice(0, 4);
 }

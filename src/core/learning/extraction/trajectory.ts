@@ -34,7 +34,9 @@ export interface Trajectory {
  */
 export function argumentShape(input: unknown): string[] {
   if (!input || typeof input !== 'object' || Array.isArray(input)) return [];
-  return Object.keys(input as Record<string, unknown>).filter((key) => /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/.test(key) && !isSecretShapedName(key)).sort();
+  return Object.keys(input as Record<string, unknown>)
+    .filter((key) => /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/.test(key) && !isSecretShapedName(key))
+    .sort();
 }
 
 /** Whether a turn qualifies for positive extraction: finished normally, ≥ 2 successful calls. */

@@ -32,17 +32,19 @@ export function errorClassOf(message: string): string {
 
 /** Lower-cased, values stripped, whitespace collapsed, prompt-block tags made inert, at most 160 characters. */
 export function normalizeErrorMessage(message: string): string {
-  return neutralizeBlockTags(message
-    .replace(/^Tool "[^"]*" failed:\s*/i, '')
-    .replace(/(["'`])(?:(?!\1).){0,200}\1/g, '<value>')
-    .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<url>')
-    .replace(/(?:[A-Za-z]:)?(?:[\\/][\w.@%+=-]+){2,}/g, '<path>')
-    .replace(/\b[0-9a-f]{8,}\b/gi, '<id>')
-    .replace(/\d+/g, '<n>')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .toLowerCase()
-    .slice(0, 160));
+  return neutralizeBlockTags(
+    message
+      .replace(/^Tool "[^"]*" failed:\s*/i, '')
+      .replace(/(["'`])(?:(?!\1).){0,200}\1/g, '<value>')
+      .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<url>')
+      .replace(/(?:[A-Za-z]:)?(?:[\\/][\w.@%+=-]+){2,}/g, '<path>')
+      .replace(/\b[0-9a-f]{8,}\b/gi, '<id>')
+      .replace(/\d+/g, '<n>')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .toLowerCase()
+      .slice(0, 160),
+  );
 }
 
 export function failureSignature(tool: string, error: string): FailureSignature {

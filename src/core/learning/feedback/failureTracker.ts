@@ -22,14 +22,27 @@ export function recordTurnFailures(store: LearningStore, trajectory: Trajectory,
     if (seen.has(signature.key)) return;
     seen.add(signature.key);
     const recoveryCall = trajectory.calls.slice(i + 1).find((later) => later.ok && later.tool !== call.tool);
-    const record = store.recordFailure({
-      key: signature.key, tool: signature.tool, error_class: signature.errorClass, message: signature.message, last_turn: '',
-      keywords: words, recovery: recoveryCall ? stepOf(recoveryCall) : '',
-    }, turnId);
+    const record = store.recordFailure(
+      {
+        key: signature.key,
+        tool: signature.tool,
+        error_class: signature.errorClass,
+        message: signature.message,
+        last_turn: '',
+        keywords: words,
+        recovery: recoveryCall ? stepOf(recoveryCall) : '',
+      },
+      turnId,
+    );
     if (record.turns >= MIN_TURNS) {
-      negative = propose(negativeCandidate({
-        signature, keywords: record.keywords, recovery: record.recovery || undefined, taskType: inferTaskType([call.tool], record.keywords.join(' ')),
-      }));
+      negative = propose(
+        negativeCandidate({
+          signature,
+          keywords: record.keywords,
+          recovery: record.recovery || undefined,
+          taskType: inferTaskType([call.tool], record.keywords.join(' ')),
+        }),
+      );
     }
   });
   return negative;

@@ -28,7 +28,9 @@ export interface FailureFacts {
 /** A failure report whose `tool` names no tool of this window (the message never repeats it). */
 export class UnknownToolReportError extends Error {
   constructor() {
-    super('"tool" must be the exact name of a tool available in this conversation; nothing was proposed. Report the failure again with the name of the tool you called.');
+    super(
+      '"tool" must be the exact name of a tool available in this conversation; nothing was proposed. Report the failure again with the name of the tool you called.',
+    );
     this.name = 'UnknownToolReportError';
   }
 }
@@ -40,7 +42,9 @@ export function negativeCandidate(facts: FailureFacts): LearnedCandidate {
   const trigger = `Before calling \`${signature.tool}\`${facts.keywords.length ? ` (${facts.keywords.slice(0, 6).join(', ')})` : ''}: it has failed repeatedly with ${classText}.`;
   const steps = [
     `Avoid calling \`${signature.tool}\` the same way again: it failed with "${signature.message}".`,
-    facts.recovery ? `What worked instead: ${facts.recovery.charAt(0).toLowerCase()}${facts.recovery.slice(1)}` : 'Check its preconditions first, or tell the user why it cannot be done.',
+    facts.recovery
+      ? `What worked instead: ${facts.recovery.charAt(0).toLowerCase()}${facts.recovery.slice(1)}`
+      : 'Check its preconditions first, or tell the user why it cannot be done.',
   ];
   if (facts.note) steps.push(`Reported: ${facts.note}`);
   return {
@@ -62,7 +66,11 @@ export function negativeCandidate(facts: FailureFacts): LearnedCandidate {
  * Whether a lesson concerns a request: one of its tool's own words, or two of its keywords,
  * appear in the request (analysed terms, so "deploying" meets "deploy").
  */
-export function isRelevantWarning(request: string, lesson: Pick<LearnedCandidate, 'tags' | 'citations'>, offeredTools: ReadonlySet<string> = new Set()): boolean {
+export function isRelevantWarning(
+  request: string,
+  lesson: Pick<LearnedCandidate, 'tags' | 'citations'>,
+  offeredTools: ReadonlySet<string> = new Set(),
+): boolean {
   if (lesson.citations.tools.some((tool) => offeredTools.has(tool))) return true;
   const wanted = new Set(uniqueTerms(request));
   const toolTerms = new Set(lesson.citations.tools.flatMap((tool) => analyze(tool)).filter((t) => t !== 'fixtur'));

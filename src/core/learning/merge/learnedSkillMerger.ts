@@ -55,9 +55,17 @@ export class LearnedSkillMerger {
     const target = this.target(candidate);
     if (!target) return undefined;
     const source: MergedSource = {
-      proposal_id: proposal.id, name: candidate.name, source_hash: candidate.source_hash, origin_ref: `learning:${proposal.id}`,
-      trigger: candidate.trigger, steps: [...candidate.steps], preconditions: [], failure_modes: [...candidate.failure_modes],
-      tags: [...candidate.tags], counters: { ...NO_COUNTERS }, merged_at: this.deps.clock.now(),
+      proposal_id: proposal.id,
+      name: candidate.name,
+      source_hash: candidate.source_hash,
+      origin_ref: `learning:${proposal.id}`,
+      trigger: candidate.trigger,
+      steps: [...candidate.steps],
+      preconditions: [],
+      failure_modes: [...candidate.failure_modes],
+      tags: [...candidate.tags],
+      counters: { ...NO_COUNTERS },
+      merged_at: this.deps.clock.now(),
     };
     // Read fresh: the listed copy's usage counts may lag behind the store's.
     const current = this.deps.skills.learnedSkill(target.record) ?? target.record;
@@ -73,7 +81,10 @@ export class LearnedSkillMerger {
     this.deps.store.setStatus(proposal.id, 'approved', target.name);
     this.deps.store.validate(target.name);
     await this.deps.store.save();
-    this.deps.events.emit({ type: 'skill_merged', payload: { into_skill_id: target.name, merged_skill_id: proposal.id, score: Number(target.score.toFixed(4)), identical: target.identical } });
+    this.deps.events.emit({
+      type: 'skill_merged',
+      payload: { into_skill_id: target.name, merged_skill_id: proposal.id, score: Number(target.score.toFixed(4)), identical: target.identical },
+    });
     return { name: target.name, score: target.score, identical: target.identical };
   }
 

@@ -79,15 +79,27 @@ export function sourcesOf(record: SkillRecord, counters: MergedCounters, proposa
 
 function toSource(record: SkillRecord, counters: MergedCounters, proposalId: string): MergedSource {
   return {
-    proposal_id: proposalId, name: record.name, source_hash: recordSourceHash(record), origin_ref: record.origin_ref,
-    trigger: record.trigger, steps: [...record.steps], preconditions: [...record.preconditions], failure_modes: [...record.failure_modes],
-    tags: [...record.tags], counters: { ...counters }, merged_at: record.updated_at,
+    proposal_id: proposalId,
+    name: record.name,
+    source_hash: recordSourceHash(record),
+    origin_ref: record.origin_ref,
+    trigger: record.trigger,
+    steps: [...record.steps],
+    preconditions: [...record.preconditions],
+    failure_modes: [...record.failure_modes],
+    tags: [...record.tags],
+    counters: { ...counters },
+    merged_at: record.updated_at,
   };
 }
 
 /** Lines compared without case, spacing or trailing punctuation ("Run tests." = "run  tests"). */
 function lineKey(line: string): string {
-  return line.toLowerCase().replace(/\s+/g, ' ').replace(/[\s.;:!]+$/, '').trim();
+  return line
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/[\s.;:!]+$/, '')
+    .trim();
 }
 
 /** Union without repeats, first occurrence kept. Nothing is dropped: warnings and safety lines survive. */
@@ -123,7 +135,10 @@ export function compose(base: SkillRecord, merged: readonly MergedSource[]): Ski
   const sources = [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, source]) => source);
   if (sources.length === 0) return base;
   const lineage: Lineage = {
-    merged_from: sources, source_hashes: [...new Set([baseHash, ...sources.map((s) => s.source_hash)])], origin_ref: base.origin_ref, base,
+    merged_from: sources,
+    source_hashes: [...new Set([baseHash, ...sources.map((s) => s.source_hash)])],
+    origin_ref: base.origin_ref,
+    base,
   };
   const record: SkillRecord = {
     ...base,
@@ -156,7 +171,13 @@ export function undoMerge(record: SkillRecord, sourceHashToRemove: string, name?
   const lineage = lineageOf(record);
   const removed = lineage?.merged_from.find((s) => s.source_hash === sourceHashToRemove && (name === undefined || s.name === name));
   if (!lineage || !removed) return undefined;
-  return { record: compose(lineage.base, lineage.merged_from.filter((s) => s !== removed)), removed };
+  return {
+    record: compose(
+      lineage.base,
+      lineage.merged_from.filter((s) => s !== removed),
+    ),
+    removed,
+  };
 }
 
 /** One line per merge for a tooltip or details view. */

@@ -65,7 +65,11 @@ export class MergeIndex {
   }
 
   /** The best merge target among indexed records that `accept` allows (e.g. the same scope). */
-  best(candidate: { trigger: string; steps: readonly string[]; source_hash: string }, threshold: number, accept: (record: SkillRecord) => boolean = () => true): MergeMatch | undefined {
+  best(
+    candidate: { trigger: string; steps: readonly string[]; source_hash: string },
+    threshold: number,
+    accept: (record: SkillRecord) => boolean = () => true,
+  ): MergeMatch | undefined {
     let best: MergeMatch | undefined;
     const consider = (match: MergeMatch) => {
       if (accept(match.record) && (!best || better(match, best))) best = match;

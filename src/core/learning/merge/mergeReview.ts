@@ -35,9 +35,12 @@ export function mergeReview(match: { name: string; score: number; identical: boo
     return merged[field].filter((line) => !had.has(line));
   };
   return {
-    target: match.name, score: match.score, identical: match.identical,
+    target: match.name,
+    score: match.score,
+    identical: match.identical,
     added: { steps: added('steps'), preconditions: added('preconditions'), failure_modes: added('failure_modes'), tags: added('tags') },
-    before: skillDocument(current), after: skillDocument(merged),
+    before: skillDocument(current),
+    after: skillDocument(merged),
   };
 }
 
@@ -48,7 +51,14 @@ export function changesText(review: Pick<MergeReview, 'added'>): boolean {
 
 /** One line per addition, for a notification or a tooltip. */
 export function describeAdditions(added: MergeAdditions): string {
-  const parts = ([['steps', 'step'], ['preconditions', 'precondition'], ['failure_modes', 'failure mode'], ['tags', 'tag']] as const)
+  const parts = (
+    [
+      ['steps', 'step'],
+      ['preconditions', 'precondition'],
+      ['failure_modes', 'failure mode'],
+      ['tags', 'tag'],
+    ] as const
+  )
     .filter(([field]) => added[field].length > 0)
     .map(([field, noun]) => `${added[field].length} ${noun}${added[field].length === 1 ? '' : 's'}`);
   return parts.length ? `adds ${parts.join(', ')}` : 'adds no text';
@@ -57,8 +67,13 @@ export function describeAdditions(added: MergeAdditions): string {
 function skillDocument(record: SkillRecord): string {
   const cluster = clusterLabel(record.meta.cluster);
   const frontmatter = {
-    name: record.name, title: record.title, task_type: record.task_type, tags: record.tags, ...(cluster ? { cluster } : {}),
-    trigger: record.trigger, steps: record.steps,
+    name: record.name,
+    title: record.title,
+    task_type: record.task_type,
+    tags: record.tags,
+    ...(cluster ? { cluster } : {}),
+    trigger: record.trigger,
+    steps: record.steps,
     ...(record.preconditions.length ? { preconditions: record.preconditions } : {}),
     ...(record.failure_modes.length ? { failure_modes: record.failure_modes } : {}),
   };

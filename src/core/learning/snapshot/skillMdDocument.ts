@@ -18,7 +18,13 @@ export const AGENT_NAME_MAX = 64;
 export const AGENT_DESCRIPTION_MAX = 1024;
 
 /** Section headings of the body, in order (a step's own lines are indented, so they never start one). */
-export const BODY_SECTIONS = { when: '## When to use', preconditions: '## Preconditions', steps: '## Steps', failureModes: '## Failure modes', notes: '## Notes' } as const;
+export const BODY_SECTIONS = {
+  when: '## When to use',
+  preconditions: '## Preconditions',
+  steps: '## Steps',
+  failureModes: '## Failure modes',
+  notes: '## Notes',
+} as const;
 
 /** The counters exported with a skill (learning's feedback; absent → zeros). */
 export interface ExportCounters {
@@ -32,7 +38,10 @@ export interface ExportCounters {
  * single hyphens, at most 64 characters — `learned.code.Fix_Build` → `learned-code-fix-build`.
  */
 export function agentSkillName(learnedName: string): string {
-  const slug = learnedName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const slug = learnedName
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   const cut = slug.slice(0, AGENT_NAME_MAX).replace(/-+$/, '');
   const name = cut || 'learned-skill';
   return AGENT_SKILL_NAME_PATTERN.test(name) ? name : 'learned-skill';
@@ -40,7 +49,10 @@ export function agentSkillName(learnedName: string): string {
 
 /** Text safe to write: redacted, line endings normalised, control characters (NUL…) dropped. */
 function clean(text: string): string {
-  return redact(text).replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '').trim();
+  return redact(text)
+    .replace(/\r\n?/g, '\n')
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '')
+    .trim();
 }
 
 /** One line (descriptions): whitespace runs collapsed. */
@@ -72,9 +84,24 @@ export function exportedBody(record: SkillRecord): string {
     `# ${oneLine(record.title) || oneLine(record.name)}`,
     '',
     ...section(BODY_SECTIONS.when, [oneLine(record.trigger) || exportedDescription(record)]),
-    ...section(BODY_SECTIONS.preconditions, record.preconditions.map(clean).filter(Boolean).map((p) => listItem('-', p))),
-    ...section(BODY_SECTIONS.steps, (steps.length ? steps : ['Follow the description above.']).map((step, i) => listItem(`${i + 1}.`, step))),
-    ...section(BODY_SECTIONS.failureModes, record.failure_modes.map(clean).filter(Boolean).map((f) => listItem('-', f))),
+    ...section(
+      BODY_SECTIONS.preconditions,
+      record.preconditions
+        .map(clean)
+        .filter(Boolean)
+        .map((p) => listItem('-', p)),
+    ),
+    ...section(
+      BODY_SECTIONS.steps,
+      (steps.length ? steps : ['Follow the description above.']).map((step, i) => listItem(`${i + 1}.`, step)),
+    ),
+    ...section(
+      BODY_SECTIONS.failureModes,
+      record.failure_modes
+        .map(clean)
+        .filter(Boolean)
+        .map((f) => listItem('-', f)),
+    ),
     ...section(BODY_SECTIONS.notes, clean(record.body) ? [clean(record.body)] : []),
   ];
   return `${lines.join('\n').trimEnd()}\n`;

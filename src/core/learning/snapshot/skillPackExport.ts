@@ -28,7 +28,10 @@ export interface PackExportReport {
 
 /** Learned skills that can be exported: not retired already (a pack skill stands for those). */
 export function exportableLearnedSkills(skills: Pick<LearnedSkillPort, 'learnedSkills'>): SkillRecord[] {
-  return skills.learnedSkills().filter((r) => !exportedTo(r)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return skills
+    .learnedSkills()
+    .filter((r) => !exportedTo(r))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /**
@@ -62,7 +65,9 @@ export async function exportLearnedAsPack(deps: PackExportDeps, folder: string, 
       }
       // Same name and scope as the pack skill it would become: packs never replace a learned skill of their own identity.
       if (record.scope_mode === 'project' && record.name === name) {
-        skip(`it would have the same name and project scope as the learned skill itself, and a pack skill never replaces a learned one of its own scope; promote it to tenant or global scope first (Promote Learned Skill), then export it`);
+        skip(
+          `it would have the same name and project scope as the learned skill itself, and a pack skill never replaces a learned one of its own scope; promote it to tenant or global scope first (Promote Learned Skill), then export it`,
+        );
         continue;
       }
       if (packNames.has(name)) {
@@ -75,7 +80,11 @@ export async function exportLearnedAsPack(deps: PackExportDeps, folder: string, 
         continue;
       }
       const counters = deps.counters(record.name);
-      const text = renderSkillMd(record, { helpful: counters?.helpful ?? 0, harmful: counters?.harmful ?? 0, use_count: counters?.use_count ?? record.use_count }, deps.now);
+      const text = renderSkillMd(
+        record,
+        { helpful: counters?.helpful ?? 0, harmful: counters?.harmful ?? 0, use_count: counters?.use_count ?? record.use_count },
+        deps.now,
+      );
       const file = path.join(dir, 'SKILL.md');
       try {
         await deps.files.writeFile(file, text);

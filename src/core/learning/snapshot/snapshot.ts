@@ -39,7 +39,9 @@ export interface Snapshot {
 
 export function writeSnapshot(snapshot: Omit<Snapshot, 'header'> & { header: Omit<SnapshotHeader, 'format' | 'version' | 'counts'> }): string {
   const header: SnapshotHeader = {
-    format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, ...snapshot.header,
+    format: SNAPSHOT_FORMAT,
+    version: SNAPSHOT_VERSION,
+    ...snapshot.header,
     counts: { learned: snapshot.learned.length, proposals: snapshot.proposals.length },
   };
   const lines = [
@@ -51,24 +53,48 @@ export function writeSnapshot(snapshot: Omit<Snapshot, 'header'> & { header: Omi
 }
 
 const countersSchema = z.object({
-  name: z.string(), helpful: z.number().int().nonnegative(), harmful: z.number().int().nonnegative(),
-  use_count: z.number().int().nonnegative(), last_used: z.number(), last_validated: z.number(),
+  name: z.string(),
+  helpful: z.number().int().nonnegative(),
+  harmful: z.number().int().nonnegative(),
+  use_count: z.number().int().nonnegative(),
+  last_used: z.number(),
+  last_validated: z.number(),
 });
 
-const candidateSchema = z.object({
-  kind: z.enum(['positive', 'negative']), name: z.string().min(1), title: z.string(), trigger: z.string(),
-  task_type: z.enum(['browser', 'api', 'code', 'domain', 'unknown']), tags: z.array(z.string()), steps: z.array(z.string()),
-  failure_modes: z.array(z.string()), citations: z.object({ tools: z.array(z.string()), files: z.array(z.string()) }), source_hash: z.string().min(1),
-}).passthrough();
+const candidateSchema = z
+  .object({
+    kind: z.enum(['positive', 'negative']),
+    name: z.string().min(1),
+    title: z.string(),
+    trigger: z.string(),
+    task_type: z.enum(['browser', 'api', 'code', 'domain', 'unknown']),
+    tags: z.array(z.string()),
+    steps: z.array(z.string()),
+    failure_modes: z.array(z.string()),
+    citations: z.object({ tools: z.array(z.string()), files: z.array(z.string()) }),
+    source_hash: z.string().min(1),
+  })
+  .passthrough();
 
 const proposalSchema = z.object({
-  id: z.string().min(1), status: z.enum(['proposed', 'approved', 'discarded']), candidate: candidateSchema, count: z.number().int().positive(),
-  origin: z.string(), created_at: z.number(), updated_at: z.number(), approved_name: z.string(), stale_reason: z.string(),
+  id: z.string().min(1),
+  status: z.enum(['proposed', 'approved', 'discarded']),
+  candidate: candidateSchema,
+  count: z.number().int().positive(),
+  origin: z.string(),
+  created_at: z.number(),
+  updated_at: z.number(),
+  approved_name: z.string(),
+  stale_reason: z.string(),
 });
 
 const headerSchema = z.object({
-  format: z.literal(SNAPSHOT_FORMAT), version: z.number().int().positive(), toolshed_version: z.string(), scope: z.string(),
-  counts: z.object({ learned: z.number().int().nonnegative(), proposals: z.number().int().nonnegative() }), exported_at: z.number(),
+  format: z.literal(SNAPSHOT_FORMAT),
+  version: z.number().int().positive(),
+  toolshed_version: z.string(),
+  scope: z.string(),
+  counts: z.object({ learned: z.number().int().nonnegative(), proposals: z.number().int().nonnegative() }),
+  exported_at: z.number(),
 });
 
 const lineSchema = z.discriminatedUnion('kind', [
@@ -82,7 +108,9 @@ export class SnapshotError extends Error {}
 /** Parses and checks a whole snapshot, or throws a SnapshotError saying what is wrong and what to do. */
 export function parseSnapshot(bytes: Uint8Array): Snapshot {
   if (bytes.byteLength > MAX_SNAPSHOT_BYTES) {
-    throw new SnapshotError(`The snapshot is ${(bytes.byteLength / 1048576).toFixed(1)} MB; the limit is ${MAX_SNAPSHOT_BYTES / 1048576} MB. Export fewer skills (one project) and import them in parts.`);
+    throw new SnapshotError(
+      `The snapshot is ${(bytes.byteLength / 1048576).toFixed(1)} MB; the limit is ${MAX_SNAPSHOT_BYTES / 1048576} MB. Export fewer skills (one project) and import them in parts.`,
+    );
   }
   let text: string;
   try {
@@ -104,7 +132,9 @@ export function parseSnapshot(bytes: Uint8Array): Snapshot {
     throw new SnapshotError(`This is not a Toolshed learned-skills snapshot (its first line should name the format "${SNAPSHOT_FORMAT}").`);
   }
   if (typeof rawHeader.version === 'number' && rawHeader.version > SNAPSHOT_VERSION) {
-    throw new SnapshotError(`The snapshot has format version ${rawHeader.version} (written by Toolshed ${String(rawHeader.toolshed_version)}); this Toolshed reads up to version ${SNAPSHOT_VERSION}. Update Toolshed to import it.`);
+    throw new SnapshotError(
+      `The snapshot has format version ${rawHeader.version} (written by Toolshed ${String(rawHeader.toolshed_version)}); this Toolshed reads up to version ${SNAPSHOT_VERSION}. Update Toolshed to import it.`,
+    );
   }
   const header = headerSchema.safeParse(rawHeader);
   if (!header.success) throw new SnapshotError(`The snapshot header is damaged (${describeZodIssues(header.error, 'header', 1)}). Export it again.`);
@@ -114,14 +144,18 @@ export function parseSnapshot(bytes: Uint8Array): Snapshot {
     if (!lines[i]!.trim()) continue;
     const parsed = lineSchema.safeParse(parseLine(i));
     if (!parsed.success) {
-      throw new SnapshotError(`Line ${i + 1} of the snapshot is not a learned skill or proposal (${describeZodIssues(parsed.error, 'line', 1)}). Export it again.`);
+      throw new SnapshotError(
+        `Line ${i + 1} of the snapshot is not a learned skill or proposal (${describeZodIssues(parsed.error, 'line', 1)}). Export it again.`,
+      );
     }
     if (parsed.data.kind === 'learned') learned.push({ record: parsed.data.record as SkillRecord, counters: parsed.data.counters });
     else proposals.push(parsed.data.proposal as Proposal);
   }
   const { counts } = header.data;
   if (learned.length !== counts.learned || proposals.length !== counts.proposals || !text.endsWith('\n')) {
-    throw new SnapshotError(`The snapshot is truncated or incomplete: its header lists ${counts.learned} learned skill(s) and ${counts.proposals} proposal(s), the file holds ${learned.length} and ${proposals.length}. Export it again.`);
+    throw new SnapshotError(
+      `The snapshot is truncated or incomplete: its header lists ${counts.learned} learned skill(s) and ${counts.proposals} proposal(s), the file holds ${learned.length} and ${proposals.length}. Export it again.`,
+    );
   }
   const names = new Map<string, number>();
   for (const { record } of learned) {
@@ -129,7 +163,10 @@ export function parseSnapshot(bytes: Uint8Array): Snapshot {
     names.set(key, (names.get(key) ?? 0) + 1);
   }
   const repeated = [...names].filter(([, n]) => n > 1).map(([key]) => key.split('\u0000')[0]!);
-  if (repeated.length) throw new SnapshotError(`The snapshot names ${repeated.length === 1 ? 'a learned skill' : 'learned skills'} twice in one scope: ${repeated.slice(0, 10).join(', ')}${repeated.length > 10 ? ', …' : ''}. Each name may appear once per scope; fix or export the snapshot again.`);
+  if (repeated.length)
+    throw new SnapshotError(
+      `The snapshot names ${repeated.length === 1 ? 'a learned skill' : 'learned skills'} twice in one scope: ${repeated.slice(0, 10).join(', ')}${repeated.length > 10 ? ', …' : ''}. Each name may appear once per scope; fix or export the snapshot again.`,
+    );
   const ids = new Set<string>();
   for (const proposal of proposals) {
     if (ids.has(proposal.id)) throw new SnapshotError(`The snapshot holds proposal ${proposal.id} twice. Export it again.`);

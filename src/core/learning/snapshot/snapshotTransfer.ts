@@ -24,15 +24,25 @@ export interface SnapshotStores {
   mergeThreshold: number;
 }
 
-export function exportLearnedSnapshot(stores: SnapshotStores, options: { toolshedVersion: string; now: number; projectId?: string }): { text: string; learned: number; proposals: number } {
+export function exportLearnedSnapshot(
+  stores: SnapshotStores,
+  options: { toolshedVersion: string; now: number; projectId?: string },
+): { text: string; learned: number; proposals: number } {
   const inScope = (r: SkillRecord) => options.projectId === undefined || (r.scope_mode === 'project' && r.scope_project_id === options.projectId);
-  const learned: LearnedLine[] = stores.skills.learnedSkills().filter(inScope)
+  const learned: LearnedLine[] = stores.skills
+    .learnedSkills()
+    .filter(inScope)
     .sort((a, b) => (scopeKey(a) < scopeKey(b) ? -1 : scopeKey(a) > scopeKey(b) ? 1 : 0))
     .map((record) => ({ record, counters: stores.store.counters(record.name) }));
   const proposals = [...stores.store.proposals('proposed'), ...stores.store.proposals('approved')].sort((a, b) => (a.id < b.id ? -1 : 1));
   const text = writeSnapshot({
-    header: { toolshed_version: options.toolshedVersion, scope: options.projectId === undefined ? 'all' : `project:${options.projectId}`, exported_at: options.now },
-    learned, proposals,
+    header: {
+      toolshed_version: options.toolshedVersion,
+      scope: options.projectId === undefined ? 'all' : `project:${options.projectId}`,
+      exported_at: options.now,
+    },
+    learned,
+    proposals,
   });
   return { text, learned: learned.length, proposals: proposals.length };
 }
@@ -60,9 +70,22 @@ export interface ImportReport {
  * changed) for a corrupt, truncated, newer or oversized snapshot, a name given twice, or names
  * taken by pack skills.
  */
-export async function importLearnedSnapshot(stores: SnapshotStores, bytes: Uint8Array, options: { projectId?: string; tenantId?: string; dryRun?: boolean } = {}): Promise<ImportReport> {
+export async function importLearnedSnapshot(
+  stores: SnapshotStores,
+  bytes: Uint8Array,
+  options: { projectId?: string; tenantId?: string; dryRun?: boolean } = {},
+): Promise<ImportReport> {
   const snapshot = parseSnapshot(bytes);
-  const report: ImportReport = { added: [], merged: [], unchanged: [], conflicts: [], proposalsAdded: 0, proposalsSkipped: 0, movedToTenant: [], otherTenant: [] };
+  const report: ImportReport = {
+    added: [],
+    merged: [],
+    unchanged: [],
+    conflicts: [],
+    proposalsAdded: 0,
+    proposalsSkipped: 0,
+    movedToTenant: [],
+    otherTenant: [],
+  };
   const incoming: LearnedLine[] = [];
   const incomingKeys = new Set<string>();
   for (const line of snapshot.learned) {
@@ -87,7 +110,14 @@ export async function importLearnedSnapshot(stores: SnapshotStores, bytes: Uint8
   const packSkills = stores.skills.packSkillNames();
   const packNames = [...new Set(incoming.map((l) => l.record.name).filter((name) => packSkills.has(name)))];
   if (packNames.length) {
-    throw new SnapshotError(`Not imported: ${packNames.length === 1 ? 'a pack skill is' : `${packNames.length} pack skills are`} already named ${packNames.slice(0, 10).map((n) => `"${n}"`).join(', ')}${packNames.length > 10 ? ', …' : ''}, and Toolshed never overwrites pack skills. Rename ${packNames.length === 1 ? 'that skill' : 'those skills'} in the snapshot (or the pack) and import again.`);
+    throw new SnapshotError(
+      `Not imported: ${packNames.length === 1 ? 'a pack skill is' : `${packNames.length} pack skills are`} already named ${packNames
+        .slice(0, 10)
+        .map((n) => `"${n}"`)
+        .join(
+          ', ',
+        )}${packNames.length > 10 ? ', …' : ''}, and Toolshed never overwrites pack skills. Rename ${packNames.length === 1 ? 'that skill' : 'those skills'} in the snapshot (or the pack) and import again.`,
+    );
   }
 
   // Incoming skills merge into what this store held before the import, never into each other:
@@ -145,8 +175,12 @@ export async function importLearnedSnapshot(stores: SnapshotStores, bytes: Uint8
 /** The import summary's sentences about other tenants' skills ('' when there were none). */
 export function describeTenantMoves(report: Pick<ImportReport, 'movedToTenant' | 'otherTenant'>): string {
   const list = (names: readonly string[]) => `${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}`;
-  const moved = report.movedToTenant.length ? ` ${report.movedToTenant.length} tenant skill(s) of another tenant moved into this tenant: ${list(report.movedToTenant.map((m) => `${m.name} (from ${m.from})`))}.` : '';
-  const left = report.otherTenant.length ? ` ${report.otherTenant.length} tenant skill(s) of another tenant not imported (set toolshed.scope.tenantId to import them into a tenant): ${list(report.otherTenant)}.` : '';
+  const moved = report.movedToTenant.length
+    ? ` ${report.movedToTenant.length} tenant skill(s) of another tenant moved into this tenant: ${list(report.movedToTenant.map((m) => `${m.name} (from ${m.from})`))}.`
+    : '';
+  const left = report.otherTenant.length
+    ? ` ${report.otherTenant.length} tenant skill(s) of another tenant not imported (set toolshed.scope.tenantId to import them into a tenant): ${list(report.otherTenant)}.`
+    : '';
   return `${moved}${left}`;
 }
 

@@ -67,13 +67,22 @@ export async function selectActiveSkills(request: SelectionRequest, deps: Select
   const open = request.candidates.filter((c) => !pinnedSet.has(c.name));
   const bySearch = (): ActiveSkill[] => open.slice(0, slots).map((c) => ({ name: c.name, reason: 'best match' }));
   const result = (chosen: ActiveSkill[], fields: Partial<SelectionOutcome> = {}): SelectionOutcome => ({
-    active: [...active, ...chosen], selectionTokens: 0, fallbackReason: '', askedModel: false, wouldAskModel: false, ...fields,
+    active: [...active, ...chosen],
+    selectionTokens: 0,
+    fallbackReason: '',
+    askedModel: false,
+    wouldAskModel: false,
+    ...fields,
   });
   if (slots <= 0 || open.length === 0) return result([]);
   if (request.mode === 'search') return result(bySearch());
-  const confident = request.mode === 'hybrid' ? request.askModelBelowRelevance ?? 0 : 0;
+  const confident = request.mode === 'hybrid' ? (request.askModelBelowRelevance ?? 0) : 0;
   // hybrid: a candidate below the confirmation threshold is injected only when a model chose it.
-  const unconfirmed = (): ActiveSkill[] => open.filter((c) => (c.relevance ?? 1) >= confident).slice(0, slots).map((c) => ({ name: c.name, reason: 'best match' }));
+  const unconfirmed = (): ActiveSkill[] =>
+    open
+      .filter((c) => (c.relevance ?? 1) >= confident)
+      .slice(0, slots)
+      .map((c) => ({ name: c.name, reason: 'best match' }));
   if (request.mode === 'hybrid' && !hybridNeedsModel(open, slots, { confident })) return result(unconfirmed());
   if (!deps.model) return result(unconfirmed(), { wouldAskModel: true });
   const model = deps.model;
@@ -83,18 +92,31 @@ export async function selectActiveSkills(request: SelectionRequest, deps: Select
   let answer = '';
   let failure = '';
   const timedOut = { value: false };
-  const signal: CancellationSignal = { get isCancelled() { return deps.signal.isCancelled || timedOut.value; } };
+  const signal: CancellationSignal = {
+    get isCancelled() {
+      return deps.signal.isCancelled || timedOut.value;
+    },
+  };
   try {
     answer = await withTimeout(collectText(model, prompt, signal), request.timeoutMs, () => (timedOut.value = true));
   } catch (error) {
-    failure = timedOut.value ? `the model did not answer within ${request.timeoutMs} ms` : `the model call failed: ${error instanceof Error ? error.message : String(error)}`;
+    failure = timedOut.value
+      ? `the model did not answer within ${request.timeoutMs} ms`
+      : `the model call failed: ${error instanceof Error ? error.message : String(error)}`;
   }
   if (!failure && deps.signal.isCancelled) failure = 'the request was cancelled';
   const tokens = await countQuietly(model, prompt, answer);
   if (failure) return result(unconfirmed(), { ...asked, selectionTokens: tokens, fallbackReason: failure });
-  const parsed = parseSelectionAnswer(answer, open.map((c) => c.name), slots);
+  const parsed = parseSelectionAnswer(
+    answer,
+    open.map((c) => c.name),
+    slots,
+  );
   if (!parsed.ok) return result(unconfirmed(), { ...asked, selectionTokens: tokens, fallbackReason: parsed.reason });
-  return result(parsed.names.map((name) => ({ name, reason: 'chosen by the model' })), { ...asked, selectionTokens: tokens });
+  return result(
+    parsed.names.map((name) => ({ name, reason: 'chosen by the model' })),
+    { ...asked, selectionTokens: tokens },
+  );
 }
 
 async function collectText(model: ChatModelPort, prompt: string, signal: CancellationSignal): Promise<string> {
@@ -115,8 +137,14 @@ function withTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => void): Pr
       reject(new Error('timeout'));
     }, ms);
     work.then(
-      (value) => { clearTimeout(timer); resolve(value); },
-      (error: unknown) => { clearTimeout(timer); reject(error); },
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
     );
   });
 }

@@ -45,32 +45,66 @@ export interface ActiveSkillsBlock {
  * `references/` and `scripts/` listed, not loaded). The exact token count is checked and the
  * budget tightened until the block fits, as for search pre-flight.
  */
-export async function activeSkillsPreflight(service: SkillService, ctx: SkillRequestContext, prompt: string, options: ActiveSkillsOptions): Promise<ActiveSkillsBlock> {
+export async function activeSkillsPreflight(
+  service: SkillService,
+  ctx: SkillRequestContext,
+  prompt: string,
+  options: ActiveSkillsOptions,
+): Promise<ActiveSkillsBlock> {
   const limit = options.mode === 'model' ? MODEL_MODE_CANDIDATES : HYBRID_CANDIDATES;
   const candidates = await service.selectionCandidates(prompt, limit, ctx, options.mode === 'model');
   const pinned = options.pinnedNames.filter((name) => service.inspect(name));
   const outcome = await selectActiveSkills(
-    { mode: options.mode, task: prompt, candidates, pinned, maxActive: options.maxActive, timeoutMs: options.timeoutMs, askModelBelowRelevance: options.askModelBelowRelevance },
+    {
+      mode: options.mode,
+      task: prompt,
+      candidates,
+      pinned,
+      maxActive: options.maxActive,
+      timeoutMs: options.timeoutMs,
+      askModelBelowRelevance: options.askModelBelowRelevance,
+    },
     { model: options.model, modelName: options.modelName, signal: options.signal },
   );
   const note = outcome.fallbackReason
     ? `Skill selection used the search order: ${outcome.fallbackReason}.`
-    : outcome.wouldAskModel && !outcome.askedModel ? `A model would be asked to choose among ${candidates.length} candidate${candidates.length === 1 ? '' : 's'} (${candidates.slice(0, 5).map((c) => `${c.name} ${(c.relevance ?? 1).toFixed(2)}`).join(', ')}); without its answer only those at or above toolshed.skills.askModelBelowRelevance are injected.` : undefined;
+    : outcome.wouldAskModel && !outcome.askedModel
+      ? `A model would be asked to choose among ${candidates.length} candidate${candidates.length === 1 ? '' : 's'} (${candidates
+          .slice(0, 5)
+          .map((c) => `${c.name} ${(c.relevance ?? 1).toFixed(2)}`)
+          .join(', ')}); without its answer only those at or above toolshed.skills.askModelBelowRelevance are injected.`
+      : undefined;
   const chosen = outcome.active.filter((skill) => skill.reason !== 'pinned');
   const relevance = new Map(candidates.map((c) => [c.name, c.relevance]));
-  const empty: ActiveSkillsBlock = { block: '', used: [], selectionTokens: outcome.selectionTokens, selectionRequests: outcome.askedModel ? 1 : 0, note, ...(outcome.modelName ? { selectionModel: outcome.modelName } : {}) };
+  const empty: ActiveSkillsBlock = {
+    block: '',
+    used: [],
+    selectionTokens: outcome.selectionTokens,
+    selectionRequests: outcome.askedModel ? 1 : 0,
+    note,
+    ...(outcome.modelName ? { selectionModel: outcome.modelName } : {}),
+  };
   if (chosen.length === 0 || options.maxTokens <= 0) return empty;
   const reasons = new Map<string, string>(chosen.map((skill) => [skill.name, skill.reason]));
   // skill_get renders within 200–6000 tokens; a smaller budget cannot hold a skill in full.
   let budget = Math.min(options.maxTokens, GET_MAX_TOKENS);
   // toolshed.skills.clusterExpansion applies to every selection mode: siblings of the first
   // chosen skill with a cluster, only in room the chosen ones leave (never shortening them).
-  let siblings = budget >= GET_MIN_TOKENS
-    ? await service.clusterSiblings(chosen.map((skill) => skill.name), { maxTokens: budget, exclude: options.pinnedNames, searchOrder: candidates.map((c) => c.name) }, ctx).catch(() => [])
-    : [];
+  let siblings =
+    budget >= GET_MIN_TOKENS
+      ? await service
+          .clusterSiblings(
+            chosen.map((skill) => skill.name),
+            { maxTokens: budget, exclude: options.pinnedNames, searchOrder: candidates.map((c) => c.name) },
+            ctx,
+          )
+          .catch(() => [])
+      : [];
   for (const name of siblings) reasons.set(name, 'same cluster');
   for (let attempt = 0; attempt < 4 && budget >= GET_MIN_TOKENS; attempt++) {
-    const output = await service.get({ names: [...chosen.map((skill) => skill.name), ...siblings], format: 'injection', max_tokens: budget }, ctx).catch(() => undefined);
+    const output = await service
+      .get({ names: [...chosen.map((skill) => skill.name), ...siblings], format: 'injection', max_tokens: budget }, ctx)
+      .catch(() => undefined);
     if (!output) return empty;
     if (!output.formatted_context) return empty;
     const exact = await options.countTokens(output.formatted_context);
@@ -82,7 +116,13 @@ export async function activeSkillsPreflight(service: SkillService, ctx: SkillReq
     if (exact <= options.maxTokens) {
       const used = output.skills.map((skill) => {
         const record = service.inspect(skill.name);
-        return { name: skill.name, title: record?.title, path: record?.source_file || undefined, reason: reasons.get(skill.name), relevance: relevance.get(skill.name) };
+        return {
+          name: skill.name,
+          title: record?.title,
+          path: record?.source_file || undefined,
+          reason: reasons.get(skill.name),
+          relevance: relevance.get(skill.name),
+        };
       });
       return { ...empty, block: output.formatted_context, used, suggestedTools: output.suggested_tools ?? [] };
     }

@@ -20,7 +20,10 @@ export class BundledEmbedder implements Embedder {
   private readonly ids: Map<string, number>;
   private readonly analyzer = new TextAnalyzer();
 
-  constructor(private readonly vectors: WordVectors, version = 'bundled') {
+  constructor(
+    private readonly vectors: WordVectors,
+    version = 'bundled',
+  ) {
     this.key = `${version}:${vectors.dims}x${vectors.words.length}`;
     this.ids = new Map(vectors.words.map((word, i) => [word, i]));
   }

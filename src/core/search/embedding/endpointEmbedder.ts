@@ -98,7 +98,11 @@ export class EndpointEmbedder implements Embedder {
       body = await response.json();
     } catch (error) {
       if (error instanceof EndpointError) throw error;
-      throw new EndpointError(controller.signal.aborted ? `embedding endpoint gave no answer within ${timeoutMs} ms` : `embedding endpoint unreachable: ${error instanceof Error ? error.message : String(error)}`);
+      throw new EndpointError(
+        controller.signal.aborted
+          ? `embedding endpoint gave no answer within ${timeoutMs} ms`
+          : `embedding endpoint unreachable: ${error instanceof Error ? error.message : String(error)}`,
+      );
     } finally {
       clearTimeout(timer);
     }
@@ -112,7 +116,9 @@ export class EndpointEmbedder implements Embedder {
     if (this.ollama && Array.isArray(record.embeddings)) rows = record.embeddings;
     else if (Array.isArray(record.data)) {
       const data = record.data as Array<Record<string, unknown> | null>;
-      rows = data.every((d) => d && Number.isInteger(d.index)) ? [...data].sort((a, b) => Number(a!.index) - Number(b!.index)).map((d) => d!.embedding) : data.map((d) => d?.embedding);
+      rows = data.every((d) => d && Number.isInteger(d.index))
+        ? [...data].sort((a, b) => Number(a!.index) - Number(b!.index)).map((d) => d!.embedding)
+        : data.map((d) => d?.embedding);
     }
     if (!rows || rows.length !== count) throw new EndpointError(`embedding endpoint returned ${rows ? rows.length : 'no'} vectors for ${count} texts`);
     return rows.map((row) => {

@@ -63,7 +63,8 @@ export function fuseCandidates(
   const byName = new Map<string, FusedCandidate>();
   const exact = options.isExactName ?? (() => false);
   lexical.forEach((c, i) => {
-    if (!byName.has(c.name)) byName.set(c.name, { name: c.name, fused: 0, lexical: lexicalScores[i], similarity: similarityOf(c.name), exactName: exact(c.name) });
+    if (!byName.has(c.name))
+      byName.set(c.name, { name: c.name, fused: 0, lexical: lexicalScores[i], similarity: similarityOf(c.name), exactName: exact(c.name) });
   });
   for (const n of neighbours) {
     const known = byName.get(n.name);

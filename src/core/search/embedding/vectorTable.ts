@@ -13,7 +13,10 @@ export class VectorTable {
   private readonly slots = new Map<string, number>();
   private readonly free: number[] = [];
 
-  constructor(readonly dims: number, capacity = 256) {
+  constructor(
+    readonly dims: number,
+    capacity = 256,
+  ) {
     this.data = new Int8Array(dims * capacity);
     this.scales = new Float32Array(capacity);
   }

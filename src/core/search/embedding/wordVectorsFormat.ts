@@ -64,7 +64,8 @@ export function decodeWordVectors(bytes: Uint8Array): WordVectors {
   const weightsAt = HEADER_BYTES + vocabularyBytes + ((4 - (vocabularyBytes % 4)) % 4);
   const scalesAt = weightsAt + 4 * count;
   const valuesAt = scalesAt + 4 * count;
-  if (valuesAt + count * dims !== bytes.length) throw new WordVectorsFormatError(`word-vector file is ${bytes.length} bytes; its header says ${valuesAt + count * dims}`);
+  if (valuesAt + count * dims !== bytes.length)
+    throw new WordVectorsFormatError(`word-vector file is ${bytes.length} bytes; its header says ${valuesAt + count * dims}`);
   const words = count === 0 ? [] : new TextDecoder().decode(bytes.subarray(HEADER_BYTES, HEADER_BYTES + vocabularyBytes)).split('\n');
   if (words.length !== count) throw new WordVectorsFormatError(`word-vector file lists ${words.length} words; its header says ${count}`);
   const weights = new Float32Array(count);

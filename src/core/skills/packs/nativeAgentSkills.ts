@@ -40,7 +40,9 @@ export interface NativeSkillSettings {
 export function nativeSkillRoots(settings: NativeSkillSettings, workspaceFolders: readonly string[], homeDir: string | undefined): string[] {
   if (!settings.supported || !settings.enabled) return [];
   const entries = settings.locations
-    ? Object.entries(settings.locations).filter(([, on]) => on === true).map(([location]) => location)
+    ? Object.entries(settings.locations)
+        .filter(([, on]) => on === true)
+        .map(([location]) => location)
     : NATIVE_SKILL_LOCATIONS_DEFAULT;
   const roots = new Set<string>();
   for (const location of entries) {
@@ -80,6 +82,8 @@ export function nativeSkillReason(): string {
 /** The line `/skills` and the Skill Directory show when some skills come from VS Code too. */
 export function nativeSkillsLine(count: number): string {
   const skills = `${count} SKILL.md skill${count === 1 ? '' : 's'}`;
-  return `${skills} ${count === 1 ? 'is' : 'are'} also VS Code's own agent skill${count === 1 ? '' : 's'} (chat.useAgentSkills): ` +
-    "in agent mode VS Code offers them and Toolshed's skill tools leave them out; @toolshed uses every skill.";
+  return (
+    `${skills} ${count === 1 ? 'is' : 'are'} also VS Code's own agent skill${count === 1 ? '' : 's'} (chat.useAgentSkills): ` +
+    "in agent mode VS Code offers them and Toolshed's skill tools leave them out; @toolshed uses every skill."
+  );
 }

@@ -106,9 +106,7 @@ export class SkillPackLoader {
 
   /** The enabled pack whose folder holds `file` (deepest root wins). */
   packFor(file: string): ResolvedSkillPack | undefined {
-    return this.packs
-      .filter((pack) => pack.enabled && isInside(file, pack.root))
-      .sort((a, b) => b.root.length - a.root.length)[0];
+    return this.packs.filter((pack) => pack.enabled && isInside(file, pack.root)).sort((a, b) => b.root.length - a.root.length)[0];
   }
 
   async loadAll(packs: readonly ResolvedSkillPack[], options: LoadOptions = {}): Promise<LoadSummary> {
@@ -144,10 +142,25 @@ export class SkillPackLoader {
     let removedCount = 0;
     for (const { pack, scan } of scans) {
       const report: PackReport = {
-        pack, missing: scan.missing, files: [], skillCount: 0, updatedCount: 0,
-        problems: [...scan.problems, ...(scan.missing && !pack.optional
-          ? [makeProblem(pack.root, FILE_START, 'error', PROBLEM_CODES.packNotFound, `Skill pack "${pack.name}" not found: folder ${pack.root} does not exist.`)]
-          : [])],
+        pack,
+        missing: scan.missing,
+        files: [],
+        skillCount: 0,
+        updatedCount: 0,
+        problems: [
+          ...scan.problems,
+          ...(scan.missing && !pack.optional
+            ? [
+                makeProblem(
+                  pack.root,
+                  FILE_START,
+                  'error',
+                  PROBLEM_CODES.packNotFound,
+                  `Skill pack "${pack.name}" not found: folder ${pack.root} does not exist.`,
+                ),
+              ]
+            : []),
+        ],
       };
       this.reports.set(pack.name, report);
       counters.set(pack.name, { inserted: 0, updated: 0, count: 0 });
@@ -159,14 +172,19 @@ export class SkillPackLoader {
       const fileReport = this.fileReport(file);
       this.reports.get(file.pack.name)?.files.push(fileReport);
       for (const skill of file.skills) {
-        items.push({ file, skill, report: fileReport, onApplied: (outcome) => {
-          claimed.set(identityKey({ ...packScope(file.pack), name: skill.name }), { file: file.ref.file, line: skill.span.line });
-          if (counter) {
-            counter.count++;
-            if (outcome === 'inserted') counter.inserted++;
-            if (outcome === 'updated') counter.updated++;
-          }
-        } });
+        items.push({
+          file,
+          skill,
+          report: fileReport,
+          onApplied: (outcome) => {
+            claimed.set(identityKey({ ...packScope(file.pack), name: skill.name }), { file: file.ref.file, line: skill.span.line });
+            if (counter) {
+              counter.count++;
+              if (outcome === 'inserted') counter.inserted++;
+              if (outcome === 'updated') counter.updated++;
+            }
+          },
+        });
       }
     }
     await this.writer.writeSliced(items, (identity) => claimed.get(identityKey(identity)));
@@ -197,13 +215,25 @@ export class SkillPackLoader {
         for (const problem of file.problems) summary.problems.push(problem);
         problemCount += file.problems.length;
       }
-      summary.packs.push({ name: pack.name, skillCount: counter.count, insertedCount: counter.inserted, updatedCount: counter.updated, removedCount: 0, problemCount });
+      summary.packs.push({
+        name: pack.name,
+        skillCount: counter.count,
+        insertedCount: counter.inserted,
+        updatedCount: counter.updated,
+        removedCount: 0,
+        problemCount,
+      });
       if (!(report.missing && pack.optional)) {
-        this.deps.events.emit({ type: 'skill_pack_loaded', payload: { pack_name: pack.name, skill_count: counter.count, updated_count: counter.inserted + counter.updated } });
+        this.deps.events.emit({
+          type: 'skill_pack_loaded',
+          payload: { pack_name: pack.name, skill_count: counter.count, updated_count: counter.inserted + counter.updated },
+        });
       }
     }
     summary.durationMs = performance.now() - started;
-    this.deps.logger.info(`Skill packs loaded: ${claimed.size} skills from ${parsed.length} files in ${summary.packs.length} packs (${summary.problems.length} problems, ${removedCount} removed) in ${summary.durationMs.toFixed(0)} ms`);
+    this.deps.logger.info(
+      `Skill packs loaded: ${claimed.size} skills from ${parsed.length} files in ${summary.packs.length} packs (${summary.problems.length} problems, ${removedCount} removed) in ${summary.durationMs.toFixed(0)} ms`,
+    );
     return summary;
   }
 
@@ -232,17 +262,24 @@ export class SkillPackLoader {
     const fileReport = this.fileReport(parsedFile);
     const before = store.bySource(target);
     const kept = new Set<string>();
-    await this.writer.writeSliced(parsedFile.skills.map((skill) => ({
-      file: parsedFile, skill, report: fileReport, onApplied: (outcome: Exclude<WriteOutcome, 'skipped'>) => {
-        kept.add(identityKey({ ...packScope(pack), name: skill.name }));
-        if (outcome === 'inserted') result.inserted.push(skill.name);
-        if (outcome === 'updated') result.updated.push(skill.name);
+    await this.writer.writeSliced(
+      parsedFile.skills.map((skill) => ({
+        file: parsedFile,
+        skill,
+        report: fileReport,
+        onApplied: (outcome: Exclude<WriteOutcome, 'skipped'>) => {
+          kept.add(identityKey({ ...packScope(pack), name: skill.name }));
+          if (outcome === 'inserted') result.inserted.push(skill.name);
+          if (outcome === 'updated') result.updated.push(skill.name);
+        },
+      })),
+      (identity) => {
+        const existing = store.get(identity.name, identity);
+        return existing && existing.origin === 'pack' && existing.source_file !== target
+          ? { file: existing.source_file, line: existing.source_line }
+          : undefined;
       },
-    })), (identity) => {
-      const existing = store.get(identity.name, identity);
-      return existing && existing.origin === 'pack' && existing.source_file !== target
-        ? { file: existing.source_file, line: existing.source_line } : undefined;
-    });
+    );
     store.transaction(() => {
       for (const row of before) {
         if (!kept.has(identityKey(row)) && store.get(row.name, row)?.source_file === target) {
@@ -258,7 +295,10 @@ export class SkillPackLoader {
       report.skillCount = store.packSkillCount(pack.name);
       report.updatedCount = result.inserted.length + result.updated.length;
     }
-    this.deps.events.emit({ type: 'skill_pack_loaded', payload: { pack_name: pack.name, skill_count: report?.skillCount ?? 0, updated_count: result.inserted.length + result.updated.length } });
+    this.deps.events.emit({
+      type: 'skill_pack_loaded',
+      payload: { pack_name: pack.name, skill_count: report?.skillCount ?? 0, updated_count: result.inserted.length + result.updated.length },
+    });
     result.durationMs = performance.now() - started;
     return result;
   }
@@ -295,13 +335,33 @@ export class SkillPackLoader {
       return { pack, ref, skills: result.skills, problems: result.problems, resources };
     } catch (error) {
       // A file-system or parser failure costs this file only.
-      return { pack, ref, skills: [], resources: [], problems: [makeProblem(ref.file, FILE_START, 'error', PROBLEM_CODES.loadFailed,
-        `This file could not be loaded: ${error instanceof Error ? error.message : String(error)}.`)] };
+      return {
+        pack,
+        ref,
+        skills: [],
+        resources: [],
+        problems: [
+          makeProblem(
+            ref.file,
+            FILE_START,
+            'error',
+            PROBLEM_CODES.loadFailed,
+            `This file could not be loaded: ${error instanceof Error ? error.message : String(error)}.`,
+          ),
+        ],
+      };
     }
   }
 
   private fileReport(file: ParsedFile): FileReport {
-    return { file: file.ref.file, pack: file.pack.name, relativePath: file.ref.relativePath, format: file.ref.format, skills: [], problems: [...file.problems] };
+    return {
+      file: file.ref.file,
+      pack: file.pack.name,
+      relativePath: file.ref.relativePath,
+      format: file.ref.format,
+      skills: [],
+      problems: [...file.problems],
+    };
   }
 
   private replaceFileReport(pack: ResolvedSkillPack, fileReport: FileReport): void {
@@ -310,8 +370,7 @@ export class SkillPackLoader {
       report = { pack, missing: false, files: [], problems: [], skillCount: 0, updatedCount: 0 };
       this.reports.set(pack.name, report);
     }
-    report.files = [...report.files.filter((f) => f.file !== fileReport.file), fileReport]
-      .sort((a, b) => (a.relativePath < b.relativePath ? -1 : 1));
+    report.files = [...report.files.filter((f) => f.file !== fileReport.file), fileReport].sort((a, b) => (a.relativePath < b.relativePath ? -1 : 1));
   }
 
   private skillFolderOwning(file: string, pack: ResolvedSkillPack): string | undefined {

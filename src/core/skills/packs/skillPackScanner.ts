@@ -72,8 +72,15 @@ export async function scanPack(fs: FileSystemPort, root: string, packFormat?: Sk
       const relPath = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.kind === 'symlink') {
         if (entry.name.endsWith('.md') || entry.name.includes('.skill.') || !entry.name.includes('.')) {
-          problems.push(makeProblem(full, FILE_START, 'warning', PROBLEM_CODES.symlinkSkipped,
-            'Symbolic link skipped: links are not followed inside skill packs (they could point outside the pack). Copy the file into the pack instead.'));
+          problems.push(
+            makeProblem(
+              full,
+              FILE_START,
+              'warning',
+              PROBLEM_CODES.symlinkSkipped,
+              'Symbolic link skipped: links are not followed inside skill packs (they could point outside the pack). Copy the file into the pack instead.',
+            ),
+          );
         }
         continue;
       }
@@ -87,12 +94,21 @@ export async function scanPack(fs: FileSystemPort, root: string, packFormat?: Sk
       if (!formatAdmits(packFormat, format)) continue;
       if (entry.kind !== 'file') {
         // A FIFO, socket or device named like a skill file: never opened (reading a FIFO blocks).
-        problems.push(makeProblem(full, FILE_START, 'info', PROBLEM_CODES.notARegularFile,
-          'Skipped: this is not a regular file (a FIFO, socket or device), so it is never read. Replace it with a normal file.'));
+        problems.push(
+          makeProblem(
+            full,
+            FILE_START,
+            'info',
+            PROBLEM_CODES.notARegularFile,
+            'Skipped: this is not a regular file (a FIFO, socket or device), so it is never read. Replace it with a normal file.',
+          ),
+        );
         continue;
       }
       if (files.length >= MAX_PACK_FILES) {
-        problems.push(makeProblem(root, FILE_START, 'error', PROBLEM_CODES.tooManyFiles, `Pack has more than ${MAX_PACK_FILES} skill files; the rest were not loaded.`));
+        problems.push(
+          makeProblem(root, FILE_START, 'error', PROBLEM_CODES.tooManyFiles, `Pack has more than ${MAX_PACK_FILES} skill files; the rest were not loaded.`),
+        );
         return;
       }
       files.push({ file: full, relativePath: relPath, format });
@@ -102,8 +118,15 @@ export async function scanPack(fs: FileSystemPort, root: string, packFormat?: Sk
   if (tooDeep.length > 0) {
     // One diagnostic per pack (on the first such folder), not one per folder of a deep tree.
     const more = tooDeep.length > 1 ? ` (and ${tooDeep.length - 1} more folder${tooDeep.length > 2 ? 's' : ''} at that depth)` : '';
-    problems.push(makeProblem(tooDeep[0] as string, FILE_START, 'info', PROBLEM_CODES.tooDeep,
-      `Folder not scanned${more}: it is more than ${MAX_DEPTH} levels below the pack root, so skill files in it are not loaded. Move them higher up.`));
+    problems.push(
+      makeProblem(
+        tooDeep[0] as string,
+        FILE_START,
+        'info',
+        PROBLEM_CODES.tooDeep,
+        `Folder not scanned${more}: it is more than ${MAX_DEPTH} levels below the pack root, so skill files in it are not loaded. Move them higher up.`,
+      ),
+    );
   }
   return { files, problems, missing: false };
 }

@@ -62,8 +62,15 @@ export function resolveSkillPacks(input: ResolvePacksInput): ResolvedSkillPack[]
   if (config.includeBuiltInPacks && input.extensionPath) {
     for (const name of input.builtInPackNames ?? []) {
       packs.push({
-        name, root: path.join(input.extensionPath, BUILT_IN_PACKS_FOLDER, name), scopeMode: 'global', enabled: true,
-        updateExistingPackSkills: true, pinnedSkillNames: [], source: 'builtin', workspace: false, optional: false,
+        name,
+        root: path.join(input.extensionPath, BUILT_IN_PACKS_FOLDER, name),
+        scopeMode: 'global',
+        enabled: true,
+        updateExistingPackSkills: true,
+        pinnedSkillNames: [],
+        source: 'builtin',
+        workspace: false,
+        optional: false,
       });
     }
   }
@@ -73,10 +80,18 @@ export function resolveSkillPacks(input: ResolvePacksInput): ResolvedSkillPack[]
     const root = path.resolve(base, expandHome(pack.path, input.homeDir));
     const inWorkspace = input.workspaceFolders.some((folder) => isInside(root, folder.path));
     packs.push({
-      name: pack.name, root, format: pack.format, scopeMode: pack.scopeMode,
-      tenantId: input.tenantId, projectId: firstFolder ? firstFolder.projectId ?? firstFolder.path : undefined,
-      enabled: pack.enabled, updateExistingPackSkills: pack.updateExistingPackSkills, pinnedSkillNames: pack.pinnedSkillNames,
-      source: 'settings', workspace: inWorkspace || input.packsFromWorkspaceSettings === true, optional: false,
+      name: pack.name,
+      root,
+      format: pack.format,
+      scopeMode: pack.scopeMode,
+      tenantId: input.tenantId,
+      projectId: firstFolder ? (firstFolder.projectId ?? firstFolder.path) : undefined,
+      enabled: pack.enabled,
+      updateExistingPackSkills: pack.updateExistingPackSkills,
+      pinnedSkillNames: pack.pinnedSkillNames,
+      source: 'settings',
+      workspace: inWorkspace || input.packsFromWorkspaceSettings === true,
+      optional: false,
     });
   }
 
@@ -84,17 +99,33 @@ export function resolveSkillPacks(input: ResolvePacksInput): ResolvedSkillPack[]
     for (const folder of input.workspaceFolders) {
       for (const rel of WORKSPACE_AGENT_FOLDERS) {
         packs.push({
-          name: `ws-${slug(folder.name)}-${slug(rel.split('/')[0] ?? rel)}`, root: path.join(folder.path, rel), format: undefined,
-          scopeMode: 'project', tenantId: input.tenantId, projectId: folder.projectId ?? folder.path,
-          enabled: true, updateExistingPackSkills: true, pinnedSkillNames: [], source: 'workspace-agent-folder', workspace: true, optional: true,
+          name: `ws-${slug(folder.name)}-${slug(rel.split('/')[0] ?? rel)}`,
+          root: path.join(folder.path, rel),
+          format: undefined,
+          scopeMode: 'project',
+          tenantId: input.tenantId,
+          projectId: folder.projectId ?? folder.path,
+          enabled: true,
+          updateExistingPackSkills: true,
+          pinnedSkillNames: [],
+          source: 'workspace-agent-folder',
+          workspace: true,
+          optional: true,
         });
       }
     }
     if (input.homeDir) {
       for (const rel of HOME_AGENT_FOLDERS) {
         packs.push({
-          name: `home-${slug(rel.split('/')[0] ?? rel)}`, root: path.join(input.homeDir, rel), scopeMode: 'global',
-          enabled: true, updateExistingPackSkills: true, pinnedSkillNames: [], source: 'home-agent-folder', workspace: false, optional: true,
+          name: `home-${slug(rel.split('/')[0] ?? rel)}`,
+          root: path.join(input.homeDir, rel),
+          scopeMode: 'global',
+          enabled: true,
+          updateExistingPackSkills: true,
+          pinnedSkillNames: [],
+          source: 'home-agent-folder',
+          workspace: false,
+          optional: true,
         });
       }
     }
@@ -112,7 +143,12 @@ function expandHome(p: string, home: string | undefined): string {
 }
 
 function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'folder';
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'folder'
+  );
 }
 
 /** Two packs with one name would mix their skills: suffix later ones. */

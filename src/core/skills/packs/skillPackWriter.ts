@@ -91,8 +91,16 @@ export class SkillPackWriter {
     } catch (error) {
       report.skills.length = listed;
       const reason = error instanceof Error ? error.message : String(error);
-      report.problems.push(makeProblem(file.ref.file, skill.span, 'error', PROBLEM_CODES.loadFailed,
-        `Skill \`${skill.name}\` could not be stored: ${reason}. The rest of the file and pack is loaded; fix this definition.`, { skillName: skill.name }));
+      report.problems.push(
+        makeProblem(
+          file.ref.file,
+          skill.span,
+          'error',
+          PROBLEM_CODES.loadFailed,
+          `Skill \`${skill.name}\` could not be stored: ${reason}. The rest of the file and pack is loaded; fix this definition.`,
+          { skillName: skill.name },
+        ),
+      );
       this.deps.logger.warn(`Skill ${skill.name} (${file.ref.file}:${skill.span.line}) could not be stored: ${reason}`);
       return 'skipped';
     }
@@ -105,26 +113,61 @@ export class SkillPackWriter {
     const scope = packScope(file.pack);
     const other = claimedElsewhere({ ...scope, name: skill.name });
     if (other) {
-      report.problems.push(makeProblem(file.ref.file, span, 'error', PROBLEM_CODES.duplicateName,
-        `Duplicate skill name \`${skill.name}\`: also defined at ${other.file}:${other.line}. The first definition is used; rename one of them.`,
-        { skillName: skill.name, data: { otherFile: other.file, otherLine: other.line } }));
+      report.problems.push(
+        makeProblem(
+          file.ref.file,
+          span,
+          'error',
+          PROBLEM_CODES.duplicateName,
+          `Duplicate skill name \`${skill.name}\`: also defined at ${other.file}:${other.line}. The first definition is used; rename one of them.`,
+          { skillName: skill.name, data: { otherFile: other.file, otherLine: other.line } },
+        ),
+      );
       return 'skipped';
     }
     // Names are unique per scope (docs/contracts.md#skill-scopes): only this pack's scope can clash.
     const existing = store.get(skill.name, scope);
     if (existing && existing.origin === 'learned') {
-      report.problems.push(makeProblem(file.ref.file, span, 'warning', PROBLEM_CODES.shadowedByLearned,
-        `A learned skill named \`${skill.name}\` exists; pack skills never overwrite learned ones. Rename this skill to load it.`, { skillName: skill.name }));
+      report.problems.push(
+        makeProblem(
+          file.ref.file,
+          span,
+          'warning',
+          PROBLEM_CODES.shadowedByLearned,
+          `A learned skill named \`${skill.name}\` exists; pack skills never overwrite learned ones. Rename this skill to load it.`,
+          { skillName: skill.name },
+        ),
+      );
       return 'skipped';
     }
-    const record = toRecord(skill, {
-      origin: 'pack', originRef: `${file.pack.name}:${file.ref.relativePath}`, scopeMode: file.pack.scopeMode,
-      tenantId: file.pack.tenantId, projectId: file.pack.projectId, packName: file.pack.name, workspace: file.pack.workspace,
-      sourceFile: file.ref.file, resources: file.resources, now: this.deps.clock.now(), env: this.deps.env,
-    }, existing);
+    const record = toRecord(
+      skill,
+      {
+        origin: 'pack',
+        originRef: `${file.pack.name}:${file.ref.relativePath}`,
+        scopeMode: file.pack.scopeMode,
+        tenantId: file.pack.tenantId,
+        projectId: file.pack.projectId,
+        packName: file.pack.name,
+        workspace: file.pack.workspace,
+        sourceFile: file.ref.file,
+        resources: file.resources,
+        now: this.deps.clock.now(),
+        env: this.deps.env,
+      },
+      existing,
+    );
     if (record.status === 'inactive') {
-      report.problems.push(makeProblem(file.ref.file, skill.span, 'info', PROBLEM_CODES.missingRequirement,
-        `Skill \`${skill.name}\` is inactive: ${record.status_reason}. Set them and reload to activate it.`, { skillName: skill.name }));
+      report.problems.push(
+        makeProblem(
+          file.ref.file,
+          skill.span,
+          'info',
+          PROBLEM_CODES.missingRequirement,
+          `Skill \`${skill.name}\` is inactive: ${record.status_reason}. Set them and reload to activate it.`,
+          { skillName: skill.name },
+        ),
+      );
     }
     report.skills.push({ name: skill.name, line: skill.span.line });
     if (!existing) {
@@ -152,8 +195,16 @@ function yieldToHost(): Promise<void> {
 }
 
 function samePlacement(a: SkillRecord, b: SkillRecord): boolean {
-  return a.status === b.status && a.status_reason === b.status_reason && a.source_file === b.source_file
-    && a.source_line === b.source_line && a.pack_name === b.pack_name && a.workspace === b.workspace
-    && a.scope_mode === b.scope_mode && a.scope_tenant_id === b.scope_tenant_id && a.scope_project_id === b.scope_project_id
-    && a.origin_ref === b.origin_ref;
+  return (
+    a.status === b.status &&
+    a.status_reason === b.status_reason &&
+    a.source_file === b.source_file &&
+    a.source_line === b.source_line &&
+    a.pack_name === b.pack_name &&
+    a.workspace === b.workspace &&
+    a.scope_mode === b.scope_mode &&
+    a.scope_tenant_id === b.scope_tenant_id &&
+    a.scope_project_id === b.scope_project_id &&
+    a.origin_ref === b.origin_ref
+  );
 }

@@ -51,16 +51,30 @@ export async function validateSkillTargets(fs: FileSystemPort, targets: readonly
     if (!stat) {
       const severity = target.ifAbsent ?? 'error';
       if (severity !== 'skip') {
-        problems.push(makeProblem(absolute, { line: 1, column: 1, endLine: 1, endColumn: 1 }, severity, PROBLEM_CODES.packNotFound,
-          severity === 'warning' ? 'Skill pack folder not found: create it, or fix or remove its entry in toolshed.skills.packs.' : 'Path not found.'));
+        problems.push(
+          makeProblem(
+            absolute,
+            { line: 1, column: 1, endLine: 1, endColumn: 1 },
+            severity,
+            PROBLEM_CODES.packNotFound,
+            severity === 'warning' ? 'Skill pack folder not found: create it, or fix or remove its entry in toolshed.skills.packs.' : 'Path not found.',
+          ),
+        );
       }
       continue;
     }
     if (stat.kind === 'file') {
       const format = detectSkillFormat(absolute);
       if (!format) {
-        problems.push(makeProblem(absolute, { line: 1, column: 1, endLine: 1, endColumn: 1 }, 'error', PROBLEM_CODES.invalidValue,
-          `Not a skill file: use ${SKILL_FILE_FORMATS_TEXT}.`));
+        problems.push(
+          makeProblem(
+            absolute,
+            { line: 1, column: 1, endLine: 1, endColumn: 1 },
+            'error',
+            PROBLEM_CODES.invalidValue,
+            `Not a skill file: use ${SKILL_FILE_FORMATS_TEXT}.`,
+          ),
+        );
         continue;
       }
       packName = target.packName ?? slugPack(path.basename(path.dirname(absolute)));
@@ -83,9 +97,16 @@ export async function validateSkillTargets(fs: FileSystemPort, targets: readonly
       for (const skill of result.skills) {
         const previous = seen.get(skill.name);
         if (previous) {
-          problems.push(makeProblem(ref.file, skill.nameSpan ?? skill.span, 'error', PROBLEM_CODES.duplicateName,
-            `Duplicate skill name \`${skill.name}\`: also defined at ${previous.file}:${previous.line}. Names must be unique; rename one of them.`,
-            { skillName: skill.name, data: { otherFile: previous.file, otherLine: previous.line } }));
+          problems.push(
+            makeProblem(
+              ref.file,
+              skill.nameSpan ?? skill.span,
+              'error',
+              PROBLEM_CODES.duplicateName,
+              `Duplicate skill name \`${skill.name}\`: also defined at ${previous.file}:${previous.line}. Names must be unique; rename one of them.`,
+              { skillName: skill.name, data: { otherFile: previous.file, otherLine: previous.line } },
+            ),
+          );
           continue;
         }
         seen.set(skill.name, { file: ref.file, line: skill.span.line });
@@ -105,5 +126,10 @@ export async function validateSkillTargets(fs: FileSystemPort, targets: readonly
 }
 
 function slugPack(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '') || 'local';
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^[^a-z0-9]+/, '') || 'local'
+  );
 }

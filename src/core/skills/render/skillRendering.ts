@@ -95,7 +95,10 @@ export function renderSkillMarkdown(view: SafeSkill): string {
   if (view.preconditions.length) lines.push('Preconditions:', ...view.preconditions.map((p) => `- ${p}`));
   if (view.steps.length) lines.push('Steps:', ...view.steps.map((s, i) => `${i + 1}. ${s}`));
   if (view.failure_modes.length) lines.push('Failure modes:', ...view.failure_modes.map((f) => `- ${f}`));
-  const tools = [...view.tools.map((t) => (t.note ? `${t.tool} (${t.note})` : t.tool)), ...view.allowed_tools.filter((a) => !view.tools.some((t) => t.tool === toolNameOfAllowed(a)))];
+  const tools = [
+    ...view.tools.map((t) => (t.note ? `${t.tool} (${t.note})` : t.tool)),
+    ...view.allowed_tools.filter((a) => !view.tools.some((t) => t.tool === toolNameOfAllowed(a))),
+  ];
   if (tools.length) lines.push(`Tools: ${tools.join(', ')}`);
   if (view.body) lines.push('Instructions:', view.body);
   if (view.resources.length) lines.push(`Resources (read only if needed): ${view.resources.join(', ')}`);
@@ -127,7 +130,13 @@ export const RAW_WRAPPER: Wrapper = { open: '', close: '' };
 const TRUNCATION_MARK = '\n…[truncated]';
 
 /** Renders skills (most relevant first) within `budget` tokens; `reSafe` re-gates every cut. */
-export async function renderWithinBudget(skills: readonly SafeSkill[], budget: number, counter: TokenCounter, wrapper: Wrapper, reSafe: ReSafe = IDENTITY): Promise<BudgetResult> {
+export async function renderWithinBudget(
+  skills: readonly SafeSkill[],
+  budget: number,
+  counter: TokenCounter,
+  wrapper: Wrapper,
+  reSafe: ReSafe = IDENTITY,
+): Promise<BudgetResult> {
   const levels = skills.map(() => 0);
   let count = skills.length;
   const compose = () => {

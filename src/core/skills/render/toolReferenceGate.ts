@@ -27,7 +27,10 @@ export class ToolReferenceGate {
   private readonly known: NameFinder;
   private readonly replacement: string;
 
-  constructor(private readonly gate: ToolGate | undefined, knownToolNames: Iterable<string> | NameFinder = []) {
+  constructor(
+    private readonly gate: ToolGate | undefined,
+    knownToolNames: Iterable<string> | NameFinder = [],
+  ) {
     this.known = knownToolNames instanceof NameFinder ? knownToolNames : new NameFinder(knownToolNames);
     this.replacement = gate && this.isDenied(TOOL_SEARCH_TOOL_NAME) ? 'a suitable tool' : `a suitable tool (find it with ${TOOL_SEARCH_TOOL_NAME})`;
   }

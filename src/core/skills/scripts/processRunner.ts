@@ -38,13 +38,28 @@ export interface ProcessOutcome {
 const CANCEL_POLL_MS = 50;
 const KILL_GRACE_MS = 2000;
 
-export function runProcess(port: ProcessPort, request: SpawnRequest, limits: RunLimits, signal?: RunSignal, now: () => number = Date.now): Promise<ProcessOutcome> {
+export function runProcess(
+  port: ProcessPort,
+  request: SpawnRequest,
+  limits: RunLimits,
+  signal?: RunSignal,
+  now: () => number = Date.now,
+): Promise<ProcessOutcome> {
   const started = now();
   const stdout = new CappedOutput(limits.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES);
   const stderr = new CappedOutput(limits.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES);
   const outcome = (pid: number | undefined, fields: Partial<ProcessOutcome>): ProcessOutcome => ({
-    pid, exitCode: null, signal: null, stdout: stdout.text(), stderr: stderr.text(), stdoutCut: stdout.cut, stderrCut: stderr.cut,
-    timedOut: false, cancelled: false, durationMs: now() - started, ...fields,
+    pid,
+    exitCode: null,
+    signal: null,
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+    stdoutCut: stdout.cut,
+    stderrCut: stderr.cut,
+    timedOut: false,
+    cancelled: false,
+    durationMs: now() - started,
+    ...fields,
   });
   if (signal?.isCancelled) return Promise.resolve(outcome(undefined, { cancelled: true }));
 

@@ -86,7 +86,11 @@ interface Candidate {
  * Every script tool of `skills`, named `<skill>_<script>` without taking a name in
  * `existingToolNames`. Skills are processed in name order so names are stable.
  */
-export async function discoverScriptTools(fs: ScriptFileSystem, skills: readonly SkillScriptSource[], existingToolNames: ReadonlySet<string>): Promise<ScriptCatalog> {
+export async function discoverScriptTools(
+  fs: ScriptFileSystem,
+  skills: readonly SkillScriptSource[],
+  existingToolNames: ReadonlySet<string>,
+): Promise<ScriptCatalog> {
   const problems: ScriptProblem[] = [];
   const candidates: Candidate[] = [];
   const ordered = [...skills].sort((a, b) => (a.skillName < b.skillName ? -1 : a.skillName > b.skillName ? 1 : 0));
@@ -94,24 +98,49 @@ export async function discoverScriptTools(fs: ScriptFileSystem, skills: readonly
 
   const { named, collisions, unnamed } = assignScriptToolNames(candidates, existingToolNames);
   for (const { request, name, takenBy } of collisions) {
-    problems.push(problemOf(request.source, request.file, 'warning',
-      `scripts/${request.fileName} is not offered as a tool: its name \`${name}\` is already taken by ${takenBy}. Rename the script.`));
+    problems.push(
+      problemOf(
+        request.source,
+        request.file,
+        'warning',
+        `scripts/${request.fileName} is not offered as a tool: its name \`${name}\` is already taken by ${takenBy}. Rename the script.`,
+      ),
+    );
   }
   for (const request of unnamed) {
-    problems.push(problemOf(request.source, request.file, 'warning', `scripts/${request.fileName} is not offered: no usable tool name can be made from it. Use letters, digits, \`_\` or \`-\`.`));
+    problems.push(
+      problemOf(
+        request.source,
+        request.file,
+        'warning',
+        `scripts/${request.fileName} is not offered: no usable tool name can be made from it. Use letters, digits, \`_\` or \`-\`.`,
+      ),
+    );
   }
   const tools: SkillScriptTool[] = [];
   for (const { request, name } of named) {
     const relativePath = `scripts/${request.fileName}`;
     const interpreter = request.kind === 'executable' ? request.file : INTERPRETERS[request.kind];
     if (!allowedToolsPermit(request.source.allowedTools, { toolName: name, relativePath, interpreter })) {
-      problems.push(problemOf(request.source, request.file, 'warning',
-        `${relativePath} is not offered: the skill's \`allowed-tools\` (${request.source.allowedTools.join(' ')}) does not include \`${name}\`, \`${relativePath}\` or \`Bash(${interpreter.split('/').pop()}:*)\`.`));
+      problems.push(
+        problemOf(
+          request.source,
+          request.file,
+          'warning',
+          `${relativePath} is not offered: the skill's \`allowed-tools\` (${request.source.allowedTools.join(' ')}) does not include \`${name}\`, \`${relativePath}\` or \`Bash(${interpreter.split('/').pop()}:*)\`.`,
+        ),
+      );
       continue;
     }
     for (const risk of request.risks) {
-      problems.push(problemOf(request.source, request.file, 'warning',
-        `${relativePath} ${risk.message} (line ${risk.line}: \`${risk.evidence}\`). This is a pattern check, not a guarantee; review the script before allowing it to run.`));
+      problems.push(
+        problemOf(
+          request.source,
+          request.file,
+          'warning',
+          `${relativePath} ${risk.message} (line ${risk.line}: \`${risk.evidence}\`). This is a pattern check, not a guarantee; review the script before allowing it to run.`,
+        ),
+      );
     }
     tools.push({
       toolName: name,
@@ -149,7 +178,8 @@ export async function linkedScriptPath(fs: FileSystemPort, skillFolder: string, 
     const shown = parts.slice(0, i + 1).join('/');
     if (!stat) return `${shown} does not exist.`;
     if (stat.kind === 'symlink') return `${shown} is a symbolic link: links are not followed inside a skill (they could point out of the skill folder).`;
-    if (i < parts.length - 1 ? stat.kind !== 'directory' : stat.kind !== 'file') return `${shown} is not a ${i < parts.length - 1 ? 'folder' : 'regular file'}.`;
+    if (i < parts.length - 1 ? stat.kind !== 'directory' : stat.kind !== 'file')
+      return `${shown} is not a ${i < parts.length - 1 ? 'folder' : 'regular file'}.`;
   }
   return undefined;
 }
@@ -160,7 +190,14 @@ async function discoverSkill(fs: ScriptFileSystem, source: SkillScriptSource, pr
   for (const message of entryProblems) problems.push(problemOf(source, '', 'warning', message));
   const folderStat = await fs.stat(folder).catch(() => undefined);
   if (folderStat?.kind === 'symlink') {
-    problems.push(problemOf(source, folder, 'warning', 'scripts/ is a symbolic link, so none of its files are offered as tools: links are not followed at any level inside a skill (they could point out of the skill folder). Make scripts/ a real folder holding the scripts.'));
+    problems.push(
+      problemOf(
+        source,
+        folder,
+        'warning',
+        'scripts/ is a symbolic link, so none of its files are offered as tools: links are not followed at any level inside a skill (they could point out of the skill folder). Make scripts/ a real folder holding the scripts.',
+      ),
+    );
     return [];
   }
   const entries = await fs.readDirectory(folder).catch((error: unknown) => {
@@ -174,7 +211,14 @@ async function discoverSkill(fs: ScriptFileSystem, source: SkillScriptSource, pr
   for (const entry of sorted) {
     const file = path.join(folder, entry.name);
     if (entry.kind === 'symlink') {
-      problems.push(problemOf(source, file, 'warning', `scripts/${entry.name} is a symbolic link and is not offered: links are not followed (they could point out of the skill folder). Copy the script into scripts/ instead.`));
+      problems.push(
+        problemOf(
+          source,
+          file,
+          'warning',
+          `scripts/${entry.name} is a symbolic link and is not offered: links are not followed (they could point out of the skill folder). Copy the script into scripts/ instead.`,
+        ),
+      );
       continue;
     }
     if (entry.kind !== 'file') continue;
@@ -182,7 +226,14 @@ async function discoverSkill(fs: ScriptFileSystem, source: SkillScriptSource, pr
     const kind: ScriptKind | undefined = extensionKind ?? ((await fs.isExecutable(file).catch(() => false)) ? 'executable' : undefined);
     if (!kind) {
       if (!QUIET_EXTENSIONS.test(entry.name)) {
-        problems.push(problemOf(source, file, 'warning', `scripts/${entry.name} is not offered: it is not a .py, .js, .mjs or .sh file and not executable. Give it one of those extensions or make it executable (chmod +x).`));
+        problems.push(
+          problemOf(
+            source,
+            file,
+            'warning',
+            `scripts/${entry.name} is not offered: it is not a .py, .js, .mjs or .sh file and not executable. Give it one of those extensions or make it executable (chmod +x).`,
+          ),
+        );
       }
       continue;
     }
@@ -211,7 +262,14 @@ async function discoverSkill(fs: ScriptFileSystem, source: SkillScriptSource, pr
     });
   }
   if (skipped > 0) {
-    problems.push(problemOf(source, folder, 'warning', `This skill has more than ${MAX_SCRIPTS_PER_SKILL} scripts; ${skipped} were not offered as tools. Split it into smaller skills.`));
+    problems.push(
+      problemOf(
+        source,
+        folder,
+        'warning',
+        `This skill has more than ${MAX_SCRIPTS_PER_SKILL} scripts; ${skipped} were not offered as tools. Split it into smaller skills.`,
+      ),
+    );
   }
   for (const file of declared.keys()) {
     if (!sorted.some((e) => e.name === file)) problems.push(problemOf(source, '', 'warning', `\`scripts\` lists ${file}, but scripts/${file} does not exist.`));

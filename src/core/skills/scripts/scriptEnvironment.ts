@@ -8,7 +8,17 @@
 export const BASE_ENV_ALLOW_LIST = ['PATH', 'HOME', 'LANG'] as const;
 
 /** Names that must never be passed through, even when a skill's `requires` lists them. */
-const NEVER_PASSED = new Set(['NODE_OPTIONS', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'DYLD_INSERT_LIBRARIES', 'PYTHONSTARTUP', 'PYTHONPATH', 'BASH_ENV', 'ENV', 'ELECTRON_RUN_AS_NODE']);
+const NEVER_PASSED = new Set([
+  'NODE_OPTIONS',
+  'LD_PRELOAD',
+  'LD_LIBRARY_PATH',
+  'DYLD_INSERT_LIBRARIES',
+  'PYTHONSTARTUP',
+  'PYTHONPATH',
+  'BASH_ENV',
+  'ENV',
+  'ELECTRON_RUN_AS_NODE',
+]);
 
 export function scriptEnvironment(
   source: Readonly<Record<string, string | undefined>>,

@@ -69,7 +69,11 @@ export function headerDescription(source: string): string {
     const marker = first.startsWith('//') ? '//' : first.startsWith('#') ? '#' : undefined;
     if (marker) for (; i < lines.length && lines[i].trim().startsWith(marker); i++) collected.push(lines[i].trim().slice(marker.length).replace(/^\s/, ''));
   }
-  const text = collected.map((line) => line.trim()).join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  const text = collected
+    .map((line) => line.trim())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
   return text.length > MAX_DESCRIPTION_CHARS ? `${text.slice(0, MAX_DESCRIPTION_CHARS - 1).trimEnd()}…` : text;
 }
 
@@ -89,12 +93,19 @@ export function readScriptEntries(value: unknown): { entries: Map<string, Script
       return;
     }
     const file = entry.file.trim().replace(/^\.?\/?scripts\//, '');
-    if (entry.args !== undefined && (typeof entry.args !== 'object' || entry.args === null || Array.isArray(entry.args) || (entry.args as { type?: unknown }).type !== 'object')) {
+    if (
+      entry.args !== undefined &&
+      (typeof entry.args !== 'object' || entry.args === null || Array.isArray(entry.args) || (entry.args as { type?: unknown }).type !== 'object')
+    ) {
       problems.push(`scripts[${index}] (${file}): \`args\` must be a JSON Schema with \`type: object\`; the default \`{ args: string[] }\` is used.`);
       entries.set(file, { file, description: typeof entry.description === 'string' ? entry.description : undefined });
       return;
     }
-    entries.set(file, { file, description: typeof entry.description === 'string' ? entry.description : undefined, args: entry.args as Record<string, unknown> | undefined });
+    entries.set(file, {
+      file,
+      description: typeof entry.description === 'string' ? entry.description : undefined,
+      args: entry.args as Record<string, unknown> | undefined,
+    });
   });
   return { entries, problems };
 }

@@ -44,7 +44,11 @@ export async function planScriptRun(tool: SkillScriptTool, input: unknown, conte
   if (!argv.ok) return { ok: false, message: `Invalid input for ${tool.toolName}: ${argv.message}. Fix the arguments and call it again.` };
   const { env, passed } = scriptEnvironment(context.hostEnv, tool.requires);
   const missing = tool.requires.filter((name) => !passed.includes(name));
-  if (missing.length) return { ok: false, message: `${tool.toolName} needs the environment variable(s) ${missing.join(', ')}, which are not set or not allowed. Tell the user to set them.` };
+  if (missing.length)
+    return {
+      ok: false,
+      message: `${tool.toolName} needs the environment variable(s) ${missing.join(', ')}, which are not set or not allowed. Tell the user to set them.`,
+    };
   let program: string;
   let args: string[];
   if (tool.kind === 'executable') {
@@ -56,7 +60,10 @@ export async function planScriptRun(tool: SkillScriptTool, input: unknown, conte
     program = resolved;
     args = [tool.file, ...argv.argv];
   }
-  return { ok: true, plan: { tool, program, args, scriptArgs: argv.argv, cwd: context.workspaceFolder, env, envNames: [...Object.keys(env), RUN_MARKER_VARIABLE] } };
+  return {
+    ok: true,
+    plan: { tool, program, args, scriptArgs: argv.argv, cwd: context.workspaceFolder, env, envNames: [...Object.keys(env), RUN_MARKER_VARIABLE] },
+  };
 }
 
 /**
@@ -96,7 +103,10 @@ function shellQuoted(arg: string): string {
 export function formatScriptOutcome(plan: ScriptRunPlan, outcome: ProcessOutcome, timeoutMs: number): { text: string; isError: boolean } {
   const name = plan.tool.toolName;
   if (outcome.spawnError) {
-    return { text: redact(`${name} could not start ${plan.program}: ${outcome.spawnError}. Check that the interpreter is installed and the script is readable.`), isError: true };
+    return {
+      text: redact(`${name} could not start ${plan.program}: ${outcome.spawnError}. Check that the interpreter is installed and the script is readable.`),
+      isError: true,
+    };
   }
   const status = outcome.cancelled
     ? 'cancelled by the user; the process was stopped'
@@ -110,7 +120,11 @@ export function formatScriptOutcome(plan: ScriptRunPlan, outcome: ProcessOutcome
 }
 
 /** Finds `name` on a PATH value with `isExecutable` (first match wins, like a shell). */
-export async function resolveOnPath(name: string, pathValue: string | undefined, isExecutable: (file: string) => Promise<boolean>): Promise<string | undefined> {
+export async function resolveOnPath(
+  name: string,
+  pathValue: string | undefined,
+  isExecutable: (file: string) => Promise<boolean>,
+): Promise<string | undefined> {
   if (name.includes('/')) return (await isExecutable(name)) ? name : undefined;
   for (const dir of (pathValue ?? '').split(path.delimiter)) {
     if (!dir || !path.isAbsolute(dir)) continue;

@@ -18,17 +18,20 @@ export interface ScriptRisk {
 const RULES: ReadonlyArray<{ kind: ScriptRiskKind; pattern: RegExp; message: string }> = [
   {
     kind: 'secrets',
-    pattern: /(\.ssh\/|id_rsa|id_ed25519|\.aws\/credentials|\.netrc|\.npmrc|\.pypirc|\.docker\/config\.json|\.kube\/config|\.git-credentials|\/etc\/shadow|\.gnupg|(^|[\s'"/])\.env\b|keychain|credentials\.json|secrets?\.(ya?ml|json|toml))/i,
+    pattern:
+      /(\.ssh\/|id_rsa|id_ed25519|\.aws\/credentials|\.netrc|\.npmrc|\.pypirc|\.docker\/config\.json|\.kube\/config|\.git-credentials|\/etc\/shadow|\.gnupg|(^|[\s'"/])\.env\b|keychain|credentials\.json|secrets?\.(ya?ml|json|toml))/i,
     message: 'reads what looks like a secrets file',
   },
   {
     kind: 'network',
-    pattern: /(\bimport\s+socket\b|\bsocket\.socket\(|\brequests\.(get|post|put|delete|patch|head|request)\(|\burllib\.request\b|\burlopen\(|\bhttp\.client\b|\bhttpx\.|\baiohttp\b|require\(\s*['"](node:)?(net|http|https|tls|dgram)['"]\s*\)|from\s+['"](node:)?(net|http|https|tls|dgram)['"]|\bfetch\(|\bnew\s+WebSocket\(|\bXMLHttpRequest\b|\b(curl|wget|nc|ncat|telnet|ssh|scp|rsync)\s|\/dev\/tcp\/)/,
+    pattern:
+      /(\bimport\s+socket\b|\bsocket\.socket\(|\brequests\.(get|post|put|delete|patch|head|request)\(|\burllib\.request\b|\burlopen\(|\bhttp\.client\b|\bhttpx\.|\baiohttp\b|require\(\s*['"](node:)?(net|http|https|tls|dgram)['"]\s*\)|from\s+['"](node:)?(net|http|https|tls|dgram)['"]|\bfetch\(|\bnew\s+WebSocket\(|\bXMLHttpRequest\b|\b(curl|wget|nc|ncat|telnet|ssh|scp|rsync)\s|\/dev\/tcp\/)/,
     message: 'opens network connections',
   },
   {
     kind: 'writes-outside',
-    pattern: /(open\(\s*(f?['"](\/|~|\.\.\/)|os\.path\.expanduser)[^)]*,\s*['"][wax]|(writeFile|appendFile|createWriteStream)(Sync)?\(\s*['"`](\/|~|\.\.\/)|>>?\s*(\/(?!dev\/null)|~|\$HOME|\.\.\/)|\b(rm|mv|cp|tee|chmod|chown)\s+(-\w+\s+)*(\/|~|\$HOME|\.\.\/))/,
+    pattern:
+      /(open\(\s*(f?['"](\/|~|\.\.\/)|os\.path\.expanduser)[^)]*,\s*['"][wax]|(writeFile|appendFile|createWriteStream)(Sync)?\(\s*['"`](\/|~|\.\.\/)|>>?\s*(\/(?!dev\/null)|~|\$HOME|\.\.\/)|\b(rm|mv|cp|tee|chmod|chown)\s+(-\w+\s+)*(\/|~|\$HOME|\.\.\/))/,
     message: 'may write outside the workspace',
   },
 ];

@@ -24,11 +24,26 @@ export interface RecordContext {
 /** The fields whose change means "the skill changed" (sorted-key JSON → sha256). */
 export function contentHash(content: Omit<ParsedSkill, 'span' | 'nameSpan' | 'nameGenerated'> & { resources?: string[] }): string {
   const canonical = {
-    name: content.name, title: content.title, description: content.description, trigger: content.trigger,
-    task_type: content.task_type, tags: content.tags, steps: content.steps, preconditions: content.preconditions,
-    failure_modes: content.failure_modes, body: content.body, domain: content.domain, frames: content.frames,
-    triggers: content.triggers, tools: content.tools, allowed_tools: content.allowed_tools, requires: content.requires,
-    meta: content.meta, extra: content.extra, format: content.format, model_invocable: content.model_invocable,
+    name: content.name,
+    title: content.title,
+    description: content.description,
+    trigger: content.trigger,
+    task_type: content.task_type,
+    tags: content.tags,
+    steps: content.steps,
+    preconditions: content.preconditions,
+    failure_modes: content.failure_modes,
+    body: content.body,
+    domain: content.domain,
+    frames: content.frames,
+    triggers: content.triggers,
+    tools: content.tools,
+    allowed_tools: content.allowed_tools,
+    requires: content.requires,
+    meta: content.meta,
+    extra: content.extra,
+    format: content.format,
+    model_invocable: content.model_invocable,
     resources: content.resources ?? [],
   };
   return createHash('sha256').update(canonicalJson(canonical)).digest('hex');
@@ -37,7 +52,8 @@ export function contentHash(content: Omit<ParsedSkill, 'span' | 'nameSpan' | 'na
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.keys(value as Record<string, unknown>).sort()
+    const entries = Object.keys(value as Record<string, unknown>)
+      .sort()
       .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
       .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
     return `{${entries.join(',')}}`;
@@ -56,7 +72,10 @@ export function skillId(origin: SkillOrigin, name: string, scope?: SkillScope): 
 }
 
 /** `requires` check: all listed environment variables set and non-empty. */
-export function requirementStatus(requires: readonly string[], env: Readonly<Record<string, string | undefined>>): { status: 'active' | 'inactive'; reason: string } {
+export function requirementStatus(
+  requires: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): { status: 'active' | 'inactive'; reason: string } {
   const missing = requires.filter((name) => !env[name]);
   if (missing.length === 0) return { status: 'active', reason: '' };
   return { status: 'inactive', reason: `missing environment variable${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}` };

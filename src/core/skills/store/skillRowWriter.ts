@@ -25,16 +25,24 @@ export interface PreparedSkillRow {
 const ROWS_PER_STATEMENT = 100;
 
 export class SkillRowWriter {
-  constructor(private readonly db: SqlDatabase, private readonly ftsIdColumn: 'rowid' | 'docid' | undefined) {}
+  constructor(
+    private readonly db: SqlDatabase,
+    private readonly ftsIdColumn: 'rowid' | 'docid' | undefined,
+  ) {}
 
   insert(rows: readonly PreparedSkillRow[]): void {
     for (const chunk of chunks(rows)) {
-      this.db.run(insertSql('skills', SKILL_COLUMNS, chunk.length), chunk.flatMap((row) => row.params));
+      this.db.run(
+        insertSql('skills', SKILL_COLUMNS, chunk.length),
+        chunk.flatMap((row) => row.params),
+      );
       if (!this.ftsIdColumn) continue;
       const withTerms = chunk.filter((row) => row.terms);
       if (withTerms.length === 0) continue;
-      this.db.run(insertSql('skills_fts', [this.ftsIdColumn, ...SKILL_FTS_FIELDS], withTerms.length),
-        withTerms.flatMap((row) => [row.docId, ...SKILL_FTS_FIELDS.map((field) => row.terms![field].join(' '))]));
+      this.db.run(
+        insertSql('skills_fts', [this.ftsIdColumn, ...SKILL_FTS_FIELDS], withTerms.length),
+        withTerms.flatMap((row) => [row.docId, ...SKILL_FTS_FIELDS.map((field) => row.terms![field].join(' '))]),
+      );
     }
   }
 
@@ -55,7 +63,12 @@ export class SkillRowWriter {
    * it is stored as `<id>_<doc id>`. Serialising happens here, so a value that cannot be stored
    * fails before anything is written. FTS terms come from `analyzer` (none without FTS).
    */
-  prepare(records: readonly SkillRecord[], existing: ReadonlyArray<number | undefined>, firstFreeDocId: number, analyzer: TextAnalyzer | undefined): { prepared: Array<PreparedSkillRow & { stored: SkillRecord }>; nextDocId: number } {
+  prepare(
+    records: readonly SkillRecord[],
+    existing: ReadonlyArray<number | undefined>,
+    firstFreeDocId: number,
+    analyzer: TextAnalyzer | undefined,
+  ): { prepared: Array<PreparedSkillRow & { stored: SkillRecord }>; nextDocId: number } {
     const holders = this.idHolders(records.map((r) => r.id));
     const oldIds = this.idsOf(existing.filter((docId): docId is number => docId !== undefined));
     let nextDocId = firstFreeDocId;
@@ -82,7 +95,13 @@ export class SkillRowWriter {
   }
 
   /** `key → value` of the skills rows whose `key` column is one of `keys` (chunked IN lists). */
-  private pairsWhere<K, V>(key: 'id' | 'doc_id', value: 'id' | 'doc_id', keys: readonly (string | number)[], toKey: (v: unknown) => K, toValue: (v: unknown) => V): Map<K, V> {
+  private pairsWhere<K, V>(
+    key: 'id' | 'doc_id',
+    value: 'id' | 'doc_id',
+    keys: readonly (string | number)[],
+    toKey: (v: unknown) => K,
+    toValue: (v: unknown) => V,
+  ): Map<K, V> {
     const out = new Map<K, V>();
     for (const chunk of chunks(keys)) {
       for (const [k, v] of this.db.arrays(`SELECT ${key}, ${value} FROM skills WHERE ${key} IN (${chunk.map(() => '?').join(', ')})`, [...chunk])) {

@@ -19,14 +19,45 @@ export const ENTRY_COLUMNS_SQL = `doc_id, name, title, trigger, description, tag
  */
 export function recordParams(record: SkillRecord, docId: number): SqlValue[] {
   return [
-    record.id, docId, record.scope_mode, record.scope_tenant_id, record.scope_project_id, record.name, record.title,
-    record.description, record.trigger, record.task_type, JSON.stringify(record.tags), JSON.stringify(record.steps),
-    JSON.stringify(record.preconditions), JSON.stringify(record.failure_modes), record.body, record.origin,
-    record.origin_ref, record.content_hash, record.created_at, record.updated_at, record.last_used, record.use_count,
-    record.domain, JSON.stringify(record.frames), JSON.stringify(record.triggers), JSON.stringify(record.tools),
-    JSON.stringify(record.allowed_tools), JSON.stringify(record.requires), JSON.stringify(record.meta),
-    JSON.stringify(record.resources), JSON.stringify(record.extra), record.pack_name, record.workspace ? 1 : 0,
-    record.source_file, record.source_line, record.format, record.status, record.status_reason, record.model_invocable ? 1 : 0,
+    record.id,
+    docId,
+    record.scope_mode,
+    record.scope_tenant_id,
+    record.scope_project_id,
+    record.name,
+    record.title,
+    record.description,
+    record.trigger,
+    record.task_type,
+    JSON.stringify(record.tags),
+    JSON.stringify(record.steps),
+    JSON.stringify(record.preconditions),
+    JSON.stringify(record.failure_modes),
+    record.body,
+    record.origin,
+    record.origin_ref,
+    record.content_hash,
+    record.created_at,
+    record.updated_at,
+    record.last_used,
+    record.use_count,
+    record.domain,
+    JSON.stringify(record.frames),
+    JSON.stringify(record.triggers),
+    JSON.stringify(record.tools),
+    JSON.stringify(record.allowed_tools),
+    JSON.stringify(record.requires),
+    JSON.stringify(record.meta),
+    JSON.stringify(record.resources),
+    JSON.stringify(record.extra),
+    record.pack_name,
+    record.workspace ? 1 : 0,
+    record.source_file,
+    record.source_line,
+    record.format,
+    record.status,
+    record.status_reason,
+    record.model_invocable ? 1 : 0,
   ];
 }
 
@@ -85,19 +116,41 @@ export function rowToRecord(row: Record<string, unknown>): SkillRecord {
 /** A mirror entry from a row of ENTRY_COLUMNS_SQL. */
 export function entryFromRow(r: SqlValue[]): SkillEntry {
   return {
-    docId: Number(r[0]), name: String(r[1]), title: String(r[2] ?? ''), trigger: String(r[3] ?? ''), description: String(r[4] ?? ''),
-    tagsText: String(r[5] ?? '[]'), task_type: String(r[6]) as TaskType, origin: String(r[7]) as SkillOrigin,
-    scope_mode: String(r[8]) as SkillEntry['scope_mode'], scope_tenant_id: String(r[9] ?? ''), scope_project_id: String(r[10] ?? ''),
-    workspace: Number(r[11]) === 1, status: String(r[12]), model_invocable: Number(r[13]) === 1, pack_name: String(r[14] ?? ''),
+    docId: Number(r[0]),
+    name: String(r[1]),
+    title: String(r[2] ?? ''),
+    trigger: String(r[3] ?? ''),
+    description: String(r[4] ?? ''),
+    tagsText: String(r[5] ?? '[]'),
+    task_type: String(r[6]) as TaskType,
+    origin: String(r[7]) as SkillOrigin,
+    scope_mode: String(r[8]) as SkillEntry['scope_mode'],
+    scope_tenant_id: String(r[9] ?? ''),
+    scope_project_id: String(r[10] ?? ''),
+    workspace: Number(r[11]) === 1,
+    status: String(r[12]),
+    model_invocable: Number(r[13]) === 1,
+    pack_name: String(r[14] ?? ''),
   };
 }
 
 export function entryOf(record: SkillRecord, docId: number): SkillEntry {
   return {
-    docId, name: record.name, title: record.title, trigger: record.trigger, description: record.description,
-    tagsText: JSON.stringify(record.tags), task_type: record.task_type, origin: record.origin, pack_name: record.pack_name, scope_mode: record.scope_mode,
-    scope_tenant_id: record.scope_tenant_id, scope_project_id: record.scope_project_id, workspace: record.workspace,
-    status: record.status, model_invocable: record.model_invocable,
+    docId,
+    name: record.name,
+    title: record.title,
+    trigger: record.trigger,
+    description: record.description,
+    tagsText: JSON.stringify(record.tags),
+    task_type: record.task_type,
+    origin: record.origin,
+    pack_name: record.pack_name,
+    scope_mode: record.scope_mode,
+    scope_tenant_id: record.scope_tenant_id,
+    scope_project_id: record.scope_project_id,
+    workspace: record.workspace,
+    status: record.status,
+    model_invocable: record.model_invocable,
   };
 }
 
@@ -110,8 +163,12 @@ export function ftsTerms(record: SkillRecord, analyzer: TextAnalyzer = new TextA
   const tags = [...record.tags, ...record.triggers, record.domain, ...record.frames, record.task_type].join(' ');
   const content = [...record.steps, ...record.preconditions, ...record.failure_modes, record.body.slice(0, 4000)].join('\n');
   return {
-    name: analyze(record.name, { keepStopWords: true }), title: analyze(record.title), trigger: analyze(record.trigger),
-    description: analyze(record.description), tags: analyze(tags), content: analyze(content),
+    name: analyze(record.name, { keepStopWords: true }),
+    title: analyze(record.title),
+    trigger: analyze(record.trigger),
+    description: analyze(record.description),
+    tags: analyze(tags),
+    content: analyze(content),
   };
 }
 
@@ -128,7 +185,7 @@ export function verifyReadable(db: SqlDatabase, fts: FtsEngine): void {
     }
   }
   if (fts !== 'none') {
-    db.run('INSERT INTO skills_fts(skills_fts) VALUES(\'integrity-check\')');
+    db.run("INSERT INTO skills_fts(skills_fts) VALUES('integrity-check')");
     db.arrays(`SELECT ${fts === 'fts5' ? 'rowid' : 'docid'}, ${SKILL_FTS_FIELDS.join(', ')} FROM skills_fts`);
   }
 }
@@ -151,7 +208,9 @@ export function readMirror(db: SqlDatabase, ftsIdColumn: 'rowid' | 'docid' | und
       const entry = byDoc.get(Number(r[0]));
       if (!entry) continue;
       const terms = {} as Record<string, readonly string[]>;
-      SKILL_FTS_FIELDS.forEach((column, i) => { terms[column] = split(r[i + 1]); });
+      SKILL_FTS_FIELDS.forEach((column, i) => {
+        terms[column] = split(r[i + 1]);
+      });
       out.push({ entry, terms: terms as SkillFieldTerms });
       byDoc.delete(entry.docId);
     }

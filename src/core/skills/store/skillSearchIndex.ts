@@ -89,9 +89,12 @@ export function entryPredicate(filter: EntryFilter): (entry: SkillEntry) => bool
   const { taskType, origin, scopeMode } = filter;
   const excluded = filter.excludePackNames?.size ? filter.excludePackNames : undefined;
   return (e) => {
-    if (e.scope_mode !== 'global'
-      && !(e.scope_mode === 'tenant' && e.scope_tenant_id === tenant)
-      && !(e.scope_mode === 'project' && e.scope_project_id === project && (e.scope_tenant_id === '' || e.scope_tenant_id === tenant))) return false;
+    if (
+      e.scope_mode !== 'global' &&
+      !(e.scope_mode === 'tenant' && e.scope_tenant_id === tenant) &&
+      !(e.scope_mode === 'project' && e.scope_project_id === project && (e.scope_tenant_id === '' || e.scope_tenant_id === tenant))
+    )
+      return false;
     if (noWorkspace && e.workspace) return false;
     if (activeOnly && e.status !== 'active') return false;
     if (invocableOnly && !e.model_invocable) return false;

@@ -140,7 +140,7 @@ export class SkillStore {
    */
   optimizeFts(): void {
     if (this.fts === 'none') return;
-    this.db.run('INSERT INTO skills_fts(skills_fts) VALUES(\'optimize\')');
+    this.db.run("INSERT INTO skills_fts(skills_fts) VALUES('optimize')");
   }
 
   /** Whether a skill of that name exists (in that scope, when given); in-memory, no SQL. */
@@ -163,17 +163,25 @@ export class SkillStore {
 
   /** Every scope's skill of that name, most specific first. */
   named(name: string): SkillRecord[] {
-    return this.index.named(name).map((e) => this.get(e.name, e)).filter((r): r is SkillRecord => r !== undefined);
+    return this.index
+      .named(name)
+      .map((e) => this.get(e.name, e))
+      .filter((r): r is SkillRecord => r !== undefined);
   }
 
   /** Identity + hash of the skills defined by one file (pack origin). */
   bySource(file: string): Array<SkillIdentity & { content_hash: string; status: string; status_reason: string; source_line: number }> {
-    return this.db.all('SELECT name, scope_mode, scope_tenant_id, scope_project_id, content_hash, status, status_reason, source_line FROM skills WHERE origin = \'pack\' AND source_file = ?', [file]) as never;
+    return this.db.all(
+      "SELECT name, scope_mode, scope_tenant_id, scope_project_id, content_hash, status, status_reason, source_line FROM skills WHERE origin = 'pack' AND source_file = ?",
+      [file],
+    ) as never;
   }
 
   /** Identity and defining file of every pack skill (no full records). */
   packSources(): PackSkillSource[] {
-    return this.db.all<PackSkillSource & Record<string, string>>('SELECT name, scope_mode, scope_tenant_id, scope_project_id, source_file FROM skills WHERE origin = \'pack\' ORDER BY name');
+    return this.db.all<PackSkillSource & Record<string, string>>(
+      "SELECT name, scope_mode, scope_tenant_id, scope_project_id, source_file FROM skills WHERE origin = 'pack' ORDER BY name",
+    );
   }
 
   /** Identities of pack skills (optionally of one pack); from memory. */
@@ -209,7 +217,9 @@ export class SkillStore {
     const keys = records.map(identityKey);
     if (new Set(keys).size < keys.length) {
       // The same identity twice: a later record replaces an earlier one, so go in order.
-      this.transaction(() => { for (const record of records) this.upsertMany([record]); });
+      this.transaction(() => {
+        for (const record of records) this.upsertMany([record]);
+      });
       return;
     }
     const existing = records.map((record) => this.index.get(record)?.docId);
@@ -237,7 +247,7 @@ export class SkillStore {
   learnedRecords(): SkillRecord[] {
     const withDocId = (row: Record<string, unknown>): [number, SkillRecord] => [Number(row.doc_id), rowToRecord(row)];
     return this.learned.list(
-      () => this.db.all('SELECT * FROM skills WHERE origin = \'learned\'').map(withDocId),
+      () => this.db.all("SELECT * FROM skills WHERE origin = 'learned'").map(withDocId),
       (docIds) => this.db.all(`SELECT * FROM skills WHERE origin = 'learned' AND doc_id IN (${docIds.map(() => '?').join(', ')})`, docIds).map(withDocId),
     );
   }
@@ -295,13 +305,20 @@ export class SkillStore {
   searchFts(query: string, filter: StoreFilter, limit: number): SearchHit[] {
     if (this.fts === 'none' || limit <= 0) return [];
     const index = this.index;
-    const all = uniqueTerms(query).slice(0, 32).filter((t) => t.length > 0);
+    const all = uniqueTerms(query)
+      .slice(0, 32)
+      .filter((t) => t.length > 0);
     const terms = all.filter((t) => index.df(t) > 0);
     if (terms.length === 0) return [];
     const accept = this.visible(filter);
     const candidates = ftsCandidates({ db: this.db, idColumn: this.ftsIdColumn(), index }, terms, accept, limit);
     return index.rank(terms, candidates, accept, limit).map(({ entry, relevance }) => ({
-      name: entry.name, title: entry.title, trigger: entry.trigger, task_type: entry.task_type, relevance, absolute: index.coverage(all, entry.docId),
+      name: entry.name,
+      title: entry.title,
+      trigger: entry.trigger,
+      task_type: entry.task_type,
+      relevance,
+      absolute: index.coverage(all, entry.docId),
     }));
   }
 
@@ -338,8 +355,9 @@ export class SkillStore {
   page(filter: StoreFilter, offset: number, limit: number): { total: number; rows: SkillRecord[] } {
     const where = filterSql(filter);
     const total = this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM skills s WHERE ${where.sql}`, where.params)?.n ?? 0;
-    const rows = this.db.all(`SELECT * FROM skills s WHERE ${where.sql} ORDER BY s.name LIMIT :limit OFFSET :offset`,
-      { ...where.params, ':limit': limit, ':offset': offset }).map(rowToRecord);
+    const rows = this.db
+      .all(`SELECT * FROM skills s WHERE ${where.sql} ORDER BY s.name LIMIT :limit OFFSET :offset`, { ...where.params, ':limit': limit, ':offset': offset })
+      .map(rowToRecord);
     return { total, rows };
   }
 
@@ -355,7 +373,12 @@ export class SkillStore {
 
   /** Whether a file defines a pack skill exported from a learned skill (indexed by source file: cheap). */
   hasExportClaim(file: string): boolean {
-    return this.db.get(`SELECT 1 AS x FROM skills WHERE source_file = ? AND origin = 'pack' AND json_valid(meta) AND json_type(meta, '$.metadata.learned_id') = 'text' LIMIT 1`, [file]) !== undefined;
+    return (
+      this.db.get(
+        `SELECT 1 AS x FROM skills WHERE source_file = ? AND origin = 'pack' AND json_valid(meta) AND json_type(meta, '$.metadata.learned_id') = 'text' LIMIT 1`,
+        [file],
+      ) !== undefined
+    );
   }
 
   /** Active pack skills exported from a learned skill (their SKILL.md `metadata` names a `learned_id`); only the columns retirement needs. */
@@ -370,7 +393,9 @@ export class SkillStore {
   top(filter: StoreFilter, order: 'recent' | 'top', limit: number): SkillRecord[] {
     const where = filterSql(filter);
     const orderBy = order === 'recent' ? 's.last_used DESC, s.use_count DESC' : 's.use_count DESC, s.last_used DESC';
-    return this.db.all(`SELECT * FROM skills s WHERE ${where.sql} ORDER BY ${orderBy}, s.name LIMIT :limit`, { ...where.params, ':limit': limit }).map(rowToRecord);
+    return this.db
+      .all(`SELECT * FROM skills s WHERE ${where.sql} ORDER BY ${orderBy}, s.name LIMIT :limit`, { ...where.params, ':limit': limit })
+      .map(rowToRecord);
   }
 
   private entry(name: string, scope?: SkillScope): SkillEntry | undefined {

@@ -7,9 +7,7 @@ import type { ToolExample } from '../../config/settingsSchema';
  * example is reported and dropped rather than misleading a model.
  */
 export const BUILTIN_TOOL_EXAMPLES: Readonly<Record<string, readonly ToolExample[]>> = {
-  copilot_readFile: [
-    { args: { filePath: '/workspace/src/app.ts' }, description: 'Read a whole file (absolute path)', tags: ['minimal'] },
-  ],
+  copilot_readFile: [{ args: { filePath: '/workspace/src/app.ts' }, description: 'Read a whole file (absolute path)', tags: ['minimal'] }],
   copilot_findFiles: [
     { args: { query: '**/*.test.ts' }, description: 'Find files by glob', tags: ['minimal'] },
     { args: { query: 'src/**/config*.json' }, description: 'Glob under one folder', tags: ['common'] },

@@ -12,7 +12,10 @@ export function offThreadToolExamplesParse(runner: OffThreadRunner): ToolExample
       kind: TOOL_EXAMPLES_PARSE_JOB,
       args: [text, fileName],
       inline: () => parseToolExamplesFile(text, fileName),
-      timedOut: (ms) => ({ examples: {}, problems: [`${fileName}: parsing took longer than ${Math.round(ms / 1000)} s and was stopped — split it into smaller *.tools.yaml files`] }),
+      timedOut: (ms) => ({
+        examples: {},
+        problems: [`${fileName}: parsing took longer than ${Math.round(ms / 1000)} s and was stopped — split it into smaller *.tools.yaml files`],
+      }),
     });
   };
 }

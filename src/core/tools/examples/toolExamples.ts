@@ -51,7 +51,8 @@ function exampleRank(example: ToolExample): number {
 
 /** Orders minimal → common → untagged → edge-case, stable within a rank. */
 export function orderExamples(examples: readonly ToolExample[]): ToolExample[] {
-  return examples.map((example, index) => ({ example, index }))
+  return examples
+    .map((example, index) => ({ example, index }))
     .sort((a, b) => exampleRank(a.example) - exampleRank(b.example) || a.index - b.index)
     .map((entry) => entry.example);
 }
@@ -157,8 +158,13 @@ export function parseToolExamplesFile(text: string, fileName: string): ParsedExa
         seen.add(key);
       }
       if (repeated.size > 0) {
-        const names = [...repeated].slice(0, 5).map((name) => `"${name}"`).join(', ');
-        problems.push(`${fileName}: ${repeated.size === 1 ? 'a tool is' : `${repeated.size} tools are`} listed twice under examples (${names}${repeated.size > 5 ? ', …' : ''}); the last list of each is used`);
+        const names = [...repeated]
+          .slice(0, 5)
+          .map((name) => `"${name}"`)
+          .join(', ');
+        problems.push(
+          `${fileName}: ${repeated.size === 1 ? 'a tool is' : `${repeated.size} tools are`} listed twice under examples (${names}${repeated.size > 5 ? ', …' : ''}); the last list of each is used`,
+        );
       }
     }
   } catch (error) {
@@ -166,7 +172,12 @@ export function parseToolExamplesFile(text: string, fileName: string): ParsedExa
   }
   const parsed = toolExamplesFileSchema.safeParse(data);
   if (!parsed.success) {
-    return { examples: {}, problems: [`${fileName}: expected "examples: { <toolName>: [ { args: {...}, description?, tags? } ] }" — ${describeZodIssues(parsed.error, '(root)', 5)}`] };
+    return {
+      examples: {},
+      problems: [
+        `${fileName}: expected "examples: { <toolName>: [ { args: {...}, description?, tags? } ] }" — ${describeZodIssues(parsed.error, '(root)', 5)}`,
+      ],
+    };
   }
   return { examples: parsed.data.examples, problems };
 }

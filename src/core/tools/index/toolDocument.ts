@@ -48,7 +48,13 @@ function collectParams(schema: unknown, names: string[], descriptions: string[],
         const description = (value as { description?: unknown }).description;
         if (typeof description === 'string') descriptions.push(description);
         const enumValues = (value as { enum?: unknown }).enum;
-        if (Array.isArray(enumValues)) descriptions.push(enumValues.filter((v) => typeof v === 'string').slice(0, 20).join(' '));
+        if (Array.isArray(enumValues))
+          descriptions.push(
+            enumValues
+              .filter((v) => typeof v === 'string')
+              .slice(0, 20)
+              .join(' '),
+          );
         // A string default names what the tool does unless told otherwise ("fahrenheit").
         const fallback = (value as { default?: unknown }).default;
         if (typeof fallback === 'string') descriptions.push(fallback);

@@ -34,9 +34,10 @@ export class ToolEmbeddings {
     this.embedder = embedder;
     if (!embedder) return;
     const termEmbedder = embedder.vectorOfTerms ? (embedder as Embedder & Required<Pick<Embedder, 'vectorOfTerms'>>) : undefined;
-    this.current = termEmbedder && embedder.dims
-      ? new ToolTermVectors(this.index, termEmbedder, embedder.dims)
-      : new EndpointToolVectors(this.index, this.records, embedder, this.cache, this.logger);
+    this.current =
+      termEmbedder && embedder.dims
+        ? new ToolTermVectors(this.index, termEmbedder, embedder.dims)
+        : new EndpointToolVectors(this.index, this.records, embedder, this.cache, this.logger);
   }
 
   /** Embeds `query` ahead of a search when the model is not in-process; never rejects. */

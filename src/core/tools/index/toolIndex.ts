@@ -77,7 +77,6 @@ function hashOf(row: StoredRow): string {
   return row.hash;
 }
 
-
 export class ToolIndex {
   readonly stats = new FieldStats<ToolField>(TOOL_FIELDS);
   private readonly observers = new Set<DocumentObserver>();
@@ -226,7 +225,13 @@ export class ToolIndex {
    * Applies `changed` rows and `removed` names to the in-memory mirror (searchable on return)
    * and queues the sql.js writes; `all` set = non-incremental full rebuild.
    */
-  private write(start: number, changed: readonly ToolRecord[], removed: readonly string[], all: readonly ToolRecord[] | undefined, unchanged: number): SyncReport {
+  private write(
+    start: number,
+    changed: readonly ToolRecord[],
+    removed: readonly string[],
+    all: readonly ToolRecord[] | undefined,
+    unchanged: number,
+  ): SyncReport {
     const report: SyncReport = { added: 0, updated: 0, removed: 0, unchanged, skipped: false, ms: 0 };
     if (changed.length === 0 && removed.length === 0) {
       report.skipped = true;
@@ -384,9 +389,7 @@ export class ToolIndex {
 
   private loadMirror(): void {
     const db = this.pdb.db;
-    const rows = db.all<Record<string, string | number>>(
-      `SELECT id, name, record_hash, ${TERM_COLUMNS.join(', ')} FROM tools`,
-    );
+    const rows = db.all<Record<string, string | number>>(`SELECT id, name, record_hash, ${TERM_COLUMNS.join(', ')} FROM tools`);
     for (const row of rows) {
       this.remember(String(row.name), { id: Number(row.id), hash: String(row.record_hash) }, termsOfRow(row));
       this.storedIds.add(Number(row.id));

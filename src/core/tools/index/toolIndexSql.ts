@@ -14,10 +14,7 @@ import { bm25FromMatchinfoBlob, ftsOrExpression } from '../../search/ftsBm25';
 const FTS_COLUMNS = ['name_terms', 'tag_terms', 'description_terms', 'param_name_terms', 'param_description_terms'] as const;
 
 export const TERM_COLUMNS = ['name_terms', 'tag_terms', 'description_terms', 'param_name_terms', 'param_description_terms'] as const;
-const ROW_COLUMNS = [
-  'name', 'namespace', 'side_effects', 'loading_mode', 'record_hash', 'description', 'tags_json',
-  ...TERM_COLUMNS,
-] as const;
+const ROW_COLUMNS = ['name', 'namespace', 'side_effects', 'loading_mode', 'record_hash', 'description', 'tags_json', ...TERM_COLUMNS] as const;
 
 export const UPDATE_SQL = `UPDATE tools SET ${ROW_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`;
 /** Rows per multi-row INSERT (× 13 columns stays under SQLite's 999 bound parameters). */
@@ -44,7 +41,12 @@ export function termColumns(terms: ToolFieldTerms): string[] {
 
 export function rowValues(record: ToolRecord, columns: readonly string[]): string[] {
   return [
-    record.name, record.namespace, record.sideEffects, record.loadingMode, record.recordHash, record.description,
+    record.name,
+    record.namespace,
+    record.sideEffects,
+    record.loadingMode,
+    record.recordHash,
+    record.description,
     JSON.stringify(record.tags),
     ...columns,
   ];
@@ -140,7 +142,12 @@ export const STAGE1_COLUMN_WEIGHTS = [3, 2, 1, 0.7, 0.5];
  * `bm25()`, FTS4 `matchinfo`). Returns tool name → relevance (higher is better); rows whose id
  * names no tool are skipped.
  */
-export function matchFtsCandidates(db: SqlDatabase, fts: 'fts4' | 'fts5', terms: readonly string[], nameOf: (id: number) => string | undefined): Map<string, number> {
+export function matchFtsCandidates(
+  db: SqlDatabase,
+  fts: 'fts4' | 'fts5',
+  terms: readonly string[],
+  nameOf: (id: number) => string | undefined,
+): Map<string, number> {
   const out = new Map<string, number>();
   const expression = ftsOrExpression(terms);
   if (fts === 'fts5') {
@@ -174,7 +181,13 @@ export type PendingRow = { record: ToolRecord; termColumns: string[] } | null;
  * and rebuilds the FTS index once instead of row by row; a write of OPTIMIZE_AFTER_ROWS or more
  * merges the FTS segments. `storedIds` (the ids sql.js holds) is kept in step.
  */
-export function writePendingRows(db: SqlDatabase, fts: FtsEngine, pending: ReadonlyMap<number, PendingRow>, storedIds: Set<number>, meta: { catalogFingerprint: string; toolCount: number }): void {
+export function writePendingRows(
+  db: SqlDatabase,
+  fts: FtsEngine,
+  pending: ReadonlyMap<number, PendingRow>,
+  storedIds: Set<number>,
+  meta: { catalogFingerprint: string; toolCount: number },
+): void {
   const deletes: number[] = [];
   const updates: Array<[number, string[]]> = [];
   const inserts: unknown[][] = [];

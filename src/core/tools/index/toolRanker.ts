@@ -80,7 +80,15 @@ export const RANKER_DEFAULTS: RankerOptions = {
   paramCoverageBonus: 0,
   minStage1Terms: 2,
   rerank: true,
-  expansion: { relatedWeight: 0, relationKinds: ['s', 'd', 'h'], maxRelatedPerTerm: 3, compoundPartWeight: 0.5, onlyMissingTerms: true, variantWeight: 0.5, variantMaxExtra: 3 },
+  expansion: {
+    relatedWeight: 0,
+    relationKinds: ['s', 'd', 'h'],
+    maxRelatedPerTerm: 3,
+    compoundPartWeight: 0.5,
+    onlyMissingTerms: true,
+    variantWeight: 0.5,
+    variantMaxExtra: 3,
+  },
   feedback: { documents: 0, terms: 0, weight: 0, maxDocumentShare: 0.05 },
 };
 
@@ -134,7 +142,12 @@ export function rankTools(
     const added = feedbackTerms(stats, firstPass, new Set(terms.map((t) => t.term)), feedback, options.fieldWeights);
     if (added.length > 0) {
       terms.push(...added);
-      const more = withinBudget([...selected], added.map((t) => t.term), (t) => stats.df(t), budget * 2);
+      const more = withinBudget(
+        [...selected],
+        added.map((t) => t.term),
+        (t) => stats.df(t),
+        budget * 2,
+      );
       pool = poolOf(index.ftsCandidateNames(more));
       for (const t of added) expanded.idf.set(t.term, stats.idf(t.term));
       scores = stats.scorePool(pool, terms, options.fieldWeights, options.fieldB, expanded.idf, options.k1);

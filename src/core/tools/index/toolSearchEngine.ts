@@ -53,7 +53,8 @@ export function executeSearch(ctx: SearchContext, query: string, requested: Sear
       return {
         hits: [],
         effective: 'fts',
-        error: 'Full-text search is not available here. Retry with search_type "regex" (a pattern over tool names and descriptions, e.g. "issue|pull") or "exact" (a tool name).',
+        error:
+          'Full-text search is not available here. Retry with search_type "regex" (a pattern over tool names and descriptions, e.g. "issue|pull") or "exact" (a tool name).',
       };
     }
     const outcome = wordRegexSearch(ctx, query, limit);
@@ -162,5 +163,11 @@ function wordRegexSearch(ctx: SearchContext, query: string, limit: number): Omit
     scored.push({ hit: { record, score: tier, matchType: 'regex' }, coverage });
   }
   scored.sort((a, b) => b.coverage - a.coverage || contractCompare(a.hit, b.hit, ctx.config));
-  return { hits: sortByContract(scored.slice(0, limit).map((s) => s.hit), ctx.config), effective: 'regex' };
+  return {
+    hits: sortByContract(
+      scored.slice(0, limit).map((s) => s.hit),
+      ctx.config,
+    ),
+    effective: 'regex',
+  };
 }

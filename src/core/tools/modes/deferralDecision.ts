@@ -43,7 +43,8 @@ export interface DeferralInput {
 
 export function usableContextWindow(maxInputTokens: number | undefined): { tokens: number; assumed: boolean } {
   // Below one token is no window at all (and would make the share infinite).
-  if (typeof maxInputTokens === 'number' && Number.isFinite(maxInputTokens) && maxInputTokens >= 1) return { tokens: Math.floor(maxInputTokens), assumed: false };
+  if (typeof maxInputTokens === 'number' && Number.isFinite(maxInputTokens) && maxInputTokens >= 1)
+    return { tokens: Math.floor(maxInputTokens), assumed: false };
   return { tokens: FALLBACK_MAX_INPUT_TOKENS, assumed: true };
 }
 

@@ -22,7 +22,15 @@ export interface DirectSelection {
 export function parseDirectSelect(query: string): DirectSelection | undefined {
   const trimmed = query.trim();
   if (trimmed.slice(0, SELECT_PREFIX.length).toLowerCase() !== SELECT_PREFIX) return undefined;
-  const all = [...new Set(trimmed.slice(SELECT_PREFIX.length).split(',').map((name) => name.trim()).filter((name) => name.length > 0))];
+  const all = [
+    ...new Set(
+      trimmed
+        .slice(SELECT_PREFIX.length)
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => name.length > 0),
+    ),
+  ];
   return { names: all.slice(0, MAX_SELECT_NAMES), ignored: Math.max(0, all.length - MAX_SELECT_NAMES) };
 }
 
@@ -30,7 +38,10 @@ export function parseDirectSelect(query: string): DirectSelection | undefined {
 export function selectionNote(requested: number, found: number, ignored: number): string | undefined {
   const parts: string[] = [];
   const missing = requested - found;
-  if (missing > 0) parts.push(`${missing} of the ${requested} selected name${requested === 1 ? ' is' : 's are'} not available here (select: needs exact tool names). Use tool_search with words describing what you need.`);
+  if (missing > 0)
+    parts.push(
+      `${missing} of the ${requested} selected name${requested === 1 ? ' is' : 's are'} not available here (select: needs exact tool names). Use tool_search with words describing what you need.`,
+    );
   if (ignored > 0) parts.push(`Only the first ${MAX_SELECT_NAMES} names were considered; ${ignored} more were ignored.`);
   return parts.length > 0 ? parts.join(' ') : undefined;
 }

@@ -35,10 +35,14 @@ export function serverPattern(server: string): string {
 /** Group key, label and rank (VS Code's own first, then Toolshed, extensions, MCP servers). */
 function groupOf(source: ToolSource): { key: string; label: string; rank: number; server?: string; serverLabel?: string } {
   switch (source.kind) {
-    case 'builtin': return { key: 'builtin', label: 'Built-in (VS Code)', rank: 0 };
-    case 'toolshed': return { key: 'toolshed', label: 'Toolshed', rank: 1 };
-    case 'extension': return { key: `extension:${source.extension}`, label: `Extension ${source.extension}`, rank: 2 };
-    case 'mcp': return { key: `mcp:${source.server}`, label: `MCP server ${source.label}`, rank: 3, server: source.server, serverLabel: source.label };
+    case 'builtin':
+      return { key: 'builtin', label: 'Built-in (VS Code)', rank: 0 };
+    case 'toolshed':
+      return { key: 'toolshed', label: 'Toolshed', rank: 1 };
+    case 'extension':
+      return { key: `extension:${source.extension}`, label: `Extension ${source.extension}`, rank: 2 };
+    case 'mcp':
+      return { key: `mcp:${source.server}`, label: `MCP server ${source.label}`, rank: 3, server: source.server, serverLabel: source.label };
   }
 }
 

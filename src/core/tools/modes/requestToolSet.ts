@@ -32,8 +32,14 @@ export function capRequestTools(candidates: readonly SendCandidate[], cap: numbe
   if (candidates.length <= cap) return { sent: candidates.map((c) => c.record).sort(byName), overCap: [] };
   const ordered = [...candidates].sort((a, b) => a.tier - b.tier || byName(a.record, b.record));
   return {
-    sent: ordered.slice(0, cap).map((c) => c.record).sort(byName),
-    overCap: ordered.slice(cap).map((c) => c.record).sort(byName),
+    sent: ordered
+      .slice(0, cap)
+      .map((c) => c.record)
+      .sort(byName),
+    overCap: ordered
+      .slice(cap)
+      .map((c) => c.record)
+      .sort(byName),
   };
 }
 

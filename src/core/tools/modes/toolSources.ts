@@ -51,10 +51,33 @@ export function toolSourceFrom(tool: HostToolFacts, facts: SourceFacts): ToolSou
 }
 
 /** Words that say nothing about which server it is. */
-const GENERIC = new Set(['mcp', 'server', 'servers', 'modelcontextprotocol', 'npx', 'node', 'uvx', 'python', 'python3', 'docker', 'run', 'stdio', 'http', 'https', 'com', 'org', 'latest', 'index', 'dist']);
+const GENERIC = new Set([
+  'mcp',
+  'server',
+  'servers',
+  'modelcontextprotocol',
+  'npx',
+  'node',
+  'uvx',
+  'python',
+  'python3',
+  'docker',
+  'run',
+  'stdio',
+  'http',
+  'https',
+  'com',
+  'org',
+  'latest',
+  'index',
+  'dist',
+]);
 
 function words(text: string): string[] {
-  return text.toLowerCase().split(/[^a-z0-9]+/).filter((word) => word.length >= 3 && !GENERIC.has(word) && !/^\d+$/.test(word));
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length >= 3 && !GENERIC.has(word) && !/^\d+$/.test(word));
 }
 
 /**
@@ -90,11 +113,13 @@ export function mcpServersOf(value: unknown): McpServerConfig[] {
   return Object.entries(servers as Record<string, unknown>).flatMap(([name, definition]) => {
     if (!definition || typeof definition !== 'object') return [];
     const d = definition as { command?: unknown; args?: unknown; url?: unknown };
-    return [{
-      name,
-      ...(typeof d.command === 'string' ? { command: d.command } : {}),
-      ...(Array.isArray(d.args) ? { args: d.args.filter((arg): arg is string => typeof arg === 'string') } : {}),
-      ...(typeof d.url === 'string' ? { url: d.url } : {}),
-    }];
+    return [
+      {
+        name,
+        ...(typeof d.command === 'string' ? { command: d.command } : {}),
+        ...(Array.isArray(d.args) ? { args: d.args.filter((arg): arg is string => typeof arg === 'string') } : {}),
+        ...(typeof d.url === 'string' ? { url: d.url } : {}),
+      },
+    ];
   });
 }

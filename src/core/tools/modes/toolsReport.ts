@@ -15,7 +15,10 @@ export interface HostToolCounts {
   starting: number;
 }
 
-export function countUncatalogued(hostNames: readonly string[], deps: { catalogued(name: string): boolean; policyAllowed(name: string): boolean; offByUser(name: string): boolean }): HostToolCounts {
+export function countUncatalogued(
+  hostNames: readonly string[],
+  deps: { catalogued(name: string): boolean; policyAllowed(name: string): boolean; offByUser(name: string): boolean },
+): HostToolCounts {
   let offByUser = 0;
   let starting = 0;
   for (const name of hostNames) {
@@ -31,7 +34,12 @@ export function countUncatalogued(hostNames: readonly string[], deps: { catalogu
  * that the per-request limit cut the list when it did (the rest then wait behind tool_search).
  */
 export function sentListHeading(decision: Pick<DeferralDecision, 'reason'> | undefined, overCap: number): string {
-  const why = decision?.reason === 'mode_off' ? 'tool search mode is off' : decision?.reason === 'under_threshold' ? 'all definitions fit the auto threshold' : 'nothing is deferred';
+  const why =
+    decision?.reason === 'mode_off'
+      ? 'tool search mode is off'
+      : decision?.reason === 'under_threshold'
+        ? 'all definitions fit the auto threshold'
+        : 'nothing is deferred';
   return overCap > 0 ? `Sent because ${why}, up to the ${MAX_TOOLS_PER_REQUEST}-tool limit per request` : `Sent because ${why}`;
 }
 

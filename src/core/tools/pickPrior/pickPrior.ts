@@ -68,9 +68,11 @@ export interface ScoredHit {
  */
 export function applyPickPrior<T extends ScoredHit>(hits: readonly T[], priors: ReadonlyMap<string, number>): T[] {
   if (priors.size === 0) return [...hits];
-  return hits
-    .map((hit, index) => ({ hit, index, lifted: hit.score + Math.min(MAX_PRIOR, Math.max(0, priors.get(hit.name) ?? 0)) }))
-    // Sorted on the uncapped sum, so a lift also separates ties at the top; reported capped at 1.
-    .sort((a, b) => b.lifted - a.lifted || a.index - b.index)
-    .map(({ hit, lifted }) => ({ ...hit, score: Math.min(1, lifted) }));
+  return (
+    hits
+      .map((hit, index) => ({ hit, index, lifted: hit.score + Math.min(MAX_PRIOR, Math.max(0, priors.get(hit.name) ?? 0)) }))
+      // Sorted on the uncapped sum, so a lift also separates ties at the top; reported capped at 1.
+      .sort((a, b) => b.lifted - a.lifted || a.index - b.index)
+      .map(({ hit, lifted }) => ({ ...hit, score: Math.min(1, lifted) }))
+  );
 }

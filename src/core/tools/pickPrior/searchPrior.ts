@@ -31,14 +31,22 @@ export function priorsForTerms(terms: readonly string[], log: ToolPickLog, now: 
 }
 
 export function liftHits(hits: readonly SearchHit[], priors: ReadonlyMap<string, number>): SearchHit[] {
-  const lifted = applyPickPrior(hits.map((hit) => ({ ...hit, name: hit.record.name })), priors);
+  const lifted = applyPickPrior(
+    hits.map((hit) => ({ ...hit, name: hit.record.name })),
+    priors,
+  );
   return lifted.map(({ name: _name, ...hit }) => hit);
 }
 
 /** Records a result list the model was shown; a failing log never fails the search. */
 export function recordShown(log: ToolPickLog, session: string, terms: readonly string[], hits: readonly SearchHit[], now: number): void {
   try {
-    log.recordTerms(session, terms, hits.map((hit) => hit.record.name), now);
+    log.recordTerms(
+      session,
+      terms,
+      hits.map((hit) => hit.record.name),
+      now,
+    );
   } catch {
     // best effort
   }

@@ -20,10 +20,12 @@ const MAX_SHOWN = 20;
 export function queryTermsForLog(query: string): string[] {
   // Redaction markers ([REDACTED_TOKEN]…) are dropped whole, not kept as words.
   const redacted = redact(query).replace(/\[REDACTED_[A-Z]+\]/g, ' ');
-  return [...new Set(analyze(redacted))]
-    // Redaction markers, and anything that looks like an id or key rather than a word.
-    .filter((term) => term.length >= 2 && term.length <= 32 && !/redact/.test(term) && !/\d{4,}/.test(term) && !/^[a-z0-9]{20,}$/.test(term))
-    .slice(0, MAX_TERMS);
+  return (
+    [...new Set(analyze(redacted))]
+      // Redaction markers, and anything that looks like an id or key rather than a word.
+      .filter((term) => term.length >= 2 && term.length <= 32 && !/redact/.test(term) && !/\d{4,}/.test(term) && !/^[a-z0-9]{20,}$/.test(term))
+      .slice(0, MAX_TERMS)
+  );
 }
 
 export class ToolPickLog {
@@ -91,7 +93,15 @@ export class ToolPickLog {
     if (row.picked === null) {
       db.run('UPDATE tool_pick_log SET picked = ?, succeeded = ?, picked_at = ? WHERE id = ?', [tool, succeeded ? 1 : 0, at, row.id]);
     } else if (row.picked !== tool || !succeeded) {
-      db.run('INSERT INTO tool_pick_log (at, session, terms, shown, picked, succeeded, picked_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [at, session, row.terms, row.shown, tool, succeeded ? 1 : 0, at]);
+      db.run('INSERT INTO tool_pick_log (at, session, terms, shown, picked, succeeded, picked_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+        at,
+        session,
+        row.terms,
+        row.shown,
+        tool,
+        succeeded ? 1 : 0,
+        at,
+      ]);
     }
     this.changed();
     return true;
@@ -103,7 +113,9 @@ export class ToolPickLog {
     const db = this.open();
     if (this.picksCache) return this.picksCache;
     this.picksCache = db
-      .all<{ terms: string; picked: string; succeeded: number; picked_at: number }>('SELECT terms, picked, succeeded, picked_at FROM tool_pick_log WHERE picked IS NOT NULL')
+      .all<{ terms: string; picked: string; succeeded: number; picked_at: number }>(
+        'SELECT terms, picked, succeeded, picked_at FROM tool_pick_log WHERE picked IS NOT NULL',
+      )
       .map((row) => ({ terms: String(row.terms).split(' '), tool: String(row.picked), succeeded: Number(row.succeeded) === 1, at: Number(row.picked_at) }));
     return this.picksCache;
   }

@@ -14,7 +14,9 @@ export async function sidebarExplainsRestrictedMode({ page, screenshot }) {
   if (!(await page.locator('.part.sidebar .pane-header', { hasText: /Skill Directory/i }).count())) await icon.click();
   await tidy(page);
   const sidebar = page.locator('.part.sidebar');
-  const notice = sidebar.locator('.monaco-list-row', { hasText: /Restricted Mode: \d+ workspace skill files .* and the skill pack `team` from its settings not used/ }).first();
+  const notice = sidebar
+    .locator('.monaco-list-row', { hasText: /Restricted Mode: \d+ workspace skill files .* and the skill pack `team` from its settings not used/ })
+    .first();
   await notice.waitFor({ timeout: 30_000 });
   const rows = await sidebar.locator('.monaco-list-row').allInnerTexts();
   assert.ok(!rows.some((text) => /^ws-/.test(text.trim())), `no workspace pack listed: ${rows.join(' | ')}`);
@@ -22,6 +24,9 @@ export async function sidebarExplainsRestrictedMode({ page, screenshot }) {
   await screenshot('restricted-mode');
   // The row is the trust button: it opens VS Code's Workspace Trust editor.
   await notice.click();
-  await page.locator('.workspace-trust-editor, .editor-instance', { hasText: /Restricted Mode|Workspace Trust|trust/i }).first().waitFor({ timeout: 20_000 });
+  await page
+    .locator('.workspace-trust-editor, .editor-instance', { hasText: /Restricted Mode|Workspace Trust|trust/i })
+    .first()
+    .waitFor({ timeout: 20_000 });
   await page.keyboard.press('Escape');
 }

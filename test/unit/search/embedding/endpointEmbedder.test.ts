@@ -77,7 +77,10 @@ describe('embedding endpoint client (real local HTTP server)', () => {
       const embedder = new EndpointEmbedder({ url: `${base}${path}`, model: 'nomic-embed-text', scrub: redact, batchSize: 4 });
       const texts = Array.from({ length: 10 }, (_, i) => `text number ${'z'.repeat(i)}`);
       const vectors = await embedder.embed(texts);
-      assert.deepEqual(server.requests.map((r) => r.input.length), [4, 4, 2]);
+      assert.deepEqual(
+        server.requests.map((r) => r.input.length),
+        [4, 4, 2],
+      );
       assert.equal(vectors.length, 10);
       assert.equal(embedder.dims, 26);
       // Vector i has i more z's than the first: order kept even when the server answers out of order.
@@ -120,7 +123,14 @@ describe('embedding endpoint client (real local HTTP server)', () => {
     ];
     async function service(store: MemoryByteStore, url: string) {
       const embedder = new EndpointEmbedder({ url, model: 'nomic-embed-text', scrub: redact, timeoutMs: 200 });
-      const s = await createToolSearchService({ engine: await engineWith(), store, logger: new MemoryLogger(), embedder, saveDelayMs: 60_000, config: { toolSearch: { alwaysLoadedPatterns: [] } } });
+      const s = await createToolSearchService({
+        engine: await engineWith(),
+        store,
+        logger: new MemoryLogger(),
+        embedder,
+        saveDelayMs: 60_000,
+        config: { toolSearch: { alwaysLoadedPatterns: [] } },
+      });
       return { s, embedder };
     }
     const search = async (s: Awaited<ReturnType<typeof service>>, query: string) => {
@@ -152,12 +162,20 @@ describe('embedding endpoint client (real local HTTP server)', () => {
       const down = await service(new MemoryByteStore(), 'http://127.0.0.1:9/api/embed');
       down.s.setTools(tools);
       await down.s.embeddings.settled();
-      const lexical = await createToolSearchService({ engine: await engineWith(), store: new MemoryByteStore(), saveDelayMs: 60_000, config: { toolSearch: { alwaysLoadedPatterns: [] } } });
+      const lexical = await createToolSearchService({
+        engine: await engineWith(),
+        store: new MemoryByteStore(),
+        saveDelayMs: 60_000,
+        config: { toolSearch: { alwaysLoadedPatterns: [] } },
+      });
       lexical.setTools(tools);
       const withDown = await search(down, 'xyz words');
       const plain = await lexical.withRun({}, (run) => run.search({ query: 'xyz words', limit: 3 }));
       assert.ok(withDown.ok && plain.ok);
-      assert.deepEqual(withDown.output.tools.map((t) => [t.name, t.score]), plain.output.tools.map((t) => [t.name, t.score]));
+      assert.deepEqual(
+        withDown.output.tools.map((t) => [t.name, t.score]),
+        plain.output.tools.map((t) => [t.name, t.score]),
+      );
       assert.equal((await search(down, 'bananas')).ok, true);
     });
   });

@@ -4,7 +4,12 @@ import { checkEmbeddingEndpoint } from '../../../../src/core/trust/embeddingEndp
 describe('embedding endpoint trust rule', () => {
   const trusted = { allowRemote: false, workspaceTrusted: true };
   it('a loopback endpoint is used, in Restricted Mode too', () => {
-    for (const url of ['http://127.0.0.1:11434/api/embed', 'http://localhost:8080/v1/embeddings', 'http://[::1]:11434/api/embed', 'http://127.3.2.1/api/embed']) {
+    for (const url of [
+      'http://127.0.0.1:11434/api/embed',
+      'http://localhost:8080/v1/embeddings',
+      'http://[::1]:11434/api/embed',
+      'http://127.3.2.1/api/embed',
+    ]) {
       assert.equal(checkEmbeddingEndpoint(url, { allowRemote: false, workspaceTrusted: false }).ok, true, url);
     }
   });
@@ -18,7 +23,13 @@ describe('embedding endpoint trust rule', () => {
     assert.ok(!refused.ok && /Restricted Mode/.test(refused.reason));
   });
   it('look-alike hosts, credentials and other schemes are refused', () => {
-    for (const url of ['http://127.0.0.1.evil.example/api/embed', 'http://localhost@evil.example/api/embed', 'file:///etc/passwd', 'not a url', 'http://user:pw@127.0.0.1/api/embed']) {
+    for (const url of [
+      'http://127.0.0.1.evil.example/api/embed',
+      'http://localhost@evil.example/api/embed',
+      'file:///etc/passwd',
+      'not a url',
+      'http://user:pw@127.0.0.1/api/embed',
+    ]) {
       assert.equal(checkEmbeddingEndpoint(url, trusted).ok, false, url);
     }
   });

@@ -25,13 +25,16 @@ describe('bundled word vectors', () => {
     const good = encodeWordVectors({ dims: 2, words: ['a', 'b'], weights: Float32Array.from([1, 1]), vectors: Float32Array.from([1, 0, 0, 1]) });
     assert.throws(() => decodeWordVectors(good.subarray(0, good.length - 1)), WordVectorsFormatError);
     assert.throws(() => decodeWordVectors(new TextEncoder().encode('PK\u0003\u0004 not vectors at all')), /not a word-vector file/);
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => {
-      try {
-        decodeWordVectors(bytes);
-      } catch (error) {
-        assert.ok(error instanceof WordVectorsFormatError, String(error));
-      }
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => {
+        try {
+          decodeWordVectors(bytes);
+        } catch (error) {
+          assert.ok(error instanceof WordVectorsFormatError, String(error));
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('the shipped file loads, within 2 MB, and puts related requests near their tools', () => {
@@ -40,7 +43,9 @@ describe('bundled word vectors', () => {
     const embedder = loadBundledEmbedder(file);
     assert.ok(embedder, 'word-vectors.bin is in src/core/search/vocabulary');
     const sim = (a: string, b: string) => cosine(embedder.vectorNow(a)!, embedder.vectorNow(b)!);
-    assert.ok(sim('Euros to Canadian dollars', 'convert an amount between currencies') > sim('Euros to Canadian dollars', 'get the weather forecast for a city'));
+    assert.ok(
+      sim('Euros to Canadian dollars', 'convert an amount between currencies') > sim('Euros to Canadian dollars', 'get the weather forecast for a city'),
+    );
     assert.ok(sim('will it rain tomorrow', 'get the weather forecast for a city') > sim('will it rain tomorrow', 'convert an amount between currencies'));
   });
 
@@ -50,11 +55,20 @@ describe('bundled word vectors', () => {
     table.set('east', unit(1, 0));
     table.set('north', unit(0, 1));
     table.set('north_east', unit(1, 1));
-    assert.deepEqual(table.nearest(unit(1, 0.2), 2).map((c) => c.name), ['east', 'north_east']);
+    assert.deepEqual(
+      table.nearest(unit(1, 0.2), 2).map((c) => c.name),
+      ['east', 'north_east'],
+    );
     table.delete('east');
     table.set('west', unit(-1, 0));
-    assert.deepEqual(table.nearest(unit(1, 0.2), 2).map((c) => c.name), ['north_east', 'north']);
-    assert.deepEqual(table.nearest(unit(1, 0.2), 3, (n) => n !== 'north').map((c) => c.name), ['north_east', 'west']);
+    assert.deepEqual(
+      table.nearest(unit(1, 0.2), 2).map((c) => c.name),
+      ['north_east', 'north'],
+    );
+    assert.deepEqual(
+      table.nearest(unit(1, 0.2), 3, (n) => n !== 'north').map((c) => c.name),
+      ['north_east', 'west'],
+    );
     assert.equal(table.size, 3);
     assert.throws(() => table.set('bad', Float32Array.from([1, 0, 0])), /3 dimensions/);
   });

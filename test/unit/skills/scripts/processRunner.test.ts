@@ -59,7 +59,16 @@ describe('skill scripts: process runner (real processes)', () => {
 
   it('cancellation kills the process group promptly', async () => {
     let cancel: () => void = () => undefined;
-    const signal = { isCancelled: false, onCancelled: (listener: () => void) => ((cancel = () => { signal.isCancelled = true; listener(); }), () => undefined) };
+    const signal = {
+      isCancelled: false,
+      onCancelled: (listener: () => void) => (
+        (cancel = () => {
+          signal.isCancelled = true;
+          listener();
+        }),
+        () => undefined
+      ),
+    };
     const pending = runProcess(nodeProcesses, node('setInterval(() => {}, 1000)'), { timeoutMs: 60_000 }, signal);
     setTimeout(() => cancel(), 300);
     const outcome = await pending;
@@ -76,7 +85,9 @@ describe('skill scripts: process runner (real processes)', () => {
   });
 
   it('100 MB of output is capped at 64 KB with "N bytes cut"', async () => {
-    const outcome = await runProcess(nodeProcesses, node(`const b = Buffer.alloc(1 << 20, 97); for (let i = 0; i < 100; i++) process.stdout.write(b);`), { timeoutMs: 20_000 });
+    const outcome = await runProcess(nodeProcesses, node(`const b = Buffer.alloc(1 << 20, 97); for (let i = 0; i < 100; i++) process.stdout.write(b);`), {
+      timeoutMs: 20_000,
+    });
     assert.equal(outcome.exitCode, 0);
     assert.equal(outcome.stdoutCut, 100 * (1 << 20) - 64 * 1024);
     assert.ok(outcome.stdout.endsWith(`[… ${100 * (1 << 20) - 64 * 1024} bytes cut]`));
@@ -93,15 +104,31 @@ describe('skill scripts: process runner (real processes)', () => {
   });
 
   it('does not use a shell: metacharacters in arguments reach the script literally', async () => {
-    const outcome = await runProcess(nodeProcesses, { ...node('console.log(JSON.stringify(process.argv.slice(1)))'), args: ['-e', 'console.log(JSON.stringify(process.argv.slice(1)))', '$(touch pwned)', '; rm -rf x', '`id`'] }, { timeoutMs: 5000 });
+    const outcome = await runProcess(
+      nodeProcesses,
+      {
+        ...node('console.log(JSON.stringify(process.argv.slice(1)))'),
+        args: ['-e', 'console.log(JSON.stringify(process.argv.slice(1)))', '$(touch pwned)', '; rm -rf x', '`id`'],
+      },
+      { timeoutMs: 5000 },
+    );
     assert.deepEqual(JSON.parse(outcome.stdout), ['$(touch pwned)', '; rm -rf x', '`id`']);
     assert.equal(existsSync(path.join(dir, 'pwned')), false);
   });
 });
 
 describe('skill scripts: environment allow-list', () => {
-  it('passes PATH, HOME, LANG and the skill\'s `requires` only; never loader-hijacking variables', () => {
-    const host = { PATH: '/bin', HOME: '/h', LANG: 'C', GITHUB_TOKEN: 'ghp_secret', OPENAI_API_KEY: 'sk-x', JIRA_URL: 'https://j', NODE_OPTIONS: '--require evil', LD_PRELOAD: 'x.so' };
+  it("passes PATH, HOME, LANG and the skill's `requires` only; never loader-hijacking variables", () => {
+    const host = {
+      PATH: '/bin',
+      HOME: '/h',
+      LANG: 'C',
+      GITHUB_TOKEN: 'ghp_secret',
+      OPENAI_API_KEY: 'sk-x',
+      JIRA_URL: 'https://j',
+      NODE_OPTIONS: '--require evil',
+      LD_PRELOAD: 'x.so',
+    };
     const { env, passed, refused } = scriptEnvironment(host, ['JIRA_URL', 'NODE_OPTIONS', 'LD_PRELOAD']);
     assert.deepEqual(env, { PATH: '/bin', HOME: '/h', LANG: 'C', JIRA_URL: 'https://j' });
     assert.deepEqual(passed, ['PATH', 'HOME', 'LANG', 'JIRA_URL']);
@@ -110,11 +137,18 @@ describe('skill scripts: environment allow-list', () => {
 
   it('a real script sees only the allow-listed variables', async () => {
     const { env } = scriptEnvironment({ ...process.env, SECRET_TOKEN: 'hunter2' }, []);
-    const outcome = await runProcess(nodeProcesses, { command: process.execPath, args: ['-e', 'console.log(Object.keys(process.env).sort().join(","))'], cwd: dir, env }, { timeoutMs: 5000 });
+    const outcome = await runProcess(
+      nodeProcesses,
+      { command: process.execPath, args: ['-e', 'console.log(Object.keys(process.env).sort().join(","))'], cwd: dir, env },
+      { timeoutMs: 5000 },
+    );
     const names = outcome.stdout.trim().split(',').filter(Boolean);
     assert.ok(!names.includes('SECRET_TOKEN'));
     // The run marker (a random value) lets the runner find processes that detach with setsid.
-    assert.ok(names.every((n) => ['PATH', 'HOME', 'LANG', 'TOOLSHED_SCRIPT_RUN'].includes(n)), names.join(','));
+    assert.ok(
+      names.every((n) => ['PATH', 'HOME', 'LANG', 'TOOLSHED_SCRIPT_RUN'].includes(n)),
+      names.join(','),
+    );
   });
 });
 
@@ -133,17 +167,25 @@ describe('skill scripts: output cap', () => {
 
 describe('skill scripts: planning a run', () => {
   it('plans interpreter (resolved on PATH), script path, argument array and cwd, and describes exactly that', async () => {
-    const plan = await planScriptRun(toolFor(), { args: ['src/a.ts', 'it\'s'] }, {
-      workspaceFolder: '/ws', hostEnv: { PATH: path.dirname(process.execPath), HOME: '/h', TOKEN: 'x' },
-      resolveProgram: (name, value) => resolveOnPath(name, value, isExecutableFile),
-    });
+    const plan = await planScriptRun(
+      toolFor(),
+      { args: ['src/a.ts', "it's"] },
+      {
+        workspaceFolder: '/ws',
+        hostEnv: { PATH: path.dirname(process.execPath), HOME: '/h', TOKEN: 'x' },
+        resolveProgram: (name, value) => resolveOnPath(name, value, isExecutableFile),
+      },
+    );
     assert.ok(plan.ok);
     assert.equal(plan.plan.program, path.join(path.dirname(process.execPath), 'node'));
-    assert.deepEqual(plan.plan.args, ['/skills/count/scripts/count_lines.js', 'src/a.ts', 'it\'s']);
+    assert.deepEqual(plan.plan.args, ['/skills/count/scripts/count_lines.js', 'src/a.ts', "it's"]);
     assert.equal(plan.plan.cwd, '/ws');
     assert.deepEqual(plan.plan.envNames, ['PATH', 'HOME', 'TOOLSHED_SCRIPT_RUN']);
     const described = describeScriptRun(plan.plan).lines.join('\n');
-    assert.match(described, /Interpreter: .*\/node\nScript: \/skills\/count\/scripts\/count_lines\.js\nArguments: src\/a\.ts 'it'\\''s'\nWorking directory: \/ws/);
+    assert.match(
+      described,
+      /Interpreter: .*\/node\nScript: \/skills\/count\/scripts\/count_lines\.js\nArguments: src\/a\.ts 'it'\\''s'\nWorking directory: \/ws/,
+    );
     assert.match(described, /allowed-tools: \(not restricted by the skill\)/);
   });
 
@@ -156,23 +198,52 @@ describe('skill scripts: planning a run', () => {
 
   it('refuses clearly: no workspace, bad input, missing interpreter, missing required variable', async () => {
     const ctx = { workspaceFolder: '/ws', hostEnv: { PATH: '/nowhere' }, resolveProgram: async () => undefined };
-    assert.match((await planScriptRun(toolFor(), {}, { ...ctx, workspaceFolder: undefined }) as { message: string }).message, /needs an open workspace folder/);
-    assert.match((await planScriptRun(toolFor(), { args: [1, 2] }, ctx) as { message: string }).message, /Invalid input/);
-    assert.match((await planScriptRun(toolFor(), {}, ctx) as { message: string }).message, /`node`, which was not found on PATH/);
-    assert.match((await planScriptRun({ ...toolFor(), requires: ['JIRA_TOKEN'] }, {}, ctx) as { message: string }).message, /JIRA_TOKEN/);
+    assert.match(
+      ((await planScriptRun(toolFor(), {}, { ...ctx, workspaceFolder: undefined })) as { message: string }).message,
+      /needs an open workspace folder/,
+    );
+    assert.match(((await planScriptRun(toolFor(), { args: [1, 2] }, ctx)) as { message: string }).message, /Invalid input/);
+    assert.match(((await planScriptRun(toolFor(), {}, ctx)) as { message: string }).message, /`node`, which was not found on PATH/);
+    assert.match(((await planScriptRun({ ...toolFor(), requires: ['JIRA_TOKEN'] }, {}, ctx)) as { message: string }).message, /JIRA_TOKEN/);
   });
 
   it('redacts secrets in the result sent back to the model', () => {
-    const text = formatScriptOutcome(planFor(), { pid: 1, exitCode: 0, signal: null, stdout: 'token=ghp_abcdefghijklmnopqrstuvwxyz0123456789', stderr: '', stdoutCut: 0, stderrCut: 0, timedOut: false, cancelled: false, durationMs: 1 }, 1000).text;
+    const text = formatScriptOutcome(
+      planFor(),
+      {
+        pid: 1,
+        exitCode: 0,
+        signal: null,
+        stdout: 'token=ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+        stderr: '',
+        stdoutCut: 0,
+        stderrCut: 0,
+        timedOut: false,
+        cancelled: false,
+        durationMs: 1,
+      },
+      1000,
+    ).text;
     assert.ok(!text.includes('ghp_abcdefghijklmnopqrstuvwxyz0123456789'), text);
   });
 });
 
 function toolFor(): SkillScriptTool {
   return {
-    toolName: 'count_count_lines', skillName: 'count', skillFolder: '/skills/count', skillFile: '/skills/count/SKILL.md',
-    file: '/skills/count/scripts/count_lines.js', relativePath: 'scripts/count_lines.js', kind: 'node', interpreter: 'node',
-    description: 'Count lines', inputSchema: DEFAULT_SCRIPT_SCHEMA, declaredSchema: false, risks: [], allowedTools: [], requires: [],
+    toolName: 'count_count_lines',
+    skillName: 'count',
+    skillFolder: '/skills/count',
+    skillFile: '/skills/count/SKILL.md',
+    file: '/skills/count/scripts/count_lines.js',
+    relativePath: 'scripts/count_lines.js',
+    kind: 'node',
+    interpreter: 'node',
+    description: 'Count lines',
+    inputSchema: DEFAULT_SCRIPT_SCHEMA,
+    declaredSchema: false,
+    risks: [],
+    allowedTools: [],
+    requires: [],
   };
 }
 

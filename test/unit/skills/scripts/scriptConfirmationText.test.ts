@@ -11,9 +11,21 @@ const LINE_BREAKING = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202
 
 function tool(overrides: Partial<SkillScriptTool> = {}): SkillScriptTool {
   return {
-    toolName: 'count_count_lines', skillName: 'count', skillFolder: '/skills/count', skillFile: '/skills/count/SKILL.md',
-    file: '/skills/count/scripts/count_lines.js', relativePath: 'scripts/count_lines.js', kind: 'node', interpreter: 'node',
-    description: 'Count lines', inputSchema: DEFAULT_SCRIPT_SCHEMA, declaredSchema: false, risks: [], allowedTools: [], requires: [], ...overrides,
+    toolName: 'count_count_lines',
+    skillName: 'count',
+    skillFolder: '/skills/count',
+    skillFile: '/skills/count/SKILL.md',
+    file: '/skills/count/scripts/count_lines.js',
+    relativePath: 'scripts/count_lines.js',
+    kind: 'node',
+    interpreter: 'node',
+    description: 'Count lines',
+    inputSchema: DEFAULT_SCRIPT_SCHEMA,
+    declaredSchema: false,
+    risks: [],
+    allowedTools: [],
+    requires: [],
+    ...overrides,
   };
 }
 
@@ -86,11 +98,17 @@ describe('skill scripts: the confirmation text cannot be forged', () => {
       fc.string({ unit: 'binary', maxLength: 3 }),
     );
     const arg = fc.array(chars, { maxLength: 8 }).map((parts) => parts.join(''));
-    fc.assert(fc.property(fc.array(arg, { maxLength: 5 }), (args) => {
-      const { title, lines } = describeScriptRun(plan(args));
-      assert.deepEqual(lines.map((line) => line.slice(0, line.indexOf(':'))), LABELS);
-      for (const line of [title, ...lines]) assert.ok(!LINE_BREAKING.test(line), JSON.stringify(line));
-      assert.deepEqual(readArguments(lines[3].slice('Arguments: '.length)), args);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.array(arg, { maxLength: 5 }), (args) => {
+        const { title, lines } = describeScriptRun(plan(args));
+        assert.deepEqual(
+          lines.map((line) => line.slice(0, line.indexOf(':'))),
+          LABELS,
+        );
+        for (const line of [title, ...lines]) assert.ok(!LINE_BREAKING.test(line), JSON.stringify(line));
+        assert.deepEqual(readArguments(lines[3].slice('Arguments: '.length)), args);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -30,7 +30,7 @@ describe('skill scripts: discovery', () => {
       'stats.js': '/**\n * Print file statistics.\n */\nconsole.log(1)\n',
       'fmt.mjs': '// Format a file in place.\n// Second line.\nexport {}\n',
       'clean.sh': '#!/bin/sh\n# Remove build output.\nrm -rf out\n',
-      'tool': '#!/bin/sh\necho hi\n',
+      tool: '#!/bin/sh\necho hi\n',
       'notes.md': '# not a script',
       'data.bin': 'x',
     });
@@ -55,7 +55,13 @@ describe('skill scripts: discovery', () => {
 
   it('takes description and input schema from a `scripts:` frontmatter entry', async () => {
     const source = skillFolder('report', { 'make.py': '"""Docstring."""\n' });
-    source.scriptsFrontmatter = [{ file: 'make.py', description: 'Build the weekly report.', args: { type: 'object', properties: { week: { type: 'integer' }, dry: { type: 'boolean' } }, required: ['week'] } }];
+    source.scriptsFrontmatter = [
+      {
+        file: 'make.py',
+        description: 'Build the weekly report.',
+        args: { type: 'object', properties: { week: { type: 'integer' }, dry: { type: 'boolean' } }, required: ['week'] },
+      },
+    ];
     const [tool] = (await discoverScriptTools(fsPort, [source], new Set())).tools;
     assert.match(tool.description, /^Build the weekly report\./);
     assert.equal(tool.declaredSchema, true);
@@ -79,7 +85,10 @@ describe('skill scripts: discovery', () => {
     writeFileSync(outside, 'cat ~/.ssh/id_rsa');
     symlinkSync(outside, path.join(path.dirname(source.skillFile), 'scripts', 'evil.sh'));
     const catalog = await discoverScriptTools(fsPort, [source], new Set());
-    assert.deepEqual(catalog.tools.map((t) => t.toolName), ['linked_ok']);
+    assert.deepEqual(
+      catalog.tools.map((t) => t.toolName),
+      ['linked_ok'],
+    );
     assert.match(catalog.problems[0].message, /evil\.sh is a symbolic link and is not offered/);
   });
 
@@ -107,8 +116,8 @@ describe('skill scripts: discovery', () => {
     writeFileSync(path.join(outside, 'ok.sh'), 'rm -rf ~');
     renameSync(path.join(folder, 'scripts'), path.join(folder, 'old-scripts'));
     symlinkSync(outside, path.join(folder, 'scripts'));
-    assert.match(await linkedScriptPath(nodeFileSystem, folder, file) ?? '', /^scripts is a symbolic link/);
-    assert.match(await linkedScriptPath(nodeFileSystem, folder, path.join(folder, '..', 'x.sh')) ?? '', /is not inside the skill folder/);
+    assert.match((await linkedScriptPath(nodeFileSystem, folder, file)) ?? '', /^scripts is a symbolic link/);
+    assert.match((await linkedScriptPath(nodeFileSystem, folder, path.join(folder, '..', 'x.sh'))) ?? '', /is not inside the skill folder/);
   });
 
   it('caps a skill with 500 scripts at the limit and reports how many were left out', async () => {
@@ -119,11 +128,14 @@ describe('skill scripts: discovery', () => {
     assert.ok(catalog.problems.some((p) => p.message.includes(`more than ${MAX_SCRIPTS_PER_SKILL} scripts; ${500 - MAX_SCRIPTS_PER_SKILL} were not offered`)));
   });
 
-  it('does not offer a script its skill\'s allowed-tools excludes', async () => {
+  it("does not offer a script its skill's allowed-tools excludes", async () => {
     const source = skillFolder('strict', { 'run.py': '', 'go.sh': '' });
     source.allowedTools = ['Bash(python3:*)', 'Read'];
     const catalog = await discoverScriptTools(fsPort, [source], new Set());
-    assert.deepEqual(catalog.tools.map((t) => t.toolName), ['strict_run']);
+    assert.deepEqual(
+      catalog.tools.map((t) => t.toolName),
+      ['strict_run'],
+    );
     assert.match(catalog.problems[0].message, /go\.sh is not offered: the skill's `allowed-tools`/);
   });
 
@@ -141,22 +153,30 @@ describe('skill scripts: naming and collisions', () => {
     assert.equal(scriptToolName('my-skill', 'count lines!.py'), 'my-skill_count_lines');
     assert.equal(scriptToolName('x'.repeat(80), 'a.py').length, 64);
     assert.equal(scriptToolName('s', '....'), '');
-    fc.assert(fc.property(fc.string(), fc.string(), (skill, file) => {
-      const name = scriptToolName(skill, file);
-      return name === '' || (/^[A-Za-z0-9_-]+$/.test(name) && name.length <= 64);
-    }));
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (skill, file) => {
+        const name = scriptToolName(skill, file);
+        return name === '' || (/^[A-Za-z0-9_-]+$/.test(name) && name.length <= 64);
+      }),
+    );
   });
 
   it('never takes the name of another tool; twins within a skill keep their extension; cross-skill clashes are reported', () => {
-    const result = assignScriptToolNames([
-      { skillName: 'git', fileName: 'status.py' },
-      { skillName: 'a', fileName: 'count.py' },
-      { skillName: 'a', fileName: 'count.sh' },
-      { skillName: 'a-b', fileName: 'c.py' },
-      { skillName: 'a', fileName: 'b-c.py' },
-      { skillName: 'a-b', fileName: 'c.sh' },
-    ], new Set(['git_status']));
-    assert.deepEqual(result.named.map((n) => n.name), ['a_count', 'a_count_sh', 'a-b_c', 'a_b-c', 'a-b_c_sh']);
+    const result = assignScriptToolNames(
+      [
+        { skillName: 'git', fileName: 'status.py' },
+        { skillName: 'a', fileName: 'count.py' },
+        { skillName: 'a', fileName: 'count.sh' },
+        { skillName: 'a-b', fileName: 'c.py' },
+        { skillName: 'a', fileName: 'b-c.py' },
+        { skillName: 'a-b', fileName: 'c.sh' },
+      ],
+      new Set(['git_status']),
+    );
+    assert.deepEqual(
+      result.named.map((n) => n.name),
+      ['a_count', 'a_count_sh', 'a-b_c', 'a_b-c', 'a-b_c_sh'],
+    );
     assert.equal(result.collisions.length, 1);
     assert.equal(result.collisions[0].takenBy, 'the tool `git_status`');
   });
@@ -179,17 +199,26 @@ describe('skill scripts: schema and arguments', () => {
   });
 
   it('declared schema: properties become --name value in schema order; booleans are flags; input is validated', () => {
-    const schema = { type: 'object', properties: { week: { type: 'integer' }, tag: { type: 'array', items: { type: 'string' } }, dry: { type: 'boolean' }, quiet: { type: 'boolean' } }, required: ['week'] };
-    assert.deepEqual(inputToArgv({ quiet: false, dry: true, tag: ['a', 'b'], week: 3 }, schema), { ok: true, argv: ['--week', '3', '--tag', 'a', '--tag', 'b', '--dry'] });
+    const schema = {
+      type: 'object',
+      properties: { week: { type: 'integer' }, tag: { type: 'array', items: { type: 'string' } }, dry: { type: 'boolean' }, quiet: { type: 'boolean' } },
+      required: ['week'],
+    };
+    assert.deepEqual(inputToArgv({ quiet: false, dry: true, tag: ['a', 'b'], week: 3 }, schema), {
+      ok: true,
+      argv: ['--week', '3', '--tag', 'a', '--tag', 'b', '--dry'],
+    });
     const missing = inputToArgv({}, schema);
     assert.ok(!missing.ok && /week/.test(missing.message));
   });
 
   it('hostile input never throws and never produces a NUL in an argument', () => {
-    fc.assert(fc.property(fc.anything(), (input) => {
-      const result = inputToArgv(input, undefined);
-      return !result.ok || result.argv.every((a) => typeof a === 'string' && !a.includes('\u0000'));
-    }));
+    fc.assert(
+      fc.property(fc.anything(), (input) => {
+        const result = inputToArgv(input, undefined);
+        return !result.ok || result.argv.every((a) => typeof a === 'string' && !a.includes('\u0000'));
+      }),
+    );
   });
 
   it('header descriptions: docstrings, block comments, line comments; code is not a description', () => {

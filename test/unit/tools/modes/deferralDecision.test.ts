@@ -40,7 +40,10 @@ describe('tool search mode: the auto decision', () => {
     assert.equal(describeDeferral(auto(43, 9_800)), '43 tools, 9.8k tokens = 8 % of 128k: all sent (auto, at most 10 %)');
     assert.equal(describeDeferral(auto(212, 31_000)), '212 tools, 31k tokens = 24 % of 128k: deferred (auto, over 128 tools)');
     assert.match(describeDeferral(auto(3, 500, 0)), /of 128k \(assumed\)/);
-    assert.match(describeDeferral(decideDeferral({ mode: 'off', thresholdPercent: 10, maxInputTokens: 128_000, toolCount: 200, definitionTokens: 9_000 })), /128 sent, the rest deferred \(mode off\)/);
+    assert.match(
+      describeDeferral(decideDeferral({ mode: 'off', thresholdPercent: 10, maxInputTokens: 128_000, toolCount: 200, definitionTokens: 9_000 })),
+      /128 sent, the rest deferred \(mode off\)/,
+    );
   });
 
   it('a definition count near Number.MAX_VALUE still gives a finite share (found by the property below)', () => {
@@ -51,12 +54,19 @@ describe('tool search mode: the auto decision', () => {
 
   it('never throws and stays consistent for any numbers', () => {
     fc.assert(
-      fc.property(fc.constantFrom('auto', 'always', 'off' as const), fc.double(), fc.double(), fc.integer({ min: 0, max: 100_000 }), fc.double({ min: 1, max: 100, noNaN: true }), (mode, max, tokens, count, threshold) => {
-        const decision = decideDeferral({ mode, thresholdPercent: threshold, maxInputTokens: max, toolCount: count, definitionTokens: tokens });
-        assert.ok(decision.contextWindow > 0 && Number.isFinite(decision.percent));
-        if (mode === 'auto' && count > MAX_TOOLS_PER_REQUEST) assert.equal(decision.deferred, true);
-        assert.equal(typeof describeDeferral(decision), 'string');
-      }),
+      fc.property(
+        fc.constantFrom('auto', 'always', 'off' as const),
+        fc.double(),
+        fc.double(),
+        fc.integer({ min: 0, max: 100_000 }),
+        fc.double({ min: 1, max: 100, noNaN: true }),
+        (mode, max, tokens, count, threshold) => {
+          const decision = decideDeferral({ mode, thresholdPercent: threshold, maxInputTokens: max, toolCount: count, definitionTokens: tokens });
+          assert.ok(decision.contextWindow > 0 && Number.isFinite(decision.percent));
+          if (mode === 'auto' && count > MAX_TOOLS_PER_REQUEST) assert.equal(decision.deferred, true);
+          assert.equal(typeof describeDeferral(decision), 'string');
+        },
+      ),
     );
   });
 });
@@ -67,7 +77,14 @@ describe('tool search mode: measuring with the model tokenizer', () => {
   it('counts once per catalog fingerprint and model, again when the catalog changes', async () => {
     const cache = new DefinitionTokenCache();
     let counts = 0;
-    const model = { id: 'm', maxInputTokens: 1000, countTokens: async (text: string) => { counts++; return text.length; } };
+    const model = {
+      id: 'm',
+      maxInputTokens: 1000,
+      countTokens: async (text: string) => {
+        counts++;
+        return text.length;
+      },
+    };
     const config = { mode: 'auto' as const, autoThresholdPercent: 10 };
     const definitions = () => [{ name: 'a', description: 'x'.repeat(200), inputSchema: {} }];
     const first = await measureDeferral({ config, records: [record('a')], definitions, model, cache });

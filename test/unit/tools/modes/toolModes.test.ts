@@ -24,7 +24,12 @@ describe('tool search mode in a run', () => {
     const { service } = await makeService({ tools: SAMPLE_TOOLS, toolSearch: { deny: ['run_in_terminal'] } });
     const run = await service.startRun();
     run.applyDeferral(sendAll(SAMPLE_TOOLS.length - 1));
-    assert.deepEqual(run.visibleTools().map((t) => t.name), SAMPLE_TOOLS.map((t) => t.name).filter((n) => n !== 'run_in_terminal').sort());
+    assert.deepEqual(
+      run.visibleTools().map((t) => t.name),
+      SAMPLE_TOOLS.map((t) => t.name)
+        .filter((n) => n !== 'run_in_terminal')
+        .sort(),
+    );
     assert.deepEqual(run.promptBlocks(), []);
   });
 
@@ -36,7 +41,10 @@ describe('tool search mode in a run', () => {
       run.applyDeferral(decideDeferral({ mode, thresholdPercent: 10, maxInputTokens: 128_000, toolCount: tools.length, definitionTokens: 5_000 }));
       const sent = run.visibleTools();
       assert.ok(sent.length <= MAX_TOOLS_PER_REQUEST, `${mode}: ${sent.length} sent`);
-      assert.ok(sent.some((t) => t.name === 'tool_search'), `${mode}: tool_search is always among them`);
+      assert.ok(
+        sent.some((t) => t.name === 'tool_search'),
+        `${mode}: tool_search is always among them`,
+      );
       const deferred = run.deferredTools();
       assert.equal(sent.length + deferred.length, tools.length, `${mode}: none dropped`);
       if (mode === 'off') {
@@ -102,17 +110,22 @@ describe('per-tool state (toolshed.tools.state)', () => {
     assert.equal(states.stateOf('mcp_x_read'), 'always');
     assert.equal(states.stateOf('tool_search'), undefined);
     assert.deepEqual(states.problems.map((p) => p.pattern).sort(), ['', 'weird']);
-    fc.assert(fc.property(fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.constantFrom('always', 'deferred', 'off'))), fc.string(), (map, name) => {
-      const s = new ToolStates(map);
-      const state = s.stateOf(name);
-      assert.ok(state === undefined || ['always', 'deferred', 'off'].includes(state));
-    }));
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.constantFrom('always', 'deferred', 'off'))), fc.string(), (map, name) => {
+        const s = new ToolStates(map);
+        const state = s.stateOf(name);
+        assert.ok(state === undefined || ['always', 'deferred', 'off'].includes(state));
+      }),
+    );
   });
 
   it('settings: unknown states and empty patterns fall back with a named problem; the old enabled setting migrates with a notice', () => {
     const { settings, problems } = readSettings({ tools: { state: { 'mcp_a_*': 'off', mcp_b: 'maybe' } } });
     assert.deepEqual(settings.tools.state, { 'mcp_a_*': 'off' });
-    assert.deepEqual(problems.map((p) => p.key), ['tools.state.mcp_b']);
+    assert.deepEqual(
+      problems.map((p) => p.key),
+      ['tools.state.mcp_b'],
+    );
     const off = readSettings({ toolSearch: { enabled: false } });
     assert.equal(off.settings.toolSearch.mode, 'off');
     assert.match(off.notices[0]!, /deprecated.*toolshed\.toolSearch\.mode/);
@@ -126,26 +139,32 @@ describe('per-tool state (toolshed.tools.state)', () => {
 
 describe('the tools a deferring request sends', () => {
   it('are exactly the permitted pinned, own and activated tools (looked up, not scanned) — property', async () => {
-    await fc.assert(fc.asyncProperty(
-      fc.uniqueArray(fc.stringMatching(/^[a-z]{3,8}$/), { minLength: 1, maxLength: 30 }),
-      fc.array(fc.nat(), { maxLength: 8 }),
-      fc.array(fc.nat(), { maxLength: 6 }),
-      fc.array(fc.nat(), { maxLength: 4 }),
-      async (words, pinnedAt, activatedAt, deniedAt) => {
-        const names = words.map((w) => `mcp_${w}`);
-        const pinned = new Set(pinnedAt.map((i) => names[i % names.length]));
-        const denied = new Set(deniedAt.map((i) => names[i % names.length]));
-        const tools: ToolInput[] = names.map((name) => ({ name, description: `Tool ${name}.` }));
-        const { service } = await makeService({ tools, toolSearch: { mode: 'always', alwaysLoadedPatterns: [...pinned], deny: [...denied] } });
-        const run = await service.startRun();
-        const activated = activatedAt.map((i) => names[i % names.length]).filter((n) => !denied.has(n));
-        if (activated.length > 0) assert.ok(run.search({ query: `select:${[...new Set(activated)].join(',')}` }).ok);
-        const expected = [...new Set([...pinned, ...activated])].filter((n) => !denied.has(n)).sort();
-        assert.deepEqual(run.visibleTools().map((t) => t.name), expected);
-        run.end();
-        await service.dispose();
-      },
-    ), { numRuns: 40 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.stringMatching(/^[a-z]{3,8}$/), { minLength: 1, maxLength: 30 }),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        fc.array(fc.nat(), { maxLength: 4 }),
+        async (words, pinnedAt, activatedAt, deniedAt) => {
+          const names = words.map((w) => `mcp_${w}`);
+          const pinned = new Set(pinnedAt.map((i) => names[i % names.length]));
+          const denied = new Set(deniedAt.map((i) => names[i % names.length]));
+          const tools: ToolInput[] = names.map((name) => ({ name, description: `Tool ${name}.` }));
+          const { service } = await makeService({ tools, toolSearch: { mode: 'always', alwaysLoadedPatterns: [...pinned], deny: [...denied] } });
+          const run = await service.startRun();
+          const activated = activatedAt.map((i) => names[i % names.length]).filter((n) => !denied.has(n));
+          if (activated.length > 0) assert.ok(run.search({ query: `select:${[...new Set(activated)].join(',')}` }).ok);
+          const expected = [...new Set([...pinned, ...activated])].filter((n) => !denied.has(n)).sort();
+          assert.deepEqual(
+            run.visibleTools().map((t) => t.name),
+            expected,
+          );
+          run.end();
+          await service.dispose();
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 });
 
@@ -155,7 +174,13 @@ describe('tool_search select: and the default limit', () => {
     const run = await service.startRun();
     const picked = run.search({ query: 'select:copilot_readFile, weather.get_forecast' });
     assert.ok(picked.ok);
-    assert.deepEqual(picked.output.tools.map((t) => [t.name, t.score, t.match_type]), [['copilot_readFile', 1, 'exact'], ['weather.get_forecast', 1, 'exact']]);
+    assert.deepEqual(
+      picked.output.tools.map((t) => [t.name, t.score, t.match_type]),
+      [
+        ['copilot_readFile', 1, 'exact'],
+        ['weather.get_forecast', 1, 'exact'],
+      ],
+    );
     assert.ok(run.isVisible('copilot_readFile') && run.isVisible('weather.get_forecast'));
     const glob = run.search({ query: 'select:mcp_*' });
     assert.ok(glob.ok && glob.output.tools.length === 0 && /not available/.test(glob.output.note ?? ''));
@@ -169,7 +194,12 @@ describe('tool_search select: and the default limit', () => {
     const run = await service.startRun();
     const huge = run.search({ query: `select:${Array.from({ length: 1000 }, (_, i) => `n${i}`).join(',')}` });
     assert.ok(!huge.ok && /query/.test(huge.error), 'over 500 characters: a clear input error');
-    const many = run.search({ query: `select:${batch(50).slice(0, 30).map((t) => t.name.replace('mcp_batch_tool_', 'mcp_batch_tool_')).join(',')}`.slice(0, 500) });
+    const many = run.search({
+      query: `select:${batch(50)
+        .slice(0, 30)
+        .map((t) => t.name.replace('mcp_batch_tool_', 'mcp_batch_tool_'))
+        .join(',')}`.slice(0, 500),
+    });
     assert.ok(many.ok);
     assert.ok(many.output.tools.length <= MAX_SELECT_NAMES);
   });
@@ -216,7 +246,10 @@ describe('Manage Tools model', () => {
       ],
       { 'mcp_github_*': 'off', send_to_terminal: 'always' },
     );
-    assert.deepEqual(groups.map((g) => g.label), ['Built-in (VS Code)', 'Toolshed', 'Extension Fixture Tools', 'MCP server github', 'MCP server memory']);
+    assert.deepEqual(
+      groups.map((g) => g.label),
+      ['Built-in (VS Code)', 'Toolshed', 'Extension Fixture Tools', 'MCP server github', 'MCP server memory'],
+    );
     assert.deepEqual(groups[0]!.tools, [{ name: 'send_to_terminal', state: 'always' }]);
     assert.equal(groups[3]!.server, 'github');
     assert.equal(groups[3]!.tools[0]!.state, 'off');

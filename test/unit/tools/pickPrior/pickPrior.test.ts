@@ -7,16 +7,34 @@ import { makeService } from '../helpers';
 import type { ToolInput } from '../../../../src/core/tools/toolRecord';
 
 const NOW = 1_800_000_000_000;
-const pick = (terms: string, tool: string, succeeded = true, ageDays = 0): PickRecord => ({ terms: terms.split(' '), tool, succeeded, at: NOW - ageDays * 86_400_000 });
+const pick = (terms: string, tool: string, succeeded = true, ageDays = 0): PickRecord => ({
+  terms: terms.split(' '),
+  tool,
+  succeeded,
+  at: NOW - ageDays * 86_400_000,
+});
 
 describe('pick prior (learning from tool_search picks)', () => {
   it('is bounded below +0.1 however much evidence there is', () => {
     const picks = Array.from({ length: 5000 }, () => pick('weather forecast', 'w'));
     const prior = pickPriors(['weather', 'forecast'], picks, NOW).get('w')!;
     assert.ok(prior > 0.09 && prior <= MAX_PRIOR, String(prior));
-    fc.assert(fc.property(fc.array(fc.record({ terms: fc.array(fc.constantFrom('a', 'b', 'c', 'd'), { maxLength: 4 }), tool: fc.constantFrom('x', 'y'), succeeded: fc.boolean(), at: fc.integer({ min: 0, max: NOW * 2 }) })), fc.array(fc.constantFrom('a', 'b', 'c', 'd')), (records, query) => {
-      for (const value of pickPriors(query, records, NOW).values()) assert.ok(value >= 0 && value <= MAX_PRIOR);
-    }));
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            terms: fc.array(fc.constantFrom('a', 'b', 'c', 'd'), { maxLength: 4 }),
+            tool: fc.constantFrom('x', 'y'),
+            succeeded: fc.boolean(),
+            at: fc.integer({ min: 0, max: NOW * 2 }),
+          }),
+        ),
+        fc.array(fc.constantFrom('a', 'b', 'c', 'd')),
+        (records, query) => {
+          for (const value of pickPriors(query, records, NOW).values()) assert.ok(value >= 0 && value <= MAX_PRIOR);
+        },
+      ),
+    );
   });
 
   it('decays with a 30-day half-life', () => {
@@ -35,9 +53,23 @@ describe('pick prior (learning from tool_search picks)', () => {
   });
 
   it('reorders only what the search returned, within the bound', () => {
-    const hits = [{ name: 'a', score: 0.9 }, { name: 'b', score: 0.85 }, { name: 'c', score: 0.5 }];
-    const lifted = applyPickPrior(hits, new Map([['b', 0.09], ['c', 0.09], ['denied_tool', 0.09]]));
-    assert.deepEqual(lifted.map((h) => h.name), ['b', 'a', 'c']);
+    const hits = [
+      { name: 'a', score: 0.9 },
+      { name: 'b', score: 0.85 },
+      { name: 'c', score: 0.5 },
+    ];
+    const lifted = applyPickPrior(
+      hits,
+      new Map([
+        ['b', 0.09],
+        ['c', 0.09],
+        ['denied_tool', 0.09],
+      ]),
+    );
+    assert.deepEqual(
+      lifted.map((h) => h.name),
+      ['b', 'a', 'c'],
+    );
     assert.equal(lifted.length, 3, 'a name with a prior that the search did not return is never added');
     assert.ok(Math.abs(lifted.find((h) => h.name === 'c')!.score - 0.59) < 1e-9);
     assert.ok(lifted.every((h) => h.score <= 1));
@@ -45,7 +77,10 @@ describe('pick prior (learning from tool_search picks)', () => {
 
   it('keeps only words of the query: secrets and ids are not stored', () => {
     const terms = queryTermsForLog('deploy with token ghp_abcdefghijklmnopqrstuvwxyz0123456789 to alice@example.com order 123456');
-    assert.ok(terms.some((t) => t.startsWith('deplo')), terms.join(' '));
+    assert.ok(
+      terms.some((t) => t.startsWith('deplo')),
+      terms.join(' '),
+    );
     assert.ok(!terms.some((t) => /ghp|abcdefghij|alice|example|123456/.test(t)), terms.join(' '));
   });
 });
@@ -78,7 +113,11 @@ describe('pick log in the tool index database', () => {
     const third = await service.startRun({ sessionId: 's3' });
     const off = third.search({ query: 'deploy to cloud' });
     assert.ok(off.ok);
-    assert.deepEqual(off.output.tools.map((t) => t.name), before.output.tools.map((t) => t.name), 'without learning: the ranker order');
+    assert.deepEqual(
+      off.output.tools.map((t) => t.name),
+      before.output.tools.map((t) => t.name),
+      'without learning: the ranker order',
+    );
   });
 
   it('a failed call does not lift; a denied tool is never revealed by its past picks', async () => {
@@ -119,4 +158,3 @@ describe('pick log in the tool index database', () => {
     assert.equal(reopened.pickLog.picks().length, 1);
   });
 });
-

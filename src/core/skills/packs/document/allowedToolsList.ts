@@ -2,7 +2,11 @@
 
 /** `Bash(git commit:*) Read Write` → ['Bash(git commit:*)', 'Read', 'Write'] (spaces inside parentheses kept). */
 export function splitAllowedTools(value: unknown): string[] {
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string').map((v) => v.trim()).filter(Boolean);
+  if (Array.isArray(value))
+    return value
+      .filter((v): v is string => typeof v === 'string')
+      .map((v) => v.trim())
+      .filter(Boolean);
   if (typeof value !== 'string') return [];
   const out: string[] = [];
   let depth = 0;

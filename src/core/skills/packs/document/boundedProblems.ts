@@ -26,7 +26,10 @@ export class BoundedProblems {
   errors = 0;
   private readonly deadline: number;
 
-  constructor(private readonly file: string, private readonly budget: ProblemBudget) {
+  constructor(
+    private readonly file: string,
+    private readonly budget: ProblemBudget,
+  ) {
     this.deadline = performance.now() + budget.budgetMs;
   }
 
@@ -38,8 +41,16 @@ export class BoundedProblems {
     this.total++;
     if (severity === 'error') this.errors++;
     if (this.full) return;
-    this.list.push(makeProblem(this.file, typeof span === 'function' ? span() : span, severity, code,
-      typeof message === 'function' ? message() : message, typeof extra === 'function' ? extra() : extra));
+    this.list.push(
+      makeProblem(
+        this.file,
+        typeof span === 'function' ? span() : span,
+        severity,
+        code,
+        typeof message === 'function' ? message() : message,
+        typeof extra === 'function' ? extra() : extra,
+      ),
+    );
   }
 
   /** A problem another checker built (e.g. the mid-line comment check), counted and capped like the rest. */
@@ -83,8 +94,15 @@ export class BoundedProblems {
   close(): void {
     const omitted = this.total - this.list.length;
     if (omitted <= 0) return;
-    this.list.push(makeProblem(this.file, FILE_START, 'warning', PROBLEM_CODES.tooManyProblems,
-      `${omitted} more problem${omitted === 1 ? '' : 's'} in this file ${omitted === 1 ? 'is' : 'are'} not listed (only the first ${this.budget.maxProblems} are). Fix these first and validate again.`,
-      { data: { omitted } }));
+    this.list.push(
+      makeProblem(
+        this.file,
+        FILE_START,
+        'warning',
+        PROBLEM_CODES.tooManyProblems,
+        `${omitted} more problem${omitted === 1 ? '' : 's'} in this file ${omitted === 1 ? 'is' : 'are'} not listed (only the first ${this.budget.maxProblems} are). Fix these first and validate again.`,
+        { data: { omitted } },
+      ),
+    );
   }
 }

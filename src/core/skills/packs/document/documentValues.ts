@@ -72,7 +72,9 @@ export function jsonErrorOffset(error: unknown, text: string): number {
 }
 
 export function cleanJsonMessage(error: unknown): string {
-  return messageOf(error).replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '');
+  return messageOf(error)
+    .replace(/ in JSON at position \d+.*$/, '')
+    .replace(/^JSON\.parse: /, '');
 }
 
 export function parentFolderName(file: string): string | undefined {

@@ -22,7 +22,10 @@ export class ExpandedSizeBudget {
   exceeded = false;
   private used = 0;
 
-  constructor(private readonly skillLimit: number, private readonly fileLimit: number) {}
+  constructor(
+    private readonly skillLimit: number,
+    private readonly fileLimit: number,
+  ) {}
 
   /**
    * Adds one skill's fields (counted field by field, each walk stopping at the room left) and
@@ -37,7 +40,9 @@ export class ExpandedSizeBudget {
       if (!overSkill && this.used + skillChars <= this.fileLimit) continue;
       this.exceeded = true;
       const n = (v: number) => v.toLocaleString('en-US');
-      const what = overSkill ? `this skill holds more than ${n(this.skillLimit)} characters` : `the skills of this file hold more than ${n(this.fileLimit)} characters together`;
+      const what = overSkill
+        ? `this skill holds more than ${n(this.skillLimit)} characters`
+        : `the skills of this file hold more than ${n(this.fileLimit)} characters together`;
       return {
         key,
         limit: overSkill ? this.skillLimit : this.fileLimit,

@@ -22,7 +22,15 @@ export function offThreadSkillParse(runner: OffThreadRunner): SkillDocumentParse
       timedOut: (ms) => ({
         format: options.format,
         skills: [],
-        problems: [makeProblem(fileName, FILE_START, 'error', PROBLEM_CODES.parseError, `Parsing this file took longer than ${Math.round(ms / 1000)} s and was stopped. Split it into smaller skill files.`)],
+        problems: [
+          makeProblem(
+            fileName,
+            FILE_START,
+            'error',
+            PROBLEM_CODES.parseError,
+            `Parsing this file took longer than ${Math.round(ms / 1000)} s and was stopped. Split it into smaller skill files.`,
+          ),
+        ],
       }),
     });
   };

@@ -35,9 +35,18 @@ export interface ParsedSkill {
   nameSpan?: Span;
 }
 
-
 /** Fields of the agentskills.io frontmatter (and ours) kept verbatim under `meta`. */
-const META_KEYS = ['license', 'compatibility', 'metadata', 'argument-hint', 'user-invokable', 'user-invocable', 'disable-model-invocation', 'cluster', 'scripts'];
+const META_KEYS = [
+  'license',
+  'compatibility',
+  'metadata',
+  'argument-hint',
+  'user-invokable',
+  'user-invocable',
+  'disable-model-invocation',
+  'cluster',
+  'scripts',
+];
 
 /** What the parser has already decided about a skill (name, trigger, body, where it is). */
 export interface DecidedFields {
@@ -95,5 +104,10 @@ export function skillFromFields(raw: Record<string, unknown>, decided: DecidedFi
 
 /** The strings of a list value, trimmed, blanks dropped (anything else: empty). */
 export function stringList(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string').map((v) => v.trim()).filter(Boolean) : [];
+  return Array.isArray(value)
+    ? value
+        .filter((v): v is string => typeof v === 'string')
+        .map((v) => v.trim())
+        .filter(Boolean)
+    : [];
 }

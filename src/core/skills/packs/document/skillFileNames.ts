@@ -47,9 +47,17 @@ export function slugOfPath(relativePath: string): string {
   const withoutSuffix = suffix ? relativePath.slice(0, -suffix.length) : relativePath;
   const folder = FILE_NAMES.find((name) => withoutSuffix.endsWith(`/${name}`) || withoutSuffix.endsWith(`\\${name}`));
   const withoutExt = folder ? withoutSuffix.slice(0, -(folder.length + 1)) : withoutSuffix;
-  const slug = withoutExt.split(/[\\/]+/).filter(Boolean)
-    .map((part) => part.toLowerCase().replace(/[^a-z0-9_-]+/g, '_').replace(/^_+|_+$/g, ''))
-    .filter(Boolean).join('.');
+  const slug = withoutExt
+    .split(/[\\/]+/)
+    .filter(Boolean)
+    .map((part) =>
+      part
+        .toLowerCase()
+        .replace(/[^a-z0-9_-]+/g, '_')
+        .replace(/^_+|_+$/g, ''),
+    )
+    .filter(Boolean)
+    .join('.');
   return slug || 'skill';
 }
 

@@ -90,7 +90,11 @@ export interface Span {
 export const FILE_START: Span = { line: 1, column: 1, endLine: 1, endColumn: 1 };
 
 export function makeProblem(
-  file: string, span: Span, severity: ProblemSeverity, code: ProblemCode, message: string,
+  file: string,
+  span: Span,
+  severity: ProblemSeverity,
+  code: ProblemCode,
+  message: string,
   extra: { skillName?: string; data?: Record<string, unknown> } = {},
 ): SkillProblem {
   return { code, severity, message, file, ...span, ...extra };

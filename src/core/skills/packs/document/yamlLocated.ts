@@ -49,7 +49,12 @@ export class YamlLocator {
     if (doc.errors.length > 0) {
       for (const error of doc.errors.slice(0, 20)) {
         const [from, to] = error.pos;
-        this.problem(() => this.index.span(base + from, base + Math.max(to, from + 1)), 'error', PROBLEM_CODES.parseError, `Syntax error: ${firstLine(error.message)}`);
+        this.problem(
+          () => this.index.span(base + from, base + Math.max(to, from + 1)),
+          'error',
+          PROBLEM_CODES.parseError,
+          `Syntax error: ${firstLine(error.message)}`,
+        );
       }
       return undefined;
     }
@@ -58,7 +63,12 @@ export class YamlLocator {
     if (duplicates.length > 0) {
       for (const key of duplicates) {
         const range = key.range ?? [0, 1];
-        this.problem(() => this.index.span(base + range[0], base + Math.max(range[1], range[0] + 1)), 'error', PROBLEM_CODES.duplicateKey, 'Duplicate key: each field may appear once.');
+        this.problem(
+          () => this.index.span(base + range[0], base + Math.max(range[1], range[0] + 1)),
+          'error',
+          PROBLEM_CODES.duplicateKey,
+          'Duplicate key: each field may appear once.',
+        );
       }
       return undefined;
     }
@@ -94,8 +104,12 @@ export class YamlLocator {
       return;
     }
     if (!isPlainObject(located.value)) {
-      this.problem(this.nodeSpan(located, located.root) ?? located.anchor, 'error', PROBLEM_CODES.notAMapping,
-        'A skill file holds a mapping of skill fields (or a list of them).');
+      this.problem(
+        this.nodeSpan(located, located.root) ?? located.anchor,
+        'error',
+        PROBLEM_CODES.notAMapping,
+        'A skill file holds a mapping of skill fields (or a list of them).',
+      );
       return;
     }
     const span = this.nodeSpan(located, located.root);
@@ -134,7 +148,7 @@ export class YamlLocator {
 
   spanOfPath(located: Located, path: readonly PropertyKey[], prefer: 'key' | 'value' = 'value'): Span {
     const found = this.locate(located, path);
-    const node = prefer === 'key' ? found.key ?? found.value : found.value ?? found.key;
+    const node = prefer === 'key' ? (found.key ?? found.value) : (found.value ?? found.key);
     return this.nodeSpan(located, node) ?? this.nodeSpan(located, found.parentKey) ?? located.anchor;
   }
 

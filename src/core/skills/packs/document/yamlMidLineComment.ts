@@ -44,9 +44,16 @@ export function midLineCommentProblems(doc: YAML.Document.Parsed, base: number, 
       const value = source.slice(start, valueEnd);
       if (!commentContinuesSentence(value, comment)) return;
       const whole = `${value}${rest.slice(0, hash[0].length - 1)}${comment}`;
-      problems.push(makeProblem(file, index.span(start, valueEnd + rest.trimEnd().length), 'warning', PROBLEM_CODES.midLineComment,
-        `YAML reads "${comment}" as a comment, so this value ends at "${value.slice(-30)}". Quote the whole value to keep the text after #.`,
-        { data: { quoted: JSON.stringify(whole) } }));
+      problems.push(
+        makeProblem(
+          file,
+          index.span(start, valueEnd + rest.trimEnd().length),
+          'warning',
+          PROBLEM_CODES.midLineComment,
+          `YAML reads "${comment}" as a comment, so this value ends at "${value.slice(-30)}". Quote the whole value to keep the text after #.`,
+          { data: { quoted: JSON.stringify(whole) } },
+        ),
+      );
     },
   });
   return problems;

@@ -43,7 +43,7 @@ export interface ExportClaim extends ExportedTo {
 /** The pack skill a learned skill was retired in favour of, or undefined when it is not retired. */
 export function exportedTo(learned: SkillRecord): ExportedTo | undefined {
   const value = learned.extra[EXPORTED_TO_KEY] as Partial<ExportedTo> | undefined;
-  return value && typeof value === 'object' && typeof value.name === 'string' ? value as ExportedTo : undefined;
+  return value && typeof value === 'object' && typeof value.name === 'string' ? (value as ExportedTo) : undefined;
 }
 
 /** Human-readable status reason of a retired learned skill (shown in the Skill Directory). */
@@ -73,8 +73,12 @@ export function planRetirement(learned: readonly SkillRecord[], claims: readonly
     const current = exportedTo(record);
     if (claim) {
       const to: ExportedTo = {
-        name: claim.name, scope_mode: claim.scope_mode, scope_tenant_id: claim.scope_tenant_id,
-        scope_project_id: claim.scope_project_id, source_file: claim.source_file, pack_name: claim.pack_name,
+        name: claim.name,
+        scope_mode: claim.scope_mode,
+        scope_tenant_id: claim.scope_tenant_id,
+        scope_project_id: claim.scope_project_id,
+        source_file: claim.source_file,
+        pack_name: claim.pack_name,
       };
       if (record.status === 'inactive' && current && sameTarget(current, to)) continue;
       changed.push({ ...record, status: 'inactive', status_reason: retiredReason(to), extra: { ...record.extra, [EXPORTED_TO_KEY]: to } });
@@ -87,6 +91,12 @@ export function planRetirement(learned: readonly SkillRecord[], claims: readonly
 }
 
 function sameTarget(a: ExportedTo, b: ExportedTo): boolean {
-  return a.name === b.name && a.scope_mode === b.scope_mode && a.scope_tenant_id === b.scope_tenant_id
-    && a.scope_project_id === b.scope_project_id && a.source_file === b.source_file && a.pack_name === b.pack_name;
+  return (
+    a.name === b.name &&
+    a.scope_mode === b.scope_mode &&
+    a.scope_tenant_id === b.scope_tenant_id &&
+    a.scope_project_id === b.scope_project_id &&
+    a.source_file === b.source_file &&
+    a.pack_name === b.pack_name
+  );
 }

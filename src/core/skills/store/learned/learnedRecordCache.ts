@@ -54,7 +54,12 @@ export class LearnedRecordCache {
 }
 
 function byNameThenScope(a: SkillRecord, b: SkillRecord): number {
-  return compare(a.name, b.name) || compare(a.scope_mode, b.scope_mode) || compare(a.scope_tenant_id, b.scope_tenant_id) || compare(a.scope_project_id, b.scope_project_id);
+  return (
+    compare(a.name, b.name) ||
+    compare(a.scope_mode, b.scope_mode) ||
+    compare(a.scope_tenant_id, b.scope_tenant_id) ||
+    compare(a.scope_project_id, b.scope_project_id)
+  );
 }
 
 function compare(a: string, b: string): number {

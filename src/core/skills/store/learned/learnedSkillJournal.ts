@@ -36,14 +36,20 @@ export class LearnedSkillJournal {
   /** Why the journal could not be read on open; set until it has been moved aside. */
   private unreadable: string | undefined;
 
-  constructor(private readonly bytes: ByteStore, private readonly key: string, private readonly logger: Logger) {}
+  constructor(
+    private readonly bytes: ByteStore,
+    private readonly key: string,
+    private readonly logger: Logger,
+  ) {}
 
   write(store: SkillStore): Promise<void> {
     if (this.queued) return this.queued;
-    const next = this.running.catch(() => undefined).then(() => {
-      this.queued = undefined;
-      return this.writeNow(store);
-    });
+    const next = this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = undefined;
+        return this.writeNow(store);
+      });
     this.queued = next;
     this.running = next;
     return next;
@@ -74,7 +80,9 @@ export class LearnedSkillJournal {
       raw = await this.bytes.read(this.key);
     } catch (error) {
       this.unreadable = error instanceof Error ? error.message : String(error);
-      this.logger.warn(`Learned-skill journal ${this.key} could not be read (${this.unreadable}); it is kept, and moved aside before the journal is written again.`);
+      this.logger.warn(
+        `Learned-skill journal ${this.key} could not be read (${this.unreadable}); it is kept, and moved aside before the journal is written again.`,
+      );
       return 0;
     }
     if (!raw || raw.byteLength === 0) return 0;
@@ -99,7 +107,9 @@ export class LearnedSkillJournal {
     });
     if (skipped.length) {
       const kept = await this.keepCopy(raw);
-      this.logger.warn(`Learned-skill journal ${this.key}: ${skipped.length} unreadable or damaged entr${skipped.length === 1 ? 'y' : 'ies'} skipped (line${skipped.length === 1 ? '' : 's'} ${skipped.slice(0, 10).join(', ')}${skipped.length > 10 ? ', …' : ''}); ${kept ? `the journal as it was is kept as ${kept}` : 'it could not be copied, so it will not be rewritten'}.`);
+      this.logger.warn(
+        `Learned-skill journal ${this.key}: ${skipped.length} unreadable or damaged entr${skipped.length === 1 ? 'y' : 'ies'} skipped (line${skipped.length === 1 ? '' : 's'} ${skipped.slice(0, 10).join(', ')}${skipped.length > 10 ? ', …' : ''}); ${kept ? `the journal as it was is kept as ${kept}` : 'it could not be copied, so it will not be rewritten'}.`,
+      );
     }
     return restored;
   }
@@ -125,7 +135,9 @@ export class LearnedSkillJournal {
       this.logger.info(`Learned-skill journal ${this.key} could not be read; it was moved to ${aside} and a new journal written.`);
       return true;
     } catch (error) {
-      this.logger.warn(`Learned-skill journal ${this.key} was not rewritten: it could not be read (${this.unreadable}) nor moved aside (${error instanceof Error ? error.message : String(error)}).`);
+      this.logger.warn(
+        `Learned-skill journal ${this.key} was not rewritten: it could not be read (${this.unreadable}) nor moved aside (${error instanceof Error ? error.message : String(error)}).`,
+      );
       return false;
     }
   }

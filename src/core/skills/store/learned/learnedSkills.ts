@@ -60,7 +60,11 @@ export class LearnedSkills {
    * request scope, when given — or an Error saying why no request could see it.
    */
   scopeOf(input: Pick<LearnedSkillInput, 'scope_mode' | 'tenant_id' | 'project_id'>, callerScope?: CallerScope): SkillScope {
-    const scope = makeScope(input.scope_mode ?? this.deps.defaultScopeMode(), input.tenant_id ?? callerScope?.tenantId, input.project_id ?? callerScope?.projectId);
+    const scope = makeScope(
+      input.scope_mode ?? this.deps.defaultScopeMode(),
+      input.tenant_id ?? callerScope?.tenantId,
+      input.project_id ?? callerScope?.projectId,
+    );
     const unreachable = unreachableScope(scope);
     if (unreachable) throw new Error(`Learned skill not stored: ${unreachable}`);
     return scope;
@@ -77,16 +81,45 @@ export class LearnedSkills {
     if (viaShared) await this.syncShared();
     const existing = store.get(name, scope);
     const previous = existing?.origin === 'learned' ? existing : undefined;
-    const record = toRecord({
-      name, nameGenerated: false, title: input.title ?? name, description: input.description ?? '', trigger: input.trigger.trim(),
-      task_type: input.task_type ?? 'unknown', tags: input.tags ?? [], steps: input.steps.filter((s) => s.trim()),
-      preconditions: input.preconditions ?? [], failure_modes: input.failure_modes ?? [], body: input.body ?? '', domain: '',
-      frames: [], triggers: [], tools: [], allowed_tools: [], requires: [], meta: input.cluster ? { cluster: input.cluster } : {}, extra: input.extra ?? {}, format: 'learned' as never,
-      model_invocable: true, span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
-    }, {
-      origin: 'learned', originRef: input.origin_ref ?? 'learned', scopeMode: scope.scope_mode,
-      tenantId: scope.scope_tenant_id, projectId: scope.scope_project_id, packName: '', workspace: false, sourceFile: '', now: this.deps.clock.now(), env: {},
-    }, previous);
+    const record = toRecord(
+      {
+        name,
+        nameGenerated: false,
+        title: input.title ?? name,
+        description: input.description ?? '',
+        trigger: input.trigger.trim(),
+        task_type: input.task_type ?? 'unknown',
+        tags: input.tags ?? [],
+        steps: input.steps.filter((s) => s.trim()),
+        preconditions: input.preconditions ?? [],
+        failure_modes: input.failure_modes ?? [],
+        body: input.body ?? '',
+        domain: '',
+        frames: [],
+        triggers: [],
+        tools: [],
+        allowed_tools: [],
+        requires: [],
+        meta: input.cluster ? { cluster: input.cluster } : {},
+        extra: input.extra ?? {},
+        format: 'learned' as never,
+        model_invocable: true,
+        span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
+      },
+      {
+        origin: 'learned',
+        originRef: input.origin_ref ?? 'learned',
+        scopeMode: scope.scope_mode,
+        tenantId: scope.scope_tenant_id,
+        projectId: scope.scope_project_id,
+        packName: '',
+        workspace: false,
+        sourceFile: '',
+        now: this.deps.clock.now(),
+        env: {},
+      },
+      previous,
+    );
     const learned: SkillRecord = { ...record, id: previous?.id ?? skillId('learned', name, scope), format: 'learned' };
     this.cached = undefined;
     if (viaShared) {
@@ -198,7 +231,8 @@ export class LearnedSkills {
     const { store, shared } = this.deps;
     if (shared) await this.syncShared();
     const candidates = store.named(name).filter((r) => r.origin === 'learned' && (!options.from || sameScope(r, options.from)));
-    if (candidates.length === 0) throw new Error(`No learned skill named "${name}"${options.from ? ` in ${describeScope(options.from)}` : ''}; only learned skills can be promoted.`);
+    if (candidates.length === 0)
+      throw new Error(`No learned skill named "${name}"${options.from ? ` in ${describeScope(options.from)}` : ''}; only learned skills can be promoted.`);
     if (candidates.length > 1) {
       throw new Error(`Several learned skills are named "${name}" (${candidates.map(describeScope).join('; ')}); say which scope to promote.`);
     }
@@ -208,7 +242,10 @@ export class LearnedSkills {
       throw new Error(`"${name}" is in ${describeScope(source)}; it can only be promoted to a wider scope (project → tenant → global).`);
     }
     const unreachable = unreachableScope(target);
-    if (unreachable) throw new Error(`"${name}" not promoted: ${to === 'tenant' ? 'no tenant id is set. Set `toolshed.scope.tenantId` (your team or organisation) in your user settings first.' : unreachable}`);
+    if (unreachable)
+      throw new Error(
+        `"${name}" not promoted: ${to === 'tenant' ? 'no tenant id is set. Set `toolshed.scope.tenantId` (your team or organisation) in your user settings first.' : unreachable}`,
+      );
     if (store.get(name, target)?.origin === 'learned') {
       throw new Error(`"${name}" not promoted: ${describeScope(target)} already has a learned skill of that name. Remove or rename one of them first.`);
     }
@@ -237,7 +274,11 @@ export class LearnedSkills {
   async addSharedCounters(deltas: readonly SharedCounters[]): Promise<SharedCounters[]> {
     const { shared } = this.deps;
     if (!shared || deltas.length === 0) return [];
-    const sharedNames = new Set(this.list().filter(isSharedScope).map((r) => r.name));
+    const sharedNames = new Set(
+      this.list()
+        .filter(isSharedScope)
+        .map((r) => r.name),
+    );
     const applied = deltas.filter((d) => sharedNames.has(d.name));
     if (applied.length === 0) return [];
     await this.mirror(await shared.write({ counters: applied }));
@@ -258,7 +299,7 @@ export class LearnedSkills {
     const { shared } = this.deps;
     if (!shared) return 0;
     let snapshot = await shared.read();
-    if (options.seedFromLocal) snapshot = await this.seed(snapshot, []) ?? snapshot;
+    if (options.seedFromLocal) snapshot = (await this.seed(snapshot, [])) ?? snapshot;
     const changed = await this.mirror(snapshot);
     if (changed) {
       await this.deps.journal.write(this.deps.store);
@@ -274,10 +315,13 @@ export class LearnedSkills {
    */
   private async mirror(snapshot: SharedSnapshot, removed: readonly SkillIdentity[] = []): Promise<number> {
     this.cached = undefined; // the learned list (merge checks, export) is read again after any shared change
-    const current = snapshot.rebuilt ? (await this.seed(snapshot, removed)) ?? snapshot : snapshot;
+    const current = snapshot.rebuilt ? ((await this.seed(snapshot, removed)) ?? snapshot) : snapshot;
     this.sharedTotals = new Map(current.counters.map((c) => [c.name, c]));
     const tenant = this.deps.tenantId?.() ?? '';
-    return mirrorSharedSkills(this.deps.store, current.records.filter((r) => r.scope_mode === 'global' || (tenant !== '' && r.scope_tenant_id === tenant)));
+    return mirrorSharedSkills(
+      this.deps.store,
+      current.records.filter((r) => r.scope_mode === 'global' || (tenant !== '' && r.scope_tenant_id === tenant)),
+    );
   }
 
   private async seed(snapshot: SharedSnapshot, removed: readonly SkillIdentity[]): Promise<SharedSnapshot | undefined> {

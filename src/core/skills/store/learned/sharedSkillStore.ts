@@ -74,7 +74,8 @@ export class SharedSkillStore {
   /** Reload, change, save — under the lock, so concurrent writers (other windows) lose nothing. */
   write(change: SharedChange): Promise<SharedSnapshot> {
     for (const record of change.upsert ?? []) {
-      if (record.scope_mode === 'project') throw new Error(`Skill "${record.name}" has scope "project"; project skills stay in the workspace's store, not the shared one.`);
+      if (record.scope_mode === 'project')
+        throw new Error(`Skill "${record.name}" has scope "project"; project skills stay in the workspace's store, not the shared one.`);
     }
     return this.deps.lock.withLock(async () => {
       const db = await this.open();
@@ -84,8 +85,11 @@ export class SharedSkillStore {
             db.db.run('DELETE FROM shared_skills WHERE identity = ?', [identityKey(identity)]);
           }
           for (const record of change.upsert ?? []) {
-            db.db.run('INSERT OR REPLACE INTO shared_skills (identity, record, updated_at) VALUES (?, ?, ?)',
-              [identityKey(record), JSON.stringify(record), this.deps.clock.now()]);
+            db.db.run('INSERT OR REPLACE INTO shared_skills (identity, record, updated_at) VALUES (?, ?, ?)', [
+              identityKey(record),
+              JSON.stringify(record),
+              this.deps.clock.now(),
+            ]);
           }
           for (const delta of change.counters ?? []) addCounters(db, delta);
         });
@@ -115,7 +119,9 @@ export class SharedSkillStore {
   }
 
   private snapshot(db: PersistentDatabase): SharedSnapshot {
-    const counters = db.db.all<SharedCounters & Record<string, string | number>>('SELECT name, helpful, harmful, use_count, last_used, last_validated FROM shared_counters ORDER BY name');
+    const counters = db.db.all<SharedCounters & Record<string, string | number>>(
+      'SELECT name, helpful, harmful, use_count, last_used, last_validated FROM shared_counters ORDER BY name',
+    );
     return { records: this.rows(db), counters: counters.map((c) => ({ ...c })), rebuilt: db.status === 'rebuilt' };
   }
 
@@ -139,9 +145,11 @@ const COUNTERS_TABLE_SQL = `CREATE TABLE shared_counters (name TEXT PRIMARY KEY,
 /** Adds an increment to the stored counters (never below zero; times only move forward). */
 function addCounters(db: PersistentDatabase, delta: SharedCounters): void {
   db.db.run('INSERT OR IGNORE INTO shared_counters (name) VALUES (?)', [delta.name]);
-  db.db.run(`UPDATE shared_counters SET helpful = MAX(0, helpful + ?), harmful = MAX(0, harmful + ?), use_count = MAX(0, use_count + ?),
+  db.db.run(
+    `UPDATE shared_counters SET helpful = MAX(0, helpful + ?), harmful = MAX(0, harmful + ?), use_count = MAX(0, use_count + ?),
     last_used = MAX(last_used, ?), last_validated = MAX(last_validated, ?) WHERE name = ?`,
-  [delta.helpful, delta.harmful, delta.use_count, delta.last_used, delta.last_validated, delta.name]);
+    [delta.helpful, delta.harmful, delta.use_count, delta.last_used, delta.last_validated, delta.name],
+  );
 }
 
 function parseRecord(text: string): SkillRecord | undefined {
