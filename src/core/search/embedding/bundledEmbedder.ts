@@ -5,6 +5,7 @@ import { normalize } from './embedder';
 import type { Embedder, WeightedTerm } from './embedder';
 import { decodeWordVectors } from './wordVectorsFormat';
 import type { WordVectors } from './wordVectorsFormat';
+import type { RelevanceCalibration } from './fusedRelevance';
 
 /**
  * The bundled embedding: a text's vector is the weighted mean of its analysed terms' word
@@ -15,6 +16,13 @@ import type { WordVectors } from './wordVectorsFormat';
 
 export const WORD_VECTORS_FILE = 'word-vectors.bin';
 
+/**
+ * Cosine → absolute relevance of the bundled vectors, tuned on the tuning halves (BFCL's odd
+ * half for tool pre-activation, the skill relevance set's tune half for skills; see
+ * docs/benchmarks.md): PLACEHOLDER.
+ */
+export const BUNDLED_CALIBRATION: RelevanceCalibration = { floor: 0.6, ceiling: 0.9 };
+
 export class BundledEmbedder implements Embedder {
   readonly key: string;
   private readonly ids: Map<string, number>;
@@ -23,6 +31,7 @@ export class BundledEmbedder implements Embedder {
   constructor(
     private readonly vectors: WordVectors,
     version = 'bundled',
+    readonly calibration: RelevanceCalibration = BUNDLED_CALIBRATION,
   ) {
     this.key = `${version}:${vectors.dims}x${vectors.words.length}`;
     this.ids = new Map(vectors.words.map((word, i) => [word, i]));
@@ -76,7 +85,7 @@ export function locateWordVectors(): string | undefined {
 }
 
 /** The bundled embedder, or undefined when the file is missing (search stays lexical). */
-export function loadBundledEmbedder(file = locateWordVectors()): BundledEmbedder | undefined {
+export function loadBundledEmbedder(file = locateWordVectors(), calibration?: RelevanceCalibration): BundledEmbedder | undefined {
   if (!file) return undefined;
-  return new BundledEmbedder(decodeWordVectors(readFileSync(file)));
+  return new BundledEmbedder(decodeWordVectors(readFileSync(file)), 'bundled', calibration);
 }
