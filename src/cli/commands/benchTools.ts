@@ -200,8 +200,9 @@ export const benchToolsCommand: CliCommand = {
       first_search_ms: round(firstSearchMs, 2),
       persist_ms: round(persistMs, 1),
       persist_cpu_ms: round(persistCpuMs, 1),
-      // Resident memory after indexing and every search (compare runs with and without --embedder).
-      rss_mb: round(process.memoryUsage().rss / 2 ** 20, 1),
+      // Resident memory after indexing and every search (compare runs with and without --embedder),
+      // after a full collection when node runs with --expose-gc (garbage is noise here).
+      rss_mb: round(residentAfterCollection() / 2 ** 20, 1),
       embedder: embedder ? embedder.key : 'none',
       ...(embedder ? { vectors_ms: round(vectorsMs, 1) } : {}),
       ...extras,
@@ -215,3 +216,9 @@ export const benchToolsCommand: CliCommand = {
     return 0;
   },
 };
+
+/** Resident set size, after a full garbage collection when `gc` is exposed (node --expose-gc). */
+function residentAfterCollection(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().rss;
+}

@@ -48,6 +48,10 @@ export class SkillVectors {
   async prepare(query: string, skills: () => Iterable<EmbeddableSkill>): Promise<void> {
     const embedder = this.current();
     if (!embedder || embedder.vectorOfTerms) return;
+    // The query first: without its vector the skills' would not be used, and a server that
+    // failed it is left alone (its back-off) rather than sent every skill.
+    await embedder.prepare(query);
+    if (!embedder.vectorNow(query)) return;
     const texts = [...new Set([...skills()].map(skillEmbeddingText))].filter((text) => !this.memo.has(text));
     if (texts.length > 0) {
       const hashes = texts.map(textHash);
@@ -69,7 +73,6 @@ export class SkillVectors {
       }
       texts.forEach((text, i) => this.memo.set(text, cached.get(hashes[i]) ?? null));
     }
-    await embedder.prepare(query);
   }
 
   stage(skills: Iterable<EmbeddableSkill>): SemanticStage | undefined {

@@ -21,7 +21,7 @@ export const WORD_VECTORS_FILE = 'word-vectors.bin';
  * half for tool pre-activation, the skill relevance set's tune half for skills; see
  * docs/benchmarks.md): PLACEHOLDER.
  */
-export const BUNDLED_CALIBRATION: RelevanceCalibration = { floor: 0.6, ceiling: 0.9 };
+export const BUNDLED_CALIBRATION: RelevanceCalibration = { floor: 0.7, ceiling: 0.9 };
 
 export class BundledEmbedder implements Embedder {
   readonly key: string;

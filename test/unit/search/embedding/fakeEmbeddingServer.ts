@@ -11,6 +11,8 @@ export class FakeEmbeddingServer {
   private readonly server: Server;
   private readonly hanging: ServerResponse[] = [];
   garbage = false;
+  /** Every path hangs (a server that stopped answering). */
+  hangAll = false;
 
   constructor() {
     this.server = createServer((req, res) => void this.handle(req, res));
@@ -36,7 +38,7 @@ export class FakeEmbeddingServer {
     for await (const chunk of req) body += String(chunk);
     const input = (JSON.parse(body) as { input: string[] }).input;
     this.requests.push({ path: req.url ?? '', input });
-    if (req.url === '/hang') {
+    if (req.url === '/hang' || this.hangAll) {
       this.hanging.push(res);
       return;
     }
