@@ -29,10 +29,14 @@ const FIELDS = ['user_p95_ms', 'engine_p95_ms', 'p95_cpu_ms', 'index_cpu_ms', 'r
  * @returns {Record<string, number>}
  */
 function child(toolsFile, queriesFile, extra) {
-  const out = execFileSync(process.execPath, ['--expose-gc', cli, 'bench', 'tools', '--tools', toolsFile, '--queries', queriesFile, '--user-path', '--json', ...extra], {
-    encoding: 'utf8',
-    maxBuffer: 64 << 20,
-  });
+  const out = execFileSync(
+    process.execPath,
+    ['--expose-gc', cli, 'bench', 'tools', '--tools', toolsFile, '--queries', queriesFile, '--user-path', '--json', ...extra],
+    {
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    },
+  );
   return JSON.parse(out.trim().split('\n').pop() ?? '');
 }
 

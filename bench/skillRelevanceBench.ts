@@ -131,7 +131,12 @@ async function embedderRows(cases: readonly RelevanceCase[]): Promise<Array<Reco
     for (const span of [0.1, 0.2]) {
       use({ floor, ceiling: floor + span });
       const counts = await runPreflight(service, tune, 'hybrid', 'oracle');
-      rows.push({ case: 'bundled embedder, tune half: calibration sweep (hybrid, oracle)', floor, ceiling: Number((floor + span).toFixed(2)), ...rates(counts) });
+      rows.push({
+        case: 'bundled embedder, tune half: calibration sweep (hybrid, oracle)',
+        floor,
+        ceiling: Number((floor + span).toFixed(2)),
+        ...rates(counts),
+      });
     }
   }
   use(BUNDLED_CALIBRATION);

@@ -54,7 +54,7 @@ describe('skill search with an embedding endpoint (real local HTTP server)', () 
     );
   });
 
-  it('an uncalibrated endpoint model reorders search but never lifts a skill over pre-flight\'s relevance gate', async () => {
+  it("an uncalibrated endpoint model reorders search but never lifts a skill over pre-flight's relevance gate", async () => {
     const service = await loaded(new MemoryByteStore(), `${base}/api/embed`);
     assert.equal((await names(service, 'nab ban'))[0], 'banana-split');
     const relevant = await service.getRelevant({ task: 'nab ban' }, ctx);
