@@ -12,7 +12,7 @@ import type { ToolSearchService } from '../../../src/core/tools/toolSearchServic
 import type { SkillService } from '../../../src/core/skills/skillService';
 import { toolshedOwnTools } from '../../../src/cli/commands/toolCliSupport';
 import { engineWith } from '../tools/helpers';
-import { FakeEmbeddingServer } from '../search/embedding/fakeEmbeddingServer';
+import { useFakeEmbeddingServer } from '../search/embedding/fakeEmbeddingServer';
 import { ctx, makeService, pack, stepSkill, tempDir, writeTree } from '../skills/helpers';
 
 /**
@@ -21,13 +21,7 @@ import { ctx, makeService, pack, stepSkill, tempDir, writeTree } from '../skills
  * `tool_search` round; with the server down the turn is lexical and the server is not asked again.
  */
 describe('planner loop: one embedding request per turn (real local HTTP server)', () => {
-  let server: FakeEmbeddingServer;
-  let base: string;
-  beforeEach(async () => {
-    server = new FakeEmbeddingServer();
-    base = await server.start();
-  });
-  afterEach(() => server.stop());
+  const fake = useFakeEmbeddingServer();
 
   async function wired(url: string): Promise<{ tools: ToolSearchService; skills: SkillService }> {
     const embedder = new EndpointEmbedder({ url, model: 'nomic-embed-text', scrub: redact, timeoutMs: 300 });
@@ -87,12 +81,12 @@ describe('planner loop: one embedding request per turn (real local HTTP server)'
   }
 
   it('embeds the request once for skill pre-flight, pre-activation and the tool_search round', async () => {
-    const wiring = await wired(`${base}/api/embed`);
+    const wiring = await wired(`${fake.base}/api/embed`);
     await turn(wiring, 'warm up the skill vectors', 'zzz');
-    const before = server.requests.length;
+    const before = fake.server.requests.length;
     // The model's query shares no word and no letter with any tool.
     const outcome = await turn(wiring, 'nab ban please', 'qqq');
-    const during = server.requests.slice(before);
+    const during = fake.server.requests.slice(before);
     assert.deepEqual(
       during.map((r) => r.input),
       [['nab ban please']],
@@ -104,20 +98,20 @@ describe('planner loop: one embedding request per turn (real local HTTP server)'
   });
 
   it('with the server not answering, the turn is lexical and the next turn does not wait on it again', async () => {
-    const wiring = await wired(`${base}/api/embed`);
+    const wiring = await wired(`${fake.base}/api/embed`);
     await turn(wiring, 'warm up the skill vectors', 'zzz');
-    server.hangAll = true;
-    const before = server.requests.length;
+    fake.server.hangAll = true;
+    const before = fake.server.requests.length;
     const first = await turn(wiring, 'first request words', 'zzz');
     assert.equal(first.stoppedBecause, 'done');
     assert.ok(first.rounds[1]?.toolsSent.includes('zzz_sleep'), 'the lexical search still found the tool');
     assert.deepEqual(
-      server.requests.slice(before).map((r) => r.input),
+      fake.server.requests.slice(before).map((r) => r.input),
       [['first request words']],
       'one try, which timed out',
     );
     const second = await turn(wiring, 'second request words', 'zzz');
     assert.equal(second.stoppedBecause, 'done');
-    assert.equal(server.requests.length, before + 1, 'no request inside the back-off');
+    assert.equal(fake.server.requests.length, before + 1, 'no request inside the back-off');
   });
 });

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { EndpointEmbedder } from '../../../src/core/search/embedding/endpointEmbedder';
 import { redact } from '../../../src/core/privacy/redaction';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
-import { FakeEmbeddingServer } from '../search/embedding/fakeEmbeddingServer';
+import { useFakeEmbeddingServer } from '../search/embedding/fakeEmbeddingServer';
 import { ctx, makeService, pack, stepSkill, tempDir, writeTree } from './helpers';
 
 /**
@@ -10,12 +10,9 @@ import { ctx, makeService, pack, stepSkill, tempDir, writeTree } from './helpers
  * count letters (texts sharing letters are close), so meaning here is "same letters".
  */
 describe('skill search with an embedding endpoint (real local HTTP server)', () => {
-  let server: FakeEmbeddingServer;
-  let base: string;
+  const fake = useFakeEmbeddingServer();
   let root: string;
-  beforeEach(async () => {
-    server = new FakeEmbeddingServer();
-    base = await server.start();
+  beforeEach(() => {
     root = tempDir();
     writeTree(root, {
       'zzz.skill.yaml': stepSkill('zzz-sleep', 'zzz zzz zzz', ['Rest.']),
@@ -23,7 +20,6 @@ describe('skill search with an embedding endpoint (real local HTTP server)', () 
       'words.skill.yaml': stepSkill('query-words', 'xyz words here', ['Count.']),
     });
   });
-  afterEach(() => server.stop());
 
   let embedder: EndpointEmbedder;
   async function loaded(bytes: MemoryByteStore, url: string) {
@@ -38,24 +34,24 @@ describe('skill search with an embedding endpoint (real local HTTP server)', () 
 
   it('finds a skill by the endpoint vectors, cached in the sql.js store by text hash across sessions', async () => {
     const bytes = new MemoryByteStore();
-    const first = await loaded(bytes, `${base}/api/embed`);
+    const first = await loaded(bytes, `${fake.base}/api/embed`);
     // "nab ban" shares no word with any skill: only the endpoint's vectors find it.
     assert.equal((await names(first, 'nab ban'))[0], 'banana-split');
-    const skillTexts = server.textsSeen.filter((t) => t !== 'nab ban');
+    const skillTexts = fake.server.textsSeen.filter((t) => t !== 'nab ban');
     assert.equal(skillTexts.length, 3, 'each skill embedded once');
     await first.dispose();
 
-    const second = await loaded(bytes, `${base}/api/embed`);
+    const second = await loaded(bytes, `${fake.base}/api/embed`);
     assert.equal((await names(second, 'nab ban'))[0], 'banana-split');
     assert.deepEqual(
-      server.textsSeen.filter((t) => t !== 'nab ban'),
+      fake.server.textsSeen.filter((t) => t !== 'nab ban'),
       skillTexts,
       'no skill was sent again: its vector came from the store',
     );
   });
 
   it("an uncalibrated endpoint model reorders search but never lifts a skill over pre-flight's relevance gate", async () => {
-    const service = await loaded(new MemoryByteStore(), `${base}/api/embed`);
+    const service = await loaded(new MemoryByteStore(), `${fake.base}/api/embed`);
     assert.equal((await names(service, 'nab ban'))[0], 'banana-split');
     const relevant = await service.getRelevant({ task: 'nab ban' }, ctx);
     assert.deepEqual(relevant.skills, []);

@@ -56,3 +56,14 @@ export function letterVector(text: string): number[] {
   v[0] += 0.01; // never all zero
   return v;
 }
+
+/** A fresh server for each test of the calling `describe` (started before, stopped after). */
+export function useFakeEmbeddingServer(): { server: FakeEmbeddingServer; base: string } {
+  const state = { server: undefined as unknown as FakeEmbeddingServer, base: '' };
+  beforeEach(async () => {
+    state.server = new FakeEmbeddingServer();
+    state.base = await state.server.start();
+  });
+  afterEach(() => state.server.stop());
+  return state;
+}
