@@ -10,7 +10,7 @@ import { nodePackFolderWriter } from '../../../src/core/platform/nodePackFolderW
 import { parseSkillDocument } from '../../../src/core/skills/packs/document/skillDocumentParser';
 import type { SkillRecord } from '../../../src/core/skills/skillSchema';
 import { exportedTo } from '../../../src/core/skills/store/learned/exportedLearnedSkills';
-import { makeService, pack, stepSkill, tempDir, writeTree } from '../skills/helpers';
+import { makeService, pack, skillRecord, stepSkill, tempDir, writeTree } from '../skills/helpers';
 import { makeLearning, turn } from './helpers';
 import type { LearningHarness } from './helpers';
 
@@ -350,44 +350,6 @@ function learnedRecord(input: {
   preconditions: string[];
   failure_modes: string[];
 }): SkillRecord {
-  return {
-    id: 'sk_test',
-    name: input.name,
-    title: input.title,
-    description: input.description,
-    trigger: input.trigger,
-    task_type: 'unknown',
-    tags: [],
-    steps: input.steps,
-    preconditions: input.preconditions,
-    failure_modes: input.failure_modes,
-    body: input.body,
-    origin: 'learned',
-    origin_ref: 'learning:x',
-    content_hash: 'h',
-    scope_mode: 'global',
-    scope_tenant_id: '',
-    scope_project_id: '',
-    created_at: 0,
-    updated_at: 0,
-    last_used: 0,
-    use_count: 0,
-    domain: '',
-    frames: [],
-    triggers: [],
-    tools: [],
-    allowed_tools: [],
-    requires: [],
-    meta: {},
-    resources: [],
-    extra: {},
-    pack_name: '',
-    workspace: false,
-    source_file: '',
-    source_line: 1,
-    format: 'learned',
-    status: 'active',
-    status_reason: '',
-    model_invocable: true,
-  };
+  const { name, title, trigger, description, body, steps, preconditions, failure_modes } = input;
+  return skillRecord({ id: 'sk_test', name, title, trigger, description, body, steps, preconditions, failure_modes, origin_ref: 'learning:x' });
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ScopeMode, TaskType } from '../../config/settingsSchema';
+import { parsedSkillOf } from '../packs/document/parsedSkill';
 import type { ParsedSkill } from '../packs/document/parsedSkill';
 import type { SkillFormat, SkillOrigin, SkillRecord } from '../skillSchema';
 import { makeScope } from './skillScope';
@@ -154,9 +155,8 @@ export interface LearnedSkillInput {
 export function learnedRecord(input: LearnedSkillInput, scope: SkillScope, now: number, previous?: SkillRecord): SkillRecord {
   const name = input.name.trim();
   const record = toRecord(
-    {
+    parsedSkillOf({
       name,
-      nameGenerated: false,
       title: input.title ?? name,
       description: input.description ?? '',
       trigger: input.trigger.trim(),
@@ -166,18 +166,10 @@ export function learnedRecord(input: LearnedSkillInput, scope: SkillScope, now: 
       preconditions: input.preconditions ?? [],
       failure_modes: input.failure_modes ?? [],
       body: input.body ?? '',
-      domain: '',
-      frames: [],
-      triggers: [],
-      tools: [],
-      allowed_tools: [],
-      requires: [],
       meta: input.cluster ? { cluster: input.cluster } : {},
       extra: input.extra ?? {},
       format: 'learned' as never,
-      model_invocable: true,
-      span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
-    },
+    }),
     {
       origin: 'learned',
       originRef: input.origin_ref ?? 'learned',
