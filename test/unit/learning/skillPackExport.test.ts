@@ -7,6 +7,7 @@ import { exportLearnedAsPack } from '../../../src/core/learning/snapshot/skillPa
 import type { PackExportReport } from '../../../src/core/learning/snapshot/skillPackExport';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { nodePackFolderWriter } from '../../../src/core/platform/nodePackFolderWriter';
+import { redact } from '../../../src/core/privacy/redaction';
 import { parseSkillDocument } from '../../../src/core/skills/packs/document/skillDocumentParser';
 import type { SkillRecord } from '../../../src/core/skills/skillSchema';
 import { exportedTo } from '../../../src/core/skills/store/learned/exportedLearnedSkills';
@@ -322,6 +323,42 @@ describe('Export as Skill Pack: learned skills → .github/skills/<name>/SKILL.m
           assert.equal(parsed.skills.length, 1);
           assert.equal(parsed.skills[0]!.name, agentSkillName(record.name));
           assert.equal((parsed.skills[0]!.meta.metadata as Record<string, string>).helpful, String(input.helpful));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('Export as Skill Pack: secrets split by a character export drops', () => {
+  const SECRETS = ['ghp_abcdefghijklmnopqrstuvwxyz0123456789', 'sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0f', 'AKIAIOSFODNN7EXAMPLE'];
+  const DROPPED = ['\u0000', '\u0001', '\u0008', '\u000b', '\u000c', '\u001b', '\u007f'];
+
+  it('a token with a NUL inside is not written whole: the file holds the redaction marker', () => {
+    const token = SECRETS[0]!;
+    const split = `${token.slice(0, 10)}\u0000${token.slice(10)}`;
+    const md = renderSkillMd(skillRecord({ trigger: `Use ${split} for the API`, body: split }), { helpful: 0, harmful: 0, use_count: 0 }, 0);
+    assert.ok(!md.includes(token), md);
+    assert.ok(!md.includes('\u0000'));
+    assert.match(md, /\[REDACTED_TOKEN\]/);
+  });
+
+  it('property: whichever field, secret, dropped character and position, the exported file never holds the secret', () => {
+    const fields = ['title', 'trigger', 'body', 'steps', 'preconditions', 'failure_modes'] as const;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...fields),
+        fc.constantFrom(...SECRETS),
+        fc.constantFrom(...DROPPED),
+        fc.nat(),
+        fc.string({ maxLength: 20 }),
+        (field, secret, dropped, at, around) => {
+          assert.notEqual(redact(secret), secret, 'the secret is one redaction knows');
+          const cut = 1 + (at % (secret.length - 1));
+          const text = `${around} ${secret.slice(0, cut)}${dropped}${secret.slice(cut)} ${around}`;
+          const record = skillRecord({ [field]: field === 'steps' || field === 'preconditions' || field === 'failure_modes' ? [text] : text });
+          const md = renderSkillMd(record, { helpful: 0, harmful: 0, use_count: 0 }, 0);
+          assert.ok(!md.includes(secret), md);
         },
       ),
       { numRuns: 300 },
