@@ -80,7 +80,7 @@ export function registerAnswerRating(context: vscode.ExtensionContext, controlle
 export async function learnCommand(
   prompt: string,
   stream: vscode.ChatResponseStream,
-  services: ToolshedServices,
+  services: Pick<ToolshedServices, 'learning'>,
   session: TurnSession,
 ): Promise<vscode.ChatResult> {
   const result = { metadata: { toolshed: session.metadataBase() } };

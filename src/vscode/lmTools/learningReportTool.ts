@@ -10,7 +10,7 @@ import { textResult } from './toolResults';
  * bad input becomes a message the model can act on.
  */
 export function registerLearningReportTool<S extends z.ZodType>(
-  services: ToolshedServices,
+  services: Pick<ToolshedServices, 'learning'>,
   name: string,
   schema: S,
   invocationMessage: string,

@@ -5,7 +5,7 @@ import type { ToolshedServices } from '../services';
 import { registerLearningReportTool } from './learningReportTool';
 
 /** `skill_report_failure`: a model reports a failure worth remembering → a proposed negative skill. */
-export function registerSkillReportFailureTool(services: ToolshedServices): vscode.Disposable {
+export function registerSkillReportFailureTool(services: Pick<ToolshedServices, 'learning'>): vscode.Disposable {
   return registerLearningReportTool(
     services,
     SKILL_REPORT_FAILURE_TOOL_NAME,

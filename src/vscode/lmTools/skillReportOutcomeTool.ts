@@ -5,7 +5,7 @@ import type { ToolshedServices } from '../services';
 import { registerLearningReportTool } from './learningReportTool';
 
 /** `skill_report_outcome`: a model says whether the skills it followed helped (counters only). */
-export function registerSkillReportOutcomeTool(services: ToolshedServices): vscode.Disposable {
+export function registerSkillReportOutcomeTool(services: Pick<ToolshedServices, 'skillPacks' | 'skills' | 'learning'>): vscode.Disposable {
   return registerLearningReportTool(
     services,
     SKILL_REPORT_OUTCOME_TOOL_NAME,
