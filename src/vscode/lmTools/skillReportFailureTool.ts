@@ -12,7 +12,7 @@ export function registerSkillReportFailureTool(services: Pick<ToolshedServices, 
     skillReportFailureInputSchema,
     'Proposing a warning from a tool failure',
     async (input) => {
-      const proposal = await services.learning.service.reportFailure(input, 'language-model-tool');
+      const proposal = await services.learning.writes.reportFailure(input, 'language-model-tool');
       return proposal
         ? `Proposed the warning "${proposal.candidate.title}" for the user to review${proposal.count > 1 ? ` (reported ${proposal.count} times)` : ''}. Nothing changes until they approve it.`
         : 'Nothing was proposed.';

@@ -15,7 +15,7 @@ export function registerSkillReportOutcomeTool(services: Pick<ToolshedServices, 
       await services.skillPacks.ready;
       const known = input.names.filter((name) => services.skills.inspect(name));
       const unknown = input.names.filter((name) => !known.includes(name));
-      const recorded = await services.learning.service.recordOutcome(known, input.outcome);
+      const recorded = await services.learning.writes.recordOutcome(known, input.outcome);
       return `Recorded "${input.outcome}" for ${recorded} skill(s).${unknown.length ? ` Unknown skill names ignored: ${unknown.join(', ')} (use the exact names from skill_get).` : ''}`;
     },
   );
