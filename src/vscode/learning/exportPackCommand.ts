@@ -23,7 +23,7 @@ export interface ExportPackDeps {
   readonly skills: Pick<SkillService, 'learnedSkills' | 'packSkillNames'>;
   readonly learning: Pick<LearningController, 'service'>;
   /** Loading a written file retires the learned copy; the loader's change reaches the views. */
-  readonly skillPacks: Pick<SkillPackManager, 'reloadFile'>;
+  readonly skillPacks: Pick<SkillPackManager, 'reloadFiles'>;
 }
 
 /** workspace.fs as the core's PackFolderWriter (it checks first; the core never asks it to overwrite). */
@@ -70,7 +70,7 @@ export function registerExportPackCommand(context: vscode.ExtensionContext, { sk
       names,
     );
     // Load what was written now (the file watcher may follow): this retires the learned copies.
-    for (const written of report.written) await skillPacks.reloadFile(written.file);
+    await skillPacks.reloadFiles(report.written.map((written) => written.file));
     showReport(report, folder);
     return report;
   };
