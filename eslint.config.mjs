@@ -1,10 +1,12 @@
 // @ts-check
 // ESLint (flat config), run by `npm test` with zero warnings allowed. Type-aware rules catch what
 // review misses (an un-awaited save, a promise passed where a callback is expected); the local
-// rule keeps the layers of src/ one-directional (see eslint/importBoundaries.mjs). The .mjs/.cjs
+// rules keep the layers of src/ one-directional (see eslint/importBoundaries.mjs) and the whole
+// services bag in src/vscode's composition root (eslint/narrowServices.mjs). The .mjs/.cjs
 // modules get the basic rules too.
 import tseslint from 'typescript-eslint';
 import { importBoundaries } from './eslint/importBoundaries.mjs';
+import { narrowServices } from './eslint/narrowServices.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', 'examples/**/out/**', '.toolshed-host/**', 'test-results/**', 'bench/results/**', '**/*.js'] },
@@ -12,9 +14,10 @@ export default tseslint.config(
   {
     files: ['**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
-    plugins: { toolshed: { rules: { 'import-boundaries': importBoundaries } } },
+    plugins: { toolshed: { rules: { 'import-boundaries': importBoundaries, 'narrow-services': narrowServices } } },
     rules: {
       'toolshed/import-boundaries': 'error',
+      'toolshed/narrow-services': 'error',
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
       '@typescript-eslint/await-thenable': 'error',

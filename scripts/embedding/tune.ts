@@ -2,7 +2,11 @@
 // nearest neighbours, fused; exact and any-version R@5 on one BFCL half (HALF=odd, the tuning
 // half; never tune on the even one). Knobs by environment: WV (vector file), MODE=score|rrf,
 // LAMBDA, WEMB/RRFK (rrf), NEMB (neighbours), SHORT (unite only below this many lexical hits),
-// WEIGHT=corpus|catalog|both|none, WNAME, WPARAM. The lexical lists are cached in the temp folder.
+// WEIGHT=corpus|catalog|both|none, WNAME, WPARAM, CENTER, FIELDMIX (share of a name-only vector
+// in the similarity), SUBWORD (a query word without a vector takes the known word with the most
+// shared letter trigrams, at least this Jaccard: what sub-word vectors could add for misspelt
+// and inflected words), DUMP=FILE (per-query lists for scripts/embedding/missAnalysis.ts).
+// The lexical lists are cached in the temp folder.
 //   nice npx tsx scripts/embedding/tune.ts
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -77,6 +81,7 @@ async function main() {
       ...d.params.map((t) => [t, wParam] as [string, number]),
     ]),
   );
+  const nameDocs = docTerms.map((d) => vec(d.name.map((t) => [t, 1] as [string, number])));
   if (process.env.CENTER) {
     const mean = new Float32Array(D);
     for (const d of docs) for (let k = 0; k < D; k++) mean[k] += d[k] / docs.length;
@@ -95,11 +100,38 @@ async function main() {
     wEmb = Number(process.env.WEMB ?? 0.5),
     nEmb = Number(process.env.NEMB ?? 20);
   const tally = { e5: 0, f5: 0, x5: 0, xf5: 0, l5: 0, lf5: 0 };
+  const dump: unknown[] = [];
+  const grams = (w: string) => {
+    const p = `<${w}>`;
+    const g = new Set<string>();
+    for (let i = 0; i + 3 <= p.length; i++) g.add(p.slice(i, i + 3));
+    return g;
+  };
+  const vocabGrams = process.env.SUBWORD ? wv.words.map(grams) : [];
+  const nearestWord = (t: string): string => {
+    if (index.has(t) || !process.env.SUBWORD || t.length < 4 || /\d/.test(t)) return t;
+    const g = grams(t);
+    let best = t,
+      bestScore = Number(process.env.SUBWORD);
+    vocabGrams.forEach((vg, i) => {
+      let shared = 0;
+      for (const x of g) if (vg.has(x)) shared++;
+      const j = shared / (g.size + vg.size - shared);
+      if (j > bestScore) [best, bestScore] = [wv.words[i], j];
+    });
+    return best;
+  };
   queries.forEach((q, qi) => {
-    const qv = vec(an.analyze(q.query.slice(0, 500)).map((t) => [t, 1]));
+    const qv = vec(an.analyze(q.query.slice(0, 500)).map((t) => [nearestWord(t), 1]));
+    const fieldMix = Number(process.env.FIELDMIX ?? 0);
     const sims = docs.map((d, i) => {
       let s = 0;
       for (let k = 0; k < D; k++) s += d[k] * qv[k];
+      if (fieldMix > 0) {
+        let sn = 0;
+        for (let k = 0; k < D; k++) sn += nameDocs[i][k] * qv[k];
+        s = (1 - fieldMix) * s + fieldMix * sn;
+      }
       return [i, s] as [number, number];
     });
     sims.sort((a, b) => b[1] - a[1]);
@@ -118,6 +150,20 @@ async function main() {
         for (const [i, s] of sims.slice(0, nEmb)) if (!score.has(tools[i].name)) score.set(tools[i].name, lam * (s - top) + Number(process.env.EMBBASE ?? 0));
     }
     const fused = [...score].sort((a, b) => b[1] - a[1]).map(([n]) => n);
+    if (process.env.DUMP) {
+      const terms = an.analyze(q.query.slice(0, 500));
+      const cosOf = new Map(sims.map(([i, s]) => [tools[i].name, s]));
+      dump.push({
+        ...q,
+        terms,
+        oov: terms.filter((t) => !index.has(t)),
+        lex: lexS[qi],
+        emb: sims.slice(0, 20).map(([i, s]) => [tools[i].name, s]),
+        fused: fused.slice(0, 20),
+        lexSims: lexS[qi].map(([n]) => cosOf.get(n)),
+        goldCos: q.gold.map((g) => cosOf.get(g)),
+      });
+    }
     const gold = new Set(q.gold),
       gf = new Set(q.gold.map(family));
     const hit = (list: string[], fam: boolean) => list.slice(0, 5).some((n) => (fam ? gf.has(family(n)) : gold.has(n)));
@@ -128,6 +174,10 @@ async function main() {
     if (hit(lex[qi], false)) tally.l5++;
     if (hit(lex[qi], true)) tally.lf5++;
   });
+  if (process.env.DUMP) {
+    writeFileSync(process.env.DUMP, JSON.stringify(dump));
+    writeFileSync(`${process.env.DUMP}.tools.json`, JSON.stringify(Object.fromEntries(tools.map((t, i) => [t.name, { ...docTerms[i], text: t.description }]))));
+  }
   const r = (x: number) => (x / queries.length).toFixed(3);
   console.log(
     `${half} n=${queries.length} lex ${r(tally.l5)}/${r(tally.lf5)} emb ${r(tally.e5)}/${r(tally.f5)} fused ${r(tally.x5)}/${r(tally.xf5)}  (exact/family R@5)`,

@@ -13,7 +13,6 @@ import { registerProposalCommands } from './learning/proposalCommands';
 import { registerAnswerRating } from './chat/learningChat';
 import { registerExportPackCommand } from './learning/exportPackCommand';
 import { registerSnapshotCommands } from './learning/snapshotCommands';
-import { keepSharedSkillsInSync } from './skills/sharedSkillsSync';
 import { nativeSkillsGroup } from './views/nativeSkillsGroup';
 import { registerPromoteSkillCommand } from './views/promoteSkillCommand';
 
@@ -49,14 +48,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
     proposedSkillsGroup(services.learning),
     nativeSkillsGroup(services.nativeSkills),
   ]);
-  registerProposalCommands(context, services.learning, () => directory.refresh());
+  // Commands write through the services; the views follow services.skillChanges (no refresh callbacks).
+  registerProposalCommands(context, services.learning);
   registerAnswerRating(context, services.learning);
-  registerSnapshotCommands(context, services.learning, services.skills, () => directory.refresh());
-  registerExportPackCommand(context, services.learning, services.skills, () => directory.refresh());
-  keepSharedSkillsInSync(context, services, () => directory.refresh());
-  registerPromoteSkillCommand(context, { skills: services.skills, directory, tenantId: () => services.settings.current.scope.tenantId }, () =>
-    directory.refresh(),
-  );
+  registerSnapshotCommands(context, services.learning, services.skills);
+  registerExportPackCommand(context, services);
+  registerPromoteSkillCommand(context, {
+    skills: services.skills,
+    directory,
+    tenantId: () => services.settings.current.scope.tenantId,
+    promote: (name, to, options) => services.learning.writes.promote(name, to, options),
+  });
 
   // Until some extension asks, VS Code may not list third-party chat models in the picker.
   void lookUpChatModels().then((models) =>

@@ -13,6 +13,7 @@ import { skillSearchProvider, toolSearchProvider } from './palette/serviceSearch
 import type { ActivityRegistry } from './state/activityRegistry';
 import type { PinnedSkills } from './state/pinnedSkills';
 import { registerViews } from './views/registerViews';
+import type { SkillChanges } from './skillChanges';
 import type { DirectoryGroup } from './views/directoryGroup';
 import { SkillServiceDirectorySource, type SkillPackLoaderPort } from './views/skillServiceDirectorySource';
 
@@ -25,6 +26,8 @@ export interface SkillSurfacesServices {
   readonly skills: SkillService;
   /** Owns pack loading and file watching (`SkillPackManager`). */
   readonly skillPacks: SkillPackLoaderPort;
+  /** The one change event for what the skill views show (the Skill Directory follows it). */
+  readonly skillChanges: Pick<SkillChanges, 'onDidChange'>;
   /** Scope, trust and tool gate for user-facing skill queries (the palette's search). */
   skillContext(): SkillRequestContext;
   /** Re-reads `vscode.lm.tools` into the tool catalog (synced lazily, before use). */
@@ -41,7 +44,7 @@ export function registerSkillSurfaces(
   services: SkillSurfacesServices,
   directoryGroups: readonly DirectoryGroup[] = [],
 ): { directory: SkillServiceDirectorySource; diagnostics: SkillDiagnostics } {
-  const directory = new SkillServiceDirectorySource(services.skills, services.skillPacks);
+  const directory = new SkillServiceDirectorySource(services.skills, services.skillPacks, services.skillChanges.onDidChange);
   context.subscriptions.push(directory);
   const toolSearch = toolSearchProvider(services.tools, () => services.syncToolCatalog());
   const settings = services.settings;

@@ -27,13 +27,16 @@ import { SkillScriptRunner } from './skills/skillScriptRunner';
 import { SkillScriptTools } from './skills/skillScriptTools';
 import { LearningController } from './learning/learningController';
 import { NativeAgentSkills } from './skills/nativeAgentSkills';
+import { keepSharedSkillsInSync } from './skills/sharedSkillsSync';
+import { SkillChanges } from './skillChanges';
 
 /** Session id under which calls from Copilot agent mode (outside @toolshed) are grouped. */
 export const AGENT_MODE_SESSION = 'copilot-agent-mode';
 
 /**
- * Everything the adapters share, built once in `activate()`. Each `registerX(context,
- * services)` takes what it needs from here; nothing else constructs core services.
+ * Everything the adapters share, built once in `activate()`. Each `registerX(context, services)`
+ * takes only the members it uses (`Pick<ToolshedServices, …>` or a narrow interface; a lint rule
+ * keeps the whole bag in extension.ts and here); nothing else constructs core services.
  */
 export interface ToolshedServices {
   readonly context: vscode.ExtensionContext;
@@ -53,6 +56,11 @@ export interface ToolshedServices {
   readonly skills: SkillService;
   /** Loaded packs, file watching, reloads; `onDidChange` fires after every change. */
   readonly skillPacks: SkillPackManager;
+  /**
+   * The one change event for what the skill views show: packs, learned skills (learning's writes, another window's
+   * shared store), proposals and counters. Fired by the services; the Skill Directory follows it.
+   */
+  readonly skillChanges: SkillChanges;
   /** Skill `scripts/` offered as deferred tools (trusted workspaces only). */
   readonly skillScripts: SkillScriptTools;
   /** Confirms and runs skill scripts. */
@@ -140,12 +148,18 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   if (skills.openInfo.status === 'rebuilt') logger.info(`Skill store rebuilt: ${skills.openInfo.reason ?? 'unknown reason'}`);
   context.subscriptions.push({ dispose: () => void skills.dispose() });
   const skillPacks = new SkillPackManager(skills, settings, context.extensionPath, logger);
-  context.subscriptions.push(skillPacks);
+  const skillChanges = new SkillChanges();
+  context.subscriptions.push(
+    skillPacks,
+    skillChanges,
+    skillPacks.onDidChange(() => skillChanges.fire({ skills: true })),
+  );
+  keepSharedSkillsInSync(context, { skills, settings, logger, changes: skillChanges });
   chooseEmbedder();
   context.subscriptions.push(settings.onDidChange(chooseEmbedder), vscode.workspace.onDidGrantWorkspaceTrust(chooseEmbedder));
   // A failure report names a catalogued tool (skill scripts included) or one of vscode.lm's that the policy allows.
   const knownTool = (name: string) => tools.registryMap().has(name) || (vscode.lm.tools.some((tool) => tool.name === name) && tools.isPolicyAllowed(name));
-  const learning = await LearningController.create({ engine, store, settings, skills, logger, events, knownTool });
+  const learning = await LearningController.create({ engine, store, settings, skills, logger, events, knownTool, changes: skillChanges });
   context.subscriptions.push(learning);
   const nativeSkills = new NativeAgentSkills(skills, skillPacks.onDidChange);
   context.subscriptions.push(nativeSkills);
@@ -203,6 +217,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     pinned,
     skills,
     skillPacks,
+    skillChanges,
     toolCatalogSettling: lmCatalog,
     parserThread,
     skillScripts,

@@ -6,7 +6,7 @@ import { AGENT_MODE_SESSION, type ToolshedServices } from '../services';
  * activates a tool in a @toolshed conversation is shown the same way. Agent mode's searches are
  * left out: its tool list never changes, so there `tool_invoke` records what actually ran.
  */
-export function trackActivations(services: ToolshedServices): vscode.Disposable {
+export function trackActivations(services: Pick<ToolshedServices, 'onEvent' | 'activity'>): vscode.Disposable {
   return services.onEvent((event) => {
     if (event.type !== 'tool_activated') return;
     const payload = event.payload as { tool_name?: string; session_id?: string; activation_scope?: string; source?: string; reason?: string };

@@ -36,9 +36,7 @@ export async function recordChatFeedback(controller: LearningController, feedbac
 export async function rateAnswer(controller: LearningController, rating: AnswerRating): Promise<number> {
   if (!controller.enabled || rating.skills.length === 0) return 0;
   if (rating.turnId && !controller.claimRating(rating.turnId)) return 0;
-  const recorded = await controller.service.recordOutcome(rating.skills, rating.outcome);
-  controller.notifyChanged();
-  return recorded;
+  return controller.writes.recordOutcome(rating.skills, rating.outcome);
 }
 
 /**
@@ -80,7 +78,7 @@ export function registerAnswerRating(context: vscode.ExtensionContext, controlle
 export async function learnCommand(
   prompt: string,
   stream: vscode.ChatResponseStream,
-  services: ToolshedServices,
+  services: Pick<ToolshedServices, 'learning'>,
   session: TurnSession,
 ): Promise<vscode.ChatResult> {
   const result = { metadata: { toolshed: session.metadataBase() } };
@@ -99,17 +97,16 @@ export async function learnCommand(
     return result;
   }
   const pending = await controller.latestResult(session.sessionId);
-  let proposal = pending.proposal ?? (await controller.service.ingest(last, { force: true, origin: 'learn' })).proposal;
+  let proposal = pending.proposal ?? (await controller.writes.ingest(last, { force: true, origin: 'learn' })).proposal;
   if (!proposal) {
     stream.markdown('That turn made no successful tool call, so there is no procedure to learn from it.');
     return result;
   }
   const title = prompt.trim();
   if (title && proposal.status === 'proposed') {
-    await controller.service.edit(proposal.id, { ...proposal.candidate, title: title.slice(0, 200) });
+    await controller.writes.edit(proposal.id, { ...proposal.candidate, title: title.slice(0, 200) });
     proposal = controller.service.proposal(proposal.id) ?? proposal;
   }
-  controller.notifyChanged();
   renderProposal(stream, proposal);
   return result;
 }

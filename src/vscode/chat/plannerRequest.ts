@@ -38,6 +38,25 @@ async function selectionModelFor(requestModel: vscode.LanguageModelChat, setting
   return { model: createLanguageModelAdapter(chooser, token), modelName: chooser.name };
 }
 
+/** What a planner request uses: the tool catalog and modes, skills and their context, scripts, learning, activity, events. */
+export type PlannerRequestServices = Pick<
+  ToolshedServices,
+  | 'settings'
+  | 'syncToolCatalog'
+  | 'toolCatalogSettling'
+  | 'skillPacks'
+  | 'toolExamples'
+  | 'skillScripts'
+  | 'scriptRuns'
+  | 'toolModes'
+  | 'learning'
+  | 'pinned'
+  | 'skillContext'
+  | 'skills'
+  | 'activity'
+  | 'events'
+>;
+
 /**
  * One @toolshed request without a slash command: pre-flight skills, then the planner loop over
  * the model the user picked, with deferred tools found and activated as it goes.
@@ -47,7 +66,7 @@ export async function handlePlannerRequest(
   chatContext: vscode.ChatContext,
   stream: vscode.ChatResponseStream,
   token: vscode.CancellationToken,
-  services: ToolshedServices,
+  services: PlannerRequestServices,
   session: TurnSession,
 ): Promise<vscode.ChatResult> {
   const settings = services.settings.current;

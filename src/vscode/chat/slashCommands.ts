@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { SKILL_SEARCH_TOOL_NAME } from '../../core/platform/toolNames';
 import type { ToolshedServices } from '../services';
+import type { SkillService } from '../../core/skills/skillService';
 import { describeToolInputError } from '../../core/schema/zodSchemas';
 import { hiddenSkillReason, MANAGE_TRUST_COMMAND, restrictedModeLine } from '../../core/trust/restrictedMode';
 import { unusedWorkspaceSkills } from '../unusedWorkspaceSkills';
@@ -9,6 +10,18 @@ import { hiddenFromLoop } from './plannerRequest';
 import { describeDeferral } from '../../core/tools/modes/deferralDecision';
 import { nativeSkillsLine } from '../../core/skills/packs/nativeAgentSkills';
 import { countUncatalogued, deferredHeading, sentListHeading } from '../../core/tools/modes/toolsReport';
+
+/** What `/skills` and `/skill` use: pack loading, skill queries and their context, pins, VS Code's own agent skills. */
+type SkillCommandServices = Pick<ToolshedServices, 'skillPacks' | 'skills' | 'skillContext' | 'pinned' | 'nativeSkills'>;
+
+/** What `/tools` and `/search` use: the tool catalog and search, tool modes, settings; `/search` finds skills too. */
+type ToolCommandServices = Pick<
+  ToolshedServices,
+  'syncToolCatalog' | 'settings' | 'toolModes' | 'tools' | 'toolVisibility' | 'skillPacks' | 'skills' | 'skillContext'
+>;
+
+/** What the slash commands use of the services, together. */
+export type SlashCommandServices = SkillCommandServices & ToolCommandServices;
 
 /** Session id for `/search` (which activates nothing) so session scope is satisfied. */
 const COMMAND_SEARCH_SESSION = 'toolshed-command-search';
@@ -25,7 +38,7 @@ async function showRestrictedMode(stream: vscode.ChatResponseStream): Promise<vo
 }
 
 /** `/skills`: the skill directory — what the model sees — plus how many skills exist in all. */
-export async function skillsCommand(stream: vscode.ChatResponseStream, services: ToolshedServices, session: TurnSession): Promise<CommandResult> {
+export async function skillsCommand(stream: vscode.ChatResponseStream, services: SkillCommandServices, session: TurnSession): Promise<CommandResult> {
   await services.skillPacks.ready;
   const ctx = services.skillContext(undefined, session.pinnedSkills);
   const directory = await services.skills.directory(ctx);
@@ -58,7 +71,7 @@ export async function skillsCommand(stream: vscode.ChatResponseStream, services:
 export async function skillCommand(
   prompt: string,
   stream: vscode.ChatResponseStream,
-  services: ToolshedServices,
+  services: SkillCommandServices,
   session: TurnSession,
 ): Promise<CommandResult> {
   const words = prompt.trim().split(/\s+/).filter(Boolean);
@@ -85,7 +98,7 @@ export async function skillCommand(
 }
 
 /** `/skill off <name>`: unpins a skill from this conversation (and from the Skill Directory view's pins). */
-async function unpinCommand(name: string, stream: vscode.ChatResponseStream, services: ToolshedServices, session: TurnSession): Promise<CommandResult> {
+async function unpinCommand(name: string, stream: vscode.ChatResponseStream, services: SkillCommandServices, session: TurnSession): Promise<CommandResult> {
   if (!name) {
     stream.markdown('Usage: `/skill off <name>` — unpins a skill pinned with `/skill <name>`.');
     return { metadata: { toolshed: session.metadataBase() } };
@@ -107,7 +120,7 @@ async function unpinCommand(name: string, stream: vscode.ChatResponseStream, ser
 /** `/tools`: what this conversation's model sees, what it activated, what stays deferred. */
 export async function toolsCommand(
   stream: vscode.ChatResponseStream,
-  services: ToolshedServices,
+  services: ToolCommandServices,
   session: TurnSession,
   model?: vscode.LanguageModelChat,
   token: vscode.CancellationToken = new vscode.CancellationTokenSource().token,
@@ -181,7 +194,7 @@ export async function toolsCommand(
 export async function searchCommand(
   prompt: string,
   stream: vscode.ChatResponseStream,
-  services: ToolshedServices,
+  services: ToolCommandServices,
   session: TurnSession,
 ): Promise<CommandResult> {
   const query = prompt.trim();
@@ -195,7 +208,7 @@ export async function searchCommand(
   const toolResult = await services.tools.withRun({ sessionId: COMMAND_SEARCH_SESSION, isVisible: services.toolVisibility() }, (run) =>
     run.search({ query, limit: 8, include_always_loaded: true }, { activate: false }),
   );
-  let skills: Awaited<ReturnType<ToolshedServices['skills']['search']>> | undefined;
+  let skills: Awaited<ReturnType<SkillService['search']>> | undefined;
   let skillError: string | undefined;
   try {
     skills = await services.skills.search({ query, limit: 8 }, services.skillContext(undefined, session.pinnedSkills));

@@ -1,15 +1,17 @@
 import * as vscode from 'vscode';
 import { ToolSearchConfigError } from '../../core/tools/toolSearchService';
-import type { ToolshedServices } from '../services';
-import { handlePlannerRequest } from './plannerRequest';
+import { handlePlannerRequest, type PlannerRequestServices } from './plannerRequest';
 import { PARTICIPANT_ID } from './sessionMetadata';
-import { searchCommand, skillCommand, skillsCommand, toolsCommand } from './slashCommands';
-import { TurnSession } from './turnSession';
+import { searchCommand, skillCommand, skillsCommand, toolsCommand, type SlashCommandServices } from './slashCommands';
+import { TurnSession, type TurnSessionServices } from './turnSession';
 import { learnCommand, learningFollowups, LEARN_COMMAND, recordChatFeedback } from './learningChat';
 import type { ToolshedTurnMetadata } from './sessionMetadata';
 
+/** What `@toolshed` uses of the services: its turns, slash commands and planner requests (learning and the log are in each). */
+type ChatServices = TurnSessionServices & SlashCommandServices & PlannerRequestServices;
+
 /** Registers `@toolshed`: its planner loop with deferred tools, slash commands and follow-ups. */
-export function registerChatParticipant(context: vscode.ExtensionContext, services: ToolshedServices): vscode.ChatRequestHandler {
+export function registerChatParticipant(context: vscode.ExtensionContext, services: ChatServices): vscode.ChatRequestHandler {
   const handler: vscode.ChatRequestHandler = async (request, chatContext, stream, token) => {
     const session = TurnSession.fromRequest(request, chatContext, services);
     try {

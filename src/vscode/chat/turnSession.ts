@@ -4,6 +4,9 @@ import type { ToolRun } from '../../core/tools/toolRun';
 import type { ToolshedServices } from '../services';
 import { previousTurnMetadata, type ToolshedTurnMetadata } from './sessionMetadata';
 
+/** What a conversation's turn uses: activations and their scope, the session's label, tool visibility. */
+export type TurnSessionServices = Pick<ToolshedServices, 'activity' | 'settings' | 'tools' | 'logger' | 'toolVisibility'>;
+
 /**
  * The conversation a request belongs to, reconstructed from the previous @toolshed turn's
  * metadata: its stable session id, label, pinned skills and — with session-scoped activation —
@@ -13,7 +16,7 @@ export class TurnSession {
   readonly pinnedSkills: string[];
 
   private constructor(
-    private readonly services: ToolshedServices,
+    private readonly services: TurnSessionServices,
     readonly sessionId: string,
     readonly sessionLabel: string,
     private readonly previous: ToolshedTurnMetadata | undefined,
@@ -23,7 +26,7 @@ export class TurnSession {
     services.activity.setSessionLabel(sessionId, sessionLabel);
   }
 
-  static fromRequest(request: vscode.ChatRequest, chatContext: vscode.ChatContext, services: ToolshedServices): TurnSession {
+  static fromRequest(request: vscode.ChatRequest, chatContext: vscode.ChatContext, services: TurnSessionServices): TurnSession {
     const previous = previousTurnMetadata(chatContext);
     const label = previous?.sessionLabel ?? (request.prompt.trim().slice(0, 60) || `/${request.command ?? 'chat'}`);
     return new TurnSession(services, previous?.sessionId ?? randomUUID(), label, previous, request.command);

@@ -6,6 +6,7 @@ import type { PackFolderWriter } from '../../core/platform/ports';
 import type { SkillService } from '../../core/skills/skillService';
 import { describeScope } from '../../core/skills/store/skillScope';
 import type { LearningController } from './learningController';
+import type { SkillPackManager } from '../skills/skillPackManager';
 
 /** Arguments that skip the pickers (tests, other commands). */
 export interface ExportPackArgs {
@@ -16,6 +17,14 @@ export interface ExportPackArgs {
 
 /** What the command returns: the export report, or why nothing was exported. */
 export type ExportPackResult = PackExportReport | { error: string } | undefined;
+
+/** What the export uses: the learned skills, their feedback counters, and the pack loader that loads what was written. */
+export interface ExportPackDeps {
+  readonly skills: Pick<SkillService, 'learnedSkills' | 'packSkillNames'>;
+  readonly learning: Pick<LearningController, 'service'>;
+  /** Loading a written file retires the learned copy; the loader's change reaches the views. */
+  readonly skillPacks: Pick<SkillPackManager, 'reloadFiles'>;
+}
 
 /** workspace.fs as the core's PackFolderWriter (it checks first; the core never asks it to overwrite). */
 const workspaceWriter: PackFolderWriter = {
@@ -40,12 +49,7 @@ const workspaceWriter: PackFolderWriter = {
  * copies are retired at once. Writing into the workspace follows the one trust rule: nothing the
  * workspace could supply is used in Restricted Mode, so nothing is exported into it either.
  */
-export function registerExportPackCommand(
-  context: vscode.ExtensionContext,
-  controller: LearningController,
-  skills: SkillService,
-  onSkillsChanged: () => void,
-): void {
+export function registerExportPackCommand(context: vscode.ExtensionContext, { skills, learning, skillPacks }: ExportPackDeps): void {
   const run = async (arg?: unknown, options: ExportPackArgs = {}): Promise<ExportPackResult> => {
     if (!vscode.workspace.isTrusted) {
       void vscode.window.showWarningMessage('Toolshed: exporting learned skills into the workspace needs a trusted workspace (Manage Workspace Trust).');
@@ -58,7 +62,7 @@ export function registerExportPackCommand(
     const report = await exportLearnedAsPack(
       {
         skills,
-        counters: (name) => controller.service.counters(name),
+        counters: (name) => learning.service.counters(name),
         files: workspaceWriter,
         now: Date.now(),
       },
@@ -66,9 +70,7 @@ export function registerExportPackCommand(
       names,
     );
     // Load what was written now (the file watcher may follow): this retires the learned copies.
-    for (const written of report.written) await skills.reloadFile(written.file);
-    onSkillsChanged();
-    controller.notifyChanged();
+    await skillPacks.reloadFiles(report.written.map((written) => written.file));
     showReport(report, folder);
     return report;
   };
@@ -83,7 +85,7 @@ function namesFromArgument(arg: unknown): string[] | undefined {
   return typeof skill?.name === 'string' ? [skill.name] : undefined;
 }
 
-async function pickLearnedSkills(skills: SkillService): Promise<string[] | undefined> {
+async function pickLearnedSkills(skills: Pick<SkillService, 'learnedSkills'>): Promise<string[] | undefined> {
   const candidates = exportableLearnedSkills(skills);
   if (candidates.length === 0) {
     void vscode.window.showInformationMessage('Toolshed: there is no learned skill to export (none yet, or all exported already).');

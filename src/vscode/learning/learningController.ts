@@ -14,6 +14,8 @@ import type { SqlEngine } from '../../core/sql/sqlEngine';
 import { Disposable } from '../lifecycle';
 import { workspaceProjectId } from '../skills/skillPackManager';
 import type { SettingsAccessor } from '../settingsAccessor';
+import type { SkillChanges } from '../skillChanges';
+import { LearningWrites } from './learningWrites';
 
 /** How long the follow-up provider waits for the turn's background extraction. */
 const FOLLOWUP_WAIT_MS = 3000;
@@ -29,40 +31,43 @@ export interface LearningControllerDeps {
   events: EventSink;
   /** Whether a tool of this name exists here and may be used (a failure report must name one). */
   knownTool(name: string): boolean;
+  /** Fired when proposals, learned skills or counters change, or learning turns on or off (the views follow it). */
+  changes: Pick<SkillChanges, 'fire'>;
 }
 
 /**
  * The VS Code side of learning: owns the core `LearningService` and what lives only in this
  * window — the background extraction of each turn (so follow-ups can wait for it), the last
  * turn of each conversation (for `/learn`), and keeping the skill service's score adjuster in
- * step with the setting and workspace trust.
+ * step with the setting and workspace trust. Writes go through `writes`, which fire the skill change event.
  */
 export class LearningController extends Disposable {
   private readonly pending = new Map<string, Promise<IngestResult>>();
   private readonly lastTurns = new Map<string, Trajectory>();
   /** Answers rated in this window (one rating each, whichever button or 👍/👎 came first). */
   private readonly ratedTurns = new Set<string>();
-  private readonly changed = this._register(new vscode.EventEmitter<void>());
-  /** Fires when proposals, approved skills or counters change (views refresh). */
-  readonly onDidChange = this.changed.event;
+  /** Approve, discard, edit, merge, import, feedback, promote: each fires the skill change event once. */
+  readonly writes: LearningWrites;
 
   private constructor(
     readonly service: LearningService,
     private readonly deps: LearningControllerDeps,
   ) {
     super();
+    this.writes = new LearningWrites(service, deps.skills, deps.changes);
+    // Whether learning is on follows the setting and trust: the Proposed group appears or goes.
     const sync = () => deps.skills.setScoreAdjuster(service.activeAdjuster());
     sync();
     this._register(
       deps.settings.onDidChange(() => {
         sync();
-        this.changed.fire();
+        deps.changes.fire({ skills: false });
       }),
     );
     this._register(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         sync();
-        this.changed.fire();
+        deps.changes.fire({ skills: false });
       }),
     );
   }
@@ -89,7 +94,7 @@ export class LearningController extends Disposable {
     if (service.pendingJobs() > 0) {
       void service.resumeJobs().then((done) => {
         if (done) deps.logger.info(`Learning: finished ${done} extraction job(s) left by an earlier window.`);
-        controller.changed.fire();
+        deps.changes.fire({ skills: false });
       });
     }
     return controller;
@@ -109,7 +114,7 @@ export class LearningController extends Disposable {
     const sanitized = this.service.sanitize(trajectory);
     this.remember(sanitized);
     const run = this.service.enqueue(sanitized, { extractor }).then((result) => {
-      if (result.proposal || result.negative) this.changed.fire();
+      if (result.proposal || result.negative) this.deps.changes.fire({ skills: false });
       return result;
     });
     this.pending.set(trajectory.sessionId, run);
@@ -133,10 +138,6 @@ export class LearningController extends Disposable {
     this.ratedTurns.add(turnId);
     if (this.ratedTurns.size > 1000) this.ratedTurns.delete(this.ratedTurns.values().next().value as string);
     return true;
-  }
-
-  notifyChanged(): void {
-    this.changed.fire();
   }
 
   private remember(trajectory: Trajectory): void {

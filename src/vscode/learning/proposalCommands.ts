@@ -13,8 +13,9 @@ import type { LearningController } from './learningController';
  * saving it updates the proposal, which stays a proposal until approved. A model-written
  * proposal that would merge into an existing learned skill is first shown as a merge proposal:
  * a diff of the skill before/after, with Approve Merge / Edit Proposal / Keep Separate / Discard.
+ * Writes go through `controller.writes`, whose change event updates the views.
  */
-export function registerProposalCommands(context: vscode.ExtensionContext, controller: LearningController, onSkillsChanged: () => void): void {
+export function registerProposalCommands(context: vscode.ExtensionContext, controller: Pick<LearningController, 'service' | 'writes'>): void {
   const folder = path.join((context.storageUri ?? context.globalStorageUri).fsPath, 'proposals');
   const idOf = (arg: unknown): string | undefined => {
     if (typeof arg === 'string') return arg;
@@ -53,7 +54,7 @@ export function registerProposalCommands(context: vscode.ExtensionContext, contr
     if (!id) return undefined;
     // How it was approved, for the skill's own text: a Skill Directory item passes its node, chat's button says `via: chat`.
     const via = resolution?.via ?? (typeof arg === 'string' ? undefined : 'skillDirectory');
-    let result = await controller.service.approve(id, { ...resolution, ...(via ? { via } : {}) });
+    let result = await controller.writes.approve(id, { ...resolution, ...(via ? { via } : {}) });
     if (result.status === 'review') {
       await reviewMerge(id, result.review);
       return undefined;
@@ -69,7 +70,7 @@ export function registerProposalCommands(context: vscode.ExtensionContext, contr
         ...choices,
       );
       if (!choice) return undefined;
-      result = await controller.service.approve(id, {
+      result = await controller.writes.approve(id, {
         ...(choice === 'Replace' ? { replaceLearned: true } : { name: result.suggestion }),
         ...(via ? { via } : {}),
       });
@@ -79,8 +80,6 @@ export function registerProposalCommands(context: vscode.ExtensionContext, contr
       return undefined;
     }
     if (result.status === 'merged') {
-      controller.notifyChanged();
-      onSkillsChanged();
       const sourceHash = controller.service.proposal(id)?.candidate.source_hash ?? '';
       // Not awaited: the command returns at once; the offer to undo stays in the notification.
       void vscode.window
@@ -90,15 +89,11 @@ export function registerProposalCommands(context: vscode.ExtensionContext, contr
         )
         .then(async (choice) => {
           if (choice !== 'Undo Merge') return;
-          await controller.service.unmerge(result.name, sourceHash);
-          controller.notifyChanged();
-          onSkillsChanged();
+          await controller.writes.unmerge(result.name, sourceHash);
         });
       return result.name;
     }
     if (result.status !== 'approved') return undefined;
-    controller.notifyChanged();
-    onSkillsChanged();
     vscode.window.setStatusBarMessage(`Toolshed: learned "${result.name}"${result.cluster ? ` (cluster ${result.cluster})` : ''}`, 4000);
     return result.name;
   };
@@ -118,9 +113,7 @@ export function registerProposalCommands(context: vscode.ExtensionContext, contr
   const discard = async (arg: unknown): Promise<boolean> => {
     const id = idOf(arg);
     if (!id) return false;
-    const done = await controller.service.discard(id);
-    controller.notifyChanged();
-    onSkillsChanged();
+    const done = await controller.writes.discard(id);
     return done;
   };
 
@@ -138,8 +131,7 @@ export function registerProposalCommands(context: vscode.ExtensionContext, contr
         void vscode.window.showErrorMessage(`Toolshed: the proposal was not updated — ${parsed.error}. Fix it and save again.`);
         return;
       }
-      await controller.service.edit(id, parsed.candidate);
-      controller.notifyChanged();
+      await controller.writes.edit(id, parsed.candidate);
       const choice = await vscode.window.showInformationMessage(`Toolshed: proposal "${parsed.candidate.title}" updated.`, 'Approve', 'Discard');
       if (choice === 'Approve') await approve(id, { via: 'editor' });
       if (choice === 'Discard') await discard(id);

@@ -9,11 +9,11 @@ type Node = { kind: 'proposed' } | { kind: 'warnings' } | { kind: 'proposal'; pr
 /**
  * Learning's part of the Skill Directory: a **Proposed** group (Approve / Edit / Discard on each
  * item), a **Learned warnings** group for approved negative skills, and 👍/👎 counts after each
- * skill's description. Nothing shows while learning is off.
+ * skill's description. Nothing shows while learning is off. It has no change event of its own:
+ * what it shows changes with the skill change event, which the Skill Directory already follows.
  */
-export function proposedSkillsGroup(controller: LearningController): DirectoryGroup<Node> {
+export function proposedSkillsGroup(controller: Pick<LearningController, 'enabled' | 'service'>): DirectoryGroup<Node> {
   return {
-    onDidChange: controller.onDidChange,
     roots() {
       if (!controller.enabled) return [];
       const roots: Node[] = [];

@@ -13,9 +13,8 @@ import type { LearningController } from './learningController';
  */
 export function registerSnapshotCommands(
   context: vscode.ExtensionContext,
-  controller: LearningController,
-  skills: SkillService,
-  onSkillsChanged: () => void,
+  controller: Pick<LearningController, 'service' | 'writes'>,
+  skills: Pick<SkillService, 'learnedSkills'>,
 ): void {
   const exportSkills = async (target?: vscode.Uri): Promise<{ learned: number; proposals: number } | undefined> => {
     const uri =
@@ -44,9 +43,7 @@ export function registerSnapshotCommands(
       return { error: 'untrusted workspace' };
     }
     try {
-      const report = await controller.service.importSnapshot(await vscode.workspace.fs.readFile(uri));
-      controller.notifyChanged();
-      onSkillsChanged();
+      const report = await controller.writes.importSnapshot(await vscode.workspace.fs.readFile(uri));
       const conflicts = report.conflicts.length
         ? ` ${report.conflicts.length} conflict(s) kept as they were: ${report.conflicts.slice(0, 5).join(', ')}${report.conflicts.length > 5 ? ', …' : ''}.`
         : '';
@@ -86,9 +83,7 @@ export function registerSnapshotCommands(
       skill = pick.skill;
       hash = pick.hash;
     }
-    const done = await controller.service.unmerge(skill, hash);
-    controller.notifyChanged();
-    onSkillsChanged();
+    const done = await controller.writes.unmerge(skill, hash);
     if (!done) void vscode.window.showWarningMessage(`Toolshed: "${skill}" has no such merge to undo.`);
     return Boolean(done);
   };

@@ -6,11 +6,11 @@ import { textResult } from './toolResults';
 
 /**
  * Shared body of the two learning report tools: nothing is recorded while learning is off; the
- * input is validated, `record` keeps it and says what it did, the views hear of the change, and
- * bad input becomes a message the model can act on.
+ * input is validated, `record` keeps it (through learning's writes, which tell the views) and says
+ * what it did, and bad input becomes a message the model can act on.
  */
 export function registerLearningReportTool<S extends z.ZodType>(
-  services: ToolshedServices,
+  services: Pick<ToolshedServices, 'learning'>,
   name: string,
   schema: S,
   invocationMessage: string,
@@ -19,12 +19,9 @@ export function registerLearningReportTool<S extends z.ZodType>(
   return vscode.lm.registerTool<unknown>(name, {
     prepareInvocation: () => ({ invocationMessage }),
     async invoke(options) {
-      const learning = services.learning;
-      if (!learning.enabled) return textResult(learningOffMessage());
+      if (!services.learning.enabled) return textResult(learningOffMessage());
       try {
-        const said = await record(schema.parse(options.input));
-        learning.notifyChanged();
-        return textResult(said);
+        return textResult(await record(schema.parse(options.input)));
       } catch (error) {
         return textResult(describeToolInputError(name, error));
       }

@@ -1,5 +1,4 @@
 import type * as vscode from 'vscode';
-import type { ToolshedServices } from '../services';
 import { registerSkillGetTool } from './skillGetTool';
 import { registerSkillListTool } from './skillListTool';
 import { registerSkillReportFailureTool } from './skillReportFailureTool';
@@ -9,8 +8,15 @@ import { registerSkillLoadTool } from './skillTool';
 import { registerToolInvokeTool } from './toolInvokeTool';
 import { registerToolSearchTool } from './toolSearchTool';
 
+/** What the tools below use of the services, together (each takes only its own part). */
+type LanguageModelToolServices = Parameters<typeof registerToolSearchTool>[0] &
+  Parameters<typeof registerToolInvokeTool>[0] &
+  Parameters<typeof registerSkillSearchTool>[0] &
+  Parameters<typeof registerSkillReportOutcomeTool>[0] &
+  Parameters<typeof registerSkillReportFailureTool>[0];
+
 /** Registers the tools declared in `contributes.languageModelTools`. */
-export function registerLanguageModelTools(context: vscode.ExtensionContext, services: ToolshedServices): void {
+export function registerLanguageModelTools(context: vscode.ExtensionContext, services: LanguageModelToolServices): void {
   context.subscriptions.push(
     registerToolSearchTool(services),
     registerToolInvokeTool(services),

@@ -8,7 +8,11 @@ import type { ToolshedServices } from '../services';
  * allowed-tools and the static-check warnings. A call that cannot be planned needs no
  * confirmation: invoke answers it with the reason and runs nothing.
  */
-export async function prepareScriptConfirmation(services: ToolshedServices, name: string, input: unknown): Promise<vscode.PreparedToolInvocation> {
+export async function prepareScriptConfirmation(
+  services: Pick<ToolshedServices, 'scriptRuns'>,
+  name: string,
+  input: unknown,
+): Promise<vscode.PreparedToolInvocation> {
   const planned = await services.scriptRuns.plan(name, input ?? {});
   if (!planned.ok) return { invocationMessage: `Checking \`${name}\`` };
   const { title, lines } = describeScriptRun(planned.plan);

@@ -1,9 +1,9 @@
 import type * as vscode from 'vscode';
 import { SKILL_GET_TOOL_NAME } from '../../core/platform/toolNames';
 import type { ToolshedServices } from '../services';
-import { registerSkillTool } from './skillToolRegistration';
+import { registerSkillTool, type SkillToolServices } from './skillToolRegistration';
 
-export function registerSkillGetTool(services: ToolshedServices): vscode.Disposable {
+export function registerSkillGetTool(services: SkillToolServices & Pick<ToolshedServices, 'skills'>): vscode.Disposable {
   return registerSkillTool<{ names?: unknown }>(
     services,
     SKILL_GET_TOOL_NAME,

@@ -1,11 +1,11 @@
 import type * as vscode from 'vscode';
 import { SKILL_LIST_TOOL_NAME } from '../../core/platform/toolNames';
 import type { ToolshedServices } from '../services';
-import { registerSkillTool } from './skillToolRegistration';
+import { registerSkillTool, type SkillToolServices } from './skillToolRegistration';
 import { restrictedModeLine } from '../../core/trust/restrictedMode';
 import { unusedWorkspaceSkills } from '../unusedWorkspaceSkills';
 
-export function registerSkillListTool(services: ToolshedServices): vscode.Disposable {
+export function registerSkillListTool(services: SkillToolServices & Pick<ToolshedServices, 'skills'>): vscode.Disposable {
   return registerSkillTool<{ page?: unknown }>(
     services,
     SKILL_LIST_TOOL_NAME,

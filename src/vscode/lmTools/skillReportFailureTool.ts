@@ -5,14 +5,14 @@ import type { ToolshedServices } from '../services';
 import { registerLearningReportTool } from './learningReportTool';
 
 /** `skill_report_failure`: a model reports a failure worth remembering → a proposed negative skill. */
-export function registerSkillReportFailureTool(services: ToolshedServices): vscode.Disposable {
+export function registerSkillReportFailureTool(services: Pick<ToolshedServices, 'learning'>): vscode.Disposable {
   return registerLearningReportTool(
     services,
     SKILL_REPORT_FAILURE_TOOL_NAME,
     skillReportFailureInputSchema,
     'Proposing a warning from a tool failure',
     async (input) => {
-      const proposal = await services.learning.service.reportFailure(input, 'language-model-tool');
+      const proposal = await services.learning.writes.reportFailure(input, 'language-model-tool');
       return proposal
         ? `Proposed the warning "${proposal.candidate.title}" for the user to review${proposal.count > 1 ? ` (reported ${proposal.count} times)` : ''}. Nothing changes until they approve it.`
         : 'Nothing was proposed.';

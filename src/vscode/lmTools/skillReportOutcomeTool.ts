@@ -5,7 +5,7 @@ import type { ToolshedServices } from '../services';
 import { registerLearningReportTool } from './learningReportTool';
 
 /** `skill_report_outcome`: a model says whether the skills it followed helped (counters only). */
-export function registerSkillReportOutcomeTool(services: ToolshedServices): vscode.Disposable {
+export function registerSkillReportOutcomeTool(services: Pick<ToolshedServices, 'skillPacks' | 'skills' | 'learning'>): vscode.Disposable {
   return registerLearningReportTool(
     services,
     SKILL_REPORT_OUTCOME_TOOL_NAME,
@@ -15,7 +15,7 @@ export function registerSkillReportOutcomeTool(services: ToolshedServices): vsco
       await services.skillPacks.ready;
       const known = input.names.filter((name) => services.skills.inspect(name));
       const unknown = input.names.filter((name) => !known.includes(name));
-      const recorded = await services.learning.service.recordOutcome(known, input.outcome);
+      const recorded = await services.learning.writes.recordOutcome(known, input.outcome);
       return `Recorded "${input.outcome}" for ${recorded} skill(s).${unknown.length ? ` Unknown skill names ignored: ${unknown.join(', ')} (use the exact names from skill_get).` : ''}`;
     },
   );

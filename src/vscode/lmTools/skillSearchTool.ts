@@ -1,9 +1,9 @@
 import type * as vscode from 'vscode';
 import { SKILL_SEARCH_TOOL_NAME } from '../../core/platform/toolNames';
 import type { ToolshedServices } from '../services';
-import { registerSkillTool } from './skillToolRegistration';
+import { registerSkillTool, type SkillToolServices } from './skillToolRegistration';
 
-export function registerSkillSearchTool(services: ToolshedServices): vscode.Disposable {
+export function registerSkillSearchTool(services: SkillToolServices & Pick<ToolshedServices, 'skills'>): vscode.Disposable {
   return registerSkillTool<{ query?: unknown }>(
     services,
     SKILL_SEARCH_TOOL_NAME,

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { SKILL_TOOL_NAME } from '../../core/platform/toolNames';
 import { answerSkillCall } from '../../core/planner/plannerSingleSkill';
 import type { ToolshedServices } from '../services';
-import { agentModeSkillContext } from './skillToolRegistration';
+import { agentModeSkillContext, type SkillToolServices } from './skillToolRegistration';
 import { textResult } from './toolResults';
 
 /**
@@ -11,7 +11,7 @@ import { textResult } from './toolResults';
  * answered with the closest names the caller may see. package.json shows the tool only when
  * `toolshed.skills.toolStyle` is not `discovery` (a `when` clause).
  */
-export function registerSkillLoadTool(services: ToolshedServices): vscode.Disposable {
+export function registerSkillLoadTool(services: SkillToolServices & Pick<ToolshedServices, 'skills'>): vscode.Disposable {
   return vscode.lm.registerTool<{ skill_name?: unknown }>(SKILL_TOOL_NAME, {
     prepareInvocation: (options) => ({ invocationMessage: `Loading skill ${typeof options.input?.skill_name === 'string' ? options.input.skill_name : ''}` }),
     async invoke(options) {

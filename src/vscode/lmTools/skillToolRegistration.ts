@@ -8,9 +8,12 @@ import { jsonResult, textResult } from './toolResults';
  * The skill context of Copilot agent mode: like @toolshed's, less the SKILL.md skills VS Code's
  * own agent skills already offer there (one skill is never shown twice).
  */
-export function agentModeSkillContext(services: ToolshedServices): SkillRequestContext {
+export function agentModeSkillContext(services: Pick<ToolshedServices, 'skillContext' | 'nativeSkills'>): SkillRequestContext {
   return { ...services.skillContext(), nativeSkillNames: services.nativeSkills.names() };
 }
+
+/** What the skill tools use: settings, pack loading, the tool catalog, and the request context. */
+export type SkillToolServices = Pick<ToolshedServices, 'settings' | 'skillPacks' | 'syncToolCatalog' | 'skillContext' | 'nativeSkills'>;
 
 /**
  * Shared body of the three skill tools as seen from Copilot agent mode: wait for packs to
@@ -18,7 +21,7 @@ export function agentModeSkillContext(services: ToolshedServices): SkillRequestC
  * message the model can act on.
  */
 export function registerSkillTool<T>(
-  services: ToolshedServices,
+  services: SkillToolServices,
   name: string,
   progressMessage: (input: T) => string,
   answer: (input: T, ctx: SkillRequestContext) => Promise<unknown>,

@@ -17,7 +17,9 @@ interface ToolInvokeInput {
  * and unknown names get the same answer), refused in untrusted workspaces, and executed via
  * `vscode.lm.invokeTool` with the caller's invocation token so VS Code's confirmations apply.
  */
-export function registerToolInvokeTool(services: ToolshedServices): vscode.Disposable {
+export function registerToolInvokeTool(
+  services: Pick<ToolshedServices, 'skillScripts' | 'scriptRuns' | 'syncToolCatalog' | 'tools' | 'toolVisibility' | 'activity' | 'settings' | 'logger'>,
+): vscode.Disposable {
   return vscode.lm.registerTool<ToolInvokeInput>(TOOL_INVOKE_TOOL_NAME, {
     async prepareInvocation(options) {
       const name = typeof options.input?.name === 'string' ? options.input.name : 'a tool';
@@ -66,7 +68,7 @@ export function registerToolInvokeTool(services: ToolshedServices): vscode.Dispo
 }
 
 /** Agent mode's pick after its tool_search (same session), for the learned prior; best effort. */
-function recordPick(services: ToolshedServices, name: string, succeeded: boolean): void {
+function recordPick(services: Pick<ToolshedServices, 'settings' | 'tools' | 'logger'>, name: string, succeeded: boolean): void {
   if (!services.settings.current.toolSearch.learnFromUse) return;
   try {
     services.tools.pickLog.recordOutcome(AGENT_MODE_SESSION, name, succeeded, Date.now());

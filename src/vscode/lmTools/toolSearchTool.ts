@@ -10,7 +10,7 @@ import { jsonResult, textResult } from './toolResults';
  * Agent mode's tool list cannot be changed from here, so results point the model at
  * `tool_invoke` for tools it does not see.
  */
-export function registerToolSearchTool(services: ToolshedServices): vscode.Disposable {
+export function registerToolSearchTool(services: Pick<ToolshedServices, 'syncToolCatalog' | 'tools' | 'toolVisibility'>): vscode.Disposable {
   return vscode.lm.registerTool<ToolSearchInputRaw>(TOOL_SEARCH_TOOL_NAME, {
     prepareInvocation(options) {
       const query = typeof options.input?.query === 'string' ? options.input.query : '';

@@ -38,7 +38,8 @@ export class NativeAgentSkills extends Disposable {
       this.cached = undefined;
       this.changed.fire();
     };
-    this._register(packsChanged(invalidate));
+    // A pack change reaches the views through the skill change event already: here it only drops the cache.
+    this._register(packsChanged(() => (this.cached = undefined)));
     this._register(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration(USE_AGENT_SKILLS) || event.affectsConfiguration(AGENT_SKILLS_LOCATIONS)) invalidate();

@@ -5,19 +5,19 @@ import type { Logger } from '../../core/platform/ports';
 import type { SkillService } from '../../core/skills/skillService';
 import { SHARED_SKILLS_KEY } from '../../core/skills/store/learned/sharedSkillStore';
 import type { SettingsAccessor } from '../settingsAccessor';
+import type { SkillChanges } from '../skillChanges';
 
 /**
  * Keeps this window's copy of the shared (tenant/global) learned skills current: another window
  * wrote the shared store (file watcher on the global storage; and, because watchers outside the
  * workspace are not delivered everywhere — code-server, some remotes — a stat of the file every
  * few seconds, which reads nothing unless its size or time changed), this window got focus back,
- * or the tenant id changed (a different tenant's skills become visible). `onChanged` runs when
- * skills changed here (to refresh the sidebar).
+ * or the tenant id changed (a different tenant's skills become visible). When skills changed
+ * here it fires the skill change event, which the views follow.
  */
 export function keepSharedSkillsInSync(
   context: vscode.ExtensionContext,
-  deps: { skills: SkillService; settings: SettingsAccessor; logger: Logger },
-  onChanged: () => void,
+  deps: { skills: Pick<SkillService, 'syncSharedSkills'>; settings: SettingsAccessor; logger: Logger; changes: Pick<SkillChanges, 'fire'> },
 ): void {
   let running: Promise<void> | undefined;
   let again = false;
@@ -31,7 +31,7 @@ export function keepSharedSkillsInSync(
       .then((changed) => {
         if (changed === 0) return;
         deps.logger.info(`Shared skills: ${changed} learned skill(s) changed by another window or a tenant change.`);
-        onChanged();
+        deps.changes.fire({ skills: true });
       })
       .catch((error: unknown) => deps.logger.warn(`Shared skills not refreshed: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => {

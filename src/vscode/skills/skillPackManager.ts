@@ -84,14 +84,22 @@ export class SkillPackManager extends Disposable {
 
   /** Re-indexes one file now (on save); the watcher path debounces the same work. */
   async reloadFile(file: string): Promise<void> {
+    await this.reloadFiles([file]);
+  }
+
+  /** Re-indexes several files now (an export writes many), then tells the views once. */
+  async reloadFiles(files: readonly string[]): Promise<void> {
     await this.loading;
-    const result = await this.service.reloadFile(file);
-    if (result.status !== 'ignored') {
+    let changed = false;
+    for (const file of files) {
+      const result = await this.service.reloadFile(file);
+      if (result.status === 'ignored') continue;
       this.logger.debug(
         `Skill file ${result.status}: ${file} (+${result.inserted.length} ~${result.updated.length} -${result.removed.length}, ${result.durationMs.toFixed(1)} ms)`,
       );
-      this.changed.fire();
+      changed = true;
     }
+    if (changed) this.changed.fire();
   }
 
   async removeFile(file: string): Promise<void> {

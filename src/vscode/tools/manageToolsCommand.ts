@@ -23,6 +23,9 @@ export interface ManageToolsArgs {
   filter?: string;
 }
 
+/** What Manage Tools uses: the tool catalog and its policy, the tool-state setting, where tools come from, the log. */
+type ManageToolsServices = Pick<ToolshedServices, 'context' | 'logger' | 'syncToolCatalog' | 'tools' | 'settings'>;
+
 type TargetItem = vscode.QuickPickItem & { target?: StateTarget & { label?: string } };
 
 const STATE_ITEMS: Array<vscode.QuickPickItem & { choice: StateChoice }> = [
@@ -33,7 +36,7 @@ const STATE_ITEMS: Array<vscode.QuickPickItem & { choice: StateChoice }> = [
 ];
 
 /** **Toolshed: Manage Tools…** — tool or server → state → workspace or user settings. */
-export async function manageTools(services: ToolshedServices, args: ManageToolsArgs = {}): Promise<Record<string, ToolState> | undefined> {
+export async function manageTools(services: ManageToolsServices, args: ManageToolsArgs = {}): Promise<Record<string, ToolState> | undefined> {
   const target: (StateTarget & { label?: string }) | undefined = args.tool
     ? { kind: 'tool', name: args.tool }
     : args.server
@@ -71,7 +74,7 @@ async function pickScope(): Promise<'workspace' | 'user' | undefined> {
 
 /** Step 1: a searchable list grouped by source; an MCP server can be set as a whole. */
 /** The tools Manage Tools lists, grouped by where VS Code says they come from. */
-export async function manageableToolGroups(services: ToolshedServices): Promise<ToolGroup[]> {
+export async function manageableToolGroups(services: ManageToolsServices): Promise<ToolGroup[]> {
   services.syncToolCatalog();
   const facts = await toolSourceFacts(services.context);
   // Listed: what the team's policy allows (including tools the user turned off, to turn back on).
@@ -81,7 +84,7 @@ export async function manageableToolGroups(services: ToolshedServices): Promise<
   return groupToolsBySource(tools, services.settings.current.tools.state);
 }
 
-async function pickTarget(services: ToolshedServices, filter?: string): Promise<(StateTarget & { label?: string }) | undefined> {
+async function pickTarget(services: ManageToolsServices, filter?: string): Promise<(StateTarget & { label?: string }) | undefined> {
   const groups = await manageableToolGroups(services);
   const items: TargetItem[] = [];
   for (const group of groups) {
@@ -119,7 +122,7 @@ async function pickTarget(services: ToolshedServices, filter?: string): Promise<
   });
 }
 
-export function registerManageTools(context: vscode.ExtensionContext, services: ToolshedServices): void {
+export function registerManageTools(context: vscode.ExtensionContext, services: ManageToolsServices): void {
   context.subscriptions.push(
     vscode.commands.registerCommand(MANAGE_TOOLS_COMMAND, (args?: ManageToolsArgs) => manageTools(services, args && typeof args === 'object' ? args : {})),
     // From the Activated Tools view: the clicked tool skips step 1.

@@ -6,7 +6,8 @@ import type * as vscode from 'vscode';
  * short suffix to a skill's description (feedback counts). Keeps that concern out of the view.
  */
 export interface DirectoryGroup<T = unknown> {
-  readonly onDidChange: vscode.Event<void>;
+  /** For what changes apart from the skill change event (which the view follows already). */
+  readonly onDidChange?: vscode.Event<void>;
   roots(): T[];
   children(node: T): T[];
   treeItem(node: T): vscode.TreeItem;

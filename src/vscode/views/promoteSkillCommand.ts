@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { SkillRecord } from '../../core/skills/skillSchema';
 import type { SkillService } from '../../core/skills/skillService';
 import { describeScope, scopeRank } from '../../core/skills/store/skillScope';
 import type { SkillScope } from '../../core/skills/store/skillScope';
@@ -7,16 +8,21 @@ import { resolveSkill } from './skillDirectoryView';
 
 type Target = 'tenant' | 'global';
 
+/** What the command uses: the learned skills, the view's items, the tenant id, and the promotion itself. */
+export interface PromoteSkillDeps {
+  readonly skills: Pick<SkillService, 'listPacks'>;
+  readonly directory: SkillDirectorySource;
+  tenantId(): string;
+  /** Moves the skill and fires the skill change event (learning's writes), so the views follow. */
+  promote(name: string, to: Target, options: { from: SkillScope }): Promise<SkillRecord>;
+}
+
 /**
  * `toolshed.promoteSkill`: moves a learned skill to a wider scope (project → tenant → global),
  * from the Skill Directory's context menu or the palette. Arguments (tree item or name, then an
  * optional target) let tests and keybindings skip the pickers.
  */
-export function registerPromoteSkillCommand(
-  context: vscode.ExtensionContext,
-  deps: { skills: SkillService; directory: SkillDirectorySource; tenantId(): string },
-  onPromoted: () => void,
-): void {
+export function registerPromoteSkillCommand(context: vscode.ExtensionContext, deps: PromoteSkillDeps): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('toolshed.promoteSkill', async (arg?: unknown, target?: Target) => {
       // A name is looked up in the service (always current); a tree item carries its own scope.
@@ -33,8 +39,7 @@ export function registerPromoteSkillCommand(
       const to = target ?? (await pickTarget(picked.name, scope, deps.tenantId()));
       if (!to) return undefined;
       try {
-        const promoted = await deps.skills.promoteLearnedSkill(picked.name, to, { from: scope });
-        onPromoted();
+        const promoted = await deps.promote(picked.name, to, { from: scope });
         void vscode.window.showInformationMessage(`Toolshed: "${picked.name}" is now in ${describeScope(promoted)}.`);
         return describeScope(promoted);
       } catch (error) {
@@ -51,7 +56,7 @@ export function registerPromoteSkillCommand(
 }
 
 /** The narrowest-scoped learned skill of that name (the one requests see first). */
-function learnedByName(skills: SkillService, name: string): { name: string; learnedScope?: SkillScope } | undefined {
+function learnedByName(skills: Pick<SkillService, 'listPacks'>, name: string): { name: string; learnedScope?: SkillScope } | undefined {
   const scopes = skills
     .listPacks()
     .filter((p) => p.source === 'learned')

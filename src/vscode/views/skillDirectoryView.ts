@@ -41,12 +41,8 @@ export class SkillDirectoryProvider extends Disposable implements vscode.TreeDat
     super();
     if (grouping) this._register(grouping.onDidChange(() => this.changed.fire(undefined)));
     this._register(source.onDidChange(() => this.changed.fire(undefined)));
-    for (const group of groups) this._register(group.onDidChange(() => this.changed.fire(undefined)));
+    for (const group of groups) if (group.onDidChange) this._register(group.onDidChange(() => this.changed.fire(undefined)));
     this._register(pinned.onDidChange(() => this.changed.fire(undefined)));
-  }
-
-  refresh(): void {
-    this.changed.fire(undefined);
   }
 
   async getChildren(node?: SkillDirectoryNode): Promise<SkillDirectoryNode[]> {

@@ -4,6 +4,7 @@ import { describeLineage, lineageOf } from '../../core/learning/merge/lineage';
 import type { LoadSummary } from '../../core/skills/packs/skillPackLoader';
 import type { SkillService, SkillTreePack } from '../../core/skills/skillService';
 import { Disposable } from '../lifecycle';
+import type { SkillChange } from '../skillChanges';
 import { restrictedModeLine } from '../../core/trust/restrictedMode';
 import { unusedWorkspaceSkills } from '../unusedWorkspaceSkills';
 import type { CancellationLike, PackView, ReloadProgress, ReloadSummary, SkillDirectorySource, SkillView } from './skillDirectorySource';
@@ -13,7 +14,6 @@ import type { CancellationLike, PackView, ReloadProgress, ReloadSummary, SkillDi
  * satisfies it structurally).
  */
 export interface SkillPackLoaderPort {
-  readonly onDidChange: vscode.Event<void>;
   reload(progress?: vscode.Progress<{ message?: string; increment?: number }>, token?: vscode.CancellationToken): Promise<LoadSummary | undefined>;
   reloadFile(file: string): Promise<void>;
   removeFile(file: string): Promise<void>;
@@ -29,7 +29,8 @@ const PACK_KINDS: Readonly<Record<SkillTreePack['source'], PackView['kind']>> = 
 
 /**
  * `SkillDirectorySource` over the core `SkillService` and the pack loader: the view-shaped
- * snapshot (listPacks + inspect per skill) is computed once per change and cached.
+ * snapshot (listPacks + inspect per skill) is computed once per change of the skill list and
+ * cached. It follows the one skill change event and passes every change on to the view once.
  */
 export class SkillServiceDirectorySource extends Disposable implements SkillDirectorySource {
   private snapshot: PackView[] | undefined;
@@ -39,11 +40,12 @@ export class SkillServiceDirectorySource extends Disposable implements SkillDire
   constructor(
     private readonly service: SkillService,
     private readonly loader: SkillPackLoaderPort,
+    skillChanges: vscode.Event<SkillChange>,
   ) {
     super();
     this._register(
-      loader.onDidChange(() => {
-        this.snapshot = undefined;
+      skillChanges((change) => {
+        if (change.skills) this.snapshot = undefined;
         this.changed.fire();
       }),
     );
@@ -57,12 +59,6 @@ export class SkillServiceDirectorySource extends Disposable implements SkillDire
   async restrictedMode(): Promise<string | undefined> {
     const unused = await unusedWorkspaceSkills();
     return unused && restrictedModeLine(unused);
-  }
-
-  /** Rebuilds the snapshot on next use (skills changed outside pack loading, e.g. a learned one). */
-  refresh(): void {
-    this.snapshot = undefined;
-    this.changed.fire();
   }
 
   private build(): PackView[] {

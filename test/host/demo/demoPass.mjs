@@ -10,7 +10,7 @@ import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXAMPLE_WORKSPACE, REPO_ROOT, startHost } from '../offlineHost.mjs';
-import { focusChatInput, runCommand } from '../ui/lib/workbench.mjs';
+import { focusChatInput, readWithStepsOpen, runCommand } from '../ui/lib/workbench.mjs';
 
 const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-results', 'screenshots');
 /** The README's question: its tool is activated before round 1 because it matches. */
@@ -51,7 +51,7 @@ async function ask(page, request) {
       // Done means VS Code marked it complete: it re-renders the steps folded at that moment.
       await page.locator('.interactive-response.chat-response-loading').first().waitFor({ state: 'detached', timeout: 30_000 });
       // Expand the collapsed progress ("Completed N steps") so the steps are read and shown.
-      await expandSteps(response);
+      await readWithStepsOpen(response, STEP);
       return response;
     }
     if (attempt === 3) throw new Error('the demo model stayed unavailable after 3 attempts');
@@ -64,27 +64,6 @@ async function ask(page, request) {
 const STEP = /\(matched your request\)|Searching tools for/;
 
 /**
- * Opens the collapsed progress ("Completed N steps") until its first step is visible. VS Code
- * re-renders the steps folded when it finalises an answer, so a click can land on a stale header:
- * each try first checks whether the steps show (a second click would fold them again).
- * @param {import('../ui/lib/workbench.mjs').Locator} response
- */
-async function expandSteps(response) {
-  const step = response.getByText(STEP).first();
-  for (let attempt = 1; !(await step.isVisible()); attempt++) {
-    await response
-      .getByText(/Completed \d+ steps?/)
-      .first()
-      .click();
-    try {
-      await step.waitFor({ state: 'visible', timeout: 5_000 });
-    } catch (error) {
-      if (attempt === 3) throw error;
-    }
-  }
-}
-
-/**
  * Saves a screenshot that shows the answer's steps: taken again (at most 3 times) when the steps
  * were folded by a late re-render by the time it was taken.
  * @param {import('../ui/lib/workbench.mjs').Page} page
@@ -93,24 +72,10 @@ async function expandSteps(response) {
  */
 async function screenshotWithSteps(page, response, name) {
   for (let attempt = 1; ; attempt++) {
-    await expandSteps(response);
+    await readWithStepsOpen(response, STEP);
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, name) });
     if (await response.getByText(STEP).first().isVisible()) return;
     if (attempt === 3) throw new Error(`the steps folded again while ${name} was taken, 3 times`);
-  }
-}
-
-/**
- * The answer's text with its steps in it: VS Code may fold the steps again after they were opened
- * (a late re-render when it finalises the answer), so the text is read again, opened first, until
- * a step line is in it (at most 3 times).
- * @param {import('../ui/lib/workbench.mjs').Locator} response
- */
-async function expandedText(response) {
-  for (let attempt = 1; ; attempt++) {
-    await expandSteps(response);
-    const text = await response.innerText();
-    if (STEP.test(text) || attempt === 3) return text;
   }
 }
 
@@ -190,11 +155,11 @@ export async function runDemoPass({ log = console.log } = {}) {
     log(`[demo] ${handle.demo?.tools} demo tools installed; workbench at ${handle.url}`);
     await openChatWithTheDemoModel(page);
     const direct = await ask(page, DEMO_REQUEST);
-    assertCalledDirectly(await expandedText(direct));
+    assertCalledDirectly(await readWithStepsOpen(direct, STEP));
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
     await screenshotWithSteps(page, direct, 'demo-start.png');
     const searched = await ask(page, DEMO_SEARCH_REQUEST);
-    assertSearchedFirst(await expandedText(searched));
+    assertSearchedFirst(await readWithStepsOpen(searched, STEP));
     // Not in the README (one image there); kept beside it for whoever checks the second path.
     await screenshotWithSteps(page, searched, 'demo-start-search.png');
     return { tests: [{ title, fullTitle: title, state: 'passed', durationMs: Date.now() - started }] };

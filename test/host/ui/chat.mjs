@@ -3,7 +3,7 @@
 // deferred tool being found, activated and used (scripted model, no network).
 // Screenshot: test-results/screenshots/chat-participant.png.
 import assert from 'node:assert/strict';
-import { askInNewChat } from './lib/workbench.mjs';
+import { askInNewChat, readWithStepsOpen } from './lib/workbench.mjs';
 
 /** @param {import('./lib/workbench.mjs').PageCheckContext} context */
 export async function chatParticipantFindsAndUsesADeferredTool({ page, screenshot }) {
@@ -27,6 +27,8 @@ async function askToolshedInTheChatView(page, screenshot) {
     .locator('.interactive-response', { hasText: /fewer\)/ })
     .first()
     .waitFor({ timeout: 30_000 });
+  // Done means VS Code marked it complete: it re-renders the steps folded at that moment.
+  await page.locator('.interactive-response.chat-response-loading').first().waitFor({ state: 'detached', timeout: 30_000 });
   const text = await page.locator('.interactive-list').first().innerText();
   assert.match(text, /Forecast for Oslo: sunny/, "the answer uses the deferred tool's result");
   assert.match(
@@ -35,21 +37,9 @@ async function askToolshedInTheChatView(page, screenshot) {
     'the token saving line, summed over every round, is shown',
   );
   assert.doesNotMatch(text, /<sub>|<\/?[a-z]+>/, 'no raw HTML in the response');
-  // Expand the collapsed progress ("Completed N steps") so the screenshot shows the discovery.
-  const steps = page
-    .locator('.interactive-response', { hasText: /Completed|steps/ })
-    .getByText(/Completed \d+ steps?/)
-    .first();
-  if (await steps.count()) await steps.click().catch(() => undefined);
-  // Wait for the expanded steps to render (asserted just below) rather than for a fixed time: the
-  // run step can be in the collapsed response already, so wait for the search step, which is not.
-  const last = page.locator('.interactive-response').last();
-  await last
-    .filter({ hasText: /Searching tools for "/ })
-    .filter({ hasText: /Running `?fixture_weather_forecast/ })
-    .waitFor({ timeout: 15_000 })
-    .catch(() => undefined);
-  const response = await page.locator('.interactive-response').last().innerText();
+  // Expand the collapsed progress ("Completed N steps") so the steps are read and the screenshot
+  // shows the discovery; the run step can be in the collapsed response already, the search step is not.
+  const response = await readWithStepsOpen(page.locator('.interactive-response').last(), /Searching tools for "/);
   // Every step is visible in the answer (VS Code hides transient progress once a response is done).
   assert.match(response, /Searching tools for "[^"]+"/, 'the search step is visible');
   assert.match(response, /Running fixture_weather_forecast|Running `?fixture_weather_forecast/, 'the run step is visible');

@@ -119,3 +119,28 @@ export async function askInNewChat(page, { script, request, hidePanel = false, t
   await page.keyboard.type(request, { delay: typingDelay });
   await page.keyboard.press('Enter');
 }
+
+/**
+ * Opens an answer's collapsed progress ("Completed N steps") and returns the answer's text once a
+ * line matching `step` is in it. VS Code re-renders the steps folded when it finalises an answer,
+ * so a click can land on a stale header or be undone by that re-render: each try first checks
+ * whether the steps already show (a second click would fold them again), and the text is read again
+ * until it holds a step (at most 3 tries).
+ * @param {Locator} response one `.interactive-response`
+ * @param {RegExp} step a line only the expanded steps show
+ */
+export async function readWithStepsOpen(response, step) {
+  const line = response.getByText(step).first();
+  for (let attempt = 1; ; attempt++) {
+    if (!(await line.isVisible())) {
+      await response
+        .getByText(/Completed \d+ steps?/)
+        .first()
+        .click()
+        .catch(() => undefined);
+      await line.waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
+    }
+    const text = await response.innerText();
+    if (step.test(text) || attempt === 3) return text;
+  }
+}
