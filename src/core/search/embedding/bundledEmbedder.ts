@@ -17,9 +17,12 @@ import type { RelevanceCalibration } from './fusedRelevance';
 export const WORD_VECTORS_FILE = 'word-vectors.bin';
 
 /**
- * Cosine → absolute relevance of the bundled vectors, tuned on the tuning halves (BFCL's odd
- * half for tool pre-activation, the skill relevance set's tune half for skills; see
- * docs/benchmarks.md): PLACEHOLDER.
+ * Cosine → absolute relevance of the bundled vectors (docs/contracts.md#absolute-relevance-and-the-skill-frame-boost).
+ * These vectors put unrelated texts as close as paraphrases (a request no skill applies to
+ * reaches 0.73 with some skill; "recruit staff" ↔ a job-openings skill is 0.28), so the mapping
+ * is strict. Swept on the skill relevance set's tune half: floor 0.6 let no-skill requests through
+ * (9.1 % → 13.6 %), from 0.7 up nothing changed; on BFCL's odd half floor 0.7 moved the gold
+ * tool's pre-activation by +0.002 over ranking alone. Rebuilt vectors need a new sweep.
  */
 export const BUNDLED_CALIBRATION: RelevanceCalibration = { floor: 0.7, ceiling: 0.9 };
 

@@ -4,9 +4,9 @@
  * whichever is higher. Pre-flight's gates (`toolshed.skills.minRelevance`,
  * `toolshed.toolSearch.minRelevance`) then let an item through that only the embedding found.
  *
- * A cosine is only meaningful against the model's own spread (word vectors put unrelated texts
- * at 0.3, a large sentence model at 0.5), so the mapping is per model and measured: a model
- * without a calibration adds nothing to relevance (its similarities still reorder results).
+ * A cosine means something only against the model's own spread (how close it puts unrelated
+ * texts differs from model to model), so the mapping is per model and measured: a model without
+ * a calibration adds nothing to relevance (its similarities still reorder results).
  *
  *   similarityRelevance = clamp((similarity − floor) / (ceiling − floor), 0, 1)
  */
