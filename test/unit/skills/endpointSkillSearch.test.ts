@@ -72,4 +72,18 @@ describe('skill search with an embedding endpoint (real local HTTP server)', () 
       assert.equal(embedder.down, true);
     }
   });
+
+  it('a server answering garbage leaves skill search lexical', async () => {
+    fake.server.garbage = true;
+    const garbled = await loaded(new MemoryByteStore(), `${fake.base}/api/embed`);
+    const lexical = await makeService();
+    await lexical.service.loadPacks([pack('p', root)]);
+    for (const query of ['xyz words', 'nab ban']) {
+      assert.deepEqual(
+        (await garbled.search({ query, limit: 3 }, ctx)).skills.map((s) => [s.name, s.score]),
+        (await lexical.service.search({ query, limit: 3 }, ctx)).skills.map((s) => [s.name, s.score]),
+      );
+    }
+    assert.ok(fake.server.requests.length > 0, 'the server was asked');
+  });
 });
