@@ -13,7 +13,7 @@ import { loadSqlEngine } from '../src/core/sql/sqlEngine';
 import type { FtsEngine, SqlEngine } from '../src/core/sql/sqlEngine';
 
 /** sql.js's WebAssembly file in this checkout (benches run from the repository root). */
-export const SQL_WASM = path.join(process.cwd(), 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm');
+const SQL_WASM = path.join(process.cwd(), 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm');
 
 export function benchEngine(allowedFts?: FtsEngine[]): Promise<SqlEngine> {
   return loadSqlEngine(allowedFts ? { allowedFts, wasmPath: SQL_WASM } : { wasmPath: SQL_WASM });

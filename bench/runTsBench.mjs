@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-export const BENCH_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const BENCH_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
 /**
  * @param {string} entry file name under bench/

@@ -39,7 +39,7 @@ const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 const HIDDEN = [TOOL_INVOKE_TOOL_NAME, ...skillToolsHiddenFromLoop('discovery')];
 
 /** A request's key words as a model would type them into tool_search: no stop words, no numbers, at most 8. */
-export function keyWords(request: string): string {
+function keyWords(request: string): string {
   const words = request
     .split(/[^\p{L}\p{N}_.-]+/u)
     .map((w) => w.replace(/^[.-]+|[.-]+$/g, ''))
@@ -96,9 +96,9 @@ interface Variant {
 }
 
 /** main's behaviour: nothing before round 1, every tool_search result activated. */
-export const BEFORE: Variant = { label: 'before (no pre-activation, top 5 activated)', toolSearch: { preActivateTools: 0, minRelevance: 0 } };
+const BEFORE: Variant = { label: 'before (no pre-activation, top 5 activated)', toolSearch: { preActivateTools: 0, minRelevance: 0 } };
 /** The defaults: pre-activation and the relevance gate on discovery. */
-export const AFTER: Variant = { label: 'after (defaults)', toolSearch: {} };
+const AFTER: Variant = { label: 'after (defaults)', toolSearch: {} };
 
 interface TurnRecord {
   id?: string;
@@ -115,7 +115,7 @@ interface TurnRecord {
 }
 
 /** One turn per query on the real planner loop, over a service with the variant's settings. */
-export async function measureTurns(
+async function measureTurns(
   engine: SqlEngine,
   tools: readonly ToolInput[],
   queries: readonly QueryRow[],
@@ -187,7 +187,7 @@ export async function measureTurns(
 }
 
 /** Per-turn means of a set of turns (one bench row). */
-export function summarizeTurns(records: readonly TurnRecord[]) {
+function summarizeTurns(records: readonly TurnRecord[]) {
   const n = Math.max(records.length, 1);
   const mean = (pick: (r: TurnRecord) => number, digits = 2) => round(records.reduce((sum, r) => sum + pick(r), 0) / n, digits);
   return {

@@ -21,7 +21,7 @@ export function readSettings(raw: unknown): { settings: ToolshedSettings; proble
  * `toolshed.toolSearch.enabled` (boolean) became `toolshed.toolSearch.mode`: `false` means
  * `off`, `true` the default `auto`. An explicit `mode` wins. The user is told to move the value.
  */
-export function migrateDeprecatedSettings(raw: unknown): { migrated: unknown; notices: string[] } {
+function migrateDeprecatedSettings(raw: unknown): { migrated: unknown; notices: string[] } {
   const toolSearch = raw && typeof raw === 'object' ? (raw as Record<string, unknown>).toolSearch : undefined;
   if (!toolSearch || typeof toolSearch !== 'object' || !('enabled' in toolSearch)) return { migrated: raw, notices: [] };
   const { enabled, ...rest } = toolSearch as Record<string, unknown>;

@@ -15,7 +15,7 @@ import { TOOLSHED_DISCOVERY_TOOL_NAMES } from '../platform/toolNames';
 export const loadingModeSchema = z.enum(['always', 'deferred']);
 export type LoadingMode = z.infer<typeof loadingModeSchema>;
 
-export const sideEffectsSchema = z.enum(['pure', 'read', 'write', 'external', 'stateful']);
+const sideEffectsSchema = z.enum(['pure', 'read', 'write', 'external', 'stateful']);
 export type SideEffects = z.infer<typeof sideEffectsSchema>;
 
 export const scopeModeSchema = z.enum(['project', 'tenant', 'global']);
@@ -25,10 +25,10 @@ export const taskTypeSchema = z.enum(['browser', 'api', 'code', 'domain', 'unkno
 export type TaskType = z.infer<typeof taskTypeSchema>;
 
 /** `auto`: defer only when all tool definitions would take too much of the model's context. */
-export const toolSearchModeSchema = z.enum(['auto', 'always', 'off']);
+const toolSearchModeSchema = z.enum(['auto', 'always', 'off']);
 export type ToolSearchMode = z.infer<typeof toolSearchModeSchema>;
 
-export const deferredNamesListingSchema = z.enum(['off', 'names', 'namesAndServers']);
+const deferredNamesListingSchema = z.enum(['off', 'names', 'namesAndServers']);
 export type DeferredNamesListing = z.infer<typeof deferredNamesListingSchema>;
 
 export const toolSearchConfigSchema = z.object({
@@ -137,10 +137,10 @@ export const toolExamplesConfigSchema = z.object({
 });
 export type ToolExamplesConfig = z.infer<typeof toolExamplesConfigSchema>;
 
-export const skillPackFormatSchema = z.enum(['md', 'yaml', 'json', 'jsonl', 'skill-md']);
+const skillPackFormatSchema = z.enum(['md', 'yaml', 'json', 'jsonl', 'skill-md']);
 export type SkillPackFormat = z.infer<typeof skillPackFormatSchema>;
 
-export const skillPackConfigSchema = z.object({
+const skillPackConfigSchema = z.object({
   name: z
     .string()
     .min(1)
@@ -153,7 +153,7 @@ export const skillPackConfigSchema = z.object({
   pinnedSkillNames: z.array(z.string()).default([]),
 });
 
-export const skillsDirectoryConfigSchema = z.object({
+const skillsDirectoryConfigSchema = z.object({
   enabled: z.boolean().default(true).describe('Add a bounded `<skill_directory>` of skill names to the prompt.'),
   maxEntries: z.number().int().min(0).max(200).default(30).describe('Hard cap on skill names in the directory.'),
   includeFields: z
@@ -286,7 +286,7 @@ export const skillsConfigSchema = z.object({
 });
 export type SkillsConfig = z.infer<typeof skillsConfigSchema>;
 
-export const toolStateSchema = z.enum(['always', 'deferred', 'off']);
+const toolStateSchema = z.enum(['always', 'deferred', 'off']);
 export type ToolState = z.infer<typeof toolStateSchema>;
 
 export const toolsConfigSchema = z.object({
@@ -342,7 +342,7 @@ export const learningConfigSchema = z.object({
 });
 export type LearningConfig = z.infer<typeof learningConfigSchema>;
 
-export const scopeConfigSchema = z.object({
+const scopeConfigSchema = z.object({
   // `machine`: only user (or remote) settings may set it, never a workspace — a repository must
   // not be able to put a window into another team's tenant and read that tenant's skills.
   tenantId: z
@@ -357,7 +357,7 @@ export const scopeConfigSchema = z.object({
     .meta({ scope: 'machine' }),
 });
 
-export const embeddingsConfigSchema = z.object({
+const embeddingsConfigSchema = z.object({
   embedder: z
     .enum(['off', 'bundled', 'endpoint'])
     .default('off')

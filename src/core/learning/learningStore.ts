@@ -11,7 +11,7 @@ import type { SkillCounters } from './feedback/effectiveness';
  * queued extraction jobs. Every write is a small delta (insert a row, bump a counter).
  */
 
-export const LEARNING_DB_KEY = 'learning.db';
+const LEARNING_DB_KEY = 'learning.db';
 const SCHEMA = 'learning/1';
 /** Pending proposals kept at most; the oldest are dropped first. */
 export const MAX_PENDING_PROPOSALS = 500;

@@ -19,7 +19,7 @@ import {
  * zod schemas the core validates with. `scripts/sync-manifest.ts` writes them into
  * package.json (`contributes.languageModelTools[].inputSchema`); a unit test checks they agree.
  */
-export const TOOL_INVOKE_INPUT_JSON_SCHEMA: Record<string, unknown> = {
+const TOOL_INVOKE_INPUT_JSON_SCHEMA: Record<string, unknown> = {
   type: 'object',
   properties: {
     name: { type: 'string', description: 'Exact tool name, as returned by tool_search.' },

@@ -58,7 +58,7 @@ export interface SkillUse {
   relevance?: number;
 }
 
-export interface PreflightSkills {
+interface PreflightSkills {
   pinnedBlock: string;
   relevantBlock: string;
   used: SkillUse[];

@@ -47,7 +47,7 @@ export function responseFooter(input: FooterInput): string {
  * What deferral saved, summed over every round: the tool definitions each round actually sent
  * versus sending all usable tools in each of those rounds. Undefined when nothing was deferred.
  */
-export function toolSavingLine(tokens: TokenReport): string | undefined {
+function toolSavingLine(tokens: TokenReport): string | undefined {
   const rounds = tokens.perRound.length;
   if (rounds === 0 || tokens.toolsAvailable * rounds <= tokens.toolsSent) return undefined;
   const all = tokens.allToolDefinitionTokens;
@@ -89,7 +89,7 @@ export function modelRequestsLine(tokens: TokenReport): string {
 }
 
 /** Tools activated before round 1 because they matched the request, with their relevance. */
-export function requestMatchLine(tokens: TokenReport): string | undefined {
+function requestMatchLine(tokens: TokenReport): string | undefined {
   const matched = tokens.requestMatchedTools ?? [];
   if (matched.length === 0) return undefined;
   const names = matched.map((tool) => `\`${tool.name}\` (${tool.relevance.toFixed(2)})`).join(', ');

@@ -110,7 +110,7 @@ const SECRET_PATH_PARENT =
  * path segments that look like tokens (after a webhook/reset/invite-style segment, or long
  * mixed-case-and-digit runs anywhere).
  */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   const trailing = /[.,;:!?]+$/.exec(url)?.[0] ?? '';
   const core = trailing ? url.slice(0, -trailing.length) : url;
   const queryAt = core.search(/[?#]/);

@@ -58,7 +58,7 @@ export interface Bm25Params {
   b: number;
 }
 
-export const DEFAULT_BM25: Bm25Params = { k1: 1.2, b: 0.75 };
+const DEFAULT_BM25: Bm25Params = { k1: 1.2, b: 0.75 };
 
 /** Non-negative BM25 IDF (Lucene form), so very common terms never subtract. */
 export function bm25Idf(totalDocs: number, docFreq: number): number {

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 /** s = synonyms, d = derivationally related forms, h = direct hypernyms. */
 export type RelationKind = 's' | 'd' | 'h';
 
-export const RELATED_TERMS_FILE = 'related-terms.txt';
+const RELATED_TERMS_FILE = 'related-terms.txt';
 
 export class RelatedTerms {
   private loaded: { text: string; starts: Int32Array } | undefined;
@@ -82,7 +82,7 @@ export class RelatedTerms {
  * The table shipped beside the bundle (dist/related-terms.txt), or the generated source file
  * when running from source; undefined when neither exists (expansion is then off).
  */
-export function locateRelatedTerms(): string | undefined {
+function locateRelatedTerms(): string | undefined {
   const candidates = [
     path.join(__dirname, RELATED_TERMS_FILE),
     path.join(__dirname, '..', 'dist', RELATED_TERMS_FILE),

@@ -44,7 +44,7 @@ export function minMax(raw: readonly number[]): number[] {
   return raw.map((value) => clamp01((value - min) / (max - min)));
 }
 
-export function clamp01(value: number): number {
+function clamp01(value: number): number {
   if (!Number.isFinite(value)) return 0;
   return Math.min(1, Math.max(0, value));
 }

@@ -43,7 +43,7 @@ export function analyze(text: string, options: AnalyzeOptions = {}): string[] {
 }
 
 /** Distinct raw words a `TextAnalyzer` remembers by default (≈ 100 bytes each; cleared when full). */
-export const DEFAULT_MEMO_WORDS = 20_000;
+const DEFAULT_MEMO_WORDS = 20_000;
 
 /** One distinct raw word (as written in the text): its stem and whether it is a stop word. */
 interface WordAnalysis {

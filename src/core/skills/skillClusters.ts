@@ -11,7 +11,7 @@
 /** The most siblings one expansion may add, whatever the setting says (the setting's maximum). */
 export const MAX_CLUSTER_EXPANSION = 5;
 /** Longest label kept; a longer one is cut (labels are for people, not prose). */
-export const MAX_CLUSTER_LABEL = 100;
+const MAX_CLUSTER_LABEL = 100;
 
 export interface Clustered {
   name: string;

@@ -28,7 +28,7 @@ import type { ClusterExpansionDeps } from './clusterExpansion';
  * returns is redacted and tool-gated.
  */
 
-export interface DirectoryEntry {
+interface DirectoryEntry {
   name: string;
   title: string;
   trigger: string;

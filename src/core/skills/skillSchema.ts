@@ -20,12 +20,12 @@ import { zodJsonSchema } from '../schema/zodSchemas';
 
 export const SKILL_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 export const AGENT_SKILL_NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-export const ENV_VAR_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const ENV_VAR_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const nonEmptyText = z.string().trim().min(1, 'must not be empty');
 const textList = z.array(z.string().trim().min(1, 'list entries must not be empty'));
 
-export const skillToolRefSchema = z
+const skillToolRefSchema = z
   .union([z.string().min(1), z.object({ tool: z.string().min(1), note: z.string().optional() }).loose()])
   .describe('A tool the skill uses: a name, or `{ tool, note }`.');
 
@@ -110,13 +110,13 @@ export const agentSkillFrontmatterSchema = z
   .loose()
   .describe('An agentskills.io SKILL.md frontmatter.');
 
-export const skillOriginSchema = z.enum(['pack', 'learned']);
+const skillOriginSchema = z.enum(['pack', 'learned']);
 export type SkillOrigin = z.infer<typeof skillOriginSchema>;
 
-export const skillFormatSchema = z.enum(['md', 'yaml', 'json', 'jsonl', 'skill-md', 'learned']);
+const skillFormatSchema = z.enum(['md', 'yaml', 'json', 'jsonl', 'skill-md', 'learned']);
 export type SkillFormat = z.infer<typeof skillFormatSchema>;
 
-export const skillStatusSchema = z.enum(['active', 'inactive']);
+const skillStatusSchema = z.enum(['active', 'inactive']);
 
 /** The stored model: one row of `skills`. */
 export const skillRecordSchema = z.object({

@@ -54,10 +54,7 @@ import { validateSkillTargets } from './packs/skillValidation';
 import type { ValidationReport } from './packs/skillValidation';
 import type { SkillDocumentParse } from './packs/document/offThreadParser';
 
-export type { DirectoryResult } from './skillQueries';
-export type { SkillRequestContext, SkillScoreAdjuster } from './skillRequestContext';
-export type { RelevantRequest, RelevantResult, SelectionCandidateRow } from './relevantSkills';
-
+export type { SkillRequestContext } from './skillRequestContext';
 export interface SkillServiceDeps {
   engine: SqlEngine;
   /** Where `skills.db` and the learned-skill journal live. */

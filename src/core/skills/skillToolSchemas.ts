@@ -10,7 +10,7 @@ import { zodJsonSchema } from '../schema/zodSchemas';
  * marked "extra" are additions to the shape every search tool shares.
  */
 
-export const skillSearchTypeSchema = z.enum(['fts', 'regex', 'exact']);
+const skillSearchTypeSchema = z.enum(['fts', 'regex', 'exact']);
 export type SkillSearchType = z.infer<typeof skillSearchTypeSchema>;
 
 export const skillSearchInputSchema = z.object({
@@ -24,6 +24,7 @@ export const skillSearchInputSchema = z.object({
   task_type: taskTypeSchema.optional().describe('Only skills of this task type.'),
 });
 
+/** @public The answer's shape, also the type below; kept as a schema so the contract reads like the input's. */
 export const skillSearchOutputSchema = z.object({
   skills: z.array(
     z.object({
@@ -51,6 +52,7 @@ export const skillGetInputSchema = z.object({
   max_tokens: z.number().int().min(200).max(6000).default(1500).describe('Token budget for the returned content (200–6000).'),
 });
 
+/** @public The answer's shape, also the type below; kept as a schema so the contract reads like the input's. */
 export const skillGetOutputSchema = z.object({
   skills: z.array(
     z.object({
@@ -84,6 +86,7 @@ export const skillListInputSchema = z.object({
   scope: z.enum(['project', 'tenant', 'global']).optional().describe('Only skills of this scope.'),
 });
 
+/** @public The answer's shape, also the type below; kept as a schema so the contract reads like the input's. */
 export const skillListOutputSchema = z.object({
   skills: z.array(z.object({ name: z.string(), title: z.string().optional(), trigger: z.string(), task_type: z.string(), origin: z.string() })),
   page: z.number(),

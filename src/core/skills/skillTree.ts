@@ -7,9 +7,9 @@ import type { SkillScope } from './store/skillScope';
 
 /** The Skill Directory's view of the store: packs with their skills, invalid definitions and problems, then learned skills. */
 
-export type SkillTreeStatus = 'active' | 'inactive' | 'invalid';
+type SkillTreeStatus = 'active' | 'inactive' | 'invalid';
 
-export interface SkillTreeItem {
+interface SkillTreeItem {
   name: string;
   title: string;
   status: SkillTreeStatus;

@@ -28,7 +28,7 @@ export interface EmbeddableSkill {
 const MEMO_LIMIT = 5000;
 
 /** The text a model embeds for a skill: the name counts twice, as for tools; title and trigger say what it is for. */
-export function skillEmbeddingText(skill: EmbeddableSkill): string {
+function skillEmbeddingText(skill: EmbeddableSkill): string {
   return `${skill.name} ${skill.name} ${skill.title} ${skill.trigger} ${skill.description}`;
 }
 

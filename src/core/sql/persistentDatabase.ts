@@ -60,7 +60,7 @@ export function openStoreDatabase(where: StoreDatabaseOptions, defaultKey: strin
   });
 }
 
-export type OpenStatus = 'created' | 'loaded' | 'migrated' | 'rebuilt';
+type OpenStatus = 'created' | 'loaded' | 'migrated' | 'rebuilt';
 
 export interface PersistentDatabase {
   readonly db: SqlDatabase;

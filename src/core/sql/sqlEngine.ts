@@ -28,7 +28,7 @@ export interface SqlEngineOptions {
 }
 
 /** Finds sql.js's wasm: beside the running bundle (dist/), else in node_modules. Never fetched. */
-export function locateSqlWasm(): string {
+function locateSqlWasm(): string {
   const candidates = [path.join(__dirname, 'sql-wasm.wasm'), path.join(__dirname, '..', 'dist', 'sql-wasm.wasm')];
   try {
     candidates.push(path.join(path.dirname(require.resolve('sql.js')), 'sql-wasm.wasm'));

@@ -26,7 +26,7 @@ export interface GatedTool {
  * gold tool pre-activated was the same (±0.002) with 3, 5 or 10 candidates: the gate and `max`
  * decide, not the pool.
  */
-export const REQUEST_CANDIDATES = 5;
+const REQUEST_CANDIDATES = 5;
 
 /** Longest request text searched: the words that name a capability come early, and analysis cost stays bounded. */
 export const MAX_REQUEST_CHARS = 2000;

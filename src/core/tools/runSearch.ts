@@ -24,7 +24,7 @@ import type { ToolCatalog } from './toolCatalog';
 const RESULT_DESCRIPTION_CHARS = 320;
 
 /** The parts of a run's host a search reads (ToolRun's RunHost has them all). */
-export interface RunSearchHost {
+interface RunSearchHost {
   catalog: ToolCatalog;
   index: ToolIndex;
   engine: FtsEngine;

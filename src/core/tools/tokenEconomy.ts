@@ -8,7 +8,7 @@ export function toolDefinitionText(definition: ToolDefinition): string {
   return JSON.stringify({ name: definition.name, description: definition.description, parameters: definition.inputSchema ?? {} });
 }
 
-export async function countDefinitionTokens(counter: TokenCounter, definitions: readonly ToolDefinition[], blocks: readonly string[] = []): Promise<number> {
+async function countDefinitionTokens(counter: TokenCounter, definitions: readonly ToolDefinition[], blocks: readonly string[] = []): Promise<number> {
   let total = 0;
   for (const definition of definitions) total += await counter.count(toolDefinitionText(definition));
   for (const block of blocks) total += await counter.count(block);

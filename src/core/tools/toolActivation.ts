@@ -76,7 +76,7 @@ export const sessionSnapshotSchema = z.object({
 export type SessionSnapshot = z.infer<typeof sessionSnapshotSchema>;
 
 /** A FIFO async mutex: `acquire()` resolves with a release function. */
-export class AsyncLock {
+class AsyncLock {
   private tail: Promise<void> = Promise.resolve();
   private holders = 0;
 

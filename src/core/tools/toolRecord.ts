@@ -107,7 +107,7 @@ export class CompiledToolConfig {
   }
 }
 
-export function deriveNamespace(input: ToolInput, config: CompiledToolConfig): string {
+function deriveNamespace(input: ToolInput, config: CompiledToolConfig): string {
   const configured = config.namespaces.get(input.name);
   if (configured) return configured;
   if (input.namespace) return input.namespace;
@@ -118,7 +118,7 @@ export function deriveNamespace(input: ToolInput, config: CompiledToolConfig): s
   return input.source ?? 'default';
 }
 
-export function deriveSideEffects(input: ToolInput, config: CompiledToolConfig): SideEffects {
+function deriveSideEffects(input: ToolInput, config: CompiledToolConfig): SideEffects {
   const configured = config.sideEffects.get(input.name);
   if (configured) return configured;
   if (input.sideEffects) return input.sideEffects;
@@ -134,7 +134,7 @@ export function deriveSideEffects(input: ToolInput, config: CompiledToolConfig):
  * The tool's own loading mode; whether a request defers at all (`toolshed.toolSearch.mode`) is
  * decided per request (modes/deferralDecision.ts). The user's per-tool state wins over patterns.
  */
-export function deriveLoadingMode(input: ToolInput, config: CompiledToolConfig): LoadingMode {
+function deriveLoadingMode(input: ToolInput, config: CompiledToolConfig): LoadingMode {
   const state = config.toolStates.stateOf(input.name);
   if (state === 'always' || state === 'deferred') return state;
   if (config.alwaysLoaded.matches(input.name)) return 'always';

@@ -8,7 +8,7 @@ import { describeZodIssues, zodJsonSchema } from '../schema/zodSchemas';
  * `toolSearchInputJsonSchema()`, becomes the LanguageModelTool `inputSchema` in VS Code.
  */
 
-export const searchTypeSchema = z.enum(['fts', 'regex', 'exact']);
+const searchTypeSchema = z.enum(['fts', 'regex', 'exact']);
 export type SearchType = z.infer<typeof searchTypeSchema>;
 
 export const toolSearchInputSchema = z.object({
@@ -28,7 +28,7 @@ export const toolSearchInputSchema = z.object({
 export type ToolSearchInput = z.infer<typeof toolSearchInputSchema>;
 export type ToolSearchInputRaw = z.input<typeof toolSearchInputSchema>;
 
-export const toolSearchResultItemSchema = z.object({
+const toolSearchResultItemSchema = z.object({
   name: z.string(),
   description: z.string(),
   score: z.number().min(0).max(1),

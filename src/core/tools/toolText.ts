@@ -8,7 +8,7 @@ import { renderPromptBlock } from '../privacy/promptBlocks';
 export const NO_SUCH_TOOL_MESSAGE =
   'No such tool is available in this conversation. Use tool_search to find a tool for what you need, then call it by the name it returns.';
 
-export const REDACTED_TOOL = '[unavailable tool]';
+const REDACTED_TOOL = '[unavailable tool]';
 
 /** The tool discovery guidance block. */
 export const TOOL_DISCOVERY_BLOCK = renderPromptBlock('tool_discovery', [

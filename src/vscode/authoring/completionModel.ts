@@ -21,7 +21,7 @@ export interface CompletionModelItem {
 }
 
 /** Top-level keys already present in a YAML region (so completions do not offer them twice). */
-export function presentTopLevelKeys(text: string, start: number, end: number): Set<string> {
+function presentTopLevelKeys(text: string, start: number, end: number): Set<string> {
   const keys = new Set<string>();
   for (const match of text.slice(start, end).matchAll(/^([A-Za-z_][\w-]*)[ \t]*:/gm)) keys.add(match[1]!);
   return keys;

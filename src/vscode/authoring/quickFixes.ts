@@ -19,14 +19,14 @@ export interface QuickFixModel {
   readonly isPreferred?: boolean;
 }
 
-export const TRIGGER_PLACEHOLDER = 'TODO: when should this skill be used?';
-export const DESCRIPTION_PLACEHOLDER = 'TODO: what this skill does and when to use it.';
-export const STEP_PLACEHOLDER = 'TODO: first step';
+const TRIGGER_PLACEHOLDER = 'TODO: when should this skill be used?';
+const DESCRIPTION_PLACEHOLDER = 'TODO: what this skill does and when to use it.';
+const STEP_PLACEHOLDER = 'TODO: first step';
 
 type ProblemLike = Pick<SkillProblem, 'code' | 'line' | 'column' | 'endLine' | 'endColumn' | 'data'>;
 
 /** Offset of a 1-based line/column. */
-export function offsetOf(text: string, line: number, column: number): number {
+function offsetOf(text: string, line: number, column: number): number {
   let offset = 0;
   for (let l = 1; l < line; l++) {
     const next = text.indexOf('\n', offset);
@@ -43,7 +43,7 @@ function lineBoundsAt(text: string, offset: number): { start: number; end: numbe
 }
 
 /** A top-level YAML key's block: its line and the indented/blank lines that follow (offsets, end after the newline). */
-export function yamlKeyBlock(text: string, regionStart: number, regionEnd: number, key: string): { start: number; end: number } | undefined {
+function yamlKeyBlock(text: string, regionStart: number, regionEnd: number, key: string): { start: number; end: number } | undefined {
   const region = text.slice(regionStart, regionEnd);
   const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const match = new RegExp(`^${escaped}[ \\t]*:`, 'm').exec(region);

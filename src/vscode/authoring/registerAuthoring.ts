@@ -16,7 +16,7 @@ export interface AuthoringDeps {
   readonly fileSync?: 'own' | 'observe';
 }
 
-export interface ValidateResult {
+interface ValidateResult {
   readonly problems: readonly SkillProblem[];
   readonly errors: number;
   readonly warnings: number;

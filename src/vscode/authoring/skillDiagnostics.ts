@@ -13,7 +13,7 @@ export function toRange(span: Span): vscode.Range {
   return new vscode.Range(Math.max(span.line - 1, 0), Math.max(span.column - 1, 0), Math.max(span.endLine - 1, 0), Math.max(span.endColumn - 1, 0));
 }
 
-export function toDiagnostic(problem: SkillProblem): vscode.Diagnostic {
+function toDiagnostic(problem: SkillProblem): vscode.Diagnostic {
   const severity =
     problem.severity === 'error'
       ? vscode.DiagnosticSeverity.Error

@@ -17,9 +17,9 @@ export async function learningFollowups(controller: LearningController, metadata
 }
 
 /** Toolshed's own rating buttons under an answer (VS Code may hide its 👍/👎). */
-export const RATE_ANSWER_COMMAND = 'toolshed.learning.rateAnswer';
+const RATE_ANSWER_COMMAND = 'toolshed.learning.rateAnswer';
 
-export interface AnswerRating {
+interface AnswerRating {
   turnId?: string;
   skills: string[];
   outcome: 'helpful' | 'harmful';
@@ -33,7 +33,7 @@ export async function recordChatFeedback(controller: LearningController, feedbac
 }
 
 /** One rating per answer, from VS Code's 👍/👎 or from Toolshed's buttons, whichever comes first. */
-export async function rateAnswer(controller: LearningController, rating: AnswerRating): Promise<number> {
+async function rateAnswer(controller: LearningController, rating: AnswerRating): Promise<number> {
   if (!controller.enabled || rating.skills.length === 0) return 0;
   if (rating.turnId && !controller.claimRating(rating.turnId)) return 0;
   return controller.writes.recordOutcome(rating.skills, rating.outcome);
@@ -111,7 +111,7 @@ export async function learnCommand(
   return result;
 }
 
-export function renderProposal(stream: vscode.ChatResponseStream, proposal: Proposal): void {
+function renderProposal(stream: vscode.ChatResponseStream, proposal: Proposal): void {
   const c = proposal.candidate;
   const state = proposal.status === 'proposed' ? 'Proposed skill' : proposal.status === 'approved' ? 'Already approved' : 'Discarded earlier';
   stream.markdown(`**${state}:** ${c.title} (\`${c.name}\`)\n\n*When:* ${c.trigger}\n\n${c.steps.map((s, i) => `${i + 1}. ${s}`).join('\n')}\n`);

@@ -9,14 +9,14 @@ import type { LearningController } from './learningController';
 import type { SkillPackManager } from '../skills/skillPackManager';
 
 /** Arguments that skip the pickers (tests, other commands). */
-export interface ExportPackArgs {
+interface ExportPackArgs {
   names?: string[];
   /** Absolute folder receiving `<name>/SKILL.md` (default: `<workspace folder>/.github/skills`). */
   folder?: string;
 }
 
 /** What the command returns: the export report, or why nothing was exported. */
-export type ExportPackResult = PackExportReport | { error: string } | undefined;
+type ExportPackResult = PackExportReport | { error: string } | undefined;
 
 /** What the export uses: the learned skills, their feedback counters, and the pack loader that loads what was written. */
 export interface ExportPackDeps {

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { RankedResult, SearchProvider } from './searchProviders';
 import { searchRow } from './searchItemModel';
 
-export interface SearchPickItem extends vscode.QuickPickItem {
+interface SearchPickItem extends vscode.QuickPickItem {
   readonly result: RankedResult;
 }
 
@@ -17,7 +17,7 @@ export interface SearchPickActions {
 
 const LIMIT = 20;
 
-export function toPickItems(results: readonly RankedResult[], kind: 'skill' | 'tool', buttons: readonly vscode.QuickInputButton[]): SearchPickItem[] {
+function toPickItems(results: readonly RankedResult[], kind: 'skill' | 'tool', buttons: readonly vscode.QuickInputButton[]): SearchPickItem[] {
   // alwaysShow: the provider ranks and filters; the QuickPick must not filter again by label.
   return results.map((result) => ({ ...searchRow(result, kind), result, alwaysShow: true, buttons: [...buttons] }));
 }

@@ -8,7 +8,7 @@ const USE_AGENT_SKILLS = 'chat.useAgentSkills';
 const AGENT_SKILLS_LOCATIONS = 'chat.agentSkillsLocations';
 
 /** The host's own agent-skill settings; `supported` is false where VS Code does not define them (before 1.139). */
-export function readNativeSkillSettings(): NativeSkillSettings {
+function readNativeSkillSettings(): NativeSkillSettings {
   const chat = vscode.workspace.getConfiguration('chat');
   const supported = chat.inspect<boolean>('useAgentSkills')?.defaultValue !== undefined;
   const locations = chat.get<Record<string, unknown>>('agentSkillsLocations');

@@ -9,8 +9,8 @@ import type { ScriptRunPlan } from '../../core/skills/scripts/scriptInvocation';
 import type { SettingsAccessor } from '../settingsAccessor';
 import type { SkillScriptTools } from './skillScriptTools';
 
-export const RUN_CHOICE = 'Run';
-export const ALLOW_SESSION_CHOICE = 'Allow for this session';
+const RUN_CHOICE = 'Run';
+const ALLOW_SESSION_CHOICE = 'Allow for this session';
 
 /** What the confirmation shows; the answer is `Run`, `Allow for this session` or undefined (declined). */
 export interface ScriptConfirmationRequest {
@@ -21,7 +21,7 @@ export interface ScriptConfirmationRequest {
 export type ScriptConfirmationPrompt = (request: ScriptConfirmationRequest) => Thenable<string | undefined>;
 
 /** VS Code's modal warning dialog: nothing runs unless the user presses a button. */
-export const modalConfirmationPrompt: ScriptConfirmationPrompt = (request) =>
+const modalConfirmationPrompt: ScriptConfirmationPrompt = (request) =>
   vscode.window.showWarningMessage(request.title, { modal: true, detail: request.detail }, ...request.choices);
 
 /**

@@ -8,7 +8,7 @@ import type { SkillService } from '../../core/skills/skillService';
 import type { ToolInput } from '../../core/tools/toolRecord';
 import { Disposable } from '../lifecycle';
 
-export const SKILL_SCRIPT_SOURCE = 'skill-script';
+const SKILL_SCRIPT_SOURCE = 'skill-script';
 
 /**
  * The skill scripts Toolshed offers as deferred tools (its own execution registry: they are

@@ -118,14 +118,14 @@ function toolsChangedEvent(): ToolsChangedEvent | undefined {
 }
 
 /** Where a tool comes from, judged by VS Code's naming conventions. */
-export function toolSourceOf(name: string): string {
+function toolSourceOf(name: string): string {
   if (name.startsWith('mcp_')) return 'mcp';
   if (/^(copilot_|vscode_|run_in_terminal|get_|manage_|runTests|runSubagent)/.test(name)) return 'builtin';
   if ((TOOLSHED_TOOL_NAMES as readonly string[]).includes(name)) return 'toolshed';
   return 'extension';
 }
 
-export function toToolInput(tool: vscode.LanguageModelToolInformation): ToolInput {
+function toToolInput(tool: vscode.LanguageModelToolInformation): ToolInput {
   return {
     name: tool.name,
     description: tool.description,

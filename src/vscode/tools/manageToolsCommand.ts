@@ -7,15 +7,15 @@ import type { ToolshedServices } from '../services';
 import { toolSourceFacts } from './toolSourceFacts';
 import { toolNameOf } from '../views/activatedToolsView';
 
-export const MANAGE_TOOLS_COMMAND = 'toolshed.manageTools';
-export const SET_TOOL_STATE_COMMAND = 'toolshed.setToolState';
+const MANAGE_TOOLS_COMMAND = 'toolshed.manageTools';
+const SET_TOOL_STATE_COMMAND = 'toolshed.setToolState';
 const SETTING = 'toolshed.tools.state';
 
 /**
  * Optional arguments (from the Activated Tools context menu, or scripts): any of them skips
  * its step. `filter` pre-fills the search box of the first step.
  */
-export interface ManageToolsArgs {
+interface ManageToolsArgs {
   tool?: string;
   server?: string;
   state?: StateChoice;
@@ -36,7 +36,7 @@ const STATE_ITEMS: Array<vscode.QuickPickItem & { choice: StateChoice }> = [
 ];
 
 /** **Toolshed: Manage Tools…** — tool or server → state → workspace or user settings. */
-export async function manageTools(services: ManageToolsServices, args: ManageToolsArgs = {}): Promise<Record<string, ToolState> | undefined> {
+async function manageTools(services: ManageToolsServices, args: ManageToolsArgs = {}): Promise<Record<string, ToolState> | undefined> {
   const target: (StateTarget & { label?: string }) | undefined = args.tool
     ? { kind: 'tool', name: args.tool }
     : args.server
@@ -74,7 +74,7 @@ async function pickScope(): Promise<'workspace' | 'user' | undefined> {
 
 /** Step 1: a searchable list grouped by source; an MCP server can be set as a whole. */
 /** The tools Manage Tools lists, grouped by where VS Code says they come from. */
-export async function manageableToolGroups(services: ManageToolsServices): Promise<ToolGroup[]> {
+async function manageableToolGroups(services: ManageToolsServices): Promise<ToolGroup[]> {
   services.syncToolCatalog();
   const facts = await toolSourceFacts(services.context);
   // Listed: what the team's policy allows (including tools the user turned off, to turn back on).

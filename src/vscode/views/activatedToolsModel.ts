@@ -21,7 +21,7 @@ function plural(count: number, word: string): string {
 }
 
 /** `12:04:31` for today, else an ISO date and time (no locale surprises in tests). */
-export function formatTime(at: number, now: number = Date.now()): string {
+function formatTime(at: number, now: number = Date.now()): string {
   const date = new Date(at);
   const pad = (n: number) => String(n).padStart(2, '0');
   const time = `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
@@ -29,7 +29,7 @@ export function formatTime(at: number, now: number = Date.now()): string {
   return sameDay ? time : `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${time}`;
 }
 
-export function truncate(text: string, max = 60): string {
+function truncate(text: string, max = 60): string {
   const single = text.replace(/\s+/g, ' ').trim();
   return single.length > max ? `${single.slice(0, max - 1)}…` : single;
 }

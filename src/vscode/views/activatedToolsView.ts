@@ -5,8 +5,8 @@ import { activatedSummary, activationNode, sessionNode } from './activatedToolsM
 import { renderTree } from './skillDirectoryView';
 import { toolDetailsMarkdown, type ToolDetailsProvider } from './toolDetails';
 
-export const ACTIVATED_TOOLS_VIEW_ID = 'toolshed.activatedTools';
-export const TOOL_DETAILS_SCHEME = 'toolshed-tool';
+const ACTIVATED_TOOLS_VIEW_ID = 'toolshed.activatedTools';
+const TOOL_DETAILS_SCHEME = 'toolshed-tool';
 
 export type ActivatedToolsNode =
   | { readonly type: 'session'; readonly sessionId: string; readonly label: string; readonly entries: readonly ActivationEntry[] }
@@ -74,7 +74,7 @@ export function toolNameOf(arg: unknown): string | undefined {
   return undefined;
 }
 
-export function toolDetailsUri(name: string): vscode.Uri {
+function toolDetailsUri(name: string): vscode.Uri {
   return vscode.Uri.from({ scheme: TOOL_DETAILS_SCHEME, path: `/${encodeURIComponent(name)}.md` });
 }
 

@@ -48,7 +48,7 @@ export interface PackView {
 }
 
 /** A subscription function shaped like `vscode.Event<void>` (kept structural so this file stays pure). */
-export type ChangeEvent = (listener: () => void) => { dispose(): void };
+type ChangeEvent = (listener: () => void) => { dispose(): void };
 
 /** Shaped like `vscode.Progress` / `vscode.CancellationToken` (structural, so this file stays pure). */
 export interface ReloadProgress {

@@ -14,7 +14,7 @@ export interface DirectoryGrouping {
   readonly onDidChange: (listener: () => void) => { dispose(): void };
 }
 
-export const SKILL_DIRECTORY_VIEW_ID = 'toolshed.skillDirectory';
+const SKILL_DIRECTORY_VIEW_ID = 'toolshed.skillDirectory';
 
 export type SkillDirectoryNode =
   | { readonly type: 'pack'; readonly pack: PackView }

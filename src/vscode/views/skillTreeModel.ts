@@ -52,7 +52,7 @@ function plural(count: number, word: string): string {
 }
 
 /** Escapes text for a MarkdownString (no command links, no HTML). */
-export function escapeMarkdown(text: string): string {
+function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
 }
 
@@ -99,7 +99,7 @@ export function skillNode(skill: SkillView, pinned: boolean): SkillNodeModel {
   };
 }
 
-export function skillTooltip(skill: SkillView, pinned: boolean): string {
+function skillTooltip(skill: SkillView, pinned: boolean): string {
   const lines: string[] = [];
   lines.push(`**${escapeMarkdown(skill.title || skill.name)}**${pinned ? ' (pinned)' : ''}`);
   lines.push(`\`${skill.name}\` · ${skill.taskType} · pack \`${skill.packName}\`${skill.cluster ? ` · cluster *${escapeMarkdown(skill.cluster)}*` : ''}`);

@@ -5,7 +5,7 @@
  * reason, offered for review.
  */
 
-export type ToolAvailability = 'visible' | 'activatable' | 'denied' | 'unknown';
+type ToolAvailability = 'visible' | 'activatable' | 'denied' | 'unknown';
 
 export interface CitationChecks {
   tool(name: string): ToolAvailability;

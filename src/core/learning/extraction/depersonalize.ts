@@ -17,9 +17,9 @@ export interface PersonalContext {
   userName?: string;
 }
 
-export const PATH_PLACEHOLDER = '<path>';
-export const USER_PLACEHOLDER = '<user>';
-export const ID_PLACEHOLDER = '<id>';
+const PATH_PLACEHOLDER = '<path>';
+const USER_PLACEHOLDER = '<user>';
+const ID_PLACEHOLDER = '<id>';
 
 const UNIX_ABSOLUTE = /(?<![\w.:/~-])\/(?:[\w.@%+=-]+\/)+[\w.@%+=-]*/g;
 const WINDOWS_ABSOLUTE = /\b[A-Za-z]:[\\/](?:[^\s"'<>|\\/]+[\\/])*[^\s"'<>|\\/]*/g;

@@ -17,7 +17,7 @@ import type { Trajectory } from './trajectory';
  * learning service keeps the `trace` proposal. Name, task type and citations stay the trace's.
  */
 
-export const MODEL_EXTRACTION_TIMEOUT_MS = 20_000;
+const MODEL_EXTRACTION_TIMEOUT_MS = 20_000;
 
 const modelAnswerSchema = z
   .object({
@@ -48,7 +48,7 @@ export function extractionPrompt(trajectory: Trajectory): string {
 }
 
 /** Parses and validates the model's answer; `undefined` for anything that is not a valid skill. */
-export function parseModelAnswer(text: string, fallback: LearnedCandidate, personal: PersonalContext): LearnedCandidate | undefined {
+function parseModelAnswer(text: string, fallback: LearnedCandidate, personal: PersonalContext): LearnedCandidate | undefined {
   const start = text.indexOf('{');
   const end = text.lastIndexOf('}');
   if (start < 0 || end <= start) return undefined;

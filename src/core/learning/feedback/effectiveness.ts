@@ -12,10 +12,10 @@ export interface SkillCounters {
   harmful: number;
 }
 
-export const FAILURE_RATIO_LIMIT = 0.6;
-export const MIN_ACTIVATIONS = 5;
-export const FAILURE_PENALTY = 0.1;
-export const FRAME_BOOST = 0.2;
+const FAILURE_RATIO_LIMIT = 0.6;
+const MIN_ACTIVATIONS = 5;
+const FAILURE_PENALTY = 0.1;
+const FRAME_BOOST = 0.2;
 
 export function effectivenessPenalty(counters: SkillCounters | undefined): number {
   if (!counters) return 0;

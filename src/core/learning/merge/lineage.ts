@@ -53,7 +53,7 @@ export function lineageOf(record: SkillRecord): Lineage | undefined {
 }
 
 /** The source hash (docs/contracts.md#hashes) of a record (the one learning stored, else computed from its text). */
-export function recordSourceHash(record: SkillRecord): string {
+function recordSourceHash(record: SkillRecord): string {
   const stored = record.extra.source_hash;
   return typeof stored === 'string' && stored ? stored : sourceHash(record.trigger, record.steps, record.task_type);
 }

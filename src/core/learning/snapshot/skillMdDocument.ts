@@ -14,8 +14,8 @@ import { lineageOf, sourceHashesOf } from '../merge/lineage';
  */
 
 /** agentskills.io limits (the loader warns past them). */
-export const AGENT_NAME_MAX = 64;
-export const AGENT_DESCRIPTION_MAX = 1024;
+const AGENT_NAME_MAX = 64;
+const AGENT_DESCRIPTION_MAX = 1024;
 
 /** Section headings of the body, in order (a step's own lines are indented, so they never start one). */
 export const BODY_SECTIONS = {
@@ -79,7 +79,7 @@ function section(heading: string, lines: readonly string[]): string[] {
 }
 
 /** The markdown body: title, when to use, preconditions, numbered steps, failure modes, notes. */
-export function exportedBody(record: SkillRecord): string {
+function exportedBody(record: SkillRecord): string {
   const steps = record.steps.map(clean).filter(Boolean);
   const lines = [
     `# ${oneLine(record.title) || oneLine(record.name)}`,
@@ -109,7 +109,7 @@ export function exportedBody(record: SkillRecord): string {
 }
 
 /** The `metadata:` map: lineage, counters, the learned id and when it was exported — strings only. */
-export function exportedMetadata(record: SkillRecord, counters: ExportCounters, exportedAt: number): Record<string, string> {
+function exportedMetadata(record: SkillRecord, counters: ExportCounters, exportedAt: number): Record<string, string> {
   const lineage = lineageOf(record);
   const metadata: Record<string, string> = {
     [EXPORT_METADATA.learnedId]: record.id,

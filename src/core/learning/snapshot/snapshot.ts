@@ -11,8 +11,8 @@ import type { FeedbackCounters, Proposal } from '../learningStore';
  * line, so an import either understands the whole file or changes nothing.
  */
 
-export const SNAPSHOT_FORMAT = 'toolshed-learned-skills';
-export const SNAPSHOT_VERSION = 1;
+const SNAPSHOT_FORMAT = 'toolshed-learned-skills';
+const SNAPSHOT_VERSION = 1;
 /** Larger snapshots are refused before parsing (10,000 learned skills take a few MB). */
 export const MAX_SNAPSHOT_BYTES = 32 * 1024 * 1024;
 

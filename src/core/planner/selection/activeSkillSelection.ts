@@ -12,9 +12,9 @@ import { hybridNeedsModel } from './hybridDecision';
  */
 
 export type SelectionMode = 'search' | 'model' | 'hybrid';
-export type ActiveReason = 'pinned' | 'chosen by the model' | 'best match';
+type ActiveReason = 'pinned' | 'chosen by the model' | 'best match';
 
-export interface ActiveSkill {
+interface ActiveSkill {
   name: string;
   reason: ActiveReason;
 }

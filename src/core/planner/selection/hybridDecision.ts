@@ -20,7 +20,7 @@
  * (absolute relevance is a share of the request's IDF mass: 0.15 is roughly one rare word of a
  * seven-word request; checked on the skills relevance set, bench/skillRelevanceBench.ts).
  */
-export const CLOSE_MARGIN = 0.15;
+const CLOSE_MARGIN = 0.15;
 
 export interface RelevanceOf {
   /** Absolute relevance in [0, 1]; absent = unknown (treated as fully relevant). */

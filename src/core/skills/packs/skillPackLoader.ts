@@ -23,7 +23,7 @@ import type { ParsedFile, WriteItem, WriteOutcome } from './skillPackWriter';
  * `reloadFile` touches only the skills of that one file.
  */
 
-export interface CancellationSignal {
+interface CancellationSignal {
   readonly isCancellationRequested: boolean;
 }
 

@@ -13,8 +13,8 @@ import type { SkillProblem } from './document/skillProblems';
  * bad file; the rest of the pack still loads.
  */
 
-export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
-export const MAX_PACK_FILES = 20000;
+const MAX_SKILL_FILE_BYTES = 1024 * 1024;
+const MAX_PACK_FILES = 20000;
 const MAX_DEPTH = 12;
 const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn']);
 const RESOURCE_DIRS = ['scripts', 'references', 'assets'] as const;

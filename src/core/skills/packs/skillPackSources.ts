@@ -28,7 +28,7 @@ export interface ResolvedSkillPack {
   optional: boolean;
 }
 
-export interface WorkspaceFolderInfo {
+interface WorkspaceFolderInfo {
   name: string;
   /** Absolute path. */
   path: string;
@@ -50,7 +50,7 @@ export interface ResolvePacksInput {
 }
 
 export const WORKSPACE_AGENT_FOLDERS = ['.github/skills', '.claude/skills', '.agents/skills'] as const;
-export const HOME_AGENT_FOLDERS = ['.copilot/skills', '.claude/skills'] as const;
+const HOME_AGENT_FOLDERS = ['.copilot/skills', '.claude/skills'] as const;
 export const BUILT_IN_PACKS_FOLDER = 'skill-packs';
 
 /**

@@ -14,7 +14,7 @@ import type { ReSafe, SafeSkill } from './skillRendering';
 /** Condenses `text` to at most `maxTokens` tokens; may throw (callers fall back). */
 export type SkillSummarizer = (text: string, maxTokens: number) => Promise<string>;
 
-export const SUMMARY_WRAPPER = {
+const SUMMARY_WRAPPER = {
   open: `${openTag('skills')}\nSkills relevant to this request, condensed to fit (follow them when they apply; use skill_get for the full text):\n`,
   close: `\n${closeTag('skills')}`,
 };

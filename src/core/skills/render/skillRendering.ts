@@ -68,7 +68,7 @@ export function makeSafe(record: SkillRecord, options: SafetyOptions): SafeSkill
 }
 
 /** Compression levels, in the order fields are given up. */
-export const MAX_LEVEL = 6;
+const MAX_LEVEL = 6;
 
 /** The fields a skill keeps at a compression level (body-only skills keep a shortened body). */
 export function viewAt(skill: SafeSkill, level: number, reSafe: ReSafe = IDENTITY): SafeSkill {

@@ -5,7 +5,7 @@
  * it needs it — and the confirmation shows which names those are.
  */
 
-export const BASE_ENV_ALLOW_LIST = ['PATH', 'HOME', 'LANG'] as const;
+const BASE_ENV_ALLOW_LIST = ['PATH', 'HOME', 'LANG'] as const;
 
 /** Names that must never be passed through, even when a skill's `requires` lists them. */
 const NEVER_PASSED = new Set([

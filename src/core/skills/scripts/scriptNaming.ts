@@ -5,15 +5,15 @@
  * it — so collisions are reported and the script is left out instead.
  */
 
-export const MAX_TOOL_NAME_LENGTH = 64;
+const MAX_TOOL_NAME_LENGTH = 64;
 
 /** Replaces every run of characters a tool name may not contain by one `_`. */
-export function sanitizeNamePart(text: string): string {
+function sanitizeNamePart(text: string): string {
   return text.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^[_-]+|[_-]+$/g, '');
 }
 
 /** File name without its last extension (`count_lines.py` → `count_lines`). */
-export function scriptStem(fileName: string): string {
+function scriptStem(fileName: string): string {
   const dot = fileName.lastIndexOf('.');
   return dot > 0 ? fileName.slice(0, dot) : fileName;
 }

@@ -4,7 +4,7 @@
  * hint for the person confirming a run, not a guarantee: a script can hide all three.
  */
 
-export type ScriptRiskKind = 'secrets' | 'network' | 'writes-outside';
+type ScriptRiskKind = 'secrets' | 'network' | 'writes-outside';
 
 export interface ScriptRisk {
   kind: ScriptRiskKind;

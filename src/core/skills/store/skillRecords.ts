@@ -73,10 +73,7 @@ export function skillId(origin: SkillOrigin, name: string, scope?: SkillScope): 
 }
 
 /** `requires` check: all listed environment variables set and non-empty. */
-export function requirementStatus(
-  requires: readonly string[],
-  env: Readonly<Record<string, string | undefined>>,
-): { status: 'active' | 'inactive'; reason: string } {
+function requirementStatus(requires: readonly string[], env: Readonly<Record<string, string | undefined>>): { status: 'active' | 'inactive'; reason: string } {
   const missing = requires.filter((name) => !env[name]);
   if (missing.length === 0) return { status: 'active', reason: '' };
   return { status: 'inactive', reason: `missing environment variable${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}` };

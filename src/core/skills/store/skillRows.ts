@@ -11,7 +11,7 @@ import { SKILL_COLUMN_STORAGE, SKILL_COLUMNS } from './skillStoreSchema';
 /** Conversions between SkillRecord, `skills` rows, mirror entries and FTS terms. */
 
 /** Columns the in-memory mirror reads (see `entryFromRow`). */
-export const ENTRY_COLUMNS_SQL = `doc_id, name, title, trigger, description, tags, task_type, origin, scope_mode,
+const ENTRY_COLUMNS_SQL = `doc_id, name, title, trigger, description, tags, task_type, origin, scope_mode,
   scope_tenant_id, scope_project_id, workspace, status, model_invocable, pack_name`;
 
 /**
@@ -81,7 +81,7 @@ export function rowToRecord(row: Record<string, unknown>): SkillRecord {
 }
 
 /** A mirror entry from a row of ENTRY_COLUMNS_SQL. */
-export function entryFromRow(r: SqlValue[]): SkillEntry {
+function entryFromRow(r: SqlValue[]): SkillEntry {
   return {
     docId: Number(r[0]),
     name: String(r[1]),

@@ -25,8 +25,8 @@ export type SkillFtsField = (typeof SKILL_FTS_FIELDS)[number];
 export type SkillFieldTerms = Record<SkillFtsField, readonly string[]>;
 
 /** BM25F field weights (the former per-column BM25 weights) and length normalisation. */
-export const SKILL_FIELD_WEIGHTS: Record<SkillFtsField, number> = { name: 4, title: 3, trigger: 2.5, description: 1.5, tags: 2, content: 0.5 };
-export const SKILL_FIELD_B: Record<SkillFtsField, number> = { name: 0.75, title: 0.75, trigger: 0.75, description: 0.75, tags: 0.75, content: 0.75 };
+const SKILL_FIELD_WEIGHTS: Record<SkillFtsField, number> = { name: 4, title: 3, trigger: 2.5, description: 1.5, tags: 2, content: 0.5 };
+const SKILL_FIELD_B: Record<SkillFtsField, number> = { name: 0.75, title: 0.75, trigger: 0.75, description: 0.75, tags: 0.75, content: 0.75 };
 
 /** Which fields say what a skill is for (a request term there counts fully toward absolute relevance). */
 const DESCRIBING_WEIGHTS: Record<SkillFtsField, number> = { name: 1, title: 1, trigger: 1, description: 1, tags: 1, content: 0 };
@@ -36,7 +36,7 @@ const BODY_WEIGHTS: Record<SkillFtsField, number> = { name: 0, title: 0, trigger
  * common words with most requests, so a body match is weak evidence (tuned on the skills
  * relevance set, bench/skillRelevanceBench.ts).
  */
-export const BODY_MATCH = 0.25;
+const BODY_MATCH = 0.25;
 /**
  * Documents assumed besides the store's own when weighing request terms: with a handful of
  * skills every word they contain would look common (low IDF) next to the words they lack, and

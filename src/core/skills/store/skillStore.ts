@@ -40,7 +40,7 @@ export type { StoreFilter } from './skillStoreFilter';
  * from the database on open and after a rolled-back transaction.
  */
 
-export const SKILLS_DB_KEY = 'skills.db';
+const SKILLS_DB_KEY = 'skills.db';
 
 export interface SearchHit {
   name: string;

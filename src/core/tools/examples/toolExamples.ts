@@ -19,7 +19,7 @@ import { describeZodIssues } from '../../schema/zodSchemas';
 
 export type ExampleSourceKind = 'settings' | 'file' | 'tool' | 'builtin';
 
-export const EXAMPLE_SOURCE_ORDER: readonly ExampleSourceKind[] = ['settings', 'file', 'tool', 'builtin'];
+const EXAMPLE_SOURCE_ORDER: readonly ExampleSourceKind[] = ['settings', 'file', 'tool', 'builtin'];
 
 export interface ExampleProblem {
   tool: string;
@@ -124,7 +124,7 @@ export function describeWithExamples(description: string, examples: readonly Too
 export const TOOL_EXAMPLES_FILE_GLOB = '**/*.tools.yaml';
 
 /** `*.tools.yaml`: `examples: { <toolName>: [ { args, description?, tags? } ] }`. */
-export const toolExamplesFileSchema = z.object({
+const toolExamplesFileSchema = z.object({
   examples: z.record(z.string(), z.array(toolExampleSchema)),
 });
 

@@ -21,7 +21,7 @@ import type { ToolRecord } from '../toolRecord';
 const RETRY_MS = 30_000;
 
 /** The text a model embeds for a tool: its name and description. */
-export function toolEmbeddingText(record: ToolRecord): string {
+function toolEmbeddingText(record: ToolRecord): string {
   return `${record.name}: ${record.description}`;
 }
 

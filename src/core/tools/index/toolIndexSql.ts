@@ -16,11 +16,11 @@ const FTS_COLUMNS = ['name_terms', 'tag_terms', 'description_terms', 'param_name
 export const TERM_COLUMNS = ['name_terms', 'tag_terms', 'description_terms', 'param_name_terms', 'param_description_terms'] as const;
 const ROW_COLUMNS = ['name', 'namespace', 'side_effects', 'loading_mode', 'record_hash', 'description', 'tags_json', ...TERM_COLUMNS] as const;
 
-export const UPDATE_SQL = `UPDATE tools SET ${ROW_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`;
+const UPDATE_SQL = `UPDATE tools SET ${ROW_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`;
 /** Rows per multi-row INSERT (× 13 columns stays under SQLite's 999 bound parameters). */
-export const INSERT_BATCH = 70;
+const INSERT_BATCH = 70;
 const ROW_PLACEHOLDERS = `(${['id', ...ROW_COLUMNS].map(() => '?').join(', ')})`;
-export function insertSql(rows: number): string {
+function insertSql(rows: number): string {
   return `INSERT INTO tools (id, ${ROW_COLUMNS.join(', ')}) VALUES ${Array.from({ length: rows }, () => ROW_PLACEHOLDERS).join(', ')}`;
 }
 
@@ -39,7 +39,7 @@ export function termColumns(terms: ToolFieldTerms): string[] {
   return TOOL_FIELDS.map((f) => terms[f].join(' '));
 }
 
-export function rowValues(record: ToolRecord, columns: readonly string[]): string[] {
+function rowValues(record: ToolRecord, columns: readonly string[]): string[] {
   return [
     record.name,
     record.namespace,
@@ -53,17 +53,17 @@ export function rowValues(record: ToolRecord, columns: readonly string[]): strin
 }
 
 /** Rows written in one sync from which the FTS triggers give way to one FTS 'rebuild'. */
-export const BULK_MIN_ROWS = 64;
+const BULK_MIN_ROWS = 64;
 
 /** Rows written in one sync from which the FTS index is merged into one segment. */
-export const OPTIMIZE_AFTER_ROWS = 32;
+const OPTIMIZE_AFTER_ROWS = 32;
 
-export function optimizeFts(db: SqlDatabase, fts: FtsEngine): void {
+function optimizeFts(db: SqlDatabase, fts: FtsEngine): void {
   if (fts === 'none') return;
   db.run(`INSERT INTO tools_fts(tools_fts) VALUES ('optimize')`);
 }
 
-export function setMeta(db: SqlDatabase, key: string, value: string): void {
+function setMeta(db: SqlDatabase, key: string, value: string): void {
   db.run('INSERT INTO tool_index_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value]);
 }
 
@@ -93,12 +93,12 @@ export function createSchema(db: SqlDatabase, fts: FtsEngine): void {
 
 const FTS_TRIGGERS = ['tools_ai', 'tools_ad', 'tools_bd', 'tools_bu', 'tools_au'] as const;
 
-export function dropFtsTriggers(db: SqlDatabase): void {
+function dropFtsTriggers(db: SqlDatabase): void {
   db.exec(FTS_TRIGGERS.map((t) => `DROP TRIGGER IF EXISTS ${t};`).join('\n'));
 }
 
 /** The triggers that keep `tools_fts` in sync with `tools` (external content). */
-export function createFtsTriggers(db: SqlDatabase, fts: FtsEngine): void {
+function createFtsTriggers(db: SqlDatabase, fts: FtsEngine): void {
   const cols = FTS_COLUMNS.join(', ');
   const newCols = FTS_COLUMNS.map((c) => `new.${c}`).join(', ');
   const oldCols = FTS_COLUMNS.map((c) => `old.${c}`).join(', ');
@@ -135,7 +135,7 @@ export function createFtsTriggers(db: SqlDatabase, fts: FtsEngine): void {
 }
 
 /** BM25 weights of the FTS columns (FTS_COLUMNS above) for the stage-1-only ablation. */
-export const STAGE1_COLUMN_WEIGHTS = [3, 2, 1, 0.7, 0.5];
+const STAGE1_COLUMN_WEIGHTS = [3, 2, 1, 0.7, 0.5];
 
 /**
  * Stage 1 in SQL: FTS MATCH over `terms` (already analysed, OR-ed), scored by weighted BM25 (FTS5

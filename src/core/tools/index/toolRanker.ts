@@ -209,7 +209,7 @@ function withinBudget(chosen: string[], extra: readonly string[], docFreq: (term
 }
 
 /** The stage-1 posting budget for a catalog of `documents` tools (scales with the catalog). */
-export function postingBudgetFor(documents: number, options: Pick<RankerOptions, 'postingBudget' | 'postingBudgetShare'>): number {
+function postingBudgetFor(documents: number, options: Pick<RankerOptions, 'postingBudget' | 'postingBudgetShare'>): number {
   return Math.max(options.postingBudget, Math.ceil((options.postingBudgetShare ?? 0) * documents));
 }
 

@@ -80,7 +80,7 @@ function hybridSearch(ctx: SearchContext, stage: SemanticStage, query: string, a
   return ranking.map((c, i) => ({ record: ctx.records.get(c.name)!, score: scores[i], matchType: 'fts' as const }));
 }
 
-export function contractCompare(a: SearchHit, b: SearchHit, config: CompiledToolConfig): number {
+function contractCompare(a: SearchHit, b: SearchHit, config: CompiledToolConfig): number {
   return (
     b.score - a.score ||
     config.namespaceRank(a.record.namespace) - config.namespaceRank(b.record.namespace) ||
@@ -90,7 +90,7 @@ export function contractCompare(a: SearchHit, b: SearchHit, config: CompiledTool
   );
 }
 
-export function sortByContract(hits: SearchHit[], config: CompiledToolConfig): SearchHit[] {
+function sortByContract(hits: SearchHit[], config: CompiledToolConfig): SearchHit[] {
   return hits.sort((a, b) => contractCompare(a, b, config));
 }
 

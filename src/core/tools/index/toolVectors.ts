@@ -15,7 +15,7 @@ import type { ToolIndex } from './toolIndex';
  * next search, a whole catalog (a cold start) in the background in slices, and until then the
  * stage gives no query vector, so ranking stays lexical rather than the cold index growing.
  */
-export const VECTOR_FIELD_WEIGHTS: Readonly<Record<ToolField, number>> = { name: 2, tags: 1, description: 1, paramNames: 0.3, paramDescriptions: 0.3 };
+const VECTOR_FIELD_WEIGHTS: Readonly<Record<ToolField, number>> = { name: 2, tags: 1, description: 1, paramNames: 0.3, paramDescriptions: 0.3 };
 
 /** Pending tools embedded at a search rather than in the background. */
 const EMBED_AT_SEARCH = 256;

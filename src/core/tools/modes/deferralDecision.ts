@@ -12,7 +12,7 @@ export const MAX_TOOLS_PER_REQUEST = 128;
 /** Context window assumed for a model that reports none (0, missing, or not a number). */
 export const FALLBACK_MAX_INPUT_TOKENS = 128_000;
 
-export type DeferralReason = 'mode_always' | 'mode_off' | 'under_threshold' | 'over_threshold' | 'over_tool_cap';
+type DeferralReason = 'mode_always' | 'mode_off' | 'under_threshold' | 'over_threshold' | 'over_tool_cap';
 
 export interface DeferralDecision {
   mode: ToolSearchMode;
@@ -41,7 +41,7 @@ export interface DeferralInput {
   definitionTokens: number;
 }
 
-export function usableContextWindow(maxInputTokens: number | undefined): { tokens: number; assumed: boolean } {
+function usableContextWindow(maxInputTokens: number | undefined): { tokens: number; assumed: boolean } {
   // Below one token is no window at all (and would make the share infinite).
   if (typeof maxInputTokens === 'number' && Number.isFinite(maxInputTokens) && maxInputTokens >= 1)
     return { tokens: Math.floor(maxInputTokens), assumed: false };
@@ -72,7 +72,7 @@ export function decideDeferral(input: DeferralInput): DeferralDecision {
 }
 
 /** `9.8k`, `31k`, `128k`, `950`. */
-export function compactTokens(tokens: number): string {
+function compactTokens(tokens: number): string {
   if (tokens < 1000) return String(Math.round(tokens));
   const k = tokens / 1000;
   return k < 10 ? `${(Math.round(k * 10) / 10).toString()}k` : `${Math.round(k)}k`;

@@ -42,7 +42,7 @@ export class DefinitionTokenCache {
   }
 }
 
-export function catalogKey(modelId: string, records: readonly Pick<ToolRecord, 'name' | 'recordHash'>[]): string {
+function catalogKey(modelId: string, records: readonly Pick<ToolRecord, 'name' | 'recordHash'>[]): string {
   const parts = records.map((r) => `${r.name}\u0001${r.recordHash}`).sort();
   return `${modelId}\u0002${sha256Hex(parts.join('\u0002'))}`;
 }

@@ -35,7 +35,7 @@ export function parseDirectSelect(query: string): DirectSelection | undefined {
 }
 
 /** The one note for names that are not available — the same whether unknown, denied or hidden. */
-export function selectionNote(requested: number, found: number, ignored: number): string | undefined {
+function selectionNote(requested: number, found: number, ignored: number): string | undefined {
   const parts: string[] = [];
   const missing = requested - found;
   if (missing > 0)

@@ -28,7 +28,7 @@ export type StateChoice = ToolState | 'default';
 
 export type StateTarget = { kind: 'tool'; name: string } | { kind: 'server'; server: string };
 
-export function serverPattern(server: string): string {
+function serverPattern(server: string): string {
   return `mcp_${server}_*`;
 }
 

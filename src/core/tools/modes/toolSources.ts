@@ -8,7 +8,7 @@
  */
 
 /** `mcp_github_create_issue` → `github` (VS Code's MCP tool naming). */
-export function mcpServerOf(name: string): string | undefined {
+function mcpServerOf(name: string): string | undefined {
   return /^mcp_([A-Za-z0-9.-]+)_/.exec(name)?.[1];
 }
 

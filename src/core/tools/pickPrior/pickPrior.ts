@@ -18,7 +18,7 @@ export const HALF_LIFE_MS = 30 * 24 * 60 * 60 * 1000;
  * measured on the other): 0.1–0.25 all gave R@1 +0.002, R@5 +0.004 there, 0.3 and up less;
  * the middle of that plateau is kept. The held-out half is only used by `npm run bench`.
  */
-export const MIN_SIMILARITY = 0.25;
+const MIN_SIMILARITY = 0.25;
 
 export interface PickRecord {
   /** Analysed, redacted query terms of the search the pick followed. */
@@ -28,7 +28,7 @@ export interface PickRecord {
   at: number;
 }
 
-export function jaccard(a: readonly string[], b: readonly string[]): number {
+function jaccard(a: readonly string[], b: readonly string[]): number {
   if (a.length === 0 || b.length === 0) return 0;
   const left = new Set(a);
   const right = new Set(b);

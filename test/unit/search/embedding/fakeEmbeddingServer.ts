@@ -50,7 +50,7 @@ export class FakeEmbeddingServer {
   }
 }
 
-export function letterVector(text: string): number[] {
+function letterVector(text: string): number[] {
   const v = new Array<number>(26).fill(0);
   for (const ch of text.toLowerCase()) if (ch >= 'a' && ch <= 'z') v[ch.charCodeAt(0) - 97]++;
   v[0] += 0.01; // never all zero

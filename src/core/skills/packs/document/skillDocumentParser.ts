@@ -56,10 +56,10 @@ export interface ParseResult {
   problems: SkillProblem[];
 }
 
-export const DEFAULT_MAX_CHARS = 1024 * 1024;
-export const DEFAULT_MAX_PROBLEMS = 200;
-export const DEFAULT_PARSE_BUDGET_MS = 5000;
-export const DEFAULT_MAX_ERRORS = 1000;
+const DEFAULT_MAX_CHARS = 1024 * 1024;
+const DEFAULT_MAX_PROBLEMS = 200;
+const DEFAULT_PARSE_BUDGET_MS = 5000;
+const DEFAULT_MAX_ERRORS = 1000;
 export { detectSkillFormat };
 /** JSON documents with more values than this skip the (slow) YAML pass for exact positions. */
 const JSON_POSITION_LIMIT = 5000;

@@ -8,7 +8,7 @@ import type { DocumentFormat } from './parsedSkill';
  * `activationEvents` all derive from this table. A format is named by a `suffix`
  * (`name.skill.md`, any case) or by an exact `fileName` (`<name>/SKILL.md`).
  */
-export const SKILL_FILE_FORMATS: ReadonlyArray<{ readonly format: DocumentFormat; readonly suffix?: string; readonly fileName?: string }> = [
+const SKILL_FILE_FORMATS: ReadonlyArray<{ readonly format: DocumentFormat; readonly suffix?: string; readonly fileName?: string }> = [
   { format: 'md', suffix: '.skill.md' },
   { format: 'yaml', suffix: '.skill.yaml' },
   { format: 'yaml', suffix: '.skill.yml' },
@@ -41,7 +41,7 @@ export function baseName(file: string): string {
 }
 
 /** `git/commit-message.skill.md` → `git.commit-message`. */
-export function slugOfPath(relativePath: string): string {
+function slugOfPath(relativePath: string): string {
   const lower = relativePath.toLowerCase();
   const suffix = SUFFIXES.find((candidate) => lower.endsWith(candidate));
   const withoutSuffix = suffix ? relativePath.slice(0, -suffix.length) : relativePath;

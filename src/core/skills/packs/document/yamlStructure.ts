@@ -9,7 +9,7 @@ import * as YAML from 'yaml';
  */
 
 /** Deepest nesting of a skill value we accept (real skills nest 3–4 levels). */
-export const MAX_VALUE_DEPTH = 64;
+const MAX_VALUE_DEPTH = 64;
 
 /** Key nodes that repeat an earlier key of the same mapping (each mapping checked with a Set). */
 export function duplicateKeyNodes(doc: YAML.Document.Parsed): YAML.Node[] {

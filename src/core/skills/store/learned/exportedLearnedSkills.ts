@@ -47,7 +47,7 @@ export function exportedTo(learned: SkillRecord): ExportedTo | undefined {
 }
 
 /** Human-readable status reason of a retired learned skill (shown in the Skill Directory). */
-export function retiredReason(to: ExportedTo): string {
+function retiredReason(to: ExportedTo): string {
   return `exported as pack skill "${to.name}" (${to.source_file || to.pack_name}); this learned copy is kept for lineage and undo — delete that folder to bring it back`;
 }
 
