@@ -78,19 +78,11 @@ export async function skillFileShowsDiagnostic({ page, workspace, screenshot }) 
   await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'needs-a-trigger.skill.md' }).first().waitFor({ timeout: 20_000 });
   await page.keyboard.press('Enter');
   await page.locator('.editor-instance .squiggly-error').first().waitFor({ timeout: 30_000 });
-  // Hover the squiggle so the message shows in the screenshot.
+  // Hovering the squiggle shows what is wrong (and the screenshot shows it).
   await page.locator('.editor-instance .squiggly-error').first().hover({ force: true });
   await page
     .locator('.monaco-hover', { hasText: /trigger/i })
     .first()
-    .waitFor({ timeout: 10_000 })
-    .catch(() => {});
-  const problems = await page
-    .locator('.statusbar [aria-label*="Error"], .statusbar [aria-label*="error"]')
-    .first()
-    .getAttribute('aria-label')
-    .catch(() => '');
-  assert.ok((await page.locator('.editor-instance .squiggly-error').count()) >= 1, 'an error squiggle in the skill file');
+    .waitFor();
   await screenshot('skill-diagnostic');
-  void problems;
 }

@@ -35,7 +35,6 @@
  *   goto(url: string, options?: { waitUntil?: string, timeout?: number }): Promise<unknown>,
  *   waitForSelector(selector: string, options?: { state?: string, timeout?: number }): Promise<unknown>,
  *   waitForFunction<A>(fn: (arg: A) => unknown, arg: A, options?: { timeout?: number }): Promise<unknown>,
- *   waitForTimeout(ms: number): Promise<void>,
  *   evaluate<R>(fn: () => R | Promise<R>): Promise<R>,
  *   on(event: 'console', listener: (message: { type(): string, text(): string }) => void): void,
  *   on(event: 'pageerror', listener: (error: Error) => void): void,
