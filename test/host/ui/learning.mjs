@@ -4,7 +4,7 @@
 // proposal in the Skill Directory's Proposed group. Screenshots (docs/skills.md, "Skills that learn"):
 // test-results/screenshots/learning-chat.png, test-results/screenshots/learning-proposed.png.
 import assert from 'node:assert/strict';
-import { askInNewChat, fontsReady } from './lib/workbench.mjs';
+import { askInNewChat, fontsReady, openToolshedSidebar } from './lib/workbench.mjs';
 
 /** @param {import('./lib/workbench.mjs').PageCheckContext} context */
 export async function learnedSkillIsProposedAfterATurn({ page, screenshot }) {
@@ -43,9 +43,7 @@ async function proposeFromChat(page, screenshot) {
   await screenshot('learning-chat');
 
   // The Proposed group in the Skill Directory.
-  const icon = page.locator('.activitybar .action-item a[aria-label^="Toolshed"], .activitybar .action-item[aria-label^="Toolshed"]').first();
-  await icon.waitFor({ timeout: 30_000 });
-  if (!(await page.locator('.part.sidebar .pane-header', { hasText: /Skill Directory/i }).count())) await icon.click();
+  await openToolshedSidebar(page);
   const sidebar = page.locator('.part.sidebar');
   await sidebar
     .locator('.pane-header', { hasText: /Skill Directory/i })

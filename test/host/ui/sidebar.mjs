@@ -5,20 +5,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { tidy } from './lib/workbench.mjs';
-
-/** @param {import('./lib/workbench.mjs').Page} page */
-async function openToolshedSidebar(page) {
-  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
-  const icon = page.locator('.activitybar .action-item a[aria-label^="Toolshed"], .activitybar .action-item[aria-label^="Toolshed"]').first();
-  await icon.waitFor({ timeout: 30_000 });
-  const sidebarVisible = await page.locator('.part.sidebar .pane-header', { hasText: /Skill Directory/i }).count();
-  if (!sidebarVisible) await icon.click();
-  await page
-    .locator('.part.sidebar .pane-header', { hasText: /Skill Directory/i })
-    .first()
-    .waitFor({ timeout: 30_000 });
-}
+import { openToolshedSidebar, tidy } from './lib/workbench.mjs';
 
 /** @param {import('./lib/workbench.mjs').PageCheckContext} context */
 export async function sidebarListsSkills({ page, screenshot }) {

@@ -62,6 +62,21 @@ export async function runCommand(page, label) {
 }
 
 /**
+ * Opens the Toolshed view container from the activity bar (left as it is when already open: a
+ * click would close it). The click goes to the activity bar item, not its link: while the icon
+ * carries a badge (e.g. "1 invalid skill to fix"), the badge covers the link's centre.
+ * @param {Page} page
+ */
+export async function openToolshedSidebar(page) {
+  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+  const icon = page.locator('.activitybar .action-item:has(a[aria-label^="Toolshed"]), .activitybar .action-item[aria-label^="Toolshed"]').first();
+  await icon.waitFor({ timeout: 30_000 });
+  const directory = page.locator('.part.sidebar .pane-header', { hasText: /Skill Directory/i }).first();
+  if (!(await directory.count())) await icon.click();
+  await directory.waitFor({ timeout: 30_000 });
+}
+
+/**
  * Gives the chat input keyboard focus and waits until it has it: keys typed before that (on a
  * slow first start) would go to whatever had focus.
  * @param {Page} page
