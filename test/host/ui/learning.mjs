@@ -54,10 +54,12 @@ async function proposeFromChat(page, screenshot) {
     .first()
     .click({ timeout: 10_000 })
     .catch(() => undefined);
-  const group = sidebar.locator('.monaco-list-row', { hasText: /^Proposed/ }).first();
+  // Rows of the Skill Directory only: the Activated Tools view lists the same turn by its request.
+  const directory = sidebar.locator('.pane:has(> .pane-header:has-text("Skill Directory"))');
+  const group = directory.locator('.monaco-list-row', { hasText: /^Proposed/ }).first();
   await group.waitFor({ timeout: 30_000 });
   if ((await group.getAttribute('aria-expanded')) === 'false') await group.click();
-  const row = sidebar.locator('.monaco-list-row', { hasText: /Get the weekend forecast/ }).first();
+  const row = directory.locator('.monaco-list-row', { hasText: /Get the weekend forecast/ }).first();
   await row.waitFor({ timeout: 30_000 });
   await row.hover();
   // The row's inline actions appear on hover; the screenshot shows them.
