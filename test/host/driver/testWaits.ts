@@ -10,6 +10,8 @@ export interface TestWait {
   /** What is awaited, as the timeout message should say it (may include the latest state seen). */
   describe(): string;
   ended: boolean;
+  /** Called when the test ends with the wait pending (a wait on an event stops listening). */
+  onEnd?(): void;
 }
 
 const KEY = Symbol.for('toolshed.hostTestWaits');
@@ -22,7 +24,10 @@ export function testWaits(): Set<TestWait> {
 /** Called by the driver when a test ends: every wait it left is ended; returns what they awaited. */
 export function endTestWaits(): string[] {
   const waits = [...testWaits()];
-  for (const wait of waits) wait.ended = true;
+  for (const wait of waits) {
+    wait.ended = true;
+    wait.onEnd?.();
+  }
   testWaits().clear();
   return waits.map((wait) => wait.describe());
 }

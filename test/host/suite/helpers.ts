@@ -53,23 +53,26 @@ export async function eventually<T>(probe: () => T | undefined | Promise<T | und
 /**
  * Runs `action` and resolves with its result once Toolshed has published the diagnostics of
  * `uri` (clean ones too). Subscribes before acting, so the update cannot be missed; a check that
- * a document has *no* diagnostic waits on this instead of on a fixed delay.
+ * a document has *no* diagnostic waits on this instead of on a fixed delay. No deadline of its
+ * own: the test's timeout is the guard, and its message names this wait.
  */
-export async function withDiagnosticsPublished<T>(uri: vscode.Uri, action: () => Thenable<T> | Promise<T>, timeoutMs = 30_000): Promise<T> {
+export async function withDiagnosticsPublished<T>(uri: vscode.Uri, action: () => Thenable<T> | Promise<T>): Promise<T> {
   const api = await toolshed();
   let subscription: vscode.Disposable | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  const what = `Toolshed to publish the diagnostics of ${uri.fsPath}`;
+  const wait: TestWait = { describe: () => what, ended: false };
   const published = new Promise<void>((resolve, reject) => {
     subscription = api.onDidUpdateSkillDiagnostics((updated) => updated.fsPath === uri.fsPath && resolve());
-    timer = setTimeout(() => reject(new Error(`No diagnostics were published for ${uri.fsPath} within ${timeoutMs} ms`)), timeoutMs);
+    wait.onEnd = () => reject(new Error(`The test ended while waiting for ${what}`));
   });
+  testWaits().add(wait);
   try {
     const result = await action();
     await published;
     return result;
   } finally {
+    testWaits().delete(wait);
     subscription?.dispose();
-    clearTimeout(timer);
   }
 }
 
