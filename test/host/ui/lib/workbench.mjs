@@ -139,13 +139,15 @@ export async function askInNewChat(page, { script, request, hidePanel = false, t
  * line matching `step` is in it. VS Code re-renders the steps folded when it finalises an answer,
  * so a click can land on a stale header or be undone by that re-render: each try first checks
  * whether the steps already show (a second click would fold them again), and the text is read again
- * until it holds a step (at most 3 tries).
+ * until it holds a step. A click that is undone leaves nothing to wait on, so each try waits 5 s for
+ * the step and tries again; STEPS_OPEN_MS bounds a host where they never open, not a slow one.
  * @param {Locator} response one `.interactive-response`
  * @param {RegExp} step a line only the expanded steps show
  */
 export async function readWithStepsOpen(response, step) {
   const line = response.getByText(step).first();
-  for (let attempt = 1; ; attempt++) {
+  const deadline = Date.now() + STEPS_OPEN_MS;
+  for (;;) {
     if (!(await line.isVisible())) {
       await response
         .getByText(/Completed \d+ steps?/)
@@ -155,6 +157,9 @@ export async function readWithStepsOpen(response, step) {
       await line.waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
     }
     const text = await response.innerText();
-    if (step.test(text) || attempt === 3) return text;
+    if (step.test(text) || Date.now() > deadline) return text;
   }
 }
+
+/** How long readWithStepsOpen keeps trying to open an answer's steps. */
+const STEPS_OPEN_MS = 60_000;
