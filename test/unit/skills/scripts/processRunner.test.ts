@@ -141,7 +141,7 @@ describe('skill scripts: process runner (real processes)', () => {
         ...node('console.log(JSON.stringify(process.argv.slice(1)))'),
         args: ['-e', 'console.log(JSON.stringify(process.argv.slice(1)))', '$(touch pwned)', '; rm -rf x', '`id`'],
       },
-      { timeoutMs: 5000 },
+      { timeoutMs: 30_000 },
     );
     assert.deepEqual(JSON.parse(outcome.stdout), ['$(touch pwned)', '; rm -rf x', '`id`']);
     assert.equal(existsSync(path.join(dir, 'pwned')), false);
@@ -171,9 +171,10 @@ describe('skill scripts: environment allow-list', () => {
     const outcome = await runProcess(
       nodeProcesses,
       { command: process.execPath, args: ['-e', 'console.log(Object.keys(process.env).sort().join(","))'], cwd: dir, env },
-      { timeoutMs: 5000 },
+      { timeoutMs: 30_000 },
     );
     const names = outcome.stdout.trim().split(',').filter(Boolean);
+    assert.ok(names.includes('PATH'), `the script ran and printed its variables: ${outcome.stdout}`);
     assert.ok(!names.includes('SECRET_TOKEN'));
     // The run marker (a random value) lets the runner find processes that detach with setsid.
     assert.ok(
