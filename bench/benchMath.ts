@@ -18,11 +18,14 @@ export const round = (value: number, digits = 3): number => Number(value.toFixed
 /** The p-th percentile (0–1) of an ascending array. */
 export const pct = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 
-export const median = (values: readonly number[]): number =>
+/** The p-th percentile (0–1) of values in any order. */
+export const pctOf = (values: readonly number[], p: number): number =>
   pct(
     [...values].sort((a, b) => a - b),
-    0.5,
+    p,
   );
+
+export const median = (values: readonly number[]): number => pctOf(values, 0.5);
 
 export const AREAS: string[] = [
   'git',
@@ -94,4 +97,19 @@ export const OBJECTS: string[] = [
   'file',
   'image',
   'metric',
+];
+/** Phrases synthetic triggers end with, so that no two read alike. */
+export const FILLER: string[] = [
+  'safely',
+  'quickly',
+  'with retries',
+  'in batches',
+  'for a team',
+  'across regions',
+  'without downtime',
+  'from the CLI',
+  'in production',
+  'for staging',
+  'using the API',
+  'with audit logs',
 ];

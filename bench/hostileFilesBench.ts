@@ -13,12 +13,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { skillsConfigSchema } from '../src/core/config/settingsSchema';
-import { lengthTokenCounter, nullEventSink, nullLogger } from '../src/core/platform/basicPorts';
-import { MemoryByteStore } from '../src/core/platform/memoryByteStore';
+import { nullLogger } from '../src/core/platform/basicPorts';
 import { nodeFileSystem } from '../src/core/platform/nodeFileSystem';
-import { loadSqlEngine } from '../src/core/sql/sqlEngine';
-import { createSkillService } from '../src/core/skills/skillService';
+import { folderPack } from '../src/core/skills/packs/skillPackSources';
+import { benchEngine, benchSkillService } from './benchServices';
 import { parseSkillDocument } from '../src/core/skills/packs/document/skillDocumentParser';
 import { loadToolExampleFiles } from '../src/core/tools/examples/toolExamples';
 import { OffThreadRunner } from '../src/core/platform/offThreadRunner';
@@ -133,7 +131,7 @@ function cliSearchRows(): Array<Record<string, unknown>> {
 }
 
 async function main(): Promise<void> {
-  const engine = await loadSqlEngine({ wasmPath: path.join(process.cwd(), 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm') });
+  const engine = await benchEngine();
   const rows: Array<Record<string, unknown>> = [];
   // As in VS Code: files over 64 KB parse on the worker thread built by esbuild.mjs (dist/).
   const parserThread = new OffThreadRunner(path.join(process.cwd(), 'dist', 'parseWorker.js'), nullLogger);
@@ -147,36 +145,12 @@ async function main(): Promise<void> {
     const target = path.join(root, c.file);
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, c.text);
-    const service = await createSkillService({
-      parse: offThreadSkillParse(parserThread),
-      engine,
-      store: new MemoryByteStore(),
-      config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }),
-      logger: nullLogger,
-      events: nullEventSink,
-      clock: { now: () => Date.now() },
-      tokenCounter: lengthTokenCounter,
-      fs: nodeFileSystem,
-      env: {},
-      autoSaveDelayMs: 0,
-    });
+    const service = await benchSkillService(engine, { parse: offThreadSkillParse(parserThread), autoSaveDelayMs: 0 });
     let error = '';
     let problems = 0;
     const { ms: loadMs, longestStall } = await withStallMeter(async () => {
       try {
-        const summary = await service.loadPacks([
-          {
-            name: 'bench',
-            root,
-            scopeMode: 'global',
-            enabled: true,
-            updateExistingPackSkills: true,
-            pinnedSkillNames: [],
-            source: 'settings',
-            workspace: false,
-            optional: false,
-          },
-        ]);
+        const summary = await service.loadPacks([folderPack('bench', root)]);
         problems = summary.problems.length;
       } catch (e) {
         error = e instanceof Error ? e.message : String(e);

@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { learningConfigSchema, skillsConfigSchema } from '../src/core/config/settingsSchema';
+import { learningConfigSchema } from '../src/core/config/settingsSchema';
 import type { TaskType } from '../src/core/config/settingsSchema';
 import { LearningService } from '../src/core/learning/learningService';
 import { LearningStore } from '../src/core/learning/learningStore';
@@ -20,19 +20,19 @@ import { sanitizeTrajectory } from '../src/core/learning/extraction/trajectory';
 import type { Trajectory } from '../src/core/learning/extraction/trajectory';
 import { depersonalize } from '../src/core/learning/extraction/depersonalize';
 import type { LearnedCandidate } from '../src/core/learning/extraction/learnedCandidate';
-import { lengthTokenCounter, nullEventSink, nullLogger } from '../src/core/platform/basicPorts';
+import { nullEventSink, nullLogger } from '../src/core/platform/basicPorts';
 import { MemoryByteStore } from '../src/core/platform/memoryByteStore';
-import { nodeFileSystem } from '../src/core/platform/nodeFileSystem';
-import { loadSqlEngine } from '../src/core/sql/sqlEngine';
 import type { SqlEngine } from '../src/core/sql/sqlEngine';
-import { createSkillService } from '../src/core/skills/skillService';
-import { skillId, toRecord } from '../src/core/skills/store/skillRecords';
-import { AREAS, VERBS, pct, rng, round } from './benchMath';
+import { folderPack } from '../src/core/skills/packs/skillPackSources';
+import { learnedRecord, skillId } from '../src/core/skills/store/skillRecords';
+import { makeScope } from '../src/core/skills/store/skillScope';
+import { AREAS, FILLER, OBJECTS as BENCH_OBJECTS, VERBS, pct, rng, round } from './benchMath';
+import { BENCH_PROJECT, benchEngine, benchSkillService } from './benchServices';
 
 /** Timed rounds per measurement; p50/p95 are the medians over rounds (robust to a busy machine). */
 const ROUNDS = 5;
 const PERSONAL = { workspaceRoots: ['/home/dev/work/app'], homeDir: '/home/dev', userName: 'dev' };
-const PROJECT = 'bench-project';
+const PROJECT = BENCH_PROJECT;
 const ctx = { includeWorkspacePacks: true, scope: { projectId: PROJECT } };
 
 const SERVICES = [
@@ -87,49 +87,6 @@ const OBJECTS = [
   'designs',
 ];
 const SINKS = ['slack', 'email', 'notion', 'jira', 'github'];
-/** The skills bench's vocabulary (bench/skillsBench.ts), for a corpus comparable to its targets. */
-const BENCH_OBJECTS = [
-  'issue',
-  'branch',
-  'record',
-  'table',
-  'bucket',
-  'invoice',
-  'token',
-  'user',
-  'report',
-  'index',
-  'cluster',
-  'webhook',
-  'pipeline',
-  'release',
-  'schema',
-  'snapshot',
-  'session',
-  'ticket',
-  'dashboard',
-  'certificate',
-  'queue',
-  'job',
-  'file',
-  'image',
-  'metric',
-];
-const FILLER = [
-  'safely',
-  'quickly',
-  'with retries',
-  'in batches',
-  'for a team',
-  'across regions',
-  'without downtime',
-  'from the CLI',
-  'in production',
-  'for staging',
-  'using the API',
-  'with audit logs',
-];
-
 interface Task {
   service: string;
   action: [string, string[]];
@@ -173,20 +130,7 @@ function paraphraseOf(task: Task, r: () => number): string {
   return forms[Math.floor(r() * forms.length)]!;
 }
 
-async function skillService(engine: SqlEngine, store: MemoryByteStore) {
-  return createSkillService({
-    engine,
-    store,
-    config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }),
-    logger: nullLogger,
-    events: nullEventSink,
-    clock: { now: () => 1_800_000_000_000 },
-    tokenCounter: lengthTokenCounter,
-    fs: nodeFileSystem,
-    env: {},
-    autoSaveDelayMs: 60_000,
-  });
-}
+const skillService = (engine: SqlEngine, store: MemoryByteStore) => benchSkillService(engine, { store, clock: { now: () => 1_800_000_000_000 } });
 
 function timeAll(queries: string[], run: (q: string) => Promise<unknown> | unknown, rounds = ROUNDS): Promise<{ p50: number; p95: number }> {
   return (async () => {
@@ -210,7 +154,7 @@ function timeAll(queries: string[], run: (q: string) => Promise<unknown> | unkno
 }
 
 async function main(): Promise<void> {
-  const engine = await loadSqlEngine({ wasmPath: path.join(process.cwd(), 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm') });
+  const engine = await benchEngine();
   const rows: Array<Record<string, unknown>> = [];
   const config = learningConfigSchema.parse({ mode: 'propose' });
 
@@ -286,44 +230,21 @@ async function main(): Promise<void> {
       const candidate = extractTraceCandidate(sanitizeTrajectory(corpus.trajectory(i, rs), clean), PERSONAL)!;
       const name = `${candidate.name}-${i}`;
       candidates.push({ ...candidate, name });
-      const record = toRecord(
+      const record = learnedRecord(
         {
           name,
-          nameGenerated: false,
           title: candidate.title,
-          description: '',
           trigger: candidate.trigger,
           task_type: candidate.task_type as TaskType,
           tags: candidate.tags,
           steps: candidate.steps,
-          preconditions: [],
           failure_modes: candidate.failure_modes,
-          body: '',
-          domain: '',
-          frames: [],
-          triggers: [],
-          tools: [],
-          allowed_tools: [],
-          requires: [],
-          meta: {},
-          extra: {},
-          format: 'learned' as never,
-          model_invocable: true,
-          span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
+          origin_ref: 'bench',
         },
-        {
-          origin: 'learned',
-          originRef: 'bench',
-          scopeMode: 'project',
-          projectId: PROJECT,
-          packName: '',
-          workspace: false,
-          sourceFile: '',
-          now: 1_800_000_000_000,
-          env: {},
-        },
+        makeScope('project', undefined, PROJECT),
+        1_800_000_000_000,
       );
-      journal.push(JSON.stringify({ ...record, id: skillId('learned', name), format: 'learned' }));
+      journal.push(JSON.stringify({ ...record, id: skillId('learned', name) }));
     }
     await bytes.write('skills.db.learned.jsonl', new TextEncoder().encode(`${journal.join('\n')}\n`));
     const loadStart = performance.now();
@@ -372,19 +293,7 @@ async function main(): Promise<void> {
       for (let f = 0; f * 3000 < lines.length; f++)
         writeFileSync(path.join(dir, `part${f}.skill.jsonl`), `${lines.slice(f * 3000, (f + 1) * 3000).join('\n')}\n`);
       const packs = await skillService(engine, new MemoryByteStore());
-      const loaded = await packs.loadPacks([
-        {
-          name: 'synth',
-          root: dir,
-          scopeMode: 'global',
-          enabled: true,
-          updateExistingPackSkills: true,
-          pinnedSkillNames: [],
-          source: 'settings',
-          workspace: false,
-          optional: false,
-        },
-      ]);
+      const loaded = await packs.loadPacks([folderPack('synth', dir)]);
       const count = loaded.packs[0]?.skillCount ?? 0;
       if (count !== learnedCount) throw new Error(`reference pack loaded ${count} skills, expected ${learnedCount}`);
       const rw2 = rng(11);
@@ -443,19 +352,7 @@ async function main(): Promise<void> {
   // 3. Learned, then paraphrased: 50 turns → approved skills; 50 paraphrases from the same trajectories.
   const fresh = new MemoryByteStore();
   const retrieval = await skillService(engine, fresh);
-  await retrieval.loadPacks([
-    {
-      name: 'core',
-      root: path.join(process.cwd(), 'skill-packs', 'core'),
-      scopeMode: 'global',
-      enabled: true,
-      updateExistingPackSkills: true,
-      pinnedSkillNames: [],
-      source: 'builtin',
-      workspace: false,
-      optional: false,
-    },
-  ]);
+  await retrieval.loadPacks([folderPack('core', path.join(process.cwd(), 'skill-packs', 'core'), { source: 'builtin' })]);
   const store3 = await LearningStore.open({ engine, store: fresh, logger: nullLogger, clock: { now: () => 1_800_000_000_000 } });
   const learning3 = new LearningService({
     store: store3,

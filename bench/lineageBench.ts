@@ -13,27 +13,25 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { learningConfigSchema, skillsConfigSchema } from '../src/core/config/settingsSchema';
+import { learningConfigSchema } from '../src/core/config/settingsSchema';
 import { sourceHash } from '../src/core/learning/extraction/learnedCandidate';
 import { LearningService } from '../src/core/learning/learningService';
 import { LearningStore } from '../src/core/learning/learningStore';
 import { mergeRecords, sourcesOf } from '../src/core/learning/merge/lineage';
 import { MergeIndex } from '../src/core/learning/merge/mergeIndex';
-import { lengthTokenCounter, nullEventSink, nullLogger } from '../src/core/platform/basicPorts';
+import { nullEventSink, nullLogger } from '../src/core/platform/basicPorts';
 import { NodeByteStore } from '../src/core/platform/nodeByteStore';
 import { NodeFileLock } from '../src/core/platform/nodeFileLock';
 import type { FileLock } from '../src/core/platform/ports';
-import { nodeFileSystem } from '../src/core/platform/nodeFileSystem';
 import type { SkillRecord } from '../src/core/skills/skillSchema';
-import { createSkillService } from '../src/core/skills/skillService';
 import { SHARED_SKILLS_LOCK, SharedSkillStore } from '../src/core/skills/store/learned/sharedSkillStore';
-import { skillId, toRecord } from '../src/core/skills/store/skillRecords';
+import { skillId } from '../src/core/skills/store/skillRecords';
 import { makeScope } from '../src/core/skills/store/skillScope';
-import { loadSqlEngine } from '../src/core/sql/sqlEngine';
 import type { SqlEngine } from '../src/core/sql/sqlEngine';
 import { AREAS, OBJECTS, VERBS, pct, rng, round } from './benchMath';
+import { BENCH_PROJECT, benchEngine, benchLearnedRecord, benchSkillService } from './benchServices';
 
-const PROJECT = 'bench-project';
+const PROJECT = BENCH_PROJECT;
 const N = 10_000;
 const clock = { now: () => 1_700_000_000_000 };
 
@@ -54,64 +52,14 @@ function skillText(r: () => number, i: number): { trigger: string; steps: string
 
 function learnedRecord(i: number, r: () => number): SkillRecord {
   const { trigger, steps } = skillText(r, i);
-  const name = `learned.api.bench-${i}`;
-  const scope = makeScope('project', undefined, PROJECT);
-  const record = toRecord(
-    {
-      name,
-      nameGenerated: false,
-      title: trigger,
-      description: 'Learned from use (trace).',
-      trigger,
-      task_type: 'api',
-      tags: ['bench'],
-      steps,
-      preconditions: [],
-      failure_modes: ['Never post tokens.'],
-      body: '',
-      domain: '',
-      frames: [],
-      triggers: [],
-      tools: [],
-      allowed_tools: [],
-      requires: [],
-      meta: {},
-      extra: { learned_kind: 'positive', source_hash: sourceHash(trigger, steps, 'api') },
-      format: 'learned' as never,
-      model_invocable: true,
-      span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
-    },
-    {
-      origin: 'learned',
-      originRef: `learning:pr_${i}`,
-      scopeMode: 'project',
-      projectId: PROJECT,
-      packName: '',
-      workspace: false,
-      sourceFile: '',
-      now: clock.now(),
-      env: {},
-    },
-  );
-  return { ...record, id: skillId('learned', name, scope), format: 'learned' };
+  return benchLearnedRecord(i, { trigger, steps, extra: { learned_kind: 'positive', source_hash: sourceHash(trigger, steps, 'api') } }, clock.now());
 }
 
 const TEMP = mkdtempSync(path.join(os.tmpdir(), 'toolshed-lineage-bench-'));
 
 async function stores(engine: SqlEngine) {
   const bytes = new NodeByteStore(mkdtempSync(path.join(TEMP, 'workspace-')));
-  const skills = await createSkillService({
-    engine,
-    store: bytes,
-    config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }),
-    logger: nullLogger,
-    events: nullEventSink,
-    clock,
-    tokenCounter: lengthTokenCounter,
-    fs: nodeFileSystem,
-    env: {},
-    autoSaveDelayMs: 0,
-  });
+  const skills = await benchSkillService(engine, { store: bytes, clock, autoSaveDelayMs: 0 });
   const store = await LearningStore.open({ engine, store: bytes, logger: nullLogger, clock });
   const learning = new LearningService({
     store,
@@ -131,7 +79,7 @@ async function stores(engine: SqlEngine) {
 }
 
 async function main(): Promise<void> {
-  const engine = await loadSqlEngine({ wasmPath: path.join(process.cwd(), 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm') });
+  const engine = await benchEngine();
   const rows: Array<Record<string, unknown>> = [];
   const r = rng(11);
   // Every 20th skill carries a merge (lineage), as a store that has merged for a while would.

@@ -8,15 +8,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { skillsConfigSchema } from '../src/core/config/settingsSchema';
-import { lengthTokenCounter, nullEventSink, nullLogger } from '../src/core/platform/basicPorts';
 import { MemoryByteStore } from '../src/core/platform/memoryByteStore';
-import { nodeFileSystem } from '../src/core/platform/nodeFileSystem';
-import { loadSqlEngine } from '../src/core/sql/sqlEngine';
-import { createSkillService } from '../src/core/skills/skillService';
+import { folderPack } from '../src/core/skills/packs/skillPackSources';
 import { createToolSearchService } from '../src/core/tools/toolSearchService';
 // @ts-expect-error: plain ESM helper shared with bench/tools.bench.mjs (bundled by esbuild)
 import { generateCatalog } from './synthetic-tools.mjs';
+import { benchEngine, benchSkillService } from './benchServices';
 
 const TOOLS = 200;
 const SKILLS = 500;
@@ -55,7 +52,6 @@ interface Step {
 }
 
 async function main(): Promise<void> {
-  const wasmPath = path.join(process.cwd(), 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm');
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'toolshed-memory-bench-'));
   const rows: Array<Step & { sql_js_modules?: number }> = [];
   try {
@@ -74,7 +70,7 @@ async function main(): Promise<void> {
       });
       previous = now;
     };
-    const toolEngine = await loadSqlEngine({ wasmPath });
+    const toolEngine = await benchEngine();
     step('sql.js loaded');
     const toolService = await createToolSearchService({ engine: toolEngine, store: new MemoryByteStore(), saveDelayMs: 60_000 });
     toolService.setTools(tools.map((t) => ({ ...t, source: 'mcp' })));
@@ -86,32 +82,9 @@ async function main(): Promise<void> {
     await toolService.flush();
     step(`+ ${TOOLS} tools indexed, searched and written`);
     // The extension passes its one engine to both stores; a second load must not add a module.
-    const skillEngine = await loadSqlEngine({ wasmPath });
-    const skills = await createSkillService({
-      engine: skillEngine,
-      store: new MemoryByteStore(),
-      config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }),
-      logger: nullLogger,
-      events: nullEventSink,
-      clock: { now: () => Date.now() },
-      tokenCounter: lengthTokenCounter,
-      fs: nodeFileSystem,
-      env: {},
-      autoSaveDelayMs: 60_000,
-    });
-    await skills.loadPacks([
-      {
-        name: 'memory',
-        root: tmp,
-        scopeMode: 'global',
-        enabled: true,
-        updateExistingPackSkills: true,
-        pinnedSkillNames: [],
-        source: 'settings',
-        workspace: false,
-        optional: false,
-      },
-    ]);
+    const skillEngine = await benchEngine();
+    const skills = await benchSkillService(skillEngine);
+    await skills.loadPacks([folderPack('memory', tmp)]);
     await skills.search({ query: 'rotate the security item' }, { includeWorkspacePacks: true });
     step(`+ ${SKILLS} skills loaded and searched`);
     const end = snapshot();

@@ -10,21 +10,15 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { skillsConfigSchema } from '../src/core/config/settingsSchema';
 import { exportLearnedAsPack } from '../src/core/learning/snapshot/skillPackExport';
-import { lengthTokenCounter, nullEventSink, nullLogger } from '../src/core/platform/basicPorts';
-import { MemoryByteStore } from '../src/core/platform/memoryByteStore';
-import { nodeFileSystem } from '../src/core/platform/nodeFileSystem';
 import { nodePackFolderWriter } from '../src/core/platform/nodePackFolderWriter';
+import { folderPack } from '../src/core/skills/packs/skillPackSources';
 import type { ResolvedSkillPack } from '../src/core/skills/packs/skillPackSources';
-import { createSkillService } from '../src/core/skills/skillService';
 import type { SkillRecord } from '../src/core/skills/skillSchema';
-import { skillId, toRecord } from '../src/core/skills/store/skillRecords';
-import { makeScope } from '../src/core/skills/store/skillScope';
-import { loadSqlEngine } from '../src/core/sql/sqlEngine';
 import { AREAS, OBJECTS, VERBS, pct, rng, round } from './benchMath';
+import { BENCH_PROJECT, benchEngine, benchLearnedRecord, benchSkillService } from './benchServices';
 
-const PROJECT = 'bench-project';
+const PROJECT = BENCH_PROJECT;
 const N = 10_000;
 const EXPORTED = 500;
 const clock = { now: () => 1_700_000_000_000 };
@@ -34,74 +28,14 @@ function learnedRecord(i: number, r: () => number): SkillRecord {
   const [area, verb, object] = [pick(AREAS), pick(VERBS), pick(OBJECTS)];
   const trigger = `${verb} the ${object} in ${area} (batch ${i % 211})`;
   const steps = [`Call \`${area}_find_${object}\` with \`query\`.`, `Call \`${area}_${verb}_${object}\` with \`id\`.`];
-  const name = `learned.api.bench-${i}`;
-  const record = toRecord(
-    {
-      name,
-      nameGenerated: false,
-      title: trigger,
-      description: 'Learned from use (trace).',
-      trigger,
-      task_type: 'api',
-      tags: ['bench'],
-      steps,
-      preconditions: [],
-      failure_modes: ['Never post tokens.'],
-      body: '',
-      domain: '',
-      frames: [],
-      triggers: [],
-      tools: [],
-      allowed_tools: [],
-      requires: [],
-      meta: {},
-      extra: { learned_kind: 'positive', source_hash: `hash-${i}` },
-      format: 'learned' as never,
-      model_invocable: true,
-      span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
-    },
-    {
-      origin: 'learned',
-      originRef: `learning:pr_${i}`,
-      scopeMode: 'project',
-      projectId: PROJECT,
-      packName: '',
-      workspace: false,
-      sourceFile: '',
-      now: clock.now(),
-      env: {},
-    },
-  );
-  return { ...record, id: skillId('learned', name, makeScope('project', undefined, PROJECT)), format: 'learned' };
+  return benchLearnedRecord(i, { trigger, steps, extra: { learned_kind: 'positive', source_hash: `hash-${i}` } }, clock.now());
 }
 
-const pack = (name: string, root: string): ResolvedSkillPack => ({
-  name,
-  root,
-  scopeMode: 'project',
-  projectId: PROJECT,
-  enabled: true,
-  updateExistingPackSkills: true,
-  pinnedSkillNames: [],
-  source: 'workspace-agent-folder',
-  workspace: true,
-  optional: true,
-});
+const pack = (name: string, root: string): ResolvedSkillPack =>
+  folderPack(name, root, { scopeMode: 'project', projectId: PROJECT, source: 'workspace-agent-folder', workspace: true, optional: true });
 
 async function main(): Promise<void> {
-  const engine = await loadSqlEngine({ wasmPath: path.join(process.cwd(), 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm') });
-  const skills = await createSkillService({
-    engine,
-    store: new MemoryByteStore(),
-    config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }),
-    logger: nullLogger,
-    events: nullEventSink,
-    clock,
-    tokenCounter: lengthTokenCounter,
-    fs: nodeFileSystem,
-    env: {},
-    autoSaveDelayMs: 60_000,
-  });
+  const skills = await benchSkillService(await benchEngine(), { clock });
   const r = rng(7);
   await skills.restoreLearnedSkills(Array.from({ length: N }, (_, i) => learnedRecord(i, r)));
   const root = mkdtempSync(path.join(os.tmpdir(), 'toolshed-pack-export-bench-'));

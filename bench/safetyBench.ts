@@ -11,21 +11,18 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { skillsConfigSchema } from '../src/core/config/settingsSchema';
-import { lengthTokenCounter, nullEventSink, nullLogger } from '../src/core/platform/basicPorts';
+import { nullEventSink, nullLogger } from '../src/core/platform/basicPorts';
 import { MemoryByteStore } from '../src/core/platform/memoryByteStore';
-import { nodeFileSystem } from '../src/core/platform/nodeFileSystem';
 import { compileSafeRegex, SAFE_REGEX_LIMITS } from '../src/core/search/safeRegex';
 import { redact } from '../src/core/privacy/redaction';
-import { createSkillService } from '../src/core/skills/skillService';
-import { loadSqlEngine } from '../src/core/sql/sqlEngine';
+import { folderPack } from '../src/core/skills/packs/skillPackSources';
 import type { FtsEngine } from '../src/core/sql/sqlEngine';
 import { createToolSearchService } from '../src/core/tools/toolSearchService';
 import { readRedactionCorpus, scoreRedaction } from './redactionCorpus';
 import { rng, round } from './benchMath';
+import { benchEngine, benchSkillService } from './benchServices';
 
 const CATALOG_SIZE = 2000;
-const WASM = path.join(process.cwd(), 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm');
 
 /** An everyday pattern for reference, then patterns that freeze a backtracking engine (some RE2 must refuse as too large). */
 const HOSTILE_PATTERNS = [
@@ -107,7 +104,7 @@ async function main(): Promise<void> {
   }));
   const worst: Record<string, number> = {};
   for (const allowedFts of [['fts5', 'fts4', 'none'], ['none']] as FtsEngine[][]) {
-    const engine = await loadSqlEngine({ allowedFts, wasmPath: WASM });
+    const engine = await benchEngine(allowedFts);
     const service = await createToolSearchService({
       engine,
       store: new MemoryByteStore(),
@@ -153,32 +150,8 @@ async function main(): Promise<void> {
     for (let f = 0; f * 400 < lines.length; f++)
       writeFileSync(path.join(tmp, 'pack', `part${f}.skill.jsonl`), `${lines.slice(f * 400, (f + 1) * 400).join('\n')}\n`);
     for (const allowedFts of [['fts5', 'fts4', 'none'], ['none']] as FtsEngine[][]) {
-      const engine = await loadSqlEngine({ allowedFts, wasmPath: WASM });
-      const skills = await createSkillService({
-        engine,
-        store: new MemoryByteStore(),
-        config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }),
-        logger: nullLogger,
-        events: nullEventSink,
-        clock: { now: () => Date.now() },
-        tokenCounter: lengthTokenCounter,
-        fs: nodeFileSystem,
-        env: {},
-        autoSaveDelayMs: 60_000,
-      });
-      const loaded = await skills.loadPacks([
-        {
-          name: 'hostile',
-          root: path.join(tmp, 'pack'),
-          scopeMode: 'global',
-          enabled: true,
-          updateExistingPackSkills: true,
-          pinnedSkillNames: [],
-          source: 'settings',
-          workspace: false,
-          optional: false,
-        },
-      ]);
+      const skills = await benchSkillService(await benchEngine(allowedFts));
+      const loaded = await skills.loadPacks([folderPack('hostile', path.join(tmp, 'pack'))]);
       const skillCount = loaded.packs[0]?.skillCount ?? 0;
       if (skillCount < CATALOG_SIZE) console.error(`only ${skillCount} hostile skills loaded: ${JSON.stringify(loaded.problems.slice(0, 3))}`);
       const label = `skill_search (${skills.fts})`;

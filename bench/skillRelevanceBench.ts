@@ -18,6 +18,9 @@ import type { SelectionCandidateRow } from '../src/core/skills/relevantSkills';
 import { HYBRID_CANDIDATES } from '../src/core/planner/selection/activeSkillSelection';
 import { countTurn, emptyCounts, rates, readRelevanceSet, relevanceService, runPreflight } from './skillRelevanceEval';
 import type { RelevanceCase, TurnCounts } from './skillRelevanceEval';
+import * as path from 'node:path';
+import { BUNDLED_CALIBRATION, WORD_VECTORS_FILE, loadBundledEmbedder } from '../src/core/search/embedding/bundledEmbedder';
+import type { RelevanceCalibration } from '../src/core/search/embedding/fusedRelevance';
 
 // Run from the repository root (runTsBench sets the working directory).
 const root = process.cwd();
@@ -104,7 +107,53 @@ async function main(): Promise<void> {
     }
   }
   await service.dispose();
+  rows.push(...(await embedderRows(cases)));
   console.log(JSON.stringify({ title: 'Skills relevance set — what pre-flight injects and how often hybrid asks a model', rows }));
+}
+
+/**
+ * Pre-flight with the bundled embedder on (fused evidence in the absolute relevance): the
+ * calibration swept on the tune half, then the shipped calibration on both halves beside the
+ * lexical rows above (same defaults, same oracle).
+ */
+async function embedderRows(cases: readonly RelevanceCase[]): Promise<Array<Record<string, unknown>>> {
+  const rows: Array<Record<string, unknown>> = [];
+  const service = await relevanceService(root);
+  const tune = cases.filter((c) => c.half === 'tune');
+  // The bench runs from a bundle in a temporary folder: name the source tree's file.
+  const file = path.join(root, 'src', 'core', 'search', 'vocabulary', WORD_VECTORS_FILE);
+  const use = (calibration: RelevanceCalibration) => {
+    const embedder = loadBundledEmbedder(file, calibration);
+    if (!embedder) throw new Error(`${file} is missing`);
+    service.useEmbedder(embedder);
+  };
+  for (const floor of [0.6, 0.7, 0.75, 0.8, 0.85]) {
+    for (const span of [0.1, 0.2]) {
+      use({ floor, ceiling: floor + span });
+      const counts = await runPreflight(service, tune, 'hybrid', 'oracle');
+      rows.push({
+        case: 'bundled embedder, tune half: calibration sweep (hybrid, oracle)',
+        floor,
+        ceiling: Number((floor + span).toFixed(2)),
+        ...rates(counts),
+      });
+    }
+  }
+  use(BUNDLED_CALIBRATION);
+  for (const mode of ['search', 'hybrid'] as const) {
+    for (const half of ['tune', 'test', 'all'] as const) {
+      const subset = half === 'all' ? cases : cases.filter((c) => c.half === half);
+      const r = rates(await runPreflight(service, subset, mode, 'oracle'));
+      rows.push({
+        case: `bundled embedder (fused relevance ${JSON.stringify(BUNDLED_CALIBRATION)}) through pre-flight: ${mode}${mode === 'hybrid' ? ' (oracle model)' : ''}, ${half} half`,
+        requests: subset.length,
+        ...r,
+        ...(mode === 'hybrid' ? { ok: r.no_skill_injection_rate <= 0.1 && r.one_skill_hit_rate >= 0.95 && r.selection_requests_per_turn <= 0.25 } : {}),
+      });
+    }
+  }
+  await service.dispose();
+  return rows;
 }
 
 void main();

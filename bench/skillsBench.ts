@@ -8,36 +8,16 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { skillsConfigSchema } from '../src/core/config/settingsSchema';
-import { lengthTokenCounter, nullEventSink, nullLogger } from '../src/core/platform/basicPorts';
-import { MemoryByteStore } from '../src/core/platform/memoryByteStore';
-import { nodeFileSystem } from '../src/core/platform/nodeFileSystem';
-import { loadSqlEngine } from '../src/core/sql/sqlEngine';
-import type { SqlEngine } from '../src/core/sql/sqlEngine';
-import { createSkillService } from '../src/core/skills/skillService';
+import type { SkillService } from '../src/core/skills/skillService';
 import type { SkillRequestContext } from '../src/core/skills/skillRequestContext';
 import { NameFinder } from '../src/core/search/nameFinder';
-import type { ResolvedSkillPack } from '../src/core/skills/packs/skillPackSources';
-import { AREAS, OBJECTS, VERBS, median, pct, rng, round } from './benchMath';
+import { folderPack } from '../src/core/skills/packs/skillPackSources';
+import { AREAS, FILLER, OBJECTS, VERBS, median, pct, rng, round } from './benchMath';
+import { benchEngine, benchSkillService } from './benchServices';
 
 const WARMUP_QUERIES = 500;
 const SEARCH_ROUNDS = 3;
 const JSONL_PER_FILE = 3000;
-
-const FILLER = [
-  'safely',
-  'quickly',
-  'with retries',
-  'in batches',
-  'for a team',
-  'across regions',
-  'without downtime',
-  'from the CLI',
-  'in production',
-  'for staging',
-  'using the API',
-  'with audit logs',
-];
 
 interface Synth {
   name: string;
@@ -76,35 +56,6 @@ function writeJsonlPack(dir: string, skills: Synth[]): void {
   }
 }
 
-function packOf(name: string, root: string): ResolvedSkillPack {
-  return {
-    name,
-    root,
-    scopeMode: 'global',
-    enabled: true,
-    updateExistingPackSkills: true,
-    pinnedSkillNames: [],
-    source: 'settings',
-    workspace: false,
-    optional: false,
-  };
-}
-
-async function service(engine: SqlEngine) {
-  return createSkillService({
-    engine,
-    store: new MemoryByteStore(),
-    config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }),
-    logger: nullLogger,
-    events: nullEventSink,
-    clock: { now: () => Date.now() },
-    tokenCounter: lengthTokenCounter,
-    fs: nodeFileSystem,
-    env: {},
-    autoSaveDelayMs: 60_000,
-  });
-}
-
 const ctx = { includeWorkspacePacks: true };
 
 /**
@@ -113,7 +64,7 @@ const ctx = { includeWorkspacePacks: true };
  * rendered skill. Without the names, with them as a list (indexed per request), and as the
  * NameFinder the extension builds once per tool-list change.
  */
-async function withManyTools(s: Awaited<ReturnType<typeof service>>, queries: string[]): Promise<Array<Record<string, unknown>>> {
+async function withManyTools(s: SkillService, queries: string[]): Promise<Array<Record<string, unknown>>> {
   const names = Array.from({ length: 20_000 }, (_, i) => `mcp_server${i % 40}_tool_${i}`);
   // One tool in ten is denied by policy; every other word is no tool of the catalog's.
   const toolGate = (name: string) => (name.startsWith('mcp_server') && name.endsWith('7') ? ('denied' as const) : ('unknown' as const));
@@ -150,7 +101,7 @@ async function withManyTools(s: Awaited<ReturnType<typeof service>>, queries: st
 }
 
 async function main(): Promise<void> {
-  const engine = await loadSqlEngine({ wasmPath: path.join(process.cwd(), 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm') });
+  const engine = await benchEngine();
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'toolshed-skill-bench-'));
   const rows: Array<Record<string, unknown>> = [];
   try {
@@ -160,9 +111,9 @@ async function main(): Promise<void> {
       const dir = path.join(tmp, `synth-${size}`);
       const skills = synthSkills(size, 42);
       writeJsonlPack(dir, skills);
-      const s = await service(engine);
+      const s = await benchSkillService(engine);
       const loadStart = performance.now();
-      await s.loadPacks([packOf('synth', dir)]);
+      await s.loadPacks([folderPack('synth', dir)]);
       const loadMs = performance.now() - loadStart;
       const queriesFrom = (seed: number, n: number) => {
         const r = rng(seed);
@@ -225,12 +176,12 @@ async function main(): Promise<void> {
       }
     });
     const times: number[] = [];
-    let s = await service(engine);
+    let s = await benchSkillService(engine);
     for (let run = 0; run < 3; run++) {
       await s.dispose();
-      s = await service(engine);
+      s = await benchSkillService(engine);
       const t = performance.now();
-      await s.loadPacks([packOf('files', filesDir)]);
+      await s.loadPacks([folderPack('files', filesDir)]);
       times.push(performance.now() - t);
     }
     times.sort((a, b) => a - b);
@@ -265,8 +216,8 @@ async function main(): Promise<void> {
     await s.dispose();
 
     // Recall on realistic queries against the built-in packs.
-    const builtIn = await service(engine);
-    await builtIn.loadPacks([packOf('core', path.join(process.cwd(), 'skill-packs', 'core'))]);
+    const builtIn = await benchSkillService(engine);
+    await builtIn.loadPacks([folderPack('core', path.join(process.cwd(), 'skill-packs', 'core'))]);
     const queries = readFileSync(path.join(process.cwd(), 'bench', 'skills-queries.jsonl'), 'utf8')
       .split('\n')
       .filter(Boolean)

@@ -4,7 +4,8 @@
 // tool is offered in round 1, and the definitions spent on tools pre-activated in vain — the real
 // planner loop with a scripted model, main's behaviour (nothing pre-activated, every tool_search
 // result activated) and the current defaults in the same run. BFCL: all requests, the odd half
-// (where the gate was tuned) and the held-out even half; synthetic-200: the toolModes catalog.
+// (where the gate was tuned) and the held-out even half, also with the bundled embedding on;
+// synthetic-200: the toolModes catalog.
 // Prints one JSON line last: { "title", "rows" }.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -64,6 +65,11 @@ const addSet = (set, result) => {
 
 if (bfcl) {
   addSet('bfcl', runCli(['--tools', path.join(bfcl, 'tools.jsonl'), '--queries', path.join(bfcl, 'queries.jsonl'), '--halves']));
+  // The same with the bundled embedding on: fused ranking, and its calibrated similarity in the relevance gate.
+  addSet(
+    'bfcl, bundled embedding',
+    runCli(['--tools', path.join(bfcl, 'tools.jsonl'), '--queries', path.join(bfcl, 'queries.jsonl'), '--halves', '--embedder', 'bundled']),
+  );
 } else {
   rows.push({ set: 'bfcl', note: 'skipped: the shared BFCL folder was not found' });
 }

@@ -29,7 +29,7 @@ export const benchSkillsCommand: CliCommand = {
       io.stderr('toolshed bench skills: --packs DIR… and --queries FILE.jsonl are required. See --help.\n');
       return 2;
     }
-    const service = await cliSkillService(parseFtsFlag(parsed.flags.get('engine')));
+    const service = await cliSkillService({ allowedFts: parseFtsFlag(parsed.flags.get('engine')) });
     service.useEmbedder(embedderFromFlags(parsed.flags));
     const loadStart = performance.now();
     const summary = await service.loadPacks(packsFromDirs(parsed.packs));

@@ -200,8 +200,10 @@ export const benchToolsCommand: CliCommand = {
       first_search_ms: round(firstSearchMs, 2),
       persist_ms: round(persistMs, 1),
       persist_cpu_ms: round(persistCpuMs, 1),
-      // Resident memory after indexing and every search (compare runs with and without --embedder).
-      rss_mb: round(process.memoryUsage().rss / 2 ** 20, 1),
+      // Memory after indexing and every search (compare runs with and without --embedder), after a
+      // full collection when node runs with --expose-gc (garbage is noise here). heap_mb = JS heap +
+      // external buffers (sql.js's WebAssembly memory, vectors): steadier than the resident set.
+      ...memoryAfterCollection(),
       embedder: embedder ? embedder.key : 'none',
       ...(embedder ? { vectors_ms: round(vectorsMs, 1) } : {}),
       ...extras,
@@ -215,3 +217,10 @@ export const benchToolsCommand: CliCommand = {
     return 0;
   },
 };
+
+/** Resident set and JS heap + external memory (MB), after a full collection when `gc` is exposed (node --expose-gc). */
+function memoryAfterCollection(): { rss_mb: number; heap_mb: number } {
+  (globalThis as { gc?: () => void }).gc?.();
+  const usage = process.memoryUsage();
+  return { rss_mb: round(usage.rss / 2 ** 20, 1), heap_mb: round((usage.heapUsed + usage.external) / 2 ** 20, 1) };
+}

@@ -14,6 +14,10 @@ import type { ToolSearchConfig } from '../../core/config/settingsSchema';
 import type { ToolInput } from '../../core/tools/toolRecord';
 import { queryIdParity } from './benchTools';
 import { parseArgs, readJsonl, toToolInputs, toolshedOwnTools, toolsAndQueries } from './toolCliSupport';
+import type { ParsedArgs } from './toolCliSupport';
+import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags } from './embedderFlag';
+import { loadBundledEmbedder } from '../../core/search/embedding/bundledEmbedder';
+import type { Embedder } from '../../core/search/embedding/embedder';
 
 /**
  * The turn economy of an @toolshed request: how many model requests and prompt tokens it takes
@@ -111,14 +115,22 @@ interface TurnRecord {
 }
 
 /** One turn per query on the real planner loop, over a service with the variant's settings. */
-export async function measureTurns(engine: SqlEngine, tools: readonly ToolInput[], queries: readonly QueryRow[], variant: Variant): Promise<TurnRecord[]> {
+export async function measureTurns(
+  engine: SqlEngine,
+  tools: readonly ToolInput[],
+  queries: readonly QueryRow[],
+  variant: Variant,
+  embedder?: Embedder,
+): Promise<TurnRecord[]> {
   const service = await createToolSearchService({
     engine,
     store: new MemoryByteStore(),
     config: { toolSearch: { learnFromUse: false, ...variant.toolSearch } },
     saveDelayMs: 60_000,
+    embedder,
   });
   service.setTools([...tools]);
+  await service.embeddings.settled();
   const cache = new DefinitionTokenCache();
   const records: TurnRecord[] = [];
   for (const q of queries) {
@@ -199,6 +211,7 @@ export const benchTurnEconomyCommand: CliCommand = {
   usage: [
     'Usage: toolshed bench turn-economy --tools FILE.jsonl --queries FILE.jsonl [--halves] [--max-queries N]',
     '                                   [--pre-activate N] [--min-relevance X] [--json]',
+    `                                   ${EMBEDDER_USAGE} [--calibration FLOOR,CEILING]`,
     '',
     'Runs the real planner loop over each query with a scripted model that calls the gold tool when it is offered,',
     "otherwise searches once with the request's key words and calls the gold tool once found, then answers.",
@@ -206,9 +219,11 @@ export const benchTurnEconomyCommand: CliCommand = {
     'and the current defaults (--pre-activate / --min-relevance override them, for tuning). Tokens: 4 characters a token.',
     '--halves adds rows for the queries whose id number is odd (tuning half) and even (held out).',
     '--json prints {rows: [{subset, variant, rounds_per_request, model_requests_per_turn, prompt_tokens_per_turn, …}]}.',
+    ...EMBEDDER_HELP,
+    '--calibration (with --embedder bundled): the cosine → relevance mapping of the fused relevance gate, for tuning.',
   ].join('\n'),
   async run(args, io) {
-    const { flags } = parseArgs(args, ['json', 'halves']);
+    const { flags } = parseArgs(args, ['json', 'halves', 'allow-remote-embedder']);
     const files = toolsAndQueries(flags, 'bench turn-economy', io);
     if (!files) return 2;
     const maxQueries = Number(flags.get('max-queries') ?? Infinity);
@@ -228,8 +243,9 @@ export const benchTurnEconomyCommand: CliCommand = {
     const subsets: Array<[string, (r: TurnRecord) => boolean]> = [['all', () => true]];
     if (flags.has('halves')) subsets.push(['odd', (r) => queryIdParity(r.id) === 'odd'], ['even', (r) => queryIdParity(r.id) === 'even']);
     const rows = [];
+    const embedder = turnEmbedder(flags);
     for (const variant of [BEFORE, after]) {
-      const records = await measureTurns(engine, tools, queries, variant);
+      const records = await measureTurns(engine, tools, queries, variant, embedder);
       for (const [subset, keep] of subsets) rows.push({ subset, variant: variant.label, ...summarizeTurns(records.filter(keep)) });
     }
     if (flags.has('json')) io.stdout(`${JSON.stringify({ rows })}\n`);
@@ -237,3 +253,14 @@ export const benchTurnEconomyCommand: CliCommand = {
     return 0;
   },
 };
+
+/** `--embedder`, with `--calibration FLOOR,CEILING` overriding the bundled model's relevance mapping. */
+function turnEmbedder(flags: ParsedArgs['flags']): Embedder | undefined {
+  const calibration = flags.get('calibration');
+  if (typeof calibration !== 'string') return embedderFromFlags(flags);
+  if (flags.get('embedder') !== 'bundled') throw new Error('--calibration needs --embedder bundled');
+  const [floor, ceiling] = calibration.split(',').map(Number);
+  const embedder = loadBundledEmbedder(undefined, { floor, ceiling });
+  if (!embedder) throw new Error('the bundled word vectors (word-vectors.bin) were not found beside the CLI');
+  return embedder;
+}

@@ -1,12 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
-import { skillsConfigSchema } from '../../core/config/settingsSchema';
 import { LearningStore } from '../../core/learning/learningStore';
-import { lengthTokenCounter, nullEventSink, nullLogger, systemClock } from '../../core/platform/basicPorts';
+import { nullLogger, systemClock } from '../../core/platform/basicPorts';
 import { NodeByteStore } from '../../core/platform/nodeByteStore';
-import { nodeFileSystem } from '../../core/platform/nodeFileSystem';
-import { createSkillService } from '../../core/skills/skillService';
 import type { SkillService } from '../../core/skills/skillService';
 import { loadSqlEngine } from '../../core/sql/sqlEngine';
+import { cliSkillService } from './skillCliSupport';
 
 /**
  * Opens the stores of one Toolshed storage folder (the extension's workspace storage: where
@@ -31,18 +29,7 @@ export function checkStorageFolder(folder: string | true | undefined): string {
 export async function openStores(folder: string): Promise<OpenedStores> {
   const engine = await loadSqlEngine();
   const bytes = new NodeByteStore(folder);
-  const skills = await createSkillService({
-    engine,
-    store: bytes,
-    config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }),
-    logger: nullLogger,
-    events: nullEventSink,
-    clock: systemClock,
-    tokenCounter: lengthTokenCounter,
-    fs: nodeFileSystem,
-    env: process.env,
-    autoSaveDelayMs: 0,
-  });
+  const skills = await cliSkillService({ store: bytes, engine });
   const learning = await LearningStore.open({ engine, store: bytes, logger: nullLogger, clock: systemClock });
   return {
     skills,

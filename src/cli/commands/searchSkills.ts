@@ -23,7 +23,7 @@ export const searchSkillsCommand: CliCommand = {
     }
     const limit = Number(parsed.flags.get('limit') ?? 8);
     const searchType = String(parsed.flags.get('search-type') ?? 'fts');
-    const service = await cliSkillService(parseFtsFlag(parsed.flags.get('engine')));
+    const service = await cliSkillService({ allowedFts: parseFtsFlag(parsed.flags.get('engine')) });
     service.useEmbedder(embedderFromFlags(parsed.flags));
     await loadPacksReportingErrors(service, parsed.packs, io);
     const output = await service.search({ query, search_type: searchType, limit }, { includeWorkspacePacks: true });

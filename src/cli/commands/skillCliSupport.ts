@@ -1,13 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { skillsConfigSchema } from '../../core/config/settingsSchema';
-import { lengthTokenCounter, nullEventSink, nullLogger, systemClock } from '../../core/platform/basicPorts';
+import type { ByteStore } from '../../core/platform/ports';
 import { MemoryByteStore } from '../../core/platform/memoryByteStore';
-import { nodeFileSystem } from '../../core/platform/nodeFileSystem';
 import { loadSqlEngine } from '../../core/sql/sqlEngine';
-import type { FtsEngine } from '../../core/sql/sqlEngine';
-import { createSkillService } from '../../core/skills/skillService';
+import type { FtsEngine, SqlEngine } from '../../core/sql/sqlEngine';
+import { createHeadlessSkillService } from '../../core/skills/headlessSkillService';
 import type { SkillService } from '../../core/skills/skillService';
+import { folderPack } from '../../core/skills/packs/skillPackSources';
 import type { ResolvedSkillPack } from '../../core/skills/packs/skillPackSources';
 import type { CliIo } from '../cliCommand';
 import { escapeForLine } from '../../core/platform/lineText';
@@ -50,17 +49,7 @@ export function packsFromDirs(dirs: readonly string[]): ResolvedSkillPack[] {
         .toLowerCase()
         .replace(/[^a-z0-9._-]+/g, '-')
         .replace(/^[^a-z0-9]+/, '') || 'local';
-    return {
-      name: dirs.length > 1 && i > 0 ? `${base}-${i + 1}` : base,
-      root,
-      scopeMode: 'global',
-      enabled: true,
-      updateExistingPackSkills: true,
-      pinnedSkillNames: [],
-      source: 'settings',
-      workspace: false,
-      optional: false,
-    } satisfies ResolvedSkillPack;
+    return folderPack(dirs.length > 1 && i > 0 ? `${base}-${i + 1}` : base, root);
   });
 }
 
@@ -78,20 +67,14 @@ export function parseFtsFlag(value: string | true | undefined): FtsEngine[] | un
   return undefined;
 }
 
-export async function cliSkillService(allowedFts?: FtsEngine[]): Promise<SkillService> {
-  const engine = await loadSqlEngine(allowedFts ? { allowedFts } : {});
-  return createSkillService({
-    engine,
-    store: new MemoryByteStore(),
-    config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }),
-    logger: nullLogger,
-    events: nullEventSink,
-    clock: systemClock,
-    tokenCounter: lengthTokenCounter,
-    fs: nodeFileSystem,
-    env: process.env,
-    autoSaveDelayMs: 0,
-  });
+/**
+ * The CLI's skill service: in memory unless `store` is a storage folder, on `engine` or a new one
+ * (limited to `allowedFts`); `requires` checks read this process's environment.
+ */
+export async function cliSkillService(options: { allowedFts?: FtsEngine[]; store?: ByteStore; engine?: SqlEngine } = {}): Promise<SkillService> {
+  const { allowedFts } = options;
+  const engine = options.engine ?? (await loadSqlEngine(allowedFts ? { allowedFts } : {}));
+  return createHeadlessSkillService({ engine, store: options.store ?? new MemoryByteStore(), env: process.env });
 }
 
 export function readJsonl<T>(file: string): T[] {

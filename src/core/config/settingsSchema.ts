@@ -362,7 +362,7 @@ export const embeddingsConfigSchema = z.object({
     .enum(['off', 'bundled', 'endpoint'])
     .default('off')
     .describe(
-      'Hybrid ranking for `tool_search` and `skill_search`: the lexical matches fused with an embedding of meaning. `bundled`: small word vectors shipped with Toolshed (no network; on the held-out half of the BFCL benchmark they raise any-version recall@5 from 0.860 to 0.873 and exact recall@5 from 0.679 to 0.684, see the docs). `endpoint`: a local embedding server (`#toolshed.embeddings.endpointUrl#`). `off`: lexical ranking only.',
+      "Hybrid ranking for `tool_search`, `skill_search` and @toolshed's pre-flight: the lexical matches fused with an embedding of meaning. `bundled`: small word vectors shipped with Toolshed (no network; on the held-out half of the BFCL benchmark they raise any-version recall@5 from 0.860 to 0.873 and exact recall@5 from 0.679 to 0.684, see the docs); their calibrated similarity also counts in the relevance that `#toolshed.skills.minRelevance#` and `#toolshed.toolSearch.minRelevance#` gate. `endpoint`: a local embedding server (`#toolshed.embeddings.endpointUrl#`) for tools and skills, asked once per @toolshed turn for the request; it reorders results but does not change that relevance. `off`: lexical ranking only.",
     ),
   endpointUrl: z
     .string()

@@ -1,7 +1,6 @@
-import type { ByteStore, Clock, Logger } from '../platform/ports';
-import { openPersistentDatabase } from '../sql/persistentDatabase';
-import type { PersistentDatabase } from '../sql/persistentDatabase';
-import type { SqlEngine } from '../sql/sqlEngine';
+import type { Clock } from '../platform/ports';
+import { openStoreDatabase } from '../sql/persistentDatabase';
+import type { PersistentDatabase, StoreDatabaseOptions } from '../sql/persistentDatabase';
 import type { LearnedCandidate } from './extraction/learnedCandidate';
 import type { SkillCounters } from './feedback/effectiveness';
 
@@ -63,11 +62,8 @@ export class LearningStore {
     private readonly clock: Clock,
   ) {}
 
-  static async open(options: { engine: SqlEngine; store: ByteStore; logger: Logger; clock: Clock; key?: string }): Promise<LearningStore> {
-    const persistent = await openPersistentDatabase({
-      engine: options.engine,
-      store: options.store,
-      key: options.key ?? LEARNING_DB_KEY,
+  static async open(options: StoreDatabaseOptions & { clock: Clock }): Promise<LearningStore> {
+    const persistent = await openStoreDatabase(options, LEARNING_DB_KEY, {
       schemaVersion: SCHEMA,
       createSchema: (db) =>
         db.exec(`
@@ -84,8 +80,6 @@ export class LearningStore {
           recovery TEXT NOT NULL DEFAULT '', last_seen INTEGER NOT NULL);
         CREATE TABLE jobs (id TEXT PRIMARY KEY, payload TEXT NOT NULL, created_at INTEGER NOT NULL);
       `),
-      logger: options.logger,
-      clock: options.clock,
     });
     return new LearningStore(persistent, options.clock);
   }
@@ -189,28 +183,12 @@ export class LearningStore {
   // ── feedback counters ─────────────────────────────────────────────────
 
   counters(name: string): FeedbackCounters | undefined {
-    const row = this.db.get<Record<string, number | string>>('SELECT * FROM counters WHERE name = ?', [name]);
-    return row
-      ? {
-          name: String(row.name),
-          helpful: Number(row.helpful),
-          harmful: Number(row.harmful),
-          use_count: Number(row.use_count),
-          last_used: Number(row.last_used),
-          last_validated: Number(row.last_validated),
-        }
-      : undefined;
+    const row = this.db.get('SELECT * FROM counters WHERE name = ?', [name]);
+    return row ? toCounters(row) : undefined;
   }
 
   allCounters(): FeedbackCounters[] {
-    return this.db.all<Record<string, number | string>>('SELECT * FROM counters').map((row) => ({
-      name: String(row.name),
-      helpful: Number(row.helpful),
-      harmful: Number(row.harmful),
-      use_count: Number(row.use_count),
-      last_used: Number(row.last_used),
-      last_validated: Number(row.last_validated),
-    }));
+    return this.db.all('SELECT * FROM counters').map(toCounters);
   }
 
   /** +1 helpful or harmful (and a use); a helpful outcome is a validated use. */
@@ -333,6 +311,17 @@ function parseList(value: unknown): string[] {
   } catch {
     return [];
   }
+}
+
+function toCounters(row: Record<string, unknown>): FeedbackCounters {
+  return {
+    name: String(row.name),
+    helpful: Number(row.helpful),
+    harmful: Number(row.harmful),
+    use_count: Number(row.use_count),
+    last_used: Number(row.last_used),
+    last_validated: Number(row.last_validated),
+  };
 }
 
 function toProposal(row: Record<string, unknown>): Proposal {

@@ -105,6 +105,8 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
     }
   };
 
+  // One embedding of the request (an endpoint embedder) serves every search of the turn.
+  await tools.prepareTurn?.(request.prompt);
   // Pre-flight: skills and discovery guidance, before the first round.
   const preflight = skills ? await skills.preflight(request.prompt) : { pinnedBlock: '', relevantBlock: '', used: [], omitted: [] };
   noteSkills(preflight.used);

@@ -35,6 +35,12 @@ export interface PlannerToolRun {
    */
   activateForRequest?(request: string): Promise<Array<{ name: string; relevance: number }>>;
   /**
+   * Embeds the turn's request once when hybrid ranking uses an endpoint, so skill pre-flight,
+   * pre-activation and every `tool_search` of the turn share one vector; never rejects (down =
+   * lexical). Absent or a no-op with an in-process embedder or none.
+   */
+  prepareTurn?(request: string): Promise<void>;
+  /**
    * The `select:` tool_search that would load exactly these tools, as the query and the result
    * text the model would read — computed, never run or logged (for the footer's saving line).
    */

@@ -28,6 +28,7 @@ export function plannerToolRunFrom(run: ToolRun): PlannerToolRun {
     },
     unknownToolMessage: () => NO_SUCH_TOOL_MESSAGE,
     preActivate: async (names, max, reason) => run.preActivate(names, max, reason),
+    prepareTurn: (request) => run.prepareTurn(request),
     activateForRequest: async (request) => run.activateForRequest(request),
     async selectionExchange(names) {
       const exchange = run.selectionExchange(names);

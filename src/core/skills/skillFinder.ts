@@ -3,6 +3,7 @@ import { REGEX_BUDGET_NOTE, compileSafeRegex, literalWordsRegex } from '../searc
 import type { SafeRegex } from '../search/safeRegex';
 import { boundedRelevance, EXACT_SCORE, minMax, REGEX_SCORES } from '../search/scoring';
 import { LEXICAL_POOL, exactNameMatcher, fusedScores, hybridRank } from '../search/embedding/semanticStage';
+import { fusedRelevance } from '../search/embedding/fusedRelevance';
 import type { SkillVectors } from './skillVectors';
 import { analyze } from '../search/textAnalysis';
 import { editDistance } from './packs/document/keySuggestion';
@@ -46,6 +47,21 @@ const pick = (row: { name: string; title: string; trigger: string; task_type: Ta
 export class SkillFinder {
   constructor(private readonly deps: SkillFinderDeps) {}
 
+  /**
+   * `find` after fetching what an asynchronous embedder (an endpoint) needs for a ranked query:
+   * the visible skills' vectors and the query's (never rejects; down = lexical ranking).
+   */
+  async rank(
+    query: string,
+    requested: SkillSearchType,
+    filter: StoreFilter,
+    limit: number,
+    adjust?: HitAdjuster,
+  ): Promise<{ hits: ScoredSkill[]; effective: SkillSearchType; note?: string }> {
+    if (requested === 'fts' && this.deps.vectors && this.deps.store.fts !== 'none') await this.deps.vectors.prepare(query, () => this.deps.store.scan(filter));
+    return this.find(query, requested, filter, limit, adjust);
+  }
+
   /** Candidate generation for every search type, with the FTS → regex fallback. */
   find(
     query: string,
@@ -85,12 +101,17 @@ export class SkillFinder {
       }));
       if (stage) {
         // Hybrid: the fused order (an exact name never demoted), scores on the contract's scale;
-        // the absolute relevance stays the lexical one (0 for a skill only the embedding found).
+        // the absolute relevance takes both kinds of evidence, so a skill only the embedding
+        // found can pass pre-flight's gate when the model's calibration says it is close enough.
         const rows = new Map(visible.map((row) => [row.name, row]));
         const absolute = new Map(hits.map((h) => [h.name, h.absolute]));
         const ranking = hybridRank(hits, query, stage, (name) => rows.has(name), exactNameMatcher(query)).slice(0, wanted);
         const fused = fusedScores(ranking);
-        scored = ranking.map((c, i) => ({ ...pick(rows.get(c.name)!), score: fused[i], relevance: absolute.get(c.name) ?? 0 }));
+        scored = ranking.map((c, i) => ({
+          ...pick(rows.get(c.name)!),
+          score: fused[i],
+          relevance: fusedRelevance(absolute.get(c.name) ?? 0, c.similarity, stage.calibration),
+        }));
       }
       if (!adjust) {
         const scores = minMax(scored.map((h) => h.score));

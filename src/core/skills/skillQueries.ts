@@ -68,7 +68,7 @@ export class SkillQueries {
   async search(rawInput: unknown, ctx: SkillRequestContext): Promise<SkillSearchOutput> {
     const input = skillSearchInputSchema.parse(rawInput);
     const filter = this.filter(ctx, { taskType: input.task_type });
-    const { hits, effective, note } = this.finder.find(input.query, input.search_type, filter, input.limit, this.adjustFor(ctx));
+    const { hits, effective, note } = await this.finder.rank(input.query, input.search_type, filter, input.limit, this.adjustFor(ctx));
     const gate = this.gate(ctx);
     const clean = (text: string) => this.text.clean(text, gate);
     // Logged like every output: redacted and tool-gated (a query may hold a secret or a denied name).
@@ -272,7 +272,7 @@ export class SkillQueries {
     if (!config.enabled || topK <= 0 || !request.task.trim()) return none;
     const filter = this.filter(ctx, { taskType: request.task_type, modelInvocableOnly: true });
     const excluded = new Set(request.exclude ?? []);
-    const found = this.finder.find(request.task.slice(0, 4000), 'fts', filter, topK + excluded.size, this.adjustFor(ctx));
+    const found = await this.finder.rank(request.task.slice(0, 4000), 'fts', filter, topK + excluded.size, this.adjustFor(ctx));
     // Absolute relevance gate (toolshed.skills.minRelevance): below it nothing is injected.
     const hits = passingGate(found.hits, config.minRelevance);
     const effective = found.effective;
@@ -364,7 +364,7 @@ export class SkillQueries {
     const config = this.deps.config();
     if (!config.enabled || limit <= 0) return [];
     const filter = this.filter(ctx, { modelInvocableOnly: true });
-    const found = task.trim() ? this.finder.find(task.slice(0, 4000), 'fts', filter, limit).hits : [];
+    const found = task.trim() ? (await this.finder.rank(task.slice(0, 4000), 'fts', filter, limit)).hits : [];
     const rows: Array<{ name: string; trigger: string; title: string; relevance?: number }> = fillWithAll
       ? [...found]
       : passingGate(found, config.minRelevance);

@@ -34,6 +34,7 @@ import { SkillPackLoader } from './packs/skillPackLoader';
 import type { FileChangeResult, LoadOptions, LoadSummary } from './packs/skillPackLoader';
 import type { ResolvedSkillPack } from './packs/skillPackSources';
 import { SkillVectors } from './skillVectors';
+import { VectorCache } from '../sql/vectorCache';
 import type { Embedder } from '../search/embedding/embedder';
 import { SkillQueries } from './skillQueries';
 import type { DirectoryResult } from './skillQueries';
@@ -219,7 +220,11 @@ class DefaultSkillService implements SkillService {
       clock: deps.clock,
       packPins: () => this.loader.resolvedPacks.filter((p) => p.enabled).map((p) => ({ names: p.pinnedSkillNames, workspace: p.workspace })),
       adjuster: () => this.adjuster,
-      vectors: new SkillVectors(() => this.embedder),
+      vectors: new SkillVectors(
+        () => this.embedder,
+        new VectorCache(() => store.db),
+        () => this.scheduleSave(),
+      ),
     });
   }
 
@@ -376,7 +381,7 @@ class DefaultSkillService implements SkillService {
     this.config = config;
   }
 
-  /** Hybrid ranking's embedder for `skill_search` (in-process ones only; none = lexical). */
+  /** Hybrid ranking's embedder for `skill_search` and pre-flight (none = lexical). */
   useEmbedder(embedder: Embedder | undefined): void {
     this.embedder = embedder;
   }

@@ -35,6 +35,31 @@ export interface OpenDatabaseOptions {
   forceRebuild?: boolean;
 }
 
+/** Where a store keeps its database and what it reports to: what every store's `open` takes. */
+export interface StoreDatabaseOptions {
+  engine: SqlEngine;
+  store: ByteStore;
+  logger: Logger;
+  clock?: Clock;
+  /** Storage key (default: the store's own file name). */
+  key?: string;
+}
+
+/** The part of opening that is the store's own: its schema, migrations, check and rebuild flag. */
+export type StoreSchemaOptions = Omit<OpenDatabaseOptions, keyof StoreDatabaseOptions>;
+
+/** Opens a store's database at `where` (under `defaultKey` unless it names a key) with the store's schema. */
+export function openStoreDatabase(where: StoreDatabaseOptions, defaultKey: string, schema: StoreSchemaOptions): Promise<PersistentDatabase> {
+  return openPersistentDatabase({
+    ...schema,
+    engine: where.engine,
+    store: where.store,
+    key: where.key ?? defaultKey,
+    logger: where.logger,
+    clock: where.clock,
+  });
+}
+
 export type OpenStatus = 'created' | 'loaded' | 'migrated' | 'rebuilt';
 
 export interface PersistentDatabase {

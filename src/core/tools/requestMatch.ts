@@ -3,12 +3,16 @@ import type { RelevanceSource } from './index/absoluteRelevance';
 import type { SearchHit } from './index/toolSearchEngine';
 import { findForRun } from './runSearch';
 import type { RunSearchScope } from './runSearch';
+import { fusedRelevance } from '../search/embedding/fusedRelevance';
+import type { RelevanceCalibration } from '../search/embedding/fusedRelevance';
+import type { SemanticStage } from '../search/embedding/semanticStage';
 
 /**
  * The relevance gate: which tools are activated without the model choosing them — before the
  * first round (tools matching the user's request) and among a `tool_search` call's results.
- * Both use the same absolute measure (index/absoluteRelevance.ts) and the same threshold
- * (`toolshed.toolSearch.minRelevance`), so a weak match is never resent in every later round.
+ * Both use the same absolute measure (index/absoluteRelevance.ts; with an embedder on, the
+ * higher of it and the calibrated similarity, search/embedding/fusedRelevance.ts) and the same
+ * threshold (`toolshed.toolSearch.minRelevance`), so a weak match is never resent in every later round.
  */
 
 export interface GatedTool {
@@ -25,7 +29,7 @@ export interface GatedTool {
 export const REQUEST_CANDIDATES = 5;
 
 /** Longest request text searched: the words that name a capability come early, and analysis cost stays bounded. */
-const MAX_REQUEST_CHARS = 2000;
+export const MAX_REQUEST_CHARS = 2000;
 
 /**
  * The tools this run could activate for the request, best first, each with its relevance: the
@@ -44,8 +48,9 @@ export function matchRequestTools(scope: RunSearchScope, relevance: RelevanceSou
   );
   if (outcome.error) return [];
   const terms = requestTermWeights(relevance, text);
+  const similarity = similarityTo(scope.host.semantic, text);
   return outcome.hits
-    .map((hit) => ({ name: hit.record.name, relevance: absoluteRelevance(relevance, terms, hit.record.name) }))
+    .map((hit) => ({ name: hit.record.name, relevance: gatedRelevance(relevance, terms, similarity, hit.record.name) }))
     .filter((tool) => tool.relevance >= minRelevance)
     .slice(0, max);
 }
@@ -56,8 +61,32 @@ export function matchRequestTools(scope: RunSearchScope, relevance: RelevanceSou
  * pass the gate. The model still reads every result; one it calls that was not activated is
  * activated on first use.
  */
-export function gateDiscoveredHits(relevance: RelevanceSource, query: string, hits: readonly SearchHit[], minRelevance: number): SearchHit[] {
+export function gateDiscoveredHits(
+  relevance: RelevanceSource,
+  query: string,
+  hits: readonly SearchHit[],
+  minRelevance: number,
+  semantic?: SemanticStage,
+): SearchHit[] {
   if (hits.length <= 1) return [...hits];
   const terms = requestTermWeights(relevance, query);
-  return hits.filter((hit, i) => i === 0 || absoluteRelevance(relevance, terms, hit.record.name) >= minRelevance);
+  const similarity = similarityTo(semantic, query);
+  return hits.filter((hit, i) => i === 0 || gatedRelevance(relevance, terms, similarity, hit.record.name) >= minRelevance);
+}
+
+/** A tool's similarity to one text and the model's calibration, when hybrid ranking has both (else lexical evidence only). */
+interface SimilarityEvidence {
+  of(name: string): number | undefined;
+  calibration: RelevanceCalibration;
+}
+
+function similarityTo(stage: SemanticStage | undefined, text: string): SimilarityEvidence | undefined {
+  const calibration = stage?.calibration;
+  const vector = calibration ? stage.queryVector(text) : undefined;
+  return stage && calibration && vector ? { of: (name) => stage.table.similarity(name, vector), calibration } : undefined;
+}
+
+/** The gate's measure: lexical coverage, or the calibrated similarity when the embedding gives more evidence. */
+function gatedRelevance(source: RelevanceSource, terms: ReadonlyMap<string, number>, similarity: SimilarityEvidence | undefined, name: string): number {
+  return fusedRelevance(absoluteRelevance(source, terms, name), similarity?.of(name), similarity?.calibration);
 }

@@ -10,7 +10,7 @@ import type { RankerOptions } from './index/toolRanker';
 import type { ToolRecord } from './toolRecord';
 import { findForRun, searchOutputOf } from './runSearch';
 import type { RunSearchScope } from './runSearch';
-import { gateDiscoveredHits, matchRequestTools } from './requestMatch';
+import { MAX_REQUEST_CHARS, gateDiscoveredHits, matchRequestTools } from './requestMatch';
 import type { GatedTool } from './requestMatch';
 import { MAX_TOOLS_PER_REQUEST } from './modes/deferralDecision';
 import { describeInputProblem, toolSearchInputSchema } from './toolSearchSchema';
@@ -24,6 +24,7 @@ import { capRequestTools, sendCandidates, SendTier } from './modes/requestToolSe
 import type { RequestToolSet } from './modes/requestToolSet';
 import { renderDeferredNamesBlock } from './modes/deferredNamesBlock';
 import { parseDirectSelect, SELECT_PREFIX, selectionForLog, selectOutcome } from './modes/directSelect';
+import { withFallbackQuery } from '../search/embedding/semanticStage';
 import type { SemanticStage } from '../search/embedding/semanticStage';
 import type { ToolPickLog } from './pickPrior/toolPickLog';
 import { logTermsOf, recordShown } from './pickPrior/searchPrior';
@@ -51,6 +52,8 @@ export interface RunHost {
   picks?: ToolPickLog;
   /** The embedding stage of hybrid ranking, when an embedder is on. */
   semantic?: SemanticStage;
+  /** Fetches a query's vector ahead of a search (an endpoint embedder only; absent for an in-process one). */
+  embedQuery?(text: string): Promise<void>;
 }
 
 export type ResolveResult = { ok: true; tool: ToolRecord; activated: boolean } | { ok: false; error: string };
@@ -66,6 +69,8 @@ export class ToolRun {
   private requestSetCache: { key: string; set: RequestToolSet; sent: ReadonlySet<string> } | undefined;
   /** Names the caller never offers in this request (its loop hides them): outside the 128 cap, never deferred or found. */
   private callerHidden: ReadonlySet<string> = new Set();
+  /** The turn's request once embedded (prepareTurn): the query meaning for searches without their own vector. */
+  private turnRequest: string | undefined;
 
   constructor(
     readonly id: string,
@@ -233,7 +238,7 @@ export class ToolRun {
       const gated =
         selection || outcome.effective === 'exact'
           ? outcome.hits
-          : gateDiscoveredHits(this.host.index, input.query, outcome.hits, this.config.search.minRelevance);
+          : gateDiscoveredHits(this.host.index, input.query, outcome.hits, this.config.search.minRelevance, this.semantic);
       for (const hit of gated) {
         if (!this.isAlwaysVisible(hit.record)) this.activate(hit.record, 'discovery', `tool_search "${truncate(loggedQuery, 80)}"`);
       }
@@ -329,10 +334,29 @@ export class ToolRun {
   }
 
   /** What a ranked search of this run may look at: usable tools, always-sent ones only when asked. */
+  /**
+   * With an endpoint embedder, embeds the turn's request once: pre-activation and every
+   * `tool_search` of this run whose query has no vector of its own then rank with the request's
+   * meaning — one embedding request per turn, not one per search. Never rejects; while the
+   * endpoint is down the turn stays lexical (its back-off spares the wait on later turns).
+   */
+  async prepareTurn(request: string): Promise<void> {
+    const text = request.slice(0, MAX_REQUEST_CHARS).trim();
+    if (!text || !this.host.semantic || !this.host.embedQuery) return;
+    await this.host.embedQuery(text);
+    this.turnRequest = text;
+  }
+
+  /** The embedding stage for this run's searches (a query without a vector takes the turn request's). */
+  private get semantic(): SemanticStage | undefined {
+    const stage = this.host.semantic;
+    return stage && this.turnRequest !== undefined ? withFallbackQuery(stage, this.turnRequest) : stage;
+  }
+
   private searchScope(includeAlwaysLoaded: boolean): RunSearchScope {
     const registry = this.host.catalog.registry();
     return {
-      host: this.host,
+      host: { ...this.host, semantic: this.semantic },
       config: this.config,
       usable: (name) => {
         const record = registry.get(name);

@@ -348,6 +348,7 @@ export class ToolSearchService {
       changed: () => this.notifyChanged(),
       picks: this.pickLog,
       semantic: this.embeddings.stage,
+      ...(this.embeddings.remote ? { embedQuery: (text: string) => this.embeddings.prepare(text) } : {}),
     };
   }
 

@@ -2,22 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { main } from '../../../src/cli/main';
-
-/** Runs the CLI in-process and captures what it prints. */
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(argv, {
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-  });
-  return { code, out, err };
-}
+import { cli } from './helpers';
 
 const REPO = path.join(__dirname, '..', '..', '..');
 

@@ -2,23 +2,9 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { main } from '../../../src/cli/main';
 import { parseSkillDocument } from '../../../src/core/skills/packs/document/skillDocumentParser';
 import { makeLearning, turn } from '../learning/helpers';
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(argv, {
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-  });
-  return { code, out, err };
-}
+import { cli } from './helpers';
 
 /** Every file of a folder → its bytes (base64), to prove a refused import wrote nothing. */
 function folderBytes(dir: string): Record<string, string> {

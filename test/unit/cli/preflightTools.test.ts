@@ -2,23 +2,9 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { main } from '../../../src/cli/main';
 import { toolshedOwnTools } from '../../../src/cli/commands/toolCliSupport';
 import { SAMPLE_TOOLS, makeService } from '../tools/helpers';
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(argv, {
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-  });
-  return { code, out, err };
-}
+import { cli } from './helpers';
 
 describe('toolshed preflight tools', () => {
   let dir: string;

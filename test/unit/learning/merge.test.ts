@@ -6,47 +6,25 @@ import { sourceHash } from '../../../src/core/learning/extraction/learnedCandida
 import { MergeIndex } from '../../../src/core/learning/merge/mergeIndex';
 import { similarity, termVector } from '../../../src/core/learning/merge/similarity';
 import type { SkillRecord } from '../../../src/core/skills/skillSchema';
-import { skillId, toRecord } from '../../../src/core/skills/store/skillRecords';
+import { learnedRecord, skillId } from '../../../src/core/skills/store/skillRecords';
+import { makeScope } from '../../../src/core/skills/store/skillScope';
 
 function learned(name: string, trigger: string, steps: string[], extra: Partial<SkillRecord> = {}): SkillRecord {
-  const record = toRecord(
+  const record = learnedRecord(
     {
       name,
-      nameGenerated: false,
-      title: name,
-      description: '',
       trigger,
       task_type: 'api',
       tags: ['t'],
       steps,
-      preconditions: [],
       failure_modes: ['Never push to main.'],
-      body: '',
-      domain: '',
-      frames: [],
-      triggers: [],
-      tools: [],
-      allowed_tools: [],
-      requires: [],
-      meta: {},
       extra: { source_hash: sourceHash(trigger, steps, 'api') },
-      format: 'learned' as never,
-      model_invocable: true,
-      span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
+      origin_ref: `learning:${name}`,
     },
-    {
-      origin: 'learned',
-      originRef: `learning:${name}`,
-      scopeMode: 'project',
-      projectId: 'p1',
-      packName: '',
-      workspace: false,
-      sourceFile: '',
-      now: 1000,
-      env: {},
-    },
+    makeScope('project', undefined, 'p1'),
+    1000,
   );
-  return { ...record, id: skillId('learned', name), format: 'learned', ...extra };
+  return { ...record, id: skillId('learned', name), ...extra };
 }
 
 function source(name: string, steps: string[], at = 2000, counters = NO_COUNTERS): MergedSource {

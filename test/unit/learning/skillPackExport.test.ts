@@ -7,10 +7,11 @@ import { exportLearnedAsPack } from '../../../src/core/learning/snapshot/skillPa
 import type { PackExportReport } from '../../../src/core/learning/snapshot/skillPackExport';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { nodePackFolderWriter } from '../../../src/core/platform/nodePackFolderWriter';
+import { redact } from '../../../src/core/privacy/redaction';
 import { parseSkillDocument } from '../../../src/core/skills/packs/document/skillDocumentParser';
 import type { SkillRecord } from '../../../src/core/skills/skillSchema';
 import { exportedTo } from '../../../src/core/skills/store/learned/exportedLearnedSkills';
-import { makeService, pack, stepSkill, tempDir, writeTree } from '../skills/helpers';
+import { makeService, pack, skillRecord, stepSkill, tempDir, writeTree } from '../skills/helpers';
 import { makeLearning, turn } from './helpers';
 import type { LearningHarness } from './helpers';
 
@@ -329,6 +330,42 @@ describe('Export as Skill Pack: learned skills → .github/skills/<name>/SKILL.m
   });
 });
 
+describe('Export as Skill Pack: secrets split by a character export drops', () => {
+  const SECRETS = ['ghp_abcdefghijklmnopqrstuvwxyz0123456789', 'sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0f', 'AKIAIOSFODNN7EXAMPLE'];
+  const DROPPED = ['\u0000', '\u0001', '\u0008', '\u000b', '\u000c', '\u001b', '\u007f'];
+
+  it('a token with a NUL inside is not written whole: the file holds the redaction marker', () => {
+    const token = SECRETS[0]!;
+    const split = `${token.slice(0, 10)}\u0000${token.slice(10)}`;
+    const md = renderSkillMd(skillRecord({ trigger: `Use ${split} for the API`, body: split }), { helpful: 0, harmful: 0, use_count: 0 }, 0);
+    assert.ok(!md.includes(token), md);
+    assert.ok(!md.includes('\u0000'));
+    assert.match(md, /\[REDACTED_TOKEN\]/);
+  });
+
+  it('property: whichever field, secret, dropped character and position, the exported file never holds the secret', () => {
+    const fields = ['title', 'trigger', 'body', 'steps', 'preconditions', 'failure_modes'] as const;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...fields),
+        fc.constantFrom(...SECRETS),
+        fc.constantFrom(...DROPPED),
+        fc.nat(),
+        fc.string({ maxLength: 20 }),
+        (field, secret, dropped, at, around) => {
+          assert.notEqual(redact(secret), secret, 'the secret is one redaction knows');
+          const cut = 1 + (at % (secret.length - 1));
+          const text = `${around} ${secret.slice(0, cut)}${dropped}${secret.slice(cut)} ${around}`;
+          const record = skillRecord({ [field]: field === 'steps' || field === 'preconditions' || field === 'failure_modes' ? [text] : text });
+          const md = renderSkillMd(record, { helpful: 0, harmful: 0, use_count: 0 }, 0);
+          assert.ok(!md.includes(secret), md);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
 function readFrontmatter(file: string): Record<string, unknown> {
   const text = readFileSync(file, 'utf8');
   const block = text.split('\n---\n')[0]!.replace(/^---\n/, '');
@@ -350,44 +387,6 @@ function learnedRecord(input: {
   preconditions: string[];
   failure_modes: string[];
 }): SkillRecord {
-  return {
-    id: 'sk_test',
-    name: input.name,
-    title: input.title,
-    description: input.description,
-    trigger: input.trigger,
-    task_type: 'unknown',
-    tags: [],
-    steps: input.steps,
-    preconditions: input.preconditions,
-    failure_modes: input.failure_modes,
-    body: input.body,
-    origin: 'learned',
-    origin_ref: 'learning:x',
-    content_hash: 'h',
-    scope_mode: 'global',
-    scope_tenant_id: '',
-    scope_project_id: '',
-    created_at: 0,
-    updated_at: 0,
-    last_used: 0,
-    use_count: 0,
-    domain: '',
-    frames: [],
-    triggers: [],
-    tools: [],
-    allowed_tools: [],
-    requires: [],
-    meta: {},
-    resources: [],
-    extra: {},
-    pack_name: '',
-    workspace: false,
-    source_file: '',
-    source_line: 1,
-    format: 'learned',
-    status: 'active',
-    status_reason: '',
-    model_invocable: true,
-  };
+  const { name, title, trigger, description, body, steps, preconditions, failure_modes } = input;
+  return skillRecord({ id: 'sk_test', name, title, trigger, description, body, steps, preconditions, failure_modes, origin_ref: 'learning:x' });
 }

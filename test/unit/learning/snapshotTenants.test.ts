@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { main } from '../../../src/cli/main';
 import { makeLearning } from './helpers';
+import { cli } from '../cli/helpers';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 const tenantId = fc.stringMatching(/^[a-z][a-z0-9-]{0,11}$/);
@@ -68,16 +68,8 @@ describe('learned-skill snapshots: other tenants', () => {
       const snapshot = path.join(dir, 'learned.jsonl');
       writeFileSync(snapshot, await snapshotOf('acme'));
       const run = async (...argv: string[]) => {
-        let out = '';
-        const code = await main(argv, {
-          stdout: (t) => {
-            out += t;
-          },
-          stderr: (t) => {
-            out += t;
-          },
-        });
-        return { code, out };
+        const { code, all } = await cli(...argv);
+        return { code, out: all };
       };
       for (const [folder, tenant, expected] of [
         ['mine', 'mine', /1 tenant skill\(s\) of another tenant moved into this tenant: deploy-tenant \(from acme\)/],

@@ -8,6 +8,7 @@ import { rowToRecord } from '../../../src/core/skills/store/skillRows';
 import { makeScope } from '../../../src/core/skills/store/skillScope';
 import { SkillStore } from '../../../src/core/skills/store/skillStore';
 import { engine, TestClock } from './helpers';
+import { parsedSkillOf } from '../../../src/core/skills/packs/document/parsedSkill';
 
 /**
  * `SkillStore.upsertMany` (the batched write an import uses) must leave exactly the rows, FTS
@@ -24,30 +25,15 @@ const WORDS = ['deploy', 'invoice', 'rotate', 'certificate', 'archive', 'webhook
 function record(name: string, scopeIndex: number, word: string, learned: boolean, sharedId: boolean): SkillRecord {
   const scope = SCOPES[scopeIndex]!;
   const base = toRecord(
-    {
+    parsedSkillOf({
       name,
-      nameGenerated: false,
       title: `${word} ${name}`,
-      description: '',
       trigger: `When you ${word} the ${name}`,
       task_type: 'api',
       tags: [word],
       steps: [`${word} it.`],
-      preconditions: [],
-      failure_modes: [],
-      body: '',
-      domain: '',
-      frames: [],
-      triggers: [],
-      tools: [],
-      allowed_tools: [],
-      requires: [],
-      meta: {},
-      extra: {},
       format: learned ? ('learned' as never) : 'yaml',
-      model_invocable: true,
-      span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
-    },
+    }),
     {
       origin: learned ? 'learned' : 'pack',
       originRef: 't',

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import * as YAML from 'yaml';
-import { main as cliMain } from '../../../src/cli/main';
 import { parseSkillDocument } from '../../../src/core/skills/packs/document/skillDocumentParser';
 import { ctx, makeService, pack, stepSkill, tempDir, writeTree } from './helpers';
+import { cli } from '../cli/helpers';
 
 /** The file from the report: one anchored 800 KB string referenced 49 times (39 MB expanded). */
 function aliasBomb(words = 400_000, aliases = 49): string {
@@ -90,15 +90,7 @@ describe('skills: what a file may hold after alias expansion is bounded', () => 
   it('`toolshed validate` reports the bomb as an error (exit 1), not as a warning that the skill loads', async () => {
     const root = tempDir('toolshed-bomb-cli-');
     writeTree(root, { 'bomb.skill.yaml': aliasBomb() });
-    let out = '';
-    const code = await cliMain(['validate', root], {
-      stdout: (t) => {
-        out += t;
-      },
-      stderr: (t) => {
-        out += t;
-      },
-    });
+    const { code, all: out } = await cli('validate', root);
     assert.equal(code, 1);
     assert.match(out, /bomb\.skill\.yaml:2:1: error: Too large once YAML aliases are expanded: with `trigger`/);
     assert.doesNotMatch(out, /the skill loads/);

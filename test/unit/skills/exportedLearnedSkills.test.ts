@@ -2,50 +2,9 @@ import * as assert from 'node:assert/strict';
 import type { SkillRecord } from '../../../src/core/skills/skillSchema';
 import { exportedTo, planRetirement } from '../../../src/core/skills/store/learned/exportedLearnedSkills';
 import type { ExportClaim } from '../../../src/core/skills/store/learned/exportedLearnedSkills';
+import { skillRecord } from './helpers';
 
-function record(extra: Partial<SkillRecord>): SkillRecord {
-  return {
-    id: 'sk_x',
-    name: 'x',
-    title: 'x',
-    description: '',
-    trigger: 't',
-    task_type: 'unknown',
-    tags: [],
-    steps: ['s'],
-    preconditions: [],
-    failure_modes: [],
-    body: '',
-    origin: 'learned',
-    origin_ref: '',
-    content_hash: 'h',
-    scope_mode: 'project',
-    scope_tenant_id: '',
-    scope_project_id: 'p1',
-    created_at: 0,
-    updated_at: 0,
-    last_used: 0,
-    use_count: 0,
-    domain: '',
-    frames: [],
-    triggers: [],
-    tools: [],
-    allowed_tools: [],
-    requires: [],
-    meta: {},
-    resources: [],
-    extra: {},
-    pack_name: '',
-    workspace: false,
-    source_file: '',
-    source_line: 1,
-    format: 'learned',
-    status: 'active',
-    status_reason: '',
-    model_invocable: true,
-    ...extra,
-  };
-}
+const record = (extra: Partial<SkillRecord>): SkillRecord => skillRecord({ scope_mode: 'project', scope_project_id: 'p1', ...extra });
 
 const claim = (learned_id: string, source_hashes = '', name = 'fix-build'): ExportClaim => ({
   learned_id,

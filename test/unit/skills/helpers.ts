@@ -1,17 +1,17 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { skillsConfigSchema } from '../../../src/core/config/settingsSchema';
 import type { SkillsConfig } from '../../../src/core/config/settingsSchema';
-import { lengthTokenCounter, MemoryEventSink, MemoryLogger } from '../../../src/core/platform/basicPorts';
+import { MemoryEventSink, MemoryLogger } from '../../../src/core/platform/basicPorts';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
-import { nodeFileSystem } from '../../../src/core/platform/nodeFileSystem';
-import type { Clock, TokenCounter } from '../../../src/core/platform/ports';
+import type { ByteStore, Clock, TokenCounter } from '../../../src/core/platform/ports';
 import { loadSqlEngine } from '../../../src/core/sql/sqlEngine';
 import type { FtsEngine, SqlEngine } from '../../../src/core/sql/sqlEngine';
-import { createSkillService } from '../../../src/core/skills/skillService';
-import type { SkillService } from '../../../src/core/skills/skillService';
-import type { ResolvedSkillPack } from '../../../src/core/skills/packs/skillPackSources';
+import { createHeadlessSkillService } from '../../../src/core/skills/headlessSkillService';
+import type { SkillService, SkillServiceDeps } from '../../../src/core/skills/skillService';
+import { folderPack } from '../../../src/core/skills/packs/skillPackSources';
+import { parsedSkillOf } from '../../../src/core/skills/packs/document/parsedSkill';
+import type { SkillRecord } from '../../../src/core/skills/skillSchema';
 
 const engines = new Map<string, Promise<SqlEngine>>();
 
@@ -35,39 +35,42 @@ export class TestClock implements Clock {
   }
 }
 
-export interface Harness {
+export interface Harness<B extends ByteStore = MemoryByteStore> {
   service: SkillService;
   events: MemoryEventSink;
   logger: MemoryLogger;
-  bytes: MemoryByteStore;
+  bytes: B;
   clock: TestClock;
 }
 
-export async function makeService(
+/** A skill service whose events and log lines the test reads; in memory unless `bytes` is given. */
+export async function makeService<B extends ByteStore = MemoryByteStore>(
   options: {
     config?: Partial<SkillsConfig>;
-    bytes?: MemoryByteStore;
+    bytes?: B;
     env?: Record<string, string>;
     fts?: FtsEngine[];
     tokenCounter?: TokenCounter;
     clock?: TestClock;
+    forceRebuild?: boolean;
+    shared?: SkillServiceDeps['shared'];
   } = {},
-): Promise<Harness> {
+): Promise<Harness<B>> {
   const events = new MemoryEventSink();
   const logger = new MemoryLogger();
-  const bytes = options.bytes ?? new MemoryByteStore();
+  const bytes = options.bytes ?? (new MemoryByteStore() as ByteStore as B);
   const clock = options.clock ?? new TestClock();
-  const service = await createSkillService({
+  const service = await createHeadlessSkillService({
     engine: await engine(options.fts),
     store: bytes,
-    config: skillsConfigSchema.parse({ includeAgentSkillFolders: false, ...options.config }),
+    config: options.config,
     logger,
     events,
     clock,
-    tokenCounter: options.tokenCounter ?? lengthTokenCounter,
-    fs: nodeFileSystem,
-    env: options.env ?? {},
-    autoSaveDelayMs: 0,
+    tokenCounter: options.tokenCounter,
+    env: options.env,
+    forceRebuild: options.forceRebuild,
+    shared: options.shared,
   });
   return { service, events, logger, bytes, clock };
 }
@@ -85,18 +88,39 @@ export function writeTree(root: string, files: Record<string, string | Uint8Arra
   }
 }
 
-export function pack(name: string, root: string, extra: Partial<ResolvedSkillPack> = {}): ResolvedSkillPack {
+/** A pack of one folder: global, enabled, from settings; `extra` overrides. */
+export const pack = folderPack;
+
+/** A stored learned skill `x` (global, active, no uses) for code that reads records; `fields` override. */
+export function skillRecord(fields: Partial<SkillRecord> = {}): SkillRecord {
+  const {
+    nameGenerated: _generated,
+    span: _span,
+    nameSpan: _nameSpan,
+    ...content
+  } = parsedSkillOf({ name: 'x', trigger: 't', steps: ['s'], format: 'learned' as never });
   return {
-    name,
-    root,
-    scopeMode: 'global',
-    enabled: true,
-    updateExistingPackSkills: true,
-    pinnedSkillNames: [],
-    source: 'settings',
+    ...content,
+    id: 'sk_x',
+    origin: 'learned',
+    origin_ref: '',
+    content_hash: 'h',
+    scope_mode: 'global',
+    scope_tenant_id: '',
+    scope_project_id: '',
+    created_at: 0,
+    updated_at: 0,
+    last_used: 0,
+    use_count: 0,
+    resources: [],
+    pack_name: '',
     workspace: false,
-    optional: false,
-    ...extra,
+    source_file: '',
+    source_line: 1,
+    format: 'learned',
+    status: 'active',
+    status_reason: '',
+    ...fields,
   };
 }
 

@@ -2,9 +2,9 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { main as cliMain } from '../../../src/cli/main';
 import { parseSkillDocument } from '../../../src/core/skills/packs/document/skillDocumentParser';
 import { ctx, makeService, pack, stepSkill, tempDir, writeTree } from './helpers';
+import { cli } from '../cli/helpers';
 
 /** A pack with two good files and one hostile one: the good ones must always load. */
 async function loadBesideGoodFiles(name: string, content: string | Uint8Array) {
@@ -51,15 +51,7 @@ describe('skills: hostile files cost that file alone', () => {
       'empty.skill.jsonl': '{}\n'.repeat(100_000),
       'good.skill.yaml': stepSkill('pack.c.good', 'Fine'),
     });
-    let out = '';
-    const code = await cliMain(['validate', root], {
-      stdout: (t) => {
-        out += t;
-      },
-      stderr: (t) => {
-        out += t;
-      },
-    });
+    const { code, all: out } = await cli('validate', root);
     assert.equal(code, 1);
     assert.match(out, /alias\.skill\.yaml:1:1: error: This document cannot be loaded: a YAML alias refers to itself/);
     assert.match(out, /empty\.skill\.jsonl:1:1: warning: \d+ more problems in this file are not listed/);

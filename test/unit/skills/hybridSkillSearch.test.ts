@@ -36,4 +36,16 @@ describe('hybrid skill_search (bundled vectors)', () => {
     const scores = (await service.search({ query: 'convert money', limit: 3 }, ctx)).skills.map((s) => s.score);
     assert.ok(scores.every((s, i) => s >= 0 && s <= 1 && (i === 0 || s <= scores[i - 1])));
   });
+
+  it('pre-flight injects a skill only the embedding found once its calibrated similarity passes minRelevance', async () => {
+    const service = await loaded();
+    const injected = async () => (await service.getRelevant({ task: 'recruit staff' }, ctx)).skills;
+    assert.deepEqual(await injected(), [], 'lexical: relevance 0');
+    service.useEmbedder(loadBundledEmbedder());
+    assert.deepEqual(await injected(), [], 'the shipped calibration keeps this weak paraphrase out');
+    service.useEmbedder(loadBundledEmbedder(undefined, { floor: 0, ceiling: 0.3 }));
+    const result = await service.getRelevant({ task: 'recruit staff' }, ctx);
+    assert.deepEqual(result.skills, ['find-openings']);
+    assert.ok(result.relevance['find-openings'] >= 0.25);
+  });
 });

@@ -3,17 +3,14 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { skillsConfigSchema } from '../../../src/core/config/settingsSchema';
-import { lengthTokenCounter, MemoryEventSink, MemoryLogger } from '../../../src/core/platform/basicPorts';
+import { type MemoryLogger } from '../../../src/core/platform/basicPorts';
 import { NodeByteStore } from '../../../src/core/platform/nodeByteStore';
 import { NodeFileLock } from '../../../src/core/platform/nodeFileLock';
-import { nodeFileSystem } from '../../../src/core/platform/nodeFileSystem';
-import { createSkillService } from '../../../src/core/skills/skillService';
 import type { SkillRequestContext, SkillService } from '../../../src/core/skills/skillService';
 import type { LearnedSkillInput } from '../../../src/core/skills/store/skillRecords';
 import { SHARED_SKILLS_KEY, SHARED_SKILLS_LOCK } from '../../../src/core/skills/store/learned/sharedSkillStore';
 import { makeScope } from '../../../src/core/skills/store/skillScope';
-import { engine, tempDir, TestClock } from './helpers';
+import { makeService, tempDir } from './helpers';
 
 /** One VS Code window: its own workspace storage, the user's one global storage, its project and tenant. */
 interface Window {
@@ -24,18 +21,8 @@ interface Window {
 }
 
 async function openWindow(globalDir: string, projectId: string, tenantId = '', local = tempDir('toolshed-window-')): Promise<Window> {
-  const logger = new MemoryLogger();
-  const service = await createSkillService({
-    engine: await engine(),
-    store: new NodeByteStore(local),
-    config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }),
-    logger,
-    events: new MemoryEventSink(),
-    clock: new TestClock(),
-    tokenCounter: lengthTokenCounter,
-    fs: nodeFileSystem,
-    env: {},
-    autoSaveDelayMs: 0,
+  const { service, logger } = await makeService({
+    bytes: new NodeByteStore(local),
     shared: { bytes: new NodeByteStore(globalDir), lock: new NodeFileLock(globalDir, SHARED_SKILLS_LOCK), tenantId: () => tenantId },
   });
   return { service, logger, local, ctx: { scope: { projectId, ...(tenantId ? { tenantId } : {}) }, includeWorkspacePacks: true } };

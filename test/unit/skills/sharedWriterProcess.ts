@@ -9,40 +9,14 @@
 import { nullLogger, systemClock } from '../../../src/core/platform/basicPorts';
 import { NodeByteStore } from '../../../src/core/platform/nodeByteStore';
 import { NodeFileLock } from '../../../src/core/platform/nodeFileLock';
-import { toRecord } from '../../../src/core/skills/store/skillRecords';
+import { learnedRecord } from '../../../src/core/skills/store/skillRecords';
+import { makeScope } from '../../../src/core/skills/store/skillScope';
 import { SHARED_SKILLS_LOCK, SharedSkillStore } from '../../../src/core/skills/store/learned/sharedSkillStore';
 import type { SkillRecord } from '../../../src/core/skills/skillSchema';
 import { loadSqlEngine } from '../../../src/core/sql/sqlEngine';
 
 export function globalSkill(name: string): SkillRecord {
-  const record = toRecord(
-    {
-      name,
-      nameGenerated: false,
-      title: name,
-      description: '',
-      trigger: `When ${name} is needed`,
-      task_type: 'unknown',
-      tags: [],
-      steps: [`Do ${name}.`],
-      preconditions: [],
-      failure_modes: [],
-      body: '',
-      domain: '',
-      frames: [],
-      triggers: [],
-      tools: [],
-      allowed_tools: [],
-      requires: [],
-      meta: {},
-      extra: {},
-      format: 'learned' as never,
-      model_invocable: true,
-      span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
-    },
-    { origin: 'learned', originRef: 'learned', scopeMode: 'global', packName: '', workspace: false, sourceFile: '', now: 1, env: {} },
-  );
-  return { ...record, format: 'learned' };
+  return learnedRecord({ name, trigger: `When ${name} is needed`, steps: [`Do ${name}.`] }, makeScope('global'), 1);
 }
 
 export const SHARED_COUNTER = 'shared-counter';

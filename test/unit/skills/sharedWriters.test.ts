@@ -3,18 +3,16 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { learningConfigSchema, skillsConfigSchema } from '../../../src/core/config/settingsSchema';
+import { learningConfigSchema } from '../../../src/core/config/settingsSchema';
 import { LearningService } from '../../../src/core/learning/learningService';
 import { LearningStore } from '../../../src/core/learning/learningStore';
-import { lengthTokenCounter, MemoryEventSink, MemoryLogger, nullLogger } from '../../../src/core/platform/basicPorts';
+import { MemoryEventSink, type MemoryLogger, nullLogger } from '../../../src/core/platform/basicPorts';
 import { NodeByteStore } from '../../../src/core/platform/nodeByteStore';
 import { NodeFileLock } from '../../../src/core/platform/nodeFileLock';
-import { nodeFileSystem } from '../../../src/core/platform/nodeFileSystem';
-import { createSkillService } from '../../../src/core/skills/skillService';
 import type { SkillService } from '../../../src/core/skills/skillService';
 import { SHARED_SKILLS_KEY, SHARED_SKILLS_LOCK, SharedSkillStore } from '../../../src/core/skills/store/learned/sharedSkillStore';
 import { identityKey } from '../../../src/core/skills/store/skillScope';
-import { engine, tempDir, TestClock } from './helpers';
+import { engine, makeService, tempDir, TestClock } from './helpers';
 import { globalSkill, SHARED_COUNTER } from './sharedWriterProcess';
 
 /**
@@ -76,19 +74,8 @@ interface Window {
 /** A window: its own workspace storage (skills + learning), the user's one global storage. */
 async function openWindow(globalDir: string, projectId: string): Promise<Window> {
   const local = new NodeByteStore(tempDir('toolshed-window-'));
-  const logger = new MemoryLogger();
-  const clock = new TestClock();
-  const service = await createSkillService({
-    engine: await engine(),
-    store: local,
-    config: skillsConfigSchema.parse({ includeAgentSkillFolders: false }),
-    logger,
-    events: new MemoryEventSink(),
-    clock,
-    tokenCounter: lengthTokenCounter,
-    fs: nodeFileSystem,
-    env: {},
-    autoSaveDelayMs: 0,
+  const { service, logger, clock } = await makeService({
+    bytes: local,
     shared: { bytes: new NodeByteStore(globalDir), lock: new NodeFileLock(globalDir, SHARED_SKILLS_LOCK), tenantId: () => '' },
   });
   const store = await LearningStore.open({ engine: await engine(), store: local, logger, clock });

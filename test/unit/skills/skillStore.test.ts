@@ -8,6 +8,7 @@ import { SkillStore } from '../../../src/core/skills/store/skillStore';
 import type { StoreFilter } from '../../../src/core/skills/store/skillStore';
 import { uniqueTerms } from '../../../src/core/search/textAnalysis';
 import { engine, TestClock } from './helpers';
+import { parsedSkillOf } from '../../../src/core/skills/packs/document/parsedSkill';
 
 /**
  * The store's search path: FTS candidate doc ids + an in-memory mirror (entries, BM25F term
@@ -31,30 +32,16 @@ function record(
 ): SkillRecord {
   const scope = extra.scope ?? { mode: 'global' };
   return toRecord(
-    {
+    parsedSkillOf({
       name,
-      nameGenerated: false,
-      title: name,
-      description: '',
       trigger,
       task_type: extra.task_type ?? 'code',
       tags: extra.tags ?? [],
       steps: extra.steps ?? ['Do it.'],
-      preconditions: [],
-      failure_modes: [],
-      body: '',
-      domain: '',
-      frames: [],
-      triggers: [],
-      tools: [],
-      allowed_tools: [],
       requires: extra.requires ?? [],
-      meta: {},
-      extra: {},
-      format: 'yaml',
       model_invocable: extra.invocable ?? true,
-      span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
-    },
+      format: 'yaml',
+    }),
     {
       origin: 'pack',
       originRef: 't',

@@ -3,10 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { skillsConfigSchema } from '../../../src/core/config/settingsSchema';
-import { lengthTokenCounter, MemoryEventSink, MemoryLogger, nullLogger } from '../../../src/core/platform/basicPorts';
-import { nodeFileSystem } from '../../../src/core/platform/nodeFileSystem';
-import { createSkillService } from '../../../src/core/skills/skillService';
+import { MemoryLogger, nullLogger } from '../../../src/core/platform/basicPorts';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { NodeByteStore } from '../../../src/core/platform/nodeByteStore';
 import type { ByteStore } from '../../../src/core/platform/ports';
@@ -26,22 +23,8 @@ function learned(name: string, extra: Partial<LearnedSkillInput> = {}): LearnedS
 const warnings = (logger: MemoryLogger) => logger.lines.filter((l) => l.level === 'warn');
 
 /** A skill service persisted through `bytes` (a real folder, in these tests). */
-async function serviceOn(bytes: ByteStore, forceRebuild = false) {
-  const logger = new MemoryLogger();
-  const service = await createSkillService({
-    engine: await engine(),
-    store: bytes,
-    config: skillsConfigSchema.parse({ includeAgentSkillFolders: false, scopeMode: 'global' }),
-    logger,
-    events: new MemoryEventSink(),
-    clock: new TestClock(),
-    tokenCounter: lengthTokenCounter,
-    fs: nodeFileSystem,
-    env: {},
-    autoSaveDelayMs: 0,
-    forceRebuild,
-  });
-  return { service, logger };
+function serviceOn(bytes: ByteStore, forceRebuild = false) {
+  return makeService({ bytes, forceRebuild, config: { scopeMode: 'global' } });
 }
 
 describe('skill store: names are unique per scope', () => {
@@ -362,54 +345,14 @@ class UnreadableKey implements ByteStore {
 
 type Damage = { label: string; apply(folder: string, file: string): void; unreadable?: boolean; target?: string };
 
-/** Damage to the journal file (flips, truncation, garbage, a folder, a FIFO, unreadable). */
-function journalDamage(target: string): fc.Arbitrary<Damage> {
-  return fc
-    .oneof(
-      byteFlips(),
-      fc
-        .nat()
-        .map((n): Damage => ({ label: 'truncated', apply: (_f, file) => writeFileSync(file, readFileSync(file).subarray(0, n % readFileSync(file).length)) })),
-      fc.uint8Array({ minLength: 1, maxLength: 2000 }).map((garbage): Damage => ({ label: 'garbage', apply: (_f, file) => writeFileSync(file, garbage) })),
-      fc.constant<Damage>({
-        label: 'a directory',
-        apply: (_f, file) => {
-          rmSync(file);
-          mkdirSync(file);
-          writeFileSync(path.join(file, 'inside'), 'x');
-        },
-      }),
-      fc.constant<Damage>({
-        label: 'a FIFO',
-        apply: (_f, file) => {
-          rmSync(file);
-          execFileSync('mkfifo', [file]);
-        },
-      }),
-      fc.constant<Damage>({ label: 'unreadable', apply: () => undefined, unreadable: true }),
-    )
-    .map((damage) => ({ ...damage, label: `journal: ${damage.label}`, target }));
-}
-
-function byteFlips(): fc.Arbitrary<Damage> {
-  return fc.array(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 255 })), { minLength: 1, maxLength: 8 }).map((flips): Damage => ({
-    label: `flip ${flips.length} byte(s) at ${flips.map(([at]) => at).join(',')}`,
-    apply: (_folder, file) => {
-      const bytes = readFileSync(file);
-      for (const [at, mask] of flips) bytes[at % bytes.length] ^= mask;
-      writeFileSync(file, bytes);
-    },
-  }));
-}
-
-/** Ways the database file can be damaged on disk. */
-function damageArbitrary(makeSchemaDamage: (sql: string) => Damage): fc.Arbitrary<Damage> {
-  return fc.oneof(
+/** Damage to a file on disk: flipped bytes, truncation, garbage (up to `garbageMax` bytes), a folder, a FIFO, unreadable. */
+function fileDamages(garbageMax: number): Array<fc.Arbitrary<Damage>> {
+  return [
     byteFlips(),
     fc
       .nat()
       .map((n): Damage => ({ label: 'truncated', apply: (_f, file) => writeFileSync(file, readFileSync(file).subarray(0, n % readFileSync(file).length)) })),
-    fc.uint8Array({ minLength: 1, maxLength: 5000 }).map((garbage): Damage => ({ label: 'garbage', apply: (_f, file) => writeFileSync(file, garbage) })),
+    fc.uint8Array({ minLength: 1, maxLength: garbageMax }).map((garbage): Damage => ({ label: 'garbage', apply: (_f, file) => writeFileSync(file, garbage) })),
     fc.constant<Damage>({
       label: 'a directory',
       apply: (_f, file) => {
@@ -426,6 +369,29 @@ function damageArbitrary(makeSchemaDamage: (sql: string) => Damage): fc.Arbitrar
       },
     }),
     fc.constant<Damage>({ label: 'unreadable', apply: () => undefined, unreadable: true }),
+  ];
+}
+
+/** Damage to the journal file. */
+function journalDamage(target: string): fc.Arbitrary<Damage> {
+  return fc.oneof(...fileDamages(2000)).map((damage) => ({ ...damage, label: `journal: ${damage.label}`, target }));
+}
+
+function byteFlips(): fc.Arbitrary<Damage> {
+  return fc.array(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 255 })), { minLength: 1, maxLength: 8 }).map((flips): Damage => ({
+    label: `flip ${flips.length} byte(s) at ${flips.map(([at]) => at).join(',')}`,
+    apply: (_folder, file) => {
+      const bytes = readFileSync(file);
+      for (const [at, mask] of flips) bytes[at % bytes.length] ^= mask;
+      writeFileSync(file, bytes);
+    },
+  }));
+}
+
+/** Ways the database file can be damaged on disk: a file's damage, or a schema statement. */
+function damageArbitrary(makeSchemaDamage: (sql: string) => Damage): fc.Arbitrary<Damage> {
+  return fc.oneof(
+    ...fileDamages(5000),
     fc.constantFrom('DROP TABLE skills_fts', 'ALTER TABLE skills DROP COLUMN body', 'DROP TABLE skills', 'DELETE FROM toolshed_meta').map(makeSchemaDamage),
   );
 }

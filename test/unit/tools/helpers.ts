@@ -1,24 +1,14 @@
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { MemoryEventSink, MemoryLogger } from '../../../src/core/platform/basicPorts';
-import { loadSqlEngine } from '../../../src/core/sql/sqlEngine';
-import type { FtsEngine, SqlEngine } from '../../../src/core/sql/sqlEngine';
+import type { FtsEngine } from '../../../src/core/sql/sqlEngine';
+import { engine } from '../skills/helpers';
 import type { ToolExamplesConfig, ToolSearchConfig, ToolsConfig } from '../../../src/core/config/settingsSchema';
 import type { ToolInput } from '../../../src/core/tools/toolRecord';
 import { createToolSearchService } from '../../../src/core/tools/toolSearchService';
 import type { ToolSearchService } from '../../../src/core/tools/toolSearchService';
 
-const engines = new Map<string, Promise<SqlEngine>>();
-
 /** One engine per allowed-FTS list, shared across tests (loading wasm takes a moment). */
-export function engineWith(allowed: FtsEngine[] = ['fts5', 'fts4', 'none']): Promise<SqlEngine> {
-  const key = allowed.join(',');
-  let engine = engines.get(key);
-  if (!engine) {
-    engine = loadSqlEngine({ allowedFts: allowed });
-    engines.set(key, engine);
-  }
-  return engine;
-}
+export const engineWith = engine;
 
 export interface Harness {
   service: ToolSearchService;

@@ -97,3 +97,24 @@ describe('hybrid tool search (bundled vectors)', () => {
     assert.ok(embedderFromSettings({ ...settings, embedder: 'endpoint' }, false, logger), 'loopback is fine untrusted');
   });
 });
+
+describe('pre-activation with fused relevance (bundled vectors)', () => {
+  const request = 'will it rain tomorrow';
+  async function withEmbedder(embedder: ReturnType<typeof loadBundledEmbedder>) {
+    const { service } = await makeService({ tools: TOOLS, toolSearch: { alwaysLoadedPatterns: [], mode: 'always' } });
+    service.embeddings.use(embedder);
+    await service.embeddings.settled();
+    return service;
+  }
+  const activated = async (embedder: ReturnType<typeof loadBundledEmbedder>) =>
+    (await withEmbedder(embedder)).withRun({}, (run) => run.activateForRequest(request).map((t) => t.name));
+
+  it('activates a tool only the embedding found once its calibrated similarity reaches the gate', async () => {
+    assert.deepEqual(await activated(undefined), [], 'lexical: no word in common, relevance 0');
+    // The shipped calibration is conservative: this paraphrase stays below the gate.
+    assert.deepEqual(await activated(bundled), []);
+    const similarity = (await withEmbedder(bundled)).embeddings.stage!.table.similarity('weather_forecast', bundled.vectorNow(request)!)!;
+    // A calibration whose floor lies below this similarity lifts the tool over toolSearch.minRelevance (0.2).
+    assert.deepEqual(await activated(loadBundledEmbedder(undefined, { floor: similarity - 0.1, ceiling: similarity + 0.1 })), ['weather_forecast']);
+  });
+});

@@ -47,12 +47,13 @@ export function agentSkillName(learnedName: string): string {
   return AGENT_SKILL_NAME_PATTERN.test(name) ? name : 'learned-skill';
 }
 
-/** Text safe to write: redacted, line endings normalised, control characters (NUL…) dropped. */
+/**
+ * Text safe to write: line endings normalised, control characters (NUL…) dropped, then redacted.
+ * Dropping comes first: a secret split by a control character must not become whole again after
+ * redaction has looked at it.
+ */
 function clean(text: string): string {
-  return redact(text)
-    .replace(/\r\n?/g, '\n')
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '')
-    .trim();
+  return redact(text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '')).trim();
 }
 
 /** One line (descriptions): whitespace runs collapsed. */

@@ -5,6 +5,7 @@ import { normalize } from './embedder';
 import type { Embedder, WeightedTerm } from './embedder';
 import { decodeWordVectors } from './wordVectorsFormat';
 import type { WordVectors } from './wordVectorsFormat';
+import type { RelevanceCalibration } from './fusedRelevance';
 
 /**
  * The bundled embedding: a text's vector is the weighted mean of its analysed terms' word
@@ -15,6 +16,16 @@ import type { WordVectors } from './wordVectorsFormat';
 
 export const WORD_VECTORS_FILE = 'word-vectors.bin';
 
+/**
+ * Cosine → absolute relevance of the bundled vectors (docs/contracts.md#absolute-relevance-and-the-skill-frame-boost).
+ * These vectors put unrelated texts as close as paraphrases (a request no skill applies to
+ * reaches 0.73 with some skill; "recruit staff" ↔ a job-openings skill is 0.28), so the mapping
+ * is strict. Swept on the skill relevance set's tune half: floor 0.6 let no-skill requests through
+ * (9.1 % → 13.6 %), from 0.7 up nothing changed; on BFCL's odd half floor 0.7 moved the gold
+ * tool's pre-activation by +0.002 over ranking alone. Rebuilt vectors need a new sweep.
+ */
+export const BUNDLED_CALIBRATION: RelevanceCalibration = { floor: 0.7, ceiling: 0.9 };
+
 export class BundledEmbedder implements Embedder {
   readonly key: string;
   private readonly ids: Map<string, number>;
@@ -23,6 +34,7 @@ export class BundledEmbedder implements Embedder {
   constructor(
     private readonly vectors: WordVectors,
     version = 'bundled',
+    readonly calibration: RelevanceCalibration = BUNDLED_CALIBRATION,
   ) {
     this.key = `${version}:${vectors.dims}x${vectors.words.length}`;
     this.ids = new Map(vectors.words.map((word, i) => [word, i]));
@@ -76,7 +88,7 @@ export function locateWordVectors(): string | undefined {
 }
 
 /** The bundled embedder, or undefined when the file is missing (search stays lexical). */
-export function loadBundledEmbedder(file = locateWordVectors()): BundledEmbedder | undefined {
+export function loadBundledEmbedder(file = locateWordVectors(), calibration?: RelevanceCalibration): BundledEmbedder | undefined {
   if (!file) return undefined;
-  return new BundledEmbedder(decodeWordVectors(readFileSync(file)));
+  return new BundledEmbedder(decodeWordVectors(readFileSync(file)), 'bundled', calibration);
 }

@@ -1,3 +1,5 @@
+import type { RelevanceCalibration } from './fusedRelevance';
+
 /**
  * The embedding port of tool and skill search: text → a unit-length vector in one model's
  * space. Two kinds implement it: the bundled word vectors (in-process, synchronous) and a
@@ -26,6 +28,11 @@ export interface Embedder {
    * terms directly, so indexing does not analyse the text a second time.
    */
   vectorOfTerms?(terms: Iterable<WeightedTerm>): Float32Array | undefined;
+  /**
+   * How this model's cosines map onto absolute relevance (fusedRelevance.ts); absent = its
+   * similarities reorder results but never raise an item over a relevance gate.
+   */
+  readonly calibration?: RelevanceCalibration;
 }
 
 /** An analysed term and how much it counts in its document. */

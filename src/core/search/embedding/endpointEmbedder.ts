@@ -28,6 +28,16 @@ export interface EndpointOptions {
 export class EndpointError extends Error {}
 
 const QUERY_CACHE = 256;
+/**
+ * A query is embedded from its first characters, blanks around it aside: the words that name a
+ * capability come early, and every search of one turn (skills get more of a long request than
+ * tools) then shares one vector and one request.
+ */
+const QUERY_CHARS = 2000;
+
+function queryText(text: string): string {
+  return text.trim().slice(0, QUERY_CHARS).trim();
+}
 
 export class EndpointEmbedder implements Embedder {
   readonly key: string;
@@ -64,15 +74,16 @@ export class EndpointEmbedder implements Embedder {
   }
 
   vectorNow(text: string): Float32Array | undefined {
-    return this.queries.get(text);
+    return this.queries.get(queryText(text));
   }
 
   async prepare(text: string): Promise<void> {
-    if (this.queries.has(text) || this.down) return;
+    const query = queryText(text);
+    if (this.queries.has(query) || this.down) return;
     try {
-      const [vector] = await this.embed([text]);
+      const [vector] = await this.embed([query]);
       if (this.queries.size >= QUERY_CACHE) this.queries.delete(this.queries.keys().next().value as string);
-      this.queries.set(text, vector);
+      this.queries.set(query, vector);
     } catch {
       // Down: the search stays lexical; the failure is what `down` reports.
     }

@@ -2,6 +2,7 @@ import { minMax } from '../scoring';
 import { fuseCandidates } from './fusion';
 import type { FusedCandidate, LexicalCandidate } from './fusion';
 import type { VectorTable } from './vectorTable';
+import type { RelevanceCalibration } from './fusedRelevance';
 
 /**
  * The embedding half of hybrid search, shared by tool and skill search: a table of document
@@ -15,6 +16,8 @@ export interface SemanticStage {
   readonly weight: number;
   /** Nearest neighbours united with the lexical candidates when those are few. */
   readonly neighbours: number;
+  /** The embedder's similarity → relevance mapping (absent: relevance stays lexical). */
+  readonly calibration?: RelevanceCalibration;
 }
 
 /**
@@ -63,4 +66,18 @@ export function fusedScores(ranking: readonly FusedCandidate[]): number[] {
 export function exactNameMatcher(query: string): (name: string) => boolean {
   const wanted = query.trim().toLowerCase();
   return (name) => name.toLowerCase() === wanted;
+}
+
+/**
+ * `stage` where a query without a vector of its own (an endpoint had no chance to embed it) is
+ * ranked by `fallback`'s vector: within one turn, the request the user typed.
+ */
+export function withFallbackQuery(stage: SemanticStage, fallback: string): SemanticStage {
+  return {
+    table: stage.table,
+    weight: stage.weight,
+    neighbours: stage.neighbours,
+    calibration: stage.calibration,
+    queryVector: (query) => stage.queryVector(query) ?? stage.queryVector(fallback),
+  };
 }

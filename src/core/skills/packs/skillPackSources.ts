@@ -53,6 +53,26 @@ export const WORKSPACE_AGENT_FOLDERS = ['.github/skills', '.claude/skills', '.ag
 export const HOME_AGENT_FOLDERS = ['.copilot/skills', '.claude/skills'] as const;
 export const BUILT_IN_PACKS_FOLDER = 'skill-packs';
 
+/**
+ * One folder as a pack with the defaults of a `toolshed.skills.packs` entry (global scope,
+ * enabled, updates its skills, nothing pinned, not workspace-sourced, must exist); `extra`
+ * overrides any of them.
+ */
+export function folderPack(name: string, root: string, extra: Partial<ResolvedSkillPack> = {}): ResolvedSkillPack {
+  return {
+    name,
+    root,
+    scopeMode: 'global',
+    enabled: true,
+    updateExistingPackSkills: true,
+    pinnedSkillNames: [],
+    source: 'settings',
+    workspace: false,
+    optional: false,
+    ...extra,
+  };
+}
+
 /** The resolved pack list, in load order (first definition of a skill name wins). */
 export function resolveSkillPacks(input: ResolvePacksInput): ResolvedSkillPack[] {
   const { config } = input;
@@ -61,17 +81,7 @@ export function resolveSkillPacks(input: ResolvePacksInput): ResolvedSkillPack[]
 
   if (config.includeBuiltInPacks && input.extensionPath) {
     for (const name of input.builtInPackNames ?? []) {
-      packs.push({
-        name,
-        root: path.join(input.extensionPath, BUILT_IN_PACKS_FOLDER, name),
-        scopeMode: 'global',
-        enabled: true,
-        updateExistingPackSkills: true,
-        pinnedSkillNames: [],
-        source: 'builtin',
-        workspace: false,
-        optional: false,
-      });
+      packs.push(folderPack(name, path.join(input.extensionPath, BUILT_IN_PACKS_FOLDER, name), { source: 'builtin' }));
     }
   }
 
@@ -98,35 +108,22 @@ export function resolveSkillPacks(input: ResolvePacksInput): ResolvedSkillPack[]
   if (config.includeAgentSkillFolders) {
     for (const folder of input.workspaceFolders) {
       for (const rel of WORKSPACE_AGENT_FOLDERS) {
-        packs.push({
-          name: `ws-${slug(folder.name)}-${slug(rel.split('/')[0] ?? rel)}`,
-          root: path.join(folder.path, rel),
-          format: undefined,
-          scopeMode: 'project',
-          tenantId: input.tenantId,
-          projectId: folder.projectId ?? folder.path,
-          enabled: true,
-          updateExistingPackSkills: true,
-          pinnedSkillNames: [],
-          source: 'workspace-agent-folder',
-          workspace: true,
-          optional: true,
-        });
+        packs.push(
+          folderPack(`ws-${slug(folder.name)}-${slug(rel.split('/')[0] ?? rel)}`, path.join(folder.path, rel), {
+            format: undefined,
+            scopeMode: 'project',
+            tenantId: input.tenantId,
+            projectId: folder.projectId ?? folder.path,
+            source: 'workspace-agent-folder',
+            workspace: true,
+            optional: true,
+          }),
+        );
       }
     }
     if (input.homeDir) {
       for (const rel of HOME_AGENT_FOLDERS) {
-        packs.push({
-          name: `home-${slug(rel.split('/')[0] ?? rel)}`,
-          root: path.join(input.homeDir, rel),
-          scopeMode: 'global',
-          enabled: true,
-          updateExistingPackSkills: true,
-          pinnedSkillNames: [],
-          source: 'home-agent-folder',
-          workspace: false,
-          optional: true,
-        });
+        packs.push(folderPack(`home-${slug(rel.split('/')[0] ?? rel)}`, path.join(input.homeDir, rel), { source: 'home-agent-folder', optional: true }));
       }
     }
   }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ScopeMode, TaskType } from '../../config/settingsSchema';
+import { parsedSkillOf } from '../packs/document/parsedSkill';
 import type { ParsedSkill } from '../packs/document/parsedSkill';
 import type { SkillFormat, SkillOrigin, SkillRecord } from '../skillSchema';
 import { makeScope } from './skillScope';
@@ -125,7 +126,7 @@ export function toRecord(skill: ParsedSkill, ctx: RecordContext, existing?: Skil
   };
 }
 
-/** What a caller supplies to teach a skill (learning arrives in a later issue; the API exists now). */
+/** What a caller supplies to teach a skill (learning's approvals, an LM tool, an import). */
 export interface LearnedSkillInput {
   name: string;
   title?: string;
@@ -144,4 +145,44 @@ export interface LearnedSkillInput {
   /** Theme (stored as `meta.cluster`, like a pack skill's `cluster` field). */
   cluster?: string;
   extra?: Record<string, unknown>;
+}
+
+/**
+ * The record of a learned skill: `input` with its name and trigger trimmed and blank steps left
+ * out, stored in `scope` at `now`. `previous`, the learned record it replaces, keeps its id,
+ * creation time and uses.
+ */
+export function learnedRecord(input: LearnedSkillInput, scope: SkillScope, now: number, previous?: SkillRecord): SkillRecord {
+  const name = input.name.trim();
+  const record = toRecord(
+    parsedSkillOf({
+      name,
+      title: input.title ?? name,
+      description: input.description ?? '',
+      trigger: input.trigger.trim(),
+      task_type: input.task_type ?? 'unknown',
+      tags: input.tags ?? [],
+      steps: input.steps.filter((s) => s.trim()),
+      preconditions: input.preconditions ?? [],
+      failure_modes: input.failure_modes ?? [],
+      body: input.body ?? '',
+      meta: input.cluster ? { cluster: input.cluster } : {},
+      extra: input.extra ?? {},
+      format: 'learned' as never,
+    }),
+    {
+      origin: 'learned',
+      originRef: input.origin_ref ?? 'learned',
+      scopeMode: scope.scope_mode,
+      tenantId: scope.scope_tenant_id,
+      projectId: scope.scope_project_id,
+      packName: '',
+      workspace: false,
+      sourceFile: '',
+      now,
+      env: {},
+    },
+    previous,
+  );
+  return { ...record, id: previous?.id ?? skillId('learned', name, scope), format: 'learned' };
 }

@@ -6,6 +6,7 @@ import { TextAnalyzer } from '../../search/textAnalysis';
 import type { SkillOrigin, SkillRecord } from '../skillSchema';
 import { SKILL_FTS_FIELDS } from './skillSearchIndex';
 import type { SkillEntry, SkillFieldTerms } from './skillSearchIndex';
+import { SKILL_COLUMN_STORAGE, SKILL_COLUMNS } from './skillStoreSchema';
 
 /** Conversions between SkillRecord, `skills` rows, mirror entries and FTS terms. */
 
@@ -18,47 +19,13 @@ export const ENTRY_COLUMNS_SQL = `doc_id, name, title, trigger, description, tag
  * values from a file) happens here, before the store touches the database.
  */
 export function recordParams(record: SkillRecord, docId: number): SqlValue[] {
-  return [
-    record.id,
-    docId,
-    record.scope_mode,
-    record.scope_tenant_id,
-    record.scope_project_id,
-    record.name,
-    record.title,
-    record.description,
-    record.trigger,
-    record.task_type,
-    JSON.stringify(record.tags),
-    JSON.stringify(record.steps),
-    JSON.stringify(record.preconditions),
-    JSON.stringify(record.failure_modes),
-    record.body,
-    record.origin,
-    record.origin_ref,
-    record.content_hash,
-    record.created_at,
-    record.updated_at,
-    record.last_used,
-    record.use_count,
-    record.domain,
-    JSON.stringify(record.frames),
-    JSON.stringify(record.triggers),
-    JSON.stringify(record.tools),
-    JSON.stringify(record.allowed_tools),
-    JSON.stringify(record.requires),
-    JSON.stringify(record.meta),
-    JSON.stringify(record.resources),
-    JSON.stringify(record.extra),
-    record.pack_name,
-    record.workspace ? 1 : 0,
-    record.source_file,
-    record.source_line,
-    record.format,
-    record.status,
-    record.status_reason,
-    record.model_invocable ? 1 : 0,
-  ];
+  return SKILL_COLUMNS.map((column) => {
+    if (column === 'doc_id') return docId;
+    const value = record[column];
+    if (SKILL_COLUMN_STORAGE[column] === 'json') return JSON.stringify(value);
+    if (SKILL_COLUMN_STORAGE[column] === 'flag') return value ? 1 : 0;
+    return value as SqlValue;
+  });
 }
 
 function parseJson<T>(text: unknown, fallback: T): T {

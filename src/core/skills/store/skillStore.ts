@@ -1,8 +1,8 @@
-import type { ByteStore, Clock, Logger } from '../../platform/ports';
-import type { FtsEngine, SqlEngine } from '../../sql/sqlEngine';
+import type { Clock } from '../../platform/ports';
+import type { FtsEngine } from '../../sql/sqlEngine';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
-import { openPersistentDatabase } from '../../sql/persistentDatabase';
-import type { PersistentDatabase } from '../../sql/persistentDatabase';
+import { openStoreDatabase } from '../../sql/persistentDatabase';
+import type { PersistentDatabase, StoreDatabaseOptions } from '../../sql/persistentDatabase';
 import { TextAnalyzer, uniqueTerms } from '../../search/textAnalysis';
 import type { TaskType } from '../../config/settingsSchema';
 import type { SkillRecord } from '../skillSchema';
@@ -53,12 +53,8 @@ export interface SearchHit {
   absolute: number;
 }
 
-export interface SkillStoreOptions {
-  engine: SqlEngine;
-  store: ByteStore;
-  logger: Logger;
+export interface SkillStoreOptions extends StoreDatabaseOptions {
   clock: Clock;
-  key?: string;
   forceRebuild?: boolean;
 }
 
@@ -88,16 +84,11 @@ export class SkillStore {
 
   static async open(options: SkillStoreOptions): Promise<SkillStore> {
     const fts = options.engine.fts;
-    const persistent = await openPersistentDatabase({
-      engine: options.engine,
-      store: options.store,
-      key: options.key ?? SKILLS_DB_KEY,
+    const persistent = await openStoreDatabase(options, SKILLS_DB_KEY, {
       schemaVersion: skillSchemaVersion(fts),
       createSchema: (db) => createSkillSchema(db, fts),
       migrations: skillMigrations(fts),
       verify: (db) => verifyReadable(db, fts),
-      logger: options.logger,
-      clock: options.clock,
       forceRebuild: options.forceRebuild,
     });
     return new SkillStore(persistent, fts);

@@ -18,48 +18,54 @@ export function skillSchemaVersion(fts: FtsEngine): string {
   return `${SCHEMA_FAMILY}/${CURRENT}/${fts}`;
 }
 
-/** Every column of `skills`, in table order (also the INSERT order of `skillRows`). */
-export const SKILL_COLUMNS = [
-  'id',
-  'doc_id',
-  'scope_mode',
-  'scope_tenant_id',
-  'scope_project_id',
-  'name',
-  'title',
-  'description',
-  'trigger',
-  'task_type',
-  'tags',
-  'steps',
-  'preconditions',
-  'failure_modes',
-  'body',
-  'origin',
-  'origin_ref',
-  'content_hash',
-  'created_at',
-  'updated_at',
-  'last_used',
-  'use_count',
-  'domain',
-  'frames',
-  'triggers',
-  'tools',
-  'allowed_tools',
-  'requires',
-  'meta',
-  'resources',
-  'extra',
-  'pack_name',
-  'workspace',
-  'source_file',
-  'source_line',
-  'format',
-  'status',
-  'status_reason',
-  'model_invocable',
-] as const;
+/**
+ * Every column of `skills`, in table order (also the INSERT order of `skillRows`), and how a
+ * record's field is stored in it: as it is, as JSON text, or a boolean as 0/1.
+ */
+export const SKILL_COLUMN_STORAGE = {
+  id: 'value',
+  doc_id: 'value',
+  scope_mode: 'value',
+  scope_tenant_id: 'value',
+  scope_project_id: 'value',
+  name: 'value',
+  title: 'value',
+  description: 'value',
+  trigger: 'value',
+  task_type: 'value',
+  tags: 'json',
+  steps: 'json',
+  preconditions: 'json',
+  failure_modes: 'json',
+  body: 'value',
+  origin: 'value',
+  origin_ref: 'value',
+  content_hash: 'value',
+  created_at: 'value',
+  updated_at: 'value',
+  last_used: 'value',
+  use_count: 'value',
+  domain: 'value',
+  frames: 'json',
+  triggers: 'json',
+  tools: 'json',
+  allowed_tools: 'json',
+  requires: 'json',
+  meta: 'json',
+  resources: 'json',
+  extra: 'json',
+  pack_name: 'value',
+  workspace: 'flag',
+  source_file: 'value',
+  source_line: 'value',
+  format: 'value',
+  status: 'value',
+  status_reason: 'value',
+  model_invocable: 'flag',
+} as const satisfies Record<string, 'value' | 'json' | 'flag'>;
+
+export type SkillColumn = keyof typeof SKILL_COLUMN_STORAGE;
+export const SKILL_COLUMNS = Object.keys(SKILL_COLUMN_STORAGE) as readonly SkillColumn[];
 
 function skillsTableSql(table: string): string {
   return `

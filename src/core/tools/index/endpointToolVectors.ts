@@ -3,6 +3,7 @@ import type { Embedder } from '../../search/embedding/embedder';
 import { VectorTable } from '../../search/embedding/vectorTable';
 import { SEMANTIC_DEFAULTS } from '../../search/embedding/semanticStage';
 import type { SemanticStage } from '../../search/embedding/semanticStage';
+import type { RelevanceCalibration } from '../../search/embedding/fusedRelevance';
 import type { VectorCache } from '../../sql/vectorCache';
 import type { DocumentObserver } from './toolDocument';
 import type { ToolIndex } from './toolIndex';
@@ -30,6 +31,7 @@ export class EndpointToolVectors implements DocumentObserver, SemanticStage {
   private running: Promise<void> | undefined;
   readonly weight: number = SEMANTIC_DEFAULTS.weight;
   readonly neighbours: number = SEMANTIC_DEFAULTS.neighbours;
+  readonly calibration: RelevanceCalibration | undefined;
   private readonly subscription: { dispose(): void };
   private disposed = false;
   /** After a failed batch, the queue waits this long before the next try (ms since epoch). */
@@ -42,6 +44,7 @@ export class EndpointToolVectors implements DocumentObserver, SemanticStage {
     private readonly cache: VectorCache,
     private readonly logger: Logger,
   ) {
+    this.calibration = embedder.calibration;
     this.subscription = index.observeDocuments(this);
   }
 

@@ -40,6 +40,11 @@ export class ToolEmbeddings {
         : new EndpointToolVectors(this.index, this.records, embedder, this.cache, this.logger);
   }
 
+  /** True when the embedder is not in-process (an endpoint): a query needs `prepare` before it has a vector. */
+  get remote(): boolean {
+    return Boolean(this.embedder && !this.embedder.vectorOfTerms);
+  }
+
   /** Embeds `query` ahead of a search when the model is not in-process; never rejects. */
   prepare(query: string): Promise<void> {
     return this.embedder?.prepare(query) ?? Promise.resolve();

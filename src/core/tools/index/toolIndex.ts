@@ -1,8 +1,7 @@
-import type { ByteStore, Clock, Logger } from '../../platform/ports';
-import type { FtsEngine, SqlEngine } from '../../sql/sqlEngine';
+import type { FtsEngine } from '../../sql/sqlEngine';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
-import { openPersistentDatabase } from '../../sql/persistentDatabase';
-import type { PersistentDatabase } from '../../sql/persistentDatabase';
+import { openStoreDatabase } from '../../sql/persistentDatabase';
+import type { PersistentDatabase, StoreDatabaseOptions } from '../../sql/persistentDatabase';
 import { FieldStats } from '../../search/bm25f';
 import { TextAnalyzer } from '../../search/textAnalysis';
 import { TOOL_FIELDS, toolFieldTerms } from './toolDocument';
@@ -53,12 +52,7 @@ export interface SyncReport {
   ms: number;
 }
 
-export interface ToolIndexOptions {
-  engine: SqlEngine;
-  store: ByteStore;
-  logger: Logger;
-  clock?: Clock;
-  key?: string;
+export interface ToolIndexOptions extends StoreDatabaseOptions {
   incremental?: boolean;
   rebuildOnInit?: boolean;
   /** The vocabulary bridge used to expand queries (none = no related-word expansion). */
@@ -113,14 +107,9 @@ export class ToolIndex {
 
   static async open(options: ToolIndexOptions): Promise<ToolIndex> {
     const fts = options.engine.fts;
-    const pdb = await openPersistentDatabase({
-      engine: options.engine,
-      store: options.store,
-      key: options.key ?? TOOL_INDEX_KEY,
+    const pdb = await openStoreDatabase(options, TOOL_INDEX_KEY, {
       schemaVersion: ToolIndex.schemaVersion(fts),
       createSchema: (db) => createSchema(db, fts),
-      logger: options.logger,
-      clock: options.clock,
       forceRebuild: options.rebuildOnInit,
     });
     const index = new ToolIndex(pdb, fts, options);

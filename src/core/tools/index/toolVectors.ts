@@ -2,6 +2,7 @@ import type { Embedder } from '../../search/embedding/embedder';
 import { VectorTable } from '../../search/embedding/vectorTable';
 import type { SemanticStage } from '../../search/embedding/semanticStage';
 import { SEMANTIC_DEFAULTS } from '../../search/embedding/semanticStage';
+import type { RelevanceCalibration } from '../../search/embedding/fusedRelevance';
 import type { DocumentObserver, ToolField } from './toolDocument';
 import type { ToolIndex } from './toolIndex';
 
@@ -25,6 +26,7 @@ export class ToolTermVectors implements DocumentObserver, SemanticStage {
   readonly table: VectorTable;
   readonly weight: number = SEMANTIC_DEFAULTS.weight;
   readonly neighbours: number = SEMANTIC_DEFAULTS.neighbours;
+  readonly calibration: RelevanceCalibration | undefined;
   private readonly pending = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private waiters: Array<() => void> = [];
@@ -36,6 +38,7 @@ export class ToolTermVectors implements DocumentObserver, SemanticStage {
     dims: number,
   ) {
     this.table = new VectorTable(dims);
+    this.calibration = embedder.calibration;
     this.subscription = index.observeDocuments(this);
   }
 

@@ -1,7 +1,4 @@
 import * as assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { EndpointEmbedder, EndpointError } from '../../../../src/core/search/embedding/endpointEmbedder';
 import { redact } from '../../../../src/core/privacy/redaction';
 import { MemoryByteStore } from '../../../../src/core/platform/memoryByteStore';
@@ -9,76 +6,18 @@ import { MemoryLogger } from '../../../../src/core/platform/basicPorts';
 import { createToolSearchService } from '../../../../src/core/tools/toolSearchService';
 import type { ToolInput } from '../../../../src/core/tools/toolRecord';
 import { engineWith } from '../../tools/helpers';
-
-/**
- * A real embedding server on 127.0.0.1 (Ollama's /api/embed and OpenAI's /v1/embeddings): a
- * text's vector counts its letters a–z, so texts sharing letters are close. `/hang` never answers.
- */
-class FakeEmbeddingServer {
-  readonly requests: Array<{ path: string; input: string[] }> = [];
-  private readonly server: Server;
-  private readonly hanging: ServerResponse[] = [];
-  garbage = false;
-
-  constructor() {
-    this.server = createServer((req, res) => void this.handle(req, res));
-  }
-
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  async stop(): Promise<void> {
-    for (const res of this.hanging) res.destroy();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-
-  get textsSeen(): string[] {
-    return this.requests.flatMap((r) => r.input);
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let body = '';
-    for await (const chunk of req) body += String(chunk);
-    const input = (JSON.parse(body) as { input: string[] }).input;
-    this.requests.push({ path: req.url ?? '', input });
-    if (req.url === '/hang') {
-      this.hanging.push(res);
-      return;
-    }
-    const vectors = input.map(letterVector);
-    res.setHeader('content-type', 'application/json');
-    if (this.garbage) res.end(JSON.stringify({ embeddings: [['not', 'numbers']] }));
-    else if (req.url === '/api/embed') res.end(JSON.stringify({ model: 'nomic-embed-text', embeddings: vectors }));
-    else res.end(JSON.stringify({ data: vectors.map((embedding, index) => ({ index, embedding })).reverse() }));
-  }
-}
-
-function letterVector(text: string): number[] {
-  const v = new Array<number>(26).fill(0);
-  for (const ch of text.toLowerCase()) if (ch >= 'a' && ch <= 'z') v[ch.charCodeAt(0) - 97]++;
-  v[0] += 0.01; // never all zero
-  return v;
-}
+import { useFakeEmbeddingServer } from './fakeEmbeddingServer';
 
 describe('embedding endpoint client (real local HTTP server)', () => {
-  let server: FakeEmbeddingServer;
-  let base: string;
-  beforeEach(async () => {
-    server = new FakeEmbeddingServer();
-    base = await server.start();
-  });
-  afterEach(() => server.stop());
+  const fake = useFakeEmbeddingServer();
 
   for (const path of ['/api/embed', '/v1/embeddings']) {
     it(`${path}: batches texts and returns unit vectors in input order`, async () => {
-      const embedder = new EndpointEmbedder({ url: `${base}${path}`, model: 'nomic-embed-text', scrub: redact, batchSize: 4 });
+      const embedder = new EndpointEmbedder({ url: `${fake.base}${path}`, model: 'nomic-embed-text', scrub: redact, batchSize: 4 });
       const texts = Array.from({ length: 10 }, (_, i) => `text number ${'z'.repeat(i)}`);
       const vectors = await embedder.embed(texts);
       assert.deepEqual(
-        server.requests.map((r) => r.input.length),
+        fake.server.requests.map((r) => r.input.length),
         [4, 4, 2],
       );
       assert.equal(vectors.length, 10);
@@ -91,28 +30,28 @@ describe('embedding endpoint client (real local HTTP server)', () => {
 
   it('a server that does not answer in time is an error, and then counts as down', async () => {
     let now = 0;
-    const embedder = new EndpointEmbedder({ url: `${base}/hang`, model: 'm', scrub: redact, timeoutMs: 50, now: () => now });
+    const embedder = new EndpointEmbedder({ url: `${fake.base}/hang`, model: 'm', scrub: redact, timeoutMs: 50, now: () => now });
     await assert.rejects(embedder.embed(['x']), (e: unknown) => e instanceof EndpointError && /no answer within 50 ms/.test(e.message));
     assert.equal(embedder.down, true);
     await embedder.prepare('a query'); // never rejects; does not even try while down
     assert.equal(embedder.vectorNow('a query'), undefined);
     // The first request may reach the server after the client gave up (a loaded machine), so
     // count what the server saw of the second text, not how many requests arrived.
-    assert.ok(!server.textsSeen.includes('a query'), 'no request while down');
+    assert.ok(!fake.server.textsSeen.includes('a query'), 'no request while down');
     now += 60_000;
     assert.equal(embedder.down, false);
   });
 
   it('garbage answers and refused connections are errors that say what went wrong', async () => {
-    server.garbage = true;
-    await assert.rejects(new EndpointEmbedder({ url: `${base}/api/embed`, model: 'm', scrub: redact }).embed(['x']), /not a vector of numbers/);
+    fake.server.garbage = true;
+    await assert.rejects(new EndpointEmbedder({ url: `${fake.base}/api/embed`, model: 'm', scrub: redact }).embed(['x']), /not a vector of numbers/);
     await assert.rejects(new EndpointEmbedder({ url: 'http://127.0.0.1:9/api/embed', model: 'm', scrub: redact }).embed(['x']), /unreachable/);
   });
 
   it('secrets are redacted before a text leaves the process', async () => {
-    const embedder = new EndpointEmbedder({ url: `${base}/api/embed`, model: 'm', scrub: redact });
+    const embedder = new EndpointEmbedder({ url: `${fake.base}/api/embed`, model: 'm', scrub: redact });
     await embedder.embed(['deploy with token ghp_abcdefghijklmnopqrstuvwxyz0123456789']);
-    assert.ok(!server.textsSeen.join(' ').includes('ghp_abcdefghijklmnopqrstuvwxyz0123456789'));
+    assert.ok(!fake.server.textsSeen.join(' ').includes('ghp_abcdefghijklmnopqrstuvwxyz0123456789'));
   });
 
   describe('tool search with an endpoint', () => {
@@ -140,19 +79,19 @@ describe('embedding endpoint client (real local HTTP server)', () => {
 
     it('caches vectors by record hash: unchanged tools are not sent again, a changed one is', async () => {
       const store = new MemoryByteStore();
-      const first = await service(store, `${base}/api/embed`);
+      const first = await service(store, `${fake.base}/api/embed`);
       first.s.setTools(tools);
       await first.s.embeddings.settled();
-      assert.equal(server.textsSeen.length, 3);
+      assert.equal(fake.server.textsSeen.length, 3);
       await first.s.flush();
 
-      const second = await service(store, `${base}/api/embed`);
+      const second = await service(store, `${fake.base}/api/embed`);
       second.s.setTools(tools);
       await second.s.embeddings.settled();
-      assert.equal(server.textsSeen.length, 3, 'all three came from the cache');
+      assert.equal(fake.server.textsSeen.length, 3, 'all three came from the cache');
       second.s.setTools(tools.map((t) => (t.name === 'banana_tool' ? { ...t, description: 'banana split' } : t)));
       await second.s.embeddings.settled();
-      assert.deepEqual(server.textsSeen.slice(3), ['banana_tool: banana split']);
+      assert.deepEqual(fake.server.textsSeen.slice(3), ['banana_tool: banana split']);
       // A query sharing no word with any tool still finds the one close in meaning (letters here).
       const found = await search(second, 'bananas');
       assert.ok(found.ok && found.output.tools[0]?.name === 'banana_tool', JSON.stringify(found));

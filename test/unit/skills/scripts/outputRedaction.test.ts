@@ -7,7 +7,7 @@ import { nodeProcesses } from '../../../../src/core/platform/nodeProcesses';
 import { runProcess } from '../../../../src/core/skills/scripts/processRunner';
 import { CappedOutput, DEFAULT_OUTPUT_CAP_BYTES } from '../../../../src/core/skills/scripts/scriptOutput';
 import { formatScriptOutcome } from '../../../../src/core/skills/scripts/scriptInvocation';
-import { DEFAULT_SCRIPT_SCHEMA } from '../../../../src/core/skills/scripts/scriptInterface';
+import { scriptPlan, scriptTool } from './helpers';
 
 /** A GitHub-format token whose 36-character body is upper case and digits (the filler around it is lower case). */
 const token = fc.stringMatching(/^[A-Z0-9]{36}$/).map((body) => ({ body, text: `ghp_${body}` }));
@@ -64,23 +64,16 @@ describe('skill scripts: output is redacted before it is capped', () => {
       { timeoutMs: 20_000 },
     );
     assert.equal(outcome.exitCode, 0);
-    const tool = {
+    const tool = scriptTool({
       toolName: 'log_dump',
       skillName: 'log',
       skillFolder: '/skills/log',
       skillFile: '/skills/log/SKILL.md',
       file: '/skills/log/scripts/dump.js',
       relativePath: 'scripts/dump.js',
-      kind: 'node' as const,
-      interpreter: 'node',
       description: 'Dump the log',
-      inputSchema: DEFAULT_SCRIPT_SCHEMA,
-      declaredSchema: false,
-      risks: [],
-      allowedTools: [],
-      requires: [],
-    };
-    const { text } = formatScriptOutcome({ tool, program: process.execPath, args: [], scriptArgs: [], cwd: '/ws', env: {}, envNames: [] }, outcome, 20_000);
+    });
+    const { text } = formatScriptOutcome(scriptPlan(tool, { program: process.execPath }), outcome, 20_000);
     assert.equal(leaksPartOf(text, secret.slice(4)), undefined, text.slice(-200));
     assert.match(text, /\[REDACTED_TOKEN\]/);
   });

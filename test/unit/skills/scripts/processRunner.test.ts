@@ -8,8 +8,7 @@ import type { ProcessPort, SpawnRequest } from '../../../../src/core/platform/po
 import { scriptEnvironment } from '../../../../src/core/skills/scripts/scriptEnvironment';
 import { CappedOutput } from '../../../../src/core/skills/scripts/scriptOutput';
 import { describeScriptRun, formatScriptOutcome, planScriptRun, resolveOnPath } from '../../../../src/core/skills/scripts/scriptInvocation';
-import type { SkillScriptTool } from '../../../../src/core/skills/scripts/scriptDiscovery';
-import { DEFAULT_SCRIPT_SCHEMA } from '../../../../src/core/skills/scripts/scriptInterface';
+import { scriptPlan, scriptTool } from './helpers';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-runner-'));
 const node = (code: string): SpawnRequest => ({ command: process.execPath, args: ['-e', code], cwd: dir, env: { PATH: process.env.PATH ?? '' } });
@@ -80,7 +79,7 @@ describe('skill scripts: process runner (real processes)', () => {
     assert.ok(outcome.pid && (await waitGone(outcome.pid)), 'the script process is gone');
     assert.ok(existsSync(pidFile));
     assert.ok(await waitGone(Number(readFileSync(pidFile, 'utf8'))), 'its child is gone too');
-    const text = formatScriptOutcome(planFor(), outcome, 700);
+    const text = formatScriptOutcome(scriptPlan(), outcome, 700);
     assert.match(text.text, /timed out after 700 ms and was stopped \(setting toolshed\.skills\.scriptTimeoutMs\)/);
     assert.equal(text.isError, true);
   });
@@ -105,7 +104,7 @@ describe('skill scripts: process runner (real processes)', () => {
     );
     assert.equal(outcome.cancelled, true);
     assert.ok(outcome.pid && (await waitGone(outcome.pid)));
-    assert.match(formatScriptOutcome(planFor(), outcome, 60_000).text, /cancelled by the user/);
+    assert.match(formatScriptOutcome(scriptPlan(), outcome, 60_000).text, /cancelled by the user/);
   });
 
   it('a flag-only cancellation signal (no event) is polled', async () => {
@@ -131,7 +130,7 @@ describe('skill scripts: process runner (real processes)', () => {
     assert.equal(await isExecutableFile(file), false);
     const outcome = await runProcess(nodeProcesses, { command: file, args: [], cwd: dir, env: {} }, { timeoutMs: 5000 });
     assert.match(outcome.spawnError ?? '', /EACCES/);
-    assert.match(formatScriptOutcome(planFor(), outcome, 5000).text, /could not start .*EACCES/);
+    assert.match(formatScriptOutcome(scriptPlan(), outcome, 5000).text, /could not start .*EACCES/);
   });
 
   it('does not use a shell: metacharacters in arguments reach the script literally', async () => {
@@ -200,7 +199,7 @@ describe('skill scripts: output cap', () => {
 describe('skill scripts: planning a run', () => {
   it('plans interpreter (resolved on PATH), script path, argument array and cwd, and describes exactly that', async () => {
     const plan = await planScriptRun(
-      toolFor(),
+      scriptTool(),
       { args: ['src/a.ts', "it's"] },
       {
         workspaceFolder: '/ws',
@@ -231,17 +230,17 @@ describe('skill scripts: planning a run', () => {
   it('refuses clearly: no workspace, bad input, missing interpreter, missing required variable', async () => {
     const ctx = { workspaceFolder: '/ws', hostEnv: { PATH: '/nowhere' }, resolveProgram: async () => undefined };
     assert.match(
-      ((await planScriptRun(toolFor(), {}, { ...ctx, workspaceFolder: undefined })) as { message: string }).message,
+      ((await planScriptRun(scriptTool(), {}, { ...ctx, workspaceFolder: undefined })) as { message: string }).message,
       /needs an open workspace folder/,
     );
-    assert.match(((await planScriptRun(toolFor(), { args: [1, 2] }, ctx)) as { message: string }).message, /Invalid input/);
-    assert.match(((await planScriptRun(toolFor(), {}, ctx)) as { message: string }).message, /`node`, which was not found on PATH/);
-    assert.match(((await planScriptRun({ ...toolFor(), requires: ['JIRA_TOKEN'] }, {}, ctx)) as { message: string }).message, /JIRA_TOKEN/);
+    assert.match(((await planScriptRun(scriptTool(), { args: [1, 2] }, ctx)) as { message: string }).message, /Invalid input/);
+    assert.match(((await planScriptRun(scriptTool(), {}, ctx)) as { message: string }).message, /`node`, which was not found on PATH/);
+    assert.match(((await planScriptRun({ ...scriptTool(), requires: ['JIRA_TOKEN'] }, {}, ctx)) as { message: string }).message, /JIRA_TOKEN/);
   });
 
   it('redacts secrets in the result sent back to the model', () => {
     const text = formatScriptOutcome(
-      planFor(),
+      scriptPlan(),
       {
         pid: 1,
         exitCode: 0,
@@ -259,26 +258,3 @@ describe('skill scripts: planning a run', () => {
     assert.ok(!text.includes('ghp_abcdefghijklmnopqrstuvwxyz0123456789'), text);
   });
 });
-
-function toolFor(): SkillScriptTool {
-  return {
-    toolName: 'count_count_lines',
-    skillName: 'count',
-    skillFolder: '/skills/count',
-    skillFile: '/skills/count/SKILL.md',
-    file: '/skills/count/scripts/count_lines.js',
-    relativePath: 'scripts/count_lines.js',
-    kind: 'node',
-    interpreter: 'node',
-    description: 'Count lines',
-    inputSchema: DEFAULT_SCRIPT_SCHEMA,
-    declaredSchema: false,
-    risks: [],
-    allowedTools: [],
-    requires: [],
-  };
-}
-
-function planFor() {
-  return { tool: toolFor(), program: '/usr/bin/node', args: [], scriptArgs: [], cwd: '/ws', env: {}, envNames: [] };
-}

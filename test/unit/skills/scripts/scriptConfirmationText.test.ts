@@ -3,35 +3,15 @@ import fc from 'fast-check';
 import { describeScriptRun } from '../../../../src/core/skills/scripts/scriptInvocation';
 import type { ScriptRunPlan } from '../../../../src/core/skills/scripts/scriptInvocation';
 import type { SkillScriptTool } from '../../../../src/core/skills/scripts/scriptDiscovery';
-import { DEFAULT_SCRIPT_SCHEMA } from '../../../../src/core/skills/scripts/scriptInterface';
+import { scriptPlan, scriptTool } from './helpers';
 
 const LABELS = ['Skill', 'Interpreter', 'Script', 'Arguments', 'Working directory', 'Environment passed', 'allowed-tools'];
 /** What could end a line, drive a terminal or reorder what the user reads. */
 const LINE_BREAKING = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/;
 
-function tool(overrides: Partial<SkillScriptTool> = {}): SkillScriptTool {
-  return {
-    toolName: 'count_count_lines',
-    skillName: 'count',
-    skillFolder: '/skills/count',
-    skillFile: '/skills/count/SKILL.md',
-    file: '/skills/count/scripts/count_lines.js',
-    relativePath: 'scripts/count_lines.js',
-    kind: 'node',
-    interpreter: 'node',
-    description: 'Count lines',
-    inputSchema: DEFAULT_SCRIPT_SCHEMA,
-    declaredSchema: false,
-    risks: [],
-    allowedTools: [],
-    requires: [],
-    ...overrides,
-  };
-}
-
 function plan(scriptArgs: string[], toolOverrides: Partial<SkillScriptTool> = {}): ScriptRunPlan {
-  const t = tool(toolOverrides);
-  return { tool: t, program: '/usr/bin/node', args: [t.file, ...scriptArgs], scriptArgs, cwd: '/ws', env: { PATH: '/bin' }, envNames: ['PATH'] };
+  const t = scriptTool(toolOverrides);
+  return scriptPlan(t, { args: [t.file, ...scriptArgs], scriptArgs, env: { PATH: '/bin' }, envNames: ['PATH'] });
 }
 
 /** Reads the `Arguments:` value back the way a POSIX shell would (bare, '…' and $'…' words). */

@@ -35,6 +35,35 @@ export interface ParsedSkill {
   nameSpan?: Span;
 }
 
+/**
+ * Skill content that no file gave field by field (a learned skill, a fixture): everything but
+ * `fields` empty, the title the name, task type `unknown`, invocable by the model, at line 1.
+ */
+export function parsedSkillOf(fields: Partial<ParsedSkill> & Pick<ParsedSkill, 'name' | 'trigger' | 'format'>): ParsedSkill {
+  return {
+    nameGenerated: false,
+    title: fields.name,
+    description: '',
+    task_type: 'unknown',
+    tags: [],
+    steps: [],
+    preconditions: [],
+    failure_modes: [],
+    body: '',
+    domain: '',
+    frames: [],
+    triggers: [],
+    tools: [],
+    allowed_tools: [],
+    requires: [],
+    meta: {},
+    extra: {},
+    model_invocable: true,
+    span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
+    ...fields,
+  };
+}
+
 /** Fields of the agentskills.io frontmatter (and ours) kept verbatim under `meta`. */
 const META_KEYS = [
   'license',

@@ -3,7 +3,7 @@ import type { ScopeMode } from '../../../config/settingsSchema';
 import type { Clock } from '../../../platform/ports';
 import type { SkillRecord } from '../../skillSchema';
 import type { LearnedSkillJournal } from './learnedSkillJournal';
-import { skillId, toRecord } from '../skillRecords';
+import { learnedRecord, skillId } from '../skillRecords';
 import type { LearnedSkillInput } from '../skillRecords';
 import { planRetirement } from './exportedLearnedSkills';
 import { describeScope, identityKey, makeScope, sameScope, scopeRank, unreachableScope } from '../skillScope';
@@ -81,46 +81,7 @@ export class LearnedSkills {
     if (viaShared) await this.syncShared();
     const existing = store.get(name, scope);
     const previous = existing?.origin === 'learned' ? existing : undefined;
-    const record = toRecord(
-      {
-        name,
-        nameGenerated: false,
-        title: input.title ?? name,
-        description: input.description ?? '',
-        trigger: input.trigger.trim(),
-        task_type: input.task_type ?? 'unknown',
-        tags: input.tags ?? [],
-        steps: input.steps.filter((s) => s.trim()),
-        preconditions: input.preconditions ?? [],
-        failure_modes: input.failure_modes ?? [],
-        body: input.body ?? '',
-        domain: '',
-        frames: [],
-        triggers: [],
-        tools: [],
-        allowed_tools: [],
-        requires: [],
-        meta: input.cluster ? { cluster: input.cluster } : {},
-        extra: input.extra ?? {},
-        format: 'learned' as never,
-        model_invocable: true,
-        span: { line: 1, column: 1, endLine: 1, endColumn: 1 },
-      },
-      {
-        origin: 'learned',
-        originRef: input.origin_ref ?? 'learned',
-        scopeMode: scope.scope_mode,
-        tenantId: scope.scope_tenant_id,
-        projectId: scope.scope_project_id,
-        packName: '',
-        workspace: false,
-        sourceFile: '',
-        now: this.deps.clock.now(),
-        env: {},
-      },
-      previous,
-    );
-    const learned: SkillRecord = { ...record, id: previous?.id ?? skillId('learned', name, scope), format: 'learned' };
+    const learned = learnedRecord(input, scope, this.deps.clock.now(), previous);
     this.cached = undefined;
     if (viaShared) {
       await this.mirror(await shared.write({ upsert: [learned] }));

@@ -1,5 +1,5 @@
 import type { ByteStore, Clock, FileLock, Logger } from '../../../platform/ports';
-import { openPersistentDatabase } from '../../../sql/persistentDatabase';
+import { openStoreDatabase } from '../../../sql/persistentDatabase';
 import type { PersistentDatabase } from '../../../sql/persistentDatabase';
 import type { SqlEngine } from '../../../sql/sqlEngine';
 import { skillRecordSchema } from '../../skillSchema';
@@ -102,10 +102,7 @@ export class SharedSkillStore {
   }
 
   private open(): Promise<PersistentDatabase> {
-    return openPersistentDatabase({
-      engine: this.deps.engine,
-      store: this.deps.bytes,
-      key: this.deps.key ?? SHARED_SKILLS_KEY,
+    return openStoreDatabase({ ...this.deps, store: this.deps.bytes }, SHARED_SKILLS_KEY, {
       schemaVersion: 'shared-skills/2',
       createSchema: (db) => {
         db.exec('CREATE TABLE shared_skills (identity TEXT PRIMARY KEY, record TEXT NOT NULL, updated_at INTEGER NOT NULL)');
@@ -113,8 +110,6 @@ export class SharedSkillStore {
       },
       // Version 1 had no counters: add the table, keep every skill.
       migrations: [{ from: 'shared-skills/1', migrate: (db) => db.exec(COUNTERS_TABLE_SQL) }],
-      logger: this.deps.logger,
-      clock: this.deps.clock,
     });
   }
 

@@ -1,0 +1,89 @@
+import * as assert from 'node:assert/strict';
+import { EndpointEmbedder } from '../../../src/core/search/embedding/endpointEmbedder';
+import { redact } from '../../../src/core/privacy/redaction';
+import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
+import { useFakeEmbeddingServer } from '../search/embedding/fakeEmbeddingServer';
+import { ctx, makeService, pack, stepSkill, tempDir, writeTree } from './helpers';
+
+/**
+ * Skill search through an embedding endpoint: a real HTTP server on 127.0.0.1 whose vectors
+ * count letters (texts sharing letters are close), so meaning here is "same letters".
+ */
+describe('skill search with an embedding endpoint (real local HTTP server)', () => {
+  const fake = useFakeEmbeddingServer();
+  let root: string;
+  beforeEach(() => {
+    root = tempDir();
+    writeTree(root, {
+      'zzz.skill.yaml': stepSkill('zzz-sleep', 'zzz zzz zzz', ['Rest.']),
+      'banana.skill.yaml': stepSkill('banana-split', 'banana bandana cabana', ['Peel.']),
+      'words.skill.yaml': stepSkill('query-words', 'xyz words here', ['Count.']),
+    });
+  });
+
+  let embedder: EndpointEmbedder;
+  async function loaded(bytes: MemoryByteStore, url: string) {
+    const harness = await makeService({ bytes });
+    await harness.service.loadPacks([pack('p', root)]);
+    embedder = new EndpointEmbedder({ url, model: 'nomic-embed-text', scrub: redact, timeoutMs: 500 });
+    harness.service.useEmbedder(embedder);
+    return harness.service;
+  }
+  const names = async (service: Awaited<ReturnType<typeof loaded>>, query: string) =>
+    (await service.search({ query, limit: 3 }, ctx)).skills.map((s) => s.name);
+
+  it('finds a skill by the endpoint vectors, cached in the sql.js store by text hash across sessions', async () => {
+    const bytes = new MemoryByteStore();
+    const first = await loaded(bytes, `${fake.base}/api/embed`);
+    // "nab ban" shares no word with any skill: only the endpoint's vectors find it.
+    assert.equal((await names(first, 'nab ban'))[0], 'banana-split');
+    const skillTexts = fake.server.textsSeen.filter((t) => t !== 'nab ban');
+    assert.equal(skillTexts.length, 3, 'each skill embedded once');
+    await first.dispose();
+
+    const second = await loaded(bytes, `${fake.base}/api/embed`);
+    assert.equal((await names(second, 'nab ban'))[0], 'banana-split');
+    assert.deepEqual(
+      fake.server.textsSeen.filter((t) => t !== 'nab ban'),
+      skillTexts,
+      'no skill was sent again: its vector came from the store',
+    );
+  });
+
+  it("an uncalibrated endpoint model reorders search but never lifts a skill over pre-flight's relevance gate", async () => {
+    const service = await loaded(new MemoryByteStore(), `${fake.base}/api/embed`);
+    assert.equal((await names(service, 'nab ban'))[0], 'banana-split');
+    const relevant = await service.getRelevant({ task: 'nab ban' }, ctx);
+    assert.deepEqual(relevant.skills, []);
+  });
+
+  it('falls back to the lexical ranking when the endpoint is down, and then leaves it alone', async () => {
+    const down = await loaded(new MemoryByteStore(), 'http://127.0.0.1:9/api/embed');
+    const lexical = await makeService();
+    await lexical.service.loadPacks([pack('p', root)]);
+    for (const query of ['xyz words', 'banana', 'nab ban']) {
+      const withDown = await down.search({ query, limit: 3 }, ctx);
+      const plain = await lexical.service.search({ query, limit: 3 }, ctx);
+      assert.deepEqual(
+        withDown.skills.map((s) => [s.name, s.score]),
+        plain.skills.map((s) => [s.name, s.score]),
+      );
+      // The first failure starts the back-off: later searches do not wait on the server again.
+      assert.equal(embedder.down, true);
+    }
+  });
+
+  it('a server answering garbage leaves skill search lexical', async () => {
+    fake.server.garbage = true;
+    const garbled = await loaded(new MemoryByteStore(), `${fake.base}/api/embed`);
+    const lexical = await makeService();
+    await lexical.service.loadPacks([pack('p', root)]);
+    for (const query of ['xyz words', 'nab ban']) {
+      assert.deepEqual(
+        (await garbled.search({ query, limit: 3 }, ctx)).skills.map((s) => [s.name, s.score]),
+        (await lexical.service.search({ query, limit: 3 }, ctx)).skills.map((s) => [s.name, s.score]),
+      );
+    }
+    assert.ok(fake.server.requests.length > 0, 'the server was asked');
+  });
+});
