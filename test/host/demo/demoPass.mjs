@@ -21,13 +21,17 @@ export const DEMO_SEARCH_REQUEST = 'Is the air in Bergen safe to breathe today?'
 /**
  * Types `@toolshed REQUEST` and waits for the whole answer (the footer's "Model requests" line
  * comes last). Right after start-up the extension host may not have resolved the model yet
- * ("Language model unavailable", raised by VS Code before any participant runs): asks again,
- * as a person would. Returns the answer's element, its steps expanded.
+ * ("Language model unavailable", raised by VS Code before any participant runs): asks again once
+ * that failed request is finished, as a person would. Nothing the page can see says when the
+ * extension host has the model (the picker already shows it), so the retries go on until
+ * MODEL_READY_MS has passed — a bound for a broken host, not a pause. Returns the answer's
+ * element, its steps expanded.
  * @param {import('../ui/lib/workbench.mjs').Page} page
  * @param {string} request
  */
 async function ask(page, request) {
   const responses = page.locator('.interactive-response');
+  const deadline = Date.now() + MODEL_READY_MS;
   for (let attempt = 1; ; attempt++) {
     const before = await responses.count();
     await focusChatInput(page);
@@ -54,11 +58,13 @@ async function ask(page, request) {
       await readWithStepsOpen(response, STEP);
       return response;
     }
-    if (attempt === 3) throw new Error('the demo model stayed unavailable after 3 attempts');
-    // No event says when the host has resolved the model: pause before asking again, as a person would.
-    await page.waitForTimeout(3000);
+    if (Date.now() > deadline) throw new Error(`the demo model stayed unavailable for ${MODEL_READY_MS / 1000} s (${attempt} attempts)`);
+    await page.locator('.interactive-response.chat-response-loading').first().waitFor({ state: 'detached', timeout: 30_000 });
   }
 }
+
+/** How long the demo model may stay unavailable after start-up before the pass fails. */
+const MODEL_READY_MS = 120_000;
 
 /** A step line of a demo answer: a tool activated for the request, or a search. */
 const STEP = /\(matched your request\)|Searching tools for/;

@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
+import { endTestWaits, testWaits } from './testWaits';
 
 /** Shape of the results file the harness reads (`{passed, failed, tests:[…]}`). */
 export interface SuiteTestResult {
@@ -83,7 +84,13 @@ export function runSuite(options: RunSuiteOptions): Promise<SuiteResults> {
       // extension host's module interceptor.
       const runner = mocha.run();
       runner.on('pass', (test) => record(test, 'passed'));
-      runner.on('fail', (test, error) => record(test, 'failed', error));
+      runner.on('fail', (test, error) => {
+        // A test that timed out while waiting says what it waited for.
+        const waiting = [...testWaits()].map((wait) => wait.describe());
+        if (waiting.length > 0 && /^Timeout of/.test(String(error.message))) error.message += ` Still waiting for: ${waiting.join('; ')}.`;
+        record(test, 'failed', error);
+      });
+      runner.on('test end', () => endTestWaits());
       runner.on('pending', (test) => record(test, 'pending'));
       runner.on('end', () =>
         resolve({

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { ToolshedApi } from '../../../src/vscode/extension';
 import type { DriverApi } from '../driver/extension';
 import type { ScriptedModelControl } from '../driver/scriptedModel';
+import { testWaits, type TestWait } from '../driver/testWaits';
 
 export const TOOLSHED_ID = 'toolshed-dev.toolshed';
 export const DRIVER_ID = 'toolshed-test.toolshed-test-driver';
@@ -29,53 +30,72 @@ export async function selectScriptedChatModel(): Promise<vscode.LanguageModelCha
   return model;
 }
 
-/** Polls `probe` until it returns something truthy (UI state in the host settles asynchronously). */
-export async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+/**
+ * Resolves with `probe()` once it is truthy. UI state in the host settles asynchronously, mostly
+ * without an event a test can subscribe to, so this re-checks every 100 ms — with no deadline of
+ * its own: the test's timeout is the guard, and its message names `what` (testWaits.ts).
+ */
+export async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, what: string | (() => string)): Promise<T> {
+  const wait: TestWait = { describe: typeof what === 'string' ? () => what : what, ended: false };
+  testWaits().add(wait);
+  try {
+    for (;;) {
+      const value = await probe();
+      if (value) return value;
+      if (wait.ended) throw new Error(`The test ended while waiting for ${wait.describe()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    testWaits().delete(wait);
   }
 }
 
 /**
  * Runs `action` and resolves with its result once Toolshed has published the diagnostics of
  * `uri` (clean ones too). Subscribes before acting, so the update cannot be missed; a check that
- * a document has *no* diagnostic waits on this instead of on a fixed delay.
+ * a document has *no* diagnostic waits on this instead of on a fixed delay. No deadline of its
+ * own: the test's timeout is the guard, and its message names this wait.
  */
-export async function withDiagnosticsPublished<T>(uri: vscode.Uri, action: () => Thenable<T> | Promise<T>, timeoutMs = 30_000): Promise<T> {
+export async function withDiagnosticsPublished<T>(uri: vscode.Uri, action: () => Thenable<T> | Promise<T>): Promise<T> {
   const api = await toolshed();
   let subscription: vscode.Disposable | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  const what = `Toolshed to publish the diagnostics of ${uri.fsPath}`;
+  const wait: TestWait = { describe: () => what, ended: false };
   const published = new Promise<void>((resolve, reject) => {
     subscription = api.onDidUpdateSkillDiagnostics((updated) => updated.fsPath === uri.fsPath && resolve());
-    timer = setTimeout(() => reject(new Error(`No diagnostics were published for ${uri.fsPath} within ${timeoutMs} ms`)), timeoutMs);
+    wait.onEnd = () => reject(new Error(`The test ended while waiting for ${what}`));
   });
+  testWaits().add(wait);
   try {
     const result = await action();
     await published;
     return result;
   } finally {
+    testWaits().delete(wait);
     subscription?.dispose();
-    clearTimeout(timer);
   }
 }
 
 /**
- * Runs a command that opens a QuickPick and accepts the focused item once it has one (as a
- * person pressing Enter would); closes the pick after 15 s if the command never returns.
+ * Runs a command that opens a QuickPick and accepts the focused item once it has one, as a
+ * person pressing Enter would. The extension host has no event for a QuickPick another
+ * extension shows, so Enter is pressed every 400 ms until the command returns (an Enter before
+ * the items are there selects nothing); the test's timeout is the guard.
  */
 export async function acceptFirst<T>(command: string, args?: unknown): Promise<T | undefined> {
   let done = false;
   const result = Promise.resolve(vscode.commands.executeCommand<T>(command, args)).finally(() => {
     done = true;
   });
-  const deadline = Date.now() + 15_000;
-  while (!done && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    if (!done) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+  const wait: TestWait = { describe: () => `the QuickPick of ${command} to accept an item`, ended: false };
+  testWaits().add(wait);
+  try {
+    while (!done && !wait.ended) {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      if (!done) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    }
+  } finally {
+    testWaits().delete(wait);
   }
   if (!done) await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
   return result;

@@ -24,7 +24,7 @@ suite('large skill files', () => {
       uri(),
       Buffer.from(`name: large-probe\ntrigger: When rotating the quarterly signing certificates\nsteps:\n  - Rotate them.\n${keys}\n`),
     );
-    await eventually(() => api.services.skills.inspect('large-probe'), 'the large skill loaded', 20_000);
+    await eventually(() => api.services.skills.inspect('large-probe'), 'the large skill loaded');
     assert.ok(api.services.parserThread.offThreadCount > before, 'parsed by the worker thread');
     const found = await api.services.skills.search({ query: 'rotate quarterly signing certificates' }, api.services.skillContext());
     assert.equal(found.skills[0]?.name, 'large-probe');
@@ -39,13 +39,12 @@ suite('large skill files', () => {
     await vscode.workspace.fs.writeFile(editorUri(), Buffer.from(`name: large-editor\ntrigger: When editing a large skill\nsteps:\n  - Edit it.\n${padding}`));
     const before = api.services.parserThread.offThreadCount;
     const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(editorUri()), { preview: false });
-    await eventually(() => (api.services.parserThread.offThreadCount > before ? true : undefined), 'the open document validated by the worker thread', 20_000);
+    await eventually(() => (api.services.parserThread.offThreadCount > before ? true : undefined), 'the open document validated by the worker thread');
     assert.deepEqual(ours().map(codeOf), []);
     await editor.edit((edit) => edit.replace(new vscode.Range(2, 0, 3, 11), 'steps: 42'));
     const diagnostic = await eventually(
       () => ours().find((d) => codeOf(d) === 'wrong-type' || codeOf(d) === 'missing-steps'),
       'a steps diagnostic after the edit',
-      20_000,
     );
     assert.equal(diagnostic.range.start.line, 2);
     // Leave no invalid skill behind (the sidebar badge would count it for later suites).

@@ -92,11 +92,14 @@ suite('Export learned skills as a skill pack (real extension host, scripted mode
     // The header counts what /skills counts: the retired learned copy is listed, not counted again.
     const total = Number(/\(\d+ shown of (\d+);/.exec((await askToolshed('', { command: 'skills' })).recorded.markdown())?.[1]);
     let lastHeader = '';
-    await eventually(async () => {
-      const rendered = await vscode.commands.executeCommand<{ description?: string }>('toolshed._skillDirectoryItems');
-      lastHeader = rendered.description ?? '';
-      return /\binactive\b/.test(lastHeader) && Number(/^(\d+) skills?/.exec(lastHeader)?.[1]) === total;
-    }, 'the header after the export').catch((error: Error) => assert.fail(`${error.message}: Skill Directory "${lastHeader}" vs /skills ${total}`));
+    await eventually(
+      async () => {
+        const rendered = await vscode.commands.executeCommand<{ description?: string }>('toolshed._skillDirectoryItems');
+        lastHeader = rendered.description ?? '';
+        return /\binactive\b/.test(lastHeader) && Number(/^(\d+) skills?/.exec(lastHeader)?.[1]) === total;
+      },
+      () => `the header after the export: Skill Directory "${lastHeader}" vs /skills ${total}`,
+    );
     // Agent mode: the folder is in .github/skills, which VS Code's own agent skills offer there
     // when chat.useAgentSkills is on (then Toolshed's skill_search leaves it out); with it off,
     // Toolshed offers it, once.

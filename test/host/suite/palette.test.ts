@@ -25,14 +25,10 @@ suite('palette: search skills and tools', () => {
   });
 
   test('skill search returns ranked results with score, match type and status', async () => {
-    const results = await eventually(
-      async () => {
-        const found = await ranked('skill', 'fix lint and type errors');
-        return found.some((r) => r.name === 'fix-lint') ? found : undefined;
-      },
-      'fix-lint found by skill search',
-      20_000,
-    );
+    const results = await eventually(async () => {
+      const found = await ranked('skill', 'fix lint and type errors');
+      return found.some((r) => r.name === 'fix-lint') ? found : undefined;
+    }, 'fix-lint found by skill search');
     assertRanked(results);
     assert.ok(
       results.slice(0, 3).some((r) => r.name === 'fix-lint'),
@@ -49,7 +45,7 @@ suite('palette: search skills and tools', () => {
   });
 
   test('the Search Skills QuickPick searches as you type and opens the accepted skill', async () => {
-    await eventually(async () => (await ranked('skill', 'fix lint and type errors')).length > 0, 'skills loaded', 20_000);
+    await eventually(async () => (await ranked('skill', 'fix lint and type errors')).length > 0, 'skills loaded');
     const accepted = await acceptFirst<Ranked>('toolshed.searchSkills', 'fix lint and type errors');
     assert.ok(accepted, 'an item was accepted');
     const top = (await ranked('skill', 'fix lint and type errors'))[0]!;
@@ -58,14 +54,10 @@ suite('palette: search skills and tools', () => {
   });
 
   test('tool search returns ranked tools with loading mode', async () => {
-    const results = await eventually(
-      async () => {
-        const found = await ranked('tool', 'search for text in files');
-        return found.length > 0 ? found : undefined;
-      },
-      'tools found',
-      10_000,
-    );
+    const results = await eventually(async () => {
+      const found = await ranked('tool', 'search for text in files');
+      return found.length > 0 ? found : undefined;
+    }, 'tools found');
     assertRanked(results);
     assert.ok(results.every((r) => r.loadingMode === 'always' || r.loadingMode === 'deferred'));
     assert.ok(results.every((r) => ['fts', 'regex', 'exact'].includes(r.matchType)));
@@ -86,7 +78,7 @@ suite('palette: search skills and tools', () => {
     // Queries that match many tool labels: VS Code would re-sort those rows by label match.
     for (const query of ['file', 'files', 'terminal']) {
       const top = (await ranked('tool', query))[0];
-      if (!top) continue;
+      assert.ok(top, `"${query}" finds a tool`);
       const accepted = await acceptFirst<Ranked>('toolshed.searchTools', query);
       assert.equal(accepted?.name, top.name, `"${query}": the first row is the best-scored tool`);
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');

@@ -104,7 +104,7 @@ suite('scopes: project, tenant and global learned skills', () => {
         },
       ],
     });
-    await eventually(async () => await learnedItem('from-other-window'), "the other window's global skill in this window", 15_000);
+    await eventually(async () => await learnedItem('from-other-window'), "the other window's global skill in this window");
     const got = await api.services.skills.get({ names: ['from-other-window', 'other-team-only'] }, api.services.skillContext());
     assert.deepEqual(
       got.skills.map((s) => s.name),

@@ -64,17 +64,13 @@ suite('views: Toolshed sidebar', () => {
   });
 
   test('Skill Directory lists the built-in pack and the workspace skills, with counts', async () => {
-    const tree = await eventually(
-      async () => {
-        const rendered = await skillItems();
-        const ids = rendered.items.map((i) => i.id ?? '');
-        return ids.some((id) => id.endsWith(':fix-lint')) && ids.some((id) => id.endsWith(':release-notes')) && ids.some((id) => id.endsWith(':write-a-skill'))
-          ? rendered
-          : undefined;
-      },
-      'the fixture and built-in skills in the tree',
-      20_000,
-    );
+    const tree = await eventually(async () => {
+      const rendered = await skillItems();
+      const ids = rendered.items.map((i) => i.id ?? '');
+      return ids.some((id) => id.endsWith(':fix-lint')) && ids.some((id) => id.endsWith(':release-notes')) && ids.some((id) => id.endsWith(':write-a-skill'))
+        ? rendered
+        : undefined;
+    }, 'the fixture and built-in skills in the tree');
     const fixLint = tree.items.find((i) => i.id?.endsWith(':fix-lint'))!;
     assert.equal(fixLint.label, 'Fix lint and type errors');
     assert.match(fixLint.description ?? '', /^fix-lint — When `npm run lint`/);
@@ -92,14 +88,15 @@ suite('views: Toolshed sidebar', () => {
   test('a pack added in settings appears, with an inactive skill and its reason', async () => {
     // The example workspace configures the pack; remove it first so its arrival is observed.
     await vscode.workspace.getConfiguration('toolshed').update('skills.packs', [], vscode.ConfigurationTarget.Workspace);
-    await eventually(async () => !(await skillItem('deploy-preview')), 'the team pack gone once removed from settings', 20_000);
+    await eventually(async () => !(await skillItem('deploy-preview')), 'the team pack gone once removed from settings');
     await vscode.workspace.getConfiguration('toolshed').update('skills.packs', [{ name: 'team', path: 'skills' }], vscode.ConfigurationTarget.Workspace);
-    const deploy = await eventually(() => skillItem('deploy-preview'), 'deploy-preview from the team pack', 20_000);
+    const deploy = await eventually(() => skillItem('deploy-preview'), 'deploy-preview from the team pack');
     assert.ok(deploy.id?.startsWith('skill:team:'));
+    // Inactive for want of the variable it requires, unless the host's environment has it.
     if (!process.env.PREVIEW_DEPLOY_TOKEN) {
       assert.match(deploy.contextValue ?? '', /\.inactive/);
       assert.match(deploy.description ?? '', /inactive: .*PREVIEW_DEPLOY_TOKEN/);
-    }
+    } else assert.doesNotMatch(deploy.contextValue ?? '', /\.inactive/);
     assert.ok(await skillItem('name-branches'), 'jsonl skills listed');
     assert.ok(await skillItem('paginate-api'), 'json skills listed');
   });
@@ -108,21 +105,21 @@ suite('views: Toolshed sidebar', () => {
     const uri = vscode.Uri.joinPath(folder(), '.github', 'skills', 'views-probe.skill.md');
     const valid = '---\nname: views-probe\ntrigger: When probing the views.\nsteps:\n  - Probe.\n---\n';
     await vscode.workspace.fs.writeFile(uri, Buffer.from(valid));
-    const added = await eventually(() => skillItem('views-probe'), 'the added skill', 20_000);
+    const added = await eventually(() => skillItem('views-probe'), 'the added skill');
     assert.match(added.contextValue ?? '', /\.active/);
 
     await vscode.workspace.fs.writeFile(uri, Buffer.from('---\nname: views-probe\ntrigger: When probing the views.\n---\n'));
-    await eventually(async () => /\.invalid/.test((await skillItem('views-probe'))?.contextValue ?? ''), 'the skill shown as invalid', 20_000);
+    await eventually(async () => /\.invalid/.test((await skillItem('views-probe'))?.contextValue ?? ''), 'the skill shown as invalid');
 
     await vscode.workspace.fs.writeFile(uri, Buffer.from(valid));
-    await eventually(async () => /\.active/.test((await skillItem('views-probe'))?.contextValue ?? ''), 'the skill valid again', 20_000);
+    await eventually(async () => /\.active/.test((await skillItem('views-probe'))?.contextValue ?? ''), 'the skill valid again');
 
     await vscode.workspace.fs.delete(uri);
-    await eventually(async () => !(await skillItem('views-probe')), 'the deleted skill gone', 20_000);
+    await eventually(async () => !(await skillItem('views-probe')), 'the deleted skill gone');
   });
 
   test("open goes to the skill's definition", async () => {
-    await eventually(() => skillItem('fix-lint'), 'fix-lint', 20_000);
+    await eventually(() => skillItem('fix-lint'), 'fix-lint');
     const editor = await vscode.commands.executeCommand<vscode.TextEditor>('toolshed.openSkill', 'fix-lint');
     assert.ok(editor);
     assert.match(vscode.window.activeTextEditor?.document.uri.path ?? '', /fix-lint\.skill\.md$/);
@@ -155,14 +152,10 @@ suite('views: Toolshed sidebar', () => {
     assert.match(tree.description ?? '', /activated tools? · \d+ deferred/);
     // Agent mode's searches change no tool list; what it runs through tool_invoke is listed.
     await vscode.lm.invokeTool('tool_invoke', { input: { name: 'fixture_weather_forecast', input: { city: 'Oslo' } }, toolInvocationToken: undefined });
-    const after = await eventually(
-      async () => {
-        const rendered = await toolItems();
-        return rendered.items.some((i) => i.depth === 1) ? rendered : undefined;
-      },
-      'activations listed',
-      10_000,
-    );
+    const after = await eventually(async () => {
+      const rendered = await toolItems();
+      return rendered.items.some((i) => i.depth === 1) ? rendered : undefined;
+    }, 'activations listed');
     const tool = after.items.find((i) => i.depth === 1)!;
     assert.match(tool.description ?? '', /called/);
     assert.ok(

@@ -4,7 +4,7 @@
 // proposal in the Skill Directory's Proposed group. Screenshots (docs/skills.md, "Skills that learn"):
 // test-results/screenshots/learning-chat.png, test-results/screenshots/learning-proposed.png.
 import assert from 'node:assert/strict';
-import { askInNewChat, fontsReady } from './lib/workbench.mjs';
+import { askInNewChat, fontsReady, openToolshedSidebar } from './lib/workbench.mjs';
 
 /** @param {import('./lib/workbench.mjs').PageCheckContext} context */
 export async function learnedSkillIsProposedAfterATurn({ page, screenshot }) {
@@ -35,10 +35,7 @@ async function proposeFromChat(page, screenshot) {
   await proposal.waitFor({ timeout: 30_000 });
   // The chat renders streamed markdown progressively: wait for the last part (the buttons).
   await proposal.getByRole('button', { name: 'Discard' }).first().waitFor({ timeout: 30_000 });
-  await proposal
-    .filter({ hasText: /fixture_weather_forecast/ })
-    .waitFor({ timeout: 15_000 })
-    .catch(() => undefined);
+  await proposal.filter({ hasText: /fixture_weather_forecast/ }).waitFor();
   const text = await proposal.innerText();
   assert.match(text, /fixture_weather_forecast/, 'the proposal names the tools in order');
   assert.doesNotMatch(text, /Sunny in Oslo and Bergen/, 'argument values never reach the proposal');
@@ -46,9 +43,7 @@ async function proposeFromChat(page, screenshot) {
   await screenshot('learning-chat');
 
   // The Proposed group in the Skill Directory.
-  const icon = page.locator('.activitybar .action-item a[aria-label^="Toolshed"], .activitybar .action-item[aria-label^="Toolshed"]').first();
-  await icon.waitFor({ timeout: 30_000 });
-  if (!(await page.locator('.part.sidebar .pane-header', { hasText: /Skill Directory/i }).count())) await icon.click();
+  await openToolshedSidebar(page);
   const sidebar = page.locator('.part.sidebar');
   await sidebar
     .locator('.pane-header', { hasText: /Skill Directory/i })
@@ -59,23 +54,19 @@ async function proposeFromChat(page, screenshot) {
     .first()
     .click({ timeout: 10_000 })
     .catch(() => undefined);
-  const group = sidebar.locator('.monaco-list-row', { hasText: /^Proposed/ }).first();
+  // Rows of the Skill Directory only: the Activated Tools view lists the same turn by its request.
+  const directory = sidebar.locator('.pane:has(> .pane-header:has-text("Skill Directory"))');
+  const group = directory.locator('.monaco-list-row', { hasText: /^Proposed/ }).first();
   await group.waitFor({ timeout: 30_000 });
   if ((await group.getAttribute('aria-expanded')) === 'false') await group.click();
-  const row = sidebar.locator('.monaco-list-row', { hasText: /Get the weekend forecast/ }).first();
+  const row = directory.locator('.monaco-list-row', { hasText: /Get the weekend forecast/ }).first();
   await row.waitFor({ timeout: 30_000 });
   await row.hover();
   // The row's inline actions appear on hover; the screenshot shows them.
-  await row
-    .locator('.action-label[aria-label*="Discard"]')
-    .first()
-    .waitFor({ state: 'visible', timeout: 5_000 })
-    .catch(() => undefined);
+  const discard = row.locator('.action-label[aria-label*="Discard"]').first();
+  await discard.waitFor({ state: 'visible' });
   await screenshot('learning-proposed');
-  // Leave the sidebar as it was for later checks: discard the proposal (inline action).
-  await row
-    .locator('.action-label[aria-label*="Discard"]')
-    .first()
-    .click({ timeout: 5_000 })
-    .catch(() => undefined);
+  // Discarding (the inline action) removes the proposal, which also leaves the sidebar as it was.
+  await discard.click();
+  await row.waitFor({ state: 'detached' });
 }

@@ -5,20 +5,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { tidy } from './lib/workbench.mjs';
-
-/** @param {import('./lib/workbench.mjs').Page} page */
-async function openToolshedSidebar(page) {
-  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
-  const icon = page.locator('.activitybar .action-item a[aria-label^="Toolshed"], .activitybar .action-item[aria-label^="Toolshed"]').first();
-  await icon.waitFor({ timeout: 30_000 });
-  const sidebarVisible = await page.locator('.part.sidebar .pane-header', { hasText: /Skill Directory/i }).count();
-  if (!sidebarVisible) await icon.click();
-  await page
-    .locator('.part.sidebar .pane-header', { hasText: /Skill Directory/i })
-    .first()
-    .waitFor({ timeout: 30_000 });
-}
+import { openToolshedSidebar, tidy } from './lib/workbench.mjs';
 
 /** @param {import('./lib/workbench.mjs').PageCheckContext} context */
 export async function sidebarListsSkills({ page, screenshot }) {
@@ -78,19 +65,11 @@ export async function skillFileShowsDiagnostic({ page, workspace, screenshot }) 
   await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'needs-a-trigger.skill.md' }).first().waitFor({ timeout: 20_000 });
   await page.keyboard.press('Enter');
   await page.locator('.editor-instance .squiggly-error').first().waitFor({ timeout: 30_000 });
-  // Hover the squiggle so the message shows in the screenshot.
+  // Hovering the squiggle shows what is wrong (and the screenshot shows it).
   await page.locator('.editor-instance .squiggly-error').first().hover({ force: true });
   await page
     .locator('.monaco-hover', { hasText: /trigger/i })
     .first()
-    .waitFor({ timeout: 10_000 })
-    .catch(() => {});
-  const problems = await page
-    .locator('.statusbar [aria-label*="Error"], .statusbar [aria-label*="error"]')
-    .first()
-    .getAttribute('aria-label')
-    .catch(() => '');
-  assert.ok((await page.locator('.editor-instance .squiggly-error').count()) >= 1, 'an error squiggle in the skill file');
+    .waitFor();
   await screenshot('skill-diagnostic');
-  void problems;
 }

@@ -12,9 +12,10 @@ describe('persisted learning jobs (ingestMode: persisted)', () => {
   it('an extraction killed midway leaves no partial proposal; the next start finishes it exactly once', async () => {
     const first = await makeLearning({ config: { ingestMode: 'persisted', extractor: 'model' } });
     const { jobId, trajectory: sanitized } = await first.learning.persistJob(trajectory());
-    // The model extractor never answers: the window is "killed" while extraction runs.
-    void first.learning.ingest(sanitized, { jobId, extractor: () => new Promise(() => undefined) });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The model extractor never answers: the window is "killed" once extraction runs.
+    await new Promise<void>((extracting) => {
+      void first.learning.ingest(sanitized, { jobId, extractor: () => (extracting(), new Promise(() => undefined)) });
+    });
 
     // Next start: a new skill service and learning service over the same stored bytes.
     const next = await makeLearning({ bytes: first.bytes, config: { ingestMode: 'persisted' } });
@@ -48,12 +49,15 @@ describe('persisted learning jobs (ingestMode: persisted)', () => {
       const hanging = new Promise<undefined>((resolve) => {
         release = () => resolve(undefined);
       });
-      const queued = h.learning.enqueue(trajectory(), { extractor: () => hanging });
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      let queued: ReturnType<typeof h.learning.enqueue> | undefined;
+      // Reopened while the extractor runs: the job (if any) was stored before extraction began.
+      await new Promise<void>((extracting) => {
+        queued = h.learning.enqueue(trajectory(), { extractor: () => (extracting(), hanging) });
+      });
       const reopened = await makeLearning({ bytes: h.bytes });
       assert.equal(reopened.learning.pendingJobs(), ingestMode === 'persisted' ? 1 : 0, ingestMode);
       release();
-      const result = await queued;
+      const result = await queued!;
       assert.equal(result.proposal?.origin, 'trace', 'the extractor gave nothing: trace proposal');
       assert.equal(h.learning.pendingJobs(), 0, 'the job is gone once the proposal is stored');
       assert.ok(

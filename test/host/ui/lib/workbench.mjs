@@ -35,7 +35,6 @@
  *   goto(url: string, options?: { waitUntil?: string, timeout?: number }): Promise<unknown>,
  *   waitForSelector(selector: string, options?: { state?: string, timeout?: number }): Promise<unknown>,
  *   waitForFunction<A>(fn: (arg: A) => unknown, arg: A, options?: { timeout?: number }): Promise<unknown>,
- *   waitForTimeout(ms: number): Promise<void>,
  *   evaluate<R>(fn: () => R | Promise<R>): Promise<R>,
  *   on(event: 'console', listener: (message: { type(): string, text(): string }) => void): void,
  *   on(event: 'pageerror', listener: (error: Error) => void): void,
@@ -60,6 +59,21 @@ export async function runCommand(page, label) {
   await page.keyboard.press('Enter');
   // The palette closes when the command starts: the next key must not land in it.
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+}
+
+/**
+ * Opens the Toolshed view container from the activity bar (left as it is when already open: a
+ * click would close it). The click goes to the activity bar item, not its link: while the icon
+ * carries a badge (e.g. "1 invalid skill to fix"), the badge covers the link's centre.
+ * @param {Page} page
+ */
+export async function openToolshedSidebar(page) {
+  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+  const icon = page.locator('.activitybar .action-item:has(a[aria-label^="Toolshed"]), .activitybar .action-item[aria-label^="Toolshed"]').first();
+  await icon.waitFor({ timeout: 30_000 });
+  const directory = page.locator('.part.sidebar .pane-header', { hasText: /Skill Directory/i }).first();
+  if (!(await directory.count())) await icon.click();
+  await directory.waitFor({ timeout: 30_000 });
 }
 
 /**
@@ -125,13 +139,15 @@ export async function askInNewChat(page, { script, request, hidePanel = false, t
  * line matching `step` is in it. VS Code re-renders the steps folded when it finalises an answer,
  * so a click can land on a stale header or be undone by that re-render: each try first checks
  * whether the steps already show (a second click would fold them again), and the text is read again
- * until it holds a step (at most 3 tries).
+ * until it holds a step. A click that is undone leaves nothing to wait on, so each try waits 5 s for
+ * the step and tries again; STEPS_OPEN_MS bounds a host where they never open, not a slow one.
  * @param {Locator} response one `.interactive-response`
  * @param {RegExp} step a line only the expanded steps show
  */
 export async function readWithStepsOpen(response, step) {
   const line = response.getByText(step).first();
-  for (let attempt = 1; ; attempt++) {
+  const deadline = Date.now() + STEPS_OPEN_MS;
+  for (;;) {
     if (!(await line.isVisible())) {
       await response
         .getByText(/Completed \d+ steps?/)
@@ -141,6 +157,9 @@ export async function readWithStepsOpen(response, step) {
       await line.waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
     }
     const text = await response.innerText();
-    if (step.test(text) || attempt === 3) return text;
+    if (step.test(text) || Date.now() > deadline) return text;
   }
 }
+
+/** How long readWithStepsOpen keeps trying to open an answer's steps. */
+const STEPS_OPEN_MS = 60_000;

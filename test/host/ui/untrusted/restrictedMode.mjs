@@ -4,14 +4,11 @@
 // with a row that opens Manage Workspace Trust, and does
 // not list the workspace pack. Screenshot: test-results/screenshots/restricted-mode.png.
 import assert from 'node:assert/strict';
-import { tidy } from '../lib/workbench.mjs';
+import { openToolshedSidebar, tidy } from '../lib/workbench.mjs';
 
 /** @param {import('../lib/workbench.mjs').PageCheckContext} context */
 export async function sidebarExplainsRestrictedMode({ page, screenshot }) {
-  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
-  const icon = page.locator('.activitybar .action-item a[aria-label^="Toolshed"], .activitybar .action-item[aria-label^="Toolshed"]').first();
-  await icon.waitFor({ timeout: 30_000 });
-  if (!(await page.locator('.part.sidebar .pane-header', { hasText: /Skill Directory/i }).count())) await icon.click();
+  await openToolshedSidebar(page);
   await tidy(page);
   const sidebar = page.locator('.part.sidebar');
   const notice = sidebar

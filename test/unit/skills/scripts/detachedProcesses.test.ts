@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { nodeProcesses } from '../../../../src/core/platform/nodeProcesses';
@@ -38,10 +38,14 @@ function doubleForkScript(pidFile: string, then: string): string[] {
   return ['sh', file];
 }
 
-/** Waits (bounded) until `pid` no longer runs: a killed process needs a moment to be reaped. */
+/**
+ * Resolves once `pid` no longer runs. The detached process is not our child, so no 'exit' event
+ * tells when it is reaped: this polls, with no bound of its own (a loaded machine can take long;
+ * the test's timeout is the guard).
+ */
 async function stopped(pid: number): Promise<boolean> {
-  for (let i = 0; i < 200 && running(pid); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-  return !running(pid);
+  while (running(pid)) await new Promise((resolve) => setTimeout(resolve, 50));
+  return true;
 }
 
 async function run(argv: string[], timeoutMs: number) {
@@ -52,7 +56,11 @@ async function run(argv: string[], timeoutMs: number) {
 (linux ? describe : describe.skip)('skill scripts: processes that detach with setsid do not survive the run (Linux)', () => {
   it('a script that starts `setsid sleep` and hangs: at the timeout the detached sleep is stopped too', async () => {
     const pidFile = path.join(dir, 'hang.pid');
-    const outcome = await run(setsidScript(pidFile, 'while :; do sleep 1; done'), 1500);
+    // The detached sleep must have started before the timeout for the run to prove anything; on a
+    // loaded machine that can take longer than 1.5 s, so the timeout doubles until it had.
+    const started = () => existsSync(pidFile) && Number(readFileSync(pidFile, 'utf8')) > 0;
+    let outcome = await run(setsidScript(pidFile, 'while :; do sleep 1; done'), 1500);
+    for (let timeoutMs = 3000; !started(); timeoutMs *= 2) outcome = await run(setsidScript(pidFile, 'while :; do sleep 1; done'), timeoutMs);
     assert.equal(outcome.timedOut, true);
     const pid = Number(readFileSync(pidFile, 'utf8'));
     assert.ok(pid > 0);

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { isExecutableFile, nodeProcesses } from '../../../../src/core/platform/nodeProcesses';
 import { runProcess } from '../../../../src/core/skills/scripts/processRunner';
-import type { SpawnRequest } from '../../../../src/core/platform/ports';
+import type { ProcessPort, SpawnRequest } from '../../../../src/core/platform/ports';
 import { scriptEnvironment } from '../../../../src/core/skills/scripts/scriptEnvironment';
 import { CappedOutput } from '../../../../src/core/skills/scripts/scriptOutput';
 import { describeScriptRun, formatScriptOutcome, planScriptRun, resolveOnPath } from '../../../../src/core/skills/scripts/scriptInvocation';
@@ -28,9 +28,32 @@ function isRunning(pid: number): boolean {
   }
 }
 
+/**
+ * Resolves once `pid` no longer runs. A killed grandchild is not our child, so no 'exit' event
+ * tells when init has reaped it: this polls, with no bound of its own — on a loaded machine
+ * reaping can take long, and the test's timeout is the guard.
+ */
 async function waitGone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 40 && isRunning(pid); i++) await new Promise((r) => setTimeout(r, 50));
-  return !isRunning(pid);
+  while (isRunning(pid)) await new Promise((r) => setTimeout(r, 50));
+  return true;
+}
+
+/**
+ * Spawns `code` through a port that calls `onReady` once the process has printed `ready` — the
+ * moment it runs — so a test acts on a running process, not after a guessed delay.
+ */
+function announcing(onReady: () => void): ProcessPort {
+  return {
+    spawn(request) {
+      const child = nodeProcesses.spawn(request);
+      let seen = '';
+      child.onStdout((chunk) => {
+        seen += Buffer.from(chunk).toString('utf8');
+        if (seen.includes('ready')) onReady();
+      });
+      return child;
+    },
+  };
 }
 
 describe('skill scripts: process runner (real processes)', () => {
@@ -46,7 +69,12 @@ describe('skill scripts: process runner (real processes)', () => {
     const pidFile = path.join(dir, 'grandchild.pid');
     const code = `const c = require('child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
       require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(c.pid)); setInterval(() => {}, 1000);`;
-    const outcome = await runProcess(nodeProcesses, node(code), { timeoutMs: 700 });
+    // The child must exist before the timeout for the run to prove anything; on a loaded machine
+    // node can take longer than 700 ms to start it, so the timeout doubles until it did (the
+    // test's timeout bounds the retries).
+    const started = () => existsSync(pidFile) && Number(readFileSync(pidFile, 'utf8')) > 0;
+    let outcome = await runProcess(nodeProcesses, node(code), { timeoutMs: 700 });
+    for (let timeoutMs = 1400; !started(); timeoutMs *= 2) outcome = await runProcess(nodeProcesses, node(code), { timeoutMs });
     assert.equal(outcome.timedOut, true);
     assert.ok(outcome.pid && (await waitGone(outcome.pid)), 'the script process is gone');
     assert.ok(existsSync(pidFile));
@@ -68,9 +96,12 @@ describe('skill scripts: process runner (real processes)', () => {
         () => undefined
       ),
     };
-    const pending = runProcess(nodeProcesses, node('setInterval(() => {}, 1000)'), { timeoutMs: 60_000 }, signal);
-    setTimeout(() => cancel(), 300);
-    const outcome = await pending;
+    const outcome = await runProcess(
+      announcing(() => cancel()),
+      node('console.log("ready"); setInterval(() => {}, 1000)'),
+      { timeoutMs: 60_000 },
+      signal,
+    );
     assert.equal(outcome.cancelled, true);
     assert.ok(outcome.pid && (await waitGone(outcome.pid)));
     assert.match(formatScriptOutcome(scriptPlan(), outcome, 60_000).text, /cancelled by the user/);
@@ -78,8 +109,8 @@ describe('skill scripts: process runner (real processes)', () => {
 
   it('a flag-only cancellation signal (no event) is polled', async () => {
     const signal = { isCancelled: false };
-    setTimeout(() => (signal.isCancelled = true), 200);
-    const outcome = await runProcess(nodeProcesses, node('setInterval(() => {}, 1000)'), { timeoutMs: 60_000 }, signal);
+    const port = announcing(() => (signal.isCancelled = true));
+    const outcome = await runProcess(port, node('console.log("ready"); setInterval(() => {}, 1000)'), { timeoutMs: 60_000 }, signal);
     assert.equal(outcome.cancelled, true);
   });
 
@@ -109,7 +140,7 @@ describe('skill scripts: process runner (real processes)', () => {
         ...node('console.log(JSON.stringify(process.argv.slice(1)))'),
         args: ['-e', 'console.log(JSON.stringify(process.argv.slice(1)))', '$(touch pwned)', '; rm -rf x', '`id`'],
       },
-      { timeoutMs: 5000 },
+      { timeoutMs: 30_000 },
     );
     assert.deepEqual(JSON.parse(outcome.stdout), ['$(touch pwned)', '; rm -rf x', '`id`']);
     assert.equal(existsSync(path.join(dir, 'pwned')), false);
@@ -139,9 +170,10 @@ describe('skill scripts: environment allow-list', () => {
     const outcome = await runProcess(
       nodeProcesses,
       { command: process.execPath, args: ['-e', 'console.log(Object.keys(process.env).sort().join(","))'], cwd: dir, env },
-      { timeoutMs: 5000 },
+      { timeoutMs: 30_000 },
     );
     const names = outcome.stdout.trim().split(',').filter(Boolean);
+    assert.ok(names.includes('PATH'), `the script ran and printed its variables: ${outcome.stdout}`);
     assert.ok(!names.includes('SECRET_TOKEN'));
     // The run marker (a random value) lets the runner find processes that detach with setsid.
     assert.ok(
