@@ -4,7 +4,8 @@
  * the built-in pack plus 33 public SKILL.md skills (bench/data/public-skills, SOURCES.md).
  *
  * Rows: the thresholds tried on the tune half (pure gate + hybrid decision over the same
- * candidates the code computes), then the extension's defaults through the whole pre-flight
+ * candidates the code computes), the relative cut tried on both halves (chosen on the tune
+ * half; 0 = the absolute gate alone), then the extension's defaults through the whole pre-flight
  * path, on both halves, in `search` and `hybrid` mode (the selection model is an oracle that
  * picks the right skill when offered, else none: the counts measure the code's decisions).
  * Targets: ≤ 10 % of no-skill requests inject any skill, ≥ 95 % of one-skill requests inject the
@@ -13,7 +14,7 @@
  */
 import { skillsConfigSchema } from '../src/core/config/settingsSchema';
 import { hybridNeedsModel } from '../src/core/planner/selection/hybridDecision';
-import { passingGate } from '../src/core/skills/relevantSkills';
+import { SKILL_RELATIVE_CUT, passingGate } from '../src/core/skills/relevantSkills';
 import type { SelectionCandidateRow } from '../src/core/skills/relevantSkills';
 import { HYBRID_CANDIDATES } from '../src/core/planner/selection/activeSkillSelection';
 import { countTurn, emptyCounts, rates, readRelevanceSet, relevanceService, runPreflight } from './skillRelevanceEval';
@@ -39,6 +40,7 @@ function simulate(
   confident: number,
   topK: number,
   maxActive: number,
+  ratio = SKILL_RELATIVE_CUT,
 ): { search: TurnCounts; hybrid: TurnCounts } {
   const search = emptyCounts();
   const hybrid = emptyCounts();
@@ -46,16 +48,16 @@ function simulate(
     countTurn(
       search,
       p.c,
-      passingGate(p.top.slice(0, topK), minRelevance).map((h) => h.name),
+      passingGate(p.top.slice(0, topK), minRelevance, ratio).map((h) => h.name),
       0,
     );
-    const open = passingGate(p.candidates, minRelevance);
+    const open = passingGate(p.candidates, minRelevance, ratio);
     const ask = hybridNeedsModel(open, maxActive, { confident });
     const names = ask
       ? p.c.gold && open.some((o) => o.name === p.c.gold)
         ? [p.c.gold]
         : []
-      : passingGate(open, confident)
+      : passingGate(open, confident, 0)
           .slice(0, maxActive)
           .map((o) => o.name);
     countTurn(hybrid, p.c, names, ask ? 1 : 0);
@@ -80,6 +82,14 @@ async function main(): Promise<void> {
     for (const confident of [0, 0.4, 0.45, 0.5]) {
       const { search, hybrid } = simulate(tune, minRelevance, confident, defaults.topK, defaults.maxActive);
       rows.push({ case: 'tune half: threshold sweep', min_relevance: minRelevance, ask_model_below: confident, search: rates(search), hybrid: rates(hybrid) });
+    }
+  }
+  // The relative cut (relevantSkills.ts) at the default thresholds: 0 is the absolute gate alone.
+  for (const ratio of [0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) {
+    for (const half of ['tune', 'test'] as const) {
+      const subset = prepared.filter((p) => p.c.half === half);
+      const { search, hybrid } = simulate(subset, defaults.minRelevance, defaults.askModelBelowRelevance, defaults.topK, defaults.maxActive, ratio);
+      rows.push({ case: `${half} half: relative cut sweep`, relative_cut: ratio, search: rates(search), hybrid: rates(hybrid) });
     }
   }
   const service = await relevanceService(root);

@@ -113,7 +113,7 @@ export const toolSearchConfigSchema = z.object({
     .max(1)
     .default(0.2)
     .describe(
-      "Share of a request's words (weighted by rarity in the tool catalog) a tool's name, description and parameters must contain before Toolshed activates it without the model choosing it: pre-activation before the first round, and `tool_search` results beyond the top hit. Independent of the other tools found.",
+      "Share of a request's words (weighted by rarity in the tool catalog) a tool's name, description and parameters must contain before Toolshed activates it without the model choosing it: pre-activation before the first round, and `tool_search` results beyond the top hit. Before the first round a tool must also reach 0.6 × the best match's relevance, so a tool that shares one common word with the request is not activated beside a much better match.",
     ),
   maxRounds: z.number().int().min(1).max(100).default(12).describe('Maximum model round trips per @toolshed request before the loop stops.'),
 });
@@ -184,7 +184,7 @@ export const skillsConfigSchema = z.object({
     .max(1)
     .default(0.25)
     .describe(
-      "Pre-flight injects a skill only when its absolute relevance to the request reaches this (0–1: the share of the request's words, weighted by how rare they are, that the skill's name, title, trigger, description or tags contain; words only in its body count a quarter). Below it nothing is injected: the skill directory still lists names and pinned skills always apply. 0 = inject the best matches whatever they are.",
+      "Pre-flight injects a skill only when its absolute relevance to the request reaches this (0–1: the share of the request's words, weighted by how rare they are, that the skill's name, title, trigger, description or tags contain; words only in its body count a quarter). Below it nothing is injected: the skill directory still lists names and pinned skills always apply. A skill below 0.7 × the best match's relevance is not injected either. 0 = inject the best matches whatever they are (still within 0.7 × the best).",
     ),
   summarize: z
     .boolean()

@@ -1,6 +1,7 @@
 import type { TaskType } from '../config/settingsSchema';
 import type { SkillSummarizer } from './render/modelSummary';
 import type { SkillSearchType } from './skillToolSchemas';
+import { passingRelevance } from '../search/relativeCut';
 
 /**
  * Pre-flight's request and answer shapes, and the absolute relevance gate that decides whether
@@ -9,9 +10,20 @@ import type { SkillSearchType } from './skillToolSchemas';
  * that nothing found applies.
  */
 
-/** Hits at or above the threshold, in their order (a hit without an absolute measure — an exact or regex match — passes). */
-export function passingGate<T extends { relevance?: number }>(hits: readonly T[], minRelevance: number): T[] {
-  return hits.filter((hit) => hit.relevance === undefined || hit.relevance >= minRelevance);
+/**
+ * A hit is injected (or offered to selection) only when its relevance also reaches this share of
+ * the best hit's (search/relativeCut.ts): a skill that shares a word or two with the request next
+ * to one that matches it well only costs prompt tokens. Chosen on the skills relevance set's
+ * tune half (docs/benchmarks.md).
+ */
+export const SKILL_RELATIVE_CUT = 0.7;
+
+/**
+ * Hits at or above the threshold and SKILL_RELATIVE_CUT of the best hit's relevance, in their
+ * order (a hit without an absolute measure — an exact or regex match — passes).
+ */
+export function passingGate<T extends { relevance?: number }>(hits: readonly T[], minRelevance: number, ratio = SKILL_RELATIVE_CUT): T[] {
+  return passingRelevance(hits, (hit) => hit.relevance, minRelevance, ratio);
 }
 
 /** A candidate for active-skill selection. */

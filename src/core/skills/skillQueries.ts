@@ -273,8 +273,12 @@ export class SkillQueries {
     const filter = this.filter(ctx, { taskType: request.task_type, modelInvocableOnly: true });
     const excluded = new Set(request.exclude ?? []);
     const found = await this.finder.rank(request.task.slice(0, 4000), 'fts', filter, topK + excluded.size, this.adjustFor(ctx));
-    // Absolute relevance gate (toolshed.skills.minRelevance): below it nothing is injected.
-    const hits = passingGate(found.hits, config.minRelevance);
+    // Relevance gate (toolshed.skills.minRelevance and the relative cut): below it nothing is
+    // injected. Pinned skills are already in the prompt and set no bar for the others.
+    const hits = passingGate(
+      found.hits.filter((h) => !excluded.has(h.name)),
+      config.minRelevance,
+    );
     const effective = found.effective;
     const records = this.deps.store.byNames(
       hits.map((h) => h.name),
@@ -367,7 +371,8 @@ export class SkillQueries {
     const found = task.trim() ? (await this.finder.rank(task.slice(0, 4000), 'fts', filter, limit)).hits : [];
     const rows: Array<{ name: string; trigger: string; title: string; relevance?: number }> = fillWithAll
       ? [...found]
-      : passingGate(found, config.minRelevance);
+      : // The relative cut is selection's (activeSkillSelection.ts), after pinned skills are set aside.
+        passingGate(found, config.minRelevance, 0);
     if (fillWithAll && rows.length < limit) {
       const taken = new Set(rows.map((r) => r.name));
       for (const record of this.deps.store.top(filter, 'top', limit + taken.size)) {

@@ -6,6 +6,7 @@ import type { RunSearchScope } from './runSearch';
 import { fusedRelevance } from '../search/embedding/fusedRelevance';
 import type { RelevanceCalibration } from '../search/embedding/fusedRelevance';
 import type { SemanticStage } from '../search/embedding/semanticStage';
+import { passingRelevance } from '../search/relativeCut';
 
 /**
  * The relevance gate: which tools are activated without the model choosing them — before the
@@ -28,13 +29,21 @@ export interface GatedTool {
  */
 const REQUEST_CANDIDATES = 5;
 
+/**
+ * A candidate is pre-activated only when its relevance also reaches this share of the best
+ * candidate's (search/relativeCut.ts): a tool matched on one common word next to a much better
+ * match is left to `tool_search`. Chosen on BFCL's odd half (docs/benchmarks.md).
+ */
+export const REQUEST_RELATIVE_CUT = 0.6;
+
 /** Longest request text searched: the words that name a capability come early, and analysis cost stays bounded. */
 export const MAX_REQUEST_CHARS = 2000;
 
 /**
  * The tools this run could activate for the request, best first, each with its relevance: the
  * run's own ranked search (its visibility and policy, never an always-sent tool) over the
- * request's words, kept only where the relevance reaches `minRelevance`, at most `max`.
+ * request's words, kept only where the relevance reaches `minRelevance` and REQUEST_RELATIVE_CUT of
+ * the best candidate's, at most `max`.
  */
 export function matchRequestTools(scope: RunSearchScope, relevance: RelevanceSource, request: string, max: number, minRelevance: number): GatedTool[] {
   const text = request.slice(0, MAX_REQUEST_CHARS).trim();
@@ -49,10 +58,8 @@ export function matchRequestTools(scope: RunSearchScope, relevance: RelevanceSou
   if (outcome.error) return [];
   const terms = requestTermWeights(relevance, text);
   const similarity = similarityTo(scope.host.semantic, text);
-  return outcome.hits
-    .map((hit) => ({ name: hit.record.name, relevance: gatedRelevance(relevance, terms, similarity, hit.record.name) }))
-    .filter((tool) => tool.relevance >= minRelevance)
-    .slice(0, max);
+  const scored = outcome.hits.map((hit) => ({ name: hit.record.name, relevance: gatedRelevance(relevance, terms, similarity, hit.record.name) }));
+  return passingRelevance(scored, (tool) => tool.relevance, minRelevance, REQUEST_RELATIVE_CUT).slice(0, max);
 }
 
 /**

@@ -26,7 +26,7 @@ async function serviceWithSkills() {
     );
   writeTree(root, {
     'pinned.skill.yaml': stepSkill('pack.p.release_checklist', 'Prepare a release checklist', longSteps('release')),
-    'deploy.skill.yaml': stepSkill('pack.p.deploy_service', 'Deploy the service to production', longSteps('deploy')),
+    'deploy.skill.yaml': stepSkill('pack.p.deploy_service', 'Deploy the service to production, ready to roll back', longSteps('deploy')),
     'rollback.skill.yaml': stepSkill('pack.p.rollback_service', 'Roll back a failed production deploy', longSteps('rollback')),
   });
   const h = await makeService();
