@@ -14,7 +14,7 @@
  */
 import { skillsConfigSchema } from '../src/core/config/settingsSchema';
 import { hybridNeedsModel } from '../src/core/planner/selection/hybridDecision';
-import { SKILL_RELATIVE_CUT, passingGate } from '../src/core/skills/relevantSkills';
+import { passingGate } from '../src/core/skills/relevantSkills';
 import type { SelectionCandidateRow } from '../src/core/skills/relevantSkills';
 import { HYBRID_CANDIDATES } from '../src/core/planner/selection/activeSkillSelection';
 import { countTurn, emptyCounts, rates, readRelevanceSet, relevanceService, runPreflight } from './skillRelevanceEval';
@@ -40,7 +40,8 @@ function simulate(
   confident: number,
   topK: number,
   maxActive: number,
-  ratio = SKILL_RELATIVE_CUT,
+  /** The relative cut; absent = the product's (SKILL_RELATIVE_CUT, none with a threshold of 0). */
+  ratio?: number,
 ): { search: TurnCounts; hybrid: TurnCounts } {
   const search = emptyCounts();
   const hybrid = emptyCounts();

@@ -184,7 +184,7 @@ export const skillsConfigSchema = z.object({
     .max(1)
     .default(0.25)
     .describe(
-      "Pre-flight injects a skill only when its absolute relevance to the request reaches this (0–1: the share of the request's words, weighted by how rare they are, that the skill's name, title, trigger, description or tags contain; words only in its body count a quarter). Below it nothing is injected: the skill directory still lists names and pinned skills always apply. A skill below 0.7 × the best match's relevance is not injected either. 0 = inject the best matches whatever they are (still within 0.7 × the best).",
+      "Pre-flight injects a skill only when its absolute relevance to the request reaches this (0–1: the share of the request's words, weighted by how rare they are, that the skill's name, title, trigger, description or tags contain; words only in its body count a quarter). Below it nothing is injected: the skill directory still lists names and pinned skills always apply. A skill below 0.7 × the best match's relevance is not injected either. 0 = inject the best matches whatever they are.",
     ),
   summarize: z
     .boolean()

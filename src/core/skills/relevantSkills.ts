@@ -20,9 +20,14 @@ export const SKILL_RELATIVE_CUT = 0.7;
 
 /**
  * Hits at or above the threshold and SKILL_RELATIVE_CUT of the best hit's relevance, in their
- * order (a hit without an absolute measure — an exact or regex match — passes).
+ * order (a hit without an absolute measure — an exact or regex match — passes). A threshold of 0
+ * turns the whole gate off, the relative cut included.
  */
-export function passingGate<T extends { relevance?: number }>(hits: readonly T[], minRelevance: number, ratio = SKILL_RELATIVE_CUT): T[] {
+export function passingGate<T extends { relevance?: number }>(
+  hits: readonly T[],
+  minRelevance: number,
+  ratio = minRelevance > 0 ? SKILL_RELATIVE_CUT : 0,
+): T[] {
   return passingRelevance(hits, (hit) => hit.relevance, minRelevance, ratio);
 }
 

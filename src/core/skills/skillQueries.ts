@@ -371,8 +371,7 @@ export class SkillQueries {
     const found = task.trim() ? (await this.finder.rank(task.slice(0, 4000), 'fts', filter, limit)).hits : [];
     const rows: Array<{ name: string; trigger: string; title: string; relevance?: number }> = fillWithAll
       ? [...found]
-      : // The relative cut is selection's (activeSkillSelection.ts), after pinned skills are set aside.
-        passingGate(found, config.minRelevance, 0);
+      : passingGate(found, config.minRelevance);
     if (fillWithAll && rows.length < limit) {
       const taken = new Set(rows.map((r) => r.name));
       for (const record of this.deps.store.top(filter, 'top', limit + taken.size)) {

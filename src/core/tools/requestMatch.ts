@@ -59,7 +59,8 @@ export function matchRequestTools(scope: RunSearchScope, relevance: RelevanceSou
   const terms = requestTermWeights(relevance, text);
   const similarity = similarityTo(scope.host.semantic, text);
   const scored = outcome.hits.map((hit) => ({ name: hit.record.name, relevance: gatedRelevance(relevance, terms, similarity, hit.record.name) }));
-  return passingRelevance(scored, (tool) => tool.relevance, minRelevance, REQUEST_RELATIVE_CUT).slice(0, max);
+  // A threshold of 0 turns the gate off, the relative cut included.
+  return passingRelevance(scored, (tool) => tool.relevance, minRelevance, minRelevance > 0 ? REQUEST_RELATIVE_CUT : 0).slice(0, max);
 }
 
 /**

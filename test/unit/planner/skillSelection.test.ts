@@ -133,38 +133,3 @@ describe('active skill selection', () => {
     );
   });
 });
-
-describe('active skill selection: the relative cut', () => {
-  const scored = [
-    { name: 'triage-flaky-tests', description: 'find flaky tests', relevance: 0.9 },
-    { name: 'close-second', description: 'nearly as relevant', relevance: 0.8 },
-    { name: 'debug-failing-test', description: 'shares a word', relevance: 0.3 },
-  ];
-
-  it('search and hybrid: a skill far below the best is not injected, a close second is; a pinned one always is', async () => {
-    for (const mode of ['search', 'hybrid'] as const) {
-      const outcome = await selectActiveSkills(request({ mode, candidates: scored, askModelBelowRelevance: 0.45 }), { signal: live });
-      assert.deepEqual(
-        outcome.active.map((a) => a.name),
-        ['triage-flaky-tests', 'close-second'],
-        mode,
-      );
-      assert.equal(outcome.wouldAskModel, false, 'nothing close is left beyond the slots: no model request');
-    }
-    const pinned = await selectActiveSkills(request({ mode: 'hybrid', candidates: scored, pinned: ['debug-failing-test'] }), { signal: live });
-    assert.deepEqual(
-      pinned.active.map((a) => a.name),
-      ['debug-failing-test', 'triage-flaky-tests', 'close-second'],
-    );
-  });
-
-  it('hybrid: the model is not offered a candidate far below the best', async () => {
-    const seen: ChatMessage[][] = [];
-    await selectActiveSkills(request({ mode: 'hybrid', candidates: scored, askModelBelowRelevance: 0.95 }), {
-      model: fakeModel('{"skills": ["triage-flaky-tests"]}', seen),
-      signal: live,
-    });
-    const prompt = JSON.stringify(seen[0]);
-    assert.ok(prompt.includes('close-second') && !prompt.includes('debug-failing-test'), prompt);
-  });
-});

@@ -2,7 +2,6 @@ import type { CancellationSignal, ChatModelPort } from '../../platform/chatTypes
 import { buildSelectionPrompt, parseSelectionAnswer } from './selectionPrompt';
 import type { SelectionCandidate } from './selectionPrompt';
 import { hybridNeedsModel } from './hybridDecision';
-import { passingGate } from '../../skills/relevantSkills';
 
 /**
  * Chooses a request's active skills — the few loaded in full — from pinned skills, search
@@ -65,9 +64,7 @@ export async function selectActiveSkills(request: SelectionRequest, deps: Select
   const pinnedSet = new Set(pinned);
   const active: ActiveSkill[] = pinned.map((name) => ({ name, reason: 'pinned' }));
   const slots = request.maxActive - active.length;
-  const unpinned = request.candidates.filter((c) => !pinnedSet.has(c.name));
-  // `model` mode shows the model every skill; the others offer only candidates near the best one.
-  const open = request.mode === 'model' ? unpinned : passingGate(unpinned, 0);
+  const open = request.candidates.filter((c) => !pinnedSet.has(c.name));
   const bySearch = (): ActiveSkill[] => open.slice(0, slots).map((c) => ({ name: c.name, reason: 'best match' }));
   const result = (chosen: ActiveSkill[], fields: Partial<SelectionOutcome> = {}): SelectionOutcome => ({
     active: [...active, ...chosen],
