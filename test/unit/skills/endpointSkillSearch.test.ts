@@ -73,6 +73,23 @@ describe('skill search with an embedding endpoint (real local HTTP server)', () 
     }
   });
 
+  it("sends no workspace skill in Restricted Mode, and a skill's secret leaves the process redacted", async () => {
+    const workspaceRoot = tempDir();
+    writeTree(workspaceRoot, { 'ws.skill.yaml': stepSkill('workspace-only-skill', 'nab ban from the workspace', ['Run it.']) });
+    const secret = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+    writeTree(root, { 'token.skill.yaml': stepSkill('token-skill', `nab ban with token ${secret}`, ['Use it.']) });
+    const harness = await makeService();
+    await harness.service.loadPacks([pack('p', root), pack('ws', workspaceRoot, { workspace: true })]);
+    harness.service.useEmbedder(new EndpointEmbedder({ url: `${fake.base}/api/embed`, model: 'nomic-embed-text', scrub: redact, timeoutMs: 500 }));
+    const untrusted = { includeWorkspacePacks: false };
+    await harness.service.search({ query: 'nab ban', limit: 3 }, untrusted);
+    await harness.service.getRelevant({ task: 'nab ban' }, untrusted);
+    const seen = fake.server.textsSeen.join('\n');
+    assert.ok(seen.includes('token-skill'), 'the trusted skills were embedded');
+    assert.ok(!seen.includes('workspace-only-skill') && !seen.includes('from the workspace'), seen);
+    assert.ok(!seen.includes(secret), seen);
+  });
+
   it('a server answering garbage leaves skill search lexical', async () => {
     fake.server.garbage = true;
     const garbled = await loaded(new MemoryByteStore(), `${fake.base}/api/embed`);
