@@ -90,6 +90,20 @@ describe('skill search with an embedding endpoint (real local HTTP server)', () 
     assert.ok(!seen.includes(secret), seen);
   });
 
+  it('an API key in the endpoint URL is never stored: the vector cache names the model by a hash of the query', async () => {
+    const secret = 'sk-live-0123456789abcdefghij';
+    const bytes = new MemoryByteStore();
+    const service = await loaded(bytes, `${fake.base}/v1/embeddings?api-key=${secret}`);
+    assert.equal((await names(service, 'nab ban'))[0], 'banana-split');
+    assert.ok(!embedder.key.includes(secret), embedder.key);
+    await service.dispose();
+    const stored = [...bytes.entries.values()].map((entry) => Buffer.from(entry).toString('latin1')).join('');
+    assert.ok(stored.includes('nomic-embed-text'), 'the vectors were cached under the model');
+    assert.ok(!stored.includes(secret), 'no API key in the stored bytes');
+    const other = new EndpointEmbedder({ url: `${fake.base}/v1/embeddings?api-key=another-key`, model: 'nomic-embed-text', scrub: redact });
+    assert.notEqual(other.key, embedder.key, 'another query string is another cache key');
+  });
+
   it('a server answering garbage leaves skill search lexical', async () => {
     fake.server.garbage = true;
     const garbled = await loaded(new MemoryByteStore(), `${fake.base}/api/embed`);
