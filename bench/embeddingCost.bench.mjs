@@ -7,17 +7,11 @@
 // lexical/fused so a busy machine drifts both alike; the medians are compared, and the spread of
 // each is printed beside them so noise can be told from the effect. `heap_mb` (JS heap + external
 // buffers) is steadier than the resident set. Prints one JSON line last: { "title", "rows" }.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeCatalog } from './synthetic-tools.mjs';
-
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const cli = path.join(root, 'dist', 'cli.js');
-const bfcl = [path.resolve(root, '..', 'shared'), path.resolve(root, '..', '..', 'shared')]
-  .map((shared) => path.join(shared, 'benchmarks', 'tool-retrieval', 'bfcl'))
-  .find((dir) => existsSync(path.join(dir, 'tools.jsonl')));
+import { bfclFolder as bfcl, runCliJson } from './cliRuns.mjs';
 
 /** Fields compared, as `bench tools --json` names them: from the timing runs, then from the memory runs. */
 const TIME_FIELDS = ['user_p95_ms', 'engine_p95_ms', 'p95_cpu_ms', 'index_cpu_ms'];
@@ -31,11 +25,7 @@ const MEMORY_FIELDS = ['rss_mb', 'heap_mb'];
  * @returns {Record<string, number>}
  */
 function child(toolsFile, queriesFile, extra) {
-  const out = execFileSync(process.execPath, ['--expose-gc', cli, 'bench', 'tools', '--tools', toolsFile, '--queries', queriesFile, '--json', ...extra], {
-    encoding: 'utf8',
-    maxBuffer: 64 << 20,
-  });
-  return JSON.parse(out.trim().split('\n').pop() ?? '');
+  return runCliJson(['bench', 'tools', '--tools', toolsFile, '--queries', queriesFile, ...extra], ['--expose-gc']);
 }
 
 /** @param {number[]} values */

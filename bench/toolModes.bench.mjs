@@ -5,27 +5,11 @@
 //    scripted model that calls the right tool as soon as the prompt offers or names it;
 // 2. R@1/5/10 on the held-out half of BFCL before and after the learned pick prior, with a
 //    click log simulated from the other half. Prints one JSON line last: { "title", "rows" }.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeCatalog } from './synthetic-tools.mjs';
-
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const cli = path.join(root, 'dist', 'cli.js');
-// The shared benchmark folder sits beside the checkout (main) or two levels up (a worktree).
-const bfcl =
-  [path.resolve(root, '..', 'shared'), path.resolve(root, '..', '..', 'shared')]
-    .map((shared) => path.join(shared, 'benchmarks', 'tool-retrieval', 'bfcl'))
-    .find((dir) => existsSync(path.join(dir, 'tools.jsonl'))) ?? path.resolve(root, '..', 'shared', 'benchmarks', 'tool-retrieval', 'bfcl');
-/** @param {string[]} args */
-const runCli = (args) =>
-  JSON.parse(
-    execFileSync(process.execPath, [cli, ...args, '--json'], { encoding: 'utf8', maxBuffer: 64 << 20 })
-      .trim()
-      .split('\n')
-      .pop() ?? '',
-  );
+import { bfclFolder as bfcl, runCliJson as runCli } from './cliRuns.mjs';
 
 const rows = [];
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'toolshed-modes-'));
@@ -42,7 +26,7 @@ try {
   rmSync(tmp, { recursive: true, force: true });
 }
 
-if (existsSync(path.join(bfcl, 'tools.jsonl'))) {
+if (bfcl) {
   const r = runCli(['bench', 'pick-prior', '--tools', path.join(bfcl, 'tools.jsonl'), '--queries', path.join(bfcl, 'queries.jsonl')]);
   for (const [label, recall] of [
     ['before (learnFromUse off)', r.before],
@@ -58,7 +42,7 @@ if (existsSync(path.join(bfcl, 'tools.jsonl'))) {
     });
   }
 } else {
-  rows.push({ set: 'bfcl held-out', note: `skipped: ${bfcl} not found` });
+  rows.push({ set: 'bfcl held-out', note: 'skipped: the shared BFCL folder was not found' });
 }
 
 console.log(JSON.stringify({ title: 'Tool search modes: prompt tokens per request, deferred names, pick prior', rows }));

@@ -8,19 +8,11 @@
 // (as at activation), `index_cpu_ms` its main-thread CPU time (steadier on a shared machine),
 // `persist_ms` the sql.js write the delayed save does afterwards. Prints one JSON line last:
 // { "title", "rows" }.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeCatalog, writePaddedCatalog } from './synthetic-tools.mjs';
-
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const cli = path.join(root, 'dist', 'cli.js');
-// The shared benchmark folder sits beside the repository (or beside the worktrees' folder).
-const bfcl =
-  [path.resolve(root, '..', 'shared'), path.resolve(root, '..', '..', 'shared')]
-    .map((shared) => path.join(shared, 'benchmarks', 'tool-retrieval', 'bfcl'))
-    .find((dir) => existsSync(path.join(dir, 'tools.jsonl'))) ?? path.resolve(root, '..', 'shared', 'benchmarks', 'tool-retrieval', 'bfcl');
+import { bfclFolder, runCliJson } from './cliRuns.mjs';
 
 /**
  * One `toolshed bench tools` run; its JSON result (field names as the CLI prints them).
@@ -30,11 +22,7 @@ const bfcl =
  * @returns {Record<string, any>}
  */
 function bench(toolsFile, queriesFile, extra = []) {
-  const out = execFileSync(process.execPath, [cli, 'bench', 'tools', '--tools', toolsFile, '--queries', queriesFile, '--json', ...extra], {
-    encoding: 'utf8',
-    maxBuffer: 64 << 20,
-  });
-  return JSON.parse(out.trim().split('\n').pop() ?? '');
+  return runCliJson(['bench', 'tools', '--tools', toolsFile, '--queries', queriesFile, ...extra]);
 }
 
 /** @type {object[]} */
@@ -102,7 +90,8 @@ const categoryDelta = (r, base) =>
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'toolshed-bench-'));
 try {
-  if (existsSync(path.join(bfcl, 'tools.jsonl'))) {
+  const bfcl = bfclFolder;
+  if (bfcl) {
     const tools = path.join(bfcl, 'tools.jsonl');
     const queries = path.join(bfcl, 'queries.jsonl');
     const held = bench(tools, queries, ['--half', 'even', '--per-category', '--reindex', '--user-path']);
@@ -174,7 +163,7 @@ try {
     const padded = writePaddedCatalog(tmp, realTools, 100000, 7);
     rows.push(row('bfcl held-out in 100k tools', bench(padded, queries, ['--half', 'even']), '3,258 BFCL tools + 96,742 synthetic distractors'));
   } else {
-    rows.push({ set: 'bfcl', note: `skipped: ${bfcl} not found` });
+    rows.push({ set: 'bfcl', note: 'skipped: the shared BFCL folder was not found' });
   }
 
   for (const size of [200, 2000, 20000]) {

@@ -7,30 +7,18 @@
 // (where the gate was tuned) and the held-out even half, also with the bundled embedding on;
 // synthetic-200: the toolModes catalog.
 // Prints one JSON line last: { "title", "rows" }.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeCatalog } from './synthetic-tools.mjs';
+import { bfclFolder as bfcl, runCliJson } from './cliRuns.mjs';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const cli = path.join(root, 'dist', 'cli.js');
-// The shared benchmark folder sits beside the checkout (main) or two levels up (a worktree).
-const bfcl = [path.resolve(root, '..', 'shared'), path.resolve(root, '..', '..', 'shared')]
-  .map((shared) => path.join(shared, 'benchmarks', 'tool-retrieval', 'bfcl'))
-  .find((dir) => existsSync(path.join(dir, 'tools.jsonl')));
 /**
  * @typedef {{ subset: string, variant: string, [metric: string]: unknown }} Row
  * @param {string[]} args
  * @returns {{ rows: Row[] }}
  */
-const runCli = (args) =>
-  JSON.parse(
-    execFileSync(process.execPath, [cli, 'bench', 'turn-economy', ...args, '--json'], { encoding: 'utf8', maxBuffer: 64 << 20 })
-      .trim()
-      .split('\n')
-      .pop() ?? '',
-  );
+const runCli = (args) => runCliJson(['bench', 'turn-economy', ...args]);
 
 /**
  * before → after as a relative change, e.g. -0.21 for 21 % fewer.

@@ -148,7 +148,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   if (skills.openInfo.status === 'rebuilt') logger.info(`Skill store rebuilt: ${skills.openInfo.reason ?? 'unknown reason'}`);
   context.subscriptions.push({ dispose: () => void skills.dispose() });
   const skillPacks = new SkillPackManager(skills, settings, context.extensionPath, logger);
-  const skillChanges = new SkillChanges();
+  const skillChanges = new SkillChanges(logger);
   context.subscriptions.push(
     skillPacks,
     skillChanges,

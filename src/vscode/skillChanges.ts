@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import type { Logger } from '../core/platform/ports';
 
 /** What one change touched. */
 export interface SkillChange {
@@ -19,6 +20,8 @@ export interface SkillChange {
 export class SkillChanges {
   private readonly listeners = new Set<(change: SkillChange) => void>();
 
+  constructor(private readonly logger: Pick<Logger, 'error'>) {}
+
   readonly onDidChange: vscode.Event<SkillChange> = (listener, thisArgs?: unknown, disposables?: vscode.Disposable[]) => {
     const bound = (change: SkillChange) => listener.call(thisArgs, change);
     this.listeners.add(bound);
@@ -32,8 +35,9 @@ export class SkillChanges {
       try {
         listener(change);
       } catch (error) {
-        // One failing view must not keep the others stale (vscode.EventEmitter behaves the same way).
-        console.error('Toolshed: a skill change listener failed', error);
+        // One failing view must not keep the others stale (vscode.EventEmitter behaves the same way);
+        // the failure goes to Toolshed's own log, where every other problem is reported.
+        this.logger.error(`A skill change listener failed: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
   }

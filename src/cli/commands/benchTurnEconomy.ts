@@ -220,7 +220,8 @@ export const benchTurnEconomyCommand: CliCommand = {
     '--halves adds rows for the queries whose id number is odd (tuning half) and even (held out).',
     '--json prints {rows: [{subset, variant, rounds_per_request, model_requests_per_turn, prompt_tokens_per_turn, …}]}.',
     ...EMBEDDER_HELP,
-    '--calibration (with --embedder bundled): the cosine → relevance mapping of the fused relevance gate, for tuning.',
+    '--calibration (with --embedder bundled): the cosine → relevance mapping of the fused relevance gate, for tuning;',
+    '  FLOOR = CEILING (e.g. 1,1) leaves relevance lexical (the embedding only reorders).',
   ].join('\n'),
   async run(args, io) {
     const { flags } = parseArgs(args, ['json', 'halves', 'allow-remote-embedder']);
@@ -259,7 +260,12 @@ function turnEmbedder(flags: ParsedArgs['flags']): Embedder | undefined {
   const calibration = flags.get('calibration');
   if (typeof calibration !== 'string') return embedderFromFlags(flags);
   if (flags.get('embedder') !== 'bundled') throw new Error('--calibration needs --embedder bundled');
-  const [floor, ceiling] = calibration.split(',').map(Number);
+  const parts = calibration.split(',').map(Number);
+  const [floor, ceiling] = parts;
+  // Equal values are allowed: the embedding then reorders but never counts as relevance.
+  if (parts.length !== 2 || !parts.every(Number.isFinite) || floor > ceiling) {
+    throw new Error(`--calibration needs FLOOR,CEILING (two cosines, FLOOR <= CEILING), got "${calibration}"`);
+  }
   const embedder = loadBundledEmbedder(undefined, { floor, ceiling });
   if (!embedder) throw new Error('the bundled word vectors (word-vectors.bin) were not found beside the CLI');
   return embedder;

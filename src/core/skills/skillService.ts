@@ -191,6 +191,7 @@ class DefaultSkillService implements SkillService {
   private saving: Promise<void> = Promise.resolve();
   private adjuster: SkillScoreAdjuster | undefined;
   private embedder: Embedder | undefined;
+  private readonly vectors: SkillVectors;
 
   constructor(
     private readonly deps: SkillServiceDeps,
@@ -208,6 +209,11 @@ class DefaultSkillService implements SkillService {
       shared,
       tenantId: deps.shared?.tenantId,
     });
+    this.vectors = new SkillVectors(
+      () => this.embedder,
+      new VectorCache(() => store.db),
+      () => this.scheduleSave(),
+    );
     this.loader = new SkillPackLoader({ fs: deps.fs, store, clock: deps.clock, env: deps.env, logger: deps.logger, events: deps.events, parse: deps.parse });
     this.queries = new SkillQueries({
       store,
@@ -217,11 +223,7 @@ class DefaultSkillService implements SkillService {
       clock: deps.clock,
       packPins: () => this.loader.resolvedPacks.filter((p) => p.enabled).map((p) => ({ names: p.pinnedSkillNames, workspace: p.workspace })),
       adjuster: () => this.adjuster,
-      vectors: new SkillVectors(
-        () => this.embedder,
-        new VectorCache(() => store.db),
-        () => this.scheduleSave(),
-      ),
+      vectors: this.vectors,
     });
   }
 
@@ -393,7 +395,11 @@ class DefaultSkillService implements SkillService {
       this.saveTimer = undefined;
     }
     this.saving = this.saving
-      .then(() => this.store.save())
+      .then(() => {
+        // The save writes the whole store anyway: the time to drop vectors of skills edited or gone.
+        this.vectors.prune(this.store.everySkill());
+        return this.store.save();
+      })
       .catch((error: unknown) => {
         this.deps.logger.error(`Saving the skill store failed: ${error instanceof Error ? error.message : String(error)}`);
       });

@@ -16,6 +16,9 @@ import type { VectorCache } from '../sql/vectorCache';
  * batch, then cached — and the query's. Until every visible skill has a vector the stage gives
  * none, so ranking stays lexical rather than sinking the skills without one; the same while the
  * endpoint is down (its back-off keeps a down server from being asked on every search).
+ * `prune` drops the cached vectors of skills that are gone or changed; it is given every skill
+ * the store holds, since a skill hidden from this window's searches (another tenant, an
+ * untrusted workspace's pack) keeps its vector.
  */
 
 export interface EmbeddableSkill {
@@ -72,6 +75,23 @@ export class SkillVectors {
         for (const [hash, vector] of added) cached.set(hash, vector);
       }
       texts.forEach((text, i) => this.memo.set(text, cached.get(hashes[i]) ?? null));
+    }
+  }
+
+  /**
+   * Drops the endpoint model's cached vectors whose text is none of `everySkill`'s (every scope
+   * and status the store holds). Returns how many went; 0 without an endpoint. Never throws.
+   */
+  prune(everySkill: Iterable<EmbeddableSkill>): number {
+    const embedder = this.current();
+    if (!embedder || embedder.vectorOfTerms || !this.cache) return 0;
+    const current = new Set<string>();
+    for (const skill of everySkill) current.add(textHash(skillEmbeddingText(skill)));
+    try {
+      return this.cache.retain(embedder.key, current);
+    } catch {
+      // A damaged cache only keeps its stale rows.
+      return 0;
     }
   }
 

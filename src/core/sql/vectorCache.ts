@@ -4,7 +4,8 @@ import type { SqlDatabase } from './sqlDatabase';
  * Embedding vectors of an endpoint model, cached in a search index's sql.js database by
  * (model key, record hash): an unchanged tool or skill is never sent to the model again, and a
  * changed one (new hash) is. The table is created on first use; rows of records that are gone
- * are dropped by `retain`.
+ * or changed are dropped by `retain`, which the owner calls when it knows the whole set of
+ * current records (never from one search's view of them).
  */
 export class VectorCache {
   private readyIn: SqlDatabase | undefined;
@@ -35,13 +36,15 @@ export class VectorCache {
     });
   }
 
-  /** Drops the model's rows whose record hash is not in `keep`. */
-  retain(model: string, keep: ReadonlySet<string>): number {
+  /**
+   * Drops the model's rows whose record hash is not in `keep` (the hashes of every current
+   * record, all of them: a record left out loses its vector). One DELETE, however many rows.
+   * Returns how many rows went.
+   */
+  retain(model: string, keep: Iterable<string>): number {
     const db = this.ready();
-    const stale = db.all<{ record_hash: string }>('SELECT record_hash FROM embedding_vectors WHERE model = ?', [model]).filter((r) => !keep.has(r.record_hash));
-    if (stale.length > 0)
-      db.transaction(() => stale.forEach((r) => db.run('DELETE FROM embedding_vectors WHERE model = ? AND record_hash = ?', [model, r.record_hash])));
-    return stale.length;
+    db.run('DELETE FROM embedding_vectors WHERE model = ? AND record_hash NOT IN (SELECT value FROM json_each(?))', [model, JSON.stringify([...keep])]);
+    return db.raw.getRowsModified();
   }
 
   private ready(): SqlDatabase {

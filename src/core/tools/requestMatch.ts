@@ -37,7 +37,7 @@ const REQUEST_CANDIDATES = 5;
 export const REQUEST_RELATIVE_CUT = 0.6;
 
 /** Longest request text searched: the words that name a capability come early, and analysis cost stays bounded. */
-export const MAX_REQUEST_CHARS = 2000;
+const MAX_REQUEST_CHARS = 2000;
 
 /**
  * The tools this run could activate for the request, best first, each with its relevance: the

@@ -10,7 +10,7 @@ import type { RankerOptions } from './index/toolRanker';
 import type { ToolRecord } from './toolRecord';
 import { findForRun, searchOutputOf } from './runSearch';
 import type { RunSearchScope } from './runSearch';
-import { MAX_REQUEST_CHARS, gateDiscoveredHits, matchRequestTools } from './requestMatch';
+import { gateDiscoveredHits, matchRequestTools } from './requestMatch';
 import type { GatedTool } from './requestMatch';
 import { MAX_TOOLS_PER_REQUEST } from './modes/deferralDecision';
 import { describeInputProblem, toolSearchInputSchema } from './toolSearchSchema';
@@ -333,15 +333,16 @@ export class ToolRun {
     return matches.filter((match) => activated.has(match.name));
   }
 
-  /** What a ranked search of this run may look at: usable tools, always-sent ones only when asked. */
   /**
    * With an endpoint embedder, embeds the turn's request once: pre-activation and every
    * `tool_search` of this run whose query has no vector of its own then rank with the request's
    * meaning — one embedding request per turn, not one per search. Never rejects; while the
    * endpoint is down the turn stays lexical (its back-off spares the wait on later turns).
+   * The request goes whole: the endpoint embeds its first characters (blanks aside), so skill
+   * pre-flight, which passes a longer slice of it, asks for the same vector.
    */
   async prepareTurn(request: string): Promise<void> {
-    const text = request.slice(0, MAX_REQUEST_CHARS).trim();
+    const text = request.trim();
     if (!text || !this.host.semantic || !this.host.embedQuery) return;
     await this.host.embedQuery(text);
     this.turnRequest = text;
@@ -353,6 +354,7 @@ export class ToolRun {
     return stage && this.turnRequest !== undefined ? withFallbackQuery(stage, this.turnRequest) : stage;
   }
 
+  /** What a ranked search of this run may look at: usable tools, always-sent ones only when asked. */
   private searchScope(includeAlwaysLoaded: boolean): RunSearchScope {
     const registry = this.host.catalog.registry();
     return {

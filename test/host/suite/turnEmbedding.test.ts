@@ -1,17 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { scriptedModel, toolshed } from './helpers';
 import { askToolshed, driver, lastToolResultText, withSettings } from './chatHelpers';
 import type { RecordedRequest } from '../driver/scriptedModel';
-
-/** A text's vector counts its letters a–z (texts sharing letters are close); never all zero. */
-function letterVector(text: string): number[] {
-  const v = new Array<number>(26).fill(0);
-  for (const ch of text.toLowerCase()) if (ch >= 'a' && ch <= 'z') v[ch.charCodeAt(0) - 97]++;
-  v[0] += 0.01;
-  return v;
-}
+// The unit tests' embedding server: a real one on 127.0.0.1 whose vectors count letters a–z.
+import { FakeEmbeddingServer } from '../../unit/search/embedding/fakeEmbeddingServer';
 
 suite('@toolshed with an embedding endpoint (local HTTP server, scripted model)', () => {
   setup(async () => {
@@ -21,19 +13,8 @@ suite('@toolshed with an embedding endpoint (local HTTP server, scripted model)'
 
   test('the request is embedded once per turn: skill pre-flight, pre-activation and the tool_search round share it', async () => {
     const api = await toolshed();
-    const seen: string[][] = [];
-    const server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk) => (body += String(chunk)));
-      req.on('end', () => {
-        const input = (JSON.parse(body) as { input: string[] }).input;
-        seen.push(input);
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ model: 'nomic-embed-text', embeddings: input.map(letterVector) }));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/embed`;
+    const server = new FakeEmbeddingServer();
+    const url = `${await server.start()}/api/embed`;
     try {
       await withSettings({ 'toolshed.embeddings.embedder': 'endpoint', 'toolshed.embeddings.endpointUrl': url }, async () => {
         const model = await scriptedModel();
@@ -48,6 +29,7 @@ suite('@toolshed with an embedding endpoint (local HTTP server, scripted model)'
         await api.services.tools.embeddings.settled();
         const prompt = 'Is it going to be sunny in Oslo tomorrow?';
         await askToolshed(prompt);
+        const seen = server.requests.map((request) => request.input);
         const forPrompt = seen.filter((input) => input.includes(prompt));
         assert.equal(forPrompt.length, 1, `requests: ${JSON.stringify(seen.map((i) => i.slice(0, 2)))}`);
         assert.deepEqual(forPrompt[0], [prompt], 'the request alone, not batched with anything else');
@@ -57,8 +39,7 @@ suite('@toolshed with an embedding endpoint (local HTTP server, scripted model)'
         assert.match(result, /"name":/, `the round's search found tools by the request's meaning: ${result.slice(0, 300)}`);
       });
     } finally {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.stop();
     }
   });
 });

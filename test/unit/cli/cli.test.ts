@@ -98,6 +98,19 @@ describe('toolshed CLI', () => {
     assert.equal(result.recall_at_5, 1);
   });
 
+  it('bench turn-economy --calibration takes FLOOR,CEILING and refuses anything else instead of measuring with NaN', async () => {
+    const tools = path.join(dir, 'economy-tools.jsonl');
+    writeFileSync(tools, JSON.stringify({ name: 'weather_forecast', description: 'Get the weather forecast for a city', inputSchema: { type: 'object' } }));
+    const queries = path.join(dir, 'economy-queries.jsonl');
+    writeFileSync(queries, JSON.stringify({ id: 'q_1', query: 'what is the weather in Rome', gold: ['weather_forecast'] }));
+    const run = (calibration: string) =>
+      cli('bench', 'turn-economy', '--tools', tools, '--queries', queries, '--embedder', 'bundled', '--json', '--calibration', calibration);
+    for (const bad of ['0.7', '0.7,abc', '0.9,0.7', '0.1,0.2,0.3']) await assert.rejects(run(bad), /--calibration needs FLOOR,CEILING/, bad);
+    const ok = await run('0.7,0.9');
+    assert.equal(ok.code, 0, ok.err);
+    assert.ok((JSON.parse(ok.out) as { rows: unknown[] }).rows.length > 0);
+  });
+
   it('preflight skills: nothing for a request no skill applies to; the matching skill with its absolute relevance otherwise', async () => {
     const packs = path.join(REPO, 'skill-packs');
     const none = await cli('preflight', 'skills', '--packs', packs, 'what is the weather in Paris tomorrow');

@@ -97,6 +97,14 @@ describe('planner loop: one embedding request per turn (real local HTTP server)'
     assert.ok(outcome.rounds[1]?.toolsSent.includes('banana_tool'), JSON.stringify(outcome.rounds));
   });
 
+  it('a long request with blanks before it is still embedded once (skill pre-flight reads more of it than the tools)', async () => {
+    const wiring = await wired(`${fake.base}/api/embed`);
+    await turn(wiring, 'warm up the skill vectors', 'zzz');
+    const before = fake.server.requests.length;
+    await turn(wiring, `\n  ${'nab ban please '.repeat(200)}`, 'qqq');
+    assert.equal(fake.server.requests.length - before, 1, JSON.stringify(fake.server.requests.slice(before).map((r) => r.input[0].length)));
+  });
+
   it('with the server not answering, the turn is lexical and the next turn does not wait on it again', async () => {
     const wiring = await wired(`${fake.base}/api/embed`);
     await turn(wiring, 'warm up the skill vectors', 'zzz');

@@ -3,7 +3,7 @@ import { EndpointEmbedder } from '../../../src/core/search/embedding/endpointEmb
 import { redact } from '../../../src/core/privacy/redaction';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { useFakeEmbeddingServer } from '../search/embedding/fakeEmbeddingServer';
-import { ctx, makeService, pack, stepSkill, tempDir, writeTree } from './helpers';
+import { ctx, engine, makeService, pack, stepSkill, tempDir, writeTree } from './helpers';
 
 /**
  * Skill search through an embedding endpoint: a real HTTP server on 127.0.0.1 whose vectors
@@ -28,6 +28,15 @@ describe('skill search with an embedding endpoint (real local HTTP server)', () 
     embedder = new EndpointEmbedder({ url, model: 'nomic-embed-text', scrub: redact, timeoutMs: 500 });
     harness.service.useEmbedder(embedder);
     return harness.service;
+  }
+  /** How many cached vectors the saved skills.db holds (read with sql.js). */
+  async function vectorRows(bytes: MemoryByteStore): Promise<number> {
+    const db = new (await engine()).sql.Database(bytes.entries.get('skills.db'));
+    try {
+      return Number(db.exec('SELECT COUNT(*) FROM embedding_vectors')[0].values[0][0]);
+    } finally {
+      db.close();
+    }
   }
   const names = async (service: Awaited<ReturnType<typeof loaded>>, query: string) =>
     (await service.search({ query, limit: 3 }, ctx)).skills.map((s) => s.name);
@@ -71,6 +80,61 @@ describe('skill search with an embedding endpoint (real local HTTP server)', () 
       // The first failure starts the back-off: later searches do not wait on the server again.
       assert.equal(embedder.down, true);
     }
+  });
+
+  it("sends no workspace skill in Restricted Mode, and a skill's secret leaves the process redacted", async () => {
+    const workspaceRoot = tempDir();
+    writeTree(workspaceRoot, { 'ws.skill.yaml': stepSkill('workspace-only-skill', 'nab ban from the workspace', ['Run it.']) });
+    const secret = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+    writeTree(root, { 'token.skill.yaml': stepSkill('token-skill', `nab ban with token ${secret}`, ['Use it.']) });
+    const harness = await makeService();
+    await harness.service.loadPacks([pack('p', root), pack('ws', workspaceRoot, { workspace: true })]);
+    harness.service.useEmbedder(new EndpointEmbedder({ url: `${fake.base}/api/embed`, model: 'nomic-embed-text', scrub: redact, timeoutMs: 500 }));
+    const untrusted = { includeWorkspacePacks: false };
+    await harness.service.search({ query: 'nab ban', limit: 3 }, untrusted);
+    await harness.service.getRelevant({ task: 'nab ban' }, untrusted);
+    const seen = fake.server.textsSeen.join('\n');
+    assert.ok(seen.includes('token-skill'), 'the trusted skills were embedded');
+    assert.ok(!seen.includes('workspace-only-skill') && !seen.includes('from the workspace'), seen);
+    assert.ok(!seen.includes(secret), seen);
+  });
+
+  it('an API key in the endpoint URL is never stored: the vector cache names the model by a hash of the query', async () => {
+    const secret = 'sk-live-0123456789abcdefghij';
+    const bytes = new MemoryByteStore();
+    const service = await loaded(bytes, `${fake.base}/v1/embeddings?api-key=${secret}`);
+    assert.equal((await names(service, 'nab ban'))[0], 'banana-split');
+    assert.ok(!embedder.key.includes(secret), embedder.key);
+    await service.dispose();
+    const stored = [...bytes.entries.values()].map((entry) => Buffer.from(entry).toString('latin1')).join('');
+    assert.ok(stored.includes('nomic-embed-text'), 'the vectors were cached under the model');
+    assert.ok(!stored.includes(secret), 'no API key in the stored bytes');
+    const other = new EndpointEmbedder({ url: `${fake.base}/v1/embeddings?api-key=another-key`, model: 'nomic-embed-text', scrub: redact });
+    assert.notEqual(other.key, embedder.key, 'another query string is another cache key');
+  });
+
+  it('an edited skill leaves one cached vector; a skill of a scope this search cannot see keeps its own', async () => {
+    const workspaceRoot = tempDir();
+    writeTree(workspaceRoot, { 'ws.skill.yaml': stepSkill('workspace-skill', 'kept while hidden', ['Run it.']) });
+    const bytes = new MemoryByteStore();
+    const harness = await makeService({ bytes });
+    const packs = [pack('p', root), pack('ws', workspaceRoot, { workspace: true })];
+    await harness.service.loadPacks(packs);
+    harness.service.useEmbedder(new EndpointEmbedder({ url: `${fake.base}/api/embed`, model: 'nomic-embed-text', scrub: redact, timeoutMs: 500 }));
+    await harness.service.search({ query: 'nab ban', limit: 3 }, ctx);
+    await harness.service.save();
+    assert.equal(await vectorRows(bytes), 4, 'the four skills, the workspace one included');
+
+    writeTree(root, { 'banana.skill.yaml': stepSkill('banana-split', 'banana split', ['Peel.']) });
+    await harness.service.loadPacks(packs);
+    const sentBefore = fake.server.textsSeen.length;
+    // Restricted Mode now: the workspace skill is not visible to this search.
+    await harness.service.search({ query: 'nab ban', limit: 3 }, { includeWorkspacePacks: false });
+    const sent = fake.server.textsSeen.slice(sentBefore).filter((t) => t !== 'nab ban');
+    assert.equal(sent.length, 1, `only the edited skill was sent again: ${JSON.stringify(sent)}`);
+    assert.ok(sent[0].includes('banana split'));
+    await harness.service.dispose();
+    assert.equal(await vectorRows(bytes), 4, "the edited skill's old vector went; the hidden workspace skill's stayed");
   });
 
   it('a server answering garbage leaves skill search lexical', async () => {

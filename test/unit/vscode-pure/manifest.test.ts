@@ -38,6 +38,25 @@ describe('manifest: sidebar, menus, walkthrough, schemas', () => {
     }
   });
 
+  it('in Restricted Mode VS Code ignores workspace values of settings that widen what runs or where text is sent, and each one is a declared setting', () => {
+    const restricted: string[] = pkg.capabilities.untrustedWorkspaces.restrictedConfigurations;
+    const declared = new Set(pkg.contributes.configuration.flatMap((section: { properties: object }) => Object.keys(section.properties)));
+    for (const name of restricted) assert.ok(declared.has(name), `${name} is not a declared setting`);
+    for (const name of [
+      'toolshed.skills.packs',
+      'toolshed.skills.includeAgentSkillFolders',
+      'toolshed.toolSearch.allow',
+      'toolshed.toolExamples.overrides',
+      // A workspace must not switch the embedding endpoint on or point it at another local port:
+      // skill and request text (redacted) would go there.
+      'toolshed.embeddings.embedder',
+      'toolshed.embeddings.endpointUrl',
+      'toolshed.embeddings.endpointModel',
+    ]) {
+      assert.ok(restricted.includes(name), `${name} is not in restrictedConfigurations`);
+    }
+  });
+
   it('walkthrough steps have their markdown', () => {
     for (const walkthrough of pkg.contributes.walkthroughs) {
       for (const step of walkthrough.steps) assert.ok(existsSync(path.join(ROOT, step.media.markdown)), step.media.markdown);

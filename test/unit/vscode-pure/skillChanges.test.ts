@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { LearningWrites } from '../../../src/vscode/learning/learningWrites';
 import { SkillChanges, type SkillChange } from '../../../src/vscode/skillChanges';
+import { MemoryLogger } from '../../../src/core/platform/basicPorts';
 import { makeLearning, turn, type LearningHarness } from '../learning/helpers';
 
 const weatherTurn = () =>
@@ -30,10 +31,11 @@ function viewSubscriber(h: LearningHarness, changes: SkillChanges) {
 
 async function setUp() {
   const h = await makeLearning();
-  const changes = new SkillChanges();
+  const logger = new MemoryLogger();
+  const changes = new SkillChanges(logger);
   const writes = new LearningWrites(h.learning, h.service, changes);
   const { view, subscription } = viewSubscriber(h, changes);
-  return { h, changes, writes, view, subscription };
+  return { h, changes, writes, view, subscription, logger };
 }
 
 describe('skill change event: learning writes fire it once, after the store changed', () => {
@@ -85,23 +87,20 @@ describe('skill change event: learning writes fire it once, after the store chan
   });
 
   it('a disposed subscriber hears nothing; a failing one does not keep the others from hearing', async () => {
-    const { changes, writes, view, subscription } = await setUp();
+    const { changes, writes, view, subscription, logger } = await setUp();
     const heardByOther: SkillChange[] = [];
     changes.onDidChange(() => {
       throw new Error('a broken view');
     });
     changes.onDidChange((change) => heardByOther.push(change));
     subscription.dispose();
-    const logged: unknown[] = [];
-    const consoleError = console.error;
-    console.error = (...args: unknown[]) => void logged.push(args);
-    try {
-      await writes.ingest(weatherTurn(), {});
-    } finally {
-      console.error = consoleError;
-    }
+    await writes.ingest(weatherTurn(), {});
     assert.deepEqual(view.heard, []);
     assert.deepEqual(heardByOther, [{ skills: false }]);
-    assert.equal(logged.length, 1, 'the failure is logged');
+    assert.deepEqual(
+      logger.lines.filter((line) => line.message.includes('skill change listener')),
+      [{ level: 'error', message: 'A skill change listener failed: a broken view' }],
+      "the failure is in Toolshed's log",
+    );
   });
 });

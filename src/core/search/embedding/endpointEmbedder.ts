@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { normalize } from './embedder';
 import type { Embedder } from './embedder';
 
@@ -47,8 +48,13 @@ export class EndpointEmbedder implements Embedder {
   private readonly ollama: boolean;
 
   constructor(private readonly options: EndpointOptions) {
-    this.key = `endpoint:${options.model}@${options.url}`;
-    this.ollama = /\/api\/embed\/?$/.test(new URL(options.url).pathname);
+    const url = new URL(options.url);
+    // The key names the model in the vector caches, which are stored (the tool index, skills.db):
+    // a query string or fragment may carry an API key, so it counts only by its hash.
+    const rest = url.search + url.hash;
+    const restHash = rest ? `#${createHash('sha256').update(rest).digest('hex').slice(0, 16)}` : '';
+    this.key = `endpoint:${options.model}@${url.origin}${url.pathname}${restHash}`;
+    this.ollama = /\/api\/embed\/?$/.test(url.pathname);
   }
 
   get dims(): number | undefined {

@@ -313,6 +313,11 @@ export class SkillStore {
     }));
   }
 
+  /** Every skill held, of every scope, trust and status (from memory): for upkeep that no one request's view may limit. */
+  everySkill(): Iterable<SkillEntry> {
+    return this.index.entries();
+  }
+
   /** Rows for regex/exact matching (only the searchable fields; from memory). */
   scan(filter: StoreFilter): Array<{ name: string; title: string; trigger: string; description: string; tags: string; task_type: TaskType }> {
     const accept = this.visible(filter);

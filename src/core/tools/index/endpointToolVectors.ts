@@ -16,6 +16,9 @@ import type { ToolRecord } from '../toolRecord';
  * Until every tool has a vector the stage gives no query vector, so ranking stays lexical
  * (never a half-embedded catalog where the tools without vectors would sink); the same while
  * the endpoint is down. A failed batch stays queued and is retried on the next change or query.
+ * Once the queue is empty every current tool has its cached vector, so the cache then drops
+ * the model's other rows (tools edited or gone) — at the first such point after a change, not
+ * per search.
  */
 
 const RETRY_MS = 30_000;
@@ -36,6 +39,8 @@ export class EndpointToolVectors implements DocumentObserver, SemanticStage {
   private disposed = false;
   /** After a failed batch, the queue waits this long before the next try (ms since epoch). */
   private retryAt = 0;
+  /** True when the cache may hold rows of tools that are gone or changed (from the start: tools may have changed while closed). */
+  private pruneDue = true;
 
   constructor(
     private readonly index: ToolIndex,
@@ -66,6 +71,7 @@ export class EndpointToolVectors implements DocumentObserver, SemanticStage {
   delete(name: string): void {
     this.pending.delete(name);
     this.tableOf?.delete(name);
+    this.pruneDue = true;
   }
 
   queryVector(query: string): Float32Array | undefined {
@@ -76,8 +82,18 @@ export class EndpointToolVectors implements DocumentObserver, SemanticStage {
     return this.embedder.vectorNow(query);
   }
 
-  /** Settles when the queue is empty or a batch failed (for benches and tests). */
+  /**
+   * Settles when the queue is empty, a batch failed, or what is left waits on tools the registry
+   * lacks (for benches and tests). A drain that began before the registry filled is followed by
+   * one more pass.
+   */
   async settled(): Promise<void> {
+    await this.idle();
+    this.schedule();
+    await this.idle();
+  }
+
+  private async idle(): Promise<void> {
     while (this.running) await this.running;
   }
 
@@ -97,8 +113,9 @@ export class EndpointToolVectors implements DocumentObserver, SemanticStage {
   private async drain(): Promise<void> {
     await Promise.resolve();
     const registry = this.records();
+    // A queued tool not in the registry yet (a warm start: the index's stored tools come before
+    // the host's list) stays queued; the index's `delete` takes it off if the list lacks it.
     const names = [...this.pending].filter((name) => registry.has(name));
-    for (const name of this.pending) if (!registry.has(name)) this.pending.delete(name);
     if (names.length === 0) return;
     const hashes = names.map((name) => registry.get(name)!.recordHash);
     const cached = this.cache.get(this.embedder.key, hashes);
@@ -120,6 +137,16 @@ export class EndpointToolVectors implements DocumentObserver, SemanticStage {
     this.cache.put(this.embedder.key, added);
     if (added.size > 0) this.index.markDirty();
     this.store(names, hashes, new Map([...cached, ...added]));
+    if (added.size > 0) this.pruneDue = true;
+    this.prune();
+  }
+
+  /** With every current tool embedded, drops the model's cached vectors of any other record hash. */
+  private prune(): void {
+    if (!this.pruneDue || this.pending.size > 0 || this.disposed) return;
+    this.pruneDue = false;
+    const current = Array.from(this.records().values(), (record) => record.recordHash);
+    if (this.cache.retain(this.embedder.key, current) > 0) this.index.markDirty();
   }
 
   /** Moves the tools whose vector is known (by hash) from the queue into the table. */
@@ -128,8 +155,9 @@ export class EndpointToolVectors implements DocumentObserver, SemanticStage {
       const vector = vectors.get(hashes[i]);
       // Only if the tool did not change again while the batch was out.
       if (!vector || this.records().get(name)?.recordHash !== hashes[i]) return;
-      if (this.tableOf && this.tableOf.dims !== vector.length) this.tableOf = undefined;
-      this.table.set(name, vector);
+      // The table takes the vectors' own size: from the cache alone the embedder may not know it yet.
+      if (this.tableOf?.dims !== vector.length) this.tableOf = new VectorTable(vector.length);
+      this.tableOf.set(name, vector);
       this.pending.delete(name);
     });
   }

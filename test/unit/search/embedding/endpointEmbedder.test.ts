@@ -4,6 +4,7 @@ import { redact } from '../../../../src/core/privacy/redaction';
 import { MemoryByteStore } from '../../../../src/core/platform/memoryByteStore';
 import { MemoryLogger } from '../../../../src/core/platform/basicPorts';
 import { createToolSearchService } from '../../../../src/core/tools/toolSearchService';
+import { TOOL_INDEX_KEY } from '../../../../src/core/tools/index/toolIndex';
 import type { ToolInput } from '../../../../src/core/tools/toolRecord';
 import { engineWith } from '../../tools/helpers';
 import { useFakeEmbeddingServer } from './fakeEmbeddingServer';
@@ -94,6 +95,44 @@ describe('embedding endpoint client (real local HTTP server)', () => {
       assert.deepEqual(fake.server.textsSeen.slice(3), ['banana_tool: banana split']);
       // A query sharing no word with any tool still finds the one close in meaning (letters here).
       const found = await search(second, 'bananas');
+      assert.ok(found.ok && found.output.tools[0]?.name === 'banana_tool', JSON.stringify(found));
+    });
+
+    /** The vectors the saved tools.db holds (sql.js), as letter counts' directions. */
+    async function storedVectors(store: MemoryByteStore): Promise<Float32Array[]> {
+      const db = new (await engineWith()).sql.Database(store.entries.get(TOOL_INDEX_KEY));
+      try {
+        const rows = db.exec('SELECT vector FROM embedding_vectors')[0]?.values ?? [];
+        return rows.map(([bytes]) => new Float32Array((bytes as Uint8Array).slice().buffer));
+      } finally {
+        db.close();
+      }
+    }
+    const C = 2; // 'c': only the first banana_tool text ("bandana cabana") has one
+
+    it('an edited or removed tool leaves no vector behind; an unchanged one is not sent again and serves after a restart', async () => {
+      const store = new MemoryByteStore();
+      const first = await service(store, `${fake.base}/api/embed`);
+      first.s.setTools(tools);
+      await first.s.embeddings.settled();
+      first.s.setTools(tools.map((t) => (t.name === 'banana_tool' ? { ...t, description: 'banana split' } : t)));
+      await first.s.embeddings.settled();
+      assert.deepEqual(fake.server.textsSeen.slice(3), ['banana_tool: banana split'], 'only the edited tool was sent again');
+      await first.s.flush();
+      let vectors = await storedVectors(store);
+      assert.equal(vectors.length, 3, 'one vector per tool');
+      assert.ok(!vectors.some((v) => v[C] > 0), "the edited tool's old vector is gone");
+
+      // A tool gone while closed: the next session's first pass drops its vector, sending nothing.
+      const second = await service(store, `${fake.base}/api/embed`);
+      second.s.setTools(tools.filter((t) => t.name !== 'zzz_sleep').map((t) => (t.name === 'banana_tool' ? { ...t, description: 'banana split' } : t)));
+      await second.s.embeddings.settled();
+      await second.s.flush();
+      vectors = await storedVectors(store);
+      assert.equal(vectors.length, 2);
+      assert.equal(fake.server.textsSeen.length, 4, 'nothing was sent again');
+      // The kept vectors serve at once: "nab ban" shares no word with any tool, only letters.
+      const found = await search(second, 'nab ban');
       assert.ok(found.ok && found.output.tools[0]?.name === 'banana_tool', JSON.stringify(found));
     });
 
