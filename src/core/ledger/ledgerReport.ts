@@ -6,7 +6,7 @@ import type { SqlDatabase } from '../sql/sqlDatabase';
  * feedback) and waste (vain activations, failures).
  */
 
-export interface LedgerToolRow {
+interface LedgerToolRow {
   tool: string;
   server: string;
   sent: number;
@@ -20,7 +20,7 @@ export interface LedgerToolRow {
   turnsCalled: number;
 }
 
-export interface LedgerSkillRow {
+interface LedgerSkillRow {
   skill: string;
   injections: number;
   /** Turns in which one of the tools it names was called. */
@@ -30,7 +30,7 @@ export interface LedgerSkillRow {
   selectionTokens: number;
 }
 
-export interface LedgerServerRow {
+interface LedgerServerRow {
   server: string;
   tools: number;
   sent: number;
@@ -41,7 +41,7 @@ export interface LedgerServerRow {
   failures: number;
 }
 
-export interface LedgerTotals {
+interface LedgerTotals {
   turns: number;
   rounds: number;
   modelRequests: number;
@@ -138,6 +138,6 @@ function serverTotals(tools: readonly LedgerToolRow[]): LedgerServerRow[] {
   return [...byServer.values()].sort((a, b) => b.sentTokens - a.sentTokens || a.server.localeCompare(b.server));
 }
 
-export function activationCount(row: LedgerToolRow): number {
+function activationCount(row: LedgerToolRow): number {
   return row.activations.request + row.activations.search + row.activations.firstUse + row.activations.skill;
 }

@@ -23,7 +23,7 @@ export const RECENT_TURNS_KEPT = 100;
 const DAY_MS = 86_400_000;
 
 /** `2026-11-27` for a time in ms (UTC). */
-export function ledgerDay(at: number): string {
+function ledgerDay(at: number): string {
   return new Date(at).toISOString().slice(0, 10);
 }
 

@@ -7,8 +7,6 @@
 /** How a tool became visible during the turn (absent: it was visible from the start). */
 export type LedgerActivation = 'request' | 'search' | 'first_use' | 'skill';
 
-export const LEDGER_ACTIVATIONS: readonly LedgerActivation[] = ['request', 'search', 'first_use', 'skill'];
-
 export interface LedgerToolUse {
   name: string;
   /** Who provides it: an MCP server's name, an extension, `built-in` or `Toolshed`. */

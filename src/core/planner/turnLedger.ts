@@ -38,7 +38,7 @@ function definitionSize(record: ToolRecord | undefined, name: string): number {
   return name.length + record.description.length + JSON.stringify(record.inputSchema ?? {}).length;
 }
 
-export function turnLedgerEntry(outcome: Pick<PlannerOutcome, 'rounds' | 'tokens' | 'usedSkills'>, sources: TurnLedgerSources, at: number): LedgerTurn {
+function turnLedgerEntry(outcome: Pick<PlannerOutcome, 'rounds' | 'tokens' | 'usedSkills'>, sources: TurnLedgerSources, at: number): LedgerTurn {
   return ledgerTurnFrom(outcome, {
     at,
     serverOf: (name) => ledgerServerOf(name, sources.registry.get(name)),
