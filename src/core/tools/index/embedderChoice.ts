@@ -5,7 +5,7 @@ import { loadBundledEmbedder } from '../../search/embedding/bundledEmbedder';
 import type { BundledEmbedder } from '../../search/embedding/bundledEmbedder';
 import type { Embedder } from '../../search/embedding/embedder';
 import { EndpointEmbedder } from '../../search/embedding/endpointEmbedder';
-import { checkEmbeddingEndpoint } from '../../trust/embeddingEndpoint';
+import { checkEmbeddingEndpoint, isLoopbackAddress } from '../../trust/embeddingEndpoint';
 
 /**
  * The embedder `toolshed.embeddings` asks for, under the workspace-trust rule of endpoints
@@ -41,6 +41,12 @@ export function endpointEmbedderFromSettings(
   if (!verdict.ok) return verdict;
   return {
     ok: true,
-    embedder: new EndpointEmbedder({ url: verdict.url.href, model: config.endpointModel, scrub: (text) => redact(text), timeoutMs: config.endpointTimeoutMs }),
+    embedder: new EndpointEmbedder({
+      url: verdict.url.href,
+      model: config.endpointModel,
+      scrub: (text) => redact(text),
+      timeoutMs: config.endpointTimeoutMs,
+      connectTo: verdict.loopbackOnly ? isLoopbackAddress : undefined,
+    }),
   };
 }
