@@ -4,7 +4,7 @@ import type { Logger } from '../../core/platform/ports';
 import { checkEmbeddingEndpointLive, describeEndpointCheck } from '../../core/tools/index/endpointCheck';
 import type { EndpointCheckReport } from '../../core/tools/index/endpointCheck';
 
-export const TEST_EMBEDDING_ENDPOINT_COMMAND = 'toolshed.testEmbeddingEndpoint';
+const TEST_EMBEDDING_ENDPOINT_COMMAND = 'toolshed.testEmbeddingEndpoint';
 
 export interface TestEmbeddingEndpointDeps {
   /** The current `toolshed.embeddings` settings. */
