@@ -1,5 +1,5 @@
 import type { CliCommand } from '../cliCommand';
-import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags } from './embedderFlag';
+import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags, embedderLabel, reportEndpointFailure } from './embedderFlag';
 import { cliSkillService, packsFromDirs, parseFtsFlag, parseSkillArgs, percentile, readJsonl } from './skillCliSupport';
 
 interface QueryRow {
@@ -17,9 +17,10 @@ export const benchSkillsCommand: CliCommand = {
     `                             ${EMBEDDER_USAGE}`,
     '',
     ...EMBEDDER_HELP,
-    '  Skills use in-process embedders only (bundled); with an endpoint skill search stays lexical.',
+    '  With an endpoint, the text of every skill searched (secrets redacted) is sent to it to be embedded;',
+    '  `embedder` in the result names it, or says "none" with `endpoint_failed` when it failed (lexical recall).',
     'queries: {"query", "gold": [skill names]} per line.',
-    '--json prints {recall_at_1, recall_at_3, recall_at_5, mrr_at_10, p50_ms, p95_ms, skills, queries, engine, load_ms}.',
+    '--json prints {recall_at_1, recall_at_3, recall_at_5, mrr_at_10, p50_ms, p95_ms, skills, queries, engine, load_ms, embedder}.',
     'Latency: pooled over enough rounds of the queries for ≥ 200 searches (at most 10), after as many warm-up rounds.',
   ].join('\n'),
   async run(args, io) {
@@ -30,7 +31,8 @@ export const benchSkillsCommand: CliCommand = {
       return 2;
     }
     const service = await cliSkillService({ allowedFts: parseFtsFlag(parsed.flags.get('engine')) });
-    service.useEmbedder(embedderFromFlags(parsed.flags));
+    const embedder = embedderFromFlags(parsed.flags);
+    service.useEmbedder(embedder);
     const loadStart = performance.now();
     const summary = await service.loadPacks(packsFromDirs(parsed.packs));
     const loadMs = performance.now() - loadStart;
@@ -76,7 +78,9 @@ export const benchSkillsCommand: CliCommand = {
       queries: queries.length,
       engine: service.fts,
       load_ms: round(loadMs, 1),
+      ...embedderLabel(embedder),
     };
+    reportEndpointFailure(embedder, io);
     await service.dispose();
     if (parsed.flags.has('json')) io.stdout(`${JSON.stringify(result)}\n`);
     else for (const [key, value] of Object.entries(result)) io.stdout(`${key.padEnd(12)} ${value}\n`);
