@@ -35,6 +35,7 @@ export type PlannerRequestServices = Pick<
   | 'skills'
   | 'activity'
   | 'events'
+  | 'ledger'
 >;
 
 /**
@@ -117,6 +118,8 @@ export async function handlePlannerRequest(
       },
     );
     if (footer) stream.markdown(footer);
+    // The ledger counts the turn from the same outcome as the footer.
+    services.ledger.recordTurn(outcome);
     const learned = learning.finish(outcome);
     offerAnswerRating(stream, services.learning, learned);
 
