@@ -1,6 +1,6 @@
 import { NodeByteStore } from '../../core/platform/nodeByteStore';
 import type { CliCommand } from '../cliCommand';
-import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags } from './embedderFlag';
+import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags, embedderLabel, reportEndpointFailure } from './embedderFlag';
 import { cliSkillService, packsFromDirs, parseFtsFlag, parseSkillArgs, percentile, readJsonl } from './skillCliSupport';
 
 interface QueryRow {
@@ -18,12 +18,13 @@ export const benchSkillsCommand: CliCommand = {
     `                             ${EMBEDDER_USAGE}`,
     '',
     ...EMBEDDER_HELP,
-    '  Skills use in-process embedders only (bundled); with an endpoint skill search stays lexical.',
+    '  With an endpoint, the text of every skill searched (secrets redacted) is sent to it to be embedded;',
+    '  `embedder` in the result names it, or says "none" with `endpoint_failed` when it failed (lexical recall).',
     'queries: {"query", "gold": [skill names]} per line.',
     '--store DIR: keep the skill store in that folder (as the extension keeps it in its storage), so a second run is a warm start.',
     '--json prints {recall_at_1, recall_at_3, recall_at_5, mrr_at_10, p50_ms, p95_ms, skills, queries, engine, open_ms, load_ms,',
-    "  peak_rss_mb, heap_mb, external_mb}: open_ms opens the store, load_ms loads the packs into it; memory is this process's",
-    "  (external: sql.js's WebAssembly memory and other buffers), after the searches.",
+    '  peak_rss_mb, heap_mb, external_mb, embedder}: open_ms opens the store, load_ms loads the packs into it; memory is this',
+    "  process's (external: sql.js's WebAssembly memory and other buffers), after the searches.",
     'Latency: pooled over enough rounds of the queries for ≥ 200 searches (at most 10; --rounds N to fix it), after as many warm-up rounds.',
   ].join('\n'),
   async run(args, io) {
@@ -40,7 +41,8 @@ export const benchSkillsCommand: CliCommand = {
       store: typeof storeDir === 'string' ? new NodeByteStore(storeDir) : undefined,
     });
     const openMs = performance.now() - openStart;
-    service.useEmbedder(embedderFromFlags(parsed.flags));
+    const embedder = embedderFromFlags(parsed.flags);
+    service.useEmbedder(embedder);
     const loadStart = performance.now();
     const summary = await service.loadPacks(packsFromDirs(parsed.packs));
     const loadMs = performance.now() - loadStart;
@@ -90,7 +92,9 @@ export const benchSkillsCommand: CliCommand = {
       open_ms: round(openMs, 1),
       load_ms: round(loadMs, 1),
       ...memoryFigures(),
+      ...embedderLabel(embedder),
     };
+    reportEndpointFailure(embedder, io);
     await service.dispose();
     if (parsed.flags.has('json')) io.stdout(`${JSON.stringify(result)}\n`);
     else for (const [key, value] of Object.entries(result)) io.stdout(`${key.padEnd(12)} ${value}\n`);

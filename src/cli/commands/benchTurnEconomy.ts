@@ -15,7 +15,7 @@ import type { ToolInput } from '../../core/tools/toolRecord';
 import { queryIdParity } from './benchTools';
 import { parseArgs, readJsonl, toToolInputs, toolshedOwnTools, toolsAndQueries } from './toolCliSupport';
 import type { ParsedArgs } from './toolCliSupport';
-import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags } from './embedderFlag';
+import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags, reportEndpointFailure } from './embedderFlag';
 import { loadBundledEmbedder } from '../../core/search/embedding/bundledEmbedder';
 import type { Embedder } from '../../core/search/embedding/embedder';
 
@@ -249,6 +249,7 @@ export const benchTurnEconomyCommand: CliCommand = {
       const records = await measureTurns(engine, tools, queries, variant, embedder);
       for (const [subset, keep] of subsets) rows.push({ subset, variant: variant.label, ...summarizeTurns(records.filter(keep)) });
     }
+    reportEndpointFailure(embedder, io);
     if (flags.has('json')) io.stdout(`${JSON.stringify({ rows })}\n`);
     else for (const row of rows) io.stdout(`${JSON.stringify(row)}\n`);
     return 0;

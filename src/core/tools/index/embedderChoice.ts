@@ -5,7 +5,7 @@ import { loadBundledEmbedder } from '../../search/embedding/bundledEmbedder';
 import type { BundledEmbedder } from '../../search/embedding/bundledEmbedder';
 import type { Embedder } from '../../search/embedding/embedder';
 import { EndpointEmbedder } from '../../search/embedding/endpointEmbedder';
-import { checkEmbeddingEndpoint } from '../../trust/embeddingEndpoint';
+import { checkEmbeddingEndpoint, isLoopbackAddress } from '../../trust/embeddingEndpoint';
 
 /**
  * The embedder `toolshed.embeddings` asks for, under the workspace-trust rule of endpoints
@@ -26,5 +26,11 @@ export function embedderFromSettings(config: EmbeddingsConfig, workspaceTrusted:
     logger.warn(`toolshed.embeddings.endpointUrl not used: ${verdict.reason}. Search stays lexical.`);
     return undefined;
   }
-  return new EndpointEmbedder({ url: verdict.url.href, model: config.endpointModel, scrub: (text) => redact(text), timeoutMs: config.endpointTimeoutMs });
+  return new EndpointEmbedder({
+    url: verdict.url.href,
+    model: config.endpointModel,
+    scrub: (text) => redact(text),
+    timeoutMs: config.endpointTimeoutMs,
+    connectTo: verdict.loopbackOnly ? isLoopbackAddress : undefined,
+  });
 }
