@@ -27,7 +27,7 @@ import type { SkillEntry } from './store/skillSearchIndex';
  * untrusted workspace's pack) keeps its vector.
  */
 
-export interface EmbeddableSkill {
+interface EmbeddableSkill {
   name: string;
   title: string;
   trigger: string;
