@@ -55,6 +55,7 @@ export type PlannerRequestServices = Pick<
   | 'skills'
   | 'activity'
   | 'events'
+  | 'ledger'
 >;
 
 /**
@@ -191,6 +192,8 @@ export async function handlePlannerRequest(
       deferral: describeDeferral(deferral),
     });
     if (footer) stream.markdown(footer);
+    // The ledger counts the turn from the same outcome as the footer.
+    services.ledger.recordTurn(outcome);
     const learned = learning.finish(outcome);
     offerAnswerRating(stream, services.learning, learned);
 
