@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { LedgerReport } from '../../core/ledger/ledgerReport';
 import { LEDGER_SORT_KEYS, ledgerViewModel, type LedgerServerGroup, type LedgerSortKey } from '../../core/ledger/ledgerView';
 import type { WorkspaceLedger } from '../workspaceLedger';
+import type { CoreSetEntry } from '../../core/ledger/ledgerStore';
 import { renderTree } from './skillDirectoryView';
 
 /**
@@ -22,7 +23,9 @@ type LedgerNode =
   | { type: 'server'; group: LedgerServerGroup }
   | { type: 'tool'; row: Tool }
   | { type: 'skills'; rows: Skill[] }
-  | { type: 'skill'; row: Skill };
+  | { type: 'skill'; row: Skill }
+  | { type: 'core'; entries: CoreSetEntry[] }
+  | { type: 'coreTool'; entry: CoreSetEntry };
 
 const number = (value: number) => value.toLocaleString('en-US');
 const plural = (count: number, one: string, many = `${one}s`) => `${number(count)} ${count === 1 ? one : many}`;
@@ -64,6 +67,7 @@ class LedgerTreeProvider implements vscode.TreeDataProvider<LedgerNode> {
   getChildren(node?: LedgerNode): LedgerNode[] {
     if (node?.type === 'server') return node.group.tools.map((row) => ({ type: 'tool', row }));
     if (node?.type === 'skills') return node.rows.map((row) => ({ type: 'skill', row }));
+    if (node?.type === 'core') return node.entries.map((entry) => ({ type: 'coreTool', entry }));
     if (node) return [];
     const report = this.ledger.report(this.days);
     const t = report.totals;
@@ -72,8 +76,10 @@ class LedgerTreeProvider implements vscode.TreeDataProvider<LedgerNode> {
       text: `${plural(t.turns, 'turn')} · ${plural(t.rounds, 'round')} · ${plural(t.modelRequests, 'model request')} · ${number(t.toolDefinitionTokens)} tokens of tool definitions`,
     };
     const model = ledgerViewModel(report, this.sort, this.filter);
+    const core = this.ledger.coreSet();
     return [
       summary,
+      ...(core.length ? [{ type: 'core', entries: core } as LedgerNode] : []),
       ...model.servers.map((group): LedgerNode => ({ type: 'server', group })),
       ...(model.skills.length ? [{ type: 'skills', rows: model.skills } as LedgerNode] : []),
     ];
@@ -111,6 +117,25 @@ class LedgerTreeProvider implements vscode.TreeDataProvider<LedgerNode> {
         const item = new vscode.TreeItem('Skills', vscode.TreeItemCollapsibleState.Expanded);
         item.id = 'skills';
         item.description = plural(node.rows.length, 'skill');
+        return item;
+      }
+      case 'core': {
+        const item = new vscode.TreeItem('Learned core set', vscode.TreeItemCollapsibleState.Expanded);
+        item.id = 'core';
+        item.description = `${plural(node.entries.length, 'tool')} sent without a search · ${number(node.entries.reduce((sum, entry) => sum + entry.tokens, 0))} tok`;
+        item.tooltip =
+          'Tools you used in enough recent turns are sent without a search (setting toolshed.toolSearch.learnCoreSet). Undo a promotion from its row; Toolshed: Reset Learned Core Set forgets them all.';
+        item.iconPath = new vscode.ThemeIcon('star-full');
+        return item;
+      }
+      case 'coreTool': {
+        const e = node.entry;
+        const item = new vscode.TreeItem(e.tool, vscode.TreeItemCollapsibleState.None);
+        item.id = `core:${e.tool}`;
+        item.description = `used in ${e.usedIn} of the last ${e.windowTurns} turns · ${number(e.tokens)} tok`;
+        item.tooltip = `Visible without a search because you used it in ${e.usedIn} of the last ${e.windowTurns} turns (promoted ${new Date(e.promotedAt).toISOString().slice(0, 10)}).`;
+        item.iconPath = new vscode.ThemeIcon('star-empty');
+        item.contextValue = 'ledgerCoreTool';
         return item;
       }
       case 'skill': {
@@ -227,6 +252,15 @@ export function registerLedgerView(context: vscode.ExtensionContext, ledger: Wor
     vscode.commands.registerCommand('toolshed.ledger.unpinSkill', (arg?: unknown) => {
       const name = skillOf(arg);
       return name ? vscode.commands.executeCommand('toolshed.unpinSkill', name) : undefined;
+    }),
+    vscode.commands.registerCommand('toolshed.ledger.undoPromotion', (arg?: unknown) => {
+      const node = (arg ?? view.selection[0]) as LedgerNode | undefined;
+      const tool = typeof arg === 'string' ? arg : node?.type === 'coreTool' ? node.entry.tool : undefined;
+      if (tool) ledger.undoPromotion(tool);
+    }),
+    vscode.commands.registerCommand('toolshed.ledger.resetCoreSet', async () => {
+      ledger.resetCoreSet();
+      void vscode.window.showInformationMessage('Toolshed: the learned core set is empty again; it learns anew from the next turns.');
     }),
     // Internal (not contributed): the rendered tree, for tests and debugging.
     vscode.commands.registerCommand('toolshed._ledgerItems', () => renderTree(provider, view)),
