@@ -86,6 +86,34 @@ suite('ledger view: a turn appears with the footer numbers, and Off on a row tak
     });
   });
 
+  test('a tool called in 5 turns is sent in round 1 with the footer saying why, until its promotion is undone', async () => {
+    await toolshed();
+    const names = (await driver()).toolBatch.register(3, SERVER);
+    await eventually(() => names.every((name) => vscode.lm.tools.some((tool) => tool.name === name)), 'batch tools in vscode.lm.tools');
+    const target = names[1]!;
+    await withSettings({ 'toolshed.toolSearch.mode': 'always', 'toolshed.toolSearch.learnCoreSet': true }, async () => {
+      const model = await scriptedModel();
+      for (let i = 0; i < 5; i++) {
+        model.setScript([[{ toolCall: { name: target, input: { id: String(i) } } }], 'Done.']);
+        await askToolshed(`Fetch record ${i}`);
+        assert.ok(!model.requests[0]!.toolNames.includes(target) || i > 0, 'deferred before it was learned');
+      }
+      model.setScript(['Done.']);
+      const { recorded } = await askToolshed('Fetch the record again');
+      assert.ok(model.requests[0]!.toolNames.includes(target), 'sent in round 1 without a search');
+      assert.match(recorded.markdown(), new RegExp(`Visible without a search because you used it in 5 of the last \\d+ turns: \`${target}\``));
+      const tree = await ledgerItems();
+      assert.ok(tree.items.some((item) => item.contextValue === 'ledgerCoreTool' && item.label === target));
+
+      await vscode.commands.executeCommand('toolshed.ledger.undoPromotion', target);
+      model.setScript(['Done.']);
+      const after = await askToolshed('And once more');
+      assert.ok(!model.requests[0]!.toolNames.includes(target), 'deferred again after the undo');
+      assert.doesNotMatch(after.recorded.markdown(), /Visible without a search/);
+      await vscode.commands.executeCommand('toolshed.ledger.resetCoreSet');
+    });
+  });
+
   test('the period, sort and filter of the view', async () => {
     await vscode.commands.executeCommand('toolshed.ledger.period', 30);
     await vscode.commands.executeCommand('toolshed.ledger.sort', 'calls');
