@@ -75,7 +75,7 @@ describe('docs: what the pages show matches the code', () => {
           it(`${where}: the tools.jsonl sample loads in \`toolshed search tools\``, async () => {
             const file = path.join(dir, `${fence.line}.tools.jsonl`);
             writeFileSync(file, fence.body);
-            const result = await cli('search', 'tools', '--tools', file, '--limit', '3', fence.marks.get('tools-jsonl') || 'create');
+            const result = await cli('search', 'tools', '--tools', file, '--limit', '3', (fence.marks.get('tools-jsonl') || 'create').replace(/-/g, ' '));
             assert.equal(result.code, 0, result.err);
             assert.ok((JSON.parse(result.out) as { tools: unknown[] }).tools.length > 0, `${where}: the sample finds nothing`);
           });
@@ -139,7 +139,7 @@ describe('docs: what the pages show matches the code', () => {
     for (const doc of DOC_FILES)
       for (const m of cliLines(doc)) {
         const words = m.text.split(/\s+/).slice(1);
-        if (words[0] === '--help' || words[0] === '--version') continue;
+        if (!words[0] || ['--help', '--version', '…'].includes(words[0])) continue;
         if (words[0]?.includes('|')) continue; // a list of subcommands, checked below
         const command = [...COMMANDS].sort((a, b) => b.path.length - a.path.length).find((c) => c.path.every((w, k) => words[k] === w));
         if (!command) {
