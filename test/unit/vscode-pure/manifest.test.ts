@@ -57,8 +57,6 @@ describe('manifest: sidebar, menus, walkthrough, schemas', () => {
       'toolshed.embeddings.endpointModel': 'part of where that text goes',
       'toolshed.skills.redactPii': 'would turn off redaction of skill text sent to the model',
       'toolshed.skills.scopeMode': 'would file skills learned in this window as tenant or global, read by other workspaces',
-      'toolshed.learning.mode': "would record this workspace's turns for learning without the user opting in",
-      'toolshed.learning.autoActivateTools': 'would send the definitions of tools a workspace skill names before round 1',
     };
     assert.deepEqual([...restricted].sort(), Object.keys(WHY).sort());
   });
