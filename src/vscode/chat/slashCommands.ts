@@ -4,7 +4,7 @@ import type { ToolshedServices } from '../services';
 import type { SkillService } from '../../core/skills/skillService';
 import { describeToolInputError } from '../../core/schema/zodSchemas';
 import { hiddenSkillReason, MANAGE_TRUST_COMMAND, restrictedModeLine } from '../../core/trust/restrictedMode';
-import { unusedWorkspaceSkills } from '../unusedWorkspaceSkills';
+import { unusedWorkspaceSkills } from '../skills/unusedWorkspaceSkills';
 import type { TurnSession } from './turnSession';
 import { hiddenFromLoop } from '../../core/planner/turn/hiddenFromLoop';
 import { describeDeferral } from '../../core/tools/modes/deferralDecision';
