@@ -15,6 +15,8 @@ import { createSingleSkillTool, withSingleSkillTool } from '../plannerSingleSkil
 import { responseFooter } from '../responseFooter';
 import { modelSkillSummarizer } from '../skillSummarizer';
 import { hiddenFromLoop } from './hiddenFromLoop';
+import { explainSkills, explainTools, explainTurn } from './turnExplanation';
+import type { SkillsPreflightSeen, TurnExplanation } from './turnExplanation';
 import { skillPreflight } from './skillPreflight';
 
 /**
@@ -78,6 +80,8 @@ export interface TurnResult {
   footer: string;
   /** The tools the loop hid in this turn. */
   hidden: string[];
+  /** Why each skill and tool was used or left out, from what this turn recorded (Explain Last Turn). */
+  explanation: TurnExplanation;
 }
 
 /** Send-or-defer under `config` (`toolshed.toolSearch`), measured with `model`'s tokenizer (cached per catalog in `cache`). */
@@ -89,7 +93,10 @@ export async function runToolshedTurn(request: TurnRequest, deps: TurnDeps): Pro
   const { settings, model, hooks = {} } = deps;
   const hidden = hiddenFromLoop(settings.skills);
   const deferral = await deps.decideDeferral(deps.run, hidden);
-  const { tools, skills } = await turnTools(request.prompt, deps);
+  let preflight: SkillsPreflightSeen | undefined;
+  const { tools, skills: turnSkills } = await turnTools(request.prompt, deps);
+  // What pre-flight decided, kept as the turn used it (before the caller's decoration).
+  const skills = turnSkills && { ...turnSkills, preflight: async (prompt: string) => (preflight = await turnSkills.preflight(prompt)) };
   const outcome = await runPlanner(
     { prompt: request.prompt, history: request.history },
     {
@@ -132,7 +139,22 @@ export async function runToolshedTurn(request: TurnRequest, deps: TurnDeps): Pro
     maxRounds: settings.toolSearch.maxRounds,
     deferral: describeDeferral(deferral),
   });
-  return { outcome, deferral, footer, hidden };
+  const explanation = explainTurn(
+    request.prompt,
+    outcome,
+    explainSkills(settings.skills, preflight, {
+      pinnedNames: deps.skills?.pinnedNames ?? [],
+      workspaceSkills: deps.skills?.context.includeWorkspacePacks ?? true,
+    }),
+    explainTools(deps.run.lastRequestMatch, {
+      preActivateTools: settings.toolSearch.preActivateTools,
+      minRelevance: settings.toolSearch.minRelevance,
+      restricted: deps.refuseToolRuns,
+      deferral: describeDeferral(deferral),
+      hidden,
+    }),
+  );
+  return { outcome, deferral, footer, hidden, explanation };
 }
 
 /** The run's tools and the skills port, with the `skill` tool added when the tool style offers it. */
