@@ -6,6 +6,7 @@ import { explainSkills } from '../../core/planner/turn/turnExplanation';
 import { skillsSection } from '../../core/planner/turn/explainMarkdown';
 import type { CliCommand } from '../cliCommand';
 import { cliSkillService, loadPacksReportingErrors, parseSkillArgs } from './skillCliSupport';
+import { checkPackFolders } from './skillCliSupport';
 
 export const preflightSkillsCommand: CliCommand = {
   path: ['preflight', 'skills'],
@@ -20,12 +21,13 @@ export const preflightSkillsCommand: CliCommand = {
     '--json prints {request, min_relevance, selection, injected:[{name,reason,relevance}], note?, tokens, explain?}.',
   ].join('\n'),
   async run(args, io) {
-    const parsed = parseSkillArgs(args, ['json', 'explain']);
+    const parsed = parseSkillArgs(args, { switches: ['json', 'explain'], values: [] });
     const request = parsed.positional.join(' ').trim();
     if (parsed.packs.length === 0 || !request) {
       io.stderr('toolshed preflight skills: --packs DIR… and a REQUEST are required. See --help.\n');
       return 2;
     }
+    checkPackFolders(parsed.packs);
     const defaults = skillsConfigSchema.parse({});
     const service = await cliSkillService();
     try {

@@ -1,4 +1,5 @@
 import type { CliCommand } from '../cliCommand';
+import { readToolCatalog } from './cliInput';
 import { MemoryByteStore } from '../../core/platform/memoryByteStore';
 import { loadSqlEngine } from '../../core/sql/sqlEngine';
 import { createToolSearchService } from '../../core/tools/toolSearchService';
@@ -7,7 +8,7 @@ import { roundRelevance } from '../../core/tools/index/absoluteRelevance';
 import { escapeForLine } from '../../core/platform/lineText';
 import { explainTools } from '../../core/planner/turn/turnExplanation';
 import { toolsSection } from '../../core/planner/turn/explainMarkdown';
-import { parseArgs, readJsonl, toToolInputs, toolshedOwnTools } from './toolCliSupport';
+import { parseArgs, toolshedOwnTools } from './toolCliSupport';
 
 /**
  * `toolshed preflight tools`: what an @toolshed request would activate before its first round,
@@ -28,7 +29,7 @@ export const preflightToolsCommand: CliCommand = {
     '--json prints {request, max, min_relevance, activated: [{name, relevance}], explain?}.',
   ].join('\n'),
   async run(args, io) {
-    const { flags, positional } = parseArgs(args, ['json', 'explain']);
+    const { flags, positional } = parseArgs(args, { switches: ['json', 'explain'], values: ['tools', 'max', 'min-relevance'] });
     const toolsFile = flags.get('tools');
     const request = positional.join(' ').trim();
     if (typeof toolsFile !== 'string' || !request) {
@@ -52,7 +53,7 @@ export const preflightToolsCommand: CliCommand = {
       saveDelayMs: 60_000,
     });
     try {
-      service.setTools([...toToolInputs(readJsonl(toolsFile)), ...toolshedOwnTools()]);
+      service.setTools([...readToolCatalog(toolsFile, io), ...toolshedOwnTools()]);
       const config = service.config.toolSearch;
       const { activated, match } = await service.withRun({}, (run) => ({ activated: run.activateForRequest(request), match: run.lastRequestMatch }));
       const rows = activated.map((tool) => ({ name: tool.name, relevance: roundRelevance(tool.relevance) }));

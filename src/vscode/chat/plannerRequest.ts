@@ -111,6 +111,7 @@ export async function handlePlannerRequest(
         signal: signalOf(token),
         // One trust rule on every path: in Restricted Mode no tool runs (tool_invoke refuses too).
         refuseToolRuns: !vscode.workspace.isTrusted,
+        coreSet: settings.toolSearch.learnCoreSet ? (toolRun) => services.ledger.applyCoreSet(toolRun) : undefined,
         hooks: {
           skillsMaxTokens: learning.skillsMaxTokens,
           decorateSkills: (skills) => learning.decorate(skills),
@@ -122,6 +123,7 @@ export async function handlePlannerRequest(
     services.turnExplanations.record(session.sessionId, explanation);
     // The ledger counts the turn from the same outcome as the footer.
     services.ledger.recordTurn(outcome);
+    if (settings.toolSearch.learnCoreSet) services.ledger.learnCoreSet(deferral.contextWindow);
     const learned = learning.finish(outcome);
     offerAnswerRating(stream, services.learning, learned);
 
