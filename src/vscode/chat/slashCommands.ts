@@ -186,6 +186,8 @@ export async function toolsCommand(
         `\n\n**Starting**: ${uncatalogued.starting} tools are still being published (MCP servers starting); they are counted above once Toolshed has indexed them.`,
       );
     stream.button({ command: 'toolshed.manageTools', title: 'Manage Tools…' });
+    // What each tool cost and gave back over the last days: the Ledger view.
+    stream.button({ command: 'toolshed.ledger.show', title: 'Ledger' });
     return { metadata: { toolshed: { ...session.metadataBase(), activations: session.exportActivations() ?? session.metadataBase().activations } } };
   } finally {
     run.end();
