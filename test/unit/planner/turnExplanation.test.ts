@@ -41,7 +41,10 @@ describe('Explain Last Turn: why each candidate was used or left out', () => {
   });
 
   it('tools in Restricted Mode: nothing was pre-activated, and the explanation says why', () => {
-    assert.match(toolsSection(explainTools(undefined, { preActivateTools: 4, minRelevance: 0.2, restricted: true })).join('\n'), /Restricted Mode: no tool runs/);
+    assert.match(
+      toolsSection(explainTools(undefined, { preActivateTools: 4, minRelevance: 0.2, restricted: true })).join('\n'),
+      /Restricted Mode: no tool runs/,
+    );
   });
 
   it('skills: injected, left out for the budget, not chosen by the model, a pin that does not exist here', () => {
