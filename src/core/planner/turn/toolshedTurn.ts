@@ -142,6 +142,7 @@ export async function runToolshedTurn(request: TurnRequest, deps: TurnDeps): Pro
     stoppedBecause: outcome.stoppedBecause,
     maxRounds: settings.toolSearch.maxRounds,
     deferral: describeDeferral(deferral),
+    embeddingFailure: deps.run.embeddingFailure,
   });
   const coreLine = outcome.stoppedBecause === 'cancelled' ? undefined : coreSetFooterLine(coreSet);
   return { outcome, deferral, footer: coreLine ? `${footer}\n\n${coreLine}` : footer, hidden, coreSet };
