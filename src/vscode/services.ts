@@ -167,7 +167,16 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   context.subscriptions.push(learning);
   const ledgerStore = await LedgerStore.open({ engine, store, logger, clock: systemClock });
   if (ledgerStore.openStatus.status === 'rebuilt') logger.info(`Ledger rebuilt: ${ledgerStore.openStatus.reason ?? 'unknown reason'}`);
-  const ledger = new WorkspaceLedger(ledgerStore, () => ({ registry: tools.registryMap(), skill: (name) => skills.inspect(name) }), logger);
+  const ledger = new WorkspaceLedger(
+    ledgerStore,
+    () => ({
+      registry: tools.registryMap(),
+      skill: (name) => skills.inspect(name),
+      userStates: settings.current.tools.state,
+      isPolicyAllowed: (name) => tools.isPolicyAllowed(name),
+    }),
+    logger,
+  );
   // 👍/👎 reach the ledger the way they reach everything else: learning's skill_feedback event.
   listeners.add((event) => {
     if (event.type !== 'skill_feedback') return;

@@ -1,7 +1,9 @@
 import { NodeByteStore } from '../../core/platform/nodeByteStore';
 import type { CliCommand } from '../cliCommand';
-import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags, embedderLabel, reportEndpointFailure } from './embedderFlag';
-import { cliSkillService, packsFromDirs, parseFtsFlag, parseSkillArgs, percentile, readJsonl } from './skillCliSupport';
+import { readJsonl } from './cliInput';
+import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags, embedderLabel, reportEndpointFailure, EMBEDDER_SWITCHES, EMBEDDER_VALUES } from './embedderFlag';
+import { cliSkillService, packsFromDirs, parseFtsFlag, parseSkillArgs, percentile } from './skillCliSupport';
+import { checkPackFolders } from './skillCliSupport';
 
 interface QueryRow {
   query: string;
@@ -28,12 +30,13 @@ export const benchSkillsCommand: CliCommand = {
     'Latency: pooled over enough rounds of the queries for ≥ 200 searches (at most 10; --rounds N to fix it), after as many warm-up rounds.',
   ].join('\n'),
   async run(args, io) {
-    const parsed = parseSkillArgs(args, ['json', 'allow-remote-embedder']);
+    const parsed = parseSkillArgs(args, { switches: ['json', ...EMBEDDER_SWITCHES], values: ['queries', 'engine', 'store', 'rounds', ...EMBEDDER_VALUES] });
     const queriesFile = parsed.flags.get('queries');
     if (parsed.packs.length === 0 || typeof queriesFile !== 'string') {
       io.stderr('toolshed bench skills: --packs DIR… and --queries FILE.jsonl are required. See --help.\n');
       return 2;
     }
+    checkPackFolders(parsed.packs);
     const storeDir = parsed.flags.get('store');
     const openStart = performance.now();
     const service = await cliSkillService({
@@ -47,7 +50,7 @@ export const benchSkillsCommand: CliCommand = {
     const summary = await service.loadPacks(packsFromDirs(parsed.packs));
     const loadMs = performance.now() - loadStart;
     const skills = summary.packs.reduce((n, p) => n + p.skillCount, 0);
-    const queries = readJsonl<QueryRow>(queriesFile);
+    const queries = readJsonl<QueryRow>(queriesFile, '--queries');
     const ctx = { includeWorkspacePacks: true };
     // Latency is pooled over enough rounds of the queries for a meaningful p95 (≥ 200 searches,
     // at most 10 rounds), after as many warm-up rounds (JIT, statement cache) — otherwise a small

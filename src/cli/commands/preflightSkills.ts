@@ -4,6 +4,7 @@ import { skillPreflight } from '../../core/planner/turn/skillPreflight';
 import { escapeForLine } from '../../core/platform/lineText';
 import type { CliCommand } from '../cliCommand';
 import { cliSkillService, loadPacksReportingErrors, parseSkillArgs } from './skillCliSupport';
+import { checkPackFolders } from './skillCliSupport';
 
 export const preflightSkillsCommand: CliCommand = {
   path: ['preflight', 'skills'],
@@ -17,12 +18,13 @@ export const preflightSkillsCommand: CliCommand = {
     '--json prints {request, min_relevance, selection, injected:[{name,reason,relevance}], note?, tokens}.',
   ].join('\n'),
   async run(args, io) {
-    const parsed = parseSkillArgs(args, ['json']);
+    const parsed = parseSkillArgs(args, { switches: ['json'], values: [] });
     const request = parsed.positional.join(' ').trim();
     if (parsed.packs.length === 0 || !request) {
       io.stderr('toolshed preflight skills: --packs DIR… and a REQUEST are required. See --help.\n');
       return 2;
     }
+    checkPackFolders(parsed.packs);
     const defaults = skillsConfigSchema.parse({});
     const service = await cliSkillService();
     try {

@@ -1,11 +1,12 @@
 import type { CliCommand } from '../cliCommand';
+import { readToolCatalog } from './cliInput';
 import { MemoryByteStore } from '../../core/platform/memoryByteStore';
 import { loadSqlEngine } from '../../core/sql/sqlEngine';
 import { createToolSearchService } from '../../core/tools/toolSearchService';
 import { toolSearchConfigSchema } from '../../core/config/settingsSchema';
 import { roundRelevance } from '../../core/tools/index/absoluteRelevance';
 import { escapeForLine } from '../../core/platform/lineText';
-import { parseArgs, readJsonl, toToolInputs, toolshedOwnTools } from './toolCliSupport';
+import { parseArgs, toolshedOwnTools } from './toolCliSupport';
 
 /**
  * `toolshed preflight tools`: what an @toolshed request would activate before its first round,
@@ -25,7 +26,7 @@ export const preflightToolsCommand: CliCommand = {
     '--json prints {request, max, min_relevance, activated: [{name, relevance}]}.',
   ].join('\n'),
   async run(args, io) {
-    const { flags, positional } = parseArgs(args, ['json']);
+    const { flags, positional } = parseArgs(args, { switches: ['json'], values: ['tools', 'max', 'min-relevance'] });
     const toolsFile = flags.get('tools');
     const request = positional.join(' ').trim();
     if (typeof toolsFile !== 'string' || !request) {
@@ -49,7 +50,7 @@ export const preflightToolsCommand: CliCommand = {
       saveDelayMs: 60_000,
     });
     try {
-      service.setTools([...toToolInputs(readJsonl(toolsFile)), ...toolshedOwnTools()]);
+      service.setTools([...readToolCatalog(toolsFile, io), ...toolshedOwnTools()]);
       const config = service.config.toolSearch;
       const activated = await service.withRun({}, (run) => run.activateForRequest(request));
       const rows = activated.map((tool) => ({ name: tool.name, relevance: roundRelevance(tool.relevance) }));

@@ -110,6 +110,7 @@ export async function handlePlannerRequest(
         signal: signalOf(token),
         // One trust rule on every path: in Restricted Mode no tool runs (tool_invoke refuses too).
         refuseToolRuns: !vscode.workspace.isTrusted,
+        coreSet: settings.toolSearch.learnCoreSet ? (toolRun) => services.ledger.applyCoreSet(toolRun) : undefined,
         hooks: {
           skillsMaxTokens: learning.skillsMaxTokens,
           decorateSkills: (skills) => learning.decorate(skills),
@@ -120,6 +121,7 @@ export async function handlePlannerRequest(
     if (footer) stream.markdown(footer);
     // The ledger counts the turn from the same outcome as the footer.
     services.ledger.recordTurn(outcome);
+    if (settings.toolSearch.learnCoreSet) services.ledger.learnCoreSet(deferral.contextWindow);
     const learned = learning.finish(outcome);
     offerAnswerRating(stream, services.learning, learned);
 

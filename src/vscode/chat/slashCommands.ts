@@ -33,7 +33,9 @@ async function showRestrictedMode(stream: vscode.ChatResponseStream): Promise<vo
   const unused = await unusedWorkspaceSkills();
   const line = unused && restrictedModeLine(unused);
   if (!line) return;
-  stream.markdown(`\n\n> ${line}\n\n`);
+  // A paragraph of the answer itself: `> ` lines are @toolshed's step lines, which the chat view
+  // may fold away — this line is what the user must see.
+  stream.markdown(`${line}\n\n`);
   stream.button({ command: MANAGE_TRUST_COMMAND, title: 'Manage Workspace Trust' });
 }
 
@@ -184,6 +186,8 @@ export async function toolsCommand(
         `\n\n**Starting**: ${uncatalogued.starting} tools are still being published (MCP servers starting); they are counted above once Toolshed has indexed them.`,
       );
     stream.button({ command: 'toolshed.manageTools', title: 'Manage Tools…' });
+    // What each tool cost and gave back over the last days: the Ledger view.
+    stream.button({ command: 'toolshed.ledger.show', title: 'Ledger' });
     return { metadata: { toolshed: { ...session.metadataBase(), activations: session.exportActivations() ?? session.metadataBase().activations } } };
   } finally {
     run.end();

@@ -7,6 +7,8 @@ import { describeDeferral } from '../../tools/modes/deferralDecision';
 import { DefinitionTokenCache, applyModelDeferral } from '../../tools/modes/deferralMeasure';
 import type { MeasureInput, MeasureModel } from '../../tools/modes/deferralMeasure';
 import type { ToolRun } from '../../tools/toolRun';
+import { coreSetFooterLine } from '../../ledger/learnedCoreSet';
+import type { CoreSetEntry } from '../../ledger/ledgerStore';
 import { runPlanner } from '../plannerLoop';
 import type { PlannerOutcome } from '../plannerLoop';
 import type { PlannerProgress, PlannerSkills, PlannerToolRun, ToolExecutor } from '../plannerPorts';
@@ -69,10 +71,17 @@ export interface TurnDeps {
   /** Restricted Mode: tools are found but never run (the one trust rule). */
   refuseToolRuns: boolean;
   hooks?: TurnHooks;
+  /**
+   * The learned core set (`toolshed.toolSearch.learnCoreSet`, planner/coreSetTurn.ts): activates
+   * its tools in the run once send-or-defer is decided and returns them; absent = off.
+   */
+  coreSet?(run: ToolRun): CoreSetEntry[];
 }
 
 export interface TurnResult {
   outcome: PlannerOutcome;
+  /** Tools the learned core set sent from round 1, with why (also said in the footer). */
+  coreSet: CoreSetEntry[];
   deferral: DeferralDecision;
   /** The footer to stream under the answer ('' when there is nothing to say). */
   footer: string;
@@ -89,6 +98,8 @@ export async function runToolshedTurn(request: TurnRequest, deps: TurnDeps): Pro
   const { settings, model, hooks = {} } = deps;
   const hidden = hiddenFromLoop(settings.skills);
   const deferral = await deps.decideDeferral(deps.run, hidden);
+  // No tool runs in Restricted Mode, so sending the core set would only cost definitions.
+  const coreSet = deps.coreSet && !deps.refuseToolRuns ? deps.coreSet(deps.run) : [];
   const { tools, skills } = await turnTools(request.prompt, deps);
   const outcome = await runPlanner(
     { prompt: request.prompt, history: request.history },
@@ -132,7 +143,8 @@ export async function runToolshedTurn(request: TurnRequest, deps: TurnDeps): Pro
     maxRounds: settings.toolSearch.maxRounds,
     deferral: describeDeferral(deferral),
   });
-  return { outcome, deferral, footer, hidden };
+  const coreLine = outcome.stoppedBecause === 'cancelled' ? undefined : coreSetFooterLine(coreSet);
+  return { outcome, deferral, footer: coreLine ? `${footer}\n\n${coreLine}` : footer, hidden, coreSet };
 }
 
 /** The run's tools and the skills port, with the `skill` tool added when the tool style offers it. */

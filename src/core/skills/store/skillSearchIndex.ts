@@ -160,6 +160,11 @@ export class SkillSearchIndex {
     return this.byKey.values();
   }
 
+  /** Every doc id held (the store's interim exact candidate set, every skill). */
+  docIds(): IterableIterator<number> {
+    return this.byDoc.keys();
+  }
+
   /** How many pack skills the pack has in the store. */
   packCount(packName: string): number {
     return this.packCounts.get(packName) ?? 0;

@@ -7,10 +7,12 @@ import { TextAnalyzer, uniqueTerms } from '../../search/textAnalysis';
 import type { TaskType } from '../../config/settingsSchema';
 import type { SkillRecord } from '../skillSchema';
 import type { ExportClaim } from './learned/exportedLearnedSkills';
-import { ftsCandidates } from './skillFtsCandidates';
 import { LearnedRecordCache } from './learned/learnedRecordCache';
 import { RecordReadCache } from './recordReadCache';
-import { entryOf, readMirror, rowToRecord, verifyReadable } from './skillRows';
+import { entryOf, readMirror, rowToRecord } from './skillRows';
+import type { StoredMirror } from './skillRows';
+import { TermVocabulary } from './skillTermsCodec';
+import { SkillFileFingerprints } from './skillFileFingerprints';
 import { SkillRowWriter } from './skillRowWriter';
 import { identityKey } from './skillScope';
 import type { SkillIdentity, SkillScope } from './skillScope';
@@ -23,21 +25,20 @@ import { createSkillSchema, skillMigrations, skillSchemaVersion } from './skillS
 export type { StoreFilter } from './skillStoreFilter';
 
 /**
- * SkillStore: the `skills` table (schema in skillStoreSchema.ts) on sql.js, with a
- * full-text index `skills_fts` (FTS5 when the build has it, else FTS4, else none — then searches
- * fall back to regex/exact), persisted atomically through the ByteStore.
+ * SkillStore: the `skills` table (schema in skillStoreSchema.ts) on sql.js, persisted atomically
+ * through the ByteStore.
  *
  * A skill's identity is its scope + name (skillScope.ts): writes and deletes take that identity;
  * reads through a StoreFilter see, per name, the most specific scope's skill that passes it.
  *
- * FTS rows hold *analysed* text (identifier splitting, stop words, Porter stems — the same
- * `analyze` runs on queries), keyed by `skills.doc_id` (a stable integer; we never rely on the
- * implicit rowid). Scope columns use '' for "none" so comparisons never meet NULL.
- *
- * Search runs in two stages: the FTS index yields candidate doc ids (skillFtsCandidates.ts), and
- * an in-memory mirror (`SkillSearchIndex`: light entries + BM25F term statistics of the same
- * analysed columns) filters and ranks them. The mirror is written with every row and rebuilt
- * from the database on open and after a rolled-back transaction.
+ * Search runs in memory, on a mirror (`SkillSearchIndex`: light entries + BM25F term statistics
+ * of each skill's *analysed* fields — identifier splitting, stop words, Porter stems, the same
+ * `analyze` that runs on queries). Each skill's analysed terms are stored with it, compactly
+ * (`skill_terms`, skillTermsCodec.ts), keyed by `skills.doc_id` (a stable integer; we never rely
+ * on the implicit rowid), so the mirror is rebuilt on open — and after a rolled-back transaction
+ * — without analysing any text. When the sql.js build has no full-text engine (or it is turned
+ * off), no terms are kept and searches fall back to regex/exact. Scope columns use '' for "none"
+ * so comparisons never meet NULL.
  */
 
 const SKILLS_DB_KEY = 'skills.db';
@@ -72,27 +73,39 @@ export class SkillStore {
   private readonly rows: SkillRowWriter;
   /** Analyses every skill's text; its word memo makes a repeated word a lookup. */
   private readonly analyzer = new TextAnalyzer();
+  /** Term ids of the stored terms; undefined without full-text search (no terms kept). */
+  private readonly vocabulary: TermVocabulary | undefined;
+  /** Fingerprints of the skill files loaded (what a warm start may skip). */
+  readonly files = new SkillFileFingerprints(() => this.db);
 
   private constructor(
     private readonly persistent: PersistentDatabase,
     readonly fts: FtsEngine,
+    vocabulary: TermVocabulary | undefined,
+    stored: StoredMirror | undefined,
   ) {
     this.nextDocId = (this.db.get<{ m: number }>('SELECT COALESCE(MAX(doc_id), 0) AS m FROM skills')?.m ?? 0) + 1;
+    this.vocabulary = vocabulary;
     this.index = new SkillSearchIndex(fts !== 'none');
-    this.rows = new SkillRowWriter(persistent.db, fts === 'none' ? undefined : this.ftsIdColumn());
-    this.loadMirror();
+    this.rows = new SkillRowWriter(persistent.db, vocabulary);
+    this.loadMirror(stored);
   }
 
   static async open(options: SkillStoreOptions): Promise<SkillStore> {
     const fts = options.engine.fts;
+    const vocabulary = fts === 'none' ? undefined : new TermVocabulary();
+    // The check on open reads what the mirror is built from: that one read builds it too.
+    let stored: StoredMirror | undefined;
     const persistent = await openStoreDatabase(options, SKILLS_DB_KEY, {
       schemaVersion: skillSchemaVersion(fts),
-      createSchema: (db) => createSkillSchema(db, fts),
+      createSchema: (db) => createSkillSchema(db),
       migrations: skillMigrations(fts),
-      verify: (db) => verifyReadable(db, fts),
+      verify: (db) => {
+        stored = readMirror(db, vocabulary);
+      },
       forceRebuild: options.forceRebuild,
     });
-    return new SkillStore(persistent, fts);
+    return new SkillStore(persistent, fts, vocabulary, persistent.status === 'loaded' || persistent.status === 'migrated' ? stored : undefined);
   }
 
   get db(): SqlDatabase {
@@ -134,15 +147,6 @@ export class SkillStore {
   /** The skill of that doc id, from memory. */
   entryByDocId(docId: number): SkillEntry | undefined {
     return this.index.byDocId(docId);
-  }
-
-  /**
-   * Merges the FTS index into one segment (FTS4/FTS5 'optimize'): after a bulk load this makes
-   * every later MATCH read one doclist per term instead of one per segment.
-   */
-  optimizeFts(): void {
-    if (this.fts === 'none') return;
-    this.db.run("INSERT INTO skills_fts(skills_fts) VALUES('optimize')");
   }
 
   /** Whether a skill of that name exists (in that scope, when given); in-memory, no SQL. */
@@ -227,13 +231,11 @@ export class SkillStore {
     const existing = records.map((record) => this.index.get(record)?.docId);
     const replaced = existing.filter((docId): docId is number => docId !== undefined);
     const { prepared, nextDocId } = this.rows.prepare(records, existing, this.nextDocId, this.fts !== 'none' ? this.analyzer : undefined);
-    const write = () => {
+    // All or nothing, even for one record: new vocabulary terms are written with the rows that use them.
+    this.transaction(() => {
       this.rows.delete(replaced);
       this.rows.insert(prepared);
-    };
-    // One record needs no transaction of its own (callers batch theirs); many are all or nothing.
-    if (prepared.length === 1) write();
-    else this.transaction(write);
+    });
     this.nextDocId = nextDocId;
     this.version++;
     for (const row of prepared) {
@@ -315,8 +317,9 @@ export class SkillStore {
     const terms = all.filter((t) => index.df(t) > 0);
     if (terms.length === 0) return [];
     const accept = this.visible(filter);
-    const candidates = ftsCandidates({ db: this.db, idColumn: this.ftsIdColumn(), index }, terms, accept, limit);
-    return index.rank(terms, candidates, accept, limit).map(({ entry, relevance }) => ({
+    // Every skill is a candidate (exact top-k); one sharing no term with the query scores 0 and is no hit.
+    const ranked = index.rank(terms, index.docIds(), accept, limit).filter((hit) => hit.relevance > 0);
+    return ranked.map(({ entry, relevance }) => ({
       name: entry.name,
       title: entry.title,
       trigger: entry.trigger,
@@ -430,17 +433,14 @@ export class SkillStore {
     return this.index.visible(entryPredicate(filter));
   }
 
-  private ftsIdColumn(): 'rowid' | 'docid' {
-    return this.fts === 'fts5' ? 'rowid' : 'docid';
-  }
-
-  /** (Re)builds the in-memory mirror from the database (open; after a rollback). */
-  private loadMirror(): void {
+  /** (Re)builds the in-memory mirror from the database (open, from what the check on open read; after a rollback). */
+  private loadMirror(stored?: StoredMirror): void {
     this.version++;
     this.index.clear();
     this.learned.reset();
     this.recent.clear();
-    for (const { entry, terms } of readMirror(this.db, this.fts === 'none' ? undefined : this.ftsIdColumn())) this.index.set(entry, terms);
+    if (!stored) this.vocabulary?.clear();
+    for (const { entry, terms } of stored ?? readMirror(this.db, this.vocabulary)) this.index.set(entry, terms);
   }
 }
 
