@@ -34,6 +34,7 @@ import { SkillPackLoader } from './packs/skillPackLoader';
 import type { FileChangeResult, LoadOptions, LoadSummary } from './packs/skillPackLoader';
 import type { ResolvedSkillPack } from './packs/skillPackSources';
 import { SkillVectors } from './skillVectors';
+import { sourceBodyReader } from './packs/sourceBodies';
 import { VectorCache } from '../sql/vectorCache';
 import type { Embedder } from '../search/embedding/embedder';
 import { SkillQueries } from './skillQueries';
@@ -166,6 +167,7 @@ export async function createSkillService(deps: SkillServiceDeps): Promise<SkillS
     clock: deps.clock,
     key: deps.dbKey,
     forceRebuild: deps.forceRebuild,
+    sourceBodies: sourceBodyReader(deps.fs),
   });
   const journal = new LearnedSkillJournal(deps.store, `${deps.dbKey ?? 'skills.db'}.learned.jsonl`, deps.logger);
   const replayed = await journal.replayInto(store);
