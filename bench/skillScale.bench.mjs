@@ -251,6 +251,7 @@ try {
           startup_ms: Math.round(out.open_ms + out.load_ms),
           open_ms: out.open_ms,
           load_ms: out.load_ms,
+          startup_cpu_ms: Math.round(out.open_cpu_ms + out.load_cpu_ms),
           p50_ms: out.p50_ms,
           p95_ms: out.p95_ms,
           recall_at_1: out.recall_at_1,

@@ -9,6 +9,7 @@ import type { ToolRecord } from '../core/tools/toolRecord';
 import { createLoggingEventSink } from './outputChannelLogger';
 import { SettingsAccessor } from './settingsAccessor';
 import { ActivityRegistry } from './state/activityRegistry';
+import { TurnExplanations } from './state/turnExplanations';
 import { PinnedSkills } from './state/pinnedSkills';
 import { createByteStore, createSharedSkillStorage } from './storage';
 import { LmToolCatalog, type ToolCatalogSettling } from './tools/lmToolCatalog';
@@ -53,6 +54,8 @@ export interface ToolshedServices {
   /** Send-all or defer per request (toolshed.toolSearch.mode), and the latest decision. */
   readonly toolModes: ToolModes;
   readonly activity: ActivityRegistry;
+  /** The last @toolshed turn of each chat session, as it recorded itself (Explain Last Turn, `/why`). */
+  readonly turnExplanations: TurnExplanations;
   /** `*.tools.yaml` example files of the workspace (`ready` after the latest load). */
   readonly toolExamples: ToolExampleFiles;
   readonly pinned: PinnedSkills;
@@ -248,6 +251,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     tools,
     toolModes,
     activity,
+    turnExplanations: new TurnExplanations(),
     toolExamples: exampleFiles,
     pinned,
     skills,

@@ -20,6 +20,10 @@ export interface GatedTool {
   name: string;
   /** Absolute relevance to the request, in [0, 1]. */
   relevance: number;
+  /** The request's words the tool matched (shown beside the relevance, so a poisoned description is visible). */
+  matchedTerms?: string[];
+  /** Set when the tool's description looks stuffed (far longer or broader than its peers): why, in words. Never pre-activated. */
+  flagged?: string;
 }
 
 /**
@@ -43,9 +47,17 @@ const MAX_REQUEST_CHARS = 2000;
  * The tools this run could activate for the request, best first, each with its relevance: the
  * run's own ranked search (its visibility and policy, never an always-sent tool) over the
  * request's words, kept only where the relevance reaches `minRelevance` and REQUEST_RELATIVE_CUT of
- * the best candidate's, at most `max`.
+ * the best candidate's, at most `max`. `seen` receives every ranked candidate with its relevance,
+ * before the gate (what Explain Last Turn shows).
  */
-export function matchRequestTools(scope: RunSearchScope, relevance: RelevanceSource, request: string, max: number, minRelevance: number): GatedTool[] {
+export function matchRequestTools(
+  scope: RunSearchScope,
+  relevance: RelevanceSource,
+  request: string,
+  max: number,
+  minRelevance: number,
+  seen?: (candidates: readonly GatedTool[]) => void,
+): GatedTool[] {
   const text = request.slice(0, MAX_REQUEST_CHARS).trim();
   if (max <= 0 || !text) return [];
   const outcome = findForRun(
@@ -59,6 +71,7 @@ export function matchRequestTools(scope: RunSearchScope, relevance: RelevanceSou
   const terms = requestTermWeights(relevance, text);
   const similarity = similarityTo(scope.host.semantic, text);
   const scored = outcome.hits.map((hit) => ({ name: hit.record.name, relevance: gatedRelevance(relevance, terms, similarity, hit.record.name) }));
+  seen?.(scored);
   // A threshold of 0 turns the gate off, the relative cut included.
   return passingRelevance(scored, (tool) => tool.relevance, minRelevance, minRelevance > 0 ? REQUEST_RELATIVE_CUT : 0).slice(0, max);
 }

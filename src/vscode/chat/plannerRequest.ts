@@ -34,6 +34,7 @@ export type PlannerRequestServices = Pick<
   | 'skillContext'
   | 'skills'
   | 'activity'
+  | 'turnExplanations'
   | 'events'
   | 'ledger'
 >;
@@ -83,7 +84,7 @@ export async function handlePlannerRequest(
       languageModel: chosen.model,
     });
     const requestModel = chosen.model;
-    const { outcome, deferral, footer } = await runToolshedTurn(
+    const { outcome, deferral, footer, explanation } = await runToolshedTurn(
       { prompt: request.prompt, history: historyMessages(chatContext), sessionId: session.sessionId },
       {
         settings,
@@ -119,6 +120,7 @@ export async function handlePlannerRequest(
       },
     );
     if (footer) stream.markdown(footer);
+    services.turnExplanations.record(session.sessionId, explanation);
     // The ledger counts the turn from the same outcome as the footer.
     services.ledger.recordTurn(outcome);
     if (settings.toolSearch.learnCoreSet) services.ledger.learnCoreSet(deferral.contextWindow);

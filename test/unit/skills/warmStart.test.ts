@@ -47,6 +47,7 @@ describe('skills: warm start reads only changed files', () => {
     assert.deepEqual(cold.read.sort(), ['a.skill.yaml', 'b.skill.yaml', 'c.skill.yaml']);
     await cold.service.dispose();
 
+    const savedBytes = bytes.entries.get('skills.db');
     const warm = await session(bytes);
     const summary = await warm.service.loadPacks(packs);
     assert.deepEqual(warm.read, [], 'nothing read again');
@@ -64,6 +65,7 @@ describe('skills: warm start reads only changed files', () => {
       ['archive-invoices', 'deploy-service', 'rotate-keys'],
     );
     await warm.service.dispose();
+    assert.equal(bytes.entries.get('skills.db'), savedBytes, 'nothing changed, so the store file was not rewritten');
 
     writeTree(root, {
       'b.skill.yaml': stepSkill('archive-invoices', 'archive old invoices and receipts'),

@@ -17,6 +17,8 @@ import { createSingleSkillTool, withSingleSkillTool } from '../plannerSingleSkil
 import { responseFooter } from '../responseFooter';
 import { modelSkillSummarizer } from '../skillSummarizer';
 import { hiddenFromLoop } from './hiddenFromLoop';
+import { explainSkills, explainTools, explainTurn } from './turnExplanation';
+import type { SkillsPreflightSeen, TurnExplanation } from './turnExplanation';
 import { skillPreflight } from './skillPreflight';
 
 /**
@@ -87,6 +89,8 @@ export interface TurnResult {
   footer: string;
   /** The tools the loop hid in this turn. */
   hidden: string[];
+  /** Why each skill and tool was used or left out, from what this turn recorded (Explain Last Turn). */
+  explanation: TurnExplanation;
 }
 
 /** Send-or-defer under `config` (`toolshed.toolSearch`), measured with `model`'s tokenizer (cached per catalog in `cache`). */
@@ -100,7 +104,10 @@ export async function runToolshedTurn(request: TurnRequest, deps: TurnDeps): Pro
   const deferral = await deps.decideDeferral(deps.run, hidden);
   // No tool runs in Restricted Mode, so sending the core set would only cost definitions.
   const coreSet = deps.coreSet && !deps.refuseToolRuns ? deps.coreSet(deps.run) : [];
-  const { tools, skills } = await turnTools(request.prompt, deps);
+  let preflight: SkillsPreflightSeen | undefined;
+  const { tools, skills: turnSkills } = await turnTools(request.prompt, deps);
+  // What pre-flight decided, kept as the turn used it (before the caller's decoration).
+  const skills = turnSkills && { ...turnSkills, preflight: async (prompt: string) => (preflight = await turnSkills.preflight(prompt)) };
   const outcome = await runPlanner(
     { prompt: request.prompt, history: request.history },
     {
@@ -145,7 +152,22 @@ export async function runToolshedTurn(request: TurnRequest, deps: TurnDeps): Pro
     embeddingFailure: deps.run.embeddingFailure,
   });
   const coreLine = outcome.stoppedBecause === 'cancelled' ? undefined : coreSetFooterLine(coreSet);
-  return { outcome, deferral, footer: coreLine ? `${footer}\n\n${coreLine}` : footer, hidden, coreSet };
+  const explanation = explainTurn(
+    request.prompt,
+    outcome,
+    explainSkills(settings.skills, preflight, {
+      pinnedNames: deps.skills?.pinnedNames ?? [],
+      workspaceSkills: deps.skills?.context.includeWorkspacePacks ?? true,
+    }),
+    explainTools(deps.run.lastRequestMatch, {
+      preActivateTools: settings.toolSearch.preActivateTools,
+      minRelevance: settings.toolSearch.minRelevance,
+      restricted: deps.refuseToolRuns,
+      deferral: describeDeferral(deferral),
+      hidden,
+    }),
+  );
+  return { outcome, deferral, footer: coreLine ? `${footer}\n\n${coreLine}` : footer, hidden, coreSet, explanation };
 }
 
 /** The run's tools and the skills port, with the `skill` tool added when the tool style offers it. */

@@ -229,7 +229,10 @@ export class SkillPackLoader {
         return report && report.problems.length === 0 ? report.skills.length : undefined;
       };
       // Wall-clock time: fingerprints are compared with the file system's modification times.
-      store.files.replaceAll(nextFingerprints(work, check, clean, Date.now()));
+      store.files.replaceAll(
+        nextFingerprints(work, check, clean, () => store.files.packSkillsByFile(), Date.now()),
+        check.fingerprints,
+      );
     });
 
     const summary: LoadSummary = { cancelled: false, packs: [], removedCount, problems: [], files: parsed.length, durationMs: 0 };
@@ -366,7 +369,9 @@ export class SkillPackLoader {
       if (!read.ok) return { pack, ref, skills: [], problems: [read.problem], resources: [] };
       const options = { format: ref.format, packName: pack.name, relativePath: ref.relativePath };
       const result = this.deps.parse ? await this.deps.parse(read.text, ref.file, options) : parseSkillDocument(read.text, ref.file, options);
-      const resources = ref.format === 'skill-md' && result.skills.length > 0 ? await listSkillResources(this.deps.fs, path.dirname(ref.file)) : [];
+      // The scan saw which resource folders exist: none (most skills) means nothing to list.
+      const listed = ref.format === 'skill-md' && result.skills.length > 0 && ref.resourceDirs?.length !== 0;
+      const resources = listed ? await listSkillResources(this.deps.fs, path.dirname(ref.file)) : [];
       return { pack, ref, skills: result.skills, problems: result.problems, resources };
     } catch (error) {
       // A file-system or parser failure costs this file only.

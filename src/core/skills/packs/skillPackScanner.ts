@@ -13,7 +13,7 @@ import type { SkillProblem } from './document/skillProblems';
  * bad file; the rest of the pack still loads.
  */
 
-const MAX_SKILL_FILE_BYTES = 1024 * 1024;
+export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
 const MAX_PACK_FILES = 20000;
 const MAX_DEPTH = 12;
 const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn']);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import type { FileSystemPort } from '../../platform/ports';
 import type { SkillStore } from '../store/skillStore';
@@ -41,8 +42,19 @@ export interface UnchangedCheck {
 const RACY_MS = 2000;
 const STAT_CONCURRENCY = 32;
 
-/** The pack settings that shape a file's records: a change means every file of the pack is read again. */
-function packKey(pack: ResolvedSkillPack): string {
+/**
+ * What a file's fingerprint is keyed on: the pack settings that shape its records (a change means
+ * every file of the pack is read again) and, per skill it defined, the identity, line and content
+ * hash as stored (a row changed or damaged since means the file is read again).
+ */
+function fileKey(pack: ResolvedSkillPack, skills: readonly StoredPackSkill[]): string {
+  const defined = skills.map((s) => `${identityKey(s)}\u0000${s.line}\u0000${s.contentHash}`).sort();
+  return createHash('sha256')
+    .update(JSON.stringify([packSettings(pack), defined]))
+    .digest('hex');
+}
+
+function packSettings(pack: ResolvedSkillPack): string {
   return JSON.stringify([
     pack.name,
     pack.root,
@@ -85,11 +97,12 @@ async function trusted(
   ref: SkillFileRef,
   skills: readonly StoredPackSkill[],
 ): Promise<boolean> {
-  if (fingerprint.packKey !== packKey(pack) || fingerprint.size !== stat.size || fingerprint.mtimeMs !== stat.mtimeMs) return false;
+  if (fingerprint.size !== stat.size || fingerprint.mtimeMs !== stat.mtimeMs) return false;
   // The file system's clock, not the editor's: fingerprints compare modification times.
   if (stat.mtimeMs > fingerprint.recordedAt - RACY_MS) return false;
   const scope = packScope(pack);
   if (skills.length !== fingerprint.skillCount || skills.some((s) => !sameScope(s, scope) || s.requires !== '[]')) return false;
+  if (fingerprint.packKey !== fileKey(pack, skills)) return false;
   if (ref.format !== 'skill-md' || skills.length === 0) return true;
   const resources = ref.resourceDirs?.length ? JSON.stringify(await listSkillResources(fs, path.dirname(ref.file))) : '[]';
   return skills.every((s) => s.resources === resources);
@@ -116,9 +129,11 @@ export function nextFingerprints(
   work: readonly WorkItem[],
   check: UnchangedCheck,
   loadedCleanly: (index: number) => number | undefined,
+  storedByFile: () => ReadonlyMap<string, StoredPackSkill[]>,
   now: number,
 ): FileFingerprint[] {
   const out: FileFingerprint[] = [];
+  let stored: ReadonlyMap<string, StoredPackSkill[]> | undefined;
   work.forEach(({ pack, ref }, i) => {
     if (check.unchanged.has(i)) {
       const kept = check.fingerprints.get(ref.file);
@@ -127,8 +142,11 @@ export function nextFingerprints(
     }
     const stat = check.stats[i];
     const skillCount = loadedCleanly(i);
-    if (stat && skillCount !== undefined)
-      out.push({ file: ref.file, packKey: packKey(pack), size: stat.size, mtimeMs: stat.mtimeMs, recordedAt: now, skillCount });
+    if (!stat || skillCount === undefined) return;
+    stored ??= storedByFile();
+    const skills = stored.get(ref.file) ?? [];
+    if (skills.length !== skillCount) return;
+    out.push({ file: ref.file, packKey: fileKey(pack, skills), size: stat.size, mtimeMs: stat.mtimeMs, recordedAt: now, skillCount });
   });
   return out;
 }

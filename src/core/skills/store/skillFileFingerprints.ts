@@ -11,7 +11,10 @@ import type { SkillIdentity } from './skillScope';
 
 export interface FileFingerprint {
   file: string;
-  /** The pack settings that shape a file's records (unchangedFiles.packKey). */
+  /**
+   * The pack settings the file was loaded under and what it defined (each skill's identity, line
+   * and content hash), hashed (unchangedFiles.fileKey): a row damaged or changed since is read again.
+   */
   packKey: string;
   size: number;
   mtimeMs: number;
@@ -27,6 +30,7 @@ export interface StoredPackSkill extends SkillIdentity {
   requires: string;
   /** The stored `resources` (JSON). */
   resources: string;
+  contentHash: string;
 }
 
 export class SkillFileFingerprints {
@@ -41,8 +45,9 @@ export class SkillFileFingerprints {
     return out;
   }
 
-  /** Replaces every fingerprint (one load's view of every file). */
-  replaceAll(rows: readonly FileFingerprint[]): void {
+  /** Replaces every fingerprint (one load's view of every file); writes nothing when they are the ones stored. */
+  replaceAll(rows: readonly FileFingerprint[], stored: ReadonlyMap<string, FileFingerprint>): void {
+    if (rows.length === stored.size && rows.every((row) => sameFingerprint(row, stored.get(row.file)))) return;
     const db = this.db();
     db.transaction(() => {
       db.run('DELETE FROM skill_files');
@@ -65,7 +70,7 @@ export class SkillFileFingerprints {
   packSkillsByFile(): Map<string, StoredPackSkill[]> {
     const out = new Map<string, StoredPackSkill[]>();
     const rows = this.db().arrays(
-      "SELECT source_file, name, scope_mode, scope_tenant_id, scope_project_id, source_line, requires, resources FROM skills WHERE origin = 'pack'",
+      "SELECT source_file, name, scope_mode, scope_tenant_id, scope_project_id, source_line, requires, resources, content_hash FROM skills WHERE origin = 'pack'",
     );
     for (const r of rows) {
       const file = String(r[0]);
@@ -77,6 +82,7 @@ export class SkillFileFingerprints {
         line: Number(r[5]),
         requires: String(r[6] ?? '[]'),
         resources: String(r[7] ?? '[]'),
+        contentHash: String(r[8] ?? ''),
       };
       const list = out.get(file);
       if (list) list.push(skill);
@@ -84,4 +90,10 @@ export class SkillFileFingerprints {
     }
     return out;
   }
+}
+
+function sameFingerprint(a: FileFingerprint, b: FileFingerprint | undefined): boolean {
+  return (
+    b !== undefined && a.packKey === b.packKey && a.size === b.size && a.mtimeMs === b.mtimeMs && a.recordedAt === b.recordedAt && a.skillCount === b.skillCount
+  );
 }

@@ -23,6 +23,8 @@ export interface PreparedSkillRow {
   encoded?: Uint8Array;
 }
 
+const BODY_COLUMN = SKILL_COLUMNS.indexOf('body');
+
 /** Rows per multi-row statement: 100 × 39 columns stays far below SQLite's bound-parameter limit. */
 const ROWS_PER_STATEMENT = 100;
 
@@ -31,6 +33,8 @@ export class SkillRowWriter {
     private readonly db: SqlDatabase,
     /** The store's term vocabulary; undefined when the store keeps no terms (no full-text search). */
     private readonly vocabulary: TermVocabulary | undefined,
+    /** Pack skills' bodies are read from their files (SkillStoreOptions.sourceBodies): stored empty. */
+    private readonly bodiesInSource = false,
   ) {}
 
   /** Inserts prepared rows, their terms, and the vocabulary terms they introduced. */
@@ -87,7 +91,9 @@ export class SkillRowWriter {
       const stored = holder === undefined || holder === docId ? record : { ...record, id: `${record.id}_${docId}` };
       holders.set(stored.id, docId);
       const terms = analyzer && vocabulary ? ftsTerms(record, analyzer) : undefined;
-      return { docId, stored, params: recordParams(stored, docId), terms, encoded: terms && vocabulary ? encodeTerms(terms, vocabulary) : undefined };
+      const params = recordParams(stored, docId);
+      if (this.bodiesInSource && stored.origin === 'pack') params[BODY_COLUMN] = '';
+      return { docId, stored, params, terms, encoded: terms && vocabulary ? encodeTerms(terms, vocabulary) : undefined };
     });
     return { prepared, nextDocId };
   }

@@ -57,6 +57,11 @@ export interface SearchHit {
 export interface SkillStoreOptions extends StoreDatabaseOptions {
   clock: Clock;
   forceRebuild?: boolean;
+  /**
+   * Reads a pack skill's body from its source file (packs/sourceBodies.ts). Given, pack skills
+   * are stored without their body and it is read when a record's `body` is first used.
+   */
+  sourceBodies?: (record: SkillRecord) => string | undefined;
 }
 
 /** A pack skill's identity and where it is defined. */
@@ -83,11 +88,12 @@ export class SkillStore {
     readonly fts: FtsEngine,
     vocabulary: TermVocabulary | undefined,
     stored: StoredMirror | undefined,
+    private readonly sourceBodies: ((record: SkillRecord) => string | undefined) | undefined,
   ) {
     this.nextDocId = (this.db.get<{ m: number }>('SELECT COALESCE(MAX(doc_id), 0) AS m FROM skills')?.m ?? 0) + 1;
     this.vocabulary = vocabulary;
     this.index = new SkillSearchIndex(fts !== 'none');
-    this.rows = new SkillRowWriter(persistent.db, vocabulary);
+    this.rows = new SkillRowWriter(persistent.db, vocabulary, sourceBodies !== undefined);
     this.loadMirror(stored);
   }
 
@@ -104,8 +110,10 @@ export class SkillStore {
         stored = readMirror(db, vocabulary);
       },
       forceRebuild: options.forceRebuild,
+      saveOnlyChanges: true,
     });
-    return new SkillStore(persistent, fts, vocabulary, persistent.status === 'loaded' || persistent.status === 'migrated' ? stored : undefined);
+    const mirror = persistent.status === 'loaded' || persistent.status === 'migrated' ? stored : undefined;
+    return new SkillStore(persistent, fts, vocabulary, mirror, options.sourceBodies);
   }
 
   get db(): SqlDatabase {
@@ -163,7 +171,7 @@ export class SkillStore {
     if (!entry) return undefined;
     return this.recent.read(entry.docId, () => {
       const row = this.db.get('SELECT * FROM skills WHERE doc_id = ?', [entry.docId]);
-      return row ? rowToRecord(row) : undefined;
+      return row ? this.toRecord(row) : undefined;
     });
   }
 
@@ -203,9 +211,9 @@ export class SkillStore {
   }
 
   all(filter?: StoreFilter): SkillRecord[] {
-    if (!filter) return this.db.all('SELECT * FROM skills ORDER BY name, scope_mode, scope_tenant_id, scope_project_id').map(rowToRecord);
+    if (!filter) return this.db.all('SELECT * FROM skills ORDER BY name, scope_mode, scope_tenant_id, scope_project_id').map((row) => this.toRecord(row));
     const where = filterSql(filter);
-    return this.db.all(`SELECT * FROM skills s WHERE ${where.sql} ORDER BY s.name`, where.params).map(rowToRecord);
+    return this.db.all(`SELECT * FROM skills s WHERE ${where.sql} ORDER BY s.name`, where.params).map((row) => this.toRecord(row));
   }
 
   /** Inserts or replaces the skill of the record's identity (scope + name); other scopes are untouched. */
@@ -250,7 +258,7 @@ export class SkillStore {
    * LearnedRecordCache), so rewriting the learned-skill journal does not read the table back.
    */
   learnedRecords(): SkillRecord[] {
-    const withDocId = (row: Record<string, unknown>): [number, SkillRecord] => [Number(row.doc_id), rowToRecord(row)];
+    const withDocId = (row: Record<string, unknown>): [number, SkillRecord] => [Number(row.doc_id), this.toRecord(row)];
     return this.learned.list(
       () => this.db.all("SELECT * FROM skills WHERE origin = 'learned'").map(withDocId),
       (docIds) => this.db.all(`SELECT * FROM skills WHERE origin = 'learned' AND doc_id IN (${docIds.map(() => '?').join(', ')})`, docIds).map(withDocId),
@@ -383,7 +391,7 @@ export class SkillStore {
     const total = this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM skills s WHERE ${where.sql}`, where.params)?.n ?? 0;
     const rows = this.db
       .all(`SELECT * FROM skills s WHERE ${where.sql} ORDER BY s.name LIMIT :limit OFFSET :offset`, { ...where.params, ':limit': limit, ':offset': offset })
-      .map(rowToRecord);
+      .map((row) => this.toRecord(row));
     return { total, rows };
   }
 
@@ -421,7 +429,25 @@ export class SkillStore {
     const orderBy = order === 'recent' ? 's.last_used DESC, s.use_count DESC' : 's.use_count DESC, s.last_used DESC';
     return this.db
       .all(`SELECT * FROM skills s WHERE ${where.sql} ORDER BY ${orderBy}, s.name LIMIT :limit`, { ...where.params, ':limit': limit })
-      .map(rowToRecord);
+      .map((row) => this.toRecord(row));
+  }
+
+  /** A row as a record; a pack skill stored without its body reads it from its file on first use. */
+  private toRecord(row: Record<string, unknown>): SkillRecord {
+    const record = rowToRecord(row);
+    const read = this.sourceBodies;
+    if (read && record.origin === 'pack' && record.body === '') {
+      let body: string | undefined;
+      Object.defineProperty(record, 'body', {
+        enumerable: true,
+        configurable: true,
+        get: () => (body ??= read(record) ?? ''),
+        set: (value: string) => {
+          body = value;
+        },
+      });
+    }
+    return record;
   }
 
   private entry(name: string, scope?: SkillScope): SkillEntry | undefined {

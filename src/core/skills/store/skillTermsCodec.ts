@@ -62,18 +62,23 @@ export class TermVocabulary {
 export function encodeTerms(terms: SkillFieldTerms, vocabulary: TermVocabulary): Uint8Array {
   const out = new ByteWriter();
   for (const field of SKILL_FTS_FIELDS) {
-    const counts = new Map<number, number>();
-    for (const term of terms[field]) {
-      const id = vocabulary.idOf(term);
-      counts.set(id, (counts.get(id) ?? 0) + 1);
-    }
-    const ids = [...counts.keys()].sort((a, b) => a - b);
-    out.varint(ids.length);
+    const list = terms[field];
+    // Ids sorted natively, then counted in runs: no per-field maps or comparator sorts.
+    const ids = new Uint32Array(list.length);
+    for (let i = 0; i < list.length; i++) ids[i] = vocabulary.idOf(list[i] as string);
+    ids.sort();
+    let distinct = 0;
+    for (let i = 0; i < ids.length; i++) if (i === 0 || ids[i] !== ids[i - 1]) distinct++;
+    out.varint(distinct);
     let previous = 0;
-    for (const id of ids) {
+    for (let i = 0; i < ids.length; ) {
+      const id = ids[i] as number;
+      let end = i + 1;
+      while (end < ids.length && ids[end] === id) end++;
       out.varint(id - previous);
-      out.varint(counts.get(id) as number);
+      out.varint(end - i);
       previous = id;
+      i = end;
     }
   }
   return out.bytes();
