@@ -325,6 +325,46 @@ export class FieldStats<F extends string, K extends string | number = string> {
   }
 
   /**
+   * Every document's BM25F term weights under one set of parameters, for building impact
+   * postings (search/impactPostings.ts): `fn(key, termId, weight)` per (document, term) with
+   * weight = pseudo / (k1 + pseudo), the saturated length-normalised pseudo-frequency that
+   * `scorer` multiplies by the query factor. Averages are the collection's current ones.
+   */
+  forEachImpact(
+    fieldWeights: Readonly<Record<F, number>>,
+    fieldB: Readonly<Record<F, number>>,
+    fn: (key: K, termId: number, impact: number) => void,
+    k1: number = this.k1,
+  ): void {
+    const n = this.fields.length;
+    const stride = this.stride;
+    const { weight, b, average } = this.fieldParameters(fieldWeights, fieldB);
+    const scale = new Float64Array(n);
+    for (const [key, packed] of this.docs) {
+      for (let f = 0; f < n; f++) scale[f] = weight[f] / (1 - b[f] + (b[f] * packed[f]) / average[f]);
+      for (let at = n; at < packed.length; at += stride) {
+        let pseudo = 0;
+        for (let f = 0; f < n; f++) {
+          const word = packed[at + 1 + (f >> 1)];
+          const c = f & 1 ? word >>> 16 : word & 0xffff;
+          if (c !== 0) pseudo += scale[f] * c;
+        }
+        if (pseudo !== 0) fn(key, packed[at], pseudo / (k1 + pseudo));
+      }
+    }
+  }
+
+  /** Highest interned term id + 1 (sizes per-term tables). */
+  get termCount(): number {
+    return this.termNames.length;
+  }
+
+  /** Documents containing the interned term (0 for an unknown id). */
+  dfById(termId: number): number {
+    return termId < this.termNames.length ? this.docFreq[termId] : 0;
+  }
+
+  /**
    * BM25F relevance of one document. `fieldWeights[f]` scales field f, `fieldB[f]` is its
    * length normalisation (0 = none, 1 = full). `idf` may carry precomputed term IDFs; `k1`
    * overrides the saturation constant given to the constructor.
@@ -360,6 +400,11 @@ export class FieldStats<F extends string, K extends string | number = string> {
 
   private averageLengthAt(f: number): number {
     return this.docs.size === 0 ? 0 : this.totalLength[f] / this.docs.size;
+  }
+
+  /** Query terms present in the collection → (term id, weight × idf), in query order (what `scorer` multiplies impacts by). */
+  queryFactors(query: readonly WeightedTerm[], idf?: ReadonlyMap<string, number>): { ids: Uint32Array; factors: Float64Array } {
+    return this.resolve(query, idf);
   }
 
   /** Query terms present in the collection → (term id, weight × idf), in query order. */

@@ -35,6 +35,8 @@ export const skillSearchOutputSchema = z.object({
       score: z.number().min(0).max(1),
       /** Extra: absolute relevance in [0, 1] (share of the query's weight this skill covers), comparable across queries; `score` stays relative to this response. */
       relevance: z.number().min(0).max(1).optional(),
+      /** Extra: names of lower-ranked near-copies of this skill (same description, another pack) left out so the list holds different skills. */
+      near_copies: z.array(z.string()).optional(),
     }),
   ),
   query: z.string(),

@@ -1,5 +1,7 @@
 import type { TaskType } from '../../config/settingsSchema';
 import { FieldStats } from '../../search/bm25f';
+import type { WeightedTerm } from '../../search/bm25f';
+import { ImpactPostings } from '../../search/impactPostings';
 import { idfCoverage } from '../../search/termCoverage';
 import { bm25Idf } from '../../search/ftsBm25';
 import type { SkillOrigin } from '../skillSchema';
@@ -16,7 +18,9 @@ import type { SkillIdentity } from './skillScope';
  * - term statistics of the analysed FTS columns (BM25F, search/bm25f.ts's compact `FieldStats`,
  *   shared with the tool index) for stage-2 ranking.
  *
- * Stage 1 (candidate doc ids) stays in the SQLite FTS index; see `SkillStore.searchFts`.
+ * Search is exact: impact postings over the same statistics (search/impactPostings.ts) score
+ * every skill that shares a term with the request, so no candidate stage can drop the skill
+ * BM25F ranks first.
  */
 
 /** The columns of `skills_fts`, in order (the analysed text of each is mirrored here). */
@@ -121,9 +125,11 @@ export class SkillSearchIndex {
   private readonly packCounts = new Map<string, number>();
   /** Keyed by doc id; null when the store has no full-text engine (regex / exact only). */
   readonly stats: FieldStats<SkillFtsField, number> | null;
+  private readonly postings: ImpactPostings<SkillFtsField, number> | null;
 
   constructor(withStats: boolean) {
     this.stats = withStats ? new FieldStats<SkillFtsField, number>(SKILL_FTS_FIELDS) : null;
+    this.postings = this.stats ? new ImpactPostings(this.stats, SKILL_FIELD_WEIGHTS, SKILL_FIELD_B) : null;
   }
 
   get size(): number {
@@ -177,7 +183,10 @@ export class SkillSearchIndex {
     }
     this.byDoc.set(entry.docId, entry);
     if (entry.origin === 'pack') this.packCounts.set(entry.pack_name, this.packCount(entry.pack_name) + 1);
-    if (this.stats && terms) this.stats.set(entry.docId, terms);
+    if (this.stats && terms) {
+      this.stats.set(entry.docId, terms);
+      this.postings?.invalidate();
+    }
   }
 
   delete(identity: SkillIdentity): void {
@@ -196,6 +205,7 @@ export class SkillSearchIndex {
     if (this.byDoc.get(entry.docId) === entry) {
       this.byDoc.delete(entry.docId);
       this.stats?.delete(entry.docId);
+      this.postings?.invalidate();
     }
   }
 
@@ -205,6 +215,7 @@ export class SkillSearchIndex {
     this.byDoc.clear();
     this.packCounts.clear();
     this.stats?.clear();
+    this.postings?.invalidate();
   }
 
   /** Document frequency of an analysed term (0 without statistics). */
@@ -226,35 +237,28 @@ export class SkillSearchIndex {
   }
 
   /**
-   * Stage 2: BM25F over every query term for the candidate doc ids that pass `accept`; the top
-   * `limit` by relevance, then shorter name, then name (deterministic).
+   * The best `limit` skills passing `accept` for weighted request terms, by BM25F over every
+   * query term and every skill containing one (exact top-k), then shorter name, then name.
    */
-  rank(terms: readonly string[], docIds: Iterable<number>, accept: (entry: SkillEntry) => boolean, limit: number): RankedEntry[] {
-    const stats = this.stats;
-    if (!stats || limit <= 0) return [];
-    // Distinct terms, each weighted 1 (a repeated query word does not count twice).
-    const query = [...new Set(terms)].map((term) => ({ term, weight: 1 }));
-    const score = stats.scorer(query, SKILL_FIELD_WEIGHTS, SKILL_FIELD_B);
-    const top: RankedEntry[] = [];
-    for (const docId of docIds) {
-      const entry = this.byDoc.get(docId);
-      if (!entry || !accept(entry)) continue;
-      const relevance = score(docId);
-      if (top.length === limit && compareRanked(relevance, entry.name, top[limit - 1] as RankedEntry) >= 0) continue;
-      // Bounded insertion (limit ≤ 20 in practice): keeps `top` sorted best first.
-      let at = top.length;
-      while (at > 0 && compareRanked(relevance, entry.name, top[at - 1] as RankedEntry) < 0) at--;
-      top.splice(at, 0, { entry, relevance });
-      if (top.length > limit) top.pop();
-    }
-    return top;
+  search(query: readonly WeightedTerm[], accept: (entry: SkillEntry) => boolean, limit: number): RankedEntry[] {
+    const postings = this.postings;
+    if (!postings || limit <= 0) return [];
+    const byDoc = this.byDoc;
+    const hits = postings.topK(
+      query,
+      (docId) => {
+        const entry = byDoc.get(docId);
+        return entry !== undefined && accept(entry);
+      },
+      limit,
+      (a, b) => nameBefore(byDoc.get(a)?.name ?? '', byDoc.get(b)?.name ?? ''),
+    );
+    return hits.map((hit) => ({ entry: byDoc.get(hit.key) as SkillEntry, relevance: hit.score }));
   }
 }
 
-/** < 0 when (relevance, name) ranks before `other`: higher relevance, then shorter name, then name. */
-function compareRanked(relevance: number, name: string, other: RankedEntry): number {
-  if (relevance !== other.relevance) return relevance > other.relevance ? -1 : 1;
-  const otherName = other.entry.name;
-  if (name.length !== otherName.length) return name.length - otherName.length;
-  return name < otherName ? -1 : name > otherName ? 1 : 0;
+/** Equal relevance: the shorter name first, then the name (deterministic). */
+function nameBefore(name: string, other: string): boolean {
+  if (name.length !== other.length) return name.length < other.length;
+  return name < other;
 }
