@@ -50,7 +50,7 @@ export interface SearchHit {
   task_type: TaskType;
   /** Raw relevance (BM25, higher is better) — normalised by the caller. */
   relevance: number;
-  /** Absolute relevance in [0, 1] (share of the request's IDF mass the skill covers, terms no skill has included; SkillSearchIndex.coverage). */
+  /** Absolute relevance in [0, 1] (request coverage for a short request, skill focus for a long one; SkillSearchIndex.relevance). */
   absolute: number;
 }
 
@@ -308,7 +308,7 @@ export class SkillStore {
       description: entry.description,
       task_type: entry.task_type,
       relevance,
-      absolute: index.coverage(all, entry.docId),
+      absolute: index.relevance(all, entry.docId),
     }));
   }
 
