@@ -1,9 +1,8 @@
 /**
  * The skills relevance set run through pre-flight exactly as @toolshed runs it
- * (plannerSkillsFrom → search or hybrid selection → injection), with a scripted selection
+ * (skillPreflight, the function the turn calls → search or hybrid selection → injection), with a scripted selection
  * model: an oracle that picks the right skill when it was offered and nothing otherwise, so the
- * counts show what the code decides, not how good a real model is. Only APIs that pre-date the
- * absolute relevance gate are used, so the same file measures the code before it.
+ * counts show what the code decides, not how good a real model is.
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -13,7 +12,7 @@ import { lengthTokenCounter, nullEventSink, nullLogger } from '../src/core/platf
 import { MemoryByteStore } from '../src/core/platform/memoryByteStore';
 import { nodeFileSystem } from '../src/core/platform/nodeFileSystem';
 import type { ChatModelPort } from '../src/core/platform/chatTypes';
-import { plannerSkillsFrom } from '../src/core/planner/plannerSkills';
+import { skillPreflight } from '../src/core/planner/turn/skillPreflight';
 import { loadSqlEngine } from '../src/core/sql/sqlEngine';
 import { createSkillService } from '../src/core/skills/skillService';
 import type { SkillService } from '../src/core/skills/skillService';
@@ -102,27 +101,11 @@ export async function runPreflight(
       },
       countTokens: async (text) => Math.ceil(text.length / 4),
     };
-    const port = plannerSkillsFrom(
+    const port = skillPreflight(
       service,
       { includeWorkspacePacks: true },
-      {
-        maxTokens: defaults.maxTokens,
-        topK: defaults.topK,
-        pinnedNames: [],
-        countTokens: async (t) => Math.ceil(t.length / 4),
-        maxActive: defaults.maxActive,
-        selection:
-          mode === 'search'
-            ? undefined
-            : {
-                mode,
-                maxActive: defaults.maxActive,
-                timeoutMs: defaults.selectionTimeoutMs,
-                askModelBelowRelevance: defaults.askModelBelowRelevance,
-                model: oracle,
-                signal: { isCancelled: false },
-              },
-      },
+      { ...defaults, selection: mode },
+      { pinnedNames: [], countTokens: async (t) => Math.ceil(t.length / 4), chooser: { model: oracle }, signal: { isCancelled: false } },
     );
     countTurn(
       counts,

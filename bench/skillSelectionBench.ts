@@ -11,7 +11,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ChatModelPort } from '../src/core/platform/chatTypes';
 import { HYBRID_CANDIDATES, selectActiveSkills } from '../src/core/planner/selection/activeSkillSelection';
-import { plannerSkillsFrom } from '../src/core/planner/plannerSkills';
+import { skillPreflight } from '../src/core/planner/turn/skillPreflight';
+import { skillsConfigSchema } from '../src/core/config/settingsSchema';
 import { folderPack } from '../src/core/skills/packs/skillPackSources';
 import { AREAS as ALL_AREAS, OBJECTS as ALL_OBJECTS, VERBS as ALL_VERBS, median, pctOf, rng, round } from './benchMath';
 import { benchEngine, benchSkillService } from './benchServices';
@@ -64,12 +65,12 @@ async function main(): Promise<void> {
       const ctx = { includeWorkspacePacks: true };
       const queries = Array.from({ length: QUERIES }, () => `${pick(VERBS)} the ${pick(OBJECTS)} in ${pick(AREAS)} and ${pick(VERBS)} its ${pick(OBJECTS)}`);
       const signal = { isCancelled: false };
-      const base = { maxTokens: 2000, topK: 3, pinnedNames: [] as string[], countTokens: async (t: string) => Math.ceil(t.length / 4), maxActive: 3 };
-      const searchPort = plannerSkillsFrom(service, ctx, base);
-      const hybridPort = plannerSkillsFrom(service, ctx, {
-        ...base,
-        selection: { mode: 'hybrid', maxActive: 3, timeoutMs: 5000, model: instantModel, signal },
-      });
+      // Pre-flight as a turn runs it (skillPreflight), with this bench's budget and caps; hybrid asks
+      // the model only when more than maxActive candidates are about as relevant (askModelBelowRelevance 0).
+      const config = skillsConfigSchema.parse({ maxTokens: 2000, topK: 3, maxActive: 3, selectionTimeoutMs: 5000, askModelBelowRelevance: 0 });
+      const request = { pinnedNames: [] as string[], countTokens: async (t: string) => Math.ceil(t.length / 4), signal };
+      const searchPort = skillPreflight(service, ctx, { ...config, selection: 'search' }, request);
+      const hybridPort = skillPreflight(service, ctx, { ...config, selection: 'hybrid' }, { ...request, chooser: { model: instantModel } });
 
       const selectionStep = async (q: string) => {
         const candidates = await service.selectionCandidates(q, HYBRID_CANDIDATES, ctx);

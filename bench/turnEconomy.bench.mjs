@@ -5,9 +5,10 @@
 // planner loop with a scripted model, main's behaviour (nothing pre-activated, every tool_search
 // result activated) and the current defaults in the same run. BFCL: all requests, the odd half
 // (where the gate was tuned) and the held-out even half, also with the bundled embedding on;
-// synthetic-200: the toolModes catalog.
+// the real MCP catalog (bench/data/mcp-catalog, its two halves, lexical and with the bundled
+// embedding); synthetic-200: the toolModes catalog.
 // Prints one JSON line last: { "title", "rows" }.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeCatalog } from './synthetic-tools.mjs';
@@ -63,6 +64,25 @@ if (bfcl) {
 }
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'toolshed-turns-'));
 try {
+  // The real MCP catalog (bench/data/mcp-catalog): its requests a tool serves, as `bench
+  // turn-economy` reads them (ids `mcp_N`, so --halves splits odd/even as the set does). The
+  // scripted model calls the first gold name; requests with several acceptable tools list the
+  // most direct one first.
+  const mcp = path.join(path.dirname(new URL(import.meta.url).pathname), 'data', 'mcp-catalog');
+  const mcpQueries = path.join(tmp, 'real-mcp-queries.jsonl');
+  writeFileSync(
+    mcpQueries,
+    readFileSync(path.join(mcp, 'requests.jsonl'), 'utf8')
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => JSON.parse(line))
+      .filter((r) => r.kind === 'tool')
+      .map((r) => JSON.stringify({ id: `mcp_${r.id}`, query: r.request, gold: r.gold }))
+      .join('\n'),
+  );
+  const mcpTools = path.join(mcp, 'tools.jsonl');
+  addSet('real MCP', runCli(['--tools', mcpTools, '--queries', mcpQueries, '--halves']));
+  addSet('real MCP, bundled embedding', runCli(['--tools', mcpTools, '--queries', mcpQueries, '--halves', '--embedder', 'bundled']));
   const files = writeCatalog(tmp, 200, 7);
   addSet('synthetic-200', runCli(['--tools', files.toolsFile, '--queries', files.queriesFile]));
 } finally {

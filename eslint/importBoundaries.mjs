@@ -7,6 +7,7 @@
 //   src/core/trust, src/core/privacy,        redaction of secrets, JSON Schema: a subset
 //   src/core/schema                          validator, zod → JSON Schema and issue text)
 //   src/core/sql, src/core/search           (storage and text search)
+//   src/core/ledger                         (the cost-and-benefit ledger store, on sql)
 //   src/core/skills, src/core/tools         (siblings: neither imports the other)
 //   src/core/learning                       (may use skills)
 //   src/core/planner, src/core/lmTools      (top of core)
@@ -28,10 +29,11 @@ const CORE_ALLOWED = {
   schema: [],
   sql: ['platform'],
   search: ['platform', 'config'],
+  ledger: ['platform', 'config', 'privacy', 'sql'],
   skills: ['platform', 'config', 'trust', 'privacy', 'schema', 'sql', 'search'],
-  tools: ['platform', 'config', 'trust', 'privacy', 'schema', 'sql', 'search'],
+  tools: ['platform', 'config', 'trust', 'privacy', 'schema', 'sql', 'search', 'ledger'],
   learning: ['platform', 'config', 'trust', 'privacy', 'schema', 'sql', 'search', 'skills'],
-  planner: ['platform', 'config', 'trust', 'privacy', 'schema', 'sql', 'search', 'skills', 'tools', 'learning'],
+  planner: ['platform', 'config', 'trust', 'privacy', 'schema', 'sql', 'search', 'ledger', 'skills', 'tools', 'learning'],
   lmTools: ['platform', 'config', 'trust', 'privacy', 'schema', 'skills', 'tools', 'learning'],
 };
 

@@ -11,6 +11,7 @@ import { preflightToolsCommand } from './commands/preflightTools';
 import { validateCommand } from './commands/validate';
 import { exportLearnedCommand } from './commands/exportLearned';
 import { importLearnedCommand } from './commands/importLearned';
+import { ledgerCommand } from './commands/ledger';
 
 /**
  * Every CLI subcommand, in the order `--help` lists them. Add one import and one entry per
@@ -29,4 +30,5 @@ export const COMMANDS: readonly CliCommand[] = [
   benchSkillsCommand,
   exportLearnedCommand,
   importLearnedCommand,
+  ledgerCommand,
 ];

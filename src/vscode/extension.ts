@@ -5,6 +5,7 @@ import { registerChatParticipant } from './chat/toolshedParticipant';
 import { lookUpChatModels } from './chat/requestModel';
 import { registerLanguageModelTools } from './lmTools/registerLanguageModelTools';
 import { registerManageTools } from './tools/manageToolsCommand';
+import { registerTestEmbeddingEndpointCommand } from './tools/testEmbeddingEndpointCommand';
 import { createOutputChannelLogger } from './outputChannelLogger';
 import { createServices, type ToolshedServices } from './services';
 import { registerSkillSurfaces } from './registerSkillSurfaces';
@@ -42,6 +43,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
   context.subscriptions.push(trackActivations(services));
   registerLanguageModelTools(context, services);
   registerManageTools(context, services);
+  registerTestEmbeddingEndpointCommand(context, { embeddings: () => services.settings.current.embeddings, logger: services.logger });
   const chatHandler = registerChatParticipant(context, services);
 
   const { directory, diagnostics } = registerSkillSurfaces(context, services, [

@@ -29,6 +29,8 @@ import { LearningController } from './learning/learningController';
 import { NativeAgentSkills } from './skills/nativeAgentSkills';
 import { keepSharedSkillsInSync } from './skills/sharedSkillsSync';
 import { SkillChanges } from './skillChanges';
+import { LedgerStore } from '../core/ledger/ledgerStore';
+import { WorkspaceLedger } from './workspaceLedger';
 
 /** Session id under which calls from Copilot agent mode (outside @toolshed) are grouped. */
 export const AGENT_MODE_SESSION = 'copilot-agent-mode';
@@ -67,6 +69,8 @@ export interface ToolshedServices {
   readonly scriptRuns: SkillScriptRunner;
   /** Skills that learn from use: proposals, feedback, negative lessons, decay. */
   readonly learning: LearningController;
+  /** What each tool, skill and server cost and gave back in this workspace (`ledger.db`). */
+  readonly ledger: WorkspaceLedger;
   /** SKILL.md skills VS Code's own agent skills offer to agent mode (its skill tools leave them out). */
   readonly nativeSkills: NativeAgentSkills;
   /**
@@ -161,6 +165,17 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   const knownTool = (name: string) => tools.registryMap().has(name) || (vscode.lm.tools.some((tool) => tool.name === name) && tools.isPolicyAllowed(name));
   const learning = await LearningController.create({ engine, store, settings, skills, logger, events, knownTool, changes: skillChanges });
   context.subscriptions.push(learning);
+  const ledgerStore = await LedgerStore.open({ engine, store, logger, clock: systemClock });
+  if (ledgerStore.openStatus.status === 'rebuilt') logger.info(`Ledger rebuilt: ${ledgerStore.openStatus.reason ?? 'unknown reason'}`);
+  const ledger = new WorkspaceLedger(ledgerStore, () => ({ registry: tools.registryMap(), skill: (name) => skills.inspect(name) }), logger);
+  // 👍/👎 reach the ledger the way they reach everything else: learning's skill_feedback event.
+  listeners.add((event) => {
+    if (event.type !== 'skill_feedback') return;
+    const payload = event.payload as { names?: unknown; outcome?: unknown };
+    const names = Array.isArray(payload.names) ? payload.names.filter((name): name is string => typeof name === 'string') : [];
+    ledger.recordFeedback(names, payload.outcome === 'helpful');
+  });
+  context.subscriptions.push(ledger);
   const nativeSkills = new NativeAgentSkills(skills, skillPacks.onDidChange);
   context.subscriptions.push(nativeSkills);
 
@@ -223,6 +238,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     skillScripts,
     scriptRuns,
     learning,
+    ledger,
     nativeSkills,
     skillContext(run, extraPinned = []) {
       // Lookups only: with tens of thousands of MCP tools, a request must not copy the tool list.
@@ -250,7 +266,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
       return size;
     },
     async flush() {
-      await Promise.all([skills.save(), tools.flush()]);
+      await Promise.all([skills.save(), tools.flush(), ledger.flush()]);
     },
     toolVisibility() {
       // Policy (allow/deny) is applied by the service itself; this is the hook for run-time

@@ -1,5 +1,6 @@
+import { NodeByteStore } from '../../core/platform/nodeByteStore';
 import type { CliCommand } from '../cliCommand';
-import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags } from './embedderFlag';
+import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags, embedderLabel, reportEndpointFailure } from './embedderFlag';
 import { cliSkillService, packsFromDirs, parseFtsFlag, parseSkillArgs, percentile, readJsonl } from './skillCliSupport';
 
 interface QueryRow {
@@ -13,14 +14,18 @@ export const benchSkillsCommand: CliCommand = {
   path: ['bench', 'skills'],
   summary: 'Measure skill_search recall and latency on packs and labelled queries',
   usage: [
-    'Usage: toolshed bench skills --packs DIR… --queries FILE.jsonl [--engine fts5|fts4|none] [--json]',
+    'Usage: toolshed bench skills --packs DIR… --queries FILE.jsonl [--engine fts5|fts4|none] [--store DIR] [--rounds N] [--json]',
     `                             ${EMBEDDER_USAGE}`,
     '',
     ...EMBEDDER_HELP,
-    '  Skills use in-process embedders only (bundled); with an endpoint skill search stays lexical.',
+    '  With an endpoint, the text of every skill searched (secrets redacted) is sent to it to be embedded;',
+    '  `embedder` in the result names it, or says "none" with `endpoint_failed` when it failed (lexical recall).',
     'queries: {"query", "gold": [skill names]} per line.',
-    '--json prints {recall_at_1, recall_at_3, recall_at_5, mrr_at_10, p50_ms, p95_ms, skills, queries, engine, load_ms}.',
-    'Latency: pooled over enough rounds of the queries for ≥ 200 searches (at most 10), after as many warm-up rounds.',
+    '--store DIR: keep the skill store in that folder (as the extension keeps it in its storage), so a second run is a warm start.',
+    '--json prints {recall_at_1, recall_at_3, recall_at_5, mrr_at_10, p50_ms, p95_ms, skills, queries, engine, open_ms, load_ms,',
+    '  peak_rss_mb, heap_mb, external_mb, embedder}: open_ms opens the store, load_ms loads the packs into it; memory is this',
+    "  process's (external: sql.js's WebAssembly memory and other buffers), after the searches.",
+    'Latency: pooled over enough rounds of the queries for ≥ 200 searches (at most 10; --rounds N to fix it), after as many warm-up rounds.',
   ].join('\n'),
   async run(args, io) {
     const parsed = parseSkillArgs(args, ['json', 'allow-remote-embedder']);
@@ -29,8 +34,15 @@ export const benchSkillsCommand: CliCommand = {
       io.stderr('toolshed bench skills: --packs DIR… and --queries FILE.jsonl are required. See --help.\n');
       return 2;
     }
-    const service = await cliSkillService({ allowedFts: parseFtsFlag(parsed.flags.get('engine')) });
-    service.useEmbedder(embedderFromFlags(parsed.flags));
+    const storeDir = parsed.flags.get('store');
+    const openStart = performance.now();
+    const service = await cliSkillService({
+      allowedFts: parseFtsFlag(parsed.flags.get('engine')),
+      store: typeof storeDir === 'string' ? new NodeByteStore(storeDir) : undefined,
+    });
+    const openMs = performance.now() - openStart;
+    const embedder = embedderFromFlags(parsed.flags);
+    service.useEmbedder(embedder);
     const loadStart = performance.now();
     const summary = await service.loadPacks(packsFromDirs(parsed.packs));
     const loadMs = performance.now() - loadStart;
@@ -40,7 +52,9 @@ export const benchSkillsCommand: CliCommand = {
     // Latency is pooled over enough rounds of the queries for a meaningful p95 (≥ 200 searches,
     // at most 10 rounds), after as many warm-up rounds (JIT, statement cache) — otherwise a small
     // query set measures compilation. Recall is taken from the first timed round (deterministic).
-    const rounds = queries.length === 0 ? 0 : Math.min(10, Math.max(1, Math.ceil(200 / queries.length)));
+    const fixedRounds = Number(parsed.flags.get('rounds'));
+    const rounds =
+      queries.length === 0 ? 0 : Number.isInteger(fixedRounds) && fixedRounds > 0 ? fixedRounds : Math.min(10, Math.max(1, Math.ceil(200 / queries.length)));
     for (let pass = 0; pass < rounds; pass++) {
       for (const q of queries) await service.search({ query: q.query.slice(0, 500), limit: 10 }, ctx);
     }
@@ -75,11 +89,23 @@ export const benchSkillsCommand: CliCommand = {
       skills,
       queries: queries.length,
       engine: service.fts,
+      open_ms: round(openMs, 1),
       load_ms: round(loadMs, 1),
+      ...memoryFigures(),
+      ...embedderLabel(embedder),
     };
+    reportEndpointFailure(embedder, io);
     await service.dispose();
     if (parsed.flags.has('json')) io.stdout(`${JSON.stringify(result)}\n`);
     else for (const [key, value] of Object.entries(result)) io.stdout(`${key.padEnd(12)} ${value}\n`);
     return 0;
   },
 };
+
+/** This process's memory after the run, in MB (the heap after a collection when node runs with --expose-gc). */
+function memoryFigures(): { peak_rss_mb: number; heap_mb: number; external_mb: number } {
+  (globalThis as { gc?: () => void }).gc?.();
+  const usage = process.memoryUsage();
+  const mb = (bytes: number) => round(bytes / 1048576, 1);
+  return { peak_rss_mb: mb(process.resourceUsage().maxRSS * 1024), heap_mb: mb(usage.heapUsed), external_mb: mb(usage.external) };
+}

@@ -1,14 +1,14 @@
 import { openTag } from '../../core/privacy/promptBlocks';
-import { TOOL_INVOKE_TOOL_NAME, TOOL_SEARCH_TOOL_NAME } from '../../core/platform/toolNames';
+import { TOOL_SEARCH_TOOL_NAME } from '../../core/platform/toolNames';
 import type { CliCommand } from '../cliCommand';
 import { loadSqlEngine } from '../../core/sql/sqlEngine';
 import { MemoryByteStore } from '../../core/platform/memoryByteStore';
-import { runPlanner } from '../../core/planner/plannerLoop';
-import { plannerToolRunFrom } from '../../core/planner/plannerToolRun';
+import { modelDeferral, runToolshedTurn } from '../../core/planner/turn/toolshedTurn';
 import type { ChatMessage, ChatModelPort, ChatPart, ToolDefinition } from '../../core/platform/chatTypes';
 import { serializeDefinitions } from '../../core/planner/plannerLoop';
-import { DefinitionTokenCache, applyModelDeferral } from '../../core/tools/modes/deferralMeasure';
+import { DefinitionTokenCache } from '../../core/tools/modes/deferralMeasure';
 import { createToolSearchService } from '../../core/tools/toolSearchService';
+import { defaultSettings } from '../../core/config/settingsSchema';
 import type { ToolSearchMode, DeferredNamesListing } from '../../core/config/settingsSchema';
 import { parseArgs, readJsonl, toToolInputs, toolshedOwnTools, toolsAndQueries } from './toolCliSupport';
 
@@ -58,7 +58,7 @@ export const benchToolModesCommand: CliCommand = {
   usage: [
     'Usage: toolshed bench tool-modes --tools FILE.jsonl --queries FILE.jsonl [--max-queries N] [--context TOKENS] [--json]',
     '',
-    'Runs the @toolshed planner loop with a scripted model over each query, for mode off / always / auto',
+    'Runs the @toolshed turn (the same function the extension calls) with a scripted model over each query, for mode off / always / auto',
     'and for <available_deferred_tools> off / names / namesAndServers. Tokens: 4 characters a token.',
     '--json prints {rows: [{mode, names, tools_sent, prompt_tokens_per_request, names_block_tokens, rounds, found}]}.',
   ].join('\n'),
@@ -90,7 +90,8 @@ export const benchToolModesCommand: CliCommand = {
         saveDelayMs: 60_000,
       });
       service.setTools(tools);
-      const cache = new DefinitionTokenCache();
+      const settings = { ...defaultSettings(), toolSearch: service.config.toolSearch };
+      const deferral = modelDeferral(service.config.toolSearch, { id: 'bench', maxInputTokens: contextWindow, countTokens }, new DefinitionTokenCache());
       let promptTokens = 0;
       let sent = 0;
       let rounds = 0;
@@ -99,15 +100,6 @@ export const benchToolModesCommand: CliCommand = {
       for (const q of queries) {
         const run = await service.startRun();
         try {
-          await applyModelDeferral(
-            run,
-            service.config.toolSearch,
-            { id: 'bench', maxInputTokens: contextWindow, countTokens },
-            cache,
-            new Set([TOOL_INVOKE_TOOL_NAME]),
-          );
-          const names = run.promptBlocks().find((b) => b.startsWith(openTag('available_deferred_tools'))) ?? '';
-          namesTokens += await countTokens(names);
           const gold = q.gold[0]!;
           let executed = false;
           // What the prompt costs over the whole request: instructions + the tools offered, every round.
@@ -115,11 +107,18 @@ export const benchToolModesCommand: CliCommand = {
             const instructions = messages[0]?.parts.map((p) => (p.kind === 'text' ? p.text : '')).join('') ?? '';
             promptTokens += Math.ceil(instructions.length / 4) + Math.ceil(serializeDefinitions(offered).length / 4);
           };
-          const outcome = await runPlanner(
-            { prompt: q.query, history: [] },
+          const { outcome } = await runToolshedTurn(
+            { prompt: q.query, history: [], sessionId: 'bench' },
             {
+              settings,
+              run,
+              decideDeferral: async (toolRun, hidden) => {
+                const decision = await deferral(toolRun, hidden);
+                const names = toolRun.promptBlocks().find((b) => b.startsWith(openTag('available_deferred_tools'))) ?? '';
+                namesTokens += await countTokens(names);
+                return decision;
+              },
               model: oracleModel(gold, q.query, onSend),
-              tools: plannerToolRunFrom(run),
               executor: {
                 invoke: async (name) => {
                   if (name === gold) executed = true;
@@ -129,8 +128,8 @@ export const benchToolModesCommand: CliCommand = {
               progress: { progress: () => undefined, markdown: () => undefined, reference: () => undefined },
               events: { emit: () => undefined },
               signal: { isCancelled: false },
+              refuseToolRuns: false,
             },
-            { maxRounds: 4, discoveryBlocks: true, hiddenFromLoop: [TOOL_INVOKE_TOOL_NAME] },
           );
           sent += outcome.tokens.toolsSent;
           rounds += outcome.rounds.length;

@@ -2,7 +2,7 @@ import type { CliCommand } from '../cliCommand';
 import { RANKER_DEFAULTS } from '../../core/tools/index/toolRanker';
 import type { RankerOptions } from '../../core/tools/index/toolRanker';
 import { measureUserPath } from './benchUserPath';
-import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags } from './embedderFlag';
+import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags, embedderLabel, reportEndpointFailure } from './embedderFlag';
 import { mainThreadCpuMs, processCpuMs } from './mainThreadCpu';
 import { VariantRecallCounter } from './variantRecall';
 import { cliService, defaultService, parseArgs, parseEngine, readJsonl, toToolInputs, toolshedOwnTools, toolsAndQueries } from './toolCliSupport';
@@ -204,12 +204,13 @@ export const benchToolsCommand: CliCommand = {
       // full collection when node runs with --expose-gc (garbage is noise here). heap_mb = JS heap +
       // external buffers (sql.js's WebAssembly memory, vectors): steadier than the resident set.
       ...memoryAfterCollection(),
-      embedder: embedder ? embedder.key : 'none',
+      ...embedderLabel(embedder),
       ...(embedder ? { vectors_ms: round(vectorsMs, 1) } : {}),
       ...extras,
       ...(variants.hasVariants ? variants.report() : {}),
       ...(flags.has('per-category') ? { per_category: Object.fromEntries([...byCategory].map(([k, t]) => [k, { queries: t.queries, ...summary(t) }])) } : {}),
     };
+    reportEndpointFailure(embedder, io);
     if (flags.has('json')) io.stdout(`${JSON.stringify(result)}\n`);
     else {
       for (const [key, value] of Object.entries(result)) io.stdout(`${key.padEnd(14)} ${typeof value === 'object' ? JSON.stringify(value) : value}\n`);

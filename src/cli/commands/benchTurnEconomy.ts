@@ -1,28 +1,28 @@
 import type { CliCommand } from '../cliCommand';
-import { TOOL_INVOKE_TOOL_NAME, TOOL_SEARCH_TOOL_NAME } from '../../core/platform/toolNames';
+import { TOOL_SEARCH_TOOL_NAME } from '../../core/platform/toolNames';
 import { loadSqlEngine } from '../../core/sql/sqlEngine';
 import type { SqlEngine } from '../../core/sql/sqlEngine';
 import { MemoryByteStore } from '../../core/platform/memoryByteStore';
-import { runPlanner, serializeDefinitions } from '../../core/planner/plannerLoop';
-import { skillToolsHiddenFromLoop } from '../../core/planner/plannerSingleSkill';
-import { plannerToolRunFrom } from '../../core/planner/plannerToolRun';
+import { serializeDefinitions } from '../../core/planner/plannerLoop';
+import { modelDeferral, runToolshedTurn } from '../../core/planner/turn/toolshedTurn';
 import type { ChatMessage, ChatModelPort, ChatPart, ToolDefinition } from '../../core/platform/chatTypes';
 import { analyze } from '../../core/search/textAnalysis';
-import { DefinitionTokenCache, applyModelDeferral } from '../../core/tools/modes/deferralMeasure';
+import { DefinitionTokenCache } from '../../core/tools/modes/deferralMeasure';
 import { createToolSearchService } from '../../core/tools/toolSearchService';
+import { defaultSettings } from '../../core/config/settingsSchema';
 import type { ToolSearchConfig } from '../../core/config/settingsSchema';
 import type { ToolInput } from '../../core/tools/toolRecord';
 import { queryIdParity } from './benchTools';
 import { parseArgs, readJsonl, toToolInputs, toolshedOwnTools, toolsAndQueries } from './toolCliSupport';
 import type { ParsedArgs } from './toolCliSupport';
-import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags } from './embedderFlag';
+import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags, reportEndpointFailure } from './embedderFlag';
 import { loadBundledEmbedder } from '../../core/search/embedding/bundledEmbedder';
 import type { Embedder } from '../../core/search/embedding/embedder';
 
 /**
  * The turn economy of an @toolshed request: how many model requests and prompt tokens it takes
- * to reach the right tool, on the real planner loop over a real tool-search service (the ports
- * the extension host wires), with a scripted model. Compared in one run: main's behaviour (no
+ * to reach the right tool, on the turn @toolshed runs (runToolshedTurn: the same hidden tools,
+ * deferral, pre-activation and loop) over a real tool-search service, with a scripted model. Compared in one run: main's behaviour (no
  * pre-activation, the whole `tool_search` top 5 activated) against the current defaults.
  */
 
@@ -34,9 +34,6 @@ interface QueryRow {
 
 const countTokens = async (text: string) => Math.ceil(text.length / 4);
 const round = (value: number, digits = 2) => Number(value.toFixed(digits));
-
-/** The loop's hidden tools with the default settings (the host's hiddenFromLoop for toolStyle `discovery`). */
-const HIDDEN = [TOOL_INVOKE_TOOL_NAME, ...skillToolsHiddenFromLoop('discovery')];
 
 /** A request's key words as a model would type them into tool_search: no stop words, no numbers, at most 8. */
 function keyWords(request: string): string {
@@ -114,7 +111,7 @@ interface TurnRecord {
   foundNotOffered: boolean;
 }
 
-/** One turn per query on the real planner loop, over a service with the variant's settings. */
+/** One turn per query through runToolshedTurn, over a service with the variant's settings (no skills). */
 async function measureTurns(
   engine: SqlEngine,
   tools: readonly ToolInput[],
@@ -132,12 +129,12 @@ async function measureTurns(
   service.setTools([...tools]);
   await service.embeddings.settled();
   const cache = new DefinitionTokenCache();
+  const settings = { ...defaultSettings(), toolSearch: service.config.toolSearch };
   const records: TurnRecord[] = [];
   for (const q of queries) {
     const gold = q.gold[0]!;
     const run = await service.startRun();
     try {
-      await applyModelDeferral(run, service.config.toolSearch, { id: 'bench', maxInputTokens: 128_000, countTokens }, cache, new Set(HIDDEN));
       const sent: ToolDefinition[][] = [];
       let promptTokens = 0;
       let called = false;
@@ -145,11 +142,13 @@ async function measureTurns(
         sent.push(offered);
         promptTokens += Math.ceil(promptText(messages, offered).length / 4);
       });
-      const outcome = await runPlanner(
-        { prompt: q.query, history: [] },
+      const { outcome } = await runToolshedTurn(
+        { prompt: q.query, history: [], sessionId: 'bench' },
         {
+          settings,
+          run,
+          decideDeferral: modelDeferral(service.config.toolSearch, { id: 'bench', maxInputTokens: 128_000, countTokens }, cache),
           model,
-          tools: plannerToolRunFrom(run),
           executor: {
             invoke: async (name) => {
               if (name === gold) called = true;
@@ -159,8 +158,8 @@ async function measureTurns(
           progress: { progress: () => undefined, markdown: () => undefined, reference: () => undefined },
           events: { emit: () => undefined },
           signal: { isCancelled: false },
+          refuseToolRuns: false,
         },
-        { maxRounds: 6, discoveryBlocks: true, hiddenFromLoop: HIDDEN },
       );
       const matched = new Set((outcome.tokens.requestMatchedTools ?? []).map((t) => t.name));
       // Definitions of tools activated before round 1 that the model never called, every round they were sent.
@@ -249,6 +248,7 @@ export const benchTurnEconomyCommand: CliCommand = {
       const records = await measureTurns(engine, tools, queries, variant, embedder);
       for (const [subset, keep] of subsets) rows.push({ subset, variant: variant.label, ...summarizeTurns(records.filter(keep)) });
     }
+    reportEndpointFailure(embedder, io);
     if (flags.has('json')) io.stdout(`${JSON.stringify({ rows })}\n`);
     else for (const row of rows) io.stdout(`${JSON.stringify(row)}\n`);
     return 0;

@@ -1,7 +1,6 @@
 import { skillsConfigSchema } from '../../core/config/settingsSchema';
 import { lengthTokenCounter } from '../../core/platform/basicPorts';
-import { preflightOptionsFrom } from '../../core/planner/preflightOptions';
-import { plannerSkillsFrom } from '../../core/planner/plannerSkills';
+import { skillPreflight } from '../../core/planner/turn/skillPreflight';
 import { escapeForLine } from '../../core/platform/lineText';
 import type { CliCommand } from '../cliCommand';
 import { cliSkillService, loadPacksReportingErrors, parseSkillArgs } from './skillCliSupport';
@@ -29,11 +28,7 @@ export const preflightSkillsCommand: CliCommand = {
     try {
       await loadPacksReportingErrors(service, parsed.packs, io);
       const countTokens = (text: string) => lengthTokenCounter.count(text);
-      const port = plannerSkillsFrom(
-        service,
-        { includeWorkspacePacks: true },
-        preflightOptionsFrom(defaults, { pinnedNames: [], countTokens, signal: { isCancelled: false } }),
-      );
+      const port = skillPreflight(service, { includeWorkspacePacks: true }, defaults, { pinnedNames: [], countTokens, signal: { isCancelled: false } });
       const result = await port.preflight(request);
       const injected = result.used.map((use) => ({ name: use.name, reason: use.reason ?? '', relevance: use.relevance ?? null }));
       const tokens = await countTokens([result.pinnedBlock, result.relevantBlock].filter(Boolean).join('\n\n'));

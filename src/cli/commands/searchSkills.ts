@@ -1,6 +1,6 @@
 import { escapeForLine } from '../../core/platform/lineText';
 import type { CliCommand } from '../cliCommand';
-import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags } from './embedderFlag';
+import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags, reportEndpointFailure } from './embedderFlag';
 import { cliSkillService, loadPacksReportingErrors, parseFtsFlag, parseSkillArgs } from './skillCliSupport';
 
 export const searchSkillsCommand: CliCommand = {
@@ -11,7 +11,7 @@ export const searchSkillsCommand: CliCommand = {
     `                              ${EMBEDDER_USAGE}`,
     '',
     ...EMBEDDER_HELP,
-    '  Skills use in-process embedders only (bundled); with an endpoint skill search stays lexical.',
+    '  With an endpoint, the text of every skill searched (secrets redacted) is sent to it to be embedded.',
     '--json prints the skill_search output {skills:[{name,title,trigger,task_type,score}], query, search_type} plus engine.',
   ].join('\n'),
   async run(args, io) {
@@ -24,9 +24,11 @@ export const searchSkillsCommand: CliCommand = {
     const limit = Number(parsed.flags.get('limit') ?? 8);
     const searchType = String(parsed.flags.get('search-type') ?? 'fts');
     const service = await cliSkillService({ allowedFts: parseFtsFlag(parsed.flags.get('engine')) });
-    service.useEmbedder(embedderFromFlags(parsed.flags));
+    const embedder = embedderFromFlags(parsed.flags);
+    service.useEmbedder(embedder);
     await loadPacksReportingErrors(service, parsed.packs, io);
     const output = await service.search({ query, search_type: searchType, limit }, { includeWorkspacePacks: true });
+    reportEndpointFailure(embedder, io);
     if (parsed.flags.has('json')) {
       io.stdout(`${JSON.stringify({ ...output, engine: service.fts }, null, 2)}\n`);
     } else if (output.skills.length === 0) {

@@ -1,5 +1,5 @@
 import type { CliCommand } from '../cliCommand';
-import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags } from './embedderFlag';
+import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags, reportEndpointFailure } from './embedderFlag';
 import { cliService, parseArgs, parseEngine, readJsonl, toToolInputs } from './toolCliSupport';
 
 export const searchToolsCommand: CliCommand = {
@@ -36,6 +36,7 @@ export const searchToolsCommand: CliCommand = {
       include_always_loaded: true,
     });
     run.end();
+    reportEndpointFailure(embedder, io);
     if (!result.ok) {
       io.stderr(`${result.error}\n`);
       return 1;

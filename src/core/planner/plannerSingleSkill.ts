@@ -1,5 +1,5 @@
 import { renderPromptBlock } from '../privacy/promptBlocks';
-import { SKILL_DISCOVERY_TOOL_NAMES, SKILL_TOOL_NAME } from '../platform/toolNames';
+import { SKILL_TOOL_NAME } from '../platform/toolNames';
 import type { SkillRequestContext, SkillService } from '../skills/skillService';
 import {
   buildSkillListing,
@@ -158,12 +158,6 @@ export function withSingleSkillTool(
       handle: async (toolName, input) => (toolName === SKILL_TOOL_NAME ? single.call(input) : skills.handle(toolName, input)),
     },
   };
-}
-
-/** Tool names the loop must not offer for a tool style (the static `skill` included in `discovery`). */
-export function skillToolsHiddenFromLoop(style: 'discovery' | 'single' | 'both'): string[] {
-  if (style === 'discovery') return [SKILL_TOOL_NAME];
-  return style === 'single' ? [...SKILL_DISCOVERY_TOOL_NAMES] : [];
 }
 
 const SINGLE_SKILL_PROMPT = renderPromptBlock('skill_tool', [

@@ -65,7 +65,8 @@ export class SkillFinder {
     limit: number,
     adjust?: HitAdjuster,
   ): Promise<{ hits: ScoredSkill[]; effective: SkillSearchType; note?: string }> {
-    if (requested === 'fts' && this.deps.vectors && this.deps.store.fts !== 'none') await this.deps.vectors.prepare(query, () => this.deps.store.scan(filter));
+    if (requested === 'fts' && this.deps.vectors && this.deps.store.fts !== 'none')
+      await this.deps.vectors.prepare(query, () => this.deps.store.visibleEntries(filter));
     return this.find(query, requested, filter, limit, adjust);
   }
 
@@ -94,8 +95,8 @@ export class SkillFinder {
     if (store.fts !== 'none') {
       // With an adjuster, over-fetch so a re-ranked skill from just below the cut can move up.
       const wanted = adjust ? Math.max(limit * 3, limit + 10) : limit;
-      const visible = this.deps.vectors ? store.scan(filter) : [];
-      const stage = this.deps.vectors?.stage(visible);
+      const resolve = store.resolver(filter);
+      const stage = this.deps.vectors?.stage({ resolve, all: () => store.visibleEntries(filter) });
       const hits = store.searchFts(query, filter, stage ? Math.max(wanted * COPY_MARGIN, LEXICAL_POOL) : wanted * COPY_MARGIN);
       // Adjustments (±0.1/0.2, × decay) apply on the absolute relevance scale, then min-max as usual.
       let scored: Array<ScoredSkill & { description: string; task_type: TaskType }> = hits.map((h) => ({
@@ -107,12 +108,11 @@ export class SkillFinder {
         // Hybrid: the fused order (an exact name never demoted), scores on the contract's scale;
         // the absolute relevance takes both kinds of evidence, so a skill only the embedding
         // found can pass pre-flight's gate when the model's calibration says it is close enough.
-        const rows = new Map(visible.map((row) => [row.name, row]));
         const absolute = new Map(hits.map((h) => [h.name, h.absolute]));
-        const ranking = hybridRank(hits, query, stage, (name) => rows.has(name), exactNameMatcher(query)).slice(0, wanted * COPY_MARGIN);
+        const ranking = hybridRank(hits, query, stage, (name) => resolve(name) !== undefined, exactNameMatcher(query)).slice(0, wanted * COPY_MARGIN);
         const fused = fusedScores(ranking);
         scored = ranking.map((c, i) => ({
-          ...pick(rows.get(c.name)!),
+          ...pick(resolve(c.name)!),
           score: fused[i],
           relevance: fusedRelevance(absolute.get(c.name) ?? 0, c.similarity, stage.calibration),
         }));

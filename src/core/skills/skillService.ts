@@ -211,6 +211,7 @@ class DefaultSkillService implements SkillService {
     });
     this.vectors = new SkillVectors(
       () => this.embedder,
+      store,
       new VectorCache(() => store.db),
       () => this.scheduleSave(),
     );

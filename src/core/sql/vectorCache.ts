@@ -22,6 +22,15 @@ export class VectorCache {
     return found;
   }
 
+  /** Every cached vector of the model, by record hash (one read: a warm start's whole catalog). */
+  all(model: string): Map<string, Float32Array> {
+    const found = new Map<string, Float32Array>();
+    for (const [hash, vector] of this.ready().arrays('SELECT record_hash, vector FROM embedding_vectors WHERE model = ?', [model])) {
+      if (vector instanceof Uint8Array && vector.byteLength % 4 === 0) found.set(String(hash), new Float32Array(vector.slice().buffer));
+    }
+    return found;
+  }
+
   put(model: string, vectors: ReadonlyMap<string, Float32Array>): void {
     if (vectors.size === 0) return;
     const db = this.ready();

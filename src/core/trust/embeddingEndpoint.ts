@@ -5,7 +5,12 @@
  * Restricted Mode whatever the settings say, like every other thing a workspace could aim at.
  */
 
-export type EndpointVerdict = { ok: true; url: URL } | { ok: false; reason: string };
+/**
+ * `loopbackOnly`: the endpoint was accepted because it is this machine, so the client must
+ * connect only to a loopback address — a name such as `embed.localhost` is trusted by the
+ * address it resolves to at connection time, never by its spelling.
+ */
+export type EndpointVerdict = { ok: true; url: URL; loopbackOnly: boolean } | { ok: false; reason: string };
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -23,10 +28,19 @@ export function checkEmbeddingEndpoint(raw: string, options: { allowRemote: bool
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: `only http and https endpoints are supported (got ${url.protocol})` };
   if (url.username || url.password) return { ok: false, reason: 'the endpoint URL must not carry credentials' };
-  if (isLoopbackHost(url.hostname)) return { ok: true, url };
+  const remoteAllowed = options.allowRemote && options.workspaceTrusted;
+  if (isLoopbackHost(url.hostname)) return { ok: true, url, loopbackOnly: !remoteAllowed };
   if (!options.workspaceTrusted)
     return { ok: false, reason: `${url.host} is not this machine, and this workspace is not trusted (Restricted Mode): only a loopback endpoint is used` };
   if (!options.allowRemote)
     return { ok: false, reason: `${url.host} is not this machine; set toolshed.embeddings.allowRemoteEndpoint to send tool and skill text there` };
-  return { ok: true, url };
+  return { ok: true, url, loopbackOnly: false };
+}
+
+/** True for an IP address of this machine's loopback interface (127.0.0.0/8, ::1, IPv4-mapped 127.x). */
+export function isLoopbackAddress(address: string): boolean {
+  const ip = address.toLowerCase().replace(/^\[|\]$/g, '');
+  if (ip === '::1' || ip === '0:0:0:0:0:0:0:1') return true;
+  const v4 = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+  return /^127(\.\d{1,3}){3}$/.test(v4);
 }

@@ -1,13 +1,5 @@
 import * as vscode from 'vscode';
-import { SKILL_DISCOVERY_TOOL_NAMES, SKILL_TOOL_NAME, TOOL_INVOKE_TOOL_NAME } from '../../core/platform/toolNames';
-import { runPlanner } from '../../core/planner/plannerLoop';
-import { plannerSkillsFrom } from '../../core/planner/plannerSkills';
-import { preflightOptionsFrom } from '../../core/planner/preflightOptions';
-import { modelSkillSummarizer } from '../../core/planner/skillSummarizer';
-import { createSingleSkillTool, skillToolsHiddenFromLoop, withSingleSkillTool } from '../../core/planner/plannerSingleSkill';
-import { plannerToolRunFrom } from '../../core/planner/plannerToolRun';
-import { responseFooter } from '../../core/planner/responseFooter';
-import { describeDeferral } from '../../core/tools/modes/deferralDecision';
+import { runToolshedTurn } from '../../core/planner/turn/toolshedTurn';
 import type { ToolshedServices } from '../services';
 import type { ToolshedSettings } from '../../core/config/settingsSchema';
 import { createLanguageModelAdapter, signalOf } from './languageModelAdapter';
@@ -19,18 +11,6 @@ import type { ToolshedTurnMetadata } from './sessionMetadata';
 import { historyMessages } from './sessionMetadata';
 import { startLearningTurn } from './learningTurn';
 import { offerAnswerRating } from './learningChat';
-
-/**
- * Toolshed's own tools the @toolshed loop never offers: tool_invoke exists for agent mode (here
- * deferred tools are called directly), the skill tools the tool style leaves out, and with
- * skills turned off every skill tool.
- * `/tools` uses the same list, so it shows exactly what the model receives.
- */
-export function hiddenFromLoop(settings: ToolshedSettings): string[] {
-  // The tool style decides between skill_search/skill_get/skill_list and the single `skill` tool.
-  const skillTools = settings.skills.enabled ? skillToolsHiddenFromLoop(settings.skills.toolStyle) : [...SKILL_DISCOVERY_TOOL_NAMES, SKILL_TOOL_NAME];
-  return [TOOL_INVOKE_TOOL_NAME, ...skillTools];
-}
 
 /** The model (and its name, for the footer) that chooses the active skills. */
 async function selectionModelFor(requestModel: vscode.LanguageModelChat, settings: ToolshedSettings, token: vscode.CancellationToken) {
@@ -55,6 +35,7 @@ export type PlannerRequestServices = Pick<
   | 'skills'
   | 'activity'
   | 'events'
+  | 'ledger'
 >;
 
 /**
@@ -92,8 +73,6 @@ export async function handlePlannerRequest(
   const run = await session.startRun();
   try {
     const model = createLanguageModelAdapter(chosen.model, token);
-    const hidden = hiddenFromLoop(settings);
-    const deferral = await services.toolModes.decide(run, chosen.model, token, hidden);
     const executor = createLmToolExecutor(request.toolInvocationToken, token);
     const learning = await startLearningTurn(services.learning, {
       prompt: request.prompt,
@@ -103,94 +82,44 @@ export async function handlePlannerRequest(
       model,
       languageModel: chosen.model,
     });
-    const pinnedNames = [...new Set([...services.pinned.names(), ...session.pinnedSkills])];
-    // The frame (the chat command) lifts skills of the same frame or domain (effectiveness rules).
-    const skillContext = { ...services.skillContext(run, session.pinnedSkills), frame: request.command };
-    const discoverySkills = settings.skills.enabled
-      ? plannerSkillsFrom(
-          services.skills,
-          skillContext,
-          preflightOptionsFrom(settings.skills, {
-            // Learned warnings (<skill_warnings>) share the pre-flight budget.
-            maxTokens: learning.skillsMaxTokens,
-            pinnedNames,
-            countTokens: (text) => model.countTokens(text),
-            summarize: settings.skills.summarize ? modelSkillSummarizer(model, signalOf(token)) : undefined,
-            chooser: settings.skills.selection === 'search' ? undefined : await selectionModelFor(chosen.model, settings, token),
-            signal: signalOf(token),
-          }),
-        )
-      : undefined;
-    const toolStyle = settings.skills.toolStyle;
-    // toolStyle single|both: the `skill` tool with this run's listing (see plannerSingleSkill.ts).
-    const { tools, skills } =
-      discoverySkills && toolStyle !== 'discovery'
-        ? withSingleSkillTool(
-            plannerToolRunFrom(run),
-            discoverySkills,
-            createSingleSkillTool(services.skills, skillContext, {
-              maxEntries: settings.skills.singleToolMaxEntries,
-              maxTokens: settings.skills.singleToolMaxTokens,
-              prompt: request.prompt,
-              pinnedNames,
-              countTokens: (text) => model.countTokens(text),
-            }),
-            toolStyle,
-          )
-        : { tools: plannerToolRunFrom(run), skills: discoverySkills };
-
-    const outcome = await runPlanner(
-      { prompt: request.prompt, history: historyMessages(chatContext) },
+    const requestModel = chosen.model;
+    const { outcome, deferral, footer } = await runToolshedTurn(
+      { prompt: request.prompt, history: historyMessages(chatContext), sessionId: session.sessionId },
       {
+        settings,
+        run,
+        decideDeferral: (toolRun, hidden) => services.toolModes.decide(toolRun, requestModel, token, hidden),
         model,
-        tools,
-        skills: learning.decorate(skills),
-        executor: learning.wrap({
+        skills: {
+          service: services.skills,
+          // The frame (the chat command) lifts skills of the same frame or domain (effectiveness rules).
+          context: { ...services.skillContext(run, session.pinnedSkills), frame: request.command },
+          pinnedNames: [...new Set([...services.pinned.names(), ...session.pinnedSkills])],
+          selectionModel: () => selectionModelFor(requestModel, settings, token),
+        },
+        executor: {
           invoke: async (name, input, signal) => {
             // Skill scripts are Toolshed's own tools: confirmed and run here, not by vscode.lm.
             const result = services.skillScripts.has(name) ? await services.scriptRuns.run(name, input, token) : await executor.invoke(name, input, signal);
             services.activity.recordCall(session.sessionId, name);
             return result;
           },
-        }),
+        },
         progress,
         events: services.events,
         signal: signalOf(token),
-      },
-      {
-        maxRounds: settings.toolSearch.maxRounds,
-        discoveryBlocks: true,
-        hiddenFromLoop: hidden,
         // One trust rule on every path: in Restricted Mode no tool runs (tool_invoke refuses too).
         refuseToolRuns: !vscode.workspace.isTrusted,
-        // Tools from skills: deferred tools the injected skills name, activated before round 1.
-        maxAutoActivatedTools: settings.learning.autoActivateTools ? settings.learning.maxAutoActivatedTools : 0,
+        hooks: {
+          skillsMaxTokens: learning.skillsMaxTokens,
+          decorateSkills: (skills) => learning.decorate(skills),
+          wrapExecutor: (inner) => learning.wrap(inner),
+        },
       },
     );
-
-    const tokens = outcome.tokens;
-    services.events.emit({
-      type: 'request_tokens',
-      payload: {
-        session_id: session.sessionId,
-        tools_sent: tokens.toolsSent,
-        tools_available: tokens.toolsAvailable,
-        tool_definition_tokens: tokens.toolDefinitionTokens,
-        all_tool_definition_tokens: tokens.allToolDefinitionTokens,
-        prompt_block_tokens: tokens.promptBlockTokens,
-        injected_skill_tokens: tokens.injectedSkillTokens,
-        selection_tokens: tokens.selectionTokens,
-        rounds: outcome.rounds.length,
-        stopped_because: outcome.stoppedBecause,
-      },
-    });
-    const footer = responseFooter({
-      tokens,
-      stoppedBecause: outcome.stoppedBecause,
-      maxRounds: settings.toolSearch.maxRounds,
-      deferral: describeDeferral(deferral),
-    });
     if (footer) stream.markdown(footer);
+    // The ledger counts the turn from the same outcome as the footer.
+    services.ledger.recordTurn(outcome);
     const learned = learning.finish(outcome);
     offerAnswerRating(stream, services.learning, learned);
 
@@ -198,7 +127,7 @@ export async function handlePlannerRequest(
       ...session.metadataBase(),
       activations: session.exportActivations(),
       activeSkills: outcome.usedSkills.filter((skill) => skill.reason).map((skill) => ({ name: skill.name, reason: skill.reason })),
-      tokens,
+      tokens: outcome.tokens,
       rounds: outcome.rounds,
       stoppedBecause: outcome.stoppedBecause,
       answer: outcome.text,

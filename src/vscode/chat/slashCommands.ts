@@ -6,7 +6,7 @@ import { describeToolInputError } from '../../core/schema/zodSchemas';
 import { hiddenSkillReason, MANAGE_TRUST_COMMAND, restrictedModeLine } from '../../core/trust/restrictedMode';
 import { unusedWorkspaceSkills } from '../unusedWorkspaceSkills';
 import type { TurnSession } from './turnSession';
-import { hiddenFromLoop } from './plannerRequest';
+import { hiddenFromLoop } from '../../core/planner/turn/hiddenFromLoop';
 import { describeDeferral } from '../../core/tools/modes/deferralDecision';
 import { nativeSkillsLine } from '../../core/skills/packs/nativeAgentSkills';
 import { countUncatalogued, deferredHeading, sentListHeading } from '../../core/tools/modes/toolsReport';
@@ -130,7 +130,7 @@ export async function toolsCommand(
   const run = await session.startRun();
   try {
     // The same filter as the planner loop: /tools lists what the model is sent, nothing more.
-    const hiddenNames = hiddenFromLoop(services.settings.current);
+    const hiddenNames = hiddenFromLoop(services.settings.current.skills);
     const decision = model ? await services.toolModes.decide(run, model, token, hiddenNames) : undefined;
     if (decision) stream.markdown(`**Tool search** (\`toolshed.toolSearch.mode\` is ${decision.mode}): ${describeDeferral(decision)}\n\n`);
     const hidden = new Set(hiddenNames);

@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import * as os from 'node:os';
 import { nativeSkillNames, nativeSkillRoots, type NativeSkillSettings } from '../../core/skills/packs/nativeAgentSkills';
+import type { AgentSkillLocation } from '../../core/skills/packs/skillPackSources';
 import type { SkillService } from '../../core/skills/skillService';
 import { Disposable } from '../lifecycle';
 
 const USE_AGENT_SKILLS = 'chat.useAgentSkills';
-const AGENT_SKILLS_LOCATIONS = 'chat.agentSkillsLocations';
+export const AGENT_SKILLS_LOCATIONS = 'chat.agentSkillsLocations';
 
 /** The host's own agent-skill settings; `supported` is false where VS Code does not define them (before 1.139). */
 function readNativeSkillSettings(): NativeSkillSettings {
@@ -17,6 +18,23 @@ function readNativeSkillSettings(): NativeSkillSettings {
     enabled: supported && chat.get<boolean>('useAgentSkills') === true,
     ...(locations && typeof locations === 'object' ? { locations } : {}),
   };
+}
+
+/**
+ * The agent-skill folders Toolshed loads (with `toolshed.skills.includeAgentSkillFolders`): the
+ * entries of `chat.agentSkillsLocations` that are on — VS Code merges its defaults with the user's
+ * and the workspace's entries — whether or not `chat.useAgentSkills` offers them to agent mode;
+ * undefined where the host has no such setting (the core's defaults then). An entry that only
+ * workspace settings turn on counts as workspace-sourced, so Restricted Mode leaves it out.
+ */
+export function readAgentSkillLocations(): AgentSkillLocation[] | undefined {
+  const inspected = vscode.workspace.getConfiguration('chat').inspect<Record<string, unknown>>('agentSkillsLocations');
+  if (!inspected || inspected.defaultValue === undefined) return undefined;
+  const userOn = { ...inspected.defaultValue, ...(inspected.globalValue ?? {}) };
+  const effective = { ...userOn, ...(inspected.workspaceValue ?? {}), ...(inspected.workspaceFolderValue ?? {}) };
+  return Object.entries(effective)
+    .filter(([, on]) => on === true)
+    .map(([location]) => ({ location, fromWorkspaceSettings: userOn[location] !== true }));
 }
 
 /**

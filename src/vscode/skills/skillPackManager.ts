@@ -8,6 +8,7 @@ import type { LoadSummary } from '../../core/skills/packs/skillPackLoader';
 import { BUILT_IN_PACKS_FOLDER, resolveSkillPacks, type ResolvedSkillPack } from '../../core/skills/packs/skillPackSources';
 import type { SkillService } from '../../core/skills/skillService';
 import { Disposable } from '../lifecycle';
+import { AGENT_SKILLS_LOCATIONS, readAgentSkillLocations } from './nativeAgentSkills';
 import type { SettingsAccessor } from '../settingsAccessor';
 
 /**
@@ -38,6 +39,11 @@ export class SkillPackManager extends Disposable {
       }),
     );
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => void this.reload()));
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(AGENT_SKILLS_LOCATIONS)) void this.reload();
+      }),
+    );
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire()));
     this._register({ dispose: () => this.disposeWatchers() });
   }
@@ -123,6 +129,7 @@ export class SkillPackManager extends Disposable {
       })),
       homeDir: os.homedir(),
       packsFromWorkspaceSettings: inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined,
+      agentSkillLocations: readAgentSkillLocations(),
     });
   }
 

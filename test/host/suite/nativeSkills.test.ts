@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { toolshed } from './helpers';
@@ -78,5 +78,32 @@ suite('native agent skills side by side (chat.useAgentSkills)', () => {
     };
     if (hostHasNativeSkills()) await withSettings({ 'chat.useAgentSkills': false }, check);
     else await check();
+  });
+
+  test('@toolshed loads the folders chat.agentSkillsLocations names, and not one turned off', async function () {
+    if (!hostHasNativeSkills()) this.skip();
+    const api = await toolshed();
+    const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const folder = path.join(root, 'team-agent-skills');
+    mkdirSync(path.join(folder, 'team-handbook'), { recursive: true });
+    writeFileSync(
+      path.join(folder, 'team-handbook', 'SKILL.md'),
+      '---\nname: team-handbook\ndescription: Follow the team handbook.\n---\n\nRead the handbook.\n',
+    );
+    try {
+      await api.services.skillPacks.ready;
+      assert.ok(!(await toolshedSkillNames()).includes('team-handbook'), 'not a location yet');
+      await withSettings({ 'chat.agentSkillsLocations': { 'team-agent-skills': true, '.github/skills': false } }, async () => {
+        await api.services.skillPacks.ready;
+        const names = await toolshedSkillNames();
+        assert.ok(names.includes('team-handbook'), 'a custom location is loaded');
+        assert.ok(!names.includes('release-notes'), '.github/skills turned off is not read');
+      });
+      await api.services.skillPacks.ready;
+      assert.ok((await toolshedSkillNames()).includes('release-notes'), 'back to the defaults');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+      await api.services.skillPacks.reload();
+    }
   });
 });

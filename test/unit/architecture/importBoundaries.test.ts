@@ -26,6 +26,8 @@ describe('lint: toolshed/import-boundaries (layers run downward)', () => {
         { filename: file('core/tools/toolRun.ts'), code: "import { x } from '../search/bm25f';", options },
         { filename: file('core/tools/index/toolIndex.ts'), code: "import { x } from '../../sql/sqlEngine';", options },
         { filename: file('core/planner/plannerLoop.ts'), code: "import { x } from '../skills/skillService';", options },
+        { filename: file('core/ledger/ledgerStore.ts'), code: "import { x } from '../sql/persistentDatabase';", options },
+        { filename: file('core/planner/ledgerTurnFrom.ts'), code: "import { x } from '../ledger/ledgerTurn';", options },
         { filename: file('core/skills/skillService.ts'), code: "import type * as vscode from 'vscode';", options },
         {
           filename: file('vscode/chat/x.ts'),
@@ -40,6 +42,8 @@ describe('lint: toolshed/import-boundaries (layers run downward)', () => {
       ],
       invalid: [
         { filename: file('core/search/bm25f.ts'), code: "import { x } from '../tools/toolRun';", options, errors: 1 },
+        { filename: file('core/ledger/ledgerStore.ts'), code: "import { x } from '../tools/toolRun';", options, errors: 1 },
+        { filename: file('core/skills/skillService.ts'), code: "import { x } from '../ledger/ledgerStore';", options, errors: 1 },
         { filename: file('core/skills/skillService.ts'), code: "import { x } from '../tools/toolRun';", options, errors: 1 },
         { filename: file('core/tools/toolRun.ts'), code: "import { x } from '../planner/plannerLoop';", options, errors: 1 },
         { filename: file('core/tools/toolRun.ts'), code: "import * as vscode from 'vscode';", options, errors: 1 },

@@ -6,7 +6,8 @@ import { MemoryEventSink } from '../../../src/core/platform/basicPorts';
 import type { ChatModelPort, ChatPart, ToolDefinition } from '../../../src/core/platform/chatTypes';
 import { runPlanner } from '../../../src/core/planner/plannerLoop';
 import type { PlannerToolRun } from '../../../src/core/planner/plannerPorts';
-import { answerSkillCall, createSingleSkillTool, skillToolsHiddenFromLoop, withSingleSkillTool } from '../../../src/core/planner/plannerSingleSkill';
+import { answerSkillCall, createSingleSkillTool, withSingleSkillTool } from '../../../src/core/planner/plannerSingleSkill';
+import { hiddenFromLoop } from '../../../src/core/planner/turn/hiddenFromLoop';
 import { plannerSkillsFrom } from '../../../src/core/planner/plannerSkills';
 import type { SkillRequestContext } from '../../../src/core/skills/skillService';
 import { makeService, pack, stepSkill, tempDir, writeTree } from '../skills/helpers';
@@ -176,7 +177,7 @@ describe('single skill tool in the planner loop', () => {
           events: new MemoryEventSink(),
           signal: { isCancelled: false },
         },
-        { maxRounds: 4, discoveryBlocks: true, hiddenFromLoop: skillToolsHiddenFromLoop(style) },
+        { maxRounds: 4, discoveryBlocks: true, hiddenFromLoop: hiddenFromLoop({ enabled: true, toolStyle: style }) },
       );
 
       const round1 = sent[0]!;
@@ -198,8 +199,10 @@ describe('single skill tool in the planner loop', () => {
     });
   }
 
-  it('discovery hides the static skill tool from the loop', () => {
-    assert.deepEqual(skillToolsHiddenFromLoop('discovery'), ['skill']);
-    assert.deepEqual(skillToolsHiddenFromLoop('single'), ['skill_search', 'skill_get', 'skill_list']);
+  it('the loop hides tool_invoke, and the skill tools the tool style leaves out (all of them with skills off)', () => {
+    assert.deepEqual(hiddenFromLoop({ enabled: true, toolStyle: 'discovery' }), ['tool_invoke', 'skill']);
+    assert.deepEqual(hiddenFromLoop({ enabled: true, toolStyle: 'single' }), ['tool_invoke', 'skill_search', 'skill_get', 'skill_list']);
+    assert.deepEqual(hiddenFromLoop({ enabled: true, toolStyle: 'both' }), ['tool_invoke']);
+    assert.deepEqual(hiddenFromLoop({ enabled: false, toolStyle: 'both' }), ['tool_invoke', 'skill_search', 'skill_get', 'skill_list', 'skill']);
   });
 });

@@ -1,6 +1,34 @@
 import * as assert from 'node:assert/strict';
 import { loadBundledEmbedder } from '../../../src/core/search/embedding/bundledEmbedder';
+import type { Embedder, WeightedTerm } from '../../../src/core/search/embedding/embedder';
+import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { ctx, makeService, pack, stepSkill, tempDir, writeTree } from './helpers';
+
+/** The bundled model, counting the texts it embeds (queries and skills alike). */
+class CountingEmbedder implements Embedder {
+  readonly texts: string[] = [];
+  readonly key: string;
+  readonly dims?: number;
+  readonly calibration: Embedder['calibration'];
+  constructor(private readonly inner: Embedder) {
+    this.key = inner.key;
+    this.dims = inner.dims;
+    this.calibration = inner.calibration;
+  }
+  embed(texts: readonly string[]): Promise<Float32Array[]> {
+    return this.inner.embed(texts);
+  }
+  vectorNow(text: string): Float32Array | undefined {
+    this.texts.push(text);
+    return this.inner.vectorNow(text);
+  }
+  prepare(text: string): Promise<void> {
+    return this.inner.prepare(text);
+  }
+  vectorOfTerms(terms: Iterable<WeightedTerm>): Float32Array | undefined {
+    return this.inner.vectorOfTerms!(terms);
+  }
+}
 
 describe('hybrid skill_search (bundled vectors)', () => {
   async function loaded() {
@@ -47,5 +75,36 @@ describe('hybrid skill_search (bundled vectors)', () => {
     const result = await service.getRelevant({ task: 'recruit staff' }, ctx);
     assert.deepEqual(result.skills, ['find-openings']);
     assert.ok(result.relevance['find-openings'] >= 0.25);
+  });
+
+  it('embeds each skill once: later searches, and a new session over the saved store, embed only the query and what changed', async () => {
+    const root = tempDir();
+    const skills = Object.fromEntries(
+      Array.from({ length: 30 }, (_, i) => [`s${i}.skill.yaml`, stepSkill(`skill-${i}`, `handle chore number ${i} for the team`, ['Do it.'])]),
+    );
+    writeTree(root, skills);
+    const bytes = new MemoryByteStore();
+    const counting = () => new CountingEmbedder(loadBundledEmbedder()!);
+    const skillTexts = (embedder: CountingEmbedder) => embedder.texts.filter((t) => t.startsWith('skill-'));
+    const first = (await makeService({ bytes })).service;
+    await first.loadPacks([pack('p', root)]);
+    const embedder = counting();
+    first.useEmbedder(embedder);
+    for (const query of ['recruit staff', 'chore for the team', 'convert money']) await first.search({ query, limit: 3 }, ctx);
+    assert.equal(skillTexts(embedder).length, 30, 'every skill embedded once over three searches');
+    await first.dispose();
+
+    writeTree(root, { 's3.skill.yaml': stepSkill('skill-3', 'water the office plants', ['Do it.']) });
+    const second = (await makeService({ bytes })).service;
+    await second.loadPacks([pack('p', root)]);
+    const again = counting();
+    second.useEmbedder(again);
+    assert.equal((await second.search({ query: 'water the plants', limit: 3 }, ctx)).skills[0]?.name, 'skill-3');
+    assert.deepEqual(
+      skillTexts(again).map((t) => t.split(' ')[0]),
+      ['skill-3'],
+      'the new session embedded only the edited skill; the others came from the store',
+    );
+    await second.dispose();
   });
 });

@@ -96,6 +96,7 @@ describe('skills: pack sources', () => {
       ['ws-my-app-agents', path.join('/ws/app', '.agents/skills'), 'workspace-agent-folder', true, 'project', '/ws/app'],
       ['home-copilot', path.join('/home/u', '.copilot/skills'), 'home-agent-folder', false, 'global', ''],
       ['home-claude', path.join('/home/u', '.claude/skills'), 'home-agent-folder', false, 'global', ''],
+      ['home-agents', path.join('/home/u', '.agents/skills'), 'home-agent-folder', false, 'global', ''],
     ]);
     const off = resolveSkillPacks({
       config: skillsConfigSchema.parse({ includeAgentSkillFolders: false, includeBuiltInPacks: false }),

@@ -1,12 +1,16 @@
 import { createHash } from 'node:crypto';
 import { normalize } from './embedder';
 import type { Embedder } from './embedder';
+import { EndpointError, postJson } from './endpointRequest';
+
+export { EndpointError } from './endpointRequest';
 
 /**
  * A local embedding server as an Embedder: Ollama's `/api/embed` or any OpenAI-compatible
  * `/v1/embeddings` (llama.cpp, LM Studio, vLLM…), told apart by the URL's path. Texts go in
  * batches, each request under a timeout; an answer that is not a list of equal-length number
  * vectors, one per text, is an error. Every text is scrubbed (secrets redacted) before it is sent.
+ * What one request may do (no redirects, which addresses, how large an answer) is endpointRequest.ts.
  *
  * Query vectors live in a small in-memory cache that `prepare` fills, so the synchronous search
  * finds them. After a failure the server counts as down for a while: searches stay lexical
@@ -24,9 +28,19 @@ export interface EndpointOptions {
   /** How long a failed server is left alone (ms). */
   retryAfterMs?: number;
   now?: () => number;
+  /**
+   * Which IP addresses the client may connect to (checked on the resolved address of every
+   * connection); absent = any. An endpoint accepted as "this machine" passes the loopback test.
+   */
+  connectTo?: (address: string) => boolean;
 }
 
-export class EndpointError extends Error {}
+/** Longest vector an answer may hold (also the answer-size budget before the dimension is known). */
+const MAX_DIMS = 8192;
+/** Bytes one number may take in a JSON answer ("-1.2345678901234567e-123," and blanks). */
+const BYTES_PER_NUMBER = 32;
+/** Room for the answer's keys, the model's name and other fields a server adds. */
+const ANSWER_OVERHEAD = 64 * 1024;
 
 const QUERY_CACHE = 256;
 /**
@@ -46,6 +60,7 @@ export class EndpointEmbedder implements Embedder {
   private readonly queries = new Map<string, Float32Array>();
   private downUntil = 0;
   private readonly ollama: boolean;
+  private failureText: string | undefined;
 
   constructor(private readonly options: EndpointOptions) {
     const url = new URL(options.url);
@@ -66,6 +81,11 @@ export class EndpointEmbedder implements Embedder {
     return this.now() < this.downUntil;
   }
 
+  /** What went wrong the last time the endpoint failed (undefined until it does). */
+  get failure(): string | undefined {
+    return this.failureText;
+  }
+
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     const size = Math.max(1, this.options.batchSize ?? 32);
     const out: Float32Array[] = [];
@@ -73,6 +93,7 @@ export class EndpointEmbedder implements Embedder {
       for (let at = 0; at < texts.length; at += size) out.push(...(await this.request(texts.slice(at, at + size))));
     } catch (error) {
       this.downUntil = this.now() + (this.options.retryAfterMs ?? 30_000);
+      this.failureText = error instanceof Error ? error.message : String(error);
       throw error;
     }
     this.downUntil = 0;
@@ -100,29 +121,14 @@ export class EndpointEmbedder implements Embedder {
   }
 
   private async request(texts: readonly string[]): Promise<Float32Array[]> {
-    const controller = new AbortController();
-    const timeoutMs = this.options.timeoutMs ?? 2000;
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
-    let body: unknown;
-    try {
-      const response = await fetch(this.options.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ model: this.options.model, input: texts.map((t) => this.options.scrub(t)) }),
-        signal: controller.signal,
-      });
-      if (!response.ok) throw new EndpointError(`embedding endpoint answered HTTP ${response.status}`);
-      body = await response.json();
-    } catch (error) {
-      if (error instanceof EndpointError) throw error;
-      throw new EndpointError(
-        controller.signal.aborted
-          ? `embedding endpoint gave no answer within ${timeoutMs} ms`
-          : `embedding endpoint unreachable: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    } finally {
-      clearTimeout(timer);
-    }
+    // The answer can need at most texts × dimensions numbers: anything longer is refused while
+    // it streams in, so a hostile or broken server cannot make the process buffer gigabytes.
+    const maxBytes = texts.length * (this.dimensions ?? MAX_DIMS) * BYTES_PER_NUMBER + ANSWER_OVERHEAD;
+    const body = await postJson(
+      new URL(this.options.url),
+      { model: this.options.model, input: texts.map((t) => this.options.scrub(t)) },
+      { timeoutMs: this.options.timeoutMs ?? 2000, maxBytes, connectTo: this.options.connectTo },
+    );
     return this.vectorsOf(body, texts.length);
   }
 
@@ -139,7 +145,7 @@ export class EndpointEmbedder implements Embedder {
     }
     if (!rows || rows.length !== count) throw new EndpointError(`embedding endpoint returned ${rows ? rows.length : 'no'} vectors for ${count} texts`);
     return rows.map((row) => {
-      if (!Array.isArray(row) || row.length === 0 || row.length > 8192 || !row.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+      if (!Array.isArray(row) || row.length === 0 || row.length > MAX_DIMS || !row.every((x) => typeof x === 'number' && Number.isFinite(x))) {
         throw new EndpointError('embedding endpoint returned something that is not a vector of numbers');
       }
       this.dimensions ??= row.length;

@@ -1,7 +1,7 @@
 import { minMax } from '../scoring';
 import { fuseCandidates } from './fusion';
 import type { FusedCandidate, LexicalCandidate } from './fusion';
-import type { VectorTable } from './vectorTable';
+import type { VectorLookup } from './vectorTable';
 import type { RelevanceCalibration } from './fusedRelevance';
 
 /**
@@ -9,7 +9,7 @@ import type { RelevanceCalibration } from './fusedRelevance';
  * vectors, the query's vector (when it has one now), and how much the similarity counts.
  */
 export interface SemanticStage {
-  readonly table: VectorTable;
+  readonly table: VectorLookup;
   /** The query's vector, or undefined (model unavailable, no known word): lexical order then. */
   queryVector(query: string): Float32Array | undefined;
   /** Weight of the similarity in the fused score. */

@@ -1,12 +1,21 @@
 import type { SemanticCandidate } from './fusion';
 
+/** What a search reads of a table of vectors (a VectorTable, or a view of one over the documents a search may see). */
+export interface VectorLookup {
+  readonly dims: number;
+  readonly size: number;
+  has(name: string): boolean;
+  similarity(name: string, query: Float32Array): number | undefined;
+  nearest(query: Float32Array, k: number, accept?: (name: string) => boolean): SemanticCandidate[];
+}
+
 /**
  * Unit vectors by document name, quantised to int8 (one scale per vector) in one contiguous
  * array (a removed document's slot is reused), so the nearest-neighbour scan is a tight loop
  * over little memory: 20,000 tools × 128 dimensions are 2.5 MB, one exhaustive scan. The
  * rounding moves a cosine by about 0.005 at most, far below what separates two tools.
  */
-export class VectorTable {
+export class VectorTable implements VectorLookup {
   private data: Int8Array;
   private scales: Float32Array;
   private names: Array<string | undefined> = [];

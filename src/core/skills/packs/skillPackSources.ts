@@ -47,10 +47,28 @@ export interface ResolvePacksInput {
   tenantId?: string;
   /** True when `config.packs` came from workspace settings (then those packs count as workspace-sourced). */
   packsFromWorkspaceSettings?: boolean;
+  /**
+   * The agent-skill folders to read (`toolshed.skills.includeAgentSkillFolders`): VS Code's
+   * `chat.agentSkillsLocations` entries that are on, where the host has that setting; otherwise
+   * its defaults. An entry only workspace settings name counts as workspace-sourced.
+   */
+  agentSkillLocations?: readonly AgentSkillLocation[];
+}
+
+export interface AgentSkillLocation {
+  /** As in `chat.agentSkillsLocations`: relative to each workspace folder, or `~/…` from home. */
+  location: string;
+  fromWorkspaceSettings: boolean;
 }
 
 export const WORKSPACE_AGENT_FOLDERS = ['.github/skills', '.claude/skills', '.agents/skills'] as const;
-const HOME_AGENT_FOLDERS = ['.copilot/skills', '.claude/skills'] as const;
+/** Where the host has no `chat.agentSkillsLocations` (before VS Code 1.139): the folders of its defaults, in Toolshed's load order. */
+const DEFAULT_AGENT_SKILL_LOCATIONS: readonly AgentSkillLocation[] = [
+  ...WORKSPACE_AGENT_FOLDERS,
+  '~/.copilot/skills',
+  '~/.claude/skills',
+  '~/.agents/skills',
+].map((location) => ({ location, fromWorkspaceSettings: false }));
 export const BUILT_IN_PACKS_FOLDER = 'skill-packs';
 
 /**
@@ -106,10 +124,12 @@ export function resolveSkillPacks(input: ResolvePacksInput): ResolvedSkillPack[]
   }
 
   if (config.includeAgentSkillFolders) {
+    const locations = (input.agentSkillLocations ?? DEFAULT_AGENT_SKILL_LOCATIONS).filter(({ location }) => readableLocation(location));
+    const isHome = (location: string) => location === '~' || location.startsWith('~/');
     for (const folder of input.workspaceFolders) {
-      for (const rel of WORKSPACE_AGENT_FOLDERS) {
+      for (const { location } of locations.filter((entry) => !isHome(entry.location))) {
         packs.push(
-          folderPack(`ws-${slug(folder.name)}-${slug(rel.split('/')[0] ?? rel)}`, path.join(folder.path, rel), {
+          folderPack(`ws-${slug(folder.name)}-${locationSlug(location)}`, path.join(folder.path, location), {
             format: undefined,
             scopeMode: 'project',
             tenantId: input.tenantId,
@@ -122,8 +142,15 @@ export function resolveSkillPacks(input: ResolvePacksInput): ResolvedSkillPack[]
       }
     }
     if (input.homeDir) {
-      for (const rel of HOME_AGENT_FOLDERS) {
-        packs.push(folderPack(`home-${slug(rel.split('/')[0] ?? rel)}`, path.join(input.homeDir, rel), { source: 'home-agent-folder', optional: true }));
+      for (const { location, fromWorkspaceSettings } of locations.filter((entry) => isHome(entry.location))) {
+        const rel = location.slice(2);
+        packs.push(
+          folderPack(`home-${locationSlug(rel)}`, path.join(input.homeDir, rel), {
+            source: 'home-agent-folder',
+            workspace: fromWorkspaceSettings,
+            optional: true,
+          }),
+        );
       }
     }
   }
@@ -137,6 +164,23 @@ export function isInside(child: string, parent: string): boolean {
 
 function expandHome(p: string, home: string | undefined): string {
   return home && (p === '~' || p.startsWith('~/')) ? path.join(home, p.slice(1)) : p;
+}
+
+/**
+ * VS Code reads relative paths and `~/` only (no absolute paths, no backslashes); so does
+ * Toolshed, never `..`, and never the whole workspace or home folder (`.`, `~`): Toolshed scans a
+ * location for every skill format, not just `<skill>/SKILL.md`.
+ */
+function readableLocation(location: string): boolean {
+  if (!location || path.isAbsolute(location) || location.includes('\\')) return false;
+  const parts = (location.startsWith('~/') ? location.slice(2) : location).split('/').filter((part) => part && part !== '.');
+  return parts.length > 0 && !parts.includes('..') && !parts.includes('~');
+}
+
+/** `.github/skills` → `github` (the names packs always had); any other location in full. */
+function locationSlug(location: string): string {
+  const [first = '', ...rest] = location.split('/').filter(Boolean);
+  return rest.join('/') === 'skills' ? slug(first) : slug(location);
 }
 
 function slug(text: string): string {

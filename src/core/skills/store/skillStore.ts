@@ -66,6 +66,7 @@ export interface PackSkillSource extends SkillIdentity {
 
 export class SkillStore {
   private nextDocId: number;
+  private version = 0;
   private readonly index: SkillSearchIndex;
   private readonly learned = new LearnedRecordCache();
   private readonly recent = new RecordReadCache();
@@ -124,6 +125,16 @@ export class SkillStore {
 
   count(): number {
     return this.index.size;
+  }
+
+  /** Changes whenever a skill is added, replaced or removed (status and usage writes leave it): what derived tables key on. */
+  get contentVersion(): number {
+    return this.version;
+  }
+
+  /** The skill of that doc id, from memory. */
+  entryByDocId(docId: number): SkillEntry | undefined {
+    return this.index.byDocId(docId);
   }
 
   /**
@@ -225,6 +236,7 @@ export class SkillStore {
     if (prepared.length === 1) write();
     else this.transaction(write);
     this.nextDocId = nextDocId;
+    this.version++;
     for (const row of prepared) {
       this.index.set(entryOf(row.stored, row.docId), row.terms);
       this.learned.put(row.docId, row.stored);
@@ -268,6 +280,7 @@ export class SkillStore {
     const entry = this.index.get(identity);
     if (!entry) return false;
     this.rows.delete([entry.docId]);
+    this.version++;
     this.index.delete(identity);
     this.learned.delete(entry.docId);
     this.recent.forget(entry.docId);
@@ -325,6 +338,20 @@ export class SkillStore {
       if (accept(e)) rows.push({ name: e.name, title: e.title, trigger: e.trigger, description: e.description, tags: e.tagsText, task_type: e.task_type });
     }
     return rows;
+  }
+
+  /** The skills a request with this filter sees (one per name), from memory. */
+  visibleEntries(filter: StoreFilter): SkillEntry[] {
+    const accept = this.visible(filter);
+    const out: SkillEntry[] = [];
+    for (const e of this.index.entries()) if (accept(e)) out.push(e);
+    return out;
+  }
+
+  /** Per name, the skill a request with this filter sees under it (the most specific visible scope's), from memory. */
+  resolver(filter: StoreFilter): (name: string) => SkillEntry | undefined {
+    const accept = entryPredicate(filter);
+    return (name) => this.index.named(name).find(accept);
   }
 
   /** Exact name lookups inside the filter: per name, the most specific visible scope's skill. */
@@ -408,6 +435,7 @@ export class SkillStore {
 
   /** (Re)builds the in-memory mirror from the database (open; after a rollback). */
   private loadMirror(): void {
+    this.version++;
     this.index.clear();
     this.learned.reset();
     this.recent.clear();

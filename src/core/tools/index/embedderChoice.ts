@@ -5,7 +5,7 @@ import { loadBundledEmbedder } from '../../search/embedding/bundledEmbedder';
 import type { BundledEmbedder } from '../../search/embedding/bundledEmbedder';
 import type { Embedder } from '../../search/embedding/embedder';
 import { EndpointEmbedder } from '../../search/embedding/endpointEmbedder';
-import { checkEmbeddingEndpoint } from '../../trust/embeddingEndpoint';
+import { checkEmbeddingEndpoint, isLoopbackAddress } from '../../trust/embeddingEndpoint';
 
 /**
  * The embedder `toolshed.embeddings` asks for, under the workspace-trust rule of endpoints
@@ -21,10 +21,32 @@ export function embedderFromSettings(config: EmbeddingsConfig, workspaceTrusted:
     if (!bundled) logger.warn('toolshed.embeddings.embedder is "bundled" but word-vectors.bin is missing from the extension; search stays lexical.');
     return bundled;
   }
-  const verdict = checkEmbeddingEndpoint(config.endpointUrl, { allowRemote: config.allowRemoteEndpoint, workspaceTrusted });
-  if (!verdict.ok) {
-    logger.warn(`toolshed.embeddings.endpointUrl not used: ${verdict.reason}. Search stays lexical.`);
+  const endpoint = endpointEmbedderFromSettings(config, workspaceTrusted);
+  if (!endpoint.ok) {
+    logger.warn(`toolshed.embeddings.endpointUrl not used: ${endpoint.reason}. Search stays lexical.`);
     return undefined;
   }
-  return new EndpointEmbedder({ url: verdict.url.href, model: config.endpointModel, scrub: (text) => redact(text), timeoutMs: config.endpointTimeoutMs });
+  return endpoint.embedder;
+}
+
+/**
+ * The endpoint client the settings describe, or why it may not be used: the one construction
+ * for the extension's search and for Test Embedding Endpoint, so the test asks what search asks.
+ */
+export function endpointEmbedderFromSettings(
+  config: EmbeddingsConfig,
+  workspaceTrusted: boolean,
+): { ok: true; embedder: EndpointEmbedder } | { ok: false; reason: string } {
+  const verdict = checkEmbeddingEndpoint(config.endpointUrl, { allowRemote: config.allowRemoteEndpoint, workspaceTrusted });
+  if (!verdict.ok) return verdict;
+  return {
+    ok: true,
+    embedder: new EndpointEmbedder({
+      url: verdict.url.href,
+      model: config.endpointModel,
+      scrub: (text) => redact(text),
+      timeoutMs: config.endpointTimeoutMs,
+      connectTo: verdict.loopbackOnly ? isLoopbackAddress : undefined,
+    }),
+  };
 }

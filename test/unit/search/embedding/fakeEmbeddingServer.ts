@@ -13,6 +13,8 @@ export class FakeEmbeddingServer {
   garbage = false;
   /** Every path hangs (a server that stopped answering). */
   hangAll = false;
+  /** Answers every request itself when set (a broken or hostile server: redirects, floods, bad JSON…). */
+  reply: ((res: ServerResponse, input: string[]) => void) | undefined;
 
   constructor() {
     this.server = createServer((req, res) => void this.handle(req, res));
@@ -40,6 +42,11 @@ export class FakeEmbeddingServer {
     this.requests.push({ path: req.url ?? '', input });
     if (req.url === '/hang' || this.hangAll) {
       this.hanging.push(res);
+      return;
+    }
+    if (this.reply) {
+      this.hanging.push(res);
+      this.reply(res, input);
       return;
     }
     const vectors = input.map(letterVector);

@@ -1,0 +1,47 @@
+import type { CliCommand } from '../cliCommand';
+import { LedgerStore } from '../../core/ledger/ledgerStore';
+import { ledgerTableText } from '../../core/ledger/ledgerTable';
+import { nullLogger, systemClock } from '../../core/platform/basicPorts';
+import { NodeByteStore } from '../../core/platform/nodeByteStore';
+import { loadSqlEngine } from '../../core/sql/sqlEngine';
+import { checkStorageFolder } from './learnedSnapshotSupport';
+import { parseSkillArgs } from './skillCliSupport';
+
+export const ledgerCommand: CliCommand = {
+  path: ['ledger'],
+  summary: 'Print what each tool, skill and server cost and gave back (the Ledger view)',
+  usage: [
+    'Usage: toolshed ledger --storage DIR [--days N] [--json]',
+    '',
+    "DIR is the Toolshed storage folder (the extension's workspace storage, holding ledger.db).",
+    'Prints, for the last N days (default 7, at most 90; today included): per tool the definitions sent and',
+    'their tokens, activations by source (request match, search, first use, skill), vain activations',
+    '(activated, never called), calls and failures; per skill injections, follows, feedback and selection',
+    'tokens; per server the totals. --json prints the same as one JSON object.',
+    'Exit code: 0 on success, 2 on usage errors.',
+  ].join('\n'),
+  async run(args, io) {
+    const parsed = parseSkillArgs(args, ['json']);
+    let folder: string;
+    try {
+      folder = checkStorageFolder(parsed.flags.get('storage'));
+    } catch (error) {
+      io.stderr(`toolshed ledger: ${(error as Error).message} See --help.\n`);
+      return 2;
+    }
+    const daysFlag = parsed.flags.get('days');
+    const days = daysFlag === undefined ? 7 : Number(daysFlag);
+    if (!Number.isInteger(days) || days < 1 || days > 90) {
+      io.stderr('toolshed ledger: --days needs a whole number from 1 to 90. See --help.\n');
+      return 2;
+    }
+    const ledger = await LedgerStore.open({ engine: await loadSqlEngine(), store: new NodeByteStore(folder), logger: nullLogger, clock: systemClock });
+    try {
+      const report = ledger.report(days);
+      io.stdout(parsed.flags.get('json') === true ? `${JSON.stringify(report, null, 2)}\n` : ledgerTableText(report));
+      return 0;
+    } finally {
+      ledger.close();
+    }
+  },
+};

@@ -1,0 +1,143 @@
+import type { SqlDatabase } from '../sql/sqlDatabase';
+
+/**
+ * The ledger over a period, as the view, `/tools` and `toolshed ledger` show it: per tool, per
+ * skill and per server, cost (definitions sent, their tokens) beside benefit (calls, follows,
+ * feedback) and waste (vain activations, failures).
+ */
+
+interface LedgerToolRow {
+  tool: string;
+  server: string;
+  sent: number;
+  sentTokens: number;
+  activations: { request: number; search: number; firstUse: number; skill: number };
+  /** Activated in a turn and never called in it. */
+  vain: number;
+  calls: number;
+  failures: number;
+  /** Turns that called it at least once. */
+  turnsCalled: number;
+}
+
+interface LedgerSkillRow {
+  skill: string;
+  injections: number;
+  /** Turns in which one of the tools it names was called. */
+  follows: number;
+  helpful: number;
+  harmful: number;
+  selectionTokens: number;
+}
+
+interface LedgerServerRow {
+  server: string;
+  tools: number;
+  sent: number;
+  sentTokens: number;
+  activations: number;
+  vain: number;
+  calls: number;
+  failures: number;
+}
+
+interface LedgerTotals {
+  turns: number;
+  rounds: number;
+  modelRequests: number;
+  toolsSent: number;
+  toolDefinitionTokens: number;
+}
+
+export interface LedgerReport {
+  days: number;
+  /** First day counted (UTC, `YYYY-MM-DD`). */
+  since: string;
+  totals: LedgerTotals;
+  tools: LedgerToolRow[];
+  skills: LedgerSkillRow[];
+  servers: LedgerServerRow[];
+}
+
+type Num = number;
+
+export function readLedgerReport(db: SqlDatabase, since: string, days: number): LedgerReport {
+  const totals = db.get<{ turns: Num; rounds: Num; requests: Num; sent: Num; tokens: Num }>(
+    `SELECT COALESCE(SUM(turns), 0) AS turns, COALESCE(SUM(rounds), 0) AS rounds, COALESCE(SUM(model_requests), 0) AS requests,
+       COALESCE(SUM(tools_sent), 0) AS sent, COALESCE(SUM(tool_definition_tokens), 0) AS tokens FROM turn_days WHERE day >= ?`,
+    [since],
+  );
+  const tools = db
+    .all<{
+      tool: string;
+      server: string;
+      sent: Num;
+      tokens: Num;
+      req: Num;
+      search: Num;
+      first: Num;
+      skill: Num;
+      vain: Num;
+      calls: Num;
+      failures: Num;
+      turns: Num;
+    }>(
+      `SELECT tool, MAX(server) AS server, SUM(sent) AS sent, SUM(sent_tokens) AS tokens, SUM(act_request) AS req, SUM(act_search) AS search,
+         SUM(act_first_use) AS first, SUM(act_skill) AS skill, SUM(vain) AS vain, SUM(calls) AS calls, SUM(failures) AS failures,
+         SUM(turns_called) AS turns
+       FROM tool_days WHERE day >= ? GROUP BY tool ORDER BY tokens DESC, tool`,
+      [since],
+    )
+    .map((row): LedgerToolRow => ({
+      tool: row.tool,
+      server: row.server,
+      sent: row.sent,
+      sentTokens: row.tokens,
+      activations: { request: row.req, search: row.search, firstUse: row.first, skill: row.skill },
+      vain: row.vain,
+      calls: row.calls,
+      failures: row.failures,
+      turnsCalled: row.turns,
+    }));
+  const skills = db
+    .all<{ skill: string; injections: Num; follows: Num; helpful: Num; harmful: Num; tokens: Num }>(
+      `SELECT skill, SUM(injections) AS injections, SUM(follows) AS follows, SUM(helpful) AS helpful, SUM(harmful) AS harmful,
+         SUM(selection_tokens) AS tokens FROM skill_days WHERE day >= ? GROUP BY skill ORDER BY injections DESC, skill`,
+      [since],
+    )
+    .map((row): LedgerSkillRow => ({ ...row, selectionTokens: row.tokens }));
+  return {
+    days,
+    since,
+    totals: {
+      turns: totals?.turns ?? 0,
+      rounds: totals?.rounds ?? 0,
+      modelRequests: totals?.requests ?? 0,
+      toolsSent: totals?.sent ?? 0,
+      toolDefinitionTokens: totals?.tokens ?? 0,
+    },
+    tools,
+    skills,
+    servers: serverTotals(tools),
+  };
+}
+
+function serverTotals(tools: readonly LedgerToolRow[]): LedgerServerRow[] {
+  const byServer = new Map<string, LedgerServerRow>();
+  for (const tool of tools) {
+    const row = byServer.get(tool.server) ?? { server: tool.server, tools: 0, sent: 0, sentTokens: 0, activations: 0, vain: 0, calls: 0, failures: 0 };
+    row.tools++;
+    row.sent += tool.sent;
+    row.sentTokens += tool.sentTokens;
+    row.activations += activationCount(tool);
+    row.vain += tool.vain;
+    row.calls += tool.calls;
+    row.failures += tool.failures;
+    byServer.set(tool.server, row);
+  }
+  return [...byServer.values()].sort((a, b) => b.sentTokens - a.sentTokens || a.server.localeCompare(b.server));
+}
+
+function activationCount(row: LedgerToolRow): number {
+  return row.activations.request + row.activations.search + row.activations.firstUse + row.activations.skill;
+}

@@ -1,0 +1,68 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { LedgerStore } from '../../../src/core/ledger/ledgerStore';
+import type { LedgerReport } from '../../../src/core/ledger/ledgerReport';
+import { MemoryLogger } from '../../../src/core/platform/basicPorts';
+import { NodeByteStore } from '../../../src/core/platform/nodeByteStore';
+import { engine } from '../skills/helpers';
+import { cli } from './helpers';
+
+describe('toolshed ledger', () => {
+  let folder: string;
+  before(async () => {
+    folder = mkdtempSync(path.join(tmpdir(), 'toolshed-ledger-'));
+    const ledger = await LedgerStore.open({
+      engine: await engine(),
+      store: new NodeByteStore(folder),
+      logger: new MemoryLogger(),
+      clock: { now: () => Date.now() },
+    });
+    const at = Date.now();
+    ledger.record({
+      at,
+      rounds: 2,
+      modelRequests: 3,
+      toolsSent: 3,
+      toolDefinitionTokens: 1234,
+      tools: [
+        { name: 'tool_search', server: 'Toolshed', sent: 2, sentTokens: 234, calls: 1, failures: 0 },
+        { name: 'mcp_github_create_issue', server: 'github', sent: 1, sentTokens: 1000, activatedBy: 'search', calls: 1, failures: 1 },
+      ],
+      skills: [{ name: 'triage-issues', injected: true, followed: true, selectionTokens: 77 }],
+    });
+    ledger.record({ at: at - 40 * 86_400_000, rounds: 1, modelRequests: 1, toolsSent: 1, toolDefinitionTokens: 50, tools: [], skills: [] });
+    await ledger.save();
+    ledger.close();
+  });
+  after(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('prints the tables of the period from a storage folder', async () => {
+    const { code, out } = await cli('ledger', '--storage', folder);
+    assert.equal(code, 0);
+    assert.match(out, /last 7 days .*: 1 turns, 2 rounds, 3 model requests, 3 tool definitions sent \(1,234 tokens\)/);
+    const row = out.split('\n').find((line) => line.startsWith('mcp_github_create_issue'));
+    assert.ok(row, out);
+    assert.deepEqual(row.split(/\s+/).slice(1), ['github', '1', '1,000', '0', '1', '0', '0', '0', '1', '1']);
+    assert.match(out, /^triage-issues\s+1\s+1\s+0\s+0\s+77$/m);
+  });
+
+  it('--json gives the same report; --days widens the period', async () => {
+    const week = JSON.parse((await cli('ledger', '--storage', folder, '--json')).out) as LedgerReport;
+    assert.deepEqual(week.totals, { turns: 1, rounds: 2, modelRequests: 3, toolsSent: 3, toolDefinitionTokens: 1234 });
+    assert.equal(week.servers.find((server) => server.server === 'github')?.failures, 1);
+    const twoMonths = JSON.parse((await cli('ledger', '--storage', folder, '--json', '--days', '60')).out) as LedgerReport;
+    assert.equal(twoMonths.totals.turns, 2);
+  });
+
+  it('refuses a bad --days or a missing folder with a usage error', async () => {
+    for (const days of ['0', '91', 'x', '1.5']) {
+      const { code, err } = await cli('ledger', '--storage', folder, '--days', days);
+      assert.equal(code, 2);
+      assert.match(err, /--days needs a whole number from 1 to 90/);
+    }
+    assert.equal((await cli('ledger')).code, 2);
+    assert.equal((await cli('ledger', '--storage', path.join(folder, 'missing'))).code, 2);
+  });
+});
