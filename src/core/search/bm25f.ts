@@ -34,6 +34,7 @@ export class FieldStats<F extends string, K extends string | number = string> {
   /** Term ids by their first STEM_PREFIX letters, filled lazily up to `bucketedTerms` (see termsSharingPrefix). */
   private readonly prefixBuckets = new Map<string, number[]>();
   private bucketedTerms = 0;
+  private changes = 0;
   private docFreq = new Int32Array(1024);
   private readonly docs = new Map<K, Uint32Array>();
   private readonly totalLength: Float64Array;
@@ -56,8 +57,18 @@ export class FieldStats<F extends string, K extends string | number = string> {
     return this.docs.size;
   }
 
+  /** Changes with every set, delete and clear: derived data (see tools/index/stuffedTools.ts) keys on it. */
+  get version(): number {
+    return this.changes;
+  }
+
   has(key: K): boolean {
     return this.docs.has(key);
+  }
+
+  /** Every document's key. */
+  keys(): IterableIterator<K> {
+    return this.docs.keys();
   }
 
   /** The interned id of `term` (stable: ids are never reused), or undefined if never seen. */
@@ -157,6 +168,7 @@ export class FieldStats<F extends string, K extends string | number = string> {
   /** Adds or replaces a document given the analysed terms of each field. */
   set(key: K, fieldTerms: Readonly<Record<F, readonly string[]>>): void {
     this.delete(key);
+    this.changes++;
     const n = this.fields.length;
     let total = 0;
     for (let f = 0; f < n; f++) total += fieldTerms[this.fields[f]].length;
@@ -205,6 +217,7 @@ export class FieldStats<F extends string, K extends string | number = string> {
   delete(key: K): void {
     const packed = this.docs.get(key);
     if (!packed) return;
+    this.changes++;
     const n = this.fields.length;
     for (let f = 0; f < n; f++) this.totalLength[f] -= packed[f];
     for (let at = n; at < packed.length; at += this.stride) {
@@ -215,6 +228,7 @@ export class FieldStats<F extends string, K extends string | number = string> {
   }
 
   clear(): void {
+    this.changes++;
     this.docs.clear();
     this.totalLength.fill(0);
     this.docFreq.fill(0);

@@ -13,11 +13,17 @@ import { zodJsonSchema } from '../schema/zodSchemas';
 const skillSearchTypeSchema = z.enum(['fts', 'regex', 'exact']);
 export type SkillSearchType = z.infer<typeof skillSearchTypeSchema>;
 
+/**
+ * Longest `skill_search` query: a whole pasted task is a good query (search weighs its words and
+ * is exact over every skill, search/requestTerms.ts), so the limit only bounds work, not quality.
+ */
+const MAX_SKILL_QUERY_CHARS = 20_000;
+
 export const skillSearchInputSchema = z.object({
   query: z
     .string()
     .min(1)
-    .max(500)
+    .max(MAX_SKILL_QUERY_CHARS)
     .describe('What you need help with, in plain words (fts); a regular expression over skill names, titles and triggers (regex); or a skill name (exact).'),
   search_type: skillSearchTypeSchema.default('fts').describe('fts: ranked full-text search (default). regex: pattern match. exact: skill name.'),
   limit: z.number().int().min(1).max(20).default(8).describe('Maximum number of skills to return (1–20).'),

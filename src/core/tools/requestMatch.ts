@@ -7,6 +7,8 @@ import { fusedRelevance } from '../search/embedding/fusedRelevance';
 import type { RelevanceCalibration } from '../search/embedding/fusedRelevance';
 import type { SemanticStage } from '../search/embedding/semanticStage';
 import { passingRelevance } from '../search/relativeCut';
+import { matchedTerms } from './index/absoluteRelevance';
+import { stuffedReason } from './index/stuffedTools';
 
 /**
  * The relevance gate: which tools are activated without the model choosing them — before the
@@ -14,12 +16,18 @@ import { passingRelevance } from '../search/relativeCut';
  * Both use the same absolute measure (index/absoluteRelevance.ts; with an embedder on, the
  * higher of it and the calibrated similarity, search/embedding/fusedRelevance.ts) and the same
  * threshold (`toolshed.toolSearch.minRelevance`), so a weak match is never resent in every later round.
+ * A tool whose text looks stuffed (index/stuffedTools.ts) is never activated by the gate, not even
+ * as a search's top hit: its relevance was bought with breadth.
  */
 
 export interface GatedTool {
   name: string;
   /** Absolute relevance to the request, in [0, 1]. */
   relevance: number;
+  /** The request's terms the tool's text contains (what bought the relevance; shown to the user). */
+  matchedTerms?: string[];
+  /** Set when the tool looks stuffed (tools/index/stuffedTools.ts): never activated by the gate. */
+  flagged?: string;
 }
 
 /**
@@ -58,7 +66,13 @@ export function matchRequestTools(scope: RunSearchScope, relevance: RelevanceSou
   if (outcome.error) return [];
   const terms = requestTermWeights(relevance, text);
   const similarity = similarityTo(scope.host.semantic, text);
-  const scored = outcome.hits.map((hit) => ({ name: hit.record.name, relevance: gatedRelevance(relevance, terms, similarity, hit.record.name) }));
+  const scored = outcome.hits
+    .filter((hit) => stuffedReason(relevance.stats, hit.record.name) === undefined)
+    .map((hit) => ({
+      name: hit.record.name,
+      relevance: gatedRelevance(relevance, terms, similarity, hit.record.name),
+      matchedTerms: matchedTerms(relevance, terms, hit.record.name),
+    }));
   // A threshold of 0 turns the gate off, the relative cut included.
   return passingRelevance(scored, (tool) => tool.relevance, minRelevance, minRelevance > 0 ? REQUEST_RELATIVE_CUT : 0).slice(0, max);
 }
@@ -79,7 +93,14 @@ export function gateDiscoveredHits(
   if (hits.length <= 1) return [...hits];
   const terms = requestTermWeights(relevance, query);
   const similarity = similarityTo(semantic, query);
-  return hits.filter((hit, i) => i === 0 || gatedRelevance(relevance, terms, similarity, hit.record.name) >= minRelevance);
+  return hits.filter(
+    (hit, i) => (i === 0 || gatedRelevance(relevance, terms, similarity, hit.record.name) >= minRelevance) && stuffedReason(relevance.stats, hit.record.name) === undefined,
+  );
+}
+
+/** Why a tool is never activated by the gate (it looks stuffed), for the surfaces that list tools; undefined when it is not. */
+export function gateRefusal(relevance: RelevanceSource, toolName: string): string | undefined {
+  return stuffedReason(relevance.stats, toolName);
 }
 
 /** A tool's similarity to one text and the model's calibration, when hybrid ranking has both (else lexical evidence only). */

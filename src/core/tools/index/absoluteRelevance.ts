@@ -54,6 +54,13 @@ export function absoluteRelevance(source: RelevanceSource, terms: ReadonlyMap<st
   return Math.min(1, covered / total);
 }
 
+/** The request terms (as analysed) that the tool's text contains, rarest first: what its relevance rests on. */
+export function matchedTerms(source: RelevanceSource, terms: ReadonlyMap<string, number>, toolName: string): string[] {
+  const out: string[] = [];
+  for (const { term } of source.stats.documentTerms(toolName, ANY_FIELD)) if (terms.has(term)) out.push(term);
+  return out.sort((a, b) => (terms.get(b) ?? 0) - (terms.get(a) ?? 0) || (a < b ? -1 : 1));
+}
+
 /** Rounded for display and JSON (two decimals, like search scores). */
 export function roundRelevance(value: number): number {
   return Math.round(value * 100) / 100;
