@@ -1,5 +1,5 @@
 /**
- * Real MCP catalog (bundled and run by bench/realMcp.bench.mjs): tool relevance on 566 tools of
+ * Real MCP catalog (bundled and run by bench/realMcp.bench.mjs): tool relevance on 568 tools of
  * 31 public MCP servers (bench/data/mcp-catalog, SOURCES.md) with requests written the way users
  * type them, through the functions the extension calls: a tool-search service with the default
  * settings and Toolshed's own tools beside the catalog (as `toolshed preflight tools` builds it),
@@ -146,7 +146,7 @@ function qualityRow(set: string, half: Half, embedder: string, requests: readonl
 
 /**
  * The modelcontextprotocol/servers reference servers (current and archived): a catalog the size a
- * new user starts with (87 tools), where a common word weighs more than among 566 tools.
+ * new user starts with (87 tools), where a common word weighs more than among 568 tools.
  */
 const REFERENCE_SERVERS = new Set([
   'filesystem',
@@ -259,9 +259,24 @@ async function measureBfcl(engine: SqlEngine, folder: string, label: string, emb
   };
 }
 
+/** Stops on a set that would measure nonsense: a gold name missing from the catalog, a repeated id, a no-tool request with gold. */
+function checkSet(tools: readonly ToolInput[], requests: readonly Request[]): void {
+  const names = new Set(tools.map((t) => t.name));
+  const ids = new Set<number>();
+  for (const r of requests) {
+    if (!Number.isInteger(r.id) || ids.has(r.id)) throw new Error(`requests.jsonl: id ${String(r.id)} is not a unique integer`);
+    ids.add(r.id);
+    if (r.kind !== 'tool' && r.kind !== 'none') throw new Error(`requests.jsonl: id ${r.id} has kind "${String(r.kind)}" (tool or none)`);
+    if ((r.kind === 'none') !== (r.gold.length === 0)) throw new Error(`requests.jsonl: id ${r.id}: a "none" request has no gold, a "tool" request has some`);
+    const unknown = r.gold.filter((name) => !names.has(name));
+    if (unknown.length) throw new Error(`requests.jsonl: id ${r.id}: gold not in tools.jsonl: ${unknown.join(', ')}`);
+  }
+}
+
 async function main(): Promise<void> {
   const toolRows = readJsonl<Record<string, unknown>>(path.join(dataDir, 'tools.jsonl'));
   const requests = readJsonl<Request>(path.join(dataDir, 'requests.jsonl'));
+  checkSet(toToolInputs(toolRows), requests);
   const adversaries = readJsonl<Adversary>(path.join(dataDir, 'adversarial-tools.jsonl'));
   const catalogs: Catalog[] = [{ label: 'real MCP (31 servers)', tools: toToolInputs(toolRows), requests }, referenceCatalog(toolRows, requests)];
   const vectors = path.join(root, 'src', 'core', 'search', 'vocabulary', WORD_VECTORS_FILE);

@@ -17,7 +17,7 @@
  * Options (environment): TOOLSHED_SKILLS_AT_SCALE_REQUESTS (default requests.jsonl there; the bench
  * skips, saying why, when it is absent or empty), TOOLSHED_SKILLS_AT_SCALE_LIMIT=N (a deterministic
  * sample of N pool entries plus every gold one, for a quicker run), TOOLSHED_SKILLS_AT_SCALE_DEBUG=1
- * (each request's top 3 of both on stderr, gold marked `*`).
+ * (on stderr: each request's top 3 of both, gold marked `*`, and needed skills no copy of which loads).
  * Prints one JSON line last: {"title", "rows"}.
  */
 import { createHash } from 'node:crypto';
@@ -71,13 +71,20 @@ function searchableIds(service: SkillService, idByFile: ReadonlyMap<string, stri
       const id = idByFile.get(item.file);
       if (id === undefined) continue;
       if (item.status === 'active') idByName.set(item.name, id);
-      else if (!reasons.has(id))
-        reasons.set(id, item.status === 'inactive' ? 'inactive' : (item.problems.find((p) => p.severity === 'error')?.code ?? 'invalid'));
+      else if (!reasons.has(id)) reasons.set(id, item.status === 'inactive' ? 'inactive' : reasonOf(item.problems));
     }
   }
   const loaded = new Set(idByName.values());
   for (const id of idByFile.values()) if (!loaded.has(id) && !reasons.has(id)) reasons.set(id, 'not loaded');
   return { idByName, reasons };
+}
+
+/** The first error's code, with the field it is about (`wrong-type: metadata`) where it names one. */
+function reasonOf(problems: ReadonlyArray<{ severity: string; code: string; message: string }>): string {
+  const error = problems.find((p) => p.severity === 'error');
+  if (!error) return 'invalid';
+  const field = /^`([^`.]+)/.exec(error.message)?.[1];
+  return field && ['wrong-type', 'invalid-value', 'too-long'].includes(error.code) ? `${error.code}: ${field}` : error.code;
 }
 
 const share = (a: number, b: number) => (b ? round(a / b) : null);
@@ -109,12 +116,15 @@ function qualityRow(label: string, outcomes: readonly Outcome[]): Record<string,
       groups,
     ),
     toolshed_fewer_than_10_results: served.filter((o) => o.toolshed.length < TOP).length,
+    // A hit that maps to no pool entry would be a bench bug (names map through the loaded files).
+    toolshed_unmapped_hits: outcomes.reduce((n, o) => n + o.toolshed.filter((id) => id === undefined).length, 0),
   };
 }
 
 function preflightRow(label: string, outcomes: readonly Outcome[], nameOf: (id: string) => string | undefined): Record<string, unknown> {
   const right = (o: Outcome, names: readonly string[]) => names.some((n) => [...o.goldIds].some((id) => nameOf(id) === n));
   const longOne = outcomes.filter((o) => o.r.kind === 'one' && o.r.length === 'long');
+  const shortOne = outcomes.filter((o) => o.r.kind === 'one' && o.r.length === 'short');
   const noneShort = outcomes.filter((o) => o.r.kind === 'none' && o.r.length === 'short');
   const noneLong = outcomes.filter((o) => o.r.kind === 'none' && o.r.length === 'long');
   return {
@@ -122,6 +132,8 @@ function preflightRow(label: string, outcomes: readonly Outcome[], nameOf: (id: 
     long_one_skill: longOne.length,
     long_one_skill_right_injected_or_offered: share(longOne.filter((o) => right(o, o.injected) || right(o, o.offered)).length, longOne.length),
     long_one_skill_right_injected: share(longOne.filter((o) => right(o, o.injected)).length, longOne.length),
+    short_one_skill: shortOne.length,
+    short_one_skill_right_injected_or_offered: share(shortOne.filter((o) => right(o, o.injected) || right(o, o.offered)).length, shortOne.length),
     no_skill_short: noneShort.length,
     no_skill_short_injected_any: share(noneShort.filter((o) => o.injected.length > 0).length, noneShort.length),
     no_skill_long: noneLong.length,
@@ -210,6 +222,9 @@ async function main(): Promise<void> {
     const byReason: Record<string, number> = {};
     for (const reason of reasons.values()) byReason[reason] = (byReason[reason] ?? 0) + 1;
     const goldGroups = requests.flatMap((r) => r.gold);
+    if (process.env.TOOLSHED_SKILLS_AT_SCALE_DEBUG)
+      for (const g of goldGroups.filter((group) => !group.some((id) => nameById.has(id))))
+        console.error(`needed skill with no searchable copy: ${g.map((id) => `${id} (${reasons.get(id) ?? 'not in pool'})`).join(', ')}`);
     rows.push({
       case: 'pool: what loads',
       pool_entries: pool.length,

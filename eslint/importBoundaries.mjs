@@ -14,8 +14,10 @@
 //   src/vscode, src/cli, src/workers        (adapters over core; never each other; workers are
 //                                            worker-thread entries, bundled on their own)
 // Inside src/vscode, feature folders import each other in one direction only (VSCODE_ALLOWED);
-// the files directly in src/vscode (extension.ts, services.ts, lifecycle.ts, …) are the
-// composition root and shared basics: every folder may use them and they may use every folder.
+// the files directly in src/vscode are the composition root (VSCODE_COMPOSITION_ROOT: it wires
+// every folder, and no folder imports it) and shared basics (lifecycle.ts, settingsAccessor.ts, …:
+// every folder may use them, and they import no folder — a basic that did would hide a loop
+// between folders).
 // `vscode` itself: type-only imports are allowed in core (core has no runtime `vscode`
 // import), runtime imports only in src/vscode.
 import path from 'node:path';
@@ -45,16 +47,24 @@ const CORE_ALLOWED = {
 export const VSCODE_ALLOWED = {
   state: [],
   skills: [],
-  lmTools: [],
-  views: ['state'],
+  lmTools: ['skills'],
+  views: ['state', 'skills'],
   authoring: ['views'],
   palette: ['views'],
   tools: ['views'],
   learning: ['skills', 'views'],
-  chat: ['learning', 'lmTools', 'tools'],
+  chat: ['learning', 'lmTools', 'tools', 'skills'],
 };
 
-/** @typedef {{ area: string, part?: string }} Layer */
+/**
+ * Files directly in src/vscode (without extension) that wire the feature folders: they may import every folder. Every
+ * other file there is a shared basic. `services.ts` builds the services whose types every folder
+ * names, so folders may import it; the other two are imported by no folder.
+ * @type {readonly string[]}
+ */
+const VSCODE_COMPOSITION_ROOT = ['extension', 'services', 'registerSkillSurfaces'];
+
+/** @typedef {{ area: string, part?: string, file?: string }} Layer */
 
 /**
  * `{ area: 'core', part }`, `{ area: 'vscode', part? }` (part: the feature folder; none for the
@@ -68,7 +78,7 @@ function layerOf(file, srcRoot) {
   if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
   const [area, part, ...rest] = relative.split(path.sep);
   if (area === 'core') return { area, part };
-  if (area === 'vscode') return rest.length > 0 ? { area, part } : { area };
+  if (area === 'vscode') return rest.length > 0 ? { area, part } : { area, file: part.replace(/\.[cm]?[jt]s$/, '') };
   if (area === 'cli' || area === 'workers') return { area };
   return undefined;
 }
@@ -87,7 +97,27 @@ function violation(from, to) {
     return allowed.includes(to.part ?? '') ? undefined : `src/core/${from.part} must not import src/core/${to.part} (layers run downward)`;
   }
   if (from.area !== to.area && to.area !== 'core') return `src/${from.area} must not import src/${to.area}`;
-  if (from.area === 'vscode' && to.area === 'vscode' && from.part && to.part && from.part !== to.part) {
+  if (from.area === 'vscode' && to.area === 'vscode') return vscodeViolation(from, to);
+  return undefined;
+}
+
+/**
+ * Inside src/vscode: feature folders one way (VSCODE_ALLOWED), shared basics import no folder and
+ * no composition-root file, and no folder imports the files that wire the folders.
+ * @param {Layer} from
+ * @param {Layer} to
+ * @returns {string | undefined}
+ */
+function vscodeViolation(from, to) {
+  const isRoot = (/** @type {Layer} */ layer) => layer.file !== undefined && VSCODE_COMPOSITION_ROOT.includes(layer.file);
+  if (from.file !== undefined && !isRoot(from)) {
+    if (to.part)
+      return `src/vscode/${from.file} is a shared basic and must not import the feature folder src/vscode/${to.part} (move it into a feature folder, or what it needs into core)`;
+    if (isRoot(to)) return `src/vscode/${from.file} is a shared basic and must not import the composition root src/vscode/${to.file}`;
+    return undefined;
+  }
+  if (from.part && isRoot(to) && to.file !== 'services') return `src/vscode/${from.part} must not import src/vscode/${to.file}: it wires the feature folders`;
+  if (from.part && to.part && from.part !== to.part) {
     const allowed = VSCODE_ALLOWED[from.part];
     if (!allowed) return `src/vscode/${from.part} is not a known feature folder: add it to VSCODE_ALLOWED in eslint/importBoundaries.mjs`;
     return allowed.includes(to.part)

@@ -58,7 +58,7 @@ step('build (npm run build)');
 const built = spawnSync(npm, ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status === 0;
 if (!built) console.log('build failed');
 
-// 2b. Unit tests: mocha per .mocharc.json, spec output, counts via a summary reporter.
+// 2b. Unit tests: mocha per .mocharc.cjs (every unit test), spec output, counts via a summary reporter.
 step('unit tests (mocha)');
 const summaryFile = path.join(ROOT, 'test-results', 'unit-summary.json');
 mkdirSync(path.dirname(summaryFile), { recursive: true });

@@ -137,7 +137,15 @@ export const toolExamplesConfigSchema = z.object({
 });
 export type ToolExamplesConfig = z.infer<typeof toolExamplesConfigSchema>;
 
-const skillPackFormatSchema = z.enum(['md', 'yaml', 'json', 'jsonl', 'skill-md']);
+/**
+ * Every skill-file format, the one list: a pack's `format` setting takes one of them, a stored
+ * skill's `format` is one of them or `learned` (skills/skillSchema.ts), and the file-name table
+ * (skills/packs/document/skillFileNames.ts) gives each its file names. It lives here, the lowest
+ * layer that settings and skills both read.
+ */
+export const SKILL_DOCUMENT_FORMATS = ['md', 'yaml', 'json', 'jsonl', 'skill-md'] as const;
+
+const skillPackFormatSchema = z.enum(SKILL_DOCUMENT_FORMATS);
 export type SkillPackFormat = z.infer<typeof skillPackFormatSchema>;
 
 const skillPackConfigSchema = z.object({

@@ -116,8 +116,14 @@ export async function runPlanner(request: PlannerRequest, deps: PlannerDeps, opt
     );
   }
   if (preflight.note) progress.progress(preflight.note);
-  const preActivated = await preActivateSuggested(preflight.suggestedTools ?? [], deps, hidden, options.maxAutoActivatedTools ?? 0);
-  // In Restricted Mode no tool runs, so activating one would only cost definitions.
+  // In Restricted Mode no tool runs, so nothing is activated before the model asks — neither
+  // tools a skill names nor tools matching the request: it would only send their definitions.
+  const preActivated = await preActivateSuggested(
+    preflight.suggestedTools ?? [],
+    deps,
+    hidden,
+    options.refuseToolRuns ? 0 : (options.maxAutoActivatedTools ?? 0),
+  );
   const matched = options.refuseToolRuns ? [] : await activateMatching(request.prompt, deps);
   const ledger = new SearchSavingsLedger([...preActivated, ...matched.map((tool) => tool.name)]);
   const directory = skills ? await skills.directory() : '';

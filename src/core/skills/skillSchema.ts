@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { scopeModeSchema, taskTypeSchema } from '../config/settingsSchema';
+import { SKILL_DOCUMENT_FORMATS, scopeModeSchema, taskTypeSchema } from '../config/settingsSchema';
 import { zodJsonSchema } from '../schema/zodSchemas';
 
 /**
@@ -113,7 +113,7 @@ export const agentSkillFrontmatterSchema = z
 const skillOriginSchema = z.enum(['pack', 'learned']);
 export type SkillOrigin = z.infer<typeof skillOriginSchema>;
 
-const skillFormatSchema = z.enum(['md', 'yaml', 'json', 'jsonl', 'skill-md', 'learned']);
+const skillFormatSchema = z.enum([...SKILL_DOCUMENT_FORMATS, 'learned']);
 export type SkillFormat = z.infer<typeof skillFormatSchema>;
 
 const skillStatusSchema = z.enum(['active', 'inactive']);

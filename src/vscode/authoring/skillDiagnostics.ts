@@ -5,7 +5,8 @@ import { Disposable } from '../lifecycle';
 import { duplicateNameProblems } from './duplicateNames';
 import type { SkillDocumentValidator } from './skillDocumentValidator';
 import type { SkillFileSync } from './skillFileSync';
-import { isSkillFile, SKILL_FILE_GLOB } from './skillFileKinds';
+import { isSkillFile } from './skillFileKinds';
+import { SKILL_FILE_GLOB } from '../../core/skills/packs/document/skillFileNames';
 
 export const DIAGNOSTIC_SOURCE = 'toolshed';
 

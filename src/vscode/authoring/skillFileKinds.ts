@@ -1,4 +1,4 @@
-import { detectSkillFormat, SKILL_FILE_GLOBS } from '../../core/skills/packs/document/skillFileNames';
+import { detectSkillFormat } from '../../core/skills/packs/document/skillFileNames';
 import type { DocumentFormat } from '../../core/skills/packs/document/parsedSkill';
 
 /** Which skill-file format a path is, from its name alone: the loader's own detection. */
@@ -8,9 +8,6 @@ export const skillFileKind: (fileName: string) => SkillFileKind | undefined = de
 export function isSkillFile(fileName: string): boolean {
   return skillFileKind(fileName) !== undefined;
 }
-
-/** One brace glob of all of them. */
-export const SKILL_FILE_GLOB = `**/{${SKILL_FILE_GLOBS.map((glob) => glob.replace(/^\*\*\//, '')).join(',')}}`;
 
 /** Folder name of a path (the name a SKILL.md's `name` must equal). */
 export function parentFolderName(fileName: string): string {

@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../core/platform/ports';
 import { Disposable } from '../lifecycle';
 import type { SkillDirectorySource } from '../views/skillDirectorySource';
-import { isSkillFile, SKILL_FILE_GLOB } from './skillFileKinds';
+import { isSkillFile } from './skillFileKinds';
+import { SKILL_FILE_GLOB } from '../../core/skills/packs/document/skillFileNames';
 
 export type SkillFileChange = { readonly uri: vscode.Uri; readonly kind: 'created' | 'changed' | 'deleted' };
 

@@ -4,7 +4,7 @@ import type { ToolshedServices } from '../services';
 import type { SkillService } from '../../core/skills/skillService';
 import { describeToolInputError } from '../../core/schema/zodSchemas';
 import { hiddenSkillReason, MANAGE_TRUST_COMMAND, restrictedModeLine } from '../../core/trust/restrictedMode';
-import { unusedWorkspaceSkills } from '../unusedWorkspaceSkills';
+import { unusedWorkspaceSkills } from '../skills/unusedWorkspaceSkills';
 import type { TurnSession } from './turnSession';
 import { hiddenFromLoop } from '../../core/planner/turn/hiddenFromLoop';
 import { describeDeferral } from '../../core/tools/modes/deferralDecision';
@@ -33,7 +33,9 @@ async function showRestrictedMode(stream: vscode.ChatResponseStream): Promise<vo
   const unused = await unusedWorkspaceSkills();
   const line = unused && restrictedModeLine(unused);
   if (!line) return;
-  stream.markdown(`\n\n> ${line}\n\n`);
+  // A paragraph of the answer itself: `> ` lines are @toolshed's step lines, which the chat view
+  // may fold away — this line is what the user must see.
+  stream.markdown(`${line}\n\n`);
   stream.button({ command: MANAGE_TRUST_COMMAND, title: 'Manage Workspace Trust' });
 }
 

@@ -3,7 +3,7 @@ import { SKILL_LIST_TOOL_NAME } from '../../core/platform/toolNames';
 import type { ToolshedServices } from '../services';
 import { registerSkillTool, type SkillToolServices } from './skillToolRegistration';
 import { restrictedModeLine } from '../../core/trust/restrictedMode';
-import { unusedWorkspaceSkills } from '../unusedWorkspaceSkills';
+import { unusedWorkspaceSkills } from '../skills/unusedWorkspaceSkills';
 
 export function registerSkillListTool(services: SkillToolServices & Pick<ToolshedServices, 'skills'>): vscode.Disposable {
   return registerSkillTool<{ page?: unknown }>(

@@ -6,7 +6,7 @@ import type { SkillService, SkillTreePack } from '../../core/skills/skillService
 import { Disposable } from '../lifecycle';
 import type { SkillChange } from '../skillChanges';
 import { restrictedModeLine } from '../../core/trust/restrictedMode';
-import { unusedWorkspaceSkills } from '../unusedWorkspaceSkills';
+import { unusedWorkspaceSkills } from '../skills/unusedWorkspaceSkills';
 import type { CancellationLike, PackView, ReloadProgress, ReloadSummary, SkillDirectorySource, SkillView } from './skillDirectorySource';
 
 /**

@@ -95,12 +95,19 @@ suite('untrusted workspace: limited mode', () => {
     );
   });
 
-  test('/skills shows the same line, naming the team pack it did not load, with a Manage Workspace Trust button', async () => {
+  test('/skills shows the same line in its answer text (not a folded step), naming the team pack it did not load, with a Manage Workspace Trust button', async () => {
     const api = await toolshed();
     await api.services.skillPacks.ready;
     assert.ok(!api.services.skills.listPacks().some((pack) => pack.name === 'team'), 'the team pack was never loaded (its setting is not applied)');
     const { recorded } = await askToolshed('', { command: 'skills' });
     assert.match(recorded.markdown(), UNUSED);
+    // In the answer text itself, not in a step line (`> …`), which the chat view folds away.
+    assert.ok(!recorded.steps().some((step) => /Restricted Mode/.test(step)), `a folded step: ${recorded.steps().join(' | ')}`);
+    const paragraphs = recorded.markdown().split(/\n{2,}/);
+    assert.ok(
+      paragraphs.some((paragraph) => UNUSED.test(paragraph) && !paragraph.startsWith('>')),
+      recorded.markdown(),
+    );
     const button = recorded.parts.find((part) => part.kind === 'button');
     assert.ok(button && button.value.includes('workbench.trust.manage'), JSON.stringify(recorded.parts.filter((p) => p.kind !== 'markdown')));
     assert.doesNotMatch(recorded.markdown(), /`triage-issue`|`release-notes`/);

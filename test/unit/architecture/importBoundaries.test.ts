@@ -88,6 +88,33 @@ describe('lint: toolshed/import-boundaries (layers run downward)', () => {
     });
   });
 
+  it('files at src/vscode root: the composition root wires every folder; a shared basic imports none, and no folder imports what wires it', async () => {
+    await runRule({
+      valid: [
+        { filename: file('vscode/services.ts'), code: "import { a } from './skills/skillPackManager'; import { b } from './tools/toolModes';", options },
+        {
+          filename: file('vscode/registerSkillSurfaces.ts'),
+          code: "import { a } from './views/registerViews'; import { b } from './authoring/skillDiagnostics';",
+          options,
+        },
+        { filename: file('vscode/settingsAccessor.ts'), code: "import { a } from './lifecycle'; import { b } from '../core/config/settingsSchema';", options },
+        { filename: file('vscode/views/skillDirectoryView.ts'), code: "import type { S } from '../services'; import { c } from '../skillChanges';", options },
+      ],
+      invalid: [
+        {
+          // The loop this closes: views → a basic at the root → authoring → views.
+          filename: file('vscode/unusedWorkspaceSkills.ts'),
+          code: "import { SKILL_FILE_GLOB } from './authoring/skillFileKinds';",
+          options,
+          errors: [{ message: /shared basic and must not import the feature folder src\/vscode\/authoring/ }],
+        },
+        { filename: file('vscode/lifecycle.ts'), code: "import { x } from './services';", options, errors: [{ message: /composition root/ }] },
+        { filename: file('vscode/chat/x.ts'), code: "import { activate } from '../extension';", options, errors: [{ message: /wires the feature folders/ }] },
+        { filename: file('vscode/views/x.ts'), code: "import { r } from '../registerSkillSurfaces';", options, errors: 1 },
+      ],
+    });
+  });
+
   it('the feature-folder table has no two folders that may import each other', async () => {
     const { VSCODE_ALLOWED } = (await import(rulePath)) as { VSCODE_ALLOWED: Record<string, readonly string[]> };
     const twoWay = Object.entries(VSCODE_ALLOWED).flatMap(([from, targets]) =>

@@ -23,6 +23,7 @@ interface Manifest {
   contributes: {
     configuration: Array<{ properties: Record<string, ManifestSetting> }>;
     commands: Array<{ command: string; title: string; category?: string }>;
+    chatParticipants: Array<{ commands?: Array<{ name: string }> }>;
   };
 }
 const manifest = JSON.parse(readDoc('package.json')) as Manifest;
@@ -130,6 +131,16 @@ describe('docs: what the pages show matches the code', () => {
     for (const doc of DOC_FILES)
       proseOf(doc).forEach((line, i) => {
         for (const m of line.matchAll(/\*\*(Toolshed: [^*]+)\*\*/g)) if (!PALETTE_TITLES.has(m[1])) unknown.push(`${doc}:${i + 1}: ${m[1]}`);
+      });
+    assert.deepEqual(unknown, []);
+  });
+
+  it('every @toolshed slash command the docs name is one the participant declares', () => {
+    const declared = new Set(manifest.contributes.chatParticipants.flatMap((p) => (p.commands ?? []).map((c) => c.name)));
+    const unknown: string[] = [];
+    for (const doc of DOC_FILES)
+      proseOf(doc).forEach((line, i) => {
+        for (const m of line.matchAll(/`\/([a-z]+)(?: [^`/]*)?`/g)) if (!declared.has(m[1])) unknown.push(`${doc}:${i + 1}: /${m[1]}`);
       });
     assert.deepEqual(unknown, []);
   });

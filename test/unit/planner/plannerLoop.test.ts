@@ -261,6 +261,22 @@ describe('planner loop: tools from skills', () => {
     );
   });
 
+  it('Restricted Mode: auto-activation on, yet nothing a skill names is activated before round 1', async () => {
+    const model = scriptedModel([() => [{ kind: 'text', text: 'done' }]]);
+    const { run, calls } = runWithPreActivation();
+    const { base, progressLines } = deps(model, run, { skills: skillsSuggesting(['weather_lookup']) });
+    const outcome = await runPlanner({ prompt: 'Weather in Oslo?', history: [] }, base, {
+      maxRounds: 3,
+      discoveryBlocks: true,
+      maxAutoActivatedTools: 3,
+      refuseToolRuns: true,
+    });
+    assert.ok(!model.offered[0].includes('weather_lookup'), 'its definition is not sent');
+    assert.deepEqual(calls, []);
+    assert.equal(outcome.tokens.preActivatedTools, undefined);
+    assert.ok(!progressLines.some((line) => line.startsWith('Activated')), progressLines.join('\n'));
+  });
+
   it('off (the default): nothing is activated, the suggestion is still reported', async () => {
     const model = scriptedModel([() => [{ kind: 'text', text: 'done' }]]);
     const { run, calls } = runWithPreActivation();

@@ -2,6 +2,8 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { detectSkillFormat, parseSkillDocument } from '../../../src/core/skills/packs/document/skillDocumentParser';
 import { agentSkillFrontmatterJsonSchema, skillFileJsonSchema } from '../../../src/core/skills/skillSchema';
+import { SKILL_FILE_GLOBS } from '../../../src/core/skills/packs/document/skillFileNames';
+import { SKILL_DOCUMENT_FORMATS } from '../../../src/core/config/settingsSchema';
 import { formatProblem } from '../../../src/core/skills/packs/document/skillProblems';
 
 const codes = (r: { problems: Array<{ code: string }> }) => r.problems.map((p) => p.code);
@@ -15,6 +17,15 @@ describe('skills: parseSkillDocument', () => {
     assert.equal(detectSkillFormat('x.skill.jsonl'), 'jsonl');
     assert.equal(detectSkillFormat('/p/foo/SKILL.md'), 'skill-md');
     assert.equal(detectSkillFormat('README.md'), undefined);
+  });
+
+  it('every skill format a pack setting accepts has file names in the format table (one list of formats)', () => {
+    const detected = new Set(SKILL_FILE_GLOBS.map((glob) => detectSkillFormat(glob.replace('**/', 'pack/name/').replace('*', 'x'))));
+    assert.deepEqual(
+      [...SKILL_DOCUMENT_FORMATS].filter((format) => !detected.has(format)),
+      [],
+    );
+    assert.equal(detected.size, SKILL_DOCUMENT_FORMATS.length, 'and the table names no other format');
   });
 
   it('parses a .skill.md with frontmatter and body, mapping all fields', () => {

@@ -38,23 +38,27 @@ describe('manifest: sidebar, menus, walkthrough, schemas', () => {
     }
   });
 
-  it('in Restricted Mode VS Code ignores workspace values of settings that widen what runs or where text is sent, and each one is a declared setting', () => {
+  it('in Restricted Mode VS Code ignores workspace values of every setting that widens what runs, where text goes, or weakens a protection', () => {
     const restricted: string[] = pkg.capabilities.untrustedWorkspaces.restrictedConfigurations;
     const declared = new Set(pkg.contributes.configuration.flatMap((section: { properties: object }) => Object.keys(section.properties)));
     for (const name of restricted) assert.ok(declared.has(name), `${name} is not a declared setting`);
-    for (const name of [
-      'toolshed.skills.packs',
-      'toolshed.skills.includeAgentSkillFolders',
-      'toolshed.toolSearch.allow',
-      'toolshed.toolExamples.overrides',
-      // A workspace must not switch the embedding endpoint on or point it at another local port:
-      // skill and request text (redacted) would go there.
-      'toolshed.embeddings.embedder',
-      'toolshed.embeddings.endpointUrl',
-      'toolshed.embeddings.endpointModel',
-    ]) {
-      assert.ok(restricted.includes(name), `${name} is not in restrictedConfigurations`);
-    }
+    // The whole set, each with why an untrusted workspace must not set it: adding or dropping one
+    // is a decision this list records (docs/security.md says the same). Settings whose effect
+    // Restricted Mode already switches off in code (learning, pre-activation) need no entry.
+    const WHY: Record<string, string> = {
+      'toolshed.skills.packs': 'loads skills (and their scripts) from folders the workspace picks',
+      'toolshed.skills.includeAgentSkillFolders': "loads the workspace's .github/.claude/.agents skill folders",
+      'toolshed.toolSearch.allow': 'widens which tools may be used',
+      'toolshed.toolSearch.deny': "an empty workspace list would replace the user's denied tools",
+      'toolshed.tools.state': "would replace the user's per-tool choices, turning an `off` tool back on",
+      'toolshed.toolExamples.overrides': 'puts workspace text into tool descriptions',
+      'toolshed.embeddings.embedder': 'would switch the endpoint on: skill and request text leave the process',
+      'toolshed.embeddings.endpointUrl': 'would point that text at another port of this machine',
+      'toolshed.embeddings.endpointModel': 'part of where that text goes',
+      'toolshed.skills.redactPii': 'would turn off redaction of skill text sent to the model',
+      'toolshed.skills.scopeMode': 'would file skills learned in this window as tenant or global, read by other workspaces',
+    };
+    assert.deepEqual([...restricted].sort(), Object.keys(WHY).sort());
   });
 
   it('walkthrough steps have their markdown', () => {

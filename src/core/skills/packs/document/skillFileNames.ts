@@ -23,6 +23,9 @@ const FILE_NAMES = SKILL_FILE_FORMATS.flatMap((f) => (f.fileName ? [f.fileName] 
 /** One glob a line, at any depth: `**\/*.skill.md`, …, `**\/SKILL.md`. */
 export const SKILL_FILE_GLOBS: readonly string[] = SKILL_FILE_FORMATS.map((f) => `**/${f.suffix ? `*${f.suffix}` : f.fileName}`);
 
+/** One brace glob of all of them (`**\/{*.skill.md,…,SKILL.md}`): workspace searches and file watchers. */
+export const SKILL_FILE_GLOB = `**/{${SKILL_FILE_GLOBS.map((glob) => glob.replace(/^\*\*\//, '')).join(',')}}`;
+
 /** The formats as a reader is told them: `*.skill.md, *.skill.yaml, … or <name>/SKILL.md`. */
 export const SKILL_FILE_FORMATS_TEXT = `${SUFFIXES.map((suffix) => `*${suffix}`).join(', ')} or ${FILE_NAMES.map((name) => `<name>/${name}`).join(', ')}`;
 

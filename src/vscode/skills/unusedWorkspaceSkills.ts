@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { parseJsonWithComments } from '../core/schema/jsonWithComments';
-import type { UnusedSkillSource, UnusedWorkspaceSkills } from '../core/trust/restrictedMode';
-import { skillSourceFolder } from '../core/skills/packs/skillSourceFolder';
-import { SKILL_FILE_GLOB } from './authoring/skillFileKinds';
+import { parseJsonWithComments } from '../../core/schema/jsonWithComments';
+import type { UnusedSkillSource, UnusedWorkspaceSkills } from '../../core/trust/restrictedMode';
+import { skillSourceFolder } from '../../core/skills/packs/skillSourceFolder';
+import { SKILL_FILE_GLOB } from '../../core/skills/packs/document/skillFileNames';
 
 /** Skill files counted at most (a notice, not an index). */
 const MAX_FILES = 5000;
