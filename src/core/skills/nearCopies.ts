@@ -29,6 +29,9 @@ export function collapseNearCopies<T extends { name: string; description: string
 }
 
 function fingerprint(description: string): string | undefined {
-  const words = description.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+  const words = description
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0);
   return words.length >= MIN_WORDS ? words.join(' ') : undefined;
 }

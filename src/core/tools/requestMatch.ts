@@ -94,7 +94,9 @@ export function gateDiscoveredHits(
   const terms = requestTermWeights(relevance, query);
   const similarity = similarityTo(semantic, query);
   return hits.filter(
-    (hit, i) => (i === 0 || gatedRelevance(relevance, terms, similarity, hit.record.name) >= minRelevance) && stuffedReason(relevance.stats, hit.record.name) === undefined,
+    (hit, i) =>
+      (i === 0 || gatedRelevance(relevance, terms, similarity, hit.record.name) >= minRelevance) &&
+      stuffedReason(relevance.stats, hit.record.name) === undefined,
   );
 }
 

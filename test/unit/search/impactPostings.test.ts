@@ -22,7 +22,13 @@ const doc = fc.record({ name: fc.array(term, { maxLength: 4 }), body: fc.array(t
 const op = fc.oneof(
   fc.record({ kind: fc.constant('set' as const), key: fc.integer({ min: 1, max: 40 }), doc }),
   fc.record({ kind: fc.constant('delete' as const), key: fc.integer({ min: 1, max: 40 }) }),
-  fc.record({ kind: fc.constant('search' as const), query: fc.uniqueArray(term, { minLength: 1, maxLength: 6 }), weights: fc.array(fc.double({ min: 0.1, max: 3, noNaN: true }), { minLength: 6, maxLength: 6 }), limit: fc.integer({ min: 1, max: 8 }), parity: fc.constantFrom(0, 1, 2) }),
+  fc.record({
+    kind: fc.constant('search' as const),
+    query: fc.uniqueArray(term, { minLength: 1, maxLength: 6 }),
+    weights: fc.array(fc.double({ min: 0.1, max: 3, noNaN: true }), { minLength: 6, maxLength: 6 }),
+    limit: fc.integer({ min: 1, max: 8 }),
+    parity: fc.constantFrom(0, 1, 2),
+  }),
 );
 
 function before(a: number, b: number): boolean {
@@ -67,7 +73,11 @@ describe('ImpactPostings (exact top-k)', () => {
               const kth = got[got.length - 1].score;
               const returned = new Set(got.map((h) => h.key));
               for (const r of reference) {
-                if (!returned.has(r.key)) assert.ok(r.score <= kth + tolerance * Math.max(1, kth), `document ${r.key} (score ${r.score}) ranks above the k-th result (${kth}) but was dropped`);
+                if (!returned.has(r.key))
+                  assert.ok(
+                    r.score <= kth + tolerance * Math.max(1, kth),
+                    `document ${r.key} (score ${r.score}) ranks above the k-th result (${kth}) but was dropped`,
+                  );
               }
             }
           }
@@ -86,6 +96,9 @@ describe('ImpactPostings (exact top-k)', () => {
       postings.topK([{ term: 'alpha', weight: 1 }], () => true, 2, before).map((h) => h.key),
       [3, 5],
     );
-    assert.deepEqual(postings.topK([{ term: 'missing', weight: 1 }], () => true, 2, before), []);
+    assert.deepEqual(
+      postings.topK([{ term: 'missing', weight: 1 }], () => true, 2, before),
+      [],
+    );
   });
 });
