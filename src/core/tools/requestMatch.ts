@@ -26,8 +26,6 @@ export interface GatedTool {
   relevance: number;
   /** The request's terms the tool's text contains (what bought the relevance; shown to the user). */
   matchedTerms?: string[];
-  /** Set when the tool looks stuffed (tools/index/stuffedTools.ts): never activated by the gate. */
-  flagged?: string;
 }
 
 /**
@@ -100,10 +98,6 @@ export function gateDiscoveredHits(
   );
 }
 
-/** Why a tool is never activated by the gate (it looks stuffed), for the surfaces that list tools; undefined when it is not. */
-export function gateRefusal(relevance: RelevanceSource, toolName: string): string | undefined {
-  return stuffedReason(relevance.stats, toolName);
-}
 
 /** A tool's similarity to one text and the model's calibration, when hybrid ranking has both (else lexical evidence only). */
 interface SimilarityEvidence {
