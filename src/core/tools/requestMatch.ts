@@ -42,6 +42,14 @@ const REQUEST_CANDIDATES = 5;
  */
 export const REQUEST_RELATIVE_CUT = 0.6;
 
+/**
+ * A tool is pre-activated only when its text holds at least this many distinct words of the
+ * request: one shared word ("next", "list", "file", "call") is what requests no tool serves have
+ * in common with some tool; on the real MCP set's tuning half nearly every gold tool that was
+ * pre-activated shared two or more.
+ */
+const MIN_MATCHED_TERMS = 2;
+
 /** Longest request text searched: the words that name a capability come early, and analysis cost stays bounded. */
 const MAX_REQUEST_CHARS = 2000;
 
@@ -71,8 +79,9 @@ export function matchRequestTools(scope: RunSearchScope, relevance: RelevanceSou
       relevance: gatedRelevance(relevance, terms, similarity, hit.record.name),
       matchedTerms: matchedTerms(relevance, terms, hit.record.name),
     }));
-  // A threshold of 0 turns the gate off, the relative cut included.
-  return passingRelevance(scored, (tool) => tool.relevance, minRelevance, minRelevance > 0 ? REQUEST_RELATIVE_CUT : 0).slice(0, max);
+  // A threshold of 0 turns the gate off, the relative cut included (and with it the two-word rule).
+  const evidenced = minRelevance > 0 ? scored.filter((tool) => tool.matchedTerms.length >= MIN_MATCHED_TERMS) : scored;
+  return passingRelevance(evidenced, (tool) => tool.relevance, minRelevance, minRelevance > 0 ? REQUEST_RELATIVE_CUT : 0).slice(0, max);
 }
 
 /**
@@ -97,7 +106,6 @@ export function gateDiscoveredHits(
       stuffedReason(relevance.stats, hit.record.name) === undefined,
   );
 }
-
 
 /** A tool's similarity to one text and the model's calibration, when hybrid ranking has both (else lexical evidence only). */
 interface SimilarityEvidence {
