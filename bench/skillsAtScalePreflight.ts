@@ -1,13 +1,12 @@
 /**
  * One request through @toolshed's pre-flight in `hybrid` mode, exactly as the planner builds it
- * (preflightOptionsFrom → plannerSkillsFrom → preflight), with an oracle selection model: when
+ * (skillPreflight, the turn function's pre-flight), with an oracle selection model: when
  * asked, it picks the right skills among those it was offered and nothing else, so the counts
  * measure what the code decides and offers, not how good a real model is.
  */
 import { skillsConfigSchema } from '../src/core/config/settingsSchema';
 import type { ChatModelPort } from '../src/core/platform/chatTypes';
-import { plannerSkillsFrom } from '../src/core/planner/plannerSkills';
-import { preflightOptionsFrom } from '../src/core/planner/preflightOptions';
+import { skillPreflight } from '../src/core/planner/turn/skillPreflight';
 import type { SkillService } from '../src/core/skills/skillService';
 
 export interface PreflightTurn {
@@ -36,11 +35,12 @@ export async function hybridPreflight(service: SkillService, request: string, ri
     },
     countTokens,
   };
-  const port = plannerSkillsFrom(
-    service,
-    { includeWorkspacePacks: true },
-    preflightOptionsFrom(settings, { pinnedNames: [], countTokens, chooser: { model: oracle }, signal: { isCancelled: false } }),
-  );
+  const port = skillPreflight(service, { includeWorkspacePacks: true }, settings, {
+    pinnedNames: [],
+    countTokens,
+    chooser: { model: oracle },
+    signal: { isCancelled: false },
+  });
   const result = await port.preflight(request);
   return { injected: result.used.map((u) => u.name), offered, selectionRequests };
 }

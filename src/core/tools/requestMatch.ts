@@ -1,4 +1,4 @@
-import { absoluteRelevance, requestTermWeights } from './index/absoluteRelevance';
+import { absoluteRelevance, matchedTerms, requestTermWeights } from './index/absoluteRelevance';
 import type { RelevanceSource } from './index/absoluteRelevance';
 import type { SearchHit } from './index/toolSearchEngine';
 import { findForRun } from './runSearch';
@@ -7,7 +7,6 @@ import { fusedRelevance } from '../search/embedding/fusedRelevance';
 import type { RelevanceCalibration } from '../search/embedding/fusedRelevance';
 import type { SemanticStage } from '../search/embedding/semanticStage';
 import { passingRelevance } from '../search/relativeCut';
-import { matchedTerms } from './index/absoluteRelevance';
 import { stuffedReason } from './index/stuffedTools';
 
 /**
@@ -77,11 +76,16 @@ export function matchRequestTools(scope: RunSearchScope, relevance: RelevanceSou
     .map((hit) => ({
       name: hit.record.name,
       relevance: gatedRelevance(relevance, terms, similarity, hit.record.name),
+      lexical: absoluteRelevance(relevance, terms, hit.record.name),
       matchedTerms: matchedTerms(relevance, terms, hit.record.name),
     }));
   // A threshold of 0 turns the gate off, the relative cut included (and with it the two-word rule).
-  const evidenced = minRelevance > 0 ? scored.filter((tool) => tool.matchedTerms.length >= MIN_MATCHED_TERMS) : scored;
-  return passingRelevance(evidenced, (tool) => tool.relevance, minRelevance, minRelevance > 0 ? REQUEST_RELATIVE_CUT : 0).slice(0, max);
+  // The rule is about lexical evidence: a tool the embedding vouches for (fused relevance above
+  // the lexical one) needs no shared word.
+  const evidenced = minRelevance > 0 ? scored.filter((tool) => tool.matchedTerms.length >= MIN_MATCHED_TERMS || tool.relevance > tool.lexical) : scored;
+  return passingRelevance(evidenced, (tool) => tool.relevance, minRelevance, minRelevance > 0 ? REQUEST_RELATIVE_CUT : 0)
+    .slice(0, max)
+    .map(({ name, relevance: value, matchedTerms: words }) => ({ name, relevance: value, matchedTerms: words }));
 }
 
 /**

