@@ -10,7 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { runCliJson } from './cliRuns.mjs';
 
-const SIZES = process.env.TOOLSHED_BENCH_SKILLS_50K === '1' ? [1000, 10000, 50000] : [1000, 10000];
+// TOOLSHED_BENCH_SKILLS_SIZES=10000 (a comma list) runs only those sizes.
+const SIZES = process.env.TOOLSHED_BENCH_SKILLS_SIZES
+  ? process.env.TOOLSHED_BENCH_SKILLS_SIZES.split(',').map(Number)
+  : process.env.TOOLSHED_BENCH_SKILLS_50K === '1'
+    ? [1000, 10000, 50000]
+    : [1000, 10000];
 /** A pack folder holds at most 20,000 skill files (the scanner's cap): larger sets span packs. */
 const PER_PACK = 10000;
 const QUERIES = 100;
@@ -246,6 +251,7 @@ try {
           startup_ms: Math.round(out.open_ms + out.load_ms),
           open_ms: out.open_ms,
           load_ms: out.load_ms,
+          startup_cpu_ms: Math.round(out.open_cpu_ms + out.load_cpu_ms),
           p50_ms: out.p50_ms,
           p95_ms: out.p95_ms,
           recall_at_1: out.recall_at_1,

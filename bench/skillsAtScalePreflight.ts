@@ -1,6 +1,6 @@
 /**
  * One request through @toolshed's pre-flight in `hybrid` mode, exactly as the planner builds it
- * (skillPreflight, the turn function's pre-flight), with an oracle selection model: when
+ * (skillPreflight, the function the turn calls → preflight), with an oracle selection model: when
  * asked, it picks the right skills among those it was offered and nothing else, so the counts
  * measure what the code decides and offers, not how good a real model is.
  */

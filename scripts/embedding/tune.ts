@@ -11,7 +11,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cliService, readJsonl, toToolInputs } from '../../src/cli/commands/toolCliSupport';
+import { cliService } from '../../src/cli/commands/toolCliSupport';
+import { readJsonl, readToolCatalog } from '../../src/cli/commands/cliInput';
 import { queryIdParity } from '../../src/cli/commands/benchTools';
 import { decodeWordVectors } from '../../src/core/search/embedding/wordVectorsFormat';
 import { TextAnalyzer } from '../../src/core/search/textAnalysis';
@@ -21,8 +22,10 @@ const dir =
     .map((shared) => path.join(shared, 'benchmarks', 'tool-retrieval', 'bfcl'))
     .find((candidate) => existsSync(path.join(candidate, 'tools.jsonl'))) ?? 'bfcl-not-found';
 const half = process.env.HALF ?? 'odd';
-const tools = toToolInputs(readJsonl(`${dir}/tools.jsonl`));
-const queries = readJsonl<{ id: string; query: string; gold: string[]; category: string }>(`${dir}/queries.jsonl`).filter((q) => queryIdParity(q.id) === half);
+const tools = readToolCatalog(`${dir}/tools.jsonl`, { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) });
+const queries = readJsonl<{ id: string; query: string; gold: string[]; category: string }>(`${dir}/queries.jsonl`, 'queries').filter(
+  (q) => queryIdParity(q.id) === half,
+);
 const family = (n: string) => n.replace(/__v\d+$/, '');
 
 async function lexical(): Promise<Array<Array<[string, number]>>> {

@@ -1,6 +1,8 @@
 import { TOOLSHED_VERSION } from '../core/platform/version';
 import type { CliCommand, CliIo } from './cliCommand';
 import { COMMANDS } from './commandList';
+import { UsageError } from './commands/cliInput';
+import { escapeForLine } from '../core/platform/lineText';
 
 function helpText(commands: readonly CliCommand[]): string {
   const width = Math.max(16, ...commands.map((c) => c.path.join(' ').length + 2));
@@ -10,8 +12,22 @@ function helpText(commands: readonly CliCommand[]): string {
     '',
     'Usage:',
     ...lines,
-    `  toolshed ${'--help'.padEnd(width)}Show this help (or "toolshed <command> --help")`,
+    `  toolshed ${'--help'.padEnd(width)}Show this help (or "toolshed <command> --help", e.g. "toolshed bench --help")`,
     `  toolshed ${'--version'.padEnd(width)}Print the version`,
+    '',
+  ].join('\n');
+}
+
+/** `toolshed bench --help` and the like: the subcommands under a first word. */
+function groupHelp(word: string, commands: readonly CliCommand[]): string {
+  const group = commands.filter((c) => c.path.length > 1 && c.path[0] === word);
+  const width = Math.max(...group.map((c) => c.path.join(' ').length + 2));
+  return [
+    `Usage: toolshed ${word} <${group.map((c) => c.path[1]).join('|')}> …`,
+    '',
+    ...group.map((c) => `  toolshed ${c.path.join(' ').padEnd(width)}${c.summary}`),
+    '',
+    `"toolshed ${word} <subcommand> --help" shows its options.`,
     '',
   ].join('\n');
 }
@@ -32,7 +48,15 @@ export async function main(argv: string[], io: CliIo, commands: readonly CliComm
   }
   const command = findCommand(argv, commands);
   if (!command) {
-    io.stderr(`toolshed: unknown command "${argv.join(' ')}". Run "toolshed --help".\n`);
+    if (commands.some((c) => c.path.length > 1 && c.path[0] === argv[0])) {
+      if (argv[1] === '--help' || argv[1] === '-h') {
+        io.stdout(groupHelp(argv[0], commands));
+        return 0;
+      }
+      io.stderr(`toolshed: ${argv.length === 1 ? 'which' : 'unknown'} command "${escapeForLine(argv.join(' '))}"?\n${groupHelp(argv[0], commands)}`);
+      return 2;
+    }
+    io.stderr(`toolshed: unknown command "${escapeForLine(argv.join(' '))}". Run "toolshed --help".\n`);
     return 2;
   }
   const rest = argv.slice(command.path.length);
@@ -40,7 +64,15 @@ export async function main(argv: string[], io: CliIo, commands: readonly CliComm
     io.stdout(command.usage.endsWith('\n') ? command.usage : `${command.usage}\n`);
     return 0;
   }
-  return command.run(rest, io);
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    // A mistake in the call: say which, with the usage line (its first), and exit 2.
+    const usageLine = command.usage.split('\n')[0] ?? '';
+    io.stderr(`toolshed ${command.path.join(' ')}: ${error.message}\n${usageLine}\nRun "toolshed ${command.path.join(' ')} --help" for the options.\n`);
+    return 2;
+  }
 }
 
 if (require.main === module) {
@@ -53,7 +85,8 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`toolshed: ${error instanceof Error ? error.message : String(error)}\n`);
+      // Messages may quote a bad input line: escaped, so they cannot drive the terminal.
+      process.stderr.write(`toolshed: ${escapeForLine(error instanceof Error ? error.message : String(error))}\n`);
       process.exitCode = 1;
     },
   );

@@ -16,6 +16,7 @@ import { registerExportPackCommand } from './learning/exportPackCommand';
 import { registerSnapshotCommands } from './learning/snapshotCommands';
 import { nativeSkillsGroup } from './views/nativeSkillsGroup';
 import { registerPromoteSkillCommand } from './views/promoteSkillCommand';
+import { registerLedgerView } from './views/ledgerTreeView';
 
 /**
  * Composition root: builds the services once, then wires `registerX(context, services)` calls.
@@ -43,6 +44,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
   context.subscriptions.push(trackActivations(services));
   registerLanguageModelTools(context, services);
   registerManageTools(context, services);
+  registerLedgerView(context, services.ledger);
   registerTestEmbeddingEndpointCommand(context, { embeddings: () => services.settings.current.embeddings, logger: services.logger });
   const chatHandler = registerChatParticipant(context, services);
 

@@ -8,6 +8,7 @@ import type { ToolRecord } from '../core/tools/toolRecord';
 import { createLoggingEventSink } from './outputChannelLogger';
 import { SettingsAccessor } from './settingsAccessor';
 import { ActivityRegistry } from './state/activityRegistry';
+import { TurnExplanations } from './state/turnExplanations';
 import { PinnedSkills } from './state/pinnedSkills';
 import { createByteStore, createSharedSkillStorage } from './storage';
 import { LmToolCatalog, type ToolCatalogSettling } from './tools/lmToolCatalog';
@@ -52,6 +53,8 @@ export interface ToolshedServices {
   /** Send-all or defer per request (toolshed.toolSearch.mode), and the latest decision. */
   readonly toolModes: ToolModes;
   readonly activity: ActivityRegistry;
+  /** The last @toolshed turn of each chat session, as it recorded itself (Explain Last Turn, `/why`). */
+  readonly turnExplanations: TurnExplanations;
   /** `*.tools.yaml` example files of the workspace (`ready` after the latest load). */
   readonly toolExamples: ToolExampleFiles;
   readonly pinned: PinnedSkills;
@@ -167,7 +170,16 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   context.subscriptions.push(learning);
   const ledgerStore = await LedgerStore.open({ engine, store, logger, clock: systemClock });
   if (ledgerStore.openStatus.status === 'rebuilt') logger.info(`Ledger rebuilt: ${ledgerStore.openStatus.reason ?? 'unknown reason'}`);
-  const ledger = new WorkspaceLedger(ledgerStore, () => ({ registry: tools.registryMap(), skill: (name) => skills.inspect(name) }), logger);
+  const ledger = new WorkspaceLedger(
+    ledgerStore,
+    () => ({
+      registry: tools.registryMap(),
+      skill: (name) => skills.inspect(name),
+      userStates: settings.current.tools.state,
+      isPolicyAllowed: (name) => tools.isPolicyAllowed(name),
+    }),
+    logger,
+  );
   // 👍/👎 reach the ledger the way they reach everything else: learning's skill_feedback event.
   listeners.add((event) => {
     if (event.type !== 'skill_feedback') return;
@@ -228,6 +240,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     tools,
     toolModes,
     activity,
+    turnExplanations: new TurnExplanations(),
     toolExamples: exampleFiles,
     pinned,
     skills,

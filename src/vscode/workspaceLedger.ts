@@ -5,6 +5,16 @@ import type { LedgerTurn } from '../core/ledger/ledgerTurn';
 import type { Logger } from '../core/platform/ports';
 import type { PlannerOutcome } from '../core/planner/plannerLoop';
 import { recordTurn, type TurnLedgerSources } from '../core/planner/turnLedger';
+import { applyCoreSet, updateCoreSet } from '../core/planner/coreSetTurn';
+import type { CoreSetEntry } from '../core/ledger/ledgerStore';
+import type { ToolRun } from '../core/tools/toolRun';
+
+/** What the ledger reads of the catalog and the settings when it records a turn or learns the core set. */
+export interface LedgerSources extends TurnLedgerSources {
+  /** `toolshed.tools.state`: the user's own Always / Deferred / Off. */
+  userStates: Readonly<Record<string, unknown>>;
+  isPolicyAllowed(tool: string): boolean;
+}
 
 /** How long after a turn the ledger is written to disk (turns in between share one write). */
 const SAVE_DELAY_MS = 2000;
@@ -21,7 +31,7 @@ export class WorkspaceLedger implements vscode.Disposable {
 
   constructor(
     private readonly store: LedgerStore,
-    private readonly sources: () => TurnLedgerSources,
+    private readonly sources: () => LedgerSources,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
   ) {}
@@ -38,6 +48,37 @@ export class WorkspaceLedger implements vscode.Disposable {
     }
   }
 
+  /** Activates the learned core set's tools in `run` (before round 1); returns them with why. */
+  applyCoreSet(run: ToolRun): CoreSetEntry[] {
+    return applyCoreSet(run, this.store, this.sources().userStates);
+  }
+
+  /** After a recorded turn: promotes and demotes by the recent turns, within the budget of `contextTokens`. */
+  learnCoreSet(contextTokens: number): void {
+    const sources = this.sources();
+    const before = JSON.stringify(this.store.coreSet().map((entry) => entry.tool));
+    const next = updateCoreSet(this.store, { ...sources, contextTokens, now: this.now() });
+    if (JSON.stringify(next.map((entry) => entry.tool)) !== before)
+      this.logger.info(`Learned core set: ${next.map((entry) => entry.tool).join(', ') || 'empty'}`);
+    this.wrote();
+  }
+
+  /** Undo of one promotion (the Ledger view's row action): not promoted again until a reset. */
+  undoPromotion(tool: string): void {
+    this.store.undoPromotion(tool);
+    this.wrote();
+  }
+
+  /** Forgets the learned core set (the reset command). */
+  resetCoreSet(): void {
+    this.store.resetCoreSet();
+    this.wrote();
+  }
+
+  coreSet(): CoreSetEntry[] {
+    return this.store.coreSet();
+  }
+
   recordFeedback(skills: readonly string[], helpful: boolean): void {
     if (skills.length === 0) return;
     this.store.recordFeedback(skills, helpful);
@@ -46,11 +87,6 @@ export class WorkspaceLedger implements vscode.Disposable {
 
   report(days: number): LedgerReport {
     return this.store.report(days);
-  }
-
-  /** The store itself, for the learned core set (promotions and undo). */
-  get ledger(): LedgerStore {
-    return this.store;
   }
 
   /** Tells the views; the file is written a moment later. */

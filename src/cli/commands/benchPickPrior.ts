@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CliCommand } from '../cliCommand';
-import { cliService, parseArgs, readJsonl, toToolInputs, toolsAndQueries } from './toolCliSupport';
+import { readJsonl, readToolCatalog } from './cliInput';
+import { cliService, parseArgs, toolsAndQueries } from './toolCliSupport';
 
 interface QueryRow {
   id?: string;
@@ -32,12 +33,12 @@ export const benchPickPriorCommand: CliCommand = {
     'showed it in the top 5 (success), else the top result (failure). Then R@1/R@5/R@10 on the odd half, learning off vs on.',
   ].join('\n'),
   async run(args, io) {
-    const { flags } = parseArgs(args, ['json']);
+    const { flags } = parseArgs(args, { switches: ['json'], values: ['tools', 'queries'] });
     const files = toolsAndQueries(flags, 'bench pick-prior', io);
     if (!files) return 2;
     const { toolsFile, queriesFile } = files;
-    const tools = toToolInputs(readJsonl(toolsFile));
-    const rows = readJsonl<QueryRow>(queriesFile).filter((q) => q.gold.length > 0);
+    const tools = readToolCatalog(toolsFile, io);
+    const rows = readJsonl<QueryRow>(queriesFile, '--queries').filter((q) => q.gold.length > 0);
     const train = rows.filter((row, i) => !isHeldOut(row, i));
     const test = rows.filter((row, i) => isHeldOut(row, i));
     const service = await cliService(undefined);

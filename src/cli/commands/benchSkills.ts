@@ -1,7 +1,9 @@
 import { NodeByteStore } from '../../core/platform/nodeByteStore';
 import type { CliCommand } from '../cliCommand';
-import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags, embedderLabel, reportEndpointFailure } from './embedderFlag';
-import { cliSkillService, packsFromDirs, parseFtsFlag, parseSkillArgs, percentile, readJsonl } from './skillCliSupport';
+import { readJsonl } from './cliInput';
+import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags, embedderLabel, reportEndpointFailure, EMBEDDER_SWITCHES, EMBEDDER_VALUES } from './embedderFlag';
+import { cliSkillService, packsFromDirs, parseFtsFlag, parseSkillArgs, percentile } from './skillCliSupport';
+import { checkPackFolders } from './skillCliSupport';
 
 interface QueryRow {
   query: string;
@@ -23,31 +25,37 @@ export const benchSkillsCommand: CliCommand = {
     'queries: {"query", "gold": [skill names]} per line.',
     '--store DIR: keep the skill store in that folder (as the extension keeps it in its storage), so a second run is a warm start.',
     '--json prints {recall_at_1, recall_at_3, recall_at_5, mrr_at_10, p50_ms, p95_ms, skills, queries, engine, open_ms, load_ms,',
-    '  peak_rss_mb, heap_mb, external_mb, embedder}: open_ms opens the store, load_ms loads the packs into it; memory is this',
+    '  open_cpu_ms, load_cpu_ms, peak_rss_mb, heap_mb, external_mb, embedder}: open_ms opens the store, load_ms loads the packs',
+    '  into it (the _cpu_ms twins: CPU time of this process, which a busy machine does not inflate); memory is this',
     "  process's (external: sql.js's WebAssembly memory and other buffers), after the searches.",
     'Latency: pooled over enough rounds of the queries for ≥ 200 searches (at most 10; --rounds N to fix it), after as many warm-up rounds.',
   ].join('\n'),
   async run(args, io) {
-    const parsed = parseSkillArgs(args, ['json', 'allow-remote-embedder']);
+    const parsed = parseSkillArgs(args, { switches: ['json', ...EMBEDDER_SWITCHES], values: ['queries', 'engine', 'store', 'rounds', ...EMBEDDER_VALUES] });
     const queriesFile = parsed.flags.get('queries');
     if (parsed.packs.length === 0 || typeof queriesFile !== 'string') {
       io.stderr('toolshed bench skills: --packs DIR… and --queries FILE.jsonl are required. See --help.\n');
       return 2;
     }
+    checkPackFolders(parsed.packs);
     const storeDir = parsed.flags.get('store');
     const openStart = performance.now();
+    const openCpu = process.cpuUsage();
     const service = await cliSkillService({
       allowedFts: parseFtsFlag(parsed.flags.get('engine')),
       store: typeof storeDir === 'string' ? new NodeByteStore(storeDir) : undefined,
     });
     const openMs = performance.now() - openStart;
+    const openCpuMs = cpuMsSince(openCpu);
     const embedder = embedderFromFlags(parsed.flags);
     service.useEmbedder(embedder);
     const loadStart = performance.now();
+    const loadCpu = process.cpuUsage();
     const summary = await service.loadPacks(packsFromDirs(parsed.packs));
     const loadMs = performance.now() - loadStart;
+    const loadCpuMs = cpuMsSince(loadCpu);
     const skills = summary.packs.reduce((n, p) => n + p.skillCount, 0);
-    const queries = readJsonl<QueryRow>(queriesFile);
+    const queries = readJsonl<QueryRow>(queriesFile, '--queries');
     const ctx = { includeWorkspacePacks: true };
     // Latency is pooled over enough rounds of the queries for a meaningful p95 (≥ 200 searches,
     // at most 10 rounds), after as many warm-up rounds (JIT, statement cache) — otherwise a small
@@ -91,6 +99,8 @@ export const benchSkillsCommand: CliCommand = {
       engine: service.fts,
       open_ms: round(openMs, 1),
       load_ms: round(loadMs, 1),
+      open_cpu_ms: round(openCpuMs, 1),
+      load_cpu_ms: round(loadCpuMs, 1),
       ...memoryFigures(),
       ...embedderLabel(embedder),
     };
@@ -101,6 +111,12 @@ export const benchSkillsCommand: CliCommand = {
     return 0;
   },
 };
+
+/** CPU time (user + system, every thread of this process) since `start`: wall time on a busy machine says little. */
+function cpuMsSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
 
 /** This process's memory after the run, in MB (the heap after a collection when node runs with --expose-gc). */
 function memoryFigures(): { peak_rss_mb: number; heap_mb: number; external_mb: number } {

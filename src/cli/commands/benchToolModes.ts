@@ -1,6 +1,7 @@
 import { openTag } from '../../core/privacy/promptBlocks';
 import { TOOL_SEARCH_TOOL_NAME } from '../../core/platform/toolNames';
 import type { CliCommand } from '../cliCommand';
+import { readJsonl, readToolCatalog } from './cliInput';
 import { loadSqlEngine } from '../../core/sql/sqlEngine';
 import { MemoryByteStore } from '../../core/platform/memoryByteStore';
 import { modelDeferral, runToolshedTurn } from '../../core/planner/turn/toolshedTurn';
@@ -10,7 +11,7 @@ import { DefinitionTokenCache } from '../../core/tools/modes/deferralMeasure';
 import { createToolSearchService } from '../../core/tools/toolSearchService';
 import { defaultSettings } from '../../core/config/settingsSchema';
 import type { ToolSearchMode, DeferredNamesListing } from '../../core/config/settingsSchema';
-import { parseArgs, readJsonl, toToolInputs, toolshedOwnTools, toolsAndQueries } from './toolCliSupport';
+import { parseArgs, toolshedOwnTools, toolsAndQueries } from './toolCliSupport';
 
 interface QueryRow {
   query: string;
@@ -63,14 +64,14 @@ export const benchToolModesCommand: CliCommand = {
     '--json prints {rows: [{mode, names, tools_sent, prompt_tokens_per_request, names_block_tokens, rounds, found}]}.',
   ].join('\n'),
   async run(args, io) {
-    const { flags } = parseArgs(args, ['json']);
+    const { flags } = parseArgs(args, { switches: ['json'], values: ['tools', 'queries', 'context', 'max-queries'] });
     const files = toolsAndQueries(flags, 'bench tool-modes', io);
     if (!files) return 2;
     const { toolsFile, queriesFile } = files;
     const maxQueries = Number(flags.get('max-queries') ?? 100);
     const contextWindow = Number(flags.get('context') ?? 128_000);
-    const tools = [...toToolInputs(readJsonl(toolsFile)), ...toolshedOwnTools()];
-    const queries = readJsonl<QueryRow>(queriesFile)
+    const tools = [...readToolCatalog(toolsFile, io), ...toolshedOwnTools()];
+    const queries = readJsonl<QueryRow>(queriesFile, '--queries')
       .filter((q) => q.gold.length > 0)
       .slice(0, maxQueries);
     const engine = await loadSqlEngine({});

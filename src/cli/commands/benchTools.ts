@@ -1,11 +1,12 @@
 import type { CliCommand } from '../cliCommand';
+import { readJsonl, readToolCatalog } from './cliInput';
 import { RANKER_DEFAULTS } from '../../core/tools/index/toolRanker';
 import type { RankerOptions } from '../../core/tools/index/toolRanker';
 import { measureUserPath } from './benchUserPath';
-import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags, embedderLabel, reportEndpointFailure } from './embedderFlag';
+import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags, embedderLabel, reportEndpointFailure, EMBEDDER_SWITCHES, EMBEDDER_VALUES } from './embedderFlag';
 import { mainThreadCpuMs, processCpuMs } from './mainThreadCpu';
 import { VariantRecallCounter } from './variantRecall';
-import { cliService, defaultService, parseArgs, parseEngine, readJsonl, toToolInputs, toolshedOwnTools, toolsAndQueries } from './toolCliSupport';
+import { cliService, defaultService, parseArgs, parseEngine, toolshedOwnTools, toolsAndQueries } from './toolCliSupport';
 
 interface QueryRow {
   id?: string;
@@ -63,7 +64,10 @@ export const benchToolsCommand: CliCommand = {
     '--tokens adds token_reduction (default always-visible set vs every tool visible, len/4 tokens).',
   ].join('\n'),
   async run(args, io) {
-    const { flags } = parseArgs(args, ['json', 'per-category', 'reindex', 'tokens', 'user-path', 'allow-remote-embedder']);
+    const { flags } = parseArgs(args, {
+      switches: ['json', 'per-category', 'reindex', 'tokens', 'user-path', ...EMBEDDER_SWITCHES],
+      values: ['tools', 'queries', 'search-type', 'engine', 'ranker', 'half', ...EMBEDDER_VALUES],
+    });
     const files = toolsAndQueries(flags, 'bench tools', io);
     if (!files) return 2;
     const { toolsFile, queriesFile } = files;
@@ -73,10 +77,10 @@ export const benchToolsCommand: CliCommand = {
     const searchType = typeof flags.get('search-type') === 'string' ? (flags.get('search-type') as string) : 'fts';
     const embedder = embedderFromFlags(flags);
     const service = await cliService(parseEngine(flags.get('engine')), ranker, embedder);
-    const tools = toToolInputs(readJsonl(toolsFile));
+    const tools = readToolCatalog(toolsFile, io);
     const half = flags.get('half');
     if (half !== undefined && half !== 'odd' && half !== 'even') throw new Error(`--half must be odd or even (got "${String(half)}")`);
-    const queries = readJsonl<QueryRow>(queriesFile).filter((q) => half === undefined || queryIdParity(q.id) === half);
+    const queries = readJsonl<QueryRow>(queriesFile, '--queries').filter((q) => half === undefined || queryIdParity(q.id) === half);
 
     // Cold index as at activation: from the tool list to a searchable index (CPU time beside
     // wall time, as the machine may be shared), then the first search, then the deferred

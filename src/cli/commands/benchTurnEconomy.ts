@@ -1,4 +1,5 @@
 import type { CliCommand } from '../cliCommand';
+import { readJsonl, readToolCatalog } from './cliInput';
 import { TOOL_SEARCH_TOOL_NAME } from '../../core/platform/toolNames';
 import { loadSqlEngine } from '../../core/sql/sqlEngine';
 import type { SqlEngine } from '../../core/sql/sqlEngine';
@@ -13,9 +14,9 @@ import { defaultSettings } from '../../core/config/settingsSchema';
 import type { ToolSearchConfig } from '../../core/config/settingsSchema';
 import type { ToolInput } from '../../core/tools/toolRecord';
 import { queryIdParity } from './benchTools';
-import { parseArgs, readJsonl, toToolInputs, toolshedOwnTools, toolsAndQueries } from './toolCliSupport';
+import { parseArgs, toolshedOwnTools, toolsAndQueries } from './toolCliSupport';
 import type { ParsedArgs } from './toolCliSupport';
-import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags, reportEndpointFailure } from './embedderFlag';
+import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags, reportEndpointFailure, EMBEDDER_SWITCHES, EMBEDDER_VALUES } from './embedderFlag';
 import { loadBundledEmbedder } from '../../core/search/embedding/bundledEmbedder';
 import type { Embedder } from '../../core/search/embedding/embedder';
 
@@ -223,7 +224,10 @@ export const benchTurnEconomyCommand: CliCommand = {
     '  FLOOR = CEILING (e.g. 1,1) leaves relevance lexical (the embedding only reorders).',
   ].join('\n'),
   async run(args, io) {
-    const { flags } = parseArgs(args, ['json', 'halves', 'allow-remote-embedder']);
+    const { flags } = parseArgs(args, {
+      switches: ['json', 'halves', ...EMBEDDER_SWITCHES],
+      values: ['tools', 'queries', 'calibration', 'max-queries', 'min-relevance', 'pre-activate', ...EMBEDDER_VALUES],
+    });
     const files = toolsAndQueries(flags, 'bench turn-economy', io);
     if (!files) return 2;
     const maxQueries = Number(flags.get('max-queries') ?? Infinity);
@@ -235,8 +239,8 @@ export const benchTurnEconomyCommand: CliCommand = {
       },
     };
     if (Object.keys(after.toolSearch).length) after.label = `after (${JSON.stringify(after.toolSearch)})`;
-    const tools = [...toToolInputs(readJsonl(files.toolsFile)), ...toolshedOwnTools()];
-    const queries = readJsonl<QueryRow>(files.queriesFile)
+    const tools = [...readToolCatalog(files.toolsFile, io), ...toolshedOwnTools()];
+    const queries = readJsonl<QueryRow>(files.queriesFile, '--queries')
       .filter((q) => q.gold.length > 0)
       .slice(0, maxQueries);
     const engine = await loadSqlEngine({});

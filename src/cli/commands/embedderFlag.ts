@@ -5,6 +5,7 @@ import { EndpointEmbedder } from '../../core/search/embedding/endpointEmbedder';
 import { checkEmbeddingEndpoint, isLoopbackAddress } from '../../core/trust/embeddingEndpoint';
 import { escapeForLine } from '../../core/platform/lineText';
 import type { CliIo } from '../cliCommand';
+import { UsageError } from './cliInput';
 import type { ParsedArgs } from './toolCliSupport';
 
 /** `--embedder none|bundled|URL`: the same choice for every catalog the CLI searches or benches. */
@@ -17,6 +18,9 @@ export const EMBEDDER_HELP = [
   '  followed, a loopback name must resolve to this machine, and an answer larger than the batch needs is refused.',
   '  When the server fails, stderr says so once and search falls back to lexical ranking.',
 ];
+/** The options the embedder flags add to a command: those taking a value, and the switch. */
+export const EMBEDDER_VALUES = ['embedder', 'embedder-model', 'embedder-timeout'] as const;
+export const EMBEDDER_SWITCHES = ['allow-remote-embedder'] as const;
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -24,21 +28,21 @@ function timeoutFrom(value: string | true | undefined): number {
   if (value === undefined) return DEFAULT_TIMEOUT_MS;
   const ms = Number(value);
   if (value === true || !Number.isInteger(ms) || ms < 100 || ms > 600_000)
-    throw new Error('--embedder-timeout must be a whole number of milliseconds from 100 to 600000');
+    throw new UsageError('--embedder-timeout must be a whole number of milliseconds from 100 to 600000');
   return ms;
 }
 
 export function embedderFromFlags(flags: ParsedArgs['flags']): Embedder | undefined {
   const value = flags.get('embedder');
   if (value === undefined || value === 'none') return undefined;
-  if (value === true) throw new Error('--embedder needs none, bundled or a URL');
+  if (value === true) throw new UsageError('--embedder needs none, bundled or a URL');
   if (value === 'bundled') {
     const bundled = loadBundledEmbedder();
     if (!bundled) throw new Error('the bundled word vectors (word-vectors.bin) were not found beside the CLI');
     return bundled;
   }
   const verdict = checkEmbeddingEndpoint(value, { allowRemote: flags.has('allow-remote-embedder'), workspaceTrusted: true });
-  if (!verdict.ok) throw new Error(`--embedder: ${verdict.reason}`);
+  if (!verdict.ok) throw new UsageError(`--embedder: ${verdict.reason}`);
   const model = flags.get('embedder-model');
   return new EndpointEmbedder({
     url: verdict.url.href,

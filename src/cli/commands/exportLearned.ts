@@ -30,7 +30,7 @@ export const exportLearnedCommand: CliCommand = {
     'Exit code: 0 on success, 2 on usage errors, 1 when the stores cannot be read or a skill was skipped.',
   ].join('\n'),
   async run(args, io) {
-    const parsed = parseSkillArgs(args, []);
+    const parsed = parseSkillArgs(args, { switches: [], values: ['out', 'pack', 'project', 'storage'] });
     let folder: string;
     try {
       folder = checkStorageFolder(parsed.flags.get('storage'));

@@ -21,7 +21,7 @@ export const importLearnedCommand: CliCommand = {
     'Exit code: 0 imported, 1 refused, 2 usage error.',
   ].join('\n'),
   async run(args, io) {
-    const parsed = parseSkillArgs(args, ['dry-run', 'json']);
+    const parsed = parseSkillArgs(args, { switches: ['dry-run', 'json'], values: ['storage', 'project', 'tenant', 'merge-threshold'] });
     const file = parsed.positional[0];
     let folder: string;
     try {
@@ -38,7 +38,8 @@ export const importLearnedCommand: CliCommand = {
     }
     let bytes: Uint8Array;
     try {
-      // Checked before reading, so a huge file is refused without loading it.
+      // Checked before reading, so a huge file, a FIFO or a device is refused without reading it.
+      if (!statSync(file).isFile()) throw new SnapshotError(`${file} is not a regular file (a folder, FIFO or device); give the snapshot file.`);
       if (statSync(file).size > MAX_SNAPSHOT_BYTES)
         throw new SnapshotError(
           `The snapshot is ${(statSync(file).size / 1048576).toFixed(1)} MB; the limit is ${MAX_SNAPSHOT_BYTES / 1048576} MB. Export fewer skills (one project) and import them in parts.`,

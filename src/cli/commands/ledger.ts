@@ -21,7 +21,7 @@ export const ledgerCommand: CliCommand = {
     'Exit code: 0 on success, 2 on usage errors.',
   ].join('\n'),
   async run(args, io) {
-    const parsed = parseSkillArgs(args, ['json']);
+    const parsed = parseSkillArgs(args, { switches: ['json'], values: ['storage', 'days'] });
     let folder: string;
     try {
       folder = checkStorageFolder(parsed.flags.get('storage'));

@@ -1,11 +1,14 @@
 import type { CliCommand } from '../cliCommand';
+import { readToolCatalog } from './cliInput';
 import { MemoryByteStore } from '../../core/platform/memoryByteStore';
 import { loadSqlEngine } from '../../core/sql/sqlEngine';
 import { createToolSearchService } from '../../core/tools/toolSearchService';
 import { toolSearchConfigSchema } from '../../core/config/settingsSchema';
 import { roundRelevance } from '../../core/tools/index/absoluteRelevance';
 import { escapeForLine } from '../../core/platform/lineText';
-import { parseArgs, readJsonl, toToolInputs, toolshedOwnTools } from './toolCliSupport';
+import { explainTools } from '../../core/planner/turn/turnExplanation';
+import { toolsSection } from '../../core/planner/turn/explainMarkdown';
+import { parseArgs, toolshedOwnTools } from './toolCliSupport';
 
 /**
  * `toolshed preflight tools`: what an @toolshed request would activate before its first round,
@@ -16,16 +19,17 @@ export const preflightToolsCommand: CliCommand = {
   path: ['preflight', 'tools'],
   summary: 'Show which tools a request would activate before the first round, with their relevance',
   usage: [
-    'Usage: toolshed preflight tools --tools FILE.jsonl [--max N] [--min-relevance X] [--json] REQUEST',
+    'Usage: toolshed preflight tools --tools FILE.jsonl [--max N] [--min-relevance X] [--explain] [--json] REQUEST',
     '',
     'FILE.jsonl: one tool a line, {"name", "description", "inputSchema", "tags"?}. Toolshed\'s own tools are added',
     'as in the extension; every other tool is deferred. Prints each tool that would be activated with its absolute',
     "relevance (the share of the request's words, weighted by rarity in the catalog, that the tool contains).",
     "Defaults are the extension's: --max = toolshed.toolSearch.preActivateTools, --min-relevance = toolshed.toolSearch.minRelevance.",
-    '--json prints {request, max, min_relevance, activated: [{name, relevance}]}.',
+    "--explain adds every candidate the gate looked at, with its relevance and why it was or was not activated (@toolshed's /why).",
+    '--json prints {request, max, min_relevance, activated: [{name, relevance}], explain?}.',
   ].join('\n'),
   async run(args, io) {
-    const { flags, positional } = parseArgs(args, ['json']);
+    const { flags, positional } = parseArgs(args, { switches: ['json', 'explain'], values: ['tools', 'max', 'min-relevance'] });
     const toolsFile = flags.get('tools');
     const request = positional.join(' ').trim();
     if (typeof toolsFile !== 'string' || !request) {
@@ -49,12 +53,20 @@ export const preflightToolsCommand: CliCommand = {
       saveDelayMs: 60_000,
     });
     try {
-      service.setTools([...toToolInputs(readJsonl(toolsFile)), ...toolshedOwnTools()]);
+      service.setTools([...readToolCatalog(toolsFile, io), ...toolshedOwnTools()]);
       const config = service.config.toolSearch;
-      const activated = await service.withRun({}, (run) => run.activateForRequest(request));
+      const { activated, match } = await service.withRun({}, (run) => ({ activated: run.activateForRequest(request), match: run.lastRequestMatch }));
       const rows = activated.map((tool) => ({ name: tool.name, relevance: roundRelevance(tool.relevance) }));
+      // The same explanation /why gives for a turn's pre-activation.
+      const explain = flags.has('explain')
+        ? explainTools(match, { preActivateTools: config.preActivateTools, minRelevance: config.minRelevance, restricted: false })
+        : undefined;
       if (flags.has('json')) {
-        io.stdout(`${JSON.stringify({ request, max: config.preActivateTools, min_relevance: config.minRelevance, activated: rows })}\n`);
+        io.stdout(
+          `${JSON.stringify({ request, max: config.preActivateTools, min_relevance: config.minRelevance, activated: rows, ...(explain ? { explain } : {}) })}\n`,
+        );
+      } else if (explain) {
+        io.stdout(`${toolsSection(explain).map(escapeForLine).join('\n')}\n`);
       } else if (config.preActivateTools === 0) {
         io.stdout('Pre-activation is off (toolshed.toolSearch.preActivateTools is 0).\n');
       } else if (rows.length === 0) {

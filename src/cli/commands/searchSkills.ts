@@ -1,7 +1,8 @@
 import { escapeForLine } from '../../core/platform/lineText';
 import type { CliCommand } from '../cliCommand';
-import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags, reportEndpointFailure } from './embedderFlag';
+import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags, reportEndpointFailure, EMBEDDER_SWITCHES, EMBEDDER_VALUES } from './embedderFlag';
 import { cliSkillService, loadPacksReportingErrors, parseFtsFlag, parseSkillArgs } from './skillCliSupport';
+import { checkPackFolders } from './skillCliSupport';
 
 export const searchSkillsCommand: CliCommand = {
   path: ['search', 'skills'],
@@ -15,12 +16,13 @@ export const searchSkillsCommand: CliCommand = {
     '--json prints the skill_search output {skills:[{name,title,trigger,task_type,score}], query, search_type} plus engine.',
   ].join('\n'),
   async run(args, io) {
-    const parsed = parseSkillArgs(args, ['json', 'allow-remote-embedder']);
+    const parsed = parseSkillArgs(args, { switches: ['json', ...EMBEDDER_SWITCHES], values: ['limit', 'search-type', 'engine', ...EMBEDDER_VALUES] });
     const query = parsed.positional.join(' ').trim();
     if (parsed.packs.length === 0 || !query) {
       io.stderr('toolshed search skills: --packs DIR… and a QUERY are required. See --help.\n');
       return 2;
     }
+    checkPackFolders(parsed.packs);
     const limit = Number(parsed.flags.get('limit') ?? 8);
     const searchType = String(parsed.flags.get('search-type') ?? 'fts');
     const service = await cliSkillService({ allowedFts: parseFtsFlag(parsed.flags.get('engine')) });

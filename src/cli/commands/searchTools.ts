@@ -1,6 +1,7 @@
 import type { CliCommand } from '../cliCommand';
-import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags, reportEndpointFailure } from './embedderFlag';
-import { cliService, parseArgs, parseEngine, readJsonl, toToolInputs } from './toolCliSupport';
+import { readToolCatalog } from './cliInput';
+import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags, reportEndpointFailure, EMBEDDER_SWITCHES, EMBEDDER_VALUES } from './embedderFlag';
+import { cliService, parseArgs, parseEngine } from './toolCliSupport';
 
 export const searchToolsCommand: CliCommand = {
   path: ['search', 'tools'],
@@ -14,7 +15,10 @@ export const searchToolsCommand: CliCommand = {
     'Prints the tool_search output as JSON (tools, query, search_type, engine).',
   ].join('\n'),
   async run(args, io) {
-    const { flags, positional } = parseArgs(args, ['allow-remote-embedder']);
+    const { flags, positional } = parseArgs(args, {
+      switches: [...EMBEDDER_SWITCHES],
+      values: ['tools', 'search-type', 'limit', 'engine', ...EMBEDDER_VALUES],
+    });
     const toolsFile = flags.get('tools');
     const query = positional.join(' ').trim();
     if (typeof toolsFile !== 'string' || !query) {
@@ -23,7 +27,7 @@ export const searchToolsCommand: CliCommand = {
     }
     const embedder = embedderFromFlags(flags);
     const service = await cliService(parseEngine(flags.get('engine')), undefined, embedder);
-    service.setTools(toToolInputs(readJsonl(toolsFile)));
+    service.setTools(readToolCatalog(toolsFile, io));
     await service.embeddings.settled();
     await embedder?.prepare(query);
     const limit = flags.has('limit') ? Number(flags.get('limit')) : undefined;

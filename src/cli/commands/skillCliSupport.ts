@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import * as path from 'node:path';
 import type { ByteStore } from '../../core/platform/ports';
 import { MemoryByteStore } from '../../core/platform/memoryByteStore';
@@ -10,6 +11,9 @@ import { folderPack } from '../../core/skills/packs/skillPackSources';
 import type { ResolvedSkillPack } from '../../core/skills/packs/skillPackSources';
 import type { CliIo } from '../cliCommand';
 import { escapeForLine } from '../../core/platform/lineText';
+import { UsageError } from './cliInput';
+import { checkOption } from './toolCliSupport';
+import type { OptionSpec } from './toolCliSupport';
 
 /** Shared plumbing of the skill CLI commands (argument parsing, an in-memory service over packs). */
 
@@ -19,25 +23,52 @@ export interface SkillArgs {
   positional: string[];
 }
 
-/** `--packs DIR…` takes following arguments that are existing paths; other `--x v` flags take one value. */
-export function parseSkillArgs(args: readonly string[], booleans: readonly string[]): SkillArgs {
+/**
+ * `--packs DIR…` takes the following arguments that are existing paths or look like one (hold a
+ * `/` or `\\`, or start with `.` or `~`), so a missing folder is reported instead of silently
+ * becoming a word of the request; other options as parseArgs (an unknown one is a UsageError).
+ */
+export function parseSkillArgs(args: readonly string[], spec: OptionSpec): SkillArgs {
   const out: SkillArgs = { packs: [], flags: new Map(), positional: [] };
+  const looksLikePath = (arg: string) => existsSync(arg) || /[\\/]/.test(arg) || /^[.~]/.test(arg);
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? '';
-    if (arg === '--packs') {
-      while (i + 1 < args.length && !(args[i + 1] ?? '').startsWith('--') && existsSync(args[i + 1] ?? '')) out.packs.push(args[++i] ?? '');
+    if (arg === '--') {
+      out.positional.push(...args.slice(i + 1));
+      break;
+    }
+    if (arg === '--packs' || arg.startsWith('--packs=')) {
+      if (arg !== '--packs') out.packs.push(arg.slice('--packs='.length));
+      const before = out.packs.length;
+      while (i + 1 < args.length && !(args[i + 1] ?? '').startsWith('--') && looksLikePath(args[i + 1] ?? '')) out.packs.push(args[++i] ?? '');
+      if (arg === '--packs' && out.packs.length === before) throw new UsageError('--packs needs at least one folder');
       continue;
     }
     if (arg.startsWith('--')) {
       const [key, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
+      checkOption(key, spec);
       if (inline !== undefined) out.flags.set(key, inline);
-      else if (booleans.includes(key)) out.flags.set(key, true);
-      else out.flags.set(key, args[++i] ?? '');
+      else if (spec.switches.includes(key)) out.flags.set(key, true);
+      else if (i + 1 < args.length) out.flags.set(key, args[++i] ?? '');
+      else throw new UsageError(`--${escapeForLine(key)} needs a value`);
       continue;
     }
     out.positional.push(arg);
   }
   return out;
+}
+
+/** Refuses a `--packs` entry that is missing or not a folder (a file given as a pack is an error, not an empty pack). */
+export function checkPackFolders(dirs: readonly string[]): void {
+  for (const dir of dirs) {
+    let stats: Stats;
+    try {
+      stats = statSync(dir);
+    } catch {
+      throw new UsageError(`--packs ${escapeForLine(dir)}: no such folder`);
+    }
+    if (!stats.isDirectory()) throw new UsageError(`--packs ${escapeForLine(dir)} is not a folder (a pack is a folder of skill files)`);
+  }
 }
 
 export function packsFromDirs(dirs: readonly string[]): ResolvedSkillPack[] {
@@ -75,13 +106,6 @@ export async function cliSkillService(options: { allowedFts?: FtsEngine[]; store
   const { allowedFts } = options;
   const engine = options.engine ?? (await loadSqlEngine(allowedFts ? { allowedFts } : {}));
   return createHeadlessSkillService({ engine, store: options.store ?? new MemoryByteStore(), env: process.env });
-}
-
-export function readJsonl<T>(file: string): T[] {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim())
-    .map((line) => JSON.parse(line) as T);
 }
 
 export function percentile(sorted: readonly number[], p: number): number {

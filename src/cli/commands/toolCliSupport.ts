@@ -1,32 +1,20 @@
-import { readFileSync } from 'node:fs';
 import { TOOLSHED_TOOL_NAMES, TOOL_SEARCH_TOOL_NAME } from '../../core/platform/toolNames';
 import { MemoryByteStore } from '../../core/platform/memoryByteStore';
 import { loadSqlEngine } from '../../core/sql/sqlEngine';
 import type { FtsEngine } from '../../core/sql/sqlEngine';
 import type { RankerOptions } from '../../core/tools/index/toolRanker';
 import type { ToolInput } from '../../core/tools/toolRecord';
+import { escapeForLine } from '../../core/platform/lineText';
+import { UsageError } from './cliInput';
 import { createToolSearchService } from '../../core/tools/toolSearchService';
 import type { ToolSearchService } from '../../core/tools/toolSearchService';
 import { toolSearchInputJsonSchema } from '../../core/tools/toolSearchSchema';
 import type { CliIo } from '../cliCommand';
 import type { Embedder } from '../../core/search/embedding/embedder';
 
-/** Shared by `search tools` and `bench tools`: JSONL reading, option parsing, service setup. */
+/** Shared by `search tools` and `bench tools`: option parsing, service setup (reading files: cliInput.ts). */
 
-export function readJsonl<T>(file: string): T[] {
-  const text = readFileSync(file, 'utf8');
-  const out: T[] = [];
-  text.split('\n').forEach((line, i) => {
-    const trimmed = line.trim();
-    if (!trimmed) return;
-    try {
-      out.push(JSON.parse(trimmed) as T);
-    } catch (error) {
-      throw new Error(`${file}:${i + 1}: not JSON (${error instanceof Error ? error.message : String(error)})`);
-    }
-  });
-  return out;
-}
+export { toToolInputs } from './cliInput';
 
 export interface ParsedArgs {
   flags: Map<string, string | true>;
@@ -45,19 +33,30 @@ export function toolsAndQueries(flags: ParsedArgs['flags'], command: string, io:
   return undefined;
 }
 
-/** `--name value`, `--name=value`, or `--flag` (when listed in `booleans`). */
-export function parseArgs(args: readonly string[], booleans: readonly string[]): ParsedArgs {
+/** The options a command accepts: `switches` stand alone (`--json`), `values` take one (`--limit 5`, `--limit=5`). */
+export interface OptionSpec {
+  switches: readonly string[];
+  values: readonly string[];
+}
+
+/** `--name value`, `--name=value`, or `--flag`; an option the command does not have is a UsageError. */
+export function parseArgs(args: readonly string[], spec: OptionSpec): ParsedArgs {
   const flags = new Map<string, string | true>();
   const positional: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
+    if (arg === '--') {
+      positional.push(...args.slice(i + 1));
+      break;
+    }
     if (arg.startsWith('--')) {
       const eq = arg.indexOf('=');
       const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
+      checkOption(name, spec);
       if (eq > 0) flags.set(name, arg.slice(eq + 1));
-      else if (booleans.includes(name)) flags.set(name, true);
+      else if (spec.switches.includes(name)) flags.set(name, true);
       else if (i + 1 < args.length) flags.set(name, args[++i]);
-      else throw new Error(`--${name} needs a value`);
+      else throw new UsageError(`--${escapeForLine(name)} needs a value`);
     } else {
       positional.push(arg);
     }
@@ -65,18 +64,9 @@ export function parseArgs(args: readonly string[], booleans: readonly string[]):
   return { flags, positional };
 }
 
-export function toToolInputs(rows: Array<Record<string, unknown>>): ToolInput[] {
-  return rows.map((row, i) => {
-    if (typeof row.name !== 'string') throw new Error(`tools line ${i + 1}: "name" must be a string`);
-    return {
-      name: row.name,
-      description: typeof row.description === 'string' ? row.description : '',
-      inputSchema: row.inputSchema ?? row.parameters,
-      tags: Array.isArray(row.tags) ? row.tags.filter((t): t is string => typeof t === 'string') : [],
-      source: typeof row.source === 'string' ? row.source : undefined,
-      examples: Array.isArray(row.examples) ? (row.examples as ToolInput['examples']) : undefined,
-    };
-  });
+/** Refuses an option the command does not have (a typo would otherwise become words of the request). */
+export function checkOption(name: string, spec: OptionSpec): void {
+  if (!spec.switches.includes(name) && !spec.values.includes(name)) throw new UsageError(`unknown option --${escapeForLine(name)}`);
 }
 
 export function parseEngine(value: string | true | undefined): FtsEngine[] | undefined {

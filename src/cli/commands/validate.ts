@@ -19,7 +19,7 @@ export const validateCommand: CliCommand = {
     'Exit code: 0 without errors (warnings allowed), 1 with errors, 2 on usage errors.',
   ].join('\n'),
   async run(args, io) {
-    const parsed = parseSkillArgs(args, ['json']);
+    const parsed = parseSkillArgs(args, { switches: ['json'], values: [] });
     const paths = [...parsed.packs, ...parsed.positional];
     if (paths.length === 0) {
       io.stderr('toolshed validate: give at least one PATH. See --help.\n');

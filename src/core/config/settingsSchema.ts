@@ -98,6 +98,12 @@ export const toolSearchConfigSchema = z.object({
   enableIncrementalIndex: z.boolean().default(true).describe('Re-index only tools whose metadata changed (catalog fingerprinting).'),
   rebuildIndexOnInit: z.boolean().default(false).describe('Drop and rebuild the tool index at start-up.'),
   maxSearchResults: z.number().int().min(1).max(20).default(10).describe('Upper bound on the number of tools one `tool_search` call returns.'),
+  learnCoreSet: z
+    .boolean()
+    .default(true)
+    .describe(
+      "Learn a core set from use: a deferred tool @toolshed called in at least 5 of the last 20 turns is sent without a search (at most 8 tools, at most 3 % of the model's context), and dropped again once called in fewer than 2 of them. Your own Always / Deferred / Off in `#toolshed.tools.state#` always wins; tools the policy denies are never sent, and in Restricted Mode nothing is. The footer says which tools it sent and why; **Toolshed: Reset Learned Core Set** forgets it.",
+    ),
   preActivateTools: z
     .number()
     .int()

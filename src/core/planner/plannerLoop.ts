@@ -4,6 +4,8 @@ import type { CancellationSignal, ChatMessage, ChatModelPort, ChatPart, ToolDefi
 import type { PlannerProgress, PlannerSkills, PlannerToolRun, SkillUse, ToolExecutor } from './plannerPorts';
 import { PARTICIPANT_PREAMBLE, joinBlocks } from './promptBlocks';
 import { toolRunRefusal } from '../trust/restrictedMode';
+import { requestMatchReason } from '../tools/requestMatchRecord';
+import type { GatedTool } from '../tools/requestMatch';
 import { searchExchangeText, SearchSavingsLedger } from './searchSavings';
 import type { SearchSaving } from './searchSavings';
 
@@ -239,9 +241,9 @@ async function preActivateSuggested(suggested: readonly string[], deps: PlannerD
  * Tools before the model asks: the deferred tools whose absolute relevance to the request passes
  * the gate are activated (the run decides how many, under policy and visibility) and shown.
  */
-async function activateMatching(prompt: string, deps: PlannerDeps): Promise<Array<{ name: string; relevance: number }>> {
+async function activateMatching(prompt: string, deps: PlannerDeps): Promise<GatedTool[]> {
   const matched = deps.tools.activateForRequest ? await deps.tools.activateForRequest(prompt) : [];
-  for (const tool of matched) deps.progress.progress(`Activated \`${tool.name}\` (matched your request)`);
+  for (const tool of matched) deps.progress.progress(`Activated \`${tool.name}\` (${requestMatchReason(tool)})`);
   if (matched.length)
     deps.events.emit({
       type: 'tools_matched_request',

@@ -1,4 +1,5 @@
 import type { CancellationSignal, ToolDefinition } from '../platform/chatTypes';
+import type { GatedTool } from '../tools/requestMatch';
 
 /**
  * The planner's view of one run's tool catalog (implemented over the tool-search service).
@@ -33,7 +34,7 @@ export interface PlannerToolRun {
    * passes the gate (at most `toolshed.toolSearch.preActivateTools`), in the run's activation
    * scope; returns them with their relevance. Absent = the catalog cannot match requests.
    */
-  activateForRequest?(request: string): Promise<Array<{ name: string; relevance: number }>>;
+  activateForRequest?(request: string): Promise<GatedTool[]>;
   /**
    * Embeds the turn's request once when hybrid ranking uses an endpoint, so skill pre-flight,
    * pre-activation and every `tool_search` of the turn share one vector; never rejects (down =
@@ -74,6 +75,19 @@ interface PreflightSkills {
   note?: string;
   /** Tools the injected skills name that the run may use, pinned skills' first (never a denied or hidden one). */
   suggestedTools?: string[];
+  /** What pre-flight looked at and decided (Explain Last Turn); absent when it searched nothing. */
+  record?: SkillPreflightRecord;
+}
+
+/** What skill pre-flight looked at and decided, as the turn used it (Explain Last Turn). */
+export interface SkillPreflightRecord {
+  selection: 'search' | 'model' | 'hybrid';
+  /** Every candidate the relevance gate looked at, best first, with its relevance (none for an exact match). */
+  ranked: Array<{ name: string; relevance?: number }>;
+  /** `model` / `hybrid`: the candidates the choice was made among (after the gate). */
+  offered?: string[];
+  /** `model` / `hybrid`: whether a model was asked (or would have been, without one), which, what it chose, or why its answer was not used. */
+  model?: { asked: boolean; wouldAsk: boolean; name?: string; chose: string[]; fallback?: string };
 }
 
 /** The planner's view of skills (implemented over the skill service, request-scoped). */

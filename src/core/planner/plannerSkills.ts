@@ -3,7 +3,7 @@ import { SKILL_DISCOVERY_TOOL_NAMES, SKILL_GET_TOOL_NAME, SKILL_SEARCH_TOOL_NAME
 import type { SkillRequestContext, SkillService } from '../skills/skillService';
 import { SKILL_DISCOVERY_PROMPT } from '../skills/skillToolSchemas';
 import { describeToolInputError } from '../schema/zodSchemas';
-import type { PlannerSkills, SkillUse } from './plannerPorts';
+import type { PlannerSkills, SkillPreflightRecord, SkillUse } from './plannerPorts';
 import type { SkillSummarizer } from '../skills/render/modelSummary';
 import { activeSkillsPreflight } from './selection/activeSkillsBlock';
 import type { ActiveSkillsOptions } from './selection/activeSkillsBlock';
@@ -74,15 +74,26 @@ export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContex
     limit: number,
     exclude: readonly string[],
     topK: number,
-  ): Promise<{ block: string; names: string[]; omitted: string[]; siblings?: string[]; suggested?: string[]; relevance?: Record<string, number> }> {
+  ): Promise<{
+    block: string;
+    names: string[];
+    omitted: string[];
+    siblings?: string[];
+    suggested?: string[];
+    relevance?: Record<string, number>;
+    ranked: SkillPreflightRecord['ranked'];
+  }> {
     let budget = limit;
     let omitted: string[] = [];
+    // What the gate looked at: the first search's hits (retries only shrink the budget).
+    let ranked: SkillPreflightRecord['ranked'] = [];
     // The first attempt runs even without room, so the skills that did not fit are known.
     for (let attempt = 0; attempt < 4 && (attempt === 0 || budget >= 50); attempt++) {
       // The model summarizes at most once per request; tighter retries stay structured.
       const summarize = attempt === 0 ? options.summarize : undefined;
       const result = await service.getRelevant({ task: prompt, top_k: topK, max_tokens: budget, exclude, summarize }, ctx);
-      if (!result.text) return { block: '', names: [], omitted: result.omitted };
+      if (attempt === 0) ranked = result.ranked;
+      if (!result.text) return { block: '', names: [], omitted: result.omitted, ranked };
       const exact = await options.countTokens(result.text);
       if (exact <= limit)
         return {
@@ -92,11 +103,12 @@ export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContex
           siblings: result.cluster_siblings,
           suggested: result.suggested_tools,
           relevance: result.relevance,
+          ranked,
         };
       omitted = [...result.skills, ...result.omitted];
       budget = Math.floor(((budget * limit) / exact) * 0.9);
     }
-    return { block: '', names: [], omitted };
+    return { block: '', names: [], omitted, ranked };
   }
 
   return {
@@ -127,11 +139,12 @@ export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContex
           selectionModel: active.selectionModel,
           note: active.note,
           suggestedTools: mergeNames(pinned.suggested, active.suggestedTools),
+          record: active.record,
         };
       }
       // toolshed.skills.maxActive caps the active skills, pinned included.
       const topK = options.maxActive === undefined ? options.topK : Math.min(options.topK, Math.max(0, options.maxActive - pinned.names.length));
-      const relevant = topK > 0 ? await fitRelevant(prompt, remaining, options.pinnedNames, topK) : { block: '', names: [], omitted: [] };
+      const relevant = topK > 0 ? await fitRelevant(prompt, remaining, options.pinnedNames, topK) : { block: '', names: [], omitted: [], ranked: [] };
       const siblings = new Set(relevant.siblings ?? []);
       return {
         pinnedBlock: pinned.block,
@@ -152,6 +165,7 @@ export function plannerSkillsFrom(service: SkillService, ctx: SkillRequestContex
         ],
         omitted: [...omitted, ...relevant.omitted],
         suggestedTools: mergeNames(pinned.suggested, relevant.suggested),
+        record: { selection: 'search', ranked: relevant.ranked },
       };
     },
     async directory() {

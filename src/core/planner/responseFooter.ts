@@ -98,7 +98,7 @@ function requestMatchLine(tokens: TokenReport): string | undefined {
 
 /** Footer sentences this module writes, recognised at the start of a line. */
 const FOOTER_LINE =
-  /^_(?:Toolshed sent |Stopped after \d+ rounds |Tool search: |Choosing the active skills (?:with .+ )?cost |Pre-activated \d+ tools? named by the skills |Model requests: \d+ |Activated \d+ tools? matching your request ).*_\s*$/;
+  /^_(?:Toolshed sent |Stopped after \d+ rounds |Tool search: |Choosing the active skills (?:with .+ )?cost |Pre-activated \d+ tools? named by the skills |Model requests: \d+ |Activated \d+ tools? matching your request |Visible without a search because ).*_\s*$/;
 
 /** An answer's Markdown without the footer lines (for history recorded before answers were kept apart). */
 export function withoutFooter(markdown: string): string {

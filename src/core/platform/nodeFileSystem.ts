@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { lstatSync, promises as fs, readFileSync } from 'node:fs';
 import type { FileSystemPort } from './ports';
 
 type Kind = 'file' | 'directory' | 'symlink' | 'other';
@@ -32,6 +32,16 @@ export const nodeFileSystem: FileSystemPort = {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
+    }
+  },
+  readRegularFileSync(filePath, maxBytes) {
+    try {
+      const stats = lstatSync(filePath);
+      if (!stats.isFile() || stats.size > maxBytes) return undefined;
+      const bytes = readFileSync(filePath);
+      return bytes.byteLength > maxBytes ? undefined : new Uint8Array(bytes);
+    } catch {
+      return undefined;
     }
   },
 };

@@ -55,6 +55,12 @@ export interface FileSystemPort {
   /** Entries directly inside a folder; `undefined` when the folder does not exist. */
   readDirectory(path: string): Promise<Array<{ name: string; kind: 'file' | 'directory' | 'symlink' | 'other' }> | undefined>;
   stat(path: string): Promise<{ kind: 'file' | 'directory' | 'symlink' | 'other'; size: number; mtimeMs: number } | undefined>;
+  /**
+   * A regular file's bytes, synchronously, or undefined (absent, a link, not a regular file, over
+   * `maxBytes`): how the skill store reads a pack skill's body from its file when the skill is
+   * fetched. A port without it keeps bodies in the store.
+   */
+  readRegularFileSync?(path: string, maxBytes: number): Uint8Array | undefined;
 }
 
 /**

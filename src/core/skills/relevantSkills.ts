@@ -68,4 +68,17 @@ export interface RelevantResult {
   suggested_tools: string[];
   /** Absolute relevance of each search hit that passed the gate, by name. */
   relevance: Record<string, number>;
+  /** Every search hit the gate looked at, best first, with its relevance (none for an exact or regex match). */
+  ranked: RankedSkill[];
+}
+
+/** A search hit as the relevance gate saw it (Explain Last Turn). */
+export interface RankedSkill {
+  name: string;
+  relevance?: number;
+}
+
+/** Search hits as the relevance gate saw them, names as every answer shows them (`clean`: redacted, tool-gated). */
+export function rankedSkills(hits: ReadonlyArray<{ name: string; relevance?: number }>, clean: (name: string) => string): RankedSkill[] {
+  return hits.map((hit) => (hit.relevance === undefined ? { name: clean(hit.name) } : { name: clean(hit.name), relevance: hit.relevance }));
 }

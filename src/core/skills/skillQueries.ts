@@ -15,7 +15,8 @@ import { ToolReferenceGate } from './render/toolReferenceGate';
 import type { SkillRequestContext, SkillScoreAdjuster } from './skillRequestContext';
 import { suggestedTools } from './suggestedTools';
 import { expandWithCluster } from './clusterExpansion';
-import { passingGate } from './relevantSkills';
+import { passingGate, rankedSkills } from './relevantSkills';
+import type { RankedSkill } from './relevantSkills';
 import type { RelevantRequest, RelevantResult, SelectionCandidateRow } from './relevantSkills';
 import { nativeSkillReason } from './packs/nativeAgentSkills';
 import { shorten, SkillAnswerText } from './skillAnswerText';
@@ -269,6 +270,7 @@ export class SkillQueries {
       cluster_siblings: [],
       suggested_tools: [],
       relevance: {},
+      ranked: [],
     };
     if (!config.enabled || topK <= 0 || !request.task.trim()) return none;
     const filter = this.filter(ctx, { taskType: request.task_type, modelInvocableOnly: true });
@@ -276,10 +278,8 @@ export class SkillQueries {
     const found = await this.finder.rank(request.task, 'fts', filter, topK + excluded.size, this.adjustFor(ctx));
     // Relevance gate (toolshed.skills.minRelevance and the relative cut): below it nothing is
     // injected. Pinned skills are already in the prompt and set no bar for the others.
-    const hits = passingGate(
-      found.hits.filter((h) => !excluded.has(h.name)),
-      config.minRelevance,
-    );
+    const considered = found.hits.filter((h) => !excluded.has(h.name));
+    const hits = passingGate(considered, config.minRelevance);
     const effective = found.effective;
     const records = this.deps.store.byNames(
       hits.map((h) => h.name),
@@ -320,6 +320,7 @@ export class SkillQueries {
       cluster_siblings: expansion ? safe.slice(safe.length - expansion.added.length).map((skill) => skill.name) : [],
       suggested_tools: suggestedTools(ordered.slice(0, kept), gate),
       relevance: Object.fromEntries(hits.map((h) => [h.name, h.relevance ?? 1])),
+      ranked: rankedSkills(considered, (name) => this.text.clean(name, gate)),
     };
     this.deps.events.emit({
       type: 'skills_retrieved',
@@ -365,11 +366,18 @@ export class SkillQueries {
    * `toolshed.skills.minRelevance` left out; `fillWithAll` (model-only selection: the model sees
    * every skill) keeps every search hit and appends every other skill (most used first) up to `limit`.
    */
-  async selectionCandidates(task: string, limit: number, ctx: SkillRequestContext, fillWithAll = false): Promise<SelectionCandidateRow[]> {
+  async selectionCandidates(
+    task: string,
+    limit: number,
+    ctx: SkillRequestContext,
+    fillWithAll = false,
+    seen?: (ranked: RankedSkill[]) => void,
+  ): Promise<SelectionCandidateRow[]> {
     const config = this.deps.config();
     if (!config.enabled || limit <= 0) return [];
     const filter = this.filter(ctx, { modelInvocableOnly: true });
     const found = task.trim() ? (await this.finder.rank(task, 'fts', filter, limit)).hits : [];
+    if (seen) seen(rankedSkills(found, (name) => this.text.clean(name, this.gate(ctx))));
     const rows: Array<{ name: string; trigger: string; title: string; relevance?: number }> = fillWithAll
       ? [...found]
       : passingGate(found, config.minRelevance);

@@ -34,12 +34,13 @@ import { SkillPackLoader } from './packs/skillPackLoader';
 import type { FileChangeResult, LoadOptions, LoadSummary } from './packs/skillPackLoader';
 import type { ResolvedSkillPack } from './packs/skillPackSources';
 import { SkillVectors } from './skillVectors';
+import { sourceBodyReader } from './packs/sourceBodies';
 import { VectorCache } from '../sql/vectorCache';
 import type { Embedder } from '../search/embedding/embedder';
 import { SkillQueries } from './skillQueries';
 import type { DirectoryResult } from './skillQueries';
 import type { SkillRequestContext, SkillScoreAdjuster } from './skillRequestContext';
-import type { RelevantRequest, RelevantResult, SelectionCandidateRow } from './relevantSkills';
+import type { RankedSkill, RelevantRequest, RelevantResult, SelectionCandidateRow } from './relevantSkills';
 import type { LearnedSkillInput } from './store/skillRecords';
 import { LearnedSkills } from './store/learned/learnedSkills';
 import type { SkillIdentity, SkillScope } from './store/skillScope';
@@ -97,7 +98,13 @@ export interface SkillService {
   directory(ctx: SkillRequestContext): Promise<DirectoryResult>;
   getRelevant(request: RelevantRequest, ctx: SkillRequestContext): Promise<RelevantResult>;
   /** Names + one-line descriptions for active-skill selection (see SkillQueries.selectionCandidates). */
-  selectionCandidates(task: string, limit: number, ctx: SkillRequestContext, fillWithAll?: boolean): Promise<SelectionCandidateRow[]>;
+  selectionCandidates(
+    task: string,
+    limit: number,
+    ctx: SkillRequestContext,
+    fillWithAll?: boolean,
+    seen?: (ranked: RankedSkill[]) => void,
+  ): Promise<SelectionCandidateRow[]>;
   /** Cluster siblings of model-chosen active skills that fit `maxTokens` (toolshed.skills.clusterExpansion). */
   clusterSiblings(
     names: readonly string[],
@@ -160,6 +167,7 @@ export async function createSkillService(deps: SkillServiceDeps): Promise<SkillS
     clock: deps.clock,
     key: deps.dbKey,
     forceRebuild: deps.forceRebuild,
+    sourceBodies: sourceBodyReader(deps.fs),
   });
   const journal = new LearnedSkillJournal(deps.store, `${deps.dbKey ?? 'skills.db'}.learned.jsonl`, deps.logger);
   const replayed = await journal.replayInto(store);
@@ -283,8 +291,8 @@ class DefaultSkillService implements SkillService {
     return this.queries.getRelevant(request, ctx).finally(() => this.scheduleSave());
   }
 
-  selectionCandidates(task: string, limit: number, ctx: SkillRequestContext, fillWithAll?: boolean) {
-    return this.queries.selectionCandidates(task, limit, ctx, fillWithAll);
+  selectionCandidates(task: string, limit: number, ctx: SkillRequestContext, fillWithAll?: boolean, seen?: (ranked: RankedSkill[]) => void) {
+    return this.queries.selectionCandidates(task, limit, ctx, fillWithAll, seen);
   }
 
   clusterSiblings(

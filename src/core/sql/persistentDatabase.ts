@@ -33,6 +33,13 @@ export interface OpenDatabaseOptions {
   clock?: Clock;
   /** Start from an empty database regardless of what is stored (e.g. rebuild-on-init). */
   forceRebuild?: boolean;
+  /**
+   * `save` writes only when a row changed since the bytes were read or last written (SQLite's
+   * `total_changes()`): a large store opened and left as it was is not copied out of sql.js and
+   * rewritten. For owners whose every change is a row change (no schema made after opening that
+   * must reach the file on its own).
+   */
+  saveOnlyChanges?: boolean;
 }
 
 /** Where a store keeps its database and what it reports to: what every store's `open` takes. */
@@ -124,12 +131,27 @@ export async function openPersistentDatabase(options: OpenDatabaseOptions): Prom
   if (!db) db = createFresh(options);
 
   const opened = db;
+  const changes = () => opened.get<{ n: number }>('SELECT total_changes() AS n')?.n ?? -1;
+  // Bytes that are not on disk yet (created, migrated, rebuilt) are always written the first time.
+  let savedAt = options.saveOnlyChanges && status === 'loaded' ? changes() : -1;
   return {
     db: opened,
     status,
     rebuildReason,
     backupKey,
-    save: () => store.write(key, opened.export()),
+    save: async () => {
+      if (options.saveOnlyChanges) {
+        if (changes() === savedAt) return;
+        const bytes = opened.export();
+        // Counted after the export (some sql.js builds reopen the database there, restarting the
+        // count) and before the write's wait, so a change made meanwhile is saved next time.
+        const at = changes();
+        await store.write(key, bytes);
+        savedAt = at;
+        return;
+      }
+      await store.write(key, opened.export());
+    },
     close: () => opened.close(),
   };
 }

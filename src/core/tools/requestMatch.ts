@@ -23,8 +23,10 @@ export interface GatedTool {
   name: string;
   /** Absolute relevance to the request, in [0, 1]. */
   relevance: number;
-  /** The request's terms the tool's text contains (what bought the relevance; shown to the user). */
+  /** The request's words the tool matched (shown beside the relevance, so a poisoned description is visible). */
   matchedTerms?: string[];
+  /** Set when the tool's description looks stuffed (far longer or broader than its peers): why, in words. Never pre-activated. */
+  flagged?: string;
 }
 
 /**
@@ -56,9 +58,17 @@ const MAX_REQUEST_CHARS = 2000;
  * The tools this run could activate for the request, best first, each with its relevance: the
  * run's own ranked search (its visibility and policy, never an always-sent tool) over the
  * request's words, kept only where the relevance reaches `minRelevance` and REQUEST_RELATIVE_CUT of
- * the best candidate's, at most `max`.
+ * the best candidate's, at most `max`. `seen` receives every ranked candidate with its relevance,
+ * before the gate (what Explain Last Turn shows).
  */
-export function matchRequestTools(scope: RunSearchScope, relevance: RelevanceSource, request: string, max: number, minRelevance: number): GatedTool[] {
+export function matchRequestTools(
+  scope: RunSearchScope,
+  relevance: RelevanceSource,
+  request: string,
+  max: number,
+  minRelevance: number,
+  seen?: (candidates: readonly GatedTool[]) => void,
+): GatedTool[] {
   const text = request.slice(0, MAX_REQUEST_CHARS).trim();
   if (max <= 0 || !text) return [];
   const outcome = findForRun(
@@ -71,21 +81,32 @@ export function matchRequestTools(scope: RunSearchScope, relevance: RelevanceSou
   if (outcome.error) return [];
   const terms = requestTermWeights(relevance, text);
   const similarity = similarityTo(scope.host.semantic, text);
-  const scored = outcome.hits
-    .filter((hit) => stuffedReason(relevance.stats, hit.record.name) === undefined)
-    .map((hit) => ({
+  const scored = outcome.hits.map((hit) => {
+    const flagged = stuffedReason(relevance.stats, hit.record.name);
+    return {
       name: hit.record.name,
       relevance: gatedRelevance(relevance, terms, similarity, hit.record.name),
       lexical: absoluteRelevance(relevance, terms, hit.record.name),
       matchedTerms: matchedTerms(relevance, terms, hit.record.name),
-    }));
+      ...(flagged === undefined ? {} : { flagged }),
+    };
+  });
+  const gated = (tool: (typeof scored)[number]): GatedTool => ({
+    name: tool.name,
+    relevance: tool.relevance,
+    matchedTerms: tool.matchedTerms,
+    ...(tool.flagged ? { flagged: tool.flagged } : {}),
+  });
+  seen?.(scored.map(gated));
   // A threshold of 0 turns the gate off, the relative cut included (and with it the two-word rule).
   // The rule is about lexical evidence: a tool the embedding vouches for (fused relevance above
-  // the lexical one) needs no shared word.
-  const evidenced = minRelevance > 0 ? scored.filter((tool) => tool.matchedTerms.length >= MIN_MATCHED_TERMS || tool.relevance > tool.lexical) : scored;
+  // the lexical one) needs no shared word. A flagged (stuffed-looking) tool never passes.
+  const evidenced = scored.filter(
+    (tool) => tool.flagged === undefined && (minRelevance <= 0 || tool.matchedTerms.length >= MIN_MATCHED_TERMS || tool.relevance > tool.lexical),
+  );
   return passingRelevance(evidenced, (tool) => tool.relevance, minRelevance, minRelevance > 0 ? REQUEST_RELATIVE_CUT : 0)
     .slice(0, max)
-    .map(({ name, relevance: value, matchedTerms: words }) => ({ name, relevance: value, matchedTerms: words }));
+    .map(gated);
 }
 
 /**

@@ -10,8 +10,10 @@ import type { RankerOptions } from './index/toolRanker';
 import type { ToolRecord } from './toolRecord';
 import { findForRun, searchOutputOf } from './runSearch';
 import type { RunSearchScope } from './runSearch';
-import { gateDiscoveredHits, matchRequestTools } from './requestMatch';
+import { gateDiscoveredHits, matchRequestTools, REQUEST_RELATIVE_CUT } from './requestMatch';
 import type { GatedTool } from './requestMatch';
+import { requestMatchReason } from './requestMatchRecord';
+import type { RequestMatchRecord } from './requestMatchRecord';
 import { MAX_TOOLS_PER_REQUEST } from './modes/deferralDecision';
 import { describeInputProblem, toolSearchInputSchema } from './toolSearchSchema';
 import type { ToolSearchOutput } from './toolSearchSchema';
@@ -71,6 +73,7 @@ export class ToolRun {
   private callerHidden: ReadonlySet<string> = new Set();
   /** The turn's request once embedded (prepareTurn): the query meaning for searches without their own vector. */
   private turnRequest: string | undefined;
+  private requestMatch: RequestMatchRecord | undefined;
 
   constructor(
     readonly id: string,
@@ -321,16 +324,24 @@ export class ToolRun {
   activateForRequest(request: string): GatedTool[] {
     this.assertLive();
     const { preActivateTools: max, minRelevance } = this.config.search;
-    const matches = matchRequestTools(this.searchScope(false), this.host.index, request, max, minRelevance);
-    const activated = new Set(
-      this.preActivate(
-        matches.map((match) => match.name),
-        max,
-        'matched your request',
-        'request',
-      ),
-    );
+    let candidates: readonly GatedTool[] = [];
+    const matches = matchRequestTools(this.searchScope(false), this.host.index, request, max, minRelevance, (seen) => (candidates = seen));
+    // One at a time, so each activation keeps its own reason (the words it matched, its relevance).
+    const activated = new Set(matches.flatMap((match) => this.preActivate([match.name], 1, requestMatchReason(match), 'request')));
+    this.requestMatch = {
+      candidates: [...candidates],
+      minRelevance,
+      relativeCut: minRelevance > 0 ? REQUEST_RELATIVE_CUT : 0,
+      max,
+      passed: matches.map((match) => match.name),
+      activated: [...activated],
+    };
     return matches.filter((match) => activated.has(match.name));
+  }
+
+  /** What the last `activateForRequest` of this run looked at and decided (undefined before one). */
+  get lastRequestMatch(): RequestMatchRecord | undefined {
+    return this.requestMatch;
   }
 
   /**

@@ -34,6 +34,7 @@ export type PlannerRequestServices = Pick<
   | 'skillContext'
   | 'skills'
   | 'activity'
+  | 'turnExplanations'
   | 'events'
   | 'ledger'
 >;
@@ -83,7 +84,7 @@ export async function handlePlannerRequest(
       languageModel: chosen.model,
     });
     const requestModel = chosen.model;
-    const { outcome, deferral, footer } = await runToolshedTurn(
+    const { outcome, deferral, footer, explanation } = await runToolshedTurn(
       { prompt: request.prompt, history: historyMessages(chatContext), sessionId: session.sessionId },
       {
         settings,
@@ -110,6 +111,7 @@ export async function handlePlannerRequest(
         signal: signalOf(token),
         // One trust rule on every path: in Restricted Mode no tool runs (tool_invoke refuses too).
         refuseToolRuns: !vscode.workspace.isTrusted,
+        coreSet: settings.toolSearch.learnCoreSet ? (toolRun) => services.ledger.applyCoreSet(toolRun) : undefined,
         hooks: {
           skillsMaxTokens: learning.skillsMaxTokens,
           decorateSkills: (skills) => learning.decorate(skills),
@@ -118,8 +120,10 @@ export async function handlePlannerRequest(
       },
     );
     if (footer) stream.markdown(footer);
+    services.turnExplanations.record(session.sessionId, explanation);
     // The ledger counts the turn from the same outcome as the footer.
     services.ledger.recordTurn(outcome);
+    if (settings.toolSearch.learnCoreSet) services.ledger.learnCoreSet(deferral.contextWindow);
     const learned = learning.finish(outcome);
     offerAnswerRating(stream, services.learning, learned);
 

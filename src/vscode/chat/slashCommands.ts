@@ -17,7 +17,7 @@ type SkillCommandServices = Pick<ToolshedServices, 'skillPacks' | 'skills' | 'sk
 /** What `/tools` and `/search` use: the tool catalog and search, tool modes, settings; `/search` finds skills too. */
 type ToolCommandServices = Pick<
   ToolshedServices,
-  'syncToolCatalog' | 'settings' | 'toolModes' | 'tools' | 'toolVisibility' | 'skillPacks' | 'skills' | 'skillContext'
+  'syncToolCatalog' | 'settings' | 'toolModes' | 'tools' | 'toolVisibility' | 'skillPacks' | 'skills' | 'skillContext' | 'turnExplanations'
 >;
 
 /** What the slash commands use of the services, together. */
@@ -160,6 +160,12 @@ export async function toolsCommand(
           : '**Activated:** none yet in this conversation.\n',
       );
     }
+    // A tool whose description looks stuffed is never activated before round 1; say which, and why.
+    const flagged = (services.turnExplanations.forSession(session.sessionId)?.tools.candidates ?? []).filter((tool) => tool.flagged);
+    if (flagged.length > 0)
+      stream.markdown(
+        `\n**Looks stuffed, never activated before the first round** (${flagged.length}): ${flagged.map((tool) => `\`${tool.name}\` (${tool.flagged})`).join(', ')}\n`,
+      );
     const overCap = run.overCapTools().length;
     stream.markdown(`\n**${deferredHeading(overCap)}**: ${run.deferredTools().length} tools.`);
     const sentNotPinned = visible.filter((t) => t.loadingMode !== 'always' && !activations.some((a) => a.toolName === t.name));
@@ -186,6 +192,8 @@ export async function toolsCommand(
         `\n\n**Starting**: ${uncatalogued.starting} tools are still being published (MCP servers starting); they are counted above once Toolshed has indexed them.`,
       );
     stream.button({ command: 'toolshed.manageTools', title: 'Manage Tools…' });
+    // What each tool cost and gave back over the last days: the Ledger view.
+    stream.button({ command: 'toolshed.ledger.show', title: 'Ledger' });
     return { metadata: { toolshed: { ...session.metadataBase(), activations: session.exportActivations() ?? session.metadataBase().activations } } };
   } finally {
     run.end();

@@ -4,6 +4,7 @@ import { handlePlannerRequest, type PlannerRequestServices } from './plannerRequ
 import { PARTICIPANT_ID } from './sessionMetadata';
 import { searchCommand, skillCommand, skillsCommand, toolsCommand, type SlashCommandServices } from './slashCommands';
 import { TurnSession, type TurnSessionServices } from './turnSession';
+import { registerExplainLastTurnCommand, whyCommand } from './explainLastTurn';
 import { learnCommand, learningFollowups, LEARN_COMMAND, recordChatFeedback } from './learningChat';
 import type { ToolshedTurnMetadata } from './sessionMetadata';
 
@@ -24,6 +25,8 @@ export function registerChatParticipant(context: vscode.ExtensionContext, servic
           return await toolsCommand(stream, services, session, request.model, token);
         case 'search':
           return await searchCommand(request.prompt, stream, services, session);
+        case 'why':
+          return whyCommand(stream, services, session);
         case LEARN_COMMAND:
           return await learnCommand(request.prompt, stream, services, session);
         default:
@@ -50,6 +53,7 @@ export function registerChatParticipant(context: vscode.ExtensionContext, servic
       return learned;
     },
   };
+  registerExplainLastTurnCommand(context, services);
   context.subscriptions.push(participant.onDidReceiveFeedback((feedback) => void recordChatFeedback(services.learning, feedback)));
   context.subscriptions.push(participant);
   return handler;

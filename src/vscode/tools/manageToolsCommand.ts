@@ -3,6 +3,7 @@ import type { ToolState } from '../../core/config/settingsSchema';
 import { applyStateChoice, groupToolsBySource } from '../../core/tools/modes/manageToolsModel';
 import type { StateChoice, StateTarget, ToolGroup } from '../../core/tools/modes/manageToolsModel';
 import { toolSourceFrom } from '../../core/tools/modes/toolSources';
+import { requestMatchReason } from '../../core/tools/requestMatchRecord';
 import type { ToolshedServices } from '../services';
 import { toolSourceFacts } from './toolSourceFacts';
 import { toolNameOf } from '../views/activatedToolsView';
@@ -24,7 +25,7 @@ interface ManageToolsArgs {
 }
 
 /** What Manage Tools uses: the tool catalog and its policy, the tool-state setting, where tools come from, the log. */
-type ManageToolsServices = Pick<ToolshedServices, 'context' | 'logger' | 'syncToolCatalog' | 'tools' | 'settings'>;
+type ManageToolsServices = Pick<ToolshedServices, 'context' | 'logger' | 'syncToolCatalog' | 'tools' | 'settings' | 'turnExplanations'>;
 
 type TargetItem = vscode.QuickPickItem & { target?: StateTarget & { label?: string } };
 
@@ -86,6 +87,8 @@ async function manageableToolGroups(services: ManageToolsServices): Promise<Tool
 
 async function pickTarget(services: ManageToolsServices, filter?: string): Promise<(StateTarget & { label?: string }) | undefined> {
   const groups = await manageableToolGroups(services);
+  // Why a tool was (not) activated before round 1 in the latest @toolshed turns: its matched words and relevance, or the stuffing flag.
+  const preflight = services.turnExplanations.toolCandidates();
   const items: TargetItem[] = [];
   for (const group of groups) {
     items.push({ label: group.label, kind: vscode.QuickPickItemKind.Separator });
@@ -99,7 +102,13 @@ async function pickTarget(services: ManageToolsServices, filter?: string): Promi
       });
     }
     for (const tool of group.tools) {
-      items.push({ label: tool.name, description: tool.state ?? 'default', target: { kind: 'tool', name: tool.name } });
+      const seen = preflight.get(tool.name);
+      const detail = seen?.flagged
+        ? `$(warning) Looks stuffed (${seen.flagged}): never activated before the first round`
+        : seen?.activated
+          ? `Activated before the first round of the last @toolshed turn: ${requestMatchReason(seen)}`
+          : undefined;
+      items.push({ label: tool.name, description: tool.state ?? 'default', ...(detail ? { detail } : {}), target: { kind: 'tool', name: tool.name } });
     }
   }
   const quickPick = vscode.window.createQuickPick<TargetItem>();

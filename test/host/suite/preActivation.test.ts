@@ -30,7 +30,11 @@ suite('tools before the model asks: pre-activation by relevance (scripted model)
       assert.ok(model.requests[0]!.toolNames.includes(WEATHER), `round 1 offers the tool: ${model.requests[0]!.toolNames.join(', ')}`);
       assert.ok(model.requests[0]!.toolNames.includes('tool_search'), 'tool_search stays available');
       assert.deepEqual((await driver()).testTools.calls, [{ name: WEATHER, input: { city: 'Oslo' } }]);
-      assert.ok(recorded.steps().includes(`Activated \`${WEATHER}\` (matched your request)`), recorded.steps().join(' | '));
+      // The step says why: the relevance the gate measured (and the words matched, when core gives them).
+      assert.ok(
+        recorded.steps().some((step) => new RegExp(`^Activated \`${WEATHER}\` \\(matched your request(: [^—]+)? — \\d\\.\\d\\d\\)$`).test(step)),
+        recorded.steps().join(' | '),
+      );
       assert.match(recorded.markdown(), /Oslo: Forecast for Oslo: sunny/);
       assert.match(recorded.markdown(), new RegExp(`_Activated 1 tool matching your request before the first round: \`${WEATHER}\` \\(\\d\\.\\d\\d\\)`));
       const footer = MODEL_REQUESTS.exec(recorded.markdown());
@@ -40,7 +44,7 @@ suite('tools before the model asks: pre-activation by relevance (scripted model)
       assert.equal((result.metadata as { toolshed: { rounds: unknown[] } }).toolshed.rounds.length, 2);
 
       const tools = await askToolshed('', { command: 'tools', history: historyOf(prompt, result, recorded.markdown()) });
-      assert.match(tools.recorded.markdown(), new RegExp(`\`${WEATHER}\` — matched your request, 1 call`), tools.recorded.markdown());
+      assert.match(tools.recorded.markdown(), new RegExp(`\`${WEATHER}\` — matched your request(: [^—]+)? — \\d\\.\\d\\d, 1 call`), tools.recorded.markdown());
     });
   });
 

@@ -131,6 +131,20 @@ describe('toolshed CLI', () => {
     assert.equal((await cli('preflight', 'skills', 'no packs')).code, 2);
   });
 
+  it('preflight skills --explain: each candidate with its relevance, the gate it met or missed, and whether a model would be asked', async () => {
+    const packs = path.join(REPO, 'skill-packs');
+    const sure = await cli('preflight', 'skills', '--packs', packs, '--explain', 'write a commit message for my staged changes and release notes');
+    assert.equal(sure.code, 0, sure.err);
+    assert.match(sure.out, /^- ✅ `pack\.core\.git\.commit_message` — \d\.\d\d — injected \(best match\)$/m);
+    assert.match(sure.out, /^- ▫️ `[^`]+` — \d\.\d\d — below (toolshed\.skills\.minRelevance 0\.25|the relative cut \(0\.7 × best)/m);
+    assert.match(sure.out, /No model was asked: the search answer was confident\./);
+    const unsure = await cli('preflight', 'skills', '--packs', packs, '--explain', 'bump lodash to the latest version');
+    assert.match(
+      unsure.out,
+      /`pack\.core\.dependencies\.upgrade` — \d\.\d\d — needed a model's confirmation \(below toolshed\.skills\.askModelBelowRelevance 0\.45\)/,
+    );
+  });
+
   it('search skills and bench skills over packs print the documented keys', async () => {
     const packs = path.join(REPO, 'skill-packs');
     const search = await cli('search', 'skills', '--packs', packs, '--json', 'write a good commit message');

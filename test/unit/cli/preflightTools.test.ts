@@ -53,4 +53,22 @@ describe('toolshed preflight tools', () => {
     assert.match(bad.err, /--min-relevance/);
     assert.equal((await cli('preflight', 'tools', 'weather')).code, 2);
   });
+
+  it('--explain: every candidate the gate looked at, with its relevance and why it was or was not activated', async () => {
+    const request = 'What is the weather forecast for Oslo for the next 3 days?';
+    const text = await cli('preflight', 'tools', '--tools', toolsFile, '--explain', request);
+    assert.equal(text.code, 0, text.err);
+    assert.match(text.out, /the gate: relevance ≥ 0\.20 \(`toolshed\.toolSearch\.minRelevance`\)/);
+    assert.match(text.out, /^- ✅ `weather\.get_forecast` — \d\.\d\d — activated before round 1$/m);
+    const json = JSON.parse((await cli('preflight', 'tools', '--tools', toolsFile, '--explain', '--json', request)).out) as {
+      activated: Array<{ name: string }>;
+      explain: { candidates: Array<{ name: string; activated: boolean; decision: string }> };
+    };
+    assert.deepEqual(
+      json.explain.candidates.filter((c) => c.activated).map((c) => c.name),
+      json.activated.map((t) => t.name),
+      'the explanation and the activation are the same decision',
+    );
+    for (const candidate of json.explain.candidates.filter((c) => !c.activated)) assert.match(candidate.decision, /^(below|over the cap|passed)/);
+  });
 });

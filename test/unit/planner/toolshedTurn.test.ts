@@ -4,6 +4,7 @@ import type { ToolshedSettings } from '../../../src/core/config/settingsSchema';
 import { MemoryEventSink } from '../../../src/core/platform/basicPorts';
 import type { ChatMessage, ChatModelPort, ChatPart, ToolDefinition } from '../../../src/core/platform/chatTypes';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
+import { explainTurnMarkdown } from '../../../src/core/planner/turn/explainMarkdown';
 import { modelDeferral, runToolshedTurn } from '../../../src/core/planner/turn/toolshedTurn';
 import type { TurnDeps } from '../../../src/core/planner/turn/toolshedTurn';
 import { createToolSearchService } from '../../../src/core/tools/toolSearchService';
@@ -48,7 +49,10 @@ describe('runToolshedTurn: one @toolshed turn', () => {
       ...toolshedOwnTools(),
     ]);
     const root = tempDir();
-    writeTree(root, { 'trip.skill.yaml': stepSkill('trip-weather', 'check the weather forecast before a trip', ['Look up the forecast for each city.']) });
+    writeTree(root, {
+      'trip.skill.yaml': stepSkill('trip-weather', 'check the weather forecast before a trip', ['Look up the forecast for each city.']),
+      'packing.skill.yaml': stepSkill('packing-list', 'write a packing list of clothes, chargers and documents for a trip', ['List what to pack.']),
+    });
     const harness = await makeService();
     await harness.service.loadPacks([pack('p', root)]);
     const events = new MemoryEventSink();
@@ -146,5 +150,59 @@ describe('runToolshedTurn: one @toolshed turn', () => {
     );
     assert.match(seen[0]!.instructions, /DECORATED/);
     assert.deepEqual(wrapped, ['weather_forecast']);
+  });
+
+  it('explains itself from what it recorded: the injected skill, the gated-out one, the pre-activated tool, each round', async () => {
+    const { result } = await turn({ selection: 'search' });
+    const { skills, tools, rounds } = result.explanation;
+    const trip = skills.candidates.find((c) => c.name === 'trip-weather');
+    const packing = skills.candidates.find((c) => c.name === 'packing-list');
+    assert.equal(trip?.decision, 'injected (best match)');
+    assert.equal(trip?.relevance, result.outcome.usedSkills.find((s) => s.name === 'trip-weather')?.relevance, 'the relevance the turn used');
+    assert.ok(packing && !packing.injected, JSON.stringify(skills.candidates));
+    assert.match(packing.decision, /^below (toolshed\.skills\.minRelevance|the relative cut)/);
+    const weather = tools.candidates.find((c) => c.name === 'weather_forecast');
+    assert.equal(weather?.decision, 'activated before round 1');
+    assert.equal(weather?.relevance, result.outcome.tokens.requestMatchedTools?.[0]?.relevance);
+    assert.deepEqual(
+      rounds.map((r) => r.calls.map((c) => c.name)),
+      [['weather_forecast'], []],
+    );
+    assert.ok(rounds[0]!.toolsSent.includes('weather_forecast'));
+    assert.deepEqual(tools.hidden, result.hidden);
+    const text = explainTurnMarkdown(result.explanation);
+    assert.match(text, /✅ `trip-weather` — \d\.\d\d — injected \(best match\)/);
+    assert.match(text, /▫️ `packing-list` — \d\.\d\d — below/);
+    assert.match(text, /✅ `weather_forecast` — \d\.\d\d — activated before round 1/);
+  });
+
+  it('redacts the request it keeps', async () => {
+    const settings = defaultSettings();
+    const tools = await createToolSearchService({ engine: await engineWith(), store: new MemoryByteStore(), saveDelayMs: 60_000 });
+    tools.setTools(toolshedOwnTools());
+    const run = await tools.startRun();
+    const secret = 'ghp_' + 'a'.repeat(36);
+    try {
+      const { explanation } = await runToolshedTurn(
+        { prompt: `why does ${secret} not work`, history: [], sessionId: 's' },
+        {
+          settings,
+          run,
+          decideDeferral: modelDeferral(tools.config.toolSearch, { id: 'test', maxInputTokens: 128_000, countTokens }),
+          model: scriptedModel([]),
+          executor: { invoke: async () => ({ text: '' }) },
+          progress: { progress: () => undefined, markdown: () => undefined, reference: () => undefined },
+          events: new MemoryEventSink(),
+          signal: { isCancelled: false },
+          refuseToolRuns: true,
+        },
+      );
+      assert.ok(!explanation.request.includes(secret), explanation.request);
+      assert.equal(explanation.tools.restricted, true);
+      assert.match(explainTurnMarkdown(explanation), /Restricted Mode: no tool runs/);
+    } finally {
+      run.end();
+      await tools.dispose();
+    }
   });
 });

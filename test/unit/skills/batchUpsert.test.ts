@@ -7,12 +7,13 @@ import { toRecord } from '../../../src/core/skills/store/skillRecords';
 import { rowToRecord } from '../../../src/core/skills/store/skillRows';
 import { makeScope } from '../../../src/core/skills/store/skillScope';
 import { SkillStore } from '../../../src/core/skills/store/skillStore';
+import { decodeTerms, TermVocabulary } from '../../../src/core/skills/store/skillTermsCodec';
 import { engine, TestClock } from './helpers';
 import { parsedSkillOf } from '../../../src/core/skills/packs/document/parsedSkill';
 
 /**
- * `SkillStore.upsertMany` (the batched write an import uses) must leave exactly the rows, FTS
- * documents, ids and search results that upserting the same records one by one leaves; and the
+ * `SkillStore.upsertMany` (the batched write an import uses) must leave exactly the rows, stored terms,
+ * ids and search results that upserting the same records one by one leaves; and the
  * store's in-memory learned records (what the journal is written from) must always equal what
  * the table holds — after batches, deletes, status and usage updates and rolled-back work. So
  * must every record `get` hands out from its read cache.
@@ -117,17 +118,26 @@ function readsVersusTable(store: SkillStore) {
   return { reads, table };
 }
 
-/** Everything a reader can see: rows with doc ids, FTS documents, search and the learned records. */
+/** Each stored skill's analysed terms, decoded with the stored vocabulary (each field's terms sorted). */
+function storedTerms(store: SkillStore) {
+  const vocabulary = new TermVocabulary();
+  vocabulary.load(store.db.arrays('SELECT id, term FROM skill_vocab').map((r) => [Number(r[0]), String(r[1])] as const));
+  return store.db
+    .arrays('SELECT doc_id, terms FROM skill_terms ORDER BY doc_id')
+    .map(([docId, blob]) => [docId, Object.entries(decodeTerms(blob as Uint8Array, vocabulary)).map(([field, terms]) => [field, [...terms].sort()])]);
+}
+
+/** Everything a reader can see: rows with doc ids, stored terms, search and the learned records. */
 function state(store: SkillStore) {
   return {
     rows: store.db.all('SELECT * FROM skills ORDER BY doc_id'),
-    fts: store.db.arrays('SELECT docid, name, title, trigger, description, tags, content FROM skills_fts ORDER BY docid'),
+    terms: storedTerms(store),
     search: WORDS.map((w) => store.searchFts(w, { includeWorkspacePacks: true, tenantId: 't1', projectId: 'p1', activeOnly: false }, 20)),
   };
 }
 
 describe('skills: batched upserts (snapshot import at scale)', () => {
-  it('property: upsertMany leaves the same rows, FTS documents, ids and search results as one-by-one upserts; the learned records in memory and every read record always equal the table', async function () {
+  it('property: upsertMany leaves the same rows, stored terms, ids and search results as one-by-one upserts; the learned records in memory and every read record always equal the table', async function () {
     this.timeout(60_000);
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 12 }), async (ops) => {

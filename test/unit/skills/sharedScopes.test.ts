@@ -11,6 +11,7 @@ import type { LearnedSkillInput } from '../../../src/core/skills/store/skillReco
 import { SHARED_SKILLS_KEY, SHARED_SKILLS_LOCK } from '../../../src/core/skills/store/learned/sharedSkillStore';
 import { makeScope } from '../../../src/core/skills/store/skillScope';
 import { makeService, tempDir } from './helpers';
+import { cli } from '../cli/helpers';
 
 /** One VS Code window: its own workspace storage, the user's one global storage, its project and tenant. */
 interface Window {
@@ -210,6 +211,36 @@ describe('real scopes: project, tenant and global across windows', () => {
     assert.deepEqual(await visibleLearned(b), ['shared-one', 'tenant-one'], 'a new window reads them from the refilled store');
     await Promise.all([a.service.dispose(), b.service.dispose()]);
   });
+});
+
+describe('seeding the shared store keeps the tenant rule of import', () => {
+  /** A storage folder where `toolshed import` (without --tenant) kept a tenant skill of acme, plus a global one. */
+  async function importedFolder(): Promise<string> {
+    const source = await openWindow(tempDir('toolshed-source-global-'), 'p0', 'acme');
+    await source.service.addLearnedSkill(learned('deploy-theirs', { scope_mode: 'tenant', tenant_id: 'acme' }), source.ctx.scope);
+    await source.service.addLearnedSkill(learned('deploy-everywhere', { scope_mode: 'global' }), source.ctx.scope);
+    const exported = await cli('export', '--storage', source.local);
+    const dir = tempDir('toolshed-imported-');
+    const snapshot = path.join(dir, 'learned.jsonl');
+    writeFileSync(snapshot, exported.out);
+    const local = tempDir('toolshed-window-');
+    const imported = await cli('import', snapshot, '--storage', local);
+    assert.equal(imported.code, 0, imported.all);
+    return local;
+  }
+
+  for (const opener of ['beta', ''] as const) {
+    it(`a window of ${opener ? 'another tenant' : 'no tenant'} opening that folder never seeds acme's skill where acme's windows load it`, async () => {
+      const globalDir = tempDir('toolshed-global-');
+      const first = await openWindow(globalDir, 'p1', opener, await importedFolder());
+      const acme = await openWindow(globalDir, 'p2', 'acme');
+      assert.deepEqual(await visibleLearned(acme), ['deploy-everywhere'], "acme's windows do not load the skill another tenant's window seeded");
+      const shared = readFileSync(path.join(globalDir, SHARED_SKILLS_KEY), 'utf8');
+      assert.ok(!shared.includes('"acme"'), 'no record of tenant acme in the shared store');
+      // As import: moved into the opening window's tenant, or left out when it has none.
+      assert.deepEqual(await visibleLearned(first), opener ? ['deploy-everywhere', 'deploy-theirs'] : ['deploy-everywhere']);
+    });
+  }
 });
 
 describe("the shared store's lock file", () => {

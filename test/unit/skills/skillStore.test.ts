@@ -226,11 +226,6 @@ describe('skills: store search (FTS candidates + in-memory mirror)', () => {
       queries.map((q) => reopened.searchFts(q, everyone, 10)),
       before,
     );
-    reopened.optimizeFts();
-    assert.deepEqual(
-      queries.map((q) => reopened.searchFts(q, everyone, 10)),
-      before,
-    );
   });
 });
 

@@ -392,7 +392,7 @@ function byteFlips(): fc.Arbitrary<Damage> {
 function damageArbitrary(makeSchemaDamage: (sql: string) => Damage): fc.Arbitrary<Damage> {
   return fc.oneof(
     ...fileDamages(5000),
-    fc.constantFrom('DROP TABLE skills_fts', 'ALTER TABLE skills DROP COLUMN body', 'DROP TABLE skills', 'DELETE FROM toolshed_meta').map(makeSchemaDamage),
+    fc.constantFrom('DROP TABLE skill_terms', 'ALTER TABLE skills DROP COLUMN body', 'DROP TABLE skills', 'DELETE FROM toolshed_meta').map(makeSchemaDamage),
   );
 }
 

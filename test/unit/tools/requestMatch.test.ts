@@ -52,7 +52,8 @@ describe('ToolRun.activateForRequest (pre-flight for tools)', () => {
     assert.ok(run.isVisible('weather.get_forecast'));
     const activation = run.listActivations().find((a) => a.toolName === 'weather.get_forecast');
     assert.equal(activation?.source, 'request');
-    assert.equal(activation?.reason, 'matched your request');
+    // The reason /tools and Manage Tools show: the relevance the gate measured.
+    assert.equal(activation?.reason, `matched your request — ${matched[0]!.relevance.toFixed(2)}`);
     assert.deepEqual(
       events.ofType('tool_activated').map((e) => e.payload.source),
       ['request'],
@@ -197,7 +198,8 @@ describe('planner: tools before the model asks', () => {
     const { outcome, progress, model } = await turn(false);
     assert.ok(model.offered[0]!.includes('weather.get_forecast'));
     assert.equal(outcome.rounds.length, 2);
-    assert.ok(progress.includes('Activated `weather.get_forecast` (matched your request)'), progress.join('\n'));
+    const relevance = outcome.tokens.requestMatchedTools?.[0]?.relevance.toFixed(2);
+    assert.ok(progress.includes(`Activated \`weather.get_forecast\` (matched your request — ${relevance})`), progress.join('\n'));
     assert.deepEqual(
       outcome.tokens.requestMatchedTools?.map((t) => t.name),
       ['weather.get_forecast'],

@@ -1,9 +1,8 @@
 import type { SkillRecord } from '../../skills/skillSchema';
-import { skillId } from '../../skills/store/skillRecords';
-import { makeScope, sameScope } from '../../skills/store/skillScope';
+import { moveRecord, underTenantRule } from '../../skills/store/learned/tenantRule';
+import { sameScope } from '../../skills/store/skillScope';
 import type { LearnedSkillPort } from '../learnedSkillPort';
-import { lineageOf, mergeRecords, NO_COUNTERS, sourceHashesOf, sourcesOf } from '../merge/lineage';
-import type { Lineage } from '../merge/lineage';
+import { mergeRecords, NO_COUNTERS, sourceHashesOf, sourcesOf } from '../merge/lineage';
 import type { LearningStore } from '../learningStore';
 import { MergeIndex } from '../merge/mergeIndex';
 import { parseSnapshot, SnapshotError, writeSnapshot } from './snapshot';
@@ -90,13 +89,14 @@ export async function importLearnedSnapshot(
   const incomingKeys = new Set<string>();
   for (const line of snapshot.learned) {
     let record = options.projectId === undefined ? line.record : moveRecord(line.record, 'project', options.projectId);
-    if (options.tenantId !== undefined && record.scope_mode === 'tenant' && record.scope_tenant_id !== options.tenantId) {
-      if (!options.tenantId) {
+    if (options.tenantId !== undefined) {
+      const placed = underTenantRule(record, options.tenantId);
+      if ('leftOut' in placed) {
         report.otherTenant.push(record.name);
         continue;
       }
-      report.movedToTenant.push({ name: record.name, from: record.scope_tenant_id });
-      record = moveRecord(record, 'tenant', options.tenantId);
+      if (placed.movedFrom !== undefined) report.movedToTenant.push({ name: record.name, from: placed.movedFrom });
+      record = placed.record;
     }
     // Two tenants' skills of one name, both moved here: the first is imported, the second is a conflict.
     if (incomingKeys.has(scopeKey(record))) {
@@ -186,16 +186,4 @@ export function describeTenantMoves(report: Pick<ImportReport, 'movedToTenant' |
 
 function scopeKey(record: Pick<SkillRecord, 'name' | 'scope_mode' | 'scope_tenant_id' | 'scope_project_id'>): string {
   return `${record.scope_mode}\u0000${record.scope_tenant_id}\u0000${record.scope_project_id}\u0000${record.name}`;
-}
-
-/**
- * A record of scope `mode` (and its lineage base) moved into another project (mode 'project') or
- * tenant (mode 'tenant'); records of other scopes are unchanged.
- */
-function moveRecord(record: SkillRecord, mode: 'project' | 'tenant', id: string): SkillRecord {
-  if (record.scope_mode !== mode || (mode === 'project' ? record.scope_project_id : record.scope_tenant_id) === id) return record;
-  const scope = mode === 'project' ? makeScope('project', record.scope_tenant_id || undefined, id) : makeScope('tenant', id);
-  const lineage = lineageOf(record);
-  const moved: SkillRecord = { ...record, ...scope, id: skillId('learned', record.name, scope) };
-  return lineage ? { ...moved, extra: { ...moved.extra, lineage: { ...lineage, base: moveRecord(lineage.base, mode, id) } satisfies Lineage } } : moved;
 }

@@ -1,6 +1,6 @@
 import type { SkillRequestContext, SkillService } from '../../skills/skillService';
 import type { CancellationSignal, ChatModelPort } from '../../platform/chatTypes';
-import type { SkillUse } from '../plannerPorts';
+import type { SkillPreflightRecord, SkillUse } from '../plannerPorts';
 import { HYBRID_CANDIDATES, MODEL_MODE_CANDIDATES, selectActiveSkills } from './activeSkillSelection';
 import type { SelectionMode } from './activeSkillSelection';
 
@@ -37,6 +37,7 @@ export interface ActiveSkillsBlock {
   note?: string;
   /** Tools the loaded skills name that the run may use (skill_get's `suggested_tools`). */
   suggestedTools?: string[];
+  record: SkillPreflightRecord;
 }
 
 /**
@@ -52,7 +53,8 @@ export async function activeSkillsPreflight(
   options: ActiveSkillsOptions,
 ): Promise<ActiveSkillsBlock> {
   const limit = options.mode === 'model' ? MODEL_MODE_CANDIDATES : HYBRID_CANDIDATES;
-  const candidates = await service.selectionCandidates(prompt, limit, ctx, options.mode === 'model');
+  let ranked: SkillPreflightRecord['ranked'] = [];
+  const candidates = await service.selectionCandidates(prompt, limit, ctx, options.mode === 'model', (seen) => (ranked = seen));
   const pinned = options.pinnedNames.filter((name) => service.inspect(name));
   const outcome = await selectActiveSkills(
     {
@@ -83,6 +85,18 @@ export async function activeSkillsPreflight(
     selectionRequests: outcome.askedModel ? 1 : 0,
     note,
     ...(outcome.modelName ? { selectionModel: outcome.modelName } : {}),
+    record: {
+      selection: options.mode,
+      ranked,
+      offered: candidates.map((c) => c.name),
+      model: {
+        asked: outcome.askedModel,
+        wouldAsk: outcome.wouldAskModel,
+        ...(outcome.modelName ? { name: outcome.modelName } : {}),
+        chose: outcome.askedModel && !outcome.fallbackReason ? chosen.map((skill) => skill.name) : [],
+        ...(outcome.fallbackReason ? { fallback: outcome.fallbackReason } : {}),
+      },
+    },
   };
   if (chosen.length === 0 || options.maxTokens <= 0) return empty;
   const reasons = new Map<string, string>(chosen.map((skill) => [skill.name, skill.reason]));

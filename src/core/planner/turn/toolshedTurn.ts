@@ -7,6 +7,8 @@ import { describeDeferral } from '../../tools/modes/deferralDecision';
 import { DefinitionTokenCache, applyModelDeferral } from '../../tools/modes/deferralMeasure';
 import type { MeasureInput, MeasureModel } from '../../tools/modes/deferralMeasure';
 import type { ToolRun } from '../../tools/toolRun';
+import { coreSetFooterLine } from '../../ledger/learnedCoreSet';
+import type { CoreSetEntry } from '../../ledger/ledgerStore';
 import { runPlanner } from '../plannerLoop';
 import type { PlannerOutcome } from '../plannerLoop';
 import type { PlannerProgress, PlannerSkills, PlannerToolRun, ToolExecutor } from '../plannerPorts';
@@ -15,6 +17,8 @@ import { createSingleSkillTool, withSingleSkillTool } from '../plannerSingleSkil
 import { responseFooter } from '../responseFooter';
 import { modelSkillSummarizer } from '../skillSummarizer';
 import { hiddenFromLoop } from './hiddenFromLoop';
+import { explainSkills, explainTools, explainTurn } from './turnExplanation';
+import type { SkillsPreflightSeen, TurnExplanation } from './turnExplanation';
 import { skillPreflight } from './skillPreflight';
 
 /**
@@ -69,15 +73,24 @@ export interface TurnDeps {
   /** Restricted Mode: tools are found but never run (the one trust rule). */
   refuseToolRuns: boolean;
   hooks?: TurnHooks;
+  /**
+   * The learned core set (`toolshed.toolSearch.learnCoreSet`, planner/coreSetTurn.ts): activates
+   * its tools in the run once send-or-defer is decided and returns them; absent = off.
+   */
+  coreSet?(run: ToolRun): CoreSetEntry[];
 }
 
 export interface TurnResult {
   outcome: PlannerOutcome;
+  /** Tools the learned core set sent from round 1, with why (also said in the footer). */
+  coreSet: CoreSetEntry[];
   deferral: DeferralDecision;
   /** The footer to stream under the answer ('' when there is nothing to say). */
   footer: string;
   /** The tools the loop hid in this turn. */
   hidden: string[];
+  /** Why each skill and tool was used or left out, from what this turn recorded (Explain Last Turn). */
+  explanation: TurnExplanation;
 }
 
 /** Send-or-defer under `config` (`toolshed.toolSearch`), measured with `model`'s tokenizer (cached per catalog in `cache`). */
@@ -89,7 +102,12 @@ export async function runToolshedTurn(request: TurnRequest, deps: TurnDeps): Pro
   const { settings, model, hooks = {} } = deps;
   const hidden = hiddenFromLoop(settings.skills);
   const deferral = await deps.decideDeferral(deps.run, hidden);
-  const { tools, skills } = await turnTools(request.prompt, deps);
+  // No tool runs in Restricted Mode, so sending the core set would only cost definitions.
+  const coreSet = deps.coreSet && !deps.refuseToolRuns ? deps.coreSet(deps.run) : [];
+  let preflight: SkillsPreflightSeen | undefined;
+  const { tools, skills: turnSkills } = await turnTools(request.prompt, deps);
+  // What pre-flight decided, kept as the turn used it (before the caller's decoration).
+  const skills = turnSkills && { ...turnSkills, preflight: async (prompt: string) => (preflight = await turnSkills.preflight(prompt)) };
   const outcome = await runPlanner(
     { prompt: request.prompt, history: request.history },
     {
@@ -132,7 +150,23 @@ export async function runToolshedTurn(request: TurnRequest, deps: TurnDeps): Pro
     maxRounds: settings.toolSearch.maxRounds,
     deferral: describeDeferral(deferral),
   });
-  return { outcome, deferral, footer, hidden };
+  const coreLine = outcome.stoppedBecause === 'cancelled' ? undefined : coreSetFooterLine(coreSet);
+  const explanation = explainTurn(
+    request.prompt,
+    outcome,
+    explainSkills(settings.skills, preflight, {
+      pinnedNames: deps.skills?.pinnedNames ?? [],
+      workspaceSkills: deps.skills?.context.includeWorkspacePacks ?? true,
+    }),
+    explainTools(deps.run.lastRequestMatch, {
+      preActivateTools: settings.toolSearch.preActivateTools,
+      minRelevance: settings.toolSearch.minRelevance,
+      restricted: deps.refuseToolRuns,
+      deferral: describeDeferral(deferral),
+      hidden,
+    }),
+  );
+  return { outcome, deferral, footer: coreLine ? `${footer}\n\n${coreLine}` : footer, hidden, coreSet, explanation };
 }
 
 /** The run's tools and the skills port, with the `skill` tool added when the tool style offers it. */

@@ -12,6 +12,7 @@ import type { SkillProblem } from './document/skillProblems';
 import type { SkillStore } from '../store/skillStore';
 import { identityKey } from '../store/skillScope';
 import { packScope, SkillPackWriter } from './skillPackWriter';
+import { collisions, findUnchangedFiles, nextFingerprints } from './unchangedFiles';
 import type { ParsedFile, WriteItem, WriteOutcome } from './skillPackWriter';
 
 /**
@@ -84,8 +85,6 @@ export interface LoaderDeps {
 }
 
 const PARSE_CONCURRENCY = 16;
-/** A load that wrote at least this many skills merges the FTS index afterwards. */
-const OPTIMIZE_AFTER_WRITES = 1000;
 
 export class SkillPackLoader {
   private packs: ResolvedSkillPack[] = [];
@@ -115,22 +114,33 @@ export class SkillPackLoader {
     const enabled = packs.filter((pack) => pack.enabled);
     const scans = await Promise.all(enabled.map(async (pack) => ({ pack, scan: await scanPack(this.deps.fs, pack.root, pack.format) })));
     const work = scans.flatMap(({ pack, scan }) => scan.files.map((ref) => ({ pack, ref })));
-    const parsed: ParsedFile[] = new Array(work.length);
-    let done = 0;
+    // A warm start reads only what changed since the last load (unchangedFiles.ts).
+    const check = await findUnchangedFiles(this.deps.fs, store, work);
+    const parsed: Array<ParsedFile | undefined> = new Array(work.length);
+    let done = check.unchanged.size;
     let cancelled = false;
-    let next = 0;
-    const worker = async () => {
-      while (next < work.length && !cancelled) {
-        const index = next++;
-        const item = work[index];
-        if (!item) break;
-        parsed[index] = await this.readAndParse(item.pack, item.ref);
-        done++;
-        options.onProgress?.(done, work.length, item.ref.file);
-        if (options.cancellation?.isCancellationRequested) cancelled = true;
-      }
+    const parseAll = async (indices: readonly number[]) => {
+      let next = 0;
+      const worker = async () => {
+        while (next < indices.length && !cancelled) {
+          const index = indices[next++] as number;
+          const item = work[index];
+          if (!item) break;
+          parsed[index] = await this.readAndParse(item.pack, item.ref);
+          done++;
+          options.onProgress?.(done, work.length, item.ref.file);
+          if (options.cancellation?.isCancellationRequested) cancelled = true;
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(PARSE_CONCURRENCY, Math.max(indices.length, 1)) }, worker));
     };
-    await Promise.all(Array.from({ length: Math.min(PARSE_CONCURRENCY, Math.max(work.length, 1)) }, worker));
+    await parseAll(work.map((_, i) => i).filter((i) => !check.unchanged.has(i)));
+    // An unchanged file sharing a name with a file read is read too (which one wins depends on both).
+    for (let colliding = collisions(check.unchanged, parsed); colliding.length > 0 && !cancelled; colliding = collisions(check.unchanged, parsed)) {
+      for (const index of colliding) check.unchanged.delete(index);
+      done -= colliding.length;
+      await parseAll(colliding);
+    }
     if (cancelled || options.cancellation?.isCancellationRequested) {
       return { cancelled: true, packs: [], removedCount: 0, problems: [], files: done, durationMs: performance.now() - started };
     }
@@ -166,10 +176,29 @@ export class SkillPackLoader {
       counters.set(pack.name, { inserted: 0, updated: 0, count: 0 });
     }
     const items: WriteItem[] = [];
-    for (const file of parsed) {
+    const reportsByIndex: Array<FileReport | undefined> = new Array(work.length);
+    for (const [index, skills] of check.unchanged) {
+      const { pack, ref } = work[index]!;
+      const report: FileReport = { file: ref.file, pack: pack.name, relativePath: ref.relativePath, format: ref.format, skills: [], problems: [] };
+      reportsByIndex[index] = report;
+      const counter = counters.get(pack.name);
+      for (const skill of skills) {
+        claimed.set(identityKey(skill), { file: ref.file, line: skill.line });
+        report.skills.push({ name: skill.name, line: skill.line });
+        if (counter) counter.count++;
+      }
+    }
+    for (let index = 0; index < work.length; index++) {
+      const unchangedReport = reportsByIndex[index];
+      if (unchangedReport) {
+        this.reports.get(unchangedReport.pack)?.files.push(unchangedReport);
+        continue;
+      }
+      const file = parsed[index];
       if (!file) continue;
       const counter = counters.get(file.pack.name);
       const fileReport = this.fileReport(file);
+      reportsByIndex[index] = fileReport;
       this.reports.get(file.pack.name)?.files.push(fileReport);
       for (const skill of file.skills) {
         items.push({
@@ -195,10 +224,16 @@ export class SkillPackLoader {
           removedCount++;
         }
       }
+      const clean = (index: number) => {
+        const report = reportsByIndex[index];
+        return report && report.problems.length === 0 ? report.skills.length : undefined;
+      };
+      // Wall-clock time: fingerprints are compared with the file system's modification times.
+      store.files.replaceAll(
+        nextFingerprints(work, check, clean, () => store.files.packSkillsByFile(), Date.now()),
+        check.fingerprints,
+      );
     });
-    let written = removedCount;
-    for (const counter of counters.values()) written += counter.inserted + counter.updated;
-    if (written >= OPTIMIZE_AFTER_WRITES) store.optimizeFts();
 
     const summary: LoadSummary = { cancelled: false, packs: [], removedCount, problems: [], files: parsed.length, durationMs: 0 };
     for (const { pack } of scans) {
@@ -253,6 +288,8 @@ export class SkillPackLoader {
       target = owner;
       format = 'skill-md';
     }
+    // Read again at the next load too, whatever this reload finds.
+    this.deps.store.files.forget(target);
     const stat = await this.deps.fs.stat(target).catch(() => undefined);
     if (!stat) return this.removeFile(target);
     const ref: SkillFileRef = { file: target, relativePath: toPosix(path.relative(pack.root, target)), format: format as DocumentFormat };
@@ -309,6 +346,7 @@ export class SkillPackLoader {
     const absolute = path.resolve(file);
     const { store } = this.deps;
     const removed: string[] = [];
+    store.files.forget(absolute);
     store.transaction(() => {
       for (const record of store.packSources()) {
         if (record.source_file === absolute || isInside(record.source_file, absolute)) {
@@ -331,7 +369,9 @@ export class SkillPackLoader {
       if (!read.ok) return { pack, ref, skills: [], problems: [read.problem], resources: [] };
       const options = { format: ref.format, packName: pack.name, relativePath: ref.relativePath };
       const result = this.deps.parse ? await this.deps.parse(read.text, ref.file, options) : parseSkillDocument(read.text, ref.file, options);
-      const resources = ref.format === 'skill-md' && result.skills.length > 0 ? await listSkillResources(this.deps.fs, path.dirname(ref.file)) : [];
+      // The scan saw which resource folders exist: none (most skills) means nothing to list.
+      const listed = ref.format === 'skill-md' && result.skills.length > 0 && ref.resourceDirs?.length !== 0;
+      const resources = listed ? await listSkillResources(this.deps.fs, path.dirname(ref.file)) : [];
       return { pack, ref, skills: result.skills, problems: result.problems, resources };
     } catch (error) {
       // A file-system or parser failure costs this file only.

@@ -13,7 +13,7 @@ import type { SkillProblem } from './document/skillProblems';
  * bad file; the rest of the pack still loads.
  */
 
-const MAX_SKILL_FILE_BYTES = 1024 * 1024;
+export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
 const MAX_PACK_FILES = 20000;
 const MAX_DEPTH = 12;
 const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn']);
@@ -26,6 +26,8 @@ export interface SkillFileRef {
   /** Relative to the pack root, `/`-separated. */
   relativePath: string;
   format: DocumentFormat;
+  /** A SKILL.md's resource folders (scripts/, references/, assets/) that exist beside it, as the scan saw them. */
+  resourceDirs?: string[];
 }
 
 export interface ScanResult {
@@ -86,7 +88,7 @@ export async function scanPack(fs: FileSystemPort, root: string, packFormat?: Sk
       }
       if (entry.kind === 'directory') {
         if (SKIP_DIRS.has(entry.name)) continue;
-        if (isSkillFolder && (RESOURCE_DIRS as readonly string[]).includes(entry.name)) continue;
+        if (isSkillFolder && isResourceDir(entry.name)) continue;
         await walk(full, relPath, depth + 1);
         continue;
       }
@@ -111,7 +113,9 @@ export async function scanPack(fs: FileSystemPort, root: string, packFormat?: Sk
         );
         return;
       }
-      files.push({ file: full, relativePath: relPath, format });
+      const resourceDirs =
+        isSkillFolder && entry.name === 'SKILL.md' ? entries.filter((e) => e.kind === 'directory' && isResourceDir(e.name)).map((e) => e.name) : undefined;
+      files.push({ file: full, relativePath: relPath, format, ...(resourceDirs ? { resourceDirs } : {}) });
     }
   };
   await walk(root, '', 0);
@@ -178,6 +182,10 @@ export async function listSkillResources(fs: FileSystemPort, skillFolder: string
   };
   for (const dir of RESOURCE_DIRS) await walk(path.join(skillFolder, dir), dir, 0);
   return out;
+}
+
+function isResourceDir(name: string): boolean {
+  return (RESOURCE_DIRS as readonly string[]).includes(name);
 }
 
 async function safeStat(fs: FileSystemPort, file: string) {

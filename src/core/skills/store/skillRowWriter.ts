@@ -3,23 +3,27 @@ import type { SqlDatabase } from '../../sql/sqlDatabase';
 import type { TextAnalyzer } from '../../search/textAnalysis';
 import type { SkillRecord } from '../skillSchema';
 import { ftsTerms, recordParams } from './skillRows';
-import { SKILL_FTS_FIELDS } from './skillSearchIndex';
 import type { SkillFieldTerms } from './skillSearchIndex';
 import { SKILL_COLUMNS } from './skillStoreSchema';
+import { encodeTerms } from './skillTermsCodec';
+import type { TermVocabulary } from './skillTermsCodec';
 
 /**
- * The SQL writes of skill rows and their FTS documents, one row or many per statement. sql.js
+ * The SQL writes of skill rows and their analysed terms, one row or many per statement. sql.js
  * crosses into WebAssembly once per statement step, and a statement of many rows costs about what
  * one row does: an import of 10,000 skills spends most of its time in those crossings, not in
  * SQLite. Statements of each size are prepared once and reused (SqlDatabase caches them).
  */
 
-/** A row ready to insert: its INSERT parameters (skillRows.recordParams) and analysed FTS terms. */
+/** A row ready to insert: its INSERT parameters (skillRows.recordParams), analysed terms and their stored form. */
 export interface PreparedSkillRow {
   docId: number;
   params: SqlValue[];
   terms?: SkillFieldTerms;
+  encoded?: Uint8Array;
 }
+
+const BODY_COLUMN = SKILL_COLUMNS.indexOf('body');
 
 /** Rows per multi-row statement: 100 × 39 columns stays far below SQLite's bound-parameter limit. */
 const ROWS_PER_STATEMENT = 100;
@@ -27,31 +31,37 @@ const ROWS_PER_STATEMENT = 100;
 export class SkillRowWriter {
   constructor(
     private readonly db: SqlDatabase,
-    private readonly ftsIdColumn: 'rowid' | 'docid' | undefined,
+    /** The store's term vocabulary; undefined when the store keeps no terms (no full-text search). */
+    private readonly vocabulary: TermVocabulary | undefined,
+    /** Pack skills' bodies are read from their files (SkillStoreOptions.sourceBodies): stored empty. */
+    private readonly bodiesInSource = false,
   ) {}
 
+  /** Inserts prepared rows, their terms, and the vocabulary terms they introduced. */
   insert(rows: readonly PreparedSkillRow[]): void {
+    for (const chunk of chunks(this.vocabulary?.takePending() ?? [])) {
+      this.db.run(insertSql('skill_vocab', ['id', 'term'], chunk.length), chunk.flat());
+    }
     for (const chunk of chunks(rows)) {
       this.db.run(
         insertSql('skills', SKILL_COLUMNS, chunk.length),
         chunk.flatMap((row) => row.params),
       );
-      if (!this.ftsIdColumn) continue;
-      const withTerms = chunk.filter((row) => row.terms);
+      const withTerms = chunk.filter((row) => row.encoded);
       if (withTerms.length === 0) continue;
       this.db.run(
-        insertSql('skills_fts', [this.ftsIdColumn, ...SKILL_FTS_FIELDS], withTerms.length),
-        withTerms.flatMap((row) => [row.docId, ...SKILL_FTS_FIELDS.map((field) => row.terms![field].join(' '))]),
+        insertSql('skill_terms', ['doc_id', 'terms'], withTerms.length),
+        withTerms.flatMap((row) => [row.docId, row.encoded!]),
       );
     }
   }
 
-  /** Deletes the rows (and FTS documents) of these doc ids. */
+  /** Deletes the rows (and terms) of these doc ids. */
   delete(docIds: readonly number[]): void {
     for (const chunk of chunks(docIds)) {
       const marks = chunk.map(() => '?').join(', ');
       this.db.run(`DELETE FROM skills WHERE doc_id IN (${marks})`, [...chunk]);
-      if (this.ftsIdColumn) this.db.run(`DELETE FROM skills_fts WHERE ${this.ftsIdColumn} IN (${marks})`, [...chunk]);
+      this.db.run(`DELETE FROM skill_terms WHERE doc_id IN (${marks})`, [...chunk]);
     }
   }
 
@@ -61,7 +71,7 @@ export class SkillRowWriter {
    * `id` is the primary key: a record keeps its id unless another row holds it by then (a row
    * this batch replaces gives its id up when it is replaced, as one-by-one upserts would), else
    * it is stored as `<id>_<doc id>`. Serialising happens here, so a value that cannot be stored
-   * fails before anything is written. FTS terms come from `analyzer` (none without FTS).
+   * fails before anything is written. Terms come from `analyzer` (none without full-text search).
    */
   prepare(
     records: readonly SkillRecord[],
@@ -69,6 +79,7 @@ export class SkillRowWriter {
     firstFreeDocId: number,
     analyzer: TextAnalyzer | undefined,
   ): { prepared: Array<PreparedSkillRow & { stored: SkillRecord }>; nextDocId: number } {
+    const vocabulary = this.vocabulary;
     const holders = this.idHolders(records.map((r) => r.id));
     const oldIds = this.idsOf(existing.filter((docId): docId is number => docId !== undefined));
     let nextDocId = firstFreeDocId;
@@ -79,7 +90,10 @@ export class SkillRowWriter {
       const holder = holders.get(record.id);
       const stored = holder === undefined || holder === docId ? record : { ...record, id: `${record.id}_${docId}` };
       holders.set(stored.id, docId);
-      return { docId, stored, params: recordParams(stored, docId), terms: analyzer ? ftsTerms(record, analyzer) : undefined };
+      const terms = analyzer && vocabulary ? ftsTerms(record, analyzer) : undefined;
+      const params = recordParams(stored, docId);
+      if (this.bodiesInSource && stored.origin === 'pack') params[BODY_COLUMN] = '';
+      return { docId, stored, params, terms, encoded: terms && vocabulary ? encodeTerms(terms, vocabulary) : undefined };
     });
     return { prepared, nextDocId };
   }

@@ -1,11 +1,11 @@
-import type { FtsEngine } from '../../sql/sqlEngine';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
 import type { TaskType } from '../../config/settingsSchema';
 import type { SqlValue } from 'sql.js';
 import { TextAnalyzer } from '../../search/textAnalysis';
 import type { SkillOrigin, SkillRecord } from '../skillSchema';
-import { SKILL_FTS_FIELDS } from './skillSearchIndex';
 import type { SkillEntry, SkillFieldTerms } from './skillSearchIndex';
+import { decodeTerms } from './skillTermsCodec';
+import type { TermVocabulary } from './skillTermsCodec';
 import { SKILL_COLUMN_STORAGE, SKILL_COLUMNS } from './skillStoreSchema';
 
 /** Conversions between SkillRecord, `skills` rows, mirror entries and FTS terms. */
@@ -122,7 +122,7 @@ export function entryOf(record: SkillRecord, docId: number): SkillEntry {
 }
 
 /**
- * Analysed FTS terms per column for one skill (stored space-joined in `skills_fts`); `analyzer`:
+ * Analysed terms per field for one skill (stored compactly in `skill_terms`); `analyzer`:
  * the store's own (its word memo spans every skill), a memo-less one by default.
  */
 export function ftsTerms(record: SkillRecord, analyzer: TextAnalyzer = new TextAnalyzer(0)): SkillFieldTerms {
@@ -139,46 +139,33 @@ export function ftsTerms(record: SkillRecord, analyzer: TextAnalyzer = new TextA
   };
 }
 
-/**
- * Reads everything the store reads on open, and asks the FTS index to check itself: damage the
- * page-level integrity check cannot see (a flipped byte inside a row or an FTS segment) fails
- * here, and the database is rebuilt rather than failing on first use.
- */
-export function verifyReadable(db: SqlDatabase, fts: FtsEngine): void {
-  for (const row of db.all('SELECT * FROM skills')) {
-    const record = rowToRecord(row);
-    if (!record.name || !['project', 'tenant', 'global'].includes(record.scope_mode)) {
-      throw new Error(`row ${String(row.doc_id)} is damaged (name "${record.name}", scope "${record.scope_mode}")`);
-    }
-  }
-  if (fts !== 'none') {
-    db.run("INSERT INTO skills_fts(skills_fts) VALUES('integrity-check')");
-    db.arrays(`SELECT ${fts === 'fts5' ? 'rowid' : 'docid'}, ${SKILL_FTS_FIELDS.join(', ')} FROM skills_fts`);
-  }
-}
+/** The mirror as read from the database: every skill's entry, with its analysed terms when the store keeps them. */
+export type StoredMirror = Array<{ entry: SkillEntry; terms?: SkillFieldTerms }>;
+
+const SCOPES = new Set(['project', 'tenant', 'global']);
 
 /**
- * Every row as a mirror entry with its analysed FTS terms (`ftsIdColumn` undefined: no FTS
- * table). A row without an FTS document (should not happen) comes without terms: searchable by
- * regex/exact, not by FTS.
+ * Everything the store reads on open, read once: every row as a mirror entry and, with
+ * `vocabulary` (a store with full-text search), its analysed terms, decoded with the stored
+ * vocabulary (loaded into it). Throws on damage the page-level integrity check cannot see (a
+ * flipped byte inside a row or a term blob), so the database is rebuilt rather than failing on
+ * first use. A row without terms (should not happen) is searchable by regex/exact only.
  */
-export function readMirror(db: SqlDatabase, ftsIdColumn: 'rowid' | 'docid' | undefined): Array<{ entry: SkillEntry; terms?: SkillFieldTerms }> {
+export function readMirror(db: SqlDatabase, vocabulary: TermVocabulary | undefined): StoredMirror {
   const byDoc = new Map<number, SkillEntry>();
   for (const r of db.arrays(`SELECT ${ENTRY_COLUMNS_SQL} FROM skills`)) {
     const entry = entryFromRow(r);
+    if (!entry.name || !SCOPES.has(entry.scope_mode)) throw new Error(`row ${entry.docId} is damaged (name "${entry.name}", scope "${entry.scope_mode}")`);
     byDoc.set(entry.docId, entry);
   }
-  const out: Array<{ entry: SkillEntry; terms?: SkillFieldTerms }> = [];
-  if (ftsIdColumn) {
-    const split = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v.split(' ') : []);
-    for (const r of db.arrays(`SELECT ${ftsIdColumn}, ${SKILL_FTS_FIELDS.join(', ')} FROM skills_fts`)) {
-      const entry = byDoc.get(Number(r[0]));
+  const out: StoredMirror = [];
+  if (vocabulary) {
+    vocabulary.load(db.arrays('SELECT id, term FROM skill_vocab').map((r) => [Number(r[0]), String(r[1])] as const));
+    for (const [docId, blob] of db.arrays('SELECT doc_id, terms FROM skill_terms')) {
+      const entry = byDoc.get(Number(docId));
       if (!entry) continue;
-      const terms = {} as Record<string, readonly string[]>;
-      SKILL_FTS_FIELDS.forEach((column, i) => {
-        terms[column] = split(r[i + 1]);
-      });
-      out.push({ entry, terms: terms as SkillFieldTerms });
+      if (!(blob instanceof Uint8Array)) throw new Error(`terms of row ${entry.docId} are damaged`);
+      out.push({ entry, terms: decodeTerms(blob, vocabulary) });
       byDoc.delete(entry.docId);
     }
   }

@@ -10,7 +10,10 @@ import type { SkillRecord } from '../skillSchema';
 import type { ExportClaim } from './learned/exportedLearnedSkills';
 import { LearnedRecordCache } from './learned/learnedRecordCache';
 import { RecordReadCache } from './recordReadCache';
-import { entryOf, readMirror, rowToRecord, verifyReadable } from './skillRows';
+import { entryOf, readMirror, rowToRecord } from './skillRows';
+import type { StoredMirror } from './skillRows';
+import { TermVocabulary } from './skillTermsCodec';
+import { SkillFileFingerprints } from './skillFileFingerprints';
 import { SkillRowWriter } from './skillRowWriter';
 import { identityKey } from './skillScope';
 import type { SkillIdentity, SkillScope } from './skillScope';
@@ -23,21 +26,20 @@ import { createSkillSchema, skillMigrations, skillSchemaVersion } from './skillS
 export type { StoreFilter } from './skillStoreFilter';
 
 /**
- * SkillStore: the `skills` table (schema in skillStoreSchema.ts) on sql.js, with a
- * full-text index `skills_fts` (FTS5 when the build has it, else FTS4, else none — then searches
- * fall back to regex/exact), persisted atomically through the ByteStore.
+ * SkillStore: the `skills` table (schema in skillStoreSchema.ts) on sql.js, persisted atomically
+ * through the ByteStore.
  *
  * A skill's identity is its scope + name (skillScope.ts): writes and deletes take that identity;
  * reads through a StoreFilter see, per name, the most specific scope's skill that passes it.
  *
- * FTS rows hold *analysed* text (identifier splitting, stop words, Porter stems — the same
- * `analyze` runs on queries), keyed by `skills.doc_id` (a stable integer; we never rely on the
- * implicit rowid). Scope columns use '' for "none" so comparisons never meet NULL.
- *
- * Search runs in two stages: the FTS index yields candidate doc ids (skillFtsCandidates.ts), and
- * an in-memory mirror (`SkillSearchIndex`: light entries + BM25F term statistics of the same
- * analysed columns) filters and ranks them. The mirror is written with every row and rebuilt
- * from the database on open and after a rolled-back transaction.
+ * Search runs in memory, on a mirror (`SkillSearchIndex`: light entries + BM25F term statistics
+ * of each skill's *analysed* fields — identifier splitting, stop words, Porter stems, the same
+ * `analyze` that runs on queries). Each skill's analysed terms are stored with it, compactly
+ * (`skill_terms`, skillTermsCodec.ts), keyed by `skills.doc_id` (a stable integer; we never rely
+ * on the implicit rowid), so the mirror is rebuilt on open — and after a rolled-back transaction
+ * — without analysing any text. When the sql.js build has no full-text engine (or it is turned
+ * off), no terms are kept and searches fall back to regex/exact. Scope columns use '' for "none"
+ * so comparisons never meet NULL.
  */
 
 const SKILLS_DB_KEY = 'skills.db';
@@ -57,6 +59,11 @@ export interface SearchHit {
 export interface SkillStoreOptions extends StoreDatabaseOptions {
   clock: Clock;
   forceRebuild?: boolean;
+  /**
+   * Reads a pack skill's body from its source file (packs/sourceBodies.ts). Given, pack skills
+   * are stored without their body and it is read when a record's `body` is first used.
+   */
+  sourceBodies?: (record: SkillRecord) => string | undefined;
 }
 
 /** A pack skill's identity and where it is defined. */
@@ -73,27 +80,42 @@ export class SkillStore {
   private readonly rows: SkillRowWriter;
   /** Analyses every skill's text; its word memo makes a repeated word a lookup. */
   private readonly analyzer = new TextAnalyzer();
+  /** Term ids of the stored terms; undefined without full-text search (no terms kept). */
+  private readonly vocabulary: TermVocabulary | undefined;
+  /** Fingerprints of the skill files loaded (what a warm start may skip). */
+  readonly files = new SkillFileFingerprints(() => this.db);
 
   private constructor(
     private readonly persistent: PersistentDatabase,
     readonly fts: FtsEngine,
+    vocabulary: TermVocabulary | undefined,
+    stored: StoredMirror | undefined,
+    private readonly sourceBodies: ((record: SkillRecord) => string | undefined) | undefined,
   ) {
     this.nextDocId = (this.db.get<{ m: number }>('SELECT COALESCE(MAX(doc_id), 0) AS m FROM skills')?.m ?? 0) + 1;
+    this.vocabulary = vocabulary;
     this.index = new SkillSearchIndex(fts !== 'none');
-    this.rows = new SkillRowWriter(persistent.db, fts === 'none' ? undefined : this.ftsIdColumn());
-    this.loadMirror();
+    this.rows = new SkillRowWriter(persistent.db, vocabulary, sourceBodies !== undefined);
+    this.loadMirror(stored);
   }
 
   static async open(options: SkillStoreOptions): Promise<SkillStore> {
     const fts = options.engine.fts;
+    const vocabulary = fts === 'none' ? undefined : new TermVocabulary();
+    // The check on open reads what the mirror is built from: that one read builds it too.
+    let stored: StoredMirror | undefined;
     const persistent = await openStoreDatabase(options, SKILLS_DB_KEY, {
       schemaVersion: skillSchemaVersion(fts),
-      createSchema: (db) => createSkillSchema(db, fts),
+      createSchema: (db) => createSkillSchema(db),
       migrations: skillMigrations(fts),
-      verify: (db) => verifyReadable(db, fts),
+      verify: (db) => {
+        stored = readMirror(db, vocabulary);
+      },
       forceRebuild: options.forceRebuild,
+      saveOnlyChanges: true,
     });
-    return new SkillStore(persistent, fts);
+    const mirror = persistent.status === 'loaded' || persistent.status === 'migrated' ? stored : undefined;
+    return new SkillStore(persistent, fts, vocabulary, mirror, options.sourceBodies);
   }
 
   get db(): SqlDatabase {
@@ -137,15 +159,6 @@ export class SkillStore {
     return this.index.byDocId(docId);
   }
 
-  /**
-   * Merges the FTS index into one segment (FTS4/FTS5 'optimize'): after a bulk load this makes
-   * every later MATCH read one doclist per term instead of one per segment.
-   */
-  optimizeFts(): void {
-    if (this.fts === 'none') return;
-    this.db.run("INSERT INTO skills_fts(skills_fts) VALUES('optimize')");
-  }
-
   /** Whether a skill of that name exists (in that scope, when given); in-memory, no SQL. */
   has(name: string, scope?: SkillScope): boolean {
     return this.entry(name, scope) !== undefined;
@@ -160,7 +173,7 @@ export class SkillStore {
     if (!entry) return undefined;
     return this.recent.read(entry.docId, () => {
       const row = this.db.get('SELECT * FROM skills WHERE doc_id = ?', [entry.docId]);
-      return row ? rowToRecord(row) : undefined;
+      return row ? this.toRecord(row) : undefined;
     });
   }
 
@@ -200,9 +213,9 @@ export class SkillStore {
   }
 
   all(filter?: StoreFilter): SkillRecord[] {
-    if (!filter) return this.db.all('SELECT * FROM skills ORDER BY name, scope_mode, scope_tenant_id, scope_project_id').map(rowToRecord);
+    if (!filter) return this.db.all('SELECT * FROM skills ORDER BY name, scope_mode, scope_tenant_id, scope_project_id').map((row) => this.toRecord(row));
     const where = filterSql(filter);
-    return this.db.all(`SELECT * FROM skills s WHERE ${where.sql} ORDER BY s.name`, where.params).map(rowToRecord);
+    return this.db.all(`SELECT * FROM skills s WHERE ${where.sql} ORDER BY s.name`, where.params).map((row) => this.toRecord(row));
   }
 
   /** Inserts or replaces the skill of the record's identity (scope + name); other scopes are untouched. */
@@ -228,13 +241,11 @@ export class SkillStore {
     const existing = records.map((record) => this.index.get(record)?.docId);
     const replaced = existing.filter((docId): docId is number => docId !== undefined);
     const { prepared, nextDocId } = this.rows.prepare(records, existing, this.nextDocId, this.fts !== 'none' ? this.analyzer : undefined);
-    const write = () => {
+    // All or nothing, even for one record: new vocabulary terms are written with the rows that use them.
+    this.transaction(() => {
       this.rows.delete(replaced);
       this.rows.insert(prepared);
-    };
-    // One record needs no transaction of its own (callers batch theirs); many are all or nothing.
-    if (prepared.length === 1) write();
-    else this.transaction(write);
+    });
     this.nextDocId = nextDocId;
     this.version++;
     for (const row of prepared) {
@@ -249,7 +260,7 @@ export class SkillStore {
    * LearnedRecordCache), so rewriting the learned-skill journal does not read the table back.
    */
   learnedRecords(): SkillRecord[] {
-    const withDocId = (row: Record<string, unknown>): [number, SkillRecord] => [Number(row.doc_id), rowToRecord(row)];
+    const withDocId = (row: Record<string, unknown>): [number, SkillRecord] => [Number(row.doc_id), this.toRecord(row)];
     return this.learned.list(
       () => this.db.all("SELECT * FROM skills WHERE origin = 'learned'").map(withDocId),
       (docIds) => this.db.all(`SELECT * FROM skills WHERE origin = 'learned' AND doc_id IN (${docIds.map(() => '?').join(', ')})`, docIds).map(withDocId),
@@ -379,7 +390,7 @@ export class SkillStore {
     const total = this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM skills s WHERE ${where.sql}`, where.params)?.n ?? 0;
     const rows = this.db
       .all(`SELECT * FROM skills s WHERE ${where.sql} ORDER BY s.name LIMIT :limit OFFSET :offset`, { ...where.params, ':limit': limit, ':offset': offset })
-      .map(rowToRecord);
+      .map((row) => this.toRecord(row));
     return { total, rows };
   }
 
@@ -417,7 +428,25 @@ export class SkillStore {
     const orderBy = order === 'recent' ? 's.last_used DESC, s.use_count DESC' : 's.use_count DESC, s.last_used DESC';
     return this.db
       .all(`SELECT * FROM skills s WHERE ${where.sql} ORDER BY ${orderBy}, s.name LIMIT :limit`, { ...where.params, ':limit': limit })
-      .map(rowToRecord);
+      .map((row) => this.toRecord(row));
+  }
+
+  /** A row as a record; a pack skill stored without its body reads it from its file on first use. */
+  private toRecord(row: Record<string, unknown>): SkillRecord {
+    const record = rowToRecord(row);
+    const read = this.sourceBodies;
+    if (read && record.origin === 'pack' && record.body === '') {
+      let body: string | undefined;
+      Object.defineProperty(record, 'body', {
+        enumerable: true,
+        configurable: true,
+        get: () => (body ??= read(record) ?? ''),
+        set: (value: string) => {
+          body = value;
+        },
+      });
+    }
+    return record;
   }
 
   private entry(name: string, scope?: SkillScope): SkillEntry | undefined {
@@ -429,17 +458,14 @@ export class SkillStore {
     return this.index.visible(entryPredicate(filter));
   }
 
-  private ftsIdColumn(): 'rowid' | 'docid' {
-    return this.fts === 'fts5' ? 'rowid' : 'docid';
-  }
-
-  /** (Re)builds the in-memory mirror from the database (open; after a rollback). */
-  private loadMirror(): void {
+  /** (Re)builds the in-memory mirror from the database (open, from what the check on open read; after a rollback). */
+  private loadMirror(stored?: StoredMirror): void {
     this.version++;
     this.index.clear();
     this.learned.reset();
     this.recent.clear();
-    for (const { entry, terms } of readMirror(this.db, this.fts === 'none' ? undefined : this.ftsIdColumn())) this.index.set(entry, terms);
+    if (!stored) this.vocabulary?.clear();
+    for (const { entry, terms } of stored ?? readMirror(this.db, this.vocabulary)) this.index.set(entry, terms);
   }
 }
 

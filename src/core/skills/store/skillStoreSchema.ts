@@ -2,17 +2,23 @@ import type { FtsEngine } from '../../sql/sqlEngine';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
 import type { Migration } from '../../sql/persistentDatabase';
 import { SKILL_FTS_FIELDS } from './skillSearchIndex';
+import type { SkillFieldTerms } from './skillSearchIndex';
+import { encodeTerms, TermVocabulary } from './skillTermsCodec';
 
 /**
- * The `skills` table (docs/contracts.md#skill-record), its indexes and the full-text table,
- * plus the migrations from older stored versions (rows are kept, never dropped).
+ * The `skills` table (docs/contracts.md#skill-record), its indexes and the analysed terms of
+ * every skill, plus the migrations from older stored versions (rows are kept, never dropped).
  *
  * Version 2: a skill is unique per scope — UNIQUE(scope_mode, scope_tenant_id, scope_project_id,
  * name) — where version 1 had `name UNIQUE` across all scopes.
+ * Version 3: no full-text table. Search runs on the in-memory mirror, rebuilt on open from each
+ * skill's analysed terms, kept compactly (`skill_vocab`, `skill_terms`; skillTermsCodec.ts);
+ * a full-text index of them (`skills_fts`) was most of the file and of sql.js's memory.
+ * `skill_files` fingerprints the files loaded, so a warm start skips unchanged ones.
  */
 
 const SCHEMA_FAMILY = 'skills';
-const CURRENT = 2;
+const CURRENT = 3;
 
 export function skillSchemaVersion(fts: FtsEngine): string {
   return `${SCHEMA_FAMILY}/${CURRENT}/${fts}`;
@@ -120,30 +126,59 @@ const INDEXES_SQL = `
     CREATE INDEX IF NOT EXISTS idx_skills_source ON skills(source_file);
     CREATE INDEX IF NOT EXISTS idx_skills_pack ON skills(pack_name);`;
 
-export function createSkillSchema(db: SqlDatabase, fts: FtsEngine): void {
+/**
+ * The analysed terms of every skill (skillTermsCodec.ts; empty when the store has no full-text
+ * search), and the fingerprints of the skill files loaded (skillFileFingerprints.ts).
+ */
+const TERMS_SQL = `
+    CREATE TABLE skill_vocab (id INTEGER PRIMARY KEY, term TEXT NOT NULL);
+    CREATE TABLE skill_terms (doc_id INTEGER PRIMARY KEY, terms BLOB NOT NULL);
+    CREATE TABLE skill_files (file TEXT PRIMARY KEY, pack_key TEXT NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL,
+      recorded_at INTEGER NOT NULL, skill_count INTEGER NOT NULL);`;
+
+export function createSkillSchema(db: SqlDatabase): void {
   db.exec(skillsTableSql('skills'));
   db.exec(INDEXES_SQL);
-  const columns = SKILL_FTS_FIELDS.join(', ');
-  if (fts === 'fts5') db.exec(`CREATE VIRTUAL TABLE skills_fts USING fts5(${columns}, tokenize='unicode61')`);
-  if (fts === 'fts4') {
-    db.exec(`CREATE VIRTUAL TABLE skills_fts USING fts4(${columns}, tokenize=simple)`);
-    db.exec('CREATE VIRTUAL TABLE skills_fts_terms USING fts4aux(skills_fts)');
-  }
+  db.exec(TERMS_SQL);
 }
 
 /**
- * Version 1 → 2: rebuild `skills` with the per-scope unique key, copying every row (ids, doc ids,
- * usage counts and all). The full-text table is keyed by doc id and stays as it is.
+ * Rebuilds `skills` with the current definition (version 2's per-scope unique key), copying every
+ * row (ids, doc ids, usage counts and all).
  */
-function migrateV1(db: SqlDatabase): void {
+function rebuildSkillsTable(db: SqlDatabase): void {
   const columns = SKILL_COLUMNS.join(', ');
-  db.exec(skillsTableSql('skills_v2'));
-  db.exec(`INSERT INTO skills_v2 (${columns}) SELECT ${columns} FROM skills`);
+  db.exec(skillsTableSql('skills_next'));
+  db.exec(`INSERT INTO skills_next (${columns}) SELECT ${columns} FROM skills`);
   db.exec('DROP TABLE skills');
-  db.exec('ALTER TABLE skills_v2 RENAME TO skills');
+  db.exec('ALTER TABLE skills_next RENAME TO skills');
   db.exec(INDEXES_SQL);
 }
 
+/**
+ * Versions 1 and 2 → 3: the rows are kept; the analysed text the full-text table held (keyed by
+ * doc id) becomes each skill's compact terms, with nothing analysed again, and the full-text
+ * table goes.
+ */
+function migrateToV3(db: SqlDatabase, fts: FtsEngine): void {
+  rebuildSkillsTable(db);
+  db.exec(TERMS_SQL);
+  if (fts === 'none') return;
+  const idColumn = fts === 'fts5' ? 'rowid' : 'docid';
+  const vocabulary = new TermVocabulary();
+  const split = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v.split(' ') : []);
+  for (const row of db.arrays(`SELECT ${idColumn}, ${SKILL_FTS_FIELDS.join(', ')} FROM skills_fts`)) {
+    const terms = {} as Record<string, readonly string[]>;
+    SKILL_FTS_FIELDS.forEach((field, i) => {
+      terms[field] = split(row[i + 1]);
+    });
+    db.run('INSERT INTO skill_terms (doc_id, terms) VALUES (?, ?)', [Number(row[0]), encodeTerms(terms as SkillFieldTerms, vocabulary)]);
+  }
+  for (const [id, term] of vocabulary.takePending()) db.run('INSERT INTO skill_vocab (id, term) VALUES (?, ?)', [id, term]);
+  if (fts === 'fts4') db.exec('DROP TABLE IF EXISTS skills_fts_terms');
+  db.exec('DROP TABLE skills_fts');
+}
+
 export function skillMigrations(fts: FtsEngine): Migration[] {
-  return [{ from: `${SCHEMA_FAMILY}/1/${fts}`, migrate: migrateV1 }];
+  return [1, 2].map((version) => ({ from: `${SCHEMA_FAMILY}/${version}/${fts}`, migrate: (db: SqlDatabase) => migrateToV3(db, fts) }));
 }

@@ -11,6 +11,7 @@ import type { SkillIdentity, SkillScope } from '../skillScope';
 import type { SkillStore } from '../skillStore';
 import type { SharedCounters, SharedSkillStore, SharedSnapshot } from './sharedSkillStore';
 import { isSharedScope, localSharedSkills, mirrorSharedSkills } from './sharedSkillMirror';
+import { underTenantRule } from './tenantRule';
 
 /**
  * Writes of learned skills: what a user (or the learning loop) taught. Identity is scope + name,
@@ -287,7 +288,15 @@ export class LearnedSkills {
 
   private async seed(snapshot: SharedSnapshot, removed: readonly SkillIdentity[]): Promise<SharedSnapshot | undefined> {
     const have = new Set([...snapshot.records, ...removed].map(identityKey));
-    const missing = localSharedSkills(this.deps.store).filter((r) => !have.has(identityKey(r)));
+    // The tenant rule of an import: another tenant's skill (one imported without --tenant, say)
+    // is moved into this window's tenant or left out, never seeded where that tenant's windows load it.
+    const tenant = this.deps.tenantId?.() ?? '';
+    const missing = localSharedSkills(this.deps.store)
+      .flatMap((r) => {
+        const placed = underTenantRule(r, tenant);
+        return 'leftOut' in placed ? [] : [placed.record];
+      })
+      .filter((r) => !have.has(identityKey(r)));
     return missing.length && this.deps.shared ? this.deps.shared.write({ upsert: missing }) : undefined;
   }
 }

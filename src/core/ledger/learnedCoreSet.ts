@@ -1,0 +1,81 @@
+import type { CoreSetEntry } from './ledgerStore';
+
+/**
+ * The learned core set (`toolshed.toolSearch.learnCoreSet`): deferred tools the model called in
+ * enough of the recent turns are sent without a search, within a budget; a promoted tool that
+ * stays idle is demoted. The promotion rule is pure: the caller says which tools are eligible
+ * (never the user's own Always / Deferred / Off, never a tool the policy denies) and what each
+ * definition costs.
+ */
+
+export const CORE_SET_RULES = {
+  /** Recent turns the rule looks at. */
+  window: 20,
+  /** Promoted once called in this many of them… */
+  promoteAt: 5,
+  /** …and demoted once called in fewer than this many (a gap, so a tool does not flap). */
+  keepAt: 2,
+  /** At most this many tools… */
+  maxTools: 8,
+  /** …whose definitions take at most this share of the model's context. */
+  maxContextShare: 0.03,
+} as const;
+
+export interface CoreSetInput {
+  /** Tools called in each recent turn, newest first. */
+  recent: readonly (readonly string[])[];
+  current: readonly CoreSetEntry[];
+  /** Promotions the user undid (never promoted again until a reset). */
+  undone: ReadonlySet<string>;
+  eligible(tool: string): boolean;
+  /** Tokens of the tool's definition; undefined = not in the catalog now. */
+  tokensOf(tool: string): number | undefined;
+  /** The model's context window in tokens. */
+  contextTokens: number;
+  now: number;
+}
+
+/** The core set after the latest turn: kept and newly promoted tools, most used first, within the budget. */
+export function nextCoreSet(input: CoreSetInput): CoreSetEntry[] {
+  const rules = CORE_SET_RULES;
+  const window = input.recent.slice(0, rules.window);
+  const usedIn = new Map<string, number>();
+  for (const turn of window) for (const tool of new Set(turn)) usedIn.set(tool, (usedIn.get(tool) ?? 0) + 1);
+  const windowTurns = window.length;
+  const keep = (tool: string) => !input.undone.has(tool) && input.eligible(tool) && input.tokensOf(tool) !== undefined;
+  const promotedAt = new Map(input.current.map((entry) => [entry.tool, entry.promotedAt]));
+
+  const candidates: CoreSetEntry[] = [];
+  for (const entry of input.current) {
+    const used = usedIn.get(entry.tool) ?? 0;
+    if (used >= rules.keepAt && keep(entry.tool)) candidates.push({ ...entry, usedIn: used, windowTurns, tokens: input.tokensOf(entry.tool)! });
+  }
+  for (const [tool, used] of usedIn) {
+    if (promotedAt.has(tool) || used < rules.promoteAt || !keep(tool)) continue;
+    candidates.push({ tool, promotedAt: input.now, usedIn: used, windowTurns, tokens: input.tokensOf(tool)! });
+  }
+  candidates.sort((a, b) => b.usedIn - a.usedIn || a.promotedAt - b.promotedAt || a.tool.localeCompare(b.tool));
+
+  const budget = Math.floor(input.contextTokens * rules.maxContextShare);
+  const chosen: CoreSetEntry[] = [];
+  let tokens = 0;
+  for (const entry of candidates) {
+    if (chosen.length >= rules.maxTools) break;
+    if (tokens + entry.tokens > budget) continue;
+    chosen.push(entry);
+    tokens += entry.tokens;
+  }
+  return chosen;
+}
+
+/** The footer's sentence for the core-set tools a turn sent (undefined when none). */
+export function coreSetFooterLine(entries: readonly Pick<CoreSetEntry, 'tool' | 'usedIn' | 'windowTurns'>[]): string | undefined {
+  if (entries.length === 0) return undefined;
+  const setting = '(setting `toolshed.toolSearch.learnCoreSet`)';
+  if (entries.length === 1) {
+    const [entry] = entries;
+    return `_Visible without a search because you used it in ${entry.usedIn} of the last ${entry.windowTurns} turns: \`${entry.tool}\` ${setting}._`;
+  }
+  const list = entries.map((entry) => `\`${entry.tool}\` (${entry.usedIn} of ${entry.windowTurns})`).join(', ');
+  return `_Visible without a search because you used them in the last ${entries[0].windowTurns} turns: ${list} ${setting}._`;
+}

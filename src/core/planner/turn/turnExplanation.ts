@@ -1,0 +1,235 @@
+import type { SkillsConfig } from '../../config/settingsSchema';
+import { redact } from '../../privacy/redaction';
+import { SKILL_RELATIVE_CUT } from '../../skills/relevantSkills';
+import type { GatedTool } from '../../tools/requestMatch';
+import type { RequestMatchRecord } from '../../tools/requestMatchRecord';
+import type { PlannerOutcome } from '../plannerLoop';
+import type { SkillPreflightRecord, SkillUse } from '../plannerPorts';
+
+/**
+ * Explain Last Turn: why a turn used (or left out) each skill and tool. Built from what the turn
+ * recorded while it ran — the relevance each candidate had, the gates in force, the model's
+ * choice, what each round sent — never from a second search, so it explains the turn the user
+ * saw. Plain data: the extension keeps it per chat session in memory and renders it for `/why`
+ * and the command; the CLI renders the same parts for `preflight … --explain`. The request is
+ * redacted; names are those the turn showed (gated, never a denied tool).
+ */
+
+interface SkillCandidateExplanation {
+  name: string;
+  relevance?: number;
+  injected: boolean;
+  /** Why, in words: "injected (best match)", "below toolshed.skills.minRelevance 0.3", … */
+  decision: string;
+}
+
+export interface SkillsExplanation {
+  enabled: boolean;
+  selection: SkillsConfig['selection'];
+  minRelevance: number;
+  /** Share of the best candidate's relevance a candidate also needs (0 when the gate is off). */
+  relativeCut: number;
+  askModelBelowRelevance: number;
+  maxActive: number;
+  /** False in Restricted Mode: skills from workspace packs are neither searched nor injected. */
+  workspaceSkills: boolean;
+  candidates: SkillCandidateExplanation[];
+  pinned: Array<{ name: string; decision: string }>;
+  /** Whether a model was asked to choose (model / hybrid), which one, what it chose, or why its answer was not used. */
+  model?: SkillPreflightRecord['model'];
+  /** What pre-flight told the user (a fallback, a model that would have been asked). */
+  note?: string;
+}
+
+export interface ToolCandidateExplanation extends GatedTool {
+  activated: boolean;
+  decision: string;
+}
+
+export interface ToolsExplanation {
+  preActivateTools: number;
+  minRelevance: number;
+  relativeCut: number;
+  candidates: ToolCandidateExplanation[];
+  /** Restricted Mode: no tool runs, so none was pre-activated. */
+  restricted: boolean;
+  /** Tools activated before round 1 because an injected skill names them. */
+  fromSkills: string[];
+  /** Send-or-defer for this model ("212 tools, 31k tokens = 24 % of 128k: deferred (auto, over 10 %)"). */
+  deferral?: string;
+  /** Toolshed's own tools the loop hid. */
+  hidden: string[];
+}
+
+interface RoundExplanation {
+  toolsSent: string[];
+  definitionTokens: number;
+  calls: Array<{ name: string; outcome: string }>;
+}
+
+export interface TurnExplanation {
+  /** The request, redacted and cut to 300 characters. */
+  request: string;
+  skills: SkillsExplanation;
+  tools: ToolsExplanation;
+  rounds: RoundExplanation[];
+  tokens: { promptBlocks: number; injectedSkills: number; selection: number; toolDefinitions: number; allToolDefinitions: number };
+  stoppedBecause: PlannerOutcome['stoppedBecause'];
+}
+
+const fixed = (value: number) => value.toFixed(2);
+
+/** The absolute floor and the relative one (`cut` × the best measured relevance), as the gates apply them. */
+function floors(relevances: ReadonlyArray<number | undefined>, minRelevance: number, cut: number): { best: number; floor: number } {
+  const measured = relevances.filter((r): r is number => r !== undefined);
+  const best = measured.length ? Math.max(...measured) : 0;
+  return { best, floor: Math.max(minRelevance, cut * best) };
+}
+
+/** Why a candidate did not pass a relevance gate, or undefined when it did. */
+function gateMiss(relevance: number | undefined, setting: string, minRelevance: number, cut: number, best: number): string | undefined {
+  if (relevance === undefined || minRelevance <= 0) return undefined;
+  if (relevance < minRelevance) return `below ${setting} ${fixed(minRelevance)}`;
+  if (relevance < cut * best) return `below the relative cut (${cut} × best ${fixed(best)} = ${fixed(cut * best)})`;
+  return undefined;
+}
+
+export interface SkillsPreflightSeen {
+  used: readonly SkillUse[];
+  omitted: readonly string[];
+  note?: string;
+  record?: SkillPreflightRecord;
+}
+
+/** Skill pre-flight as the turn ran it: each candidate with its relevance and what became of it. */
+export function explainSkills(
+  config: SkillsConfig,
+  seen: SkillsPreflightSeen | undefined,
+  context: { pinnedNames: readonly string[]; workspaceSkills: boolean },
+): SkillsExplanation {
+  const relativeCut = config.minRelevance > 0 ? SKILL_RELATIVE_CUT : 0;
+  const base = {
+    enabled: config.enabled,
+    selection: config.selection,
+    minRelevance: config.minRelevance,
+    relativeCut,
+    askModelBelowRelevance: config.askModelBelowRelevance,
+    maxActive: config.maxActive,
+    workspaceSkills: context.workspaceSkills,
+  };
+  if (!config.enabled || !seen) return { ...base, candidates: [], pinned: [] };
+  const used = new Map(seen.used.map((use) => [use.name, use]));
+  const omitted = new Set(seen.omitted);
+  const record = seen.record;
+  const ranked = record?.ranked ?? [];
+  const { best } = floors(
+    ranked.map((r) => r.relevance),
+    config.minRelevance,
+    relativeCut,
+  );
+  const offered = new Set(record?.offered ?? []);
+  const model = record?.model;
+  const decide = (name: string, relevance: number | undefined): { injected: boolean; decision: string } => {
+    const use = used.get(name);
+    if (use) return { injected: true, decision: `injected (${use.reason ?? 'fetched'})` };
+    const miss = gateMiss(relevance, 'toolshed.skills.minRelevance', config.minRelevance, relativeCut, best);
+    if (miss) return { injected: false, decision: miss };
+    if (omitted.has(name)) return { injected: false, decision: 'left out to stay within the budget (toolshed.skills.maxTokens)' };
+    if (record?.offered && !offered.has(name)) return { injected: false, decision: 'not among the candidates the choice was made from' };
+    if (model?.asked && !model.fallback) return { injected: false, decision: 'not chosen by the model' };
+    if (model?.wouldAsk && relevance !== undefined && relevance < config.askModelBelowRelevance)
+      return {
+        injected: false,
+        decision: `needed a model's confirmation (below toolshed.skills.askModelBelowRelevance ${fixed(config.askModelBelowRelevance)})`,
+      };
+    return { injected: false, decision: `not among the best ${config.maxActive} (toolshed.skills.maxActive)` };
+  };
+  const candidates = ranked.map((r) => ({ name: r.name, ...(r.relevance === undefined ? {} : { relevance: r.relevance }), ...decide(r.name, r.relevance) }));
+  const listed = new Set(candidates.map((c) => c.name));
+  // Injected without being a search candidate of their own: cluster siblings, skill_get, the `skill` tool.
+  for (const use of seen.used)
+    if (!listed.has(use.name) && use.reason !== 'pinned')
+      candidates.push({
+        name: use.name,
+        ...(use.relevance === undefined ? {} : { relevance: use.relevance }),
+        injected: true,
+        decision: `injected (${use.reason ?? 'fetched by the model'})`,
+      });
+  const pinned = context.pinnedNames.map((name) => ({
+    name,
+    decision:
+      used.get(name)?.reason === 'pinned'
+        ? 'injected (pinned)'
+        : omitted.has(name)
+          ? 'pinned, left out to stay within the budget'
+          : 'pinned, but not available here',
+  }));
+  return { ...base, candidates, pinned, ...(model ? { model } : {}), ...(seen.note ? { note: seen.note } : {}) };
+}
+
+/** Tool pre-activation as the run decided it: each candidate with its relevance and what became of it. */
+export function explainTools(
+  match: RequestMatchRecord | undefined,
+  context: {
+    preActivateTools: number;
+    minRelevance: number;
+    restricted: boolean;
+    fromSkills?: readonly string[];
+    deferral?: string;
+    hidden?: readonly string[];
+  },
+): ToolsExplanation {
+  const relativeCut = match?.relativeCut ?? 0;
+  const minRelevance = match?.minRelevance ?? context.minRelevance;
+  const { best } = floors(
+    (match?.candidates ?? []).map((c) => c.relevance),
+    minRelevance,
+    relativeCut,
+  );
+  const passed = new Set(match?.passed ?? []);
+  const activated = new Set(match?.activated ?? []);
+  const candidates = (match?.candidates ?? []).map((candidate): ToolCandidateExplanation => {
+    const decision = activated.has(candidate.name)
+      ? 'activated before round 1'
+      : passed.has(candidate.name)
+        ? 'passed, already sent in this request'
+        : (gateMiss(candidate.relevance, 'toolshed.toolSearch.minRelevance', minRelevance, relativeCut, best) ??
+          (candidate.flagged
+            ? `not activated: ${candidate.flagged}`
+            : `over the cap (toolshed.toolSearch.preActivateTools ${match?.max ?? context.preActivateTools})`));
+    return { ...candidate, activated: activated.has(candidate.name), decision };
+  });
+  return {
+    preActivateTools: match?.max ?? context.preActivateTools,
+    minRelevance,
+    relativeCut,
+    candidates,
+    restricted: context.restricted,
+    fromSkills: [...(context.fromSkills ?? [])],
+    ...(context.deferral ? { deferral: context.deferral } : {}),
+    hidden: [...(context.hidden ?? [])],
+  };
+}
+
+/** The whole turn: skills, tools, and what each round sent. */
+export function explainTurn(request: string, outcome: PlannerOutcome, skills: SkillsExplanation, tools: Omit<ToolsExplanation, 'fromSkills'>): TurnExplanation {
+  const tokens = outcome.tokens;
+  return {
+    request: redact(request).slice(0, 300),
+    skills,
+    tools: { ...tools, fromSkills: tokens.preActivatedTools ?? [] },
+    rounds: outcome.rounds.map((round, i) => ({
+      toolsSent: round.toolsSent,
+      definitionTokens: tokens.perRound[i]?.tokens ?? 0,
+      calls: round.toolCalls.map((call) => ({ name: call.name, outcome: call.outcome })),
+    })),
+    tokens: {
+      promptBlocks: tokens.promptBlockTokens,
+      injectedSkills: tokens.injectedSkillTokens,
+      selection: tokens.selectionTokens,
+      toolDefinitions: tokens.toolDefinitionTokens,
+      allToolDefinitions: tokens.allToolDefinitionTokens,
+    },
+    stoppedBecause: outcome.stoppedBecause,
+  };
+}

@@ -1,0 +1,99 @@
+import type { SqlDatabase } from '../../sql/sqlDatabase';
+import type { SkillIdentity } from './skillScope';
+
+/**
+ * What the pack loader knew about each skill file it loaded cleanly (`skill_files` in the skill
+ * store): the pack settings it was loaded under, its size and modification time, and how many
+ * skills it defined. A later load (a warm start) trusts a file whose size and time are the same
+ * and skips reading and parsing it: its skills are already in the store. The rules for when the
+ * loader may trust a fingerprint are in skillPackLoader's unchanged-file check.
+ */
+
+export interface FileFingerprint {
+  file: string;
+  /**
+   * The pack settings the file was loaded under and what it defined (each skill's identity, line
+   * and content hash), hashed (unchangedFiles.fileKey): a row damaged or changed since is read again.
+   */
+  packKey: string;
+  size: number;
+  mtimeMs: number;
+  /** When the fingerprint was taken: a file modified within the clock's resolution of it is not trusted. */
+  recordedAt: number;
+  skillCount: number;
+}
+
+/** A pack skill as stored, with what the unchanged-file check reads. */
+export interface StoredPackSkill extends SkillIdentity {
+  line: number;
+  /** The stored `requires` (JSON): a skill with requirements is re-checked against the environment. */
+  requires: string;
+  /** The stored `resources` (JSON). */
+  resources: string;
+  contentHash: string;
+}
+
+export class SkillFileFingerprints {
+  constructor(private readonly db: () => SqlDatabase) {}
+
+  all(): Map<string, FileFingerprint> {
+    const out = new Map<string, FileFingerprint>();
+    for (const r of this.db().arrays('SELECT file, pack_key, size, mtime_ms, recorded_at, skill_count FROM skill_files')) {
+      const file = String(r[0]);
+      out.set(file, { file, packKey: String(r[1]), size: Number(r[2]), mtimeMs: Number(r[3]), recordedAt: Number(r[4]), skillCount: Number(r[5]) });
+    }
+    return out;
+  }
+
+  /** Replaces every fingerprint (one load's view of every file); writes nothing when they are the ones stored. */
+  replaceAll(rows: readonly FileFingerprint[], stored: ReadonlyMap<string, FileFingerprint>): void {
+    if (rows.length === stored.size && rows.every((row) => sameFingerprint(row, stored.get(row.file)))) return;
+    const db = this.db();
+    db.transaction(() => {
+      db.run('DELETE FROM skill_files');
+      for (let i = 0; i < rows.length; i += 100) {
+        const chunk = rows.slice(i, i + 100);
+        db.run(
+          `INSERT OR REPLACE INTO skill_files (file, pack_key, size, mtime_ms, recorded_at, skill_count) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
+          chunk.flatMap((f) => [f.file, f.packKey, f.size, f.mtimeMs, f.recordedAt, f.skillCount]),
+        );
+      }
+    });
+  }
+
+  /** Forgets a file (or every file under a folder): it is read again on the next load. */
+  forget(path: string): void {
+    this.db().run("DELETE FROM skill_files WHERE file = ? OR substr(file, 1, length(?) + 1) IN (? || '/', ? || '\\')", [path, path, path, path]);
+  }
+
+  /** Every pack skill, grouped by its source file (one query). */
+  packSkillsByFile(): Map<string, StoredPackSkill[]> {
+    const out = new Map<string, StoredPackSkill[]>();
+    const rows = this.db().arrays(
+      "SELECT source_file, name, scope_mode, scope_tenant_id, scope_project_id, source_line, requires, resources, content_hash FROM skills WHERE origin = 'pack'",
+    );
+    for (const r of rows) {
+      const file = String(r[0]);
+      const skill: StoredPackSkill = {
+        name: String(r[1]),
+        scope_mode: String(r[2]) as StoredPackSkill['scope_mode'],
+        scope_tenant_id: String(r[3] ?? ''),
+        scope_project_id: String(r[4] ?? ''),
+        line: Number(r[5]),
+        requires: String(r[6] ?? '[]'),
+        resources: String(r[7] ?? '[]'),
+        contentHash: String(r[8] ?? ''),
+      };
+      const list = out.get(file);
+      if (list) list.push(skill);
+      else out.set(file, [skill]);
+    }
+    return out;
+  }
+}
+
+function sameFingerprint(a: FileFingerprint, b: FileFingerprint | undefined): boolean {
+  return (
+    b !== undefined && a.packKey === b.packKey && a.size === b.size && a.mtimeMs === b.mtimeMs && a.recordedAt === b.recordedAt && a.skillCount === b.skillCount
+  );
+}

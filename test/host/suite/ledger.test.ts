@@ -1,0 +1,132 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { eventually, scriptedModel, toolshed } from './helpers';
+import { askToolshed, driver, lastToolResultText, withSettings } from './chatHelpers';
+
+const SERVER = 'ledgerfix';
+
+interface RenderedTree {
+  description?: string;
+  items: Array<{ label: string; description?: string; contextValue?: string; depth: number }>;
+}
+
+const ledgerItems = () => vscode.commands.executeCommand<RenderedTree>('toolshed._ledgerItems');
+const numbers = (text: string | undefined) => (text?.match(/[\d,]+/g) ?? []).map((n) => Number(n.replace(/,/g, '')));
+
+suite('ledger view: a turn appears with the footer numbers, and Off on a row takes the tool out of the next round', () => {
+  teardown(async () => {
+    (await driver()).toolBatch.clear();
+  });
+
+  test("a turn's definitions, tokens and calls appear in the Ledger view; Off on its row keeps the tool out of the next turn", async () => {
+    await toolshed();
+    const names = (await driver()).toolBatch.register(6, SERVER);
+    await eventually(() => names.every((name) => vscode.lm.tools.some((tool) => tool.name === name)), 'batch tools in vscode.lm.tools');
+    const word = (await driver()).toolBatch.wordOf(2);
+    const target = names[2]!;
+    const config = vscode.workspace.getConfiguration();
+    await withSettings({ 'toolshed.toolSearch.mode': 'always', 'toolshed.toolSearch.preActivateTools': 0 }, async () => {
+      const before = await ledgerItems();
+      const summaryBefore = numbers(before.items.find((item) => item.contextValue === 'ledgerSummary')?.description);
+
+      const model = await scriptedModel();
+      model.setScript([
+        [{ toolCall: { name: 'tool_search', input: { query: `fixture operation ${word} record` } } }],
+        (request) => {
+          const found = JSON.parse(lastToolResultText(request as never)) as { tools: Array<{ name: string }> };
+          return [{ toolCall: { name: found.tools[0]?.name ?? 'nothing_found', input: { id: '7' } } }];
+        },
+        'Done.',
+      ]);
+      const { recorded } = await askToolshed(`Get the ${word} record`);
+      const footer = recorded.markdown();
+      const sent = /Toolshed sent ([\d + ]+) of \d+ tools over (\d+) rounds: ([\d,]+) tokens of tool definitions/.exec(footer);
+      assert.ok(sent, footer);
+      const requests = Number(/Model requests: (\d+)/.exec(footer)?.[1]);
+      const sentWithTarget = model.requests.filter((request) => request.toolNames.includes(target)).length;
+
+      // The view follows the ledger's change event: the totals grow by exactly this turn's footer.
+      const after = await eventually(async () => {
+        const tree = await ledgerItems();
+        return tree.items.some((item) => item.label === target) ? tree : undefined;
+      }, 'the tool row in the Ledger view');
+      const summaryAfter = numbers(after.items.find((item) => item.contextValue === 'ledgerSummary')?.description);
+      // turns · rounds · model requests · definition tokens
+      assert.deepEqual(
+        summaryAfter.map((value, i) => value - (summaryBefore[i] ?? 0)),
+        [1, Number(sent[2]), requests, Number(sent[3]!.replace(/,/g, ''))],
+        `${JSON.stringify(after.items[0])} after ${footer}`,
+      );
+      const server = after.items.find((item) => item.label === SERVER);
+      assert.equal(server?.contextValue, 'ledgerMcpServer');
+      const row = after.items.find((item) => item.label === target);
+      assert.equal(row?.contextValue, 'ledgerTool');
+      assert.match(row?.description ?? '', new RegExp(`\\b${sentWithTarget} sent · 1 call\\b`));
+      const report = (await toolshed()).services.ledger.report(7);
+      assert.equal(report.tools.find((tool) => tool.tool === target)?.activations.search, 1);
+
+      try {
+        await vscode.commands.executeCommand('toolshed.ledger.off', { type: 'tool', row: { tool: target } });
+        assert.deepEqual(config.inspect('toolshed.tools.state')?.workspaceValue, { [target]: 'off' });
+        const api = await toolshed();
+        await eventually(() => api.services.settings.current.tools.state[target] === 'off', 'the setting applied');
+        model.setScript([
+          [{ toolCall: { name: 'tool_search', input: { query: `fixture operation ${word} record` } } }],
+          (request) => [{ text: lastToolResultText(request as never) }],
+        ]);
+        await askToolshed(`Get the ${word} record again`);
+        assert.ok(
+          model.requests.every((request) => !request.toolNames.includes(target)),
+          'never offered in the next turn',
+        );
+        assert.ok(!lastToolResultText(model.requests[1] as never).includes(target), 'and tool_search no longer finds it');
+      } finally {
+        await config.update('toolshed.tools.state', undefined, vscode.ConfigurationTarget.Workspace);
+      }
+    });
+  });
+
+  test('a tool called in 5 turns is sent in round 1 with the footer saying why, until its promotion is undone', async () => {
+    await toolshed();
+    const names = (await driver()).toolBatch.register(3, SERVER);
+    await eventually(() => names.every((name) => vscode.lm.tools.some((tool) => tool.name === name)), 'batch tools in vscode.lm.tools');
+    const target = names[1]!;
+    await withSettings({ 'toolshed.toolSearch.mode': 'always', 'toolshed.toolSearch.learnCoreSet': true }, async () => {
+      const model = await scriptedModel();
+      for (let i = 0; i < 5; i++) {
+        model.setScript([[{ toolCall: { name: target, input: { id: String(i) } } }], 'Done.']);
+        await askToolshed(`Fetch record ${i}`);
+        assert.ok(!model.requests[0]!.toolNames.includes(target) || i > 0, 'deferred before it was learned');
+      }
+      model.setScript(['Done.']);
+      const { recorded } = await askToolshed('Fetch the record again');
+      assert.ok(model.requests[0]!.toolNames.includes(target), 'sent in round 1 without a search');
+      assert.match(recorded.markdown(), new RegExp(`Visible without a search because you used it in 5 of the last \\d+ turns: \`${target}\``));
+      const tree = await ledgerItems();
+      assert.ok(tree.items.some((item) => item.contextValue === 'ledgerCoreTool' && item.label === target));
+
+      await vscode.commands.executeCommand('toolshed.ledger.undoPromotion', target);
+      model.setScript(['Done.']);
+      const after = await askToolshed('And once more');
+      assert.ok(!model.requests[0]!.toolNames.includes(target), 'deferred again after the undo');
+      assert.doesNotMatch(after.recorded.markdown(), /Visible without a search/);
+      await vscode.commands.executeCommand('toolshed.ledger.resetCoreSet');
+    });
+  });
+
+  test('the period, sort and filter of the view', async () => {
+    await vscode.commands.executeCommand('toolshed.ledger.period', 30);
+    await vscode.commands.executeCommand('toolshed.ledger.sort', 'calls');
+    await vscode.commands.executeCommand('toolshed.ledger.filter', 'no-such-name-anywhere');
+    const filtered = await ledgerItems();
+    assert.equal(filtered.description, 'last 30 days · by calls · "no-such-name-anywhere"');
+    assert.deepEqual(
+      filtered.items.map((item) => item.contextValue),
+      ['ledgerSummary'],
+      'only the totals line',
+    );
+    await vscode.commands.executeCommand('toolshed.ledger.filter', '');
+    await vscode.commands.executeCommand('toolshed.ledger.period', 7);
+    await vscode.commands.executeCommand('toolshed.ledger.sort', 'tokens');
+  });
+});

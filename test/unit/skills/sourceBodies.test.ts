@@ -1,0 +1,51 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
+import { ctx, engine, makeService, pack, tempDir, writeTree } from './helpers';
+
+/** A pack skill's body lives in its file, not in the store; it is read when the skill is fetched. */
+describe('skills: pack skill bodies are read from their files', () => {
+  const skillMd = (body: string) => `---\nname: release-notes\ndescription: Write release notes from merged pull requests\n---\n\n${body}\n`;
+
+  async function storedBody(bytes: MemoryByteStore, name: string): Promise<unknown> {
+    const db = new (await engine()).sql.Database(bytes.entries.get('skills.db'));
+    try {
+      return db.exec('SELECT body FROM skills WHERE name = ?', [name])[0]?.values[0]?.[0];
+    } finally {
+      db.close();
+    }
+  }
+
+  it('stores no body for a pack skill, shows it on skill_get, and shows the edited one after a reload', async () => {
+    const root = tempDir();
+    writeTree(root, { 'release-notes/SKILL.md': skillMd('# Release notes\n\nGroup the merged pull requests by label, newest first.') });
+    const harness = await makeService({ bytes: new MemoryByteStore() });
+    await harness.service.loadPacks([pack('p', root)]);
+    await harness.service.save();
+    assert.equal(await storedBody(harness.bytes, 'release-notes'), '', 'the body is not in the store');
+    const got = await harness.service.get({ names: ['release-notes'] }, ctx);
+    assert.match(JSON.stringify(got), /Group the merged pull requests by label/);
+    assert.match(harness.service.inspect('release-notes')?.body ?? '', /newest first/);
+
+    writeTree(root, { 'release-notes/SKILL.md': skillMd('# Release notes\n\nList breaking changes first.') });
+    await harness.service.reloadFile(path.join(root, 'release-notes', 'SKILL.md'));
+    const again = await harness.service.get({ names: ['release-notes'] }, ctx);
+    assert.match(JSON.stringify(again), /List breaking changes first/);
+    assert.doesNotMatch(JSON.stringify(again), /Group the merged/);
+    await harness.service.dispose();
+  });
+
+  it('keeps a learned skill body in the store', async () => {
+    const harness = await makeService({ bytes: new MemoryByteStore() });
+    await harness.service.addLearnedSkill({
+      name: 'learned-notes',
+      trigger: 'write notes',
+      steps: ['Summarise the change.'],
+      scope_mode: 'global',
+      body: 'Keep it short and factual.',
+    });
+    await harness.service.save();
+    assert.equal(await storedBody(harness.bytes, 'learned-notes'), 'Keep it short and factual.');
+    await harness.service.dispose();
+  });
+});

@@ -1,0 +1,133 @@
+import * as assert from 'node:assert/strict';
+import { rmSync, utimesSync } from 'node:fs';
+import * as path from 'node:path';
+import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
+import { nodeFileSystem } from '../../../src/core/platform/nodeFileSystem';
+import type { FileSystemPort } from '../../../src/core/platform/ports';
+import { createHeadlessSkillService } from '../../../src/core/skills/headlessSkillService';
+import { ctx, engine, pack, stepSkill, tempDir, writeTree } from './helpers';
+
+/**
+ * A warm start (a new session over the saved store) reads only the skill files that changed
+ * since the last load: the others' skills are already in the store, with what was known of them.
+ */
+describe('skills: warm start reads only changed files', () => {
+  /** Sets a file's modification time `secondsAgo` in the past (a file saved a while before the load). */
+  const age = (file: string, secondsAgo: number) => {
+    const when = new Date(Date.now() - secondsAgo * 1000);
+    utimesSync(file, when, when);
+  };
+
+  async function session(bytes: MemoryByteStore) {
+    const read: string[] = [];
+    const fs: FileSystemPort = {
+      ...nodeFileSystem,
+      readFile: (file) => {
+        read.push(path.basename(file));
+        return nodeFileSystem.readFile(file);
+      },
+    };
+    const service = await createHeadlessSkillService({ engine: await engine(), store: bytes, fs });
+    return { service, read };
+  }
+
+  it('reads no unchanged file, reads an edited or new one, and forgets a deleted one', async () => {
+    const root = tempDir();
+    writeTree(root, {
+      'a.skill.yaml': stepSkill('rotate-keys', 'rotate the signing keys'),
+      'b.skill.yaml': stepSkill('archive-invoices', 'archive old invoices'),
+      'c.skill.yaml': stepSkill('deploy-service', 'deploy the payment service'),
+    });
+    for (const f of ['a', 'b', 'c']) age(path.join(root, `${f}.skill.yaml`), 3600);
+    const bytes = new MemoryByteStore();
+    const packs = [pack('p', root)];
+
+    const cold = await session(bytes);
+    await cold.service.loadPacks(packs);
+    assert.deepEqual(cold.read.sort(), ['a.skill.yaml', 'b.skill.yaml', 'c.skill.yaml']);
+    await cold.service.dispose();
+
+    const savedBytes = bytes.entries.get('skills.db');
+    const warm = await session(bytes);
+    const summary = await warm.service.loadPacks(packs);
+    assert.deepEqual(warm.read, [], 'nothing read again');
+    assert.equal(summary.packs[0]?.skillCount, 3);
+    assert.equal(summary.removedCount, 0);
+    assert.deepEqual(
+      (await warm.service.search({ query: 'invoices', limit: 3 }, ctx)).skills.map((s) => s.name),
+      ['archive-invoices'],
+    );
+    assert.deepEqual(
+      warm.service
+        .listPacks()
+        .flatMap((p) => p.skills.map((s) => s.name))
+        .sort(),
+      ['archive-invoices', 'deploy-service', 'rotate-keys'],
+    );
+    await warm.service.dispose();
+    assert.equal(bytes.entries.get('skills.db'), savedBytes, 'nothing changed, so the store file was not rewritten');
+
+    writeTree(root, {
+      'b.skill.yaml': stepSkill('archive-invoices', 'archive old invoices and receipts'),
+      'd.skill.yaml': stepSkill('tag-release', 'tag a release'),
+    });
+    age(path.join(root, 'b.skill.yaml'), 60);
+    age(path.join(root, 'd.skill.yaml'), 60);
+    const edited = await session(bytes);
+    await edited.service.loadPacks(packs);
+    assert.deepEqual(edited.read.sort(), ['b.skill.yaml', 'd.skill.yaml'], 'only the edited and the new file');
+    assert.deepEqual(
+      (await edited.service.search({ query: 'receipts', limit: 3 }, ctx)).skills.map((s) => s.name),
+      ['archive-invoices'],
+    );
+    await edited.service.dispose();
+
+    rmSync(path.join(root, 'c.skill.yaml'));
+    const removed = await session(bytes);
+    const after = await removed.service.loadPacks(packs);
+    assert.deepEqual(removed.read, []);
+    assert.equal(after.removedCount, 1);
+    assert.deepEqual((await removed.service.search({ query: 'deploy payment service', limit: 3 }, ctx)).skills, []);
+    await removed.service.dispose();
+  });
+
+  it('reads a file again while it has a problem, and a file modified just before the last load', async () => {
+    const root = tempDir();
+    writeTree(root, {
+      'a.skill.yaml': stepSkill('deploy', 'deploy the service'),
+      'b.skill.yaml': stepSkill('deploy', 'deploy it again'),
+      'fresh.skill.yaml': stepSkill('fresh', 'saved a moment ago'),
+    });
+    age(path.join(root, 'a.skill.yaml'), 3600);
+    age(path.join(root, 'b.skill.yaml'), 3600);
+    const bytes = new MemoryByteStore();
+    const packs = [pack('p', root)];
+    const cold = await session(bytes);
+    await cold.service.loadPacks(packs);
+    await cold.service.dispose();
+
+    const warm = await session(bytes);
+    const summary = await warm.service.loadPacks(packs);
+    // b.skill.yaml defines `deploy` again (a duplicate); a.skill.yaml is read with it, so the first definition still wins.
+    assert.deepEqual(warm.read.sort(), ['a.skill.yaml', 'b.skill.yaml', 'fresh.skill.yaml']);
+    const duplicate = summary.problems.find((p) => p.code === 'duplicate-name');
+    assert.ok(duplicate, 'the duplicate is still reported');
+    assert.equal(path.basename(duplicate.file), 'b.skill.yaml');
+    await warm.service.dispose();
+  });
+
+  it('reads every file of a pack whose settings changed', async () => {
+    const root = tempDir();
+    writeTree(root, { 'a.skill.yaml': stepSkill('rotate-keys', 'rotate the signing keys') });
+    age(path.join(root, 'a.skill.yaml'), 3600);
+    const bytes = new MemoryByteStore();
+    const cold = await session(bytes);
+    await cold.service.loadPacks([pack('p', root)]);
+    await cold.service.dispose();
+    const warm = await session(bytes);
+    await warm.service.loadPacks([pack('p', root, { workspace: true })]);
+    assert.deepEqual(warm.read, ['a.skill.yaml']);
+    assert.equal((await warm.service.search({ query: 'signing keys', limit: 3 }, { includeWorkspacePacks: false })).skills.length, 0, 'now a workspace skill');
+    await warm.service.dispose();
+  });
+});
