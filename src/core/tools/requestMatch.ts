@@ -1,4 +1,4 @@
-import { absoluteRelevance, matchedTerms, requestTermWeights } from './index/absoluteRelevance';
+import { absoluteRelevance, matchedTerms, requestTermWeights, spelledAs } from './index/absoluteRelevance';
 import type { RelevanceSource } from './index/absoluteRelevance';
 import type { SearchHit } from './index/toolSearchEngine';
 import { findForRun } from './runSearch';
@@ -81,13 +81,14 @@ export function matchRequestTools(
   if (outcome.error) return [];
   const terms = requestTermWeights(relevance, text);
   const similarity = similarityTo(scope.host.semantic, text);
+  const spelling = spelledAs(relevance, text);
   const scored = outcome.hits.map((hit) => {
     const flagged = stuffedReason(relevance.stats, hit.record.name);
     return {
       name: hit.record.name,
       relevance: gatedRelevance(relevance, terms, similarity, hit.record.name),
       lexical: absoluteRelevance(relevance, terms, hit.record.name),
-      matchedTerms: matchedTerms(relevance, terms, hit.record.name),
+      matchedTerms: matchedTerms(relevance, terms, hit.record.name).map((term) => spelling.get(term) ?? term),
       ...(flagged === undefined ? {} : { flagged }),
     };
   });

@@ -1,4 +1,5 @@
 import type { FieldStats } from '../../search/bm25f';
+import { splitIdentifier } from '../../search/textAnalysis';
 import type { TextAnalyzer } from '../../search/textAnalysis';
 import type { ToolField } from './toolDocument';
 
@@ -88,6 +89,19 @@ export function matchedTerms(source: RelevanceSource, terms: ReadonlyMap<string,
   const out: string[] = [];
   for (const { term } of source.stats.documentTerms(toolName, ANY_FIELD)) if (terms.has(term)) out.push(term);
   return out.sort((a, b) => (terms.get(b) ?? 0) - (terms.get(a) ?? 0) || (a < b ? -1 : 1));
+}
+
+/**
+ * Each analysed term of `text` → the word as the user wrote it (lower-cased; the first spelling
+ * seen), so the surfaces show "days", not the stem "dai".
+ */
+export function spelledAs(source: RelevanceSource, text: string): Map<string, string> {
+  const words = new Map<string, string>();
+  for (const raw of splitIdentifier(text)) {
+    const [term] = source.analyzer.analyze(raw);
+    if (term !== undefined && !words.has(term)) words.set(term, raw.toLowerCase());
+  }
+  return words;
 }
 
 /** Rounded for display and JSON (two decimals, like search scores). */
