@@ -368,6 +368,35 @@ export class FieldStats<F extends string, K extends string | number = string> {
     }
   }
 
+  /**
+   * IDF mass of a document's terms that occur in any field with a non-zero weight in `fields`,
+   * and of those among them whose ids `inQuery` accepts — the focus measures' hot path, with no
+   * per-term allocation. IDF is taken over `docs` documents (a caller may add a prior).
+   */
+  fieldIdfMass(key: K, fields: Readonly<Record<F, number>>, docs: number, inQuery: (termId: number) => boolean): { total: number; covered: number } {
+    const packed = this.docs.get(key);
+    if (!packed) return { total: 0, covered: 0 };
+    const n = this.fields.length;
+    let mask = 0;
+    for (let f = 0; f < n; f++) if (fields[this.fields[f]] !== 0) mask |= 1 << f;
+    let total = 0;
+    let covered = 0;
+    for (let at = n; at < packed.length; at += this.stride) {
+      let present = false;
+      for (let f = 0; f < n && !present; f++) {
+        if ((mask & (1 << f)) === 0) continue;
+        const word = packed[at + 1 + (f >> 1)];
+        present = (f & 1 ? word >>> 16 : word & 0xffff) !== 0;
+      }
+      if (!present) continue;
+      const id = packed[at];
+      const weight = bm25Idf(docs, this.docFreq[id]);
+      total += weight;
+      if (inQuery(id)) covered += weight;
+    }
+    return { total, covered };
+  }
+
   /** Highest interned term id + 1 (sizes per-term tables). */
   get termCount(): number {
     return this.termNames.length;

@@ -299,7 +299,8 @@ export class SkillSearchIndex {
     // Second stage over the exact BM25F pool: BM25F (relative to the best) plus the skill's focus.
     const terms = new Set(query.map((q) => q.term));
     const best = hits[0].score;
-    const rescored = hits.map((hit) => ({ hit, score: hit.score / best + FOCUS_WEIGHT * this.focus(terms, hit.key) }));
+    const inQuery = this.termIdsOf(terms);
+    const rescored = hits.map((hit) => ({ hit, score: hit.score / best + FOCUS_WEIGHT * this.focusOf(inQuery, hit.key) }));
     rescored.sort((a, b) => b.score - a.score || (nameBefore(byDoc.get(a.hit.key)?.name ?? '', byDoc.get(b.hit.key)?.name ?? '') ? -1 : 1));
     return rescored.slice(0, limit).map(({ hit, score }) => ({ entry: byDoc.get(hit.key) as SkillEntry, relevance: score * best }));
   }
@@ -311,17 +312,24 @@ export class SkillSearchIndex {
    * a description stuffed with common words has a large vocabulary the request covers little of.
    */
   focus(terms: ReadonlySet<string>, docId: number): number {
+    return this.focusOf(this.termIdsOf(terms), docId);
+  }
+
+  private focusOf(inQuery: (termId: number) => boolean, docId: number): number {
     const stats = this.stats;
     if (!stats) return 0;
-    const docs = stats.size + PRIOR_DOCS;
-    let total = 0;
-    let covered = 0;
-    for (const { term } of stats.documentTerms(docId, DESCRIBING_WEIGHTS)) {
-      const weight = bm25Idf(docs, stats.df(term));
-      total += weight;
-      if (terms.has(term)) covered += weight;
-    }
+    const { total, covered } = stats.fieldIdfMass(docId, DESCRIBING_WEIGHTS, stats.size + PRIOR_DOCS, inQuery);
     return total > 0 ? covered / (total + FOCUS_PRIOR_MASS) : 0;
+  }
+
+  /** Membership in the request's terms by interned id (terms the collection lacks are never in a skill). */
+  private termIdsOf(terms: ReadonlySet<string>): (termId: number) => boolean {
+    const ids = new Set<number>();
+    for (const term of terms) {
+      const id = this.stats?.termId(term);
+      if (id !== undefined) ids.add(id);
+    }
+    return (termId) => ids.has(termId);
   }
 }
 
