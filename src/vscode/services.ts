@@ -4,6 +4,7 @@ import type { EventSink, Logger, ToolshedEvent } from '../core/platform/ports';
 import { loadSqlEngine, type SqlEngine } from '../core/sql/sqlEngine';
 import { createToolSearchService, type ToolSearchService } from '../core/tools/toolSearchService';
 import { embedderFromSettings } from '../core/tools/index/embedderChoice';
+import { EmbeddingStatus } from './state/embeddingStatus';
 import type { ToolRecord } from '../core/tools/toolRecord';
 import { createLoggingEventSink } from './outputChannelLogger';
 import { SettingsAccessor } from './settingsAccessor';
@@ -74,6 +75,8 @@ export interface ToolshedServices {
   readonly learning: LearningController;
   /** What each tool, skill and server cost and gave back in this workspace (`ledger.db`). */
   readonly ledger: WorkspaceLedger;
+  /** The status-bar sign shown while the embedding endpoint is failing (search lexical). */
+  readonly embeddingStatus: EmbeddingStatus;
   /** SKILL.md skills VS Code's own agent skills offer to agent mode (its skill tools leave them out). */
   readonly nativeSkills: NativeAgentSkills;
   /**
@@ -126,11 +129,19 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   // Hybrid ranking's embedder follows toolshed.embeddings and workspace trust (a remote endpoint
   // is never used in Restricted Mode); it is rebuilt only when either changes.
   let embedderChoice = '';
+  let embedderGeneration = 0;
+  const embeddingStatus = new EmbeddingStatus();
+  context.subscriptions.push(embeddingStatus);
   const chooseEmbedder = () => {
     const choice = JSON.stringify([settings.current.embeddings, vscode.workspace.isTrusted]);
     if (choice === embedderChoice) return;
     embedderChoice = choice;
-    const embedder = embedderFromSettings(settings.current.embeddings, vscode.workspace.isTrusted, logger);
+    embeddingStatus.update(undefined);
+    // A replaced embedder's late failure says nothing about the one in use.
+    const current = ++embedderGeneration;
+    const embedder = embedderFromSettings(settings.current.embeddings, vscode.workspace.isTrusted, logger, (failure) => {
+      if (current === embedderGeneration) embeddingStatus.update(failure);
+    });
     tools.embeddings.use(embedder);
     skills.useEmbedder(embedder);
   };
@@ -253,6 +264,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     learning,
     ledger,
     nativeSkills,
+    embeddingStatus,
     skillContext(run, extraPinned = []) {
       // Lookups only: with tens of thousands of MCP tools, a request must not copy the tool list.
       const knownToolNames = lmCatalog.toolNames();

@@ -76,7 +76,8 @@ export class WorkspaceLedger implements vscode.Disposable {
   }
 
   coreSet(): CoreSetEntry[] {
-    return this.store.coreSet();
+    const sources = this.sources();
+    return this.store.coreSet().filter((entry) => sources.isPolicyAllowed(entry.tool));
   }
 
   recordFeedback(skills: readonly string[], helpful: boolean): void {
@@ -85,8 +86,10 @@ export class WorkspaceLedger implements vscode.Disposable {
     this.wrote();
   }
 
+  /** The period's ledger without the tools the policy denies now (a denied tool is never named). */
   report(days: number): LedgerReport {
-    return this.store.report(days);
+    const sources = this.sources();
+    return this.store.report(days, (tool) => sources.isPolicyAllowed(tool));
   }
 
   /** Tells the views; the file is written a moment later. */

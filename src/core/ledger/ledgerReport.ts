@@ -61,7 +61,8 @@ export interface LedgerReport {
 
 type Num = number;
 
-export function readLedgerReport(db: SqlDatabase, since: string, days: number): LedgerReport {
+/** `shown`: which tools may be named (a tool the policy denies now is left out of the rows; the totals keep its numbers, unnamed). */
+export function readLedgerReport(db: SqlDatabase, since: string, days: number, shown: (tool: string) => boolean = () => true): LedgerReport {
   const totals = db.get<{ turns: Num; rounds: Num; requests: Num; sent: Num; tokens: Num }>(
     `SELECT COALESCE(SUM(turns), 0) AS turns, COALESCE(SUM(rounds), 0) AS rounds, COALESCE(SUM(model_requests), 0) AS requests,
        COALESCE(SUM(tools_sent), 0) AS sent, COALESCE(SUM(tool_definition_tokens), 0) AS tokens FROM turn_days WHERE day >= ?`,
@@ -88,6 +89,7 @@ export function readLedgerReport(db: SqlDatabase, since: string, days: number): 
        FROM tool_days WHERE day >= ? GROUP BY tool ORDER BY tokens DESC, tool`,
       [since],
     )
+    .filter((row) => shown(row.tool))
     .map((row): LedgerToolRow => ({
       tool: row.tool,
       server: row.server,

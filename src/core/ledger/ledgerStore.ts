@@ -159,10 +159,10 @@ export class LedgerStore {
     });
   }
 
-  /** The ledger of the last `days` days (today included), per tool, skill and server. */
-  report(days: number): LedgerReport {
+  /** The ledger of the last `days` days (today included), per tool, skill and server; `shown` leaves out tools that may not be named. */
+  report(days: number, shown?: (tool: string) => boolean): LedgerReport {
     const now = this.clock.now();
-    return readLedgerReport(this.db, ledgerDay(now - (Math.max(1, Math.floor(days)) - 1) * DAY_MS), days);
+    return readLedgerReport(this.db, ledgerDay(now - (Math.max(1, Math.floor(days)) - 1) * DAY_MS), days, shown);
   }
 
   /** Tools called in each of the last `turns` turns, newest first. */

@@ -1,4 +1,5 @@
 import type { TokenReport } from './plannerLoop';
+import { escapeForLine } from '../platform/lineText';
 
 /**
  * The lines @toolshed appends under an answer: why the loop stopped early and what the tool
@@ -12,9 +13,14 @@ export interface FooterInput {
   maxRounds: number;
   /** How this turn sent or deferred tools (toolshed.toolSearch.mode), e.g. "212 tools, 31k tokens = 24 % of 128k: deferred". */
   deferral?: string;
+  /** The embedding endpoint failed during this turn (what went wrong): its searches were lexical. */
+  embeddingFailure?: string;
 }
 
 const number = (value: number) => value.toLocaleString('en-US');
+
+/** An error text as plain words inside the footer's italic line (one line, no Markdown of its own). */
+const escapeMarkdown = (text: string) => escapeForLine(text).replace(/[`*_[\]<>]/g, '\\$&');
 
 /** The footer's lines (each a complete italic Markdown sentence), in display order. */
 export function responseFooterLines(input: FooterInput): string[] {
@@ -34,6 +40,9 @@ export function responseFooterLines(input: FooterInput): string[] {
     lines.push(`_Choosing the active skills${by} cost ${number(input.tokens.selectionTokens)} tokens (setting \`toolshed.skills.selection\`)._`);
   }
   if (input.stoppedBecause !== 'cancelled') lines.push(modelRequestsLine(input.tokens));
+  if (input.embeddingFailure) {
+    lines.push(`_The embedding endpoint failed (${escapeMarkdown(input.embeddingFailure)}): this turn's tool and skill search was lexical._`);
+  }
   return lines;
 }
 

@@ -20,6 +20,27 @@ import { zodJsonSchema } from '../schema/zodSchemas';
 
 export const SKILL_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 export const AGENT_SKILL_NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+/** agentskills.io's length limit of a SKILL.md name. */
+const AGENT_SKILL_NAME_MAX = 64;
+
+/**
+ * The one rule that turns any text into an agentskills.io name (docs/skills.md, "Names that do
+ * not follow the rule"): accents dropped, lower-case, every run of other characters one `-`,
+ * hyphens trimmed at both ends, cut to 64 characters. `Ethical Hacking Methodology` →
+ * `ethical-hacking-methodology`, `gold_price_mcp` → `gold-price-mcp`. Stable: the same text
+ * always gives the same name, and a conforming name is returned as it is. Empty when nothing
+ * of the text is a letter or digit of a-z/0-9 (e.g. a name in another script).
+ */
+export function normalizeAgentSkillName(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+/, '')
+    .slice(0, AGENT_SKILL_NAME_MAX)
+    .replace(/-+$/, '');
+}
 const ENV_VAR_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const nonEmptyText = z.string().trim().min(1, 'must not be empty');
@@ -102,7 +123,7 @@ export const agentSkillFrontmatterSchema = z
     name: z
       .string()
       .min(1, 'must not be empty')
-      .max(64, 'at most 64 characters')
+      .max(AGENT_SKILL_NAME_MAX, 'at most 64 characters')
       .regex(AGENT_SKILL_NAME_PATTERN, 'use lowercase letters, digits and single hyphens (e.g. `write-tests`)')
       .describe('1–64 lowercase letters, digits and single hyphens; equal to the folder name.'),
     description: nonEmptyText.max(1024, 'at most 1024 characters').describe('What the skill does and when to use it (≤ 1024 characters).'),

@@ -54,8 +54,11 @@ export interface RunHost {
   picks?: ToolPickLog;
   /** The embedding stage of hybrid ranking, when an embedder is on. */
   semantic?: SemanticStage;
-  /** Fetches a query's vector ahead of a search (an endpoint embedder only; absent for an in-process one). */
-  embedQuery?(text: string): Promise<void>;
+  /**
+   * Fetches a query's vector ahead of a search (an endpoint embedder only; absent for an
+   * in-process one); resolves to why there is none (the endpoint failed), else undefined.
+   */
+  embedQuery?(text: string): Promise<string | undefined>;
 }
 
 export type ResolveResult = { ok: true; tool: ToolRecord; activated: boolean } | { ok: false; error: string };
@@ -73,6 +76,7 @@ export class ToolRun {
   private callerHidden: ReadonlySet<string> = new Set();
   /** The turn's request once embedded (prepareTurn): the query meaning for searches without their own vector. */
   private turnRequest: string | undefined;
+  private lexicalBecause: string | undefined;
   private requestMatch: RequestMatchRecord | undefined;
 
   constructor(
@@ -355,8 +359,13 @@ export class ToolRun {
   async prepareTurn(request: string): Promise<void> {
     const text = request.trim();
     if (!text || !this.host.semantic || !this.host.embedQuery) return;
-    await this.host.embedQuery(text);
+    this.lexicalBecause = await this.host.embedQuery(text);
     this.turnRequest = text;
+  }
+
+  /** Why this turn's searches were lexical although an endpoint embedder is on (its failure), or undefined. */
+  get embeddingFailure(): string | undefined {
+    return this.lexicalBecause;
   }
 
   /** The embedding stage for this run's searches (a query without a vector takes the turn request's). */

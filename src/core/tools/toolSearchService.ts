@@ -348,7 +348,14 @@ export class ToolSearchService {
       changed: () => this.notifyChanged(),
       picks: this.pickLog,
       semantic: this.embeddings.stage,
-      ...(this.embeddings.remote ? { embedQuery: (text: string) => this.embeddings.prepare(text) } : {}),
+      ...(this.embeddings.remote
+        ? {
+            embedQuery: async (text: string) => {
+              await this.embeddings.prepare(text);
+              return this.embeddings.unavailableReason();
+            },
+          }
+        : {}),
     };
   }
 

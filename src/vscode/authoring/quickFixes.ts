@@ -90,6 +90,7 @@ function yamlFixes(text: string, kind: SkillFileKind, fileName: string, problem:
       return [{ title: 'Add a `steps` scaffold', isPreferred: true, edits: [edit] }];
     }
     case 'name-mismatch-folder':
+    case 'missing-name':
     case 'invalid-name': {
       const expected = String(problem.data?.expected ?? (problem.code === 'name-mismatch-folder' ? parentFolderName(fileName) : ''));
       if (!expected) return [];

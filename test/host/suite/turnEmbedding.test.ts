@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { scriptedModel, toolshed } from './helpers';
+import { eventually, scriptedModel, toolshed } from './helpers';
 import { askToolshed, driver, lastToolResultText, withSettings } from './chatHelpers';
 import type { RecordedRequest } from '../driver/scriptedModel';
 // The unit tests' embedding server: a real one on 127.0.0.1 whose vectors count letters a–z.
@@ -38,6 +38,36 @@ suite('@toolshed with an embedding endpoint (local HTTP server, scripted model)'
         const result = lastToolResultText(model.requests.find((r) => r.messages.some((m) => m.content.some((p) => p.type === 'toolResult')))! as never);
         assert.match(result, /"name":/, `the round's search found tools by the request's meaning: ${result.slice(0, 300)}`);
       });
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test('a failing endpoint: the answer says so under the turn, a status-bar item shows it until it answers again', async () => {
+    const api = await toolshed();
+    const server = new FakeEmbeddingServer();
+    server.reply = (res) => {
+      res.writeHead(500);
+      res.end('boom');
+    };
+    const url = `${await server.start()}/api/embed`;
+    try {
+      await withSettings({ 'toolshed.embeddings.embedder': 'endpoint', 'toolshed.embeddings.endpointUrl': url }, async () => {
+        const model = await scriptedModel();
+        model.setScript(['Done.', 'Done.', 'Done.']);
+        const { recorded } = await askToolshed('Is it going to be sunny in Oslo tomorrow?');
+        // In the answer text, not a folded step.
+        assert.match(
+          recorded.markdown(),
+          /The embedding endpoint failed \(embedding endpoint answered HTTP 500\): this turn's tool and skill search was lexical\./,
+        );
+        assert.ok(!recorded.steps().some((step) => /embedding endpoint failed/i.test(step)), recorded.steps().join(' | '));
+        const status = api.services.embeddingStatus;
+        assert.equal(status.failure, 'embedding endpoint answered HTTP 500');
+        assert.match(status.tooltip ?? '', /tool and skill search are lexical until it answers/);
+      });
+      // Another embedder (the setting back to off): the sign goes.
+      await eventually(() => api.services.embeddingStatus.failure === undefined || undefined, 'the status item hidden once the endpoint is off');
     } finally {
       await server.stop();
     }

@@ -122,6 +122,15 @@ describe('ledger store', () => {
     assert.equal((await open(store)).report(1).totals.turns, 1, 'the rebuilt ledger records and saves again');
   });
 
+  it('a tool the policy denies now is not named in the report; the totals keep its numbers', async () => {
+    const ledger = await open();
+    ledger.record(turn(NOV_27));
+    const report = ledger.report(7, (tool) => !tool.startsWith('mcp_github_'));
+    assert.ok(!JSON.stringify(report.tools).includes('mcp_github'));
+    assert.ok(!report.servers.some((row) => row.server === 'github'));
+    assert.equal(report.totals.toolDefinitionTokens, 300);
+  });
+
   it('apportion splits a total in whole shares that sum to it exactly', () => {
     fc.assert(
       fc.property(fc.nat(100_000), fc.array(fc.nat(5000), { minLength: 1, maxLength: 200 }), (total, weights) => {

@@ -213,7 +213,7 @@ describe('skills: over-long fields load with a warning', () => {
     );
   });
 
-  it('other agentskills length limits are warnings too (compatibility, a long name); a bad name pattern stays an error', () => {
+  it('other agentskills length limits are warnings too (compatibility, a long name); a name off the pattern loads normalized', () => {
     const compat = parseSkillDocument(`---\nname: x\ndescription: d\ncompatibility: ${'c'.repeat(501)}\n---\nb\n`, '/p/x/SKILL.md');
     assert.deepEqual(
       compat.problems.map((p) => [p.severity, p.code]),
@@ -224,6 +224,13 @@ describe('skills: over-long fields load with a warning', () => {
     const named = parseSkillDocument(`---\nname: ${longName}\ndescription: d\n---\nb\n`, `/p/${longName}/SKILL.md`);
     assert.equal(named.skills[0]?.name, longName);
     const bad = parseSkillDocument('---\nname: Bad_Name\ndescription: d\n---\nb\n', '/p/Bad_Name/SKILL.md');
-    assert.equal(bad.skills.length, 0);
+    assert.deepEqual(
+      bad.skills.map((s) => s.name),
+      ['bad-name'],
+    );
+    assert.deepEqual(
+      bad.problems.map((p) => [p.severity, p.code]),
+      [['warning', 'invalid-name']],
+    );
   });
 });

@@ -72,12 +72,24 @@ describe('skills: parseSkillDocument', () => {
   });
 
   it('reports wrong types on the offending value with exact positions', () => {
+    const text = '---\nname: pack.x.a\ntrigger: t\nrequires: nope\nsteps: [a]\n---\n';
+    const r = parseSkillDocument(text, '/p/a.skill.md');
+    assert.equal(r.problems.length, 1);
+    assert.equal(r.skills.length, 0);
+    const p = r.problems[0]!;
+    assert.equal(p.code, 'wrong-type');
+    assert.deepEqual([p.line, p.column, p.endLine, p.endColumn], [4, 11, 4, 15]);
+    assert.match(formatProblem(p), /^\/p\/a\.skill\.md:4:11: error: `requires`: expected a list of environment variable names \[wrong-type\]$/);
+  });
+
+  it('a descriptive field in another shape is a warning on its value, and the skill loads', () => {
     const text = '---\nname: pack.x.a\ntrigger: t\ntags: nope\nsteps: [a]\n---\n';
-    const p = parseSkillDocument(text, '/p/a.skill.md').problems;
-    assert.equal(p.length, 1);
-    assert.equal(p[0]!.code, 'wrong-type');
-    assert.deepEqual([p[0]!.line, p[0]!.column, p[0]!.endLine, p[0]!.endColumn], [4, 7, 4, 11]);
-    assert.match(formatProblem(p[0]!), /^\/p\/a\.skill\.md:4:7: error: `tags`: expected a list of strings \[wrong-type\]$/);
+    const r = parseSkillDocument(text, '/p/a.skill.md');
+    assert.equal(r.problems.length, 1);
+    const p = r.problems[0]!;
+    assert.deepEqual([p.severity, p.code, p.line, p.column, p.endLine, p.endColumn], ['warning', 'wrong-type', 4, 7, 4, 11]);
+    assert.match(formatProblem(p), /^\/p\/a\.skill\.md:4:7: warning: `tags`: expected a list of strings; read as the one-item list \[`nope`\]/);
+    assert.deepEqual(r.skills[0]?.tags, ['nope']);
   });
 
   it('missing trigger / steps / empty steps are errors with codes; the skill is skipped', () => {
@@ -171,14 +183,24 @@ describe('skills: parseSkillDocument', () => {
     assert.deepEqual(ok.skills[0]!.allowed_tools, ['Bash(git commit:*)', 'Read']);
     assert.equal(ok.skills[0]!.trigger, 'Write tests.');
     assert.equal(ok.skills[0]!.title, 'Write tests');
-    assert.deepEqual(codes(parseSkillDocument('---\nname: other\ndescription: d\n---\nbody\n', '/p/write-tests/SKILL.md')), ['name-mismatch-folder']);
-    assert.deepEqual(codes(parseSkillDocument('---\nname: Write_Tests\ndescription: d\n---\nbody\n', '/p/Write_Tests/SKILL.md')), ['invalid-name']);
-    assert.deepEqual(codes(parseSkillDocument('---\ndescription: d\n---\nbody\n', '/p/x/SKILL.md')), ['missing-name']);
+    // Names other agents load are warnings: the skill loads under the name the warning gives.
+    const loadedAs = (text: string, file: string) => {
+      const r = parseSkillDocument(text, file);
+      return [r.problems.map((p) => `${p.severity} ${p.code}`), r.skills.map((x) => x.name)];
+    };
+    assert.deepEqual(loadedAs('---\nname: other\ndescription: d\n---\nbody\n', '/p/write-tests/SKILL.md'), [['warning name-mismatch-folder'], ['other']]);
+    assert.deepEqual(loadedAs('---\nname: Write_Tests\ndescription: d\n---\nbody\n', '/p/Write_Tests/SKILL.md'), [['warning invalid-name'], ['write-tests']]);
+    assert.deepEqual(loadedAs('---\ndescription: d\n---\nbody\n', '/p/x/SKILL.md'), [['warning missing-name'], ['x']]);
     assert.deepEqual(codes(parseSkillDocument('---\nname: x\n---\nbody\n', '/p/x/SKILL.md')), ['missing-description']);
     assert.deepEqual(codes(parseSkillDocument('---\nname: x\ndescription: d\n---\n\n', '/p/x/SKILL.md')), ['missing-body']);
     assert.deepEqual(codes(parseSkillDocument(`---\nname: x\ndescription: ${'d'.repeat(1025)}\n---\nb\n`, '/p/x/SKILL.md')), ['too-long']);
     assert.deepEqual(codes(parseSkillDocument(`---\nname: x\ndescription: d\ncompatibility: ${'c'.repeat(501)}\n---\nb\n`, '/p/x/SKILL.md')), ['too-long']);
-    assert.deepEqual(codes(parseSkillDocument('---\nname: x\ndescription: d\nmetadata:\n  n: 1\n---\nb\n', '/p/x/SKILL.md')), ['wrong-type']);
+    const numbered = parseSkillDocument('---\nname: x\ndescription: d\nmetadata:\n  n: 1\n---\nb\n', '/p/x/SKILL.md');
+    assert.deepEqual(
+      numbered.problems.map((p) => `${p.severity} ${p.code}`),
+      ['warning wrong-type'],
+    );
+    assert.deepEqual(numbered.skills[0]?.meta.metadata, { n: '1' });
     assert.deepEqual(codes(parseSkillDocument(`---\nname: ${'a'.repeat(65)}\ndescription: d\n---\nb\n`, `/p/${'a'.repeat(65)}/SKILL.md`)), ['too-long']);
   });
 

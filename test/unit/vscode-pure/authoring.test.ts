@@ -147,6 +147,16 @@ describe('authoring: quick fixes produce valid skills', () => {
     );
   });
 
+  it('renames a SKILL.md name off the agentskills rule to the name it loads as, and adds a missing one', () => {
+    const file = '/ws/.github/skills/pdf-form-filler/SKILL.md';
+    const fixed = fix('---\nname: PDF Form Filler\ndescription: Fills PDF forms.\n---\nDo it.\n', file, 'invalid-name');
+    assert.match(fixed, /^name: pdf-form-filler$/m);
+    assert.deepEqual(problemsOf(fixed, file), []);
+    const added = fix('---\ndescription: Fills PDF forms.\n---\nDo it.\n', file, 'missing-name');
+    assert.match(added, /^name: pdf-form-filler$/m);
+    assert.deepEqual(problemsOf(added, file), []);
+  });
+
   it('moves an unknown field into metadata (YAML frontmatter, new and existing metadata)', () => {
     const text = '---\nname: lint\ntrigger: when linting\nauthor: Ada\nsteps:\n  - run it\n---\nbody\n';
     const fixed = fix(text, '/p/lint.skill.md', 'unknown-field', /metadata/);

@@ -20,7 +20,7 @@ describe('manifest: sidebar, menus, walkthrough, schemas', () => {
     assert.equal(container.id, 'toolshed');
     assert.ok(existsSync(path.join(ROOT, container.icon)), container.icon);
     const ids = pkg.contributes.views.toolshed.map((v: { id: string }) => v.id);
-    const sources = ['src/vscode/views/skillDirectoryView.ts', 'src/vscode/views/activatedToolsView.ts']
+    const sources = ['src/vscode/views/skillDirectoryView.ts', 'src/vscode/views/activatedToolsView.ts', 'src/vscode/views/ledgerTreeView.ts']
       .map((f) => readFileSync(path.join(ROOT, f), 'utf8'))
       .join('\n');
     for (const id of ids) assert.ok(sources.includes(`'${id}'`), `${id} is created in code`);

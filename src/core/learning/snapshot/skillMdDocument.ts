@@ -1,6 +1,6 @@
 import * as YAML from 'yaml';
 import { redact } from '../../privacy/redaction';
-import { AGENT_SKILL_NAME_PATTERN } from '../../skills/skillSchema';
+import { normalizeAgentSkillName } from '../../skills/skillSchema';
 import type { SkillRecord } from '../../skills/skillSchema';
 import { EXPORT_METADATA } from '../../skills/store/learned/exportedLearnedSkills';
 import { lineageOf, sourceHashesOf } from '../merge/lineage';
@@ -14,7 +14,6 @@ import { lineageOf, sourceHashesOf } from '../merge/lineage';
  */
 
 /** agentskills.io limits (the loader warns past them). */
-const AGENT_NAME_MAX = 64;
 const AGENT_DESCRIPTION_MAX = 1024;
 
 /** Section headings of the body, in order (a step's own lines are indented, so they never start one). */
@@ -38,13 +37,7 @@ export interface ExportCounters {
  * single hyphens, at most 64 characters — `learned.code.Fix_Build` → `learned-code-fix-build`.
  */
 export function agentSkillName(learnedName: string): string {
-  const slug = learnedName
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  const cut = slug.slice(0, AGENT_NAME_MAX).replace(/-+$/, '');
-  const name = cut || 'learned-skill';
-  return AGENT_SKILL_NAME_PATTERN.test(name) ? name : 'learned-skill';
+  return normalizeAgentSkillName(learnedName) || 'learned-skill';
 }
 
 /**

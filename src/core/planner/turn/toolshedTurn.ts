@@ -149,6 +149,7 @@ export async function runToolshedTurn(request: TurnRequest, deps: TurnDeps): Pro
     stoppedBecause: outcome.stoppedBecause,
     maxRounds: settings.toolSearch.maxRounds,
     deferral: describeDeferral(deferral),
+    embeddingFailure: deps.run.embeddingFailure,
   });
   const coreLine = outcome.stoppedBecause === 'cancelled' ? undefined : coreSetFooterLine(coreSet);
   const explanation = explainTurn(

@@ -33,6 +33,11 @@ export interface Embedder {
    * similarities reorder results but never raise an item over a relevance gate.
    */
   readonly calibration?: RelevanceCalibration;
+  /**
+   * Why this model gives no vectors now (an endpoint that failed and is within its back-off), or
+   * undefined; absent for an in-process model, which cannot fail.
+   */
+  unavailableReason?(): string | undefined;
 }
 
 /** An analysed term and how much it counts in its document. */

@@ -29,6 +29,11 @@ export interface EndpointOptions {
   retryAfterMs?: number;
   now?: () => number;
   /**
+   * Told when the endpoint starts failing (with what went wrong) and when it answers again
+   * (undefined): once per outage, however many requests fail or are skipped in between.
+   */
+  onStateChange?: (failure: string | undefined) => void;
+  /**
    * Which IP addresses the client may connect to (checked on the resolved address of every
    * connection); absent = any. An endpoint accepted as "this machine" passes the loopback test.
    */
@@ -61,6 +66,8 @@ export class EndpointEmbedder implements Embedder {
   private downUntil = 0;
   private readonly ollama: boolean;
   private failureText: string | undefined;
+  /** Between a failure and the next answer (what onStateChange reports). */
+  private failing = false;
 
   constructor(private readonly options: EndpointOptions) {
     const url = new URL(options.url);
@@ -86,6 +93,10 @@ export class EndpointEmbedder implements Embedder {
     return this.failureText;
   }
 
+  unavailableReason(): string | undefined {
+    return this.down ? this.failureText : undefined;
+  }
+
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     const size = Math.max(1, this.options.batchSize ?? 32);
     const out: Float32Array[] = [];
@@ -94,9 +105,13 @@ export class EndpointEmbedder implements Embedder {
     } catch (error) {
       this.downUntil = this.now() + (this.options.retryAfterMs ?? 30_000);
       this.failureText = error instanceof Error ? error.message : String(error);
+      if (!this.failing) this.options.onStateChange?.(this.failureText);
+      this.failing = true;
       throw error;
     }
     this.downUntil = 0;
+    if (this.failing) this.options.onStateChange?.(undefined);
+    this.failing = false;
     return out;
   }
 

@@ -3,7 +3,8 @@ import type { FtsEngine } from '../../sql/sqlEngine';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
 import { openStoreDatabase } from '../../sql/persistentDatabase';
 import type { PersistentDatabase, StoreDatabaseOptions } from '../../sql/persistentDatabase';
-import { TextAnalyzer, uniqueTerms } from '../../search/textAnalysis';
+import { TextAnalyzer } from '../../search/textAnalysis';
+import { requestTerms } from '../../search/requestTerms';
 import type { TaskType } from '../../config/settingsSchema';
 import type { SkillRecord } from '../skillSchema';
 import type { ExportClaim } from './learned/exportedLearnedSkills';
@@ -47,10 +48,11 @@ export interface SearchHit {
   name: string;
   title: string;
   trigger: string;
+  description: string;
   task_type: TaskType;
   /** Raw relevance (BM25, higher is better) — normalised by the caller. */
   relevance: number;
-  /** Absolute relevance in [0, 1] (share of the request's IDF mass the skill covers, terms no skill has included; SkillSearchIndex.coverage). */
+  /** Absolute relevance in [0, 1] (request coverage for a short request, skill focus for a long one; SkillSearchIndex.relevance). */
   absolute: number;
 }
 
@@ -312,28 +314,25 @@ export class SkillStore {
 
   /**
    * Full-text search (BM25F relevance, higher is better). Empty when FTS is unavailable or no
-   * query term occurs in the index. Stage 1 asks the FTS index for candidate doc ids; stage 2
-   * filters them (scope, trust, status, options) and ranks them by BM25F over every query term
-   * and all analysed columns, in memory.
+   * query term occurs in the index. The whole request is searched (search/requestTerms.ts
+   * weighs its words); every visible skill sharing a term with it is scored by BM25F over all
+   * analysed columns, in memory (exact top-k, SkillSearchIndex.search).
    */
   searchFts(query: string, filter: StoreFilter, limit: number): SearchHit[] {
     if (this.fts === 'none' || limit <= 0) return [];
     const index = this.index;
-    const all = uniqueTerms(query)
-      .slice(0, 32)
-      .filter((t) => t.length > 0);
-    const terms = all.filter((t) => index.df(t) > 0);
-    if (terms.length === 0) return [];
-    const accept = this.visible(filter);
-    // Every skill is a candidate (exact top-k); one sharing no term with the query scores 0 and is no hit.
-    const ranked = index.rank(terms, index.docIds(), accept, limit).filter((hit) => hit.relevance > 0);
-    return ranked.map(({ entry, relevance }) => ({
+    const request = requestTerms(query);
+    const weighted = request.filter((t) => index.df(t.term) > 0);
+    if (weighted.length === 0) return [];
+    const all = request.map((t) => t.term);
+    return index.search(weighted, this.visible(filter), limit).map(({ entry, relevance }) => ({
       name: entry.name,
       title: entry.title,
       trigger: entry.trigger,
+      description: entry.description,
       task_type: entry.task_type,
       relevance,
-      absolute: index.coverage(all, entry.docId),
+      absolute: index.relevance(all, entry.docId),
     }));
   }
 

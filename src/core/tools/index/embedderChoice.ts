@@ -14,14 +14,29 @@ import { checkEmbeddingEndpoint, isLoopbackAddress } from '../../trust/embedding
  */
 let bundled: BundledEmbedder | undefined | null = null;
 
-export function embedderFromSettings(config: EmbeddingsConfig, workspaceTrusted: boolean, logger: Logger): Embedder | undefined {
+/**
+ * `onStatus` hears when the endpoint starts failing (what went wrong) and when it answers again
+ * (undefined), once each; the log says the same, once per outage.
+ */
+export function embedderFromSettings(
+  config: EmbeddingsConfig,
+  workspaceTrusted: boolean,
+  logger: Logger,
+  onStatus?: (failure: string | undefined) => void,
+): Embedder | undefined {
   if (config.embedder === 'off') return undefined;
   if (config.embedder === 'bundled') {
     if (bundled === null) bundled = loadBundledEmbedder();
     if (!bundled) logger.warn('toolshed.embeddings.embedder is "bundled" but word-vectors.bin is missing from the extension; search stays lexical.');
     return bundled;
   }
-  const endpoint = endpointEmbedderFromSettings(config, workspaceTrusted);
+  // Only the host is logged: the URL's query may carry an API key.
+  const host = URL.canParse(config.endpointUrl.trim()) ? new URL(config.endpointUrl.trim()).host : 'endpoint';
+  const endpoint = endpointEmbedderFromSettings(config, workspaceTrusted, (failure) => {
+    if (failure) logger.warn(`Embedding endpoint ${host} failed: ${failure}. Tool and skill search are lexical until it answers (tried again after 30 s).`);
+    else logger.info(`Embedding endpoint ${host} answers again: hybrid ranking is back.`);
+    onStatus?.(failure);
+  });
   if (!endpoint.ok) {
     logger.warn(`toolshed.embeddings.endpointUrl not used: ${endpoint.reason}. Search stays lexical.`);
     return undefined;
@@ -36,6 +51,7 @@ export function embedderFromSettings(config: EmbeddingsConfig, workspaceTrusted:
 export function endpointEmbedderFromSettings(
   config: EmbeddingsConfig,
   workspaceTrusted: boolean,
+  onStateChange?: (failure: string | undefined) => void,
 ): { ok: true; embedder: EndpointEmbedder } | { ok: false; reason: string } {
   const verdict = checkEmbeddingEndpoint(config.endpointUrl, { allowRemote: config.allowRemoteEndpoint, workspaceTrusted });
   if (!verdict.ok) return verdict;
@@ -47,6 +63,7 @@ export function endpointEmbedderFromSettings(
       scrub: (text) => redact(text),
       timeoutMs: config.endpointTimeoutMs,
       connectTo: verdict.loopbackOnly ? isLoopbackAddress : undefined,
+      onStateChange,
     }),
   };
 }

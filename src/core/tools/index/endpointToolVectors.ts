@@ -126,7 +126,8 @@ export class EndpointToolVectors implements DocumentObserver, SemanticStage {
         fresh = await this.embedder.embed(missing.map((name) => toolEmbeddingText(registry.get(name)!)));
       } catch (error) {
         this.retryAt = Date.now() + RETRY_MS;
-        this.logger.warn(`Embedding endpoint: ${error instanceof Error ? error.message : String(error)}; tool search stays lexical until it answers.`);
+        // Said once per outage by whoever made the embedder (its onStateChange), not per batch.
+        this.logger.debug(`Embedding endpoint: ${error instanceof Error ? error.message : String(error)}; tool vectors wait until it answers.`);
         this.store(names, hashes, cached);
         return;
       }

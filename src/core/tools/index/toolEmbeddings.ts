@@ -45,6 +45,11 @@ export class ToolEmbeddings {
     return Boolean(this.embedder && !this.embedder.vectorOfTerms);
   }
 
+  /** Why the embedder gives no vectors now (an endpoint within its back-off after a failure), or undefined. */
+  unavailableReason(): string | undefined {
+    return this.embedder?.unavailableReason?.();
+  }
+
   /** Embeds `query` ahead of a search when the model is not in-process; never rejects. */
   prepare(query: string): Promise<void> {
     return this.embedder?.prepare(query) ?? Promise.resolve();

@@ -1,7 +1,10 @@
 import * as YAML from 'yaml';
 import type { z } from 'zod';
 import { LineIndex } from './lineIndex';
-import { agentSkillFrontmatterSchema, KNOWN_SKILL_KEYS, skillFileSchema } from '../../skillSchema';
+import { agentSkillFrontmatterSchema, KNOWN_SKILL_KEYS, normalizeAgentSkillName, skillFileSchema } from '../../skillSchema';
+import { repairDescriptiveFields } from './descriptiveFields';
+import { loadedNameProblem, skillMdName } from './skillMdName';
+import { frontMatterBlock, quotedValueMessage, quoteUnparsablePlainValues } from './frontMatter';
 import { BoundedProblems } from './boundedProblems';
 import type { SpanSource } from './boundedProblems';
 import { FILE_START, PROBLEM_CODES } from './skillProblems';
@@ -16,7 +19,7 @@ import { schemaIssueProblem } from './schemaIssues';
 import { skillFromFields, stringList } from './parsedSkill';
 import { wholeFileRefusal } from './wholeFileRefusal';
 import type { DocumentFormat, ParsedSkill } from './parsedSkill';
-import { cleanJsonMessage, countValues, isPlainObject, jsonErrorOffset, lineEnd, messageOf, nextLine, parentFolderName } from './documentValues';
+import { cleanJsonMessage, countValues, isPlainObject, jsonErrorOffset, lineEnd, messageOf, parentFolderName } from './documentValues';
 
 /**
  * Parses ONE skill document (any format) into normalised skill content plus problems with exact
@@ -141,44 +144,14 @@ class ParseContext {
   // ── formats ──────────────────────────────────────────────────────────────
 
   private parseMarkdown(format: 'md' | 'skill-md'): void {
-    const text = this.text;
-    const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-    const firstLineEnd = lineEnd(text, bom);
-    if (text.slice(bom, firstLineEnd).trimEnd() !== '---') {
-      this.problem(
-        this.index.lineSpan(1),
-        'error',
-        PROBLEM_CODES.missingFrontmatter,
-        'Missing YAML frontmatter: the file must start with a line `---`, the skill fields, and a closing `---`.',
-      );
+    const block = frontMatterBlock(this.text);
+    if (!block.found) {
+      this.problem(this.index.lineSpan(1), 'error', block.code, block.message);
       return;
     }
-    const yamlStart = nextLine(text, firstLineEnd);
-    let cursor = yamlStart;
-    let closeStart = -1;
-    let closeEnd = -1;
-    while (cursor < text.length) {
-      const end = lineEnd(text, cursor);
-      const line = text.slice(cursor, end).trimEnd();
-      if (line === '---' || line === '...') {
-        closeStart = cursor;
-        closeEnd = end;
-        break;
-      }
-      cursor = nextLine(text, end);
-    }
-    if (closeStart < 0) {
-      this.problem(
-        this.index.lineSpan(1),
-        'error',
-        PROBLEM_CODES.unterminatedFrontmatter,
-        'Frontmatter is not closed: add a line `---` after the skill fields.',
-      );
-      return;
-    }
-    const body = text.slice(nextLine(text, closeEnd)).trim();
+    const { yamlStart, closeStart, closeEnd, body } = block;
     const closing = this.index.span(closeStart, closeEnd);
-    const located = this.yaml.parseSource(text.slice(yamlStart, closeStart), yamlStart, this.index.lineSpan(1));
+    const located = this.parseFrontMatter(this.text.slice(yamlStart, closeStart), yamlStart);
     if (!located) return;
     if (located.value === null || located.value === undefined) {
       located.value = {};
@@ -193,6 +166,26 @@ class ParseContext {
       return;
     }
     this.addSkill(located, format, { body, bodyAnchor: closing, ordinal: 0, multi: false });
+  }
+
+  /**
+   * Front matter as YAML; when that fails only because plain `key: value` lines hold text YAML
+   * reads as syntax, those values are read as text (`quoteUnparsablePlainValues`), each with a warning.
+   */
+  private parseFrontMatter(source: string, start: number): Located | undefined {
+    const mark = this.out.mark();
+    const located = this.yaml.parseSource(source, start, this.index.lineSpan(1));
+    if (located || this.out.errors === mark.errors) return located;
+    const tolerant = quoteUnparsablePlainValues(source);
+    if (!tolerant) return undefined;
+    this.out.rollback(mark);
+    const rewritten = `${this.text.slice(0, start)}${tolerant.text}`;
+    const reread = new YamlLocator(new LineIndex(rewritten), this.file, this.out).parseSource(tolerant.text, start, this.index.lineSpan(1));
+    const firstLine = this.index.position(start).line;
+    for (const { key, line } of tolerant.quoted) {
+      this.problem(this.index.lineSpan(firstLine + line), 'warning', PROBLEM_CODES.parseError, quotedValueMessage(key), { data: { key } });
+    }
+    return reread;
   }
 
   private parseYaml(): void {
@@ -334,12 +327,26 @@ class ParseContext {
   // ── validation + normalisation ──────────────────────────────────────────
 
   private addSkill(located: Located, format: DocumentFormat, info: { body?: string; bodyAnchor?: Span; ordinal: number; multi: boolean }): void {
-    const raw = located.value as Record<string, unknown>;
-    if (this.expanded.exceeded || this.exceedsExpandedBound(located, raw, info)) return;
+    const written = located.value as Record<string, unknown>;
+    if (this.expanded.exceeded || this.exceedsExpandedBound(located, written, info)) return;
     const problemsBefore = this.out.list.length;
     const errorsBefore = this.out.errors;
     const schema = format === 'skill-md' ? agentSkillFrontmatterSchema : skillFileSchema;
+    const { fields, repairs } = repairDescriptiveFields(written, (key) => this.yaml.sourceOf(located, [key]));
+    const named = format === 'skill-md' ? skillMdName(fields.name, this.file) : undefined;
+    const raw = named?.name !== undefined && named.name !== fields.name ? { ...fields, name: named.name } : fields;
     const declaredName = typeof raw.name === 'string' ? raw.name : undefined;
+    for (const repair of repairs) {
+      this.problem(() => this.yaml.spanOfPath(located, repair.path), 'warning', PROBLEM_CODES.wrongType, repair.message, {
+        skillName: declaredName,
+        data: { key: String(repair.path[0]) },
+      });
+    }
+    const renamed = named?.name !== undefined ? loadedNameProblem(named.name, fields.name, named.how) : undefined;
+    if (renamed) {
+      const at = fields.name === undefined ? located.anchor : () => this.yaml.spanOfPath(located, ['name']);
+      this.problem(at, 'warning', renamed.code, renamed.message, { skillName: declaredName, data: { key: 'name', expected: declaredName } });
+    }
     const result = (schema as z.ZodType).safeParse(raw);
     if (!result.success) {
       for (const issue of result.error.issues) this.reportIssue(located, format, issue, raw, declaredName);
@@ -383,13 +390,17 @@ class ParseContext {
         );
       }
       const folder = parentFolderName(this.file);
-      if (declaredName && folder && declaredName !== folder && !this.hasIssueAt(problemsBefore, ['name'])) {
+      // A normalized name is compared with the folder's name normalized the same way; a name
+      // taken from the folder matches it by definition.
+      const differs =
+        named?.how === 'as-written' ? declaredName !== folder : named?.how === 'normalized' && declaredName !== normalizeAgentSkillName(folder ?? '');
+      if (declaredName && folder && differs && !this.hasIssueAt(problemsBefore, ['name'])) {
         this.problem(
           this.yaml.spanOfPath(located, ['name']),
-          'error',
+          'warning',
           PROBLEM_CODES.nameMismatchFolder,
-          `Name \`${declaredName}\` must equal the folder name \`${folder}\` (agentskills.io rule). Rename the folder or the skill.`,
-          { skillName: declaredName, data: { expected: folder, actual: declaredName } },
+          `Name \`${declaredName}\` differs from the folder name \`${folder}\` (agentskills.io wants them equal); the skill loads as \`${declaredName}\`. Rename the folder or the skill.`,
+          { skillName: declaredName, data: { expected: normalizeAgentSkillName(folder), actual: declaredName } },
         );
       }
     }
@@ -397,6 +408,7 @@ class ParseContext {
     if (this.out.errors > errorsBefore) return;
 
     const nameGenerated = !declaredName;
+    const nameWritten = 'name' in written;
     const name =
       declaredName ??
       generatedName(this.options.packName ?? 'local', this.options.relativePath ?? baseName(this.file), info.multi ? info.ordinal + 1 : undefined);
@@ -404,7 +416,7 @@ class ParseContext {
     const span = located.anchor;
     if (previous) {
       this.problem(
-        declaredName ? this.yaml.spanOfPath(located, ['name']) : span,
+        nameWritten ? this.yaml.spanOfPath(located, ['name']) : span,
         'error',
         PROBLEM_CODES.duplicateName,
         `Duplicate skill name \`${name}\`: already defined at ${this.file}:${previous.span.line}. Names must be unique.`,
@@ -422,7 +434,7 @@ class ParseContext {
       extra,
       format,
       span,
-      nameSpan: declaredName ? this.yaml.spanOfPath(located, ['name']) : undefined,
+      nameSpan: declaredName && nameWritten ? this.yaml.spanOfPath(located, ['name']) : undefined,
     });
     this.skills.push(skill);
     this.skillNames.set(name, skill);

@@ -119,7 +119,13 @@ export class YamlLocator {
   nodeSpan(located: Located, node: AnyNode): Span | undefined {
     const range = node?.range;
     if (!range) return undefined;
-    return this.index.span(located.base + range[0], located.base + range[1]);
+    return located.index.span(located.base + range[0], located.base + range[1]);
+  }
+
+  /** The value at `path` as written in the file (its source text), when it is known. */
+  sourceOf(located: Located, path: readonly PropertyKey[]): string | undefined {
+    const range = this.locate(located, path).value?.range;
+    return range ? located.index.text.slice(located.base + range[0], located.base + range[1]) : undefined;
   }
 
   /** The pair (key node, value node) of a path inside `root`. */
