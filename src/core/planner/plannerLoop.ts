@@ -79,7 +79,7 @@ export interface TokenReport {
   /** Model requests made to choose the active skills before the first round (0 or 1). */
   selectionRequests?: number;
   /** Deferred tools activated before the first round because they matched the request, with their relevance. */
-  requestMatchedTools?: Array<{ name: string; relevance: number }>;
+  requestMatchedTools?: Array<{ name: string; relevance: number; matchedTerms?: string[] }>;
   /** Deferred tools activated before the first round because an injected skill names them. */
   preActivatedTools?: string[];
   /** What pre-activation measurably saved (see searchSavings.ts); absent when nothing. */

@@ -1,6 +1,7 @@
 import { renderPromptBlock } from '../privacy/promptBlocks';
 import { SKILL_TOOL_NAME } from '../platform/toolNames';
 import type { SkillRequestContext, SkillService } from '../skills/skillService';
+import { skillSearchInputSchema } from '../skills/skillToolSchemas';
 import {
   buildSkillListing,
   orderSkillListing,
@@ -111,7 +112,7 @@ async function collectListing(service: SkillService, ctx: SkillRequestContext, o
     const exact = await service.search({ query: name, search_type: 'exact', limit: 1 }, ctx);
     pinnedExact.push(...exact.skills.map(entry));
   }
-  const query = options.prompt.trim().slice(0, 500);
+  const query = options.prompt.trim().slice(0, skillSearchInputSchema.shape.query.maxLength ?? undefined);
   const relevant = query ? (await service.search({ query, limit: RELEVANT_LIMIT }, ctx)).skills.map(entry) : [];
   const recent = directory.entries.filter((e) => !e.pinned).map(entry);
 

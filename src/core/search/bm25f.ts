@@ -34,6 +34,7 @@ export class FieldStats<F extends string, K extends string | number = string> {
   /** Term ids by their first STEM_PREFIX letters, filled lazily up to `bucketedTerms` (see termsSharingPrefix). */
   private readonly prefixBuckets = new Map<string, number[]>();
   private bucketedTerms = 0;
+  private changes = 0;
   private docFreq = new Int32Array(1024);
   private readonly docs = new Map<K, Uint32Array>();
   private readonly totalLength: Float64Array;
@@ -56,8 +57,18 @@ export class FieldStats<F extends string, K extends string | number = string> {
     return this.docs.size;
   }
 
+  /** Changes with every set, delete and clear: derived data (see tools/index/stuffedTools.ts) keys on it. */
+  get version(): number {
+    return this.changes;
+  }
+
   has(key: K): boolean {
     return this.docs.has(key);
+  }
+
+  /** Every document's key. */
+  keys(): IterableIterator<K> {
+    return this.docs.keys();
   }
 
   /** The interned id of `term` (stable: ids are never reused), or undefined if never seen. */
@@ -157,6 +168,7 @@ export class FieldStats<F extends string, K extends string | number = string> {
   /** Adds or replaces a document given the analysed terms of each field. */
   set(key: K, fieldTerms: Readonly<Record<F, readonly string[]>>): void {
     this.delete(key);
+    this.changes++;
     const n = this.fields.length;
     let total = 0;
     for (let f = 0; f < n; f++) total += fieldTerms[this.fields[f]].length;
@@ -205,6 +217,7 @@ export class FieldStats<F extends string, K extends string | number = string> {
   delete(key: K): void {
     const packed = this.docs.get(key);
     if (!packed) return;
+    this.changes++;
     const n = this.fields.length;
     for (let f = 0; f < n; f++) this.totalLength[f] -= packed[f];
     for (let at = n; at < packed.length; at += this.stride) {
@@ -215,6 +228,7 @@ export class FieldStats<F extends string, K extends string | number = string> {
   }
 
   clear(): void {
+    this.changes++;
     this.docs.clear();
     this.totalLength.fill(0);
     this.docFreq.fill(0);
@@ -325,6 +339,75 @@ export class FieldStats<F extends string, K extends string | number = string> {
   }
 
   /**
+   * Every document's BM25F term weights under one set of parameters, for building impact
+   * postings (search/impactPostings.ts): `fn(key, termId, weight)` per (document, term) with
+   * weight = pseudo / (k1 + pseudo), the saturated length-normalised pseudo-frequency that
+   * `scorer` multiplies by the query factor. Averages are the collection's current ones.
+   */
+  forEachImpact(
+    fieldWeights: Readonly<Record<F, number>>,
+    fieldB: Readonly<Record<F, number>>,
+    fn: (key: K, termId: number, impact: number) => void,
+    k1: number = this.k1,
+  ): void {
+    const n = this.fields.length;
+    const stride = this.stride;
+    const { weight, b, average } = this.fieldParameters(fieldWeights, fieldB);
+    const scale = new Float64Array(n);
+    for (const [key, packed] of this.docs) {
+      for (let f = 0; f < n; f++) scale[f] = weight[f] / (1 - b[f] + (b[f] * packed[f]) / average[f]);
+      for (let at = n; at < packed.length; at += stride) {
+        let pseudo = 0;
+        for (let f = 0; f < n; f++) {
+          const word = packed[at + 1 + (f >> 1)];
+          const c = f & 1 ? word >>> 16 : word & 0xffff;
+          if (c !== 0) pseudo += scale[f] * c;
+        }
+        if (pseudo !== 0) fn(key, packed[at], pseudo / (k1 + pseudo));
+      }
+    }
+  }
+
+  /**
+   * IDF mass of a document's terms that occur in any field with a non-zero weight in `fields`,
+   * and of those among them whose ids `inQuery` accepts — the focus measures' hot path, with no
+   * per-term allocation. IDF is taken over `docs` documents (a caller may add a prior).
+   */
+  fieldIdfMass(key: K, fields: Readonly<Record<F, number>>, docs: number, inQuery: (termId: number) => boolean): { total: number; covered: number } {
+    const packed = this.docs.get(key);
+    if (!packed) return { total: 0, covered: 0 };
+    const n = this.fields.length;
+    let mask = 0;
+    for (let f = 0; f < n; f++) if (fields[this.fields[f]] !== 0) mask |= 1 << f;
+    let total = 0;
+    let covered = 0;
+    for (let at = n; at < packed.length; at += this.stride) {
+      let present = false;
+      for (let f = 0; f < n && !present; f++) {
+        if ((mask & (1 << f)) === 0) continue;
+        const word = packed[at + 1 + (f >> 1)];
+        present = (f & 1 ? word >>> 16 : word & 0xffff) !== 0;
+      }
+      if (!present) continue;
+      const id = packed[at];
+      const weight = bm25Idf(docs, this.docFreq[id]);
+      total += weight;
+      if (inQuery(id)) covered += weight;
+    }
+    return { total, covered };
+  }
+
+  /** Highest interned term id + 1 (sizes per-term tables). */
+  get termCount(): number {
+    return this.termNames.length;
+  }
+
+  /** Documents containing the interned term (0 for an unknown id). */
+  dfById(termId: number): number {
+    return termId < this.termNames.length ? this.docFreq[termId] : 0;
+  }
+
+  /**
    * BM25F relevance of one document. `fieldWeights[f]` scales field f, `fieldB[f]` is its
    * length normalisation (0 = none, 1 = full). `idf` may carry precomputed term IDFs; `k1`
    * overrides the saturation constant given to the constructor.
@@ -360,6 +443,11 @@ export class FieldStats<F extends string, K extends string | number = string> {
 
   private averageLengthAt(f: number): number {
     return this.docs.size === 0 ? 0 : this.totalLength[f] / this.docs.size;
+  }
+
+  /** Query terms present in the collection → (term id, weight × idf), in query order (what `scorer` multiplies impacts by). */
+  queryFactors(query: readonly WeightedTerm[], idf?: ReadonlyMap<string, number>): { ids: Uint32Array; factors: Float64Array } {
+    return this.resolve(query, idf);
   }
 
   /** Query terms present in the collection → (term id, weight × idf), in query order. */

@@ -14,7 +14,9 @@ const STOP_WORDS = new Set(
   (
     'a an and are as at be been but by can could do does for from has have how i if in into is it its ' +
     'me my of on or our please should so some than that the their them then there these this those to ' +
-    'us was we were what when where which while who will with would you your given using use'
+    'us was we were what when where which while who will with would you your given using use ' +
+    // What is left of a negation once its contraction ending is gone ("don't" → "don").
+    'don doesn didn isn aren wasn weren won wouldn couldn shouldn haven hasn hadn ain'
   ).split(' '),
 );
 
@@ -85,8 +87,9 @@ export class TextAnalyzer {
     return this.words?.size ?? 0;
   }
 
-  analyze(text: string, options: AnalyzeOptions = {}): string[] {
+  analyze(input: string, options: AnalyzeOptions = {}): string[] {
     const keepStopWords = options.keepStopWords === true;
+    const text = withoutContractions(input);
     const terms: string[] = [];
     // ASCII text (nearly all tool metadata and most queries): one scan, same result as below.
     if (this.analyzeAscii(text, keepStopWords, terms)) return terms;
@@ -144,6 +147,18 @@ export class TextAnalyzer {
     }
     if (keepStopWords || !word.stop) terms.push(word.term);
   }
+}
+
+/**
+ * English contraction endings (what's, don't, they're, we've, I'll, I'd, I'm) removed before
+ * tokenising: split at the apostrophe they became words of their own, and "s" or "t" is in
+ * half the catalog — "what's up?" matched any tool whose text had an "s" token, at full
+ * relevance, since it was the request's only content word.
+ */
+const CONTRACTION = /([A-Za-z])['\u2019](?:s|t|re|ve|ll|d|m)\b/gi;
+
+function withoutContractions(text: string): string {
+  return text.includes("'") || text.includes('\u2019') ? text.replace(CONTRACTION, '$1') : text;
 }
 
 /** Distinct terms of `text`, in first-seen order. */

@@ -6,6 +6,7 @@ import { LEXICAL_POOL, exactNameMatcher, fusedScores, hybridRank } from '../sear
 import { fusedRelevance } from '../search/embedding/fusedRelevance';
 import type { SkillVectors } from './skillVectors';
 import { analyze } from '../search/textAnalysis';
+import { collapseNearCopies } from './nearCopies';
 import { editDistance } from './packs/document/keySuggestion';
 import type { SkillStore, StoreFilter } from './store/skillStore';
 import type { SkillSearchType } from './skillToolSchemas';
@@ -25,6 +26,8 @@ export interface ScoredSkill {
   score: number;
   /** Absolute relevance in [0, 1], comparable across requests (absent for a regex query). */
   relevance?: number;
+  /** Lower-ranked near-copies of this skill left out of the list (nearCopies.ts). */
+  nearCopies?: string[];
 }
 
 /** Re-ranks full-text hits (learning's score adjuster bound to one request); may leave some out. */
@@ -37,12 +40,16 @@ export interface SkillFinderDeps {
   vectors?: SkillVectors;
 }
 
-const pick = (row: { name: string; title: string; trigger: string; task_type: TaskType }) => ({
+const pick = (row: { name: string; title: string; trigger: string; description: string; task_type: TaskType }) => ({
   name: row.name,
   title: row.title,
   trigger: row.trigger,
+  description: row.description,
   task_type: row.task_type,
 });
+
+/** Full-text hits fetched per wanted result, so the list still holds `limit` skills once near-copies are collapsed. */
+const COPY_MARGIN = 2;
 
 export class SkillFinder {
   constructor(private readonly deps: SkillFinderDeps) {}
@@ -90,13 +97,10 @@ export class SkillFinder {
       const wanted = adjust ? Math.max(limit * 3, limit + 10) : limit;
       const resolve = store.resolver(filter);
       const stage = this.deps.vectors?.stage({ resolve, all: () => store.visibleEntries(filter) });
-      const hits = store.searchFts(query, filter, stage ? Math.max(wanted, LEXICAL_POOL) : wanted);
+      const hits = store.searchFts(query, filter, stage ? Math.max(wanted * COPY_MARGIN, LEXICAL_POOL) : wanted * COPY_MARGIN);
       // Adjustments (±0.1/0.2, × decay) apply on the absolute relevance scale, then min-max as usual.
-      let scored = hits.map((h) => ({
-        name: h.name,
-        title: h.title,
-        trigger: h.trigger,
-        task_type: h.task_type,
+      let scored: Array<ScoredSkill & { description: string; task_type: TaskType }> = hits.map((h) => ({
+        ...pick(h),
         score: boundedRelevance(h.relevance),
         relevance: h.absolute,
       }));
@@ -105,7 +109,7 @@ export class SkillFinder {
         // the absolute relevance takes both kinds of evidence, so a skill only the embedding
         // found can pass pre-flight's gate when the model's calibration says it is close enough.
         const absolute = new Map(hits.map((h) => [h.name, h.absolute]));
-        const ranking = hybridRank(hits, query, stage, (name) => resolve(name) !== undefined, exactNameMatcher(query)).slice(0, wanted);
+        const ranking = hybridRank(hits, query, stage, (name) => resolve(name) !== undefined, exactNameMatcher(query)).slice(0, wanted * COPY_MARGIN);
         const fused = fusedScores(ranking);
         scored = ranking.map((c, i) => ({
           ...pick(resolve(c.name)!),
@@ -114,16 +118,25 @@ export class SkillFinder {
         }));
       }
       if (!adjust) {
-        const scores = minMax(scored.map((h) => h.score));
-        return { hits: scored.slice(0, limit).map((h, i) => ({ ...h, score: scores[i] ?? 0 })), effective: 'fts' };
+        const kept = collapseNearCopies(scored).slice(0, limit);
+        const scores = minMax(kept.map((h) => h.score));
+        return { hits: kept.map(({ description: _d, ...h }, i) => ({ ...h, score: scores[i] ?? 0 })), effective: 'fts' };
       }
       const byName = new Map(scored.map((h) => [h.name, h]));
-      const adjusted = adjust(scored, query)
-        .filter((a) => byName.has(a.name))
-        .sort((a, b) => b.score - a.score)
-        .slice(0, limit);
+      const adjusted = collapseNearCopies(
+        adjust(scored, query)
+          .filter((a) => byName.has(a.name))
+          .sort((a, b) => b.score - a.score)
+          .map((a) => ({ ...a, description: byName.get(a.name)!.description })),
+      ).slice(0, limit);
       const scores = minMax(adjusted.map((a) => a.score));
-      return { hits: adjusted.map((a, i) => ({ ...byName.get(a.name)!, score: scores[i] ?? 0 })), effective: 'fts' };
+      return {
+        hits: adjusted.map((a, i) => {
+          const { description: _d, ...hit } = byName.get(a.name)!;
+          return { ...hit, score: scores[i] ?? 0, ...(a.nearCopies ? { nearCopies: a.nearCopies } : {}) };
+        }),
+        effective: 'fts',
+      };
     }
     if (!this.deps.config().ftsFallbackToRegex) return { hits: [], effective: 'fts', note: 'Full-text search is unavailable and the regex fallback is off.' };
     const words = [

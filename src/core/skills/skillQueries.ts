@@ -90,6 +90,7 @@ export class SkillQueries {
         task_type: hit.task_type,
         score: hit.score,
         ...(hit.relevance === undefined ? {} : { relevance: hit.relevance }),
+        ...(hit.nearCopies ? { near_copies: hit.nearCopies.map(clean) } : {}),
       })),
       query: clean(input.query),
       search_type: effective,
@@ -274,7 +275,7 @@ export class SkillQueries {
     if (!config.enabled || topK <= 0 || !request.task.trim()) return none;
     const filter = this.filter(ctx, { taskType: request.task_type, modelInvocableOnly: true });
     const excluded = new Set(request.exclude ?? []);
-    const found = await this.finder.rank(request.task.slice(0, 4000), 'fts', filter, topK + excluded.size, this.adjustFor(ctx));
+    const found = await this.finder.rank(request.task, 'fts', filter, topK + excluded.size, this.adjustFor(ctx));
     // Relevance gate (toolshed.skills.minRelevance and the relative cut): below it nothing is
     // injected. Pinned skills are already in the prompt and set no bar for the others.
     const considered = found.hits.filter((h) => !excluded.has(h.name));
@@ -375,7 +376,7 @@ export class SkillQueries {
     const config = this.deps.config();
     if (!config.enabled || limit <= 0) return [];
     const filter = this.filter(ctx, { modelInvocableOnly: true });
-    const found = task.trim() ? (await this.finder.rank(task.slice(0, 4000), 'fts', filter, limit)).hits : [];
+    const found = task.trim() ? (await this.finder.rank(task, 'fts', filter, limit)).hits : [];
     if (seen) seen(rankedSkills(found, (name) => this.text.clean(name, this.gate(ctx))));
     const rows: Array<{ name: string; trigger: string; title: string; relevance?: number }> = fillWithAll
       ? [...found]

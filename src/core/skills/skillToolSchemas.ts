@@ -13,11 +13,17 @@ import { zodJsonSchema } from '../schema/zodSchemas';
 const skillSearchTypeSchema = z.enum(['fts', 'regex', 'exact']);
 export type SkillSearchType = z.infer<typeof skillSearchTypeSchema>;
 
+/**
+ * Longest `skill_search` query: a whole pasted task is a good query (search weighs its words and
+ * is exact over every skill, search/requestTerms.ts), so the limit only bounds work, not quality.
+ */
+const MAX_SKILL_QUERY_CHARS = 20_000;
+
 export const skillSearchInputSchema = z.object({
   query: z
     .string()
     .min(1)
-    .max(500)
+    .max(MAX_SKILL_QUERY_CHARS)
     .describe('What you need help with, in plain words (fts); a regular expression over skill names, titles and triggers (regex); or a skill name (exact).'),
   search_type: skillSearchTypeSchema.default('fts').describe('fts: ranked full-text search (default). regex: pattern match. exact: skill name.'),
   limit: z.number().int().min(1).max(20).default(8).describe('Maximum number of skills to return (1–20).'),
@@ -35,6 +41,8 @@ export const skillSearchOutputSchema = z.object({
       score: z.number().min(0).max(1),
       /** Extra: absolute relevance in [0, 1] (share of the query's weight this skill covers), comparable across queries; `score` stays relative to this response. */
       relevance: z.number().min(0).max(1).optional(),
+      /** Extra: names of lower-ranked near-copies of this skill (same description, another pack) left out so the list holds different skills. */
+      near_copies: z.array(z.string()).optional(),
     }),
   ),
   query: z.string(),

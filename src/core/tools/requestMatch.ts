@@ -1,4 +1,4 @@
-import { absoluteRelevance, requestTermWeights } from './index/absoluteRelevance';
+import { absoluteRelevance, matchedTerms, requestTermWeights, spelledAs } from './index/absoluteRelevance';
 import type { RelevanceSource } from './index/absoluteRelevance';
 import type { SearchHit } from './index/toolSearchEngine';
 import { findForRun } from './runSearch';
@@ -7,6 +7,7 @@ import { fusedRelevance } from '../search/embedding/fusedRelevance';
 import type { RelevanceCalibration } from '../search/embedding/fusedRelevance';
 import type { SemanticStage } from '../search/embedding/semanticStage';
 import { passingRelevance } from '../search/relativeCut';
+import { stuffedReason } from './index/stuffedTools';
 
 /**
  * The relevance gate: which tools are activated without the model choosing them — before the
@@ -14,6 +15,8 @@ import { passingRelevance } from '../search/relativeCut';
  * Both use the same absolute measure (index/absoluteRelevance.ts; with an embedder on, the
  * higher of it and the calibrated similarity, search/embedding/fusedRelevance.ts) and the same
  * threshold (`toolshed.toolSearch.minRelevance`), so a weak match is never resent in every later round.
+ * A tool whose text looks stuffed (index/stuffedTools.ts) is never activated by the gate, not even
+ * as a search's top hit: its relevance was bought with breadth.
  */
 
 export interface GatedTool {
@@ -39,6 +42,14 @@ const REQUEST_CANDIDATES = 5;
  * match is left to `tool_search`. Chosen on BFCL's odd half (docs/benchmarks.md).
  */
 export const REQUEST_RELATIVE_CUT = 0.6;
+
+/**
+ * A tool is pre-activated only when its text holds at least this many distinct words of the
+ * request: one shared word ("next", "list", "file", "call") is what requests no tool serves have
+ * in common with some tool; on the real MCP set's tuning half nearly every gold tool that was
+ * pre-activated shared two or more.
+ */
+const MIN_MATCHED_TERMS = 2;
 
 /** Longest request text searched: the words that name a capability come early, and analysis cost stays bounded. */
 const MAX_REQUEST_CHARS = 2000;
@@ -70,10 +81,33 @@ export function matchRequestTools(
   if (outcome.error) return [];
   const terms = requestTermWeights(relevance, text);
   const similarity = similarityTo(scope.host.semantic, text);
-  const scored = outcome.hits.map((hit) => ({ name: hit.record.name, relevance: gatedRelevance(relevance, terms, similarity, hit.record.name) }));
-  seen?.(scored);
-  // A threshold of 0 turns the gate off, the relative cut included.
-  return passingRelevance(scored, (tool) => tool.relevance, minRelevance, minRelevance > 0 ? REQUEST_RELATIVE_CUT : 0).slice(0, max);
+  const spelling = spelledAs(relevance, text);
+  const scored = outcome.hits.map((hit) => {
+    const flagged = stuffedReason(relevance.stats, hit.record.name);
+    return {
+      name: hit.record.name,
+      relevance: gatedRelevance(relevance, terms, similarity, hit.record.name),
+      lexical: absoluteRelevance(relevance, terms, hit.record.name),
+      matchedTerms: matchedTerms(relevance, terms, hit.record.name).map((term) => spelling.get(term) ?? term),
+      ...(flagged === undefined ? {} : { flagged }),
+    };
+  });
+  const gated = (tool: (typeof scored)[number]): GatedTool => ({
+    name: tool.name,
+    relevance: tool.relevance,
+    matchedTerms: tool.matchedTerms,
+    ...(tool.flagged ? { flagged: tool.flagged } : {}),
+  });
+  seen?.(scored.map(gated));
+  // A threshold of 0 turns the gate off, the relative cut included (and with it the two-word rule).
+  // The rule is about lexical evidence: a tool the embedding vouches for (fused relevance above
+  // the lexical one) needs no shared word. A flagged (stuffed-looking) tool never passes.
+  const evidenced = scored.filter(
+    (tool) => tool.flagged === undefined && (minRelevance <= 0 || tool.matchedTerms.length >= MIN_MATCHED_TERMS || tool.relevance > tool.lexical),
+  );
+  return passingRelevance(evidenced, (tool) => tool.relevance, minRelevance, minRelevance > 0 ? REQUEST_RELATIVE_CUT : 0)
+    .slice(0, max)
+    .map(gated);
 }
 
 /**
@@ -92,7 +126,11 @@ export function gateDiscoveredHits(
   if (hits.length <= 1) return [...hits];
   const terms = requestTermWeights(relevance, query);
   const similarity = similarityTo(semantic, query);
-  return hits.filter((hit, i) => i === 0 || gatedRelevance(relevance, terms, similarity, hit.record.name) >= minRelevance);
+  return hits.filter(
+    (hit, i) =>
+      (i === 0 || gatedRelevance(relevance, terms, similarity, hit.record.name) >= minRelevance) &&
+      stuffedReason(relevance.stats, hit.record.name) === undefined,
+  );
 }
 
 /** A tool's similarity to one text and the model's calibration, when hybrid ranking has both (else lexical evidence only). */

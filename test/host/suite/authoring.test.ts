@@ -56,6 +56,7 @@ suite('authoring: skill files in the editor', () => {
     // Leave the workspace's skill folder as the fixtures had it (the page checks look at it).
     for (const uri of created.splice(0)) await vscode.workspace.fs.delete(uri).then(undefined, () => undefined);
     await vscode.workspace.fs.delete(vscode.Uri.joinPath(skillsDir(), 'folder-probe'), { recursive: true }).then(undefined, () => undefined);
+    await vscode.workspace.fs.delete(vscode.Uri.joinPath(skillsDir(), 'name-probe'), { recursive: true }).then(undefined, () => undefined);
   });
 
   test('a # that cuts a YAML step mid-sentence gets a warning and a quick fix that quotes the step', async () => {
@@ -120,6 +121,24 @@ suite('authoring: skill files in the editor', () => {
     await applyFix(uri, diagnostic, /folder-probe/);
     assert.match(editor.document.getText(), /^name: folder-probe$/m);
     await eventually(() => !ours(uri).some((d) => codeOf(d) === 'name-mismatch-folder'), 'fixed');
+    await editor.document.save();
+  });
+
+  test('a SKILL.md name off the agentskills rule is a warning in Problems; the quick fix writes the name it loads as', async () => {
+    await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(skillsDir(), 'name-probe'));
+    const editor = await openNew('name-probe/SKILL.md', '---\nname: Name Probe\ndescription: Probes the name rule.\nmetadata:\n  version: 2\n---\nDo it.\n');
+    const uri = editor.document.uri;
+    const diagnostic = await waitForCode(uri, 'invalid-name');
+    assert.equal(diagnostic.severity, vscode.DiagnosticSeverity.Warning);
+    assert.equal(editor.document.getText(diagnostic.range), 'Name Probe');
+    assert.match(diagnostic.message, /loads as `name-probe`/);
+    assert.ok(
+      ours(uri).every((d) => d.severity === vscode.DiagnosticSeverity.Warning),
+      'the metadata number is a warning too',
+    );
+    await applyFix(uri, diagnostic, /name-probe/);
+    assert.match(editor.document.getText(), /^name: name-probe$/m);
+    await eventually(() => !ours(uri).some((d) => codeOf(d) === 'invalid-name'), 'fixed');
     await editor.document.save();
   });
 

@@ -59,7 +59,7 @@ describe('toolshed preflight tools', () => {
     const text = await cli('preflight', 'tools', '--tools', toolsFile, '--explain', request);
     assert.equal(text.code, 0, text.err);
     assert.match(text.out, /the gate: relevance ≥ 0\.20 \(`toolshed\.toolSearch\.minRelevance`\)/);
-    assert.match(text.out, /^- ✅ `weather\.get_forecast` — \d\.\d\d — activated before round 1$/m);
+    assert.match(text.out, /^- ✅ `weather\.get_forecast` — \d\.\d\d \(matched: days, forecast, weather\) — activated before round 1$/m);
     const json = JSON.parse((await cli('preflight', 'tools', '--tools', toolsFile, '--explain', '--json', request)).out) as {
       activated: Array<{ name: string }>;
       explain: { candidates: Array<{ name: string; activated: boolean; decision: string }> };

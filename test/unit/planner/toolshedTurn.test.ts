@@ -173,7 +173,7 @@ describe('runToolshedTurn: one @toolshed turn', () => {
     const text = explainTurnMarkdown(result.explanation);
     assert.match(text, /✅ `trip-weather` — \d\.\d\d — injected \(best match\)/);
     assert.match(text, /▫️ `packing-list` — \d\.\d\d — below/);
-    assert.match(text, /✅ `weather_forecast` — \d\.\d\d — activated before round 1/);
+    assert.match(text, /✅ `weather_forecast` — \d\.\d\d \(matched: [a-z, ]+\) — activated before round 1/);
   });
 
   it('redacts the request it keeps', async () => {

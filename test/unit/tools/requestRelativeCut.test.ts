@@ -50,13 +50,16 @@ describe('pre-activation: the relative cut', () => {
     assert.ok(found.ok && found.output.tools[0]?.name === 'ci_trigger_build');
   });
 
-  it('a lone loose match is still activated: the best candidate only has to pass the absolute gate', async () => {
+  it('a lone loose match is still activated when it shares two words with the request: the best candidate only has to pass the absolute gate', async () => {
     const { service } = await makeService({ tools: CI_TOOLS.filter((t) => !t.name.includes('flaky')) });
     const run = await service.startRun();
     assert.deepEqual(
-      run.activateForRequest(REQUEST).map((t) => t.name),
+      run.activateForRequest('Which CI build broke this week?').map((t) => t.name),
       ['ci_trigger_build', 'ci_get_build_logs'],
-      'with nothing better, the tools that match on "CI" are activated as before',
+      'with nothing better, the tools that match on "CI build" are activated',
     );
+    // One shared word is no evidence: "CI" alone leaves them to tool_search.
+    const next = await service.startRun();
+    assert.deepEqual(next.activateForRequest(REQUEST), []);
   });
 });

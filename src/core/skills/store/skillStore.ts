@@ -3,7 +3,8 @@ import type { FtsEngine } from '../../sql/sqlEngine';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
 import { openStoreDatabase } from '../../sql/persistentDatabase';
 import type { PersistentDatabase, StoreDatabaseOptions } from '../../sql/persistentDatabase';
-import { TextAnalyzer, uniqueTerms } from '../../search/textAnalysis';
+import { TextAnalyzer } from '../../search/textAnalysis';
+import { requestTerms } from '../../search/requestTerms';
 import type { TaskType } from '../../config/settingsSchema';
 import type { SkillRecord } from '../skillSchema';
 import type { ExportClaim } from './learned/exportedLearnedSkills';
@@ -47,10 +48,11 @@ export interface SearchHit {
   name: string;
   title: string;
   trigger: string;
+  description: string;
   task_type: TaskType;
   /** Raw relevance (BM25, higher is better) — normalised by the caller. */
   relevance: number;
-  /** Absolute relevance in [0, 1] (share of the request's IDF mass the skill covers, terms no skill has included; SkillSearchIndex.coverage). */
+  /** Absolute relevance in [0, 1] (request coverage for a short request, skill focus for a long one; SkillSearchIndex.relevance). */
   absolute: number;
 }
 
@@ -80,6 +82,8 @@ export class SkillStore {
   private readonly analyzer = new TextAnalyzer();
   /** Term ids of the stored terms; undefined without full-text search (no terms kept). */
   private readonly vocabulary: TermVocabulary | undefined;
+  /** Records whose body is read from their file (see toRecord). */
+  private readonly lazyBodies = new WeakSet<SkillRecord>();
   /** Fingerprints of the skill files loaded (what a warm start may skip). */
   readonly files = new SkillFileFingerprints(() => this.db);
 
@@ -312,28 +316,25 @@ export class SkillStore {
 
   /**
    * Full-text search (BM25F relevance, higher is better). Empty when FTS is unavailable or no
-   * query term occurs in the index. Stage 1 asks the FTS index for candidate doc ids; stage 2
-   * filters them (scope, trust, status, options) and ranks them by BM25F over every query term
-   * and all analysed columns, in memory.
+   * query term occurs in the index. The whole request is searched (search/requestTerms.ts
+   * weighs its words); every visible skill sharing a term with it is scored by BM25F over all
+   * analysed columns, in memory (exact top-k, SkillSearchIndex.search).
    */
   searchFts(query: string, filter: StoreFilter, limit: number): SearchHit[] {
     if (this.fts === 'none' || limit <= 0) return [];
     const index = this.index;
-    const all = uniqueTerms(query)
-      .slice(0, 32)
-      .filter((t) => t.length > 0);
-    const terms = all.filter((t) => index.df(t) > 0);
-    if (terms.length === 0) return [];
-    const accept = this.visible(filter);
-    // Every skill is a candidate (exact top-k); one sharing no term with the query scores 0 and is no hit.
-    const ranked = index.rank(terms, index.docIds(), accept, limit).filter((hit) => hit.relevance > 0);
-    return ranked.map(({ entry, relevance }) => ({
+    const request = requestTerms(query);
+    const weighted = request.filter((t) => index.df(t.term) > 0);
+    if (weighted.length === 0) return [];
+    const all = request.map((t) => t.term);
+    return index.search(weighted, this.visible(filter), limit).map(({ entry, relevance }) => ({
       name: entry.name,
       title: entry.title,
       trigger: entry.trigger,
+      description: entry.description,
       task_type: entry.task_type,
       relevance,
-      absolute: index.coverage(all, entry.docId),
+      absolute: index.relevance(all, entry.docId),
     }));
   }
 
@@ -432,11 +433,20 @@ export class SkillStore {
       .map((row) => this.toRecord(row));
   }
 
+  /**
+   * Whether a pack skill's row holds its body although bodies are read from files (a row written
+   * before, or by a store without a reader): the pack loader rewrites such a row without it.
+   */
+  holdsSourceBody(record: SkillRecord): boolean {
+    return this.sourceBodies !== undefined && record.origin === 'pack' && !this.lazyBodies.has(record) && record.body !== '';
+  }
+
   /** A row as a record; a pack skill stored without its body reads it from its file on first use. */
   private toRecord(row: Record<string, unknown>): SkillRecord {
     const record = rowToRecord(row);
     const read = this.sourceBodies;
     if (read && record.origin === 'pack' && record.body === '') {
+      this.lazyBodies.add(record);
       let body: string | undefined;
       Object.defineProperty(record, 'body', {
         enumerable: true,

@@ -71,7 +71,7 @@ export function encodeTerms(terms: SkillFieldTerms, vocabulary: TermVocabulary):
     for (let i = 0; i < ids.length; i++) if (i === 0 || ids[i] !== ids[i - 1]) distinct++;
     out.varint(distinct);
     let previous = 0;
-    for (let i = 0; i < ids.length; ) {
+    for (let i = 0; i < ids.length;) {
       const id = ids[i] as number;
       let end = i + 1;
       while (end < ids.length && ids[end] === id) end++;

@@ -1,27 +1,29 @@
 import type { FieldStats } from '../../search/bm25f';
+import { splitIdentifier } from '../../search/textAnalysis';
 import type { TextAnalyzer } from '../../search/textAnalysis';
 import type { ToolField } from './toolDocument';
 
 /**
  * How well one tool matches a request, on a scale that does not depend on the other candidates
  * (search scores are min-max normalised per response, so the best hit always scores 1.0 however
- * poor it is): the share of the request's IDF mass that the tool's own text covers.
+ * poor it is). Two shares, both IDF-weighted:
  *
- *   relevance(tool) = Σ idf(t) over request terms t the tool contains / Σ idf(t) over request terms
+ *   coverage = Σ idf(t) over request terms the tool's text contains / Σ idf(t) over request terms
+ *   focus    = Σ idf(t) over the tool's describing terms the request contains / (Σ idf(t) over them + prior)
+ *   relevance = min(1, FOCUSED_SCALE × √(coverage × focus))
  *
- * A request word no tool uses (a city, a file name, "poem") counts with the IDF of an unseen word,
- * the highest there is: a request that shares only "create" with a tool is not about that tool.
- * Numbers do not count at all: they are argument values ("add 5 to 3"), never what a tool is for.
- * Every field of the tool counts (name, tags, description, parameters).
+ * Coverage says the request is about the tool: a request word no tool uses (a city, a file name,
+ * "poem") counts with the IDF of an unseen word, the highest there is, so a request that shares
+ * only "create" with a tool is not about that tool. Numbers do not count at all: they are
+ * argument values ("add 5 to 3"), never what a tool is for. Every field of the tool counts.
+ * Focus says the tool is about the request: only its name, tags and description count, so a
+ * description stuffed with common words — which covers any request — is focused on none.
  *
- * Calibrated on BFCL's odd half (3,258 tools, 1,030 requests; up to 3 of the top 5 ranked tools):
- * gate 0.2 put the gold tool in round 1 for 0.551 of requests with 2.04 other tools activated per
- * request; 0.3 gave 0.486 / 1.47, 0.1 gave 0.574 / 2.40. Counting only the words the catalog knows
- * gave the same curve shifted (0.540 / 1.89 at 0.3) but scores "create a birthday poem" 1.0 for
- * every create tool; leaving out parameter descriptions cost hits (0.455 against 0.540 at 0.3).
- * With the gate at 0.2, `bench turn-economy` on that half: 3 tools cut rounds per request by 19.8 %
- * (gold in round 1: 0.553), 4 tools by 21.4 % (0.602), both with fewer prompt tokens than without
- * pre-activation (−25 %, −22 %); hence the default of 4.
+ * Calibrated on the tuning halves of the real MCP set (bench/realMcpBench.ts) and BFCL: coverage
+ * alone pre-activated a tool for 64 % of the MCP requests no tool serves; with focus (and the
+ * two-word rule of tools/requestMatch.ts) 8 %, gold in round 1 0.73 → 0.70 there and 0.596 → 0.604
+ * on BFCL's odd half. A plain product coverage × min(1, focus / p) traded far more gold for the
+ * same precision (p = 0.1: 0.62 gold).
  */
 
 /** Any occurrence counts: the measure asks "is the word there", not how often. */
@@ -51,7 +53,55 @@ export function absoluteRelevance(source: RelevanceSource, terms: ReadonlyMap<st
   if (total <= 0) return 0;
   let covered = 0;
   for (const { term } of source.stats.documentTerms(toolName, ANY_FIELD)) covered += terms.get(term) ?? 0;
-  return Math.min(1, covered / total);
+  const coverage = Math.min(1, covered / total);
+  return coverage === 0 ? 0 : Math.min(1, FOCUSED_SCALE * Math.sqrt(coverage * focus(source, terms, toolName)));
+}
+
+/**
+ * The share of the tool's own describing vocabulary (name, tags, description; IDF-weighted, plus
+ * FOCUS_PRIOR_MASS) that the request contains: how much of what the tool says it does the request
+ * asks for. Breadth lowers it — a description listing every common word is mostly not asked for.
+ */
+function focus(source: RelevanceSource, terms: ReadonlyMap<string, number>, toolName: string): number {
+  let total = 0;
+  let covered = 0;
+  for (const { term } of source.stats.documentTerms(toolName, DESCRIBING_FIELDS)) {
+    const weight = source.stats.idf(term);
+    total += weight;
+    if (terms.has(term)) covered += weight;
+  }
+  return total > 0 ? covered / (total + FOCUS_PRIOR_MASS) : 0;
+}
+
+const DESCRIBING_FIELDS: Readonly<Record<ToolField, number>> = { name: 1, tags: 1, description: 1, paramNames: 0, paramDescriptions: 0 };
+/** About two typical words' IDF: a three-word description is not "fully asked for" by chance. */
+const FOCUS_PRIOR_MASS = 10;
+/**
+ * Relevance is FOCUSED_SCALE × √(coverage × focus), at most 1: both must be there — a request
+ * about the tool (coverage) and a tool about the request (focus). The scale keeps the gate's
+ * threshold (`toolshed.toolSearch.minRelevance`, 0.2) meaningful; chosen on the tuning halves of
+ * the real MCP set and BFCL (docs/benchmarks.md).
+ */
+const FOCUSED_SCALE = 1.7;
+
+/** The request terms (as analysed) that the tool's text contains, rarest first: what its relevance rests on. */
+export function matchedTerms(source: RelevanceSource, terms: ReadonlyMap<string, number>, toolName: string): string[] {
+  const out: string[] = [];
+  for (const { term } of source.stats.documentTerms(toolName, ANY_FIELD)) if (terms.has(term)) out.push(term);
+  return out.sort((a, b) => (terms.get(b) ?? 0) - (terms.get(a) ?? 0) || (a < b ? -1 : 1));
+}
+
+/**
+ * Each analysed term of `text` → the word as the user wrote it (lower-cased; the first spelling
+ * seen), so the surfaces show "days", not the stem "dai".
+ */
+export function spelledAs(source: RelevanceSource, text: string): Map<string, string> {
+  const words = new Map<string, string>();
+  for (const raw of splitIdentifier(text)) {
+    const [term] = source.analyzer.analyze(raw);
+    if (term !== undefined && !words.has(term)) words.set(term, raw.toLowerCase());
+  }
+  return words;
 }
 
 /** Rounded for display and JSON (two decimals, like search scores). */
