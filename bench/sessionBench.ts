@@ -7,7 +7,8 @@
 // BFCL, three synthetic; Zipf weights), 40 % a long-tail request drawn from all labelled requests.
 // The scripted model calls the gold tool when it is offered, else calls tool_search with the
 // request once, then calls the gold tool if the search activated it, then answers.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { defaultSettings } from '../src/core/config/settingsSchema';
 import { CORE_SET_RULES } from '../src/core/ledger/learnedCoreSet';
@@ -23,7 +24,10 @@ import { toolshedOwnTools } from '../src/cli/commands/toolCliSupport';
 import { DefinitionTokenCache } from '../src/core/tools/modes/deferralMeasure';
 import { createToolSearchService } from '../src/core/tools/toolSearchService';
 import type { ToolInput } from '../src/core/tools/toolRecord';
-import { benchEngine } from './benchServices';
+import { benchEngine, benchSkillService } from './benchServices';
+import { folderPack } from '../src/core/skills/packs/skillPackSources';
+import type { SkillService } from '../src/core/skills/skillService';
+import type { ToolRun } from '../src/core/tools/toolRun';
 // @ts-expect-error: plain ESM helper shared with bench/tools.bench.mjs (bundled by esbuild)
 import { generateCatalog } from './synthetic-tools.mjs';
 
@@ -63,7 +67,7 @@ function bfclFolder(): string | undefined {
 }
 
 /** The session's requests: a few daily tools carry most turns, the rest is a long tail. */
-function session(bfcl: Request[], synthetic: Request[]): Request[] {
+function session(bfcl: Request[], synthetic: Request[]): { requests: Request[]; daily: Request[] } {
   const rand = mulberry32(36);
   const distinct = (list: Request[]) => list.filter((request, i) => list.findIndex((other) => other.gold === request.gold) === i);
   const daily = [
@@ -77,7 +81,7 @@ function session(bfcl: Request[], synthetic: Request[]): Request[] {
   const weights = daily.map((_, k) => 1 / (k + 1));
   const total = weights.reduce((a, b) => a + b, 0);
   const tail = [...bfcl, ...synthetic];
-  return Array.from({ length: TURNS }, () => {
+  const requests = Array.from({ length: TURNS }, () => {
     if (rand() < 0.6) {
       let pick = rand() * total;
       for (let k = 0; k < daily.length; k++) if ((pick -= weights[k]!) <= 0) return daily[k]!;
@@ -85,6 +89,33 @@ function session(bfcl: Request[], synthetic: Request[]): Request[] {
     }
     return tail[Math.floor(rand() * tail.length)]!;
   });
+  return { requests, daily };
+}
+
+/**
+ * Skills a team writes for its daily tools: one per daily tool, its trigger the tool's own
+ * description (the catalog's words, not the requests'), naming the tool in its steps.
+ */
+async function dailySkills(daily: Request[], catalog: ToolInput[]): Promise<{ service: SkillService; dispose(): void }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-session-skills-'));
+  daily.forEach((request, k) => {
+    const description = catalog.find((tool) => tool.name === request.gold)?.description ?? request.gold;
+    writeFileSync(
+      path.join(dir, `daily-${k}.skill.yaml`),
+      `name: daily-${k}\ntrigger: ${JSON.stringify(description)}\nsteps:\n  - ${JSON.stringify(`Call ${request.gold} with the values the request gives.`)}\ntools:\n  - ${JSON.stringify(request.gold)}\n`,
+    );
+  });
+  const service = await benchSkillService(await benchEngine());
+  await service.loadPacks([folderPack('daily', dir)]);
+  return { service, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The skill context of one run, as the extension builds it: the run's tool gate. */
+function skillContext(run: ToolRun) {
+  return {
+    includeWorkspacePacks: true,
+    toolGate: (name: string) => (run.isVisible(name) ? ('visible' as const) : run.isPermitted(name) ? ('activatable' as const) : ('unknown' as const)),
+  };
 }
 
 const countTokens = async (text: string) => Math.ceil(text.length / 4);
@@ -136,11 +167,20 @@ interface ArmResult {
   ledgerBytes: number;
 }
 
-async function runArm(arm: string, learn: boolean, preActivateTools: number | undefined, catalog: ToolInput[], requests: Request[]): Promise<ArmResult> {
+async function runArm(
+  arm: string,
+  learn: boolean,
+  preActivateTools: number | undefined,
+  catalog: ToolInput[],
+  requests: Request[],
+  skills?: SkillService,
+): Promise<ArmResult> {
   const engine = await benchEngine();
   const settings = defaultSettings();
   settings.toolSearch.learnCoreSet = learn;
   if (preActivateTools !== undefined) settings.toolSearch.preActivateTools = preActivateTools;
+  // Skills bring their tools: the deferred tools an injected skill names are activated with it.
+  settings.learning.autoActivateTools = Boolean(skills);
   const tools = await createToolSearchService({ engine, store: new MemoryByteStore(), saveDelayMs: 600_000, config: { toolSearch: settings.toolSearch } });
   tools.setTools([...catalog, ...toolshedOwnTools()]);
   let now = START;
@@ -171,6 +211,7 @@ async function runArm(arm: string, learn: boolean, preActivateTools: number | un
           events: { emit: () => undefined },
           signal: { isCancelled: false },
           refuseToolRuns: false,
+          ...(skills ? { skills: { service: skills, context: skillContext(run), pinnedNames: [] } } : {}),
           coreSet: settings.toolSearch.learnCoreSet ? (toolRun) => applyCoreSet(toolRun, ledger, settings.tools.state) : undefined,
         },
       );
@@ -257,7 +298,7 @@ async function main(): Promise<void> {
     .filter((query) => query.gold.length === 1)
     .map((query) => ({ query: query.query, gold: query.gold[0]! }));
   const synthetic = generateCatalog(500, 36);
-  const requests = session(
+  const { requests, daily } = session(
     bfcl,
     synthetic.queries.map((query: { query: string; gold: string[] }) => ({ query: query.query, gold: query.gold[0]! })),
   );
@@ -268,6 +309,13 @@ async function main(): Promise<void> {
   arms.push(await runArm('learned core set', true, undefined, catalog, requests));
   arms.push(await runArm('static, preActivateTools 0', false, 0, catalog, requests));
   arms.push(await runArm('learned core set, preActivateTools 0', true, 0, catalog, requests));
+  const skills = await dailySkills(daily, catalog);
+  try {
+    arms.push(await runArm('learned + skills bring tools', true, undefined, catalog, requests, skills.service));
+    arms.push(await runArm('learned + skills bring tools, preActivateTools 0', true, 0, catalog, requests, skills.service));
+  } finally {
+    skills.dispose();
+  }
   const pct = (list: number[], p: number) => list[Math.min(list.length - 1, Math.floor(p * list.length))] ?? 0;
   const r = (value: number, digits = 3) => Number(value.toFixed(digits));
   const rows: object[] = [];
@@ -285,6 +333,8 @@ async function main(): Promise<void> {
   for (const [base, learned] of [
     [arms[0]!, arms[1]!],
     [arms[2]!, arms[3]!],
+    [arms[0]!, arms[4]!],
+    [arms[2]!, arms[5]!],
   ])
     rows.push({
       case: 'learned core set vs static, second half',
@@ -294,7 +344,7 @@ async function main(): Promise<void> {
       target: '>= 15 % fewer rounds, prompt tokens per turn not higher',
       met: learned.half.rounds <= base.half.rounds * 0.85 && learned.half.promptTokens <= base.half.promptTokens,
     });
-  for (const learned of [arms[1]!, arms[3]!])
+  for (const learned of [arms[1]!, arms[3]!, arms[4]!, arms[5]!])
     rows.push({
       case: 'learned core set budget (8 tools, 3 % of 128k)',
       arm: learned.arm,
