@@ -20,6 +20,7 @@ for (const name of [
   'learning-chat.png',
   'learning-proposed.png',
   'skill-script-confirmation.png',
+  'ledger.png',
 ]) {
   const source = path.join(from, name);
   if (!existsSync(source)) {

@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
+import { nodeFileSystem } from '../../../src/core/platform/nodeFileSystem';
+import { createHeadlessSkillService } from '../../../src/core/skills/headlessSkillService';
 import { ctx, engine, makeService, pack, tempDir, writeTree } from './helpers';
 
 /** A pack skill's body lives in its file, not in the store; it is read when the skill is fetched. */
@@ -46,6 +48,25 @@ describe('skills: pack skill bodies are read from their files', () => {
     });
     await harness.service.save();
     assert.equal(await storedBody(harness.bytes, 'learned-notes'), 'Keep it short and factual.');
+    await harness.service.dispose();
+  });
+
+  it('drops the body a row still holds from an earlier store at the next load, and still shows it', async () => {
+    const root = tempDir();
+    writeTree(root, { 'release-notes/SKILL.md': skillMd('# Release notes\n\nGroup the merged pull requests by label.') });
+    const bytes = new MemoryByteStore();
+    // A file system without synchronous reads: the store keeps bodies (as stores did before).
+    const { readRegularFileSync: _sync, ...asyncOnly } = nodeFileSystem;
+    const earlier = await createHeadlessSkillService({ engine: await engine(), store: bytes, fs: asyncOnly });
+    await earlier.loadPacks([pack('p', root)]);
+    await earlier.dispose();
+    assert.match(String(await storedBody(bytes, 'release-notes')), /Group the merged/);
+
+    const harness = await makeService({ bytes });
+    await harness.service.loadPacks([pack('p', root)]);
+    await harness.service.save();
+    assert.equal(await storedBody(bytes, 'release-notes'), '');
+    assert.match(JSON.stringify(await harness.service.get({ names: ['release-notes'] }, ctx)), /Group the merged pull requests by label/);
     await harness.service.dispose();
   });
 });

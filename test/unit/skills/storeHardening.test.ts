@@ -146,15 +146,25 @@ describe('skill store: names are unique per scope', () => {
   });
 });
 
-describe('skill store: migration from schema version 1 keeps every row', () => {
-  for (const fts of ['fts4', 'none'] as const) {
-    it(`an old (${fts}) database file with rows migrates with nothing lost, and is searchable`, async () => {
+/**
+ * Fixtures: `skills-v1-*.db` were written by the version 1 store; `skills-v2-*.db` by the version 2
+ * store (commit e30d2e8, with its FTS table of analysed text) opening the version 1 files.
+ */
+describe('skill store: migration from schema versions 1 and 2 keeps every row', () => {
+  for (const [version, fts] of [
+    [1, 'fts4'],
+    [1, 'none'],
+    [2, 'fts4'],
+    [2, 'none'],
+  ] as const) {
+    it(`a version ${version} (${fts}) database file with rows migrates with nothing lost, and is searchable`, async () => {
       const bytes = new MemoryByteStore();
-      await bytes.write('skills.db', readFileSync(path.join(FIXTURES, `skills-v1-${fts}.db`)));
+      await bytes.write('skills.db', readFileSync(path.join(FIXTURES, `skills-v${version}-${fts}.db`)));
       const logger = new MemoryLogger();
       const store = await SkillStore.open({ engine: await engine([fts]), store: bytes, logger, clock: new TestClock() });
       assert.equal(store.openInfo.status, 'migrated');
       assert.deepEqual(warnings(logger), []);
+      assert.deepEqual(store.db.all("SELECT name FROM sqlite_master WHERE name LIKE 'skills_fts%'"), [], 'the full-text table is gone');
       const rows = store.all().map((r) => [r.name, r.origin, r.scope_mode, r.scope_tenant_id, r.scope_project_id, r.use_count, r.trigger]);
       assert.deepEqual(rows, [
         ['deploy-service', 'pack', 'global', '', '', 7, 'Deploy the payment service'],

@@ -175,7 +175,8 @@ export class SkillPackWriter {
       return 'inserted';
     }
     if (existing.content_hash === record.content_hash) {
-      if (!samePlacement(existing, record)) store.upsert({ ...record, updated_at: existing.updated_at });
+      // A row that still holds the body (written before bodies were read from files) is rewritten without it.
+      if (!samePlacement(existing, record) || store.holdsSourceBody(existing)) store.upsert({ ...record, updated_at: existing.updated_at });
       return 'unchanged';
     }
     if (!file.pack.updateExistingPackSkills && existing.pack_name === file.pack.name) return 'unchanged';

@@ -82,6 +82,8 @@ export class SkillStore {
   private readonly analyzer = new TextAnalyzer();
   /** Term ids of the stored terms; undefined without full-text search (no terms kept). */
   private readonly vocabulary: TermVocabulary | undefined;
+  /** Records whose body is read from their file (see toRecord). */
+  private readonly lazyBodies = new WeakSet<SkillRecord>();
   /** Fingerprints of the skill files loaded (what a warm start may skip). */
   readonly files = new SkillFileFingerprints(() => this.db);
 
@@ -431,11 +433,20 @@ export class SkillStore {
       .map((row) => this.toRecord(row));
   }
 
+  /**
+   * Whether a pack skill's row holds its body although bodies are read from files (a row written
+   * before, or by a store without a reader): the pack loader rewrites such a row without it.
+   */
+  holdsSourceBody(record: SkillRecord): boolean {
+    return this.sourceBodies !== undefined && record.origin === 'pack' && !this.lazyBodies.has(record) && record.body !== '';
+  }
+
   /** A row as a record; a pack skill stored without its body reads it from its file on first use. */
   private toRecord(row: Record<string, unknown>): SkillRecord {
     const record = rowToRecord(row);
     const read = this.sourceBodies;
     if (read && record.origin === 'pack' && record.body === '') {
+      this.lazyBodies.add(record);
       let body: string | undefined;
       Object.defineProperty(record, 'body', {
         enumerable: true,
