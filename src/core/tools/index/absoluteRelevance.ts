@@ -1,5 +1,5 @@
 import type { FieldStats } from '../../search/bm25f';
-import { splitIdentifier } from '../../search/textAnalysis';
+import { splitIdentifier, withoutContractions } from '../../search/textAnalysis';
 import type { TextAnalyzer } from '../../search/textAnalysis';
 import type { ToolField } from './toolDocument';
 
@@ -39,7 +39,7 @@ const ALL_DIGITS = /^[0-9]+$/;
 /** The request's distinct terms with their IDF over the catalog (numbers left out). */
 export function requestTermWeights(source: RelevanceSource, request: string): Map<string, number> {
   const weights = new Map<string, number>();
-  for (const term of source.analyzer.analyze(request)) {
+  for (const term of source.analyzer.analyze(withoutContractions(request))) {
     if (weights.has(term) || ALL_DIGITS.test(term)) continue;
     weights.set(term, source.stats.idf(term));
   }
