@@ -91,6 +91,13 @@ export function matchedTerms(source: RelevanceSource, terms: ReadonlyMap<string,
   return out.sort((a, b) => (terms.get(b) ?? 0) - (terms.get(a) ?? 0) || (a < b ? -1 : 1));
 }
 
+/** Whether the tool's name holds one of the request's terms. */
+export function nameShares(source: RelevanceSource, terms: ReadonlyMap<string, number>, toolName: string): boolean {
+  return source.stats.documentTerms(toolName, NAME_ONLY).some(({ term }) => terms.has(term));
+}
+
+const NAME_ONLY: Readonly<Record<ToolField, number>> = { name: 1, tags: 0, description: 0, paramNames: 0, paramDescriptions: 0 };
+
 /**
  * Each analysed term of `text` → the word as the user wrote it (lower-cased; the first spelling
  * seen), so the surfaces show "days", not the stem "dai".
