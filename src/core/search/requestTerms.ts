@@ -1,5 +1,5 @@
 import type { WeightedTerm } from './bm25f';
-import { analyze } from './textAnalysis';
+import { analyze, withoutContractions } from './textAnalysis';
 
 /**
  * A request's search terms with their weights. Requests are searched whole, however long: a
@@ -32,7 +32,7 @@ export function requestTerms(text: string): WeightedTerm[] {
     }
     if (trimmed.length === 0) continue;
     const weight = fenced || !looksLikeProse(trimmed) ? CODE_LINE_WEIGHT : 1;
-    for (const term of analyze(trimmed)) sums.set(term, (sums.get(term) ?? 0) + weight);
+    for (const term of analyze(withoutContractions(trimmed))) sums.set(term, (sums.get(term) ?? 0) + weight);
   }
   const out: WeightedTerm[] = [];
   for (const [term, sum] of sums) out.push({ term, weight: saturate(sum) });

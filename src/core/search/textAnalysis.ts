@@ -87,9 +87,8 @@ export class TextAnalyzer {
     return this.words?.size ?? 0;
   }
 
-  analyze(input: string, options: AnalyzeOptions = {}): string[] {
+  analyze(text: string, options: AnalyzeOptions = {}): string[] {
     const keepStopWords = options.keepStopWords === true;
-    const text = withoutContractions(input);
     const terms: string[] = [];
     // ASCII text (nearly all tool metadata and most queries): one scan, same result as below.
     if (this.analyzeAscii(text, keepStopWords, terms)) return terms;
@@ -150,14 +149,15 @@ export class TextAnalyzer {
 }
 
 /**
- * English contraction endings (what's, don't, they're, we've, I'll, I'd, I'm) removed before
- * tokenising: split at the apostrophe they became words of their own, and "s" or "t" is in
- * half the catalog — "what's up?" matched any tool whose text had an "s" token, at full
- * relevance, since it was the request's only content word.
+ * A request's English contraction endings (what's, don't, they're, we've, I'll, I'd, I'm)
+ * removed before it is weighed: split at the apostrophe they became words of their own, and "s"
+ * or "t" is in half of any catalog — "what's up?" matched every tool whose text had an "s"
+ * token, at full relevance, since it was the request's only content word. Indexed text is
+ * analysed as before (ranking on BFCL moved when the index lost them too).
  */
 const CONTRACTION = /([A-Za-z])['\u2019](?:s|t|re|ve|ll|d|m)\b/gi;
 
-function withoutContractions(text: string): string {
+export function withoutContractions(text: string): string {
   return text.includes("'") || text.includes('\u2019') ? text.replace(CONTRACTION, '$1') : text;
 }
 

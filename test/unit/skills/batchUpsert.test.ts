@@ -7,7 +7,7 @@ import { toRecord } from '../../../src/core/skills/store/skillRecords';
 import { rowToRecord } from '../../../src/core/skills/store/skillRows';
 import { makeScope } from '../../../src/core/skills/store/skillScope';
 import { SkillStore } from '../../../src/core/skills/store/skillStore';
-import { decodeTerms, TermVocabulary } from '../../../src/core/skills/store/skillTermsCodec';
+import { decodeTerms, encodeTerms, TermVocabulary } from '../../../src/core/skills/store/skillTermsCodec';
 import { engine, TestClock } from './helpers';
 import { parsedSkillOf } from '../../../src/core/skills/packs/document/parsedSkill';
 
@@ -173,5 +173,28 @@ describe('skills: batched upserts (snapshot import at scale)', () => {
     assert.deepEqual(state(store), before);
     assert.deepEqual(store.learnedRecords(), learnedBefore);
     assert.equal(store.has('gamma', SCOPES[1]), false);
+  });
+});
+
+describe('skills: stored term blobs', () => {
+  it('property: a damaged blob throws (the store is then rebuilt) and never hangs or allocates without bound', () => {
+    const vocabulary = new TermVocabulary();
+    const blob = encodeTerms(
+      { name: ['deploy'], title: ['deploy', 'servic'], trigger: [], description: ['payment'], tags: [], content: ['step', 'step'] },
+      vocabulary,
+    );
+    assert.deepEqual(decodeTerms(blob, vocabulary).content, ['step', 'step']);
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 40 }), (bytes) => {
+        try {
+          const terms = decodeTerms(bytes, vocabulary);
+          for (const list of Object.values(terms)) assert.ok(list.length <= 1 << 20);
+        } catch (error) {
+          assert.match(String(error), /term blob/);
+        }
+      }),
+    );
+    // A count of 2^34 in an otherwise well-formed blob.
+    assert.throws(() => decodeTerms(Uint8Array.from([1, 0, 0x80, 0x80, 0x80, 0x80, 0x40, 0, 0, 0, 0, 0]), vocabulary), /term blob/);
   });
 });

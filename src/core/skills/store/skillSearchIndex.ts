@@ -71,6 +71,12 @@ const LONG_REQUEST_TERMS = 40;
  */
 const LONG_FOCUS_SCALE = 1.3;
 /**
+ * A short request's coverage counts fully once the skill's focus reaches this, half at focus 0
+ * (see `relevance`). On the skills-at-scale tuning half it halved the short no-skill requests
+ * that injected a skill without asking a model (13 % → 7 %), with the same short one-skill hits.
+ */
+const SHORT_FOCUS_FLOOR = 0.1;
+/**
  * IDF mass added to a skill's describing vocabulary in `focus`: a description of three words is
  * "fully covered" by any request that happens to contain them, so small vocabularies are shrunk
  * toward 0 (about two typical words' worth). Kept no long no-skill request above the gate on the
@@ -263,8 +269,11 @@ export class SkillSearchIndex {
   relevance(terms: readonly string[], docId: number): number {
     const distinct = new Set(terms);
     const share = Math.min(1, Math.max(0, (distinct.size - SHORT_REQUEST_TERMS) / (LONG_REQUEST_TERMS - SHORT_REQUEST_TERMS)));
-    const covered = share < 1 ? this.coverage(terms, docId) : 0;
-    const focused = share > 0 ? Math.min(1, LONG_FOCUS_SCALE * this.focus(distinct, docId)) : 0;
+    const focus = this.focus(distinct, docId);
+    // Coverage counts half for a skill the request names almost none of (its words matched only
+    // by chance, e.g. "is data singular or plural?" and a skill listing "singular/plural" pages).
+    const covered = share < 1 ? this.coverage(terms, docId) * (0.5 + 0.5 * Math.min(1, focus / SHORT_FOCUS_FLOOR)) : 0;
+    const focused = share > 0 ? Math.min(1, LONG_FOCUS_SCALE * focus) : 0;
     return (1 - share) * covered + share * focused;
   }
 

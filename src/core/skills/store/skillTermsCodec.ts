@@ -11,6 +11,9 @@ import type { SkillFieldTerms, SkillFtsField } from './skillSearchIndex';
  * for a full-text index of it.
  */
 
+/** More term occurrences than one field of a skill file (at most 1 MiB) can hold: a damaged blob. */
+const MAX_FIELD_TERMS = 1 << 20;
+
 export class TermVocabulary {
   private readonly ids = new Map<string, number>();
   private readonly terms: string[] = [];
@@ -90,15 +93,27 @@ export function decodeTerms(blob: Uint8Array, vocabulary: TermVocabulary): Skill
   const terms = {} as Record<SkillFtsField, string[]>;
   for (const field of SKILL_FTS_FIELDS) {
     const n = reader.varint();
-    const list: string[] = [];
+    // Each pair takes at least two bytes: a larger count is damage, not a reason to allocate.
+    if (n * 2 > reader.remaining) throw new Error('term blob is truncated');
+    // Pairs first, so the field's array is allocated once at its final length.
+    const found: string[] = new Array<string>(n);
+    const counts = new Uint32Array(n);
+    let total = 0;
     let id = 0;
     for (let i = 0; i < n; i++) {
       id += reader.varint();
       const count = reader.varint();
       const term = vocabulary.term(id);
       if (term === undefined || count === 0) throw new Error(`term blob refers to unknown term id ${id}`);
-      for (let c = 0; c < count; c++) list.push(term);
+      found[i] = term;
+      counts[i] = count;
+      total += count;
+      // A damaged count must fail here, not allocate (a field holds at most what a 1 MiB file can).
+      if (total > MAX_FIELD_TERMS) throw new Error('term blob has an impossible term count');
     }
+    const list = new Array<string>(total);
+    let at = 0;
+    for (let i = 0; i < n; i++) for (let c = 0; c < (counts[i] as number); c++) list[at++] = found[i] as string;
     terms[field] = list;
   }
   if (!reader.done) throw new Error('term blob has trailing bytes');
@@ -135,6 +150,10 @@ class ByteReader {
 
   get done(): boolean {
     return this.at === this.bytes.length;
+  }
+
+  get remaining(): number {
+    return this.bytes.length - this.at;
   }
 
   varint(): number {

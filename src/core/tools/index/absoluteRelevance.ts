@@ -1,5 +1,5 @@
 import type { FieldStats } from '../../search/bm25f';
-import { splitIdentifier } from '../../search/textAnalysis';
+import { splitIdentifier, withoutContractions } from '../../search/textAnalysis';
 import type { TextAnalyzer } from '../../search/textAnalysis';
 import type { ToolField } from './toolDocument';
 
@@ -39,7 +39,7 @@ const ALL_DIGITS = /^[0-9]+$/;
 /** The request's distinct terms with their IDF over the catalog (numbers left out). */
 export function requestTermWeights(source: RelevanceSource, request: string): Map<string, number> {
   const weights = new Map<string, number>();
-  for (const term of source.analyzer.analyze(request)) {
+  for (const term of source.analyzer.analyze(withoutContractions(request))) {
     if (weights.has(term) || ALL_DIGITS.test(term)) continue;
     weights.set(term, source.stats.idf(term));
   }
@@ -90,6 +90,13 @@ export function matchedTerms(source: RelevanceSource, terms: ReadonlyMap<string,
   for (const { term } of source.stats.documentTerms(toolName, ANY_FIELD)) if (terms.has(term)) out.push(term);
   return out.sort((a, b) => (terms.get(b) ?? 0) - (terms.get(a) ?? 0) || (a < b ? -1 : 1));
 }
+
+/** Whether the tool's name holds one of the request's terms. */
+export function nameShares(source: RelevanceSource, terms: ReadonlyMap<string, number>, toolName: string): boolean {
+  return source.stats.documentTerms(toolName, NAME_ONLY).some(({ term }) => terms.has(term));
+}
+
+const NAME_ONLY: Readonly<Record<ToolField, number>> = { name: 1, tags: 0, description: 0, paramNames: 0, paramDescriptions: 0 };
 
 /**
  * Each analysed term of `text` → the word as the user wrote it (lower-cased; the first spelling
