@@ -22,7 +22,7 @@ suite('views: Toolshed sidebar', () => {
     await toolshed();
   });
 
-  test('the view container, both views, the welcome content and the walkthrough are contributed', () => {
+  test('the view container, its three views, the welcome content and the walkthrough are contributed', () => {
     const pkg = vscode.extensions.getExtension(TOOLSHED_ID)!.packageJSON;
     assert.deepEqual(
       pkg.contributes.viewsContainers.activitybar.map((c: { id: string }) => c.id),
@@ -30,7 +30,7 @@ suite('views: Toolshed sidebar', () => {
     );
     assert.deepEqual(
       pkg.contributes.views.toolshed.map((v: { id: string }) => v.id),
-      ['toolshed.skillDirectory', 'toolshed.activatedTools'],
+      ['toolshed.skillDirectory', 'toolshed.activatedTools', 'toolshed.ledger'],
     );
     assert.ok(pkg.contributes.viewsWelcome.some((w: { view: string }) => w.view === 'toolshed.skillDirectory'));
     const walkthrough = pkg.contributes.walkthroughs.find((w: { id: string }) => w.id === 'toolshed.gettingStarted');
