@@ -11,6 +11,8 @@
  * covering none scores 0.
  */
 
+import type { FieldStats } from './bm25f';
+
 export interface CoverageTerms {
   /** The request's analysed terms (duplicates count once). */
   terms: readonly string[];
@@ -33,4 +35,30 @@ export function idfCoverage(input: CoverageTerms): number {
 
 function finiteNonNegative(value: number): number {
   return Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+/**
+ * IDF mass added to a document's describing vocabulary in `describingFocus`: a description of
+ * three words is not "fully asked for" by any request that happens to contain them (about two
+ * typical words' worth). On the skills-at-scale tuning half, 0 let 10 % of long no-skill requests
+ * through pre-flight's gate and 10 none.
+ */
+const FOCUS_PRIOR_MASS = 10;
+
+/**
+ * Focus, the other direction of absolute relevance: the share of a document's own describing
+ * vocabulary (the terms of the fields weighted non-zero in `fields`, each weighing its IDF over
+ * `docs` documents) that the request contains, shrunk by FOCUS_PRIOR_MASS. Breadth cannot buy it:
+ * a description listing every common word has a large vocabulary of which any request covers little.
+ * Skills and tools both read it here (skills/store/skillSearchIndex.ts, tools/index/absoluteRelevance.ts).
+ */
+export function describingFocus<F extends string, K extends string | number>(
+  stats: FieldStats<F, K>,
+  key: K,
+  fields: Readonly<Record<F, number>>,
+  docs: number,
+  inRequest: (termId: number) => boolean,
+): number {
+  const { total, covered } = stats.fieldIdfMass(key, fields, docs, inRequest);
+  return total > 0 ? covered / (total + FOCUS_PRIOR_MASS) : 0;
 }

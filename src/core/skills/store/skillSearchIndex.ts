@@ -2,7 +2,7 @@ import type { TaskType } from '../../config/settingsSchema';
 import { FieldStats } from '../../search/bm25f';
 import type { WeightedTerm } from '../../search/bm25f';
 import { ImpactPostings } from '../../search/impactPostings';
-import { idfCoverage } from '../../search/termCoverage';
+import { describingFocus, idfCoverage } from '../../search/termCoverage';
 import { bm25Idf } from '../../search/ftsBm25';
 import type { SkillOrigin } from '../skillSchema';
 import { identityKey, scopeRank } from './skillScope';
@@ -76,13 +76,6 @@ const LONG_FOCUS_SCALE = 1.3;
  * that injected a skill without asking a model (13 % → 7 %), with the same short one-skill hits.
  */
 const SHORT_FOCUS_FLOOR = 0.1;
-/**
- * IDF mass added to a skill's describing vocabulary in `focus`: a description of three words is
- * "fully covered" by any request that happens to contain them, so small vocabularies are shrunk
- * toward 0 (about two typical words' worth). Kept no long no-skill request above the gate on the
- * tuning half where 0 let 10 % through.
- */
-const FOCUS_PRIOR_MASS = 10;
 
 export interface SkillEntry {
   docId: number;
@@ -327,8 +320,7 @@ export class SkillSearchIndex {
   private focusOf(inQuery: (termId: number) => boolean, docId: number): number {
     const stats = this.stats;
     if (!stats) return 0;
-    const { total, covered } = stats.fieldIdfMass(docId, DESCRIBING_WEIGHTS, stats.size + PRIOR_DOCS, inQuery);
-    return total > 0 ? covered / (total + FOCUS_PRIOR_MASS) : 0;
+    return describingFocus(stats, docId, DESCRIBING_WEIGHTS, stats.size + PRIOR_DOCS, inQuery);
   }
 
   /** Membership in the request's terms by interned id (terms the collection lacks are never in a skill). */

@@ -1,4 +1,5 @@
 import type { FieldStats } from '../../search/bm25f';
+import { describingFocus, idfCoverage } from '../../search/termCoverage';
 import { splitIdentifier, withoutContractions } from '../../search/textAnalysis';
 import type { TextAnalyzer } from '../../search/textAnalysis';
 import type { ToolField } from './toolDocument';
@@ -10,6 +11,7 @@ import type { ToolField } from './toolDocument';
  *
  *   coverage = Σ idf(t) over request terms the tool's text contains / Σ idf(t) over request terms
  *   focus    = Σ idf(t) over the tool's describing terms the request contains / (Σ idf(t) over them + prior)
+ *              (search/termCoverage.ts, shared with skills)
  *   relevance = min(1, FOCUSED_SCALE × √(coverage × focus))
  *
  * Coverage says the request is about the tool: a request word no tool uses (a city, a file name,
@@ -48,34 +50,19 @@ export function requestTermWeights(source: RelevanceSource, request: string): Ma
 
 /** Relevance in [0, 1] of one indexed tool to the request terms (0 for an unknown tool or no term). */
 export function absoluteRelevance(source: RelevanceSource, terms: ReadonlyMap<string, number>, toolName: string): number {
-  let total = 0;
-  for (const weight of terms.values()) total += weight;
-  if (total <= 0) return 0;
-  let covered = 0;
-  for (const { term } of source.stats.documentTerms(toolName, ANY_FIELD)) covered += terms.get(term) ?? 0;
-  const coverage = Math.min(1, covered / total);
-  return coverage === 0 ? 0 : Math.min(1, FOCUSED_SCALE * Math.sqrt(coverage * focus(source, terms, toolName)));
-}
-
-/**
- * The share of the tool's own describing vocabulary (name, tags, description; IDF-weighted, plus
- * FOCUS_PRIOR_MASS) that the request contains: how much of what the tool says it does the request
- * asks for. Breadth lowers it — a description listing every common word is mostly not asked for.
- */
-function focus(source: RelevanceSource, terms: ReadonlyMap<string, number>, toolName: string): number {
-  let total = 0;
-  let covered = 0;
-  for (const { term } of source.stats.documentTerms(toolName, DESCRIBING_FIELDS)) {
-    const weight = source.stats.idf(term);
-    total += weight;
-    if (terms.has(term)) covered += weight;
+  const has = new Set(source.stats.documentTerms(toolName, ANY_FIELD).map((t) => t.term));
+  const coverage = idfCoverage({ terms: [...terms.keys()], idf: (term) => terms.get(term) ?? 0, match: (term) => (has.has(term) ? 1 : 0) });
+  if (coverage === 0) return 0;
+  const ids = new Set<number>();
+  for (const term of terms.keys()) {
+    const id = source.stats.termId(term);
+    if (id !== undefined) ids.add(id);
   }
-  return total > 0 ? covered / (total + FOCUS_PRIOR_MASS) : 0;
+  const focus = describingFocus(source.stats, toolName, DESCRIBING_FIELDS, Math.max(source.stats.size, 1), (id) => ids.has(id));
+  return Math.min(1, FOCUSED_SCALE * Math.sqrt(coverage * focus));
 }
 
 const DESCRIBING_FIELDS: Readonly<Record<ToolField, number>> = { name: 1, tags: 1, description: 1, paramNames: 0, paramDescriptions: 0 };
-/** About two typical words' IDF: a three-word description is not "fully asked for" by chance. */
-const FOCUS_PRIOR_MASS = 10;
 /**
  * Relevance is FOCUSED_SCALE × √(coverage × focus), at most 1: both must be there — a request
  * about the tool (coverage) and a tool about the request (focus). The scale keeps the gate's
