@@ -34,6 +34,13 @@ async function withToolSkillPack<T>(settings: Record<string, unknown>, fn: () =>
     });
   } finally {
     rmSync(root, { recursive: true, force: true });
+    // The settings are restored by now; wait until the pack is gone, so the next test's "pack
+    // loaded" check cannot be met by this test's pack while its removal is still on the way.
+    const api = await toolshed();
+    await eventually(async () => {
+      await api.services.skillPacks.ready;
+      return api.services.skills.listPacks().some((p) => p.name === FOLDER) ? undefined : true;
+    }, `pack ${FOLDER} unloaded`);
   }
 }
 
