@@ -219,6 +219,18 @@ function tryLoad(bytes: Uint8Array, options: OpenDatabaseOptions): LoadVerdict {
     const difference = schemaDifference(db, (fresh) => options.createSchema(fresh), options.engine);
     if (difference) return reject(true, `schema damaged: ${difference}`);
     options.verify?.(db);
+    // A damaged header can leave a database that reads fine but refuses every write (byte 18, the
+    // file format's write version, above 2): the store would fail at its first save. A write rolled
+    // back at once proves it takes writes.
+    const probe = db;
+    try {
+      probe.run('SAVEPOINT toolshed_write_probe');
+      probe.run(`UPDATE ${META_TABLE} SET value = value WHERE key = 'schema_version'`);
+      probe.run('ROLLBACK TO toolshed_write_probe');
+      probe.run('RELEASE toolshed_write_probe');
+    } catch (error) {
+      return reject(true, `database refuses writes (${messageOf(error)})`);
+    }
     return { ok: true, db, migratedFrom };
   } catch (error) {
     return reject(true, `unreadable database (${messageOf(error)})`);

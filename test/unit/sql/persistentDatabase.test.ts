@@ -63,6 +63,15 @@ describe('openPersistentDatabase', () => {
       },
     ],
     [
+      // Reads fine and passes the integrity check, but refuses every write.
+      'read-only header (write version 3)',
+      (bytes) => {
+        const copy = bytes.slice();
+        copy[18] = 3;
+        return copy;
+      },
+    ],
+    [
       'random header',
       (bytes) => {
         const copy = bytes.slice();
