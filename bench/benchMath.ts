@@ -1,7 +1,9 @@
+import vocabulary from './data/synthetic-vocabulary.json';
+
 // Small helpers every bench/*Bench.ts uses: a seeded generator (so synthetic corpora are the same
 // in every run), percentiles, rounding, and the vocabulary synthetic skills are made from.
 
-/** mulberry32: a tiny seeded PRNG in [0, 1). */
+/** mulberry32: a tiny seeded PRNG in [0, 1) (the plain-ESM benches use its twin, bench/seededRandom.mjs). */
 export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
@@ -27,77 +29,9 @@ export const pctOf = (values: readonly number[], p: number): number =>
 
 export const median = (values: readonly number[]): number => pctOf(values, 0.5);
 
-export const AREAS: string[] = [
-  'git',
-  'review',
-  'testing',
-  'api',
-  'browser',
-  'database',
-  'deploy',
-  'docs',
-  'security',
-  'ci',
-  'cloud',
-  'data',
-  'mobile',
-  'infra',
-  'billing',
-  'auth',
-  'search',
-  'cache',
-  'queue',
-  'email',
-];
-export const VERBS: string[] = [
-  'create',
-  'update',
-  'delete',
-  'list',
-  'sync',
-  'migrate',
-  'validate',
-  'export',
-  'import',
-  'debug',
-  'monitor',
-  'rotate',
-  'archive',
-  'restore',
-  'configure',
-  'benchmark',
-  'paginate',
-  'retry',
-  'schedule',
-  'notify',
-];
-export const OBJECTS: string[] = [
-  'issue',
-  'branch',
-  'record',
-  'table',
-  'bucket',
-  'invoice',
-  'token',
-  'user',
-  'report',
-  'index',
-  'cluster',
-  'webhook',
-  'pipeline',
-  'release',
-  'schema',
-  'snapshot',
-  'session',
-  'ticket',
-  'dashboard',
-  'certificate',
-  'queue',
-  'job',
-  'file',
-  'image',
-  'metric',
-];
+export const AREAS: string[] = vocabulary.areas;
+export const VERBS: string[] = vocabulary.verbs;
+export const OBJECTS: string[] = vocabulary.objects;
 /** Phrases synthetic triggers end with, so that no two read alike. */
 export const FILLER: string[] = [
   'safely',

@@ -19,6 +19,7 @@ import { MemoryByteStore } from '../src/core/platform/memoryByteStore';
 import { applyCoreSet, updateCoreSet } from '../src/core/planner/coreSetTurn';
 import { serializeDefinitions } from '../src/core/planner/plannerLoop';
 import { modelDeferral, runToolshedTurn } from '../src/core/planner/turn/toolshedTurn';
+import { rng } from './benchMath';
 import { recordTurn } from '../src/core/planner/turnLedger';
 import { toolshedOwnTools } from '../src/cli/commands/toolCliSupport';
 import { DefinitionTokenCache } from '../src/core/tools/modes/deferralMeasure';
@@ -42,17 +43,6 @@ interface Request {
   gold: string;
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const readJsonl = <T>(file: string): T[] =>
   readFileSync(file, 'utf8')
     .split('\n')
@@ -68,7 +58,7 @@ function bfclFolder(): string | undefined {
 
 /** The session's requests: a few daily tools carry most turns, the rest is a long tail. */
 function session(bfcl: Request[], synthetic: Request[]): { requests: Request[]; daily: Request[] } {
-  const rand = mulberry32(36);
+  const rand = rng(36);
   const distinct = (list: Request[]) => list.filter((request, i) => list.findIndex((other) => other.gold === request.gold) === i);
   const daily = [
     ...distinct(bfcl)

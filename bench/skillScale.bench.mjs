@@ -5,10 +5,20 @@
 // process's own. Per size: a cold load into an empty storage folder, then a warm start from what
 // that load persisted (same files, nothing changed), lexical and with the bundled word vectors.
 // Prints one JSON line last: {"title", "rows"}.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCliJson } from './cliRuns.mjs';
+import { mulberry32 } from './seededRandom.mjs';
+
+/** The synthetic skills' words, shared with the TypeScript benches (bench/benchMath.ts). */
+const {
+  areas: AREAS,
+  verbs: VERBS,
+  objects: OBJECTS,
+} = /** @type {{ areas: string[]; verbs: string[]; objects: string[] }} */ (
+  JSON.parse(readFileSync(new URL('./data/synthetic-vocabulary.json', import.meta.url), 'utf8'))
+);
 
 // TOOLSHED_BENCH_SKILLS_SIZES=10000 (a comma list) runs only those sizes.
 const SIZES = process.env.TOOLSHED_BENCH_SKILLS_SIZES
@@ -20,93 +30,6 @@ const SIZES = process.env.TOOLSHED_BENCH_SKILLS_SIZES
 const PER_PACK = 10000;
 const QUERIES = 100;
 
-/**
- * mulberry32, as bench/benchMath.ts (this file is plain ESM, not bundled).
- * @param {number} seed
- * @returns {() => number}
- */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const AREAS = [
-  'git',
-  'review',
-  'testing',
-  'api',
-  'browser',
-  'database',
-  'deploy',
-  'docs',
-  'security',
-  'ci',
-  'cloud',
-  'data',
-  'mobile',
-  'infra',
-  'billing',
-  'auth',
-  'search',
-  'cache',
-  'queue',
-  'email',
-];
-const VERBS = [
-  'create',
-  'update',
-  'delete',
-  'list',
-  'sync',
-  'migrate',
-  'validate',
-  'export',
-  'import',
-  'debug',
-  'monitor',
-  'rotate',
-  'archive',
-  'restore',
-  'configure',
-  'benchmark',
-  'paginate',
-  'retry',
-  'schedule',
-  'notify',
-];
-const OBJECTS = [
-  'issue',
-  'branch',
-  'record',
-  'table',
-  'bucket',
-  'invoice',
-  'token',
-  'user',
-  'report',
-  'index',
-  'cluster',
-  'webhook',
-  'pipeline',
-  'release',
-  'schema',
-  'snapshot',
-  'session',
-  'ticket',
-  'dashboard',
-  'certificate',
-  'queue',
-  'job',
-  'file',
-  'image',
-  'metric',
-];
 const SYLLABLES = [
   'ka',
   'lo',
@@ -189,7 +112,7 @@ function zipfPicker(words, r) {
  * @param {number} seed
  */
 function writeSkills(root, count, seed) {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   /** @type {(xs: string[]) => string} */
   const pick = (xs) => xs[Math.floor(r() * xs.length)];
   const word = zipfPicker(vocabulary(20000, r), r);

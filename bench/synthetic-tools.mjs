@@ -3,18 +3,7 @@
 // Seeded PRNG (mulberry32): the same size and seed always give the same files.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-
-/** @param {number} seed */
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from './seededRandom.mjs';
 
 const SERVERS = [
   'github',

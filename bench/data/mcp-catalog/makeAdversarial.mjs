@@ -7,6 +7,7 @@
 // derived from this catalog's own descriptions; nothing is fetched.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { mulberry32 } from '../../seededRandom.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 
@@ -23,20 +24,6 @@ const ASSISTANT_VOCABULARY = `help please can you could would show me find get g
   .split(/\s+/)
   .filter(Boolean);
 
-/**
- * Small seeded generator (mulberry32): the same adversaries every run.
- * @param {number} seed
- */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** @typedef {{ name: string, description: string, inputSchema: object, server: string, tool: string }} CatalogTool */
 /** @type {CatalogTool[]} */
@@ -82,7 +69,7 @@ const adversary = (kind, server, tool, description, note) => ({
   note,
 });
 
-const rand = random(33);
+const rand = mulberry32(33);
 const vocabulary = catalogFrequentWords(3000);
 /**
  * Long filler text from the catalog's own vocabulary, in sentences, about `bytes` long.
