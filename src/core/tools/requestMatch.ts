@@ -90,10 +90,11 @@ export function matchRequestTools(
   const spelling = spelledAs(relevance, text);
   const scored = outcome.hits.map((hit) => {
     const flagged = stuffedReason(relevance.stats, hit.record.name);
+    const lexical = absoluteRelevance(relevance, terms, hit.record.name);
     return {
       name: hit.record.name,
-      relevance: gatedRelevance(relevance, terms, similarity, hit.record.name),
-      lexical: absoluteRelevance(relevance, terms, hit.record.name),
+      relevance: fusedRelevance(lexical, similarity?.of(hit.record.name), similarity?.calibration),
+      lexical,
       matchedTerms: matchedTerms(relevance, terms, hit.record.name).map((term) => spelling.get(term) ?? term),
       ...(flagged === undefined ? {} : { flagged }),
     };
