@@ -14,6 +14,7 @@ import { nodeFileSystem } from '../src/core/platform/nodeFileSystem';
 import type { ChatModelPort } from '../src/core/platform/chatTypes';
 import { skillPreflight } from '../src/core/planner/turn/skillPreflight';
 import { loadSqlEngine } from '../src/core/sql/sqlEngine';
+import { folderPack } from '../src/core/skills/packs/skillPackSources';
 import { createSkillService } from '../src/core/skills/skillService';
 import type { SkillService } from '../src/core/skills/skillService';
 
@@ -46,17 +47,7 @@ export async function relevanceService(root: string, config: Partial<SkillsConfi
     env: {},
     autoSaveDelayMs: 60_000,
   });
-  const pack = (name: string, dir: string) => ({
-    name,
-    root: path.join(root, dir),
-    scopeMode: 'global' as const,
-    enabled: true,
-    updateExistingPackSkills: true,
-    pinnedSkillNames: [],
-    source: 'settings' as const,
-    workspace: false,
-    optional: false,
-  });
+  const pack = (name: string, dir: string) => folderPack(name, path.join(root, dir));
   await service.loadPacks([pack('core', 'skill-packs/core'), pack('public', 'bench/data/public-skills')]);
   return service;
 }

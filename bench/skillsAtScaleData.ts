@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'yaml';
+import { folderPack } from '../src/core/skills/packs/skillPackSources';
 import type { ResolvedSkillPack } from '../src/core/skills/packs/skillPackSources';
 
 export interface PoolEntry {
@@ -105,17 +106,7 @@ export function materialisePool(entries: readonly PoolEntry[], dir: string): Mat
     let used = usedFolders.get(packName);
     if (!used) {
       usedFolders.set(packName, (used = new Set()));
-      packs.push({
-        name: packName,
-        root: packRoot,
-        scopeMode: 'global',
-        enabled: true,
-        updateExistingPackSkills: true,
-        pinnedSkillNames: [],
-        source: 'settings',
-        workspace: false,
-        optional: false,
-      });
+      packs.push(folderPack(packName, packRoot));
     }
     const original = path.posix.basename(path.posix.dirname(entry.path));
     const declared = skillFields(entry.text).name.trim();
