@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { DRIVER_ID, toolshed, selectScriptedChatModel } from './helpers';
 import type { DriverApi } from '../driver/extension';
+import type { ScriptedReply } from '../driver/scriptedModel';
 
 /** Everything a chat response stream received, in order, as plain data. */
 export interface RecordedStream {
@@ -141,4 +142,18 @@ export function userFacingTexts(request: { messages: Array<{ role: string; conte
     .filter((m) => m.role === 'user')
     .map((m) => JSON.stringify(m.content))
     .join('\n');
+}
+
+/**
+ * Two rounds of a scripted model: round 1 calls `tool` with `input` when the request offered it
+ * (pre-activated), else asks `tool_search` for `query`; round 2 answers `<prefix>: <the last tool result>`.
+ */
+export function callWhenOfferedScript(tool: string, input: Record<string, unknown>, query: string, prefix: string): ScriptedReply[] {
+  return [
+    (request) =>
+      (request as unknown as { toolNames: string[] }).toolNames.includes(tool)
+        ? [{ toolCall: { name: tool, input } }]
+        : [{ toolCall: { name: 'tool_search', input: { query } } }],
+    (request) => `${prefix}: ${lastToolResultText(request as never)}`,
+  ];
 }

@@ -1,12 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { scriptedModel, toolshed } from './helpers';
-import { askToolshed, driver, historyOf, lastToolResultText, withSettings } from './chatHelpers';
+import { askToolshed, callWhenOfferedScript, driver, historyOf, withSettings } from './chatHelpers';
 
 const WEATHER = 'fixture_weather_forecast';
 const COMMIT_SKILL = 'pack.core.git.commit_message';
 
-type Recorded = { toolNames: string[] };
 type TurnMetadata = { toolshed: { activeSkills?: Array<{ name: string }> } };
 
 suite('Explain Last Turn: /why and the command explain the last @toolshed turn (scripted model)', () => {
@@ -20,13 +19,7 @@ suite('Explain Last Turn: /why and the command explain the last @toolshed turn (
     await api.services.skillPacks.ready;
     await withSettings({ 'toolshed.toolSearch.preActivateTools': 3, 'toolshed.skills.selection': 'search' }, async () => {
       const model = await scriptedModel();
-      model.setScript([
-        (request) =>
-          (request as unknown as Recorded).toolNames.includes(WEATHER)
-            ? [{ toolCall: { name: WEATHER, input: { city: 'Oslo' } } }]
-            : [{ toolCall: { name: 'tool_search', input: { query: 'weather forecast' } } }],
-        (request) => `Oslo: ${lastToolResultText(request as never)}`,
-      ]);
+      model.setScript(callWhenOfferedScript(WEATHER, { city: 'Oslo' }, 'weather forecast', 'Oslo'));
       const prompt = 'Write a commit message for my staged changes about the weather forecast for Oslo';
       const { result, recorded } = await askToolshed(prompt);
       const active = ((result.metadata as TurnMetadata).toolshed.activeSkills ?? []).map((skill) => skill.name);

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { scriptedModel, toolshed } from './helpers';
-import { askToolshed, driver, historyOf, lastToolResultText, withSettings } from './chatHelpers';
+import { askToolshed, callWhenOfferedScript, driver, historyOf, withSettings } from './chatHelpers';
 
 const WEATHER = 'fixture_weather_forecast';
 const MODEL_REQUESTS = /_Model requests: (\d+) \((?:(\d+) to choose the active skills, )?(\d+) rounds?\)\._/;
@@ -16,13 +16,7 @@ suite('tools before the model asks: pre-activation by relevance (scripted model)
   test('a request whose tool passes the gate: round 1 already offers it, the turn takes 2 rounds, the step, /tools and the footer say so', async () => {
     await withSettings({ 'toolshed.toolSearch.preActivateTools': 3, 'toolshed.toolSearch.activationScope': 'session' }, async () => {
       const model = await scriptedModel();
-      model.setScript([
-        (request) =>
-          (request as unknown as Recorded).toolNames.includes(WEATHER)
-            ? [{ toolCall: { name: WEATHER, input: { city: 'Oslo' } } }]
-            : [{ toolCall: { name: 'tool_search', input: { query: 'weather forecast' } } }],
-        (request) => `Oslo: ${lastToolResultText(request as never)}`,
-      ]);
+      model.setScript(callWhenOfferedScript(WEATHER, { city: 'Oslo' }, 'weather forecast', 'Oslo'));
       const prompt = 'What is the weather forecast for Oslo?';
       const { result, recorded } = await askToolshed(prompt);
 
