@@ -120,6 +120,8 @@ export interface EntryFilter {
   modelInvocableOnly?: boolean;
   /** Pack skills of these names are left out (skills VS Code's own agent skills already offer). */
   excludePackNames?: ReadonlySet<string>;
+  /** Skills of these names, of any origin and scope, are left out (the user retired them in this workspace). */
+  excludeNames?: ReadonlySet<string>;
 }
 
 /** Compiles a filter once per request into a predicate (same rules as the SQL WHERE clause). */
@@ -132,6 +134,7 @@ export function entryPredicate(filter: EntryFilter): (entry: SkillEntry) => bool
   const invocableOnly = filter.modelInvocableOnly === true;
   const { taskType, origin, scopeMode } = filter;
   const excluded = filter.excludePackNames?.size ? filter.excludePackNames : undefined;
+  const retired = filter.excludeNames?.size ? filter.excludeNames : undefined;
   return (e) => {
     if (
       e.scope_mode !== 'global' &&
@@ -146,6 +149,7 @@ export function entryPredicate(filter: EntryFilter): (entry: SkillEntry) => bool
     if (origin && e.origin !== origin) return false;
     if (scopeMode && e.scope_mode !== scopeMode) return false;
     if (excluded && e.origin === 'pack' && excluded.has(e.name)) return false;
+    if (retired?.has(e.name)) return false;
     return true;
   };
 }
