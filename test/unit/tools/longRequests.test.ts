@@ -139,16 +139,23 @@ describe('tool ranking: exact top-k over the whole catalog', () => {
           const { service } = await makeService({ tools });
           const index = (service as unknown as { index: ToolIndex }).index;
           const accept = (name: string) => !name.endsWith('_pod');
-          for (const query of queries) {
-            const ranked = rankTools(index, query, accept, k);
-            const expected = scoreEveryTool(index, query, accept, k);
-            assert.equal(ranked.length, expected.length, query);
-            ranked.forEach((tool, i) => {
-              // Impacts are single precision: scores agree to ~1e-6, and equal scores may swap.
-              assert.ok(Math.abs(tool.relevance - expected[i].relevance) <= 1e-5 * Math.max(1, expected[i].relevance), `${query}: #${i}`);
-              assert.ok(accept(tool.name));
-            });
-          }
+          const check = () => {
+            for (const query of queries) {
+              const ranked = rankTools(index, query, accept, k);
+              const expected = scoreEveryTool(index, query, accept, k);
+              assert.equal(ranked.length, expected.length, query);
+              ranked.forEach((tool, i) => {
+                // Impacts are single precision: scores agree to ~1e-6, and equal scores may swap.
+                assert.ok(Math.abs(tool.relevance - expected[i].relevance) <= 1e-5 * Math.max(1, expected[i].relevance), `${query}: #${i}`);
+                assert.ok(accept(tool.name));
+              });
+            }
+          };
+          check();
+          // Right after a catalog change (tools are scored one by one until a rebuild pays), and after the rebuild.
+          service.setTools(tools.map((tool, i) => (i === 0 ? { ...tool, description: `${tool.description} ${ASK[0]} ${ASK[1]}` } : tool)));
+          check();
+          check();
           await service.dispose();
         },
       ),

@@ -14,8 +14,9 @@ import type { ToolIndex } from './toolIndex';
  * query term, so no candidate stage can drop the tool the ranking would put first, however long
  * the request (a posting budget over the "most selective" terms did: in a pasted task the rarest
  * words are names, ids and code, and the tool the request asks for was often not a candidate).
- * Parameters the postings were not built with (`--ranker` ablations, the optional bonuses) score
- * every tool that holds a query term instead — the same top k, slower.
+ * Parameters the postings were not built with (`--ranker` ablations, the optional bonuses), and
+ * searches soon after the catalog changed (see currentImpactPostings), score every tool that holds
+ * a query term instead — the same top k.
  *
  * Query terms are weighted as a request (search/requestTerms.ts, shared with skills): words on
  * code and data lines count less than prose, and a repeated word counts more, saturated.
@@ -137,9 +138,10 @@ function topTools(
   options: RankerOptions,
 ): RankedTool[] {
   const bonuses = options.nameCoverageBonus > 0 || options.paramCoverageBonus > 0 || options.bigramBonus > 0;
-  const postings = bonuses ? undefined : impactPostingsFor(index, options);
+  const postings = bonuses ? undefined : currentImpactPostings(index, options);
   if (postings) return postings.topK(terms, isCandidate, limit, (a, b) => a < b, idf).map((hit) => ({ name: hit.key, relevance: hit.score }));
   const pool = index.ftsCandidateNames(terms.map((t) => t.term));
+  countScoredOneByOne(index, pool.length);
   const scores = index.stats.scorePool(pool, terms, options.fieldWeights, options.fieldB, idf, options.k1);
   const querySet = new Set(terms.map((t) => t.term));
   const ordered = options.bigramBonus > 0 ? index.analyzer.analyze(query) : [];
@@ -174,26 +176,44 @@ function weightedAsRequest(terms: readonly WeightedTerm[], query: string): Weigh
 
 interface ImpactCache {
   postings: ImpactPostings<ToolField, string>;
+  /** The statistics' version the postings were last built for (-1: never). */
   version: number;
+  /** Tools scored one by one since the statistics last changed. */
+  scoredSince: number;
 }
 
-/** Impact postings are built per index, for the default weights (their saturation is the statistics' own k1). */
+/** Impact postings per index, for the default weights (their saturation is the statistics' own k1). */
 const impactCache = new WeakMap<ToolIndex, ImpactCache>();
 
-function impactPostingsFor(index: ToolIndex, options: RankerOptions): ImpactPostings<ToolField, string> | undefined {
+/**
+ * The index's impact postings when they are current, or when rebuilding them has become the
+ * cheaper way; undefined when the tools holding a query term are to be scored one by one (the
+ * same top k). A rebuild is one pass over every tool (any change to the catalog moves the average
+ * lengths every impact depends on), so after a change searches score their pools directly until
+ * the tools scored add up to the catalog, then rebuild: a catalog that changes between searches
+ * never pays a rebuild per search, one that settles pays it once.
+ */
+function currentImpactPostings(index: ToolIndex, options: RankerOptions): ImpactPostings<ToolField, string> | undefined {
   if (options.k1 !== TOOL_K1 || !sameWeights(options.fieldWeights, RANKER_DEFAULTS.fieldWeights) || !sameWeights(options.fieldB, RANKER_DEFAULTS.fieldB)) {
     return undefined;
   }
   let cached = impactCache.get(index);
   if (!cached) {
-    cached = { postings: new ImpactPostings(index.stats, RANKER_DEFAULTS.fieldWeights, RANKER_DEFAULTS.fieldB), version: index.stats.version };
+    cached = { postings: new ImpactPostings(index.stats, RANKER_DEFAULTS.fieldWeights, RANKER_DEFAULTS.fieldB), version: -1, scoredSince: 0 };
     impactCache.set(index, cached);
-  } else if (cached.version !== index.stats.version) {
-    // Any change to the statistics moves the average lengths every impact depends on: rebuilt at this search.
-    cached.postings.invalidate();
-    cached.version = index.stats.version;
   }
+  if (cached.version === index.stats.version) return cached.postings;
+  if (cached.scoredSince < index.stats.size) return undefined;
+  cached.postings.invalidate();
+  cached.version = index.stats.version;
+  cached.scoredSince = 0;
   return cached.postings;
+}
+
+/** Counts tools scored one by one toward the next rebuild of the index's impact postings. */
+function countScoredOneByOne(index: ToolIndex, tools: number): void {
+  const cached = impactCache.get(index);
+  if (cached && cached.version !== index.stats.version) cached.scoredSince += tools;
 }
 
 function sameWeights(a: Readonly<Record<ToolField, number>>, b: Readonly<Record<ToolField, number>>): boolean {
