@@ -10,6 +10,11 @@
  * - R@5 / R@10 of the ranked search for `kind: "tool"` requests (a hit: any acceptable gold name);
  * - the share of `kind: "none"` requests that pre-activate at least one tool, and gold in round 1
  *   (a gold tool among those pre-activated) for `kind: "tool"` requests;
+ * - request R@5: a gold tool among the first 5 candidates pre-activation ranks for the request as
+ *   it reads it (`tool_search` itself takes at most 500 characters, so R@5 above searches the
+ *   first 500: what a model could paste; request R@5 is what the extension searches itself);
+ * - the same over long pasted requests (long-requests.jsonl, 800–2,800 characters), with gold in
+ *   round 1 and request R@5 again for those whose ask comes after the first 2,000 characters;
  * - each adversarial tool (adversarial-tools.jsonl) added alone to the catalog: the share of
  *   requests (none has it as gold) for which it is pre-activated or in the top 5, and how many
  *   requests lose their gold tool from the top 5 or from pre-activation because of it;
@@ -41,6 +46,8 @@ interface Request {
   request: string;
   gold: string[];
   kind: 'tool' | 'none';
+  /** Long requests only: what the request asks for is said after its first 2,000 characters. */
+  late?: boolean;
 }
 interface Adversary extends ToolInput {
   adversary: string;
@@ -53,9 +60,10 @@ interface Timings {
   activateCpu: number[];
 }
 
-/** What the user path gave one request: the ranked search's top 10 and the tools pre-activated. */
+/** What the user path gave one request: the ranked search's top 10, pre-activation's ranked candidates and the tools it activated. */
 interface Outcome {
   top10: string[];
+  candidates: string[];
   activated: string[];
 }
 
@@ -111,21 +119,22 @@ async function outcomes(service: ToolSearchService, requests: readonly { request
       timings?.searchCpu.push(processCpuMs() - cpu);
       return result.ok ? result.output.tools.map((t) => t.name) : [];
     });
-    const activated = await service.withRun({}, (run) => {
+    const { activated, candidates } = await service.withRun({}, (run) => {
       const cpu = processCpuMs();
       const start = performance.now();
       const names = run.activateForRequest(r.request).map((t) => t.name);
       timings?.activate.push(performance.now() - start);
       timings?.activateCpu.push(processCpuMs() - cpu);
-      return names;
+      return { activated: names, candidates: (run.lastRequestMatch?.candidates ?? []).map((c) => c.name) };
     });
-    out.push({ top10, activated });
+    out.push({ top10, candidates, activated });
   }
   return out;
 }
 
 const hitAt = (o: Outcome, gold: readonly string[], k: number) => o.top10.slice(0, k).some((n) => gold.includes(n));
 const goldActivated = (o: Outcome, gold: readonly string[]) => o.activated.some((n) => gold.includes(n));
+const goldRanked = (o: Outcome, gold: readonly string[]) => o.candidates.slice(0, 5).some((n) => gold.includes(n));
 
 function qualityRow(set: string, half: Half, embedder: string, requests: readonly Request[], results: readonly Outcome[]) {
   const tool = requests.map((r, i) => ({ r, o: results[i] })).filter((x) => x.r.kind === 'tool');
@@ -137,10 +146,23 @@ function qualityRow(set: string, half: Half, embedder: string, requests: readonl
     requests: `${tool.length} tool / ${none.length} none`,
     'R@5': share(tool.filter((x) => hitAt(x.o, x.r.gold, 5)).length, tool.length),
     'R@10': share(tool.filter((x) => hitAt(x.o, x.r.gold, 10)).length, tool.length),
+    'request_R@5': share(tool.filter((x) => goldRanked(x.o, x.r.gold)).length, tool.length),
     gold_in_round_1: share(tool.filter((x) => goldActivated(x.o, x.r.gold)).length, tool.length),
+    ...lateColumns(tool),
     none_pre_activating: share(none.filter((x) => x.o.activated.length > 0).length, none.length),
     pre_activated_per_tool_request: round(tool.reduce((sum, x) => sum + x.o.activated.length, 0) / Math.max(tool.length, 1), 2),
     pre_activated_per_none_request: round(none.reduce((sum, x) => sum + x.o.activated.length, 0) / Math.max(none.length, 1), 2),
+  };
+}
+
+/** For long requests: the same two measures over those whose ask comes after the first 2,000 characters. */
+function lateColumns(tool: ReadonlyArray<{ r: Request; o: Outcome }>): Record<string, unknown> {
+  const late = tool.filter((x) => x.r.late);
+  if (late.length === 0) return {};
+  return {
+    late_requests: late.length,
+    'late_request_R@5': share(late.filter((x) => goldRanked(x.o, x.r.gold)).length, late.length),
+    late_gold_in_round_1: share(late.filter((x) => goldActivated(x.o, x.r.gold)).length, late.length),
   };
 }
 
@@ -264,21 +286,26 @@ function checkSet(tools: readonly ToolInput[], requests: readonly Request[]): vo
   const names = new Set(tools.map((t) => t.name));
   const ids = new Set<number>();
   for (const r of requests) {
-    if (!Number.isInteger(r.id) || ids.has(r.id)) throw new Error(`requests.jsonl: id ${String(r.id)} is not a unique integer`);
+    if (!Number.isInteger(r.id) || ids.has(r.id)) throw new Error(`request set: id ${String(r.id)} is not a unique integer`);
     ids.add(r.id);
-    if (r.kind !== 'tool' && r.kind !== 'none') throw new Error(`requests.jsonl: id ${r.id} has kind "${String(r.kind)}" (tool or none)`);
-    if ((r.kind === 'none') !== (r.gold.length === 0)) throw new Error(`requests.jsonl: id ${r.id}: a "none" request has no gold, a "tool" request has some`);
+    if (r.kind !== 'tool' && r.kind !== 'none') throw new Error(`request set: id ${r.id} has kind "${String(r.kind)}" (tool or none)`);
+    if ((r.kind === 'none') !== (r.gold.length === 0)) throw new Error(`request set: id ${r.id}: a "none" request has no gold, a "tool" request has some`);
     const unknown = r.gold.filter((name) => !names.has(name));
-    if (unknown.length) throw new Error(`requests.jsonl: id ${r.id}: gold not in tools.jsonl: ${unknown.join(', ')}`);
+    if (unknown.length) throw new Error(`request set: id ${r.id}: gold not in tools.jsonl: ${unknown.join(', ')}`);
   }
 }
 
 async function main(): Promise<void> {
   const toolRows = readJsonl<Record<string, unknown>>(path.join(dataDir, 'tools.jsonl'));
   const requests = readJsonl<Request>(path.join(dataDir, 'requests.jsonl'));
-  checkSet(toToolInputs(toolRows), requests);
+  const longRequests = readJsonl<Request>(path.join(dataDir, 'long-requests.jsonl'));
+  checkSet(toToolInputs(toolRows), [...requests, ...longRequests]);
   const adversaries = readJsonl<Adversary>(path.join(dataDir, 'adversarial-tools.jsonl'));
-  const catalogs: Catalog[] = [{ label: 'real MCP (31 servers)', tools: toToolInputs(toolRows), requests }, referenceCatalog(toolRows, requests)];
+  const catalogs: Catalog[] = [
+    { label: 'real MCP (31 servers)', tools: toToolInputs(toolRows), requests },
+    { label: 'real MCP, long requests', tools: toToolInputs(toolRows), requests: longRequests },
+    referenceCatalog(toolRows, requests),
+  ];
   const vectors = path.join(root, 'src', 'core', 'search', 'vocabulary', WORD_VECTORS_FILE);
   const bundled = loadBundledEmbedder(existsSync(vectors) ? vectors : undefined);
   if (!bundled) throw new Error(`the bundled word vectors were not found at ${vectors}`);

@@ -283,6 +283,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
         knownToolNames,
         includeWorkspacePacks: vscode.workspace.isTrusted,
         pinnedNames: [...new Set([...pinned.names(), ...extraPinned])],
+        retiredNames: ledger.retiredSkillNames(),
       };
     },
     syncToolCatalog(options) {

@@ -28,6 +28,7 @@ export class WorkspaceLedger implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private retired: ReadonlySet<string> | undefined;
 
   constructor(
     private readonly store: LedgerStore,
@@ -72,6 +73,35 @@ export class WorkspaceLedger implements vscode.Disposable {
   /** Forgets the learned core set (the reset command). */
   resetCoreSet(): void {
     this.store.resetCoreSet();
+    this.wrote();
+  }
+
+  /**
+   * Retires a skill in this workspace: from the next request on it is neither injected, chosen
+   * nor found by skill search (the request context carries the names). False when its name
+   * cannot be kept as it is.
+   */
+  retireSkill(skill: string): boolean {
+    const done = this.store.retireSkill(skill);
+    if (done) this.retiredChanged();
+    return done;
+  }
+
+  /** Brings a retired skill back (Restore in the Ledger view). */
+  restoreSkill(skill: string): boolean {
+    const done = this.store.restoreSkill(skill);
+    if (done) this.retiredChanged();
+    return done;
+  }
+
+  /** Names of the retired skills (read on every request, so kept in memory between changes). */
+  retiredSkillNames(): ReadonlySet<string> {
+    this.retired ??= new Set(this.store.report(1).retiredSkills.map((row) => row.skill));
+    return this.retired;
+  }
+
+  private retiredChanged(): void {
+    this.retired = undefined;
     this.wrote();
   }
 

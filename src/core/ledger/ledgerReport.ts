@@ -28,6 +28,8 @@ interface LedgerSkillRow {
   helpful: number;
   harmful: number;
   selectionTokens: number;
+  /** Retired in this workspace (kept out of use until restored). */
+  retired: boolean;
 }
 
 interface LedgerServerRow {
@@ -57,6 +59,8 @@ export interface LedgerReport {
   tools: LedgerToolRow[];
   skills: LedgerSkillRow[];
   servers: LedgerServerRow[];
+  /** Every retired skill, whatever the period, with when it was retired (ms). */
+  retiredSkills: Array<{ skill: string; at: number }>;
 }
 
 type Num = number;
@@ -107,7 +111,16 @@ export function readLedgerReport(db: SqlDatabase, since: string, days: number, s
          SUM(selection_tokens) AS tokens FROM skill_days WHERE day >= ? GROUP BY skill ORDER BY injections DESC, skill`,
       [since],
     )
-    .map((row): LedgerSkillRow => ({ ...row, selectionTokens: row.tokens }));
+    .map((row) => ({
+      skill: row.skill,
+      injections: row.injections,
+      follows: row.follows,
+      helpful: row.helpful,
+      harmful: row.harmful,
+      selectionTokens: row.tokens,
+    }));
+  const retiredSkills = db.all<{ skill: string; at: Num }>('SELECT skill, at FROM retired_skills ORDER BY at, skill');
+  const retired = new Set(retiredSkills.map((row) => row.skill));
   return {
     days,
     since,
@@ -119,8 +132,9 @@ export function readLedgerReport(db: SqlDatabase, since: string, days: number, s
       toolDefinitionTokens: totals?.tokens ?? 0,
     },
     tools,
-    skills,
+    skills: skills.map((row): LedgerSkillRow => ({ ...row, retired: retired.has(row.skill) })),
     servers: serverTotals(tools),
+    retiredSkills,
   };
 }
 

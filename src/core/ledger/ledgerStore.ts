@@ -15,7 +15,9 @@ import { readLedgerReport, type LedgerReport } from './ledgerReport';
  */
 
 export const LEDGER_DB_KEY = 'ledger.db';
-const SCHEMA = 'ledger/1';
+/** Version 2 added `retired_skills` (rows of version 1 are kept). */
+const SCHEMA = 'ledger/2';
+const RETIRED_SKILLS_SQL = 'CREATE TABLE retired_skills (skill TEXT PRIMARY KEY, at INTEGER NOT NULL);';
 /** Days of per-day rows kept (the view shows at most the last 30). */
 export const LEDGER_RETENTION_DAYS = 90;
 /** Turns whose called tools are kept, newest first (the learned core set's window is within). */
@@ -45,6 +47,7 @@ const SCHEMA_SQL = `
   CREATE TABLE core_set (tool TEXT PRIMARY KEY, promoted_at INTEGER NOT NULL, used_in INTEGER NOT NULL,
     window_turns INTEGER NOT NULL, tokens INTEGER NOT NULL);
   CREATE TABLE core_set_undone (tool TEXT PRIMARY KEY, at INTEGER NOT NULL);
+  ${RETIRED_SKILLS_SQL}
 `;
 
 /** A tool the learned core set shows without a search, and why. */
@@ -73,9 +76,11 @@ export class LedgerStore {
     const persistent = await openStoreDatabase(options, LEDGER_DB_KEY, {
       schemaVersion: SCHEMA,
       createSchema: (db) => db.exec(SCHEMA_SQL),
+      migrations: [{ from: 'ledger/1', migrate: (db) => db.exec(RETIRED_SKILLS_SQL) }],
       verify: (db) => {
         db.all('SELECT * FROM tool_days LIMIT 1');
         db.all('SELECT * FROM core_set');
+        db.all('SELECT * FROM retired_skills');
       },
     });
     return new LedgerStore(persistent, options.clock);
@@ -209,6 +214,24 @@ export class LedgerStore {
   /** Forgets the learned core set: promotions, undos and the recent turns it learned from. */
   resetCoreSet(): void {
     this.db.exec('DELETE FROM core_set; DELETE FROM core_set_undone; DELETE FROM recent_turns;');
+  }
+
+  /**
+   * Retires a skill in this workspace (kept out of every skill answer and pre-flight until
+   * restored). False when its name cannot be kept as it is (it reads as a secret and would be
+   * stored redacted, so it could never match).
+   */
+  retireSkill(skill: string): boolean {
+    if (this.safe(skill) !== skill) return false;
+    this.db.run('INSERT OR IGNORE INTO retired_skills (skill, at) VALUES (?, ?)', [skill, this.clock.now()]);
+    return true;
+  }
+
+  /** Brings a retired skill back; false when it was not retired. */
+  restoreSkill(skill: string): boolean {
+    const was = this.db.get('SELECT 1 AS n FROM retired_skills WHERE skill = ?', [skill]) !== undefined;
+    this.db.run('DELETE FROM retired_skills WHERE skill = ?', [skill]);
+    return was;
   }
 
   /** Saves are serialised: two writes of the file never overlap (each exports the latest state). */

@@ -31,6 +31,10 @@ export function ledgerTableText(report: LedgerReport): string {
     `Ledger of the last ${report.days} days (since ${report.since}): ${number(t.turns)} turns, ${number(t.rounds)} rounds, ${number(t.modelRequests)} model requests, ${number(t.toolsSent)} tool definitions sent (${number(t.toolDefinitionTokens)} tokens)`,
     '',
   ];
+  // Retired skills are listed whatever the period: they stay out of use until restored.
+  if (report.retiredSkills.length) {
+    lines.push(`Retired skills (kept out of use in this workspace): ${report.retiredSkills.map((row) => cell(row.skill, 200).trimEnd()).join(', ')}`, '');
+  }
   if (report.tools.length === 0) return [...lines, 'No @toolshed turn recorded in this period.', ''].join('\n');
   const toolWidth = Math.min(48, Math.max(4, ...report.tools.map((row) => row.tool.length)));
   lines.push(
@@ -59,7 +63,14 @@ export function ledgerTableText(report: LedgerReport): string {
       'Skills (follows = turns that called a tool the skill names)',
       ...table(
         ['skill', 'injections', 'follows', 'helpful', 'not helpful', 'selection tokens'],
-        report.skills.map((row) => [row.skill, row.injections, row.follows, row.helpful, row.harmful, row.selectionTokens]),
+        report.skills.map((row) => [
+          row.retired ? `${row.skill} (retired)` : row.skill,
+          row.injections,
+          row.follows,
+          row.helpful,
+          row.harmful,
+          row.selectionTokens,
+        ]),
         Math.min(48, Math.max(5, ...report.skills.map((row) => row.skill.length))),
       ),
       '',

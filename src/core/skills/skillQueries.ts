@@ -16,9 +16,9 @@ import type { SkillRequestContext, SkillScoreAdjuster } from './skillRequestCont
 import { suggestedTools } from './suggestedTools';
 import { expandWithCluster } from './clusterExpansion';
 import { passingGate, rankedSkills } from './relevantSkills';
-import type { RankedSkill } from './relevantSkills';
-import type { RelevantRequest, RelevantResult, SelectionCandidateRow } from './relevantSkills';
+import type { RankedSkill, RelevantRequest, RelevantResult, SelectionCandidateRow } from './relevantSkills';
 import { nativeSkillReason } from './packs/nativeAgentSkills';
+import { retiredSkillReason } from './retiredSkills';
 import { shorten, SkillAnswerText } from './skillAnswerText';
 import type { ClusterExpansionDeps } from './clusterExpansion';
 
@@ -120,7 +120,8 @@ export class SkillQueries {
     const usable = this.deps.adjuster?.() ? new Set(this.usable(records, ctx).map((r) => r.name)) : undefined;
     for (const name of names) {
       const record = byName.get(name);
-      if (record && usable && !usable.has(record.name))
+      if (ctx.retiredNames?.has(name)) missing.push({ name: this.text.clean(name, gate), reason: retiredSkillReason(), suggestions: [] });
+      else if (record && usable && !usable.has(record.name))
         missing.push({
           name: this.text.clean(name, gate),
           reason: 'stale: a tool or file it relies on is gone; review it in the Skill Directory',
@@ -405,6 +406,7 @@ export class SkillQueries {
       includeWorkspacePacks: ctx.includeWorkspacePacks,
       activeOnly: true,
       excludePackNames: ctx.nativeSkillNames,
+      excludeNames: ctx.retiredNames,
       ...extra,
     };
   }

@@ -20,6 +20,11 @@ export interface SkillRequestContext {
    * left out of every answer (`skill_get` says where they are); @toolshed never sets it.
    */
   nativeSkillNames?: ReadonlySet<string>;
+  /**
+   * Skills the user retired in this workspace (the Ledger view's Retire): left out of every
+   * answer and of pre-flight, pinned or not; `skill_get` says they are retired.
+   */
+  retiredNames?: ReadonlySet<string>;
 }
 
 /**

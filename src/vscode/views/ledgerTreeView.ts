@@ -10,7 +10,7 @@ import { renderTree } from './skillDirectoryView';
  * or 30 days, as a sortable, filterable table (servers, their tools under them, then skills).
  * Row actions fix what the numbers show: Always / Deferred / Off for a tool or a whole MCP server
  * (through Manage Tools, so the one tool-state setting changes), open a tool's definition, pin or
- * unpin a skill.
+ * unpin a skill, retire a skill or restore a retired one.
  */
 
 const LEDGER_VIEW_ID = 'toolshed.ledger';
@@ -25,7 +25,9 @@ type LedgerNode =
   | { type: 'skills'; rows: Skill[] }
   | { type: 'skill'; row: Skill }
   | { type: 'core'; entries: CoreSetEntry[] }
-  | { type: 'coreTool'; entry: CoreSetEntry };
+  | { type: 'coreTool'; entry: CoreSetEntry }
+  | { type: 'retired'; rows: Array<{ skill: string; at: number }> }
+  | { type: 'retiredSkill'; skill: string; at: number };
 
 const number = (value: number) => value.toLocaleString('en-US');
 const plural = (count: number, one: string, many = `${one}s`) => `${number(count)} ${count === 1 ? one : many}`;
@@ -68,6 +70,7 @@ class LedgerTreeProvider implements vscode.TreeDataProvider<LedgerNode> {
     if (node?.type === 'server') return node.group.tools.map((row) => ({ type: 'tool', row }));
     if (node?.type === 'skills') return node.rows.map((row) => ({ type: 'skill', row }));
     if (node?.type === 'core') return node.entries.map((entry) => ({ type: 'coreTool', entry }));
+    if (node?.type === 'retired') return node.rows.map((row) => ({ type: 'retiredSkill', ...row }));
     if (node) return [];
     const report = this.ledger.report(this.days);
     const t = report.totals;
@@ -77,11 +80,15 @@ class LedgerTreeProvider implements vscode.TreeDataProvider<LedgerNode> {
     };
     const model = ledgerViewModel(report, this.sort, this.filter);
     const core = this.ledger.coreSet();
+    // Every retired skill, whatever the period, so each can be restored from here.
+    const needle = this.filter.trim().toLowerCase();
+    const retired = report.retiredSkills.filter((row) => row.skill.toLowerCase().includes(needle));
     return [
       summary,
       ...(core.length ? [{ type: 'core', entries: core } as LedgerNode] : []),
       ...model.servers.map((group): LedgerNode => ({ type: 'server', group })),
       ...(model.skills.length ? [{ type: 'skills', rows: model.skills } as LedgerNode] : []),
+      ...(retired.length ? [{ type: 'retired', rows: retired } as LedgerNode] : []),
     ];
   }
 
@@ -138,14 +145,32 @@ class LedgerTreeProvider implements vscode.TreeDataProvider<LedgerNode> {
         item.contextValue = 'ledgerCoreTool';
         return item;
       }
+      case 'retired': {
+        const item = new vscode.TreeItem('Retired skills', vscode.TreeItemCollapsibleState.Expanded);
+        item.id = 'retired';
+        item.description = `${plural(node.rows.length, 'skill')} kept out of use in this workspace`;
+        item.tooltip = 'Retired skills are never injected, chosen or found by skill search in this workspace. Restore one from its row.';
+        item.iconPath = new vscode.ThemeIcon('archive');
+        return item;
+      }
+      case 'retiredSkill': {
+        const item = new vscode.TreeItem(node.skill, vscode.TreeItemCollapsibleState.None);
+        item.id = `retired:${node.skill}`;
+        item.description = `retired ${new Date(node.at).toISOString().slice(0, 10)}`;
+        item.tooltip = `${node.skill} is retired in this workspace: never injected, chosen or found by skill search. Restore brings it back.`;
+        item.iconPath = new vscode.ThemeIcon('circle-slash');
+        item.contextValue = 'ledgerRetiredSkill';
+        return item;
+      }
       case 'skill': {
         const r = node.row;
+        const retired = r.retired;
         const item = new vscode.TreeItem(r.skill, vscode.TreeItemCollapsibleState.None);
         item.id = `skill:${r.skill}`;
-        item.description = `${number(r.injections)} injected · ${number(r.follows)} followed · 👍 ${number(r.helpful)} 👎 ${number(r.harmful)}${r.selectionTokens ? ` · ${number(r.selectionTokens)} selection tok` : ''}`;
+        item.description = `${retired ? 'retired · ' : ''}${number(r.injections)} injected · ${number(r.follows)} followed · 👍 ${number(r.helpful)} 👎 ${number(r.harmful)}${r.selectionTokens ? ` · ${number(r.selectionTokens)} selection tok` : ''}`;
         item.tooltip = `${r.skill}\nInjected in ${plural(r.injections, 'turn')}; a tool it names was called in ${plural(r.follows, 'turn')}.\nHelpful ${number(r.helpful)}, not helpful ${number(r.harmful)}; the selection model's tokens for it: ${number(r.selectionTokens)}.`;
-        item.iconPath = new vscode.ThemeIcon('book');
-        item.contextValue = 'ledgerSkill';
+        item.iconPath = new vscode.ThemeIcon(retired ? 'circle-slash' : 'book');
+        item.contextValue = retired ? 'ledgerSkillRetired' : 'ledgerSkill';
         return item;
       }
     }
@@ -190,7 +215,8 @@ export function registerLedgerView(context: vscode.ExtensionContext, ledger: Wor
     });
   const skillOf = (arg: unknown) => {
     const node = (arg ?? view.selection[0]) as LedgerNode | undefined;
-    return typeof arg === 'string' ? arg : node?.type === 'skill' ? node.row.skill : undefined;
+    if (typeof arg === 'string') return arg;
+    return node?.type === 'skill' ? node.row.skill : node?.type === 'retiredSkill' ? node.skill : undefined;
   };
   context.subscriptions.push(
     view,
@@ -252,6 +278,17 @@ export function registerLedgerView(context: vscode.ExtensionContext, ledger: Wor
     vscode.commands.registerCommand('toolshed.ledger.unpinSkill', (arg?: unknown) => {
       const name = skillOf(arg);
       return name ? vscode.commands.executeCommand('toolshed.unpinSkill', name) : undefined;
+    }),
+    vscode.commands.registerCommand('toolshed.ledger.retireSkill', (arg?: unknown) => {
+      const name = skillOf(arg);
+      if (!name) return false;
+      const done = ledger.retireSkill(name);
+      if (!done) void vscode.window.showWarningMessage(`Toolshed: "${name}" cannot be retired: its name reads like a secret, so the ledger cannot keep it.`);
+      return done;
+    }),
+    vscode.commands.registerCommand('toolshed.ledger.restoreSkill', (arg?: unknown) => {
+      const name = skillOf(arg);
+      return name ? ledger.restoreSkill(name) : false;
     }),
     vscode.commands.registerCommand('toolshed.ledger.undoPromotion', (arg?: unknown) => {
       const node = (arg ?? view.selection[0]) as LedgerNode | undefined;

@@ -114,6 +114,52 @@ suite('ledger view: a turn appears with the footer numbers, and Off on a row tak
     });
   });
 
+  test('Retire on a skill row keeps the skill out of the next turn; Restore on its retired row brings it back', async () => {
+    const api = await toolshed();
+    await api.services.skillPacks.ready;
+    const skill = 'pack.core.git.commit_message';
+    const prompt = 'Write a commit message for my staged changes';
+    const promptText = (model: Awaited<ReturnType<typeof scriptedModel>>) =>
+      model.requests[0]!.messages.flatMap((message) => message.content.map((part) => (part.type === 'text' ? part.value : ''))).join('\n');
+    await withSettings({ 'toolshed.skills.selection': 'search' }, async () => {
+      const model = await scriptedModel();
+      const active = async () => {
+        model.setScript(['Done.']);
+        const { result } = await askToolshed(prompt);
+        return ((result.metadata?.toolshed as { activeSkills?: Array<{ name: string }> }).activeSkills ?? []).map((entry) => entry.name);
+      };
+      assert.ok((await active()).includes(skill), 'injected before it is retired');
+      const row = await eventually(async () => (await ledgerItems()).items.find((item) => item.label === skill), 'the skill row');
+      assert.equal(row.contextValue, 'ledgerSkill');
+
+      try {
+        // The row action passes the tree node, as a click on the menu does.
+        assert.equal(await vscode.commands.executeCommand('toolshed.ledger.retireSkill', { type: 'skill', row: { skill } }), true);
+        const retired = await ledgerItems();
+        assert.equal(
+          retired.items.find((item) => item.label === skill && item.depth === 1 && item.contextValue !== 'ledgerRetiredSkill')?.contextValue,
+          'ledgerSkillRetired',
+        );
+        assert.ok(
+          retired.items.some((item) => item.contextValue === 'ledgerRetiredSkill' && item.label === skill),
+          'listed under Retired skills',
+        );
+
+        assert.ok(!(await active()).includes(skill), 'not injected in the next turn');
+        assert.ok(!promptText(model).includes(skill), 'not named anywhere in the request');
+        const search = await vscode.lm.invokeTool('skill_search', { input: { query: 'commit message for staged changes' }, toolInvocationToken: undefined });
+        const found = search.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+        assert.ok(!found.includes(skill), `skill_search leaves it out: ${found}`);
+
+        assert.equal(await vscode.commands.executeCommand('toolshed.ledger.restoreSkill', { type: 'retiredSkill', skill, at: 0 }), true);
+        assert.ok(!(await ledgerItems()).items.some((item) => item.contextValue === 'ledgerRetiredSkill'), 'no retired skills left');
+        assert.ok((await active()).includes(skill), 'injected again after Restore');
+      } finally {
+        api.services.ledger.restoreSkill(skill);
+      }
+    });
+  });
+
   test('the period, sort and filter of the view', async () => {
     await vscode.commands.executeCommand('toolshed.ledger.period', 30);
     await vscode.commands.executeCommand('toolshed.ledger.sort', 'calls');

@@ -33,6 +33,13 @@ function conditions(alias: string, filter: StoreFilter, params: Record<string, s
     });
     parts.push(`NOT (${alias}.origin = 'pack' AND ${alias}.name IN (${keys.join(', ')}))`);
   }
+  if (filter.excludeNames?.size) {
+    const keys = [...filter.excludeNames].map((name, i) => {
+      params[`:retired${i}`] = name;
+      return `:retired${i}`;
+    });
+    parts.push(`${alias}.name NOT IN (${keys.join(', ')})`);
+  }
   return parts;
 }
 
