@@ -54,8 +54,12 @@ describe('long pasted requests (pre-activation reads the whole request, sentence
       ['mcp_kubernetes_pods_log'],
     );
     assert.ok(run.isVisible('mcp_kubernetes_pods_log'));
-    // What Explain Last Turn shows: the candidates ranked for the request, the right one first.
-    assert.equal(run.lastRequestMatch?.candidates[0]?.name, 'mcp_kubernetes_pods_log');
+    // What Explain Last Turn shows: the candidates ranked for the request, the right one first,
+    // and the stricter minimum a long request's sentences were held to (not the setting's 0.2).
+    const record = run.lastRequestMatch!;
+    assert.equal(record.candidates[0]?.name, 'mcp_kubernetes_pods_log');
+    assert.ok(record.minRelevance > 0.2, `gate minimum ${record.minRelevance}`);
+    assert.ok(record.candidates[0].relevance >= record.minRelevance);
   });
 
   it('a long paste no tool serves activates nothing, though its words together cover a tool', async () => {
