@@ -1,6 +1,7 @@
 import type { TaskType } from '../../config/settingsSchema';
 import { FieldStats } from '../../search/bm25f';
 import type { WeightedTerm } from '../../search/bm25f';
+import type { CountedFields } from '../../search/countedFields';
 import { ImpactPostings } from '../../search/impactPostings';
 import { describingFocus, idfCoverage } from '../../search/termCoverage';
 import { bm25Idf } from '../../search/ftsBm25';
@@ -215,7 +216,8 @@ export class SkillSearchIndex {
     return this.packCounts.get(packName) ?? 0;
   }
 
-  set(entry: SkillEntry, terms?: SkillFieldTerms): void {
+  /** Adds or replaces a skill; its terms as lists, or counted with this index's term ids (`internTerm`). */
+  set(entry: SkillEntry, terms?: SkillFieldTerms | CountedFields): void {
     this.delete(entry);
     this.byKey.set(identityKey(entry), entry);
     const same = this.byName.get(entry.name);
@@ -228,9 +230,16 @@ export class SkillSearchIndex {
     this.byDoc.set(entry.docId, entry);
     if (entry.origin === 'pack') this.packCounts.set(entry.pack_name, this.packCount(entry.pack_name) + 1);
     if (this.stats && terms) {
-      this.stats.set(entry.docId, terms);
+      if ('fieldEnds' in terms) this.stats.setCounted(entry.docId, terms as CountedFields);
+      else this.stats.set(entry.docId, terms);
       this.postings?.invalidate();
     }
+  }
+
+  /** The id of an analysed term in this index's dictionary, interned when new (what counted terms are given in). */
+  internTerm(term: string): number {
+    if (!this.stats) throw new Error('this index keeps no term statistics');
+    return this.stats.internTerm(term);
   }
 
   delete(identity: SkillIdentity): void {
