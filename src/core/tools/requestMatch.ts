@@ -98,7 +98,8 @@ interface ScoredTool {
  * the best candidate's, at most `max`. A long request (over LONG_REQUEST_CHARS) is searched
  * sentence by sentence, every prose sentence of it wherever it stands, and a tool passes on its
  * best sentence at LONG_REQUEST_MIN_RELEVANCE at least. `seen` receives the ranked candidates with
- * their relevance, before the gate (what Explain Last Turn shows).
+ * their relevance, before the gate, and the minimum relevance the gate applied (what Explain Last
+ * Turn shows).
  */
 export function matchRequestTools(
   scope: RunSearchScope,
@@ -106,13 +107,13 @@ export function matchRequestTools(
   request: string,
   max: number,
   minRelevance: number,
-  seen?: (candidates: readonly GatedTool[]) => void,
+  seen?: (candidates: readonly GatedTool[], minRelevance: number) => void,
 ): GatedTool[] {
   const text = request.slice(0, MAX_REQUEST_CHARS).trim();
   if (max <= 0 || !text) return [];
   if (text.length <= LONG_REQUEST_CHARS) {
     const scored = scoredCandidates(scope, relevance, text, max);
-    seen?.(scored.map(gated));
+    seen?.(scored.map(gated), minRelevance);
     return passing(scored, minRelevance).slice(0, max).map(gated);
   }
   const floor = minRelevance > 0 ? Math.max(minRelevance, LONG_REQUEST_MIN_RELEVANCE) : 0;
@@ -123,7 +124,7 @@ export function matchRequestTools(
     for (const tool of scored) keepBest(best, tool);
     for (const tool of passing(scored, floor)) keepBest(passed, tool);
   }
-  seen?.([...best.values()].sort(byRelevance).slice(0, Math.max(max, REQUEST_CANDIDATES)).map(gated));
+  seen?.([...best.values()].sort(byRelevance).slice(0, Math.max(max, REQUEST_CANDIDATES)).map(gated), floor);
   return [...passed.values()].sort(byRelevance).slice(0, max).map(gated);
 }
 
