@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import * as path from 'node:path';
 import type { FileStat, FileSystemPort } from '../../platform/ports';
 
@@ -48,9 +48,8 @@ const STAT_CONCURRENCY = 32;
  */
 function fileKey(pack: ResolvedSkillPack, skills: readonly StoredPackSkill[]): string {
   const defined = skills.map((s) => `${identityKey(s)}\u0000${s.line}\u0000${s.contentHash}`).sort();
-  return createHash('sha256')
-    .update(`[${packSettings(pack)},${JSON.stringify(defined)}]`)
-    .digest('hex');
+  // One-shot hashing (no Hash object per file): a warm start keys every file it trusts.
+  return hash('sha256', `[${packSettings(pack)},${JSON.stringify(defined)}]`, 'hex');
 }
 
 /** Per pack (object), its settings as JSON text: asked once per file of the pack. */
