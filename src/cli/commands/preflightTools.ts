@@ -70,7 +70,10 @@ export const preflightToolsCommand: CliCommand = {
       } else if (config.preActivateTools === 0) {
         io.stdout('Pre-activation is off (toolshed.toolSearch.preActivateTools is 0).\n');
       } else if (rows.length === 0) {
-        io.stdout(`No tool reaches relevance ${config.minRelevance} (toolshed.toolSearch.minRelevance): the model starts with tool_search.\n`);
+        // A long request's sentences are held to a stricter minimum than the setting's (requestMatch.ts).
+        const minimum = match?.minRelevance ?? config.minRelevance;
+        const which = minimum > config.minRelevance ? 'in any one sentence, the minimum for a long request' : 'toolshed.toolSearch.minRelevance';
+        io.stdout(`No tool reaches relevance ${minimum} (${which}): the model starts with tool_search.\n`);
       } else {
         for (const row of rows) io.stdout(`${row.relevance.toFixed(2)}  ${escapeForLine(row.name)}\n`);
       }

@@ -42,7 +42,7 @@ export class NodeByteStore implements ByteStore {
     try {
       const stats = await handle.stat();
       if (!stats.isFile()) throw new Error(`"${key}" is not a regular file (${stats.isDirectory() ? 'a folder' : 'a FIFO, socket or device'}).`);
-      return new Uint8Array(await handle.readFile());
+      return await readWhole(handle, stats.size);
     } finally {
       await handle.close();
     }
@@ -116,6 +116,22 @@ export class NodeByteStore implements ByteStore {
       if (writerGone || now - stats.mtimeMs > STALE_TEMP_MS) await fs.rm(full, { force: true }).catch(() => undefined);
     }
   }
+}
+
+/**
+ * A file's bytes in reads of the whole size `stat` gave (one read, usually), straight into the
+ * buffer that is returned: a store file of tens of megabytes costs no chunking and no copy.
+ * Writes replace the file by rename, so the open file does not change under the read.
+ */
+async function readWhole(handle: fs.FileHandle, size: number): Promise<Uint8Array> {
+  const bytes = new Uint8Array(size);
+  let filled = 0;
+  while (filled < size) {
+    const { bytesRead } = await handle.read(bytes, filled, size - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return filled === size ? bytes : bytes.subarray(0, filled);
 }
 
 /** Whether a process of this host with that pid exists (EPERM: it does, owned by someone else). */

@@ -49,16 +49,39 @@ export interface TokenCounter {
   count(text: string): Promise<number>;
 }
 
+export type FileKind = 'file' | 'directory' | 'symlink' | 'other';
+
+export interface DirectoryEntry {
+  name: string;
+  kind: FileKind;
+}
+
+/** What a stat of a path (never following a symbolic link) tells. */
+export interface FileStat {
+  kind: FileKind;
+  size: number;
+  mtimeMs: number;
+}
+
 /** Read-only file access for skill packs and example files. */
 export interface FileSystemPort {
   readFile(path: string): Promise<Uint8Array>;
   /** Entries directly inside a folder; `undefined` when the folder does not exist. */
-  readDirectory(path: string): Promise<Array<{ name: string; kind: 'file' | 'directory' | 'symlink' | 'other' }> | undefined>;
-  stat(path: string): Promise<{ kind: 'file' | 'directory' | 'symlink' | 'other'; size: number; mtimeMs: number } | undefined>;
+  readDirectory(path: string): Promise<DirectoryEntry[] | undefined>;
+  stat(path: string): Promise<FileStat | undefined>;
+  /**
+   * Synchronous twins of `readDirectory` and `stat` (same results and errors), for loops over
+   * thousands of files that run in short slices between turns of the event loop (platform/
+   * hostSlices.ts): a sync call costs a fraction of an async one. A port without them is used
+   * asynchronously.
+   */
+  readDirectorySync?(path: string): DirectoryEntry[] | undefined;
+  statSync?(path: string): FileStat | undefined;
   /**
    * A regular file's bytes, synchronously, or undefined (absent, a link, not a regular file, over
    * `maxBytes`): how the skill store reads a pack skill's body from its file when the skill is
-   * fetched. A port without it keeps bodies in the store.
+   * fetched, and a load reads skill files (in slices, as above). A port without it keeps bodies
+   * in the store. Never blocks on a FIFO or device, even one swapped in after a check.
    */
   readRegularFileSync?(path: string, maxBytes: number): Uint8Array | undefined;
 }

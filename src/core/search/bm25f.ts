@@ -15,6 +15,8 @@
  */
 
 import { bm25Idf } from './ftsBm25';
+import { packCodes, packCounted, packedStride } from './countedFields';
+import type { CountedFields } from './countedFields';
 
 export interface WeightedTerm {
   term: string;
@@ -23,9 +25,6 @@ export interface WeightedTerm {
 
 /** Letters two stems must share before they can be variants of one word (termsSharingPrefix). */
 export const STEM_PREFIX = 5;
-
-/** Per-field frequencies are 16-bit; more occurrences of one term in one field count as 65,535. */
-const MAX_FREQUENCY = 0xffff;
 
 export class FieldStats<F extends string, K extends string | number = string> {
   private readonly termIds = new Map<string, number>();
@@ -50,7 +49,7 @@ export class FieldStats<F extends string, K extends string | number = string> {
     private readonly k1 = 1.2,
   ) {
     this.totalLength = new Float64Array(fields.length);
-    this.stride = 1 + Math.ceil(fields.length / 2);
+    this.stride = packedStride(fields.length);
   }
 
   get size(): number {
@@ -167,50 +166,53 @@ export class FieldStats<F extends string, K extends string | number = string> {
 
   /** Adds or replaces a document given the analysed terms of each field. */
   set(key: K, fieldTerms: Readonly<Record<F, readonly string[]>>): void {
-    this.delete(key);
-    this.changes++;
     const n = this.fields.length;
-    let total = 0;
-    for (let f = 0; f < n; f++) total += fieldTerms[this.fields[f]].length;
+    const lengths = this.fields.map((field) => fieldTerms[field].length);
     // One code per occurrence, (term id × fields + field), sorted natively: equal codes are one
     // field's count of a term, and a term's fields are adjacent — no per-term arrays to build.
-    const codes = new Uint32Array(total);
+    const codes = new Uint32Array(lengths.reduce((a, b) => a + b, 0));
     let k = 0;
     for (let f = 0; f < n; f++) {
       for (const term of fieldTerms[this.fields[f]]) codes[k++] = this.intern(term) * n + f;
     }
     codes.sort();
+    // Runs of equal codes → (code, count), compacted in place.
+    const counts = new Uint32Array(codes.length);
     let distinct = 0;
-    let previousId = -1;
-    for (let i = 0; i < total; i++) {
-      const id = Math.floor(codes[i] / n);
-      if (id !== previousId) distinct++;
-      previousId = id;
-    }
-    const packed = new Uint32Array(n + distinct * this.stride);
-    for (let f = 0; f < n; f++) {
-      const length = fieldTerms[this.fields[f]].length;
-      packed[f] = length;
-      this.totalLength[f] += length;
-    }
-    let at = n - this.stride;
-    previousId = -1;
-    for (let i = 0; i < total;) {
-      const code = codes[i];
+    for (let i = 0; i < codes.length;) {
       let end = i + 1;
-      while (end < total && codes[end] === code) end++;
-      const id = Math.floor(code / n);
-      const f = code - id * n;
-      const count = Math.min(end - i, MAX_FREQUENCY);
-      if (id !== previousId) {
-        at += this.stride;
-        packed[at] = id;
-        this.docFreq[id]++;
-        previousId = id;
-      }
-      packed[at + 1 + (f >> 1)] |= f & 1 ? count << 16 : count;
+      while (end < codes.length && codes[end] === codes[i]) end++;
+      codes[distinct] = codes[i];
+      counts[distinct++] = end - i;
       i = end;
     }
+    this.adopt(key, packCodes(codes.subarray(0, distinct), counts, lengths, n));
+  }
+
+  /**
+   * Adds or replaces a document given each field's distinct term ids (this dictionary's, from
+   * `internTerm`) and counts: the same document `set` makes of the expanded term lists.
+   */
+  setCounted(key: K, counted: CountedFields): void {
+    if (counted.fieldEnds.length !== this.fields.length) throw new Error(`counted terms have ${counted.fieldEnds.length} fields, not ${this.fields.length}`);
+    this.adopt(key, packCounted(counted));
+  }
+
+  /** The id of `term` in this dictionary, interned when new (stable: ids are never reused). */
+  internTerm(term: string): number {
+    return this.intern(term);
+  }
+
+  /** Stores a packed document (countedFields.ts) under `key`, replacing any, and counts it into the collection's statistics. */
+  private adopt(key: K, packed: Uint32Array): void {
+    const n = this.fields.length;
+    for (let at = n; at < packed.length; at += this.stride) {
+      if (packed[at] >= this.termNames.length) throw new Error(`term id ${packed[at]} was never interned`);
+    }
+    this.delete(key);
+    this.changes++;
+    for (let f = 0; f < n; f++) this.totalLength[f] += packed[f];
+    for (let at = n; at < packed.length; at += this.stride) this.docFreq[packed[at]]++;
     this.docs.set(key, packed);
   }
 

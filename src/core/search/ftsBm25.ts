@@ -6,9 +6,6 @@
  * - `bm25FromMatchinfo(info, weights, params?)` — weighted BM25 relevance (higher = better)
  *   computed from that matchinfo, as the published sql.js build has FTS4 but no FTS5 `bm25()`.
  * - `ftsOrExpression(terms)` — a MATCH expression OR-ing already-analysed terms (quoted).
- * - `selectSelectiveTerms(terms, df, totalDocs, budget)` — keeps the rarest query terms whose
- *   summed document frequency fits a posting budget, so candidate generation stays fast on
- *   large catalogs (terms that occur in a large share of documents carry little BM25 weight).
  */
 
 export interface Matchinfo {
@@ -121,22 +118,4 @@ export function bm25FromMatchinfoBlob(blob: Uint8Array, columnWeights: readonly 
 /** `"a" OR "b"` from analysed terms (letters/digits only after analysis; quotes keep it literal). */
 export function ftsOrExpression(terms: readonly string[]): string {
   return terms.map((term) => `"${term.replace(/"/g, '')}"`).join(' OR ');
-}
-
-/**
- * Picks the rarest terms until their summed document frequency exceeds `budget` postings.
- * Always keeps at least `minTerms` (when available) and drops terms absent from the corpus.
- */
-export function selectSelectiveTerms(terms: readonly string[], docFreq: (term: string) => number, budget: number, minTerms = 2): string[] {
-  const present = terms.filter((term) => docFreq(term) > 0);
-  const byRarity = [...present].sort((a, b) => docFreq(a) - docFreq(b) || (a < b ? -1 : a > b ? 1 : 0));
-  const chosen: string[] = [];
-  let used = 0;
-  for (const term of byRarity) {
-    const df = docFreq(term);
-    if (chosen.length >= minTerms && used + df > budget) break;
-    chosen.push(term);
-    used += df;
-  }
-  return chosen;
 }

@@ -48,12 +48,8 @@ export interface ExpansionVocabulary {
 }
 
 export interface ExpandedQuery {
-  /** The user's terms (weight 1), then de-compounded parts, then related terms. */
+  /** The user's terms (weight 1), then de-compounded parts, then stem variants and related terms. */
   terms: WeightedTerm[];
-  /** The user's own terms and de-compounded parts (stage-1 candidates come from these first). */
-  primary: string[];
-  /** Related terms only (added to stage 1 while the posting budget allows). */
-  related: string[];
   /** IDF per term, related terms capped at their source term's IDF. */
   idf: Map<string, number>;
 }
@@ -94,7 +90,6 @@ export function expandQuery(
     if (parts) for (const part of parts) addPrimary(part, options.compoundPartWeight);
     else addPrimary(term, 1);
   }
-  const relatedTerms: string[] = [];
   if (options.variantWeight > 0 && vocabulary.termsSharingPrefix) {
     for (const source of [...primary]) {
       for (const candidate of stemVariants(source, vocabulary.termsSharingPrefix(source), options.variantMaxExtra)) {
@@ -102,7 +97,6 @@ export function expandQuery(
         weights.set(candidate, options.variantWeight);
         // Capped at the source's IDF: a variant never outscores the user's own word.
         idf.set(candidate, Math.min(vocabulary.idf(candidate), vocabulary.idf(source)));
-        relatedTerms.push(candidate);
       }
     }
   }
@@ -117,15 +111,12 @@ export function expandQuery(
         if (weights.has(candidate) || vocabulary.df(candidate) === 0) continue;
         weights.set(candidate, options.relatedWeight);
         idf.set(candidate, Math.min(vocabulary.idf(candidate), sourceIdf));
-        relatedTerms.push(candidate);
         kept++;
       }
     }
   }
   return {
     terms: [...weights].map(([term, weight]) => ({ term, weight })),
-    primary,
-    related: relatedTerms,
     idf,
   };
 }

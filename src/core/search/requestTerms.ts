@@ -39,6 +39,34 @@ export function requestTerms(text: string): WeightedTerm[] {
   return out;
 }
 
+/**
+ * The request's prose sentences, in order: lines outside fenced blocks that read as prose, joined
+ * per paragraph and split after `.`, `?` or `!`. What a long paste asks for is said in one or two
+ * of them; the code, logs and data around them are what the user has, not what they want done.
+ */
+export function proseSentences(text: string): string[] {
+  const sentences: string[] = [];
+  let paragraph: string[] = [];
+  const flush = () => {
+    if (paragraph.length > 0) sentences.push(...paragraph.join(' ').split(SENTENCE_END));
+    paragraph = [];
+  };
+  let fenced = false;
+  for (const line of text.split('\n')) {
+    const trimmed = line.trim();
+    if (trimmed.startsWith('```') || trimmed.startsWith('~~~')) {
+      fenced = !fenced;
+      flush();
+    } else if (fenced || trimmed.length === 0 || !looksLikeProse(trimmed)) flush();
+    else paragraph.push(trimmed);
+  }
+  flush();
+  return sentences.map((sentence) => sentence.trim()).filter((sentence) => sentence.length > 0);
+}
+
+/** Where a sentence ends: after `.`, `?` or `!` and before white space. */
+const SENTENCE_END = /(?<=[.?!])\s+/;
+
 /** The weight of a term seen once in prose is 1. */
 function saturate(sum: number): number {
   return (sum * (QUERY_K3 + 1)) / (QUERY_K3 + sum);

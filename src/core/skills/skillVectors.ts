@@ -4,7 +4,8 @@ import { SEMANTIC_DEFAULTS } from '../search/embedding/semanticStage';
 import type { SemanticStage } from '../search/embedding/semanticStage';
 import { VectorTable } from '../search/embedding/vectorTable';
 import type { VectorLookup } from '../search/embedding/vectorTable';
-import type { VectorCache } from '../sql/vectorCache';
+import { VectorBuilder } from '../search/embedding/vectorBuilder';
+import type { VectorStore } from '../search/embedding/vectorBuilder';
 import type { SkillEntry } from './store/skillSearchIndex';
 
 /**
@@ -64,15 +65,18 @@ export class SkillVectors {
   private tableKey = '';
   private readonly made = new Map<number, Made>();
   private syncedVersion = -1;
+  private readonly builder: VectorBuilder;
 
   constructor(
     private readonly embedder: () => Embedder | undefined,
     private readonly source: SkillVectorSource,
     /** Where skill vectors are kept between sessions (by model and text hash). */
-    private readonly cache?: VectorCache,
+    cache?: VectorStore,
     /** Called after new vectors were cached (the store saves them with its next write). */
-    private readonly changed: () => void = () => undefined,
-  ) {}
+    changed: () => void = () => undefined,
+  ) {
+    this.builder = new VectorBuilder(cache, changed);
+  }
 
   /** Fetches what an endpoint needs for `query` over the visible skills (no-op for an in-process model); never rejects. */
   async prepare(query: string, visible: () => Iterable<SkillEntry>): Promise<void> {
@@ -97,23 +101,11 @@ export class SkillVectors {
       else wanted.set(hash, { text, entries: [entry] });
     }
     if (wanted.size === 0) return;
-    const hashes = [...wanted.keys()];
-    const cached = this.cachedVectors(embedder.key, hashes);
-    const missing = hashes.filter((hash) => !cached.has(hash));
-    if (missing.length > 0) {
-      let fresh: Float32Array[];
-      try {
-        fresh = await embedder.embed(missing.map((hash) => wanted.get(hash)!.text));
-      } catch {
-        // Down: the embedder's back-off says so; ranking stays lexical.
-        return;
-      }
-      if (this.tableKey !== embedder.key) return;
-      const added = new Map(missing.map((hash, i) => [hash, fresh[i]]));
-      this.storeVectors(embedder.key, added);
-      for (const [hash, vector] of added) cached.set(hash, vector);
-    }
-    for (const [hash, { entries }] of wanted) for (const entry of entries) this.put(entry, hash, cached.get(hash));
+    const texts = new Map([...wanted].map(([hash, { text }]) => [hash, text]));
+    const fetched = await this.builder.fetch(embedder, texts, () => this.tableKey === embedder.key);
+    // Down: the embedder's back-off says so; ranking stays lexical.
+    if (!fetched || fetched.failure !== undefined) return;
+    for (const [hash, { entries }] of wanted) for (const entry of entries) this.put(entry, hash, fetched.vectors.get(hash));
   }
 
   /**
@@ -122,18 +114,13 @@ export class SkillVectors {
    */
   prune(everySkill: Iterable<SkillEntry>): number {
     const embedder = this.current();
-    if (!embedder || !this.cache) return 0;
+    if (!embedder || !this.builder.storesVectors) return 0;
     const current = new Set<string>();
     for (const entry of everySkill) {
       const made = this.made.get(entry.docId);
       current.add(made?.entry === entry ? made.hash : textHash(skillEmbeddingText(entry)));
     }
-    try {
-      return this.cache.retain(embedder.key, current);
-    } catch {
-      // A damaged cache only keeps its stale rows.
-      return 0;
-    }
+    return this.builder.retain(embedder.key, current);
   }
 
   /** The semantic stage of one search over `visible`, or undefined (no embedder; an endpoint still lacking a visible skill's vector). */
@@ -193,8 +180,8 @@ export class SkillVectors {
    */
   private syncInProcess(embedder: Embedder): void {
     if (this.syncedVersion === this.source.contentVersion) return;
-    let persisted: Map<string, Float32Array> | undefined;
-    const added = new Map<string, Float32Array>();
+    const changed: Array<{ entry: SkillEntry; hash: string }> = [];
+    const texts = new Map<string, string>();
     const seen = new Set<number>();
     for (const entry of this.source.everySkill()) {
       seen.add(entry.docId);
@@ -206,22 +193,17 @@ export class SkillVectors {
         made.entry = entry;
         continue;
       }
-      // The whole model's cache in one read, the first time a vector is missing.
-      persisted ??= this.allCached(embedder.key);
-      let vector = persisted.get(hash) ?? added.get(hash);
-      if (!vector) {
-        vector = embedder.vectorNow(text);
-        if (vector) added.set(hash, vector);
-      }
-      this.put(entry, hash, vector);
+      changed.push({ entry, hash });
+      texts.set(hash, text);
     }
+    const vectors = this.builder.vectorsNow(embedder, texts);
+    for (const { entry, hash } of changed) this.put(entry, hash, vectors.get(hash));
     for (const docId of [...this.made.keys()]) {
       if (!seen.has(docId)) {
         this.made.delete(docId);
         this.table?.delete(String(docId));
       }
     }
-    this.storeVectors(embedder.key, added);
     this.syncedVersion = this.source.contentVersion;
   }
 
@@ -247,33 +229,6 @@ export class SkillVectors {
       this.tableKey = embedder.key;
     }
     return embedder;
-  }
-
-  private storeVectors(model: string, vectors: ReadonlyMap<string, Float32Array>): void {
-    if (vectors.size === 0 || !this.cache) return;
-    try {
-      this.cache.put(model, vectors);
-      this.changed();
-    } catch {
-      // A cache that cannot be written costs the next session an embedding, nothing more.
-    }
-  }
-
-  private cachedVectors(model: string, hashes: readonly string[]): Map<string, Float32Array> {
-    try {
-      return this.cache?.get(model, hashes) ?? new Map();
-    } catch {
-      // A damaged cache only costs a new request.
-      return new Map();
-    }
-  }
-
-  private allCached(model: string): Map<string, Float32Array> {
-    try {
-      return this.cache?.all(model) ?? new Map();
-    } catch {
-      return new Map();
-    }
   }
 }
 

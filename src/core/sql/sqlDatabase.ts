@@ -55,6 +55,16 @@ export class SqlDatabase {
     }
   }
 
+  /** Calls `fn` with each row as a positional array, one at a time (a large table is never held whole). */
+  each(sql: string, fn: (row: SqlValue[]) => void): void {
+    const statement = this.prepare(sql);
+    try {
+      while (statement.step()) fn(statement.get());
+    } finally {
+      statement.reset();
+    }
+  }
+
   get<T extends Row = Row>(sql: string, params?: BindParams): T | undefined {
     const statement = this.prepare(sql);
     try {

@@ -1,11 +1,12 @@
 import type { SqlDatabase } from './sqlDatabase';
 
 /**
- * Embedding vectors of an endpoint model, cached in a search index's sql.js database by
- * (model key, record hash): an unchanged tool or skill is never sent to the model again, and a
- * changed one (new hash) is. The table is created on first use; rows of records that are gone
- * or changed are dropped by `retain`, which the owner calls when it knows the whole set of
- * current records (never from one search's view of them).
+ * Embedding vectors of a model, cached in a search index's sql.js database by (model key,
+ * content hash) — the `VectorStore` that `search/embedding/vectorBuilder.ts` reads and writes:
+ * an unchanged tool or skill is never sent to the model again, and a changed one (new hash) is.
+ * The table is created on first use; rows of records that are gone or changed are dropped by
+ * `retain`, which the owner calls when it knows the whole set of current records (never from
+ * one search's view of them).
  */
 export class VectorCache {
   private readyIn: SqlDatabase | undefined;

@@ -7,6 +7,7 @@ import { fusedRelevance } from '../search/embedding/fusedRelevance';
 import type { RelevanceCalibration } from '../search/embedding/fusedRelevance';
 import type { SemanticStage } from '../search/embedding/semanticStage';
 import { passingRelevance } from '../search/relativeCut';
+import { proseSentences } from '../search/requestTerms';
 import { stuffedReason } from './index/stuffedTools';
 
 /**
@@ -57,15 +58,48 @@ function enoughWords(source: RelevanceSource, terms: ReadonlyMap<string, number>
   return shared >= 3 || (shared >= 2 && nameShares(source, terms, tool.name));
 }
 
-/** Longest request text searched: the words that name a capability come early, and analysis cost stays bounded. */
-const MAX_REQUEST_CHARS = 2000;
+/** Longest request text read (about what a chat message holds; analysis cost stays bounded). */
+const MAX_REQUEST_CHARS = 20_000;
+
+/**
+ * Requests longer than this (`tool_search`'s own query limit, far above a one-line ask) are read
+ * sentence by sentence: a pasted task shares a word or two with almost every tool somewhere in its
+ * context, code and logs, so gated whole it pre-activated tools for most long requests no tool
+ * serves (real MCP long-request tuning half: 7 of 8 with the whole request, 5 of 8 with its first
+ * 2,000 characters).
+ */
+const LONG_REQUEST_CHARS = 500;
+
+/**
+ * For a long request, a tool is pre-activated when one prose sentence of it passes the gate — as
+ * a short request would, but at this relevance at least. Chosen on the real MCP long-request
+ * tuning half (bench/realMcpBench.ts): at 0.44, 2 of 8 no-tool requests pre-activated a tool; at
+ * 0.46 none, with a gold tool in round 1 for 7 of 23 tool requests (6 with the first 2,000
+ * characters gated whole); at 0.5, 5 of 23.
+ */
+const LONG_REQUEST_MIN_RELEVANCE = 0.46;
+
+/** Sentences of one long request searched at most (each is one ranked search). */
+const MAX_SENTENCES = 200;
+
+interface ScoredTool {
+  name: string;
+  relevance: number;
+  lexical: number;
+  matchedTerms: string[];
+  flagged?: string;
+  enoughWords: boolean;
+}
 
 /**
  * The tools this run could activate for the request, best first, each with its relevance: the
  * run's own ranked search (its visibility and policy, never an always-sent tool) over the
  * request's words, kept only where the relevance reaches `minRelevance` and REQUEST_RELATIVE_CUT of
- * the best candidate's, at most `max`. `seen` receives every ranked candidate with its relevance,
- * before the gate (what Explain Last Turn shows).
+ * the best candidate's, at most `max`. A long request (over LONG_REQUEST_CHARS) is searched
+ * sentence by sentence, every prose sentence of it wherever it stands, and a tool passes on its
+ * best sentence at LONG_REQUEST_MIN_RELEVANCE at least. `seen` receives the ranked candidates with
+ * their relevance, before the gate, and the minimum relevance the gate applied (what Explain Last
+ * Turn shows).
  */
 export function matchRequestTools(
   scope: RunSearchScope,
@@ -73,10 +107,29 @@ export function matchRequestTools(
   request: string,
   max: number,
   minRelevance: number,
-  seen?: (candidates: readonly GatedTool[]) => void,
+  seen?: (candidates: readonly GatedTool[], minRelevance: number) => void,
 ): GatedTool[] {
   const text = request.slice(0, MAX_REQUEST_CHARS).trim();
   if (max <= 0 || !text) return [];
+  if (text.length <= LONG_REQUEST_CHARS) {
+    const scored = scoredCandidates(scope, relevance, text, max);
+    seen?.(scored.map(gated), minRelevance);
+    return passing(scored, minRelevance).slice(0, max).map(gated);
+  }
+  const floor = minRelevance > 0 ? Math.max(minRelevance, LONG_REQUEST_MIN_RELEVANCE) : 0;
+  const best = new Map<string, ScoredTool>();
+  const passed = new Map<string, ScoredTool>();
+  for (const sentence of proseSentences(text).slice(0, MAX_SENTENCES)) {
+    const scored = scoredCandidates(scope, relevance, sentence, max);
+    for (const tool of scored) keepBest(best, tool);
+    for (const tool of passing(scored, floor)) keepBest(passed, tool);
+  }
+  seen?.([...best.values()].sort(byRelevance).slice(0, Math.max(max, REQUEST_CANDIDATES)).map(gated), floor);
+  return [...passed.values()].sort(byRelevance).slice(0, max).map(gated);
+}
+
+/** The ranked candidates for one text, each with its relevance and the evidence the gate reads. */
+function scoredCandidates(scope: RunSearchScope, relevance: RelevanceSource, text: string, max: number): ScoredTool[] {
   const outcome = findForRun(
     scope,
     { query: text, search_type: 'fts', limit: Math.max(max, REQUEST_CANDIDATES), include_always_loaded: false },
@@ -88,33 +141,44 @@ export function matchRequestTools(
   const terms = requestTermWeights(relevance, text);
   const similarity = similarityTo(scope.host.semantic, text);
   const spelling = spelledAs(relevance, text);
-  const scored = outcome.hits.map((hit) => {
-    const flagged = stuffedReason(relevance.stats, hit.record.name);
-    const lexical = absoluteRelevance(relevance, terms, hit.record.name);
+  return outcome.hits.map((hit) => {
+    const name = hit.record.name;
+    const flagged = stuffedReason(relevance.stats, name);
+    const lexical = absoluteRelevance(relevance, terms, name);
+    const matched = matchedTerms(relevance, terms, name);
     return {
-      name: hit.record.name,
-      relevance: fusedRelevance(lexical, similarity?.of(hit.record.name), similarity?.calibration),
+      name,
+      relevance: fusedRelevance(lexical, similarity?.of(name), similarity?.calibration),
       lexical,
-      matchedTerms: matchedTerms(relevance, terms, hit.record.name).map((term) => spelling.get(term) ?? term),
+      matchedTerms: matched.map((term) => spelling.get(term) ?? term),
       ...(flagged === undefined ? {} : { flagged }),
+      enoughWords: enoughWords(relevance, terms, { name, matchedTerms: matched }),
     };
   });
-  const gated = (tool: (typeof scored)[number]): GatedTool => ({
-    name: tool.name,
-    relevance: tool.relevance,
-    matchedTerms: tool.matchedTerms,
-    ...(tool.flagged ? { flagged: tool.flagged } : {}),
-  });
-  seen?.(scored.map(gated));
-  // A threshold of 0 turns the gate off, the relative cut included (and with it the two-word rule).
-  // The rule is about lexical evidence: a tool the embedding vouches for (fused relevance above
-  // the lexical one) needs no shared word. A flagged (stuffed-looking) tool never passes.
-  const evidenced = scored.filter(
-    (tool) => tool.flagged === undefined && (minRelevance <= 0 || enoughWords(relevance, terms, tool) || tool.relevance > tool.lexical),
-  );
-  return passingRelevance(evidenced, (tool) => tool.relevance, minRelevance, minRelevance > 0 ? REQUEST_RELATIVE_CUT : 0)
-    .slice(0, max)
-    .map(gated);
+}
+
+/**
+ * The candidates that pass the gate, best first. A threshold of 0 turns the gate off, the relative
+ * cut included (and with it the two-word rule). The rule is about lexical evidence: a tool the
+ * embedding vouches for (fused relevance above the lexical one) needs no shared word. A flagged
+ * (stuffed-looking) tool never passes.
+ */
+function passing(scored: readonly ScoredTool[], minRelevance: number): ScoredTool[] {
+  const evidenced = scored.filter((tool) => tool.flagged === undefined && (minRelevance <= 0 || tool.enoughWords || tool.relevance > tool.lexical));
+  return passingRelevance(evidenced, (tool) => tool.relevance, minRelevance, minRelevance > 0 ? REQUEST_RELATIVE_CUT : 0);
+}
+
+function gated(tool: ScoredTool): GatedTool {
+  return { name: tool.name, relevance: tool.relevance, matchedTerms: tool.matchedTerms, ...(tool.flagged ? { flagged: tool.flagged } : {}) };
+}
+
+function keepBest(into: Map<string, ScoredTool>, tool: ScoredTool): void {
+  const held = into.get(tool.name);
+  if (!held || tool.relevance > held.relevance) into.set(tool.name, tool);
+}
+
+function byRelevance(a: ScoredTool, b: ScoredTool): number {
+  return b.relevance - a.relevance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 }
 
 /**

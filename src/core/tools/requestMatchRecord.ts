@@ -7,7 +7,10 @@ import type { GatedTool } from './requestMatch';
 export interface RequestMatchRecord {
   /** Every ranked candidate with its relevance, best first, before the gate. */
   candidates: GatedTool[];
-  /** `toolshed.toolSearch.minRelevance` in force (0 = the gate and the relative cut off). */
+  /**
+   * The minimum relevance the gate applied: `toolshed.toolSearch.minRelevance` (0 = the gate and
+   * the relative cut off), raised for a long request read sentence by sentence (requestMatch.ts).
+   */
   minRelevance: number;
   /** The share of the best candidate's relevance a candidate also needs (0 when the gate is off). */
   relativeCut: number;

@@ -329,12 +329,16 @@ export class ToolRun {
     this.assertLive();
     const { preActivateTools: max, minRelevance } = this.config.search;
     let candidates: readonly GatedTool[] = [];
-    const matches = matchRequestTools(this.searchScope(false), this.host.index, request, max, minRelevance, (seen) => (candidates = seen));
+    let gateMinimum = minRelevance;
+    const matches = matchRequestTools(this.searchScope(false), this.host.index, request, max, minRelevance, (seen, minimum) => {
+      candidates = seen;
+      gateMinimum = minimum;
+    });
     // One at a time, so each activation keeps its own reason (the words it matched, its relevance).
     const activated = new Set(matches.flatMap((match) => this.preActivate([match.name], 1, requestMatchReason(match), 'request')));
     this.requestMatch = {
       candidates: [...candidates],
-      minRelevance,
+      minRelevance: gateMinimum,
       relativeCut: minRelevance > 0 ? REQUEST_RELATIVE_CUT : 0,
       max,
       passed: matches.map((match) => match.name),

@@ -46,6 +46,8 @@ describe('toolshed preflight tools', () => {
   it('says so when nothing passes the gate or pre-activation is off; bad flags exit 2', async () => {
     const none = await cli('preflight', 'tools', '--tools', toolsFile, 'write a birthday poem for my aunt');
     assert.match(none.out, /No tool reaches relevance 0\.2/);
+    const longPoem = await cli('preflight', 'tools', '--tools', toolsFile, 'Write a birthday poem for my aunt, who loves gardens and old films. '.repeat(10));
+    assert.match(longPoem.out, /No tool reaches relevance 0\.\d+ \(in any one sentence, the minimum for a long request\)/);
     const off = await cli('preflight', 'tools', '--tools', toolsFile, '--max', '0', '--json', 'weather forecast for Oslo');
     assert.deepEqual(JSON.parse(off.out).activated, []);
     const bad = await cli('preflight', 'tools', '--tools', toolsFile, '--min-relevance', '2', 'weather');

@@ -130,6 +130,69 @@ describe('search: BM25F term statistics (compact)', () => {
     );
   });
 
+  it('a document given counted (setCounted: runs in any order, an id repeated) is the document set makes of its term lists', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ key: fc.integer({ min: 1, max: 8 }), fields, remove: fc.boolean(), shuffle: fc.boolean() }), { minLength: 1, maxLength: 25 }),
+        fc.array(fc.record({ term: word, weight: fc.constantFrom(1, 0.5) }), { minLength: 1, maxLength: 4 }),
+        (ops, rawQuery) => {
+          const query = [...new Map(rawQuery.map((q) => [q.term, q])).values()];
+          const listed = new FieldStats<F, number>(FIELDS);
+          const counted = new FieldStats<F, number>(FIELDS);
+          for (const op of ops) {
+            if (op.remove) {
+              listed.delete(op.key);
+              counted.delete(op.key);
+              continue;
+            }
+            const doc = toDoc(op.fields);
+            listed.set(op.key, doc);
+            // Counted per field: one (id, count) per occurrence when shuffled (out of order, repeated), else per distinct term in id order.
+            const ids: number[] = [];
+            const counts: number[] = [];
+            const fieldEnds = FIELDS.map((f) => {
+              const terms = doc[f].map((t) => counted.internTerm(t));
+              if (op.shuffle) {
+                for (const id of terms.reverse()) {
+                  ids.push(id);
+                  counts.push(1);
+                }
+              } else {
+                const tally = new Map<number, number>();
+                for (const id of terms) tally.set(id, (tally.get(id) ?? 0) + 1);
+                for (const id of [...tally.keys()].sort((a, b) => a - b)) {
+                  ids.push(id);
+                  counts.push(tally.get(id)!);
+                }
+              }
+              return ids.length;
+            });
+            counted.setCounted(op.key, { ids: Uint32Array.from(ids), counts: Uint32Array.from(counts), fieldEnds: Uint32Array.from(fieldEnds) });
+          }
+          assert.equal(counted.size, listed.size);
+          for (const f of FIELDS) assert.equal(counted.averageLength(f), listed.averageLength(f));
+          for (const t of ['git', 'commit', 'issue', 'review', 'test', 'api', 'deploy', 'token', 'user', 'find']) assert.equal(counted.df(t), listed.df(t));
+          const expected = listed.scorer(query, WEIGHTS, B);
+          const actual = counted.scorer(query, WEIGHTS, B);
+          for (let key = 0; key <= 8; key++) {
+            assert.equal(actual(key), expected(key), `score ${key}`);
+            const sorted = (s: FieldStats<F, number>) => s.documentTerms(key, WEIGHTS).sort((a, b) => (a.term < b.term ? -1 : 1));
+            assert.deepEqual(sorted(counted), sorted(listed));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses counted terms with a term id it never gave out, and keeps the document it had', () => {
+    const stats = new FieldStats(['name', 'body'] as const);
+    stats.set('a', { name: ['issue'], body: [] });
+    assert.throws(() => stats.setCounted('a', { ids: Uint32Array.of(7), counts: Uint32Array.of(1), fieldEnds: Uint32Array.of(1, 1) }), /never interned/);
+    assert.throws(() => stats.setCounted('a', { ids: Uint32Array.of(0), counts: Uint32Array.of(1), fieldEnds: Uint32Array.of(1) }), /fields/);
+    assert.equal(stats.df('issue'), 1);
+  });
+
   it('BM25F prefers the name field and handles deletes and clear', () => {
     const stats = new FieldStats(['name', 'body'] as const);
     stats.set('a', { name: ['issue'], body: ['other'] });

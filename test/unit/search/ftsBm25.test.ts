@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { bm25FromMatchinfo, bm25FromMatchinfoBlob, ftsOrExpression, parseMatchinfoPcnalx, selectSelectiveTerms } from '../../../src/core/search/ftsBm25';
+import { bm25FromMatchinfo, bm25FromMatchinfoBlob, ftsOrExpression, parseMatchinfoPcnalx } from '../../../src/core/search/ftsBm25';
 import { EXACT_SCORE, REGEX_SCORES, normalizeBm25 } from '../../../src/core/search/scoring';
 import { analyze, splitIdentifier } from '../../../src/core/search/textAnalysis';
 import { loadSqlEngine } from '../../../src/core/sql/sqlEngine';
@@ -26,18 +26,6 @@ describe('FTS4 BM25 from matchinfo', () => {
     assert.ok(s1 > s2 && s2 > 0);
     assert.ok(Math.abs(bm25FromMatchinfoBlob(byDoc.get(1)!, [2, 1]) - s1) < 1e-9);
     db.close();
-  });
-
-  it('selects the rarest terms within a posting budget', () => {
-    const df: Record<string, number> = { get: 900, issue: 20, github: 5, zzz: 0 };
-    assert.deepEqual(
-      selectSelectiveTerms(['get', 'issue', 'github', 'zzz'], (t) => df[t] ?? 0, 100, 1),
-      ['github', 'issue'],
-    );
-    assert.deepEqual(
-      selectSelectiveTerms(['get'], (t) => df[t] ?? 0, 10, 1),
-      ['get'],
-    );
   });
 });
 

@@ -26,6 +26,11 @@ describe('skills: warm start reads only changed files', () => {
         read.push(path.basename(file));
         return nodeFileSystem.readFile(file);
       },
+      // A load reads regular files synchronously (between pauses for the host).
+      readRegularFileSync: (file, maxBytes) => {
+        read.push(path.basename(file));
+        return nodeFileSystem.readRegularFileSync!(file, maxBytes);
+      },
     };
     const service = await createHeadlessSkillService({ engine: await engine(), store: bytes, fs });
     return { service, read };

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import type { Clock, EventSink, FileSystemPort, Logger } from '../../platform/ports';
+import { HostSlices } from '../../platform/hostSlices';
 import { detectSkillFormat, parseSkillDocument } from './document/skillDocumentParser';
 import type { SkillDocumentParse } from './document/offThreadParser';
 import type { DocumentFormat } from './document/parsedSkill';
@@ -119,10 +120,14 @@ export class SkillPackLoader {
     const parsed: Array<ParsedFile | undefined> = new Array(work.length);
     let done = check.unchanged.size;
     let cancelled = false;
+    // Files are read synchronously when the file system allows it (readSkillFile): the workers
+    // share one slice clock, so the host gets a turn between slices however many files there are.
+    const slices = new HostSlices();
     const parseAll = async (indices: readonly number[]) => {
       let next = 0;
       const worker = async () => {
         while (next < indices.length && !cancelled) {
+          await slices.pause();
           const index = indices[next++] as number;
           const item = work[index];
           if (!item) break;

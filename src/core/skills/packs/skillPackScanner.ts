@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { SkillPackFormat } from '../../config/settingsSchema';
 import type { FileSystemPort } from '../../platform/ports';
+import { HostSlices } from '../../platform/hostSlices';
 import { detectSkillFormat } from './document/skillDocumentParser';
 import type { DocumentFormat } from './document/parsedSkill';
 import { FILE_START, makeProblem, PROBLEM_CODES } from './document/skillProblems';
@@ -19,6 +20,8 @@ const MAX_DEPTH = 12;
 const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn']);
 const RESOURCE_DIRS = ['scripts', 'references', 'assets'] as const;
 const MAX_RESOURCES = 200;
+/** Strict UTF-8 (invalid bytes throw); one decoder for every file, as decoding keeps no state between calls. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 export interface SkillFileRef {
   /** Absolute path. */
@@ -52,15 +55,17 @@ export async function scanPack(fs: FileSystemPort, root: string, packFormat?: Sk
   }
   /** Folders below MAX_DEPTH: reported once, after the walk. */
   const tooDeep: string[] = [];
+  const slices = new HostSlices();
   const walk = async (folder: string, rel: string, depth: number): Promise<void> => {
     if (files.length >= MAX_PACK_FILES) return;
     if (depth > MAX_DEPTH) {
       tooDeep.push(folder);
       return;
     }
+    await slices.pause();
     let entries;
     try {
-      entries = await fs.readDirectory(folder);
+      entries = fs.readDirectorySync ? fs.readDirectorySync(folder) : await fs.readDirectory(folder);
     } catch (error) {
       problems.push(makeProblem(folder, FILE_START, 'error', PROBLEM_CODES.unreadableFile, `Folder could not be read: ${messageOf(error)}`));
       return;
@@ -140,6 +145,10 @@ export type ReadResult = { ok: true; text: string } | { ok: false; problem: Skil
 /** Reads one skill file as UTF-8 text with the size/binary/encoding checks. */
 export async function readSkillFile(fs: FileSystemPort, file: string, maxBytes = MAX_SKILL_FILE_BYTES): Promise<ReadResult> {
   const fail = (code: SkillProblem['code'], message: string): ReadResult => ({ ok: false, problem: makeProblem(file, FILE_START, 'error', code, message) });
+  // A regular file within the cap is read synchronously (callers pause between files: HostSlices);
+  // anything else is looked at asynchronously below, which says what is wrong with it.
+  const quick = fs.readRegularFileSync?.(file, maxBytes);
+  if (quick) return decodeSkillText(quick, fail);
   const stat = await safeStat(fs, file);
   if (!stat) return fail(PROBLEM_CODES.unreadableFile, 'File not found.');
   if (stat.kind === 'symlink') return fail(PROBLEM_CODES.symlinkSkipped, 'Symbolic link skipped: links are not followed inside skill packs.');
@@ -154,10 +163,15 @@ export async function readSkillFile(fs: FileSystemPort, file: string, maxBytes =
     return fail(PROBLEM_CODES.unreadableFile, `File could not be read: ${messageOf(error)}`);
   }
   if (bytes.byteLength > maxBytes) return fail(PROBLEM_CODES.fileTooLarge, `File is too large (${bytes.byteLength} bytes; the limit is ${maxBytes}).`);
+  return decodeSkillText(bytes, fail);
+}
+
+/** A skill file's bytes as text, or the problem: NUL bytes (binary) or invalid UTF-8. A leading byte-order mark is dropped. */
+function decodeSkillText(bytes: Uint8Array, fail: (code: SkillProblem['code'], message: string) => ReadResult): ReadResult {
   const probe = bytes.subarray(0, Math.min(bytes.byteLength, 8192));
   if (probe.includes(0)) return fail(PROBLEM_CODES.binaryFile, 'File contains NUL bytes; it looks binary, not a skill file.');
   try {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    const text = UTF8.decode(bytes);
     return { ok: true, text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
   } catch {
     return fail(PROBLEM_CODES.invalidEncoding, 'File is not valid UTF-8. Save it as UTF-8.');

@@ -1,4 +1,5 @@
 import type { Clock, Logger } from '../../platform/ports';
+import { yieldToHost } from '../../platform/hostSlices';
 import type { ParsedSkill } from './document/parsedSkill';
 import type { ResolvedSkillPack } from './skillPackSources';
 import type { SkillFileRef } from './skillPackScanner';
@@ -188,11 +189,6 @@ export class SkillPackWriter {
 /** The scope a pack's skills are stored in (their identity is this scope + name). */
 export function packScope(pack: ResolvedSkillPack): SkillScope {
   return makeScope(pack.scopeMode, pack.tenantId, pack.projectId);
-}
-
-/** One turn of the event loop, so the host handles other work between slices of a long load. */
-function yieldToHost(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function samePlacement(a: SkillRecord, b: SkillRecord): boolean {

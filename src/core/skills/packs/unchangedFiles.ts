@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import type { FileSystemPort } from '../../platform/ports';
+import { HostSlices } from '../../platform/hostSlices';
 import type { SkillStore } from '../store/skillStore';
 import type { FileFingerprint, StoredPackSkill } from '../store/skillFileFingerprints';
 import { identityKey, sameScope } from '../store/skillScope';
@@ -73,11 +74,17 @@ export async function findUnchangedFiles(fs: FileSystemPort, store: SkillStore, 
   const stats: Array<FileStat | undefined> = new Array(work.length);
   const unchanged = new Map<number, StoredPackSkill[]>();
   let next = 0;
+  const slices = new HostSlices();
+  const statOf = async (file: string) => {
+    if (!fs.statSync) return fs.stat(file);
+    await slices.pause();
+    return fs.statSync(file);
+  };
   const worker = async () => {
     while (next < work.length) {
       const i = next++;
       const { pack, ref } = work[i] as WorkItem;
-      const stat = await fs.stat(ref.file).catch(() => undefined);
+      const stat = await statOf(ref.file).catch(() => undefined);
       if (!stat || stat.kind !== 'file') continue;
       stats[i] = { size: stat.size, mtimeMs: stat.mtimeMs };
       const fingerprint = fingerprints.get(ref.file);

@@ -3,9 +3,9 @@ import type { SqlDatabase } from '../../sql/sqlDatabase';
 import type { TextAnalyzer } from '../../search/textAnalysis';
 import type { SkillRecord } from '../skillSchema';
 import { ftsTerms, recordParams } from './skillRows';
-import type { SkillFieldTerms } from './skillSearchIndex';
+import type { CountedFields } from '../../search/countedFields';
 import { SKILL_COLUMNS } from './skillStoreSchema';
-import { encodeTerms } from './skillTermsCodec';
+import { countTerms, encodeCounted } from './skillTermsCodec';
 import type { TermVocabulary } from './skillTermsCodec';
 
 /**
@@ -15,11 +15,11 @@ import type { TermVocabulary } from './skillTermsCodec';
  * SQLite. Statements of each size are prepared once and reused (SqlDatabase caches them).
  */
 
-/** A row ready to insert: its INSERT parameters (skillRows.recordParams), analysed terms and their stored form. */
+/** A row ready to insert: its INSERT parameters (skillRows.recordParams), analysed terms counted (vocabulary ids) and their stored form. */
 export interface PreparedSkillRow {
   docId: number;
   params: SqlValue[];
-  terms?: SkillFieldTerms;
+  terms?: CountedFields;
   encoded?: Uint8Array;
 }
 
@@ -90,10 +90,10 @@ export class SkillRowWriter {
       const holder = holders.get(record.id);
       const stored = holder === undefined || holder === docId ? record : { ...record, id: `${record.id}_${docId}` };
       holders.set(stored.id, docId);
-      const terms = analyzer && vocabulary ? ftsTerms(record, analyzer) : undefined;
+      const terms = analyzer && vocabulary ? countTerms(ftsTerms(record, analyzer), vocabulary) : undefined;
       const params = recordParams(stored, docId);
       if (this.bodiesInSource && stored.origin === 'pack') params[BODY_COLUMN] = '';
-      return { docId, stored, params, terms, encoded: terms && vocabulary ? encodeTerms(terms, vocabulary) : undefined };
+      return { docId, stored, params, terms, encoded: terms ? encodeCounted(terms) : undefined };
     });
     return { prepared, nextDocId };
   }

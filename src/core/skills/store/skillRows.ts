@@ -4,7 +4,8 @@ import type { SqlValue } from 'sql.js';
 import { TextAnalyzer } from '../../search/textAnalysis';
 import type { SkillOrigin, SkillRecord } from '../skillSchema';
 import type { SkillEntry, SkillFieldTerms } from './skillSearchIndex';
-import { decodeTerms } from './skillTermsCodec';
+import { decodeCounted } from './skillTermsCodec';
+import type { CountedFields } from '../../search/countedFields';
 import type { TermVocabulary } from './skillTermsCodec';
 import { SKILL_COLUMN_STORAGE, SKILL_COLUMNS } from './skillStoreSchema';
 
@@ -139,36 +140,38 @@ export function ftsTerms(record: SkillRecord, analyzer: TextAnalyzer = new TextA
   };
 }
 
-/** The mirror as read from the database: every skill's entry, with its analysed terms when the store keeps them. */
-export type StoredMirror = Array<{ entry: SkillEntry; terms?: SkillFieldTerms }>;
-
 const SCOPES = new Set(['project', 'tenant', 'global']);
 
 /**
- * Everything the store reads on open, read once: every row as a mirror entry and, with
- * `vocabulary` (a store with full-text search), its analysed terms, decoded with the stored
- * vocabulary (loaded into it). Throws on damage the page-level integrity check cannot see (a
- * flipped byte inside a row or a term blob), so the database is rebuilt rather than failing on
- * first use. A row without terms (should not happen) is searchable by regex/exact only.
+ * Everything the store reads on open, read once: `add` gets every row as a mirror entry and,
+ * with `vocabulary` (a store with full-text search), its analysed terms counted, decoded with the
+ * stored vocabulary (loaded into it) one skill at a time. Throws on damage the page-level
+ * integrity check cannot see (a flipped byte inside a row or a term blob), so the database is
+ * rebuilt rather than failing on first use. A row without terms (should not happen) is
+ * searchable by regex/exact only.
  */
-export function readMirror(db: SqlDatabase, vocabulary: TermVocabulary | undefined): StoredMirror {
+export function readMirror(db: SqlDatabase, vocabulary: TermVocabulary | undefined, add: (entry: SkillEntry, terms?: CountedFields) => void): void {
   const byDoc = new Map<number, SkillEntry>();
-  for (const r of db.arrays(`SELECT ${ENTRY_COLUMNS_SQL} FROM skills`)) {
+  db.each(`SELECT ${ENTRY_COLUMNS_SQL} FROM skills`, (r) => {
     const entry = entryFromRow(r);
     if (!entry.name || !SCOPES.has(entry.scope_mode)) throw new Error(`row ${entry.docId} is damaged (name "${entry.name}", scope "${entry.scope_mode}")`);
     byDoc.set(entry.docId, entry);
-  }
-  const out: StoredMirror = [];
+  });
   if (vocabulary) {
-    vocabulary.load(db.arrays('SELECT id, term FROM skill_vocab').map((r) => [Number(r[0]), String(r[1])] as const));
-    for (const [docId, blob] of db.arrays('SELECT doc_id, terms FROM skill_terms')) {
-      const entry = byDoc.get(Number(docId));
-      if (!entry) continue;
-      if (!(blob instanceof Uint8Array)) throw new Error(`terms of row ${entry.docId} are damaged`);
-      out.push({ entry, terms: decodeTerms(blob, vocabulary) });
-      byDoc.delete(entry.docId);
+    const rows = db.arrays('SELECT id, term FROM skill_vocab');
+    // Ids are handed out densely from 0: one outside that range is damage (and would size tables).
+    for (const r of rows) {
+      const id = Number(r[0]);
+      if (!Number.isInteger(id) || id < 0 || id >= rows.length) throw new Error(`vocabulary row ${String(r[0])} is damaged`);
     }
+    vocabulary.load(rows.map((r) => [Number(r[0]), String(r[1])] as const));
+    db.each('SELECT doc_id, terms FROM skill_terms', ([docId, blob]) => {
+      const entry = byDoc.get(Number(docId));
+      if (!entry) return;
+      if (!(blob instanceof Uint8Array)) throw new Error(`terms of row ${entry.docId} are damaged`);
+      add(entry, decodeCounted(blob, vocabulary));
+      byDoc.delete(entry.docId);
+    });
   }
-  for (const entry of byDoc.values()) out.push({ entry });
-  return out;
+  for (const entry of byDoc.values()) add(entry);
 }

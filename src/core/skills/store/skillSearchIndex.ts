@@ -1,6 +1,7 @@
 import type { TaskType } from '../../config/settingsSchema';
 import { FieldStats } from '../../search/bm25f';
 import type { WeightedTerm } from '../../search/bm25f';
+import type { CountedFields } from '../../search/countedFields';
 import { ImpactPostings } from '../../search/impactPostings';
 import { describingFocus, idfCoverage } from '../../search/termCoverage';
 import { bm25Idf } from '../../search/ftsBm25';
@@ -76,6 +77,18 @@ const LONG_FOCUS_SCALE = 1.3;
  * that injected a skill without asking a model (13 % → 7 %), with the same short one-skill hits.
  */
 const SHORT_FOCUS_FLOOR = 0.1;
+/**
+ * A short request's coverage counts half unless the skill's describing fields share at least
+ * this many of its words (numbers are data, not words; a one-word request needs one): one rare
+ * word in common ("suggest a name for my new goldfish" and a skill whose description mentions a
+ * goldfish) is chance, not a match. On the skills-at-scale tuning half it halved the short
+ * no-skill requests that injected a skill (2 → 1 of 35) and the selection requests (0.48 → 0.35
+ * per turn) with the same one-skill hits; on the skills relevance set's tuning half it kept every
+ * one-skill hit and asked the model less (0.13 → 0.09 per turn).
+ */
+const SHORT_SHARED_WORDS = 2;
+/** An analysed term that is a number (a data value, not a word). */
+const NUMBER = /^\d+$/;
 
 export interface SkillEntry {
   docId: number;
@@ -203,7 +216,8 @@ export class SkillSearchIndex {
     return this.packCounts.get(packName) ?? 0;
   }
 
-  set(entry: SkillEntry, terms?: SkillFieldTerms): void {
+  /** Adds or replaces a skill; its terms as lists, or counted with this index's term ids (`internTerm`). */
+  set(entry: SkillEntry, terms?: SkillFieldTerms | CountedFields): void {
     this.delete(entry);
     this.byKey.set(identityKey(entry), entry);
     const same = this.byName.get(entry.name);
@@ -216,9 +230,16 @@ export class SkillSearchIndex {
     this.byDoc.set(entry.docId, entry);
     if (entry.origin === 'pack') this.packCounts.set(entry.pack_name, this.packCount(entry.pack_name) + 1);
     if (this.stats && terms) {
-      this.stats.set(entry.docId, terms);
+      if ('fieldEnds' in terms) this.stats.setCounted(entry.docId, terms as CountedFields);
+      else this.stats.set(entry.docId, terms);
       this.postings?.invalidate();
     }
+  }
+
+  /** The id of an analysed term in this index's dictionary, interned when new (what counted terms are given in). */
+  internTerm(term: string): number {
+    if (!this.stats) throw new Error('this index keeps no term statistics');
+    return this.stats.internTerm(term);
   }
 
   delete(identity: SkillIdentity): void {
@@ -268,20 +289,43 @@ export class SkillSearchIndex {
     const share = Math.min(1, Math.max(0, (distinct.size - SHORT_REQUEST_TERMS) / (LONG_REQUEST_TERMS - SHORT_REQUEST_TERMS)));
     const focus = this.focus(distinct, docId);
     // Coverage counts half for a skill the request names almost none of (its words matched only
-    // by chance, e.g. "is data singular or plural?" and a skill listing "singular/plural" pages).
-    const covered = share < 1 ? this.coverage(terms, docId) * (0.5 + 0.5 * Math.min(1, focus / SHORT_FOCUS_FLOOR)) : 0;
+    // by chance, e.g. "is data singular or plural?" and a skill listing "singular/plural" pages),
+    // and half again for one that shares a single word with a request of several.
+    let covered = 0;
+    if (share < 1) {
+      const { coverage, sharedWords, requestWords } = this.coverageOf(distinct, docId);
+      const evidence = sharedWords >= Math.min(SHORT_SHARED_WORDS, requestWords) ? 1 : 0.5;
+      covered = coverage * evidence * (0.5 + 0.5 * Math.min(1, focus / SHORT_FOCUS_FLOOR));
+    }
     const focused = share > 0 ? Math.min(1, LONG_FOCUS_SCALE * focus) : 0;
     return (1 - share) * covered + share * focused;
   }
 
   /** The share of the request's IDF mass the skill covers (search/termCoverage.ts). */
   coverage(terms: readonly string[], docId: number): number {
+    return this.coverageOf(new Set(terms), docId).coverage;
+  }
+
+  /**
+   * Coverage, with how many of the request's words (terms that are not numbers) the skill's
+   * describing fields share and how many words the request has.
+   */
+  private coverageOf(terms: ReadonlySet<string>, docId: number): { coverage: number; sharedWords: number; requestWords: number } {
+    let requestWords = 0;
+    for (const term of terms) if (!NUMBER.test(term)) requestWords++;
     const stats = this.stats;
-    if (!stats || !stats.has(docId) || terms.length === 0) return 0;
+    if (!stats || !stats.has(docId) || terms.size === 0) return { coverage: 0, sharedWords: 0, requestWords };
     const describing = new Set(stats.documentTerms(docId, DESCRIBING_WEIGHTS).map((t) => t.term));
     const body = new Set(stats.documentTerms(docId, BODY_WEIGHTS).map((t) => t.term));
     const docs = stats.size + PRIOR_DOCS;
-    return idfCoverage({ terms, idf: (term) => bm25Idf(docs, stats.df(term)), match: (term) => (describing.has(term) ? 1 : body.has(term) ? BODY_MATCH : 0) });
+    let sharedWords = 0;
+    for (const term of terms) if (describing.has(term) && !NUMBER.test(term)) sharedWords++;
+    const coverage = idfCoverage({
+      terms: [...terms],
+      idf: (term) => bm25Idf(docs, stats.df(term)),
+      match: (term) => (describing.has(term) ? 1 : body.has(term) ? BODY_MATCH : 0),
+    });
+    return { coverage, sharedWords, requestWords };
   }
 
   /**

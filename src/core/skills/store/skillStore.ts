@@ -11,7 +11,6 @@ import type { ExportClaim } from './learned/exportedLearnedSkills';
 import { LearnedRecordCache } from './learned/learnedRecordCache';
 import { RecordReadCache } from './recordReadCache';
 import { entryOf, readMirror, rowToRecord } from './skillRows';
-import type { StoredMirror } from './skillRows';
 import { TermVocabulary } from './skillTermsCodec';
 import { SkillFileFingerprints } from './skillFileFingerprints';
 import { SkillRowWriter } from './skillRowWriter';
@@ -84,6 +83,8 @@ export class SkillStore {
   private readonly vocabulary: TermVocabulary | undefined;
   /** Records whose body is read from their file (see toRecord). */
   private readonly lazyBodies = new WeakSet<SkillRecord>();
+  /** Interns a term in the index (what stored terms are relabelled with: TermVocabulary.relabel). */
+  private readonly intern = (term: string): number => this.index.internTerm(term);
   /** Fingerprints of the skill files loaded (what a warm start may skip). */
   readonly files = new SkillFileFingerprints(() => this.db);
 
@@ -91,33 +92,39 @@ export class SkillStore {
     private readonly persistent: PersistentDatabase,
     readonly fts: FtsEngine,
     vocabulary: TermVocabulary | undefined,
-    stored: StoredMirror | undefined,
+    index: SkillSearchIndex,
+    /** The check on open built the mirror from this database already. */
+    mirrored: boolean,
     private readonly sourceBodies: ((record: SkillRecord) => string | undefined) | undefined,
   ) {
     this.nextDocId = (this.db.get<{ m: number }>('SELECT COALESCE(MAX(doc_id), 0) AS m FROM skills')?.m ?? 0) + 1;
     this.vocabulary = vocabulary;
-    this.index = new SkillSearchIndex(fts !== 'none');
+    this.index = index;
     this.rows = new SkillRowWriter(persistent.db, vocabulary, sourceBodies !== undefined);
-    this.loadMirror(stored);
+    if (mirrored) this.version++;
+    else this.loadMirror();
   }
 
   static async open(options: SkillStoreOptions): Promise<SkillStore> {
     const fts = options.engine.fts;
     const vocabulary = fts === 'none' ? undefined : new TermVocabulary();
+    const index = new SkillSearchIndex(fts !== 'none');
     // The check on open reads what the mirror is built from: that one read builds it too.
-    let stored: StoredMirror | undefined;
+    let mirrored = false;
     const persistent = await openStoreDatabase(options, SKILLS_DB_KEY, {
       schemaVersion: skillSchemaVersion(fts),
       createSchema: (db) => createSkillSchema(db),
       migrations: skillMigrations(fts),
       verify: (db) => {
-        stored = readMirror(db, vocabulary);
+        mirrored = false;
+        fillMirror(index, db, vocabulary);
+        mirrored = true;
       },
       forceRebuild: options.forceRebuild,
       saveOnlyChanges: true,
     });
-    const mirror = persistent.status === 'loaded' || persistent.status === 'migrated' ? stored : undefined;
-    return new SkillStore(persistent, fts, vocabulary, mirror, options.sourceBodies);
+    const loaded = persistent.status === 'loaded' || persistent.status === 'migrated';
+    return new SkillStore(persistent, fts, vocabulary, index, mirrored && loaded, options.sourceBodies);
   }
 
   get db(): SqlDatabase {
@@ -251,7 +258,7 @@ export class SkillStore {
     this.nextDocId = nextDocId;
     this.version++;
     for (const row of prepared) {
-      this.index.set(entryOf(row.stored, row.docId), row.terms);
+      this.index.set(entryOf(row.stored, row.docId), row.terms && this.vocabulary?.relabel(row.terms, this.intern));
       this.learned.put(row.docId, row.stored);
       this.recent.forget(row.docId);
     }
@@ -469,15 +476,25 @@ export class SkillStore {
     return this.index.visible(entryPredicate(filter));
   }
 
-  /** (Re)builds the in-memory mirror from the database (open, from what the check on open read; after a rollback). */
-  private loadMirror(stored?: StoredMirror): void {
+  /** Rebuilds the in-memory mirror from the database (on open when the check could not; after a rollback). */
+  private loadMirror(): void {
     this.version++;
-    this.index.clear();
     this.learned.reset();
     this.recent.clear();
-    if (!stored) this.vocabulary?.clear();
-    for (const { entry, terms } of stored ?? readMirror(this.db, this.vocabulary)) this.index.set(entry, terms);
+    this.vocabulary?.clear();
+    fillMirror(this.index, this.db, this.vocabulary);
   }
+}
+
+/**
+ * Fills the mirror with every stored skill, its stored terms going straight into the index's
+ * statistics (counted, relabelled to the index's term ids: nothing analysed, no term list
+ * expanded). Throws on damage (see readMirror).
+ */
+function fillMirror(index: SkillSearchIndex, db: SqlDatabase, vocabulary: TermVocabulary | undefined): void {
+  index.clear();
+  const intern = (term: string): number => index.internTerm(term);
+  readMirror(db, vocabulary, (entry, terms) => index.set(entry, terms && vocabulary?.relabel(terms, intern)));
 }
 
 function pickScope(scope: SkillScope): SkillScope {

@@ -1,5 +1,6 @@
 import { SKILL_FTS_FIELDS } from './skillSearchIndex';
 import type { SkillFieldTerms, SkillFtsField } from './skillSearchIndex';
+import type { CountedFields } from '../../search/countedFields';
 
 /**
  * How the store keeps each skill's analysed field terms (what the search mirror is rebuilt from
@@ -18,6 +19,9 @@ export class TermVocabulary {
   private readonly ids = new Map<string, number>();
   private readonly terms: string[] = [];
   private pending: Array<[number, string]> = [];
+  /** This vocabulary's ids → a search dictionary's (see `relabel`), filled in id order up to `linkedCount`. */
+  private linked = new Uint32Array(0);
+  private linkedCount = 0;
 
   get size(): number {
     return this.ids.size;
@@ -36,6 +40,36 @@ export class TermVocabulary {
     this.ids.clear();
     this.terms.length = 0;
     this.pending = [];
+    this.linkedCount = 0;
+  }
+
+  /**
+   * Counted terms of this vocabulary's ids, rewritten in place with the ids `intern` gives their
+   * terms (always the same function: the store's search index dictionary, FieldStats.internTerm).
+   * Terms are interned in this vocabulary's id order, so a field's ascending ids stay ascending
+   * and the index merges them without sorting. Each id is looked up by name once per vocabulary.
+   */
+  relabel(counted: CountedFields, intern: (term: string) => number): CountedFields {
+    const ids = counted.ids;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as number;
+      if (id >= this.linkedCount) this.link(id, intern);
+      ids[i] = this.linked[id] as number;
+    }
+    return counted;
+  }
+
+  private link(upTo: number, intern: (term: string) => number): void {
+    if (upTo >= this.linked.length) {
+      const grown = new Uint32Array(Math.max(upTo + 1, this.linked.length * 2, 1024));
+      grown.set(this.linked.subarray(0, this.linkedCount));
+      this.linked = grown;
+    }
+    for (; this.linkedCount <= upTo; this.linkedCount++) {
+      const term = this.terms[this.linkedCount];
+      // A gap in the ids (no blob refers to it: decoding checks every id) links to no term.
+      this.linked[this.linkedCount] = term === undefined ? 0xffffffff : intern(term);
+    }
   }
 
   /** The id of a term, given a new one (to be written, see `takePending`) when it has none. */
@@ -62,61 +96,141 @@ export class TermVocabulary {
   }
 }
 
-export function encodeTerms(terms: SkillFieldTerms, vocabulary: TermVocabulary): Uint8Array {
-  const out = new ByteWriter();
-  for (const field of SKILL_FTS_FIELDS) {
+/** A skill's field terms counted with this vocabulary's ids (new terms get ids: see `takePending`). */
+export function countTerms(terms: SkillFieldTerms, vocabulary: TermVocabulary): CountedFields {
+  let total = 0;
+  for (const field of SKILL_FTS_FIELDS) total += terms[field].length;
+  const ids = new Uint32Array(total);
+  const counts = new Uint32Array(total);
+  const fieldEnds = new Uint32Array(SKILL_FTS_FIELDS.length);
+  let out = 0;
+  SKILL_FTS_FIELDS.forEach((field, f) => {
     const list = terms[field];
     // Ids sorted natively, then counted in runs: no per-field maps or comparator sorts.
-    const ids = new Uint32Array(list.length);
-    for (let i = 0; i < list.length; i++) ids[i] = vocabulary.idOf(list[i] as string);
-    ids.sort();
-    let distinct = 0;
-    for (let i = 0; i < ids.length; i++) if (i === 0 || ids[i] !== ids[i - 1]) distinct++;
-    out.varint(distinct);
-    let previous = 0;
-    for (let i = 0; i < ids.length;) {
-      const id = ids[i] as number;
+    const occurrences = new Uint32Array(list.length);
+    for (let i = 0; i < list.length; i++) occurrences[i] = vocabulary.idOf(list[i] as string);
+    occurrences.sort();
+    for (let i = 0; i < occurrences.length;) {
       let end = i + 1;
-      while (end < ids.length && ids[end] === id) end++;
-      out.varint(id - previous);
-      out.varint(end - i);
-      previous = id;
+      while (end < occurrences.length && occurrences[end] === occurrences[i]) end++;
+      ids[out] = occurrences[i] as number;
+      counts[out++] = end - i;
       i = end;
+    }
+    fieldEnds[f] = out;
+  });
+  return { ids: ids.slice(0, out), counts: counts.slice(0, out), fieldEnds };
+}
+
+/** The stored blob of counted terms (this vocabulary's ids, ascending within each field). */
+export function encodeCounted(counted: CountedFields): Uint8Array {
+  const out = new ByteWriter();
+  let at = 0;
+  for (const end of counted.fieldEnds) {
+    out.varint(end - at);
+    let previous = 0;
+    for (; at < end; at++) {
+      const id = counted.ids[at] as number;
+      out.varint(id - previous);
+      out.varint(counted.counts[at] as number);
+      previous = id;
     }
   }
   return out.bytes();
 }
 
-/** The field terms of a blob (each term repeated by its count); throws on a damaged blob or an unknown term id. */
-export function decodeTerms(blob: Uint8Array, vocabulary: TermVocabulary): SkillFieldTerms {
-  const reader = new ByteReader(blob);
-  const terms = {} as Record<SkillFtsField, string[]>;
-  for (const field of SKILL_FTS_FIELDS) {
-    const n = reader.varint();
-    // Each pair takes at least two bytes: a larger count is damage, not a reason to allocate.
-    if (n * 2 > reader.remaining) throw new Error('term blob is truncated');
-    // Pairs first, so the field's array is allocated once at its final length.
-    const found: string[] = new Array<string>(n);
-    const counts = new Uint32Array(n);
+export function encodeTerms(terms: SkillFieldTerms, vocabulary: TermVocabulary): Uint8Array {
+  return encodeCounted(countTerms(terms, vocabulary));
+}
+
+/** Where `decodeCounted` decodes to (grown as needed): it runs once per stored skill on every start. */
+let decodedIds = new Uint32Array(2048);
+let decodedCounts = new Uint32Array(2048);
+/** The read position of `varintAt`, for the rare varint longer than one byte. */
+let cursor = 0;
+
+/**
+ * The counted terms of a blob (this vocabulary's ids); throws on a damaged blob or an unknown
+ * term id — what the check on open relies on to rebuild a damaged store. The arrays are reused
+ * by the next call: use (or copy) them before decoding another blob.
+ */
+export function decodeCounted(blob: Uint8Array, vocabulary: TermVocabulary): CountedFields {
+  const length = blob.length;
+  // Each pair takes at least two bytes: no blob holds more pairs than half its length.
+  if (decodedIds.length < length >> 1) {
+    decodedIds = new Uint32Array(length);
+    decodedCounts = new Uint32Array(length);
+  }
+  const ids = decodedIds;
+  const counts = decodedCounts;
+  const fieldEnds = new Uint32Array(SKILL_FTS_FIELDS.length);
+  let at = 0;
+  let out = 0;
+  for (let f = 0; f < SKILL_FTS_FIELDS.length; f++) {
+    // One-byte varints (most counts, many id deltas) are read inline.
+    let n = blob[at] as number;
+    if (at < length && n < 0x80) at++;
+    else {
+      n = varintAt(blob, at);
+      at = cursor;
+    }
+    if (n * 2 > length - at) throw new Error('term blob is truncated');
     let total = 0;
     let id = 0;
     for (let i = 0; i < n; i++) {
-      id += reader.varint();
-      const count = reader.varint();
-      const term = vocabulary.term(id);
-      if (term === undefined || count === 0) throw new Error(`term blob refers to unknown term id ${id}`);
-      found[i] = term;
-      counts[i] = count;
+      let delta = blob[at] as number;
+      if (at < length && delta < 0x80) at++;
+      else {
+        delta = varintAt(blob, at);
+        at = cursor;
+      }
+      let count = blob[at] as number;
+      if (at < length && count < 0x80) at++;
+      else {
+        count = varintAt(blob, at);
+        at = cursor;
+      }
+      id += delta;
+      if (count === 0 || vocabulary.term(id) === undefined) throw new Error(`term blob refers to unknown term id ${id}`);
       total += count;
       // A damaged count must fail here, not allocate (a field holds at most what a 1 MiB file can).
       if (total > MAX_FIELD_TERMS) throw new Error('term blob has an impossible term count');
+      ids[out] = id;
+      counts[out++] = count;
     }
-    const list = new Array<string>(total);
-    let at = 0;
-    for (let i = 0; i < n; i++) for (let c = 0; c < (counts[i] as number); c++) list[at++] = found[i] as string;
-    terms[field] = list;
+    fieldEnds[f] = out;
   }
-  if (!reader.done) throw new Error('term blob has trailing bytes');
+  if (at !== length) throw new Error('term blob has trailing bytes');
+  return { ids: ids.subarray(0, out), counts: counts.subarray(0, out), fieldEnds };
+}
+
+/** An unsigned LEB128 varint of at most five bytes at `at`; its end is left in `cursor`. */
+function varintAt(blob: Uint8Array, at: number): number {
+  let value = 0;
+  for (let shift = 0; ; shift += 7) {
+    if (at >= blob.length || shift > 28) throw new Error('term blob is truncated');
+    const byte = blob[at++] as number;
+    value += (byte & 0x7f) * 2 ** shift;
+    if (byte < 0x80) {
+      cursor = at;
+      return value;
+    }
+  }
+}
+
+/** The field terms of a blob (each term repeated by its count); throws on a damaged blob or an unknown term id. */
+export function decodeTerms(blob: Uint8Array, vocabulary: TermVocabulary): SkillFieldTerms {
+  const counted = decodeCounted(blob, vocabulary);
+  const terms = {} as Record<SkillFtsField, string[]>;
+  let at = 0;
+  SKILL_FTS_FIELDS.forEach((field, f) => {
+    const list: string[] = [];
+    for (const end = counted.fieldEnds[f] as number; at < end; at++) {
+      const term = vocabulary.term(counted.ids[at] as number) as string;
+      for (let c = 0; c < (counted.counts[at] as number); c++) list.push(term);
+    }
+    terms[field] = list;
+  });
   return terms;
 }
 
@@ -140,31 +254,5 @@ class ByteWriter {
 
   bytes(): Uint8Array {
     return this.buffer.slice(0, this.length);
-  }
-}
-
-class ByteReader {
-  private at = 0;
-
-  constructor(private readonly bytes: Uint8Array) {}
-
-  get done(): boolean {
-    return this.at === this.bytes.length;
-  }
-
-  get remaining(): number {
-    return this.bytes.length - this.at;
-  }
-
-  varint(): number {
-    let value = 0;
-    let shift = 0;
-    for (;;) {
-      if (this.at >= this.bytes.length || shift > 28) throw new Error('term blob is truncated');
-      const byte = this.bytes[this.at++];
-      value += (byte & 0x7f) * 2 ** shift;
-      if (byte < 0x80) return value;
-      shift += 7;
-    }
   }
 }

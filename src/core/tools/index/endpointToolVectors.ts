@@ -4,7 +4,8 @@ import { VectorTable } from '../../search/embedding/vectorTable';
 import { SEMANTIC_DEFAULTS } from '../../search/embedding/semanticStage';
 import type { SemanticStage } from '../../search/embedding/semanticStage';
 import type { RelevanceCalibration } from '../../search/embedding/fusedRelevance';
-import type { VectorCache } from '../../sql/vectorCache';
+import { VectorBuilder } from '../../search/embedding/vectorBuilder';
+import type { VectorStore } from '../../search/embedding/vectorBuilder';
 import type { DocumentObserver } from './toolDocument';
 import type { ToolIndex } from './toolIndex';
 import type { ToolRecord } from '../toolRecord';
@@ -36,6 +37,7 @@ export class EndpointToolVectors implements DocumentObserver, SemanticStage {
   readonly neighbours: number = SEMANTIC_DEFAULTS.neighbours;
   readonly calibration: RelevanceCalibration | undefined;
   private readonly subscription: { dispose(): void };
+  private readonly builder: VectorBuilder;
   private disposed = false;
   /** After a failed batch, the queue waits this long before the next try (ms since epoch). */
   private retryAt = 0;
@@ -46,10 +48,11 @@ export class EndpointToolVectors implements DocumentObserver, SemanticStage {
     private readonly index: ToolIndex,
     private readonly records: () => ReadonlyMap<string, ToolRecord>,
     private readonly embedder: Embedder,
-    private readonly cache: VectorCache,
+    cache: VectorStore,
     private readonly logger: Logger,
   ) {
     this.calibration = embedder.calibration;
+    this.builder = new VectorBuilder(cache, () => index.markDirty());
     this.subscription = index.observeDocuments(this);
   }
 
@@ -118,27 +121,17 @@ export class EndpointToolVectors implements DocumentObserver, SemanticStage {
     const names = [...this.pending].filter((name) => registry.has(name));
     if (names.length === 0) return;
     const hashes = names.map((name) => registry.get(name)!.recordHash);
-    const cached = this.cache.get(this.embedder.key, hashes);
-    const missing = names.filter((_, i) => !cached.has(hashes[i]));
-    let fresh: Float32Array[] = [];
-    if (missing.length > 0) {
-      try {
-        fresh = await this.embedder.embed(missing.map((name) => toolEmbeddingText(registry.get(name)!)));
-      } catch (error) {
-        this.retryAt = Date.now() + RETRY_MS;
-        // Said once per outage by whoever made the embedder (its onStateChange), not per batch.
-        this.logger.debug(`Embedding endpoint: ${error instanceof Error ? error.message : String(error)}; tool vectors wait until it answers.`);
-        this.store(names, hashes, cached);
-        return;
-      }
+    const wanted = new Map(names.map((name, i) => [hashes[i], toolEmbeddingText(registry.get(name)!)]));
+    const fetched = await this.builder.fetch(this.embedder, wanted, () => !this.disposed);
+    if (!fetched) return;
+    this.store(names, hashes, fetched.vectors);
+    if (fetched.failure !== undefined) {
+      this.retryAt = Date.now() + RETRY_MS;
+      // Said once per outage by whoever made the embedder (its onStateChange), not per batch.
+      this.logger.debug(`Embedding endpoint: ${fetched.failure}; tool vectors wait until it answers.`);
+      return;
     }
-    if (this.disposed) return;
-    const added = new Map<string, Float32Array>();
-    missing.forEach((name, i) => added.set(registry.get(name)!.recordHash, fresh[i]));
-    this.cache.put(this.embedder.key, added);
-    if (added.size > 0) this.index.markDirty();
-    this.store(names, hashes, new Map([...cached, ...added]));
-    if (added.size > 0) this.pruneDue = true;
+    if (fetched.embedded > 0) this.pruneDue = true;
     this.prune();
   }
 
@@ -147,7 +140,7 @@ export class EndpointToolVectors implements DocumentObserver, SemanticStage {
     if (!this.pruneDue || this.pending.size > 0 || this.disposed) return;
     this.pruneDue = false;
     const current = Array.from(this.records().values(), (record) => record.recordHash);
-    if (this.cache.retain(this.embedder.key, current) > 0) this.index.markDirty();
+    if (this.builder.retain(this.embedder.key, current) > 0) this.index.markDirty();
   }
 
   /** Moves the tools whose vector is known (by hash) from the queue into the table. */

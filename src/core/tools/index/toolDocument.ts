@@ -9,6 +9,13 @@ export const TOOL_FIELDS = ['name', 'tags', 'description', 'paramNames', 'paramD
 export type ToolField = (typeof TOOL_FIELDS)[number];
 export type ToolFieldTerms = Record<ToolField, string[]>;
 
+/**
+ * BM25F term-frequency saturation for tools (lower = the first occurrence counts for more): the
+ * index's term statistics are built with it, so the ranker's impact postings saturate as its
+ * scoring does. Tuned on BFCL's even-hash half (tools/index/toolRanker.ts).
+ */
+export const TOOL_K1 = 0.6;
+
 /** Bounds the text analysed per tool so one huge description cannot dominate index time. */
 const MAX_FIELD_CHARS = 4000;
 const MAX_PARAMS = 60;

@@ -4,7 +4,7 @@ import { openStoreDatabase } from '../../sql/persistentDatabase';
 import type { PersistentDatabase, StoreDatabaseOptions } from '../../sql/persistentDatabase';
 import { FieldStats } from '../../search/bm25f';
 import { TextAnalyzer } from '../../search/textAnalysis';
-import { TOOL_FIELDS, toolFieldTerms } from './toolDocument';
+import { TOOL_FIELDS, TOOL_K1, toolFieldTerms } from './toolDocument';
 import { TermPostings } from './termPostings';
 import { XorFingerprint } from './catalogFingerprint';
 import { TERM_COLUMNS, createSchema, matchFtsCandidates, termColumns, termsOfRow, writePendingRows } from './toolIndexSql';
@@ -72,7 +72,7 @@ function hashOf(row: StoredRow): string {
 }
 
 export class ToolIndex {
-  readonly stats = new FieldStats<ToolField>(TOOL_FIELDS);
+  readonly stats = new FieldStats<ToolField>(TOOL_FIELDS, TOOL_K1);
   private readonly observers = new Set<DocumentObserver>();
   /**
    * Analyses every tool's text, and the queries ranked against it: its word memo makes a

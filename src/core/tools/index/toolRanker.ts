@@ -1,17 +1,26 @@
-import { selectSelectiveTerms } from '../../search/ftsBm25';
+import type { WeightedTerm } from '../../search/bm25f';
+import { ImpactPostings } from '../../search/impactPostings';
 import { expandQuery } from '../../search/queryExpansion';
 import type { ExpansionOptions } from '../../search/queryExpansion';
+import { requestTerms } from '../../search/requestTerms';
+import { TOOL_K1 } from './toolDocument';
 import type { ToolField } from './toolDocument';
 import type { ToolIndex } from './toolIndex';
 
 /**
- * Full-text ranking of tools in two stages:
- * 1. candidate generation — FTS MATCH (the sql.js FTS4/FTS5 index) over the most selective
- *    query terms; a posting budget keeps large catalogs fast. Only docids come back (one
- *    `group_concat` row), so sql.js never marshals a row or a matchinfo blob per document.
- * 2. scoring — BM25F over every query term and all fields, computed in JS from in-memory
- *    term statistics that mirror exactly what FTS indexed (`ToolIndex.stats`, kept current
- *    incrementally; search/bm25f.ts, shared with the skill index), over the candidate pool.
+ * Full-text ranking of tools: BM25F over every query term and all fields (search/bm25f.ts,
+ * shared with the skill index), exact over the whole catalog. The default path runs over impact
+ * postings (search/impactPostings.ts): every tool holding any query term is scored over every
+ * query term, so no candidate stage can drop the tool the ranking would put first, however long
+ * the request (a posting budget over the "most selective" terms did: in a pasted task the rarest
+ * words are names, ids and code, and the tool the request asks for was often not a candidate).
+ * Parameters the postings were not built with (`--ranker` ablations, the optional bonuses), and
+ * searches soon after the catalog changed (see currentImpactPostings), score every tool that holds
+ * a query term instead — the same top k.
+ *
+ * Query terms are weighted as a request (search/requestTerms.ts, shared with skills): words on
+ * code and data lines count less than prose, and a repeated word counts more, saturated.
+ *
  * The returned relevances are BM25 (higher-is-better); the caller maps them to contract
  * scores (raw BM25 → score_raw → min-max, scoring.normalizeBm25).
  *
@@ -26,14 +35,7 @@ import type { ToolIndex } from './toolIndex';
  */
 
 export interface RankerOptions {
-  /** Summed document frequencies allowed in the stage-1 MATCH (selective terms first): at least this… */
-  postingBudget: number;
-  /**
-   * …and at least this share of the catalog, so large catalogs keep their recall (measured
-   * R@5 0.39 with a fixed 500 vs 0.47 with 5,000 postings at 100k tools, p95 ≈ 12 ms).
-   */
-  postingBudgetShare: number;
-  /** Unused since the whole candidate pool is scored (kept so `--ranker` JSON still parses). */
+  /** Unused since the whole catalog is scored (kept so `--ranker` JSON still parses). */
   candidates: number;
   fieldWeights: Record<ToolField, number>;
   fieldB: Record<ToolField, number>;
@@ -45,8 +47,6 @@ export interface RankerOptions {
   bigramBonus: number;
   /** Bonus × (share of the tool's parameter-name terms present in the query). */
   paramCoverageBonus: number;
-  /** Minimum query terms kept for stage 1 even when over the posting budget. */
-  minStage1Terms: number;
   /** Set false to return FTS's own weighted BM25 order (matchinfo / bm25(); ablation). */
   rerank: boolean;
   /** Query expansion (search/queryExpansion.ts): related words and de-compounding. */
@@ -69,16 +69,13 @@ export interface FeedbackOptions {
 }
 
 export const RANKER_DEFAULTS: RankerOptions = {
-  postingBudget: 500,
-  postingBudgetShare: 0.05,
   candidates: 120,
   fieldWeights: { name: 3, tags: 1.5, description: 1, paramNames: 0.8, paramDescriptions: 0.4 },
   fieldB: { name: 0.7, tags: 0.5, description: 0.75, paramNames: 0.6, paramDescriptions: 0.3 },
-  k1: 0.6,
+  k1: TOOL_K1,
   nameCoverageBonus: 0,
   bigramBonus: 0,
   paramCoverageBonus: 0,
-  minStage1Terms: 2,
   rerank: true,
   expansion: {
     relatedWeight: 0,
@@ -105,64 +102,122 @@ export function rankTools(
   options: RankerOptions = RANKER_DEFAULTS,
 ): RankedTool[] {
   const stats = index.stats;
-  const expansion = { ...RANKER_DEFAULTS.expansion, ...options.expansion };
-  const expanded = expandQuery(query, stats, index.relatedTerms, expansion, index.analyzer);
-  const terms = expanded.terms;
+  const { terms, idf } = rankingQuery(index, query, options);
   if (terms.length === 0) return [];
-  const budget = postingBudgetFor(stats.size, options);
-  const selected = withinBudget(
-    selectSelectiveTerms(expanded.primary, (t) => stats.df(t), budget, options.minStage1Terms),
-    expanded.related,
-    (t) => stats.df(t),
-    budget,
-  );
   if (!options.rerank) {
-    // Ablation: stage-1 BM25 from FTS alone (matchinfo on FTS4, bm25() on FTS5).
+    // Ablation: BM25 from FTS alone (matchinfo on FTS4, bm25() on FTS5).
     const pool: RankedTool[] = [];
-    for (const [name, relevance] of index.ftsCandidates(selected)) if (isCandidate(name)) pool.push({ name, relevance });
+    for (const [name, relevance] of index.ftsCandidates(terms.map((t) => t.term))) if (isCandidate(name)) pool.push({ name, relevance });
     return pool.sort(byRelevanceThenName).slice(0, limit);
   }
-  // Stage 1: FTS finds the candidates; stage 2: BM25F over every query term, in JS
-  // (term statistics mirror what FTS indexed; no per-row matchinfo).
-  // The caller's filter (policy, visibility) runs only for a tool that would enter the top k
-  // at that point, not for every candidate (a large catalog's pool holds thousands); the top k
-  // of the tools that pass is the same as when the pool is filtered first.
-  const bonuses = options.nameCoverageBonus > 0 || options.paramCoverageBonus > 0 || options.bigramBonus > 0;
-  const poolOf = (names: string[]) => (bonuses ? names.filter(isCandidate) : names);
-  let pool = poolOf(index.ftsCandidateNames(selected));
-  let scores = stats.scorePool(pool, terms, options.fieldWeights, options.fieldB, expanded.idf, options.k1);
   const feedback = { ...RANKER_DEFAULTS.feedback, ...options.feedback };
-  if (feedback.documents > 0 && feedback.terms > 0 && feedback.weight > 0 && pool.length > 0) {
-    const firstPass: RankedTool[] = [];
-    for (let i = 0; i < pool.length; i++) {
-      const candidate = { name: pool[i], relevance: scores[i] };
-      if (!entersTopK(firstPass, candidate, feedback.documents) || (!bonuses && !isCandidate(candidate.name))) continue;
-      insertTopK(firstPass, candidate, feedback.documents);
-    }
+  if (feedback.documents > 0 && feedback.terms > 0 && feedback.weight > 0) {
+    const firstPass = topTools(index, query, terms, idf, isCandidate, feedback.documents, options);
     const added = feedbackTerms(stats, firstPass, new Set(terms.map((t) => t.term)), feedback, options.fieldWeights);
-    if (added.length > 0) {
-      terms.push(...added);
-      const more = withinBudget(
-        [...selected],
-        added.map((t) => t.term),
-        (t) => stats.df(t),
-        budget * 2,
-      );
-      pool = poolOf(index.ftsCandidateNames(more));
-      for (const t of added) expanded.idf.set(t.term, stats.idf(t.term));
-      scores = stats.scorePool(pool, terms, options.fieldWeights, options.fieldB, expanded.idf, options.k1);
+    for (const t of added) {
+      terms.push(t);
+      idf.set(t.term, stats.idf(t.term));
     }
   }
+  return topTools(index, query, terms, idf, isCandidate, limit, options);
+}
+
+/**
+ * The best `limit` tools that pass `isCandidate` for the weighted terms, exact over the catalog.
+ * The caller's filter (policy, visibility) runs only for a tool that would enter the top k at
+ * that point, not for every tool holding a term; the top k of the tools that pass is the same as
+ * when every tool is filtered first.
+ */
+function topTools(
+  index: ToolIndex,
+  query: string,
+  terms: readonly WeightedTerm[],
+  idf: ReadonlyMap<string, number>,
+  isCandidate: (name: string) => boolean,
+  limit: number,
+  options: RankerOptions,
+): RankedTool[] {
+  const bonuses = options.nameCoverageBonus > 0 || options.paramCoverageBonus > 0 || options.bigramBonus > 0;
+  const postings = bonuses ? undefined : currentImpactPostings(index, options);
+  if (postings) return postings.topK(terms, isCandidate, limit, (a, b) => a < b, idf).map((hit) => ({ name: hit.key, relevance: hit.score }));
+  const pool = index.ftsCandidateNames(terms.map((t) => t.term));
+  countScoredOneByOne(index, pool.length);
+  const scores = index.stats.scorePool(pool, terms, options.fieldWeights, options.fieldB, idf, options.k1);
   const querySet = new Set(terms.map((t) => t.term));
-  const ordered = bonuses && options.bigramBonus > 0 ? index.analyzer.analyze(query) : [];
+  const ordered = options.bigramBonus > 0 ? index.analyzer.analyze(query) : [];
   const top: RankedTool[] = [];
   for (let i = 0; i < pool.length; i++) {
     const relevance = bonuses ? scores[i] + bonusScore(index, pool[i], querySet, ordered, options) : scores[i];
     const candidate = { name: pool[i], relevance };
-    if (!entersTopK(top, candidate, limit) || (!bonuses && !isCandidate(candidate.name))) continue;
+    if (!entersTopK(top, candidate, limit) || !isCandidate(candidate.name)) continue;
     insertTopK(top, candidate, limit);
   }
   return top;
+}
+
+/**
+ * The weighted terms a ranking scores and their IDFs: the query's words expanded (de-compounded
+ * parts, stem variants; search/queryExpansion.ts), each weighted as the request weighs it.
+ */
+export function rankingQuery(index: ToolIndex, query: string, options: RankerOptions = RANKER_DEFAULTS): { terms: WeightedTerm[]; idf: Map<string, number> } {
+  const expanded = expandQuery(query, index.stats, index.relatedTerms, { ...RANKER_DEFAULTS.expansion, ...options.expansion }, index.analyzer);
+  return { terms: weightedAsRequest(expanded.terms, query), idf: expanded.idf };
+}
+
+/**
+ * Each expanded term's weight times the weight the request gives its word (search/requestTerms.ts:
+ * code and data lines count less, repeats saturate). Parts and variants the request does not
+ * spell keep their expansion weight.
+ */
+function weightedAsRequest(terms: readonly WeightedTerm[], query: string): WeightedTerm[] {
+  const asRequest = new Map(requestTerms(query).map((t) => [t.term, t.weight]));
+  return terms.map((t) => ({ term: t.term, weight: t.weight * (asRequest.get(t.term) ?? 1) }));
+}
+
+interface ImpactCache {
+  postings: ImpactPostings<ToolField, string>;
+  /** The statistics' version the postings were last built for (-1: never). */
+  version: number;
+  /** Tools scored one by one since the statistics last changed. */
+  scoredSince: number;
+}
+
+/** Impact postings per index, for the default weights (their saturation is the statistics' own k1). */
+const impactCache = new WeakMap<ToolIndex, ImpactCache>();
+
+/**
+ * The index's impact postings when they are current, or when rebuilding them has become the
+ * cheaper way; undefined when the tools holding a query term are to be scored one by one (the
+ * same top k). A rebuild is one pass over every tool (any change to the catalog moves the average
+ * lengths every impact depends on), so after a change searches score their pools directly until
+ * the tools scored add up to the catalog, then rebuild: a catalog that changes between searches
+ * never pays a rebuild per search, one that settles pays it once.
+ */
+function currentImpactPostings(index: ToolIndex, options: RankerOptions): ImpactPostings<ToolField, string> | undefined {
+  if (options.k1 !== TOOL_K1 || !sameWeights(options.fieldWeights, RANKER_DEFAULTS.fieldWeights) || !sameWeights(options.fieldB, RANKER_DEFAULTS.fieldB)) {
+    return undefined;
+  }
+  let cached = impactCache.get(index);
+  if (!cached) {
+    cached = { postings: new ImpactPostings(index.stats, RANKER_DEFAULTS.fieldWeights, RANKER_DEFAULTS.fieldB), version: -1, scoredSince: 0 };
+    impactCache.set(index, cached);
+  }
+  if (cached.version === index.stats.version) return cached.postings;
+  if (cached.scoredSince < index.stats.size) return undefined;
+  cached.postings.invalidate();
+  cached.version = index.stats.version;
+  cached.scoredSince = 0;
+  return cached.postings;
+}
+
+/** Counts tools scored one by one toward the next rebuild of the index's impact postings. */
+function countScoredOneByOne(index: ToolIndex, tools: number): void {
+  const cached = impactCache.get(index);
+  if (cached && cached.version !== index.stats.version) cached.scoredSince += tools;
+}
+
+function sameWeights(a: Readonly<Record<ToolField, number>>, b: Readonly<Record<ToolField, number>>): boolean {
+  return (Object.keys(b) as ToolField[]).every((field) => a[field] === b[field]);
 }
 
 /**
@@ -193,24 +248,6 @@ function feedbackTerms(
   const best = [...value].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, options.terms);
   const strongest = best[0]?.[1] ?? 0;
   return strongest > 0 ? best.map(([term, v]) => ({ term, weight: (options.weight * v) / strongest })) : [];
-}
-
-/** Adds `extra` terms (rarest first) to stage 1 while their postings fit what `chosen` left. */
-function withinBudget(chosen: string[], extra: readonly string[], docFreq: (term: string) => number, budget: number): string[] {
-  if (extra.length === 0) return chosen;
-  let used = chosen.reduce((sum, term) => sum + docFreq(term), 0);
-  for (const term of [...extra].sort((a, b) => docFreq(a) - docFreq(b))) {
-    const df = docFreq(term);
-    if (used + df > budget) break;
-    chosen.push(term);
-    used += df;
-  }
-  return chosen;
-}
-
-/** The stage-1 posting budget for a catalog of `documents` tools (scales with the catalog). */
-function postingBudgetFor(documents: number, options: Pick<RankerOptions, 'postingBudget' | 'postingBudgetShare'>): number {
-  return Math.max(options.postingBudget, Math.ceil((options.postingBudgetShare ?? 0) * documents));
 }
 
 /** True when `candidate` would take a place in `top` (best-first, at most `k` entries). */

@@ -1,5 +1,7 @@
 import type { Embedder } from '../../search/embedding/embedder';
 import { VectorTable } from '../../search/embedding/vectorTable';
+import { VectorBuilder } from '../../search/embedding/vectorBuilder';
+import type { VectorSource } from '../../search/embedding/vectorBuilder';
 import type { SemanticStage } from '../../search/embedding/semanticStage';
 import { SEMANTIC_DEFAULTS } from '../../search/embedding/semanticStage';
 import type { RelevanceCalibration } from '../../search/embedding/fusedRelevance';
@@ -9,7 +11,8 @@ import type { ToolIndex } from './toolIndex';
 /**
  * Tool vectors of an in-process embedder, kept in step with the index: each document the
  * index gains or changes is embedded from its analysed terms (name counted twice, parameters
- * a little), each one it drops is dropped — incremental, no second analysis of the text.
+ * a little), each one it drops is dropped — incremental, no second analysis of the text. They
+ * are not stored: the terms are at hand and the bundled model embeds them in microseconds.
  *
  * The index is searchable before its vectors exist: a few changed tools are embedded at the
  * next search, a whole catalog (a cold start) in the background in slices, and until then the
@@ -31,6 +34,7 @@ export class ToolTermVectors implements DocumentObserver, SemanticStage {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private waiters: Array<() => void> = [];
   private readonly subscription: { dispose(): void };
+  private readonly builder = new VectorBuilder();
 
   constructor(
     private readonly index: ToolIndex,
@@ -82,10 +86,13 @@ export class ToolTermVectors implements DocumentObserver, SemanticStage {
   }
 
   private embedPending(count: number): void {
+    const slice = new Map<string, VectorSource>();
     for (const name of this.pending) {
       if (count-- <= 0) break;
       this.pending.delete(name);
-      const vector = this.embedder.vectorOfTerms(this.index.stats.documentTerms(name, VECTOR_FIELD_WEIGHTS, false));
+      slice.set(name, () => this.index.stats.documentTerms(name, VECTOR_FIELD_WEIGHTS, false));
+    }
+    for (const [name, vector] of this.builder.vectorsNow(this.embedder, slice)) {
       if (vector) this.table.set(name, vector);
       else this.table.delete(name);
     }
