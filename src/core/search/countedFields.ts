@@ -91,7 +91,6 @@ export function packCounted(counted: CountedFields): Uint32Array {
   const bound = n + ids.length * stride;
   if (scratch.length < bound) scratch = new Uint32Array(bound * 2);
   const out = scratch;
-  out.fill(0, 0, bound);
   for (let f = 0; f < n; f++) out[f] = lengths[f] as number;
   let i = longest === 0 ? 0 : (fieldEnds[longest - 1] as number);
   const longestEnd = fieldEnds[longest] as number;
@@ -124,6 +123,7 @@ export function packCounted(counted: CountedFields): Uint32Array {
     if (id !== previousId) {
       p += stride;
       out[p] = id;
+      for (let w = 1; w < stride; w++) out[p + w] = 0;
       previousId = id;
     }
     out[p + word] |= value;

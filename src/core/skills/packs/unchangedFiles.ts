@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import type { FileSystemPort } from '../../platform/ports';
+import type { FileStat, FileSystemPort } from '../../platform/ports';
+
+/** What a fingerprint records of a file's stat. */
+type FileTimes = Pick<FileStat, 'size' | 'mtimeMs'>;
 import { HostSlices } from '../../platform/hostSlices';
 import type { SkillStore } from '../store/skillStore';
 import type { FileFingerprint, StoredPackSkill } from '../store/skillFileFingerprints';
@@ -22,11 +25,6 @@ import type { ParsedFile } from './skillPackWriter';
  * (which definition wins depends on both; see `collisions`).
  */
 
-interface FileStat {
-  size: number;
-  mtimeMs: number;
-}
-
 export interface WorkItem {
   pack: ResolvedSkillPack;
   ref: SkillFileRef;
@@ -36,7 +34,7 @@ export interface UnchangedCheck {
   /** Per work index: the stored skills of a file that need not be read. */
   unchanged: Map<number, StoredPackSkill[]>;
   /** Per work index: its stat before it was read (what a new fingerprint records). */
-  stats: Array<FileStat | undefined>;
+  stats: Array<FileTimes | undefined>;
   fingerprints: Map<string, FileFingerprint>;
 }
 
@@ -51,45 +49,67 @@ const STAT_CONCURRENCY = 32;
 function fileKey(pack: ResolvedSkillPack, skills: readonly StoredPackSkill[]): string {
   const defined = skills.map((s) => `${identityKey(s)}\u0000${s.line}\u0000${s.contentHash}`).sort();
   return createHash('sha256')
-    .update(JSON.stringify([packSettings(pack), defined]))
+    .update(`[${packSettings(pack)},${JSON.stringify(defined)}]`)
     .digest('hex');
 }
 
+/** Per pack (object), its settings as JSON text: asked once per file of the pack. */
+const settingsText = new WeakMap<ResolvedSkillPack, string>();
+
 function packSettings(pack: ResolvedSkillPack): string {
-  return JSON.stringify([
-    pack.name,
-    pack.root,
-    pack.format ?? '',
-    pack.scopeMode,
-    pack.tenantId ?? '',
-    pack.projectId ?? '',
-    pack.workspace,
-    pack.updateExistingPackSkills,
-  ]);
+  let text = settingsText.get(pack);
+  if (text === undefined) {
+    text = JSON.stringify(
+      JSON.stringify([
+        pack.name,
+        pack.root,
+        pack.format ?? '',
+        pack.scopeMode,
+        pack.tenantId ?? '',
+        pack.projectId ?? '',
+        pack.workspace,
+        pack.updateExistingPackSkills,
+      ]),
+    );
+    settingsText.set(pack, text);
+  }
+  return text;
 }
 
 export async function findUnchangedFiles(fs: FileSystemPort, store: SkillStore, work: readonly WorkItem[]): Promise<UnchangedCheck> {
   const fingerprints = store.files.all();
   const bySource = fingerprints.size > 0 ? store.files.packSkillsByFile() : new Map<string, StoredPackSkill[]>();
-  const stats: Array<FileStat | undefined> = new Array(work.length);
+  const stats: Array<FileTimes | undefined> = new Array(work.length);
   const unchanged = new Map<number, StoredPackSkill[]>();
-  let next = 0;
-  const slices = new HostSlices();
-  const statOf = async (file: string) => {
-    if (!fs.statSync) return fs.stat(file);
-    await slices.pause();
-    return fs.statSync(file);
+  const consider = async (i: number, stat: FileStat | undefined) => {
+    if (!stat || stat.kind !== 'file') return;
+    const { pack, ref } = work[i] as WorkItem;
+    stats[i] = { size: stat.size, mtimeMs: stat.mtimeMs };
+    const fingerprint = fingerprints.get(ref.file);
+    const skills = bySource.get(ref.file) ?? [];
+    if (fingerprint && (await trusted(fs, fingerprint, stats[i] as FileTimes, pack, ref, skills))) unchanged.set(i, skills);
   };
+  const { statSync } = fs;
+  if (statSync) {
+    // One file after another, synchronously, pausing for the host between slices.
+    const slices = new HostSlices();
+    for (let i = 0; i < work.length; i++) {
+      await slices.pause();
+      let stat: FileStat | undefined;
+      try {
+        stat = statSync((work[i] as WorkItem).ref.file);
+      } catch {
+        stat = undefined;
+      }
+      await consider(i, stat);
+    }
+    return { unchanged, stats, fingerprints };
+  }
+  let next = 0;
   const worker = async () => {
     while (next < work.length) {
       const i = next++;
-      const { pack, ref } = work[i] as WorkItem;
-      const stat = await statOf(ref.file).catch(() => undefined);
-      if (!stat || stat.kind !== 'file') continue;
-      stats[i] = { size: stat.size, mtimeMs: stat.mtimeMs };
-      const fingerprint = fingerprints.get(ref.file);
-      const skills = bySource.get(ref.file) ?? [];
-      if (fingerprint && (await trusted(fs, fingerprint, stats[i] as FileStat, pack, ref, skills))) unchanged.set(i, skills);
+      await consider(i, await fs.stat((work[i] as WorkItem).ref.file).catch(() => undefined));
     }
   };
   await Promise.all(Array.from({ length: Math.min(STAT_CONCURRENCY, Math.max(work.length, 1)) }, worker));
@@ -99,7 +119,7 @@ export async function findUnchangedFiles(fs: FileSystemPort, store: SkillStore, 
 async function trusted(
   fs: FileSystemPort,
   fingerprint: FileFingerprint,
-  stat: FileStat,
+  stat: FileTimes,
   pack: ResolvedSkillPack,
   ref: SkillFileRef,
   skills: readonly StoredPackSkill[],

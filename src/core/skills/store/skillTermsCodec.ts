@@ -146,7 +146,7 @@ export function encodeTerms(terms: SkillFieldTerms, vocabulary: TermVocabulary):
 /** Where `decodeCounted` decodes to (grown as needed): it runs once per stored skill on every start. */
 let decodedIds = new Uint32Array(2048);
 let decodedCounts = new Uint32Array(2048);
-/** The read position of `varintAt`, for the rare varint longer than one byte. */
+/** Where the last varint read (`varint`) ended. */
 let cursor = 0;
 
 /**
@@ -167,29 +167,16 @@ export function decodeCounted(blob: Uint8Array, vocabulary: TermVocabulary): Cou
   let at = 0;
   let out = 0;
   for (let f = 0; f < SKILL_FTS_FIELDS.length; f++) {
-    // One-byte varints (most counts, many id deltas) are read inline.
-    let n = blob[at] as number;
-    if (at < length && n < 0x80) at++;
-    else {
-      n = varintAt(blob, at);
-      at = cursor;
-    }
+    const n = varint(blob, at);
+    at = cursor;
     if (n * 2 > length - at) throw new Error('term blob is truncated');
     let total = 0;
     let id = 0;
     for (let i = 0; i < n; i++) {
-      let delta = blob[at] as number;
-      if (at < length && delta < 0x80) at++;
-      else {
-        delta = varintAt(blob, at);
-        at = cursor;
-      }
-      let count = blob[at] as number;
-      if (at < length && count < 0x80) at++;
-      else {
-        count = varintAt(blob, at);
-        at = cursor;
-      }
+      const delta = varint(blob, at);
+      at = cursor;
+      const count = varint(blob, at);
+      at = cursor;
       id += delta;
       if (count === 0 || vocabulary.term(id) === undefined) throw new Error(`term blob refers to unknown term id ${id}`);
       total += count;
@@ -202,6 +189,21 @@ export function decodeCounted(blob: Uint8Array, vocabulary: TermVocabulary): Cou
   }
   if (at !== length) throw new Error('term blob has trailing bytes');
   return { ids: ids.subarray(0, out), counts: counts.subarray(0, out), fieldEnds };
+}
+
+/** The unsigned LEB128 varint at `at` (its end left in `cursor`): one or two bytes (nearly all counts and id deltas) on a path small enough to inline. */
+function varint(blob: Uint8Array, at: number): number {
+  const first = blob[at] as number;
+  if (first < 0x80 && at < blob.length) {
+    cursor = at + 1;
+    return first;
+  }
+  const second = blob[at + 1] as number;
+  if (second < 0x80 && at + 1 < blob.length) {
+    cursor = at + 2;
+    return (first & 0x7f) | (second << 7);
+  }
+  return varintAt(blob, at);
 }
 
 /** An unsigned LEB128 varint of at most five bytes at `at`; its end is left in `cursor`. */
