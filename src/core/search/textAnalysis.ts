@@ -51,6 +51,18 @@ const DEFAULT_MEMO_WORDS = 20_000;
 interface WordAnalysis {
   readonly term: string;
   readonly stop: boolean;
+  /** The term's id in the dictionary `analyzeIds` was last given, while its generation was `idGeneration`. */
+  id: number;
+  idOwner: TermIds | undefined;
+  idGeneration: number;
+}
+
+/** A term dictionary `analyzeIds` gives terms as ids of (the skill store's vocabulary). */
+export interface TermIds {
+  /** The id of a term, given one when new. */
+  idOf(term: string): number;
+  /** Changes whenever ids may have been given out anew: an id remembered under another generation is asked again. */
+  readonly generation: number;
 }
 
 /** Character classes of the ASCII scan: other (separator), upper, lower, digit. */
@@ -79,6 +91,8 @@ function buildAsciiClasses(): Uint8Array {
 export class TextAnalyzer {
   /** Created on first use, so a memo-less analyser (`analyze`, per call) allocates none. */
   private words: Map<string, WordAnalysis> | undefined;
+  /** The words of the text being analysed (reused from call to call). */
+  private readonly scratch: WordAnalysis[] = [];
 
   constructor(private readonly memoWords = DEFAULT_MEMO_WORDS) {}
 
@@ -88,13 +102,41 @@ export class TextAnalyzer {
   }
 
   analyze(text: string, options: AnalyzeOptions = {}): string[] {
-    const keepStopWords = options.keepStopWords === true;
-    const terms: string[] = [];
-    // ASCII text (nearly all tool metadata and most queries): one scan, same result as below.
-    if (this.analyzeAscii(text, keepStopWords, terms)) return terms;
-    terms.length = 0;
-    for (const raw of splitIdentifier(text.normalize('NFKD'))) this.push(raw, keepStopWords, terms);
+    const words = this.wordsOf(text, options.keepStopWords === true);
+    const terms = new Array<string>(words.length);
+    for (let i = 0; i < words.length; i++) terms[i] = (words[i] as WordAnalysis).term;
     return terms;
+  }
+
+  /**
+   * `analyze`'s terms as their ids in `ids`. Each remembered word asks `ids` once per generation,
+   * so a store that keeps term ids (skill store) pays one memo lookup per word of its text, not two.
+   */
+  analyzeIds(text: string, ids: TermIds, options: AnalyzeOptions = {}): Uint32Array {
+    const words = this.wordsOf(text, options.keepStopWords === true);
+    const out = new Uint32Array(words.length);
+    const generation = ids.generation;
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i] as WordAnalysis;
+      if (word.idOwner !== ids || word.idGeneration !== generation) {
+        word.id = ids.idOf(word.term);
+        word.idOwner = ids;
+        word.idGeneration = generation;
+      }
+      out[i] = word.id;
+    }
+    return out;
+  }
+
+  /** The analysed words of `text`, in order (stop words dropped unless kept), in a scratch list the next call reuses. */
+  private wordsOf(text: string, keepStopWords: boolean): WordAnalysis[] {
+    const words = this.scratch;
+    words.length = 0;
+    // ASCII text (nearly all tool metadata and most queries): one scan, same result as below.
+    if (this.analyzeAscii(text, keepStopWords, words)) return words;
+    words.length = 0;
+    for (const raw of splitIdentifier(text.normalize('NFKD'))) this.push(raw, keepStopWords, words);
+    return words;
   }
 
   /**
@@ -103,7 +145,7 @@ export class TextAnalyzer {
    * exactly splitIdentifier's: lower/digit→upper, an upper run before upper+lower
    * ("HTTPServer" → HTTP Server), letter↔digit, and any non-alphanumeric.
    */
-  private analyzeAscii(text: string, keepStopWords: boolean, terms: string[]): boolean {
+  private analyzeAscii(text: string, keepStopWords: boolean, terms: WordAnalysis[]): boolean {
     const n = text.length;
     let start = -1;
     let prev = OTHER;
@@ -133,18 +175,18 @@ export class TextAnalyzer {
     return true;
   }
 
-  private push(raw: string, keepStopWords: boolean, terms: string[]): void {
+  private push(raw: string, keepStopWords: boolean, terms: WordAnalysis[]): void {
     let word = this.words?.get(raw);
     if (word === undefined) {
       const lower = raw.toLowerCase();
-      word = { term: porterStem(lower), stop: STOP_WORDS.has(lower) };
+      word = { term: porterStem(lower), stop: STOP_WORDS.has(lower), id: 0, idOwner: undefined, idGeneration: 0 };
       if (this.memoWords > 0) {
         this.words ??= new Map();
         if (this.words.size >= this.memoWords) this.words.clear();
         this.words.set(raw, word);
       }
     }
-    if (keepStopWords || !word.stop) terms.push(word.term);
+    if (keepStopWords || !word.stop) terms.push(word);
   }
 }
 

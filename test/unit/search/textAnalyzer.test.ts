@@ -67,6 +67,44 @@ describe('TextAnalyzer (analysis with a word memo)', () => {
     );
   });
 
+  it("analyzeIds gives the ids of analyze's terms, in order, through dictionaries that change and ids given out anew (fast-check)", () => {
+    /** A dictionary that can forget every id (a new generation) and then gives ids from another start. */
+    class Dictionary {
+      generation = 0;
+      private ids = new Map<string, number>();
+      private next = 0;
+      idOf(term: string): number {
+        let id = this.ids.get(term);
+        if (id === undefined) this.ids.set(term, (id = this.next++));
+        return id;
+      }
+      renumber(): void {
+        this.ids = new Map();
+        this.next += 1000;
+        this.generation++;
+      }
+    }
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(toolText, fc.boolean(), fc.constantFrom('same', 'other', 'renumber')), { minLength: 1, maxLength: 20 }),
+        fc.constantFrom(0, 3, 20_000),
+        (calls, memoWords) => {
+          const analyzer = new TextAnalyzer(memoWords);
+          const first = new Dictionary();
+          const second = new Dictionary();
+          for (const [text, keepStopWords, step] of calls) {
+            if (step === 'renumber') first.renumber();
+            const dictionary = step === 'other' ? second : first;
+            const expected = new TextAnalyzer(0).analyze(text, { keepStopWords }).map((term) => dictionary.idOf(term));
+            assert.deepEqual([...analyzer.analyzeIds(text, dictionary, { keepStopWords })], expected);
+            assert.deepEqual(analyzer.analyze(text, { keepStopWords }), new TextAnalyzer(0).analyze(text, { keepStopWords }));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('the one-scan ASCII path equals splitIdentifier + lower-case + stem (fast-check)', () => {
     const ascii = fc.string({ unit: fc.constantFrom(...'aAbByYsSzZ09 _-.:/'.split('')), maxLength: 40 });
     fc.assert(

@@ -5,7 +5,7 @@ import type { SkillRecord } from '../skillSchema';
 import { ftsTerms, recordParams } from './skillRows';
 import type { CountedFields } from '../../search/countedFields';
 import { SKILL_COLUMNS } from './skillStoreSchema';
-import { countTerms, encodeCounted } from './skillTermsCodec';
+import { encodeCounted } from './skillTermsCodec';
 import type { TermVocabulary } from './skillTermsCodec';
 
 /**
@@ -90,7 +90,7 @@ export class SkillRowWriter {
       const holder = holders.get(record.id);
       const stored = holder === undefined || holder === docId ? record : { ...record, id: `${record.id}_${docId}` };
       holders.set(stored.id, docId);
-      const terms = analyzer && vocabulary ? countTerms(ftsTerms(record, analyzer), vocabulary) : undefined;
+      const terms = analyzer && vocabulary ? ftsTerms(record, analyzer, vocabulary) : undefined;
       const params = recordParams(stored, docId);
       if (this.bodiesInSource && stored.origin === 'pack') params[BODY_COLUMN] = '';
       return { docId, stored, params, terms, encoded: terms ? encodeCounted(terms) : undefined };

@@ -1,10 +1,11 @@
 import type { SqlDatabase } from '../../sql/sqlDatabase';
 import type { TaskType } from '../../config/settingsSchema';
 import type { SqlValue } from 'sql.js';
-import { TextAnalyzer } from '../../search/textAnalysis';
+import type { TextAnalyzer } from '../../search/textAnalysis';
 import type { SkillOrigin, SkillRecord } from '../skillSchema';
-import type { SkillEntry, SkillFieldTerms } from './skillSearchIndex';
-import { decodeCounted } from './skillTermsCodec';
+import { SKILL_FTS_FIELDS } from './skillSearchIndex';
+import type { SkillEntry, SkillFtsField } from './skillSearchIndex';
+import { countIds, decodeCounted } from './skillTermsCodec';
 import type { CountedFields } from '../../search/countedFields';
 import type { TermVocabulary } from './skillTermsCodec';
 import { SKILL_COLUMN_STORAGE, SKILL_COLUMNS } from './skillStoreSchema';
@@ -123,21 +124,23 @@ export function entryOf(record: SkillRecord, docId: number): SkillEntry {
 }
 
 /**
- * Analysed terms per field for one skill (stored compactly in `skill_terms`); `analyzer`:
- * the store's own (its word memo spans every skill), a memo-less one by default.
+ * A skill's analysed terms per field, counted with the store's vocabulary ids (stored compactly in
+ * `skill_terms`, skillTermsCodec.ts); `analyzer` is the store's own (its word memo spans every
+ * skill and remembers each word's vocabulary id).
  */
-export function ftsTerms(record: SkillRecord, analyzer: TextAnalyzer = new TextAnalyzer(0)): SkillFieldTerms {
-  const analyze = (text: string, options?: { keepStopWords: boolean }) => analyzer.analyze(text, options);
+export function ftsTerms(record: SkillRecord, analyzer: TextAnalyzer, vocabulary: TermVocabulary): CountedFields {
   const tags = [...record.tags, ...record.triggers, record.domain, ...record.frames, record.task_type].join(' ');
   const content = [...record.steps, ...record.preconditions, ...record.failure_modes, record.body.slice(0, 4000)].join('\n');
-  return {
-    name: analyze(record.name, { keepStopWords: true }),
-    title: analyze(record.title),
-    trigger: analyze(record.trigger),
-    description: analyze(record.description),
-    tags: analyze(tags),
-    content: analyze(content),
+  const texts: Record<SkillFtsField, string> = {
+    name: record.name,
+    title: record.title,
+    trigger: record.trigger,
+    description: record.description,
+    tags,
+    content,
   };
+  // A skill's name keeps its stop words ("get", "by" matter in a name).
+  return countIds(SKILL_FTS_FIELDS.map((field) => analyzer.analyzeIds(texts[field], vocabulary, { keepStopWords: field === 'name' })));
 }
 
 const SCOPES = new Set(['project', 'tenant', 'global']);

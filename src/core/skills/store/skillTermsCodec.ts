@@ -1,6 +1,7 @@
 import { SKILL_FTS_FIELDS } from './skillSearchIndex';
 import type { SkillFieldTerms, SkillFtsField } from './skillSearchIndex';
 import type { CountedFields } from '../../search/countedFields';
+import type { TermIds } from '../../search/textAnalysis';
 
 /**
  * How the store keeps each skill's analysed field terms (what the search mirror is rebuilt from
@@ -15,13 +16,14 @@ import type { CountedFields } from '../../search/countedFields';
 /** More term occurrences than one field of a skill file (at most 1 MiB) can hold: a damaged blob. */
 const MAX_FIELD_TERMS = 1 << 20;
 
-export class TermVocabulary {
+export class TermVocabulary implements TermIds {
   private readonly ids = new Map<string, number>();
   private readonly terms: string[] = [];
   private pending: Array<[number, string]> = [];
   /** This vocabulary's ids → a search dictionary's (see `relabel`), filled in id order up to `linkedCount`. */
   private linked = new Uint32Array(0);
   private linkedCount = 0;
+  private idsGiven = 0;
 
   get size(): number {
     return this.ids.size;
@@ -41,6 +43,12 @@ export class TermVocabulary {
     this.terms.length = 0;
     this.pending = [];
     this.linkedCount = 0;
+    this.idsGiven++;
+  }
+
+  /** Changes whenever the ids are replaced (clear, load): what an analyser's remembered ids are checked against (TermIds). */
+  get generation(): number {
+    return this.idsGiven;
   }
 
   /**
@@ -97,18 +105,19 @@ export class TermVocabulary {
 }
 
 /** A skill's field terms counted with this vocabulary's ids (new terms get ids: see `takePending`). */
-export function countTerms(terms: SkillFieldTerms, vocabulary: TermVocabulary): CountedFields {
+function countTerms(terms: SkillFieldTerms, vocabulary: TermVocabulary): CountedFields {
+  return countIds(SKILL_FTS_FIELDS.map((field) => Uint32Array.from(terms[field], (term) => vocabulary.idOf(term))));
+}
+
+/** Each field's term ids (one per occurrence, in SKILL_FTS_FIELDS order) counted: sorted natively, then counted in runs. */
+export function countIds(fields: readonly Uint32Array[]): CountedFields {
   let total = 0;
-  for (const field of SKILL_FTS_FIELDS) total += terms[field].length;
+  for (const occurrences of fields) total += occurrences.length;
   const ids = new Uint32Array(total);
   const counts = new Uint32Array(total);
-  const fieldEnds = new Uint32Array(SKILL_FTS_FIELDS.length);
+  const fieldEnds = new Uint32Array(fields.length);
   let out = 0;
-  SKILL_FTS_FIELDS.forEach((field, f) => {
-    const list = terms[field];
-    // Ids sorted natively, then counted in runs: no per-field maps or comparator sorts.
-    const occurrences = new Uint32Array(list.length);
-    for (let i = 0; i < list.length; i++) occurrences[i] = vocabulary.idOf(list[i] as string);
+  fields.forEach((occurrences, f) => {
     occurrences.sort();
     for (let i = 0; i < occurrences.length;) {
       let end = i + 1;
