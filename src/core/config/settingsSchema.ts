@@ -102,7 +102,7 @@ export const toolSearchConfigSchema = z.object({
     .boolean()
     .default(true)
     .describe(
-      "Learn a core set from use: a deferred tool @toolshed called in at least 5 of the last 20 turns is sent without a search (at most 8 tools, at most 3 % of the model's context), and dropped again once called in fewer than 2 of them. Your own Always / Deferred / Off in `#toolshed.tools.state#` always wins; tools the policy denies are never sent, and in Restricted Mode nothing is. The footer says which tools it sent and why; **Toolshed: Reset Learned Core Set** forgets it.",
+      "Learn a core set from use: a deferred tool @toolshed called in at least 6 of the last 100 turns without round 1 offering it (a search had to find it, or the model named it) is sent without a search (at most 8 tools, at most 3 % of the model's context), and dropped again once called in fewer than 2 of them. A tool your requests' own words already activate is not promoted: it costs no search round. Your own Always / Deferred / Off in `#toolshed.tools.state#` always wins; tools the policy denies are never sent, and in Restricted Mode nothing is. The footer says which tools it sent and why; **Toolshed: Reset Learned Core Set** forgets it.",
     ),
   preActivateTools: z
     .number()

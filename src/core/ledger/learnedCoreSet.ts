@@ -1,29 +1,45 @@
-import type { CoreSetEntry } from './ledgerStore';
+import type { CoreSetEntry, RecentTurnCalls } from './ledgerStore';
 
 /**
  * The learned core set (`toolshed.toolSearch.learnCoreSet`): deferred tools the model called in
- * enough of the recent turns are sent without a search, within a budget; a promoted tool that
- * stays idle is demoted. The promotion rule is pure: the caller says which tools are eligible
- * (never the user's own Always / Deferred / Off, never a tool the policy denies) and what each
- * definition costs.
+ * enough recent turns *without round 1 offering them* (a `tool_search` round found them, or the
+ * model called them by name) are sent without a search, within a budget; a promoted tool that
+ * stays idle is demoted. Only such turns count for a promotion: a tool the request's own words
+ * already pre-activate costs no round, and sending it every turn would only add its definition to
+ * turns that do not use it. The promotion rule is pure: the caller says which
+ * tools are eligible (never the user's own Always / Deferred / Off, never a tool the policy denies)
+ * and what each definition costs.
  */
 
-export const CORE_SET_RULES = {
-  /** Recent turns the rule looks at. */
-  window: 20,
-  /** Promoted once called in this many of them… */
-  promoteAt: 5,
+export interface CoreSetRules {
+  window: number;
+  promoteAt: number;
+  keepAt: number;
+  maxTools: number;
+  maxContextShare: number;
+}
+
+/**
+ * Tuned on a session the session bench does not report (bench/sessionTuning.ts, seed 7, its first
+ * 500 turns): of the candidates that did not raise prompt tokens, the one saving the most rounds
+ * with request-match pre-activation off (docs/benchmarks.md, "Session").
+ */
+export const CORE_SET_RULES: Readonly<CoreSetRules> = {
+  /** Recent turns the rule looks at (at most the ledger's RECENT_TURNS_KEPT). */
+  window: 100,
+  /** Promoted once called without round 1 offering it in this many of them… */
+  promoteAt: 6,
   /** …and demoted once called in fewer than this many (a gap, so a tool does not flap). */
   keepAt: 2,
   /** At most this many tools… */
   maxTools: 8,
   /** …whose definitions take at most this share of the model's context. */
   maxContextShare: 0.03,
-} as const;
+};
 
 export interface CoreSetInput {
-  /** Tools called in each recent turn, newest first. */
-  recent: readonly (readonly string[])[];
+  /** Tools called in each recent turn, newest first, with those round 1 did not offer. */
+  recent: readonly RecentTurnCalls[];
   current: readonly CoreSetEntry[];
   /** Promotions the user undid (never promoted again until a reset). */
   undone: ReadonlySet<string>;
@@ -36,11 +52,14 @@ export interface CoreSetInput {
 }
 
 /** The core set after the latest turn: kept and newly promoted tools, most used first, within the budget. */
-export function nextCoreSet(input: CoreSetInput): CoreSetEntry[] {
-  const rules = CORE_SET_RULES;
+export function nextCoreSet(input: CoreSetInput, rules: Readonly<CoreSetRules> = CORE_SET_RULES): CoreSetEntry[] {
   const window = input.recent.slice(0, rules.window);
   const usedIn = new Map<string, number>();
-  for (const turn of window) for (const tool of new Set(turn)) usedIn.set(tool, (usedIn.get(tool) ?? 0) + 1);
+  const missedIn = new Map<string, number>();
+  for (const turn of window) {
+    for (const tool of new Set(turn.called)) usedIn.set(tool, (usedIn.get(tool) ?? 0) + 1);
+    for (const tool of new Set(turn.missed)) missedIn.set(tool, (missedIn.get(tool) ?? 0) + 1);
+  }
   const windowTurns = window.length;
   const keep = (tool: string) => !input.undone.has(tool) && input.eligible(tool) && input.tokensOf(tool) !== undefined;
   const promotedAt = new Map(input.current.map((entry) => [entry.tool, entry.promotedAt]));
@@ -50,8 +69,9 @@ export function nextCoreSet(input: CoreSetInput): CoreSetEntry[] {
     const used = usedIn.get(entry.tool) ?? 0;
     if (used >= rules.keepAt && keep(entry.tool)) candidates.push({ ...entry, usedIn: used, windowTurns, tokens: input.tokensOf(entry.tool)! });
   }
-  for (const [tool, used] of usedIn) {
-    if (promotedAt.has(tool) || used < rules.promoteAt || !keep(tool)) continue;
+  for (const [tool, missed] of missedIn) {
+    if (promotedAt.has(tool) || missed < rules.promoteAt || !keep(tool)) continue;
+    const used = usedIn.get(tool) ?? missed;
     candidates.push({ tool, promotedAt: input.now, usedIn: used, windowTurns, tokens: input.tokensOf(tool)! });
   }
   candidates.sort((a, b) => b.usedIn - a.usedIn || a.promotedAt - b.promotedAt || a.tool.localeCompare(b.tool));

@@ -15,9 +15,13 @@ import { readLedgerReport, type LedgerReport } from './ledgerReport';
  */
 
 export const LEDGER_DB_KEY = 'ledger.db';
-/** Version 2 added `retired_skills` (rows of version 1 are kept). */
-const SCHEMA = 'ledger/2';
+/**
+ * Version 2 added `retired_skills`; version 3 `recent_turns.missed` (the called tools round 1 did
+ * not offer). Rows of older versions are kept.
+ */
+const SCHEMA = 'ledger/3';
 const RETIRED_SKILLS_SQL = 'CREATE TABLE retired_skills (skill TEXT PRIMARY KEY, at INTEGER NOT NULL);';
+const MISSED_SQL = "ALTER TABLE recent_turns ADD COLUMN missed TEXT NOT NULL DEFAULT '[]';";
 /** Days of per-day rows kept (the view shows at most the last 30). */
 export const LEDGER_RETENTION_DAYS = 90;
 /** Turns whose called tools are kept, newest first (the learned core set's window is within). */
@@ -43,12 +47,22 @@ const SCHEMA_SQL = `
   CREATE TABLE turn_days (day TEXT PRIMARY KEY, turns INTEGER NOT NULL DEFAULT 0, rounds INTEGER NOT NULL DEFAULT 0,
     model_requests INTEGER NOT NULL DEFAULT 0, tools_sent INTEGER NOT NULL DEFAULT 0,
     tool_definition_tokens INTEGER NOT NULL DEFAULT 0);
-  CREATE TABLE recent_turns (seq INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, called TEXT NOT NULL);
+  CREATE TABLE recent_turns (seq INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, called TEXT NOT NULL, missed TEXT NOT NULL DEFAULT '[]');
   CREATE TABLE core_set (tool TEXT PRIMARY KEY, promoted_at INTEGER NOT NULL, used_in INTEGER NOT NULL,
     window_turns INTEGER NOT NULL, tokens INTEGER NOT NULL);
   CREATE TABLE core_set_undone (tool TEXT PRIMARY KEY, at INTEGER NOT NULL);
   ${RETIRED_SKILLS_SQL}
 `;
+
+/**
+ * The tools one recent turn called, and those of them round 1 did not offer (found by
+ * `tool_search`, a round each, or called by name): neither the request's words, a skill nor the
+ * core set had made them visible.
+ */
+export interface RecentTurnCalls {
+  called: string[];
+  missed: string[];
+}
 
 /** A tool the learned core set shows without a search, and why. */
 export interface CoreSetEntry {
@@ -76,7 +90,10 @@ export class LedgerStore {
     const persistent = await openStoreDatabase(options, LEDGER_DB_KEY, {
       schemaVersion: SCHEMA,
       createSchema: (db) => db.exec(SCHEMA_SQL),
-      migrations: [{ from: 'ledger/1', migrate: (db) => db.exec(RETIRED_SKILLS_SQL) }],
+      migrations: [
+        { from: 'ledger/1', migrate: (db) => db.exec(`${RETIRED_SKILLS_SQL} ${MISSED_SQL}`) },
+        { from: 'ledger/2', migrate: (db) => db.exec(MISSED_SQL) },
+      ],
       verify: (db) => {
         db.all('SELECT * FROM tool_days LIMIT 1');
         db.all('SELECT * FROM core_set');
@@ -107,10 +124,13 @@ export class LedgerStore {
         [day, turn.rounds, turn.modelRequests, turn.toolsSent, turn.toolDefinitionTokens],
       );
       const called: string[] = [];
+      const missed: string[] = [];
       for (const tool of turn.tools) {
         const name = this.safe(tool.name);
         const by = tool.activatedBy;
         if (tool.calls > 0) called.push(name);
+        // Not offered in round 1: a search had to find it, or the model called it by name.
+        if (tool.calls > 0 && (by === 'search' || by === 'first_use')) missed.push(name);
         db.run(
           `INSERT INTO tool_days (day, tool, server, sent, sent_tokens, act_request, act_search, act_first_use, act_skill, vain, calls, failures, turns_called)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -144,7 +164,7 @@ export class LedgerStore {
           [day, this.safe(skill.name), skill.injected ? 1 : 0, skill.followed ? 1 : 0, skill.selectionTokens],
         );
       }
-      db.run('INSERT INTO recent_turns (at, called) VALUES (?, ?)', [turn.at, JSON.stringify(called)]);
+      db.run('INSERT INTO recent_turns (at, called, missed) VALUES (?, ?, ?)', [turn.at, JSON.stringify(called), JSON.stringify(missed)]);
       db.run('DELETE FROM recent_turns WHERE seq <= (SELECT MAX(seq) FROM recent_turns) - ?', [RECENT_TURNS_KEPT]);
       if (this.prunedFor !== day) this.prune(turn.at, day);
     });
@@ -170,11 +190,12 @@ export class LedgerStore {
     return readLedgerReport(this.db, ledgerDay(now - (Math.max(1, Math.floor(days)) - 1) * DAY_MS), days, shown);
   }
 
-  /** Tools called in each of the last `turns` turns, newest first. */
-  recentCalls(turns: number): string[][] {
+  /** Tools called in each of the last `turns` turns, newest first, and those of them round 1 did not offer. */
+  recentCalls(turns: number): RecentTurnCalls[] {
+    const names = (text: string) => (JSON.parse(text) as unknown[]).filter((name): name is string => typeof name === 'string');
     return this.db
-      .all<{ called: string }>('SELECT called FROM recent_turns ORDER BY seq DESC LIMIT ?', [turns])
-      .map((row) => (JSON.parse(row.called) as unknown[]).filter((name): name is string => typeof name === 'string'));
+      .all<{ called: string; missed: string }>('SELECT called, missed FROM recent_turns ORDER BY seq DESC LIMIT ?', [turns])
+      .map((row) => ({ called: names(row.called), missed: names(row.missed) }));
   }
 
   coreSet(): CoreSetEntry[] {

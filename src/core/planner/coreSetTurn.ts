@@ -1,4 +1,4 @@
-import { CORE_SET_RULES, nextCoreSet } from '../ledger/learnedCoreSet';
+import { CORE_SET_RULES, nextCoreSet, type CoreSetRules } from '../ledger/learnedCoreSet';
 import type { CoreSetEntry, LedgerStore } from '../ledger/ledgerStore';
 import { TOOLSHED_TOOL_NAMES } from '../platform/toolNames';
 import { ToolStates } from '../tools/modes/toolStates';
@@ -44,25 +44,30 @@ function definitionTokens(record: ToolRecord): number {
   return Math.ceil(serializeDefinitions([{ name: record.name, description: record.description, inputSchema: record.inputSchema }]).length / 4);
 }
 
-/** Runs the promotion rule over the ledger's recent turns and stores the result. */
-export function updateCoreSet(ledger: LedgerStore, update: CoreSetUpdate): CoreSetEntry[] {
+/** Runs the promotion rule over the ledger's recent turns and stores the result (`rules`: the defaults; the session bench tunes them). */
+export function updateCoreSet(ledger: LedgerStore, update: CoreSetUpdate, rules: Readonly<CoreSetRules> = CORE_SET_RULES): CoreSetEntry[] {
   const states = new ToolStates(update.userStates);
-  const next = nextCoreSet({
-    recent: ledger.recentCalls(CORE_SET_RULES.window),
-    current: ledger.coreSet(),
-    undone: ledger.undoneTools(),
-    eligible: (tool) => {
-      const record = update.registry.get(tool);
-      // Already always visible (pinned by a pattern or the user) or Toolshed's own: nothing to learn.
-      return Boolean(record) && record!.loadingMode !== 'always' && !OWN_TOOLS.has(tool) && states.stateOf(tool) === undefined && update.isPolicyAllowed(tool);
+  const next = nextCoreSet(
+    {
+      recent: ledger.recentCalls(rules.window),
+      current: ledger.coreSet(),
+      undone: ledger.undoneTools(),
+      eligible: (tool) => {
+        const record = update.registry.get(tool);
+        // Already always visible (pinned by a pattern or the user) or Toolshed's own: nothing to learn.
+        return (
+          Boolean(record) && record!.loadingMode !== 'always' && !OWN_TOOLS.has(tool) && states.stateOf(tool) === undefined && update.isPolicyAllowed(tool)
+        );
+      },
+      tokensOf: (tool) => {
+        const record = update.registry.get(tool);
+        return record ? definitionTokens(record) : undefined;
+      },
+      contextTokens: update.contextTokens,
+      now: update.now,
     },
-    tokensOf: (tool) => {
-      const record = update.registry.get(tool);
-      return record ? definitionTokens(record) : undefined;
-    },
-    contextTokens: update.contextTokens,
-    now: update.now,
-  });
+    rules,
+  );
   ledger.setCoreSet(next);
   return next;
 }

@@ -86,14 +86,15 @@ suite('ledger view: a turn appears with the footer numbers, and Off on a row tak
     });
   });
 
-  test('a tool called in 5 turns is sent in round 1 with the footer saying why, until its promotion is undone', async () => {
+  test('a tool called in 6 turns without being offered is sent in round 1 with the footer saying why, until its promotion is undone', async () => {
     await toolshed();
     const names = (await driver()).toolBatch.register(3, SERVER);
     await eventually(() => names.every((name) => vscode.lm.tools.some((tool) => tool.name === name)), 'batch tools in vscode.lm.tools');
     const target = names[1]!;
     await withSettings({ 'toolshed.toolSearch.mode': 'always', 'toolshed.toolSearch.learnCoreSet': true }, async () => {
       const model = await scriptedModel();
-      for (let i = 0; i < 5; i++) {
+      // Called by name, never offered in round 1: each of these turns counts toward a promotion (6 of the last 100).
+      for (let i = 0; i < 6; i++) {
         model.setScript([[{ toolCall: { name: target, input: { id: String(i) } } }], 'Done.']);
         await askToolshed(`Fetch record ${i}`);
         assert.ok(!model.requests[0]!.toolNames.includes(target) || i > 0, 'deferred before it was learned');
@@ -101,7 +102,7 @@ suite('ledger view: a turn appears with the footer numbers, and Off on a row tak
       model.setScript(['Done.']);
       const { recorded } = await askToolshed('Fetch the record again');
       assert.ok(model.requests[0]!.toolNames.includes(target), 'sent in round 1 without a search');
-      assert.match(recorded.markdown(), new RegExp(`Visible without a search because you used it in 5 of the last \\d+ turns: \`${target}\``));
+      assert.match(recorded.markdown(), new RegExp(`Visible without a search because you used it in 6 of the last \\d+ turns: \`${target}\``));
       const tree = await ledgerItems();
       assert.ok(tree.items.some((item) => item.contextValue === 'ledgerCoreTool' && item.label === target));
 

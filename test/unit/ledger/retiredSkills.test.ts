@@ -84,7 +84,7 @@ describe('retired skills', () => {
     assert.ok(!(await injected(service, ledger, ROLLBACK_REQUEST)).includes(ROLLBACK), 'the other stays retired');
   });
 
-  it('retirement survives a reload; a ledger of the previous version keeps its rows and can retire', async () => {
+  it('retirement survives a reload; a ledger of an earlier version keeps its rows and can retire', async () => {
     const store = new MemoryByteStore();
     const first = await open(store);
     first.retireSkill(DEPLOY);
@@ -100,16 +100,23 @@ describe('retired skills', () => {
     await reopened.save();
     assert.deepEqual([...retiredNames(await open(store))], [], 'the restore survives too');
 
-    // A ledger.db written before retirement existed (schema ledger/1) is upgraded, not rebuilt.
-    const old = new engine.sql.Database(store.entries.get(LEDGER_DB_KEY));
-    old.exec("DROP TABLE retired_skills; UPDATE toolshed_meta SET value = 'ledger/1' WHERE key = 'schema_version';");
-    old.run('INSERT INTO turn_days (day, turns) VALUES (?, 3)', ['2026-11-27']);
-    await store.write(LEDGER_DB_KEY, old.export());
-    old.close();
-    const upgraded = await open(store);
-    assert.equal(upgraded.openStatus.status, 'migrated');
-    assert.equal(upgraded.report(1).totals.turns, 3, 'its rows are kept');
-    assert.equal(upgraded.retireSkill(ROLLBACK), true);
+    // A ledger.db of an earlier version (1: no retirement; 2: no record of tools round 1 missed) is upgraded, not rebuilt.
+    const current = store.entries.get(LEDGER_DB_KEY)!;
+    for (const [version, lacks] of [
+      ['ledger/1', 'DROP TABLE retired_skills; ALTER TABLE recent_turns DROP COLUMN missed;'],
+      ['ledger/2', 'ALTER TABLE recent_turns DROP COLUMN missed;'],
+    ]) {
+      const old = new engine.sql.Database(current);
+      old.exec(`${lacks} UPDATE toolshed_meta SET value = '${version}' WHERE key = 'schema_version';`);
+      old.run('INSERT INTO turn_days (day, turns) VALUES (?, 3)', ['2026-11-27']);
+      await store.write(LEDGER_DB_KEY, old.export());
+      old.close();
+      const upgraded = await open(store);
+      assert.equal(upgraded.openStatus.status, 'migrated', version);
+      assert.equal(upgraded.report(1).totals.turns, 3, `${version}: its rows are kept`);
+      assert.equal(upgraded.retireSkill(ROLLBACK), true);
+      upgraded.close();
+    }
   });
 
   it('a name that reads like a secret is not retired (it could never match once redacted)', async () => {

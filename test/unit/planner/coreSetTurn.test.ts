@@ -24,14 +24,32 @@ describe('learned core set: the promotion rule', () => {
     contextTokens: 128_000,
     now: NOW,
   };
-  const turns = (counts: Record<string, number>, total = 20) =>
-    Array.from({ length: total }, (_, i) => Object.entries(counts).flatMap(([tool, count]) => (i < count ? [tool] : [])));
+  /** `total` recent turns in which each tool is called `count` times; round 1 offered none of them unless `offered`. */
+  const turns = (counts: Record<string, number>, total = 20, offered: ReadonlySet<string> = new Set()) =>
+    Array.from({ length: total }, (_, i) => {
+      const called = Object.entries(counts).flatMap(([tool, count]) => (i < count ? [tool] : []));
+      return { called, missed: called.filter((tool) => !offered.has(tool)) };
+    });
 
   it('promotes a tool called in enough of the recent turns, and not one called in fewer', () => {
     const set = nextCoreSet({ ...base, recent: turns({ daily: 9, weekly: CORE_SET_RULES.promoteAt - 1 }) });
     assert.deepEqual(
       set.map((entry) => [entry.tool, entry.usedIn, entry.windowTurns]),
       [['daily', 9, 20]],
+    );
+  });
+
+  it('only turns where round 1 did not offer the tool count: one the request already pre-activates costs no round and is not promoted', () => {
+    const set = nextCoreSet({ ...base, recent: turns({ matched: 15, searched: CORE_SET_RULES.promoteAt }, 20, new Set(['matched'])) });
+    assert.deepEqual(
+      set.map((entry) => entry.tool),
+      ['searched'],
+    );
+    const current = [{ tool: 'matched', promotedAt: NOW - 1, usedIn: 9, windowTurns: 20, tokens: 100 }];
+    assert.equal(
+      nextCoreSet({ ...base, current, recent: turns({ matched: CORE_SET_RULES.keepAt }, 20, new Set(['matched'])) }).length,
+      1,
+      'a promoted tool is kept while it is called at all',
     );
   });
 
@@ -78,7 +96,7 @@ describe('learned core set around a turn (real tool search, runToolshedTurn)', (
         modelRequests: 2,
         toolsSent: 0,
         toolDefinitionTokens: 0,
-        tools: [{ name: 'mcp_git_status', server: 'git', sent: 1, sentTokens: 0, calls: 1, failures: 0 }],
+        tools: [{ name: 'mcp_git_status', server: 'git', sent: 1, sentTokens: 0, activatedBy: 'search', calls: 1, failures: 0 }],
         skills: [],
       });
     return { service, ledger };
@@ -172,14 +190,14 @@ describe('learned core set around a turn (real tool search, runToolshedTurn)', (
     assert.deepEqual(update(service, ledger), []);
     ledger.resetCoreSet();
     assert.deepEqual(update(service, ledger), [], 'a reset forgets the turns it learned from too');
-    for (let i = 0; i < 5; i++)
+    for (let i = 0; i < CORE_SET_RULES.promoteAt; i++)
       ledger.record({
         at: NOW,
         rounds: 1,
         modelRequests: 1,
         toolsSent: 0,
         toolDefinitionTokens: 0,
-        tools: [{ name: 'mcp_git_status', server: 'git', sent: 0, sentTokens: 0, calls: 1, failures: 0 }],
+        tools: [{ name: 'mcp_git_status', server: 'git', sent: 0, sentTokens: 0, activatedBy: 'first_use', calls: 1, failures: 0 }],
         skills: [],
       });
     assert.deepEqual(
