@@ -15,7 +15,7 @@ import type { PinnedSkills } from './state/pinnedSkills';
 import { registerViews } from './views/registerViews';
 import type { SkillChanges } from './skillChanges';
 import type { DirectoryGroup } from './views/directoryGroup';
-import { SkillServiceDirectorySource, type SkillPackLoaderPort } from './views/skillServiceDirectorySource';
+import { SkillServiceDirectorySource, type RetiredSkillNames, type SkillPackLoaderPort } from './views/skillServiceDirectorySource';
 
 /** What the sidebar, authoring and palette need from the shared services (`ToolshedServices` fits). */
 export interface SkillSurfacesServices {
@@ -34,6 +34,8 @@ export interface SkillSurfacesServices {
   syncToolCatalog(): number;
   /** Parses large skill documents off the extension host's thread (the editor's diagnostics use it). */
   readonly parserThread: OffThreadRunner;
+  /** Which skills are retired in this workspace (the ledger); the Skill Directory shows them as inactive. */
+  readonly ledger?: RetiredSkillNames;
   /** The typed settings (the Skill Directory's grouping follows `toolshed.skills.directoryGroupBy`). */
   readonly settings?: { readonly current: ToolshedSettings; readonly onDidChange: vscode.Event<unknown> };
 }
@@ -44,7 +46,7 @@ export function registerSkillSurfaces(
   services: SkillSurfacesServices,
   directoryGroups: readonly DirectoryGroup[] = [],
 ): { directory: SkillServiceDirectorySource; diagnostics: SkillDiagnostics } {
-  const directory = new SkillServiceDirectorySource(services.skills, services.skillPacks, services.skillChanges.onDidChange);
+  const directory = new SkillServiceDirectorySource(services.skills, services.skillPacks, services.skillChanges.onDidChange, services.ledger);
   context.subscriptions.push(directory);
   const toolSearch = toolSearchProvider(services.tools, () => services.syncToolCatalog());
   const settings = services.settings;

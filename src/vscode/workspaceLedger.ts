@@ -27,6 +27,9 @@ const SAVE_DELAY_MS = 2000;
 export class WorkspaceLedger implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
+  private readonly retiredChange = new vscode.EventEmitter<void>();
+  /** Fires when a skill is retired or restored (the Skill Directory follows it, not every turn). */
+  readonly onDidChangeRetired = this.retiredChange.event;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private retired: ReadonlySet<string> | undefined;
 
@@ -103,6 +106,7 @@ export class WorkspaceLedger implements vscode.Disposable {
   private retiredChanged(): void {
     this.retired = undefined;
     this.wrote();
+    this.retiredChange.fire();
   }
 
   coreSet(): CoreSetEntry[] {
@@ -142,5 +146,6 @@ export class WorkspaceLedger implements vscode.Disposable {
 
   dispose(): void {
     this.changed.dispose();
+    this.retiredChange.dispose();
   }
 }

@@ -19,6 +19,8 @@ export interface SkillView {
   readonly status: 'active' | 'inactive' | 'invalid';
   /** Why a skill is inactive or invalid (one line). */
   readonly statusReason?: string;
+  /** Retired in this workspace (shown as inactive; Restore Skill brings it back). */
+  readonly retired?: boolean;
   readonly problems?: readonly SkillProblem[];
   /** Absolute path of the file that defines it (absent for learned skills). */
   readonly sourceFile?: string;

@@ -235,6 +235,15 @@ export function registerSkillDirectoryView(
       'toolshed.unpinSkill',
       withSkill((skill) => pinned.unpin(skill.name)),
     ),
+    // Retirement lives in the workspace's ledger: the Ledger view's commands keep it.
+    vscode.commands.registerCommand(
+      'toolshed.retireSkill',
+      withSkill((skill) => vscode.commands.executeCommand('toolshed.ledger.retireSkill', skill.name)),
+    ),
+    vscode.commands.registerCommand(
+      'toolshed.restoreSkill',
+      withSkill((skill) => vscode.commands.executeCommand('toolshed.ledger.restoreSkill', skill.name)),
+    ),
     vscode.commands.registerCommand(
       'toolshed.insertSkillReference',
       withSkill(async (skill) => {

@@ -32,6 +32,12 @@ const PACK_KINDS: Readonly<Record<SkillTreePack['source'], PackView['kind']>> = 
  * snapshot (listPacks + inspect per skill) is computed once per change of the skill list and
  * cached. It follows the one skill change event and passes every change on to the view once.
  */
+/** The part of the workspace ledger the directory reads: which skills are retired, and when that changes. */
+export interface RetiredSkillNames {
+  retiredSkillNames(): ReadonlySet<string>;
+  readonly onDidChangeRetired: vscode.Event<void>;
+}
+
 export class SkillServiceDirectorySource extends Disposable implements SkillDirectorySource {
   private snapshot: PackView[] | undefined;
   private readonly changed = this._register(new vscode.EventEmitter<void>());
@@ -41,6 +47,8 @@ export class SkillServiceDirectorySource extends Disposable implements SkillDire
     private readonly service: SkillService,
     private readonly loader: SkillPackLoaderPort,
     skillChanges: vscode.Event<SkillChange>,
+    /** Skills retired in this workspace (the ledger's); they show as inactive. */
+    private readonly retired?: RetiredSkillNames,
   ) {
     super();
     this._register(
@@ -49,6 +57,13 @@ export class SkillServiceDirectorySource extends Disposable implements SkillDire
         this.changed.fire();
       }),
     );
+    if (retired)
+      this._register(
+        retired.onDidChangeRetired(() => {
+          this.snapshot = undefined;
+          this.changed.fire();
+        }),
+      );
   }
 
   packs(): readonly PackView[] {
@@ -65,6 +80,7 @@ export class SkillServiceDirectorySource extends Disposable implements SkillDire
     const { service } = this;
     // Restricted Mode: workspace packs are hidden from the sidebar as from every model path.
     const trusted = vscode.workspace.isTrusted;
+    const retiredNames = this.retired?.retiredSkillNames();
     return service
       .listPacks()
       .filter((pack) => trusted || !pack.workspace)
@@ -78,6 +94,7 @@ export class SkillServiceDirectorySource extends Disposable implements SkillDire
           const firstError = item.problems.find((p) => p.severity === 'error') ?? item.problems[0];
           const reason = item.reason ?? (item.status === 'invalid' && firstError ? firstError.message : undefined);
           const cluster = clusterLabel(record?.meta.cluster);
+          const retired = item.status === 'active' && retiredNames?.has(item.name);
           return {
             name: item.name,
             title: item.title || record?.title || '',
@@ -85,8 +102,8 @@ export class SkillServiceDirectorySource extends Disposable implements SkillDire
             description: record?.description ?? '',
             taskType: record?.task_type ?? 'unknown',
             tags: record?.tags ?? [],
-            status: item.status,
-            ...(reason ? { statusReason: reason } : {}),
+            status: retired ? 'inactive' : item.status,
+            ...(retired ? { statusReason: 'retired in this workspace (Restore Skill brings it back)', retired: true } : reason ? { statusReason: reason } : {}),
             problems: item.problems,
             ...(item.file ? { sourceFile: item.file, sourceLine: item.line } : {}),
             packName: pack.name,

@@ -86,6 +86,7 @@ export function skillNode(skill: SkillView, pinned: boolean): SkillNodeModel {
   }
   if (label !== skill.name) description = `${skill.name} — ${description}`;
   const context = ['skill', pinned ? 'pinned' : 'unpinned', skill.status];
+  if (skill.retired) context.push('retired');
   if (skill.sourceFile) context.push('file');
   // `learned.project` / `learned.tenant` can be promoted (a global one is as wide as it gets).
   if (skill.learnedScope) context.push('learned', skill.learnedScope.scope_mode);

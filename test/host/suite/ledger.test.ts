@@ -152,9 +152,25 @@ suite('ledger view: a turn appears with the footer numbers, and Off on a row tak
         const found = search.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
         assert.ok(!found.includes(skill), `skill_search leaves it out: ${found}`);
 
+        // The Skill Directory shows it as retired (inactive), with Restore.
+        const directoryRow = async () =>
+          (await vscode.commands.executeCommand<RenderedTree>('toolshed._skillDirectoryItems')).items.find(
+            (item) => item.label === skill || item.description?.startsWith(`${skill} — `),
+          );
+        assert.match((await directoryRow())?.contextValue ?? '', /^skill\.(pinned|unpinned)\.inactive\.retired/);
+        assert.match((await directoryRow())?.description ?? '', /inactive: retired in this workspace/);
+
         assert.equal(await vscode.commands.executeCommand('toolshed.ledger.restoreSkill', { type: 'retiredSkill', skill, at: 0 }), true);
         assert.ok(!(await ledgerItems()).items.some((item) => item.contextValue === 'ledgerRetiredSkill'), 'no retired skills left');
+        assert.match((await directoryRow())?.contextValue ?? '', /^skill\.(pinned|unpinned)\.active/);
         assert.ok((await active()).includes(skill), 'injected again after Restore');
+
+        // Retire and Restore from the Skill Directory do the same.
+        await vscode.commands.executeCommand('toolshed.retireSkill', skill);
+        assert.ok((await ledgerItems()).items.some((item) => item.contextValue === 'ledgerRetiredSkill' && item.label === skill));
+        assert.ok(!(await active()).includes(skill), 'retired from the Skill Directory: not injected');
+        await vscode.commands.executeCommand('toolshed.restoreSkill', skill);
+        assert.ok((await active()).includes(skill), 'restored from the Skill Directory');
       } finally {
         api.services.ledger.restoreSkill(skill);
       }

@@ -48,6 +48,8 @@ suite('views: Toolshed sidebar', () => {
       'copySkillName',
       'pinSkill',
       'unpinSkill',
+      'retireSkill',
+      'restoreSkill',
       'insertSkillReference',
       'revealSkillInExplorer',
       'showToolDetails',

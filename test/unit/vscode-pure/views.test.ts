@@ -83,6 +83,24 @@ describe('views: skill tree model', () => {
     assert.equal(offers(skill()), false);
   });
 
+  it('Retire Skill is offered on active skills; a retired one shows as inactive and offers Restore Skill instead', () => {
+    const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
+      contributes: { menus: Record<string, Array<{ command: string; when: string }>> };
+    };
+    const offers = (command: string, view: SkillView) => {
+      const menu = pkg.contributes.menus['view/item/context']?.find((m) => m.command === command && m.when.includes('toolshed.skillDirectory'));
+      assert.ok(menu, `${command} is in the Skill Directory context menu`);
+      return [...menu.when.matchAll(/viewItem =~ \/(.+?)\/(?= |$)/g)].every((m) =>
+        new RegExp((m[1] as string).replace(/\\\\/g, '\\')).test(skillNode(view, false).contextValue),
+      );
+    };
+    const retired = skill({ status: 'inactive', statusReason: 'retired in this workspace (Restore Skill brings it back)', retired: true });
+    assert.deepEqual([offers('toolshed.retireSkill', skill()), offers('toolshed.restoreSkill', skill())], [true, false]);
+    assert.deepEqual([offers('toolshed.retireSkill', retired), offers('toolshed.restoreSkill', retired)], [false, true]);
+    assert.equal(skillNode(retired, false).icon, 'circle-slash');
+    assert.match(skillNode(retired, false).description, /inactive: retired in this workspace/);
+  });
+
   it('marks invalid and inactive skills with their reason', () => {
     const invalid = skillNode(skill({ status: 'invalid', statusReason: 'missing steps' }), false);
     assert.equal(invalid.icon, 'error');
