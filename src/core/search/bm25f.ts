@@ -239,9 +239,10 @@ export class FieldStats<F extends string, K extends string | number = string> {
   /**
    * BM25F of every document in `keys` (scores aligned with `keys`; unknown keys score 0): the
    * tool ranker's hot path over an FTS candidate pool. Query terms are resolved to ids once;
-   * each document then costs one pass over its sorted term ids. Agrees with
-   * `score` to within rounding (the denominator is arranged differently; kept as the tool
-   * ranker has always computed it).
+   * each document then costs one pass over its sorted term ids. Each term's saturated weight is
+   * computed as `forEachImpact` computes it and rounded to 32 bits as impact postings store it,
+   * so a ranking scored one by one (while the postings wait for a rebuild) gives the very scores
+   * the postings give; `score` agrees to within rounding.
    */
   scorePool(
     keys: readonly K[],
@@ -254,7 +255,7 @@ export class FieldStats<F extends string, K extends string | number = string> {
     const n = this.fields.length;
     const stride = this.stride;
     const { weight, b, average } = this.fieldParameters(fieldWeights, fieldB);
-    const bOverAvg = b.map((value, f) => value / average[f]);
+    const scale = new Float64Array(n);
     const { ids, factors } = this.resolve(query, idf);
     const m = ids.length;
     // Query term id → query position (stamped, so nothing is cleared between queries).
@@ -281,6 +282,7 @@ export class FieldStats<F extends string, K extends string | number = string> {
         // One pass over the document's sorted term ids (stops past the largest query id);
         // contributions are then summed in query order, as term-at-a-time scoring did.
         contribution.fill(0);
+        for (let f = 0; f < n; f++) scale[f] = weight[f] / (1 - b[f] + (b[f] * packed[f]) / average[f]);
         for (let at = n; at < packed.length; at += stride) {
           const id = packed[at];
           if (id > maxId) break;
@@ -289,10 +291,10 @@ export class FieldStats<F extends string, K extends string | number = string> {
           for (let f = 0; f < n; f++) {
             const word = packed[at + 1 + (f >> 1)];
             const c = f & 1 ? word >>> 16 : word & 0xffff;
-            if (c !== 0) pseudo += (weight[f] * c) / (1 - b[f] + bOverAvg[f] * packed[f]);
+            if (c !== 0) pseudo += scale[f] * c;
           }
           const q = queryPosition[id];
-          if (pseudo !== 0) contribution[q] = factors[q] * (pseudo / (k1 + pseudo));
+          if (pseudo !== 0) contribution[q] = factors[q] * Math.fround(pseudo / (k1 + pseudo));
         }
         for (let q = 0; q < m; q++) score += contribution[q];
       }

@@ -107,13 +107,21 @@ export class ToolIndex {
 
   static async open(options: ToolIndexOptions): Promise<ToolIndex> {
     const fts = options.engine.fts;
+    // The check on open reads what the mirror is built from (damage that passes SQLite's
+    // integrity check shows there, and the file is rebuilt instead of failing here).
+    let checked: StoredMirror | undefined;
     const pdb = await openStoreDatabase(options, TOOL_INDEX_KEY, {
       schemaVersion: ToolIndex.schemaVersion(fts),
       createSchema: (db) => createSchema(db, fts),
+      verify: (db) => {
+        checked = undefined;
+        checked = readMirror(db);
+      },
       forceRebuild: options.rebuildOnInit,
     });
     const index = new ToolIndex(pdb, fts, options);
-    index.loadMirror();
+    const kept = pdb.status === 'loaded' || pdb.status === 'migrated';
+    index.loadMirror(kept && checked ? checked : readMirror(pdb.db));
     return index;
   }
 
@@ -376,16 +384,26 @@ export class ToolIndex {
     for (const observer of this.observers) observer.delete(name);
   }
 
-  private loadMirror(): void {
-    const db = this.pdb.db;
-    const rows = db.all<Record<string, string | number>>(`SELECT id, name, record_hash, ${TERM_COLUMNS.join(', ')} FROM tools`);
+  private loadMirror({ rows, fingerprint: stored }: StoredMirror): void {
     for (const row of rows) {
       this.remember(String(row.name), { id: Number(row.id), hash: String(row.record_hash) }, termsOfRow(row));
       this.storedIds.add(Number(row.id));
     }
-    const stored = db.get<{ value: string }>(`SELECT value FROM tool_index_meta WHERE key = 'catalog_fingerprint'`)?.value;
     if (stored !== undefined && stored !== this.catalogFingerprint()) {
       this.options.logger.warn('Tool index: stored catalog fingerprint does not match its rows; they will be re-checked one by one.');
     }
   }
+}
+
+/** What the in-memory mirror is built from: every stored tool row and the catalog's fingerprint. */
+interface StoredMirror {
+  rows: Array<Record<string, string | number>>;
+  fingerprint: string | undefined;
+}
+
+function readMirror(db: SqlDatabase): StoredMirror {
+  return {
+    rows: db.all<Record<string, string | number>>(`SELECT id, name, record_hash, ${TERM_COLUMNS.join(', ')} FROM tools`),
+    fingerprint: db.get<{ value: string }>(`SELECT value FROM tool_index_meta WHERE key = 'catalog_fingerprint'`)?.value,
+  };
 }
