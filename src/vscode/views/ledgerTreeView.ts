@@ -79,9 +79,10 @@ class LedgerTreeProvider implements vscode.TreeDataProvider<LedgerNode> {
       text: `${plural(t.turns, 'turn')} · ${plural(t.rounds, 'round')} · ${plural(t.modelRequests, 'model request')} · ${number(t.toolDefinitionTokens)} tokens of tool definitions`,
     };
     const model = ledgerViewModel(report, this.sort, this.filter);
-    const core = this.ledger.coreSet();
-    // Every retired skill, whatever the period, so each can be restored from here.
+    // The filter narrows every group by name, the learned core set too.
     const needle = this.filter.trim().toLowerCase();
+    const core = this.ledger.coreSet().filter((entry) => entry.tool.toLowerCase().includes(needle));
+    // Every retired skill, whatever the period, so each can be restored from here.
     const retired = report.retiredSkills.filter((row) => row.skill.toLowerCase().includes(needle));
     return [
       summary,

@@ -91,6 +91,9 @@ suite('ledger view: a turn appears with the footer numbers, and Off on a row tak
     const names = (await driver()).toolBatch.register(3, SERVER);
     await eventually(() => names.every((name) => vscode.lm.tools.some((tool) => tool.name === name)), 'batch tools in vscode.lm.tools');
     const target = names[1]!;
+    // The ledger keeps the recent turns of every earlier suite in this host run (with the setting
+    // off too): forget them, so the set learns from this test's turns only.
+    await vscode.commands.executeCommand('toolshed.ledger.resetCoreSet');
     await withSettings({ 'toolshed.toolSearch.mode': 'always', 'toolshed.toolSearch.learnCoreSet': true }, async () => {
       const model = await scriptedModel();
       // Called by name, never offered in round 1: each of these turns counts toward a promotion (6 of the last 100).
@@ -99,19 +102,30 @@ suite('ledger view: a turn appears with the footer numbers, and Off on a row tak
         await askToolshed(`Fetch record ${i}`);
         assert.ok(!model.requests[0]!.toolNames.includes(target) || i > 0, 'deferred before it was learned');
       }
-      model.setScript(['Done.']);
-      const { recorded } = await askToolshed('Fetch the record again');
-      assert.ok(model.requests[0]!.toolNames.includes(target), 'sent in round 1 without a search');
-      assert.match(recorded.markdown(), new RegExp(`Visible without a search because you used it in 6 of the last \\d+ turns: \`${target}\``));
-      const tree = await ledgerItems();
-      assert.ok(tree.items.some((item) => item.contextValue === 'ledgerCoreTool' && item.label === target));
+      try {
+        model.setScript(['Done.']);
+        const { recorded } = await askToolshed('Fetch the record again');
+        assert.ok(model.requests[0]!.toolNames.includes(target), 'sent in round 1 without a search');
+        assert.match(recorded.markdown(), new RegExp(`Visible without a search because you used it in 6 of the last 6 turns: \`${target}\``));
+        const tree = await ledgerItems();
+        assert.deepEqual(
+          tree.items.filter((item) => item.contextValue === 'ledgerCoreTool').map((item) => item.label),
+          [target],
+        );
+        await vscode.commands.executeCommand('toolshed.ledger.filter', 'no-such-name-anywhere');
+        assert.ok(!(await ledgerItems()).items.some((item) => item.label === 'Learned core set'), 'the filter narrows the core set too');
+        await vscode.commands.executeCommand('toolshed.ledger.filter', '');
 
-      await vscode.commands.executeCommand('toolshed.ledger.undoPromotion', target);
-      model.setScript(['Done.']);
-      const after = await askToolshed('And once more');
-      assert.ok(!model.requests[0]!.toolNames.includes(target), 'deferred again after the undo');
-      assert.doesNotMatch(after.recorded.markdown(), /Visible without a search/);
-      await vscode.commands.executeCommand('toolshed.ledger.resetCoreSet');
+        await vscode.commands.executeCommand('toolshed.ledger.undoPromotion', target);
+        model.setScript(['Done.']);
+        const after = await askToolshed('And once more');
+        assert.ok(!model.requests[0]!.toolNames.includes(target), 'deferred again after the undo');
+        assert.doesNotMatch(after.recorded.markdown(), /Visible without a search/);
+      } finally {
+        // Later suites (and page checks) start without this test's promotions, undo or filter.
+        await vscode.commands.executeCommand('toolshed.ledger.filter', '');
+        await vscode.commands.executeCommand('toolshed.ledger.resetCoreSet');
+      }
     });
   });
 
@@ -178,18 +192,23 @@ suite('ledger view: a turn appears with the footer numbers, and Off on a row tak
   });
 
   test('the period, sort and filter of the view', async () => {
-    await vscode.commands.executeCommand('toolshed.ledger.period', 30);
-    await vscode.commands.executeCommand('toolshed.ledger.sort', 'calls');
-    await vscode.commands.executeCommand('toolshed.ledger.filter', 'no-such-name-anywhere');
-    const filtered = await ledgerItems();
-    assert.equal(filtered.description, 'last 30 days · by calls · "no-such-name-anywhere"');
-    assert.deepEqual(
-      filtered.items.map((item) => item.contextValue),
-      ['ledgerSummary'],
-      'only the totals line',
-    );
-    await vscode.commands.executeCommand('toolshed.ledger.filter', '');
-    await vscode.commands.executeCommand('toolshed.ledger.period', 7);
-    await vscode.commands.executeCommand('toolshed.ledger.sort', 'tokens');
+    try {
+      await vscode.commands.executeCommand('toolshed.ledger.period', 30);
+      await vscode.commands.executeCommand('toolshed.ledger.sort', 'calls');
+      await vscode.commands.executeCommand('toolshed.ledger.filter', 'no-such-name-anywhere');
+      const filtered = await ledgerItems();
+      assert.equal(filtered.description, 'last 30 days · by calls · "no-such-name-anywhere"');
+      assert.deepEqual(
+        filtered.items.map((item) => item.contextValue),
+        ['ledgerSummary'],
+        `only the totals line: ${JSON.stringify(filtered.items.map((item) => item.label))}`,
+      );
+      assert.match(filtered.items[0]!.label, /^Last 30 days$/);
+    } finally {
+      // The view as it opens (the page check of the Ledger view reads it so).
+      await vscode.commands.executeCommand('toolshed.ledger.filter', '');
+      await vscode.commands.executeCommand('toolshed.ledger.period', 7);
+      await vscode.commands.executeCommand('toolshed.ledger.sort', 'tokens');
+    }
   });
 });
