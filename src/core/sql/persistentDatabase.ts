@@ -87,6 +87,16 @@ export interface PersistentDatabase {
 
 const META_TABLE = 'toolshed_meta';
 
+/** A value an owner keeps in the database's own key/value table (beside its schema version). */
+export function metaValue(db: SqlDatabase, key: string): string | undefined {
+  return db.get<{ value: string }>(`SELECT value FROM ${META_TABLE} WHERE key = ?`, [key])?.value;
+}
+
+/** Sets a value in the database's own key/value table (in the caller's transaction, if any). */
+export function setMetaValue(db: SqlDatabase, key: string, value: string): void {
+  db.run(`INSERT INTO ${META_TABLE} (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, [key, value]);
+}
+
 /**
  * Opens a sql.js database persisted through a ByteStore.
  *

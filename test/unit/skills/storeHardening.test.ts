@@ -528,3 +528,27 @@ describe('damaged stores are rebuilt with learned skills restored', () => {
     });
   }
 });
+
+describe('skill store: a renamed vocabulary term is damage', () => {
+  it('a term whose bytes changed in skills.db (every skill using it would silently lose it) rebuilds the store, and search finds the skill again', async () => {
+    const sqlJs = (await engine()).sql;
+    const dir = tempDir('toolshed-vocab-');
+    {
+      const { service } = await serviceOn(new NodeByteStore(dir));
+      await service.addLearnedSkill(learned('restore-one', { trigger: 'Restore the archive after damage' }));
+      await service.dispose();
+    }
+    const file = path.join(dir, 'skills.db');
+    const db = new sqlJs.Database(readFileSync(file));
+    db.run("UPDATE skill_vocab SET term = 'rextor' WHERE term = 'restor'");
+    assert.equal(db.getRowsModified(), 1, 'the stored vocabulary holds the analysed term');
+    writeFileSync(file, db.export());
+    db.close();
+    const { service, logger } = await serviceOn(new NodeByteStore(dir));
+    assert.equal(service.openInfo.status, 'rebuilt');
+    assert.match(warnings(logger)[0]?.message ?? '', /vocabulary is damaged/);
+    const found = await service.search({ query: 'restore the archive' }, ctx);
+    assert.equal(found.skills[0]?.name, 'restore-one');
+    await service.dispose();
+  });
+});

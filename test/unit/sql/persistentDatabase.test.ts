@@ -4,6 +4,7 @@ import { MemoryLogger } from '../../../src/core/platform/basicPorts';
 import { openPersistentDatabase } from '../../../src/core/sql/persistentDatabase';
 import { loadSqlEngine } from '../../../src/core/sql/sqlEngine';
 import type { SqlEngine } from '../../../src/core/sql/sqlEngine';
+import type { SqlDatabase } from '../../../src/core/sql/sqlDatabase';
 
 describe('sql engine FTS detection', () => {
   it('detects fts4 on the published sql.js, and honours allowedFts', async () => {
@@ -189,6 +190,25 @@ describe('openPersistentDatabase', () => {
     assert.equal(verified.status, 'rebuilt');
     assert.match(verified.rebuildReason!, /row 1 is damaged/);
     verified.close();
+  });
+
+  it('a stored table whose declared column type changed (still valid SQL) is rebuilt: an id column would no longer be the row id', async () => {
+    const schema = (db: SqlDatabase) => db.exec('CREATE TABLE terms (doc_id INTEGER PRIMARY KEY, v TEXT)');
+    const options = { engine, key: 'x.db', schemaVersion: 'test/1', clock: { now: () => 42 }, createSchema: schema };
+    const store = new MemoryByteStore();
+    const first = await openPersistentDatabase({ ...options, store, logger: new MemoryLogger() });
+    first.db.run('INSERT INTO terms (doc_id, v) VALUES (7, ?)', ['seven']);
+    // What a flipped byte in sqlite_master can do: the text still parses ("INTEGER PRIMARZ KEY" is
+    // a type name), the pages pass the integrity check, and doc_id is a plain column reading NULL.
+    first.db.run('PRAGMA writable_schema = ON');
+    first.db.run("UPDATE sqlite_master SET sql = replace(sql, 'INTEGER PRIMARY KEY', 'INTEGER PRIMARZ KEY') WHERE name = 'terms'");
+    first.db.run('PRAGMA writable_schema = OFF');
+    await first.save();
+    first.close();
+    const damaged = await openPersistentDatabase({ ...options, store, logger: new MemoryLogger() });
+    assert.equal(damaged.status, 'rebuilt');
+    assert.match(damaged.rebuildReason!, /column "terms\.doc_id" is declared "INTEGER PRIMARZ KEY", not "INTEGER PRIMARY KEY 1"/);
+    damaged.close();
   });
 
   it('forceRebuild ignores stored bytes', async () => {

@@ -5,7 +5,8 @@ import type { SkillRecord } from '../skillSchema';
 import { ftsTerms, recordParams } from './skillRows';
 import type { CountedFields } from '../../search/countedFields';
 import { SKILL_COLUMNS } from './skillStoreSchema';
-import { encodeCounted } from './skillTermsCodec';
+import { encodeCounted, VOCABULARY_FINGERPRINT_KEY } from './skillTermsCodec';
+import { setMetaValue } from '../../sql/persistentDatabase';
 import type { TermVocabulary } from './skillTermsCodec';
 
 /**
@@ -39,9 +40,11 @@ export class SkillRowWriter {
 
   /** Inserts prepared rows, their terms, and the vocabulary terms they introduced. */
   insert(rows: readonly PreparedSkillRow[]): void {
-    for (const chunk of chunks(this.vocabulary?.takePending() ?? [])) {
+    const added = this.vocabulary?.takePending() ?? [];
+    for (const chunk of chunks(added)) {
       this.db.run(insertSql('skill_vocab', ['id', 'term'], chunk.length), chunk.flat());
     }
+    if (added.length && this.vocabulary) setMetaValue(this.db, VOCABULARY_FINGERPRINT_KEY, this.vocabulary.fingerprint);
     for (const chunk of chunks(rows)) {
       this.db.run(
         insertSql('skills', SKILL_COLUMNS, chunk.length),

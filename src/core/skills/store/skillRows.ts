@@ -5,7 +5,8 @@ import type { TextAnalyzer } from '../../search/textAnalysis';
 import type { SkillOrigin, SkillRecord } from '../skillSchema';
 import { SKILL_FTS_FIELDS } from './skillSearchIndex';
 import type { SkillEntry, SkillFtsField } from './skillSearchIndex';
-import { countIds, decodeCounted } from './skillTermsCodec';
+import { countIds, decodeCounted, VOCABULARY_FINGERPRINT_KEY } from './skillTermsCodec';
+import { metaValue } from '../../sql/persistentDatabase';
 import type { CountedFields } from '../../search/countedFields';
 import type { TermVocabulary } from './skillTermsCodec';
 import { SKILL_COLUMN_STORAGE, SKILL_COLUMNS } from './skillStoreSchema';
@@ -168,8 +169,11 @@ export function readMirror(db: SqlDatabase, vocabulary: TermVocabulary | undefin
       if (!Number.isInteger(id) || id < 0 || id >= rows.length) throw new Error(`vocabulary row ${String(r[0])} is damaged`);
     }
     vocabulary.load(rows.map((r) => [Number(r[0]), String(r[1])] as const));
+    const stored = metaValue(db, VOCABULARY_FINGERPRINT_KEY);
+    if (stored !== undefined && stored !== vocabulary.fingerprint) throw new Error('the term vocabulary is damaged (its fingerprint differs)');
     db.each('SELECT doc_id, terms FROM skill_terms', ([docId, blob]) => {
-      const entry = byDoc.get(Number(docId));
+      if (typeof docId !== 'number' || !Number.isInteger(docId)) throw new Error(`a term row's id is damaged (${String(docId)})`);
+      const entry = byDoc.get(docId);
       if (!entry) return;
       if (!(blob instanceof Uint8Array)) throw new Error(`terms of row ${entry.docId} are damaged`);
       add(entry, decodeCounted(blob, vocabulary));

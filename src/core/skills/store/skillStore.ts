@@ -1,7 +1,7 @@
 import type { Clock } from '../../platform/ports';
 import type { FtsEngine } from '../../sql/sqlEngine';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
-import { openStoreDatabase } from '../../sql/persistentDatabase';
+import { metaValue, openStoreDatabase, setMetaValue } from '../../sql/persistentDatabase';
 import type { PersistentDatabase, StoreDatabaseOptions } from '../../sql/persistentDatabase';
 import { TextAnalyzer } from '../../search/textAnalysis';
 import { requestTerms } from '../../search/requestTerms';
@@ -11,7 +11,7 @@ import type { ExportClaim } from './learned/exportedLearnedSkills';
 import { LearnedRecordCache } from './learned/learnedRecordCache';
 import { RecordReadCache } from './recordReadCache';
 import { entryOf, readMirror, rowToRecord } from './skillRows';
-import { TermVocabulary } from './skillTermsCodec';
+import { TermVocabulary, VOCABULARY_FINGERPRINT_KEY } from './skillTermsCodec';
 import { SkillFileFingerprints } from './skillFileFingerprints';
 import { SkillRowWriter } from './skillRowWriter';
 import { identityKey } from './skillScope';
@@ -124,6 +124,9 @@ export class SkillStore {
       saveOnlyChanges: true,
     });
     const loaded = persistent.status === 'loaded' || persistent.status === 'migrated';
+    // A store written before the vocabulary had a fingerprint gets one now, so the next open can check it.
+    if (loaded && mirrored && vocabulary && vocabulary.size > 0 && metaValue(persistent.db, VOCABULARY_FINGERPRINT_KEY) === undefined)
+      setMetaValue(persistent.db, VOCABULARY_FINGERPRINT_KEY, vocabulary.fingerprint);
     return new SkillStore(persistent, fts, vocabulary, index, mirrored && loaded, options.sourceBodies);
   }
 

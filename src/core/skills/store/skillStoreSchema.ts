@@ -1,9 +1,10 @@
 import type { FtsEngine } from '../../sql/sqlEngine';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
+import { setMetaValue } from '../../sql/persistentDatabase';
 import type { Migration } from '../../sql/persistentDatabase';
 import { SKILL_FTS_FIELDS } from './skillSearchIndex';
 import type { SkillFieldTerms } from './skillSearchIndex';
-import { encodeTerms, TermVocabulary } from './skillTermsCodec';
+import { encodeTerms, TermVocabulary, VOCABULARY_FINGERPRINT_KEY } from './skillTermsCodec';
 
 /**
  * The `skills` table (docs/contracts.md#skill-record), its indexes and the analysed terms of
@@ -175,6 +176,7 @@ function migrateToV3(db: SqlDatabase, fts: FtsEngine): void {
     db.run('INSERT INTO skill_terms (doc_id, terms) VALUES (?, ?)', [Number(row[0]), encodeTerms(terms as SkillFieldTerms, vocabulary)]);
   }
   for (const [id, term] of vocabulary.takePending()) db.run('INSERT INTO skill_vocab (id, term) VALUES (?, ?)', [id, term]);
+  setMetaValue(db, VOCABULARY_FINGERPRINT_KEY, vocabulary.fingerprint);
   if (fts === 'fts4') db.exec('DROP TABLE IF EXISTS skills_fts_terms');
   db.exec('DROP TABLE skills_fts');
 }

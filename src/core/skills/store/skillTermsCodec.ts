@@ -16,8 +16,24 @@ import type { TermIds } from '../../search/textAnalysis';
 /** More term occurrences than one field of a skill file (at most 1 MiB) can hold: a damaged blob. */
 const MAX_FIELD_TERMS = 1 << 20;
 
+/**
+ * Where the vocabulary's fingerprint is kept (the database's key/value table): the XOR of every
+ * row's hash, so a term whose bytes changed on disk (it would silently rename a term of every
+ * skill using it) fails the check on open and the store is rebuilt.
+ */
+export const VOCABULARY_FINGERPRINT_KEY = 'skill_vocab_fingerprint';
+
+/** One vocabulary row's share of the fingerprint: 32-bit FNV-1a over its id and term. */
+function rowHash(id: number, term: string): number {
+  let hash = 0x811c9dc5;
+  for (let shift = 0; shift < 32; shift += 8) hash = Math.imul(hash ^ ((id >>> shift) & 0xff), 0x01000193);
+  for (let i = 0; i < term.length; i++) hash = Math.imul(hash ^ term.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
 export class TermVocabulary implements TermIds {
   private readonly ids = new Map<string, number>();
+  private print = 0;
   private readonly terms: string[] = [];
   private pending: Array<[number, string]> = [];
   /** This vocabulary's ids → a search dictionary's (see `relabel`), filled in id order up to `linkedCount`. */
@@ -32,13 +48,22 @@ export class TermVocabulary implements TermIds {
   /** Replaces the vocabulary with stored rows (id, term). */
   load(rows: Iterable<readonly [number, string]>): void {
     this.clear();
+    let print = 0;
     for (const [id, term] of rows) {
       this.ids.set(term, id);
       this.terms[id] = term;
+      print ^= rowHash(id, term);
     }
+    this.print = print >>> 0;
+  }
+
+  /** The XOR of every row's hash (VOCABULARY_FINGERPRINT_KEY), as a decimal string. */
+  get fingerprint(): string {
+    return String(this.print >>> 0);
   }
 
   clear(): void {
+    this.print = 0;
     this.ids.clear();
     this.terms.length = 0;
     this.pending = [];
@@ -88,6 +113,7 @@ export class TermVocabulary implements TermIds {
       this.ids.set(term, id);
       this.terms[id] = term;
       this.pending.push([id, term]);
+      this.print ^= rowHash(id, term);
     }
     return id;
   }
