@@ -32,6 +32,7 @@ import type { FtsEngine, SqlEngine } from '../sql/sqlEngine';
 import { LearnedSkillJournal } from './store/learned/learnedSkillJournal';
 import { SkillPackLoader } from './packs/skillPackLoader';
 import type { FileChangeResult, LoadOptions, LoadSummary } from './packs/skillPackLoader';
+import { removeReportedPath } from './packs/reportedDeletes';
 import type { ResolvedSkillPack } from './packs/skillPackSources';
 import { SkillVectors } from './skillVectors';
 import { sourceBodyReader } from './packs/sourceBodies';
@@ -263,8 +264,16 @@ class DefaultSkillService implements SkillService {
   }
 
   async removeFile(file: string): Promise<FileChangeResult> {
-    const result = this.loader.removeFile(file);
-    if (result.removed.length) {
+    const result = await removeReportedPath(
+      {
+        fs: this.deps.fs,
+        reloadFile: (f) => this.loader.reloadFile(f),
+        removeFile: (f) => this.loader.removeFile(f),
+        packSources: () => this.store.packSources(),
+      },
+      file,
+    );
+    if (result.removed.length || result.inserted.length || result.updated.length) {
       await this.reconcileExported(result.file);
       this.scheduleSave();
     }

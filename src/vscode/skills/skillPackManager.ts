@@ -111,7 +111,7 @@ export class SkillPackManager extends Disposable {
   async removeFile(file: string): Promise<void> {
     await this.loading;
     const result = await this.service.removeFile(file);
-    if (result.removed.length > 0) this.changed.fire();
+    if (result.removed.length + result.inserted.length + result.updated.length > 0) this.changed.fire();
   }
 
   private resolvePacks(): ResolvedSkillPack[] {

@@ -145,6 +145,8 @@ describe('Export as Skill Pack: learned skills → .github/skills/<name>/SKILL.m
       await h.service.reloadFile(path.join(root, 'unrelated', 'SKILL.md'));
       assert.equal(h.service.learnedSkills().find((r) => r.name === merged)?.status, 'inactive');
 
+      // Undo: the exported folder is deleted, and the watcher reports it.
+      rmSync(path.join(root, name), { recursive: true, force: true });
       await h.service.removeFile(path.join(root, name));
       const back = h.service.learnedSkills().find((r) => r.name === merged)!;
       assert.equal(back.status, 'active', 'undo: the learned skill is back');

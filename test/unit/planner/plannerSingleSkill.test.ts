@@ -98,8 +98,8 @@ describe('single skill tool over the skill service', () => {
     assert.match((await tool.call({ skill_name: 'comit-message' })).resultText, /Unknown skill "comit-message"\. Closest skill names: commit-message/);
     assert.match((await tool.call({})).resultText, /skill_name must be/);
 
-    await service.removeFile(path.join(root, 'branch.skill.yaml'));
     rmSync(path.join(root, 'branch.skill.yaml'));
+    await service.removeFile(path.join(root, 'branch.skill.yaml'));
     assert.match((await tool.call({ skill_name: 'name-branches' })).resultText, /"name-branches" was removed or is unavailable/);
     assert.match((await tool.call({ skill_name: 'commit-message' })).resultText, /Summarize/, 'the rest keeps working');
   });

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { skillGetInputJsonSchema, skillSearchInputJsonSchema, skillListInputJsonSchema } from '../../../src/core/skills/skillToolSchemas';
@@ -140,6 +140,30 @@ describe('skills: packs and store', () => {
     await service.reloadFile(path.join(root, 'x/scripts/new.py'));
     assert.deepEqual(service.inspect('x')?.resources, ['scripts/new.py']);
     assert.equal((await service.reloadFile('/elsewhere/a.skill.yaml')).status, 'ignored');
+  });
+
+  it('a delete reported after the file or folder was written again keeps what is there now (a watcher can report late)', async () => {
+    const root = tempDir();
+    writeTree(root, {
+      'weather.skill.yaml': stepSkill('weather-report', 'Weather report of a city'),
+      'desk/a.skill.yaml': stepSkill('desk-a', 'Desk A'),
+      'desk/b.skill.yaml': stepSkill('desk-b', 'Desk B'),
+    });
+    const { service } = await makeService();
+    await service.loadPacks([pack('t', root)]);
+    // Removed and written again at once; the delete arrives after the new file is there.
+    unlinkSync(path.join(root, 'weather.skill.yaml'));
+    writeTree(root, { 'weather.skill.yaml': stepSkill('weather-report', 'Weather report of a town') });
+    const late = await service.removeFile(path.join(root, 'weather.skill.yaml'));
+    assert.deepEqual(late.removed, []);
+    assert.equal(service.inspect('weather-report')?.trigger, 'Weather report of a town', 'read again, not dropped');
+    // A folder reported deleted that exists again: only the skills whose files are gone go.
+    unlinkSync(path.join(root, 'desk/b.skill.yaml'));
+    assert.deepEqual((await service.removeFile(path.join(root, 'desk'))).removed, ['desk-b']);
+    assert.ok(service.inspect('desk-a'), 'the file still there keeps its skill');
+    // A folder that is really gone drops every skill it held.
+    rmSync(path.join(root, 'desk'), { recursive: true });
+    assert.deepEqual((await service.removeFile(path.join(root, 'desk'))).removed, ['desk-a']);
   });
 
   it('reports progress and honours cancellation', async () => {
