@@ -279,7 +279,7 @@ export class SkillSearchIndex {
   /**
    * Absolute relevance of one skill to a request's analysed terms, in [0, 1]: independent of
    * every other candidate; 0 without statistics. For a short request it is the share of the
-   * request the skill covers (`coverage`); a long request is not about every word it contains,
+   * request the skill covers (`coverageOf`); a long request is not about every word it contains,
    * so that share shrinks with its length whatever it asks, and relevance moves to the skill's
    * `focus` — how much of the skill's own describing vocabulary the request names — fully from
    * LONG_REQUEST_TERMS distinct terms on.
@@ -301,14 +301,10 @@ export class SkillSearchIndex {
     return (1 - share) * covered + share * focused;
   }
 
-  /** The share of the request's IDF mass the skill covers (search/termCoverage.ts). */
-  coverage(terms: readonly string[], docId: number): number {
-    return this.coverageOf(new Set(terms), docId).coverage;
-  }
-
   /**
-   * Coverage, with how many of the request's words (terms that are not numbers) the skill's
-   * describing fields share and how many words the request has.
+   * Coverage — the share of the request's IDF mass the skill covers (search/termCoverage.ts) —
+   * with how many of the request's words (terms that are not numbers) the skill's describing
+   * fields share and how many words the request has.
    */
   private coverageOf(terms: ReadonlySet<string>, docId: number): { coverage: number; sharedWords: number; requestWords: number } {
     let requestWords = 0;
