@@ -85,7 +85,11 @@ export class LedgerStore {
     private readonly clock: Clock,
   ) {}
 
-  /** Opens `ledger.db`; a damaged file is moved aside and a fresh ledger starts (persistentDatabase.ts). */
+  /**
+   * Opens `ledger.db`; a damaged file, or one a newer Toolshed wrote, is moved aside and a fresh
+   * ledger starts (persistentDatabase.ts). `readOnly` (the CLI's report) moves and writes nothing:
+   * `openStatus` says why a file could not be used.
+   */
   static async open(options: StoreDatabaseOptions & { clock: Clock }): Promise<LedgerStore> {
     const persistent = await openStoreDatabase(options, LEDGER_DB_KEY, {
       schemaVersion: SCHEMA,
