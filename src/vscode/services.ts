@@ -203,10 +203,16 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   context.subscriptions.push(nativeSkills);
 
   const activity = new ActivityRegistry();
-  const skillScripts = new SkillScriptTools(skills, logger, () => vscode.lm.tools.map((tool) => tool.name));
+  const skillScripts = new SkillScriptTools(
+    skills,
+    logger,
+    () => vscode.lm.tools.map((tool) => tool.name),
+    () => ledger.retiredSkillNames(),
+  );
   context.subscriptions.push(
     skillScripts,
     skillPacks.onDidChange(() => void skillScripts.refresh()),
+    ledger.onDidChangeRetired(() => void skillScripts.refresh()),
   );
   const scriptRuns = new SkillScriptRunner(skillScripts, settings, events, logger);
   // Synced now and on every tool-list change, so the sidebar's deferred count and the index
