@@ -3,7 +3,7 @@ import type { SkillTreePack } from '../skillTree';
 import type { SkillScriptSource } from './scriptDiscovery';
 
 /** What listing the script sources reads of the skill service. */
-export interface ScriptSkillLookup {
+interface ScriptSkillLookup {
   listPacks(): SkillTreePack[];
   inspect(name: string): SkillRecord | undefined;
 }
