@@ -7,7 +7,7 @@ import { askToolshed } from './chatHelpers';
  * Runs only in the host pass that opens test/fixtures/team-workspace untrusted (trust on): a
  * workspace like a user's — two skills in `.github/skills`, two in a team pack folder its
  * workspace settings configure. `/skills` must say, in its answer, that these four workspace
- * skills are hidden and where they are, as the sidebar does, with the trust button.
+ * skills are hidden and where they are, as the sidebar does, with a link to Manage Workspace Trust.
  */
 suite('untrusted team workspace: /skills says what is hidden', () => {
   const HIDDEN =
