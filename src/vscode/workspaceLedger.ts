@@ -52,9 +52,9 @@ export class WorkspaceLedger implements vscode.Disposable {
     }
   }
 
-  /** Activates the learned core set's tools in `run` (before round 1); returns them with why. */
-  applyCoreSet(run: ToolRun): CoreSetEntry[] {
-    return applyCoreSet(run, this.store, this.sources().userStates);
+  /** Activates the learned core set's tools in `run` (before round 1), within the budget of this turn's model; returns them with why. */
+  applyCoreSet(run: ToolRun, contextTokens: number): CoreSetEntry[] {
+    return applyCoreSet(run, this.store, this.sources().userStates, contextTokens);
   }
 
   /** After a recorded turn: promotes and demotes by the recent turns, within the budget of `contextTokens`. */

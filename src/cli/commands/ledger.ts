@@ -1,5 +1,6 @@
 import type { CliCommand } from '../cliCommand';
-import { LedgerStore } from '../../core/ledger/ledgerStore';
+import * as path from 'node:path';
+import { LEDGER_DB_KEY, LedgerStore } from '../../core/ledger/ledgerStore';
 import { ledgerTableText } from '../../core/ledger/ledgerTable';
 import { nullLogger, systemClock } from '../../core/platform/basicPorts';
 import { NodeByteStore } from '../../core/platform/nodeByteStore';
@@ -18,7 +19,8 @@ export const ledgerCommand: CliCommand = {
     'their tokens, activations by source (request match, search, first use, skill), vain activations',
     '(activated, never called), calls and failures; per skill injections, follows, feedback and selection',
     'tokens; per server the totals. --json prints the same as one JSON object.',
-    'Exit code: 0 on success, 2 on usage errors.',
+    'Reads only: a ledger.db it cannot use (damaged, or written by a newer Toolshed) is reported and left as it is.',
+    'Exit code: 0 on success, 1 when ledger.db cannot be read, 2 on usage errors.',
   ].join('\n'),
   async run(args, io) {
     const parsed = parseSkillArgs(args, { switches: ['json'], values: ['storage', 'days'] });
@@ -35,8 +37,19 @@ export const ledgerCommand: CliCommand = {
       io.stderr('toolshed ledger: --days needs a whole number from 1 to 90. See --help.\n');
       return 2;
     }
-    const ledger = await LedgerStore.open({ engine: await loadSqlEngine(), store: new NodeByteStore(folder), logger: nullLogger, clock: systemClock });
+    const ledger = await LedgerStore.open({
+      engine: await loadSqlEngine(),
+      store: new NodeByteStore(folder),
+      logger: nullLogger,
+      clock: systemClock,
+      readOnly: true,
+    });
     try {
+      const opened = ledger.openStatus;
+      if (opened.status === 'rebuilt') {
+        io.stderr(`toolshed ledger: ${path.join(folder, LEDGER_DB_KEY)} cannot be read: ${opened.reason ?? 'unknown reason'}. The file was left as it is.\n`);
+        return 1;
+      }
       const report = ledger.report(days);
       io.stdout(parsed.flags.get('json') === true ? `${JSON.stringify(report, null, 2)}\n` : ledgerTableText(report));
       return 0;

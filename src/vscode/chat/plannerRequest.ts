@@ -111,7 +111,7 @@ export async function handlePlannerRequest(
         signal: signalOf(token),
         // One trust rule on every path: in Restricted Mode no tool runs (tool_invoke refuses too).
         refuseToolRuns: !vscode.workspace.isTrusted,
-        coreSet: settings.toolSearch.learnCoreSet ? (toolRun) => services.ledger.applyCoreSet(toolRun) : undefined,
+        coreSet: settings.toolSearch.learnCoreSet ? (toolRun, contextTokens) => services.ledger.applyCoreSet(toolRun, contextTokens) : undefined,
         hooks: {
           skillsMaxTokens: learning.skillsMaxTokens,
           decorateSkills: (skills) => learning.decorate(skills),

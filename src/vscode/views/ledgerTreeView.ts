@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { LedgerReport } from '../../core/ledger/ledgerReport';
 import { LEDGER_SORT_KEYS, ledgerViewModel, type LedgerServerGroup, type LedgerSortKey } from '../../core/ledger/ledgerView';
 import type { WorkspaceLedger } from '../workspaceLedger';
-import type { CoreSetEntry } from '../../core/ledger/ledgerStore';
+import { retireRefusal, type CoreSetEntry } from '../../core/ledger/ledgerStore';
 import { renderTree } from './skillDirectoryView';
 
 /**
@@ -171,7 +171,8 @@ class LedgerTreeProvider implements vscode.TreeDataProvider<LedgerNode> {
         item.description = `${retired ? 'retired · ' : ''}${number(r.injections)} injected · ${number(r.follows)} followed · 👍 ${number(r.helpful)} 👎 ${number(r.harmful)}${r.selectionTokens ? ` · ${number(r.selectionTokens)} selection tok` : ''}`;
         item.tooltip = `${r.skill}\nInjected in ${plural(r.injections, 'turn')}; a tool it names was called in ${plural(r.follows, 'turn')}.\nHelpful ${number(r.helpful)}, not helpful ${number(r.harmful)}; the selection model's tokens for it: ${number(r.selectionTokens)}.`;
         item.iconPath = new vscode.ThemeIcon(retired ? 'circle-slash' : 'book');
-        item.contextValue = retired ? 'ledgerSkillRetired' : 'ledgerSkill';
+        // A redacted name names no skill: no Retire, Pin or Unpin to offer on it (retireRefusal).
+        item.contextValue = retired ? 'ledgerSkillRetired' : retireRefusal(r.skill) ? 'ledgerSkillRedacted' : 'ledgerSkill';
         return item;
       }
     }
@@ -283,8 +284,9 @@ export function registerLedgerView(context: vscode.ExtensionContext, ledger: Wor
     vscode.commands.registerCommand('toolshed.ledger.retireSkill', (arg?: unknown) => {
       const name = skillOf(arg);
       if (!name) return false;
-      const done = ledger.retireSkill(name);
-      if (!done) void vscode.window.showWarningMessage(`Toolshed: "${name}" cannot be retired: its name reads like a secret, so the ledger cannot keep it.`);
+      const refusal = retireRefusal(name);
+      const done = refusal === undefined && ledger.retireSkill(name);
+      if (!done) void vscode.window.showWarningMessage(`Toolshed: ${refusal ?? `"${name}" could not be retired.`}`);
       return done;
     }),
     vscode.commands.registerCommand('toolshed.ledger.restoreSkill', (arg?: unknown) => {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { MemoryLogger } from '../../../src/core/platform/basicPorts';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
-import { LEDGER_DB_KEY, LedgerStore } from '../../../src/core/ledger/ledgerStore';
+import { LEDGER_DB_KEY, LedgerStore, retireRefusal } from '../../../src/core/ledger/ledgerStore';
 import { ledgerTableText } from '../../../src/core/ledger/ledgerTable';
 import { plannerSkillsFrom } from '../../../src/core/planner/plannerSkills';
 import type { SkillService } from '../../../src/core/skills/skillService';
@@ -123,5 +123,28 @@ describe('retired skills', () => {
     const ledger = await open(new MemoryByteStore());
     assert.equal(ledger.retireSkill(`deploy-${'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'}`), false);
     assert.deepEqual(ledger.report(1).retiredSkills, []);
+  });
+
+  it('Retire on a Ledger row whose name was redacted is refused with the reason the Skill Directory gives; nothing is retired', async () => {
+    const secretName = `deploy-${'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'}`;
+    const ledger = await open(new MemoryByteStore());
+    ledger.record({
+      at: NOW,
+      rounds: 1,
+      modelRequests: 1,
+      toolsSent: 0,
+      toolDefinitionTokens: 0,
+      tools: [],
+      skills: [{ name: secretName, injected: true, followed: false, selectionTokens: 0 }],
+    });
+    const row = ledger.report(1).skills[0]!;
+    assert.match(row.skill, /\[REDACTED/, 'the Ledger row shows the name redacted');
+    const fromDirectory = retireRefusal(secretName);
+    assert.match(fromDirectory ?? '', /reads like a secret/);
+    assert.equal(retireRefusal(row.skill), fromDirectory, 'the row gets the same reason');
+    assert.ok(!(fromDirectory ?? '').includes('ghp_'), 'the reason never shows the secret');
+    assert.equal(ledger.retireSkill(row.skill), false, 'the redacted row is not retired');
+    assert.deepEqual(ledger.report(1).retiredSkills, [], 'no retired entry that could never match');
+    assert.equal(retireRefusal(DEPLOY), undefined);
   });
 });
