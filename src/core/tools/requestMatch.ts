@@ -194,7 +194,10 @@ export function gateDiscoveredHits(
   minRelevance: number,
   semantic?: SemanticStage,
 ): SearchHit[] {
-  if (hits.length <= 1) return [...hits];
+  // The stuffed check comes first and holds for a lone hit too: a query only a stuffed tool
+  // matches is exactly what its bought vocabulary is for.
+  const unstuffed = hits.filter((hit) => stuffedReason(relevance.stats, hit.record.name) === undefined);
+  if (unstuffed.length === 0 || hits.length <= 1) return unstuffed;
   const terms = requestTermWeights(relevance, query);
   const similarity = similarityTo(semantic, query);
   return hits.filter(
