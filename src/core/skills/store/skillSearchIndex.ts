@@ -287,7 +287,10 @@ export class SkillSearchIndex {
   relevance(terms: readonly string[], docId: number): number {
     const distinct = new Set(terms);
     const share = Math.min(1, Math.max(0, (distinct.size - SHORT_REQUEST_TERMS) / (LONG_REQUEST_TERMS - SHORT_REQUEST_TERMS)));
-    const focus = this.focus(distinct, docId);
+    // Numbers are data, not words, at any length: a pasted CSV names hundreds of numbers, and a
+    // skill whose description lists version or criterion numbers ("WCAG 2.1 … 1.4.3") would be
+    // "focused" on it.
+    const focus = this.focus(wordsOf(distinct), docId);
     // Coverage counts half for a skill the request names almost none of (its words matched only
     // by chance, e.g. "is data singular or plural?" and a skill listing "singular/plural" pages),
     // and half again for one that shares a single word with a request of several.
@@ -376,6 +379,13 @@ export class SkillSearchIndex {
     }
     return (termId) => ids.has(termId);
   }
+}
+
+/** The terms that are words (numbers left out). */
+function wordsOf(terms: ReadonlySet<string>): Set<string> {
+  const words = new Set<string>();
+  for (const term of terms) if (!NUMBER.test(term)) words.add(term);
+  return words;
 }
 
 /** Equal relevance: the shorter name first, then the name (deterministic). */
