@@ -21,14 +21,21 @@ export const SKILL_RELATIVE_CUT = 0.7;
 /**
  * Hits at or above the threshold and SKILL_RELATIVE_CUT of the best hit's relevance, in their
  * order (a hit without an absolute measure — an exact or regex match — passes). A threshold of 0
- * turns the whole gate off, the relative cut included.
+ * turns the whole gate off, the relative cut included. A hit that looks stuffed (`stuffed` set:
+ * a describing vocabulary far broader than the store's usual) never passes, as for tools: its
+ * relevance was bought with breadth.
  */
-export function passingGate<T extends { relevance?: number }>(
+export function passingGate<T extends { relevance?: number; stuffed?: string }>(
   hits: readonly T[],
   minRelevance: number,
   ratio = minRelevance > 0 ? SKILL_RELATIVE_CUT : 0,
 ): T[] {
-  return passingRelevance(hits, (hit) => hit.relevance, minRelevance, ratio);
+  return passingRelevance(
+    hits.filter((hit) => hit.stuffed === undefined),
+    (hit) => hit.relevance,
+    minRelevance,
+    ratio,
+  );
 }
 
 /** A candidate for active-skill selection. */

@@ -4,6 +4,7 @@ import type { WeightedTerm } from '../../search/bm25f';
 import type { CountedFields } from '../../search/countedFields';
 import { ImpactPostings } from '../../search/impactPostings';
 import { describingFocus, idfCoverage } from '../../search/termCoverage';
+import { broadVocabulary, STUFFED_FACTOR } from '../../search/broadVocabulary';
 import { bm25Idf } from '../../search/ftsBm25';
 import type { SkillOrigin } from '../skillSchema';
 import { identityKey, scopeRank } from './skillScope';
@@ -352,6 +353,16 @@ export class SkillSearchIndex {
     const rescored = hits.map((hit) => ({ hit, score: hit.score / best + FOCUS_WEIGHT * this.focusOf(inQuery, hit.key) }));
     rescored.sort((a, b) => b.score - a.score || (nameBefore(byDoc.get(a.hit.key)?.name ?? '', byDoc.get(b.hit.key)?.name ?? '') ? -1 : 1));
     return rescored.slice(0, limit).map(({ hit, score }) => ({ entry: byDoc.get(hit.key) as SkillEntry, relevance: score * best }));
+  }
+
+  /**
+   * Why a skill looks stuffed (search/broadVocabulary.ts: a describing vocabulary far broader than
+   * the store's usual — a description listing everyday words), or undefined when it does not. The
+   * same rule as tools': skill_search still returns it, but pre-flight's gate never injects it.
+   */
+  stuffedReason(docId: number): string | undefined {
+    const breadth = this.stats ? broadVocabulary(this.stats, docId, DESCRIBING_WEIGHTS) : undefined;
+    return breadth && `its description uses ${breadth.terms} different words, over ${STUFFED_FACTOR}× the skills' usual (${breadth.usual})`;
   }
 
   /**
