@@ -121,8 +121,11 @@ describe('skills: the same focus rule as tools for a skill stuffed with everyday
     const reached: string[] = [];
     for (const request of EVERYDAY_REQUESTS) {
       const candidates = (await service.selectionCandidates(request, 5, ctx)).map((row) => row.name);
-      const injected = (await service.getRelevant({ task: request }, ctx)).skills;
-      if (candidates.includes('do-everything') || injected.includes('do-everything')) reached.push(request);
+      const relevant = await service.getRelevant({ task: request }, ctx);
+      if (candidates.includes('do-everything') || relevant.skills.includes('do-everything')) reached.push(request);
+      // What Explain Last Turn prints for it: the gate's own verdict.
+      for (const hit of relevant.ranked.filter((r) => r.name === 'do-everything'))
+        assert.equal(hit.verdict?.passed === false && hit.verdict.rule, 'stuffed', JSON.stringify(hit));
     }
     assert.deepEqual(reached, [], `the stuffed skill reached ${reached.length} of 30 everyday requests`);
     const found = await service.search({ query: 'everyday helper', limit: 5 }, ctx);

@@ -12,8 +12,12 @@ import type { SkillsExplanation, ToolsExplanation, TurnExplanation } from './tur
 
 /** Line breaks, tabs and other control or separator characters, run together. */
 const BREAKS = /[\p{Cc}\p{Zl}\p{Zp}\s]+/gu;
-/** ASCII punctuation Markdown can give a meaning to mid-line (CommonMark lets any of it be backslash-escaped). */
-const MARKDOWN_PUNCTUATION = /[\\`*_{}[\]()<>#+!|~&]/g;
+/**
+ * The ASCII punctuation that gives Markdown a meaning in the middle of a line: emphasis, code,
+ * link and image brackets, autolinks and HTML (CommonMark lets any of it be backslash-escaped).
+ * Without `[` or `<` no link can form, so parentheses stay as written.
+ */
+const MARKDOWN_PUNCTUATION = /[\\`*_[\]<>#|~]/g;
 
 const oneLine = (text: string) => text.replace(BREAKS, ' ').trim();
 const code = (name: string) => `\`${oneLine(name.replace(/`/g, '')) || ' '}\``;
