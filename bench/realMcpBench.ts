@@ -284,7 +284,7 @@ async function measureBfcl(engine: SqlEngine, folder: string, label: string, emb
 /**
  * One request holding a single 100,000-character token (a pasted base64 blob, a minified line, a
  * run of capitals), through pre-activation: each must take about as long as any other request
- * (its analysis once grew with the square of the token's length: 7.8 s).
+ * (its analysis once grew with the square of the token's length: seconds).
  */
 async function hostileTokenRow(engine: SqlEngine, tools: readonly ToolInput[], label: string, embedder: Embedder | undefined) {
   let x = 7;
