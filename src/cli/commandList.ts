@@ -12,6 +12,7 @@ import { validateCommand } from './commands/validate';
 import { exportLearnedCommand } from './commands/exportLearned';
 import { importLearnedCommand } from './commands/importLearned';
 import { ledgerCommand } from './commands/ledger';
+import { whyCommand } from './commands/why';
 
 /**
  * Every CLI subcommand, in the order `--help` lists them. Add one import and one entry per
@@ -31,4 +32,5 @@ export const COMMANDS: readonly CliCommand[] = [
   exportLearnedCommand,
   importLearnedCommand,
   ledgerCommand,
+  whyCommand,
 ];

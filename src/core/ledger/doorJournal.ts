@@ -1,3 +1,4 @@
+import type { SqlDatabase } from '../sql/sqlDatabase';
 import { redact } from '../privacy/redaction';
 
 /**
@@ -107,4 +108,31 @@ export function parseDoorJournal(bytes: Uint8Array, from: number): ParsedDoorJou
     start = end + 1;
   }
   return { entries, next: start, skipped };
+}
+
+export const DOORS_SQL = `CREATE TABLE door_days (day TEXT NOT NULL, door TEXT NOT NULL, runtime TEXT NOT NULL,
+    decisions INTEGER NOT NULL DEFAULT 0, with_skills INTEGER NOT NULL DEFAULT 0, injections INTEGER NOT NULL DEFAULT 0,
+    searches INTEGER NOT NULL DEFAULT 0, tokens INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (day, door, runtime));
+  CREATE TABLE door_journals (journal TEXT PRIMARY KEY, byte_offset INTEGER NOT NULL);`;
+
+/** Adds door decisions to the per-day rows (a skill a door injected counts as an injection of that skill) and stores the offset. */
+export function importDoorEntries(db: SqlDatabase, journal: string, entries: readonly DoorLedgerEntry[], next: number, safe: (name: string) => string): void {
+  for (const entry of entries) {
+    const day = new Date(entry.at).toISOString().slice(0, 10);
+    db.run(
+      `INSERT INTO door_days (day, door, runtime, decisions, with_skills, injections, searches, tokens) VALUES (?, ?, ?, 1, ?, ?, ?, ?)
+       ON CONFLICT(day, door, runtime) DO UPDATE SET decisions = decisions + 1, with_skills = with_skills + excluded.with_skills,
+         injections = injections + excluded.injections, searches = searches + excluded.searches, tokens = tokens + excluded.tokens`,
+      [day, entry.door, safe(entry.runtime), entry.skills.length > 0 ? 1 : 0, entry.skills.length, entry.searches, entry.tokens],
+    );
+    for (const skill of new Set(entry.skills))
+      db.run(`INSERT INTO skill_days (day, skill, injections) VALUES (?, ?, 1) ON CONFLICT(day, skill) DO UPDATE SET injections = injections + 1`, [
+        day,
+        safe(skill),
+      ]);
+  }
+  db.run('INSERT INTO door_journals (journal, byte_offset) VALUES (?, ?) ON CONFLICT(journal) DO UPDATE SET byte_offset = excluded.byte_offset', [
+    journal,
+    next,
+  ]);
 }
