@@ -10,7 +10,9 @@ import { homes, setup, fakeDist } from './setupHelpers';
  * backup, and `--remove`.
  */
 
-const json = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, any>;
+/** Parsed JSON, walked without casts at each step (the assertions check the shapes). */
+type Json = { [key: string]: Json } & Json[];
+const json = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Json;
 
 describe('toolshed setup', () => {
   it('Claude Code, workspace: the UserPromptSubmit hook and the .mcp.json server run the launcher; a second run changes nothing', () => {
@@ -34,7 +36,7 @@ describe('toolshed setup', () => {
     setup(h, 'copilot').apply();
     const hooks = json(path.join(h.userHome, '.copilot', 'hooks', 'toolshed.json'));
     assert.equal(hooks.version, 1);
-    assert.match(hooks.hooks.userPromptSubmitted[0].command, /cli\.js hook copilot$/);
+    assert.match(String(hooks.hooks.userPromptSubmitted[0].command), /cli\.js hook copilot$/);
     const server = json(path.join(h.userHome, '.copilot', 'mcp-config.json')).mcpServers.toolshed;
     assert.equal(server.deferTools, 'never');
     assert.equal(server.type, 'local');
