@@ -15,7 +15,7 @@ import { homes, setup } from './setupHelpers';
 const name = fc.stringMatching(/^[a-z][a-z0-9_-]{0,8}$/).filter((n) => n !== 'toolshed' && n !== 'mcp_servers' && n !== 'toolshed-gateway');
 const text = fc.string({ maxLength: 20, unit: fc.constantFrom('a', 'Z', ' ', '#', '[', ']', '"', "'", '\\', '=', '{', 'é', '\t', '.') });
 
-const tomlValue: fc.Arbitrary<string> = fc.letrec((tie) => ({
+const tomlValue: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },
     text.map(tomlString),
