@@ -84,6 +84,17 @@ export interface LauncherRuntime {
   electron: boolean;
 }
 
+/**
+ * `node` when the PATH has one (what a runtime's shell finds), else `fallback` by its path: the
+ * running Node for the CLI, VS Code's own runtime (run as Node) for the extension.
+ */
+export function nodeRuntime(fallback: LauncherRuntime, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): LauncherRuntime {
+  const names = platform === 'win32' ? ['node.exe', 'node.cmd'] : ['node'];
+  const pathList = env.PATH ?? env.Path ?? '';
+  const found = pathList.split(path.delimiter).some((dir) => dir && names.some((name) => existsSync(path.join(dir, name))));
+  return found ? { executable: 'node', electron: false } : fallback;
+}
+
 /** The command and arguments an MCP entry runs. */
 export function launcherInvocation(
   home: string,
