@@ -28,6 +28,7 @@ const ALLOWED = [
   /^extension\/package\.json$/,
   /^extension\/dist\/extension\.js$/,
   /^extension\/dist\/cli\.js$/, // the launcher's source: what the runtimes' hook and MCP entries run
+  /^extension\/dist\/hookClient\.js$/, // the hook's fast path beside it
   /^extension\/dist\/parseWorker\.js$/, // parses large skill and example files off the extension host's thread
   /^extension\/dist\/sql-wasm\.wasm$/,
   /^extension\/dist\/schemas\/[\w.-]+\.json$/,

@@ -12,6 +12,8 @@ import * as path from 'node:path';
 
 /** What the CLI reads beside itself at run time (sql.js's wasm, the vocabulary, the word vectors, the parser thread). */
 export const LAUNCHER_FILES = ['cli.js', 'sql-wasm.wasm', 'related-terms.txt', 'word-vectors.bin', 'parseWorker.js'] as const;
+/** Copied when the bundle has them: the prompt-submit hook's fast path (it asks the resident hook before the CLI loads). */
+const OPTIONAL_FILES = ['hookClient.js'] as const;
 /** The built-in skill pack, copied beside the files so the hook and the MCP server serve it too. */
 const PACKS_FOLDER = 'skill-packs';
 const VERSION_FILE = 'launcher.json';
@@ -51,7 +53,7 @@ export function installLauncher(home: string, source: LauncherSource): { dir: st
   if (missing.length) throw new Error(`The bundled CLI is incomplete in ${source.distDir} (missing ${missing.join(', ')}): build it first (node esbuild.mjs).`);
   mkdirSync(dir, { recursive: true });
   const unique = `${process.pid}.${randomBytes(4).toString('hex')}`;
-  for (const file of LAUNCHER_FILES) {
+  for (const file of [...LAUNCHER_FILES, ...OPTIONAL_FILES.filter((name) => existsSync(path.join(source.distDir, name)))]) {
     const temp = path.join(dir, `.${file}.${unique}.tmp`);
     copyFileSync(path.join(source.distDir, file), temp);
     renameSync(temp, path.join(dir, file));
