@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** The CLI bundle the tests run, as a runtime would (`node dist/cli.js mcp …`). */
@@ -62,9 +62,14 @@ export function writeSkillPack(): string {
 }
 
 /** A real client on `node dist/cli.js mcp …args`, its stderr kept for failure messages. */
-export async function startCliServer(args: string[]): Promise<{ client: Client; stderr: () => string }> {
+export async function startCliServer(args: string[], env: Record<string, string> = {}): Promise<{ client: Client; stderr: () => string }> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (node esbuild.mjs)`);
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...args], stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp', ...args],
+    stderr: 'pipe',
+    env: { ...getDefaultEnvironment(), ...env },
+  });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'toolshed-test', version: '1.0.0' });
