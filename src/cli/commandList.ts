@@ -12,6 +12,7 @@ import { validateCommand } from './commands/validate';
 import { exportLearnedCommand } from './commands/exportLearned';
 import { importLearnedCommand } from './commands/importLearned';
 import { ledgerCommand } from './commands/ledger';
+import { hookCommand } from './commands/hook';
 import { whyCommand } from './commands/why';
 
 /**
@@ -32,5 +33,6 @@ export const COMMANDS: readonly CliCommand[] = [
   exportLearnedCommand,
   importLearnedCommand,
   ledgerCommand,
+  hookCommand,
   whyCommand,
 ];
