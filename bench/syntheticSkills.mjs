@@ -135,4 +135,3 @@ export function writeSkills(root, count, seed, { perPack = 10000, queryCount = 1
   writeFileSync(queriesFile, `${queries.map((q) => JSON.stringify(q)).join('\n')}\n`);
   return { packs, queriesFile };
 }
-

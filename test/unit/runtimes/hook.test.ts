@@ -12,9 +12,11 @@ const WORKSPACE_FOLDER: Record<RuntimeId, string> = { copilot: '.github/skills',
 
 /** The runtime's own record that the workspace is trusted. */
 function trustInRuntime(runtime: RuntimeId, world: HookWorld): void {
-  if (runtime === 'claude') writeFile(path.join(world.home, '.claude.json'), JSON.stringify({ projects: { [world.workspace]: { hasTrustDialogAccepted: true } } }));
+  if (runtime === 'claude')
+    writeFile(path.join(world.home, '.claude.json'), JSON.stringify({ projects: { [world.workspace]: { hasTrustDialogAccepted: true } } }));
   if (runtime === 'copilot') writeFile(path.join(world.home, '.copilot', 'settings.json'), JSON.stringify({ trustedFolders: [world.workspace] }));
-  if (runtime === 'codex') writeFile(path.join(world.home, '.codex', 'config.toml'), `model = "x"\n\n[projects.${JSON.stringify(world.workspace)}]\ntrust_level = "trusted"\n`);
+  if (runtime === 'codex')
+    writeFile(path.join(world.home, '.codex', 'config.toml'), `model = "x"\n\n[projects.${JSON.stringify(world.workspace)}]\ntrust_level = "trusted"\n`);
 }
 
 describe('toolshed hook <runtime>: skill pre-flight as the prompt-submit hook (real processes)', function () {

@@ -64,7 +64,12 @@ export interface HookRun {
  * `input` on stdin (left open when `input` is undefined), HOME and TOOLSHED_HOME in the world;
  * the resident hook is off unless `resident` (each test then starts from the folders on disk).
  */
-export async function runHook(world: HookWorld, runtime: string, input: string | Buffer | undefined, options: { resident?: boolean; args?: string[] } = {}): Promise<HookRun> {
+export async function runHook(
+  world: HookWorld,
+  runtime: string,
+  input: string | Buffer | undefined,
+  options: { resident?: boolean; args?: string[] } = {},
+): Promise<HookRun> {
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: world.home, USERPROFILE: world.home, TOOLSHED_HOME: world.toolshedHome };
   for (const name of ['COPILOT_HOME', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'TOOLSHED_HOOK_RESIDENT']) delete env[name];
   if (!options.resident) env.TOOLSHED_HOOK_RESIDENT = '0';
@@ -83,7 +88,14 @@ export async function runHook(world: HookWorld, runtime: string, input: string |
 export function eventFor(runtime: RuntimeId, world: HookWorld, prompt: string): string {
   return runtime === 'copilot'
     ? JSON.stringify({ timestamp: Date.now(), cwd: world.workspace, prompt })
-    : JSON.stringify({ session_id: 's1', transcript_path: null, cwd: world.workspace, hook_event_name: 'UserPromptSubmit', permission_mode: 'default', prompt });
+    : JSON.stringify({
+        session_id: 's1',
+        transcript_path: null,
+        cwd: world.workspace,
+        hook_event_name: 'UserPromptSubmit',
+        permission_mode: 'default',
+        prompt,
+      });
 }
 
 /** The context the hook handed the runtime, read from its answer format ('' for no answer). */

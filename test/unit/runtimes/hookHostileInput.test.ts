@@ -46,13 +46,17 @@ describe('toolshed hook: hostile input never breaks the prompt (real processes)'
 
   it('hostile prompts and folders in a well-formed event: exit 0, and any answer is one well-formed prompt block', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.string({ maxLength: 400 }), fc.constantFrom('/', w.workspace, path.join(w.workspace, '..', '..'), '/nonexistent/folder'), async (words, cwd) => {
-        const run = await runHook(w, 'claude', JSON.stringify({ hook_event_name: 'UserPromptSubmit', cwd, prompt: `${words} ${PDF_SKILL.prompt}` }));
-        assert.equal(run.code, 0);
-        assert.ok(run.stderr.split('\n').filter(Boolean).length <= 1, run.stderr);
-        const context = contextOf('claude', run.stdout);
-        if (context) assert.equal(context.match(/<\/skills>/g)?.length, 1);
-      }),
+      fc.asyncProperty(
+        fc.string({ maxLength: 400 }),
+        fc.constantFrom('/', w.workspace, path.join(w.workspace, '..', '..'), '/nonexistent/folder'),
+        async (words, cwd) => {
+          const run = await runHook(w, 'claude', JSON.stringify({ hook_event_name: 'UserPromptSubmit', cwd, prompt: `${words} ${PDF_SKILL.prompt}` }));
+          assert.equal(run.code, 0);
+          assert.ok(run.stderr.split('\n').filter(Boolean).length <= 1, run.stderr);
+          const context = contextOf('claude', run.stdout);
+          if (context) assert.equal(context.match(/<\/skills>/g)?.length, 1);
+        },
+      ),
       { numRuns: 6 },
     );
   });
@@ -78,7 +82,7 @@ describe('toolshed hook: hostile input never breaks the prompt (real processes)'
     assert.equal((await runHook(w, 'vim', '{}')).code, 0);
   });
 
-  it("Codex's trust record: only [projects.\"…\"] tables with trust_level = \"trusted\"", () => {
+  it('Codex\'s trust record: only [projects."…"] tables with trust_level = "trusted"', () => {
     const toml = [
       'model = "o3"',
       '[projects."/a/trusted"]',
