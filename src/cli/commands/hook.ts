@@ -32,6 +32,12 @@ export const hookCommand: CliCommand = {
     "the workspace is trusted) and Toolshed's library (~/.toolshed/skills), and prints the skills that apply in the",
     "runtime's answer format, or nothing. Anything that goes wrong (bad input, a timeout: --budget-ms, default",
     `${DEFAULT_BUDGET_MS}) prints nothing, one line on stderr, and exits 0: the prompt always goes through.`,
+    '',
+    '       toolshed hook <runtime> --serve DIR',
+    '',
+    "The resident hook for the workspace DIR (the hook starts it on its own): keeps the workspace's skills open so",
+    'the next prompts are answered over a socket in its door folder; stops after 30 minutes without a prompt.',
+    'TOOLSHED_HOOK_RESIDENT=0 in the environment turns the resident hook off.',
   ].join('\n'),
   async run(args, io) {
     const started = Date.now();
