@@ -21,3 +21,12 @@ export const SKILL_DISCOVERY_TOOL_NAMES = [SKILL_SEARCH_TOOL_NAME, SKILL_GET_TOO
 export const TOOLSHED_DISCOVERY_TOOL_NAMES = [TOOL_SEARCH_TOOL_NAME, TOOL_INVOKE_TOOL_NAME, ...SKILL_DISCOVERY_TOOL_NAMES, SKILL_TOOL_NAME] as const;
 /** Every tool Toolshed contributes (the learning report tools are found with tool_search like any other). */
 export const TOOLSHED_TOOL_NAMES = [...TOOLSHED_DISCOVERY_TOOL_NAMES, SKILL_REPORT_OUTCOME_TOOL_NAME, SKILL_REPORT_FAILURE_TOOL_NAME] as const;
+
+/**
+ * The MCP gateway's own tools (`toolshed mcp --upstream`). They sit beside the runtimes' own
+ * search tools (`tool_search`, `tool_search_tool`, `skill`) in one request, so their names must
+ * differ from those and from Toolshed's chat tools; the gateway's upstream tools are all named
+ * `mcp_<server>_<tool>` and cannot take these names either.
+ */
+export const GATEWAY_FIND_TOOL_NAME = 'find_tools';
+export const GATEWAY_CALL_TOOL_NAME = 'call_tool';
