@@ -88,6 +88,9 @@ export function gatewayOptionsOf(args: GatewayArgs, log: (line: string) => void,
   };
 }
 
+/** How long the server waits for its upstreams before answering the client (the rest arrive with list_changed). */
+const FIRST_LISTING_WAIT_MS = 15_000;
+
 /** Serves the gateway on this process's stdin/stdout until the client goes; upstreams are stopped then. */
 export async function startGateway(options: GatewayOptions): Promise<{ gateway: McpGateway; closed: Promise<void> }> {
   const gateway = await McpGateway.create(options);
@@ -105,6 +108,10 @@ export async function startGateway(options: GatewayOptions): Promise<{ gateway: 
   };
   transport.onclose = shutdown;
   process.stdin.once('end', shutdown);
+  // The client's first tools/list should hold the pins: wait for the upstreams' first listing, within bounds.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([gateway.ready(), new Promise<void>((resolve) => (timer = setTimeout(resolve, FIRST_LISTING_WAIT_MS)))]);
+  clearTimeout(timer);
   await server.connect(transport);
   return { gateway, closed };
 }

@@ -218,7 +218,7 @@ export class Upstream {
     if (client !== this.client || (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)) {
       return new UpstreamError(`${name} stopped while running ${tool} (${this.problem ?? 'its process exited'}); Toolshed restarts it. Try again shortly.`);
     }
-    if (error instanceof McpError) return new UpstreamError(`${name} refused ${tool}: ${error.message}`);
+    if (error instanceof McpError) return new UpstreamError(`${name} refused ${tool}: ${describeTransportError(error.message.replace(/^(MCP error -?\d+: )+/, ''), this.limits.maxMessageBytes)}`);
     return new UpstreamError(`${name} returned a malformed answer to ${tool} (${describeTransportError(error, this.limits.maxMessageBytes)}).`);
   }
 
