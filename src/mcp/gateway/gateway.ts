@@ -144,7 +144,9 @@ export class McpGateway {
       return { text, found: [], tokens: 0, isError: true };
     }
     const registry = this.service.registryMap();
-    const records = result.output.tools.map((tool) => registry.get(tool.name)).filter((r): r is ToolRecord => r !== undefined && this.names.resolve(r.name) !== undefined);
+    const records = result.output.tools
+      .map((tool) => registry.get(tool.name))
+      .filter((r): r is ToolRecord => r !== undefined && this.names.resolve(r.name) !== undefined);
     const definitions = this.run.toolDefinitions(records).map((d) => ({ ...d, description: this.thirdParty(d.description) }));
     const tokens = definitions.reduce((sum, d) => sum + definitionTokens(d), 0);
     const found = definitions.map((d) => d.name);
@@ -173,7 +175,8 @@ export class McpGateway {
       const answer = await upstream.call(ref.tool, (args ?? {}) as Record<string, unknown>);
       result = capResult(answer, this.options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS, upstream.spec.name, (text) => this.thirdParty(text));
     } catch (error) {
-      const text = error instanceof UpstreamError ? error.message : `MCP server "${upstream.spec.name}" failed: ${error instanceof Error ? error.message : String(error)}`;
+      const text =
+        error instanceof UpstreamError ? error.message : `MCP server "${upstream.spec.name}" failed: ${error instanceof Error ? error.message : String(error)}`;
       result = errorResult(this.thirdParty(text));
     }
     const failed = result.isError === true;
@@ -213,7 +216,10 @@ export class McpGateway {
   /** An upstream listed its tools (first start, restart, `list_changed`): the catalog is rebuilt from every upstream's last list. */
   private reindex(changed: Upstream): void {
     if (this.closed) return;
-    this.names.setServerTools(changed.spec.slug, changed.tools.map((tool) => tool.name));
+    this.names.setServerTools(
+      changed.spec.slug,
+      changed.tools.map((tool) => tool.name),
+    );
     const inputs: ToolInput[] = [];
     for (const upstream of this.upstreams.values()) {
       for (const tool of upstream.tools) {

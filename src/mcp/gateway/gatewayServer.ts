@@ -35,7 +35,10 @@ export interface GatewayArgs {
 export function parseGatewayArgs(args: readonly string[]): GatewayArgs {
   const parsed: GatewayArgs = { upstreamFiles: [], expose: 'search', exampleFiles: [] };
   for (let i = 0; i < args.length; i++) {
-    const [flag, inline] = args[i].startsWith('--') && args[i].includes('=') ? [args[i].slice(0, args[i].indexOf('=')), args[i].slice(args[i].indexOf('=') + 1)] : [args[i], undefined];
+    const [flag, inline] =
+      args[i].startsWith('--') && args[i].includes('=')
+        ? [args[i].slice(0, args[i].indexOf('=')), args[i].slice(args[i].indexOf('=') + 1)]
+        : [args[i], undefined];
     const value = () => {
       const v = inline ?? args[++i];
       if (v === undefined || v === '') throw new Error(`${flag} needs a value`);
@@ -62,11 +65,13 @@ export function parseGatewayArgs(args: readonly string[]): GatewayArgs {
 export function gatewayOptionsOf(args: GatewayArgs, log: (line: string) => void, ledger?: GatewayLedger): GatewayOptions {
   const nested = process.env[GATEWAY_DEPTH_ENV] !== undefined;
   if (nested) log('toolshed gateway: started by another Toolshed gateway; its upstreams are not started again.');
-  const upstreams = nested ? [] : args.upstreamFiles.flatMap((file) => {
-    const config = readUpstreamConfig(file);
-    config.problems.forEach(log);
-    return config.upstreams;
-  });
+  const upstreams = nested
+    ? []
+    : args.upstreamFiles.flatMap((file) => {
+        const config = readUpstreamConfig(file);
+        config.problems.forEach(log);
+        return config.upstreams;
+      });
   const settings = args.settingsFile ? readGatewaySettings(args.settingsFile) : undefined;
   settings?.problems.forEach(log);
   const exampleFiles = args.exampleFiles.flatMap((file) => {

@@ -13,12 +13,11 @@ import { toolDefinitionText } from '../../core/tools/tokenEconomy';
 /** An upstream description longer than this is cut in a search answer (the schema follows it). */
 const FOUND_DESCRIPTION_CHARS = 1_200;
 
-export const NO_SUCH_GATEWAY_TOOL =
-  `No tool of that name is available here. Use ${GATEWAY_FIND_TOOL_NAME} to find a tool, then ${GATEWAY_CALL_TOOL_NAME} with the name it returns.`;
+export const NO_SUCH_GATEWAY_TOOL = `No tool of that name is available here. Use ${GATEWAY_FIND_TOOL_NAME} to find a tool, then ${GATEWAY_CALL_TOOL_NAME} with the name it returns.`;
 
 export const FIND_TOOLS_DESCRIPTION = [
   'Find tools of the MCP servers connected through Toolshed. Describe what you need in plain words',
-  '(or `select:name1,name2` for tools you know by name); the answer gives each tool\'s name, what it does,',
+  "(or `select:name1,name2` for tools you know by name); the answer gives each tool's name, what it does,",
   `examples and its input schema. Then run one with ${GATEWAY_CALL_TOOL_NAME} {"name", "arguments"}.`,
 ].join(' ');
 
@@ -39,7 +38,8 @@ export function definitionTokens(definition: ToolDefinition): number {
 export function renderFoundTools(definitions: readonly ToolDefinition[], note: string | undefined): string {
   if (definitions.length === 0) return note ?? 'No matching tools. Try other words.';
   const parts = definitions.map((definition) => {
-    const description = definition.description.length > FOUND_DESCRIPTION_CHARS ? `${definition.description.slice(0, FOUND_DESCRIPTION_CHARS - 1)}…` : definition.description;
+    const description =
+      definition.description.length > FOUND_DESCRIPTION_CHARS ? `${definition.description.slice(0, FOUND_DESCRIPTION_CHARS - 1)}…` : definition.description;
     return [`## ${definition.name}`, description, `Input schema: ${JSON.stringify(compactSchema(definition.inputSchema))}`].join('\n');
   });
   const head = `${definitions.length} tool${definitions.length === 1 ? '' : 's'} found. Run one with ${GATEWAY_CALL_TOOL_NAME} {"name": "<name>", "arguments": {…}}.`;

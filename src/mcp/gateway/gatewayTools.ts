@@ -27,7 +27,9 @@ export function registerGatewayTools(server: McpServer, gateway: McpGateway): { 
     const answer = await gateway.search(query, limit);
     return { content: [{ type: 'text' as const, text: answer.text }], ...(answer.isError ? { isError: true } : {}) };
   });
-  server.registerTool(GATEWAY_CALL_TOOL_NAME, { description: CALL_TOOL_DESCRIPTION, inputSchema: callInput }, ({ name, arguments: args }) => gateway.call(name, args ?? {}));
+  server.registerTool(GATEWAY_CALL_TOOL_NAME, { description: CALL_TOOL_DESCRIPTION, inputSchema: callInput }, ({ name, arguments: args }) =>
+    gateway.call(name, args ?? {}),
+  );
 
   const listed = new Map<string, { tool: RegisteredTool; description: string; schema: string }>();
   let findDescription = find.description;
@@ -48,8 +50,10 @@ export function registerGatewayTools(server: McpServer, gateway: McpGateway): { 
       const entry = listed.get(name);
       if (entry && entry.description === definition.description && entry.schema === schema) continue;
       entry?.tool.remove();
-      const tool = server.registerTool(name, { description: definition.description, inputSchema: objectSchemaReadingAs(definition.inputSchema) }, (args: Record<string, unknown>) =>
-        gateway.call(name, args),
+      const tool = server.registerTool(
+        name,
+        { description: definition.description, inputSchema: objectSchemaReadingAs(definition.inputSchema) },
+        (args: Record<string, unknown>) => gateway.call(name, args),
       );
       listed.set(name, { tool, description: definition.description, schema });
     }

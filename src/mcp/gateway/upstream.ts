@@ -179,7 +179,8 @@ export class Upstream {
       if (!cursor || seen.has(cursor) || tools.length >= this.limits.maxTools) break;
       seen.add(cursor);
     }
-    if (tools.length > this.limits.maxTools) this.hooks.log(`MCP server "${this.spec.name}": ${tools.length} tools; the first ${this.limits.maxTools} are used`);
+    if (tools.length > this.limits.maxTools)
+      this.hooks.log(`MCP server "${this.spec.name}": ${tools.length} tools; the first ${this.limits.maxTools} are used`);
     return tools.slice(0, this.limits.maxTools);
   }
 
@@ -213,12 +214,17 @@ export class Upstream {
     const name = `MCP server "${this.spec.name}"`;
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
       if (client === this.client) this.lost(`it did not answer ${tool} within ${this.limits.callTimeoutMs} ms`);
-      return new UpstreamError(`${name} did not answer ${tool} within ${seconds(this.limits.callTimeoutMs)}; Toolshed restarts it. Try again shortly or use another tool.`);
+      return new UpstreamError(
+        `${name} did not answer ${tool} within ${seconds(this.limits.callTimeoutMs)}; Toolshed restarts it. Try again shortly or use another tool.`,
+      );
     }
     if (client !== this.client || (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)) {
       return new UpstreamError(`${name} stopped while running ${tool} (${this.problem ?? 'its process exited'}); Toolshed restarts it. Try again shortly.`);
     }
-    if (error instanceof McpError) return new UpstreamError(`${name} refused ${tool}: ${describeTransportError(error.message.replace(/^(MCP error -?\d+: )+/, ''), this.limits.maxMessageBytes)}`);
+    if (error instanceof McpError)
+      return new UpstreamError(
+        `${name} refused ${tool}: ${describeTransportError(error.message.replace(/^(MCP error -?\d+: )+/, ''), this.limits.maxMessageBytes)}`,
+      );
     return new UpstreamError(`${name} returned a malformed answer to ${tool} (${describeTransportError(error, this.limits.maxMessageBytes)}).`);
   }
 

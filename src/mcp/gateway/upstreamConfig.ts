@@ -79,7 +79,8 @@ function upstreamOf(name: string, entry: unknown, options: ParseOptions, problem
   if (!isRecord(entry)) return skip(problem, 'not an object');
   if (entry.disabled === true) return skip(problem, 'disabled');
   const type = typeof entry.type === 'string' ? entry.type : undefined;
-  if (type !== undefined && type !== 'stdio' && type !== 'local') return skip(problem, `type "${type}" is not a local (stdio) server; only stdio servers are started`);
+  if (type !== undefined && type !== 'stdio' && type !== 'local')
+    return skip(problem, `type "${type}" is not a local (stdio) server; only stdio servers are started`);
   if (typeof entry.command !== 'string' || entry.command.trim() === '') {
     return skip(problem, typeof entry.url === 'string' ? 'a remote (url) server; only stdio servers are started' : 'no "command"');
   }

@@ -67,11 +67,16 @@ describe('MCP gateway: search and call through real upstream servers', function 
     assert.equal(result.isError, undefined);
     assert.equal(textOf(result), 'Echo: through the gateway');
     const call = connected.decisions.filter((d) => d.action === 'call').pop();
-    assert.deepEqual({ called: call?.called, server: call?.server, failed: call?.failed }, { called: 'mcp_everything_echo', server: 'everything', failed: false });
+    assert.deepEqual(
+      { called: call?.called, server: call?.server, failed: call?.failed },
+      { called: 'mcp_everything_echo', server: 'everything', failed: false },
+    );
   });
 
   it('state kept by an upstream survives between calls (server-memory: create, then read back through the pinned tool)', async () => {
-    const created = await connected.call('mcp_memory_create_entities', { entities: [{ name: 'Gateway', entityType: 'component', observations: ['forwards calls'] }] });
+    const created = await connected.call('mcp_memory_create_entities', {
+      entities: [{ name: 'Gateway', entityType: 'component', observations: ['forwards calls'] }],
+    });
     assert.equal(created.isError, undefined, textOf(created));
     const read = await connected.client.callTool({ name: 'mcp_memory_read_graph', arguments: {} });
     assert.match(textOf(read as never), /forwards calls/);

@@ -27,7 +27,8 @@ describe('MCP gateway: upstream faults are isolated', function () {
   });
 
   const stateOf = (name: string) => connected.gateway.status().find((s) => s.name === name)?.state;
-  const readyAgain = (name: string) => nextEvent(connected.gateway.events, 'state', (server, state) => server === name && state === 'ready', stateOf(name) === 'ready');
+  const readyAgain = (name: string) =>
+    nextEvent(connected.gateway.events, 'state', (server, state) => server === name && state === 'ready', stateOf(name) === 'ready');
 
   /** The other upstream still answers, and so does the faulty one once restarted. */
   async function stillServing(): Promise<void> {

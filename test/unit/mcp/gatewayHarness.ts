@@ -24,7 +24,8 @@ function nodeServer(name: string, script: string, args: string[] = [], env: Reco
 }
 
 export const everything = (): UpstreamSpec => nodeServer('everything', path.join(modules, 'server-everything', 'dist', 'index.js'), ['stdio']);
-export const memory = (file: string): UpstreamSpec => nodeServer('memory', path.join(modules, 'server-memory', 'dist', 'index.js'), [], { MEMORY_FILE_PATH: file });
+export const memory = (file: string): UpstreamSpec =>
+  nodeServer('memory', path.join(modules, 'server-memory', 'dist', 'index.js'), [], { MEMORY_FILE_PATH: file });
 export const fault = (name = 'fault', args: string[] = []): UpstreamSpec => nodeServer(name, path.join(FIXTURES, 'faultServer.mjs'), ['--name', name, ...args]);
 export const catalog = (name: string, file: string, args: string[] = []): UpstreamSpec =>
   nodeServer(name, path.join(FIXTURES, 'catalogServer.mjs'), ['--file', file, '--name', name, ...args]);

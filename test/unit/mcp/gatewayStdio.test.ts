@@ -113,7 +113,10 @@ describe('MCP gateway over stdio (a real gateway process and a real SDK client)'
       const after = (await started.client.listTools()).tools.map((t) => t.name).sort();
       assert.deepEqual(after, ['call_tool', 'find_tools', 'mcp_memory_read_graph']);
       assert.ok(started.refreshed.every((list) => !list.some((t) => t.name === 'mcp_everything_echo')));
-      const result = (await started.client.callTool({ name: 'call_tool', arguments: { name: 'mcp_everything_echo', arguments: { message: 'via call_tool' } } })) as CallToolResult;
+      const result = (await started.client.callTool({
+        name: 'call_tool',
+        arguments: { name: 'mcp_everything_echo', arguments: { message: 'via call_tool' } },
+      })) as CallToolResult;
       assert.equal(textOf(result), 'Echo: via call_tool');
     } finally {
       await started.client.close();
