@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { McpGateway } from './gateway';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpGateway } from './gateway';
 import type { ExposeMode, GatewayOptions } from './gateway';
 import type { GatewayLedger } from './gatewayLedger';
 import { readGatewaySettings } from './gatewaySettings';
@@ -9,10 +8,9 @@ import { registerGatewayTools } from './gatewayTools';
 import { GATEWAY_DEPTH_ENV, readUpstreamConfig } from './upstreamConfig';
 
 /**
- * Starting the gateway: its options from command-line words (`--upstream FILE` repeatable,
- * `--settings FILE`, `--expose search|found`, `--examples FILE.tools.yaml`, `--call-timeout-ms N`),
- * and a stdio MCP server of its own for them. The skills server can instead call
- * `registerGatewayTools` on its own `McpServer`.
+ * Starting the gateway from `toolshed mcp`: its options from command-line words (`--upstream
+ * FILE` repeatable, `--settings FILE`, `--expose search|found`, `--examples FILE.tools.yaml`,
+ * `--call-timeout-ms N`), and its tools on the skills server (`gatewayExtension`).
  */
 
 export const GATEWAY_USAGE = [
@@ -31,34 +29,47 @@ export interface GatewayArgs {
   callTimeoutMs?: number;
 }
 
-/** Parses the gateway's options; throws an Error with a usage line for anything else. */
-export function parseGatewayArgs(args: readonly string[]): GatewayArgs {
+const GATEWAY_FLAGS = ['--upstream', '--settings', '--expose', '--examples', '--call-timeout-ms'];
+
+/**
+ * Takes the gateway's options out of a command line (`toolshed mcp` has its own besides);
+ * `gateway` is undefined when no `--upstream` was given. Throws an Error saying what is wrong
+ * with a gateway option.
+ */
+export function takeGatewayArgs(args: readonly string[]): { gateway: GatewayArgs | undefined; rest: string[] } {
   const parsed: GatewayArgs = { upstreamFiles: [], expose: 'search', exampleFiles: [] };
+  const rest: string[] = [];
+  let any = false;
   for (let i = 0; i < args.length; i++) {
-    const [flag, inline] =
-      args[i].startsWith('--') && args[i].includes('=')
-        ? [args[i].slice(0, args[i].indexOf('=')), args[i].slice(args[i].indexOf('=') + 1)]
-        : [args[i], undefined];
-    const value = () => {
-      const v = inline ?? args[++i];
-      if (v === undefined || v === '') throw new Error(`${flag} needs a value`);
-      return v;
-    };
-    if (flag === '--upstream') parsed.upstreamFiles.push(value());
-    else if (flag === '--settings') parsed.settingsFile = value();
-    else if (flag === '--examples') parsed.exampleFiles.push(value());
+    const arg = args[i];
+    if (arg === '--') {
+      rest.push(...args.slice(i));
+      break;
+    }
+    const eq = arg.indexOf('=');
+    const flag = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
+    if (!GATEWAY_FLAGS.includes(flag)) {
+      rest.push(arg);
+      continue;
+    }
+    any = true;
+    const inline = flag === arg ? undefined : arg.slice(eq + 1);
+    const value = inline ?? args[++i];
+    if (value === undefined || value === '') throw new Error(`${flag} needs a value`);
+    if (flag === '--upstream') parsed.upstreamFiles.push(value);
+    else if (flag === '--settings') parsed.settingsFile = value;
+    else if (flag === '--examples') parsed.exampleFiles.push(value);
     else if (flag === '--expose') {
-      const mode = value();
-      if (mode !== 'search' && mode !== 'found') throw new Error(`--expose must be search or found (got "${mode.slice(0, 40)}")`);
-      parsed.expose = mode;
-    } else if (flag === '--call-timeout-ms') {
-      const ms = Number(value());
+      if (value !== 'search' && value !== 'found') throw new Error(`--expose must be search or found (got "${value.slice(0, 40)}")`);
+      parsed.expose = value;
+    } else {
+      const ms = Number(value);
       if (!Number.isInteger(ms) || ms < 1 || ms > 3_600_000) throw new Error('--call-timeout-ms must be a whole number of milliseconds (1 to 3600000)');
       parsed.callTimeoutMs = ms;
-    } else throw new Error(`unknown option ${flag.slice(0, 60)}`);
+    }
   }
-  if (parsed.upstreamFiles.length === 0) throw new Error('--upstream FILE is required');
-  return parsed;
+  if (any && parsed.upstreamFiles.length === 0) throw new Error('the gateway options need --upstream FILE');
+  return { gateway: any ? parsed : undefined, rest };
 }
 
 /** Gateway options from parsed arguments: reads the files, and reports each problem through `log`. */
@@ -96,27 +107,16 @@ export function gatewayOptionsOf(args: GatewayArgs, log: (line: string) => void,
 /** How long the server waits for its upstreams before answering the client (the rest arrive with list_changed). */
 const FIRST_LISTING_WAIT_MS = 15_000;
 
-/** Serves the gateway on this process's stdin/stdout until the client goes; upstreams are stopped then. */
-export async function startGateway(options: GatewayOptions): Promise<{ gateway: McpGateway; closed: Promise<void> }> {
-  const gateway = await McpGateway.create(options);
-  const server = new McpServer({ name: 'toolshed', version: '1' }, { capabilities: { tools: { listChanged: true } } });
-  registerGatewayTools(server, gateway);
-  const transport = new StdioServerTransport();
-  let finish: () => void = () => undefined;
-  const closed = new Promise<void>((resolve) => (finish = resolve));
-  const shutdown = () => {
-    void gateway
-      .close()
-      .then(() => server.close())
-      .catch(() => undefined)
-      .finally(finish);
+/**
+ * Registers the gateway's tools on the server (an extension of `createToolshedMcpServer`) and
+ * waits, within bounds, for the upstreams' first listing: the client's first `tools/list` should
+ * already hold the pinned tools, since some clients never list again.
+ */
+export function gatewayExtension(gateway: McpGateway): (server: McpServer) => Promise<void> {
+  return async (server) => {
+    registerGatewayTools(server, gateway);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([gateway.ready(), new Promise<void>((resolve) => (timer = setTimeout(resolve, FIRST_LISTING_WAIT_MS)))]);
+    clearTimeout(timer);
   };
-  transport.onclose = shutdown;
-  process.stdin.once('end', shutdown);
-  // The client's first tools/list should hold the pins: wait for the upstreams' first listing, within bounds.
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([gateway.ready(), new Promise<void>((resolve) => (timer = setTimeout(resolve, FIRST_LISTING_WAIT_MS)))]);
-  clearTimeout(timer);
-  await server.connect(transport);
-  return { gateway, closed };
 }

@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { GatewayNames, serverSlug } from '../../../src/mcp/gateway/gatewayNames';
-import { parseGatewayArgs } from '../../../src/mcp/gateway/gatewayServer';
+import { GATEWAY_TOOL_NAMES, MCP_SKILL_TOOL_NAMES, RUNTIME_TOOL_NAMES, TOOLSHED_TOOL_NAMES } from '../../../src/core/platform/toolNames';
+import { takeGatewayArgs } from '../../../src/mcp/gateway/gatewayServer';
 import { gatewaySettingsFromText } from '../../../src/mcp/gateway/gatewaySettings';
 import { parseUpstreamConfig } from '../../../src/mcp/gateway/upstreamConfig';
 
@@ -106,15 +107,22 @@ describe('MCP gateway: settings and options', () => {
     assert.match(problems.join('\n'), /toolshed\.toolSearch\.maxSearchResults/);
   });
 
-  it('parses the gateway options and refuses anything else', () => {
-    assert.deepEqual(parseGatewayArgs(['--upstream', 'a.json', '--upstream=b.json', '--expose', 'found', '--call-timeout-ms', '500']), {
-      upstreamFiles: ['a.json', 'b.json'],
-      expose: 'found',
-      exampleFiles: [],
-      callTimeoutMs: 500,
+  it('takes the gateway options out of a command line and refuses bad ones', () => {
+    assert.deepEqual(takeGatewayArgs(['--packs', 'p', '--upstream', 'a.json', '--upstream=b.json', '--expose', 'found', '--call-timeout-ms', '500']), {
+      gateway: { upstreamFiles: ['a.json', 'b.json'], expose: 'found', exampleFiles: [], callTimeoutMs: 500 },
+      rest: ['--packs', 'p'],
     });
-    assert.throws(() => parseGatewayArgs([]), /--upstream FILE is required/);
-    assert.throws(() => parseGatewayArgs(['--upstream', 'a', '--expose', 'all']), /--expose must be search or found/);
-    assert.throws(() => parseGatewayArgs(['--upstream', 'a', '--bogus']), /unknown option --bogus/);
+    assert.deepEqual(takeGatewayArgs(['--packs', 'p']), { gateway: undefined, rest: ['--packs', 'p'] });
+    assert.throws(() => takeGatewayArgs(['--expose', 'found']), /need --upstream FILE/);
+    assert.throws(() => takeGatewayArgs(['--upstream', 'a', '--expose', 'all']), /--expose must be search or found/);
+    assert.throws(() => takeGatewayArgs(['--upstream']), /--upstream needs a value/);
+  });
+
+  it("the gateway's tool names differ from the runtimes' own, Toolshed's chat tools and the skill server's", () => {
+    const others = new Set<string>([...RUNTIME_TOOL_NAMES, ...TOOLSHED_TOOL_NAMES, ...MCP_SKILL_TOOL_NAMES]);
+    for (const name of GATEWAY_TOOL_NAMES) {
+      assert.ok(!others.has(name), name);
+      assert.ok(!name.startsWith('mcp_'), name);
+    }
   });
 });

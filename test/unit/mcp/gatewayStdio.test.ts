@@ -5,16 +5,19 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { everything, FIXTURES, memory, textOf } from './gatewayHarness';
+import { MCP_SKILL_TOOL_NAMES } from '../../../src/core/platform/toolNames';
+import { everything, memory, textOf } from './gatewayHarness';
 
 /**
- * End to end over stdio: the gateway as its own process (what `toolshed mcp --upstream` runs),
+ * End to end over stdio: `toolshed mcp --upstream` as its own process (the CLI's source, run with tsx),
  * upstreams read from a Claude Code `.mcp.json` and a VS Code `mcp.json`, a real SDK client.
  * With `--expose found` the client — which refreshes on `notifications/tools/list_changed` —
  * gets the tools a search found as real tools it can call directly.
  */
 
-const LAUNCHER = path.join(FIXTURES, 'gatewayLauncher.ts');
+/** The skills server's own tools, served beside the gateway's by the same command. */
+const SKILL_TOOLS = new Set<string>(MCP_SKILL_TOOL_NAMES);
+const CLI = path.join(__dirname, '..', '..', '..', 'src', 'cli', 'main.ts');
 
 interface Started {
   client: Client;
@@ -24,7 +27,7 @@ interface Started {
 }
 
 async function startGatewayProcess(args: string[]): Promise<Started> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', LAUNCHER, ...args], stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', CLI, 'mcp', ...args], stderr: 'pipe' });
   const stderr: string[] = [];
   transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));
   const refreshed: Tool[][] = [];
@@ -91,7 +94,10 @@ describe('MCP gateway over stdio (a real gateway process and a real SDK client)'
   it('--expose found: a found tool appears as a real tool the client can call; skipped entries are reported', async () => {
     const started = await startGatewayProcess(['--upstream', claudeConfig, '--upstream', vscodeConfig, '--settings', settingsFile, '--expose', 'found']);
     try {
-      const before = (await started.client.listTools()).tools.map((t) => t.name).sort();
+      const before = (await started.client.listTools()).tools
+        .map((t) => t.name)
+        .filter((n) => !SKILL_TOOLS.has(n))
+        .sort();
       assert.deepEqual(before, ['call_tool', 'find_tools', 'mcp_memory_read_graph']);
       const found = (await started.client.callTool({ name: 'find_tools', arguments: { query: 'echo a message back' } })) as CallToolResult;
       assert.match(textOf(found), /## mcp_everything_echo/);
@@ -110,7 +116,10 @@ describe('MCP gateway over stdio (a real gateway process and a real SDK client)'
     const started = await startGatewayProcess(['--upstream', claudeConfig, '--upstream', vscodeConfig, '--settings', settingsFile]);
     try {
       await started.client.callTool({ name: 'find_tools', arguments: { query: 'echo a message back' } });
-      const after = (await started.client.listTools()).tools.map((t) => t.name).sort();
+      const after = (await started.client.listTools()).tools
+        .map((t) => t.name)
+        .filter((n) => !SKILL_TOOLS.has(n))
+        .sort();
       assert.deepEqual(after, ['call_tool', 'find_tools', 'mcp_memory_read_graph']);
       assert.ok(started.refreshed.every((list) => !list.some((t) => t.name === 'mcp_everything_echo')));
       const result = (await started.client.callTool({
