@@ -13,6 +13,7 @@ import { exportLearnedCommand } from './commands/exportLearned';
 import { importLearnedCommand } from './commands/importLearned';
 import { ledgerCommand } from './commands/ledger';
 import { mcpCommand } from './commands/mcp';
+import { whyCommand } from './commands/why';
 
 /**
  * Every CLI subcommand, in the order `--help` lists them. Add one import and one entry per
@@ -33,4 +34,5 @@ export const COMMANDS: readonly CliCommand[] = [
   importLearnedCommand,
   ledgerCommand,
   mcpCommand,
+  whyCommand,
 ];
