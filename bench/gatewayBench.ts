@@ -13,7 +13,8 @@
  * - find_tools latency p50/p95 (an SDK client in the same process, the gateway's McpServer);
  * and one latency row (150 tools): a forwarded call through the gateway *process*
  * (`dist/cli.js mcp --upstream`, stdio both ways) vs the same call sent to the upstream
- * directly, interleaved in the same run; p50/p95 and the p95 added.
+ * directly, interleaved in the same run (each forwarded call also appends its ledger line to a
+ * door journal in a temporary TOOLSHED_HOME, as it does for users); p50/p95 and the p95 added.
  * Prints one JSON line last: {"title", "rows"}.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -157,7 +158,9 @@ async function latencyRow(dir: string, tools: readonly CatalogTool[]) {
     }),
   );
   const viaGateway = new Client({ name: 'bench-gateway', version: '1' });
-  await viaGateway.connect(new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--upstream', configFile], stderr: 'pipe' }));
+  await viaGateway.connect(
+    new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--upstream', configFile], env: { TOOLSHED_HOME: dir }, stderr: 'pipe' }),
+  );
   try {
     const args = { path: '/tmp' };
     const directMs: number[] = [];

@@ -1,6 +1,5 @@
 import { GATEWAY_TOOL_NAMES, MCP_SKILL_TOOL_NAMES } from '../../core/platform/toolNames';
-import { McpGateway } from '../../mcp/gateway/gateway';
-import { GATEWAY_USAGE, gatewayExtension, gatewayOptionsOf, takeGatewayArgs } from '../../mcp/gateway/gatewayServer';
+import { createCliGateway, GATEWAY_USAGE, takeGatewayArgs } from '../../mcp/gateway/gatewayServer';
 import { createToolshedMcpServer, serveOverStdio } from '../../mcp/toolshedMcpServer';
 import type { CliCommand } from '../cliCommand';
 import { UsageError } from './cliInput';
@@ -33,18 +32,18 @@ export const mcpCommand: CliCommand = {
     if (parsed.packs.length === 0 && !split.gateway) throw new UsageError('--packs DIR… (the skill folders to serve) or --upstream FILE is required');
     checkPackFolders(parsed.packs);
     const skills = await cliSkillService();
-    const gateway = split.gateway ? await McpGateway.create(gatewayOptionsOf(split.gateway, (line) => io.stderr(`${line}\n`))) : undefined;
+    const gateway = split.gateway ? await createCliGateway(split.gateway, (line) => io.stderr(`${line}\n`)) : undefined;
     try {
       await loadPacksReportingErrors(skills, parsed.packs, io);
       // Folders named on the command line are the user's own choice: trusted like the CLI's other commands.
       const server = await createToolshedMcpServer({
         skills,
         requestContext: () => ({ includeWorkspacePacks: true }),
-        extensions: gateway ? [gatewayExtension(gateway)] : [],
+        extensions: gateway ? [gateway.extension] : [],
       });
       await serveOverStdio(server);
     } finally {
-      await gateway?.close();
+      await gateway?.gateway.close();
       await skills.dispose();
     }
     return 0;

@@ -140,7 +140,7 @@ export class McpGateway {
     const result = this.run.search({ query, limit });
     if (!result.ok) {
       const text = this.thirdParty(result.error);
-      this.record({ action: 'search', tokens: 0, found: [], failed: true });
+      this.record({ action: 'search', request: this.thirdParty(query), tokens: 0, found: [], failed: true });
       return { text, found: [], tokens: 0, isError: true };
     }
     const registry = this.service.registryMap();
@@ -150,7 +150,7 @@ export class McpGateway {
     const definitions = this.run.toolDefinitions(records).map((d) => ({ ...d, description: this.thirdParty(d.description) }));
     const tokens = definitions.reduce((sum, d) => sum + definitionTokens(d), 0);
     const found = definitions.map((d) => d.name);
-    this.record({ action: 'search', tokens, found, failed: false });
+    this.record({ action: 'search', request: this.thirdParty(query), tokens, found, failed: false });
     this.checkListed();
     return { text: renderFoundTools(definitions, result.output.note), found, tokens, isError: false };
   }
@@ -162,11 +162,12 @@ export class McpGateway {
     const ref = this.names.resolve(name);
     const upstream = ref && this.upstreams.get(ref.server);
     if (!resolved.ok || !ref || !upstream) {
-      this.record({ action: 'call', tokens: 0, found: [], failed: true });
+      // The name may be one the policy hides: the ledger never gets it.
+      this.record({ action: 'call', request: '[unavailable tool]', tokens: 0, found: [], failed: true });
       return errorResult(NO_SUCH_GATEWAY_TOOL);
     }
     if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
-      this.record({ action: 'call', tokens: 0, found: [], called: name, failed: true });
+      this.record({ action: 'call', request: name, tokens: 0, found: [], called: name, failed: true });
       return errorResult(`The arguments for ${name} must be a JSON object.`);
     }
     this.checkListed();
@@ -182,7 +183,7 @@ export class McpGateway {
     const failed = result.isError === true;
     this.run.recordOutcome(name, !failed);
     const tokens = result.content.reduce((sum, part) => sum + Math.ceil((part.type === 'text' ? part.text.length : JSON.stringify(part).length) / 4), 0);
-    this.record({ action: 'call', tokens, found: [], called: name, server: upstream.spec.name, failed });
+    this.record({ action: 'call', request: name, tokens, found: [], called: name, server: upstream.spec.name, failed });
     return result;
   }
 

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { McpGateway } from './gateway';
+import { McpGateway } from './gateway';
 import type { ExposeMode, GatewayOptions } from './gateway';
+import { gatewayDoorRecorder } from './gatewayLedger';
 import type { GatewayLedger } from './gatewayLedger';
 import { readGatewaySettings } from './gatewaySettings';
 import { registerGatewayTools } from './gatewayTools';
@@ -73,7 +74,7 @@ export function takeGatewayArgs(args: readonly string[]): { gateway: GatewayArgs
 }
 
 /** Gateway options from parsed arguments: reads the files, and reports each problem through `log`. */
-export function gatewayOptionsOf(args: GatewayArgs, log: (line: string) => void, ledger?: GatewayLedger): GatewayOptions {
+function gatewayOptionsOf(args: GatewayArgs, log: (line: string) => void, ledger?: GatewayLedger): GatewayOptions {
   const nested = process.env[GATEWAY_DEPTH_ENV] !== undefined;
   if (nested) log('toolshed gateway: started by another Toolshed gateway; its upstreams are not started again.');
   const upstreams = nested
@@ -112,11 +113,34 @@ const FIRST_LISTING_WAIT_MS = 15_000;
  * waits, within bounds, for the upstreams' first listing: the client's first `tools/list` should
  * already hold the pinned tools, since some clients never list again.
  */
-export function gatewayExtension(gateway: McpGateway): (server: McpServer) => Promise<void> {
+function gatewayExtension(gateway: McpGateway): (server: McpServer) => Promise<void> {
   return async (server) => {
     registerGatewayTools(server, gateway);
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([gateway.ready(), new Promise<void>((resolve) => (timer = setTimeout(resolve, FIRST_LISTING_WAIT_MS)))]);
     clearTimeout(timer);
+  };
+}
+
+/**
+ * The gateway `toolshed mcp --upstream` runs: its decisions go to the door journal of `workspace`
+ * (the folder the runtime started the server in), under the name the MCP client gives itself;
+ * `extension` puts its tools on the server.
+ */
+export async function createCliGateway(
+  args: GatewayArgs,
+  log: (line: string) => void,
+  workspace: string = process.cwd(),
+): Promise<{ gateway: McpGateway; extension: (server: McpServer) => Promise<void> }> {
+  let served: McpServer | undefined;
+  const ledger = gatewayDoorRecorder(workspace, () => served?.server.getClientVersion()?.name, log);
+  const gateway = await McpGateway.create(gatewayOptionsOf(args, log, ledger));
+  const register = gatewayExtension(gateway);
+  return {
+    gateway,
+    extension: async (server) => {
+      served = server;
+      await register(server);
+    },
   };
 }

@@ -1,18 +1,20 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_SKILL_TOOL_NAMES } from '../../../src/core/platform/toolNames';
+import { DOOR_JOURNAL_FILE, doorFolderFor } from '../../../src/core/runtimes/doors/doorFolder';
 import { everything, memory, textOf } from './gatewayHarness';
 
 /**
  * End to end over stdio: `toolshed mcp --upstream` as its own process (the CLI's source, run with tsx),
  * upstreams read from a Claude Code `.mcp.json` and a VS Code `mcp.json`, a real SDK client.
  * With `--expose found` the client — which refreshes on `notifications/tools/list_changed` —
- * gets the tools a search found as real tools it can call directly.
+ * gets the tools a search found as real tools it can call directly. Searches and calls land in
+ * the workspace's door journal (the ledger).
  */
 
 /** The skills server's own tools, served beside the gateway's by the same command. */
@@ -26,8 +28,13 @@ interface Started {
   waitForRefresh(accept: (tools: Tool[]) => boolean): Promise<Tool[]>;
 }
 
-async function startGatewayProcess(args: string[]): Promise<Started> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', CLI, 'mcp', ...args], stderr: 'pipe' });
+async function startGatewayProcess(args: string[], home: string): Promise<Started> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', CLI, 'mcp', ...args],
+    env: { TOOLSHED_HOME: home },
+    stderr: 'pipe',
+  });
   const stderr: string[] = [];
   transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));
   const refreshed: Tool[][] = [];
@@ -92,7 +99,7 @@ describe('MCP gateway over stdio (a real gateway process and a real SDK client)'
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('--expose found: a found tool appears as a real tool the client can call; skipped entries are reported', async () => {
-    const started = await startGatewayProcess(['--upstream', claudeConfig, '--upstream', vscodeConfig, '--settings', settingsFile, '--expose', 'found']);
+    const started = await startGatewayProcess(['--upstream', claudeConfig, '--upstream', vscodeConfig, '--settings', settingsFile, '--expose', 'found'], dir);
     try {
       const before = (await started.client.listTools()).tools
         .map((t) => t.name)
@@ -113,7 +120,7 @@ describe('MCP gateway over stdio (a real gateway process and a real SDK client)'
   });
 
   it('--expose search (default): the list stays find_tools + call_tool + pins; found tools run through call_tool', async () => {
-    const started = await startGatewayProcess(['--upstream', claudeConfig, '--upstream', vscodeConfig, '--settings', settingsFile]);
+    const started = await startGatewayProcess(['--upstream', claudeConfig, '--upstream', vscodeConfig, '--settings', settingsFile], dir);
     try {
       await started.client.callTool({ name: 'find_tools', arguments: { query: 'echo a message back' } });
       const after = (await started.client.listTools()).tools
@@ -127,6 +134,15 @@ describe('MCP gateway over stdio (a real gateway process and a real SDK client)'
         arguments: { name: 'mcp_everything_echo', arguments: { message: 'via call_tool' } },
       })) as CallToolResult;
       assert.equal(textOf(result), 'Echo: via call_tool');
+      // The ledger: both decisions in the workspace's door journal, under the client's name.
+      const journal = readFileSync(path.join(doorFolderFor(process.cwd(), dir), DOOR_JOURNAL_FILE), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { door: string; runtime: string; action: string; skills: string[]; searches: number; tokens: number });
+      const search = journal.find((e) => e.action === 'find_tools' && e.skills.includes('mcp_everything_echo'));
+      const call = journal.find((e) => e.action === 'call_tool' && e.skills.includes('mcp_everything_echo'));
+      assert.ok(search && search.door === 'mcp' && search.runtime === 'sdk-client' && search.searches === 1 && search.tokens > 0, JSON.stringify(journal));
+      assert.ok(call && call.searches === 0 && call.tokens > 0, JSON.stringify(journal));
     } finally {
       await started.client.close();
     }
