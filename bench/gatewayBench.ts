@@ -11,7 +11,8 @@
  * - found in the top 5 of one find_tools call (the model can call it in its second round), and
  *   within two searches (a second find_tools asking for 10);
  * - find_tools latency p50/p95 (an SDK client in the same process, the gateway's McpServer);
- * and one latency row (150 tools): a forwarded call through the gateway *process*
+ * one examples row: the tokens the examples of gateway-examples.tools.yaml add to each of its
+ * tools' served definitions; and one latency row (150 tools): a forwarded call through the gateway *process*
  * (`dist/cli.js mcp --upstream`, stdio both ways) vs the same call sent to the upstream
  * directly, interleaved in the same run (each forwarded call also appends its ledger line to a
  * door journal in a temporary TOOLSHED_HOME, as it does for users); p50/p95 and the p95 added.
@@ -30,6 +31,7 @@ import { definitionTokens } from '../src/mcp/gateway/gatewayText';
 import { registerGatewayTools } from '../src/mcp/gateway/gatewayTools';
 import { estimateTokens } from '../src/core/tools/modes/deferredNamesBlock';
 import { readUpstreamConfig } from '../src/mcp/gateway/upstreamConfig';
+import { readSettings } from '../src/core/config/readSettings';
 import { pctOf, round } from './benchMath';
 import { benchEngine } from './benchServices';
 
@@ -143,6 +145,49 @@ async function tierRow(dir: string, tools: readonly CatalogTool[], requests: rea
   }
 }
 
+/**
+ * What examples cost: the tools of gateway-examples.tools.yaml pinned (so the gateway lists their
+ * definitions), once with the examples file and once without, on the same upstream processes'
+ * definitions; tokens per tool with and without its rendered examples.
+ */
+async function examplesRow(dir: string, tools: readonly CatalogTool[]) {
+  const examplesFile = path.join(dataDir, 'gateway-examples.tools.yaml');
+  const text = readFileSync(examplesFile, 'utf8');
+  const names = [...text.matchAll(/^  (mcp_\S+):$/gm)].map((m) => m[1]);
+  const chosen = tools.filter((t) => names.includes(t.name));
+  const servers = new Set(chosen.map((t) => t.server));
+  const upstreams = readUpstreamConfig(writeTierConfig(dir, tools)).upstreams.filter((u) => servers.has(u.name));
+  const settings = readSettings({ tools: { state: Object.fromEntries(names.map((n) => [n, 'always'])) } }).settings;
+  const measure = async (withExamples: boolean) => {
+    const problems: string[] = [];
+    const gateway = await McpGateway.create({
+      upstreams,
+      settings,
+      engine: await benchEngine(),
+      log: (line) => problems.push(line),
+      ...(withExamples ? { exampleFiles: [{ text, fileName: examplesFile }] } : {}),
+    });
+    await gateway.ready();
+    const tokens = new Map(gateway.listedTools().map((d) => [d.name, definitionTokens(d)]));
+    await gateway.close();
+    return { tokens, problems };
+  };
+  const without = await measure(false);
+  const withExamples = await measure(true);
+  const added = names.map((n) => (withExamples.tokens.get(n) ?? 0) - (without.tokens.get(n) ?? 0));
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+  return {
+    name: 'gateway tool examples',
+    tools: names.length,
+    listed: withExamples.tokens.size,
+    example_problems: withExamples.problems.length,
+    mean_definition_tokens_without: Math.round(mean(names.map((n) => without.tokens.get(n) ?? 0))),
+    mean_definition_tokens_with: Math.round(mean(names.map((n) => withExamples.tokens.get(n) ?? 0))),
+    mean_example_tokens_per_tool: Math.round(mean(added)),
+    max_example_tokens_per_tool: Math.max(...added),
+  };
+}
+
 /** A forwarded call through the gateway process vs the same call to the upstream directly (stdio both). */
 async function latencyRow(dir: string, tools: readonly CatalogTool[]) {
   const cli = path.join(root, 'dist', 'cli.js');
@@ -204,6 +249,9 @@ async function main(): Promise<void> {
       console.error(JSON.stringify(row));
       rows.push(row);
     }
+    const examples = await examplesRow(dir, catalog.slice(0, LATENCY_TIER));
+    console.error(JSON.stringify(examples));
+    rows.push(examples);
     const latency = await latencyRow(dir, catalog.slice(0, LATENCY_TIER));
     console.error(JSON.stringify(latency));
     rows.push(latency);

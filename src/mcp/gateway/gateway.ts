@@ -69,6 +69,7 @@ export class McpGateway {
   private listedKey = '';
   private hiddenCache: { version: number; names: Set<string> } | undefined;
   private closed = false;
+  private readonly pendingDecisions: Parameters<GatewayLedger>[0][] = [];
   /** Every upstream's first start (ready or failed); searches wait for it so the first finds the whole catalog. */
   private firstStarts: Promise<void> = Promise.resolve();
 
@@ -190,6 +191,7 @@ export class McpGateway {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.writeDecisions();
     await Promise.all([...this.upstreams.values()].map((upstream) => upstream.close()));
     this.run.end();
     await this.service.dispose();
@@ -274,11 +276,24 @@ export class McpGateway {
     return names;
   }
 
+  /**
+   * Queues a decision; the ledger writes (files) happen after the answer has gone out, so a
+   * forwarded call does not wait on the disk. `close()` writes what is still queued.
+   */
   private record(decision: Omit<Parameters<GatewayLedger>[0], 'at'>): void {
-    try {
-      this.options.ledger?.({ at: Date.now(), ...decision });
-    } catch (error) {
-      this.options.log?.(`The gateway's ledger entry was not written: ${error instanceof Error ? error.message : String(error)}`);
+    if (!this.options.ledger) return;
+    this.pendingDecisions.push({ at: Date.now(), ...decision });
+    if (this.pendingDecisions.length === 1) setImmediate(() => this.writeDecisions());
+  }
+
+  private writeDecisions(): void {
+    const decisions = this.pendingDecisions.splice(0);
+    for (const decision of decisions) {
+      try {
+        this.options.ledger?.(decision);
+      } catch (error) {
+        this.options.log?.(`The gateway's ledger entry was not written: ${error instanceof Error ? error.message : String(error)}`);
+      }
     }
   }
 }

@@ -53,7 +53,7 @@ describe('MCP gateway: search and call through real upstream servers', function 
     assert.equal(first, 'mcp_everything_echo');
     assert.match(text, /Examples:\n- \{ message: hello \}\s+# echo a greeting/);
     assert.match(text, /Input schema: \{"type":"object","properties":\{"message":\{"type":"string"/);
-    const search = connected.decisions.filter((d) => d.action === 'search').pop();
+    const search = (await connected.ledger()).filter((d) => d.action === 'search').pop();
     assert.ok(search && search.found[0] === 'mcp_everything_echo' && search.tokens > 0 && !search.failed);
   });
 
@@ -66,7 +66,7 @@ describe('MCP gateway: search and call through real upstream servers', function 
     const result = await connected.call('mcp_everything_echo', { message: 'through the gateway' });
     assert.equal(result.isError, undefined);
     assert.equal(textOf(result), 'Echo: through the gateway');
-    const call = connected.decisions.filter((d) => d.action === 'call').pop();
+    const call = (await connected.ledger()).filter((d) => d.action === 'call').pop();
     assert.deepEqual(
       { called: call?.called, server: call?.server, failed: call?.failed },
       { called: 'mcp_everything_echo', server: 'everything', failed: false },

@@ -97,8 +97,8 @@ describe('MCP gateway: upstream faults are isolated', function () {
     assert.equal(textOf(await connected.call('mcp_fault_added_later', { celsius: 100 })), '212');
   });
 
-  it('every failed call was recorded as failed in the ledger', () => {
-    const failedCalls = connected.decisions.filter((d) => d.action === 'call' && d.failed).map((d) => d.called);
+  it('every failed call was recorded as failed in the ledger', async () => {
+    const failedCalls = (await connected.ledger()).filter((d) => d.action === 'call' && d.failed).map((d) => d.called);
     for (const tool of ['mcp_fault_crash', 'mcp_fault_hang', 'mcp_fault_oversize_line', 'mcp_fault_malformed']) assert.ok(failedCalls.includes(tool), tool);
   });
 });

@@ -36,7 +36,8 @@ export const sharedEngine = () => (engine ??= loadSqlEngine());
 export interface ConnectedGateway {
   gateway: McpGateway;
   client: Client;
-  decisions: GatewayDecision[];
+  /** The ledger decisions so far (they are written on the event-loop turn after each answer). */
+  ledger(): Promise<GatewayDecision[]>;
   logs: string[];
   /** Every tool list the client received through its list_changed refresh. */
   refreshed: Tool[][];
@@ -79,7 +80,11 @@ export async function connectGateway(options: Partial<GatewayOptions> & Pick<Gat
   return {
     gateway,
     client,
-    decisions,
+    ledger: async () => {
+      // The gateway queued its writes with setImmediate before this one: they have run by then.
+      await new Promise((resolve) => setImmediate(resolve));
+      return decisions;
+    },
     logs,
     refreshed,
     listToolNames: async () => (await client.listTools()).tools.map((tool) => tool.name),

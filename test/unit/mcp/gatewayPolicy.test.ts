@@ -90,8 +90,8 @@ describe('MCP gateway: policies and third-party text', function () {
     assert.match(note, /\[unavailable tool\]/);
   });
 
-  it('the search decisions in the ledger never name a denied tool', () => {
-    assert.ok(connected.decisions.length > 0);
-    assert.doesNotMatch(JSON.stringify(connected.decisions), denied);
+  it('the search decisions in the ledger never name a denied tool', async () => {
+    assert.ok((await connected.ledger()).length > 0);
+    assert.doesNotMatch(JSON.stringify(await connected.ledger()), denied);
   });
 });

@@ -134,7 +134,9 @@ describe('MCP gateway over stdio (a real gateway process and a real SDK client)'
         arguments: { name: 'mcp_everything_echo', arguments: { message: 'via call_tool' } },
       })) as CallToolResult;
       assert.equal(textOf(result), 'Echo: via call_tool');
-      // The ledger: both decisions in the workspace's door journal, under the client's name.
+      // The ledger: both decisions in the workspace's door journal, under the client's name. They
+      // are written once the answer has gone out: one more request and its answer come after them.
+      await started.client.listTools();
       const journal = readFileSync(path.join(doorFolderFor(process.cwd(), dir), DOOR_JOURNAL_FILE), 'utf8')
         .trim()
         .split('\n')
