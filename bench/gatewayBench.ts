@@ -19,7 +19,7 @@
  * Prints one JSON line last: {"title", "rows"}.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -206,10 +206,12 @@ async function latencyRow(dir: string, tools: readonly CatalogTool[]) {
   await viaGateway.connect(
     new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--upstream', configFile], env: { TOOLSHED_HOME: dir }, stderr: 'pipe' }),
   );
+  const gatewayPid = (viaGateway.transport as StdioClientTransport | undefined)?.pid ?? null;
   try {
     const args = { path: '/tmp' };
     const directMs: number[] = [];
     const gatewayMs: number[] = [];
+    let cpuBefore: number | undefined;
     for (let i = 0; i < LATENCY_CALLS + 30; i++) {
       let start = performance.now();
       await direct.callTool({ name: target.tool, arguments: args });
@@ -218,12 +220,16 @@ async function latencyRow(dir: string, tools: readonly CatalogTool[]) {
       const result = (await viaGateway.callTool({ name: 'call_tool', arguments: { name: target.name, arguments: args } })) as CallToolResult;
       const g = performance.now() - start;
       if (result.isError) throw new Error(`forwarded call failed: ${textOf(result)}`);
+      if (i === 29) cpuBefore = processCpuOf(gatewayPid);
       if (i < 30) continue; // warm-up
       directMs.push(d);
       gatewayMs.push(g);
     }
+    const cpuAfter = processCpuOf(gatewayPid);
     return {
       name: `gateway forwarded call (${tools.length} tools)`,
+      load_average: round(loadavg()[0], 1),
+      ...(cpuBefore !== undefined && cpuAfter !== undefined ? { gateway_cpu_ms_per_call: round((cpuAfter - cpuBefore) / LATENCY_CALLS, 3) } : {}),
       calls: LATENCY_CALLS,
       direct_p50_ms: round(pctOf(directMs, 0.5), 2),
       direct_p95_ms: round(pctOf(directMs, 0.95), 2),
@@ -235,6 +241,18 @@ async function latencyRow(dir: string, tools: readonly CatalogTool[]) {
   } finally {
     await viaGateway.close();
     await direct.close();
+  }
+}
+
+/** CPU time (user + system, ms) a process has used, from /proc (Linux); undefined elsewhere. */
+function processCpuOf(pid: number | null): number | undefined {
+  if (pid === null) return undefined;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime are fields 14 and 15 of stat (11 and 12 after the name), in clock ticks (100 a second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
   }
 }
 

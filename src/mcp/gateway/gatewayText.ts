@@ -93,7 +93,9 @@ export function capResult(result: CallToolResult, maxChars: number, server: stri
     budget -= size;
   }
   if (cut) content.push({ type: 'text', text: `[Toolshed: the answer of MCP server "${server}" was cut at ${maxChars} characters.]` });
-  const structured = cut ? undefined : scrubbedStructure(result.structuredContent, transformText);
+  const scrubbed = cut ? undefined : scrubbedStructure(result.structuredContent, transformText);
+  // Structured content repeats the answer for programs; past the cap it is left out, not cut.
+  const structured = scrubbed && JSON.stringify(scrubbed).length <= maxChars ? scrubbed : undefined;
   return {
     content,
     ...(result.isError ? { isError: true } : {}),
