@@ -14,6 +14,7 @@ import { importLearnedCommand } from './commands/importLearned';
 import { ledgerCommand } from './commands/ledger';
 import { mcpCommand } from './commands/mcp';
 import { whyCommand } from './commands/why';
+import { setupCommand } from './commands/setup';
 
 /**
  * Every CLI subcommand, in the order `--help` lists them. Add one import and one entry per
@@ -35,4 +36,5 @@ export const COMMANDS: readonly CliCommand[] = [
   ledgerCommand,
   mcpCommand,
   whyCommand,
+  setupCommand,
 ];

@@ -33,6 +33,7 @@ import { keepSharedSkillsInSync } from './skills/sharedSkillsSync';
 import { SkillChanges } from './skillChanges';
 import { LedgerStore } from '../core/ledger/ledgerStore';
 import { WorkspaceLedger } from './workspaceLedger';
+import { workspaceDoorFolders } from './doorFolders';
 
 /** Session id under which calls from Copilot agent mode (outside @toolshed) are grouped. */
 export const AGENT_MODE_SESSION = 'copilot-agent-mode';
@@ -188,9 +189,11 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
       skill: (name) => skills.inspect(name),
       userStates: settings.current.tools.state,
       isPolicyAllowed: (name) => tools.isPolicyAllowed(name),
+      doorFolders: workspaceDoorFolders(),
     }),
     logger,
   );
+  ledger.importDoors(workspaceDoorFolders());
   // 👍/👎 reach the ledger the way they reach everything else: learning's skill_feedback event.
   listeners.add((event) => {
     if (event.type !== 'skill_feedback') return;

@@ -11,6 +11,7 @@ import type { ToolshedTurnMetadata } from './sessionMetadata';
 import { historyMessages } from './sessionMetadata';
 import { startLearningTurn } from './learningTurn';
 import { offerAnswerRating } from './learningChat';
+import { recordChatTurn } from '../doorFolders';
 
 /** The model (and its name, for the footer) that chooses the active skills. */
 async function selectionModelFor(requestModel: vscode.LanguageModelChat, settings: ToolshedSettings, token: vscode.CancellationToken) {
@@ -37,6 +38,7 @@ export type PlannerRequestServices = Pick<
   | 'turnExplanations'
   | 'events'
   | 'ledger'
+  | 'logger'
 >;
 
 /**
@@ -121,6 +123,12 @@ export async function handlePlannerRequest(
     );
     if (footer) stream.markdown(footer);
     services.turnExplanations.record(session.sessionId, explanation);
+    recordChatTurn(
+      explanation,
+      outcome.usedSkills.map((skill) => skill.name),
+      outcome.tokens.injectedSkillTokens,
+      services.logger,
+    );
     // The ledger counts the turn from the same outcome as the footer.
     services.ledger.recordTurn(outcome);
     if (settings.toolSearch.learnCoreSet) services.ledger.learnCoreSet(deferral.contextWindow);
