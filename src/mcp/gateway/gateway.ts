@@ -171,7 +171,8 @@ export class McpGateway {
       this.record({ action: 'call', request: name, tokens: 0, found: [], called: name, failed: true });
       return errorResult(`The arguments for ${name} must be a JSON object.`);
     }
-    this.checkListed();
+    // A first use activates the tool: under `expose: 'found'` it is then listed.
+    if (resolved.activated) this.checkListed();
     let result: CallToolResult;
     try {
       const answer = await upstream.call(ref.tool, (args ?? {}) as Record<string, unknown>);
