@@ -15,7 +15,7 @@ const FOUND_DESCRIPTION_CHARS = 1_200;
 
 export const NO_SUCH_GATEWAY_TOOL = `No tool of that name is available here. Use ${GATEWAY_FIND_TOOL_NAME} to find a tool, then ${GATEWAY_CALL_TOOL_NAME} with the name it returns.`;
 
-export const FIND_TOOLS_DESCRIPTION = [
+const FIND_TOOLS_DESCRIPTION = [
   'Find tools of the MCP servers connected through Toolshed. Describe what you need in plain words',
   "(or `select:name1,name2` for tools you know by name); the answer gives each tool's name, what it does,",
   `examples and its input schema. Then run one with ${GATEWAY_CALL_TOOL_NAME} {"name", "arguments"}.`,

@@ -17,7 +17,7 @@ import type { UpstreamSpec } from '../../../src/mcp/gateway/upstreamConfig';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const modules = path.join(root, 'node_modules', '@modelcontextprotocol');
-export const FIXTURES = path.join(root, 'test', 'fixtures', 'mcp');
+const FIXTURES = path.join(root, 'test', 'fixtures', 'mcp');
 
 function nodeServer(name: string, script: string, args: string[] = [], env: Record<string, string> = {}): UpstreamSpec {
   return { name, slug: name, command: process.execPath, args: [script, ...args], env };
@@ -31,7 +31,7 @@ export const catalog = (name: string, file: string, args: string[] = []): Upstre
   nodeServer(name, path.join(FIXTURES, 'catalogServer.mjs'), ['--file', file, '--name', name, ...args]);
 
 let engine: Promise<SqlEngine> | undefined;
-export const sharedEngine = () => (engine ??= loadSqlEngine());
+const sharedEngine = () => (engine ??= loadSqlEngine());
 
 export interface ConnectedGateway {
   gateway: McpGateway;
