@@ -127,11 +127,19 @@ export function checkVsix(file = VSIX) {
   const stray = names.filter((name) => !shown.has(name) && !ALLOWED.some((pattern) => pattern.test(name)));
   check('it holds only what runs (bundle, wasm, word table, schemas, media, skill packs, README images)', stray.length === 0, stray.slice(0, 10).join(', '));
   const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-  const needed = [manifest.main, 'dist/cli.js', 'dist/sql-wasm.wasm', 'dist/parseWorker.js', 'dist/word-vectors.bin', 'dist/related-terms.txt'].map((p) => `extension/${p.replace(/^\.\//, '')}`);
+  const needed = [manifest.main, 'dist/cli.js', 'dist/sql-wasm.wasm', 'dist/parseWorker.js', 'dist/word-vectors.bin', 'dist/related-terms.txt'].map(
+    (p) => `extension/${p.replace(/^\.\//, '')}`,
+  );
   const missing = needed.filter((p) => !names.includes(p));
-  check("it holds the extension entry point, the CLI and what it reads (sql.js's wasm, the parser thread, the word vectors and table)", missing.length === 0, missing.join(', '));
+  check(
+    "it holds the extension entry point, the CLI and what it reads (sql.js's wasm, the parser thread, the word vectors and table)",
+    missing.length === 0,
+    missing.join(', '),
+  );
   // esbuild.mjs leaves zod's translations out (≈ 260 KB a bundle); German stands for all of them.
-  const translated = ['dist/extension.js', 'dist/cli.js', 'dist/parseWorker.js'].filter((p) => readFileSync(path.join(ROOT, p), 'utf8').includes('Ungültige Eingabe'));
+  const translated = ['dist/extension.js', 'dist/cli.js', 'dist/parseWorker.js'].filter((p) =>
+    readFileSync(path.join(ROOT, p), 'utf8').includes('Ungültige Eingabe'),
+  );
   check("the bundles hold no translation of zod's messages (English only)", translated.length === 0, translated.join(', '));
   const unresolved = images.filter((href) => !names.includes(`extension/${href}`));
   check(`every README image (${images.length}) is inside the VSIX`, images.length > 0 && unresolved.length === 0, unresolved.join(', '));

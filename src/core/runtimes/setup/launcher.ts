@@ -27,7 +27,7 @@ export interface LauncherSource {
 }
 
 /** The launcher folder of a Toolshed home. */
-export function launcherDir(home: string): string {
+function launcherDir(home: string): string {
   return path.join(home, 'bin');
 }
 

@@ -20,8 +20,8 @@ export const SETUP_RUNTIMES = ['copilot', 'claude', 'codex'] as const;
 export type SetupRuntime = (typeof SETUP_RUNTIMES)[number];
 export type SetupScope = 'user' | 'workspace';
 
-export const MCP_ENTRY = 'toolshed';
-export const GATEWAY_ENTRY = 'toolshed-gateway';
+const MCP_ENTRY = 'toolshed';
+const GATEWAY_ENTRY = 'toolshed-gateway';
 /** Seconds a runtime waits for the hook (the hook answers well within it, or with nothing). */
 const HOOK_TIMEOUT_S = 10;
 
