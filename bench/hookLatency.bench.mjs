@@ -63,6 +63,8 @@ try {
       const env = mode === 'resident' ? {} : { TOOLSHED_HOOK_RESIDENT: '0' };
       const runs = mode === 'resident' ? RUNS : Math.max(2, Math.round(RUNS / 4));
       const warm = [];
+      /** Node's own start (`node -e 0`) interleaved with the hook runs: the floor under the same load. */
+      const floor = [];
       let goldInjected = 0;
       let unrelatedInjected = 0;
       const load = os.loadavg()[0];
@@ -78,10 +80,11 @@ try {
         );
         if (run.stderr) throw new Error(`warm hook run reported: ${run.stderr}`);
         warm.push(run.ms);
+        floor.push(nodeStart());
         if (matching && query?.gold.some((name) => run.stdout.includes(`### ${name}`))) goldInjected++;
         if (!matching && run.stdout) unrelatedInjected++;
       }
-      rowFor(size, mode, cold.ms, warm, runs, goldInjected, unrelatedInjected, load);
+      rowFor(size, mode, cold.ms, warm, floor, runs, goldInjected, unrelatedInjected, load);
     }
     process.kill(Number(readFileSync(pidFile, 'utf8')));
     rmSync(home, { recursive: true, force: true });
@@ -92,10 +95,11 @@ try {
 console.log(JSON.stringify({ title: 'Prompt-submit hook latency (node dist/cli.js hook claude spawned per prompt, warm door store)', rows }));
 
 /**
- * @param {number} size @param {string} mode @param {number} coldMs @param {number[]} warm @param {number} runs
+ * @param {number} size @param {string} mode @param {number} coldMs @param {number[]} warm @param {number[]} floor @param {number} runs
  * @param {number} goldInjected @param {number} unrelatedInjected @param {number} load
  */
-function rowFor(size, mode, coldMs, warm, runs, goldInjected, unrelatedInjected, load) {
+function rowFor(size, mode, coldMs, warm, floor, runs, goldInjected, unrelatedInjected, load) {
+  const floorSorted = [...floor].sort((a, b) => a - b);
   const sorted = [...warm].sort((a, b) => a - b);
   rows.push({
     case: `${size} skills in ~/.claude/skills, hook claude, ${mode}`,
@@ -107,12 +111,21 @@ function rowFor(size, mode, coldMs, warm, runs, goldInjected, unrelatedInjected,
     p95_ms: Math.round(percentile(sorted, 0.95)),
     max_ms: Math.round(sorted[sorted.length - 1] ?? 0),
     target_p95_ms: size <= 1000 ? 250 : 1000,
+    node_start_p50_ms: Math.round(percentile(floorSorted, 0.5)),
+    node_start_p95_ms: Math.round(percentile(floorSorted, 0.95)),
     right_skill_injected: `${goldInjected}/${Math.ceil(runs / 2)}`,
     unrelated_with_context: `${unrelatedInjected}/${Math.floor(runs / 2)}`,
     load_avg_1m: Number(load.toFixed(1)),
     cpus: os.cpus().length,
   });
   process.stderr.write(`${JSON.stringify(rows[rows.length - 1])}\n`);
+}
+
+/** Wall ms of `node -e 0` spawned the same way: what any hook costs before its first line runs. */
+function nodeStart() {
+  const started = process.hrtime.bigint();
+  spawnSync(process.execPath, ['-e', '0']);
+  return Number(process.hrtime.bigint() - started) / 1e6;
 }
 
 /** The workspace's door folder, as the CLI finds it (the CLI's doorFolderFor: slug + SHA-256 of the path). @param {string} home @param {string} workspace */

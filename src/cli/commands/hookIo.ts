@@ -70,7 +70,7 @@ export function startResident(runtime: RuntimeId, workspace: string): void {
 }
 
 /** The resident hook's answer, or undefined when none is listening (or it is another version). */
-export function askResident(socket: string, event: string, deadline: number): Promise<ResidentAnswer | undefined> {
+function askResident(socket: string, event: string, deadline: number): Promise<ResidentAnswer | undefined> {
   return new Promise((resolve) => {
     const connection = net.connect(socket);
     let text = '';

@@ -42,7 +42,7 @@ import type { TrustAnswer } from './runtimeTrust';
  */
 
 /** Toolshed's own skill folder under its home: read by no runtime, searched by every door. */
-export const TOOLSHED_LIBRARY_FOLDER = 'skills';
+const TOOLSHED_LIBRARY_FOLDER = 'skills';
 
 export interface DoorSessionOptions {
   runtime: RuntimeId;
@@ -106,7 +106,7 @@ const slug = (text: string) =>
     .replace(/^-+|-+$/g, '') || 'folder';
 
 /** The packs a door loads, in load order (the first definition of a name wins): workspace, runtime's user folders, Toolshed's library. */
-export function doorPacks(
+function doorPacks(
   runtime: RuntimeDescriptor,
   workspaceFolder: string,
   trusted: boolean,

@@ -24,7 +24,7 @@ import type { ResidentAnswer, ResidentRequest } from './residentSocket';
  */
 
 /** A resident hook with no request for this long stops. */
-export const RESIDENT_IDLE_MS = 30 * 60 * 1000;
+const RESIDENT_IDLE_MS = 30 * 60 * 1000;
 
 export interface ResidentOptions {
   runtime: RuntimeId;

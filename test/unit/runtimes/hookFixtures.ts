@@ -7,7 +7,7 @@ import { doorFolderFor } from '../../../src/core/runtimes/doors/doorFolder';
 import type { RuntimeId } from '../../../src/core/runtimes/runtimeDescriptors';
 
 /** The CLI bundle the tests run, as a runtime runs its hook (`node dist/cli.js hook <runtime>`). */
-export const CLI = path.join(__dirname, '..', '..', '..', 'dist', 'cli.js');
+const CLI = path.join(__dirname, '..', '..', '..', 'dist', 'cli.js');
 
 export interface HookWorld {
   root: string;
