@@ -36,7 +36,8 @@ export const hookCommand: CliCommand = {
     '       toolshed hook <runtime> --serve DIR',
     '',
     "The resident hook for the workspace DIR (the hook starts it on its own): keeps the workspace's skills open so",
-    'the next prompts are answered over a socket in its door folder; stops after 30 minutes without a prompt.',
+    'the next prompts are answered over a socket in its door folder; stops after 30 minutes without a prompt, or once',
+    'the workspace or its door folder is gone.',
     'TOOLSHED_HOOK_RESIDENT=0 in the environment turns the resident hook off.',
   ].join('\n'),
   async run(args, io) {

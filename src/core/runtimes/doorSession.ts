@@ -106,14 +106,7 @@ const slug = (text: string) =>
     .replace(/^-+|-+$/g, '') || 'folder';
 
 /** The packs a door loads, in load order (the first definition of a name wins): workspace, runtime's user folders, Toolshed's library. */
-function doorPacks(
-  runtime: RuntimeDescriptor,
-  workspaceFolder: string,
-  trusted: boolean,
-  home: string,
-  env: DoorSessionOptions['env'],
-  library: string,
-) {
+function doorPacks(runtime: RuntimeDescriptor, workspaceFolder: string, trusted: boolean, home: string, env: DoorSessionOptions['env'], library: string) {
   const packs: ResolvedSkillPack[] = [];
   if (trusted)
     for (const folder of runtime.workspaceSkillFolders)

@@ -1,4 +1,4 @@
-import { chmodSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { openDoorSession } from './doorSession';
@@ -25,6 +25,8 @@ import type { ResidentAnswer, ResidentRequest } from './residentSocket';
 
 /** A resident hook with no request for this long stops. */
 const RESIDENT_IDLE_MS = 30 * 60 * 1000;
+/** How often the resident hook checks that its workspace and door folder still exist. */
+const GONE_CHECK_MS = 60 * 1000;
 
 export interface ResidentOptions {
   runtime: RuntimeId;
@@ -157,7 +159,13 @@ export async function serveResidentHook(options: ResidentOptions): Promise<void>
   const pidFile = residentPidFile(folder, options.runtime);
   writeFileSync(pidFile, `${process.pid}\n`);
   resetIdle();
+  // A workspace or door folder that is gone (a deleted checkout, a test's temp HOME) needs no hook.
+  const gone = setInterval(() => {
+    if (!existsSync(folder) || !existsSync(door.workspaceFolder)) stop();
+  }, GONE_CHECK_MS);
+  gone.unref();
   await stopped;
+  clearInterval(gone);
   await queue;
   rmSync(pidFile, { force: true });
   await door.dispose();
