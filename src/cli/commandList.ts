@@ -12,6 +12,7 @@ import { validateCommand } from './commands/validate';
 import { exportLearnedCommand } from './commands/exportLearned';
 import { importLearnedCommand } from './commands/importLearned';
 import { ledgerCommand } from './commands/ledger';
+import { mcpCommand } from './commands/mcp';
 
 /**
  * Every CLI subcommand, in the order `--help` lists them. Add one import and one entry per
@@ -31,4 +32,5 @@ export const COMMANDS: readonly CliCommand[] = [
   exportLearnedCommand,
   importLearnedCommand,
   ledgerCommand,
+  mcpCommand,
 ];
