@@ -154,7 +154,15 @@ export function prepareRuntime(runtime: RuntimeName, server: ScriptedModelServer
       'stream_max_retries = 0',
     ];
     for (const [name, s] of servers) {
-      lines.push(`[mcp_servers.${name}]`, `command = ${tomlString(s.command)}`, `args = [${s.args.map(tomlString).join(', ')}]`);
+      // `required`: the first turn waits for the server (and the run fails if it cannot start)
+      // rather than going on without its tools while it is still starting.
+      lines.push(
+        `[mcp_servers.${name}]`,
+        `command = ${tomlString(s.command)}`,
+        `args = [${s.args.map(tomlString).join(', ')}]`,
+        'required = true',
+        'startup_timeout_sec = 60',
+      );
     }
     if (setup.trustWorkspace) lines.push(`[projects.${tomlString(workspace)}]`, 'trust_level = "trusted"');
     mkdirSync(path.join(home, '.codex'), { recursive: true });
@@ -213,6 +221,9 @@ function command(runtime: RuntimeName, server: ScriptedModelServer, home: string
       CLAUDE_CODE_ENABLE_TELEMETRY: '0',
       // Claude Code defers MCP tools behind its ToolSearch tool by default; off, the model gets them in `tools`.
       ENABLE_TOOL_SEARCH: 'false',
+      // In -p mode the first request goes out without a server still starting (the model gets a
+      // WaitForMcpServers tool instead); wait for it, as an interactive session does.
+      CLAUDE_CODE_MCP_STARTUP_WAIT_MS: '60000',
     });
     const args = ['-p', prompt, '--model', 'claude-sonnet-4-5'];
     // Without a prompt to answer, a tool the user did not allow is refused; allow the configured servers' tools.
