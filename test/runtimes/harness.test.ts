@@ -41,6 +41,7 @@ describe('runtime harness (stand-in hook and MCP server)', function () {
       const event = JSON.parse(readFileSync(log, 'utf8').trim().split('\n')[0] ?? '{}') as Record<string, unknown>;
       assert.equal(event.prompt, 'please deploy the web app');
       assert.equal(event.cwd, run.workspace);
+      assert.deepEqual(server.outbound, [], `${runtime} tried to reach other hosts`);
       rmSync(log, { force: true });
     });
 

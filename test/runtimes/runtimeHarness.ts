@@ -141,10 +141,21 @@ export function prepareRuntime(runtime: RuntimeName, server: ScriptedModelServer
       'check_for_update_on_startup = false',
       '[features]',
       'hooks = true',
+      // Each of these reaches github.com or chatgpt.com at start-up when on.
+      'plugins = false',
+      'remote_plugin = false',
+      'apps = false',
+      'api_key_model_discovery = false',
+      'daemon_auto_start = false',
+      'in_app_updates = false',
       '[analytics]',
       'enabled = false',
       '[feedback]',
       'enabled = false',
+      '[otel]',
+      'exporter = "none"',
+      'trace_exporter = "none"',
+      'metrics_exporter = "none"',
       '[model_providers.scripted]',
       'name = "scripted"',
       `base_url = ${tomlString(`${server.origin}/v1`)}`,
@@ -177,18 +188,21 @@ export function prepareRuntime(runtime: RuntimeName, server: ScriptedModelServer
 }
 
 /** Environment without anything from the caller that could point a runtime at a real service or account. */
-function cleanEnv(home: string): NodeJS.ProcessEnv {
+function cleanEnv(home: string, server: ScriptedModelServer): NodeJS.ProcessEnv {
   const keep = ['PATH', 'LANG', 'LC_ALL', 'TERM', 'SYSTEMROOT', 'TMPDIR', 'TEMP', 'TMP'];
   const env: NodeJS.ProcessEnv = {};
   for (const key of keep) if (process.env[key] !== undefined) env[key] = process.env[key];
-  return { ...env, HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: path.join(home, '.config'), NO_COLOR: '1', CI: '1' };
+  // Every request for another host goes to the scripted server as a proxy, which records and refuses it.
+  const proxy = { HTTPS_PROXY: server.origin, HTTP_PROXY: server.origin, NO_PROXY: '127.0.0.1,localhost' };
+  const lower = { https_proxy: server.origin, http_proxy: server.origin, no_proxy: '127.0.0.1,localhost' };
+  return { ...env, ...proxy, ...lower, HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: path.join(home, '.config'), NO_COLOR: '1', CI: '1' };
 }
 
 /** Copilot CLI unpacks its 200 MB package into its cache on first run: one cache for all runs, not one per HOME. */
 const COPILOT_CACHE = path.join(os.tmpdir(), 'toolshed-runtime-tests-copilot-cache');
 
 function command(runtime: RuntimeName, server: ScriptedModelServer, home: string, setup: RuntimeSetup, prompt: string) {
-  const env = cleanEnv(home);
+  const env = cleanEnv(home, server);
   if (runtime === 'copilot') {
     Object.assign(env, {
       COPILOT_HOME: path.join(home, '.copilot'),

@@ -8,7 +8,7 @@
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 export type WireApi = 'chat' | 'responses' | 'anthropic';
 
@@ -49,6 +49,12 @@ export interface ScriptedModelServer {
   requests: RecordedRequest[];
   /** The model turns only (side requests left out), in order. */
   turns(): ModelTurn[];
+  /**
+   * Hosts a runtime tried to reach through this server as its HTTP(S) proxy (the harness sets
+   * HTTPS_PROXY/HTTP_PROXY to it, NO_PROXY to 127.0.0.1): anything here is traffic that would
+   * have left the machine. Refused, never forwarded.
+   */
+  outbound: string[];
   close(): Promise<void>;
 }
 
@@ -68,6 +74,7 @@ export function callToolThenEcho(name: string, args: Record<string, unknown>): M
 
 export async function startScriptedModelServer(script: ModelScript = echoToolResults): Promise<ScriptedModelServer> {
   const requests: RecordedRequest[] = [];
+  const outbound: string[] = [];
   let turnCount = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -82,7 +89,18 @@ export async function startScriptedModelServer(script: ModelScript = echoToolRes
     });
   });
 
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    outbound.push(req.url ?? '?');
+    socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+  });
+
   function handle(req: IncomingMessage, res: ServerResponse, text: string): void {
+    if (req.url && /^[a-z]+:\/\//i.test(req.url)) {
+      // A proxied plain-HTTP request names its absolute URL.
+      outbound.push(req.url);
+      res.writeHead(403).end();
+      return;
+    }
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     let body: unknown = undefined;
     try {
@@ -128,6 +146,7 @@ export async function startScriptedModelServer(script: ModelScript = echoToolRes
   return {
     origin: `http://127.0.0.1:${port}`,
     requests,
+    outbound,
     turns: () => requests.flatMap((r) => (r.turn ? [r.turn] : [])),
     close: () =>
       new Promise<void>((resolve) => {
