@@ -9,7 +9,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { killRuntimes, removeRuntimeFolders, RUNTIMES, runRuntime, skipUnlessRunnable } from './runtimeHarness';
+import { hookContextIn, killRuntimes, removeRuntimeFolders, RUNTIMES, runRuntime, skipUnlessRunnable } from './runtimeHarness';
 import { startScriptedModelServer } from './scriptedModelServer';
 import type { ScriptedModelServer } from './scriptedModelServer';
 
@@ -26,6 +26,18 @@ describe('runtime harness (stand-in hook and MCP server)', function () {
   });
 
   for (const runtime of RUNTIMES) {
+    it(`${runtime}: a prompt the hook has nothing for reaches the model with no hook context`, async function () {
+      skipUnlessRunnable(this, runtime);
+      server = await startScriptedModelServer();
+      const run = await runRuntime(runtime, server, 'what is two plus two', {
+        hookCommand: `"${process.execPath}" "${HOOK}" ${runtime}`,
+        trustWorkspace: true,
+      });
+      assert.equal(run.exitCode, 0, run.stderr);
+      assert.ok(run.turns[0], `${runtime} sent no model request`);
+      assert.equal(hookContextIn(runtime, run.turns[0]), undefined);
+    });
+
     it(`${runtime}: a prompt-submit hook's context reaches the model, with the event JSON on its stdin`, async function () {
       skipUnlessRunnable(this, runtime);
       server = await startScriptedModelServer();
@@ -37,7 +49,7 @@ describe('runtime harness (stand-in hook and MCP server)', function () {
       assert.equal(run.exitCode, 0, run.stderr);
       const first = run.turns[0];
       assert.ok(first, `${runtime} sent no model request`);
-      assert.match(first.allText, /FIXED-HOOK-CONTEXT: check the deploy checklist/);
+      assert.equal(hookContextIn(runtime, first), 'FIXED-HOOK-CONTEXT: check the deploy checklist');
       const event = JSON.parse(readFileSync(log, 'utf8').trim().split('\n')[0] ?? '{}') as Record<string, unknown>;
       assert.equal(event.prompt, 'please deploy the web app');
       assert.equal(event.cwd, run.workspace);

@@ -109,6 +109,8 @@ export function prepareRuntime(runtime: RuntimeName, server: ScriptedModelServer
   for (const skill of setup.workspaceSkills ?? []) writeSkill(path.join(workspace, SKILL_FOLDERS[runtime].workspace), skill);
   const servers = Object.entries(setup.mcpServers ?? {});
   if (runtime === 'copilot') {
+    // The folders a user trusted ("Yes, and remember"): the record a hook can read, unlike `--trust-folder`.
+    if (setup.trustWorkspace) writeJson(path.join(home, '.copilot', 'config.json'), { trustedFolders: [workspace] });
     if (setup.hookCommand) {
       writeJson(path.join(home, '.copilot', 'hooks', 'toolshed.json'), {
         version: 1,
@@ -218,7 +220,6 @@ function command(runtime: RuntimeName, server: ScriptedModelServer, home: string
       USE_TGREP: 'false',
     });
     const args = [path.join(MODULES, '@github', 'copilot', 'npm-loader.js'), '-p', prompt, '--allow-all-tools', '--no-auto-update'];
-    if (setup.trustWorkspace) args.push('--trust-folder');
     return { file: process.execPath, args, env };
   }
   if (runtime === 'claude') {
@@ -257,6 +258,37 @@ function command(runtime: RuntimeName, server: ScriptedModelServer, home: string
     prompt,
   ];
   return { file: process.execPath, args, env };
+}
+
+/**
+ * The context a prompt-submit hook added to this request, as the runtime framed it, or undefined
+ * when there is none: Copilot CLI appends it to the prompt's user message in a `<system_reminder>`;
+ * Claude Code puts "UserPromptSubmit hook additional context: …" in a `<system-reminder>` of the
+ * prompt's message; Codex sends it as a developer message after the prompt.
+ */
+export function hookContextIn(runtime: RuntimeName, turn: ModelTurn): string | undefined {
+  if (runtime === 'claude') {
+    const found = [...turn.allText.matchAll(/UserPromptSubmit hook additional context: ([\s\S]*?)(?:\n<\/system-reminder>|$)/g)];
+    return found.length > 0 ? found.map((m) => m[1] ?? '').join('\n') : undefined;
+  }
+  const body = JSON.parse(turn.raw) as { messages?: Array<Record<string, unknown>>; input?: Array<Record<string, unknown>> };
+  if (runtime === 'copilot') {
+    const users = (body.messages ?? []).filter((m) => m.role === 'user');
+    const last = users[users.length - 1];
+    const text = typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? '');
+    return /<system_reminder>\n([\s\S]*)\n<\/system_reminder>\s*$/.exec(text)?.[1];
+  }
+  const input = body.input ?? [];
+  let lastUser = -1;
+  input.forEach((item, i) => {
+    if (item.role === 'user') lastUser = i;
+  });
+  const after = input.slice(lastUser + 1).filter((item) => item.role === 'developer');
+  if (after.length === 0) return undefined;
+  return after
+    .flatMap((item) => (Array.isArray(item.content) ? (item.content as Array<{ text?: string }>) : []))
+    .map((part) => part.text ?? '')
+    .join('\n');
 }
 
 const running = new Set<ChildProcess>();
