@@ -106,12 +106,20 @@ function runHook(runtime: RuntimeName, home: string, workspace: string, prompt: 
   });
 }
 
-/** The skill names a hook answer injected (`### <name> — …` lines of the `<skills>` block). */
-function injectedNames(stdout: string): string[] {
-  if (!stdout.trim()) return [];
+/**
+ * The skills a hook answer injected (`### <name>` lines of the `<skills>` block) and those it
+ * offered by name and description (`- <name>: …` lines of the `<skill_directory>` block).
+ */
+function hookSkills(stdout: string): { injected: string[]; offered: string[] } {
+  if (!stdout.trim()) return { injected: [], offered: [] };
   const parsed = JSON.parse(stdout) as { additionalContext?: string; hookSpecificOutput?: { additionalContext?: string } };
   const context = parsed.additionalContext ?? parsed.hookSpecificOutput?.additionalContext ?? '';
-  return [...context.matchAll(/^### (\S+) —/gm)].map((m) => m[1] ?? '');
+  const skills = /<skills>[\s\S]*?<\/skills>/.exec(context)?.[0] ?? '';
+  const offer = /<skill_directory>[\s\S]*?<\/skill_directory>/.exec(context)?.[0] ?? '';
+  return {
+    injected: [...skills.matchAll(/^### (\S+)/gm)].map((m) => m[1] ?? ''),
+    offered: [...offer.matchAll(/^- (\S+?):/gm)].map((m) => m[1] ?? ''),
+  };
 }
 
 const pct = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
@@ -164,18 +172,28 @@ async function main(): Promise<void> {
         // Warm the door once, as the first prompt after an install does in the background.
         await runHook(runtime, home, workspace, '', ['--warm', workspace]);
         let withHook = 0;
+        let injectedOnly = 0;
         let injectedForNone = 0;
+        let offeredForNone = 0;
+        let hookChars = 0;
         const latencies: number[] = [];
         for (const r of oneSkill) {
           const answer = await runHook(runtime, home, workspace, r.request);
           latencies.push(answer.ms);
-          const injected = new Set(injectedNames(answer.stdout));
-          if ([...goldNamesOf(r)].some((n) => described.has(n) || injected.has(n))) withHook++;
+          const answered = hookSkills(answer.stdout);
+          const shown = new Set([...answered.injected, ...answered.offered]);
+          const injected = new Set(answered.injected);
+          if ([...goldNamesOf(r)].some((n) => described.has(n) || shown.has(n))) withHook++;
+          if ([...goldNamesOf(r)].some((n) => injected.has(n))) injectedOnly++;
+          hookChars += answer.stdout.length;
         }
         for (const r of noSkill) {
           const answer = await runHook(runtime, home, workspace, r.request);
           latencies.push(answer.ms);
-          if (injectedNames(answer.stdout).length > 0) injectedForNone++;
+          const answered = hookSkills(answer.stdout);
+          if (answered.injected.length > 0) injectedForNone++;
+          if (answered.offered.length > 0) offeredForNone++;
+          hookChars += answer.stdout.length;
         }
         latencies.sort((a, b) => a - b);
         const inToolshedFolder = await runtimeListing(runtime, skills, 'toolshed');
@@ -187,8 +205,11 @@ async function main(): Promise<void> {
           one_skill_tasks: oneSkill.length,
           shown_described_runtime_alone: round(alone / oneSkill.length),
           shown_described_with_hook: round(withHook / oneSkill.length),
+          right_skill_text_injected_by_hook: round(injectedOnly / oneSkill.length),
           no_skill_requests: noSkill.length,
           no_skill_injected_with_hook: round(injectedForNone / noSkill.length),
+          no_skill_offered_with_hook: round(offeredForNone / noSkill.length),
+          hook_tokens_per_request: Math.round(hookChars / 4 / (oneSkill.length + noSkill.length)),
           listing_described: listing.described.length,
           listing_named_only: listing.namedOnly.length,
           listing_said_more: listing.saidMore,

@@ -60,7 +60,7 @@ export interface SkillUse {
   relevance?: number;
 }
 
-interface PreflightSkills {
+export interface PreflightSkills {
   pinnedBlock: string;
   relevantBlock: string;
   used: SkillUse[];

@@ -1,3 +1,4 @@
+import { offeredSkills, offeredSkillsBlock } from './offeredSkills';
 import { existsSync, watch as fsWatch } from 'node:fs';
 import type { FSWatcher } from 'node:fs';
 import * as os from 'node:os';
@@ -68,6 +69,8 @@ export interface DoorPreflight {
   context: string;
   /** Injected skills, best first, with their absolute relevance. */
   injected: Array<{ name: string; relevance?: number; reason?: string }>;
+  /** Skills named with their description for the runtime's model to load if one fits (offeredSkills.ts). */
+  offered: string[];
   /** Every candidate the gate looked at with its verdict (the explanation `/why` shows). */
   explanation: SkillsExplanation;
   tokens: number;
@@ -177,10 +180,13 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
       const countTokens = (text: string) => lengthTokenCounter.count(text);
       const port = skillPreflight(skills, requestContext(), config, { pinnedNames: [], countTokens, signal: { isCancelled: false } });
       const result = await port.preflight(prompt);
-      const context = [result.pinnedBlock, result.relevantBlock].filter(Boolean).join('\n\n');
+      const offered = offeredSkills(result, config.maxActive);
+      const offer = offeredSkillsBlock(offered, (name) => skills.inspect(name)?.description);
+      const context = [result.pinnedBlock, result.relevantBlock, offer].filter(Boolean).join('\n\n');
       return {
         context,
         injected: result.used.map((use) => ({ name: use.name, relevance: use.relevance, reason: use.reason })),
+        offered,
         explanation: explainSkills(config, result, { pinnedNames: [], workspaceSkills: trust.trusted }),
         tokens: context ? await countTokens(context) : 0,
         ...(result.note ? { note: result.note } : {}),
