@@ -202,6 +202,38 @@ export class FieldStats<F extends string, K extends string | number = string> {
     this.adopt(key, packCounted(counted));
   }
 
+  /**
+   * A document's terms counted per field, each term given the id `idOf` returns (another
+   * dictionary's: a store's vocabulary), ids ascending within each field; undefined for an unknown
+   * document. What a store writes for a document indexed from text, without keeping its term lists.
+   */
+  countedIn(key: K, idOf: (term: string) => number): CountedFields | undefined {
+    const packed = this.docs.get(key);
+    if (!packed) return undefined;
+    const n = this.fields.length;
+    const perField: Array<Array<[number, number]>> = this.fields.map(() => []);
+    for (let at = n; at < packed.length; at += this.stride) {
+      const id = idOf(this.termNames[packed[at]]);
+      for (let f = 0; f < n; f++) {
+        const word = packed[at + 1 + (f >> 1)];
+        const c = f & 1 ? word >>> 16 : word & 0xffff;
+        if (c !== 0) perField[f].push([id, c]);
+      }
+    }
+    const total = perField.reduce((sum, pairs) => sum + pairs.length, 0);
+    const counted: CountedFields = { ids: new Uint32Array(total), counts: new Uint32Array(total), fieldEnds: new Uint32Array(n) };
+    let out = 0;
+    perField.forEach((pairs, f) => {
+      pairs.sort((a, b) => a[0] - b[0]);
+      for (const [id, c] of pairs) {
+        counted.ids[out] = id;
+        counted.counts[out++] = c;
+      }
+      counted.fieldEnds[f] = out;
+    });
+    return counted;
+  }
+
   /** The id of `term` in this dictionary, interned when new (stable: ids are never reused). */
   internTerm(term: string): number {
     return this.intern(term);

@@ -128,7 +128,7 @@ export class TermVocabulary implements TermIds {
 }
 
 /** A document's field terms counted with this vocabulary's ids (new terms get ids: see `takePending`). */
-export function countTerms<F extends string>(terms: Readonly<Record<F, readonly string[]>>, fields: readonly F[], vocabulary: TermVocabulary): CountedFields {
+function countTerms<F extends string>(terms: Readonly<Record<F, readonly string[]>>, fields: readonly F[], vocabulary: TermVocabulary): CountedFields {
   return countIds(fields.map((field) => Uint32Array.from(terms[field], (term) => vocabulary.idOf(term))));
 }
 

@@ -5,13 +5,13 @@ import type { PersistentDatabase, StoreDatabaseOptions } from '../../sql/persist
 import { FieldStats } from '../../search/bm25f';
 import { TextAnalyzer } from '../../search/textAnalysis';
 import type { CountedFields } from '../../search/countedFields';
-import { TermVocabulary, countTerms, decodeCounted, decodeTerms, encodeCounted } from '../../search/termStore';
+import { TermVocabulary, decodeCounted, decodeTerms, encodeCounted } from '../../search/termStore';
 import { ImpactPostings } from '../../search/impactPostings';
 import { TOOL_FIELDS, TOOL_FIELD_B, TOOL_FIELD_WEIGHTS, TOOL_K1, orderedTextTerms, toolFieldTerms } from './toolDocument';
 import { TermPostings } from '../../search/termPostings';
 import { XorFingerprint } from './catalogFingerprint';
 import { VOCABULARY_FINGERPRINT_KEY, createSchema, writePendingRows } from './toolIndexSql';
-import type { PendingRow } from './toolIndexSql';
+import type { StoredTerms } from './toolIndexSql';
 import type { DocumentObserver, ToolField, ToolFieldTerms } from './toolDocument';
 import type { ToolRecord } from '../toolRecord';
 import type { RelatedTerms } from '../../search/relatedTerms';
@@ -91,7 +91,7 @@ export class ToolIndex {
   /** The stored term ids (search/termStore.ts): what each row's `terms` blob is counted in. */
   private readonly vocabulary = new TermVocabulary();
   /** Row changes by id, applied to sql.js by `flushPending`. */
-  private readonly pendingRows = new Map<number, PendingRow>();
+  private readonly pendingRows = new Map<number, { record: ToolRecord } | null>();
   /** Ids present in the sql.js `tools` table (decides INSERT vs UPDATE vs nothing). */
   private readonly storedIds = new Set<number>();
   private saveChain: Promise<void> = Promise.resolve();
@@ -268,17 +268,27 @@ export class ToolIndex {
         report.added++;
       }
       this.remember(record.name, { id, record }, terms);
-      this.pendingRows.set(id, { record, terms: encodeCounted(countTerms(terms, TOOL_FIELDS, this.vocabulary)) });
+      this.pendingRows.set(id, { record });
     }
     this.dirty = true;
     report.ms = performance.now() - start;
     return report;
   }
 
-  /** Writes the queued row changes and the vocabulary's new terms to sql.js in one transaction (multi-row INSERTs). */
+  /**
+   * Writes the queued row changes and the vocabulary's new terms to sql.js in one transaction
+   * (multi-row INSERTs). Each row's counted terms are read back from the statistics here, so a
+   * cold index keeps no term lists and pays no encoding before it is searchable.
+   */
   private flushPending(): void {
     if (this.pendingRows.size === 0) return;
-    writePendingRows(this.pdb.db, this.pendingRows, this.storedIds, {
+    const idOf = (term: string) => this.vocabulary.idOf(term);
+    const rows = new Map<number, StoredTerms>();
+    for (const [id, row] of this.pendingRows) {
+      const counted = row && this.stats.countedIn(row.record.name, idOf);
+      rows.set(id, row && counted ? { record: row.record, terms: encodeCounted(counted) } : null);
+    }
+    writePendingRows(this.pdb.db, rows, this.storedIds, {
       catalogFingerprint: this.catalogFingerprint(),
       toolCount: this.rows.size,
       newTerms: this.vocabulary.takePending(),

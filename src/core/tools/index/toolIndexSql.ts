@@ -49,11 +49,8 @@ export function createSchema(db: SqlDatabase): void {
   `);
 }
 
-/**
- * A row change not yet written to sql.js: the record and its counted terms (encoded at once, a
- * few bytes per distinct term), or `null` for a deletion.
- */
-export type PendingRow = { record: ToolRecord; terms: Uint8Array } | null;
+/** A row change to write: the record and its counted terms' blob, or `null` for a deletion. */
+export type StoredTerms = { record: ToolRecord; terms: Uint8Array } | null;
 
 /**
  * Writes the queued row changes and the vocabulary's new terms to sql.js in one transaction:
@@ -61,7 +58,7 @@ export type PendingRow = { record: ToolRecord; terms: Uint8Array } | null;
  */
 export function writePendingRows(
   db: SqlDatabase,
-  pending: ReadonlyMap<number, PendingRow>,
+  pending: ReadonlyMap<number, StoredTerms>,
   storedIds: Set<number>,
   meta: { catalogFingerprint: string; toolCount: number; newTerms: ReadonlyArray<readonly [number, string]>; vocabularyFingerprint: string },
 ): void {
