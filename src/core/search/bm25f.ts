@@ -14,13 +14,9 @@
  * ranker's optional bigram bonus) read it from their own store.
  */
 
+import { bm25Idf } from './scoring';
 import { packCodes, packCounted, packedStride } from './countedFields';
 import type { CountedFields } from './countedFields';
-
-/** Non-negative BM25 IDF (Lucene form), so very common terms never subtract. */
-export function bm25Idf(totalDocs: number, docFreq: number): number {
-  return Math.log(1 + (totalDocs - docFreq + 0.5) / (docFreq + 0.5));
-}
 
 export interface WeightedTerm {
   term: string;

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { FieldStats, bm25Idf } from '../../../src/core/search/bm25f';
+import { FieldStats } from '../../../src/core/search/bm25f';
+import { bm25Idf } from '../../../src/core/search/scoring';
 import type { WeightedTerm } from '../../../src/core/search/bm25f';
 
 /**

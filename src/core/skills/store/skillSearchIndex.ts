@@ -1,5 +1,6 @@
 import type { TaskType } from '../../config/settingsSchema';
-import { FieldStats, bm25Idf } from '../../search/bm25f';
+import { FieldStats } from '../../search/bm25f';
+import { bm25Idf } from '../../search/scoring';
 import type { WeightedTerm } from '../../search/bm25f';
 import type { CountedFields } from '../../search/countedFields';
 import { ImpactPostings } from '../../search/impactPostings';
