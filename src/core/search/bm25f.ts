@@ -199,9 +199,8 @@ export class FieldStats<F extends string, K extends string | number = string> {
   }
 
   /**
-   * A document's terms counted per field, each term given the id `idOf` returns (another
-   * dictionary's: a store's vocabulary), ids ascending within each field; undefined for an unknown
-   * document. What a store writes for a document indexed from text, without keeping its term lists.
+   * A document's terms counted per field in another dictionary's ids (`idOf`: a store's vocabulary),
+   * ascending within each field: what a store writes for a document indexed from text.
    */
   countedIn(key: K, idOf: (term: string) => number): CountedFields | undefined {
     const packed = this.docs.get(key);
