@@ -205,18 +205,16 @@ export class FieldStats<F extends string, K extends string | number = string> {
   countedIn(key: K, idOf: (term: string) => number): CountedFields | undefined {
     const packed = this.docs.get(key);
     if (!packed) return undefined;
-    const n = this.fields.length;
     const perField: Array<Array<[number, number]>> = this.fields.map(() => []);
-    for (let at = n; at < packed.length; at += this.stride) {
+    for (let at = this.fields.length; at < packed.length; at += this.stride) {
       const id = idOf(this.termNames[packed[at]]);
-      for (let f = 0; f < n; f++) {
-        const word = packed[at + 1 + (f >> 1)];
-        const c = f & 1 ? word >>> 16 : word & 0xffff;
+      for (let f = 0; f < this.fields.length; f++) {
+        const c = (packed[at + 1 + (f >> 1)] >>> (f & 1 ? 16 : 0)) & 0xffff;
         if (c !== 0) perField[f].push([id, c]);
       }
     }
     const total = perField.reduce((sum, pairs) => sum + pairs.length, 0);
-    const counted: CountedFields = { ids: new Uint32Array(total), counts: new Uint32Array(total), fieldEnds: new Uint32Array(n) };
+    const counted: CountedFields = { ids: new Uint32Array(total), counts: new Uint32Array(total), fieldEnds: new Uint32Array(this.fields.length) };
     let out = 0;
     perField.forEach((pairs, f) => {
       pairs.sort((a, b) => a[0] - b[0]);
