@@ -68,7 +68,7 @@ describe('tool index (sql.js)', () => {
     assert.equal(b.service.indexStatus.status, 'loaded');
   });
 
-  it('a tools.db of the previous schema (term columns and an FTS table) is rebuilt on open, with no step by the user', async () => {
+  it('a tools.db of the previous schema (term columns and an FTS table) is upgraded on open with no step by the user: tools indexed again, the pick log kept', async () => {
     const store = new MemoryByteStore();
     const engine = await loadSqlEngine({ allowedFts: ['fts4'] });
     const old = await openPersistentDatabase({
@@ -81,17 +81,25 @@ describe('tool index (sql.js)', () => {
         db.exec(`CREATE TABLE tools (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, record_hash TEXT NOT NULL, name_terms TEXT NOT NULL);
           CREATE VIRTUAL TABLE tools_fts USING fts4(content="tools", name_terms);
           CREATE TABLE tool_index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+          CREATE TABLE tool_pick_log (id INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, session TEXT NOT NULL, terms TEXT NOT NULL,
+            shown TEXT NOT NULL, picked TEXT, succeeded INTEGER, picked_at INTEGER);
+          INSERT INTO tool_pick_log (at, session, terms, shown, picked, succeeded) VALUES (1, 's', 'weather', '["weather.get_forecast"]', 'weather.get_forecast', 1);
+          CREATE TRIGGER tools_ai AFTER INSERT ON tools BEGIN INSERT INTO tools_fts(docid, name_terms) VALUES (new.id, new.name_terms); END;
           INSERT INTO tools VALUES (1, 'stale_tool', 'x', 'stale tool');
-          INSERT INTO tools_fts(tools_fts) VALUES ('rebuild');`),
+`),
     });
     await old.save();
     old.close();
     const { service } = await makeService({ store, tools: SAMPLE_TOOLS, allowedFts: ['fts4', 'none'] });
-    assert.equal(service.indexStatus.status, 'rebuilt');
-    assert.match(service.indexStatus.rebuildReason ?? '', /schema version/);
+    assert.equal(service.indexStatus.status, 'migrated');
     const out = (await service.startRun()).search({ query: 'weather forecast' });
     assert.ok(out.ok && out.output.tools[0].name === 'weather.get_forecast');
     assert.ok(!service.registry().some((r) => r.name === 'stale_tool'));
+    const index = (service as unknown as { index: ToolIndex }).index;
+    assert.equal(index.size, SAMPLE_TOOLS.length);
+    assert.equal(index.db.get<{ n: number }>('SELECT count(*) AS n FROM tool_pick_log')?.n, 1, 'the pick log survives the upgrade');
+    const tables = index.db.all<{ name: string }>(`SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger')`).map((r) => r.name);
+    assert.ok(!tables.some((name) => name.startsWith('tools_')), tables.join(', '));
   });
 
   it('non-incremental mode rebuilds everything on change; rebuildIndexOnInit ignores the stored file', async () => {

@@ -10,7 +10,7 @@ import { ImpactPostings } from '../../search/impactPostings';
 import { TOOL_FIELDS, TOOL_FIELD_B, TOOL_FIELD_WEIGHTS, TOOL_K1, orderedTextTerms, toolFieldTerms } from './toolDocument';
 import { TermPostings } from '../../search/termPostings';
 import { XorFingerprint } from './catalogFingerprint';
-import { VOCABULARY_FINGERPRINT_KEY, createSchema, writePendingRows } from './toolIndexSql';
+import { SCHEMA_4_UPGRADES, VOCABULARY_FINGERPRINT_KEY, createSchema, writePendingRows } from './toolIndexSql';
 import type { StoredTerms } from './toolIndexSql';
 import type { DocumentObserver, ToolField, ToolFieldTerms } from './toolDocument';
 import type { ToolRecord } from '../toolRecord';
@@ -25,9 +25,10 @@ import type { RelatedTerms } from '../../search/relatedTerms';
  *   keeps. No full-text table: ranking never asks the SQL engine.
  * - `sync(records)` compares each record hash with the stored one and touches only changed
  *   rows (incremental); when the whole-catalog fingerprint is unchanged it does nothing.
- * - Bytes persist through the ByteStore (atomic write); a corrupt or other-version file (an
- *   older schema included: the file is derived data) is rebuilt with a logged reason
- *   (persistentDatabase.ts), and the host's next catalog sync fills it.
+ * - Bytes persist through the ByteStore (atomic write); a corrupt or other-version file is
+ *   rebuilt with a logged reason (persistentDatabase.ts). A schema-4 file (term text columns and
+ *   an FTS table) is upgraded in place on open: its index tables are emptied (derived data: the
+ *   host's next catalog sync fills them) and the pick log and cached vectors kept.
  * - Candidates: `candidateNames` — the tools containing any query term, from in-memory postings
  *   (termPostings.ts).
  * - An in-memory mirror of the analysed fields (`stats`, compact BM25F term statistics) serves
@@ -119,6 +120,7 @@ export class ToolIndex {
     const pdb = await openStoreDatabase(options, TOOL_INDEX_KEY, {
       schemaVersion: ToolIndex.schemaVersion(),
       createSchema,
+      migrations: SCHEMA_4_UPGRADES,
       verify: (db) => {
         checked = undefined;
         checked = readMirror(db);

@@ -32,6 +32,11 @@ function setMeta(db: SqlDatabase, key: string, value: string): void {
 }
 
 export function createSchema(db: SqlDatabase): void {
+  createToolTables(db);
+  db.exec('CREATE TABLE tool_index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);');
+}
+
+function createToolTables(db: SqlDatabase): void {
   db.exec(`
     CREATE TABLE tools (
       id INTEGER PRIMARY KEY,
@@ -45,9 +50,23 @@ export function createSchema(db: SqlDatabase): void {
       terms BLOB NOT NULL
     );
     CREATE TABLE tool_vocab (id INTEGER PRIMARY KEY, term TEXT NOT NULL);
-    CREATE TABLE tool_index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   `);
 }
+
+/**
+ * The upgrade from schema 4 (analysed term text columns and a `tools_fts` table kept by
+ * triggers): the index's own tables are dropped and made again empty — the host's next catalog
+ * sync indexes every tool, as after a cold start — while the tables that share the file and are
+ * not derived from the catalog (the pick log, cached vectors) are kept.
+ */
+export const SCHEMA_4_UPGRADES = (['fts5', 'fts4', 'none'] as const).map((fts) => ({
+  from: `tools/4/${fts}`,
+  migrate(db: SqlDatabase): void {
+    db.exec(['tools_ai', 'tools_ad', 'tools_bd', 'tools_bu', 'tools_au'].map((t) => `DROP TRIGGER IF EXISTS ${t};`).join('\n'));
+    db.exec('DROP TABLE IF EXISTS tools_fts; DROP TABLE tools; DELETE FROM tool_index_meta;');
+    createToolTables(db);
+  },
+}));
 
 /** A row change to write: the record and its counted terms' blob, or `null` for a deletion. */
 export type StoredTerms = { record: ToolRecord; terms: Uint8Array } | null;
