@@ -136,7 +136,7 @@ function state(store: SkillStore) {
   return {
     rows: store.db.all('SELECT * FROM skills ORDER BY doc_id'),
     terms: storedTerms(store),
-    search: WORDS.map((w) => store.searchFts(w, { includeWorkspacePacks: true, tenantId: 't1', projectId: 'p1', activeOnly: false }, 20)),
+    search: WORDS.map((w) => store.searchRanked(w, { includeWorkspacePacks: true, tenantId: 't1', projectId: 'p1', activeOnly: false }, 20)),
   };
 }
 

@@ -325,12 +325,12 @@ export class SkillStore {
   }
 
   /**
-   * Full-text search (BM25F relevance, higher is better). Empty when FTS is unavailable or no
+   * Ranked search (BM25F relevance, higher is better). Empty when FTS is unavailable or no
    * query term occurs in the index. The whole request is searched (search/requestTerms.ts
    * weighs its words); every visible skill sharing a term with it is scored by BM25F over all
    * analysed columns, in memory (exact top-k, SkillSearchIndex.search).
    */
-  searchFts(query: string, filter: StoreFilter, limit: number): SearchHit[] {
+  searchRanked(query: string, filter: StoreFilter, limit: number): SearchHit[] {
     if (this.fts === 'none' || limit <= 0) return [];
     const index = this.index;
     const request = requestTerms(query);
