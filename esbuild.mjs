@@ -2,7 +2,7 @@
 // Builds the extension bundle, its parser thread, the CLI bundle, and copies sql.js's wasm beside them.
 // Usage: node esbuild.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { buildSchemas } from './scripts/build-schemas.mjs';
@@ -72,4 +72,7 @@ if (watch) {
   }
 } else {
   await Promise.all(builds.map((options) => esbuild.build(options)));
+  // The CLI runs as a program of its own (`ln -s "$PWD/dist/cli.js" ~/.local/bin/toolshed`): esbuild
+  // writes it without the executable bit, so every build sets it again.
+  chmodSync('dist/cli.js', 0o755);
 }

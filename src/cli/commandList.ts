@@ -12,6 +12,8 @@ import { validateCommand } from './commands/validate';
 import { exportLearnedCommand } from './commands/exportLearned';
 import { importLearnedCommand } from './commands/importLearned';
 import { ledgerCommand } from './commands/ledger';
+import { whyCommand } from './commands/why';
+import { setupCommand } from './commands/setup';
 
 /**
  * Every CLI subcommand, in the order `--help` lists them. Add one import and one entry per
@@ -31,4 +33,6 @@ export const COMMANDS: readonly CliCommand[] = [
   exportLearnedCommand,
   importLearnedCommand,
   ledgerCommand,
+  whyCommand,
+  setupCommand,
 ];
