@@ -61,8 +61,22 @@ const builds = [
     ...common,
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cli.js',
-    banner: { js: '#!/usr/bin/env node' },
+    // `cli.js hook <runtime>` goes to the hook's fast path before the rest of the bundle loads
+    // (a CommonJS module may return at its top level); it loads the CLI again only if needed.
+    banner: {
+      js: [
+        '#!/usr/bin/env node',
+        // First, so the bundle below keeps strict mode (its own directive no longer comes first).
+        "'use strict';",
+        "if (require.main === module && process.argv[2] === 'hook' && require('node:fs').existsSync(__dirname + '/hookClient.js')) {",
+        "  require('./hookClient.js');",
+        '  return;',
+        '}',
+      ].join('\n'),
+    },
   },
+  // The prompt-submit hook's fast path (src/cli/hookClient.ts): asks the resident hook, loads no engine.
+  { ...common, entryPoints: ['src/cli/hookClient.ts'], outfile: 'dist/hookClient.js' },
 ];
 
 if (watch) {

@@ -12,8 +12,11 @@
 //   src/core/learning                       (may use skills)
 //   src/core/planner, src/core/lmTools      (top of core)
 //   src/core/runtimes                       (the agent runtimes and their doors: over the planner)
-//   src/vscode, src/cli, src/workers        (adapters over core; never each other; workers are
-//                                            worker-thread entries, bundled on their own)
+//   src/vscode, src/cli, src/workers,       (adapters over core; never each other; workers are
+//   src/mcp                                  worker-thread entries, bundled on their own; mcp is
+//                                            the MCP server, its gateway in src/mcp/gateway —
+//                                            the one exception: src/cli may import src/mcp, since
+//                                            `toolshed mcp` launches the server)
 // Inside src/vscode, feature folders import each other in one direction only (VSCODE_ALLOWED);
 // the files directly in src/vscode are the composition root (VSCODE_COMPOSITION_ROOT: it wires
 // every folder, and no folder imports it) and shared basics (lifecycle.ts, settingsAccessor.ts, …:
@@ -71,7 +74,7 @@ const VSCODE_COMPOSITION_ROOT = ['extension', 'services', 'registerSkillSurfaces
 
 /**
  * `{ area: 'core', part }`, `{ area: 'vscode', part? }` (part: the feature folder; none for the
- * files directly in src/vscode), `{ area: 'cli' | 'workers' }`, or undefined (outside src).
+ * files directly in src/vscode), `{ area: 'cli' | 'workers' | 'mcp' }`, or undefined (outside src).
  * @param {string} file
  * @param {string} srcRoot
  * @returns {Layer | undefined}
@@ -82,7 +85,7 @@ function layerOf(file, srcRoot) {
   const [area, part, ...rest] = relative.split(path.sep);
   if (area === 'core') return { area, part };
   if (area === 'vscode') return rest.length > 0 ? { area, part } : { area, file: part.replace(/\.[cm]?[jt]s$/, '') };
-  if (area === 'cli' || area === 'workers') return { area };
+  if (area === 'cli' || area === 'workers' || area === 'mcp') return { area };
   return undefined;
 }
 
@@ -99,6 +102,7 @@ function violation(from, to) {
     if (!allowed) return `src/core/${from.part} is not a known layer: add it to eslint/importBoundaries.mjs`;
     return allowed.includes(to.part ?? '') ? undefined : `src/core/${from.part} must not import src/core/${to.part} (layers run downward)`;
   }
+  if (from.area === 'cli' && to.area === 'mcp') return undefined;
   if (from.area !== to.area && to.area !== 'core') return `src/${from.area} must not import src/${to.area}`;
   if (from.area === 'vscode' && to.area === 'vscode') return vscodeViolation(from, to);
   return undefined;

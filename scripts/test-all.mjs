@@ -1,5 +1,5 @@
 // @ts-check
-// `npm test`: type-check, lint, unit tests (plain Node), then the real-extension-host layer
+// `npm test`: type-check, lint, unit tests (plain Node), the real agent runtimes (runtime clients), then the real-extension-host layer
 // (offline code-server + Chromium: in-host suite, page checks, the `npm start` demo), then the
 // packaging checks of the VSIX. Ends with the failing tests' names and one line,
 // `N passed, M failed — <failing tests>`, summed over all layers; exits non-zero if anything
@@ -83,6 +83,39 @@ if (unit.passed + unit.failed === 0) {
 }
 console.log(`unit: ${unit.passed} passed, ${unit.failed} failed`);
 
+// 2c. Runtime clients: the real agent runtimes (Copilot CLI, Claude Code, Codex from their npm
+// packages) run offline against a scripted model on 127.0.0.1 (test/runtimes/), with Toolshed's
+// hook and MCP server from the build above. A runtime whose package has no build for this
+// platform is skipped with a message saying so.
+step('runtime clients (mocha test/runtimes)');
+const runtimeSummaryFile = path.join(ROOT, 'test-results', 'runtime-summary.json');
+rmSync(runtimeSummaryFile, { force: true });
+const runtimeSpecs = readdirSync(path.join(ROOT, 'test', 'runtimes'))
+  .filter((name) => name.endsWith('.test.ts'))
+  .map((name) => path.join('test', 'runtimes', name));
+const runtimeRun = spawnSync(process.execPath, [mochaBin, '--reporter', path.join(ROOT, 'scripts', 'mochaSummaryReporter.cjs'), ...runtimeSpecs], {
+  cwd: ROOT,
+  stdio: 'inherit',
+  env: { ...process.env, TOOLSHED_MOCHA_SUMMARY: runtimeSummaryFile },
+});
+const runtimes = { passed: 0, failed: 0, failedTitles: /** @type {string[]} */ ([]) };
+if (existsSync(runtimeSummaryFile)) {
+  const stats = JSON.parse(readFileSync(runtimeSummaryFile, 'utf8'));
+  runtimes.passed = stats.passes;
+  runtimes.failed = stats.failures;
+  runtimes.failedTitles = stats.failedTitles ?? [];
+}
+if (runtimeRun.status !== 0 && runtimes.failed === 0) runtimes.failed = 1; // mocha crashed before counting
+if (!built) {
+  runtimes.failed += 1;
+  runtimes.failedTitles.push('the build failed: the runtime tests ran an old dist/cli.js or none');
+}
+if (runtimes.passed + runtimes.failed === 0) {
+  console.log('runtime clients: no tests ran');
+  runtimes.failed = 1;
+}
+console.log(`runtime clients: ${runtimes.passed} passed, ${runtimes.failed} failed`);
+
 // 3. Host layer: the offline extension host over the build above (reuses runOffline's functions).
 // .ci/run sets TOOLSHED_EXPECT_COLD_HOST=1 with an empty TOOLSHED_HOST_CACHE, so every CI run
 // installs the host the way a newcomer's first `npm test` does; that install is one check.
@@ -141,6 +174,7 @@ console.log(`package: ${pack.passed} passed, ${pack.failed} failed`);
 const layers = [
   { layer: 'lint', ...lint },
   { layer: 'unit', ...unit },
+  { layer: 'runtime clients', ...runtimes },
   { layer: 'host', ...host },
   { layer: 'package', ...pack },
 ];

@@ -12,6 +12,8 @@ import { validateCommand } from './commands/validate';
 import { exportLearnedCommand } from './commands/exportLearned';
 import { importLearnedCommand } from './commands/importLearned';
 import { ledgerCommand } from './commands/ledger';
+import { hookCommand } from './commands/hook';
+import { mcpCommand } from './commands/mcp';
 import { whyCommand } from './commands/why';
 import { setupCommand } from './commands/setup';
 
@@ -33,6 +35,8 @@ export const COMMANDS: readonly CliCommand[] = [
   exportLearnedCommand,
   importLearnedCommand,
   ledgerCommand,
+  hookCommand,
+  mcpCommand,
   whyCommand,
   setupCommand,
 ];

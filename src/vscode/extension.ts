@@ -17,6 +17,7 @@ import { registerSnapshotCommands } from './learning/snapshotCommands';
 import { nativeSkillsGroup } from './views/nativeSkillsGroup';
 import { registerPromoteSkillCommand } from './views/promoteSkillCommand';
 import { registerLedgerView } from './views/ledgerTreeView';
+import { registerMcpServerDefinitions } from './skills/mcpServerDefinitions';
 import { refreshAgentLauncher, registerSetUpAgentRuntimes } from './runtimes/setUpAgentRuntimes';
 
 /**
@@ -46,6 +47,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
   registerLanguageModelTools(context, services);
   registerManageTools(context, services);
   registerLedgerView(context, services.ledger);
+  registerMcpServerDefinitions(context, services.skillPacks);
   registerSetUpAgentRuntimes(context, services.logger);
   refreshAgentLauncher(context.extensionPath, services.logger);
   registerTestEmbeddingEndpointCommand(context, { embeddings: () => services.settings.current.embeddings, logger: services.logger });

@@ -54,6 +54,24 @@ describe('lint: toolshed/import-boundaries (layers run downward)', () => {
     });
   });
 
+  it('src/mcp is an adapter over core that only the CLI launches: it imports core, the CLI may import it, nothing else may', async () => {
+    await runRule({
+      valid: [
+        { filename: file('mcp/toolshedMcpServer.ts'), code: "import { x } from '../core/skills/skillService';", options },
+        { filename: file('mcp/gateway/gatewayTools.ts'), code: "import { x } from '../../core/tools/toolRun'; import { y } from '../skillAccess';", options },
+        { filename: file('cli/commands/mcp.ts'), code: "import { x } from '../../mcp/toolshedMcpServer';", options },
+      ],
+      invalid: [
+        { filename: file('mcp/toolshedMcpServer.ts'), code: "import { x } from '../cli/commands/skillCliSupport';", options, errors: 1 },
+        { filename: file('mcp/skillTools.ts'), code: "import { x } from '../vscode/services';", options, errors: 1 },
+        { filename: file('mcp/skillTools.ts'), code: "import * as vscode from 'vscode';", options, errors: 1 },
+        { filename: file('vscode/mcpServerDefinitions.ts'), code: "import { x } from '../mcp/toolshedMcpServer';", options, errors: 1 },
+        { filename: file('core/skills/skillService.ts'), code: "import { x } from '../../mcp/skillAccess';", options, errors: 1 },
+        { filename: file('workers/parseWorker.ts'), code: "import { x } from '../mcp/toolshedMcpServer';", options, errors: 1 },
+      ],
+    });
+  });
+
   it('src/vscode feature folders import one way: palette may use views, so views may not use palette', async () => {
     await runRule({
       valid: [
