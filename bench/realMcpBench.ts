@@ -34,6 +34,7 @@ import type { ToolSearchService } from '../src/core/tools/toolSearchService';
 import { queryIdParity } from '../src/cli/commands/benchTools';
 import { toToolInputs, toolshedOwnTools } from '../src/cli/commands/toolCliSupport';
 import { processCpuMs } from '../src/cli/commands/mainThreadCpu';
+import { toolSearchRequestText } from '../src/cli/commands/requestText';
 import { benchEngine } from './benchServices';
 
 // Run from the repository root (runTsBench sets the working directory).
@@ -105,7 +106,7 @@ async function outcomes(service: ToolSearchService, requests: readonly { request
   if (timings) {
     await service.withRun({}, (run) => {
       for (let i = 0; i < WARM_UP && requests.length; i++) {
-        run.search({ query: requests[i % requests.length].request, search_type: 'fts', limit: 10, include_always_loaded: false });
+        run.search({ query: toolSearchRequestText.text(requests[i % requests.length].request), search_type: 'fts', limit: 10, include_always_loaded: false });
         run.activateForRequest(requests[i % requests.length].request);
       }
     });
@@ -114,7 +115,7 @@ async function outcomes(service: ToolSearchService, requests: readonly { request
     const top10 = await service.withRun({}, (run) => {
       const cpu = processCpuMs();
       const start = performance.now();
-      const result = run.search({ query: r.request.slice(0, 500), search_type: 'fts', limit: 10, include_always_loaded: false });
+      const result = run.search({ query: toolSearchRequestText.text(r.request), search_type: 'fts', limit: 10, include_always_loaded: false });
       timings?.search.push(performance.now() - start);
       timings?.searchCpu.push(processCpuMs() - cpu);
       return result.ok ? result.output.tools.map((t) => t.name) : [];
@@ -144,6 +145,8 @@ function qualityRow(set: string, half: Half, embedder: string, requests: readonl
     half: halfLabel(half),
     embedder,
     requests: `${tool.length} tool / ${none.length} none`,
+    // R@5/R@10 are tool_search's (its query cut at its limit); pre-activation takes the whole request.
+    ...toolSearchRequestText.describe(requests.map((r) => r.request)),
     'R@5': share(tool.filter((x) => hitAt(x.o, x.r.gold, 5)).length, tool.length),
     'R@10': share(tool.filter((x) => hitAt(x.o, x.r.gold, 10)).length, tool.length),
     'request_R@5': share(tool.filter((x) => goldRanked(x.o, x.r.gold)).length, tool.length),

@@ -45,6 +45,7 @@ try {
           p50_ms: out.p50_ms,
           p95_ms: out.p95_ms,
           recall_at_1: out.recall_at_1,
+          request_text: out.request_text,
           peak_rss_mb: out.peak_rss_mb,
           heap_mb: out.heap_mb,
           external_mb: out.external_mb,

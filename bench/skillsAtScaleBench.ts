@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { skillSearchInputSchema } from '../src/core/skills/skillToolSchemas';
+import { skillRequestText } from '../src/cli/commands/requestText';
 import type { SkillService } from '../src/core/skills/skillService';
 import { pctOf, round } from './benchMath';
 import { benchEngine, benchSkillService } from './benchServices';
@@ -98,6 +98,7 @@ function qualityRow(label: string, outcomes: readonly Outcome[]): Record<string,
   return {
     case: `skill_search vs plain BM25: ${label}`,
     requests: served.length,
+    ...skillRequestText.describe(served.map((o) => o.r.request)),
     needed_skills: groups,
     toolshed_hit_at_1: share(
       sum((o) => hit1(o.toolshed, o)),
@@ -186,15 +187,14 @@ async function main(): Promise<void> {
     );
     const bm25IndexMs = performance.now() - bm25Start;
 
-    const maxQuery = skillSearchInputSchema.shape.query.maxLength ?? 500;
     const ctx = { includeWorkspacePacks: true };
     // One warm-up search (JIT, statement cache) so the first request does not time compilation.
-    await service.search({ query: requests[0]?.request.slice(0, maxQuery) ?? 'warm up', limit: TOP }, ctx);
+    await service.search({ query: skillRequestText.text(requests[0]?.request ?? 'warm up'), limit: TOP }, ctx);
     const outcomes: Outcome[] = [];
     for (const r of requests) {
       const goldIds = new Set(r.gold.flat());
       let start = performance.now();
-      const found = await service.search({ query: r.request.slice(0, maxQuery), limit: TOP }, ctx);
+      const found = await service.search({ query: skillRequestText.text(r.request), limit: TOP }, ctx);
       const toolshedMs = performance.now() - start;
       start = performance.now();
       const best = bm25.top(r.request, TOP).map((i) => pool[i]?.id as string);

@@ -38,7 +38,7 @@ if (bfcl) {
       'R@1': recall.recall_at_1,
       'R@5': recall.recall_at_5,
       'R@10': recall.recall_at_10,
-      note: `log: ${r.clicks} worked picks + ${r.failures} failures from ${r.train_queries} queries; tested on ${r.held_out_queries}`,
+      note: `log: ${r.clicks} worked picks + ${r.failures} failures from ${r.train_queries} queries; tested on ${r.held_out_queries}; queries: ${r.request_text}, ${r.requests_cut} cut`,
     });
   }
 } else {

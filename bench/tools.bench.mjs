@@ -59,6 +59,7 @@ const row = (set, r, note = '') => ({
   user_p95_ms: r.user_p95_ms ?? '',
   'user/engine p95': r.user_engine_p95_ratio ?? '',
   host_list_read_ms: r.host_list_read_ms ?? '',
+  request_text: r.request_text ? `${r.request_text}; ${r.requests_cut} cut` : '',
   'list reads / searches behind a poll / searches': r.user_searches ? `${r.list_reads_during_run} / ${r.searches_behind_a_poll} / ${r.user_searches}` : '',
   note,
 });

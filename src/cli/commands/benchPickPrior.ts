@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CliCommand } from '../cliCommand';
 import { readJsonl, readToolCatalog } from './cliInput';
 import { cliService, parseArgs, toolsAndQueries } from './toolCliSupport';
+import { toolSearchRequestText } from './requestText';
 
 interface QueryRow {
   id?: string;
@@ -53,7 +54,7 @@ export const benchPickPriorCommand: CliCommand = {
     for (const [i, row] of train.entries()) {
       const at = now - Math.floor((i / Math.max(train.length, 1)) * 60) * DAY;
       const result = await service.withRun({}, (run) =>
-        run.search({ query: row.query.slice(0, 500), limit: 5, include_always_loaded: true }, { activate: false }),
+        run.search({ query: toolSearchRequestText.text(row.query), limit: 5, include_always_loaded: true }, { activate: false }),
       );
       const names = result.ok ? result.output.tools.map((t) => t.name) : [];
       if (names.length === 0) continue;
@@ -70,7 +71,7 @@ export const benchPickPriorCommand: CliCommand = {
       let r10 = 0;
       for (const row of test) {
         const result = await service.withRun({}, (run) =>
-          run.search({ query: row.query.slice(0, 500), limit: 10, include_always_loaded: true }, { activate: false }),
+          run.search({ query: toolSearchRequestText.text(row.query), limit: 10, include_always_loaded: true }, { activate: false }),
         );
         const names = result.ok ? result.output.tools.map((t) => t.name) : [];
         const rank = names.findIndex((n) => row.gold.includes(n));
@@ -87,6 +88,7 @@ export const benchPickPriorCommand: CliCommand = {
       tools: tools.length,
       train_queries: train.length,
       held_out_queries: test.length,
+      ...toolSearchRequestText.describe(rows.map((row) => row.query)),
       clicks,
       failures,
       log_rows: service.pickLog.size(),

@@ -4,6 +4,7 @@ import { readJsonl } from './cliInput';
 import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags, embedderLabel, reportEndpointFailure, EMBEDDER_SWITCHES, EMBEDDER_VALUES } from './embedderFlag';
 import { cliSkillService, packsFromDirs, parseFtsFlag, parseSkillArgs, percentile } from './skillCliSupport';
 import { checkPackFolders } from './skillCliSupport';
+import { skillRequestText } from './requestText';
 
 interface QueryRow {
   query: string;
@@ -22,7 +23,8 @@ export const benchSkillsCommand: CliCommand = {
     ...EMBEDDER_HELP,
     '  With an endpoint, the text of every skill searched (secrets redacted) is sent to it to be embedded;',
     '  `embedder` in the result names it, or says "none" with `endpoint_failed` when it failed (lexical recall).',
-    'queries: {"query", "gold": [skill names]} per line.',
+    'queries: {"query", "gold": [skill names]} per line. Each query is sent whole, as skill_search and pre-flight take it',
+    '  (request_text says so; requests_cut counts those longer than skill_search takes, cut at its limit).',
     '--store DIR: keep the skill store in that folder (as the extension keeps it in its storage), so a second run is a warm start.',
     '--json prints {recall_at_1, recall_at_3, recall_at_5, mrr_at_10, p50_ms, p95_ms, skills, queries, engine, open_ms, load_ms,',
     '  open_cpu_ms, load_cpu_ms, peak_rss_mb, heap_mb, external_mb, embedder}: open_ms opens the store, load_ms loads the packs',
@@ -64,7 +66,7 @@ export const benchSkillsCommand: CliCommand = {
     const rounds =
       queries.length === 0 ? 0 : Number.isInteger(fixedRounds) && fixedRounds > 0 ? fixedRounds : Math.min(10, Math.max(1, Math.ceil(200 / queries.length)));
     for (let pass = 0; pass < rounds; pass++) {
-      for (const q of queries) await service.search({ query: q.query.slice(0, 500), limit: 10 }, ctx);
+      for (const q of queries) await service.search({ query: skillRequestText.text(q.query), limit: 10 }, ctx);
     }
     let r1 = 0;
     let r3 = 0;
@@ -74,7 +76,7 @@ export const benchSkillsCommand: CliCommand = {
     for (let pass = 0; pass < rounds; pass++) {
       for (const q of queries) {
         const start = performance.now();
-        const output = await service.search({ query: q.query.slice(0, 500), limit: 10 }, ctx);
+        const output = await service.search({ query: skillRequestText.text(q.query), limit: 10 }, ctx);
         times.push(performance.now() - start);
         if (pass > 0) continue;
         const gold = new Set(q.gold);
@@ -97,6 +99,7 @@ export const benchSkillsCommand: CliCommand = {
       skills,
       queries: queries.length,
       engine: service.fts,
+      ...skillRequestText.describe(queries.map((q) => q.query)),
       open_ms: round(openMs, 1),
       load_ms: round(loadMs, 1),
       open_cpu_ms: round(openCpuMs, 1),

@@ -12,6 +12,7 @@ import { createToolSearchService } from '../../core/tools/toolSearchService';
 import { defaultSettings } from '../../core/config/settingsSchema';
 import type { ToolSearchMode, DeferredNamesListing } from '../../core/config/settingsSchema';
 import { parseArgs, toolshedOwnTools, toolsAndQueries } from './toolCliSupport';
+import { toolSearchRequestText } from './requestText';
 
 interface QueryRow {
   query: string;
@@ -44,7 +45,7 @@ function oracleModel(gold: string, query: string, onSend: (messages: ChatMessage
         return;
       }
       if (!searched) {
-        yield { kind: 'toolCall', callId: 'c-search', name: TOOL_SEARCH_TOOL_NAME, input: { query: query.slice(0, 500) } };
+        yield { kind: 'toolCall', callId: 'c-search', name: TOOL_SEARCH_TOOL_NAME, input: { query: toolSearchRequestText.text(query) } };
         return;
       }
       yield { kind: 'text', text: 'not found' };
@@ -61,7 +62,8 @@ export const benchToolModesCommand: CliCommand = {
     '',
     'Runs the @toolshed turn (the same function the extension calls) with a scripted model over each query, for mode off / always / auto',
     'and for <available_deferred_tools> off / names / namesAndServers. Tokens: 4 characters a token.',
-    '--json prints {rows: [{mode, names, tools_sent, prompt_tokens_per_request, names_block_tokens, rounds, found}]}.',
+    '--json prints {rows: [{mode, names, tools_sent, prompt_tokens_per_request, names_block_tokens, rounds, found, request_text, requests_cut}]}:',
+    "  the turn gets each whole request; request_text says how the scripted model's tool_search query is cut.",
   ].join('\n'),
   async run(args, io) {
     const { flags } = parseArgs(args, { switches: ['json'], values: ['tools', 'queries', 'context', 'max-queries'] });
@@ -150,6 +152,8 @@ export const benchToolModesCommand: CliCommand = {
         names_block_tokens: round(namesTokens / n, 0),
         rounds: round(rounds / n, 2),
         found: round(found / n, 3),
+        // The turn takes the whole request; only the scripted model's tool_search query is cut.
+        ...toolSearchRequestText.describe(queries.map((q) => q.query)),
       });
       await service.dispose();
     }

@@ -6,6 +6,7 @@ import { measureUserPath } from './benchUserPath';
 import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags, embedderLabel, reportEndpointFailure, EMBEDDER_SWITCHES, EMBEDDER_VALUES } from './embedderFlag';
 import { mainThreadCpuMs, processCpuMs } from './mainThreadCpu';
 import { VariantRecallCounter } from './variantRecall';
+import { toolSearchRequestText } from './requestText';
 import { cliService, defaultService, parseArgs, parseEngine, toolshedOwnTools, toolsAndQueries } from './toolCliSupport';
 
 interface QueryRow {
@@ -96,10 +97,11 @@ export const benchToolsCommand: CliCommand = {
     const vectorsStart = performance.now();
     await service.embeddings.settled();
     const vectorsMs = performance.now() - vectorsStart;
-    if (embedder && !embedder.vectorOfTerms) for (const q of queries) await embedder.prepare(q.query.slice(0, 500));
+    if (embedder && !embedder.vectorOfTerms) for (const q of queries) await embedder.prepare(toolSearchRequestText.text(q.query));
     const firstRun = await service.startRun();
     const firstStart = performance.now();
-    if (queries.length > 0) firstRun.search({ query: queries[0].query.slice(0, 500), search_type: searchType, limit: 10, include_always_loaded: true });
+    if (queries.length > 0)
+      firstRun.search({ query: toolSearchRequestText.text(queries[0].query), search_type: searchType, limit: 10, include_always_loaded: true });
     const firstSearchMs = performance.now() - firstStart;
     firstRun.end();
     const persistStart = performance.now();
@@ -113,7 +115,7 @@ export const benchToolsCommand: CliCommand = {
     // in steady state — after JIT tier-up of the JS and of sql.js's WebAssembly, which otherwise
     // dominates the first few hundred queries of a fresh process (same method as bench skills).
     for (let i = 0; queries.length > 0 && i < WARM_UP_SEARCHES; i++) {
-      run.search({ query: queries[i % queries.length].query.slice(0, 500), search_type: searchType, limit: 10, include_always_loaded: true });
+      run.search({ query: toolSearchRequestText.text(queries[i % queries.length].query), search_type: searchType, limit: 10, include_always_loaded: true });
     }
 
     const total: Tally = { queries: 0, r1: 0, r5: 0, r10: 0, mrr: 0 };
@@ -124,7 +126,7 @@ export const benchToolsCommand: CliCommand = {
     for (const q of queries) {
       const cpuStart = processCpuMs();
       const start = performance.now();
-      const result = run.search({ query: q.query.slice(0, 500), search_type: searchType, limit: 10, include_always_loaded: true });
+      const result = run.search({ query: toolSearchRequestText.text(q.query), search_type: searchType, limit: 10, include_always_loaded: true });
       times.push(performance.now() - start);
       cpuTimes.push(processCpuMs() - cpuStart);
       const names = result.ok ? result.output.tools.map((t) => t.name) : [];
@@ -168,7 +170,7 @@ export const benchToolsCommand: CliCommand = {
         extras,
         await measureUserPath(
           tools,
-          queries.map((q) => q.query.slice(0, 500)),
+          queries.map((q) => toolSearchRequestText.text(q.query)),
           parseEngine(flags.get('engine')),
           WARM_UP_SEARCHES,
           embedder,
@@ -199,6 +201,7 @@ export const benchToolsCommand: CliCommand = {
       tools: tools.length,
       queries: queries.length,
       engine: service.engine,
+      ...toolSearchRequestText.describe(queries.map((q) => q.query)),
       index_ms: round(indexMs, 1),
       index_cpu_ms: round(indexCpuMs, 1),
       first_search_ms: round(firstSearchMs, 2),

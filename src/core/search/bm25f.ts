@@ -14,7 +14,7 @@
  * ranker's optional bigram bonus) read it from their own store.
  */
 
-import { bm25Idf } from './ftsBm25';
+import { bm25Idf } from './scoring';
 import { packCodes, packCounted, packedStride } from './countedFields';
 import type { CountedFields } from './countedFields';
 
@@ -196,6 +196,35 @@ export class FieldStats<F extends string, K extends string | number = string> {
   setCounted(key: K, counted: CountedFields): void {
     if (counted.fieldEnds.length !== this.fields.length) throw new Error(`counted terms have ${counted.fieldEnds.length} fields, not ${this.fields.length}`);
     this.adopt(key, packCounted(counted));
+  }
+
+  /**
+   * A document's terms counted per field in another dictionary's ids (`idOf`: a store's vocabulary),
+   * ascending within each field: what a store writes for a document indexed from text.
+   */
+  countedIn(key: K, idOf: (term: string) => number): CountedFields | undefined {
+    const packed = this.docs.get(key);
+    if (!packed) return undefined;
+    const perField: Array<Array<[number, number]>> = this.fields.map(() => []);
+    for (let at = this.fields.length; at < packed.length; at += this.stride) {
+      const id = idOf(this.termNames[packed[at]]);
+      for (let f = 0; f < this.fields.length; f++) {
+        const c = (packed[at + 1 + (f >> 1)] >>> (f & 1 ? 16 : 0)) & 0xffff;
+        if (c !== 0) perField[f].push([id, c]);
+      }
+    }
+    const total = perField.reduce((sum, pairs) => sum + pairs.length, 0);
+    const counted: CountedFields = { ids: new Uint32Array(total), counts: new Uint32Array(total), fieldEnds: new Uint32Array(this.fields.length) };
+    let out = 0;
+    perField.forEach((pairs, f) => {
+      pairs.sort((a, b) => a[0] - b[0]);
+      for (const [id, c] of pairs) {
+        counted.ids[out] = id;
+        counted.counts[out++] = c;
+      }
+      counted.fieldEnds[f] = out;
+    });
+    return counted;
   }
 
   /** The id of `term` in this dictionary, interned when new (stable: ids are never reused). */

@@ -12,9 +12,15 @@ import type { FieldStats, WeightedTerm } from './bm25f';
  * document (a property test holds it to `FieldStats.scorer`). The cost is the summed posting
  * length of the query's terms — ~10⁶ additions for a long request over 50,000 skills.
  *
- * Impacts depend on the collection's average field lengths, so any change to the statistics
- * marks the block stale and the next search rebuilds it in one pass (O(postings)); bulk loads
- * pay once, not per skill.
+ * This is the one postings owner of Toolshed's search indexes (the skill store's and the tool
+ * index's), with one refresh policy. Impacts depend on the collection's average field lengths,
+ * so any change to the statistics (their `version`) makes the block out of date, and a rebuild
+ * is one pass over every posting (O(postings)); bulk loads pay once, not per document. A search
+ * while the block is out of date either rebuilds it (`topK`) or, where the caller can list the
+ * documents holding a query term, scores those one by one (the same top k) and counts them
+ * (`countScoredOneByOne`): `worthUsing` says to rebuild once the documents scored that way add up
+ * to the collection, so a collection that changes between searches never pays a rebuild per
+ * search and one that settles pays it once.
  *
  * Memory: 8 bytes per (document, term) pair plus 4 bytes per term.
  */
@@ -25,7 +31,10 @@ export interface ImpactHit<K> {
 }
 
 export class ImpactPostings<F extends string, K extends string | number> {
-  private stale = true;
+  /** The statistics' version the block was built for (-1: never). */
+  private builtFor = -1;
+  /** Documents scored one by one since the statistics last changed. */
+  private scoredSince = 0;
   private keys: K[] = [];
   private offsets = new Int32Array(1);
   private ends = new Int32Array(0);
@@ -40,9 +49,19 @@ export class ImpactPostings<F extends string, K extends string | number> {
     private readonly fieldB: Readonly<Record<F, number>>,
   ) {}
 
-  /** Call after every change to the statistics (cheap: the rebuild waits for the next search). */
-  invalidate(): void {
-    this.stale = true;
+  /** True when the block was built for the statistics as they are now. */
+  get current(): boolean {
+    return this.builtFor === this.stats.version;
+  }
+
+  /** True when searching through the block is the cheaper way: it is current, or enough has been scored one by one since the last change to pay for its rebuild. */
+  get worthUsing(): boolean {
+    return this.current || this.scoredSince >= this.stats.size;
+  }
+
+  /** Counts documents a search scored one by one (without the block) toward its next rebuild. */
+  countScoredOneByOne(documents: number): void {
+    if (!this.current) this.scoredSince += documents;
   }
 
   /**
@@ -58,7 +77,7 @@ export class ImpactPostings<F extends string, K extends string | number> {
     idf?: ReadonlyMap<string, number>,
   ): Array<ImpactHit<K>> {
     if (limit <= 0 || query.length === 0) return [];
-    if (this.stale) this.build();
+    if (!this.current) this.build();
     const { ids, factors } = this.stats.queryFactors(query, idf);
     const acc = this.accumulator;
     const touched = this.touched;
@@ -124,6 +143,7 @@ export class ImpactPostings<F extends string, K extends string | number> {
       this.accumulator = new Float64Array(keys.length);
       this.touched = new Int32Array(keys.length);
     }
-    this.stale = false;
+    this.builtFor = stats.version;
+    this.scoredSince = 0;
   }
 }

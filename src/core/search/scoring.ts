@@ -48,3 +48,8 @@ function clamp01(value: number): number {
   if (!Number.isFinite(value)) return 0;
   return Math.min(1, Math.max(0, value));
 }
+
+/** Non-negative BM25 IDF (Lucene form), so very common terms never subtract. */
+export function bm25Idf(totalDocs: number, docFreq: number): number {
+  return Math.log(1 + (totalDocs - docFreq + 0.5) / (docFreq + 0.5));
+}

@@ -99,7 +99,7 @@ export class SkillFinder {
       const wanted = adjust ? Math.max(limit * 3, limit + 10) : limit;
       const resolve = store.resolver(filter);
       const stage = this.deps.vectors?.stage({ resolve, all: () => store.visibleEntries(filter) });
-      const hits = store.searchFts(query, filter, stage ? Math.max(wanted * COPY_MARGIN, LEXICAL_POOL) : wanted * COPY_MARGIN);
+      const hits = store.searchRanked(query, filter, stage ? Math.max(wanted * COPY_MARGIN, LEXICAL_POOL) : wanted * COPY_MARGIN);
       // Adjustments (±0.1/0.2, × decay) apply on the absolute relevance scale, then min-max as usual.
       let scored: Array<ScoredSkill & { description: string; task_type: TaskType }> = hits.map((h) => ({
         ...pick(h),
@@ -199,7 +199,7 @@ export class SkillFinder {
         if (d <= Math.max(3, Math.floor(name.length / 2))) candidates.set(candidate, d);
       }
     }
-    for (const hit of this.deps.store.fts !== 'none' ? this.deps.store.searchFts(name, filter, 3) : []) {
+    for (const hit of this.deps.store.fts !== 'none' ? this.deps.store.searchRanked(name, filter, 3) : []) {
       if (!candidates.has(hit.name)) candidates.set(hit.name, 100);
     }
     return [...candidates.entries()]

@@ -5,8 +5,11 @@ import * as path from 'node:path';
 
 /**
  * Which full-text engine the loaded sql.js build offers. The published sql.js has FTS3/FTS4
- * but not FTS5, so `fts4` (with BM25 computed from `matchinfo`) is the usual answer; `none`
- * means regex + exact matching only.
+ * but not FTS5, so `fts4` is the usual answer. No store keeps a full-text table: ranked search
+ * runs over the in-memory term statistics (search/bm25f.ts, search/impactPostings.ts). The
+ * engine is reported with search results, and `none` (a build without one, or `--engine none`)
+ * keeps the behaviour a build without full-text search has always had: regex + exact matching,
+ * with ranked requests falling back to regex where the settings allow.
  */
 export type FtsEngine = 'fts5' | 'fts4' | 'none';
 

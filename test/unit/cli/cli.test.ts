@@ -163,6 +163,21 @@ describe('toolshed CLI', () => {
     assert.equal(result.recall_at_1, 1);
   });
 
+  it('bench skills sends each request whole, as skill_search and pre-flight take it, and says so', async () => {
+    const packs = path.join(REPO, 'skill-packs');
+    const queries = path.join(dir, 'long-skill-queries.jsonl');
+    // The words that name the skill come after 600 characters of words no skill has: a bench
+    // that cut requests to 500 characters would find nothing.
+    const long = `${'zqxv '.repeat(120)}write a commit message for my staged changes`;
+    writeFileSync(queries, JSON.stringify({ query: long, gold: ['pack.core.git.commit_message'] }));
+    const bench = await cli('bench', 'skills', '--packs', packs, '--queries', queries, '--json', '--rounds', '1');
+    assert.equal(bench.code, 0, bench.err);
+    const result = JSON.parse(bench.out) as Record<string, number | string>;
+    assert.equal(result.recall_at_1, 1);
+    assert.match(String(result.request_text), /^whole request/);
+    assert.equal(result.requests_cut, 0);
+  });
+
   it("search skills: a newline in a skill's title or trigger cannot forge an output line", async () => {
     const pack = path.join(dir, 'newline-pack');
     mkdirSync(pack, { recursive: true });

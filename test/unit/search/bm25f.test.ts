@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { FieldStats } from '../../../src/core/search/bm25f';
+import { bm25Idf } from '../../../src/core/search/scoring';
 import type { WeightedTerm } from '../../../src/core/search/bm25f';
-import { bm25Idf } from '../../../src/core/search/ftsBm25';
 
 /**
  * The compact BM25F statistics (one packed array per document) are pinned, bit for bit, to a

@@ -44,10 +44,8 @@ describe('ImpactPostings (exact top-k)', () => {
         for (const step of ops) {
           if (step.kind === 'set') {
             stats.set(step.key, step.doc);
-            postings.invalidate();
           } else if (step.kind === 'delete') {
             stats.delete(step.key);
-            postings.invalidate();
           } else {
             const query: WeightedTerm[] = step.query.map((t, i) => ({ term: t, weight: step.weights[i] ?? 1 }));
             // parity 2 accepts every document; 0 and 1 keep even or odd keys (a scope filter).
@@ -91,7 +89,6 @@ describe('ImpactPostings (exact top-k)', () => {
     const stats = new FieldStats<F, number>(FIELDS);
     const postings = new ImpactPostings(stats, WEIGHTS, B);
     for (const key of [5, 3, 9]) stats.set(key, { name: ['alpha'], body: [] });
-    postings.invalidate();
     assert.deepEqual(
       postings.topK([{ term: 'alpha', weight: 1 }], () => true, 2, before).map((h) => h.key),
       [3, 5],

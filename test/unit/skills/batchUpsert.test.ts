@@ -7,7 +7,8 @@ import { toRecord } from '../../../src/core/skills/store/skillRecords';
 import { rowToRecord } from '../../../src/core/skills/store/skillRows';
 import { makeScope } from '../../../src/core/skills/store/skillScope';
 import { SkillStore } from '../../../src/core/skills/store/skillStore';
-import { decodeTerms, encodeTerms, TermVocabulary } from '../../../src/core/skills/store/skillTermsCodec';
+import { decodeTerms, encodeTerms, TermVocabulary } from '../../../src/core/search/termStore';
+import { SKILL_FIELDS } from '../../../src/core/skills/store/skillSearchIndex';
 import { engine, TestClock } from './helpers';
 import { parsedSkillOf } from '../../../src/core/skills/packs/document/parsedSkill';
 
@@ -124,7 +125,10 @@ function storedTerms(store: SkillStore) {
   vocabulary.load(store.db.arrays('SELECT id, term FROM skill_vocab').map((r) => [Number(r[0]), String(r[1])] as const));
   return store.db
     .arrays('SELECT doc_id, terms FROM skill_terms ORDER BY doc_id')
-    .map(([docId, blob]) => [docId, Object.entries(decodeTerms(blob as Uint8Array, vocabulary)).map(([field, terms]) => [field, [...terms].sort()])]);
+    .map(([docId, blob]) => [
+      docId,
+      Object.entries(decodeTerms(blob as Uint8Array, vocabulary, SKILL_FIELDS)).map(([field, terms]) => [field, [...terms].sort()]),
+    ]);
 }
 
 /** Everything a reader can see: rows with doc ids, stored terms, search and the learned records. */
@@ -132,7 +136,7 @@ function state(store: SkillStore) {
   return {
     rows: store.db.all('SELECT * FROM skills ORDER BY doc_id'),
     terms: storedTerms(store),
-    search: WORDS.map((w) => store.searchFts(w, { includeWorkspacePacks: true, tenantId: 't1', projectId: 'p1', activeOnly: false }, 20)),
+    search: WORDS.map((w) => store.searchRanked(w, { includeWorkspacePacks: true, tenantId: 't1', projectId: 'p1', activeOnly: false }, 20)),
   };
 }
 
@@ -181,13 +185,14 @@ describe('skills: stored term blobs', () => {
     const vocabulary = new TermVocabulary();
     const blob = encodeTerms(
       { name: ['deploy'], title: ['deploy', 'servic'], trigger: [], description: ['payment'], tags: [], content: ['step', 'step'] },
+      SKILL_FIELDS,
       vocabulary,
     );
-    assert.deepEqual(decodeTerms(blob, vocabulary).content, ['step', 'step']);
+    assert.deepEqual(decodeTerms(blob, vocabulary, SKILL_FIELDS).content, ['step', 'step']);
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 40 }), (bytes) => {
         try {
-          const terms = decodeTerms(bytes, vocabulary);
+          const terms = decodeTerms(bytes, vocabulary, SKILL_FIELDS);
           for (const list of Object.values(terms)) assert.ok(list.length <= 1 << 20);
         } catch (error) {
           assert.match(String(error), /term blob/);
@@ -195,6 +200,6 @@ describe('skills: stored term blobs', () => {
       }),
     );
     // A count of 2^34 in an otherwise well-formed blob.
-    assert.throws(() => decodeTerms(Uint8Array.from([1, 0, 0x80, 0x80, 0x80, 0x80, 0x40, 0, 0, 0, 0, 0]), vocabulary), /term blob/);
+    assert.throws(() => decodeTerms(Uint8Array.from([1, 0, 0x80, 0x80, 0x80, 0x80, 0x40, 0, 0, 0, 0, 0]), vocabulary, SKILL_FIELDS), /term blob/);
   });
 });

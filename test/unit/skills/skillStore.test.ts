@@ -86,9 +86,9 @@ describe('skills: store search (FTS candidates + in-memory mirror)', () => {
       for (const r of bigCorpus(3000)) store.upsert(r);
     });
     const query = 'how do I create the issue in git';
-    const first = store.searchFts(query, everyone, 8);
+    const first = store.searchRanked(query, everyone, 8);
     assert.equal(first.length, 8);
-    assert.deepEqual(store.searchFts(query, everyone, 8), first);
+    assert.deepEqual(store.searchRanked(query, everyone, 8), first);
     for (let i = 1; i < first.length; i++) {
       const [a, b] = [first[i - 1]!, first[i]!];
       assert.ok(
@@ -100,7 +100,7 @@ describe('skills: store search (FTS candidates + in-memory mirror)', () => {
     const terms = uniqueTerms(query);
     for (const hit of first) assert.ok(terms.some((t) => uniqueTerms(`${hit.name} ${hit.trigger}`).includes(t)));
     // A filter that rejects most candidates still yields matches from the rest.
-    const browser = store.searchFts(query, { ...everyone, taskType: 'browser' }, 8);
+    const browser = store.searchRanked(query, { ...everyone, taskType: 'browser' }, 8);
     assert.deepEqual(browser, []);
   });
 
@@ -155,7 +155,7 @@ describe('skills: store search (FTS candidates + in-memory mirror)', () => {
       );
       assert.deepEqual(
         store
-          .searchFts('deploy service', filter, 50)
+          .searchRanked('deploy service', filter, 50)
           .map((h) => h.name)
           .sort(),
         sql,
@@ -168,15 +168,15 @@ describe('skills: store search (FTS candidates + in-memory mirror)', () => {
     store.upsert(record('pack.t.alpha', 'rotate the signing certificate'));
     store.upsert(record('pack.t.beta', 'archive old invoices'));
     store.upsert(record('pack.t.alpha', 'compress build artifacts'));
-    assert.deepEqual(store.searchFts('certificate', everyone, 8), []);
+    assert.deepEqual(store.searchRanked('certificate', everyone, 8), []);
     assert.deepEqual(
-      store.searchFts('artifacts', everyone, 8).map((h) => h.name),
+      store.searchRanked('artifacts', everyone, 8).map((h) => h.name),
       ['pack.t.alpha'],
     );
     store.setStatus(globalNamed('pack.t.beta'), 'inactive', 'missing environment variable: X');
-    assert.deepEqual(store.searchFts('invoices', everyone, 8), []);
+    assert.deepEqual(store.searchRanked('invoices', everyone, 8), []);
     assert.deepEqual(
-      store.searchFts('invoices', { ...everyone, activeOnly: false }, 8).map((h) => h.name),
+      store.searchRanked('invoices', { ...everyone, activeOnly: false }, 8).map((h) => h.name),
       ['pack.t.beta'],
     );
     assert.throws(
@@ -199,12 +199,12 @@ describe('skills: store search (FTS candidates + in-memory mirror)', () => {
     );
     assert.equal(store.has('pack.t.gamma'), false);
     assert.deepEqual(
-      store.searchFts('artifacts', everyone, 8).map((h) => h.name),
+      store.searchRanked('artifacts', everyone, 8).map((h) => h.name),
       ['pack.t.alpha'],
     );
     assert.ok(store.delete(globalNamed('pack.t.alpha')));
     assert.equal(store.delete(globalNamed('pack.t.alpha')), false);
-    assert.deepEqual(store.searchFts('artifacts', everyone, 8), []);
+    assert.deepEqual(store.searchRanked('artifacts', everyone, 8), []);
     assert.equal(store.packSkillCount('t'), 1);
     assert.equal(store.packSkillCount('other'), 0);
   });
@@ -216,14 +216,14 @@ describe('skills: store search (FTS candidates + in-memory mirror)', () => {
       for (const r of bigCorpus(400)) store.upsert(r);
     });
     const queries = ['create issue git', 'how do I export the invoice', 'token', 'debug a webhook in the cloud'];
-    const before = queries.map((q) => store.searchFts(q, everyone, 10));
+    const before = queries.map((q) => store.searchRanked(q, everyone, 10));
     await store.save();
     store.close();
     const reopened = await openStore(bytes);
     assert.equal(reopened.openInfo.status, 'loaded');
     assert.equal(reopened.count(), 400);
     assert.deepEqual(
-      queries.map((q) => reopened.searchFts(q, everyone, 10)),
+      queries.map((q) => reopened.searchRanked(q, everyone, 10)),
       before,
     );
   });

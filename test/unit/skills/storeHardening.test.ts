@@ -175,7 +175,7 @@ describe('skill store: migration from schema versions 1 and 2 keeps every row', 
       const everyone = { includeWorkspacePacks: true, tenantId: 'acme', projectId: 'proj-1' };
       if (fts !== 'none')
         assert.deepEqual(
-          store.searchFts('flaky integration', everyone, 5).map((h) => h.name),
+          store.searchRanked('flaky integration', everyone, 5).map((h) => h.name),
           ['fix-flaky-test'],
         );
       // The migrated database now takes the same name in another scope.

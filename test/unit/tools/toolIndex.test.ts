@@ -2,6 +2,9 @@ import { strict as assert } from 'node:assert';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { lengthTokenCounter } from '../../../src/core/platform/basicPorts';
 import { TOOL_INDEX_KEY } from '../../../src/core/tools/index/toolIndex';
+import { nullLogger } from '../../../src/core/platform/basicPorts';
+import { openPersistentDatabase } from '../../../src/core/sql/persistentDatabase';
+import { loadSqlEngine } from '../../../src/core/sql/sqlEngine';
 import type { ToolIndex } from '../../../src/core/tools/index/toolIndex';
 import { toolFieldTerms } from '../../../src/core/tools/index/toolDocument';
 import type { ToolRecord } from '../../../src/core/tools/toolRecord';
@@ -9,17 +12,19 @@ import { RANKER_DEFAULTS, rankTools } from '../../../src/core/tools/index/toolRa
 import { SAMPLE_TOOLS, makeService } from './helpers';
 
 describe('tool index (sql.js)', () => {
-  it('has the tables, triggers keep FTS in sync, and the catalog fingerprint makes re-sync a no-op', async () => {
+  it('keeps terms in the shared term store (no full-text table, no triggers), and the catalog fingerprint makes re-sync a no-op', async () => {
     const { service } = await makeService({ tools: SAMPLE_TOOLS, allowedFts: ['fts4', 'none'] });
-    const index = (service as unknown as { index: { db: { all: (sql: string) => Array<Record<string, unknown>> } } }).index;
-    const names = index.db.all(`SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger') ORDER BY name`).map((r) => r.name);
-    for (const expected of ['tools', 'tools_fts', 'tool_index_meta', 'tools_ai', 'tools_bd', 'tools_bu', 'tools_au'])
-      assert.ok(names.includes(expected), expected);
+    const index = (service as unknown as { index: ToolIndex }).index;
+    const names = index.db.all<{ name: string }>(`SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger') ORDER BY name`).map((r) => r.name);
+    assert.deepEqual(
+      names.filter((name) => name !== 'toolshed_meta'),
+      ['tool_index_meta', 'tool_vocab', 'tools'],
+    );
     assert.equal(service.setTools(SAMPLE_TOOLS).skipped, true);
     const changed = SAMPLE_TOOLS.map((t) => (t.name === 'run_in_terminal' ? { ...t, description: 'Execute a zebra command.' } : t));
     const report = service.setTools(changed);
     assert.deepEqual([report.added, report.updated, report.removed, report.unchanged], [0, 1, 0, SAMPLE_TOOLS.length - 1]);
-    const count = (q: string) => index.db.all(`SELECT count(*) AS n FROM tools_fts WHERE tools_fts MATCH '${q}'`)[0].n;
+    const count = (q: string) => index.candidateNames([q]).length;
     assert.equal(count('zebra'), 1);
     assert.equal(count('shell'), 0);
     const removed = service.setTools(changed.filter((t) => t.name !== 'run_in_terminal'));
@@ -55,13 +60,46 @@ describe('tool index (sql.js)', () => {
     assert.ok(out.ok && out.output.tools[0].name === 'weather.get_forecast');
   });
 
-  it('an index written with another FTS engine is rebuilt (schema version includes the engine)', async () => {
+  it('an index written where sql.js had another full-text engine is kept (the stored form uses none)', async () => {
     const store = new MemoryByteStore();
     const a = await makeService({ store, tools: SAMPLE_TOOLS, allowedFts: ['fts4', 'none'] });
     await a.service.dispose();
-    const b = await makeService({ store, tools: SAMPLE_TOOLS, allowedFts: ['none'] });
-    assert.equal(b.service.indexStatus.status, 'rebuilt');
-    assert.match(b.service.indexStatus.rebuildReason ?? '', /schema version/);
+    const b = await makeService({ store, tools: SAMPLE_TOOLS, allowedFts: ['fts5', 'fts4', 'none'] });
+    assert.equal(b.service.indexStatus.status, 'loaded');
+  });
+
+  it('a tools.db of the previous schema (term columns and an FTS table) is upgraded on open with no step by the user: tools indexed again, the pick log kept', async () => {
+    const store = new MemoryByteStore();
+    const engine = await loadSqlEngine({ allowedFts: ['fts4'] });
+    const old = await openPersistentDatabase({
+      engine,
+      store,
+      key: TOOL_INDEX_KEY,
+      schemaVersion: 'tools/4/fts4',
+      logger: nullLogger,
+      createSchema: (db) =>
+        db.exec(`CREATE TABLE tools (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, record_hash TEXT NOT NULL, name_terms TEXT NOT NULL);
+          CREATE VIRTUAL TABLE tools_fts USING fts4(content="tools", name_terms);
+          CREATE TABLE tool_index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+          CREATE TABLE tool_pick_log (id INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, session TEXT NOT NULL, terms TEXT NOT NULL,
+            shown TEXT NOT NULL, picked TEXT, succeeded INTEGER, picked_at INTEGER);
+          INSERT INTO tool_pick_log (at, session, terms, shown, picked, succeeded) VALUES (1, 's', 'weather', '["weather.get_forecast"]', 'weather.get_forecast', 1);
+          CREATE TRIGGER tools_ai AFTER INSERT ON tools BEGIN INSERT INTO tools_fts(docid, name_terms) VALUES (new.id, new.name_terms); END;
+          INSERT INTO tools VALUES (1, 'stale_tool', 'x', 'stale tool');
+`),
+    });
+    await old.save();
+    old.close();
+    const { service } = await makeService({ store, tools: SAMPLE_TOOLS, allowedFts: ['fts4', 'none'] });
+    assert.equal(service.indexStatus.status, 'migrated');
+    const out = (await service.startRun()).search({ query: 'weather forecast' });
+    assert.ok(out.ok && out.output.tools[0].name === 'weather.get_forecast');
+    assert.ok(!service.registry().some((r) => r.name === 'stale_tool'));
+    const index = (service as unknown as { index: ToolIndex }).index;
+    assert.equal(index.size, SAMPLE_TOOLS.length);
+    assert.equal(index.db.get<{ n: number }>('SELECT count(*) AS n FROM tool_pick_log')?.n, 1, 'the pick log survives the upgrade');
+    const tables = index.db.all<{ name: string }>(`SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger')`).map((r) => r.name);
+    assert.ok(!tables.some((name) => name.startsWith('tools_')), tables.join(', '));
   });
 
   it('non-incremental mode rebuilds everything on change; rebuildIndexOnInit ignores the stored file', async () => {

@@ -133,7 +133,7 @@ describe('tool_search: contract', () => {
 });
 
 describe('tool_search: FTS engines and fallbacks', () => {
-  it('FTS5 absent → fts4 with matchinfo BM25, search_type stays fts', async () => {
+  it('FTS5 absent → fts4 reported, ranked search unchanged, search_type stays fts', async () => {
     const { service } = await makeService({ tools: SAMPLE_TOOLS, allowedFts: ['fts4', 'none'] });
     assert.equal(service.engine, 'fts4');
     const out = ok((await service.startRun()).search({ query: 'read a file' }));

@@ -2,12 +2,12 @@ import type { SqlValue } from 'sql.js';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
 import type { TextAnalyzer } from '../../search/textAnalysis';
 import type { SkillRecord } from '../skillSchema';
-import { ftsTerms, recordParams } from './skillRows';
+import { countedTerms, recordParams } from './skillRows';
 import type { CountedFields } from '../../search/countedFields';
-import { SKILL_COLUMNS } from './skillStoreSchema';
-import { encodeCounted, VOCABULARY_FINGERPRINT_KEY } from './skillTermsCodec';
+import { SKILL_COLUMNS, VOCABULARY_FINGERPRINT_KEY } from './skillStoreSchema';
+import { encodeCounted } from '../../search/termStore';
 import { setMetaValue } from '../../sql/persistentDatabase';
-import type { TermVocabulary } from './skillTermsCodec';
+import type { TermVocabulary } from '../../search/termStore';
 
 /**
  * The SQL writes of skill rows and their analysed terms, one row or many per statement. sql.js
@@ -93,7 +93,7 @@ export class SkillRowWriter {
       const holder = holders.get(record.id);
       const stored = holder === undefined || holder === docId ? record : { ...record, id: `${record.id}_${docId}` };
       holders.set(stored.id, docId);
-      const terms = analyzer && vocabulary ? ftsTerms(record, analyzer, vocabulary) : undefined;
+      const terms = analyzer && vocabulary ? countedTerms(record, analyzer, vocabulary) : undefined;
       const params = recordParams(stored, docId);
       if (this.bodiesInSource && stored.origin === 'pack') params[BODY_COLUMN] = '';
       return { docId, stored, params, terms, encoded: terms ? encodeCounted(terms) : undefined };

@@ -3,13 +3,13 @@ import type { TaskType } from '../../config/settingsSchema';
 import type { SqlValue } from 'sql.js';
 import type { TextAnalyzer } from '../../search/textAnalysis';
 import type { SkillOrigin, SkillRecord } from '../skillSchema';
-import { SKILL_FTS_FIELDS } from './skillSearchIndex';
-import type { SkillEntry, SkillFtsField } from './skillSearchIndex';
-import { countIds, decodeCounted, VOCABULARY_FINGERPRINT_KEY } from './skillTermsCodec';
+import { SKILL_FIELDS } from './skillSearchIndex';
+import type { SkillEntry, SkillField } from './skillSearchIndex';
+import { countIds, decodeCounted } from '../../search/termStore';
 import { metaValue } from '../../sql/persistentDatabase';
 import type { CountedFields } from '../../search/countedFields';
-import type { TermVocabulary } from './skillTermsCodec';
-import { SKILL_COLUMN_STORAGE, SKILL_COLUMNS } from './skillStoreSchema';
+import type { TermVocabulary } from '../../search/termStore';
+import { SKILL_COLUMN_STORAGE, SKILL_COLUMNS, VOCABULARY_FINGERPRINT_KEY } from './skillStoreSchema';
 
 /** Conversions between SkillRecord, `skills` rows, mirror entries and FTS terms. */
 
@@ -126,13 +126,13 @@ export function entryOf(record: SkillRecord, docId: number): SkillEntry {
 
 /**
  * A skill's analysed terms per field, counted with the store's vocabulary ids (stored compactly in
- * `skill_terms`, skillTermsCodec.ts); `analyzer` is the store's own (its word memo spans every
+ * `skill_terms`, search/termStore.ts); `analyzer` is the store's own (its word memo spans every
  * skill and remembers each word's vocabulary id).
  */
-export function ftsTerms(record: SkillRecord, analyzer: TextAnalyzer, vocabulary: TermVocabulary): CountedFields {
+export function countedTerms(record: SkillRecord, analyzer: TextAnalyzer, vocabulary: TermVocabulary): CountedFields {
   const tags = [...record.tags, ...record.triggers, record.domain, ...record.frames, record.task_type].join(' ');
   const content = [...record.steps, ...record.preconditions, ...record.failure_modes, record.body.slice(0, 4000)].join('\n');
-  const texts: Record<SkillFtsField, string> = {
+  const texts: Record<SkillField, string> = {
     name: record.name,
     title: record.title,
     trigger: record.trigger,
@@ -141,7 +141,7 @@ export function ftsTerms(record: SkillRecord, analyzer: TextAnalyzer, vocabulary
     content,
   };
   // A skill's name keeps its stop words ("get", "by" matter in a name).
-  return countIds(SKILL_FTS_FIELDS.map((field) => analyzer.analyzeIds(texts[field], vocabulary, { keepStopWords: field === 'name' })));
+  return countIds(SKILL_FIELDS.map((field) => analyzer.analyzeIds(texts[field], vocabulary, { keepStopWords: field === 'name' })));
 }
 
 const SCOPES = new Set(['project', 'tenant', 'global']);
@@ -176,7 +176,7 @@ export function readMirror(db: SqlDatabase, vocabulary: TermVocabulary | undefin
       const entry = byDoc.get(docId);
       if (!entry) return;
       if (!(blob instanceof Uint8Array)) throw new Error(`terms of row ${entry.docId} are damaged`);
-      add(entry, decodeCounted(blob, vocabulary));
+      add(entry, decodeCounted(blob, vocabulary, SKILL_FIELDS.length));
       byDoc.delete(entry.docId);
     });
   }

@@ -1,11 +1,11 @@
 import type { TaskType } from '../../config/settingsSchema';
 import { FieldStats } from '../../search/bm25f';
+import { bm25Idf } from '../../search/scoring';
 import type { WeightedTerm } from '../../search/bm25f';
 import type { CountedFields } from '../../search/countedFields';
 import { ImpactPostings } from '../../search/impactPostings';
 import { describingFocus, idfCoverage } from '../../search/termCoverage';
 import { broadVocabulary, STUFFED_FACTOR } from '../../search/broadVocabulary';
-import { bm25Idf } from '../../search/ftsBm25';
 import type { SkillOrigin } from '../skillSchema';
 import { identityKey, scopeRank } from './skillScope';
 import type { SkillIdentity } from './skillScope';
@@ -26,17 +26,17 @@ import type { SkillIdentity } from './skillScope';
  */
 
 /** The columns of `skills_fts`, in order (the analysed text of each is mirrored here). */
-export const SKILL_FTS_FIELDS = ['name', 'title', 'trigger', 'description', 'tags', 'content'] as const;
-export type SkillFtsField = (typeof SKILL_FTS_FIELDS)[number];
-export type SkillFieldTerms = Record<SkillFtsField, readonly string[]>;
+export const SKILL_FIELDS = ['name', 'title', 'trigger', 'description', 'tags', 'content'] as const;
+export type SkillField = (typeof SKILL_FIELDS)[number];
+export type SkillFieldTerms = Record<SkillField, readonly string[]>;
 
 /** BM25F field weights (the former per-column BM25 weights) and length normalisation. */
-const SKILL_FIELD_WEIGHTS: Record<SkillFtsField, number> = { name: 4, title: 3, trigger: 2.5, description: 1.5, tags: 2, content: 0.5 };
-const SKILL_FIELD_B: Record<SkillFtsField, number> = { name: 0.75, title: 0.75, trigger: 0.75, description: 0.75, tags: 0.75, content: 0.75 };
+const SKILL_FIELD_WEIGHTS: Record<SkillField, number> = { name: 4, title: 3, trigger: 2.5, description: 1.5, tags: 2, content: 0.5 };
+const SKILL_FIELD_B: Record<SkillField, number> = { name: 0.75, title: 0.75, trigger: 0.75, description: 0.75, tags: 0.75, content: 0.75 };
 
 /** Which fields say what a skill is for (a request term there counts fully toward absolute relevance). */
-const DESCRIBING_WEIGHTS: Record<SkillFtsField, number> = { name: 1, title: 1, trigger: 1, description: 1, tags: 1, content: 0 };
-const BODY_WEIGHTS: Record<SkillFtsField, number> = { name: 0, title: 0, trigger: 0, description: 0, tags: 0, content: 1 };
+const DESCRIBING_WEIGHTS: Record<SkillField, number> = { name: 1, title: 1, trigger: 1, description: 1, tags: 1, content: 0 };
+const BODY_WEIGHTS: Record<SkillField, number> = { name: 0, title: 0, trigger: 0, description: 0, tags: 0, content: 1 };
 /**
  * A request term found only in a skill's body counts this much: bodies are long and share
  * common words with most requests, so a body match is weak evidence (tuned on the skills
@@ -170,11 +170,11 @@ export class SkillSearchIndex {
   /** Pack-origin skills per pack name. */
   private readonly packCounts = new Map<string, number>();
   /** Keyed by doc id; null when the store has no full-text engine (regex / exact only). */
-  readonly stats: FieldStats<SkillFtsField, number> | null;
-  private readonly postings: ImpactPostings<SkillFtsField, number> | null;
+  readonly stats: FieldStats<SkillField, number> | null;
+  private readonly postings: ImpactPostings<SkillField, number> | null;
 
   constructor(withStats: boolean) {
-    this.stats = withStats ? new FieldStats<SkillFtsField, number>(SKILL_FTS_FIELDS) : null;
+    this.stats = withStats ? new FieldStats<SkillField, number>(SKILL_FIELDS) : null;
     this.postings = this.stats ? new ImpactPostings(this.stats, SKILL_FIELD_WEIGHTS, SKILL_FIELD_B) : null;
   }
 
@@ -233,7 +233,6 @@ export class SkillSearchIndex {
     if (this.stats && terms) {
       if ('fieldEnds' in terms) this.stats.setCounted(entry.docId, terms as CountedFields);
       else this.stats.set(entry.docId, terms);
-      this.postings?.invalidate();
     }
   }
 
@@ -259,7 +258,6 @@ export class SkillSearchIndex {
     if (this.byDoc.get(entry.docId) === entry) {
       this.byDoc.delete(entry.docId);
       this.stats?.delete(entry.docId);
-      this.postings?.invalidate();
     }
   }
 
@@ -269,7 +267,6 @@ export class SkillSearchIndex {
     this.byDoc.clear();
     this.packCounts.clear();
     this.stats?.clear();
-    this.postings?.invalidate();
   }
 
   /** Document frequency of an analysed term (0 without statistics). */

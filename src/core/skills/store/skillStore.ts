@@ -11,7 +11,7 @@ import type { ExportClaim } from './learned/exportedLearnedSkills';
 import { LearnedRecordCache } from './learned/learnedRecordCache';
 import { RecordReadCache } from './recordReadCache';
 import { entryOf, readMirror, rowToRecord } from './skillRows';
-import { TermVocabulary, VOCABULARY_FINGERPRINT_KEY } from './skillTermsCodec';
+import { TermVocabulary } from '../../search/termStore';
 import { SkillFileFingerprints } from './skillFileFingerprints';
 import { SkillRowWriter } from './skillRowWriter';
 import { identityKey } from './skillScope';
@@ -20,7 +20,7 @@ import { entryPredicate, SkillSearchIndex } from './skillSearchIndex';
 import type { SkillEntry } from './skillSearchIndex';
 import { filterSql } from './skillStoreFilter';
 import type { StoreFilter } from './skillStoreFilter';
-import { createSkillSchema, skillMigrations, skillSchemaVersion } from './skillStoreSchema';
+import { createSkillSchema, skillMigrations, skillSchemaVersion, VOCABULARY_FINGERPRINT_KEY } from './skillStoreSchema';
 
 export type { StoreFilter } from './skillStoreFilter';
 
@@ -34,7 +34,7 @@ export type { StoreFilter } from './skillStoreFilter';
  * Search runs in memory, on a mirror (`SkillSearchIndex`: light entries + BM25F term statistics
  * of each skill's *analysed* fields — identifier splitting, stop words, Porter stems, the same
  * `analyze` that runs on queries). Each skill's analysed terms are stored with it, compactly
- * (`skill_terms`, skillTermsCodec.ts), keyed by `skills.doc_id` (a stable integer; we never rely
+ * (`skill_terms`, search/termStore.ts), keyed by `skills.doc_id` (a stable integer; we never rely
  * on the implicit rowid), so the mirror is rebuilt on open — and after a rolled-back transaction
  * — without analysing any text. When the sql.js build has no full-text engine (or it is turned
  * off), no terms are kept and searches fall back to regex/exact. Scope columns use '' for "none"
@@ -327,12 +327,12 @@ export class SkillStore {
   }
 
   /**
-   * Full-text search (BM25F relevance, higher is better). Empty when FTS is unavailable or no
+   * Ranked search (BM25F relevance, higher is better). Empty when FTS is unavailable or no
    * query term occurs in the index. The whole request is searched (search/requestTerms.ts
    * weighs its words); every visible skill sharing a term with it is scored by BM25F over all
    * analysed columns, in memory (exact top-k, SkillSearchIndex.search).
    */
-  searchFts(query: string, filter: StoreFilter, limit: number): SearchHit[] {
+  searchRanked(query: string, filter: StoreFilter, limit: number): SearchHit[] {
     if (this.fts === 'none' || limit <= 0) return [];
     const index = this.index;
     const request = requestTerms(query);

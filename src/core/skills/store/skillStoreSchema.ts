@@ -2,9 +2,9 @@ import type { FtsEngine } from '../../sql/sqlEngine';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
 import { setMetaValue } from '../../sql/persistentDatabase';
 import type { Migration } from '../../sql/persistentDatabase';
-import { SKILL_FTS_FIELDS } from './skillSearchIndex';
+import { SKILL_FIELDS } from './skillSearchIndex';
 import type { SkillFieldTerms } from './skillSearchIndex';
-import { encodeTerms, TermVocabulary, VOCABULARY_FINGERPRINT_KEY } from './skillTermsCodec';
+import { encodeTerms, TermVocabulary } from '../../search/termStore';
 
 /**
  * The `skills` table (docs/contracts.md#skill-record), its indexes and the analysed terms of
@@ -13,10 +13,16 @@ import { encodeTerms, TermVocabulary, VOCABULARY_FINGERPRINT_KEY } from './skill
  * Version 2: a skill is unique per scope — UNIQUE(scope_mode, scope_tenant_id, scope_project_id,
  * name) — where version 1 had `name UNIQUE` across all scopes.
  * Version 3: no full-text table. Search runs on the in-memory mirror, rebuilt on open from each
- * skill's analysed terms, kept compactly (`skill_vocab`, `skill_terms`; skillTermsCodec.ts);
+ * skill's analysed terms, kept compactly (`skill_vocab`, `skill_terms`; search/termStore.ts);
  * a full-text index of them (`skills_fts`) was most of the file and of sql.js's memory.
  * `skill_files` fingerprints the files loaded, so a warm start skips unchanged ones.
  */
+
+/**
+ * Where the term vocabulary's fingerprint is kept (the key/value table; search/termStore.ts): a
+ * term whose bytes changed on disk fails the check on open and the store is rebuilt.
+ */
+export const VOCABULARY_FINGERPRINT_KEY = 'skill_vocab_fingerprint';
 
 const SCHEMA_FAMILY = 'skills';
 const CURRENT = 3;
@@ -128,7 +134,7 @@ const INDEXES_SQL = `
     CREATE INDEX IF NOT EXISTS idx_skills_pack ON skills(pack_name);`;
 
 /**
- * The analysed terms of every skill (skillTermsCodec.ts; empty when the store has no full-text
+ * The analysed terms of every skill (search/termStore.ts; empty when the store has no full-text
  * search), and the fingerprints of the skill files loaded (skillFileFingerprints.ts).
  */
 const TERMS_SQL = `
@@ -168,12 +174,12 @@ function migrateToV3(db: SqlDatabase, fts: FtsEngine): void {
   const idColumn = fts === 'fts5' ? 'rowid' : 'docid';
   const vocabulary = new TermVocabulary();
   const split = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v.split(' ') : []);
-  for (const row of db.arrays(`SELECT ${idColumn}, ${SKILL_FTS_FIELDS.join(', ')} FROM skills_fts`)) {
+  for (const row of db.arrays(`SELECT ${idColumn}, ${SKILL_FIELDS.join(', ')} FROM skills_fts`)) {
     const terms = {} as Record<string, readonly string[]>;
-    SKILL_FTS_FIELDS.forEach((field, i) => {
+    SKILL_FIELDS.forEach((field, i) => {
       terms[field] = split(row[i + 1]);
     });
-    db.run('INSERT INTO skill_terms (doc_id, terms) VALUES (?, ?)', [Number(row[0]), encodeTerms(terms as SkillFieldTerms, vocabulary)]);
+    db.run('INSERT INTO skill_terms (doc_id, terms) VALUES (?, ?)', [Number(row[0]), encodeTerms(terms as SkillFieldTerms, SKILL_FIELDS, vocabulary)]);
   }
   for (const [id, term] of vocabulary.takePending()) db.run('INSERT INTO skill_vocab (id, term) VALUES (?, ?)', [id, term]);
   setMetaValue(db, VOCABULARY_FINGERPRINT_KEY, vocabulary.fingerprint);

@@ -16,6 +16,10 @@ export type ToolFieldTerms = Record<ToolField, string[]>;
  */
 export const TOOL_K1 = 0.6;
 
+/** BM25F field weights and length normalisation of the ranker's defaults (tuned with TOOL_K1): what the index's impact postings are built with. */
+export const TOOL_FIELD_WEIGHTS: Readonly<Record<ToolField, number>> = { name: 3, tags: 1.5, description: 1, paramNames: 0.8, paramDescriptions: 0.4 };
+export const TOOL_FIELD_B: Readonly<Record<ToolField, number>> = { name: 0.7, tags: 0.5, description: 0.75, paramNames: 0.6, paramDescriptions: 0.3 };
+
 /** Bounds the text analysed per tool so one huge description cannot dominate index time. */
 const MAX_FIELD_CHARS = 4000;
 const MAX_PARAMS = 60;
@@ -32,13 +36,24 @@ export function toolFieldTerms(
   const paramDescriptions: string[] = [];
   collectParams(record.inputSchema, paramNames, paramDescriptions, 0);
   return {
+    ...orderedTextTerms(record, analyzer),
+    paramNames: analyze(paramNames.slice(0, MAX_PARAMS).join(' ')),
+    paramDescriptions: analyze(paramDescriptions.slice(0, MAX_PARAMS).join(' ').slice(0, MAX_FIELD_CHARS)),
+  };
+}
+
+/** The name, tags and description fields of a tool, analysed in text order (what the tool index's stored row can give again). */
+export function orderedTextTerms(
+  record: Pick<ToolRecord, 'name' | 'tags' | 'description'>,
+  analyzer: TextAnalyzer,
+): Pick<ToolFieldTerms, 'name' | 'tags' | 'description'> {
+  const analyze = (text: string) => analyzer.analyze(text);
+  return {
     // Digits in a tool name are versions or ordinals (`…_v2`, `Buses_3_…`); queries carry
     // numbers as argument values ("add 5 to 3"), which must not match them.
     name: analyze(record.name).filter((term) => !ALL_DIGITS.test(term)),
     tags: analyze(record.tags.join(' ')),
     description: analyze(record.description.slice(0, MAX_FIELD_CHARS)),
-    paramNames: analyze(paramNames.slice(0, MAX_PARAMS).join(' ')),
-    paramDescriptions: analyze(paramDescriptions.slice(0, MAX_PARAMS).join(' ').slice(0, MAX_FIELD_CHARS)),
   };
 }
 

@@ -4,11 +4,14 @@ import { openStoreDatabase } from '../../sql/persistentDatabase';
 import type { PersistentDatabase, StoreDatabaseOptions } from '../../sql/persistentDatabase';
 import { FieldStats } from '../../search/bm25f';
 import { TextAnalyzer } from '../../search/textAnalysis';
-import { TOOL_FIELDS, TOOL_K1, toolFieldTerms } from './toolDocument';
-import { TermPostings } from './termPostings';
+import type { CountedFields } from '../../search/countedFields';
+import { TermVocabulary, decodeCounted, decodeTerms, encodeCounted } from '../../search/termStore';
+import { ImpactPostings } from '../../search/impactPostings';
+import { TOOL_FIELDS, TOOL_FIELD_B, TOOL_FIELD_WEIGHTS, TOOL_K1, orderedTextTerms, toolFieldTerms } from './toolDocument';
+import { TermPostings } from '../../search/termPostings';
 import { XorFingerprint } from './catalogFingerprint';
-import { TERM_COLUMNS, createSchema, matchFtsCandidates, termColumns, termsOfRow, writePendingRows } from './toolIndexSql';
-import type { PendingRow } from './toolIndexSql';
+import { SCHEMA_4_UPGRADES, VOCABULARY_FINGERPRINT_KEY, createSchema, writePendingRows } from './toolIndexSql';
+import type { StoredTerms } from './toolIndexSql';
 import type { DocumentObserver, ToolField, ToolFieldTerms } from './toolDocument';
 import type { ToolRecord } from '../toolRecord';
 import type { RelatedTerms } from '../../search/relatedTerms';
@@ -16,31 +19,30 @@ import type { RelatedTerms } from '../../search/relatedTerms';
 /**
  * The tool search index on sql.js.
  *
- * - Tables `tools` (metadata + analysed terms), `tools_fts` (FTS5 or FTS4, external content
- *   = `tools`, kept in sync by triggers) and `tool_index_meta` (catalog fingerprint, counts).
+ * - Tables `tools` (metadata + each tool's analysed terms, counted, as one blob), `tool_vocab`
+ *   (the term vocabulary those blobs refer to) and `tool_index_meta` (catalog and vocabulary
+ *   fingerprints, counts): the shared term store of search/termStore.ts, the form the skill store
+ *   keeps. No full-text table: ranking never asks the SQL engine.
  * - `sync(records)` compares each record hash with the stored one and touches only changed
  *   rows (incremental); when the whole-catalog fingerprint is unchanged it does nothing.
  * - Bytes persist through the ByteStore (atomic write); a corrupt or other-version file is
- *   rebuilt with a logged reason (persistentDatabase.ts).
- * - FTS columns are the analysed term columns of `tools` (external content: no second copy).
- *   Large writes (cold index, catalog swaps) drop the triggers, write rows in multi-row
- *   INSERTs and rebuild FTS once; every large write ends with an FTS 'optimize' (one
- *   segment: each MATCH term then costs one b-tree lookup instead of one per segment).
- * - Stage-1 retrieval: `ftsCandidateNames` — the tools containing any selected query term,
- *   from in-memory postings that hold exactly what an FTS MATCH over the term columns returns
- *   (termPostings.ts); `ftsCandidates` (weighted BM25 from FTS5 `bm25()` / FTS4
- *   `matchinfo('pcnalx')`) remains for the stage-1-only ablation.
+ *   rebuilt with a logged reason (persistentDatabase.ts). A schema-4 file (term text columns and
+ *   an FTS table) is upgraded in place on open: its index tables are emptied (derived data: the
+ *   host's next catalog sync fills them) and the pick log and cached vectors kept.
+ * - Candidates: `candidateNames` — the tools containing any query term, from in-memory postings
+ *   (termPostings.ts).
  * - An in-memory mirror of the analysed fields (`stats`, compact BM25F term statistics) serves
- *   the scoring stage and is loaded from the stored terms on a warm start, so unchanged tools
- *   are not re-analysed. `applyDelta` re-indexes a known change in O(changed).
+ *   the scoring stage and is loaded from the stored counted terms on a warm start, so unchanged
+ *   tools are not re-analysed. `applyDelta` re-indexes a known change in O(changed).
  * - Writes are deferred: `sync`/`applyDelta` update the in-memory mirror (searchable at once)
  *   and queue the row changes; sql.js is written in one transaction when the index is saved
- *   (the service's delayed save) or read (`db`, `fieldTerms`, `ftsCandidates`). A cold index
- *   therefore costs analysis only, and record hashes (sha256) are computed at that write.
+ *   (the service's delayed save) or read (`db`, `fieldTerms`). A cold index therefore costs
+ *   analysis only, and record hashes (sha256) are computed at that write.
  */
 
 export const TOOL_INDEX_KEY = 'tools.db';
-const SCHEMA_REVISION = 4;
+/** 5: counted term blobs over a vocabulary replaced the term text columns and the FTS table. */
+const SCHEMA_REVISION = 5;
 
 export interface SyncReport {
   added: number;
@@ -73,6 +75,8 @@ function hashOf(row: StoredRow): string {
 
 export class ToolIndex {
   readonly stats = new FieldStats<ToolField>(TOOL_FIELDS, TOOL_K1);
+  /** Exact top-k over the statistics for the default weights (the ranker's default path), refreshed as search/impactPostings.ts says. */
+  readonly impacts = new ImpactPostings(this.stats, TOOL_FIELD_WEIGHTS, TOOL_FIELD_B);
   private readonly observers = new Set<DocumentObserver>();
   /**
    * Analyses every tool's text, and the queries ranked against it: its word memo makes a
@@ -85,8 +89,10 @@ export class ToolIndex {
   /** Rows whose hash still has to be XOR-ed into `fingerprint` (added or removed since). */
   private fingerprintQueue: StoredRow[] = [];
   private readonly postings = new TermPostings();
+  /** The stored term ids (search/termStore.ts): what each row's `terms` blob is counted in. */
+  private readonly vocabulary = new TermVocabulary();
   /** Row changes by id, applied to sql.js by `flushPending`. */
-  private readonly pendingRows = new Map<number, PendingRow>();
+  private readonly pendingRows = new Map<number, { record: ToolRecord } | null>();
   /** Ids present in the sql.js `tools` table (decides INSERT vs UPDATE vs nothing). */
   private readonly storedIds = new Set<number>();
   private saveChain: Promise<void> = Promise.resolve();
@@ -101,8 +107,9 @@ export class ToolIndex {
     private readonly options: ToolIndexOptions,
   ) {}
 
-  static schemaVersion(fts: FtsEngine): string {
-    return `tools/${SCHEMA_REVISION}/${fts}`;
+  /** The stored form's version: the same whatever full-text engine sql.js has (none is used). */
+  static schemaVersion(): string {
+    return `tools/${SCHEMA_REVISION}`;
   }
 
   static async open(options: ToolIndexOptions): Promise<ToolIndex> {
@@ -111,8 +118,9 @@ export class ToolIndex {
     // integrity check shows there, and the file is rebuilt instead of failing here).
     let checked: StoredMirror | undefined;
     const pdb = await openStoreDatabase(options, TOOL_INDEX_KEY, {
-      schemaVersion: ToolIndex.schemaVersion(fts),
-      createSchema: (db) => createSchema(db, fts),
+      schemaVersion: ToolIndex.schemaVersion(),
+      createSchema,
+      migrations: SCHEMA_4_UPGRADES,
       verify: (db) => {
         checked = undefined;
         checked = readMirror(db);
@@ -262,7 +270,7 @@ export class ToolIndex {
         report.added++;
       }
       this.remember(record.name, { id, record }, terms);
-      this.pendingRows.set(id, { record, termColumns: termColumns(terms) });
+      this.pendingRows.set(id, { record });
     }
     this.dirty = true;
     report.ms = performance.now() - start;
@@ -270,33 +278,34 @@ export class ToolIndex {
   }
 
   /**
-   * Writes the queued row changes to sql.js in one transaction. Bulk writes (cold index, big
-   * catalog swaps) drop the FTS triggers, write rows in multi-row INSERTs and rebuild FTS once
-   * from the content table — far cheaper in sql.js than one trigger-driven FTS write per row.
+   * Writes the queued row changes and the vocabulary's new terms to sql.js in one transaction
+   * (multi-row INSERTs). Each row's counted terms are read back from the statistics here, so a
+   * cold index keeps no term lists and pays no encoding before it is searchable.
    */
   private flushPending(): void {
     if (this.pendingRows.size === 0) return;
-    writePendingRows(this.pdb.db, this.fts, this.pendingRows, this.storedIds, { catalogFingerprint: this.catalogFingerprint(), toolCount: this.rows.size });
+    const idOf = (term: string) => this.vocabulary.idOf(term);
+    const rows = new Map<number, StoredTerms>();
+    for (const [id, row] of this.pendingRows) {
+      const counted = row && this.stats.countedIn(row.record.name, idOf);
+      rows.set(id, row && counted ? { record: row.record, terms: encodeCounted(counted) } : null);
+    }
+    writePendingRows(this.pdb.db, rows, this.storedIds, {
+      catalogFingerprint: this.catalogFingerprint(),
+      toolCount: this.rows.size,
+      newTerms: this.vocabulary.takePending(),
+      vocabularyFingerprint: this.vocabulary.fingerprint,
+    });
     this.pendingRows.clear();
   }
 
   /**
-   * Stage 1: FTS MATCH over `terms` (already analysed, OR-ed), scored by weighted BM25.
-   * Returns tool name → relevance (higher is better). Empty when FTS is unavailable.
+   * The tools containing any of `terms` (analysed), as names in row-id order, from the in-memory
+   * postings (no sql.js call, and nothing waits for the deferred write). BM25F arithmetic then
+   * runs over the in-memory term statistics (`stats`). Empty when the engine has no full-text
+   * search (`fts` 'none'), where tool search falls back to regex by the `ftsFallbackToRegex` rule.
    */
-  ftsCandidates(terms: readonly string[]): Map<string, number> {
-    if (this.fts === 'none' || terms.length === 0) return new Map();
-    this.flushPending();
-    return matchFtsCandidates(this.pdb.db, this.fts, terms, (id) => this.idToName.get(id));
-  }
-
-  /**
-   * Stage 1 (fast path): the tools containing any of `terms` (analysed), as names in row-id
-   * order — the rows an FTS MATCH of the OR-ed terms returns, read from the in-memory postings
-   * (no sql.js call, and nothing waits for the deferred write). BM25/BM25F arithmetic then runs
-   * in JS over the in-memory term statistics (`stats`). Empty when FTS is unavailable, as before.
-   */
-  ftsCandidateNames(terms: readonly string[]): string[] {
+  candidateNames(terms: readonly string[]): string[] {
     const out: string[] = [];
     if (this.fts === 'none' || terms.length === 0) return out;
     const termIds: number[] = [];
@@ -312,15 +321,22 @@ export class ToolIndex {
   }
 
   /**
-   * The analysed terms of a tool, in order, per field, read from its stored row (the in-memory
-   * statistics keep counts only). For the ranker's optional term-order features; undefined for
-   * an unknown tool.
+   * The analysed terms of a tool per field, read from its stored row (the in-memory statistics
+   * keep counts only): name, tags and description in text order (analysed again from the stored
+   * text, for the ranker's optional term-order features), the parameter fields as counted (each
+   * term repeated by its count, in no particular order). Undefined for an unknown tool.
    */
   fieldTerms(name: string): ToolFieldTerms | undefined {
     const row = this.rows.get(name);
     if (!row) return undefined;
-    const stored = this.db.get<Record<string, string | number>>(`SELECT ${TERM_COLUMNS.join(', ')} FROM tools WHERE id = ?`, [row.id]);
-    return stored ? termsOfRow(stored) : undefined;
+    const stored = this.db.get<{ name: string; description: string; tags_json: string; terms: Uint8Array }>(
+      'SELECT name, description, tags_json, terms FROM tools WHERE id = ?',
+      [row.id],
+    );
+    if (!stored) return undefined;
+    const counted = decodeTerms(stored.terms, this.vocabulary, TOOL_FIELDS);
+    const ordered = orderedTextTerms({ name: stored.name, description: stored.description, tags: JSON.parse(stored.tags_json) as string[] }, this.analyzer);
+    return { ...counted, ...ordered };
   }
 
   /** Writes the database bytes now (serialised with other saves). */
@@ -353,13 +369,14 @@ export class ToolIndex {
     this.pdb.close();
   }
 
-  /** Adds a row to the mirror (the caller has already dropped this id from the postings). */
-  private remember(name: string, row: StoredRow, terms: ToolFieldTerms): void {
+  /** Adds a row to the mirror (the caller has already dropped this id from the postings); terms as lists, or counted in the statistics' term ids. */
+  private remember(name: string, row: StoredRow, terms: ToolFieldTerms | CountedFields): void {
     this.rows.set(name, row);
     if (row.id > this.maxId) this.maxId = row.id;
     this.fingerprintQueue.push(row);
     this.idToName.set(row.id, name);
-    this.stats.set(name, terms);
+    if ('fieldEnds' in terms) this.stats.setCounted(name, terms as CountedFields);
+    else this.stats.set(name, terms as ToolFieldTerms);
     this.stats.forEachTermId(name, (termId) => this.postings.add(row.id, termId));
     for (const observer of this.observers) observer.set(name);
   }
@@ -384,10 +401,13 @@ export class ToolIndex {
     for (const observer of this.observers) observer.delete(name);
   }
 
-  private loadMirror({ rows, fingerprint: stored }: StoredMirror): void {
+  private loadMirror({ rows, vocabulary, fingerprint: stored }: StoredMirror): void {
+    this.vocabulary.load(vocabulary);
+    const intern = (term: string) => this.stats.internTerm(term);
     for (const row of rows) {
-      this.remember(String(row.name), { id: Number(row.id), hash: String(row.record_hash) }, termsOfRow(row));
-      this.storedIds.add(Number(row.id));
+      const counted = this.vocabulary.relabel(decodeCounted(row.terms, this.vocabulary, TOOL_FIELDS.length), intern);
+      this.remember(row.name, { id: row.id, hash: row.record_hash }, counted);
+      this.storedIds.add(row.id);
     }
     if (stored !== undefined && stored !== this.catalogFingerprint()) {
       this.options.logger.warn('Tool index: stored catalog fingerprint does not match its rows; they will be re-checked one by one.');
@@ -395,15 +415,34 @@ export class ToolIndex {
   }
 }
 
-/** What the in-memory mirror is built from: every stored tool row and the catalog's fingerprint. */
+/** What the in-memory mirror is built from: every stored tool row, the term vocabulary and the catalog's fingerprint. */
 interface StoredMirror {
-  rows: Array<Record<string, string | number>>;
+  rows: Array<{ id: number; name: string; record_hash: string; terms: Uint8Array }>;
+  vocabulary: Array<readonly [number, string]>;
   fingerprint: string | undefined;
 }
 
+const metaValue = (db: SqlDatabase, key: string) => db.get<{ value: string }>('SELECT value FROM tool_index_meta WHERE key = ?', [key])?.value;
+
+/**
+ * Reads the stored rows and vocabulary, and checks them: a vocabulary whose fingerprint does not
+ * match or a term blob that does not decode over it throws (the check on open then rebuilds).
+ */
 function readMirror(db: SqlDatabase): StoredMirror {
-  return {
-    rows: db.all<Record<string, string | number>>(`SELECT id, name, record_hash, ${TERM_COLUMNS.join(', ')} FROM tools`),
-    fingerprint: db.get<{ value: string }>(`SELECT value FROM tool_index_meta WHERE key = 'catalog_fingerprint'`)?.value,
-  };
+  const vocabulary = db.arrays('SELECT id, term FROM tool_vocab').map((row) => [Number(row[0]), String(row[1])] as const);
+  const check = new TermVocabulary();
+  check.load(vocabulary);
+  const storedPrint = metaValue(db, VOCABULARY_FINGERPRINT_KEY);
+  if (vocabulary.length > 0 && storedPrint !== check.fingerprint) throw new Error('the term vocabulary does not match its fingerprint');
+  const rows = db.arrays('SELECT id, name, record_hash, terms FROM tools').map((row) => ({
+    id: Number(row[0]),
+    name: String(row[1]),
+    record_hash: String(row[2]),
+    terms: row[3] as Uint8Array,
+  }));
+  for (const row of rows) {
+    if (!(row.terms instanceof Uint8Array)) throw new Error(`tool "${row.name}" has no term blob`);
+    decodeCounted(row.terms, check, TOOL_FIELDS.length);
+  }
+  return { rows, vocabulary, fingerprint: metaValue(db, 'catalog_fingerprint') };
 }

@@ -1,9 +1,8 @@
 import type { WeightedTerm } from '../../search/bm25f';
-import { ImpactPostings } from '../../search/impactPostings';
 import { expandQuery } from '../../search/queryExpansion';
 import type { ExpansionOptions } from '../../search/queryExpansion';
 import { requestTerms } from '../../search/requestTerms';
-import { TOOL_K1 } from './toolDocument';
+import { TOOL_FIELD_B, TOOL_FIELD_WEIGHTS, TOOL_K1 } from './toolDocument';
 import type { ToolField } from './toolDocument';
 import type { ToolIndex } from './toolIndex';
 
@@ -15,8 +14,8 @@ import type { ToolIndex } from './toolIndex';
  * the request (a posting budget over the "most selective" terms did: in a pasted task the rarest
  * words are names, ids and code, and the tool the request asks for was often not a candidate).
  * Parameters the postings were not built with (`--ranker` ablations, the optional bonuses), and
- * searches soon after the catalog changed (see currentImpactPostings), score every tool that holds
- * a query term instead — the same top k.
+ * searches soon after the catalog changed (the postings' refresh policy), score every tool that
+ * holds a query term instead — the same top k.
  *
  * Query terms are weighted as a request (search/requestTerms.ts, shared with skills): words on
  * code and data lines count less than prose, and a repeated word counts more, saturated.
@@ -47,8 +46,6 @@ export interface RankerOptions {
   bigramBonus: number;
   /** Bonus × (share of the tool's parameter-name terms present in the query). */
   paramCoverageBonus: number;
-  /** Set false to return FTS's own weighted BM25 order (matchinfo / bm25(); ablation). */
-  rerank: boolean;
   /** Query expansion (search/queryExpansion.ts): related words and de-compounding. */
   expansion: ExpansionOptions;
   /** Pseudo-relevance feedback: terms of the first pass's top documents, added at a low weight. */
@@ -70,13 +67,12 @@ export interface FeedbackOptions {
 
 export const RANKER_DEFAULTS: RankerOptions = {
   candidates: 120,
-  fieldWeights: { name: 3, tags: 1.5, description: 1, paramNames: 0.8, paramDescriptions: 0.4 },
-  fieldB: { name: 0.7, tags: 0.5, description: 0.75, paramNames: 0.6, paramDescriptions: 0.3 },
+  fieldWeights: { ...TOOL_FIELD_WEIGHTS },
+  fieldB: { ...TOOL_FIELD_B },
   k1: TOOL_K1,
   nameCoverageBonus: 0,
   bigramBonus: 0,
   paramCoverageBonus: 0,
-  rerank: true,
   expansion: {
     relatedWeight: 0,
     relationKinds: ['s', 'd', 'h'],
@@ -104,12 +100,6 @@ export function rankTools(
   const stats = index.stats;
   const { terms, idf } = rankingQuery(index, query, options);
   if (terms.length === 0) return [];
-  if (!options.rerank) {
-    // Ablation: BM25 from FTS alone (matchinfo on FTS4, bm25() on FTS5).
-    const pool: RankedTool[] = [];
-    for (const [name, relevance] of index.ftsCandidates(terms.map((t) => t.term))) if (isCandidate(name)) pool.push({ name, relevance });
-    return pool.sort(byRelevanceThenName).slice(0, limit);
-  }
   const feedback = { ...RANKER_DEFAULTS.feedback, ...options.feedback };
   if (feedback.documents > 0 && feedback.terms > 0 && feedback.weight > 0) {
     const firstPass = topTools(index, query, terms, idf, isCandidate, feedback.documents, options);
@@ -138,10 +128,10 @@ function topTools(
   options: RankerOptions,
 ): RankedTool[] {
   const bonuses = options.nameCoverageBonus > 0 || options.paramCoverageBonus > 0 || options.bigramBonus > 0;
-  const postings = bonuses ? undefined : currentImpactPostings(index, options);
-  if (postings) return postings.topK(terms, isCandidate, limit, (a, b) => a < b, idf).map((hit) => ({ name: hit.key, relevance: hit.score }));
-  const pool = index.ftsCandidateNames(terms.map((t) => t.term));
-  countScoredOneByOne(index, pool.length);
+  const postings = bonuses || !builtWith(options) ? undefined : index.impacts;
+  if (postings?.worthUsing) return postings.topK(terms, isCandidate, limit, (a, b) => a < b, idf).map((hit) => ({ name: hit.key, relevance: hit.score }));
+  const pool = index.candidateNames(terms.map((t) => t.term));
+  postings?.countScoredOneByOne(pool.length);
   const scores = index.stats.scorePool(pool, terms, options.fieldWeights, options.fieldB, idf, options.k1);
   const querySet = new Set(terms.map((t) => t.term));
   const ordered = options.bigramBonus > 0 ? index.analyzer.analyze(query) : [];
@@ -174,46 +164,9 @@ function weightedAsRequest(terms: readonly WeightedTerm[], query: string): Weigh
   return terms.map((t) => ({ term: t.term, weight: t.weight * (asRequest.get(t.term) ?? 1) }));
 }
 
-interface ImpactCache {
-  postings: ImpactPostings<ToolField, string>;
-  /** The statistics' version the postings were last built for (-1: never). */
-  version: number;
-  /** Tools scored one by one since the statistics last changed. */
-  scoredSince: number;
-}
-
-/** Impact postings per index, for the default weights (their saturation is the statistics' own k1). */
-const impactCache = new WeakMap<ToolIndex, ImpactCache>();
-
-/**
- * The index's impact postings when they are current, or when rebuilding them has become the
- * cheaper way; undefined when the tools holding a query term are to be scored one by one (the
- * same top k). A rebuild is one pass over every tool (any change to the catalog moves the average
- * lengths every impact depends on), so after a change searches score their pools directly until
- * the tools scored add up to the catalog, then rebuild: a catalog that changes between searches
- * never pays a rebuild per search, one that settles pays it once.
- */
-function currentImpactPostings(index: ToolIndex, options: RankerOptions): ImpactPostings<ToolField, string> | undefined {
-  if (options.k1 !== TOOL_K1 || !sameWeights(options.fieldWeights, RANKER_DEFAULTS.fieldWeights) || !sameWeights(options.fieldB, RANKER_DEFAULTS.fieldB)) {
-    return undefined;
-  }
-  let cached = impactCache.get(index);
-  if (!cached) {
-    cached = { postings: new ImpactPostings(index.stats, RANKER_DEFAULTS.fieldWeights, RANKER_DEFAULTS.fieldB), version: -1, scoredSince: 0 };
-    impactCache.set(index, cached);
-  }
-  if (cached.version === index.stats.version) return cached.postings;
-  if (cached.scoredSince < index.stats.size) return undefined;
-  cached.postings.invalidate();
-  cached.version = index.stats.version;
-  cached.scoredSince = 0;
-  return cached.postings;
-}
-
-/** Counts tools scored one by one toward the next rebuild of the index's impact postings. */
-function countScoredOneByOne(index: ToolIndex, tools: number): void {
-  const cached = impactCache.get(index);
-  if (cached && cached.version !== index.stats.version) cached.scoredSince += tools;
+/** True when `options` rank with the weights the index's impact postings were built with. */
+function builtWith(options: RankerOptions): boolean {
+  return options.k1 === TOOL_K1 && sameWeights(options.fieldWeights, TOOL_FIELD_WEIGHTS) && sameWeights(options.fieldB, TOOL_FIELD_B);
 }
 
 function sameWeights(a: Readonly<Record<ToolField, number>>, b: Readonly<Record<ToolField, number>>): boolean {

@@ -1,33 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { bm25FromMatchinfo, bm25FromMatchinfoBlob, ftsOrExpression, parseMatchinfoPcnalx } from '../../../src/core/search/ftsBm25';
 import { EXACT_SCORE, REGEX_SCORES, normalizeBm25 } from '../../../src/core/search/scoring';
 import { analyze, splitIdentifier } from '../../../src/core/search/textAnalysis';
-import { loadSqlEngine } from '../../../src/core/sql/sqlEngine';
-
-describe('FTS4 BM25 from matchinfo', () => {
-  it('parses pcnalx and ranks the more relevant row first', async () => {
-    const engine = await loadSqlEngine({ allowedFts: ['fts4'] });
-    assert.equal(engine.fts, 'fts4');
-    const db = new engine.sql.Database();
-    db.run('CREATE VIRTUAL TABLE t USING fts4(a, b)');
-    db.run(
-      `INSERT INTO t(docid, a, b) VALUES (1, 'issue create', 'make a new issue in github'), (2, 'file read', 'read issue file'), (3, 'weather', 'forecast')`,
-    );
-    const rows = db.exec(`SELECT docid, matchinfo(t, 'pcnalx') FROM t WHERE t MATCH ?`, [ftsOrExpression(['issue', 'create'])])[0].values;
-    assert.equal(rows.length, 2);
-    const byDoc = new Map(rows.map(([id, blob]) => [Number(id), blob as Uint8Array]));
-    const info = parseMatchinfoPcnalx(byDoc.get(1)!);
-    assert.equal(info.phrases, 2);
-    assert.equal(info.columns, 2);
-    assert.equal(info.rows, 3);
-    assert.deepEqual(info.hitsThisRow[0], [1, 1]);
-    const s1 = bm25FromMatchinfo(info, [2, 1]);
-    const s2 = bm25FromMatchinfo(parseMatchinfoPcnalx(byDoc.get(2)!), [2, 1]);
-    assert.ok(s1 > s2 && s2 > 0);
-    assert.ok(Math.abs(bm25FromMatchinfoBlob(byDoc.get(1)!, [2, 1]) - s1) < 1e-9);
-    db.close();
-  });
-});
 
 describe('text analysis', () => {
   it('the one-pass ASCII analyzer splits exactly like splitIdentifier (randomised)', () => {

@@ -1,13 +1,13 @@
 /**
- * Stage-1 candidate postings in memory: term id (the BM25F statistics' interned ids) → ids of
- * the tools that contain the term in any field. This is exactly the set an FTS MATCH of
- * `"t1" OR "t2" …` returns over the stored term columns (analysed terms are `[a-z0-9]+`, which
- * FTS's tokenizer keeps whole), so the first search after a cold index needs no sql.js write,
- * and large catalogs skip sql.js's doclist decoding.
+ * Which documents hold a term, kept in step with every write: term id (the BM25F statistics'
+ * interned ids) → ids of the documents that contain the term in any field. It lists the documents
+ * a search scores one by one while the impact postings are out of date (impactPostings.ts: the
+ * tool index, whose catalog can change between searches); it holds no weights, so a write costs
+ * one append per distinct term.
  *
- * Memory: one growable Int32Array per term (≈ 4–8 bytes per tool-term pair). Removal is a
+ * Memory: one growable Int32Array per term (≈ 4–8 bytes per document-term pair). Removal is a
  * batched compaction over all lists (O(postings)), paid only by writes that remove or replace
- * tools.
+ * documents.
  */
 export class TermPostings {
   private readonly lists: Array<{ ids: Int32Array; length: number } | undefined> = [];
@@ -15,7 +15,7 @@ export class TermPostings {
   private seen = new Uint8Array(0);
   private maxId = 0;
 
-  /** Records that tool `id` contains the term `termId` (call once per distinct term). */
+  /** Records that document `id` contains the term `termId` (call once per distinct term). */
   add(id: number, termId: number): void {
     if (id > this.maxId) this.maxId = id;
     let list = this.lists[termId];
@@ -44,7 +44,7 @@ export class TermPostings {
     }
   }
 
-  /** Tool ids containing any of the terms, ascending (the order FTS returns docids in). */
+  /** Document ids containing any of the terms, ascending. */
   union(termIds: readonly number[]): Int32Array {
     let total = 0;
     const chosen: Array<{ ids: Int32Array; length: number }> = [];

@@ -1,27 +1,24 @@
-import { SKILL_FTS_FIELDS } from './skillSearchIndex';
-import type { SkillFieldTerms, SkillFtsField } from './skillSearchIndex';
-import type { CountedFields } from '../../search/countedFields';
-import type { TermIds } from '../../search/textAnalysis';
+import type { CountedFields } from './countedFields';
+import type { TermIds } from './textAnalysis';
 
 /**
- * How the store keeps each skill's analysed field terms (what the search mirror is rebuilt from
- * on open, without analysing any text again): one shared vocabulary (`skill_vocab`: term id ↔
- * term) and per skill one small blob (`skill_terms`): for each field in SKILL_FTS_FIELDS order,
- * the number of distinct terms, then (term id − previous id, count) pairs, all as unsigned
- * LEB128 varints. Term order inside a field is not kept: BM25F reads counts and lengths only.
- * About 2–3 bytes per distinct term of a skill, against ~7 for the text and several times that
- * for a full-text index of it.
+ * The one term store of Toolshed's search indexes (the skill store and the tool index): how a
+ * database keeps each document's analysed field terms, so the in-memory search statistics are
+ * rebuilt on open without analysing any text again. One shared vocabulary per database (a table
+ * of term id ↔ term, with a fingerprint in its key/value table) and per document one small blob:
+ * for each field in the index's field order, the number of distinct terms, then (term id −
+ * previous id, count) pairs, all as unsigned LEB128 varints. Term order inside a field is not
+ * kept: BM25F reads counts and lengths only. About 2–3 bytes per distinct term of a document,
+ * against ~7 for the text and several times that for a full-text index of it. No SQL full-text
+ * engine is involved: ranked search runs over the statistics (bm25f.ts, impactPostings.ts).
+ *
+ * The vocabulary's fingerprint is the XOR of every row's hash, so a term whose bytes changed on
+ * disk (it would silently rename a term of every document using it) fails the check on open and
+ * the store is rebuilt.
  */
 
-/** More term occurrences than one field of a skill file (at most 1 MiB) can hold: a damaged blob. */
+/** More term occurrences than one field of a document (at most 1 MiB of text) can hold: a damaged blob. */
 const MAX_FIELD_TERMS = 1 << 20;
-
-/**
- * Where the vocabulary's fingerprint is kept (the database's key/value table): the XOR of every
- * row's hash, so a term whose bytes changed on disk (it would silently rename a term of every
- * skill using it) fails the check on open and the store is rebuilt.
- */
-export const VOCABULARY_FINGERPRINT_KEY = 'skill_vocab_fingerprint';
 
 /** One vocabulary row's share of the fingerprint: 32-bit FNV-1a over its id and term. */
 function rowHash(id: number, term: string): number {
@@ -130,12 +127,12 @@ export class TermVocabulary implements TermIds {
   }
 }
 
-/** A skill's field terms counted with this vocabulary's ids (new terms get ids: see `takePending`). */
-function countTerms(terms: SkillFieldTerms, vocabulary: TermVocabulary): CountedFields {
-  return countIds(SKILL_FTS_FIELDS.map((field) => Uint32Array.from(terms[field], (term) => vocabulary.idOf(term))));
+/** A document's field terms counted with this vocabulary's ids (new terms get ids: see `takePending`). */
+function countTerms<F extends string>(terms: Readonly<Record<F, readonly string[]>>, fields: readonly F[], vocabulary: TermVocabulary): CountedFields {
+  return countIds(fields.map((field) => Uint32Array.from(terms[field], (term) => vocabulary.idOf(term))));
 }
 
-/** Each field's term ids (one per occurrence, in SKILL_FTS_FIELDS order) counted: sorted natively, then counted in runs. */
+/** Each field's term ids (one per occurrence, in the index's field order) counted: sorted natively, then counted in runs. */
 export function countIds(fields: readonly Uint32Array[]): CountedFields {
   let total = 0;
   for (const occurrences of fields) total += occurrences.length;
@@ -174,11 +171,11 @@ export function encodeCounted(counted: CountedFields): Uint8Array {
   return out.bytes();
 }
 
-export function encodeTerms(terms: SkillFieldTerms, vocabulary: TermVocabulary): Uint8Array {
-  return encodeCounted(countTerms(terms, vocabulary));
+export function encodeTerms<F extends string>(terms: Readonly<Record<F, readonly string[]>>, fields: readonly F[], vocabulary: TermVocabulary): Uint8Array {
+  return encodeCounted(countTerms(terms, fields, vocabulary));
 }
 
-/** Where `decodeCounted` decodes to (grown as needed): it runs once per stored skill on every start. */
+/** Where `decodeCounted` decodes to (grown as needed): it runs once per stored document on every start. */
 let decodedIds = new Uint32Array(2048);
 let decodedCounts = new Uint32Array(2048);
 /** Where the last varint read (`varint`) ended. */
@@ -189,7 +186,7 @@ let cursor = 0;
  * term id — what the check on open relies on to rebuild a damaged store. The arrays are reused
  * by the next call: use (or copy) them before decoding another blob.
  */
-export function decodeCounted(blob: Uint8Array, vocabulary: TermVocabulary): CountedFields {
+export function decodeCounted(blob: Uint8Array, vocabulary: TermVocabulary, fieldCount: number): CountedFields {
   const length = blob.length;
   // Each pair takes at least two bytes: no blob holds more pairs than half its length.
   if (decodedIds.length < length >> 1) {
@@ -198,10 +195,10 @@ export function decodeCounted(blob: Uint8Array, vocabulary: TermVocabulary): Cou
   }
   const ids = decodedIds;
   const counts = decodedCounts;
-  const fieldEnds = new Uint32Array(SKILL_FTS_FIELDS.length);
+  const fieldEnds = new Uint32Array(fieldCount);
   let at = 0;
   let out = 0;
-  for (let f = 0; f < SKILL_FTS_FIELDS.length; f++) {
+  for (let f = 0; f < fieldCount; f++) {
     const n = varint(blob, at);
     at = cursor;
     if (n * 2 > length - at) throw new Error('term blob is truncated');
@@ -256,11 +253,11 @@ function varintAt(blob: Uint8Array, at: number): number {
 }
 
 /** The field terms of a blob (each term repeated by its count); throws on a damaged blob or an unknown term id. */
-export function decodeTerms(blob: Uint8Array, vocabulary: TermVocabulary): SkillFieldTerms {
-  const counted = decodeCounted(blob, vocabulary);
-  const terms = {} as Record<SkillFtsField, string[]>;
+export function decodeTerms<F extends string>(blob: Uint8Array, vocabulary: TermVocabulary, fields: readonly F[]): Record<F, string[]> {
+  const counted = decodeCounted(blob, vocabulary, fields.length);
+  const terms = {} as Record<F, string[]>;
   let at = 0;
-  SKILL_FTS_FIELDS.forEach((field, f) => {
+  fields.forEach((field, f) => {
     const list: string[] = [];
     for (const end = counted.fieldEnds[f] as number; at < end; at++) {
       const term = vocabulary.term(counted.ids[at] as number) as string;
