@@ -7,7 +7,7 @@
  * the gate of requestMatch.ts). Lexical and with the bundled word vectors (toolshed.embeddings).
  *
  * Rows, per half (odd ids = tuning, even ids = held out):
- * - R@5 / R@10 of the ranked search for `kind: "tool"` requests (a hit: any acceptable gold name);
+ * - R@1 / R@5 / R@10 of the ranked search for `kind: "tool"` requests (a hit: any acceptable gold name);
  * - the share of `kind: "none"` requests that pre-activate at least one tool, and gold in round 1
  *   (a gold tool among those pre-activated) for `kind: "tool"` requests;
  * - request R@5: a gold tool among the first 5 candidates pre-activation ranks for the request as
@@ -15,6 +15,8 @@
  *   first 500: what a model could paste; request R@5 is what the extension searches itself);
  * - the same over long pasted requests (long-requests.jsonl, 800–2,800 characters), with gold in
  *   round 1 and request R@5 again for those whose ask comes after the first 2,000 characters;
+ * - the same over the blind requests (blind-requests.jsonl: written from task scenarios by someone
+ *   who never saw the tool list, labelled afterwards), without the adversary rows;
  * - each adversarial tool (adversarial-tools.jsonl) added alone to the catalog: the share of
  *   requests (none has it as gold) for which it is pre-activated or in the top 5, and how many
  *   requests lose their gold tool from the top 5 or from pre-activation because of it;
@@ -147,6 +149,7 @@ function qualityRow(set: string, half: Half, embedder: string, requests: readonl
     requests: `${tool.length} tool / ${none.length} none`,
     // R@5/R@10 are tool_search's (its query cut at its limit); pre-activation takes the whole request.
     ...toolSearchRequestText.describe(requests.map((r) => r.request)),
+    'R@1': share(tool.filter((x) => hitAt(x.o, x.r.gold, 1)).length, tool.length),
     'R@5': share(tool.filter((x) => hitAt(x.o, x.r.gold, 5)).length, tool.length),
     'R@10': share(tool.filter((x) => hitAt(x.o, x.r.gold, 10)).length, tool.length),
     'request_R@5': share(tool.filter((x) => goldRanked(x.o, x.r.gold)).length, tool.length),
@@ -198,6 +201,8 @@ interface Catalog {
   label: string;
   tools: ToolInput[];
   requests: Request[];
+  /** Add each adversarial tool alone to this catalog (rows that measure the catalog; run once per request style, not for the blind set). */
+  adversaries: boolean;
 }
 
 /** The reference servers' part of the set: gold names narrowed to their tools; requests only other servers serve are left out. */
@@ -205,7 +210,7 @@ function referenceCatalog(rows: ReadonlyArray<Record<string, unknown>>, requests
   const tools = toToolInputs(rows.filter((row) => REFERENCE_SERVERS.has(String(row.server))));
   const names = new Set(tools.map((t) => t.name));
   const kept = requests.map((r) => ({ ...r, gold: r.gold.filter((name) => names.has(name)) })).filter((r) => r.kind === 'none' || r.gold.length > 0);
-  return { label: `reference servers (${REFERENCE_SERVERS.size})`, tools, requests: kept };
+  return { label: `reference servers (${REFERENCE_SERVERS.size})`, tools, requests: kept, adversaries: true };
 }
 
 const halfLabel = (half: Half) => (half === 'odd' ? 'tuning (odd)' : 'held-out (even)');
@@ -332,11 +337,15 @@ async function main(): Promise<void> {
   const toolRows = readJsonl<Record<string, unknown>>(path.join(dataDir, 'tools.jsonl'));
   const requests = readJsonl<Request>(path.join(dataDir, 'requests.jsonl'));
   const longRequests = readJsonl<Request>(path.join(dataDir, 'long-requests.jsonl'));
+  const blindRequests = readJsonl<Request>(path.join(dataDir, 'blind-requests.jsonl'));
   checkSet(toToolInputs(toolRows), [...requests, ...longRequests]);
+  // Its own id range (1–240, like requests.jsonl): checked apart so ids may repeat across the two sets.
+  checkSet(toToolInputs(toolRows), blindRequests);
   const adversaries = readJsonl<Adversary>(path.join(dataDir, 'adversarial-tools.jsonl'));
   const catalogs: Catalog[] = [
-    { label: 'real MCP (31 servers)', tools: toToolInputs(toolRows), requests },
-    { label: 'real MCP, long requests', tools: toToolInputs(toolRows), requests: longRequests },
+    { label: 'real MCP (31 servers)', tools: toToolInputs(toolRows), requests, adversaries: true },
+    { label: 'real MCP, long requests', tools: toToolInputs(toolRows), requests: longRequests, adversaries: true },
+    { label: 'real MCP, blind requests', tools: toToolInputs(toolRows), requests: blindRequests, adversaries: false },
     referenceCatalog(toolRows, requests),
   ];
   const vectors = path.join(root, 'src', 'core', 'search', 'vocabulary', WORD_VECTORS_FILE);
@@ -351,7 +360,7 @@ async function main(): Promise<void> {
     ['lexical', undefined],
     ['bundled vectors', bundled],
   ] as const) {
-    for (const catalog of catalogs) rows.push(...(await measureCatalog(engine, catalog, adversaries, label, embedder)));
+    for (const catalog of catalogs) rows.push(...(await measureCatalog(engine, catalog, catalog.adversaries ? adversaries : [], label, embedder)));
     rows.push(await hostileTokenRow(engine, catalogs[0].tools, label, embedder));
     rows.push(
       bfcl ? await measureBfcl(engine, bfcl, label, embedder) : { set: 'bfcl', embedder: label, note: 'skipped: the shared BFCL folder was not found' },

@@ -2,6 +2,7 @@ import { STEM_PREFIX } from './bm25f';
 import type { WeightedTerm } from './bm25f';
 import type { RelatedTerms, RelationKind } from './relatedTerms';
 import { TextAnalyzer, splitIdentifier } from './textAnalysis';
+import { TOOL_VOCABULARY, formCues } from './toolVocabulary';
 
 /**
  * Query-side vocabulary bridge for BM25 ranking (nothing changes in the index):
@@ -17,7 +18,12 @@ import { TextAnalyzer, splitIdentifier } from './textAnalysis';
  *   By default only terms the catalog lacks are expanded, so an expansion never competes with an
  *   exact match of the user's word (there is none) and never changes the ranking of a query whose
  *   words all occur. When present terms are expanded too, an expansion's IDF is capped at its
- *   source term's: in fields of the same length it scores below the exact word.
+ *   source term's: in fields of the same length it scores below the exact word;
+ * - tool vocabulary: a user's word brings the words tool descriptions use for the same thing
+ *   (`folder` → directory, `post` → message, `remember` → memory, observation; toolVocabulary.ts),
+ *   and the request's form brings a few more (a web address → url, page, fetch; `#name` →
+ *   channel; a path → file, directory), for every query term, at `toolVocabularyWeight`, IDF
+ *   capped at the user's word's when the catalog has it.
  */
 
 export interface ExpansionOptions {
@@ -37,7 +43,19 @@ export interface ExpansionOptions {
   variantWeight: number;
   /** Letters after the shared prefix that each of the two stems may have. */
   variantMaxExtra: number;
+  /**
+   * Weight of a term the tool vocabulary (toolVocabulary.ts) or the request's form brings, for
+   * every query term, present in the catalog or not (absent: TOOL_VOCABULARY_WEIGHT; 0 = none).
+   */
+  toolVocabularyWeight?: number;
 }
+
+/**
+ * Default weight of a tool-vocabulary term relative to the user's word, chosen on the odd ids of
+ * the blind requests (bench/data/mcp-catalog): 0.6 / 0.7 / 0.8 / 0.9 / 1 gave R@5 0.547 / 0.621 /
+ * 0.653 / 0.674 / 0.674 with an early table; 1 started pre-activating more no-tool requests.
+ */
+const TOOL_VOCABULARY_WEIGHT = 0.9;
 
 /** What the expansion needs to know about the catalog. */
 export interface ExpansionVocabulary {
@@ -77,6 +95,8 @@ export function expandQuery(
   const primary: string[] = [];
   /** Expansion sources: the user's terms (also those the catalog lacks), before de-compounding. */
   const sources: string[] = [];
+  /** The user's words as written (lower case): the tool vocabulary is keyed by them. */
+  const words: string[] = [];
   const addPrimary = (term: string, weight: number) => {
     if (weights.has(term)) return;
     weights.set(term, weight);
@@ -86,6 +106,7 @@ export function expandQuery(
   // Same tokens as `analyze` (which splits the NFKD form), one word at a time.
   for (const word of splitIdentifier(query.normalize('NFKD'))) {
     const lower = word.toLowerCase();
+    if (!words.includes(lower)) words.push(lower);
     const term = analyzer.analyze(lower)[0];
     if (term === undefined) continue; // a stop word
     if (!sources.includes(term)) sources.push(term);
@@ -105,6 +126,22 @@ export function expandQuery(
         // Capped at the source's IDF: a variant never outscores the user's own word.
         idf.set(candidate, Math.min(vocabulary.idf(candidate), vocabulary.idf(source)));
       }
+    }
+  }
+  const vocabularyWeight = options.toolVocabularyWeight ?? TOOL_VOCABULARY_WEIGHT;
+  if (vocabularyWeight > 0) {
+    const bridged: Array<{ term: string; source?: string }> = formCues(query).map((term) => ({ term }));
+    for (const word of words) {
+      const source = analyzer.analyze(word)[0];
+      for (const term of TOOL_VOCABULARY.lookup(word)) bridged.push({ term, source });
+    }
+    for (const { term, source } of bridged) {
+      if (weights.has(term) || vocabulary.df(term) === 0) continue;
+      weights.set(term, vocabularyWeight);
+      // Capped at the user's word's IDF when the catalog has that word: "show" bringing the rarer
+      // "list" must not make "list" outweigh what the user actually wrote.
+      const sourceIdf = source !== undefined && vocabulary.df(source) > 0 ? vocabulary.idf(source) : Infinity;
+      idf.set(term, Math.min(vocabulary.idf(term), sourceIdf));
     }
   }
   if (related && options.relatedWeight > 0 && options.maxRelatedPerTerm > 0) {

@@ -19,6 +19,7 @@ const OFF: ExpansionOptions = {
   onlyMissingTerms: true,
   variantWeight: 0,
   variantMaxExtra: 3,
+  toolVocabularyWeight: 0,
 };
 
 /** A vocabulary over a fixed set of terms (df 1 each, idf 1). */
