@@ -9,14 +9,19 @@ import { MAX_HOOK_EVENT_BYTES, RUNTIME_IDS } from '../../core/runtimes/runtimeDe
 import type { RuntimeId } from '../../core/runtimes/runtimeDescriptors';
 import type { CliCommand, CliIo } from '../cliCommand';
 
-/** `--serve DIR`: the resident hook (see residentHook.ts); the start lock goes once it listens or gives up. */
+/**
+ * `--serve DIR`: the resident hook (see residentHook.ts). The start lock stays until it listens
+ * or knows it will not: opening a large library can take seconds on a busy machine, and a prompt
+ * meanwhile must not start a second one.
+ */
 async function serve(runtime: RuntimeId, workspace: string): Promise<number> {
-  const folder = doorFolderFor(workspace, toolshedHome());
-  const started = serveResidentHook({ runtime, workspaceFolder: workspace, version: TOOLSHED_VERSION, toolshedHome: toolshedHome() });
-  // Listening (or not) is decided within the first turns after the door opened; the lock only stops a crowd of starts.
-  setTimeout(() => rmSync(path.join(folder, `hook.${runtime}.starting`), { force: true }), 5000).unref();
-  await started;
-  rmSync(path.join(folder, `hook.${runtime}.starting`), { force: true });
+  const lock = path.join(doorFolderFor(workspace, toolshedHome()), `hook.${runtime}.starting`);
+  const release = () => rmSync(lock, { force: true });
+  try {
+    await serveResidentHook({ runtime, workspaceFolder: workspace, version: TOOLSHED_VERSION, toolshedHome: toolshedHome(), onSettled: release });
+  } finally {
+    release();
+  }
   return 0;
 }
 

@@ -36,6 +36,8 @@ export interface ResidentOptions {
   home?: string;
   env?: Readonly<Record<string, string | undefined>>;
   idleMs?: number;
+  /** Called once the hook listens, or once it knows it will not (another took the socket, the door failed to open). */
+  onSettled?: () => void;
 }
 
 /** Whether something answers on `socket` (a live server), within a second. */
@@ -152,9 +154,11 @@ export async function serveResidentHook(options: ResidentOptions): Promise<void>
     });
   } catch {
     // Another resident hook took the socket first.
+    options.onSettled?.();
     await door.dispose();
     return;
   }
+  options.onSettled?.();
   if (process.platform !== 'win32') chmodSync(socket, 0o600);
   const pidFile = residentPidFile(folder, options.runtime);
   writeFileSync(pidFile, `${process.pid}\n`);

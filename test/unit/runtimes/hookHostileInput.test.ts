@@ -44,7 +44,7 @@ describe('toolshed hook: hostile input never breaks the prompt (real processes)'
     );
   });
 
-  it('hostile prompts and folders in a well-formed event: exit 0, and any answer is one well-formed prompt block', async () => {
+  it('hostile prompts and folders in a well-formed event: exit 0, and any answer is well-formed prompt blocks (injected skills, then offered ones)', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.string({ maxLength: 400 }),
@@ -54,7 +54,12 @@ describe('toolshed hook: hostile input never breaks the prompt (real processes)'
           assert.equal(run.code, 0);
           assert.ok(run.stderr.split('\n').filter(Boolean).length <= 1, run.stderr);
           const context = contextOf('claude', run.stdout);
-          if (context) assert.equal(context.match(/<\/skills>/g)?.length, 1);
+          if (context) {
+            // At most one <skills> block and one <skill_directory> block, each opened and closed once, nothing around them.
+            assert.match(context, /^(?:<skills>\n[\s\S]*?\n<\/skills>(?:\n\n|$))?(?:<skill_directory>\n[\s\S]*?\n<\/skill_directory>)?$/);
+            for (const tag of ['skills', 'skill_directory'])
+              assert.ok((context.match(new RegExp(`^</?${tag}>$`, 'gm'))?.length ?? 0) <= 2, `${tag} opened or closed more than once`);
+          }
         },
       ),
       { numRuns: 6 },
