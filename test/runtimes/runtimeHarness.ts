@@ -17,7 +17,14 @@ import type { ModelTurn, ScriptedModelServer } from './scriptedModelServer';
 export type RuntimeName = 'copilot' | 'claude' | 'codex';
 export const RUNTIMES: readonly RuntimeName[] = ['copilot', 'claude', 'codex'];
 
-const ROOT = path.resolve(__dirname, '..', '..');
+/** The repository root: above this file, or the working folder when this file was bundled elsewhere (the benches). */
+function repositoryRoot(): string {
+  for (let dir = path.resolve(__dirname); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'node_modules', '@github', 'copilot'))) return dir;
+    if (path.dirname(dir) === dir) return process.cwd();
+  }
+}
+const ROOT = repositoryRoot();
 const MODULES = path.join(ROOT, 'node_modules');
 
 export interface SkillFile {
