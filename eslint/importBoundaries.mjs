@@ -11,6 +11,7 @@
 //   src/core/skills, src/core/tools         (siblings: neither imports the other)
 //   src/core/learning                       (may use skills)
 //   src/core/planner, src/core/lmTools      (top of core)
+//   src/core/runtimes                       (the agent runtimes and their doors: over the planner)
 //   src/vscode, src/cli, src/workers,       (adapters over core; never each other; workers are
 //   src/mcp                                  worker-thread entries, bundled on their own; mcp is
 //                                            the MCP server, its gateway in src/mcp/gateway —
@@ -40,6 +41,7 @@ const CORE_ALLOWED = {
   learning: ['platform', 'config', 'trust', 'privacy', 'schema', 'sql', 'search', 'skills'],
   planner: ['platform', 'config', 'trust', 'privacy', 'schema', 'sql', 'search', 'ledger', 'skills', 'tools', 'learning'],
   lmTools: ['platform', 'config', 'trust', 'privacy', 'schema', 'skills', 'tools', 'learning'],
+  runtimes: ['platform', 'config', 'trust', 'privacy', 'schema', 'sql', 'search', 'ledger', 'skills', 'tools', 'learning', 'planner'],
 };
 
 /**

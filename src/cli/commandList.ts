@@ -13,6 +13,8 @@ import { exportLearnedCommand } from './commands/exportLearned';
 import { importLearnedCommand } from './commands/importLearned';
 import { ledgerCommand } from './commands/ledger';
 import { mcpCommand } from './commands/mcp';
+import { hookCommand } from './commands/hook';
+import { whyCommand } from './commands/why';
 
 /**
  * Every CLI subcommand, in the order `--help` lists them. Add one import and one entry per
@@ -33,4 +35,6 @@ export const COMMANDS: readonly CliCommand[] = [
   importLearnedCommand,
   ledgerCommand,
   mcpCommand,
+  hookCommand,
+  whyCommand,
 ];

@@ -3,6 +3,10 @@ import { LedgerStore } from '../../core/ledger/ledgerStore';
 import { ledgerTableText } from '../../core/ledger/ledgerTable';
 import { nullLogger, systemClock } from '../../core/platform/basicPorts';
 import { NodeByteStore } from '../../core/platform/nodeByteStore';
+import { MemoryByteStore } from '../../core/platform/memoryByteStore';
+import { escapeForLine } from '../../core/platform/lineText';
+import { doorFolderFor } from '../../core/runtimes/doors/doorFolder';
+import { importDoorJournal } from '../../core/runtimes/doors/importDoorJournal';
 import { loadSqlEngine } from '../../core/sql/sqlEngine';
 import { checkStorageFolder } from './learnedSnapshotSupport';
 import { parseSkillArgs } from './skillCliSupport';
@@ -11,20 +15,24 @@ export const ledgerCommand: CliCommand = {
   path: ['ledger'],
   summary: 'Print what each tool, skill and server cost and gave back (the Ledger view)',
   usage: [
-    'Usage: toolshed ledger --storage DIR [--days N] [--json]',
+    'Usage: toolshed ledger [--storage DIR] [--workspace FOLDER] [--days N] [--json]',
     '',
-    "DIR is the Toolshed storage folder (the extension's workspace storage, holding ledger.db).",
+    "DIR is the Toolshed storage folder (the extension's workspace storage, holding ledger.db). With --workspace, the",
+    'decisions of the hook and the MCP server for FOLDER (its door journal) are counted too; with --workspace alone, only they',
+    '(ledger.db is only read: the extension counts the same decisions into it when it opens or shows its ledger).',
     'Prints, for the last N days (default 7, at most 90; today included): per tool the definitions sent and',
     'their tokens, activations by source (request match, search, first use, skill), vain activations',
     '(activated, never called), calls and failures; per skill injections, follows, feedback and selection',
-    'tokens; per server the totals. --json prints the same as one JSON object.',
+    'tokens; per server the totals; per door (hook, MCP server) and runtime its decisions, those that handed the model a',
+    'skill, the skills, searches and tokens. --json prints the same as one JSON object.',
     'Exit code: 0 on success, 2 on usage errors.',
   ].join('\n'),
   async run(args, io) {
-    const parsed = parseSkillArgs(args, { switches: ['json'], values: ['storage', 'days'] });
-    let folder: string;
+    const parsed = parseSkillArgs(args, { switches: ['json'], values: ['storage', 'days', 'workspace'] });
+    const workspace = parsed.flags.get('workspace');
+    let folder: string | undefined;
     try {
-      folder = checkStorageFolder(parsed.flags.get('storage'));
+      if (workspace === undefined || parsed.flags.has('storage')) folder = checkStorageFolder(parsed.flags.get('storage'));
     } catch (error) {
       io.stderr(`toolshed ledger: ${(error as Error).message} See --help.\n`);
       return 2;
@@ -35,8 +43,12 @@ export const ledgerCommand: CliCommand = {
       io.stderr('toolshed ledger: --days needs a whole number from 1 to 90. See --help.\n');
       return 2;
     }
-    const ledger = await LedgerStore.open({ engine: await loadSqlEngine(), store: new NodeByteStore(folder), logger: nullLogger, clock: systemClock });
+    const store = folder === undefined ? new MemoryByteStore() : new NodeByteStore(folder);
+    const ledger = await LedgerStore.open({ engine: await loadSqlEngine(), store, logger: nullLogger, clock: systemClock });
     try {
+      if (typeof workspace === 'string')
+        for (const problem of importDoorJournal(ledger, doorFolderFor(workspace)).skipped)
+          io.stderr(`toolshed ledger: door journal: skipped ${escapeForLine(problem)}\n`);
       const report = ledger.report(days);
       io.stdout(parsed.flags.get('json') === true ? `${JSON.stringify(report, null, 2)}\n` : ledgerTableText(report));
       return 0;

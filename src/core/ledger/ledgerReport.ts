@@ -43,6 +43,19 @@ interface LedgerServerRow {
   failures: number;
 }
 
+/** Decisions of one door (hook, MCP server) for one runtime, from the door journal. */
+interface LedgerDoorRow {
+  door: string;
+  runtime: string;
+  decisions: number;
+  /** Decisions that put at least one skill in front of the model. */
+  withSkills: number;
+  /** Skills injected or fetched, over all decisions. */
+  injections: number;
+  searches: number;
+  tokens: number;
+}
+
 interface LedgerTotals {
   turns: number;
   rounds: number;
@@ -59,6 +72,8 @@ export interface LedgerReport {
   tools: LedgerToolRow[];
   skills: LedgerSkillRow[];
   servers: LedgerServerRow[];
+  /** The hook's and the MCP server's decisions, per door and runtime. */
+  doors: LedgerDoorRow[];
   /** Every retired skill, whatever the period, with when it was retired (ms). */
   retiredSkills: Array<{ skill: string; at: number }>;
 }
@@ -119,6 +134,11 @@ export function readLedgerReport(db: SqlDatabase, since: string, days: number, s
       harmful: row.harmful,
       selectionTokens: row.tokens,
     }));
+  const doors = db.all<{ [K in keyof LedgerDoorRow]: LedgerDoorRow[K] }>(
+    `SELECT door, runtime, SUM(decisions) AS decisions, SUM(with_skills) AS withSkills, SUM(injections) AS injections,
+       SUM(searches) AS searches, SUM(tokens) AS tokens FROM door_days WHERE day >= ? GROUP BY door, runtime ORDER BY decisions DESC, door, runtime`,
+    [since],
+  );
   const retiredSkills = db.all<{ skill: string; at: Num }>('SELECT skill, at FROM retired_skills ORDER BY at, skill');
   const retired = new Set(retiredSkills.map((row) => row.skill));
   return {
@@ -134,6 +154,7 @@ export function readLedgerReport(db: SqlDatabase, since: string, days: number, s
     tools,
     skills: skills.map((row): LedgerSkillRow => ({ ...row, retired: retired.has(row.skill) })),
     servers: serverTotals(tools),
+    doors,
     retiredSkills,
   };
 }

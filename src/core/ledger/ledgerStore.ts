@@ -5,6 +5,7 @@ import type { PersistentDatabase, StoreDatabaseOptions } from '../sql/persistent
 import type { SqlDatabase } from '../sql/sqlDatabase';
 import type { LedgerTurn } from './ledgerTurn';
 import { readLedgerReport, type LedgerReport } from './ledgerReport';
+import { DOORS_SQL, importDoorEntries, type DoorLedgerEntry } from './doorJournal';
 
 /**
  * The ledger's own sql.js database (`ledger.db` in workspace storage): what each tool, skill and
@@ -17,9 +18,10 @@ import { readLedgerReport, type LedgerReport } from './ledgerReport';
 export const LEDGER_DB_KEY = 'ledger.db';
 /**
  * Version 2 added `retired_skills`; version 3 `recent_turns.missed` (the called tools round 1 did
- * not offer). Rows of older versions are kept.
+ * not offer); version 4 the doors' rows and the journals they were imported from. Rows of older
+ * versions are kept.
  */
-const SCHEMA = 'ledger/3';
+const SCHEMA = 'ledger/4';
 const RETIRED_SKILLS_SQL = 'CREATE TABLE retired_skills (skill TEXT PRIMARY KEY, at INTEGER NOT NULL);';
 const MISSED_SQL = "ALTER TABLE recent_turns ADD COLUMN missed TEXT NOT NULL DEFAULT '[]';";
 /** Days of per-day rows kept (the view shows at most the last 30). */
@@ -52,6 +54,7 @@ const SCHEMA_SQL = `
     window_turns INTEGER NOT NULL, tokens INTEGER NOT NULL);
   CREATE TABLE core_set_undone (tool TEXT PRIMARY KEY, at INTEGER NOT NULL);
   ${RETIRED_SKILLS_SQL}
+  ${DOORS_SQL}
 `;
 
 /**
@@ -91,13 +94,15 @@ export class LedgerStore {
       schemaVersion: SCHEMA,
       createSchema: (db) => db.exec(SCHEMA_SQL),
       migrations: [
-        { from: 'ledger/1', migrate: (db) => db.exec(`${RETIRED_SKILLS_SQL} ${MISSED_SQL}`) },
-        { from: 'ledger/2', migrate: (db) => db.exec(MISSED_SQL) },
+        { from: 'ledger/1', migrate: (db) => db.exec(`${RETIRED_SKILLS_SQL} ${MISSED_SQL} ${DOORS_SQL}`) },
+        { from: 'ledger/2', migrate: (db) => db.exec(`${MISSED_SQL} ${DOORS_SQL}`) },
+        { from: 'ledger/3', migrate: (db) => db.exec(DOORS_SQL) },
       ],
       verify: (db) => {
         db.all('SELECT * FROM tool_days LIMIT 1');
         db.all('SELECT * FROM core_set');
         db.all('SELECT * FROM retired_skills');
+        db.all('SELECT * FROM door_journals');
       },
     });
     return new LedgerStore(persistent, options.clock);
@@ -168,6 +173,20 @@ export class LedgerStore {
       db.run('DELETE FROM recent_turns WHERE seq <= (SELECT MAX(seq) FROM recent_turns) - ?', [RECENT_TURNS_KEPT]);
       if (this.prunedFor !== day) this.prune(turn.at, day);
     });
+  }
+
+  /** The byte offset of `journal` (a door journal's path) imported so far: where the next import reads from. */
+  doorJournalOffset(journal: string): number {
+    return this.db.get<{ n: number }>('SELECT byte_offset AS n FROM door_journals WHERE journal = ?', [journal])?.n ?? 0;
+  }
+
+  /**
+   * Counts door decisions read from `journal` and moves its offset to `next`, in one
+   * transaction: the rows and the offset that says they were counted are saved together, so a
+   * ledger file of any age re-imports exactly what it has not counted.
+   */
+  importDoorEntries(journal: string, entries: readonly DoorLedgerEntry[], next: number): void {
+    this.db.transaction(() => importDoorEntries(this.db, journal, entries, next, (name) => this.safe(name)));
   }
 
   /** A 👍 or 👎 on an answer, counted for each skill that was active in it. */
@@ -274,7 +293,7 @@ export class LedgerStore {
 
   private prune(at: number, day: string): void {
     const cutoff = ledgerDay(at - (LEDGER_RETENTION_DAYS - 1) * DAY_MS);
-    for (const table of ['tool_days', 'skill_days', 'turn_days']) this.db.run(`DELETE FROM ${table} WHERE day < ?`, [cutoff]);
+    for (const table of ['tool_days', 'skill_days', 'turn_days', 'door_days']) this.db.run(`DELETE FROM ${table} WHERE day < ?`, [cutoff]);
     this.prunedFor = day;
   }
 

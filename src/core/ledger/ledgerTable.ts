@@ -35,6 +35,17 @@ export function ledgerTableText(report: LedgerReport): string {
   if (report.retiredSkills.length) {
     lines.push(`Retired skills (kept out of use in this workspace): ${report.retiredSkills.map((row) => cell(row.skill, 200).trimEnd()).join(', ')}`, '');
   }
+  if (report.doors.length) {
+    lines.push(
+      'Doors (decisions of the prompt-submit hook and the MCP server; with skills = decisions that handed the model a skill)',
+      ...table(
+        ['door', 'runtime', 'decisions', 'with skills', 'skills', 'searches', 'tokens'],
+        report.doors.map((row) => [row.door, row.runtime, row.decisions, row.withSkills, row.injections, row.searches, row.tokens]),
+        6,
+      ),
+      '',
+    );
+  }
   if (report.tools.length === 0) return [...lines, 'No @toolshed turn recorded in this period.', ''].join('\n');
   const toolWidth = Math.min(48, Math.max(4, ...report.tools.map((row) => row.tool.length)));
   lines.push(

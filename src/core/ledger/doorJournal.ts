@@ -1,0 +1,138 @@
+import type { SqlDatabase } from '../sql/sqlDatabase';
+import { redact } from '../privacy/redaction';
+
+/**
+ * The journal of door decisions (`doors.jsonl` in a workspace's door folder): one JSON line per
+ * decision a door outside the extension made — the prompt-submit hook, the MCP server. Each line
+ * is appended with one `O_APPEND` write by the process that decided, so any number of hook
+ * processes and MCP servers can write at once without a lock; the ledger imports the lines it
+ * has not seen (it keeps the byte offset it read up to) when it is opened or reported. Only
+ * counts and names are kept, redacted, never the request.
+ */
+
+/** Which door decided: the prompt-submit hook, the MCP server, or an `@toolshed` turn. */
+export type DoorName = 'hook' | 'mcp' | 'chat';
+
+export interface DoorLedgerEntry {
+  at: number;
+  door: DoorName;
+  /** The agent runtime that asked (`copilot`, `claude`, `codex`, `vscode`, or what an MCP client called itself). */
+  runtime: string;
+  /** What the door did: `inject` (a hook's context), or the MCP tool that was called (`skill_search`, …). */
+  action: string;
+  /** Skills put in front of the model (injected by a hook, or fetched through the MCP server). */
+  skills: string[];
+  /** Searches the door ran. */
+  searches: number;
+  /** Tokens of what the door handed the model. */
+  tokens: number;
+}
+
+const DOORS: readonly DoorName[] = ['hook', 'mcp', 'chat'];
+/** A line longer than this is not one of ours (a decision line is a few hundred bytes). */
+const MAX_LINE_BYTES = 64 * 1024;
+const MAX_SKILLS = 50;
+
+const safeName = (name: string) =>
+  redact(name)
+    .replace(/[\r\n]/g, ' ')
+    .slice(0, 200);
+
+/** The entry as one journal line (redacted, ending in a newline), ready for one append. */
+export function doorJournalLine(entry: DoorLedgerEntry): string {
+  const line: DoorLedgerEntry = {
+    at: Math.floor(entry.at),
+    door: entry.door,
+    runtime: safeName(entry.runtime).slice(0, 40),
+    action: safeName(entry.action).slice(0, 60),
+    skills: entry.skills.slice(0, MAX_SKILLS).map(safeName),
+    searches: Math.max(0, Math.floor(entry.searches)),
+    tokens: Math.max(0, Math.floor(entry.tokens)),
+  };
+  return `${JSON.stringify(line)}\n`;
+}
+
+function asEntry(value: unknown): DoorLedgerEntry | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  const count = (n: unknown) => typeof n === 'number' && Number.isFinite(n) && n >= 0;
+  if (!count(v.at) || !DOORS.includes(v.door as DoorName) || typeof v.runtime !== 'string' || typeof v.action !== 'string') return undefined;
+  if (!Array.isArray(v.skills) || !v.skills.every((s) => typeof s === 'string') || !count(v.searches) || !count(v.tokens)) return undefined;
+  return {
+    at: v.at as number,
+    door: v.door as DoorName,
+    runtime: safeName(v.runtime),
+    action: safeName(v.action),
+    skills: (v.skills as string[]).slice(0, MAX_SKILLS).map(safeName),
+    searches: Math.floor(v.searches as number),
+    tokens: Math.floor(v.tokens as number),
+  };
+}
+
+export interface ParsedDoorJournal {
+  entries: DoorLedgerEntry[];
+  /** Byte offset after the last complete line read: where the next import starts. */
+  next: number;
+  /** One line per line skipped (not JSON, not a decision), for the log. */
+  skipped: string[];
+}
+
+/**
+ * The complete lines of `bytes` from byte `from` on. A last line without its newline is a write
+ * still under way (or cut short by a crash): it is left for the next import, unless a later
+ * append proves it was cut (then it is skipped like any damaged line). Never throws.
+ */
+export function parseDoorJournal(bytes: Uint8Array, from: number): ParsedDoorJournal {
+  const entries: DoorLedgerEntry[] = [];
+  const skipped: string[] = [];
+  let start = from > bytes.length || from < 0 ? 0 : from;
+  const decoder = new TextDecoder('utf-8', { fatal: false });
+  while (start < bytes.length) {
+    const end = bytes.indexOf(0x0a, start);
+    if (end < 0) break;
+    const length = end - start;
+    if (length > 0) {
+      if (length > MAX_LINE_BYTES) skipped.push(`byte ${start}: a line of ${length} bytes is not a door decision`);
+      else {
+        const text = decoder.decode(bytes.subarray(start, end));
+        let entry: DoorLedgerEntry | undefined;
+        try {
+          entry = asEntry(JSON.parse(text));
+        } catch {
+          entry = undefined;
+        }
+        if (entry) entries.push(entry);
+        else skipped.push(`byte ${start}: not a door decision (${JSON.stringify(text.slice(0, 40))})`);
+      }
+    }
+    start = end + 1;
+  }
+  return { entries, next: start, skipped };
+}
+
+export const DOORS_SQL = `CREATE TABLE door_days (day TEXT NOT NULL, door TEXT NOT NULL, runtime TEXT NOT NULL,
+    decisions INTEGER NOT NULL DEFAULT 0, with_skills INTEGER NOT NULL DEFAULT 0, injections INTEGER NOT NULL DEFAULT 0,
+    searches INTEGER NOT NULL DEFAULT 0, tokens INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (day, door, runtime));
+  CREATE TABLE door_journals (journal TEXT PRIMARY KEY, byte_offset INTEGER NOT NULL);`;
+
+/** Adds door decisions to the per-day rows (a skill a door injected counts as an injection of that skill) and stores the offset. */
+export function importDoorEntries(db: SqlDatabase, journal: string, entries: readonly DoorLedgerEntry[], next: number, safe: (name: string) => string): void {
+  for (const entry of entries) {
+    const day = new Date(entry.at).toISOString().slice(0, 10);
+    db.run(
+      `INSERT INTO door_days (day, door, runtime, decisions, with_skills, injections, searches, tokens) VALUES (?, ?, ?, 1, ?, ?, ?, ?)
+       ON CONFLICT(day, door, runtime) DO UPDATE SET decisions = decisions + 1, with_skills = with_skills + excluded.with_skills,
+         injections = injections + excluded.injections, searches = searches + excluded.searches, tokens = tokens + excluded.tokens`,
+      [day, entry.door, safe(entry.runtime), entry.skills.length > 0 ? 1 : 0, entry.skills.length, entry.searches, entry.tokens],
+    );
+    for (const skill of new Set(entry.skills))
+      db.run(`INSERT INTO skill_days (day, skill, injections) VALUES (?, ?, 1) ON CONFLICT(day, skill) DO UPDATE SET injections = injections + 1`, [
+        day,
+        safe(skill),
+      ]);
+  }
+  db.run('INSERT INTO door_journals (journal, byte_offset) VALUES (?, ?) ON CONFLICT(journal) DO UPDATE SET byte_offset = excluded.byte_offset', [
+    journal,
+    next,
+  ]);
+}

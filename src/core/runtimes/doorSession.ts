@@ -1,0 +1,177 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { skillsConfigSchema } from '../config/settingsSchema';
+import type { SkillsConfig } from '../config/settingsSchema';
+import { lengthTokenCounter } from '../platform/basicPorts';
+import { NodeByteStore } from '../platform/nodeByteStore';
+import type { Logger } from '../platform/ports';
+import { skillPreflight } from '../planner/turn/skillPreflight';
+import { explainSkills } from '../planner/turn/turnExplanation';
+import type { SkillsExplanation } from '../planner/turn/turnExplanation';
+import { createHeadlessSkillService } from '../skills/headlessSkillService';
+import { folderPack } from '../skills/packs/skillPackSources';
+import type { ResolvedSkillPack } from '../skills/packs/skillPackSources';
+import type { LoadSummary } from '../skills/packs/skillPackLoader';
+import type { SkillRequestContext, SkillService } from '../skills/skillService';
+import { loadSqlEngine } from '../sql/sqlEngine';
+import type { SqlEngine } from '../sql/sqlEngine';
+import { doorFolderFor, toolshedHome as defaultToolshedHome } from './doors/doorFolder';
+import { RUNTIMES } from './runtimeDescriptors';
+import type { RuntimeDescriptor, RuntimeId } from './runtimeDescriptors';
+import { workspaceTrust } from './runtimeTrust';
+import type { TrustAnswer } from './runtimeTrust';
+
+/**
+ * The door session: a headless Toolshed for one workspace as one agent runtime sees it — what the
+ * prompt-submit hook (`toolshed hook`) and the MCP server (`toolshed mcp`) run on.
+ *
+ *   const door = await openDoorSession({ runtime: 'claude', workspaceFolder: cwd });
+ *   const answer = await door.preflight(prompt);   // what @toolshed's pre-flight would inject
+ *   door.skills.search(…, door.requestContext());  // or any SkillService call, with the door's trust
+ *   await door.dispose();
+ *
+ * Its skills: the folders the runtime itself reads (user level always; the workspace's own only
+ * when the workspace is trusted, `runtimeTrust.ts`), Toolshed's library folder
+ * `<toolshed home>/skills` that no runtime reads (where a large library belongs, so the runtime
+ * does not list every name in every request), and the learned skills of the door's own store.
+ * The store is persisted in the workspace's door folder (`doorFolderFor`), one per runtime
+ * (`skills.<runtime>.db`), so a later run opens it warm and reads only the files that changed; a
+ * damaged store is rebuilt from the folders (the skill store's own check on open).
+ */
+
+/** Toolshed's own skill folder under its home: read by no runtime, searched by every door. */
+export const TOOLSHED_LIBRARY_FOLDER = 'skills';
+
+export interface DoorSessionOptions {
+  runtime: RuntimeId;
+  /** Absolute workspace folder (the hook event's `cwd`, the MCP server's working folder). */
+  workspaceFolder: string;
+  /** The user's home folder (default `os.homedir()`). */
+  home?: string;
+  /** Environment for the runtimes' folder variables and `requires` checks (default `process.env`). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Toolshed's home (default `TOOLSHED_HOME` or `~/.toolshed`). */
+  toolshedHome?: string;
+  /** A loaded sql.js engine to share; one is loaded otherwise. */
+  engine?: SqlEngine;
+  /** Skills settings over the defaults (`toolshed.skills.*`; the hook uses the defaults). */
+  config?: Partial<SkillsConfig>;
+  logger?: Logger;
+}
+
+export interface DoorPreflight {
+  /** The prompt block to hand the model ('' when nothing applies). */
+  context: string;
+  /** Injected skills, best first, with their absolute relevance. */
+  injected: Array<{ name: string; relevance?: number; reason?: string }>;
+  /** Every candidate the gate looked at with its verdict (the explanation `/why` shows). */
+  explanation: SkillsExplanation;
+  tokens: number;
+  note?: string;
+}
+
+export interface DoorSession {
+  readonly runtime: RuntimeDescriptor;
+  readonly workspaceFolder: string;
+  /** Whether the workspace's own skill folders are used, and which record said so. */
+  readonly trust: TrustAnswer;
+  /** The workspace's door folder (store, journal, last decisions). */
+  readonly folder: string;
+  readonly packs: readonly ResolvedSkillPack[];
+  /** What loading the folders found (files read, problems). */
+  readonly load: LoadSummary;
+  readonly skills: SkillService;
+  readonly config: SkillsConfig;
+  /** The request context every door call uses: this workspace's project scope and its trust. */
+  requestContext(): SkillRequestContext;
+  /** Skill pre-flight as `@toolshed` runs it (no model: hybrid selection's question is skipped). */
+  preflight(prompt: string): Promise<DoorPreflight>;
+  dispose(): Promise<void>;
+}
+
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '') || 'folder';
+
+/** The packs a door loads, in load order (the first definition of a name wins): workspace, runtime's user folders, Toolshed's library. */
+export function doorPacks(
+  runtime: RuntimeDescriptor,
+  workspaceFolder: string,
+  trusted: boolean,
+  home: string,
+  env: DoorSessionOptions['env'],
+  library: string,
+) {
+  const packs: ResolvedSkillPack[] = [];
+  if (trusted)
+    for (const folder of runtime.workspaceSkillFolders)
+      packs.push(
+        folderPack(`ws-${slug(folder)}`, path.join(workspaceFolder, folder), {
+          scopeMode: 'project',
+          projectId: workspaceFolder,
+          source: 'workspace-agent-folder',
+          workspace: true,
+          optional: true,
+        }),
+      );
+  for (const folder of runtime.userSkillFolders(home, env ?? {}))
+    packs.push(folderPack(`home-${slug(path.relative(home, folder) || folder)}`, folder, { source: 'home-agent-folder', optional: true }));
+  packs.push(folderPack('toolshed-library', library, { optional: true }));
+  return packs;
+}
+
+export async function openDoorSession(options: DoorSessionOptions): Promise<DoorSession> {
+  const runtime = RUNTIMES[options.runtime];
+  const workspaceFolder = path.resolve(options.workspaceFolder);
+  const home = options.home ?? os.homedir();
+  const env = options.env ?? process.env;
+  const ownHome = options.toolshedHome ?? defaultToolshedHome(env as NodeJS.ProcessEnv, home);
+  const trust = workspaceTrust({ runtime: runtime.id, workspaceFolder, home, env, toolshedHome: ownHome });
+  const folder = doorFolderFor(workspaceFolder, ownHome);
+  const packs = doorPacks(runtime, workspaceFolder, trust.trusted, home, env, path.join(ownHome, TOOLSHED_LIBRARY_FOLDER));
+  const config = skillsConfigSchema.parse({ includeAgentSkillFolders: false, ...options.config });
+  const engine = options.engine ?? (await loadSqlEngine());
+  const skills = await createHeadlessSkillService({
+    engine,
+    store: new NodeByteStore(folder),
+    dbKey: `skills.${runtime.id}.db`,
+    env,
+    config,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  let load: LoadSummary;
+  try {
+    load = await skills.loadPacks(packs);
+  } catch (error) {
+    await skills.dispose();
+    throw error;
+  }
+  const requestContext = (): SkillRequestContext => ({ scope: { projectId: workspaceFolder }, includeWorkspacePacks: trust.trusted });
+  return {
+    runtime,
+    workspaceFolder,
+    trust,
+    folder,
+    packs,
+    load,
+    skills,
+    config,
+    requestContext,
+    async preflight(prompt) {
+      const countTokens = (text: string) => lengthTokenCounter.count(text);
+      const port = skillPreflight(skills, requestContext(), config, { pinnedNames: [], countTokens, signal: { isCancelled: false } });
+      const result = await port.preflight(prompt);
+      const context = [result.pinnedBlock, result.relevantBlock].filter(Boolean).join('\n\n');
+      return {
+        context,
+        injected: result.used.map((use) => ({ name: use.name, relevance: use.relevance, reason: use.reason })),
+        explanation: explainSkills(config, result, { pinnedNames: [], workspaceSkills: trust.trusted }),
+        tokens: context ? await countTokens(context) : 0,
+        ...(result.note ? { note: result.note } : {}),
+      };
+    },
+    dispose: () => skills.dispose(),
+  };
+}
