@@ -15,6 +15,7 @@ import { ledgerCommand } from './commands/ledger';
 import { mcpCommand } from './commands/mcp';
 import { hookCommand } from './commands/hook';
 import { whyCommand } from './commands/why';
+import { setupCommand } from './commands/setup';
 
 /**
  * Every CLI subcommand, in the order `--help` lists them. Add one import and one entry per
@@ -37,4 +38,5 @@ export const COMMANDS: readonly CliCommand[] = [
   mcpCommand,
   hookCommand,
   whyCommand,
+  setupCommand,
 ];

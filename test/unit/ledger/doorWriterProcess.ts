@@ -5,7 +5,15 @@ const [home, workspace, name, count] = process.argv.slice(2) as [string, string,
 for (let i = 0; i < Number(count); i++) {
   const error = recordDoorDecision(
     workspace,
-    { door: i % 2 ? 'mcp' : 'hook', runtime: name, action: i % 2 ? 'skill_search' : 'inject', request: `request ${i}`, injected: [`skill-${name}-${i}`], searches: 1, tokens: 10 },
+    {
+      door: i % 2 ? 'mcp' : 'hook',
+      runtime: name,
+      action: i % 2 ? 'skill_search' : 'inject',
+      request: `request ${i}`,
+      injected: [`skill-${name}-${i}`],
+      searches: 1,
+      tokens: 10,
+    },
     { home },
   );
   if (error) throw new Error(error);
