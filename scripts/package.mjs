@@ -18,14 +18,16 @@ const VSIX = path.join(ROOT, 'toolshed.vsix');
 export const VSIX_MAX_BYTES = 4 * 1024 * 1024;
 
 /**
- * What may be in the VSIX: the extension bundle, the parser thread, sql.js's wasm, the word table, generated
- * schemas, media, packs, and the images the README shows. Not the CLI (dist/cli.js is for
- * `npx`/CI use, VS Code never runs it), not source maps, not sources or tests.
+ * What may be in the VSIX: the extension bundle, the parser thread, the CLI (VS Code runs
+ * `dist/cli.js mcp` as the MCP server it registers, and agent runtimes run it where only the VSIX
+ * is installed), sql.js's wasm, the word table, generated schemas, media, packs, and the images
+ * the README shows. Not source maps, not sources or tests.
  */
 const ALLOWED = [
   /^extension\/package\.json$/,
   /^extension\/dist\/extension\.js$/,
   /^extension\/dist\/parseWorker\.js$/, // parses large skill and example files off the extension host's thread
+  /^extension\/dist\/cli\.js$/, // the toolshed CLI: the MCP server VS Code starts, the hook and MCP entries runtimes run
   /^extension\/dist\/sql-wasm\.wasm$/,
   /^extension\/dist\/schemas\/[\w.-]+\.json$/,
   /^extension\/dist\/related-terms\.txt$/, // the WordNet table of the vocabulary bridge
@@ -121,13 +123,21 @@ export function checkVsix(file = VSIX) {
   const images = readmeImages();
   const shown = new Set(images.map((href) => `extension/${href}`));
   const stray = names.filter((name) => !shown.has(name) && !ALLOWED.some((pattern) => pattern.test(name)));
-  check('it holds only what runs (bundle, wasm, word table, schemas, media, skill packs, README images)', stray.length === 0, stray.slice(0, 10).join(', '));
+  check(
+    'it holds only what runs (bundles, CLI, wasm, word table, schemas, media, skill packs, README images)',
+    stray.length === 0,
+    stray.slice(0, 10).join(', '),
+  );
   const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-  const needed = [manifest.main, 'dist/sql-wasm.wasm', 'dist/parseWorker.js', 'dist/word-vectors.bin'].map((p) => `extension/${p.replace(/^\.\//, '')}`);
+  const needed = [manifest.main, 'dist/sql-wasm.wasm', 'dist/parseWorker.js', 'dist/cli.js', 'dist/word-vectors.bin'].map(
+    (p) => `extension/${p.replace(/^\.\//, '')}`,
+  );
   const missing = needed.filter((p) => !names.includes(p));
-  check("it holds the extension entry point, sql.js's wasm, the parser thread and the word vectors", missing.length === 0, missing.join(', '));
+  check("it holds the extension entry point, sql.js's wasm, the parser thread, the CLI and the word vectors", missing.length === 0, missing.join(', '));
   // esbuild.mjs leaves zod's translations out (≈ 260 KB a bundle); German stands for all of them.
-  const translated = ['dist/extension.js', 'dist/parseWorker.js'].filter((p) => readFileSync(path.join(ROOT, p), 'utf8').includes('Ungültige Eingabe'));
+  const translated = ['dist/extension.js', 'dist/parseWorker.js', 'dist/cli.js'].filter((p) =>
+    readFileSync(path.join(ROOT, p), 'utf8').includes('Ungültige Eingabe'),
+  );
   check("the bundles hold no translation of zod's messages (English only)", translated.length === 0, translated.join(', '));
   const unresolved = images.filter((href) => !names.includes(`extension/${href}`));
   check(`every README image (${images.length}) is inside the VSIX`, images.length > 0 && unresolved.length === 0, unresolved.join(', '));

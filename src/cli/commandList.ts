@@ -12,8 +12,8 @@ import { validateCommand } from './commands/validate';
 import { exportLearnedCommand } from './commands/exportLearned';
 import { importLearnedCommand } from './commands/importLearned';
 import { ledgerCommand } from './commands/ledger';
-import { mcpCommand } from './commands/mcp';
 import { hookCommand } from './commands/hook';
+import { mcpCommand } from './commands/mcp';
 import { whyCommand } from './commands/why';
 import { setupCommand } from './commands/setup';
 
@@ -35,8 +35,8 @@ export const COMMANDS: readonly CliCommand[] = [
   exportLearnedCommand,
   importLearnedCommand,
   ledgerCommand,
-  mcpCommand,
   hookCommand,
+  mcpCommand,
   whyCommand,
   setupCommand,
 ];

@@ -15,4 +15,6 @@ export interface McpSkillDecision {
   skills: string[];
   /** The file read (relative to the skill's folder); `read_file` only. */
   file?: string;
+  /** Estimated tokens of what was handed to the model (characters / 4). */
+  tokens: number;
 }

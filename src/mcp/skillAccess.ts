@@ -1,3 +1,4 @@
+import { lengthTokenCounter } from '../core/platform/basicPorts';
 import { passingGate } from '../core/skills/relevantSkills';
 import { neutralizeBlockTags } from '../core/privacy/promptBlocks';
 import { redact } from '../core/privacy/redaction';
@@ -60,7 +61,12 @@ export class McpSkillSource {
       ...(hit.relevance === undefined ? {} : { relevance: hit.relevance }),
       ...(hit.near_copies?.length ? { nearCopies: hit.near_copies } : {}),
     }));
-    await this.record({ action: 'search', query, skills: found.map((s) => s.name) });
+    await this.record({
+      action: 'search',
+      query,
+      skills: found.map((s) => s.name),
+      tokens: await estimateTokens(found.map((s) => `${s.name} ${s.description}`).join('\n')),
+    });
     return found;
   }
 
@@ -70,7 +76,7 @@ export class McpSkillSource {
     const output = await this.options.skills.get({ names: [name], format: 'raw', max_tokens: maxTokens }, ctx);
     const skill = output.skills[0];
     if (!skill) return { ok: false, message: output.message ?? `Skill "${safeText(name)}" is not available.` };
-    if (recorded) await this.record({ action: 'read', skills: [skill.name] });
+    if (recorded) await this.record({ action: 'read', skills: [skill.name], tokens: await estimateTokens(output.formatted_context) });
     return {
       ok: true,
       skill: {
@@ -93,7 +99,7 @@ export class McpSkillSource {
       return { ok: false, message: why.ok ? `Skill "${safeText(name)}" has no files.` : why.message };
     }
     const result = await readSkillFile(record, file, ctx);
-    if (result.ok) await this.record({ action: 'read_file', skills: [record.name], file: safeText(file) });
+    if (result.ok) await this.record({ action: 'read_file', skills: [record.name], file: safeText(file), tokens: await estimateTokens(result.text) });
     return result;
   }
 
@@ -122,6 +128,11 @@ export class McpSkillSource {
       // A journal that cannot be written must not cost the model its answer.
     }
   }
+}
+
+/** Tokens as the CLI counts them everywhere (characters / 4): the ledger's estimate, not a model's tokenizer. */
+function estimateTokens(text: string): Promise<number> {
+  return lengthTokenCounter.count(text);
 }
 
 /** Text from a request or a file name, as an answer may show it: redacted, and unable to open or close a prompt block. */

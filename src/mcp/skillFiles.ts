@@ -17,14 +17,14 @@ import type { SkillRequestContext } from '../core/skills/skillRequestContext';
  */
 
 /** The most bytes read from a skill file; a larger file is refused (a model gets a bounded answer). */
-export const MAX_FILE_BYTES = 256 * 1024;
+const MAX_FILE_BYTES = 256 * 1024;
 /** The most characters of a file's text returned in one answer (≈ 8k tokens); the rest is cut with a note. */
 export const MAX_FILE_CHARS = 32_000;
 
 export type SkillFileResult = { ok: true; text: string; truncated: boolean; bytes: number } | { ok: false; message: string };
 
 /** `scripts/x.sh`, `./scripts/x.sh` and `scripts\x.sh` name the same listed file. */
-export function normalizeSkillFilePath(file: string): string {
+function normalizeSkillFilePath(file: string): string {
   return file
     .trim()
     .replace(/\\/g, '/')

@@ -22,7 +22,7 @@ const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
 const MAX_LISTED_SKILLS = 1000;
 const SKILLS_PAGE_SIZE = 100;
 
-export function skillUri(name: string, file = 'SKILL.md'): string {
+function skillUri(name: string, file = 'SKILL.md'): string {
   return `skill://${encodeURIComponent(name)}/${file.split('/').map(encodeURIComponent).join('/')}`;
 }
 

@@ -17,6 +17,7 @@ import { registerSnapshotCommands } from './learning/snapshotCommands';
 import { nativeSkillsGroup } from './views/nativeSkillsGroup';
 import { registerPromoteSkillCommand } from './views/promoteSkillCommand';
 import { registerLedgerView } from './views/ledgerTreeView';
+import { registerMcpServerDefinitions } from './skills/mcpServerDefinitions';
 
 /**
  * Composition root: builds the services once, then wires `registerX(context, services)` calls.
@@ -45,6 +46,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
   registerLanguageModelTools(context, services);
   registerManageTools(context, services);
   registerLedgerView(context, services.ledger);
+  registerMcpServerDefinitions(context, services.skillPacks);
   registerTestEmbeddingEndpointCommand(context, { embeddings: () => services.settings.current.embeddings, logger: services.logger });
   const chatHandler = registerChatParticipant(context, services);
 

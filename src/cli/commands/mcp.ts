@@ -1,34 +1,124 @@
-import { MCP_SKILL_TOOL_NAMES } from '../../core/platform/toolNames';
+import * as path from 'node:path';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { skillsConfigSchema } from '../../core/config/settingsSchema';
+import { escapeForLine } from '../../core/platform/lineText';
+import { MCP_READ_SKILL_FILE_TOOL_NAME, MCP_READ_SKILL_TOOL_NAME, MCP_SEARCH_SKILLS_TOOL_NAME, MCP_SKILL_TOOL_NAMES } from '../../core/platform/toolNames';
+import { openDoorSession } from '../../core/runtimes/doorSession';
+import { recordDoorDecision } from '../../core/runtimes/doors/doorDecision';
+import { isRuntimeId } from '../../core/runtimes/runtimeDescriptors';
+import type { RuntimeId } from '../../core/runtimes/runtimeDescriptors';
+import type { SkillRequestContext, SkillService } from '../../core/skills/skillService';
+import type { McpSkillDecision } from '../../mcp/mcpDecisions';
 import { createToolshedMcpServer, serveOverStdio } from '../../mcp/toolshedMcpServer';
-import type { CliCommand } from '../cliCommand';
+import type { CliCommand, CliIo } from '../cliCommand';
 import { UsageError } from './cliInput';
-import { checkPackFolders, cliSkillService, loadPacksReportingErrors, parseSkillArgs } from './skillCliSupport';
+import { checkPackFolders, cliSkillService, loadPacksReportingErrors, packsFromDirs, parseSkillArgs } from './skillCliSupport';
+
+const RUNTIMES = ['copilot', 'claude', 'codex', 'vscode'];
+
+/** What a decision did, in the ledger's words: the tool a model called. */
+const ACTION_NAMES: Record<McpSkillDecision['action'], string> = {
+  search: MCP_SEARCH_SKILLS_TOOL_NAME,
+  read: MCP_READ_SKILL_TOOL_NAME,
+  read_file: MCP_READ_SKILL_FILE_TOOL_NAME,
+};
+
+/** The skills the server serves, who is asking, and how to let go of them. */
+interface ServedSkills {
+  skills: SkillService;
+  requestContext: () => SkillRequestContext;
+  minRelevance: number;
+  dispose(): Promise<void>;
+}
 
 export const mcpCommand: CliCommand = {
   path: ['mcp'],
   summary: 'Serve skills to an agent runtime over MCP (stdio): search, read, files, skill:// resources',
   usage: [
-    'Usage: toolshed mcp --packs DIR…',
+    'Usage: toolshed mcp [--runtime copilot|claude|codex|vscode] [--workspace DIR] [--packs DIR…]',
     '',
     'A stdio MCP server (for Copilot CLI, Claude Code, Codex, VS Code): stdin and stdout carry the protocol, stderr',
     `the diagnostics. Tools: ${MCP_SKILL_TOOL_NAMES.join(', ')}; resources: skill://<name>/SKILL.md and skill://<name>/<file>.`,
-    'It serves the skills of the pack folders given, with the same search, budgets and redaction as Toolshed, and',
-    'stops when the client closes stdin.',
+    'Same search, budgets and redaction as Toolshed; it stops when the client closes stdin.',
+    '',
+    '--runtime copilot|claude|codex serves what that runtime would see in the workspace DIR (default: the current',
+    "folder): its user-level skill folders, the workspace's own only when the runtime (or Toolshed) trusts it,",
+    "Toolshed's library folder and the learned skills, from a store kept in the workspace's door folder.",
+    '--packs DIR… adds pack folders (without a door runtime, they are all it serves; --runtime vscode is how the',
+    'extension starts it, over the packs of the window). With a workspace, each search and read is recorded in its',
+    'door journal (what "toolshed ledger" counts and "toolshed why --door mcp" explains).',
   ].join('\n'),
   async run(args, io) {
-    const parsed = parseSkillArgs(args, { switches: [], values: [] });
-    if (parsed.positional.length > 0) throw new UsageError(`unexpected argument "${parsed.positional[0]?.slice(0, 80)}"`);
-    if (parsed.packs.length === 0) throw new UsageError('--packs DIR… is required (the skill folders to serve)');
+    const parsed = parseSkillArgs(args, { switches: [], values: ['workspace', 'runtime'] });
+    if (parsed.positional.length > 0) throw new UsageError(`unexpected argument "${escapeForLine(parsed.positional[0]?.slice(0, 80) ?? '')}"`);
+    const runtime = parsed.flags.get('runtime');
+    if (runtime !== undefined && (typeof runtime !== 'string' || !RUNTIMES.includes(runtime)))
+      throw new UsageError(`--runtime is one of ${RUNTIMES.join(', ')}`);
+    const workspaceFlag = parsed.flags.get('workspace');
+    if (workspaceFlag === true) throw new UsageError('--workspace needs a folder');
+    const door = runtime !== undefined && isRuntimeId(runtime) ? runtime : undefined;
+    if (!door && parsed.packs.length === 0)
+      throw new UsageError('--packs DIR… is required unless --runtime is copilot, claude or codex (the skill folders to serve)');
     checkPackFolders(parsed.packs);
-    const skills = await cliSkillService();
+    const workspace = workspaceFlag !== undefined ? path.resolve(workspaceFlag) : door ? process.cwd() : undefined;
+    const served = door && workspace ? await doorSkills(door, workspace, parsed.packs, io) : await packSkills(parsed.packs, io);
     try {
-      await loadPacksReportingErrors(skills, parsed.packs, io);
-      // Folders named on the command line are the user's own choice: trusted like the CLI's other commands.
-      const server = await createToolshedMcpServer({ skills, requestContext: () => ({ includeWorkspacePacks: true }) });
+      // The recorder names the runtime from the client's initialize, which comes after the server is built.
+      const built: { server?: McpServer } = {};
+      const clientName = () => runtime ?? built.server?.server.getClientVersion()?.name ?? 'mcp';
+      const record = workspace === undefined ? undefined : journalRecorder(workspace, clientName, io);
+      const server = await createToolshedMcpServer({ ...served, ...(record ? { record } : {}) });
+      built.server = server;
       await serveOverStdio(server);
     } finally {
-      await skills.dispose();
+      await served.dispose();
     }
     return 0;
   },
 };
+
+/** The pack folders named on the command line, in memory: the user's own choice, trusted like the CLI's other commands. */
+async function packSkills(dirs: readonly string[], io: CliIo): Promise<ServedSkills> {
+  const skills = await cliSkillService();
+  await loadPacksReportingErrors(skills, dirs, io);
+  return {
+    skills,
+    requestContext: () => ({ includeWorkspacePacks: true }),
+    minRelevance: skillsConfigSchema.parse({}).minRelevance,
+    dispose: () => skills.dispose(),
+  };
+}
+
+/** The door session of `runtime` in `workspace` (its folders, its trust, its persisted store), plus any pack folders named. */
+async function doorSkills(runtime: RuntimeId, workspace: string, dirs: readonly string[], io: CliIo): Promise<ServedSkills> {
+  const door = await openDoorSession({ runtime, workspaceFolder: workspace });
+  try {
+    const load = dirs.length ? await door.skills.loadPacks([...door.packs, ...packsFromDirs(dirs)]) : door.load;
+    for (const problem of load.problems.filter((p) => p.severity === 'error'))
+      io.stderr(`${escapeForLine(problem.file)}:${problem.line}:${problem.column}: error: ${escapeForLine(problem.message)}\n`);
+  } catch (error) {
+    await door.dispose();
+    throw error;
+  }
+  io.stderr(
+    `toolshed mcp: ${door.runtime.displayName} skills for ${escapeForLine(workspace)}; the workspace's own skill folders are ${door.trust.trusted ? 'used' : 'not used'} (${escapeForLine(door.trust.source)}).\n`,
+  );
+  return { skills: door.skills, requestContext: () => door.requestContext(), minRelevance: door.config.minRelevance, dispose: () => door.dispose() };
+}
+
+/** Each decision into the workspace's door journal; a record that cannot be written is one line on stderr, never a failed answer. */
+function journalRecorder(workspace: string, runtime: () => string, io: CliIo): (decision: McpSkillDecision) => void {
+  return (decision) => {
+    const problem = recordDoorDecision(workspace, {
+      door: 'mcp',
+      runtime: runtime(),
+      at: decision.at,
+      action: ACTION_NAMES[decision.action],
+      request: decision.query ?? [...decision.skills, decision.file ?? ''].filter(Boolean).join(' '),
+      injected: decision.skills,
+      searches: decision.action === 'search' ? 1 : 0,
+      tokens: decision.tokens,
+    });
+    if (problem) io.stderr(`toolshed mcp: ${escapeForLine(problem)}\n`);
+  };
+}

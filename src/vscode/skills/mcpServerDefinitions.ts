@@ -1,0 +1,44 @@
+import * as vscode from 'vscode';
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { TOOLSHED_VERSION } from '../../core/platform/version';
+import type { SkillPackManager } from './skillPackManager';
+import { mcpServerArgs } from './mcpServerArgs';
+
+/**
+ * Toolshed's MCP server for VS Code's own chat sessions (the Copilot harness runs extension tools
+ * as client tools that may be hidden or absent; an MCP server it always reaches): the bundled CLI,
+ * `dist/cli.js mcp`, run by the extension host's own runtime (`process.execPath` as Node), over
+ * the packs this window loaded — workspace packs only in a trusted workspace, the one trust rule.
+ * The definition changes, and VS Code is told, when the packs or the trust change.
+ */
+
+/** The provider id, as package.json's `contributes.mcpServerDefinitionProviders` declares it. */
+const MCP_SERVER_PROVIDER_ID = 'toolshed.skills';
+
+export function registerMcpServerDefinitions(context: vscode.ExtensionContext, skillPacks: SkillPackManager): void {
+  const cli = path.join(context.extensionPath, 'dist', 'cli.js');
+  const changed = new vscode.EventEmitter<void>();
+  const current = () => mcpServerArgs(cli, skillPacks.packs(), vscode.workspace.isTrusted, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
+  let last = JSON.stringify(current());
+  const refresh = () => {
+    const next = JSON.stringify(current());
+    if (next === last) return;
+    last = next;
+    changed.fire();
+  };
+  context.subscriptions.push(
+    changed,
+    skillPacks.onDidChange(refresh),
+    vscode.workspace.onDidGrantWorkspaceTrust(refresh),
+    vscode.lm.registerMcpServerDefinitionProvider(MCP_SERVER_PROVIDER_ID, {
+      onDidChangeMcpServerDefinitions: changed.event,
+      provideMcpServerDefinitions: () => {
+        const args = current();
+        if (!args || !existsSync(cli)) return [];
+        // ELECTRON_RUN_AS_NODE: the editor's own executable runs the script as plain Node, so no Node install is needed.
+        return [new vscode.McpStdioServerDefinition('Toolshed skills', process.execPath, args, { ELECTRON_RUN_AS_NODE: '1' }, TOOLSHED_VERSION)];
+      },
+    }),
+  );
+}
