@@ -49,6 +49,8 @@ export interface RuntimeSetup {
   mcpServers?: Record<string, StdioServer>;
   /** Whether the runtime trusts the workspace folder (its own trust record or flag). */
   trustWorkspace?: boolean;
+  /** MCP servers configured elsewhere (by `toolshed setup`) whose tools the user allows, as `claude -p --allowedTools mcp__NAME`. */
+  allowMcpServers?: readonly string[];
 }
 
 export interface RuntimeRun {
@@ -252,7 +254,7 @@ function command(runtime: RuntimeName, server: ScriptedModelServer, home: string
     });
     const args = ['-p', prompt, '--model', 'claude-sonnet-4-5'];
     // Without a prompt to answer, a tool the user did not allow is refused; allow the configured servers' tools.
-    const servers = Object.keys(setup.mcpServers ?? {});
+    const servers = [...Object.keys(setup.mcpServers ?? {}), ...(setup.allowMcpServers ?? [])];
     if (servers.length > 0) args.push('--allowedTools', ...servers.map((name) => `mcp__${name}`));
     return { file: path.join(MODULES, '@anthropic-ai', 'claude-code', 'bin', 'claude.exe'), args, env };
   }

@@ -39,7 +39,8 @@ describe('toolshed setup, then the real runtime', function () {
         const search = turn.toolNames.find(isSearchTool);
         return search ? { toolCall: { name: search, args: { query: MATCHING_PROMPT } } } : { text: 'NO SEARCH TOOL' };
       });
-      const setup = { userSkills: TEAM_SKILLS, trustWorkspace: true };
+      // Claude Code -p refuses a tool the user has not allowed; setup does not allow any (an interactive session asks).
+      const setup = { userSkills: TEAM_SKILLS, trustWorkspace: true, allowMcpServers: ['toolshed'] };
       const { home, workspace } = prepareTracked(runtime, server, setup);
       const installed = await runToolshedSetup(runtime, home);
       assert.equal(installed.exitCode, 0, installed.output);

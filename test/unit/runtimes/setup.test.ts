@@ -24,7 +24,7 @@ describe('toolshed setup', () => {
     const launcher = path.join(h.toolshedHome, 'bin', 'cli.js');
     assert.equal(settings.hooks.UserPromptSubmit[0].hooks[0].command, `node ${launcher} hook claude`);
     const server = json(path.join(h.workspace, '.mcp.json')).mcpServers.toolshed;
-    assert.deepEqual(server, { type: 'stdio', command: 'node', args: [launcher, 'mcp'] });
+    assert.deepEqual(server, { type: 'stdio', command: 'node', args: [launcher, 'mcp', '--runtime', 'claude'] });
     assert.ok(existsSync(launcher), 'the launcher the entries run is there');
     const again = setup(h, 'claude', { scope: 'workspace' });
     assert.deepEqual(again.plan.changes, []);

@@ -67,7 +67,8 @@ export function isOurs(value: unknown, home: string): boolean {
 export function setupTargets(ctx: SetupContext): SetupTarget[] {
   const home = ctx.toolshedHome;
   const hookLine = launcherCommandLine(home, ctx.launcher, ['hook', ctx.runtime]);
-  const mcp = launcherInvocation(home, ctx.launcher, ['mcp']);
+  // --runtime: the server serves what this runtime reads (its skill folders, its trust record), as the hook does.
+  const mcp = launcherInvocation(home, ctx.launcher, ['mcp', '--runtime', ctx.runtime]);
   const gateway = ctx.gatewayFile ? launcherInvocation(home, ctx.launcher, ['mcp', '--upstream', ctx.gatewayFile]) : undefined;
   const user = ctx.scope === 'user';
   const ws = (...parts: string[]) => path.join(ctx.workspace, ...parts);
