@@ -33,7 +33,7 @@ export interface SkillFile {
   body?: string;
 }
 
-export interface StdioServer {
+interface StdioServer {
   command: string;
   args: string[];
 }
@@ -91,7 +91,7 @@ export function skipUnlessRunnable(context: Mocha.Context, runtime: RuntimeName)
   context.skip();
 }
 
-export function writeSkill(folder: string, skill: SkillFile): void {
+function writeSkill(folder: string, skill: SkillFile): void {
   const dir = path.join(folder, skill.name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(
