@@ -2,7 +2,7 @@
 // Builds the extension bundle, its parser thread, the CLI bundle, and copies sql.js's wasm beside them.
 // Usage: node esbuild.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { buildSchemas } from './scripts/build-schemas.mjs';
@@ -61,8 +61,22 @@ const builds = [
     ...common,
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cli.js',
-    banner: { js: '#!/usr/bin/env node' },
+    // `cli.js hook <runtime>` goes to the hook's fast path before the rest of the bundle loads
+    // (a CommonJS module may return at its top level); it loads the CLI again only if needed.
+    banner: {
+      js: [
+        '#!/usr/bin/env node',
+        // First, so the bundle below keeps strict mode (its own directive no longer comes first).
+        "'use strict';",
+        "if (require.main === module && process.argv[2] === 'hook' && require('node:fs').existsSync(__dirname + '/hookClient.js')) {",
+        "  require('./hookClient.js');",
+        '  return;',
+        '}',
+      ].join('\n'),
+    },
   },
+  // The prompt-submit hook's fast path (src/cli/hookClient.ts): asks the resident hook, loads no engine.
+  { ...common, entryPoints: ['src/cli/hookClient.ts'], outfile: 'dist/hookClient.js' },
 ];
 
 if (watch) {
@@ -72,4 +86,7 @@ if (watch) {
   }
 } else {
   await Promise.all(builds.map((options) => esbuild.build(options)));
+  // The CLI runs as a program of its own (`ln -s "$PWD/dist/cli.js" ~/.local/bin/toolshed`): esbuild
+  // writes it without the executable bit, so every build sets it again.
+  chmodSync('dist/cli.js', 0o755);
 }

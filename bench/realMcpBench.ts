@@ -281,6 +281,36 @@ async function measureBfcl(engine: SqlEngine, folder: string, label: string, emb
   };
 }
 
+/**
+ * One request holding a single 100,000-character token (a pasted base64 blob, a minified line, a
+ * run of capitals), through pre-activation: each must take about as long as any other request
+ * (its analysis once grew with the square of the token's length: seconds).
+ */
+async function hostileTokenRow(engine: SqlEngine, tools: readonly ToolInput[], label: string, embedder: Embedder | undefined) {
+  let x = 7;
+  const random = (alphabet: string) =>
+    Array.from({ length: 100_000 }, () => {
+      x = (x * 1103515245 + 12345) & 0x7fffffff;
+      return alphabet[x % alphabet.length];
+    }).join('');
+  const tokens: Record<string, string> = {
+    lowercase: random('abcdefghijklmnopqrstuvwxyz'),
+    capitals: random('ABCDEFGHIJKLMNOPQRSTUVWXYZ'),
+    base64: random('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'),
+  };
+  const service = await userPathService(engine, tools, embedder);
+  const ms: Record<string, number> = {};
+  for (const [kind, token] of Object.entries(tokens)) {
+    ms[kind] = await service.withRun({}, (run) => {
+      const start = performance.now();
+      run.activateForRequest(`What does this decode to? ${token}`);
+      return Math.round((performance.now() - start) * 10) / 10;
+    });
+  }
+  await service.dispose();
+  return { set: 'hostile request: one 100,000-character token', embedder: label, pre_activation_ms: ms, pre_activation_max_ms: Math.max(...Object.values(ms)) };
+}
+
 /** Stops on a set that would measure nonsense: a gold name missing from the catalog, a repeated id, a no-tool request with gold. */
 function checkSet(tools: readonly ToolInput[], requests: readonly Request[]): void {
   const names = new Set(tools.map((t) => t.name));
@@ -319,6 +349,7 @@ async function main(): Promise<void> {
     ['bundled vectors', bundled],
   ] as const) {
     for (const catalog of catalogs) rows.push(...(await measureCatalog(engine, catalog, adversaries, label, embedder)));
+    rows.push(await hostileTokenRow(engine, catalogs[0].tools, label, embedder));
     rows.push(
       bfcl ? await measureBfcl(engine, bfcl, label, embedder) : { set: 'bfcl', embedder: label, note: 'skipped: the shared BFCL folder was not found' },
     );

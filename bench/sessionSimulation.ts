@@ -235,7 +235,7 @@ export async function runArm(catalog: ToolInput[], requests: readonly Request[],
           signal: { isCancelled: false },
           refuseToolRuns: false,
           ...(options.skills ? { skills: { service: options.skills, context: skillContext(run), pinnedNames: [] } } : {}),
-          coreSet: options.learn ? (toolRun) => applyCoreSet(toolRun, ledger, settings.tools.state) : undefined,
+          coreSet: options.learn ? (toolRun, contextTokens) => applyCoreSet(toolRun, ledger, settings.tools.state, contextTokens, rules) : undefined,
         },
       );
       // CPU time, not wall time: on a shared machine the wall clock also counts other processes.

@@ -59,6 +59,7 @@ export const VSCODE_ALLOWED = {
   tools: ['views'],
   learning: ['skills', 'views'],
   chat: ['learning', 'lmTools', 'tools', 'skills'],
+  runtimes: [],
 };
 
 /**

@@ -4,6 +4,9 @@ import { COMMANDS } from './commandList';
 import { UsageError } from './commands/cliInput';
 import { escapeForLine } from '../core/platform/lineText';
 
+/** The hook's in-process run, for the fast path (`dist/hookClient.js`) when no resident hook answered. */
+export { answerInProcess } from './commands/hook';
+
 function helpText(commands: readonly CliCommand[]): string {
   const width = Math.max(16, ...commands.map((c) => c.path.join(' ').length + 2));
   const lines = commands.map((c) => `  toolshed ${c.path.join(' ').padEnd(width)}${c.summary}`);

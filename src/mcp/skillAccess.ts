@@ -6,7 +6,7 @@ import type { SkillService } from '../core/skills/skillService';
 import type { SkillRequestContext } from '../core/skills/skillRequestContext';
 import type { SkillRecord } from '../core/skills/skillSchema';
 import { shorten } from '../core/skills/skillAnswerText';
-import { readSkillFile } from './skillFiles';
+import { readableSkillFiles, readSkillFile } from './skillFiles';
 import type { SkillFileResult } from './skillFiles';
 import type { McpSkillDecision } from './mcpDecisions';
 
@@ -84,7 +84,7 @@ export class McpSkillSource {
         // As `list` shortens it, so a skill's entry and its SKILL.md agree (SEP-2640 compares them).
         description: shorten(skill.trigger || skill.title || '', LISTED_DESCRIPTION_CHARS),
         markdown: output.formatted_context,
-        files: (this.visibleRecord(name)?.resources ?? []).map(safeText),
+        files: (await readableFiles(this.visibleRecord(name))).map(safeText),
       },
     };
   }
@@ -128,6 +128,10 @@ export class McpSkillSource {
       // A journal that cannot be written must not cost the model its answer.
     }
   }
+}
+
+function readableFiles(record: SkillRecord | undefined): Promise<string[]> {
+  return record ? readableSkillFiles(record) : Promise.resolve([]);
 }
 
 /** Tokens as the CLI counts them everywhere (characters / 4): the ledger's estimate, not a model's tokenizer. */

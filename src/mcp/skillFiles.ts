@@ -66,6 +66,27 @@ export async function readSkillFile(record: SkillRecord, file: string, ctx: Skil
   return { ok: true, text: truncated ? safe.slice(0, MAX_FILE_CHARS) : safe, truncated, bytes: read.bytes.byteLength };
 }
 
+/**
+ * The skill's listed files a model may read: those whose real path stays inside the skill's real
+ * folder (the listing can include files under a linked folder; their names are not shown either).
+ */
+export async function readableSkillFiles(record: SkillRecord): Promise<string[]> {
+  if (record.resources.length === 0) return [];
+  let folder: string;
+  try {
+    folder = await realpath(path.dirname(record.source_file));
+  } catch {
+    return [];
+  }
+  const inside = await Promise.all(
+    record.resources.map(async (file) => {
+      const real = await realpath(path.join(path.dirname(record.source_file), ...file.split('/'))).catch(() => undefined);
+      return real !== undefined && real.startsWith(folder + path.sep);
+    }),
+  );
+  return record.resources.filter((_, i) => inside[i]);
+}
+
 async function readBounded(file: string): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; reason: string }> {
   let handle;
   try {

@@ -18,6 +18,7 @@ import { nativeSkillsGroup } from './views/nativeSkillsGroup';
 import { registerPromoteSkillCommand } from './views/promoteSkillCommand';
 import { registerLedgerView } from './views/ledgerTreeView';
 import { registerMcpServerDefinitions } from './skills/mcpServerDefinitions';
+import { refreshAgentLauncher, registerSetUpAgentRuntimes } from './runtimes/setUpAgentRuntimes';
 
 /**
  * Composition root: builds the services once, then wires `registerX(context, services)` calls.
@@ -47,6 +48,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
   registerManageTools(context, services);
   registerLedgerView(context, services.ledger);
   registerMcpServerDefinitions(context, services.skillPacks);
+  registerSetUpAgentRuntimes(context, services.logger);
+  refreshAgentLauncher(context.extensionPath, services.logger);
   registerTestEmbeddingEndpointCommand(context, { embeddings: () => services.settings.current.embeddings, logger: services.logger });
   const chatHandler = registerChatParticipant(context, services);
 

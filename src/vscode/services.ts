@@ -33,6 +33,7 @@ import { keepSharedSkillsInSync } from './skills/sharedSkillsSync';
 import { SkillChanges } from './skillChanges';
 import { LedgerStore } from '../core/ledger/ledgerStore';
 import { WorkspaceLedger } from './workspaceLedger';
+import { workspaceDoorFolders } from './doorFolders';
 
 /** Session id under which calls from Copilot agent mode (outside @toolshed) are grouped. */
 export const AGENT_MODE_SESSION = 'copilot-agent-mode';
@@ -163,7 +164,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     // Tenant and global learned skills: one store in the global storage, shared by every window.
     shared: { ...createSharedSkillStorage(context), tenantId: () => settings.current.scope.tenantId },
   });
-  if (skills.openInfo.status === 'rebuilt') logger.info(`Skill store rebuilt: ${skills.openInfo.reason ?? 'unknown reason'}`);
+  reportRebuiltStore(logger, 'The skill store (learned skills)', skills.openInfo);
   context.subscriptions.push({ dispose: () => void skills.dispose() });
   const skillPacks = new SkillPackManager(skills, settings, context.extensionPath, logger);
   const skillChanges = new SkillChanges(logger);
@@ -180,7 +181,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   const learning = await LearningController.create({ engine, store, settings, skills, logger, events, knownTool, changes: skillChanges });
   context.subscriptions.push(learning);
   const ledgerStore = await LedgerStore.open({ engine, store, logger, clock: systemClock });
-  if (ledgerStore.openStatus.status === 'rebuilt') logger.info(`Ledger rebuilt: ${ledgerStore.openStatus.reason ?? 'unknown reason'}`);
+  reportRebuiltStore(logger, 'The ledger', ledgerStore.openStatus);
   const ledger = new WorkspaceLedger(
     ledgerStore,
     () => ({
@@ -188,9 +189,11 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
       skill: (name) => skills.inspect(name),
       userStates: settings.current.tools.state,
       isPolicyAllowed: (name) => tools.isPolicyAllowed(name),
+      doorFolders: workspaceDoorFolders(),
     }),
     logger,
   );
+  ledger.importDoors(workspaceDoorFolders());
   // 👍/👎 reach the ledger the way they reach everything else: learning's skill_feedback event.
   listeners.add((event) => {
     if (event.type !== 'skill_feedback') return;
@@ -203,10 +206,16 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   context.subscriptions.push(nativeSkills);
 
   const activity = new ActivityRegistry();
-  const skillScripts = new SkillScriptTools(skills, logger, () => vscode.lm.tools.map((tool) => tool.name));
+  const skillScripts = new SkillScriptTools(
+    skills,
+    logger,
+    () => vscode.lm.tools.map((tool) => tool.name),
+    () => ledger.retiredSkillNames(),
+  );
   context.subscriptions.push(
     skillScripts,
     skillPacks.onDidChange(() => void skillScripts.refresh()),
+    ledger.onDidChangeRetired(() => void skillScripts.refresh()),
   );
   const scriptRuns = new SkillScriptRunner(skillScripts, settings, events, logger);
   // Synced now and on every tool-list change, so the sidebar's deferred count and the index
@@ -300,4 +309,17 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
       return () => true;
     },
   };
+}
+
+/**
+ * A store whose file could not be used (damaged, or written by a newer Toolshed after a
+ * downgrade) starts afresh with the old file kept aside: the user is told where, not only the log.
+ */
+function reportRebuiltStore(logger: Logger, what: string, opened: { status: string; reason?: string; backupKey?: string }): void {
+  if (opened.status !== 'rebuilt') return;
+  logger.info(`${what} rebuilt: ${opened.reason ?? 'unknown reason'}`);
+  if (!opened.backupKey) return;
+  void vscode.window.showWarningMessage(
+    `Toolshed: ${what} could not be used (${opened.reason ?? 'unknown reason'}) and starts afresh; the old file is kept as "${opened.backupKey}" in Toolshed's storage folder.`,
+  );
 }

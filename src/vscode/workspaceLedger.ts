@@ -8,12 +8,15 @@ import { recordTurn, type TurnLedgerSources } from '../core/planner/turnLedger';
 import { applyCoreSet, updateCoreSet } from '../core/planner/coreSetTurn';
 import type { CoreSetEntry } from '../core/ledger/ledgerStore';
 import type { ToolRun } from '../core/tools/toolRun';
+import { importDoorJournal } from '../core/runtimes/doors/importDoorJournal';
 
 /** What the ledger reads of the catalog and the settings when it records a turn or learns the core set. */
 export interface LedgerSources extends TurnLedgerSources {
   /** `toolshed.tools.state`: the user's own Always / Deferred / Off. */
   userStates: Readonly<Record<string, unknown>>;
   isPolicyAllowed(tool: string): boolean;
+  /** The door folders of this window's workspace folders: their journals hold the hook's and the MCP server's decisions. */
+  doorFolders?: readonly string[];
 }
 
 /** How long after a turn the ledger is written to disk (turns in between share one write). */
@@ -52,9 +55,9 @@ export class WorkspaceLedger implements vscode.Disposable {
     }
   }
 
-  /** Activates the learned core set's tools in `run` (before round 1); returns them with why. */
-  applyCoreSet(run: ToolRun): CoreSetEntry[] {
-    return applyCoreSet(run, this.store, this.sources().userStates);
+  /** Activates the learned core set's tools in `run` (before round 1), within the budget of this turn's model; returns them with why. */
+  applyCoreSet(run: ToolRun, contextTokens: number): CoreSetEntry[] {
+    return applyCoreSet(run, this.store, this.sources().userStates, contextTokens);
   }
 
   /** After a recorded turn: promotes and demotes by the recent turns, within the budget of `contextTokens`. */
@@ -120,15 +123,39 @@ export class WorkspaceLedger implements vscode.Disposable {
     this.wrote();
   }
 
-  /** The period's ledger without the tools the policy denies now (a denied tool is never named). */
+  /** The period's ledger without the tools the policy denies now (a denied tool is never named), door decisions counted up to now. */
   report(days: number): LedgerReport {
     const sources = this.sources();
+    this.importDoors(sources.doorFolders ?? []);
     return this.store.report(days, (tool) => sources.isPolicyAllowed(tool));
+  }
+
+  /**
+   * Counts the hook's and the MCP server's decisions that their journals hold and the ledger has
+   * not counted (the offset is saved with the counts, so a later save by any window never loses
+   * or doubles one). A damaged line is skipped and logged.
+   */
+  importDoors(folders: readonly string[]): void {
+    let imported = 0;
+    for (const folder of folders) {
+      try {
+        const result = importDoorJournal(this.store, folder);
+        imported += result.imported;
+        for (const line of result.skipped) this.logger.warn(`Ledger: door journal in ${folder}: skipped ${line}`);
+      } catch (error) {
+        this.logger.warn(`Ledger: the door journal in ${folder} was not read (${error instanceof Error ? error.message : String(error)})`);
+      }
+    }
+    if (imported > 0) this.saveLater();
   }
 
   /** Tells the views; the file is written a moment later. */
   wrote(): void {
     this.changed.fire();
+    this.saveLater();
+  }
+
+  private saveLater(): void {
     if (this.saveTimer) return;
     this.saveTimer = setTimeout(() => {
       this.saveTimer = undefined;

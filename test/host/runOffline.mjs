@@ -145,6 +145,16 @@ function printTests(heading, tests) {
 
 /** Suites whose title contains this run only in the trust-on pass. */
 const UNTRUSTED_GREP = 'untrusted workspace';
+/** Suites whose title contains this run only in the trust-on pass over the team workspace (run with the untrusted pass). */
+const UNTRUSTED_TEAM_GREP = 'untrusted team workspace';
+/** A workspace like a user's: two skills in .github/skills, two in a team pack its settings configure. */
+const TEAM_WORKSPACE = path.join(REPO_ROOT, 'test', 'fixtures', 'team-workspace');
+/** Workspace trust on, without the prompt or banner: the workspace opens in Restricted Mode. */
+const UNTRUSTED_SETTINGS = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+  'security.workspace.trust.banner': 'never',
+};
 
 /** @type {(tests: TestResult[], state: string) => number} */
 const count = (tests, state) => tests.filter((test) => test.state === state).length;
@@ -159,8 +169,8 @@ export async function runHostLayer({ build = true } = {}) {
     if (build) buildExtension();
     const { suiteDir } = await buildHostSuite();
     const grep = process.env.TOOLSHED_HOST_GREP;
-    // TOOLSHED_HOST_GREP='untrusted workspace' runs only the trust-on pass (with its page checks).
-    const untrustedOnly = grep === UNTRUSTED_GREP;
+    // TOOLSHED_HOST_GREP='untrusted workspace' (or 'untrusted team workspace') runs only the trust-on passes.
+    const untrustedOnly = grep === UNTRUSTED_GREP || grep === UNTRUSTED_TEAM_GREP;
     const versions = hostVersionsToRun();
     const timeoutMs = Number(process.env.TOOLSHED_HOST_TIMEOUT_MS || 10 * 60_000);
     /** @type {import('./hostMatrix.mjs').MatrixRow} */
@@ -173,7 +183,7 @@ export async function runHostLayer({ build = true } = {}) {
       const { results, pageChecks } = await runHostSuite({
         suiteDir,
         timeoutMs,
-        grep: grep ?? `!${UNTRUSTED_GREP}`,
+        grep: grep ?? `!${UNTRUSTED_GREP}|${UNTRUSTED_TEAM_GREP}`,
         pageChecks: ({ page, workspace }) => runPageChecks(checks, { page, workspace }),
       });
       newest.vscodeVersion = results.vscodeVersion;
@@ -195,7 +205,7 @@ export async function runHostLayer({ build = true } = {}) {
         suiteDir,
         timeoutMs,
         grep: UNTRUSTED_GREP,
-        settings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'never' },
+        settings: UNTRUSTED_SETTINGS,
         pageChecks: ({ page, workspace }) => runPageChecks(untrustedChecks, { page, workspace }),
       });
       newest.vscodeVersion ??= untrusted.results.vscodeVersion;
@@ -207,6 +217,25 @@ export async function runHostLayer({ build = true } = {}) {
       failed += untrusted.results.failed + count(untrusted.pageChecks, 'failed') + (untrusted.results.passed === 0 ? 1 : 0);
       failedNames.push(...failedTitles(untrusted.results.tests, 'untrusted in-host'), ...failedTitles(untrusted.pageChecks, 'untrusted page check'));
       if (untrusted.results.passed === 0) failedNames.push('untrusted pass: no test passed');
+
+      // The same trust rule on a workspace shaped like a user's (two skills in .github/skills, two in
+      // a team pack its settings configure), where the example workspace's shape could hide a gap.
+      const teamChecks = await loadPageChecks(path.join(UI_CHECKS_DIR, 'untrustedTeam'));
+      const team = await runHostSuite({
+        suiteDir,
+        timeoutMs,
+        grep: UNTRUSTED_TEAM_GREP,
+        settings: UNTRUSTED_SETTINGS,
+        workspaceSource: TEAM_WORKSPACE,
+        pageChecks: ({ page, workspace }) => runPageChecks(teamChecks, { page, workspace }),
+      });
+      printTests('in-host suite, untrusted team workspace (trust on):', team.results.tests);
+      console.log(`  untrusted team workspace: ${team.results.passed} passed, ${team.results.failed} failed`);
+      printTests('page checks, untrusted team workspace (Playwright):', team.pageChecks);
+      passed += team.results.passed + count(team.pageChecks, 'passed');
+      failed += team.results.failed + count(team.pageChecks, 'failed') + (team.results.passed === 0 ? 1 : 0);
+      failedNames.push(...failedTitles(team.results.tests, 'untrusted team workspace'), ...failedTitles(team.pageChecks, 'untrusted team page check'));
+      if (team.results.passed === 0) failedNames.push('untrusted team workspace pass: no test passed');
 
       // Third pass: what `npm start` shows a newcomer (demo model, example tools, no test driver).
       const demo = await runDemoPass();

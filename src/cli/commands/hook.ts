@@ -1,84 +1,22 @@
-import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, statSync, unlinkSync } from 'node:fs';
+import { askResidentFirst, DEFAULT_BUDGET_MS, parseHookArgs, readStdin, refuseHook, startResident } from './hookIo';
+import { rmSync } from 'node:fs';
 import * as path from 'node:path';
-import { openDoorSession } from '../../core/runtimes/doorSession';
+import { serveResidentHook } from '../../core/runtimes/residentHook';
+import { TOOLSHED_VERSION } from '../../core/platform/version';
 import { doorFolderFor, toolshedHome } from '../../core/runtimes/doors/doorFolder';
 import { runPromptHook } from '../../core/runtimes/promptHook';
-import { isRuntimeId, MAX_HOOK_EVENT_BYTES, RUNTIME_IDS } from '../../core/runtimes/runtimeDescriptors';
+import { MAX_HOOK_EVENT_BYTES, RUNTIME_IDS } from '../../core/runtimes/runtimeDescriptors';
 import type { RuntimeId } from '../../core/runtimes/runtimeDescriptors';
-import { escapeForLine } from '../../core/platform/lineText';
 import type { CliCommand, CliIo } from '../cliCommand';
 
-/** How long the hook may take before it gives up and adds nothing (reading stdin included). */
-const DEFAULT_BUDGET_MS = 3000;
-/** A warming lock older than this was left by a process that died. */
-const STALE_WARMING_MS = 10 * 60 * 1000;
-
-/**
- * Reads stdin until it closes, at most `limit` bytes (more is reported as too large without
- * reading on), or until `deadline`; never waits on a terminal.
- */
-function readStdin(limit: number, deadline: number): Promise<{ bytes: Buffer; tooLarge: boolean; timedOut: boolean }> {
-  return new Promise((resolve) => {
-    if (process.stdin.isTTY) {
-      resolve({ bytes: Buffer.alloc(0), tooLarge: false, timedOut: false });
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const finish = (tooLarge: boolean, timedOut: boolean) => {
-      clearTimeout(timer);
-      process.stdin.removeAllListeners('data').removeAllListeners('end').removeAllListeners('error');
-      process.stdin.pause();
-      resolve({ bytes: Buffer.concat(chunks), tooLarge, timedOut });
-    };
-    const timer = setTimeout(() => finish(false, true), Math.max(0, deadline - Date.now()));
-    process.stdin.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) finish(true, false);
-      else chunks.push(chunk);
-    });
-    process.stdin.on('end', () => finish(false, false));
-    process.stdin.on('error', () => finish(false, false));
-  });
-}
-
-/**
- * Finishes indexing a workspace the hook gave up on, in a detached process, so the next prompt
- * starts warm; at most one per workspace and runtime at a time (a lock file in the door folder).
- */
-function warmInBackground(runtime: RuntimeId, workspace: string): void {
-  try {
-    const folder = doorFolderFor(workspace, toolshedHome());
-    mkdirSync(folder, { recursive: true });
-    const lock = path.join(folder, `warming.${runtime}.lock`);
-    try {
-      if (Date.now() - statSync(lock).mtimeMs > STALE_WARMING_MS) unlinkSync(lock);
-    } catch {
-      // No lock yet.
-    }
-    closeSync(openSync(lock, 'wx'));
-    const script = process.argv[1];
-    if (!script) return;
-    spawn(process.execPath, [script, 'hook', runtime, '--warm', workspace], { detached: true, stdio: 'ignore', env: process.env }).unref();
-  } catch {
-    // Another process is warming it, or the folder cannot be written: the next prompt tries again.
-  }
-}
-
-/** `--warm DIR`: open the door (index what changed, save) and release the lock. */
-async function warm(runtime: RuntimeId, workspace: string): Promise<number> {
-  const lock = path.join(doorFolderFor(workspace, toolshedHome()), `warming.${runtime}.lock`);
-  try {
-    const door = await openDoorSession({ runtime, workspaceFolder: workspace });
-    await door.dispose();
-  } finally {
-    try {
-      unlinkSync(lock);
-    } catch {
-      // Already gone.
-    }
-  }
+/** `--serve DIR`: the resident hook (see residentHook.ts); the start lock goes once it listens or gives up. */
+async function serve(runtime: RuntimeId, workspace: string): Promise<number> {
+  const folder = doorFolderFor(workspace, toolshedHome());
+  const started = serveResidentHook({ runtime, workspaceFolder: workspace, version: TOOLSHED_VERSION, toolshedHome: toolshedHome() });
+  // Listening (or not) is decided within the first turns after the door opened; the lock only stops a crowd of starts.
+  setTimeout(() => rmSync(path.join(folder, `hook.${runtime}.starting`), { force: true }), 5000).unref();
+  await started;
+  rmSync(path.join(folder, `hook.${runtime}.starting`), { force: true });
   return 0;
 }
 
@@ -94,48 +32,52 @@ export const hookCommand: CliCommand = {
     "the workspace is trusted) and Toolshed's library (~/.toolshed/skills), and prints the skills that apply in the",
     "runtime's answer format, or nothing. Anything that goes wrong (bad input, a timeout: --budget-ms, default",
     `${DEFAULT_BUDGET_MS}) prints nothing, one line on stderr, and exits 0: the prompt always goes through.`,
+    '',
+    '       toolshed hook <runtime> --serve DIR',
+    '',
+    "The resident hook for the workspace DIR (the hook starts it on its own): keeps the workspace's skills open so",
+    'the next prompts are answered over a socket in its door folder; stops after 30 minutes without a prompt, or once',
+    'the workspace or its door folder is gone.',
+    'TOOLSHED_HOOK_RESIDENT=0 in the environment turns the resident hook off.',
   ].join('\n'),
   async run(args, io) {
     const started = Date.now();
-    const [name = '', ...rest] = args;
-    // Exit 0 even for a mistake in the call: Claude Code and Codex block the prompt on exit code 2.
-    const refuse = (reason: string) => {
-      io.stderr(`toolshed hook: no skills added: ${escapeForLine(reason)}\n`);
-      return 0;
-    };
-    if (!isRuntimeId(name)) return refuse(`unknown runtime "${name.slice(0, 40)}" (one of: ${RUNTIME_IDS.join(', ')})`);
-    if (rest[0] === '--warm' && rest[1]) return warm(name, path.resolve(rest[1]));
-    let budgetMs = DEFAULT_BUDGET_MS;
-    if (rest[0] === '--budget-ms') {
-      budgetMs = Number(rest[1]);
-      if (!Number.isInteger(budgetMs) || budgetMs <= 0) return refuse('--budget-ms needs a positive whole number of milliseconds');
-    } else if (rest.length > 0) return refuse(`unexpected argument "${escapeForLine(rest[0] ?? '').slice(0, 40)}"`);
+    const call = parseHookArgs(args);
+    if ('problem' in call) return refuseHook(io, call.problem);
+    if (call.serve) return serve(call.runtime, call.serve);
     try {
-      return await answerEvent(name, budgetMs, started, io);
+      const input = await readStdin(MAX_HOOK_EVENT_BYTES, started + call.budgetMs);
+      const resident = await askResidentFirst(call.runtime, input, started, call.budgetMs, io);
+      return resident.answered ? 0 : await answerInProcess(call.runtime, input.bytes, started, call.budgetMs, resident.startResident, io);
     } catch (error) {
-      return refuse(error instanceof Error ? error.message : String(error));
+      return refuseHook(io, error instanceof Error ? error.message : String(error));
     }
   },
 };
 
-async function answerEvent(name: RuntimeId, budgetMs: number, started: number, io: CliIo): Promise<number> {
-  const input = await readStdin(MAX_HOOK_EVENT_BYTES, started + budgetMs);
-  const refuse = (reason: string) => {
-    io.stderr(`toolshed hook: no skills added: ${escapeForLine(reason)}\n`);
-    return 0;
-  };
-  if (input.tooLarge) return refuse(`the hook event is larger than ${MAX_HOOK_EVENT_BYTES} bytes`);
-  if (input.timedOut) return refuse(`stdin was not closed within ${budgetMs} ms`);
+/**
+ * The hook without a resident process: pre-flight over a door opened for this event (the
+ * fast path `dist/hookClient.js` comes here when no resident hook answered); then starts a
+ * resident hook for the next prompt when `startFor` names the workspace.
+ */
+export async function answerInProcess(
+  name: RuntimeId,
+  bytes: Buffer,
+  started: number,
+  budgetMs: number,
+  startFor: string | undefined,
+  io: CliIo,
+): Promise<number> {
   let timedOut = false;
-  const answer = await runPromptHook(input.bytes, {
+  const answer = await runPromptHook(bytes, {
     runtime: name,
     cwd: process.cwd(),
     budgetMs: Math.max(1, budgetMs - (Date.now() - started)),
-    onTimeout: (workspace) => {
+    onTimeout: () => {
       timedOut = true;
-      warmInBackground(name, workspace);
     },
   });
+  if (startFor && answer.workspace) startResident(name, answer.workspace);
   if (answer.stdout) io.stdout(answer.stdout);
   if (answer.stderr) io.stderr(`${answer.stderr}\n`);
   // The door that ran out of time is still opening in this process: do not wait for it.

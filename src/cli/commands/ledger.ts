@@ -1,5 +1,6 @@
 import type { CliCommand } from '../cliCommand';
-import { LedgerStore } from '../../core/ledger/ledgerStore';
+import * as path from 'node:path';
+import { LEDGER_DB_KEY, LedgerStore } from '../../core/ledger/ledgerStore';
 import { ledgerTableText } from '../../core/ledger/ledgerTable';
 import { nullLogger, systemClock } from '../../core/platform/basicPorts';
 import { NodeByteStore } from '../../core/platform/nodeByteStore';
@@ -25,7 +26,8 @@ export const ledgerCommand: CliCommand = {
     '(activated, never called), calls and failures; per skill injections, follows, feedback and selection',
     'tokens; per server the totals; per door (hook, MCP server) and runtime its decisions, those that handed the model a',
     'skill, the skills, searches and tokens. --json prints the same as one JSON object.',
-    'Exit code: 0 on success, 2 on usage errors.',
+    'Reads only: a ledger.db it cannot use (damaged, or written by a newer Toolshed) is reported and left as it is.',
+    'Exit code: 0 on success, 1 when ledger.db cannot be read, 2 on usage errors.',
   ].join('\n'),
   async run(args, io) {
     const parsed = parseSkillArgs(args, { switches: ['json'], values: ['storage', 'days', 'workspace'] });
@@ -44,8 +46,13 @@ export const ledgerCommand: CliCommand = {
       return 2;
     }
     const store = folder === undefined ? new MemoryByteStore() : new NodeByteStore(folder);
-    const ledger = await LedgerStore.open({ engine: await loadSqlEngine(), store, logger: nullLogger, clock: systemClock });
+    const ledger = await LedgerStore.open({ engine: await loadSqlEngine(), store, logger: nullLogger, clock: systemClock, readOnly: true });
     try {
+      const opened = ledger.openStatus;
+      if (folder !== undefined && opened.status === 'rebuilt') {
+        io.stderr(`toolshed ledger: ${path.join(folder, LEDGER_DB_KEY)} cannot be read: ${opened.reason ?? 'unknown reason'}. The file was left as it is.\n`);
+        return 1;
+      }
       if (typeof workspace === 'string')
         for (const problem of importDoorJournal(ledger, doorFolderFor(workspace)).skipped)
           io.stderr(`toolshed ledger: door journal: skipped ${escapeForLine(problem)}\n`);

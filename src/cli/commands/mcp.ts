@@ -2,13 +2,20 @@ import * as path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { skillsConfigSchema } from '../../core/config/settingsSchema';
 import { escapeForLine } from '../../core/platform/lineText';
-import { MCP_READ_SKILL_FILE_TOOL_NAME, MCP_READ_SKILL_TOOL_NAME, MCP_SEARCH_SKILLS_TOOL_NAME, MCP_SKILL_TOOL_NAMES } from '../../core/platform/toolNames';
+import {
+  GATEWAY_TOOL_NAMES,
+  MCP_READ_SKILL_FILE_TOOL_NAME,
+  MCP_READ_SKILL_TOOL_NAME,
+  MCP_SEARCH_SKILLS_TOOL_NAME,
+  MCP_SKILL_TOOL_NAMES,
+} from '../../core/platform/toolNames';
 import { openDoorSession } from '../../core/runtimes/doorSession';
 import { recordDoorDecision } from '../../core/runtimes/doors/doorDecision';
 import { isRuntimeId } from '../../core/runtimes/runtimeDescriptors';
 import type { RuntimeId } from '../../core/runtimes/runtimeDescriptors';
 import type { SkillRequestContext, SkillService } from '../../core/skills/skillService';
 import type { McpSkillDecision } from '../../mcp/mcpDecisions';
+import { createCliGateway, GATEWAY_USAGE, takeGatewayArgs } from '../../mcp/gateway/gatewayServer';
 import { createToolshedMcpServer, serveOverStdio } from '../../mcp/toolshedMcpServer';
 import type { CliCommand, CliIo } from '../cliCommand';
 import { UsageError } from './cliInput';
@@ -33,9 +40,9 @@ interface ServedSkills {
 
 export const mcpCommand: CliCommand = {
   path: ['mcp'],
-  summary: 'Serve skills to an agent runtime over MCP (stdio): search, read, files, skill:// resources',
+  summary: 'Serve skills to an agent runtime over MCP (stdio): search, read, files, skill:// resources; with --upstream, a gateway to your other MCP servers',
   usage: [
-    'Usage: toolshed mcp [--runtime copilot|claude|codex|vscode] [--workspace DIR] [--packs DIR…]',
+    'Usage: toolshed mcp [--runtime copilot|claude|codex|vscode] [--workspace DIR] [--packs DIR…] [--upstream FILE]…',
     '',
     'A stdio MCP server (for Copilot CLI, Claude Code, Codex, VS Code): stdin and stdout carry the protocol, stderr',
     `the diagnostics. Tools: ${MCP_SKILL_TOOL_NAMES.join(', ')}; resources: skill://<name>/SKILL.md and skill://<name>/<file>.`,
@@ -47,9 +54,19 @@ export const mcpCommand: CliCommand = {
     '--packs DIR… adds pack folders (without a door runtime, they are all it serves; --runtime vscode is how the',
     'extension starts it, over the packs of the window). With a workspace, each search and read is recorded in its',
     'door journal (what "toolshed ledger" counts and "toolshed why --door mcp" explains).',
+    '',
+    `Gateway (--upstream): starts the stdio MCP servers of the config files given, indexes their tools with Toolshed's`,
+    `tool search and serves ${GATEWAY_TOOL_NAMES.join(' and ')} (search, then call), plus the tools you pin, instead of every tool.`,
+    GATEWAY_USAGE,
   ].join('\n'),
   async run(args, io) {
-    const parsed = parseSkillArgs(args, { switches: [], values: ['workspace', 'runtime'] });
+    let split: ReturnType<typeof takeGatewayArgs>;
+    try {
+      split = takeGatewayArgs(args);
+    } catch (error) {
+      throw new UsageError(error instanceof Error ? error.message : String(error));
+    }
+    const parsed = parseSkillArgs(split.rest, { switches: [], values: ['workspace', 'runtime'] });
     if (parsed.positional.length > 0) throw new UsageError(`unexpected argument "${escapeForLine(parsed.positional[0]?.slice(0, 80) ?? '')}"`);
     const runtime = parsed.flags.get('runtime');
     if (runtime !== undefined && (typeof runtime !== 'string' || !RUNTIMES.includes(runtime)))
@@ -57,20 +74,22 @@ export const mcpCommand: CliCommand = {
     const workspaceFlag = parsed.flags.get('workspace');
     if (workspaceFlag === true) throw new UsageError('--workspace needs a folder');
     const door = runtime !== undefined && isRuntimeId(runtime) ? runtime : undefined;
-    if (!door && parsed.packs.length === 0)
-      throw new UsageError('--packs DIR… is required unless --runtime is copilot, claude or codex (the skill folders to serve)');
+    if (!door && parsed.packs.length === 0 && !split.gateway)
+      throw new UsageError('--packs DIR… or --upstream FILE is required unless --runtime is copilot, claude or codex (the skill folders to serve)');
     checkPackFolders(parsed.packs);
     const workspace = workspaceFlag !== undefined ? path.resolve(workspaceFlag) : door ? process.cwd() : undefined;
     const served = door && workspace ? await doorSkills(door, workspace, parsed.packs, io) : await packSkills(parsed.packs, io);
+    const gateway = split.gateway ? await createCliGateway(split.gateway, (line) => io.stderr(`${line}\n`), workspace ?? process.cwd()) : undefined;
     try {
       // The recorder names the runtime from the client's initialize, which comes after the server is built.
       const built: { server?: McpServer } = {};
       const clientName = () => runtime ?? built.server?.server.getClientVersion()?.name ?? 'mcp';
       const record = workspace === undefined ? undefined : journalRecorder(workspace, clientName, io);
-      const server = await createToolshedMcpServer({ ...served, ...(record ? { record } : {}) });
+      const server = await createToolshedMcpServer({ ...served, ...(record ? { record } : {}), extensions: gateway ? [gateway.extension] : [] });
       built.server = server;
       await serveOverStdio(server);
     } finally {
+      await gateway?.gateway.close();
       await served.dispose();
     }
     return 0;

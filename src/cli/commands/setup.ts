@@ -7,17 +7,10 @@ import { toolshedHome } from '../../core/runtimes/doors/doorFolder';
 import { describePlan, SetupError } from '../../core/runtimes/setup/setupPlan';
 import { prepareSetup } from '../../core/runtimes/setup/runtimeSetup';
 import { SETUP_RUNTIMES, type SetupRuntime } from '../../core/runtimes/setup/runtimeTargets';
-import type { LauncherRuntime } from '../../core/runtimes/setup/launcher';
+import { nodeRuntime } from '../../core/runtimes/setup/launcher';
 import type { CliCommand } from '../cliCommand';
 import { UsageError } from './cliInput';
 import { parseArgs } from './toolCliSupport';
-
-/** `node` when the PATH has one (what a runtime's shell finds), else this process's own Node by its path. */
-function nodeOnPath(env: NodeJS.ProcessEnv = process.env): LauncherRuntime {
-  const names = process.platform === 'win32' ? ['node.exe', 'node.cmd'] : ['node'];
-  const found = (env.PATH ?? '').split(path.delimiter).some((dir) => dir && names.some((name) => existsSync(path.join(dir, name))));
-  return { executable: found ? 'node' : process.execPath, electron: false };
-}
 
 export const setupCommand: CliCommand = {
   path: ['setup'],
@@ -54,7 +47,7 @@ export const setupCommand: CliCommand = {
         gateway: parsed.flags.has('gateway'),
         userHome: os.homedir(),
         toolshedHome: toolshedHome(),
-        launcher: nodeOnPath(),
+        launcher: nodeRuntime({ executable: process.execPath, electron: false }),
         // The bundled CLI runs from dist/; the built-in pack is beside dist/ (the extension's root).
         source: { distDir: __dirname, packsRoot: path.dirname(__dirname), version: TOOLSHED_VERSION },
         ...(process.env.CODEX_HOME ? { codexHome: process.env.CODEX_HOME } : {}),

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { CliCommand } from '../cliCommand';
 import { nodeFileSystem } from '../../core/platform/nodeFileSystem';
+import { isExecutableFile } from '../../core/platform/nodeProcesses';
 import { formatProblem } from '../../core/skills/packs/document/skillProblems';
 import { SKILL_FILE_FORMATS_SHORT } from '../../core/skills/packs/document/skillFileNames';
 import { validateSkillTargets } from '../../core/skills/packs/skillValidation';
@@ -15,6 +16,7 @@ export const validateCommand: CliCommand = {
     '',
     `PATH is a pack folder or a skill file (${SKILL_FILE_FORMATS_SHORT}).`,
     'Prints one line per problem: file:line:col: severity: message [code], then a summary.',
+    "Skill scripts (a SKILL.md folder's scripts/) get the editor's checks: links, files that cannot run, risky patterns, listed files that are missing.",
     '--json prints {files, skills, errors, warnings, problems:[{file,line,column,endLine,endColumn,severity,code,message}]}.',
     'Exit code: 0 without errors (warnings allowed), 1 with errors, 2 on usage errors.',
   ].join('\n'),
@@ -25,9 +27,12 @@ export const validateCommand: CliCommand = {
       io.stderr('toolshed validate: give at least one PATH. See --help.\n');
       return 2;
     }
+    // Skill scripts get the checks the editor shows on their SKILL.md (scriptDiscovery.ts).
     const report = await validateSkillTargets(
       nodeFileSystem,
       paths.map((p) => ({ path: p })),
+      undefined,
+      { ...nodeFileSystem, isExecutable: isExecutableFile },
     );
     const display = (file: string) => {
       const rel = path.relative(process.cwd(), file);

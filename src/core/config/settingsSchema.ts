@@ -119,7 +119,7 @@ export const toolSearchConfigSchema = z.object({
     .max(1)
     .default(0.2)
     .describe(
-      "Share of a request's words (weighted by rarity in the tool catalog) a tool's name, description and parameters must contain before Toolshed activates it without the model choosing it: pre-activation before the first round, and `tool_search` results beyond the top hit. Before the first round a tool must also reach 0.6 × the best match's relevance, so a tool that shares one common word with the request is not activated beside a much better match.",
+      "The absolute relevance (0–1) a tool must reach before Toolshed activates it without the model choosing it: pre-activation before the first round, and `tool_search` results beyond the top hit. Relevance needs both: the request is about the tool (the share of the request's words, weighted by rarity in the tool catalog, that the tool's name, description, tags and parameters contain) and the tool is about the request (the share of the tool's own name, tags and description words the request contains), so a description stuffed with common words gains nothing. Before the first round a tool must also reach 0.6 × the best match's relevance and share two of the request's words, so a tool that shares one common word with the request is not activated beside a much better match.",
     ),
   maxRounds: z.number().int().min(1).max(100).default(12).describe('Maximum model round trips per @toolshed request before the loop stops.'),
 });

@@ -1,5 +1,5 @@
 import type { Clock } from '../platform/ports';
-import { redact } from '../privacy/redaction';
+import { holdsRedaction, redact } from '../privacy/redaction';
 import { openStoreDatabase } from '../sql/persistentDatabase';
 import type { PersistentDatabase, StoreDatabaseOptions } from '../sql/persistentDatabase';
 import type { SqlDatabase } from '../sql/sqlDatabase';
@@ -78,6 +78,18 @@ export interface CoreSetEntry {
   tokens: number;
 }
 
+/**
+ * Why a skill of that name cannot be retired, or undefined when it can: a name that reads like a
+ * secret is stored redacted, so a retirement could never match it; and a Ledger row shows such a
+ * name already redacted, which names no skill at all. Both surfaces (the Skill Directory with the
+ * real name, the Ledger with the redacted one) get this same reason; it never repeats the secret.
+ */
+export function retireRefusal(skill: string): string | undefined {
+  const redacted = redact(skill);
+  if (redacted === skill && !holdsRedaction(skill)) return undefined;
+  return `"${redacted.slice(0, 200)}" cannot be retired: its name reads like a secret, so the ledger keeps it redacted and a retirement could never match the skill. Rename the skill, or remove it from its pack.`;
+}
+
 export class LedgerStore {
   private saving: Promise<void> = Promise.resolve();
   private prunedFor = '';
@@ -88,7 +100,11 @@ export class LedgerStore {
     private readonly clock: Clock,
   ) {}
 
-  /** Opens `ledger.db`; a damaged file is moved aside and a fresh ledger starts (persistentDatabase.ts). */
+  /**
+   * Opens `ledger.db`; a damaged file, or one a newer Toolshed wrote, is moved aside and a fresh
+   * ledger starts (persistentDatabase.ts). `readOnly` (the CLI's report) moves and writes nothing:
+   * `openStatus` says why a file could not be used.
+   */
   static async open(options: StoreDatabaseOptions & { clock: Clock }): Promise<LedgerStore> {
     const persistent = await openStoreDatabase(options, LEDGER_DB_KEY, {
       schemaVersion: SCHEMA,
@@ -258,11 +274,10 @@ export class LedgerStore {
 
   /**
    * Retires a skill in this workspace (kept out of every skill answer and pre-flight until
-   * restored). False when its name cannot be kept as it is (it reads as a secret and would be
-   * stored redacted, so it could never match).
+   * restored). False when `retireRefusal` refuses the name.
    */
   retireSkill(skill: string): boolean {
-    if (this.safe(skill) !== skill) return false;
+    if (retireRefusal(skill) !== undefined || this.safe(skill) !== skill) return false;
     this.db.run('INSERT OR IGNORE INTO retired_skills (skill, at) VALUES (?, ?)', [skill, this.clock.now()]);
     return true;
   }

@@ -18,16 +18,43 @@ import { serializeDefinitions } from './plannerLoop';
 
 const OWN_TOOLS = new Set<string>(TOOLSHED_TOOL_NAMES);
 
-/** Activates the promoted tools this run defers; returns those it activated, with why. */
-export function applyCoreSet(run: ToolRun, ledger: LedgerStore, userStates: Readonly<Record<string, unknown>>): CoreSetEntry[] {
+/**
+ * Activates the promoted tools this run defers; returns those it activated, with why. The budget
+ * is checked again here, every turn, against this turn's model (`contextTokens`) and each
+ * definition as it is now: a promotion made for a larger model, or for a definition that has
+ * grown since, is not sent beyond `rules.maxContextShare` (it stays findable by search).
+ */
+export function applyCoreSet(
+  run: ToolRun,
+  ledger: LedgerStore,
+  userStates: Readonly<Record<string, unknown>>,
+  contextTokens: number,
+  rules: Readonly<CoreSetRules> = CORE_SET_RULES,
+): CoreSetEntry[] {
   const states = new ToolStates(userStates);
+  const entries = ledger.coreSet().filter((entry) => states.stateOf(entry.tool) === undefined && run.isPermitted(entry.tool));
+  const wanted = new Set(entries.map((entry) => entry.tool));
+  const records = new Map(run.permittedTools().flatMap((record) => (wanted.has(record.name) ? [[record.name, record] as const] : [])));
+  const budget = Math.floor(contextTokens * rules.maxContextShare);
   const applied: CoreSetEntry[] = [];
-  for (const entry of ledger.coreSet()) {
-    if (states.stateOf(entry.tool) !== undefined || !run.isPermitted(entry.tool)) continue;
+  let spent = 0;
+  for (const entry of entries) {
+    const record = records.get(entry.tool);
+    if (!record || applied.length >= rules.maxTools) continue;
+    const tokens = sentTokens(run, record);
+    if (spent + tokens > budget) continue;
     const reason = `used in ${entry.usedIn} of the last ${entry.windowTurns} turns (learned core set)`;
-    if (run.preActivate([entry.tool], 1, reason, 'request').length) applied.push(entry);
+    if (run.preActivate([entry.tool], 1, reason, 'request').length) {
+      applied.push({ ...entry, tokens });
+      spent += tokens;
+    }
   }
   return applied;
+}
+
+/** A definition's tokens as this run would send it (examples rendered), by the core estimate. */
+function sentTokens(run: ToolRun, record: ToolRecord): number {
+  return Math.ceil(serializeDefinitions(run.toolDefinitions([record])).length / 4);
 }
 
 export interface CoreSetUpdate {

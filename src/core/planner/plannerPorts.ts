@@ -1,5 +1,6 @@
 import type { CancellationSignal, ToolDefinition } from '../platform/chatTypes';
 import type { GatedTool } from '../tools/requestMatch';
+import type { GateVerdict } from '../search/gateVerdict';
 
 /**
  * The planner's view of one run's tool catalog (implemented over the tool-search service).
@@ -82,8 +83,8 @@ interface PreflightSkills {
 /** What skill pre-flight looked at and decided, as the turn used it (Explain Last Turn). */
 export interface SkillPreflightRecord {
   selection: 'search' | 'model' | 'hybrid';
-  /** Every candidate the relevance gate looked at, best first, with its relevance (none for an exact match). */
-  ranked: Array<{ name: string; relevance?: number }>;
+  /** Every candidate the relevance gate looked at, best first, with its relevance (none for an exact match) and the gate's verdict. */
+  ranked: Array<{ name: string; relevance?: number; verdict?: GateVerdict }>;
   /** `model` / `hybrid`: the candidates the choice was made among (after the gate). */
   offered?: string[];
   /** `model` / `hybrid`: whether a model was asked (or would have been, without one), which, what it chose, or why its answer was not used. */

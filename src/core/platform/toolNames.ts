@@ -36,3 +36,13 @@ export const MCP_SKILL_TOOL_NAMES = [MCP_SEARCH_SKILLS_TOOL_NAME, MCP_READ_SKILL
 
 /** Tool names the agent runtimes give their own tools (Copilot CLI, Claude Code, Codex), which an MCP server must not take. */
 export const RUNTIME_TOOL_NAMES = ['skill', 'tool_search', 'tool_search_tool'] as const;
+
+/**
+ * The MCP gateway's own tools (`toolshed mcp --upstream`). They sit beside the runtimes' own
+ * search tools (`tool_search`, `tool_search_tool`, `skill`) in one request, so their names must
+ * differ from those and from Toolshed's chat tools; the gateway's upstream tools are all named
+ * `mcp_<server>_<tool>` and cannot take these names either.
+ */
+export const GATEWAY_FIND_TOOL_NAME = 'find_tools';
+export const GATEWAY_CALL_TOOL_NAME = 'call_tool';
+export const GATEWAY_TOOL_NAMES = [GATEWAY_FIND_TOOL_NAME, GATEWAY_CALL_TOOL_NAME] as const;

@@ -117,6 +117,11 @@ const COORDINATE = /^\+\d{1,3}\.\d+$/;
 const MAYBE_SENSITIVE =
   /[@:=]|\d{3}|\+\d|-----BEGIN|\b(?:MII|MIG|MHcCAQEE|MC4CAQAw|b3BlbnNzaC|gh[pousr]_|github_pat_|sk[-_]|rk_|pk_|xox|xapp-|whsec_|AKIA|ASIA|ABIA|ACCA|AIza|eyJ|glpat-|npm_|hf_|SG\.|SK[0-9a-f]|key-|Bearer|Token|Basic)|pass|pwd|secret|token|key|credential|\s-[pau]|--(?:user|pass)/i;
 
+/** Whether `text` holds a placeholder `redact` put there (`[REDACTED_TOKEN]`, `[REDACTED_EMAIL]`, …). */
+export function holdsRedaction(text: string): boolean {
+  return text.includes('[REDACTED');
+}
+
 /** Redacts `text`; returns it unchanged when nothing matched. */
 export function redact(text: string): string {
   if (!text || !MAYBE_SENSITIVE.test(text)) return text;

@@ -1,3 +1,5 @@
+import { existsSync, watch as fsWatch } from 'node:fs';
+import type { FSWatcher } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { skillsConfigSchema } from '../config/settingsSchema';
@@ -40,7 +42,7 @@ import type { TrustAnswer } from './runtimeTrust';
  */
 
 /** Toolshed's own skill folder under its home: read by no runtime, searched by every door. */
-export const TOOLSHED_LIBRARY_FOLDER = 'skills';
+const TOOLSHED_LIBRARY_FOLDER = 'skills';
 
 export interface DoorSessionOptions {
   runtime: RuntimeId;
@@ -57,6 +59,8 @@ export interface DoorSessionOptions {
   /** Skills settings over the defaults (`toolshed.skills.*`; the hook uses the defaults). */
   config?: Partial<SkillsConfig>;
   logger?: Logger;
+  /** Watch the skill folders, so `refresh()` reloads only after a change (otherwise every refresh checks every file). */
+  watch?: boolean;
 }
 
 export interface DoorPreflight {
@@ -86,6 +90,12 @@ export interface DoorSession {
   requestContext(): SkillRequestContext;
   /** Skill pre-flight as `@toolshed` runs it (no model: hybrid selection's question is skipped). */
   preflight(prompt: string): Promise<DoorPreflight>;
+  /**
+   * For a long-lived door (the resident hook process, the MCP server): reads the trust record
+   * again and reloads the folders when trust changed, a folder appeared or went, or (with
+   * `watch`) a file changed since the last load; only changed files are read.
+   */
+  refresh(): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -96,14 +106,7 @@ const slug = (text: string) =>
     .replace(/^-+|-+$/g, '') || 'folder';
 
 /** The packs a door loads, in load order (the first definition of a name wins): workspace, runtime's user folders, Toolshed's library. */
-export function doorPacks(
-  runtime: RuntimeDescriptor,
-  workspaceFolder: string,
-  trusted: boolean,
-  home: string,
-  env: DoorSessionOptions['env'],
-  library: string,
-) {
+function doorPacks(runtime: RuntimeDescriptor, workspaceFolder: string, trusted: boolean, home: string, env: DoorSessionOptions['env'], library: string) {
   const packs: ResolvedSkillPack[] = [];
   if (trusted)
     for (const folder of runtime.workspaceSkillFolders)
@@ -128,23 +131,28 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
   const home = options.home ?? os.homedir();
   const env = options.env ?? process.env;
   const ownHome = options.toolshedHome ?? defaultToolshedHome(env as NodeJS.ProcessEnv, home);
-  const trust = workspaceTrust({ runtime: runtime.id, workspaceFolder, home, env, toolshedHome: ownHome });
-  const folder = doorFolderFor(workspaceFolder, ownHome);
-  const packs = doorPacks(runtime, workspaceFolder, trust.trusted, home, env, path.join(ownHome, TOOLSHED_LIBRARY_FOLDER));
+  const trustNow = () => workspaceTrust({ runtime: runtime.id, workspaceFolder, home, env, toolshedHome: ownHome });
+  const packsFor = (answer: TrustAnswer) => doorPacks(runtime, workspaceFolder, answer.trusted, home, env, path.join(ownHome, TOOLSHED_LIBRARY_FOLDER));
   const config = skillsConfigSchema.parse({ includeAgentSkillFolders: false, ...options.config });
   const engine = options.engine ?? (await loadSqlEngine());
   const skills = await createHeadlessSkillService({
     engine,
-    store: new NodeByteStore(folder),
+    store: new NodeByteStore(doorFolderFor(workspaceFolder, ownHome)),
     dbKey: `skills.${runtime.id}.db`,
     env,
     config,
     ...(options.logger ? { logger: options.logger } : {}),
   });
+  const watched = new FolderWatch(options.watch === true);
+  let trust = trustNow();
+  let packs = packsFor(trust);
+  let present = presence(packs);
   let load: LoadSummary;
   try {
+    watched.watch(packs);
     load = await skills.loadPacks(packs);
   } catch (error) {
+    watched.close();
     await skills.dispose();
     throw error;
   }
@@ -152,10 +160,16 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
   return {
     runtime,
     workspaceFolder,
-    trust,
-    folder,
-    packs,
-    load,
+    get trust() {
+      return trust;
+    },
+    folder: doorFolderFor(workspaceFolder, ownHome),
+    get packs() {
+      return packs;
+    },
+    get load() {
+      return load;
+    },
     skills,
     config,
     requestContext,
@@ -172,6 +186,66 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
         ...(result.note ? { note: result.note } : {}),
       };
     },
-    dispose: () => skills.dispose(),
+    async refresh() {
+      const nextTrust = trustNow();
+      const nextPacks = packsFor(nextTrust);
+      const nextPresent = presence(nextPacks);
+      if (nextTrust.trusted === trust.trusted && nextPresent === present && !watched.takeChanged()) return;
+      trust = nextTrust;
+      packs = nextPacks;
+      present = nextPresent;
+      watched.watch(packs);
+      load = await skills.loadPacks(packs);
+    },
+    async dispose() {
+      watched.close();
+      await skills.dispose();
+    },
   };
+}
+
+/** Which pack folders exist now (a folder that appears or goes is a change a watch cannot see). */
+function presence(packs: readonly ResolvedSkillPack[]): string {
+  return packs.map((pack) => (existsSync(pack.root) ? '1' : '0')).join('');
+}
+
+/** Watches pack folders for any change; without watching (or when a watch fails) every check says "changed". */
+class FolderWatch {
+  private watchers: FSWatcher[] = [];
+  private changed = true;
+
+  constructor(private readonly enabled: boolean) {}
+
+  watch(packs: readonly ResolvedSkillPack[]): void {
+    this.close();
+    if (!this.enabled) return;
+    for (const pack of packs) {
+      if (!existsSync(pack.root)) continue;
+      try {
+        const watcher = fsWatch(pack.root, { recursive: true, persistent: false }, () => (this.changed = true));
+        watcher.on('error', () => {
+          this.changed = true;
+          this.close();
+        });
+        this.watchers.push(watcher);
+      } catch {
+        // Too many folders to watch (the system's limit): check every file on each refresh instead.
+        this.close();
+        this.watchers = [];
+        return;
+      }
+    }
+    this.changed = false;
+  }
+
+  takeChanged(): boolean {
+    const changed = this.changed || (this.enabled && this.watchers.length === 0);
+    this.changed = false;
+    return changed;
+  }
+
+  close(): void {
+    for (const watcher of this.watchers) watcher.close();
+    this.watchers = [];
+  }
 }

@@ -4,7 +4,7 @@ import { recordDoorDecision } from './doors/doorDecision';
 import { toolshedHome } from './doors/doorFolder';
 import type { DoorDecision } from './doors/doorDecision';
 import { openDoorSession } from './doorSession';
-import type { DoorPreflight } from './doorSession';
+import type { DoorPreflight, DoorSession } from './doorSession';
 import { MAX_HOOK_EVENT_BYTES, parseHookEvent, RUNTIMES } from './runtimeDescriptors';
 import type { RuntimeId } from './runtimeDescriptors';
 
@@ -28,8 +28,10 @@ export interface PromptHookOptions {
   budgetMs: number;
   /** Where the decision goes (default: the workspace's door journal, `recordDoorDecision`). */
   record?: (workspace: string, decision: DoorDecision) => string | undefined;
-  /** Called once when the budget ran out while the door was still opening (the CLI then finishes the index in the background). */
+  /** Called once when the budget ran out (the CLI then lets the resident door finish the index). */
   onTimeout?: (workspace: string) => void;
+  /** The door for the event's workspace (the resident process lends its open one); default: opened and closed for this event. */
+  door?: (workspace: string) => Promise<{ door: DoorSession; release(): Promise<void> }>;
 }
 
 export interface PromptHookAnswer {
@@ -66,20 +68,26 @@ export async function runPromptHook(input: string | Uint8Array, options: PromptH
       reject(new HookTimeout(`pre-flight took longer than ${options.budgetMs} ms`));
     }, options.budgetMs);
   });
-  const work = (async () => {
-    const door = await openDoorSession({
-      runtime: options.runtime,
-      workspaceFolder: workspace,
-      home: options.home,
-      env: options.env,
-      toolshedHome: ownHome,
-      engine: options.engine,
+  const open =
+    options.door ??
+    (async (folder: string) => {
+      const door = await openDoorSession({
+        runtime: options.runtime,
+        workspaceFolder: folder,
+        home: options.home,
+        env: options.env,
+        toolshedHome: ownHome,
+        engine: options.engine,
+      });
+      return { door, release: () => door.dispose() };
     });
+  const work = (async () => {
+    const lent = await open(workspace);
     try {
       if (timedOut) throw new HookTimeout('timed out');
-      return await door.preflight(event.prompt);
+      return await lent.door.preflight(event.prompt);
     } finally {
-      await door.dispose();
+      await lent.release();
     }
   })();
   try {

@@ -22,7 +22,7 @@ import type { RuntimeId } from './runtimeDescriptors';
  * read trusts nothing.
  */
 
-export const TOOLSHED_TRUST_FILE = 'trusted-folders.json';
+const TOOLSHED_TRUST_FILE = 'trusted-folders.json';
 
 export interface TrustInput {
   runtime: RuntimeId;

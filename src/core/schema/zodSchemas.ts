@@ -34,3 +34,14 @@ export function describeToolInputError(toolName: string, error: unknown): string
   if (error instanceof z.ZodError) return `Invalid input for ${toolName}: ${describeZodIssues(error)}. Fix the arguments and call it again.`;
   return `${toolName} failed: ${error instanceof Error ? error.message : String(error)}`;
 }
+
+/**
+ * A schema that accepts any JSON object and converts back to `jsonSchema` (a tool's own input
+ * schema, served unchanged by a server that takes zod schemas, such as the MCP SDK's `McpServer`).
+ * The tool itself validates its arguments; `id` is left out (zod's registry keeps ids unique).
+ */
+export function objectSchemaReadingAs(jsonSchema: unknown): z.ZodType<Record<string, unknown>> {
+  const source = typeof jsonSchema === 'object' && jsonSchema !== null && !Array.isArray(jsonSchema) ? (jsonSchema as Record<string, unknown>) : {};
+  const { id: _id, $schema: _schema, ...rest } = source;
+  return z.looseObject({}).meta({ type: 'object', ...rest });
+}

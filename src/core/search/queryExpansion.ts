@@ -56,6 +56,13 @@ export interface ExpandedQuery {
 
 const MIN_COMPOUND_CHARS = 6;
 const MIN_PART_CHARS = 3;
+/**
+ * Longer words are not de-compounded. Every split point of a word is analysed (two stems and two
+ * look-ups each), so the work grows with the square of its length: a pasted base64 blob or
+ * minified line of 100,000 letters took seconds. Real compounds are far shorter (English's
+ * longest dictionary word has 45 letters); a longer "word" is data.
+ */
+export const MAX_COMPOUND_CHARS = 48;
 
 export function expandQuery(
   query: string,
@@ -139,14 +146,15 @@ export function stemVariants(term: string, candidates: readonly string[], maxExt
 
 /**
  * `word` (lower case, not in the catalog) as two catalog terms, preferring the most balanced
- * split (`copyediting` → copi + edit); undefined when no split has both parts in the catalog.
+ * split (`copyediting` → copi + edit); undefined when no split has both parts in the catalog, or
+ * when the word is longer than MAX_COMPOUND_CHARS.
  */
 export function splitCompound(
   word: string,
   vocabulary: Pick<ExpansionVocabulary, 'df'>,
   analyzer: TextAnalyzer = new TextAnalyzer(0),
 ): [string, string] | undefined {
-  if (word.length < MIN_COMPOUND_CHARS || !/^[a-z]+$/.test(word)) return undefined;
+  if (word.length < MIN_COMPOUND_CHARS || word.length > MAX_COMPOUND_CHARS || !/^[a-z]+$/.test(word)) return undefined;
   let best: [string, string] | undefined;
   let bestBalance = 0;
   for (let i = MIN_PART_CHARS; i <= word.length - MIN_PART_CHARS; i++) {

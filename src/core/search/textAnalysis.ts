@@ -20,15 +20,15 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-/** Splits camelCase, PascalCase, snake_case, kebab-case, dotted and digit boundaries. */
+/**
+ * Splits camelCase, PascalCase, snake_case, kebab-case, dotted and digit boundaries; every
+ * character but an ASCII letter or digit separates words. One linear scan (`scanWords`): the
+ * regular expressions it replaces backtracked over a long run of capitals, quadratic in its length.
+ */
 export function splitIdentifier(text: string): string[] {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .replace(/([a-zA-Z])([0-9])/g, '$1 $2')
-    .replace(/([0-9])([a-zA-Z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+/)
-    .filter((part) => part.length > 0);
+  const parts: string[] = [];
+  scanWords(text, false, (start, end) => parts.push(text.slice(start, end)));
+  return parts;
 }
 
 export interface AnalyzeOptions {
@@ -80,6 +80,42 @@ function buildAsciiClasses(): Uint8Array {
     else if (code >= 48 && code <= 57) classes[code] = DIGIT;
   }
   return classes;
+}
+
+/**
+ * Calls `word` with the bounds of each word of `text`, in one pass: a word is a run of ASCII
+ * letters and digits, split where lower/digit meets upper, before the last capital of a run
+ * followed by a lower-case letter ("HTTPServer" → HTTP Server), and where letters meet digits.
+ * A non-ASCII character separates words, or (`stopAtNonAscii`) ends the scan, which then returns false.
+ */
+function scanWords(text: string, stopAtNonAscii: boolean, word: (start: number, end: number) => void): boolean {
+  const n = text.length;
+  let start = -1;
+  let prev = OTHER;
+  for (let i = 0; i < n; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 127 && stopAtNonAscii) return false;
+    const cls = code > 127 ? OTHER : ASCII_CLASS[code];
+    if (cls === OTHER) {
+      if (start >= 0) word(start, i);
+      start = -1;
+      prev = OTHER;
+      continue;
+    }
+    if (start < 0) {
+      start = i;
+    } else if (
+      (cls === UPPER && (prev === LOWER || prev === DIGIT)) ||
+      (cls === UPPER && prev === UPPER && i + 1 < n && ASCII_CLASS[text.charCodeAt(i + 1)] === LOWER) ||
+      (cls === DIGIT) !== (prev === DIGIT)
+    ) {
+      word(start, i);
+      start = i;
+    }
+    prev = cls;
+  }
+  if (start >= 0) word(start, n);
+  return true;
 }
 
 /**
@@ -141,38 +177,10 @@ export class TextAnalyzer {
 
   /**
    * `splitIdentifier` + lower-casing + stop words + stemming in one scan of an ASCII string;
-   * false (with `terms` partly filled) at the first non-ASCII character. Token boundaries are
-   * exactly splitIdentifier's: lower/digit→upper, an upper run before upper+lower
-   * ("HTTPServer" → HTTP Server), letter↔digit, and any non-alphanumeric.
+   * false (with `terms` partly filled) at the first non-ASCII character.
    */
   private analyzeAscii(text: string, keepStopWords: boolean, terms: WordAnalysis[]): boolean {
-    const n = text.length;
-    let start = -1;
-    let prev = OTHER;
-    for (let i = 0; i < n; i++) {
-      const code = text.charCodeAt(i);
-      if (code > 127) return false;
-      const cls = ASCII_CLASS[code];
-      if (cls === OTHER) {
-        if (start >= 0) this.push(text.slice(start, i), keepStopWords, terms);
-        start = -1;
-        prev = OTHER;
-        continue;
-      }
-      if (start < 0) {
-        start = i;
-      } else if (
-        (cls === UPPER && (prev === LOWER || prev === DIGIT)) ||
-        (cls === UPPER && prev === UPPER && i + 1 < n && ASCII_CLASS[text.charCodeAt(i + 1)] === LOWER) ||
-        (cls === DIGIT) !== (prev === DIGIT)
-      ) {
-        this.push(text.slice(start, i), keepStopWords, terms);
-        start = i;
-      }
-      prev = cls;
-    }
-    if (start >= 0) this.push(text.slice(start, n), keepStopWords, terms);
-    return true;
+    return scanWords(text, true, (start, end) => this.push(text.slice(start, end), keepStopWords, terms));
   }
 
   private push(raw: string, keepStopWords: boolean, terms: WordAnalysis[]): void {

@@ -5,8 +5,9 @@
  * k different skills and the model still sees that copies exist.
  *
  * Two skills are near-copies when their descriptions are the same text after case, punctuation
- * and spacing are ignored, and that text has at least MIN_WORDS words (short generic
- * descriptions such as "Helper skill" say too little to call two skills one).
+ * and spacing are ignored (every script's letters and combining marks kept), and that text has
+ * at least MIN_WORDS words (short generic descriptions such as "Helper skill" say too little to
+ * call two skills one).
  */
 
 const MIN_WORDS = 4;
@@ -28,10 +29,16 @@ export function collapseNearCopies<T extends { name: string; description: string
   return kept;
 }
 
+/**
+ * The description's words, lower-cased, in NFKC form. A word keeps its combining marks: in
+ * Devanagari, Thai, Bengali or Arabic a vowel sign or diacritic is a mark (\p{M}), and two words
+ * that differ only there are different words.
+ */
 function fingerprint(description: string): string | undefined {
   const words = description
     .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
+    .normalize('NFKC')
+    .split(/[^\p{L}\p{M}\p{N}]+/u)
     .filter((w) => w.length > 0);
   return words.length >= MIN_WORDS ? words.join(' ') : undefined;
 }

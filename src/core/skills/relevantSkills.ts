@@ -2,6 +2,7 @@ import type { TaskType } from '../config/settingsSchema';
 import type { SkillSummarizer } from './render/modelSummary';
 import type { SkillSearchType } from './skillToolSchemas';
 import { passingRelevance } from '../search/relativeCut';
+import type { GateVerdict } from '../search/gateVerdict';
 
 /**
  * Pre-flight's request and answer shapes, and the absolute relevance gate that decides whether
@@ -19,21 +20,65 @@ import { passingRelevance } from '../search/relativeCut';
 export const SKILL_RELATIVE_CUT = 0.7;
 
 /**
- * Hits at or above the threshold and SKILL_RELATIVE_CUT of the best hit's relevance, in their
- * order (a hit without an absolute measure — an exact or regex match — passes). A threshold of 0
- * turns the whole gate off, the relative cut included.
+ * Each hit with the gate's verdict on it, in their order: a hit that looks stuffed (`stuffed`
+ * set: a describing vocabulary far broader than the store's usual) never passes, as for tools —
+ * its relevance was bought with breadth; then the threshold; then SKILL_RELATIVE_CUT of the best
+ * hit's relevance (a hit without an absolute measure — an exact or regex match — passes both).
+ * A threshold of 0 turns the whole gate off, the relative cut included. The verdicts are the
+ * gate itself (`passingGate` keeps those that passed), and Explain Last Turn prints them.
  */
-export function passingGate<T extends { relevance?: number }>(
+function judgeSkills<T extends { relevance?: number; stuffed?: string }>(
   hits: readonly T[],
   minRelevance: number,
   ratio = minRelevance > 0 ? SKILL_RELATIVE_CUT : 0,
-): T[] {
-  return passingRelevance(hits, (hit) => hit.relevance, minRelevance, ratio);
+): Array<T & { verdict: GateVerdict }> {
+  const eligible = hits.filter((hit) => hit.stuffed === undefined);
+  const passes = new Set(passingRelevance(eligible, (hit) => hit.relevance, minRelevance, ratio));
+  const best = eligible.reduce((top, hit) => Math.max(top, hit.relevance ?? 0), 0);
+  return hits.map((hit) => {
+    const relevance = hit.relevance ?? 1;
+    let verdict: GateVerdict;
+    if (hit.stuffed !== undefined) verdict = { passed: false, rule: 'stuffed', reason: hit.stuffed };
+    else if (passes.has(hit)) verdict = { passed: true };
+    else if (relevance < minRelevance) verdict = { passed: false, rule: 'minRelevance', relevance, minimum: minRelevance };
+    else verdict = { passed: false, rule: 'relativeCut', relevance, best, cut: ratio };
+    return { ...hit, verdict };
+  });
+}
+
+/** Every hit with its verdict (`judgeSkills`), and those that passed, in order. */
+export function gateSkills<T extends { relevance?: number; stuffed?: string }>(hits: readonly T[], minRelevance: number) {
+  const judged = judgeSkills(hits, minRelevance);
+  return { judged, passed: judged.filter((hit) => hit.verdict.passed) };
+}
+
+/**
+ * The records of the passing hits, in their order, at most `max`; a hit whose record is past them
+ * passed the gate but not the top k, and gets the cap's verdict so the explanation says so.
+ */
+export function capSkills<R>(hits: Array<{ name: string; verdict: GateVerdict }>, records: ReadonlyMap<string, R>, max: number): R[] {
+  const kept: R[] = [];
+  hits.forEach((hit, i) => {
+    const record = records.get(hit.name);
+    if (record === undefined) return;
+    if (kept.length < max) kept.push(record);
+    else hit.verdict = { passed: false, rule: 'cap', position: i + 1, max };
+  });
+  return kept;
+}
+
+/** The hits that pass the gate (`judgeSkills`), in their order. */
+export function passingGate<T extends { relevance?: number; stuffed?: string }>(hits: readonly T[], minRelevance: number, ratio?: number): T[] {
+  const judged = judgeSkills(hits, minRelevance, ratio);
+  return hits.filter((_, i) => judged[i]!.verdict.passed);
 }
 
 /** A candidate for active-skill selection. */
 export interface SelectionCandidateRow {
+  /** As every answer shows it (redacted, tool-gated): what the model reads and chooses. */
   name: string;
+  /** The stored name, to load the skill by (a redacted name finds nothing); never shown or sent. */
+  key: string;
   /** One line: what the skill does / when to use it (already redacted and tool-gated). */
   description: string;
   /** Absolute relevance to the request in [0, 1] (0 for a skill added without a match). */
@@ -72,13 +117,18 @@ export interface RelevantResult {
   ranked: RankedSkill[];
 }
 
-/** A search hit as the relevance gate saw it (Explain Last Turn). */
+/** A search hit as the relevance gate saw it (Explain Last Turn): its relevance and the gate's verdict. */
 export interface RankedSkill {
   name: string;
   relevance?: number;
+  verdict?: GateVerdict;
 }
 
-/** Search hits as the relevance gate saw them, names as every answer shows them (`clean`: redacted, tool-gated). */
-export function rankedSkills(hits: ReadonlyArray<{ name: string; relevance?: number }>, clean: (name: string) => string): RankedSkill[] {
-  return hits.map((hit) => (hit.relevance === undefined ? { name: clean(hit.name) } : { name: clean(hit.name), relevance: hit.relevance }));
+/** Search hits as the relevance gate judged them, names as every answer shows them (`clean`: redacted, tool-gated). */
+export function rankedSkills(hits: ReadonlyArray<{ name: string; relevance?: number; verdict?: GateVerdict }>, clean: (name: string) => string): RankedSkill[] {
+  return hits.map((hit) => ({
+    name: clean(hit.name),
+    ...(hit.relevance === undefined ? {} : { relevance: hit.relevance }),
+    ...(hit.verdict ? { verdict: hit.verdict } : {}),
+  }));
 }

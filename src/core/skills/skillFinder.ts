@@ -28,6 +28,8 @@ export interface ScoredSkill {
   relevance?: number;
   /** Lower-ranked near-copies of this skill left out of the list (nearCopies.ts). */
   nearCopies?: string[];
+  /** Set when the skill looks stuffed: why, in words. Pre-flight's gate never passes it (relevantSkills.ts). */
+  stuffed?: string;
 }
 
 /** Re-ranks full-text hits (learning's score adjuster bound to one request); may leave some out. */
@@ -103,6 +105,7 @@ export class SkillFinder {
         ...pick(h),
         score: boundedRelevance(h.relevance),
         relevance: h.absolute,
+        ...(h.stuffed === undefined ? {} : { stuffed: h.stuffed }),
       }));
       if (stage) {
         // Hybrid: the fused order (an exact name never demoted), scores on the contract's scale;
@@ -111,11 +114,15 @@ export class SkillFinder {
         const absolute = new Map(hits.map((h) => [h.name, h.absolute]));
         const ranking = hybridRank(hits, query, stage, (name) => resolve(name) !== undefined, exactNameMatcher(query)).slice(0, wanted * COPY_MARGIN);
         const fused = fusedScores(ranking);
-        scored = ranking.map((c, i) => ({
-          ...pick(resolve(c.name)!),
-          score: fused[i],
-          relevance: fusedRelevance(absolute.get(c.name) ?? 0, c.similarity, stage.calibration),
-        }));
+        scored = ranking.map((c, i) => {
+          const stuffed = store.stuffedReason(c.name, filter);
+          return {
+            ...pick(resolve(c.name)!),
+            score: fused[i],
+            relevance: fusedRelevance(absolute.get(c.name) ?? 0, c.similarity, stage.calibration),
+            ...(stuffed === undefined ? {} : { stuffed }),
+          };
+        });
       }
       if (!adjust) {
         const kept = collapseNearCopies(scored).slice(0, limit);

@@ -15,7 +15,7 @@ import { ToolReferenceGate } from './render/toolReferenceGate';
 import type { SkillRequestContext, SkillScoreAdjuster } from './skillRequestContext';
 import { suggestedTools } from './suggestedTools';
 import { expandWithCluster } from './clusterExpansion';
-import { passingGate, rankedSkills } from './relevantSkills';
+import { capSkills, gateSkills, rankedSkills } from './relevantSkills';
 import type { RankedSkill, RelevantRequest, RelevantResult, SelectionCandidateRow } from './relevantSkills';
 import { nativeSkillReason } from './packs/nativeAgentSkills';
 import { retiredSkillReason } from './retiredSkills';
@@ -279,18 +279,17 @@ export class SkillQueries {
     const found = await this.finder.rank(request.task, 'fts', filter, topK + excluded.size, this.adjustFor(ctx));
     // Relevance gate (toolshed.skills.minRelevance and the relative cut): below it nothing is
     // injected. Pinned skills are already in the prompt and set no bar for the others.
-    const considered = found.hits.filter((h) => !excluded.has(h.name));
-    const hits = passingGate(considered, config.minRelevance);
+    const { judged: considered, passed: hits } = gateSkills(
+      found.hits.filter((h) => !excluded.has(h.name)),
+      config.minRelevance,
+    );
     const effective = found.effective;
     const records = this.deps.store.byNames(
       hits.map((h) => h.name),
       filter,
     );
     const byName = new Map(records.map((r) => [r.name, r]));
-    let ordered = hits
-      .map((h) => byName.get(h.name))
-      .filter((r): r is SkillRecord => r !== undefined && !excluded.has(r.name))
-      .slice(0, topK);
+    let ordered = capSkills(hits, byName, topK);
     const gate = this.gate(ctx);
     const expansionDeps = this.expansionDeps(ctx, gate, budget);
     let { safe, rendered } = await expansionDeps.render(ordered);
@@ -378,10 +377,9 @@ export class SkillQueries {
     if (!config.enabled || limit <= 0) return [];
     const filter = this.filter(ctx, { modelInvocableOnly: true });
     const found = task.trim() ? (await this.finder.rank(task, 'fts', filter, limit)).hits : [];
-    if (seen) seen(rankedSkills(found, (name) => this.text.clean(name, this.gate(ctx))));
-    const rows: Array<{ name: string; trigger: string; title: string; relevance?: number }> = fillWithAll
-      ? [...found]
-      : passingGate(found, config.minRelevance);
+    const { judged, passed } = gateSkills(found, config.minRelevance);
+    if (seen) seen(rankedSkills(fillWithAll ? found : judged, (name) => this.text.clean(name, this.gate(ctx))));
+    const rows: Array<{ name: string; trigger: string; title: string; relevance?: number }> = fillWithAll ? [...found] : passed;
     if (fillWithAll && rows.length < limit) {
       const taken = new Set(rows.map((r) => r.name));
       for (const record of this.deps.store.top(filter, 'top', limit + taken.size)) {
@@ -392,6 +390,7 @@ export class SkillQueries {
     const gate = this.gate(ctx);
     return rows.slice(0, limit).map((r) => ({
       name: this.text.clean(r.name, gate),
+      key: r.name,
       description: this.text.clean(shorten(r.trigger || r.title, 200), gate),
       relevance: r.relevance ?? 1,
     }));

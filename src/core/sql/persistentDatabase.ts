@@ -40,6 +40,11 @@ export interface OpenDatabaseOptions {
    * must reach the file on its own).
    */
   saveOnlyChanges?: boolean;
+  /**
+   * For commands that only read (`toolshed ledger`): stored bytes that cannot be used are reported
+   * (`status: 'rebuilt'`, `rebuildReason`) and left exactly where they are, and `save` refuses.
+   */
+  readOnly?: boolean;
 }
 
 /** Where a store keeps its database and what it reports to: what every store's `open` takes. */
@@ -50,6 +55,8 @@ export interface StoreDatabaseOptions {
   clock?: Clock;
   /** Storage key (default: the store's own file name). */
   key?: string;
+  /** Read without ever writing or moving the stored file (see `OpenDatabaseOptions.readOnly`). */
+  readOnly?: boolean;
 }
 
 /** The part of opening that is the store's own: its schema, migrations, check and rebuild flag. */
@@ -64,6 +71,7 @@ export function openStoreDatabase(where: StoreDatabaseOptions, defaultKey: strin
     key: where.key ?? defaultKey,
     logger: where.logger,
     clock: where.clock,
+    readOnly: where.readOnly,
   });
 }
 
@@ -78,7 +86,7 @@ export interface PersistentDatabase {
   readonly status: OpenStatus;
   /** Why the stored database was rejected or migrated (for the log and the UI). */
   readonly rebuildReason?: string;
-  /** Key under which a corrupt file was kept aside, if any. */
+  /** Key under which a rejected file was kept aside (`.corrupt-<time>`, or `.newer-<time>` for a newer schema), if any. */
   readonly backupKey?: string;
   /** Writes the current bytes atomically through the ByteStore. */
   save(): Promise<void>;
@@ -103,9 +111,11 @@ export function setMetaValue(db: SqlDatabase, key: string, value: string): void 
  * Whatever is stored, this ends with a working database and never throws for the stored bytes:
  * a key that cannot be read (a folder, a FIFO, no permission), bytes that are not a database,
  * fail `PRAGMA integrity_check`, lack a table or column of the schema, fail the owner's
- * `verify`, or carry an unknown schema version are never used half-way. Damaged bytes are moved
- * aside to `<key>.corrupt-<time>` (nothing is lost), a fresh database is created, and the reason
- * is logged once as a warning and returned. A known older version is migrated in place.
+ * `verify`, or carry an unknown schema version are never used half-way. Rejected bytes are moved
+ * aside (nothing is lost: a newer build's file, after a downgrade, to `<key>.newer-<time>`, any
+ * other to `<key>.corrupt-<time>`), a fresh database is created, and the reason is logged once as
+ * a warning and returned. A known older version is migrated in place. `readOnly` never moves or
+ * writes anything.
  */
 export async function openPersistentDatabase(options: OpenDatabaseOptions): Promise<PersistentDatabase> {
   const { store, key, logger } = options;
@@ -121,7 +131,7 @@ export async function openPersistentDatabase(options: OpenDatabaseOptions): Prom
   } else {
     const stored = await readStored(store, key);
     if (!stored.ok || stored.bytes.byteLength > 0) {
-      const verdict = stored.ok ? tryLoad(stored.bytes, options) : { ok: false as const, corrupt: true, reason: stored.reason };
+      const verdict = stored.ok ? tryLoad(stored.bytes, options) : { ok: false as const, reason: stored.reason };
       if (verdict.ok) {
         db = verdict.db;
         status = verdict.migratedFrom ? 'migrated' : 'loaded';
@@ -132,8 +142,12 @@ export async function openPersistentDatabase(options: OpenDatabaseOptions): Prom
       } else {
         status = 'rebuilt';
         rebuildReason = verdict.reason;
-        if (verdict.corrupt) backupKey = await moveAside(store, key, `${key}.corrupt-${now}`);
-        logger.warn(`Database "${key}" rebuilt: ${verdict.reason}${backupKey ? ` (old file kept as "${backupKey}")` : ''}`);
+        if (options.readOnly) {
+          logger.warn(`Database "${key}" cannot be read: ${verdict.reason} (left as it is)`);
+        } else {
+          backupKey = await moveAside(store, key, `${key}.${verdict.newer ? 'newer' : 'corrupt'}-${now}`);
+          logger.warn(`Database "${key}" rebuilt: ${verdict.reason}${backupKey ? ` (old file kept as "${backupKey}")` : ''}`);
+        }
       }
     }
   }
@@ -150,6 +164,7 @@ export async function openPersistentDatabase(options: OpenDatabaseOptions): Prom
     rebuildReason,
     backupKey,
     save: async () => {
+      if (options.readOnly) throw new Error(`Database "${key}" was opened read-only.`);
       if (options.saveOnlyChanges) {
         if (changes() === savedAt) return;
         const bytes = opened.export();
@@ -195,26 +210,38 @@ async function moveAside(store: ByteStore, key: string, backupKey: string): Prom
   }
 }
 
-type LoadVerdict = { ok: true; db: SqlDatabase; migratedFrom?: string } | { ok: false; corrupt: boolean; reason: string };
+type LoadVerdict = { ok: true; db: SqlDatabase; migratedFrom?: string } | { ok: false; newer?: boolean; reason: string };
+
+/** Whether `stored` is a later version of the same schema (`ledger/4` for `ledger/3`): written by a newer build. */
+function isNewerSchema(stored: string, current: string): boolean {
+  const parse = (version: string) => /^(.*?)\/(\d+)(.*)$/.exec(version);
+  const a = parse(stored);
+  const b = parse(current);
+  return Boolean(a && b && a[1] === b[1] && Number(a[2]) > Number(b[2]));
+}
 
 function tryLoad(bytes: Uint8Array, options: OpenDatabaseOptions): LoadVerdict {
   let db: SqlDatabase | undefined;
-  const reject = (corrupt: boolean, reason: string): LoadVerdict => {
+  const reject = (reason: string, newer = false): LoadVerdict => {
     closeQuietly(db);
-    return { ok: false, corrupt, reason };
+    return { ok: false, newer, reason };
   };
   try {
     db = new SqlDatabase(new options.engine.sql.Database(bytes));
     // integrity_check (not quick_check): it also cross-checks indexes against their tables.
     const check = db.get<{ integrity_check: string }>('PRAGMA integrity_check(1)');
-    if (!check || check.integrity_check !== 'ok') return reject(true, `integrity check failed (${check?.integrity_check ?? 'no answer'})`);
+    if (!check || check.integrity_check !== 'ok') return reject(`integrity check failed (${check?.integrity_check ?? 'no answer'})`);
     const hasMeta = db.get(`SELECT 1 AS present FROM sqlite_master WHERE type = 'table' AND name = ?`, [META_TABLE]);
     const meta = hasMeta ? db.get<{ value: string }>(`SELECT value FROM ${META_TABLE} WHERE key = 'schema_version'`) : undefined;
-    if (!meta) return reject(true, 'not a Toolshed database (no schema version)');
+    if (!meta) return reject('not a Toolshed database (no schema version)');
     let migratedFrom: string | undefined;
     if (meta.value !== options.schemaVersion) {
       const migration = options.migrations?.find((m) => m.from === meta.value);
-      if (!migration) return reject(false, `schema version "${meta.value}" differs from "${options.schemaVersion}"`);
+      if (!migration) {
+        return isNewerSchema(meta.value, options.schemaVersion)
+          ? reject(`written by a newer version of Toolshed (schema "${meta.value}"; this one reads "${options.schemaVersion}")`, true)
+          : reject(`schema version "${meta.value}" differs from "${options.schemaVersion}"`);
+      }
       const target = db;
       try {
         target.transaction(() => {
@@ -222,12 +249,12 @@ function tryLoad(bytes: Uint8Array, options: OpenDatabaseOptions): LoadVerdict {
           target.run(`UPDATE ${META_TABLE} SET value = ? WHERE key = 'schema_version'`, [options.schemaVersion]);
         });
       } catch (error) {
-        return reject(true, `migration from schema "${meta.value}" failed (${messageOf(error)})`);
+        return reject(`migration from schema "${meta.value}" failed (${messageOf(error)})`);
       }
       migratedFrom = meta.value;
     }
     const difference = schemaDifference(db, (fresh) => options.createSchema(fresh), options.engine);
-    if (difference) return reject(true, `schema damaged: ${difference}`);
+    if (difference) return reject(`schema damaged: ${difference}`);
     options.verify?.(db);
     // A damaged header can leave a database that reads fine but refuses every write (byte 18, the
     // file format's write version, above 2): the store would fail at its first save. A write rolled
@@ -239,11 +266,11 @@ function tryLoad(bytes: Uint8Array, options: OpenDatabaseOptions): LoadVerdict {
       probe.run('ROLLBACK TO toolshed_write_probe');
       probe.run('RELEASE toolshed_write_probe');
     } catch (error) {
-      return reject(true, `database refuses writes (${messageOf(error)})`);
+      return reject(`database refuses writes (${messageOf(error)})`);
     }
     return { ok: true, db, migratedFrom };
   } catch (error) {
-    return reject(true, `unreadable database (${messageOf(error)})`);
+    return reject(`unreadable database (${messageOf(error)})`);
   }
 }
 

@@ -9,6 +9,7 @@ import type { SemanticStage } from '../search/embedding/semanticStage';
 import { passingRelevance } from '../search/relativeCut';
 import { proseSentences } from '../search/requestTerms';
 import { stuffedReason } from './index/stuffedTools';
+import type { GateVerdict } from '../search/gateVerdict';
 
 /**
  * The relevance gate: which tools are activated without the model choosing them — before the
@@ -29,6 +30,9 @@ export interface GatedTool {
   /** Set when the tool's description looks stuffed (far longer or broader than its peers): why, in words. Never pre-activated. */
   flagged?: string;
 }
+
+/** A candidate as the gate judged it (what `seen` receives and Explain Last Turn prints). */
+export type JudgedTool = GatedTool & { verdict: GateVerdict };
 
 /**
  * Ranked candidates looked at before the gate. On BFCL's odd half the share of requests with the
@@ -89,6 +93,11 @@ interface ScoredTool {
   matchedTerms: string[];
   flagged?: string;
   enoughWords: boolean;
+  /** Distinct request terms the tool's text shares, and whether its name holds one (the word rule's evidence). */
+  shared: number;
+  inName: boolean;
+  /** The gate's decision on this candidate in the search it came from (`judged`). */
+  verdict?: GateVerdict;
 }
 
 /**
@@ -107,25 +116,31 @@ export function matchRequestTools(
   request: string,
   max: number,
   minRelevance: number,
-  seen?: (candidates: readonly GatedTool[], minRelevance: number) => void,
+  seen?: (candidates: readonly JudgedTool[], minRelevance: number) => void,
 ): GatedTool[] {
   const text = request.slice(0, MAX_REQUEST_CHARS).trim();
   if (max <= 0 || !text) return [];
   if (text.length <= LONG_REQUEST_CHARS) {
-    const scored = scoredCandidates(scope, relevance, text, max);
-    seen?.(scored.map(gated), minRelevance);
-    return passing(scored, minRelevance).slice(0, max).map(gated);
+    const scored = judged(scoredCandidates(scope, relevance, text, max), minRelevance);
+    const passed = capped(scored, max);
+    seen?.(scored.map(judgedOf), minRelevance);
+    return passed.map(gated);
   }
   const floor = minRelevance > 0 ? Math.max(minRelevance, LONG_REQUEST_MIN_RELEVANCE) : 0;
   const best = new Map<string, ScoredTool>();
   const passed = new Map<string, ScoredTool>();
   for (const sentence of proseSentences(text).slice(0, MAX_SENTENCES)) {
-    const scored = scoredCandidates(scope, relevance, sentence, max);
-    for (const tool of scored) keepBest(best, tool);
-    for (const tool of passing(scored, floor)) keepBest(passed, tool);
+    const scored = judged(scoredCandidates(scope, relevance, sentence, max), floor);
+    for (const tool of scored) {
+      keepBest(best, tool);
+      if (tool.verdict?.passed) keepBest(passed, tool);
+    }
   }
-  seen?.([...best.values()].sort(byRelevance).slice(0, Math.max(max, REQUEST_CANDIDATES)).map(gated), floor);
-  return [...passed.values()].sort(byRelevance).slice(0, max).map(gated);
+  // A tool that passed in one sentence is shown as it passed there; any other by its best sentence's verdict.
+  const considered = [...best.values()].map((tool) => passed.get(tool.name) ?? tool).sort(byRelevance);
+  const kept = capped(considered, max);
+  seen?.(considered.slice(0, Math.max(max, REQUEST_CANDIDATES)).map(judgedOf), floor);
+  return kept.map(gated);
 }
 
 /** The ranked candidates for one text, each with its relevance and the evidence the gate reads. */
@@ -153,23 +168,54 @@ function scoredCandidates(scope: RunSearchScope, relevance: RelevanceSource, tex
       matchedTerms: matched.map((term) => spelling.get(term) ?? term),
       ...(flagged === undefined ? {} : { flagged }),
       enoughWords: enoughWords(relevance, terms, { name, matchedTerms: matched }),
+      shared: matched.length,
+      inName: nameShares(relevance, terms, name),
     };
   });
 }
 
 /**
- * The candidates that pass the gate, best first. A threshold of 0 turns the gate off, the relative
- * cut included (and with it the two-word rule). The rule is about lexical evidence: a tool the
- * embedding vouches for (fused relevance above the lexical one) needs no shared word. A flagged
- * (stuffed-looking) tool never passes.
+ * The candidates of one search, each with the gate's verdict: a flagged (stuffed-looking) tool
+ * never passes; then the threshold; then the word rule, which is about lexical evidence (a tool
+ * the embedding vouches for — fused relevance above the lexical one — needs no shared word);
+ * then the relative cut against the best candidate that has the evidence. A threshold of 0 turns
+ * the gate off, the relative cut and the word rule included. The verdicts are the gate itself:
+ * what passes is exactly what they say passed, and Explain Last Turn prints them.
  */
-function passing(scored: readonly ScoredTool[], minRelevance: number): ScoredTool[] {
-  const evidenced = scored.filter((tool) => tool.flagged === undefined && (minRelevance <= 0 || tool.enoughWords || tool.relevance > tool.lexical));
-  return passingRelevance(evidenced, (tool) => tool.relevance, minRelevance, minRelevance > 0 ? REQUEST_RELATIVE_CUT : 0);
+function judged(scored: readonly ScoredTool[], minRelevance: number): ScoredTool[] {
+  const on = minRelevance > 0;
+  const cut = on ? REQUEST_RELATIVE_CUT : 0;
+  const evidenced = (tool: ScoredTool) => !on || tool.enoughWords || tool.relevance > tool.lexical;
+  const eligible = scored.filter((tool) => tool.flagged === undefined && evidenced(tool));
+  const floor = passingRelevance(eligible, (tool) => tool.relevance, minRelevance, cut);
+  const best = eligible.reduce((top, tool) => Math.max(top, tool.relevance), 0);
+  const passes = new Set(floor);
+  return scored.map((tool): ScoredTool => {
+    let verdict: GateVerdict;
+    if (tool.flagged !== undefined) verdict = { passed: false, rule: 'stuffed', reason: tool.flagged };
+    else if (on && tool.relevance < minRelevance) verdict = { passed: false, rule: 'minRelevance', relevance: tool.relevance, minimum: minRelevance };
+    else if (!evidenced(tool)) verdict = { passed: false, rule: 'words', shared: tool.shared, inName: tool.inName };
+    else if (!passes.has(tool)) verdict = { passed: false, rule: 'relativeCut', relevance: tool.relevance, best, cut };
+    else verdict = { passed: true };
+    return { ...tool, verdict };
+  });
+}
+
+/** The candidates that passed, in the given order, at most `max`; those past it get the cap's verdict (in place, so `seen` shows it). */
+function capped(judgedTools: readonly ScoredTool[], max: number): ScoredTool[] {
+  const passed = judgedTools.filter((tool) => tool.verdict?.passed);
+  passed.slice(max).forEach((tool, i) => {
+    tool.verdict = { passed: false, rule: 'cap', position: max + i + 1, max };
+  });
+  return passed.slice(0, max);
 }
 
 function gated(tool: ScoredTool): GatedTool {
   return { name: tool.name, relevance: tool.relevance, matchedTerms: tool.matchedTerms, ...(tool.flagged ? { flagged: tool.flagged } : {}) };
+}
+
+function judgedOf(tool: ScoredTool): JudgedTool {
+  return { ...gated(tool), verdict: tool.verdict ?? { passed: true } };
 }
 
 function keepBest(into: Map<string, ScoredTool>, tool: ScoredTool): void {
@@ -194,7 +240,10 @@ export function gateDiscoveredHits(
   minRelevance: number,
   semantic?: SemanticStage,
 ): SearchHit[] {
-  if (hits.length <= 1) return [...hits];
+  // The stuffed check comes first and holds for a lone hit too: a query only a stuffed tool
+  // matches is exactly what its bought vocabulary is for.
+  const unstuffed = hits.filter((hit) => stuffedReason(relevance.stats, hit.record.name) === undefined);
+  if (unstuffed.length === 0 || hits.length <= 1) return unstuffed;
   const terms = requestTermWeights(relevance, query);
   const similarity = similarityTo(semantic, query);
   return hits.filter(

@@ -1,12 +1,12 @@
-import type { GatedTool } from './requestMatch';
+import type { GatedTool, JudgedTool } from './requestMatch';
 
 /**
  * What pre-activation looked at for one request, kept by its run so that Explain Last Turn shows
  * the numbers the turn used (never a second search).
  */
 export interface RequestMatchRecord {
-  /** Every ranked candidate with its relevance, best first, before the gate. */
-  candidates: GatedTool[];
+  /** Every ranked candidate with its relevance and the gate's verdict on it (passed, or which rule failed with its numbers). */
+  candidates: JudgedTool[];
   /**
    * The minimum relevance the gate applied: `toolshed.toolSearch.minRelevance` (0 = the gate and
    * the relative cut off), raised for a long request read sentence by sentence (requestMatch.ts).

@@ -11,7 +11,7 @@ import type { ToolRecord } from './toolRecord';
 import { findForRun, searchOutputOf } from './runSearch';
 import type { RunSearchScope } from './runSearch';
 import { gateDiscoveredHits, matchRequestTools, REQUEST_RELATIVE_CUT } from './requestMatch';
-import type { GatedTool } from './requestMatch';
+import type { GatedTool, JudgedTool } from './requestMatch';
 import { requestMatchReason } from './requestMatchRecord';
 import type { RequestMatchRecord } from './requestMatchRecord';
 import { MAX_TOOLS_PER_REQUEST } from './modes/deferralDecision';
@@ -328,7 +328,7 @@ export class ToolRun {
   activateForRequest(request: string): GatedTool[] {
     this.assertLive();
     const { preActivateTools: max, minRelevance } = this.config.search;
-    let candidates: readonly GatedTool[] = [];
+    let candidates: readonly JudgedTool[] = [];
     let gateMinimum = minRelevance;
     const matches = matchRequestTools(this.searchScope(false), this.host.index, request, max, minRelevance, (seen, minimum) => {
       candidates = seen;

@@ -11,6 +11,7 @@ import type { ToolshedTurnMetadata } from './sessionMetadata';
 import { historyMessages } from './sessionMetadata';
 import { startLearningTurn } from './learningTurn';
 import { offerAnswerRating } from './learningChat';
+import { recordChatTurn } from '../doorFolders';
 
 /** The model (and its name, for the footer) that chooses the active skills. */
 async function selectionModelFor(requestModel: vscode.LanguageModelChat, settings: ToolshedSettings, token: vscode.CancellationToken) {
@@ -37,6 +38,7 @@ export type PlannerRequestServices = Pick<
   | 'turnExplanations'
   | 'events'
   | 'ledger'
+  | 'logger'
 >;
 
 /**
@@ -111,7 +113,7 @@ export async function handlePlannerRequest(
         signal: signalOf(token),
         // One trust rule on every path: in Restricted Mode no tool runs (tool_invoke refuses too).
         refuseToolRuns: !vscode.workspace.isTrusted,
-        coreSet: settings.toolSearch.learnCoreSet ? (toolRun) => services.ledger.applyCoreSet(toolRun) : undefined,
+        coreSet: settings.toolSearch.learnCoreSet ? (toolRun, contextTokens) => services.ledger.applyCoreSet(toolRun, contextTokens) : undefined,
         hooks: {
           skillsMaxTokens: learning.skillsMaxTokens,
           decorateSkills: (skills) => learning.decorate(skills),
@@ -121,6 +123,12 @@ export async function handlePlannerRequest(
     );
     if (footer) stream.markdown(footer);
     services.turnExplanations.record(session.sessionId, explanation);
+    recordChatTurn(
+      explanation,
+      outcome.usedSkills.map((skill) => skill.name),
+      outcome.tokens.injectedSkillTokens,
+      services.logger,
+    );
     // The ledger counts the turn from the same outcome as the footer.
     services.ledger.recordTurn(outcome);
     if (settings.toolSearch.learnCoreSet) services.ledger.learnCoreSet(deferral.contextWindow);

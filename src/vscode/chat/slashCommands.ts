@@ -28,15 +28,17 @@ const COMMAND_SEARCH_SESSION = 'toolshed-command-search';
 
 type CommandResult = vscode.ChatResult;
 
-/** Restricted Mode: what the workspace supplies that is not used, with the trust button (nothing when trusted). */
+/** Restricted Mode: what the workspace supplies that is not used, with the trust action (nothing when trusted). */
 async function showRestrictedMode(stream: vscode.ChatResponseStream): Promise<void> {
   const unused = await unusedWorkspaceSkills();
   const line = unused && restrictedModeLine(unused);
   if (!line) return;
-  // A paragraph of the answer itself: `> ` lines are @toolshed's step lines, which the chat view
-  // may fold away — this line is what the user must see.
-  stream.markdown(`${line}\n\n`);
-  stream.button({ command: MANAGE_TRUST_COMMAND, title: 'Manage Workspace Trust' });
+  // A paragraph of the answer itself, and only Markdown: the Chat view folds what comes before a
+  // button (or a `> ` step line) into "Completed N steps", which hid this line behind the skill
+  // list. The trust action is a command link in the same paragraph instead of a button.
+  const paragraph = new vscode.MarkdownString(`${line} [Manage Workspace Trust](command:${MANAGE_TRUST_COMMAND})\n\n`);
+  paragraph.isTrusted = { enabledCommands: [MANAGE_TRUST_COMMAND] };
+  stream.markdown(paragraph);
 }
 
 /** `/skills`: the skill directory — what the model sees — plus how many skills exist in all. */

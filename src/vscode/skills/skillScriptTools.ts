@@ -3,7 +3,8 @@ import type { Logger } from '../../core/platform/ports';
 import { nodeFileSystem } from '../../core/platform/nodeFileSystem';
 import { isExecutableFile } from '../../core/platform/nodeProcesses';
 import { discoverScriptTools } from '../../core/skills/scripts/scriptDiscovery';
-import type { ScriptProblem, SkillScriptSource, SkillScriptTool } from '../../core/skills/scripts/scriptDiscovery';
+import type { ScriptProblem, SkillScriptTool } from '../../core/skills/scripts/scriptDiscovery';
+import { scriptSourcesOf } from '../../core/skills/scripts/scriptSources';
 import type { SkillService } from '../../core/skills/skillService';
 import type { ToolInput } from '../../core/tools/toolRecord';
 import { Disposable } from '../lifecycle';
@@ -13,7 +14,7 @@ const SKILL_SCRIPT_SOURCE = 'skill-script';
 /**
  * The skill scripts Toolshed offers as deferred tools (its own execution registry: they are
  * not `vscode.lm` tools, so only Toolshed's loop and `tool_invoke` can reach them). Rebuilt
- * after every skill change and when the workspace becomes trusted; empty while it is not
+ * after every skill change, retirement and restore, and when the workspace becomes trusted; empty while it is not
  * trusted, so an untrusted workspace never lists, finds or runs one. Problems (links, files
  * that cannot run, name collisions, static-check findings) are warnings on the SKILL.md.
  */
@@ -31,6 +32,8 @@ export class SkillScriptTools extends Disposable {
     private readonly logger: Logger,
     /** Names of every tool that is not a skill script (scripts never take one). */
     private readonly otherToolNames: () => Iterable<string>,
+    /** Skills retired in this workspace (the ledger): their scripts are out of use too; refresh when it changes. */
+    private readonly retiredNames: () => ReadonlySet<string>,
   ) {
     super();
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => void this.refresh()));
@@ -66,7 +69,7 @@ export class SkillScriptTools extends Disposable {
     return this.refreshing;
   }
 
-  /** Re-discovers the scripts of every active SKILL.md skill (serialised; the last call wins). */
+  /** Re-discovers the scripts of every active SKILL.md skill that is not retired (serialised; the last call wins). */
   refresh(): Promise<void> {
     this.refreshing = this.refreshing
       .then(() => this.rebuild())
@@ -81,21 +84,7 @@ export class SkillScriptTools extends Disposable {
       this.replace(new Map(), []);
       return;
     }
-    const sources: SkillScriptSource[] = [];
-    for (const pack of this.skills.listPacks()) {
-      for (const item of pack.skills) {
-        if (item.format !== 'skill-md' || item.status !== 'active') continue;
-        const record = this.skills.inspect(item.name);
-        if (!record || !record.resources.some((resource) => resource.startsWith('scripts/'))) continue;
-        sources.push({
-          skillName: record.name,
-          skillFile: record.source_file,
-          allowedTools: record.allowed_tools,
-          requires: record.requires,
-          scriptsFrontmatter: record.meta.scripts,
-        });
-      }
-    }
+    const sources = scriptSourcesOf(this.skills, this.retiredNames());
     const catalog = await discoverScriptTools({ ...nodeFileSystem, isExecutable: isExecutableFile }, sources, new Set(this.otherToolNames()));
     this.replace(new Map(catalog.tools.map((tool) => [tool.toolName, tool])), catalog.problems);
     this.logger.info(`Skill scripts: ${catalog.tools.length} offered as tools, ${catalog.problems.length} problem(s).`);

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { LedgerReport } from '../../core/ledger/ledgerReport';
 import { LEDGER_SORT_KEYS, ledgerViewModel, type LedgerServerGroup, type LedgerSortKey } from '../../core/ledger/ledgerView';
 import type { WorkspaceLedger } from '../workspaceLedger';
-import type { CoreSetEntry } from '../../core/ledger/ledgerStore';
+import { retireRefusal, type CoreSetEntry } from '../../core/ledger/ledgerStore';
 import { renderTree } from './skillDirectoryView';
 
 /**
@@ -17,6 +17,7 @@ const LEDGER_VIEW_ID = 'toolshed.ledger';
 
 type Tool = LedgerReport['tools'][number];
 type Skill = LedgerReport['skills'][number];
+type Door = LedgerReport['doors'][number];
 
 type LedgerNode =
   | { type: 'summary'; text: string }
@@ -27,7 +28,11 @@ type LedgerNode =
   | { type: 'core'; entries: CoreSetEntry[] }
   | { type: 'coreTool'; entry: CoreSetEntry }
   | { type: 'retired'; rows: Array<{ skill: string; at: number }> }
-  | { type: 'retiredSkill'; skill: string; at: number };
+  | { type: 'retiredSkill'; skill: string; at: number }
+  | { type: 'doors'; rows: Door[] }
+  | { type: 'door'; row: Door };
+
+const DOOR_NAMES: Record<string, string> = { hook: 'Prompt-submit hook', mcp: 'MCP server', chat: '@toolshed' };
 
 const number = (value: number) => value.toLocaleString('en-US');
 const plural = (count: number, one: string, many = `${one}s`) => `${number(count)} ${count === 1 ? one : many}`;
@@ -71,6 +76,7 @@ class LedgerTreeProvider implements vscode.TreeDataProvider<LedgerNode> {
     if (node?.type === 'skills') return node.rows.map((row) => ({ type: 'skill', row }));
     if (node?.type === 'core') return node.entries.map((entry) => ({ type: 'coreTool', entry }));
     if (node?.type === 'retired') return node.rows.map((row) => ({ type: 'retiredSkill', ...row }));
+    if (node?.type === 'doors') return node.rows.map((row) => ({ type: 'door', row }));
     if (node) return [];
     const report = this.ledger.report(this.days);
     const t = report.totals;
@@ -84,8 +90,10 @@ class LedgerTreeProvider implements vscode.TreeDataProvider<LedgerNode> {
     const core = this.ledger.coreSet().filter((entry) => entry.tool.toLowerCase().includes(needle));
     // Every retired skill, whatever the period, so each can be restored from here.
     const retired = report.retiredSkills.filter((row) => row.skill.toLowerCase().includes(needle));
+    const doors = report.doors.filter((row) => `${row.door} ${row.runtime}`.toLowerCase().includes(needle));
     return [
       summary,
+      ...(doors.length ? [{ type: 'doors', rows: doors } as LedgerNode] : []),
       ...(core.length ? [{ type: 'core', entries: core } as LedgerNode] : []),
       ...model.servers.map((group): LedgerNode => ({ type: 'server', group })),
       ...(model.skills.length ? [{ type: 'skills', rows: model.skills } as LedgerNode] : []),
@@ -146,6 +154,27 @@ class LedgerTreeProvider implements vscode.TreeDataProvider<LedgerNode> {
         item.contextValue = 'ledgerCoreTool';
         return item;
       }
+      case 'doors': {
+        const item = new vscode.TreeItem('Other doors', vscode.TreeItemCollapsibleState.Expanded);
+        item.id = 'doors';
+        item.description = `${plural(
+          node.rows.reduce((sum, row) => sum + row.decisions, 0),
+          'decision',
+        )} of the hook and the MCP server`;
+        item.tooltip =
+          "Decisions Toolshed made in Copilot CLI, Claude Code or Codex for this workspace (toolshed setup). `toolshed why` explains each door's last one.";
+        item.iconPath = new vscode.ThemeIcon('plug');
+        return item;
+      }
+      case 'door': {
+        const r = node.row;
+        const item = new vscode.TreeItem(`${DOOR_NAMES[r.door] ?? r.door} · ${r.runtime}`, vscode.TreeItemCollapsibleState.None);
+        item.id = `door:${r.door}:${r.runtime}`;
+        item.description = `${plural(r.decisions, 'decision')} · ${number(r.withSkills)} with skills · ${plural(r.injections, 'skill')} · ${plural(r.searches, 'search', 'searches')} · ${number(r.tokens)} tok`;
+        item.tooltip = `${plural(r.decisions, 'decision')}; ${number(r.withSkills)} handed the model at least one skill (${plural(r.injections, 'skill')} in all, ${number(r.tokens)} tokens); ${plural(r.searches, 'search', 'searches')}.`;
+        item.iconPath = new vscode.ThemeIcon(r.door === 'mcp' ? 'server-process' : 'zap');
+        return item;
+      }
       case 'retired': {
         const item = new vscode.TreeItem('Retired skills', vscode.TreeItemCollapsibleState.Expanded);
         item.id = 'retired';
@@ -171,7 +200,8 @@ class LedgerTreeProvider implements vscode.TreeDataProvider<LedgerNode> {
         item.description = `${retired ? 'retired · ' : ''}${number(r.injections)} injected · ${number(r.follows)} followed · 👍 ${number(r.helpful)} 👎 ${number(r.harmful)}${r.selectionTokens ? ` · ${number(r.selectionTokens)} selection tok` : ''}`;
         item.tooltip = `${r.skill}\nInjected in ${plural(r.injections, 'turn')}; a tool it names was called in ${plural(r.follows, 'turn')}.\nHelpful ${number(r.helpful)}, not helpful ${number(r.harmful)}; the selection model's tokens for it: ${number(r.selectionTokens)}.`;
         item.iconPath = new vscode.ThemeIcon(retired ? 'circle-slash' : 'book');
-        item.contextValue = retired ? 'ledgerSkillRetired' : 'ledgerSkill';
+        // A redacted name names no skill: no Retire, Pin or Unpin to offer on it (retireRefusal).
+        item.contextValue = retired ? 'ledgerSkillRetired' : retireRefusal(r.skill) ? 'ledgerSkillRedacted' : 'ledgerSkill';
         return item;
       }
     }
@@ -283,8 +313,9 @@ export function registerLedgerView(context: vscode.ExtensionContext, ledger: Wor
     vscode.commands.registerCommand('toolshed.ledger.retireSkill', (arg?: unknown) => {
       const name = skillOf(arg);
       if (!name) return false;
-      const done = ledger.retireSkill(name);
-      if (!done) void vscode.window.showWarningMessage(`Toolshed: "${name}" cannot be retired: its name reads like a secret, so the ledger cannot keep it.`);
+      const refusal = retireRefusal(name);
+      const done = refusal === undefined && ledger.retireSkill(name);
+      if (!done) void vscode.window.showWarningMessage(`Toolshed: ${refusal ?? `"${name}" could not be retired.`}`);
       return done;
     }),
     vscode.commands.registerCommand('toolshed.ledger.restoreSkill', (arg?: unknown) => {

@@ -27,7 +27,7 @@ export interface RunSuiteOptions {
   /** Folder of the repo's mocha package; required by absolute path (the host has no node_modules of ours). */
   mochaPath: string;
   testTimeoutMs?: number;
-  /** Only tests whose full title matches; a leading `!` inverts (all tests that do NOT match). */
+  /** Only tests whose full title contains it (`a|b`: either); a leading `!` inverts (all tests that do NOT match). */
   grep?: string;
   vscodeVersion?: string;
 }
@@ -48,6 +48,16 @@ interface MochaRunnable {
   duration?: number;
 }
 
+/** Titles containing any of the `|`-separated texts (each taken literally). */
+function titlePattern(grep: string): RegExp {
+  return new RegExp(
+    grep
+      .split('|')
+      .map((text) => text.replace(/[.*+?^${}()[\]\\]/g, '\\$&'))
+      .join('|'),
+  );
+}
+
 /** Runs mocha (tdd UI: suite/test/setup/teardown) over the bundled suite and collects results. */
 export function runSuite(options: RunSuiteOptions): Promise<SuiteResults> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -57,7 +67,7 @@ export function runSuite(options: RunSuiteOptions): Promise<SuiteResults> {
     color: false,
     reporter: 'spec',
     timeout: options.testTimeoutMs ?? 30_000,
-    ...(options.grep ? { grep: options.grep.replace(/^!/, ''), invert: options.grep.startsWith('!') } : {}),
+    ...(options.grep ? { grep: titlePattern(options.grep.replace(/^!/, '')), invert: options.grep.startsWith('!') } : {}),
   });
   // The suite is bundled with inline source maps. Node maps stack traces only where the host keeps
   // Node's default stack formatting (the VS Code extension host replaces it, so traces there point

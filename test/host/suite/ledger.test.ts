@@ -179,6 +179,11 @@ suite('ledger view: a turn appears with the footer numbers, and Off on a row tak
         assert.match((await directoryRow())?.contextValue ?? '', /^skill\.(pinned|unpinned)\.active/);
         assert.ok((await active()).includes(skill), 'injected again after Restore');
 
+        // A row whose name the ledger keeps redacted names no skill: Retire is refused, with why.
+        const redactedRow = { type: 'skill', row: { skill: 'deploy-[REDACTED_TOKEN]' } };
+        assert.equal(await vscode.commands.executeCommand('toolshed.ledger.retireSkill', redactedRow), false);
+        assert.ok(!(await ledgerItems()).items.some((item) => item.contextValue === 'ledgerRetiredSkill'), 'nothing retired');
+
         // Retire and Restore from the Skill Directory do the same.
         await vscode.commands.executeCommand('toolshed.retireSkill', skill);
         assert.ok((await ledgerItems()).items.some((item) => item.contextValue === 'ledgerRetiredSkill' && item.label === skill));

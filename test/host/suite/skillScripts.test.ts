@@ -117,6 +117,34 @@ suite('skill scripts as tools (scripted model, real process)', () => {
     });
   });
 
+  test("a retired skill's scripts are out of use too: neither found nor run; Restore offers them again", async () => {
+    const api = await toolshed();
+    let asked = 0;
+    api.services.scriptRuns.prompt = async () => {
+      asked++;
+      return 'Run';
+    };
+    assert.equal(await vscode.commands.executeCommand('toolshed.retireSkill', 'count-lines'), true);
+    try {
+      await api.services.skillScripts.ready;
+      assert.equal(api.services.skillScripts.has(SCRIPT_TOOL), false, 'not in the script registry');
+      const model = await scriptedModel();
+      model.setScript([
+        [{ toolCall: { name: 'tool_search', input: { query: 'count the lines of a file' } } }],
+        [{ toolCall: { name: SCRIPT_TOOL, input: { args: ['README.md'], save: true } } }],
+        'ok',
+      ]);
+      await askToolshed('How many lines does README.md have?');
+      assert.ok(!lastToolResultText(model.requests[1] as never).includes(SCRIPT_TOOL), 'tool_search does not find it');
+      assert.equal(asked, 0, 'no confirmation asked');
+      assert.equal(existsSync(sideEffect()), false, 'nothing ran');
+    } finally {
+      await vscode.commands.executeCommand('toolshed.restoreSkill', 'count-lines');
+      await api.services.skillScripts.ready;
+    }
+    assert.equal(api.services.skillScripts.has(SCRIPT_TOOL), true, 'restored: offered again');
+  });
+
   test('bad scripts: a risky one gets a SKILL.md warning and a ⚠ line in the confirmation; a hanging one is stopped at scriptTimeoutMs; a symlink is not offered', async () => {
     const api = await toolshed();
     const folder = path.join(workspaceFolder(), '.github', 'skills', 'net-probe');

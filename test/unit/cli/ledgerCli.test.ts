@@ -56,6 +56,31 @@ describe('toolshed ledger', () => {
     assert.equal(twoMonths.totals.turns, 2);
   });
 
+  it('a damaged or newer ledger.db: says what happened, exits 1 and leaves the file as it was (a read-only command)', async () => {
+    const { readFileSync, readdirSync, writeFileSync, mkdirSync } = await import('node:fs');
+    const sql = await engine();
+    const healthy = readFileSync(path.join(folder, 'ledger.db'));
+    const newer = new sql.sql.Database(healthy);
+    newer.run("UPDATE toolshed_meta SET value = 'ledger/99' WHERE key = 'schema_version'");
+    const cases: Array<[string, Uint8Array, RegExp]> = [
+      ['newer', newer.export(), /written by a newer version of Toolshed \(schema "ledger\/99"/],
+      ['damaged', new TextEncoder().encode('not a database '.repeat(300)), /cannot be read/],
+    ];
+    newer.close();
+    for (const [label, bytes, reason] of cases) {
+      const dir = path.join(folder, label);
+      mkdirSync(dir);
+      writeFileSync(path.join(dir, 'ledger.db'), bytes);
+      const { code, out, err } = await cli('ledger', '--storage', dir);
+      assert.equal(code, 1, `${label}: ${out}${err}`);
+      assert.match(err, reason, label);
+      assert.match(err, /left as it is/, label);
+      assert.doesNotMatch(out, /No @toolshed turn recorded/, label);
+      assert.deepEqual(readdirSync(dir), ['ledger.db'], `${label}: nothing renamed or added`);
+      assert.deepEqual(new Uint8Array(readFileSync(path.join(dir, 'ledger.db'))), bytes, `${label}: the bytes are unchanged`);
+    }
+  });
+
   it('refuses a bad --days or a missing folder with a usage error', async () => {
     for (const days of ['0', '91', 'x', '1.5']) {
       const { code, err } = await cli('ledger', '--storage', folder, '--days', days);

@@ -33,8 +33,8 @@ describe('toolshed why', () => {
       record: {
         selection: 'search',
         ranked: [
-          { name: 'deploy-app', relevance: 0.8 },
-          { name: 'write-poems', relevance: 0.05 },
+          { name: 'deploy-app', relevance: 0.8, verdict: { passed: true } },
+          { name: 'write-poems', relevance: 0.05, verdict: { passed: false, rule: 'minRelevance', relevance: 0.05, minimum: 0.25 } },
         ],
       },
     },

@@ -122,6 +122,34 @@ describe('ledger store', () => {
     assert.equal((await open(store)).report(1).totals.turns, 1, 'the rebuilt ledger records and saves again');
   });
 
+  it('a ledger.db written by a newer Toolshed (after a downgrade) is kept aside with its turns and retired skills, and the warning says where', async () => {
+    const store = new MemoryByteStore();
+    const newer = await open(store);
+    for (let i = 0; i < 50; i++) newer.record(turn(NOV_27));
+    newer.retireSkill('triage-issues');
+    await newer.save();
+    newer.close();
+    const bytes = store.entries.get(LEDGER_DB_KEY)!;
+    const stamped = new engine.sql.Database(bytes);
+    stamped.run("UPDATE toolshed_meta SET value = 'ledger/99' WHERE key = 'schema_version'");
+    await store.write(LEDGER_DB_KEY, stamped.export());
+    stamped.close();
+
+    const logger = new MemoryLogger();
+    const older = await open(store, NOV_27, logger);
+    assert.equal(older.openStatus.status, 'rebuilt');
+    const kept = older.openStatus.backupKey;
+    assert.ok(kept?.startsWith('ledger.db.newer-'), String(kept));
+    assert.ok(logger.lines.some((line) => line.level === 'warn' && line.message.includes(kept!) && /newer version of Toolshed/.test(line.message)));
+    older.record(turn(NOV_27));
+    await older.save();
+    older.close();
+    const copy = new engine.sql.Database(store.entries.get(kept!)!);
+    assert.equal(copy.exec('SELECT turns FROM turn_days')[0]?.values[0]?.[0], 50, 'the 50 turns are in the kept copy');
+    assert.equal(copy.exec('SELECT skill FROM retired_skills')[0]?.values[0]?.[0], 'triage-issues');
+    copy.close();
+  });
+
   it('a tool the policy denies now is not named in the report; the totals keep its numbers', async () => {
     const ledger = await open();
     ledger.record(turn(NOV_27));

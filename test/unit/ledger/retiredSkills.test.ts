@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { MemoryLogger } from '../../../src/core/platform/basicPorts';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
-import { LEDGER_DB_KEY, LedgerStore } from '../../../src/core/ledger/ledgerStore';
+import { LEDGER_DB_KEY, LedgerStore, retireRefusal } from '../../../src/core/ledger/ledgerStore';
 import { ledgerTableText } from '../../../src/core/ledger/ledgerTable';
 import { plannerSkillsFrom } from '../../../src/core/planner/plannerSkills';
 import type { SkillService } from '../../../src/core/skills/skillService';
@@ -100,11 +100,13 @@ describe('retired skills', () => {
     await reopened.save();
     assert.deepEqual([...retiredNames(await open(store))], [], 'the restore survives too');
 
-    // A ledger.db of an earlier version (1: no retirement; 2: no record of tools round 1 missed) is upgraded, not rebuilt.
+    // A ledger.db of an earlier version (1: no retirement; 2: no record of tools round 1 missed; 3: no door rows) is upgraded, not rebuilt.
     const current = store.entries.get(LEDGER_DB_KEY)!;
+    const noDoors = 'DROP TABLE door_days; DROP TABLE door_journals;';
     for (const [version, lacks] of [
-      ['ledger/1', 'DROP TABLE retired_skills; ALTER TABLE recent_turns DROP COLUMN missed;'],
-      ['ledger/2', 'ALTER TABLE recent_turns DROP COLUMN missed;'],
+      ['ledger/1', `DROP TABLE retired_skills; ALTER TABLE recent_turns DROP COLUMN missed; ${noDoors}`],
+      ['ledger/2', `ALTER TABLE recent_turns DROP COLUMN missed; ${noDoors}`],
+      ['ledger/3', noDoors],
     ]) {
       const old = new engine.sql.Database(current);
       old.exec(`${lacks} UPDATE toolshed_meta SET value = '${version}' WHERE key = 'schema_version';`);
@@ -115,6 +117,8 @@ describe('retired skills', () => {
       assert.equal(upgraded.openStatus.status, 'migrated', version);
       assert.equal(upgraded.report(1).totals.turns, 3, `${version}: its rows are kept`);
       assert.equal(upgraded.retireSkill(ROLLBACK), true);
+      upgraded.importDoorEntries('journal', [{ at: Date.now(), door: 'hook', runtime: 'claude', action: 'inject', skills: [], searches: 1, tokens: 0 }], 10);
+      assert.equal(upgraded.report(1).doors.length, 1, `${version}: door decisions are counted after the upgrade`);
       upgraded.close();
     }
   });
@@ -123,5 +127,28 @@ describe('retired skills', () => {
     const ledger = await open(new MemoryByteStore());
     assert.equal(ledger.retireSkill(`deploy-${'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'}`), false);
     assert.deepEqual(ledger.report(1).retiredSkills, []);
+  });
+
+  it('Retire on a Ledger row whose name was redacted is refused with the reason the Skill Directory gives; nothing is retired', async () => {
+    const secretName = `deploy-${'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'}`;
+    const ledger = await open(new MemoryByteStore());
+    ledger.record({
+      at: NOW,
+      rounds: 1,
+      modelRequests: 1,
+      toolsSent: 0,
+      toolDefinitionTokens: 0,
+      tools: [],
+      skills: [{ name: secretName, injected: true, followed: false, selectionTokens: 0 }],
+    });
+    const row = ledger.report(1).skills[0]!;
+    assert.match(row.skill, /\[REDACTED/, 'the Ledger row shows the name redacted');
+    const fromDirectory = retireRefusal(secretName);
+    assert.match(fromDirectory ?? '', /reads like a secret/);
+    assert.equal(retireRefusal(row.skill), fromDirectory, 'the row gets the same reason');
+    assert.ok(!(fromDirectory ?? '').includes('ghp_'), 'the reason never shows the secret');
+    assert.equal(ledger.retireSkill(row.skill), false, 'the redacted row is not retired');
+    assert.deepEqual(ledger.report(1).retiredSkills, [], 'no retired entry that could never match');
+    assert.equal(retireRefusal(DEPLOY), undefined);
   });
 });

@@ -82,6 +82,7 @@ describe('toolshed mcp: the skills server over stdio (real process, real client)
     assert.match(read, /List the pull requests merged since the last tag/);
     assert.match(read, /- references\/format\.md/);
     assert.match(read, /- scripts\/collect\.sh/);
+    assert.doesNotMatch(read, /- assets\/secret\.txt/, 'a file under a folder linked from outside is not offered');
     const file = await call(MCP_READ_SKILL_FILE_TOOL_NAME, { name: 'release-notes', file: 'references/format.md' });
     assert.notEqual(file.isError, true);
     assert.match(textOf(file), /^# Format\n\nOne line per change/);

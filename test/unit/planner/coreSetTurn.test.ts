@@ -107,6 +107,7 @@ describe('learned core set around a turn (real tool search, runToolshedTurn)', (
     ledger: LedgerStore,
     userStates: Record<string, string> = {},
     refuseToolRuns = false,
+    maxInputTokens = 128_000,
   ) {
     const offered: string[][] = [];
     const model: ChatModelPort = {
@@ -123,14 +124,14 @@ describe('learned core set around a turn (real tool search, runToolshedTurn)', (
         {
           settings: defaultSettings(),
           run,
-          decideDeferral: modelDeferral(service.config.toolSearch, { id: 'test', maxInputTokens: 128_000, countTokens }),
+          decideDeferral: modelDeferral(service.config.toolSearch, { id: 'test', maxInputTokens, countTokens }),
           model,
           executor: { invoke: async () => ({ text: 'ok' }) },
           progress: { progress: () => undefined, markdown: () => undefined, reference: () => undefined },
           events: new MemoryEventSink(),
           signal: { isCancelled: false },
           refuseToolRuns,
-          coreSet: (toolRun) => applyCoreSet(toolRun, ledger, userStates),
+          coreSet: (toolRun, contextTokens) => applyCoreSet(toolRun, ledger, userStates, contextTokens),
         },
       );
       return { result, offered };
@@ -181,6 +182,44 @@ describe('learned core set around a turn (real tool search, runToolshedTurn)', (
     const denied = await setup({ deny: ['mcp_git_status'] });
     assert.deepEqual(update(denied.service, denied.ledger), [], 'the policy denies it');
     assert.ok(!(await turn(denied.service, denied.ledger)).offered[0]!.includes('mcp_git_status'));
+  });
+
+  it('the budget is checked every turn against the current model and the current definitions: an 8k model, a description grown to 300 KB', async () => {
+    const { service, ledger } = await setup();
+    const described = (what: string, repeat: number) => `${what}. ${'It lists every field of the result with its meaning and type. '.repeat(repeat)}`;
+    const catalog = (statusDescription: string) =>
+      service.setTools([
+        { name: 'mcp_git_status', description: statusDescription, inputSchema: { type: 'object' } },
+        { name: 'mcp_git_log', description: described('Show the commit log', 10), inputSchema: { type: 'object' } },
+        ...toolshedOwnTools(),
+      ]);
+    catalog(described('Show the working tree status of a git repository', 10));
+    // Promoted while the model had 128k tokens of context: both fit 3 % of it.
+    ledger.setCoreSet(['mcp_git_status', 'mcp_git_log'].map((tool) => ({ tool, promotedAt: NOW, usedIn: 9, windowTurns: 9, tokens: 170 })));
+    const sentTokens = (entries: Array<{ tool: string }>) =>
+      entries.reduce((sum, entry) => {
+        const record = service.registryMap().get(entry.tool)!;
+        return sum + Math.ceil(JSON.stringify({ name: record.name, description: record.description, inputSchema: record.inputSchema }).length / 4);
+      }, 0);
+    const wide = await turn(service, ledger);
+    assert.deepEqual(wide.result.coreSet.map((entry) => entry.tool).sort(), ['mcp_git_log', 'mcp_git_status']);
+
+    const small = await turn(service, ledger, {}, false, 8_000);
+    const budget = Math.floor(8_000 * CORE_SET_RULES.maxContextShare);
+    assert.ok(small.result.coreSet.length < 2, `an 8k model: ${small.result.coreSet.map((entry) => entry.tool).join(', ')}`);
+    assert.ok(sentTokens(small.result.coreSet) <= budget, `within ${budget} tokens`);
+    const applied = new Set(small.result.coreSet.map((entry) => entry.tool));
+    for (const tool of ['mcp_git_status', 'mcp_git_log']) assert.equal(small.offered[0]!.includes(tool), applied.has(tool), `${tool}: sent only if applied`);
+
+    catalog(described('Show the working tree status of a git repository', 5000));
+    assert.ok(service.registryMap().get('mcp_git_status')!.description.length > 300_000);
+    const grown = await turn(service, ledger);
+    assert.ok(!grown.offered[0]!.includes('mcp_git_status'), 'the grown definition is not sent without a search');
+    assert.deepEqual(
+      grown.result.coreSet.map((entry) => entry.tool),
+      ['mcp_git_log'],
+    );
+    assert.doesNotMatch(grown.result.footer, /mcp_git_status/);
   });
 
   it('an undone promotion stays undone until a reset', async () => {

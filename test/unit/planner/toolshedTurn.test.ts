@@ -34,7 +34,7 @@ describe('runToolshedTurn: one @toolshed turn', () => {
     };
   }
 
-  async function turn(skillSettings: Partial<ToolshedSettings['skills']>, hooks?: TurnDeps['hooks']) {
+  async function turn(skillSettings: Partial<ToolshedSettings['skills']>, hooks?: TurnDeps['hooks'], skillFiles?: Record<string, string>) {
     const settings = defaultSettings();
     settings.skills = { ...settings.skills, ...skillSettings };
     const tools = await createToolSearchService({
@@ -49,10 +49,13 @@ describe('runToolshedTurn: one @toolshed turn', () => {
       ...toolshedOwnTools(),
     ]);
     const root = tempDir();
-    writeTree(root, {
-      'trip.skill.yaml': stepSkill('trip-weather', 'check the weather forecast before a trip', ['Look up the forecast for each city.']),
-      'packing.skill.yaml': stepSkill('packing-list', 'write a packing list of clothes, chargers and documents for a trip', ['List what to pack.']),
-    });
+    writeTree(
+      root,
+      skillFiles ?? {
+        'trip.skill.yaml': stepSkill('trip-weather', 'check the weather forecast before a trip', ['Look up the forecast for each city.']),
+        'packing.skill.yaml': stepSkill('packing-list', 'write a packing list of clothes, chargers and documents for a trip', ['List what to pack.']),
+      },
+    );
     const harness = await makeService();
     await harness.service.loadPacks([pack('p', root)]);
     const events = new MemoryEventSink();
@@ -174,6 +177,21 @@ describe('runToolshedTurn: one @toolshed turn', () => {
     assert.match(text, /✅ `trip-weather` — \d\.\d\d — injected \(best match\)/);
     assert.match(text, /▫️ `packing-list` — \d\.\d\d — below/);
     assert.match(text, /✅ `weather_forecast` — \d\.\d\d \(matched: [a-z, ]+\) — activated before round 1/);
+  });
+
+  it('explains a skill whose name was redacted as what happened to it (injected), never "not among the best"', async () => {
+    const secretName = 'trip-weather-ghp_16C7e42F292c6912E7710c838347Ae178B4a';
+    const { result } = await turn({ selection: 'hybrid' }, undefined, {
+      'trip.skill.yaml': stepSkill(secretName, 'check the weather forecast before a trip', ['Look up the forecast for each city.']),
+    });
+    const used = result.outcome.usedSkills.map((s) => s.name);
+    assert.equal(used.length, 1, JSON.stringify(used));
+    assert.ok(!used[0]!.includes('ghp_16C7e42F'), `the name is redacted where the turn shows it: ${used[0]}`);
+    const [candidate, ...others] = result.explanation.skills.candidates;
+    assert.deepEqual(others, [], JSON.stringify(result.explanation.skills.candidates));
+    assert.ok(candidate && !candidate.name.includes('ghp_16C7e42F'), JSON.stringify(candidate));
+    assert.equal(candidate.injected, true, JSON.stringify(candidate));
+    assert.equal(candidate.decision, 'injected (best match)');
   });
 
   it('redacts the request it keeps', async () => {

@@ -6,16 +6,22 @@ import { requestMatchReason } from '../../../src/core/tools/requestMatchRecord';
 
 /** Explain Last Turn's decisions, from what a turn recorded: each candidate gets the reason a user can act on. */
 describe('Explain Last Turn: why each candidate was used or left out', () => {
-  it('tools: activated, already sent, below the threshold, below the relative cut, over the cap, and a stuffed description', () => {
+  it('tools: each verdict of the gate in words — activated, already sent, the cap, the relative cut, the threshold, the word rule, a stuffed description', () => {
     const tools = explainTools(
       {
         candidates: [
-          { name: 'get_forecast', relevance: 0.8, matchedTerms: ['weather', 'forecast'] },
-          { name: 'always_sent', relevance: 0.7 },
-          { name: 'city_info', relevance: 0.6 },
-          { name: 'book_flight', relevance: 0.4 },
-          { name: 'misc', relevance: 0.1 },
-          { name: 'everything_tool', relevance: 0.75, flagged: 'description 40× longer than its peers' },
+          { name: 'get_forecast', relevance: 0.8, matchedTerms: ['weather', 'forecast'], verdict: { passed: true } },
+          { name: 'always_sent', relevance: 0.7, verdict: { passed: true } },
+          { name: 'city_info', relevance: 0.6, verdict: { passed: false, rule: 'cap', position: 3, max: 2 } },
+          { name: 'book_flight', relevance: 0.4, verdict: { passed: false, rule: 'relativeCut', relevance: 0.4, best: 0.8, cut: 0.6 } },
+          { name: 'misc', relevance: 0.1, verdict: { passed: false, rule: 'minRelevance', relevance: 0.1, minimum: 0.2 } },
+          { name: 'air_quality', relevance: 0.23, matchedTerms: ['air'], verdict: { passed: false, rule: 'words', shared: 1, inName: true } },
+          {
+            name: 'everything_tool',
+            relevance: 0.75,
+            flagged: 'description 40× longer than its peers',
+            verdict: { passed: false, rule: 'stuffed', reason: 'description 40× longer than its peers' },
+          },
         ],
         minRelevance: 0.2,
         relativeCut: 0.6,
@@ -29,14 +35,15 @@ describe('Explain Last Turn: why each candidate was used or left out', () => {
     assert.deepEqual(decision, {
       get_forecast: 'activated before round 1',
       always_sent: 'passed, already sent in this request',
-      city_info: 'over the cap (toolshed.toolSearch.preActivateTools 2)',
+      city_info: 'over the cap (passed as number 3; toolshed.toolSearch.preActivateTools 2)',
       book_flight: 'below the relative cut (0.6 × best 0.80 = 0.48)',
       misc: 'below toolshed.toolSearch.minRelevance 0.20',
-      everything_tool: 'not activated: description 40× longer than its peers',
+      air_quality: "shares 1 of the request's words (one in its name): needs 2, one of them in its name, or 3",
+      everything_tool: 'not used: description 40× longer than its peers',
     });
     const text = toolsSection(tools).join('\n');
     assert.match(text, /✅ `get_forecast` — 0\.80 \(matched: weather, forecast\) — activated before round 1/);
-    assert.match(text, /▫️ `everything_tool` — 0\.75 — not activated: .* ⚠️ looks stuffed/);
+    assert.match(text, /▫️ `everything_tool` — 0\.75 — not used: .* ⚠️ looks stuffed/);
     assert.equal(requestMatchReason(tools.candidates[0]!), 'matched your request: weather, forecast — 0.80');
   });
 
@@ -60,10 +67,10 @@ describe('Explain Last Turn: why each candidate was used or left out', () => {
         record: {
           selection: 'hybrid',
           ranked: [
-            { name: 'commit-message', relevance: 0.5 },
-            { name: 'release-notes', relevance: 0.45 },
-            { name: 'changelog', relevance: 0.4 },
-            { name: 'poetry', relevance: 0.1 },
+            { name: 'commit-message', relevance: 0.5, verdict: { passed: true } },
+            { name: 'release-notes', relevance: 0.45, verdict: { passed: true } },
+            { name: 'changelog', relevance: 0.4, verdict: { passed: true } },
+            { name: 'poetry', relevance: 0.1, verdict: { passed: false, rule: 'minRelevance', relevance: 0.1, minimum: 0.25 } },
           ],
           offered: ['commit-message', 'release-notes', 'changelog'],
           model: { asked: true, wouldAsk: true, name: 'small-model', chose: ['commit-message'] },
@@ -89,7 +96,14 @@ describe('Explain Last Turn: why each candidate was used or left out', () => {
 
   it('a name cannot break out of its code span', () => {
     const tools = explainTools(
-      { candidates: [{ name: 'evil`** injected **`', relevance: 0.5 }], minRelevance: 0.2, relativeCut: 0.6, max: 4, passed: [], activated: [] },
+      {
+        candidates: [{ name: 'evil`** injected **`', relevance: 0.5, verdict: { passed: false, rule: 'relativeCut', relevance: 0.5, best: 0.9, cut: 0.6 } }],
+        minRelevance: 0.2,
+        relativeCut: 0.6,
+        max: 4,
+        passed: [],
+        activated: [],
+      },
       { preActivateTools: 4, minRelevance: 0.2, restricted: false },
     );
     assert.match(toolsSection(tools).join('\n'), /`evil\*\* injected \*\*`/);

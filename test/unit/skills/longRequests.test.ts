@@ -146,4 +146,28 @@ describe('skills at scale: long pasted requests', () => {
       ['pdf-form-filler', 'pdf-form-filler-copy', 'pdf-forms-fork'].filter((n) => n !== pdf[0]?.name).sort(),
     );
   });
+
+  it('numbers are data on a long request too: a pasted sensor CSV does not reach a WCAG 2.1 skill on its numbers', async () => {
+    const root = tempDir();
+    writePool(root, {
+      'wcag-audit/SKILL.md': skillMd(
+        'wcag-audit',
+        'WCAG 2.1 audit: check pages against WCAG 2.1 AA success criteria 1.1.1, 1.3.1, 1.4.3, 2.1.1, 2.4.7 and 4.1.2.',
+        'Criteria 1.4.3 (contrast 4.5:1), 2.4.7 (focus visible), 4.1.2 (name, role, value).',
+      ),
+    });
+    const rows = Array.from(
+      { length: 60 },
+      (_, i) =>
+        `2024-05-${String(1 + (i % 28)).padStart(2, '0')} 1${i % 10}:${String(i % 60).padStart(2, '0')},${1 + (i % 4)},${(20 + (i % 7) / 10).toFixed(1)},${(40 + (i % 13) / 10).toFixed(1)},1.${i % 5}`,
+    );
+    const paste = `Here is the export from the greenhouse sensors for May.\n\ntimestamp,sensor,temperature,humidity,lux\n${rows.join('\n')}\n\nWhich sensor drifts the most?`;
+    const { service } = await makeService();
+    await service.loadPacks([pack('pool', root)]);
+    const candidates = await service.selectionCandidates(paste, 5, ctx);
+    assert.ok(!candidates.some((c) => c.name === 'wcag-audit'), `the sensor CSV passed the gate for the WCAG skill: ${JSON.stringify(candidates)}`);
+    // The same skill still passes the gate for a request about it.
+    const audit = await service.selectionCandidates('Run a WCAG 2.1 AA audit of our booking page', 5, ctx);
+    assert.equal(audit[0]?.name, 'wcag-audit', JSON.stringify(audit));
+  });
 });

@@ -62,3 +62,76 @@ describe('skills: a stuffed skill does not buy relevance', () => {
     assert.deepEqual(lost, [], 'requests whose right skill the stuffed one pushed out');
   });
 });
+
+/**
+ * Everyday requests no skill in the packs serves, written before the skills' stuffed rule was
+ * chosen (none was tuned on): a skill stuffed with everyday words must reach none of them.
+ */
+const EVERYDAY_REQUESTS = [
+  "Translate 'good morning' into Japanese",
+  'Is it going to rain tomorrow afternoon?',
+  'What time is it in Tokyo right now?',
+  'Suggest a name for my new goldfish',
+  'How many cups are in a liter?',
+  'Recommend a good book for a long flight',
+  'What should I cook for dinner tonight with chicken and rice?',
+  'Tell me a joke about cats',
+  'Who won the football match last night?',
+  'How do I get a red wine stain out of a carpet?',
+  'Write a short birthday message for my aunt',
+  'What is the capital of Australia?',
+  'How long should I boil an egg for a soft yolk?',
+  'Give me ideas for a weekend trip near the mountains',
+  'What is a good stretch for lower back pain?',
+  'How far is the moon from the earth?',
+  'Plan a simple workout for three days a week',
+  'What are some houseplants that need little light?',
+  'Help me pick a gift for a friend who likes gardening',
+  'What does the word serendipity mean?',
+  'How do I say thank you in Italian?',
+  'Which fruits are in season in autumn?',
+  'Remind me how to tie a tie',
+  'What is the difference between a frog and a toad?',
+  'Summarise the plot of Romeo and Juliet in two sentences',
+  'Can you check the news headlines for today?',
+  'What movie should we watch on a rainy evening?',
+  'How do I make my morning coffee less bitter?',
+  'Send a friendly note to my neighbour about the party on Saturday',
+  'Count how many days until Christmas',
+];
+
+/** Common English words (nouns, verbs, adjectives, times of day), as a stuffer would list them. */
+const COMMON_WORDS =
+  'time year people way day man thing woman life child world school state family student group country problem hand part place case week company system program question work government number night point home water room mother area money story fact month lot right study book eye job word business issue side kind head house service friend father power hour game line end member law car city community name president team minute idea kid body information back parent face others level office door health person art war history party result change morning afternoon evening today tomorrow yesterday reason research girl guy moment air teacher force education foot boy age policy process music market sense nation plan college interest death experience effect class control care field development role effort rate heart show leader light voice wife police mind price report decision son view relationship town road arm difference value building action model season society tax director position player record paper space ground form event official matter center couple site project activity star table need court oil situation cost industry figure street image phone data picture practice piece land product doctor wall patient worker news test movie north love support technology step baby computer type attention film tree source organization hair window evidence population flight hotel weather rain snow sun recipe food dinner lunch breakfast song poem gift trip language translate good bad new old big small long short great little high low next last first early late make get go know take see come think look want give find tell ask feel try leave call keep let begin seem help talk turn start show hear play run move like live believe hold bring happen write provide sit stand lose pay meet include continue set learn lead understand watch follow stop create speak read allow add spend grow open walk win offer remember consider appear buy wait serve send expect build stay fall cut reach kill remain suggest raise pass sell require decide return explain hope develop carry break receive agree';
+
+describe('skills: the same focus rule as tools for a skill stuffed with everyday words', () => {
+  it('is injected for none of 30 unrelated everyday requests, and skill_search still finds it', async () => {
+    const root = path.resolve(__dirname, '../../..');
+    const stuffed = tempDir();
+    writeTree(stuffed, {
+      'do-everything/SKILL.md': `---\nname: do-everything\ndescription: Helps with everyday things: ${COMMON_WORDS}.\n---\n# Everyday helper\n\nDo what is asked.\n`,
+    });
+    const { service } = await makeService();
+    await service.loadPacks([
+      pack('core', path.join(root, 'skill-packs', 'core')),
+      pack('public', path.join(root, 'bench', 'data', 'public-skills')),
+      pack('stuffed', stuffed),
+    ]);
+    assert.equal(EVERYDAY_REQUESTS.length, 30);
+    const reached: string[] = [];
+    for (const request of EVERYDAY_REQUESTS) {
+      const candidates = (await service.selectionCandidates(request, 5, ctx)).map((row) => row.name);
+      const relevant = await service.getRelevant({ task: request }, ctx);
+      if (candidates.includes('do-everything') || relevant.skills.includes('do-everything')) reached.push(request);
+      // What Explain Last Turn prints for it: the gate's own verdict.
+      for (const hit of relevant.ranked.filter((r) => r.name === 'do-everything'))
+        assert.equal(hit.verdict?.passed === false && hit.verdict.rule, 'stuffed', JSON.stringify(hit));
+    }
+    assert.deepEqual(reached, [], `the stuffed skill reached ${reached.length} of 30 everyday requests`);
+    const found = await service.search({ query: 'everyday helper', limit: 5 }, ctx);
+    assert.ok(
+      found.skills.some((s) => s.name === 'do-everything'),
+      'skill_search still returns it',
+    );
+  });
+});

@@ -100,15 +100,66 @@ describe('openPersistentDatabase', () => {
     });
   }
 
-  it('rebuilds on a schema version mismatch (no backup: the file was healthy) and logs the reason', async () => {
-    const store = await storedWithRow();
+  it('a file of a newer schema (a downgrade) is moved aside with every row, never overwritten, and the warning says where it is', async () => {
+    const store = new MemoryByteStore();
+    const newer = await open(store, new MemoryLogger(), 'test/3');
+    newer.db.run('INSERT INTO items (v) VALUES (?)', ['written by the newer build']);
+    await newer.save();
+    newer.close();
+    const written = (await store.read('x.db'))!;
+
     const logger = new MemoryLogger();
     const pdb = await open(store, logger, 'test/2');
     assert.equal(pdb.status, 'rebuilt');
-    assert.match(pdb.rebuildReason!, /schema version "test\/1" differs from "test\/2"/);
-    assert.equal(pdb.backupKey, undefined);
-    assert.ok(logger.lines.some((l) => l.level === 'warn' && l.message.includes('schema version')));
+    assert.match(pdb.rebuildReason!, /written by a newer version of Toolshed \(schema "test\/3"; this one reads "test\/2"\)/);
+    assert.equal(pdb.backupKey, 'x.db.newer-42');
+    assert.deepEqual(await store.read('x.db.newer-42'), written, 'the newer file is kept byte for byte');
+    const warning = logger.lines.find((l) => l.level === 'warn');
+    assert.ok(warning?.message.includes('x.db.newer-42'), JSON.stringify(logger.lines));
+    await pdb.save();
     pdb.close();
+    assert.deepEqual(await store.read('x.db.newer-42'), written, 'saving the fresh database leaves the kept copy alone');
+  });
+
+  it('a file of an unknown other schema (no migration) is moved aside too', async () => {
+    const store = await storedWithRow();
+    const original = (await store.read('x.db'))!;
+    const logger = new MemoryLogger();
+    const pdb = await open(store, logger, 'other/1');
+    assert.equal(pdb.status, 'rebuilt');
+    assert.match(pdb.rebuildReason!, /schema version "test\/1" differs from "other\/1"/);
+    assert.equal(pdb.backupKey, 'x.db.corrupt-42');
+    assert.deepEqual(await store.read('x.db.corrupt-42'), original);
+    assert.ok(logger.lines.some((l) => l.level === 'warn' && l.message.includes('x.db.corrupt-42')));
+    pdb.close();
+  });
+
+  it('readOnly: a file it cannot use is reported and left exactly where it was; nothing is ever written', async () => {
+    for (const version of ['test/3', 'garbage']) {
+      const store = version === 'garbage' ? new MemoryByteStore() : await storedWithRow();
+      if (version === 'garbage') await store.write('x.db', new TextEncoder().encode('not a database '.repeat(100)));
+      else {
+        const newer = await open(store, new MemoryLogger(), version);
+        await newer.save();
+        newer.close();
+      }
+      const before = new Map(store.entries);
+      const pdb = await openPersistentDatabase({
+        engine,
+        store,
+        key: 'x.db',
+        schemaVersion: 'test/2',
+        logger: new MemoryLogger(),
+        clock: { now: () => 42 },
+        readOnly: true,
+        createSchema: (db) => db.exec('CREATE TABLE items (v TEXT)'),
+      });
+      assert.equal(pdb.status, 'rebuilt', version);
+      assert.equal(pdb.backupKey, undefined);
+      await assert.rejects(pdb.save(), /read-only/);
+      pdb.close();
+      assert.deepEqual(store.entries, before, `${version}: the store is untouched`);
+    }
   });
 
   it('treats a foreign SQLite database as corrupt for our purposes', async () => {

@@ -80,3 +80,18 @@ describe('stuffed tool descriptions and contractions', () => {
     );
   });
 });
+
+describe("a stuffed tool as a tool_search query's only hit", () => {
+  it('is returned but not activated: the only hit is no exception to the stuffed rule', async () => {
+    const { service } = await makeService({ tools: [...SAMPLE_TOOLS, ...FILLER, STUFFED] });
+    const run = await service.startRun();
+    // "helpful assistant" is in no other tool's text: the stuffed tool is the only hit.
+    const found = run.search({ query: 'helpful assistant' }, { activate: true });
+    assert.ok(found.ok);
+    assert.deepEqual(
+      found.output.tools.map((t) => t.name),
+      [STUFFED.name],
+    );
+    assert.ok(!run.isVisible(STUFFED.name), 'the stuffed tool was activated as the only hit');
+  });
+});

@@ -76,7 +76,10 @@ export async function activeSkillsPreflight(
           .map((c) => `${c.name} ${(c.relevance ?? 1).toFixed(2)}`)
           .join(', ')}); without its answer only those at or above toolshed.skills.askModelBelowRelevance are injected.`
       : undefined;
-  const chosen = outcome.active.filter((skill) => skill.reason !== 'pinned');
+  // Chosen by the names shown; loaded by the stored ones (a redacted name would load nothing).
+  const keyOf = new Map(candidates.map((c) => [c.name, c.key]));
+  const chosen = outcome.active.filter((skill) => skill.reason !== 'pinned').map((skill) => ({ ...skill, name: keyOf.get(skill.name) ?? skill.name }));
+  const shownAs = new Map(candidates.map((c) => [c.key, c.name]));
   const relevance = new Map(candidates.map((c) => [c.name, c.relevance]));
   const empty: ActiveSkillsBlock = {
     block: '',
@@ -93,7 +96,7 @@ export async function activeSkillsPreflight(
         asked: outcome.askedModel,
         wouldAsk: outcome.wouldAskModel,
         ...(outcome.modelName ? { name: outcome.modelName } : {}),
-        chose: outcome.askedModel && !outcome.fallbackReason ? chosen.map((skill) => skill.name) : [],
+        chose: outcome.askedModel && !outcome.fallbackReason ? chosen.map((skill) => shownAs.get(skill.name) ?? skill.name) : [],
         ...(outcome.fallbackReason ? { fallback: outcome.fallbackReason } : {}),
       },
     },
@@ -109,7 +112,7 @@ export async function activeSkillsPreflight(
       ? await service
           .clusterSiblings(
             chosen.map((skill) => skill.name),
-            { maxTokens: budget, exclude: options.pinnedNames, searchOrder: candidates.map((c) => c.name) },
+            { maxTokens: budget, exclude: options.pinnedNames, searchOrder: candidates.map((c) => c.key) },
             ctx,
           )
           .catch(() => [])
@@ -129,12 +132,13 @@ export async function activeSkillsPreflight(
     }
     if (exact <= options.maxTokens) {
       const used = output.skills.map((skill) => {
-        const record = service.inspect(skill.name);
+        const key = keyOf.get(skill.name) ?? skill.name;
+        const record = service.inspect(key);
         return {
           name: skill.name,
           title: record?.title,
           path: record?.source_file || undefined,
-          reason: reasons.get(skill.name),
+          reason: reasons.get(key),
           relevance: relevance.get(skill.name),
         };
       });

@@ -3,11 +3,26 @@ import type { SkillsExplanation, ToolsExplanation, TurnExplanation } from './tur
 /**
  * Explain Last Turn as Markdown: `/why`, the Explain Last Turn command and
  * `toolshed preflight … --explain` render the same sections. Names and text come from a
- * TurnExplanation, already redacted and gated; backticks in names are stripped so a name cannot
- * break out of its code span.
+ * TurnExplanation, already redacted and gated, but many were written by a model (a tool call's
+ * name, the selection model's answer) or a pack: each is data, one inert piece of its line. Line
+ * breaks become spaces (a blank line then "# …" would open a heading), a name sits in a code span
+ * it cannot leave (backticks stripped), and other text has Markdown's punctuation escaped (no
+ * "[x](command:…)" or "<command:…>" link, no HTML, no emphasis).
  */
 
-const code = (name: string) => `\`${name.replace(/`/g, '')}\``;
+/** Line breaks, tabs and other control or separator characters, run together. */
+const BREAKS = /[\p{Cc}\p{Zl}\p{Zp}\s]+/gu;
+/**
+ * The ASCII punctuation that gives Markdown a meaning in the middle of a line: emphasis, code,
+ * link and image brackets, autolinks and HTML (CommonMark lets any of it be backslash-escaped).
+ * Without `[` or `<` no link can form, so parentheses stay as written.
+ */
+const MARKDOWN_PUNCTUATION = /[\\`*_[\]<>#|~]/g;
+
+const oneLine = (text: string) => text.replace(BREAKS, ' ').trim();
+const code = (name: string) => `\`${oneLine(name.replace(/`/g, '')) || ' '}\``;
+/** Text from a model, a pack or the request, as inert prose. */
+const plain = (text: string) => oneLine(text).replace(MARKDOWN_PUNCTUATION, '\\$&');
 const fixed = (value: number | undefined) => (value === undefined ? '—' : value.toFixed(2));
 const number = (value: number) => value.toLocaleString('en-US');
 
@@ -23,10 +38,10 @@ export function skillsSection(skills: SkillsExplanation): string[] {
   lines.push('');
   if (skills.candidates.length === 0) lines.push('No skill matched the request.');
   for (const candidate of skills.candidates)
-    lines.push(`- ${candidate.injected ? '✅' : '▫️'} ${code(candidate.name)} — ${fixed(candidate.relevance)} — ${candidate.decision}`);
+    lines.push(`- ${candidate.injected ? '✅' : '▫️'} ${code(candidate.name)} — ${fixed(candidate.relevance)} — ${plain(candidate.decision)}`);
   if (skills.pinned.length) {
     lines.push('', 'Pinned:');
-    for (const pin of skills.pinned) lines.push(`- 📌 ${code(pin.name)} — ${pin.decision}`);
+    for (const pin of skills.pinned) lines.push(`- 📌 ${code(pin.name)} — ${plain(pin.decision)}`);
   }
   const model = skills.model;
   if (model) {
@@ -35,13 +50,13 @@ export function skillsSection(skills: SkillsExplanation): string[] {
       const chose = model.chose.length ? model.chose.map(code).join(', ') : 'none';
       lines.push(
         model.fallback
-          ? `A model${model.name ? ` (${model.name})` : ''} was asked to choose; its answer was not used: ${model.fallback}.`
-          : `A model${model.name ? ` (${model.name})` : ''} was asked to choose and chose: ${chose}.`,
+          ? `A model${model.name ? ` (${plain(model.name)})` : ''} was asked to choose; its answer was not used: ${plain(model.fallback)}.`
+          : `A model${model.name ? ` (${plain(model.name)})` : ''} was asked to choose and chose: ${chose}.`,
       );
     } else
       lines.push(model.wouldAsk ? 'A model would have been asked to choose, but none was available.' : 'No model was asked: the search answer was confident.');
   }
-  if (skills.note) lines.push('', skills.note);
+  if (skills.note) lines.push('', plain(skills.note));
   return lines;
 }
 
@@ -60,13 +75,13 @@ export function toolsSection(tools: ToolsExplanation): string[] {
     lines.push('');
     if (tools.candidates.length === 0) lines.push('No deferred tool matched the request.');
     for (const tool of tools.candidates) {
-      const flag = tool.flagged ? ` ⚠️ looks stuffed (${tool.flagged})` : '';
-      const words = tool.matchedTerms?.length ? ` (matched: ${tool.matchedTerms.join(', ')})` : '';
-      lines.push(`- ${tool.activated ? '✅' : '▫️'} ${code(tool.name)} — ${fixed(tool.relevance)}${words} — ${tool.decision}${flag}`);
+      const flag = tool.flagged ? ` ⚠️ looks stuffed (${plain(tool.flagged)})` : '';
+      const words = tool.matchedTerms?.length ? ` (matched: ${plain(tool.matchedTerms.join(', '))})` : '';
+      lines.push(`- ${tool.activated ? '✅' : '▫️'} ${code(tool.name)} — ${fixed(tool.relevance)}${words} — ${plain(tool.decision)}${flag}`);
     }
   }
   if (tools.fromSkills.length) lines.push('', `Activated because an injected skill names them: ${tools.fromSkills.map(code).join(', ')}.`);
-  if (tools.deferral) lines.push('', `Tool search: ${tools.deferral}.`);
+  if (tools.deferral) lines.push('', `Tool search: ${plain(tools.deferral)}.`);
   if (tools.hidden.length) lines.push(`Not offered in @toolshed: ${tools.hidden.map(code).join(', ')}.`);
   return lines;
 }
@@ -93,7 +108,7 @@ function roundsSection(explanation: TurnExplanation): string[] {
 /** The whole explanation of one turn. */
 export function explainTurnMarkdown(explanation: TurnExplanation): string {
   return [
-    `**Why the last @toolshed turn used what it used** — "${explanation.request.replace(/\s+/g, ' ')}"`,
+    `**Why the last @toolshed turn used what it used** — "${plain(explanation.request)}"`,
     '',
     ...skillsSection(explanation.skills),
     '',

@@ -75,9 +75,10 @@ export interface TurnDeps {
   hooks?: TurnHooks;
   /**
    * The learned core set (`toolshed.toolSearch.learnCoreSet`, planner/coreSetTurn.ts): activates
-   * its tools in the run once send-or-defer is decided and returns them; absent = off.
+   * its tools in the run once send-or-defer is decided, within its budget of this turn's model
+   * context (`contextTokens`), and returns them; absent = off.
    */
-  coreSet?(run: ToolRun): CoreSetEntry[];
+  coreSet?(run: ToolRun, contextTokens: number): CoreSetEntry[];
 }
 
 export interface TurnResult {
@@ -103,7 +104,7 @@ export async function runToolshedTurn(request: TurnRequest, deps: TurnDeps): Pro
   const hidden = hiddenFromLoop(settings.skills);
   const deferral = await deps.decideDeferral(deps.run, hidden);
   // No tool runs in Restricted Mode, so sending the core set would only cost definitions.
-  const coreSet = deps.coreSet && !deps.refuseToolRuns ? deps.coreSet(deps.run) : [];
+  const coreSet = deps.coreSet && !deps.refuseToolRuns ? deps.coreSet(deps.run, deferral.contextWindow) : [];
   let preflight: SkillsPreflightSeen | undefined;
   const { tools, skills: turnSkills } = await turnTools(request.prompt, deps);
   // What pre-flight decided, kept as the turn used it (before the caller's decoration).

@@ -1,6 +1,7 @@
 import type { SkillsConfig } from '../../config/settingsSchema';
 import { redact } from '../../privacy/redaction';
 import { SKILL_RELATIVE_CUT } from '../../skills/relevantSkills';
+import type { GateVerdict } from '../../search/gateVerdict';
 import type { GatedTool } from '../../tools/requestMatch';
 import type { RequestMatchRecord } from '../../tools/requestMatchRecord';
 import type { PlannerOutcome } from '../plannerLoop';
@@ -79,19 +80,28 @@ export interface TurnExplanation {
 
 const fixed = (value: number) => value.toFixed(2);
 
-/** The absolute floor and the relative one (`cut` × the best measured relevance), as the gates apply them. */
-function floors(relevances: ReadonlyArray<number | undefined>, minRelevance: number, cut: number): { best: number; floor: number } {
-  const measured = relevances.filter((r): r is number => r !== undefined);
-  const best = measured.length ? Math.max(...measured) : 0;
-  return { best, floor: Math.max(minRelevance, cut * best) };
-}
-
-/** Why a candidate did not pass a relevance gate, or undefined when it did. */
-function gateMiss(relevance: number | undefined, setting: string, minRelevance: number, cut: number, best: number): string | undefined {
-  if (relevance === undefined || minRelevance <= 0) return undefined;
-  if (relevance < minRelevance) return `below ${setting} ${fixed(minRelevance)}`;
-  if (relevance < cut * best) return `below the relative cut (${cut} × best ${fixed(best)} = ${fixed(cut * best)})`;
-  return undefined;
+/**
+ * A gate's verdict on a candidate that did not pass, in words, with the numbers the gate compared
+ * (undefined for one that passed): the gate decided, this only says it. `settings` names the
+ * gate's settings; `configured` is the minimum the setting holds (a long request's sentences are
+ * held to a stricter one).
+ */
+function verdictText(verdict: GateVerdict, settings: { minRelevance: string; cap: string; configured: number }): string | undefined {
+  if (verdict.passed) return undefined;
+  switch (verdict.rule) {
+    case 'stuffed':
+      return `not used: ${verdict.reason}`;
+    case 'minRelevance':
+      return verdict.minimum > settings.configured
+        ? `below ${fixed(verdict.minimum)}, the minimum for one sentence of a long request (${fixed(verdict.relevance)})`
+        : `below ${settings.minRelevance} ${fixed(verdict.minimum)}`;
+    case 'words':
+      return `shares ${verdict.shared} of the request's words (${verdict.inName ? 'one' : 'none'} in its name): needs 2, one of them in its name, or 3`;
+    case 'relativeCut':
+      return `below the relative cut (${verdict.cut} × best ${fixed(verdict.best)} = ${fixed(verdict.cut * verdict.best)})`;
+    case 'cap':
+      return `over the cap (passed as number ${verdict.position}; ${settings.cap} ${verdict.max})`;
+  }
 }
 
 export interface SkillsPreflightSeen {
@@ -122,17 +132,15 @@ export function explainSkills(
   const omitted = new Set(seen.omitted);
   const record = seen.record;
   const ranked = record?.ranked ?? [];
-  const { best } = floors(
-    ranked.map((r) => r.relevance),
-    config.minRelevance,
-    relativeCut,
-  );
-  const offered = new Set(record?.offered ?? []);
+  const offeredOrder = record?.offered ?? [];
+  const offered = new Set(offeredOrder);
   const model = record?.model;
-  const decide = (name: string, relevance: number | undefined): { injected: boolean; decision: string } => {
+  const settings = { minRelevance: 'toolshed.skills.minRelevance', cap: 'toolshed.skills.maxActive', configured: config.minRelevance };
+  const decide = ({ name, relevance, verdict }: SkillPreflightRecord['ranked'][number]): { injected: boolean; decision: string } => {
     const use = used.get(name);
     if (use) return { injected: true, decision: `injected (${use.reason ?? 'fetched'})` };
-    const miss = gateMiss(relevance, 'toolshed.skills.minRelevance', config.minRelevance, relativeCut, best);
+    // The gate's own verdict, when it left the skill out.
+    const miss = verdict && verdictText(verdict, settings);
     if (miss) return { injected: false, decision: miss };
     if (omitted.has(name)) return { injected: false, decision: 'left out to stay within the budget (toolshed.skills.maxTokens)' };
     if (record?.offered && !offered.has(name)) return { injected: false, decision: 'not among the candidates the choice was made from' };
@@ -142,9 +150,12 @@ export function explainSkills(
         injected: false,
         decision: `needed a model's confirmation (below toolshed.skills.askModelBelowRelevance ${fixed(config.askModelBelowRelevance)})`,
       };
-    return { injected: false, decision: `not among the best ${config.maxActive} (toolshed.skills.maxActive)` };
+    const position = offeredOrder.indexOf(name);
+    if (position >= config.maxActive)
+      return { injected: false, decision: `over the cap (candidate number ${position + 1}; toolshed.skills.maxActive ${config.maxActive})` };
+    return { injected: false, decision: 'passed the gate, but was not loaded' };
   };
-  const candidates = ranked.map((r) => ({ name: r.name, ...(r.relevance === undefined ? {} : { relevance: r.relevance }), ...decide(r.name, r.relevance) }));
+  const candidates = ranked.map((r) => ({ name: r.name, ...(r.relevance === undefined ? {} : { relevance: r.relevance }), ...decide(r) }));
   const listed = new Set(candidates.map((c) => c.name));
   // Injected without being a search candidate of their own: cluster siblings, skill_get, the `skill` tool.
   for (const use of seen.used)
@@ -181,22 +192,15 @@ export function explainTools(
 ): ToolsExplanation {
   const relativeCut = match?.relativeCut ?? 0;
   const minRelevance = match?.minRelevance ?? context.minRelevance;
-  const { best } = floors(
-    (match?.candidates ?? []).map((c) => c.relevance),
-    minRelevance,
-    relativeCut,
-  );
-  const passed = new Set(match?.passed ?? []);
   const activated = new Set(match?.activated ?? []);
-  const candidates = (match?.candidates ?? []).map((candidate): ToolCandidateExplanation => {
+  const settings = { minRelevance: 'toolshed.toolSearch.minRelevance', cap: 'toolshed.toolSearch.preActivateTools', configured: context.minRelevance };
+  // Each candidate as the gate judged it (requestMatch.ts): its verdict, never a second guess.
+  const candidates = (match?.candidates ?? []).map(({ verdict, ...candidate }): ToolCandidateExplanation => {
     const decision = activated.has(candidate.name)
       ? 'activated before round 1'
-      : passed.has(candidate.name)
+      : verdict.passed
         ? 'passed, already sent in this request'
-        : (gateMiss(candidate.relevance, 'toolshed.toolSearch.minRelevance', minRelevance, relativeCut, best) ??
-          (candidate.flagged
-            ? `not activated: ${candidate.flagged}`
-            : `over the cap (toolshed.toolSearch.preActivateTools ${match?.max ?? context.preActivateTools})`));
+        : (verdictText(verdict, settings) ?? 'not activated');
     return { ...candidate, activated: activated.has(candidate.name), decision };
   });
   return {

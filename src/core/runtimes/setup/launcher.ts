@@ -12,6 +12,8 @@ import * as path from 'node:path';
 
 /** What the CLI reads beside itself at run time (sql.js's wasm, the vocabulary, the word vectors, the parser thread). */
 export const LAUNCHER_FILES = ['cli.js', 'sql-wasm.wasm', 'related-terms.txt', 'word-vectors.bin', 'parseWorker.js'] as const;
+/** Copied when the bundle has them: the prompt-submit hook's fast path (it asks the resident hook before the CLI loads). */
+const OPTIONAL_FILES = ['hookClient.js'] as const;
 /** The built-in skill pack, copied beside the files so the hook and the MCP server serve it too. */
 const PACKS_FOLDER = 'skill-packs';
 const VERSION_FILE = 'launcher.json';
@@ -25,7 +27,7 @@ export interface LauncherSource {
 }
 
 /** The launcher folder of a Toolshed home. */
-export function launcherDir(home: string): string {
+function launcherDir(home: string): string {
   return path.join(home, 'bin');
 }
 
@@ -51,7 +53,7 @@ export function installLauncher(home: string, source: LauncherSource): { dir: st
   if (missing.length) throw new Error(`The bundled CLI is incomplete in ${source.distDir} (missing ${missing.join(', ')}): build it first (node esbuild.mjs).`);
   mkdirSync(dir, { recursive: true });
   const unique = `${process.pid}.${randomBytes(4).toString('hex')}`;
-  for (const file of LAUNCHER_FILES) {
+  for (const file of [...LAUNCHER_FILES, ...OPTIONAL_FILES.filter((name) => existsSync(path.join(source.distDir, name)))]) {
     const temp = path.join(dir, `.${file}.${unique}.tmp`);
     copyFileSync(path.join(source.distDir, file), temp);
     renameSync(temp, path.join(dir, file));
@@ -82,6 +84,17 @@ export interface LauncherRuntime {
   executable: string;
   /** Set `ELECTRON_RUN_AS_NODE=1` for it. */
   electron: boolean;
+}
+
+/**
+ * `node` when the PATH has one (what a runtime's shell finds), else `fallback` by its path: the
+ * running Node for the CLI, VS Code's own runtime (run as Node) for the extension.
+ */
+export function nodeRuntime(fallback: LauncherRuntime, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): LauncherRuntime {
+  const names = platform === 'win32' ? ['node.exe', 'node.cmd'] : ['node'];
+  const pathList = env.PATH ?? env.Path ?? '';
+  const found = pathList.split(path.delimiter).some((dir) => dir && names.some((name) => existsSync(path.join(dir, name))));
+  return found ? { executable: 'node', electron: false } : fallback;
 }
 
 /** The command and arguments an MCP entry runs. */

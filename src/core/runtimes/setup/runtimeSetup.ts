@@ -5,7 +5,7 @@ import { applySetup, planSetup, type SetupPlan } from './setupPlan';
 import type { SetupRuntime, SetupScope } from './runtimeTargets';
 
 /** The gateway's upstream servers, in the `{"mcpServers": {...}}` shape the runtimes use. */
-export const GATEWAY_FILE = 'gateway.mcp.json';
+const GATEWAY_FILE = 'gateway.mcp.json';
 
 export interface RuntimeSetupOptions {
   runtime: SetupRuntime;

@@ -20,8 +20,8 @@ export const SETUP_RUNTIMES = ['copilot', 'claude', 'codex'] as const;
 export type SetupRuntime = (typeof SETUP_RUNTIMES)[number];
 export type SetupScope = 'user' | 'workspace';
 
-export const MCP_ENTRY = 'toolshed';
-export const GATEWAY_ENTRY = 'toolshed-gateway';
+const MCP_ENTRY = 'toolshed';
+const GATEWAY_ENTRY = 'toolshed-gateway';
 /** Seconds a runtime waits for the hook (the hook answers well within it, or with nothing). */
 const HOOK_TIMEOUT_S = 10;
 
@@ -67,7 +67,7 @@ export function isOurs(value: unknown, home: string): boolean {
 export function setupTargets(ctx: SetupContext): SetupTarget[] {
   const home = ctx.toolshedHome;
   const hookLine = launcherCommandLine(home, ctx.launcher, ['hook', ctx.runtime]);
-  // --runtime: the server serves what this runtime reads (its skill folders, its trust record), as the hook does.
+  // The server needs the runtime to serve that runtime's skill folders and read its trust record.
   const mcp = launcherInvocation(home, ctx.launcher, ['mcp', '--runtime', ctx.runtime]);
   const gateway = ctx.gatewayFile ? launcherInvocation(home, ctx.launcher, ['mcp', '--upstream', ctx.gatewayFile]) : undefined;
   const user = ctx.scope === 'user';

@@ -15,7 +15,7 @@ import { findTable, removeTable, scanToml, setTable, tomlValue, TomlShapeError }
 export class SetupError extends Error {}
 
 /** One entry added, replaced or removed. `before` / `after`: the entry as JSON, absent when it is not there. */
-export interface SetupChange {
+interface SetupChange {
   file: string;
   entry: string;
   before?: string;
@@ -34,7 +34,7 @@ export interface SetupPlan {
   writes: FileWrite[];
 }
 
-export const BACKUP_SUFFIX = '.toolshed-backup';
+const BACKUP_SUFFIX = '.toolshed-backup';
 
 type Json = Record<string, unknown>;
 

@@ -8,11 +8,15 @@ import { readSkillFile, scanPack } from './skillPackScanner';
 import type { SkillFileRef } from './skillPackScanner';
 import { compareProblems, makeProblem, PROBLEM_CODES } from './document/skillProblems';
 import type { SkillProblem } from './document/skillProblems';
+import { discoverScriptTools } from '../scripts/scriptDiscovery';
+import type { ScriptFileSystem, SkillScriptSource } from '../scripts/scriptDiscovery';
 
 /**
  * Lints packs like a compiler (the `toolshed validate` command and "Validate Skill Packs"):
  * parses every skill file under the given folders/files without touching any store, and adds
- * the cross-file rule (duplicate names, reported with both files).
+ * the cross-file rule (duplicate names, reported with both files). Given `scripts`, it also
+ * checks each SKILL.md skill's `scripts/` with the discovery the editor runs (links, files that
+ * cannot run, risky patterns, listed files that are missing), each a warning on the SKILL.md.
  */
 
 export interface ValidationTarget {
@@ -38,8 +42,14 @@ export interface ValidationReport {
   definitions: Array<{ name: string; file: string; line: number }>;
 }
 
-export async function validateSkillTargets(fs: FileSystemPort, targets: readonly ValidationTarget[], parse?: SkillDocumentParse): Promise<ValidationReport> {
+export async function validateSkillTargets(
+  fs: FileSystemPort,
+  targets: readonly ValidationTarget[],
+  parse?: SkillDocumentParse,
+  scripts?: ScriptFileSystem,
+): Promise<ValidationReport> {
   const problems: SkillProblem[] = [];
+  const scriptSources: SkillScriptSource[] = [];
   const definitions: ValidationReport['definitions'] = [];
   const seen = new Map<string, { file: string; line: number }>();
   let files = 0;
@@ -111,7 +121,26 @@ export async function validateSkillTargets(fs: FileSystemPort, targets: readonly
         }
         seen.set(skill.name, { file: ref.file, line: skill.span.line });
         definitions.push({ name: skill.name, file: ref.file, line: skill.span.line });
+        if (scripts && skill.format === 'skill-md') {
+          scriptSources.push({
+            skillName: skill.name,
+            skillFile: ref.file,
+            allowedTools: skill.allowed_tools,
+            requires: skill.requires,
+            scriptsFrontmatter: skill.meta.scripts,
+          });
+        }
       }
+    }
+  }
+  if (scripts && scriptSources.length > 0) {
+    const catalog = await discoverScriptTools(scripts, scriptSources, new Set());
+    for (const problem of catalog.problems) {
+      problems.push(
+        makeProblem(problem.skillFile, { line: 1, column: 1, endLine: 1, endColumn: 1 }, problem.severity, PROBLEM_CODES.scriptProblem, problem.message, {
+          skillName: problem.skillName,
+        }),
+      );
     }
   }
   problems.sort(compareProblems);

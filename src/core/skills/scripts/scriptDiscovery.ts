@@ -200,10 +200,13 @@ async function discoverSkill(fs: ScriptFileSystem, source: SkillScriptSource, pr
     );
     return [];
   }
-  const entries = await fs.readDirectory(folder).catch((error: unknown) => {
-    problems.push(problemOf(source, folder, 'warning', `scripts/ could not be read: ${error instanceof Error ? error.message : String(error)}`));
-    return undefined;
-  });
+  // No scripts/ at all: nothing to offer, but a `scripts:` entry still names a missing file (below).
+  const entries = !folderStat
+    ? []
+    : await fs.readDirectory(folder).catch((error: unknown) => {
+        problems.push(problemOf(source, folder, 'warning', `scripts/ could not be read: ${error instanceof Error ? error.message : String(error)}`));
+        return undefined;
+      });
   if (!entries) return [];
   const sorted = entries.filter((e) => !e.name.startsWith('.') && !/[\\/\u0000]/.test(e.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const out: Candidate[] = [];

@@ -4,6 +4,7 @@ import type { WeightedTerm } from '../../search/bm25f';
 import type { CountedFields } from '../../search/countedFields';
 import { ImpactPostings } from '../../search/impactPostings';
 import { describingFocus, idfCoverage } from '../../search/termCoverage';
+import { broadVocabulary, STUFFED_FACTOR } from '../../search/broadVocabulary';
 import { bm25Idf } from '../../search/ftsBm25';
 import type { SkillOrigin } from '../skillSchema';
 import { identityKey, scopeRank } from './skillScope';
@@ -287,7 +288,10 @@ export class SkillSearchIndex {
   relevance(terms: readonly string[], docId: number): number {
     const distinct = new Set(terms);
     const share = Math.min(1, Math.max(0, (distinct.size - SHORT_REQUEST_TERMS) / (LONG_REQUEST_TERMS - SHORT_REQUEST_TERMS)));
-    const focus = this.focus(distinct, docId);
+    // Numbers are data, not words, at any length: a pasted CSV names hundreds of numbers, and a
+    // skill whose description lists version or criterion numbers ("WCAG 2.1 … 1.4.3") would be
+    // "focused" on it.
+    const focus = this.focus(wordsOf(distinct), docId);
     // Coverage counts half for a skill the request names almost none of (its words matched only
     // by chance, e.g. "is data singular or plural?" and a skill listing "singular/plural" pages),
     // and half again for one that shares a single word with a request of several.
@@ -352,6 +356,16 @@ export class SkillSearchIndex {
   }
 
   /**
+   * Why a skill looks stuffed (search/broadVocabulary.ts: a describing vocabulary far broader than
+   * the store's usual — a description listing everyday words), or undefined when it does not. The
+   * same rule as tools': skill_search still returns it, but pre-flight's gate never injects it.
+   */
+  stuffedReason(docId: number): string | undefined {
+    const breadth = this.stats ? broadVocabulary(this.stats, docId, DESCRIBING_WEIGHTS) : undefined;
+    return breadth && `its description uses ${breadth.terms} different words, over ${STUFFED_FACTOR}× the skills' usual (${breadth.usual})`;
+  }
+
+  /**
    * A skill's focus on the request: the share of its describing vocabulary (name, title,
    * trigger, description, tags; IDF-weighted) that the request contains, in [0, 1]. A long
    * pasted task shares many words with every skill, but names most of *one* skill's own words;
@@ -376,6 +390,13 @@ export class SkillSearchIndex {
     }
     return (termId) => ids.has(termId);
   }
+}
+
+/** The terms that are words (numbers left out). */
+function wordsOf(terms: ReadonlySet<string>): Set<string> {
+  const words = new Set<string>();
+  for (const term of terms) if (!NUMBER.test(term)) words.add(term);
+  return words;
 }
 
 /** Equal relevance: the shorter name first, then the name (deterministic). */

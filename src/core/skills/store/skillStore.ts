@@ -53,6 +53,8 @@ export interface SearchHit {
   relevance: number;
   /** Absolute relevance in [0, 1] (request coverage for a short request, skill focus for a long one; SkillSearchIndex.relevance). */
   absolute: number;
+  /** Set when the skill looks stuffed (SkillSearchIndex.stuffedReason): why, in words. Never injected by pre-flight's gate. */
+  stuffed?: string;
 }
 
 export interface SkillStoreOptions extends StoreDatabaseOptions {
@@ -337,15 +339,25 @@ export class SkillStore {
     const weighted = request.filter((t) => index.df(t.term) > 0);
     if (weighted.length === 0) return [];
     const all = request.map((t) => t.term);
-    return index.search(weighted, this.visible(filter), limit).map(({ entry, relevance }) => ({
-      name: entry.name,
-      title: entry.title,
-      trigger: entry.trigger,
-      description: entry.description,
-      task_type: entry.task_type,
-      relevance,
-      absolute: index.relevance(all, entry.docId),
-    }));
+    return index.search(weighted, this.visible(filter), limit).map(({ entry, relevance }) => {
+      const stuffed = index.stuffedReason(entry.docId);
+      return {
+        name: entry.name,
+        title: entry.title,
+        trigger: entry.trigger,
+        description: entry.description,
+        task_type: entry.task_type,
+        relevance,
+        absolute: index.relevance(all, entry.docId),
+        ...(stuffed === undefined ? {} : { stuffed }),
+      };
+    });
+  }
+
+  /** Why the visible skill of that name looks stuffed (SkillSearchIndex.stuffedReason), or undefined. */
+  stuffedReason(name: string, filter: StoreFilter): string | undefined {
+    const entry = this.resolver(filter)(name);
+    return entry ? this.index.stuffedReason(entry.docId) : undefined;
   }
 
   /** Every skill held, of every scope, trust and status (from memory): for upkeep that no one request's view may limit. */

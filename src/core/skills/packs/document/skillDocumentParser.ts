@@ -9,10 +9,10 @@ import { BoundedProblems } from './boundedProblems';
 import type { SpanSource } from './boundedProblems';
 import { FILE_START, PROBLEM_CODES } from './skillProblems';
 import type { ProblemCode, ProblemSeverity, SkillProblem, Span } from './skillProblems';
-import { YamlLocator } from './yamlLocated';
+import { EMPTY_KEY_MESSAGE } from './yamlLeniency';
 import { unstorableValue } from './yamlStructure';
 import { DEFAULT_MAX_EXPANDED_FILE_CHARS, DEFAULT_MAX_SKILL_CHARS, ExpandedSizeBudget } from './expandedSizeBudget';
-import type { AnyNode, Located } from './yamlLocated';
+import { YamlLocator, type AnyNode, type Located } from './yamlLocated';
 import { baseName, detectSkillFormat, generatedName, SKILL_FILE_FORMATS_TEXT } from './skillFileNames';
 import { closestKnownKey } from './keySuggestion';
 import { schemaIssueProblem } from './schemaIssues';
@@ -357,6 +357,10 @@ class ParseContext {
     for (const key of Object.keys(raw)) {
       if (KNOWN_SKILL_KEYS.includes(key)) continue;
       extra[key] = raw[key];
+      if (key === '') {
+        this.problem(() => this.yaml.spanOfPath(located, [key], 'key'), 'warning', PROBLEM_CODES.unknownField, EMPTY_KEY_MESSAGE);
+        continue;
+      }
       const suggestion = () => closestKnownKey(key);
       this.problem(
         () => this.yaml.spanOfPath(located, [key], 'key'),

@@ -56,6 +56,10 @@ export const PROBLEM_CODES = {
   positionsSkipped: 'positions-skipped',
   /** Writing a parsed file to the store failed; that file alone is skipped. */
   loadFailed: 'load-failed',
+  /** YAML the parser read past (an unknown tag, a `%YAML`/`%TAG` directive): loaded leniently, with this warning. */
+  yamlIgnored: 'yaml-ignored',
+  /** A skill script the editor warns about too (a link, a risky pattern, a listed file that is missing…): scriptDiscovery.ts. */
+  scriptProblem: 'script-problem',
   /** Required environment variables are missing: the skill loads but is inactive. */
   missingRequirement: 'missing-requirement',
 } as const;

@@ -5,6 +5,7 @@ import type { LineIndex } from './lineIndex';
 import { PROBLEM_CODES } from './skillProblems';
 import type { ProblemCode, ProblemSeverity, Span } from './skillProblems';
 import { midLineCommentProblems } from './yamlMidLineComment';
+import { yamlLeniencyProblems } from './yamlLeniency';
 import { duplicateKeyNodes, PairLookup, unstorableValue } from './yamlStructure';
 
 export type AnyNode = YAML.Node | null | undefined;
@@ -85,6 +86,7 @@ export class YamlLocator {
       return undefined;
     }
     for (const problem of midLineCommentProblems(doc, base, this.index, this.file)) this.out.addBuilt(problem);
+    for (const problem of yamlLeniencyProblems(doc, base, this.index, this.file)) this.out.addBuilt(problem);
     return { value, root: doc.contents as AnyNode, base, anchor, index: this.index };
   }
 

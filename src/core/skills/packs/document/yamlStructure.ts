@@ -63,8 +63,11 @@ export class PairLookup {
     if (!byKey) {
       byKey = new Map();
       for (const pair of map.items) {
-        // The first occurrence wins, like the "first definition" everywhere else.
-        if (YAML.isScalar(pair.key) && !byKey.has(String(pair.key.value))) byKey.set(String(pair.key.value), pair as YAML.Pair);
+        // The first occurrence wins, like the "first definition" everywhere else. An empty key
+        // (`: value`) is '' here, as in the parsed value.
+        if (!YAML.isScalar(pair.key)) continue;
+        const name = pair.key.value === null ? '' : String(pair.key.value);
+        if (!byKey.has(name)) byKey.set(name, pair as YAML.Pair);
       }
       this.cache.set(map, byKey);
     }

@@ -1,0 +1,121 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, mkdtempSync, watch, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { doorFolderFor } from '../../../src/core/runtimes/doors/doorFolder';
+import type { RuntimeId } from '../../../src/core/runtimes/runtimeDescriptors';
+
+/** The CLI bundle the tests run, as a runtime runs its hook (`node dist/cli.js hook <runtime>`). */
+const CLI = path.join(__dirname, '..', '..', '..', 'dist', 'cli.js');
+
+export interface HookWorld {
+  root: string;
+  /** The temporary HOME (runtime folders, trust records, `.toolshed`). */
+  home: string;
+  /** The workspace folder (a git repository). */
+  workspace: string;
+  toolshedHome: string;
+}
+
+export function makeWorld(): HookWorld {
+  const root = mkdtempSync(path.join(tmpdir(), 'toolshed-hook-'));
+  const home = path.join(root, 'home');
+  const workspace = path.join(root, 'ws');
+  mkdirSync(home, { recursive: true });
+  mkdirSync(path.join(workspace, '.git'), { recursive: true });
+  return { root, home, workspace, toolshedHome: path.join(home, '.toolshed') };
+}
+
+export function writeFile(file: string, text: string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+
+/** A `<name>/SKILL.md` skill in `folder`. */
+export function writeSkill(folder: string, name: string, description: string, body: string): void {
+  writeFile(path.join(folder, name, 'SKILL.md'), ['---', `name: ${name}`, `description: ${description}`, '---', '', body, ''].join('\n'));
+}
+
+export const PDF_SKILL = {
+  name: 'pdf-form-filling',
+  description: 'Fill in the fields of a PDF form and flatten the PDF form with pdftk.',
+  body: '# Filling PDF forms\n1. List the form fields with `pdftk form.pdf dump_data_fields`.\n2. Write the values into an FDF file and run `pdftk fill_form`.',
+  prompt: 'how do I fill in the fields of a PDF form with pdftk?',
+};
+
+export const DEPLOY_SKILL = {
+  name: 'helm-deploy',
+  description: 'Deploy a service to Kubernetes with a helm chart and check the rollout with kubectl.',
+  body: '# Deploying with helm\nRun `helm upgrade --install` and then `kubectl rollout status`.',
+  prompt: 'deploy the service to Kubernetes with the helm chart and check the kubectl rollout',
+};
+
+export const UNRELATED_PROMPT = 'what did the Romans eat for breakfast?';
+
+export interface HookRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * One hook run as the runtime does it: `node dist/cli.js hook <runtime>` in the workspace with
+ * `input` on stdin (left open when `input` is undefined), HOME and TOOLSHED_HOME in the world;
+ * the resident hook is off unless `resident` (each test then starts from the folders on disk).
+ */
+export async function runHook(
+  world: HookWorld,
+  runtime: string,
+  input: string | Buffer | undefined,
+  options: { resident?: boolean; args?: string[] } = {},
+): Promise<HookRun> {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: world.home, USERPROFILE: world.home, TOOLSHED_HOME: world.toolshedHome };
+  for (const name of ['COPILOT_HOME', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'TOOLSHED_HOOK_RESIDENT']) delete env[name];
+  if (!options.resident) env.TOOLSHED_HOOK_RESIDENT = '0';
+  const child = spawn(process.execPath, [CLI, 'hook', runtime, ...(options.args ?? [])], { cwd: world.workspace, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdin.on('error', () => undefined);
+  if (input !== undefined) child.stdin.end(input);
+  const [code] = (await once(child, 'close')) as [number | null];
+  return { code, stdout, stderr };
+}
+
+/** The event each runtime sends (Copilot: `{prompt, cwd, timestamp}`; Claude Code and Codex: `UserPromptSubmit`). */
+export function eventFor(runtime: RuntimeId, world: HookWorld, prompt: string): string {
+  return runtime === 'copilot'
+    ? JSON.stringify({ timestamp: Date.now(), cwd: world.workspace, prompt })
+    : JSON.stringify({
+        session_id: 's1',
+        transcript_path: null,
+        cwd: world.workspace,
+        hook_event_name: 'UserPromptSubmit',
+        permission_mode: 'default',
+        prompt,
+      });
+}
+
+/** The context the hook handed the runtime, read from its answer format ('' for no answer). */
+export function contextOf(runtime: RuntimeId, stdout: string): string {
+  if (!stdout) return '';
+  const answer = JSON.parse(stdout) as { additionalContext?: string; hookSpecificOutput?: { hookEventName: string; additionalContext: string } };
+  if (runtime === 'copilot') return answer.additionalContext ?? '';
+  if (answer.hookSpecificOutput?.hookEventName !== 'UserPromptSubmit') throw new Error(`not a UserPromptSubmit answer: ${stdout}`);
+  return answer.hookSpecificOutput.additionalContext;
+}
+
+export const doorFolder = (world: HookWorld) => doorFolderFor(world.workspace, world.toolshedHome);
+
+/** Resolves when `file` exists (watching its folder, which must exist). */
+export async function fileAppears(file: string): Promise<void> {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const watcher = watch(path.dirname(file));
+  try {
+    while (!existsSync(file)) await once(watcher, 'change');
+  } finally {
+    watcher.close();
+  }
+}
