@@ -10,6 +10,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { hookContextIn, killRuntimes, removeRuntimeFolders, RUNTIMES, runRuntime, skipUnlessRunnable } from './runtimeHarness';
+import { skillsShownInRequest } from './skillListing';
 import { startScriptedModelServer } from './scriptedModelServer';
 import type { ScriptedModelServer } from './scriptedModelServer';
 
@@ -26,6 +27,21 @@ describe('runtime harness (stand-in hook and MCP server)', function () {
   });
 
   for (const runtime of RUNTIMES) {
+    it(`${runtime}: lists the skills in its user and workspace folders with their descriptions (read by skillsShownInRequest)`, async function () {
+      skipUnlessRunnable(this, runtime);
+      server = await startScriptedModelServer();
+      const run = await runRuntime(runtime, server, 'hello', {
+        userSkills: [{ name: 'alpha-user-skill', description: 'Formats alpha reports' }],
+        workspaceSkills: [{ name: 'beta-workspace-skill', description: 'Formats beta reports' }],
+        trustWorkspace: true,
+      });
+      assert.equal(run.exitCode, 0, run.stderr);
+      const listing = skillsShownInRequest(runtime, run.turns[0]!);
+      assert.ok(listing.described.includes('alpha-user-skill'), listing.described.join(', '));
+      assert.ok(listing.described.includes('beta-workspace-skill'), listing.described.join(', '));
+      assert.ok(listing.chars > 0);
+    });
+
     it(`${runtime}: a prompt the hook has nothing for reaches the model with no hook context`, async function () {
       skipUnlessRunnable(this, runtime);
       server = await startScriptedModelServer();

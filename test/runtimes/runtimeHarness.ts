@@ -17,7 +17,14 @@ import type { ModelTurn, ScriptedModelServer } from './scriptedModelServer';
 export type RuntimeName = 'copilot' | 'claude' | 'codex';
 export const RUNTIMES: readonly RuntimeName[] = ['copilot', 'claude', 'codex'];
 
-const ROOT = path.resolve(__dirname, '..', '..');
+/** The repository root: above this file, or the working folder when this file was bundled elsewhere (the benches). */
+function repositoryRoot(): string {
+  for (let dir = path.resolve(__dirname); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'node_modules', '@github', 'copilot'))) return dir;
+    if (path.dirname(dir) === dir) return process.cwd();
+  }
+}
+const ROOT = repositoryRoot();
 const MODULES = path.join(ROOT, 'node_modules');
 
 export interface SkillFile {
@@ -26,7 +33,7 @@ export interface SkillFile {
   body?: string;
 }
 
-export interface StdioServer {
+interface StdioServer {
   command: string;
   args: string[];
 }
@@ -42,6 +49,8 @@ export interface RuntimeSetup {
   mcpServers?: Record<string, StdioServer>;
   /** Whether the runtime trusts the workspace folder (its own trust record or flag). */
   trustWorkspace?: boolean;
+  /** MCP servers configured elsewhere (by `toolshed setup`) whose tools the user allows, as `claude -p --allowedTools mcp__NAME`. */
+  allowMcpServers?: readonly string[];
 }
 
 export interface RuntimeRun {
@@ -82,7 +91,7 @@ export function skipUnlessRunnable(context: Mocha.Context, runtime: RuntimeName)
   context.skip();
 }
 
-export function writeSkill(folder: string, skill: SkillFile): void {
+function writeSkill(folder: string, skill: SkillFile): void {
   const dir = path.join(folder, skill.name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(
@@ -131,7 +140,7 @@ export function prepareRuntime(runtime: RuntimeName, server: ScriptedModelServer
       });
     }
     // The user-scope MCP servers and the folder trust record both live in ~/.claude.json.
-    writeJson(path.join(home, '.claude', '.claude.json'), {
+    writeJson(path.join(home, '.claude.json'), {
       hasCompletedOnboarding: true,
       mcpServers: Object.fromEntries(servers.map(([name, s]) => [name, { type: 'stdio', command: s.command, args: s.args, env: {} }])),
       projects: setup.trustWorkspace ? { [workspace]: { hasTrustDialogAccepted: true } } : {},
@@ -203,11 +212,15 @@ function cleanEnv(home: string, server: ScriptedModelServer): NodeJS.ProcessEnv 
 /** Copilot CLI unpacks its 200 MB package into its cache on first run: one cache for all runs, not one per HOME. */
 const COPILOT_CACHE = path.join(os.tmpdir(), 'toolshed-runtime-tests-copilot-cache');
 
+/**
+ * The runtime's command line and environment. Config folders are left at their defaults under the
+ * fresh HOME (no COPILOT_HOME, CLAUDE_CONFIG_DIR or CODEX_HOME), as most users have them, so what
+ * `toolshed setup` writes for a user is where the runtime looks.
+ */
 function command(runtime: RuntimeName, server: ScriptedModelServer, home: string, setup: RuntimeSetup, prompt: string) {
   const env = cleanEnv(home, server);
   if (runtime === 'copilot') {
     Object.assign(env, {
-      COPILOT_HOME: path.join(home, '.copilot'),
       COPILOT_CACHE_HOME: COPILOT_CACHE,
       COPILOT_OFFLINE: 'true',
       COPILOT_AUTO_UPDATE: 'false',
@@ -224,7 +237,6 @@ function command(runtime: RuntimeName, server: ScriptedModelServer, home: string
   }
   if (runtime === 'claude') {
     Object.assign(env, {
-      CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
       ANTHROPIC_BASE_URL: server.origin,
       ANTHROPIC_API_KEY: 'test-key',
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
@@ -242,11 +254,11 @@ function command(runtime: RuntimeName, server: ScriptedModelServer, home: string
     });
     const args = ['-p', prompt, '--model', 'claude-sonnet-4-5'];
     // Without a prompt to answer, a tool the user did not allow is refused; allow the configured servers' tools.
-    const servers = Object.keys(setup.mcpServers ?? {});
+    const servers = [...Object.keys(setup.mcpServers ?? {}), ...(setup.allowMcpServers ?? [])];
     if (servers.length > 0) args.push('--allowedTools', ...servers.map((name) => `mcp__${name}`));
     return { file: path.join(MODULES, '@anthropic-ai', 'claude-code', 'bin', 'claude.exe'), args, env };
   }
-  Object.assign(env, { CODEX_HOME: path.join(home, '.codex'), SCRIPTED_API_KEY: 'test-key' });
+  Object.assign(env, { SCRIPTED_API_KEY: 'test-key' });
   const args = [
     path.join(MODULES, '@openai', 'codex', 'bin', 'codex.js'),
     'exec',
@@ -311,11 +323,33 @@ export function removeRuntimeFolders(): void {
   for (const folder of folders.splice(0)) rmSync(path.dirname(folder), { recursive: true, force: true });
 }
 
+/** Runs `toolshed setup <runtime> --user` (the built CLI) in `home`, as the user would before starting the runtime. */
+export function runToolshedSetup(runtime: RuntimeName, home: string): Promise<{ exitCode: number | null; output: string }> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'setup', runtime, '--user'], {
+    env: { PATH: process.env.PATH, HOME: home, USERPROFILE: home },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (exitCode) => resolve({ exitCode, output }));
+  });
+}
+
 /** Runs `runtime` once with `prompt` in a fresh HOME and workspace; resolves when it exits. */
 export async function runRuntime(runtime: RuntimeName, server: ScriptedModelServer, prompt: string, setup: RuntimeSetup = {}): Promise<RuntimeRun> {
   const { home, workspace } = prepareRuntime(runtime, server, setup);
   folders.push(home);
   return runPrepared(runtime, server, prompt, setup, home, workspace);
+}
+
+/** A fresh HOME and workspace for `setup`, removed by removeRuntimeFolders. */
+export function prepareTracked(runtime: RuntimeName, server: ScriptedModelServer, setup: RuntimeSetup): { home: string; workspace: string } {
+  const prepared = prepareRuntime(runtime, server, setup);
+  folders.push(prepared.home);
+  return prepared;
 }
 
 export function runPrepared(

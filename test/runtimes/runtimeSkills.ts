@@ -19,7 +19,7 @@ export const RELEASE_NOTES: SkillFile = {
   ].join('\n'),
 };
 
-export const POSTGRES_MIGRATION: SkillFile = {
+const POSTGRES_MIGRATION: SkillFile = {
   name: 'postgres-migration',
   description: 'Write and review a PostgreSQL schema migration safely: locks, backfills in batches, a rollback',
   body: ['# PostgreSQL migrations', '', 'MARKER-POSTGRES-MIGRATION-BODY', '', 'Add columns nullable first, backfill in batches, then add the constraint.'].join(
@@ -27,7 +27,7 @@ export const POSTGRES_MIGRATION: SkillFile = {
   ),
 };
 
-export const KUBERNETES_DEPLOY: SkillFile = {
+const KUBERNETES_DEPLOY: SkillFile = {
   name: 'kubernetes-deploy',
   description: 'Deploy a service to a Kubernetes cluster with a rolling update, readiness checks and a rollback plan',
   body: ['# Kubernetes deploy', '', 'MARKER-KUBERNETES-DEPLOY-BODY', '', 'kubectl rollout status, then watch the readiness probes.'].join('\n'),

@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export type WireApi = 'chat' | 'responses' | 'anthropic';
+type WireApi = 'chat' | 'responses' | 'anthropic';
 
 /** What the runtime sent in one model request, the same shape whatever the wire format. */
 export interface ModelTurn {
@@ -29,12 +29,12 @@ export interface ModelTurn {
   raw: string;
 }
 
-export type ScriptedReply = { text: string } | { toolCall: { name: string; args: Record<string, unknown> } };
+type ScriptedReply = { text: string } | { toolCall: { name: string; args: Record<string, unknown> } };
 
 /** Decides the reply to each model turn (side requests never reach it). */
 export type ModelScript = (turn: ModelTurn, index: number) => ScriptedReply;
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
@@ -61,16 +61,8 @@ export interface ScriptedModelServer {
 const SECRET_HEADERS = /^(authorization|x-api-key|api-key|cookie|proxy-authorization|openai-organization|x-goog-api-key)$/i;
 
 /** Answers "OK" to a prompt, and echoes a tool result back when the last thing sent was one. */
-export const echoToolResults: ModelScript = (turn) =>
+const echoToolResults: ModelScript = (turn) =>
   turn.toolResults.length > 0 ? { text: `TOOL SAID: ${turn.toolResults[turn.toolResults.length - 1]}` } : { text: 'OK' };
-
-/** Calls `name` with `args` once, then answers with the tool's result echoed. */
-export function callToolThenEcho(name: string, args: Record<string, unknown>): ModelScript {
-  return (turn, index) => {
-    if (turn.toolResults.length > 0) return echoToolResults(turn, index);
-    return turn.toolNames.includes(name) ? { toolCall: { name, args } } : { text: `NO TOOL ${name}` };
-  };
-}
 
 export async function startScriptedModelServer(script: ModelScript = echoToolResults): Promise<ScriptedModelServer> {
   const requests: RecordedRequest[] = [];

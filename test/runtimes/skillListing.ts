@@ -35,11 +35,12 @@ function copilotListing(text: string): SkillListing {
   const namedOnly: string[] = [];
   let saidMore = 0;
   const byName = /Additional skills available \(invoke by name\):([^\n<]*)/.exec(listing);
-  for (const item of (byName?.[1] ?? '').split(',')) {
-    const name = item.trim();
-    const more = /^(?:…|\.\.\.)?\s*and ([\d,]+) more/.exec(name);
-    if (more) saidMore += Number((more[1] ?? '0').replace(/,/g, ''));
-    else if (name) namedOnly.push(name);
+  for (const item of (byName?.[1] ?? '').split(', ')) {
+    // The list ends "last-name... and 48 more".
+    const more = /^(.*?)\s*(?:…|\.\.\.)\s*and ([\d,]+) more\.?$/.exec(item.trim());
+    const name = (more ? (more[1] ?? '') : item).trim();
+    if (more) saidMore += Number((more[2] ?? '0').replace(/,/g, ''));
+    if (name) namedOnly.push(name);
   }
   return { described, namedOnly, saidMore, chars: listing.length };
 }
@@ -62,17 +63,19 @@ function lineListing(listing: string, line: RegExp): SkillListing {
 function claudeListing(text: string): SkillListing {
   const start = text.indexOf('The following skills are available for use with the Skill tool:');
   if (start < 0) return EMPTY;
-  // The list runs from the heading to the first blank line after its first item.
-  const firstItem = text.indexOf('\n- ', start);
-  const endAt = firstItem < 0 ? -1 : text.indexOf('\n\n', firstItem);
-  const listing = text.slice(start, endAt < 0 ? undefined : endAt);
-  return lineListing(listing, /^- (\S+?)(?:: (.*))?$/);
+  // The list is the run of "- " lines after the heading (and its blank line).
+  const lines = text.slice(start).split('\n');
+  let end = 1;
+  while (end < lines.length && lines[end]?.trim() === '') end++;
+  while (end < lines.length && lines[end]?.startsWith('- ')) end++;
+  return lineListing(lines.slice(0, end).join('\n'), /^- (\S+?)(?:: (.*))?$/);
 }
 
 function codexListing(text: string): SkillListing {
   const listing = block(text, '<skills_instructions>', '</skills_instructions>');
   if (!listing) return EMPTY;
-  return lineListing(listing, /^- (\S+?)(?:: (.*?))? \(file: [^)]*\)\s*$/);
+  // "- name: description (file: r0/name/SKILL.md)"; past its budget "- name: (file: …)".
+  return lineListing(listing, /^- ([^\s:]+):? ?(.*?) ?\(file: [^)]*\)\s*$/);
 }
 
 /** The skills `runtime` showed the model in `turn`, parsed from what it sent. */

@@ -1,15 +1,13 @@
 /**
- * Toolshed's MCP server (`node dist/cli.js mcp`) inside the real runtimes, configured the way a
+ * Toolshed's MCP server (`node dist/cli.js mcp --runtime <runtime>`, over the skills that runtime reads) inside the real runtimes, configured the way a
  * user configures a stdio server (Copilot CLI with `"deferTools": "never"`, so the tool stays in
  * the model's tool list): the model is offered Toolshed's skill search, and when it calls it the
  * runtime sends the search's answer — the right skill — back in its next request.
  */
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { MCP_SEARCH_SKILLS_TOOL_NAME } from '../../src/core/platform/toolNames';
-import { killRuntimes, removeRuntimeFolders, RUNTIMES, runRuntime, skipUnlessRunnable, writeSkill } from './runtimeHarness';
+import { killRuntimes, removeRuntimeFolders, RUNTIMES, runRuntime, skipUnlessRunnable } from './runtimeHarness';
 import { MATCHING_PROMPT, TEAM_SKILLS } from './runtimeSkills';
 import { startScriptedModelServer } from './scriptedModelServer';
 import type { ScriptedModelServer } from './scriptedModelServer';
@@ -21,27 +19,24 @@ const isSearchTool = (name: string): boolean => name.endsWith(`-${MCP_SEARCH_SKI
 
 describe("Toolshed's MCP server in the real runtimes", function () {
   let server: ScriptedModelServer | undefined;
-  let packs: string | undefined;
   afterEach(async () => {
     killRuntimes();
     await server?.close();
     removeRuntimeFolders();
-    if (packs) rmSync(packs, { recursive: true, force: true });
   });
 
   for (const runtime of RUNTIMES) {
     it(`${runtime}: the model is offered Toolshed's skill search, and the runtime sends back its answer: the right skill`, async function () {
       skipUnlessRunnable(this, runtime);
-      packs = mkdtempSync(path.join(tmpdir(), 'toolshed-rt-packs-'));
-      const pack = path.join(packs, 'team');
-      for (const skill of TEAM_SKILLS) writeSkill(pack, skill);
       server = await startScriptedModelServer((turn) => {
         if (turn.toolResults.length > 0) return { text: `TOOL SAID: ${turn.toolResults.join(' | ')}` };
         const search = turn.toolNames.find(isSearchTool);
         return search ? { toolCall: { name: search, args: { query: MATCHING_PROMPT } } } : { text: 'NO SEARCH TOOL' };
       });
       const run = await runRuntime(runtime, server, MATCHING_PROMPT, {
-        mcpServers: { toolshed: { command: process.execPath, args: [CLI, 'mcp', '--packs', pack] } },
+        // Serves what this runtime reads: the skills in its own user folder (and a trusted workspace's).
+        userSkills: TEAM_SKILLS,
+        mcpServers: { toolshed: { command: process.execPath, args: [CLI, 'mcp', '--runtime', runtime] } },
         trustWorkspace: true,
       });
       assert.equal(run.exitCode, 0, run.stderr);

@@ -8,8 +8,10 @@ import type { RuntimeId } from './runtimeDescriptors';
  *
  * - Claude Code: `projects["<folder>"].hasTrustDialogAccepted === true` in `~/.claude.json`
  *   (`$CLAUDE_CONFIG_DIR/.claude.json` when set);
- * - Copilot CLI: the folder in `trustedFolders` of `~/.copilot/settings.json` (`COPILOT_HOME`
- *   moves it; 1.0.x no longer reads the retired `config.json`);
+ * - Copilot CLI: the folder in `trustedFolders` of `~/.copilot/config.json` (`COPILOT_HOME`
+ *   moves it), the file Copilot CLI manages itself, `//` comment lines above the JSON: 1.0.102
+ *   runs a workspace's hooks for a folder listed there, and not for one listed only in
+ *   `settings.json` (test/runtimes/toolshedHook.test.ts runs the real CLI with this record);
  * - Codex: `[projects."<folder>"]` with `trust_level = "trusted"` in `~/.codex/config.toml`
  *   (`CODEX_HOME` moves it);
  * - Toolshed: the folder in `trustedFolders` of `<toolshed home>/trusted-folders.json`.
@@ -43,9 +45,11 @@ const envDir = (env: TrustInput['env'], name: string, fallback: string) => {
   return set ? path.resolve(set) : fallback;
 };
 
-function readJson(file: string): unknown {
+function readJson(file: string, options: { lineComments?: boolean } = {}): unknown {
   try {
-    return JSON.parse(readFileSync(file, 'utf8'));
+    const text = readFileSync(file, 'utf8');
+    // Whole-line `//` comments only (what Copilot CLI writes); a `//` inside a string is left alone.
+    return JSON.parse(options.lineComments ? text.replace(/^\s*\/\/.*$/gm, '') : text);
   } catch {
     return undefined;
   }
@@ -88,8 +92,8 @@ function claudeTrusts(input: TrustInput): boolean {
 }
 
 function copilotTrusts(input: TrustInput): boolean {
-  const file = path.join(envDir(input.env, 'COPILOT_HOME', path.join(input.home, '.copilot')), 'settings.json');
-  const trusted = listedFolders(readJson(file), 'trustedFolders');
+  const file = path.join(envDir(input.env, 'COPILOT_HOME', path.join(input.home, '.copilot')), 'config.json');
+  const trusted = listedFolders(readJson(file, { lineComments: true }), 'trustedFolders');
   return upToGitRoot(input.workspaceFolder).some((folder) => trusted.has(folder));
 }
 

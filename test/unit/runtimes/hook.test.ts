@@ -14,7 +14,12 @@ const WORKSPACE_FOLDER: Record<RuntimeId, string> = { copilot: '.github/skills',
 function trustInRuntime(runtime: RuntimeId, world: HookWorld): void {
   if (runtime === 'claude')
     writeFile(path.join(world.home, '.claude.json'), JSON.stringify({ projects: { [world.workspace]: { hasTrustDialogAccepted: true } } }));
-  if (runtime === 'copilot') writeFile(path.join(world.home, '.copilot', 'settings.json'), JSON.stringify({ trustedFolders: [world.workspace] }));
+  // As Copilot CLI writes its own config.json: comment lines above the JSON.
+  if (runtime === 'copilot')
+    writeFile(
+      path.join(world.home, '.copilot', 'config.json'),
+      `// User settings belong in settings.json.\n// This file is managed automatically.\n${JSON.stringify({ trustedFolders: [world.workspace] })}`,
+    );
   if (runtime === 'codex')
     writeFile(path.join(world.home, '.codex', 'config.toml'), `model = "x"\n\n[projects.${JSON.stringify(world.workspace)}]\ntrust_level = "trusted"\n`);
 }
@@ -67,7 +72,7 @@ describe('toolshed hook <runtime>: skill pre-flight as the prompt-submit hook (r
           assert.ok(contextOf(runtime, trusted.stdout).includes(`### ${DEPLOY_SKILL.name}`), trusted.stdout + trusted.stderr);
         } finally {
           rmSync(path.join(w.home, '.claude.json'), { force: true });
-          rmSync(path.join(w.home, '.copilot', 'settings.json'), { force: true });
+          rmSync(path.join(w.home, '.copilot', 'config.json'), { force: true });
           rmSync(path.join(w.home, '.codex', 'config.toml'), { force: true });
         }
         const again = await runHook(w, runtime, eventFor(runtime, w, DEPLOY_SKILL.prompt));

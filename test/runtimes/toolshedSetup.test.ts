@@ -1,0 +1,57 @@
+/**
+ * The whole path a user takes: `toolshed setup <runtime>` (the built CLI) in a fresh HOME that
+ * already has the runtime's own config, then the real runtime, offline against the scripted
+ * model. What setup wrote must make the runtime run Toolshed's hook (the right skill's text in
+ * the first request) and start Toolshed's MCP server (its search tool offered, its answer sent
+ * back).
+ */
+import * as assert from 'node:assert/strict';
+import { MCP_SEARCH_SKILLS_TOOL_NAME } from '../../src/core/platform/toolNames';
+import {
+  hookContextIn,
+  killRuntimes,
+  prepareTracked,
+  removeRuntimeFolders,
+  RUNTIMES,
+  runPrepared,
+  runToolshedSetup,
+  skipUnlessRunnable,
+} from './runtimeHarness';
+import { MATCHING_PROMPT, TEAM_SKILLS } from './runtimeSkills';
+import { startScriptedModelServer } from './scriptedModelServer';
+import type { ScriptedModelServer } from './scriptedModelServer';
+
+const isSearchTool = (name: string): boolean => name.endsWith(`-${MCP_SEARCH_SKILLS_TOOL_NAME}`) || name.endsWith(`__${MCP_SEARCH_SKILLS_TOOL_NAME}`);
+
+describe('toolshed setup, then the real runtime', function () {
+  let server: ScriptedModelServer | undefined;
+  afterEach(async () => {
+    killRuntimes();
+    await server?.close();
+    removeRuntimeFolders();
+  });
+
+  for (const runtime of RUNTIMES) {
+    it(`${runtime}: after toolshed setup ${runtime}, the model gets the right skill's text from the hook and Toolshed's search tool, whose answer goes back`, async function () {
+      skipUnlessRunnable(this, runtime);
+      server = await startScriptedModelServer((turn) => {
+        if (turn.toolResults.length > 0) return { text: `TOOL SAID: ${turn.toolResults.join(' | ')}` };
+        const search = turn.toolNames.find(isSearchTool);
+        return search ? { toolCall: { name: search, args: { query: MATCHING_PROMPT } } } : { text: 'NO SEARCH TOOL' };
+      });
+      // Claude Code -p refuses a tool the user has not allowed; setup does not allow any (an interactive session asks).
+      const setup = { userSkills: TEAM_SKILLS, trustWorkspace: true, allowMcpServers: ['toolshed'] };
+      const { home, workspace } = prepareTracked(runtime, server, setup);
+      const installed = await runToolshedSetup(runtime, home);
+      assert.equal(installed.exitCode, 0, installed.output);
+      const run = await runPrepared(runtime, server, MATCHING_PROMPT, setup, home, workspace);
+      assert.equal(run.exitCode, 0, run.stderr);
+      const [first, second] = run.turns;
+      assert.ok(first, `${runtime} sent no model request: ${run.stderr}`);
+      assert.match(hookContextIn(runtime, first) ?? '', /MARKER-RELEASE-NOTES-BODY/, "the hook's context");
+      assert.ok(first.toolNames.some(isSearchTool), `no search tool among: ${first.toolNames.join(', ')}`);
+      assert.match(second?.toolResults.join('\n') ?? '', /release-notes/, `the search's answer; stdout: ${run.stdout}`);
+      assert.deepEqual(server.outbound, []);
+    });
+  }
+});
