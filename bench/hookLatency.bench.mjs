@@ -41,6 +41,7 @@ function hookRun(home, workspace, prompt, extra = [], env = {}) {
   return { ms, stdout: run.stdout, stderr: run.stderr };
 }
 
+/** @type {Array<Record<string, unknown>>} */
 const rows = [];
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'toolshed-hook-latency-'));
 try {

@@ -180,7 +180,7 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
       const countTokens = (text: string) => lengthTokenCounter.count(text);
       const port = skillPreflight(skills, requestContext(), config, { pinnedNames: [], countTokens, signal: { isCancelled: false } });
       const result = await port.preflight(prompt);
-      const offered = offeredSkills(result, config.maxActive);
+      const offered = offeredSkills(result);
       const offer = offeredSkillsBlock(offered, (name) => skills.inspect(name)?.description);
       const context = [result.pinnedBlock, result.relevantBlock, offer].filter(Boolean).join('\n\n');
       return {
