@@ -13,8 +13,8 @@ const MAX_DESCRIPTION_CHARS = 240;
  * skill for 67 % of one-skill tasks (40 % injected alone) and offer something for 16 % of no-skill
  * requests — the knee of that curve (0.30: 69 % / 22 %; 0.34: 64 % / 15 %).
  */
-export const OFFER_MIN_RELEVANCE = 0.32;
-export const MAX_OFFERED = 2;
+const OFFER_MIN_RELEVANCE = 0.32;
+const MAX_OFFERED = 2;
 
 /**
  * The skills a door *offers* rather than injects. In `@toolshed`, a candidate that passed the
