@@ -18,7 +18,13 @@ import type { McpSkillDecision } from './mcpDecisions';
  */
 
 export interface McpSkillSourceOptions {
-  skills: SkillService;
+  skills: Pick<SkillService, 'search' | 'get' | 'list' | 'inspect'>;
+  /**
+   * Settles when `skills` and `requestContext` can answer: the server connects first and loads the
+   * skills behind it, because a runtime sends its first model request as soon as the server has
+   * said hello (Claude Code's `-p`, Codex), without the tools of a server still starting.
+   */
+  ready?: Promise<void>;
   /** Who is asking (scope, workspace trust, tool policy, retired skills); read on every request, so a change shows at once. */
   requestContext: () => SkillRequestContext;
   /** Absolute relevance below which a search hit is not returned (`toolshed.skills.minRelevance`), so an unrelated request gets none. */
@@ -53,6 +59,7 @@ export class McpSkillSource {
   constructor(private readonly options: McpSkillSourceOptions) {}
 
   async search(query: string, limit: number): Promise<FoundSkill[]> {
+    await this.options.ready;
     const ctx = this.options.requestContext();
     const output = await this.options.skills.search({ query, limit }, ctx);
     const found = passingGate(output.skills, this.options.minRelevance, 0).map((hit) => ({
@@ -72,6 +79,7 @@ export class McpSkillSource {
 
   /** One skill's instructions, or the service's reason it is not available (unknown, retired, inactive, hidden). */
   async read(name: string, maxTokens: number, recorded = true): Promise<{ ok: true; skill: ReadSkill } | { ok: false; message: string }> {
+    await this.options.ready;
     const ctx = this.options.requestContext();
     const output = await this.options.skills.get({ names: [name], format: 'raw', max_tokens: maxTokens }, ctx);
     const skill = output.skills[0];
@@ -90,6 +98,7 @@ export class McpSkillSource {
   }
 
   async readFile(name: string, file: string): Promise<SkillFileResult> {
+    await this.options.ready;
     const ctx = this.options.requestContext();
     // Visible to this request? The exact-name search applies every filter the other answers do.
     const visible = await this.options.skills.search({ query: name, search_type: 'exact', limit: 1 }, ctx);
@@ -105,6 +114,7 @@ export class McpSkillSource {
 
   /** Every skill this request may see, up to `max` (pages of the service's list, in its order). */
   async list(max: number): Promise<Array<{ name: string; description: string }>> {
+    await this.options.ready;
     const ctx = this.options.requestContext();
     const out: Array<{ name: string; description: string }> = [];
     for (let page = 1; out.length < max; page++) {

@@ -34,7 +34,6 @@ const ACTION_NAMES: Record<McpSkillDecision['action'], string> = {
 interface ServedSkills {
   skills: SkillService;
   requestContext: () => SkillRequestContext;
-  minRelevance: number;
   dispose(): Promise<void>;
 }
 
@@ -78,19 +77,47 @@ export const mcpCommand: CliCommand = {
       throw new UsageError('--packs DIR… or --upstream FILE is required unless --runtime is copilot, claude or codex (the skill folders to serve)');
     checkPackFolders(parsed.packs);
     const workspace = workspaceFlag !== undefined ? path.resolve(workspaceFlag) : door ? process.cwd() : undefined;
-    const served = door && workspace ? await doorSkills(door, workspace, parsed.packs, io) : await packSkills(parsed.packs, io);
+    // Skills load behind the connected server (see McpSkillSourceOptions.ready): the client's hello is answered at once.
+    const loading = door && workspace ? doorSkills(door, workspace, parsed.packs, io) : packSkills(parsed.packs, io);
+    let served: ServedSkills | undefined;
+    const ready = loading.then(
+      (skills) => {
+        served = skills;
+      },
+      (error: unknown) => {
+        io.stderr(`toolshed mcp: the skills could not be loaded: ${escapeForLine(error instanceof Error ? error.message : String(error))}\n`);
+        throw error;
+      },
+    );
+    ready.catch(() => undefined);
+    const loaded = () => {
+      if (!served) throw new Error('the skills are still loading');
+      return served;
+    };
     const gateway = split.gateway ? await createCliGateway(split.gateway, (line) => io.stderr(`${line}\n`), workspace ?? process.cwd()) : undefined;
     try {
       // The recorder names the runtime from the client's initialize, which comes after the server is built.
       const built: { server?: McpServer } = {};
       const clientName = () => runtime ?? built.server?.server.getClientVersion()?.name ?? 'mcp';
       const record = workspace === undefined ? undefined : journalRecorder(workspace, clientName, io);
-      const server = await createToolshedMcpServer({ ...served, ...(record ? { record } : {}), extensions: gateway ? [gateway.extension] : [] });
+      const server = await createToolshedMcpServer({
+        skills: {
+          search: (input, ctx) => loaded().skills.search(input, ctx),
+          get: (input, ctx) => loaded().skills.get(input, ctx),
+          list: (input, ctx) => loaded().skills.list(input, ctx),
+          inspect: (name) => served?.skills.inspect(name),
+        },
+        requestContext: () => loaded().requestContext(),
+        minRelevance: skillsConfigSchema.parse({}).minRelevance,
+        ready,
+        ...(record ? { record } : {}),
+        extensions: gateway ? [gateway.extension] : [],
+      });
       built.server = server;
       await serveOverStdio(server);
     } finally {
       await gateway?.gateway.close();
-      await served.dispose();
+      await (await loading.catch(() => undefined))?.dispose();
     }
     return 0;
   },
@@ -103,7 +130,6 @@ async function packSkills(dirs: readonly string[], io: CliIo): Promise<ServedSki
   return {
     skills,
     requestContext: () => ({ includeWorkspacePacks: true }),
-    minRelevance: skillsConfigSchema.parse({}).minRelevance,
     dispose: () => skills.dispose(),
   };
 }
@@ -122,7 +148,7 @@ async function doorSkills(runtime: RuntimeId, workspace: string, dirs: readonly 
   io.stderr(
     `toolshed mcp: ${door.runtime.displayName} skills for ${escapeForLine(workspace)}; the workspace's own skill folders are ${door.trust.trusted ? 'used' : 'not used'} (${escapeForLine(door.trust.source)}).\n`,
   );
-  return { skills: door.skills, requestContext: () => door.requestContext(), minRelevance: door.config.minRelevance, dispose: () => door.dispose() };
+  return { skills: door.skills, requestContext: () => door.requestContext(), dispose: () => door.dispose() };
 }
 
 /** Each decision into the workspace's door journal; a record that cannot be written is one line on stderr, never a failed answer. */
