@@ -79,6 +79,12 @@ export async function main(argv: string[], io: CliIo, commands: readonly CliComm
 }
 
 if (require.main === module) {
+  // A reader that stops early (`toolshed ledger | head`) closes the pipe: the rest of the output has
+  // nowhere to go, which is not an error of the command; anything else on stdout still is.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
   const io: CliIo = {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
