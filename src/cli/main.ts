@@ -3,6 +3,8 @@ import type { CliCommand, CliIo } from './cliCommand';
 import { COMMANDS } from './commandList';
 import { UsageError } from './commands/cliInput';
 import { escapeForLine } from '../core/platform/lineText';
+import { z } from 'zod';
+import { describeZodIssues } from '../core/schema/zodSchemas';
 
 /** The hook's in-process run, for the fast path (`dist/hookClient.js`) when no resident hook answered. */
 export { answerInProcess } from './commands/hook';
@@ -70,10 +72,13 @@ export async function main(argv: string[], io: CliIo, commands: readonly CliComm
   try {
     return await command.run(rest, io);
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
+    // An option the engine's own schema refuses (`--limit 50` where 20 is the most) is a mistake in the call too.
+    const message =
+      error instanceof UsageError ? error.message : error instanceof z.ZodError ? escapeForLine(describeZodIssues(error, 'arguments')) : undefined;
+    if (message === undefined) throw error;
     // A mistake in the call: say which, with the usage line (its first), and exit 2.
     const usageLine = command.usage.split('\n')[0] ?? '';
-    io.stderr(`toolshed ${command.path.join(' ')}: ${error.message}\n${usageLine}\nRun "toolshed ${command.path.join(' ')} --help" for the options.\n`);
+    io.stderr(`toolshed ${command.path.join(' ')}: ${message}\n${usageLine}\nRun "toolshed ${command.path.join(' ')} --help" for the options.\n`);
     return 2;
   }
 }
