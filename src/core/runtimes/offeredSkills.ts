@@ -8,10 +8,10 @@ const MAX_DESCRIPTION_CHARS = 240;
 
 /**
  * What an offer holds back. Chosen on the tuning half (odd ids) of the skills-at-scale requests
- * with 10,000 skills (`bench/tuneOffers.ts`): above the gate's 0.25, every candidate offered put a
- * skill in front of 36 % of the requests no skill serves; from 0.32, the best two reach the right
- * skill for 67 % of one-skill tasks (40 % injected alone) and offer something for 16 % of no-skill
- * requests — the knee of that curve (0.30: 69 % / 22 %; 0.34: 64 % / 15 %).
+ * with 10,000 skills (`bench/tuneOffers.ts`), at the knee of the curve between the one-skill tasks
+ * whose skill reaches the model and the no-skill requests that get an offer (the curve is in
+ * docs/benchmarks.md, "Reach"): at the gate's own minimum, offers reach a large share of requests
+ * no skill serves.
  */
 const OFFER_MIN_RELEVANCE = 0.32;
 const MAX_OFFERED = 2;
@@ -21,16 +21,17 @@ const MAX_OFFERED = 2;
  * gate but is not confident enough to inject on its own (below `askModelBelowRelevance`) is put
  * to a model, which picks among them. A door has no model of its own, but the runtime's model
  * reads the prompt next: so the best of those candidates (from the very list the selection model
- * would be shown, at least `OFFER_MIN_RELEVANCE`, at most `limit`) are named with their descriptions, and that model loads the one that fits —
- * with its own skill tool, or Toolshed's `read_skill` — or ignores them. Nothing is injected that
- * the gate would not have injected; the offer costs a line per skill.
+ * would be shown, at least `OFFER_MIN_RELEVANCE`, at most `MAX_OFFERED`) are named with their
+ * descriptions, and that model loads the one that fits — with its own skill tool, or Toolshed's
+ * `read_skill` — or ignores them. Nothing is injected that the gate would not have injected; the
+ * offer costs a line per skill.
  */
-export function offeredSkills(result: PreflightSkills, limit = MAX_OFFERED): string[] {
+export function offeredSkills(result: PreflightSkills): string[] {
   const record = result.record;
-  if (!record?.model?.wouldAsk || record.model.asked || limit <= 0) return [];
+  if (!record?.model?.wouldAsk || record.model.asked) return [];
   const injected = new Set(result.used.map((use) => use.name));
   const relevance = new Map(record.ranked.map((candidate) => [candidate.name, candidate.relevance ?? 1]));
-  return (record.offered ?? []).filter((name) => !injected.has(name) && (relevance.get(name) ?? 0) >= OFFER_MIN_RELEVANCE).slice(0, limit);
+  return (record.offered ?? []).filter((name) => !injected.has(name) && (relevance.get(name) ?? 0) >= OFFER_MIN_RELEVANCE).slice(0, MAX_OFFERED);
 }
 
 /** The offer as a prompt block ('' for none): each name with its description, redacted and on one line. */

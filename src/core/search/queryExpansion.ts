@@ -52,8 +52,8 @@ export interface ExpansionOptions {
 
 /**
  * Default weight of a tool-vocabulary term relative to the user's word, chosen on the odd ids of
- * the blind requests (bench/data/mcp-catalog): 0.6 / 0.7 / 0.8 / 0.9 / 1 gave R@5 0.547 / 0.621 /
- * 0.653 / 0.674 / 0.674 with an early table; 1 started pre-activating more no-tool requests.
+ * the blind requests (bench/data/mcp-catalog; the sweep is in docs/benchmarks.md, "Blind
+ * requests"): below it recall fell, at the user's own weight more no-tool requests pre-activated.
  */
 const TOOL_VOCABULARY_WEIGHT = 0.9;
 
