@@ -20,7 +20,9 @@
  * (default `300,10000`) and TOOLSHED_BENCH_REACH_RUNTIMES (default all three) narrow it.
  */
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import { doorFolderFor } from '../src/core/runtimes/doors/doorFolder';
+import { residentPidFile } from '../src/core/runtimes/residentSocket';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -35,6 +37,12 @@ import { startScriptedModelServer } from '../test/runtimes/scriptedModelServer';
 
 const ROOT = path.resolve(__dirname, '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
+/** Resolves once the resident hook of `workspace` has written its pid file (polled: no event crosses processes here). */
+async function residentListening(runtime: RuntimeName, home: string, workspace: string): Promise<void> {
+  const pidFile = residentPidFile(doorFolderFor(workspace, path.join(home, '.toolshed')), runtime);
+  while (!existsSync(pidFile)) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
 /** Runs `node dist/cli.js hook <runtime>` as the runtime does; its stdout and wall time. */
 function runHook(runtime: RuntimeName, home: string, workspace: string, prompt: string, extra: string[] = []): Promise<{ stdout: string; ms: number }> {
   const started = performance.now();
@@ -116,8 +124,10 @@ async function main(): Promise<void> {
       try {
         const described = new Set(listing.described);
         const alone = oneSkill.filter((r) => [...goldNamesOf(r)].some((n) => described.has(n))).length;
-        // Warm the door once, as the first prompt after an install does in the background.
-        await runHook(runtime, home, workspace, '', ['--warm', workspace]);
+        // One prompt first: it indexes the library and starts the resident hook; the measured
+        // prompts begin once the resident has written its pid file (it listens by then).
+        await runHook(runtime, home, workspace, 'hello');
+        await residentListening(runtime, home, workspace);
         let withHook = 0;
         let injectedOnly = 0;
         let injectedForNone = 0;
