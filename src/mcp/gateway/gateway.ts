@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolshedSettings } from '../../core/config/settingsSchema';
 import { MemoryByteStore } from '../../core/platform/memoryByteStore';
 import type { ToolDefinition } from '../../core/platform/chatTypes';
@@ -133,6 +133,22 @@ export class McpGateway {
     const records = this.run.visibleTools().filter((record) => this.names.resolve(record.name));
     const shown = this.options.expose === 'found' ? records : records.filter((record) => record.loadingMode === 'always');
     return this.run.toolDefinitions(shown).map((definition) => ({ ...definition, description: this.thirdParty(definition.description) }));
+  }
+
+  /**
+   * The upstream's hints for a served tool (read-only, destructive, idempotent, open world), so a
+   * found tool listed as a real tool keeps them: a client that runs read-only tools without asking
+   * (Codex) still asks before a destructive one. Only the booleans pass; the title is third-party text.
+   */
+  hintsOf(name: string): ToolAnnotations | undefined {
+    const ref = this.names.resolve(name);
+    const annotations = ref && this.upstreams.get(ref.server)?.tools.find((tool) => tool.name === ref.tool)?.annotations;
+    if (!annotations) return undefined;
+    const hints: ToolAnnotations = {};
+    for (const key of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
+      if (typeof annotations[key] === 'boolean') hints[key] = annotations[key];
+    }
+    return Object.keys(hints).length > 0 ? hints : undefined;
   }
 
   /** A `find_tools` call: ranked search (or `select:`), answered with each tool's description, examples and schema. */

@@ -23,10 +23,17 @@ const callInput = {
 };
 
 export function registerGatewayTools(server: McpServer, gateway: McpGateway): { dispose(): void } {
-  const find = server.registerTool(GATEWAY_FIND_TOOL_NAME, { description: findToolsDescription([]), inputSchema: findInput }, async ({ query, limit }) => {
-    const answer = await gateway.search(query, limit);
-    return { content: [{ type: 'text' as const, text: answer.text }], ...(answer.isError ? { isError: true } : {}) };
-  });
+  // A search only reads Toolshed's index: said so, a client that runs read-only tools without asking
+  // (Codex, whose exec mode refuses every other MCP call) can search. `call_tool` runs whatever the
+  // upstream tool does, so it carries no hint and the client asks the user as it would for that tool.
+  const find = server.registerTool(
+    GATEWAY_FIND_TOOL_NAME,
+    { description: findToolsDescription([]), inputSchema: findInput, annotations: { readOnlyHint: true, openWorldHint: false } },
+    async ({ query, limit }) => {
+      const answer = await gateway.search(query, limit);
+      return { content: [{ type: 'text' as const, text: answer.text }], ...(answer.isError ? { isError: true } : {}) };
+    },
+  );
   server.registerTool(GATEWAY_CALL_TOOL_NAME, { description: CALL_TOOL_DESCRIPTION, inputSchema: callInput }, ({ name, arguments: args }) =>
     gateway.call(name, args ?? {}),
   );
@@ -52,7 +59,7 @@ export function registerGatewayTools(server: McpServer, gateway: McpGateway): { 
       entry?.tool.remove();
       const tool = server.registerTool(
         name,
-        { description: definition.description, inputSchema: objectSchemaReadingAs(definition.inputSchema) },
+        { description: definition.description, inputSchema: objectSchemaReadingAs(definition.inputSchema), annotations: gateway.hintsOf(name) },
         (args: Record<string, unknown>) => gateway.call(name, args),
       );
       listed.set(name, { tool, description: definition.description, schema });

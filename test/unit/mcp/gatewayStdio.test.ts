@@ -111,6 +111,11 @@ describe('MCP gateway over stdio (a real gateway process and a real SDK client)'
       const tools = await started.waitForRefresh((list) => list.some((t) => t.name === 'mcp_everything_echo'));
       const echo = tools.find((t) => t.name === 'mcp_everything_echo');
       assert.deepEqual((echo?.inputSchema as { required?: string[] }).required, ['message']);
+      // The upstream says echo only reads; listed as a real tool it still says so (a client that runs
+      // read-only tools without asking, as Codex does, relies on it), and find_tools says it of itself.
+      assert.equal(echo?.annotations?.readOnlyHint, true);
+      assert.equal(tools.find((t) => t.name === 'find_tools')?.annotations?.readOnlyHint, true);
+      assert.equal(tools.find((t) => t.name === 'call_tool')?.annotations?.readOnlyHint, undefined);
       const direct = (await started.client.callTool({ name: 'mcp_everything_echo', arguments: { message: 'direct' } })) as CallToolResult;
       assert.equal(textOf(direct), 'Echo: direct');
       assert.match(started.stderr.join(''), /server "remote": skipped: type "http" is not a local \(stdio\) server/);
