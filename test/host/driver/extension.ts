@@ -14,6 +14,8 @@ export interface DriverApi {
   readonly testTools: TestToolCalls;
   /** A configurable batch of MCP-style fixture tools (testToolBatch.ts). */
   readonly toolBatch: ToolBatchControl;
+  /** This extension's global storage: `<user data>/User/globalStorage/<id>`, so tests can find the user-data folder. */
+  readonly globalStorageUri: vscode.Uri;
 }
 
 /** Written by test/host/offlineHost.mjs beside this extension's package.json (offline host only). */
@@ -40,7 +42,7 @@ export function activate(context: vscode.ExtensionContext): DriverApi {
     const config = JSON.parse(readFileSync(configPath, 'utf8')) as RunConfig;
     setTimeout(() => void runAndReport(config), 0);
   }
-  return { scriptedModel: model.control(), testTools, toolBatch: createToolBatch(context) };
+  return { scriptedModel: model.control(), testTools, toolBatch: createToolBatch(context), globalStorageUri: context.globalStorageUri };
 }
 
 export function deactivate(): void {}
