@@ -21,6 +21,8 @@ const VALUE_SPANS: readonly RegExp[] = [
   /(?<!\w)'[^'\n]{1,200}'(?!\w)|"[^"\n]{1,200}"|`[^`\n]{1,200}`|\u201c[^\u201d\n]{1,200}\u201d|\u2018[^\u2019\n]{1,200}\u2019(?!\w)/g,
   // An error as a runtime prints it, up to a dash separator or the end of its line.
   /\b[A-Z]\w*(?:Error|Exception):[^\n]*?(?=\s(?:--|\u2014)\s|\n|$)/g,
+  // A number, an id or an address of digits (#77, 1193, 203.0.113.7, 9:30).
+  /(?<![\w.:#-])#?\d+(?:[.:/-]\d+)*(?![\w.:/-])/g,
   // A SQL statement, up to its semicolon or the end of its line.
   /\b(?:select\b[^;\n]{0,200}?\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from|create\s+(?:table|index|view))\b[^;\n]*/gi,
 ];
