@@ -22,8 +22,10 @@ import { TOOL_VOCABULARY, formCues } from './toolVocabulary';
  * - tool vocabulary: a user's word brings the words tool descriptions use for the same thing
  *   (`folder` → directory, `post` → message, `remember` → memory, observation; toolVocabulary.ts),
  *   and the request's form brings a few more (a web address → url, page, fetch; `#name` →
- *   channel; a path → file, directory), for every query term, at `toolVocabularyWeight`, IDF
- *   capped at the user's word's when the catalog has it.
+ *   channel; a path → file, directory; a pasted SQL statement, a pasted error, a how-to
+ *   question), for every query term, at `toolVocabularyWeight`, IDF capped at the user's word's
+ *   when the catalog has it; `cues` says which terms the form brought, so the ranker keeps
+ *   them at that weight where the user's word for them sits inside a value.
  */
 
 export interface ExpansionOptions {

@@ -19,7 +19,10 @@ import type { ToolIndex } from './toolIndex';
  * holds a query term instead — the same top k.
  *
  * Query terms are weighted as a request (search/requestTerms.ts, shared with skills): words on
- * code and data lines count less than prose, and a repeated word counts more, saturated.
+ * code and data lines count less than prose, and a repeated word counts more, saturated; and,
+ * for tools only, a word found only inside a value (an address, a path, a quote, a pasted error
+ * or SQL statement, a number; search/requestValues.ts) counts VALUE_WEIGHT: it names what the
+ * user has, not the tool they want.
  *
  * The returned relevances are BM25 (higher-is-better); the caller maps them to contract
  * scores (raw BM25 → score_raw → min-max, scoring.normalizeBm25).
