@@ -51,6 +51,8 @@ interface Request {
   kind: 'tool' | 'none';
   /** Long requests only: what the request asks for is said after its first 2,000 characters. */
   late?: boolean;
+  /** Blind requests only: tools judged to do the job as well as the gold (the rule is in SOURCES.md). */
+  equivalent?: string[];
 }
 interface Adversary extends ToolInput {
   adversary: string;
@@ -152,6 +154,9 @@ function qualityRow(set: string, half: Half, embedder: string, requests: readonl
     'R@1': share(tool.filter((x) => hitAt(x.o, x.r.gold, 1)).length, tool.length),
     'R@5': share(tool.filter((x) => hitAt(x.o, x.r.gold, 5)).length, tool.length),
     'R@10': share(tool.filter((x) => hitAt(x.o, x.r.gold, 10)).length, tool.length),
+    ...(tool.some((x) => x.r.equivalent)
+      ? { 'R@5_gold_or_equivalent': share(tool.filter((x) => hitAt(x.o, [...x.r.gold, ...(x.r.equivalent ?? [])], 5)).length, tool.length) }
+      : {}),
     'request_R@5': share(tool.filter((x) => goldRanked(x.o, x.r.gold)).length, tool.length),
     gold_in_round_1: share(tool.filter((x) => goldActivated(x.o, x.r.gold)).length, tool.length),
     ...lateColumns(tool),
@@ -328,8 +333,9 @@ function checkSet(tools: readonly ToolInput[], requests: readonly Request[]): vo
     ids.add(r.id);
     if (r.kind !== 'tool' && r.kind !== 'none') throw new Error(`request set: id ${r.id} has kind "${String(r.kind)}" (tool or none)`);
     if ((r.kind === 'none') !== (r.gold.length === 0)) throw new Error(`request set: id ${r.id}: a "none" request has no gold, a "tool" request has some`);
-    const unknown = r.gold.filter((name) => !names.has(name));
-    if (unknown.length) throw new Error(`request set: id ${r.id}: gold not in tools.jsonl: ${unknown.join(', ')}`);
+    if (r.equivalent?.some((name) => r.gold.includes(name))) throw new Error(`request set: id ${r.id}: a tool is both gold and equivalent`);
+    const unknown = [...r.gold, ...(r.equivalent ?? [])].filter((name) => !names.has(name));
+    if (unknown.length) throw new Error(`request set: id ${r.id}: gold or equivalent not in tools.jsonl: ${unknown.join(', ')}`);
   }
 }
 

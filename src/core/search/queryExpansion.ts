@@ -22,8 +22,10 @@ import { TOOL_VOCABULARY, formCues } from './toolVocabulary';
  * - tool vocabulary: a user's word brings the words tool descriptions use for the same thing
  *   (`folder` → directory, `post` → message, `remember` → memory, observation; toolVocabulary.ts),
  *   and the request's form brings a few more (a web address → url, page, fetch; `#name` →
- *   channel; a path → file, directory), for every query term, at `toolVocabularyWeight`, IDF
- *   capped at the user's word's when the catalog has it.
+ *   channel; a path → file, directory; a pasted SQL statement, a pasted error, a how-to
+ *   question), for every query term, at `toolVocabularyWeight`, IDF capped at the user's word's
+ *   when the catalog has it; `cues` says which terms the form brought, so the ranker keeps
+ *   them at that weight where the user's word for them sits inside a value.
  */
 
 export interface ExpansionOptions {
@@ -70,6 +72,12 @@ export interface ExpandedQuery {
   terms: WeightedTerm[];
   /** IDF per term, related terms capped at their source term's IDF. */
   idf: Map<string, number>;
+  /**
+   * Terms the request's form brings (formCues) and the weight each counts at least: a cue the
+   * user also wrote inside a value ("error" in a pasted "TypeError: …") keeps the cue's weight
+   * when the ranker weighs the words of values down.
+   */
+  cues: Map<string, number>;
 }
 
 const MIN_COMPOUND_CHARS = 6;
@@ -92,6 +100,7 @@ export function expandQuery(
 ): ExpandedQuery {
   const weights = new Map<string, number>();
   const idf = new Map<string, number>();
+  const cues = new Map<string, number>();
   const primary: string[] = [];
   /** Expansion sources: the user's terms (also those the catalog lacks), before de-compounding. */
   const sources: string[] = [];
@@ -130,13 +139,16 @@ export function expandQuery(
   }
   const vocabularyWeight = options.toolVocabularyWeight ?? TOOL_VOCABULARY_WEIGHT;
   if (vocabularyWeight > 0) {
-    const bridged: Array<{ term: string; source?: string }> = formCues(query).map((term) => ({ term }));
+    // Cues are words, analysed like the table's ("directory" is the term `directori`).
+    const bridged: Array<{ term: string; source?: string }> = formCues(query).flatMap((cue) => analyzer.analyze(cue).map((term) => ({ term })));
     for (const word of words) {
       const source = analyzer.analyze(word)[0];
       for (const term of TOOL_VOCABULARY.lookup(word)) bridged.push({ term, source });
     }
     for (const { term, source } of bridged) {
-      if (weights.has(term) || vocabulary.df(term) === 0) continue;
+      if (vocabulary.df(term) === 0) continue;
+      if (source === undefined) cues.set(term, vocabularyWeight);
+      if (weights.has(term)) continue;
       weights.set(term, vocabularyWeight);
       // Capped at the user's word's IDF when the catalog has that word: "show" bringing the rarer
       // "list" must not make "list" outweigh what the user actually wrote.
@@ -162,6 +174,7 @@ export function expandQuery(
   return {
     terms: [...weights].map(([term, weight]) => ({ term, weight })),
     idf,
+    cues,
   };
 }
 

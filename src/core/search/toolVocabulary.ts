@@ -157,7 +157,16 @@ export class ToolVocabulary {
   }
 }
 
-/** Cues in a request's form, not its words: a web address asks about a page, `#name` is a chat channel. */
+const HOW_TO = /\bhow (?:do|can|should|would) (?:i|we|you)\b|\bhow to\b/i;
+const SQL_STATEMENT =
+  /\bselect\b[^;]{1,200}?\bfrom\s+\w|\binsert\s+into\s+\w|\bupdate\s+\w+\s+set\s+\w|\bdelete\s+from\s+\w|\bcreate\s+(?:table|index|view)\s+\w/i;
+const ERROR_TEXT = /\b[A-Z]\w*(?:Error|Exception):\s|\bat\s+(?:[\w.$<>]+\s+)?\(?[\w./\\-]+\.\w+:\d+/;
+
+/**
+ * Cues in a request's form, not its words: a web address asks about a page, `#name` is a chat
+ * channel, a pasted SQL statement is database work, a pasted error is about errors, a how-to
+ * question asks for documentation. Words, analysed by the caller like the table's.
+ */
 export function formCues(query: string): string[] {
   const cues: string[] = [];
   if (/\bhttps?:\/\/|\bwww\.|(?<![@\w.-])[a-z0-9-]+\.(?:com|io|org|net|so|dev|app|co)\b(?!@)\/?/i.test(query)) cues.push('url', 'page', 'fetch', 'web');
@@ -165,6 +174,12 @@ export function formCues(query: string): string[] {
   // A path (./logs, ~/projects, a/b/c.txt) is about files and directories; a .db or .sqlite file is a SQLite database.
   if (/(?:^|\s)(?:\.{1,2}|~)\/|(?:^|\s)[\w-]+\/[\w./-]+/.test(query)) cues.push('file', 'directory');
   if (/\.(?:db|sqlite3?)\b/i.test(query)) cues.push('sqlite', 'database');
+  // A SQL statement pasted or quoted (SELECT … FROM, INSERT INTO, UPDATE … SET, DELETE FROM, CREATE TABLE) is database work.
+  if (SQL_STATEMENT.test(query)) cues.push('sql', 'query', 'database');
+  // An error as a runtime prints it (TypeError: …, a stack frame `at File.tsx:42`) is about errors and where they are tracked.
+  if (ERROR_TEXT.test(query)) cues.push('error', 'issue', 'stacktrace');
+  // "How do I … / how to …" asks how something is done: a library's or service's documentation.
+  if (HOW_TO.test(query)) cues.push('documentation', 'library');
   return cues;
 }
 

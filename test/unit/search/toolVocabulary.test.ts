@@ -3,10 +3,11 @@ import fc from 'fast-check';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { expandQuery } from '../../../src/core/search/queryExpansion';
 import { TOOL_VOCABULARY, ToolVocabulary, formCues } from '../../../src/core/search/toolVocabulary';
-import { RANKER_DEFAULTS } from '../../../src/core/tools/index/toolRanker';
+import { RANKER_DEFAULTS, rankingQuery } from '../../../src/core/tools/index/toolRanker';
 import type { ToolInput } from '../../../src/core/tools/toolRecord';
 import { createToolSearchService } from '../../../src/core/tools/toolSearchService';
-import { engineWith } from '../tools/helpers';
+import { engineWith, makeService } from '../tools/helpers';
+import type { ToolIndex } from '../../../src/core/tools/index/toolIndex';
 
 /** What `tool_search` returns for the query over these tools, default ranker unless told. */
 async function search(tools: ToolInput[], query: string, toolVocabularyWeight?: number): Promise<string[]> {
@@ -82,6 +83,50 @@ describe('tool vocabulary: user words to tool words', () => {
     assert.deepEqual(formCues('move ./logs older than 30 days'), ['file', 'directory']);
     assert.deepEqual(formCues('open dump/chat.db'), ['file', 'directory', 'sqlite', 'database']);
     assert.deepEqual(formCues('issue #77 is fixed'), []);
+  });
+
+  it('a word only inside a value (an address, a number) weighs less than the same word asked for in prose', async () => {
+    const { service } = await makeService({ tools: CATALOG });
+    const index = (service as unknown as { index: ToolIndex }).index;
+    const weight = (query: string, term: string) => rankingQuery(index, query).terms.find((t) => t.term === term)?.weight ?? 0;
+    assert.ok(weight('what does status.example.io/incidents say', 'incid') < weight('what incidents does the status page say', 'incid'));
+    assert.ok(weight('how many incidents in 2024', '2024') < weight('how many incidents in 2024', 'incid'));
+    await service.dispose();
+  });
+
+  it('a pasted SQL statement asks for a query, not for the table it names', async () => {
+    const tools: ToolInput[] = [
+      { name: 'billing_create_invoice', description: 'Create an invoice for a client, with its status and due date.' },
+      { name: 'pg_query', description: 'Run a read-only SQL query' },
+    ];
+    const query = "SELECT * FROM invoices WHERE status='pending' AND due_date < now() is super slow, can you see why";
+    assert.equal((await search(tools, query))[0], 'pg_query');
+  });
+
+  it('a pasted error asks about the error, not about the words of its message', async () => {
+    const tools: ToolInput[] = [
+      { name: 'errors_get_issue', description: 'Retrieve an issue from the error tracker with its stacktraces and how often it occurs.' },
+      { name: 'fs_read_properties', description: 'Read the properties of a file: size, owner, whether it is undefined or a link.' },
+    ];
+    const query = "TypeError: Cannot read properties of undefined (reading 'id') at CartSummary.tsx:42 -- how many users are hitting this?";
+    assert.equal((await search(tools, query))[0], 'errors_get_issue');
+  });
+
+  it('a how-to question asks for documentation', async () => {
+    const tools: ToolInput[] = [
+      { name: 'docs_query', description: 'Retrieves up-to-date documentation and code examples for any programming library or framework.' },
+      { name: 'cluster_update_resource', description: 'Update a resource in the cluster: apply optimistic updates with a resource version.' },
+    ];
+    assert.equal((await search(tools, 'how do i do optimistic updates with tanstack query v5?'))[0], 'docs_query');
+  });
+
+  it('form cues are analysed like the table: a path brings the term of "directory"', () => {
+    const vocabulary = { df: (t: string) => (t === 'directori' || t === 'open' ? 1 : 0), idf: () => 2 };
+    const { terms } = expandQuery('open ./reports', vocabulary, undefined, { ...RANKER_DEFAULTS.expansion, compoundPartWeight: 0 });
+    assert.ok(
+      terms.some((t) => t.term === 'directori'),
+      JSON.stringify(terms),
+    );
   });
 
   it('any text expands to finite positive weights, the user’s words first at weight 1', () => {

@@ -2,6 +2,7 @@ import type { WeightedTerm } from '../../search/bm25f';
 import { expandQuery } from '../../search/queryExpansion';
 import type { ExpansionOptions } from '../../search/queryExpansion';
 import { requestTerms } from '../../search/requestTerms';
+import { valueOnlyTerms } from '../../search/requestValues';
 import { TOOL_FIELD_B, TOOL_FIELD_WEIGHTS, TOOL_K1 } from './toolDocument';
 import type { ToolField } from './toolDocument';
 import type { ToolIndex } from './toolIndex';
@@ -18,7 +19,10 @@ import type { ToolIndex } from './toolIndex';
  * holds a query term instead — the same top k.
  *
  * Query terms are weighted as a request (search/requestTerms.ts, shared with skills): words on
- * code and data lines count less than prose, and a repeated word counts more, saturated.
+ * code and data lines count less than prose, and a repeated word counts more, saturated; and,
+ * for tools only, a word found only inside a value (an address, a path, a quote, a pasted error
+ * or SQL statement, a number; search/requestValues.ts) counts VALUE_WEIGHT: it names what the
+ * user has, not the tool they want.
  *
  * The returned relevances are BM25 (higher-is-better); the caller maps them to contract
  * scores (raw BM25 → score_raw → min-max, scoring.normalizeBm25).
@@ -151,7 +155,7 @@ function topTools(
  */
 export function rankingQuery(index: ToolIndex, query: string, options: RankerOptions = RANKER_DEFAULTS): { terms: WeightedTerm[]; idf: Map<string, number> } {
   const expanded = expandQuery(query, index.stats, index.relatedTerms, { ...RANKER_DEFAULTS.expansion, ...options.expansion }, index.analyzer);
-  return { terms: weightedAsRequest(expanded.terms, query), idf: expanded.idf };
+  return { terms: weightedAsRequest(expanded.terms, query, expanded.cues), idf: expanded.idf };
 }
 
 /**
@@ -159,10 +163,17 @@ export function rankingQuery(index: ToolIndex, query: string, options: RankerOpt
  * code and data lines count less, repeats saturate). Parts and variants the request does not
  * spell keep their expansion weight.
  */
-function weightedAsRequest(terms: readonly WeightedTerm[], query: string): WeightedTerm[] {
+function weightedAsRequest(terms: readonly WeightedTerm[], query: string, cues: ReadonlyMap<string, number>): WeightedTerm[] {
   const asRequest = new Map(requestTerms(query).map((t) => [t.term, t.weight]));
-  return terms.map((t) => ({ term: t.term, weight: t.weight * (asRequest.get(t.term) ?? 1) }));
+  const values = valueOnlyTerms(query);
+  return terms.map((t) => ({
+    term: t.term,
+    weight: Math.max(t.weight * (asRequest.get(t.term) ?? 1) * (values.has(t.term) ? VALUE_WEIGHT : 1), cues.get(t.term) ?? 0),
+  }));
 }
+
+/** Weight of a word found only inside a value (an address, a path, a quote, a pasted error or statement; search/requestValues.ts). */
+const VALUE_WEIGHT = 0.35;
 
 /** True when `options` rank with the weights the index's impact postings were built with. */
 function builtWith(options: RankerOptions): boolean {
