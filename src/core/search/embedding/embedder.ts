@@ -54,13 +54,21 @@ export function cosine(a: Float32Array, b: Float32Array): number {
   return sum;
 }
 
-/** Scales `v` to unit length in place (a zero vector stays zero). */
+/**
+ * Scales `v` to unit length in place (a zero vector stays zero). Divided by its largest component
+ * first, so components near the float range (an endpoint may answer 3.4e38) do not overflow the
+ * sum of squares into Infinity and leave a zero vector.
+ */
 export function normalize(v: Float32Array): Float32Array {
+  let largest = 0;
+  for (let i = 0; i < v.length; i++) largest = Math.max(largest, Math.abs(v[i]));
+  if (!(largest > 0) || !Number.isFinite(largest)) return v;
   let norm = 0;
-  for (let i = 0; i < v.length; i++) norm += v[i] * v[i];
-  if (norm > 0) {
-    const inverse = 1 / Math.sqrt(norm);
-    for (let i = 0; i < v.length; i++) v[i] *= inverse;
+  for (let i = 0; i < v.length; i++) {
+    const scaled = v[i] / largest;
+    norm += scaled * scaled;
   }
+  const length = Math.sqrt(norm);
+  for (let i = 0; i < v.length; i++) v[i] = v[i] / largest / length;
   return v;
 }

@@ -165,7 +165,10 @@ export class EndpointEmbedder implements Embedder {
       }
       this.dimensions ??= row.length;
       if (row.length !== this.dimensions) throw new EndpointError(`embedding endpoint changed dimension (${this.dimensions} → ${row.length})`);
-      return normalize(Float32Array.from(row as number[]));
+      // A finite double can still be past the float range (1e39 → Infinity as a Float32).
+      const vector = Float32Array.from(row as number[]);
+      if (!vector.every(Number.isFinite)) throw new EndpointError('embedding endpoint returned numbers beyond the float range');
+      return normalize(vector);
     });
   }
 }

@@ -101,6 +101,17 @@ describe('embedding endpoint client limits (real local HTTP servers)', () => {
     assert.match(embedder.failure ?? '', /no answer within 150 ms/);
   });
 
+  it('numbers at the edge of the float range: unit vectors, or an EndpointError past it', async () => {
+    const answer = (body: string) => (fake.server.reply = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
+    answer('{"embeddings":[[0,0.5],[0,-3.4e38]]}');
+    const embedder = new EndpointEmbedder({ url: `${fake.base}/api/embed`, model: 'm', scrub: redact, timeoutMs: 5000 });
+    const [a, b] = await embedder.embed(['a', 'b']);
+    assert.deepEqual([...a!], [0, 1]);
+    assert.deepEqual([...b!], [0, -1]);
+    answer('{"embeddings":[[0,1],[0,1e39]]}');
+    await assert.rejects(embedder.embed(['a', 'b']), /beyond the float range/);
+  });
+
   it('any answer body is either two unit vectors or an EndpointError (never a crash or a hang)', async () => {
     const vector = fc.array(fc.oneof(fc.double(), fc.integer(), fc.string(), fc.constant(null)), { maxLength: 6 });
     const body = fc.oneof(
@@ -121,7 +132,11 @@ describe('embedding endpoint client limits (real local HTTP servers)', () => {
         try {
           const vectors = await embedder.embed(['a', 'b']);
           assert.equal(vectors.length, 2);
-          for (const v of vectors) assert.ok(v.every(Number.isFinite));
+          for (const v of vectors) {
+            assert.ok(v.every(Number.isFinite));
+            const length = Math.hypot(...v);
+            assert.ok(length === 0 || Math.abs(length - 1) < 1e-5, `length ${length}`);
+          }
         } catch (error) {
           assert.ok(error instanceof EndpointError, String(error));
         }
