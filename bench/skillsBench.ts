@@ -150,7 +150,7 @@ async function main(): Promise<void> {
         target: `p95 ≤ ${target} ms`,
         ok: p95 <= target,
         load_ms: round(loadMs, 0),
-        measures: `skill_search fts (exact BM25F top-k over in-memory impact postings, focus re-scoring): ${queries.length} queries × ${SEARCH_ROUNDS} rounds, median; store built by loadPacks from ${Math.ceil(size / JSONL_PER_FILE)} JSONL file(s), load_ms`,
+        measures: `skill_search fts (exact BM25F top-k over the in-memory term index, focus re-scoring): ${queries.length} queries × ${SEARCH_ROUNDS} rounds, median; store built by loadPacks from ${Math.ceil(size / JSONL_PER_FILE)} JSONL file(s), load_ms`,
       });
       if (size === 500) rows.push(...(await withManyTools(s, queries)));
       await s.dispose();
