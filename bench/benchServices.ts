@@ -10,13 +10,13 @@ import { learnedRecord } from '../src/core/skills/store/skillRecords';
 import type { LearnedSkillInput } from '../src/core/skills/store/skillRecords';
 import { makeScope } from '../src/core/skills/store/skillScope';
 import { loadSqlEngine } from '../src/core/sql/sqlEngine';
-import type { FtsEngine, SqlEngine } from '../src/core/sql/sqlEngine';
+import type { SqlEngine } from '../src/core/sql/sqlEngine';
 
 /** sql.js's WebAssembly file in this checkout (benches run from the repository root). */
 const SQL_WASM = path.join(process.cwd(), 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm');
 
-export function benchEngine(allowedFts?: FtsEngine[]): Promise<SqlEngine> {
-  return loadSqlEngine(allowedFts ? { allowedFts, wasmPath: SQL_WASM } : { wasmPath: SQL_WASM });
+export function benchEngine(): Promise<SqlEngine> {
+  return loadSqlEngine({ wasmPath: SQL_WASM });
 }
 
 /**

@@ -2,8 +2,8 @@
  * Safety benchmarks (bundled and run by bench/safety.bench.mjs):
  * - redaction on the labelled corpus (test/fixtures/redaction-corpus.jsonl): recall on secrets,
  *   false-positive rate on look-alikes, throughput;
- * - the regex guard: each hostile pattern through tool_search (2,000 tools, FTS and no-FTS
- *   engine) and skill_search (2,000 skills, FTS and no-FTS store), wall time and outcome
+ * - the regex guard: each hostile pattern through tool_search (2,000 tools) and skill_search
+ *   (2,000 skills), wall time and outcome
  *   (refused, stopped by the budget, or finished). Worst case is the number to watch: a
  *   backtracking engine runs these for tens of seconds or forever.
  * Prints one JSON line last: {"title", "rows"}.
@@ -16,7 +16,6 @@ import { MemoryByteStore } from '../src/core/platform/memoryByteStore';
 import { compileSafeRegex, SAFE_REGEX_LIMITS } from '../src/core/search/safeRegex';
 import { redact } from '../src/core/privacy/redaction';
 import { folderPack } from '../src/core/skills/packs/skillPackSources';
-import type { FtsEngine } from '../src/core/sql/sqlEngine';
 import { createToolSearchService } from '../src/core/tools/toolSearchService';
 import { readRedactionCorpus, scoreRedaction } from './redactionCorpus';
 import { rng, round } from './benchMath';
@@ -103,33 +102,31 @@ async function main(): Promise<void> {
     tags: ['a'.repeat(40), 'read'],
   }));
   const worst: Record<string, number> = {};
-  for (const allowedFts of [['fts5', 'fts4', 'none'], ['none']] as FtsEngine[][]) {
-    const engine = await benchEngine(allowedFts);
-    const service = await createToolSearchService({
-      engine,
-      store: new MemoryByteStore(),
-      logger: nullLogger,
-      events: nullEventSink,
-      clock: { now: () => Date.now() },
-      saveDelayMs: 60_000,
+  const engine = await benchEngine();
+  const service = await createToolSearchService({
+    engine,
+    store: new MemoryByteStore(),
+    logger: nullLogger,
+    events: nullEventSink,
+    clock: { now: () => Date.now() },
+    saveDelayMs: 60_000,
+  });
+  service.setTools(tools);
+  const label = 'tool_search';
+  for (const pattern of HOSTILE_PATTERNS) {
+    const run = await service.startRun();
+    const t0 = performance.now();
+    const result = run.search({ query: pattern, search_type: 'regex', limit: 20 });
+    const ms = performance.now() - t0;
+    worst[label] = Math.max(worst[label] ?? 0, ms);
+    rows.push({
+      case: `regex guard: ${label}`,
+      pattern: pattern.length > 40 ? `${pattern.slice(0, 37)}…` : pattern,
+      tools: CATALOG_SIZE,
+      engine: engineOf(pattern),
+      ms: round(ms, 1),
+      outcome: outcome(result.ok ? (result.output.note ?? '') : result.error),
     });
-    service.setTools(tools);
-    const label = `tool_search (${engine.fts})`;
-    for (const pattern of HOSTILE_PATTERNS) {
-      const run = await service.startRun();
-      const t0 = performance.now();
-      const result = run.search({ query: pattern, search_type: 'regex', limit: 20 });
-      const ms = performance.now() - t0;
-      worst[label] = Math.max(worst[label] ?? 0, ms);
-      rows.push({
-        case: `regex guard: ${label}`,
-        pattern: pattern.length > 40 ? `${pattern.slice(0, 37)}…` : pattern,
-        tools: CATALOG_SIZE,
-        engine: engineOf(pattern),
-        ms: round(ms, 1),
-        outcome: outcome(result.ok ? (result.output.note ?? '') : result.error),
-      });
-    }
   }
 
   // Regex guard: skill_search.
@@ -149,28 +146,26 @@ async function main(): Promise<void> {
     // Files stay under the 1 MiB per-file cap.
     for (let f = 0; f * 400 < lines.length; f++)
       writeFileSync(path.join(tmp, 'pack', `part${f}.skill.jsonl`), `${lines.slice(f * 400, (f + 1) * 400).join('\n')}\n`);
-    for (const allowedFts of [['fts5', 'fts4', 'none'], ['none']] as FtsEngine[][]) {
-      const skills = await benchSkillService(await benchEngine(allowedFts));
-      const loaded = await skills.loadPacks([folderPack('hostile', path.join(tmp, 'pack'))]);
-      const skillCount = loaded.packs[0]?.skillCount ?? 0;
-      if (skillCount < CATALOG_SIZE) console.error(`only ${skillCount} hostile skills loaded: ${JSON.stringify(loaded.problems.slice(0, 3))}`);
-      const label = `skill_search (${skills.fts})`;
-      for (const pattern of HOSTILE_PATTERNS) {
-        const t0 = performance.now();
-        const out = await skills.search({ query: pattern, search_type: 'regex', limit: 20 }, { includeWorkspacePacks: true });
-        const ms = performance.now() - t0;
-        worst[label] = Math.max(worst[label] ?? 0, ms);
-        rows.push({
-          case: `regex guard: ${label}`,
-          pattern: pattern.length > 40 ? `${pattern.slice(0, 37)}…` : pattern,
-          skills: skillCount,
-          engine: engineOf(pattern),
-          ms: round(ms, 1),
-          outcome: outcome(out.note ?? ''),
-        });
-      }
-      await skills.dispose();
+    const skills = await benchSkillService(await benchEngine());
+    const loaded = await skills.loadPacks([folderPack('hostile', path.join(tmp, 'pack'))]);
+    const skillCount = loaded.packs[0]?.skillCount ?? 0;
+    if (skillCount < CATALOG_SIZE) console.error(`only ${skillCount} hostile skills loaded: ${JSON.stringify(loaded.problems.slice(0, 3))}`);
+    const label = 'skill_search';
+    for (const pattern of HOSTILE_PATTERNS) {
+      const t0 = performance.now();
+      const out = await skills.search({ query: pattern, search_type: 'regex', limit: 20 }, { includeWorkspacePacks: true });
+      const ms = performance.now() - t0;
+      worst[label] = Math.max(worst[label] ?? 0, ms);
+      rows.push({
+        case: `regex guard: ${label}`,
+        pattern: pattern.length > 40 ? `${pattern.slice(0, 37)}…` : pattern,
+        skills: skillCount,
+        engine: engineOf(pattern),
+        ms: round(ms, 1),
+        outcome: outcome(out.note ?? ''),
+      });
     }
+    await skills.dispose();
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

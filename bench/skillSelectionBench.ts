@@ -126,7 +126,6 @@ async function main(): Promise<void> {
       rows.push({
         case: 'selection logic (prompt, instant model, strict parse)',
         skills: size,
-        engine: service.fts,
         ...acrossRounds(logicP50, logicP95),
         target: `≤ ${TARGET_P95_MS} ms p95`,
         ok: median(logicP95) <= TARGET_P95_MS,
@@ -135,7 +134,6 @@ async function main(): Promise<void> {
       rows.push({
         case: 'hybrid selection, model call excluded',
         skills: size,
-        engine: service.fts,
         ...acrossRounds(stepP50, stepP95),
         skill_search_limit20_p95_ms: round(median(baseP95)),
         ratio_to_skill_search: round(median(stepP95) / Math.max(1e-6, median(baseP95)), 2),
@@ -146,7 +144,6 @@ async function main(): Promise<void> {
       rows.push({
         case: 'pre-flight hybrid − search (same query, back to back)',
         skills: size,
-        engine: service.fts,
         ...acrossRounds(addedP50, addedP95),
         target: 'informational',
         measures:

@@ -39,7 +39,6 @@ const row = (set, r, note = '') => ({
   set,
   tools: r.tools,
   queries: r.queries,
-  engine: r.engine,
   embedder: r.embedder ?? '',
   'R@1': r.recall_at_1,
   'R@5': r.recall_at_5,
@@ -69,7 +68,6 @@ const categoryRows = (label, r) =>
     set: `  ${label}/${category}`,
     tools: r.tools,
     queries: c.queries,
-    engine: r.engine,
     'R@1': c.recall_at_1,
     'R@5': c.recall_at_5,
     'R@10': c.recall_at_10,
@@ -116,7 +114,6 @@ try {
           set: `  held-out/${label}`,
           tools: held.tools,
           queries: v.queries,
-          engine: held.engine,
           'R@5': v.recall_at_5,
           'R@10': v.recall_at_10,
           note: `any variant of the gold: R@5 ${v.family_recall_at_5}, R@10 ${v.family_recall_at_10}`,
@@ -155,8 +152,6 @@ try {
       const r = bench(tools, queries, ['--half', 'even', '--per-category', '--ranker', JSON.stringify(ranker)]);
       rows.push(row(label, r, categoryDelta(r, held)));
     }
-    const none = bench(tools, queries, ['--engine', 'none']);
-    rows.push(row('bfcl (FTS disabled)', none, 'fallback: regex over query words'));
     const realTools = readFileSync(tools, 'utf8')
       .trim()
       .split('\n')

@@ -112,7 +112,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   // sql.js's wasm ships inside the extension and is read from disk, never fetched.
   const wasmBinary = await vscode.workspace.fs.readFile(vscode.Uri.file(path.join(context.extensionPath, 'dist', 'sql-wasm.wasm')));
   const engine = await loadSqlEngine({ wasmBinary });
-  logger.info(`sql.js loaded; full-text engine: ${engine.fts}`);
+  logger.info('sql.js loaded');
 
   const { store, folder } = createByteStore(context);
   logger.info(`Toolshed databases in ${folder}`);

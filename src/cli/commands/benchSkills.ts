@@ -2,7 +2,7 @@ import { NodeByteStore } from '../../core/platform/nodeByteStore';
 import type { CliCommand } from '../cliCommand';
 import { readJsonl } from './cliInput';
 import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags, embedderLabel, reportEndpointFailure, EMBEDDER_SWITCHES, EMBEDDER_VALUES } from './embedderFlag';
-import { cliSkillService, packsFromDirs, parseFtsFlag, parseSkillArgs, percentile } from './skillCliSupport';
+import { cliSkillService, packsFromDirs, parseSkillArgs, percentile } from './skillCliSupport';
 import { checkPackFolders } from './skillCliSupport';
 import { skillRequestText } from './requestText';
 
@@ -17,7 +17,7 @@ export const benchSkillsCommand: CliCommand = {
   path: ['bench', 'skills'],
   summary: 'Measure skill_search recall and latency on packs and labelled queries',
   usage: [
-    'Usage: toolshed bench skills --packs DIR… --queries FILE.jsonl [--engine fts5|fts4|none] [--store DIR] [--rounds N] [--json]',
+    'Usage: toolshed bench skills --packs DIR… --queries FILE.jsonl [--store DIR] [--rounds N] [--json]',
     `                             ${EMBEDDER_USAGE}`,
     '',
     ...EMBEDDER_HELP,
@@ -26,14 +26,14 @@ export const benchSkillsCommand: CliCommand = {
     'queries: {"query", "gold": [skill names]} per line. Each query is sent whole, as skill_search and pre-flight take it',
     '  (request_text says so; requests_cut counts those longer than skill_search takes, cut at its limit).',
     '--store DIR: keep the skill store in that folder (as the extension keeps it in its storage), so a second run is a warm start.',
-    '--json prints {recall_at_1, recall_at_3, recall_at_5, mrr_at_10, p50_ms, p95_ms, skills, queries, engine, open_ms, load_ms,',
+    '--json prints {recall_at_1, recall_at_3, recall_at_5, mrr_at_10, p50_ms, p95_ms, skills, queries, open_ms, load_ms,',
     '  open_cpu_ms, load_cpu_ms, peak_rss_mb, heap_mb, external_mb, embedder}: open_ms opens the store, load_ms loads the packs',
     '  into it (the _cpu_ms twins: CPU time of this process, which a busy machine does not inflate); memory is this',
     "  process's (external: sql.js's WebAssembly memory and other buffers), after the searches.",
     'Latency: pooled over enough rounds of the queries for ≥ 200 searches (at most 10; --rounds N to fix it), after as many warm-up rounds.',
   ].join('\n'),
   async run(args, io) {
-    const parsed = parseSkillArgs(args, { switches: ['json', ...EMBEDDER_SWITCHES], values: ['queries', 'engine', 'store', 'rounds', ...EMBEDDER_VALUES] });
+    const parsed = parseSkillArgs(args, { switches: ['json', ...EMBEDDER_SWITCHES], values: ['queries', 'store', 'rounds', ...EMBEDDER_VALUES] });
     const queriesFile = parsed.flags.get('queries');
     if (parsed.packs.length === 0 || typeof queriesFile !== 'string') {
       io.stderr('toolshed bench skills: --packs DIR… and --queries FILE.jsonl are required. See --help.\n');
@@ -44,7 +44,6 @@ export const benchSkillsCommand: CliCommand = {
     const openStart = performance.now();
     const openCpu = process.cpuUsage();
     const service = await cliSkillService({
-      allowedFts: parseFtsFlag(parsed.flags.get('engine')),
       store: typeof storeDir === 'string' ? new NodeByteStore(storeDir) : undefined,
     });
     const openMs = performance.now() - openStart;
@@ -98,7 +97,6 @@ export const benchSkillsCommand: CliCommand = {
       p95_ms: round(percentile(times, 0.95)),
       skills,
       queries: queries.length,
-      engine: service.fts,
       ...skillRequestText.describe(queries.map((q) => q.query)),
       open_ms: round(openMs, 1),
       load_ms: round(loadMs, 1),

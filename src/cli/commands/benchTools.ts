@@ -7,7 +7,7 @@ import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags, embedderLabel, report
 import { mainThreadCpuMs, processCpuMs } from './mainThreadCpu';
 import { VariantRecallCounter } from './variantRecall';
 import { toolSearchRequestText } from './requestText';
-import { cliService, defaultService, parseArgs, parseEngine, toolshedOwnTools, toolsAndQueries } from './toolCliSupport';
+import { cliService, defaultService, parseArgs, toolshedOwnTools, toolsAndQueries } from './toolCliSupport';
 
 interface QueryRow {
   id?: string;
@@ -48,12 +48,12 @@ export const benchToolsCommand: CliCommand = {
   summary: 'Measure tool_search recall and latency on a catalog and labelled queries',
   usage: [
     'Usage: toolshed bench tools --tools FILE.jsonl --queries FILE.jsonl [--json] [--search-type fts|regex|exact]',
-    '                            [--engine fts5|fts4|none] [--ranker JSON] [--per-category] [--half odd|even]',
+    '                            [--ranker JSON] [--per-category] [--half odd|even]',
     `                            ${EMBEDDER_USAGE}`,
     '',
     ...EMBEDDER_HELP,
     'tools: {"name", "description", "inputSchema", "tags"?} per line; queries: {"query", "gold": [names]} per line.',
-    '--json prints {recall_at_1, recall_at_5, recall_at_10, mrr_at_10, p50_ms, p95_ms, tools, queries, engine, rss_mb, embedder, index_ms,',
+    '--json prints {recall_at_1, recall_at_5, recall_at_10, mrr_at_10, p50_ms, p95_ms, tools, queries, rss_mb, embedder, index_ms,',
     '  index_cpu_ms, first_search_ms, persist_ms}: index_ms = tool list → searchable (cold; index_cpu_ms = its main-thread',
     '  CPU time, steady on a shared machine; p95_cpu_ms: per-query process CPU), first_search_ms = the search',
     '  right after it, persist_ms = the deferred sql.js write + export (the delayed save, off the search path).',
@@ -67,7 +67,7 @@ export const benchToolsCommand: CliCommand = {
   async run(args, io) {
     const { flags } = parseArgs(args, {
       switches: ['json', 'per-category', 'reindex', 'tokens', 'user-path', ...EMBEDDER_SWITCHES],
-      values: ['tools', 'queries', 'search-type', 'engine', 'ranker', 'half', ...EMBEDDER_VALUES],
+      values: ['tools', 'queries', 'search-type', 'ranker', 'half', ...EMBEDDER_VALUES],
     });
     const files = toolsAndQueries(flags, 'bench tools', io);
     if (!files) return 2;
@@ -77,7 +77,7 @@ export const benchToolsCommand: CliCommand = {
       typeof rankerFlag === 'string' ? { ...RANKER_DEFAULTS, ...(JSON.parse(rankerFlag) as Partial<RankerOptions>) } : undefined;
     const searchType = typeof flags.get('search-type') === 'string' ? (flags.get('search-type') as string) : 'fts';
     const embedder = embedderFromFlags(flags);
-    const service = await cliService(parseEngine(flags.get('engine')), ranker, embedder);
+    const service = await cliService(ranker, embedder);
     const tools = readToolCatalog(toolsFile, io);
     const half = flags.get('half');
     if (half !== undefined && half !== 'odd' && half !== 'even') throw new Error(`--half must be odd or even (got "${String(half)}")`);
@@ -171,14 +171,13 @@ export const benchToolsCommand: CliCommand = {
         await measureUserPath(
           tools,
           queries.map((q) => toolSearchRequestText.text(q.query)),
-          parseEngine(flags.get('engine')),
           WARM_UP_SEARCHES,
           embedder,
         ),
       );
     }
     if (flags.has('tokens')) {
-      const tokenService = await defaultService(parseEngine(flags.get('engine')));
+      const tokenService = await defaultService();
       tokenService.setTools([...tools, ...toolshedOwnTools()]);
       const tokenRun = await tokenService.startRun();
       const report = await tokenRun.tokenReport();
@@ -200,7 +199,6 @@ export const benchToolsCommand: CliCommand = {
       p95_cpu_ms: round(percentile(cpuTimes, 0.95)),
       tools: tools.length,
       queries: queries.length,
-      engine: service.engine,
       ...toolSearchRequestText.describe(queries.map((q) => q.query)),
       index_ms: round(indexMs, 1),
       index_cpu_ms: round(indexCpuMs, 1),

@@ -1,7 +1,6 @@
 import { nullLogger } from '../../core/platform/basicPorts';
 import { HOST_LIST_MAX_STALE_MS, HOST_LIST_POLL_MS, HostToolCatalog, pollHostToolList } from '../../core/tools/hostToolCatalog';
 import type { ToolInput } from '../../core/tools/toolRecord';
-import type { FtsEngine } from '../../core/sql/sqlEngine';
 import { defaultService } from './toolCliSupport';
 import type { Embedder } from '../../core/search/embedding/embedder';
 
@@ -52,14 +51,8 @@ const MIN_RUN_MS = 5 * HOST_LIST_POLL_MS;
 
 const HOW_TO_CALL = 'Call a tool you can see directly. For one not in your tool list, call tool_invoke with {"name": "<tool name>", "input": {…}}.';
 
-export async function measureUserPath(
-  tools: readonly ToolInput[],
-  queries: readonly string[],
-  allowedFts: FtsEngine[] | undefined,
-  warmUp: number,
-  embedder?: Embedder,
-): Promise<UserPathTiming> {
-  const service = await defaultService(allowedFts);
+export async function measureUserPath(tools: readonly ToolInput[], queries: readonly string[], warmUp: number, embedder?: Embedder): Promise<UserPathTiming> {
+  const service = await defaultService();
   service.embeddings.use(embedder);
   // VS Code keeps one frozen API object per tool and maps them into a new array on each read.
   const registered = new Map(

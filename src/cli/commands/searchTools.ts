@@ -1,23 +1,23 @@
 import type { CliCommand } from '../cliCommand';
 import { readToolCatalog } from './cliInput';
 import { EMBEDDER_HELP, EMBEDDER_USAGE, embedderFromFlags, reportEndpointFailure, EMBEDDER_SWITCHES, EMBEDDER_VALUES } from './embedderFlag';
-import { cliService, parseArgs, parseEngine } from './toolCliSupport';
+import { cliService, parseArgs } from './toolCliSupport';
 
 export const searchToolsCommand: CliCommand = {
   path: ['search', 'tools'],
   summary: 'Search a tool catalog (JSONL) the way tool_search does',
   usage: [
-    'Usage: toolshed search tools --tools FILE.jsonl [--search-type fts|regex|exact] [--limit N] [--engine fts5|fts4|none]',
+    'Usage: toolshed search tools --tools FILE.jsonl [--search-type fts|regex|exact] [--limit N]',
     `                             ${EMBEDDER_USAGE} QUERY`,
     '',
     ...EMBEDDER_HELP,
     'FILE.jsonl: one tool a line, {"name", "description", "inputSchema", "tags"?}.',
-    'Prints the tool_search output as JSON (tools, query, search_type, engine).',
+    'Prints the tool_search output as JSON (tools, query, search_type).',
   ].join('\n'),
   async run(args, io) {
     const { flags, positional } = parseArgs(args, {
       switches: [...EMBEDDER_SWITCHES],
-      values: ['tools', 'search-type', 'limit', 'engine', ...EMBEDDER_VALUES],
+      values: ['tools', 'search-type', 'limit', ...EMBEDDER_VALUES],
     });
     const toolsFile = flags.get('tools');
     const query = positional.join(' ').trim();
@@ -26,7 +26,7 @@ export const searchToolsCommand: CliCommand = {
       return 2;
     }
     const embedder = embedderFromFlags(flags);
-    const service = await cliService(parseEngine(flags.get('engine')), undefined, embedder);
+    const service = await cliService(undefined, embedder);
     service.setTools(readToolCatalog(toolsFile, io));
     await service.embeddings.settled();
     await embedder?.prepare(query);

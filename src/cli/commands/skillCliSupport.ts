@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { ByteStore } from '../../core/platform/ports';
 import { MemoryByteStore } from '../../core/platform/memoryByteStore';
 import { loadSqlEngine } from '../../core/sql/sqlEngine';
-import type { FtsEngine, SqlEngine } from '../../core/sql/sqlEngine';
+import type { SqlEngine } from '../../core/sql/sqlEngine';
 import { createHeadlessSkillService } from '../../core/skills/headlessSkillService';
 import type { SkillService } from '../../core/skills/skillService';
 import { folderPack } from '../../core/skills/packs/skillPackSources';
@@ -91,20 +91,12 @@ export async function loadPacksReportingErrors(service: SkillService, dirs: read
     io.stderr(`${escapeForLine(problem.file)}:${problem.line}:${problem.column}: error: ${escapeForLine(problem.message)}\n`);
 }
 
-export function parseFtsFlag(value: string | true | undefined): FtsEngine[] | undefined {
-  if (value === 'fts5') return ['fts5', 'fts4', 'none'];
-  if (value === 'fts4') return ['fts4', 'none'];
-  if (value === 'none') return ['none'];
-  return undefined;
-}
-
 /**
- * The CLI's skill service: in memory unless `store` is a storage folder, on `engine` or a new one
- * (limited to `allowedFts`); `requires` checks read this process's environment.
+ * The CLI's skill service: in memory unless `store` is a storage folder, on `engine` or a new one;
+ * `requires` checks read this process's environment.
  */
-export async function cliSkillService(options: { allowedFts?: FtsEngine[]; store?: ByteStore; engine?: SqlEngine } = {}): Promise<SkillService> {
-  const { allowedFts } = options;
-  const engine = options.engine ?? (await loadSqlEngine(allowedFts ? { allowedFts } : {}));
+export async function cliSkillService(options: { store?: ByteStore; engine?: SqlEngine } = {}): Promise<SkillService> {
+  const engine = options.engine ?? (await loadSqlEngine());
   return createHeadlessSkillService({ engine, store: options.store ?? new MemoryByteStore(), env: process.env });
 }
 

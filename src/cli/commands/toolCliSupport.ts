@@ -1,7 +1,6 @@
 import { TOOLSHED_TOOL_NAMES, TOOL_SEARCH_TOOL_NAME } from '../../core/platform/toolNames';
 import { MemoryByteStore } from '../../core/platform/memoryByteStore';
 import { loadSqlEngine } from '../../core/sql/sqlEngine';
-import type { FtsEngine } from '../../core/sql/sqlEngine';
 import type { RankerOptions } from '../../core/tools/index/toolRanker';
 import type { ToolInput } from '../../core/tools/toolRecord';
 import { escapeForLine } from '../../core/platform/lineText';
@@ -69,17 +68,9 @@ export function checkOption(name: string, spec: OptionSpec): void {
   if (!spec.switches.includes(name) && !spec.values.includes(name)) throw new UsageError(`unknown option --${escapeForLine(name)}`);
 }
 
-export function parseEngine(value: string | true | undefined): FtsEngine[] | undefined {
-  if (value === undefined || value === true) return undefined;
-  if (value === 'fts5') return ['fts5', 'fts4', 'none'];
-  if (value === 'fts4') return ['fts4', 'none'];
-  if (value === 'none') return ['none'];
-  throw new Error(`--engine must be fts5, fts4 or none (got "${value}")`);
-}
-
 /** A service over an in-memory store where every tool is deferred and searchable. */
-export async function cliService(allowedFts: FtsEngine[] | undefined, ranker?: RankerOptions, embedder?: Embedder): Promise<ToolSearchService> {
-  const engine = await loadSqlEngine({ allowedFts });
+export async function cliService(ranker?: RankerOptions, embedder?: Embedder): Promise<ToolSearchService> {
+  const engine = await loadSqlEngine();
   return createToolSearchService({
     engine,
     store: new MemoryByteStore(),
@@ -93,8 +84,8 @@ export async function cliService(allowedFts: FtsEngine[] | undefined, ranker?: R
 }
 
 /** A service with the default settings (Toolshed's own tools always visible, the rest deferred). */
-export async function defaultService(allowedFts: FtsEngine[] | undefined): Promise<ToolSearchService> {
-  const engine = await loadSqlEngine({ allowedFts });
+export async function defaultService(): Promise<ToolSearchService> {
+  const engine = await loadSqlEngine();
   return createToolSearchService({ engine, store: new MemoryByteStore(), saveDelayMs: 60_000 });
 }
 

@@ -91,10 +91,6 @@ export const toolSearchConfigSchema = z.object({
     .record(z.string(), sideEffectsSchema)
     .default({})
     .describe('Map of tool-name glob → side effects (`pure`, `read`, `write`, `external`, `stateful`). Unknown tools count as `external`.'),
-  ftsFallbackToRegex: z
-    .boolean()
-    .default(true)
-    .describe('When full-text search is unavailable, answer `fts` queries with regex matching (the response says which was used).'),
   enableIncrementalIndex: z.boolean().default(true).describe('Re-index only tools whose metadata changed (catalog fingerprinting).'),
   rebuildIndexOnInit: z.boolean().default(false).describe('Drop and rebuild the tool index at start-up.'),
   maxSearchResults: z.number().int().min(1).max(20).default(10).describe('Upper bound on the number of tools one `tool_search` call returns.'),
@@ -208,7 +204,6 @@ export const skillsConfigSchema = z.object({
     ),
   redactPii: z.boolean().default(true).describe('Redact e-mails, phone numbers, tokens/API keys and URL query strings in skill text sent to a model.'),
   scopeMode: scopeModeSchema.default('project').describe('Default scope of skills: `project` (this workspace), `tenant`, or `global`.'),
-  ftsFallbackToRegex: z.boolean().default(true).describe('When full-text search is unavailable, answer `fts` queries with regex matching.'),
   includeAgentSkillFolders: z
     .boolean()
     .default(true)

@@ -1,11 +1,12 @@
 /**
  * In-memory BM25F over analysed, multi-field documents — the one implementation behind the tool
- * index (keys: tool names) and the skill search index (keys: FTS doc ids).
+ * index (keys: tool names) and the skill search index (keys: skill doc ids), owned by the term
+ * index (termIndex.ts).
  *
  * Scoring (Robertson & Zaragoza): per term, field frequencies are length-normalised per field,
  * weighted, summed into one pseudo-frequency, then saturated once with k1; IDF is the Lucene form
- * over document frequency. Used as the re-ranking stage after FTS candidate generation, where it
- * sees every query term (candidate generation may drop very common ones).
+ * over document frequency. The postings (impactPostings.ts) hold these weights per term; the
+ * statistics also score documents one by one (`scorePool`) and serve the relevance measures.
  *
  * Memory: a document is one Uint32Array — its field lengths, then (term id, field frequencies
  * packed two 16-bit counts per word) sorted by term id; terms are interned once in a shared
@@ -267,7 +268,8 @@ export class FieldStats<F extends string, K extends string | number = string> {
 
   /**
    * BM25F of every document in `keys` (scores aligned with `keys`; unknown keys score 0): the
-   * tool ranker's hot path over an FTS candidate pool. Query terms are resolved to ids once;
+   * term index's pool of documents holding a query term while its postings wait for a rebuild,
+   * and the tool ranker's with other parameters. Query terms are resolved to ids once;
    * each document then costs one pass over its sorted term ids. Each term's saturated weight is
    * computed as `forEachImpact` computes it and rounded to 32 bits as impact postings store it,
    * so a ranking scored one by one (while the postings wait for a rebuild) gives the very scores

@@ -1,9 +1,10 @@
 import type { FieldStats, WeightedTerm } from './bm25f';
 
 /**
- * Exact top-k BM25F over impact postings: for every term, the documents containing it with the
- * term's saturated, length-normalised BM25F weight in that document (its "impact"), laid out in
- * one compressed-sparse-row block (per-term offsets into one slot array and one impact array).
+ * One block of impact postings (the term index's, termIndex.ts, which decides when it is
+ * built): for every term, the documents containing it with the term's saturated,
+ * length-normalised BM25F weight in that document (its "impact"), laid out in one
+ * compressed-sparse-row block (per-term offsets into one slot array and one impact array).
  *
  * A search adds `factor × impact` for every posting of every query term into one accumulator
  * per document (term-at-a-time) and keeps the best `limit` accepted documents. Every document
@@ -12,15 +13,10 @@ import type { FieldStats, WeightedTerm } from './bm25f';
  * document (a property test holds it to `FieldStats.scorer`). The cost is the summed posting
  * length of the query's terms — ~10⁶ additions for a long request over 50,000 skills.
  *
- * This is the one postings owner of Toolshed's search indexes (the skill store's and the tool
- * index's), with one refresh policy. Impacts depend on the collection's average field lengths,
- * so any change to the statistics (their `version`) makes the block out of date, and a rebuild
- * is one pass over every posting (O(postings)); bulk loads pay once, not per document. A search
- * while the block is out of date either rebuilds it (`topK`) or, where the caller can list the
- * documents holding a query term, scores those one by one (the same top k) and counts them
- * (`countScoredOneByOne`): `worthUsing` says to rebuild once the documents scored that way add up
- * to the collection, so a collection that changes between searches never pays a rebuild per
- * search and one that settles pays it once.
+ * Impacts depend on the collection's average field lengths, so the block describes the
+ * statistics as they were when it was built; a build is one pass over every posting
+ * (O(postings)). Its postings also say which documents held a term then (`holders`), what the
+ * term index scores one by one while the block waits for its next build.
  *
  * Memory: 8 bytes per (document, term) pair plus 4 bytes per term.
  */
@@ -31,10 +27,6 @@ export interface ImpactHit<K> {
 }
 
 export class ImpactPostings<F extends string, K extends string | number> {
-  /** The statistics' version the block was built for (-1: never). */
-  private builtFor = -1;
-  /** Documents scored one by one since the statistics last changed. */
-  private scoredSince = 0;
   private keys: K[] = [];
   private offsets = new Int32Array(1);
   private ends = new Int32Array(0);
@@ -42,6 +34,8 @@ export class ImpactPostings<F extends string, K extends string | number> {
   private impacts = new Float32Array(0);
   private accumulator = new Float64Array(0);
   private touched = new Int32Array(0);
+  /** Scratch for `holders`: a seen-mark per slot (cleared after each call). */
+  private seen = new Uint8Array(0);
 
   constructor(
     private readonly stats: FieldStats<F, K>,
@@ -49,25 +43,11 @@ export class ImpactPostings<F extends string, K extends string | number> {
     private readonly fieldB: Readonly<Record<F, number>>,
   ) {}
 
-  /** True when the block was built for the statistics as they are now. */
-  get current(): boolean {
-    return this.builtFor === this.stats.version;
-  }
-
-  /** True when searching through the block is the cheaper way: it is current, or enough has been scored one by one since the last change to pay for its rebuild. */
-  get worthUsing(): boolean {
-    return this.current || this.scoredSince >= this.stats.size;
-  }
-
-  /** Counts documents a search scored one by one (without the block) toward its next rebuild. */
-  countScoredOneByOne(documents: number): void {
-    if (!this.current) this.scoredSince += documents;
-  }
-
   /**
-   * The best `limit` documents for the weighted query terms that pass `accept`, best first;
-   * `before(a, b)` orders equal scores (true when a ranks first). Documents scoring 0 (no query
-   * term) are never returned. `idf` overrides a term's IDF (as in `FieldStats.scorer`).
+   * The best `limit` documents for the weighted query terms that pass `accept`, best first, as
+   * of the last `build`; `before(a, b)` orders equal scores (true when a ranks first). Documents
+   * scoring 0 (no query term) are never returned. `idf` overrides a term's IDF (as in
+   * `FieldStats.scorer`).
    */
   topK(
     query: readonly WeightedTerm[],
@@ -77,7 +57,6 @@ export class ImpactPostings<F extends string, K extends string | number> {
     idf?: ReadonlyMap<string, number>,
   ): Array<ImpactHit<K>> {
     if (limit <= 0 || query.length === 0) return [];
-    if (!this.current) this.build();
     const { ids, factors } = this.stats.queryFactors(query, idf);
     const acc = this.accumulator;
     const touched = this.touched;
@@ -98,22 +77,38 @@ export class ImpactPostings<F extends string, K extends string | number> {
       const slot = touched[i];
       const score = acc[slot];
       acc[slot] = 0;
-      if (!(score > 0)) continue;
-      const key = this.keys[slot];
-      if (top.length === limit) {
-        const worst = top[limit - 1];
-        if (score < worst.score || (score === worst.score && !before(key, worst.key))) continue;
-      }
-      if (!accept(key)) continue;
-      let at = top.length;
-      while (at > 0 && (score > top[at - 1].score || (score === top[at - 1].score && before(key, top[at - 1].key)))) at--;
-      top.splice(at, 0, { key, score });
-      if (top.length > limit) top.pop();
+      offerTopK(top, this.keys[slot], score, limit, accept, before);
     }
     return top;
   }
 
-  private build(): void {
+  /**
+   * The documents that held any of the term ids when the block was built, once each, leaving
+   * out those `skip` names (documents changed since).
+   */
+  holders(termIds: ArrayLike<number>, skip: (key: K) => boolean): K[] {
+    const seen = this.seen;
+    const marked: number[] = [];
+    const out: K[] = [];
+    for (let q = 0; q < termIds.length; q++) {
+      const termId = termIds[q];
+      if (termId >= this.ends.length) continue;
+      const end = this.ends[termId];
+      for (let p = this.offsets[termId]; p < end; p++) {
+        const slot = this.slots[p];
+        if (seen[slot] !== 0) continue;
+        seen[slot] = 1;
+        marked.push(slot);
+        const key = this.keys[slot];
+        if (!skip(key)) out.push(key);
+      }
+    }
+    for (const slot of marked) seen[slot] = 0;
+    return out;
+  }
+
+  /** Builds the block from the statistics as they are now (one pass over every posting). */
+  build(): void {
     const stats = this.stats;
     const terms = stats.termCount;
     const offsets = new Int32Array(terms + 1);
@@ -142,8 +137,41 @@ export class ImpactPostings<F extends string, K extends string | number> {
     if (this.accumulator.length < keys.length) {
       this.accumulator = new Float64Array(keys.length);
       this.touched = new Int32Array(keys.length);
+      this.seen = new Uint8Array(keys.length);
     }
-    this.builtFor = stats.version;
-    this.scoredSince = 0;
   }
+
+  /** Drops the block (the collection was cleared). */
+  reset(): void {
+    this.keys = [];
+    this.offsets = new Int32Array(1);
+    this.ends = new Int32Array(0);
+    this.slots = new Int32Array(0);
+    this.impacts = new Float32Array(0);
+  }
+}
+
+/**
+ * Keeps `top` the best `limit` accepted documents seen so far, best first: a document scoring 0
+ * is never kept, equal scores are ordered by `before`, and `accept` runs only for a document
+ * that would take a place (the caller's filter, e.g. policy, costs nothing for the rest).
+ */
+export function offerTopK<K>(
+  top: Array<ImpactHit<K>>,
+  key: K,
+  score: number,
+  limit: number,
+  accept: (key: K) => boolean,
+  before: (a: K, b: K) => boolean,
+): void {
+  if (!(score > 0)) return;
+  if (top.length === limit) {
+    const worst = top[limit - 1];
+    if (score < worst.score || (score === worst.score && !before(key, worst.key))) return;
+  }
+  if (!accept(key)) return;
+  let at = top.length;
+  while (at > 0 && (score > top[at - 1].score || (score === top[at - 1].score && before(key, top[at - 1].key)))) at--;
+  top.splice(at, 0, { key, score });
+  if (top.length > limit) top.pop();
 }

@@ -7,8 +7,6 @@ import { RE2JS } from 're2js';
  * Exports:
  * - `compileSafeRegex(pattern, options)` → `{ ok: true, regex }` or `{ ok: false, message }`
  *   where `message` tells a model what to change.
- * - `literalWordsRegex(words)` — the same matcher interface over an alternation of literal
- *   words (the FTS → regex fallback), which cannot backtrack.
  * - `SAFE_REGEX_LIMITS` — the bounds applied.
  *
  * JavaScript's own regexes backtrack and cannot be interrupted: a pattern such as `.?` ×25
@@ -178,24 +176,6 @@ function backtrackingSafe(pattern: string): boolean {
     afterQuantifier = false;
   }
   return true;
-}
-
-/**
- * A matcher for any of `words` taken literally, ignoring case. An alternation of literals
- * has no repeat, so JavaScript's engine is linear here and no time budget applies unless
- * one is given.
- */
-export function literalWordsRegex(words: readonly string[], options: { wordStart?: boolean; budgetMs?: number } = {}): SafeRegex {
-  const alternation = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
-  const lead = options.wordStart ? '\\b' : '';
-  const anywhere = new RegExp(`${lead}(?:${alternation})`, 'i');
-  const atStart = new RegExp(`^(?:${alternation})`, 'i');
-  const whole = new RegExp(`^(?:${alternation})$`, 'i');
-  return budgeted(
-    'js',
-    { test: (s) => anywhere.test(s), testPrefix: (s) => atStart.test(s), testWhole: (s) => whole.test(s) },
-    options.budgetMs ?? Number.POSITIVE_INFINITY,
-  );
 }
 
 type RawMatchers = Pick<SafeRegex, 'test' | 'testPrefix' | 'testWhole'>;

@@ -1,20 +1,19 @@
-import type { SkillsConfig, TaskType } from '../config/settingsSchema';
-import { REGEX_BUDGET_NOTE, compileSafeRegex, literalWordsRegex } from '../search/safeRegex';
+import type { TaskType } from '../config/settingsSchema';
+import { REGEX_BUDGET_NOTE, compileSafeRegex } from '../search/safeRegex';
 import type { SafeRegex } from '../search/safeRegex';
 import { boundedRelevance, EXACT_SCORE, minMax, REGEX_SCORES } from '../search/scoring';
 import { LEXICAL_POOL, exactNameMatcher, fusedScores, hybridRank } from '../search/embedding/semanticStage';
 import { fusedRelevance } from '../search/embedding/fusedRelevance';
 import type { SkillVectors } from './skillVectors';
-import { analyze } from '../search/textAnalysis';
 import { collapseNearCopies } from './nearCopies';
 import { editDistance } from './packs/document/keySuggestion';
 import type { SkillStore, StoreFilter } from './store/skillStore';
 import type { SkillSearchType } from './skillToolSchemas';
 
 /**
- * Candidate generation for the skill queries: exact, regex and full-text search (with the FTS →
- * regex fallback and an optional re-ranking of full-text hits), and closest names for an
- * unknown one. Scope, trust and status come in as the request's store filter.
+ * Candidate generation for the skill queries: exact, regex and ranked full-text search (over the
+ * store's term index, with an optional re-ranking of its hits), and closest names for an unknown
+ * one. Scope, trust and status come in as the request's store filter.
  */
 
 export interface ScoredSkill {
@@ -37,7 +36,6 @@ export type HitAdjuster = (hits: ReadonlyArray<{ name: string; task_type: TaskTy
 
 export interface SkillFinderDeps {
   store: SkillStore;
-  config: () => SkillsConfig;
   /** Hybrid ranking's skill vectors (none = lexical ranking). */
   vectors?: SkillVectors;
 }
@@ -67,12 +65,11 @@ export class SkillFinder {
     limit: number,
     adjust?: HitAdjuster,
   ): Promise<{ hits: ScoredSkill[]; effective: SkillSearchType; note?: string }> {
-    if (requested === 'fts' && this.deps.vectors && this.deps.store.fts !== 'none')
-      await this.deps.vectors.prepare(query, () => this.deps.store.visibleEntries(filter));
+    if (requested === 'fts' && this.deps.vectors) await this.deps.vectors.prepare(query, () => this.deps.store.visibleEntries(filter));
     return this.find(query, requested, filter, limit, adjust);
   }
 
-  /** Candidate generation for every search type, with the FTS → regex fallback. */
+  /** Candidate generation for every search type (`fts`: the ranked search of the store's term index). */
   find(
     query: string,
     requested: SkillSearchType,
@@ -94,73 +91,59 @@ export class SkillFinder {
       const hits = this.regexScan(compiled.regex, filter, limit);
       return { hits, effective: 'regex', note: compiled.regex.exhausted ? REGEX_BUDGET_NOTE : undefined };
     }
-    if (store.fts !== 'none') {
-      // With an adjuster, over-fetch so a re-ranked skill from just below the cut can move up.
-      const wanted = adjust ? Math.max(limit * 3, limit + 10) : limit;
-      const resolve = store.resolver(filter);
-      const stage = this.deps.vectors?.stage({ resolve, all: () => store.visibleEntries(filter) });
-      const hits = store.searchRanked(query, filter, stage ? Math.max(wanted * COPY_MARGIN, LEXICAL_POOL) : wanted * COPY_MARGIN);
-      // Adjustments (±0.1/0.2, × decay) apply on the absolute relevance scale, then min-max as usual.
-      let scored: Array<ScoredSkill & { description: string; task_type: TaskType }> = hits.map((h) => ({
-        ...pick(h),
-        score: boundedRelevance(h.relevance),
-        relevance: h.absolute,
-        ...(h.stuffed === undefined ? {} : { stuffed: h.stuffed }),
-      }));
-      if (stage) {
-        // Hybrid: the fused order (an exact name never demoted), scores on the contract's scale;
-        // the absolute relevance takes both kinds of evidence, so a skill only the embedding
-        // found can pass pre-flight's gate when the model's calibration says it is close enough.
-        const absolute = new Map(hits.map((h) => [h.name, h.absolute]));
-        const ranking = hybridRank(hits, query, stage, (name) => resolve(name) !== undefined, exactNameMatcher(query)).slice(0, wanted * COPY_MARGIN);
-        const fused = fusedScores(ranking);
-        scored = ranking.map((c, i) => {
-          const stuffed = store.stuffedReason(c.name, filter);
-          return {
-            ...pick(resolve(c.name)!),
-            score: fused[i],
-            relevance: fusedRelevance(absolute.get(c.name) ?? 0, c.similarity, stage.calibration),
-            ...(stuffed === undefined ? {} : { stuffed }),
-          };
-        });
-      }
-      if (!adjust) {
-        const kept = collapseNearCopies(scored).slice(0, limit);
-        const scores = minMax(kept.map((h) => h.score));
-        return { hits: kept.map(({ description: _d, ...h }, i) => ({ ...h, score: scores[i] ?? 0 })), effective: 'fts' };
-      }
-      const byName = new Map(scored.map((h) => [h.name, h]));
-      const adjusted = collapseNearCopies(
-        adjust(scored, query)
-          .filter((a) => byName.has(a.name))
-          .sort((a, b) => b.score - a.score)
-          .map((a) => ({ ...a, description: byName.get(a.name)!.description })),
-      ).slice(0, limit);
-      const scores = minMax(adjusted.map((a) => a.score));
-      return {
-        hits: adjusted.map((a, i) => {
-          const { description: _d, ...hit } = byName.get(a.name)!;
-          return { ...hit, score: scores[i] ?? 0, ...(a.nearCopies ? { nearCopies: a.nearCopies } : {}) };
-        }),
-        effective: 'fts',
-      };
+    // With an adjuster, over-fetch so a re-ranked skill from just below the cut can move up.
+    const wanted = adjust ? Math.max(limit * 3, limit + 10) : limit;
+    const resolve = store.resolver(filter);
+    const stage = this.deps.vectors?.stage({ resolve, all: () => store.visibleEntries(filter) });
+    const hits = store.searchRanked(query, filter, stage ? Math.max(wanted * COPY_MARGIN, LEXICAL_POOL) : wanted * COPY_MARGIN);
+    // Adjustments (±0.1/0.2, × decay) apply on the absolute relevance scale, then min-max as usual.
+    let scored: Array<ScoredSkill & { description: string; task_type: TaskType }> = hits.map((h) => ({
+      ...pick(h),
+      score: boundedRelevance(h.relevance),
+      relevance: h.absolute,
+      ...(h.stuffed === undefined ? {} : { stuffed: h.stuffed }),
+    }));
+    if (stage) {
+      // Hybrid: the fused order (an exact name never demoted), scores on the contract's scale;
+      // the absolute relevance takes both kinds of evidence, so a skill only the embedding
+      // found can pass pre-flight's gate when the model's calibration says it is close enough.
+      const absolute = new Map(hits.map((h) => [h.name, h.absolute]));
+      const ranking = hybridRank(hits, query, stage, (name) => resolve(name) !== undefined, exactNameMatcher(query)).slice(0, wanted * COPY_MARGIN);
+      const fused = fusedScores(ranking);
+      scored = ranking.map((c, i) => {
+        const stuffed = store.stuffedReason(c.name, filter);
+        return {
+          ...pick(resolve(c.name)!),
+          score: fused[i],
+          relevance: fusedRelevance(absolute.get(c.name) ?? 0, c.similarity, stage.calibration),
+          ...(stuffed === undefined ? {} : { stuffed }),
+        };
+      });
     }
-    if (!this.deps.config().ftsFallbackToRegex) return { hits: [], effective: 'fts', note: 'Full-text search is unavailable and the regex fallback is off.' };
-    const words = [
-      ...new Set(
-        query
-          .toLowerCase()
-          .split(/[^a-z0-9]+/)
-          .filter((w) => w.length >= 3 && analyze(w).length > 0),
-      ),
-    ].slice(0, 12);
-    if (words.length === 0) return { hits: [], effective: 'regex', note: 'Full-text search is unavailable; no searchable words in the query.' };
-    const pattern = literalWordsRegex(words, { wordStart: true });
-    return { hits: this.regexScan(pattern, filter, limit, words), effective: 'regex', note: 'Full-text search is unavailable; used regex matching.' };
+    if (!adjust) {
+      const kept = collapseNearCopies(scored).slice(0, limit);
+      const scores = minMax(kept.map((h) => h.score));
+      return { hits: kept.map(({ description: _d, ...h }, i) => ({ ...h, score: scores[i] ?? 0 })), effective: 'fts' };
+    }
+    const byName = new Map(scored.map((h) => [h.name, h]));
+    const adjusted = collapseNearCopies(
+      adjust(scored, query)
+        .filter((a) => byName.has(a.name))
+        .sort((a, b) => b.score - a.score)
+        .map((a) => ({ ...a, description: byName.get(a.name)!.description })),
+    ).slice(0, limit);
+    const scores = minMax(adjusted.map((a) => a.score));
+    return {
+      hits: adjusted.map((a, i) => {
+        const { description: _d, ...hit } = byName.get(a.name)!;
+        return { ...hit, score: scores[i] ?? 0, ...(a.nearCopies ? { nearCopies: a.nearCopies } : {}) };
+      }),
+      effective: 'fts',
+    };
   }
 
-  private regexScan(regex: SafeRegex, filter: StoreFilter, limit: number, words?: string[]): ScoredSkill[] {
-    const scored: Array<ScoredSkill & { tieBreak: number }> = [];
+  private regexScan(regex: SafeRegex, filter: StoreFilter, limit: number): ScoredSkill[] {
+    const scored: ScoredSkill[] = [];
     for (const row of this.deps.store.scan(filter)) {
       let score = 0;
       if (regex.testWhole(row.name)) score = REGEX_SCORES.fullName;
@@ -170,22 +153,10 @@ export class SkillFinder {
       // Once the budget is spent every test answers false: stop rather than scan on blind.
       if (regex.exhausted) break;
       if (score === 0) continue;
-      const haystack = `${row.name} ${row.title} ${row.trigger} ${row.tags}`.toLowerCase();
-      const tieBreak = words ? words.filter((w) => haystack.includes(w)).length : 0;
-      // Without full-text statistics every query word weighs the same in absolute relevance.
-      const relevance = words ? tieBreak / words.length : undefined;
-      scored.push({
-        name: row.name,
-        title: row.title,
-        trigger: row.trigger,
-        task_type: row.task_type,
-        score,
-        tieBreak,
-        ...(relevance === undefined ? {} : { relevance }),
-      });
+      scored.push({ name: row.name, title: row.title, trigger: row.trigger, task_type: row.task_type, score });
     }
-    scored.sort((a, b) => b.score - a.score || b.tieBreak - a.tieBreak || a.name.length - b.name.length || (a.name < b.name ? -1 : 1));
-    return scored.slice(0, limit).map(({ tieBreak: _t, ...hit }) => hit);
+    scored.sort((a, b) => b.score - a.score || a.name.length - b.name.length || (a.name < b.name ? -1 : 1));
+    return scored.slice(0, limit);
   }
 
   /** Closest names the caller may see (never out of scope, never from excluded packs). */
@@ -199,7 +170,7 @@ export class SkillFinder {
         if (d <= Math.max(3, Math.floor(name.length / 2))) candidates.set(candidate, d);
       }
     }
-    for (const hit of this.deps.store.fts !== 'none' ? this.deps.store.searchRanked(name, filter, 3) : []) {
+    for (const hit of this.deps.store.searchRanked(name, filter, 3)) {
       if (!candidates.has(hit.name)) candidates.set(hit.name, 100);
     }
     return [...candidates.entries()]

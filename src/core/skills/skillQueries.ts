@@ -62,7 +62,7 @@ export class SkillQueries {
   private readonly text: SkillAnswerText;
 
   constructor(private readonly deps: QueryDeps) {
-    this.finder = new SkillFinder({ store: deps.store, config: deps.config, vectors: deps.vectors });
+    this.finder = new SkillFinder({ store: deps.store, vectors: deps.vectors });
     this.text = new SkillAnswerText(() => deps.config().redactPii);
   }
 
@@ -254,7 +254,7 @@ export class SkillQueries {
     return { text, entries, count: entries.length };
   }
 
-  /** Pre-flight retrieval: top-k, FTS first, scope/status filter, budgeted block. */
+  /** Pre-flight retrieval: ranked top-k, scope/status filter, budgeted block. */
   async getRelevant(request: RelevantRequest, ctx: SkillRequestContext): Promise<RelevantResult> {
     const config = this.deps.config();
     const topK = request.top_k ?? config.topK;

@@ -28,7 +28,7 @@
  */
 import type { SkillsConfig } from '../config/settingsSchema';
 import type { ByteStore, Clock, EventSink, FileLock, FileSystemPort, Logger, TokenCounter } from '../platform/ports';
-import type { FtsEngine, SqlEngine } from '../sql/sqlEngine';
+import type { SqlEngine } from '../sql/sqlEngine';
 import { LearnedSkillJournal } from './store/learned/learnedSkillJournal';
 import { SkillPackLoader } from './packs/skillPackLoader';
 import type { FileChangeResult, LoadOptions, LoadSummary } from './packs/skillPackLoader';
@@ -88,7 +88,6 @@ export interface SkillServiceDeps {
 export type { SkillTreePack } from './skillTree';
 
 export interface SkillService {
-  readonly fts: FtsEngine;
   readonly openInfo: { status: string; reason?: string; backupKey?: string };
   loadPacks(packs: readonly ResolvedSkillPack[], options?: LoadOptions): Promise<LoadSummary>;
   reloadFile(file: string): Promise<FileChangeResult>;
@@ -235,10 +234,6 @@ class DefaultSkillService implements SkillService {
       adjuster: () => this.adjuster,
       vectors: this.vectors,
     });
-  }
-
-  get fts(): FtsEngine {
-    return this.store.fts;
   }
 
   get openInfo() {

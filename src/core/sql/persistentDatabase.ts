@@ -15,9 +15,8 @@ export interface OpenDatabaseOptions {
   /** Storage key, e.g. `tools.db`. */
   key: string;
   /**
-   * Schema identity stored in the database. A store whose stored form depends on the FTS engine
-   * includes it (e.g. `skills/3/fts4`), so a database made by another build is rebuilt rather
-   * than misread.
+   * Schema identity stored in the database (e.g. `skills/4`): a database of another version is
+   * migrated (`migrations`) or rebuilt rather than misread.
    */
   schemaVersion: string;
   /** Creates tables, indexes and triggers on a fresh database. */

@@ -8,7 +8,6 @@ import type { CompiledToolConfig, ToolRecord } from './toolRecord';
 import type { ToolSearchInput, ToolSearchOutput } from './toolSearchSchema';
 import { truncate } from './toolText';
 import type { Clock } from '../platform/ports';
-import type { FtsEngine } from '../sql/sqlEngine';
 import type { ToolIndex } from './index/toolIndex';
 import type { SemanticStage } from '../search/embedding/semanticStage';
 import type { RankerOptions } from './index/toolRanker';
@@ -27,7 +26,6 @@ const RESULT_DESCRIPTION_CHARS = 320;
 interface RunSearchHost {
   catalog: ToolCatalog;
   index: ToolIndex;
-  engine: FtsEngine;
   clock: Clock;
   ranker?: RankerOptions;
   picks?: ToolPickLog;
@@ -61,7 +59,6 @@ export function findForRun(
   const found = executeSearch(
     {
       index: scope.host.index,
-      engine: scope.host.engine,
       records: scope.host.catalog.registry(),
       config: scope.config,
       ranker: scope.host.ranker,
@@ -76,7 +73,7 @@ export function findForRun(
 }
 
 /** What `tool_search` returns for an outcome (descriptions shortened and scrubbed, parameters summarised). */
-export function searchOutputOf(outcome: SearchOutcome, query: string, engine: FtsEngine, scrub: (text: string) => string): ToolSearchOutput {
+export function searchOutputOf(outcome: SearchOutcome, query: string, scrub: (text: string) => string): ToolSearchOutput {
   return {
     tools: outcome.hits.map((hit) => ({
       name: hit.record.name,
@@ -88,7 +85,6 @@ export function searchOutputOf(outcome: SearchOutcome, query: string, engine: Ft
     })),
     query,
     search_type: outcome.effective,
-    engine,
     ...(outcome.note ? { note: outcome.note } : outcome.hits.length === 0 ? { note: 'No matching tools. Try other words or search_type "regex".' } : {}),
   };
 }

@@ -1,6 +1,5 @@
 import type { Clock, TokenCounter, ToolshedEvent } from '../platform/ports';
 import { TOOLSHED_TOOL_NAMES } from '../platform/toolNames';
-import type { FtsEngine } from '../sql/sqlEngine';
 import { type ActivationSet } from './toolActivation';
 import type { ActivationRecord, ActivationScope, ActivationSource } from './toolActivation';
 import type { ToolCatalog } from './toolCatalog';
@@ -43,7 +42,6 @@ import { logTermsOf, recordShown } from './pickPrior/searchPrior';
 export interface RunHost {
   catalog: ToolCatalog;
   index: ToolIndex;
-  engine: FtsEngine;
   clock: Clock;
   tokenCounter: TokenCounter;
   emit(event: ToolshedEvent): void;
@@ -250,7 +248,7 @@ export class ToolRun {
         if (!this.isAlwaysVisible(hit.record)) this.activate(hit.record, 'discovery', `tool_search "${truncate(loggedQuery, 80)}"`);
       }
     }
-    return { ok: true, output: searchOutputOf(outcome, input.query, this.host.engine, (text) => this.scrub(text)) };
+    return { ok: true, output: searchOutputOf(outcome, input.query, (text) => this.scrub(text)) };
   }
 
   /**
@@ -271,7 +269,6 @@ export class ToolRun {
       output: searchOutputOf(
         selectOutcome(selection, (name) => registry.get(name)),
         query,
-        this.host.engine,
         (text) => this.scrub(text),
       ),
     };

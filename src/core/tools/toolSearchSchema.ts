@@ -42,9 +42,7 @@ export const toolSearchOutputSchema = z.object({
   tools: z.array(toolSearchResultItemSchema),
   query: z.string(),
   search_type: searchTypeSchema,
-  /** Extra: `fts5`, `fts4` or `none` — the full-text engine behind this index. */
-  engine: z.enum(['fts5', 'fts4', 'none']).optional(),
-  /** Extra: a short note for the model (fallback used, regex rejected, nothing found…). */
+  /** Extra: a short note for the model (regex rejected or cut short, nothing found…). */
   note: z.string().optional(),
 });
 export type ToolSearchOutput = z.infer<typeof toolSearchOutputSchema>;

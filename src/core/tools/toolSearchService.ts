@@ -130,10 +130,6 @@ export class ToolSearchService {
     });
   }
 
-  get engine(): SqlEngine['fts'] {
-    return this.index.fts;
-  }
-
   get config(): { toolSearch: ToolSearchConfig; toolExamples: ToolExamplesConfig } {
     return { toolSearch: this.catalog.config.search, toolExamples: this.catalog.config.examples };
   }
@@ -340,7 +336,6 @@ export class ToolSearchService {
     return {
       catalog: this.catalog,
       index: this.index,
-      engine: this.index.fts,
       clock: this.options.clock ?? systemClock,
       tokenCounter: this.options.tokenCounter ?? lengthTokenCounter,
       ranker: this.options.ranker,

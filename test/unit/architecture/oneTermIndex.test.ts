@@ -5,19 +5,23 @@ import ts from 'typescript';
 
 /**
  * One term index: skills and tools are ranked by one implementation in `src/core/search/` — the
- * term statistics (`FieldStats`), the one postings owner with its refresh policy
- * (`ImpactPostings`), the list of documents holding a term (`TermPostings`) and the stored form
- * (`TermVocabulary` and the counted blobs of `termStore.ts`). The skill store and the tool index
- * only instantiate them. A second implementation — a postings list, a vocabulary or a varint
- * codec of its own outside `src/core/search/`, or a full-text table in SQL — fails here, so an
- * engine change lands once for both sides.
+ * term index (`TermIndex`: the BM25F statistics, `FieldStats`, and the one postings owner,
+ * `ImpactPostings`, with its one refresh policy) and the stored form (`TermVocabulary` and the
+ * counted blobs of `termStore.ts`). The skill store and the tool index only instantiate a
+ * `TermIndex` and a `TermVocabulary`. A second implementation — statistics or postings made
+ * outside the term index, a postings list, a vocabulary or a varint codec of its own outside
+ * `src/core/search/`, or a full-text table in SQL — fails here, so an engine change lands once
+ * for both sides.
  */
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 const SEARCH = 'src/core/search/';
 
-/** The shared parts, and the only files outside `src/core/search/` that may create them. */
-const PARTS = ['FieldStats', 'ImpactPostings', 'TermPostings', 'TermVocabulary'];
+/** The parts only the term index (`src/core/search/termIndex.ts`) creates: statistics and postings. */
+const INDEX_PARTS = ['FieldStats', 'ImpactPostings'];
+const TERM_INDEX = 'src/core/search/termIndex.ts';
+/** The shared parts the owners instantiate, and the only files outside `src/core/search/` that may. */
+const PARTS = ['TermIndex', 'TermVocabulary'];
 const OWNERS = new Set([
   'src/core/skills/store/skillSearchIndex.ts',
   'src/core/skills/store/skillStore.ts',
@@ -48,12 +52,13 @@ function secondIndexIn(file: string, text = readFileSync(path.join(ROOT, file), 
     if (!shared && (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node)) && node.name && VARINT.test(node.name.getText())) {
       found.push(`declares a varint codec (${node.name.getText()})`);
     }
-    if (!shared && !OWNERS.has(file) && ts.isNewExpression(node) && ts.isIdentifier(node.expression) && PARTS.includes(node.expression.text)) {
-      found.push(`creates a ${node.expression.text}`);
+    if (ts.isNewExpression(node) && ts.isIdentifier(node.expression)) {
+      const part = node.expression.text;
+      if (INDEX_PARTS.includes(part) && file !== TERM_INDEX) found.push(`creates a ${part} outside the term index`);
+      if (!shared && !OWNERS.has(file) && PARTS.includes(part)) found.push(`creates a ${part}`);
     }
     if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node)) && FULL_TEXT_TABLE.test(node.text)) {
-      // The engine probe (sql/sqlEngine.ts) makes a throwaway table to learn what sql.js offers.
-      if (file !== 'src/core/sql/sqlEngine.ts') found.push('creates a full-text table');
+      found.push('creates a full-text table');
     }
     ts.forEachChild(node, visit);
   };
@@ -65,20 +70,28 @@ describe('architecture: one term index for skills and tools', () => {
   it('only src/core/search implements term statistics, postings and the stored term form; the skill store and the tool index use them', () => {
     const found = filesUnder('src').flatMap((file) => secondIndexIn(file));
     assert.deepEqual(found, []);
-    // Both sides do use the shared parts (an owner that stopped would be a second index by other means).
+    // Both sides do use the shared parts (an owner that stopped would be a second index by other
+    // means): the skills' and the tools' postings are the term index's, with its refresh policy.
     const uses = (file: string, part: string) => new RegExp(`new ${part}\\b`).test(readFileSync(path.join(ROOT, file), 'utf8'));
-    assert.ok(uses('src/core/skills/store/skillSearchIndex.ts', 'ImpactPostings') && uses('src/core/tools/index/toolIndex.ts', 'ImpactPostings'));
+    assert.ok(uses('src/core/skills/store/skillSearchIndex.ts', 'TermIndex') && uses('src/core/tools/index/toolIndex.ts', 'TermIndex'));
     assert.ok(uses('src/core/skills/store/skillStore.ts', 'TermVocabulary') && uses('src/core/tools/index/toolIndex.ts', 'TermVocabulary'));
+    assert.ok(uses(TERM_INDEX, 'ImpactPostings') && uses(TERM_INDEX, 'FieldStats'));
   });
 
   it('the check catches a second index: its own postings class, a varint codec, a new of a shared part, a full-text table', () => {
     const file = 'src/core/tools/index/otherIndex.ts';
     assert.deepEqual(secondIndexIn(file, 'export class ToolPostings { add() {} }'), [`${file}: declares class ToolPostings`]);
     assert.deepEqual(secondIndexIn(file, 'function writeVarint(n: number) { return n; }'), [`${file}: declares a varint codec (writeVarint)`]);
-    assert.deepEqual(secondIndexIn(file, "import { FieldStats } from '../../search/bm25f';\nconst s = new FieldStats(['a']);"), [
-      `${file}: creates a FieldStats`,
+    assert.deepEqual(secondIndexIn(file, "import { TermIndex } from '../../search/termIndex';\nconst s = new TermIndex(['a'], {}, {});"), [
+      `${file}: creates a TermIndex`,
     ]);
     assert.deepEqual(secondIndexIn(file, 'db.exec(`CREATE VIRTUAL TABLE t USING fts4(a)`);'), [`${file}: creates a full-text table`]);
-    assert.deepEqual(secondIndexIn('src/core/tools/index/toolIndex.ts', "const s = new FieldStats(['a']);"), []);
+    // An owner keeps postings or statistics beside the term index's (a second refresh policy).
+    const skills = 'src/core/skills/store/skillSearchIndex.ts';
+    assert.deepEqual(secondIndexIn(skills, 'const p = new ImpactPostings(stats, w, b);'), [`${skills}: creates a ImpactPostings outside the term index`]);
+    assert.deepEqual(secondIndexIn('src/core/search/bm25f.ts', "const s = new FieldStats(['a']);"), [
+      'src/core/search/bm25f.ts: creates a FieldStats outside the term index',
+    ]);
+    assert.deepEqual(secondIndexIn('src/core/tools/index/toolIndex.ts', "const s = new TermIndex(['a'], {}, {});"), []);
   });
 });

@@ -90,7 +90,7 @@ describe('toolshed CLI', () => {
     const bench = await cli('bench', 'tools', '--tools', tools, '--queries', queries, '--json');
     assert.equal(bench.code, 0, bench.err);
     const result = JSON.parse(bench.out) as Record<string, number | string>;
-    for (const key of ['recall_at_1', 'recall_at_5', 'recall_at_10', 'mrr_at_10', 'p50_ms', 'p95_ms', 'tools', 'queries', 'engine', 'index_ms']) {
+    for (const key of ['recall_at_1', 'recall_at_5', 'recall_at_10', 'mrr_at_10', 'p50_ms', 'p95_ms', 'tools', 'queries', 'index_ms']) {
       assert.ok(key in result, `bench tools --json has ${key}`);
     }
     assert.equal(result.tools, 3);
@@ -157,7 +157,7 @@ describe('toolshed CLI', () => {
     const bench = await cli('bench', 'skills', '--packs', packs, '--queries', queries, '--json');
     assert.equal(bench.code, 0, bench.err);
     const result = JSON.parse(bench.out) as Record<string, number | string>;
-    for (const key of ['recall_at_1', 'recall_at_3', 'recall_at_5', 'mrr_at_10', 'p50_ms', 'p95_ms', 'skills', 'queries', 'engine', 'load_ms']) {
+    for (const key of ['recall_at_1', 'recall_at_3', 'recall_at_5', 'mrr_at_10', 'p50_ms', 'p95_ms', 'skills', 'queries', 'load_ms']) {
       assert.ok(key in result, `bench skills --json has ${key}`);
     }
     assert.equal(result.recall_at_1, 1);

@@ -5,8 +5,8 @@ import { makeService as makeToolService } from '../tools/helpers';
 import { HOSTILE_PATTERN_ARB } from './hostilePatterns';
 
 /**
- * A model's regex must never block the host: tool_search and skill_search in regex mode, on
- * the FTS and the no-FTS engine, finish every hostile pattern quickly — with results, a
+ * A model's regex must never block the host: tool_search and skill_search in regex mode finish
+ * every hostile pattern quickly — with results, a
  * "too expensive" refusal, or a note that the budget stopped the scan.
  */
 
@@ -18,30 +18,28 @@ function hostileText(i: number): string {
 }
 
 describe('regex searches are bounded in work (tool_search, skill_search)', () => {
-  it('tool_search: hostile patterns finish within a loose bound on FTS and no-FTS engines', async () => {
+  it('tool_search: hostile patterns finish within a loose bound', async () => {
     const tools = Array.from({ length: 200 }, (_, i) => ({
       name: `mcp_${'a'.repeat(i % 40)}_tool_${i}`,
       description: hostileText(i),
       inputSchema: { type: 'object', properties: {} },
       tags: ['a'.repeat(60), 'read'],
     }));
-    for (const allowedFts of [['fts5', 'fts4', 'none'], ['none']] as const) {
-      const { service } = await makeToolService({ tools, allowedFts: [...allowedFts] });
-      await fc.assert(
-        fc.asyncProperty(HOSTILE_PATTERN_ARB, async (pattern) => {
-          const run = await service.startRun();
-          const start = performance.now();
-          const result = run.search({ query: pattern, search_type: 'regex', limit: 20 });
-          const elapsed = performance.now() - start;
-          assert.ok(elapsed < LOOSE_BOUND_MS, `${pattern} took ${Math.round(elapsed)} ms`);
-          if (!result.ok) assert.match(result.error, /Regex rejected/);
-        }),
-        { numRuns: 25 },
-      );
-    }
+    const { service } = await makeToolService({ tools });
+    await fc.assert(
+      fc.asyncProperty(HOSTILE_PATTERN_ARB, async (pattern) => {
+        const run = await service.startRun();
+        const start = performance.now();
+        const result = run.search({ query: pattern, search_type: 'regex', limit: 20 });
+        const elapsed = performance.now() - start;
+        assert.ok(elapsed < LOOSE_BOUND_MS, `${pattern} took ${Math.round(elapsed)} ms`);
+        if (!result.ok) assert.match(result.error, /Regex rejected/);
+      }),
+      { numRuns: 25 },
+    );
   });
 
-  it('skill_search: hostile patterns finish within a loose bound on FTS and no-FTS engines', async () => {
+  it('skill_search: hostile patterns finish within a loose bound', async () => {
     const root = tempDir();
     const files: Record<string, string> = {};
     for (let i = 0; i < 60; i++) {
@@ -53,20 +51,18 @@ describe('regex searches are bounded in work (tool_search, skill_search)', () =>
       );
     }
     writeTree(root, files);
-    for (const fts of [['fts5', 'fts4', 'none'], ['none']] as const) {
-      const { service } = await makeSkillService({ fts: [...fts] });
-      await service.loadPacks([pack('h', root)]);
-      await fc.assert(
-        fc.asyncProperty(HOSTILE_PATTERN_ARB, async (pattern) => {
-          const start = performance.now();
-          const out = await service.search({ query: pattern, search_type: 'regex', limit: 20 }, ctx);
-          const elapsed = performance.now() - start;
-          assert.ok(elapsed < LOOSE_BOUND_MS, `${pattern} took ${Math.round(elapsed)} ms`);
-          if (out.skills.length === 0 && out.note) assert.match(out.note, /Regex rejected|too expensive/);
-        }),
-        { numRuns: 25 },
-      );
-    }
+    const { service } = await makeSkillService();
+    await service.loadPacks([pack('h', root)]);
+    await fc.assert(
+      fc.asyncProperty(HOSTILE_PATTERN_ARB, async (pattern) => {
+        const start = performance.now();
+        const out = await service.search({ query: pattern, search_type: 'regex', limit: 20 }, ctx);
+        const elapsed = performance.now() - start;
+        assert.ok(elapsed < LOOSE_BOUND_MS, `${pattern} took ${Math.round(elapsed)} ms`);
+        if (out.skills.length === 0 && out.note) assert.match(out.note, /Regex rejected|too expensive/);
+      }),
+      { numRuns: 25 },
+    );
   });
 
   it('a scan that spends its budget stops and tells the model the pattern was too expensive', async () => {
@@ -77,7 +73,7 @@ describe('regex searches are bounded in work (tool_search, skill_search)', () =>
     const letters = (n: number) =>
       Array.from({ length: n }, () => String.fromCharCode(97 + (((seed = (seed * 1103515245 + 12345) % 2 ** 31) >> 8) % 26))).join('');
     const tools = Array.from({ length: 300 }, (_, i) => ({ name: `t${i}`, description: `${letters(995)} !`, inputSchema: { type: 'object' } }));
-    const { service } = await makeToolService({ tools, allowedFts: ['none'] });
+    const { service } = await makeToolService({ tools });
     const run = await service.startRun();
     const start = performance.now();
     const result = run.search({ query: '([a-z]{0,19}[aeiou]){12}!', search_type: 'regex' });

@@ -79,7 +79,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 );
 
 async function openStore(): Promise<SkillStore> {
-  return SkillStore.open({ engine: await engine(['fts4']), store: new MemoryByteStore(), logger: nullLogger, clock: new TestClock() });
+  return SkillStore.open({ engine: await engine(), store: new MemoryByteStore(), logger: nullLogger, clock: new TestClock() });
 }
 
 function apply(store: SkillStore, op: Op, batched: boolean): void {

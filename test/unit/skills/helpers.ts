@@ -6,23 +6,46 @@ import { MemoryEventSink, MemoryLogger } from '../../../src/core/platform/basicP
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import type { ByteStore, Clock, TokenCounter } from '../../../src/core/platform/ports';
 import { loadSqlEngine } from '../../../src/core/sql/sqlEngine';
-import type { FtsEngine, SqlEngine } from '../../../src/core/sql/sqlEngine';
+import type { SqlEngine } from '../../../src/core/sql/sqlEngine';
 import { createHeadlessSkillService } from '../../../src/core/skills/headlessSkillService';
 import type { SkillService, SkillServiceDeps } from '../../../src/core/skills/skillService';
 import { folderPack } from '../../../src/core/skills/packs/skillPackSources';
 import { parsedSkillOf } from '../../../src/core/skills/packs/document/parsedSkill';
 import type { SkillRecord } from '../../../src/core/skills/skillSchema';
 
-const engines = new Map<string, Promise<SqlEngine>>();
+let loaded: Promise<SqlEngine> | undefined;
 
-export function engine(allowed: FtsEngine[] = ['fts5', 'fts4', 'none']): Promise<SqlEngine> {
-  const key = allowed.join(',');
-  let e = engines.get(key);
-  if (!e) {
-    e = loadSqlEngine({ allowedFts: allowed });
-    engines.set(key, e);
+/** One sql.js engine shared across tests (loading wasm takes a moment). */
+export function engine(): Promise<SqlEngine> {
+  loaded ??= loadSqlEngine();
+  return loaded;
+}
+
+/**
+ * The shared engine as a sql.js build without full-text modules (FTS3/4/5) would be: making a
+ * full-text table fails with SQLite's "no such module". Ranked search must not notice.
+ */
+export async function engineWithoutFullText(): Promise<SqlEngine> {
+  const { sql } = await engine();
+  const refuse = (statement: string) => {
+    const module = /USING\s+(fts\d)/i.exec(statement)?.[1];
+    if (module) throw new Error(`no such module: ${module}`);
+  };
+  class WithoutFullText extends sql.Database {
+    override run(statement: string, params?: Parameters<InstanceType<typeof sql.Database>['run']>[1]): this {
+      refuse(statement);
+      return super.run(statement, params) as this;
+    }
+    override exec(statement: string, params?: Parameters<InstanceType<typeof sql.Database>['exec']>[1]) {
+      refuse(statement);
+      return super.exec(statement, params);
+    }
+    override prepare(statement: string, params?: Parameters<InstanceType<typeof sql.Database>['prepare']>[1]) {
+      refuse(statement);
+      return super.prepare(statement, params);
+    }
   }
-  return e;
+  return { sql: Object.assign(Object.create(sql) as typeof sql, { Database: WithoutFullText }) };
 }
 
 export class TestClock implements Clock {
@@ -48,8 +71,9 @@ export async function makeService<B extends ByteStore = MemoryByteStore>(
   options: {
     config?: Partial<SkillsConfig>;
     bytes?: B;
+    /** Another sql.js engine than the shared one. */
+    engine?: SqlEngine;
     env?: Record<string, string>;
-    fts?: FtsEngine[];
     tokenCounter?: TokenCounter;
     clock?: TestClock;
     forceRebuild?: boolean;
@@ -61,7 +85,7 @@ export async function makeService<B extends ByteStore = MemoryByteStore>(
   const bytes = options.bytes ?? (new MemoryByteStore() as ByteStore as B);
   const clock = options.clock ?? new TestClock();
   const service = await createHeadlessSkillService({
-    engine: await engine(options.fts),
+    engine: options.engine ?? (await engine()),
     store: bytes,
     config: options.config,
     logger,

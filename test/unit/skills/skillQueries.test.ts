@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { lengthTokenCounter } from '../../../src/core/platform/basicPorts';
 import type { TokenCounter } from '../../../src/core/platform/ports';
-import { ctx, makeService, pack, stepSkill, tempDir, writeTree } from './helpers';
+import { ctx, engineWithoutFullText, makeService, pack, stepSkill, tempDir, writeTree } from './helpers';
 
 function corpus(root: string): void {
   writeTree(root, {
@@ -80,17 +80,22 @@ describe('skills: skill_search', () => {
     assert.match(bad.note ?? '', /Regex rejected: the pattern is too expensive/);
   });
 
-  it('falls back to regex when FTS is unavailable and says so', async () => {
+  it('ranks on a sql.js without full-text modules as on the published build: same skills, same scores, same relevance', async () => {
     const root = tempDir();
     corpus(root);
-    const { service, events } = await makeService({ fts: ['none'] });
-    assert.equal(service.fts, 'none');
-    await service.loadPacks([pack('t', root)]);
-    const out = await service.search({ query: 'review a pull request' }, ctx);
-    assert.equal(out.search_type, 'regex');
-    assert.equal(out.skills[0]!.name, 'pack.t.review.pr');
-    assert.equal(events.ofType('skill_search_query').at(-1)!.payload.effective_search_type, 'regex');
-    const relevant = await service.getRelevant({ task: 'log into the website' }, ctx);
+    const published = await makeService();
+    const bare = await makeService({ engine: await engineWithoutFullText() });
+    for (const h of [published, bare]) await h.service.loadPacks([pack('t', root)]);
+    for (const query of ['review a pull request', 'log into the website', 'paginate a cursor API']) {
+      const expected = await published.service.search({ query }, ctx);
+      const got = await bare.service.search({ query }, ctx);
+      assert.equal(got.search_type, 'fts', query);
+      assert.deepEqual(got, expected, query);
+    }
+    assert.equal((await bare.service.search({ query: 'review a pull request' }, ctx)).skills[0]!.name, 'pack.t.review.pr');
+    assert.equal(bare.events.ofType('skill_search_query').at(-1)!.payload.effective_search_type, 'fts');
+    const relevant = await bare.service.getRelevant({ task: 'log into the website' }, ctx);
+    assert.deepEqual(relevant, await published.service.getRelevant({ task: 'log into the website' }, ctx));
     assert.equal(relevant.skills[0], 'pack.t.browser.login');
   });
 

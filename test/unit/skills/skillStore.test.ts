@@ -11,8 +11,8 @@ import { engine, TestClock } from './helpers';
 import { parsedSkillOf } from '../../../src/core/skills/packs/document/parsedSkill';
 
 /**
- * The store's search path: FTS candidate doc ids + an in-memory mirror (entries, BM25F term
- * statistics) that must always agree with the database — after writes, rollbacks and reopening.
+ * The store's search path: an in-memory mirror (entries, the term index's BM25F statistics and
+ * postings) that must always agree with the database — after writes, rollbacks and reopening.
  */
 
 type Scope = { mode: 'global' | 'tenant' | 'project'; tenant?: string; project?: string };
@@ -58,7 +58,7 @@ function record(
 }
 
 async function openStore(bytes = new MemoryByteStore()): Promise<SkillStore> {
-  return SkillStore.open({ engine: await engine(['fts4']), store: bytes, logger: nullLogger, clock: new TestClock() });
+  return SkillStore.open({ engine: await engine(), store: bytes, logger: nullLogger, clock: new TestClock() });
 }
 
 const everyone: StoreFilter = { includeWorkspacePacks: true };
@@ -79,7 +79,7 @@ function bigCorpus(count: number): SkillRecord[] {
   });
 }
 
-describe('skills: store search (FTS candidates + in-memory mirror)', () => {
+describe('skills: store search (in-memory mirror and term index)', () => {
   it('above the OR budget still fills the limit, ranks deterministically, and every hit holds the rarest term', async () => {
     const store = await openStore();
     store.transaction(() => {
@@ -232,3 +232,46 @@ describe('skills: store search (FTS candidates + in-memory mirror)', () => {
 function globalNamed(name: string) {
   return { ...GLOBAL_SCOPE, name };
 }
+
+describe('skills: the postings are built once and kept in step with changes', () => {
+  it('a search after a skill is added, replaced or removed sees it without rebuilding the postings; repeated searches never rebuild', async () => {
+    const bytes = new MemoryByteStore();
+    const store = await openStore(bytes);
+    store.transaction(() => {
+      for (const r of bigCorpus(400)) store.upsert(r);
+    });
+    const search = (query: string) => store.searchRanked(query, everyone, 12);
+    search('create the issue in git');
+    assert.equal(store.postingsBuilds, 1);
+    for (const query of ['sync a bucket in cloud', 'validate the token', 'debug a webhook', 'create the issue in git']) search(query);
+    assert.equal(store.postingsBuilds, 1, 'repeated searches do not rebuild');
+
+    // A skill saved between searches (a file watcher's reload): each search sees the change at once.
+    for (let i = 0; i < 10; i++) {
+      store.upsert(record(`pack.t.new.quokka_${i}`, `feed the quokka number ${i}`, { tags: ['quokka'] }));
+      assert.ok(
+        search('feed the quokka').some((h) => h.name === `pack.t.new.quokka_${i}`),
+        `skill ${i} is found by the next search`,
+      );
+    }
+    const replaced = bigCorpus(400)[7]!;
+    store.upsert({ ...replaced, trigger: 'groom the wombat', tags: ['wombat'] });
+    assert.equal(search('groom the wombat')[0]!.name, replaced.name, 'a replaced skill is found by its new words');
+    store.delete({ ...GLOBAL_SCOPE, name: 'pack.t.new.quokka_0' });
+    assert.ok(!search('feed the quokka').some((h) => h.name === 'pack.t.new.quokka_0'), 'a removed skill is gone at once');
+    assert.equal(store.postingsBuilds, 1, 'changes between searches are scored one by one, not rebuilt per search');
+
+    // Exact all along: the same ranking as a store opened afresh on the same rows.
+    await store.save();
+    const reopened = await openStore(bytes);
+    for (const query of ['feed the quokka', 'groom the wombat', 'create the issue in git', 'validate the token']) {
+      assert.deepEqual(search(query), reopened.searchRanked(query, everyone, 12), query);
+    }
+    // Searches that score much of the store one by one pay for one build, then use it.
+    for (let i = 0; i < 30; i++) search('create the issue in git');
+    const settled = store.postingsBuilds;
+    assert.ok(settled <= 2, `${settled} builds`);
+    for (let i = 0; i < 30; i++) search('sync a bucket in cloud');
+    assert.equal(store.postingsBuilds, settled);
+  });
+});

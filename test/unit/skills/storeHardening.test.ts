@@ -148,20 +148,25 @@ describe('skill store: names are unique per scope', () => {
 
 /**
  * Fixtures: `skills-v1-*.db` were written by the version 1 store; `skills-v2-*.db` by the version 2
- * store (commit e30d2e8, with its FTS table of analysed text) opening the version 1 files.
+ * store (commit e30d2e8, with its FTS table of analysed text) opening the version 1 files;
+ * `skills-v3-*.db` by the version 3 store (commit c910ddb, whose schema version named sql.js's
+ * full-text engine and which kept no terms without one) opening the version 2 files. `none`: written
+ * where sql.js had no full-text engine.
  */
-describe('skill store: migration from schema versions 1 and 2 keeps every row', () => {
+describe('skill store: migration from schema versions 1, 2 and 3 keeps every row', () => {
   for (const [version, fts] of [
     [1, 'fts4'],
     [1, 'none'],
     [2, 'fts4'],
     [2, 'none'],
+    [3, 'fts4'],
+    [3, 'none'],
   ] as const) {
-    it(`a version ${version} (${fts}) database file with rows migrates with nothing lost, and is searchable`, async () => {
+    it(`a version ${version} (${fts}) database file with rows migrates with nothing lost, every skill ranked`, async () => {
       const bytes = new MemoryByteStore();
       await bytes.write('skills.db', readFileSync(path.join(FIXTURES, `skills-v${version}-${fts}.db`)));
       const logger = new MemoryLogger();
-      const store = await SkillStore.open({ engine: await engine([fts]), store: bytes, logger, clock: new TestClock() });
+      const store = await SkillStore.open({ engine: await engine(), store: bytes, logger, clock: new TestClock() });
       assert.equal(store.openInfo.status, 'migrated');
       assert.deepEqual(warnings(logger), []);
       assert.deepEqual(store.db.all("SELECT name FROM sqlite_master WHERE name LIKE 'skills_fts%'"), [], 'the full-text table is gone');
@@ -173,20 +178,29 @@ describe('skill store: migration from schema versions 1 and 2 keeps every row', 
         ['write-release-notes', 'learned', 'global', '', '', 0, 'Write release notes from merged pull requests'],
       ]);
       const everyone = { includeWorkspacePacks: true, tenantId: 'acme', projectId: 'proj-1' };
-      if (fts !== 'none')
-        assert.deepEqual(
-          store.searchRanked('flaky integration', everyone, 5).map((h) => h.name),
-          ['fix-flaky-test'],
-        );
+      // Every skill has stored terms (analysed on open where the old store kept none) and is ranked.
+      assert.equal(store.db.get<{ n: number }>('SELECT count(*) AS n FROM skill_terms')?.n, 4);
+      assert.deepEqual(
+        store.searchRanked('flaky integration', everyone, 5).map((h) => h.name),
+        ['fix-flaky-test'],
+      );
+      assert.deepEqual(
+        store.searchRanked('signing keys', everyone, 5).map((h) => h.name),
+        ['rotate-keys'],
+      );
       // The migrated database now takes the same name in another scope.
       const copy = { ...store.get('rotate-keys')!, scope_tenant_id: 'other', id: 'sk_other' };
       store.upsert(copy);
       assert.equal(store.named('rotate-keys').length, 2);
       await store.save();
       store.close();
-      const reopened = await SkillStore.open({ engine: await engine([fts]), store: bytes, logger, clock: new TestClock() });
+      const reopened = await SkillStore.open({ engine: await engine(), store: bytes, logger, clock: new TestClock() });
       assert.equal(reopened.openInfo.status, 'loaded');
       assert.equal(reopened.count(), 5);
+      assert.deepEqual(
+        reopened.searchRanked('release notes', everyone, 5).map((h) => h.name),
+        ['write-release-notes'],
+      );
       reopened.close();
     });
   }

@@ -6,16 +6,6 @@ import { loadSqlEngine } from '../../../src/core/sql/sqlEngine';
 import type { SqlEngine } from '../../../src/core/sql/sqlEngine';
 import type { SqlDatabase } from '../../../src/core/sql/sqlDatabase';
 
-describe('sql engine FTS detection', () => {
-  it('detects fts4 on the published sql.js, and honours allowedFts', async () => {
-    const full = await loadSqlEngine();
-    assert.ok(full.fts === 'fts5' || full.fts === 'fts4');
-    assert.equal((await loadSqlEngine({ allowedFts: ['fts4', 'none'] })).fts, 'fts4');
-    assert.equal((await loadSqlEngine({ allowedFts: ['none'] })).fts, 'none');
-    assert.equal((await loadSqlEngine({ allowedFts: ['fts5', 'none'] })).fts, full.fts === 'fts5' ? 'fts5' : 'none');
-  });
-});
-
 describe('openPersistentDatabase', () => {
   let engine: SqlEngine;
   before(async () => {

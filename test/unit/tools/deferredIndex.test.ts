@@ -49,7 +49,7 @@ const QUERIES = [
 ];
 
 async function openIndex(store = new MemoryByteStore()): Promise<ToolIndex> {
-  return ToolIndex.open({ engine: await engineWith(['fts4', 'none']), store, logger: nullLogger });
+  return ToolIndex.open({ engine: await engineWith(), store, logger: nullLogger });
 }
 
 /** The tools whose analysed fields hold any of `terms`, by scanning every record (what the postings must return). */

@@ -1,13 +1,13 @@
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { MemoryEventSink, MemoryLogger } from '../../../src/core/platform/basicPorts';
-import type { FtsEngine } from '../../../src/core/sql/sqlEngine';
+import type { SqlEngine } from '../../../src/core/sql/sqlEngine';
 import { engine } from '../skills/helpers';
 import type { ToolExamplesConfig, ToolSearchConfig, ToolsConfig } from '../../../src/core/config/settingsSchema';
 import type { ToolInput } from '../../../src/core/tools/toolRecord';
 import { createToolSearchService } from '../../../src/core/tools/toolSearchService';
 import type { ToolSearchService } from '../../../src/core/tools/toolSearchService';
 
-/** One engine per allowed-FTS list, shared across tests (loading wasm takes a moment). */
+/** One sql.js engine shared across tests (loading wasm takes a moment). */
 export const engineWith = engine;
 
 export interface Harness {
@@ -22,7 +22,8 @@ export async function makeService(
     toolSearch?: Partial<ToolSearchConfig>;
     toolExamples?: Partial<ToolExamplesConfig>;
     toolsConfig?: Partial<ToolsConfig>;
-    allowedFts?: FtsEngine[];
+    /** Another sql.js engine than the shared one. */
+    engine?: SqlEngine;
     tools?: ToolInput[];
     store?: MemoryByteStore;
     builtinExamples?: Record<string, ToolInput['examples'] & object>;
@@ -33,7 +34,7 @@ export async function makeService(
   const logger = new MemoryLogger();
   let t = 1_000;
   const service = await createToolSearchService({
-    engine: await engineWith(options.allowedFts),
+    engine: options.engine ?? (await engineWith()),
     store,
     events,
     logger,

@@ -37,7 +37,6 @@ const scenarioArb = fc.record({
     }),
     { minLength: 1, maxLength: 6 },
   ),
-  allowedFts: fc.constantFrom<Array<'fts4' | 'none'>>(['fts4', 'none'], ['none']),
   activateOn: fc.constantFrom<'discovery' | 'firstUse'>('discovery', 'firstUse'),
   // Tool search modes: the mode and its decision, the user's own `off`, select:, and a pick log that
   // "remembers" every tool (forbidden ones included) as picked and working.
@@ -60,7 +59,6 @@ describe('policy and visibility never leak (randomized)', () => {
         }));
         const { service, events } = await makeService({
           tools: inputs,
-          allowedFts: s.allowedFts,
           toolSearch: { deny: s.deny, activateOn: s.activateOn, alwaysLoadedPatterns: ['x_*'], mode: s.mode },
           toolsConfig: { state: s.offPattern ? { [s.offPattern]: 'off' } : {} },
         });

@@ -9,11 +9,12 @@ import type { ToolIndex } from '../../../src/core/tools/index/toolIndex';
 import { toolFieldTerms } from '../../../src/core/tools/index/toolDocument';
 import type { ToolRecord } from '../../../src/core/tools/toolRecord';
 import { RANKER_DEFAULTS, rankTools } from '../../../src/core/tools/index/toolRanker';
+import { engineWithoutFullText } from '../skills/helpers';
 import { SAMPLE_TOOLS, makeService } from './helpers';
 
 describe('tool index (sql.js)', () => {
   it('keeps terms in the shared term store (no full-text table, no triggers), and the catalog fingerprint makes re-sync a no-op', async () => {
-    const { service } = await makeService({ tools: SAMPLE_TOOLS, allowedFts: ['fts4', 'none'] });
+    const { service } = await makeService({ tools: SAMPLE_TOOLS });
     const index = (service as unknown as { index: ToolIndex }).index;
     const names = index.db.all<{ name: string }>(`SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger') ORDER BY name`).map((r) => r.name);
     assert.deepEqual(
@@ -60,17 +61,18 @@ describe('tool index (sql.js)', () => {
     assert.ok(out.ok && out.output.tools[0].name === 'weather.get_forecast');
   });
 
-  it('an index written where sql.js had another full-text engine is kept (the stored form uses none)', async () => {
+  it('an index written by a sql.js without full-text modules is loaded as is by the published build (the stored form uses none)', async () => {
     const store = new MemoryByteStore();
-    const a = await makeService({ store, tools: SAMPLE_TOOLS, allowedFts: ['fts4', 'none'] });
+    const a = await makeService({ store, tools: SAMPLE_TOOLS, engine: await engineWithoutFullText() });
     await a.service.dispose();
-    const b = await makeService({ store, tools: SAMPLE_TOOLS, allowedFts: ['fts5', 'fts4', 'none'] });
+    const b = await makeService({ store, tools: SAMPLE_TOOLS });
     assert.equal(b.service.indexStatus.status, 'loaded');
+    assert.equal(b.service.setTools(SAMPLE_TOOLS).skipped, true, 'nothing indexed again');
   });
 
   it('a tools.db of the previous schema (term columns and an FTS table) is upgraded on open with no step by the user: tools indexed again, the pick log kept', async () => {
     const store = new MemoryByteStore();
-    const engine = await loadSqlEngine({ allowedFts: ['fts4'] });
+    const engine = await loadSqlEngine();
     const old = await openPersistentDatabase({
       engine,
       store,
@@ -90,7 +92,7 @@ describe('tool index (sql.js)', () => {
     });
     await old.save();
     old.close();
-    const { service } = await makeService({ store, tools: SAMPLE_TOOLS, allowedFts: ['fts4', 'none'] });
+    const { service } = await makeService({ store, tools: SAMPLE_TOOLS });
     assert.equal(service.indexStatus.status, 'migrated');
     const out = (await service.startRun()).search({ query: 'weather forecast' });
     assert.ok(out.ok && out.output.tools[0].name === 'weather.get_forecast');
@@ -132,7 +134,7 @@ describe('tool index (sql.js)', () => {
   });
 
   it('optional ranker bonuses: coverage from the term statistics, term order from the stored rows', async () => {
-    const { service } = await makeService({ tools: SAMPLE_TOOLS, allowedFts: ['fts4'] });
+    const { service } = await makeService({ tools: SAMPLE_TOOLS });
     const index = (service as unknown as { index: ToolIndex }).index;
     const merge = SAMPLE_TOOLS.find((t) => t.name === 'mcp_github_merge_pull_request')!;
     assert.deepEqual(index.fieldTerms(merge.name), toolFieldTerms({ tags: [], ...merge } as ToolRecord));

@@ -3,6 +3,7 @@ import { REGEX_SCORES } from '../../../src/core/search/scoring';
 import { toolSearchInputJsonSchema, toolSearchOutputSchema } from '../../../src/core/tools/toolSearchSchema';
 import type { ToolSearchOutput } from '../../../src/core/tools/toolSearchSchema';
 import type { ToolRun } from '../../../src/core/tools/toolRun';
+import { engineWithoutFullText } from '../skills/helpers';
 import { SAMPLE_TOOLS, makeService } from './helpers';
 
 function ok(result: ReturnType<ToolRun['search']>): ToolSearchOutput {
@@ -36,7 +37,6 @@ describe('tool_search: contract', () => {
     const run = await service.startRun();
     const out = ok(run.search({ query: 'create a github issue' }));
     assert.equal(out.search_type, 'fts');
-    assert.equal(out.engine, service.engine);
     assert.equal(out.tools[0].name, 'mcp_github_create_issue');
     assert.ok(out.tools.every((t) => t.score >= 0 && t.score <= 1 && t.match_type === 'fts' && t.loading_mode === 'deferred'));
     assert.equal(out.tools[0].score, 1);
@@ -132,44 +132,27 @@ describe('tool_search: contract', () => {
   });
 });
 
-describe('tool_search: FTS engines and fallbacks', () => {
-  it('FTS5 absent → fts4 reported, ranked search unchanged, search_type stays fts', async () => {
-    const { service } = await makeService({ tools: SAMPLE_TOOLS, allowedFts: ['fts4', 'none'] });
-    assert.equal(service.engine, 'fts4');
-    const out = ok((await service.startRun()).search({ query: 'read a file' }));
-    assert.equal(out.search_type, 'fts');
-    assert.equal(out.engine, 'fts4');
-    assert.equal(out.tools[0].name, 'copilot_readFile');
-  });
-
-  it('FTS disabled → fts requests fall back to regex, effective search_type = regex, event says so', async () => {
-    const { service, events } = await makeService({ tools: SAMPLE_TOOLS, allowedFts: ['none'] });
-    assert.equal(service.engine, 'none');
-    const out = ok((await service.startRun()).search({ query: 'read a file' }));
-    assert.equal(out.search_type, 'regex');
-    assert.equal(out.engine, 'none');
-    assert.match(out.note ?? '', /regex/);
-    assert.equal(out.tools[0].name, 'copilot_readFile');
-    assert.ok(out.tools.every((t) => t.match_type === 'regex' && Object.values(REGEX_SCORES).includes(t.score as never)));
-    const event = events.ofType('tool_search_query')[0];
-    assert.deepEqual(event.payload.requested_search_type, 'fts');
-    assert.deepEqual(event.payload.effective_search_type, 'regex');
-    assert.equal(event.payload.results_count, out.tools.length);
-  });
-
-  it('FTS disabled and fallback off → a clear error telling the model what to use', async () => {
-    const { service } = await makeService({ tools: SAMPLE_TOOLS, allowedFts: ['none'], toolSearch: { ftsFallbackToRegex: false } });
-    const result = (await service.startRun()).search({ query: 'read a file' });
-    assert.ok(!result.ok);
-    assert.match(result.error, /search_type "regex".*"exact"/);
-  });
-
-  it('exact and regex behave the same on every engine', async () => {
-    for (const allowedFts of [['fts5', 'fts4', 'none'], ['fts4', 'none'], ['none']] as const) {
-      const { service } = await makeService({ tools: SAMPLE_TOOLS, allowedFts: [...allowedFts] });
-      const run = await service.startRun();
-      assert.equal(ok(run.search({ query: 'run_in_terminal', search_type: 'exact' })).tools[0].name, 'run_in_terminal');
-      assert.equal(ok(run.search({ query: '^copilot_read', search_type: 'regex' })).tools[0].name, 'copilot_readFile');
+describe('tool_search: ranked search on any sql.js build', () => {
+  it('a sql.js without full-text modules ranks as the published build does: same tools, same scores, search_type fts', async () => {
+    const queries = ['read a file', 'run a command in the terminal', 'search the workspace for text'];
+    const published = await (await makeService({ tools: SAMPLE_TOOLS })).service.startRun();
+    const bare = await (await makeService({ tools: SAMPLE_TOOLS, engine: await engineWithoutFullText() })).service.startRun();
+    for (const query of queries) {
+      const expected = ok(published.search({ query }));
+      const got = ok(bare.search({ query }));
+      assert.equal(got.search_type, 'fts', query);
+      assert.ok(got.tools.length > 0 && got.tools.every((t) => t.match_type === 'fts'), query);
+      assert.deepEqual(got, expected, query);
     }
+    assert.equal(ok(bare.search({ query: 'read a file' })).tools[0].name, 'copilot_readFile');
+  });
+
+  it('exact and regex behave the same without full-text modules', async () => {
+    const { service } = await makeService({ tools: SAMPLE_TOOLS, engine: await engineWithoutFullText() });
+    const run = await service.startRun();
+    assert.equal(ok(run.search({ query: 'run_in_terminal', search_type: 'exact' })).tools[0].name, 'run_in_terminal');
+    const regex = ok(run.search({ query: '^copilot_read', search_type: 'regex' }));
+    assert.equal(regex.tools[0].name, 'copilot_readFile');
+    assert.ok(regex.tools.every((t) => Object.values(REGEX_SCORES).includes(t.score as never)));
   });
 });

@@ -20,8 +20,8 @@ import type { TermVocabulary } from '../../search/termStore';
 export interface PreparedSkillRow {
   docId: number;
   params: SqlValue[];
-  terms?: CountedFields;
-  encoded?: Uint8Array;
+  terms: CountedFields;
+  encoded: Uint8Array;
 }
 
 const BODY_COLUMN = SKILL_COLUMNS.indexOf('body');
@@ -32,31 +32,44 @@ const ROWS_PER_STATEMENT = 100;
 export class SkillRowWriter {
   constructor(
     private readonly db: SqlDatabase,
-    /** The store's term vocabulary; undefined when the store keeps no terms (no full-text search). */
-    private readonly vocabulary: TermVocabulary | undefined,
+    /** The store's term vocabulary. */
+    private readonly vocabulary: TermVocabulary,
     /** Pack skills' bodies are read from their files (SkillStoreOptions.sourceBodies): stored empty. */
     private readonly bodiesInSource = false,
   ) {}
 
   /** Inserts prepared rows, their terms, and the vocabulary terms they introduced. */
   insert(rows: readonly PreparedSkillRow[]): void {
-    const added = this.vocabulary?.takePending() ?? [];
-    for (const chunk of chunks(added)) {
-      this.db.run(insertSql('skill_vocab', ['id', 'term'], chunk.length), chunk.flat());
-    }
-    if (added.length && this.vocabulary) setMetaValue(this.db, VOCABULARY_FINGERPRINT_KEY, this.vocabulary.fingerprint);
+    this.insertVocabulary();
     for (const chunk of chunks(rows)) {
       this.db.run(
         insertSql('skills', SKILL_COLUMNS, chunk.length),
         chunk.flatMap((row) => row.params),
       );
-      const withTerms = chunk.filter((row) => row.encoded);
-      if (withTerms.length === 0) continue;
-      this.db.run(
-        insertSql('skill_terms', ['doc_id', 'terms'], withTerms.length),
-        withTerms.flatMap((row) => [row.docId, row.encoded!]),
-      );
+      this.insertTermRows(chunk);
     }
+  }
+
+  /** Stores the terms of rows that have none (and the vocabulary terms they introduced). */
+  insertTerms(rows: ReadonlyArray<{ docId: number; encoded: Uint8Array }>): void {
+    this.insertVocabulary();
+    for (const chunk of chunks(rows)) this.insertTermRows(chunk);
+  }
+
+  private insertVocabulary(): void {
+    const added = this.vocabulary.takePending();
+    for (const chunk of chunks(added)) {
+      this.db.run(insertSql('skill_vocab', ['id', 'term'], chunk.length), chunk.flat());
+    }
+    if (added.length) setMetaValue(this.db, VOCABULARY_FINGERPRINT_KEY, this.vocabulary.fingerprint);
+  }
+
+  private insertTermRows(rows: ReadonlyArray<{ docId: number; encoded: Uint8Array }>): void {
+    if (rows.length === 0) return;
+    this.db.run(
+      insertSql('skill_terms', ['doc_id', 'terms'], rows.length),
+      rows.flatMap((row) => [row.docId, row.encoded]),
+    );
   }
 
   /** Deletes the rows (and terms) of these doc ids. */
@@ -74,13 +87,13 @@ export class SkillRowWriter {
    * `id` is the primary key: a record keeps its id unless another row holds it by then (a row
    * this batch replaces gives its id up when it is replaced, as one-by-one upserts would), else
    * it is stored as `<id>_<doc id>`. Serialising happens here, so a value that cannot be stored
-   * fails before anything is written. Terms come from `analyzer` (none without full-text search).
+   * fails before anything is written. Terms come from `analyzer`.
    */
   prepare(
     records: readonly SkillRecord[],
     existing: ReadonlyArray<number | undefined>,
     firstFreeDocId: number,
-    analyzer: TextAnalyzer | undefined,
+    analyzer: TextAnalyzer,
   ): { prepared: Array<PreparedSkillRow & { stored: SkillRecord }>; nextDocId: number } {
     const vocabulary = this.vocabulary;
     const holders = this.idHolders(records.map((r) => r.id));
@@ -93,10 +106,10 @@ export class SkillRowWriter {
       const holder = holders.get(record.id);
       const stored = holder === undefined || holder === docId ? record : { ...record, id: `${record.id}_${docId}` };
       holders.set(stored.id, docId);
-      const terms = analyzer && vocabulary ? countedTerms(record, analyzer, vocabulary) : undefined;
+      const terms = countedTerms(record, analyzer, vocabulary);
       const params = recordParams(stored, docId);
       if (this.bodiesInSource && stored.origin === 'pack') params[BODY_COLUMN] = '';
-      return { docId, stored, params, terms, encoded: terms ? encodeCounted(terms) : undefined };
+      return { docId, stored, params, terms, encoded: encodeCounted(terms) };
     });
     return { prepared, nextDocId };
   }

@@ -11,7 +11,7 @@ import type { CountedFields } from '../../search/countedFields';
 import type { TermVocabulary } from '../../search/termStore';
 import { SKILL_COLUMN_STORAGE, SKILL_COLUMNS, VOCABULARY_FINGERPRINT_KEY } from './skillStoreSchema';
 
-/** Conversions between SkillRecord, `skills` rows, mirror entries and FTS terms. */
+/** Conversions between SkillRecord, `skills` rows, mirror entries and stored terms. */
 
 /** Columns the in-memory mirror reads (see `entryFromRow`). */
 const ENTRY_COLUMNS_SQL = `doc_id, name, title, trigger, description, tags, task_type, origin, scope_mode,
@@ -147,38 +147,36 @@ export function countedTerms(record: SkillRecord, analyzer: TextAnalyzer, vocabu
 const SCOPES = new Set(['project', 'tenant', 'global']);
 
 /**
- * Everything the store reads on open, read once: `add` gets every row as a mirror entry and,
- * with `vocabulary` (a store with full-text search), its analysed terms counted, decoded with the
- * stored vocabulary (loaded into it) one skill at a time. Throws on damage the page-level
- * integrity check cannot see (a flipped byte inside a row or a term blob), so the database is
- * rebuilt rather than failing on first use. A row without terms (should not happen) is
- * searchable by regex/exact only.
+ * Everything the store reads on open, read once: `add` gets every row as a mirror entry with its
+ * analysed terms counted, decoded with the stored vocabulary (loaded into `vocabulary`) one skill
+ * at a time. Throws on damage the page-level integrity check cannot see (a flipped byte inside a
+ * row or a term blob), so the database is rebuilt rather than failing on first use. A row stored
+ * without terms (a store written when sql.js had no full-text engine kept none) comes last,
+ * without terms: the store analyses it then.
  */
-export function readMirror(db: SqlDatabase, vocabulary: TermVocabulary | undefined, add: (entry: SkillEntry, terms?: CountedFields) => void): void {
+export function readMirror(db: SqlDatabase, vocabulary: TermVocabulary, add: (entry: SkillEntry, terms?: CountedFields) => void): void {
   const byDoc = new Map<number, SkillEntry>();
   db.each(`SELECT ${ENTRY_COLUMNS_SQL} FROM skills`, (r) => {
     const entry = entryFromRow(r);
     if (!entry.name || !SCOPES.has(entry.scope_mode)) throw new Error(`row ${entry.docId} is damaged (name "${entry.name}", scope "${entry.scope_mode}")`);
     byDoc.set(entry.docId, entry);
   });
-  if (vocabulary) {
-    const rows = db.arrays('SELECT id, term FROM skill_vocab');
-    // Ids are handed out densely from 0: one outside that range is damage (and would size tables).
-    for (const r of rows) {
-      const id = Number(r[0]);
-      if (!Number.isInteger(id) || id < 0 || id >= rows.length) throw new Error(`vocabulary row ${String(r[0])} is damaged`);
-    }
-    vocabulary.load(rows.map((r) => [Number(r[0]), String(r[1])] as const));
-    const stored = metaValue(db, VOCABULARY_FINGERPRINT_KEY);
-    if (stored !== undefined && stored !== vocabulary.fingerprint) throw new Error('the term vocabulary is damaged (its fingerprint differs)');
-    db.each('SELECT doc_id, terms FROM skill_terms', ([docId, blob]) => {
-      if (typeof docId !== 'number' || !Number.isInteger(docId)) throw new Error(`a term row's id is damaged (${String(docId)})`);
-      const entry = byDoc.get(docId);
-      if (!entry) return;
-      if (!(blob instanceof Uint8Array)) throw new Error(`terms of row ${entry.docId} are damaged`);
-      add(entry, decodeCounted(blob, vocabulary, SKILL_FIELDS.length));
-      byDoc.delete(entry.docId);
-    });
+  const rows = db.arrays('SELECT id, term FROM skill_vocab');
+  // Ids are handed out densely from 0: one outside that range is damage (and would size tables).
+  for (const r of rows) {
+    const id = Number(r[0]);
+    if (!Number.isInteger(id) || id < 0 || id >= rows.length) throw new Error(`vocabulary row ${String(r[0])} is damaged`);
   }
+  vocabulary.load(rows.map((r) => [Number(r[0]), String(r[1])] as const));
+  const stored = metaValue(db, VOCABULARY_FINGERPRINT_KEY);
+  if (stored !== undefined && stored !== vocabulary.fingerprint) throw new Error('the term vocabulary is damaged (its fingerprint differs)');
+  db.each('SELECT doc_id, terms FROM skill_terms', ([docId, blob]) => {
+    if (typeof docId !== 'number' || !Number.isInteger(docId)) throw new Error(`a term row's id is damaged (${String(docId)})`);
+    const entry = byDoc.get(docId);
+    if (!entry) return;
+    if (!(blob instanceof Uint8Array)) throw new Error(`terms of row ${entry.docId} are damaged`);
+    add(entry, decodeCounted(blob, vocabulary, SKILL_FIELDS.length));
+    byDoc.delete(entry.docId);
+  });
   for (const entry of byDoc.values()) add(entry);
 }

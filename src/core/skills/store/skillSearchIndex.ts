@@ -1,9 +1,9 @@
 import type { TaskType } from '../../config/settingsSchema';
-import { FieldStats } from '../../search/bm25f';
+import type { FieldStats } from '../../search/bm25f';
 import { bm25Idf } from '../../search/scoring';
 import type { WeightedTerm } from '../../search/bm25f';
 import type { CountedFields } from '../../search/countedFields';
-import { ImpactPostings } from '../../search/impactPostings';
+import { TermIndex } from '../../search/termIndex';
 import { describingFocus, idfCoverage } from '../../search/termCoverage';
 import { broadVocabulary, STUFFED_FACTOR } from '../../search/broadVocabulary';
 import type { SkillOrigin } from '../skillSchema';
@@ -15,17 +15,16 @@ import type { SkillIdentity } from './skillScope';
  * every write; rebuilt from the database on open and after a rolled-back transaction):
  *
  * - one light entry per skill (the fields `skill_search` returns and the fields the scope /
- *   trust / status filters read), keyed by identity (scope + name), by name and by FTS doc id —
+ *   trust / status filters read), keyed by identity (scope + name), by name and by doc id —
  *   no SQL row decoding or JSON parsing per candidate;
- * - term statistics of the analysed FTS columns (BM25F, search/bm25f.ts's compact `FieldStats`,
- *   shared with the tool index) for stage-2 ranking.
+ * - the one term index (search/termIndex.ts, shared with the tool index): BM25F statistics of
+ *   each skill's analysed fields and the postings over them, with their refresh policy.
  *
- * Search is exact: impact postings over the same statistics (search/impactPostings.ts) score
- * every skill that shares a term with the request, so no candidate stage can drop the skill
- * BM25F ranks first.
+ * Search is exact: the postings score every skill that shares a term with the request, so no
+ * candidate stage can drop the skill BM25F ranks first.
  */
 
-/** The columns of `skills_fts`, in order (the analysed text of each is mirrored here). */
+/** The analysed fields of a skill, in stored order (search/termStore.ts keeps their terms). */
 export const SKILL_FIELDS = ['name', 'title', 'trigger', 'description', 'tags', 'content'] as const;
 export type SkillField = (typeof SKILL_FIELDS)[number];
 export type SkillFieldTerms = Record<SkillField, readonly string[]>;
@@ -169,13 +168,12 @@ export class SkillSearchIndex {
   private readonly byDoc = new Map<number, SkillEntry>();
   /** Pack-origin skills per pack name. */
   private readonly packCounts = new Map<string, number>();
-  /** Keyed by doc id; null when the store has no full-text engine (regex / exact only). */
-  readonly stats: FieldStats<SkillField, number> | null;
-  private readonly postings: ImpactPostings<SkillField, number> | null;
+  /** Term statistics and postings, keyed by doc id. */
+  readonly terms = new TermIndex<SkillField, number>(SKILL_FIELDS, SKILL_FIELD_WEIGHTS, SKILL_FIELD_B);
 
-  constructor(withStats: boolean) {
-    this.stats = withStats ? new FieldStats<SkillField, number>(SKILL_FIELDS) : null;
-    this.postings = this.stats ? new ImpactPostings(this.stats, SKILL_FIELD_WEIGHTS, SKILL_FIELD_B) : null;
+  /** The BM25F statistics of every skill's analysed fields. */
+  get stats(): FieldStats<SkillField, number> {
+    return this.terms.stats;
   }
 
   get size(): number {
@@ -230,16 +228,12 @@ export class SkillSearchIndex {
     }
     this.byDoc.set(entry.docId, entry);
     if (entry.origin === 'pack') this.packCounts.set(entry.pack_name, this.packCount(entry.pack_name) + 1);
-    if (this.stats && terms) {
-      if ('fieldEnds' in terms) this.stats.setCounted(entry.docId, terms as CountedFields);
-      else this.stats.set(entry.docId, terms);
-    }
+    if (terms) this.terms.set(entry.docId, terms);
   }
 
   /** The id of an analysed term in this index's dictionary, interned when new (what counted terms are given in). */
   internTerm(term: string): number {
-    if (!this.stats) throw new Error('this index keeps no term statistics');
-    return this.stats.internTerm(term);
+    return this.terms.internTerm(term);
   }
 
   delete(identity: SkillIdentity): void {
@@ -257,7 +251,7 @@ export class SkillSearchIndex {
     }
     if (this.byDoc.get(entry.docId) === entry) {
       this.byDoc.delete(entry.docId);
-      this.stats?.delete(entry.docId);
+      this.terms.delete(entry.docId);
     }
   }
 
@@ -266,17 +260,17 @@ export class SkillSearchIndex {
     this.byName.clear();
     this.byDoc.clear();
     this.packCounts.clear();
-    this.stats?.clear();
+    this.terms.clear();
   }
 
-  /** Document frequency of an analysed term (0 without statistics). */
+  /** Document frequency of an analysed term. */
   df(term: string): number {
-    return this.stats?.df(term) ?? 0;
+    return this.stats.df(term);
   }
 
   /**
    * Absolute relevance of one skill to a request's analysed terms, in [0, 1]: independent of
-   * every other candidate; 0 without statistics. For a short request it is the share of the
+   * every other candidate. For a short request it is the share of the
    * request the skill covers (`coverageOf`); a long request is not about every word it contains,
    * so that share shrinks with its length whatever it asks, and relevance moves to the skill's
    * `focus` — how much of the skill's own describing vocabulary the request names — fully from
@@ -311,7 +305,7 @@ export class SkillSearchIndex {
     let requestWords = 0;
     for (const term of terms) if (!NUMBER.test(term)) requestWords++;
     const stats = this.stats;
-    if (!stats || !stats.has(docId) || terms.size === 0) return { coverage: 0, sharedWords: 0, requestWords };
+    if (!stats.has(docId) || terms.size === 0) return { coverage: 0, sharedWords: 0, requestWords };
     const describing = new Set(stats.documentTerms(docId, DESCRIBING_WEIGHTS).map((t) => t.term));
     const body = new Set(stats.documentTerms(docId, BODY_WEIGHTS).map((t) => t.term));
     const docs = stats.size + PRIOR_DOCS;
@@ -330,10 +324,9 @@ export class SkillSearchIndex {
    * query term and every skill containing one (exact top-k), then shorter name, then name.
    */
   search(query: readonly WeightedTerm[], accept: (entry: SkillEntry) => boolean, limit: number): RankedEntry[] {
-    const postings = this.postings;
-    if (!postings || limit <= 0) return [];
+    if (limit <= 0) return [];
     const byDoc = this.byDoc;
-    const hits = postings.topK(
+    const hits = this.terms.topK(
       query,
       (docId) => {
         const entry = byDoc.get(docId);
@@ -358,7 +351,7 @@ export class SkillSearchIndex {
    * same rule as tools': skill_search still returns it, but pre-flight's gate never injects it.
    */
   stuffedReason(docId: number): string | undefined {
-    const breadth = this.stats ? broadVocabulary(this.stats, docId, DESCRIBING_WEIGHTS) : undefined;
+    const breadth = broadVocabulary(this.stats, docId, DESCRIBING_WEIGHTS);
     return breadth && `its description uses ${breadth.terms} different words, over ${STUFFED_FACTOR}× the skills' usual (${breadth.usual})`;
   }
 
@@ -374,7 +367,6 @@ export class SkillSearchIndex {
 
   private focusOf(inQuery: (termId: number) => boolean, docId: number): number {
     const stats = this.stats;
-    if (!stats) return 0;
     return describingFocus(stats, docId, DESCRIBING_WEIGHTS, stats.size + PRIOR_DOCS, inQuery);
   }
 
@@ -382,7 +374,7 @@ export class SkillSearchIndex {
   private termIdsOf(terms: ReadonlySet<string>): (termId: number) => boolean {
     const ids = new Set<number>();
     for (const term of terms) {
-      const id = this.stats?.termId(term);
+      const id = this.stats.termId(term);
       if (id !== undefined) ids.add(id);
     }
     return (termId) => ids.has(termId);

@@ -1,5 +1,4 @@
 import type { Clock } from '../../platform/ports';
-import type { FtsEngine } from '../../sql/sqlEngine';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
 import { metaValue, openStoreDatabase, setMetaValue } from '../../sql/persistentDatabase';
 import type { PersistentDatabase, StoreDatabaseOptions } from '../../sql/persistentDatabase';
@@ -10,8 +9,8 @@ import type { SkillRecord } from '../skillSchema';
 import type { ExportClaim } from './learned/exportedLearnedSkills';
 import { LearnedRecordCache } from './learned/learnedRecordCache';
 import { RecordReadCache } from './recordReadCache';
-import { entryOf, readMirror, rowToRecord } from './skillRows';
-import { TermVocabulary } from '../../search/termStore';
+import { countedTerms, entryOf, readMirror, rowToRecord } from './skillRows';
+import { encodeCounted, TermVocabulary } from '../../search/termStore';
 import { SkillFileFingerprints } from './skillFileFingerprints';
 import { SkillRowWriter } from './skillRowWriter';
 import { identityKey } from './skillScope';
@@ -20,7 +19,7 @@ import { entryPredicate, SkillSearchIndex } from './skillSearchIndex';
 import type { SkillEntry } from './skillSearchIndex';
 import { filterSql } from './skillStoreFilter';
 import type { StoreFilter } from './skillStoreFilter';
-import { createSkillSchema, skillMigrations, skillSchemaVersion, VOCABULARY_FINGERPRINT_KEY } from './skillStoreSchema';
+import { createSkillSchema, SKILL_SCHEMA_VERSION, skillMigrations, VOCABULARY_FINGERPRINT_KEY } from './skillStoreSchema';
 
 export type { StoreFilter } from './skillStoreFilter';
 
@@ -36,9 +35,10 @@ export type { StoreFilter } from './skillStoreFilter';
  * `analyze` that runs on queries). Each skill's analysed terms are stored with it, compactly
  * (`skill_terms`, search/termStore.ts), keyed by `skills.doc_id` (a stable integer; we never rely
  * on the implicit rowid), so the mirror is rebuilt on open — and after a rolled-back transaction
- * — without analysing any text. When the sql.js build has no full-text engine (or it is turned
- * off), no terms are kept and searches fall back to regex/exact. Scope columns use '' for "none"
- * so comparisons never meet NULL.
+ * — without analysing any text; a row stored without terms (by a version that kept none when
+ * sql.js lacked a full-text engine) has them analysed and stored on open. Ranked search never
+ * asks the SQL engine, so every sql.js build ranks alike. Scope columns use '' for "none" so
+ * comparisons never meet NULL.
  */
 
 const SKILLS_DB_KEY = 'skills.db';
@@ -81,8 +81,8 @@ export class SkillStore {
   private readonly rows: SkillRowWriter;
   /** Analyses every skill's text; its word memo makes a repeated word a lookup. */
   private readonly analyzer = new TextAnalyzer();
-  /** Term ids of the stored terms; undefined without full-text search (no terms kept). */
-  private readonly vocabulary: TermVocabulary | undefined;
+  /** Term ids of the stored terms. */
+  private readonly vocabulary: TermVocabulary;
   /** Records whose body is read from their file (see toRecord). */
   private readonly lazyBodies = new WeakSet<SkillRecord>();
   /** Interns a term in the index (what stored terms are relabelled with: TermVocabulary.relabel). */
@@ -92,44 +92,43 @@ export class SkillStore {
 
   private constructor(
     private readonly persistent: PersistentDatabase,
-    readonly fts: FtsEngine,
-    vocabulary: TermVocabulary | undefined,
+    vocabulary: TermVocabulary,
     index: SkillSearchIndex,
-    /** The check on open built the mirror from this database already. */
-    mirrored: boolean,
+    /** Set when the check on open built the mirror from this database already: the doc ids of rows stored without terms. */
+    mirrored: number[] | undefined,
     private readonly sourceBodies: ((record: SkillRecord) => string | undefined) | undefined,
   ) {
     this.nextDocId = (this.db.get<{ m: number }>('SELECT COALESCE(MAX(doc_id), 0) AS m FROM skills')?.m ?? 0) + 1;
     this.vocabulary = vocabulary;
     this.index = index;
     this.rows = new SkillRowWriter(persistent.db, vocabulary, sourceBodies !== undefined);
-    if (mirrored) this.version++;
-    else this.loadMirror();
+    let withoutTerms = mirrored;
+    if (withoutTerms) this.version++;
+    else withoutTerms = this.loadMirror();
+    this.storeTermsOf(withoutTerms);
   }
 
   static async open(options: SkillStoreOptions): Promise<SkillStore> {
-    const fts = options.engine.fts;
-    const vocabulary = fts === 'none' ? undefined : new TermVocabulary();
-    const index = new SkillSearchIndex(fts !== 'none');
+    const vocabulary = new TermVocabulary();
+    const index = new SkillSearchIndex();
     // The check on open reads what the mirror is built from: that one read builds it too.
-    let mirrored = false;
+    let mirrored: number[] | undefined;
     const persistent = await openStoreDatabase(options, SKILLS_DB_KEY, {
-      schemaVersion: skillSchemaVersion(fts),
+      schemaVersion: SKILL_SCHEMA_VERSION,
       createSchema: (db) => createSkillSchema(db),
-      migrations: skillMigrations(fts),
+      migrations: skillMigrations(),
       verify: (db) => {
-        mirrored = false;
-        fillMirror(index, db, vocabulary);
-        mirrored = true;
+        mirrored = undefined;
+        mirrored = fillMirror(index, db, vocabulary);
       },
       forceRebuild: options.forceRebuild,
       saveOnlyChanges: true,
     });
     const loaded = persistent.status === 'loaded' || persistent.status === 'migrated';
     // A store written before the vocabulary had a fingerprint gets one now, so the next open can check it.
-    if (loaded && mirrored && vocabulary && vocabulary.size > 0 && metaValue(persistent.db, VOCABULARY_FINGERPRINT_KEY) === undefined)
+    if (loaded && mirrored && vocabulary.size > 0 && metaValue(persistent.db, VOCABULARY_FINGERPRINT_KEY) === undefined)
       setMetaValue(persistent.db, VOCABULARY_FINGERPRINT_KEY, vocabulary.fingerprint);
-    return new SkillStore(persistent, fts, vocabulary, index, mirrored && loaded, options.sourceBodies);
+    return new SkillStore(persistent, vocabulary, index, loaded ? mirrored : undefined, options.sourceBodies);
   }
 
   get db(): SqlDatabase {
@@ -161,6 +160,11 @@ export class SkillStore {
 
   count(): number {
     return this.index.size;
+  }
+
+  /** How many times the search postings were built (search/termIndex.ts: once, then only when changes add up to a rebuild). */
+  get postingsBuilds(): number {
+    return this.index.terms.builds;
   }
 
   /** Changes whenever a skill is added, replaced or removed (status and usage writes leave it): what derived tables key on. */
@@ -254,7 +258,7 @@ export class SkillStore {
     }
     const existing = records.map((record) => this.index.get(record)?.docId);
     const replaced = existing.filter((docId): docId is number => docId !== undefined);
-    const { prepared, nextDocId } = this.rows.prepare(records, existing, this.nextDocId, this.fts !== 'none' ? this.analyzer : undefined);
+    const { prepared, nextDocId } = this.rows.prepare(records, existing, this.nextDocId, this.analyzer);
     // All or nothing, even for one record: new vocabulary terms are written with the rows that use them.
     this.transaction(() => {
       this.rows.delete(replaced);
@@ -263,7 +267,7 @@ export class SkillStore {
     this.nextDocId = nextDocId;
     this.version++;
     for (const row of prepared) {
-      this.index.set(entryOf(row.stored, row.docId), row.terms && this.vocabulary?.relabel(row.terms, this.intern));
+      this.index.set(entryOf(row.stored, row.docId), this.vocabulary.relabel(row.terms, this.intern));
       this.learned.put(row.docId, row.stored);
       this.recent.forget(row.docId);
     }
@@ -327,13 +331,13 @@ export class SkillStore {
   }
 
   /**
-   * Ranked search (BM25F relevance, higher is better). Empty when FTS is unavailable or no
-   * query term occurs in the index. The whole request is searched (search/requestTerms.ts
+   * Ranked search (BM25F relevance, higher is better). Empty when no query term occurs in the
+   * index. The whole request is searched (search/requestTerms.ts
    * weighs its words); every visible skill sharing a term with it is scored by BM25F over all
    * analysed columns, in memory (exact top-k, SkillSearchIndex.search).
    */
   searchRanked(query: string, filter: StoreFilter, limit: number): SearchHit[] {
-    if (this.fts === 'none' || limit <= 0) return [];
+    if (limit <= 0) return [];
     const index = this.index;
     const request = requestTerms(query);
     const weighted = request.filter((t) => index.df(t.term) > 0);
@@ -491,25 +495,51 @@ export class SkillStore {
     return this.index.visible(entryPredicate(filter));
   }
 
-  /** Rebuilds the in-memory mirror from the database (on open when the check could not; after a rollback). */
-  private loadMirror(): void {
+  /**
+   * Rebuilds the in-memory mirror from the database (on open when the check could not; after a
+   * rollback); returns the doc ids of rows stored without terms.
+   */
+  private loadMirror(): number[] {
     this.version++;
     this.learned.reset();
     this.recent.clear();
-    this.vocabulary?.clear();
-    fillMirror(this.index, this.db, this.vocabulary);
+    this.vocabulary.clear();
+    return fillMirror(this.index, this.db, this.vocabulary);
+  }
+
+  /**
+   * Analyses and stores the terms of rows stored without them (a store written when sql.js had
+   * no full-text engine kept none), so every skill is ranked; one transaction, saved with the
+   * store's next save.
+   */
+  private storeTermsOf(docIds: readonly number[]): void {
+    if (docIds.length === 0) return;
+    const analysed: Array<{ entry: SkillEntry; docId: number; terms: ReturnType<typeof countedTerms> }> = [];
+    for (const docId of docIds) {
+      const entry = this.index.byDocId(docId);
+      const row = entry && this.db.get('SELECT * FROM skills WHERE doc_id = ?', [docId]);
+      if (entry && row) analysed.push({ entry, docId, terms: countedTerms(this.toRecord(row), this.analyzer, this.vocabulary) });
+    }
+    this.transaction(() => this.rows.insertTerms(analysed.map(({ docId, terms }) => ({ docId, encoded: encodeCounted(terms) }))));
+    for (const { entry, terms } of analysed) this.index.set(entry, this.vocabulary.relabel(terms, this.intern));
+    this.version++;
   }
 }
 
 /**
  * Fills the mirror with every stored skill, its stored terms going straight into the index's
  * statistics (counted, relabelled to the index's term ids: nothing analysed, no term list
- * expanded). Throws on damage (see readMirror).
+ * expanded); returns the doc ids of rows stored without terms. Throws on damage (see readMirror).
  */
-function fillMirror(index: SkillSearchIndex, db: SqlDatabase, vocabulary: TermVocabulary | undefined): void {
+function fillMirror(index: SkillSearchIndex, db: SqlDatabase, vocabulary: TermVocabulary): number[] {
   index.clear();
   const intern = (term: string): number => index.internTerm(term);
-  readMirror(db, vocabulary, (entry, terms) => index.set(entry, terms && vocabulary?.relabel(terms, intern)));
+  const withoutTerms: number[] = [];
+  readMirror(db, vocabulary, (entry, terms) => {
+    if (!terms) withoutTerms.push(entry.docId);
+    index.set(entry, terms && vocabulary.relabel(terms, intern));
+  });
+  return withoutTerms;
 }
 
 function pickScope(scope: SkillScope): SkillScope {

@@ -1,4 +1,3 @@
-import type { FtsEngine } from '../../sql/sqlEngine';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
 import { setMetaValue } from '../../sql/persistentDatabase';
 import type { Migration } from '../../sql/persistentDatabase';
@@ -16,6 +15,9 @@ import { encodeTerms, TermVocabulary } from '../../search/termStore';
  * skill's analysed terms, kept compactly (`skill_vocab`, `skill_terms`; search/termStore.ts);
  * a full-text index of them (`skills_fts`) was most of the file and of sql.js's memory.
  * `skill_files` fingerprints the files loaded, so a warm start skips unchanged ones.
+ * Version 4: one version for every sql.js build. Versions 1–3 named the build's full-text engine
+ * (`skills/3/fts4`); a store written where it had none (`…/none`) kept no terms, and its rows
+ * have them analysed on open (SkillStore), so ranked search works whatever the build.
  */
 
 /**
@@ -25,11 +27,11 @@ import { encodeTerms, TermVocabulary } from '../../search/termStore';
 export const VOCABULARY_FINGERPRINT_KEY = 'skill_vocab_fingerprint';
 
 const SCHEMA_FAMILY = 'skills';
-const CURRENT = 3;
+export const SKILL_SCHEMA_VERSION = `${SCHEMA_FAMILY}/4`;
 
-export function skillSchemaVersion(fts: FtsEngine): string {
-  return `${SCHEMA_FAMILY}/${CURRENT}/${fts}`;
-}
+/** The full-text engines versions 1–3 were written under (their schema versions name it). */
+const FORMER_ENGINES = ['fts5', 'fts4', 'none'] as const;
+type FormerEngine = (typeof FORMER_ENGINES)[number];
 
 /**
  * Every column of `skills`, in table order (also the INSERT order of `skillRows`), and how a
@@ -134,8 +136,7 @@ const INDEXES_SQL = `
     CREATE INDEX IF NOT EXISTS idx_skills_pack ON skills(pack_name);`;
 
 /**
- * The analysed terms of every skill (search/termStore.ts; empty when the store has no full-text
- * search), and the fingerprints of the skill files loaded (skillFileFingerprints.ts).
+ * The analysed terms of every skill (search/termStore.ts), and the fingerprints of the skill files loaded (skillFileFingerprints.ts).
  */
 const TERMS_SQL = `
     CREATE TABLE skill_vocab (id INTEGER PRIMARY KEY, term TEXT NOT NULL);
@@ -165,9 +166,10 @@ function rebuildSkillsTable(db: SqlDatabase): void {
 /**
  * Versions 1 and 2 → 3: the rows are kept; the analysed text the full-text table held (keyed by
  * doc id) becomes each skill's compact terms, with nothing analysed again, and the full-text
- * table goes.
+ * table goes. Read with the engine the store was written under (a build without it cannot read
+ * the table: the migration fails and the store is rebuilt).
  */
-function migrateToV3(db: SqlDatabase, fts: FtsEngine): void {
+function migrateToV3(db: SqlDatabase, fts: FormerEngine): void {
   rebuildSkillsTable(db);
   db.exec(TERMS_SQL);
   if (fts === 'none') return;
@@ -187,6 +189,13 @@ function migrateToV3(db: SqlDatabase, fts: FtsEngine): void {
   db.exec('DROP TABLE skills_fts');
 }
 
-export function skillMigrations(fts: FtsEngine): Migration[] {
-  return [1, 2].map((version) => ({ from: `${SCHEMA_FAMILY}/${version}/${fts}`, migrate: (db: SqlDatabase) => migrateToV3(db, fts) }));
+/**
+ * Every older version → 4, rows kept: versions 1 and 2 through version 3's migration, version 3
+ * as it is (its stored form is version 4's; rows without terms are analysed on open).
+ */
+export function skillMigrations(): Migration[] {
+  return FORMER_ENGINES.flatMap((fts) => [
+    ...[1, 2].map((version) => ({ from: `${SCHEMA_FAMILY}/${version}/${fts}`, migrate: (db: SqlDatabase) => migrateToV3(db, fts) })),
+    { from: `${SCHEMA_FAMILY}/3/${fts}`, migrate: () => undefined },
+  ]);
 }

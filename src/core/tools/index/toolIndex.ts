@@ -1,14 +1,11 @@
-import type { FtsEngine } from '../../sql/sqlEngine';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
 import { openStoreDatabase } from '../../sql/persistentDatabase';
 import type { PersistentDatabase, StoreDatabaseOptions } from '../../sql/persistentDatabase';
-import { FieldStats } from '../../search/bm25f';
 import { TextAnalyzer } from '../../search/textAnalysis';
 import type { CountedFields } from '../../search/countedFields';
 import { TermVocabulary, decodeCounted, decodeTerms, encodeCounted } from '../../search/termStore';
-import { ImpactPostings } from '../../search/impactPostings';
+import { TermIndex } from '../../search/termIndex';
 import { TOOL_FIELDS, TOOL_FIELD_B, TOOL_FIELD_WEIGHTS, TOOL_K1, orderedTextTerms, toolFieldTerms } from './toolDocument';
-import { TermPostings } from '../../search/termPostings';
 import { XorFingerprint } from './catalogFingerprint';
 import { SCHEMA_4_UPGRADES, VOCABULARY_FINGERPRINT_KEY, createSchema, writePendingRows } from './toolIndexSql';
 import type { StoredTerms } from './toolIndexSql';
@@ -29,11 +26,10 @@ import type { RelatedTerms } from '../../search/relatedTerms';
  *   rebuilt with a logged reason (persistentDatabase.ts). A schema-4 file (term text columns and
  *   an FTS table) is upgraded in place on open: its index tables are emptied (derived data: the
  *   host's next catalog sync fills them) and the pick log and cached vectors kept.
- * - Candidates: `candidateNames` — the tools containing any query term, from in-memory postings
- *   (termPostings.ts).
- * - An in-memory mirror of the analysed fields (`stats`, compact BM25F term statistics) serves
- *   the scoring stage and is loaded from the stored counted terms on a warm start, so unchanged
- *   tools are not re-analysed. `applyDelta` re-indexes a known change in O(changed).
+ * - An in-memory mirror of the analysed fields (`terms`: the one term index of search/termIndex.ts,
+ *   BM25F statistics and the postings with their refresh policy) serves ranking and is loaded
+ *   from the stored counted terms on a warm start, so unchanged tools are not re-analysed.
+ *   `applyDelta` re-indexes a known change in O(changed).
  * - Writes are deferred: `sync`/`applyDelta` update the in-memory mirror (searchable at once)
  *   and queue the row changes; sql.js is written in one transaction when the index is saved
  *   (the service's delayed save) or read (`db`, `fieldTerms`). A cold index therefore costs
@@ -74,9 +70,8 @@ function hashOf(row: StoredRow): string {
 }
 
 export class ToolIndex {
-  readonly stats = new FieldStats<ToolField>(TOOL_FIELDS, TOOL_K1);
-  /** Exact top-k over the statistics for the default weights (the ranker's default path), refreshed as search/impactPostings.ts says. */
-  readonly impacts = new ImpactPostings(this.stats, TOOL_FIELD_WEIGHTS, TOOL_FIELD_B);
+  /** BM25F statistics and postings for the default weights (the ranker's default path), refreshed as search/termIndex.ts says. */
+  readonly terms = new TermIndex<ToolField, string>(TOOL_FIELDS, TOOL_FIELD_WEIGHTS, TOOL_FIELD_B, TOOL_K1);
   private readonly observers = new Set<DocumentObserver>();
   /**
    * Analyses every tool's text, and the queries ranked against it: its word memo makes a
@@ -88,7 +83,6 @@ export class ToolIndex {
   private readonly fingerprint = new XorFingerprint();
   /** Rows whose hash still has to be XOR-ed into `fingerprint` (added or removed since). */
   private fingerprintQueue: StoredRow[] = [];
-  private readonly postings = new TermPostings();
   /** The stored term ids (search/termStore.ts): what each row's `terms` blob is counted in. */
   private readonly vocabulary = new TermVocabulary();
   /** Row changes by id, applied to sql.js by `flushPending`. */
@@ -103,17 +97,20 @@ export class ToolIndex {
 
   private constructor(
     private readonly pdb: PersistentDatabase,
-    readonly fts: FtsEngine,
     private readonly options: ToolIndexOptions,
   ) {}
 
-  /** The stored form's version: the same whatever full-text engine sql.js has (none is used). */
+  /** The term statistics (BM25F) of every indexed tool. */
+  get stats(): TermIndex<ToolField, string>['stats'] {
+    return this.terms.stats;
+  }
+
+  /** The stored form's version (ranking never asks the SQL engine, so one for every sql.js build). */
   static schemaVersion(): string {
     return `tools/${SCHEMA_REVISION}`;
   }
 
   static async open(options: ToolIndexOptions): Promise<ToolIndex> {
-    const fts = options.engine.fts;
     // The check on open reads what the mirror is built from (damage that passes SQLite's
     // integrity check shows there, and the file is rebuilt instead of failing here).
     let checked: StoredMirror | undefined;
@@ -127,7 +124,7 @@ export class ToolIndex {
       },
       forceRebuild: options.rebuildOnInit,
     });
-    const index = new ToolIndex(pdb, fts, options);
+    const index = new ToolIndex(pdb, options);
     const kept = pdb.status === 'loaded' || pdb.status === 'migrated';
     index.loadMirror(kept && checked ? checked : readMirror(pdb.db));
     return index;
@@ -246,14 +243,6 @@ export class ToolIndex {
     const toWrite = all ?? changed;
     const gone = all ? [...this.rows.keys()] : removed;
     if (all) report.unchanged = 0;
-    // Postings drop every replaced or removed id in one pass, before the new terms go in.
-    const replacedIds = new Set<number>();
-    for (const name of gone) replacedIds.add(this.rows.get(name)!.id);
-    for (const record of toWrite) {
-      const existing = this.rows.get(record.name);
-      if (existing) replacedIds.add(existing.id);
-    }
-    this.postings.removeAll(replacedIds);
     for (const name of gone) {
       this.pendingRows.set(this.rows.get(name)!.id, null);
       this.forget(name);
@@ -300,24 +289,12 @@ export class ToolIndex {
   }
 
   /**
-   * The tools containing any of `terms` (analysed), as names in row-id order, from the in-memory
-   * postings (no sql.js call, and nothing waits for the deferred write). BM25F arithmetic then
-   * runs over the in-memory term statistics (`stats`). Empty when the engine has no full-text
-   * search (`fts` 'none'), where tool search falls back to regex by the `ftsFallbackToRegex` rule.
+   * The tools containing any of `terms` (analysed), once each in no particular order, from the
+   * in-memory term index (no sql.js call, and nothing waits for the deferred write): the pool a
+   * ranking with other parameters than the index's scores one by one.
    */
   candidateNames(terms: readonly string[]): string[] {
-    const out: string[] = [];
-    if (this.fts === 'none' || terms.length === 0) return out;
-    const termIds: number[] = [];
-    for (const term of terms) {
-      const termId = this.stats.termId(term);
-      if (termId !== undefined) termIds.push(termId);
-    }
-    for (const id of this.postings.union(termIds)) {
-      const name = this.idToName.get(id);
-      if (name !== undefined) out.push(name);
-    }
-    return out;
+    return this.terms.documentsHolding(terms);
   }
 
   /**
@@ -369,15 +346,13 @@ export class ToolIndex {
     this.pdb.close();
   }
 
-  /** Adds a row to the mirror (the caller has already dropped this id from the postings); terms as lists, or counted in the statistics' term ids. */
+  /** Adds a row to the mirror; terms as lists, or counted in the statistics' term ids. */
   private remember(name: string, row: StoredRow, terms: ToolFieldTerms | CountedFields): void {
     this.rows.set(name, row);
     if (row.id > this.maxId) this.maxId = row.id;
     this.fingerprintQueue.push(row);
     this.idToName.set(row.id, name);
-    if ('fieldEnds' in terms) this.stats.setCounted(name, terms as CountedFields);
-    else this.stats.set(name, terms as ToolFieldTerms);
-    this.stats.forEachTermId(name, (termId) => this.postings.add(row.id, termId));
+    this.terms.set(name, terms);
     for (const observer of this.observers) observer.set(name);
   }
 
@@ -388,7 +363,7 @@ export class ToolIndex {
     return { dispose: () => this.observers.delete(observer) };
   }
 
-  /** Drops a row from the mirror; its postings go in the caller's batched `removeAll`. */
+  /** Drops a row from the mirror. */
   private forget(name: string): void {
     const row = this.rows.get(name);
     if (row) {
@@ -397,13 +372,13 @@ export class ToolIndex {
       this.fingerprintQueue.push(row);
     }
     this.rows.delete(name);
-    this.stats.delete(name);
+    this.terms.delete(name);
     for (const observer of this.observers) observer.delete(name);
   }
 
   private loadMirror({ rows, vocabulary, fingerprint: stored }: StoredMirror): void {
     this.vocabulary.load(vocabulary);
-    const intern = (term: string) => this.stats.internTerm(term);
+    const intern = (term: string) => this.terms.internTerm(term);
     for (const row of rows) {
       const counted = this.vocabulary.relabel(decodeCounted(row.terms, this.vocabulary, TOOL_FIELDS.length), intern);
       this.remember(row.name, { id: row.id, hash: row.record_hash }, counted);

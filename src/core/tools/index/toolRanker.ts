@@ -14,9 +14,9 @@ import type { ToolIndex } from './toolIndex';
  * query term, so no candidate stage can drop the tool the ranking would put first, however long
  * the request (a posting budget over the "most selective" terms did: in a pasted task the rarest
  * words are names, ids and code, and the tool the request asks for was often not a candidate).
- * Parameters the postings were not built with (`--ranker` ablations, the optional bonuses), and
- * searches soon after the catalog changed (the postings' refresh policy), score every tool that
- * holds a query term instead — the same top k.
+ * Parameters the postings were not built with (`--ranker` ablations, the optional bonuses) score
+ * every tool that holds a query term instead; so does the term index itself soon after the
+ * catalog changed (its refresh policy, search/termIndex.ts) — the same top k.
  *
  * Query terms are weighted as a request (search/requestTerms.ts, shared with skills): words on
  * code and data lines count less than prose, and a repeated word counts more, saturated; and,
@@ -132,10 +132,9 @@ function topTools(
   options: RankerOptions,
 ): RankedTool[] {
   const bonuses = options.nameCoverageBonus > 0 || options.paramCoverageBonus > 0 || options.bigramBonus > 0;
-  const postings = bonuses || !builtWith(options) ? undefined : index.impacts;
-  if (postings?.worthUsing) return postings.topK(terms, isCandidate, limit, (a, b) => a < b, idf).map((hit) => ({ name: hit.key, relevance: hit.score }));
+  if (!bonuses && builtWith(options))
+    return index.terms.topK(terms, isCandidate, limit, (a, b) => a < b, idf).map((hit) => ({ name: hit.key, relevance: hit.score }));
   const pool = index.candidateNames(terms.map((t) => t.term));
-  postings?.countScoredOneByOne(pool.length);
   const scores = index.stats.scorePool(pool, terms, options.fieldWeights, options.fieldB, idf, options.k1);
   const querySet = new Set(terms.map((t) => t.term));
   const ordered = options.bigramBonus > 0 ? index.analyzer.analyze(query) : [];

@@ -1,9 +1,7 @@
 import { EXACT_SCORE, REGEX_SCORES, normalizeBm25 } from '../../search/scoring';
 import type { MatchType } from '../../search/scoring';
-import { REGEX_BUDGET_NOTE, compileSafeRegex, literalWordsRegex } from '../../search/safeRegex';
+import { REGEX_BUDGET_NOTE, compileSafeRegex } from '../../search/safeRegex';
 import type { SafeRegex } from '../../search/safeRegex';
-import { analyze } from '../../search/textAnalysis';
-import type { FtsEngine } from '../../sql/sqlEngine';
 import { LEXICAL_POOL, exactNameMatcher, fusedScores, hybridRank } from '../../search/embedding/semanticStage';
 import type { SemanticStage } from '../../search/embedding/semanticStage';
 import type { ToolIndex } from './toolIndex';
@@ -36,7 +34,6 @@ export interface SearchOutcome {
 
 export interface SearchContext {
   index: ToolIndex;
-  engine: FtsEngine;
   records: ReadonlyMap<string, ToolRecord>;
   config: CompiledToolConfig;
   isCandidate(name: string): boolean;
@@ -48,18 +45,6 @@ export interface SearchContext {
 export function executeSearch(ctx: SearchContext, query: string, requested: SearchType, limit: number): SearchOutcome {
   if (requested === 'exact') return { hits: exactSearch(ctx, query, limit), effective: 'exact' };
   if (requested === 'regex') return regexSearch(ctx, query, limit);
-  if (ctx.engine === 'none') {
-    if (!ctx.config.search.ftsFallbackToRegex) {
-      return {
-        hits: [],
-        effective: 'fts',
-        error:
-          'Full-text search is not available here. Retry with search_type "regex" (a pattern over tool names and descriptions, e.g. "issue|pull") or "exact" (a tool name).',
-      };
-    }
-    const outcome = wordRegexSearch(ctx, query, limit);
-    return { ...outcome, note: 'Full-text search is unavailable; matched your words with regex instead.' };
-  }
   const accept = (name: string) => ctx.records.has(name) && ctx.isCandidate(name);
   if (ctx.semantic) return { hits: hybridSearch(ctx, ctx.semantic, query, accept, limit), effective: 'fts' };
   const ranked = rankTools(ctx.index, query, accept, limit, ctx.ranker ?? RANKER_DEFAULTS);
@@ -141,33 +126,5 @@ function regexSearch(ctx: SearchContext, pattern: string, limit: number): Search
     hits: sortByContract(hits, ctx.config).slice(0, limit),
     effective: 'regex',
     note: compiled.regex.exhausted ? REGEX_BUDGET_NOTE : undefined,
-  };
-}
-
-/**
- * FTS fallback when no full-text engine exists: the query's analysed words (stems) become a
- * regex alternation. Tools matching the most distinct words are selected, then ordered by
- * the regex score contract.
- */
-function wordRegexSearch(ctx: SearchContext, query: string, limit: number): Omit<SearchOutcome, 'note'> {
-  const words = [...new Set(analyze(query))].filter((w) => w.length >= 2).slice(0, 16);
-  if (words.length === 0) return { hits: [], effective: 'regex' };
-  const any = literalWordsRegex(words);
-  const each = words.map((w) => literalWordsRegex([w]));
-  const scored: Array<{ hit: SearchHit; coverage: number }> = [];
-  for (const record of candidates(ctx)) {
-    const tier = regexTier(record, any);
-    if (tier === undefined) continue;
-    const text = `${record.name} ${record.description} ${record.tags.join(' ')}`;
-    const coverage = each.reduce((n, re) => n + (re.test(text) ? 1 : 0), 0);
-    scored.push({ hit: { record, score: tier, matchType: 'regex' }, coverage });
-  }
-  scored.sort((a, b) => b.coverage - a.coverage || contractCompare(a.hit, b.hit, ctx.config));
-  return {
-    hits: sortByContract(
-      scored.slice(0, limit).map((s) => s.hit),
-      ctx.config,
-    ),
-    effective: 'regex',
   };
 }
