@@ -12,12 +12,25 @@ export function createOutputChannelLogger(channel: vscode.LogOutputChannel): Log
   };
 }
 
-/** Every core event becomes one structured log line: `event <type> <json payload>`. */
-export function createLoggingEventSink(logger: Logger, listeners: Array<(event: ToolshedEvent) => void> = []): EventSink {
+/** The core events of this window: `events` for core to emit into, `onEvent` for the adapters that follow them. */
+export interface LoggedEvents {
+  readonly events: EventSink;
+  onEvent(listener: (event: ToolshedEvent) => void): vscode.Disposable;
+}
+
+/** Every core event becomes one structured log line (`event <type> <json payload>`), then reaches each `onEvent` listener. */
+export function createLoggedEvents(logger: Logger): LoggedEvents {
+  const listeners = new Set<(event: ToolshedEvent) => void>();
   return {
-    emit(event) {
-      logger.info(`event ${event.type} ${JSON.stringify(event.payload)}`);
-      for (const listener of listeners) listener(event);
+    events: {
+      emit(event) {
+        logger.info(`event ${event.type} ${JSON.stringify(event.payload)}`);
+        for (const listener of listeners) listener(event);
+      },
+    },
+    onEvent(listener) {
+      listeners.add(listener);
+      return { dispose: () => listeners.delete(listener) };
     },
   };
 }
