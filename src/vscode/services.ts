@@ -18,7 +18,6 @@ import { offThreadSkillParse } from '../core/skills/packs/document/offThreadPars
 import { offThreadToolExamplesParse } from '../core/tools/examples/offThreadExamples';
 import { ToolExampleFiles } from './tools/toolExampleFiles';
 import { ToolModes } from './tools/toolModes';
-import { describeDeferral } from '../core/tools/modes/deferralDecision';
 import { nodeFileSystem } from '../core/platform/nodeFileSystem';
 import { lengthTokenCounter, systemClock } from '../core/platform/basicPorts';
 import { createSkillService, type SkillRequestContext, type SkillService } from '../core/skills/skillService';
@@ -173,22 +172,9 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   context.subscriptions.push(learning);
   const ledgerStore = await LedgerStore.open({ engine, store, logger, clock: systemClock });
   reportRebuiltStore(logger, 'The ledger', ledgerStore.openStatus);
-  const ledger = new WorkspaceLedger(
-    ledgerStore,
-    () => ({
-      registry: tools.registryMap(),
-      skill: (name) => skills.inspect(name),
-      userStates: settings.current.tools.state,
-      isPolicyAllowed: (name) => tools.isPolicyAllowed(name),
-      doorFolders: workspaceDoorFolders(),
-    }),
-    logger,
-  );
+  const ledger = new WorkspaceLedger(ledgerStore, { tools, skills, settings }, logger);
   ledger.importDoors(workspaceDoorFolders());
-  context.subscriptions.push(
-    ledger,
-    onEvent((event) => ledger.followFeedback(event)),
-  );
+  context.subscriptions.push(ledger, onEvent(ledger.followFeedback));
   const nativeSkills = new NativeAgentSkills(skills, skillPacks.onDidChange);
   context.subscriptions.push(nativeSkills);
 
@@ -208,8 +194,8 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   // Synced now and on every tool-list change, so the sidebar's deferred count and the index
   // are current before the first chat request. Skill scripts are catalogued beside vscode.lm's tools.
   const lmCatalog = new LmToolCatalog(tools, logger, {
-    ownTools: () => skillScripts.toolInputs(),
-    deferredCountTo: (count) => activity.setDeferredCatalogSize(count),
+    ownTools: skillScripts,
+    deferredCounts: activity,
   });
   context.subscriptions.push(
     lmCatalog,
@@ -227,7 +213,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   const exampleFiles = new ToolExampleFiles(tools, logger, offThreadToolExamplesParse(parserThread));
   context.subscriptions.push(exampleFiles);
   void exampleFiles.load();
-  context.subscriptions.push(toolModes.onDidDecide((decision) => activity.setDeferralSummary(describeDeferral(decision))));
+  context.subscriptions.push(toolModes.onDidDecide(activity.showDeferral));
   activity.setSessionLabel(AGENT_MODE_SESSION, 'Copilot agent mode (tools run with tool_invoke)');
   // Clearing the view clears the session registry too, or the next turn would still see them.
   context.subscriptions.push(
@@ -236,13 +222,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   );
   const pinned = new PinnedSkills(context.workspaceState);
   context.subscriptions.push(pinned);
-  const skillContext = skillRequestContexts({
-    knownToolNames: () => lmCatalog.toolNames(),
-    catalog: () => tools.registryMap(),
-    tenantId: () => settings.current.scope.tenantId,
-    pinnedNames: () => pinned.names(),
-    retiredNames: () => ledger.retiredSkillNames(),
-  });
+  const skillContext = skillRequestContexts({ hostTools: lmCatalog, tools, settings, pinned, ledger });
 
   return {
     context,

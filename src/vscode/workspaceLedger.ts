@@ -3,6 +3,10 @@ import type { LedgerStore } from '../core/ledger/ledgerStore';
 import type { LedgerReport } from '../core/ledger/ledgerReport';
 import type { Logger, ToolshedEvent } from '../core/platform/ports';
 import { TurnLedger, type LedgerSources as TurnLedgerSources } from '../core/planner/turnLedger';
+import type { ToolshedSettings } from '../core/config/settingsSchema';
+import type { SkillService } from '../core/skills/skillService';
+import type { ToolSearchService } from '../core/tools/toolSearchService';
+import { workspaceDoorFolders } from './doorFolders';
 import type { CoreSetEntry } from '../core/ledger/ledgerStore';
 import { importDoorJournal } from '../core/runtimes/doors/importDoorJournal';
 
@@ -10,6 +14,13 @@ import { importDoorJournal } from '../core/runtimes/doors/importDoorJournal';
 export interface LedgerSources extends TurnLedgerSources {
   /** The door folders of this window's workspace folders: their journals hold the hook's and the MCP server's decisions. */
   doorFolders?: readonly string[];
+}
+
+/** The services the ledger reads its sources from, when it needs them. */
+export interface LedgerServices {
+  tools: Pick<ToolSearchService, 'registryMap' | 'isPolicyAllowed'>;
+  skills: Pick<SkillService, 'inspect'>;
+  settings: { readonly current: Pick<ToolshedSettings, 'tools'> };
 }
 
 /** How long after a turn the ledger is written to disk (turns in between share one write). */
@@ -34,19 +45,34 @@ export class WorkspaceLedger implements vscode.Disposable {
 
   constructor(
     private readonly store: LedgerStore,
-    private readonly sources: () => LedgerSources,
+    private readonly services: LedgerServices,
     private readonly logger: Logger,
     now: () => number = Date.now,
   ) {
-    this.turns = new TurnLedger({ store, sources, clock: { now }, logger, wrote: () => this.wrote() });
+    this.turns = new TurnLedger({ store, sources: () => this.sources(), clock: { now }, logger, wrote: () => this.wrote() });
   }
 
-  /** 👍/👎 reach the ledger the way they reach everything else: learning's `skill_feedback` event (pass every core event). */
-  followFeedback(event: ToolshedEvent): void {
+  /**
+   * 👍/👎 reach the ledger the way they reach everything else: learning's `skill_feedback` event
+   * (hand it every core event; bound, so it is passed as it is).
+   */
+  readonly followFeedback = (event: ToolshedEvent): void => {
     if (event.type !== 'skill_feedback') return;
     const payload = event.payload as { names?: unknown; outcome?: unknown };
     const names = Array.isArray(payload.names) ? payload.names.filter((name): name is string => typeof name === 'string') : [];
     this.recordFeedback(names, payload.outcome === 'helpful');
+  };
+
+  /** The catalog and the settings as they are now, and this window's door folders. */
+  private sources(): LedgerSources {
+    const { tools, skills, settings } = this.services;
+    return {
+      registry: tools.registryMap(),
+      skill: (name) => skills.inspect(name),
+      userStates: settings.current.tools.state,
+      isPolicyAllowed: (name) => tools.isPolicyAllowed(name),
+      doorFolders: workspaceDoorFolders(),
+    };
   }
 
   /** Undo of one promotion (the Ledger view's row action): not promoted again until a reset. */

@@ -5,18 +5,18 @@ import type { SkillRequestContext } from '../../core/skills/skillService';
 import type { ToolRun } from '../../core/tools/toolRun';
 import { workspaceProjectId } from './skillPackManager';
 
-/** What a skill request context is built from, read when a request starts. */
+/** What a skill request context is built from (the services themselves), read when a request starts. */
 export interface SkillContextSources {
-  /** Every tool name the host lists (skill scripts included): gates tool names written as plain words. */
-  knownToolNames(): NameFinder;
+  /** The host's tool list (`LmToolCatalog`): every name it lists, skill scripts included, gates tool names written as plain words. */
+  hostTools: { toolNames(): NameFinder };
   /** The tool catalog: what a request without a run may activate. */
-  catalog(): { has(name: string): boolean };
+  tools: { registryMap(): { has(name: string): boolean } };
   /** `toolshed.scope.tenantId` ('' or absent: none). */
-  tenantId(): string | undefined;
+  settings: { readonly current: { readonly scope: { readonly tenantId?: string } } };
   /** Pinned in the Skill Directory. */
-  pinnedNames(): readonly string[];
+  pinned: { names(): readonly string[] };
   /** Retired in this workspace (the Ledger view). */
-  retiredNames(): ReadonlySet<string>;
+  ledger: { retiredSkillNames(): ReadonlySet<string> };
 }
 
 /**
@@ -27,16 +27,16 @@ export interface SkillContextSources {
 export function skillRequestContexts(sources: SkillContextSources): (run?: ToolRun, extraPinned?: readonly string[]) => SkillRequestContext {
   return (run, extraPinned = []) => {
     // Lookups only: with tens of thousands of MCP tools, a request must not copy the tool list.
-    const knownToolNames = sources.knownToolNames();
+    const knownToolNames = sources.hostTools.toolNames();
     const projectId = workspaceProjectId();
-    const tenantId = sources.tenantId();
+    const tenantId = sources.settings.current.scope.tenantId;
     return {
       scope: { ...(projectId ? { projectId } : {}), ...(tenantId ? { tenantId } : {}) },
-      toolGate: runToolGate(run, sources.catalog(), knownToolNames),
+      toolGate: runToolGate(run, sources.tools.registryMap(), knownToolNames),
       knownToolNames,
       includeWorkspacePacks: vscode.workspace.isTrusted,
-      pinnedNames: [...new Set([...sources.pinnedNames(), ...extraPinned])],
-      retiredNames: sources.retiredNames(),
+      pinnedNames: [...new Set([...sources.pinned.names(), ...extraPinned])],
+      retiredNames: sources.ledger.retiredSkillNames(),
     };
   };
 }

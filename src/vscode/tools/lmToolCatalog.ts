@@ -11,12 +11,12 @@ type ToolsChangedEvent = (listener: () => void) => vscode.Disposable;
 interface LmToolCatalogOptions {
   /** The host's tool list (default `vscode.lm.tools`). */
   readTools?: () => readonly vscode.LanguageModelToolInformation[];
-  /** Tools only Toolshed can run (skill scripts), catalogued beside the `vscode.lm` ones. */
-  ownTools?: () => readonly ToolInput[];
+  /** Tools only Toolshed can run (the skill scripts), catalogued beside the `vscode.lm` ones. */
+  ownTools?: { toolInputs(): readonly ToolInput[] };
   /** The host's tool-change event (default `vscode.lm.onDidChangeTools` where it exists; undefined = poll). */
   changeEvent?: ToolsChangedEvent;
-  /** Hears the count of deferred tools after each `syncCounted` (the sidebar shows it). */
-  deferredCountTo?: (count: number) => void;
+  /** Hears the count of deferred tools after each `syncCounted` (the activity registry: the sidebar shows it). */
+  deferredCounts?: { setDeferredCatalogSize(size: number): void };
 }
 
 /** Whether MCP servers are still publishing tools (the participant waits, with progress). */
@@ -42,22 +42,22 @@ export class LmToolCatalog implements vscode.Disposable, ToolCatalogSettling {
   private readonly host: HostToolCatalog<vscode.LanguageModelToolInformation>;
   private readonly disposables: vscode.Disposable[] = [];
 
-  private readonly deferredCountTo: (count: number) => void;
+  private readonly deferredCounts: { setDeferredCatalogSize(size: number): void } | undefined;
 
   constructor(
     service: ToolSearchService,
     private readonly logger: Logger,
     options: LmToolCatalogOptions = {},
   ) {
-    const { readTools = () => vscode.lm.tools, ownTools = () => [] } = options;
+    const { readTools = () => vscode.lm.tools, ownTools } = options;
     const changeEvent = 'changeEvent' in options ? options.changeEvent : toolsChangedEvent();
-    this.deferredCountTo = options.deferredCountTo ?? (() => undefined);
+    this.deferredCounts = options.deferredCounts;
     this.host = new HostToolCatalog({
       service,
       logger,
       readTools,
       toInput: toToolInput,
-      extraInputs: ownTools,
+      extraInputs: () => ownTools?.toolInputs() ?? [],
       hasChangeEvent: changeEvent !== undefined,
       maxStaleMs: HOST_LIST_MAX_STALE_MS,
     });
@@ -97,11 +97,11 @@ export class LmToolCatalog implements vscode.Disposable, ToolCatalogSettling {
 
   /**
    * What an adapter calls before it uses the catalog (`services.syncToolCatalog`): `sync`, then
-   * the deferred count to `deferredCountTo`. Bound, so it can be handed on as it is.
+   * the deferred count to `deferredCounts`. Bound, so it can be handed on as it is.
    */
   readonly syncCounted = (options: { fresh?: boolean } = {}): number => {
     const size = this.sync(options);
-    this.deferredCountTo(this.deferredCount());
+    this.deferredCounts?.setDeferredCatalogSize(this.deferredCount());
     return size;
   };
 
