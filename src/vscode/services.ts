@@ -174,7 +174,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   reportRebuiltStore(logger, 'The ledger', ledgerStore.openStatus);
   const ledger = new WorkspaceLedger(ledgerStore, { tools, skills, settings }, logger);
   ledger.importDoors(workspaceDoorFolders());
-  context.subscriptions.push(ledger, onEvent(ledger.followFeedback));
+  context.subscriptions.push(ledger, onEvent(ledger.followFeedback, 'skill_feedback'));
   const nativeSkills = new NativeAgentSkills(skills, skillPacks.onDidChange);
   context.subscriptions.push(nativeSkills);
 

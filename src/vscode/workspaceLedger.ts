@@ -54,7 +54,7 @@ export class WorkspaceLedger implements vscode.Disposable {
 
   /**
    * 👍/👎 reach the ledger the way they reach everything else: learning's `skill_feedback` event
-   * (hand it every core event; bound, so it is passed as it is).
+   * (other events are ignored; bound, so it is passed as it is).
    */
   readonly followFeedback = (event: ToolshedEvent): void => {
     if (event.type !== 'skill_feedback') return;
