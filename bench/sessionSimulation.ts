@@ -1,9 +1,9 @@
 // The simulated @toolshed session the session bench and the core-set tuning run: a catalog (BFCL's
 // 3,258 tools from the shared folder plus 500 synthetic MCP tools), a skewed stream of requests (a
 // few "daily" tools carry most turns, the rest is a long tail), and one arm = the whole stream
-// through runToolshedTurn, the turn function the extension calls, with a scripted model, the
-// ledger recorded as the extension records it and, for a learned arm, the promotion rule after
-// each turn.
+// through runToolshedTurn, the turn function the extension calls, with a scripted model and the
+// turn's own ledger envelope (TurnLedger: the core set applied, the turn recorded and, for a
+// learned arm, the promotion rule after each turn), as the extension runs it.
 //
 // The scripted model calls the gold tool when it is offered, else calls tool_search with the
 // request once, then calls the gold tool if the search activated it, then answers.
@@ -16,11 +16,11 @@ import { LedgerStore } from '../src/core/ledger/ledgerStore';
 import { nullLogger } from '../src/core/platform/basicPorts';
 import type { ChatMessage, ChatModelPort, ChatPart, ToolDefinition } from '../src/core/platform/chatTypes';
 import { MemoryByteStore } from '../src/core/platform/memoryByteStore';
-import { applyCoreSet, updateCoreSet } from '../src/core/planner/coreSetTurn';
 import { serializeDefinitions } from '../src/core/planner/plannerLoop';
 import { modelDeferral, runToolshedTurn } from '../src/core/planner/turn/toolshedTurn';
 import { rng } from './benchMath';
-import { recordTurn } from '../src/core/planner/turnLedger';
+import { TurnLedger, type TurnLedgerDeps } from '../src/core/planner/turnLedger';
+import type { PlannerOutcome } from '../src/core/planner/plannerLoop';
 import { toolshedOwnTools } from '../src/cli/commands/toolCliSupport';
 import { DefinitionTokenCache } from '../src/core/tools/modes/deferralMeasure';
 import { createToolSearchService } from '../src/core/tools/toolSearchService';
@@ -208,9 +208,24 @@ export async function runArm(catalog: ToolInput[], requests: readonly Request[],
   tools.setTools([...catalog, ...toolshedOwnTools()]);
   let now = START;
   const ledger = await LedgerStore.open({ engine, store: new MemoryByteStore(), logger: nullLogger, clock: { now: () => now } });
+  const recordMs: number[] = [];
+  const turnLedger = new TimedTurnLedger(
+    {
+      store: ledger,
+      sources: () => ({
+        registry: tools.registryMap(),
+        skill: () => undefined,
+        userStates: settings.tools.state,
+        isPolicyAllowed: (name) => tools.isPolicyAllowed(name),
+      }),
+      clock: { now: () => now },
+      logger: nullLogger,
+      rules,
+    },
+    recordMs,
+  );
   const decide = modelDeferral(tools.config.toolSearch, { id: 'bench', maxInputTokens: CONTEXT, countTokens }, new DefinitionTokenCache());
   const turns: TurnResult[] = [];
-  const recordMs: number[] = [];
   const promoted = new Set<string>();
   let maxCoreTools = 0;
   let maxCoreTokens = 0;
@@ -222,7 +237,7 @@ export async function runArm(catalog: ToolInput[], requests: readonly Request[],
     const seen = { firstOffered: [] as string[], promptTokens: 0 };
     const run = await tools.startRun();
     try {
-      const { outcome } = await runToolshedTurn(
+      const { outcome, ledger: kept } = await runToolshedTurn(
         { prompt: request.query, history: [], sessionId: `s${i}` },
         {
           settings,
@@ -235,26 +250,13 @@ export async function runArm(catalog: ToolInput[], requests: readonly Request[],
           signal: { isCancelled: false },
           refuseToolRuns: false,
           ...(options.skills ? { skills: { service: options.skills, context: skillContext(run), pinnedNames: [] } } : {}),
-          coreSet: options.learn ? (toolRun, contextTokens) => applyCoreSet(toolRun, ledger, settings.tools.state, contextTokens, rules) : undefined,
+          ledger: turnLedger,
         },
       );
-      // CPU time, not wall time: on a shared machine the wall clock also counts other processes.
-      const start = process.cpuUsage();
-      recordTurn(ledger, outcome, { registry: tools.registryMap(), skill: () => undefined }, now);
-      const used = process.cpuUsage(start);
-      recordMs.push((used.user + used.system) / 1000);
-      if (options.learn) {
-        const set = updateCoreSet(
-          ledger,
-          {
-            registry: tools.registryMap(),
-            userStates: settings.tools.state,
-            isPolicyAllowed: (name) => tools.isPolicyAllowed(name),
-            contextTokens: CONTEXT,
-            now,
-          },
-          rules,
-        );
+      // The envelope logs a failed write and goes on (as in the extension); a bench must not measure without it.
+      if (!kept?.recorded) throw new Error(`turn ${i}: the ledger did not record it`);
+      if (kept.coreSet) {
+        const set = kept.coreSet;
         const tokens = set.reduce((sum, entry) => sum + entry.tokens, 0);
         for (const entry of set) promoted.add(entry.tool);
         maxCoreTools = Math.max(maxCoreTools, set.length);
@@ -276,6 +278,25 @@ export async function runArm(catalog: ToolInput[], requests: readonly Request[],
   const ledgerBytes = ledger.byteSize();
   ledger.close();
   return { turns, maxCoreTools, maxCoreTokens, overBudgetTurns, promoted, recordMs: recordMs.sort((a, b) => a - b), ledgerBytes };
+}
+
+/** The turn's ledger envelope, with the CPU time of each turn's write (outcome → rows, one transaction) kept in `recordMs`. */
+class TimedTurnLedger extends TurnLedger {
+  constructor(
+    deps: TurnLedgerDeps,
+    private readonly recordMs: number[],
+  ) {
+    super(deps);
+  }
+
+  override record(outcome: Pick<PlannerOutcome, 'rounds' | 'tokens' | 'usedSkills'>) {
+    // CPU time, not wall time: on a shared machine the wall clock also counts other processes.
+    const start = process.cpuUsage();
+    const recorded = super.record(outcome);
+    const used = process.cpuUsage(start);
+    this.recordMs.push((used.user + used.system) / 1000);
+    return recorded;
+  }
 }
 
 /** Means over some turns of an arm (rounds, model requests, tokens, gold in round 1). */

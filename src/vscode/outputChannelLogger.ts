@@ -12,12 +12,27 @@ export function createOutputChannelLogger(channel: vscode.LogOutputChannel): Log
   };
 }
 
-/** Every core event becomes one structured log line: `event <type> <json payload>`. */
-export function createLoggingEventSink(logger: Logger, listeners: Array<(event: ToolshedEvent) => void> = []): EventSink {
+/** The core events of this window: `events` for core to emit into, `onEvent` for the adapters that follow them. */
+interface LoggedEvents {
+  readonly events: EventSink;
+  /** Every event; with `type`, only the events of that type (a listener for one kind is not called for the others). */
+  onEvent(listener: (event: ToolshedEvent) => void, type?: string): vscode.Disposable;
+}
+
+/** Every core event becomes one structured log line (`event <type> <json payload>`), then reaches each `onEvent` listener. */
+export function createLoggedEvents(logger: Logger): LoggedEvents {
+  const listeners = new Set<{ listener: (event: ToolshedEvent) => void; type?: string }>();
   return {
-    emit(event) {
-      logger.info(`event ${event.type} ${JSON.stringify(event.payload)}`);
-      for (const listener of listeners) listener(event);
+    events: {
+      emit(event) {
+        logger.info(`event ${event.type} ${JSON.stringify(event.payload)}`);
+        for (const { listener, type } of listeners) if (type === undefined || type === event.type) listener(event);
+      },
+    },
+    onEvent(listener, type) {
+      const entry = { listener, type };
+      listeners.add(entry);
+      return { dispose: () => listeners.delete(entry) };
     },
   };
 }

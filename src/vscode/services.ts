@@ -3,28 +3,27 @@ import * as path from 'node:path';
 import type { EventSink, Logger, ToolshedEvent } from '../core/platform/ports';
 import { loadSqlEngine, type SqlEngine } from '../core/sql/sqlEngine';
 import { createToolSearchService, type ToolSearchService } from '../core/tools/toolSearchService';
-import { embedderFromSettings } from '../core/tools/index/embedderChoice';
 import { EmbeddingStatus } from './state/embeddingStatus';
+import { followEmbedderSettings } from './state/embedderChoice';
 import type { ToolRecord } from '../core/tools/toolRecord';
-import { createLoggingEventSink } from './outputChannelLogger';
+import { createLoggedEvents } from './outputChannelLogger';
 import { SettingsAccessor } from './settingsAccessor';
 import { ActivityRegistry } from './state/activityRegistry';
 import { TurnExplanations } from './state/turnExplanations';
 import { PinnedSkills } from './state/pinnedSkills';
 import { createByteStore, createSharedSkillStorage } from './storage';
-import { LmToolCatalog, type ToolCatalogSettling } from './tools/lmToolCatalog';
+import { LmToolCatalog, runToolVisibility, type ToolCatalogSettling } from './tools/lmToolCatalog';
 import { OffThreadRunner } from '../core/platform/offThreadRunner';
 import { offThreadSkillParse } from '../core/skills/packs/document/offThreadParser';
 import { offThreadToolExamplesParse } from '../core/tools/examples/offThreadExamples';
 import { ToolExampleFiles } from './tools/toolExampleFiles';
 import { ToolModes } from './tools/toolModes';
-import { describeDeferral } from '../core/tools/modes/deferralDecision';
 import { nodeFileSystem } from '../core/platform/nodeFileSystem';
 import { lengthTokenCounter, systemClock } from '../core/platform/basicPorts';
 import { createSkillService, type SkillRequestContext, type SkillService } from '../core/skills/skillService';
-import type { ToolGateVerdict } from '../core/skills/render/toolReferenceGate';
 import type { ToolRun } from '../core/tools/toolRun';
-import { SkillPackManager, workspaceProjectId } from './skills/skillPackManager';
+import { SkillPackManager } from './skills/skillPackManager';
+import { skillRequestContexts } from './skills/skillRequestContexts';
 import { SkillScriptRunner } from './skills/skillScriptRunner';
 import { SkillScriptTools } from './skills/skillScriptTools';
 import { LearningController } from './learning/learningController';
@@ -103,9 +102,13 @@ export interface ToolshedServices {
   flush(): Promise<void>;
 }
 
+/**
+ * Builds the services and wires them to each other; what a piece does lives in its own module
+ * (the embedder choice in `state/embedderChoice.ts`, a request's skill context and tool gate in
+ * `skills/skillRequestContexts.ts`, the ledger's turns and feedback in `workspaceLedger.ts`).
+ */
 export async function createServices(context: vscode.ExtensionContext, logger: Logger): Promise<ToolshedServices> {
-  const listeners = new Set<(event: ToolshedEvent) => void>();
-  const events = createLoggingEventSink(logger, [(event) => listeners.forEach((listener) => listener(event))]);
+  const { events, onEvent } = createLoggedEvents(logger);
   const settings = new SettingsAccessor(logger);
   context.subscriptions.push(settings);
 
@@ -127,25 +130,8 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   if (tools.indexStatus.status === 'rebuilt') logger.info(`Tool index rebuilt: ${tools.indexStatus.rebuildReason}`);
   context.subscriptions.push({ dispose: () => void tools.dispose() });
   context.subscriptions.push(settings.onDidChange((next) => tools.updateConfig(next)));
-  // Hybrid ranking's embedder follows toolshed.embeddings and workspace trust (a remote endpoint
-  // is never used in Restricted Mode); it is rebuilt only when either changes.
-  let embedderChoice = '';
-  let embedderGeneration = 0;
   const embeddingStatus = new EmbeddingStatus();
   context.subscriptions.push(embeddingStatus);
-  const chooseEmbedder = () => {
-    const choice = JSON.stringify([settings.current.embeddings, vscode.workspace.isTrusted]);
-    if (choice === embedderChoice) return;
-    embedderChoice = choice;
-    embeddingStatus.update(undefined);
-    // A replaced embedder's late failure says nothing about the one in use.
-    const current = ++embedderGeneration;
-    const embedder = embedderFromSettings(settings.current.embeddings, vscode.workspace.isTrusted, logger, (failure) => {
-      if (current === embedderGeneration) embeddingStatus.update(failure);
-    });
-    tools.embeddings.use(embedder);
-    skills.useEmbedder(embedder);
-  };
 
   // Large skill and example files are parsed on a worker thread: a huge or hostile file never stalls the host.
   const parserThread = new OffThreadRunner(path.join(context.extensionPath, 'dist', 'parseWorker.js'), logger);
@@ -174,34 +160,21 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     skillPacks.onDidChange(() => skillChanges.fire({ skills: true })),
   );
   keepSharedSkillsInSync(context, { skills, settings, logger, changes: skillChanges });
-  chooseEmbedder();
-  context.subscriptions.push(settings.onDidChange(chooseEmbedder), vscode.workspace.onDidGrantWorkspaceTrust(chooseEmbedder));
+  context.subscriptions.push(
+    followEmbedderSettings(settings, embeddingStatus, logger, (embedder) => {
+      tools.embeddings.use(embedder);
+      skills.useEmbedder(embedder);
+    }),
+  );
   // A failure report names a catalogued tool (skill scripts included) or one of vscode.lm's that the policy allows.
   const knownTool = (name: string) => tools.registryMap().has(name) || (vscode.lm.tools.some((tool) => tool.name === name) && tools.isPolicyAllowed(name));
   const learning = await LearningController.create({ engine, store, settings, skills, logger, events, knownTool, changes: skillChanges });
   context.subscriptions.push(learning);
   const ledgerStore = await LedgerStore.open({ engine, store, logger, clock: systemClock });
   reportRebuiltStore(logger, 'The ledger', ledgerStore.openStatus);
-  const ledger = new WorkspaceLedger(
-    ledgerStore,
-    () => ({
-      registry: tools.registryMap(),
-      skill: (name) => skills.inspect(name),
-      userStates: settings.current.tools.state,
-      isPolicyAllowed: (name) => tools.isPolicyAllowed(name),
-      doorFolders: workspaceDoorFolders(),
-    }),
-    logger,
-  );
+  const ledger = new WorkspaceLedger(ledgerStore, { tools, skills, settings }, logger);
   ledger.importDoors(workspaceDoorFolders());
-  // 👍/👎 reach the ledger the way they reach everything else: learning's skill_feedback event.
-  listeners.add((event) => {
-    if (event.type !== 'skill_feedback') return;
-    const payload = event.payload as { names?: unknown; outcome?: unknown };
-    const names = Array.isArray(payload.names) ? payload.names.filter((name): name is string => typeof name === 'string') : [];
-    ledger.recordFeedback(names, payload.outcome === 'helpful');
-  });
-  context.subscriptions.push(ledger);
+  context.subscriptions.push(ledger, onEvent(ledger.followFeedback, 'skill_feedback'));
   const nativeSkills = new NativeAgentSkills(skills, skillPacks.onDidChange);
   context.subscriptions.push(nativeSkills);
 
@@ -220,7 +193,10 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   const scriptRuns = new SkillScriptRunner(skillScripts, settings, events, logger);
   // Synced now and on every tool-list change, so the sidebar's deferred count and the index
   // are current before the first chat request. Skill scripts are catalogued beside vscode.lm's tools.
-  const lmCatalog = new LmToolCatalog(tools, logger, undefined, () => skillScripts.toolInputs());
+  const lmCatalog = new LmToolCatalog(tools, logger, {
+    ownTools: skillScripts,
+    deferredCounts: activity,
+  });
   context.subscriptions.push(
     lmCatalog,
     skillScripts.onDidChange(() => lmCatalog.syncInBackground()),
@@ -237,7 +213,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   const exampleFiles = new ToolExampleFiles(tools, logger, offThreadToolExamplesParse(parserThread));
   context.subscriptions.push(exampleFiles);
   void exampleFiles.load();
-  context.subscriptions.push(toolModes.onDidDecide((decision) => activity.setDeferralSummary(describeDeferral(decision))));
+  context.subscriptions.push(toolModes.onDidDecide(activity.showDeferral));
   activity.setSessionLabel(AGENT_MODE_SESSION, 'Copilot agent mode (tools run with tool_invoke)');
   // Clearing the view clears the session registry too, or the next turn would still see them.
   context.subscriptions.push(
@@ -246,15 +222,13 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   );
   const pinned = new PinnedSkills(context.workspaceState);
   context.subscriptions.push(pinned);
+  const skillContext = skillRequestContexts({ hostTools: lmCatalog, tools, settings, pinned, ledger });
 
   return {
     context,
     logger,
     events,
-    onEvent(listener) {
-      listeners.add(listener);
-      return new vscode.Disposable(() => listeners.delete(listener));
-    },
+    onEvent,
     settings,
     engine,
     tools,
@@ -274,40 +248,12 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     ledger,
     nativeSkills,
     embeddingStatus,
-    skillContext(run, extraPinned = []) {
-      // Lookups only: with tens of thousands of MCP tools, a request must not copy the tool list.
-      const knownToolNames = lmCatalog.toolNames();
-      const registry = tools.registryMap();
-      const isPermitted = (name: string) => (run ? run.isPermitted(name) : registry.has(name));
-      const toolGate = (name: string): ToolGateVerdict => {
-        if (run?.isVisible(name)) return 'visible';
-        if (isPermitted(name)) return 'activatable';
-        return knownToolNames.has(name) ? 'denied' : 'unknown';
-      };
-      const projectId = workspaceProjectId();
-      const tenantId = settings.current.scope.tenantId;
-      return {
-        scope: { ...(projectId ? { projectId } : {}), ...(tenantId ? { tenantId } : {}) },
-        toolGate,
-        knownToolNames,
-        includeWorkspacePacks: vscode.workspace.isTrusted,
-        pinnedNames: [...new Set([...pinned.names(), ...extraPinned])],
-        retiredNames: ledger.retiredSkillNames(),
-      };
-    },
-    syncToolCatalog(options) {
-      const size = lmCatalog.sync(options);
-      activity.setDeferredCatalogSize(lmCatalog.deferredCount());
-      return size;
-    },
+    skillContext,
+    syncToolCatalog: lmCatalog.syncCounted,
     async flush() {
       await Promise.all([skills.save(), tools.flush(), ledger.flush()]);
     },
-    toolVisibility() {
-      // Policy (allow/deny) is applied by the service itself; this is the hook for run-time
-      // visibility. Nothing is hidden by trust today: tool_invoke is refused instead.
-      return () => true;
-    },
+    toolVisibility: runToolVisibility,
   };
 }
 

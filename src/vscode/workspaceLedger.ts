@@ -1,31 +1,36 @@
 import * as vscode from 'vscode';
 import type { LedgerStore } from '../core/ledger/ledgerStore';
 import type { LedgerReport } from '../core/ledger/ledgerReport';
-import type { LedgerTurn } from '../core/ledger/ledgerTurn';
-import type { Logger } from '../core/platform/ports';
-import type { PlannerOutcome } from '../core/planner/plannerLoop';
-import { recordTurn, type TurnLedgerSources } from '../core/planner/turnLedger';
-import { applyCoreSet, updateCoreSet } from '../core/planner/coreSetTurn';
+import type { Logger, ToolshedEvent } from '../core/platform/ports';
+import { TurnLedger, type LedgerSources as TurnLedgerSources } from '../core/planner/turnLedger';
+import type { ToolshedSettings } from '../core/config/settingsSchema';
+import type { SkillService } from '../core/skills/skillService';
+import type { ToolSearchService } from '../core/tools/toolSearchService';
+import { workspaceDoorFolders } from './doorFolders';
 import type { CoreSetEntry } from '../core/ledger/ledgerStore';
-import type { ToolRun } from '../core/tools/toolRun';
 import { importDoorJournal } from '../core/runtimes/doors/importDoorJournal';
 
-/** What the ledger reads of the catalog and the settings when it records a turn or learns the core set. */
+/** What the ledger reads of the catalog and the settings: what a turn's envelope reads, and where the doors' journals are. */
 export interface LedgerSources extends TurnLedgerSources {
-  /** `toolshed.tools.state`: the user's own Always / Deferred / Off. */
-  userStates: Readonly<Record<string, unknown>>;
-  isPolicyAllowed(tool: string): boolean;
   /** The door folders of this window's workspace folders: their journals hold the hook's and the MCP server's decisions. */
   doorFolders?: readonly string[];
+}
+
+/** The services the ledger reads its sources from, when it needs them. */
+export interface LedgerServices {
+  tools: Pick<ToolSearchService, 'registryMap' | 'isPolicyAllowed'>;
+  skills: Pick<SkillService, 'inspect'>;
+  settings: { readonly current: Pick<ToolshedSettings, 'tools'> };
 }
 
 /** How long after a turn the ledger is written to disk (turns in between share one write). */
 const SAVE_DELAY_MS = 2000;
 
 /**
- * This workspace's ledger (`ledger.db`): every @toolshed turn is recorded from the outcome its
- * footer was written from, 👍/👎 are counted for the skills they rated, and the Ledger view and
- * `/tools` read it. Writes go to memory at once and to disk a moment later (and on deactivate).
+ * This workspace's ledger (`ledger.db`): every @toolshed turn is recorded by the turn's own
+ * envelope (`turns`, run by `runToolshedTurn`), 👍/👎 are counted for the skills they rated, and
+ * the Ledger view and `/tools` read it. Writes go to memory at once and to disk a moment later
+ * (and on deactivate).
  */
 export class WorkspaceLedger implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -35,39 +40,39 @@ export class WorkspaceLedger implements vscode.Disposable {
   readonly onDidChangeRetired = this.retiredChange.event;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private retired: ReadonlySet<string> | undefined;
+  /** The envelope `runToolshedTurn` runs around each @toolshed turn: the core set applied, the turn recorded, the core set learned. */
+  readonly turns: TurnLedger;
 
   constructor(
     private readonly store: LedgerStore,
-    private readonly sources: () => LedgerSources,
+    private readonly services: LedgerServices,
     private readonly logger: Logger,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  recordTurn(outcome: Pick<PlannerOutcome, 'rounds' | 'tokens' | 'usedSkills'>): LedgerTurn | undefined {
-    try {
-      const entry = recordTurn(this.store, outcome, this.sources(), this.now());
-      this.wrote();
-      return entry;
-    } catch (error) {
-      // The answer is already shown: a ledger that cannot count must not fail the turn.
-      this.logger.warn(`Ledger: the turn was not recorded (${error instanceof Error ? error.message : String(error)})`);
-      return undefined;
-    }
+    now: () => number = Date.now,
+  ) {
+    this.turns = new TurnLedger({ store, sources: () => this.sources(), clock: { now }, logger, wrote: () => this.wrote() });
   }
 
-  /** Activates the learned core set's tools in `run` (before round 1), within the budget of this turn's model; returns them with why. */
-  applyCoreSet(run: ToolRun, contextTokens: number): CoreSetEntry[] {
-    return applyCoreSet(run, this.store, this.sources().userStates, contextTokens);
-  }
+  /**
+   * 👍/👎 reach the ledger the way they reach everything else: learning's `skill_feedback` event
+   * (other events are ignored; bound, so it is passed as it is).
+   */
+  readonly followFeedback = (event: ToolshedEvent): void => {
+    if (event.type !== 'skill_feedback') return;
+    const payload = event.payload as { names?: unknown; outcome?: unknown };
+    const names = Array.isArray(payload.names) ? payload.names.filter((name): name is string => typeof name === 'string') : [];
+    this.recordFeedback(names, payload.outcome === 'helpful');
+  };
 
-  /** After a recorded turn: promotes and demotes by the recent turns, within the budget of `contextTokens`. */
-  learnCoreSet(contextTokens: number): void {
-    const sources = this.sources();
-    const before = JSON.stringify(this.store.coreSet().map((entry) => entry.tool));
-    const next = updateCoreSet(this.store, { ...sources, contextTokens, now: this.now() });
-    if (JSON.stringify(next.map((entry) => entry.tool)) !== before)
-      this.logger.info(`Learned core set: ${next.map((entry) => entry.tool).join(', ') || 'empty'}`);
-    this.wrote();
+  /** The catalog and the settings as they are now, and this window's door folders. */
+  private sources(): LedgerSources {
+    const { tools, skills, settings } = this.services;
+    return {
+      registry: tools.registryMap(),
+      skill: (name) => skills.inspect(name),
+      userStates: settings.current.tools.state,
+      isPolicyAllowed: (name) => tools.isPolicyAllowed(name),
+      doorFolders: workspaceDoorFolders(),
+    };
   }
 
   /** Undo of one promotion (the Ledger view's row action): not promoted again until a reset. */

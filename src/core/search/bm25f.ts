@@ -13,11 +13,14 @@
  * dictionary. About 0.3 KB per document instead of a Map plus ordered term lists (~4 KB, which
  * was ~200 MB of heap at 50,000 skills). Term order is not kept: callers that need it (the tool
  * ranker's optional bigram bonus) read it from their own store.
+ *
+ * How documents are packed, added, replaced and removed is `PackedDocuments`
+ * (packedDocuments.ts); this class reads the collection: the statistics, BM25F scoring and the
+ * impacts the postings are built from, and the relevance measures' sums.
  */
 
 import { bm25Idf } from './scoring';
-import { packCodes, packCounted, packedStride } from './countedFields';
-import type { CountedFields } from './countedFields';
+import { PackedDocuments } from './packedDocuments';
 
 export interface WeightedTerm {
   term: string;
@@ -27,30 +30,20 @@ export interface WeightedTerm {
 /** Letters two stems must share before they can be variants of one word (termsSharingPrefix). */
 export const STEM_PREFIX = 5;
 
-export class FieldStats<F extends string, K extends string | number = string> {
-  private readonly termIds = new Map<string, number>();
-  /** Term id → term (the reverse of `termIds`), for callers that read a document's terms back. */
-  private readonly termNames: string[] = [];
+export class FieldStats<F extends string, K extends string | number = string> extends PackedDocuments<F, K> {
   /** Term ids by their first STEM_PREFIX letters, filled lazily up to `bucketedTerms` (see termsSharingPrefix). */
   private readonly prefixBuckets = new Map<string, number[]>();
   private bucketedTerms = 0;
-  private changes = 0;
-  private docFreq = new Int32Array(1024);
-  private readonly docs = new Map<K, Uint32Array>();
-  private readonly totalLength: Float64Array;
-  /** Words per term entry: the term id, then ceil(fields / 2) words of 16-bit frequencies. */
-  private readonly stride: number;
   /** Scratch for `scorePool`: which term ids the current query has, and at which position. */
   private queryStamp = new Int32Array(0);
   private queryPosition = new Int32Array(0);
   private stamp = 0;
 
   constructor(
-    readonly fields: readonly F[],
+    fields: readonly F[],
     private readonly k1 = 1.2,
   ) {
-    this.totalLength = new Float64Array(fields.length);
-    this.stride = packedStride(fields.length);
+    super(fields);
   }
 
   get size(): number {
@@ -163,107 +156,6 @@ export class FieldStats<F extends string, K extends string | number = string> {
     const out: string[] = [];
     for (const id of this.prefixBuckets.get(term.slice(0, STEM_PREFIX)) ?? []) if (this.docFreq[id] > 0) out.push(this.termNames[id]);
     return out;
-  }
-
-  /** Adds or replaces a document given the analysed terms of each field. */
-  set(key: K, fieldTerms: Readonly<Record<F, readonly string[]>>): void {
-    const n = this.fields.length;
-    const lengths = this.fields.map((field) => fieldTerms[field].length);
-    // One code per occurrence, (term id × fields + field), sorted natively: equal codes are one
-    // field's count of a term, and a term's fields are adjacent — no per-term arrays to build.
-    const codes = new Uint32Array(lengths.reduce((a, b) => a + b, 0));
-    let k = 0;
-    for (let f = 0; f < n; f++) {
-      for (const term of fieldTerms[this.fields[f]]) codes[k++] = this.intern(term) * n + f;
-    }
-    codes.sort();
-    // Runs of equal codes → (code, count), compacted in place.
-    const counts = new Uint32Array(codes.length);
-    let distinct = 0;
-    for (let i = 0; i < codes.length;) {
-      let end = i + 1;
-      while (end < codes.length && codes[end] === codes[i]) end++;
-      codes[distinct] = codes[i];
-      counts[distinct++] = end - i;
-      i = end;
-    }
-    this.adopt(key, packCodes(codes.subarray(0, distinct), counts, lengths, n));
-  }
-
-  /**
-   * Adds or replaces a document given each field's distinct term ids (this dictionary's, from
-   * `internTerm`) and counts: the same document `set` makes of the expanded term lists.
-   */
-  setCounted(key: K, counted: CountedFields): void {
-    if (counted.fieldEnds.length !== this.fields.length) throw new Error(`counted terms have ${counted.fieldEnds.length} fields, not ${this.fields.length}`);
-    this.adopt(key, packCounted(counted));
-  }
-
-  /**
-   * A document's terms counted per field in another dictionary's ids (`idOf`: a store's vocabulary),
-   * ascending within each field: what a store writes for a document indexed from text.
-   */
-  countedIn(key: K, idOf: (term: string) => number): CountedFields | undefined {
-    const packed = this.docs.get(key);
-    if (!packed) return undefined;
-    const perField: Array<Array<[number, number]>> = this.fields.map(() => []);
-    for (let at = this.fields.length; at < packed.length; at += this.stride) {
-      const id = idOf(this.termNames[packed[at]]);
-      for (let f = 0; f < this.fields.length; f++) {
-        const c = (packed[at + 1 + (f >> 1)] >>> (f & 1 ? 16 : 0)) & 0xffff;
-        if (c !== 0) perField[f].push([id, c]);
-      }
-    }
-    const total = perField.reduce((sum, pairs) => sum + pairs.length, 0);
-    const counted: CountedFields = { ids: new Uint32Array(total), counts: new Uint32Array(total), fieldEnds: new Uint32Array(this.fields.length) };
-    let out = 0;
-    perField.forEach((pairs, f) => {
-      pairs.sort((a, b) => a[0] - b[0]);
-      for (const [id, c] of pairs) {
-        counted.ids[out] = id;
-        counted.counts[out++] = c;
-      }
-      counted.fieldEnds[f] = out;
-    });
-    return counted;
-  }
-
-  /** The id of `term` in this dictionary, interned when new (stable: ids are never reused). */
-  internTerm(term: string): number {
-    return this.intern(term);
-  }
-
-  /** Stores a packed document (countedFields.ts) under `key`, replacing any, and counts it into the collection's statistics. */
-  private adopt(key: K, packed: Uint32Array): void {
-    const n = this.fields.length;
-    for (let at = n; at < packed.length; at += this.stride) {
-      if (packed[at] >= this.termNames.length) throw new Error(`term id ${packed[at]} was never interned`);
-    }
-    this.delete(key);
-    this.changes++;
-    for (let f = 0; f < n; f++) this.totalLength[f] += packed[f];
-    for (let at = n; at < packed.length; at += this.stride) this.docFreq[packed[at]]++;
-    this.docs.set(key, packed);
-  }
-
-  delete(key: K): void {
-    const packed = this.docs.get(key);
-    if (!packed) return;
-    this.changes++;
-    const n = this.fields.length;
-    for (let f = 0; f < n; f++) this.totalLength[f] -= packed[f];
-    for (let at = n; at < packed.length; at += this.stride) {
-      const id = packed[at];
-      this.docFreq[id] = Math.max(0, this.docFreq[id] - 1);
-    }
-    this.docs.delete(key);
-  }
-
-  clear(): void {
-    this.changes++;
-    this.docs.clear();
-    this.totalLength.fill(0);
-    this.docFreq.fill(0);
   }
 
   /**
@@ -496,21 +388,6 @@ export class FieldStats<F extends string, K extends string | number = string> {
       factors.push(weight * (idf?.get(term) ?? this.idf(term)));
     }
     return { ids: Uint32Array.from(ids), factors: Float64Array.from(factors) };
-  }
-
-  private intern(term: string): number {
-    let id = this.termIds.get(term);
-    if (id === undefined) {
-      id = this.termIds.size;
-      this.termIds.set(term, id);
-      this.termNames.push(term);
-      if (id >= this.docFreq.length) {
-        const grown = new Int32Array(this.docFreq.length * 2);
-        grown.set(this.docFreq);
-        this.docFreq = grown;
-      }
-    }
-    return id;
   }
 }
 

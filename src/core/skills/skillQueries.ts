@@ -1,7 +1,6 @@
 import type { SkillsConfig } from '../config/settingsSchema';
 import { hiddenSkillReason } from '../trust/restrictedMode';
 import type { Clock, EventSink, TokenCounter } from '../platform/ports';
-import { redact } from '../privacy/redaction';
 import { renderPromptBlock } from '../privacy/promptBlocks';
 import { SkillFinder, type SkillFinderDeps } from './skillFinder';
 import type { HitAdjuster } from './skillFinder';
@@ -9,8 +8,8 @@ import { INJECTION_WRAPPER, makeSafe, RAW_WRAPPER, renderWithinBudget, structure
 import { summarizeWithinBudget } from './render/modelSummary';
 import type { SkillRecord } from './skillSchema';
 import type { SkillStore, StoreFilter } from './store/skillStore';
-import { skillGetInputSchema, skillListInputSchema, skillSearchInputSchema } from './skillToolSchemas';
-import type { SkillGetOutput, SkillListOutput, SkillSearchOutput } from './skillToolSchemas';
+import { skillGetInputSchema } from './skillToolSchemas';
+import type { SkillGetOutput } from './skillToolSchemas';
 import { ToolReferenceGate } from './render/toolReferenceGate';
 import type { SkillRequestContext, SkillScoreAdjuster } from './skillRequestContext';
 import { suggestedTools } from './suggestedTools';
@@ -23,10 +22,12 @@ import { shorten, SkillAnswerText } from './skillAnswerText';
 import type { ClusterExpansionDeps } from './clusterExpansion';
 
 /**
- * The model-facing operations: `skill_search`, `skill_get`, `skill_list`, the bounded
- * `<skill_directory>` and pre-flight `get_relevant`. Every one enforces scope, trust (workspace
- * packs) and status (in SQL, or in the store's in-memory mirror for searches), and every string it
- * returns is redacted and tool-gated.
+ * Skills put in front of the model: `skill_get` (bodies within a budget), the bounded
+ * `<skill_directory>`, pre-flight `get_relevant`, the candidates of active-skill selection and
+ * cluster siblings. Browsing the library (`skill_search`, `skill_list`: names and one-line
+ * triggers, no body) is `SkillBrowsing` (skillBrowsing.ts). Every one enforces scope, trust
+ * (workspace packs) and status (in SQL, or in the store's in-memory mirror for searches), and
+ * every string it returns is redacted and tool-gated.
  */
 
 interface DirectoryEntry {
@@ -58,60 +59,21 @@ export interface QueryDeps {
 }
 
 export class SkillQueries {
-  private readonly finder: SkillFinder;
-  private readonly text: SkillAnswerText;
+  /** Ranking, shared with `SkillBrowsing` (skillBrowsing.ts). */
+  readonly finder: SkillFinder;
+  /** Redacted, tool-gated answer text (its redaction cache shared with `SkillBrowsing`). */
+  readonly text: SkillAnswerText;
 
   constructor(private readonly deps: QueryDeps) {
     this.finder = new SkillFinder({ store: deps.store, vectors: deps.vectors });
     this.text = new SkillAnswerText(() => deps.config().redactPii);
   }
 
-  async search(rawInput: unknown, ctx: SkillRequestContext): Promise<SkillSearchOutput> {
-    const input = skillSearchInputSchema.parse(rawInput);
-    const filter = this.filter(ctx, { taskType: input.task_type });
-    const { hits, effective, note } = await this.finder.rank(input.query, input.search_type, filter, input.limit, this.adjustFor(ctx));
-    const gate = this.gate(ctx);
-    const clean = (text: string) => this.text.clean(text, gate);
-    // Logged like every output: redacted and tool-gated (a query may hold a secret or a denied name).
-    this.deps.events.emit({
-      type: 'skill_search_query',
-      payload: {
-        query: gate.text(redact(input.query)),
-        requested_search_type: input.search_type,
-        effective_search_type: effective,
-        results_count: hits.length,
-      },
-    });
-    const output: SkillSearchOutput = {
-      skills: hits.map((hit) => ({
-        name: clean(hit.name),
-        title: clean(hit.title),
-        trigger: this.text.cleanShort(hit.trigger, 300, gate),
-        task_type: hit.task_type,
-        score: hit.score,
-        ...(hit.relevance === undefined ? {} : { relevance: hit.relevance }),
-        ...(hit.nearCopies ? { near_copies: hit.nearCopies.map(clean) } : {}),
-      })),
-      query: clean(input.query),
-      search_type: effective,
-    };
-    if (note) output.note = clean(note);
-    const suggested = suggestedTools(
-      this.deps.store.byNames(
-        hits.map((hit) => hit.name),
-        filter,
-      ),
-      gate,
-    );
-    if (suggested.length) output.suggested_tools = suggested;
-    return output;
-  }
-
   async get(rawInput: unknown, ctx: SkillRequestContext): Promise<SkillGetOutput> {
     const input = skillGetInputSchema.parse(rawInput);
     const names = [...new Set(input.names.map((n) => n.trim()))];
-    const gate = this.gate(ctx);
-    const visible = this.filter(ctx, { activeOnly: false });
+    const gate = answerGate(ctx);
+    const visible = storeFilter(ctx, { activeOnly: false });
     const records = this.deps.store.byNames(names, visible);
     const byName = new Map(records.map((r) => [r.name, r]));
     const found: SkillRecord[] = [];
@@ -136,7 +98,7 @@ export class SkillQueries {
         missing.push({
           name: this.text.clean(name, gate),
           reason: 'unknown skill',
-          suggestions: this.finder.closestNames(name, this.filter(ctx)).map((n) => this.text.clean(n, gate)),
+          suggestions: this.finder.closestNames(name, storeFilter(ctx)).map((n) => this.text.clean(n, gate)),
         });
     }
     const safe = found.map((r) => makeSafe(r, { gate, redact: this.deps.config().redactPii }));
@@ -177,41 +139,12 @@ export class SkillQueries {
     return output;
   }
 
-  async list(rawInput: unknown, ctx: SkillRequestContext): Promise<SkillListOutput> {
-    const input = skillListInputSchema.parse(rawInput ?? {});
-    const filter = this.filter(ctx, { taskType: input.task_type, origin: input.origin, scopeMode: input.scope });
-    const { total, rows } = this.deps.store.page(filter, (input.page - 1) * input.page_size, input.page_size);
-    const gate = this.gate(ctx);
-    const totalPages = Math.max(1, Math.ceil(total / input.page_size));
-    this.deps.events.emit({
-      type: 'skill_list',
-      payload: {
-        filters: { task_type: input.task_type, origin: input.origin, scope: input.scope, page: input.page, page_size: input.page_size },
-        returned_count: rows.length,
-      },
-    });
-    return {
-      skills: rows.map((r) => ({
-        name: this.text.clean(r.name, gate),
-        title: this.text.clean(r.title, gate),
-        trigger: this.text.cleanShort(r.trigger, 120, gate),
-        task_type: r.task_type,
-        origin: r.origin,
-      })),
-      page: input.page,
-      page_size: input.page_size,
-      total,
-      total_pages: totalPages,
-      has_more: input.page < totalPages,
-    };
-  }
-
   /** The bounded `<skill_directory>` block: pinned first, then recent (or top) skills. */
   async directory(ctx: SkillRequestContext): Promise<DirectoryResult> {
     const settings = this.deps.config().directory;
     const empty: DirectoryResult = { text: '', entries: [], count: 0 };
     if (!this.deps.config().enabled || !settings.enabled || settings.maxEntries <= 0) return empty;
-    const filter = this.filter(ctx, { modelInvocableOnly: true });
+    const filter = storeFilter(ctx, { modelInvocableOnly: true });
     const pinnedNames = [
       ...this.deps
         .packPins()
@@ -234,7 +167,7 @@ export class SkillQueries {
         }
       }
     }
-    const gate = this.gate(ctx);
+    const gate = answerGate(ctx);
     const fields = new Set(settings.includeFields);
     const entries = chosen.map((r) => ({
       name: this.text.clean(r.name, gate),
@@ -274,9 +207,9 @@ export class SkillQueries {
       ranked: [],
     };
     if (!config.enabled || topK <= 0 || !request.task.trim()) return none;
-    const filter = this.filter(ctx, { taskType: request.task_type, modelInvocableOnly: true });
+    const filter = storeFilter(ctx, { taskType: request.task_type, modelInvocableOnly: true });
     const excluded = new Set(request.exclude ?? []);
-    const found = await this.finder.rank(request.task, 'fts', filter, topK + excluded.size, this.adjustFor(ctx));
+    const found = await this.finder.rank(request.task, 'fts', filter, topK + excluded.size, requestAdjuster(this.deps.adjuster?.(), ctx));
     // Relevance gate (toolshed.skills.minRelevance and the relative cut): below it nothing is
     // injected. Pinned skills are already in the prompt and set no bar for the others.
     const { judged: considered, passed: hits } = gateSkills(
@@ -290,7 +223,7 @@ export class SkillQueries {
     );
     const byName = new Map(records.map((r) => [r.name, r]));
     let ordered = capSkills(hits, byName, topK);
-    const gate = this.gate(ctx);
+    const gate = answerGate(ctx);
     const expansionDeps = this.expansionDeps(ctx, gate, budget);
     let { safe, rendered } = await expansionDeps.render(ordered);
     const reSafe = this.text.reSafe(ordered, gate);
@@ -346,10 +279,10 @@ export class SkillQueries {
     request: { maxTokens: number; exclude: readonly string[]; searchOrder: readonly string[] },
     ctx: SkillRequestContext,
   ): Promise<string[]> {
-    const filter = this.filter(ctx, { modelInvocableOnly: true });
+    const filter = storeFilter(ctx, { modelInvocableOnly: true });
     const byName = new Map(this.deps.store.byNames(names, filter).map((r) => [r.name, r]));
     const chosen = names.map((name) => byName.get(name)).filter((r): r is SkillRecord => r !== undefined);
-    const expansion = await expandWithCluster(this.expansionDeps(ctx, this.gate(ctx), request.maxTokens), chosen, {
+    const expansion = await expandWithCluster(this.expansionDeps(ctx, answerGate(ctx), request.maxTokens), chosen, {
       filter,
       max: this.deps.config().clusterExpansion,
       searchOrder: request.searchOrder,
@@ -375,10 +308,10 @@ export class SkillQueries {
   ): Promise<SelectionCandidateRow[]> {
     const config = this.deps.config();
     if (!config.enabled || limit <= 0) return [];
-    const filter = this.filter(ctx, { modelInvocableOnly: true });
+    const filter = storeFilter(ctx, { modelInvocableOnly: true });
     const found = task.trim() ? (await this.finder.rank(task, 'fts', filter, limit)).hits : [];
     const { judged, passed } = gateSkills(found, config.minRelevance);
-    if (seen) seen(rankedSkills(fillWithAll ? found : judged, (name) => this.text.clean(name, this.gate(ctx))));
+    if (seen) seen(rankedSkills(fillWithAll ? found : judged, (name) => this.text.clean(name, answerGate(ctx))));
     const rows: Array<{ name: string; trigger: string; title: string; relevance?: number }> = fillWithAll ? [...found] : passed;
     if (fillWithAll && rows.length < limit) {
       const taken = new Set(rows.map((r) => r.name));
@@ -387,7 +320,7 @@ export class SkillQueries {
         if (!taken.has(record.name)) rows.push({ ...record, relevance: 0 });
       }
     }
-    const gate = this.gate(ctx);
+    const gate = answerGate(ctx);
     return rows.slice(0, limit).map((r) => ({
       name: this.text.clean(r.name, gate),
       key: r.name,
@@ -397,18 +330,6 @@ export class SkillQueries {
   }
 
   // ── internals ───────────────────────────────────────────────────────────
-
-  filter(ctx: SkillRequestContext, extra: Partial<StoreFilter> = {}): StoreFilter {
-    return {
-      tenantId: ctx.scope?.tenantId,
-      projectId: ctx.scope?.projectId,
-      includeWorkspacePacks: ctx.includeWorkspacePacks,
-      activeOnly: true,
-      excludePackNames: ctx.nativeSkillNames,
-      excludeNames: ctx.retiredNames,
-      ...extra,
-    };
-  }
 
   /** Store access and injection rendering (redacted, tool-gated, within `budget`) for cluster expansion. */
   private expansionDeps(ctx: SkillRequestContext, gate: ToolReferenceGate, budget: number): ClusterExpansionDeps {
@@ -422,12 +343,6 @@ export class SkillQueries {
         return { safe, rendered: await renderWithinBudget(safe, budget, this.deps.tokenCounter, INJECTION_WRAPPER, this.text.reSafe(records, gate)) };
       },
     };
-  }
-
-  /** The score adjuster bound to this request (none when learning is off). */
-  private adjustFor(ctx: SkillRequestContext): HitAdjuster | undefined {
-    const adjuster = this.deps.adjuster?.();
-    return adjuster ? (hits, query) => adjuster.adjust(hits, { query, ctx }) : undefined;
   }
 
   /** Records the adjuster lets a request use (all without one): a learned skill whose citations went stale is left out. */
@@ -444,8 +359,27 @@ export class SkillQueries {
     );
     return records.filter((r) => kept.has(r.name));
   }
+}
 
-  private gate(ctx: SkillRequestContext): ToolReferenceGate {
-    return new ToolReferenceGate(ctx.toolGate, ctx.knownToolNames);
-  }
+/** The store filter a request context allows: its scope and trust, active skills, VS Code's native and retired skills left out. */
+export function storeFilter(ctx: SkillRequestContext, extra: Partial<StoreFilter> = {}): StoreFilter {
+  return {
+    tenantId: ctx.scope?.tenantId,
+    projectId: ctx.scope?.projectId,
+    includeWorkspacePacks: ctx.includeWorkspacePacks,
+    activeOnly: true,
+    excludePackNames: ctx.nativeSkillNames,
+    excludeNames: ctx.retiredNames,
+    ...extra,
+  };
+}
+
+/** The request's tool-reference gate: every string an answer returns passes it. */
+export function answerGate(ctx: SkillRequestContext): ToolReferenceGate {
+  return new ToolReferenceGate(ctx.toolGate, ctx.knownToolNames);
+}
+
+/** The score adjuster bound to this request (none when learning is off). */
+export function requestAdjuster(adjuster: SkillScoreAdjuster | undefined, ctx: SkillRequestContext): HitAdjuster | undefined {
+  return adjuster ? (hits, query) => adjuster.adjust(hits, { query, ctx }) : undefined;
 }

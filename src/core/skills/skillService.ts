@@ -39,6 +39,7 @@ import { sourceBodyReader } from './packs/sourceBodies';
 import { VectorCache } from '../sql/vectorCache';
 import type { Embedder } from '../search/embedding/embedder';
 import { SkillQueries } from './skillQueries';
+import { SkillBrowsing } from './skillBrowsing';
 import type { DirectoryResult } from './skillQueries';
 import type { SkillRequestContext, SkillScoreAdjuster } from './skillRequestContext';
 import type { RankedSkill, RelevantRequest, RelevantResult, SelectionCandidateRow } from './relevantSkills';
@@ -194,6 +195,7 @@ class DefaultSkillService implements SkillService {
   private config: SkillsConfig;
   private readonly loader: SkillPackLoader;
   private readonly queries: SkillQueries;
+  private readonly browsing: SkillBrowsing;
   private readonly learned: LearnedSkills;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private saving: Promise<void> = Promise.resolve();
@@ -234,6 +236,7 @@ class DefaultSkillService implements SkillService {
       adjuster: () => this.adjuster,
       vectors: this.vectors,
     });
+    this.browsing = new SkillBrowsing({ store, events: deps.events, adjuster: () => this.adjuster }, this.queries);
   }
 
   get openInfo() {
@@ -276,7 +279,7 @@ class DefaultSkillService implements SkillService {
   }
 
   search(input: unknown, ctx: SkillRequestContext) {
-    return this.queries.search(input, ctx);
+    return this.browsing.search(input, ctx);
   }
 
   get(input: unknown, ctx: SkillRequestContext) {
@@ -284,7 +287,7 @@ class DefaultSkillService implements SkillService {
   }
 
   list(input: unknown, ctx: SkillRequestContext) {
-    return this.queries.list(input, ctx);
+    return this.browsing.list(input, ctx);
   }
 
   directory(ctx: SkillRequestContext) {

@@ -113,7 +113,7 @@ export async function handlePlannerRequest(
         signal: signalOf(token),
         // One trust rule on every path: in Restricted Mode no tool runs (tool_invoke refuses too).
         refuseToolRuns: !vscode.workspace.isTrusted,
-        coreSet: settings.toolSearch.learnCoreSet ? (toolRun, contextTokens) => services.ledger.applyCoreSet(toolRun, contextTokens) : undefined,
+        ledger: services.ledger.turns,
         hooks: {
           skillsMaxTokens: learning.skillsMaxTokens,
           decorateSkills: (skills) => learning.decorate(skills),
@@ -129,9 +129,6 @@ export async function handlePlannerRequest(
       outcome.tokens.injectedSkillTokens,
       services.logger,
     );
-    // The ledger counts the turn from the same outcome as the footer.
-    services.ledger.recordTurn(outcome);
-    if (settings.toolSearch.learnCoreSet) services.ledger.learnCoreSet(deferral.contextWindow);
     const learned = learning.finish(outcome);
     offerAnswerRating(stream, services.learning, learned);
 

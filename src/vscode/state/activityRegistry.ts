@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { describeDeferral, type DeferralDecision } from '../../core/tools/modes/deferralDecision';
 import { Disposable } from '../lifecycle';
 
 /** One tool made visible in a chat session, for the Activated Tools view. */
@@ -73,6 +74,9 @@ export class ActivityRegistry extends Disposable {
 
   /** The latest tool-search decision as one line ("43 tools, 9.8k tokens = 7 % of 128k: all sent"). */
   deferralSummary: string | undefined;
+
+  /** Shows a send-or-defer decision in the sidebar (follows `ToolModes.onDidDecide`; bound, so it is passed as it is). */
+  readonly showDeferral = (decision: DeferralDecision): void => this.setDeferralSummary(describeDeferral(decision));
 
   setDeferralSummary(summary: string): void {
     if (summary === this.deferralSummary) return;

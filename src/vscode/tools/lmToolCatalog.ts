@@ -2,11 +2,22 @@ import * as vscode from 'vscode';
 import { TOOLSHED_TOOL_NAMES } from '../../core/platform/toolNames';
 import { HOST_LIST_MAX_STALE_MS, HostToolCatalog, pollHostToolList } from '../../core/tools/hostToolCatalog';
 import type { NameFinder } from '../../core/search/nameFinder';
-import type { ToolInput } from '../../core/tools/toolRecord';
+import type { ToolInput, ToolRecord } from '../../core/tools/toolRecord';
 import type { ToolSearchService } from '../../core/tools/toolSearchService';
 import type { Logger } from '../../core/platform/ports';
 
 type ToolsChangedEvent = (listener: () => void) => vscode.Disposable;
+
+interface LmToolCatalogOptions {
+  /** The host's tool list (default `vscode.lm.tools`). */
+  readTools?: () => readonly vscode.LanguageModelToolInformation[];
+  /** Tools only Toolshed can run (the skill scripts), catalogued beside the `vscode.lm` ones. */
+  ownTools?: { toolInputs(): readonly ToolInput[] };
+  /** The host's tool-change event (default `vscode.lm.onDidChangeTools` where it exists; undefined = poll). */
+  changeEvent?: ToolsChangedEvent;
+  /** Hears the count of deferred tools after each `syncCounted` (the activity registry: the sidebar shows it). */
+  deferredCounts?: { setDeferredCatalogSize(size: number): void };
+}
 
 /** Whether MCP servers are still publishing tools (the participant waits, with progress). */
 export interface ToolCatalogSettling {
@@ -31,20 +42,22 @@ export class LmToolCatalog implements vscode.Disposable, ToolCatalogSettling {
   private readonly host: HostToolCatalog<vscode.LanguageModelToolInformation>;
   private readonly disposables: vscode.Disposable[] = [];
 
+  private readonly deferredCounts: { setDeferredCatalogSize(size: number): void } | undefined;
+
   constructor(
     service: ToolSearchService,
     private readonly logger: Logger,
-    readTools: () => readonly vscode.LanguageModelToolInformation[] = () => vscode.lm.tools,
-    /** Tools only Toolshed can run (skill scripts), catalogued beside the `vscode.lm` ones. */
-    ownTools: () => readonly ToolInput[] = () => [],
-    changeEvent: ToolsChangedEvent | undefined = toolsChangedEvent(),
+    options: LmToolCatalogOptions = {},
   ) {
+    const { readTools = () => vscode.lm.tools, ownTools } = options;
+    const changeEvent = 'changeEvent' in options ? options.changeEvent : toolsChangedEvent();
+    this.deferredCounts = options.deferredCounts;
     this.host = new HostToolCatalog({
       service,
       logger,
       readTools,
       toInput: toToolInput,
-      extraInputs: ownTools,
+      extraInputs: () => ownTools?.toolInputs() ?? [],
       hasChangeEvent: changeEvent !== undefined,
       maxStaleMs: HOST_LIST_MAX_STALE_MS,
     });
@@ -82,6 +95,16 @@ export class LmToolCatalog implements vscode.Disposable, ToolCatalogSettling {
     return this.host.sync(options).size;
   }
 
+  /**
+   * What an adapter calls before it uses the catalog (`services.syncToolCatalog`): `sync`, then
+   * the deferred count to `deferredCounts`. Bound, so it can be handed on as it is.
+   */
+  readonly syncCounted = (options: { fresh?: boolean } = {}): number => {
+    const size = this.sync(options);
+    this.deferredCounts?.setDeferredCatalogSize(this.deferredCount());
+    return size;
+  };
+
   /** A sync nobody waits for (event, poll, activation): re-reads now; a failure is logged, never thrown. */
   syncInBackground(): void {
     try {
@@ -109,6 +132,15 @@ export class LmToolCatalog implements vscode.Disposable, ToolCatalogSettling {
   dispose(): void {
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
   }
+}
+
+/**
+ * The run-time visibility of catalogued tools (`services.toolVisibility`; fail closed: a hidden
+ * tool is not executable either). Policy (allow/deny) is applied by the tool service itself;
+ * nothing is hidden by trust today: tool_invoke is refused instead.
+ */
+export function runToolVisibility(): (tool: ToolRecord) => boolean {
+  return () => true;
 }
 
 /** `vscode.lm.onDidChangeTools` when this VS Code has it (not in every version's API). */

@@ -6,8 +6,9 @@ import ts from 'typescript';
 /**
  * One turn, one home: an @toolshed turn is assembled only by `runToolshedTurn`
  * (src/core/planner/turn/). The extension and every bench call it; nothing else may put a turn
- * together from its parts (the loop, skill pre-flight, the skill tools, deferral, the footer) or
- * spell its own list of tools the loop hides, so a bench can never measure a copy of the turn.
+ * together from its parts (the loop, skill pre-flight, the skill tools, deferral, the footer, the
+ * ledger's envelope: the core set applied, the turn recorded, the core set learned) or spell its
+ * own list of tools the loop hides, so a bench can never measure a copy of the turn.
  */
 
 const ROOT = path.join(__dirname, '..', '..', '..');
@@ -21,6 +22,8 @@ const TURN_PARTS: Record<string, string[]> = {
   'src/core/planner/plannerToolRun': ['plannerToolRunFrom'],
   'src/core/planner/responseFooter': ['responseFooter'],
   'src/core/tools/modes/deferralMeasure': ['applyModelDeferral'],
+  'src/core/planner/coreSetTurn': ['applyCoreSet', 'updateCoreSet'],
+  'src/core/planner/turnLedger': ['recordTurn'],
 };
 
 /**
@@ -74,6 +77,7 @@ describe('architecture: one turn function for the extension and the benches', ()
   it('scans the benches that run turns (the scan sees what it must)', () => {
     for (const file of [
       'bench/skillRelevanceEval.ts',
+      'bench/sessionSimulation.ts',
       'src/cli/commands/benchTurnEconomy.ts',
       'src/cli/commands/benchToolModes.ts',
       'src/vscode/chat/plannerRequest.ts',
@@ -97,20 +101,42 @@ describe('architecture: one turn function for the extension and the benches', ()
     }
   });
 
+  it('the extension and the session bench hand the turn their ledger: both run the envelope inside runToolshedTurn', () => {
+    for (const file of ['src/vscode/chat/plannerRequest.ts', 'bench/sessionSimulation.ts']) {
+      const text = readFileSync(path.join(ROOT, file), 'utf8');
+      const calls: ts.CallExpression[] = [];
+      const visit = (node: ts.Node): void => {
+        if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'runToolshedTurn') calls.push(node);
+        ts.forEachChild(node, visit);
+      };
+      visit(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true));
+      assert.equal(calls.length, 1, `${file} runs one turn through runToolshedTurn`);
+      const deps = calls[0]!.arguments[1];
+      const passesLedger =
+        deps !== undefined &&
+        ts.isObjectLiteralExpression(deps) &&
+        deps.properties.some(
+          (property) => (ts.isPropertyAssignment(property) || ts.isShorthandPropertyAssignment(property)) && property.name.getText() === 'ledger',
+        );
+      assert.ok(passesLedger, `${file} passes its ledger to runToolshedTurn (the turn applies, records and learns)`);
+    }
+  });
+
   it('the check catches a bench that builds its own turn', () => {
     // The rule itself, on a file that does what the benches did before the turn had one home.
     const probe = 'bench/__probe__.ts';
     const text = [
       "import { runPlanner } from '../src/core/planner/plannerLoop';",
       "import { applyModelDeferral } from '../src/core/tools/modes/deferralMeasure';",
-      'void runPlanner; void applyModelDeferral;',
+      "import { recordTurn } from '../src/core/planner/turnLedger';",
+      'void runPlanner; void applyModelDeferral; void recordTurn;',
       "const options = { hiddenFromLoop: ['tool_invoke'] };",
       'run.applyDeferral(decision, new Set());',
     ].join('\n');
     const uses = turnAssemblyIn(probe, text);
     assert.deepEqual(
       uses.map((use) => use.what),
-      ['imports runPlanner', 'imports applyModelDeferral', 'spells hiddenFromLoop', 'applies a deferral by hand'],
+      ['imports runPlanner', 'imports applyModelDeferral', 'imports recordTurn', 'spells hiddenFromLoop', 'applies a deferral by hand'],
     );
   });
 });

@@ -5,7 +5,8 @@ import { LedgerStore } from '../../../src/core/ledger/ledgerStore';
 import { MemoryEventSink, MemoryLogger } from '../../../src/core/platform/basicPorts';
 import type { ChatModelPort } from '../../../src/core/platform/chatTypes';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
-import { applyCoreSet, updateCoreSet } from '../../../src/core/planner/coreSetTurn';
+import { updateCoreSet } from '../../../src/core/planner/coreSetTurn';
+import { TurnLedger } from '../../../src/core/planner/turnLedger';
 import { withoutFooter } from '../../../src/core/planner/responseFooter';
 import { modelDeferral, runToolshedTurn } from '../../../src/core/planner/turn/toolshedTurn';
 import { toolshedOwnTools } from '../../../src/cli/commands/toolCliSupport';
@@ -117,6 +118,18 @@ describe('learned core set around a turn (real tool search, runToolshedTurn)', (
       },
       countTokens,
     };
+    // These cases set the core set by hand (`update`, `setCoreSet`): the envelope applies it and
+    // records the turn, but does not run the promotion rule in between.
+    const envelope = new (class extends TurnLedger {
+      override learn() {
+        return ledger.coreSet();
+      }
+    })({
+      store: ledger,
+      sources: () => ({ registry: service.registryMap(), skill: () => undefined, userStates, isPolicyAllowed: (tool) => service.isPolicyAllowed(tool) }),
+      clock: { now: () => NOW },
+      logger: new MemoryLogger(),
+    });
     const run = await service.startRun();
     try {
       const result = await runToolshedTurn(
@@ -131,7 +144,7 @@ describe('learned core set around a turn (real tool search, runToolshedTurn)', (
           events: new MemoryEventSink(),
           signal: { isCancelled: false },
           refuseToolRuns,
-          coreSet: (toolRun, contextTokens) => applyCoreSet(toolRun, ledger, userStates, contextTokens),
+          ledger: envelope,
         },
       );
       return { result, offered };
@@ -243,5 +256,80 @@ describe('learned core set around a turn (real tool search, runToolshedTurn)', (
       update(service, ledger).map((entry) => entry.tool),
       ['mcp_git_status'],
     );
+  });
+});
+
+describe('the ledger envelope of a turn (runToolshedTurn with a TurnLedger, as the extension and the session bench run it)', () => {
+  const countTokens = async (text: string) => Math.ceil(text.length / 4);
+
+  it('each turn is recorded, and a deferred tool called in 6 turns is sent in round 1 of the next; with learnCoreSet off it never is', async () => {
+    for (const learn of [true, false]) {
+      const service = await createToolSearchService({
+        engine: await engineWith(),
+        store: new MemoryByteStore(),
+        saveDelayMs: 60_000,
+        config: { toolSearch: { mode: 'always', preActivateTools: 0 } },
+      });
+      service.setTools([
+        { name: 'mcp_db_fetch_record', description: 'Fetch one record by id', inputSchema: { type: 'object' } },
+        { name: 'mcp_git_log', description: 'Show the commit log', inputSchema: { type: 'object' } },
+        ...toolshedOwnTools(),
+      ]);
+      const store = await LedgerStore.open({ engine: await engineWith(), store: new MemoryByteStore(), logger: new MemoryLogger(), clock: { now: () => NOW } });
+      let writes = 0;
+      const ledger = new TurnLedger({
+        store,
+        sources: () => ({ registry: service.registryMap(), skill: () => undefined, userStates: {}, isPolicyAllowed: (tool) => service.isPolicyAllowed(tool) }),
+        clock: { now: () => NOW },
+        logger: new MemoryLogger(),
+        wrote: () => writes++,
+      });
+      const settings = defaultSettings();
+      settings.toolSearch.learnCoreSet = learn;
+      const ask = async (call: boolean) => {
+        const offered: string[][] = [];
+        let round = 0;
+        const model: ChatModelPort = {
+          async *send(_messages, tools) {
+            offered.push(tools.map((tool) => tool.name));
+            // Called by name, never offered: what a promotion counts.
+            if (call && round++ === 0) yield { kind: 'toolCall', callId: 'c', name: 'mcp_db_fetch_record', input: { id: '1' } };
+            else yield { kind: 'text', text: 'Done.' };
+          },
+          countTokens,
+        };
+        const run = await service.startRun();
+        try {
+          const result = await runToolshedTurn(
+            { prompt: 'Fetch the record', history: [], sessionId: 's' },
+            {
+              settings,
+              run,
+              decideDeferral: modelDeferral(service.config.toolSearch, { id: 'test', maxInputTokens: 128_000, countTokens }),
+              model,
+              executor: { invoke: async () => ({ text: 'ok' }) },
+              progress: { progress: () => undefined, markdown: () => undefined, reference: () => undefined },
+              events: new MemoryEventSink(),
+              signal: { isCancelled: false },
+              refuseToolRuns: false,
+              ledger,
+            },
+          );
+          return { result, offered };
+        } finally {
+          run.end();
+        }
+      };
+      for (let i = 0; i < CORE_SET_RULES.promoteAt; i++) {
+        const { result } = await ask(true);
+        assert.equal(result.ledger?.recorded?.tools.find((use) => use.name === 'mcp_db_fetch_record')?.calls, 1, `turn ${i} recorded with its call`);
+      }
+      assert.equal(store.report(1).totals.turns, CORE_SET_RULES.promoteAt, 'every turn is in the ledger');
+      assert.ok(writes >= CORE_SET_RULES.promoteAt, 'the caller hears of each write');
+      const next = await ask(false);
+      assert.equal(next.offered[0]!.includes('mcp_db_fetch_record'), learn, learn ? 'learned: sent in round 1' : 'learnCoreSet off: still deferred');
+      assert.equal(/Visible without a search/.test(next.result.footer), learn);
+      assert.ok(!next.offered[0]!.includes('mcp_git_log'), 'an unused tool stays deferred');
+    }
   });
 });

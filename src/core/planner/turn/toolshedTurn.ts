@@ -16,6 +16,7 @@ import { plannerToolRunFrom } from '../plannerToolRun';
 import { createSingleSkillTool, withSingleSkillTool } from '../plannerSingleSkill';
 import { responseFooter } from '../responseFooter';
 import { modelSkillSummarizer } from '../skillSummarizer';
+import type { TurnLedger, TurnLedgerWrite } from '../turnLedger';
 import { hiddenFromLoop } from './hiddenFromLoop';
 import { explainSkills, explainTools, explainTurn } from './turnExplanation';
 import type { SkillsPreflightSeen, TurnExplanation } from './turnExplanation';
@@ -24,9 +25,11 @@ import { skillPreflight } from './skillPreflight';
 /**
  * One @toolshed turn, assembled in one place: the tools the loop hides, send-or-defer for the
  * request's model, skill pre-flight and the skill tools the tool style offers, the planner loop,
- * the `request_tokens` event and the footer. The extension calls it with its adapters (model,
- * executor, progress, learning hooks); every bench that measures a turn calls it with scripted
- * ones, so the numbers are those of the path users run.
+ * the `request_tokens` event, the footer and the ledger's envelope (the learned core set applied
+ * before round 1, the turn recorded and the core set learned after it). The extension calls it
+ * with its adapters (model, executor, progress, learning hooks, its workspace's ledger); every
+ * bench that measures a turn calls it with scripted ones, so the numbers are those of the path
+ * users run.
  */
 
 /** What the turn reads of the settings. */
@@ -74,11 +77,12 @@ export interface TurnDeps {
   refuseToolRuns: boolean;
   hooks?: TurnHooks;
   /**
-   * The learned core set (`toolshed.toolSearch.learnCoreSet`, planner/coreSetTurn.ts): activates
-   * its tools in the run once send-or-defer is decided, within its budget of this turn's model
-   * context (`contextTokens`), and returns them; absent = off.
+   * The ledger the turn is counted in (planner/turnLedger.ts); absent = none. With
+   * `toolshed.toolSearch.learnCoreSet` on, its learned core set is activated in the run once
+   * send-or-defer is decided (within its budget of this turn's model context; not in Restricted
+   * Mode), and the promotion rule runs after the turn is recorded.
    */
-  coreSet?(run: ToolRun, contextTokens: number): CoreSetEntry[];
+  ledger?: TurnLedger;
 }
 
 export interface TurnResult {
@@ -92,6 +96,8 @@ export interface TurnResult {
   hidden: string[];
   /** Why each skill and tool was used or left out, from what this turn recorded (Explain Last Turn). */
   explanation: TurnExplanation;
+  /** What the ledger kept of this turn (absent without `deps.ledger`). */
+  ledger?: TurnLedgerWrite;
 }
 
 /** Send-or-defer under `config` (`toolshed.toolSearch`), measured with `model`'s tokenizer (cached per catalog in `cache`). */
@@ -103,8 +109,9 @@ export async function runToolshedTurn(request: TurnRequest, deps: TurnDeps): Pro
   const { settings, model, hooks = {} } = deps;
   const hidden = hiddenFromLoop(settings.skills);
   const deferral = await deps.decideDeferral(deps.run, hidden);
+  const learnCoreSet = settings.toolSearch.learnCoreSet;
   // No tool runs in Restricted Mode, so sending the core set would only cost definitions.
-  const coreSet = deps.coreSet && !deps.refuseToolRuns ? deps.coreSet(deps.run, deferral.contextWindow) : [];
+  const coreSet = deps.ledger && learnCoreSet && !deps.refuseToolRuns ? deps.ledger.applyCoreSet(deps.run, deferral.contextWindow) : [];
   let preflight: SkillsPreflightSeen | undefined;
   const { tools, skills: turnSkills } = await turnTools(request.prompt, deps);
   // What pre-flight decided, kept as the turn used it (before the caller's decoration).
@@ -168,7 +175,9 @@ export async function runToolshedTurn(request: TurnRequest, deps: TurnDeps): Pro
       hidden,
     }),
   );
-  return { outcome, deferral, footer: coreLine ? `${footer}\n\n${coreLine}` : footer, hidden, coreSet, explanation };
+  // The ledger counts the turn from the same outcome as the footer.
+  const ledger = deps.ledger?.finish(outcome, deferral.contextWindow, learnCoreSet);
+  return { outcome, deferral, footer: coreLine ? `${footer}\n\n${coreLine}` : footer, hidden, coreSet, explanation, ...(ledger ? { ledger } : {}) };
 }
 
 /** The run's tools and the skills port, with the `skill` tool added when the tool style offers it. */

@@ -17,6 +17,27 @@ import { TOOL_SEARCH_TOOL_NAME } from '../../platform/toolNames';
 export type ToolGateVerdict = 'visible' | 'activatable' | 'denied' | 'unknown';
 export type ToolGate = (toolName: string) => ToolGateVerdict;
 
+/** What the gate reads of a tool run (core/tools' `ToolRun`): what it shows now, and what it may use at all. */
+interface RunToolAccess {
+  isVisible(name: string): boolean;
+  /** Visible now or activatable by this run (policy and visibility allow it). */
+  isPermitted(name: string): boolean;
+}
+
+/**
+ * The tool gate of a run: `visible` what it shows now, `activatable` what it may still activate,
+ * `denied` a tool that exists (`knownToolNames`) but the run may not use, `unknown` anything else.
+ * Without a run (agent mode, commands), what the catalog holds is activatable.
+ */
+export function runToolGate(run: RunToolAccess | undefined, catalog: { has(name: string): boolean }, knownToolNames: { has(name: string): boolean }): ToolGate {
+  const isPermitted = (name: string) => (run ? run.isPermitted(name) : catalog.has(name));
+  return (name) => {
+    if (run?.isVisible(name)) return 'visible';
+    if (isPermitted(name)) return 'activatable';
+    return knownToolNames.has(name) ? 'denied' : 'unknown';
+  };
+}
+
 const TOKEN = /[A-Za-z0-9_$][A-Za-z0-9_$]*(?:[.\-/:][A-Za-z0-9_$]+)*/g;
 const BACKTICKED = /`([^`\n]{1,120})`/g;
 /** Bound on re-checking rewritten text (a pass costs one scan of the text). */

@@ -1,29 +1,22 @@
 import * as YAML from 'yaml';
-import type { z } from 'zod';
 import { LineIndex } from './lineIndex';
-import { agentSkillFrontmatterSchema, KNOWN_SKILL_KEYS, normalizeAgentSkillName, skillFileSchema } from '../../skillSchema';
-import { repairDescriptiveFields } from './descriptiveFields';
-import { loadedNameProblem, skillMdName } from './skillMdName';
 import { frontMatterBlock, quotedValueMessage, quoteUnparsablePlainValues } from './frontMatter';
 import { BoundedProblems } from './boundedProblems';
 import type { SpanSource } from './boundedProblems';
 import { FILE_START, PROBLEM_CODES } from './skillProblems';
-import type { ProblemCode, ProblemSeverity, SkillProblem, Span } from './skillProblems';
-import { EMPTY_KEY_MESSAGE } from './yamlLeniency';
+import type { ProblemCode, ProblemSeverity, SkillProblem } from './skillProblems';
 import { unstorableValue } from './yamlStructure';
-import { DEFAULT_MAX_EXPANDED_FILE_CHARS, DEFAULT_MAX_SKILL_CHARS, ExpandedSizeBudget } from './expandedSizeBudget';
 import { YamlLocator, type AnyNode, type Located } from './yamlLocated';
-import { baseName, detectSkillFormat, generatedName, SKILL_FILE_FORMATS_TEXT } from './skillFileNames';
-import { closestKnownKey } from './keySuggestion';
-import { schemaIssueProblem } from './schemaIssues';
-import { skillFromFields, stringList } from './parsedSkill';
+import { detectSkillFormat, SKILL_FILE_FORMATS_TEXT } from './skillFileNames';
 import { wholeFileRefusal } from './wholeFileRefusal';
+import { SkillEntries } from './skillEntries';
 import type { DocumentFormat, ParsedSkill } from './parsedSkill';
-import { cleanJsonMessage, countValues, isPlainObject, jsonErrorOffset, lineEnd, messageOf, parentFolderName } from './documentValues';
+import { cleanJsonMessage, countValues, isPlainObject, jsonErrorOffset, lineEnd, messageOf } from './documentValues';
 
 /**
  * Parses ONE skill document (any format) into normalised skill content plus problems with exact
- * positions. Pure and synchronous: the editor calls it on every keystroke, the pack loader for
+ * positions: this file reads each format into entries, `SkillEntries` (skillEntries.ts) turns
+ * each entry into a skill. Pure and synchronous: the editor calls it on every keystroke, the pack loader for
  * every file. It never throws; any failure becomes a problem. A skill with an error is not
  * returned (it is "skipped"); warnings leave it in.
  *
@@ -74,19 +67,18 @@ export function parseSkillDocument(text: string, fileName: string, options: Pars
   } catch (error) {
     // Defensive: nothing above should throw, but a bug must not take the editor down.
     ctx.out.add(FILE_START, 'error', PROBLEM_CODES.parseError, `Could not parse this file: ${error instanceof Error ? error.message : String(error)}`);
-    ctx.skills.length = 0;
+    ctx.entries.skills.length = 0;
   }
   // One skill past the bound after alias expansion: nothing from this file loads.
-  if (ctx.expanded.exceeded) ctx.skills.length = 0;
+  if (ctx.entries.expanded.exceeded) ctx.entries.skills.length = 0;
   ctx.out.close();
-  return { format, skills: ctx.skills, problems: ctx.out.list };
+  return { format, skills: ctx.entries.skills, problems: ctx.out.list };
 }
 
+/** Reads the document in its format (markdown front matter, YAML, JSON, JSONL) into entries for `SkillEntries`. */
 class ParseContext {
-  readonly skills: ParsedSkill[] = [];
   readonly out: BoundedProblems;
-  readonly expanded: ExpandedSizeBudget;
-  private readonly skillNames = new Map<string, ParsedSkill>();
+  readonly entries: SkillEntries;
   private readonly index: LineIndex;
   private readonly yaml: YamlLocator;
 
@@ -103,7 +95,7 @@ class ParseContext {
       budgetMs: options.budgetMs ?? DEFAULT_PARSE_BUDGET_MS,
     });
     this.yaml = new YamlLocator(this.index, file, this.out);
-    this.expanded = new ExpandedSizeBudget(options.maxSkillChars ?? DEFAULT_MAX_SKILL_CHARS, options.maxExpandedFileChars ?? DEFAULT_MAX_EXPANDED_FILE_CHARS);
+    this.entries = new SkillEntries(file, options, this.out, this.yaml);
   }
 
   run(): void {
@@ -165,7 +157,7 @@ class ParseContext {
       );
       return;
     }
-    this.addSkill(located, format, { body, bodyAnchor: closing, ordinal: 0, multi: false });
+    this.entries.add(located, format, { body, bodyAnchor: closing, ordinal: 0, multi: false });
   }
 
   /**
@@ -259,7 +251,7 @@ class ParseContext {
     const text = this.text;
     let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
     let lineNo = 1;
-    const skillsBefore = this.skills.length;
+    const skillsBefore = this.entries.skills.length;
     let definitions = 0;
     while (start <= text.length) {
       const end = lineEnd(text, start);
@@ -280,7 +272,7 @@ class ParseContext {
           } else if (!this.tryFastSkill(value, lineNo)) {
             // Slow path only for lines with problems that will be listed: YAML nodes give exact columns.
             const located = this.yaml.parseSource(line, start, this.index.lineSpan(lineNo));
-            if (located && isPlainObject(located.value)) this.addSkill(located, 'jsonl', { ordinal: lineNo - 1, multi: true });
+            if (located && isPlainObject(located.value)) this.entries.add(located, 'jsonl', { ordinal: lineNo - 1, multi: true });
           }
         } catch (error) {
           const offset = start + Math.min(jsonErrorOffset(error, line), line.length);
@@ -296,7 +288,7 @@ class ParseContext {
       start = end + 1;
       lineNo++;
     }
-    if (definitions === 0 && this.skills.length === skillsBefore) this.reportNoSkills();
+    if (definitions === 0 && this.entries.skills.length === skillsBefore) this.reportNoSkills();
   }
 
   private fastLocated(value: Record<string, unknown>, lineNo: number): Located {
@@ -306,13 +298,13 @@ class ParseContext {
   /** JSONL fast path: a clean line becomes a skill without building YAML nodes. */
   private tryFastSkill(value: Record<string, unknown>, lineNo: number): boolean {
     const before = this.out.mark();
-    const skillCount = this.skills.length;
-    this.addSkill(this.fastLocated(value, lineNo), 'jsonl', { ordinal: lineNo - 1, multi: true });
+    const skillCount = this.entries.skills.length;
+    this.entries.add(this.fastLocated(value, lineNo), 'jsonl', { ordinal: lineNo - 1, multi: true });
     // Past the problem cap positions are never shown: the fast result stands.
     const listWasFull = this.out.full && this.out.list.length === before.listed;
-    if (this.out.total === before.total || listWasFull || this.expanded.exceeded) return true;
+    if (this.out.total === before.total || listWasFull || this.entries.expanded.exceeded) return true;
     this.out.rollback(before);
-    for (const skill of this.skills.splice(skillCount)) this.skillNames.delete(skill.name);
+    this.entries.dropFrom(skillCount);
     return false;
   }
 
@@ -320,149 +312,7 @@ class ParseContext {
     const multi = entries.length > 1;
     for (let ordinal = 0; ordinal < entries.length; ordinal++) {
       if (this.out.spent(`entry ${ordinal + 1} of ${entries.length}`)) return;
-      this.addSkill((entries[ordinal] as { located: Located }).located, format, { ordinal, multi });
+      this.entries.add((entries[ordinal] as { located: Located }).located, format, { ordinal, multi });
     }
-  }
-
-  // ── validation + normalisation ──────────────────────────────────────────
-
-  private addSkill(located: Located, format: DocumentFormat, info: { body?: string; bodyAnchor?: Span; ordinal: number; multi: boolean }): void {
-    const written = located.value as Record<string, unknown>;
-    if (this.expanded.exceeded || this.exceedsExpandedBound(located, written, info)) return;
-    const problemsBefore = this.out.list.length;
-    const errorsBefore = this.out.errors;
-    const schema = format === 'skill-md' ? agentSkillFrontmatterSchema : skillFileSchema;
-    const { fields, repairs } = repairDescriptiveFields(written, (key) => this.yaml.sourceOf(located, [key]));
-    const named = format === 'skill-md' ? skillMdName(fields.name, this.file) : undefined;
-    const raw = named?.name !== undefined && named.name !== fields.name ? { ...fields, name: named.name } : fields;
-    const declaredName = typeof raw.name === 'string' ? raw.name : undefined;
-    for (const repair of repairs) {
-      this.problem(() => this.yaml.spanOfPath(located, repair.path), 'warning', PROBLEM_CODES.wrongType, repair.message, {
-        skillName: declaredName,
-        data: { key: String(repair.path[0]) },
-      });
-    }
-    const renamed = named?.name !== undefined ? loadedNameProblem(named.name, fields.name, named.how) : undefined;
-    if (renamed) {
-      const at = fields.name === undefined ? located.anchor : () => this.yaml.spanOfPath(located, ['name']);
-      this.problem(at, 'warning', renamed.code, renamed.message, { skillName: declaredName, data: { key: 'name', expected: declaredName } });
-    }
-    const result = (schema as z.ZodType).safeParse(raw);
-    if (!result.success) {
-      for (const issue of result.error.issues) this.reportIssue(located, format, issue, raw, declaredName);
-    }
-
-    // Unknown keys: kept in `extra`, reported as warnings with a suggestion.
-    const extra: Record<string, unknown> = {};
-    for (const key of Object.keys(raw)) {
-      if (KNOWN_SKILL_KEYS.includes(key)) continue;
-      extra[key] = raw[key];
-      if (key === '') {
-        this.problem(() => this.yaml.spanOfPath(located, [key], 'key'), 'warning', PROBLEM_CODES.unknownField, EMPTY_KEY_MESSAGE);
-        continue;
-      }
-      const suggestion = () => closestKnownKey(key);
-      this.problem(
-        () => this.yaml.spanOfPath(located, [key], 'key'),
-        'warning',
-        PROBLEM_CODES.unknownField,
-        () => `Unknown field \`${key}\`${suggestion() ? ` (did you mean \`${suggestion()}\`?)` : ''}; it is kept as extra metadata.`,
-        () => ({ skillName: declaredName, data: { key, suggestion: suggestion() } }),
-      );
-    }
-
-    const str = (key: string): string => (typeof raw[key] === 'string' ? (raw[key] as string).trim() : '');
-    const triggers = typeof raw.triggers === 'string' ? [raw.triggers.trim()].filter(Boolean) : stringList(raw.triggers);
-    const body = (info.body ?? '').length > 0 ? (info.body ?? '') : typeof raw.body === 'string' ? raw.body.trim() : '';
-
-    const trigger = str('trigger') || str('description') || triggers.join(', ');
-    if (!trigger && !this.hasIssueAt(problemsBefore, ['trigger', 'description'])) {
-      const span = 'trigger' in raw ? this.yaml.spanOfPath(located, ['trigger']) : located.anchor;
-      this.problem(span, 'error', PROBLEM_CODES.missingTrigger, 'Missing trigger: add `trigger:` (when to use this skill, one sentence) or a `description`.', {
-        skillName: declaredName,
-      });
-    }
-
-    if (format === 'skill-md') {
-      if (!body) {
-        this.problem(
-          info.bodyAnchor ?? located.anchor,
-          'error',
-          PROBLEM_CODES.missingBody,
-          'SKILL.md needs instructions: write them in markdown after the closing `---`.',
-          { skillName: declaredName },
-        );
-      }
-      const folder = parentFolderName(this.file);
-      // A normalized name is compared with the folder's name normalized the same way; a name
-      // taken from the folder matches it by definition.
-      const differs =
-        named?.how === 'as-written' ? declaredName !== folder : named?.how === 'normalized' && declaredName !== normalizeAgentSkillName(folder ?? '');
-      if (declaredName && folder && differs && !this.hasIssueAt(problemsBefore, ['name'])) {
-        this.problem(
-          this.yaml.spanOfPath(located, ['name']),
-          'warning',
-          PROBLEM_CODES.nameMismatchFolder,
-          `Name \`${declaredName}\` differs from the folder name \`${folder}\` (agentskills.io wants them equal); the skill loads as \`${declaredName}\`. Rename the folder or the skill.`,
-          { skillName: declaredName, data: { expected: normalizeAgentSkillName(folder), actual: declaredName } },
-        );
-      }
-    }
-
-    if (this.out.errors > errorsBefore) return;
-
-    const nameGenerated = !declaredName;
-    const nameWritten = 'name' in written;
-    const name =
-      declaredName ??
-      generatedName(this.options.packName ?? 'local', this.options.relativePath ?? baseName(this.file), info.multi ? info.ordinal + 1 : undefined);
-    const previous = this.skillNames.get(name);
-    const span = located.anchor;
-    if (previous) {
-      this.problem(
-        nameWritten ? this.yaml.spanOfPath(located, ['name']) : span,
-        'error',
-        PROBLEM_CODES.duplicateName,
-        `Duplicate skill name \`${name}\`: already defined at ${this.file}:${previous.span.line}. Names must be unique.`,
-        { skillName: name, data: { otherFile: this.file, otherLine: previous.span.line } },
-      );
-      return;
-    }
-
-    const skill = skillFromFields(raw, {
-      name,
-      nameGenerated,
-      trigger,
-      triggers,
-      body,
-      extra,
-      format,
-      span,
-      nameSpan: declaredName && nameWritten ? this.yaml.spanOfPath(located, ['name']) : undefined,
-    });
-    this.skills.push(skill);
-    this.skillNames.set(name, skill);
-  }
-
-  /** Reports (once) a skill at which the skill or the file passes its bound after alias expansion. */
-  private exceedsExpandedBound(located: Located, raw: Record<string, unknown>, info: { body?: string; bodyAnchor?: Span }): boolean {
-    const over = this.expanded.add([...Object.entries(raw), ['body', info.body ?? '']]);
-    if (!over) return false;
-    const span = over.key === 'body' && !('body' in raw) ? (info.bodyAnchor ?? located.anchor) : this.yaml.spanOfPath(located, [over.key], 'key');
-    this.problem(span, 'error', PROBLEM_CODES.expandedTooLarge, over.message, {
-      skillName: typeof raw.name === 'string' ? raw.name : undefined,
-      data: { key: over.key, limit: over.limit },
-    });
-    return true;
-  }
-
-  private hasIssueAt(from: number, keys: string[]): boolean {
-    return this.out.list.slice(from).some((p) => p.severity === 'error' && keys.some((k) => p.message.startsWith(`\`${k}\``)));
-  }
-
-  private reportIssue(located: Located, format: DocumentFormat, issue: z.core.$ZodIssue, raw: Record<string, unknown>, skillName: string | undefined): void {
-    const problem = schemaIssueProblem(issue, raw, format === 'skill-md', this.file);
-    const span = problem.missing ? located.anchor : () => this.yaml.spanOfPath(located, problem.path);
-    this.problem(span, problem.severity, problem.code, problem.message, { skillName, data: { key: problem.key } });
   }
 }
