@@ -53,6 +53,8 @@ export const DEPLOY_SKILL = {
 
 export const UNRELATED_PROMPT = 'what did the Romans eat for breakfast?';
 
+const NO_BUDGET_MS = 600_000;
+
 export interface HookRun {
   code: number | null;
   stdout: string;
@@ -73,7 +75,10 @@ export async function runHook(
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: world.home, USERPROFILE: world.home, TOOLSHED_HOME: world.toolshedHome };
   for (const name of ['COPILOT_HOME', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'TOOLSHED_HOOK_RESIDENT']) delete env[name];
   if (!options.resident) env.TOOLSHED_HOOK_RESIDENT = '0';
-  const child = spawn(process.execPath, [CLI, 'hook', runtime, ...(options.args ?? [])], { cwd: world.workspace, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  // Unless a test is about the budget, the hook gets one no loaded machine reaches: what these
+  // tests check is what the hook answers, and a timeout would answer nothing.
+  const args = options.args ?? ['--budget-ms', String(NO_BUDGET_MS)];
+  const child = spawn(process.execPath, [CLI, 'hook', runtime, ...args], { cwd: world.workspace, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
