@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { doorFolderFor } from '../../core/runtimes/doors/doorFolder';
 import { McpGateway } from './gateway';
 import type { ExposeMode, GatewayOptions } from './gateway';
 import { gatewayDoorRecorder } from './gatewayLedger';
@@ -134,7 +135,8 @@ export async function createCliGateway(
 ): Promise<{ gateway: McpGateway; extension: (server: McpServer) => Promise<void> }> {
   let served: McpServer | undefined;
   const ledger = gatewayDoorRecorder(workspace, () => served?.server.getClientVersion()?.name, log);
-  const gateway = await McpGateway.create(gatewayOptionsOf(args, log, ledger));
+  // The learned core set is folded from the same door journal the ledger lines go to.
+  const gateway = await McpGateway.create({ ...gatewayOptionsOf(args, log, ledger), coreSetFolder: doorFolderFor(workspace) });
   const register = gatewayExtension(gateway);
   return {
     gateway,
