@@ -355,8 +355,10 @@ export class McpGateway {
   }
 
   /** The learned core set changed: logged, recorded for `toolshed why` (`announce`; at start only logged), and listed. */
-  private coreSetChanged(lines: readonly string[] | undefined, announce: boolean): void {
-    if (!lines?.length) return;
+  private coreSetChanged(changes: readonly string[] | undefined, announce: boolean): void {
+    if (!changes?.length) return;
+    // A demoted tool may be one no upstream lists any more: named like any hidden tool, never.
+    const lines = changes.map((line) => this.thirdParty(line));
     for (const line of lines) this.options.log?.(`toolshed gateway: ${line}`);
     if (announce) this.record({ action: 'core_set', request: 'learned core set', tokens: 0, found: this.learnedTools(), failed: false, note: lines.join(' ') });
     this.checkListed();

@@ -41,32 +41,57 @@ export interface CoreSetJudge {
  * The gateway does not know its client's model; the budget (`maxContextShare`) is taken of a
  * 128,000-token context, the common size of the models the runtimes send by default.
  */
-export const GATEWAY_CONTEXT_TOKENS = 128_000;
+const GATEWAY_CONTEXT_TOKENS = 128_000;
 
 /** At most this much of the journal is read at once (a longer line is stepped over). */
 const READ_CHUNK_BYTES = 8 * 1024 * 1024;
 const NOTHING_UNDONE: ReadonlySet<string> = new Set();
 
 /** One gateway call as the rule's turn, or undefined for any other door decision. */
-export function coreSetTurnOf(entry: DoorLedgerEntry): (RecentTurnCalls & { at: number }) | undefined {
+function coreSetTurnOf(entry: DoorLedgerEntry): (RecentTurnCalls & { at: number }) | undefined {
   if (entry.door !== 'mcp' || entry.action !== GATEWAY_CALL_TOOL_NAME || entry.skills.length === 0) return undefined;
   return { at: entry.at, called: entry.skills, missed: entry.missed ?? [] };
 }
 
-/** The rule applied turn by turn: the window of recent turns and the set after the latest. */
+/**
+ * The rule applied turn by turn: the window of recent turns and the set after the latest. A turn
+ * after which the rule cannot change who is in the set (no member called in fewer than `keepAt`
+ * turns, no outsider missed in `promoteAt`) only changes the members' counts, which the next turn
+ * that runs the rule, or `settle`, computes anyway: such turns are only counted, so folding a
+ * long journal costs a count per call, not a run of the rule over the whole window per call.
+ */
 export class CoreSetFold {
   private recent: RecentTurnCalls[] = [];
   private current: CoreSetEntry[] = [];
+  private readonly usedIn = new Map<string, number>();
+  private readonly missedIn = new Map<string, number>();
+  private stale = false;
+  private lastAt = 0;
 
   constructor(private readonly rules: Readonly<CoreSetRules> = CORE_SET_RULES) {}
 
+  /** The set after the latest turn (call `settle` first for up-to-date counts). */
   get entries(): readonly CoreSetEntry[] {
     return this.current;
   }
 
   step(turn: RecentTurnCalls & { at: number }, judge: CoreSetJudge): void {
-    this.recent.unshift({ called: turn.called, missed: turn.missed });
-    if (this.recent.length > this.rules.window) this.recent.length = this.rules.window;
+    const calls = { called: turn.called, missed: turn.missed };
+    this.recent.unshift(calls);
+    this.count(calls, 1);
+    if (this.recent.length > this.rules.window) this.count(this.recent.pop()!, -1);
+    this.lastAt = turn.at;
+    if (this.mayChange()) this.apply(judge);
+    else this.stale = true;
+  }
+
+  /** Runs the rule if turns were only counted since it last ran (the members' counts; nobody enters or leaves). */
+  settle(judge: CoreSetJudge): void {
+    if (this.stale) this.apply(judge);
+  }
+
+  private apply(judge: CoreSetJudge): void {
+    this.stale = false;
     this.current = nextCoreSet(
       {
         recent: this.recent,
@@ -75,10 +100,27 @@ export class CoreSetFold {
         eligible: (tool) => judge.eligible(tool),
         tokensOf: (tool) => judge.tokensOf(tool),
         contextTokens: judge.contextTokens,
-        now: turn.at,
+        now: this.lastAt,
       },
       this.rules,
     );
+  }
+
+  /** Whether the rule could promote or demote now (a cheap over-estimate: the rule itself decides). */
+  private mayChange(): boolean {
+    for (const entry of this.current) if ((this.usedIn.get(entry.tool) ?? 0) < this.rules.keepAt) return true;
+    for (const [tool, missed] of this.missedIn) if (missed >= this.rules.promoteAt && !this.current.some((entry) => entry.tool === tool)) return true;
+    return false;
+  }
+
+  private count(turn: RecentTurnCalls, by: 1 | -1): void {
+    const add = (map: Map<string, number>, tool: string) => {
+      const n = (map.get(tool) ?? 0) + by;
+      if (n > 0) map.set(tool, n);
+      else map.delete(tool);
+    };
+    for (const tool of new Set(turn.called)) add(this.usedIn, tool);
+    for (const tool of new Set(turn.missed)) add(this.missedIn, tool);
   }
 }
 
@@ -124,6 +166,7 @@ export class JournalCoreSet {
         closeSync(fd);
       }
     }
+    this.fold.settle(judge);
   }
 
   private readFrom(fd: number, judge: CoreSetJudge): void {
@@ -175,7 +218,7 @@ function coreSetReason(entry: Pick<CoreSetEntry, 'tool' | 'usedIn' | 'windowTurn
 }
 
 /** What the learned core set asks of the gateway's catalog. */
-export interface CoreSetCatalog {
+interface CoreSetCatalog {
   registry(): ReadonlyMap<string, ToolRecord>;
   catalogVersion(): number;
   /** Permitted by the policy and served by a running upstream. */
@@ -195,12 +238,15 @@ export class GatewayCoreSet {
   /** Unlisted tools whose use this session already counted for the search that found them (or for being named). */
   private readonly counted = new Set<string>();
   private tokens: { version: number; byTool: Map<string, number | undefined> } | undefined;
+  /** The user's states (fixed for the gateway's life), compiled once: the fold asks about a tool at every call. */
+  private readonly states: ToolStates;
 
   constructor(
     folder: string,
     private readonly catalog: CoreSetCatalog,
   ) {
     this.journal = new JournalCoreSet(folder);
+    this.states = new ToolStates(catalog.userStates);
   }
 
   /** The tools listed directly now, most used first. */
@@ -261,7 +307,7 @@ export class GatewayCoreSet {
 
   private judge(): CoreSetJudge {
     const registry = this.catalog.registry();
-    const states = new ToolStates(this.catalog.userStates);
+    const states = this.states;
     const version = this.catalog.catalogVersion();
     if (this.tokens?.version !== version) this.tokens = { version, byTool: new Map() };
     const byTool = this.tokens.byTool;

@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { doorJournalLine } from '../../../src/core/ledger/doorJournal';
-import { CORE_SET_RULES } from '../../../src/core/ledger/learnedCoreSet';
+import { CORE_SET_RULES, nextCoreSet } from '../../../src/core/ledger/learnedCoreSet';
+import type { CoreSetEntry, RecentTurnCalls } from '../../../src/core/ledger/ledgerStore';
 import { DOOR_JOURNAL_FILE, doorFolderFor } from '../../../src/core/runtimes/doors/doorFolder';
-import { CoreSetFold, JournalCoreSet } from '../../../src/mcp/gateway/gatewayCoreSet';
+import { JournalCoreSet } from '../../../src/mcp/gateway/gatewayCoreSet';
 import type { CoreSetJudge } from '../../../src/mcp/gateway/gatewayCoreSet';
 
 /**
@@ -36,10 +37,12 @@ describe('MCP gateway: the learned core set from the door journal', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('read in any pieces, with damaged lines and other doors between, it equals the rule applied to the calls in order', () => {
-    const call = fc.record({
-      tool: fc.constantFrom('a', 'b', 'denied'),
+    // Runs of calls of one tool, so the window slides and idle members are demoted too.
+    const run = fc.record({
+      tool: fc.constantFrom('a', 'b', 'c', 'denied'),
       missed: fc.constantFrom(true, true, false),
       at: fc.integer({ min: 1, max: 2_000_000_000_000 }),
+      times: fc.integer({ min: 1, max: 60 }),
     });
     const other = fc.constantFrom(
       doorJournalLine({ at: 1, door: 'hook', runtime: 'claude', action: 'inject', skills: ['a'], searches: 1, tokens: 5 }),
@@ -47,9 +50,17 @@ describe('MCP gateway: the learned core set from the door journal', () => {
       '{"not": "a decision"}\n',
       'garbage\n',
     );
-    const item = fc.oneof({ arbitrary: call, weight: 4 }, { arbitrary: other, weight: 1 });
+    const item = fc.oneof({ arbitrary: run, weight: 4 }, { arbitrary: other, weight: 1 });
+    const calls = fc
+      .array(item, { minLength: 5, maxLength: 30 })
+      .map((list) =>
+        list.flatMap((it): (string | { tool: string; missed: boolean; at: number })[] =>
+          typeof it === 'string' ? [it] : Array.from({ length: it.times }, (_, i) => ({ ...it, at: it.at + i })),
+        ),
+      );
+    let demotions = 0;
     fc.assert(
-      fc.property(fc.array(item, { minLength: 30, maxLength: 80 }), fc.array(fc.nat(400), { maxLength: 8 }), (items, cuts) => {
+      fc.property(calls, fc.array(fc.nat(40_000), { maxLength: 8 }), (items, cuts) => {
         const folder = mkdtempSync(path.join(dir, 'f-'));
         const text = items
           .map((it) =>
@@ -68,8 +79,17 @@ describe('MCP gateway: the learned core set from the door journal', () => {
           )
           .join('');
         const bytes = Buffer.from(text);
-        const expected = new CoreSetFold();
-        for (const it of items) if (typeof it !== 'string') expected.step({ at: it.at, called: [it.tool], missed: it.missed ? [it.tool] : [] }, judge);
+        // The rule itself, run after every call over the window of the calls before it.
+        const turns: RecentTurnCalls[] = [];
+        let expected: CoreSetEntry[] = [];
+        for (const it of items) {
+          if (typeof it === 'string') continue;
+          turns.unshift({ called: [it.tool], missed: it.missed ? [it.tool] : [] });
+          const recent = turns.slice(0, CORE_SET_RULES.window);
+          const next = nextCoreSet({ recent, current: expected, undone: new Set(), ...judge, now: it.at });
+          if (expected.some((entry) => !next.some((n) => n.tool === entry.tool))) demotions++;
+          expected = next;
+        }
         const journal = new JournalCoreSet(folder);
         let at = 0;
         for (const cut of [...cuts.map((c) => Math.min(c, bytes.length)), bytes.length].sort((x, y) => x - y)) {
@@ -77,11 +97,12 @@ describe('MCP gateway: the learned core set from the door journal', () => {
           at = Math.max(at, cut);
           journal.refresh(judge);
         }
-        assert.deepEqual(journal.entries, expected.entries);
+        assert.deepEqual(journal.entries, expected);
         assert.ok(!journal.entries.some((entry) => entry.tool === 'denied'));
       }),
       { numRuns: 150 },
     );
+    assert.ok(demotions > 0, 'the runs demoted tools too');
   });
 
   it('parallel gateway processes writing their calls lose none: each tool with exactly promoteAt searched-for calls is promoted', async () => {
