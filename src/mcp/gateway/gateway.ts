@@ -37,7 +37,7 @@ export type ExposeMode = 'search' | 'found';
 
 export interface GatewayOptions {
   upstreams: readonly UpstreamSpec[];
-  /** Parsed settings (gatewaySettings.ts); only toolSearch allow/deny/alwaysLoadedPatterns, tools.state and toolExamples are read. */
+  /** Parsed settings (gatewaySettings.ts); only toolSearch allow/deny/alwaysLoadedPatterns/learnCoreSet, tools.state and toolExamples are read. */
   settings?: ToolshedSettings;
   /** `found`: tools a search finds are listed as real tools for the rest of the session (clients that refresh on `tools/list_changed`). */
   expose?: ExposeMode;

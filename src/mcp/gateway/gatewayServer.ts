@@ -17,7 +17,7 @@ import { GATEWAY_DEPTH_ENV, readUpstreamConfig } from './upstreamConfig';
 
 export const GATEWAY_USAGE = [
   '--upstream FILE     an mcp.json of VS Code ({"servers"}), Copilot CLI or Claude Code ({"mcpServers"}); repeatable',
-  '--settings FILE     settings.json with toolshed.toolSearch.allow/deny, toolshed.tools.state, toolshed.toolExamples',
+  '--settings FILE     settings.json with toolshed.toolSearch.allow/deny/learnCoreSet, toolshed.tools.state, toolshed.toolExamples',
   '--expose MODE       search (default): find_tools + call_tool; found: tools a search finds become real tools (clients that refresh on tools/list_changed)',
   '--examples FILE     a *.tools.yaml with examples for upstream tools (by served name, mcp_<server>_<tool>); repeatable',
   '--call-timeout-ms N a forwarded call fails after N ms and its server is restarted (default 60000)',

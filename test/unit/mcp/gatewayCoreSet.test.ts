@@ -109,11 +109,13 @@ describe('MCP gateway: the learned core set', function () {
     assert.match(call?.note ?? '', /listed directly since .* \(learned core set\)/);
   });
 
-  it('a promoted tool the policy now denies, or the user set to deferred or off, is listed nowhere', async () => {
+  it('a promoted tool the policy now denies, or the user set to deferred or off, is listed nowhere (nor with learnCoreSet off)', async () => {
     const cases: Record<string, unknown>[] = [
       { toolSearch: { deny: [WEATHER] } },
       { tools: { state: { [WEATHER]: 'deferred' } } },
       { tools: { state: { 'mcp_cat_forecast_*': 'off' } } },
+      // And with the setting off, the gateway lists no learned tool at all.
+      { toolSearch: { learnCoreSet: false } },
     ];
     for (const raw of cases) {
       const connected = await session(readSettings(raw).settings);
