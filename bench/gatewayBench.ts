@@ -15,7 +15,9 @@
  * tools' served definitions; and one latency row (150 tools): a forwarded call through the gateway *process*
  * (`dist/cli.js mcp --upstream`, stdio both ways) vs the same call sent to the upstream
  * directly, interleaved in the same run (each forwarded call also appends its ledger line to a
- * door journal in a temporary TOOLSHED_HOME, as it does for users); p50/p95 and the p95 added.
+ * door journal in a temporary TOOLSHED_HOME, as it does for users); p50/p95 and the p95 added;
+ * and one repeated-use session (150 tools) with and without the learned core set
+ * (bench/gatewayCoreSetSession.ts): rounds and tool-definition tokens per request.
  * Prints one JSON line last: {"title", "rows"}.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -33,6 +35,7 @@ import { estimateTokens } from '../src/core/tools/modes/deferredNamesBlock';
 import { readUpstreamConfig } from '../src/mcp/gateway/upstreamConfig';
 import { readSettings } from '../src/core/config/readSettings';
 import { pctOf, round } from './benchMath';
+import { coreSetSessionRow } from './gatewayCoreSetSession';
 import { benchEngine } from './benchServices';
 
 const root = process.cwd();
@@ -270,6 +273,16 @@ async function main(): Promise<void> {
     const examples = await examplesRow(dir, catalog.slice(0, LATENCY_TIER));
     console.error(JSON.stringify(examples));
     rows.push(examples);
+    const tierTools = catalog.slice(0, LATENCY_TIER);
+    const inTier = new Set(tierTools.map((t) => t.name));
+    const session = await coreSetSessionRow(
+      dir,
+      readUpstreamConfig(writeTierConfig(dir, tierTools)).upstreams,
+      requests.filter((r) => r.id % 2 === 0 && r.kind === 'tool' && r.gold.some((g) => inTier.has(g))),
+      inProcessClient,
+    );
+    console.error(JSON.stringify(session));
+    rows.push(session);
     const latency = await latencyRow(dir, catalog.slice(0, LATENCY_TIER));
     console.error(JSON.stringify(latency));
     rows.push(latency);

@@ -26,6 +26,11 @@ export interface DoorLedgerEntry {
   searches: number;
   /** Tokens of what the door handed the model. */
   tokens: number;
+  /**
+   * Tools the decision used that the model had not been offered up front (the MCP gateway: a tool
+   * called after a search found it, or by name): what the gateway's learned core set counts.
+   */
+  missed?: string[];
 }
 
 const DOORS: readonly DoorName[] = ['hook', 'mcp', 'chat'];
@@ -48,6 +53,7 @@ export function doorJournalLine(entry: DoorLedgerEntry): string {
     skills: entry.skills.slice(0, MAX_SKILLS).map(safeName),
     searches: Math.max(0, Math.floor(entry.searches)),
     tokens: Math.max(0, Math.floor(entry.tokens)),
+    ...(entry.missed?.length ? { missed: entry.missed.slice(0, MAX_SKILLS).map(safeName) } : {}),
   };
   return `${JSON.stringify(line)}\n`;
 }
@@ -66,6 +72,10 @@ function asEntry(value: unknown): DoorLedgerEntry | undefined {
     skills: (v.skills as string[]).slice(0, MAX_SKILLS).map(safeName),
     searches: Math.floor(v.searches as number),
     tokens: Math.floor(v.tokens as number),
+    // Optional and newer than the other fields: a bad value drops the field, not the decision.
+    ...(Array.isArray(v.missed) && v.missed.length > 0 && v.missed.every((s) => typeof s === 'string')
+      ? { missed: (v.missed as string[]).slice(0, MAX_SKILLS).map(safeName) }
+      : {}),
   };
 }
 

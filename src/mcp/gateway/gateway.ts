@@ -13,6 +13,7 @@ import type { ToolSearchService } from '../../core/tools/toolSearchService';
 import type { ToolInput, ToolRecord } from '../../core/tools/toolRecord';
 import type { ToolRun } from '../../core/tools/toolRun';
 import { redactToolNames } from '../../core/tools/toolText';
+import { GatewayCoreSet } from './gatewayCoreSet';
 import { GatewayNames } from './gatewayNames';
 import type { GatewayLedger } from './gatewayLedger';
 import { capResult, definitionTokens, errorResult, NO_SUCH_GATEWAY_TOOL, renderFoundTools } from './gatewayText';
@@ -25,8 +26,8 @@ import type { UpstreamSpec } from './upstreamConfig';
  * and one call tool. Their tools are indexed with Toolshed's tool-search service (the same
  * ranking, policy, examples and relevance gate as `@toolshed`); one long-lived run is the
  * client's session (a stdio gateway serves one client). The model sees only the tools the run
- * lists (the user's pins, and with `expose: 'found'` what its searches activated); everything
- * else is found with `find_tools` and run with `call_tool`.
+ * lists (the user's pins, the learned core set of gatewayCoreSet.ts, and with `expose: 'found'`
+ * what its searches activated); everything else is found with `find_tools` and run with `call_tool`.
  *
  * Upstream text (descriptions, answers, errors) is third-party text: names of tools the policy
  * hides are scrubbed from it and Toolshed's prompt-block tags in it are neutralised.
@@ -36,7 +37,7 @@ export type ExposeMode = 'search' | 'found';
 
 export interface GatewayOptions {
   upstreams: readonly UpstreamSpec[];
-  /** Parsed settings (gatewaySettings.ts); only toolSearch allow/deny/alwaysLoadedPatterns, tools.state and toolExamples are read. */
+  /** Parsed settings (gatewaySettings.ts); only toolSearch allow/deny/alwaysLoadedPatterns/learnCoreSet, tools.state and toolExamples are read. */
   settings?: ToolshedSettings;
   /** `found`: tools a search finds are listed as real tools for the rest of the session (clients that refresh on `tools/list_changed`). */
   expose?: ExposeMode;
@@ -46,6 +47,11 @@ export interface GatewayOptions {
   /** `*.tools.yaml` texts with examples for upstream tools (by served name). */
   exampleFiles?: readonly { text: string; fileName: string }[];
   ledger?: GatewayLedger;
+  /**
+   * The workspace's door folder, whose journal (the one `ledger` writes to) the learned core set
+   * is folded from; absent, or `toolshed.toolSearch.learnCoreSet` false: no learned core set.
+   */
+  coreSetFolder?: string;
   log?: (line: string) => void;
   engine?: SqlEngine;
 }
@@ -70,6 +76,7 @@ export class McpGateway {
   private hiddenCache: { version: number; names: Set<string> } | undefined;
   private closed = false;
   private readonly pendingDecisions: Parameters<GatewayLedger>[0][] = [];
+  private readonly coreSet: GatewayCoreSet | undefined;
   /** Every upstream's first start (ready or failed); searches wait for it so the first finds the whole catalog. */
   private firstStarts: Promise<void> = Promise.resolve();
 
@@ -77,7 +84,17 @@ export class McpGateway {
     private readonly service: ToolSearchService,
     private readonly run: ToolRun,
     private readonly options: GatewayOptions,
-  ) {}
+  ) {
+    if (options.coreSetFolder && options.settings?.toolSearch.learnCoreSet !== false)
+      this.coreSet = new GatewayCoreSet(options.coreSetFolder, {
+        registry: () => service.registryMap(),
+        catalogVersion: () => service.catalogVersion,
+        isUsable: (tool) => run.isPermitted(tool) && this.names.resolve(tool) !== undefined,
+        definitionTokens: (record) => definitionTokens(this.served([record])[0]),
+        userStates: options.settings?.tools.state ?? {},
+        log: (line) => options.log?.(line),
+      });
+  }
 
   static async create(options: GatewayOptions): Promise<McpGateway> {
     const engine = options.engine ?? (await loadSqlEngine());
@@ -128,11 +145,19 @@ export class McpGateway {
     }));
   }
 
-  /** Tools listed to the client directly: the user's pins, and under `expose: 'found'` the tools found this session. */
+  /** Tools listed to the client directly: the user's pins, the learned core set, and under `expose: 'found'` the tools found this session. */
   listedTools(): ToolDefinition[] {
     const records = this.run.visibleTools().filter((record) => this.names.resolve(record.name));
     const shown = this.options.expose === 'found' ? records : records.filter((record) => record.loadingMode === 'always');
-    return this.run.toolDefinitions(shown).map((definition) => ({ ...definition, description: this.thirdParty(definition.description) }));
+    const registry = this.service.registryMap();
+    const names = new Set(shown.map((record) => record.name));
+    const learned = this.learnedTools().flatMap((tool) => (names.has(tool) ? [] : [registry.get(tool)].filter((r): r is ToolRecord => r !== undefined)));
+    return this.served([...shown, ...learned]);
+  }
+
+  /** The learned core set's tools listed now (part of `listedTools`). */
+  learnedTools(): string[] {
+    return this.coreSet?.tools ?? [];
   }
 
   /**
@@ -164,9 +189,10 @@ export class McpGateway {
     const records = result.output.tools
       .map((tool) => registry.get(tool.name))
       .filter((r): r is ToolRecord => r !== undefined && this.names.resolve(r.name) !== undefined);
-    const definitions = this.run.toolDefinitions(records).map((d) => ({ ...d, description: this.thirdParty(d.description) }));
+    const definitions = this.served(records);
     const tokens = definitions.reduce((sum, d) => sum + definitionTokens(d), 0);
     const found = definitions.map((d) => d.name);
+    this.coreSet?.searched(found);
     this.record({ action: 'search', request: this.thirdParty(query), tokens, found, failed: false });
     this.checkListed();
     return { text: renderFoundTools(definitions, result.output.note), found, tokens, isError: false };
@@ -189,6 +215,7 @@ export class McpGateway {
     }
     // A first use activates the tool: under `expose: 'found'` it is then listed.
     if (resolved.activated) this.checkListed();
+    const use = this.coreSet?.called(name, resolved.tool.loadingMode === 'always');
     let result: CallToolResult;
     try {
       const answer = await upstream.call(ref.tool, (args ?? {}) as Record<string, unknown>);
@@ -201,7 +228,12 @@ export class McpGateway {
     const failed = result.isError === true;
     this.run.recordOutcome(name, !failed);
     const tokens = result.content.reduce((sum, part) => sum + Math.ceil((part.type === 'text' ? part.text.length : JSON.stringify(part).length) / 4), 0);
-    this.record({ action: 'call', request: name, tokens, found: [], called: name, server: upstream.spec.name, failed });
+    this.record({
+      action: 'call',
+      ...{ request: name, tokens, found: [], called: name, server: upstream.spec.name, failed },
+      ...(use?.missed ? { missed: true } : {}),
+      ...(use?.reason ? { note: use.reason } : {}),
+    });
     return result;
   }
 
@@ -230,7 +262,7 @@ export class McpGateway {
       this.upstreams.set(spec.slug, upstream);
       starts.push(upstream.start());
     }
-    this.firstStarts = Promise.all(starts).then(() => undefined);
+    this.firstStarts = Promise.all(starts).then(() => this.coreSetChanged(this.coreSet?.start(), false));
   }
 
   /** An upstream listed its tools (first start, restart, `list_changed`): the catalog is rebuilt from every upstream's last list. */
@@ -248,6 +280,7 @@ export class McpGateway {
       }
     }
     this.service.setTools(inputs);
+    this.coreSetChanged(this.coreSet?.catalogChanged(), true);
     this.events.emit('tools');
     this.checkListed();
   }
@@ -312,6 +345,23 @@ export class McpGateway {
         this.options.log?.(`The gateway's ledger entry was not written: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
+    // The calls are in the journal now, with any other gateway process's: the core set learns from them.
+    if (!this.closed && decisions.some((decision) => decision.called)) this.coreSetChanged(this.coreSet?.refresh(), true);
+  }
+
+  /** Definitions as served: examples rendered, upstream text made safe. */
+  private served(records: readonly ToolRecord[]): ToolDefinition[] {
+    return this.run.toolDefinitions(records).map((definition) => ({ ...definition, description: this.thirdParty(definition.description) }));
+  }
+
+  /** The learned core set changed: logged, recorded for `toolshed why` (`announce`; at start only logged), and listed. */
+  private coreSetChanged(changes: readonly string[] | undefined, announce: boolean): void {
+    if (!changes?.length) return;
+    // A demoted tool may be one no upstream lists any more: named like any hidden tool, never.
+    const lines = changes.map((line) => this.thirdParty(line));
+    for (const line of lines) this.options.log?.(`toolshed gateway: ${line}`);
+    if (announce) this.record({ action: 'core_set', request: 'learned core set', tokens: 0, found: this.learnedTools(), failed: false, note: lines.join(' ') });
+    this.checkListed();
   }
 }
 

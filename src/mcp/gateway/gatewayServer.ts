@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { doorFolderFor } from '../../core/runtimes/doors/doorFolder';
 import { McpGateway } from './gateway';
 import type { ExposeMode, GatewayOptions } from './gateway';
 import { gatewayDoorRecorder } from './gatewayLedger';
@@ -16,7 +17,7 @@ import { GATEWAY_DEPTH_ENV, readUpstreamConfig } from './upstreamConfig';
 
 export const GATEWAY_USAGE = [
   '--upstream FILE     an mcp.json of VS Code ({"servers"}), Copilot CLI or Claude Code ({"mcpServers"}); repeatable',
-  '--settings FILE     settings.json with toolshed.toolSearch.allow/deny, toolshed.tools.state, toolshed.toolExamples',
+  '--settings FILE     settings.json with toolshed.toolSearch.allow/deny/learnCoreSet, toolshed.tools.state, toolshed.toolExamples',
   '--expose MODE       search (default): find_tools + call_tool; found: tools a search finds become real tools (clients that refresh on tools/list_changed)',
   '--examples FILE     a *.tools.yaml with examples for upstream tools (by served name, mcp_<server>_<tool>); repeatable',
   '--call-timeout-ms N a forwarded call fails after N ms and its server is restarted (default 60000)',
@@ -134,7 +135,8 @@ export async function createCliGateway(
 ): Promise<{ gateway: McpGateway; extension: (server: McpServer) => Promise<void> }> {
   let served: McpServer | undefined;
   const ledger = gatewayDoorRecorder(workspace, () => served?.server.getClientVersion()?.name, log);
-  const gateway = await McpGateway.create(gatewayOptionsOf(args, log, ledger));
+  // The learned core set is folded from the same door journal the ledger lines go to.
+  const gateway = await McpGateway.create({ ...gatewayOptionsOf(args, log, ledger), coreSetFolder: doorFolderFor(workspace) });
   const register = gatewayExtension(gateway);
   return {
     gateway,

@@ -23,11 +23,15 @@ const FIND_TOOLS_DESCRIPTION = [
 
 export const CALL_TOOL_DESCRIPTION = `Run a tool found with ${GATEWAY_FIND_TOOL_NAME}: {"name": its name, "arguments": an object matching its input schema}. Returns the tool's own answer.`;
 
-/** The find_tools description with the servers it can search (names only; the catalog changes). */
-export function findToolsDescription(servers: readonly { slug: string; tools: number }[]): string {
-  if (servers.length === 0) return FIND_TOOLS_DESCRIPTION;
-  const list = servers.map((s) => `${s.slug} (${s.tools})`).join(', ');
-  return `${FIND_TOOLS_DESCRIPTION} Servers: ${list}.`;
+/**
+ * The find_tools description with the servers it can search (names only; the catalog changes),
+ * and the tools the learned core set lists directly (so the model calls them without a search).
+ */
+export function findToolsDescription(servers: readonly { slug: string; tools: number }[], learned: readonly string[] = []): string {
+  const parts = [FIND_TOOLS_DESCRIPTION];
+  if (servers.length > 0) parts.push(`Servers: ${servers.map((s) => `${s.slug} (${s.tools})`).join(', ')}.`);
+  if (learned.length > 0) parts.push(`Already listed as tools, no search needed (used often in this workspace): ${learned.join(', ')}.`);
+  return parts.join(' ');
 }
 
 /** Tokens a tool definition costs in a request (the same estimate the extension's token report uses). */

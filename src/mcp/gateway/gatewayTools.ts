@@ -41,7 +41,10 @@ export function registerGatewayTools(server: McpServer, gateway: McpGateway): { 
   const listed = new Map<string, { tool: RegisteredTool; description: string; schema: string }>();
   let findDescription = find.description;
   const sync = () => {
-    const description = findToolsDescription(gateway.status().map((s) => ({ slug: s.slug, tools: s.tools })));
+    const description = findToolsDescription(
+      gateway.status().map((s) => ({ slug: s.slug, tools: s.tools })),
+      gateway.learnedTools(),
+    );
     if (description !== findDescription) {
       findDescription = description;
       find.update({ description });

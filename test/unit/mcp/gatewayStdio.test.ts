@@ -7,6 +7,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_SKILL_TOOL_NAMES } from '../../../src/core/platform/toolNames';
 import { DOOR_JOURNAL_FILE, doorFolderFor } from '../../../src/core/runtimes/doors/doorFolder';
+import { CORE_SET_RULES } from '../../../src/core/ledger/learnedCoreSet';
+import { gatewayDoorRecorder } from '../../../src/mcp/gateway/gatewayLedger';
 import { everything, memory, textOf } from './gatewayHarness';
 
 /**
@@ -14,7 +16,8 @@ import { everything, memory, textOf } from './gatewayHarness';
  * upstreams read from a Claude Code `.mcp.json` and a VS Code `mcp.json`, a real SDK client.
  * With `--expose found` the client — which refreshes on `notifications/tools/list_changed` —
  * gets the tools a search found as real tools it can call directly. Searches and calls land in
- * the workspace's door journal (the ledger).
+ * the workspace's door journal (the ledger), and the learned core set folded from that journal is
+ * listed to the next gateway process of the workspace.
  */
 
 /** The skills server's own tools, served beside the gateway's by the same command. */
@@ -150,6 +153,29 @@ describe('MCP gateway over stdio (a real gateway process and a real SDK client)'
       const call = journal.find((e) => e.action === 'call_tool' && e.skills.includes('mcp_everything_echo'));
       assert.ok(search && search.door === 'mcp' && search.runtime === 'sdk-client' && search.searches === 1 && search.tokens > 0, JSON.stringify(journal));
       assert.ok(call && call.searches === 0 && call.tokens > 0, JSON.stringify(journal));
+    } finally {
+      await started.client.close();
+    }
+  });
+
+  it('the learned core set: a tool earlier gateway processes had to search for is listed from the first tools/list of the next one', async () => {
+    // Earlier sessions of this workspace (the folder the runtime starts the server in), as their gateways recorded them.
+    const record = gatewayDoorRecorder(
+      process.cwd(),
+      () => 'earlier-client',
+      (line) => assert.fail(line),
+      dir,
+    );
+    for (let i = 0; i < CORE_SET_RULES.promoteAt; i++)
+      record({ at: Date.now(), action: 'call', request: 'echo', tokens: 5, found: [], called: 'mcp_everything_echo', failed: false, missed: true });
+    const started = await startGatewayProcess(['--upstream', claudeConfig, '--upstream', vscodeConfig, '--settings', settingsFile], dir);
+    try {
+      const tools = (await started.client.listTools()).tools.filter((t) => !SKILL_TOOLS.has(t.name));
+      assert.deepEqual(tools.map((t) => t.name).sort(), ['call_tool', 'find_tools', 'mcp_everything_echo', 'mcp_memory_read_graph']);
+      assert.match(tools.find((t) => t.name === 'find_tools')?.description ?? '', /no search needed .*mcp_everything_echo/);
+      const direct = (await started.client.callTool({ name: 'mcp_everything_echo', arguments: { message: 'learned' } })) as CallToolResult;
+      assert.equal(textOf(direct), 'Echo: learned');
+      assert.match(started.stderr.join(''), /mcp_everything_echo is listed directly since .* \(learned core set\)/);
     } finally {
       await started.client.close();
     }

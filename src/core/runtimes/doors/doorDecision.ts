@@ -25,6 +25,8 @@ export interface DoorDecision {
   request: string;
   /** Skills put in front of the model, in order. */
   injected: readonly string[];
+  /** Tools it used that the model had not been offered up front (the gateway's learned core set counts them). */
+  missed?: readonly string[];
   /** Searches the door ran (a hook: 1; an MCP search call: 1). */
   searches?: number;
   /** Tokens of what the door handed the model. */
@@ -38,10 +40,11 @@ export interface DoorDecision {
 }
 
 /** A door decision as kept on disk: redacted, with its time. */
-export interface StoredDoorDecision extends Omit<DoorDecision, 'at' | 'injected'> {
+export interface StoredDoorDecision extends Omit<DoorDecision, 'at' | 'injected' | 'missed'> {
   version: 1;
   at: number;
   injected: string[];
+  missed?: string[];
   /** The workspace folder the decision was made for. */
   workspace: string;
 }
@@ -57,9 +60,10 @@ function redactDeep<T>(value: T): T {
 }
 
 function stored(workspace: string, decision: DoorDecision, now: number): StoredDoorDecision {
-  const { at, ...rest } = decision;
+  const { at, missed, ...rest } = decision;
   return redactDeep({
     ...rest,
+    ...(missed ? { missed: [...missed] } : {}),
     version: 1 as const,
     at: at ?? now,
     workspace: path.resolve(workspace),
@@ -97,6 +101,8 @@ export interface RecordOptions {
   /** Toolshed's home (`toolshedHome()` when absent; tests pass a temp folder). */
   home?: string;
   now?: number;
+  /** False: only the door's last decision is replaced (a notice for `toolshed why`, not a decision the ledger counts). */
+  journal?: boolean;
 }
 
 /**
@@ -110,7 +116,7 @@ export function recordDoorDecision(workspace: string, decision: DoorDecision, op
   try {
     const folder = doorFolderFor(workspace, options.home ?? toolshedHome());
     const entry = stored(workspace, decision, options.now ?? Date.now());
-    if (decision.door !== 'chat')
+    if (decision.door !== 'chat' && options.journal !== false)
       appendJournal(
         folder,
         doorJournalLine({
@@ -121,6 +127,7 @@ export function recordDoorDecision(workspace: string, decision: DoorDecision, op
           skills: entry.injected,
           searches: decision.searches ?? 0,
           tokens: decision.tokens ?? 0,
+          ...(entry.missed ? { missed: entry.missed } : {}),
         }),
       );
     writeLastDecision(folder, entry);
