@@ -1,5 +1,6 @@
 import type { SqlDatabase } from '../sql/sqlDatabase';
 import { redact } from '../privacy/redaction';
+import { GATEWAY_TOOL_NAMES } from '../platform/toolNames';
 
 /**
  * The journal of door decisions (`doors.jsonl` in a workspace's door folder): one JSON line per
@@ -20,7 +21,11 @@ export interface DoorLedgerEntry {
   runtime: string;
   /** What the door did: `inject` (a hook's context), or the MCP tool that was called (`skill_search`, …). */
   action: string;
-  /** Skills put in front of the model (injected by a hook, or fetched through the MCP server). */
+  /**
+   * Skills put in front of the model (injected by a hook, or fetched through the MCP server) — or,
+   * on the MCP gateway's lines (`action` = one of its tools), the upstream tools a search found or a
+   * call ran, which the ledger does not count as skills.
+   */
   skills: string[];
   /** Searches the door ran. */
   searches: number;
@@ -125,17 +130,25 @@ export const DOORS_SQL = `CREATE TABLE door_days (day TEXT NOT NULL, door TEXT N
     searches INTEGER NOT NULL DEFAULT 0, tokens INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (day, door, runtime));
   CREATE TABLE door_journals (journal TEXT PRIMARY KEY, byte_offset INTEGER NOT NULL);`;
 
+const GATEWAY_ACTIONS: ReadonlySet<string> = new Set(GATEWAY_TOOL_NAMES);
+
+/** The skills a decision put in front of the model (none for a gateway line: its names are tools). */
+function skillsOf(entry: DoorLedgerEntry): readonly string[] {
+  return GATEWAY_ACTIONS.has(entry.action) ? [] : entry.skills;
+}
+
 /** Adds door decisions to the per-day rows (a skill a door injected counts as an injection of that skill) and stores the offset. */
 export function importDoorEntries(db: SqlDatabase, journal: string, entries: readonly DoorLedgerEntry[], next: number, safe: (name: string) => string): void {
   for (const entry of entries) {
     const day = new Date(entry.at).toISOString().slice(0, 10);
+    const skills = skillsOf(entry);
     db.run(
       `INSERT INTO door_days (day, door, runtime, decisions, with_skills, injections, searches, tokens) VALUES (?, ?, ?, 1, ?, ?, ?, ?)
        ON CONFLICT(day, door, runtime) DO UPDATE SET decisions = decisions + 1, with_skills = with_skills + excluded.with_skills,
          injections = injections + excluded.injections, searches = searches + excluded.searches, tokens = tokens + excluded.tokens`,
-      [day, entry.door, safe(entry.runtime), entry.skills.length > 0 ? 1 : 0, entry.skills.length, entry.searches, entry.tokens],
+      [day, entry.door, safe(entry.runtime), skills.length > 0 ? 1 : 0, skills.length, entry.searches, entry.tokens],
     );
-    for (const skill of new Set(entry.skills))
+    for (const skill of new Set(skills))
       db.run(`INSERT INTO skill_days (day, skill, injections) VALUES (?, ?, 1) ON CONFLICT(day, skill) DO UPDATE SET injections = injections + 1`, [
         day,
         safe(skill),

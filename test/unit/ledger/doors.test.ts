@@ -73,6 +73,23 @@ describe('door decisions in the ledger', () => {
     assert.match(last?.request ?? '', /^deploy with key /);
   });
 
+  it("the gateway's searches and calls count as MCP decisions, and the tools they name never appear as skills", async () => {
+    const home = temp();
+    const workspace = temp();
+    const base = { door: 'mcp' as const, runtime: 'claude-code', request: 'create an invoice', tokens: 300 };
+    assert.equal(recordDoorDecision(workspace, { ...base, action: 'find_tools', injected: ['mcp_billing_create_invoice'], searches: 1 }, { home }), undefined);
+    assert.equal(recordDoorDecision(workspace, { ...base, action: 'call_tool', injected: ['mcp_billing_create_invoice'], searches: 0 }, { home }), undefined);
+    assert.equal(recordDoorDecision(workspace, { ...base, action: 'read_skill', injected: ['invoicing'], searches: 0 }, { home }), undefined);
+    const ledger = await open();
+    assert.equal(importDoorJournal(ledger, doorFolderFor(workspace, home)).imported, 3);
+    const report = ledger.report(1);
+    assert.deepEqual(report.doors, [{ door: 'mcp', runtime: 'claude-code', decisions: 3, withSkills: 1, injections: 1, searches: 1, tokens: 900 }]);
+    assert.deepEqual(
+      report.skills.map((row) => row.skill),
+      ['invoicing'],
+    );
+  });
+
   it('skips a damaged line with a diagnostic, leaves a line still being written for later, and counts the rest', async () => {
     const home = temp();
     const workspace = temp();
