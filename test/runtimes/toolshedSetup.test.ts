@@ -3,7 +3,8 @@
  * already has the runtime's own config, then the real runtime, offline against the scripted
  * model. What setup wrote must make the runtime run Toolshed's hook (the right skill's text in
  * the first request) and start Toolshed's MCP server (its search tool offered, its answer sent
- * back).
+ * back). Claude Code runs without `--allowedTools`: in `-p` it refuses an MCP tool no permission
+ * rule allows, so the search's answer reaches the model only because setup allowed it.
  */
 import * as assert from 'node:assert/strict';
 import { MCP_SEARCH_SKILLS_TOOL_NAME } from '../../src/core/platform/toolNames';
@@ -39,8 +40,8 @@ describe('toolshed setup, then the real runtime', function () {
         const search = turn.toolNames.find(isSearchTool);
         return search ? { toolCall: { name: search, args: { query: MATCHING_PROMPT } } } : { text: 'NO SEARCH TOOL' };
       });
-      // Claude Code -p refuses a tool the user has not allowed; setup does not allow any (an interactive session asks).
-      const setup = { userSkills: TEAM_SKILLS, trustWorkspace: true, allowMcpServers: ['toolshed'] };
+      // No --allowedTools: what setup wrote must be enough for Claude Code -p to call the search tool.
+      const setup = { userSkills: TEAM_SKILLS, trustWorkspace: true };
       const { home, workspace } = prepareTracked(runtime, server, setup);
       const installed = await runToolshedSetup(runtime, home);
       assert.equal(installed.exitCode, 0, installed.output);
