@@ -34,6 +34,8 @@ const ACTION_NAMES: Record<McpSkillDecision['action'], string> = {
 interface ServedSkills {
   skills: SkillService;
   requestContext: () => SkillRequestContext;
+  /** Before each answer: what changed since the last one (the extension's learned skills, for a door). */
+  beforeAnswer?: () => Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -94,6 +96,11 @@ export const mcpCommand: CliCommand = {
       if (!served) throw new Error('the skills are still loading');
       return served;
     };
+    const current = async () => {
+      const skills = loaded();
+      await skills.beforeAnswer?.();
+      return skills;
+    };
     const gateway = split.gateway ? await createCliGateway(split.gateway, (line) => io.stderr(`${line}\n`), workspace ?? process.cwd()) : undefined;
     try {
       // The recorder names the runtime from the client's initialize, which comes after the server is built.
@@ -102,9 +109,9 @@ export const mcpCommand: CliCommand = {
       const record = workspace === undefined ? undefined : journalRecorder(workspace, clientName, io);
       const server = await createToolshedMcpServer({
         skills: {
-          search: (input, ctx) => loaded().skills.search(input, ctx),
-          get: (input, ctx) => loaded().skills.get(input, ctx),
-          list: (input, ctx) => loaded().skills.list(input, ctx),
+          search: async (input, ctx) => (await current()).skills.search(input, ctx),
+          get: async (input, ctx) => (await current()).skills.get(input, ctx),
+          list: async (input, ctx) => (await current()).skills.list(input, ctx),
           inspect: (name) => served?.skills.inspect(name),
         },
         requestContext: () => loaded().requestContext(),
@@ -148,7 +155,13 @@ async function doorSkills(runtime: RuntimeId, workspace: string, dirs: readonly 
   io.stderr(
     `toolshed mcp: ${door.runtime.displayName} skills for ${escapeForLine(workspace)}; the workspace's own skill folders are ${door.trust.trusted ? 'used' : 'not used'} (${escapeForLine(door.trust.source)}).\n`,
   );
-  return { skills: door.skills, requestContext: () => door.requestContext(), dispose: () => door.dispose() };
+  return {
+    skills: door.skills,
+    requestContext: () => door.requestContext(),
+    // The server lives as long as the runtime's session: an approval or retirement in the extension shows at the next answer.
+    beforeAnswer: () => door.syncExtensionSkills(),
+    dispose: () => door.dispose(),
+  };
 }
 
 /** Each decision into the workspace's door journal; a record that cannot be written is one line on stderr, never a failed answer. */
