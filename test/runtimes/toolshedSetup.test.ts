@@ -7,6 +7,8 @@
  * rule allows, so the search's answer reaches the model only because setup allowed it.
  */
 import * as assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import * as path from 'node:path';
 import { MCP_SEARCH_SKILLS_TOOL_NAME } from '../../src/core/platform/toolNames';
 import {
   hookContextIn,
@@ -55,4 +57,19 @@ describe('toolshed setup, then the real runtime', function () {
       assert.deepEqual(server.outbound, []);
     });
   }
+
+  it("codex: when Toolshed's server cannot start, codex exec stops and names it instead of going on without it", async function () {
+    skipUnlessRunnable(this, 'codex');
+    server = await startScriptedModelServer(() => ({ text: 'ANSWERED WITHOUT TOOLSHED' }));
+    const setup = { trustWorkspace: true };
+    const { home, workspace } = prepareTracked('codex', server, setup);
+    const installed = await runToolshedSetup('codex', home);
+    assert.equal(installed.exitCode, 0, installed.output);
+    // The launcher the entries run is gone (say ~/.toolshed was deleted by hand).
+    rmSync(path.join(home, '.toolshed', 'bin', 'cli.js'));
+    const run = await runPrepared('codex', server, MATCHING_PROMPT, setup, home, workspace);
+    assert.notEqual(run.exitCode, 0, run.stdout);
+    assert.match(run.stderr, /required MCP servers failed to initialize: toolshed\b/);
+    assert.equal(run.turns.length, 0, 'no turn ran without Toolshed');
+  });
 });

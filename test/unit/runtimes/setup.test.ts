@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describePlan } from '../../../src/core/runtimes/setup/setupPlan';
+import { findTable } from '../../../src/core/runtimes/setup/tomlTable';
 import { homes, setup, fakeDist } from './setupHelpers';
 
 /**
@@ -137,6 +138,9 @@ describe('toolshed setup', () => {
     assert.ok(written.startsWith(original));
     assert.match(written, /\[mcp_servers\.toolshed\]\n# written by `toolshed setup`/);
     assert.match(written, /\[mcp_servers\.toolshed-gateway\]/);
+    // Codex waits for Toolshed's server and says so when it cannot start; the gateway (the user's own servers behind it) stays optional.
+    assert.match(findTable(written, ['mcp_servers', 'toolshed']).ours?.body ?? '', /^required = true\nstartup_timeout_sec = 30$/m);
+    assert.doesNotMatch(findTable(written, ['mcp_servers', 'toolshed-gateway']).ours?.body ?? '', /required/);
     assert.deepEqual(setup(h, 'codex', { gateway: true }).plan.changes, []);
     setup(h, 'codex', { gateway: true, remove: true }).apply();
     assert.equal(readFileSync(toml, 'utf8'), original);

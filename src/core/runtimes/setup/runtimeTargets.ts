@@ -26,6 +26,11 @@ export type SetupScope = 'user' | 'workspace';
 
 const MCP_ENTRY = 'toolshed';
 const GATEWAY_ENTRY = 'toolshed-gateway';
+/**
+ * What the Codex entry of Toolshed's server adds: Codex waits for it (up to 30 s, room for a busy
+ * machine; the server answers `initialize` before it loads any skill) and fails loudly without it.
+ */
+const CODEX_REQUIRED = { required: true, startup_timeout_sec: 30 };
 /** Seconds a runtime waits for the hook (the hook answers well within it, or with nothing). */
 const HOOK_TIMEOUT_S = 10;
 
@@ -143,7 +148,15 @@ export function setupTargets(ctx: SetupContext): SetupTarget[] {
           template: {},
           slots: [{ kind: 'list', path: ['hooks', 'UserPromptSubmit'], label: 'toolshed hook codex', value: claudeHook }],
         },
-        { file: path.join(folder, 'config.toml'), format: 'toml', template: {}, slots: mcpSlots((invocation) => ({ ...invocation }), 'mcp_servers') },
+        {
+          file: path.join(folder, 'config.toml'),
+          format: 'toml',
+          template: {},
+          // `required`: Codex otherwise starts without a server that failed (or is still starting),
+          // and `codex exec` says nothing of it; required, its first turn waits for Toolshed's
+          // server, and one that cannot start stops Codex with an error that names it.
+          slots: mcpSlots((invocation) => ({ ...invocation, ...(invocation === mcp ? CODEX_REQUIRED : {}) }), 'mcp_servers'),
+        },
       ];
     }
   }
