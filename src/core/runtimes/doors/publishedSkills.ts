@@ -89,7 +89,7 @@ export function writePublishedSkills(doorFolder: string, published: PublishedSki
   return true;
 }
 
-export type PublishedRead = { status: 'absent' } | { status: 'read'; skills: PublishedSkills } | { status: 'damaged'; reason: string };
+type PublishedRead = { status: 'absent' } | { status: 'read'; skills: PublishedSkills } | { status: 'damaged'; reason: string };
 
 /** The doors' side: the file in `doorFolder`, checked against its format. */
 export function readPublishedSkills(doorFolder: string): PublishedRead {

@@ -15,9 +15,9 @@ import * as path from 'node:path';
  * again once they are empty).
  */
 
-export const SETUP_RECORD_FILE = 'setup-owned.json';
+const SETUP_RECORD_FILE = 'setup-owned.json';
 
-export interface OwnedStrings {
+interface OwnedStrings {
   added: string[];
   created: number;
 }
