@@ -11,6 +11,8 @@ import {
 } from '../../core/platform/toolNames';
 import { openDoorSession } from '../../core/runtimes/doorSession';
 import { recordDoorDecision } from '../../core/runtimes/doors/doorDecision';
+import { doorFolderFor } from '../../core/runtimes/doors/doorFolder';
+import { ExtensionSkillsView } from '../../core/runtimes/doors/extensionSkillsView';
 import { isRuntimeId } from '../../core/runtimes/runtimeDescriptors';
 import type { RuntimeId } from '../../core/runtimes/runtimeDescriptors';
 import type { SkillRequestContext, SkillService } from '../../core/skills/skillService';
@@ -80,7 +82,7 @@ export const mcpCommand: CliCommand = {
     checkPackFolders(parsed.packs);
     const workspace = workspaceFlag !== undefined ? path.resolve(workspaceFlag) : door ? process.cwd() : undefined;
     // Skills load behind the connected server (see McpSkillSourceOptions.ready): the client's hello is answered at once.
-    const loading = door && workspace ? doorSkills(door, workspace, parsed.packs, io) : packSkills(parsed.packs, io);
+    const loading = door && workspace ? doorSkills(door, workspace, parsed.packs, io) : packSkills(parsed.packs, io, workspace);
     let served: ServedSkills | undefined;
     const ready = loading.then(
       (skills) => {
@@ -130,13 +132,24 @@ export const mcpCommand: CliCommand = {
   },
 };
 
-/** The pack folders named on the command line, in memory: the user's own choice, trusted like the CLI's other commands. */
-async function packSkills(dirs: readonly string[], io: CliIo): Promise<ServedSkills> {
+/**
+ * The pack folders named on the command line, in memory: the user's own choice, trusted like the
+ * CLI's other commands. With a workspace (how the extension starts it for VS Code's sessions), also
+ * the learned skills the extension approved there and its retirements, as in every door.
+ */
+async function packSkills(dirs: readonly string[], io: CliIo, workspace: string | undefined): Promise<ServedSkills> {
   const skills = await cliSkillService();
   await loadPacksReportingErrors(skills, dirs, io);
+  if (workspace === undefined) return { skills, requestContext: () => ({ includeWorkspacePacks: true }), dispose: () => skills.dispose() };
+  const extension = new ExtensionSkillsView(doorFolderFor(workspace), workspace);
+  await extension.apply(skills);
   return {
     skills,
-    requestContext: () => ({ includeWorkspacePacks: true }),
+    requestContext: () => {
+      const tenantId = extension.tenantId();
+      return { scope: { projectId: workspace, ...(tenantId ? { tenantId } : {}) }, includeWorkspacePacks: true, retiredNames: extension.retired() };
+    },
+    beforeAnswer: () => extension.apply(skills),
     dispose: () => skills.dispose(),
   };
 }

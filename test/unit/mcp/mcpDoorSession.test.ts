@@ -89,4 +89,32 @@ describe('toolshed mcp --runtime claude: the door session of the workspace', fun
       await extension.dispose();
     }
   });
+
+  it('started by the extension for VS Code (--packs with --workspace), it honours the same approvals and retirements', async () => {
+    const packs = path.join(root, 'window-packs');
+    skill(packs, 'window-changelog', 'Update the changelog of a project before a release.');
+    const { client } = await startCliServer(['--runtime', 'vscode', '--packs', packs, '--workspace', workspace], env);
+    const search = async (query: string) => textOf(await client.callTool({ name: MCP_SEARCH_SKILLS_TOOL_NAME, arguments: { query } }));
+    const extension = await createHeadlessSkillService({ engine: await loadSqlEngine(), store: new MemoryByteStore() });
+    try {
+      assert.match(await search('update the changelog before a release'), /window-changelog/);
+      await extension.addLearnedSkill(
+        {
+          name: 'vault-credential-rotation',
+          trigger: 'rotate the staging database credentials stored in the vault',
+          steps: ['Run vault write -f db/rotate-root/staging.'],
+        },
+        { projectId: workspace },
+      );
+      writePublishedSkills(
+        doorFolderFor(workspace, env.TOOLSHED_HOME),
+        publishedSkillsOf(extension.learnedSkills(), ['window-changelog'], { projectId: workspace }),
+      );
+      assert.match(await search('rotate the staging database credentials in the vault'), /^1\. vault-credential-rotation/m);
+      assert.doesNotMatch(await search('update the changelog before a release'), /window-changelog/);
+    } finally {
+      await client.close();
+      await extension.dispose();
+    }
+  });
 });

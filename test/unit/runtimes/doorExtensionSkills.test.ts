@@ -170,11 +170,14 @@ describe('the doors see the extension’s learned and retired skills', function 
     await ext.skills.addLearnedSkill({ ...LEARNED, scope_mode: 'project' }, { projectId: world.workspace });
     ext.ledger.retireSkill(PDF_SKILL.name);
     publish(world, ext);
-    const learned = await runHook(world, 'claude', eventFor('claude', world, LEARNED_PROMPT));
+    // A cold start indexes everything: no time budget, so a loaded machine cannot turn the answer into none.
+    const budget = { args: ['--budget-ms', '600000'] };
+    const learned = await runHook(world, 'claude', eventFor('claude', world, LEARNED_PROMPT), budget);
     assert.equal(learned.code, 0, learned.stderr);
     assert.match(contextOf('claude', learned.stdout), /MARKER-RELEASE-TRAIN/);
-    const retired = await runHook(world, 'claude', eventFor('claude', world, PDF_SKILL.prompt));
+    const retired = await runHook(world, 'claude', eventFor('claude', world, PDF_SKILL.prompt), budget);
     assert.equal(retired.code, 0, retired.stderr);
+    assert.equal(retired.stderr, '', 'the hook decided (a failure or timeout would say so on stderr)');
     assert.doesNotMatch(contextOf('claude', retired.stdout), /pdftk/);
   });
 });
