@@ -7,7 +7,6 @@
 // with one no skill is about. Prints one JSON line last: {"title", "rows"}.
 // TOOLSHED_BENCH_HOOK_SIZES=1000 (a comma list) runs only those sizes; TOOLSHED_BENCH_HOOK_RUNS the warm runs per size.
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -129,17 +128,14 @@ function nodeStart() {
   return Number(process.hrtime.bigint() - started) / 1e6;
 }
 
-/** The workspace's door folder, as the CLI finds it (the CLI's doorFolderFor: slug + SHA-256 of the path). @param {string} home @param {string} workspace */
+/** The workspace's door folder, from the CLI itself (`toolshed why --door-folder`): one home for its name. @param {string} home @param {string} workspace */
 function doorFolder(home, workspace) {
-  const key = path.resolve(workspace);
-  const slug =
-    path
-      .basename(key)
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 40) || 'root';
-  return path.join(home, '.toolshed', 'workspaces', `${slug}-${createHash('sha256').update(key).digest('hex').slice(0, 12)}`);
+  const run = spawnSync(process.execPath, [cli, 'why', '--workspace', workspace, '--door-folder'], {
+    encoding: 'utf8',
+    env: { ...process.env, HOME: home, TOOLSHED_HOME: path.join(home, '.toolshed') },
+  });
+  if (run.status !== 0) throw new Error(`toolshed why --door-folder exited with ${run.status}: ${run.stderr}`);
+  return run.stdout.trim();
 }
 
 /** Resolves once `ready()` holds (checked every 100 ms; the resident hook opens its door after the cold run). @param {() => boolean} ready */

@@ -19,6 +19,8 @@ import { registerPromoteSkillCommand } from './views/promoteSkillCommand';
 import { registerLedgerView } from './views/ledgerTreeView';
 import { registerMcpServerDefinitions } from './skills/mcpServerDefinitions';
 import { refreshAgentLauncher, registerSetUpAgentRuntimes } from './runtimes/setUpAgentRuntimes';
+import { publishSkillsToDoors } from './runtimes/doorSkillsPublisher';
+import { workspaceProjectId } from './skills/skillPackManager';
 
 /**
  * Composition root: builds the services once, then wires `registerX(context, services)` calls.
@@ -50,6 +52,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
   registerMcpServerDefinitions(context, services.skillPacks);
   registerSetUpAgentRuntimes(context, services.logger);
   refreshAgentLauncher(context.extensionPath, services.logger);
+  publishSkillsToDoors(context, services, workspaceProjectId);
   registerTestEmbeddingEndpointCommand(context, { embeddings: () => services.settings.current.embeddings, logger: services.logger });
   const chatHandler = registerChatParticipant(context, services);
 

@@ -49,8 +49,6 @@ export interface RuntimeSetup {
   mcpServers?: Record<string, StdioServer>;
   /** Whether the runtime trusts the workspace folder (its own trust record or flag). */
   trustWorkspace?: boolean;
-  /** MCP servers configured elsewhere (by `toolshed setup`) whose tools the user allows, as `claude -p --allowedTools mcp__NAME`. */
-  allowMcpServers?: readonly string[];
 }
 
 export interface RuntimeRun {
@@ -253,8 +251,9 @@ function command(runtime: RuntimeName, server: ScriptedModelServer, home: string
       CLAUDE_CODE_MCP_STARTUP_WAIT_MS: '60000',
     });
     const args = ['-p', prompt, '--model', 'claude-sonnet-4-5'];
-    // Without a prompt to answer, a tool the user did not allow is refused; allow the configured servers' tools.
-    const servers = [...Object.keys(setup.mcpServers ?? {}), ...(setup.allowMcpServers ?? [])];
+    // Without a prompt to answer, a tool the user did not allow is refused; allow the servers this
+    // harness configured itself (what `toolshed setup` writes must allow its own, see toolshedSetup.test.ts).
+    const servers = Object.keys(setup.mcpServers ?? {});
     if (servers.length > 0) args.push('--allowedTools', ...servers.map((name) => `mcp__${name}`));
     return { file: path.join(MODULES, '@anthropic-ai', 'claude-code', 'bin', 'claude.exe'), args, env };
   }

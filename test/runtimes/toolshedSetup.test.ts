@@ -3,9 +3,12 @@
  * already has the runtime's own config, then the real runtime, offline against the scripted
  * model. What setup wrote must make the runtime run Toolshed's hook (the right skill's text in
  * the first request) and start Toolshed's MCP server (its search tool offered, its answer sent
- * back).
+ * back). Claude Code runs without `--allowedTools`: in `-p` it refuses an MCP tool no permission
+ * rule allows, so the search's answer reaches the model only because setup allowed it.
  */
 import * as assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import * as path from 'node:path';
 import { MCP_SEARCH_SKILLS_TOOL_NAME } from '../../src/core/platform/toolNames';
 import {
   hookContextIn,
@@ -39,8 +42,8 @@ describe('toolshed setup, then the real runtime', function () {
         const search = turn.toolNames.find(isSearchTool);
         return search ? { toolCall: { name: search, args: { query: MATCHING_PROMPT } } } : { text: 'NO SEARCH TOOL' };
       });
-      // Claude Code -p refuses a tool the user has not allowed; setup does not allow any (an interactive session asks).
-      const setup = { userSkills: TEAM_SKILLS, trustWorkspace: true, allowMcpServers: ['toolshed'] };
+      // No --allowedTools: what setup wrote must be enough for Claude Code -p to call the search tool.
+      const setup = { userSkills: TEAM_SKILLS, trustWorkspace: true };
       const { home, workspace } = prepareTracked(runtime, server, setup);
       const installed = await runToolshedSetup(runtime, home);
       assert.equal(installed.exitCode, 0, installed.output);
@@ -54,4 +57,19 @@ describe('toolshed setup, then the real runtime', function () {
       assert.deepEqual(server.outbound, []);
     });
   }
+
+  it("codex: when Toolshed's server cannot start, codex exec stops and names it instead of going on without it", async function () {
+    skipUnlessRunnable(this, 'codex');
+    server = await startScriptedModelServer(() => ({ text: 'ANSWERED WITHOUT TOOLSHED' }));
+    const setup = { trustWorkspace: true };
+    const { home, workspace } = prepareTracked('codex', server, setup);
+    const installed = await runToolshedSetup('codex', home);
+    assert.equal(installed.exitCode, 0, installed.output);
+    // The launcher the entries run is gone (say ~/.toolshed was deleted by hand).
+    rmSync(path.join(home, '.toolshed', 'bin', 'cli.js'));
+    const run = await runPrepared('codex', server, MATCHING_PROMPT, setup, home, workspace);
+    assert.notEqual(run.exitCode, 0, run.stdout);
+    assert.match(run.stderr, /required MCP servers failed to initialize: toolshed\b/);
+    assert.equal(run.turns.length, 0, 'no turn ran without Toolshed');
+  });
 });

@@ -11,6 +11,8 @@ import {
 } from '../../core/platform/toolNames';
 import { openDoorSession } from '../../core/runtimes/doorSession';
 import { recordDoorDecision } from '../../core/runtimes/doors/doorDecision';
+import { doorFolderFor } from '../../core/runtimes/doors/doorFolder';
+import { ExtensionSkillsView } from '../../core/runtimes/doors/extensionSkillsView';
 import { isRuntimeId } from '../../core/runtimes/runtimeDescriptors';
 import type { RuntimeId } from '../../core/runtimes/runtimeDescriptors';
 import type { SkillRequestContext, SkillService } from '../../core/skills/skillService';
@@ -34,6 +36,8 @@ const ACTION_NAMES: Record<McpSkillDecision['action'], string> = {
 interface ServedSkills {
   skills: SkillService;
   requestContext: () => SkillRequestContext;
+  /** Before each answer: what changed since the last one (the extension's learned skills, for a door). */
+  beforeAnswer?: () => Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -52,7 +56,8 @@ export const mcpCommand: CliCommand = {
     "Toolshed's library folder and the learned skills, from a store kept in the workspace's door folder.",
     '--packs DIR… adds pack folders (without a door runtime, they are all it serves; --runtime vscode is how the',
     'extension starts it, over the packs of the window). With a workspace, each search and read is recorded in its',
-    'door journal (what "toolshed ledger" counts and "toolshed why --door mcp" explains).',
+    'door journal (what "toolshed ledger" counts and "toolshed why --door mcp" explains), and the learned skills the',
+    'extension approved there are served and the skills retired in its Ledger view are not (its door folder says which).',
     '',
     `Gateway (--upstream): starts the stdio MCP servers of the config files given, indexes their tools with Toolshed's`,
     `tool search and serves ${GATEWAY_TOOL_NAMES.join(' and ')} (search, then call), plus the tools you pin, instead of every tool.`,
@@ -78,7 +83,7 @@ export const mcpCommand: CliCommand = {
     checkPackFolders(parsed.packs);
     const workspace = workspaceFlag !== undefined ? path.resolve(workspaceFlag) : door ? process.cwd() : undefined;
     // Skills load behind the connected server (see McpSkillSourceOptions.ready): the client's hello is answered at once.
-    const loading = door && workspace ? doorSkills(door, workspace, parsed.packs, io) : packSkills(parsed.packs, io);
+    const loading = door && workspace ? doorSkills(door, workspace, parsed.packs, io) : packSkills(parsed.packs, io, workspace);
     let served: ServedSkills | undefined;
     const ready = loading.then(
       (skills) => {
@@ -94,6 +99,11 @@ export const mcpCommand: CliCommand = {
       if (!served) throw new Error('the skills are still loading');
       return served;
     };
+    const current = async () => {
+      const skills = loaded();
+      await skills.beforeAnswer?.();
+      return skills;
+    };
     const gateway = split.gateway ? await createCliGateway(split.gateway, (line) => io.stderr(`${line}\n`), workspace ?? process.cwd()) : undefined;
     try {
       // The recorder names the runtime from the client's initialize, which comes after the server is built.
@@ -102,9 +112,9 @@ export const mcpCommand: CliCommand = {
       const record = workspace === undefined ? undefined : journalRecorder(workspace, clientName, io);
       const server = await createToolshedMcpServer({
         skills: {
-          search: (input, ctx) => loaded().skills.search(input, ctx),
-          get: (input, ctx) => loaded().skills.get(input, ctx),
-          list: (input, ctx) => loaded().skills.list(input, ctx),
+          search: async (input, ctx) => (await current()).skills.search(input, ctx),
+          get: async (input, ctx) => (await current()).skills.get(input, ctx),
+          list: async (input, ctx) => (await current()).skills.list(input, ctx),
           inspect: (name) => served?.skills.inspect(name),
         },
         requestContext: () => loaded().requestContext(),
@@ -123,13 +133,24 @@ export const mcpCommand: CliCommand = {
   },
 };
 
-/** The pack folders named on the command line, in memory: the user's own choice, trusted like the CLI's other commands. */
-async function packSkills(dirs: readonly string[], io: CliIo): Promise<ServedSkills> {
+/**
+ * The pack folders named on the command line, in memory: the user's own choice, trusted like the
+ * CLI's other commands. With a workspace (how the extension starts it for VS Code's sessions), also
+ * the learned skills the extension approved there and its retirements, as in every door.
+ */
+async function packSkills(dirs: readonly string[], io: CliIo, workspace: string | undefined): Promise<ServedSkills> {
   const skills = await cliSkillService();
   await loadPacksReportingErrors(skills, dirs, io);
+  if (workspace === undefined) return { skills, requestContext: () => ({ includeWorkspacePacks: true }), dispose: () => skills.dispose() };
+  const extension = new ExtensionSkillsView(doorFolderFor(workspace), workspace);
+  await extension.apply(skills);
   return {
     skills,
-    requestContext: () => ({ includeWorkspacePacks: true }),
+    requestContext: () => {
+      const tenantId = extension.tenantId();
+      return { scope: { projectId: workspace, ...(tenantId ? { tenantId } : {}) }, includeWorkspacePacks: true, retiredNames: extension.retired() };
+    },
+    beforeAnswer: () => extension.apply(skills),
     dispose: () => skills.dispose(),
   };
 }
@@ -148,7 +169,13 @@ async function doorSkills(runtime: RuntimeId, workspace: string, dirs: readonly 
   io.stderr(
     `toolshed mcp: ${door.runtime.displayName} skills for ${escapeForLine(workspace)}; the workspace's own skill folders are ${door.trust.trusted ? 'used' : 'not used'} (${escapeForLine(door.trust.source)}).\n`,
   );
-  return { skills: door.skills, requestContext: () => door.requestContext(), dispose: () => door.dispose() };
+  return {
+    skills: door.skills,
+    requestContext: () => door.requestContext(),
+    // The server lives as long as the runtime's session: an approval or retirement in the extension shows at the next answer.
+    beforeAnswer: () => door.syncExtensionSkills(),
+    dispose: () => door.dispose(),
+  };
 }
 
 /** Each decision into the workspace's door journal; a record that cannot be written is one line on stderr, never a failed answer. */

@@ -19,6 +19,7 @@ import type { SkillRequestContext, SkillService } from '../skills/skillService';
 import { loadSqlEngine } from '../sql/sqlEngine';
 import type { SqlEngine } from '../sql/sqlEngine';
 import { doorFolderFor, toolshedHome as defaultToolshedHome } from './doors/doorFolder';
+import { ExtensionSkillsView } from './doors/extensionSkillsView';
 import { RUNTIMES } from './runtimeDescriptors';
 import type { RuntimeDescriptor, RuntimeId } from './runtimeDescriptors';
 import { workspaceTrust } from './runtimeTrust';
@@ -36,7 +37,9 @@ import type { TrustAnswer } from './runtimeTrust';
  * Its skills: the folders the runtime itself reads (user level always; the workspace's own only
  * when the workspace is trusted, `runtimeTrust.ts`), Toolshed's library folder
  * `<toolshed home>/skills` that no runtime reads (where a large library belongs, so the runtime
- * does not list every name in every request), and the learned skills of the door's own store.
+ * does not list every name in every request), and the learned skills the extension approved for
+ * this workspace, with the retirements of its Ledger view (`doors/publishedSkills.ts`: the
+ * extension publishes them into the door folder; every request reads the retirements afresh).
  * The store is persisted in the workspace's door folder (`doorFolderFor`), one per runtime
  * (`skills.<runtime>.db`), so a later run opens it warm and reads only the files that changed; a
  * damaged store is rebuilt from the folders (the skill store's own check on open).
@@ -89,8 +92,14 @@ export interface DoorSession {
   readonly load: LoadSummary;
   readonly skills: SkillService;
   readonly config: SkillsConfig;
-  /** The request context every door call uses: this workspace's project scope and its trust. */
+  /** The request context every door call uses: this workspace's project scope, its trust, the skills retired in it. */
   requestContext(): SkillRequestContext;
+  /**
+   * Brings in the learned skills the extension published for this workspace, when they changed
+   * since the last call (one `stat` otherwise). Opening and `refresh()` call it; a long-lived
+   * door that does not refresh (the MCP server) calls it before each answer.
+   */
+  syncExtensionSkills(): Promise<void>;
   /** Skill pre-flight as `@toolshed` runs it (no model: hybrid selection's question is skipped). */
   preflight(prompt: string): Promise<DoorPreflight>;
   /**
@@ -146,6 +155,8 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
     config,
     ...(options.logger ? { logger: options.logger } : {}),
   });
+  const folder = doorFolderFor(workspaceFolder, ownHome);
+  const extension = new ExtensionSkillsView(folder, workspaceFolder, options.logger);
   const watched = new FolderWatch(options.watch === true);
   let trust = trustNow();
   let packs = packsFor(trust);
@@ -154,19 +165,27 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
   try {
     watched.watch(packs);
     load = await skills.loadPacks(packs);
+    await extension.apply(skills);
   } catch (error) {
     watched.close();
     await skills.dispose();
     throw error;
   }
-  const requestContext = (): SkillRequestContext => ({ scope: { projectId: workspaceFolder }, includeWorkspacePacks: trust.trusted });
+  const requestContext = (): SkillRequestContext => {
+    const tenantId = extension.tenantId();
+    return {
+      scope: { projectId: workspaceFolder, ...(tenantId ? { tenantId } : {}) },
+      includeWorkspacePacks: trust.trusted,
+      retiredNames: extension.retired(),
+    };
+  };
   return {
     runtime,
     workspaceFolder,
     get trust() {
       return trust;
     },
-    folder: doorFolderFor(workspaceFolder, ownHome),
+    folder,
     get packs() {
       return packs;
     },
@@ -176,6 +195,7 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
     skills,
     config,
     requestContext,
+    syncExtensionSkills: () => extension.apply(skills),
     async preflight(prompt) {
       const countTokens = (text: string) => lengthTokenCounter.count(text);
       const port = skillPreflight(skills, requestContext(), config, { pinnedNames: [], countTokens, signal: { isCancelled: false } });
@@ -196,6 +216,7 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
       const nextTrust = trustNow();
       const nextPacks = packsFor(nextTrust);
       const nextPresent = presence(nextPacks);
+      await extension.apply(skills);
       if (nextTrust.trusted === trust.trusted && nextPresent === present && !watched.takeChanged()) return;
       trust = nextTrust;
       packs = nextPacks;

@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { doorFolderFor } from '../../../src/core/runtimes/doors/doorFolder';
+import { readPublishedSkills } from '../../../src/core/runtimes/doors/publishedSkills';
 import { eventually, scriptedModel, toolshed } from './helpers';
 import { askToolshed, driver, lastToolResultText, withSettings } from './chatHelpers';
 
@@ -165,6 +167,12 @@ suite('ledger view: a turn appears with the footer numbers, and Off on a row tak
         const search = await vscode.lm.invokeTool('skill_search', { input: { query: 'commit message for staged changes' }, toolInvocationToken: undefined });
         const found = search.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
         assert.ok(!found.includes(skill), `skill_search leaves it out: ${found}`);
+        // The hook and the MCP server of this workspace are told through its door folder.
+        const doorRetired = () => {
+          const read = readPublishedSkills(doorFolderFor(vscode.workspace.workspaceFolders![0]!.uri.fsPath));
+          return read.status === 'read' ? read.skills.retired : [];
+        };
+        await eventually(() => doorRetired().includes(skill), 'the retirement published for the doors');
 
         // The Skill Directory shows it as retired (inactive), with Restore.
         const directoryRow = async () =>
@@ -178,6 +186,7 @@ suite('ledger view: a turn appears with the footer numbers, and Off on a row tak
         assert.ok(!(await ledgerItems()).items.some((item) => item.contextValue === 'ledgerRetiredSkill'), 'no retired skills left');
         assert.match((await directoryRow())?.contextValue ?? '', /^skill\.(pinned|unpinned)\.active/);
         assert.ok((await active()).includes(skill), 'injected again after Restore');
+        await eventually(() => !doorRetired().includes(skill), 'the restore published for the doors');
 
         // A row whose name the ledger keeps redacted names no skill: Retire is refused, with why.
         const redactedRow = { type: 'skill', row: { skill: 'deploy-[REDACTED_TOKEN]' } };

@@ -100,6 +100,12 @@ describe('toolshed why', () => {
     assert.match(result.out, /the MCP server \(codex\)/);
   });
 
+  it('--door-folder prints the folder every door uses for the workspace (what the hook-latency bench reads)', async () => {
+    const result = await cli('why', '--workspace', workspace, '--door-folder');
+    assert.equal(result.code, 0, result.all);
+    assert.equal(result.out, `${doorFolderFor(workspace, home)}\n`);
+  });
+
   it('refuses an unknown door', async () => {
     const result = await cli('why', '--door', 'fax');
     assert.equal(result.code, 2);

@@ -2,7 +2,12 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { MCP_SEARCH_SKILLS_TOOL_NAME } from '../../../src/core/platform/toolNames';
+import { doorFolderFor } from '../../../src/core/runtimes/doors/doorFolder';
+import { publishedSkillsOf, writePublishedSkills } from '../../../src/core/runtimes/doors/publishedSkills';
+import { createHeadlessSkillService } from '../../../src/core/skills/headlessSkillService';
+import { loadSqlEngine } from '../../../src/core/sql/sqlEngine';
 import { startCliServer, textOf } from './mcpFixtures';
 
 function skill(folder: string, name: string, description: string): void {
@@ -56,5 +61,60 @@ describe('toolshed mcp --runtime claude: the door session of the workspace', fun
     const { names, found } = await served();
     assert.deepEqual(names, ['library-release', 'user-changelog', 'workspace-release']);
     assert.match(found, /^1\. workspace-release/m);
+  });
+
+  it('a running server answers with the learned skills the extension approves and without the skills it retires, from the next call on', async () => {
+    const { client } = await startCliServer(['--runtime', 'claude', '--workspace', workspace], env);
+    const search = async (query: string) => textOf(await client.callTool({ name: MCP_SEARCH_SKILLS_TOOL_NAME, arguments: { query } }));
+    const extension = await createHeadlessSkillService({ engine: await loadSqlEngine(), store: new MemoryByteStore() });
+    try {
+      const query = 'rotate the staging database credentials in the vault';
+      assert.doesNotMatch(await search(query), /vault-credential-rotation/);
+      assert.match(await search('update the changelog before a release'), /user-changelog/);
+      await extension.addLearnedSkill(
+        {
+          name: 'vault-credential-rotation',
+          trigger: 'rotate the staging database credentials stored in the vault',
+          steps: ['Run vault write -f db/rotate-root/staging.'],
+        },
+        { projectId: workspace },
+      );
+      // What the extension's publisher writes after the approval and a Retire in its Ledger view.
+      const folder = doorFolderFor(workspace, env.TOOLSHED_HOME);
+      writePublishedSkills(folder, publishedSkillsOf(extension.learnedSkills(), ['user-changelog'], { projectId: workspace }));
+      assert.match(await search(query), /^1\. vault-credential-rotation/m);
+      assert.doesNotMatch(await search('update the changelog before a release'), /user-changelog/);
+    } finally {
+      await client.close();
+      await extension.dispose();
+    }
+  });
+
+  it('started by the extension for VS Code (--packs with --workspace), it honours the same approvals and retirements', async () => {
+    const packs = path.join(root, 'window-packs');
+    skill(packs, 'window-changelog', 'Update the changelog of a project before a release.');
+    const { client } = await startCliServer(['--runtime', 'vscode', '--packs', packs, '--workspace', workspace], env);
+    const search = async (query: string) => textOf(await client.callTool({ name: MCP_SEARCH_SKILLS_TOOL_NAME, arguments: { query } }));
+    const extension = await createHeadlessSkillService({ engine: await loadSqlEngine(), store: new MemoryByteStore() });
+    try {
+      assert.match(await search('update the changelog before a release'), /window-changelog/);
+      await extension.addLearnedSkill(
+        {
+          name: 'vault-credential-rotation',
+          trigger: 'rotate the staging database credentials stored in the vault',
+          steps: ['Run vault write -f db/rotate-root/staging.'],
+        },
+        { projectId: workspace },
+      );
+      writePublishedSkills(
+        doorFolderFor(workspace, env.TOOLSHED_HOME),
+        publishedSkillsOf(extension.learnedSkills(), ['window-changelog'], { projectId: workspace }),
+      );
+      assert.match(await search('rotate the staging database credentials in the vault'), /^1\. vault-credential-rotation/m);
+      assert.doesNotMatch(await search('update the changelog before a release'), /window-changelog/);
+    } finally {
+      await client.close();
+      await extension.dispose();
+    }
   });
 });

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describePlan } from '../../../src/core/runtimes/setup/setupPlan';
+import { findTable } from '../../../src/core/runtimes/setup/tomlTable';
 import { homes, setup, fakeDist } from './setupHelpers';
 
 /**
@@ -18,7 +19,7 @@ describe('toolshed setup', () => {
   it('Claude Code, workspace: the UserPromptSubmit hook and the .mcp.json server run the launcher; a second run changes nothing', () => {
     const h = homes();
     const first = setup(h, 'claude', { scope: 'workspace' });
-    assert.equal(first.plan.changes.length, 2);
+    assert.equal(first.plan.changes.length, 3);
     first.apply();
     const settings = json(path.join(h.workspace, '.claude', 'settings.json'));
     const launcher = path.join(h.toolshedHome, 'bin', 'cli.js');
@@ -29,6 +30,37 @@ describe('toolshed setup', () => {
     const again = setup(h, 'claude', { scope: 'workspace' });
     assert.deepEqual(again.plan.changes, []);
     assert.equal(describePlan(again.plan, false), 'Nothing to change: the entries are already as setup writes them.\n');
+  });
+
+  it("Claude Code: allows the servers' read-only tools in permissions.allow (never call_tool), shows it, and --remove takes out only what it added", () => {
+    const h = homes();
+    const settingsFile = path.join(h.userHome, '.claude', 'settings.json');
+    mkdirSync(path.dirname(settingsFile), { recursive: true });
+    // The user had already allowed one of the same tools, and something of their own.
+    const original = { permissions: { allow: ['Bash(npm test)', 'mcp__toolshed__read_skill'], deny: ['Read(./.env)'] } };
+    writeFileSync(settingsFile, JSON.stringify(original));
+    const planned = setup(h, 'claude', { gateway: true });
+    const shown = describePlan(planned.plan, false);
+    assert.match(shown, /Add permissions\.allow \(Toolshed's read-only MCP tools\) in .*settings\.json/);
+    assert.match(shown, /\+ \["mcp__toolshed__search_skills","mcp__toolshed__read_skill_file","mcp__toolshed-gateway__find_tools"\]/);
+    planned.apply();
+    assert.deepEqual(json(settingsFile).permissions.allow, [
+      'Bash(npm test)',
+      'mcp__toolshed__read_skill',
+      'mcp__toolshed__search_skills',
+      'mcp__toolshed__read_skill_file',
+      'mcp__toolshed-gateway__find_tools',
+    ]);
+    assert.ok(!readFileSync(settingsFile, 'utf8').includes('call_tool'), "the gateway's call_tool is never allowed");
+    assert.deepEqual(setup(h, 'claude', { gateway: true }).plan.changes, [], 'a second run changes nothing');
+    setup(h, 'claude', { gateway: true, remove: true }).apply();
+    assert.deepEqual(json(settingsFile), original, "the user's own rule for read_skill stays");
+    // In a file that had no permissions at all, --remove leaves none behind.
+    setup(h, 'claude', { scope: 'workspace' }).apply();
+    const wsSettings = path.join(h.workspace, '.claude', 'settings.json');
+    assert.deepEqual(json(wsSettings).permissions.allow, ['mcp__toolshed__search_skills', 'mcp__toolshed__read_skill', 'mcp__toolshed__read_skill_file']);
+    setup(h, 'claude', { scope: 'workspace', remove: true }).apply();
+    assert.equal(existsSync(wsSettings), false, 'the file setup created goes again');
   });
 
   it('Copilot CLI, user: a hook file in ~/.copilot/hooks and the server in mcp-config.json with deferTools never', () => {
@@ -106,6 +138,9 @@ describe('toolshed setup', () => {
     assert.ok(written.startsWith(original));
     assert.match(written, /\[mcp_servers\.toolshed\]\n# written by `toolshed setup`/);
     assert.match(written, /\[mcp_servers\.toolshed-gateway\]/);
+    // Codex waits for Toolshed's server and says so when it cannot start; the gateway (the user's own servers behind it) stays optional.
+    assert.match(findTable(written, ['mcp_servers', 'toolshed']).ours?.body ?? '', /^required = true\nstartup_timeout_sec = 30$/m);
+    assert.doesNotMatch(findTable(written, ['mcp_servers', 'toolshed-gateway']).ours?.body ?? '', /required/);
     assert.deepEqual(setup(h, 'codex', { gateway: true }).plan.changes, []);
     setup(h, 'codex', { gateway: true, remove: true }).apply();
     assert.equal(readFileSync(toml, 'utf8'), original);

@@ -56,11 +56,26 @@ const foreignHooks = fc.array(fc.record({ hooks: fc.array(fc.record({ type: fc.c
   minLength: 1,
   maxLength: 3,
 });
+// Permission rules of the user's, some of them the very rules setup writes (the user allowed them first).
+const ownRule = fc.constantFrom('mcp__toolshed__search_skills', 'mcp__toolshed__read_skill', 'mcp__toolshed-gateway__find_tools');
+const permissions = fc.oneof(
+  fc.record(
+    { allow: fc.array(fc.oneof(ownRule, text), { maxLength: 4 }), deny: fc.option(fc.array(text, { maxLength: 2 }), { nil: undefined }) },
+    { requiredKeys: [] },
+  ),
+  fc.record({ allow: jsonValue }),
+  jsonValue,
+);
 const jsonFile = fc.record(
   {
-    other: fc.dictionary(name, jsonValue, { maxKeys: 4 }),
+    other: fc.dictionary(
+      name.filter((n) => n !== 'permissions'),
+      jsonValue,
+      { maxKeys: 4 },
+    ),
     mcpServers: fc.option(foreignServers, { nil: undefined }),
     hooks: fc.option(foreignHooks, { nil: undefined }),
+    permissions: fc.option(permissions, { nil: undefined }),
   },
   { requiredKeys: ['other'] },
 );
@@ -93,7 +108,11 @@ describe('toolshed setup keeps what it did not write', () => {
     mkdirSync(path.dirname(settings), { recursive: true });
     fc.assert(
       fc.property(jsonFile, jsonFile, fc.constantFrom(0, 2, '\t'), (a, b, indent) => {
-        const settingsDoc = { ...a.other, ...(a.hooks ? { hooks: { UserPromptSubmit: a.hooks } } : {}) };
+        const settingsDoc = {
+          ...a.other,
+          ...(a.hooks ? { hooks: { UserPromptSubmit: a.hooks } } : {}),
+          ...(a.permissions === undefined ? {} : { permissions: a.permissions }),
+        };
         const serversDoc = { ...b.other, ...(b.mcpServers ? { mcpServers: b.mcpServers } : {}) };
         const settingsText = JSON.stringify(settingsDoc, null, indent);
         const serversText = JSON.stringify(serversDoc, null, indent);
@@ -109,6 +128,7 @@ describe('toolshed setup keeps what it did not write', () => {
           assert.equal(readFileSync(servers, 'utf8'), serversText);
           return;
         }
+        assert.deepEqual(setup(h, 'claude', { gateway: true }).plan.changes, [], 'a second run changes nothing');
         setup(h, 'claude', { gateway: true, remove: true }).apply();
         assert.deepEqual(JSON.parse(readFileSync(settings, 'utf8')), JSON.parse(settingsText));
         assert.deepEqual(JSON.parse(readFileSync(servers, 'utf8')), JSON.parse(serversText));

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { GATEWAY_FIND_TOOL_NAME, MCP_SKILL_TOOL_NAMES } from '../../platform/toolNames';
 import { launcherCommandLine, launcherInvocation, runsLauncher, type LauncherRuntime } from './launcher';
 
 /**
@@ -11,7 +12,10 @@ import { launcherCommandLine, launcherInvocation, runsLauncher, type LauncherRun
  *   MCP servers from `~/.copilot/mcp-config.json` or the workspace's `.github/mcp.json`, with
  *   `"deferTools": "never"` so tool search never hides the server's tools.
  * - Claude Code: `hooks.UserPromptSubmit` in `~/.claude/settings.json` or `.claude/settings.json`;
- *   MCP servers in `~/.claude.json` (user) or `.mcp.json` (workspace).
+ *   MCP servers in `~/.claude.json` (user) or `.mcp.json` (workspace). Claude Code refuses, in
+ *   `claude -p`, every MCP tool no permission rule allows, so the same settings file gets
+ *   `permissions.allow` rules (`mcp__<server>__<tool>`) for the servers' read-only tools — skill
+ *   search and reads, the gateway's `find_tools` — never the gateway's `call_tool`.
  * - Codex: `[mcp_servers.<name>]` in `~/.codex/config.toml` (`CODEX_HOME` moves it) or the
  *   project's `.codex/config.toml`; its hooks in `hooks.json` beside it, in Claude Code's shape.
  */
@@ -22,13 +26,23 @@ export type SetupScope = 'user' | 'workspace';
 
 const MCP_ENTRY = 'toolshed';
 const GATEWAY_ENTRY = 'toolshed-gateway';
+/**
+ * What the Codex entry of Toolshed's server adds: Codex waits for it (up to 30 s, room for a busy
+ * machine; the server answers `initialize` before it loads any skill) and fails loudly without it.
+ */
+const CODEX_REQUIRED = { required: true, startup_timeout_sec: 30 };
 /** Seconds a runtime waits for the hook (the hook answers well within it, or with nothing). */
 const HOOK_TIMEOUT_S = 10;
 
-/** One named entry in a map (`mcpServers.toolshed`), or one item of a list (a hook), that setup owns. */
+/**
+ * One named entry in a map (`mcpServers.toolshed`), one item of a list (a hook), or strings in a
+ * list of strings (`permissions.allow`), that setup owns. A string cannot say who wrote it, so
+ * setup keeps the strings it added in its own record (`setupRecord.ts`) and removes only those.
+ */
 export type SetupSlot =
   | { kind: 'map'; path: readonly string[]; name: string; value: Record<string, unknown> }
-  | { kind: 'list'; path: readonly string[]; label: string; value: Record<string, unknown> };
+  | { kind: 'list'; path: readonly string[]; label: string; value: Record<string, unknown> }
+  | { kind: 'strings'; path: readonly string[]; label: string; values: readonly string[] };
 
 export interface SetupTarget {
   file: string;
@@ -77,6 +91,11 @@ export function setupTargets(ctx: SetupContext): SetupTarget[] {
     ...(gateway ? [{ kind: 'map' as const, path: [key], name: GATEWAY_ENTRY, value: shape(gateway) }] : []),
   ];
   const claudeHook = { hooks: [{ type: 'command', command: hookLine, timeout: HOOK_TIMEOUT_S }] };
+  // Claude Code's rule for one MCP tool is `mcp__<server>__<tool>`: only the tools that read.
+  const claudeAllowed = [
+    ...MCP_SKILL_TOOL_NAMES.map((tool) => `mcp__${MCP_ENTRY}__${tool}`),
+    ...(gateway ? [`mcp__${GATEWAY_ENTRY}__${GATEWAY_FIND_TOOL_NAME}`] : []),
+  ];
   switch (ctx.runtime) {
     case 'copilot': {
       const copilotServer = (invocation: typeof mcp) => ({ type: 'local', ...invocation, tools: ['*'], deferTools: 'never' });
@@ -108,7 +127,10 @@ export function setupTargets(ctx: SetupContext): SetupTarget[] {
           file: user ? path.join(ctx.userHome, '.claude', 'settings.json') : ws('.claude', 'settings.json'),
           format: 'json',
           template: {},
-          slots: [{ kind: 'list', path: ['hooks', 'UserPromptSubmit'], label: 'toolshed hook claude', value: claudeHook }],
+          slots: [
+            { kind: 'list', path: ['hooks', 'UserPromptSubmit'], label: 'toolshed hook claude', value: claudeHook },
+            { kind: 'strings', path: ['permissions', 'allow'], label: "Toolshed's read-only MCP tools", values: claudeAllowed },
+          ],
         },
         {
           file: user ? path.join(ctx.userHome, '.claude.json') : ws('.mcp.json'),
@@ -126,7 +148,15 @@ export function setupTargets(ctx: SetupContext): SetupTarget[] {
           template: {},
           slots: [{ kind: 'list', path: ['hooks', 'UserPromptSubmit'], label: 'toolshed hook codex', value: claudeHook }],
         },
-        { file: path.join(folder, 'config.toml'), format: 'toml', template: {}, slots: mcpSlots((invocation) => ({ ...invocation }), 'mcp_servers') },
+        {
+          file: path.join(folder, 'config.toml'),
+          format: 'toml',
+          template: {},
+          // `required`: Codex otherwise starts without a server that failed (or is still starting),
+          // and `codex exec` says nothing of it; required, its first turn waits for Toolshed's
+          // server, and one that cannot start stops Codex with an error that names it.
+          slots: mcpSlots((invocation) => ({ ...invocation, ...(invocation === mcp ? CODEX_REQUIRED : {}) }), 'mcp_servers'),
+        },
       ];
     }
   }

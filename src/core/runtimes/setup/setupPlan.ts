@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync,
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { isOurs, setupTargets, type SetupContext, type SetupSlot, type SetupTarget } from './runtimeTargets';
+import { SetupRecord } from './setupRecord';
 import { findTable, removeTable, scanToml, setTable, tomlValue, TomlShapeError } from './tomlTable';
 
 /**
@@ -27,6 +28,8 @@ interface FileWrite {
   /** The new text; undefined deletes a file setup created and emptied. */
   text: string | undefined;
   existed: boolean;
+  /** False for setup's own record, which needs no backup. */
+  backup?: false;
 }
 
 export interface SetupPlan {
@@ -74,9 +77,9 @@ function objectAt(doc: Json, keys: readonly string[], file: string, create: bool
   return node;
 }
 
-/** Deletes the now-empty containers along `keys` (those the entry alone filled). */
-function prune(doc: Json, keys: readonly string[]): void {
-  for (let depth = keys.length; depth > 0; depth--) {
+/** Deletes the now-empty containers along `keys` (those the entry alone filled), at most the last `levels` of them. */
+function prune(doc: Json, keys: readonly string[], levels = keys.length): void {
+  for (let depth = keys.length; depth > keys.length - levels && depth > 0; depth--) {
     const parent = keys.slice(0, depth - 1).reduce<Json | undefined>((node, key) => node?.[key] as Json | undefined, doc);
     const key = keys[depth - 1]!;
     const value = parent?.[key];
@@ -88,8 +91,54 @@ function prune(doc: Json, keys: readonly string[]): void {
 
 const show = (value: unknown) => (value === undefined ? undefined : JSON.stringify(value));
 
-function planJsonSlot(doc: Json, slot: SetupSlot, target: SetupTarget, ctx: SetupContext, remove: boolean): SetupChange | undefined {
+/**
+ * Strings setup adds to a list the user shares (`permissions.allow`): only those missing, each
+ * recorded; a removal takes out only what the record names (setupRecord.ts).
+ */
+function planStringsSlot(
+  doc: Json,
+  slot: Extract<SetupSlot, { kind: 'strings' }>,
+  file: string,
+  remove: boolean,
+  record: SetupRecord,
+): SetupChange | undefined {
+  const key = SetupRecord.key(file, slot.path);
+  const owned = record.get(key);
+  const entry = `${slot.path.join('.')} (${slot.label})`;
+  const last = slot.path[slot.path.length - 1]!;
+  let missingFrom = slot.path.length;
+  for (let i = 0, node: unknown = doc; i < slot.path.length; i++) {
+    node = node && typeof node === 'object' ? (node as Json)[slot.path[i]!] : undefined;
+    if (node === undefined) {
+      missingFrom = i;
+      break;
+    }
+  }
+  const parent = objectAt(doc, slot.path.slice(0, -1), file, !remove);
+  const list = parent?.[last];
+  if (list !== undefined && !Array.isArray(list)) throw new SetupError(`${file}: "${slot.path.join('.')}" is not a list; Toolshed will not change it.`);
+  const items = (list ?? []) as unknown[];
+  const stillOurs = (owned?.added ?? []).filter((value) => items.includes(value));
+  if (remove) {
+    record.set(key, undefined);
+    if (!parent || stillOurs.length === 0) return undefined;
+    const kept = [...items];
+    // The last copy of each: setup appended it (a user's duplicate added later stays).
+    for (const value of stillOurs) kept.splice(kept.lastIndexOf(value), 1);
+    parent[last] = kept;
+    prune(doc, slot.path, owned?.created ?? 0);
+    return { file, entry, before: show(stillOurs) };
+  }
+  const toAdd = slot.values.filter((value) => !items.includes(value));
+  if (toAdd.length === 0) return undefined;
+  parent![last] = [...items, ...toAdd];
+  record.set(key, { added: [...stillOurs, ...toAdd], created: stillOurs.length ? (owned?.created ?? 0) : slot.path.length - missingFrom });
+  return { file, entry, before: stillOurs.length ? show(stillOurs) : undefined, after: show([...stillOurs, ...toAdd]) };
+}
+
+function planJsonSlot(doc: Json, slot: SetupSlot, target: SetupTarget, ctx: SetupContext, remove: boolean, record: SetupRecord): SetupChange | undefined {
   const file = target.file;
+  if (slot.kind === 'strings') return planStringsSlot(doc, slot, file, remove, record);
   if (slot.kind === 'map') {
     const map = objectAt(doc, slot.path, file, !remove);
     const before = map?.[slot.name];
@@ -135,9 +184,15 @@ function indentOf(text: string): string | number {
   return match?.[1] ?? 2;
 }
 
-function planJson(target: SetupTarget, ctx: SetupContext, remove: boolean, text: string | undefined): { changes: SetupChange[]; write?: FileWrite } {
+function planJson(
+  target: SetupTarget,
+  ctx: SetupContext,
+  remove: boolean,
+  text: string | undefined,
+  record: SetupRecord,
+): { changes: SetupChange[]; write?: FileWrite } {
   const doc = text === undefined ? (structuredClone(target.template) as Json) : parseJson(target.file, text);
-  const changes = target.slots.map((slot) => planJsonSlot(doc, slot, target, ctx, remove)).filter((c): c is SetupChange => c !== undefined);
+  const changes = target.slots.map((slot) => planJsonSlot(doc, slot, target, ctx, remove, record)).filter((c): c is SetupChange => c !== undefined);
   if (changes.length === 0) return { changes };
   // Nothing left but the template's own keys (version, an empty hooks map): nothing of the user's.
   const emptied = Object.entries(doc).every(([key, value]) => {
@@ -158,6 +213,7 @@ function planToml(target: SetupTarget, remove: boolean, text: string | undefined
     scanToml(next);
     // Removed last-added first, so each removal takes out exactly what its addition put in.
     for (const slot of remove ? [...target.slots].reverse() : target.slots) {
+      if (slot.kind === 'strings') throw new Error('a TOML file has no string-list slots');
       const tablePath = [...slot.path, slot.kind === 'map' ? slot.name : slot.label];
       const state = findTable(next, tablePath);
       if (state.foreign)
@@ -199,11 +255,20 @@ function planToml(target: SetupTarget, remove: boolean, text: string | undefined
 /** What setup would change for `ctx` (install, or `remove`), without writing anything. Throws SetupError. */
 export function planSetup(ctx: SetupContext, remove: boolean): SetupPlan {
   const plan: SetupPlan = { changes: [], writes: [] };
+  const record = SetupRecord.read(ctx.toolshedHome);
   for (const target of setupTargets(ctx)) {
     const text = readText(target.file);
-    const planned = target.format === 'json' ? planJson(target, ctx, remove, text) : planToml(target, remove, text);
+    const planned = target.format === 'json' ? planJson(target, ctx, remove, text, record) : planToml(target, remove, text);
     plan.changes.push(...planned.changes);
     if (planned.write) plan.writes.push(planned.write);
+  }
+  const recordText = record.text();
+  if (recordText !== undefined) {
+    // Recorded before a string is added, forgotten after it is removed: a write cut short leaves
+    // at worst a recorded string that is not there (nothing to remove), never one of ours unrecorded.
+    const write: FileWrite = { file: record.file, text: recordText, existed: record.existed, backup: false };
+    if (remove) plan.writes.push(write);
+    else plan.writes.unshift(write);
   }
   return plan;
 }
@@ -213,7 +278,7 @@ export function applySetup(plan: SetupPlan): void {
   for (const write of plan.writes) {
     const backup = write.file + BACKUP_SUFFIX;
     // A file deleted here is one setup created: it has nothing of the user's to keep.
-    if (write.existed && write.text !== undefined && !existsSync(backup)) copyFileSync(write.file, backup);
+    if (write.backup !== false && write.existed && write.text !== undefined && !existsSync(backup)) copyFileSync(write.file, backup);
     if (write.text === undefined) {
       rmSync(write.file, { force: true });
       continue;
