@@ -37,6 +37,9 @@ describe('parsing large files off the main thread', function () {
   after(() => rmSync(folder, { recursive: true, force: true }));
 
   // 20,000 unknown keys: ~0.3 s of YAML parsing, and problems with spans to carry back.
+  // Runners that are not about the timeout get one no loaded machine reaches (the default, 15 s,
+  // was passed by the relaxed parse at load 39): these tests check results, not speed.
+  const UNHURRIED_MS = 600_000;
   const hostile = `trigger: Rotate the keys\nsteps: [Rotate them.]\n${Array.from({ length: 20_000 }, (_, i) => `k${i}: v`).join('\n')}\n`;
   const examples = `examples:\n${Array.from({ length: 6_000 }, (_, i) => `  tool_${i % 5_000}:\n    - args: { q: "x${i}" }\n`).join('')}`;
 
@@ -52,7 +55,7 @@ describe('parsing large files off the main thread', function () {
   }
 
   it("a skill file: the inline parser's result, while the event loop keeps turning", async () => {
-    const runner = new OffThreadRunner(script, new MemoryLogger());
+    const runner = new OffThreadRunner(script, new MemoryLogger(), UNHURRIED_MS);
     try {
       const { result, turns } = await turnsDuring(() => offThreadSkillParse(runner)(hostile, 'keys.skill.yaml', { packName: 'p' }));
       assert.ok(turns > 0, 'timers ran while the file was parsed');
@@ -66,7 +69,7 @@ describe('parsing large files off the main thread', function () {
   });
 
   it("a *.tools.yaml: the inline parser's result (duplicates reported), while the event loop keeps turning", async () => {
-    const runner = new OffThreadRunner(script, new MemoryLogger());
+    const runner = new OffThreadRunner(script, new MemoryLogger(), UNHURRIED_MS);
     try {
       assert.ok(examples.length > OFF_THREAD_MIN_CHARS);
       const { result, turns } = await turnsDuring(() => offThreadToolExamplesParse(runner)(examples, 'big.tools.yaml'));
@@ -95,7 +98,7 @@ describe('parsing large files off the main thread', function () {
   it('a parse that outlives the timeout ends the worker and becomes an error on that file; the next file parses', async () => {
     const logger = new MemoryLogger();
     const hasty = new OffThreadRunner(script, logger, 1);
-    const relaxed = new OffThreadRunner(script, logger);
+    const relaxed = new OffThreadRunner(script, logger, UNHURRIED_MS);
     try {
       const result = await offThreadSkillParse(hasty)(hostile, 'slow.skill.yaml', {});
       assert.deepEqual(result.skills, []);
@@ -109,7 +112,7 @@ describe('parsing large files off the main thread', function () {
   });
 
   it('concurrent files each get their own result', async () => {
-    const runner = new OffThreadRunner(script, new MemoryLogger());
+    const runner = new OffThreadRunner(script, new MemoryLogger(), UNHURRIED_MS);
     try {
       const texts = [0, 1, 2].map((n) => `name: skill-${n}\ntrigger: Task ${n}\nsteps: [Do ${n}.]\n${'# padding\n'.repeat(8_000)}`);
       const parse = offThreadSkillParse(runner);
