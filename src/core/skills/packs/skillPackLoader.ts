@@ -13,7 +13,7 @@ import type { SkillProblem } from './document/skillProblems';
 import type { SkillStore } from '../store/skillStore';
 import { identityKey } from '../store/skillScope';
 import { packScope, SkillPackWriter } from './skillPackWriter';
-import { collisions, findUnchangedFiles, nextFingerprints } from './unchangedFiles';
+import { collisions, findUnchangedFiles, nextFingerprints, storedProblems } from './unchangedFiles';
 import type { ParsedFile, WriteItem, WriteOutcome } from './skillPackWriter';
 
 /**
@@ -60,6 +60,8 @@ export interface LoadSummary {
   removedCount: number;
   problems: SkillProblem[];
   files: number;
+  /** Of `files`, those not read: unchanged since the last load (a warm start reads none of them). */
+  unchangedFiles: number;
   durationMs: number;
 }
 
@@ -141,13 +143,13 @@ export class SkillPackLoader {
     };
     await parseAll(work.map((_, i) => i).filter((i) => !check.unchanged.has(i)));
     // An unchanged file sharing a name with a file read is read too (which one wins depends on both).
-    for (let colliding = collisions(check.unchanged, parsed); colliding.length > 0 && !cancelled; colliding = collisions(check.unchanged, parsed)) {
+    for (let colliding = collisions(check, parsed); colliding.length > 0 && !cancelled; colliding = collisions(check, parsed)) {
       for (const index of colliding) check.unchanged.delete(index);
       done -= colliding.length;
       await parseAll(colliding);
     }
     if (cancelled || options.cancellation?.isCancellationRequested) {
-      return { cancelled: true, packs: [], removedCount: 0, problems: [], files: done, durationMs: performance.now() - started };
+      return { cancelled: true, packs: [], removedCount: 0, problems: [], files: done, unchangedFiles: check.unchanged.size, durationMs: performance.now() - started };
     }
 
     this.packs = [...packs];
@@ -184,7 +186,10 @@ export class SkillPackLoader {
     const reportsByIndex: Array<FileReport | undefined> = new Array(work.length);
     for (const [index, skills] of check.unchanged) {
       const { pack, ref } = work[index]!;
-      const report: FileReport = { file: ref.file, pack: pack.name, relativePath: ref.relativePath, format: ref.format, skills: [], problems: [] };
+      // Its warnings as the last read found them (the file is unchanged): the Skill Directory and
+      // the editor's problems show them after a warm start as after a cold one.
+      const problems = storedProblems(check.fingerprints.get(ref.file));
+      const report: FileReport = { file: ref.file, pack: pack.name, relativePath: ref.relativePath, format: ref.format, skills: [], problems };
       reportsByIndex[index] = report;
       const counter = counters.get(pack.name);
       for (const skill of skills) {
@@ -229,9 +234,18 @@ export class SkillPackLoader {
           removedCount++;
         }
       }
+      // A file is fingerprinted when what it loaded depends on its text alone — the parser's
+      // warnings at most — or on that and an earlier definition of a name (a duplicate, trusted
+      // while that file is: unchangedFiles.ts). Real libraries are mostly files with warnings (an
+      // unknown front-matter field, a name off the naming rule) and hold many copies; the
+      // problems are kept with the fingerprint and reported again while the file is unchanged.
       const clean = (index: number) => {
         const report = reportsByIndex[index];
-        return report && report.problems.length === 0 ? report.skills.length : undefined;
+        const file = parsed[index];
+        if (!report || !file || file.problems.some((p) => p.severity === 'error')) return undefined;
+        const added = report.problems.slice(file.problems.length);
+        if (added.some((p) => p.code !== PROBLEM_CODES.duplicateName || typeof p.data?.otherFile !== 'string')) return undefined;
+        return { skillCount: report.skills.length, problems: report.problems };
       };
       // Wall-clock time: fingerprints are compared with the file system's modification times.
       store.files.replaceAll(
@@ -240,7 +254,7 @@ export class SkillPackLoader {
       );
     });
 
-    const summary: LoadSummary = { cancelled: false, packs: [], removedCount, problems: [], files: parsed.length, durationMs: 0 };
+    const summary: LoadSummary = { cancelled: false, packs: [], removedCount, problems: [], files: parsed.length, unchangedFiles: check.unchanged.size, durationMs: 0 };
     for (const { pack } of scans) {
       const report = this.reports.get(pack.name);
       const counter = counters.get(pack.name) ?? { inserted: 0, updated: 0, count: 0 };

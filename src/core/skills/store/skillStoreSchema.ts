@@ -25,7 +25,7 @@ import { encodeTerms, TermVocabulary } from '../../search/termStore';
 export const VOCABULARY_FINGERPRINT_KEY = 'skill_vocab_fingerprint';
 
 const SCHEMA_FAMILY = 'skills';
-const CURRENT = 3;
+const CURRENT = 4;
 
 export function skillSchemaVersion(fts: FtsEngine): string {
   return `${SCHEMA_FAMILY}/${CURRENT}/${fts}`;
@@ -141,7 +141,7 @@ const TERMS_SQL = `
     CREATE TABLE skill_vocab (id INTEGER PRIMARY KEY, term TEXT NOT NULL);
     CREATE TABLE skill_terms (doc_id INTEGER PRIMARY KEY, terms BLOB NOT NULL);
     CREATE TABLE skill_files (file TEXT PRIMARY KEY, pack_key TEXT NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL,
-      recorded_at INTEGER NOT NULL, skill_count INTEGER NOT NULL);`;
+      recorded_at INTEGER NOT NULL, skill_count INTEGER NOT NULL, problems TEXT NOT NULL DEFAULT '[]');`;
 
 export function createSkillSchema(db: SqlDatabase): void {
   db.exec(skillsTableSql('skills'));
@@ -187,6 +187,17 @@ function migrateToV3(db: SqlDatabase, fts: FtsEngine): void {
   db.exec('DROP TABLE skills_fts');
 }
 
+/**
+ * Version 3 → 4: file fingerprints keep the file's warnings (a file loaded with warnings only is
+ * trusted on a warm start too). The fingerprints stored so far are of files without any.
+ */
+function migrateToV4(db: SqlDatabase): void {
+  db.exec("ALTER TABLE skill_files ADD COLUMN problems TEXT NOT NULL DEFAULT '[]'");
+}
+
 export function skillMigrations(fts: FtsEngine): Migration[] {
-  return [1, 2].map((version) => ({ from: `${SCHEMA_FAMILY}/${version}/${fts}`, migrate: (db: SqlDatabase) => migrateToV3(db, fts) }));
+  return [
+    ...[1, 2].map((version) => ({ from: `${SCHEMA_FAMILY}/${version}/${fts}`, migrate: (db: SqlDatabase) => migrateToV3(db, fts) })),
+    { from: `${SCHEMA_FAMILY}/3/${fts}`, migrate: migrateToV4 },
+  ];
 }
