@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { Clock, EventSink, FileSystemPort, Logger } from '../../platform/ports';
 import { HostSlices } from '../../platform/hostSlices';
+import { ownedCopy } from '../../platform/ownedText';
 import { detectSkillFormat, parseSkillDocument } from './document/skillDocumentParser';
 import type { SkillDocumentParse } from './document/offThreadParser';
 import type { DocumentFormat } from './document/parsedSkill';
@@ -227,6 +228,12 @@ export class SkillPackLoader {
       }
     }
     await this.writer.writeSliced(items, (identity) => claimed.get(identityKey(identity)));
+    // Problems name skills and fields by slices of their file's text: copied, so the reports kept
+    // until the next load do not keep every file's text alive (ownedText.ts).
+    for (let index = 0; index < work.length; index++) {
+      const report = reportsByIndex[index];
+      if (report && parsed[index] && report.problems.length > 0) report.problems = ownedCopy(report.problems);
+    }
     store.transaction(() => {
       for (const identity of store.packSkills()) {
         if (!claimed.has(identityKey(identity))) {
@@ -345,6 +352,7 @@ export class SkillPackLoader {
       }
     });
     this.replaceFileReport(pack, fileReport);
+    fileReport.problems = ownedCopy(fileReport.problems);
     result.problems = fileReport.problems;
     const report = this.reports.get(pack.name);
     if (report) {

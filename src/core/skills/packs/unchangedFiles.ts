@@ -198,7 +198,7 @@ export function collisions(check: UnchangedCheck, parsed: ReadonlyArray<ParsedFi
 }
 
 /** What a file loaded cleanly left: how many skills it defined, and its warnings (reported again while it is unchanged). */
-export interface CleanLoad {
+interface CleanLoad {
   skillCount: number;
   problems: readonly SkillProblem[];
 }
