@@ -14,7 +14,7 @@ import type { SkillProblem } from './document/skillProblems';
 import type { SkillStore } from '../store/skillStore';
 import { identityKey } from '../store/skillScope';
 import { packScope, SkillPackWriter } from './skillPackWriter';
-import { collisions, findUnchangedFiles, nextFingerprints, storedProblems } from './unchangedFiles';
+import { cleanLoad, collisions, findUnchangedFiles, nextFingerprints, storedProblems } from './unchangedFiles';
 import type { ParsedFile, WriteItem, WriteOutcome } from './skillPackWriter';
 
 /**
@@ -149,8 +149,9 @@ export class SkillPackLoader {
       done -= colliding.length;
       await parseAll(colliding);
     }
+    const unchangedFiles = check.unchanged.size;
     if (cancelled || options.cancellation?.isCancellationRequested) {
-      return { cancelled: true, packs: [], removedCount: 0, problems: [], files: done, unchangedFiles: check.unchanged.size, durationMs: performance.now() - started };
+      return { cancelled: true, packs: [], removedCount: 0, problems: [], files: done, unchangedFiles, durationMs: performance.now() - started };
     }
 
     this.packs = [...packs];
@@ -230,10 +231,7 @@ export class SkillPackLoader {
     await this.writer.writeSliced(items, (identity) => claimed.get(identityKey(identity)));
     // Problems name skills and fields by slices of their file's text: copied, so the reports kept
     // until the next load do not keep every file's text alive (ownedText.ts).
-    for (let index = 0; index < work.length; index++) {
-      const report = reportsByIndex[index];
-      if (report && parsed[index] && report.problems.length > 0) report.problems = ownedCopy(report.problems);
-    }
+    for (const [i, report] of reportsByIndex.entries()) if (report && parsed[i] && report.problems.length > 0) report.problems = ownedCopy(report.problems);
     store.transaction(() => {
       for (const identity of store.packSkills()) {
         if (!claimed.has(identityKey(identity))) {
@@ -241,27 +239,20 @@ export class SkillPackLoader {
           removedCount++;
         }
       }
-      // A file is fingerprinted when what it loaded depends on its text alone — the parser's
-      // warnings at most — or on that and an earlier definition of a name (a duplicate, trusted
-      // while that file is: unchangedFiles.ts). Real libraries are mostly files with warnings (an
-      // unknown front-matter field, a name off the naming rule) and hold many copies; the
-      // problems are kept with the fingerprint and reported again while the file is unchanged.
-      const clean = (index: number) => {
-        const report = reportsByIndex[index];
-        const file = parsed[index];
-        if (!report || !file || file.problems.some((p) => p.severity === 'error')) return undefined;
-        const added = report.problems.slice(file.problems.length);
-        if (added.some((p) => p.code !== PROBLEM_CODES.duplicateName || typeof p.data?.otherFile !== 'string')) return undefined;
-        return { skillCount: report.skills.length, problems: report.problems };
-      };
       // Wall-clock time: fingerprints are compared with the file system's modification times.
       store.files.replaceAll(
-        nextFingerprints(work, check, clean, () => store.files.packSkillsByFile(), Date.now()),
+        nextFingerprints(
+          work,
+          check,
+          (i) => cleanLoad(reportsByIndex[i], parsed[i]),
+          () => store.files.packSkillsByFile(),
+          Date.now(),
+        ),
         check.fingerprints,
       );
     });
 
-    const summary: LoadSummary = { cancelled: false, packs: [], removedCount, problems: [], files: parsed.length, unchangedFiles: check.unchanged.size, durationMs: 0 };
+    const summary: LoadSummary = { cancelled: false, packs: [], removedCount, problems: [], files: parsed.length, unchangedFiles, durationMs: 0 };
     for (const { pack } of scans) {
       const report = this.reports.get(pack.name);
       const counter = counters.get(pack.name) ?? { inserted: 0, updated: 0, count: 0 };

@@ -149,7 +149,9 @@ function withWinners(work: readonly WorkItem[], check: UnchangedCheck): Unchange
 function lostToUntrusted(check: UnchangedCheck): number[] {
   const out: number[] = [];
   for (;;) {
-    const next = [...check.winners].filter(([index, winners]) => check.unchanged.has(index) && winners.some((w) => !check.unchanged.has(w))).map(([index]) => index);
+    const next = [...check.winners]
+      .filter(([index, winners]) => check.unchanged.has(index) && winners.some((w) => !check.unchanged.has(w)))
+      .map(([index]) => index);
     if (next.length === 0) return out;
     for (const index of next) {
       check.unchanged.delete(index);
@@ -193,7 +195,8 @@ export function collisions(check: UnchangedCheck, parsed: ReadonlyArray<ParsedFi
   const out: number[] = [];
   for (const [index, skills] of unchanged) if (skills.some((s) => names.has(identityKey(s)))) out.push(index);
   const lost = new Set(out);
-  for (const [index, winners] of check.winners) if (unchanged.has(index) && !lost.has(index) && winners.some((w) => lost.has(w) || !unchanged.has(w))) out.push(index);
+  for (const [index, winners] of check.winners)
+    if (unchanged.has(index) && !lost.has(index) && winners.some((w) => lost.has(w) || !unchanged.has(w))) out.push(index);
   return out;
 }
 
@@ -201,6 +204,23 @@ export function collisions(check: UnchangedCheck, parsed: ReadonlyArray<ParsedFi
 interface CleanLoad {
   skillCount: number;
   problems: readonly SkillProblem[];
+}
+
+/**
+ * What a file read in this load leaves to fingerprint, when what it loaded depends on its text
+ * alone — the parser's warnings at most — or on that and an earlier definition of a name (a
+ * duplicate, trusted while that file is). Real libraries are mostly files with warnings (an
+ * unknown front-matter field, a name off the naming rule) and hold many copies; the problems are
+ * kept with the fingerprint and reported again while the file is unchanged.
+ */
+export function cleanLoad(
+  report: { skills: readonly unknown[]; problems: readonly SkillProblem[] } | undefined,
+  file: ParsedFile | undefined,
+): CleanLoad | undefined {
+  if (!report || !file || file.problems.some((p) => p.severity === 'error')) return undefined;
+  const added = report.problems.slice(file.problems.length);
+  if (added.some((p) => p.code !== PROBLEM_CODES.duplicateName || typeof p.data?.otherFile !== 'string')) return undefined;
+  return { skillCount: report.skills.length, problems: report.problems };
 }
 
 /** The problems a trusted file had when it was last read (none for a fingerprint without any). */
@@ -243,7 +263,15 @@ export function nextFingerprints(
     const skills = stored.get(ref.file) ?? [];
     if (skills.length !== clean.skillCount) return;
     const problems = problemsText(clean.problems);
-    out.push({ file: ref.file, packKey: fileKey(pack, skills), size: stat.size, mtimeMs: stat.mtimeMs, recordedAt: now, skillCount: clean.skillCount, problems });
+    out.push({
+      file: ref.file,
+      packKey: fileKey(pack, skills),
+      size: stat.size,
+      mtimeMs: stat.mtimeMs,
+      recordedAt: now,
+      skillCount: clean.skillCount,
+      problems,
+    });
   });
   return out;
 }

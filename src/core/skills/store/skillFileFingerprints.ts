@@ -113,7 +113,11 @@ export class SkillFileFingerprints {
 
 function sameFingerprint(a: FileFingerprint, b: FileFingerprint | undefined): boolean {
   return (
-    b !== undefined && a.packKey === b.packKey && a.size === b.size && a.mtimeMs === b.mtimeMs && a.recordedAt === b.recordedAt &&
+    b !== undefined &&
+    a.packKey === b.packKey &&
+    a.size === b.size &&
+    a.mtimeMs === b.mtimeMs &&
+    a.recordedAt === b.recordedAt &&
     a.skillCount === b.skillCount &&
     a.problems === b.problems
   );
