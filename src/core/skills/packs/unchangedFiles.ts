@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import * as path from 'node:path';
 import type { FileStat, FileSystemPort } from '../../platform/ports';
 
@@ -8,6 +9,7 @@ import { HostSlices } from '../../platform/hostSlices';
 import { PROBLEM_CODES } from './document/skillProblems';
 import type { SkillProblem } from './document/skillProblems';
 import type { SkillStore } from '../store/skillStore';
+import { NO_PROBLEMS } from '../store/skillFileFingerprints';
 import type { FileFingerprint, StoredPackSkill } from '../store/skillFileFingerprints';
 import { identityKey, sameScope } from '../store/skillScope';
 import { listSkillResources } from './skillPackScanner';
@@ -131,10 +133,7 @@ function withWinners(work: readonly WorkItem[], check: UnchangedCheck): Unchange
   const indexOf = new Map<string, number>();
   work.forEach(({ ref }, i) => indexOf.set(ref.file, i));
   for (const index of check.unchanged.keys()) {
-    const fingerprint = check.fingerprints.get((work[index] as WorkItem).ref.file);
-    // Most files lost nothing: their problems are parsed once, for their report.
-    if (!fingerprint?.problems.includes(`"${PROBLEM_CODES.duplicateName}"`)) continue;
-    const lostTo = storedProblems(fingerprint)
+    const lostTo = storedProblems(check.fingerprints.get((work[index] as WorkItem).ref.file))
       .filter((p) => p.code === PROBLEM_CODES.duplicateName)
       .map((p) => indexOf.get(String(p.data?.otherFile)) ?? -1);
     if (lostTo.length === 0) continue;
@@ -223,21 +222,33 @@ export function cleanLoad(
   return { skillCount: report.skills.length, problems: report.problems };
 }
 
+/** Problems already read back, per fingerprint (a trusted file's are asked for twice: duplicates, then its report). */
+const readBack = new WeakMap<FileFingerprint, SkillProblem[]>();
+
 /** The problems a trusted file had when it was last read (none for a fingerprint without any). */
 export function storedProblems(fingerprint: FileFingerprint | undefined): SkillProblem[] {
-  if (!fingerprint || fingerprint.problems === '[]') return [];
-  try {
-    const problems = JSON.parse(fingerprint.problems) as unknown;
-    // Stored without their file (the fingerprint's own): a tenth of the text in a real library.
-    return Array.isArray(problems) ? (problems as Array<Omit<SkillProblem, 'file'>>).map((p) => ({ ...p, file: fingerprint.file })) : [];
-  } catch {
-    return [];
+  if (!fingerprint || fingerprint.problems.length === 0) return [];
+  let problems = readBack.get(fingerprint);
+  if (!problems) {
+    try {
+      const stored = JSON.parse(inflateRawSync(fingerprint.problems).toString('utf8')) as unknown;
+      problems = Array.isArray(stored) ? (stored as Array<Omit<SkillProblem, 'file'>>).map((p) => ({ ...p, file: fingerprint.file })) : [];
+    } catch {
+      problems = [];
+    }
+    readBack.set(fingerprint, problems);
   }
+  return problems;
 }
 
-/** A file's problems as a fingerprint keeps them (see storedProblems). */
-function problemsText(problems: readonly SkillProblem[]): string {
-  return problems.length === 0 ? '[]' : JSON.stringify(problems.map(({ file: _file, ...rest }) => rest));
+/**
+ * A file's problems as a fingerprint keeps them: JSON without their file (the fingerprint's own),
+ * deflated — a real library's warnings are ~15 MB of JSON at 10,000 skills, ~1.5 MB deflated,
+ * and the store is held in memory (and copied on save) whole.
+ */
+function problemsBytes(problems: readonly SkillProblem[]): Uint8Array {
+  if (problems.length === 0) return NO_PROBLEMS;
+  return deflateRawSync(JSON.stringify(problems.map(({ file: _file, ...rest }) => rest)));
 }
 
 /** The fingerprints after a load: kept for files not read, new for files read and loaded cleanly (`CleanLoad`). */
@@ -262,7 +273,7 @@ export function nextFingerprints(
     stored ??= storedByFile();
     const skills = stored.get(ref.file) ?? [];
     if (skills.length !== clean.skillCount) return;
-    const problems = problemsText(clean.problems);
+    const problems = problemsBytes(clean.problems);
     out.push({
       file: ref.file,
       packKey: fileKey(pack, skills),

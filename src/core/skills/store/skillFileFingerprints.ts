@@ -21,8 +21,11 @@ export interface FileFingerprint {
   /** When the fingerprint was taken: a file modified within the clock's resolution of it is not trusted. */
   recordedAt: number;
   skillCount: number;
-  /** The file's problems when it was read (JSON of the loader's, without their file; `[]` for none), reported again while it is unchanged. */
-  problems: string;
+  /**
+   * The file's problems when it was read, reported again while it is unchanged: the loader's, as
+   * deflated JSON without their file (unchangedFiles.ts); empty for none.
+   */
+  problems: Uint8Array;
 }
 
 /** A pack skill as stored, with what the unchanged-file check reads. */
@@ -34,6 +37,9 @@ export interface StoredPackSkill extends SkillIdentity {
   resources: string;
   contentHash: string;
 }
+
+/** A fingerprint's `problems` when the file had none. */
+export const NO_PROBLEMS = new Uint8Array(0);
 
 export class SkillFileFingerprints {
   constructor(private readonly db: () => SqlDatabase) {}
@@ -49,7 +55,7 @@ export class SkillFileFingerprints {
         mtimeMs: Number(r[3]),
         recordedAt: Number(r[4]),
         skillCount: Number(r[5]),
-        problems: String(r[6] ?? '[]'),
+        problems: r[6] instanceof Uint8Array ? r[6] : NO_PROBLEMS,
       });
     }
     return out;
@@ -119,6 +125,12 @@ function sameFingerprint(a: FileFingerprint, b: FileFingerprint | undefined): bo
     a.mtimeMs === b.mtimeMs &&
     a.recordedAt === b.recordedAt &&
     a.skillCount === b.skillCount &&
-    a.problems === b.problems
+    sameBytes(a.problems, b.problems)
   );
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -141,7 +141,7 @@ const TERMS_SQL = `
     CREATE TABLE skill_vocab (id INTEGER PRIMARY KEY, term TEXT NOT NULL);
     CREATE TABLE skill_terms (doc_id INTEGER PRIMARY KEY, terms BLOB NOT NULL);
     CREATE TABLE skill_files (file TEXT PRIMARY KEY, pack_key TEXT NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL,
-      recorded_at INTEGER NOT NULL, skill_count INTEGER NOT NULL, problems TEXT NOT NULL DEFAULT '[]');`;
+      recorded_at INTEGER NOT NULL, skill_count INTEGER NOT NULL, problems BLOB NOT NULL DEFAULT x'');`;
 
 export function createSkillSchema(db: SqlDatabase): void {
   db.exec(skillsTableSql('skills'));
@@ -192,7 +192,7 @@ function migrateToV3(db: SqlDatabase, fts: FtsEngine): void {
  * trusted on a warm start too). The fingerprints stored so far are of files without any.
  */
 function migrateToV4(db: SqlDatabase): void {
-  db.exec("ALTER TABLE skill_files ADD COLUMN problems TEXT NOT NULL DEFAULT '[]'");
+  db.exec("ALTER TABLE skill_files ADD COLUMN problems BLOB NOT NULL DEFAULT x''");
 }
 
 export function skillMigrations(fts: FtsEngine): Migration[] {
