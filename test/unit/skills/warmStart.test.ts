@@ -96,15 +96,15 @@ describe('skills: warm start reads only changed files', () => {
     await removed.service.dispose();
   });
 
-  it('reads a file again while it has a problem, and a file modified just before the last load', async () => {
+  it('reads a file modified just before the last load, and a file with an error; a duplicate only with the file it lost to', async () => {
     const root = tempDir();
     writeTree(root, {
       'a.skill.yaml': stepSkill('deploy', 'deploy the service'),
       'b.skill.yaml': stepSkill('deploy', 'deploy it again'),
+      'broken.skill.yaml': 'name: broken\nsteps: [unterminated',
       'fresh.skill.yaml': stepSkill('fresh', 'saved a moment ago'),
     });
-    age(path.join(root, 'a.skill.yaml'), 3600);
-    age(path.join(root, 'b.skill.yaml'), 3600);
+    for (const f of ['a', 'b', 'broken']) age(path.join(root, `${f}.skill.yaml`), 3600);
     const bytes = new MemoryByteStore();
     const packs = [pack('p', root)];
     const cold = await session(bytes);
@@ -113,11 +113,110 @@ describe('skills: warm start reads only changed files', () => {
 
     const warm = await session(bytes);
     const summary = await warm.service.loadPacks(packs);
-    // b.skill.yaml defines `deploy` again (a duplicate); a.skill.yaml is read with it, so the first definition still wins.
-    assert.deepEqual(warm.read.sort(), ['a.skill.yaml', 'b.skill.yaml', 'fresh.skill.yaml']);
+    // b.skill.yaml defines `deploy` again (a duplicate): a.skill.yaml is unchanged, so b is too.
+    assert.deepEqual(warm.read.sort(), ['broken.skill.yaml', 'fresh.skill.yaml']);
     const duplicate = summary.problems.find((p) => p.code === 'duplicate-name');
     assert.ok(duplicate, 'the duplicate is still reported');
     assert.equal(path.basename(duplicate.file), 'b.skill.yaml');
+    assert.equal(duplicate.severity, 'error');
+    await warm.service.dispose();
+
+    // The file it lost to is edited: both are read, and the first definition still wins.
+    rmSync(path.join(root, 'fresh.skill.yaml'));
+    writeTree(root, { 'a.skill.yaml': stepSkill('deploy', 'deploy the whole service') });
+    age(path.join(root, 'a.skill.yaml'), 60);
+    const edited = await session(bytes);
+    await edited.service.loadPacks(packs);
+    assert.deepEqual(edited.read.sort(), ['a.skill.yaml', 'b.skill.yaml', 'broken.skill.yaml']);
+    assert.equal(edited.service.inspect('deploy')?.trigger, 'deploy the whole service');
+    await edited.service.dispose();
+
+    // The file it lost to is deleted: the duplicate is read and loads.
+    rmSync(path.join(root, 'a.skill.yaml'));
+    const removed = await session(bytes);
+    const after = await removed.service.loadPacks(packs);
+    assert.deepEqual(removed.read.sort(), ['b.skill.yaml', 'broken.skill.yaml']);
+    assert.equal(removed.service.inspect('deploy')?.trigger, 'deploy it again');
+    assert.equal(after.problems.filter((p) => p.code === 'duplicate-name').length, 0);
+    await removed.service.dispose();
+  });
+
+  it('reads a duplicate again when the packs change order, and the first definition in the new order wins', async () => {
+    const [first, second] = [tempDir(), tempDir()];
+    writeTree(first, { 'a.skill.yaml': stepSkill('deploy', 'deploy from the first pack') });
+    writeTree(second, { 'b.skill.yaml': stepSkill('deploy', 'deploy from the second pack') });
+    age(path.join(first, 'a.skill.yaml'), 3600);
+    age(path.join(second, 'b.skill.yaml'), 3600);
+    const bytes = new MemoryByteStore();
+    const cold = await session(bytes);
+    await cold.service.loadPacks([pack('one', first), pack('two', second)]);
+    assert.equal(cold.service.inspect('deploy')?.trigger, 'deploy from the first pack');
+    await cold.service.dispose();
+
+    const swapped = await session(bytes);
+    await swapped.service.loadPacks([pack('two', second), pack('one', first)]);
+    assert.deepEqual(swapped.read.sort(), ['a.skill.yaml', 'b.skill.yaml']);
+    assert.equal(swapped.service.inspect('deploy')?.trigger, 'deploy from the second pack');
+    await swapped.service.dispose();
+  });
+
+  it('reads no file that loaded with warnings only, and reports its warnings as the cold load did', async () => {
+    // Most real SKILL.md files have a warning (an unknown front-matter field, a name off the rule):
+    // a warm start that read every such file again read nearly the whole library.
+    const root = tempDir();
+    writeTree(root, {
+      'pdf-tools/SKILL.md': '---\nname: pdf-tools\ndescription: Fill PDF forms\nversion: 1.2\nauthor: someone\n---\n# PDF\nUse pypdf.\n',
+      'Odd Name/SKILL.md': '---\nname: Odd Name\ndescription: Rotate signing keys\n---\n# Keys\nRotate them.\n',
+      'clean/SKILL.md': '---\nname: clean\ndescription: Archive old invoices\n---\n# Invoices\nArchive them.\n',
+    });
+    for (const f of ['pdf-tools', 'Odd Name', 'clean']) age(path.join(root, f, 'SKILL.md'), 3600);
+    const bytes = new MemoryByteStore();
+    const packs = [pack('p', root)];
+    const problems = (summary: { problems: ReadonlyArray<{ file: string; severity: string; code: string; line: number; message: string }> }) =>
+      summary.problems.map((p) => [path.basename(path.dirname(p.file)), p.severity, p.code, p.line, p.message]).sort();
+
+    const cold = await session(bytes);
+    const coldSummary = await cold.service.loadPacks(packs);
+    await cold.service.dispose();
+    assert.ok(problems(coldSummary).length >= 3, 'the cold load reports the warnings');
+    assert.ok(coldSummary.problems.every((p) => p.severity === 'warning'));
+
+    const warm = await session(bytes);
+    const warmSummary = await warm.service.loadPacks(packs);
+    assert.deepEqual(warm.read, [], 'nothing read again');
+    assert.equal(warmSummary.unchangedFiles, 3);
+    assert.deepEqual(problems(warmSummary), problems(coldSummary), 'the same warnings, where they were');
+    assert.deepEqual(
+      (await warm.service.search({ query: 'fill pdf forms', limit: 1 }, ctx)).skills.map((s) => s.name),
+      ['pdf-tools'],
+    );
+    await warm.service.dispose();
+  });
+
+  it('a store of the previous schema (fingerprints without warnings) upgrades on open, and a warm start still reads nothing', async () => {
+    const root = tempDir();
+    writeTree(root, { 'a.skill.yaml': stepSkill('rotate-keys', 'rotate the signing keys') });
+    age(path.join(root, 'a.skill.yaml'), 3600);
+    const bytes = new MemoryByteStore();
+    const cold = await session(bytes);
+    await cold.service.loadPacks([pack('p', root)]);
+    await cold.service.dispose();
+    // The file as the previous version wrote it: no warnings column, schema 4.
+    const sql = (await engine()).sql;
+    const db = new sql.Database(bytes.entries.get('skills.db'));
+    db.run('ALTER TABLE skill_files DROP COLUMN problems');
+    db.run("UPDATE toolshed_meta SET value = 'skills/4' WHERE key = 'schema_version'");
+    await bytes.write('skills.db', db.export());
+    db.close();
+
+    const warm = await session(bytes);
+    assert.equal(warm.service.openInfo.status, 'migrated');
+    await warm.service.loadPacks([pack('p', root)]);
+    assert.deepEqual(warm.read, [], 'the fingerprints survived the upgrade');
+    assert.deepEqual(
+      (await warm.service.search({ query: 'signing keys', limit: 3 }, ctx)).skills.map((s) => s.name),
+      ['rotate-keys'],
+    );
     await warm.service.dispose();
   });
 

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { Clock, EventSink, FileSystemPort, Logger } from '../../platform/ports';
 import { HostSlices } from '../../platform/hostSlices';
+import { ownedCopy } from '../../platform/ownedText';
 import { detectSkillFormat, parseSkillDocument } from './document/skillDocumentParser';
 import type { SkillDocumentParse } from './document/offThreadParser';
 import type { DocumentFormat } from './document/parsedSkill';
@@ -13,7 +14,7 @@ import type { SkillProblem } from './document/skillProblems';
 import type { SkillStore } from '../store/skillStore';
 import { identityKey } from '../store/skillScope';
 import { packScope, SkillPackWriter } from './skillPackWriter';
-import { collisions, findUnchangedFiles, nextFingerprints } from './unchangedFiles';
+import { cleanLoad, collisions, findUnchangedFiles, nextFingerprints, storedProblems } from './unchangedFiles';
 import type { ParsedFile, WriteItem, WriteOutcome } from './skillPackWriter';
 
 /**
@@ -60,6 +61,8 @@ export interface LoadSummary {
   removedCount: number;
   problems: SkillProblem[];
   files: number;
+  /** Of `files`, those not read: unchanged since the last load (a warm start reads none of them). */
+  unchangedFiles: number;
   durationMs: number;
 }
 
@@ -141,13 +144,14 @@ export class SkillPackLoader {
     };
     await parseAll(work.map((_, i) => i).filter((i) => !check.unchanged.has(i)));
     // An unchanged file sharing a name with a file read is read too (which one wins depends on both).
-    for (let colliding = collisions(check.unchanged, parsed); colliding.length > 0 && !cancelled; colliding = collisions(check.unchanged, parsed)) {
+    for (let colliding = collisions(check, parsed); colliding.length > 0 && !cancelled; colliding = collisions(check, parsed)) {
       for (const index of colliding) check.unchanged.delete(index);
       done -= colliding.length;
       await parseAll(colliding);
     }
+    const unchangedFiles = check.unchanged.size;
     if (cancelled || options.cancellation?.isCancellationRequested) {
-      return { cancelled: true, packs: [], removedCount: 0, problems: [], files: done, durationMs: performance.now() - started };
+      return { cancelled: true, packs: [], removedCount: 0, problems: [], files: done, unchangedFiles, durationMs: performance.now() - started };
     }
 
     this.packs = [...packs];
@@ -184,7 +188,10 @@ export class SkillPackLoader {
     const reportsByIndex: Array<FileReport | undefined> = new Array(work.length);
     for (const [index, skills] of check.unchanged) {
       const { pack, ref } = work[index]!;
-      const report: FileReport = { file: ref.file, pack: pack.name, relativePath: ref.relativePath, format: ref.format, skills: [], problems: [] };
+      // Its warnings as the last read found them (the file is unchanged): the Skill Directory and
+      // the editor's problems show them after a warm start as after a cold one.
+      const problems = storedProblems(check.fingerprints.get(ref.file));
+      const report: FileReport = { file: ref.file, pack: pack.name, relativePath: ref.relativePath, format: ref.format, skills: [], problems };
       reportsByIndex[index] = report;
       const counter = counters.get(pack.name);
       for (const skill of skills) {
@@ -222,6 +229,9 @@ export class SkillPackLoader {
       }
     }
     await this.writer.writeSliced(items, (identity) => claimed.get(identityKey(identity)));
+    // Problems name skills and fields by slices of their file's text: copied, so the reports kept
+    // until the next load do not keep every file's text alive (ownedText.ts).
+    for (const [i, report] of reportsByIndex.entries()) if (report && parsed[i] && report.problems.length > 0) report.problems = ownedCopy(report.problems);
     store.transaction(() => {
       for (const identity of store.packSkills()) {
         if (!claimed.has(identityKey(identity))) {
@@ -229,18 +239,20 @@ export class SkillPackLoader {
           removedCount++;
         }
       }
-      const clean = (index: number) => {
-        const report = reportsByIndex[index];
-        return report && report.problems.length === 0 ? report.skills.length : undefined;
-      };
       // Wall-clock time: fingerprints are compared with the file system's modification times.
       store.files.replaceAll(
-        nextFingerprints(work, check, clean, () => store.files.packSkillsByFile(), Date.now()),
+        nextFingerprints(
+          work,
+          check,
+          (i) => cleanLoad(reportsByIndex[i], parsed[i]),
+          () => store.files.packSkillsByFile(),
+          Date.now(),
+        ),
         check.fingerprints,
       );
     });
 
-    const summary: LoadSummary = { cancelled: false, packs: [], removedCount, problems: [], files: parsed.length, durationMs: 0 };
+    const summary: LoadSummary = { cancelled: false, packs: [], removedCount, problems: [], files: parsed.length, unchangedFiles, durationMs: 0 };
     for (const { pack } of scans) {
       const report = this.reports.get(pack.name);
       const counter = counters.get(pack.name) ?? { inserted: 0, updated: 0, count: 0 };
@@ -331,6 +343,7 @@ export class SkillPackLoader {
       }
     });
     this.replaceFileReport(pack, fileReport);
+    fileReport.problems = ownedCopy(fileReport.problems);
     result.problems = fileReport.problems;
     const report = this.reports.get(pack.name);
     if (report) {

@@ -1,5 +1,6 @@
 import type { Clock, Logger } from '../../platform/ports';
 import { yieldToHost } from '../../platform/hostSlices';
+import { ownedString } from '../../platform/ownedText';
 import type { ParsedSkill } from './document/parsedSkill';
 import type { ResolvedSkillPack } from './skillPackSources';
 import type { SkillFileRef } from './skillPackScanner';
@@ -170,7 +171,8 @@ export class SkillPackWriter {
         ),
       );
     }
-    report.skills.push({ name: skill.name, line: skill.span.line });
+    // Kept in the load's report until the next load: a copy, not a view into the file's text (ownedText.ts).
+    report.skills.push({ name: ownedString(skill.name), line: skill.span.line });
     if (!existing) {
       store.upsert(record);
       return 'inserted';

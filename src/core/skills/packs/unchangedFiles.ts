@@ -1,11 +1,15 @@
 import { hash } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import * as path from 'node:path';
 import type { FileStat, FileSystemPort } from '../../platform/ports';
 
 /** What a fingerprint records of a file's stat. */
 type FileTimes = Pick<FileStat, 'size' | 'mtimeMs'>;
 import { HostSlices } from '../../platform/hostSlices';
+import { PROBLEM_CODES } from './document/skillProblems';
+import type { SkillProblem } from './document/skillProblems';
 import type { SkillStore } from '../store/skillStore';
+import { NO_PROBLEMS } from '../store/skillFileFingerprints';
 import type { FileFingerprint, StoredPackSkill } from '../store/skillFileFingerprints';
 import { identityKey, sameScope } from '../store/skillScope';
 import { listSkillResources } from './skillPackScanner';
@@ -16,13 +20,17 @@ import type { ParsedFile } from './skillPackWriter';
 
 /**
  * Which skill files a load need not read (a warm start): a file is trusted unchanged when its
- * fingerprint from the last load (skill_files) says it was loaded cleanly — no problem at all —
- * under the same pack settings, with the same size and modification time, and the store still
+ * fingerprint from the last load (skill_files) says it was loaded cleanly — no error but a
+ * duplicate name (below), and no other problem than the parser's warnings about its own text,
+ * kept with the fingerprint — under the same pack settings, with the same size and modification time, and the store still
  * holds exactly the skills it defined then. Never trusted, so always read: a file modified
  * within RACY_MS of its fingerprint (a write inside the clock's resolution could hide), a file
  * with a skill that has `requires` (the environment may have changed), a SKILL.md whose resource
  * folders list differently now, and a file defining a name a file that was read also defines
- * (which definition wins depends on both; see `collisions`).
+ * (which definition wins depends on both; see `collisions`). A file that lost a name to an
+ * earlier definition (`duplicate-name`) is trusted only while that earlier file is trusted and
+ * still comes first in load order: real libraries hold many such copies, and reading every one
+ * (with the file it lost to) on every start read a fifth of a real library again.
  */
 
 export interface WorkItem {
@@ -36,6 +44,8 @@ export interface UnchangedCheck {
   /** Per work index: its stat before it was read (what a new fingerprint records). */
   stats: Array<FileTimes | undefined>;
   fingerprints: Map<string, FileFingerprint>;
+  /** Per work index of a trusted file that lost names to earlier definitions: the work indices of those files. */
+  winners: Map<number, number[]>;
 }
 
 const RACY_MS = 2000;
@@ -102,7 +112,7 @@ export async function findUnchangedFiles(fs: FileSystemPort, store: SkillStore, 
       }
       await consider(i, stat);
     }
-    return { unchanged, stats, fingerprints };
+    return withWinners(work, { unchanged, stats, fingerprints, winners: new Map() });
   }
   let next = 0;
   const worker = async () => {
@@ -112,7 +122,41 @@ export async function findUnchangedFiles(fs: FileSystemPort, store: SkillStore, 
     }
   };
   await Promise.all(Array.from({ length: Math.min(STAT_CONCURRENCY, Math.max(work.length, 1)) }, worker));
-  return { unchanged, stats, fingerprints };
+  return withWinners(work, { unchanged, stats, fingerprints, winners: new Map() });
+}
+
+/**
+ * Records, for each trusted file that lost names to earlier definitions, which files it lost to;
+ * one whose earlier file is gone, not trusted, or no longer earlier in load order is not trusted.
+ */
+function withWinners(work: readonly WorkItem[], check: UnchangedCheck): UnchangedCheck {
+  const indexOf = new Map<string, number>();
+  work.forEach(({ ref }, i) => indexOf.set(ref.file, i));
+  for (const index of check.unchanged.keys()) {
+    const lostTo = storedProblems(check.fingerprints.get((work[index] as WorkItem).ref.file))
+      .filter((p) => p.code === PROBLEM_CODES.duplicateName)
+      .map((p) => indexOf.get(String(p.data?.otherFile)) ?? -1);
+    if (lostTo.length === 0) continue;
+    if (lostTo.some((winner) => winner < 0 || winner >= index)) check.unchanged.delete(index);
+    else check.winners.set(index, lostTo);
+  }
+  for (const index of lostToUntrusted(check)) check.unchanged.delete(index);
+  return check;
+}
+
+/** Trusted files that lost a name to a file no longer trusted (which must then be read with it). */
+function lostToUntrusted(check: UnchangedCheck): number[] {
+  const out: number[] = [];
+  for (;;) {
+    const next = [...check.winners]
+      .filter(([index, winners]) => check.unchanged.has(index) && winners.some((w) => !check.unchanged.has(w)))
+      .map(([index]) => index);
+    if (next.length === 0) return out;
+    for (const index of next) {
+      check.unchanged.delete(index);
+      out.push(index);
+    }
+  }
 }
 
 async function trusted(
@@ -136,9 +180,11 @@ async function trusted(
 
 /**
  * Work indices of unchanged files that define a name (in their pack's scope) that a file being
- * read defines: they are read too, so the first definition in pack order wins as on a cold load.
+ * read defines, or that lost a name to a file being read: they are read too, so the first
+ * definition in pack order wins as on a cold load.
  */
-export function collisions(unchanged: ReadonlyMap<number, StoredPackSkill[]>, parsed: ReadonlyArray<ParsedFile | undefined>): number[] {
+export function collisions(check: UnchangedCheck, parsed: ReadonlyArray<ParsedFile | undefined>): number[] {
+  const { unchanged } = check;
   const names = new Set<string>();
   for (const file of parsed) {
     if (!file) continue;
@@ -147,14 +193,69 @@ export function collisions(unchanged: ReadonlyMap<number, StoredPackSkill[]>, pa
   }
   const out: number[] = [];
   for (const [index, skills] of unchanged) if (skills.some((s) => names.has(identityKey(s)))) out.push(index);
+  const lost = new Set(out);
+  for (const [index, winners] of check.winners)
+    if (unchanged.has(index) && !lost.has(index) && winners.some((w) => lost.has(w) || !unchanged.has(w))) out.push(index);
   return out;
 }
 
-/** The fingerprints after a load: kept for files not read, new for files read and loaded without a problem. */
+/** What a file loaded cleanly left: how many skills it defined, and its warnings (reported again while it is unchanged). */
+interface CleanLoad {
+  skillCount: number;
+  problems: readonly SkillProblem[];
+}
+
+/**
+ * What a file read in this load leaves to fingerprint, when what it loaded depends on its text
+ * alone — the parser's warnings at most — or on that and an earlier definition of a name (a
+ * duplicate, trusted while that file is). Real libraries are mostly files with warnings (an
+ * unknown front-matter field, a name off the naming rule) and hold many copies; the problems are
+ * kept with the fingerprint and reported again while the file is unchanged.
+ */
+export function cleanLoad(
+  report: { skills: readonly unknown[]; problems: readonly SkillProblem[] } | undefined,
+  file: ParsedFile | undefined,
+): CleanLoad | undefined {
+  if (!report || !file || file.problems.some((p) => p.severity === 'error')) return undefined;
+  const added = report.problems.slice(file.problems.length);
+  if (added.some((p) => p.code !== PROBLEM_CODES.duplicateName || typeof p.data?.otherFile !== 'string')) return undefined;
+  return { skillCount: report.skills.length, problems: report.problems };
+}
+
+/** Problems already read back, per fingerprint (a trusted file's are asked for twice: duplicates, then its report). */
+const readBack = new WeakMap<FileFingerprint, SkillProblem[]>();
+
+/** The problems a trusted file had when it was last read (none for a fingerprint without any). */
+export function storedProblems(fingerprint: FileFingerprint | undefined): SkillProblem[] {
+  if (!fingerprint || fingerprint.problems.length === 0) return [];
+  let problems = readBack.get(fingerprint);
+  if (!problems) {
+    try {
+      const stored = JSON.parse(inflateRawSync(fingerprint.problems).toString('utf8')) as unknown;
+      problems = Array.isArray(stored) ? (stored as Array<Omit<SkillProblem, 'file'>>).map((p) => ({ ...p, file: fingerprint.file })) : [];
+    } catch {
+      problems = [];
+    }
+    readBack.set(fingerprint, problems);
+  }
+  return problems;
+}
+
+/**
+ * A file's problems as a fingerprint keeps them: JSON without their file (the fingerprint's own),
+ * deflated — a real library's warnings are ~15 MB of JSON at 10,000 skills, ~1.5 MB deflated,
+ * and the store is held in memory (and copied on save) whole.
+ */
+function problemsBytes(problems: readonly SkillProblem[]): Uint8Array {
+  if (problems.length === 0) return NO_PROBLEMS;
+  return deflateRawSync(JSON.stringify(problems.map(({ file: _file, ...rest }) => rest)));
+}
+
+/** The fingerprints after a load: kept for files not read, new for files read and loaded cleanly (`CleanLoad`). */
 export function nextFingerprints(
   work: readonly WorkItem[],
   check: UnchangedCheck,
-  loadedCleanly: (index: number) => number | undefined,
+  loadedCleanly: (index: number) => CleanLoad | undefined,
   storedByFile: () => ReadonlyMap<string, StoredPackSkill[]>,
   now: number,
 ): FileFingerprint[] {
@@ -167,12 +268,21 @@ export function nextFingerprints(
       return;
     }
     const stat = check.stats[i];
-    const skillCount = loadedCleanly(i);
-    if (!stat || skillCount === undefined) return;
+    const clean = loadedCleanly(i);
+    if (!stat || clean === undefined) return;
     stored ??= storedByFile();
     const skills = stored.get(ref.file) ?? [];
-    if (skills.length !== skillCount) return;
-    out.push({ file: ref.file, packKey: fileKey(pack, skills), size: stat.size, mtimeMs: stat.mtimeMs, recordedAt: now, skillCount });
+    if (skills.length !== clean.skillCount) return;
+    const problems = problemsBytes(clean.problems);
+    out.push({
+      file: ref.file,
+      packKey: fileKey(pack, skills),
+      size: stat.size,
+      mtimeMs: stat.mtimeMs,
+      recordedAt: now,
+      skillCount: clean.skillCount,
+      problems,
+    });
   });
   return out;
 }

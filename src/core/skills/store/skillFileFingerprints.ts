@@ -3,8 +3,8 @@ import type { SkillIdentity } from './skillScope';
 
 /**
  * What the pack loader knew about each skill file it loaded cleanly (`skill_files` in the skill
- * store): the pack settings it was loaded under, its size and modification time, and how many
- * skills it defined. A later load (a warm start) trusts a file whose size and time are the same
+ * store): the pack settings it was loaded under, its size and modification time, how many
+ * skills it defined, and the problems it had. A later load (a warm start) trusts a file whose size and time are the same
  * and skips reading and parsing it: its skills are already in the store. The rules for when the
  * loader may trust a fingerprint are in skillPackLoader's unchanged-file check.
  */
@@ -21,6 +21,11 @@ export interface FileFingerprint {
   /** When the fingerprint was taken: a file modified within the clock's resolution of it is not trusted. */
   recordedAt: number;
   skillCount: number;
+  /**
+   * The file's problems when it was read, reported again while it is unchanged: the loader's, as
+   * deflated JSON without their file (unchangedFiles.ts); empty for none.
+   */
+  problems: Uint8Array;
 }
 
 /** A pack skill as stored, with what the unchanged-file check reads. */
@@ -33,29 +38,49 @@ export interface StoredPackSkill extends SkillIdentity {
   contentHash: string;
 }
 
+/** A fingerprint's `problems` when the file had none. */
+export const NO_PROBLEMS = new Uint8Array(0);
+
 export class SkillFileFingerprints {
   constructor(private readonly db: () => SqlDatabase) {}
 
   all(): Map<string, FileFingerprint> {
     const out = new Map<string, FileFingerprint>();
-    for (const r of this.db().arrays('SELECT file, pack_key, size, mtime_ms, recorded_at, skill_count FROM skill_files')) {
+    for (const r of this.db().arrays('SELECT file, pack_key, size, mtime_ms, recorded_at, skill_count, problems FROM skill_files')) {
       const file = String(r[0]);
-      out.set(file, { file, packKey: String(r[1]), size: Number(r[2]), mtimeMs: Number(r[3]), recordedAt: Number(r[4]), skillCount: Number(r[5]) });
+      out.set(file, {
+        file,
+        packKey: String(r[1]),
+        size: Number(r[2]),
+        mtimeMs: Number(r[3]),
+        recordedAt: Number(r[4]),
+        skillCount: Number(r[5]),
+        problems: r[6] instanceof Uint8Array ? r[6] : NO_PROBLEMS,
+      });
     }
     return out;
   }
 
-  /** Replaces every fingerprint (one load's view of every file); writes nothing when they are the ones stored. */
+  /**
+   * Replaces every fingerprint with one load's view of every file, writing only the rows that
+   * changed (a warm start that read a few files rewrites a few rows, not every file's).
+   */
   replaceAll(rows: readonly FileFingerprint[], stored: ReadonlyMap<string, FileFingerprint>): void {
-    if (rows.length === stored.size && rows.every((row) => sameFingerprint(row, stored.get(row.file)))) return;
+    const changed = rows.filter((row) => !sameFingerprint(row, stored.get(row.file)));
+    const kept = new Set(rows.map((row) => row.file));
+    const gone = [...stored.keys()].filter((file) => !kept.has(file));
+    if (changed.length === 0 && gone.length === 0) return;
     const db = this.db();
     db.transaction(() => {
-      db.run('DELETE FROM skill_files');
-      for (let i = 0; i < rows.length; i += 100) {
-        const chunk = rows.slice(i, i + 100);
+      for (let i = 0; i < gone.length; i += 100) {
+        const chunk = gone.slice(i, i + 100);
+        db.run(`DELETE FROM skill_files WHERE file IN (${chunk.map(() => '?').join(', ')})`, chunk);
+      }
+      for (let i = 0; i < changed.length; i += 100) {
+        const chunk = changed.slice(i, i + 100);
         db.run(
-          `INSERT OR REPLACE INTO skill_files (file, pack_key, size, mtime_ms, recorded_at, skill_count) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
-          chunk.flatMap((f) => [f.file, f.packKey, f.size, f.mtimeMs, f.recordedAt, f.skillCount]),
+          `INSERT OR REPLACE INTO skill_files (file, pack_key, size, mtime_ms, recorded_at, skill_count, problems) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+          chunk.flatMap((f) => [f.file, f.packKey, f.size, f.mtimeMs, f.recordedAt, f.skillCount, f.problems]),
         );
       }
     });
@@ -94,6 +119,18 @@ export class SkillFileFingerprints {
 
 function sameFingerprint(a: FileFingerprint, b: FileFingerprint | undefined): boolean {
   return (
-    b !== undefined && a.packKey === b.packKey && a.size === b.size && a.mtimeMs === b.mtimeMs && a.recordedAt === b.recordedAt && a.skillCount === b.skillCount
+    b !== undefined &&
+    a.packKey === b.packKey &&
+    a.size === b.size &&
+    a.mtimeMs === b.mtimeMs &&
+    a.recordedAt === b.recordedAt &&
+    a.skillCount === b.skillCount &&
+    sameBytes(a.problems, b.problems)
   );
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

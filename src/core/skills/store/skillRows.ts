@@ -1,3 +1,4 @@
+import { ownedString } from '../../platform/ownedText';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
 import type { TaskType } from '../../config/settingsSchema';
 import type { SqlValue } from 'sql.js';
@@ -107,10 +108,11 @@ function entryFromRow(r: SqlValue[]): SkillEntry {
 export function entryOf(record: SkillRecord, docId: number): SkillEntry {
   return {
     docId,
-    name: record.name,
-    title: record.title,
-    trigger: record.trigger,
-    description: record.description,
+    // Kept for the life of the store: copies, not views into the file text they were parsed from.
+    name: ownedString(record.name),
+    title: ownedString(record.title),
+    trigger: ownedString(record.trigger),
+    description: ownedString(record.description),
     tagsText: JSON.stringify(record.tags),
     task_type: record.task_type,
     origin: record.origin,

@@ -18,6 +18,7 @@ import { encodeTerms, TermVocabulary } from '../../search/termStore';
  * Version 4: one version for every sql.js build. Versions 1–3 named the build's full-text engine
  * (`skills/3/fts4`); a store written where it had none (`…/none`) kept no terms, and its rows
  * have them analysed on open (SkillStore), so ranked search works whatever the build.
+ * Version 5: a file's fingerprint keeps its warnings (`skill_files.problems`).
  */
 
 /**
@@ -27,7 +28,7 @@ import { encodeTerms, TermVocabulary } from '../../search/termStore';
 export const VOCABULARY_FINGERPRINT_KEY = 'skill_vocab_fingerprint';
 
 const SCHEMA_FAMILY = 'skills';
-export const SKILL_SCHEMA_VERSION = `${SCHEMA_FAMILY}/4`;
+export const SKILL_SCHEMA_VERSION = `${SCHEMA_FAMILY}/5`;
 
 /** The full-text engines versions 1–3 were written under (their schema versions name it). */
 const FORMER_ENGINES = ['fts5', 'fts4', 'none'] as const;
@@ -142,7 +143,7 @@ const TERMS_SQL = `
     CREATE TABLE skill_vocab (id INTEGER PRIMARY KEY, term TEXT NOT NULL);
     CREATE TABLE skill_terms (doc_id INTEGER PRIMARY KEY, terms BLOB NOT NULL);
     CREATE TABLE skill_files (file TEXT PRIMARY KEY, pack_key TEXT NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL,
-      recorded_at INTEGER NOT NULL, skill_count INTEGER NOT NULL);`;
+      recorded_at INTEGER NOT NULL, skill_count INTEGER NOT NULL, problems BLOB NOT NULL DEFAULT x'');`;
 
 export function createSkillSchema(db: SqlDatabase): void {
   db.exec(skillsTableSql('skills'));
@@ -190,12 +191,24 @@ function migrateToV3(db: SqlDatabase, fts: FormerEngine): void {
 }
 
 /**
- * Every older version → 4, rows kept: versions 1 and 2 through version 3's migration, version 3
- * as it is (its stored form is version 4's; rows without terms are analysed on open).
+ * Versions 3 and 4 → 5: file fingerprints keep the file's warnings (a file loaded with warnings
+ * only is trusted on a warm start too). The fingerprints stored so far are of files without any.
+ */
+function addFileProblems(db: SqlDatabase): void {
+  db.exec("ALTER TABLE skill_files ADD COLUMN problems BLOB NOT NULL DEFAULT x''");
+}
+
+/**
+ * Every older version → 5, rows kept: versions 1 and 2 through version 3's migration (which
+ * creates the fingerprints with their warnings column), versions 3 and 4 with that column added
+ * (version 3's stored form is otherwise version 4's; rows without terms are analysed on open).
  */
 export function skillMigrations(): Migration[] {
-  return FORMER_ENGINES.flatMap((fts) => [
-    ...[1, 2].map((version) => ({ from: `${SCHEMA_FAMILY}/${version}/${fts}`, migrate: (db: SqlDatabase) => migrateToV3(db, fts) })),
-    { from: `${SCHEMA_FAMILY}/3/${fts}`, migrate: () => undefined },
-  ]);
+  return [
+    ...FORMER_ENGINES.flatMap((fts) => [
+      ...[1, 2].map((version) => ({ from: `${SCHEMA_FAMILY}/${version}/${fts}`, migrate: (db: SqlDatabase) => migrateToV3(db, fts) })),
+      { from: `${SCHEMA_FAMILY}/3/${fts}`, migrate: addFileProblems },
+    ]),
+    { from: `${SCHEMA_FAMILY}/4`, migrate: addFileProblems },
+  ];
 }

@@ -1,0 +1,205 @@
+/**
+ * Skill store at scale over the real public-skill pool (bench/data/skills-at-scale): cold load,
+ * warm start, search latency over the whole requests, and memory, on the path the hook and the
+ * MCP server run — `openDoorSession` (the skill store, `SkillService`, the door's persisted store)
+ * with the library in Toolshed's own skill folder (`~/.toolshed/skills`), one sub-folder per
+ * source repository as a user who cloned those repositories would keep them.
+ *
+ * Libraries (poolLibrary.ts): 1,000 pool files, the whole pool, and 10,000 files (the pool plus
+ * renamed copies of some of its files, since the pool has fewer).
+ *
+ * Every measurement runs in a fresh child process (this bundle, run again with `child` and a JSON
+ * job), so its memory is that process's own: a cold load (no store yet: parse + index + persist),
+ * then a warm start from what it persisted (to the first search answered), each followed by the
+ * searches. A run with an empty library gives the fixed cost (sql.js, the code) that the memory
+ * for skills is measured above.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { skillRequestText } from '../src/cli/commands/requestText';
+import { openDoorSession } from '../src/core/runtimes/doorSession';
+import { doorFolderFor } from '../src/core/runtimes/doors/doorFolder';
+import { loadSqlEngine } from '../src/core/sql/sqlEngine';
+import { pctOf, round } from './benchMath';
+import { librarySample, libraryLabel } from './poolLibrary';
+import { DATA_DIR, materialisePool, readPool, readRequests } from './skillsAtScaleData';
+
+interface Job {
+  label: string;
+  root: string;
+  start: 'cold' | 'warm';
+  home: string;
+  workspace: string;
+  requestsFile: string;
+  /** Rounds of every request through `skill_search` after one warm-up round. */
+  rounds: number;
+}
+
+const mb = (bytes: number) => round(bytes / 1048576, 1);
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
+
+/** One measurement in this (fresh) process; prints its JSON row on the last line. */
+async function child(job: Job): Promise<void> {
+  const rssBefore = process.memoryUsage().rss;
+  const found = readRequests(job.requestsFile);
+  if ('skip' in found) throw new Error(found.skip);
+  const requests = found.requests.map((r) => skillRequestText.text(r.request));
+  const toolshedHome = path.join(job.home, '.toolshed');
+  const wallStart = performance.now();
+  const cpuStart = process.cpuUsage();
+  // The engine as the door loads it (the bundle lies outside dist/, so the WebAssembly file is named).
+  const engine = await loadSqlEngine({ wasmPath: path.join(job.root, 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm') });
+  const door = await openDoorSession({ runtime: 'claude', workspaceFolder: job.workspace, home: job.home, env: {}, toolshedHome, engine });
+  const openMs = performance.now() - wallStart;
+  const openCpu = cpuMs(cpuStart);
+  const ctx = door.requestContext();
+  await door.skills.search({ query: requests[0], limit: 10 }, ctx);
+  const firstMs = performance.now() - wallStart;
+  const firstCpu = cpuMs(cpuStart);
+  const rssLoaded = process.memoryUsage().rss;
+
+  // Per request, wall time and this process's CPU time (which a busy machine does not inflate).
+  const times: number[] = [];
+  const cpuTimes: number[] = [];
+  const searchCpu = process.cpuUsage();
+  for (let round = 0; round <= job.rounds; round++)
+    for (const query of requests) {
+      const start = performance.now();
+      const cpu = process.cpuUsage();
+      await door.skills.search({ query, limit: 10 }, ctx);
+      if (round === 0) continue;
+      times.push(performance.now() - start);
+      cpuTimes.push(cpuMs(cpu));
+    }
+  const searchCpuPer = cpuMs(searchCpu) / ((job.rounds + 1) * requests.length);
+  const preflightTimes: number[] = [];
+  for (const query of requests) {
+    const start = performance.now();
+    await door.preflight(query);
+    preflightTimes.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  preflightTimes.sort((a, b) => a - b);
+  const rssAfter = process.memoryUsage().rss;
+  (globalThis as { gc?: () => void }).gc?.();
+  const afterGc = process.memoryUsage();
+  const load = door.load;
+  const skills = load.packs.reduce((n, p) => n + p.skillCount, 0);
+  const duplicates = load.problems.filter((p) => p.code === 'duplicate-name').length;
+  const storeFile = path.join(doorFolderFor(job.workspace, toolshedHome), 'skills.claude.db');
+  let storeMb = 0;
+  try {
+    storeMb = mb(statSync(storeFile).size);
+  } catch {
+    // no store file: nothing was persisted (an empty library)
+  }
+  await door.dispose();
+  const row = {
+    case: `${job.label}, ${job.start}`,
+    files: load.files,
+    files_read: load.files - load.unchangedFiles,
+    problems_by_code: problemCounts(load.problems),
+    skills_searchable: skills,
+    duplicate_names: duplicates,
+    other_problems: load.problems.length - duplicates,
+    start: job.start,
+    open_ms: round(openMs, 0),
+    open_cpu_ms: round(openCpu, 0),
+    first_answer_ms: round(firstMs, 0),
+    first_answer_cpu_ms: round(firstCpu, 0),
+    search_p50_ms: round(pctOf(times, 0.5), 1),
+    search_p95_ms: round(pctOf(times, 0.95), 1),
+    search_cpu_p50_ms: round(pctOf(cpuTimes, 0.5), 1),
+    search_cpu_p95_ms: round(pctOf(cpuTimes, 0.95), 1),
+    search_cpu_ms_per_request: round(searchCpuPer, 1),
+    preflight_p50_ms: round(pctOf(preflightTimes, 0.5), 1),
+    preflight_p95_ms: round(pctOf(preflightTimes, 0.95), 1),
+    requests: requests.length,
+    request_text: skillRequestText.describe(found.requests.map((r) => r.request)).request_text,
+    rss_before_mb: mb(rssBefore),
+    rss_loaded_mb: mb(rssLoaded),
+    rss_after_searches_mb: mb(rssAfter),
+    peak_rss_mb: mb(process.resourceUsage().maxRSS * 1024),
+    heap_after_gc_mb: mb(afterGc.heapUsed),
+    external_after_gc_mb: mb(afterGc.external),
+    rss_after_gc_mb: mb(afterGc.rss),
+    store_mb: storeMb,
+    load_avg_1m: round(os.loadavg()[0] ?? 0, 2),
+  };
+  console.log(JSON.stringify(row));
+}
+
+/** How many problems of each severity and code the load reported (`warning:unquoted-colon`: 12, …), most first. */
+function problemCounts(problems: ReadonlyArray<{ severity: string; code: string }>): string {
+  const counts = new Map<string, number>();
+  for (const p of problems) counts.set(`${p.severity}:${p.code}`, (counts.get(`${p.severity}:${p.code}`) ?? 0) + 1);
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([code, n]) => `${code} ${n}`)
+    .join(', ');
+}
+
+function runChild(job: Job): Record<string, unknown> {
+  const run = spawnSync(process.execPath, ['--expose-gc', process.argv[1]!, 'child', JSON.stringify(job)], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (run.status !== 0) throw new Error(`child ${job.label} ${job.start} failed (exit ${run.status}):\n${run.stderr}`);
+  const row = JSON.parse(run.stdout.trim().split('\n').pop() ?? '') as Record<string, unknown>;
+  process.stderr.write(`${JSON.stringify(row)}\n`);
+  return row;
+}
+
+async function main(): Promise<void> {
+  const root = process.cwd();
+  const requestsFile = process.env.TOOLSHED_POOL_SCALE_REQUESTS ?? path.join(root, DATA_DIR, 'requests.jsonl');
+  const found = readRequests(requestsFile);
+  const title = 'Skill store at scale, real public-skill pool (door session: cold load, warm start, search over whole requests, memory)';
+  if ('skip' in found) {
+    console.log(JSON.stringify({ title, rows: [], skipped: found.skip }));
+    return;
+  }
+  const pool = readPool(root);
+  // TOOLSHED_POOL_SCALE_SIZES=1000,10000 (a comma list; "pool" is the whole pool) picks the sizes.
+  const sizes = (process.env.TOOLSHED_POOL_SCALE_SIZES ?? '1000,pool,10000').split(',').map((s) => (s.trim() === 'pool' ? pool.length : Number(s)));
+  const rounds = Number(process.env.TOOLSHED_POOL_SCALE_ROUNDS ?? 1);
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'toolshed-pool-scale-'));
+  const rows: Array<Record<string, unknown>> = [];
+  try {
+    const workspace = path.join(tmp, 'workspace');
+    mkdirSync(workspace, { recursive: true });
+    const empty = path.join(tmp, 'home-empty');
+    mkdirSync(path.join(empty, '.toolshed', 'skills'), { recursive: true });
+    rows.push(runChild({ root, label: 'no skills (fixed cost)', start: 'cold', home: empty, workspace, requestsFile, rounds }));
+    const fixedPeak = Number(rows[0]!.peak_rss_mb);
+    for (const size of sizes) {
+      const home = path.join(tmp, `home-${size}`);
+      const library = path.join(home, '.toolshed', 'skills');
+      const entries = librarySample(pool, size);
+      materialisePool(entries, library);
+      const label = libraryLabel(size, pool.length);
+      for (const start of ['cold', 'warm'] as const) {
+        const row = runChild({ root, label, start, home, workspace, requestsFile, rounds });
+        row.skills_peak_rss_mb = round(Number(row.peak_rss_mb) - fixedPeak, 1);
+        rows.push(row);
+      }
+      rmSync(home, { recursive: true, force: true });
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  console.log(JSON.stringify({ title, rows }));
+}
+
+if (process.argv[2] === 'child')
+  void child(JSON.parse(process.argv[3] ?? '{}') as Job).catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+else
+  void main().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
