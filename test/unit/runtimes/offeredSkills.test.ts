@@ -2,8 +2,14 @@ import * as assert from 'node:assert/strict';
 import type { PreflightSkills } from '../../../src/core/planner/plannerPorts';
 import { offeredSkills } from '../../../src/core/runtimes/offeredSkills';
 
-/** A hybrid pre-flight with no model: `candidates` passed the gate (best first), `injected` went in unconfirmed. */
-function unsure(candidates: Array<[string, number]>, injected: string[] = []): PreflightSkills {
+type Verdict = NonNullable<NonNullable<PreflightSkills['record']>['ranked'][number]['verdict']>;
+const passed: Verdict = { passed: true };
+const cut = (relevance: number, best: number): Verdict => ({ passed: false, rule: 'relativeCut', relevance, best, cut: 0.7 });
+const below = (relevance: number): Verdict => ({ passed: false, rule: 'minRelevance', relevance, minimum: 0.25 });
+const stuffed: Verdict = { passed: false, rule: 'stuffed', reason: 'its description uses 400 different words' };
+
+/** A hybrid pre-flight with no model: the gate's candidates in search order (passed unless a verdict says otherwise), `injected` went in. */
+function preflight(candidates: Array<[string, number, Verdict?]>, injected: string[] = [], wouldAsk = true): PreflightSkills {
   return {
     pinnedBlock: '',
     relevantBlock: '',
@@ -11,12 +17,13 @@ function unsure(candidates: Array<[string, number]>, injected: string[] = []): P
     omitted: [],
     record: {
       selection: 'hybrid',
-      ranked: candidates.map(([name, relevance]) => ({ name, relevance, verdict: { passed: true } })),
-      offered: candidates.map(([name]) => name),
-      model: { asked: false, wouldAsk: true, chose: [] },
+      ranked: candidates.map(([name, relevance, verdict]) => ({ name, relevance, verdict: verdict ?? passed })),
+      offered: candidates.filter(([, , verdict]) => !verdict || verdict.passed).map(([name]) => name),
+      model: { asked: false, wouldAsk, chose: [] },
     },
   };
 }
+const unsure = (candidates: Array<[string, number, Verdict?]>, injected: string[] = []) => preflight(candidates, injected);
 
 /** What a door offers the runtime's model when the gate is unsure (the hook and the reach bench read it). */
 describe('skills a door offers instead of injecting', () => {
@@ -65,12 +72,32 @@ describe('skills a door offers instead of injecting', () => {
     assert.deepEqual(offeredSkills(unsure(standsOut)), ['the-one', 'skill-1']);
   });
 
-  it('nothing when a model was asked or would not be', () => {
+  it('the best-ranked skills are offered beside a confident injection, also one the relative cut held back', () => {
+    const confident = preflight(
+      [
+        ['statistical-analysis', 0.28, cut(0.28, 0.46)],
+        ['statistical-analyst', 0.2, below(0.2)],
+        ['report', 0.46],
+      ],
+      ['report'],
+      false,
+    );
+    assert.deepEqual(offeredSkills(confident), ['statistical-analysis'], 'below the gate’s absolute minimum is never offered');
+    const withStuffed = preflight(
+      [
+        ['keyword-soup', 0.9, stuffed],
+        ['prometheus', 0.88],
+        ['slo-implementation', 0.61, cut(0.61, 0.88)],
+      ],
+      ['prometheus'],
+      false,
+    );
+    assert.deepEqual(offeredSkills(withStuffed), ['slo-implementation'], 'a stuffed skill is never offered');
+  });
+
+  it('nothing when a model was asked (it chose)', () => {
     const asked = unsure([['a', 0.4]]);
     asked.record!.model = { asked: true, wouldAsk: true, chose: [] };
     assert.deepEqual(offeredSkills(asked), []);
-    const sure = unsure([['a', 0.4]]);
-    sure.record!.model = { asked: false, wouldAsk: false, chose: [] };
-    assert.deepEqual(offeredSkills(sure), []);
   });
 });
