@@ -1,4 +1,5 @@
 import type { PreflightSkills } from '../planner/plannerPorts';
+import { bestStandsOut } from '../planner/selection/hybridDecision';
 import { MCP_READ_SKILL_TOOL_NAME } from '../platform/toolNames';
 import { renderPromptBlock } from '../privacy/promptBlocks';
 import { redact } from '../privacy/redaction';
@@ -7,31 +8,50 @@ import { redact } from '../privacy/redaction';
 const MAX_DESCRIPTION_CHARS = 240;
 
 /**
- * What an offer holds back. Chosen on the tuning half (odd ids) of the skills-at-scale requests
- * with 10,000 skills (`bench/tuneOffers.ts`), at the knee of the curve between the one-skill tasks
- * whose skill reaches the model and the no-skill requests that get an offer (the curve is in
+ * When a door offers anything: the best of the gate's candidates reaches OFFER_MIN_RELEVANCE.
+ * Chosen on the tuning half (odd ids) of the skills-at-scale requests with 10,000 skills
+ * (`bench/tuneOffers.ts`), at the knee of the curve between the one-skill tasks whose skill
+ * reaches the model and the no-skill requests that get an offer (the curve is in
  * docs/benchmarks.md, "Reach"): at the gate's own minimum, offers reach a large share of requests
- * no skill serves.
+ * no skill serves. The floor is the request's (its best candidate's), not each offer's.
  */
 const OFFER_MIN_RELEVANCE = 0.32;
 const MAX_OFFERED = 2;
 
+/** Gate verdicts an offer may have: passed, or cleared the absolute minimum and was held back only by the relative cut or the cap. */
+const OFFERABLE: ReadonlySet<string> = new Set(['relativeCut', 'cap']);
+
 /**
- * The skills a door *offers* rather than injects. In `@toolshed`, a candidate that passed the
- * gate but is not confident enough to inject on its own (below `askModelBelowRelevance`) is put
- * to a model, which picks among them. A door has no model of its own, but the runtime's model
- * reads the prompt next: so the best of those candidates (from the very list the selection model
- * would be shown, at least `OFFER_MIN_RELEVANCE`, at most `MAX_OFFERED`) are named with their
- * descriptions, and that model loads the one that fits — with its own skill tool, or Toolshed's
- * `read_skill` — or ignores them. Nothing is injected that the gate would not have injected; the
- * offer costs a line per skill.
+ * The skills a door *offers* rather than injects: named with their one-line descriptions for the
+ * runtime's model, which loads the one that fits — with its own skill tool, or Toolshed's
+ * `read_skill` — or ignores them. In `@toolshed`, candidates the gate is unsure of are put to a
+ * model; a door has no model of its own, but the runtime's model reads the prompt next. So, once
+ * the request's best candidate reaches `OFFER_MIN_RELEVANCE`, the first `MAX_OFFERED` candidates
+ * in search order that were not injected are offered: every candidate that cleared the gate's
+ * absolute minimum, also one held back by the relative cut or the cap, and also beside a
+ * confident injection. Those two rules keep *injected text* short; an offer is one line, and the
+ * best-ranked skill is often the right one when another matched more of the request's words (on
+ * the tuning half, offering only what the selection model would be shown left three such tasks
+ * unreached, each of them a request that got another skill injected, so no request no skill
+ * serves got anything it did not already get). None is offered when a model was asked (it chose),
+ * nor when no candidate stands out from the rest (`bestStandsOut`, the rule that keeps hybrid
+ * selection from injecting without a model): ten skills about as relevant say the request's words
+ * are generic, not that one of them applies. Nothing is injected that the gate would not have
+ * injected. `minRelevance` is for the tuning bench's curve; doors use the default.
  */
-export function offeredSkills(result: PreflightSkills): string[] {
+export function offeredSkills(result: PreflightSkills, minRelevance = OFFER_MIN_RELEVANCE): string[] {
   const record = result.record;
-  if (!record?.model?.wouldAsk || record.model.asked) return [];
+  if (!record || record.model?.asked) return [];
+  const eligible = record.ranked
+    .filter((candidate) => !candidate.verdict || candidate.verdict.passed || OFFERABLE.has(candidate.verdict.rule))
+    .map((candidate) => ({ name: candidate.name, relevance: candidate.relevance ?? 1, passed: !candidate.verdict || candidate.verdict.passed }));
+  const best = eligible.reduce((top, candidate) => Math.max(top, candidate.relevance), 0);
+  if (best < minRelevance || !bestStandsOut(eligible.filter((candidate) => candidate.passed))) return [];
   const injected = new Set(result.used.map((use) => use.name));
-  const relevance = new Map(record.ranked.map((candidate) => [candidate.name, candidate.relevance ?? 1]));
-  return (record.offered ?? []).filter((name) => !injected.has(name) && (relevance.get(name) ?? 0) >= OFFER_MIN_RELEVANCE).slice(0, MAX_OFFERED);
+  return eligible
+    .filter((candidate) => !injected.has(candidate.name))
+    .slice(0, MAX_OFFERED)
+    .map((candidate) => candidate.name);
 }
 
 /** The offer as a prompt block ('' for none): each name with its description, redacted and on one line. */

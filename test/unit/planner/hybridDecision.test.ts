@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { ChatModelPort } from '../../../src/core/platform/chatTypes';
-import { hybridNeedsModel } from '../../../src/core/planner/selection/hybridDecision';
+import { bestStandsOut, hybridNeedsModel } from '../../../src/core/planner/selection/hybridDecision';
 import { selectActiveSkills } from '../../../src/core/planner/selection/activeSkillSelection';
 import type { SelectionRequest } from '../../../src/core/planner/selection/activeSkillSelection';
 
@@ -96,6 +96,31 @@ describe('hybrid selection asks a model only when it can help', () => {
     assert.deepEqual(
       outcome.active.map((s) => s.name),
       ['a', 'b', 'c'],
+    );
+  });
+
+  it('whether the best stands out: fewer than ten candidates, or the best 0.1 above the tenth', () => {
+    const at = (...values: number[]) => values.map((relevance) => ({ relevance }));
+    assert.equal(bestStandsOut(at(0.5, 0.5, 0.5)), true, 'too few to call it a crowd');
+    assert.equal(bestStandsOut(at(0.6, ...Array<number>(9).fill(0.55))), false, 'ten within 0.05');
+    assert.equal(bestStandsOut(at(0.7, ...Array<number>(9).fill(0.55))), true, 'the best 0.15 above the tenth');
+    assert.equal(bestStandsOut(at(...Array<number>(9).fill(0.55), 0.7)), true, 'in any order');
+  });
+
+  it('a dozen candidates about as relevant and no model → none injected (the search order is chance)', async () => {
+    const crowd = Array.from({ length: 12 }, (_, i) => candidate(`s${i}`, 0.56 - i * 0.005));
+    const withoutModel = await selectActiveSkills(request(crowd), { signal: live });
+    assert.equal(withoutModel.wouldAskModel, true);
+    assert.deepEqual(withoutModel.active, [], 'no confident-looking pick from a flat list');
+    const failing = await selectActiveSkills(request(crowd), { model: countingModel('not JSON'), signal: live });
+    assert.deepEqual(failing.active, [], 'nor when the model’s answer cannot be used');
+    const answered = await selectActiveSkills(request(crowd), { model: countingModel('{"skills": ["s7"]}'), signal: live });
+    assert.deepEqual(answered.active, [{ name: 's7', reason: 'chosen by the model' }], 'the model still chooses among them');
+    const standsOut = [candidate('top', 0.7), ...crowd.slice(1)];
+    assert.deepEqual(
+      (await selectActiveSkills(request(standsOut), { signal: live })).active.map((s) => s.name),
+      ['top', 's1', 's2'],
+      'one that stands out: the confident ones, as before',
     );
   });
 

@@ -1,7 +1,7 @@
 import type { CancellationSignal, ChatModelPort } from '../../platform/chatTypes';
 import { buildSelectionPrompt, parseSelectionAnswer } from './selectionPrompt';
 import type { SelectionCandidate } from './selectionPrompt';
-import { hybridNeedsModel } from './hybridDecision';
+import { bestStandsOut, hybridNeedsModel } from './hybridDecision';
 
 /**
  * Chooses a request's active skills — the few loaded in full — from pinned skills, search
@@ -84,7 +84,10 @@ export async function selectActiveSkills(request: SelectionRequest, deps: Select
       .slice(0, slots)
       .map((c) => ({ name: c.name, reason: 'best match' }));
   if (request.mode === 'hybrid' && !hybridNeedsModel(open, slots, { confident })) return result(unconfirmed());
-  if (!deps.model) return result(unconfirmed(), { wouldAskModel: true });
+  // hybrid without the model's answer (none, a failure, a timeout): the confident candidates,
+  // unless none stands out from the crowd — then the search order is chance, and none is injected.
+  const fallback = (): ActiveSkill[] => (request.mode === 'hybrid' && !bestStandsOut(open) ? [] : unconfirmed());
+  if (!deps.model) return result(fallback(), { wouldAskModel: true });
   const model = deps.model;
   const asked = { askedModel: true, wouldAskModel: true, ...(deps.modelName ? { modelName: deps.modelName } : {}) };
 
@@ -106,13 +109,13 @@ export async function selectActiveSkills(request: SelectionRequest, deps: Select
   }
   if (!failure && deps.signal.isCancelled) failure = 'the request was cancelled';
   const tokens = await countQuietly(model, prompt, answer);
-  if (failure) return result(unconfirmed(), { ...asked, selectionTokens: tokens, fallbackReason: failure });
+  if (failure) return result(fallback(), { ...asked, selectionTokens: tokens, fallbackReason: failure });
   const parsed = parseSelectionAnswer(
     answer,
     open.map((c) => c.name),
     slots,
   );
-  if (!parsed.ok) return result(unconfirmed(), { ...asked, selectionTokens: tokens, fallbackReason: parsed.reason });
+  if (!parsed.ok) return result(fallback(), { ...asked, selectionTokens: tokens, fallbackReason: parsed.reason });
   return result(
     parsed.names.map((name) => ({ name, reason: 'chosen by the model' })),
     { ...asked, selectionTokens: tokens },

@@ -74,7 +74,9 @@ export async function activeSkillsPreflight(
       ? `A model would be asked to choose among ${candidates.length} candidate${candidates.length === 1 ? '' : 's'} (${candidates
           .slice(0, 5)
           .map((c) => `${c.name} ${(c.relevance ?? 1).toFixed(2)}`)
-          .join(', ')}); without its answer only those at or above toolshed.skills.askModelBelowRelevance are injected.`
+          .join(
+            ', ',
+          )}); without its answer only those at or above toolshed.skills.askModelBelowRelevance are injected, and none when no candidate stands out from the rest.`
       : undefined;
   // Chosen by the names shown; loaded by the stored ones (a redacted name would load nothing).
   const keyOf = new Map(candidates.map((c) => [c.name, c.key]));

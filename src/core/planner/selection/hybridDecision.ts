@@ -33,6 +33,30 @@ export interface HybridThresholds {
   margin?: number;
 }
 
+/**
+ * How far the best candidate must stand above the STANDOUT_RANK-th for the search order to be
+ * evidence at all. A request whose vocabulary is generic (a long paste of code, a list of
+ * everyday words) has ten or more skills within a few hundredths of each other; the first of
+ * them is there by chance. On the skills-at-scale tuning half (odd ids, 10,000 skills,
+ * bench/tuneOffers.ts) this took the no-skill requests that got a skill's text without a
+ * model's confirmation from 5 to 3 of 55 with the same one-skill reach; margins 0.05–0.15 over the
+ * 10th behaved alike, over the 5th they cost one-skill tasks.
+ */
+const STANDOUT_MARGIN = 0.1;
+const STANDOUT_RANK = 10;
+
+/**
+ * Whether the best candidate stands out from the rest: fewer than STANDOUT_RANK candidates, or
+ * the best at least STANDOUT_MARGIN above the STANDOUT_RANK-th (relevance unknown = 1). When it
+ * does not, what the model would have been asked is not answered from the search order: no
+ * skill is injected unconfirmed (activeSkillSelection.ts) and a door offers none (runtimes/offeredSkills.ts).
+ */
+export function bestStandsOut(candidates: readonly RelevanceOf[]): boolean {
+  if (candidates.length < STANDOUT_RANK) return true;
+  const ranked = candidates.map((candidate) => candidate.relevance ?? 1).sort((a, b) => b - a);
+  return (ranked[0] ?? 0) - (ranked[STANDOUT_RANK - 1] ?? 0) >= STANDOUT_MARGIN;
+}
+
 export function hybridNeedsModel(open: readonly RelevanceOf[], slots: number, thresholds: HybridThresholds): boolean {
   if (slots <= 0 || open.length === 0) return false;
   const ranked = open.map((candidate) => candidate.relevance ?? 1).sort((a, b) => b - a);
