@@ -16,6 +16,7 @@ import { mkdtempSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { rng as seeded } from './benchMath';
 import { estimateTokens } from '../src/core/tools/modes/deferredNamesBlock';
 import { doorFolderFor } from '../src/core/runtimes/doors/doorFolder';
 import { McpGateway } from '../src/mcp/gateway/gateway';
@@ -34,18 +35,6 @@ interface SessionRequest {
 const SESSIONS = 4;
 const PER_SESSION = 50;
 const FREQUENT = 5;
-
-/** mulberry32: a small seeded generator, so both arms get the same sequence. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function sequenceOf(requests: readonly SessionRequest[]): SessionRequest[] {
   const random = seeded(7);
