@@ -12,9 +12,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { GATEWAY_CALL_TOOL_NAME, GATEWAY_FIND_TOOL_NAME } from '../../src/core/platform/toolNames';
-import { killRuntimes, removeRuntimeFolders, RUNTIMES, runRuntime, skipUnlessRunnable } from './runtimeHarness';
-import { startScriptedModelServer } from './scriptedModelServer';
-import type { ScriptedModelServer } from './scriptedModelServer';
+import { RUNTIMES, runRuntime, skipUnlessRunnable, scriptedModelPerTest } from './runtimeHarness';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -45,12 +43,7 @@ function upstreamConfig(): string {
 }
 
 describe("Toolshed's gateway with --expose found in the real runtimes", function () {
-  let server: ScriptedModelServer | undefined;
-  afterEach(async () => {
-    killRuntimes();
-    await server?.close();
-    removeRuntimeFolders();
-  });
+  const startModel = scriptedModelPerTest();
 
   for (const runtime of RUNTIMES) {
     const refreshes = REFRESHES[runtime];
@@ -61,7 +54,7 @@ describe("Toolshed's gateway with --expose found in the real runtimes", function
         : `${runtime}: the tool list is not refreshed after find_tools, and call_tool reaches the upstream`;
     it(title, async function () {
       skipUnlessRunnable(this, runtime);
-      server = await startScriptedModelServer((turn, index) => {
+      const server = await startModel((turn, index) => {
         // A runtime that keeps asking must not loop the test: five rounds are more than the script needs.
         if (index >= 5) return { text: `GAVE UP: ${turn.toolResults.join(' | ')}` };
         const direct = turn.toolNames.find((name) => endsWithTool(name, FOUND));

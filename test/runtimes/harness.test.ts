@@ -9,27 +9,20 @@ import * as assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { hookContextIn, killRuntimes, removeRuntimeFolders, RUNTIMES, runRuntime, skipUnlessRunnable } from './runtimeHarness';
+import { hookContextIn, RUNTIMES, runRuntime, skipUnlessRunnable, scriptedModelPerTest } from './runtimeHarness';
 import { skillsShownInRequest } from './skillListing';
-import { startScriptedModelServer } from './scriptedModelServer';
-import type { ScriptedModelServer } from './scriptedModelServer';
 
 const HOOK = path.join(__dirname, 'fixtures', 'fixedContextHook.mjs');
 const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const MEMORY = require.resolve('@modelcontextprotocol/server-memory/dist/index.js');
 
 describe('runtime harness (stand-in hook and MCP server)', function () {
-  let server: ScriptedModelServer | undefined;
-  afterEach(async () => {
-    killRuntimes();
-    await server?.close();
-    removeRuntimeFolders();
-  });
+  const startModel = scriptedModelPerTest();
 
   for (const runtime of RUNTIMES) {
     it(`${runtime}: lists the skills in its user and workspace folders with their descriptions (read by skillsShownInRequest)`, async function () {
       skipUnlessRunnable(this, runtime);
-      server = await startScriptedModelServer();
+      const server = await startModel();
       const run = await runRuntime(runtime, server, 'hello', {
         userSkills: [{ name: 'alpha-user-skill', description: 'Formats alpha reports' }],
         workspaceSkills: [{ name: 'beta-workspace-skill', description: 'Formats beta reports' }],
@@ -44,7 +37,7 @@ describe('runtime harness (stand-in hook and MCP server)', function () {
 
     it(`${runtime}: a prompt the hook has nothing for reaches the model with no hook context`, async function () {
       skipUnlessRunnable(this, runtime);
-      server = await startScriptedModelServer();
+      const server = await startModel();
       const run = await runRuntime(runtime, server, 'what is two plus two', {
         hookCommand: `"${process.execPath}" "${HOOK}" ${runtime}`,
         trustWorkspace: true,
@@ -56,7 +49,7 @@ describe('runtime harness (stand-in hook and MCP server)', function () {
 
     it(`${runtime}: a prompt-submit hook's context reaches the model, with the event JSON on its stdin`, async function () {
       skipUnlessRunnable(this, runtime);
-      server = await startScriptedModelServer();
+      const server = await startModel();
       const log = path.join(tmpdir(), `toolshed-rt-hook-${process.pid}-${runtime}.jsonl`);
       const run = await runRuntime(runtime, server, 'please deploy the web app', {
         hookCommand: `"${process.execPath}" "${HOOK}" ${runtime} "${log}"`,
@@ -78,7 +71,7 @@ describe('runtime harness (stand-in hook and MCP server)', function () {
       // Codex lists an MCP server's tools when it starts; server-everything adds its tools later, server-memory at once.
       const [name, entry, tool, args] =
         runtime === 'codex' ? ['memory', MEMORY, 'read_graph', {}] : ['everything', EVERYTHING, 'echo', { message: 'PING-FROM-THE-MODEL' }];
-      server = await startScriptedModelServer((turn) => {
+      const server = await startModel((turn) => {
         if (turn.toolResults.length > 0) return { text: `TOOL SAID: ${turn.toolResults.join(' | ')}` };
         const offered = turn.toolNames.find((n) => n.endsWith(`-${tool}`) || n.endsWith(`__${tool}`));
         return offered ? { toolCall: { name: offered, args } } : { text: 'NO TOOL' };

@@ -12,7 +12,8 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ModelTurn, ScriptedModelServer } from './scriptedModelServer';
+import { startScriptedModelServer } from './scriptedModelServer';
+import type { ModelScript, ModelTurn, ScriptedModelServer } from './scriptedModelServer';
 
 export type RuntimeName = 'copilot' | 'claude' | 'codex';
 export const RUNTIMES: readonly RuntimeName[] = ['copilot', 'claude', 'codex'];
@@ -375,4 +376,19 @@ export function runPrepared(
       resolve({ exitCode, stdout, stderr, turns, home, workspace });
     });
   });
+}
+
+/**
+ * A scripted model per test, and the clean-up after each test of the suite it is called in: the
+ * runtimes started killed, the model server closed, the runtimes' folders removed.
+ */
+export function scriptedModelPerTest(): (script?: ModelScript) => Promise<ScriptedModelServer> {
+  let server: ScriptedModelServer | undefined;
+  afterEach(async () => {
+    killRuntimes();
+    await server?.close();
+    server = undefined;
+    removeRuntimeFolders();
+  });
+  return async (script) => (server = await startScriptedModelServer(script));
 }

@@ -8,11 +8,9 @@
  */
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { hookContextIn, killRuntimes, removeRuntimeFolders, RUNTIMES, runRuntime, skipUnlessRunnable } from './runtimeHarness';
+import { hookContextIn, RUNTIMES, runRuntime, skipUnlessRunnable, scriptedModelPerTest } from './runtimeHarness';
 import type { RuntimeName } from './runtimeHarness';
 import { MATCHING_PROMPT, RELEASE_NOTES, TEAM_SKILLS, UNRELATED_PROMPT } from './runtimeSkills';
-import { startScriptedModelServer } from './scriptedModelServer';
-import type { ScriptedModelServer } from './scriptedModelServer';
 
 const CLI = path.resolve(__dirname, '..', '..', 'dist', 'cli.js');
 // A budget far above any start-up: the test waits for the hook's answer, it does not time it
@@ -21,17 +19,12 @@ const hook = (runtime: RuntimeName): string => `"${process.execPath}" "${CLI}" h
 const MARKERS = /MARKER-[A-Z-]+-BODY/g;
 
 describe("Toolshed's prompt-submit hook in the real runtimes", function () {
-  let server: ScriptedModelServer | undefined;
-  afterEach(async () => {
-    killRuntimes();
-    await server?.close();
-    removeRuntimeFolders();
-  });
+  const startModel = scriptedModelPerTest();
 
   for (const runtime of RUNTIMES) {
     it(`${runtime}: after a prompt a skill covers, the model request carries that skill's text and no other's`, async function () {
       skipUnlessRunnable(this, runtime);
-      server = await startScriptedModelServer();
+      const server = await startModel();
       const run = await runRuntime(runtime, server, MATCHING_PROMPT, { userSkills: TEAM_SKILLS, hookCommand: hook(runtime), trustWorkspace: true });
       assert.equal(run.exitCode, 0, run.stderr);
       const first = run.turns[0];
@@ -43,7 +36,7 @@ describe("Toolshed's prompt-submit hook in the real runtimes", function () {
 
     it(`${runtime}: after an unrelated prompt, the model request carries no Toolshed context`, async function () {
       skipUnlessRunnable(this, runtime);
-      server = await startScriptedModelServer();
+      const server = await startModel();
       const run = await runRuntime(runtime, server, UNRELATED_PROMPT, { userSkills: TEAM_SKILLS, hookCommand: hook(runtime), trustWorkspace: true });
       assert.equal(run.exitCode, 0, run.stderr);
       const first = run.turns[0];
@@ -54,7 +47,7 @@ describe("Toolshed's prompt-submit hook in the real runtimes", function () {
 
     it(`${runtime}: skills of a workspace the runtime does not trust never reach the model through the hook; trusted, they do`, async function () {
       skipUnlessRunnable(this, runtime);
-      server = await startScriptedModelServer();
+      const server = await startModel();
       const setup = { workspaceSkills: [RELEASE_NOTES], hookCommand: hook(runtime) };
       const untrusted = await runRuntime(runtime, server, MATCHING_PROMPT, { ...setup, trustWorkspace: false });
       assert.equal(untrusted.exitCode, 0, untrusted.stderr);

@@ -7,10 +7,8 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { MCP_SEARCH_SKILLS_TOOL_NAME } from '../../src/core/platform/toolNames';
-import { killRuntimes, removeRuntimeFolders, RUNTIMES, runRuntime, skipUnlessRunnable } from './runtimeHarness';
+import { RUNTIMES, runRuntime, skipUnlessRunnable, scriptedModelPerTest } from './runtimeHarness';
 import { MATCHING_PROMPT, TEAM_SKILLS } from './runtimeSkills';
-import { startScriptedModelServer } from './scriptedModelServer';
-import type { ScriptedModelServer } from './scriptedModelServer';
 
 const CLI = path.resolve(__dirname, '..', '..', 'dist', 'cli.js');
 
@@ -18,17 +16,12 @@ const CLI = path.resolve(__dirname, '..', '..', 'dist', 'cli.js');
 const isSearchTool = (name: string): boolean => name.endsWith(`-${MCP_SEARCH_SKILLS_TOOL_NAME}`) || name.endsWith(`__${MCP_SEARCH_SKILLS_TOOL_NAME}`);
 
 describe("Toolshed's MCP server in the real runtimes", function () {
-  let server: ScriptedModelServer | undefined;
-  afterEach(async () => {
-    killRuntimes();
-    await server?.close();
-    removeRuntimeFolders();
-  });
+  const startModel = scriptedModelPerTest();
 
   for (const runtime of RUNTIMES) {
     it(`${runtime}: the model is offered Toolshed's skill search, and the runtime sends back its answer: the right skill`, async function () {
       skipUnlessRunnable(this, runtime);
-      server = await startScriptedModelServer((turn) => {
+      const server = await startModel((turn) => {
         if (turn.toolResults.length > 0) return { text: `TOOL SAID: ${turn.toolResults.join(' | ')}` };
         const search = turn.toolNames.find(isSearchTool);
         return search ? { toolCall: { name: search, args: { query: MATCHING_PROMPT } } } : { text: 'NO SEARCH TOOL' };

@@ -10,34 +10,18 @@ import * as assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { MCP_SEARCH_SKILLS_TOOL_NAME } from '../../src/core/platform/toolNames';
-import {
-  hookContextIn,
-  killRuntimes,
-  prepareTracked,
-  removeRuntimeFolders,
-  RUNTIMES,
-  runPrepared,
-  runToolshedSetup,
-  skipUnlessRunnable,
-} from './runtimeHarness';
+import { hookContextIn, prepareTracked, RUNTIMES, runPrepared, runToolshedSetup, skipUnlessRunnable, scriptedModelPerTest } from './runtimeHarness';
 import { MATCHING_PROMPT, TEAM_SKILLS } from './runtimeSkills';
-import { startScriptedModelServer } from './scriptedModelServer';
-import type { ScriptedModelServer } from './scriptedModelServer';
 
 const isSearchTool = (name: string): boolean => name.endsWith(`-${MCP_SEARCH_SKILLS_TOOL_NAME}`) || name.endsWith(`__${MCP_SEARCH_SKILLS_TOOL_NAME}`);
 
 describe('toolshed setup, then the real runtime', function () {
-  let server: ScriptedModelServer | undefined;
-  afterEach(async () => {
-    killRuntimes();
-    await server?.close();
-    removeRuntimeFolders();
-  });
+  const startModel = scriptedModelPerTest();
 
   for (const runtime of RUNTIMES) {
     it(`${runtime}: after toolshed setup ${runtime}, the model gets the right skill's text from the hook and Toolshed's search tool, whose answer goes back`, async function () {
       skipUnlessRunnable(this, runtime);
-      server = await startScriptedModelServer((turn) => {
+      const server = await startModel((turn) => {
         if (turn.toolResults.length > 0) return { text: `TOOL SAID: ${turn.toolResults.join(' | ')}` };
         const search = turn.toolNames.find(isSearchTool);
         return search ? { toolCall: { name: search, args: { query: MATCHING_PROMPT } } } : { text: 'NO SEARCH TOOL' };
@@ -60,7 +44,7 @@ describe('toolshed setup, then the real runtime', function () {
 
   it("codex: when Toolshed's server cannot start, codex exec stops and names it instead of going on without it", async function () {
     skipUnlessRunnable(this, 'codex');
-    server = await startScriptedModelServer(() => ({ text: 'ANSWERED WITHOUT TOOLSHED' }));
+    const server = await startModel(() => ({ text: 'ANSWERED WITHOUT TOOLSHED' }));
     const setup = { trustWorkspace: true };
     const { home, workspace } = prepareTracked('codex', server, setup);
     const installed = await runToolshedSetup('codex', home);
