@@ -21,8 +21,8 @@ import type { ParsedFile } from './skillPackWriter';
 /**
  * Which skill files a load need not read (a warm start): a file is trusted unchanged when its
  * fingerprint from the last load (skill_files) says it was loaded cleanly — no error but a
- * duplicate name (below), and no other problem than the parser's warnings about its own text,
- * kept with the fingerprint — under the same pack settings, with the same size and modification time, and the store still
+ * duplicate name (below) or one its own text decides (`TEXT_ERRORS`), the problems kept with the
+ * fingerprint — under the same pack settings, with the same size and modification time, and the store still
  * holds exactly the skills it defined then. Never trusted, so always read: a file modified
  * within RACY_MS of its fingerprint (a write inside the clock's resolution could hide), a file
  * with a skill that has `requires` (the environment may have changed), a SKILL.md whose resource
@@ -199,6 +199,39 @@ export function collisions(check: UnchangedCheck, parsed: ReadonlyArray<ParsedFi
   return out;
 }
 
+/**
+ * Errors a file's text alone decides (its syntax, fields and size): the same bytes give the same
+ * errors, so such a file is trusted like one with warnings and its errors are reported again. Not
+ * here, so always read again: what the moment decides (an unreadable file, a parse out of time,
+ * a file that is not a regular one or lies outside its pack).
+ */
+const TEXT_ERRORS: ReadonlySet<string> = new Set([
+  PROBLEM_CODES.parseError,
+  PROBLEM_CODES.duplicateKey,
+  PROBLEM_CODES.missingFrontmatter,
+  PROBLEM_CODES.unterminatedFrontmatter,
+  PROBLEM_CODES.notAMapping,
+  PROBLEM_CODES.emptyFile,
+  PROBLEM_CODES.wrongType,
+  PROBLEM_CODES.invalidValue,
+  PROBLEM_CODES.tooLong,
+  PROBLEM_CODES.missingTrigger,
+  PROBLEM_CODES.missingSteps,
+  PROBLEM_CODES.missingBody,
+  PROBLEM_CODES.missingName,
+  PROBLEM_CODES.missingDescription,
+  PROBLEM_CODES.invalidName,
+  PROBLEM_CODES.nameMismatchFolder,
+  PROBLEM_CODES.unknownField,
+  PROBLEM_CODES.midLineComment,
+  PROBLEM_CODES.tooManyProblems,
+  PROBLEM_CODES.noSkills,
+  PROBLEM_CODES.expandedTooLarge,
+  PROBLEM_CODES.binaryFile,
+  PROBLEM_CODES.invalidEncoding,
+  PROBLEM_CODES.fileTooLarge,
+]);
+
 /** What a file loaded cleanly left: how many skills it defined, and its warnings (reported again while it is unchanged). */
 interface CleanLoad {
   skillCount: number;
@@ -216,7 +249,7 @@ export function cleanLoad(
   report: { skills: readonly unknown[]; problems: readonly SkillProblem[] } | undefined,
   file: ParsedFile | undefined,
 ): CleanLoad | undefined {
-  if (!report || !file || file.problems.some((p) => p.severity === 'error')) return undefined;
+  if (!report || !file || file.problems.some((p) => p.severity === 'error' && !TEXT_ERRORS.has(p.code))) return undefined;
   const added = report.problems.slice(file.problems.length);
   if (added.some((p) => p.code !== PROBLEM_CODES.duplicateName || typeof p.data?.otherFile !== 'string')) return undefined;
   return { skillCount: report.skills.length, problems: report.problems };
