@@ -133,7 +133,11 @@ function withWinners(work: readonly WorkItem[], check: UnchangedCheck): Unchange
   const indexOf = new Map<string, number>();
   work.forEach(({ ref }, i) => indexOf.set(ref.file, i));
   for (const index of check.unchanged.keys()) {
-    const lostTo = storedProblems(check.fingerprints.get((work[index] as WorkItem).ref.file))
+    const { ref } = work[index] as WorkItem;
+    const fingerprint = check.fingerprints.get(ref.file);
+    // A SKILL.md defines one skill: one that is in the store lost no name (its problems stay unread).
+    if (ref.format === 'skill-md' && fingerprint !== undefined && fingerprint.skillCount > 0) continue;
+    const lostTo = storedProblems(fingerprint)
       .filter((p) => p.code === PROBLEM_CODES.duplicateName)
       .map((p) => indexOf.get(String(p.data?.otherFile)) ?? -1);
     if (lostTo.length === 0) continue;
@@ -272,6 +276,38 @@ export function storedProblems(fingerprint: FileFingerprint | undefined): SkillP
     readBack.set(fingerprint, problems);
   }
   return problems;
+}
+
+/**
+ * `target.problems` (a trusted file's report) as its fingerprint keeps them, read back when first
+ * asked for: a real library's trusted files hold tens of thousands of warnings (15 MB of JSON at
+ * 10,000 files), and a start that shows none of them (the hook, the MCP server's searches) need
+ * not inflate and parse them. Assigning a list replaces them.
+ */
+export function problemsOnDemand<T extends { problems: SkillProblem[] }>(target: T, fingerprint: FileFingerprint | undefined): T {
+  let value: SkillProblem[] | undefined;
+  Object.defineProperty(target, 'problems', {
+    enumerable: true,
+    configurable: true,
+    get: () => (value ??= storedProblems(fingerprint)),
+    set: (problems: SkillProblem[]) => {
+      value = problems;
+    },
+  });
+  return target;
+}
+
+/** Every problem of a load's pack reports, pack problems first, then each file's in load order: asked for when shown (`problemsOnDemand`). */
+export function problemsOf(
+  reports: ReadonlyArray<{ problems: readonly SkillProblem[]; files: ReadonlyArray<{ problems: readonly SkillProblem[] }> }>,
+): SkillProblem[] {
+  const out: SkillProblem[] = [];
+  // Loops, not `push(...spread)`: a spread of a very long list overflows the call stack.
+  for (const report of reports) {
+    for (const problem of report.problems) out.push(problem);
+    for (const file of report.files) for (const problem of file.problems) out.push(problem);
+  }
+  return out;
 }
 
 /**
