@@ -14,7 +14,7 @@ import type { SkillProblem } from './document/skillProblems';
 import type { SkillStore } from '../store/skillStore';
 import { identityKey } from '../store/skillScope';
 import { packScope, SkillPackWriter } from './skillPackWriter';
-import { cleanLoad, collisions, findUnchangedFiles, nextFingerprints, problemsOf, problemsOnDemand } from './unchangedFiles';
+import { cleanLoad, collisions, findUnchangedFiles, nextFingerprints, problemsOnDemand, problemsWhenAsked } from './unchangedFiles';
 import type { ParsedFile, WriteItem, WriteOutcome } from './skillPackWriter';
 
 /**
@@ -256,8 +256,6 @@ export class SkillPackLoader {
 
     const summary: LoadSummary = { cancelled: false, packs: [], removedCount, problems: [], files: parsed.length, unchangedFiles, durationMs: 0 };
     const reported: PackReport[] = [];
-    let problems: SkillProblem[] | undefined;
-    Object.defineProperty(summary, 'problems', { enumerable: true, get: () => (problems ??= problemsOf(reported)) });
     for (const { pack } of scans) {
       const report = this.reports.get(pack.name);
       const counter = counters.get(pack.name) ?? { inserted: 0, updated: 0, count: 0 };
@@ -273,7 +271,6 @@ export class SkillPackLoader {
         removedCount: 0,
         problemCount: 0,
       };
-      Object.defineProperty(packSummary, 'problemCount', { enumerable: true, get: () => problemsOf([report]).length });
       summary.packs.push(packSummary);
       if (!(report.missing && pack.optional)) {
         this.deps.events.emit({
@@ -282,6 +279,7 @@ export class SkillPackLoader {
         });
       }
     }
+    problemsWhenAsked(summary, reported);
     summary.durationMs = performance.now() - started;
     this.deps.logger.info(
       `Skill packs loaded: ${claimed.size} skills from ${parsed.length} files (${unchangedFiles} unchanged) in ${summary.packs.length} packs (${removedCount} removed) in ${summary.durationMs.toFixed(0)} ms`,

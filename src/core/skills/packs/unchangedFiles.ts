@@ -297,8 +297,24 @@ export function problemsOnDemand<T extends { problems: SkillProblem[] }>(target:
   return target;
 }
 
-/** Every problem of a load's pack reports, pack problems first, then each file's in load order: asked for when shown (`problemsOnDemand`). */
-export function problemsOf(
+type ReportProblems = { problems: readonly SkillProblem[]; files: ReadonlyArray<{ problems: readonly SkillProblem[] }> };
+
+/**
+ * A load summary's problems and per-pack problem counts (`reports[i]` is `summary.packs[i]`'s),
+ * gathered when first asked for (`problemsOnDemand`). Made here, not in the load, so the getters
+ * keep only the reports alive, not the load's parsed files.
+ */
+export function problemsWhenAsked(summary: { problems: SkillProblem[]; packs: Array<{ problemCount: number }> }, reports: readonly ReportProblems[]): void {
+  let problems: SkillProblem[] | undefined;
+  Object.defineProperty(summary, 'problems', { enumerable: true, get: () => (problems ??= problemsOf(reports)) });
+  summary.packs.forEach((pack, i) => {
+    const report = reports[i];
+    Object.defineProperty(pack, 'problemCount', { enumerable: true, get: () => (report ? problemsOf([report]).length : 0) });
+  });
+}
+
+/** Every problem of a load's pack reports, pack problems first, then each file's in load order. */
+function problemsOf(
   reports: ReadonlyArray<{ problems: readonly SkillProblem[]; files: ReadonlyArray<{ problems: readonly SkillProblem[] }> }>,
 ): SkillProblem[] {
   const out: SkillProblem[] = [];

@@ -1,3 +1,4 @@
+import { ownedString } from '../../../platform/ownedText';
 import { KNOWN_SKILL_KEYS } from '../../skillSchema';
 
 /** The known keys as compared (lower case, `-` as `_`), in KNOWN_SKILL_KEYS order. */
@@ -31,7 +32,8 @@ export function closestKnownKey(key: string): string | undefined {
   const suggestion = best !== undefined && bestDistance <= within ? best : undefined;
   if (key.length <= SUGGESTED_KEY_MAX) {
     if (suggested.size >= SUGGESTED_MAX) suggested.clear();
-    suggested.set(key, suggestion);
+    // A copy: the key is a slice of its file's text, which it would otherwise keep alive.
+    suggested.set(ownedString(key), suggestion);
   }
   return suggestion;
 }
