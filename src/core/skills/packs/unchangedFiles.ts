@@ -263,7 +263,7 @@ export function cleanLoad(
 const readBack = new WeakMap<FileFingerprint, SkillProblem[]>();
 
 /** The problems a trusted file had when it was last read (none for a fingerprint without any). */
-export function storedProblems(fingerprint: FileFingerprint | undefined): SkillProblem[] {
+function storedProblems(fingerprint: FileFingerprint | undefined): SkillProblem[] {
   if (!fingerprint || fingerprint.problems.length === 0) return [];
   let problems = readBack.get(fingerprint);
   if (!problems) {
