@@ -138,6 +138,25 @@ export class FieldStats<F extends string, K extends string | number = string> ex
     return out;
   }
 
+  /** How many terms `documentTerms` gives for the document (its distinct terms of positive weighted frequency), without listing them. */
+  distinctTerms(key: K, fieldWeights: Readonly<Record<F, number>>): number {
+    const packed = this.docs.get(key);
+    if (!packed) return 0;
+    const n = this.fields.length;
+    const weights = this.fields.map((field) => fieldWeights[field]);
+    let count = 0;
+    for (let at = n; at < packed.length; at += this.stride) {
+      let frequency = 0;
+      for (let f = 0; f < n; f++) {
+        const word = packed[at + 1 + (f >> 1)];
+        const c = f & 1 ? word >>> 16 : word & 0xffff;
+        if (c !== 0 && packed[f] > 0) frequency += (weights[f] * c) / packed[f];
+      }
+      if (frequency > 0) count++;
+    }
+    return count;
+  }
+
   /**
    * Terms in the collection (df > 0) whose first STEM_PREFIX letters are `term`'s — the
    * candidates for stem variants (`discov` ↔ `discover`). Buckets are filled on first use, so

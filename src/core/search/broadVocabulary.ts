@@ -51,7 +51,7 @@ function collectionBreadth<F extends string, K extends string | number>(stats: F
   const cached = byFields.get(describing);
   if (cached && cached.version === stats.version) return cached;
   const counts = new Map<K, number>();
-  for (const key of stats.keys()) counts.set(key, stats.documentTerms(key, describing).length);
+  for (const key of stats.keys()) counts.set(key, stats.distinctTerms(key, describing));
   const sorted = [...counts.values()].sort((a, b) => a - b);
   const median = sorted.length ? sorted[Math.floor(sorted.length / 2)] : 0;
   const threshold = Math.max(MIN_STUFFED_TERMS, STUFFED_FACTOR * median);

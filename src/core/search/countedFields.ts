@@ -56,6 +56,9 @@ export function packCodes(codes: Uint32Array, counts: Uint32Array, lengths: Arra
 
 /** Scratch for `packCounted` (a document's largest possible packed form), reused: it runs once per stored document on every start. */
 let scratch = new Uint32Array(4096);
+/** Scratch for `packCounted`'s other fields' entries and the field lengths, reused the same way. */
+let restScratch = new Float64Array(1024);
+let lengthScratch = new Float64Array(8);
 
 /**
  * A packed document from counted fields (`fieldEnds.length` fields): the longest field's run
@@ -76,8 +79,12 @@ export function packCounted(counted: CountedFields): Uint32Array {
     }
   }
   // The other fields' entries as (term id × fields + field) × 2^16 + capped count: ascending by term id once sorted.
-  const rest = new Float64Array(ids.length - Math.max(longestSize, 0));
-  const lengths = new Float64Array(n);
+  const restSize = ids.length - Math.max(longestSize, 0);
+  if (restScratch.length < restSize) restScratch = new Float64Array(restSize * 2);
+  const rest = restScratch.subarray(0, restSize);
+  if (lengthScratch.length < n) lengthScratch = new Float64Array(n);
+  const lengths = lengthScratch;
+  lengths.fill(0, 0, n);
   let r = 0;
   let at = 0;
   for (let f = 0; f < n; f++) {
@@ -96,13 +103,9 @@ export function packCounted(counted: CountedFields): Uint32Array {
   const longestEnd = fieldEnds[longest] as number;
   const longestWord = 1 + (longest >> 1);
   let j = 0;
-  let restCode = 0;
-  let restId = Infinity;
-  const nextRest = () => {
-    restCode = j < r ? Math.floor((rest[j] as number) / 0x10000) : 0;
-    restId = j < r ? Math.floor(restCode / n) : Infinity;
-  };
-  nextRest();
+  // The next of the other fields' entries: its code and term id (Infinity when none is left).
+  let restCode = r > 0 ? Math.floor((rest[0] as number) / 0x10000) : 0;
+  let restId = r > 0 ? Math.floor(restCode / n) : Infinity;
   let p = n - stride;
   let previousId = -1;
   while (i < longestEnd || j < r) {
@@ -118,7 +121,8 @@ export function packCounted(counted: CountedFields): Uint32Array {
       const f = restCode - restId * n;
       word = 1 + (f >> 1);
       value = store(f, (rest[j++] as number) - restCode * 0x10000);
-      nextRest();
+      restCode = j < r ? Math.floor((rest[j] as number) / 0x10000) : 0;
+      restId = j < r ? Math.floor(restCode / n) : Infinity;
     }
     if (id !== previousId) {
       p += stride;

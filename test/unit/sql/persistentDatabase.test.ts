@@ -252,6 +252,58 @@ describe('openPersistentDatabase', () => {
     damaged.close();
   });
 
+  it("bytes it wrote itself skip SQLite's whole check (their digest is kept beside them); any other bytes are checked whole", async () => {
+    // The engine as the store runs it, recording every statement prepared on a database.
+    const prepared: string[] = [];
+    const Base = engine.sql.Database;
+    class Recording extends Base {
+      override prepare(sql: string, params?: Parameters<InstanceType<typeof Base>['prepare']>[1]) {
+        prepared.push(sql);
+        return super.prepare(sql, params);
+      }
+    }
+    const recording = { ...engine, sql: { ...engine.sql, Database: Recording } } as SqlEngine;
+    const openRecorded = (store: MemoryByteStore) =>
+      openPersistentDatabase({
+        engine: recording,
+        store,
+        key: 'x.db',
+        schemaVersion: 'test/1',
+        logger: new MemoryLogger(),
+        createSchema: (db) => db.exec('CREATE TABLE items (v TEXT)'),
+      });
+    const whole = () => prepared.filter((sql) => /integrity_check/.test(sql)).length;
+
+    const store = await storedWithRow();
+    assert.ok(await store.read('x.db.checked'), 'the save kept a digest beside the file');
+    const mine = await openRecorded(store);
+    assert.equal(mine.status, 'loaded');
+    assert.equal(whole(), 0, 'bytes the store wrote are not checked whole again');
+    assert.equal(mine.db.get<{ v: string }>('SELECT v FROM items')?.v, 'kept');
+    mine.close();
+
+    // The same rows written by something else (another byte layout): checked whole, then trusted.
+    const other = new engine.sql.Database((await store.read('x.db'))!);
+    other.run("INSERT INTO items (v) VALUES ('theirs')");
+    await store.write('x.db', other.export());
+    other.close();
+    const theirs = await openRecorded(store);
+    assert.equal(theirs.status, 'loaded');
+    assert.equal(whole(), 1);
+    theirs.close();
+    const again = await openRecorded(store);
+    assert.equal(whole(), 1, 'bytes checked whole once are trusted on the next open');
+    again.close();
+
+    // A damaged digest file only costs a whole check.
+    await store.write('x.db.checked', new TextEncoder().encode('not a digest'));
+    const damagedDigest = await openRecorded(store);
+    assert.equal(damagedDigest.status, 'loaded');
+    assert.equal(whole(), 2);
+    assert.equal(damagedDigest.db.get<{ n: number }>('SELECT count(*) AS n FROM items')?.n, 2);
+    damagedDigest.close();
+  });
+
   it('forceRebuild ignores stored bytes', async () => {
     const store = await storedWithRow();
     const pdb = await open(store, new MemoryLogger(), 'test/1', true);

@@ -14,7 +14,7 @@ import type { SkillProblem } from './document/skillProblems';
 import type { SkillStore } from '../store/skillStore';
 import { identityKey } from '../store/skillScope';
 import { packScope, SkillPackWriter } from './skillPackWriter';
-import { cleanLoad, collisions, findUnchangedFiles, nextFingerprints, storedProblems } from './unchangedFiles';
+import { cleanLoad, collisions, findUnchangedFiles, nextFingerprints, problemsOnDemand, problemsWhenAsked } from './unchangedFiles';
 import type { ParsedFile, WriteItem, WriteOutcome } from './skillPackWriter';
 
 /**
@@ -190,8 +190,10 @@ export class SkillPackLoader {
       const { pack, ref } = work[index]!;
       // Its warnings as the last read found them (the file is unchanged): the Skill Directory and
       // the editor's problems show them after a warm start as after a cold one.
-      const problems = storedProblems(check.fingerprints.get(ref.file));
-      const report: FileReport = { file: ref.file, pack: pack.name, relativePath: ref.relativePath, format: ref.format, skills: [], problems };
+      const report = problemsOnDemand<FileReport>(
+        { file: ref.file, pack: pack.name, relativePath: ref.relativePath, format: ref.format, skills: [], problems: [] },
+        check.fingerprints.get(ref.file),
+      );
       reportsByIndex[index] = report;
       const counter = counters.get(pack.name);
       for (const skill of skills) {
@@ -253,28 +255,23 @@ export class SkillPackLoader {
     });
 
     const summary: LoadSummary = { cancelled: false, packs: [], removedCount, problems: [], files: parsed.length, unchangedFiles, durationMs: 0 };
+    const reported: PackReport[] = [];
     for (const { pack } of scans) {
       const report = this.reports.get(pack.name);
       const counter = counters.get(pack.name) ?? { inserted: 0, updated: 0, count: 0 };
       if (!report) continue;
       report.skillCount = counter.count;
       report.updatedCount = counter.inserted + counter.updated;
-      // Loops, not `push(...spread)`: a spread of a very long list overflows the call stack.
-      let problemCount = 0;
-      for (const problem of report.problems) summary.problems.push(problem);
-      problemCount += report.problems.length;
-      for (const file of report.files) {
-        for (const problem of file.problems) summary.problems.push(problem);
-        problemCount += file.problems.length;
-      }
-      summary.packs.push({
+      reported.push(report);
+      const packSummary = {
         name: pack.name,
         skillCount: counter.count,
         insertedCount: counter.inserted,
         updatedCount: counter.updated,
         removedCount: 0,
-        problemCount,
-      });
+        problemCount: 0,
+      };
+      summary.packs.push(packSummary);
       if (!(report.missing && pack.optional)) {
         this.deps.events.emit({
           type: 'skill_pack_loaded',
@@ -282,9 +279,10 @@ export class SkillPackLoader {
         });
       }
     }
+    problemsWhenAsked(summary, reported);
     summary.durationMs = performance.now() - started;
     this.deps.logger.info(
-      `Skill packs loaded: ${claimed.size} skills from ${parsed.length} files in ${summary.packs.length} packs (${summary.problems.length} problems, ${removedCount} removed) in ${summary.durationMs.toFixed(0)} ms`,
+      `Skill packs loaded: ${claimed.size} skills from ${parsed.length} files (${unchangedFiles} unchanged) in ${summary.packs.length} packs (${removedCount} removed) in ${summary.durationMs.toFixed(0)} ms`,
     );
     return summary;
   }

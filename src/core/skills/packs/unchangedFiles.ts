@@ -21,8 +21,8 @@ import type { ParsedFile } from './skillPackWriter';
 /**
  * Which skill files a load need not read (a warm start): a file is trusted unchanged when its
  * fingerprint from the last load (skill_files) says it was loaded cleanly — no error but a
- * duplicate name (below), and no other problem than the parser's warnings about its own text,
- * kept with the fingerprint — under the same pack settings, with the same size and modification time, and the store still
+ * duplicate name (below) or one its own text decides (`TEXT_ERRORS`), the problems kept with the
+ * fingerprint — under the same pack settings, with the same size and modification time, and the store still
  * holds exactly the skills it defined then. Never trusted, so always read: a file modified
  * within RACY_MS of its fingerprint (a write inside the clock's resolution could hide), a file
  * with a skill that has `requires` (the environment may have changed), a SKILL.md whose resource
@@ -133,7 +133,11 @@ function withWinners(work: readonly WorkItem[], check: UnchangedCheck): Unchange
   const indexOf = new Map<string, number>();
   work.forEach(({ ref }, i) => indexOf.set(ref.file, i));
   for (const index of check.unchanged.keys()) {
-    const lostTo = storedProblems(check.fingerprints.get((work[index] as WorkItem).ref.file))
+    const { ref } = work[index] as WorkItem;
+    const fingerprint = check.fingerprints.get(ref.file);
+    // A SKILL.md defines one skill: one that is in the store lost no name (its problems stay unread).
+    if (ref.format === 'skill-md' && fingerprint !== undefined && fingerprint.skillCount > 0) continue;
+    const lostTo = storedProblems(fingerprint)
       .filter((p) => p.code === PROBLEM_CODES.duplicateName)
       .map((p) => indexOf.get(String(p.data?.otherFile)) ?? -1);
     if (lostTo.length === 0) continue;
@@ -199,6 +203,39 @@ export function collisions(check: UnchangedCheck, parsed: ReadonlyArray<ParsedFi
   return out;
 }
 
+/**
+ * Errors a file's text alone decides (its syntax, fields and size): the same bytes give the same
+ * errors, so such a file is trusted like one with warnings and its errors are reported again. Not
+ * here, so always read again: what the moment decides (an unreadable file, a parse out of time,
+ * a file that is not a regular one or lies outside its pack).
+ */
+const TEXT_ERRORS: ReadonlySet<string> = new Set([
+  PROBLEM_CODES.parseError,
+  PROBLEM_CODES.duplicateKey,
+  PROBLEM_CODES.missingFrontmatter,
+  PROBLEM_CODES.unterminatedFrontmatter,
+  PROBLEM_CODES.notAMapping,
+  PROBLEM_CODES.emptyFile,
+  PROBLEM_CODES.wrongType,
+  PROBLEM_CODES.invalidValue,
+  PROBLEM_CODES.tooLong,
+  PROBLEM_CODES.missingTrigger,
+  PROBLEM_CODES.missingSteps,
+  PROBLEM_CODES.missingBody,
+  PROBLEM_CODES.missingName,
+  PROBLEM_CODES.missingDescription,
+  PROBLEM_CODES.invalidName,
+  PROBLEM_CODES.nameMismatchFolder,
+  PROBLEM_CODES.unknownField,
+  PROBLEM_CODES.midLineComment,
+  PROBLEM_CODES.tooManyProblems,
+  PROBLEM_CODES.noSkills,
+  PROBLEM_CODES.expandedTooLarge,
+  PROBLEM_CODES.binaryFile,
+  PROBLEM_CODES.invalidEncoding,
+  PROBLEM_CODES.fileTooLarge,
+]);
+
 /** What a file loaded cleanly left: how many skills it defined, and its warnings (reported again while it is unchanged). */
 interface CleanLoad {
   skillCount: number;
@@ -216,7 +253,7 @@ export function cleanLoad(
   report: { skills: readonly unknown[]; problems: readonly SkillProblem[] } | undefined,
   file: ParsedFile | undefined,
 ): CleanLoad | undefined {
-  if (!report || !file || file.problems.some((p) => p.severity === 'error')) return undefined;
+  if (!report || !file || file.problems.some((p) => p.severity === 'error' && !TEXT_ERRORS.has(p.code))) return undefined;
   const added = report.problems.slice(file.problems.length);
   if (added.some((p) => p.code !== PROBLEM_CODES.duplicateName || typeof p.data?.otherFile !== 'string')) return undefined;
   return { skillCount: report.skills.length, problems: report.problems };
@@ -226,7 +263,7 @@ export function cleanLoad(
 const readBack = new WeakMap<FileFingerprint, SkillProblem[]>();
 
 /** The problems a trusted file had when it was last read (none for a fingerprint without any). */
-export function storedProblems(fingerprint: FileFingerprint | undefined): SkillProblem[] {
+function storedProblems(fingerprint: FileFingerprint | undefined): SkillProblem[] {
   if (!fingerprint || fingerprint.problems.length === 0) return [];
   let problems = readBack.get(fingerprint);
   if (!problems) {
@@ -239,6 +276,54 @@ export function storedProblems(fingerprint: FileFingerprint | undefined): SkillP
     readBack.set(fingerprint, problems);
   }
   return problems;
+}
+
+/**
+ * `target.problems` (a trusted file's report) as its fingerprint keeps them, read back when first
+ * asked for: a real library's trusted files hold tens of thousands of warnings (15 MB of JSON at
+ * 10,000 files), and a start that shows none of them (the hook, the MCP server's searches) need
+ * not inflate and parse them. Assigning a list replaces them.
+ */
+export function problemsOnDemand<T extends { problems: SkillProblem[] }>(target: T, fingerprint: FileFingerprint | undefined): T {
+  let value: SkillProblem[] | undefined;
+  Object.defineProperty(target, 'problems', {
+    enumerable: true,
+    configurable: true,
+    get: () => (value ??= storedProblems(fingerprint)),
+    set: (problems: SkillProblem[]) => {
+      value = problems;
+    },
+  });
+  return target;
+}
+
+type ReportProblems = { problems: readonly SkillProblem[]; files: ReadonlyArray<{ problems: readonly SkillProblem[] }> };
+
+/**
+ * A load summary's problems and per-pack problem counts (`reports[i]` is `summary.packs[i]`'s),
+ * gathered when first asked for (`problemsOnDemand`). Made here, not in the load, so the getters
+ * keep only the reports alive, not the load's parsed files.
+ */
+export function problemsWhenAsked(summary: { problems: SkillProblem[]; packs: Array<{ problemCount: number }> }, reports: readonly ReportProblems[]): void {
+  let problems: SkillProblem[] | undefined;
+  Object.defineProperty(summary, 'problems', { enumerable: true, get: () => (problems ??= problemsOf(reports)) });
+  summary.packs.forEach((pack, i) => {
+    const report = reports[i];
+    Object.defineProperty(pack, 'problemCount', { enumerable: true, get: () => (report ? problemsOf([report]).length : 0) });
+  });
+}
+
+/** Every problem of a load's pack reports, pack problems first, then each file's in load order. */
+function problemsOf(
+  reports: ReadonlyArray<{ problems: readonly SkillProblem[]; files: ReadonlyArray<{ problems: readonly SkillProblem[] }> }>,
+): SkillProblem[] {
+  const out: SkillProblem[] = [];
+  // Loops, not `push(...spread)`: a spread of a very long list overflows the call stack.
+  for (const report of reports) {
+    for (const problem of report.problems) out.push(problem);
+    for (const file of report.files) for (const problem of file.problems) out.push(problem);
+  }
+  return out;
 }
 
 /**

@@ -95,7 +95,8 @@ export class SkillFileFingerprints {
   packSkillsByFile(): Map<string, StoredPackSkill[]> {
     const out = new Map<string, StoredPackSkill[]>();
     const rows = this.db().arrays(
-      "SELECT source_file, name, scope_mode, scope_tenant_id, scope_project_id, source_line, requires, resources, content_hash FROM skills WHERE origin = 'pack'",
+      // Usually-empty values as NULL, read back as that value (sql.js decodes every text value it returns).
+      "SELECT source_file, name, scope_mode, NULLIF(scope_tenant_id, ''), NULLIF(scope_project_id, ''), source_line, NULLIF(requires, '[]'), NULLIF(resources, '[]'), content_hash FROM skills WHERE origin = 'pack'",
     );
     for (const r of rows) {
       const file = String(r[0]);
