@@ -7,7 +7,7 @@ import { nullLogger, systemClock } from '../../../src/core/platform/basicPorts';
 import { NodeByteStore } from '../../../src/core/platform/nodeByteStore';
 import { openDoorSession } from '../../../src/core/runtimes/doorSession';
 import type { DoorSession } from '../../../src/core/runtimes/doorSession';
-import { PUBLISHED_SKILLS_FILE, publishedSkillsOf, writePublishedSkills } from '../../../src/core/runtimes/doors/publishedSkills';
+import { PUBLISHED_SKILLS_FILE, publishedSkillsOf, readPublishedSkills, writePublishedSkills } from '../../../src/core/runtimes/doors/publishedSkills';
 import { createHeadlessSkillService } from '../../../src/core/skills/headlessSkillService';
 import type { SkillService } from '../../../src/core/skills/skillService';
 import { loadSqlEngine } from '../../../src/core/sql/sqlEngine';
@@ -154,6 +154,8 @@ describe('the doors see the extension’s learned and retired skills', function 
     await fc.assert(
       fc.asyncProperty(hostile, async (text) => {
         writeFileSync(file, text);
+        // A well-formed file (say, nothing learned and nothing retired) is a real publication, not damage.
+        fc.pre(readPublishedSkills(doorFolder(world)).status !== 'read');
         await door.syncExtensionSkills();
         assert.equal((await found(door, LEARNED_PROMPT))[0], LEARNED.name);
         assert.ok(!(await found(door, PDF_SKILL.prompt)).includes(PDF_SKILL.name));
