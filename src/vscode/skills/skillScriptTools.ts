@@ -28,7 +28,8 @@ export class SkillScriptTools extends Disposable {
   private refreshing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly skills: SkillService,
+    /** The skill list (services' `skillTree`: read once per change). */
+    private readonly skills: Pick<SkillService, 'listPacks' | 'inspect'>,
     private readonly logger: Logger,
     /** Names of every tool that is not a skill script (scripts never take one). */
     private readonly otherToolNames: () => Iterable<string>,
