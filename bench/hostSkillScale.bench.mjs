@@ -9,7 +9,8 @@
 // Env: TOOLSHED_BENCH_HOST=1 runs it (it takes longer than `npm run bench` allows for one bench;
 // skipped otherwise), TOOLSHED_HOST_SCALE_SIZE (default 10000; "pool" = the whole pool),
 // TOOLSHED_HOST_SCALE_ROUNDS (timed rounds of the requests, default 1), TOOLSHED_HOST_TIMEOUT_MS
-// (the whole host run, default 30 min).
+// (the whole host run, default 30 min), TOOLSHED_HOST_SCALE_PROFILE (a folder: a CPU profile and
+// an allocation-sampling profile of each start, up to its first answer, are written there).
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,7 +19,8 @@ import { hostInstalled, REPO_ROOT, runHostSuite } from '../test/host/offlineHost
 import { buildExtension } from '../test/host/runOffline.mjs';
 import { runTsBench } from './runTsBench.mjs';
 
-const title = 'Skill store at scale in the extension host (real public-skill pool, code-server: cold, warm in a new extension host after a window reload, skill_search as the LM tool, memory)';
+const title =
+  'Skill store at scale in the extension host (real public-skill pool, code-server: cold, warm in a new extension host after a window reload, skill_search as the LM tool, memory)';
 /** The suite's title (mocha grep) and the pack entry's name; the config file the suite looks for. */
 const SUITE = 'skill store at scale in the extension host (bench)';
 const PACK = 'public-skills';
@@ -27,6 +29,13 @@ const CONFIG_FILE = 'toolshed-host-bench.json';
 /** @param {string} skipped */
 function skip(skipped) {
   console.log(JSON.stringify({ title, rows: [], skipped }));
+}
+
+function profileDir() {
+  const dir = process.env.TOOLSHED_HOST_SCALE_PROFILE;
+  if (!dir) return undefined;
+  mkdirSync(path.resolve(dir), { recursive: true });
+  return path.resolve(dir);
 }
 
 async function main() {
@@ -46,7 +55,7 @@ async function main() {
     const workspace = path.join(tmp, 'workspace');
     mkdirSync(workspace, { recursive: true });
     const rowsFile = path.join(tmp, 'rows.jsonl');
-    writeFileSync(path.join(workspace, CONFIG_FILE), JSON.stringify({ pack: PACK, requests: written.requests, rowsFile, rounds }));
+    writeFileSync(path.join(workspace, CONFIG_FILE), JSON.stringify({ pack: PACK, requests: written.requests, rowsFile, rounds, profileDir: profileDir() }));
     writeFileSync(path.join(workspace, 'README.md'), 'The extension-host size bench (bench/hostSkillScale.bench.mjs).\n');
 
     const wallStart = Date.now();

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
@@ -28,6 +29,8 @@ interface BenchConfig {
   rowsFile: string;
   /** Timed rounds of every request, after one warm-up round. */
   rounds: number;
+  /** Where to write a CPU profile and an allocation-sampling profile of each start (to the first answer), if anywhere. */
+  profileDir?: string;
 }
 
 const CONFIG_FILE = 'toolshed-host-bench.json';
@@ -77,6 +80,31 @@ async function packLoaded(api: ToolshedApi, pack: string): Promise<LoadSummary> 
   }
 }
 
+/** Profiles this thread from now until the returned function is called with the start's name. */
+function startProfiling(dir: string | undefined): (name: string) => Promise<void> {
+  if (!dir) return async () => {};
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<Record<string, unknown>>((resolve, reject) =>
+      session.post(method, params, (error, result) => (error ? reject(error) : resolve(result as Record<string, unknown>))),
+    );
+  const started = Promise.all([
+    post('Profiler.enable'),
+    post('Profiler.start'),
+    post('HeapProfiler.enable'),
+    post('HeapProfiler.startSampling', { samplingInterval: 64 * 1024 }),
+  ]);
+  return async (name) => {
+    await started;
+    const { profile } = await post('Profiler.stop');
+    const { profile: heap } = await post('HeapProfiler.stopSampling');
+    writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    writeFileSync(path.join(dir, `${name}.heapprofile`), JSON.stringify(heap));
+    session.disconnect();
+  };
+}
+
 const config = benchConfig();
 if (config) {
   suite('skill store at scale in the extension host (bench)', () => {
@@ -91,6 +119,7 @@ if (config) {
       gc?.();
       const before = memory('before');
 
+      const stopProfiling = startProfiling(config.profileDir);
       const wallStart = performance.now();
       const cpuStart = process.cpuUsage();
       const api = await extension.activate();
@@ -100,6 +129,7 @@ if (config) {
       const first = await skillSearch(config.requests[0]!);
       const firstMs = performance.now() - wallStart;
       const cpu = process.cpuUsage(cpuStart);
+      await stopProfiling(start);
       const firstSkills = (JSON.parse(first) as { skills?: unknown[] }).skills?.length ?? 0;
       const loaded = memory('loaded');
 
