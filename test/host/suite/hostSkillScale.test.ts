@@ -131,6 +131,7 @@ if (config) {
       const cpu = process.cpuUsage(cpuStart);
       await stopProfiling(start);
       const firstSkills = (JSON.parse(first) as { skills?: unknown[] }).skills?.length ?? 0;
+      assert.ok(firstSkills > 0, `the first skill_search answered with skills: ${first.slice(0, 300)}`);
       const loaded = memory('loaded');
 
       // Every request through the LM tool (one warm-up round), then the same engine call directly.
