@@ -12,8 +12,9 @@ const BENCH_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname),
 /**
  * @param {string} entry file name under bench/
  * @param {string[]} [nodeArgs]
+ * @param {string[]} [args] passed to the bundle (after its path)
  */
-export async function runTsBench(entry, nodeArgs = []) {
+export async function runTsBench(entry, nodeArgs = [], args = []) {
   const out = mkdtempSync(path.join(os.tmpdir(), 'toolshed-bench-'));
   const bundle = path.join(out, `${path.basename(entry, '.ts')}.cjs`);
   try {
@@ -27,7 +28,7 @@ export async function runTsBench(entry, nodeArgs = []) {
       logLevel: 'warning',
       define: { __TOOLSHED_VERSION__: '"bench"' },
     });
-    const run = spawnSync(process.execPath, [...nodeArgs, bundle], { cwd: BENCH_ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+    const run = spawnSync(process.execPath, [...nodeArgs, bundle, ...args], { cwd: BENCH_ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
     process.stderr.write(run.stderr);
     process.stdout.write(run.stdout);
     process.exitCode = run.status ?? 1;

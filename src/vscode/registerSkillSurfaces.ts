@@ -24,6 +24,8 @@ export interface SkillSurfacesServices {
   readonly pinned: PinnedSkills;
   readonly tools: ToolSearchService;
   readonly skills: SkillService;
+  /** The skill list by pack, read once per change of it. */
+  readonly skillTree: Pick<SkillService, 'listPacks'>;
   /** Owns pack loading and file watching (`SkillPackManager`). */
   readonly skillPacks: SkillPackLoaderPort;
   /** The one change event for what the skill views show (the Skill Directory follows it). */
@@ -46,7 +48,13 @@ export function registerSkillSurfaces(
   services: SkillSurfacesServices,
   directoryGroups: readonly DirectoryGroup[] = [],
 ): { directory: SkillServiceDirectorySource; diagnostics: SkillDiagnostics } {
-  const directory = new SkillServiceDirectorySource(services.skills, services.skillPacks, services.skillChanges.onDidChange, services.ledger);
+  const directory = new SkillServiceDirectorySource(
+    services.skills,
+    services.skillPacks,
+    services.skillChanges.onDidChange,
+    services.ledger,
+    services.skillTree,
+  );
   context.subscriptions.push(directory);
   const toolSearch = toolSearchProvider(services.tools, () => services.syncToolCatalog());
   const settings = services.settings;

@@ -30,6 +30,7 @@ import { LearningController } from './learning/learningController';
 import { NativeAgentSkills } from './skills/nativeAgentSkills';
 import { keepSharedSkillsInSync } from './skills/sharedSkillsSync';
 import { SkillChanges } from './skillChanges';
+import { SkillTreeCache } from './skills/skillTreeCache';
 import { LedgerStore } from '../core/ledger/ledgerStore';
 import { WorkspaceLedger } from './workspaceLedger';
 import { workspaceDoorFolders } from './doorFolders';
@@ -67,6 +68,8 @@ export interface ToolshedServices {
    * shared store), proposals and counters. Fired by the services; the Skill Directory follows it.
    */
   readonly skillChanges: SkillChanges;
+  /** The skill list by pack, read once per change of it (the sidebar, skill scripts and native agent skills share it). */
+  readonly skillTree: SkillTreeCache;
   /** Skill `scripts/` offered as deferred tools (trusted workspaces only). */
   readonly skillScripts: SkillScriptTools;
   /** Confirms and runs skill scripts. */
@@ -154,9 +157,12 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   context.subscriptions.push({ dispose: () => void skills.dispose() });
   const skillPacks = new SkillPackManager(skills, settings, context.extensionPath, logger);
   const skillChanges = new SkillChanges(logger);
+  // Before anything else listens to skillChanges: cleared first, then read by them.
+  const skillTree = new SkillTreeCache(skills, skillChanges.onDidChange);
   context.subscriptions.push(
     skillPacks,
     skillChanges,
+    skillTree,
     skillPacks.onDidChange(() => skillChanges.fire({ skills: true })),
   );
   keepSharedSkillsInSync(context, { skills, settings, logger, changes: skillChanges });
@@ -175,12 +181,12 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   const ledger = new WorkspaceLedger(ledgerStore, { tools, skills, settings }, logger);
   ledger.importDoors(workspaceDoorFolders());
   context.subscriptions.push(ledger, onEvent(ledger.followFeedback, 'skill_feedback'));
-  const nativeSkills = new NativeAgentSkills(skills, skillPacks.onDidChange);
+  const nativeSkills = new NativeAgentSkills(skillTree, skillPacks.onDidChange);
   context.subscriptions.push(nativeSkills);
 
   const activity = new ActivityRegistry();
   const skillScripts = new SkillScriptTools(
-    skills,
+    skillTree,
     logger,
     () => vscode.lm.tools.map((tool) => tool.name),
     () => ledger.retiredSkillNames(),
@@ -240,6 +246,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     skills,
     skillPacks,
     skillChanges,
+    skillTree,
     toolCatalogSettling: lmCatalog,
     parserThread,
     skillScripts,

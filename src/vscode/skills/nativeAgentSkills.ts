@@ -48,7 +48,7 @@ export class NativeAgentSkills extends Disposable {
   private cached: { key: string; names: ReadonlySet<string> } | undefined;
 
   constructor(
-    private readonly skills: SkillService,
+    private readonly skills: Pick<SkillService, 'listPacks'>,
     packsChanged: vscode.Event<void>,
   ) {
     super();

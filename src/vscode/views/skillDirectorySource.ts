@@ -68,6 +68,11 @@ export interface ReloadSummary {
   readonly cancelled?: boolean;
 }
 
+/** A pack's skills as the directory's summary counts them. */
+export interface PackStatuses {
+  readonly skills: ReadonlyArray<Pick<SkillView, 'status'>>;
+}
+
 export interface SkillDirectorySource {
   /**
    * Restricted Mode: how many workspace skills are hidden (their packs are not in `packs()`),
@@ -76,6 +81,11 @@ export interface SkillDirectorySource {
   restrictedMode?(): Promise<string | undefined>;
   /** The current packs, in display order. Cheap: the view calls it on every refresh. */
   packs(): readonly PackView[];
+  /**
+   * Only each pack's skills' statuses (what the view's description and badge count), where that is
+   * cheaper than `packs()`: the view's header is kept current while the tree is not shown.
+   */
+  statuses?(): readonly PackStatuses[];
   /** Fires when packs or skills changed (reload, file saved, settings changed). */
   readonly onDidChange: ChangeEvent;
   /** Reloads every pack; reports progress and stops early when cancelled. */

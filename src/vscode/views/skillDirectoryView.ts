@@ -187,7 +187,7 @@ export function registerSkillDirectoryView(
   const provider = new SkillDirectoryProvider(source, pinned, groups, grouping);
   const view = vscode.window.createTreeView(SKILL_DIRECTORY_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   const updateSummary = () => {
-    const summary = directorySummary(source.packs());
+    const summary = directorySummary(source.statuses?.() ?? source.packs());
     view.description = summary.description;
     view.badge = summary.badge ? { value: summary.badge.count, tooltip: summary.badge.tooltip } : undefined;
   };

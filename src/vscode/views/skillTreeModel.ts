@@ -1,4 +1,4 @@
-import type { PackView, SkillView } from './skillDirectorySource';
+import type { PackStatuses, PackView, SkillView } from './skillDirectorySource';
 import { describeScope } from '../../core/skills/store/skillScope';
 
 /**
@@ -125,7 +125,7 @@ function skillTooltip(skill: SkillView, pinned: boolean): string {
  * (skills that failed validation); at rest there is none. Invalid skills are never counted
  * as loaded.
  */
-export function directorySummary(packs: readonly PackView[]): { description: string; badge?: { count: number; tooltip: string } } {
+export function directorySummary(packs: readonly PackStatuses[]): { description: string; badge?: { count: number; tooltip: string } } {
   const skills = packs.flatMap((p) => p.skills);
   const invalid = skills.filter((s) => s.status === 'invalid').length;
   // The count is of skills in use, as `/skills` counts them: an inactive one (e.g. a learned copy

@@ -1,0 +1,101 @@
+// @ts-check
+// Skill store at scale in the extension host: the real-pool library (bench/hostSkillScaleBench.ts
+// writes it) named by a `toolshed.skills.packs` user setting, loaded by the real extension in a
+// real extension host (code-server, offline: test/host/offlineHost.mjs, the host tests' starter),
+// where the in-host suite test/host/suite/hostSkillScale.test.ts measures a cold start, then a warm
+// start in a new extension host after a window reload, `skill_search` through vscode.lm.invokeTool, and the
+// host process's memory. Prints one JSON line last: {"title", "rows"}.
+//
+// About a minute here (part of `npm run bench`; skipped where the host is not installed).
+// Env: TOOLSHED_BENCH_HOST=0 skips it, TOOLSHED_HOST_SCALE_SIZE (default 10000; "pool" = the whole pool),
+// TOOLSHED_HOST_SCALE_ROUNDS (timed rounds of the requests, default 1), TOOLSHED_HOST_TIMEOUT_MS
+// (the whole host run, default 30 min), TOOLSHED_HOST_SCALE_PROFILE (a folder: a CPU profile and
+// an allocation-sampling profile of each start, up to its first answer, are written there).
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildHostSuite } from '../test/host/buildSuite.mjs';
+import { hostInstalled, REPO_ROOT, runHostSuite } from '../test/host/offlineHost.mjs';
+import { buildExtension } from '../test/host/runOffline.mjs';
+import { runTsBench } from './runTsBench.mjs';
+
+const title =
+  'Skill store at scale in the extension host (real public-skill pool, code-server: cold, warm in a new extension host after a window reload, skill_search as the LM tool, memory)';
+/** The suite's title (mocha grep) and the pack entry's name; the config file the suite looks for. */
+const SUITE = 'skill store at scale in the extension host (bench)';
+const PACK = 'public-skills';
+const CONFIG_FILE = 'toolshed-host-bench.json';
+
+/** @param {string} skipped */
+function skip(skipped) {
+  console.log(JSON.stringify({ title, rows: [], skipped }));
+}
+
+function profileDir() {
+  const dir = process.env.TOOLSHED_HOST_SCALE_PROFILE;
+  if (!dir) return undefined;
+  mkdirSync(path.resolve(dir), { recursive: true });
+  return path.resolve(dir);
+}
+
+async function main() {
+  if (process.env.TOOLSHED_BENCH_HOST === '0') return skip('TOOLSHED_BENCH_HOST=0');
+  if (!hostInstalled()) return skip('the offline VS Code host is not installed (node test/host/runOffline.mjs installs it)');
+  const size = process.env.TOOLSHED_HOST_SCALE_SIZE ?? '10000';
+  const rounds = Number(process.env.TOOLSHED_HOST_SCALE_ROUNDS ?? 1);
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'toolshed-host-scale-'));
+  try {
+    await runTsBench('hostSkillScaleBench.ts', [], [tmp, size, path.join(REPO_ROOT, 'bench', 'data', 'skills-at-scale', 'requests.jsonl')]);
+    if (process.exitCode) throw new Error('writing the library failed');
+    const written = JSON.parse(readFileSync(path.join(tmp, 'requests.json'), 'utf8'));
+    if (written.skip) return skip(written.skip);
+    if (!existsSync(path.join(REPO_ROOT, 'dist', 'extension.js'))) buildExtension();
+    const { suiteDir } = await buildHostSuite();
+
+    const workspace = path.join(tmp, 'workspace');
+    mkdirSync(workspace, { recursive: true });
+    const rowsFile = path.join(tmp, 'rows.jsonl');
+    writeFileSync(path.join(workspace, CONFIG_FILE), JSON.stringify({ pack: PACK, requests: written.requests, rowsFile, rounds, profileDir: profileDir() }));
+    writeFileSync(path.join(workspace, 'README.md'), 'The extension-host size bench (bench/hostSkillScale.bench.mjs).\n');
+
+    const wallStart = Date.now();
+    const { results } = await runHostSuite({
+      suiteDir,
+      grep: SUITE,
+      workspaceSource: workspace,
+      timeoutMs: Number(process.env.TOOLSHED_HOST_TIMEOUT_MS || 30 * 60_000),
+      // As a user adds a folder of skills: one pack entry in the user settings.
+      settings: { 'toolshed.skills.packs': [{ name: PACK, path: path.join(tmp, 'library'), format: 'skill-md' }] },
+      log: (line) => process.stderr.write(`${line}\n`),
+    });
+    const failed = results.tests.filter((test) => test.state === 'failed');
+    for (const test of failed) process.stderr.write(`${test.fullTitle}: ${test.error}\n${test.stack ?? ''}\n`);
+    /** @type {Array<Record<string, unknown>>} */
+    const rows = existsSync(rowsFile)
+      ? readFileSync(rowsFile, 'utf8')
+          .split('\n')
+          .filter((line) => line.trim())
+          .map((line) => JSON.parse(line))
+      : [];
+    for (const row of rows) {
+      const before = Number(row.before_rss_mb);
+      Object.assign(row, {
+        library: written.library,
+        request_text: written.request_text,
+        // Over the host before Toolshed activated (so Toolshed's own code and sql.js count too).
+        toolshed_rss_after_searches_mb: Math.round((Number(row.after_searches_rss_mb) - before) * 10) / 10,
+        toolshed_peak_rss_mb: Math.round((Number(row.peak_rss_mb) - before) * 10) / 10,
+        ...(row.after_gc_rss_mb === undefined ? {} : { toolshed_rss_after_gc_mb: Math.round((Number(row.after_gc_rss_mb) - before) * 10) / 10 }),
+      });
+    }
+    if (failed.length > 0 || rows.length < 2) {
+      process.stderr.write(`host run: ${results.passed} passed, ${failed.length} failed, ${rows.length} of 2 rows\n`);
+      process.exitCode = 1;
+    }
+    console.log(JSON.stringify({ title, wall_s: Math.round((Date.now() - wallStart) / 1000), rows }));
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+await main();

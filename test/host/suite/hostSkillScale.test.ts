@@ -1,0 +1,197 @@
+import * as assert from 'node:assert/strict';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
+import * as vscode from 'vscode';
+import type { LoadSummary } from '../../../src/core/skills/packs/skillPackLoader';
+import type { ToolshedApi } from '../../../src/vscode/extension';
+import { TOOLSHED_ID } from './helpers';
+
+/**
+ * The extension-host size row of bench/hostSkillScale.bench.mjs — a bench, not a test: it asserts
+ * only that each step answered, and writes its figures as JSON lines to the bench's rows file.
+ * The bench opens a workspace holding `toolshed-host-bench.json` (below) and a user setting
+ * `toolshed.skills.packs` naming the library folder, so this suite exists only in that run.
+ *
+ * First host: activates Toolshed (no store yet), times it to the skills searchable, calls
+ * `skill_search` as the LM tool for every request, measures this process's memory, then reloads
+ * the window, which starts a new extension host. The test driver runs the suite again in the new host, which finds the cold
+ * row and measures the warm start from the persisted store the same way.
+ */
+interface BenchConfig {
+  /** The `toolshed.skills.packs` entry's name. */
+  pack: string;
+  requests: string[];
+  /** JSON lines, one per start. */
+  rowsFile: string;
+  /** Timed rounds of every request, after one warm-up round. */
+  rounds: number;
+  /** Where to write a CPU profile and an allocation-sampling profile of each start (to the first answer), if anywhere. */
+  profileDir?: string;
+}
+
+const CONFIG_FILE = 'toolshed-host-bench.json';
+
+function benchConfig(): BenchConfig | undefined {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  const file = folder && path.join(folder.uri.fsPath, CONFIG_FILE);
+  return file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as BenchConfig) : undefined;
+}
+
+/** The garbage collector, where V8 lets it be exposed at run time (the host is not started with --expose-gc). */
+function exposedGc(): (() => void) | undefined {
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    return vm.runInNewContext('gc') as () => void;
+  } catch {
+    return undefined;
+  }
+}
+
+const mb = (bytes: number) => Math.round((bytes / 1048576) * 10) / 10;
+const ms = (value: number) => Math.round(value * 10) / 10;
+const pct = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+
+function memory(prefix: string): Record<string, number> {
+  const used = process.memoryUsage();
+  return { [`${prefix}_rss_mb`]: mb(used.rss), [`${prefix}_heap_mb`]: mb(used.heapUsed), [`${prefix}_external_mb`]: mb(used.external) };
+}
+
+async function skillSearch(query: string): Promise<string> {
+  const result = await vscode.lm.invokeTool('skill_search', { input: { query, limit: 10 }, toolInvocationToken: undefined });
+  return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+}
+
+/** The load summary once the configured pack has loaded (activation starts the load in the background). */
+async function packLoaded(api: ToolshedApi, pack: string): Promise<LoadSummary> {
+  for (;;) {
+    let subscription: vscode.Disposable | undefined;
+    const changed = new Promise<void>((resolve) => (subscription = api.services.skillPacks.onDidChange(() => resolve())));
+    const summary = (await api.services.skillPacks.ready) as LoadSummary | undefined;
+    if (summary?.packs.some((p) => p.name === pack)) {
+      subscription?.dispose();
+      return summary;
+    }
+    await changed;
+    subscription?.dispose();
+  }
+}
+
+/** Profiles this thread from now until the returned function is called with the start's name. */
+function startProfiling(dir: string | undefined): (name: string) => Promise<void> {
+  if (!dir) return async () => {};
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<Record<string, unknown>>((resolve, reject) =>
+      session.post(method, params, (error, result) => (error ? reject(error) : resolve(result as Record<string, unknown>))),
+    );
+  const started = Promise.all([
+    post('Profiler.enable'),
+    post('Profiler.start'),
+    post('HeapProfiler.enable'),
+    post('HeapProfiler.startSampling', { samplingInterval: 64 * 1024 }),
+  ]);
+  return async (name) => {
+    await started;
+    const { profile } = await post('Profiler.stop');
+    const { profile: heap } = await post('HeapProfiler.stopSampling');
+    writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    writeFileSync(path.join(dir, `${name}.heapprofile`), JSON.stringify(heap));
+    session.disconnect();
+  };
+}
+
+const config = benchConfig();
+if (config) {
+  suite('skill store at scale in the extension host (bench)', () => {
+    test('the public-skill library: start, skill_search, memory', async function () {
+      this.timeout(30 * 60_000); // the bench's host timeout is the guard
+      const rowsFile = config.rowsFile;
+      const start = existsSync(rowsFile) && readFileSync(rowsFile, 'utf8').includes('"start":"cold"') ? 'warm' : 'cold';
+      const gc = exposedGc();
+      const extension = vscode.extensions.getExtension<ToolshedApi>(TOOLSHED_ID);
+      assert.ok(extension, `${TOOLSHED_ID} is not installed`);
+      const activeBefore = extension.isActive;
+      gc?.();
+      const before = memory('before');
+
+      const stopProfiling = startProfiling(config.profileDir);
+      const wallStart = performance.now();
+      const cpuStart = process.cpuUsage();
+      const api = await extension.activate();
+      const activatedMs = performance.now() - wallStart;
+      const summary = await packLoaded(api, config.pack);
+      const loadedMs = performance.now() - wallStart;
+      const first = await skillSearch(config.requests[0]!);
+      const firstMs = performance.now() - wallStart;
+      const cpu = process.cpuUsage(cpuStart);
+      await stopProfiling(start);
+      const firstSkills = (JSON.parse(first) as { skills?: unknown[] }).skills?.length ?? 0;
+      assert.ok(firstSkills > 0, `the first skill_search answered with skills: ${first.slice(0, 300)}`);
+      const loaded = memory('loaded');
+
+      // Every request through the LM tool (one warm-up round), then the same engine call directly.
+      const times: number[] = [];
+      for (let round = 0; round <= config.rounds; round++)
+        for (const query of config.requests) {
+          const t = performance.now();
+          await skillSearch(query);
+          if (round > 0) times.push(performance.now() - t);
+        }
+      const direct: number[] = [];
+      const ctx = api.services.skillContext();
+      for (const query of config.requests) {
+        const t = performance.now();
+        await api.services.skills.search({ query, limit: 10 }, ctx);
+        direct.push(performance.now() - t);
+      }
+      times.sort((a, b) => a - b);
+      direct.sort((a, b) => a - b);
+      const afterSearches = memory('after_searches');
+      gc?.();
+      const afterGc = gc ? memory('after_gc') : {};
+      const pack = summary.packs.find((p) => p.name === config.pack)!;
+      const row = {
+        start,
+        host_pid: process.pid,
+        toolshed_active_before: activeBefore,
+        files: summary.files,
+        files_read: summary.files - summary.unchangedFiles,
+        skills_searchable: pack.skillCount,
+        duplicate_names: summary.problems.filter((p) => p.code === 'duplicate-name').length,
+        activate_ms: Math.round(activatedMs),
+        searchable_ms: Math.round(loadedMs),
+        first_answer_ms: Math.round(firstMs),
+        first_answer_cpu_ms: Math.round((cpu.user + cpu.system) / 1000),
+        first_answer_skills: firstSkills,
+        load_reported_ms: Math.round(summary.durationMs),
+        lm_tool_p50_ms: ms(pct(times, 0.5)),
+        lm_tool_p95_ms: ms(pct(times, 0.95)),
+        direct_search_p50_ms: ms(pct(direct, 0.5)),
+        direct_search_p95_ms: ms(pct(direct, 0.95)),
+        requests: config.requests.length,
+        rounds: config.rounds,
+        ...before,
+        ...loaded,
+        ...afterSearches,
+        ...afterGc,
+        peak_rss_mb: mb(process.resourceUsage().maxRSS * 1024),
+        gc_exposed: gc !== undefined,
+        load_avg_1m: Math.round((os.loadavg()[0] ?? 0) * 100) / 100,
+      };
+      appendFileSync(rowsFile, `${JSON.stringify(row)}\n`);
+      if (start === 'warm') return;
+
+      // What deactivation would save anyway, saved now, so the restart cannot race it.
+      await api.services.flush();
+      // code-server's web workbench has no "Restart Extension Host"; reloading the window starts a
+      // new extension host. This one ends here; the driver runs the suite again in the next one.
+      await vscode.commands.executeCommand('workbench.action.reloadWindow');
+      await new Promise<never>(() => {});
+    });
+  });
+}
