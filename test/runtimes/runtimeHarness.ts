@@ -319,7 +319,7 @@ export function killRuntimes(): void {
 
 const folders: string[] = [];
 /** Removes the temporary HOMEs and workspaces of every run: call it in afterEach. */
-export function removeRuntimeFolders(): void {
+function removeRuntimeFolders(): void {
   for (const folder of folders.splice(0)) rmSync(path.dirname(folder), { recursive: true, force: true });
 }
 
