@@ -145,7 +145,10 @@ function problemCounts(problems: ReadonlyArray<{ severity: string; code: string 
 }
 
 function runChild(job: Job): Record<string, unknown> {
-  const run = spawnSync(process.execPath, ['--expose-gc', process.argv[1]!, 'child', JSON.stringify(job)], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  // TOOLSHED_POOL_SCALE_PROFILE=DIR: a CPU profile of each measured start, for `node --cpu-prof`'s viewers.
+  const profile = process.env.TOOLSHED_POOL_SCALE_PROFILE;
+  const nodeArgs = ['--expose-gc', ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])];
+  const run = spawnSync(process.execPath, [...nodeArgs, process.argv[1]!, 'child', JSON.stringify(job)], { encoding: 'utf8', maxBuffer: 64 << 20 });
   if (run.status !== 0) throw new Error(`child ${job.label} ${job.start} failed (exit ${run.status}):\n${run.stderr}`);
   const row = JSON.parse(run.stdout.trim().split('\n').pop() ?? '') as Record<string, unknown>;
   process.stderr.write(`${JSON.stringify(row)}\n`);
