@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startScriptedModelServer } from './scriptedModelServer';
@@ -318,9 +318,57 @@ export function killRuntimes(): void {
 }
 
 const folders: string[] = [];
-/** Removes the temporary HOMEs and workspaces of every run: call it in afterEach. */
+/**
+ * Removes the temporary HOMEs and workspaces of every run: call it in afterEach. A resident hook a
+ * run started is detached (killing the runtime's process group leaves it) and would still be
+ * writing in its door folder while the folder is removed: every process whose command line names
+ * the run's folder is killed first (read from /proc where there is one; elsewhere the resident
+ * hook's pid file).
+ */
 function removeRuntimeFolders(): void {
-  for (const folder of folders.splice(0)) rmSync(path.dirname(folder), { recursive: true, force: true });
+  for (const folder of folders.splice(0)) {
+    const base = path.dirname(folder);
+    for (const pid of processesNaming(base)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+    rmSync(base, { recursive: true, force: true, maxRetries: 5 });
+  }
+}
+
+function processesNaming(base: string): number[] {
+  if (existsSync('/proc/self/cmdline')) {
+    return readdirSyncOrEmpty('/proc')
+      .filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)
+      .filter((name) => readOrEmpty(path.join('/proc', name, 'cmdline')).includes(base))
+      .map(Number);
+  }
+  const workspaces = path.join(base, 'home', '.toolshed', 'workspaces');
+  return readdirSyncOrEmpty(workspaces).flatMap((door) =>
+    readdirSyncOrEmpty(path.join(workspaces, door))
+      .filter((name) => /^hook\.[a-z]+\.pid$/.test(name))
+      .map((name) => Number(readOrEmpty(path.join(workspaces, door, name)).trim()))
+      .filter((pid) => Number.isInteger(pid) && pid > 0),
+  );
+}
+
+function readdirSyncOrEmpty(folder: string): string[] {
+  try {
+    return readdirSync(folder);
+  } catch {
+    return [];
+  }
+}
+
+function readOrEmpty(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return ''; // gone, or not ours to read
+  }
 }
 
 /** Runs `toolshed setup <runtime> --user` (the built CLI) in `home`, as the user would before starting the runtime. */
