@@ -98,6 +98,7 @@ export async function runPromptHook(input: string | Uint8Array, options: PromptH
       action: 'inject',
       request: event.prompt,
       injected: preflight.injected.map((skill) => skill.name),
+      offered: preflight.offered,
       searches: 1,
       tokens: preflight.tokens,
       skills: preflight.explanation,

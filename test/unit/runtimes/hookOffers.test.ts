@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import * as path from 'node:path';
-import { contextOf, eventFor, makeWorld, runHook, UNRELATED_PROMPT, writeSkill } from './hookFixtures';
+import { readLastDecisions } from '../../../src/core/runtimes/doors/doorDecision';
+import { explainDoorDecisionMarkdown } from '../../../src/core/runtimes/doors/explainDoorDecision';
+import { contextOf, doorFolder, eventFor, makeWorld, runHook, UNRELATED_PROMPT, writeSkill } from './hookFixtures';
 import type { HookWorld } from './hookFixtures';
 
 /**
@@ -40,6 +42,10 @@ describe('toolshed hook: skills offered to the runtime’s model (real processes
     assert.match(context, /^- kubernetes-deploy: Deploy a service to a Kubernetes cluster/m);
     assert.doesNotMatch(context, /release-notes/, 'a skill below the gate is not offered');
     assert.doesNotMatch(context, /MARKER-/, 'an offered skill’s own text is not injected');
+    // `toolshed why` says what was offered, apart from what was injected.
+    const why = explainDoorDecisionMarkdown(readLastDecisions(doorFolder(w)).decisions.find((d) => d.door === 'hook')!);
+    assert.match(why, /No skill text was handed to the model\./);
+    assert.match(why, /^Offered by name and description, for the model to load if one fits: .*`postgres-migration`/m);
   });
 
   it('a confident match is injected, not offered; an unrelated prompt gets neither', async () => {

@@ -25,6 +25,8 @@ export interface DoorDecision {
   request: string;
   /** Skills put in front of the model, in order. */
   injected: readonly string[];
+  /** Skills named with their description for the model to load if one fits (a hook's offers; not counted as injected). */
+  offered?: readonly string[];
   /** Tools it used that the model had not been offered up front (the gateway's learned core set counts them). */
   missed?: readonly string[];
   /** Searches the door ran (a hook: 1; an MCP search call: 1). */
@@ -40,10 +42,11 @@ export interface DoorDecision {
 }
 
 /** A door decision as kept on disk: redacted, with its time. */
-export interface StoredDoorDecision extends Omit<DoorDecision, 'at' | 'injected' | 'missed'> {
+export interface StoredDoorDecision extends Omit<DoorDecision, 'at' | 'injected' | 'offered' | 'missed'> {
   version: 1;
   at: number;
   injected: string[];
+  offered?: string[];
   missed?: string[];
   /** The workspace folder the decision was made for. */
   workspace: string;
@@ -60,10 +63,11 @@ function redactDeep<T>(value: T): T {
 }
 
 function stored(workspace: string, decision: DoorDecision, now: number): StoredDoorDecision {
-  const { at, missed, ...rest } = decision;
+  const { at, missed, offered, ...rest } = decision;
   return redactDeep({
     ...rest,
     ...(missed ? { missed: [...missed] } : {}),
+    ...(offered?.length ? { offered: [...offered] } : {}),
     version: 1 as const,
     at: at ?? now,
     workspace: path.resolve(workspace),

@@ -26,8 +26,11 @@ export function explainDoorDecisionMarkdown(decision: StoredDoorDecision): strin
   lines.push(
     decision.injected.length
       ? `Handed to the model: ${decision.injected.map(code).join(', ')}${decision.tokens ? ` (${decision.tokens.toLocaleString('en-US')} tokens)` : ''}.`
-      : 'Nothing was handed to the model.',
+      : decision.offered?.length
+        ? 'No skill text was handed to the model.'
+        : 'Nothing was handed to the model.',
   );
+  if (decision.offered?.length) lines.push(`Offered by name and description, for the model to load if one fits: ${decision.offered.map(code).join(', ')}.`);
   if (decision.note) lines.push('', decision.note);
   return lines.join('\n');
 }
