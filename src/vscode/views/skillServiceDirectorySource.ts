@@ -76,14 +76,16 @@ export class SkillServiceDirectorySource extends Disposable implements SkillDire
   /** The statuses of `packs()` without reading each skill's record (9,000 reads at 10,000 skills) until the tree is shown. */
   statuses(): readonly PackStatuses[] {
     if (this.snapshot) return this.snapshot;
-    const trusted = vscode.workspace.isTrusted;
     const retiredNames = this.retired?.retiredSkillNames();
-    return this.tree
-      .listPacks()
-      .filter((pack) => trusted || !pack.workspace)
-      .map((pack) => ({
-        skills: pack.skills.map((item) => ({ status: item.status === 'active' && retiredNames?.has(item.name) ? 'inactive' : item.status })),
-      }));
+    return this.visiblePacks().map((pack) => ({
+      skills: pack.skills.map((item) => ({ status: isRetired(item, retiredNames) ? 'inactive' : item.status })),
+    }));
+  }
+
+  /** The packs the sidebar shows: in Restricted Mode workspace packs are hidden, as from every model path. */
+  private visiblePacks() {
+    const trusted = vscode.workspace.isTrusted;
+    return this.tree.listPacks().filter((pack) => trusted || !pack.workspace);
   }
 
   async restrictedMode(): Promise<string | undefined> {
@@ -93,43 +95,38 @@ export class SkillServiceDirectorySource extends Disposable implements SkillDire
 
   private build(): PackView[] {
     const { service } = this;
-    // Restricted Mode: workspace packs are hidden from the sidebar as from every model path.
-    const trusted = vscode.workspace.isTrusted;
     const retiredNames = this.retired?.retiredSkillNames();
-    return this.tree
-      .listPacks()
-      .filter((pack) => trusted || !pack.workspace)
-      .map((pack) => ({
-        name: pack.name,
-        ...(pack.root ? { root: pack.root } : {}),
-        kind: PACK_KINDS[pack.source] ?? 'configured',
-        problems: pack.problems,
-        skills: pack.skills.map((item): SkillView => {
-          const record = item.status === 'invalid' ? undefined : service.inspect(item.name);
-          const firstError = item.problems.find((p) => p.severity === 'error') ?? item.problems[0];
-          const reason = item.reason ?? (item.status === 'invalid' && firstError ? firstError.message : undefined);
-          const cluster = clusterLabel(record?.meta.cluster);
-          const retired = item.status === 'active' && retiredNames?.has(item.name);
-          return {
-            name: item.name,
-            title: item.title || record?.title || '',
-            trigger: record?.trigger ?? '',
-            description: record?.description ?? '',
-            taskType: record?.task_type ?? 'unknown',
-            tags: record?.tags ?? [],
-            status: retired ? 'inactive' : item.status,
-            ...(retired ? { statusReason: 'retired in this workspace (Restore Skill brings it back)', retired: true } : reason ? { statusReason: reason } : {}),
-            problems: item.problems,
-            ...(item.file ? { sourceFile: item.file, sourceLine: item.line } : {}),
-            packName: pack.name,
-            ...(item.format ? { format: item.format } : {}),
-            ...(record ? { stepCount: record.steps.length } : {}),
-            ...(cluster ? { cluster } : {}),
-            ...(record?.origin === 'learned' && lineageOf(record) ? { lineage: describeLineage(record) } : {}),
-            ...(item.scope ? { learnedScope: item.scope } : {}),
-          };
-        }),
-      }));
+    return this.visiblePacks().map((pack) => ({
+      name: pack.name,
+      ...(pack.root ? { root: pack.root } : {}),
+      kind: PACK_KINDS[pack.source] ?? 'configured',
+      problems: pack.problems,
+      skills: pack.skills.map((item): SkillView => {
+        const record = item.status === 'invalid' ? undefined : service.inspect(item.name);
+        const firstError = item.problems.find((p) => p.severity === 'error') ?? item.problems[0];
+        const reason = item.reason ?? (item.status === 'invalid' && firstError ? firstError.message : undefined);
+        const cluster = clusterLabel(record?.meta.cluster);
+        const retired = isRetired(item, retiredNames);
+        return {
+          name: item.name,
+          title: item.title || record?.title || '',
+          trigger: record?.trigger ?? '',
+          description: record?.description ?? '',
+          taskType: record?.task_type ?? 'unknown',
+          tags: record?.tags ?? [],
+          status: retired ? 'inactive' : item.status,
+          ...(retired ? { statusReason: 'retired in this workspace (Restore Skill brings it back)', retired: true } : reason ? { statusReason: reason } : {}),
+          problems: item.problems,
+          ...(item.file ? { sourceFile: item.file, sourceLine: item.line } : {}),
+          packName: pack.name,
+          ...(item.format ? { format: item.format } : {}),
+          ...(record ? { stepCount: record.steps.length } : {}),
+          ...(cluster ? { cluster } : {}),
+          ...(record?.origin === 'learned' && lineageOf(record) ? { lineage: describeLineage(record) } : {}),
+          ...(item.scope ? { learnedScope: item.scope } : {}),
+        };
+      }),
+    }));
   }
 
   async reload(progress?: ReloadProgress, token?: CancellationLike): Promise<ReloadSummary> {
@@ -155,4 +152,9 @@ export class SkillServiceDirectorySource extends Disposable implements SkillDire
     const report = await this.service.validatePacks();
     return report.problems;
   }
+}
+
+/** An active skill the user retired in this workspace: shown as inactive (the badge and the tree read it the same way). */
+function isRetired(item: { status: string; name: string }, retiredNames: ReadonlySet<string> | undefined): boolean {
+  return item.status === 'active' && retiredNames?.has(item.name) === true;
 }
