@@ -1,12 +1,11 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import * as path from 'node:path';
 import { parseDoorJournal } from '../../core/ledger/doorJournal';
 import type { DoorLedgerEntry } from '../../core/ledger/doorJournal';
 import { CORE_SET_RULES, nextCoreSet } from '../../core/ledger/learnedCoreSet';
 import type { CoreSetRules } from '../../core/ledger/learnedCoreSet';
 import type { CoreSetEntry, RecentTurnCalls } from '../../core/ledger/ledgerStore';
 import { GATEWAY_CALL_TOOL_NAME, GATEWAY_FIND_TOOL_NAME } from '../../core/platform/toolNames';
-import { DOOR_JOURNAL_FILE } from '../../core/runtimes/doors/doorFolder';
+import { journalSegments } from '../../core/runtimes/doors/doorJournalSegments';
 import { ToolStates } from '../../core/tools/modes/toolStates';
 import type { ToolRecord } from '../../core/tools/toolRecord';
 
@@ -124,10 +123,11 @@ export class CoreSetFold {
   }
 }
 
-/** The fold over one workspace's door journal, read incrementally. */
+/** The fold over one workspace's door journal, read incrementally, segment by segment. */
 export class JournalCoreSet {
   private fold: CoreSetFold;
-  private offset = 0;
+  /** Bytes folded of each segment (by path: a segment is never renamed). */
+  private offsets = new Map<string, number>();
 
   constructor(
     private readonly folder: string,
@@ -143,51 +143,65 @@ export class JournalCoreSet {
   /** Folds the whole journal again (the catalog or the policy changed what is eligible). */
   reset(): void {
     this.fold = new CoreSetFold(this.rules);
-    this.offset = 0;
+    this.offsets = new Map();
   }
 
   /**
-   * Folds the lines appended since the last read, by any gateway process. A journal shorter than
-   * what was read was replaced: it is folded from its start. A missing journal is an empty one; a
-   * damaged line is skipped.
+   * Folds the lines appended since the last read, by any gateway process, segment by segment,
+   * oldest first. A segment shorter than what was read of it was replaced: the whole journal is
+   * folded again. A missing journal is an empty one; a damaged line is skipped. Segments the
+   * journal deleted (it keeps its newest) leave what they taught in the fold until it is reset.
    */
   refresh(judge: CoreSetJudge): void {
-    const file = path.join(this.folder, DOOR_JOURNAL_FILE);
-    let fd: number | undefined;
-    try {
-      fd = openSync(file, 'r');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-    if (fd !== undefined) {
+    // A second pass only when a segment was replaced while it was read.
+    for (let pass = 0; pass < 2 && !this.foldSegments(judge); pass++) this.reset();
+    this.fold.settle(judge);
+  }
+
+  /** Folds every segment from its offset; false when one was replaced (shorter than what was read of it). */
+  private foldSegments(judge: CoreSetJudge): boolean {
+    const segments = journalSegments(this.folder);
+    for (const file of this.offsets.keys()) if (!segments.includes(file)) this.offsets.delete(file);
+    for (const file of segments) {
+      let fd: number;
       try {
-        this.readFrom(fd, judge);
+        fd = openSync(file, 'r');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        continue;
+      }
+      try {
+        if (!this.readFrom(file, fd, judge)) return false;
       } finally {
         closeSync(fd);
       }
     }
-    this.fold.settle(judge);
+    return true;
   }
 
-  private readFrom(fd: number, judge: CoreSetJudge): void {
+  /** Folds `file` from its offset; false when it is shorter than what was read of it. */
+  private readFrom(file: string, fd: number, judge: CoreSetJudge): boolean {
     const size = fstatSync(fd).size;
-    if (size < this.offset) this.reset();
-    while (this.offset < size) {
-      const bytes = Buffer.alloc(Math.min(size - this.offset, READ_CHUNK_BYTES));
-      const read = readSync(fd, bytes, 0, bytes.length, this.offset);
+    let offset = this.offsets.get(file) ?? 0;
+    if (size < offset) return false;
+    while (offset < size) {
+      const bytes = Buffer.alloc(Math.min(size - offset, READ_CHUNK_BYTES));
+      const read = readSync(fd, bytes, 0, bytes.length, offset);
       const parsed = parseDoorJournal(bytes.subarray(0, read), 0);
       if (parsed.next === 0) {
         // Nothing complete: a write still under way (wait for it), or one line longer than a read (step over it).
-        if (read < READ_CHUNK_BYTES) return;
-        this.offset += read;
+        if (read < READ_CHUNK_BYTES) break;
+        offset += read;
         continue;
       }
       for (const entry of parsed.entries) {
         const turn = coreSetTurnOf(entry);
         if (turn) this.fold.step(turn, judge);
       }
-      this.offset += parsed.next;
+      offset += parsed.next;
     }
+    this.offsets.set(file, offset);
+    return true;
   }
 }
 

@@ -1,7 +1,8 @@
 import { recordDoorDecision } from '../../../src/core/runtimes/doors/doorDecision';
 
-/** A door process for doors.test.ts: records N decisions for a workspace, as N hook runs would. */
-const [home, workspace, name, count] = process.argv.slice(2) as [string, string, string, string];
+/** A door process for doors.test.ts: records N decisions for a workspace, as N hook runs would (optionally into small journal segments). */
+const [home, workspace, name, count, segmentBytes] = process.argv.slice(2) as [string, string, string, string, string | undefined];
+const journalLimits = segmentBytes ? { segmentBytes: Number(segmentBytes), keepBytes: Number.MAX_SAFE_INTEGER } : undefined;
 for (let i = 0; i < Number(count); i++) {
   const error = recordDoorDecision(
     workspace,
@@ -14,7 +15,7 @@ for (let i = 0; i < Number(count); i++) {
       searches: 1,
       tokens: 10,
     },
-    { home },
+    { home, journalLimits },
   );
   if (error) throw new Error(error);
 }

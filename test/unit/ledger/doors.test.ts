@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
@@ -12,6 +12,7 @@ import { NodeByteStore } from '../../../src/core/platform/nodeByteStore';
 import type { ByteStore } from '../../../src/core/platform/ports';
 import { readLastDecisions, recordDoorDecision } from '../../../src/core/runtimes/doors/doorDecision';
 import { DOOR_JOURNAL_FILE, doorFolderFor } from '../../../src/core/runtimes/doors/doorFolder';
+import { journalSegments } from '../../../src/core/runtimes/doors/doorJournalSegments';
 import { importDoorJournal } from '../../../src/core/runtimes/doors/importDoorJournal';
 import { loadSqlEngine, type SqlEngine } from '../../../src/core/sql/sqlEngine';
 
@@ -135,40 +136,99 @@ describe('door decisions in the ledger', () => {
     );
   });
 
-  it('parallel door processes lose nothing while the ledger imports and saves, even when a stale copy saves last', async () => {
-    const home = temp();
-    const workspace = temp();
-    const storage = temp();
-    const folder = doorFolderFor(workspace, home);
-    // The extension's ledger, opened before the doors run and never re-read: it saves last, over everything.
-    const stale = await open(new NodeByteStore(storage));
-    const writers = ['a', 'b', 'c', 'd'].map((name) => runWriter([home, workspace, name, '40']));
-    let ledger = await open(new NodeByteStore(storage));
-    let pending = true;
-    const all = Promise.all(writers).finally(() => (pending = false));
-    while (pending) {
+  for (const segmentBytes of [undefined, 1500])
+    it(`parallel door processes lose nothing while the ledger imports and saves, even when a stale copy saves last${segmentBytes ? ', with the journal starting a new segment every few lines' : ''}`, async () => {
+      const home = temp();
+      const workspace = temp();
+      const storage = temp();
+      const folder = doorFolderFor(workspace, home);
+      // The extension's ledger, opened before the doors run and never re-read: it saves last, over everything.
+      const stale = await open(new NodeByteStore(storage));
+      const writers = ['a', 'b', 'c', 'd'].map((name) => runWriter([home, workspace, name, '40', ...(segmentBytes ? [String(segmentBytes)] : [])]));
+      let ledger = await open(new NodeByteStore(storage));
+      let pending = true;
+      const all = Promise.all(writers).finally(() => (pending = false));
+      while (pending) {
+        importDoorJournal(ledger, folder);
+        await ledger.save();
+        ledger.close();
+        ledger = await open(new NodeByteStore(storage));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await all;
       importDoorJournal(ledger, folder);
       await ledger.save();
       ledger.close();
-      ledger = await open(new NodeByteStore(storage));
-      await new Promise((resolve) => setImmediate(resolve));
+      await stale.save();
+      stale.close();
+      const reopened = await open(new NodeByteStore(storage));
+      importDoorJournal(reopened, folder);
+      const doors = reopened.report(1).doors;
+      assert.equal(
+        doors.reduce((sum, row) => sum + row.decisions, 0),
+        160,
+        'every decision of every process is counted exactly once',
+      );
+      assert.deepEqual(new Set(doors.map((row) => row.runtime)), new Set(['a', 'b', 'c', 'd']));
+      assert.equal(reopened.report(1).skills.length, 160);
+      if (segmentBytes) assert.ok(journalSegments(folder).length > 4, 'the journal spans several segments');
+    });
+
+  it('a journal in segments is counted once across them; beyond the size kept its oldest segments go, never the newest', async () => {
+    const home = temp();
+    const workspace = temp();
+    const folder = doorFolderFor(workspace, home);
+    const limits = { segmentBytes: 1000, keepBytes: 4000 };
+    const record = (i: number) =>
+      recordDoorDecision(
+        workspace,
+        { door: 'hook', runtime: 'claude', action: 'inject', request: `r${i}`, injected: [`skill-${i}`], searches: 1 },
+        { home, journalLimits: limits },
+      );
+    const ledger = await open();
+    let counted = 0;
+    for (let i = 0; i < 60; i++) {
+      assert.equal(record(i), undefined);
+      if (i % 5 === 4) counted += importDoorJournal(ledger, folder).imported;
     }
-    await all;
-    importDoorJournal(ledger, folder);
-    await ledger.save();
-    ledger.close();
-    await stale.save();
-    stale.close();
-    const reopened = await open(new NodeByteStore(storage));
-    importDoorJournal(reopened, folder);
-    const doors = reopened.report(1).doors;
-    assert.equal(
-      doors.reduce((sum, row) => sum + row.decisions, 0),
-      160,
-      'every decision of every process is counted exactly once',
+    counted += importDoorJournal(ledger, folder).imported;
+    assert.equal(counted, 60, 'each decision counted once, whichever segment it is in');
+    assert.equal(ledger.report(1).skills.length, 60);
+    const segments = journalSegments(folder);
+    const sizes = segments.map((file) => statSync(file).size);
+    assert.ok(!segments.some((file) => path.basename(file) === DOOR_JOURNAL_FILE), 'the first segment was deleted');
+    assert.ok(sizes.slice(0, -2).reduce((a, b) => a + b, 0) <= limits.keepBytes, 'no more kept than the limit, beside the two newest');
+    const newest = parseDoorJournal(readFileSync(segments.at(-1)!), 0).entries.concat(parseDoorJournal(readFileSync(segments.at(-2)!), 0).entries);
+    assert.ok(
+      newest.some((entry) => entry.skills[0] === 'skill-59'),
+      'the newest decision is kept',
     );
-    assert.deepEqual(new Set(doors.map((row) => row.runtime)), new Set(['a', 'b', 'c', 'd']));
-    assert.equal(reopened.report(1).skills.length, 160);
+    // A ledger that never imported counts what is left: the kept segments whole.
+    const late = await open();
+    assert.equal(
+      importDoorJournal(late, folder).imported,
+      segments.reduce((sum, file) => sum + parseDoorJournal(readFileSync(file), 0).entries.length, 0),
+    );
+  });
+
+  it('a new segment is named after the newest even when the clock is behind it', () => {
+    const home = temp();
+    const workspace = temp();
+    const folder = doorFolderFor(workspace, home);
+    mkdirSync(folder, { recursive: true });
+    const future = 'doors-900000000000000-abcd.jsonl';
+    writeFileSync(path.join(folder, future), '');
+    for (let i = 0; i < 3; i++)
+      recordDoorDecision(
+        workspace,
+        { door: 'hook', runtime: 'claude', action: 'inject', request: 'r', injected: [] },
+        { home, journalLimits: { segmentBytes: 1, keepBytes: 1e9 } },
+      );
+    const names = journalSegments(folder).map((file) => path.basename(file));
+    assert.equal(names.indexOf(future), 0, 'the future segment is the oldest now');
+    assert.equal(names.length, 4, 'each full append started one segment after the newest');
+    assert.deepEqual([...names].sort(), names);
+    assert.equal(readFileSync(path.join(folder, future), 'utf8').split('\n').filter(Boolean).length, 1, 'appends went to the newest segment');
   });
 
   it('a journal replaced by a shorter one is read from its start', async () => {

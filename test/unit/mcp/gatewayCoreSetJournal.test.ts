@@ -8,6 +8,7 @@ import { doorJournalLine } from '../../../src/core/ledger/doorJournal';
 import { CORE_SET_RULES, nextCoreSet } from '../../../src/core/ledger/learnedCoreSet';
 import type { CoreSetEntry, RecentTurnCalls } from '../../../src/core/ledger/ledgerStore';
 import { DOOR_JOURNAL_FILE, doorFolderFor } from '../../../src/core/runtimes/doors/doorFolder';
+import { appendToJournal, journalSegments } from '../../../src/core/runtimes/doors/doorJournalSegments';
 import { JournalCoreSet } from '../../../src/mcp/gateway/gatewayCoreSet';
 import type { CoreSetJudge } from '../../../src/mcp/gateway/gatewayCoreSet';
 
@@ -36,7 +37,7 @@ describe('MCP gateway: the learned core set from the door journal', () => {
   beforeEach(() => (dir = mkdtempSync(path.join(tmpdir(), 'toolshed-coreset-journal-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('read in any pieces, with damaged lines and other doors between, it equals the rule applied to the calls in order', () => {
+  it('read in any pieces or across segments, with damaged lines and other doors between, it equals the rule applied to the calls in order', () => {
     // Runs of calls of one tool, so the window slides and idle members are demoted too.
     const run = fc.record({
       tool: fc.constantFrom('a', 'b', 'c', 'denied'),
@@ -59,8 +60,9 @@ describe('MCP gateway: the learned core set from the door journal', () => {
         ),
       );
     let demotions = 0;
+    let segmentedRuns = 0;
     fc.assert(
-      fc.property(calls, fc.array(fc.nat(40_000), { maxLength: 8 }), (items, cuts) => {
+      fc.property(calls, fc.array(fc.nat(40_000), { maxLength: 8 }), fc.integer({ min: 200, max: 4000 }), (items, cuts, segmentBytes) => {
         const folder = mkdtempSync(path.join(dir, 'f-'));
         const text = items
           .map((it) =>
@@ -99,9 +101,24 @@ describe('MCP gateway: the learned core set from the door journal', () => {
         }
         assert.deepEqual(journal.entries, expected);
         assert.ok(!journal.entries.some((entry) => entry.tool === 'denied'));
+        // The same calls appended a few lines at a time to a journal that starts a new segment every few appends.
+        const segmented = mkdtempSync(path.join(dir, 's-'));
+        const reading = new JournalCoreSet(segmented);
+        const lines = text.split(/(?<=\n)/);
+        for (let i = 0; i < lines.length; i += 10) {
+          appendToJournal(segmented, lines.slice(i, i + 10).join(''), { segmentBytes, keepBytes: Number.MAX_SAFE_INTEGER });
+          if (i % 30 === 0) reading.refresh(judge);
+        }
+        reading.refresh(judge);
+        const fresh = new JournalCoreSet(segmented);
+        fresh.refresh(judge);
+        if (journalSegments(segmented).length > 1) segmentedRuns++;
+        assert.deepEqual(reading.entries, expected, 'read while segments start');
+        assert.deepEqual(fresh.entries, expected, 'read from all the segments at once');
       }),
       { numRuns: 150 },
     );
+    assert.ok(segmentedRuns > 0, 'some journals spanned several segments');
     assert.ok(demotions > 0, 'the runs demoted tools too');
   });
 

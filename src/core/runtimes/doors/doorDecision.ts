@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import { doorJournalLine, type DoorName } from '../../ledger/doorJournal';
 import type { SkillsExplanation, TurnExplanation } from '../../planner/turn/turnExplanation';
 import { redact } from '../../privacy/redaction';
-import { DOOR_JOURNAL_FILE, doorFolderFor, toolshedHome } from './doorFolder';
+import { doorFolderFor, toolshedHome } from './doorFolder';
+import { appendToJournal, type JournalLimits } from './doorJournalSegments';
 
 /**
  * One decision of a door (the prompt-submit hook, the MCP server, an `@toolshed` turn): what was
@@ -90,23 +91,14 @@ function writeLastDecision(folder: string, decision: StoredDoorDecision): void {
   renameSync(temp, target);
 }
 
-/** Appends one line with one write to the journal opened `O_APPEND`: parallel writers never interleave or overwrite. */
-function appendJournal(folder: string, line: string): void {
-  mkdirSync(folder, { recursive: true });
-  const fd = openSync(path.join(folder, DOOR_JOURNAL_FILE), 'a', 0o600);
-  try {
-    writeSync(fd, line);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 export interface RecordOptions {
   /** Toolshed's home (`toolshedHome()` when absent; tests pass a temp folder). */
   home?: string;
   now?: number;
   /** False: only the door's last decision is replaced (a notice for `toolshed why`, not a decision the ledger counts). */
   journal?: boolean;
+  /** The journal's segment size and the size kept (`JOURNAL_LIMITS` when absent; tests pass small ones). */
+  journalLimits?: Readonly<JournalLimits>;
 }
 
 /**
@@ -121,7 +113,7 @@ export function recordDoorDecision(workspace: string, decision: DoorDecision, op
     const folder = doorFolderFor(workspace, options.home ?? toolshedHome());
     const entry = stored(workspace, decision, options.now ?? Date.now());
     if (decision.door !== 'chat' && options.journal !== false)
-      appendJournal(
+      appendToJournal(
         folder,
         doorJournalLine({
           at: entry.at,
@@ -133,6 +125,7 @@ export function recordDoorDecision(workspace: string, decision: DoorDecision, op
           tokens: decision.tokens ?? 0,
           ...(entry.missed ? { missed: entry.missed } : {}),
         }),
+        options.journalLimits,
       );
     writeLastDecision(folder, entry);
     return undefined;
