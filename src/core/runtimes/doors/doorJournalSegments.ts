@@ -26,7 +26,7 @@ export interface JournalLimits {
 }
 
 /** About 55,000 decisions a segment; 64 MiB kept, about 450,000 decisions: what a gateway folds at its start is bounded. */
-export const JOURNAL_LIMITS: Readonly<JournalLimits> = { segmentBytes: 8 * 1024 * 1024, keepBytes: 64 * 1024 * 1024 };
+const JOURNAL_LIMITS: Readonly<JournalLimits> = { segmentBytes: 8 * 1024 * 1024, keepBytes: 64 * 1024 * 1024 };
 
 const SEGMENT_NAME = /^doors-(\d{15})-[0-9a-f]{4}\.jsonl$/;
 
