@@ -17,7 +17,8 @@
  * directly, interleaved in the same run (each forwarded call also appends its ledger line to a
  * door journal in a temporary TOOLSHED_HOME, as it does for users); p50/p95 and the p95 added;
  * and one repeated-use session (150 tools) with and without the learned core set
- * (bench/gatewayCoreSetSession.ts): rounds and tool-definition tokens per request.
+ * (bench/gatewayCoreSetSession.ts): rounds and tool-definition tokens per request; and what the
+ * gateway's start pays to fold that set from a long door journal (bench/gatewayJournalFold.ts).
  * Prints one JSON line last: {"title", "rows"}.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -35,6 +36,7 @@ import { estimateTokens } from '../src/core/tools/modes/deferredNamesBlock';
 import { readUpstreamConfig } from '../src/mcp/gateway/upstreamConfig';
 import { readSettings } from '../src/core/config/readSettings';
 import { pctOf, round } from './benchMath';
+import { journalFoldRows } from './gatewayJournalFold';
 import { coreSetSessionRow } from './gatewayCoreSetSession';
 import { benchEngine } from './benchServices';
 
@@ -286,6 +288,10 @@ async function main(): Promise<void> {
     const latency = await latencyRow(dir, catalog.slice(0, LATENCY_TIER));
     console.error(JSON.stringify(latency));
     rows.push(latency);
+    for (const fold of journalFoldRows(dir)) {
+      console.error(JSON.stringify(fold));
+      rows.push(fold);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -43,10 +43,21 @@ const DOORS: readonly DoorName[] = ['hook', 'mcp', 'chat'];
 const MAX_LINE_BYTES = 64 * 1024;
 const MAX_SKILLS = 50;
 
-const safeName = (name: string) =>
-  redact(name)
-    .replace(/[\r\n]/g, ' ')
-    .slice(0, 200);
+/** Names repeat on almost every line (runtimes, actions, the same tools): each distinct one is redacted once per process. */
+const safeNames = new Map<string, string>();
+const SAFE_NAMES_KEPT = 10_000;
+
+function safeName(name: string): string {
+  let safe = safeNames.get(name);
+  if (safe === undefined) {
+    safe = redact(name)
+      .replace(/[\r\n]/g, ' ')
+      .slice(0, 200);
+    if (safeNames.size >= SAFE_NAMES_KEPT) safeNames.clear();
+    if (name.length <= 200) safeNames.set(name, safe);
+  }
+  return safe;
+}
 
 /** The entry as one journal line (redacted, ending in a newline), ready for one append. */
 export function doorJournalLine(entry: DoorLedgerEntry): string {
@@ -100,27 +111,34 @@ export interface ParsedDoorJournal {
 export function parseDoorJournal(bytes: Uint8Array, from: number): ParsedDoorJournal {
   const entries: DoorLedgerEntry[] = [];
   const skipped: string[] = [];
-  let start = from > bytes.length || from < 0 ? 0 : from;
-  const decoder = new TextDecoder('utf-8', { fatal: false });
-  while (start < bytes.length) {
+  const begin = from > bytes.length || from < 0 ? 0 : from;
+  const last = bytes.lastIndexOf(0x0a);
+  if (last < begin) return { entries, next: begin, skipped };
+  // One decode for all the complete lines: a newline byte is never part of a multi-byte character,
+  // so the decoded text has one "\n" per newline byte and the two walks stay in step.
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(begin, last + 1));
+  let start = begin;
+  let at = 0;
+  while (start <= last) {
     const end = bytes.indexOf(0x0a, start);
-    if (end < 0) break;
+    const stop = text.indexOf('\n', at);
     const length = end - start;
     if (length > 0) {
       if (length > MAX_LINE_BYTES) skipped.push(`byte ${start}: a line of ${length} bytes is not a door decision`);
       else {
-        const text = decoder.decode(bytes.subarray(start, end));
+        const line = text.slice(at, stop);
         let entry: DoorLedgerEntry | undefined;
         try {
-          entry = asEntry(JSON.parse(text));
+          entry = asEntry(JSON.parse(line));
         } catch {
           entry = undefined;
         }
         if (entry) entries.push(entry);
-        else skipped.push(`byte ${start}: not a door decision (${JSON.stringify(text.slice(0, 40))})`);
+        else skipped.push(`byte ${start}: not a door decision (${JSON.stringify(line.slice(0, 40))})`);
       }
     }
     start = end + 1;
+    at = stop + 1;
   }
   return { entries, next: start, skipped };
 }

@@ -51,6 +51,13 @@ export interface CoreSetInput {
   now: number;
 }
 
+/** Per tool, the recent turns that called it and those where round 1 did not offer it; and how many turns that is. */
+export interface CoreSetCounts {
+  usedIn: ReadonlyMap<string, number>;
+  missedIn: ReadonlyMap<string, number>;
+  windowTurns: number;
+}
+
 /** The core set after the latest turn: kept and newly promoted tools, most used first, within the budget. */
 export function nextCoreSet(input: CoreSetInput, rules: Readonly<CoreSetRules> = CORE_SET_RULES): CoreSetEntry[] {
   const window = input.recent.slice(0, rules.window);
@@ -60,7 +67,15 @@ export function nextCoreSet(input: CoreSetInput, rules: Readonly<CoreSetRules> =
     for (const tool of new Set(turn.called)) usedIn.set(tool, (usedIn.get(tool) ?? 0) + 1);
     for (const tool of new Set(turn.missed)) missedIn.set(tool, (missedIn.get(tool) ?? 0) + 1);
   }
-  const windowTurns = window.length;
+  return coreSetFromCounts({ usedIn, missedIn, windowTurns: window.length }, input, rules);
+}
+
+/**
+ * The same rule over counts kept up to date turn by turn (the gateway folds a long journal with it,
+ * without counting the window again at every call).
+ */
+export function coreSetFromCounts(counts: CoreSetCounts, input: Omit<CoreSetInput, 'recent'>, rules: Readonly<CoreSetRules> = CORE_SET_RULES): CoreSetEntry[] {
+  const { usedIn, missedIn, windowTurns } = counts;
   const keep = (tool: string) => !input.undone.has(tool) && input.eligible(tool) && input.tokensOf(tool) !== undefined;
   const promotedAt = new Map(input.current.map((entry) => [entry.tool, entry.promotedAt]));
 

@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parseDoorJournal } from '../../core/ledger/doorJournal';
 import type { DoorLedgerEntry } from '../../core/ledger/doorJournal';
-import { CORE_SET_RULES, nextCoreSet } from '../../core/ledger/learnedCoreSet';
+import { CORE_SET_RULES, coreSetFromCounts } from '../../core/ledger/learnedCoreSet';
 import type { CoreSetRules } from '../../core/ledger/learnedCoreSet';
 import type { CoreSetEntry, RecentTurnCalls } from '../../core/ledger/ledgerStore';
 import { GATEWAY_CALL_TOOL_NAME, GATEWAY_FIND_TOOL_NAME } from '../../core/platform/toolNames';
@@ -64,6 +64,8 @@ export class CoreSetFold {
   private current: CoreSetEntry[] = [];
   private readonly usedIn = new Map<string, number>();
   private readonly missedIn = new Map<string, number>();
+  /** Tools missed in at least `promoteAt` of the window's turns (few: what `mayChange` looks through). */
+  private readonly promotable = new Set<string>();
   private stale = false;
   private lastAt = 0;
 
@@ -76,9 +78,10 @@ export class CoreSetFold {
 
   step(turn: RecentTurnCalls & { at: number }, judge: CoreSetJudge): void {
     const calls = { called: turn.called, missed: turn.missed };
-    this.recent.unshift(calls);
+    // Oldest first here (a queue); the counts, not the order, are what the rule reads.
+    this.recent.push(calls);
     this.count(calls, 1);
-    if (this.recent.length > this.rules.window) this.count(this.recent.pop()!, -1);
+    if (this.recent.length > this.rules.window) this.count(this.recent.shift()!, -1);
     this.lastAt = turn.at;
     if (this.mayChange()) this.apply(judge);
     else this.stale = true;
@@ -91,9 +94,9 @@ export class CoreSetFold {
 
   private apply(judge: CoreSetJudge): void {
     this.stale = false;
-    this.current = nextCoreSet(
+    this.current = coreSetFromCounts(
+      { usedIn: this.usedIn, missedIn: this.missedIn, windowTurns: this.recent.length },
       {
-        recent: this.recent,
         current: this.current,
         undone: NOTHING_UNDONE,
         eligible: (tool) => judge.eligible(tool),
@@ -108,19 +111,27 @@ export class CoreSetFold {
   /** Whether the rule could promote or demote now (a cheap over-estimate: the rule itself decides). */
   private mayChange(): boolean {
     for (const entry of this.current) if ((this.usedIn.get(entry.tool) ?? 0) < this.rules.keepAt) return true;
-    for (const [tool, missed] of this.missedIn) if (missed >= this.rules.promoteAt && !this.current.some((entry) => entry.tool === tool)) return true;
+    for (const tool of this.promotable) if (!this.current.some((entry) => entry.tool === tool)) return true;
     return false;
   }
 
   private count(turn: RecentTurnCalls, by: 1 | -1): void {
-    const add = (map: Map<string, number>, tool: string) => {
-      const n = (map.get(tool) ?? 0) + by;
-      if (n > 0) map.set(tool, n);
-      else map.delete(tool);
-    };
-    for (const tool of new Set(turn.called)) add(this.usedIn, tool);
-    for (const tool of new Set(turn.missed)) add(this.missedIn, tool);
+    // A call names one tool almost always: no set to build for it.
+    for (const tool of turn.called.length === 1 ? turn.called : new Set(turn.called)) bump(this.usedIn, tool, by);
+    for (const tool of turn.missed.length === 1 ? turn.missed : new Set(turn.missed)) {
+      const missed = bump(this.missedIn, tool, by);
+      if (missed >= this.rules.promoteAt) this.promotable.add(tool);
+      else this.promotable.delete(tool);
+    }
   }
+}
+
+/** Adds `by` to `tool`'s count (absent at zero); the new count. */
+function bump(counts: Map<string, number>, tool: string, by: 1 | -1): number {
+  const n = (counts.get(tool) ?? 0) + by;
+  if (n > 0) counts.set(tool, n);
+  else counts.delete(tool);
+  return n;
 }
 
 /** The fold over one workspace's door journal, read incrementally, segment by segment. */

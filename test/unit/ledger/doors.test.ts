@@ -136,6 +136,31 @@ describe('door decisions in the ledger', () => {
     );
   });
 
+  it('a journal with damaged bytes (invalid UTF-8, stray newlines) reads as its lines read one by one, with the byte of each damaged line', () => {
+    const valid = fc
+      .record({ at: fc.nat(), skill: fc.string({ maxLength: 12 }) })
+      .map(({ at, skill }) => Buffer.from(doorJournalLine({ at, door: 'hook', runtime: 'r', action: 'inject', skills: [skill], searches: 0, tokens: 0 })));
+    const damaged = fc.uint8Array({ maxLength: 40 }).map((b) => Buffer.concat([Buffer.from(b), Buffer.from([0x0a])]));
+    fc.assert(
+      fc.property(fc.array(fc.oneof(valid, damaged), { maxLength: 20 }), fc.uint8Array({ maxLength: 10 }), (pieces, tail) => {
+        const bytes = Buffer.concat([...pieces, Buffer.from(tail)]);
+        const whole = parseDoorJournal(bytes, 0);
+        const entries: DoorLedgerEntry[] = [];
+        const skipped: string[] = [];
+        let start = 0;
+        for (let end = bytes.indexOf(0x0a); end >= 0; start = end + 1, end = bytes.indexOf(0x0a, start)) {
+          const one = parseDoorJournal(bytes.subarray(start, end + 1), 0);
+          entries.push(...one.entries);
+          skipped.push(...one.skipped.map((line) => line.replace(/^byte 0/, `byte ${start}`)));
+        }
+        assert.deepEqual(whole.entries, entries);
+        assert.deepEqual(whole.skipped, skipped);
+        assert.equal(whole.next, start, 'stops after the last complete line');
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   for (const segmentBytes of [undefined, 1500])
     it(`parallel door processes lose nothing while the ledger imports and saves, even when a stale copy saves last${segmentBytes ? ', with the journal starting a new segment every few lines' : ''}`, async () => {
       const home = temp();

@@ -9,7 +9,7 @@ import { CORE_SET_RULES, nextCoreSet } from '../../../src/core/ledger/learnedCor
 import type { CoreSetEntry, RecentTurnCalls } from '../../../src/core/ledger/ledgerStore';
 import { DOOR_JOURNAL_FILE, doorFolderFor } from '../../../src/core/runtimes/doors/doorFolder';
 import { appendToJournal, journalSegments } from '../../../src/core/runtimes/doors/doorJournalSegments';
-import { JournalCoreSet } from '../../../src/mcp/gateway/gatewayCoreSet';
+import { CoreSetFold, JournalCoreSet } from '../../../src/mcp/gateway/gatewayCoreSet';
 import type { CoreSetJudge } from '../../../src/mcp/gateway/gatewayCoreSet';
 
 /**
@@ -120,6 +120,29 @@ describe('MCP gateway: the learned core set from the door journal', () => {
     );
     assert.ok(segmentedRuns > 0, 'some journals spanned several segments');
     assert.ok(demotions > 0, 'the runs demoted tools too');
+  });
+
+  it('with more tools in use than the set can list, the fold still equals the rule after every call', () => {
+    const tools = Array.from({ length: 10 }, (_, i) => `t${i}`);
+    let saturated = 0;
+    fc.assert(
+      fc.property(fc.array(fc.record({ tool: fc.constantFrom(...tools), missed: fc.constantFrom(true, true, true, false) }), { minLength: 50, maxLength: 400 }), (calls) => {
+        const fold = new CoreSetFold();
+        const turns: RecentTurnCalls[] = [];
+        let expected: CoreSetEntry[] = [];
+        for (const [i, call] of calls.entries()) {
+          const turn = { called: [call.tool], missed: call.missed ? [call.tool] : [] };
+          turns.unshift(turn);
+          expected = nextCoreSet({ recent: turns.slice(0, CORE_SET_RULES.window), current: expected, undone: new Set(), ...judge, now: i });
+          fold.step({ ...turn, at: i }, judge);
+          if (expected.length === CORE_SET_RULES.maxTools) saturated++;
+        }
+        fold.settle(judge);
+        assert.deepEqual(fold.entries, expected);
+      }),
+      { numRuns: 100 },
+    );
+    assert.ok(saturated > 0, 'some runs filled the set');
   });
 
   it('parallel gateway processes writing their calls lose none: each tool with exactly promoteAt searched-for calls is promoted', async () => {

@@ -25,8 +25,8 @@ export interface JournalLimits {
   keepBytes: number;
 }
 
-/** About 55,000 decisions a segment; 64 MiB kept, about 450,000 decisions: what a gateway folds at its start is bounded. */
-const JOURNAL_LIMITS: Readonly<JournalLimits> = { segmentBytes: 8 * 1024 * 1024, keepBytes: 64 * 1024 * 1024 };
+/** About 28,000 decisions a segment; 32 MiB kept, about 220,000 decisions: what a gateway folds at its start is bounded. */
+const JOURNAL_LIMITS: Readonly<JournalLimits> = { segmentBytes: 4 * 1024 * 1024, keepBytes: 32 * 1024 * 1024 };
 
 const SEGMENT_NAME = /^doors-(\d{15})-[0-9a-f]{4}\.jsonl$/;
 
