@@ -56,6 +56,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
   registerTestEmbeddingEndpointCommand(context, { embeddings: () => services.settings.current.embeddings, logger: services.logger });
   const chatHandler = registerChatParticipant(context, services);
 
+  // Packs load in the background (progress in the status bar): activation stays fast, and
+  // everything that needs skills awaits `skillPacks.ready`. Started before the views register, so
+  // the Skill Directory's header waits for this load instead of counting the list it replaces.
+  void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Toolshed: loading skill packs' }, (progress) =>
+    services.skillPacks.reload(progress),
+  );
+
   const { directory, diagnostics } = registerSkillSurfaces(context, services, [
     proposedSkillsGroup(services.learning),
     nativeSkillsGroup(services.nativeSkills),
@@ -77,11 +84,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
     logger.info(`Chat models available: ${models.join(', ') || 'none (sign in to Copilot or install a model provider)'}`),
   );
 
-  // Packs load in the background (progress in the status bar): activation stays fast, and
-  // everything that needs skills awaits `skillPacks.ready`.
-  void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Toolshed: loading skill packs' }, (progress) =>
-    services.skillPacks.reload(progress),
-  );
 
   return {
     version: TOOLSHED_VERSION,

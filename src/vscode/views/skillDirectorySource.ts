@@ -86,6 +86,11 @@ export interface SkillDirectorySource {
    * cheaper than `packs()`: the view's header is kept current while the tree is not shown.
    */
   statuses?(): readonly PackStatuses[];
+  /**
+   * Resolves when the skill load under way at activation has finished (undefined when none is):
+   * the header is counted once, from what the load leaves, not also from the list it is replacing.
+   */
+  firstLoad?(): Promise<unknown> | undefined;
   /** Fires when packs or skills changed (reload, file saved, settings changed). */
   readonly onDidChange: ChangeEvent;
   /** Reloads every pack; reports progress and stops early when cancelled. */

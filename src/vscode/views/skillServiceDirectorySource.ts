@@ -14,6 +14,8 @@ import type { CancellationLike, PackStatuses, PackView, ReloadProgress, ReloadSu
  * satisfies it structurally).
  */
 export interface SkillPackLoaderPort {
+  /** The latest load (the one started at activation, until another starts). */
+  readonly ready?: Promise<unknown>;
   reload(progress?: vscode.Progress<{ message?: string; increment?: number }>, token?: vscode.CancellationToken): Promise<LoadSummary | undefined>;
   reloadFile(file: string): Promise<void>;
   removeFile(file: string): Promise<void>;
@@ -71,6 +73,10 @@ export class SkillServiceDirectorySource extends Disposable implements SkillDire
   packs(): readonly PackView[] {
     this.snapshot ??= this.build();
     return this.snapshot;
+  }
+
+  firstLoad(): Promise<unknown> | undefined {
+    return this.loader.ready;
   }
 
   /** The statuses of `packs()` without reading each skill's record (9,000 reads at 10,000 skills) until the tree is shown. */
