@@ -84,7 +84,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
     logger.info(`Chat models available: ${models.join(', ') || 'none (sign in to Copilot or install a model provider)'}`),
   );
 
-
   return {
     version: TOOLSHED_VERSION,
     storageUri: context.storageUri,
