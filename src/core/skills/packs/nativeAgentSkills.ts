@@ -57,27 +57,19 @@ export function nativeSkillRoots(settings: NativeSkillSettings, workspaceFolders
   return [...roots];
 }
 
-/** A folder as a set key: resolved, and case-folded where paths are compared that way (what `path.relative` does). */
-const folderKey = (folder: string) => (process.platform === 'win32' ? path.resolve(folder).toLowerCase() : path.resolve(folder));
-
-/** A test for `<root>/<skill>/SKILL.md` with root one of `roots` (the layout VS Code reads); the roots are keyed once, not compared per file. */
-function nativeSkillFileTest(roots: readonly string[]): (file: string) => boolean {
-  const keys = new Set(roots.map(folderKey));
-  return (file) => path.basename(file) === 'SKILL.md' && keys.has(folderKey(path.dirname(path.dirname(file))));
-}
-
 /** True for `<root>/<skill>/SKILL.md` with root one of `roots` (the layout VS Code reads). */
 export function isNativeSkillFile(file: string, roots: readonly string[]): boolean {
-  return nativeSkillFileTest(roots)(file);
+  if (path.basename(file) !== 'SKILL.md') return false;
+  const root = path.dirname(path.dirname(file));
+  return roots.some((candidate) => path.relative(candidate, root) === '');
 }
 
 /** Names of the pack skills VS Code offers itself (from `<root>/<skill>/SKILL.md` files). */
 export function nativeSkillNames(skills: Iterable<{ name: string; file: string; origin: string }>, roots: readonly string[]): Set<string> {
   const names = new Set<string>();
   if (roots.length === 0) return names;
-  const isNative = nativeSkillFileTest(roots);
   for (const skill of skills) {
-    if (skill.origin === 'pack' && isNative(skill.file)) names.add(skill.name);
+    if (skill.origin === 'pack' && isNativeSkillFile(skill.file, roots)) names.add(skill.name);
   }
   return names;
 }

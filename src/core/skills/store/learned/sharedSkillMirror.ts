@@ -18,9 +18,8 @@ export function mirrorSharedSkills(store: SkillStore, shared: readonly SkillReco
   const wanted = new Map(shared.map((r) => [identityKey(r), r]));
   let changed = 0;
   store.transaction(() => {
-    // The learned rows only: reading every record (10,000 pack skills) at each start found none to delete.
-    for (const local of store.learnedRecords()) {
-      if (!isSharedScope(local)) continue;
+    for (const local of store.all()) {
+      if (local.origin !== 'learned' || !isSharedScope(local)) continue;
       if (!wanted.has(identityKey(local))) {
         store.delete(local);
         changed++;
