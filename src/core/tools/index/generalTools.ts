@@ -84,14 +84,14 @@ function cachedKind(record: ToolRecord): GeneralKind | undefined {
 const GENERAL_TOOL_PLACES = 5;
 
 /**
- * The ranked `names` with, for each general-purpose kind the request's shape asks for and that
+ * The ranked `names` with, for each general-purpose kind of `shapes` (the request's) that
  * none of the first GENERAL_TOOL_PLACES has, the best tool of that kind (`pick` chooses among
  * them) put at the last of those places; what it displaces moves one place down and the list
  * keeps its length. Returns `names` itself when nothing changes.
  */
 function withGeneralTools(
   names: readonly string[],
-  request: string,
+  shapes: readonly GeneralKind[],
   limit: number,
   records: ReadonlyMap<string, ToolRecord>,
   isCandidate: (name: string) => boolean,
@@ -99,7 +99,7 @@ function withGeneralTools(
 ): readonly string[] {
   const places = Math.min(limit, GENERAL_TOOL_PLACES);
   if (places < GENERAL_TOOL_PLACES) return names;
-  const wanted = requestShapes(request).filter((kind) => !names.slice(0, places).some((name) => kindOf(records, name) === kind));
+  const wanted = shapes.filter((kind) => !names.slice(0, places).some((name) => kindOf(records, name) === kind));
   if (wanted.length === 0) return names;
   const byKind = new Map<GeneralKind, ToolRecord[]>();
   for (const record of records.values()) {
@@ -140,10 +140,13 @@ const WEAK_BEST_RELEVANCE = 0.3;
  * `fts` hit like the others (its score is what its place says, not a relevance).
  */
 export function withGeneralHits(ctx: SearchContext, request: string, hits: readonly SearchHit[], limit: number): readonly SearchHit[] {
+  // The shapes first: a few regular expressions, where the relevance reads the best tool's terms.
+  const shapes = requestShapes(request);
+  if (shapes.length === 0) return hits;
   if (hits.length > 0 && absoluteRelevance(ctx.index, requestTermWeights(ctx.index, request), hits[0].record.name) >= WEAK_BEST_RELEVANCE) return hits;
   const names = hits.map((hit) => hit.record.name);
   const accept = (name: string) => ctx.records.has(name) && ctx.isCandidate(name);
-  const placed = withGeneralTools(names, request, limit, ctx.records, accept, (candidates) => bestGeneralTool(ctx, request, candidates));
+  const placed = withGeneralTools(names, shapes, limit, ctx.records, accept, (candidates) => bestGeneralTool(ctx, request, candidates));
   if (placed === names) return hits;
   const ranked = new Map(hits.map((hit) => [hit.record.name, hit]));
   const out: SearchHit[] = [];
