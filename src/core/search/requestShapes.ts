@@ -18,9 +18,10 @@ const DATA_QUESTION =
   /\bhow (?:many|much)\b|\bnumber of\b|\b(?:top|bottom) \d+\b|\b(?:total|average|avg|median|sum of)\b|\bcount (?:of|the|all)\b|\bper (?:day|week|month|year|hour)\b|\b(?:grouped|broken down) by\b/i;
 
 // This machine: a local port, localhost, "locally", "on my machine", a home or absolute local path,
-// or a command-line program with a subcommand (npm install, git stash, docker ps).
+// a command-line program with a subcommand (npm install, git stash, docker ps), or work on the
+// working copy's own history (committed, uncommitted, stash, rebase, cherry-pick, amend).
 const THIS_MACHINE =
-  /\bport \d{2,5}\b|\blocalhost\b|\blocally\b|\b(?:my|this|the) (?:machine|laptop|computer|mac|box)\b|(?:^|\s)~\/|(?:^|\s)\/(?:usr|etc|var|tmp|home|opt|Users)\/|\b(?:npm|npx|yarn|pnpm|pip|pip3|brew|cargo|docker|kubectl|git|apt|apt-get)\s+[a-z][a-z-]+/i;
+  /\bport \d{2,5}\b|\blocalhost\b|\blocally\b|\b(?:my|this|the) (?:machine|laptop|computer|mac|box)\b|(?:^|\s)~\/|(?:^|\s)\/(?:usr|etc|var|tmp|home|opt|Users)\/|\b(?:npm|npx|yarn|pnpm|pip|pip3|brew|cargo|docker|kubectl|git|apt|apt-get)\s+[a-z][a-z-]+|\b(?:committed|uncommitted|uncommited|stash|stashed|rebase|cherry-pick|amend)\b/i;
 
 // A question: it opens with a question word or ends with a question mark.
 const QUESTION = /^\s*(?:what|what's|whats|who|who's|when|where|which|why|how|is|are|does|do|did|can|could|should|will|was|were)\b|\?\s*$/i;
