@@ -21,7 +21,7 @@ const DATA_QUESTION =
 // a command-line program with a subcommand (npm install, git stash, docker ps), or work on the
 // working copy's own history (committed, uncommitted, stash, rebase, cherry-pick, amend).
 const THIS_MACHINE =
-  /\bport \d{2,5}\b|\blocalhost\b|\blocally\b|\b(?:my|this|the) (?:machine|laptop|computer|mac|box)\b|(?:^|\s)~\/|(?:^|\s)\/(?:usr|etc|var|tmp|home|opt|Users)\/|\b(?:npm|npx|yarn|pnpm|pip|pip3|brew|cargo|docker|kubectl|git|apt|apt-get)\s+[a-z][a-z-]+|\b(?:committed|uncommitted|uncommited|stash|stashed|rebase|cherry-pick|amend)\b/i;
+  /\bport \d{2,5}\b|\blocalhost\b|\blocally\b|\b(?:my|this|the) (?:machine|laptop|computer|mac|box)\b|(?:^|\s)~\/|(?:^|\s)\/(?:usr|etc|var|tmp|home|opt|Users)\/|\b(?:npm|npx|yarn|pnpm|pip|pip3|brew|cargo|docker|kubectl|git|apt|apt-get)\s+[a-z][a-z-]+|\b(?:committed|uncommitted|stash|stashed|rebase|cherry-pick|amend)\b/i;
 
 // A question: it opens with a question word or ends with a question mark.
 const QUESTION = /^\s*(?:what|what's|whats|who|who's|when|where|which|why|how|is|are|does|do|did|can|could|should|will|was|were)\b|\?\s*$/i;
