@@ -67,8 +67,8 @@ describe('general-purpose tools: read from the schema and the description', () =
 });
 
 describe('general-purpose tools in the top 5 of a weak search', () => {
-  async function search(request: string, options: { limit?: number; deny?: string[] } = {}) {
-    const { service } = await makeService({ tools: CATALOG, toolSearch: { alwaysLoadedPatterns: [], deny: options.deny ?? [] } });
+  async function search(request: string, options: { limit?: number; deny?: string[]; tools?: ToolInput[] } = {}) {
+    const { service } = await makeService({ tools: options.tools ?? CATALOG, toolSearch: { alwaysLoadedPatterns: [], deny: options.deny ?? [] } });
     try {
       return await service.withRun({}, (run) => {
         const result = run.search({ query: request, limit: options.limit ?? 5 });
@@ -90,6 +90,16 @@ describe('general-purpose tools in the top 5 of a weak search', () => {
     assert.ok(names.includes('db_query'), names.join(', '));
     assert.ok(names[0].startsWith('crm_'), 'the ranking’s own best stays first');
     for (let i = 1; i < scores.length; i++) assert.ok(scores[i] <= scores[i - 1], scores.join(', '));
+  });
+
+  it('a general-purpose tool ranked lower down moves up with a score its place allows', async () => {
+    // "orders" is only in the SQL tool's parameter description: it ranks below every CRM tool.
+    const hinted = tool('db_query', 'Run a read-only SQL query', { sql: { type: 'string', description: 'the statement, such as a report over orders' } });
+    const tools = CATALOG.map((t) => (t.name === 'db_query' ? hinted : t));
+    const { names, scores } = await search('top 10 customers by total spend across orders', { limit: 10, tools });
+    const at = names.indexOf('db_query');
+    assert.ok(at >= 0 && at < 5, names.join(', '));
+    for (let i = 1; i < scores.length; i++) assert.ok(scores[i] <= scores[i - 1], `${names.join(', ')}: ${scores.join(', ')}`);
   });
 
   it('a question about the world finds the web search, and one about this machine the shell', async () => {

@@ -148,7 +148,9 @@ export function withGeneralHits(ctx: SearchContext, request: string, hits: reado
   const accept = (name: string) => ctx.records.has(name) && ctx.isCandidate(name);
   const placed = withGeneralTools(names, shapes, limit, ctx.records, accept, (candidates) => bestGeneralTool(ctx, request, candidates));
   if (placed === names) return hits;
-  const ranked = new Map(hits.map((hit) => [hit.record.name, hit]));
+  // A placed tool is new to the list or moved up from lower down: either way its old score (if any) is not its place's.
+  const moved = new Set(placed.filter((name, i) => !names.includes(name) || names.indexOf(name) > i));
+  const ranked = new Map(hits.filter((hit) => !moved.has(hit.record.name)).map((hit) => [hit.record.name, hit]));
   const out: SearchHit[] = [];
   for (let i = 0; i < placed.length; i++) {
     const hit = ranked.get(placed[i]);
