@@ -23,6 +23,12 @@
  * - p95 latency of a search and of a pre-activation over the real catalog;
  * - BFCL's held-out half (R@5, gold in round 1) from the same run when the shared folder exists.
  * Prints one JSON line last: {"title", "rows"}.
+ *
+ * Switches (after the bench's path; none = every row): `--set blind|requests|long|reference`
+ * (repeatable) measures only those request sets and skips the adversaries, the hostile token and
+ * BFCL; `--half odd|even` only that half; `--lexical` without the bundled vectors; `--misses` adds
+ * per request of the chosen halves that misses the top 5 its id, text, gold and top 5 (looking
+ * at the held-out half's misses is for reporting a change already chosen, not for tuning).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -203,6 +209,8 @@ const REFERENCE_SERVERS = new Set([
 ]);
 
 interface Catalog {
+  /** The `--set` name that selects it. */
+  key: 'requests' | 'long' | 'blind' | 'reference';
   label: string;
   tools: ToolInput[];
   requests: Request[];
@@ -215,22 +223,30 @@ function referenceCatalog(rows: ReadonlyArray<Record<string, unknown>>, requests
   const tools = toToolInputs(rows.filter((row) => REFERENCE_SERVERS.has(String(row.server))));
   const names = new Set(tools.map((t) => t.name));
   const kept = requests.map((r) => ({ ...r, gold: r.gold.filter((name) => names.has(name)) })).filter((r) => r.kind === 'none' || r.gold.length > 0);
-  return { label: `reference servers (${REFERENCE_SERVERS.size})`, tools, requests: kept, adversaries: true };
+  return { key: 'reference', label: `reference servers (${REFERENCE_SERVERS.size})`, tools, requests: kept, adversaries: true };
 }
 
 const halfLabel = (half: Half) => (half === 'odd' ? 'tuning (odd)' : 'held-out (even)');
 const inHalf = (half: Half) => (r: Request) => (r.id % 2 === 1 ? 'odd' : 'even') === half;
 
 /** Quality and latency rows of one catalog, then a row per adversary added alone to it, per half. */
-async function measureCatalog(engine: SqlEngine, catalog: Catalog, adversaries: readonly Adversary[], label: string, embedder: Embedder | undefined) {
+async function measureCatalog(
+  engine: SqlEngine,
+  catalog: Catalog,
+  adversaries: readonly Adversary[],
+  label: string,
+  embedder: Embedder | undefined,
+  options: BenchOptions,
+) {
   const { tools, requests } = catalog;
   const rows: Array<Record<string, unknown>> = [];
   const timings: Timings = { search: [], searchCpu: [], activate: [], activateCpu: [] };
   const service = await userPathService(engine, tools, embedder);
   const base = await outcomes(service, requests, timings);
   await service.dispose();
-  for (const half of HALVES) {
+  for (const half of options.halves) {
     const keep = requests.map(inHalf(half));
+    if (options.misses) rows.push(...missRows(catalog.label, half, label, requests, base));
     rows.push({
       ...qualityRow(
         catalog.label,
@@ -250,7 +266,7 @@ async function measureCatalog(engine: SqlEngine, catalog: Catalog, adversaries: 
     const withAdversary = await userPathService(engine, [...tools, adversary], embedder);
     const results = await outcomes(withAdversary, requests);
     await withAdversary.dispose();
-    for (const half of HALVES) {
+    for (const half of options.halves) {
       const idx = requests.map((r, i) => (inHalf(half)(r) ? i : -1)).filter((i) => i >= 0);
       const tool = idx.filter((i) => requests[i].kind === 'tool');
       rows.push({
@@ -269,6 +285,38 @@ async function measureCatalog(engine: SqlEngine, catalog: Catalog, adversaries: 
     }
   }
   return rows;
+}
+
+/** Per request of `half` whose gold (or equivalent) misses the top 5: what `--misses` prints. */
+function missRows(set: string, half: Half, embedder: string, requests: readonly Request[], results: readonly Outcome[]) {
+  return requests
+    .map((r, i) => ({ r, o: results[i] }))
+    .filter((x) => inHalf(half)(x.r) && x.r.kind === 'tool' && !hitAt(x.o, [...x.r.gold, ...(x.r.equivalent ?? [])], 5))
+    .map((x) => ({ set, half: halfLabel(half), embedder, miss: x.r.id, request: x.r.request, gold: x.r.gold, top5: x.o.top10.slice(0, 5) }));
+}
+
+interface BenchOptions {
+  sets: ReadonlySet<Catalog['key']> | undefined;
+  halves: readonly Half[];
+  lexicalOnly: boolean;
+  misses: boolean;
+}
+
+/** The switches in the header comment; an unknown one stops the run rather than measure something else. */
+function benchOptions(args: readonly string[]): BenchOptions {
+  const sets = new Set<Catalog['key']>();
+  const halves: Half[] = [];
+  let lexicalOnly = false;
+  let misses = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--lexical') lexicalOnly = true;
+    else if (arg === '--misses') misses = true;
+    else if (arg === '--set' && ['requests', 'long', 'blind', 'reference'].includes(args[i + 1])) sets.add(args[++i] as Catalog['key']);
+    else if (arg === '--half' && (args[i + 1] === 'odd' || args[i + 1] === 'even')) halves.push(args[++i] as Half);
+    else throw new Error(`realMcp bench: unknown switch ${arg} (--set blind|requests|long|reference, --half odd|even, --lexical, --misses)`);
+  }
+  return { sets: sets.size ? sets : undefined, halves: halves.length ? halves : HALVES, lexicalOnly, misses };
 }
 
 /** BFCL's held-out half through the same path: R@5 and gold in round 1, beside the real-MCP rows. */
@@ -340,6 +388,7 @@ function checkSet(tools: readonly ToolInput[], requests: readonly Request[]): vo
 }
 
 async function main(): Promise<void> {
+  const options = benchOptions(process.argv.slice(2));
   const toolRows = readJsonl<Record<string, unknown>>(path.join(dataDir, 'tools.jsonl'));
   const requests = readJsonl<Request>(path.join(dataDir, 'requests.jsonl'));
   const longRequests = readJsonl<Request>(path.join(dataDir, 'long-requests.jsonl'));
@@ -349,9 +398,9 @@ async function main(): Promise<void> {
   checkSet(toToolInputs(toolRows), blindRequests);
   const adversaries = readJsonl<Adversary>(path.join(dataDir, 'adversarial-tools.jsonl'));
   const catalogs: Catalog[] = [
-    { label: 'real MCP (31 servers)', tools: toToolInputs(toolRows), requests, adversaries: true },
-    { label: 'real MCP, long requests', tools: toToolInputs(toolRows), requests: longRequests, adversaries: true },
-    { label: 'real MCP, blind requests', tools: toToolInputs(toolRows), requests: blindRequests, adversaries: false },
+    { key: 'requests', label: 'real MCP (31 servers)', tools: toToolInputs(toolRows), requests, adversaries: true },
+    { key: 'long', label: 'real MCP, long requests', tools: toToolInputs(toolRows), requests: longRequests, adversaries: true },
+    { key: 'blind', label: 'real MCP, blind requests', tools: toToolInputs(toolRows), requests: blindRequests, adversaries: false },
     referenceCatalog(toolRows, requests),
   ];
   const vectors = path.join(root, 'src', 'core', 'search', 'vocabulary', WORD_VECTORS_FILE);
@@ -362,11 +411,17 @@ async function main(): Promise<void> {
     .map((dir) => path.join(dir, 'benchmarks', 'tool-retrieval', 'bfcl'))
     .find((dir) => existsSync(path.join(dir, 'tools.jsonl')));
   const rows: Array<Record<string, unknown>> = [];
-  for (const [label, embedder] of [
+  const embedders = [
     ['lexical', undefined],
     ['bundled vectors', bundled],
-  ] as const) {
-    for (const catalog of catalogs) rows.push(...(await measureCatalog(engine, catalog, catalog.adversaries ? adversaries : [], label, embedder)));
+  ] as const;
+  for (const [label, embedder] of options.lexicalOnly ? embedders.slice(0, 1) : embedders) {
+    for (const catalog of catalogs) {
+      if (options.sets && !options.sets.has(catalog.key)) continue;
+      const measured = options.sets || !catalog.adversaries ? [] : adversaries;
+      rows.push(...(await measureCatalog(engine, catalog, measured, label, embedder, options)));
+    }
+    if (options.sets) continue;
     rows.push(await hostileTokenRow(engine, catalogs[0].tools, label, embedder));
     rows.push(
       bfcl ? await measureBfcl(engine, bfcl, label, embedder) : { set: 'bfcl', embedder: label, note: 'skipped: the shared BFCL folder was not found' },

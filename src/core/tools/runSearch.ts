@@ -1,7 +1,8 @@
 import type { DirectSelection } from './modes/directSelect';
 import { selectOutcome } from './modes/directSelect';
 import { executeSearch } from './index/toolSearchEngine';
-import type { SearchOutcome } from './index/toolSearchEngine';
+import type { SearchContext, SearchOutcome } from './index/toolSearchEngine';
+import { withGeneralHits } from './index/generalTools';
 import { liftHits, PRIOR_CANDIDATE_POOL, priorsForTerms } from './pickPrior/searchPrior';
 import { summarizeParameters } from './toolRecord';
 import type { CompiledToolConfig, ToolRecord } from './toolRecord';
@@ -45,6 +46,10 @@ export interface RunSearchScope {
 /**
  * A `select:` query loads exactly the named usable tools; any other query is ranked, lifted by
  * the pick prior when `learnFromUse` is on (`terms` are the query's logged terms, computed once).
+ * With `placeGeneral` (a search a model or person reads: `tool_search`, the gateway's
+ * `find_tools`), a ranked search whose best hit is weak gets the general-purpose tools its shape
+ * asks for in the top 5 (index/generalTools.ts); pre-activation ranks without them, since a tool
+ * placed there shares no word with the request and could never pass its gate.
  */
 export function findForRun(
   scope: RunSearchScope,
@@ -52,24 +57,23 @@ export function findForRun(
   selection: DirectSelection | undefined,
   learn: boolean,
   terms: () => string[],
+  placeGeneral = false,
 ): SearchOutcome {
   if (selection) return selectOutcome(selection, (name) => scope.usable(name));
   const limit = Math.min(input.limit, scope.config.search.maxSearchResults);
   const priors = learn && scope.host.picks ? priorsForTerms(terms(), scope.host.picks, scope.host.clock.now()) : new Map<string, number>();
-  const found = executeSearch(
-    {
-      index: scope.host.index,
-      records: scope.host.catalog.registry(),
-      config: scope.config,
-      ranker: scope.host.ranker,
-      semantic: scope.host.semantic,
-      isCandidate: (name) => scope.isCandidate(name),
-    },
-    input.query,
-    input.search_type,
-    priors.size > 0 ? Math.max(limit, PRIOR_CANDIDATE_POOL) : limit,
-  );
-  return priors.size > 0 ? { ...found, hits: liftHits(found.hits, priors).slice(0, limit) } : found;
+  const context: SearchContext = {
+    index: scope.host.index,
+    records: scope.host.catalog.registry(),
+    config: scope.config,
+    ranker: scope.host.ranker,
+    semantic: scope.host.semantic,
+    isCandidate: (name) => scope.isCandidate(name),
+  };
+  const found = executeSearch(context, input.query, input.search_type, priors.size > 0 ? Math.max(limit, PRIOR_CANDIDATE_POOL) : limit);
+  const lifted = priors.size > 0 ? { ...found, hits: liftHits(found.hits, priors).slice(0, limit) } : found;
+  if (!placeGeneral || found.effective !== 'fts' || found.error) return lifted;
+  return { ...lifted, hits: [...withGeneralHits(context, input.query, lifted.hits, limit)] };
 }
 
 /** What `tool_search` returns for an outcome (descriptions shortened and scrubbed, parameters summarised). */

@@ -218,7 +218,7 @@ export class ToolRun {
     const learn = !selection && input.search_type === 'fts' && this.config.search.learnFromUse && this.host.picks !== undefined;
     let logTerms: string[] | undefined;
     const termsForLog = () => (logTerms ??= logTermsOf(input.query));
-    const outcome = findForRun(this.searchScope(input.include_always_loaded), input, selection, learn, termsForLog);
+    const outcome = findForRun(this.searchScope(input.include_always_loaded), input, selection, learn, termsForLog, true);
     // A select: may name tools the run must not see; logs and activation reasons repeat only what was found.
     // Any query is logged redacted and without names of tools the run may not see (a model can
     // type a denied name or a secret into an exact or regex query).

@@ -171,6 +171,15 @@ function weightedAsRequest(terms: readonly WeightedTerm[], query: string, cues: 
   }));
 }
 
+/** The relevance of each of `names` for `query` (0 for a tool the index does not hold): the ranking's own scores, for a few named tools. */
+export function scoreTools(index: ToolIndex, query: string, names: readonly string[], options: RankerOptions = RANKER_DEFAULTS): number[] {
+  const { terms, idf } = rankingQuery(index, query, options);
+  const held = names.filter((name) => index.stats.has(name));
+  const scores = terms.length && held.length ? index.stats.scorePool(held, terms, options.fieldWeights, options.fieldB, idf, options.k1) : [];
+  const byName = new Map(held.map((name, i) => [name, scores[i] ?? 0]));
+  return names.map((name) => byName.get(name) ?? 0);
+}
+
 /** Weight of a word found only inside a value (an address, a path, a quote, a pasted error or statement; search/requestValues.ts). */
 const VALUE_WEIGHT = 0.35;
 

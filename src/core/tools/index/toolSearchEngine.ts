@@ -75,7 +75,7 @@ function contractCompare(a: SearchHit, b: SearchHit, config: CompiledToolConfig)
   );
 }
 
-function sortByContract(hits: SearchHit[], config: CompiledToolConfig): SearchHit[] {
+export function sortByContract(hits: SearchHit[], config: CompiledToolConfig): SearchHit[] {
   return hits.sort((a, b) => contractCompare(a, b, config));
 }
 
