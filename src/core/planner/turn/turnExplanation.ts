@@ -136,7 +136,7 @@ export function explainSkills(
   const offered = new Set(offeredOrder);
   const model = record?.model;
   const settings = { minRelevance: 'toolshed.skills.minRelevance', cap: 'toolshed.skills.maxActive', configured: config.minRelevance };
-  const decide = ({ name, relevance, verdict }: SkillPreflightRecord['ranked'][number]): { injected: boolean; decision: string } => {
+  const decide = ({ name, relevance, verdict, corroborated }: SkillPreflightRecord['ranked'][number]): { injected: boolean; decision: string } => {
     const use = used.get(name);
     if (use) return { injected: true, decision: `injected (${use.reason ?? 'fetched'})` };
     // The gate's own verdict, when it left the skill out.
@@ -145,6 +145,8 @@ export function explainSkills(
     if (omitted.has(name)) return { injected: false, decision: 'left out to stay within the budget (toolshed.skills.maxTokens)' };
     if (record?.offered && !offered.has(name)) return { injected: false, decision: 'not among the candidates the choice was made from' };
     if (model?.asked && !model.fallback) return { injected: false, decision: 'not chosen by the model' };
+    if (model?.wouldAsk && corroborated === false && config.askModelBelowRelevance > 0)
+      return { injected: false, decision: "needed a model's confirmation (its name and description share too few of the request's words)" };
     if (model?.wouldAsk && relevance !== undefined && relevance < config.askModelBelowRelevance)
       return {
         injected: false,
