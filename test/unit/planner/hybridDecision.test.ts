@@ -36,7 +36,10 @@ describe('hybrid selection asks a model only when it can help', () => {
     // covers most of the request's rare words, but shares only two of its three.
     const chance = { ...candidate('competitor-alternatives', 0.94), corroborated: false as const };
     assert.equal(hybridNeedsModel([chance], 3, { confident: 0.45 }), true);
-    assert.equal(hybridNeedsModel([candidate('pdf-form-filler', 0.94), { ...candidate('later', 0.5), corroborated: false as const }], 3, { confident: 0.45 }), true);
+    assert.equal(
+      hybridNeedsModel([candidate('pdf-form-filler', 0.94), { ...candidate('later', 0.5), corroborated: false as const }], 3, { confident: 0.45 }),
+      true,
+    );
     const alone = await selectActiveSkills(request([chance, candidate('report', 0.5)]), { signal: live });
     assert.deepEqual(
       alone.active.map((a) => a.name),

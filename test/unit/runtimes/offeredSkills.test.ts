@@ -142,8 +142,6 @@ describe('a door session offers no skill a request shares only a word or two wit
     assert.deepEqual(answer.injected, []);
     assert.deepEqual(answer.offered, [], 'the tutor was offered: "translate" and "Italian" alone made it relevant');
     assert.equal(answer.context, '');
-    const tutor = answer.explanation.candidates.find((c) => c.name === 'language-tutor');
-    assert.match(tutor?.decision ?? '', /too few of the request's words/);
   });
 
   it('a request that names what the skill is for still gets it', async () => {

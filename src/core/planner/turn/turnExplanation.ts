@@ -145,13 +145,13 @@ export function explainSkills(
     if (omitted.has(name)) return { injected: false, decision: 'left out to stay within the budget (toolshed.skills.maxTokens)' };
     if (record?.offered && !offered.has(name)) return { injected: false, decision: 'not among the candidates the choice was made from' };
     if (model?.asked && !model.fallback) return { injected: false, decision: 'not chosen by the model' };
-    if (model?.wouldAsk && corroborated === false && config.askModelBelowRelevance > 0)
-      return { injected: false, decision: "needed a model's confirmation (its name and description share too few of the request's words)" };
     if (model?.wouldAsk && relevance !== undefined && relevance < config.askModelBelowRelevance)
       return {
         injected: false,
         decision: `needed a model's confirmation (below toolshed.skills.askModelBelowRelevance ${fixed(config.askModelBelowRelevance)})`,
       };
+    if (model?.wouldAsk && corroborated === false && config.askModelBelowRelevance > 0)
+      return { injected: false, decision: "needed a model's confirmation (its name and description share too few of the request's words)" };
     const position = offeredOrder.indexOf(name);
     if (position >= config.maxActive)
       return { injected: false, decision: `over the cap (candidate number ${position + 1}; toolshed.skills.maxActive ${config.maxActive})` };
