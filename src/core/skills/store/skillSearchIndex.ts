@@ -95,8 +95,9 @@ const SHORT_SHARED_WORDS = 2;
  * Italian" and a language tutor's description; a band's tour plan and a bedtime-routine skill)
  * make a high share by chance, while a skill that applies names several of the request's words.
  * On the skills-at-scale tuning half (odd ids, 10,000 skills, bench/tuneOffers.ts) it took the
- * no-skill requests that got any skill from 10 to 3 of 55, one-skill reach 0.750 → 0.712; 2 and 5
- * let 5–6 through, 7 cost two more one-skill tasks.
+ * no-skill requests that got any skill from 10 to 3 of 55, one-skill reach 0.750 → 0.712; a short
+ * request's 2 let 11 through, a long one's 5 let 5; 4 or 7 cost three or four more one-skill tasks
+ * for one no-skill request.
  */
 const SHORT_CORROBORATING_WORDS = 3;
 const LONG_CORROBORATING_WORDS = 6;
