@@ -132,6 +132,7 @@ async function main(): Promise<void> {
         let injectedOnly = 0;
         let injectedForNone = 0;
         let offeredForNone = 0;
+        let anyForNone = 0;
         let hookChars = 0;
         const latencies: number[] = [];
         for (const r of oneSkill) {
@@ -150,6 +151,7 @@ async function main(): Promise<void> {
           const answered = hookSkills(answer.stdout);
           if (answered.injected.length > 0) injectedForNone++;
           if (answered.offered.length > 0) offeredForNone++;
+          if (answered.injected.length > 0 || answered.offered.length > 0) anyForNone++;
           hookChars += answer.stdout.length;
         }
         latencies.sort((a, b) => a - b);
@@ -166,6 +168,8 @@ async function main(): Promise<void> {
           no_skill_requests: noSkill.length,
           no_skill_injected_with_hook: round(injectedForNone / noSkill.length),
           no_skill_offered_with_hook: round(offeredForNone / noSkill.length),
+          // The done-when line: a request no skill serves that gets any skill, injected or offered.
+          no_skill_any_with_hook: round(anyForNone / noSkill.length),
           hook_tokens_per_request: Math.round(hookChars / 4 / (oneSkill.length + noSkill.length)),
           listing_described: listing.described.length,
           listing_named_only: listing.namedOnly.length,

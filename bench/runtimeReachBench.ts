@@ -52,6 +52,9 @@ async function main(): Promise<void> {
         heldOutOneSkillTasks: r.oneSkill.tasks,
         rightSkillDescribed: r.oneSkill.described,
         rightSkillNamedOnly: r.oneSkill.namedOnly,
+        // A runtime lists its skills in every request, whatever it asks: a request no skill
+        // serves gets them all the same (the hook's figure is reachBench.ts's no_skill_any_with_hook).
+        noSkillRequestsShownAnySkill: r.library.described.length + r.library.namedOnly > 0 ? 1 : 0,
       });
       process.stderr.write(`${runtime} ${size}: ${JSON.stringify(rows[rows.length - 1])}\n`);
     }

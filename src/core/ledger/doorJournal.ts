@@ -27,6 +27,11 @@ export interface DoorLedgerEntry {
    * call ran, which the ledger does not count as skills.
    */
   skills: string[];
+  /**
+   * Skills a hook named with their descriptions for the model to load if one fits (offered, not
+   * injected): counted apart from `skills`, as the door's offers.
+   */
+  offered?: string[];
   /** Searches the door ran. */
   searches: number;
   /** Tokens of what the door handed the model. */
@@ -69,6 +74,7 @@ export function doorJournalLine(entry: DoorLedgerEntry): string {
     skills: entry.skills.slice(0, MAX_SKILLS).map(safeName),
     searches: Math.max(0, Math.floor(entry.searches)),
     tokens: Math.max(0, Math.floor(entry.tokens)),
+    ...(entry.offered?.length ? { offered: entry.offered.slice(0, MAX_SKILLS).map(safeName) } : {}),
     ...(entry.missed?.length ? { missed: entry.missed.slice(0, MAX_SKILLS).map(safeName) } : {}),
   };
   return `${JSON.stringify(line)}\n`;
@@ -89,6 +95,9 @@ function asEntry(value: unknown): DoorLedgerEntry | undefined {
     searches: Math.floor(v.searches as number),
     tokens: Math.floor(v.tokens as number),
     // Optional and newer than the other fields: a bad value drops the field, not the decision.
+    ...(Array.isArray(v.offered) && v.offered.length > 0 && v.offered.every((s) => typeof s === 'string')
+      ? { offered: (v.offered as string[]).slice(0, MAX_SKILLS).map(safeName) }
+      : {}),
     ...(Array.isArray(v.missed) && v.missed.length > 0 && v.missed.every((s) => typeof s === 'string')
       ? { missed: (v.missed as string[]).slice(0, MAX_SKILLS).map(safeName) }
       : {}),
@@ -145,8 +154,12 @@ export function parseDoorJournal(bytes: Uint8Array, from: number): ParsedDoorJou
 
 export const DOORS_SQL = `CREATE TABLE door_days (day TEXT NOT NULL, door TEXT NOT NULL, runtime TEXT NOT NULL,
     decisions INTEGER NOT NULL DEFAULT 0, with_skills INTEGER NOT NULL DEFAULT 0, injections INTEGER NOT NULL DEFAULT 0,
-    searches INTEGER NOT NULL DEFAULT 0, tokens INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (day, door, runtime));
+    searches INTEGER NOT NULL DEFAULT 0, tokens INTEGER NOT NULL DEFAULT 0,
+    with_offers INTEGER NOT NULL DEFAULT 0, offers INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (day, door, runtime));
   CREATE TABLE door_journals (journal TEXT PRIMARY KEY, byte_offset INTEGER NOT NULL);`;
+/** The door rows of a ledger from before offers were counted apart (version 4) get their columns. */
+export const DOOR_OFFERS_SQL = `ALTER TABLE door_days ADD COLUMN with_offers INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE door_days ADD COLUMN offers INTEGER NOT NULL DEFAULT 0;`;
 
 const GATEWAY_ACTIONS: ReadonlySet<string> = new Set(GATEWAY_TOOL_NAMES);
 
@@ -155,16 +168,21 @@ function skillsOf(entry: DoorLedgerEntry): readonly string[] {
   return GATEWAY_ACTIONS.has(entry.action) ? [] : entry.skills;
 }
 
-/** Adds door decisions to the per-day rows (a skill a door injected counts as an injection of that skill) and stores the offset. */
+/**
+ * Adds door decisions to the per-day rows (a skill a door injected counts as an injection of that
+ * skill; one it only offered counts as the door's offer, not as an injection) and stores the offset.
+ */
 export function importDoorEntries(db: SqlDatabase, journal: string, entries: readonly DoorLedgerEntry[], next: number, safe: (name: string) => string): void {
   for (const entry of entries) {
     const day = new Date(entry.at).toISOString().slice(0, 10);
     const skills = skillsOf(entry);
+    const offers = GATEWAY_ACTIONS.has(entry.action) ? 0 : new Set(entry.offered ?? []).size;
     db.run(
-      `INSERT INTO door_days (day, door, runtime, decisions, with_skills, injections, searches, tokens) VALUES (?, ?, ?, 1, ?, ?, ?, ?)
+      `INSERT INTO door_days (day, door, runtime, decisions, with_skills, injections, searches, tokens, with_offers, offers) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(day, door, runtime) DO UPDATE SET decisions = decisions + 1, with_skills = with_skills + excluded.with_skills,
-         injections = injections + excluded.injections, searches = searches + excluded.searches, tokens = tokens + excluded.tokens`,
-      [day, entry.door, safe(entry.runtime), skills.length > 0 ? 1 : 0, skills.length, entry.searches, entry.tokens],
+         injections = injections + excluded.injections, searches = searches + excluded.searches, tokens = tokens + excluded.tokens,
+         with_offers = with_offers + excluded.with_offers, offers = offers + excluded.offers`,
+      [day, entry.door, safe(entry.runtime), skills.length > 0 ? 1 : 0, skills.length, entry.searches, entry.tokens, offers > 0 ? 1 : 0, offers],
     );
     for (const skill of new Set(skills))
       db.run(`INSERT INTO skill_days (day, skill, injections) VALUES (?, ?, 1) ON CONFLICT(day, skill) DO UPDATE SET injections = injections + 1`, [

@@ -54,6 +54,10 @@ interface LedgerDoorRow {
   injections: number;
   searches: number;
   tokens: number;
+  /** Decisions that offered at least one skill by name and description (a hook's offers: not injected). */
+  withOffers: number;
+  /** Skills offered, over all decisions. */
+  offers: number;
 }
 
 interface LedgerTotals {
@@ -136,7 +140,8 @@ export function readLedgerReport(db: SqlDatabase, since: string, days: number, s
     }));
   const doors = db.all<{ [K in keyof LedgerDoorRow]: LedgerDoorRow[K] }>(
     `SELECT door, runtime, SUM(decisions) AS decisions, SUM(with_skills) AS withSkills, SUM(injections) AS injections,
-       SUM(searches) AS searches, SUM(tokens) AS tokens FROM door_days WHERE day >= ? GROUP BY door, runtime ORDER BY decisions DESC, door, runtime`,
+       SUM(searches) AS searches, SUM(tokens) AS tokens, SUM(with_offers) AS withOffers, SUM(offers) AS offers
+       FROM door_days WHERE day >= ? GROUP BY door, runtime ORDER BY decisions DESC, door, runtime`,
     [since],
   );
   const retiredSkills = db.all<{ skill: string; at: Num }>('SELECT skill, at FROM retired_skills ORDER BY at, skill');

@@ -5,7 +5,7 @@ import type { PersistentDatabase, StoreDatabaseOptions } from '../sql/persistent
 import type { SqlDatabase } from '../sql/sqlDatabase';
 import type { LedgerTurn } from './ledgerTurn';
 import { readLedgerReport, type LedgerReport } from './ledgerReport';
-import { DOORS_SQL, importDoorEntries, type DoorLedgerEntry } from './doorJournal';
+import { DOOR_OFFERS_SQL, DOORS_SQL, importDoorEntries, type DoorLedgerEntry } from './doorJournal';
 
 /**
  * The ledger's own sql.js database (`ledger.db` in workspace storage): what each tool, skill and
@@ -18,10 +18,10 @@ import { DOORS_SQL, importDoorEntries, type DoorLedgerEntry } from './doorJourna
 export const LEDGER_DB_KEY = 'ledger.db';
 /**
  * Version 2 added `retired_skills`; version 3 `recent_turns.missed` (the called tools round 1 did
- * not offer); version 4 the doors' rows and the journals they were imported from. Rows of older
- * versions are kept.
+ * not offer); version 4 the doors' rows and the journals they were imported from; version 5 the
+ * doors' offers, counted apart from what they injected. Rows of older versions are kept.
  */
-const SCHEMA = 'ledger/4';
+const SCHEMA = 'ledger/5';
 const RETIRED_SKILLS_SQL = 'CREATE TABLE retired_skills (skill TEXT PRIMARY KEY, at INTEGER NOT NULL);';
 const MISSED_SQL = "ALTER TABLE recent_turns ADD COLUMN missed TEXT NOT NULL DEFAULT '[]';";
 /** Days of per-day rows kept (the view shows at most the last 30). */
@@ -113,6 +113,7 @@ export class LedgerStore {
         { from: 'ledger/1', migrate: (db) => db.exec(`${RETIRED_SKILLS_SQL} ${MISSED_SQL} ${DOORS_SQL}`) },
         { from: 'ledger/2', migrate: (db) => db.exec(`${MISSED_SQL} ${DOORS_SQL}`) },
         { from: 'ledger/3', migrate: (db) => db.exec(DOORS_SQL) },
+        { from: 'ledger/4', migrate: (db) => db.exec(DOOR_OFFERS_SQL) },
       ],
       verify: (db) => {
         db.all('SELECT * FROM tool_days LIMIT 1');

@@ -37,10 +37,10 @@ export function ledgerTableText(report: LedgerReport): string {
   }
   if (report.doors.length) {
     lines.push(
-      'Doors (decisions of the prompt-submit hook and the MCP server; with skills = decisions that handed the model a skill)',
+      'Doors (decisions of the prompt-submit hook and the MCP server; with skills = decisions that handed the model a skill; offered = skills only named, with their descriptions)',
       ...table(
-        ['door', 'runtime', 'decisions', 'with skills', 'skills', 'searches', 'tokens'],
-        report.doors.map((row) => [row.door, row.runtime, row.decisions, row.withSkills, row.injections, row.searches, row.tokens]),
+        ['door', 'runtime', 'decisions', 'with skills', 'skills', 'with offers', 'offered', 'searches', 'tokens'],
+        report.doors.map((row) => [row.door, row.runtime, row.decisions, row.withSkills, row.injections, row.withOffers, row.offers, row.searches, row.tokens]),
         6,
       ),
       '',

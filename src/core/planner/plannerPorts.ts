@@ -84,7 +84,7 @@ export interface PreflightSkills {
 export interface SkillPreflightRecord {
   selection: 'search' | 'model' | 'hybrid';
   /** Every candidate the relevance gate looked at, best first, with its relevance (none for an exact match) and the gate's verdict. */
-  ranked: Array<{ name: string; relevance?: number; verdict?: GateVerdict }>;
+  ranked: Array<{ name: string; relevance?: number; verdict?: GateVerdict; corroborated?: false }>;
   /** `model` / `hybrid`: the candidates the choice was made among (after the gate). */
   offered?: string[];
   /** `model` / `hybrid`: whether a model was asked (or would have been, without one), which, what it chose, or why its answer was not used. */

@@ -8,14 +8,15 @@ import { redact } from '../privacy/redaction';
 const MAX_DESCRIPTION_CHARS = 240;
 
 /**
- * When a door offers anything: the best of the gate's candidates reaches OFFER_MIN_RELEVANCE.
- * Chosen on the tuning half (odd ids) of the skills-at-scale requests with 10,000 skills
- * (`bench/tuneOffers.ts`), at the knee of the curve between the one-skill tasks whose skill
- * reaches the model and the no-skill requests that get an offer (the curve is in
- * docs/benchmarks.md, "Reach"): at the gate's own minimum, offers reach a large share of requests
- * no skill serves. The floor is the request's (its best candidate's), not each offer's.
+ * When a door offers anything: the best of the gate's candidates reaches OFFER_MIN_RELEVANCE (the
+ * request's floor, not each offer's). Before offers had to be corroborated by the request's words
+ * (below), this floor was the only brake, and no floor met both targets on either half of the
+ * skills-at-scale requests (the curve is in docs/benchmarks.md, "Reach"). With corroboration,
+ * floors from the gate's own minimum to 0.28 gave the same result on the tuning half (odd ids,
+ * 10,000 skills, `bench/tuneOffers.ts`); 0.32 cost two one-skill tasks and took nothing from the
+ * no-skill requests. So the floor is the gate's minimum: none of its own.
  */
-const OFFER_MIN_RELEVANCE = 0.32;
+const OFFER_MIN_RELEVANCE = 0;
 const MAX_OFFERED = 2;
 
 /** Gate verdicts an offer may have: passed, or cleared the absolute minimum and was held back only by the relative cut or the cap. */
@@ -25,31 +26,40 @@ const OFFERABLE: ReadonlySet<string> = new Set(['relativeCut', 'cap']);
  * The skills a door *offers* rather than injects: named with their one-line descriptions for the
  * runtime's model, which loads the one that fits — with its own skill tool, or Toolshed's
  * `read_skill` — or ignores them. In `@toolshed`, candidates the gate is unsure of are put to a
- * model; a door has no model of its own, but the runtime's model reads the prompt next. So, once
- * the request's best candidate reaches `OFFER_MIN_RELEVANCE`, the first `MAX_OFFERED` candidates
- * in search order that were not injected are offered: every candidate that cleared the gate's
- * absolute minimum, also one held back by the relative cut or the cap, and also beside a
- * confident injection. Those two rules keep *injected text* short; an offer is one line, and the
- * best-ranked skill is often the right one when another matched more of the request's words (on
- * the tuning half, offering only what the selection model would be shown left three such tasks
- * unreached, each of them a request that got another skill injected, so no request no skill
- * serves got anything it did not already get). None is offered when a model was asked (it chose),
- * nor when no candidate stands out from the rest (`bestStandsOut`, the rule that keeps hybrid
- * selection from injecting without a model): ten skills about as relevant say the request's words
- * are generic, not that one of them applies. Nothing is injected that the gate would not have
- * injected. `minRelevance` is for the tuning bench's curve; doors use the default.
+ * model; a door has no model of its own, but the runtime's model reads the prompt next. So the
+ * first `MAX_OFFERED` candidates in search order that were not injected are offered: every
+ * candidate that cleared the gate's absolute minimum, also one held back by the relative cut or
+ * the cap, and also beside a confident injection — when the request's words corroborate it (its
+ * describing fields share several of them: `corroborated`, the same test that keeps search alone
+ * from injecting, planner/selection/hybridDecision.ts). An offer reaches the model like an
+ * injection does, and a request no skill serves that gets one has got a skill: on the tuning half
+ * (odd ids) of the skills-at-scale requests with 10,000 skills, offers without that test went to
+ * 9 of 55 such requests ("translate 'see you tomorrow' into Italian" → a language tutor sharing
+ * "translate" and "Italian"; a band's tour plan → a bedtime-routine skill), with it to 3, while
+ * one-skill tasks whose right skill reached the model went from 39 to 37 of 52. Those
+ * two rules keep *injected text* short; an offer is one line, and the best-ranked skill is often
+ * the right one when another matched more of the request's words. None is offered when a model
+ * was asked (it chose), nor when no candidate stands out from the rest (`bestStandsOut`, the rule
+ * that keeps hybrid selection from injecting without a model): ten skills about as relevant say
+ * the request's words are generic, not that one of them applies. Nothing is injected that the
+ * gate would not have injected. `minRelevance` is for the tuning bench's curve; doors use the default.
  */
 export function offeredSkills(result: PreflightSkills, minRelevance = OFFER_MIN_RELEVANCE): string[] {
   const record = result.record;
   if (!record || record.model?.asked) return [];
   const eligible = record.ranked
     .filter((candidate) => !candidate.verdict || candidate.verdict.passed || OFFERABLE.has(candidate.verdict.rule))
-    .map((candidate) => ({ name: candidate.name, relevance: candidate.relevance ?? 1, passed: !candidate.verdict || candidate.verdict.passed }));
+    .map((candidate) => ({
+      name: candidate.name,
+      relevance: candidate.relevance ?? 1,
+      passed: !candidate.verdict || candidate.verdict.passed,
+      corroborated: candidate.corroborated,
+    }));
   const best = eligible.reduce((top, candidate) => Math.max(top, candidate.relevance), 0);
   if (best < minRelevance || !bestStandsOut(eligible.filter((candidate) => candidate.passed))) return [];
   const injected = new Set(result.used.map((use) => use.name));
   return eligible
-    .filter((candidate) => !injected.has(candidate.name))
+    .filter((candidate) => candidate.corroborated !== false && !injected.has(candidate.name))
     .slice(0, MAX_OFFERED)
     .map((candidate) => candidate.name);
 }

@@ -83,6 +83,8 @@ export interface SelectionCandidateRow {
   description: string;
   /** Absolute relevance to the request in [0, 1] (0 for a skill added without a match). */
   relevance: number;
+  /** False when search alone does not put it before a model: it shares too few of the request's words (hybridDecision.ts). */
+  corroborated?: false;
 }
 
 export interface RelevantRequest {
@@ -122,13 +124,19 @@ export interface RankedSkill {
   name: string;
   relevance?: number;
   verdict?: GateVerdict;
+  /** False when it shares too few of the request's words for search alone to put it before a model (absent: it does, or not known). */
+  corroborated?: false;
 }
 
 /** Search hits as the relevance gate judged them, names as every answer shows them (`clean`: redacted, tool-gated). */
-export function rankedSkills(hits: ReadonlyArray<{ name: string; relevance?: number; verdict?: GateVerdict }>, clean: (name: string) => string): RankedSkill[] {
+export function rankedSkills(
+  hits: ReadonlyArray<{ name: string; relevance?: number; verdict?: GateVerdict; corroborated?: boolean }>,
+  clean: (name: string) => string,
+): RankedSkill[] {
   return hits.map((hit) => ({
     name: clean(hit.name),
     ...(hit.relevance === undefined ? {} : { relevance: hit.relevance }),
     ...(hit.verdict ? { verdict: hit.verdict } : {}),
+    ...(hit.corroborated === false ? { corroborated: false as const } : {}),
   }));
 }

@@ -29,6 +29,8 @@ export interface ScoredSkill {
   nearCopies?: string[];
   /** Set when the skill looks stuffed: why, in words. Pre-flight's gate never passes it (relevantSkills.ts). */
   stuffed?: string;
+  /** False when its describing fields share too few of the request's words for search alone to put it before a model (SkillSearchIndex.corroborated); absent = not known. */
+  corroborated?: boolean;
 }
 
 /** Re-ranks full-text hits (learning's score adjuster bound to one request); may leave some out. */
@@ -102,12 +104,14 @@ export class SkillFinder {
       score: boundedRelevance(h.relevance),
       relevance: h.absolute,
       ...(h.stuffed === undefined ? {} : { stuffed: h.stuffed }),
+      ...(h.corroborated ? {} : { corroborated: false }),
     }));
     if (stage) {
       // Hybrid: the fused order (an exact name never demoted), scores on the contract's scale;
       // the absolute relevance takes both kinds of evidence, so a skill only the embedding
       // found can pass pre-flight's gate when the model's calibration says it is close enough.
       const absolute = new Map(hits.map((h) => [h.name, h.absolute]));
+      const uncorroborated = new Set(hits.filter((h) => !h.corroborated).map((h) => h.name));
       const ranking = hybridRank(hits, query, stage, (name) => resolve(name) !== undefined, exactNameMatcher(query)).slice(0, wanted * COPY_MARGIN);
       const fused = fusedScores(ranking);
       scored = ranking.map((c, i) => {
@@ -117,6 +121,7 @@ export class SkillFinder {
           score: fused[i],
           relevance: fusedRelevance(absolute.get(c.name) ?? 0, c.similarity, stage.calibration),
           ...(stuffed === undefined ? {} : { stuffed }),
+          ...(uncorroborated.has(c.name) ? { corroborated: false } : {}),
         };
       });
     }

@@ -312,7 +312,7 @@ export class SkillQueries {
     const found = task.trim() ? (await this.finder.rank(task, 'fts', filter, limit)).hits : [];
     const { judged, passed } = gateSkills(found, config.minRelevance);
     if (seen) seen(rankedSkills(fillWithAll ? found : judged, (name) => this.text.clean(name, answerGate(ctx))));
-    const rows: Array<{ name: string; trigger: string; title: string; relevance?: number }> = fillWithAll ? [...found] : passed;
+    const rows: Array<{ name: string; trigger: string; title: string; relevance?: number; corroborated?: boolean }> = fillWithAll ? [...found] : passed;
     if (fillWithAll && rows.length < limit) {
       const taken = new Set(rows.map((r) => r.name));
       for (const record of this.deps.store.top(filter, 'top', limit + taken.size)) {
@@ -326,6 +326,7 @@ export class SkillQueries {
       key: r.name,
       description: this.text.clean(shorten(r.trigger || r.title, 200), gate),
       relevance: r.relevance ?? 1,
+      ...(r.corroborated === false ? { corroborated: false as const } : {}),
     }));
   }
 

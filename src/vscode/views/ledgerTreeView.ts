@@ -170,8 +170,8 @@ class LedgerTreeProvider implements vscode.TreeDataProvider<LedgerNode> {
         const r = node.row;
         const item = new vscode.TreeItem(`${DOOR_NAMES[r.door] ?? r.door} · ${r.runtime}`, vscode.TreeItemCollapsibleState.None);
         item.id = `door:${r.door}:${r.runtime}`;
-        item.description = `${plural(r.decisions, 'decision')} · ${number(r.withSkills)} with skills · ${plural(r.injections, 'skill')} · ${plural(r.searches, 'search', 'searches')} · ${number(r.tokens)} tok`;
-        item.tooltip = `${plural(r.decisions, 'decision')}; ${number(r.withSkills)} handed the model at least one skill (${plural(r.injections, 'skill')} in all, ${number(r.tokens)} tokens); ${plural(r.searches, 'search', 'searches')}.`;
+        item.description = `${plural(r.decisions, 'decision')} · ${number(r.withSkills)} with skills · ${plural(r.injections, 'skill')} · ${number(r.offers)} offered · ${plural(r.searches, 'search', 'searches')} · ${number(r.tokens)} tok`;
+        item.tooltip = `${plural(r.decisions, 'decision')}; ${number(r.withSkills)} handed the model at least one skill (${plural(r.injections, 'skill')} in all, ${number(r.tokens)} tokens); ${number(r.withOffers)} offered skills by name and description for the model to load if one fits (${plural(r.offers, 'skill')} in all); ${plural(r.searches, 'search', 'searches')}.`;
         item.iconPath = new vscode.ThemeIcon(r.door === 'mcp' ? 'server-process' : 'zap');
         return item;
       }

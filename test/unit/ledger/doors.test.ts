@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { doorJournalLine, parseDoorJournal, type DoorLedgerEntry } from '../../../src/core/ledger/doorJournal';
 import { LedgerStore } from '../../../src/core/ledger/ledgerStore';
+import { ledgerTableText } from '../../../src/core/ledger/ledgerTable';
 import { MemoryLogger, systemClock } from '../../../src/core/platform/basicPorts';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { NodeByteStore } from '../../../src/core/platform/nodeByteStore';
@@ -66,12 +67,37 @@ describe('door decisions in the ledger', () => {
     assert.deepEqual(importDoorJournal(ledger, folder), { imported: 1, skipped: [] });
     assert.deepEqual(importDoorJournal(ledger, folder), { imported: 0, skipped: [] }, 'a second import counts nothing again');
     const report = ledger.report(1);
-    assert.deepEqual(report.doors, [{ door: 'hook', runtime: 'claude', decisions: 1, withSkills: 1, injections: 1, searches: 1, tokens: 120 }]);
+    assert.deepEqual(report.doors, [
+      { door: 'hook', runtime: 'claude', decisions: 1, withSkills: 1, injections: 1, searches: 1, tokens: 120, withOffers: 0, offers: 0 },
+    ]);
     assert.equal(report.skills.find((row) => row.skill === 'deploy-app')?.injections, 1);
     const last = readLastDecisions(folder).decisions[0];
     assert.equal(last?.door, 'hook');
     assert.doesNotMatch(last?.request ?? '', /abcdefghijklmnop/, 'the kept request is redacted');
     assert.match(last?.request ?? '', /^deploy with key /);
+  });
+
+  it('a hook’s offers count apart from its injections: the door’s offers, never a skill’s injection', async () => {
+    const home = temp();
+    const workspace = temp();
+    const decide = (injected: string[], offered: string[]) =>
+      recordDoorDecision(workspace, { door: 'hook', runtime: 'copilot', action: 'inject', request: 'r', injected, offered, searches: 1, tokens: 40 }, { home });
+    assert.equal(decide([], ['pdf-form-filler', 'pdf-fill-studio']), undefined);
+    assert.equal(decide(['report'], ['statistical-analysis']), undefined);
+    assert.equal(decide([], []), undefined);
+    const folder = doorFolderFor(workspace, home);
+    const ledger = await open();
+    assert.deepEqual(importDoorJournal(ledger, folder), { imported: 3, skipped: [] });
+    const report = ledger.report(1);
+    assert.deepEqual(report.doors, [
+      { door: 'hook', runtime: 'copilot', decisions: 3, withSkills: 1, injections: 1, searches: 3, tokens: 120, withOffers: 2, offers: 3 },
+    ]);
+    assert.deepEqual(
+      report.skills.map((row) => [row.skill, row.injections]),
+      [['report', 1]],
+      'an offered skill was not put in front of the model as text',
+    );
+    assert.match(ledgerTableText(report), /with offers +offered/);
   });
 
   it("the gateway's searches and calls count as MCP decisions, and the tools they name never appear as skills", async () => {
@@ -84,7 +110,9 @@ describe('door decisions in the ledger', () => {
     const ledger = await open();
     assert.equal(importDoorJournal(ledger, doorFolderFor(workspace, home)).imported, 3);
     const report = ledger.report(1);
-    assert.deepEqual(report.doors, [{ door: 'mcp', runtime: 'claude-code', decisions: 3, withSkills: 1, injections: 1, searches: 1, tokens: 900 }]);
+    assert.deepEqual(report.doors, [
+      { door: 'mcp', runtime: 'claude-code', decisions: 3, withSkills: 1, injections: 1, searches: 1, tokens: 900, withOffers: 0, offers: 0 },
+    ]);
     assert.deepEqual(
       report.skills.map((row) => row.skill),
       ['invoicing'],

@@ -100,13 +100,14 @@ describe('retired skills', () => {
     await reopened.save();
     assert.deepEqual([...retiredNames(await open(store))], [], 'the restore survives too');
 
-    // A ledger.db of an earlier version (1: no retirement; 2: no record of tools round 1 missed; 3: no door rows) is upgraded, not rebuilt.
+    // A ledger.db of an earlier version (1: no retirement; 2: no record of tools round 1 missed; 3: no door rows; 4: no door offers) is upgraded, not rebuilt.
     const current = store.entries.get(LEDGER_DB_KEY)!;
     const noDoors = 'DROP TABLE door_days; DROP TABLE door_journals;';
     for (const [version, lacks] of [
       ['ledger/1', `DROP TABLE retired_skills; ALTER TABLE recent_turns DROP COLUMN missed; ${noDoors}`],
       ['ledger/2', `ALTER TABLE recent_turns DROP COLUMN missed; ${noDoors}`],
       ['ledger/3', noDoors],
+      ['ledger/4', 'ALTER TABLE door_days DROP COLUMN with_offers; ALTER TABLE door_days DROP COLUMN offers;'],
     ]) {
       const old = new engine.sql.Database(current);
       old.exec(`${lacks} UPDATE toolshed_meta SET value = '${version}' WHERE key = 'schema_version';`);
@@ -117,8 +118,13 @@ describe('retired skills', () => {
       assert.equal(upgraded.openStatus.status, 'migrated', version);
       assert.equal(upgraded.report(1).totals.turns, 3, `${version}: its rows are kept`);
       assert.equal(upgraded.retireSkill(ROLLBACK), true);
-      upgraded.importDoorEntries('journal', [{ at: Date.now(), door: 'hook', runtime: 'claude', action: 'inject', skills: [], searches: 1, tokens: 0 }], 10);
+      upgraded.importDoorEntries(
+        'journal',
+        [{ at: Date.now(), door: 'hook', runtime: 'claude', action: 'inject', skills: [], offered: ['x'], searches: 1, tokens: 0 }],
+        10,
+      );
       assert.equal(upgraded.report(1).doors.length, 1, `${version}: door decisions are counted after the upgrade`);
+      assert.equal(upgraded.report(1).doors[0]?.offers, 1, `${version}: and their offers`);
       upgraded.close();
     }
   });

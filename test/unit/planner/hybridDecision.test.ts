@@ -31,6 +31,33 @@ const request = (candidates: SelectionRequest['candidates'], overrides: Partial<
 const live = { isCancelled: false };
 
 describe('hybrid selection asks a model only when it can help', () => {
+  it('a candidate the request’s words do not corroborate is never injected on search alone: the model is asked, and without one it is left out', async () => {
+    // "is 'data' singular or plural?": a skill whose description lists "singular/plural" pages
+    // covers most of the request's rare words, but shares only two of its three.
+    const chance = { ...candidate('competitor-alternatives', 0.94), corroborated: false as const };
+    assert.equal(hybridNeedsModel([chance], 3, { confident: 0.45 }), true);
+    assert.equal(
+      hybridNeedsModel([candidate('pdf-form-filler', 0.94), { ...candidate('later', 0.5), corroborated: false as const }], 3, { confident: 0.45 }),
+      true,
+    );
+    const alone = await selectActiveSkills(request([chance, candidate('report', 0.5)]), { signal: live });
+    assert.deepEqual(
+      alone.active.map((a) => a.name),
+      ['report'],
+    );
+    assert.equal(alone.wouldAskModel, true);
+    const model = countingModel('{"skills": ["competitor-alternatives"]}');
+    const chosen = await selectActiveSkills(request([chance, candidate('report', 0.5)]), { model, signal: live });
+    assert.equal(model.requests, 1);
+    assert.deepEqual(
+      chosen.active.map((a) => a.name),
+      ['competitor-alternatives'],
+      'a model may still choose it',
+    );
+    // With the confirmation threshold off (0), search alone decides, as before.
+    assert.equal(hybridNeedsModel([chance], 3, { confident: 0 }), false);
+  });
+
   it('the decision: nothing passed, a confident winner, or all fit → no request; an unsure best or a close crowd beyond the slots → a request', () => {
     const at = (...values: number[]) => values.map((relevance) => ({ relevance }));
     assert.equal(hybridNeedsModel([], 3, { confident: 0.45 }), false, 'nothing passed the gate');

@@ -94,6 +94,33 @@ describe('Explain Last Turn: why each candidate was used or left out', () => {
     assert.match(text, /Restricted Mode: skills from this workspace were not searched or injected/);
   });
 
+  it('skills without a model: one the request’s words do not corroborate needed a model, like one below the confirmation bar', () => {
+    const config = skillsConfigSchema.parse({ selection: 'hybrid' });
+    const skills = explainSkills(
+      config,
+      {
+        used: [{ name: 'report', reason: 'best match', relevance: 0.6 }],
+        omitted: [],
+        record: {
+          selection: 'hybrid',
+          ranked: [
+            { name: 'report', relevance: 0.6, verdict: { passed: true } },
+            { name: 'competitor-alternatives', relevance: 0.94, verdict: { passed: true }, corroborated: false },
+            { name: 'statistics', relevance: 0.44, verdict: { passed: true }, corroborated: false },
+          ],
+          offered: ['report', 'competitor-alternatives', 'statistics'],
+          model: { asked: false, wouldAsk: true, chose: [] },
+        },
+      },
+      { pinnedNames: [], workspaceSkills: true },
+    );
+    assert.deepEqual(Object.fromEntries(skills.candidates.map((c) => [c.name, c.decision])), {
+      report: 'injected (best match)',
+      'competitor-alternatives': "needed a model's confirmation (its name and description share too few of the request's words)",
+      statistics: "needed a model's confirmation (below toolshed.skills.askModelBelowRelevance 0.45)",
+    });
+  });
+
   it('a name cannot break out of its code span', () => {
     const tools = explainTools(
       {

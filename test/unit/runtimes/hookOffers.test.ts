@@ -34,7 +34,7 @@ describe('toolshed hook: skills offered to the runtime’s model (real processes
   after(() => rmSync(w.root, { recursive: true, force: true }));
 
   it('a request the gate is unsure of names the candidates with their descriptions, and injects no skill text', async () => {
-    const run = await runHook(w, 'claude', eventFor('claude', w, 'schema change with a rollback plan'));
+    const run = await runHook(w, 'claude', eventFor('claude', w, 'schema migration tonight for billing, then the service update, each with a rollback plan'));
     assert.equal(run.code, 0, run.stderr);
     const context = contextOf('claude', run.stdout);
     assert.match(context, /^<skill_directory>\n/);

@@ -1,6 +1,12 @@
 import * as assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import * as path from 'node:path';
 import type { PreflightSkills } from '../../../src/core/planner/plannerPorts';
+import { openDoorSession } from '../../../src/core/runtimes/doorSession';
+import type { DoorSession } from '../../../src/core/runtimes/doorSession';
 import { offeredSkills } from '../../../src/core/runtimes/offeredSkills';
+import { makeWorld, PDF_SKILL, writeSkill } from './hookFixtures';
+import type { HookWorld } from './hookFixtures';
 
 type Verdict = NonNullable<NonNullable<PreflightSkills['record']>['ranked'][number]['verdict']>;
 const passed: Verdict = { passed: true };
@@ -27,7 +33,7 @@ const unsure = (candidates: Array<[string, number, Verdict?]>, injected: string[
 
 /** What a door offers the runtime's model when the gate is unsure (the hook and the reach bench read it). */
 describe('skills a door offers instead of injecting', () => {
-  it('once the best candidate reaches the floor, the best two not injected are offered, even one just above the gate', () => {
+  it('the best two not injected are offered, even one just above the gate', () => {
     assert.deepEqual(
       offeredSkills(
         unsure([
@@ -53,16 +59,22 @@ describe('skills a door offers instead of injecting', () => {
     );
   });
 
-  it('nothing when the best is below the floor', () => {
-    assert.deepEqual(
-      offeredSkills(
-        unsure([
-          ['route', 0.31],
-          ['relationship', 0.3],
-        ]),
-      ),
-      [],
-    );
+  it('a candidate the request’s words do not corroborate is never offered, however relevant', () => {
+    // "translate 'see you tomorrow' into Italian": a language tutor shares "translate" and
+    // "Italian", a share of the request's words high enough to pass any floor.
+    const chance = unsure([
+      ['language-learning', 0.39],
+      ['flow-time-based-patterns', 0.27, cut(0.27, 0.39)],
+    ]);
+    for (const candidate of chance.record!.ranked) candidate.corroborated = false;
+    assert.deepEqual(offeredSkills(chance), []);
+    const mixed = unsure([
+      ['gotrain', 0.35],
+      ['luma', 0.3],
+      ['time-zones', 0.29],
+    ]);
+    mixed.record!.ranked[1]!.corroborated = false;
+    assert.deepEqual(offeredSkills(mixed), ['gotrain', 'time-zones'], 'the next corroborated candidate takes its place');
   });
 
   it('nothing when no candidate stands out: ten skills about as relevant say the request is generic', () => {
@@ -99,5 +111,45 @@ describe('skills a door offers instead of injecting', () => {
     const asked = unsure([['a', 0.4]]);
     asked.record!.model = { asked: true, wouldAsk: true, chose: [] };
     assert.deepEqual(offeredSkills(asked), []);
+  });
+});
+
+/** The same rule in a door session over a real skill store (the hook's and the MCP server's pre-flight). */
+describe('a door session offers no skill a request shares only a word or two with', function () {
+  this.timeout(60_000);
+  let world: HookWorld;
+  let door: DoorSession;
+  before(async () => {
+    world = makeWorld();
+    const folder = path.join(world.toolshedHome, 'skills');
+    writeSkill(
+      folder,
+      'language-tutor',
+      'A patient tutor for learning a new language: vocabulary drills, grammar lessons and conversation practice in Spanish, French, German or Italian, with a translation of every new word.',
+      '# Tutor\nMARKER-TUTOR-BODY',
+    );
+    writeSkill(folder, PDF_SKILL.name, PDF_SKILL.description, PDF_SKILL.body);
+    writeSkill(folder, 'release-notes', 'Write the release notes for a new version from the merged pull requests and the changelog', '# Notes');
+    door = await openDoorSession({ runtime: 'claude', workspaceFolder: world.workspace, home: world.home, env: {}, toolshedHome: world.toolshedHome });
+  });
+  after(async () => {
+    await door.dispose();
+    rmSync(world.root, { recursive: true, force: true });
+  });
+
+  it('a question no skill serves gets neither text nor an offer, though its two rare words are in a skill’s description', async () => {
+    const answer = await door.preflight('translate "see you tomorrow" into Italian');
+    assert.deepEqual(answer.injected, []);
+    assert.deepEqual(answer.offered, [], 'the tutor was offered: "translate" and "Italian" alone made it relevant');
+    assert.equal(answer.context, '');
+  });
+
+  it('a request that names what the skill is for still gets it', async () => {
+    const answer = await door.preflight('vocabulary drills and grammar lessons to learn Italian');
+    assert.deepEqual(
+      answer.injected.map((i) => i.name),
+      ['language-tutor'],
+    );
+    assert.match(answer.context, /MARKER-TUTOR-BODY/);
   });
 });

@@ -1,7 +1,7 @@
 import type { CancellationSignal, ChatModelPort } from '../../platform/chatTypes';
 import { buildSelectionPrompt, parseSelectionAnswer } from './selectionPrompt';
 import type { SelectionCandidate } from './selectionPrompt';
-import { bestStandsOut, hybridNeedsModel } from './hybridDecision';
+import { bestStandsOut, hybridNeedsModel, injectableUnconfirmed } from './hybridDecision';
 
 /**
  * Chooses a request's active skills — the few loaded in full — from pinned skills, search
@@ -77,10 +77,11 @@ export async function selectActiveSkills(request: SelectionRequest, deps: Select
   if (slots <= 0 || open.length === 0) return result([]);
   if (request.mode === 'search') return result(bySearch());
   const confident = request.mode === 'hybrid' ? (request.askModelBelowRelevance ?? 0) : 0;
-  // hybrid: a candidate below the confirmation threshold is injected only when a model chose it.
+  // hybrid: a candidate below the confirmation threshold, or one the request's words do not
+  // corroborate, is injected only when a model chose it.
   const unconfirmed = (): ActiveSkill[] =>
     open
-      .filter((c) => (c.relevance ?? 1) >= confident)
+      .filter((c) => injectableUnconfirmed(c, confident))
       .slice(0, slots)
       .map((c) => ({ name: c.name, reason: 'best match' }));
   if (request.mode === 'hybrid' && !hybridNeedsModel(open, slots, { confident })) return result(unconfirmed());

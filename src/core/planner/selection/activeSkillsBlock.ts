@@ -76,7 +76,7 @@ export async function activeSkillsPreflight(
           .map((c) => `${c.name} ${(c.relevance ?? 1).toFixed(2)}`)
           .join(
             ', ',
-          )}); without its answer only those at or above toolshed.skills.askModelBelowRelevance are injected, and none when no candidate stands out from the rest.`
+          )}); without its answer only those at or above toolshed.skills.askModelBelowRelevance whose name and description share enough of the request's words are injected, and none when no candidate stands out from the rest.`
       : undefined;
   // Chosen by the names shown; loaded by the stored ones (a redacted name would load nothing).
   const keyOf = new Map(candidates.map((c) => [c.name, c.key]));

@@ -11,6 +11,9 @@
  *   close in absolute relevance to the best, so the search order cannot be trusted to keep the
  *   right ones.
  *
+ * - a candidate the search order would inject is not corroborated by the request's words
+ *   (`injectableUnconfirmed`).
+ *
  * Otherwise — nothing passed the gate, or a confident match with no close rival beyond the
  * slots — the search answer is used without a model request.
  */
@@ -25,6 +28,12 @@ const CLOSE_MARGIN = 0.15;
 export interface RelevanceOf {
   /** Absolute relevance in [0, 1]; absent = unknown (treated as fully relevant). */
   relevance?: number;
+  /**
+   * False when the candidate's describing fields share too few of the request's words
+   * (SkillSearchIndex.corroborated); absent = they do, or not known (an exact match, a skill only
+   * the embedding found).
+   */
+  corroborated?: false;
 }
 
 export interface HybridThresholds {
@@ -57,10 +66,25 @@ export function bestStandsOut(candidates: readonly RelevanceOf[]): boolean {
   return (ranked[0] ?? 0) - (ranked[STANDOUT_RANK - 1] ?? 0) >= STANDOUT_MARGIN;
 }
 
+/**
+ * Whether search alone may inject the candidate (without a model's confirmation): its relevance
+ * reaches `confident` and, when there is a threshold at all, the request's words corroborate it.
+ * A high relevance from two or three words in common is how a request no skill serves still
+ * matches one; a skill that applies shares more of the request's words (the counts and how they
+ * were chosen: skills/store/skillSearchIndex.ts, `corroborated`). The doors' offers ask the same
+ * (runtimes/offeredSkills.ts).
+ */
+export function injectableUnconfirmed(candidate: RelevanceOf, confident: number): boolean {
+  return (candidate.relevance ?? 1) >= confident && (confident <= 0 || candidate.corroborated !== false);
+}
+
 export function hybridNeedsModel(open: readonly RelevanceOf[], slots: number, thresholds: HybridThresholds): boolean {
   if (slots <= 0 || open.length === 0) return false;
   const ranked = open.map((candidate) => candidate.relevance ?? 1).sort((a, b) => b - a);
   const best = ranked[0] ?? 0;
   if (best < thresholds.confident) return true;
+  // A candidate the search order would inject that the request's words do not corroborate.
+  const wouldInject = open.filter((candidate) => (candidate.relevance ?? 1) >= thresholds.confident).slice(0, slots);
+  if (wouldInject.some((candidate) => !injectableUnconfirmed(candidate, thresholds.confident))) return true;
   return open.length > slots && best - (ranked[slots] ?? 0) < (thresholds.margin ?? CLOSE_MARGIN);
 }

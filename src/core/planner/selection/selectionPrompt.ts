@@ -13,6 +13,8 @@ export interface SelectionCandidate {
   description: string;
   /** Absolute relevance to the request in [0, 1] (decides whether hybrid asks a model at all). */
   relevance?: number;
+  /** False when it shares too few of the request's words to be injected without a model's confirmation (hybridDecision.ts). */
+  corroborated?: false;
 }
 
 const MAX_DESCRIPTION_CHARS = 200;

@@ -136,7 +136,7 @@ export function explainSkills(
   const offered = new Set(offeredOrder);
   const model = record?.model;
   const settings = { minRelevance: 'toolshed.skills.minRelevance', cap: 'toolshed.skills.maxActive', configured: config.minRelevance };
-  const decide = ({ name, relevance, verdict }: SkillPreflightRecord['ranked'][number]): { injected: boolean; decision: string } => {
+  const decide = ({ name, relevance, verdict, corroborated }: SkillPreflightRecord['ranked'][number]): { injected: boolean; decision: string } => {
     const use = used.get(name);
     if (use) return { injected: true, decision: `injected (${use.reason ?? 'fetched'})` };
     // The gate's own verdict, when it left the skill out.
@@ -150,6 +150,8 @@ export function explainSkills(
         injected: false,
         decision: `needed a model's confirmation (below toolshed.skills.askModelBelowRelevance ${fixed(config.askModelBelowRelevance)})`,
       };
+    if (model?.wouldAsk && corroborated === false && config.askModelBelowRelevance > 0)
+      return { injected: false, decision: "needed a model's confirmation (its name and description share too few of the request's words)" };
     const position = offeredOrder.indexOf(name);
     if (position >= config.maxActive)
       return { injected: false, decision: `over the cap (candidate number ${position + 1}; toolshed.skills.maxActive ${config.maxActive})` };

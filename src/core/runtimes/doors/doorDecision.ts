@@ -121,6 +121,7 @@ export function recordDoorDecision(workspace: string, decision: DoorDecision, op
           runtime: entry.runtime,
           action: entry.action,
           skills: entry.injected,
+          ...(entry.offered?.length ? { offered: entry.offered } : {}),
           searches: decision.searches ?? 0,
           tokens: decision.tokens ?? 0,
           ...(entry.missed ? { missed: entry.missed } : {}),

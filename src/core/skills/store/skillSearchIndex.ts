@@ -87,6 +87,20 @@ const SHORT_FOCUS_FLOOR = 0.1;
  * one-skill hit and asked the model less (0.13 → 0.09 per turn).
  */
 const SHORT_SHARED_WORDS = 2;
+/**
+ * Corroboration (`corroborated`): the words of the request a skill's describing fields must share
+ * for search alone to put it before a model — injected without a model's confirmation, or offered
+ * by a door — below LONG_REQUEST_TERMS distinct request terms and from there on (a request of
+ * fewer words needs them all). Relevance is a share: a few rare words in common ("translate … into
+ * Italian" and a language tutor's description; a band's tour plan and a bedtime-routine skill)
+ * make a high share by chance, while a skill that applies names several of the request's words.
+ * On the skills-at-scale tuning half (odd ids, 10,000 skills, bench/tuneOffers.ts) it took the
+ * no-skill requests that got any skill from 10 to 3 of 55, one-skill reach 0.750 → 0.712; a short
+ * request's 2 let 11 through, a long one's 5 let 5; 4 or 7 cost three or four more one-skill tasks
+ * for one no-skill request.
+ */
+const SHORT_CORROBORATING_WORDS = 3;
+const LONG_CORROBORATING_WORDS = 6;
 /** An analysed term that is a number (a data value, not a word). */
 const NUMBER = /^\d+$/;
 
@@ -294,6 +308,17 @@ export class SkillSearchIndex {
     }
     const focused = share > 0 ? Math.min(1, LONG_FOCUS_SCALE * focus) : 0;
     return (1 - share) * covered + share * focused;
+  }
+
+  /**
+   * Whether the skill's describing fields share enough of the request's words for search alone
+   * to put it before a model (SHORT_CORROBORATING_WORDS / LONG_CORROBORATING_WORDS).
+   */
+  corroborated(terms: readonly string[], docId: number): boolean {
+    const distinct = new Set(terms);
+    const { sharedWords, requestWords } = this.coverageOf(distinct, docId);
+    const needed = distinct.size < LONG_REQUEST_TERMS ? SHORT_CORROBORATING_WORDS : LONG_CORROBORATING_WORDS;
+    return sharedWords >= Math.min(needed, requestWords);
   }
 
   /**

@@ -55,6 +55,8 @@ export interface SearchHit {
   absolute: number;
   /** Set when the skill looks stuffed (SkillSearchIndex.stuffedReason): why, in words. Never injected by pre-flight's gate. */
   stuffed?: string;
+  /** Whether its describing fields share enough of the request's words (SkillSearchIndex.corroborated). */
+  corroborated: boolean;
 }
 
 export interface SkillStoreOptions extends StoreDatabaseOptions {
@@ -353,6 +355,7 @@ export class SkillStore {
         task_type: entry.task_type,
         relevance,
         absolute: index.relevance(all, entry.docId),
+        corroborated: index.corroborated(all, entry.docId),
         ...(stuffed === undefined ? {} : { stuffed }),
       };
     });
