@@ -136,6 +136,21 @@ const flowItem = fc.oneof(
 const flowList = fc
   .tuple(fc.array(flowItem, { maxLength: 4 }), fc.constantFrom(', ', ',', ' , ', ',  '), fc.constantFrom('', ' '), fc.constantFrom('', ',', ', '))
   .map(([items, sep, pad, trailing]) => `[${pad}${items.join(sep)}${items.length > 0 ? trailing : ''}${pad}]`);
+const flowKey = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom('bins', 'emoji', '"bins"', '"emoji"') },
+  { weight: 1, arbitrary: fc.constantFrom('"a b"', '"__proto__"', '""', '"true"', 'true', "'q'", '1x') },
+);
+const flowLeaf = fc.oneof(flowItem, flowList);
+const flowPairs = (value: fc.Arbitrary<string>) =>
+  fc
+    .tuple(
+      fc.array(fc.tuple(flowKey, fc.constantFrom(':', ': ', ' : ', ':  '), value), { maxLength: 4 }),
+      fc.constantFrom(',', ', '),
+      fc.constantFrom('', ' '),
+      fc.constantFrom('', ','),
+    )
+    .map(([pairs, sep, pad, trailing]) => `{${pad}${pairs.map(([k, colon, v]) => `${k}${colon}${v}`).join(sep)}${pairs.length > 0 ? trailing : ''}${pad}}`);
+const flowMap = flowPairs(fc.oneof(flowLeaf, flowPairs(flowLeaf), fc.constantFrom('[a, [b, c]]', '[{a: b}]', '{', 'x}')));
 const scalar = fc.oneof(
   { weight: 6, arbitrary: plainText },
   { weight: 2, arbitrary: typed },
@@ -165,6 +180,7 @@ const indent = fc.constantFrom('', '  ', '    ', ' ');
 const entry = fc.oneof(
   { weight: 6, arbitrary: fc.tuple(key, fc.constantFrom(' ', '  '), scalar).map(([k, sep, v]) => `${k}:${sep}${v}`) },
   { weight: 2, arbitrary: fc.tuple(key, flowList, fc.constantFrom('', '  ', ' x')).map(([k, v, after]) => `${k}: ${v}${after}`) },
+  { weight: 2, arbitrary: fc.tuple(key, flowMap, fc.constantFrom('', '  ', ' x')).map(([k, v, after]) => `${k}: ${v}${after}`) },
   {
     weight: 2,
     arbitrary: fc
@@ -174,7 +190,7 @@ const entry = fc.oneof(
   {
     weight: 2,
     arbitrary: fc
-      .tuple(key, indent, fc.array(fc.tuple(key, fc.oneof(scalar, flowList)), { minLength: 1, maxLength: 4 }))
+      .tuple(key, indent, fc.array(fc.tuple(key, fc.oneof(scalar, flowList, flowMap)), { minLength: 1, maxLength: 4 }))
       .map(([k, i, pairs]) => `${k}:\n${pairs.map(([s, v]) => `${i}${s}: ${v}`).join('\n')}`),
   },
   {
@@ -219,12 +235,12 @@ describe('plain front matter: read without the YAML parser, the same as the pars
       { numRuns: 3000 },
     );
     // Not vacuous: a good share of the generated front matter is in the plain subset.
-    assert.ok(read > 300, `the fast reader answered ${read} of 3000`);
+    assert.ok(read > 150, `the fast reader answered ${read} of 3000`);
   });
 
   it('reads the shapes real SKILL.md front matter has, and leaves the rest to the parser', () => {
     const real =
-      'name: pdf-tools\ndescription: "Fill, merge and split PDF files."\nlicense: MIT\nversion: 1.0.0\nallowed-tools:\n  - Read\n  - Bash\nmetadata:\n  author: someone\n  stars: 42\nuser-invocable: true\ntools: [Read, "Grep x", Bash]\n';
+      'name: pdf-tools\ndescription: "Fill, merge and split PDF files."\nlicense: MIT\nversion: 1.0.0\nallowed-tools:\n  - Read\n  - Bash\nmetadata:\n  author: someone\n  stars: 42\nuser-invocable: true\ntools: [Read, "Grep x", Bash]\nopenclaw: {"emoji":"🔧","requires":{"bins":["curl","jq"]}}\n';
     const fast = readPlainFrontMatter(real);
     assert.deepEqual(fast?.value, {
       name: 'pdf-tools',
@@ -235,6 +251,7 @@ describe('plain front matter: read without the YAML parser, the same as the pars
       metadata: { author: 'someone', stars: 42 },
       'user-invocable': true,
       tools: ['Read', 'Grep x', 'Bash'],
+      openclaw: { emoji: '🔧', requires: { bins: ['curl', 'jq'] } },
     });
     for (const other of [
       'name: x\n# comment\n',
@@ -242,8 +259,8 @@ describe('plain front matter: read without the YAML parser, the same as the pars
       'name: x\n  continued\n',
       'name: x\nname: y\n',
       'version: 1.5\n',
-      'tags: [a, [b]]\n',
-      'meta: {a: 1}\n',
+      'tags: [a, [b: c]]\n',
+      'meta: {a: 1.5}\n',
     ]) {
       assert.equal(readPlainFrontMatter(other), undefined, other);
     }

@@ -40,6 +40,8 @@ const SQUOTE = 39;
 const COMMA = 44;
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
 /** Characters a plain scalar inside a flow list may not hold here. */
 const FLOW_INDICATOR = new Set('[]{}'.split('').map((c) => c.charCodeAt(0)));
 
@@ -156,30 +158,75 @@ class PlainReader {
     return { name, node, end: i };
   }
 
-  /** A value on the rest of `line` from `start`: a one-line flow list (`[a, "b"]`) or a scalar. */
-  private value(start: number, line: Line): { node: YAML.Scalar | YAML.YAMLSeq; value: unknown } {
-    return this.source.charCodeAt(start) === OPEN_BRACKET ? this.flowList(start, line) : this.scalar(start, line);
+  /** A value on the rest of `line` from `start`: a one-line flow collection (`[a, "b"]`, `{"k": ["v"]}`) or a scalar. */
+  private value(start: number, line: Line): { node: YAML.Node; value: unknown } {
+    const open = this.source.charCodeAt(start);
+    if (open !== OPEN_BRACKET && open !== OPEN_BRACE) return this.scalar(start, line);
+    const read = this.flowValue(start, line.end);
+    if (skipSpaces(this.source, read.end, line.end) !== line.end) throw notPlain;
+    read.node.range = [start, read.end, line.next];
+    return read;
   }
 
-  /** `[item, item]` on one line, each item a scalar (a trailing comma allowed, as YAML does). */
-  private flowList(start: number, line: Line): { node: YAML.YAMLSeq; value: unknown[] } {
+  private flowValue(start: number, limit: number): { node: YAML.Node; value: unknown; end: number } {
+    const open = this.source.charCodeAt(start);
+    if (open === OPEN_BRACKET) return this.flowList(start, limit);
+    if (open === OPEN_BRACE) return this.flowMap(start, limit);
+    return this.scalarAt(start, limit, true);
+  }
+
+  /** `[item, item]` within `limit` (a trailing comma allowed, as YAML does). */
+  private flowList(start: number, limit: number): { node: YAML.YAMLSeq; value: unknown[]; end: number } {
     const { source } = this;
     const seq = new YAML.YAMLSeq();
     seq.flow = true;
     const list: unknown[] = [];
-    let i = skipSpaces(source, start + 1, line.end);
+    let i = skipSpaces(source, start + 1, limit);
     while (source.charCodeAt(i) !== CLOSE_BRACKET) {
-      if (i >= line.end) throw notPlain;
-      const item = this.scalarAt(i, line.end, true);
+      if (i >= limit) throw notPlain;
+      const item = this.flowValue(i, limit);
       seq.items.push(item.node);
       list.push(item.value);
-      i = skipSpaces(source, item.end, line.end);
-      if (source.charCodeAt(i) === COMMA) i = skipSpaces(source, i + 1, line.end);
-      else if (source.charCodeAt(i) !== CLOSE_BRACKET) throw notPlain;
+      i = this.afterFlowItem(item.end, limit, CLOSE_BRACKET);
     }
-    if (skipSpaces(source, i + 1, line.end) !== line.end) throw notPlain;
-    seq.range = [start, i + 1, line.next];
-    return { node: seq, value: list };
+    seq.range = [start, i + 1, i + 1];
+    return { node: seq, value: list, end: i + 1 };
+  }
+
+  /** `{key: value, "key": value}` within `limit`: keys plain names or double-quoted, none repeated. */
+  private flowMap(start: number, limit: number): { node: YAML.YAMLMap; value: Record<string, unknown>; end: number } {
+    const { source } = this;
+    const map = new YAML.YAMLMap();
+    map.flow = true;
+    const fields: Record<string, unknown> = {};
+    let i = skipSpaces(source, start + 1, limit);
+    while (source.charCodeAt(i) !== CLOSE_BRACE) {
+      if (i >= limit) throw notPlain;
+      const quoted = source.charCodeAt(i) === DQUOTE;
+      const key = quoted ? this.scalarAt(i, limit, true) : this.key(i, limit, fields);
+      const name = key.node.value;
+      if (typeof name !== 'string' || name === '' || NOT_PLAIN_KEYS.has(name) || Object.prototype.hasOwnProperty.call(fields, name)) throw notPlain;
+      let at = quoted ? skipSpaces(source, key.end, limit) : key.end;
+      if (source.charCodeAt(at) !== COLON) throw notPlain;
+      at++;
+      // After a plain key YAML needs a space before the value; after a quoted one (JSON style) not.
+      if (!quoted && source.charCodeAt(at) !== SPACE) throw notPlain;
+      const value = this.flowValue(skipSpaces(source, at, limit), limit);
+      map.items.push(new YAML.Pair(key.node, value.node));
+      fields[name] = value.value;
+      i = this.afterFlowItem(value.end, limit, CLOSE_BRACE);
+    }
+    map.range = [start, i + 1, i + 1];
+    return { node: map, value: fields, end: i + 1 };
+  }
+
+  /** Past an item of a flow collection: the next item's start, or the position of `close`. */
+  private afterFlowItem(end: number, limit: number, close: number): number {
+    const { source } = this;
+    const i = skipSpaces(source, end, limit);
+    if (source.charCodeAt(i) === COMMA) return skipSpaces(source, i + 1, limit);
+    if (source.charCodeAt(i) !== close) throw notPlain;
+    return i;
   }
 
   /** A one-line scalar from `start` to the end of `line`: its node (range ends past the line break) and value. */
@@ -225,7 +272,7 @@ class PlainReader {
       valueEnd = limit;
       for (let i = start; i < limit; i++) {
         const c = source.charCodeAt(i);
-        if (inFlow && (c === COMMA || c === CLOSE_BRACKET)) {
+        if (inFlow && (c === COMMA || c === CLOSE_BRACKET || c === CLOSE_BRACE)) {
           valueEnd = i;
           break;
         }
