@@ -179,6 +179,23 @@ const key = fc.oneof(
 const indent = fc.constantFrom('', '  ', '    ', ' ');
 const entry = fc.oneof(
   { weight: 6, arbitrary: fc.tuple(key, fc.constantFrom(' ', '  '), scalar).map(([k, sep, v]) => `${k}:${sep}${v}`) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(
+        key,
+        fc.oneof(plainText, typed),
+        fc.array(
+          fc.tuple(
+            fc.constantFrom(' ', '  ', '    '),
+            fc.oneof({ weight: 4, arbitrary: plainText }, { weight: 1, arbitrary: fc.oneof(typed, tricky) }),
+            fc.constantFrom('', '  ', '\n'),
+          ),
+          { minLength: 1, maxLength: 3 },
+        ),
+      )
+      .map(([k, first, rest]) => `${k}: ${first}${rest.map(([i, text, after]) => `\n${i}${text}${after}`).join('')}`),
+  },
   { weight: 2, arbitrary: fc.tuple(key, flowList, fc.constantFrom('', '  ', ' x')).map(([k, v, after]) => `${k}: ${v}${after}`) },
   { weight: 2, arbitrary: fc.tuple(key, flowMap, fc.constantFrom('', '  ', ' x')).map(([k, v, after]) => `${k}: ${v}${after}`) },
   {
@@ -240,11 +257,11 @@ describe('plain front matter: read without the YAML parser, the same as the pars
 
   it('reads the shapes real SKILL.md front matter has, and leaves the rest to the parser', () => {
     const real =
-      'name: pdf-tools\ndescription: "Fill, merge and split PDF files."\nlicense: MIT\nversion: 1.0.0\nallowed-tools:\n  - Read\n  - Bash\nmetadata:\n  author: someone\n  stars: 42\nuser-invocable: true\ntools: [Read, "Grep x", Bash]\nopenclaw: {"emoji":"🔧","requires":{"bins":["curl","jq"]}}\n';
+      'name: pdf-tools\ndescription: Fill, merge and split PDF files\n  when the user asks.\nlicense: MIT\nversion: 1.0.0\nallowed-tools:\n  - Read\n  - Bash\nmetadata:\n  author: someone\n  stars: 42\nuser-invocable: true\ntools: [Read, "Grep x", Bash]\nopenclaw: {"emoji":"🔧","requires":{"bins":["curl","jq"]}}\n';
     const fast = readPlainFrontMatter(real);
     assert.deepEqual(fast?.value, {
       name: 'pdf-tools',
-      description: 'Fill, merge and split PDF files.',
+      description: 'Fill, merge and split PDF files when the user asks.',
       license: 'MIT',
       version: '1.0.0',
       'allowed-tools': ['Read', 'Bash'],
@@ -256,7 +273,8 @@ describe('plain front matter: read without the YAML parser, the same as the pars
     for (const other of [
       'name: x\n# comment\n',
       'name: x\ndescription: >\n  folded\n',
-      'name: x\n  continued\n',
+      'name: x\n\n  continued\n',
+      'name: x\n  # comment\n',
       'name: x\nname: y\n',
       'version: 1.5\n',
       'tags: [a, [b: c]]\n',

@@ -108,8 +108,9 @@ class PlainReader {
       if (after < line.end) {
         if (after === key.end + 1) throw notPlain;
         const read = this.value(after, line);
+        if (read.node instanceof YAML.Scalar && read.node.type === 'PLAIN') this.continuation(read.node, line);
         root.items.push(new YAML.Pair(key.node, read.node));
-        value[key.name] = read.value;
+        value[key.name] = read.node instanceof YAML.Scalar ? read.node.value : read.value;
         line = this.nextLine();
         continue;
       }
@@ -235,6 +236,51 @@ class PlainReader {
     if (skipSpaces(this.source, read.end, line.end) !== line.end) throw notPlain;
     read.node.range = [start, read.end, line.next];
     return read;
+  }
+
+  /**
+   * Indented lines after a top-level plain value go on with it (`description: Use when\n  the
+   * user asks`): YAML folds them into one line, each trimmed, joined by a space. Lines that would
+   * make it more than that (a blank line, which folds into a line break; a comment; `: `; a
+   * leading indicator) leave the front matter to the parser.
+   */
+  private continuation(node: YAML.Scalar, line: Line): void {
+    const { source } = this;
+    let text = String(source.slice(node.range?.[0] ?? 0, node.range?.[1] ?? 0));
+    let end = node.range?.[1] ?? 0;
+    let next = line.next;
+    for (;;) {
+      const lineEnd = this.peekLineEnd(next);
+      if (lineEnd === undefined || source.charCodeAt(next) !== SPACE) break;
+      const from = skipSpaces(source, next, lineEnd.end);
+      if (from === lineEnd.end || INDICATOR.has(source.charCodeAt(from))) throw notPlain;
+      let to = lineEnd.end;
+      while (source.charCodeAt(to - 1) === SPACE) to--;
+      for (let i = from; i < to; i++) {
+        const c = source.charCodeAt(i);
+        if (c === COLON && (i + 1 === to || source.charCodeAt(i + 1) === SPACE)) throw notPlain;
+        if (c === HASH && source.charCodeAt(i - 1) === SPACE) throw notPlain;
+      }
+      text += ` ${source.slice(from, to)}`;
+      end = to;
+      next = lineEnd.next;
+    }
+    if (next === line.next) return;
+    // A blank line and then more indented text (a line break in the value) is left to the parser
+    // by `read`: an indented line never starts a key.
+    node.value = plainValue(text);
+    node.range = [node.range?.[0] ?? 0, end, next];
+    this.pos = next;
+  }
+
+  /** The end of the content of the line starting at `start` (before its `\r\n` or `\n`) and the next line's start; undefined at the end. */
+  private peekLineEnd(start: number): { end: number; next: number } | undefined {
+    const { source } = this;
+    if (start >= source.length) return undefined;
+    const newline = source.indexOf('\n', start);
+    let end = newline < 0 ? source.length : newline;
+    if (end > start && source.charCodeAt(end - 1) === CR) end--;
+    return { end, next: newline < 0 ? source.length : newline + 1 };
   }
 
   /**
