@@ -196,6 +196,23 @@ const entry = fc.oneof(
       )
       .map(([k, first, rest]) => `${k}: ${first}${rest.map(([i, text, after]) => `\n${i}${text}${after}`).join('')}`),
   },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(
+        key,
+        fc.constantFrom('>', '>-', '|', '|-', '>+', '|2', '> # c', '|-  ', '>x'),
+        fc.constantFrom('  ', '    ', ' '),
+        fc.array(fc.tuple(fc.oneof({ weight: 5, arbitrary: plainText }, { weight: 1, arbitrary: tricky }), fc.constantFrom('', ' ', '  ', '\n', 'x')), {
+          minLength: 1,
+          maxLength: 3,
+        }),
+      )
+      .map(
+        ([k, header, indent, lines]) =>
+          `${k}: ${header}${lines.map(([text, extra]) => `\n${extra === 'x' ? ' ' : ''}${indent}${text}${extra === 'x' ? '' : extra}`).join('')}`,
+      ),
+  },
   { weight: 2, arbitrary: fc.tuple(key, flowList, fc.constantFrom('', '  ', ' x')).map(([k, v, after]) => `${k}: ${v}${after}`) },
   { weight: 2, arbitrary: fc.tuple(key, flowMap, fc.constantFrom('', '  ', ' x')).map(([k, v, after]) => `${k}: ${v}${after}`) },
   {
@@ -272,7 +289,7 @@ describe('plain front matter: read without the YAML parser, the same as the pars
     });
     for (const other of [
       'name: x\n# comment\n',
-      'name: x\ndescription: >\n  folded\n',
+      'name: x\ndescription: >+\n  kept\n',
       'name: x\n\n  continued\n',
       'name: x\n  # comment\n',
       'name: x\nname: y\n',

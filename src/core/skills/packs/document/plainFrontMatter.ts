@@ -41,6 +41,8 @@ const COMMA = 44;
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
 const OPEN_BRACE = 123;
+const GREATER = 62;
+const PIPE = 124;
 const CLOSE_BRACE = 125;
 /** Characters a plain scalar inside a flow list may not hold here. */
 const FLOW_INDICATOR = new Set('[]{}'.split('').map((c) => c.charCodeAt(0)));
@@ -107,7 +109,8 @@ class PlainReader {
       while (after < line.end && this.source.charCodeAt(after) === SPACE) after++;
       if (after < line.end) {
         if (after === key.end + 1) throw notPlain;
-        const read = this.value(after, line);
+        const open = this.source.charCodeAt(after);
+        const read = open === GREATER || open === PIPE ? this.blockScalar(after, line) : this.value(after, line);
         if (read.node instanceof YAML.Scalar && read.node.type === 'PLAIN') this.continuation(read.node, line);
         root.items.push(new YAML.Pair(key.node, read.node));
         value[key.name] = read.node instanceof YAML.Scalar ? read.node.value : read.value;
@@ -271,6 +274,38 @@ class PlainReader {
     node.value = plainValue(text);
     node.range = [node.range?.[0] ?? 0, end, next];
     this.pos = next;
+  }
+
+  /**
+   * A top-level block scalar: `>` or `|`, optionally `-`, then lines all indented alike (none
+   * blank, none indented further), each ending in a line break. Folded (`>`) lines are joined by
+   * a space, literal (`|`) ones by a line break, trailing spaces kept; `-` drops the final line
+   * break. Other headers (`+`, an indentation digit, a comment) leave it to the parser.
+   */
+  private blockScalar(start: number, line: Line): { node: YAML.Scalar; value: string } {
+    const { source } = this;
+    const folded = source.charCodeAt(start) === GREATER;
+    const strip = source.charCodeAt(start + 1) === DASH;
+    if (skipSpaces(source, start + (strip ? 2 : 1), line.end) !== line.end) throw notPlain;
+    const lines: string[] = [];
+    let indent = 0;
+    let next = line.next;
+    for (let content = this.peekLineEnd(next); content; content = this.peekLineEnd(next)) {
+      const from = skipSpaces(source, next, content.end);
+      if (from === next || from === content.end) break;
+      if (indent === 0) indent = from - next;
+      else if (from - next !== indent) throw notPlain;
+      if (content.next === source.length && source.charCodeAt(content.next - 1) !== LF) throw notPlain;
+      lines.push(source.slice(from, content.end));
+      next = content.next;
+    }
+    if (lines.length === 0) throw notPlain;
+    const value = lines.join(folded ? ' ' : '\n') + (strip ? '' : '\n');
+    const node = new YAML.Scalar(value);
+    node.range = [start, next, next];
+    node.type = folded ? 'BLOCK_FOLDED' : 'BLOCK_LITERAL';
+    this.pos = next;
+    return { node, value };
   }
 
   /** The end of the content of the line starting at `start` (before its `\r\n` or `\n`) and the next line's start; undefined at the end. */
