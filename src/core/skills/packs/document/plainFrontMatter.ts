@@ -2,15 +2,17 @@ import * as YAML from 'yaml';
 
 /**
  * A fast reader for the front matter most SKILL.md files have: top-level `key: value` lines whose
- * values are one-line scalars (plain, `"double"` without escapes, `'single'`), block lists of such
- * scalars, or one level of `key: value` lines under a key. It builds the same value and the same
- * nodes (kinds, key and value ranges) as the `yaml` parser for that subset, so every position a
- * problem reports is the parser's own; anything else — comments, tabs, flow collections, block
- * scalars, anchors, tags, multi-line values, values YAML types other than strings, integers and
- * booleans, repeated keys, control characters — returns `undefined` and the full parser reads
- * the front matter. The YAML parser costs ~0.15 ms per real front matter, which made it the
- * largest part of loading a 10,000-skill library. A property test (plainFrontMatter.test.ts)
- * checks that this reader and the parser agree wherever this reader answers.
+ * values are scalars (plain — continued on indented lines or not —, `"double"` without escapes,
+ * `'single'` on one line, `>`/`|` blocks over evenly indented lines), one-line flow lists and maps
+ * (`[a, "b"]`, `{"k": ["v"]}`), block lists of one-line scalars, or one level of `key: value`
+ * lines under a key. It builds the same value and the same nodes (kinds, key and value ranges) as
+ * the `yaml` parser for that subset, so every position a problem reports is the parser's own;
+ * anything else — comments, tabs, anchors, tags, blank lines inside a value, values YAML types
+ * other than strings, integers and booleans, repeated keys, control characters — returns
+ * `undefined` and the full parser reads the front matter. The YAML parser cost ~0.2 ms per real
+ * front matter, the largest part of parsing a 10,000-skill library; this reader takes 92 % of the
+ * real pool's files. A property test (plainFrontMatter.test.ts) checks that it and the parser
+ * agree wherever it answers.
  */
 
 export interface PlainFrontMatter {
