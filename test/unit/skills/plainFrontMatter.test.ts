@@ -301,6 +301,14 @@ describe('plain front matter: read without the YAML parser, the same as the pars
     }
   });
 
+  it('deep nesting is left to the parser, which bounds it (no stack overflow, the same error)', () => {
+    const nested = (depth: number) => `name: pdf-tools\ndescription: Fill PDF forms\nmeta: ${'['.repeat(depth)}a${']'.repeat(depth)}\n`;
+    assert.equal(readPlainFrontMatter(nested(100_000)), undefined);
+    const result = parseSkillDocument(`---\n${nested(70)}---\nUse the tools.\n`, FILE);
+    assert.equal(result.skills.length, 0);
+    assert.match(result.problems.map((p) => p.message).join('\n'), /nested more than 64 levels/);
+  });
+
   it('a SKILL.md read on the fast path loads as before: its problems at the parser’s positions', () => {
     const text = '---\nname: Pdf Tools\ndescription: Fill PDF forms\nauthor: me\ntags:\n  - pdf\n---\nUse the tools.\n';
     const result = parseSkillDocument(text, FILE);

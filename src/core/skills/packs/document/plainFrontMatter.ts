@@ -44,6 +44,8 @@ const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
 const OPEN_BRACE = 123;
 const GREATER = 62;
+/** Flow collections nested deeper than this go to the parser (which bounds nesting; real metadata nests 3–4 deep). */
+const MAX_FLOW_DEPTH = 8;
 const PIPE = 124;
 const CLOSE_BRACE = 125;
 /** Characters a plain scalar inside a flow list may not hold here. */
@@ -168,21 +170,23 @@ class PlainReader {
   private value(start: number, line: Line): { node: YAML.Node; value: unknown } {
     const open = this.source.charCodeAt(start);
     if (open !== OPEN_BRACKET && open !== OPEN_BRACE) return this.scalar(start, line);
-    const read = this.flowValue(start, line.end);
+    const read = this.flowValue(start, line.end, 1);
     if (skipSpaces(this.source, read.end, line.end) !== line.end) throw notPlain;
     read.node.range = [start, read.end, line.next];
     return read;
   }
 
-  private flowValue(start: number, limit: number): { node: YAML.Node; value: unknown; end: number } {
+  /** A flow item; collections nest at most MAX_FLOW_DEPTH deep here (deeper ones are the parser's, with its bounds). */
+  private flowValue(start: number, limit: number, depth: number): { node: YAML.Node; value: unknown; end: number } {
     const open = this.source.charCodeAt(start);
-    if (open === OPEN_BRACKET) return this.flowList(start, limit);
-    if (open === OPEN_BRACE) return this.flowMap(start, limit);
+    if ((open === OPEN_BRACKET || open === OPEN_BRACE) && depth > MAX_FLOW_DEPTH) throw notPlain;
+    if (open === OPEN_BRACKET) return this.flowList(start, limit, depth);
+    if (open === OPEN_BRACE) return this.flowMap(start, limit, depth);
     return this.scalarAt(start, limit, true);
   }
 
   /** `[item, item]` within `limit` (a trailing comma allowed, as YAML does). */
-  private flowList(start: number, limit: number): { node: YAML.YAMLSeq; value: unknown[]; end: number } {
+  private flowList(start: number, limit: number, depth: number): { node: YAML.YAMLSeq; value: unknown[]; end: number } {
     const { source } = this;
     const seq = new YAML.YAMLSeq();
     seq.flow = true;
@@ -190,7 +194,7 @@ class PlainReader {
     let i = skipSpaces(source, start + 1, limit);
     while (source.charCodeAt(i) !== CLOSE_BRACKET) {
       if (i >= limit) throw notPlain;
-      const item = this.flowValue(i, limit);
+      const item = this.flowValue(i, limit, depth + 1);
       seq.items.push(item.node);
       list.push(item.value);
       i = this.afterFlowItem(item.end, limit, CLOSE_BRACKET);
@@ -200,7 +204,7 @@ class PlainReader {
   }
 
   /** `{key: value, "key": value}` within `limit`: keys plain names or double-quoted, none repeated. */
-  private flowMap(start: number, limit: number): { node: YAML.YAMLMap; value: Record<string, unknown>; end: number } {
+  private flowMap(start: number, limit: number, depth: number): { node: YAML.YAMLMap; value: Record<string, unknown>; end: number } {
     const { source } = this;
     const map = new YAML.YAMLMap();
     map.flow = true;
@@ -217,7 +221,7 @@ class PlainReader {
       at++;
       // After a plain key YAML needs a space before the value; after a quoted one (JSON style) not.
       if (!quoted && source.charCodeAt(at) !== SPACE) throw notPlain;
-      const value = this.flowValue(skipSpaces(source, at, limit), limit);
+      const value = this.flowValue(skipSpaces(source, at, limit), limit, depth + 1);
       map.items.push(new YAML.Pair(key.node, value.node));
       fields[name] = value.value;
       i = this.afterFlowItem(value.end, limit, CLOSE_BRACE);
