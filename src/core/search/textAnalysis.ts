@@ -83,18 +83,44 @@ function buildAsciiClasses(): Uint8Array {
 }
 
 /**
+ * Whether NFKD turns the character at `i` (a non-ASCII code unit; a surrogate pair is read whole)
+ * into text holding an ASCII letter or digit ("é" → "e" + accent, "ﬁ" → "fi", "①" → "1"). Most
+ * non-ASCII characters of real text (dashes, quotes, arrows, emoji, CJK) do not: they separate
+ * words before and after normalisation alike. Answers are remembered per code point.
+ */
+function decomposesToWord(text: string, i: number): boolean {
+  const point = text.codePointAt(i) as number;
+  let kind = point < 65536 ? NON_ASCII_KIND[point] : ASTRAL_KIND.get(point);
+  if (!kind) {
+    kind = /[A-Za-z0-9]/.test(String.fromCodePoint(point).normalize('NFKD')) ? DECOMPOSES : SEPARATES;
+    if (point < 65536) NON_ASCII_KIND[point] = kind;
+    else ASTRAL_KIND.set(point, kind);
+  }
+  return kind === DECOMPOSES;
+}
+const SEPARATES = 1;
+const DECOMPOSES = 2;
+/** `decomposesToWord`'s answers: 0 not asked yet, else SEPARATES or DECOMPOSES (per BMP code unit; a map above it). */
+const NON_ASCII_KIND = new Uint8Array(65536);
+const ASTRAL_KIND = new Map<number, number>();
+
+/**
  * Calls `word` with the bounds of each word of `text`, in one pass: a word is a run of ASCII
  * letters and digits, split where lower/digit meets upper, before the last capital of a run
  * followed by a lower-case letter ("HTTPServer" → HTTP Server), and where letters meet digits.
- * A non-ASCII character separates words, or (`stopAtNonAscii`) ends the scan, which then returns false.
+ * A non-ASCII character separates words; with `stopWhereNfkdDiffers`, one that NFKD would turn
+ * into a letter or digit (`decomposesToWord`) ends the scan instead, which then returns false —
+ * the words found up to there are then not the words of the normalised text. Any other non-ASCII
+ * character separates words in the normalised text too (NFKD never moves an ASCII character or
+ * turns a character into nothing), so the words are the same.
  */
-function scanWords(text: string, stopAtNonAscii: boolean, word: (start: number, end: number) => void): boolean {
+function scanWords(text: string, stopWhereNfkdDiffers: boolean, word: (start: number, end: number) => void): boolean {
   const n = text.length;
   let start = -1;
   let prev = OTHER;
   for (let i = 0; i < n; i++) {
     const code = text.charCodeAt(i);
-    if (code > 127 && stopAtNonAscii) return false;
+    if (code > 127 && stopWhereNfkdDiffers && decomposesToWord(text, i)) return false;
     const cls = code > 127 ? OTHER : ASCII_CLASS[code];
     if (cls === OTHER) {
       if (start >= 0) word(start, i);
@@ -168,18 +194,19 @@ export class TextAnalyzer {
   private wordsOf(text: string, keepStopWords: boolean): WordAnalysis[] {
     const words = this.scratch;
     words.length = 0;
-    // ASCII text (nearly all tool metadata and most queries): one scan, same result as below.
-    if (this.analyzeAscii(text, keepStopWords, words)) return words;
+    // Text NFKD leaves alone where words are concerned (nearly all tool metadata and skill text,
+    // dashes and emoji included): one scan, same result as below.
+    if (this.analyzeUnnormalised(text, keepStopWords, words)) return words;
     words.length = 0;
     for (const raw of splitIdentifier(text.normalize('NFKD'))) this.push(raw, keepStopWords, words);
     return words;
   }
 
   /**
-   * `splitIdentifier` + lower-casing + stop words + stemming in one scan of an ASCII string;
-   * false (with `terms` partly filled) at the first non-ASCII character.
+   * `splitIdentifier` + lower-casing + stop words + stemming in one scan of the text as it is;
+   * false (with `terms` partly filled) at the first character NFKD turns into a letter or digit.
    */
-  private analyzeAscii(text: string, keepStopWords: boolean, terms: WordAnalysis[]): boolean {
+  private analyzeUnnormalised(text: string, keepStopWords: boolean, terms: WordAnalysis[]): boolean {
     return scanWords(text, true, (start, end) => this.push(text.slice(start, end), keepStopWords, terms));
   }
 

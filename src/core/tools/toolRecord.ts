@@ -1,5 +1,5 @@
 import type { LoadingMode, SideEffects, ToolExample, ToolExamplesConfig, ToolSearchConfig, ToolsConfig } from '../config/settingsSchema';
-import { canonicalJson, sha256Hex } from './canonicalJson';
+import { canonicalJson, sha256Hex } from '../platform/canonicalJson';
 import { GlobMap, GlobSet } from './toolGlobs';
 import { resolveToolExamples } from './examples/toolExamples';
 import { ToolStates } from './modes/toolStates';

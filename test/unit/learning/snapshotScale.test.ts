@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { LearningStore } from '../../../src/core/learning/learningStore';
 import { nullLogger } from '../../../src/core/platform/basicPorts';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
-import { canonicalJson } from '../../../src/core/skills/store/skillRecords';
+import { canonicalJson } from '../../../src/core/platform/canonicalJson';
 import { engine, TestClock } from '../skills/helpers';
 import { makeLearning, turn } from './helpers';
 

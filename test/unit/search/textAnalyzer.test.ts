@@ -116,6 +116,21 @@ describe('TextAnalyzer (analysis with a word memo)', () => {
     );
   });
 
+  it('text with non-ASCII characters analyses as its NFKD form split by splitIdentifier (fast-check)', () => {
+    // Characters NFKD leaves as separators (dashes, quotes, arrows, emoji, CJK, a lone surrogate)
+    // and ones it turns into letters or digits (accents, ligatures, full-width, math letters, ①).
+    const units = [...'aAbByYsSzZ09 _-.'.split(''), '—', '’', '→', '✅', '🚀', '東', '\ud800', 'é', 'e\u0301', 'ﬁ', 'Ａ', '𝐀', '①', '™', '½', '\u00a0'];
+    const mixed = fc.array(fc.constantFrom(...units), { maxLength: 40 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(mixed, fc.boolean(), (text, keepStopWords) => {
+        const expected = splitIdentifier(text.normalize('NFKD')).map((word) => porterStem(word.toLowerCase()));
+        assert.deepEqual(new TextAnalyzer().analyze(text, { keepStopWords: true }), expected);
+        assert.deepEqual(new TextAnalyzer().analyze(text, { keepStopWords }), new TextAnalyzer(0).analyze(text.normalize('NFKD'), { keepStopWords }));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('keeps its memo bounded however many distinct words it sees', () => {
     const analyzer = new TextAnalyzer(1_000);
     const words = Array.from({ length: 5_000 }, (_, i) => `word${i.toString(36).replace(/[0-9]/g, 'q')}s`);

@@ -4,7 +4,7 @@ import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { nullLogger } from '../../../src/core/platform/basicPorts';
 import { defaultSettings } from '../../../src/core/config/settingsSchema';
 import { analyze, splitIdentifier } from '../../../src/core/search/textAnalysis';
-import { canonicalJson, sha256Hex } from '../../../src/core/tools/canonicalJson';
+import { canonicalJson, sha256Hex } from '../../../src/core/platform/canonicalJson';
 import { ToolIndex } from '../../../src/core/tools/index/toolIndex';
 import { catalogFingerprint } from '../../../src/core/tools/index/catalogFingerprint';
 import { TOOL_FIELDS, toolFieldTerms } from '../../../src/core/tools/index/toolDocument';

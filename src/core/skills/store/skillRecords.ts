@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
+import { canonicalJson } from '../../platform/canonicalJson';
 import type { ScopeMode, TaskType } from '../../config/settingsSchema';
 import { parsedSkillOf } from '../packs/document/parsedSkill';
 import type { ParsedSkill } from '../packs/document/parsedSkill';
@@ -47,19 +48,8 @@ export function contentHash(content: Omit<ParsedSkill, 'span' | 'nameSpan' | 'na
     model_invocable: content.model_invocable,
     resources: content.resources ?? [],
   };
-  return createHash('sha256').update(canonicalJson(canonical)).digest('hex');
-}
-
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.keys(value as Record<string, unknown>)
-      .sort()
-      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
+  // One-shot hashing (no Hash object per skill): a cold load hashes every skill of the library.
+  return hash('sha256', canonicalJson(canonical), 'hex');
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ToolSearchConfig } from '../../config/settingsSchema';
-import { sha256Hex } from '../canonicalJson';
+import { sha256Hex } from '../../platform/canonicalJson';
 import type { ToolDefinition } from '../tokenEconomy';
 import { toolDefinitionText } from '../tokenEconomy';
 import type { ToolRecord } from '../toolRecord';

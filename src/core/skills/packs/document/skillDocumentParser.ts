@@ -1,6 +1,7 @@
 import * as YAML from 'yaml';
 import { LineIndex } from './lineIndex';
 import { frontMatterBlock, quotedValueMessage, quoteUnparsablePlainValues } from './frontMatter';
+import { readPlainFrontMatter } from './plainFrontMatter';
 import { BoundedProblems } from './boundedProblems';
 import type { SpanSource } from './boundedProblems';
 import { FILE_START, PROBLEM_CODES } from './skillProblems';
@@ -165,6 +166,9 @@ class ParseContext {
    * reads as syntax, those values are read as text (`quoteUnparsablePlainValues`), each with a warning.
    */
   private parseFrontMatter(source: string, start: number): Located | undefined {
+    // Most real front matter is plain `key: value` lines: read without the YAML parser, same result.
+    const plain = readPlainFrontMatter(source);
+    if (plain) return { value: plain.value, root: plain.root, base: start, anchor: this.index.lineSpan(1), index: this.index };
     const mark = this.out.mark();
     const located = this.yaml.parseSource(source, start, this.index.lineSpan(1));
     if (located || this.out.errors === mark.errors) return located;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ByteStore, Logger } from '../../../platform/ports';
 import { skillRecordSchema } from '../../skillSchema';
 import type { SkillRecord } from '../../skillSchema';
-import { canonicalJson } from '../skillRecords';
+import { canonicalJson } from '../../../platform/canonicalJson';
 import type { SkillStore } from '../skillStore';
 
 /**
