@@ -237,7 +237,7 @@ const TEXT_ERRORS: ReadonlySet<string> = new Set([
 ]);
 
 /** What a file loaded cleanly left: how many skills it defined, and its warnings (reported again while it is unchanged). */
-interface CleanLoad {
+export interface CleanLoad {
   skillCount: number;
   problems: readonly SkillProblem[];
 }
@@ -333,7 +333,9 @@ function problemsOf(
  */
 function problemsBytes(problems: readonly SkillProblem[]): Uint8Array {
   if (problems.length === 0) return NO_PROBLEMS;
-  return deflateRawSync(JSON.stringify(problems.map(({ file: _file, ...rest }) => rest)));
+  // A copy of exactly its size: zlib's result is a view into a 16 KB output buffer of its own,
+  // which a load's 10,000 new fingerprints would keep alive until they are written (160 MB).
+  return new Uint8Array(deflateRawSync(JSON.stringify(problems.map(({ file: _file, ...rest }) => rest))));
 }
 
 /** The fingerprints after a load: kept for files not read, new for files read and loaded cleanly (`CleanLoad`). */
