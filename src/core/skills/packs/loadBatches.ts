@@ -18,7 +18,7 @@ import type { ParsedFile } from './skillPackWriter';
  * an earlier batch: that file's batch would have found it.
  */
 
-export interface BatchSteps {
+interface BatchSteps {
   /** Reads and parses these files (work indices); undefined when the load was cancelled meanwhile. */
   read(indices: readonly number[]): Promise<Map<number, ParsedFile> | undefined>;
   /** An unchanged file is read after all: the names it held are given up before the batch is written. */

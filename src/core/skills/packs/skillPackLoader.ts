@@ -97,7 +97,7 @@ const PARSE_CONCURRENCY = 16;
 /**
  * Files per batch of a load. Small: a batch's parses die young — read, written and dropped
  * before V8 moves them to its old generation, where they would pile up as garbage until a full
- * collection (at 10,000 real files, 16 files a batch peaked 40–60 MB lower than 256).
+ * collection (at 10,000 real files, 16 files a batch peaked 40–70 MB lower than 256).
  */
 const WRITE_BATCH_FILES = 16;
 
