@@ -158,6 +158,8 @@ export class SkillPackLoader {
     // share one slice clock, so the host gets a turn between slices however many files there are.
     const slices = new HostSlices();
     const read = async (indices: readonly number[]) => {
+      // Asked between batches too: a load cancelled while a batch was written reads no further.
+      if (options.cancellation?.isCancellationRequested) cancelled = true;
       const parsed = new Map<number, ParsedFile>();
       let next = 0;
       const worker = async () => {
@@ -213,7 +215,7 @@ export class SkillPackLoader {
         // Problems name skills and fields by slices of their file's text: the reports kept until
         // the next load keep them deflated, as the file's new fingerprint will (read back when
         // asked for, as after a warm start), or copied (ownedText.ts), not the file's text.
-        if (clean) problemsOnDemand(report, { file: file.ref.file, problems: clean.problems });
+        if (clean && report.problems.every((p) => p.file === file.ref.file)) problemsOnDemand(report, { file: file.ref.file, problems: clean.problems });
         else if (report.problems.length > 0) report.problems = ownedCopy(report.problems);
       }
     };
