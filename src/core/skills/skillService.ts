@@ -84,7 +84,7 @@ export interface SkillServiceDeps {
   shared?: { bytes: ByteStore; lock: FileLock; key?: string; tenantId?(): string };
   /** How pack files are parsed (VS Code: large ones on a worker thread, offThreadParser.ts); default inline. */
   parse?: SkillDocumentParse;
-  /** Files a pack load writes at a time (skillPackLoader.ts; default 256): small in tests, so few files make many batches. */
+  /** Files a pack load writes at a time (skillPackLoader.ts; default 16): smaller in tests, so few files make many batches. */
   loadBatchFiles?: number;
 }
 

@@ -252,7 +252,10 @@ const TEXT_ERRORS: ReadonlySet<string> = new Set([
   PROBLEM_CODES.fileTooLarge,
 ]);
 
-/** What a file loaded cleanly left: how many skills it defined, and its warnings (reported again while it is unchanged) as its fingerprint keeps them (`problemsBytes`). */
+/**
+ * What a file loaded cleanly left: how many skills it defined, and its warnings (reported again
+ * while it is unchanged) as its fingerprint keeps them (`problemsBytes`).
+ */
 export interface CleanLoad {
   skillCount: number;
   problems: Uint8Array;
@@ -346,19 +349,20 @@ function problemsOf(
   return out;
 }
 
+/** zlib's output chunk for a file's problems: most deflate to a few hundred bytes. */
+const PROBLEMS_CHUNK_BYTES = 1024;
+
 /**
  * A file's problems as a fingerprint keeps them: JSON with their file left empty (it is the
  * fingerprint's own; the key stays in its place, so a problem read back lists its fields in the
- * order a load made them), deflated — a real library's warnings are ~15 MB of JSON at 10,000 skills, ~1.5 MB deflated,
- * and the store is held in memory (and copied on save) whole.
+ * order a load made them), deflated — a real library's warnings are ~15 MB of JSON at 10,000
+ * skills, ~1.5 MB deflated, and the store is held in memory (and copied on save) whole.
  */
-const PROBLEMS_CHUNK_BYTES = 1024;
-
 function problemsBytes(problems: readonly SkillProblem[]): Uint8Array {
   if (problems.length === 0) return NO_PROBLEMS;
   // zlib writes into output chunks of `chunkSize` (16 KB by default), and its result is a view of
   // one: a load's 10,000 new fingerprints kept 160 MB alive until written, and made that much
-  // garbage. Most files' problems deflate to a few hundred bytes; the result is copied to its size.
+  // garbage. The result is copied to its size.
   return new Uint8Array(deflateRawSync(JSON.stringify(problems.map((problem) => ({ ...problem, file: '' }))), { chunkSize: PROBLEMS_CHUNK_BYTES }));
 }
 
