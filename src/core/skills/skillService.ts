@@ -84,6 +84,8 @@ export interface SkillServiceDeps {
   shared?: { bytes: ByteStore; lock: FileLock; key?: string; tenantId?(): string };
   /** How pack files are parsed (VS Code: large ones on a worker thread, offThreadParser.ts); default inline. */
   parse?: SkillDocumentParse;
+  /** Files a pack load writes at a time (skillPackLoader.ts; default 16): smaller in tests, so few files make many batches. */
+  loadBatchFiles?: number;
 }
 
 export type { SkillTreePack } from './skillTree';
@@ -225,7 +227,16 @@ class DefaultSkillService implements SkillService {
       new VectorCache(() => store.db),
       () => this.scheduleSave(),
     );
-    this.loader = new SkillPackLoader({ fs: deps.fs, store, clock: deps.clock, env: deps.env, logger: deps.logger, events: deps.events, parse: deps.parse });
+    this.loader = new SkillPackLoader({
+      fs: deps.fs,
+      store,
+      clock: deps.clock,
+      env: deps.env,
+      logger: deps.logger,
+      events: deps.events,
+      parse: deps.parse,
+      batchFiles: deps.loadBatchFiles,
+    });
     this.queries = new SkillQueries({
       store,
       config: () => this.config,
@@ -245,10 +256,9 @@ class DefaultSkillService implements SkillService {
 
   async loadPacks(packs: readonly ResolvedSkillPack[], options?: LoadOptions): Promise<LoadSummary> {
     const summary = await this.loader.loadAll(packs, options);
-    if (!summary.cancelled) {
-      await this.reconcileExported();
-      await this.save();
-    }
+    if (!summary.cancelled) await this.reconcileExported();
+    // Cancelled too: the files written so far are kept, and the next start reads only the rest.
+    await this.save();
     return summary;
   }
 

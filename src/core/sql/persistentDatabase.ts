@@ -197,6 +197,7 @@ export async function openPersistentDatabase(options: OpenDatabaseOptions): Prom
   }
 
   if (!db) db = createFresh(options);
+  journalInMemory(db);
 
   const opened = db;
   const changes = () => opened.get<{ n: number }>('SELECT total_changes() AS n')?.n ?? -1;
@@ -223,6 +224,22 @@ export async function openPersistentDatabase(options: OpenDatabaseOptions): Prom
     },
     close: () => opened.close(),
   };
+}
+
+/**
+ * SQLite's rollback journal kept in memory, not as a file. sql.js's files live in JavaScript
+ * arrays (its in-memory file system), so every write transaction made a journal file, grew it by
+ * reallocating and copying it, and deleted it: a cold load of 10,000 real skills allocated 216 MB
+ * of such garbage. The database itself is in memory too (only `save` writes the file, whole,
+ * after a commit), so nothing a file journal protects against is lost; rollback and savepoints
+ * work as before. A build that refuses keeps the file journal.
+ */
+function journalInMemory(db: SqlDatabase): void {
+  try {
+    db.exec('PRAGMA journal_mode = MEMORY');
+  } catch {
+    // The file journal still works.
+  }
 }
 
 function createFresh(options: OpenDatabaseOptions): SqlDatabase {

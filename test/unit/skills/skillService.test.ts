@@ -193,7 +193,7 @@ describe('skills: packs and store', () => {
       },
     });
     assert.equal(cancelled.cancelled, true);
-    assert.equal(other.inspect('s0'), undefined, 'nothing applied after cancellation');
+    assert.equal(other.inspect('s0'), undefined, 'the batch being read when the load was cancelled is not written');
   });
 
   it('persists through the ByteStore; a corrupt file is kept aside, rebuilt, and learned skills survive', async () => {

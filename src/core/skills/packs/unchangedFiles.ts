@@ -46,6 +46,8 @@ export interface UnchangedCheck {
   fingerprints: Map<string, FileFingerprint>;
   /** Per work index of a trusted file that lost names to earlier definitions: the work indices of those files. */
   winners: Map<number, number[]>;
+  /** Per identity (`identityKey`), the work indices of the unchanged files that hold it: made at the first `collisions`. */
+  holders?: Map<string, number[]>;
 }
 
 const RACY_MS = 2000;
@@ -189,17 +191,31 @@ async function trusted(
  */
 export function collisions(check: UnchangedCheck, parsed: ReadonlyArray<ParsedFile | undefined>): number[] {
   const { unchanged } = check;
-  const names = new Set<string>();
+  // Asked once per batch of a load: the unchanged files' names are indexed once, not listed each time.
+  const holders = (check.holders ??= holdersOf(unchanged));
+  const lost = new Set<number>();
   for (const file of parsed) {
     if (!file) continue;
     const scope = packScope(file.pack);
-    for (const skill of file.skills) names.add(identityKey({ ...scope, name: skill.name }));
+    for (const skill of file.skills)
+      for (const index of holders.get(identityKey({ ...scope, name: skill.name })) ?? []) if (unchanged.has(index)) lost.add(index);
   }
-  const out: number[] = [];
-  for (const [index, skills] of unchanged) if (skills.some((s) => names.has(identityKey(s)))) out.push(index);
-  const lost = new Set(out);
+  const out = [...lost].sort((a, b) => a - b);
   for (const [index, winners] of check.winners)
     if (unchanged.has(index) && !lost.has(index) && winners.some((w) => lost.has(w) || !unchanged.has(w))) out.push(index);
+  return out;
+}
+
+function holdersOf(unchanged: ReadonlyMap<number, readonly StoredPackSkill[]>): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const [index, skills] of unchanged) {
+    for (const skill of skills) {
+      const key = identityKey(skill);
+      const list = out.get(key);
+      if (list) list.push(index);
+      else out.set(key, [index]);
+    }
+  }
   return out;
 }
 
@@ -236,10 +252,13 @@ const TEXT_ERRORS: ReadonlySet<string> = new Set([
   PROBLEM_CODES.fileTooLarge,
 ]);
 
-/** What a file loaded cleanly left: how many skills it defined, and its warnings (reported again while it is unchanged). */
-interface CleanLoad {
+/**
+ * What a file loaded cleanly left: how many skills it defined, and its warnings (reported again
+ * while it is unchanged) as its fingerprint keeps them (`problemsBytes`).
+ */
+export interface CleanLoad {
   skillCount: number;
-  problems: readonly SkillProblem[];
+  problems: Uint8Array;
 }
 
 /**
@@ -256,14 +275,17 @@ export function cleanLoad(
   if (!report || !file || file.problems.some((p) => p.severity === 'error' && !TEXT_ERRORS.has(p.code))) return undefined;
   const added = report.problems.slice(file.problems.length);
   if (added.some((p) => p.code !== PROBLEM_CODES.duplicateName || typeof p.data?.otherFile !== 'string')) return undefined;
-  return { skillCount: report.skills.length, problems: report.problems };
+  return { skillCount: report.skills.length, problems: problemsBytes(report.problems) };
 }
 
+/** A file's problems as kept deflated (a fingerprint's, or a file's just loaded): the file they are of, and the bytes. */
+type KeptProblems = Pick<FileFingerprint, 'file' | 'problems'>;
+
 /** Problems already read back, per fingerprint (a trusted file's are asked for twice: duplicates, then its report). */
-const readBack = new WeakMap<FileFingerprint, SkillProblem[]>();
+const readBack = new WeakMap<KeptProblems, SkillProblem[]>();
 
 /** The problems a trusted file had when it was last read (none for a fingerprint without any). */
-function storedProblems(fingerprint: FileFingerprint | undefined): SkillProblem[] {
+function storedProblems(fingerprint: KeptProblems | undefined): SkillProblem[] {
   if (!fingerprint || fingerprint.problems.length === 0) return [];
   let problems = readBack.get(fingerprint);
   if (!problems) {
@@ -279,12 +301,13 @@ function storedProblems(fingerprint: FileFingerprint | undefined): SkillProblem[
 }
 
 /**
- * `target.problems` (a trusted file's report) as its fingerprint keeps them, read back when first
- * asked for: a real library's trusted files hold tens of thousands of warnings (15 MB of JSON at
- * 10,000 files), and a start that shows none of them (the hook, the MCP server's searches) need
- * not inflate and parse them. Assigning a list replaces them.
+ * `target.problems` (a file's report) as its fingerprint keeps them, read back when first asked
+ * for: a real library's files hold tens of thousands of warnings (15 MB of JSON at 10,000 files),
+ * and a start that shows none of them (the hook, the MCP server's searches) need not inflate and
+ * parse them — a trusted file's from its stored fingerprint, a file just loaded from the bytes
+ * its new fingerprint will keep. Assigning a list replaces them.
  */
-export function problemsOnDemand<T extends { problems: SkillProblem[] }>(target: T, fingerprint: FileFingerprint | undefined): T {
+export function problemsOnDemand<T extends { problems: SkillProblem[] }>(target: T, fingerprint: KeptProblems | undefined): T {
   let value: SkillProblem[] | undefined;
   Object.defineProperty(target, 'problems', {
     enumerable: true,
@@ -326,14 +349,21 @@ function problemsOf(
   return out;
 }
 
+/** zlib's output chunk for a file's problems: most deflate to a few hundred bytes. */
+const PROBLEMS_CHUNK_BYTES = 1024;
+
 /**
- * A file's problems as a fingerprint keeps them: JSON without their file (the fingerprint's own),
- * deflated — a real library's warnings are ~15 MB of JSON at 10,000 skills, ~1.5 MB deflated,
- * and the store is held in memory (and copied on save) whole.
+ * A file's problems as a fingerprint keeps them: JSON with their file left empty (it is the
+ * fingerprint's own; the key stays in its place, so a problem read back lists its fields in the
+ * order a load made them), deflated — a real library's warnings are ~15 MB of JSON at 10,000
+ * skills, ~1.5 MB deflated, and the store is held in memory (and copied on save) whole.
  */
 function problemsBytes(problems: readonly SkillProblem[]): Uint8Array {
   if (problems.length === 0) return NO_PROBLEMS;
-  return deflateRawSync(JSON.stringify(problems.map(({ file: _file, ...rest }) => rest)));
+  // zlib writes into output chunks of `chunkSize` (16 KB by default), and its result is a view of
+  // one: a load's 10,000 new fingerprints kept 160 MB alive until written, and made that much
+  // garbage. The result is copied to its size.
+  return new Uint8Array(deflateRawSync(JSON.stringify(problems.map((problem) => ({ ...problem, file: '' }))), { chunkSize: PROBLEMS_CHUNK_BYTES }));
 }
 
 /** The fingerprints after a load: kept for files not read, new for files read and loaded cleanly (`CleanLoad`). */
@@ -358,7 +388,6 @@ export function nextFingerprints(
     stored ??= storedByFile();
     const skills = stored.get(ref.file) ?? [];
     if (skills.length !== clean.skillCount) return;
-    const problems = problemsBytes(clean.problems);
     out.push({
       file: ref.file,
       packKey: fileKey(pack, skills),
@@ -366,7 +395,7 @@ export function nextFingerprints(
       mtimeMs: stat.mtimeMs,
       recordedAt: now,
       skillCount: clean.skillCount,
-      problems,
+      problems: clean.problems,
     });
   });
   return out;
