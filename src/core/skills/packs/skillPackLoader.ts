@@ -116,7 +116,9 @@ export class SkillPackLoader {
     const started = performance.now();
     const { store } = this.deps;
     const enabled = packs.filter((pack) => pack.enabled);
-    const scans = await Promise.all(enabled.map(async (pack) => ({ pack, scan: await scanPack(this.deps.fs, pack.root, pack.format) })));
+    // A warm start lists only the folders that changed since the last load (skillFolderListings.ts).
+    const folders = store.folders.memory();
+    const scans = await Promise.all(enabled.map(async (pack) => ({ pack, scan: await scanPack(this.deps.fs, pack.root, pack.format, folders) })));
     const work = scans.flatMap(({ pack, scan }) => scan.files.map((ref) => ({ pack, ref })));
     // A warm start reads only what changed since the last load (unchangedFiles.ts).
     const check = await findUnchangedFiles(this.deps.fs, store, work);
@@ -252,6 +254,7 @@ export class SkillPackLoader {
         ),
         check.fingerprints,
       );
+      store.folders.replaceAll(folders);
     });
 
     const summary: LoadSummary = { cancelled: false, packs: [], removedCount, problems: [], files: parsed.length, unchangedFiles, durationMs: 0 };

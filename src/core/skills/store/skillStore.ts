@@ -12,6 +12,7 @@ import { RecordReadCache } from './recordReadCache';
 import { countedTerms, entryOf, readMirror, rowToRecord } from './skillRows';
 import { encodeCounted, TermVocabulary } from '../../search/termStore';
 import { SkillFileFingerprints } from './skillFileFingerprints';
+import { SkillFolderListings } from './skillFolderListings';
 import { SkillRowWriter } from './skillRowWriter';
 import { identityKey } from './skillScope';
 import type { SkillIdentity, SkillScope } from './skillScope';
@@ -89,6 +90,8 @@ export class SkillStore {
   private readonly intern = (term: string): number => this.index.internTerm(term);
   /** Fingerprints of the skill files loaded (what a warm start may skip). */
   readonly files = new SkillFileFingerprints(() => this.db);
+  /** Listings of the folders loaded (what a warm start need not list again). */
+  readonly folders = new SkillFolderListings(() => this.db);
 
   private constructor(
     private readonly persistent: PersistentDatabase,
