@@ -30,7 +30,8 @@ export function schemaDifference(stored: SqlDatabase, createSchema: (db: SqlData
   const fresh = new SqlDatabase(new engine.sql.Database());
   let expected: Shape;
   try {
-    createSchema(fresh);
+    // One transaction: each statement on its own would commit (and journal) separately.
+    fresh.transaction(() => createSchema(fresh));
     expected = shapeOf(fresh);
   } finally {
     fresh.close();
