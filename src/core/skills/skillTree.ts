@@ -2,8 +2,9 @@ import type { SkillProblem } from './packs/document/skillProblems';
 import { generatedName } from './packs/document/skillFileNames';
 import type { PackReport } from './packs/skillPackLoader';
 import type { PackSource } from './packs/skillPackSources';
-import type { SkillFormat, SkillRecord } from './skillSchema';
+import type { SkillFormat } from './skillSchema';
 import type { SkillScope } from './store/skillScope';
+import type { SkillTreeRecord } from './store/skillStore';
 
 /** The Skill Directory's view of the store: packs with their skills, invalid definitions and problems, then learned skills. */
 
@@ -41,13 +42,15 @@ export interface SkillTreePack {
  * pack, the definitions that failed to load (one "invalid" item per skill name, with its errors)
  * and each loaded skill's own problems from the last load.
  */
-export function buildSkillTree(records: readonly SkillRecord[], reports: readonly PackReport[], learnedScopeMode: string): SkillTreePack[] {
-  const byPack = new Map<string, SkillRecord[]>();
+export function buildSkillTree(records: readonly SkillTreeRecord[], reports: readonly PackReport[], learnedScopeMode: string): SkillTreePack[] {
+  const byPack = new Map<string, SkillTreeRecord[]>();
   for (const record of records) {
     const key = record.origin === 'learned' ? '\u0000learned' : record.pack_name;
-    byPack.set(key, [...(byPack.get(key) ?? []), record]);
+    const pack = byPack.get(key);
+    if (pack) pack.push(record);
+    else byPack.set(key, [record]);
   }
-  const item = (r: SkillRecord, problems: SkillProblem[]): SkillTreeItem => ({
+  const item = (r: SkillTreeRecord, problems: SkillProblem[]): SkillTreeItem => ({
     name: r.name,
     title: r.title,
     status: r.status,
@@ -66,7 +69,9 @@ export function buildSkillTree(records: readonly SkillRecord[], reports: readonl
       const loaded = new Set(file.skills.map((s) => s.name));
       for (const problem of file.problems) {
         if (problem.skillName && loaded.has(problem.skillName)) {
-          problemsBySkill.set(problem.skillName, [...(problemsBySkill.get(problem.skillName) ?? []), problem]);
+          const own = problemsBySkill.get(problem.skillName);
+          if (own) own.push(problem);
+          else problemsBySkill.set(problem.skillName, [problem]);
         }
       }
       const errors = file.problems.filter((p) => p.severity === 'error' && !(p.skillName && loaded.has(p.skillName)));

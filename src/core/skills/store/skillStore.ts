@@ -9,7 +9,8 @@ import type { SkillRecord } from '../skillSchema';
 import type { ExportClaim } from './learned/exportedLearnedSkills';
 import { LearnedRecordCache } from './learned/learnedRecordCache';
 import { RecordReadCache } from './recordReadCache';
-import { countedTerms, entryOf, readMirror, rowToRecord } from './skillRows';
+import { countedTerms, entryOf, readMirror, readTreeRecords, rowToRecord } from './skillRows';
+import type { SkillTreeRecord } from './skillRows';
 import { encodeCounted, TermVocabulary } from '../../search/termStore';
 import { SkillFileFingerprints } from './skillFileFingerprints';
 import { SkillFolderListings } from './skillFolderListings';
@@ -23,6 +24,7 @@ import type { StoreFilter } from './skillStoreFilter';
 import { createSkillSchema, SKILL_SCHEMA_VERSION, skillMigrations, VOCABULARY_FINGERPRINT_KEY } from './skillStoreSchema';
 
 export type { StoreFilter } from './skillStoreFilter';
+export type { SkillTreeRecord } from './skillRows';
 
 /**
  * SkillStore: the `skills` table (schema in skillStoreSchema.ts) on sql.js, persisted atomically
@@ -231,6 +233,11 @@ export class SkillStore {
   /** How many pack skills a pack has (from memory, O(1)). */
   packSkillCount(packName: string): number {
     return this.index.packCount(packName);
+  }
+
+  /** What the skill tree reads of every skill (skillTree.ts), in `all()` order: only those columns, no record decoded. */
+  treeRecords(): SkillTreeRecord[] {
+    return readTreeRecords(this.db);
   }
 
   all(filter?: StoreFilter): SkillRecord[] {
