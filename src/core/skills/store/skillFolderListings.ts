@@ -10,7 +10,7 @@ import type { SqlDatabase } from '../../sql/sqlDatabase';
  * fingerprint (skillFileFingerprints.ts).
  */
 
-export interface FolderListing {
+interface FolderListing {
   /** The folder's modification time when it was listed. */
   mtimeMs: number;
   /** When it was listed (wall clock, ms): a folder changed within the file system's time resolution of it is listed again. */
