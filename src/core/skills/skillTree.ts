@@ -1,6 +1,6 @@
 import type { SkillProblem } from './packs/document/skillProblems';
 import { generatedName } from './packs/document/skillFileNames';
-import type { PackReport } from './packs/skillPackLoader';
+import type { FileReport, PackReport } from './packs/skillPackLoader';
 import type { PackSource } from './packs/skillPackSources';
 import type { SkillFormat } from './skillSchema';
 import type { SkillScope } from './store/skillScope';
@@ -64,8 +64,14 @@ export function buildSkillTree(records: readonly SkillTreeRecord[], reports: rea
   });
   const packs: SkillTreePack[] = reports.map((report) => {
     const problemsBySkill = new Map<string, SkillProblem[]>();
+    /** Loaded skills of files whose problems hold no error, known without reading them: their problems are read when asked for. */
+    const unread = new Map<string, FileReport>();
     const invalid: SkillTreeItem[] = [];
     for (const file of report.files) {
+      if (file.errorFree) {
+        for (const skill of file.skills) unread.set(skill.name, file);
+        continue;
+      }
       const loaded = new Set(file.skills.map((s) => s.name));
       for (const problem of file.problems) {
         if (problem.skillName && loaded.has(problem.skillName)) {
@@ -83,7 +89,12 @@ export function buildSkillTree(records: readonly SkillTreeRecord[], reports: rea
         }
       }
     }
-    const skills = (byPack.get(report.pack.name) ?? []).map((r) => item(r, problemsBySkill.get(r.name) ?? []));
+    const skills = (byPack.get(report.pack.name) ?? []).map((r) => {
+      const made = item(r, problemsBySkill.get(r.name) ?? []);
+      const file = unread.get(r.name);
+      if (file) lazyProblems(made, file);
+      return made;
+    });
     return {
       name: report.pack.name,
       root: report.pack.root,
@@ -109,4 +120,22 @@ export function buildSkillTree(records: readonly SkillTreeRecord[], reports: rea
     });
   }
   return packs;
+}
+
+/**
+ * An item's problems from a file whose problems hold no error (an unchanged file's, kept deflated
+ * with its fingerprint): read back when first asked for, so the list's statuses (the Skill
+ * Directory's header, at every load) do not inflate tens of thousands of warnings.
+ */
+function lazyProblems(item: SkillTreeItem, file: FileReport): void {
+  const earlier = item.problems;
+  let value: SkillProblem[] | undefined;
+  Object.defineProperty(item, 'problems', {
+    enumerable: true,
+    configurable: true,
+    get: () => (value ??= [...earlier, ...file.problems.filter((p) => p.skillName === item.name)]),
+    set: (problems: SkillProblem[]) => {
+      value = problems;
+    },
+  });
 }

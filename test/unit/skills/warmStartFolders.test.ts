@@ -155,9 +155,10 @@ describe('skills: warm start lists only changed folders', () => {
     const root = library();
     const bytes = new MemoryByteStore();
     await (await session(bytes, root)).service.dispose();
-    // The file as the previous version wrote it: no folder listings, schema 5.
+    // The file as the previous version wrote it: no folder listings, no error flags, schema 5.
     const db = new (await engine()).sql.Database(bytes.entries.get('skills.db'));
     db.run('DROP TABLE skill_folders');
+    db.run('ALTER TABLE skill_files DROP COLUMN errors');
     db.run("UPDATE toolshed_meta SET value = 'skills/5' WHERE key = 'schema_version'");
     await bytes.write('skills.db', db.export());
     db.close();

@@ -14,7 +14,7 @@ import type { SkillProblem } from './document/skillProblems';
 import type { SkillStore } from '../store/skillStore';
 import { identityKey } from '../store/skillScope';
 import { packScope, SkillPackWriter } from './skillPackWriter';
-import { cleanLoad, collisions, findUnchangedFiles, nextFingerprints, problemsOnDemand, problemsWhenAsked } from './unchangedFiles';
+import { cleanLoad, collisions, findUnchangedFiles, nextFingerprints, problemsOnDemand, problemsWhenAsked, type KeptProblems } from './unchangedFiles';
 import type { ParsedFile, WriteItem, WriteOutcome } from './skillPackWriter';
 
 /**
@@ -35,7 +35,7 @@ export interface LoadOptions {
   cancellation?: CancellationSignal;
 }
 
-export interface FileReport {
+export interface FileReport extends KeptProblems {
   file: string;
   pack: string;
   relativePath: string;
@@ -115,9 +115,9 @@ export class SkillPackLoader {
   async loadAll(packs: readonly ResolvedSkillPack[], options: LoadOptions = {}): Promise<LoadSummary> {
     const started = performance.now();
     const { store } = this.deps;
-    const enabled = packs.filter((pack) => pack.enabled);
     // A warm start lists only the folders that changed since the last load (skillFolderListings.ts).
     const folders = store.folders.memory();
+    const enabled = packs.filter((pack) => pack.enabled);
     const scans = await Promise.all(enabled.map(async (pack) => ({ pack, scan: await scanPack(this.deps.fs, pack.root, pack.format, folders) })));
     const work = scans.flatMap(({ pack, scan }) => scan.files.map((ref) => ({ pack, ref })));
     // A warm start reads only what changed since the last load (unchangedFiles.ts).

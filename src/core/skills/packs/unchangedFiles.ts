@@ -259,6 +259,12 @@ export function cleanLoad(
   return { skillCount: report.skills.length, problems: report.problems };
 }
 
+/** What a report of an unchanged file knows of its problems before they are read back (`problemsOnDemand`). */
+export interface KeptProblems {
+  /** Set when they are known to hold no error (the fingerprint says so): the skill list then need not read them (skillTree.ts). */
+  errorFree?: boolean;
+}
+
 /** Problems already read back, per fingerprint (a trusted file's are asked for twice: duplicates, then its report). */
 const readBack = new WeakMap<FileFingerprint, SkillProblem[]>();
 
@@ -284,7 +290,9 @@ function storedProblems(fingerprint: FileFingerprint | undefined): SkillProblem[
  * 10,000 files), and a start that shows none of them (the hook, the MCP server's searches) need
  * not inflate and parse them. Assigning a list replaces them.
  */
-export function problemsOnDemand<T extends { problems: SkillProblem[] }>(target: T, fingerprint: FileFingerprint | undefined): T {
+export function problemsOnDemand<T extends { problems: SkillProblem[] } & KeptProblems>(target: T, fingerprint: FileFingerprint | undefined): T {
+  // Whether they hold an error is kept beside them: the skill list asks only that (skillTree.ts).
+  if (fingerprint && !fingerprint.errors) target.errorFree = true;
   let value: SkillProblem[] | undefined;
   Object.defineProperty(target, 'problems', {
     enumerable: true,
@@ -367,6 +375,7 @@ export function nextFingerprints(
       recordedAt: now,
       skillCount: clean.skillCount,
       problems,
+      errors: clean.problems.some((p) => p.severity === 'error'),
     });
   });
   return out;

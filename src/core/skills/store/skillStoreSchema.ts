@@ -20,7 +20,8 @@ import { encodeTerms, TermVocabulary } from '../../search/termStore';
  * have them analysed on open (SkillStore), so ranked search works whatever the build.
  * Version 5: a file's fingerprint keeps its warnings (`skill_files.problems`).
  * Version 6: the listing of each folder a load walked (`skill_folders`, skillFolderListings.ts),
- * so a warm start lists again only folders whose modification time changed.
+ * so a warm start lists again only folders whose modification time changed; and whether a file's
+ * kept problems hold an error (`skill_files.errors`), so the skill list need not read them back.
  */
 
 /**
@@ -145,7 +146,7 @@ const TERMS_SQL = `
     CREATE TABLE skill_vocab (id INTEGER PRIMARY KEY, term TEXT NOT NULL);
     CREATE TABLE skill_terms (doc_id INTEGER PRIMARY KEY, terms BLOB NOT NULL);
     CREATE TABLE skill_files (file TEXT PRIMARY KEY, pack_key TEXT NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL,
-      recorded_at INTEGER NOT NULL, skill_count INTEGER NOT NULL, problems BLOB NOT NULL DEFAULT x'');`;
+      recorded_at INTEGER NOT NULL, skill_count INTEGER NOT NULL, problems BLOB NOT NULL DEFAULT x'', errors INTEGER NOT NULL DEFAULT 1);`;
 
 /** The listing of every folder a load walked (skillFolderListings.ts). */
 const FOLDERS_SQL = `
@@ -206,11 +207,13 @@ function addFileProblems(db: SqlDatabase): void {
 }
 
 /**
- * Version 5 → 6: an empty folder-listing table; the first load lists every folder (as every load
- * did before) and keeps the listings.
+ * Version 5 → 6: an empty folder-listing table (the first load lists every folder, as every load
+ * did before, and keeps the listings), and the fingerprints' error flag, set ("may hold an error")
+ * for the fingerprints kept so far.
  */
 function addFolderListings(db: SqlDatabase): void {
   db.exec(FOLDERS_SQL);
+  db.exec('ALTER TABLE skill_files ADD COLUMN errors INTEGER NOT NULL DEFAULT 1');
 }
 
 /**
@@ -226,7 +229,14 @@ export function skillMigrations(): Migration[] {
   };
   return [
     ...FORMER_ENGINES.flatMap((fts) => [
-      ...[1, 2].map((version) => ({ from: `${SCHEMA_FAMILY}/${version}/${fts}`, migrate: toV6((db) => migrateToV3(db, fts)) })),
+      // Version 3's migration creates the fingerprints as they are now (with their error flag).
+      ...[1, 2].map((version) => ({
+        from: `${SCHEMA_FAMILY}/${version}/${fts}`,
+        migrate: (db: SqlDatabase) => {
+          migrateToV3(db, fts);
+          db.exec(FOLDERS_SQL);
+        },
+      })),
       { from: `${SCHEMA_FAMILY}/3/${fts}`, migrate: toV6(addFileProblems) },
     ]),
     { from: `${SCHEMA_FAMILY}/4`, migrate: toV6(addFileProblems) },
