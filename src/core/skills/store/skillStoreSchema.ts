@@ -148,9 +148,9 @@ const TERMS_SQL = `
     CREATE TABLE skill_files (file TEXT PRIMARY KEY, pack_key TEXT NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL,
       recorded_at INTEGER NOT NULL, skill_count INTEGER NOT NULL, problems BLOB NOT NULL DEFAULT x'', errors INTEGER NOT NULL DEFAULT 1);`;
 
-/** The listing of every folder a load walked (skillFolderListings.ts). */
+/** The listing of every folder a load walked (skillFolderListings.ts); without a rowid, each path is stored once (in its key). */
 const FOLDERS_SQL = `
-    CREATE TABLE skill_folders (folder TEXT PRIMARY KEY, mtime_ms REAL NOT NULL, listed_at INTEGER NOT NULL, entries TEXT NOT NULL);`;
+    CREATE TABLE skill_folders (folder TEXT PRIMARY KEY, mtime_ms REAL NOT NULL, listed_at INTEGER NOT NULL, entries TEXT NOT NULL) WITHOUT ROWID;`;
 
 export function createSkillSchema(db: SqlDatabase): void {
   db.exec(skillsTableSql('skills'));
