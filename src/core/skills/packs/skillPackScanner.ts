@@ -82,7 +82,9 @@ export async function scanPack(fs: FileSystemPort, root: string, packFormat?: Sk
     const isSkillFolder = entries.some((e) => e.name === 'SKILL.md' && e.kind === 'file');
     for (const entry of entries) {
       if (entry.name === '.' || entry.name === '..' || /[\\/\u0000]/.test(entry.name)) continue;
-      const full = path.join(folder, entry.name);
+      // Below the root a folder's path is one path.join made (normalised) and the name holds no
+      // separator: joined by hand (path.join normalises each of ~20,000 paths at 10,000 skills).
+      const full = rel ? `${folder}${path.sep}${entry.name}` : path.join(folder, entry.name);
       const relPath = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.kind === 'symlink') {
         if (entry.name.endsWith('.md') || entry.name.includes('.skill.') || !entry.name.includes('.')) {
