@@ -172,6 +172,10 @@ describe('skills: warm start lists only changed folders', () => {
     const next = await session(bytes, root);
     assert.deepEqual([next.listed, next.read], [[], []]);
     await next.service.dispose();
+    // The upgraded fingerprints were marked "may hold an error"; the first load cleared the mark of those without one.
+    const upgradedDb = new (await engine()).sql.Database(bytes.entries.get('skills.db'));
+    assert.deepEqual(upgradedDb.exec('SELECT count(*), sum(errors) FROM skill_files')[0]?.values, [[3, 0]]);
+    upgradedDb.close();
   });
 
   it('a stored listing reads back as the entries it was written from', () => {

@@ -273,15 +273,32 @@ function storedProblems(fingerprint: FileFingerprint | undefined): SkillProblem[
   if (!fingerprint || fingerprint.problems.length === 0) return [];
   let problems = readBack.get(fingerprint);
   if (!problems) {
-    try {
-      const stored = JSON.parse(inflateRawSync(fingerprint.problems).toString('utf8')) as unknown;
-      problems = Array.isArray(stored) ? (stored as Array<Omit<SkillProblem, 'file'>>).map((p) => ({ ...p, file: fingerprint.file })) : [];
-    } catch {
-      problems = [];
-    }
+    problems = decodedProblems(fingerprint);
     readBack.set(fingerprint, problems);
   }
   return problems;
+}
+
+function decodedProblems(fingerprint: FileFingerprint): SkillProblem[] {
+  if (fingerprint.problems.length === 0) return [];
+  try {
+    const stored = JSON.parse(inflateRawSync(fingerprint.problems).toString('utf8')) as unknown;
+    return Array.isArray(stored) ? (stored as Array<Omit<SkillProblem, 'file'>>).map((p) => ({ ...p, file: fingerprint.file })) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * A kept fingerprint as the next load keeps it: one whose error flag is set although its problems
+ * hold no error (a fingerprint from before the flag, which marked every one) has it cleared, so the
+ * skill list stops reading those problems back (once per file, at the first load after the upgrade;
+ * not cached, so the warnings are not held for the session).
+ */
+function withErrorFlag(kept: FileFingerprint): FileFingerprint {
+  if (!kept.errors) return kept;
+  const problems = readBack.get(kept) ?? decodedProblems(kept);
+  return problems.some((p) => p.severity === 'error') ? kept : { ...kept, errors: false };
 }
 
 /**
@@ -357,7 +374,7 @@ export function nextFingerprints(
   work.forEach(({ pack, ref }, i) => {
     if (check.unchanged.has(i)) {
       const kept = check.fingerprints.get(ref.file);
-      if (kept) out.push(kept);
+      if (kept) out.push(withErrorFlag(kept));
       return;
     }
     const stat = check.stats[i];
