@@ -321,7 +321,9 @@ class DefaultSkillService implements SkillService {
   }
 
   listPacks(): SkillTreePack[] {
-    return buildSkillTree(this.store.all(), this.loader.packReports(), this.config.scopeMode);
+    const reports = this.loader.packReports();
+    // Before the first load no pack is listed: only learned skills show (the Skill Directory reads this at activation).
+    return buildSkillTree(reports.length > 0 ? this.store.treeRecords() : this.store.learnedRecords(), reports, this.config.scopeMode);
   }
 
   validatePacks(packs?: readonly ResolvedSkillPack[]): Promise<ValidationReport> {

@@ -1,9 +1,10 @@
 import type { SkillProblem } from './packs/document/skillProblems';
 import { generatedName } from './packs/document/skillFileNames';
-import type { PackReport } from './packs/skillPackLoader';
+import type { FileReport, PackReport } from './packs/skillPackLoader';
 import type { PackSource } from './packs/skillPackSources';
-import type { SkillFormat, SkillRecord } from './skillSchema';
+import type { SkillFormat } from './skillSchema';
 import type { SkillScope } from './store/skillScope';
+import type { SkillTreeRecord } from './store/skillRows';
 
 /** The Skill Directory's view of the store: packs with their skills, invalid definitions and problems, then learned skills. */
 
@@ -41,13 +42,15 @@ export interface SkillTreePack {
  * pack, the definitions that failed to load (one "invalid" item per skill name, with its errors)
  * and each loaded skill's own problems from the last load.
  */
-export function buildSkillTree(records: readonly SkillRecord[], reports: readonly PackReport[], learnedScopeMode: string): SkillTreePack[] {
-  const byPack = new Map<string, SkillRecord[]>();
+export function buildSkillTree(records: readonly SkillTreeRecord[], reports: readonly PackReport[], learnedScopeMode: string): SkillTreePack[] {
+  const byPack = new Map<string, SkillTreeRecord[]>();
   for (const record of records) {
     const key = record.origin === 'learned' ? '\u0000learned' : record.pack_name;
-    byPack.set(key, [...(byPack.get(key) ?? []), record]);
+    const pack = byPack.get(key);
+    if (pack) pack.push(record);
+    else byPack.set(key, [record]);
   }
-  const item = (r: SkillRecord, problems: SkillProblem[]): SkillTreeItem => ({
+  const item = (r: SkillTreeRecord, problems: SkillProblem[]): SkillTreeItem => ({
     name: r.name,
     title: r.title,
     status: r.status,
@@ -61,12 +64,20 @@ export function buildSkillTree(records: readonly SkillRecord[], reports: readonl
   });
   const packs: SkillTreePack[] = reports.map((report) => {
     const problemsBySkill = new Map<string, SkillProblem[]>();
+    /** Loaded skills of files whose problems hold no error, known without reading them: their problems are read when asked for. */
+    const unread = new Map<string, FileReport>();
     const invalid: SkillTreeItem[] = [];
     for (const file of report.files) {
+      if (file.errorFree) {
+        for (const skill of file.skills) unread.set(skill.name, file);
+        continue;
+      }
       const loaded = new Set(file.skills.map((s) => s.name));
       for (const problem of file.problems) {
         if (problem.skillName && loaded.has(problem.skillName)) {
-          problemsBySkill.set(problem.skillName, [...(problemsBySkill.get(problem.skillName) ?? []), problem]);
+          const own = problemsBySkill.get(problem.skillName);
+          if (own) own.push(problem);
+          else problemsBySkill.set(problem.skillName, [problem]);
         }
       }
       const errors = file.problems.filter((p) => p.severity === 'error' && !(p.skillName && loaded.has(p.skillName)));
@@ -78,7 +89,12 @@ export function buildSkillTree(records: readonly SkillRecord[], reports: readonl
         }
       }
     }
-    const skills = (byPack.get(report.pack.name) ?? []).map((r) => item(r, problemsBySkill.get(r.name) ?? []));
+    const skills = (byPack.get(report.pack.name) ?? []).map((r) => {
+      const made = item(r, problemsBySkill.get(r.name) ?? []);
+      const file = unread.get(r.name);
+      if (file) lazyProblems(made, file);
+      return made;
+    });
     return {
       name: report.pack.name,
       root: report.pack.root,
@@ -104,4 +120,22 @@ export function buildSkillTree(records: readonly SkillRecord[], reports: readonl
     });
   }
   return packs;
+}
+
+/**
+ * An item's problems from a file whose problems hold no error (an unchanged file's, kept deflated
+ * with its fingerprint): read back when first asked for, so the list's statuses (the Skill
+ * Directory's header, at every load) do not inflate tens of thousands of warnings.
+ */
+function lazyProblems(item: SkillTreeItem, file: FileReport): void {
+  const earlier = item.problems;
+  let value: SkillProblem[] | undefined;
+  Object.defineProperty(item, 'problems', {
+    enumerable: true,
+    configurable: true,
+    get: () => (value ??= [...earlier, ...file.problems.filter((p) => p.skillName === item.name)]),
+    set: (problems: SkillProblem[]) => {
+      value = problems;
+    },
+  });
 }

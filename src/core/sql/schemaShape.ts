@@ -27,10 +27,12 @@ function shapeOf(db: SqlDatabase): Shape {
 
 /** What the stored database lacks compared with a fresh one, or undefined when nothing. */
 export function schemaDifference(stored: SqlDatabase, createSchema: (db: SqlDatabase) => void, engine: SqlEngine): string | undefined {
+  if (storedAsCreated(stored, createSchema)) return undefined;
   const fresh = new SqlDatabase(new engine.sql.Database());
   let expected: Shape;
   try {
-    createSchema(fresh);
+    // One transaction: each statement on its own would commit (and journal) separately.
+    fresh.transaction(() => createSchema(fresh));
     expected = shapeOf(fresh);
   } finally {
     fresh.close();
@@ -46,4 +48,60 @@ export function schemaDifference(stored: SqlDatabase, createSchema: (db: SqlData
     }
   }
   return undefined;
+}
+
+/**
+ * Whether every table `createSchema` makes is stored with exactly the statement it makes it with.
+ * SQLite keeps a table's statement as `CREATE TABLE ` plus its text from the table's name on, and
+ * derives every column's name, type and key from that text, so the same text is the same shape:
+ * no fresh database is made (its statements, run once in the process, cost more than the rest of
+ * the check). Anything else — a view, a virtual table, an ALTER, a statement `createSchema` runs
+ * some other way, a table stored with other text (migrated, renamed, damaged) — answers false, and
+ * the shapes are compared.
+ */
+export function storedAsCreated(stored: SqlDatabase, createSchema: (db: SqlDatabase) => void): boolean {
+  const statements: string[] = [];
+  const record = (sql: string) => {
+    for (const statement of splitStatements(sql)) statements.push(statement);
+  };
+  try {
+    createSchema({ exec: record, run: record } as unknown as SqlDatabase);
+  } catch {
+    return false;
+  }
+  const expected = new Map<string, string>();
+  for (const statement of statements) {
+    if (/^CREATE\s+(UNIQUE\s+)?INDEX\s/i.test(statement)) continue;
+    const head = /^CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?/i.exec(statement);
+    const rest = head ? statement.slice(head[0].length) : '';
+    const name = /^([A-Za-z_][A-Za-z0-9_]*)\s*\(/.exec(rest)?.[1];
+    if (!name) return false;
+    expected.set(name, `CREATE TABLE ${rest}`);
+  }
+  if (expected.size === 0) return false;
+  const tables = new Map(stored.arrays("SELECT name, sql FROM sqlite_master WHERE type = 'table'").map((r) => [String(r[0]), r[1]]));
+  for (const [name, sql] of expected) if (tables.get(name) !== sql) return false;
+  return true;
+}
+
+/** `;`-separated statements, trimmed, empty ones dropped (a `;` inside quotes does not end one). */
+function splitStatements(sql: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql[i];
+    if (quote) {
+      if (c === quote) quote = undefined;
+    } else if (c === "'" || c === '"' || c === '`') {
+      quote = c;
+    } else if (c === '[') {
+      quote = ']';
+    } else if (c === ';') {
+      out.push(sql.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  out.push(sql.slice(start).trim());
+  return out.filter((statement) => statement.length > 0);
 }

@@ -150,10 +150,11 @@ describe('skill store: names are unique per scope', () => {
  * Fixtures: `skills-v1-*.db` were written by the version 1 store; `skills-v2-*.db` by the version 2
  * store (commit e30d2e8, with its FTS table of analysed text) opening the version 1 files;
  * `skills-v3-*.db` by the version 3 store (commit c910ddb, whose schema version named sql.js's
- * full-text engine and which kept no terms without one) opening the version 2 files. `none`: written
- * where sql.js had no full-text engine.
+ * full-text engine and which kept no terms without one) opening the version 2 files; `skills-v5.db`
+ * by the version 5 store (commit 83d2188, before folder listings were kept) opening
+ * `skills-v3-fts4.db`. `none`: written where sql.js had no full-text engine.
  */
-describe('skill store: migration from schema versions 1, 2 and 3 keeps every row', () => {
+describe('skill store: migration from schema versions 1, 2, 3 and 5 keeps every row', () => {
   for (const [version, fts] of [
     [1, 'fts4'],
     [1, 'none'],
@@ -161,15 +162,17 @@ describe('skill store: migration from schema versions 1, 2 and 3 keeps every row
     [2, 'none'],
     [3, 'fts4'],
     [3, 'none'],
+    [5, undefined],
   ] as const) {
-    it(`a version ${version} (${fts}) database file with rows migrates with nothing lost, every skill ranked`, async () => {
+    it(`a version ${version}${fts ? ` (${fts})` : ''} database file with rows migrates with nothing lost, every skill ranked`, async () => {
       const bytes = new MemoryByteStore();
-      await bytes.write('skills.db', readFileSync(path.join(FIXTURES, `skills-v${version}-${fts}.db`)));
+      await bytes.write('skills.db', readFileSync(path.join(FIXTURES, fts ? `skills-v${version}-${fts}.db` : `skills-v${version}.db`)));
       const logger = new MemoryLogger();
       const store = await SkillStore.open({ engine: await engine(), store: bytes, logger, clock: new TestClock() });
       assert.equal(store.openInfo.status, 'migrated');
       assert.deepEqual(warnings(logger), []);
       assert.deepEqual(store.db.all("SELECT name FROM sqlite_master WHERE name LIKE 'skills_fts%'"), [], 'the full-text table is gone');
+      assert.equal(store.db.get<{ n: number }>('SELECT count(*) AS n FROM skill_folders')?.n, 0, 'folder listings are kept from the next load on');
       const rows = store.all().map((r) => [r.name, r.origin, r.scope_mode, r.scope_tenant_id, r.scope_project_id, r.use_count, r.trigger]);
       assert.deepEqual(rows, [
         ['deploy-service', 'pack', 'global', '', '', 7, 'Deploy the payment service'],

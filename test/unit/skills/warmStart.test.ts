@@ -215,6 +215,8 @@ describe('skills: warm start reads only changed files', () => {
     const sql = (await engine()).sql;
     const db = new sql.Database(bytes.entries.get('skills.db'));
     db.run('ALTER TABLE skill_files DROP COLUMN problems');
+    db.run('ALTER TABLE skill_files DROP COLUMN errors');
+    db.run('DROP TABLE skill_folders');
     db.run("UPDATE toolshed_meta SET value = 'skills/4' WHERE key = 'schema_version'");
     await bytes.write('skills.db', db.export());
     db.close();

@@ -15,7 +15,7 @@ import type { SkillStore } from '../store/skillStore';
 import { identityKey } from '../store/skillScope';
 import { packScope, SkillPackWriter } from './skillPackWriter';
 import { cleanLoad, findUnchangedFiles, nextFingerprints, problemsOnDemand, problemsWhenAsked } from './unchangedFiles';
-import type { CleanLoad } from './unchangedFiles';
+import type { CleanLoad, KnownErrorFree } from './unchangedFiles';
 import { readInBatches } from './loadBatches';
 import type { ParsedFile, WriteItem, WriteOutcome } from './skillPackWriter';
 
@@ -37,7 +37,7 @@ export interface LoadOptions {
   cancellation?: CancellationSignal;
 }
 
-export interface FileReport {
+export interface FileReport extends KnownErrorFree {
   file: string;
   pack: string;
   relativePath: string;
@@ -126,8 +126,10 @@ export class SkillPackLoader {
   async loadAll(packs: readonly ResolvedSkillPack[], options: LoadOptions = {}): Promise<LoadSummary> {
     const started = performance.now();
     const { store } = this.deps;
+    // A warm start lists only the folders that changed since the last load (skillFolderListings.ts).
+    const folders = store.folders.memory();
     const enabled = packs.filter((pack) => pack.enabled);
-    const scans = await Promise.all(enabled.map(async (pack) => ({ pack, scan: await scanPack(this.deps.fs, pack.root, pack.format) })));
+    const scans = await Promise.all(enabled.map(async (pack) => ({ pack, scan: await scanPack(this.deps.fs, pack.root, pack.format, folders) })));
     const work = scans.flatMap(({ pack, scan }) => scan.files.map((ref) => ({ pack, ref })));
     // A warm start reads only what changed since the last load (unchangedFiles.ts).
     const check = await findUnchangedFiles(this.deps.fs, store, work);
@@ -215,7 +217,8 @@ export class SkillPackLoader {
         // Problems name skills and fields by slices of their file's text: the reports kept until
         // the next load keep them deflated, as the file's new fingerprint will (read back when
         // asked for, as after a warm start), or copied (ownedText.ts), not the file's text.
-        if (clean && report.problems.every((p) => p.file === file.ref.file)) problemsOnDemand(report, { file: file.ref.file, problems: clean.problems });
+        if (clean && report.problems.every((p) => p.file === file.ref.file))
+          problemsOnDemand(report, { file: file.ref.file, problems: clean.problems, errors: clean.errors });
         else if (report.problems.length > 0) report.problems = ownedCopy(report.problems);
       }
     };
@@ -252,6 +255,9 @@ export class SkillPackLoader {
         }
       }
       fingerprint();
+      // The listings of this scan, kept once the load is complete (a cancelled one keeps the old:
+      // a listing only saves a readdir, and the next load scans the folders again anyway).
+      store.folders.replaceAll(folders);
     });
 
     const summary: LoadSummary = { cancelled: false, packs: [], removedCount, problems: [], files: work.length, unchangedFiles, durationMs: 0 };

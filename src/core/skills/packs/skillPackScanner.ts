@@ -1,11 +1,13 @@
 import * as path from 'node:path';
 import type { SkillPackFormat } from '../../config/settingsSchema';
-import type { FileSystemPort } from '../../platform/ports';
+import type { DirectoryEntry, FileSystemPort } from '../../platform/ports';
 import { HostSlices } from '../../platform/hostSlices';
 import { detectSkillFormat } from './document/skillDocumentParser';
 import type { DocumentFormat } from './document/parsedSkill';
 import { FILE_START, makeProblem, PROBLEM_CODES } from './document/skillProblems';
 import type { SkillProblem } from './document/skillProblems';
+import { decodeEntries, encodeEntries } from '../store/skillFolderListings';
+import type { FolderListingMemory } from '../store/skillFolderListings';
 
 /**
  * Walks a pack folder and reads skill files defensively: symbolic links are never followed
@@ -46,7 +48,12 @@ export function formatAdmits(packFormat: SkillPackFormat | undefined, format: Do
   return packFormat === undefined || packFormat === format;
 }
 
-export async function scanPack(fs: FileSystemPort, root: string, packFormat?: SkillPackFormat): Promise<ScanResult> {
+/**
+ * The skill files of a pack folder. Given `folders` (the last load's listings, skillFolderListings.ts),
+ * a folder unchanged since it was listed is not listed again (`listFolder`), and every folder's
+ * listing is recorded in `folders.current`.
+ */
+export async function scanPack(fs: FileSystemPort, root: string, packFormat?: SkillPackFormat, folders?: FolderListingMemory): Promise<ScanResult> {
   const files: SkillFileRef[] = [];
   const problems: SkillProblem[] = [];
   const rootStat = await safeStat(fs, root);
@@ -65,7 +72,7 @@ export async function scanPack(fs: FileSystemPort, root: string, packFormat?: Sk
     await slices.pause();
     let entries;
     try {
-      entries = fs.readDirectorySync ? fs.readDirectorySync(folder) : await fs.readDirectory(folder);
+      entries = folders ? await listFolder(fs, folder, folders) : await readFolder(fs, folder);
     } catch (error) {
       problems.push(makeProblem(folder, FILE_START, 'error', PROBLEM_CODES.unreadableFile, `Folder could not be read: ${messageOf(error)}`));
       return;
@@ -75,7 +82,9 @@ export async function scanPack(fs: FileSystemPort, root: string, packFormat?: Sk
     const isSkillFolder = entries.some((e) => e.name === 'SKILL.md' && e.kind === 'file');
     for (const entry of entries) {
       if (entry.name === '.' || entry.name === '..' || /[\\/\u0000]/.test(entry.name)) continue;
-      const full = path.join(folder, entry.name);
+      // Below the root a folder's path is one path.join made (normalised) and the name holds no
+      // separator: joined by hand (path.join normalises each of ~20,000 paths at 10,000 skills).
+      const full = rel ? `${folder}${path.sep}${entry.name}` : path.join(folder, entry.name);
       const relPath = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.kind === 'symlink') {
         if (entry.name.endsWith('.md') || entry.name.includes('.skill.') || !entry.name.includes('.')) {
@@ -138,6 +147,52 @@ export async function scanPack(fs: FileSystemPort, root: string, packFormat?: Sk
     );
   }
   return { files, problems, missing: false };
+}
+
+/** A folder's entries; undefined when it does not exist. */
+async function readFolder(fs: FileSystemPort, folder: string): Promise<DirectoryEntry[] | undefined> {
+  return fs.readDirectorySync ? fs.readDirectorySync(folder) : await fs.readDirectory(folder);
+}
+
+/**
+ * A folder's time resolution on the coarsest file systems (FAT: 2 s): a folder changed within it
+ * of its listing may keep the time it was listed with, so that listing is not reused.
+ */
+const RACY_MS = 2000;
+
+/**
+ * A folder's entries from its last listing when its modification time is the one that listing
+ * saw and the listing was taken well after that time (RACY_MS); otherwise listed (its time taken
+ * first, so a change during the listing shows as a newer time next load). One `lstat` instead
+ * of a listing: adding, removing or renaming an entry changes a folder's time. The stat of each
+ * skill file a listing names still happens (unchangedFiles.ts): an edit in place changes only
+ * the file's own time.
+ */
+async function listFolder(fs: FileSystemPort, folder: string, folders: FolderListingMemory): Promise<DirectoryEntry[] | undefined> {
+  const listedAt = Date.now();
+  let stat;
+  try {
+    stat = fs.statSync ? fs.statSync(folder) : await fs.stat(folder);
+  } catch {
+    stat = undefined;
+  }
+  const kept = folders.previous.get(folder);
+  if (stat?.kind === 'directory' && kept && kept.mtimeMs === stat.mtimeMs && kept.listedAt - kept.mtimeMs > RACY_MS) {
+    const entries = decodeEntries(kept.entries);
+    if (entries) {
+      folders.current.set(folder, kept);
+      return entries;
+    }
+  }
+  const entries = await readFolder(fs, folder);
+  if (entries && stat?.kind === 'directory') {
+    const listing = { mtimeMs: stat.mtimeMs, listedAt, entries: encodeEntries(entries) };
+    // Listed again just as before and still too soon after its change to be reused: the stored
+    // row stays (a start that changed nothing does not rewrite the store).
+    const same = kept !== undefined && kept.mtimeMs === listing.mtimeMs && kept.entries === listing.entries && !(listedAt - listing.mtimeMs > RACY_MS);
+    folders.current.set(folder, same ? kept : listing);
+  }
+  return entries;
 }
 
 export type ReadResult = { ok: true; text: string } | { ok: false; problem: SkillProblem };

@@ -259,6 +259,8 @@ const TEXT_ERRORS: ReadonlySet<string> = new Set([
 export interface CleanLoad {
   skillCount: number;
   problems: Uint8Array;
+  /** Whether those problems hold an error (a fingerprint keeps the flag: the skill list reads only those files' problems back). */
+  errors: boolean;
 }
 
 /**
@@ -275,11 +277,20 @@ export function cleanLoad(
   if (!report || !file || file.problems.some((p) => p.severity === 'error' && !TEXT_ERRORS.has(p.code))) return undefined;
   const added = report.problems.slice(file.problems.length);
   if (added.some((p) => p.code !== PROBLEM_CODES.duplicateName || typeof p.data?.otherFile !== 'string')) return undefined;
-  return { skillCount: report.skills.length, problems: problemsBytes(report.problems) };
+  return { skillCount: report.skills.length, problems: problemsBytes(report.problems), errors: report.problems.some((p) => p.severity === 'error') };
 }
 
-/** A file's problems as kept deflated (a fingerprint's, or a file's just loaded): the file they are of, and the bytes. */
-type KeptProblems = Pick<FileFingerprint, 'file' | 'problems'>;
+/**
+ * A file's problems as kept deflated (a fingerprint's, or a file's just loaded): the file they are
+ * of, the bytes, and whether they hold an error (when known).
+ */
+type KeptProblems = Pick<FileFingerprint, 'file' | 'problems'> & { errors?: boolean };
+
+/** What a report knows of its problems before they are read back (`problemsOnDemand`). */
+export interface KnownErrorFree {
+  /** Set when they are known to hold no error: the skill list then need not read them (skillTree.ts). */
+  errorFree?: boolean;
+}
 
 /** Problems already read back, per fingerprint (a trusted file's are asked for twice: duplicates, then its report). */
 const readBack = new WeakMap<KeptProblems, SkillProblem[]>();
@@ -289,15 +300,32 @@ function storedProblems(fingerprint: KeptProblems | undefined): SkillProblem[] {
   if (!fingerprint || fingerprint.problems.length === 0) return [];
   let problems = readBack.get(fingerprint);
   if (!problems) {
-    try {
-      const stored = JSON.parse(inflateRawSync(fingerprint.problems).toString('utf8')) as unknown;
-      problems = Array.isArray(stored) ? (stored as Array<Omit<SkillProblem, 'file'>>).map((p) => ({ ...p, file: fingerprint.file })) : [];
-    } catch {
-      problems = [];
-    }
+    problems = decodedProblems(fingerprint);
     readBack.set(fingerprint, problems);
   }
   return problems;
+}
+
+function decodedProblems(fingerprint: KeptProblems): SkillProblem[] {
+  if (fingerprint.problems.length === 0) return [];
+  try {
+    const stored = JSON.parse(inflateRawSync(fingerprint.problems).toString('utf8')) as unknown;
+    return Array.isArray(stored) ? (stored as Array<Omit<SkillProblem, 'file'>>).map((p) => ({ ...p, file: fingerprint.file })) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * A kept fingerprint as the next load keeps it: one whose error flag is set although its problems
+ * hold no error (a fingerprint from before the flag, which marked every one) has it cleared, so the
+ * skill list stops reading those problems back (once per file, at the first load after the upgrade;
+ * not cached, so the warnings are not held for the session).
+ */
+function withErrorFlag(kept: FileFingerprint): FileFingerprint {
+  if (!kept.errors) return kept;
+  const problems = readBack.get(kept) ?? decodedProblems(kept);
+  return problems.some((p) => p.severity === 'error') ? kept : { ...kept, errors: false };
 }
 
 /**
@@ -307,7 +335,9 @@ function storedProblems(fingerprint: KeptProblems | undefined): SkillProblem[] {
  * parse them — a trusted file's from its stored fingerprint, a file just loaded from the bytes
  * its new fingerprint will keep. Assigning a list replaces them.
  */
-export function problemsOnDemand<T extends { problems: SkillProblem[] }>(target: T, fingerprint: KeptProblems | undefined): T {
+export function problemsOnDemand<T extends { problems: SkillProblem[] } & KnownErrorFree>(target: T, fingerprint: KeptProblems | undefined): T {
+  // Whether they hold an error is kept beside them: the skill list asks only that (skillTree.ts).
+  if (fingerprint?.errors === false) target.errorFree = true;
   let value: SkillProblem[] | undefined;
   Object.defineProperty(target, 'problems', {
     enumerable: true,
@@ -379,7 +409,7 @@ export function nextFingerprints(
   work.forEach(({ pack, ref }, i) => {
     if (check.unchanged.has(i)) {
       const kept = check.fingerprints.get(ref.file);
-      if (kept) out.push(kept);
+      if (kept) out.push(withErrorFlag(kept));
       return;
     }
     const stat = check.stats[i];
@@ -396,6 +426,7 @@ export function nextFingerprints(
       recordedAt: now,
       skillCount: clean.skillCount,
       problems: clean.problems,
+      errors: clean.errors,
     });
   });
   return out;

@@ -26,6 +26,8 @@ export interface FileFingerprint {
    * deflated JSON without their file (unchangedFiles.ts); empty for none.
    */
   problems: Uint8Array;
+  /** False when `problems` hold no error: the skill list then need not read them back (skillTree.ts). */
+  errors: boolean;
 }
 
 /** A pack skill as stored, with what the unchanged-file check reads. */
@@ -46,7 +48,7 @@ export class SkillFileFingerprints {
 
   all(): Map<string, FileFingerprint> {
     const out = new Map<string, FileFingerprint>();
-    for (const r of this.db().arrays('SELECT file, pack_key, size, mtime_ms, recorded_at, skill_count, problems FROM skill_files')) {
+    for (const r of this.db().arrays('SELECT file, pack_key, size, mtime_ms, recorded_at, skill_count, problems, errors FROM skill_files')) {
       const file = String(r[0]);
       out.set(file, {
         file,
@@ -56,6 +58,7 @@ export class SkillFileFingerprints {
         recordedAt: Number(r[4]),
         skillCount: Number(r[5]),
         problems: r[6] instanceof Uint8Array ? r[6] : NO_PROBLEMS,
+        errors: r[7] !== 0,
       });
     }
     return out;
@@ -79,8 +82,8 @@ export class SkillFileFingerprints {
       for (let i = 0; i < changed.length; i += 100) {
         const chunk = changed.slice(i, i + 100);
         db.run(
-          `INSERT OR REPLACE INTO skill_files (file, pack_key, size, mtime_ms, recorded_at, skill_count, problems) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-          chunk.flatMap((f) => [f.file, f.packKey, f.size, f.mtimeMs, f.recordedAt, f.skillCount, f.problems]),
+          `INSERT OR REPLACE INTO skill_files (file, pack_key, size, mtime_ms, recorded_at, skill_count, problems, errors) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+          chunk.flatMap((f) => [f.file, f.packKey, f.size, f.mtimeMs, f.recordedAt, f.skillCount, f.problems, f.errors ? 1 : 0]),
         );
       }
     });
@@ -126,7 +129,8 @@ function sameFingerprint(a: FileFingerprint, b: FileFingerprint | undefined): bo
     a.mtimeMs === b.mtimeMs &&
     a.recordedAt === b.recordedAt &&
     a.skillCount === b.skillCount &&
-    sameBytes(a.problems, b.problems)
+    a.errors === b.errors &&
+    (a.problems === b.problems || sameBytes(a.problems, b.problems))
   );
 }
 

@@ -1,5 +1,6 @@
 import { ownedString } from '../../platform/ownedText';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
+import { scopeModeSchema, taskTypeSchema } from '../../config/settingsSchema';
 import type { TaskType } from '../../config/settingsSchema';
 import type { SqlValue } from 'sql.js';
 import type { TextAnalyzer } from '../../search/textAnalysis';
@@ -14,11 +15,29 @@ import { SKILL_COLUMN_STORAGE, SKILL_COLUMNS, VOCABULARY_FINGERPRINT_KEY } from 
 
 /** Conversions between SkillRecord, `skills` rows, mirror entries and stored terms. */
 
+/** The values of a few-valued column, in the order `coded` numbers them. */
+const TASK_TYPES = taskTypeSchema.options;
+const ORIGINS: readonly SkillOrigin[] = ['pack', 'learned'];
+const SCOPE_MODES = scopeModeSchema.options;
+const STATUSES = ['active', 'inactive'] as const;
+
+/** A few-valued column as the position of its value in `values` (any other value as it is). */
+function coded(column: string, values: readonly string[]): string {
+  return `CASE ${column} ${values.map((value, i) => `WHEN '${value}' THEN ${i}`).join(' ')} ELSE ${column} END`;
+}
+
+/** A `coded` column's value: one shared string per known value, not one decoded per row. */
+function decoded<T extends string>(value: SqlValue, values: readonly T[]): T {
+  return (typeof value === 'number' ? values[value] : String(value)) as T;
+}
+
 /** Columns the in-memory mirror reads (see `entryFromRow`). */
-// Columns usually empty (or `[]`) come as NULL, which `entryFromRow` reads as that value: sql.js
-// decodes every text value it returns, and a warm start reads ~14 per skill.
-const ENTRY_COLUMNS_SQL = `doc_id, name, NULLIF(title, ''), NULLIF(trigger, ''), NULLIF(description, ''), NULLIF(tags, '[]'), task_type,
-  origin, scope_mode, NULLIF(scope_tenant_id, ''), NULLIF(scope_project_id, ''), workspace, status, model_invocable, NULLIF(pack_name, '')`;
+// Columns usually empty (or `[]`) come as NULL, which `entryFromRow` reads as that value, and
+// few-valued ones as numbers (`coded`): sql.js decodes every text value it returns, and a warm
+// start reads ~14 per skill.
+const ENTRY_COLUMNS_SQL = `doc_id, name, NULLIF(title, ''), NULLIF(trigger, ''), NULLIF(description, ''), NULLIF(tags, '[]'), ${coded('task_type', TASK_TYPES)},
+  ${coded('origin', ORIGINS)}, ${coded('scope_mode', SCOPE_MODES)}, NULLIF(scope_tenant_id, ''), NULLIF(scope_project_id, ''), workspace,
+  ${coded('status', STATUSES)}, model_invocable, NULLIF(pack_name, '')`;
 
 /**
  * INSERT parameters for a record, in SKILL_COLUMNS order. Everything that can fail (JSON of
@@ -95,13 +114,13 @@ function entryFromRow(r: SqlValue[]): SkillEntry {
     trigger: String(r[3] ?? ''),
     description: String(r[4] ?? ''),
     tagsText: String(r[5] ?? '[]'),
-    task_type: String(r[6]) as TaskType,
-    origin: String(r[7]) as SkillOrigin,
-    scope_mode: String(r[8]) as SkillEntry['scope_mode'],
+    task_type: decoded<TaskType>(r[6] as SqlValue, TASK_TYPES),
+    origin: decoded<SkillOrigin>(r[7] as SqlValue, ORIGINS),
+    scope_mode: decoded<SkillEntry['scope_mode']>(r[8] as SqlValue, SCOPE_MODES),
     scope_tenant_id: String(r[9] ?? ''),
     scope_project_id: String(r[10] ?? ''),
     workspace: Number(r[11]) === 1,
-    status: String(r[12]),
+    status: decoded(r[12] as SqlValue, STATUSES),
     model_invocable: Number(r[13]) === 1,
     pack_name: String(r[14] ?? ''),
   };
@@ -183,4 +202,44 @@ export function readMirror(db: SqlDatabase, vocabulary: TermVocabulary, add: (en
     byDoc.delete(entry.docId);
   });
   for (const entry of byDoc.values()) add(entry);
+}
+
+/** What the Skill Directory's tree reads of each stored skill (skillTree.ts). */
+export type SkillTreeRecord = Pick<
+  SkillRecord,
+  | 'name'
+  | 'title'
+  | 'status'
+  | 'status_reason'
+  | 'source_file'
+  | 'source_line'
+  | 'format'
+  | 'origin'
+  | 'pack_name'
+  | 'scope_mode'
+  | 'scope_tenant_id'
+  | 'scope_project_id'
+>;
+
+/** Every skill's `SkillTreeRecord`, in `SkillStore.all()` order: those columns only, no record decoded. */
+export function readTreeRecords(db: SqlDatabase): SkillTreeRecord[] {
+  return db
+    .arrays(
+      `SELECT name, title, status, status_reason, source_file, source_line, format, origin, pack_name, scope_mode, scope_tenant_id, scope_project_id
+        FROM skills ORDER BY name, scope_mode, scope_tenant_id, scope_project_id`,
+    )
+    .map((r) => ({
+      name: String(r[0]),
+      title: String(r[1] ?? ''),
+      status: String(r[2]) as SkillRecord['status'],
+      status_reason: String(r[3] ?? ''),
+      source_file: String(r[4] ?? ''),
+      source_line: Number(r[5] ?? 1),
+      format: String(r[6]) as SkillRecord['format'],
+      origin: String(r[7]) as SkillOrigin,
+      pack_name: String(r[8] ?? ''),
+      scope_mode: String(r[9]) as SkillRecord['scope_mode'],
+      scope_tenant_id: String(r[10] ?? ''),
+      scope_project_id: String(r[11] ?? ''),
+    }));
 }

@@ -9,9 +9,10 @@ import type { SkillRecord } from '../skillSchema';
 import type { ExportClaim } from './learned/exportedLearnedSkills';
 import { LearnedRecordCache } from './learned/learnedRecordCache';
 import { RecordReadCache } from './recordReadCache';
-import { countedTerms, entryOf, readMirror, rowToRecord } from './skillRows';
+import { countedTerms, entryOf, readMirror, readTreeRecords, rowToRecord, type SkillTreeRecord } from './skillRows';
 import { encodeCounted, TermVocabulary } from '../../search/termStore';
 import { SkillFileFingerprints } from './skillFileFingerprints';
+import { SkillFolderListings } from './skillFolderListings';
 import { SkillRowWriter } from './skillRowWriter';
 import { identityKey } from './skillScope';
 import type { SkillIdentity, SkillScope } from './skillScope';
@@ -91,6 +92,8 @@ export class SkillStore {
   private readonly intern = (term: string): number => this.index.internTerm(term);
   /** Fingerprints of the skill files loaded (what a warm start may skip). */
   readonly files = new SkillFileFingerprints(() => this.db);
+  /** Listings of the folders loaded (what a warm start need not list again). */
+  readonly folders = new SkillFolderListings(() => this.db);
 
   private constructor(
     private readonly persistent: PersistentDatabase,
@@ -230,6 +233,11 @@ export class SkillStore {
   /** How many pack skills a pack has (from memory, O(1)). */
   packSkillCount(packName: string): number {
     return this.index.packCount(packName);
+  }
+
+  /** What the skill tree reads of every skill (skillTree.ts), in `all()` order: only those columns, no record decoded. */
+  treeRecords(): SkillTreeRecord[] {
+    return readTreeRecords(this.db);
   }
 
   all(filter?: StoreFilter): SkillRecord[] {

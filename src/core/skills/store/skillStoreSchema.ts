@@ -19,6 +19,9 @@ import { encodeTerms, TermVocabulary } from '../../search/termStore';
  * (`skills/3/fts4`); a store written where it had none (`…/none`) kept no terms, and its rows
  * have them analysed on open (SkillStore), so ranked search works whatever the build.
  * Version 5: a file's fingerprint keeps its warnings (`skill_files.problems`).
+ * Version 6: the listing of each folder a load walked (`skill_folders`, skillFolderListings.ts),
+ * so a warm start lists again only folders whose modification time changed; and whether a file's
+ * kept problems hold an error (`skill_files.errors`), so the skill list need not read them back.
  */
 
 /**
@@ -28,7 +31,7 @@ import { encodeTerms, TermVocabulary } from '../../search/termStore';
 export const VOCABULARY_FINGERPRINT_KEY = 'skill_vocab_fingerprint';
 
 const SCHEMA_FAMILY = 'skills';
-export const SKILL_SCHEMA_VERSION = `${SCHEMA_FAMILY}/5`;
+export const SKILL_SCHEMA_VERSION = `${SCHEMA_FAMILY}/6`;
 
 /** The full-text engines versions 1–3 were written under (their schema versions name it). */
 const FORMER_ENGINES = ['fts5', 'fts4', 'none'] as const;
@@ -143,12 +146,17 @@ const TERMS_SQL = `
     CREATE TABLE skill_vocab (id INTEGER PRIMARY KEY, term TEXT NOT NULL);
     CREATE TABLE skill_terms (doc_id INTEGER PRIMARY KEY, terms BLOB NOT NULL);
     CREATE TABLE skill_files (file TEXT PRIMARY KEY, pack_key TEXT NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL,
-      recorded_at INTEGER NOT NULL, skill_count INTEGER NOT NULL, problems BLOB NOT NULL DEFAULT x'');`;
+      recorded_at INTEGER NOT NULL, skill_count INTEGER NOT NULL, problems BLOB NOT NULL DEFAULT x'', errors INTEGER NOT NULL DEFAULT 1);`;
+
+/** The listing of every folder a load walked (skillFolderListings.ts); without a rowid, each path is stored once (in its key). */
+const FOLDERS_SQL = `
+    CREATE TABLE skill_folders (folder TEXT PRIMARY KEY, mtime_ms REAL NOT NULL, listed_at INTEGER NOT NULL, entries TEXT NOT NULL) WITHOUT ROWID;`;
 
 export function createSkillSchema(db: SqlDatabase): void {
   db.exec(skillsTableSql('skills'));
   db.exec(INDEXES_SQL);
   db.exec(TERMS_SQL);
+  db.exec(FOLDERS_SQL);
 }
 
 /**
@@ -199,16 +207,39 @@ function addFileProblems(db: SqlDatabase): void {
 }
 
 /**
- * Every older version → 5, rows kept: versions 1 and 2 through version 3's migration (which
+ * Version 5 → 6: an empty folder-listing table (the first load lists every folder, as every load
+ * did before, and keeps the listings), and the fingerprints' error flag, set ("may hold an error")
+ * for the fingerprints kept so far.
+ */
+function addFolderListings(db: SqlDatabase): void {
+  db.exec(FOLDERS_SQL);
+  db.exec('ALTER TABLE skill_files ADD COLUMN errors INTEGER NOT NULL DEFAULT 1');
+}
+
+/**
+ * Every older version → 6, rows kept: versions 1 and 2 through version 3's migration (which
  * creates the fingerprints with their warnings column), versions 3 and 4 with that column added
- * (version 3's stored form is otherwise version 4's; rows without terms are analysed on open).
+ * (version 3's stored form is otherwise version 4's; rows without terms are analysed on open),
+ * then the folder listings' table.
  */
 export function skillMigrations(): Migration[] {
+  const toV6 = (first: (db: SqlDatabase) => void) => (db: SqlDatabase) => {
+    first(db);
+    addFolderListings(db);
+  };
   return [
     ...FORMER_ENGINES.flatMap((fts) => [
-      ...[1, 2].map((version) => ({ from: `${SCHEMA_FAMILY}/${version}/${fts}`, migrate: (db: SqlDatabase) => migrateToV3(db, fts) })),
-      { from: `${SCHEMA_FAMILY}/3/${fts}`, migrate: addFileProblems },
+      // Version 3's migration creates the fingerprints as they are now (with their error flag).
+      ...[1, 2].map((version) => ({
+        from: `${SCHEMA_FAMILY}/${version}/${fts}`,
+        migrate: (db: SqlDatabase) => {
+          migrateToV3(db, fts);
+          db.exec(FOLDERS_SQL);
+        },
+      })),
+      { from: `${SCHEMA_FAMILY}/3/${fts}`, migrate: toV6(addFileProblems) },
     ]),
-    { from: `${SCHEMA_FAMILY}/4`, migrate: addFileProblems },
+    { from: `${SCHEMA_FAMILY}/4`, migrate: toV6(addFileProblems) },
+    { from: `${SCHEMA_FAMILY}/5`, migrate: addFolderListings },
   ];
 }
