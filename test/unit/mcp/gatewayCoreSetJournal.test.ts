@@ -126,20 +126,23 @@ describe('MCP gateway: the learned core set from the door journal', () => {
     const tools = Array.from({ length: 10 }, (_, i) => `t${i}`);
     let saturated = 0;
     fc.assert(
-      fc.property(fc.array(fc.record({ tool: fc.constantFrom(...tools), missed: fc.constantFrom(true, true, true, false) }), { minLength: 50, maxLength: 400 }), (calls) => {
-        const fold = new CoreSetFold();
-        const turns: RecentTurnCalls[] = [];
-        let expected: CoreSetEntry[] = [];
-        for (const [i, call] of calls.entries()) {
-          const turn = { called: [call.tool], missed: call.missed ? [call.tool] : [] };
-          turns.unshift(turn);
-          expected = nextCoreSet({ recent: turns.slice(0, CORE_SET_RULES.window), current: expected, undone: new Set(), ...judge, now: i });
-          fold.step({ ...turn, at: i }, judge);
-          if (expected.length === CORE_SET_RULES.maxTools) saturated++;
-        }
-        fold.settle(judge);
-        assert.deepEqual(fold.entries, expected);
-      }),
+      fc.property(
+        fc.array(fc.record({ tool: fc.constantFrom(...tools), missed: fc.constantFrom(true, true, true, false) }), { minLength: 50, maxLength: 400 }),
+        (calls) => {
+          const fold = new CoreSetFold();
+          const turns: RecentTurnCalls[] = [];
+          let expected: CoreSetEntry[] = [];
+          for (const [i, call] of calls.entries()) {
+            const turn = { called: [call.tool], missed: call.missed ? [call.tool] : [] };
+            turns.unshift(turn);
+            expected = nextCoreSet({ recent: turns.slice(0, CORE_SET_RULES.window), current: expected, undone: new Set(), ...judge, now: i });
+            fold.step({ ...turn, at: i }, judge);
+            if (expected.length === CORE_SET_RULES.maxTools) saturated++;
+          }
+          fold.settle(judge);
+          assert.deepEqual(fold.entries, expected);
+        },
+      ),
       { numRuns: 100 },
     );
     assert.ok(saturated > 0, 'some runs filled the set');
