@@ -1,4 +1,5 @@
 import type { SqlDatabase } from '../../sql/sqlDatabase';
+import { writeKeyedRows } from '../../sql/keyedRows';
 import type { SkillIdentity } from './skillScope';
 
 /**
@@ -72,21 +73,12 @@ export class SkillFileFingerprints {
     const changed = rows.filter((row) => !sameFingerprint(row, stored.get(row.file)));
     const kept = new Set(rows.map((row) => row.file));
     const gone = [...stored.keys()].filter((file) => !kept.has(file));
-    if (changed.length === 0 && gone.length === 0) return;
-    const db = this.db();
-    db.transaction(() => {
-      for (let i = 0; i < gone.length; i += 100) {
-        const chunk = gone.slice(i, i + 100);
-        db.run(`DELETE FROM skill_files WHERE file IN (${chunk.map(() => '?').join(', ')})`, chunk);
-      }
-      for (let i = 0; i < changed.length; i += 100) {
-        const chunk = changed.slice(i, i + 100);
-        db.run(
-          `INSERT OR REPLACE INTO skill_files (file, pack_key, size, mtime_ms, recorded_at, skill_count, problems, errors) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-          chunk.flatMap((f) => [f.file, f.packKey, f.size, f.mtimeMs, f.recordedAt, f.skillCount, f.problems, f.errors ? 1 : 0]),
-        );
-      }
-    });
+    writeKeyedRows(
+      this.db(),
+      { name: 'skill_files', key: 'file', columns: ['file', 'pack_key', 'size', 'mtime_ms', 'recorded_at', 'skill_count', 'problems', 'errors'] },
+      gone,
+      changed.map((f) => [f.file, f.packKey, f.size, f.mtimeMs, f.recordedAt, f.skillCount, f.problems, f.errors ? 1 : 0]),
+    );
   }
 
   /** Forgets a file (or every file under a folder): it is read again on the next load. */

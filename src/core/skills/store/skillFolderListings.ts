@@ -1,5 +1,6 @@
 import type { DirectoryEntry, FileKind } from '../../platform/ports';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
+import { writeKeyedRows } from '../../sql/keyedRows';
 
 /**
  * The listing of every folder the last load walked (`skill_folders` in the skill store): its
@@ -62,21 +63,12 @@ export class SkillFolderListings {
     const { previous, current } = memory;
     const changed = [...current].filter(([folder, listing]) => !sameListing(listing, previous.get(folder)));
     const gone = [...previous.keys()].filter((folder) => !current.has(folder));
-    if (changed.length === 0 && gone.length === 0) return;
-    const db = this.db();
-    db.transaction(() => {
-      for (let i = 0; i < gone.length; i += 100) {
-        const chunk = gone.slice(i, i + 100);
-        db.run(`DELETE FROM skill_folders WHERE folder IN (${chunk.map(() => '?').join(', ')})`, chunk);
-      }
-      for (let i = 0; i < changed.length; i += 100) {
-        const chunk = changed.slice(i, i + 100);
-        db.run(
-          `INSERT OR REPLACE INTO skill_folders (folder, mtime_ms, listed_at, entries) VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}`,
-          chunk.flatMap(([folder, l]) => [folder, l.mtimeMs, l.listedAt, l.entries]),
-        );
-      }
-    });
+    writeKeyedRows(
+      this.db(),
+      { name: 'skill_folders', key: 'folder', columns: ['folder', 'mtime_ms', 'listed_at', 'entries'] },
+      gone,
+      changed.map(([folder, l]) => [folder, l.mtimeMs, l.listedAt, l.entries]),
+    );
   }
 }
 

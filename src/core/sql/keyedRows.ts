@@ -1,0 +1,31 @@
+import type { SqlValue } from 'sql.js';
+import type { SqlDatabase } from './sqlDatabase';
+
+/** Rows per statement: SQLite binds at most 999 parameters in older builds, and 100 rows of up to 9 columns stay under it. */
+const ROWS_PER_STATEMENT = 100;
+
+/**
+ * Writes the difference of a table keyed by one column in one transaction: deletes the rows whose
+ * key is in `gone`, then inserts or replaces `rows` (values in `columns` order), 100 to a
+ * statement. The stores' per-load tables (file fingerprints, folder listings) write only the rows
+ * that changed this way.
+ */
+export function writeKeyedRows(
+  db: SqlDatabase,
+  table: { name: string; key: string; columns: readonly string[] },
+  gone: readonly SqlValue[],
+  rows: readonly SqlValue[][],
+): void {
+  if (gone.length === 0 && rows.length === 0) return;
+  const row = `(${table.columns.map(() => '?').join(', ')})`;
+  db.transaction(() => {
+    for (let i = 0; i < gone.length; i += ROWS_PER_STATEMENT) {
+      const chunk = gone.slice(i, i + ROWS_PER_STATEMENT);
+      db.run(`DELETE FROM ${table.name} WHERE ${table.key} IN (${chunk.map(() => '?').join(', ')})`, chunk as SqlValue[]);
+    }
+    for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+      const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
+      db.run(`INSERT OR REPLACE INTO ${table.name} (${table.columns.join(', ')}) VALUES ${chunk.map(() => row).join(', ')}`, chunk.flat());
+    }
+  });
+}
