@@ -16,6 +16,7 @@ import { hookCommand } from './commands/hook';
 import { mcpCommand } from './commands/mcp';
 import { whyCommand } from './commands/why';
 import { setupCommand } from './commands/setup';
+import { resetCoreSetCommand, undoPromotionCommand } from './commands/gatewayCoreSet';
 
 /**
  * Every CLI subcommand, in the order `--help` lists them. Add one import and one entry per
@@ -39,4 +40,6 @@ export const COMMANDS: readonly CliCommand[] = [
   mcpCommand,
   whyCommand,
   setupCommand,
+  undoPromotionCommand,
+  resetCoreSetCommand,
 ];

@@ -43,6 +43,15 @@ export interface DoorLedgerEntry {
   missed?: string[];
 }
 
+/**
+ * Journal lines that are not decisions but the user's word on the MCP gateway's learned core set
+ * (`toolshed gateway undo-promotion`, `reset-core-set`): the gateway's fold reads them in order
+ * with the calls; the ledger counts nothing for them.
+ */
+export const UNDO_PROMOTION_ACTION = 'undo_promotion';
+export const RESET_CORE_SET_ACTION = 'reset_core_set';
+const CORE_SET_ACTIONS: ReadonlySet<string> = new Set([UNDO_PROMOTION_ACTION, RESET_CORE_SET_ACTION]);
+
 const DOORS: readonly DoorName[] = ['hook', 'mcp', 'chat'];
 /** A line longer than this is not one of ours (a decision line is a few hundred bytes). */
 const MAX_LINE_BYTES = 64 * 1024;
@@ -174,6 +183,7 @@ function skillsOf(entry: DoorLedgerEntry): readonly string[] {
  */
 export function importDoorEntries(db: SqlDatabase, journal: string, entries: readonly DoorLedgerEntry[], next: number, safe: (name: string) => string): void {
   for (const entry of entries) {
+    if (entry.door === 'mcp' && CORE_SET_ACTIONS.has(entry.action)) continue;
     const day = new Date(entry.at).toISOString().slice(0, 10);
     const skills = skillsOf(entry);
     const offers = GATEWAY_ACTIONS.has(entry.action) ? 0 : new Set(entry.offered ?? []).size;

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { parseDoorJournal } from '../../core/ledger/doorJournal';
+import { parseDoorJournal, RESET_CORE_SET_ACTION, UNDO_PROMOTION_ACTION } from '../../core/ledger/doorJournal';
 import type { DoorLedgerEntry } from '../../core/ledger/doorJournal';
 import { CORE_SET_RULES, coreSetFromCounts } from '../../core/ledger/learnedCoreSet';
 import type { CoreSetRules } from '../../core/ledger/learnedCoreSet';
@@ -44,7 +44,6 @@ const GATEWAY_CONTEXT_TOKENS = 128_000;
 
 /** At most this much of the journal is read at once (a longer line is stepped over). */
 const READ_CHUNK_BYTES = 8 * 1024 * 1024;
-const NOTHING_UNDONE: ReadonlySet<string> = new Set();
 
 /** One gateway call as the rule's turn, or undefined for any other door decision. */
 function coreSetTurnOf(entry: DoorLedgerEntry): (RecentTurnCalls & { at: number }) | undefined {
@@ -66,6 +65,8 @@ export class CoreSetFold {
   private readonly missedIn = new Map<string, number>();
   /** Tools missed in at least `promoteAt` of the window's turns (few: what `mayChange` looks through). */
   private readonly promotable = new Set<string>();
+  /** Promotions the user undid (`toolshed gateway undo-promotion`): never listed again until a reset line. */
+  private readonly undone = new Set<string>();
   private stale = false;
   private lastAt = 0;
 
@@ -87,6 +88,12 @@ export class CoreSetFold {
     else this.stale = true;
   }
 
+  /** The user undid `tool`'s promotion: it leaves the set now and is not promoted again. */
+  undo(tool: string, judge: CoreSetJudge): void {
+    this.undone.add(tool);
+    this.apply(judge);
+  }
+
   /** Runs the rule if turns were only counted since it last ran (the members' counts; nobody enters or leaves). */
   settle(judge: CoreSetJudge): void {
     if (this.stale) this.apply(judge);
@@ -98,7 +105,7 @@ export class CoreSetFold {
       { usedIn: this.usedIn, missedIn: this.missedIn, windowTurns: this.recent.length },
       {
         current: this.current,
-        undone: NOTHING_UNDONE,
+        undone: this.undone,
         eligible: (tool) => judge.eligible(tool),
         tokensOf: (tool) => judge.tokensOf(tool),
         contextTokens: judge.contextTokens,
@@ -111,7 +118,7 @@ export class CoreSetFold {
   /** Whether the rule could promote or demote now (a cheap over-estimate: the rule itself decides). */
   private mayChange(): boolean {
     for (const entry of this.current) if ((this.usedIn.get(entry.tool) ?? 0) < this.rules.keepAt) return true;
-    for (const tool of this.promotable) if (!this.current.some((entry) => entry.tool === tool)) return true;
+    for (const tool of this.promotable) if (!this.undone.has(tool) && !this.current.some((entry) => entry.tool === tool)) return true;
     return false;
   }
 
@@ -190,6 +197,16 @@ export class JournalCoreSet {
     return true;
   }
 
+  /** One journal line: a gateway call is a turn of the rule; the user's undo or reset of the set applies in its place in the journal. */
+  private foldEntry(entry: DoorLedgerEntry, judge: CoreSetJudge): void {
+    if (entry.door === 'mcp' && entry.action === RESET_CORE_SET_ACTION) this.fold = new CoreSetFold(this.rules);
+    else if (entry.door === 'mcp' && entry.action === UNDO_PROMOTION_ACTION) for (const tool of entry.skills) this.fold.undo(tool, judge);
+    else {
+      const turn = coreSetTurnOf(entry);
+      if (turn) this.fold.step(turn, judge);
+    }
+  }
+
   /** Folds `file` from its offset; false when it is shorter than what was read of it. */
   private readFrom(file: string, fd: number, judge: CoreSetJudge): boolean {
     const size = fstatSync(fd).size;
@@ -205,10 +222,7 @@ export class JournalCoreSet {
         offset += read;
         continue;
       }
-      for (const entry of parsed.entries) {
-        const turn = coreSetTurnOf(entry);
-        if (turn) this.fold.step(turn, judge);
-      }
+      for (const entry of parsed.entries) this.foldEntry(entry, judge);
       offset += parsed.next;
     }
     this.offsets.set(file, offset);
