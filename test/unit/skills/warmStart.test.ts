@@ -36,6 +36,17 @@ describe('skills: warm start reads only changed files', () => {
     return { service, read };
   }
 
+  /** One pack of one aged skill file in `root`, loaded cold once: the store's bytes, for a warm start. */
+  async function loadedOnce(root: string): Promise<MemoryByteStore> {
+    writeTree(root, { 'a.skill.yaml': stepSkill('rotate-keys', 'rotate the signing keys') });
+    age(path.join(root, 'a.skill.yaml'), 3600);
+    const bytes = new MemoryByteStore();
+    const cold = await session(bytes);
+    await cold.service.loadPacks([pack('p', root)]);
+    await cold.service.dispose();
+    return bytes;
+  }
+
   it('reads no unchanged file, reads an edited or new one, and forgets a deleted one', async () => {
     const root = tempDir();
     writeTree(root, {
@@ -205,12 +216,7 @@ describe('skills: warm start reads only changed files', () => {
 
   it('a store of the previous schema (fingerprints without warnings) upgrades on open, and a warm start still reads nothing', async () => {
     const root = tempDir();
-    writeTree(root, { 'a.skill.yaml': stepSkill('rotate-keys', 'rotate the signing keys') });
-    age(path.join(root, 'a.skill.yaml'), 3600);
-    const bytes = new MemoryByteStore();
-    const cold = await session(bytes);
-    await cold.service.loadPacks([pack('p', root)]);
-    await cold.service.dispose();
+    const bytes = await loadedOnce(root);
     // The file as the previous version wrote it: no warnings column, schema 4.
     const sql = (await engine()).sql;
     const db = new sql.Database(bytes.entries.get('skills.db'));
@@ -234,12 +240,7 @@ describe('skills: warm start reads only changed files', () => {
 
   it('reads every file of a pack whose settings changed', async () => {
     const root = tempDir();
-    writeTree(root, { 'a.skill.yaml': stepSkill('rotate-keys', 'rotate the signing keys') });
-    age(path.join(root, 'a.skill.yaml'), 3600);
-    const bytes = new MemoryByteStore();
-    const cold = await session(bytes);
-    await cold.service.loadPacks([pack('p', root)]);
-    await cold.service.dispose();
+    const bytes = await loadedOnce(root);
     const warm = await session(bytes);
     await warm.service.loadPacks([pack('p', root, { workspace: true })]);
     assert.deepEqual(warm.read, ['a.skill.yaml']);
