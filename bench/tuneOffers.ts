@@ -26,6 +26,9 @@ import { loadBundledEmbedder } from '../src/core/search/embedding/bundledEmbedde
 import { library, poolSkills, writeLibrary } from './skillLibrary';
 import { DATA_DIR, readPool, readRequests } from './skillsAtScaleData';
 
+/** The first id of the requests written blind (bench/data/skills-at-scale/README.md). */
+const BLIND_FROM = 235;
+
 /** Offer floors the curve reports (the rule's own is among them). */
 const FLOORS = [0.25, 0.28, 0.3, 0.32, 0.34, 0.36, 0.38, 0.4, 0.42, 0.45];
 
@@ -82,6 +85,15 @@ function summary(outcomes: readonly Outcome[]) {
     right_top2: ranked(2),
     right_top10: ranked(10),
     misses_lost: lost,
+    // Ids from BLIND_FROM on were written blind (a helper that never saw the pool, labelled after).
+    written_first: reach(
+      outcomes.filter((o) => o.id < BLIND_FROM),
+      (o) => o.offered,
+    ),
+    written_blind: reach(
+      outcomes.filter((o) => o.id >= BLIND_FROM),
+      (o) => o.offered,
+    ),
     curve: FLOORS.map((floor, i) => ({ floor, ...reach(outcomes, (o) => o.offeredAt[i] ?? []) })),
   };
 }
