@@ -59,6 +59,28 @@ describe('skills a door offers instead of injecting', () => {
     );
   });
 
+  it('nothing when the request’s best candidate is under 0.28: a request whose best match is that weak is one no skill serves', () => {
+    assert.deepEqual(
+      offeredSkills(
+        unsure([
+          ['gotrain', 0.27],
+          ['luma', 0.26],
+        ]),
+      ),
+      [],
+    );
+    // The floor is the request's, not each offer's: beside a best at 0.28 the second is offered too.
+    assert.deepEqual(
+      offeredSkills(
+        unsure([
+          ['gotrain', 0.28],
+          ['luma', 0.26],
+        ]),
+      ),
+      ['gotrain', 'luma'],
+    );
+  });
+
   it('a candidate the request’s words do not corroborate is never offered, however relevant', () => {
     // "translate 'see you tomorrow' into Italian": a language tutor shares "translate" and
     // "Italian", a share of the request's words high enough to pass any floor.
