@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import type { ResourceLimits } from 'node:worker_threads';
 import type { Logger } from './ports';
 
 /** Smaller inputs parse in a few milliseconds: a thread hop would cost more than it saves. */
@@ -39,6 +40,8 @@ export class OffThreadRunner {
     private readonly workerScript: string,
     private readonly logger: Logger,
     private readonly timeoutMs = WORKER_TIMEOUT_MS,
+    /** The worker's heap limits (its memory counts in the process's). */
+    private readonly resourceLimits?: ResourceLimits,
   ) {}
 
   /** Runs the job on the worker when its input has `size` ≥ OFF_THREAD_MIN_CHARS characters, else here. */
@@ -72,11 +75,16 @@ export class OffThreadRunner {
     this.stopWorker();
   }
 
+  /** Ends the worker now if it has no job (its memory goes with it); it starts again when next needed. */
+  release(): void {
+    if (this.pending.size === 0) this.stopWorker();
+  }
+
   private ensureWorker(): Worker | undefined {
     if (this.worker) return this.worker;
     if (!existsSync(this.workerScript)) return this.giveUp(`the parser thread's script is missing (${this.workerScript})`);
     try {
-      const worker = new Worker(this.workerScript);
+      const worker = new Worker(this.workerScript, this.resourceLimits ? { resourceLimits: this.resourceLimits } : {});
       worker.unref();
       worker.on('message', (reply: { id: number; result?: unknown; error?: string }) => this.settle(reply));
       worker.on('error', (error) => {

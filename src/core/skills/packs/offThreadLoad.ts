@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import type { OffThreadRunner } from '../../platform/offThreadRunner';
+import { nodeFileSystem } from '../../platform/nodeFileSystem';
+import type { CountedFields } from '../../search/countedFields';
+import { TextAnalyzer } from '../../search/textAnalysis';
+import type { TermIds } from '../../search/textAnalysis';
+import type { TermVocabulary } from '../../search/termStore';
+import { contentHash } from '../store/skillRecords';
+import { countedTerms } from '../store/skillTerms';
+import { readAndParseFile } from './skillFileReading';
+import type { FileRead } from './skillFileReading';
+import type { SkillFileRef } from './skillPackScanner';
+import type { SkillAnalysis } from './skillPackWriter';
+
+/**
+ * A cold load's reading on a second thread: while the main thread writes one batch of files into
+ * the store (sql.js, one thread), the load thread reads, parses and analyses the next (the same
+ * functions: `readAndParseFile`, `contentHash`, `countedTerms`). It stays up for the whole load
+ * (one parser compiled once), is sent file paths (it reads the files itself) and sends back only
+ * what the writer needs: the parsed skills, and per skill its content hash and its terms counted
+ * under the thread's own term numbers — typed arrays, with each batch's new terms once, mapped
+ * to the store's vocabulary ids when a row is written (a skill never written adds no term).
+ *
+ * A thread that is unavailable, fails, hangs past the runner's timeout or answers out of step
+ * loses nothing: that batch and the rest of the load are read here.
+ */
+
+/**
+ * Heap limits of a load thread: a small young generation. Its parses die young (one batch), and
+ * with V8's default (up to 48 MB) the thread's heap grew the process's peak by ~20 MB at 10,000
+ * real files, over the 250 MB skills may take; at 6 MB it also spent less CPU collecting.
+ */
+export const LOAD_THREAD_LIMITS = { maxYoungGenerationSizeMb: 6 };
+
+/** Job kind of `readForLoad` in the worker script (src/workers/parseWorker.ts). */
+export const SKILL_LOAD_JOB = 'skill-load';
+
+/** One file of a load thread's job. */
+export type LoadJobFile = SkillFileRef & { packName: string };
+
+interface AnalysedSkill extends CountedFields {
+  contentHash: string;
+}
+
+/** A load thread's answer to one job. */
+interface LoadJobReply {
+  /** How many terms the thread had numbered for this load before this job: `terms` are numbered from there. */
+  termsFrom: number;
+  terms: string[];
+  files: Array<FileRead & { analysed: AnalysedSkill[] }>;
+}
+
+/** A load thread's numbering of terms (ids are positions in `terms`). */
+class ThreadTerms implements TermIds {
+  readonly generation = 0;
+  readonly terms: string[] = [];
+  private readonly ids = new Map<string, number>();
+
+  idOf(term: string): number {
+    let id = this.ids.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.ids.set(term, id);
+      this.terms.push(term);
+    }
+    return id;
+  }
+}
+
+/** Loads a thread serves at once; an older one's numbering is dropped (its client then reads here). */
+const THREAD_LOADS = 4;
+const threadLoads = new Map<string, { terms: ThreadTerms; analyzer: TextAnalyzer }>();
+
+/** The load thread's side: reads, parses and analyses `files` of load `load` from the file system. */
+export async function readForLoad(load: string, files: readonly LoadJobFile[]): Promise<LoadJobReply> {
+  let state = threadLoads.get(load);
+  if (!state) {
+    if (threadLoads.size >= THREAD_LOADS) threadLoads.delete(threadLoads.keys().next().value as string);
+    state = { terms: new ThreadTerms(), analyzer: new TextAnalyzer() };
+    threadLoads.set(load, state);
+  }
+  const { terms, analyzer } = state;
+  const termsFrom = terms.terms.length;
+  const out: LoadJobReply['files'] = [];
+  for (const file of files) {
+    const read = await readAndParseFile(nodeFileSystem, undefined, file.packName, file);
+    const analysed = read.skills.map((skill) => ({
+      contentHash: contentHash({ ...skill, resources: read.resources }),
+      ...countedTerms(skill, analyzer, terms),
+    }));
+    out.push({ ...read, analysed });
+  }
+  return { termsFrom, terms: terms.terms.slice(termsFrom), files: out };
+}
+
+/** A file a load reads, by its position in the load's work list. */
+export interface LoadFile {
+  index: number;
+  packName: string;
+  ref: SkillFileRef;
+}
+
+/** A file as the writer takes it: read and parsed, and when read on the load thread, analysed. */
+export type LoadedFile = FileRead & { analysed?: SkillAnalysis[] };
+
+/**
+ * The main thread's side, one per load: `read` gives a batch's files (from the thread, or read
+ * here by `readHere`), `prefetch` starts the next batch on the thread while this one is written.
+ */
+export class OffThreadLoadReader {
+  private readonly load = randomUUID();
+  /** The thread's terms for this load, by its numbers. */
+  private readonly threadTerms: string[] = [];
+  /** The store vocabulary's id of each thread number, filled as rows are written. */
+  private storeIds: number[] = [];
+  private mappedFor: { vocabulary: TermVocabulary; generation: number } | undefined;
+  private readonly pending = new Map<number, Promise<LoadedFile>>();
+  private onThread = true;
+
+  constructor(
+    private readonly runner: OffThreadRunner,
+    private readonly readHere: (file: LoadFile) => Promise<FileRead>,
+  ) {}
+
+  /** Whether every batch so far came from the thread (false once one was read here instead). */
+  get threaded(): boolean {
+    return this.onThread;
+  }
+
+  /** Starts reading these files (those not started yet) on the thread. */
+  prefetch(files: readonly LoadFile[]): void {
+    const fresh = files.filter((file) => !this.pending.has(file.index));
+    if (fresh.length === 0) return;
+    const batch = this.send(fresh);
+    fresh.forEach((file, k) =>
+      this.pending.set(
+        file.index,
+        batch.then((read) => read[k] as LoadedFile),
+      ),
+    );
+  }
+
+  async read(files: readonly LoadFile[]): Promise<LoadedFile[]> {
+    this.prefetch(files);
+    const read = await Promise.all(files.map((file) => this.pending.get(file.index) as Promise<LoadedFile>));
+    for (const file of files) this.pending.delete(file.index);
+    return read;
+  }
+
+  private async send(files: readonly LoadFile[]): Promise<LoadedFile[]> {
+    const here = () => {
+      this.onThread = false;
+      return Promise.all(files.map((file) => this.readHere(file)));
+    };
+    if (!this.onThread) return here();
+    const reply = await this.runner.run<LoadJobReply | Promise<FileRead[]>>({
+      kind: SKILL_LOAD_JOB,
+      args: [this.load, files.map((file): LoadJobFile => ({ ...file.ref, packName: file.packName }))],
+      inline: here,
+      timedOut: here,
+    });
+    if (Array.isArray(reply)) return reply;
+    // Out of step (a restarted thread, or this load's numbering dropped): this batch and the rest here.
+    if (reply.termsFrom !== this.threadTerms.length) return here();
+    for (const term of reply.terms) this.threadTerms.push(term);
+    return reply.files.map(({ analysed, ...read }) => ({
+      ...read,
+      analysed: analysed.map(({ contentHash, ...counted }) => ({ contentHash, terms: (vocabulary) => this.inVocabulary(counted, vocabulary) })),
+    }));
+  }
+
+  /** Counted terms under the thread's numbers → under `vocabulary`'s ids, ascending within each field. */
+  private inVocabulary(counted: CountedFields, vocabulary: TermVocabulary): CountedFields {
+    if (this.mappedFor?.vocabulary !== vocabulary || this.mappedFor.generation !== vocabulary.generation) {
+      this.storeIds = [];
+      this.mappedFor = { vocabulary, generation: vocabulary.generation };
+    }
+    // New terms get ids in the thread's order (its first-seen order), as analysing here would give them.
+    const unmapped = Uint32Array.from(counted.ids.filter((id) => this.storeIds[id] === undefined)).sort();
+    for (const id of unmapped) if (this.storeIds[id] === undefined) this.storeIds[id] = vocabulary.idOf(this.threadTerms[id] as string);
+    const ids = counted.ids.map((id) => this.storeIds[id] as number);
+    const counts = counted.counts.slice();
+    let start = 0;
+    for (const end of counted.fieldEnds) {
+      sortField(ids, counts, start, end);
+      start = end;
+    }
+    return { ids, counts, fieldEnds: counted.fieldEnds };
+  }
+}
+
+/** Sorts `ids[start, end)` ascending, `counts` along (usually already in order). */
+function sortField(ids: Uint32Array, counts: Uint32Array, start: number, end: number): void {
+  let sorted = true;
+  for (let i = start + 1; i < end && sorted; i++) sorted = (ids[i - 1] as number) < (ids[i] as number);
+  if (sorted) return;
+  const order = Array.from({ length: end - start }, (_, k) => start + k).sort((a, b) => (ids[a] as number) - (ids[b] as number));
+  const pairs = order.map((i) => [ids[i] as number, counts[i] as number] as const);
+  pairs.forEach(([id, count], k) => {
+    ids[start + k] = id;
+    counts[start + k] = count;
+  });
+}
