@@ -31,7 +31,7 @@ export interface OffThreadJob<T> {
 export class OffThreadRunner {
   private worker: Worker | undefined;
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (result: unknown) => void; inline: () => void; timer: ReturnType<typeof setTimeout> }>();
+  private readonly pending = new Map<number, { worker: Worker; resolve: (result: unknown) => void; inline: () => void; timer: ReturnType<typeof setTimeout> }>();
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private unavailable = false;
   private completed = 0;
@@ -61,7 +61,7 @@ export class OffThreadRunner {
         this.stopWorker();
         resolve(job.timedOut(this.timeoutMs));
       }, this.timeoutMs);
-      this.pending.set(id, { resolve: resolve as (result: unknown) => void, timer, inline: () => resolve(job.inline()) });
+      this.pending.set(id, { worker, resolve: resolve as (result: unknown) => void, timer, inline: () => resolve(job.inline()) });
       worker.postMessage({ id, kind: job.kind, args: job.args });
     });
   }
@@ -89,11 +89,11 @@ export class OffThreadRunner {
       worker.on('message', (reply: { id: number; result?: unknown; error?: string }) => this.settle(reply));
       worker.on('error', (error) => {
         this.logger.warn(`Parser thread failed: ${error.message}; parsing on the main thread.`);
-        this.runPendingInline();
+        this.runPendingInline(worker);
       });
       worker.on('exit', () => {
         if (this.worker === worker) this.worker = undefined;
-        this.runPendingInline();
+        this.runPendingInline(worker);
       });
       this.worker = worker;
       return worker;
@@ -117,9 +117,10 @@ export class OffThreadRunner {
     }
   }
 
-  /** Jobs the worker can no longer answer run here (nothing is lost). */
-  private runPendingInline(): void {
+  /** Jobs that worker can no longer answer run here (nothing is lost); a newer worker's jobs stay with it. */
+  private runPendingInline(worker: Worker): void {
     for (const [id, request] of this.pending) {
+      if (request.worker !== worker) continue;
       clearTimeout(request.timer);
       this.pending.delete(id);
       request.inline();

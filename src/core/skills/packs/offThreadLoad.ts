@@ -6,7 +6,8 @@ import { TextAnalyzer } from '../../search/textAnalysis';
 import type { TermIds } from '../../search/textAnalysis';
 import type { TermVocabulary } from '../../search/termStore';
 import { contentHash } from '../store/skillRecords';
-import { countedTerms } from '../store/skillTerms';
+import { analysedIds } from '../store/skillTerms';
+import { countIds } from '../../search/termStore';
 import { readAndParseFile } from './skillFileReading';
 import type { FileRead } from './skillFileReading';
 import type { SkillFileRef } from './skillPackScanner';
@@ -40,6 +41,8 @@ export type LoadJobFile = SkillFileRef & { packName: string };
 
 interface AnalysedSkill extends CountedFields {
   contentHash: string;
+  /** The skill's distinct terms (thread numbers) in the order they first occur: new terms get store ids in this order. */
+  firstSeen: Uint32Array;
 }
 
 /** A load thread's answer to one job. */
@@ -55,6 +58,27 @@ class ThreadTerms implements TermIds {
   readonly generation = 0;
   readonly terms: string[] = [];
   private readonly ids = new Map<string, number>();
+  /** Per term, the last skill (`firstSeen` call) it occurred in. */
+  private seenIn = new Uint32Array(1024);
+  private skills = 0;
+
+  /** The distinct ids of `fields` (occurrence order, field after field) in the order they first occur. */
+  firstSeen(fields: readonly Uint32Array[]): Uint32Array {
+    if (this.seenIn.length < this.terms.length) {
+      const grown = new Uint32Array(this.terms.length * 2);
+      grown.set(this.seenIn);
+      this.seenIn = grown;
+    }
+    const skill = ++this.skills;
+    const out: number[] = [];
+    for (const occurrences of fields)
+      for (const id of occurrences)
+        if (this.seenIn[id] !== skill) {
+          this.seenIn[id] = skill;
+          out.push(id);
+        }
+    return Uint32Array.from(out);
+  }
 
   idOf(term: string): number {
     let id = this.ids.get(term);
@@ -84,10 +108,12 @@ export async function readForLoad(load: string, files: readonly LoadJobFile[]): 
   const out: LoadJobReply['files'] = [];
   for (const file of files) {
     const read = await readAndParseFile(nodeFileSystem, undefined, file.packName, file);
-    const analysed = read.skills.map((skill) => ({
-      contentHash: contentHash({ ...skill, resources: read.resources }),
-      ...countedTerms(skill, analyzer, terms),
-    }));
+    const analysed = read.skills.map((skill) => {
+      const fields = analysedIds(skill, analyzer, terms);
+      // Before countIds sorts each field's occurrences.
+      const firstSeen = terms.firstSeen(fields);
+      return { contentHash: contentHash({ ...skill, resources: read.resources }), firstSeen, ...countIds(fields) };
+    });
     out.push({ ...read, analysed });
   }
   return { termsFrom, terms: terms.terms.slice(termsFrom), files: out };
@@ -165,19 +191,22 @@ export class OffThreadLoadReader {
     for (const term of reply.terms) this.threadTerms.push(term);
     return reply.files.map(({ analysed, ...read }) => ({
       ...read,
-      analysed: analysed.map(({ contentHash, ...counted }) => ({ contentHash, terms: (vocabulary) => this.inVocabulary(counted, vocabulary) })),
+      analysed: analysed.map(({ contentHash, firstSeen, ...counted }) => ({
+        contentHash,
+        terms: (vocabulary) => this.inVocabulary(counted, firstSeen, vocabulary),
+      })),
     }));
   }
 
   /** Counted terms under the thread's numbers → under `vocabulary`'s ids, ascending within each field. */
-  private inVocabulary(counted: CountedFields, vocabulary: TermVocabulary): CountedFields {
+  private inVocabulary(counted: CountedFields, firstSeen: Uint32Array, vocabulary: TermVocabulary): CountedFields {
     if (this.mappedFor?.vocabulary !== vocabulary || this.mappedFor.generation !== vocabulary.generation) {
       this.storeIds = [];
       this.mappedFor = { vocabulary, generation: vocabulary.generation };
     }
-    // New terms get ids in the thread's order (its first-seen order), as analysing here would give them.
-    const unmapped = Uint32Array.from(counted.ids.filter((id) => this.storeIds[id] === undefined)).sort();
-    for (const id of unmapped) if (this.storeIds[id] === undefined) this.storeIds[id] = vocabulary.idOf(this.threadTerms[id] as string);
+    // New terms get store ids in the order they occur in the skill, as analysing it here would
+    // give them: the vocabulary, and so every score, comes out the same to the last bit.
+    for (const id of firstSeen) if (this.storeIds[id] === undefined) this.storeIds[id] = vocabulary.idOf(this.threadTerms[id] as string);
     const ids = counted.ids.map((id) => this.storeIds[id] as number);
     const counts = counted.counts.slice();
     let start = 0;

@@ -111,8 +111,8 @@ const PARSE_CONCURRENCY = 16;
  */
 const WRITE_BATCH_FILES = 16;
 
-/** Files to read from which a load reads on its load thread (LoaderDeps.loadThread), when it has one. */
-const LOAD_THREAD_MIN_FILES = 64;
+/** Batches to read from which a load reads on its load thread (LoaderDeps.loadThread), when it has one. */
+const LOAD_THREAD_MIN_BATCHES = 4;
 
 export class SkillPackLoader {
   private packs: ResolvedSkillPack[] = [];
@@ -172,9 +172,10 @@ export class SkillPackLoader {
     // Files are read synchronously when the file system allows it (readSkillFile): the workers
     // share one slice clock, so the host gets a turn between slices however many files there are.
     const slices = new HostSlices();
+    const batchFiles = this.deps.batchFiles ?? WRITE_BATCH_FILES;
     // A thread pays off on many files (it starts in ~100 ms); a warm start reads few or none.
     const reader =
-      this.deps.loadThread && work.length - check.unchanged.size >= LOAD_THREAD_MIN_FILES
+      this.deps.loadThread && work.length - check.unchanged.size >= LOAD_THREAD_MIN_BATCHES * batchFiles
         ? new OffThreadLoadReader(this.deps.loadThread, (file) => readAndParseFile(this.deps.fs, this.deps.parse, file.packName, file.ref))
         : undefined;
     const loadFile = (index: number): LoadFile => ({ index, packName: work[index]!.pack.name, ref: work[index]!.ref });
@@ -255,7 +256,7 @@ export class SkillPackLoader {
       }
     };
     const prefetch = reader ? (indices: readonly number[]) => reader.prefetch(indices.map(loadFile)) : undefined;
-    const completed = await readInBatches(work, check, this.deps.batchFiles ?? WRITE_BATCH_FILES, { read, untrust, write, prefetch });
+    const completed = await readInBatches(work, check, batchFiles, { read, untrust, write, prefetch });
     // The thread's memory (its term numbering, its parses' garbage) goes now, not when it idles out.
     if (reader) this.deps.loadThread?.release();
     const unchangedFiles = check.unchanged.size;

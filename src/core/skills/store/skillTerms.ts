@@ -28,6 +28,11 @@ export type SkillTermSource = Pick<
  * word's id).
  */
 export function countedTerms(record: SkillTermSource, analyzer: TextAnalyzer, ids: TermIds): CountedFields {
+  return countIds(analysedIds(record, analyzer, ids));
+}
+
+/** Per field, the ids of a skill's analysed terms in the order they occur (what `countedTerms` counts). */
+export function analysedIds(record: SkillTermSource, analyzer: TextAnalyzer, ids: TermIds): Uint32Array[] {
   const tags = [...record.tags, ...record.triggers, record.domain, ...record.frames, record.task_type].join(' ');
   const content = [...record.steps, ...record.preconditions, ...record.failure_modes, record.body.slice(0, 4000)].join('\n');
   const texts: Record<SkillField, string> = {
@@ -39,7 +44,7 @@ export function countedTerms(record: SkillTermSource, analyzer: TextAnalyzer, id
     content,
   };
   // A skill's name keeps its stop words ("get", "by" matter in a name).
-  return countIds(SKILL_FIELDS.map((field) => analyzer.analyzeIds(texts[field], ids, { keepStopWords: field === 'name' })));
+  return SKILL_FIELDS.map((field) => analyzer.analyzeIds(texts[field], ids, { keepStopWords: field === 'name' }));
 }
 
 /**
