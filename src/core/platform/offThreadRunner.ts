@@ -31,7 +31,10 @@ export interface OffThreadJob<T> {
 export class OffThreadRunner {
   private worker: Worker | undefined;
   private nextId = 1;
-  private readonly pending = new Map<number, { worker: Worker; resolve: (result: unknown) => void; inline: () => void; timer: ReturnType<typeof setTimeout> }>();
+  private readonly pending = new Map<
+    number,
+    { worker: Worker; resolve: (result: unknown) => void; inline: () => void; timer: ReturnType<typeof setTimeout> }
+  >();
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private unavailable = false;
   private completed = 0;
