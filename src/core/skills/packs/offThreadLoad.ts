@@ -5,7 +5,6 @@ import type { CountedFields } from '../../search/countedFields';
 import { TextAnalyzer } from '../../search/textAnalysis';
 import type { TermIds } from '../../search/textAnalysis';
 import type { TermVocabulary } from '../../search/termStore';
-import { contentHash } from '../store/skillRecords';
 import { analysedIds } from '../store/skillTerms';
 import { countIds } from '../../search/termStore';
 import { readAndParseFile } from './skillFileReading';
@@ -16,11 +15,13 @@ import type { SkillAnalysis } from './skillPackWriter';
 /**
  * A cold load's reading on a second thread: while the main thread writes one batch of files into
  * the store (sql.js, one thread), the load thread reads, parses and analyses the next (the same
- * functions: `readAndParseFile`, `contentHash`, `countedTerms`). It stays up for the whole load
- * (one parser compiled once), is sent file paths (it reads the files itself) and sends back only
- * what the writer needs: the parsed skills, and per skill its content hash and its terms counted
- * under the thread's own term numbers — typed arrays, with each batch's new terms once, mapped
- * to the store's vocabulary ids when a row is written (a skill never written adds no term).
+ * functions: `readAndParseFile`, `analysedIds`). It stays up for the whole load (one parser
+ * compiled once), is sent file paths (it reads the files itself) and sends back only what the
+ * writer needs: the parsed skills, and per skill its terms counted under the thread's own term
+ * numbers — typed arrays, with each batch's new terms once, mapped to the store's vocabulary ids
+ * when a row is written (a skill never written adds no term). Content hashes stay on the main
+ * thread: at 10,000 real files the thread had ~1.3 s more to do than the main thread, and the
+ * hashes (~0.5 s) even them out.
  *
  * A thread that is unavailable, fails, hangs past the runner's timeout or answers out of step
  * loses nothing: that batch and the rest of the load are read here.
@@ -40,7 +41,6 @@ export const SKILL_LOAD_JOB = 'skill-load';
 export type LoadJobFile = SkillFileRef & { packName: string };
 
 interface AnalysedSkill extends CountedFields {
-  contentHash: string;
   /** The skill's distinct terms (thread numbers) in the order they first occur: new terms get store ids in this order. */
   firstSeen: Uint32Array;
 }
@@ -112,7 +112,7 @@ export async function readForLoad(load: string, files: readonly LoadJobFile[]): 
       const fields = analysedIds(skill, analyzer, terms);
       // Before countIds sorts each field's occurrences.
       const firstSeen = terms.firstSeen(fields);
-      return { contentHash: contentHash({ ...skill, resources: read.resources }), firstSeen, ...countIds(fields) };
+      return { firstSeen, ...countIds(fields) };
     });
     out.push({ ...read, analysed });
   }
@@ -191,10 +191,7 @@ export class OffThreadLoadReader {
     for (const term of reply.terms) this.threadTerms.push(term);
     return reply.files.map(({ analysed, ...read }) => ({
       ...read,
-      analysed: analysed.map(({ contentHash, firstSeen, ...counted }) => ({
-        contentHash,
-        terms: (vocabulary) => this.inVocabulary(counted, firstSeen, vocabulary),
-      })),
+      analysed: analysed.map(({ firstSeen, ...counted }) => ({ terms: (vocabulary) => this.inVocabulary(counted, firstSeen, vocabulary) })),
     }));
   }
 

@@ -32,9 +32,8 @@ export interface ParsedFile {
   analysed?: SkillAnalysis[];
 }
 
-/** A skill's content hash and terms, computed from the parsed skill before it is written. */
+/** A skill's terms, analysed from the parsed skill before it is written. */
 export interface SkillAnalysis {
-  contentHash: string;
   terms: AnalysedTerms;
 }
 
@@ -167,7 +166,6 @@ export class SkillPackWriter {
         resources: file.resources,
         now: this.deps.clock.now(),
         env: this.deps.env,
-        ...(analysis ? { contentHash: analysis.contentHash } : {}),
       },
       existing,
     );

@@ -21,8 +21,6 @@ export interface RecordContext {
   resources?: string[];
   now: number;
   env: Readonly<Record<string, string | undefined>>;
-  /** `contentHash` of this skill and `resources`, when already computed (on a load thread). */
-  contentHash?: string;
 }
 
 /** The fields whose change means "the skill changed" (sorted-key JSON → sha256). */
@@ -89,7 +87,7 @@ export function toRecord(skill: ParsedSkill, ctx: RecordContext, existing?: Skil
     body: skill.body,
     origin: ctx.origin,
     origin_ref: ctx.originRef,
-    content_hash: ctx.contentHash ?? contentHash({ ...skill, resources }),
+    content_hash: contentHash({ ...skill, resources }),
     ...scope,
     created_at: existing?.created_at ?? ctx.now,
     updated_at: ctx.now,
