@@ -40,7 +40,7 @@ export interface SkillAnalysis {
 export type WriteOutcome = 'inserted' | 'updated' | 'unchanged' | 'skipped';
 
 /** Where a skill's problems and stored definitions are recorded (the loader's file report). */
-export interface WriteReport {
+interface WriteReport {
   skills: Array<{ name: string; line: number }>;
   problems: SkillProblem[];
 }
