@@ -6,14 +6,13 @@ import * as path from 'node:path';
 import { skillsConfigSchema } from '../config/settingsSchema';
 import type { SkillsConfig } from '../config/settingsSchema';
 import { lengthTokenCounter, nullLogger } from '../platform/basicPorts';
-import { OffThreadRunner } from '../platform/offThreadRunner';
 import { NodeByteStore } from '../platform/nodeByteStore';
 import type { Logger } from '../platform/ports';
 import { skillPreflight } from '../planner/turn/skillPreflight';
 import { explainSkills } from '../planner/turn/turnExplanation';
 import type { SkillsExplanation } from '../planner/turn/turnExplanation';
 import { createHeadlessSkillService } from '../skills/headlessSkillService';
-import { LOAD_THREAD_LIMITS } from '../skills/packs/offThreadLoad';
+import { loadThreadFrom } from '../skills/packs/offThreadLoad';
 import { folderPack } from '../skills/packs/skillPackSources';
 import type { ResolvedSkillPack } from '../skills/packs/skillPackSources';
 import type { LoadSummary } from '../skills/packs/skillPackLoader';
@@ -155,11 +154,7 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
   const packsFor = (answer: TrustAnswer) => doorPacks(runtime, workspaceFolder, answer.trusted, home, env, path.join(ownHome, TOOLSHED_LIBRARY_FOLDER));
   const config = skillsConfigSchema.parse({ includeAgentSkillFolders: false, ...options.config });
   const engine = options.engine ?? (await loadSqlEngine());
-  const loadThreadScript = options.loadThreadScript ?? path.join(__dirname, 'parseWorker.js');
-  const loadThread =
-    loadThreadScript && existsSync(loadThreadScript)
-      ? new OffThreadRunner(loadThreadScript, options.logger ?? nullLogger, undefined, LOAD_THREAD_LIMITS)
-      : undefined;
+  const loadThread = loadThreadFrom(options.loadThreadScript, options.logger ?? nullLogger);
   const skills = await createHeadlessSkillService({
     ...(loadThread ? { loadThread } : {}),
     engine,

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { OffThreadRunner } from '../../platform/offThreadRunner';
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { OffThreadRunner } from '../../platform/offThreadRunner';
+import type { Logger } from '../../platform/ports';
 import { nodeFileSystem } from '../../platform/nodeFileSystem';
 import type { CountedFields } from '../../search/countedFields';
 import { TextAnalyzer } from '../../search/textAnalysis';
@@ -33,6 +36,16 @@ import type { SkillAnalysis } from './skillPackWriter';
  * real files, over the 250 MB skills may take; at 6 MB it also spent less CPU collecting.
  */
 export const LOAD_THREAD_LIMITS = { maxYoungGenerationSizeMb: 6 };
+
+/**
+ * The load thread of a headless skill service (the door session, the CLI's commands): the worker
+ * script `script`, by default `parseWorker.js` beside this bundle (dist/, as esbuild.mjs builds
+ * it); none when `script` is false or the file is not there (tests run from the sources).
+ */
+export function loadThreadFrom(script: string | false | undefined, logger: Logger): OffThreadRunner | undefined {
+  const file = script ?? path.join(__dirname, 'parseWorker.js');
+  return file && existsSync(file) ? new OffThreadRunner(file, logger, undefined, LOAD_THREAD_LIMITS) : undefined;
+}
 
 /** Job kind of `readForLoad` in the worker script (src/workers/parseWorker.ts). */
 export const SKILL_LOAD_JOB = 'skill-load';
