@@ -70,22 +70,26 @@ function threadsCpuMs(): Map<string, number> {
 
 /**
  * Samples every thread's CPU time until stopped (a thread that ends keeps its last sample): the
- * main thread's, the load thread's and V8's helpers' shares of a start, most first.
+ * main thread's, the load thread's and V8's helpers' shares of a start, most first; and the
+ * highest resident memory seen meanwhile (whether a run's peak falls in the open or after it).
  */
-function threadsSampler(): () => number[] {
+function threadsSampler(): () => { threads: number[]; peakRss: number } {
   const first = threadsCpuMs();
   const last = new Map(first);
+  let peakRss = 0;
   const sample = () => {
     for (const [task, ms] of threadsCpuMs()) last.set(task, ms);
+    peakRss = Math.max(peakRss, process.memoryUsage.rss());
   };
   const timer = setInterval(sample, 50);
   return () => {
     clearInterval(timer);
     sample();
-    return [...last]
+    const threads = [...last]
       .map(([task, ms]) => ms - (first.get(task) ?? 0))
       .filter((ms) => ms > 0)
       .sort((x, y) => y - x);
+    return { threads, peakRss };
   };
 }
 
@@ -177,7 +181,9 @@ async function child(job: Job): Promise<void> {
     open_cpu_ms: round(openCpu, 0),
     open_main_thread_cpu_ms: openMainCpu,
     /** Each thread's CPU during the open, most first (the main thread, the load thread, V8's helpers). */
-    open_threads_cpu_ms: openThreadsCpu.join(' '),
+    open_threads_cpu_ms: openThreadsCpu.threads.join(' '),
+    /** The highest RSS sampled (every 50 ms, when the main thread had a turn) during the open. */
+    open_peak_rss_mb: mb(openThreadsCpu.peakRss),
     first_answer_ms: round(firstMs, 0),
     first_answer_cpu_ms: round(firstCpu, 0),
     search_p50_ms: round(pctOf(times, 0.5), 1),
