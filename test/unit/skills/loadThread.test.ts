@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -118,6 +118,50 @@ describe('skills: a load that reads on a load thread', function () {
       );
     } finally {
       runner.dispose();
+    }
+  });
+
+  it('a cancelled load keeps the batches it wrote, and the next load (on its thread) reads only the rest', async () => {
+    const root = tempDir();
+    writeTree(
+      root,
+      Object.fromEntries(
+        Array.from({ length: 40 }, (_, i) => [`s${String(i).padStart(2, '0')}/SKILL.md`, `---\nname: s${i}\ndescription: Skill ${i}\n---\nDo ${i}.\n`]),
+      ),
+    );
+    // Written well before the loads: a warm start trusts them (a folder changed within 2 s is listed again).
+    const when = new Date(Date.now() - 3_600_000);
+    for (let i = 0; i < 40; i++) utimesSync(path.join(root, `s${String(i).padStart(2, '0')}`, 'SKILL.md'), when, when);
+    const packs = [pack('t', root)];
+    const bytes = new MemoryByteStore();
+    const runner = new OffThreadRunner(script, new MemoryLogger(), 600_000, LOAD_THREAD_LIMITS);
+    try {
+      const first = await createHeadlessSkillService({ engine: await engine(), store: bytes, loadBatchFiles: 4, loadThread: runner });
+      let progressed = 0;
+      const cancelled = await first.loadPacks(packs, {
+        onProgress: () => progressed++,
+        cancellation: {
+          get isCancellationRequested() {
+            return progressed >= 10;
+          },
+        },
+      });
+      assert.equal(cancelled.cancelled, true);
+      assert.ok(runner.offThreadCount > 0, 'the load read on its thread');
+      const kept = Array.from({ length: 40 }, (_, i) => `s${i}`).filter((name) => first.inspect(name) !== undefined);
+      // Batches of 4: the third batch's progress cancels the load, so the two before it are written.
+      assert.deepEqual(kept, ['s0', 's1', 's2', 's3', 's4', 's5', 's6', 's7']);
+      // No dispose: what the next start finds is what the cancelled load saved.
+      const next = await createHeadlessSkillService({ engine: await engine(), store: bytes, loadBatchFiles: 4, loadThread: runner });
+      const summary = await next.loadPacks(packs);
+      assert.equal(summary.unchangedFiles, 8);
+      assert.equal(summary.packs[0]?.skillCount, 40);
+      assert.equal(next.inspect('s39')?.description, 'Skill 39');
+      await next.dispose();
+      await first.dispose();
+    } finally {
+      runner.dispose();
+      rmSync(root, { recursive: true, force: true });
     }
   });
 
