@@ -115,9 +115,10 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   const settings = new SettingsAccessor(logger);
   context.subscriptions.push(settings);
 
-  // sql.js's wasm ships inside the extension and is read from disk, never fetched.
-  const wasmBinary = await vscode.workspace.fs.readFile(vscode.Uri.file(path.join(context.extensionPath, 'dist', 'sql-wasm.wasm')));
-  const engine = await loadSqlEngine({ wasmBinary });
+  // sql.js's wasm ships inside the extension and is read from disk, never fetched. Read directly, not
+  // through workspace.fs: that is a round trip through the workbench, which queues behind the other
+  // extensions starting with the window (0.1 s of a warm start's activation under load).
+  const engine = await loadSqlEngine({ wasmPath: path.join(context.extensionPath, 'dist', 'sql-wasm.wasm') });
   logger.info('sql.js loaded');
 
   const { store, folder } = createByteStore(context);
@@ -181,7 +182,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   const ledger = new WorkspaceLedger(ledgerStore, { tools, skills, settings }, logger);
   ledger.importDoors(workspaceDoorFolders());
   context.subscriptions.push(ledger, onEvent(ledger.followFeedback, 'skill_feedback'));
-  const nativeSkills = new NativeAgentSkills(skillTree, skillPacks.onDidChange);
+  const nativeSkills = new NativeAgentSkills(skillTree, skillPacks.onDidChange, () => skillPacks.packRoots());
   context.subscriptions.push(nativeSkills);
 
   const activity = new ActivityRegistry();

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import * as os from 'node:os';
-import { nativeSkillNames, nativeSkillRoots, type NativeSkillSettings } from '../../core/skills/packs/nativeAgentSkills';
+import { nativeSkillNames, nativeSkillRoots, packMayHoldNativeSkills, type NativeSkillSettings } from '../../core/skills/packs/nativeAgentSkills';
 import type { AgentSkillLocation } from '../../core/skills/packs/skillPackSources';
 import type { SkillService } from '../../core/skills/skillService';
 import { Disposable } from '../lifecycle';
@@ -50,6 +50,8 @@ export class NativeAgentSkills extends Disposable {
   constructor(
     private readonly skills: Pick<SkillService, 'listPacks'>,
     packsChanged: vscode.Event<void>,
+    /** The folders of the packs whose skills the store may hold (`SkillPackManager.packRoots`). */
+    private readonly packRoots: () => readonly string[],
   ) {
     super();
     const invalidate = () => {
@@ -75,8 +77,11 @@ export class NativeAgentSkills extends Disposable {
     const key = JSON.stringify([settings, folders, vscode.workspace.isTrusted]);
     if (this.cached?.key !== key) {
       const roots = nativeSkillRoots(settings, folders, os.homedir());
+      // The skill list is read only when some pack's folder could hold one of the host's skill
+      // folders: a library elsewhere (most) costs no reading of every stored skill at the first call.
+      const related = this.packRoots().some((root) => packMayHoldNativeSkills(root, roots));
       // Restricted Mode hides workspace packs from every surface already.
-      const packs = roots.length ? this.skills.listPacks().filter((pack) => vscode.workspace.isTrusted || !pack.workspace) : [];
+      const packs = related ? this.skills.listPacks().filter((pack) => vscode.workspace.isTrusted || !pack.workspace) : [];
       this.cached = {
         key,
         names: nativeSkillNames(
