@@ -187,7 +187,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
 
   const activity = new ActivityRegistry();
   const skillScripts = new SkillScriptTools(
-    skillTree,
+    skills,
     logger,
     () => vscode.lm.tools.map((tool) => tool.name),
     () => ledger.retiredSkillNames(),

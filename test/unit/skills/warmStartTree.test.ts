@@ -72,4 +72,43 @@ describe('skills: the skill list after a warm start', () => {
     }
     await warm.dispose();
   });
+
+  it('the statuses the header counts (packStatuses, from memory) are the skill list’s, before a load, cold, warm and after a learned skill', async () => {
+    const root = tempDir();
+    writeTree(root, {
+      'clean/SKILL.md': '---\nname: clean\ndescription: Archive old invoices\n---\n# Invoices\nArchive them.\n',
+
+      'broken/SKILL.md': '---\nname: broken\n---\n# No description\n',
+      'copy/SKILL.md': '---\nname: clean\ndescription: Archive old invoices again\n---\n# Again\n',
+    });
+    const team = tempDir();
+    writeTree(team, {
+      'needs.skill.md': '---\nname: needs\ntrigger: Deploy with a token\nrequires: [TOOLSHED_TEST_ABSENT_TOKEN]\nsteps:\n  - Deploy.\n---\n',
+      'a.skill.md': '---\nname: team-a\ntrigger: Review a pull request\nsteps:\n  - Read the diff.\n---\n',
+    });
+    const bytes = new MemoryByteStore();
+    const packs = [pack('p', root), pack('w', team, { workspace: true })];
+    const reduced = (service: Awaited<ReturnType<typeof createHeadlessSkillService>>) =>
+      service.listPacks().map((p) => ({ workspace: p.workspace, skills: p.skills.map((s) => ({ name: s.name, status: s.status })) }));
+
+    const cold = await createHeadlessSkillService({ engine: await engine(), store: bytes });
+    await cold.addLearnedSkill({ name: 'learned-archive', trigger: 'When invoices pile up', steps: ['Archive them.'], scope_mode: 'global' });
+    assert.deepEqual(cold.packStatuses(), reduced(cold), 'before any load: the learned skills');
+    await cold.loadPacks(packs);
+    const statuses = cold.packStatuses();
+    assert.deepEqual(statuses, reduced(cold), 'cold');
+    assert.deepEqual(
+      statuses.flatMap((p) => p.skills.map((s) => s.status)).sort(),
+      ['active', 'active', 'active', 'inactive', 'invalid', 'invalid'],
+      `the fixture covers every status: ${JSON.stringify(statuses)}`,
+    );
+    await cold.dispose();
+
+    const warm = await createHeadlessSkillService({ engine: await engine(), store: bytes });
+    await warm.loadPacks(packs);
+    assert.deepEqual(warm.packStatuses(), reduced(warm), 'warm');
+    await warm.removeLearnedSkill('learned-archive');
+    assert.deepEqual(warm.packStatuses(), reduced(warm), 'after a write');
+    await warm.dispose();
+  });
 });

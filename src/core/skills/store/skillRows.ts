@@ -221,6 +221,15 @@ export type SkillTreeRecord = Pick<
   | 'scope_project_id'
 >;
 
+/**
+ * Names of the SKILL.md skills whose stored resources (what the load listed of their folders, and a
+ * warm start checks) hold a file under `scripts/`: what skill-script discovery reads. LIKE ignores
+ * ASCII case, so this may name a few more; the caller checks each record.
+ */
+export function readNamesWithScripts(db: SqlDatabase): string[] {
+  return db.arrays(`SELECT DISTINCT name FROM skills WHERE format = 'skill-md' AND resources LIKE '%"scripts/%' ORDER BY name`).map((r) => String(r[0]));
+}
+
 /** Every skill's `SkillTreeRecord`, in `SkillStore.all()` order: those columns only, no record decoded. */
 export function readTreeRecords(db: SqlDatabase): SkillTreeRecord[] {
   return db
