@@ -182,7 +182,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   const ledger = new WorkspaceLedger(ledgerStore, { tools, skills, settings }, logger);
   ledger.importDoors(workspaceDoorFolders());
   context.subscriptions.push(ledger, onEvent(ledger.followFeedback, 'skill_feedback'));
-  const nativeSkills = new NativeAgentSkills(skillTree, skillPacks.onDidChange, () => skillPacks.packRoots());
+  const nativeSkills = new NativeAgentSkills(skills, skillPacks.onDidChange, () => skillPacks.storedPacks());
   context.subscriptions.push(nativeSkills);
 
   const activity = new ActivityRegistry();

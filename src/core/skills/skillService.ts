@@ -49,10 +49,9 @@ import type { SkillIdentity, SkillScope } from './store/skillScope';
 import { SharedSkillStore } from './store/learned/sharedSkillStore';
 import type { SharedCounters } from './store/learned/sharedSkillStore';
 import type { SkillRecord } from './skillSchema';
-import { buildSkillTree } from './skillTree';
-import type { SkillTreePack } from './skillTree';
-import { readNamesWithScripts, type SkillTreeRecord } from './store/skillRows';
-import type { SkillEntry } from './store/skillSearchIndex';
+import { buildSkillTree, skillTreeStatuses } from './skillTree';
+import type { PackSkillStatuses, SkillTreePack } from './skillTree';
+import { readNamesWithScripts, readPackSkillFiles } from './store/skillRows';
 import { SkillStore } from './store/skillStore';
 import type { SkillGetOutput, SkillListOutput, SkillSearchOutput } from './skillToolSchemas';
 import { validateSkillTargets } from './packs/skillValidation';
@@ -92,12 +91,6 @@ export interface SkillServiceDeps {
 
 export type { SkillTreePack } from './skillTree';
 
-/** One pack of `SkillService.packStatuses()`. */
-export interface PackSkillStatuses {
-  workspace: boolean;
-  skills: Array<{ name: string; status: SkillTreePack['skills'][number]['status'] }>;
-}
-
 export interface SkillService {
   readonly openInfo: { status: string; reason?: string; backupKey?: string };
   loadPacks(packs: readonly ResolvedSkillPack[], options?: LoadOptions): Promise<LoadSummary>;
@@ -131,6 +124,8 @@ export interface SkillService {
   packStatuses(): PackSkillStatuses[];
   /** Names of the SKILL.md skills with files under `scripts/` (skill-script discovery reads only their records). */
   skillsWithScripts(): string[];
+  /** Each stored skill of these packs with its file (which of them VS Code offers itself is decided from the file). */
+  packSkillFiles(packNames: readonly string[]): Array<{ name: string; file: string; origin: 'pack' }>;
   validatePacks(packs?: readonly ResolvedSkillPack[]): Promise<ValidationReport>;
   /**
    * Stores a learned skill in its scope (`scope_mode` + `tenant_id` / `project_id`; the
@@ -345,15 +340,15 @@ class DefaultSkillService implements SkillService {
   packStatuses(): PackSkillStatuses[] {
     const reports = this.loader.packReports();
     // Before the first load: learned skills only (few), as listPacks reads them.
-    const records = reports.length > 0 ? [...this.store.everySkill()].map(statusRecord) : this.store.learnedRecords();
-    return buildSkillTree(records, reports, this.config.scopeMode).map((pack) => ({
-      workspace: pack.workspace,
-      skills: pack.skills.map((item) => ({ name: item.name, status: item.status })),
-    }));
+    return skillTreeStatuses(reports.length > 0 ? [...this.store.everySkill()] : this.store.learnedRecords(), reports);
   }
 
   skillsWithScripts(): string[] {
     return readNamesWithScripts(this.store.db);
+  }
+
+  packSkillFiles(packNames: readonly string[]): Array<{ name: string; file: string; origin: 'pack' }> {
+    return readPackSkillFiles(this.store.db, packNames);
   }
 
   validatePacks(packs?: readonly ResolvedSkillPack[]): Promise<ValidationReport> {
@@ -492,26 +487,4 @@ class DefaultSkillService implements SkillService {
     }, delay);
     this.saveTimer.unref?.();
   }
-}
-
-/**
- * A skill's tree row from its in-memory index entry, for `packStatuses`: the columns the index
- * does not hold (file, line, format, status reason) are left empty — that tree is reduced to names
- * and statuses, and never shown.
- */
-function statusRecord(entry: SkillEntry): SkillTreeRecord {
-  return {
-    name: entry.name,
-    title: entry.title,
-    status: entry.status as SkillTreeRecord['status'],
-    status_reason: '',
-    source_file: '',
-    source_line: 1,
-    format: 'skill-md',
-    origin: entry.origin,
-    pack_name: entry.pack_name,
-    scope_mode: entry.scope_mode,
-    scope_tenant_id: entry.scope_tenant_id,
-    scope_project_id: entry.scope_project_id,
-  };
 }

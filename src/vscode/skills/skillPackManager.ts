@@ -59,9 +59,11 @@ export class SkillPackManager extends Disposable {
     return this.resolved;
   }
 
-  /** The folders of every pack whose skills the store may hold: the last finished load's and the one under way. */
-  packRoots(): string[] {
-    return [...new Set([...this.loaded, ...this.resolved].map((pack) => pack.root))];
+  /** Every pack whose skills the store may hold: the last finished load's and the one under way's. */
+  storedPacks(): ResolvedSkillPack[] {
+    const packs = [...this.loaded];
+    for (const pack of this.resolved) if (!packs.some((p) => p.name === pack.name && p.root === pack.root)) packs.push(pack);
+    return packs;
   }
 
   /**

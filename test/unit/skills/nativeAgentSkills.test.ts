@@ -110,13 +110,25 @@ describe('native agent skills: agent-mode answers leave them out, @toolshed keep
     ]);
     await h.service.addLearnedSkill({ name: 'learned-release', trigger: 'When a release needs notes', steps: ['Collect the changes.'], scope_mode: 'global' });
     const items = h.service.listPacks().flatMap((p) => p.skills);
-    const native = nativeSkillNames(items, nativeSkillRoots({ supported: true, enabled: true }, [root], undefined));
-    return { h, native };
+    const roots = nativeSkillRoots({ supported: true, enabled: true }, [root], undefined);
+    const native = nativeSkillNames(items, roots);
+    return { h, native, roots };
   }
 
   it('only the SKILL.md folder under .github/skills is native', async () => {
     const { native } = await workspaceWithBothKinds();
     assert.deepEqual([...native], ['release-notes']);
+  });
+
+  it('the same names from the stored files of the packs that may hold them (what the extension reads), without the skill list', async () => {
+    const { h, native, roots } = await workspaceWithBothKinds();
+    assert.deepEqual([...nativeSkillNames(h.service.packSkillFiles(['ws-github', 'team']), roots)], [...native]);
+    assert.deepEqual([...nativeSkillNames(h.service.packSkillFiles(['ws-github']), roots)], [...native]);
+    assert.deepEqual(
+      h.service.packSkillFiles(['team']).map((s) => s.name),
+      ['deploy-notes'],
+    );
+    assert.deepEqual(h.service.packSkillFiles([]), []);
   });
 
   it('search, list, get and the single skill tool never return a native skill in agent mode; all of them without it', async () => {
