@@ -68,7 +68,7 @@ export interface ToolshedServices {
    * shared store), proposals and counters. Fired by the services; the Skill Directory follows it.
    */
   readonly skillChanges: SkillChanges;
-  /** The skill list by pack, read once per change of it (the sidebar, skill scripts and native agent skills share it). */
+  /** The skill list by pack, read once per change of it when the Skill Directory's tree is shown. */
   readonly skillTree: SkillTreeCache;
   /** Skill `scripts/` offered as deferred tools (trusted workspaces only). */
   readonly skillScripts: SkillScriptTools;

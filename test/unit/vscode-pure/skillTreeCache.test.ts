@@ -31,12 +31,12 @@ async function setUp() {
 }
 
 describe('skill tree cache: one reading of the skill list per change of it', () => {
-  it('the readers after one change (the sidebar summary, skill scripts, native agent skills) share one reading', async () => {
+  it('the readers after one change (the sidebar’s tree, Promote Skill) share one reading', async () => {
     const { tree, reads } = await setUp();
     const first = tree.listPacks();
     assert.equal(tree.listPacks(), first);
     assert.equal(tree.listPacks(), first);
-    assert.equal(reads.count, 1, 'three readers, one reading of every stored skill');
+    assert.equal(reads.count, 1, 'three readings, one reading of every stored skill');
   });
 
   it('a change of the skill list is seen by the next reader; a change that leaves it alone reads nothing again', async () => {
