@@ -15,7 +15,7 @@ export class SkillTreeCache {
   private readonly subscription: vscode.Disposable;
 
   constructor(
-    private readonly skills: Pick<SkillService, 'listPacks' | 'inspect'>,
+    private readonly skills: Pick<SkillService, 'listPacks'>,
     changes: vscode.Event<SkillChange>,
   ) {
     this.subscription = changes((change) => {
@@ -27,10 +27,6 @@ export class SkillTreeCache {
   listPacks(): SkillTreePack[] {
     this.tree ??= this.skills.listPacks();
     return this.tree;
-  }
-
-  inspect(name: string): ReturnType<SkillService['inspect']> {
-    return this.skills.inspect(name);
   }
 
   dispose(): void {
