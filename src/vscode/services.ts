@@ -68,7 +68,7 @@ export interface ToolshedServices {
    * shared store), proposals and counters. Fired by the services; the Skill Directory follows it.
    */
   readonly skillChanges: SkillChanges;
-  /** The skill list by pack, read once per change of it (the sidebar, skill scripts and native agent skills share it). */
+  /** The skill list by pack, read once per change of it when the Skill Directory's tree is shown. */
   readonly skillTree: SkillTreeCache;
   /** Skill `scripts/` offered as deferred tools (trusted workspaces only). */
   readonly skillScripts: SkillScriptTools;
@@ -115,9 +115,10 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   const settings = new SettingsAccessor(logger);
   context.subscriptions.push(settings);
 
-  // sql.js's wasm ships inside the extension and is read from disk, never fetched.
-  const wasmBinary = await vscode.workspace.fs.readFile(vscode.Uri.file(path.join(context.extensionPath, 'dist', 'sql-wasm.wasm')));
-  const engine = await loadSqlEngine({ wasmBinary });
+  // sql.js's wasm ships inside the extension and is read from disk, never fetched. Read directly, not
+  // through workspace.fs: that is a round trip through the workbench, which queues behind the other
+  // extensions starting with the window (0.1 s of a warm start's activation under load).
+  const engine = await loadSqlEngine({ wasmPath: path.join(context.extensionPath, 'dist', 'sql-wasm.wasm') });
   logger.info('sql.js loaded');
 
   const { store, folder } = createByteStore(context);
@@ -181,12 +182,12 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   const ledger = new WorkspaceLedger(ledgerStore, { tools, skills, settings }, logger);
   ledger.importDoors(workspaceDoorFolders());
   context.subscriptions.push(ledger, onEvent(ledger.followFeedback, 'skill_feedback'));
-  const nativeSkills = new NativeAgentSkills(skillTree, skillPacks.onDidChange);
+  const nativeSkills = new NativeAgentSkills(skills, skillPacks.onDidChange, () => skillPacks.storedPacks());
   context.subscriptions.push(nativeSkills);
 
   const activity = new ActivityRegistry();
   const skillScripts = new SkillScriptTools(
-    skillTree,
+    skills,
     logger,
     () => vscode.lm.tools.map((tool) => tool.name),
     () => ledger.retiredSkillNames(),

@@ -49,8 +49,9 @@ import type { SkillIdentity, SkillScope } from './store/skillScope';
 import { SharedSkillStore } from './store/learned/sharedSkillStore';
 import type { SharedCounters } from './store/learned/sharedSkillStore';
 import type { SkillRecord } from './skillSchema';
-import { buildSkillTree } from './skillTree';
-import type { SkillTreePack } from './skillTree';
+import { buildSkillTree, skillTreeStatuses } from './skillTree';
+import type { PackSkillStatuses, SkillTreePack } from './skillTree';
+import { readNamesWithScripts, readPackSkillFiles } from './store/skillRows';
 import { SkillStore } from './store/skillStore';
 import type { SkillGetOutput, SkillListOutput, SkillSearchOutput } from './skillToolSchemas';
 import { validateSkillTargets } from './packs/skillValidation';
@@ -118,6 +119,16 @@ export interface SkillService {
     ctx: SkillRequestContext,
   ): Promise<string[]>;
   listPacks(): SkillTreePack[];
+  /**
+   * `listPacks()` reduced to what a count needs — each pack's skills' names and statuses, and
+   * whether it is a workspace pack — from the in-memory index: no stored row is read (the Skill
+   * Directory's header counts this after every load; reading the list costs ≈ 80 ms at 10,000 skills).
+   */
+  packStatuses(): PackSkillStatuses[];
+  /** Names of the SKILL.md skills with files under `scripts/` (skill-script discovery reads only their records). */
+  skillsWithScripts(): string[];
+  /** Each stored skill of these packs with its file (which of them VS Code offers itself is decided from the file). */
+  packSkillFiles(packNames: readonly string[]): Array<{ name: string; file: string; origin: 'pack' }>;
   validatePacks(packs?: readonly ResolvedSkillPack[]): Promise<ValidationReport>;
   /**
    * Stores a learned skill in its scope (`scope_mode` + `tenant_id` / `project_id`; the
@@ -328,6 +339,20 @@ class DefaultSkillService implements SkillService {
     const reports = this.loader.packReports();
     // Before the first load no pack is listed: only learned skills show (the Skill Directory reads this at activation).
     return buildSkillTree(reports.length > 0 ? this.store.treeRecords() : this.store.learnedRecords(), reports, this.config.scopeMode);
+  }
+
+  packStatuses(): PackSkillStatuses[] {
+    const reports = this.loader.packReports();
+    // Before the first load: learned skills only (few), as listPacks reads them.
+    return skillTreeStatuses(reports.length > 0 ? [...this.store.everySkill()] : this.store.learnedRecords(), reports);
+  }
+
+  skillsWithScripts(): string[] {
+    return readNamesWithScripts(this.store.db);
+  }
+
+  packSkillFiles(packNames: readonly string[]): Array<{ name: string; file: string; origin: 'pack' }> {
+    return readPackSkillFiles(this.store.db, packNames);
   }
 
   validatePacks(packs?: readonly ResolvedSkillPack[]): Promise<ValidationReport> {

@@ -43,13 +43,7 @@ export interface SkillTreePack {
  * and each loaded skill's own problems from the last load.
  */
 export function buildSkillTree(records: readonly SkillTreeRecord[], reports: readonly PackReport[], learnedScopeMode: string): SkillTreePack[] {
-  const byPack = new Map<string, SkillTreeRecord[]>();
-  for (const record of records) {
-    const key = record.origin === 'learned' ? '\u0000learned' : record.pack_name;
-    const pack = byPack.get(key);
-    if (pack) pack.push(record);
-    else byPack.set(key, [record]);
-  }
+  const byPack = groupByPack(records);
   const item = (r: SkillTreeRecord, problems: SkillProblem[]): SkillTreeItem => ({
     name: r.name,
     title: r.title,
@@ -80,14 +74,7 @@ export function buildSkillTree(records: readonly SkillTreeRecord[], reports: rea
           else problemsBySkill.set(problem.skillName, [problem]);
         }
       }
-      const errors = file.problems.filter((p) => p.severity === 'error' && !(p.skillName && loaded.has(p.skillName)));
-      if (errors.length) {
-        const names = [...new Set(errors.map((p) => p.skillName ?? generatedName(report.pack.name, file.relativePath)))];
-        for (const name of names) {
-          const own = errors.filter((p) => (p.skillName ?? generatedName(report.pack.name, file.relativePath)) === name);
-          invalid.push({ name, title: name, status: 'invalid', problems: own, file: file.file, line: own[0]?.line ?? 1, format: file.format, origin: 'pack' });
-        }
-      }
+      invalid.push(...invalidItems(report, file, loaded));
     }
     const skills = (byPack.get(report.pack.name) ?? []).map((r) => {
       const made = item(r, problemsBySkill.get(r.name) ?? []);
@@ -106,7 +93,7 @@ export function buildSkillTree(records: readonly SkillTreeRecord[], reports: rea
       skills: [...skills, ...invalid].sort((a, b) => (a.name < b.name ? -1 : 1)),
     };
   });
-  const learned = byPack.get('\u0000learned');
+  const learned = byPack.get(LEARNED);
   if (learned?.length) {
     packs.push({
       name: 'learned',
@@ -120,6 +107,61 @@ export function buildSkillTree(records: readonly SkillTreeRecord[], reports: rea
     });
   }
   return packs;
+}
+
+/** One pack of `skillTreeStatuses`. */
+export interface PackSkillStatuses {
+  workspace: boolean;
+  skills: Array<{ name: string; status: SkillTreeStatus }>;
+}
+
+/**
+ * `buildSkillTree`'s packs reduced to their skills' names and statuses (and whether a pack is a
+ * workspace pack), counted from the rows given — no item is built, nothing is sorted: what a
+ * count needs (the Skill Directory's header, after every load and file change).
+ */
+export function skillTreeStatuses(
+  records: ReadonlyArray<Pick<SkillTreeRecord, 'name' | 'origin' | 'pack_name'> & { status: string }>,
+  reports: readonly PackReport[],
+): PackSkillStatuses[] {
+  const byPack = groupByPack(records);
+  const statusesOf = (rows: typeof records | undefined) => (rows ?? []).map((r) => ({ name: r.name, status: r.status as SkillTreeStatus }));
+  const packs: PackSkillStatuses[] = reports.map((report) => {
+    const invalid = report.files
+      .filter((file) => !file.errorFree)
+      .flatMap((file) => invalidItems(report, file, new Set(file.skills.map((s) => s.name))))
+      .map((item) => ({ name: item.name, status: item.status }));
+    return { workspace: report.pack.workspace, skills: [...statusesOf(byPack.get(report.pack.name)), ...invalid] };
+  });
+  const learned = byPack.get(LEARNED);
+  if (learned?.length) packs.push({ workspace: false, skills: statusesOf(learned) });
+  return packs;
+}
+
+/** The key learned skills are grouped under (no pack name is empty of characters like it). */
+const LEARNED = '\u0000learned';
+
+/** Rows by pack name; learned skills under LEARNED. */
+function groupByPack<R extends { origin: string; pack_name: string }>(records: readonly R[]): Map<string, R[]> {
+  const byPack = new Map<string, R[]>();
+  for (const record of records) {
+    const key = record.origin === 'learned' ? LEARNED : record.pack_name;
+    const pack = byPack.get(key);
+    if (pack) pack.push(record);
+    else byPack.set(key, [record]);
+  }
+  return byPack;
+}
+
+/** The "invalid" items of one file of a pack: one per skill name whose definition failed with an error (`loaded`: the names it did load). */
+function invalidItems(report: PackReport, file: FileReport, loaded: ReadonlySet<string>): SkillTreeItem[] {
+  const errors = file.problems.filter((p) => p.severity === 'error' && !(p.skillName && loaded.has(p.skillName)));
+  if (!errors.length) return [];
+  const nameOf = (p: SkillProblem) => p.skillName ?? generatedName(report.pack.name, file.relativePath);
+  return [...new Set(errors.map(nameOf))].map((name) => {
+    const own = errors.filter((p) => nameOf(p) === name);
+    return { name, title: name, status: 'invalid', problems: own, file: file.file, line: own[0]?.line ?? 1, format: file.format, origin: 'pack' };
+  });
 }
 
 /**

@@ -290,6 +290,20 @@ function tryLoad(bytes: Uint8Array, options: OpenDatabaseOptions, written: boole
   };
   try {
     db = new SqlDatabase(new options.engine.sql.Database(bytes));
+    // A damaged header can leave a database that reads fine but refuses every write (byte 18, the
+    // file format's write version, above 2): the store would fail at its first save. A write rolled
+    // back at once proves it takes writes. It comes first: ending that transaction rewrites the
+    // header, and damage it then exposes (a wrong page count with a stale change counter beside a
+    // damaged page) is what the checks below must see, not the store's first read.
+    const probe = db;
+    try {
+      probe.run('SAVEPOINT toolshed_write_probe');
+      probe.run('CREATE TABLE toolshed_write_probe (x)');
+      probe.run('ROLLBACK TO toolshed_write_probe');
+      probe.run('RELEASE toolshed_write_probe');
+    } catch (error) {
+      return reject(`database refuses writes (${messageOf(error)})`);
+    }
     // integrity_check (not quick_check): it also cross-checks indexes against their tables.
     const check = written ? { integrity_check: 'ok' } : db.get<{ integrity_check: string }>('PRAGMA integrity_check(1)');
     if (!check || check.integrity_check !== 'ok') return reject(`integrity check failed (${check?.integrity_check ?? 'no answer'})`);
@@ -318,18 +332,6 @@ function tryLoad(bytes: Uint8Array, options: OpenDatabaseOptions, written: boole
     const difference = schemaDifference(db, (fresh) => options.createSchema(fresh), options.engine);
     if (difference) return reject(`schema damaged: ${difference}`);
     options.verify?.(db);
-    // A damaged header can leave a database that reads fine but refuses every write (byte 18, the
-    // file format's write version, above 2): the store would fail at its first save. A write rolled
-    // back at once proves it takes writes.
-    const probe = db;
-    try {
-      probe.run('SAVEPOINT toolshed_write_probe');
-      probe.run(`UPDATE ${META_TABLE} SET value = value WHERE key = 'schema_version'`);
-      probe.run('ROLLBACK TO toolshed_write_probe');
-      probe.run('RELEASE toolshed_write_probe');
-    } catch (error) {
-      return reject(`database refuses writes (${messageOf(error)})`);
-    }
     return { ok: true, db, migratedFrom };
   } catch (error) {
     return reject(`unreadable database (${messageOf(error)})`);

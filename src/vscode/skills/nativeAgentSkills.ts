@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import * as os from 'node:os';
-import { nativeSkillNames, nativeSkillRoots, type NativeSkillSettings } from '../../core/skills/packs/nativeAgentSkills';
-import type { AgentSkillLocation } from '../../core/skills/packs/skillPackSources';
+import { nativeSkillNames, nativeSkillRoots, packMayHoldNativeSkills, type NativeSkillSettings } from '../../core/skills/packs/nativeAgentSkills';
+import type { AgentSkillLocation, ResolvedSkillPack } from '../../core/skills/packs/skillPackSources';
 import type { SkillService } from '../../core/skills/skillService';
 import { Disposable } from '../lifecycle';
 
@@ -48,8 +48,10 @@ export class NativeAgentSkills extends Disposable {
   private cached: { key: string; names: ReadonlySet<string> } | undefined;
 
   constructor(
-    private readonly skills: Pick<SkillService, 'listPacks'>,
+    private readonly skills: Pick<SkillService, 'packSkillFiles'>,
     packsChanged: vscode.Event<void>,
+    /** The packs whose skills the store may hold (`SkillPackManager.storedPacks`). */
+    private readonly packs: () => readonly ResolvedSkillPack[],
   ) {
     super();
     const invalidate = () => {
@@ -75,15 +77,13 @@ export class NativeAgentSkills extends Disposable {
     const key = JSON.stringify([settings, folders, vscode.workspace.isTrusted]);
     if (this.cached?.key !== key) {
       const roots = nativeSkillRoots(settings, folders, os.homedir());
-      // Restricted Mode hides workspace packs from every surface already.
-      const packs = roots.length ? this.skills.listPacks().filter((pack) => vscode.workspace.isTrusted || !pack.workspace) : [];
-      this.cached = {
-        key,
-        names: nativeSkillNames(
-          packs.flatMap((pack) => pack.skills.filter((s) => s.status !== 'invalid')),
-          roots,
-        ),
-      };
+      // Only the skills of packs whose folder could hold one of the host's skill folders are read
+      // (Restricted Mode hides workspace packs from every surface already): a library elsewhere
+      // costs no reading of every stored skill at the first agent-mode call.
+      const related = this.packs()
+        .filter((pack) => (vscode.workspace.isTrusted || !pack.workspace) && packMayHoldNativeSkills(pack.root, roots))
+        .map((pack) => pack.name);
+      this.cached = { key, names: nativeSkillNames(related.length ? this.skills.packSkillFiles(related) : [], roots) };
     }
     return this.cached.names;
   }

@@ -22,6 +22,8 @@ export class SkillPackManager extends Disposable {
   readonly onDidChange = this.changed.event;
   private watchers: vscode.Disposable[] = [];
   private resolved: ResolvedSkillPack[] = [];
+  /** The packs of the last load that finished. */
+  private loaded: readonly ResolvedSkillPack[] = [];
   private loading: Promise<LoadSummary | undefined> = Promise.resolve(undefined);
   private readonly pendingFiles = new Map<string, ReturnType<typeof setTimeout>>();
 
@@ -57,6 +59,13 @@ export class SkillPackManager extends Disposable {
     return this.resolved;
   }
 
+  /** Every pack whose skills the store may hold: the last finished load's and the one under way's. */
+  storedPacks(): ResolvedSkillPack[] {
+    const packs = [...this.loaded];
+    for (const pack of this.resolved) if (!packs.some((p) => p.name === pack.name && p.root === pack.root)) packs.push(pack);
+    return packs;
+  }
+
   /**
    * (Re)loads every pack. With `progress`, reports files as they load and honours
    * cancellation (what was loaded stays; the next reload completes it).
@@ -75,6 +84,7 @@ export class SkillPackManager extends Disposable {
         },
         cancellation: token,
       });
+      this.loaded = packs;
       this.watch(packs);
       if (summary.cancelled) this.logger.info('Loading skill packs was cancelled; the next reload completes it.');
       this.changed.fire();

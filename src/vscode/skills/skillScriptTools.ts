@@ -1,6 +1,4 @@
 import * as vscode from 'vscode';
-import { lstatSync } from 'node:fs';
-import * as path from 'node:path';
 import type { Logger } from '../../core/platform/ports';
 import { nodeFileSystem } from '../../core/platform/nodeFileSystem';
 import { isExecutableFile } from '../../core/platform/nodeProcesses';
@@ -13,22 +11,8 @@ import { Disposable } from '../lifecycle';
 
 const SKILL_SCRIPT_SOURCE = 'skill-script';
 
-type SkillListing = Pick<SkillService, 'listPacks' | 'inspect'>;
-
-/**
- * The skill list less the SKILL.md skills with no `scripts/` folder beside them (most of a large
- * library): whether a skill has scripts is otherwise learned from its whole stored record, read
- * for every skill after every load (about half a second at 10,000 skills); one `lstat` each is
- * much less. Only a real folder counts, as when the load listed the skill's resources.
- */
-function withScriptsFolder(skills: SkillListing): SkillListing {
-  const hasScriptsFolder = (file: string) => lstatSync(path.join(path.dirname(file), 'scripts'), { throwIfNoEntry: false })?.isDirectory() === true;
-  return {
-    listPacks: () =>
-      skills.listPacks().map((pack) => ({ ...pack, skills: pack.skills.filter((item) => item.format === 'skill-md' && hasScriptsFolder(item.file)) })),
-    inspect: (name) => skills.inspect(name),
-  };
-}
+/** Which skills have scripts, and their records. */
+type SkillListing = Pick<SkillService, 'skillsWithScripts' | 'inspect'>;
 
 /**
  * The skill scripts Toolshed offers as deferred tools (its own execution registry: they are
@@ -47,7 +31,7 @@ export class SkillScriptTools extends Disposable {
   private refreshing: Promise<void> = Promise.resolve();
 
   constructor(
-    /** The skill list (services' `skillTree`: read once per change). */
+    /** The skill service: the SKILL.md skills with `scripts/`, and their records. */
     private readonly skills: SkillListing,
     private readonly logger: Logger,
     /** Names of every tool that is not a skill script (scripts never take one). */
@@ -104,7 +88,7 @@ export class SkillScriptTools extends Disposable {
       this.replace(new Map(), []);
       return;
     }
-    const sources = scriptSourcesOf(withScriptsFolder(this.skills), this.retiredNames());
+    const sources = scriptSourcesOf(this.skills, this.retiredNames());
     const catalog = await discoverScriptTools({ ...nodeFileSystem, isExecutable: isExecutableFile }, sources, new Set(this.otherToolNames()));
     this.replace(new Map(catalog.tools.map((tool) => [tool.toolName, tool])), catalog.problems);
     this.logger.info(`Skill scripts: ${catalog.tools.length} offered as tools, ${catalog.problems.length} problem(s).`);

@@ -3,18 +3,19 @@ import type { SkillService, SkillTreePack } from '../../core/skills/skillService
 import type { SkillChange } from '../skillChanges';
 
 /**
- * The skill list by pack, read once per change of it. After every load the Skill Directory's
- * summary, the skill scripts and VS Code's own agent skills each need it, and each reading
- * decodes every stored skill (about half a second at 10,000 skills): reading it once here keeps
- * that cost from being paid three times on the extension host. Create it before anything else
- * subscribes to `changes`, so it is cleared before they read it.
+ * The skill list by pack, read once per change of it, and only when the Skill Directory's tree is
+ * shown: a reading decodes the tree columns of every stored skill (≈ 0.1 s at 10,000 skills). What
+ * runs after every load reads less — the header's counts (`SkillService.packStatuses`, from
+ * memory), skill scripts (`skillsWithScripts`), VS Code's own agent skills (`packSkillFiles`, of
+ * the packs that may hold them) — so a start builds no list nobody looks at. Create it before
+ * anything else subscribes to `changes`, so it is cleared before they read it.
  */
 export class SkillTreeCache {
   private tree: SkillTreePack[] | undefined;
   private readonly subscription: vscode.Disposable;
 
   constructor(
-    private readonly skills: Pick<SkillService, 'listPacks' | 'inspect'>,
+    private readonly skills: Pick<SkillService, 'listPacks'>,
     changes: vscode.Event<SkillChange>,
   ) {
     this.subscription = changes((change) => {
@@ -26,10 +27,6 @@ export class SkillTreeCache {
   listPacks(): SkillTreePack[] {
     this.tree ??= this.skills.listPacks();
     return this.tree;
-  }
-
-  inspect(name: string): ReturnType<SkillService['inspect']> {
-    return this.skills.inspect(name);
   }
 
   dispose(): void {

@@ -79,13 +79,20 @@ export class SkillServiceDirectorySource extends Disposable implements SkillDire
     return this.loader.ready;
   }
 
-  /** The statuses of `packs()` without reading each skill's record (9,000 reads at 10,000 skills) until the tree is shown. */
+  /**
+   * The statuses of `packs()` from the service's in-memory index: no stored skill is read until the
+   * tree is shown (the header counts them after every load and file change).
+   */
   statuses(): readonly PackStatuses[] {
     if (this.snapshot) return this.snapshot;
     const retiredNames = this.retired?.retiredSkillNames();
-    return this.visiblePacks().map((pack) => ({
-      skills: pack.skills.map((item) => ({ status: isRetired(item, retiredNames) ? 'inactive' : item.status })),
-    }));
+    const trusted = vscode.workspace.isTrusted;
+    return this.service
+      .packStatuses()
+      .filter((pack) => trusted || !pack.workspace)
+      .map((pack) => ({
+        skills: pack.skills.map((item) => ({ status: isRetired(item, retiredNames) ? 'inactive' : item.status })),
+      }));
   }
 
   /** The packs the sidebar shows: in Restricted Mode workspace packs are hidden, as from every model path. */

@@ -1,7 +1,13 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { isNativeSkillFile, nativeSkillNames, nativeSkillRoots, NATIVE_SKILL_LOCATIONS_DEFAULT } from '../../../src/core/skills/packs/nativeAgentSkills';
+import {
+  isNativeSkillFile,
+  nativeSkillNames,
+  nativeSkillRoots,
+  NATIVE_SKILL_LOCATIONS_DEFAULT,
+  packMayHoldNativeSkills,
+} from '../../../src/core/skills/packs/nativeAgentSkills';
 import type { SkillRequestContext } from '../../../src/core/skills/skillService';
 import { makeService, pack, tempDir, writeTree } from './helpers';
 
@@ -53,6 +59,32 @@ describe('native agent skills: which SKILL.md folders VS Code offers itself', ()
     assert.ok(!isNativeSkillFile(path.join(ws, 'skills', 'x', 'SKILL.md'), [root]));
   });
 
+  it('a pack whose folder is unrelated to every native root holds no native skill; inside, around or equal to one it may', () => {
+    const roots = nativeSkillRoots({ supported: true, enabled: true }, [ws], home);
+    assert.equal(packMayHoldNativeSkills(path.join(path.sep, 'data', 'library'), roots), false, 'a library elsewhere');
+    assert.equal(packMayHoldNativeSkills(path.join(ws, 'skills'), roots), false, 'a sibling of .github/skills');
+    assert.equal(packMayHoldNativeSkills(path.join(ws, '.github', 'skills-extra'), roots), false, 'a name that only starts like a root');
+    assert.equal(packMayHoldNativeSkills(ws, roots), true, 'the workspace holds .github/skills');
+    assert.equal(packMayHoldNativeSkills(path.join(ws, '.github', 'skills'), roots), true, 'a root itself');
+    assert.equal(packMayHoldNativeSkills(path.join(ws, '.github', 'skills', 'release-notes'), roots), true, 'one skill folder of a root');
+    assert.equal(packMayHoldNativeSkills(path.join(ws, '.github', 'skills', '..', 'skills'), roots), true, 'resolved first');
+    assert.equal(packMayHoldNativeSkills(ws, []), false, 'native skills off');
+  });
+
+  it('the pack filter never hides a native skill: every native file lies in a pack it keeps (property)', () => {
+    const segment = fc.constantFrom('a', 'b', 'skills', '.github', '.claude', 'SKILL.md', 'x.skill.md', '..');
+    const folder = fc.array(segment, { minLength: 0, maxLength: 4 }).map((parts) => path.join(ws, ...parts));
+    fc.assert(
+      fc.property(fc.array(folder, { minLength: 1, maxLength: 3 }), folder, fc.array(segment, { minLength: 1, maxLength: 4 }), (roots, packRoot, below) => {
+        // A pack's files are found below its folder (skillPackScanner joins each name to it).
+        const file = path.join(packRoot, ...below.filter((part) => part !== '..'));
+        if (!isNativeSkillFile(file, roots)) return true;
+        return packMayHoldNativeSkills(packRoot, roots);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('learned skills are never native, whatever their file', () => {
     fc.assert(
       fc.property(fc.string({ minLength: 1, maxLength: 12 }), (name) => {
@@ -78,13 +110,25 @@ describe('native agent skills: agent-mode answers leave them out, @toolshed keep
     ]);
     await h.service.addLearnedSkill({ name: 'learned-release', trigger: 'When a release needs notes', steps: ['Collect the changes.'], scope_mode: 'global' });
     const items = h.service.listPacks().flatMap((p) => p.skills);
-    const native = nativeSkillNames(items, nativeSkillRoots({ supported: true, enabled: true }, [root], undefined));
-    return { h, native };
+    const roots = nativeSkillRoots({ supported: true, enabled: true }, [root], undefined);
+    const native = nativeSkillNames(items, roots);
+    return { h, native, roots };
   }
 
   it('only the SKILL.md folder under .github/skills is native', async () => {
     const { native } = await workspaceWithBothKinds();
     assert.deepEqual([...native], ['release-notes']);
+  });
+
+  it('the same names from the stored files of the packs that may hold them (what the extension reads), without the skill list', async () => {
+    const { h, native, roots } = await workspaceWithBothKinds();
+    assert.deepEqual([...nativeSkillNames(h.service.packSkillFiles(['ws-github', 'team']), roots)], [...native]);
+    assert.deepEqual([...nativeSkillNames(h.service.packSkillFiles(['ws-github']), roots)], [...native]);
+    assert.deepEqual(
+      h.service.packSkillFiles(['team']).map((s) => s.name),
+      ['deploy-notes'],
+    );
+    assert.deepEqual(h.service.packSkillFiles([]), []);
   });
 
   it('search, list, get and the single skill tool never return a native skill in agent mode; all of them without it', async () => {

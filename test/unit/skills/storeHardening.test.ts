@@ -499,6 +499,31 @@ describe('damaged stores are rebuilt with learned skills restored', () => {
       if (process.env.TOOLSHED_DAMAGE_STATS) console.log(statuses);
     });
 
+  it('a page count and change counter flipped beside a damaged page are found on open, not by the store’s first read', async () => {
+    // fast-check found it: SQLite's checks passed, and the write that proves the file takes writes
+    // then rewrote the header so that the store's next read failed ("database disk image is malformed").
+    const folder = tempDir('toolshed-header-');
+    const packRoot = path.join(folder, 'pack');
+    writeTree(packRoot, { 'a.skill.yaml': stepSkill('pack.d.alpha', 'Alpha work'), 'b.skill.yaml': stepSkill('pack.d.beta', 'Beta work') });
+    const names = ['restore-one', 'restore-two', 'restore-three'];
+    {
+      const { service } = await serviceOn(new NodeByteStore(folder));
+      await service.loadPacks([pack('d', packRoot)]);
+      for (const name of names) await service.addLearnedSkill(learned(name, { trigger: `Restore ${name} after damage` }));
+      await service.dispose();
+    }
+    const file = path.join(folder, 'skills.db');
+    const bytes = readFileSync(file);
+    for (const at of [28, 24, 6897676]) bytes[at % bytes.length]! ^= 1;
+    writeFileSync(file, bytes);
+    const { service, logger } = await serviceOn(new NodeByteStore(folder));
+    assert.ok(warnings(logger).length <= 1, JSON.stringify(warnings(logger)));
+    await service.loadPacks([pack('d', packRoot)]);
+    const listed = (await service.list({ page_size: 50 }, ctx)).skills.map((s) => s.name);
+    for (const name of [...names, 'pack.d.alpha', 'pack.d.beta']) assert.ok(listed.includes(name), `${name} missing: ${listed.join(', ')}`);
+    await service.dispose();
+  });
+
   it('property: byte flips in tools.db end in a tool index that opens, indexes and searches (≤ 1 warning)', async () => {
     const seed = tempDir('toolshed-toolflip-');
     const first = await createToolSearchService({ engine: await engine(), store: new NodeByteStore(seed), logger: nullLogger, saveDelayMs: 0 });

@@ -72,4 +72,47 @@ describe('skills: the skill list after a warm start', () => {
     }
     await warm.dispose();
   });
+
+  it('the statuses the header counts (packStatuses, from memory) are the skill list’s, before a load, cold, warm and after a learned skill', async () => {
+    const root = tempDir();
+    writeTree(root, {
+      'clean/SKILL.md': '---\nname: clean\ndescription: Archive old invoices\n---\n# Invoices\nArchive them.\n',
+
+      'broken/SKILL.md': '---\nname: broken\n---\n# No description\n',
+      'copy/SKILL.md': '---\nname: clean\ndescription: Archive old invoices again\n---\n# Again\n',
+    });
+    const team = tempDir();
+    writeTree(team, {
+      'needs.skill.md': '---\nname: needs\ntrigger: Deploy with a token\nrequires: [TOOLSHED_TEST_ABSENT_TOKEN]\nsteps:\n  - Deploy.\n---\n',
+      'a.skill.md': '---\nname: team-a\ntrigger: Review a pull request\nsteps:\n  - Read the diff.\n---\n',
+    });
+    const bytes = new MemoryByteStore();
+    const packs = [pack('p', root), pack('w', team, { workspace: true })];
+    type Service = Awaited<ReturnType<typeof createHeadlessSkillService>>;
+    type Packs = Array<{ workspace: boolean; skills: Array<{ name: string; status: string }> }>;
+    // The header counts: the order of a pack's skills does not matter.
+    const sorted = (packs: Packs) => packs.map((p) => ({ workspace: p.workspace, skills: p.skills.map((s) => `${s.name}:${s.status}`).sort() }));
+    const reduced = (service: Service) => sorted(service.listPacks());
+    const counted = (service: Service) => sorted(service.packStatuses());
+
+    const cold = await createHeadlessSkillService({ engine: await engine(), store: bytes });
+    await cold.addLearnedSkill({ name: 'learned-archive', trigger: 'When invoices pile up', steps: ['Archive them.'], scope_mode: 'global' });
+    assert.deepEqual(counted(cold), reduced(cold), 'before any load: the learned skills');
+    await cold.loadPacks(packs);
+    const statuses = cold.packStatuses();
+    assert.deepEqual(counted(cold), reduced(cold), 'cold');
+    assert.deepEqual(
+      statuses.flatMap((p) => p.skills.map((s) => s.status)).sort(),
+      ['active', 'active', 'active', 'inactive', 'invalid', 'invalid'],
+      `the fixture covers every status: ${JSON.stringify(statuses)}`,
+    );
+    await cold.dispose();
+
+    const warm = await createHeadlessSkillService({ engine: await engine(), store: bytes });
+    await warm.loadPacks(packs);
+    assert.deepEqual(counted(warm), reduced(warm), 'warm');
+    await warm.removeLearnedSkill('learned-archive');
+    assert.deepEqual(counted(warm), reduced(warm), 'after a write');
+    await warm.dispose();
+  });
 });

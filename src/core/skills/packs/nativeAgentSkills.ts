@@ -74,6 +74,28 @@ function nativeRootMatcher(roots: readonly string[]): (file: string) => boolean 
   return (file) => path.basename(file) === 'SKILL.md' && resolved.has(folded(path.dirname(path.dirname(file))));
 }
 
+/**
+ * Whether a pack whose folder is `packRoot` may hold a skill VS Code offers itself, known without
+ * reading its skills: such a skill's file is `<root>/<skill>/SKILL.md` and lies inside the pack's
+ * folder (a pack's files are found below its root), so one of `roots` is then inside that folder,
+ * is it, or holds it. A pack for which this is false has none of `nativeSkillNames`' names.
+ */
+export function packMayHoldNativeSkills(packRoot: string, roots: readonly string[]): boolean {
+  if (roots.length === 0) return false;
+  const folded = (folder: string) => (process.platform === 'win32' ? path.resolve(folder).toLowerCase() : path.resolve(folder));
+  const pack = folded(packRoot);
+  return roots.some((root) => {
+    const native = folded(root);
+    return isSameOrInside(native, pack) || isSameOrInside(pack, native);
+  });
+}
+
+/** `inner` is `outer` or lies below it (both resolved). */
+function isSameOrInside(inner: string, outer: string): boolean {
+  const relative = path.relative(outer, inner);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
 /** Names of the pack skills VS Code offers itself (from `<root>/<skill>/SKILL.md` files). */
 export function nativeSkillNames(skills: Iterable<{ name: string; file: string; origin: string }>, roots: readonly string[]): Set<string> {
   const names = new Set<string>();

@@ -1,10 +1,10 @@
 import type { SkillRecord } from '../skillSchema';
-import type { SkillTreePack } from '../skillTree';
 import type { SkillScriptSource } from './scriptDiscovery';
 
 /** What listing the script sources reads of the skill service. */
 interface ScriptSkillLookup {
-  listPacks(): SkillTreePack[];
+  /** Names of the SKILL.md skills whose stored resources hold a `scripts/` file (`SkillService.skillsWithScripts`). */
+  skillsWithScripts(): string[];
   inspect(name: string): SkillRecord | undefined;
 }
 
@@ -15,19 +15,19 @@ interface ScriptSkillLookup {
  */
 export function scriptSourcesOf(skills: ScriptSkillLookup, retired: ReadonlySet<string>): SkillScriptSource[] {
   const sources: SkillScriptSource[] = [];
-  for (const pack of skills.listPacks()) {
-    for (const item of pack.skills) {
-      if (item.format !== 'skill-md' || item.status !== 'active' || retired.has(item.name)) continue;
-      const record = skills.inspect(item.name);
-      if (!record || !record.resources.some((resource) => resource.startsWith('scripts/'))) continue;
-      sources.push({
-        skillName: record.name,
-        skillFile: record.source_file,
-        allowedTools: record.allowed_tools,
-        requires: record.requires,
-        scriptsFrontmatter: record.meta.scripts,
-      });
-    }
+  // Only the few skills with scripts are read: a library's others (most) cost nothing here.
+  for (const name of skills.skillsWithScripts()) {
+    if (retired.has(name)) continue;
+    const record = skills.inspect(name);
+    if (!record || record.format !== 'skill-md' || record.status !== 'active') continue;
+    if (!record.resources.some((resource) => resource.startsWith('scripts/'))) continue;
+    sources.push({
+      skillName: record.name,
+      skillFile: record.source_file,
+      allowedTools: record.allowed_tools,
+      requires: record.requires,
+      scriptsFrontmatter: record.meta.scripts,
+    });
   }
   return sources;
 }

@@ -200,6 +200,25 @@ export type SkillTreeRecord = Pick<
   | 'scope_project_id'
 >;
 
+/**
+ * Names of the SKILL.md skills whose stored resources (what the load listed of their folders, and a
+ * warm start checks) hold a file under `scripts/`: what skill-script discovery reads. LIKE ignores
+ * ASCII case, so this may name a few more; the caller checks each record.
+ */
+export function readNamesWithScripts(db: SqlDatabase): string[] {
+  return db.arrays(`SELECT DISTINCT name FROM skills WHERE format = 'skill-md' AND resources LIKE '%"scripts/%' ORDER BY name`).map((r) => String(r[0]));
+}
+
+/** The pack skills of these packs, by name, with their files. */
+export function readPackSkillFiles(db: SqlDatabase, packNames: readonly string[]): Array<{ name: string; file: string; origin: 'pack' }> {
+  if (packNames.length === 0) return [];
+  return db
+    .arrays(`SELECT name, source_file FROM skills WHERE origin = 'pack' AND pack_name IN (${packNames.map(() => '?').join(', ')}) ORDER BY name`, [
+      ...packNames,
+    ])
+    .map((r) => ({ name: String(r[0]), file: String(r[1] ?? ''), origin: 'pack' as const }));
+}
+
 /** Every skill's `SkillTreeRecord`, in `SkillStore.all()` order: those columns only, no record decoded. */
 export function readTreeRecords(db: SqlDatabase): SkillTreeRecord[] {
   return db

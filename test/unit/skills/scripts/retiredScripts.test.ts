@@ -38,3 +38,40 @@ describe('skill scripts of a retired skill', () => {
     assert.deepEqual(await offered(), ['disk-report_usage', 'line-count_count'], 'restored: offered again');
   });
 });
+
+describe('skill scripts of a library', () => {
+  it('are found reading only the records of the skills with scripts', async () => {
+    const root = tempDir();
+    const files: Record<string, string> = {
+      'disk-report/SKILL.md': '---\nname: disk-report\ndescription: Report the disk usage of the workspace\n---\nRun the script.\n',
+      'disk-report/scripts/usage.py': '"""Print the disk usage."""\nprint(42)\n',
+      'notes/SKILL.md': '---\nname: notes\ndescription: Keep notes of the meeting\n---\nWrite them down.\n',
+      'notes/references/template.md': '# Notes\n',
+      'Shouty/SKILL.md': '---\nname: shouty\ndescription: A folder named like scripts in capitals\n---\nNothing to run.\n',
+      'Shouty/SCRIPTS.md': 'not a scripts folder\n',
+    };
+    for (let i = 0; i < 40; i++) files[`plain-${i}/SKILL.md`] = `---\nname: plain-${i}\ndescription: Plain skill number ${i}\n---\nNo scripts.\n`;
+    writeTree(root, files);
+    const { service } = await makeService();
+    await service.loadPacks([pack('lib', root)]);
+    const inspected: string[] = [];
+    const lookup = {
+      skillsWithScripts: () => service.skillsWithScripts(),
+      inspect: (name: string) => {
+        inspected.push(name);
+        return service.inspect(name);
+      },
+    };
+    const sources = scriptSourcesOf(lookup, new Set());
+    assert.deepEqual(
+      sources.map((s) => s.skillName),
+      ['disk-report'],
+    );
+    assert.deepEqual(inspected, ['disk-report'], 'the 42 skills without scripts are not read');
+    const catalog = await discoverScriptTools({ ...nodeFileSystem, isExecutable: isExecutableFile }, sources, new Set());
+    assert.deepEqual(
+      catalog.tools.map((tool) => tool.toolName),
+      ['disk-report_usage'],
+    );
+  });
+});
