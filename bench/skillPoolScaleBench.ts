@@ -15,7 +15,7 @@
  * for skills is measured above.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { skillRequestText } from '../src/cli/commands/requestText';
@@ -35,64 +35,9 @@ interface Job {
   requestsFile: string;
   /** Rounds of every request through `skill_search` after one warm-up round. */
   rounds: number;
-  /** The worker script (dist/parseWorker.js as esbuild.mjs builds it) a cold load reads on; false: one thread. */
-  loadThreadScript: string | false;
 }
 
 const mb = (bytes: number) => round(bytes / 1048576, 1);
-/**
- * CPU time of this process's main thread alone (Linux: /proc/self/task/PID/stat, 10 ms ticks;
- * undefined elsewhere): with a load thread beside it, the part no other core can take, which is
- * what the wall time comes down to on a machine with a core free.
- */
-const mainThreadCpuMs = (): number | undefined => {
-  try {
-    const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined;
-  }
-};
-/** CPU time of each of this process's threads (Linux; empty elsewhere), by thread id, 10 ms ticks. */
-function threadsCpuMs(): Map<string, number> {
-  const out = new Map<string, number>();
-  try {
-    for (const task of readdirSync('/proc/self/task')) {
-      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(task, (Number(fields[11]) + Number(fields[12])) * 10);
-    }
-  } catch {
-    // not Linux, or a thread ended while it was read
-  }
-  return out;
-}
-
-/**
- * Samples every thread's CPU time until stopped (a thread that ends keeps its last sample): the
- * main thread's, the load thread's and V8's helpers' shares of a start, most first; and the
- * highest resident memory seen meanwhile (whether a run's peak falls in the open or after it).
- */
-function threadsSampler(): () => { threads: number[]; peakRss: number } {
-  const first = threadsCpuMs();
-  const last = new Map(first);
-  let peakRss = 0;
-  const sample = () => {
-    for (const [task, ms] of threadsCpuMs()) last.set(task, ms);
-    peakRss = Math.max(peakRss, process.memoryUsage.rss());
-  };
-  const timer = setInterval(sample, 50);
-  return () => {
-    clearInterval(timer);
-    sample();
-    const threads = [...last]
-      .map(([task, ms]) => ms - (first.get(task) ?? 0))
-      .filter((ms) => ms > 0)
-      .sort((x, y) => y - x);
-    return { threads, peakRss };
-  };
-}
-
 const cpuMs = (since: NodeJS.CpuUsage) => {
   const used = process.cpuUsage(since);
   return (used.user + used.system) / 1000;
@@ -107,24 +52,11 @@ async function child(job: Job): Promise<void> {
   const toolshedHome = path.join(job.home, '.toolshed');
   const wallStart = performance.now();
   const cpuStart = process.cpuUsage();
-  const mainCpuStart = mainThreadCpuMs();
-  const threads = threadsSampler();
   // The engine as the door loads it (the bundle lies outside dist/, so the WebAssembly file is named).
   const engine = await loadSqlEngine({ wasmPath: path.join(job.root, 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm') });
-  const door = await openDoorSession({
-    runtime: 'claude',
-    workspaceFolder: job.workspace,
-    home: job.home,
-    env: {},
-    toolshedHome,
-    engine,
-    loadThreadScript: job.loadThreadScript,
-  });
+  const door = await openDoorSession({ runtime: 'claude', workspaceFolder: job.workspace, home: job.home, env: {}, toolshedHome, engine });
   const openMs = performance.now() - wallStart;
   const openCpu = cpuMs(cpuStart);
-  const mainCpuEnd = mainThreadCpuMs();
-  const openThreadsCpu = threads();
-  const openMainCpu = mainCpuStart === undefined || mainCpuEnd === undefined ? undefined : mainCpuEnd - mainCpuStart;
   const ctx = door.requestContext();
   await door.skills.search({ query: requests[0], limit: 10 }, ctx);
   const firstMs = performance.now() - wallStart;
@@ -176,14 +108,8 @@ async function child(job: Job): Promise<void> {
     duplicate_names: duplicates,
     other_problems: load.problems.length - duplicates,
     start: job.start,
-    load_thread: job.loadThreadScript !== false,
     open_ms: round(openMs, 0),
     open_cpu_ms: round(openCpu, 0),
-    open_main_thread_cpu_ms: openMainCpu,
-    /** Each thread's CPU during the open, most first (the main thread, the load thread, V8's helpers). */
-    open_threads_cpu_ms: openThreadsCpu.threads.join(' '),
-    /** The highest RSS sampled (every 50 ms, when the main thread had a turn) during the open. */
-    open_peak_rss_mb: mb(openThreadsCpu.peakRss),
     first_answer_ms: round(firstMs, 0),
     first_answer_cpu_ms: round(firstCpu, 0),
     search_p50_ms: round(pctOf(times, 0.5), 1),
@@ -245,13 +171,11 @@ async function main(): Promise<void> {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'toolshed-pool-scale-'));
   const rows: Array<Record<string, unknown>> = [];
   try {
-    // The load thread as the CLI ships it, bundled by skillPoolScale.bench.mjs (TOOLSHED_POOL_SCALE_LOAD_THREAD=0: one thread).
-    const loadThreadScript = process.env.TOOLSHED_POOL_SCALE_LOAD_THREAD === '0' ? false : (process.env.TOOLSHED_POOL_SCALE_LOAD_THREAD_SCRIPT ?? false);
     const workspace = path.join(tmp, 'workspace');
     mkdirSync(workspace, { recursive: true });
     const empty = path.join(tmp, 'home-empty');
     mkdirSync(path.join(empty, '.toolshed', 'skills'), { recursive: true });
-    rows.push(runChild({ root, label: 'no skills (fixed cost)', start: 'cold', home: empty, workspace, requestsFile, rounds, loadThreadScript }));
+    rows.push(runChild({ root, label: 'no skills (fixed cost)', start: 'cold', home: empty, workspace, requestsFile, rounds }));
     const fixedPeak = Number(rows[0]!.peak_rss_mb);
     for (const size of sizes) {
       const home = path.join(tmp, `home-${size}`);
@@ -264,7 +188,7 @@ async function main(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 2100));
       const label = libraryLabel(size, pool.length);
       for (const start of ['cold', 'warm'] as const) {
-        const row = runChild({ root, label, start, home, workspace, requestsFile, rounds, loadThreadScript });
+        const row = runChild({ root, label, start, home, workspace, requestsFile, rounds });
         row.skills_peak_rss_mb = round(Number(row.peak_rss_mb) - fixedPeak, 1);
         rows.push(row);
       }

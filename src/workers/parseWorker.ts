@@ -3,31 +3,23 @@ import { parseSkillDocument } from '../core/skills/packs/document/skillDocumentP
 import { SKILL_PARSE_JOB } from '../core/skills/packs/document/offThreadParser';
 import { parseToolExamplesFile } from '../core/tools/examples/toolExamples';
 import { TOOL_EXAMPLES_PARSE_JOB } from '../core/tools/examples/offThreadExamples';
-import { readForLoad, SKILL_LOAD_JOB } from '../core/skills/packs/offThreadLoad';
 
 /**
  * Entry of the parser thread (bundled as `dist/parseWorker.js`; the client is
- * src/core/platform/offThreadRunner.ts): runs one job per message (a parse, or a batch of a load:
- * offThreadLoad.ts) and posts the result back, in the order the jobs came. Results are plain
- * data, so they cross the thread boundary as they are.
+ * src/core/platform/offThreadRunner.ts): runs one parse per message and posts the result back.
+ * Results are plain data, so they cross the thread boundary as they are.
  */
 const JOBS: Record<string, (...args: never[]) => unknown> = {
   [SKILL_PARSE_JOB]: parseSkillDocument,
   [TOOL_EXAMPLES_PARSE_JOB]: parseToolExamplesFile,
-  [SKILL_LOAD_JOB]: readForLoad,
 };
 
-/** Jobs answer one after another (a load's batches, whose term numbers follow each other). */
-let queue: Promise<void> = Promise.resolve();
-
 parentPort?.on('message', (message: { id: number; kind: string; args: never[] }) => {
-  queue = queue.then(async () => {
-    const job = JOBS[message.kind];
-    try {
-      if (!job) throw new Error(`unknown job kind "${message.kind}"`);
-      parentPort?.postMessage({ id: message.id, result: await job(...message.args) });
-    } catch (error) {
-      parentPort?.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error) });
-    }
-  });
+  const job = JOBS[message.kind];
+  try {
+    if (!job) throw new Error(`unknown job kind "${message.kind}"`);
+    parentPort?.postMessage({ id: message.id, result: job(...message.args) });
+  } catch (error) {
+    parentPort?.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error) });
+  }
 });

@@ -3,11 +3,9 @@ import type { Stats } from 'node:fs';
 import * as path from 'node:path';
 import type { ByteStore } from '../../core/platform/ports';
 import { MemoryByteStore } from '../../core/platform/memoryByteStore';
-import { nullLogger } from '../../core/platform/basicPorts';
 import { loadSqlEngine } from '../../core/sql/sqlEngine';
 import type { SqlEngine } from '../../core/sql/sqlEngine';
 import { createHeadlessSkillService } from '../../core/skills/headlessSkillService';
-import { loadThreadFrom } from '../../core/skills/packs/offThreadLoad';
 import type { SkillService } from '../../core/skills/skillService';
 import { folderPack } from '../../core/skills/packs/skillPackSources';
 import type { ResolvedSkillPack } from '../../core/skills/packs/skillPackSources';
@@ -95,13 +93,11 @@ export async function loadPacksReportingErrors(service: SkillService, dirs: read
 
 /**
  * The CLI's skill service: in memory unless `store` is a storage folder, on `engine` or a new one;
- * `requires` checks read this process's environment. A large load reads its next files on the
- * load thread beside the CLI's bundle (offThreadLoad.ts).
+ * `requires` checks read this process's environment.
  */
 export async function cliSkillService(options: { store?: ByteStore; engine?: SqlEngine } = {}): Promise<SkillService> {
   const engine = options.engine ?? (await loadSqlEngine());
-  const loadThread = loadThreadFrom(undefined, nullLogger);
-  return createHeadlessSkillService({ engine, store: options.store ?? new MemoryByteStore(), env: process.env, ...(loadThread ? { loadThread } : {}) });
+  return createHeadlessSkillService({ engine, store: options.store ?? new MemoryByteStore(), env: process.env });
 }
 
 export function percentile(sorted: readonly number[], p: number): number {

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import type { ResourceLimits } from 'node:worker_threads';
 import type { Logger } from './ports';
 
 /** Smaller inputs parse in a few milliseconds: a thread hop would cost more than it saves. */
@@ -31,10 +30,7 @@ export interface OffThreadJob<T> {
 export class OffThreadRunner {
   private worker: Worker | undefined;
   private nextId = 1;
-  private readonly pending = new Map<
-    number,
-    { worker: Worker; resolve: (result: unknown) => void; inline: () => void; timer: ReturnType<typeof setTimeout> }
-  >();
+  private readonly pending = new Map<number, { resolve: (result: unknown) => void; inline: () => void; timer: ReturnType<typeof setTimeout> }>();
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private unavailable = false;
   private completed = 0;
@@ -43,8 +39,6 @@ export class OffThreadRunner {
     private readonly workerScript: string,
     private readonly logger: Logger,
     private readonly timeoutMs = WORKER_TIMEOUT_MS,
-    /** The worker's heap limits (its memory counts in the process's). */
-    private readonly resourceLimits?: ResourceLimits,
   ) {}
 
   /** Runs the job on the worker when its input has `size` ≥ OFF_THREAD_MIN_CHARS characters, else here. */
@@ -64,7 +58,7 @@ export class OffThreadRunner {
         this.stopWorker();
         resolve(job.timedOut(this.timeoutMs));
       }, this.timeoutMs);
-      this.pending.set(id, { worker, resolve: resolve as (result: unknown) => void, timer, inline: () => resolve(job.inline()) });
+      this.pending.set(id, { resolve: resolve as (result: unknown) => void, timer, inline: () => resolve(job.inline()) });
       worker.postMessage({ id, kind: job.kind, args: job.args });
     });
   }
@@ -78,25 +72,20 @@ export class OffThreadRunner {
     this.stopWorker();
   }
 
-  /** Ends the worker now if it has no job (its memory goes with it); it starts again when next needed. */
-  release(): void {
-    if (this.pending.size === 0) this.stopWorker();
-  }
-
   private ensureWorker(): Worker | undefined {
     if (this.worker) return this.worker;
     if (!existsSync(this.workerScript)) return this.giveUp(`the parser thread's script is missing (${this.workerScript})`);
     try {
-      const worker = new Worker(this.workerScript, this.resourceLimits ? { resourceLimits: this.resourceLimits } : {});
+      const worker = new Worker(this.workerScript);
       worker.unref();
       worker.on('message', (reply: { id: number; result?: unknown; error?: string }) => this.settle(reply));
       worker.on('error', (error) => {
         this.logger.warn(`Parser thread failed: ${error.message}; parsing on the main thread.`);
-        this.runPendingInline(worker);
+        this.runPendingInline();
       });
       worker.on('exit', () => {
         if (this.worker === worker) this.worker = undefined;
-        this.runPendingInline(worker);
+        this.runPendingInline();
       });
       this.worker = worker;
       return worker;
@@ -120,10 +109,9 @@ export class OffThreadRunner {
     }
   }
 
-  /** Jobs that worker can no longer answer run here (nothing is lost); a newer worker's jobs stay with it. */
-  private runPendingInline(worker: Worker): void {
+  /** Jobs the worker can no longer answer run here (nothing is lost). */
+  private runPendingInline(): void {
     for (const [id, request] of this.pending) {
-      if (request.worker !== worker) continue;
       clearTimeout(request.timer);
       this.pending.delete(id);
       request.inline();

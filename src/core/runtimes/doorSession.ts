@@ -5,14 +5,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { skillsConfigSchema } from '../config/settingsSchema';
 import type { SkillsConfig } from '../config/settingsSchema';
-import { lengthTokenCounter, nullLogger } from '../platform/basicPorts';
+import { lengthTokenCounter } from '../platform/basicPorts';
 import { NodeByteStore } from '../platform/nodeByteStore';
 import type { Logger } from '../platform/ports';
 import { skillPreflight } from '../planner/turn/skillPreflight';
 import { explainSkills } from '../planner/turn/turnExplanation';
 import type { SkillsExplanation } from '../planner/turn/turnExplanation';
 import { createHeadlessSkillService } from '../skills/headlessSkillService';
-import { loadThreadFrom } from '../skills/packs/offThreadLoad';
 import { folderPack } from '../skills/packs/skillPackSources';
 import type { ResolvedSkillPack } from '../skills/packs/skillPackSources';
 import type { LoadSummary } from '../skills/packs/skillPackLoader';
@@ -66,12 +65,6 @@ export interface DoorSessionOptions {
   logger?: Logger;
   /** Watch the skill folders, so `refresh()` reloads only after a change (otherwise every refresh checks every file). */
   watch?: boolean;
-  /**
-   * The worker script a load reads, parses and analyses its next files on while it writes the
-   * last ones (packs/offThreadLoad.ts): default `parseWorker.js` beside this bundle (dist/), when
-   * there; `false`, or no such file, loads on this thread alone.
-   */
-  loadThreadScript?: string | false;
 }
 
 export interface DoorPreflight {
@@ -154,9 +147,7 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
   const packsFor = (answer: TrustAnswer) => doorPacks(runtime, workspaceFolder, answer.trusted, home, env, path.join(ownHome, TOOLSHED_LIBRARY_FOLDER));
   const config = skillsConfigSchema.parse({ includeAgentSkillFolders: false, ...options.config });
   const engine = options.engine ?? (await loadSqlEngine());
-  const loadThread = loadThreadFrom(options.loadThreadScript, options.logger ?? nullLogger);
   const skills = await createHeadlessSkillService({
-    ...(loadThread ? { loadThread } : {}),
     engine,
     store: new NodeByteStore(doorFolderFor(workspaceFolder, ownHome)),
     dbKey: `skills.${runtime.id}.db`,
@@ -177,7 +168,6 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
     await extension.apply(skills);
   } catch (error) {
     watched.close();
-    loadThread?.dispose();
     await skills.dispose();
     throw error;
   }
@@ -236,7 +226,6 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
     },
     async dispose() {
       watched.close();
-      loadThread?.dispose();
       await skills.dispose();
     },
   };

@@ -57,7 +57,6 @@ import type { SkillGetOutput, SkillListOutput, SkillSearchOutput } from './skill
 import { validateSkillTargets } from './packs/skillValidation';
 import type { ValidationReport } from './packs/skillValidation';
 import type { SkillDocumentParse } from './packs/document/offThreadParser';
-import type { OffThreadRunner } from '../platform/offThreadRunner';
 
 export type { SkillRequestContext } from './skillRequestContext';
 export interface SkillServiceDeps {
@@ -88,8 +87,6 @@ export interface SkillServiceDeps {
   parse?: SkillDocumentParse;
   /** Files a pack load writes at a time (skillPackLoader.ts; default 16): smaller in tests, so few files make many batches. */
   loadBatchFiles?: number;
-  /** A worker thread a load reads its next batch of files on while it writes this one (skillPackLoader.ts); default none. */
-  loadThread?: OffThreadRunner;
 }
 
 export type { SkillTreePack } from './skillTree';
@@ -250,7 +247,6 @@ class DefaultSkillService implements SkillService {
       events: deps.events,
       parse: deps.parse,
       batchFiles: deps.loadBatchFiles,
-      loadThread: deps.loadThread,
     });
     this.queries = new SkillQueries({
       store,

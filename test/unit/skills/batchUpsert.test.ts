@@ -8,7 +8,7 @@ import { rowToRecord } from '../../../src/core/skills/store/skillRows';
 import { makeScope } from '../../../src/core/skills/store/skillScope';
 import { SkillStore } from '../../../src/core/skills/store/skillStore';
 import { decodeTerms, encodeTerms, TermVocabulary } from '../../../src/core/search/termStore';
-import { SKILL_FIELDS } from '../../../src/core/skills/store/skillTerms';
+import { SKILL_FIELDS } from '../../../src/core/skills/store/skillSearchIndex';
 import { engine, TestClock } from './helpers';
 import { parsedSkillOf } from '../../../src/core/skills/packs/document/parsedSkill';
 

@@ -25,8 +25,6 @@ interface BatchSteps {
   untrust(index: number): void;
   /** Writes one batch's files (in load order) into the store. */
   write(batch: ReadonlyMap<number, ParsedFile>): Promise<void>;
-  /** The next batch's files, told before this one is written: a load thread reads them meanwhile (offThreadLoad.ts). */
-  prefetch?(indices: readonly number[]): void;
 }
 
 /**
@@ -36,15 +34,9 @@ interface BatchSteps {
  */
 export async function readInBatches(work: readonly WorkItem[], check: UnchangedCheck, batchFiles: number, steps: BatchSteps): Promise<boolean> {
   let position = 0;
-  /** The next files to read from `from` on (at most one batch), and where the batch after them starts. */
-  const upcoming = (from: number) => {
-    const indices: number[] = [];
-    for (; from < work.length && indices.length < batchFiles; from++) if (!check.unchanged.has(from)) indices.push(from);
-    return { indices, next: from };
-  };
   for (;;) {
-    const { indices, next } = upcoming(position);
-    position = next;
+    const indices: number[] = [];
+    for (; position < work.length && indices.length < batchFiles; position++) if (!check.unchanged.has(position)) indices.push(position);
     if (indices.length === 0) return true;
     const batch = await steps.read(indices);
     if (!batch) return false;
@@ -58,9 +50,6 @@ export async function readInBatches(work: readonly WorkItem[], check: UnchangedC
       for (const [index, file] of more) batch.set(index, file);
       fresh = [...more.values()];
     }
-    // An unchanged file untrusted later is read with the batch that reaches it, whatever was prefetched.
-    const following = upcoming(position).indices;
-    if (following.length > 0) steps.prefetch?.(following);
     await steps.write(new Map([...batch].sort((a, b) => a[0] - b[0])));
   }
 }

@@ -2,16 +2,12 @@ import * as path from 'node:path';
 import type { Clock, EventSink, FileSystemPort, Logger } from '../../platform/ports';
 import { HostSlices } from '../../platform/hostSlices';
 import { ownedCopy, ownedString } from '../../platform/ownedText';
-import { detectSkillFormat } from './document/skillDocumentParser';
+import { detectSkillFormat, parseSkillDocument } from './document/skillDocumentParser';
 import type { SkillDocumentParse } from './document/offThreadParser';
 import type { DocumentFormat } from './document/parsedSkill';
 import { isInside } from './skillPackSources';
 import type { ResolvedSkillPack } from './skillPackSources';
-import { formatAdmits, scanPack } from './skillPackScanner';
-import { readAndParseFile } from './skillFileReading';
-import { OffThreadLoadReader } from './offThreadLoad';
-import type { LoadFile } from './offThreadLoad';
-import type { OffThreadRunner } from '../../platform/offThreadRunner';
+import { formatAdmits, listSkillResources, readSkillFile, scanPack } from './skillPackScanner';
 import type { ScanResult, SkillFileRef } from './skillPackScanner';
 import { FILE_START, makeProblem, PROBLEM_CODES } from './document/skillProblems';
 import type { SkillProblem } from './document/skillProblems';
@@ -94,12 +90,6 @@ export interface LoaderDeps {
   parse?: SkillDocumentParse;
   /** Files a load reads before it writes them and drops their parses (loadBatches.ts); default WRITE_BATCH_FILES. */
   batchFiles?: number;
-  /**
-   * A worker thread that reads, parses and analyses a load's next batch while this one is written
-   * (offThreadLoad.ts). Only with `fs` the machine's own file system: the thread reads files
-   * itself. Default: everything on this thread.
-   */
-  loadThread?: OffThreadRunner;
 }
 
 const PARSE_CONCURRENCY = 16;
@@ -110,9 +100,6 @@ const PARSE_CONCURRENCY = 16;
  * collection (at 10,000 real files, 16 files a batch peaked 40–70 MB lower than 256).
  */
 const WRITE_BATCH_FILES = 16;
-
-/** Batches to read from which a load reads on its load thread (LoaderDeps.loadThread), when it has one. */
-const LOAD_THREAD_MIN_BATCHES = 4;
 
 export class SkillPackLoader {
   private packs: ResolvedSkillPack[] = [];
@@ -172,29 +159,10 @@ export class SkillPackLoader {
     // Files are read synchronously when the file system allows it (readSkillFile): the workers
     // share one slice clock, so the host gets a turn between slices however many files there are.
     const slices = new HostSlices();
-    const batchFiles = this.deps.batchFiles ?? WRITE_BATCH_FILES;
-    // A thread pays off on many files (it starts in ~100 ms); a warm start reads few or none.
-    const reader =
-      this.deps.loadThread && work.length - check.unchanged.size >= LOAD_THREAD_MIN_BATCHES * batchFiles
-        ? new OffThreadLoadReader(this.deps.loadThread, (file) => readAndParseFile(this.deps.fs, this.deps.parse, file.packName, file.ref))
-        : undefined;
-    const loadFile = (index: number): LoadFile => ({ index, packName: work[index]!.pack.name, ref: work[index]!.ref });
     const read = async (indices: readonly number[]) => {
       // Asked between batches too: a load cancelled while a batch was written reads no further.
       if (options.cancellation?.isCancellationRequested) cancelled = true;
       const parsed = new Map<number, ParsedFile>();
-      if (reader) {
-        if (cancelled) return undefined;
-        const files = await reader.read(indices.map(loadFile));
-        indices.forEach((index, k) => {
-          const { pack, ref } = work[index]!;
-          parsed.set(index, { pack, ref, ...files[k]! });
-          done++;
-          options.onProgress?.(done, work.length, ref.file);
-        });
-        if (options.cancellation?.isCancellationRequested) cancelled = true;
-        return cancelled ? undefined : parsed;
-      }
       let next = 0;
       const worker = async () => {
         while (next < indices.length && !cancelled) {
@@ -226,12 +194,11 @@ export class SkillPackLoader {
         const report = reportOf(file);
         reportsByIndex[index] = report;
         const counter = counters.get(file.pack.name)!;
-        for (const [i, skill] of file.skills.entries()) {
+        for (const skill of file.skills) {
           items.push({
             file,
             skill,
             report,
-            analysis: file.analysed?.[i],
             onApplied: (outcome) => {
               // Kept for the whole load: a key of its own, not one built on the name's slice of its file's text.
               claimed.set(ownedString(identityKey({ ...packScope(file.pack), name: skill.name })), { file: file.ref.file, line: skill.span.line });
@@ -255,10 +222,7 @@ export class SkillPackLoader {
         else if (report.problems.length > 0) report.problems = ownedCopy(report.problems);
       }
     };
-    const prefetch = reader ? (indices: readonly number[]) => reader.prefetch(indices.map(loadFile)) : undefined;
-    const completed = await readInBatches(work, check, batchFiles, { read, untrust, write, prefetch });
-    // The thread's memory (its term numbering, its parses' garbage) goes now, not when it idles out.
-    if (reader) this.deps.loadThread?.release();
+    const completed = await readInBatches(work, check, this.deps.batchFiles ?? WRITE_BATCH_FILES, { read, untrust, write });
     const unchangedFiles = check.unchanged.size;
     const fingerprint = () =>
       // Wall-clock time: fingerprints are compared with the file system's modification times.
@@ -420,7 +384,33 @@ export class SkillPackLoader {
   }
 
   private async readAndParse(pack: ResolvedSkillPack, ref: SkillFileRef): Promise<ParsedFile> {
-    return { pack, ref, ...(await readAndParseFile(this.deps.fs, this.deps.parse, pack.name, ref)) };
+    try {
+      const read = await readSkillFile(this.deps.fs, ref.file);
+      if (!read.ok) return { pack, ref, skills: [], problems: [read.problem], resources: [] };
+      const options = { format: ref.format, packName: pack.name, relativePath: ref.relativePath };
+      const result = this.deps.parse ? await this.deps.parse(read.text, ref.file, options) : parseSkillDocument(read.text, ref.file, options);
+      // The scan saw which resource folders exist: none (most skills) means nothing to list.
+      const listed = ref.format === 'skill-md' && result.skills.length > 0 && ref.resourceDirs?.length !== 0;
+      const resources = listed ? await listSkillResources(this.deps.fs, path.dirname(ref.file)) : [];
+      return { pack, ref, skills: result.skills, problems: result.problems, resources };
+    } catch (error) {
+      // A file-system or parser failure costs this file only.
+      return {
+        pack,
+        ref,
+        skills: [],
+        resources: [],
+        problems: [
+          makeProblem(
+            ref.file,
+            FILE_START,
+            'error',
+            PROBLEM_CODES.loadFailed,
+            `This file could not be loaded: ${error instanceof Error ? error.message : String(error)}.`,
+          ),
+        ],
+      };
+    }
   }
 
   private replaceFileReport(pack: ResolvedSkillPack, fileReport: FileReport): void {

@@ -9,7 +9,6 @@ import type { SkillProblem } from './document/skillProblems';
 import { toRecord } from '../store/skillRecords';
 import type { SkillRecord } from '../skillSchema';
 import type { SkillStore } from '../store/skillStore';
-import type { AnalysedTerms } from '../store/skillTerms';
 import { makeScope } from '../store/skillScope';
 import type { SkillIdentity, SkillScope } from '../store/skillScope';
 
@@ -28,19 +27,12 @@ export interface ParsedFile {
   skills: ParsedSkill[];
   problems: SkillProblem[];
   resources: string[];
-  /** Per skill (same order), what a load thread computed of it ahead of the write (offThreadLoad.ts). */
-  analysed?: SkillAnalysis[];
-}
-
-/** A skill's terms, analysed from the parsed skill before it is written. */
-export interface SkillAnalysis {
-  terms: AnalysedTerms;
 }
 
 export type WriteOutcome = 'inserted' | 'updated' | 'unchanged' | 'skipped';
 
 /** Where a skill's problems and stored definitions are recorded (the loader's file report). */
-interface WriteReport {
+export interface WriteReport {
   skills: Array<{ name: string; line: number }>;
   problems: SkillProblem[];
 }
@@ -50,8 +42,6 @@ export interface WriteItem {
   file: ParsedFile;
   skill: ParsedSkill;
   report: WriteReport;
-  /** Computed ahead of the write (else computed as it is written). */
-  analysis?: SkillAnalysis;
   onApplied(outcome: Exclude<WriteOutcome, 'skipped'>): void;
 }
 
@@ -99,7 +89,7 @@ export class SkillPackWriter {
     const { file, skill, report } = item;
     const listed = report.skills.length;
     try {
-      return this.deps.store.transaction(() => this.write(item, claimedElsewhere));
+      return this.deps.store.transaction(() => this.write(file, skill, report, claimedElsewhere));
     } catch (error) {
       report.skills.length = listed;
       const reason = error instanceof Error ? error.message : String(error);
@@ -119,7 +109,7 @@ export class SkillPackWriter {
   }
 
   /** Applies the upsert rules to one parsed skill; records problems on the report. */
-  private write({ file, skill, report, analysis }: WriteItem, claimedElsewhere: ClaimLookup): WriteOutcome {
+  private write(file: ParsedFile, skill: ParsedSkill, report: WriteReport, claimedElsewhere: ClaimLookup): WriteOutcome {
     const { store } = this.deps;
     const span = skill.nameSpan ?? skill.span;
     const scope = packScope(file.pack);
@@ -184,16 +174,16 @@ export class SkillPackWriter {
     // Kept in the load's report until the next load: a copy, not a view into the file's text (ownedText.ts).
     report.skills.push({ name: ownedString(skill.name), line: skill.span.line });
     if (!existing) {
-      store.upsert(record, analysis?.terms);
+      store.upsert(record);
       return 'inserted';
     }
     if (existing.content_hash === record.content_hash) {
       // A row that still holds the body (written before bodies were read from files) is rewritten without it.
-      if (!samePlacement(existing, record) || store.holdsSourceBody(existing)) store.upsert({ ...record, updated_at: existing.updated_at }, analysis?.terms);
+      if (!samePlacement(existing, record) || store.holdsSourceBody(existing)) store.upsert({ ...record, updated_at: existing.updated_at });
       return 'unchanged';
     }
     if (!file.pack.updateExistingPackSkills && existing.pack_name === file.pack.name) return 'unchanged';
-    store.upsert(record, analysis?.terms);
+    store.upsert(record);
     return 'updated';
   }
 }

@@ -2,9 +2,7 @@ import type { SqlValue } from 'sql.js';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
 import type { TextAnalyzer } from '../../search/textAnalysis';
 import type { SkillRecord } from '../skillSchema';
-import { recordParams } from './skillRows';
-import { countedTerms } from './skillTerms';
-import type { AnalysedTerms } from './skillTerms';
+import { countedTerms, recordParams } from './skillRows';
 import type { CountedFields } from '../../search/countedFields';
 import { SKILL_COLUMNS, VOCABULARY_FINGERPRINT_KEY } from './skillStoreSchema';
 import { encodeCounted } from '../../search/termStore';
@@ -89,15 +87,13 @@ export class SkillRowWriter {
    * `id` is the primary key: a record keeps its id unless another row holds it by then (a row
    * this batch replaces gives its id up when it is replaced, as one-by-one upserts would), else
    * it is stored as `<id>_<doc id>`. Serialising happens here, so a value that cannot be stored
-   * fails before anything is written. Terms come from `analyzed[i]` when given (analysed before
-   * the write, from the same content), else from `analyzer`.
+   * fails before anything is written. Terms come from `analyzer`.
    */
   prepare(
     records: readonly SkillRecord[],
     existing: ReadonlyArray<number | undefined>,
     firstFreeDocId: number,
     analyzer: TextAnalyzer,
-    analysed: ReadonlyArray<AnalysedTerms | undefined> = [],
   ): { prepared: Array<PreparedSkillRow & { stored: SkillRecord }>; nextDocId: number } {
     const vocabulary = this.vocabulary;
     const holders = this.idHolders(records.map((r) => r.id));
@@ -110,7 +106,7 @@ export class SkillRowWriter {
       const holder = holders.get(record.id);
       const stored = holder === undefined || holder === docId ? record : { ...record, id: `${record.id}_${docId}` };
       holders.set(stored.id, docId);
-      const terms = analysed[i]?.(vocabulary) ?? countedTerms(record, analyzer, vocabulary);
+      const terms = countedTerms(record, analyzer, vocabulary);
       const params = recordParams(stored, docId);
       if (this.bodiesInSource && stored.origin === 'pack') params[BODY_COLUMN] = '';
       return { docId, stored, params, terms, encoded: encodeCounted(terms) };

@@ -3,10 +3,11 @@ import type { SqlDatabase } from '../../sql/sqlDatabase';
 import { scopeModeSchema, taskTypeSchema } from '../../config/settingsSchema';
 import type { TaskType } from '../../config/settingsSchema';
 import type { SqlValue } from 'sql.js';
+import type { TextAnalyzer } from '../../search/textAnalysis';
 import type { SkillOrigin, SkillRecord } from '../skillSchema';
-import type { SkillEntry } from './skillSearchIndex';
-import { SKILL_FIELDS } from './skillTerms';
-import { decodeCounted } from '../../search/termStore';
+import { SKILL_FIELDS } from './skillSearchIndex';
+import type { SkillEntry, SkillField } from './skillSearchIndex';
+import { countIds, decodeCounted } from '../../search/termStore';
 import { metaValue } from '../../sql/persistentDatabase';
 import type { CountedFields } from '../../search/countedFields';
 import type { TermVocabulary } from '../../search/termStore';
@@ -144,6 +145,26 @@ export function entryOf(record: SkillRecord, docId: number): SkillEntry {
     status: record.status,
     model_invocable: record.model_invocable,
   };
+}
+
+/**
+ * A skill's analysed terms per field, counted with the store's vocabulary ids (stored compactly in
+ * `skill_terms`, search/termStore.ts); `analyzer` is the store's own (its word memo spans every
+ * skill and remembers each word's vocabulary id).
+ */
+export function countedTerms(record: SkillRecord, analyzer: TextAnalyzer, vocabulary: TermVocabulary): CountedFields {
+  const tags = [...record.tags, ...record.triggers, record.domain, ...record.frames, record.task_type].join(' ');
+  const content = [...record.steps, ...record.preconditions, ...record.failure_modes, record.body.slice(0, 4000)].join('\n');
+  const texts: Record<SkillField, string> = {
+    name: record.name,
+    title: record.title,
+    trigger: record.trigger,
+    description: record.description,
+    tags,
+    content,
+  };
+  // A skill's name keeps its stop words ("get", "by" matter in a name).
+  return countIds(SKILL_FIELDS.map((field) => analyzer.analyzeIds(texts[field], vocabulary, { keepStopWords: field === 'name' })));
 }
 
 const SCOPES = new Set(['project', 'tenant', 'global']);

@@ -9,8 +9,6 @@ import { broadVocabulary, STUFFED_FACTOR } from '../../search/broadVocabulary';
 import type { SkillOrigin } from '../skillSchema';
 import { identityKey, scopeRank } from './skillScope';
 import type { SkillIdentity } from './skillScope';
-import { SKILL_FIELDS } from './skillTerms';
-import type { SkillField } from './skillTerms';
 
 /**
  * In-memory mirror of the skill store for the search hot path (kept in step by SkillStore on
@@ -26,6 +24,9 @@ import type { SkillField } from './skillTerms';
  * candidate stage can drop the skill BM25F ranks first.
  */
 
+/** The analysed fields of a skill, in stored order (search/termStore.ts keeps their terms). */
+export const SKILL_FIELDS = ['name', 'title', 'trigger', 'description', 'tags', 'content'] as const;
+export type SkillField = (typeof SKILL_FIELDS)[number];
 export type SkillFieldTerms = Record<SkillField, readonly string[]>;
 
 /** BM25F field weights (the former per-column BM25 weights) and length normalisation. */

@@ -9,8 +9,7 @@ import type { SkillRecord } from '../skillSchema';
 import type { ExportClaim } from './learned/exportedLearnedSkills';
 import { LearnedRecordCache } from './learned/learnedRecordCache';
 import { RecordReadCache } from './recordReadCache';
-import { entryOf, readMirror, readTreeRecords, rowToRecord, type SkillTreeRecord } from './skillRows';
-import { countedTerms, type AnalysedTerms } from './skillTerms';
+import { countedTerms, entryOf, readMirror, readTreeRecords, rowToRecord, type SkillTreeRecord } from './skillRows';
 import { encodeCounted, TermVocabulary } from '../../search/termStore';
 import { SkillFileFingerprints } from './skillFileFingerprints';
 import { SkillFolderListings } from './skillFolderListings';
@@ -248,26 +247,28 @@ export class SkillStore {
   }
 
   /** Inserts or replaces the skill of the record's identity (scope + name); other scopes are untouched. */
-  upsert(record: SkillRecord, analysed?: AnalysedTerms): void {
-    this.upsertMany([record], [analysed]);
+  upsert(record: SkillRecord): void {
+    this.upsertMany([record]);
   }
 
   /**
    * Upserts many records in one transaction, as if one by one in order (same ids, doc ids and
    * rows), with the SQL batched many rows per statement (see SkillRowWriter): an import of
    * 10,000 skills. All or nothing: a record that cannot be stored rolls back the whole batch.
-   * `analysed[i]`: `records[i]`'s terms when analysed ahead (a load thread's). */
-  upsertMany(records: readonly SkillRecord[], analysed: ReadonlyArray<AnalysedTerms | undefined> = []): void {
+   */
+  upsertMany(records: readonly SkillRecord[]): void {
     if (records.length === 0) return;
     const keys = records.map(identityKey);
     if (new Set(keys).size < keys.length) {
       // The same identity twice: a later record replaces an earlier one, so go in order.
-      this.transaction(() => records.forEach((record, i) => this.upsertMany([record], [analysed[i]])));
+      this.transaction(() => {
+        for (const record of records) this.upsertMany([record]);
+      });
       return;
     }
     const existing = records.map((record) => this.index.get(record)?.docId);
     const replaced = existing.filter((docId): docId is number => docId !== undefined);
-    const { prepared, nextDocId } = this.rows.prepare(records, existing, this.nextDocId, this.analyzer, analysed);
+    const { prepared, nextDocId } = this.rows.prepare(records, existing, this.nextDocId, this.analyzer);
     // All or nothing, even for one record: new vocabulary terms are written with the rows that use them.
     this.transaction(() => {
       this.rows.delete(replaced);

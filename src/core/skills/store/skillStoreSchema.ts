@@ -1,7 +1,7 @@
 import type { SqlDatabase } from '../../sql/sqlDatabase';
 import { setMetaValue } from '../../sql/persistentDatabase';
 import type { Migration } from '../../sql/persistentDatabase';
-import { SKILL_FIELDS } from './skillTerms';
+import { SKILL_FIELDS } from './skillSearchIndex';
 import type { SkillFieldTerms } from './skillSearchIndex';
 import { encodeTerms, TermVocabulary } from '../../search/termStore';
 
