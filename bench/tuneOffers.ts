@@ -8,7 +8,8 @@
  * prints one JSON object: the half's reach as the hook decides it (one-skill tasks whose right
  * skill is injected or offered; no-skill requests that get an injection, an offer, either), the
  * same at other offer floors (`curve`: the same pre-flight result, `offeredSkills` with that
- * floor on the request's best candidate; the rule itself has none), and where each one-skill miss was lost — the right skill not among the 30 candidates
+ * floor on the request's best candidate; the rule's own, 0.28, is among them), the requests written
+ * first and those written blind apart (`written_first`, `written_blind`), and where each one-skill miss was lost — the right skill not among the 30 candidates
  * the gate looked at, ranked 3rd–30th, or ranked 1st/2nd but held back (its gate verdict or the
  * offer rule). `--requests` adds each request's decision and candidates (odd half only: the
  * held-out half's requests are never read to tune; report it only with the rule already chosen).
