@@ -1,4 +1,5 @@
-import { looksLikeToken, REDACTED_TOKEN, SECRET_FORMAT_RULES } from './secretFormats';
+import { COMMAND_FLAG_RULES, looksLikeToken, REDACTED_TOKEN, SECRET_FORMAT_RULES } from './secretFormats';
+import type { SecretRule } from './secretFormats';
 
 /**
  * Redaction of personal data and secrets in skill text sent to a model (docs/contracts.md#redaction).
@@ -125,14 +126,19 @@ export function holdsRedaction(text: string): boolean {
 /** Redacts `text`; returns it unchanged when nothing matched. */
 export function redact(text: string): string {
   if (!text || !MAYBE_SENSITIVE.test(text)) return text;
-  let out = text;
-  for (const rule of SECRET_FORMAT_RULES) {
-    rule.pattern.lastIndex = 0;
-    out = out.replace(rule.pattern, rule.replace as (substring: string, ...args: unknown[]) => string);
-  }
+  let out = applyRules(text, SECRET_FORMAT_RULES);
   out = redactAssignments(out);
   out = out.replace(EMAIL, (match) => (NOT_PERSONAL_EMAIL.test(match) ? match : REDACTED_EMAIL));
   out = out.replace(PHONE, (match) => (COORDINATE.test(match) ? match : REDACTED_PHONE));
+  return applyRules(out, COMMAND_FLAG_RULES);
+}
+
+function applyRules(text: string, rules: readonly SecretRule[]): string {
+  let out = text;
+  for (const rule of rules) {
+    rule.pattern.lastIndex = 0;
+    out = out.replace(rule.pattern, rule.replace as (substring: string, ...args: unknown[]) => string);
+  }
   return out;
 }
 

@@ -80,8 +80,16 @@ export const SECRET_FORMAT_RULES: readonly SecretRule[] = [
     replace: (_m, scheme) => `${scheme} ${REDACTED_TOKEN}`,
   },
   { name: 'url-credentials', pattern: /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/:@]+:[^\s/@]+@/gi, replace: (_m, scheme) => `${scheme}${REDACTED_TOKEN}@` },
-  // Passwords glued to or following a flag: `mysql -pS3cret`, `-p'a b'`, `sshpass -p x`,
-  // `redis-cli -a x`. A bare `-p` (prompt for it) and other tools' `-p` flags are left alone.
+];
+
+/**
+ * Passwords glued to or following a flag: `mysql -pS3cret`, `-p'a b'`, `sshpass -p x`,
+ * `redis-cli -a x`. A bare `-p` (prompt for it) and other tools' `-p` flags are left alone.
+ * The command and its flag may stand at most 200 characters apart (a bound keeps the scan linear
+ * on hostile text), so these run after every other rule: a secret between them ("mysql
+ * --password=<long> -pX") is a placeholder by then, and a second redaction finds nothing new.
+ */
+export const COMMAND_FLAG_RULES: readonly SecretRule[] = [
   {
     name: 'mysql-password-flag',
     pattern:

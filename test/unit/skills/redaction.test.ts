@@ -119,6 +119,15 @@ describe('skills: redaction corpus and hostile input', () => {
     }
   });
 
+  it('a command’s password flag is redacted however long a secret before it is (found by the property below)', () => {
+    // The flag may stand 200 characters from its command; a 400-character assigned password in
+    // between hid `-p…` from the first redaction, and a second one redacted it.
+    const text = `mysql password=${'password'.repeat(50)} is -p${'password'.repeat(24)}`;
+    const once = redact(text);
+    assert.equal(once, `mysql password=${REDACTED_TOKEN} is -p${REDACTED_TOKEN}`);
+    assert.equal(redact(once), once);
+  });
+
   it('property: redaction is idempotent and finishes quickly on hostile text', () => {
     const piece = fc.constantFrom(
       'password',
