@@ -2,6 +2,9 @@
  * Safety benchmarks (bundled and run by bench/safety.bench.mjs):
  * - redaction on the labelled corpus (test/fixtures/redaction-corpus.jsonl): recall on secrets,
  *   false-positive rate on look-alikes, throughput;
+ * - redaction on hostile text: texts up to 60,000 characters glued from the rules' own pieces
+ *   (secret prefixes, key headers, phone and card digit groups, command flags), the slowest one
+ *   (the unit tests' properties use the same kinds of pieces and assert only that it finishes);
  * - the regex guard: each hostile pattern through tool_search (2,000 tools) and skill_search
  *   (2,000 skills), wall time and outcome
  *   (refused, stopped by the budget, or finished). Worst case is the number to watch: a
@@ -71,6 +74,68 @@ function outcome(text: string): string {
   return 'finished';
 }
 
+/** Pieces of the redaction rules' own shapes: near-misses make a backtracking rule try hardest. */
+const REDACTION_PIECES = [
+  'MII',
+  'MIIEowIBAAKC',
+  'AgEA',
+  'AKIAIOSFODNN7EXAMPLE',
+  'A',
+  'a',
+  '0',
+  '/',
+  '+',
+  '=',
+  '\n',
+  ' ',
+  '020 ',
+  '7946 ',
+  '(0113) ',
+  '-----BEGIN PRIVATE KEY-----',
+  '-----END PRIVATE KEY-----',
+  'ghp_',
+  'sk-',
+  'password=',
+  'token: ',
+  'mysql ',
+  '-p',
+  'curl ',
+  '-u ',
+  'https://x.io/',
+  'Bearer ',
+  'xoxb-',
+  '@',
+  '+1',
+  '555',
+  'secret',
+  '(',
+  ')',
+  '"',
+  ':',
+];
+
+/** The slowest redaction of 40 hostile texts (10,000-60,000 characters). */
+function hostileRedactionRow(r: () => number): Record<string, unknown> {
+  let slowest = 0;
+  let chars = 0;
+  for (let i = 0; i < 40; i++) {
+    const parts: string[] = [];
+    let length = 0;
+    const target = 10_000 + Math.floor(r() * 50_000);
+    while (length < target) {
+      const piece = REDACTION_PIECES[Math.floor(r() * REDACTION_PIECES.length)]!;
+      parts.push(piece);
+      length += piece.length;
+    }
+    const text = parts.join('');
+    const t0 = performance.now();
+    redact(text);
+    const ms = performance.now() - t0;
+    if (ms > slowest) [slowest, chars] = [ms, text.length];
+  }
+  return { case: 'redaction: hostile text, slowest of 40', chars, ms: round(slowest, 1), target: '< 1000 ms (never a hang)', ok: slowest < 1000 };
+}
+
 async function main(): Promise<void> {
   const rows: Array<Record<string, unknown>> = [];
 
@@ -92,6 +157,8 @@ async function main(): Promise<void> {
   rows.push({ case: 'redaction: throughput', n: corpus.length, value: round(perMb, 1), unit: 'ms per MB of text' });
   for (const m of score.missed) console.error(`missed ${m.kind}: ${m.text.slice(0, 80)}`);
   for (const m of score.overRedacted) console.error(`over-redacted ${m.kind}: ${m.text.slice(0, 80)}`);
+
+  rows.push(hostileRedactionRow(rng(11)));
 
   // Regex guard: tool_search.
   const r = rng(7);

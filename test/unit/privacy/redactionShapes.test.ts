@@ -64,7 +64,9 @@ describe('redaction: secrets split from their context', () => {
       assert.equal(redact(text), text);
   });
 
-  it('property: the new rules stay fast on hostile text built from their own pieces', () => {
+  // A hang here fails on mocha's timeout, naming this test; how long it takes is a bench row
+  // (bench/safetyBench.ts, "redaction: hostile text"), never an assertion.
+  it('property: the new rules finish on hostile text built from their own pieces, and a second pass changes nothing', () => {
     const piece = fc.constantFrom(
       'MII',
       'MIIEowIBAAKC',
@@ -86,9 +88,8 @@ describe('redaction: secrets split from their context', () => {
     fc.assert(
       fc.property(fc.array(piece, { minLength: 100, maxLength: 4000, size: 'max' }), (pieces) => {
         const text = pieces.join('');
-        const start = performance.now();
-        redact(text);
-        assert.ok(performance.now() - start < 2000, `took ${Math.round(performance.now() - start)} ms on ${text.length} chars`);
+        const once = redact(text);
+        assert.equal(redact(once), once);
       }),
       { numRuns: 60 },
     );

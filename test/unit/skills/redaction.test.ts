@@ -128,7 +128,9 @@ describe('skills: redaction corpus and hostile input', () => {
     assert.equal(redact(once), once);
   });
 
-  it('property: redaction is idempotent and finishes quickly on hostile text', () => {
+  // A hang fails on mocha's timeout, naming this test; the time it takes is a bench row
+  // (bench/safetyBench.ts, "redaction: hostile text").
+  it('property: redaction is idempotent and finishes on hostile text', () => {
     const piece = fc.constantFrom(
       'password',
       'token',
@@ -159,9 +161,7 @@ describe('skills: redaction corpus and hostile input', () => {
     fc.assert(
       fc.property(fc.array(piece, { minLength: 100, maxLength: 3000, size: 'max' }), fc.integer({ min: 1, max: 40 }), (pieces, repeat) => {
         const text = pieces.join('').repeat(repeat).slice(0, 60_000);
-        const start = performance.now();
         const once = redact(text);
-        assert.ok(performance.now() - start < 2000, `took ${Math.round(performance.now() - start)} ms on ${text.length} chars`);
         assert.equal(redact(once), once);
       }),
       { numRuns: 60 },
