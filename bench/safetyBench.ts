@@ -3,8 +3,8 @@
  * - redaction on the labelled corpus (test/fixtures/redaction-corpus.jsonl): recall on secrets,
  *   false-positive rate on look-alikes, throughput;
  * - redaction on hostile text: texts up to 60,000 characters glued from the rules' own pieces
- *   (secret prefixes, key headers, phone and card digit groups, command flags), the slowest one
- *   (the unit tests' properties use the same kinds of pieces and assert only that it finishes);
+ *   (test/fixtures/hostileRedactionPieces.ts, the pieces the unit tests' properties use: key
+ *   headers, token prefixes, command flags, phone-number groups), the slowest one;
  * - the regex guard: each hostile pattern through tool_search (2,000 tools) and skill_search
  *   (2,000 skills), wall time and outcome
  *   (refused, stopped by the budget, or finished). Worst case is the number to watch: a
@@ -20,6 +20,7 @@ import { compileSafeRegex, SAFE_REGEX_LIMITS } from '../src/core/search/safeRege
 import { redact } from '../src/core/privacy/redaction';
 import { folderPack } from '../src/core/skills/packs/skillPackSources';
 import { createToolSearchService } from '../src/core/tools/toolSearchService';
+import { ASSIGNMENT_PIECES, KEY_SHAPE_PIECES } from '../test/fixtures/hostileRedactionPieces';
 import { readRedactionCorpus, scoreRedaction } from './redactionCorpus';
 import { rng, round } from './benchMath';
 import { benchEngine, benchSkillService } from './benchServices';
@@ -74,45 +75,7 @@ function outcome(text: string): string {
   return 'finished';
 }
 
-/** Pieces of the redaction rules' own shapes: near-misses make a backtracking rule try hardest. */
-const REDACTION_PIECES = [
-  'MII',
-  'MIIEowIBAAKC',
-  'AgEA',
-  'AKIAIOSFODNN7EXAMPLE',
-  'A',
-  'a',
-  '0',
-  '/',
-  '+',
-  '=',
-  '\n',
-  ' ',
-  '020 ',
-  '7946 ',
-  '(0113) ',
-  '-----BEGIN PRIVATE KEY-----',
-  '-----END PRIVATE KEY-----',
-  'ghp_',
-  'sk-',
-  'password=',
-  'token: ',
-  'mysql ',
-  '-p',
-  'curl ',
-  '-u ',
-  'https://x.io/',
-  'Bearer ',
-  'xoxb-',
-  '@',
-  '+1',
-  '555',
-  'secret',
-  '(',
-  ')',
-  '"',
-  ':',
-];
+const REDACTION_PIECES = [...KEY_SHAPE_PIECES, ...ASSIGNMENT_PIECES];
 
 /** The slowest redaction of 40 hostile texts (10,000-60,000 characters). */
 function hostileRedactionRow(r: () => number): Record<string, unknown> {
