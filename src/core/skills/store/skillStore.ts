@@ -16,7 +16,7 @@ import { SkillFolderListings } from './skillFolderListings';
 import { SkillRowWriter } from './skillRowWriter';
 import { identityKey } from './skillScope';
 import type { SkillIdentity, SkillScope } from './skillScope';
-import { entryPredicate, SkillSearchIndex } from './skillSearchIndex';
+import { entryPredicate, SKILL_FIELDS, SkillSearchIndex } from './skillSearchIndex';
 import type { SkillEntry } from './skillSearchIndex';
 import { filterSql } from './skillStoreFilter';
 import type { StoreFilter } from './skillStoreFilter';
@@ -538,17 +538,17 @@ export class SkillStore {
 }
 
 /**
- * Fills the mirror with every stored skill, its stored terms going straight into the index's
- * statistics (counted, relabelled to the index's term ids: nothing analysed, no term list
- * expanded); returns the doc ids of rows stored without terms. Throws on damage (see readMirror).
+ * Fills the mirror with every stored skill, its stored terms decoded straight into the index's
+ * packed statistics (relabelled to the index's term ids: nothing analysed, no term list or counted
+ * arrays made); returns the doc ids of rows stored without terms. Throws on damage (see readMirror).
  */
 function fillMirror(index: SkillSearchIndex, db: SqlDatabase, vocabulary: TermVocabulary): number[] {
   index.clear();
   const intern = (term: string): number => index.internTerm(term);
   const withoutTerms: number[] = [];
-  readMirror(db, vocabulary, (entry, terms) => {
-    if (!terms) withoutTerms.push(entry.docId);
-    index.set(entry, terms && vocabulary.relabel(terms, intern));
+  readMirror(db, vocabulary, (entry, blob) => {
+    if (!blob) withoutTerms.push(entry.docId);
+    index.set(entry, blob && vocabulary.packStored(blob, SKILL_FIELDS.length, intern));
   });
   return withoutTerms;
 }
