@@ -89,7 +89,13 @@ describe('skills: a skill the store refuses costs only itself', () => {
           // The Skill Directory lists the stored ones as skills, and each refused one as invalid, with its error.
           const items = service.listPacks().flatMap((p) => p.skills);
           const stored = expected.rows.filter((row) => !row.endsWith(' -')).map((row) => row.split(' ').slice(0, 2).join(' '));
-          assert.deepEqual(items.filter((i) => i.status !== 'invalid').map((i) => `${i.name} ${path.basename(i.file)}:${i.line}`).sort(), stored.sort());
+          assert.deepEqual(
+            items
+              .filter((i) => i.status !== 'invalid')
+              .map((i) => `${i.name} ${path.basename(i.file)}:${i.line}`)
+              .sort(),
+            stored.sort(),
+          );
           const invalid = items.filter((i) => i.problems.some((p) => p.code === 'load-failed'));
           assert.deepEqual([...new Set(invalid.map((i) => i.name))].sort(), [...new Set(expected.refused.map((r) => r.split(' ')[0]!))].sort());
           await service.dispose();
