@@ -131,6 +131,22 @@ describe('TextAnalyzer (analysis with a word memo)', () => {
     );
   });
 
+  it('tells apart words of the same length whose memo keys (32-bit FNV-1a hashes) collide', () => {
+    // Each pair hashes alike; the memo compares the characters.
+    const pairs = [
+      ['opcwesc', 'kmkjbhy'],
+      ['ykgennr', 'ynuqjtu'],
+      ['rnzvuez', 'twjegpg'],
+    ];
+    for (const memoWords of [3, 20_000]) {
+      const analyzer = new TextAnalyzer(memoWords);
+      for (const [a, b] of pairs) {
+        assert.deepEqual(analyzer.analyze(`${a} ${b} ${a}`), [a, b, a]);
+        assert.deepEqual(analyzer.analyze(`${b} ${a}`), [b, a]);
+      }
+    }
+  });
+
   it('keeps its memo bounded however many distinct words it sees', () => {
     const analyzer = new TextAnalyzer(1_000);
     const words = Array.from({ length: 5_000 }, (_, i) => `word${i.toString(36).replace(/[0-9]/g, 'q')}s`);
