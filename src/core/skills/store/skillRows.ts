@@ -6,7 +6,7 @@ import type { SqlValue } from 'sql.js';
 import type { TextAnalyzer } from '../../search/textAnalysis';
 import type { SkillOrigin, SkillRecord } from '../skillSchema';
 import { SKILL_FIELDS } from './skillSearchIndex';
-import type { SkillEntry, SkillField } from './skillSearchIndex';
+import type { SkillEntry, SkillField, SkillSearchIndex } from './skillSearchIndex';
 import { countIds, decodeCounted } from '../../search/termStore';
 import { metaValue } from '../../sql/persistentDatabase';
 import type { CountedFields } from '../../search/countedFields';
@@ -202,6 +202,22 @@ export function readMirror(db: SqlDatabase, vocabulary: TermVocabulary, add: (en
     byDoc.delete(entry.docId);
   });
   for (const entry of byDoc.values()) add(entry);
+}
+
+/**
+ * Fills the mirror with every stored skill, its stored terms going straight into the index's
+ * statistics (counted, relabelled to the index's term ids: nothing analysed, no term list
+ * expanded); returns the doc ids of rows stored without terms. Throws on damage (see readMirror).
+ */
+export function fillMirror(index: SkillSearchIndex, db: SqlDatabase, vocabulary: TermVocabulary): number[] {
+  index.clear();
+  const intern = (term: string): number => index.internTerm(term);
+  const withoutTerms: number[] = [];
+  readMirror(db, vocabulary, (entry, terms) => {
+    if (!terms) withoutTerms.push(entry.docId);
+    index.set(entry, terms && vocabulary.relabel(terms, intern));
+  });
+  return withoutTerms;
 }
 
 /** What the Skill Directory's tree reads of each stored skill (skillTree.ts). */
