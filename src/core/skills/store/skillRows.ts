@@ -177,7 +177,7 @@ const SCOPES = new Set(['project', 'tenant', 'global']);
  * without terms (a store written when sql.js had no full-text engine kept none) comes last,
  * without terms: the store analyses it then.
  */
-export function readMirror(db: SqlDatabase, vocabulary: TermVocabulary, add: (entry: SkillEntry, terms?: CountedFields) => void): void {
+function readMirror(db: SqlDatabase, vocabulary: TermVocabulary, add: (entry: SkillEntry, terms?: CountedFields) => void): void {
   const byDoc = new Map<number, SkillEntry>();
   db.each(`SELECT ${ENTRY_COLUMNS_SQL} FROM skills`, (r) => {
     const entry = entryFromRow(r);
