@@ -136,7 +136,6 @@ export class SkillPackWriter {
     for (const d of decided) {
       try {
         if (d.record) this.deps.store.upsert(d.record);
-        d.item.onApplied(d.outcome);
       } catch (error) {
         const { report } = d.item;
         const at = report.skills.indexOf(d.listed);
@@ -144,7 +143,9 @@ export class SkillPackWriter {
         const shift = failures.get(report) ?? 0;
         failures.set(report, shift + 1);
         report.problems.splice(d.problemsAt + shift, 0, this.failed(d.item, error));
+        continue;
       }
+      d.item.onApplied(d.outcome);
     }
   }
 
