@@ -105,6 +105,19 @@ const ASTRAL_KIND = new Map<number, number>();
 let wordBounds = new Int32Array(2048);
 let wordHashes = new Int32Array(1024);
 
+/** Words the buffers keep room for between scans: a longer text gets room for its own words, given back at the next shorter one. */
+const KEPT_WORDS = 1 << 16;
+
+/** Room in the word buffers for the words of a text of `n` characters (at most one word per character). */
+function sizeWordBuffers(n: number): void {
+  const words = Math.max(n, 1024);
+  if (wordHashes.length >= words && (wordHashes.length <= KEPT_WORDS || words > KEPT_WORDS)) return;
+  let size = 1024;
+  while (size < words) size *= 2;
+  wordHashes = new Int32Array(size);
+  wordBounds = new Int32Array(2 * size);
+}
+
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 
@@ -120,11 +133,7 @@ const FNV_PRIME = 0x01000193;
  */
 function scanWords(text: string, stopWhereNfkdDiffers: boolean): number {
   const n = text.length;
-  // At most one word per character.
-  if (wordHashes.length < n) {
-    wordHashes = new Int32Array(Math.max(n, 2 * wordHashes.length));
-    wordBounds = new Int32Array(2 * wordHashes.length);
-  }
+  sizeWordBuffers(n);
   const bounds = wordBounds;
   const hashes = wordHashes;
   let count = 0;

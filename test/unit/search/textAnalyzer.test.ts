@@ -147,6 +147,16 @@ describe('TextAnalyzer (analysis with a word memo)', () => {
     }
   });
 
+  it('analyses a text of more words than its scan buffers keep room for, and short texts after it', () => {
+    const long = Array.from({ length: 70_000 }, (_, i) => `w${i % 97}x searching`).join(' ');
+    const analyzer = new TextAnalyzer();
+    const terms = analyzer.analyze(long);
+    assert.equal(terms.length, 280_000);
+    assert.deepEqual(terms.slice(0, 8), ['w', '0', 'x', 'search', 'w', '1', 'x', 'search']);
+    assert.deepEqual(analyzer.analyze('getUserById: Searches'), ['get', 'user', 'id', 'search']);
+    assert.deepEqual(splitIdentifier('HTTPServer2x'), ['HTTP', 'Server', '2', 'x']);
+  });
+
   it('keeps its memo bounded however many distinct words it sees', () => {
     const analyzer = new TextAnalyzer(1_000);
     const words = Array.from({ length: 5_000 }, (_, i) => `word${i.toString(36).replace(/[0-9]/g, 'q')}s`);
