@@ -6,7 +6,7 @@ import type { SqlValue } from 'sql.js';
 import type { TextAnalyzer } from '../../search/textAnalysis';
 import type { SkillOrigin, SkillRecord } from '../skillSchema';
 import { SKILL_FIELDS } from './skillSearchIndex';
-import type { SkillEntry, SkillField } from './skillSearchIndex';
+import type { SkillEntry, SkillField, SkillSearchIndex } from './skillSearchIndex';
 import { countIds } from '../../search/termStore';
 import { metaValue } from '../../sql/persistentDatabase';
 import type { CountedFields } from '../../search/countedFields';
@@ -178,7 +178,7 @@ const SCOPES = new Set(['project', 'tenant', 'global']);
  * first use. A row stored without terms (a store written when sql.js had no full-text engine kept
  * none) comes last, without terms: the store analyses it then.
  */
-export function readMirror(db: SqlDatabase, vocabulary: TermVocabulary, add: (entry: SkillEntry, terms?: Uint8Array) => void): void {
+function readMirror(db: SqlDatabase, vocabulary: TermVocabulary, add: (entry: SkillEntry, terms?: Uint8Array) => void): void {
   const byDoc = new Map<number, SkillEntry>();
   db.each(`SELECT ${ENTRY_COLUMNS_SQL} FROM skills`, (r) => {
     const entry = entryFromRow(r);
@@ -203,6 +203,22 @@ export function readMirror(db: SqlDatabase, vocabulary: TermVocabulary, add: (en
     byDoc.delete(entry.docId);
   });
   for (const entry of byDoc.values()) add(entry);
+}
+
+/**
+ * Fills the mirror with every stored skill, its stored terms decoded straight into the index's
+ * packed statistics (relabelled to the index's term ids: nothing analysed, no term list or counted
+ * arrays made); returns the doc ids of rows stored without terms. Throws on damage (see readMirror).
+ */
+export function fillMirror(index: SkillSearchIndex, db: SqlDatabase, vocabulary: TermVocabulary): number[] {
+  index.clear();
+  const intern = (term: string): number => index.internTerm(term);
+  const withoutTerms: number[] = [];
+  readMirror(db, vocabulary, (entry, blob) => {
+    if (!blob) withoutTerms.push(entry.docId);
+    index.set(entry, blob && vocabulary.packStored(blob, SKILL_FIELDS.length, intern));
+  });
+  return withoutTerms;
 }
 
 /** What the Skill Directory's tree reads of each stored skill (skillTree.ts). */

@@ -9,14 +9,14 @@ import type { SkillRecord } from '../skillSchema';
 import type { ExportClaim } from './learned/exportedLearnedSkills';
 import { LearnedRecordCache } from './learned/learnedRecordCache';
 import { RecordReadCache } from './recordReadCache';
-import { countedTerms, entryOf, readMirror, readTreeRecords, rowToRecord, type SkillTreeRecord } from './skillRows';
+import { countedTerms, entryOf, fillMirror, readTreeRecords, rowToRecord, type SkillTreeRecord } from './skillRows';
 import { encodeCounted, TermVocabulary } from '../../search/termStore';
 import { SkillFileFingerprints } from './skillFileFingerprints';
 import { SkillFolderListings } from './skillFolderListings';
 import { SkillRowWriter } from './skillRowWriter';
 import { identityKey } from './skillScope';
 import type { SkillIdentity, SkillScope } from './skillScope';
-import { entryPredicate, SKILL_FIELDS, SkillSearchIndex } from './skillSearchIndex';
+import { entryPredicate, SkillSearchIndex } from './skillSearchIndex';
 import type { SkillEntry } from './skillSearchIndex';
 import { filterSql } from './skillStoreFilter';
 import type { StoreFilter } from './skillStoreFilter';
@@ -515,6 +515,7 @@ export class SkillStore {
     this.learned.reset();
     this.recent.clear();
     this.vocabulary.clear();
+    this.rows.forgetIds();
     return fillMirror(this.index, this.db, this.vocabulary);
   }
 
@@ -535,22 +536,6 @@ export class SkillStore {
     for (const { entry, terms } of analysed) this.index.set(entry, this.vocabulary.relabel(terms, this.intern));
     this.version++;
   }
-}
-
-/**
- * Fills the mirror with every stored skill, its stored terms decoded straight into the index's
- * packed statistics (relabelled to the index's term ids: nothing analysed, no term list or counted
- * arrays made); returns the doc ids of rows stored without terms. Throws on damage (see readMirror).
- */
-function fillMirror(index: SkillSearchIndex, db: SqlDatabase, vocabulary: TermVocabulary): number[] {
-  index.clear();
-  const intern = (term: string): number => index.internTerm(term);
-  const withoutTerms: number[] = [];
-  readMirror(db, vocabulary, (entry, blob) => {
-    if (!blob) withoutTerms.push(entry.docId);
-    index.set(entry, blob && vocabulary.packStored(blob, SKILL_FIELDS.length, intern));
-  });
-  return withoutTerms;
 }
 
 function pickScope(scope: SkillScope): SkillScope {
