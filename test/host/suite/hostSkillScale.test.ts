@@ -127,11 +127,13 @@ if (config) {
       const cpuStart = process.cpuUsage();
       const api = await extension.activate();
       const activatedMs = performance.now() - wallStart;
-      const summary = await packLoaded(api, config.pack);
-      const loadedMs = performance.now() - wallStart;
+      // The first search is asked at once, as an agent may: a warm start answers it from the saved
+      // index while the load still checks the library; a cold one waits for the load.
       const first = await skillSearch(config.requests[0]!);
       const firstMs = performance.now() - wallStart;
       const cpu = process.cpuUsage(cpuStart);
+      const summary = await packLoaded(api, config.pack);
+      const loadedMs = performance.now() - wallStart;
       await stopProfiling(start);
       const firstSkills = (JSON.parse(first) as { skills?: unknown[] }).skills?.length ?? 0;
       assert.ok(firstSkills > 0, `the first skill_search answered with skills: ${first.slice(0, 300)}`);
