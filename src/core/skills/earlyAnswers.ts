@@ -22,7 +22,7 @@ import type { SkillStore } from './store/skillStore';
  */
 
 /** A skill an answer is about to return: a record (its file known) or an index entry (its doc id). */
-export interface ReturnedSkill extends SkillIdentity {
+interface ReturnedSkill extends SkillIdentity {
   origin: SkillOrigin;
   pack_name: string;
   source_file?: string;
@@ -30,7 +30,7 @@ export interface ReturnedSkill extends SkillIdentity {
 }
 
 /** Thrown inside an answer that must wait for the load: the answer runs again once `load` has settled. */
-export class AnswerAfterLoad extends Error {
+class AnswerAfterLoad extends Error {
   constructor(readonly load: Promise<void>) {
     super('This answer waits for the skill load under way.');
   }
