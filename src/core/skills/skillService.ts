@@ -23,6 +23,10 @@
  *   await service.syncSharedSkills()  — another window changed the shared (tenant/global) store
  *   await service.save() / dispose()
  *
+ * A load runs beside the answers: while it does, `search`, `get` and `getRelevant` answer from
+ * the saved index when it holds the load's packs, each pack skill they return checked against its
+ * file, and wait for the load otherwise; the other answers wait for it (earlyAnswers.ts).
+ *
  * Tool inputs are validated with the zod schemas of skillToolSchemas.ts (a ZodError is thrown
  * for invalid input). Every returned string is redacted and tool-gated; events are listed in docs/contracts.md#events.
  */
