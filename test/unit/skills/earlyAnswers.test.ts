@@ -154,6 +154,17 @@ describe('skills: answers before the load has checked the library', () => {
     await service.dispose();
   });
 
+  it('the skills of a pack the load no longer reads are never returned (removed from the settings since the save)', async () => {
+    const root = library();
+    const bytes = await saved(root);
+    const service = await warm(bytes, nodeFileSystem);
+    const loading = service.loadPacks([]);
+    assert.deepEqual(await found(service, 'invoices cold storage'), []);
+    assert.equal((await service.get({ names: ['beta'] }, ctx)).skills.length, 0);
+    await loading;
+    await service.dispose();
+  });
+
   it('a cold start waits for the load (the store holds none of the pack)', async () => {
     const root = library();
     const gate = gatedFs(root);
