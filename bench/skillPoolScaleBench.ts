@@ -61,6 +61,10 @@ async function child(job: Job): Promise<void> {
   await door.skills.search({ query: requests[0], limit: 10 }, ctx);
   const firstMs = performance.now() - wallStart;
   const firstCpu = cpuMs(cpuStart);
+  // The door answers while its load still checks the library (a warm start): the searches below run after it, as before.
+  await door.loaded;
+  const loadedMs = performance.now() - wallStart;
+  const loadedCpu = cpuMs(cpuStart);
   const rssLoaded = process.memoryUsage().rss;
 
   // Per request, wall time and this process's CPU time (which a busy machine does not inflate).
@@ -88,7 +92,7 @@ async function child(job: Job): Promise<void> {
   const rssAfter = process.memoryUsage().rss;
   (globalThis as { gc?: () => void }).gc?.();
   const afterGc = process.memoryUsage();
-  const load = door.load;
+  const load = await door.loaded;
   const skills = load.packs.reduce((n, p) => n + p.skillCount, 0);
   const duplicates = load.problems.filter((p) => p.code === 'duplicate-name').length;
   const storeFile = path.join(doorFolderFor(job.workspace, toolshedHome), 'skills.claude.db');
@@ -112,6 +116,8 @@ async function child(job: Job): Promise<void> {
     open_cpu_ms: round(openCpu, 0),
     first_answer_ms: round(firstMs, 0),
     first_answer_cpu_ms: round(firstCpu, 0),
+    load_done_ms: round(loadedMs, 0),
+    load_done_cpu_ms: round(loadedCpu, 0),
     search_p50_ms: round(pctOf(times, 0.5), 1),
     search_p95_ms: round(pctOf(times, 0.95), 1),
     search_cpu_p50_ms: round(pctOf(cpuTimes, 0.5), 1),

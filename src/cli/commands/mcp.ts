@@ -16,6 +16,7 @@ import { ExtensionSkillsView } from '../../core/runtimes/doors/extensionSkillsVi
 import { isRuntimeId } from '../../core/runtimes/runtimeDescriptors';
 import type { RuntimeId } from '../../core/runtimes/runtimeDescriptors';
 import type { SkillRequestContext, SkillService } from '../../core/skills/skillService';
+import type { LoadSummary } from '../../core/skills/packs/skillPackLoader';
 import type { McpSkillDecision } from '../../mcp/mcpDecisions';
 import { createCliGateway, GATEWAY_USAGE, takeGatewayArgs } from '../../mcp/gateway/gatewayServer';
 import { createToolshedMcpServer, serveOverStdio } from '../../mcp/toolshedMcpServer';
@@ -158,10 +159,14 @@ async function packSkills(dirs: readonly string[], io: CliIo, workspace: string 
 /** The door session of `runtime` in `workspace` (its folders, its trust, its persisted store), plus any pack folders named. */
 async function doorSkills(runtime: RuntimeId, workspace: string, dirs: readonly string[], io: CliIo): Promise<ServedSkills> {
   const door = await openDoorSession({ runtime, workspaceFolder: workspace });
-  try {
-    const load = dirs.length ? await door.skills.loadPacks([...door.packs, ...packsFromDirs(dirs)]) : door.load;
+  const printErrors = (load: LoadSummary) => {
     for (const problem of load.problems.filter((p) => p.severity === 'error'))
       io.stderr(`${escapeForLine(problem.file)}:${problem.line}:${problem.column}: error: ${escapeForLine(problem.message)}\n`);
+  };
+  try {
+    if (dirs.length) printErrors(await door.skills.loadPacks([...door.packs, ...packsFromDirs(dirs)]));
+    // The door's own load goes on behind the first answers (the skill service decides which wait for it).
+    else void door.loaded.then(printErrors, () => undefined);
   } catch (error) {
     await door.dispose();
     throw error;

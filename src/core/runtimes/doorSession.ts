@@ -88,8 +88,12 @@ export interface DoorSession {
   /** The workspace's door folder (store, journal, last decisions). */
   readonly folder: string;
   readonly packs: readonly ResolvedSkillPack[];
-  /** What loading the folders found (files read, problems). */
-  readonly load: LoadSummary;
+  /**
+   * What loading the folders found (files read, problems), once the latest load has ended: the
+   * door opens while its first load still checks the library, and the skill service decides which
+   * answers wait for it (a warm start answers from the saved index: `core/skills/earlyAnswers.ts`).
+   */
+  readonly loaded: Promise<LoadSummary>;
   readonly skills: SkillService;
   readonly config: SkillsConfig;
   /** The request context every door call uses: this workspace's project scope, its trust, the skills retired in it. */
@@ -161,10 +165,13 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
   let trust = trustNow();
   let packs = packsFor(trust);
   let present = presence(packs);
-  let load: LoadSummary;
+  let loaded: Promise<LoadSummary>;
   try {
     watched.watch(packs);
-    load = await skills.loadPacks(packs);
+    // Not awaited: the first answer need not wait for the check of the whole library (the skill
+    // service's rule, earlyAnswers.ts); a failed load is the caller's through `loaded`.
+    loaded = skills.loadPacks(packs);
+    loaded.catch(() => undefined);
     await extension.apply(skills);
   } catch (error) {
     watched.close();
@@ -189,8 +196,8 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
     get packs() {
       return packs;
     },
-    get load() {
-      return load;
+    get loaded() {
+      return loaded;
     },
     skills,
     config,
@@ -222,7 +229,8 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
       packs = nextPacks;
       present = nextPresent;
       watched.watch(packs);
-      load = await skills.loadPacks(packs);
+      loaded = skills.loadPacks(packs);
+      await loaded;
     },
     async dispose() {
       watched.close();

@@ -5,6 +5,7 @@ import { boundedRelevance, EXACT_SCORE, minMax, REGEX_SCORES } from '../search/s
 import { LEXICAL_POOL, exactNameMatcher, fusedScores, hybridRank } from '../search/embedding/semanticStage';
 import { fusedRelevance } from '../search/embedding/fusedRelevance';
 import type { SkillVectors } from './skillVectors';
+import type { AnswerVetting } from './earlyAnswers';
 import { collapseNearCopies } from './nearCopies';
 import { editDistance } from './packs/document/keySuggestion';
 import type { SkillStore, StoreFilter } from './store/skillStore';
@@ -40,6 +41,8 @@ export interface SkillFinderDeps {
   store: SkillStore;
   /** Hybrid ranking's skill vectors (none = lexical ranking). */
   vectors?: SkillVectors;
+  /** Asked before ranked skills are returned while a load is under way (earlyAnswers.ts). */
+  vetting?: AnswerVetting;
 }
 
 const pick = (row: { name: string; title: string; trigger: string; description: string; task_type: TaskType }) => ({
@@ -68,7 +71,13 @@ export class SkillFinder {
     adjust?: HitAdjuster,
   ): Promise<{ hits: ScoredSkill[]; effective: SkillSearchType; note?: string }> {
     if (requested === 'fts' && this.deps.vectors) await this.deps.vectors.prepare(query, () => this.deps.store.visibleEntries(filter));
-    return this.find(query, requested, filter, limit, adjust);
+    const found = this.find(query, requested, filter, limit, adjust);
+    // Every hit is vetted, not only those a caller keeps: pre-flight reports the ones it judged too.
+    await this.deps.vetting?.vet(() => {
+      const resolve = this.deps.store.resolver(filter);
+      return found.hits.map((hit) => resolve(hit.name)).filter((entry) => entry !== undefined);
+    });
+    return found;
   }
 
   /** Candidate generation for every search type (`fts`: the ranked search of the store's term index). */

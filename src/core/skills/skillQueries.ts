@@ -20,6 +20,7 @@ import { nativeSkillReason } from './packs/nativeAgentSkills';
 import { retiredSkillReason } from './retiredSkills';
 import { shorten, SkillAnswerText } from './skillAnswerText';
 import type { ClusterExpansionDeps } from './clusterExpansion';
+import type { AnswerVetting } from './earlyAnswers';
 
 /**
  * Skills put in front of the model: `skill_get` (bodies within a budget), the bounded
@@ -56,6 +57,8 @@ export interface QueryDeps {
   /** Re-ranking of full-text hits (learning); none = relevance only. */
   adjuster?: () => SkillScoreAdjuster | undefined;
   vectors?: SkillFinderDeps['vectors'];
+  /** Asked before skills are returned while a load is under way (earlyAnswers.ts). */
+  vetting?: AnswerVetting;
 }
 
 export class SkillQueries {
@@ -65,7 +68,7 @@ export class SkillQueries {
   readonly text: SkillAnswerText;
 
   constructor(private readonly deps: QueryDeps) {
-    this.finder = new SkillFinder({ store: deps.store, vectors: deps.vectors });
+    this.finder = new SkillFinder({ store: deps.store, vectors: deps.vectors, vetting: deps.vetting });
     this.text = new SkillAnswerText(() => deps.config().redactPii);
   }
 
@@ -75,6 +78,8 @@ export class SkillQueries {
     const gate = answerGate(ctx);
     const visible = storeFilter(ctx, { activeOnly: false });
     const records = this.deps.store.byNames(names, visible);
+    // A name no stored skill answers may be a skill added since the last load: that answer waits for it.
+    await this.deps.vetting?.vet(() => records, names.length - records.length);
     const byName = new Map(records.map((r) => [r.name, r]));
     const found: SkillRecord[] = [];
     const missing: NonNullable<SkillGetOutput['missing']> = [];
@@ -340,6 +345,8 @@ export class SkillQueries {
       byNames: (names, f) => this.deps.store.byNames(names, f),
       usable: (records) => this.usable(records, ctx),
       render: async (records) => {
+        // Cluster siblings are returned too: vetted like the ranked skills (earlyAnswers.ts).
+        await this.deps.vetting?.vet(() => records);
         const safe = records.map((r) => makeSafe(r, { gate, redact: redactPii }));
         return { safe, rendered: await renderWithinBudget(safe, budget, this.deps.tokenCounter, INJECTION_WRAPPER, this.text.reSafe(records, gate)) };
       },

@@ -23,6 +23,10 @@
  *   await service.syncSharedSkills()  — another window changed the shared (tenant/global) store
  *   await service.save() / dispose()
  *
+ * A load runs beside the answers: while it does, `search`, `get` and `getRelevant` answer from
+ * the saved index when it holds the load's packs, each pack skill they return checked against its
+ * file, and wait for the load otherwise; the other answers wait for it (earlyAnswers.ts).
+ *
  * Tool inputs are validated with the zod schemas of skillToolSchemas.ts (a ZodError is thrown
  * for invalid input). Every returned string is redacted and tool-gated; events are listed in docs/contracts.md#events.
  */
@@ -35,6 +39,7 @@ import type { FileChangeResult, LoadOptions, LoadSummary } from './packs/skillPa
 import { removeReportedPath } from './packs/reportedDeletes';
 import type { ResolvedSkillPack } from './packs/skillPackSources';
 import { SkillVectors } from './skillVectors';
+import { EarlyAnswers } from './earlyAnswers';
 import { sourceBodyReader } from './packs/sourceBodies';
 import { VectorCache } from '../sql/vectorCache';
 import type { Embedder } from '../search/embedding/embedder';
@@ -215,6 +220,9 @@ class DefaultSkillService implements SkillService {
   private adjuster: SkillScoreAdjuster | undefined;
   private embedder: Embedder | undefined;
   private readonly vectors: SkillVectors;
+  private readonly early: EarlyAnswers;
+  /** Loads run one after another (a door may ask for another while its first is under way). */
+  private loads: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly deps: SkillServiceDeps,
@@ -238,6 +246,7 @@ class DefaultSkillService implements SkillService {
       new VectorCache(() => store.db),
       () => this.scheduleSave(),
     );
+    this.early = new EarlyAnswers(deps.fs, store);
     this.loader = new SkillPackLoader({
       fs: deps.fs,
       store,
@@ -257,6 +266,7 @@ class DefaultSkillService implements SkillService {
       packPins: () => this.loader.resolvedPacks.filter((p) => p.enabled).map((p) => ({ names: p.pinnedSkillNames, workspace: p.workspace })),
       adjuster: () => this.adjuster,
       vectors: this.vectors,
+      vetting: this.early,
     });
     this.browsing = new SkillBrowsing({ store, events: deps.events, adjuster: () => this.adjuster }, this.queries);
   }
@@ -265,12 +275,21 @@ class DefaultSkillService implements SkillService {
     return this.store.openInfo;
   }
 
-  async loadPacks(packs: readonly ResolvedSkillPack[], options?: LoadOptions): Promise<LoadSummary> {
-    const summary = await this.loader.loadAll(packs, options);
-    if (!summary.cancelled) await this.reconcileExported();
+  loadPacks(packs: readonly ResolvedSkillPack[], options?: LoadOptions): Promise<LoadSummary> {
+    const loaded = this.loads.then(async () => {
+      const summary = await this.loader.loadAll(packs, options);
+      if (!summary.cancelled) await this.reconcileExported();
+      return summary;
+    });
+    // Answers asked for meanwhile follow one rule (earlyAnswers.ts); they need not wait for the save.
+    this.early.begin(packs, loaded);
     // Cancelled too: the files written so far are kept, and the next start reads only the rest.
-    await this.save();
-    return summary;
+    const saved = loaded.then(async (summary) => {
+      await this.save();
+      return summary;
+    });
+    this.loads = saved.catch(() => undefined);
+    return saved;
   }
 
   async reloadFile(file: string): Promise<FileChangeResult> {
@@ -299,28 +318,30 @@ class DefaultSkillService implements SkillService {
     return result;
   }
 
+  // While a load is under way: search, get and pre-flight answer from the stored index when it
+  // holds the load's packs, their skills vetted (earlyAnswers.ts); the others wait for the load.
   search(input: unknown, ctx: SkillRequestContext) {
-    return this.browsing.search(input, ctx);
+    return this.early.answer(true, () => this.browsing.search(input, ctx));
   }
 
   get(input: unknown, ctx: SkillRequestContext) {
-    return this.queries.get(input, ctx).finally(() => this.scheduleSave());
+    return this.early.answer(true, () => this.queries.get(input, ctx)).finally(() => this.scheduleSave());
   }
 
   list(input: unknown, ctx: SkillRequestContext) {
-    return this.browsing.list(input, ctx);
+    return this.early.answer(false, () => this.browsing.list(input, ctx));
   }
 
   directory(ctx: SkillRequestContext) {
-    return this.queries.directory(ctx);
+    return this.early.answer(false, () => this.queries.directory(ctx));
   }
 
   getRelevant(request: RelevantRequest, ctx: SkillRequestContext) {
-    return this.queries.getRelevant(request, ctx).finally(() => this.scheduleSave());
+    return this.early.answer(true, () => this.queries.getRelevant(request, ctx)).finally(() => this.scheduleSave());
   }
 
   selectionCandidates(task: string, limit: number, ctx: SkillRequestContext, fillWithAll?: boolean, seen?: (ranked: RankedSkill[]) => void) {
-    return this.queries.selectionCandidates(task, limit, ctx, fillWithAll, seen);
+    return this.early.answer(false, () => this.queries.selectionCandidates(task, limit, ctx, fillWithAll, seen));
   }
 
   clusterSiblings(
@@ -328,7 +349,7 @@ class DefaultSkillService implements SkillService {
     request: { maxTokens: number; exclude: readonly string[]; searchOrder: readonly string[] },
     ctx: SkillRequestContext,
   ) {
-    return this.queries.clusterSiblings(names, request, ctx);
+    return this.early.answer(false, () => this.queries.clusterSiblings(names, request, ctx));
   }
 
   listPacks(): SkillTreePack[] {
@@ -460,6 +481,8 @@ class DefaultSkillService implements SkillService {
   }
 
   async dispose(): Promise<void> {
+    // A load under way finishes first: the store is saved with what it wrote, then closed.
+    await this.loads;
     await this.save();
     this.store.close();
   }

@@ -18,7 +18,8 @@ export function registerSkillLoadTool(services: SkillToolServices & Pick<Toolshe
       if (!services.settings.current.skills.enabled) {
         return textResult('Skills are turned off in this workspace (setting toolshed.skills.enabled). Continue without them.');
       }
-      await services.skillPacks.ready;
+      // The load may still be checking the library: the skill service decides whether this answer waits.
+      await services.skillPacks.answerable;
       services.syncToolCatalog();
       return textResult((await answerSkillCall(services.skills, agentModeSkillContext(services), options.input, [])).resultText);
     },

@@ -16,8 +16,8 @@ export function agentModeSkillContext(services: Pick<ToolshedServices, 'skillCon
 export type SkillToolServices = Pick<ToolshedServices, 'settings' | 'skillPacks' | 'syncToolCatalog' | 'skillContext' | 'nativeSkills'>;
 
 /**
- * Shared body of the three skill tools as seen from Copilot agent mode: wait for packs to
- * load, answer within the current trust/scope/tool-policy context, and turn bad input into a
+ * Shared body of the three skill tools as seen from Copilot agent mode: wait until the pack
+ * load is under way (the skill service decides whether an answer waits for it to end), answer within the current trust/scope/tool-policy context, and turn bad input into a
  * message the model can act on.
  */
 export function registerSkillTool<T>(
@@ -33,7 +33,8 @@ export function registerSkillTool<T>(
         return textResult('Skills are turned off in this workspace (setting toolshed.skills.enabled). Continue without them.');
       }
       try {
-        await services.skillPacks.ready;
+        // The load may still be checking the library: the skill service decides whether this answer waits.
+        await services.skillPacks.answerable;
         services.syncToolCatalog();
         return jsonResult(await answer(options.input, agentModeSkillContext(services)));
       } catch (error) {

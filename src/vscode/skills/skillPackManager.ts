@@ -25,6 +25,7 @@ export class SkillPackManager extends Disposable {
   /** The packs of the last load that finished. */
   private loaded: readonly ResolvedSkillPack[] = [];
   private loading: Promise<LoadSummary | undefined> = Promise.resolve(undefined);
+  private handedOver: Promise<void> = Promise.resolve();
   private readonly pendingFiles = new Map<string, ReturnType<typeof setTimeout>>();
 
   constructor(
@@ -55,6 +56,15 @@ export class SkillPackManager extends Disposable {
     return this.loading;
   }
 
+  /**
+   * Resolves once the latest load is under way in the skill service, which decides whether an
+   * answer waits for it (a warm start answers from the saved index: core/skills/earlyAnswers.ts).
+   * The skill tools wait on this, not on `ready`.
+   */
+  get answerable(): Promise<unknown> {
+    return this.handedOver;
+  }
+
   packs(): readonly ResolvedSkillPack[] {
     return this.resolved;
   }
@@ -71,11 +81,13 @@ export class SkillPackManager extends Disposable {
    * cancellation (what was loaded stays; the next reload completes it).
    */
   reload(progress?: vscode.Progress<{ message?: string; increment?: number }>, token?: vscode.CancellationToken): Promise<LoadSummary | undefined> {
+    let handOver: () => void = () => undefined;
+    const handedOver = new Promise<void>((resolve) => (handOver = resolve));
     const run = async (): Promise<LoadSummary | undefined> => {
       const packs = this.resolvePacks();
       this.resolved = packs;
       let lastPercent = 0;
-      const summary = await this.service.loadPacks(packs, {
+      const loading = this.service.loadPacks(packs, {
         onProgress: (done, total, file) => {
           if (!progress || total === 0) return;
           const percent = Math.floor((done / total) * 100);
@@ -84,6 +96,8 @@ export class SkillPackManager extends Disposable {
         },
         cancellation: token,
       });
+      handOver();
+      const summary = await loading;
       this.loaded = packs;
       this.watch(packs);
       if (summary.cancelled) this.logger.info('Loading skill packs was cancelled; the next reload completes it.');
@@ -91,10 +105,14 @@ export class SkillPackManager extends Disposable {
       return summary;
     };
     // Loads are serialised: a reload requested mid-load runs after it, on fresh settings.
-    this.loading = this.loading.then(run, run).catch((error: unknown) => {
-      this.logger.error(`Loading skill packs failed: ${error instanceof Error ? error.message : String(error)}`);
-      return undefined;
-    });
+    this.loading = this.loading
+      .then(run, run)
+      .catch((error: unknown) => {
+        this.logger.error(`Loading skill packs failed: ${error instanceof Error ? error.message : String(error)}`);
+        return undefined;
+      })
+      .finally(handOver);
+    this.handedOver = handedOver;
     return this.loading;
   }
 

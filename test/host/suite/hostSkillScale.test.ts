@@ -126,12 +126,18 @@ if (config) {
       const wallStart = performance.now();
       const cpuStart = process.cpuUsage();
       const api = await extension.activate();
+      // When the load under way at activation ended (its change event), to tell an answer given before it.
+      let loadEndedMs: number | undefined;
+      const loadEnded = api.services.skillPacks.onDidChange(() => (loadEndedMs ??= performance.now() - wallStart));
       const activatedMs = performance.now() - wallStart;
-      const summary = await packLoaded(api, config.pack);
-      const loadedMs = performance.now() - wallStart;
+      // The first search is asked at once, as an agent may: a warm start answers it from the saved
+      // index while the load still checks the library; a cold one waits for the load.
       const first = await skillSearch(config.requests[0]!);
       const firstMs = performance.now() - wallStart;
       const cpu = process.cpuUsage(cpuStart);
+      const summary = await packLoaded(api, config.pack);
+      loadEnded.dispose();
+      const loadedMs = performance.now() - wallStart;
       await stopProfiling(start);
       const firstSkills = (JSON.parse(first) as { skills?: unknown[] }).skills?.length ?? 0;
       assert.ok(firstSkills > 0, `the first skill_search answered with skills: ${first.slice(0, 300)}`);
@@ -177,6 +183,7 @@ if (config) {
         duplicate_names: summary.problems.filter((p) => p.code === 'duplicate-name').length,
         activate_ms: Math.round(activatedMs),
         searchable_ms: Math.round(loadedMs),
+        load_ended_ms: loadEndedMs === undefined ? undefined : Math.round(loadEndedMs),
         first_answer_ms: Math.round(firstMs),
         first_answer_cpu_ms: Math.round((cpu.user + cpu.system) / 1000),
         first_answer_skills: firstSkills,

@@ -12,7 +12,8 @@ import type { SkillStore } from '../store/skillStore';
 import { NO_PROBLEMS } from '../store/skillFileFingerprints';
 import type { FileFingerprint, StoredPackSkill } from '../store/skillFileFingerprints';
 import { identityKey, sameScope } from '../store/skillScope';
-import { listSkillResources } from './skillPackScanner';
+import { formatAdmits, listSkillResources } from './skillPackScanner';
+import { detectSkillFormat } from './document/skillDocumentParser';
 import type { SkillFileRef } from './skillPackScanner';
 import type { ResolvedSkillPack } from './skillPackSources';
 import { packScope } from './skillPackWriter';
@@ -182,15 +183,45 @@ function trusted(
   ref: SkillFileRef,
   skills: readonly StoredPackSkill[],
 ): boolean | 'resources' {
+  if (!asFingerprinted(fingerprint, stat, pack, skills)) return false;
+  if (ref.format !== 'skill-md' || skills.length === 0) return true;
+  if (!ref.resourceDirs?.length) return skills.every((s) => s.resources === '[]');
+  return 'resources';
+}
+
+/** The file's stat and its stored skills are what its fingerprint recorded, under these pack settings. */
+function asFingerprinted(fingerprint: FileFingerprint, stat: FileTimes, pack: ResolvedSkillPack, skills: readonly StoredPackSkill[]): boolean {
   if (fingerprint.size !== stat.size || fingerprint.mtimeMs !== stat.mtimeMs) return false;
   // The file system's clock, not the editor's: fingerprints compare modification times.
   if (stat.mtimeMs > fingerprint.recordedAt - RACY_MS) return false;
   const scope = packScope(pack);
   if (skills.length !== fingerprint.skillCount || skills.some((s) => !sameScope(s, scope) || s.requires !== '[]')) return false;
-  if (fingerprint.packKey !== fileKey(pack, skills)) return false;
-  if (ref.format !== 'skill-md' || skills.length === 0) return true;
-  if (!ref.resourceDirs?.length) return skills.every((s) => s.resources === '[]');
-  return 'resources';
+  return fingerprint.packKey === fileKey(pack, skills);
+}
+
+/**
+ * One stored file checked as the load's check would trust it (an answer given before that check
+ * ends: earlyAnswers.ts): its `lstat` against its fingerprint, under the pack the load reads it
+ * with, and a SKILL.md's resource folders listed again (the load's scan would see one added).
+ */
+export async function stillAsStored(
+  fs: FileSystemPort,
+  pack: ResolvedSkillPack,
+  file: string,
+  fingerprint: FileFingerprint | undefined,
+  skills: readonly StoredPackSkill[],
+): Promise<boolean> {
+  if (!fingerprint) return false;
+  let stat: FileStat | undefined;
+  try {
+    stat = fs.statSync ? fs.statSync(file) : await fs.stat(file);
+  } catch {
+    stat = undefined;
+  }
+  const format = detectSkillFormat(path.basename(file));
+  if (stat?.kind !== 'file' || !formatAdmits(pack.format, format)) return false;
+  if (!asFingerprinted(fingerprint, stat, pack, skills)) return false;
+  return format !== 'skill-md' || skills.length === 0 || sameResources(fs, { file, relativePath: '', format }, skills);
 }
 
 /** Whether a SKILL.md's skills still list the resources its folder holds now. */

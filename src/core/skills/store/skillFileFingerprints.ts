@@ -49,20 +49,17 @@ export class SkillFileFingerprints {
 
   all(): Map<string, FileFingerprint> {
     const out = new Map<string, FileFingerprint>();
-    for (const r of this.db().arrays('SELECT file, pack_key, size, mtime_ms, recorded_at, skill_count, problems, errors FROM skill_files')) {
-      const file = String(r[0]);
-      out.set(file, {
-        file,
-        packKey: String(r[1]),
-        size: Number(r[2]),
-        mtimeMs: Number(r[3]),
-        recordedAt: Number(r[4]),
-        skillCount: Number(r[5]),
-        problems: r[6] instanceof Uint8Array ? r[6] : NO_PROBLEMS,
-        errors: r[7] !== 0,
-      });
+    for (const r of this.db().arrays(`SELECT ${FINGERPRINT_COLUMNS} FROM skill_files`)) {
+      const fingerprint = fingerprintOf(r);
+      out.set(fingerprint.file, fingerprint);
     }
     return out;
+  }
+
+  /** One file's fingerprint (an answer given before a load's check ends checks a few files, not all). */
+  of(file: string): FileFingerprint | undefined {
+    const row = this.db().arrays(`SELECT ${FINGERPRINT_COLUMNS} FROM skill_files WHERE file = ?`, [file])[0];
+    return row ? fingerprintOf(row) : undefined;
   }
 
   /**
@@ -89,28 +86,52 @@ export class SkillFileFingerprints {
   /** Every pack skill, grouped by its source file (one query). */
   packSkillsByFile(): Map<string, StoredPackSkill[]> {
     const out = new Map<string, StoredPackSkill[]>();
-    const rows = this.db().arrays(
-      // Usually-empty values as NULL, read back as that value (sql.js decodes every text value it returns).
-      "SELECT source_file, name, scope_mode, NULLIF(scope_tenant_id, ''), NULLIF(scope_project_id, ''), source_line, NULLIF(requires, '[]'), NULLIF(resources, '[]'), content_hash FROM skills WHERE origin = 'pack'",
-    );
-    for (const r of rows) {
+    for (const r of this.db().arrays(`SELECT ${PACK_SKILL_COLUMNS} FROM skills WHERE origin = 'pack'`)) {
       const file = String(r[0]);
-      const skill: StoredPackSkill = {
-        name: String(r[1]),
-        scope_mode: String(r[2]) as StoredPackSkill['scope_mode'],
-        scope_tenant_id: String(r[3] ?? ''),
-        scope_project_id: String(r[4] ?? ''),
-        line: Number(r[5]),
-        requires: String(r[6] ?? '[]'),
-        resources: String(r[7] ?? '[]'),
-        contentHash: String(r[8] ?? ''),
-      };
+      const skill = packSkillOf(r);
       const list = out.get(file);
       if (list) list.push(skill);
       else out.set(file, [skill]);
     }
     return out;
   }
+
+  /** The pack skills one file defined, as `packSkillsByFile` lists them. */
+  packSkillsOf(file: string): StoredPackSkill[] {
+    return this.db().arrays(`SELECT ${PACK_SKILL_COLUMNS} FROM skills WHERE origin = 'pack' AND source_file = ?`, [file]).map(packSkillOf);
+  }
+}
+
+const FINGERPRINT_COLUMNS = 'file, pack_key, size, mtime_ms, recorded_at, skill_count, problems, errors';
+
+function fingerprintOf(r: readonly unknown[]): FileFingerprint {
+  return {
+    file: String(r[0]),
+    packKey: String(r[1]),
+    size: Number(r[2]),
+    mtimeMs: Number(r[3]),
+    recordedAt: Number(r[4]),
+    skillCount: Number(r[5]),
+    problems: r[6] instanceof Uint8Array ? r[6] : NO_PROBLEMS,
+    errors: r[7] !== 0,
+  };
+}
+
+// Usually-empty values as NULL, read back as that value (sql.js decodes every text value it returns).
+const PACK_SKILL_COLUMNS =
+  "source_file, name, scope_mode, NULLIF(scope_tenant_id, ''), NULLIF(scope_project_id, ''), source_line, NULLIF(requires, '[]'), NULLIF(resources, '[]'), content_hash";
+
+function packSkillOf(r: readonly unknown[]): StoredPackSkill {
+  return {
+    name: String(r[1]),
+    scope_mode: String(r[2]) as StoredPackSkill['scope_mode'],
+    scope_tenant_id: String(r[3] ?? ''),
+    scope_project_id: String(r[4] ?? ''),
+    line: Number(r[5]),
+    requires: String(r[6] ?? '[]'),
+    resources: String(r[7] ?? '[]'),
+    contentHash: String(r[8] ?? ''),
+  };
 }
 
 function sameFingerprint(a: FileFingerprint, b: FileFingerprint | undefined): boolean {

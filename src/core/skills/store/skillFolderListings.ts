@@ -58,6 +58,11 @@ export class SkillFolderListings {
     return { previous, current: new Map() };
   }
 
+  /** Whether the last complete load walked this folder (a pack whose root it did not walk is new to the store). */
+  listed(folder: string): boolean {
+    return this.db().arrays('SELECT 1 FROM skill_folders WHERE folder = ?', [folder]).length > 0;
+  }
+
   /** Keeps this load's listings (the folders it walked), writing only the rows that changed. */
   replaceAll(memory: FolderListingMemory): void {
     const { previous, current } = memory;

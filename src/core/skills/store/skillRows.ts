@@ -257,6 +257,11 @@ export function readPackSkillFiles(db: SqlDatabase, packNames: readonly string[]
     .map((r) => ({ name: String(r[0]), file: String(r[1] ?? ''), origin: 'pack' as const }));
 }
 
+/** A stored skill's source file, by its doc id ('' when it has none or is gone). */
+export function readSourceFile(db: SqlDatabase, docId: number): string {
+  return String(db.arrays('SELECT source_file FROM skills WHERE doc_id = ?', [docId])[0]?.[0] ?? '');
+}
+
 /** Every skill's `SkillTreeRecord`, in `SkillStore.all()` order: those columns only, no record decoded. */
 export function readTreeRecords(db: SqlDatabase): SkillTreeRecord[] {
   return db
