@@ -92,6 +92,15 @@ export interface PersistentDatabase {
   readonly backupKey?: string;
   /** Writes the current bytes atomically through the ByteStore. */
   save(): Promise<void>;
+  /** Whether `save` would write: rows changed since the bytes were read or written (always, without `saveOnlyChanges`). */
+  readonly unsaved: boolean;
+  /**
+   * Runs `fn`, whose row changes its caller keeps elsewhere too (the skill store's usage counters,
+   * skillUsageFile.ts): when nothing else was unsaved, they count as saved, and a
+   * `saveOnlyChanges` database is not rewritten whole for them. Otherwise the next save writes
+   * them with the rest.
+   */
+  keptElsewhere<T>(fn: () => T): T;
   close(): void;
 }
 
@@ -222,6 +231,15 @@ export async function openPersistentDatabase(options: OpenDatabaseOptions): Prom
         return;
       }
       await writeChecked(store, key, opened.export());
+    },
+    get unsaved() {
+      return !options.saveOnlyChanges || changes() !== savedAt;
+    },
+    keptElsewhere: (fn) => {
+      const clean = options.saveOnlyChanges === true && savedAt !== -1 && changes() === savedAt;
+      const result = fn();
+      if (clean) savedAt = changes();
+      return result;
     },
     close: () => opened.close(),
   };
