@@ -8,13 +8,14 @@
  * short-lived buffer that V8 frees on a background thread after a collection, so a process's
  * memory "after a GC" held it or not from run to run.
  *
- * Bytes handed over answer that whole-range `slice` with themselves: the file system keeps them
- * as the file, and nothing is copied. A build of sql.js that copies some other way still copies
+ * Bytes handed over answer that whole-range `slice` with a view of themselves: the file system
+ * keeps them as the file, and nothing is copied. A build of sql.js that copies some other way still copies
  * (correct, only larger). The caller must not use the bytes afterwards: SQLite writes into them.
  */
 class HandedOverBytes extends Uint8Array {
   override slice(start?: number, end?: number): Uint8Array<ArrayBuffer> {
-    return start === 0 && end === this.length ? (this as Uint8Array<ArrayBuffer>) : super.slice(start, end);
+    // A plain view of the same memory: what the file system makes of it (a view per page read) stays a plain Uint8Array.
+    return start === 0 && end === this.length ? new Uint8Array(this.buffer, this.byteOffset, this.length) : super.slice(start, end);
   }
 }
 
