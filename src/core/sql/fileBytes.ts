@@ -9,8 +9,9 @@
  * memory "after a GC" held it or not from run to run.
  *
  * Bytes handed over answer that whole-range `slice` with a view of themselves: the file system
- * keeps them as the file, and nothing is copied. A build of sql.js that copies some other way still copies
- * (correct, only larger). The caller must not use the bytes afterwards: SQLite writes into them.
+ * keeps them as the file, and nothing is copied. A build of sql.js that copies some other way
+ * still copies (correct, only larger). The caller must not use the bytes afterwards: SQLite
+ * writes into them.
  */
 class HandedOverBytes extends Uint8Array {
   override slice(start?: number, end?: number): Uint8Array<ArrayBuffer> {
