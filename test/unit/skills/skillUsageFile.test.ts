@@ -8,7 +8,7 @@ import { engine, skillRecord, TestClock } from './helpers';
  * A skill's use changes only its counters: they are kept in a small file beside the store, and the
  * store (30 MB at 10,000 skills, copied out of sql.js whole on every write) is not rewritten for them.
  */
-describe('the skill store file: its usage counters beside it, its pages', () => {
+describe('skill usage counters beside the store', () => {
   const open = async (bytes: MemoryByteStore, logger = new MemoryLogger()) =>
     SkillStore.open({ engine: await engine(), store: bytes, logger, clock: new TestClock() });
   const global = { scope_mode: 'global' as const, scope_tenant_id: '', scope_project_id: '' };
@@ -90,33 +90,6 @@ describe('the skill store file: its usage counters beside it, its pages', () => 
       );
       store.close();
     }
-  });
-
-  it('a new store is made of 16 KB pages; a store stored with 4 KB pages keeps them, and its counts, through uses and writes', async () => {
-    const bytes = await storeWithSkills();
-    const store = await open(bytes);
-    assert.equal(store.db.get<{ page_size: number }>('PRAGMA page_size')?.page_size, 16_384);
-    store.close();
-
-    // The same store as a 4 KB-page file (what every store written before was).
-    const engineNow = await engine();
-    const old = new engineNow.sql.Database(bytes.entries.get('skills.db')!.slice());
-    old.exec('PRAGMA page_size = 4096; VACUUM;');
-    const oldBytes = new MemoryByteStore();
-    await oldBytes.write('skills.db', old.export());
-    old.close();
-    const reopened = await open(oldBytes);
-    assert.equal(reopened.openInfo.status, 'loaded');
-    assert.equal(reopened.db.get<{ page_size: number }>('PRAGMA page_size')?.page_size, 4096);
-    reopened.recordUsage([{ ...global, name: 'a' }], 5_000);
-    reopened.upsert(skillRecord({ name: 'c', id: 'sk_c' }));
-    await reopened.save();
-    reopened.close();
-    const again = await open(oldBytes);
-    assert.equal(again.db.get<{ page_size: number }>('PRAGMA page_size')?.page_size, 4096);
-    assert.deepEqual(counts(again, 'a'), { use_count: 1, last_used: 5_000 });
-    assert.ok(again.has('c'));
-    again.close();
   });
 
   it('a skill removed after its uses: the whole write keeps the counts of the others, and nothing is left beside it', async () => {
