@@ -23,11 +23,6 @@ export interface OpenDatabaseOptions {
   schemaVersion: string;
   /** Creates tables, indexes and triggers on a fresh database. */
   createSchema(db: SqlDatabase): void;
-  /**
-   * SQLite's page size for a database created here (a stored one keeps its own); SQLite's 4,096
-   * bytes by default. Larger pages waste less room around rows of a few kilobytes.
-   */
-  pageSize?: number;
   /** Older versions that can be upgraded in place instead of rebuilt (each to `schemaVersion`). */
   migrations?: readonly Migration[];
   /**
@@ -268,7 +263,6 @@ function journalInMemory(db: SqlDatabase): void {
 
 function createFresh(options: OpenDatabaseOptions): SqlDatabase {
   const db = new SqlDatabase(new options.engine.sql.Database());
-  if (options.pageSize !== undefined) db.exec(`PRAGMA page_size = ${Math.trunc(options.pageSize)}`);
   db.exec(`CREATE TABLE ${META_TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
   db.run(`INSERT INTO ${META_TABLE} (key, value) VALUES ('schema_version', ?)`, [options.schemaVersion]);
   options.createSchema(db);

@@ -22,7 +22,7 @@ import { entryPredicate, SkillSearchIndex } from './skillSearchIndex';
 import type { SkillEntry } from './skillSearchIndex';
 import { clusteredIn, filterSql } from './skillStoreFilter';
 import type { StoreFilter } from './skillStoreFilter';
-import { createSkillSchema, SKILL_STORE_FILE, skillMigrations, VOCABULARY_FINGERPRINT_KEY } from './skillStoreSchema';
+import { createSkillSchema, SKILL_SCHEMA_VERSION, skillMigrations, VOCABULARY_FINGERPRINT_KEY } from './skillStoreSchema';
 
 export type { StoreFilter } from './skillStoreFilter';
 
@@ -123,7 +123,7 @@ export class SkillStore {
     // The check on open reads what the mirror is built from: that one read builds it too.
     let mirrored: number[] | undefined;
     const persistent = await openStoreDatabase(options, SKILLS_DB_KEY, {
-      ...SKILL_STORE_FILE,
+      schemaVersion: SKILL_SCHEMA_VERSION,
       createSchema: (db) => createSkillSchema(db),
       migrations: skillMigrations(),
       verify: (db) => {

@@ -31,15 +31,7 @@ import { encodeTerms, TermVocabulary } from '../../search/termStore';
 export const VOCABULARY_FINGERPRINT_KEY = 'skill_vocab_fingerprint';
 
 const SCHEMA_FAMILY = 'skills';
-const SKILL_SCHEMA_VERSION = `${SCHEMA_FAMILY}/6`;
-
-/**
- * The skill store's file: its schema version, and 16 KB pages for a store created fresh (a stored
- * one keeps its own). A skill's row is a few kilobytes (description, trigger, front matter): 16 KB
- * pages waste less room around them than SQLite's 4 KB (10,000 real skills: 26.9 against 29.3 MB,
- * what sql.js holds the store in), and a warm start reads a quarter as many pages.
- */
-export const SKILL_STORE_FILE = { schemaVersion: SKILL_SCHEMA_VERSION, pageSize: 16_384 };
+export const SKILL_SCHEMA_VERSION = `${SCHEMA_FAMILY}/6`;
 
 /** The full-text engines versions 1–3 were written under (their schema versions name it). */
 const FORMER_ENGINES = ['fts5', 'fts4', 'none'] as const;
