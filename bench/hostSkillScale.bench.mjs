@@ -3,7 +3,8 @@
 // writes it) named by a `toolshed.skills.packs` user setting, loaded by the real extension in a
 // real extension host (code-server, offline: test/host/offlineHost.mjs, the host tests' starter),
 // where the in-host suite test/host/suite/hostSkillScale.test.ts measures a cold start, then a warm
-// start in a new extension host after a window reload, `skill_search` through vscode.lm.invokeTool, and the
+// start in a new extension host after a window reload, `skill_search` through vscode.lm.invokeTool (and
+// beside each call the test driver's echo tool: the workbench's own round trip for an LM tool), and the
 // host process's memory. Prints one JSON line last: {"title", "rows"}.
 //
 // About a minute here (part of `npm run bench`; skipped where the host is not installed).

@@ -2,6 +2,9 @@
  * Safety benchmarks (bundled and run by bench/safety.bench.mjs):
  * - redaction on the labelled corpus (test/fixtures/redaction-corpus.jsonl): recall on secrets,
  *   false-positive rate on look-alikes, throughput;
+ * - redaction on hostile text: texts up to 60,000 characters glued from the rules' own pieces
+ *   (test/fixtures/hostileRedactionPieces.ts, the pieces the unit tests' properties use: key
+ *   headers, token prefixes, command flags, phone-number groups), the slowest one;
  * - the regex guard: each hostile pattern through tool_search (2,000 tools) and skill_search
  *   (2,000 skills), wall time and outcome
  *   (refused, stopped by the budget, or finished). Worst case is the number to watch: a
@@ -17,6 +20,7 @@ import { compileSafeRegex, SAFE_REGEX_LIMITS } from '../src/core/search/safeRege
 import { redact } from '../src/core/privacy/redaction';
 import { folderPack } from '../src/core/skills/packs/skillPackSources';
 import { createToolSearchService } from '../src/core/tools/toolSearchService';
+import { ASSIGNMENT_PIECES, KEY_SHAPE_PIECES } from '../test/fixtures/hostileRedactionPieces';
 import { readRedactionCorpus, scoreRedaction } from './redactionCorpus';
 import { rng, round } from './benchMath';
 import { benchEngine, benchSkillService } from './benchServices';
@@ -71,6 +75,30 @@ function outcome(text: string): string {
   return 'finished';
 }
 
+const REDACTION_PIECES = [...KEY_SHAPE_PIECES, ...ASSIGNMENT_PIECES];
+
+/** The slowest redaction of 40 hostile texts (10,000-60,000 characters). */
+function hostileRedactionRow(r: () => number): Record<string, unknown> {
+  let slowest = 0;
+  let chars = 0;
+  for (let i = 0; i < 40; i++) {
+    const parts: string[] = [];
+    let length = 0;
+    const target = 10_000 + Math.floor(r() * 50_000);
+    while (length < target) {
+      const piece = REDACTION_PIECES[Math.floor(r() * REDACTION_PIECES.length)]!;
+      parts.push(piece);
+      length += piece.length;
+    }
+    const text = parts.join('');
+    const t0 = performance.now();
+    redact(text);
+    const ms = performance.now() - t0;
+    if (ms > slowest) [slowest, chars] = [ms, text.length];
+  }
+  return { case: 'redaction: hostile text, slowest of 40', chars, ms: round(slowest, 1), target: '< 1000 ms (never a hang)', ok: slowest < 1000 };
+}
+
 async function main(): Promise<void> {
   const rows: Array<Record<string, unknown>> = [];
 
@@ -92,6 +120,8 @@ async function main(): Promise<void> {
   rows.push({ case: 'redaction: throughput', n: corpus.length, value: round(perMb, 1), unit: 'ms per MB of text' });
   for (const m of score.missed) console.error(`missed ${m.kind}: ${m.text.slice(0, 80)}`);
   for (const m of score.overRedacted) console.error(`over-redacted ${m.kind}: ${m.text.slice(0, 80)}`);
+
+  rows.push(hostileRedactionRow(rng(11)));
 
   // Regex guard: tool_search.
   const r = rng(7);

@@ -17,6 +17,8 @@ export interface OffThreadJob<T> {
   inline: () => T;
   /** The result when the worker took longer than the timeout (it is ended). */
   timedOut: (timeoutMs: number) => T;
+  /** This job's own timeout (default: the runner's). */
+  timeoutMs?: number;
 }
 
 /**
@@ -30,7 +32,11 @@ export interface OffThreadJob<T> {
 export class OffThreadRunner {
   private worker: Worker | undefined;
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (result: unknown) => void; inline: () => void; timer: ReturnType<typeof setTimeout> }>();
+  /** Jobs posted and not answered, each with the worker it was posted to. */
+  private readonly pending = new Map<
+    number,
+    { worker: Worker; resolve: (result: unknown) => void; inline: () => void; timer: ReturnType<typeof setTimeout> }
+  >();
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private unavailable = false;
   private completed = 0;
@@ -51,14 +57,15 @@ export class OffThreadRunner {
     if (!worker) return Promise.resolve(job.inline());
     if (this.idleTimer) clearTimeout(this.idleTimer);
     const id = this.nextId++;
+    const timeoutMs = job.timeoutMs ?? this.timeoutMs;
     return new Promise<T>((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        this.logger.warn(`A ${job.kind} parse took longer than ${this.timeoutMs} ms; the parser thread was stopped.`);
+        this.logger.warn(`A ${job.kind} parse took longer than ${timeoutMs} ms; the parser thread was stopped.`);
         this.stopWorker();
-        resolve(job.timedOut(this.timeoutMs));
-      }, this.timeoutMs);
-      this.pending.set(id, { resolve: resolve as (result: unknown) => void, timer, inline: () => resolve(job.inline()) });
+        resolve(job.timedOut(timeoutMs));
+      }, timeoutMs);
+      this.pending.set(id, { worker, resolve: resolve as (result: unknown) => void, timer, inline: () => resolve(job.inline()) });
       worker.postMessage({ id, kind: job.kind, args: job.args });
     });
   }
@@ -81,11 +88,11 @@ export class OffThreadRunner {
       worker.on('message', (reply: { id: number; result?: unknown; error?: string }) => this.settle(reply));
       worker.on('error', (error) => {
         this.logger.warn(`Parser thread failed: ${error.message}; parsing on the main thread.`);
-        this.runPendingInline();
+        this.runPendingInline(worker);
       });
       worker.on('exit', () => {
         if (this.worker === worker) this.worker = undefined;
-        this.runPendingInline();
+        this.runPendingInline(worker);
       });
       this.worker = worker;
       return worker;
@@ -109,9 +116,13 @@ export class OffThreadRunner {
     }
   }
 
-  /** Jobs the worker can no longer answer run here (nothing is lost). */
-  private runPendingInline(): void {
+  /**
+   * Jobs this worker can no longer answer run here (nothing is lost). Only its own: a worker
+   * ended after a timeout exits while its successor already has jobs, which must not run twice.
+   */
+  private runPendingInline(worker: Worker): void {
     for (const [id, request] of this.pending) {
+      if (request.worker !== worker) continue;
       clearTimeout(request.timer);
       this.pending.delete(id);
       request.inline();

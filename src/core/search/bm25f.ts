@@ -144,6 +144,9 @@ export class FieldStats<F extends string, K extends string | number = string> ex
     if (!packed) return 0;
     const n = this.fields.length;
     const weights = this.fields.map((field) => fieldWeights[field]);
+    // Weights of zero or more (the relevance measures' are 0 or 1): a term counts when any field
+    // of positive weight and length holds it — one mask per packed word, no division per count.
+    if (weights.every((w) => w >= 0)) return this.termsInFields(packed, weights);
     let count = 0;
     for (let at = n; at < packed.length; at += this.stride) {
       let frequency = 0;
@@ -153,6 +156,24 @@ export class FieldStats<F extends string, K extends string | number = string> ex
         if (c !== 0 && packed[f] > 0) frequency += (weights[f] * c) / packed[f];
       }
       if (frequency > 0) count++;
+    }
+    return count;
+  }
+
+  /** `distinctTerms` for weights of zero or more: the entries with a count in a field of positive weight and positive length. */
+  private termsInFields(packed: Uint32Array, weights: readonly number[]): number {
+    const n = this.fields.length;
+    const words = this.stride - 1;
+    const masks = new Uint32Array(words);
+    for (let f = 0; f < n; f++) if ((weights[f] as number) > 0 && packed[f] > 0) masks[f >> 1] |= f & 1 ? 0xffff0000 : 0xffff;
+    let count = 0;
+    for (let at = n; at < packed.length; at += this.stride) {
+      for (let w = 0; w < words; w++) {
+        if ((packed[at + 1 + w] & masks[w]) !== 0) {
+          count++;
+          break;
+        }
+      }
     }
     return count;
   }

@@ -50,13 +50,15 @@ function collectionBreadth<F extends string, K extends string | number>(stats: F
   }
   const cached = byFields.get(describing);
   if (cached && cached.version === stats.version) return cached;
-  const counts = new Map<K, number>();
-  for (const key of stats.keys()) counts.set(key, stats.distinctTerms(key, describing));
-  const sorted = [...counts.values()].sort((a, b) => a - b);
-  const median = sorted.length ? sorted[Math.floor(sorted.length / 2)] : 0;
+  // Counted into a typed array and sorted natively: a first search over 10,000 skills asks this.
+  const keys = [...stats.keys()];
+  const counts = new Uint32Array(keys.length);
+  for (let i = 0; i < keys.length; i++) counts[i] = stats.distinctTerms(keys[i] as K, describing);
+  const sorted = counts.slice().sort();
+  const median = sorted.length ? (sorted[Math.floor(sorted.length / 2)] as number) : 0;
   const threshold = Math.max(MIN_STUFFED_TERMS, STUFFED_FACTOR * median);
   const broad = new Map<unknown, number>();
-  for (const [key, count] of counts) if (count > threshold) broad.set(key, count);
+  for (let i = 0; i < keys.length; i++) if ((counts[i] as number) > threshold) broad.set(keys[i], counts[i] as number);
   const breadth = { version: stats.version, median, threshold, broad };
   byFields.set(describing, breadth);
   return breadth;

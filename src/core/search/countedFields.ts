@@ -19,7 +19,7 @@ export interface CountedFields {
 }
 
 /** Per-field frequencies are 16-bit; more occurrences of one term in one field count as 65,535. */
-const MAX_FREQUENCY = 0xffff;
+export const MAX_FREQUENCY = 0xffff;
 
 /** Words per term entry of a packed document with that many fields. */
 export function packedStride(fields: number): number {
@@ -68,7 +68,6 @@ let lengthScratch = new Float64Array(8);
 export function packCounted(counted: CountedFields): Uint32Array {
   const { ids, counts, fieldEnds } = normalised(counted);
   const n = fieldEnds.length;
-  const stride = packedStride(n);
   let longest = 0;
   let longestSize = -1;
   for (let f = 0; f < n; f++) {
@@ -95,27 +94,46 @@ export function packCounted(counted: CountedFields): Uint32Array {
     }
   }
   rest.sort();
-  const bound = n + ids.length * stride;
+  return packMerged(ids, counts, longest === 0 ? 0 : (fieldEnds[longest - 1] as number), fieldEnds[longest] as number, longest, rest, r, lengths, n);
+}
+
+/**
+ * A packed document from one field's entries (`ids`/`counts` from `start` to `end`, ids strictly
+ * ascending) merged with the other fields' first `r` entries in `rest` — (term id × n + field) ×
+ * 2^16 + capped count, ascending, no (term, field) twice — given every field's length (occurrences).
+ */
+export function packMerged(
+  ids: ArrayLike<number>,
+  counts: ArrayLike<number>,
+  start: number,
+  end: number,
+  field: number,
+  rest: ArrayLike<number>,
+  r: number,
+  lengths: ArrayLike<number>,
+  n: number,
+): Uint32Array {
+  const stride = packedStride(n);
+  const bound = n + (end - start + r) * stride;
   if (scratch.length < bound) scratch = new Uint32Array(bound * 2);
   const out = scratch;
   for (let f = 0; f < n; f++) out[f] = lengths[f] as number;
-  let i = longest === 0 ? 0 : (fieldEnds[longest - 1] as number);
-  const longestEnd = fieldEnds[longest] as number;
-  const longestWord = 1 + (longest >> 1);
+  let i = start;
+  const fieldWord = 1 + (field >> 1);
   let j = 0;
   // The next of the other fields' entries: its code and term id (Infinity when none is left).
   let restCode = r > 0 ? Math.floor((rest[0] as number) / 0x10000) : 0;
   let restId = r > 0 ? Math.floor(restCode / n) : Infinity;
   let p = n - stride;
   let previousId = -1;
-  while (i < longestEnd || j < r) {
+  while (i < end || j < r) {
     let id: number;
     let word: number;
     let value: number;
-    if (i < longestEnd && (ids[i] as number) <= restId) {
+    if (i < end && (ids[i] as number) <= restId) {
       id = ids[i] as number;
-      word = longestWord;
-      value = store(longest, counts[i++] as number);
+      word = fieldWord;
+      value = store(field, counts[i++] as number);
     } else {
       id = restId;
       const f = restCode - restId * n;

@@ -61,6 +61,12 @@ export abstract class PackedDocuments<F extends string, K extends string | numbe
     this.adopt(key, packCounted(counted));
   }
 
+  /** Adds or replaces a document already packed in this dictionary's ids (`TermVocabulary.packStored`: what a store's open loads). */
+  setPacked(key: K, packed: Uint32Array): void {
+    if (packed.length < this.fields.length || (packed.length - this.fields.length) % this.stride !== 0) throw new Error('a packed document of another layout');
+    this.adopt(key, packed);
+  }
+
   /**
    * A document's terms counted per field in another dictionary's ids (`idOf`: a store's vocabulary),
    * ascending within each field: what a store writes for a document indexed from text.

@@ -55,9 +55,13 @@ export class TermIndex<F extends string, K extends string | number> {
     return this.buildCount;
   }
 
-  /** Adds or replaces a document: its analysed terms per field, or counted in this index's term ids (`internTerm`). */
-  set(key: K, terms: Readonly<Record<F, readonly string[]>> | CountedFields): void {
-    if ('fieldEnds' in terms) this.stats.setCounted(key, terms as CountedFields);
+  /**
+   * Adds or replaces a document: its analysed terms per field, counted in this index's term ids
+   * (`internTerm`), or packed in them (`TermVocabulary.packStored`).
+   */
+  set(key: K, terms: Readonly<Record<F, readonly string[]>> | CountedFields | Uint32Array): void {
+    if (terms instanceof Uint32Array) this.stats.setPacked(key, terms);
+    else if ('fieldEnds' in terms) this.stats.setCounted(key, terms as CountedFields);
     else this.stats.set(key, terms as Readonly<Record<F, readonly string[]>>);
     if (this.built) this.changed.add(key);
   }

@@ -1,3 +1,4 @@
+import { MAX_FREQUENCY, packCounted, packMerged } from './countedFields';
 import type { CountedFields } from './countedFields';
 import type { TermIds } from './textAnalysis';
 
@@ -89,6 +90,71 @@ export class TermVocabulary implements TermIds {
     return counted;
   }
 
+  /**
+   * A stored blob (`encodeCounted`) as the packed document the search statistics keep
+   * (countedFields.ts), ids relabelled with `intern` as `relabel` does: the document and the errors
+   * `packCounted(relabel(decodeCounted(…)))` gives, in one decoding pass. A store's open runs it
+   * once per document: the short fields' entries are sorted as they are gathered into the packed
+   * order, and the last field (a skill's body, nearly always the longest) is merged with them.
+   * A blob whose ids do not relabel in order (after a rollback's reload into a dictionary that
+   * already holds terms; an id repeated) goes the long way.
+   */
+  packStored(blob: Uint8Array, fieldCount: number, intern: (term: string) => number): Uint32Array {
+    return (fieldCount > 0 && this.packInOrder(blob, fieldCount, intern)) || packCounted(this.relabel(decodeCounted(blob, this, fieldCount), intern));
+  }
+
+  /** `packStored`'s one pass; undefined when the ids do not come in order (see there). */
+  private packInOrder(blob: Uint8Array, n: number, intern: (term: string) => number): Uint32Array | undefined {
+    const length = blob.length;
+    // Each pair takes at least two bytes: no blob holds more entries than half its length.
+    if (decodedIds.length < length >> 1) {
+      decodedIds = new Uint32Array(length);
+      decodedCounts = new Uint32Array(length);
+      restEntries = new Float64Array(length);
+    }
+    const ids = decodedIds;
+    const counts = decodedCounts;
+    const rest = restEntries;
+    if (fieldLengths.length < n) fieldLengths = new Uint32Array(n);
+    const lengths = fieldLengths.fill(0, 0, n);
+    const last = n - 1;
+    let at = 0;
+    let r = 0;
+    let out = 0;
+    for (let f = 0; f < n; f++) {
+      const pairs = varint(blob, at);
+      at = cursor;
+      if (pairs * 2 > length - at) throw new Error('term blob is truncated');
+      let total = 0;
+      let id = 0;
+      let previous = -1;
+      for (let i = 0; i < pairs; i++) {
+        const delta = varint(blob, at);
+        const count = varint(blob, cursor);
+        at = cursor;
+        id += delta;
+        if (count === 0 || this.terms[id] === undefined) throw new Error(`term blob refers to unknown term id ${id}`);
+        total += count;
+        if (total > MAX_FIELD_TERMS) throw new Error('term blob has an impossible term count');
+        if (id >= this.linkedCount) this.link(id, intern);
+        const mapped = this.linked[id] as number;
+        // Not strictly ascending: the long way sorts the run and adds a repeated id's counts.
+        if (mapped <= previous) return undefined;
+        previous = mapped;
+        if (f === last) {
+          ids[out] = mapped;
+          counts[out++] = count;
+        } else {
+          // The short fields' entries as packCounted orders them: (id × fields + field) × 2^16 + capped count.
+          rest[r++] = (mapped * n + f) * 0x10000 + Math.min(count, MAX_FREQUENCY);
+        }
+      }
+      lengths[f] = total;
+    }
+    if (at !== length) throw new Error('term blob has trailing bytes');
+    return packMerged(ids, counts, 0, out, last, rest.subarray(0, r).sort(), r, lengths, n);
+  }
+
   private link(upTo: number, intern: (term: string) => number): void {
     if (upTo >= this.linked.length) {
       const grown = new Uint32Array(Math.max(upTo + 1, this.linked.length * 2, 1024));
@@ -175,9 +241,11 @@ export function encodeTerms<F extends string>(terms: Readonly<Record<F, readonly
   return encodeCounted(countTerms(terms, fields, vocabulary));
 }
 
-/** Where `decodeCounted` decodes to (grown as needed): it runs once per stored document on every start. */
+/** Where `decodeCounted` and `packStored` decode to (grown as needed): they run once per stored document on every start. */
 let decodedIds = new Uint32Array(2048);
 let decodedCounts = new Uint32Array(2048);
+let restEntries = new Float64Array(2048);
+let fieldLengths = new Uint32Array(8);
 /** Where the last varint read (`varint`) ended. */
 let cursor = 0;
 
@@ -192,6 +260,7 @@ export function decodeCounted(blob: Uint8Array, vocabulary: TermVocabulary, fiel
   if (decodedIds.length < length >> 1) {
     decodedIds = new Uint32Array(length);
     decodedCounts = new Uint32Array(length);
+    restEntries = new Float64Array(length);
   }
   const ids = decodedIds;
   const counts = decodedCounts;

@@ -1,3 +1,4 @@
+import { ownedString } from '../platform/ownedText';
 import { porterStem } from './porterStemmer';
 
 /**
@@ -26,8 +27,9 @@ const STOP_WORDS = new Set(
  * regular expressions it replaces backtracked over a long run of capitals, quadratic in its length.
  */
 export function splitIdentifier(text: string): string[] {
-  const parts: string[] = [];
-  scanWords(text, false, (start, end) => parts.push(text.slice(start, end)));
+  const count = scanWords(text, false);
+  const parts = new Array<string>(count);
+  for (let w = 0; w < count; w++) parts[w] = text.slice(wordBounds[2 * w] as number, wordBounds[2 * w + 1] as number);
   return parts;
 }
 
@@ -46,16 +48,6 @@ export function analyze(text: string, options: AnalyzeOptions = {}): string[] {
 
 /** Distinct raw words a `TextAnalyzer` remembers by default (≈ 100 bytes each; cleared when full). */
 const DEFAULT_MEMO_WORDS = 20_000;
-
-/** One distinct raw word (as written in the text): its stem and whether it is a stop word. */
-interface WordAnalysis {
-  readonly term: string;
-  readonly stop: boolean;
-  /** The term's id in the dictionary `analyzeIds` was last given, while its generation was `idGeneration`. */
-  id: number;
-  idOwner: TermIds | undefined;
-  idGeneration: number;
-}
 
 /** A term dictionary `analyzeIds` gives terms as ids of (the skill store's vocabulary). */
 export interface TermIds {
@@ -105,43 +97,86 @@ const NON_ASCII_KIND = new Uint8Array(65536);
 const ASTRAL_KIND = new Map<number, number>();
 
 /**
- * Calls `word` with the bounds of each word of `text`, in one pass: a word is a run of ASCII
- * letters and digits, split where lower/digit meets upper, before the last capital of a run
- * followed by a lower-case letter ("HTTPServer" → HTTP Server), and where letters meet digits.
- * A non-ASCII character separates words; with `stopWhereNfkdDiffers`, one that NFKD would turn
- * into a letter or digit (`decomposesToWord`) ends the scan instead, which then returns false —
- * the words found up to there are then not the words of the normalised text. Any other non-ASCII
- * character separates words in the normalised text too (NFKD never moves an ASCII character or
- * turns a character into nothing), so the words are the same.
+ * The words the last `scanWords` found: word w is `wordBounds[2w]` up to `wordBounds[2w + 1]`,
+ * and `wordHashes[w]` is the FNV-1a hash of its characters (what the word memo is keyed on). One
+ * set of buffers, reused by every scan (grown as needed): a scan allocates nothing per word, and a
+ * caller reads them before it scans again.
  */
-function scanWords(text: string, stopWhereNfkdDiffers: boolean, word: (start: number, end: number) => void): boolean {
+let wordBounds = new Int32Array(2048);
+let wordHashes = new Int32Array(1024);
+
+/** Words the buffers keep room for between scans: a longer text gets room for its own words, given back at the next shorter one. */
+const KEPT_WORDS = 1 << 16;
+
+/** Room in the word buffers for the words of a text of `n` characters (at most one word per character). */
+function sizeWordBuffers(n: number): void {
+  const words = Math.max(n, 1024);
+  if (wordHashes.length >= words && (wordHashes.length <= KEPT_WORDS || words > KEPT_WORDS)) return;
+  let size = 1024;
+  while (size < words) size *= 2;
+  wordHashes = new Int32Array(size);
+  wordBounds = new Int32Array(2 * size);
+}
+
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+
+/**
+ * Finds the words of `text` in one pass (see `wordBounds`; returns how many): a word is a run of
+ * ASCII letters and digits, split where lower/digit meets upper, before the last capital of a run
+ * followed by a lower-case letter ("HTTPServer" → HTTP Server), and where letters meet digits. A
+ * non-ASCII character separates words; with `stopWhereNfkdDiffers`, one that NFKD would turn into
+ * a letter or digit (`decomposesToWord`) ends the scan instead, which then returns −1 — the words
+ * found up to there are not the words of the normalised text. Any other non-ASCII character
+ * separates words in the normalised text too (NFKD never moves an ASCII character or turns a
+ * character into nothing), so the words are the same.
+ */
+function scanWords(text: string, stopWhereNfkdDiffers: boolean): number {
   const n = text.length;
+  sizeWordBuffers(n);
+  const bounds = wordBounds;
+  const hashes = wordHashes;
+  let count = 0;
   let start = -1;
+  let hash = FNV_OFFSET;
   let prev = OTHER;
   for (let i = 0; i < n; i++) {
     const code = text.charCodeAt(i);
-    if (code > 127 && stopWhereNfkdDiffers && decomposesToWord(text, i)) return false;
-    const cls = code > 127 ? OTHER : ASCII_CLASS[code];
+    if (code > 127 && stopWhereNfkdDiffers && decomposesToWord(text, i)) return -1;
+    const cls = code > 127 ? OTHER : (ASCII_CLASS[code] as number);
     if (cls === OTHER) {
-      if (start >= 0) word(start, i);
+      if (start >= 0) {
+        bounds[2 * count] = start;
+        bounds[2 * count + 1] = i;
+        hashes[count++] = hash;
+      }
       start = -1;
       prev = OTHER;
       continue;
     }
     if (start < 0) {
       start = i;
+      hash = FNV_OFFSET;
     } else if (
       (cls === UPPER && (prev === LOWER || prev === DIGIT)) ||
       (cls === UPPER && prev === UPPER && i + 1 < n && ASCII_CLASS[text.charCodeAt(i + 1)] === LOWER) ||
       (cls === DIGIT) !== (prev === DIGIT)
     ) {
-      word(start, i);
+      bounds[2 * count] = start;
+      bounds[2 * count + 1] = i;
+      hashes[count++] = hash;
       start = i;
+      hash = FNV_OFFSET;
     }
+    hash = Math.imul(hash ^ code, FNV_PRIME);
     prev = cls;
   }
-  if (start >= 0) word(start, n);
-  return true;
+  if (start >= 0) {
+    bounds[2 * count] = start;
+    bounds[2 * count + 1] = n;
+    hashes[count++] = hash;
+  }
+  return count;
 }
 
 /**
@@ -151,77 +186,183 @@ function scanWords(text: string, stopWhereNfkdDiffers: boolean, word: (start: nu
  * (`memoWords`, cleared when full; 0 = no memo) and never changes a result.
  */
 export class TextAnalyzer {
-  /** Created on first use, so a memo-less analyser (`analyze`, per call) allocates none. */
-  private words: Map<string, WordAnalysis> | undefined;
-  /** The words of the text being analysed (reused from call to call). */
-  private readonly scratch: WordAnalysis[] = [];
+  /** The remembered words; created on first use, so a memo-less analyser (`analyze`, per call) allocates none. */
+  private memo: WordMemo | undefined;
 
   constructor(private readonly memoWords = DEFAULT_MEMO_WORDS) {}
 
   /** Distinct words remembered now (≤ memoWords). */
   get memoSize(): number {
-    return this.words?.size ?? 0;
+    return this.memo?.size ?? 0;
   }
 
   analyze(text: string, options: AnalyzeOptions = {}): string[] {
-    const words = this.wordsOf(text, options.keepStopWords === true);
-    const terms = new Array<string>(words.length);
-    for (let i = 0; i < words.length; i++) terms[i] = (words[i] as WordAnalysis).term;
+    const keepStopWords = options.keepStopWords === true;
+    const { scanned, count } = scanText(text);
+    const terms: string[] = [];
+    if (this.memoWords <= 0) {
+      for (let w = 0; w < count; w++) {
+        const word = analyseWord(scanned.slice(wordBounds[2 * w] as number, wordBounds[2 * w + 1] as number));
+        if (keepStopWords || !word.stop) terms.push(word.term);
+      }
+      return terms;
+    }
+    const memo = (this.memo ??= new WordMemo(this.memoWords));
+    for (let w = 0; w < count; w++) {
+      const entry = memo.find(scanned, wordBounds[2 * w] as number, wordBounds[2 * w + 1] as number, wordHashes[w] as number);
+      if (keepStopWords || !memo.isStop(entry)) terms.push(memo.term(entry));
+    }
     return terms;
   }
 
   /**
-   * `analyze`'s terms as their ids in `ids`. Each remembered word asks `ids` once per generation,
-   * so a store that keeps term ids (skill store) pays one memo lookup per word of its text, not two.
+   * `analyze`'s terms as their ids in `ids`. Each remembered word asks `ids` once while `ids` and
+   * its generation stay the same, so a store that keeps term ids (skill store) pays one memo
+   * lookup per word of its text, not two.
    */
   analyzeIds(text: string, ids: TermIds, options: AnalyzeOptions = {}): Uint32Array {
-    const words = this.wordsOf(text, options.keepStopWords === true);
-    const out = new Uint32Array(words.length);
-    const generation = ids.generation;
-    for (let i = 0; i < words.length; i++) {
-      const word = words[i] as WordAnalysis;
-      if (word.idOwner !== ids || word.idGeneration !== generation) {
-        word.id = ids.idOf(word.term);
-        word.idOwner = ids;
-        word.idGeneration = generation;
-      }
-      out[i] = word.id;
+    if (this.memoWords <= 0) return Uint32Array.from(this.analyze(text, options), (term) => ids.idOf(term));
+    const keepStopWords = options.keepStopWords === true;
+    const { scanned, count } = scanText(text);
+    const memo = (this.memo ??= new WordMemo(this.memoWords));
+    memo.idsFrom(ids);
+    const out = new Uint32Array(count);
+    let k = 0;
+    for (let w = 0; w < count; w++) {
+      const entry = memo.find(scanned, wordBounds[2 * w] as number, wordBounds[2 * w + 1] as number, wordHashes[w] as number);
+      if (keepStopWords || !memo.isStop(entry)) out[k++] = memo.id(entry, ids);
     }
-    return out;
+    return k === count ? out : out.subarray(0, k);
+  }
+}
+
+/**
+ * Scans `text` for words (`wordBounds`, `wordHashes`): as it is when NFKD leaves its words alone
+ * (nearly all tool metadata and skill text, dashes and emoji included), else its NFKD form.
+ */
+function scanText(text: string): { scanned: string; count: number } {
+  const count = scanWords(text, true);
+  if (count >= 0) return { scanned: text, count };
+  const normalised = text.normalize('NFKD');
+  return { scanned: normalised, count: scanWords(normalised, false) };
+}
+
+/** A word's analysis: its term (lower-cased, stemmed) and whether it is a stop word. */
+function analyseWord(raw: string): { term: string; stop: boolean } {
+  const lower = raw.toLowerCase();
+  return { term: porterStem(lower), stop: STOP_WORDS.has(lower) };
+}
+
+/**
+ * Distinct raw words (as written) and their analyses, in typed arrays: an open-addressing table
+ * of word hashes over entries whose characters sit in one character pool, so looking a word up
+ * compares the text's own characters (no substring) and follows no object per word. Bounded
+ * (`capacity` words, cleared when full).
+ */
+class WordMemo {
+  /** Slot → entry + 1 (0: empty), and the slot's word hash. */
+  private readonly slots: Int32Array;
+  private readonly slotHashes: Int32Array;
+  private readonly mask: number;
+  private count = 0;
+  private readonly starts: Int32Array;
+  private readonly lengths: Int32Array;
+  private readonly stops: Uint8Array;
+  private readonly terms: string[] = [];
+  /** Each entry's id in `idOwner` (−1: not asked yet), valid while its generation is `idGeneration`. */
+  private readonly ids: Int32Array;
+  private idOwner: TermIds | undefined;
+  private idGeneration = 0;
+  private chars = new Uint16Array(4096);
+  private charsUsed = 0;
+
+  constructor(private readonly capacity: number) {
+    let size = 16;
+    while (size < 2 * capacity) size *= 2;
+    this.slots = new Int32Array(size);
+    this.slotHashes = new Int32Array(size);
+    this.mask = size - 1;
+    this.starts = new Int32Array(capacity);
+    this.lengths = new Int32Array(capacity);
+    this.stops = new Uint8Array(capacity);
+    this.ids = new Int32Array(capacity);
   }
 
-  /** The analysed words of `text`, in order (stop words dropped unless kept), in a scratch list the next call reuses. */
-  private wordsOf(text: string, keepStopWords: boolean): WordAnalysis[] {
-    const words = this.scratch;
-    words.length = 0;
-    // Text NFKD leaves alone where words are concerned (nearly all tool metadata and skill text,
-    // dashes and emoji included): one scan, same result as below.
-    if (this.analyzeUnnormalised(text, keepStopWords, words)) return words;
-    words.length = 0;
-    for (const raw of splitIdentifier(text.normalize('NFKD'))) this.push(raw, keepStopWords, words);
-    return words;
+  get size(): number {
+    return this.count;
   }
 
-  /**
-   * `splitIdentifier` + lower-casing + stop words + stemming in one scan of the text as it is;
-   * false (with `terms` partly filled) at the first character NFKD turns into a letter or digit.
-   */
-  private analyzeUnnormalised(text: string, keepStopWords: boolean, terms: WordAnalysis[]): boolean {
-    return scanWords(text, true, (start, end) => this.push(text.slice(start, end), keepStopWords, terms));
+  term(entry: number): string {
+    return this.terms[entry] as string;
   }
 
-  private push(raw: string, keepStopWords: boolean, terms: WordAnalysis[]): void {
-    let word = this.words?.get(raw);
-    if (word === undefined) {
-      const lower = raw.toLowerCase();
-      word = { term: porterStem(lower), stop: STOP_WORDS.has(lower), id: 0, idOwner: undefined, idGeneration: 0 };
-      if (this.memoWords > 0) {
-        this.words ??= new Map();
-        if (this.words.size >= this.memoWords) this.words.clear();
-        this.words.set(raw, word);
+  isStop(entry: number): boolean {
+    return this.stops[entry] === 1;
+  }
+
+  /** Makes `id` answer for `ids` (what it remembered for another dictionary, or another generation of it, is forgotten). */
+  idsFrom(ids: TermIds): void {
+    if (this.idOwner === ids && this.idGeneration === ids.generation) return;
+    this.idOwner = ids;
+    this.idGeneration = ids.generation;
+    this.ids.fill(-1, 0, this.count);
+  }
+
+  /** The entry's id in `ids` (the dictionary last given to `idsFrom`). */
+  id(entry: number, ids: TermIds): number {
+    let id = this.ids[entry] as number;
+    if (id < 0) this.ids[entry] = id = ids.idOf(this.terms[entry] as string);
+    return id;
+  }
+
+  /** The entry of the word `text` holds from `start` up to `end` (hash `hash`), added when new. */
+  find(text: string, start: number, end: number, hash: number): number {
+    const length = end - start;
+    const { slots, slotHashes, mask, chars } = this;
+    let slot = hash & mask;
+    for (let held = slots[slot] as number; held !== 0; held = slots[slot] as number) {
+      if (slotHashes[slot] === hash && this.lengths[held - 1] === length) {
+        const at = this.starts[held - 1] as number;
+        let i = 0;
+        while (i < length && chars[at + i] === text.charCodeAt(start + i)) i++;
+        if (i === length) return held - 1;
       }
+      slot = (slot + 1) & mask;
     }
-    if (keepStopWords || !word.stop) terms.push(word);
+    if (this.count >= this.capacity) {
+      this.clear();
+      slot = hash & mask;
+    }
+    return this.add(text, start, end, hash, slot);
+  }
+
+  private add(text: string, start: number, end: number, hash: number, slot: number): number {
+    const length = end - start;
+    if (this.charsUsed + length > this.chars.length) {
+      const grown = new Uint16Array(Math.max(2 * this.chars.length, this.charsUsed + length));
+      grown.set(this.chars.subarray(0, this.charsUsed));
+      this.chars = grown;
+    }
+    const entry = this.count++;
+    for (let i = 0; i < length; i++) this.chars[this.charsUsed + i] = text.charCodeAt(start + i);
+    this.starts[entry] = this.charsUsed;
+    this.lengths[entry] = length;
+    this.charsUsed += length;
+    const word = analyseWord(text.slice(start, end));
+    // Kept for the memo's life (and as a vocabulary's term): a string of its own, not a view into the text.
+    this.terms[entry] = ownedString(word.term);
+    this.stops[entry] = word.stop ? 1 : 0;
+    this.ids[entry] = -1;
+    this.slots[slot] = entry + 1;
+    this.slotHashes[slot] = hash;
+    return entry;
+  }
+
+  private clear(): void {
+    this.slots.fill(0);
+    this.count = 0;
+    this.charsUsed = 0;
+    this.terms.length = 0;
   }
 }
 

@@ -60,6 +60,9 @@ function memory(prefix: string): Record<string, number> {
   return { [`${prefix}_rss_mb`]: mb(used.rss), [`${prefix}_heap_mb`]: mb(used.heapUsed), [`${prefix}_external_mb`]: mb(used.external) };
 }
 
+/** The test driver's tool that answers at once (test/host/driver/testTools.ts): the floor of an LM tool call. */
+const FLOOR_TOOL = 'fixture_weather_forecast';
+
 async function skillSearch(query: string): Promise<string> {
   const result = await vscode.lm.invokeTool('skill_search', { input: { query, limit: 10 }, toolInvocationToken: undefined });
   return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
@@ -135,12 +138,20 @@ if (config) {
       const loaded = memory('loaded');
 
       // Every request through the LM tool (one warm-up round), then the same engine call directly.
+      // Beside each call, the same request through the test driver's fixture tool, which only
+      // echoes it: the workbench's own round trip for an LM tool, under the same conditions.
       const times: number[] = [];
+      const floor: number[] = [];
+      const floorTool = vscode.lm.tools.some((tool) => tool.name === FLOOR_TOOL);
       for (let round = 0; round <= config.rounds; round++)
         for (const query of config.requests) {
           const t = performance.now();
           await skillSearch(query);
           if (round > 0) times.push(performance.now() - t);
+          if (!floorTool) continue;
+          const f = performance.now();
+          await vscode.lm.invokeTool(FLOOR_TOOL, { input: { city: query }, toolInvocationToken: undefined });
+          if (round > 0) floor.push(performance.now() - f);
         }
       const direct: number[] = [];
       const ctx = api.services.skillContext();
@@ -150,6 +161,7 @@ if (config) {
         direct.push(performance.now() - t);
       }
       times.sort((a, b) => a - b);
+      floor.sort((a, b) => a - b);
       direct.sort((a, b) => a - b);
       const afterSearches = memory('after_searches');
       gc?.();
@@ -171,6 +183,8 @@ if (config) {
         load_reported_ms: Math.round(summary.durationMs),
         lm_tool_p50_ms: ms(pct(times, 0.5)),
         lm_tool_p95_ms: ms(pct(times, 0.95)),
+        lm_tool_floor_p50_ms: floorTool ? ms(pct(floor, 0.5)) : null,
+        lm_tool_floor_p95_ms: floorTool ? ms(pct(floor, 0.95)) : null,
         direct_search_p50_ms: ms(pct(direct, 0.5)),
         direct_search_p95_ms: ms(pct(direct, 0.95)),
         requests: config.requests.length,

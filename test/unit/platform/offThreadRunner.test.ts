@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { MemoryLogger } from '../../../src/core/platform/basicPorts';
 import { OFF_THREAD_MIN_CHARS, OffThreadRunner } from '../../../src/core/platform/offThreadRunner';
-import { offThreadSkillParse } from '../../../src/core/skills/packs/document/offThreadParser';
+import { offThreadSkillParse, SKILL_PARSE_JOB } from '../../../src/core/skills/packs/document/offThreadParser';
 import { parseSkillDocument } from '../../../src/core/skills/packs/document/skillDocumentParser';
 import { offThreadToolExamplesParse } from '../../../src/core/tools/examples/offThreadExamples';
 import { parseToolExamplesFile } from '../../../src/core/tools/examples/toolExamples';
@@ -108,6 +108,32 @@ describe('parsing large files off the main thread', function () {
     } finally {
       hasty.dispose();
       relaxed.dispose();
+    }
+  });
+
+  it("a worker ended after a timeout does not take its successor's jobs: each file is parsed once, on the new thread", async () => {
+    const runner = new OffThreadRunner(script, new MemoryLogger(), UNHURRIED_MS);
+    let inlineParses = 0;
+    const job = (file: string, timeoutMs?: number) => ({
+      kind: SKILL_PARSE_JOB,
+      args: [hostile, file, {}],
+      inline: () => {
+        inlineParses++;
+        return parseSkillDocument(hostile, file, {});
+      },
+      timedOut: () => undefined,
+      timeoutMs,
+    });
+    try {
+      // The first parse times out: its worker is being ended when the next file arrives, so the
+      // next file goes to a new worker while the old one's exit is still to come.
+      assert.equal(await runner.run(job('slow.skill.yaml', 1)), undefined);
+      const next = await runner.run(job('next.skill.yaml'));
+      assert.equal(next?.skills.length, 1);
+      assert.equal(runner.offThreadCount, 1, 'the new worker answered');
+      assert.equal(inlineParses, 0, 'nothing was parsed a second time on the main thread');
+    } finally {
+      runner.dispose();
     }
   });
 

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { KEY_SHAPE_PIECES } from '../../fixtures/hostileRedactionPieces';
 import { redact, REDACTED_PHONE } from '../../../src/core/privacy/redaction';
 
 const b64 = (length: number) => fc.stringMatching(new RegExp(`^[A-Za-z0-9+/]{${length}}$`));
@@ -64,31 +65,15 @@ describe('redaction: secrets split from their context', () => {
       assert.equal(redact(text), text);
   });
 
-  it('property: the new rules stay fast on hostile text built from their own pieces', () => {
-    const piece = fc.constantFrom(
-      'MII',
-      'MIIEowIBAAKC',
-      'AgEA',
-      'AKIAIOSFODNN7EXAMPLE',
-      'A',
-      'a',
-      '0',
-      '/',
-      '+',
-      '=',
-      '\n',
-      ' ',
-      '020 ',
-      '7946 ',
-      '(0113) ',
-      '-----END PRIVATE KEY-----',
-    );
+  // A hang here fails on mocha's timeout, naming this test; how long it takes is a bench row
+  // (bench/safetyBench.ts, "redaction: hostile text"), never an assertion.
+  it('property: the new rules finish on hostile text built from their own pieces, and a second pass changes nothing', () => {
+    const piece = fc.constantFrom(...KEY_SHAPE_PIECES);
     fc.assert(
       fc.property(fc.array(piece, { minLength: 100, maxLength: 4000, size: 'max' }), (pieces) => {
         const text = pieces.join('');
-        const start = performance.now();
-        redact(text);
-        assert.ok(performance.now() - start < 2000, `took ${Math.round(performance.now() - start)} ms on ${text.length} chars`);
+        const once = redact(text);
+        assert.equal(redact(once), once);
       }),
       { numRuns: 60 },
     );

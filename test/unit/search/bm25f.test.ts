@@ -15,6 +15,7 @@ const FIELDS = ['a', 'b', 'c', 'd', 'e', 'f'] as const;
 type F = (typeof FIELDS)[number];
 type Doc = Record<F, readonly string[]>;
 const WEIGHTS: Record<F, number> = { a: 4, b: 3, c: 2.5, d: 1.5, e: 2, f: 0.5 };
+const DESCRIBING: Record<F, number> = { a: 1, b: 1, c: 0, d: 1, e: 1, f: 0 };
 const B: Record<F, number> = { a: 0.75, b: 0.3, c: 0.75, d: 0.5, e: 0.75, f: 1 };
 
 /** The former map-based implementation, reduced to its arithmetic. */
@@ -179,6 +180,9 @@ describe('search: BM25F term statistics (compact)', () => {
             assert.equal(actual(key), expected(key), `score ${key}`);
             const sorted = (s: FieldStats<F, number>) => s.documentTerms(key, WEIGHTS).sort((a, b) => (a.term < b.term ? -1 : 1));
             assert.deepEqual(sorted(counted), sorted(listed));
+            // How many terms it has in some fields (the relevance measures' describing fields: weights 0 or 1) is how many it lists.
+            for (const weights of [WEIGHTS, DESCRIBING, { ...DESCRIBING, b: -1 }])
+              assert.equal(counted.distinctTerms(key, weights), counted.documentTerms(key, weights, true).length, `distinct terms of ${key}`);
           }
         },
       ),

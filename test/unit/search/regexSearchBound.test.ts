@@ -6,11 +6,10 @@ import { HOSTILE_PATTERN_ARB } from './hostilePatterns';
 
 /**
  * A model's regex must never block the host: tool_search and skill_search in regex mode finish
- * every hostile pattern quickly — with results, a
- * "too expensive" refusal, or a note that the budget stopped the scan.
+ * every hostile pattern — with results, a "too expensive" refusal, or a note that the budget
+ * stopped the scan. A hang fails on mocha's timeout, naming the test; how long each pattern takes
+ * is a bench row (bench/safetyBench.ts, "regex guard"), never an assertion here.
  */
-
-const LOOSE_BOUND_MS = 2000;
 
 function hostileText(i: number): string {
   const fillers = ['a'.repeat(900), 'ab'.repeat(450), `${'x'.repeat(800)}y`, 'create an issue in the repository and deploy it '.repeat(18)];
@@ -18,7 +17,7 @@ function hostileText(i: number): string {
 }
 
 describe('regex searches are bounded in work (tool_search, skill_search)', () => {
-  it('tool_search: hostile patterns finish within a loose bound', async () => {
+  it('tool_search: hostile patterns finish: results, a refusal or a budget note, never a hang', async () => {
     const tools = Array.from({ length: 200 }, (_, i) => ({
       name: `mcp_${'a'.repeat(i % 40)}_tool_${i}`,
       description: hostileText(i),
@@ -29,17 +28,14 @@ describe('regex searches are bounded in work (tool_search, skill_search)', () =>
     await fc.assert(
       fc.asyncProperty(HOSTILE_PATTERN_ARB, async (pattern) => {
         const run = await service.startRun();
-        const start = performance.now();
         const result = run.search({ query: pattern, search_type: 'regex', limit: 20 });
-        const elapsed = performance.now() - start;
-        assert.ok(elapsed < LOOSE_BOUND_MS, `${pattern} took ${Math.round(elapsed)} ms`);
         if (!result.ok) assert.match(result.error, /Regex rejected/);
       }),
       { numRuns: 25 },
     );
   });
 
-  it('skill_search: hostile patterns finish within a loose bound', async () => {
+  it('skill_search: hostile patterns finish: results, a refusal or a budget note, never a hang', async () => {
     const root = tempDir();
     const files: Record<string, string> = {};
     for (let i = 0; i < 60; i++) {
@@ -55,10 +51,7 @@ describe('regex searches are bounded in work (tool_search, skill_search)', () =>
     await service.loadPacks([pack('h', root)]);
     await fc.assert(
       fc.asyncProperty(HOSTILE_PATTERN_ARB, async (pattern) => {
-        const start = performance.now();
         const out = await service.search({ query: pattern, search_type: 'regex', limit: 20 }, ctx);
-        const elapsed = performance.now() - start;
-        assert.ok(elapsed < LOOSE_BOUND_MS, `${pattern} took ${Math.round(elapsed)} ms`);
         if (out.skills.length === 0 && out.note) assert.match(out.note, /Regex rejected|too expensive/);
       }),
       { numRuns: 25 },
@@ -75,9 +68,7 @@ describe('regex searches are bounded in work (tool_search, skill_search)', () =>
     const tools = Array.from({ length: 300 }, (_, i) => ({ name: `t${i}`, description: `${letters(995)} !`, inputSchema: { type: 'object' } }));
     const { service } = await makeToolService({ tools });
     const run = await service.startRun();
-    const start = performance.now();
     const result = run.search({ query: '([a-z]{0,19}[aeiou]){12}!', search_type: 'regex' });
-    assert.ok(performance.now() - start < LOOSE_BOUND_MS);
     assert.ok(result.ok);
     assert.match(result.output.note ?? '', /too expensive/);
   });

@@ -67,10 +67,11 @@ describe('compileSafeRegex', () => {
     assert.equal(result.regex.exhausted, true);
   });
 
-  it('property: hostile patterns finish quickly on hostile and realistic texts (accepted or refused, never a hang)', () => {
+  // A hang fails on mocha's timeout, naming this test; the time each pattern takes is a bench
+  // row (bench/safetyBench.ts, "regex guard").
+  it('property: hostile patterns finish on hostile and realistic texts (accepted or refused, never a hang)', () => {
     fc.assert(
       fc.property(HOSTILE_PATTERN_ARB, fc.array(HOSTILE_TEXT_ARB, { minLength: 1, maxLength: 20 }), (pattern, texts) => {
-        const start = performance.now();
         const result = compileSafeRegex(pattern);
         if (result.ok) {
           for (const text of texts) {
@@ -81,8 +82,6 @@ describe('compileSafeRegex', () => {
         } else {
           assert.match(result.message, /^Regex rejected: /);
         }
-        // Loose bound (the bench measures the real numbers): far below a "hang".
-        assert.ok(performance.now() - start < 2000, `${pattern} took ${Math.round(performance.now() - start)} ms`);
       }),
       { numRuns: 60 },
     );

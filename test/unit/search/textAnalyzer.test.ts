@@ -131,6 +131,32 @@ describe('TextAnalyzer (analysis with a word memo)', () => {
     );
   });
 
+  it('tells apart words of the same length whose memo keys (32-bit FNV-1a hashes) collide', () => {
+    // Each pair hashes alike; the memo compares the characters.
+    const pairs = [
+      ['opcwesc', 'kmkjbhy'],
+      ['ykgennr', 'ynuqjtu'],
+      ['rnzvuez', 'twjegpg'],
+    ];
+    for (const memoWords of [3, 20_000]) {
+      const analyzer = new TextAnalyzer(memoWords);
+      for (const [a, b] of pairs) {
+        assert.deepEqual(analyzer.analyze(`${a} ${b} ${a}`), [a, b, a]);
+        assert.deepEqual(analyzer.analyze(`${b} ${a}`), [b, a]);
+      }
+    }
+  });
+
+  it('analyses a text of more words than its scan buffers keep room for, and short texts after it', () => {
+    const long = Array.from({ length: 70_000 }, (_, i) => `w${i % 97}x searching`).join(' ');
+    const analyzer = new TextAnalyzer();
+    const terms = analyzer.analyze(long);
+    assert.equal(terms.length, 280_000);
+    assert.deepEqual(terms.slice(0, 8), ['w', '0', 'x', 'search', 'w', '1', 'x', 'search']);
+    assert.deepEqual(analyzer.analyze('getUserById: Searches'), ['get', 'user', 'id', 'search']);
+    assert.deepEqual(splitIdentifier('HTTPServer2x'), ['HTTP', 'Server', '2', 'x']);
+  });
+
   it('keeps its memo bounded however many distinct words it sees', () => {
     const analyzer = new TextAnalyzer(1_000);
     const words = Array.from({ length: 5_000 }, (_, i) => `word${i.toString(36).replace(/[0-9]/g, 'q')}s`);

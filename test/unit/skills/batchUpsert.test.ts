@@ -167,6 +167,24 @@ describe('skills: batched upserts (snapshot import at scale)', () => {
     );
   });
 
+  it('after a rolled-back write, an id the rolled-back row took is free again (stored as it is, not renamed)', async () => {
+    const store = await openStore();
+    assert.throws(() =>
+      store.transaction(() => {
+        store.upsert(record('alpha', 0, 'deploy', false, true));
+        throw new Error('the work around it failed');
+      }),
+    );
+    assert.equal(store.has('alpha', SCOPES[0]), false);
+    store.upsert(record('beta', 1, 'invoice', false, true));
+    assert.equal(store.get('beta', SCOPES[1])?.id, 'sk_shared');
+    store.upsert(record('gamma', 2, 'rotate', false, true));
+    assert.match(store.get('gamma', SCOPES[2])?.id ?? '', /^sk_shared_\d+$/);
+    store.delete({ ...SCOPES[1]!, name: 'beta' });
+    store.upsert(record('delta', 0, 'archive', false, true));
+    assert.equal(store.get('delta', SCOPES[0])?.id, 'sk_shared', 'a deleted row gives its id up');
+  });
+
   it('a batch with one record that cannot be stored writes nothing at all', async () => {
     const store = await openStore();
     store.upsertMany([record('alpha', 0, 'deploy', true, false)]);

@@ -213,6 +213,33 @@ const entry = fc.oneof(
           `${k}: ${header}${lines.map(([text, extra]) => `\n${extra === 'x' ? ' ' : ''}${indent}${text}${extra === 'x' ? '' : extra}`).join('')}`,
       ),
   },
+  {
+    // A single-quoted value over several lines (as YAML dumpers write long strings): indented or
+    // not, blank lines between, spaces around, quotes inside, the closing quote alone or after text.
+    weight: 3,
+    arbitrary: fc
+      .tuple(
+        key,
+        fc.constantFrom('', ' ', "it''s "),
+        fc.array(
+          fc.tuple(
+            fc.constantFrom('  ', ' ', '    ', ''),
+            fc.oneof(
+              { weight: 4, arbitrary: plainText.map((t) => t.replace(/'/g, "''")) },
+              { weight: 1, arbitrary: fc.constantFrom('', '  ', "''", "don''t", '# no comment', 'a: b', "x' y") },
+            ),
+            fc.constantFrom('', ' ', '  '),
+          ),
+          { minLength: 1, maxLength: 4 },
+        ),
+        fc.constantFrom("'", " '", "'  ", "' # c", "' x", "''", ''),
+        fc.boolean(),
+      )
+      .map(([k, first, lines, close, closeAlone]) => {
+        const body = lines.map(([indent, text, trailing]) => `${indent}${text}${trailing}`).join('\n');
+        return `${k}: '${first}\n${body}${closeAlone ? `\n  ${close}` : close}`;
+      }),
+  },
   { weight: 2, arbitrary: fc.tuple(key, flowList, fc.constantFrom('', '  ', ' x')).map(([k, v, after]) => `${k}: ${v}${after}`) },
   { weight: 2, arbitrary: fc.tuple(key, flowMap, fc.constantFrom('', '  ', ' x')).map(([k, v, after]) => `${k}: ${v}${after}`) },
   {

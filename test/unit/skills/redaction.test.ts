@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import fc from 'fast-check';
+import { ASSIGNMENT_PIECES } from '../../fixtures/hostileRedactionPieces';
 import { readRedactionCorpus, scoreRedaction } from '../../../bench/redactionCorpus';
 import { makeService, pack, stepSkill, tempDir, writeTree } from './helpers';
 import { redact, REDACTED_EMAIL, REDACTED_PHONE, REDACTED_TOKEN } from '../../../src/core/privacy/redaction';
@@ -128,40 +129,14 @@ describe('skills: redaction corpus and hostile input', () => {
     assert.equal(redact(once), once);
   });
 
-  it('property: redaction is idempotent and finishes quickly on hostile text', () => {
-    const piece = fc.constantFrom(
-      'password',
-      'token',
-      'key',
-      ': ',
-      '=',
-      ' is ',
-      ' ',
-      '"',
-      "'",
-      'a',
-      'A1',
-      '-p',
-      'mysql ',
-      'https://x.io/',
-      'hooks/',
-      '-----BEGIN PRIVATE KEY-----',
-      '\n',
-      '+1',
-      '555',
-      '@',
-      'secret',
-      'xoxb-',
-      'Bearer ',
-      '(',
-      ')',
-    );
+  // A hang fails on mocha's timeout, naming this test; the time it takes is a bench row
+  // (bench/safetyBench.ts, "redaction: hostile text").
+  it('property: redaction is idempotent and finishes on hostile text', () => {
+    const piece = fc.constantFrom(...ASSIGNMENT_PIECES);
     fc.assert(
       fc.property(fc.array(piece, { minLength: 100, maxLength: 3000, size: 'max' }), fc.integer({ min: 1, max: 40 }), (pieces, repeat) => {
         const text = pieces.join('').repeat(repeat).slice(0, 60_000);
-        const start = performance.now();
         const once = redact(text);
-        assert.ok(performance.now() - start < 2000, `took ${Math.round(performance.now() - start)} ms on ${text.length} chars`);
         assert.equal(redact(once), once);
       }),
       { numRuns: 60 },

@@ -9,7 +9,7 @@ import type { SkillProblem } from './document/skillProblems';
 import { toRecord } from '../store/skillRecords';
 import type { SkillRecord } from '../skillSchema';
 import type { SkillStore } from '../store/skillStore';
-import { makeScope } from '../store/skillScope';
+import { identityKey, makeScope } from '../store/skillScope';
 import type { SkillIdentity, SkillScope } from '../store/skillScope';
 
 /**
@@ -61,13 +61,30 @@ export interface WriterDeps {
  */
 const WRITE_SLICE_MS = 40;
 
+/** Decided skills stored with one `upsertMany` (multi-row statements) at most: a load's batch of files fits. */
+const STORE_BATCH = 64;
+
+/** What the loading rules decided for one skill: its outcome and the record to store, if any. */
+interface Decision {
+  item: WriteItem;
+  outcome: Exclude<WriteOutcome, 'skipped'>;
+  /** The record to upsert; undefined when nothing needs writing. */
+  record: SkillRecord | undefined;
+  /** The entry it added to its report's skills (removed again if it cannot be stored). */
+  listed: { name: string; line: number };
+  /** Where a failure to store it goes in its report's problems (after the problems found deciding it). */
+  problemsAt: number;
+}
+
 export class SkillPackWriter {
   constructor(private readonly deps: WriterDeps) {}
 
   /**
    * Writes the items in slices of about WRITE_SLICE_MS, yielding to the host between slices.
-   * Each skill is written in its own savepoint: if anything about it fails (a value the store
-   * cannot hold, a bug), only that skill is undone and reported; the rest still load.
+   * Each skill is decided in order (duplicates, learned skills, changes) and the decided ones are
+   * stored together (SkillStore.upsertMany: a few multi-row statements, all or nothing). If that
+   * fails, they are stored again one by one, each in its own savepoint: a skill that cannot be
+   * stored (a value the store cannot hold, a bug) is undone and reported, and the rest still load.
    */
   async writeSliced(items: readonly WriteItem[], claimedElsewhere: ClaimLookup): Promise<void> {
     const { store } = this.deps;
@@ -75,41 +92,100 @@ export class SkillPackWriter {
     while (next < items.length) {
       const sliceStart = performance.now();
       store.transaction(() => {
+        const decided: Decision[] = [];
+        const identities = new Set<string>();
         while (next < items.length && performance.now() - sliceStart < WRITE_SLICE_MS) {
-          const item = items[next++] as WriteItem;
-          const outcome = this.writeIsolated(item, claimedElsewhere);
-          if (outcome !== 'skipped') item.onApplied(outcome);
+          const item = items[next] as WriteItem;
+          // A skill of an identity decided in this batch is decided once that one is stored, as it
+          // would be one by one: it sees it claimed or stored.
+          const identity = identityKey({ ...packScope(item.file.pack), name: item.skill.name });
+          if (identities.has(identity) || decided.length >= STORE_BATCH) {
+            this.store(decided);
+            decided.length = 0;
+            identities.clear();
+          }
+          next++;
+          const decision = this.decideIsolated(item, claimedElsewhere);
+          if (!decision) continue;
+          decided.push(decision);
+          identities.add(identity);
         }
+        this.store(decided);
       });
       if (next < items.length) await yieldToHost();
     }
   }
 
-  private writeIsolated(item: WriteItem, claimedElsewhere: ClaimLookup): WriteOutcome {
-    const { file, skill, report } = item;
-    const listed = report.skills.length;
-    try {
-      return this.deps.store.transaction(() => this.write(file, skill, report, claimedElsewhere));
-    } catch (error) {
-      report.skills.length = listed;
-      const reason = error instanceof Error ? error.message : String(error);
-      report.problems.push(
-        makeProblem(
-          file.ref.file,
-          skill.span,
-          'error',
-          PROBLEM_CODES.loadFailed,
-          `Skill \`${skill.name}\` could not be stored: ${reason}. The rest of the file and pack is loaded; fix this definition.`,
-          { skillName: skill.name },
-        ),
-      );
-      this.deps.logger.warn(`Skill ${skill.name} (${file.ref.file}:${skill.span.line}) could not be stored: ${reason}`);
-      return 'skipped';
+  /** Stores decided skills together, else one by one (see writeSliced); each one stored is applied, in order. */
+  private store(decided: readonly Decision[]): void {
+    const records = decided.flatMap((d) => (d.record ? [d.record] : []));
+    let stored = true;
+    if (records.length > 1) {
+      try {
+        this.deps.store.upsertMany(records);
+      } catch {
+        stored = false;
+      }
+    } else stored = false;
+    if (stored) {
+      for (const d of decided) d.item.onApplied(d.outcome);
+      return;
+    }
+    /** Per report, the failures reported so far (each shifts the later ones' place by one). */
+    const failures = new Map<WriteReport, number>();
+    for (const d of decided) {
+      try {
+        if (d.record) this.deps.store.upsert(d.record);
+      } catch (error) {
+        const { report } = d.item;
+        const at = report.skills.indexOf(d.listed);
+        if (at >= 0) report.skills.splice(at, 1);
+        const shift = failures.get(report) ?? 0;
+        failures.set(report, shift + 1);
+        report.problems.splice(d.problemsAt + shift, 0, this.failed(d.item, error));
+        continue;
+      }
+      d.item.onApplied(d.outcome);
     }
   }
 
-  /** Applies the upsert rules to one parsed skill; records problems on the report. */
-  private write(file: ParsedFile, skill: ParsedSkill, report: WriteReport, claimedElsewhere: ClaimLookup): WriteOutcome {
+  /** The loading rules for one skill; undefined when it is skipped (reported), or when deciding failed (reported as not stored). */
+  private decideIsolated(item: WriteItem, claimedElsewhere: ClaimLookup): Decision | undefined {
+    const { file, skill, report } = item;
+    const listed = report.skills.length;
+    try {
+      const decision = this.decide(file, skill, report, claimedElsewhere);
+      if (decision === 'skipped') return undefined;
+      return { item, ...decision, listed: report.skills[report.skills.length - 1]!, problemsAt: report.problems.length };
+    } catch (error) {
+      report.skills.length = listed;
+      report.problems.push(this.failed(item, error));
+      return undefined;
+    }
+  }
+
+  /** The problem (and log line) of a skill that could not be stored. */
+  private failed(item: WriteItem, error: unknown): SkillProblem {
+    const { file, skill } = item;
+    const reason = error instanceof Error ? error.message : String(error);
+    this.deps.logger.warn(`Skill ${skill.name} (${file.ref.file}:${skill.span.line}) could not be stored: ${reason}`);
+    return makeProblem(
+      file.ref.file,
+      skill.span,
+      'error',
+      PROBLEM_CODES.loadFailed,
+      `Skill \`${skill.name}\` could not be stored: ${reason}. The rest of the file and pack is loaded; fix this definition.`,
+      { skillName: skill.name },
+    );
+  }
+
+  /** Applies the upsert rules to one parsed skill: its outcome and the record to store; records problems on the report. */
+  private decide(
+    file: ParsedFile,
+    skill: ParsedSkill,
+    report: WriteReport,
+    claimedElsewhere: ClaimLookup,
+  ): 'skipped' | { outcome: Exclude<WriteOutcome, 'skipped'>; record: SkillRecord | undefined } {
     const { store } = this.deps;
     const span = skill.nameSpan ?? skill.span;
     const scope = packScope(file.pack);
@@ -173,18 +249,14 @@ export class SkillPackWriter {
     }
     // Kept in the load's report until the next load: a copy, not a view into the file's text (ownedText.ts).
     report.skills.push({ name: ownedString(skill.name), line: skill.span.line });
-    if (!existing) {
-      store.upsert(record);
-      return 'inserted';
-    }
+    if (!existing) return { outcome: 'inserted', record };
     if (existing.content_hash === record.content_hash) {
       // A row that still holds the body (written before bodies were read from files) is rewritten without it.
-      if (!samePlacement(existing, record) || store.holdsSourceBody(existing)) store.upsert({ ...record, updated_at: existing.updated_at });
-      return 'unchanged';
+      const rewrite = !samePlacement(existing, record) || store.holdsSourceBody(existing);
+      return { outcome: 'unchanged', record: rewrite ? { ...record, updated_at: existing.updated_at } : undefined };
     }
-    if (!file.pack.updateExistingPackSkills && existing.pack_name === file.pack.name) return 'unchanged';
-    store.upsert(record);
-    return 'updated';
+    if (!file.pack.updateExistingPackSkills && existing.pack_name === file.pack.name) return { outcome: 'unchanged', record: undefined };
+    return { outcome: 'updated', record };
   }
 }
 

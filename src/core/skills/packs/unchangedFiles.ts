@@ -92,13 +92,21 @@ export async function findUnchangedFiles(fs: FileSystemPort, store: SkillStore, 
   const bySource = fingerprints.size > 0 ? store.files.packSkillsByFile() : new Map<string, StoredPackSkill[]>();
   const stats: Array<FileTimes | undefined> = new Array(work.length);
   const unchanged = new Map<number, StoredPackSkill[]>();
-  const consider = async (i: number, stat: FileStat | undefined) => {
-    if (!stat || stat.kind !== 'file') return;
+  /** Records the file's stat and whether it is unchanged; a promise only when a folder must be listed to tell. */
+  const consider = (i: number, stat: FileStat | undefined): Promise<void> | undefined => {
+    if (!stat || stat.kind !== 'file') return undefined;
     const { pack, ref } = work[i] as WorkItem;
     stats[i] = { size: stat.size, mtimeMs: stat.mtimeMs };
     const fingerprint = fingerprints.get(ref.file);
+    if (!fingerprint) return undefined;
     const skills = bySource.get(ref.file) ?? [];
-    if (fingerprint && (await trusted(fs, fingerprint, stats[i] as FileTimes, pack, ref, skills))) unchanged.set(i, skills);
+    // Synchronous unless a folder must be listed: a warm start considers every file of the library.
+    const verdict = trusted(fingerprint, stats[i] as FileTimes, pack, ref, skills);
+    if (verdict === true) unchanged.set(i, skills);
+    if (verdict !== 'resources') return undefined;
+    return sameResources(fs, ref, skills).then((same) => {
+      if (same) unchanged.set(i, skills);
+    });
   };
   const { statSync } = fs;
   if (statSync) {
@@ -112,7 +120,8 @@ export async function findUnchangedFiles(fs: FileSystemPort, store: SkillStore, 
       } catch {
         stat = undefined;
       }
-      await consider(i, stat);
+      const listing = consider(i, stat);
+      if (listing) await listing;
     }
     return withWinners(work, { unchanged, stats, fingerprints, winners: new Map() });
   }
@@ -165,14 +174,14 @@ function lostToUntrusted(check: UnchangedCheck): number[] {
   }
 }
 
-async function trusted(
-  fs: FileSystemPort,
+/** Whether the file is trusted unchanged; `'resources'` when that depends on its skill folder's resources (`sameResources`). */
+function trusted(
   fingerprint: FileFingerprint,
   stat: FileTimes,
   pack: ResolvedSkillPack,
   ref: SkillFileRef,
   skills: readonly StoredPackSkill[],
-): Promise<boolean> {
+): boolean | 'resources' {
   if (fingerprint.size !== stat.size || fingerprint.mtimeMs !== stat.mtimeMs) return false;
   // The file system's clock, not the editor's: fingerprints compare modification times.
   if (stat.mtimeMs > fingerprint.recordedAt - RACY_MS) return false;
@@ -180,7 +189,13 @@ async function trusted(
   if (skills.length !== fingerprint.skillCount || skills.some((s) => !sameScope(s, scope) || s.requires !== '[]')) return false;
   if (fingerprint.packKey !== fileKey(pack, skills)) return false;
   if (ref.format !== 'skill-md' || skills.length === 0) return true;
-  const resources = ref.resourceDirs?.length ? JSON.stringify(await listSkillResources(fs, path.dirname(ref.file))) : '[]';
+  if (!ref.resourceDirs?.length) return skills.every((s) => s.resources === '[]');
+  return 'resources';
+}
+
+/** Whether a SKILL.md's skills still list the resources its folder holds now. */
+async function sameResources(fs: FileSystemPort, ref: SkillFileRef, skills: readonly StoredPackSkill[]): Promise<boolean> {
+  const resources = JSON.stringify(await listSkillResources(fs, path.dirname(ref.file)));
   return skills.every((s) => s.resources === resources);
 }
 

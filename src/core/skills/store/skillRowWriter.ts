@@ -25,11 +25,19 @@ export interface PreparedSkillRow {
 }
 
 const BODY_COLUMN = SKILL_COLUMNS.indexOf('body');
+const ID_COLUMN = SKILL_COLUMNS.indexOf('id');
 
 /** Rows per multi-row statement: 100 × 39 columns stays far below SQLite's bound-parameter limit. */
 const ROWS_PER_STATEMENT = 100;
 
 export class SkillRowWriter {
+  /**
+   * Every row's id → doc id and back, read from the table when first needed, then kept in step
+   * with each insert and delete: `prepare` checks a batch's ids without a query. Dropped after a
+   * rollback (`forgetIds`: the store rebuilds its mirror then) and read again when next needed.
+   */
+  private ids: { byId: Map<string, number>; byDoc: Map<number, string> } | undefined;
+
   constructor(
     private readonly db: SqlDatabase,
     /** The store's term vocabulary. */
@@ -47,6 +55,13 @@ export class SkillRowWriter {
         chunk.flatMap((row) => row.params),
       );
       this.insertTermRows(chunk);
+    }
+    if (this.ids) {
+      for (const row of rows) {
+        const id = String(row.params[ID_COLUMN]);
+        this.ids.byId.set(id, row.docId);
+        this.ids.byDoc.set(row.docId, id);
+      }
     }
   }
 
@@ -79,6 +94,18 @@ export class SkillRowWriter {
       this.db.run(`DELETE FROM skills WHERE doc_id IN (${marks})`, [...chunk]);
       this.db.run(`DELETE FROM skill_terms WHERE doc_id IN (${marks})`, [...chunk]);
     }
+    if (this.ids) {
+      for (const docId of docIds) {
+        const id = this.ids.byDoc.get(docId);
+        this.ids.byDoc.delete(docId);
+        if (id !== undefined && this.ids.byId.get(id) === docId) this.ids.byId.delete(id);
+      }
+    }
+  }
+
+  /** Forgets the ids read (the table was rolled back): read again when next needed. */
+  forgetIds(): void {
+    this.ids = undefined;
   }
 
   /**
@@ -116,29 +143,37 @@ export class SkillRowWriter {
 
   /** Which of these ids rows already hold, and by which doc id. */
   idHolders(ids: readonly string[]): Map<string, number> {
-    return this.pairsWhere('id', 'doc_id', ids, String, Number);
+    const { byId } = this.storedIds();
+    const out = new Map<string, number>();
+    for (const id of ids) {
+      const docId = byId.get(id);
+      if (docId !== undefined) out.set(id, docId);
+    }
+    return out;
   }
 
   /** The stored id of each of these doc ids. */
   idsOf(docIds: readonly number[]): Map<number, string> {
-    return this.pairsWhere('doc_id', 'id', docIds, Number, String);
-  }
-
-  /** `key → value` of the skills rows whose `key` column is one of `keys` (chunked IN lists). */
-  private pairsWhere<K, V>(
-    key: 'id' | 'doc_id',
-    value: 'id' | 'doc_id',
-    keys: readonly (string | number)[],
-    toKey: (v: unknown) => K,
-    toValue: (v: unknown) => V,
-  ): Map<K, V> {
-    const out = new Map<K, V>();
-    for (const chunk of chunks(keys)) {
-      for (const [k, v] of this.db.arrays(`SELECT ${key}, ${value} FROM skills WHERE ${key} IN (${chunk.map(() => '?').join(', ')})`, [...chunk])) {
-        out.set(toKey(k), toValue(v));
-      }
+    const { byDoc } = this.storedIds();
+    const out = new Map<number, string>();
+    for (const docId of docIds) {
+      const id = byDoc.get(docId);
+      if (id !== undefined) out.set(docId, id);
     }
     return out;
+  }
+
+  private storedIds(): { byId: Map<string, number>; byDoc: Map<number, string> } {
+    if (!this.ids) {
+      const byId = new Map<string, number>();
+      const byDoc = new Map<number, string>();
+      this.db.each('SELECT id, doc_id FROM skills', ([id, docId]) => {
+        byId.set(String(id), Number(docId));
+        byDoc.set(Number(docId), String(id));
+      });
+      this.ids = { byId, byDoc };
+    }
+    return this.ids;
   }
 }
 

@@ -6,8 +6,8 @@ import type { SqlValue } from 'sql.js';
 import type { TextAnalyzer } from '../../search/textAnalysis';
 import type { SkillOrigin, SkillRecord } from '../skillSchema';
 import { SKILL_FIELDS } from './skillSearchIndex';
-import type { SkillEntry, SkillField } from './skillSearchIndex';
-import { countIds, decodeCounted } from '../../search/termStore';
+import type { SkillEntry, SkillField, SkillSearchIndex } from './skillSearchIndex';
+import { countIds } from '../../search/termStore';
 import { metaValue } from '../../sql/persistentDatabase';
 import type { CountedFields } from '../../search/countedFields';
 import type { TermVocabulary } from '../../search/termStore';
@@ -171,13 +171,14 @@ const SCOPES = new Set(['project', 'tenant', 'global']);
 
 /**
  * Everything the store reads on open, read once: `add` gets every row as a mirror entry with its
- * analysed terms counted, decoded with the stored vocabulary (loaded into `vocabulary`) one skill
- * at a time. Throws on damage the page-level integrity check cannot see (a flipped byte inside a
- * row or a term blob), so the database is rebuilt rather than failing on first use. A row stored
- * without terms (a store written when sql.js had no full-text engine kept none) comes last,
- * without terms: the store analyses it then.
+ * stored terms (the blob of its analysed terms counted with the stored vocabulary, loaded into
+ * `vocabulary`), one skill at a time; `add` decodes them (`TermVocabulary.packStored`). Throws on
+ * damage the page-level integrity check cannot see (a flipped byte inside a row, the vocabulary
+ * or — through `add`'s decoding — a term blob), so the database is rebuilt rather than failing on
+ * first use. A row stored without terms (a store written when sql.js had no full-text engine kept
+ * none) comes last, without terms: the store analyses it then.
  */
-export function readMirror(db: SqlDatabase, vocabulary: TermVocabulary, add: (entry: SkillEntry, terms?: CountedFields) => void): void {
+function readMirror(db: SqlDatabase, vocabulary: TermVocabulary, add: (entry: SkillEntry, terms?: Uint8Array) => void): void {
   const byDoc = new Map<number, SkillEntry>();
   db.each(`SELECT ${ENTRY_COLUMNS_SQL} FROM skills`, (r) => {
     const entry = entryFromRow(r);
@@ -198,10 +199,26 @@ export function readMirror(db: SqlDatabase, vocabulary: TermVocabulary, add: (en
     const entry = byDoc.get(docId);
     if (!entry) return;
     if (!(blob instanceof Uint8Array)) throw new Error(`terms of row ${entry.docId} are damaged`);
-    add(entry, decodeCounted(blob, vocabulary, SKILL_FIELDS.length));
+    add(entry, blob);
     byDoc.delete(entry.docId);
   });
   for (const entry of byDoc.values()) add(entry);
+}
+
+/**
+ * Fills the mirror with every stored skill, its stored terms decoded straight into the index's
+ * packed statistics (relabelled to the index's term ids: nothing analysed, no term list or counted
+ * arrays made); returns the doc ids of rows stored without terms. Throws on damage (see readMirror).
+ */
+export function fillMirror(index: SkillSearchIndex, db: SqlDatabase, vocabulary: TermVocabulary): number[] {
+  index.clear();
+  const intern = (term: string): number => index.internTerm(term);
+  const withoutTerms: number[] = [];
+  readMirror(db, vocabulary, (entry, blob) => {
+    if (!blob) withoutTerms.push(entry.docId);
+    index.set(entry, blob && vocabulary.packStored(blob, SKILL_FIELDS.length, intern));
+  });
+  return withoutTerms;
 }
 
 /** What the Skill Directory's tree reads of each stored skill (skillTree.ts). */

@@ -232,10 +232,13 @@ export class SkillSearchIndex {
     return this.packCounts.get(packName) ?? 0;
   }
 
-  /** Adds or replaces a skill; its terms as lists, or counted with this index's term ids (`internTerm`). */
-  set(entry: SkillEntry, terms?: SkillFieldTerms | CountedFields): void {
-    this.delete(entry);
-    this.byKey.set(identityKey(entry), entry);
+  /** Adds or replaces a skill; its terms as lists, or counted or packed with this index's term ids (`internTerm`). */
+  set(entry: SkillEntry, terms?: SkillFieldTerms | CountedFields | Uint32Array): void {
+    // The key made once: a store's open sets every skill.
+    const key = identityKey(entry);
+    const previous = this.byKey.get(key);
+    if (previous) this.remove(key, previous);
+    this.byKey.set(key, entry);
     const same = this.byName.get(entry.name);
     if (same) {
       same.push(entry);
@@ -256,7 +259,10 @@ export class SkillSearchIndex {
   delete(identity: SkillIdentity): void {
     const key = identityKey(identity);
     const entry = this.byKey.get(key);
-    if (!entry) return;
+    if (entry) this.remove(key, entry);
+  }
+
+  private remove(key: string, entry: SkillEntry): void {
     this.byKey.delete(key);
     const rest = (this.byName.get(entry.name) ?? []).filter((other) => other !== entry);
     if (rest.length) this.byName.set(entry.name, rest);

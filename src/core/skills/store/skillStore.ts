@@ -10,7 +10,7 @@ import { exportClaimsIn, hasExportClaimIn } from './learned/exportedLearnedSkill
 import type { ExportClaim } from './learned/exportedLearnedSkills';
 import { LearnedRecordCache } from './learned/learnedRecordCache';
 import { RecordReadCache } from './recordReadCache';
-import { countedTerms, entryOf, readMirror, readTreeRecords, rowToRecord, type SkillTreeRecord } from './skillRows';
+import { countedTerms, entryOf, fillMirror, readTreeRecords, rowToRecord, type SkillTreeRecord } from './skillRows';
 import { encodeCounted, TermVocabulary } from '../../search/termStore';
 import { SkillFileFingerprints } from './skillFileFingerprints';
 import { SkillFolderListings } from './skillFolderListings';
@@ -522,6 +522,7 @@ export class SkillStore {
     this.learned.reset();
     this.recent.clear();
     this.vocabulary.clear();
+    this.rows.forgetIds();
     return fillMirror(this.index, this.db, this.vocabulary);
   }
 
@@ -542,22 +543,6 @@ export class SkillStore {
     for (const { entry, terms } of analysed) this.index.set(entry, this.vocabulary.relabel(terms, this.intern));
     this.version++;
   }
-}
-
-/**
- * Fills the mirror with every stored skill, its stored terms going straight into the index's
- * statistics (counted, relabelled to the index's term ids: nothing analysed, no term list
- * expanded); returns the doc ids of rows stored without terms. Throws on damage (see readMirror).
- */
-function fillMirror(index: SkillSearchIndex, db: SqlDatabase, vocabulary: TermVocabulary): number[] {
-  index.clear();
-  const intern = (term: string): number => index.internTerm(term);
-  const withoutTerms: number[] = [];
-  readMirror(db, vocabulary, (entry, terms) => {
-    if (!terms) withoutTerms.push(entry.docId);
-    index.set(entry, terms && vocabulary.relabel(terms, intern));
-  });
-  return withoutTerms;
 }
 
 function pickScope(scope: SkillScope): SkillScope {

@@ -1,17 +1,18 @@
 import * as YAML from 'yaml';
+import { closingQuote, isLetter, notPlain, plainCharacters, plainValue, skipSpaces, unquoted } from './plainScalars';
 
 /**
  * A fast reader for the front matter most SKILL.md files have: top-level `key: value` lines whose
  * values are scalars (plain — continued on indented lines or not —, `"double"` without escapes,
- * `'single'` on one line, `>`/`|` blocks over evenly indented lines), one-line flow lists and maps
+ * `'single'` — on one line, or at the top level continued on indented lines —, `>`/`|` blocks over evenly indented lines), one-line flow lists and maps
  * (`[a, "b"]`, `{"k": ["v"]}`), block lists of one-line scalars, or one level of `key: value`
  * lines under a key. It builds the same value and the same nodes (kinds, key and value ranges) as
  * the `yaml` parser for that subset, so every position a problem reports is the parser's own;
- * anything else — comments, tabs, anchors, tags, blank lines inside a value, values YAML types
+ * anything else — comments, tabs, anchors, tags, blank lines inside a plain value, values YAML types
  * other than strings, integers and booleans, repeated keys, control characters — returns
  * `undefined` and the full parser reads the front matter. The YAML parser cost ~0.2 ms per real
- * front matter, the largest part of parsing a 10,000-skill library; this reader takes 92 % of the
- * real pool's files. A property test (plainFrontMatter.test.ts) checks that it and the parser
+ * front matter, the largest part of parsing a 10,000-skill library; this reader takes 95 % of the
+ * real pool's front matters. A property test (plainFrontMatter.test.ts) checks that it and the parser
  * agree wherever it answers.
  */
 
@@ -20,12 +21,6 @@ export interface PlainFrontMatter {
   root: YAML.YAMLMap;
 }
 
-/** Scalars the YAML 1.2 core schema reads as something other than a string (its tags' tests). */
-const CORE_NOT_STRING =
-  /^(?:~|[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE|[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
-const TRUE = /^(?:[Tt]rue|TRUE)$/;
-const FALSE = /^(?:[Ff]alse|FALSE)$/;
-const DIGITS = /^[0-9]{1,15}$/;
 /** Keys the core schema reads as null or a boolean, and the one a plain object cannot hold as data. */
 const NOT_PLAIN_KEYS = new Set(['null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE', '__proto__']);
 /** Characters a plain scalar may not start with here (YAML indicators, and quotes handled apart). */
@@ -51,9 +46,6 @@ const CLOSE_BRACE = 125;
 /** Characters a plain scalar inside a flow list may not hold here. */
 const FLOW_INDICATOR = new Set('[]{}'.split('').map((c) => c.charCodeAt(0)));
 
-class NotPlain extends Error {}
-const notPlain = new NotPlain();
-
 interface Line {
   /** Offset of the line's first character. */
   start: number;
@@ -72,26 +64,6 @@ export function readPlainFrontMatter(source: string): PlainFrontMatter | undefin
     if (error === notPlain) return undefined;
     throw error;
   }
-}
-
-/** No tab, no control character but `\n` (and `\r` before it), no other YAML line break, BOM or lone surrogate. */
-function plainCharacters(source: string): boolean {
-  for (let i = 0; i < source.length; i++) {
-    const c = source.charCodeAt(i);
-    if (c < SPACE) {
-      if (c === LF) continue;
-      if (c === CR && source.charCodeAt(i + 1) === LF) continue;
-      return false;
-    }
-    if ((c >= 0x7f && c <= 0x9f) || c === 0xfeff || c === 0x2028 || c === 0x2029) return false;
-    if (c >= 0xd800 && c <= 0xdfff) {
-      // A surrogate pair (an emoji) is text; a lone half is not.
-      const low = source.charCodeAt(i + 1);
-      if (c > 0xdbff || !(low >= 0xdc00 && low <= 0xdfff)) return false;
-      i++;
-    }
-  }
-  return true;
 }
 
 class PlainReader {
@@ -114,7 +86,12 @@ class PlainReader {
       if (after < line.end) {
         if (after === key.end + 1) throw notPlain;
         const open = this.source.charCodeAt(after);
-        const read = open === GREATER || open === PIPE ? this.blockScalar(after, line) : this.value(after, line);
+        const read =
+          open === GREATER || open === PIPE
+            ? this.blockScalar(after, line)
+            : open === SQUOTE && closingQuote(this.source, after + 1, line.end) < 0
+              ? this.singleQuotedLines(after, line)
+              : this.value(after, line);
         if (read.node instanceof YAML.Scalar && read.node.type === 'PLAIN') this.continuation(read.node, line);
         root.items.push(new YAML.Pair(key.node, read.node));
         value[key.name] = read.node instanceof YAML.Scalar ? read.node.value : read.value;
@@ -314,6 +291,50 @@ class PlainReader {
     return { node, value };
   }
 
+  /**
+   * A top-level single-quoted scalar that goes on over the next lines (`description: 'Use when\n
+   * the user asks'`, as YAML dumpers write long strings). YAML folds its lines: each is trimmed
+   * (the first keeps its leading spaces, the last its spaces before the closing quote), one line
+   * break between two lines becomes a space, and each blank line between them a line break. Its
+   * lines must be indented (an unindented one is the parser's), and nothing but spaces may follow
+   * the closing quote.
+   */
+  private singleQuotedLines(start: number, line: Line): { node: YAML.Scalar; value: string } {
+    const { source } = this;
+    let lineEnd = line.end;
+    while (source.charCodeAt(lineEnd - 1) === SPACE) lineEnd--;
+    let value = unquoted(source.slice(start + 1, lineEnd));
+    let blank = 0;
+    let next = line.next;
+    for (;;) {
+      const content = this.peekLineEnd(next);
+      if (!content) throw notPlain;
+      const from = skipSpaces(source, next, content.end);
+      const close = closingQuote(source, from, content.end);
+      if (close < 0 && from === content.end) {
+        blank++;
+        next = content.next;
+        continue;
+      }
+      if (from === next) throw notPlain;
+      let to = close;
+      if (close < 0) {
+        to = content.end;
+        while (source.charCodeAt(to - 1) === SPACE) to--;
+      }
+      value += (blank > 0 ? '\n'.repeat(blank) : ' ') + unquoted(source.slice(from, to));
+      blank = 0;
+      next = content.next;
+      if (close < 0) continue;
+      if (skipSpaces(source, close + 1, content.end) !== content.end) throw notPlain;
+      const node = new YAML.Scalar(value);
+      node.range = [start, close + 1, next];
+      node.type = 'QUOTE_SINGLE';
+      this.pos = next;
+      return { node, value };
+    }
+  }
+
   /** The end of the content of the line starting at `start` (before its `\r\n` or `\n`) and the next line's start; undefined at the end. */
   private peekLineEnd(start: number): { end: number; next: number } | undefined {
     const { source } = this;
@@ -432,23 +453,4 @@ class PlainReader {
     node.range = [node.range?.[0] ?? 0, end, end];
     return { node, value: isSeq ? list : fields, following: line };
   }
-}
-
-function skipSpaces(source: string, from: number, limit: number): number {
-  let i = from;
-  while (i < limit && source.charCodeAt(i) === SPACE) i++;
-  return i;
-}
-
-function isLetter(c: number): boolean {
-  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-}
-
-/** A plain scalar's value under the core schema: a string, an integer or a boolean (other types are not read here). */
-function plainValue(text: string): unknown {
-  if (!CORE_NOT_STRING.test(text)) return text;
-  if (TRUE.test(text)) return true;
-  if (FALSE.test(text)) return false;
-  if (DIGITS.test(text)) return parseInt(text, 10);
-  throw notPlain;
 }
