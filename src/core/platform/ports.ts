@@ -29,6 +29,7 @@ export interface EventSink {
  * key holds either the old or the new bytes, never a torn file.
  */
 export interface ByteStore {
+  /** A new array each call, the caller's to change: a database's bytes become sql.js's file (sql/fileBytes.ts). */
   read(key: string): Promise<Uint8Array | undefined>;
   write(key: string, bytes: Uint8Array): Promise<void>;
   /** Move a key's bytes aside (e.g. a corrupt database kept as a backup). No-op when absent. */

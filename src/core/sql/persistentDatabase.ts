@@ -3,6 +3,7 @@ import type { ByteStore, Clock, Logger } from '../platform/ports';
 import type { SqlEngine } from './sqlEngine';
 import { SqlDatabase } from './sqlDatabase';
 import { schemaDifference } from './schemaShape';
+import { handOver } from './fileBytes';
 
 /** Upgrades a stored database of version `from` to the current schema in place (rows kept). */
 export interface Migration {
@@ -91,6 +92,15 @@ export interface PersistentDatabase {
   readonly backupKey?: string;
   /** Writes the current bytes atomically through the ByteStore. */
   save(): Promise<void>;
+  /** Whether `save` would write: rows changed since the bytes were read or written (always, without `saveOnlyChanges`). */
+  readonly unsaved: boolean;
+  /**
+   * Runs `fn`, whose row changes its caller keeps elsewhere too (the skill store's usage counters,
+   * skillUsageFile.ts): when nothing else was unsaved, they count as saved, and a
+   * `saveOnlyChanges` database is not rewritten whole for them. Otherwise the next save writes
+   * them with the rest.
+   */
+  keptElsewhere<T>(fn: () => T): T;
   close(): void;
 }
 
@@ -170,10 +180,10 @@ export async function openPersistentDatabase(options: OpenDatabaseOptions): Prom
     rebuildReason = 'rebuild requested';
   } else {
     const stored = await readStored(store, key);
-    if (!stored.ok || stored.bytes.byteLength > 0) {
-      const digest = stored.ok ? digestOf(stored.bytes) : undefined;
+    if (!stored.ok || stored.held.size > 0) {
+      const digest = stored.ok && stored.held.bytes ? digestOf(stored.held.bytes) : undefined;
       const written = digest !== undefined && digest === (await readDigest(store, key));
-      const verdict = stored.ok ? tryLoad(stored.bytes, options, written) : { ok: false as const, reason: stored.reason };
+      const verdict = stored.ok ? tryLoad(stored.held, options, written) : { ok: false as const, reason: stored.reason };
       if (verdict.ok) {
         db = verdict.db;
         status = verdict.migratedFrom ? 'migrated' : 'loaded';
@@ -222,6 +232,15 @@ export async function openPersistentDatabase(options: OpenDatabaseOptions): Prom
       }
       await writeChecked(store, key, opened.export());
     },
+    get unsaved() {
+      return !options.saveOnlyChanges || changes() !== savedAt;
+    },
+    keptElsewhere: (fn) => {
+      const clean = options.saveOnlyChanges === true && savedAt !== -1 && changes() === savedAt;
+      const result = fn();
+      if (clean) savedAt = changes();
+      return result;
+    },
     close: () => opened.close(),
   };
 }
@@ -250,11 +269,23 @@ function createFresh(options: OpenDatabaseOptions): SqlDatabase {
   return db;
 }
 
-type StoredBytes = { ok: true; bytes: Uint8Array } | { ok: false; reason: string };
+/**
+ * The stored file's bytes, held only until sql.js has its own copy of them (its in-memory file
+ * system copies what it is given): the database's owner then reads it whole (`verify`, the
+ * skill store's search mirror), and the read bytes — as large as the store, 30 MB at 10,000
+ * skills — are garbage from the start of that instead of staying reachable through it.
+ */
+interface HeldBytes {
+  bytes: Uint8Array | undefined;
+  readonly size: number;
+}
+
+type StoredBytes = { ok: true; held: HeldBytes } | { ok: false; reason: string };
 
 async function readStored(store: ByteStore, key: string): Promise<StoredBytes> {
   try {
-    return { ok: true, bytes: (await store.read(key)) ?? new Uint8Array() };
+    const bytes = (await store.read(key)) ?? new Uint8Array();
+    return { ok: true, held: { bytes, size: bytes.byteLength } };
   } catch (error) {
     return { ok: false, reason: `stored file cannot be read (${messageOf(error)})` };
   }
@@ -281,15 +312,22 @@ function isNewerSchema(stored: string, current: string): boolean {
   return Boolean(a && b && a[1] === b[1] && Number(a[2]) > Number(b[2]));
 }
 
+/** A database on the held bytes, which it gives up (see HeldBytes): sql.js keeps them as its file. */
+function databaseOf(held: HeldBytes, engine: SqlEngine): SqlDatabase {
+  const bytes = held.bytes ?? new Uint8Array();
+  held.bytes = undefined;
+  return new SqlDatabase(new engine.sql.Database(handOver(bytes)));
+}
+
 /** `written`: the bytes are the ones this module last wrote or checked (their digest matches), so SQLite's whole check is skipped. */
-function tryLoad(bytes: Uint8Array, options: OpenDatabaseOptions, written: boolean): LoadVerdict {
+function tryLoad(held: HeldBytes, options: OpenDatabaseOptions, written: boolean): LoadVerdict {
   let db: SqlDatabase | undefined;
   const reject = (reason: string, newer = false): LoadVerdict => {
     closeQuietly(db);
     return { ok: false, newer, reason };
   };
   try {
-    db = new SqlDatabase(new options.engine.sql.Database(bytes));
+    db = databaseOf(held, options.engine);
     // A damaged header can leave a database that reads fine but refuses every write (byte 18, the
     // file format's write version, above 2): the store would fail at its first save. A write rolled
     // back at once proves it takes writes. It comes first: ending that transaction rewrites the

@@ -304,6 +304,39 @@ describe('openPersistentDatabase', () => {
     damagedDigest.close();
   });
 
+  it("the stored bytes read on open become sql.js's file as they are (no second copy of the store is made), and the stored file is untouched until a save", async () => {
+    const inner = await storedWithRow();
+    const stored = (await inner.read('x.db'))!;
+    const handed: Uint8Array[] = [];
+    const store = Object.assign(Object.create(inner) as MemoryByteStore, {
+      read: async (key: string) => {
+        const bytes = await inner.read(key);
+        if (bytes && key === 'x.db') handed.push(bytes);
+        return bytes;
+      },
+    });
+    const pdb = await openPersistentDatabase({
+      engine,
+      store,
+      key: 'x.db',
+      schemaVersion: 'test/1',
+      logger: new MemoryLogger(),
+      createSchema: (db) => db.exec('CREATE TABLE items (v TEXT)'),
+    });
+    assert.equal(pdb.status, 'loaded');
+    const read = handed[0]!;
+    const before = read.slice();
+    // Same length: the row's page is rewritten in place, in the file sql.js keeps.
+    pdb.db.run("UPDATE items SET v = 'KEPT'");
+    assert.notDeepEqual(read, before, 'the write went into the bytes that were read: they are the file, not a copy of it');
+    assert.deepEqual(await inner.read('x.db'), stored, 'the stored file changes only on save');
+    await pdb.save();
+    pdb.close();
+    const again = await open(inner, new MemoryLogger());
+    assert.deepEqual(again.db.all('SELECT v FROM items'), [{ v: 'KEPT' }]);
+    again.close();
+  });
+
   it('forceRebuild ignores stored bytes', async () => {
     const store = await storedWithRow();
     const pdb = await open(store, new MemoryLogger(), 'test/1', true);

@@ -6,6 +6,7 @@ import { TextAnalyzer } from '../../search/textAnalysis';
 import { requestTerms } from '../../search/requestTerms';
 import type { TaskType } from '../../config/settingsSchema';
 import type { SkillRecord } from '../skillSchema';
+import { exportClaimsIn, hasExportClaimIn } from './learned/exportedLearnedSkills';
 import type { ExportClaim } from './learned/exportedLearnedSkills';
 import { LearnedRecordCache } from './learned/learnedRecordCache';
 import { RecordReadCache } from './recordReadCache';
@@ -14,11 +15,12 @@ import { encodeCounted, TermVocabulary } from '../../search/termStore';
 import { SkillFileFingerprints } from './skillFileFingerprints';
 import { SkillFolderListings } from './skillFolderListings';
 import { SkillRowWriter } from './skillRowWriter';
+import { SkillUsageFile, storedUsageUpdate } from './skillUsageFile';
 import { identityKey } from './skillScope';
 import type { SkillIdentity, SkillScope } from './skillScope';
 import { entryPredicate, SkillSearchIndex } from './skillSearchIndex';
 import type { SkillEntry } from './skillSearchIndex';
-import { filterSql } from './skillStoreFilter';
+import { clusteredIn, filterSql } from './skillStoreFilter';
 import type { StoreFilter } from './skillStoreFilter';
 import { createSkillSchema, SKILL_SCHEMA_VERSION, skillMigrations, VOCABULARY_FINGERPRINT_KEY } from './skillStoreSchema';
 
@@ -97,6 +99,8 @@ export class SkillStore {
 
   private constructor(
     private readonly persistent: PersistentDatabase,
+    /** Usage counters changed since the store was last written whole (see SkillUsageFile). */
+    private readonly usage: SkillUsageFile,
     vocabulary: TermVocabulary,
     index: SkillSearchIndex,
     /** Set when the check on open built the mirror from this database already: the doc ids of rows stored without terms. */
@@ -133,7 +137,10 @@ export class SkillStore {
     // A store written before the vocabulary had a fingerprint gets one now, so the next open can check it.
     if (loaded && mirrored && vocabulary.size > 0 && metaValue(persistent.db, VOCABULARY_FINGERPRINT_KEY) === undefined)
       setMetaValue(persistent.db, VOCABULARY_FINGERPRINT_KEY, vocabulary.fingerprint);
-    return new SkillStore(persistent, vocabulary, index, loaded ? mirrored : undefined, options.sourceBodies);
+    const usage = await SkillUsageFile.open(options.store, options.key ?? SKILLS_DB_KEY, options.logger);
+    const store = new SkillStore(persistent, usage.file, vocabulary, index, loaded ? mirrored : undefined, options.sourceBodies);
+    store.countUses(usage.stored, storedUsageUpdate(store.db, usage.stored));
+    return store;
   }
 
   get db(): SqlDatabase {
@@ -145,8 +152,9 @@ export class SkillStore {
     return { status: this.persistent.status, reason: this.persistent.rebuildReason, backupKey: this.persistent.backupKey };
   }
 
+  /** Writes the store whole when a row changed other than by a use, and the usage counters (small) when they did. */
   save(): Promise<void> {
-    return this.persistent.save();
+    return this.usage.saveWith(this.persistent, (identity) => this.index.get(identity) !== undefined);
   }
 
   close(): void {
@@ -326,18 +334,30 @@ export class SkillStore {
     return true;
   }
 
-  /** Counts a use of each skill (identities, as returned by reads). */
+  /**
+   * Counts a use of each skill (identities, as returned by reads). The rows change; `save` keeps
+   * the counters in the usage file, and writes the store whole only for other changes.
+   */
   recordUsage(skills: readonly SkillIdentity[], now: number): void {
     if (skills.length === 0) return;
-    this.transaction(() => {
-      for (const skill of skills) {
-        const entry = this.index.get(skill);
-        if (!entry) continue;
-        this.db.run('UPDATE skills SET last_used = ?, use_count = use_count + 1 WHERE doc_id = ?', [now, entry.docId]);
-        this.learned.stale(entry.docId);
-        this.recent.forget(entry.docId);
-      }
-    });
+    this.countUses(skills, (docId) => this.db.run('UPDATE skills SET last_used = ?, use_count = use_count + 1 WHERE doc_id = ?', [now, docId]));
+  }
+
+  /** Runs `update` on each skill's row in one transaction, and notes its counters in the usage file. */
+  private countUses(skills: readonly SkillIdentity[], update: (docId: number, skill: SkillIdentity) => void): void {
+    const docIds = this.persistent.keptElsewhere(() =>
+      this.transaction(() =>
+        skills.flatMap((skill) => {
+          const docId = this.index.get(skill)?.docId;
+          if (docId === undefined) return [];
+          update(docId, skill);
+          this.learned.stale(docId);
+          this.recent.forget(docId);
+          return [docId];
+        }),
+      ),
+    );
+    this.usage.noteRows(this.db, docIds);
   }
 
   /**
@@ -435,30 +455,17 @@ export class SkillStore {
 
   /** Skills inside the filter that carry a `cluster` (name + raw value) — candidates for cluster expansion. */
   clustered(filter: StoreFilter): Array<{ name: string; cluster: unknown }> {
-    const where = filterSql(filter);
-    return this.db.all<{ name: string; cluster: string }>(
-      `SELECT s.name AS name, json_extract(s.meta, '$.cluster') AS cluster FROM skills s
-        WHERE ${where.sql} AND json_valid(s.meta) AND json_type(s.meta, '$.cluster') = 'text' ORDER BY s.name`,
-      where.params,
-    );
+    return clusteredIn(this.db, filter);
   }
 
   /** Whether a file defines a pack skill exported from a learned skill (indexed by source file: cheap). */
   hasExportClaim(file: string): boolean {
-    return (
-      this.db.get(
-        `SELECT 1 AS x FROM skills WHERE source_file = ? AND origin = 'pack' AND json_valid(meta) AND json_type(meta, '$.metadata.learned_id') = 'text' LIMIT 1`,
-        [file],
-      ) !== undefined
-    );
+    return hasExportClaimIn(this.db, file);
   }
 
-  /** Active pack skills exported from a learned skill (their SKILL.md `metadata` names a `learned_id`); only the columns retirement needs. */
+  /** Active pack skills exported from a learned skill; only the columns retirement needs. */
   exportClaims(): ExportClaim[] {
-    return this.db.all<ExportClaim & Record<string, string>>(`SELECT name, scope_mode, scope_tenant_id, scope_project_id, source_file, pack_name,
-        json_extract(meta, '$.metadata.learned_id') AS learned_id,
-        CASE json_type(meta, '$.metadata.source_hashes') WHEN 'text' THEN json_extract(meta, '$.metadata.source_hashes') ELSE '' END AS source_hashes
-      FROM skills WHERE origin = 'pack' AND status = 'active' AND json_valid(meta) AND json_type(meta, '$.metadata.learned_id') = 'text'`);
+    return exportClaimsIn(this.db);
   }
 
   /** Directory candidates: most recent (`last_used`) or most used (`use_count`) first. */

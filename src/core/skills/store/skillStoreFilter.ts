@@ -1,3 +1,4 @@
+import type { SqlDatabase } from '../../sql/sqlDatabase';
 import type { EntryFilter } from './skillSearchIndex';
 import { scopeRankSql } from './skillScope';
 
@@ -59,4 +60,14 @@ export function filterSql(filter: StoreFilter): { sql: string; params: Record<st
   const shadowed = `NOT EXISTS (SELECT 1 FROM skills o WHERE o.name = s.name AND o.doc_id <> s.doc_id
     AND ${scopeRankSql('o')} > ${scopeRankSql('s')} AND ${other.join(' AND ')})`;
   return { sql: [...own, shadowed].join(' AND '), params };
+}
+
+/** Skills inside the filter that carry a `cluster` (name + raw value) — candidates for cluster expansion. */
+export function clusteredIn(db: SqlDatabase, filter: StoreFilter): Array<{ name: string; cluster: unknown }> {
+  const where = filterSql(filter);
+  return db.all<{ name: string; cluster: string }>(
+    `SELECT s.name AS name, json_extract(s.meta, '$.cluster') AS cluster FROM skills s
+      WHERE ${where.sql} AND json_valid(s.meta) AND json_type(s.meta, '$.cluster') = 'text' ORDER BY s.name`,
+    where.params,
+  );
 }

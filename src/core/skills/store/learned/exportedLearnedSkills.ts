@@ -1,3 +1,4 @@
+import type { SqlDatabase } from '../../../sql/sqlDatabase';
 import type { SkillRecord } from '../../skillSchema';
 import type { SkillIdentity } from '../skillScope';
 
@@ -99,4 +100,22 @@ function sameTarget(a: ExportedTo, b: ExportedTo): boolean {
     a.source_file === b.source_file &&
     a.pack_name === b.pack_name
   );
+}
+
+/** Whether a file defines a pack skill exported from a learned skill (indexed by source file: cheap). */
+export function hasExportClaimIn(db: SqlDatabase, file: string): boolean {
+  return (
+    db.get(
+      `SELECT 1 AS x FROM skills WHERE source_file = ? AND origin = 'pack' AND json_valid(meta) AND json_type(meta, '$.metadata.learned_id') = 'text' LIMIT 1`,
+      [file],
+    ) !== undefined
+  );
+}
+
+/** Active pack skills exported from a learned skill (their SKILL.md `metadata` names a `learned_id`); only the columns retirement needs. */
+export function exportClaimsIn(db: SqlDatabase): ExportClaim[] {
+  return db.all<ExportClaim & Record<string, string>>(`SELECT name, scope_mode, scope_tenant_id, scope_project_id, source_file, pack_name,
+      json_extract(meta, '$.metadata.learned_id') AS learned_id,
+      CASE json_type(meta, '$.metadata.source_hashes') WHEN 'text' THEN json_extract(meta, '$.metadata.source_hashes') ELSE '' END AS source_hashes
+    FROM skills WHERE origin = 'pack' AND status = 'active' AND json_valid(meta) AND json_type(meta, '$.metadata.learned_id') = 'text'`);
 }
