@@ -4,9 +4,8 @@ import type { TextAnalyzer } from '../../search/textAnalysis';
 import type { SkillRecord } from '../skillSchema';
 import { countedTerms, recordParams } from './skillRows';
 import type { CountedFields } from '../../search/countedFields';
-import { SKILL_COLUMN_STORAGE, SKILL_COLUMNS, VOCABULARY_FINGERPRINT_KEY } from './skillStoreSchema';
-import type { SkillColumn } from './skillStoreSchema';
-import { SKILL_DOCUMENT_FORMATS, scopeModeSchema, taskTypeSchema } from '../../config/settingsSchema';
+import { SKILL_COLUMNS, VOCABULARY_FINGERPRINT_KEY } from './skillStoreSchema';
+import { insertPackedSkillsSql, packRow } from './skillRowCells';
 import { encodeCounted } from '../../search/termStore';
 import { setMetaValue } from '../../sql/persistentDatabase';
 import type { TermVocabulary } from '../../search/termStore';
@@ -19,14 +18,13 @@ import type { TermVocabulary } from '../../search/termStore';
  */
 
 /**
- * A row ready to insert: its INSERT parameters (skillRows.recordParams, `coded` when its common
- * texts are replaced by their codes: see CELL_CONSTANTS), analysed terms counted (vocabulary ids)
- * and their stored form.
+ * A row ready to insert: its INSERT parameters (skillRows.recordParams) and, where it can be, the
+ * same row packed (skillRowCells.ts), analysed terms counted (vocabulary ids) and their stored form.
  */
 export interface PreparedSkillRow {
   docId: number;
   params: SqlValue[];
-  coded: boolean;
+  packed: SqlValue[] | undefined;
   terms: CountedFields;
   encoded: Uint8Array;
 }
@@ -36,57 +34,6 @@ const ID_COLUMN = SKILL_COLUMNS.indexOf('id');
 
 /** Rows per multi-row statement: 100 × 39 columns stays far below SQLite's bound-parameter limit. */
 const ROWS_PER_STATEMENT = 100;
-
-/**
- * Texts many rows hold, per text column (empty fields, empty lists, the few values of an enum).
- * sql.js binds a string by allocating WebAssembly memory, encoding it in JavaScript and freeing it
- * after the step, and a number with one call: a cell holding one of these texts is bound as its
- * position in the list and the statement turns it back into the text (`CASE ?n WHEN 0 THEN '' …
- * ELSE ?n END`), so the stored value is the same text. Only these constants are ever written into
- * the statement; every value read from a skill file is bound. A row whose coded column holds
- * anything but a string or NULL (a number would read as a code) is inserted with every cell bound.
- */
-const EMPTY_TEXT = [''];
-const CELL_CONSTANTS: Partial<Record<SkillColumn, readonly string[]>> = {
-  scope_mode: scopeModeSchema.options,
-  scope_tenant_id: EMPTY_TEXT,
-  scope_project_id: EMPTY_TEXT,
-  title: EMPTY_TEXT,
-  description: EMPTY_TEXT,
-  trigger: EMPTY_TEXT,
-  task_type: taskTypeSchema.options,
-  body: EMPTY_TEXT,
-  origin: ['pack', 'learned'],
-  origin_ref: EMPTY_TEXT,
-  domain: EMPTY_TEXT,
-  pack_name: EMPTY_TEXT,
-  source_file: EMPTY_TEXT,
-  format: [...SKILL_DOCUMENT_FORMATS, 'learned'],
-  status: ['active', 'inactive'],
-  status_reason: EMPTY_TEXT,
-};
-for (const column of SKILL_COLUMNS) {
-  const storage: string = SKILL_COLUMN_STORAGE[column];
-  if (storage === 'json') CELL_CONSTANTS[column] = column === 'meta' || column === 'extra' ? ['{}'] : ['[]'];
-}
-/** Per SKILL_COLUMNS position, each constant's code (undefined: the column is always bound). */
-const CODES: ReadonlyArray<ReadonlyMap<string, number> | undefined> = SKILL_COLUMNS.map((column) => {
-  const constants = CELL_CONSTANTS[column];
-  return constants && new Map(constants.map((text, i) => [text, i]));
-});
-
-/** Replaces `params`' common texts by their codes; false (`params` untouched) where a coded column holds a non-text. */
-function codeCells(params: SqlValue[]): boolean {
-  for (let i = 0; i < params.length; i++) {
-    const value = params[i];
-    if (CODES[i] && value !== null && typeof value !== 'string') return false;
-  }
-  for (let i = 0; i < params.length; i++) {
-    const code = CODES[i]?.get(params[i] as string);
-    if (code !== undefined) params[i] = code;
-  }
-  return true;
-}
 
 export class SkillRowWriter {
   /**
@@ -108,12 +55,17 @@ export class SkillRowWriter {
   insert(rows: readonly PreparedSkillRow[]): void {
     this.insertVocabulary();
     for (const chunk of chunks(rows)) {
-      for (const run of sameCoding(chunk)) {
-        const sql = run[0]?.coded ? insertCodedSkillsSql(run.length) : insertSql('skills', SKILL_COLUMNS, run.length);
-        this.db.run(
-          sql,
-          run.flatMap((row) => row.params),
-        );
+      for (const run of samePacking(chunk)) {
+        if (run[0]?.packed)
+          this.db.run(
+            insertPackedSkillsSql(run.length),
+            run.flatMap((row) => row.packed ?? []),
+          );
+        else
+          this.db.run(
+            insertSql('skills', SKILL_COLUMNS, run.length),
+            run.flatMap((row) => row.params),
+          );
       }
       this.insertTermRows(chunk);
     }
@@ -197,8 +149,7 @@ export class SkillRowWriter {
       const terms = countedTerms(record, analyzer, vocabulary);
       const params = recordParams(stored, docId);
       if (this.bodiesInSource && stored.origin === 'pack') params[BODY_COLUMN] = '';
-      const coded = codeCells(params);
-      return { docId, stored, params, coded, terms, encoded: encodeCounted(terms) };
+      return { docId, stored, params, packed: packRow(params), terms, encoded: encodeCounted(terms) };
     });
     return { prepared, nextDocId };
   }
@@ -250,34 +201,14 @@ function insertSql(table: string, columns: readonly string[], rows: number): str
   return sql;
 }
 
-/** Statement texts by size (index: rows − 1), made once: a load inserts thousands of batches. */
-const codedSkillsSql: string[] = [];
+/** Statement texts by table and size, made once: a load inserts thousands of batches. */
 const plainSql = new Map<string, string>();
 
-/** A multi-row INSERT into `skills` of `codeCells` rows: a coded cell is turned back into its text. */
-function insertCodedSkillsSql(rows: number): string {
-  const known = codedSkillsSql[rows - 1];
-  if (known !== undefined) return known;
-  const values: string[] = [];
-  for (let r = 0; r < rows; r++) {
-    const cells = SKILL_COLUMNS.map((column, c) => {
-      const n = `?${r * SKILL_COLUMNS.length + c + 1}`;
-      const constants = CELL_CONSTANTS[column];
-      if (!constants) return n;
-      return `CASE ${n} ${constants.map((text, i) => `WHEN ${i} THEN '${text.replaceAll("'", "''")}'`).join(' ')} ELSE ${n} END`;
-    });
-    values.push(`(${cells.join(', ')})`);
-  }
-  const sql = `INSERT INTO skills (${SKILL_COLUMNS.join(', ')}) VALUES ${values.join(', ')}`;
-  codedSkillsSql[rows - 1] = sql;
-  return sql;
-}
-
-/** `rows` split where `coded` changes, in order. */
-function* sameCoding(rows: readonly PreparedSkillRow[]): Generator<PreparedSkillRow[]> {
+/** `rows` split where being packed changes, in order. */
+function* samePacking(rows: readonly PreparedSkillRow[]): Generator<PreparedSkillRow[]> {
   let start = 0;
   for (let i = 1; i <= rows.length; i++) {
-    if (i === rows.length || rows[i]?.coded !== rows[start]?.coded) {
+    if (i === rows.length || !rows[i]?.packed !== !rows[start]?.packed) {
       yield rows.slice(start, i);
       start = i;
     }

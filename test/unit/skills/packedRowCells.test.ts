@@ -11,14 +11,34 @@ import { parsedSkillOf } from '../../../src/core/skills/packs/document/parsedSki
 import { engine, TestClock } from './helpers';
 
 /**
- * The row writer binds a text cell holding a common value (empty text, `[]`, an enum's value) as a
- * small number that its statement turns back into the text. Whatever a skill's fields hold — those
- * values, texts that look like the numbers ('0', '1'), any other text, even a number where a text
- * belongs — every stored cell must be exactly what binding the record's values one by one stores:
- * the same value and the same SQLite type.
+ * The row writer binds a row's texts as one blob and each text cell as a number the statement turns
+ * back into the text: a common value (empty text, `[]`, an enum's value) as its code, any other as
+ * its place in the blob (skillRowCells.ts). Whatever a skill's fields hold — those values, texts
+ * that look like the numbers ('0', '-1'), NUL characters, characters outside the BMP, a surrogate
+ * without its pair, even a number where a text belongs — every stored cell must be exactly what
+ * binding the record's values one by one stores: the same value and the same SQLite type.
  */
 
-const TEXTS = ['', '[]', '{}', '0', '1', '2', ' ', 'active', 'inactive', 'pack', 'learned', 'global', 'api', "it's", 'NULL'];
+const TEXTS = [
+  '',
+  '[]',
+  '{}',
+  '0',
+  '-1',
+  '16777216',
+  ' ',
+  'active',
+  'inactive',
+  'pack',
+  'learned',
+  'global',
+  'api',
+  "it's",
+  'NULL',
+  'a\u0000b',
+  '\u{1F600}é',
+  'x\uD800',
+];
 const textArb = fc.oneof(fc.constantFrom(...TEXTS), fc.string({ unit: 'binary', maxLength: 12 }));
 
 /** Text fields a skill file sets (the rest come from the load). */
@@ -44,7 +64,7 @@ function recordOf(i: number, texts: readonly string[], lists: boolean, numberIn?
   return record as unknown as SkillRecord;
 }
 
-describe('skills: rows stored with coded common texts', () => {
+describe('skills: rows stored with packed texts', () => {
   it('property: every stored cell (value and type) equals what binding each value on its own stores', async () => {
     const sql = await engine();
     await fc.assert(
