@@ -66,37 +66,57 @@ const MAX_LENGTH = PLACE_SCALE - 1;
 const encoder = new TextEncoder();
 /** With the `u` flag only a surrogate without its pair matches. */
 const LONE_SURROGATE = /\p{Surrogate}/u;
-let scratch = new Uint8Array(64 * 1024);
+const NON_ASCII = /[^\x00-\x7F]/;
+const scratch = new Uint8Array(64 * 1024);
 
 /** A packed row's parameters (its cells, then its blob), or undefined where it must be bound as it is. */
 export function packRow(params: readonly SqlValue[]): SqlValue[] | undefined {
-  let bytes = 0;
-  for (let i = 0; i < params.length; i++) {
-    const value = params[i];
-    if (!IS_TEXT[i]) continue;
-    if (typeof value !== 'string' || LONE_SURROGATE.test(value)) return undefined;
-    if (!CODES[i]!.has(value)) bytes += value.length * 3;
-  }
-  if (bytes > scratch.length) scratch = new Uint8Array(bytes * 2);
   const packed: SqlValue[] = new Array<SqlValue>(params.length + 1);
-  let offset = 0;
+  // The texts to encode, by cell; an all-ASCII row (most are) is one string whose bytes are its characters.
+  const texts: Array<string | undefined> = new Array<string | undefined>(params.length);
+  let ascii = true;
+  let length = 0;
   for (let i = 0; i < params.length; i++) {
     const value = params[i] as SqlValue;
     if (!IS_TEXT[i]) {
       packed[i] = value;
       continue;
     }
-    const code = CODES[i]!.get(value as string);
+    if (typeof value !== 'string') return undefined;
+    const code = CODES[i]!.get(value);
     if (code !== undefined) {
       packed[i] = code;
       continue;
     }
-    const { written } = encoder.encodeInto(value as string, scratch.subarray(offset));
+    if (ascii && NON_ASCII.test(value)) ascii = false;
+    if (!ascii && LONE_SURROGATE.test(value)) return undefined;
+    texts[i] = value;
+    length += value.length;
+  }
+  if (ascii) {
+    if (length > MAX_LENGTH) return undefined;
+    let offset = 0;
+    for (let i = 0; i < texts.length; i++) {
+      const text = texts[i];
+      if (text === undefined) continue;
+      packed[i] = offset * PLACE_SCALE + text.length;
+      offset += text.length;
+    }
+    packed[params.length] = encoder.encode(texts.join(''));
+    return packed;
+  }
+  // A row too long for the kept buffer gets its own (not kept: one huge text must not hold memory for the process's life).
+  const buffer = length * 3 > scratch.length ? new Uint8Array(length * 3) : scratch;
+  let offset = 0;
+  for (let i = 0; i < texts.length; i++) {
+    const text = texts[i];
+    if (text === undefined) continue;
+    const { written } = encoder.encodeInto(text, buffer.subarray(offset));
     if (written > MAX_LENGTH) return undefined;
     packed[i] = offset * PLACE_SCALE + written;
     offset += written;
   }
-  packed[params.length] = scratch.slice(0, offset);
+  packed[params.length] = buffer.slice(0, offset);
   return packed;
 }
 
