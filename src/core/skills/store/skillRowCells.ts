@@ -40,7 +40,7 @@ for (const column of SKILL_COLUMNS) {
   if (storage === 'json') CELL_CONSTANTS[column] = column === 'meta' || column === 'extra' ? ['{}'] : ['[]'];
 }
 
-/** The INTEGER columns (bound as they are); every other column is TEXT. */
+/** The INTEGER columns (bound as they are); every other column is TEXT (a number in one missing here only makes its row bound as it is). */
 const INTEGER_COLUMNS: ReadonlySet<SkillColumn> = new Set([
   'doc_id',
   'created_at',
