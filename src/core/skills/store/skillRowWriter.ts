@@ -5,6 +5,7 @@ import type { SkillRecord } from '../skillSchema';
 import { countedTerms, recordParams } from './skillRows';
 import type { CountedFields } from '../../search/countedFields';
 import { SKILL_COLUMNS, VOCABULARY_FINGERPRINT_KEY } from './skillStoreSchema';
+import { insertPackedSkillsSql, packRow } from './skillRowCells';
 import { encodeCounted } from '../../search/termStore';
 import { setMetaValue } from '../../sql/persistentDatabase';
 import type { TermVocabulary } from '../../search/termStore';
@@ -16,10 +17,14 @@ import type { TermVocabulary } from '../../search/termStore';
  * SQLite. Statements of each size are prepared once and reused (SqlDatabase caches them).
  */
 
-/** A row ready to insert: its INSERT parameters (skillRows.recordParams), analysed terms counted (vocabulary ids) and their stored form. */
+/**
+ * A row ready to insert: its INSERT parameters (skillRows.recordParams) and, where it can be, the
+ * same row packed (skillRowCells.ts), analysed terms counted (vocabulary ids) and their stored form.
+ */
 export interface PreparedSkillRow {
   docId: number;
   params: SqlValue[];
+  packed: SqlValue[] | undefined;
   terms: CountedFields;
   encoded: Uint8Array;
 }
@@ -50,10 +55,18 @@ export class SkillRowWriter {
   insert(rows: readonly PreparedSkillRow[]): void {
     this.insertVocabulary();
     for (const chunk of chunks(rows)) {
-      this.db.run(
-        insertSql('skills', SKILL_COLUMNS, chunk.length),
-        chunk.flatMap((row) => row.params),
-      );
+      for (const run of samePacking(chunk)) {
+        if (run[0]?.packed)
+          this.db.run(
+            insertPackedSkillsSql(run.length),
+            run.flatMap((row) => row.packed ?? []),
+          );
+        else
+          this.db.run(
+            insertSql('skills', SKILL_COLUMNS, run.length),
+            run.flatMap((row) => row.params),
+          );
+      }
       this.insertTermRows(chunk);
     }
     if (this.ids) {
@@ -136,7 +149,7 @@ export class SkillRowWriter {
       const terms = countedTerms(record, analyzer, vocabulary);
       const params = recordParams(stored, docId);
       if (this.bodiesInSource && stored.origin === 'pack') params[BODY_COLUMN] = '';
-      return { docId, stored, params, terms, encoded: encodeCounted(terms) };
+      return { docId, stored, params, packed: packRow(params), terms, encoded: encodeCounted(terms) };
     });
     return { prepared, nextDocId };
   }
@@ -178,8 +191,28 @@ export class SkillRowWriter {
 }
 
 function insertSql(table: string, columns: readonly string[], rows: number): string {
-  const row = `(${columns.map(() => '?').join(', ')})`;
-  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${Array.from({ length: rows }, () => row).join(', ')}`;
+  const key = `${table} ${rows}`;
+  let sql = plainSql.get(key);
+  if (sql === undefined) {
+    const row = `(${columns.map(() => '?').join(', ')})`;
+    sql = `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${Array.from({ length: rows }, () => row).join(', ')}`;
+    plainSql.set(key, sql);
+  }
+  return sql;
+}
+
+/** Statement texts by table and size, made once: a load inserts thousands of batches. */
+const plainSql = new Map<string, string>();
+
+/** `rows` split where being packed changes, in order. */
+function* samePacking(rows: readonly PreparedSkillRow[]): Generator<PreparedSkillRow[]> {
+  let start = 0;
+  for (let i = 1; i <= rows.length; i++) {
+    if (i === rows.length || !rows[i]?.packed !== !rows[start]?.packed) {
+      yield rows.slice(start, i);
+      start = i;
+    }
+  }
 }
 
 function* chunks<T>(items: readonly T[]): Generator<T[]> {

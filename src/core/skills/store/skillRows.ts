@@ -47,7 +47,8 @@ export function recordParams(record: SkillRecord, docId: number): SqlValue[] {
   return SKILL_COLUMNS.map((column) => {
     if (column === 'doc_id') return docId;
     const value = record[column];
-    if (SKILL_COLUMN_STORAGE[column] === 'json') return JSON.stringify(value);
+    // Most skills leave most list fields empty: their text is known without serialising.
+    if (SKILL_COLUMN_STORAGE[column] === 'json') return Array.isArray(value) && value.length === 0 ? '[]' : JSON.stringify(value);
     if (SKILL_COLUMN_STORAGE[column] === 'flag') return value ? 1 : 0;
     return value as SqlValue;
   });
