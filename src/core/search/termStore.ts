@@ -106,12 +106,7 @@ export class TermVocabulary implements TermIds {
   /** `packStored`'s one pass; undefined when the ids do not come in order (see there). */
   private packInOrder(blob: Uint8Array, n: number, intern: (term: string) => number): Uint32Array | undefined {
     const length = blob.length;
-    // Each pair takes at least two bytes: no blob holds more entries than half its length.
-    if (decodedIds.length < length >> 1) {
-      decodedIds = new Uint32Array(length);
-      decodedCounts = new Uint32Array(length);
-      restEntries = new Float64Array(length);
-    }
+    roomToDecode(length);
     const ids = decodedIds;
     const counts = decodedCounts;
     const rest = restEntries;
@@ -249,6 +244,14 @@ let fieldLengths = new Uint32Array(8);
 /** Where the last varint read (`varint`) ended. */
 let cursor = 0;
 
+/** Grows the decoding arrays for a blob of `length` bytes: each pair takes at least two bytes, so no blob holds more than half its length. */
+function roomToDecode(length: number): void {
+  if (decodedIds.length >= length >> 1) return;
+  decodedIds = new Uint32Array(length);
+  decodedCounts = new Uint32Array(length);
+  restEntries = new Float64Array(length);
+}
+
 /**
  * The counted terms of a blob (this vocabulary's ids); throws on a damaged blob or an unknown
  * term id — what the check on open relies on to rebuild a damaged store. The arrays are reused
@@ -256,12 +259,7 @@ let cursor = 0;
  */
 export function decodeCounted(blob: Uint8Array, vocabulary: TermVocabulary, fieldCount: number): CountedFields {
   const length = blob.length;
-  // Each pair takes at least two bytes: no blob holds more pairs than half its length.
-  if (decodedIds.length < length >> 1) {
-    decodedIds = new Uint32Array(length);
-    decodedCounts = new Uint32Array(length);
-    restEntries = new Float64Array(length);
-  }
+  roomToDecode(length);
   const ids = decodedIds;
   const counts = decodedCounts;
   const fieldEnds = new Uint32Array(fieldCount);
