@@ -59,8 +59,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Toolsh
   // Packs load in the background (progress in the status bar): activation stays fast. The skill
   // tools wait only until the load is under way (`skillPacks.answerable`: a warm start answers
   // from the saved index, each returned skill checked against its file); what needs the whole
-  // library (the participant's turn, lists, the directory) awaits `skillPacks.ready`. Started before the views register, so
-  // the Skill Directory's header waits for this load instead of counting the list it replaces.
+  // library (the participant's turn, lists, the directory) awaits `skillPacks.ready`. Started
+  // before the views register, so the Skill Directory's header waits for this load instead of
+  // counting the list it replaces.
   void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Toolshed: loading skill packs' }, (progress) =>
     services.skillPacks.reload(progress),
   );
