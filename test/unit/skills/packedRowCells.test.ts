@@ -4,6 +4,7 @@ import { nullLogger } from '../../../src/core/platform/basicPorts';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import type { SkillRecord } from '../../../src/core/skills/skillSchema';
 import { toRecord } from '../../../src/core/skills/store/skillRecords';
+import { packRow } from '../../../src/core/skills/store/skillRowCells';
 import { recordParams } from '../../../src/core/skills/store/skillRows';
 import { SKILL_COLUMNS } from '../../../src/core/skills/store/skillStoreSchema';
 import { SkillStore } from '../../../src/core/skills/store/skillStore';
@@ -65,6 +66,21 @@ function recordOf(i: number, texts: readonly string[], lists: boolean, numberIn?
 }
 
 describe('skills: rows stored with packed texts', () => {
+  // The writer keeps its own list of the table's INTEGER columns; a column added to the table but
+  // not to that list would make every row fall back to plain binding: still right, silently slower.
+  it("an ordinary skill's row is packed, for every INTEGER column the table has", async () => {
+    const store = await SkillStore.open({ engine: await engine(), store: new MemoryByteStore(), logger: nullLogger, clock: new TestClock() });
+    const integers = store.db
+      .arrays('PRAGMA table_info(skills)')
+      .filter((column) => column[2] === 'INTEGER')
+      .map((column) => String(column[1]));
+    assert.ok(integers.includes('use_count') && integers.includes('model_invocable'));
+    const params = recordParams(recordOf(1, ['Rotate the keys', 'Keys', 'Rotates the signing keys'], true), 7);
+    for (const column of integers) assert.equal(typeof params[SKILL_COLUMNS.indexOf(column as (typeof SKILL_COLUMNS)[number])], 'number', column);
+    assert.ok(packRow(params), 'the row is packed');
+    store.close();
+  });
+
   it('property: every stored cell (value and type) equals what binding each value on its own stores', async () => {
     const sql = await engine();
     await fc.assert(
