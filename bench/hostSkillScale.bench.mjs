@@ -4,8 +4,8 @@
 // real extension host (code-server, offline: test/host/offlineHost.mjs, the host tests' starter),
 // where the in-host suite test/host/suite/hostSkillScale.test.ts measures a cold start, then a warm
 // start in a new extension host after a window reload, `skill_search` through vscode.lm.invokeTool (and
-// beside each call the test driver's echo tool: the workbench's own round trip for an LM tool), and the
-// host process's memory. Prints one JSON line last: {"title", "rows"}.
+// beside each call the test driver's echo tool: the workbench's own round trip for an LM tool; the
+// echo tool is also asked beside the first call of each start), and the host process's memory. Prints one JSON line last: {"title", "rows"}.
 //
 // About a minute here (part of `npm run bench`; skipped where the host is not installed).
 // Env: TOOLSHED_BENCH_HOST=0 skips it, TOOLSHED_HOST_SCALE_SIZE (default 10000; "pool" = the whole pool),

@@ -9,8 +9,15 @@ export function yieldToHost(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-/** How long one slice of synchronous work may run before the host gets a turn. */
-export const SLICE_MS = 20;
+/**
+ * How long one slice of synchronous work may run before the host gets a turn. Short, because a
+ * message crossing the extension host takes several turns of its event loop (the socket's read,
+ * its inflate, the call; the reply's deflate and write), each one slice apart while a load runs:
+ * at 20 ms slices the workbench's first `vscode.lm.invokeTool` of a warm start reached Toolshed
+ * only after the load's check had ended (its three crossings took 250–500 ms each), at 4 ms during
+ * it (≈ 90 ms each; docs/benchmarks.md, "In the extension host"). A turn costs microseconds.
+ */
+export const SLICE_MS = 4;
 
 /**
  * One slice clock for a loop, or for several interleaved workers of one load: once the slice has
