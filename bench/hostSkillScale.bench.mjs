@@ -87,6 +87,7 @@ async function main() {
         toolshed_rss_after_searches_mb: Math.round((Number(row.after_searches_rss_mb) - before) * 10) / 10,
         toolshed_peak_rss_mb: Math.round((Number(row.peak_rss_mb) - before) * 10) / 10,
         ...(row.after_gc_rss_mb === undefined ? {} : { toolshed_rss_after_gc_mb: Math.round((Number(row.after_gc_rss_mb) - before) * 10) / 10 }),
+        ...(row.settled_rss_mb === undefined ? {} : { toolshed_rss_settled_mb: Math.round((Number(row.settled_rss_mb) - before) * 10) / 10 }),
       });
     }
     if (failed.length > 0 || rows.length < 2) {

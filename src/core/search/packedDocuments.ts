@@ -30,10 +30,10 @@ const ONE_ID_MASK = 0x3fffff;
  *
  * One word for most terms instead of the wide form's `stride` (four for a skill's six fields),
  * and no allocation per document: at 10,000 real skills the wide form was 9,000 small arrays of
- * 23 MB, this is one of 10 MB. A replaced or removed document leaves its words behind until they are half of the
- * array, then the live documents are copied into a new one (`compact`). Documents go back out
- * counted in a store's ids (`countedIn`). Every change bumps `changes`, which derived data (the
- * impact postings) keys on.
+ * 23 MB, this is one of 10 MB. A replaced or removed document leaves its words behind until they
+ * are half of the array, then the live documents are copied into a new one (`compact`).
+ * Documents go back out counted in a store's ids (`countedIn`). Every change bumps `changes`,
+ * which derived data (the impact postings) keys on.
  */
 export abstract class PackedDocuments<F extends string, K extends string | number> {
   protected readonly termIds = new Map<string, number>();

@@ -172,6 +172,15 @@ if (config) {
       const afterSearches = memory('after_searches');
       gc?.();
       const afterGc = gc ? memory('after_gc') : {};
+      // V8 frees array buffers on a background thread after a collection, so a reading right after
+      // one may still hold memory already freed: a second collection half a second later shows what
+      // stays resident (a bench's reading, not a test's wait).
+      let settled = {};
+      if (gc) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        gc();
+        settled = memory('settled');
+      }
       const pack = summary.packs.find((p) => p.name === config.pack)!;
       const row = {
         start,
@@ -200,6 +209,7 @@ if (config) {
         ...loaded,
         ...afterSearches,
         ...afterGc,
+        ...settled,
         peak_rss_mb: mb(process.resourceUsage().maxRSS * 1024),
         gc_exposed: gc !== undefined,
         load_avg_1m: Math.round((os.loadavg()[0] ?? 0) * 100) / 100,
