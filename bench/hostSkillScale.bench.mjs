@@ -11,7 +11,8 @@
 // Env: TOOLSHED_BENCH_HOST=0 skips it, TOOLSHED_HOST_SCALE_SIZE (default 10000; "pool" = the whole pool),
 // TOOLSHED_HOST_SCALE_ROUNDS (timed rounds of the requests, default 1), TOOLSHED_HOST_TIMEOUT_MS
 // (the whole host run, default 30 min), TOOLSHED_HOST_SCALE_PROFILE (a folder: a CPU profile and
-// an allocation-sampling profile of each start, up to its first answer, are written there).
+// an allocation-sampling profile of each start, up to its first answer, are written there, and a
+// heap snapshot of the host once each start's memory has settled).
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -181,6 +181,8 @@ if (config) {
         gc();
         settled = memory('settled');
       }
+      // With profiles asked for, a heap snapshot too: what the host holds once a start has settled.
+      if (config.profileDir) v8.writeHeapSnapshot(path.join(config.profileDir, `host-${start}.heapsnapshot`));
       const pack = summary.packs.find((p) => p.name === config.pack)!;
       const row = {
         start,
