@@ -12,7 +12,7 @@
 // TOOLSHED_HOST_SCALE_ROUNDS (timed rounds of the requests, default 1), TOOLSHED_HOST_TIMEOUT_MS
 // (the whole host run, default 30 min), TOOLSHED_HOST_SCALE_PROFILE (a folder: a CPU profile and
 // an allocation-sampling profile of each start, up to its first answer, are written there, and a
-// heap snapshot of the host once each start's memory has settled).
+// heap snapshot of the host once the warm start has settled).
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -181,8 +181,9 @@ if (config) {
         gc();
         settled = memory('settled');
       }
-      // With profiles asked for, a heap snapshot too: what the host holds once a start has settled.
-      if (config.profileDir) v8.writeHeapSnapshot(path.join(config.profileDir, `host-${start}.heapsnapshot`));
+      // With profiles asked for, a heap snapshot too: what the host holds once the warm start has
+      // settled (the last thing the run does; a cold one's would hold the host up before the reload).
+      if (config.profileDir && start === 'warm') v8.writeHeapSnapshot(path.join(config.profileDir, 'host-warm.heapsnapshot'));
       const pack = summary.packs.find((p) => p.name === config.pack)!;
       const row = {
         start,
