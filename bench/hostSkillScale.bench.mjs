@@ -11,7 +11,8 @@
 // Env: TOOLSHED_BENCH_HOST=0 skips it, TOOLSHED_HOST_SCALE_SIZE (default 10000; "pool" = the whole pool),
 // TOOLSHED_HOST_SCALE_ROUNDS (timed rounds of the requests, default 1), TOOLSHED_HOST_TIMEOUT_MS
 // (the whole host run, default 30 min), TOOLSHED_HOST_SCALE_PROFILE (a folder: a CPU profile and
-// an allocation-sampling profile of each start, up to its first answer, are written there).
+// an allocation-sampling profile of each start, up to its first answer, are written there, and a
+// heap snapshot of the host once the warm start has settled).
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -87,6 +88,7 @@ async function main() {
         toolshed_rss_after_searches_mb: Math.round((Number(row.after_searches_rss_mb) - before) * 10) / 10,
         toolshed_peak_rss_mb: Math.round((Number(row.peak_rss_mb) - before) * 10) / 10,
         ...(row.after_gc_rss_mb === undefined ? {} : { toolshed_rss_after_gc_mb: Math.round((Number(row.after_gc_rss_mb) - before) * 10) / 10 }),
+        ...(row.settled_rss_mb === undefined ? {} : { toolshed_rss_settled_mb: Math.round((Number(row.settled_rss_mb) - before) * 10) / 10 }),
       });
     }
     if (failed.length > 0 || rows.length < 2) {

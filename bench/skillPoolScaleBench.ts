@@ -92,6 +92,11 @@ async function child(job: Job): Promise<void> {
   const rssAfter = process.memoryUsage().rss;
   (globalThis as { gc?: () => void }).gc?.();
   const afterGc = process.memoryUsage();
+  // V8 frees array buffers on a background thread after a collection: a second reading half a
+  // second and a collection later shows what stays resident.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  (globalThis as { gc?: () => void }).gc?.();
+  const settled = process.memoryUsage();
   const load = await door.loaded;
   const skills = load.packs.reduce((n, p) => n + p.skillCount, 0);
   const duplicates = load.problems.filter((p) => p.code === 'duplicate-name').length;
@@ -134,6 +139,9 @@ async function child(job: Job): Promise<void> {
     heap_after_gc_mb: mb(afterGc.heapUsed),
     external_after_gc_mb: mb(afterGc.external),
     rss_after_gc_mb: mb(afterGc.rss),
+    rss_settled_mb: mb(settled.rss),
+    heap_settled_mb: mb(settled.heapUsed),
+    external_settled_mb: mb(settled.external),
     store_mb: storeMb,
     load_avg_1m: round(os.loadavg()[0] ?? 0, 2),
   };

@@ -8,11 +8,11 @@
  * over document frequency. The postings (impactPostings.ts) hold these weights per term; the
  * statistics also score documents one by one (`scorePool`) and serve the relevance measures.
  *
- * Memory: a document is one Uint32Array — its field lengths, then (term id, field frequencies
- * packed two 16-bit counts per word) sorted by term id; terms are interned once in a shared
- * dictionary. About 0.3 KB per document instead of a Map plus ordered term lists (~4 KB, which
- * was ~200 MB of heap at 50,000 skills). Term order is not kept: callers that need it (the tool
- * ranker's optional bigram bonus) read it from their own store.
+ * Memory: every document in one shared Uint32Array — its field lengths, then its terms sorted by
+ * id, two words for a term in one field (packedDocuments.ts); terms are interned once in a shared
+ * dictionary. About 8 bytes per distinct term of a document instead of a Map plus ordered term
+ * lists (~4 KB a document, which was ~200 MB of heap at 50,000 skills). Term order is not kept:
+ * callers that need it (the tool ranker's optional bigram bonus) read it from their own store.
  *
  * How documents are packed, added, replaced and removed is `PackedDocuments`
  * (packedDocuments.ts); this class reads the collection: the statistics, BM25F scoring and the
@@ -71,9 +71,10 @@ export class FieldStats<F extends string, K extends string | number = string> ex
 
   /** Calls `fn` with each distinct term id of a document, ascending (nothing for an unknown key). */
   forEachTermId(key: K, fn: (termId: number) => void): void {
-    const packed = this.docs.get(key);
-    if (!packed) return;
-    for (let at = this.fields.length; at < packed.length; at += this.stride) fn(packed[at]);
+    const o = this.docs.get(key);
+    if (o === undefined) return;
+    const words = this.words;
+    for (let at = o + 1 + this.fields.length, end = o + words[o]; at < end; at = this.next(at)) fn(this.idAt(at));
   }
 
   /** Documents containing the term in any field (0 when absent). */
@@ -97,9 +98,9 @@ export class FieldStats<F extends string, K extends string | number = string> ex
    * the ordered term lists.
    */
   fieldCoverage(key: K, field: F, terms: Iterable<string>): number {
-    const packed = this.docs.get(key);
+    const o = this.docs.get(key);
     const f = this.fields.indexOf(field);
-    if (!packed || f < 0) return 0;
+    if (o === undefined || f < 0) return 0;
     const wanted = new Set<number>();
     for (const term of terms) {
       const id = this.termIds.get(term);
@@ -107,11 +108,11 @@ export class FieldStats<F extends string, K extends string | number = string> ex
     }
     let distinct = 0;
     let covered = 0;
-    for (let at = this.fields.length; at < packed.length; at += this.stride) {
-      const word = packed[at + 1 + (f >> 1)];
-      if ((f & 1 ? word >>> 16 : word & 0xffff) === 0) continue;
+    const words = this.words;
+    for (let at = o + 1 + this.fields.length, end = o + words[o]; at < end; at = this.next(at)) {
+      if (this.countAt(at, f) === 0) continue;
       distinct++;
-      if (wanted.has(packed[at])) covered++;
+      if (wanted.has(this.idAt(at))) covered++;
     }
     return distinct === 0 ? 0 : covered / distinct;
   }
@@ -122,38 +123,40 @@ export class FieldStats<F extends string, K extends string | number = string> ex
    * reads the top documents' vocabulary through this, without a store round-trip.
    */
   documentTerms(key: K, fieldWeights: Readonly<Record<F, number>>, lengthNormalised = true): Array<{ term: string; frequency: number }> {
-    const packed = this.docs.get(key);
-    if (!packed) return [];
+    const o = this.docs.get(key);
+    if (o === undefined) return [];
     const n = this.fields.length;
+    const words = this.words;
     const out: Array<{ term: string; frequency: number }> = [];
-    for (let at = n; at < packed.length; at += this.stride) {
+    for (let at = o + 1 + n, end = o + words[o]; at < end; at = this.next(at)) {
       let frequency = 0;
       for (let f = 0; f < n; f++) {
-        const word = packed[at + 1 + (f >> 1)];
-        const c = f & 1 ? word >>> 16 : word & 0xffff;
-        if (c !== 0 && packed[f] > 0) frequency += (fieldWeights[this.fields[f]] * c) / (lengthNormalised ? packed[f] : 1);
+        const c = this.countAt(at, f);
+        const length = words[o + 1 + f];
+        if (c !== 0 && length > 0) frequency += (fieldWeights[this.fields[f]] * c) / (lengthNormalised ? length : 1);
       }
-      if (frequency > 0) out.push({ term: this.termNames[packed[at]], frequency });
+      if (frequency > 0) out.push({ term: this.termNames[this.idAt(at)], frequency });
     }
     return out;
   }
 
   /** How many terms `documentTerms` gives for the document (its distinct terms of positive weighted frequency), without listing them. */
   distinctTerms(key: K, fieldWeights: Readonly<Record<F, number>>): number {
-    const packed = this.docs.get(key);
-    if (!packed) return 0;
+    const o = this.docs.get(key);
+    if (o === undefined) return 0;
     const n = this.fields.length;
+    const words = this.words;
     const weights = this.fields.map((field) => fieldWeights[field]);
     // Weights of zero or more (the relevance measures' are 0 or 1): a term counts when any field
-    // of positive weight and length holds it — one mask per packed word, no division per count.
-    if (weights.every((w) => w >= 0)) return this.termsInFields(packed, weights);
+    // of positive weight and length holds it — no division per count.
+    if (weights.every((w) => w >= 0)) return this.termsInFields(o, weights);
     let count = 0;
-    for (let at = n; at < packed.length; at += this.stride) {
+    for (let at = o + 1 + n, end = o + words[o]; at < end; at = this.next(at)) {
       let frequency = 0;
       for (let f = 0; f < n; f++) {
-        const word = packed[at + 1 + (f >> 1)];
-        const c = f & 1 ? word >>> 16 : word & 0xffff;
-        if (c !== 0 && packed[f] > 0) frequency += (weights[f] * c) / packed[f];
+        const c = this.countAt(at, f);
+        const length = words[o + 1 + f];
+        if (c !== 0 && length > 0) frequency += (weights[f] * c) / length;
       }
       if (frequency > 0) count++;
     }
@@ -161,15 +164,27 @@ export class FieldStats<F extends string, K extends string | number = string> ex
   }
 
   /** `distinctTerms` for weights of zero or more: the entries with a count in a field of positive weight and positive length. */
-  private termsInFields(packed: Uint32Array, weights: readonly number[]): number {
+  private termsInFields(o: number, weights: readonly number[]): number {
     const n = this.fields.length;
-    const words = this.stride - 1;
-    const masks = new Uint32Array(words);
-    for (let f = 0; f < n; f++) if ((weights[f] as number) > 0 && packed[f] > 0) masks[f >> 1] |= f & 1 ? 0xffff0000 : 0xffff;
+    const words = this.words;
+    const spread = this.stride - 1;
+    // Which fields count (a bit each), and the same as masks over the wide form's count words.
+    let fields = 0;
+    const masks = new Uint32Array(spread);
+    for (let f = 0; f < n; f++) {
+      if ((weights[f] as number) <= 0 || words[o + 1 + f] === 0) continue;
+      fields |= 1 << f;
+      masks[f >> 1] |= f & 1 ? 0xffff0000 : 0xffff;
+    }
     let count = 0;
-    for (let at = n; at < packed.length; at += this.stride) {
-      for (let w = 0; w < words; w++) {
-        if ((packed[at + 1 + w] & masks[w]) !== 0) {
+    for (let at = o + 1 + n, end = o + words[o]; at < end; at = this.next(at)) {
+      const sole = this.soleField(at);
+      if (sole >= 0) {
+        if (fields & (1 << sole)) count++;
+        continue;
+      }
+      for (let w = 0; w < spread; w++) {
+        if ((words[at + 2 + w] & masks[w]) !== 0) {
           count++;
           break;
         }
@@ -216,7 +231,6 @@ export class FieldStats<F extends string, K extends string | number = string> ex
     k1: number = this.k1,
   ): number[] {
     const n = this.fields.length;
-    const stride = this.stride;
     const { weight, b, average } = this.fieldParameters(fieldWeights, fieldB);
     const scale = new Float64Array(n);
     const { ids, factors } = this.resolve(query, idf);
@@ -239,23 +253,19 @@ export class FieldStats<F extends string, K extends string | number = string> ex
     const contribution = new Float64Array(m);
     const out: number[] = new Array(keys.length);
     for (let i = 0; i < keys.length; i++) {
-      const packed = this.docs.get(keys[i]);
+      const o = this.docs.get(keys[i]);
       let score = 0;
-      if (packed !== undefined && m > 0) {
+      if (o !== undefined && m > 0) {
         // One pass over the document's sorted term ids (stops past the largest query id);
         // contributions are then summed in query order, as term-at-a-time scoring did.
         contribution.fill(0);
-        for (let f = 0; f < n; f++) scale[f] = weight[f] / (1 - b[f] + (b[f] * packed[f]) / average[f]);
-        for (let at = n; at < packed.length; at += stride) {
-          const id = packed[at];
+        const words = this.words;
+        for (let f = 0; f < n; f++) scale[f] = weight[f] / (1 - b[f] + (b[f] * words[o + 1 + f]) / average[f]);
+        for (let at = o + 1 + n, end = o + words[o]; at < end; at = this.next(at)) {
+          const id = this.idAt(at);
           if (id > maxId) break;
           if (queryStamp[id] !== stamp) continue;
-          let pseudo = 0;
-          for (let f = 0; f < n; f++) {
-            const word = packed[at + 1 + (f >> 1)];
-            const c = f & 1 ? word >>> 16 : word & 0xffff;
-            if (c !== 0) pseudo += scale[f] * c;
-          }
+          const pseudo = this.pseudoAt(at, scale);
           const q = queryPosition[id];
           if (pseudo !== 0) contribution[q] = factors[q] * Math.fround(pseudo / (k1 + pseudo));
         }
@@ -279,26 +289,20 @@ export class FieldStats<F extends string, K extends string | number = string> ex
     k1: number = this.k1,
   ): (key: K) => number {
     const n = this.fields.length;
-    const stride = this.stride;
     const { weight, b, average } = this.fieldParameters(fieldWeights, fieldB);
     const { ids, factors } = this.resolve(query, idf);
     const m = ids.length;
     const scale = new Float64Array(n);
     return (key) => {
-      const packed = this.docs.get(key);
-      if (packed === undefined || m === 0) return 0;
-      for (let f = 0; f < n; f++) scale[f] = weight[f] / (1 - b[f] + (b[f] * packed[f]) / average[f]);
-      const count = (packed.length - n) / stride;
+      const o = this.docs.get(key);
+      if (o === undefined || m === 0) return 0;
+      const words = this.words;
+      for (let f = 0; f < n; f++) scale[f] = weight[f] / (1 - b[f] + (b[f] * words[o + 1 + f]) / average[f]);
       let score = 0;
       for (let q = 0; q < m; q++) {
-        const at = find(packed, n, stride, count, ids[q]);
+        const at = this.find(o, ids[q]);
         if (at < 0) continue;
-        let pseudo = 0;
-        for (let f = 0; f < n; f++) {
-          const word = packed[at + 1 + (f >> 1)];
-          const c = f & 1 ? word >>> 16 : word & 0xffff;
-          if (c !== 0) pseudo += scale[f] * c;
-        }
+        const pseudo = this.pseudoAt(at, scale);
         if (pseudo !== 0) score += factors[q] * (pseudo / (k1 + pseudo));
       }
       return score;
@@ -318,19 +322,14 @@ export class FieldStats<F extends string, K extends string | number = string> ex
     k1: number = this.k1,
   ): void {
     const n = this.fields.length;
-    const stride = this.stride;
     const { weight, b, average } = this.fieldParameters(fieldWeights, fieldB);
     const scale = new Float64Array(n);
-    for (const [key, packed] of this.docs) {
-      for (let f = 0; f < n; f++) scale[f] = weight[f] / (1 - b[f] + (b[f] * packed[f]) / average[f]);
-      for (let at = n; at < packed.length; at += stride) {
-        let pseudo = 0;
-        for (let f = 0; f < n; f++) {
-          const word = packed[at + 1 + (f >> 1)];
-          const c = f & 1 ? word >>> 16 : word & 0xffff;
-          if (c !== 0) pseudo += scale[f] * c;
-        }
-        if (pseudo !== 0) fn(key, packed[at], pseudo / (k1 + pseudo));
+    const words = this.words;
+    for (const [key, o] of this.docs) {
+      for (let f = 0; f < n; f++) scale[f] = weight[f] / (1 - b[f] + (b[f] * words[o + 1 + f]) / average[f]);
+      for (let at = o + 1 + n, end = o + words[o]; at < end; at = this.next(at)) {
+        const pseudo = this.pseudoAt(at, scale);
+        if (pseudo !== 0) fn(key, this.idAt(at), pseudo / (k1 + pseudo));
       }
     }
   }
@@ -341,27 +340,51 @@ export class FieldStats<F extends string, K extends string | number = string> ex
    * per-term allocation. IDF is taken over `docs` documents (a caller may add a prior).
    */
   fieldIdfMass(key: K, fields: Readonly<Record<F, number>>, docs: number, inQuery: (termId: number) => boolean): { total: number; covered: number } {
-    const packed = this.docs.get(key);
-    if (!packed) return { total: 0, covered: 0 };
+    const o = this.docs.get(key);
+    if (o === undefined) return { total: 0, covered: 0 };
     const n = this.fields.length;
+    const words = this.words;
     let mask = 0;
     for (let f = 0; f < n; f++) if (fields[this.fields[f]] !== 0) mask |= 1 << f;
     let total = 0;
     let covered = 0;
-    for (let at = n; at < packed.length; at += this.stride) {
+    for (let at = o + 1 + n, end = o + words[o]; at < end; at = this.next(at)) {
       let present = false;
-      for (let f = 0; f < n && !present; f++) {
-        if ((mask & (1 << f)) === 0) continue;
-        const word = packed[at + 1 + (f >> 1)];
-        present = (f & 1 ? word >>> 16 : word & 0xffff) !== 0;
-      }
+      for (let f = 0; f < n && !present; f++) if ((mask & (1 << f)) !== 0) present = this.countAt(at, f) !== 0;
       if (!present) continue;
-      const id = packed[at];
+      const id = this.idAt(at);
       const weight = bm25Idf(docs, this.docFreq[id]);
       total += weight;
       if (inQuery(id)) covered += weight;
     }
     return { total, covered };
+  }
+
+  /**
+   * The saturation's input for the term entry at `at`: its field counts weighted and
+   * length-normalised (`scale`), summed in field order (a term in one field: that field's alone).
+   */
+  private pseudoAt(at: number, scale: Float64Array): number {
+    const sole = this.soleField(at);
+    if (sole >= 0) return scale[sole] * this.soleCount(at);
+    const words = this.words;
+    let pseudo = 0;
+    for (let f = 0; f < this.fields.length; f++) {
+      const c = (words[at + 2 + (f >> 1)] >>> (f & 1 ? 16 : 0)) & 0xffff;
+      if (c !== 0) pseudo += scale[f] * c;
+    }
+    return pseudo;
+  }
+
+  /** Where the entry of term `id` starts in the document at offset `o` (its terms ascend), or -1. */
+  private find(o: number, id: number): number {
+    const words = this.words;
+    for (let at = o + 1 + this.fields.length, end = o + words[o]; at < end; at = this.next(at)) {
+      const found = this.idAt(at);
+      if (found === id) return at;
+      if (found > id) break;
+    }
+    return -1;
   }
 
   /** Highest interned term id + 1 (sizes per-term tables). */
@@ -429,19 +452,4 @@ export class FieldStats<F extends string, K extends string | number = string> ex
     }
     return { ids: Uint32Array.from(ids), factors: Float64Array.from(factors) };
   }
-}
-
-/** Offset of term `id` in a packed document (binary search of its sorted term ids), or -1. */
-function find(packed: Uint32Array, start: number, stride: number, count: number, id: number): number {
-  let low = 0;
-  let high = count - 1;
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    const at = start + mid * stride;
-    const value = packed[at];
-    if (value === id) return at;
-    if (value < id) low = mid + 1;
-    else high = mid - 1;
-  }
-  return -1;
 }

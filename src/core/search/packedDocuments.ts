@@ -1,15 +1,39 @@
 import { packCodes, packCounted, packedStride } from './countedFields';
 import type { CountedFields } from './countedFields';
 
+/** The second word of a term entry when the term has counts in more than one field (the wide form's count words follow). */
+const SPREAD = 0x80000000;
+/**
+ * A term entry in one word (the high bit set): field (3 bits), count (6 bits), term id (22 bits).
+ * A term in one field that fits — nearly every word of a skill's body — takes this form.
+ */
+const ONE_WORD = 0x80000000;
+const ONE_FIELD_SHIFT = 28;
+const ONE_COUNT_SHIFT = 22;
+const ONE_COUNT_MAX = 0x3f;
+const ONE_ID_MASK = 0x3fffff;
+
 /**
  * The documents of a BM25F collection as `FieldStats` (bm25f.ts) keeps them, and how they are
- * written: one `Uint32Array` per document — its field lengths, then (term id, field frequencies
- * packed two 16-bit counts per word) sorted by term id (countedFields.ts) — over one term
- * dictionary, with the document frequencies and total field lengths kept in step on every add,
- * replacement and removal. Documents come as analysed term lists (`set`) or already counted in
- * this dictionary's ids (`setCounted`, what the stores load), and go back out counted in a
- * store's ids (`countedIn`). Every change bumps `changes`, which derived data (the impact
- * postings) keys on.
+ * written, over one term dictionary, with the document frequencies and total field lengths kept
+ * in step on every add, replacement and removal. Documents come as analysed term lists (`set`),
+ * already counted in this dictionary's ids (`setCounted`), or packed (`setPacked`, what the stores
+ * load); they arrive in the wide packed form (countedFields.ts: the field lengths, then per term
+ * its id and `stride − 1` words of 16-bit field counts) and are kept compact, every document in
+ * one shared `Uint32Array` (`words`), at its offset in `docs`:
+ *
+ * - one word: the document's size in words (this word included), then its field lengths;
+ * - per distinct term, by ascending id, one of: a single word (ONE_WORD: a term in one field with
+ *   a count under 64 and an id under 2^22 — most of a long body's terms); the id, then
+ *   `field × 2^16 + count` (a term in one field); or the id, SPREAD, then the wide form's count
+ *   words (a term in several fields).
+ *
+ * One word for most terms instead of the wide form's `stride` (four for a skill's six fields),
+ * and no allocation per document: at 10,000 real skills the wide form was 9,000 small arrays of
+ * 23 MB, this is one of 10 MB. A replaced or removed document leaves its words behind until they
+ * are half of the array, then the live documents are copied into a new one (`compact`).
+ * Documents go back out counted in a store's ids (`countedIn`). Every change bumps `changes`,
+ * which derived data (the impact postings) keys on.
  */
 export abstract class PackedDocuments<F extends string, K extends string | number> {
   protected readonly termIds = new Map<string, number>();
@@ -17,9 +41,15 @@ export abstract class PackedDocuments<F extends string, K extends string | numbe
   protected readonly termNames: string[] = [];
   protected changes = 0;
   protected docFreq = new Int32Array(1024);
-  protected readonly docs = new Map<K, Uint32Array>();
+  /** Each document's offset in `words`. */
+  protected readonly docs = new Map<K, number>();
+  /** Every document, compact (see the class comment); replaced by a larger or compacted array as documents come and go. */
+  protected words = new Uint32Array(1024);
+  /** Words of `words` in use, and of those the ones left by replaced or removed documents. */
+  private used = 0;
+  private garbage = 0;
   protected readonly totalLength: Float64Array;
-  /** Words per term entry: the term id, then ceil(fields / 2) words of 16-bit frequencies. */
+  /** Words per term entry of the wide form: the term id, then ceil(fields / 2) words of 16-bit frequencies. */
   protected readonly stride: number;
 
   constructor(readonly fields: readonly F[]) {
@@ -72,18 +102,20 @@ export abstract class PackedDocuments<F extends string, K extends string | numbe
    * ascending within each field: what a store writes for a document indexed from text.
    */
   countedIn(key: K, idOf: (term: string) => number): CountedFields | undefined {
-    const packed = this.docs.get(key);
-    if (!packed) return undefined;
+    const o = this.docs.get(key);
+    if (o === undefined) return undefined;
+    const n = this.fields.length;
+    const words = this.words;
     const perField: Array<Array<[number, number]>> = this.fields.map(() => []);
-    for (let at = this.fields.length; at < packed.length; at += this.stride) {
-      const id = idOf(this.termNames[packed[at]]);
-      for (let f = 0; f < this.fields.length; f++) {
-        const c = (packed[at + 1 + (f >> 1)] >>> (f & 1 ? 16 : 0)) & 0xffff;
+    for (let at = o + 1 + n, end = o + words[o]; at < end; at = this.next(at)) {
+      const id = idOf(this.termNames[this.idAt(at)]);
+      for (let f = 0; f < n; f++) {
+        const c = this.countAt(at, f);
         if (c !== 0) perField[f].push([id, c]);
       }
     }
     const total = perField.reduce((sum, pairs) => sum + pairs.length, 0);
-    const counted: CountedFields = { ids: new Uint32Array(total), counts: new Uint32Array(total), fieldEnds: new Uint32Array(this.fields.length) };
+    const counted: CountedFields = { ids: new Uint32Array(total), counts: new Uint32Array(total), fieldEnds: new Uint32Array(n) };
     let out = 0;
     perField.forEach((pairs, f) => {
       pairs.sort((a, b) => a[0] - b[0]);
@@ -101,35 +133,140 @@ export abstract class PackedDocuments<F extends string, K extends string | numbe
     return this.intern(term);
   }
 
-  /** Stores a packed document (countedFields.ts) under `key`, replacing any, and counts it into the collection's statistics. */
+  /** The term id of the entry at `at`. */
+  protected idAt(at: number): number {
+    const first = this.words[at];
+    return first >= ONE_WORD ? first & ONE_ID_MASK : first;
+  }
+
+  /** Field f's count of the term whose entry starts at `at` (0 when the term is not in that field). */
+  protected countAt(at: number, f: number): number {
+    const first = this.words[at];
+    if (first >= ONE_WORD) return ((first >>> ONE_FIELD_SHIFT) & 7) === f ? (first >>> ONE_COUNT_SHIFT) & ONE_COUNT_MAX : 0;
+    const second = this.words[at + 1];
+    if (second < SPREAD) return second >>> 16 === f ? second & 0xffff : 0;
+    return (this.words[at + 2 + (f >> 1)] >>> (f & 1 ? 16 : 0)) & 0xffff;
+  }
+
+  /** The one field holding the term of the entry at `at`, or −1 when it is in several (its wide count words then start at `at + 2`). */
+  protected soleField(at: number): number {
+    const first = this.words[at];
+    if (first >= ONE_WORD) return (first >>> ONE_FIELD_SHIFT) & 7;
+    const second = this.words[at + 1];
+    return second < SPREAD ? second >>> 16 : -1;
+  }
+
+  /** The count of the entry at `at` in its one field (`soleField` ≥ 0). */
+  protected soleCount(at: number): number {
+    const first = this.words[at];
+    return first >= ONE_WORD ? (first >>> ONE_COUNT_SHIFT) & ONE_COUNT_MAX : this.words[at + 1] & 0xffff;
+  }
+
+  /** Where the term entry after the one at `at` starts. */
+  protected next(at: number): number {
+    if (this.words[at] >= ONE_WORD) return at + 1;
+    return this.words[at + 1] < SPREAD ? at + 2 : at + 1 + this.stride;
+  }
+
+  /** Stores a wide packed document (countedFields.ts) compact under `key`, replacing any, and counts it into the collection's statistics. */
   private adopt(key: K, packed: Uint32Array): void {
     const n = this.fields.length;
-    for (let at = n; at < packed.length; at += this.stride) {
+    const stride = this.stride;
+    let size = 1 + n;
+    for (let at = n; at < packed.length; at += stride) {
       if (packed[at] >= this.termNames.length) throw new Error(`term id ${packed[at]} was never interned`);
+      const f = inOneField(packed, at, stride);
+      size += f < 0 ? 1 + stride : oneWord(packed, at, f) !== 0 ? 1 : 2;
     }
     this.delete(key);
     this.changes++;
     for (let f = 0; f < n; f++) this.totalLength[f] += packed[f];
-    for (let at = n; at < packed.length; at += this.stride) this.docFreq[packed[at]]++;
-    this.docs.set(key, packed);
+    for (let at = n; at < packed.length; at += stride) this.docFreq[packed[at]]++;
+    const o = this.room(size);
+    const words = this.words;
+    words[o] = size;
+    for (let f = 0; f < n; f++) words[o + 1 + f] = packed[f];
+    let w = o + 1 + n;
+    for (let at = n; at < packed.length; at += stride) {
+      const f = inOneField(packed, at, stride);
+      const one = f < 0 ? 0 : oneWord(packed, at, f);
+      if (one !== 0) {
+        words[w++] = one;
+        continue;
+      }
+      words[w++] = packed[at];
+      if (f >= 0) {
+        words[w++] = f * 0x10000 + ((packed[at + 1 + (f >> 1)] >>> (f & 1 ? 16 : 0)) & 0xffff);
+      } else {
+        words[w++] = SPREAD;
+        for (let k = 1; k < stride; k++) words[w++] = packed[at + k];
+      }
+    }
+    this.docs.set(key, o);
+  }
+
+  /** The offset of `size` new words at the end of `words`, grown (or first compacted) when they do not fit. */
+  private room(size: number): number {
+    if (this.used + size > this.words.length) {
+      if (this.garbage * 2 >= this.used) this.compact(size, 1.25);
+      if (this.used + size > this.words.length) {
+        const grown = new Uint32Array(Math.max(this.used + size, Math.ceil(this.words.length * 1.5)));
+        grown.set(this.words.subarray(0, this.used));
+        this.words = grown;
+      }
+    }
+    const o = this.used;
+    this.used += size;
+    return o;
+  }
+
+  /**
+   * Drops the room a growing collection keeps ahead and the words of replaced or removed
+   * documents when they are over an eighth of the array: the term index calls it when it builds
+   * its postings, that is once a collection has settled (a store's open or load), so a settled
+   * collection holds its documents' size and no more.
+   */
+  fit(): void {
+    if ((this.words.length - this.used + this.garbage) * 8 > this.words.length) this.compact(0, 1);
+  }
+
+  /** Copies the live documents into a new array `slack` times their size plus `extra` words (the replaced and removed ones' words are dropped). */
+  private compact(extra: number, slack: number): void {
+    const live = this.used - this.garbage;
+    const out = new Uint32Array(Math.max(1024, Math.ceil((live + extra) * slack)));
+    let w = 0;
+    for (const [key, o] of this.docs) {
+      const size = this.words[o];
+      out.set(this.words.subarray(o, o + size), w);
+      this.docs.set(key, w);
+      w += size;
+    }
+    this.words = out;
+    this.used = w;
+    this.garbage = 0;
   }
 
   delete(key: K): void {
-    const packed = this.docs.get(key);
-    if (!packed) return;
+    const o = this.docs.get(key);
+    if (o === undefined) return;
     this.changes++;
     const n = this.fields.length;
-    for (let f = 0; f < n; f++) this.totalLength[f] -= packed[f];
-    for (let at = n; at < packed.length; at += this.stride) {
-      const id = packed[at];
+    const words = this.words;
+    for (let f = 0; f < n; f++) this.totalLength[f] -= words[o + 1 + f];
+    for (let at = o + 1 + n, end = o + words[o]; at < end; at = this.next(at)) {
+      const id = this.idAt(at);
       this.docFreq[id] = Math.max(0, this.docFreq[id] - 1);
     }
+    this.garbage += words[o];
     this.docs.delete(key);
   }
 
   clear(): void {
     this.changes++;
     this.docs.clear();
+    this.words = new Uint32Array(1024);
+    this.used = 0;
+    this.garbage = 0;
     this.totalLength.fill(0);
     this.docFreq.fill(0);
   }
@@ -148,4 +285,24 @@ export abstract class PackedDocuments<F extends string, K extends string | numbe
     }
     return id;
   }
+}
+
+/** The one field holding the wide entry at `at`, or −1 when it is in several (or none). */
+function inOneField(packed: Uint32Array, at: number, stride: number): number {
+  let field = -1;
+  for (let k = 1; k < stride; k++) {
+    const word = packed[at + k];
+    if (word === 0) continue;
+    if (field >= 0 || (word & 0xffff && word >>> 16)) return -1;
+    field = 2 * (k - 1) + (word & 0xffff ? 0 : 1);
+  }
+  return field;
+}
+
+/** The wide entry at `at` (its term in field f only) as one word (ONE_WORD), or 0 when its field, count or id does not fit. */
+function oneWord(packed: Uint32Array, at: number, f: number): number {
+  const id = packed[at];
+  const count = (packed[at + 1 + (f >> 1)] >>> (f & 1 ? 16 : 0)) & 0xffff;
+  if (f > 7 || count > ONE_COUNT_MAX || id > ONE_ID_MASK) return 0;
+  return (ONE_WORD | (f << ONE_FIELD_SHIFT) | (count << ONE_COUNT_SHIFT) | id) >>> 0;
 }

@@ -22,7 +22,8 @@ import type { ImpactHit } from './impactPostings';
  * per search, and one that settles pays it once; a search with no change since the build never
  * rebuilds (`builds` counts the builds).
  *
- * Memory: the statistics (≈ 0.3 KB per document), the block (8 bytes per (document, term) pair)
+ * Memory: the statistics (one shared array, about 4–5 bytes per (document, term) pair for real
+ * skills, fitted to their size at each build), the block (8 bytes per (document, term) pair)
  * and the keys changed since the build.
  */
 export class TermIndex<F extends string, K extends string | number> {
@@ -147,6 +148,7 @@ export class TermIndex<F extends string, K extends string | number> {
   }
 
   private build(): void {
+    this.stats.fit();
     this.block.build();
     this.built = true;
     this.changed.clear();

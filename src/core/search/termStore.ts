@@ -97,7 +97,8 @@ export class TermVocabulary implements TermIds {
    * once per document: the short fields' entries are sorted as they are gathered into the packed
    * order, and the last field (a skill's body, nearly always the longest) is merged with them.
    * A blob whose ids do not relabel in order (after a rollback's reload into a dictionary that
-   * already holds terms; an id repeated) goes the long way.
+   * already holds terms; an id repeated) goes the long way. The document is a view of scratch
+   * memory that the next pack overwrites (see `packMerged`).
    */
   packStored(blob: Uint8Array, fieldCount: number, intern: (term: string) => number): Uint32Array {
     return (fieldCount > 0 && this.packInOrder(blob, fieldCount, intern)) || packCounted(this.relabel(decodeCounted(blob, this, fieldCount), intern));

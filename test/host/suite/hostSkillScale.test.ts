@@ -183,6 +183,18 @@ if (config) {
       const afterSearches = memory('after_searches');
       gc?.();
       const afterGc = gc ? memory('after_gc') : {};
+      // V8 frees array buffers on a background thread after a collection, so a reading right after
+      // one may still hold memory already freed: a second collection half a second later shows what
+      // stays resident (a bench's reading, not a test's wait).
+      let settled = {};
+      if (gc) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        gc();
+        settled = memory('settled');
+      }
+      // With profiles asked for, a heap snapshot too: what the host holds once the warm start has
+      // settled (the last thing the run does; a cold one's would hold the host up before the reload).
+      if (config.profileDir && start === 'warm') v8.writeHeapSnapshot(path.join(config.profileDir, 'host-warm.heapsnapshot'));
       const pack = summary.packs.find((p) => p.name === config.pack)!;
       const row = {
         start,
@@ -214,6 +226,7 @@ if (config) {
         ...loaded,
         ...afterSearches,
         ...afterGc,
+        ...settled,
         peak_rss_mb: mb(process.resourceUsage().maxRSS * 1024),
         gc_exposed: gc !== undefined,
         load_avg_1m: Math.round((os.loadavg()[0] ?? 0) * 100) / 100,

@@ -5,7 +5,7 @@ import { bm25Idf } from '../../../src/core/search/scoring';
 import type { WeightedTerm } from '../../../src/core/search/bm25f';
 
 /**
- * The compact BM25F statistics (one packed array per document) are pinned, bit for bit, to a
+ * The compact BM25F statistics (every document in one shared array) are pinned, bit for bit, to a
  * plain reference that keeps every document's term lists: `score`/`scorer` (the skill index)
  * to the textbook arrangement, `scorePool` (the tool ranker) to the same with each term's
  * saturated weight rounded to 32 bits, as impact postings store it.
@@ -80,13 +80,21 @@ function coverage(terms: readonly string[], query: ReadonlySet<string>): number 
 
 const word = fc.constantFrom('git', 'commit', 'issue', 'review', 'test', 'api', 'deploy', 'token', 'user', 'find');
 const fields = fc.array(fc.array(word, { maxLength: 12 }), { minLength: 6, maxLength: 6 });
+/** Fields that are now and then one long run of two words: counts over 63, which the compact form keeps in two words instead of one. */
+const fieldsWithRuns = fc.array(
+  fc.oneof(
+    { arbitrary: fc.array(word, { maxLength: 12 }), weight: 4 },
+    { arbitrary: fc.array(fc.constantFrom('git', 'api'), { minLength: 60, maxLength: 150 }), weight: 1 },
+  ),
+  { minLength: 6, maxLength: 6 },
+);
 const toDoc = ([a = [], b = [], c = [], d = [], e = [], f = []]: string[][]): Doc => ({ a, b, c, d, e, f });
 
 describe('search: BM25F term statistics (compact)', () => {
   it('df, idf, score, scorer, scorePool and field coverage equal the reference bit for bit, through adds, replacements and deletes', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ key: fc.integer({ min: 1, max: 15 }), fields, remove: fc.boolean() }), { minLength: 1, maxLength: 40 }),
+        fc.array(fc.record({ key: fc.integer({ min: 1, max: 15 }), fields: fieldsWithRuns, remove: fc.boolean() }), { minLength: 1, maxLength: 40 }),
         fc.array(fc.record({ term: word, weight: fc.constantFrom(1, 0.5, 1.25) }), { minLength: 1, maxLength: 5 }),
         fc.constantFrom(1.2, 0.6),
         fc.boolean(),
@@ -129,6 +137,48 @@ describe('search: BM25F term statistics (compact)', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it('a collection replaced and deleted in many steps (its shared array grown and compacted) answers as one built from its last documents', () => {
+    const longFields = fc.array(fc.array(word, { maxLength: 40 }), { minLength: 6, maxLength: 6 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ key: fc.integer({ min: 1, max: 4 }), fields: longFields, remove: fc.boolean() }), { minLength: 20, maxLength: 200 }),
+        fc.array(fc.record({ term: word, weight: fc.constantFrom(1, 0.5) }), { minLength: 1, maxLength: 5 }),
+        (ops, rawQuery) => {
+          const query = [...new Map(rawQuery.map((q) => [q.term, q])).values()];
+          const churned = new FieldStats<F, number>(FIELDS);
+          const last = new Map<number, Doc>();
+          for (const op of ops) {
+            if (op.remove) {
+              churned.delete(op.key);
+              last.delete(op.key);
+            } else {
+              churned.set(op.key, toDoc(op.fields));
+              last.set(op.key, toDoc(op.fields));
+            }
+          }
+          const fresh = new FieldStats<F, number>(FIELDS);
+          // The same term ids in both (interned in the churned one's order), so counted forms compare.
+          for (let id = 0; id < churned.termCount; id++)
+            fresh.internTerm(['git', 'commit', 'issue', 'review', 'test', 'api', 'deploy', 'token', 'user', 'find'].find((t) => churned.termId(t) === id)!);
+          for (const [key, doc] of last) fresh.set(key, doc);
+          assert.equal(churned.size, fresh.size);
+          const keys = [0, 1, 2, 3, 4];
+          assert.deepEqual(churned.scorePool(keys, query, WEIGHTS, B), fresh.scorePool(keys, query, WEIGHTS, B));
+          const ids = (term: string) => churned.termId(term) ?? -1;
+          for (const key of keys) {
+            assert.equal(churned.score(key, query, WEIGHTS, B), fresh.score(key, query, WEIGHTS, B));
+            assert.deepEqual(churned.documentTerms(key, WEIGHTS), fresh.documentTerms(key, WEIGHTS));
+            assert.deepEqual(churned.countedIn(key, ids), fresh.countedIn(key, ids));
+            assert.equal(churned.distinctTerms(key, DESCRIBING), fresh.distinctTerms(key, DESCRIBING));
+            const inQuery = (id: number) => query.some((q) => churned.termId(q.term) === id);
+            assert.deepEqual(churned.fieldIdfMass(key, DESCRIBING, 60, inQuery), fresh.fieldIdfMass(key, DESCRIBING, 60, inQuery));
+          }
+        },
+      ),
+      { numRuns: 150 },
     );
   });
 

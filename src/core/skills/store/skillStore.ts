@@ -204,7 +204,7 @@ export class SkillStore {
     if (!entry) return undefined;
     return this.recent.read(entry.docId, () => {
       const row = this.db.get('SELECT * FROM skills WHERE doc_id = ?', [entry.docId]);
-      return row ? this.toRecord(row) : undefined;
+      return row ? this.toRecord(row, entry) : undefined;
     });
   }
 
@@ -486,8 +486,8 @@ export class SkillStore {
   }
 
   /** A row as a record; a pack skill stored without its body reads it from its file on first use. */
-  private toRecord(row: Record<string, unknown>): SkillRecord {
-    const record = rowToRecord(row);
+  private toRecord(row: Record<string, unknown>, entry?: SkillEntry): SkillRecord {
+    const record = rowToRecord(row, entry);
     const read = this.sourceBodies;
     if (read && record.origin === 'pack' && record.body === '') {
       this.lazyBodies.add(record);
