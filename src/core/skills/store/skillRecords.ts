@@ -74,7 +74,7 @@ export function contentHash(content: HashedContent): string {
     if (value === undefined || typeof value === 'function') continue;
     if (out.length > 1) out += ',';
     out += FIELD_PREFIXES[i] as string;
-    out += typeof value === 'string' ? JSON.stringify(value) : isStringList(value) ? JSON.stringify(value) : canonicalJson(value);
+    out += typeof value === 'string' || isStringList(value) ? JSON.stringify(value) : canonicalJson(value);
   }
   return hash('sha256', `${out}}`, 'hex');
 }
