@@ -46,8 +46,16 @@ export function analyze(text: string, options: AnalyzeOptions = {}): string[] {
   return new TextAnalyzer(0).analyze(text, options);
 }
 
-/** Distinct raw words a `TextAnalyzer` remembers by default (≈ 100 bytes each; cleared when full). */
-const DEFAULT_MEMO_WORDS = 20_000;
+/**
+ * Distinct raw words a `TextAnalyzer` remembers by default (≈ 100 bytes each; cleared when full).
+ * A real library of 10,000 skills holds ≈ 60,000 distinct words (case variants included): a memo
+ * of 20,000 was cleared 17 times in one cold load and asked the vocabulary for 350,000 ids instead
+ * of 60,000. The memo grows with the words it holds, so a small catalog pays for what it uses.
+ */
+const DEFAULT_MEMO_WORDS = 1 << 17;
+
+/** Words a memo has room for before it first grows. */
+const FIRST_MEMO_ROOM = 1024;
 
 /** A term dictionary `analyzeIds` gives terms as ids of (the skill store's vocabulary). */
 export interface TermIds {
@@ -256,36 +264,38 @@ function analyseWord(raw: string): { term: string; stop: boolean } {
 /**
  * Distinct raw words (as written) and their analyses, in typed arrays: an open-addressing table
  * of word hashes over entries whose characters sit in one character pool, so looking a word up
- * compares the text's own characters (no substring) and follows no object per word. Bounded
- * (`capacity` words, cleared when full).
+ * compares the text's own characters (no substring) and follows no object per word. Grown by
+ * doubling as words arrive, bounded (`capacity` words, cleared when full).
  */
 class WordMemo {
-  /** Slot → entry + 1 (0: empty), and the slot's word hash. */
-  private readonly slots: Int32Array;
-  private readonly slotHashes: Int32Array;
-  private readonly mask: number;
+  /** Slot → entry + 1 (0: empty), and the slot's word hash; twice as many slots as `room`. */
+  private slots: Int32Array;
+  private slotHashes: Int32Array;
+  private mask: number;
   private count = 0;
-  private readonly starts: Int32Array;
-  private readonly lengths: Int32Array;
-  private readonly stops: Uint8Array;
+  /** Entries the arrays below hold room for (grown by doubling up to `capacity`). */
+  private room: number;
+  private starts: Int32Array;
+  private lengths: Int32Array;
+  private stops: Uint8Array;
   private readonly terms: string[] = [];
   /** Each entry's id in `idOwner` (−1: not asked yet), valid while its generation is `idGeneration`. */
-  private readonly ids: Int32Array;
+  private ids: Int32Array;
   private idOwner: TermIds | undefined;
   private idGeneration = 0;
   private chars = new Uint16Array(4096);
   private charsUsed = 0;
 
   constructor(private readonly capacity: number) {
-    let size = 16;
-    while (size < 2 * capacity) size *= 2;
+    this.room = Math.min(capacity, FIRST_MEMO_ROOM);
+    const size = slotsFor(this.room);
     this.slots = new Int32Array(size);
     this.slotHashes = new Int32Array(size);
     this.mask = size - 1;
-    this.starts = new Int32Array(capacity);
-    this.lengths = new Int32Array(capacity);
-    this.stops = new Uint8Array(capacity);
-    this.ids = new Int32Array(capacity);
+    this.starts = new Int32Array(this.room);
+    this.lengths = new Int32Array(this.room);
+    this.stops = new Uint8Array(this.room);
+    this.ids = new Int32Array(this.room);
   }
 
   get size(): number {
@@ -329,9 +339,10 @@ class WordMemo {
       }
       slot = (slot + 1) & mask;
     }
-    if (this.count >= this.capacity) {
-      this.clear();
-      slot = hash & mask;
+    if (this.count >= this.room) {
+      if (this.room < this.capacity) this.grow();
+      else this.clear();
+      slot = this.freeSlot(hash);
     }
     return this.add(text, start, end, hash, slot);
   }
@@ -358,6 +369,37 @@ class WordMemo {
     return entry;
   }
 
+  /** The first empty slot on `hash`'s probe path. */
+  private freeSlot(hash: number): number {
+    let slot = hash & this.mask;
+    while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
+    return slot;
+  }
+
+  /** Twice the room (at most `capacity`): the entries keep their numbers, the slots are laid out again. */
+  private grow(): void {
+    const room = Math.min(this.capacity, 2 * this.room);
+    const size = slotsFor(room);
+    const { slots, slotHashes } = this;
+    this.slots = new Int32Array(size);
+    this.slotHashes = new Int32Array(size);
+    this.mask = size - 1;
+    for (let old = 0; old < slots.length; old++) {
+      const held = slots[old] as number;
+      if (held === 0) continue;
+      const slot = this.freeSlot(slotHashes[old] as number);
+      this.slots[slot] = held;
+      this.slotHashes[slot] = slotHashes[old] as number;
+    }
+    this.starts = grownInt32(this.starts, room);
+    this.lengths = grownInt32(this.lengths, room);
+    this.ids = grownInt32(this.ids, room);
+    const stops = new Uint8Array(room);
+    stops.set(this.stops);
+    this.stops = stops;
+    this.room = room;
+  }
+
   private clear(): void {
     this.slots.fill(0);
     this.count = 0;
@@ -382,4 +424,17 @@ export function withoutContractions(text: string): string {
 /** Distinct terms of `text`, in first-seen order. */
 export function uniqueTerms(text: string, options?: AnalyzeOptions): string[] {
   return [...new Set(analyze(text, options))];
+}
+
+/** Slots for a memo of `room` entries: a power of two, at least twice `room` (probes stay short). */
+function slotsFor(room: number): number {
+  let size = 16;
+  while (size < 2 * room) size *= 2;
+  return size;
+}
+
+function grownInt32(array: Int32Array, length: number): Int32Array {
+  const grown = new Int32Array(length);
+  grown.set(array);
+  return grown;
 }

@@ -3,7 +3,7 @@ import type { ByteStore, Clock, Logger } from '../platform/ports';
 import type { SqlEngine } from './sqlEngine';
 import { SqlDatabase } from './sqlDatabase';
 import { schemaDifference } from './schemaShape';
-import { handOver } from './fileBytes';
+import { handOver, seededWithRoom } from './fileBytes';
 
 /** Upgrades a stored database of version `from` to the current schema in place (rows kept). */
 export interface Migration {
@@ -47,6 +47,11 @@ export interface OpenDatabaseOptions {
    * (`status: 'rebuilt'`, `rebuildReason`) and left exactly where they are, and `save` refuses.
    */
   readOnly?: boolean;
+  /**
+   * Bytes of room a fresh database's file starts with (see `seededWithRoom`): for a store whose
+   * first load writes tens of megabytes (the skill store), so its file is not grown by copies.
+   */
+  freshFileRoom?: number;
 }
 
 /** Where a store keeps its database and what it reports to: what every store's `open` takes. */
@@ -262,11 +267,33 @@ function journalInMemory(db: SqlDatabase): void {
 }
 
 function createFresh(options: OpenDatabaseOptions): SqlDatabase {
-  const db = new SqlDatabase(new options.engine.sql.Database());
+  const { sql } = options.engine;
+  const db = new SqlDatabase(
+    options.freshFileRoom ? new sql.Database(seededWithRoom(emptyDatabaseBytes(options.engine), options.freshFileRoom)) : new sql.Database(),
+  );
   db.exec(`CREATE TABLE ${META_TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
   db.run(`INSERT INTO ${META_TABLE} (key, value) VALUES ('schema_version', ?)`, [options.schemaVersion]);
   options.createSchema(db);
   return db;
+}
+
+/** The file of an empty database (its header page), made once per engine. */
+const emptyDatabases = new WeakMap<SqlEngine, Uint8Array>();
+
+function emptyDatabaseBytes(engine: SqlEngine): Uint8Array {
+  let bytes = emptyDatabases.get(engine);
+  if (!bytes) {
+    const db = new engine.sql.Database();
+    try {
+      // A database SQLite has written nothing to is a file of no bytes, which sql.js keeps no storage for: one write makes the header page.
+      db.run('PRAGMA user_version = 0');
+      bytes = db.export();
+    } finally {
+      db.close();
+    }
+    emptyDatabases.set(engine, bytes);
+  }
+  return bytes;
 }
 
 /**

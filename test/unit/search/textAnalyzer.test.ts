@@ -67,6 +67,36 @@ describe('TextAnalyzer (analysis with a word memo)', () => {
     );
   });
 
+  it('gives the same terms and ids while its memo grows past its first room, and after it is cleared when full (fast-check)', () => {
+    // Thousands of distinct words (a real library's case variants and stems), so the memo grows
+    // from its first 1,024 words and, bounded at 2,500, is cleared too.
+    const word = fc
+      .tuple(fc.constantFrom('Search', 'index', 'THE', 'run', 'by'), fc.nat({ max: 1999 }), fc.constantFrom('', 'ing', 'es', 'S'))
+      .map(([stem, n, tail]) => `${stem}${n}${tail}`);
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(word, { minLength: 200, maxLength: 400 }), { minLength: 5, maxLength: 12 }),
+        fc.constantFrom(2500, 1 << 17),
+        (texts, memoWords) => {
+          const analyzer = new TextAnalyzer(memoWords);
+          const ids = new Map<string, number>();
+          const dictionary = { generation: 0, idOf: (term: string) => ids.get(term) ?? (ids.set(term, ids.size), ids.size - 1) };
+          for (const words of texts) {
+            const text = words.join(' ');
+            const expected = new TextAnalyzer(0).analyze(text);
+            assert.deepEqual(
+              [...analyzer.analyzeIds(text, dictionary)],
+              expected.map((term) => dictionary.idOf(term)),
+            );
+            assert.deepEqual(analyzer.analyze(text), expected);
+            assert.ok(analyzer.memoSize <= memoWords);
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
   it("analyzeIds gives the ids of analyze's terms, in order, through dictionaries that change and ids given out anew (fast-check)", () => {
     /** A dictionary that can forget every id (a new generation) and then gives ids from another start. */
     class Dictionary {

@@ -23,33 +23,67 @@ export interface RecordContext {
   env: Readonly<Record<string, string | undefined>>;
 }
 
-/** The fields whose change means "the skill changed" (sorted-key JSON → sha256). */
-export function contentHash(content: Omit<ParsedSkill, 'span' | 'nameSpan' | 'nameGenerated'> & { resources?: string[] }): string {
-  const canonical = {
-    name: content.name,
-    title: content.title,
-    description: content.description,
-    trigger: content.trigger,
-    task_type: content.task_type,
-    tags: content.tags,
-    steps: content.steps,
-    preconditions: content.preconditions,
-    failure_modes: content.failure_modes,
-    body: content.body,
-    domain: content.domain,
-    frames: content.frames,
-    triggers: content.triggers,
-    tools: content.tools,
-    allowed_tools: content.allowed_tools,
-    requires: content.requires,
-    meta: content.meta,
-    extra: content.extra,
-    format: content.format,
-    model_invocable: content.model_invocable,
-    resources: content.resources ?? [],
-  };
-  // One-shot hashing (no Hash object per skill): a cold load hashes every skill of the library.
-  return hash('sha256', canonicalJson(canonical), 'hex');
+/** What a content hash covers: a skill's content fields and its resources. */
+type HashedContent = Omit<ParsedSkill, 'span' | 'nameSpan' | 'nameGenerated'> & { resources?: string[] };
+
+/**
+ * The content fields, in the order canonical JSON sorts their keys (code-unit order, as
+ * `Array.prototype.sort` compares them): `contentHash` writes them in this order without sorting.
+ */
+const HASHED_FIELDS = [
+  'allowed_tools',
+  'body',
+  'description',
+  'domain',
+  'extra',
+  'failure_modes',
+  'format',
+  'frames',
+  'meta',
+  'model_invocable',
+  'name',
+  'preconditions',
+  'requires',
+  'resources',
+  'steps',
+  'tags',
+  'task_type',
+  'title',
+  'tools',
+  'trigger',
+  'triggers',
+] as const satisfies ReadonlyArray<keyof HashedContent>;
+
+/** Each field's `"key":` as canonical JSON writes it. */
+const FIELD_PREFIXES = HASHED_FIELDS.map((field) => `${JSON.stringify(field)}:`);
+
+/**
+ * The fields whose change means "the skill changed": sha256 of the canonical JSON
+ * (docs/contracts.md#hashes) of those fields, `resources` an empty list when not given.
+ */
+export function contentHash(content: HashedContent): string {
+  // A cold load hashes every skill of a library (10,000 real ones: 70 MB of bodies). The canonical
+  // text is written here for the fields' known shape — keys already in order, strings and string
+  // lists as JSON writes them — and `canonicalJson` only for the rest (objects, the tool list): the
+  // same text, without sorting the record's keys or a call per list item (a property test pins it
+  // to `canonicalJson` of the record). One-shot hashing: no Hash object per skill.
+  let out = '{';
+  for (let i = 0; i < HASHED_FIELDS.length; i++) {
+    const field = HASHED_FIELDS[i] as (typeof HASHED_FIELDS)[number];
+    const value: unknown = field === 'resources' ? (content.resources ?? []) : content[field];
+    if (value === undefined || typeof value === 'function') continue;
+    if (out.length > 1) out += ',';
+    out += FIELD_PREFIXES[i] as string;
+    out += typeof value === 'string' || isStringList(value) ? JSON.stringify(value) : canonicalJson(value);
+  }
+  return hash('sha256', `${out}}`, 'hex');
+}
+
+/** A list of strings only (JSON writes it as canonical JSON does: no keys to sort, no holes). */
+function isStringList(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return false;
+  return true;
 }
 
 /**

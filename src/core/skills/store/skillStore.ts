@@ -77,6 +77,9 @@ export interface PackSkillSource extends SkillIdentity {
   source_file: string;
 }
 
+/** Room a fresh skill store's file starts with: a library of 10,000 real skills takes ≈ 30.5 MB. */
+const FRESH_SKILL_FILE_ROOM = 32 << 20;
+
 export class SkillStore {
   private nextDocId: number;
   private version = 0;
@@ -132,6 +135,8 @@ export class SkillStore {
       },
       forceRebuild: options.forceRebuild,
       saveOnlyChanges: true,
+      // A first load of 10,000 real skills writes a 30 MB file: room for it from the start (persistentDatabase.ts).
+      freshFileRoom: FRESH_SKILL_FILE_ROOM,
     });
     const loaded = persistent.status === 'loaded' || persistent.status === 'migrated';
     // A store written before the vocabulary had a fingerprint gets one now, so the next open can check it.
