@@ -9,7 +9,8 @@
 //
 // About a minute here (part of `npm run bench`; skipped where the host is not installed).
 // Env: TOOLSHED_BENCH_HOST=0 skips it, TOOLSHED_HOST_SCALE_SIZE (default 10000; "pool" = the whole pool),
-// TOOLSHED_HOST_SCALE_ROUNDS (timed rounds of the requests, default 1), TOOLSHED_HOST_TIMEOUT_MS
+// TOOLSHED_HOST_SCALE_ROUNDS (timed rounds of the requests, default 1), TOOLSHED_HOST_SCALE_BUILD
+// ("development": the build with source maps the host tests run; default the production build the VSIX ships), TOOLSHED_HOST_TIMEOUT_MS
 // (the whole host run, default 30 min), TOOLSHED_HOST_SCALE_PROFILE (a folder: a CPU profile and
 // an allocation-sampling profile of each start, up to its first answer, are written there, and a
 // heap snapshot of the host once the warm start has settled).
@@ -51,7 +52,9 @@ async function main() {
     if (process.exitCode) throw new Error('writing the library failed');
     const written = JSON.parse(readFileSync(path.join(tmp, 'requests.json'), 'utf8'));
     if (written.skip) return skip(written.skip);
-    if (!existsSync(path.join(REPO_ROOT, 'dist', 'extension.js'))) buildExtension();
+    // What the VSIX ships (minified, no source map: Node holds a loaded source map in memory), unless asked otherwise.
+    const build = process.env.TOOLSHED_HOST_SCALE_BUILD === 'development' ? 'development' : 'production';
+    buildExtension(build === 'production' ? ['--production'] : []);
     const { suiteDir } = await buildHostSuite();
 
     const workspace = path.join(tmp, 'workspace');
@@ -83,6 +86,7 @@ async function main() {
       const before = Number(row.before_rss_mb);
       Object.assign(row, {
         library: written.library,
+        build,
         request_text: written.request_text,
         // Over the host before Toolshed activated (so Toolshed's own code and sql.js count too).
         toolshed_rss_after_searches_mb: Math.round((Number(row.after_searches_rss_mb) - before) * 10) / 10,

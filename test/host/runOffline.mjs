@@ -40,9 +40,10 @@ export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-results', 'screenshots'
 const PAGE_CHECK_TIMEOUT_MS = 120_000;
 
 /** Runs `node esbuild.mjs` (the extension bundle the host loads). */
-export function buildExtension() {
-  const result = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error(`node esbuild.mjs failed (exit ${result.status})`);
+/** @param {string[]} [flags] esbuild.mjs's flags (`--production`: the build the VSIX ships) */
+export function buildExtension(flags = []) {
+  const result = spawnSync(process.execPath, ['esbuild.mjs', ...flags], { cwd: REPO_ROOT, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`node esbuild.mjs ${flags.join(' ')} failed (exit ${result.status})`);
 }
 
 /**
