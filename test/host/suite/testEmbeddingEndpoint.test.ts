@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { toolshed } from './helpers';
 import { withSettings } from './chatHelpers';
-import type { EndpointCheckReport } from '../../../src/core/tools/index/endpointCheck';
+import { ENDPOINT_CHECK_TEXTS, type EndpointCheckReport } from '../../../src/core/tools/index/endpointCheck';
 // The unit tests' embedding server: a real one on 127.0.0.1 whose vectors count letters a–z.
 import { FakeEmbeddingServer } from '../../unit/search/embedding/fakeEmbeddingServer';
 
@@ -17,7 +17,13 @@ suite('Toolshed: Test Embedding Endpoint (local HTTP server)', () => {
         assert.ok(report.ok, JSON.stringify(report));
         assert.equal(report.dimensions, 26);
         assert.equal(report.endpoint, `${base}/api/embed`);
-        assert.equal(server.textsSeen.length, 2, 'the two test texts, in one request');
+        // The setting also turns the endpoint on for search, which may embed the index meanwhile: only the check's own request is asserted.
+        const checkRequests = server.requests.filter((request) => request.input.includes(ENDPOINT_CHECK_TEXTS[0]));
+        assert.deepEqual(
+          checkRequests.map((request) => request.input),
+          [[...ENDPOINT_CHECK_TEXTS]],
+          'the two test texts, in one request',
+        );
       });
     } finally {
       await server.stop();
