@@ -57,7 +57,11 @@ export interface WriterDeps {
 
 /**
  * Writing runs in slices of about this long, each its own transaction, with a turn of the event
- * loop between them: a large pack never blocks the host for long.
+ * loop between them: a large pack never blocks the host for long. Longer than the load's own
+ * slices (`SLICE_MS`, hostSlices.ts), because a slice is a transaction and its skills are stored
+ * with one multi-row upsert: a load hands the writer one batch of files at a time (a few ms of
+ * work, one slice) and gives the host its turns between batches; this bound matters for one large
+ * write, such as a file of many skills saved again.
  */
 const WRITE_SLICE_MS = 40;
 

@@ -112,12 +112,12 @@ export function rowToRecord(row: Record<string, unknown>, entry?: SkillEntry): S
   };
 }
 
-/** A mirror entry from a row of ENTRY_COLUMNS_SQL. */
 /** `kept` when it is the same text as `text` (one string held instead of two), else `text`. */
 function same(text: string, kept: string | undefined): string {
   return kept === text ? kept : text;
 }
 
+/** A mirror entry from a row of ENTRY_COLUMNS_SQL. */
 function entryFromRow(r: SqlValue[]): SkillEntry {
   const description = String(r[4] ?? '');
   return {
