@@ -123,9 +123,26 @@ export function holdsRedaction(text: string): boolean {
   return text.includes('[REDACTED');
 }
 
-/** Redacts `text`; returns it unchanged when nothing matched. */
+/**
+ * Passes over a text that changed: a placeholder can give a later rule the boundary it looks
+ * for (`+7946 00MIIEow…` only shows a key body once the phone number before it is
+ * `[REDACTED_PHONE]`). Placeholders match no rule, so the passes end; the cap keeps it bounded.
+ */
+const MAX_PASSES = 4;
+
+/** Redacts `text`; returns it unchanged when nothing matched. A second call changes nothing. */
 export function redact(text: string): string {
   if (!text || !MAYBE_SENSITIVE.test(text)) return text;
+  let out = text;
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const next = redactOnce(out);
+    if (next === out) break;
+    out = next;
+  }
+  return out;
+}
+
+function redactOnce(text: string): string {
   let out = applyRules(text, SECRET_FORMAT_RULES);
   out = redactAssignments(out);
   out = out.replace(EMAIL, (match) => (NOT_PERSONAL_EMAIL.test(match) ? match : REDACTED_EMAIL));
