@@ -52,6 +52,13 @@ export interface OpenDatabaseOptions {
    * first load writes tens of megabytes (the skill store), so its file is not grown by copies.
    */
   freshFileRoom?: number;
+  /**
+   * SQLite's page size for this store's file (default 4,096 bytes). A fresh database starts with
+   * it, and a migrated one is rewritten whole at it (`VACUUM`, after the migration's transaction:
+   * a migration that rebuilds a table leaves the old table's pages free, and the file would keep
+   * them). Rows of one to two kilobytes leave a quarter of a 4 KB page unused, far less of an 8 KB one.
+   */
+  pageSize?: number;
 }
 
 /** Where a store keeps its database and what it reports to: what every store's `open` takes. */
@@ -268,32 +275,53 @@ function journalInMemory(db: SqlDatabase): void {
 
 function createFresh(options: OpenDatabaseOptions): SqlDatabase {
   const { sql } = options.engine;
-  const db = new SqlDatabase(
-    options.freshFileRoom ? new sql.Database(seededWithRoom(emptyDatabaseBytes(options.engine), options.freshFileRoom)) : new sql.Database(),
-  );
+  const seed = options.freshFileRoom || options.pageSize ? emptyDatabaseBytes(options.engine, options.pageSize ?? DEFAULT_PAGE_SIZE) : undefined;
+  const db = new SqlDatabase(seed ? new sql.Database(options.freshFileRoom ? seededWithRoom(seed, options.freshFileRoom) : seed) : new sql.Database());
   db.exec(`CREATE TABLE ${META_TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
   db.run(`INSERT INTO ${META_TABLE} (key, value) VALUES ('schema_version', ?)`, [options.schemaVersion]);
   options.createSchema(db);
   return db;
 }
 
-/** The file of an empty database (its header page), made once per engine. */
-const emptyDatabases = new WeakMap<SqlEngine, Uint8Array>();
+/** SQLite's page size where a store names none. */
+const DEFAULT_PAGE_SIZE = 4096;
 
-function emptyDatabaseBytes(engine: SqlEngine): Uint8Array {
-  let bytes = emptyDatabases.get(engine);
+/** The file of an empty database (its header page), made once per engine and page size. */
+const emptyDatabases = new WeakMap<SqlEngine, Map<number, Uint8Array>>();
+
+function emptyDatabaseBytes(engine: SqlEngine, pageSize: number): Uint8Array {
+  let bySize = emptyDatabases.get(engine);
+  if (!bySize) emptyDatabases.set(engine, (bySize = new Map()));
+  let bytes = bySize.get(pageSize);
   if (!bytes) {
     const db = new engine.sql.Database();
     try {
       // A database SQLite has written nothing to is a file of no bytes, which sql.js keeps no storage for: one write makes the header page.
+      db.run(`PRAGMA page_size = ${Math.trunc(pageSize)}`);
       db.run('PRAGMA user_version = 0');
       bytes = db.export();
     } finally {
       db.close();
     }
-    emptyDatabases.set(engine, bytes);
+    bySize.set(pageSize, bytes);
   }
+  // sql.js's file system copies what it is given (or `seededWithRoom` does): the kept bytes stay as they are.
   return bytes;
+}
+
+/**
+ * Rewrites a migrated database whole (`VACUUM`), at `pageSize` when given: no page left free by
+ * the migration, every page full. Runs outside any transaction, before the in-memory journal is
+ * set (`journalInMemory`): the journal and VACUUM's temporary copy are files of sql.js's file
+ * system, freed once done, not WebAssembly memory, which never shrinks.
+ */
+function compact(db: SqlDatabase, pageSize: number | undefined): void {
+  try {
+    if (pageSize !== undefined) db.run(`PRAGMA page_size = ${Math.trunc(pageSize)}`);
+    db.exec('VACUUM');
+  } catch {
+    // The migrated rows are all there; only the file is larger than it need be.
+  }
 }
 
 /**
@@ -393,6 +421,7 @@ function tryLoad(held: HeldBytes, options: OpenDatabaseOptions, written: boolean
         return reject(`migration from schema "${meta.value}" failed (${messageOf(error)})`);
       }
       migratedFrom = meta.value;
+      compact(db, options.pageSize);
     }
     const difference = schemaDifference(db, (fresh) => options.createSchema(fresh), options.engine);
     if (difference) return reject(`schema damaged: ${difference}`);

@@ -9,7 +9,7 @@ import type { SkillColumn } from './skillStoreSchema';
  * cell — and a number with one call. A row is "packed": its texts are encoded once, into one
  * blob bound as the row's last parameter, and each text cell is bound as a number the statement
  * turns back into the text — a common text (empty, an empty list, an enum's value; CELL_CONSTANTS)
- * as its negative code, any other text as its place in the blob (`CAST(substr(blob, …) AS TEXT)`,
+ * or a trigger's NULL as its negative code, any other text as its place in the blob (`CAST(substr(blob, …) AS TEXT)`,
  * the same UTF-8 bytes binding the string stores). Only those constants are ever written into the
  * statement; every value read from a skill file is bound. A row a blob cannot carry exactly (a
  * text column holding anything but a string, or a string with a lone surrogate, which sql.js and
@@ -17,13 +17,14 @@ import type { SkillColumn } from './skillStoreSchema';
  */
 
 const EMPTY_TEXT = [''];
-const CELL_CONSTANTS: Partial<Record<SkillColumn, readonly string[]>> = {
+/** NULL where a column's value is implied by another (a trigger that repeats the description: skillRows.recordParams). */
+const CELL_CONSTANTS: Partial<Record<SkillColumn, ReadonlyArray<string | null>>> = {
   scope_mode: scopeModeSchema.options,
   scope_tenant_id: EMPTY_TEXT,
   scope_project_id: EMPTY_TEXT,
   title: EMPTY_TEXT,
   description: EMPTY_TEXT,
-  trigger: EMPTY_TEXT,
+  trigger: [null, ''],
   task_type: taskTypeSchema.options,
   body: EMPTY_TEXT,
   origin: ['pack', 'learned'],
@@ -54,7 +55,7 @@ const INTEGER_COLUMNS: ReadonlySet<SkillColumn> = new Set([
 const IS_TEXT = SKILL_COLUMNS.map((column) => !INTEGER_COLUMNS.has(column));
 
 /** Per SKILL_COLUMNS position, each constant's code (−1, −2, …). */
-const CODES: ReadonlyArray<ReadonlyMap<string, number>> = SKILL_COLUMNS.map(
+const CODES: ReadonlyArray<ReadonlyMap<string | null, number>> = SKILL_COLUMNS.map(
   (column) => new Map((CELL_CONSTANTS[column] ?? []).map((text, i) => [text, -1 - i])),
 );
 
@@ -82,12 +83,12 @@ export function packRow(params: readonly SqlValue[]): SqlValue[] | undefined {
       packed[i] = value;
       continue;
     }
-    if (typeof value !== 'string') return undefined;
-    const code = CODES[i]!.get(value);
+    const code = CODES[i]!.get(value as string | null);
     if (code !== undefined) {
       packed[i] = code;
       continue;
     }
+    if (typeof value !== 'string') return undefined;
     if (ascii && NON_ASCII.test(value)) ascii = false;
     if (!ascii && LONE_SURROGATE.test(value)) return undefined;
     texts[i] = value;
@@ -137,7 +138,8 @@ export function insertPackedSkillsSql(rows: number): string {
       const slice = `CAST(substr(${blob}, (${n} >> ${LENGTH_BITS}) + 1, ${n} & ${MAX_LENGTH}) AS TEXT)`;
       const constants = CELL_CONSTANTS[column] ?? [];
       if (constants.length === 0) return slice;
-      return `CASE ${n} ${constants.map((text, i) => `WHEN ${-1 - i} THEN '${text.replaceAll("'", "''")}'`).join(' ')} ELSE ${slice} END`;
+      const literal = (text: string | null) => (text === null ? 'NULL' : `'${text.replaceAll("'", "''")}'`);
+      return `CASE ${n} ${constants.map((text, i) => `WHEN ${-1 - i} THEN ${literal(text)}`).join(' ')} ELSE ${slice} END`;
     });
     values.push(`(${cells.join(', ')})`);
   }

@@ -35,7 +35,7 @@ function decoded<T extends string>(value: SqlValue, values: readonly T[]): T {
 // Columns usually empty (or `[]`) come as NULL, which `entryFromRow` reads as that value, and
 // few-valued ones as numbers (`coded`): sql.js decodes every text value it returns, and a warm
 // start reads ~14 per skill.
-const ENTRY_COLUMNS_SQL = `doc_id, name, NULLIF(title, ''), NULLIF(trigger, ''), NULLIF(description, ''), NULLIF(tags, '[]'), ${coded('task_type', TASK_TYPES)},
+const ENTRY_COLUMNS_SQL = `doc_id, name, NULLIF(title, ''), trigger, NULLIF(description, ''), NULLIF(tags, '[]'), ${coded('task_type', TASK_TYPES)},
   ${coded('origin', ORIGINS)}, ${coded('scope_mode', SCOPE_MODES)}, NULLIF(scope_tenant_id, ''), NULLIF(scope_project_id, ''), workspace,
   ${coded('status', STATUSES)}, model_invocable, NULLIF(pack_name, '')`;
 
@@ -46,6 +46,8 @@ const ENTRY_COLUMNS_SQL = `doc_id, name, NULLIF(title, ''), NULLIF(trigger, ''),
 export function recordParams(record: SkillRecord, docId: number): SqlValue[] {
   return SKILL_COLUMNS.map((column) => {
     if (column === 'doc_id') return docId;
+    // NULL: the same text as the description (schema version 7), read back as that (rowToRecord, entryFromRow).
+    if (column === 'trigger' && record.trigger === record.description) return null;
     const value = record[column];
     // Most skills leave most list fields empty: their text is known without serialising.
     if (SKILL_COLUMN_STORAGE[column] === 'json') return Array.isArray(value) && value.length === 0 ? '[]' : JSON.stringify(value);
@@ -69,13 +71,13 @@ function parseJson<T>(text: unknown, fallback: T): T {
  * copy of the texts the mirror already keeps.
  */
 export function rowToRecord(row: Record<string, unknown>, entry?: SkillEntry): SkillRecord {
-  const description = String(row.description ?? '');
+  const description = same(String(row.description ?? ''), entry?.description);
   return {
     id: String(row.id),
     name: same(String(row.name), entry?.name),
     title: same(String(row.title ?? ''), entry?.title),
-    description: same(description, entry?.description),
-    trigger: same(String(row.trigger ?? ''), entry?.trigger),
+    description,
+    trigger: row.trigger === null || row.trigger === undefined ? description : same(String(row.trigger), entry?.trigger),
     task_type: String(row.task_type) as TaskType,
     tags: parseJson(row.tags, []),
     steps: parseJson(row.steps, []),
@@ -124,8 +126,8 @@ function entryFromRow(r: SqlValue[]): SkillEntry {
     docId: Number(r[0]),
     name: String(r[1]),
     title: String(r[2] ?? ''),
-    // Most skills' trigger is their description: one string for both (≈ 2.7 MB at 10,000 real skills).
-    trigger: same(String(r[3] ?? ''), description),
+    // Most skills' trigger is their description, stored as NULL: one string for both (≈ 2.7 MB at 10,000 real skills).
+    trigger: r[3] === null ? description : same(String(r[3]), description),
     description,
     tagsText: String(r[5] ?? '[]'),
     task_type: decoded<TaskType>(r[6] as SqlValue, TASK_TYPES),

@@ -22,7 +22,7 @@ import { entryPredicate, SkillSearchIndex } from './skillSearchIndex';
 import type { SkillEntry } from './skillSearchIndex';
 import { clusteredIn, filterSql } from './skillStoreFilter';
 import type { StoreFilter } from './skillStoreFilter';
-import { createSkillSchema, SKILL_SCHEMA_VERSION, skillMigrations, VOCABULARY_FINGERPRINT_KEY } from './skillStoreSchema';
+import { createSkillSchema, SKILL_PAGE_SIZE, SKILL_SCHEMA_VERSION, skillMigrations, VOCABULARY_FINGERPRINT_KEY } from './skillStoreSchema';
 
 export type { StoreFilter } from './skillStoreFilter';
 
@@ -137,6 +137,7 @@ export class SkillStore {
       saveOnlyChanges: true,
       // A first load of 10,000 real skills writes a 30 MB file: room for it from the start (persistentDatabase.ts).
       freshFileRoom: FRESH_SKILL_FILE_ROOM,
+      pageSize: SKILL_PAGE_SIZE,
     });
     const loaded = persistent.status === 'loaded' || persistent.status === 'migrated';
     // A store written before the vocabulary had a fingerprint gets one now, so the next open can check it.

@@ -22,6 +22,10 @@ import { encodeTerms, TermVocabulary } from '../../search/termStore';
  * Version 6: the listing of each folder a load walked (`skill_folders`, skillFolderListings.ts),
  * so a warm start lists again only folders whose modification time changed; and whether a file's
  * kept problems hold an error (`skill_files.errors`), so the skill list need not read them back.
+ * Version 7: a smaller file (sql.js holds it whole in memory): `trigger` is NULL where it repeats
+ * the description (most skills: 2.5 MB at 10,000 real ones), `skill_files` keeps each path once
+ * (a table without row ids: its key is the table), and the file has 8 KB pages
+ * (SKILL_PAGE_SIZE). A version 6 file shrank from 30.7 to 24.0 MB.
  */
 
 /**
@@ -31,7 +35,13 @@ import { encodeTerms, TermVocabulary } from '../../search/termStore';
 export const VOCABULARY_FINGERPRINT_KEY = 'skill_vocab_fingerprint';
 
 const SCHEMA_FAMILY = 'skills';
-export const SKILL_SCHEMA_VERSION = `${SCHEMA_FAMILY}/6`;
+export const SKILL_SCHEMA_VERSION = `${SCHEMA_FAMILY}/7`;
+
+/**
+ * The store file's page size. Rows here are one to two kilobytes (a skill's texts, JSON lists and
+ * paths): a 4 KB page holds two or three and leaves a fifth of itself unused, an 8 KB one far less.
+ */
+export const SKILL_PAGE_SIZE = 8192;
 
 /** The full-text engines versions 1–3 were written under (their schema versions name it). */
 const FORMER_ENGINES = ['fts5', 'fts4', 'none'] as const;
@@ -97,7 +107,7 @@ function skillsTableSql(table: string): string {
       name TEXT NOT NULL,
       title TEXT,
       description TEXT,
-      trigger TEXT NOT NULL,
+      trigger TEXT,
       task_type TEXT NOT NULL,
       tags TEXT NOT NULL,
       steps TEXT NOT NULL,
@@ -142,11 +152,12 @@ const INDEXES_SQL = `
 /**
  * The analysed terms of every skill (search/termStore.ts), and the fingerprints of the skill files loaded (skillFileFingerprints.ts).
  */
+const FILES_SQL = `
+    CREATE TABLE skill_files (file TEXT PRIMARY KEY, pack_key TEXT NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL,
+      recorded_at INTEGER NOT NULL, skill_count INTEGER NOT NULL, problems BLOB NOT NULL DEFAULT x'', errors INTEGER NOT NULL DEFAULT 1) WITHOUT ROWID;`;
 const TERMS_SQL = `
     CREATE TABLE skill_vocab (id INTEGER PRIMARY KEY, term TEXT NOT NULL);
-    CREATE TABLE skill_terms (doc_id INTEGER PRIMARY KEY, terms BLOB NOT NULL);
-    CREATE TABLE skill_files (file TEXT PRIMARY KEY, pack_key TEXT NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL,
-      recorded_at INTEGER NOT NULL, skill_count INTEGER NOT NULL, problems BLOB NOT NULL DEFAULT x'', errors INTEGER NOT NULL DEFAULT 1);`;
+    CREATE TABLE skill_terms (doc_id INTEGER PRIMARY KEY, terms BLOB NOT NULL);${FILES_SQL}`;
 
 /** The listing of every folder a load walked (skillFolderListings.ts); without a rowid, each path is stored once (in its key). */
 const FOLDERS_SQL = `
@@ -217,29 +228,54 @@ function addFolderListings(db: SqlDatabase): void {
 }
 
 /**
- * Every older version → 6, rows kept: versions 1 and 2 through version 3's migration (which
+ * Version 6 → 7 (and the last step from every older version): `skills` and `skill_files` made
+ * again under their own names with the current statements (so the next open finds them stored as
+ * created: schemaShape.ts), every row copied, a trigger that repeats its description stored as
+ * NULL. The store then rewrites the file whole at SKILL_PAGE_SIZE (persistentDatabase's `pageSize`).
+ */
+function compactRows(db: SqlDatabase): void {
+  const columns = SKILL_COLUMNS.join(', ');
+  const values = SKILL_COLUMNS.map((column) => (column === 'trigger' ? 'CASE WHEN trigger = description THEN NULL ELSE trigger END' : column)).join(', ');
+  // Renamed first, so the new table is created under its own name; its indexes go with it on DROP.
+  db.exec('ALTER TABLE skills RENAME TO skills_before_v7');
+  db.exec(skillsTableSql('skills'));
+  db.exec(`INSERT INTO skills (${columns}) SELECT ${values} FROM skills_before_v7`);
+  db.exec('DROP TABLE skills_before_v7');
+  db.exec(INDEXES_SQL);
+  const fileColumns = 'file, pack_key, size, mtime_ms, recorded_at, skill_count, problems, errors';
+  db.exec('ALTER TABLE skill_files RENAME TO skill_files_before_v7');
+  db.exec(FILES_SQL);
+  db.exec(`INSERT INTO skill_files (${fileColumns}) SELECT ${fileColumns} FROM skill_files_before_v7`);
+  db.exec('DROP TABLE skill_files_before_v7');
+}
+
+/**
+ * Every older version → 7, rows kept: versions 1 and 2 through version 3's migration (which
  * creates the fingerprints with their warnings column), versions 3 and 4 with that column added
  * (version 3's stored form is otherwise version 4's; rows without terms are analysed on open),
- * then the folder listings' table.
+ * then the folder listings' table (version 6), then version 7's compact rows.
  */
 export function skillMigrations(): Migration[] {
-  const toV6 = (first: (db: SqlDatabase) => void) => (db: SqlDatabase) => {
-    first(db);
-    addFolderListings(db);
-  };
+  const toV7 =
+    (...steps: Array<(db: SqlDatabase) => void>) =>
+    (db: SqlDatabase) => {
+      for (const step of steps) step(db);
+      compactRows(db);
+    };
   return [
     ...FORMER_ENGINES.flatMap((fts) => [
-      // Version 3's migration creates the fingerprints as they are now (with their error flag).
+      // Version 3's migration creates the fingerprints with their error flag (version 6's columns).
       ...[1, 2].map((version) => ({
         from: `${SCHEMA_FAMILY}/${version}/${fts}`,
-        migrate: (db: SqlDatabase) => {
-          migrateToV3(db, fts);
-          db.exec(FOLDERS_SQL);
-        },
+        migrate: toV7(
+          (db) => migrateToV3(db, fts),
+          (db) => db.exec(FOLDERS_SQL),
+        ),
       })),
-      { from: `${SCHEMA_FAMILY}/3/${fts}`, migrate: toV6(addFileProblems) },
+      { from: `${SCHEMA_FAMILY}/3/${fts}`, migrate: toV7(addFileProblems, addFolderListings) },
     ]),
-    { from: `${SCHEMA_FAMILY}/4`, migrate: toV6(addFileProblems) },
-    { from: `${SCHEMA_FAMILY}/5`, migrate: addFolderListings },
+    { from: `${SCHEMA_FAMILY}/4`, migrate: toV7(addFileProblems, addFolderListings) },
+    { from: `${SCHEMA_FAMILY}/5`, migrate: toV7(addFolderListings) },
+    { from: `${SCHEMA_FAMILY}/6`, migrate: toV7() },
   ];
 }
