@@ -201,6 +201,52 @@ describe('openPersistentDatabase', () => {
     pdb.close();
   });
 
+  it('a page size: a fresh file starts with it, and a migrated one is rewritten whole at it with no page left free', async () => {
+    const pageSize = (pdb: { db: SqlDatabase }) => pdb.db.get<{ page_size: number }>('PRAGMA page_size')?.page_size;
+    const fresh = await openPersistentDatabase({
+      engine,
+      store: new MemoryByteStore(),
+      key: 'x.db',
+      schemaVersion: 'test/1',
+      logger: new MemoryLogger(),
+      createSchema: (db) => db.exec('CREATE TABLE items (v TEXT)'),
+      pageSize: 8192,
+    });
+    assert.equal(pageSize(fresh), 8192);
+    fresh.close();
+    const store = await storedWithRow();
+    const before = await open(store, new MemoryLogger());
+    assert.equal(pageSize(before), 4096);
+    before.close();
+    const pdb = await openPersistentDatabase({
+      engine,
+      store,
+      key: 'x.db',
+      schemaVersion: 'test/2',
+      logger: new MemoryLogger(),
+      createSchema: (db) => db.exec('CREATE TABLE items (v TEXT, w TEXT)'),
+      // Rebuilt under a new table, as a migration that changes a column's definition does: the old pages are left free.
+      migrations: [
+        {
+          from: 'test/1',
+          migrate: (db) => {
+            db.exec("CREATE TABLE bulk (x TEXT); INSERT INTO bulk SELECT printf('%.2000c', 'x') FROM items, (SELECT 1 UNION SELECT 2 UNION SELECT 3);");
+            db.exec("ALTER TABLE items RENAME TO old_items; CREATE TABLE items (v TEXT, w TEXT); INSERT INTO items SELECT v, 'new' FROM old_items;");
+            db.exec('DROP TABLE old_items; DROP TABLE bulk;');
+          },
+        },
+      ],
+      pageSize: 8192,
+    });
+    assert.equal(pdb.status, 'migrated');
+    assert.deepEqual(pdb.db.all('SELECT v, w FROM items'), [{ v: 'kept', w: 'new' }]);
+    assert.equal(pageSize(pdb), 8192);
+    assert.equal(pdb.db.get<{ freelist_count: number }>('PRAGMA freelist_count')?.freelist_count, 0);
+    await pdb.save();
+    pdb.close();
+    assert.equal((await store.read('x.db'))!.byteLength % 8192, 0, 'the stored file is in 8 KB pages');
+  });
+
   it('a right version stamp with a missing column, or a failing verify hook, is rebuilt with a backup', async () => {
     const store = await storedWithRow();
     const shaped = await openPersistentDatabase({

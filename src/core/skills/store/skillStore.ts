@@ -77,8 +77,8 @@ export interface PackSkillSource extends SkillIdentity {
   source_file: string;
 }
 
-/** Room a fresh skill store's file starts with: a library of 10,000 real skills takes ≈ 30.5 MB. */
-const FRESH_SKILL_FILE_ROOM = 32 << 20;
+/** Room a fresh skill store's file starts with: a library of 10,000 real skills takes ≈ 25 MB (schema 7). */
+const FRESH_SKILL_FILE_ROOM = 28 << 20;
 
 export class SkillStore {
   private nextDocId: number;
@@ -135,7 +135,7 @@ export class SkillStore {
       },
       forceRebuild: options.forceRebuild,
       saveOnlyChanges: true,
-      // A first load of 10,000 real skills writes a 30 MB file: room for it from the start (persistentDatabase.ts).
+      // A first load of 10,000 real skills writes a 25 MB file: room for it from the start (persistentDatabase.ts).
       freshFileRoom: FRESH_SKILL_FILE_ROOM,
       pageSize: SKILL_PAGE_SIZE,
     });
