@@ -196,8 +196,6 @@ function scanWords(text: string, stopWhereNfkdDiffers: boolean): number {
 export class TextAnalyzer {
   /** The remembered words; created on first use, so a memo-less analyser (`analyze`, per call) allocates none. */
   private memo: WordMemo | undefined;
-  /** The last `analyzeIds` call's text, options, dictionary and result (see there). */
-  private lastIds: { text: string; keepStopWords: boolean; ids: TermIds; generation: number; out: Uint32Array } | undefined;
 
   constructor(private readonly memoWords = DEFAULT_MEMO_WORDS) {}
 
@@ -233,16 +231,6 @@ export class TextAnalyzer {
   analyzeIds(text: string, ids: TermIds, options: AnalyzeOptions = {}): Uint32Array {
     if (this.memoWords <= 0) return Uint32Array.from(this.analyze(text, options), (term) => ids.idOf(term));
     const keepStopWords = options.keepStopWords === true;
-    // The text just analysed, again (a skill's trigger is most often its description, analysed
-    // next): the same ids, as long as the dictionary has given out none anew since.
-    const last = this.lastIds;
-    if (last && last.text === text && last.keepStopWords === keepStopWords && last.ids === ids && last.generation === ids.generation) return last.out.slice();
-    const out = this.analyzeIdsAnew(text, ids, keepStopWords);
-    this.lastIds = { text, keepStopWords, ids, generation: ids.generation, out };
-    return out.slice();
-  }
-
-  private analyzeIdsAnew(text: string, ids: TermIds, keepStopWords: boolean): Uint32Array {
     const { scanned, count } = scanText(text);
     const memo = (this.memo ??= new WordMemo(this.memoWords));
     memo.idsFrom(ids);

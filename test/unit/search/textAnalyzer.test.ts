@@ -135,51 +135,6 @@ describe('TextAnalyzer (analysis with a word memo)', () => {
     );
   });
 
-  it('analyzeIds gives a text analysed again at once (a trigger that is its description) the ids it would give it anew (fast-check)', () => {
-    /** A dictionary that can forget every id (a new generation) and then gives ids from another start. */
-    class Dictionary {
-      generation = 0;
-      private ids = new Map<string, number>();
-      private next = 0;
-      idOf(term: string): number {
-        let id = this.ids.get(term);
-        if (id === undefined) this.ids.set(term, (id = this.next++));
-        return id;
-      }
-      renumber(): void {
-        this.ids = new Map();
-        this.next += 1000;
-        this.generation++;
-      }
-    }
-    // Each step analyses a text, or the last text again: as the same string, as an equal string
-    // made anew, with the other stop-word option, through the other dictionary, or after the
-    // dictionary gave its ids out anew. The caller may change what it got back.
-    const step = fc.constantFrom('new', 'again', 'equal copy', 'other option', 'other dictionary', 'renumbered', 'changed by caller');
-    fc.assert(
-      fc.property(fc.array(fc.tuple(toolText, step), { minLength: 1, maxLength: 25 }), (calls) => {
-        const analyzer = new TextAnalyzer();
-        const first = new Dictionary();
-        const second = new Dictionary();
-        let text = '';
-        let keepStopWords = false;
-        let dictionary: Dictionary = first;
-        for (const [fresh, kind] of calls) {
-          if (kind === 'new') text = fresh;
-          if (kind === 'equal copy') text = [...text].join('');
-          if (kind === 'other option') keepStopWords = !keepStopWords;
-          if (kind === 'other dictionary') dictionary = dictionary === first ? second : first;
-          if (kind === 'renumbered') dictionary.renumber();
-          const expected: number[] = new TextAnalyzer(0).analyze(text, { keepStopWords }).map((term) => dictionary.idOf(term));
-          const got = analyzer.analyzeIds(text, dictionary, { keepStopWords });
-          assert.deepEqual([...got], expected);
-          if (kind === 'changed by caller') got.fill(7);
-        }
-      }),
-      { numRuns: 500 },
-    );
-  });
-
   it('the one-scan ASCII path equals splitIdentifier + lower-case + stem (fast-check)', () => {
     const ascii = fc.string({ unit: fc.constantFrom(...'aAbByYsSzZ09 _-.:/'.split('')), maxLength: 40 });
     fc.assert(
