@@ -117,3 +117,43 @@ describe('stored term blobs packed in one pass (TermVocabulary.packStored)', () 
     ]);
   });
 });
+
+describe("countIds (a document's term ids counted per field)", () => {
+  /** What it counts, written the plain way: each field's ids sorted, then counted in runs. */
+  function reference(fields: ReadonlyArray<readonly number[]>) {
+    const ids: number[] = [];
+    const counts: number[] = [];
+    const fieldEnds: number[] = [];
+    for (const field of fields) {
+      const sorted = [...field].sort((a, b) => a - b);
+      for (let i = 0; i < sorted.length;) {
+        let end = i + 1;
+        while (end < sorted.length && sorted[end] === sorted[i]) end++;
+        ids.push(sorted[i] as number);
+        counts.push(end - i);
+        i = end;
+      }
+      fieldEnds.push(ids.length);
+    }
+    return { ids, counts, fieldEnds };
+  }
+
+  it('gives each field its distinct ids ascending with their counts, call after call, small and large ids and fields (fast-check)', () => {
+    // Ids up to 2^20 and fields of up to 6,000 occurrences: past the counting scratch's first room.
+    const id = fc.oneof(fc.nat({ max: 40 }), fc.nat({ max: 1 << 20 }));
+    const field = fc.oneof(fc.array(id, { maxLength: 30 }), fc.array(fc.nat({ max: 300 }), { minLength: 4_500, maxLength: 6_000 }));
+    const document = fc.array(fc.oneof({ weight: 5, arbitrary: fc.array(id, { maxLength: 30 }) }, { weight: 1, arbitrary: field }), { maxLength: 6 });
+    fc.assert(
+      fc.property(fc.array(document, { minLength: 1, maxLength: 4 }), (documents) => {
+        for (const fields of documents) {
+          const counted = countIds(fields.map((f) => Uint32Array.from(f)));
+          const expected = reference(fields);
+          assert.deepEqual([...counted.ids], expected.ids);
+          assert.deepEqual([...counted.counts], expected.counts);
+          assert.deepEqual([...counted.fieldEnds], expected.fieldEnds);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -180,9 +180,17 @@ export function countedTerms(record: SkillRecord, analyzer: TextAnalyzer, vocabu
     tags,
     content,
   };
-  // A skill's name keeps its stop words ("get", "by" matter in a name).
-  return countIds(SKILL_FIELDS.map((field) => analyzer.analyzeIds(texts[field], vocabulary, { keepStopWords: field === 'name' })));
+  // A skill's name keeps its stop words ("get", "by" matter in a name). A description that is the
+  // trigger's text (most SKILL.md skills take their trigger from it) is analysed once: countIds
+  // only reads the fields it is given.
+  const same = record.description === record.trigger;
+  const fields = SKILL_FIELDS.map((field) =>
+    same && field === 'description' ? undefined : analyzer.analyzeIds(texts[field], vocabulary, { keepStopWords: field === 'name' }),
+  );
+  return countIds(fields.map((ids) => ids ?? (fields[TRIGGER_FIELD] as Uint32Array)));
 }
+
+const TRIGGER_FIELD = SKILL_FIELDS.indexOf('trigger');
 
 const SCOPES = new Set(['project', 'tenant', 'global']);
 

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { agentSkillFrontmatterSchema, KNOWN_SKILL_KEYS, normalizeAgentSkillName, skillFileSchema } from '../../skillSchema';
+import { surelyAcceptedSkillMd } from './acceptedFrontMatter';
 import type { BoundedProblems } from './boundedProblems';
 import { repairDescriptiveFields } from './descriptiveFields';
 import { parentFolderName } from './documentValues';
@@ -72,8 +73,9 @@ export class SkillEntries {
       const at = fields.name === undefined ? located.anchor : () => this.yaml.spanOfPath(located, ['name']);
       this.out.add(at, 'warning', renamed.code, renamed.message, { skillName: declaredName, data: { key: 'name', expected: declaredName } });
     }
-    const result = (schema as z.ZodType).safeParse(raw);
-    if (!result.success) {
+    // The common SKILL.md shapes are accepted without zod (acceptedFrontMatter.ts); the rest asks the schema.
+    const result = format === 'skill-md' && surelyAcceptedSkillMd(raw) ? undefined : (schema as z.ZodType).safeParse(raw);
+    if (result && !result.success) {
       for (const issue of result.error.issues) this.reportIssue(located, format, issue, raw, declaredName);
     }
 
