@@ -1,10 +1,10 @@
 import type * as vscode from 'vscode';
 import { SKILL_GET_TOOL_NAME } from '../../core/platform/toolNames';
 import type { ToolshedServices } from '../services';
-import { registerSkillTool, type SkillToolServices } from './skillToolRegistration';
+import { agentModeSkillTool, type SkillToolServices } from './skillToolRegistration';
 
-export function registerSkillGetTool(services: SkillToolServices & Pick<ToolshedServices, 'skills'>): vscode.Disposable {
-  return registerSkillTool<{ names?: unknown }>(
+export function skillGetTool(services: SkillToolServices & Pick<ToolshedServices, 'skills'>): vscode.LanguageModelTool<{ names?: unknown }> {
+  return agentModeSkillTool<{ names?: unknown }>(
     services,
     SKILL_GET_TOOL_NAME,
     (input) =>

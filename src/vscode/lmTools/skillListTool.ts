@@ -1,12 +1,12 @@
 import type * as vscode from 'vscode';
 import { SKILL_LIST_TOOL_NAME } from '../../core/platform/toolNames';
 import type { ToolshedServices } from '../services';
-import { registerSkillTool, type SkillToolServices } from './skillToolRegistration';
+import { agentModeSkillTool, type SkillToolServices } from './skillToolRegistration';
 import { restrictedModeLine } from '../../core/trust/restrictedMode';
 import { unusedWorkspaceSkills } from '../skills/unusedWorkspaceSkills';
 
-export function registerSkillListTool(services: SkillToolServices & Pick<ToolshedServices, 'skills'>): vscode.Disposable {
-  return registerSkillTool<{ page?: unknown }>(
+export function skillListTool(services: SkillToolServices & Pick<ToolshedServices, 'skills'>): vscode.LanguageModelTool<{ page?: unknown }> {
+  return agentModeSkillTool<{ page?: unknown }>(
     services,
     SKILL_LIST_TOOL_NAME,
     (input) => `Listing skills${typeof input?.page === 'number' ? ` (page ${input.page})` : ''}`,

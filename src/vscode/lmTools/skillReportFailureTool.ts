@@ -2,11 +2,11 @@ import type * as vscode from 'vscode';
 import { SKILL_REPORT_FAILURE_TOOL_NAME } from '../../core/platform/toolNames';
 import { skillReportFailureInputSchema } from '../../core/learning/feedback/reportToolSchemas';
 import type { ToolshedServices } from '../services';
-import { registerLearningReportTool } from './learningReportTool';
+import { learningReportTool } from './learningReportTool';
 
 /** `skill_report_failure`: a model reports a failure worth remembering → a proposed negative skill. */
-export function registerSkillReportFailureTool(services: Pick<ToolshedServices, 'learning'>): vscode.Disposable {
-  return registerLearningReportTool(
+export function skillReportFailureTool(services: Pick<ToolshedServices, 'learning'>): vscode.LanguageModelTool<unknown> {
+  return learningReportTool(
     services,
     SKILL_REPORT_FAILURE_TOOL_NAME,
     skillReportFailureInputSchema,

@@ -1,5 +1,4 @@
-import * as vscode from 'vscode';
-import { SKILL_TOOL_NAME } from '../../core/platform/toolNames';
+import type * as vscode from 'vscode';
 import { answerSkillCall } from '../../core/planner/plannerSingleSkill';
 import type { ToolshedServices } from '../services';
 import { agentModeSkillContext, type SkillToolServices } from './skillToolRegistration';
@@ -11,8 +10,8 @@ import { textResult } from './toolResults';
  * answered with the closest names the caller may see. package.json shows the tool only when
  * `toolshed.skills.toolStyle` is not `discovery` (a `when` clause).
  */
-export function registerSkillLoadTool(services: SkillToolServices & Pick<ToolshedServices, 'skills'>): vscode.Disposable {
-  return vscode.lm.registerTool<{ skill_name?: unknown }>(SKILL_TOOL_NAME, {
+export function skillLoadTool(services: SkillToolServices & Pick<ToolshedServices, 'skills'>): vscode.LanguageModelTool<{ skill_name?: unknown }> {
+  return {
     prepareInvocation: (options) => ({ invocationMessage: `Loading skill ${typeof options.input?.skill_name === 'string' ? options.input.skill_name : ''}` }),
     async invoke(options) {
       if (!services.settings.current.skills.enabled) {
@@ -23,5 +22,5 @@ export function registerSkillLoadTool(services: SkillToolServices & Pick<Toolshe
       services.syncToolCatalog();
       return textResult((await answerSkillCall(services.skills, agentModeSkillContext(services), options.input, [])).resultText);
     },
-  });
+  };
 }
