@@ -10,7 +10,7 @@ import type { ToolshedTurnMetadata } from './sessionMetadata';
 import type { OpeningServices } from '../servicesOpening';
 
 /** What `@toolshed` uses of the services: its turns, slash commands and planner requests (learning and the log are in each). */
-export type ChatServices = TurnSessionServices & SlashCommandServices & PlannerRequestServices;
+type ChatServices = TurnSessionServices & SlashCommandServices & PlannerRequestServices;
 
 /**
  * Registers `@toolshed` at activation, before the services are open: its planner loop with
