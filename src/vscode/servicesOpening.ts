@@ -93,25 +93,34 @@ export function registerOpeningCommands(
 
 /**
  * A language-model tool registered at once whose implementation is made from the services once
- * they are open: a call during the open waits for them (the workbench's own round trip overlaps
- * the open), and after a failed open it answers with the start's error instead of hanging.
+ * they are open: a call during the open waits for them, and after a failed open it answers with
+ * the start's error instead of hanging. With `message` (an invocation message from the input
+ * alone), the workbench's `prepareInvocation` is answered at once while they open, so its next
+ * crossing, `invoke`, overlaps the open too and only the answer is left once they are open.
  */
 export function openingTool<S, T>(
   opening: OpeningServices<S>,
   make: (services: S) => vscode.LanguageModelTool<T>,
   failureResult: (error: ToolshedStartError) => vscode.LanguageModelToolResult,
+  message?: (input: T) => string,
 ): vscode.LanguageModelTool<T> {
-  let tool: Promise<vscode.LanguageModelTool<T>> | undefined;
-  const made = () => (tool ??= opening.whenReady().then(make));
+  let made: vscode.LanguageModelTool<T> | undefined;
+  let making: Promise<vscode.LanguageModelTool<T>> | undefined;
+  const tool = () =>
+    (making ??= opening.whenReady().then((services) => {
+      made = make(services);
+      return made;
+    }));
   return {
     async prepareInvocation(options, token) {
-      const ready = await made().catch(() => undefined);
+      if (!made && message) return { invocationMessage: message(options.input) };
+      const ready = await tool().catch(() => undefined);
       return ready?.prepareInvocation?.(options, token);
     },
     async invoke(options, token) {
       let ready: vscode.LanguageModelTool<T>;
       try {
-        ready = await made();
+        ready = await tool();
       } catch (error) {
         return failureResult(error instanceof ToolshedStartError ? error : new ToolshedStartError(String(error)));
       }

@@ -5,8 +5,11 @@ import type { ToolshedServices } from '../services';
 import { learningReportTool } from './learningReportTool';
 
 /** `skill_report_outcome`: a model says whether the skills it followed helped (counters only). */
+/** What the chat shows while the call runs: shown before the services are open too. */
+export const skillReportOutcomeMessage = () => 'Reporting how the skills worked';
+
 export function skillReportOutcomeTool(services: Pick<ToolshedServices, 'skillPacks' | 'skills' | 'learning'>): vscode.LanguageModelTool<unknown> {
-  return learningReportTool(services, SKILL_REPORT_OUTCOME_TOOL_NAME, skillReportOutcomeInputSchema, 'Reporting how the skills worked', async (input) => {
+  return learningReportTool(services, SKILL_REPORT_OUTCOME_TOOL_NAME, skillReportOutcomeInputSchema, skillReportOutcomeMessage(), async (input) => {
     await services.skillPacks.ready;
     const known = input.names.filter((name) => services.skills.inspect(name));
     const unknown = input.names.filter((name) => !known.includes(name));

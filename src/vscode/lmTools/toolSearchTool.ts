@@ -9,12 +9,12 @@ import { jsonResult, textResult } from './toolResults';
  * Agent mode's tool list cannot be changed from here, so results point the model at
  * `tool_invoke` for tools it does not see.
  */
+/** What the chat shows while the call runs: from the input alone, so shown before the services are open too. */
+export const toolSearchMessage = (input: ToolSearchInputRaw) => `Searching tools for "${typeof input?.query === 'string' ? input.query : ''}"`;
+
 export function toolSearchTool(services: Pick<ToolshedServices, 'syncToolCatalog' | 'tools' | 'toolVisibility'>): vscode.LanguageModelTool<ToolSearchInputRaw> {
   return {
-    prepareInvocation(options) {
-      const query = typeof options.input?.query === 'string' ? options.input.query : '';
-      return { invocationMessage: `Searching tools for "${query}"` };
-    },
+    prepareInvocation: (options) => ({ invocationMessage: toolSearchMessage(options.input) }),
     async invoke(options) {
       services.syncToolCatalog();
       // An embedding endpoint answers asynchronously: the query's vector is fetched first (under

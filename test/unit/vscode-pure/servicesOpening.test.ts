@@ -114,6 +114,27 @@ describe('vscode-pure: surfaces registered while the services open', () => {
     assert.equal(made, 1);
   });
 
+  it('a tool whose invocation message comes from its input is shown at once while the services open; only its answer waits', async () => {
+    const opening = new ServicesOpening<{ answer: string }>();
+    const tool = openingTool<{ answer: string }, { query: string }>(
+      opening,
+      (services) => ({
+        prepareInvocation: (options) => ({ invocationMessage: `Searching skills for "${options.input.query}"` }),
+        invoke: () => ({ content: [{ value: services.answer }] }) as unknown as vscode.LanguageModelToolResult,
+      }),
+      failureResult,
+      (input) => `Searching skills for "${input.query}"`,
+    );
+    const options = { input: { query: 'release notes' }, toolInvocationToken: undefined } as vscode.LanguageModelToolInvocationOptions<{ query: string }>;
+    const prepared = Promise.resolve(tool.prepareInvocation!(options, token));
+    assert.equal(await settledYet(prepared), true, 'the workbench gets the message without waiting for the services');
+    assert.deepEqual(await prepared, { invocationMessage: 'Searching skills for "release notes"' });
+    const answered = Promise.resolve(tool.invoke(options, token));
+    assert.equal(await settledYet(answered), false);
+    opening.opened({ answer: 'release-notes' });
+    assert.equal(textOf((await answered)!), 'release-notes');
+  });
+
   it('a language-model tool called when the open failed answers with the start error instead of hanging', async () => {
     const opening = new ServicesOpening<object>();
     const tool = openingTool<object, object>(opening, () => assert.fail('no implementation is made from services that did not open'), failureResult);
