@@ -13,6 +13,7 @@ import { skillSearchProvider, toolSearchProvider } from './palette/serviceSearch
 import type { ActivityRegistry } from './state/activityRegistry';
 import type { PinnedSkills } from './state/pinnedSkills';
 import { registerViews } from './views/registerViews';
+import type { TreeViewSlots } from './servicesOpening';
 import type { SkillChanges } from './skillChanges';
 import type { DirectoryGroup } from './views/directoryGroup';
 import { SkillServiceDirectorySource, type RetiredSkillNames, type SkillPackLoaderPort } from './views/skillServiceDirectorySource';
@@ -46,6 +47,7 @@ export interface SkillSurfacesServices {
 export function registerSkillSurfaces(
   context: vscode.ExtensionContext,
   services: SkillSurfacesServices,
+  views: TreeViewSlots,
   directoryGroups: readonly DirectoryGroup[] = [],
 ): { directory: SkillServiceDirectorySource; diagnostics: SkillDiagnostics } {
   const directory = new SkillServiceDirectorySource(
@@ -61,7 +63,15 @@ export function registerSkillSurfaces(
   const directoryGrouping = settings
     ? { current: () => settings.current.skills.directoryGroupBy, onDidChange: (listener: () => void) => settings.onDidChange(listener) }
     : undefined;
-  registerViews(context, { skills: directory, pinned: services.pinned, activity: services.activity, tools: toolSearch, directoryGroups, directoryGrouping });
+  registerViews(context, {
+    views,
+    skills: directory,
+    pinned: services.pinned,
+    activity: services.activity,
+    tools: toolSearch,
+    directoryGroups,
+    directoryGrouping,
+  });
   // The pack manager watches pack folders and re-indexes changed files itself.
   const { diagnostics } = registerAuthoring(context, {
     skills: directory,

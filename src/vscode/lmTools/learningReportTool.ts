@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { z } from 'zod';
 import { describeToolInputError } from '../../core/schema/zodSchemas';
 import type { ToolshedServices } from '../services';
@@ -9,14 +9,14 @@ import { textResult } from './toolResults';
  * input is validated, `record` keeps it (through learning's writes, which tell the views) and says
  * what it did, and bad input becomes a message the model can act on.
  */
-export function registerLearningReportTool<S extends z.ZodType>(
+export function learningReportTool<S extends z.ZodType>(
   services: Pick<ToolshedServices, 'learning'>,
   name: string,
   schema: S,
   invocationMessage: string,
   record: (input: z.output<S>) => Promise<string>,
-): vscode.Disposable {
-  return vscode.lm.registerTool<unknown>(name, {
+): vscode.LanguageModelTool<unknown> {
+  return {
     prepareInvocation: () => ({ invocationMessage }),
     async invoke(options) {
       if (!services.learning.enabled) return textResult(learningOffMessage());
@@ -26,7 +26,7 @@ export function registerLearningReportTool<S extends z.ZodType>(
         return textResult(describeToolInputError(name, error));
       }
     },
-  });
+  };
 }
 
 function learningOffMessage(): string {

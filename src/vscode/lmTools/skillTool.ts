@@ -1,5 +1,4 @@
-import * as vscode from 'vscode';
-import { SKILL_TOOL_NAME } from '../../core/platform/toolNames';
+import type * as vscode from 'vscode';
 import { answerSkillCall } from '../../core/planner/plannerSingleSkill';
 import type { ToolshedServices } from '../services';
 import { agentModeSkillContext, type SkillToolServices } from './skillToolRegistration';
@@ -11,9 +10,12 @@ import { textResult } from './toolResults';
  * answered with the closest names the caller may see. package.json shows the tool only when
  * `toolshed.skills.toolStyle` is not `discovery` (a `when` clause).
  */
-export function registerSkillLoadTool(services: SkillToolServices & Pick<ToolshedServices, 'skills'>): vscode.Disposable {
-  return vscode.lm.registerTool<{ skill_name?: unknown }>(SKILL_TOOL_NAME, {
-    prepareInvocation: (options) => ({ invocationMessage: `Loading skill ${typeof options.input?.skill_name === 'string' ? options.input.skill_name : ''}` }),
+/** What the chat shows while the call runs: from the input alone, so shown before the services are open too. */
+export const skillLoadMessage = (input: { skill_name?: unknown }) => `Loading skill ${typeof input?.skill_name === 'string' ? input.skill_name : ''}`;
+
+export function skillLoadTool(services: SkillToolServices & Pick<ToolshedServices, 'skills'>): vscode.LanguageModelTool<{ skill_name?: unknown }> {
+  return {
+    prepareInvocation: (options) => ({ invocationMessage: skillLoadMessage(options.input) }),
     async invoke(options) {
       if (!services.settings.current.skills.enabled) {
         return textResult('Skills are turned off in this workspace (setting toolshed.skills.enabled). Continue without them.');
@@ -23,5 +25,5 @@ export function registerSkillLoadTool(services: SkillToolServices & Pick<Toolshe
       services.syncToolCatalog();
       return textResult((await answerSkillCall(services.skills, agentModeSkillContext(services), options.input, [])).resultText);
     },
-  });
+  };
 }

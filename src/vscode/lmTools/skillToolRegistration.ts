@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { describeToolInputError } from '../../core/schema/zodSchemas';
 import type { SkillRequestContext } from '../../core/skills/skillService';
 import type { ToolshedServices } from '../services';
@@ -16,17 +16,17 @@ export function agentModeSkillContext(services: Pick<ToolshedServices, 'skillCon
 export type SkillToolServices = Pick<ToolshedServices, 'settings' | 'skillPacks' | 'syncToolCatalog' | 'skillContext' | 'nativeSkills'>;
 
 /**
- * Shared body of the three skill tools as seen from Copilot agent mode: wait until the pack
+ * Shared body of the skill tools as seen from Copilot agent mode: wait until the pack
  * load is under way (the skill service decides whether an answer waits for it to end), answer within the current trust/scope/tool-policy context, and turn bad input into a
  * message the model can act on.
  */
-export function registerSkillTool<T>(
+export function agentModeSkillTool<T>(
   services: SkillToolServices,
   name: string,
   progressMessage: (input: T) => string,
   answer: (input: T, ctx: SkillRequestContext) => Promise<unknown>,
-): vscode.Disposable {
-  return vscode.lm.registerTool<T>(name, {
+): vscode.LanguageModelTool<T> {
+  return {
     prepareInvocation: (options) => ({ invocationMessage: progressMessage(options.input) }),
     async invoke(options) {
       if (!services.settings.current.skills.enabled) {
@@ -41,5 +41,5 @@ export function registerSkillTool<T>(
         return textResult(describeToolInputError(name, error));
       }
     },
-  });
+  };
 }

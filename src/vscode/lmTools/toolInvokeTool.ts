@@ -17,10 +17,10 @@ interface ToolInvokeInput {
  * and unknown names get the same answer), refused in untrusted workspaces, and executed via
  * `vscode.lm.invokeTool` with the caller's invocation token so VS Code's confirmations apply.
  */
-export function registerToolInvokeTool(
+export function toolInvokeTool(
   services: Pick<ToolshedServices, 'skillScripts' | 'scriptRuns' | 'syncToolCatalog' | 'tools' | 'toolVisibility' | 'activity' | 'settings' | 'logger'>,
-): vscode.Disposable {
-  return vscode.lm.registerTool<ToolInvokeInput>(TOOL_INVOKE_TOOL_NAME, {
+): vscode.LanguageModelTool<ToolInvokeInput> {
+  return {
     async prepareInvocation(options) {
       const name = typeof options.input?.name === 'string' ? options.input.name : 'a tool';
       // A skill script: VS Code's confirmation shows exactly what will run before anything does.
@@ -64,7 +64,7 @@ export function registerToolInvokeTool(
         return textResult(`Tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}`);
       }
     },
-  });
+  };
 }
 
 /** Agent mode's pick after its tool_search (same session), for the learned prior; best effort. */

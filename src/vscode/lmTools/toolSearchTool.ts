@@ -1,5 +1,4 @@
-import * as vscode from 'vscode';
-import { TOOL_SEARCH_TOOL_NAME } from '../../core/platform/toolNames';
+import type * as vscode from 'vscode';
 import { type ToolSearchInputRaw } from '../../core/tools/toolSearchSchema';
 import { AGENT_MODE_SESSION, type ToolshedServices } from '../services';
 import { jsonResult, textResult } from './toolResults';
@@ -10,12 +9,12 @@ import { jsonResult, textResult } from './toolResults';
  * Agent mode's tool list cannot be changed from here, so results point the model at
  * `tool_invoke` for tools it does not see.
  */
-export function registerToolSearchTool(services: Pick<ToolshedServices, 'syncToolCatalog' | 'tools' | 'toolVisibility'>): vscode.Disposable {
-  return vscode.lm.registerTool<ToolSearchInputRaw>(TOOL_SEARCH_TOOL_NAME, {
-    prepareInvocation(options) {
-      const query = typeof options.input?.query === 'string' ? options.input.query : '';
-      return { invocationMessage: `Searching tools for "${query}"` };
-    },
+/** What the chat shows while the call runs: from the input alone, so shown before the services are open too. */
+export const toolSearchMessage = (input: ToolSearchInputRaw) => `Searching tools for "${typeof input?.query === 'string' ? input.query : ''}"`;
+
+export function toolSearchTool(services: Pick<ToolshedServices, 'syncToolCatalog' | 'tools' | 'toolVisibility'>): vscode.LanguageModelTool<ToolSearchInputRaw> {
+  return {
+    prepareInvocation: (options) => ({ invocationMessage: toolSearchMessage(options.input) }),
     async invoke(options) {
       services.syncToolCatalog();
       // An embedding endpoint answers asynchronously: the query's vector is fetched first (under
@@ -28,5 +27,5 @@ export function registerToolSearchTool(services: Pick<ToolshedServices, 'syncToo
         how_to_call: 'Call a tool you can see directly. For one not in your tool list, call tool_invoke with {"name": "<tool name>", "input": {…}}.',
       });
     },
-  });
+  };
 }

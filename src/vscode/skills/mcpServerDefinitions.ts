@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { TOOLSHED_VERSION } from '../../core/platform/version';
 import type { SkillPackManager } from './skillPackManager';
 import { mcpServerArgs } from './mcpServerArgs';
+import type { OpeningServices } from '../servicesOpening';
 
 /**
  * Toolshed's MCP server for VS Code's own chat sessions (the Copilot harness runs extension tools
@@ -16,25 +17,33 @@ import { mcpServerArgs } from './mcpServerArgs';
 /** The provider id, as package.json's `contributes.mcpServerDefinitionProviders` declares it. */
 const MCP_SERVER_PROVIDER_ID = 'toolshed.skills';
 
-export function registerMcpServerDefinitions(context: vscode.ExtensionContext, skillPacks: SkillPackManager): void {
+export function registerMcpServerDefinitions(context: vscode.ExtensionContext, opening: OpeningServices<{ readonly skillPacks: SkillPackManager }>): void {
   const cli = path.join(context.extensionPath, 'dist', 'cli.js');
   const changed = new vscode.EventEmitter<void>();
-  const current = () => mcpServerArgs(cli, skillPacks.packs(), vscode.workspace.isTrusted, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
-  let last = JSON.stringify(current());
-  const refresh = () => {
-    const next = JSON.stringify(current());
-    if (next === last) return;
-    last = next;
-    changed.fire();
-  };
+  const current = (skillPacks: SkillPackManager) =>
+    mcpServerArgs(cli, skillPacks.packs(), vscode.workspace.isTrusted, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
+  // Registered at activation; the definition is made once the services are open (VS Code may ask before).
+  void opening.whenReady().then(
+    ({ skillPacks }) => {
+      let last = JSON.stringify(current(skillPacks));
+      const refresh = () => {
+        const next = JSON.stringify(current(skillPacks));
+        if (next === last) return;
+        last = next;
+        changed.fire();
+      };
+      context.subscriptions.push(skillPacks.onDidChange(refresh), vscode.workspace.onDidGrantWorkspaceTrust(refresh));
+    },
+    () => undefined,
+  );
   context.subscriptions.push(
     changed,
-    skillPacks.onDidChange(refresh),
-    vscode.workspace.onDidGrantWorkspaceTrust(refresh),
     vscode.lm.registerMcpServerDefinitionProvider(MCP_SERVER_PROVIDER_ID, {
       onDidChangeMcpServerDefinitions: changed.event,
-      provideMcpServerDefinitions: () => {
-        const args = current();
+      provideMcpServerDefinitions: async () => {
+        // Toolshed could not start: no server to offer (the start's error is shown once, at activation).
+        const services = await opening.whenReady().catch(() => undefined);
+        const args = services && current(services.skillPacks);
         if (!args || !existsSync(cli)) return [];
         // ELECTRON_RUN_AS_NODE: the editor's own executable runs the script as plain Node, so no Node install is needed.
         return [new vscode.McpStdioServerDefinition('Toolshed skills', process.execPath, args, { ELECTRON_RUN_AS_NODE: '1' }, TOOLSHED_VERSION)];

@@ -4,8 +4,9 @@ import type { ActivationEntry, ActivityRegistry } from '../state/activityRegistr
 import { activatedSummary, activationNode, sessionNode } from './activatedToolsModel';
 import { renderTree } from './skillDirectoryView';
 import { toolDetailsMarkdown, type ToolDetailsProvider } from './toolDetails';
+import type { TreeViewSlots } from '../servicesOpening';
 
-const ACTIVATED_TOOLS_VIEW_ID = 'toolshed.activatedTools';
+export const ACTIVATED_TOOLS_VIEW_ID = 'toolshed.activatedTools';
 const TOOL_DETAILS_SCHEME = 'toolshed-tool';
 
 export type ActivatedToolsNode =
@@ -89,9 +90,14 @@ export async function showToolDetails(name: string): Promise<vscode.Uri> {
   return uri;
 }
 
-export function registerActivatedToolsView(context: vscode.ExtensionContext, registry: ActivityRegistry, tools: ToolDetailsProvider): ActivatedToolsProvider {
+export function registerActivatedToolsView(
+  context: vscode.ExtensionContext,
+  views: TreeViewSlots,
+  registry: ActivityRegistry,
+  tools: ToolDetailsProvider,
+): ActivatedToolsProvider {
   const provider = new ActivatedToolsProvider(registry);
-  const view = vscode.window.createTreeView(ACTIVATED_TOOLS_VIEW_ID, { treeDataProvider: provider });
+  const view = views.attach(ACTIVATED_TOOLS_VIEW_ID, provider);
   const updateSummary = () => {
     const summary = activatedSummary(registry.all(), registry.deferredCatalogSize);
     view.description = summary.description;

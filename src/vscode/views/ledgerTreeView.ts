@@ -4,6 +4,7 @@ import { LEDGER_SORT_KEYS, ledgerViewModel, type LedgerServerGroup, type LedgerS
 import type { WorkspaceLedger } from '../workspaceLedger';
 import { retireRefusal, type CoreSetEntry } from '../../core/ledger/ledgerStore';
 import { renderTree } from './skillDirectoryView';
+import type { TreeViewSlots } from '../servicesOpening';
 
 /**
  * **Toolshed: Ledger** — what each MCP server, tool and skill cost and gave back over the last 7
@@ -13,7 +14,7 @@ import { renderTree } from './skillDirectoryView';
  * unpin a skill, retire a skill or restore a retired one.
  */
 
-const LEDGER_VIEW_ID = 'toolshed.ledger';
+export const LEDGER_VIEW_ID = 'toolshed.ledger';
 
 type Tool = LedgerReport['tools'][number];
 type Skill = LedgerReport['skills'][number];
@@ -228,9 +229,9 @@ function targetOf(arg: unknown): { tool: string } | { server: string } | undefin
   return undefined;
 }
 
-export function registerLedgerView(context: vscode.ExtensionContext, ledger: WorkspaceLedger): void {
+export function registerLedgerView(context: vscode.ExtensionContext, views: TreeViewSlots, ledger: WorkspaceLedger): void {
   const provider = new LedgerTreeProvider(ledger);
-  const view = vscode.window.createTreeView(LEDGER_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
+  const view = views.attach(LEDGER_VIEW_ID, provider);
   const update = () => {
     view.description = provider.describe();
     provider.refresh();

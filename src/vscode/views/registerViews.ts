@@ -7,8 +7,11 @@ import type { DirectoryGroup } from './directoryGroup';
 import { registerSkillDirectoryView } from './skillDirectoryView';
 import type { DirectoryGrouping } from './skillDirectoryView';
 import type { ToolDetailsProvider } from './toolDetails';
+import type { TreeViewSlots } from '../servicesOpening';
 
 export interface ViewsDeps {
+  /** The views created at activation, which these registrations attach their providers to. */
+  readonly views: TreeViewSlots;
   readonly skills: SkillDirectorySource;
   readonly pinned: PinnedSkills;
   readonly activity: ActivityRegistry;
@@ -21,6 +24,6 @@ export interface ViewsDeps {
 
 /** The Toolshed sidebar: Skill Directory and Activated Tools, with their commands. */
 export function registerViews(context: vscode.ExtensionContext, deps: ViewsDeps): void {
-  registerSkillDirectoryView(context, deps.skills, deps.pinned, deps.directoryGroups, deps.directoryGrouping);
-  registerActivatedToolsView(context, deps.activity, deps.tools);
+  registerSkillDirectoryView(context, deps.views, deps.skills, deps.pinned, deps.directoryGroups, deps.directoryGrouping);
+  registerActivatedToolsView(context, deps.views, deps.activity, deps.tools);
 }

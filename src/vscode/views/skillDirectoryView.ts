@@ -7,6 +7,7 @@ import { findSkill, type PackView, type SkillDirectorySource, type SkillView } f
 import { directorySummary, packNode, skillChatReference, skillNode } from './skillTreeModel';
 import type { DirectoryGroup } from './directoryGroup';
 import { packsByCluster } from './clusterGrouping';
+import type { TreeViewSlots } from '../servicesOpening';
 
 /** How the Skill Directory groups skills (`toolshed.skills.directoryGroupBy`), and when that changes. */
 export interface DirectoryGrouping {
@@ -14,7 +15,7 @@ export interface DirectoryGrouping {
   readonly onDidChange: (listener: () => void) => { dispose(): void };
 }
 
-const SKILL_DIRECTORY_VIEW_ID = 'toolshed.skillDirectory';
+export const SKILL_DIRECTORY_VIEW_ID = 'toolshed.skillDirectory';
 
 export type SkillDirectoryNode =
   | { readonly type: 'pack'; readonly pack: PackView }
@@ -179,13 +180,14 @@ export function skillReferenceText(skill: SkillView): string {
 /** The Skill Directory view with its badge, description and context commands. */
 export function registerSkillDirectoryView(
   context: vscode.ExtensionContext,
+  views: TreeViewSlots,
   source: SkillDirectorySource,
   pinned: PinnedSkills,
   groups: readonly DirectoryGroup[] = [],
   grouping?: DirectoryGrouping,
 ): SkillDirectoryProvider {
   const provider = new SkillDirectoryProvider(source, pinned, groups, grouping);
-  const view = vscode.window.createTreeView(SKILL_DIRECTORY_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
+  const view = views.attach(SKILL_DIRECTORY_VIEW_ID, provider);
   const updateSummary = () => {
     const summary = directorySummary(source.statuses?.() ?? source.packs());
     view.description = summary.description;

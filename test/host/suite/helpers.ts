@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ToolshedApi } from '../../../src/vscode/extension';
+import type { ToolshedServices } from '../../../src/vscode/services';
 import type { DriverApi } from '../driver/extension';
 import type { ScriptedModelControl } from '../driver/scriptedModel';
 import { testWaits, type TestWait } from '../driver/testWaits';
@@ -8,11 +9,20 @@ import { testWaits, type TestWait } from '../driver/testWaits';
 export const TOOLSHED_ID = 'toolshed-dev.toolshed';
 export const DRIVER_ID = 'toolshed-test.toolshed-test-driver';
 
-/** Activates the extension under test and returns its API. */
-export async function toolshed(): Promise<ToolshedApi> {
+/** Toolshed's API once its services are open, with them as `services`. */
+export interface ReadyToolshed extends ToolshedApi {
+  readonly services: ToolshedServices;
+}
+
+/**
+ * Activates the extension under test and returns its API once its services are open and its
+ * surfaces wired (`activate()` returns before: `api.ready`).
+ */
+export async function toolshed(): Promise<ReadyToolshed> {
   const extension = vscode.extensions.getExtension<ToolshedApi>(TOOLSHED_ID);
   assert.ok(extension, `${TOOLSHED_ID} is not installed in this host`);
-  return extension.activate();
+  const api = await extension.activate();
+  return { ...api, services: await api.ready };
 }
 
 /** The scripted language model's control API (see test/host/driver/scriptedModel.ts). */

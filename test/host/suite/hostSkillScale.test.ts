@@ -8,6 +8,7 @@ import * as vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { LoadSummary } from '../../../src/core/skills/packs/skillPackLoader';
 import type { ToolshedApi } from '../../../src/vscode/extension';
+import type { ToolshedServices } from '../../../src/vscode/services';
 import { TOOLSHED_ID } from './helpers';
 
 /**
@@ -71,11 +72,11 @@ async function skillSearch(query: string): Promise<string> {
 }
 
 /** The load summary once the configured pack has loaded (activation starts the load in the background). */
-async function packLoaded(api: ToolshedApi, pack: string): Promise<LoadSummary> {
+async function packLoaded(services: ToolshedServices, pack: string): Promise<LoadSummary> {
   for (;;) {
     let subscription: vscode.Disposable | undefined;
-    const changed = new Promise<void>((resolve) => (subscription = api.services.skillPacks.onDidChange(() => resolve())));
-    const summary = (await api.services.skillPacks.ready) as LoadSummary | undefined;
+    const changed = new Promise<void>((resolve) => (subscription = services.skillPacks.onDidChange(() => resolve())));
+    const summary = (await services.skillPacks.ready) as LoadSummary | undefined;
     if (summary?.packs.some((p) => p.name === pack)) {
       subscription?.dispose();
       return summary;
@@ -128,10 +129,17 @@ if (config) {
       const wallStart = performance.now();
       const cpuStart = process.cpuUsage();
       const api = await extension.activate();
-      // When the load under way at activation ended (its change event), to tell an answer given before it.
-      let loadEndedMs: number | undefined;
-      const loadEnded = api.services.skillPacks.onDidChange(() => (loadEndedMs ??= performance.now() - wallStart));
       const activatedMs = performance.now() - wallStart;
+      // activate() returns before the stores are open: when they were (`api.ready`), and when the
+      // load started then ended (its change event), to tell an answer given before either.
+      let readyMs: number | undefined;
+      let loadEndedMs: number | undefined;
+      let loadEnded: vscode.Disposable | undefined;
+      const ready = api.ready.then((services) => {
+        readyMs = performance.now() - wallStart;
+        loadEnded = services.skillPacks.onDidChange(() => (loadEndedMs ??= performance.now() - wallStart));
+        return services;
+      });
       // The first search is asked at once, as an agent may: a warm start answers it from the saved
       // index while the load still checks the library; a cold one waits for the load.
       // Beside it, the test driver's echo tool, asked at the same moment: what the workbench's first
@@ -142,12 +150,14 @@ if (config) {
             echoFirstMs = performance.now() - wallStart;
           })
         : Promise.resolve();
+      const firstAskedBeforeReady = readyMs === undefined;
       const first = await skillSearch(config.requests[0]!);
       const firstMs = performance.now() - wallStart;
       const cpu = process.cpuUsage(cpuStart);
       await echoFirst;
-      const summary = await packLoaded(api, config.pack);
-      loadEnded.dispose();
+      const services = await ready;
+      const summary = await packLoaded(services, config.pack);
+      loadEnded?.dispose();
       const loadedMs = performance.now() - wallStart;
       await stopProfiling(start);
       const firstSkills = (JSON.parse(first) as { skills?: unknown[] }).skills?.length ?? 0;
@@ -171,10 +181,10 @@ if (config) {
           if (round > 0) floor.push(performance.now() - f);
         }
       const direct: number[] = [];
-      const ctx = api.services.skillContext();
+      const ctx = services.skillContext();
       for (const query of config.requests) {
         const t = performance.now();
-        await api.services.skills.search({ query, limit: 10 }, ctx);
+        await services.skills.search({ query, limit: 10 }, ctx);
         direct.push(performance.now() - t);
       }
       times.sort((a, b) => a - b);
@@ -205,6 +215,9 @@ if (config) {
         skills_searchable: pack.skillCount,
         duplicate_names: summary.problems.filter((p) => p.code === 'duplicate-name').length,
         activate_ms: Math.round(activatedMs),
+        // The stores open and every surface wired (before this, activate() waited for it).
+        store_ready_ms: readyMs === undefined ? null : Math.round(readyMs),
+        first_asked_before_ready: firstAskedBeforeReady,
         searchable_ms: Math.round(loadedMs),
         load_ended_ms: loadEndedMs === undefined ? undefined : Math.round(loadEndedMs),
         first_answer_ms: Math.round(firstMs),
@@ -235,7 +248,7 @@ if (config) {
       if (start === 'warm') return;
 
       // What deactivation would save anyway, saved now, so the restart cannot race it.
-      await api.services.flush();
+      await services.flush();
       // code-server's web workbench has no "Restart Extension Host"; reloading the window starts a
       // new extension host. This one ends here; the driver runs the suite again in the next one.
       await vscode.commands.executeCommand('workbench.action.reloadWindow');

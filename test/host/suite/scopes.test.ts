@@ -7,8 +7,7 @@ import { NodeByteStore } from '../../../src/core/platform/nodeByteStore';
 import { NodeFileLock } from '../../../src/core/platform/nodeFileLock';
 import { SHARED_SKILLS_KEY, SHARED_SKILLS_LOCK, SharedSkillStore } from '../../../src/core/skills/store/learned/sharedSkillStore';
 import type { SkillRecord } from '../../../src/core/skills/skillSchema';
-import type { ToolshedApi } from '../../../src/vscode/extension';
-import { eventually, toolshed } from './helpers';
+import { eventually, toolshed, type ReadyToolshed } from './helpers';
 
 interface RenderedTree {
   items: Array<{ label: string; description?: string; contextValue?: string; id?: string; tooltip?: string }>;
@@ -20,7 +19,7 @@ const learnedItem = async (name: string) =>
   );
 
 suite('scopes: project, tenant and global learned skills', () => {
-  let api: ToolshedApi;
+  let api: ReadyToolshed;
   const config = () => vscode.workspace.getConfiguration('toolshed');
 
   suiteSetup(async () => {
