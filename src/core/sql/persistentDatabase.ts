@@ -106,13 +106,6 @@ export interface PersistentDatabase {
   save(): Promise<void>;
   /** Whether `save` would write: rows changed since the bytes were read or written (always, without `saveOnlyChanges`). */
   readonly unsaved: boolean;
-  /**
-   * Runs `fn`, whose row changes its caller keeps elsewhere too (the skill store's usage counters,
-   * skillUsageFile.ts): when nothing else was unsaved, they count as saved, and a
-   * `saveOnlyChanges` database is not rewritten whole for them. Otherwise the next save writes
-   * them with the rest.
-   */
-  keptElsewhere<T>(fn: () => T): T;
   close(): void;
 }
 
@@ -246,12 +239,6 @@ export async function openPersistentDatabase(options: OpenDatabaseOptions): Prom
     },
     get unsaved() {
       return !options.saveOnlyChanges || changes() !== savedAt;
-    },
-    keptElsewhere: (fn) => {
-      const clean = options.saveOnlyChanges === true && savedAt !== -1 && changes() === savedAt;
-      const result = fn();
-      if (clean) savedAt = changes();
-      return result;
     },
     close: () => opened.close(),
   };

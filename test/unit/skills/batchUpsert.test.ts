@@ -101,19 +101,27 @@ function apply(store: SkillStore, op: Op, batched: boolean): void {
 }
 
 /** `get` of every name in every scope beside the same rows read from the table right now. */
+function withoutUses(record: SkillRecord | undefined) {
+  if (!record) return undefined;
+  const { use_count: _count, last_used: _used, ...rest } = record;
+  return rest;
+}
+
 function readsVersusTable(store: SkillStore) {
   const reads = [];
   const table = [];
   for (const name of NAMES) {
     for (const scope of SCOPES) {
-      reads.push(store.get(name, scope));
+      // A use's counters are noted beside the rows until the next whole write (skillUsageFile.ts):
+      // reads carry them, the table does not; `state` compares them between the two stores.
+      reads.push(withoutUses(store.get(name, scope)));
       const row = store.db.get('SELECT * FROM skills WHERE name = ? AND scope_mode = ? AND scope_tenant_id = ? AND scope_project_id = ?', [
         name,
         scope.scope_mode,
         scope.scope_tenant_id,
         scope.scope_project_id,
       ]);
-      table.push(row ? rowToRecord(row) : undefined);
+      table.push(withoutUses(row ? rowToRecord(row) : undefined));
     }
   }
   return { reads, table };
@@ -135,6 +143,7 @@ function storedTerms(store: SkillStore) {
 function state(store: SkillStore) {
   return {
     rows: store.db.all('SELECT * FROM skills ORDER BY doc_id'),
+    uses: store.all().map((r) => [r.scope_mode, r.scope_tenant_id, r.scope_project_id, r.name, r.use_count, r.last_used]),
     terms: storedTerms(store),
     search: WORDS.map((w) => store.searchRanked(w, { includeWorkspacePacks: true, tenantId: 't1', projectId: 'p1', activeOnly: false }, 20)),
   };

@@ -43,6 +43,33 @@ describe('skill usage counters beside the store', () => {
     reopened.close();
   });
 
+  it("a use writes nothing into sql.js's database (whose in-memory file a write grows); reads and the directory order see it at once", async () => {
+    const bytes = await storeWithSkills();
+    const store = await open(bytes);
+    const changes = () => store.db.get<{ n: number }>('SELECT total_changes() AS n')!.n;
+    const before = changes();
+    store.recordUsage([{ ...global, name: 'b' }], 5_000);
+    store.recordUsage([{ ...global, name: 'b' }], 6_000);
+    assert.equal(changes(), before, 'no row was written for the uses');
+    assert.deepEqual(counts(store, 'b'), { use_count: 2, last_used: 6_000 });
+    const filter = { includeWorkspacePacks: true, activeOnly: false };
+    assert.deepEqual(
+      store.top(filter, 'top', 1).map((r) => [r.name, r.use_count]),
+      [['b', 2]],
+    );
+    assert.deepEqual(
+      store.top(filter, 'recent', 2).map((r) => r.name),
+      ['b', 'a'],
+    );
+    store.upsert(skillRecord({ name: 'c', id: 'sk_c' }));
+    await store.save();
+    store.close();
+    assert.equal(bytes.entries.has('skills.db.usage'), false, 'the whole write holds the counts');
+    const reopened = await open(bytes);
+    assert.deepEqual(reopened.db.get('SELECT use_count, last_used FROM skills WHERE name = ?', ['b']), { use_count: 2, last_used: 6_000 });
+    reopened.close();
+  });
+
   it('a change of content writes the store whole, with the counts, and the usage file is removed', async () => {
     const bytes = await storeWithSkills();
     const store = await open(bytes);

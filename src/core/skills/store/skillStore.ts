@@ -15,7 +15,8 @@ import { encodeCounted, TermVocabulary } from '../../search/termStore';
 import { SkillFileFingerprints } from './skillFileFingerprints';
 import { SkillFolderListings } from './skillFolderListings';
 import { SkillRowWriter } from './skillRowWriter';
-import { SkillUsageFile, storedUsageUpdate } from './skillUsageFile';
+import { SkillUsageFile } from './skillUsageFile';
+import { rowsByUse } from './skillsByUse';
 import { identityKey } from './skillScope';
 import type { SkillIdentity, SkillScope } from './skillScope';
 import { entryPredicate, SkillSearchIndex } from './skillSearchIndex';
@@ -144,8 +145,8 @@ export class SkillStore {
     if (loaded && mirrored && vocabulary.size > 0 && metaValue(persistent.db, VOCABULARY_FINGERPRINT_KEY) === undefined)
       setMetaValue(persistent.db, VOCABULARY_FINGERPRINT_KEY, vocabulary.fingerprint);
     const usage = await SkillUsageFile.open(options.store, options.key ?? SKILLS_DB_KEY, options.logger);
-    const store = new SkillStore(persistent, usage.file, vocabulary, index, loaded ? mirrored : undefined, options.sourceBodies);
-    store.countUses(usage.stored, storedUsageUpdate(store.db, usage.stored));
+    const store = new SkillStore(persistent, usage, vocabulary, index, loaded ? mirrored : undefined, options.sourceBodies);
+    usage.settle((identity) => store.storedCounts(identity));
     return store;
   }
 
@@ -160,7 +161,7 @@ export class SkillStore {
 
   /** Writes the store whole when a row changed other than by a use, and the usage counters (small) when they did. */
   save(): Promise<void> {
-    return this.usage.saveWith(this.persistent, (identity) => this.index.get(identity) !== undefined);
+    return this.usage.saveWith(this.persistent, (identity) => this.index.get(identity)?.docId);
   }
 
   close(): void {
@@ -294,6 +295,8 @@ export class SkillStore {
       this.index.set(entryOf(row.stored, row.docId), this.vocabulary.relabel(row.terms, this.intern));
       this.learned.put(row.docId, row.stored);
       this.recent.forget(row.docId);
+      // The row holds the counters its writer gave it (a reader's, noted ones included).
+      this.usage.forget(row.stored);
     }
   }
 
@@ -335,35 +338,35 @@ export class SkillStore {
     this.rows.delete([entry.docId]);
     this.version++;
     this.index.delete(identity);
+    this.usage.forget(identity);
     this.learned.delete(entry.docId);
     this.recent.forget(entry.docId);
     return true;
   }
 
   /**
-   * Counts a use of each skill (identities, as returned by reads). The rows change; `save` keeps
-   * the counters in the usage file, and writes the store whole only for other changes.
+   * Counts a use of each skill (identities, as returned by reads). The counters are noted in the
+   * usage file, not written into the rows (any write grows sql.js's in-memory file): reads see
+   * them, `save` keeps them beside the store, and the next whole write puts them in the rows.
    */
   recordUsage(skills: readonly SkillIdentity[], now: number): void {
-    if (skills.length === 0) return;
-    this.countUses(skills, (docId) => this.db.run('UPDATE skills SET last_used = ?, use_count = use_count + 1 WHERE doc_id = ?', [now, docId]));
+    for (const skill of skills) {
+      const row = this.storedCounts(skill);
+      if (!row) continue;
+      this.usage.countUse(row, now);
+      this.learned.stale(row.docId);
+      this.recent.forget(row.docId);
+    }
   }
 
-  /** Runs `update` on each skill's row in one transaction, and notes its counters in the usage file. */
-  private countUses(skills: readonly SkillIdentity[], update: (docId: number, skill: SkillIdentity) => void): void {
-    const docIds = this.persistent.keptElsewhere(() =>
-      this.transaction(() =>
-        skills.flatMap((skill) => {
-          const docId = this.index.get(skill)?.docId;
-          if (docId === undefined) return [];
-          update(docId, skill);
-          this.learned.stale(docId);
-          this.recent.forget(docId);
-          return [docId];
-        }),
-      ),
-    );
-    this.usage.noteRows(this.db, docIds);
+  /** The skill's counters as its row holds them (and its doc id), when it is stored. */
+  private storedCounts(identity: SkillIdentity): (SkillIdentity & { docId: number; use_count: number; last_used: number }) | undefined {
+    const docId = this.index.get(identity)?.docId;
+    if (docId === undefined) return undefined;
+    const row = this.db.get<{ use_count: number; last_used: number }>('SELECT use_count, last_used FROM skills WHERE doc_id = ?', [docId]);
+    if (!row) return undefined;
+    const { scope_mode, scope_tenant_id, scope_project_id, name } = identity;
+    return { scope_mode, scope_tenant_id, scope_project_id, name, docId, use_count: Number(row.use_count), last_used: Number(row.last_used) };
   }
 
   /**
@@ -476,11 +479,17 @@ export class SkillStore {
 
   /** Directory candidates: most recent (`last_used`) or most used (`use_count`) first. */
   top(filter: StoreFilter, order: 'recent' | 'top', limit: number): SkillRecord[] {
-    const where = filterSql(filter);
-    const orderBy = order === 'recent' ? 's.last_used DESC, s.use_count DESC' : 's.use_count DESC, s.last_used DESC';
-    return this.db
-      .all(`SELECT * FROM skills s WHERE ${where.sql} ORDER BY ${orderBy}, s.name LIMIT :limit`, { ...where.params, ':limit': limit })
-      .map((row) => this.toRecord(row));
+    const noted = this.usage.noting ? this.usage.notedSkills().flatMap((skill) => this.index.get(skill)?.docId ?? []) : [];
+    const counts = (row: Record<string, unknown>) =>
+      this.countsOf({ ...(row as unknown as SkillIdentity), use_count: Number(row.use_count), last_used: Number(row.last_used) });
+    return rowsByUse(this.db, filterSql(filter), order, limit, noted, counts).map((row) => this.toRecord(row));
+  }
+
+  /** A skill's counters as reads see them: its row's, or those noted since (skillUsageFile.ts). */
+  private countsOf(row: SkillIdentity & { use_count: number; last_used: number }): { use_count: number; last_used: number } {
+    const noted = this.usage.countsOf(row);
+    if (!noted) return { use_count: row.use_count, last_used: row.last_used };
+    return { use_count: Math.max(row.use_count, noted.use_count), last_used: Math.max(row.last_used, noted.last_used) };
   }
 
   /**
@@ -494,6 +503,7 @@ export class SkillStore {
   /** A row as a record; a pack skill stored without its body reads it from its file on first use. */
   private toRecord(row: Record<string, unknown>, entry?: SkillEntry): SkillRecord {
     const record = rowToRecord(row, entry);
+    if (this.usage.noting) Object.assign(record, this.countsOf(record));
     const read = this.sourceBodies;
     if (read && record.origin === 'pack' && record.body === '') {
       this.lazyBodies.add(record);

@@ -18,9 +18,12 @@ const FORMAT = 'toolshed-skill-usage/1';
  *
  * Every skill a request uses counts a use (`SkillStore.recordUsage`). Written into the store
  * alone, each use rewrote the whole store: sql.js can only save a database by copying it out
- * whole (30 MB at 10,000 skills, every prompt a pre-flight answered). The rows are still updated
- * in memory; this file keeps them across restarts until the store is next written for another
- * reason, and is then emptied of what that write holds.
+ * whole (25 MB at 10,000 skills, every prompt a pre-flight answered). Nor are the rows updated in
+ * memory: any write into sql.js's database can grow its in-memory file, which sql.js grows by
+ * copying it into a buffer an eighth larger. The counters noted here are what reads see (they are
+ * never below the row's), and they reach the rows just before the store is next written whole for
+ * another reason (`saveWith`); this file keeps them across restarts until then, and is then
+ * emptied of what that write holds.
  *
  * Values are absolute and applied as maxima (`MAX(use_count, ?)`), so applying the file twice —
  * after a crash between the store's write and this file's — counts nothing twice, and an old file
@@ -40,7 +43,7 @@ export class SkillUsageFile {
   }
 
   /** The file of the store under `storeKey`, and the counters it holds (none when absent or unreadable). */
-  static async open(store: ByteStore, storeKey: string, logger: Logger): Promise<{ file: SkillUsageFile; stored: SkillUsage[] }> {
+  static async open(store: ByteStore, storeKey: string, logger: Logger): Promise<SkillUsageFile> {
     const key = `${storeKey}.usage`;
     let bytes: Uint8Array | undefined;
     try {
@@ -53,7 +56,7 @@ export class SkillUsageFile {
     const file = new SkillUsageFile(store, key, bytes !== undefined);
     for (const usage of stored ?? []) file.note(usage);
     file.dirty = false;
-    return { file, stored: stored ?? [] };
+    return file;
   }
 
   /** Counters of a skill as they are now in the store's rows. */
@@ -62,24 +65,55 @@ export class SkillUsageFile {
     this.dirty = true;
   }
 
-  /** Notes the counters the rows of these doc ids hold now. */
-  noteRows(db: SqlDatabase, docIds: readonly number[]): void {
-    for (const docId of docIds) {
-      const row = db.get<SkillUsage & Record<string, string | number>>(
-        'SELECT name, scope_mode, scope_tenant_id, scope_project_id, use_count, last_used FROM skills WHERE doc_id = ?',
-        [docId],
-      );
-      if (row) this.note(row);
+  /**
+   * After open: keeps of the stored counters only those above the row of a skill still stored
+   * (`rowOf`: its counters as its row holds them), as the larger of the two, so a file applied
+   * twice counts nothing twice. The file is left as it is until the next save that has to write.
+   */
+  settle(rowOf: (identity: SkillIdentity) => SkillUsage | undefined): void {
+    for (const [key, usage] of this.pending) {
+      const row = rowOf(usage);
+      const counts = row && storedCounts(row, usage);
+      if (counts) this.pending.set(key, counts);
+      else this.pending.delete(key);
     }
   }
 
+  /** The counters noted for that skill (newer than its row's), if any. */
+  countsOf(identity: SkillIdentity): SkillUsage | undefined {
+    return this.pending.size === 0 ? undefined : this.pending.get(identityKey(identity));
+  }
+
+  /** The skills whose counters are noted. */
+  notedSkills(): SkillIdentity[] {
+    return [...this.pending.values()];
+  }
+
+  /** Whether counters are noted for any skill (reads must then look here). */
+  get noting(): boolean {
+    return this.pending.size > 0;
+  }
+
+  /** Counts one use of the skill of that row (its counters as the row holds them, when none are noted). */
+  countUse(row: SkillUsage, now: number): void {
+    const counts = this.countsOf(row) ?? row;
+    this.note({ ...pick(row), use_count: counts.use_count + 1, last_used: now });
+  }
+
+  /** Forgets the counters of a skill that is gone (they left with its row). */
+  forget(identity: SkillIdentity): void {
+    if (this.pending.delete(identityKey(identity))) this.dirty = true;
+  }
+
   /**
-   * Saves the store's database (whole, when a row changed other than by a use) and then this file:
-   * what the whole write held is forgotten here (noted before it, unchanged since).
+   * Saves the store's database (whole, when a row changed other than by a use: the noted counters
+   * are written into the rows first) and then this file: what the whole write held is forgotten
+   * here (noted before it, unchanged since).
    */
-  async saveWith(database: PersistentDatabase, exists: (identity: SkillIdentity) => boolean): Promise<void> {
-    const noted = new Map(this.pending);
+  async saveWith(database: PersistentDatabase, docIdOf: (identity: SkillIdentity) => number | undefined): Promise<void> {
     const whole = database.unsaved;
+    if (whole) writeCounts(database.db, this.pending.values(), docIdOf);
+    const noted = new Map(this.pending);
     await database.save();
     if (whole)
       for (const [key, usage] of noted)
@@ -87,7 +121,7 @@ export class SkillUsageFile {
           this.pending.delete(key);
           this.dirty = true;
         }
-    await this.save(exists);
+    await this.save((identity) => docIdOf(identity) !== undefined);
   }
 
   /** Writes what is noted (of skills that still exist), or removes the file when nothing is. */
@@ -111,14 +145,24 @@ export class SkillUsageFile {
   }
 }
 
-/** Sets each stored skill's counters to the larger of its row's and the file's. */
-export function storedUsageUpdate(db: SqlDatabase, stored: readonly SkillUsage[]): (docId: number, skill: SkillIdentity) => void {
-  const byKey = new Map(stored.map((usage) => [identityKey(usage), usage]));
-  return (docId, skill) => {
-    const usage = byKey.get(identityKey(skill));
-    if (usage)
-      db.run('UPDATE skills SET use_count = MAX(use_count, ?), last_used = MAX(last_used, ?) WHERE doc_id = ?', [usage.use_count, usage.last_used, docId]);
-  };
+/** Writes the noted counters into the rows of the skills that still exist, in one transaction. */
+function writeCounts(db: SqlDatabase, noted: Iterable<SkillUsage>, docIdOf: (identity: SkillIdentity) => number | undefined): void {
+  db.transaction(() => {
+    for (const usage of noted) {
+      const docId = docIdOf(usage);
+      if (docId !== undefined)
+        db.run('UPDATE skills SET use_count = MAX(use_count, ?), last_used = MAX(last_used, ?) WHERE doc_id = ?', [usage.use_count, usage.last_used, docId]);
+    }
+  });
+}
+
+/**
+ * The counters a stored usage file gives a skill whose row holds `row`: the larger of the two
+ * (`undefined` when the row's are not smaller), so a file applied twice counts nothing twice.
+ */
+function storedCounts(row: SkillUsage, stored: SkillUsage): SkillUsage | undefined {
+  if (stored.use_count <= row.use_count && stored.last_used <= row.last_used) return undefined;
+  return { ...pick(row), use_count: Math.max(row.use_count, stored.use_count), last_used: Math.max(row.last_used, stored.last_used) };
 }
 
 function pick(usage: SkillUsage): SkillUsage {
