@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { MemoryLogger } from '../../../src/core/platform/basicPorts';
 import { SkillStore } from '../../../src/core/skills/store/skillStore';
@@ -68,6 +69,38 @@ describe('skill usage counters beside the store', () => {
     const reopened = await open(bytes);
     assert.deepEqual(reopened.db.get('SELECT use_count, last_used FROM skills WHERE name = ?', ['b']), { use_count: 2, last_used: 6_000 });
     reopened.close();
+  });
+
+  it('property: the directory order (most used, most recent) with noted counters is the order of the counters every read sees (some in the rows, some noted since the whole write)', async function () {
+    this.timeout(60_000);
+    const names = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const filter = { includeWorkspacePacks: true, activeOnly: false };
+    const use = fc.record({ name: fc.constantFrom(...names), at: fc.integer({ min: 1, max: 50 }) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(use, { maxLength: 20 }), fc.array(use, { maxLength: 20 }), fc.integer({ min: 1, max: 6 }), async (stored, noted, limit) => {
+        const bytes = new MemoryByteStore();
+        const store = await open(bytes);
+        store.upsertMany(names.map((name) => skillRecord({ name, id: `sk_${name}` })));
+        for (const u of stored) store.recordUsage([{ ...global, name: u.name }], u.at);
+        store.upsert(skillRecord({ name: 'g', id: 'sk_g' }));
+        await store.save(); // whole: the first uses are in the rows now
+        for (const u of noted) store.recordUsage([{ ...global, name: u.name }], u.at);
+        for (const order of ['top', 'recent'] as const) {
+          const keys = (r: { use_count: number; last_used: number }) => (order === 'top' ? [r.use_count, r.last_used] : [r.last_used, r.use_count]);
+          const expected = store
+            .all()
+            .sort((x, y) => keys(y)[0]! - keys(x)[0]! || keys(y)[1]! - keys(x)[1]! || (x.name < y.name ? -1 : 1))
+            .slice(0, limit)
+            .map((r) => [r.name, r.use_count, r.last_used]);
+          assert.deepEqual(
+            store.top(filter, order, limit).map((r) => [r.name, r.use_count, r.last_used]),
+            expected,
+          );
+        }
+        store.close();
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it('a change of content writes the store whole, with the counts, and the usage file is removed', async () => {
