@@ -100,6 +100,14 @@ export class TermIndex<F extends string, K extends string | number> {
   ): Array<ImpactHit<K>> {
     if (limit <= 0 || query.length === 0) return [];
     if (this.changed.size === 0 && this.built) return this.block.topK(query, accept, limit, before, idf);
+    if (!this.built && this.scoredSince < this.stats.size) {
+      // Never built (a start): one pass scores the documents holding a query term; the pass
+      // counts as the collection's worth, so the next search builds.
+      this.scoredSince += this.stats.size;
+      const first: Array<ImpactHit<K>> = [];
+      this.stats.scoreEvery(query, this.fieldWeights, this.fieldB, (key, score) => offerTopK(first, key, score, limit, accept, before), idf);
+      return first;
+    }
     if (!this.built || this.scoredSince + this.changed.size >= this.stats.size) {
       this.build();
       return this.block.topK(query, accept, limit, before, idf);
