@@ -230,6 +230,44 @@ export class FieldStats<F extends string, K extends string | number = string> ex
     idf?: ReadonlyMap<string, number>,
     k1: number = this.k1,
   ): number[] {
+    const scoreAt = this.documentScorer(query, fieldWeights, fieldB, idf, k1);
+    const out: number[] = new Array(keys.length);
+    for (let i = 0; i < keys.length; i++) {
+      const o = this.docs.get(keys[i]);
+      out[i] = o === undefined ? 0 : scoreAt(o);
+    }
+    return out;
+  }
+
+  /**
+   * `scorePool` over the whole collection in one pass over the shared array, without a list of
+   * keys: `fn(key, score)` for every document scoring above 0 (one holding a query term). What
+   * the term index answers with before its postings are first built: one pass that finds the
+   * documents holding a query term and scores them, cheaper than building the postings.
+   */
+  scoreEvery(
+    query: readonly WeightedTerm[],
+    fieldWeights: Readonly<Record<F, number>>,
+    fieldB: Readonly<Record<F, number>>,
+    fn: (key: K, score: number) => void,
+    idf?: ReadonlyMap<string, number>,
+    k1: number = this.k1,
+  ): void {
+    const scoreAt = this.documentScorer(query, fieldWeights, fieldB, idf, k1);
+    for (const [key, o] of this.docs) {
+      const score = scoreAt(o);
+      if (score > 0) fn(key, score);
+    }
+  }
+
+  /** The `scorePool` score of the document at offset `o`, with the query resolved once (scratch shared: one scorer at a time). */
+  private documentScorer(
+    query: readonly WeightedTerm[],
+    fieldWeights: Readonly<Record<F, number>>,
+    fieldB: Readonly<Record<F, number>>,
+    idf: ReadonlyMap<string, number> | undefined,
+    k1: number,
+  ): (o: number) => number {
     const n = this.fields.length;
     const { weight, b, average } = this.fieldParameters(fieldWeights, fieldB);
     const scale = new Float64Array(n);
@@ -251,29 +289,25 @@ export class FieldStats<F extends string, K extends string | number = string> ex
       if (ids[q] > maxId) maxId = ids[q];
     }
     const contribution = new Float64Array(m);
-    const out: number[] = new Array(keys.length);
-    for (let i = 0; i < keys.length; i++) {
-      const o = this.docs.get(keys[i]);
-      let score = 0;
-      if (o !== undefined && m > 0) {
-        // One pass over the document's sorted term ids (stops past the largest query id);
-        // contributions are then summed in query order, as term-at-a-time scoring did.
-        contribution.fill(0);
-        const words = this.words;
-        for (let f = 0; f < n; f++) scale[f] = weight[f] / (1 - b[f] + (b[f] * words[o + 1 + f]) / average[f]);
-        for (let at = o + 1 + n, end = o + words[o]; at < end; at = this.next(at)) {
-          const id = this.idAt(at);
-          if (id > maxId) break;
-          if (queryStamp[id] !== stamp) continue;
-          const pseudo = this.pseudoAt(at, scale);
-          const q = queryPosition[id];
-          if (pseudo !== 0) contribution[q] = factors[q] * Math.fround(pseudo / (k1 + pseudo));
-        }
-        for (let q = 0; q < m; q++) score += contribution[q];
+    return (o) => {
+      if (m === 0) return 0;
+      // One pass over the document's sorted term ids (stops past the largest query id);
+      // contributions are then summed in query order, as term-at-a-time scoring did.
+      contribution.fill(0);
+      const words = this.words;
+      for (let f = 0; f < n; f++) scale[f] = weight[f] / (1 - b[f] + (b[f] * words[o + 1 + f]) / average[f]);
+      for (let at = o + 1 + n, end = o + words[o]; at < end; at = this.next(at)) {
+        const id = this.idAt(at);
+        if (id > maxId) break;
+        if (queryStamp[id] !== stamp) continue;
+        const pseudo = this.pseudoAt(at, scale);
+        const q = queryPosition[id];
+        if (pseudo !== 0) contribution[q] = factors[q] * Math.fround(pseudo / (k1 + pseudo));
       }
-      out[i] = score;
-    }
-    return out;
+      let score = 0;
+      for (let q = 0; q < m; q++) score += contribution[q];
+      return score;
+    };
   }
 
   /**

@@ -10,7 +10,15 @@ import type { ImpactHit } from './impactPostings';
  * owner over them, with one refresh policy.
  *
  * The postings are a block of impacts (impactPostings.ts), built once and searched exactly
- * (top k of scoring every document). Impacts depend on the collection's average field lengths,
+ * (top k of scoring every document). The first search of a never-built index (a start) does not
+ * build it: one pass over the statistics (`FieldStats.scoreEvery`) finds the documents holding a
+ * query term and scores them with the very scores the block gives, cheaper than a build (which is
+ * that pass plus writing every posting), so a start's first answer waits for no build. That pass
+ * counts as the collection's worth of scoring (below), so the next search builds the block and
+ * uses it: at the next search rather than scheduled after the answer, since the core has no
+ * scheduler of its own and a build queued behind an answer could hold the host's thread while the
+ * answer crosses back; the next search then costs what a first search cost before (build plus
+ * block search), never more in one stretch. Impacts depend on the collection's average field lengths,
  * so a change to any document makes the whole block out of date; rather than rebuild it for the
  * next search, the index records which documents changed since the build. A search then scores
  * one by one (`FieldStats.scorePool`, the very scores a rebuilt block gives) the documents that
@@ -20,7 +28,8 @@ import type { ImpactHit } from './impactPostings';
  * the next search rebuilds the block (one pass, O(postings)). So a collection that changes
  * between searches (a tool catalog while servers start, a skill file saved) never pays a build
  * per search, and one that settles pays it once; a search with no change since the build never
- * rebuilds (`builds` counts the builds).
+ * rebuilds (`builds` counts the builds). `documentsHolding` needs the holders lists, so it builds
+ * a never-built block at once.
  *
  * Memory: the statistics (one shared array, about 4–5 bytes per (document, term) pair for real
  * skills, fitted to their size at each build), the block (8 bytes per (document, term) pair)
@@ -100,6 +109,14 @@ export class TermIndex<F extends string, K extends string | number> {
   ): Array<ImpactHit<K>> {
     if (limit <= 0 || query.length === 0) return [];
     if (this.changed.size === 0 && this.built) return this.block.topK(query, accept, limit, before, idf);
+    if (!this.built && this.scoredSince < this.stats.size) {
+      // Never built (a start): one pass scores the documents holding a query term; the pass
+      // counts as the collection's worth, so the next search builds.
+      this.scoredSince += this.stats.size;
+      const first: Array<ImpactHit<K>> = [];
+      this.stats.scoreEvery(query, this.fieldWeights, this.fieldB, (key, score) => offerTopK(first, key, score, limit, accept, before), idf);
+      return first;
+    }
     if (!this.built || this.scoredSince + this.changed.size >= this.stats.size) {
       this.build();
       return this.block.topK(query, accept, limit, before, idf);

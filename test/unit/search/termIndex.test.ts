@@ -109,6 +109,8 @@ describe('TermIndex (exact top-k, one refresh policy)', () => {
           const query = words.map((t) => ({ term: t, weight: 1 }));
           const live = index();
           docs.forEach((d, i) => live.set(i + 1, d));
+          // The first search scores every document; the second builds the block.
+          live.topK(query, () => true, 10, before);
           live.topK(query, () => true, 10, before);
           changes.forEach((d, i) => live.set(i + 1, d));
           const builds = live.builds;
@@ -131,8 +133,13 @@ describe('TermIndex (exact top-k, one refresh policy)', () => {
     for (let key = 1; key <= 100; key++) terms.set(key, { name: [VOCABULARY[key % 10]!], body: [VOCABULARY[(key * 3) % 10]!, 'alpha'] });
     const search = (word: string) => terms.topK([{ term: word, weight: 1 }], () => true, 5, before);
     assert.equal(terms.builds, 0, 'nothing is built before the first search');
-    search('beta');
-    assert.equal(terms.builds, 1);
+    assert.deepEqual(
+      search('beta').map((h) => h.key),
+      [1, 11, 21, 31, 41],
+    );
+    assert.equal(terms.builds, 0, 'the first search answers without building the block');
+    search('gamma');
+    assert.equal(terms.builds, 1, 'the next search builds it');
     for (let i = 0; i < 50; i++) search(VOCABULARY[i % 10]!);
     assert.equal(terms.builds, 1, 'repeated searches do not rebuild');
     // A change between every search: each search sees it, none of them rebuilds until the
@@ -151,6 +158,36 @@ describe('TermIndex (exact top-k, one refresh policy)', () => {
     assert.equal(terms.builds, 2, 'searches that score the whole collection one by one pay for one build, then use it');
     for (let i = 0; i < 10; i++) search('alpha');
     assert.equal(terms.builds, 2);
+  });
+
+  it('answers the first search (nothing built yet) with the very ranking, keys and scores, the built block gives, and builds at the next search', () => {
+    fc.assert(
+      fc.property(
+        fc.array(doc, { minLength: 1, maxLength: 40 }),
+        fc.uniqueArray(term, { minLength: 1, maxLength: 6 }),
+        fc.array(fc.double({ min: 0.1, max: 3, noNaN: true }), { minLength: 6, maxLength: 6 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.constantFrom(0, 1, 2),
+        (docs, words, weights, limit, parity) => {
+          const query = words.map((t, i) => ({ term: t, weight: weights[i] ?? 1 }));
+          const accept = (key: number) => parity === 2 || key % 2 === parity;
+          const first = index();
+          docs.forEach((d, i) => first.set(i + 1, d));
+          const got = first.topK(query, accept, limit, before);
+          assert.equal(first.builds, 0, 'the first search builds nothing');
+          // A block built before the search gives the reference ranking.
+          const built = index();
+          docs.forEach((d, i) => built.set(i + 1, d));
+          built.topK([{ term: 'unused', weight: 1 }], () => true, 1, before);
+          built.topK([{ term: 'unused', weight: 1 }], () => true, 1, before);
+          assert.equal(built.builds, 1);
+          assert.deepEqual(got, built.topK(query, accept, limit, before));
+          assert.deepEqual(first.topK(query, accept, limit, before), got, 'the next search builds and answers the same');
+          assert.equal(first.builds, 1);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('orders equal scores by the caller’s tie-break and returns nothing for unknown terms', () => {
