@@ -12,8 +12,9 @@ import type { SkillStore } from '../skillStore';
  *
  * Each line carries a checksum of its record (`_check`): a line damaged on disk is skipped (the
  * database's copy stays) instead of overwriting a good skill with garbage. Lines written before
- * checksums existed are read as they are, when they hold the record's keys and no other. Line endings and trailing whitespace are not part of a
- * line (a journal edited or synced on Windows comes back as CRLF), and neither is a leading BOM.
+ * checksums existed are read as they are, when they hold the record's keys and no other. Line
+ * endings and trailing whitespace are not part of a line (a journal edited or synced on Windows
+ * comes back as CRLF), and neither is a leading BOM.
  *
  * The next write replaces the file with the store's skills, so a journal that was not read in
  * full is kept first: one with skipped lines is copied to `<key>.unreadable-<hash>`, one that
