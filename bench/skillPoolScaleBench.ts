@@ -12,7 +12,9 @@
  * job), so its memory is that process's own: a cold load (no store yet: parse + index + persist),
  * then a warm start from what it persisted (to the first search answered), each followed by the
  * searches. A run with an empty library gives the fixed cost (sql.js, the code) that the memory
- * for skills is measured above.
+ * for skills is measured above. TOOLSHED_POOL_SCALE_FOREIGN=1 adds, after the warm start, one
+ * over the same store without its digest (`<file>.checked`: bytes the store did not write last,
+ * which it checks whole and reads every skill file again for) and another warm start after it.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -29,7 +31,8 @@ import { DATA_DIR, materialisePool, readPool, readRequests } from './skillsAtSca
 interface Job {
   label: string;
   root: string;
-  start: 'cold' | 'warm';
+  /** `foreign`: a warm start whose store bytes lack their digest (damaged, an older build's, a write cut short). */
+  start: 'cold' | 'warm' | 'foreign';
   home: string;
   workspace: string;
   requestsFile: string;
@@ -201,7 +204,9 @@ async function main(): Promise<void> {
       // written before that: the cold load starts once 2 s have passed since the library was written.
       await new Promise((resolve) => setTimeout(resolve, 2100));
       const label = libraryLabel(size, pool.length);
-      for (const start of ['cold', 'warm'] as const) {
+      const starts = process.env.TOOLSHED_POOL_SCALE_FOREIGN ? (['cold', 'warm', 'foreign', 'warm'] as const) : (['cold', 'warm'] as const);
+      for (const start of starts) {
+        if (start === 'foreign') rmSync(`${path.join(doorFolderFor(workspace, path.join(home, '.toolshed')), 'skills.claude.db')}.checked`);
         const row = runChild({ root, label, start, home, workspace, requestsFile, rounds });
         row.skills_peak_rss_mb = round(Number(row.peak_rss_mb) - fixedPeak, 1);
         rows.push(row);

@@ -31,6 +31,14 @@ export interface OpenDatabaseOptions {
    * on first use.
    */
   verify?(db: SqlDatabase): void;
+  /**
+   * Runs, before `verify`, on stored bytes that are not the ones this module last wrote or checked
+   * (see CHECKED_SUFFIX): damaged, written by something else, or cut between the file and its
+   * digest. SQLite's check finds damage in its pages and indexes, not a changed byte inside a row,
+   * so the owner forgets here what it derives from rows and cannot check, to derive it again. Such
+   * bytes' digest is not recorded on open; the next `save` writes the database and its digest.
+   */
+  distrust?(db: SqlDatabase): void;
   logger: Logger;
   clock?: Clock;
   /** Start from an empty database regardless of what is stored (e.g. rebuild-on-init). */
@@ -117,7 +125,8 @@ const META_TABLE = 'toolshed_meta';
  * quarter of a second for a 28 MB skill store, a fifth of a warm start — and finds nothing in bytes
  * SQLite itself wrote: bytes that match the digest skip it. Any other bytes (damaged, written by
  * something else, an older build's file without a digest, a write cut between the file and its
- * digest) are checked whole as before. The owner's `verify` runs either way.
+ * digest) are checked whole as before, and handed to the owner's `distrust`. The owner's `verify`
+ * runs either way.
  */
 const CHECKED_SUFFIX = '.checked';
 
@@ -178,6 +187,8 @@ export async function openPersistentDatabase(options: OpenDatabaseOptions): Prom
   let status: OpenStatus = 'created';
   let rebuildReason: string | undefined;
   let backupKey: string | undefined;
+  /** The owner's `distrust` ran: the database differs from the stored bytes, which it must replace. */
+  let distrusted = false;
 
   let db: SqlDatabase | undefined;
   if (options.forceRebuild) {
@@ -192,8 +203,9 @@ export async function openPersistentDatabase(options: OpenDatabaseOptions): Prom
       if (verdict.ok) {
         db = verdict.db;
         status = verdict.migratedFrom ? 'migrated' : 'loaded';
+        distrusted = !written && options.distrust !== undefined;
         // Checked whole and used as they are: the next open need not check these bytes again.
-        if (!written && !verdict.migratedFrom && digest !== undefined && !options.readOnly) await writeDigest(store, key, digest);
+        if (!written && !distrusted && !verdict.migratedFrom && digest !== undefined && !options.readOnly) await writeDigest(store, key, digest);
         if (verdict.migratedFrom) {
           rebuildReason = `migrated from schema "${verdict.migratedFrom}"`;
           logger.info(`Database "${key}" ${rebuildReason} to "${options.schemaVersion}"; every row kept.`);
@@ -216,8 +228,8 @@ export async function openPersistentDatabase(options: OpenDatabaseOptions): Prom
 
   const opened = db;
   const changes = () => opened.get<{ n: number }>('SELECT total_changes() AS n')?.n ?? -1;
-  // Bytes that are not on disk yet (created, migrated, rebuilt) are always written the first time.
-  let savedAt = options.saveOnlyChanges && status === 'loaded' ? changes() : -1;
+  // Bytes that are not on disk yet (created, migrated, rebuilt, distrusted) are always written the first time.
+  let savedAt = options.saveOnlyChanges && status === 'loaded' && !distrusted ? changes() : -1;
   return {
     db: opened,
     status,
@@ -412,6 +424,7 @@ function tryLoad(held: HeldBytes, options: OpenDatabaseOptions, written: boolean
     }
     const difference = schemaDifference(db, (fresh) => options.createSchema(fresh), options.engine);
     if (difference) return reject(`schema damaged: ${difference}`);
+    if (!written) options.distrust?.(db);
     options.verify?.(db);
     return { ok: true, db, migratedFrom };
   } catch (error) {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -97,6 +98,16 @@ export async function makeService<B extends ByteStore = MemoryByteStore>(
     shared: options.shared,
   });
   return { service, events, logger, bytes, clock };
+}
+
+/**
+ * Stores database bytes as a build that wrote them leaves them: with their SHA-256 beside them
+ * (`<key>.checked`, persistentDatabase.ts). Bytes without it are read as damaged or foreign: the
+ * skill store then reads every skill file again on its next load.
+ */
+export async function writeAsWritten(bytes: ByteStore, key: string, data: Uint8Array): Promise<void> {
+  await bytes.write(key, data);
+  await bytes.write(`${key}.checked`, new TextEncoder().encode(createHash('sha256').update(data).digest('hex')));
 }
 
 export function tempDir(prefix = 'toolshed-skills-'): string {

@@ -5,7 +5,7 @@ import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { nodeFileSystem } from '../../../src/core/platform/nodeFileSystem';
 import type { FileSystemPort } from '../../../src/core/platform/ports';
 import { createHeadlessSkillService } from '../../../src/core/skills/headlessSkillService';
-import { ctx, engine, pack, stepSkill, tempDir, writeTree } from './helpers';
+import { ctx, engine, pack, stepSkill, tempDir, writeAsWritten, writeTree } from './helpers';
 
 /**
  * A warm start (a new session over the saved store) reads only the skill files that changed
@@ -214,29 +214,31 @@ describe('skills: warm start reads only changed files', () => {
     await warm.service.dispose();
   });
 
-  it('a store of the previous schema (fingerprints without warnings) upgrades on open, and a warm start still reads nothing', async () => {
-    const root = tempDir();
-    const bytes = await loadedOnce(root);
-    // The file as the previous version wrote it: no warnings column, schema 4.
-    const sql = (await engine()).sql;
-    const db = new sql.Database(bytes.entries.get('skills.db'));
-    db.run('ALTER TABLE skill_files DROP COLUMN problems');
-    db.run('ALTER TABLE skill_files DROP COLUMN errors');
-    db.run('DROP TABLE skill_folders');
-    db.run("UPDATE toolshed_meta SET value = 'skills/4' WHERE key = 'schema_version'");
-    await bytes.write('skills.db', db.export());
-    db.close();
+  for (const digest of [true, false])
+    it(`a store of the previous schema (fingerprints without warnings) upgrades on open, and a warm start ${digest ? 'still reads nothing' : 'reads every file again when the bytes are not the ones last written (no digest beside them)'}`, async () => {
+      const root = tempDir();
+      const bytes = await loadedOnce(root);
+      // The file as the previous version wrote it (with its digest, or as if damaged or written by something else): no warnings column, schema 4.
+      const sql = (await engine()).sql;
+      const db = new sql.Database(bytes.entries.get('skills.db'));
+      db.run('ALTER TABLE skill_files DROP COLUMN problems');
+      db.run('ALTER TABLE skill_files DROP COLUMN errors');
+      db.run('DROP TABLE skill_folders');
+      db.run("UPDATE toolshed_meta SET value = 'skills/4' WHERE key = 'schema_version'");
+      if (digest) await writeAsWritten(bytes, 'skills.db', db.export());
+      else await bytes.write('skills.db', db.export());
+      db.close();
 
-    const warm = await session(bytes);
-    assert.equal(warm.service.openInfo.status, 'migrated');
-    await warm.service.loadPacks([pack('p', root)]);
-    assert.deepEqual(warm.read, [], 'the fingerprints survived the upgrade');
-    assert.deepEqual(
-      (await warm.service.search({ query: 'signing keys', limit: 3 }, ctx)).skills.map((s) => s.name),
-      ['rotate-keys'],
-    );
-    await warm.service.dispose();
-  });
+      const warm = await session(bytes);
+      assert.equal(warm.service.openInfo.status, 'migrated');
+      await warm.service.loadPacks([pack('p', root)]);
+      assert.deepEqual(warm.read, digest ? [] : ['a.skill.yaml'], 'the fingerprints survived the upgrade only with the digest');
+      assert.deepEqual(
+        (await warm.service.search({ query: 'signing keys', limit: 3 }, ctx)).skills.map((s) => s.name),
+        ['rotate-keys'],
+      );
+      await warm.service.dispose();
+    });
 
   it('reads every file of a pack whose settings changed', async () => {
     const root = tempDir();

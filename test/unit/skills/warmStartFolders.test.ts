@@ -7,7 +7,7 @@ import { nodeFileSystem } from '../../../src/core/platform/nodeFileSystem';
 import type { DirectoryEntry, FileSystemPort } from '../../../src/core/platform/ports';
 import { createHeadlessSkillService } from '../../../src/core/skills/headlessSkillService';
 import { decodeEntries, encodeEntries } from '../../../src/core/skills/store/skillFolderListings';
-import { ctx, engine, pack, stepSkill, tempDir, writeTree } from './helpers';
+import { ctx, engine, pack, stepSkill, tempDir, writeAsWritten, writeTree } from './helpers';
 
 /**
  * A warm start lists again only the folders whose modification time changed since the last load
@@ -137,19 +137,21 @@ describe('skills: warm start lists only changed folders', () => {
     await warm.service.dispose();
   });
 
-  it('a damaged stored listing lists the folder again', async () => {
-    const root = library();
-    const bytes = new MemoryByteStore();
-    await (await session(bytes, root)).service.dispose();
-    const db = new (await engine()).sql.Database(bytes.entries.get('skills.db'));
-    db.run("UPDATE skill_folders SET entries = 'x' WHERE folder = ?", [path.join(root, 'beta')]);
-    await bytes.write('skills.db', db.export());
-    db.close();
-    const warm = await session(bytes, root);
-    assert.deepEqual(warm.listed, ['beta']);
-    assert.deepEqual(warm.names, ['alpha', 'beta', 'gamma']);
-    await warm.service.dispose();
-  });
+  for (const digest of [false, true])
+    it(`a damaged stored listing lists the folder again${digest ? ' (bytes with their digest: the listing does not decode)' : ' (bytes without their digest: every folder is listed again)'}`, async () => {
+      const root = library();
+      const bytes = new MemoryByteStore();
+      await (await session(bytes, root)).service.dispose();
+      const db = new (await engine()).sql.Database(bytes.entries.get('skills.db'));
+      db.run("UPDATE skill_folders SET entries = 'x' WHERE folder = ?", [path.join(root, 'beta')]);
+      if (digest) await writeAsWritten(bytes, 'skills.db', db.export());
+      else await bytes.write('skills.db', db.export());
+      db.close();
+      const warm = await session(bytes, root);
+      assert.deepEqual(warm.listed, digest ? ['beta'] : ['.', 'alpha', 'beta', 'gamma']);
+      assert.deepEqual(warm.names, ['alpha', 'beta', 'gamma']);
+      await warm.service.dispose();
+    });
 
   it('a store of the previous schema (no folder listings) upgrades on open: the next start lists every folder and reads no file, the one after lists none', async () => {
     const root = library();
@@ -160,7 +162,7 @@ describe('skills: warm start lists only changed folders', () => {
     db.run('DROP TABLE skill_folders');
     db.run('ALTER TABLE skill_files DROP COLUMN errors');
     db.run("UPDATE toolshed_meta SET value = 'skills/5' WHERE key = 'schema_version'");
-    await bytes.write('skills.db', db.export());
+    await writeAsWritten(bytes, 'skills.db', db.export());
     db.close();
 
     const upgraded = await session(bytes, root);

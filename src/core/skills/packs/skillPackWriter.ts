@@ -7,6 +7,7 @@ import type { SkillFileRef } from './skillPackScanner';
 import { makeProblem, PROBLEM_CODES } from './document/skillProblems';
 import type { SkillProblem } from './document/skillProblems';
 import { toRecord } from '../store/skillRecords';
+import { UNVERIFIED_CONTENT_HASH } from '../store/unverifiedStore';
 import type { SkillRecord } from '../skillSchema';
 import type { SkillStore } from '../store/skillStore';
 import { identityKey, makeScope } from '../store/skillScope';
@@ -259,7 +260,9 @@ export class SkillPackWriter {
       const rewrite = !samePlacement(existing, record) || store.holdsSourceBody(existing);
       return { outcome: 'unchanged', record: rewrite ? { ...record, updated_at: existing.updated_at } : undefined };
     }
-    if (!file.pack.updateExistingPackSkills && existing.pack_name === file.pack.name) return { outcome: 'unchanged', record: undefined };
+    // A row whose stored bytes could not be vouched for (unverifiedStore.ts) is rewritten even where updates are off.
+    if (!file.pack.updateExistingPackSkills && existing.pack_name === file.pack.name && existing.content_hash !== UNVERIFIED_CONTENT_HASH)
+      return { outcome: 'unchanged', record: undefined };
     return { outcome: 'updated', record };
   }
 }

@@ -6,8 +6,7 @@ import { TextAnalyzer } from '../../search/textAnalysis';
 import { requestTerms } from '../../search/requestTerms';
 import type { TaskType } from '../../config/settingsSchema';
 import type { SkillRecord } from '../skillSchema';
-import { exportClaimsIn, hasExportClaimIn } from './learned/exportedLearnedSkills';
-import type { ExportClaim } from './learned/exportedLearnedSkills';
+import { exportClaimsIn, hasExportClaimIn, type ExportClaim } from './learned/exportedLearnedSkills';
 import { LearnedRecordCache } from './learned/learnedRecordCache';
 import { RecordReadCache } from './recordReadCache';
 import { countedTerms, entryOf, fillMirror, readTreeRecords, rowToRecord, type SkillTreeRecord } from './skillRows';
@@ -16,9 +15,9 @@ import { SkillFileFingerprints } from './skillFileFingerprints';
 import { SkillFolderListings } from './skillFolderListings';
 import { SkillRowWriter } from './skillRowWriter';
 import { SkillUsageFile } from './skillUsageFile';
+import { forgetUnverifiable } from './unverifiedStore';
 import { rowsByUse } from './skillsByUse';
-import { identityKey } from './skillScope';
-import type { SkillIdentity, SkillScope } from './skillScope';
+import { identityKey, type SkillIdentity, type SkillScope } from './skillScope';
 import { entryPredicate, SkillSearchIndex } from './skillSearchIndex';
 import type { SkillEntry } from './skillSearchIndex';
 import { clusteredIn, filterSql } from './skillStoreFilter';
@@ -134,6 +133,7 @@ export class SkillStore {
         mirrored = undefined;
         mirrored = fillMirror(index, db, vocabulary);
       },
+      distrust: (db) => forgetUnverifiable(db, options.logger, options.key ?? SKILLS_DB_KEY),
       forceRebuild: options.forceRebuild,
       saveOnlyChanges: true,
       // A first load of 10,000 real skills writes a 25 MB file: room for it from the start (persistentDatabase.ts).

@@ -12,8 +12,9 @@ import type { SkillStore } from '../skillStore';
  *
  * Each line carries a checksum of its record (`_check`): a line damaged on disk is skipped (the
  * database's copy stays) instead of overwriting a good skill with garbage. Lines written before
- * checksums existed are read as they are. Line endings and trailing whitespace are not part of a
- * line (a journal edited or synced on Windows comes back as CRLF), and neither is a leading BOM.
+ * checksums existed are read as they are, when they hold the record's keys and no other. Line
+ * endings and trailing whitespace are not part of a line (a journal edited or synced on Windows
+ * comes back as CRLF), and neither is a leading BOM.
  *
  * The next write replaces the file with the store's skills, so a journal that was not read in
  * full is kept first: one with skipped lines is copied to `<key>.unreadable-<hash>`, one that
@@ -196,6 +197,19 @@ function readLine(line: string): SkillRecord | undefined {
   const parsed = skillRecordSchema.safeParse(value);
   if (!parsed.success) return undefined;
   const check = (value as Record<string, unknown>)[CHECK_KEY];
-  if (check !== undefined && (typeof check !== 'string' || !checksumHolds(line, check, parsed.data))) return undefined;
+  if (check === undefined) return onlyRecordKeys(value) ? parsed.data : undefined;
+  if (typeof check !== 'string' || !checksumHolds(line, check, parsed.data)) return undefined;
   return parsed.data;
+}
+
+const RECORD_KEYS = new Set(Object.keys(skillRecordSchema.shape));
+
+/**
+ * Whether a line without a checksum holds the record's keys and nothing else, as every line did
+ * before checksums. Any other key is damage: one flipped byte in `_check`'s name leaves the line
+ * looking like an old one, whose record would then be trusted unchecked (and win over the
+ * database's good copy).
+ */
+function onlyRecordKeys(value: unknown): boolean {
+  return Object.keys(value as Record<string, unknown>).every((key) => RECORD_KEYS.has(key));
 }
