@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
@@ -85,6 +85,27 @@ describe('shared skill store: damage inside a row (SQLite’s checks pass) is ne
     await fresh.service.syncSharedSkills();
     assert.deepEqual(shown(fresh), ORIGINALS, 'the clean copy reaches every window');
     await Promise.all([fresh.service.dispose(), owner.service.dispose()]);
+  });
+
+  it('bytes the store wrote are read as they are (never rewritten by a read); bytes without their digest are checked once and written back', async () => {
+    const { globalDir, local } = await seeded();
+    const file = path.join(globalDir, SHARED_SKILLS_KEY);
+    const before = statSync(file);
+    const owner = await openWindow(globalDir, local);
+    const other = await openWindow(globalDir);
+    for (const w of [owner, other]) await w.service.syncSharedSkills();
+    assert.deepEqual(shown(other), ORIGINALS);
+    const after = statSync(file);
+    assert.deepEqual([after.ino, after.mtimeMs], [before.ino, before.mtimeMs], 'no window rewrote the file');
+    // Without its digest (an older build's file, a copy): checked once, and written back with its digest.
+    writeFileSync(`${file}.checked`, 'not its digest');
+    await other.service.syncSharedSkills();
+    const checked = statSync(file);
+    assert.notEqual(checked.ino, after.ino, 'the checked file was written back');
+    await owner.service.syncSharedSkills();
+    assert.equal(statSync(file).ino, checked.ino, 'and is read as it is from then on');
+    assert.deepEqual(shown(owner), ORIGINALS);
+    await Promise.all([owner.service.dispose(), other.service.dispose()]);
   });
 
   it('a record damaged so that it no longer reads does not take the skill from the window that holds it', async () => {
