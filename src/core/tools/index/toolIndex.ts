@@ -7,7 +7,7 @@ import { TermVocabulary, decodeCounted, decodeTerms, encodeCounted } from '../..
 import { TermIndex } from '../../search/termIndex';
 import { TOOL_FIELDS, TOOL_FIELD_B, TOOL_FIELD_WEIGHTS, TOOL_K1, orderedTextTerms, toolFieldTerms } from './toolDocument';
 import { XorFingerprint } from './catalogFingerprint';
-import { SCHEMA_4_UPGRADES, VOCABULARY_FINGERPRINT_KEY, createSchema, writePendingRows } from './toolIndexSql';
+import { SCHEMA_4_UPGRADES, VOCABULARY_FINGERPRINT_KEY, createSchema, forgetDerivedRows, writePendingRows } from './toolIndexSql';
 import type { StoredTerms } from './toolIndexSql';
 import type { DocumentObserver, ToolField, ToolFieldTerms } from './toolDocument';
 import type { ToolRecord } from '../toolRecord';
@@ -118,6 +118,12 @@ export class ToolIndex {
       schemaVersion: ToolIndex.schemaVersion(),
       createSchema,
       migrations: SCHEMA_4_UPGRADES,
+      distrust: (db) => {
+        options.logger.info(
+          `Tool index "${options.key ?? TOOL_INDEX_KEY}" holds bytes it did not write last (damaged, written by something else, or a write cut short): every tool is indexed again from the catalog.`,
+        );
+        forgetDerivedRows(db);
+      },
       verify: (db) => {
         checked = undefined;
         checked = readMirror(db);

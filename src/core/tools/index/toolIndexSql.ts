@@ -68,6 +68,21 @@ export const SCHEMA_4_UPGRADES = (['fts5', 'fts4', 'none'] as const).map((fts) =
   },
 }));
 
+/**
+ * For stored bytes Toolshed did not write or check last (persistentDatabase's `distrust`): SQLite's
+ * check cannot see a changed byte inside a row, and a term blob that still decodes, or a record
+ * hash the catalog still matches, would be served as this catalog's index. Everything here is
+ * derived from the catalog, so it is dropped — the tool rows, their vocabulary and fingerprints,
+ * and the cached tool vectors — and the host's next catalog sync indexes every tool again, as on a
+ * cold start. The pick log (what the model picked: not derived) is kept.
+ */
+export function forgetDerivedRows(db: SqlDatabase): void {
+  db.transaction(() => {
+    db.exec('DELETE FROM tools; DELETE FROM tool_vocab; DELETE FROM tool_index_meta;');
+    if (db.get("SELECT 1 AS present FROM sqlite_master WHERE type = 'table' AND name = 'embedding_vectors'")) db.exec('DELETE FROM embedding_vectors');
+  });
+}
+
 /** A row change to write: the record and its counted terms' blob, or `null` for a deletion. */
 export type StoredTerms = { record: ToolRecord; terms: Uint8Array } | null;
 

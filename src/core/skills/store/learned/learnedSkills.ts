@@ -277,13 +277,26 @@ export class LearnedSkills {
    */
   private async mirror(snapshot: SharedSnapshot, removed: readonly SkillIdentity[] = []): Promise<number> {
     this.cached = undefined; // the learned list (merge checks, export) is read again after any shared change
-    const current = snapshot.rebuilt ? ((await this.seed(snapshot, removed)) ?? snapshot) : snapshot;
+    let current = snapshot.rebuilt ? ((await this.seed(snapshot, removed)) ?? snapshot) : snapshot;
+    if (current.setAside.length) current = (await this.writeBackSetAside(current)) ?? current;
     this.sharedTotals = new Map(current.counters.map((c) => [c.name, c]));
     const tenant = this.deps.tenantId?.() ?? '';
     return mirrorSharedSkills(
       this.deps.store,
       current.records.filter((r) => r.scope_mode === 'global' || (tenant !== '' && r.scope_tenant_id === tenant)),
     );
+  }
+
+  /**
+   * Writes back this window's copy of each shared skill set aside as damaged (sharedSkillRows.ts):
+   * the skill the user approved, never the damaged bytes. Without a copy here it stays aside,
+   * neither shown nor deleted (and this window's copy, had it one, is not deleted by the mirror).
+   */
+  private async writeBackSetAside(snapshot: SharedSnapshot): Promise<SharedSnapshot | undefined> {
+    const stored = new Set(snapshot.records.map(identityKey));
+    const damaged = new Set(snapshot.setAside.flatMap((entry) => entry.identities));
+    const copies = localSharedSkills(this.deps.store).filter((r) => damaged.has(identityKey(r)) && !stored.has(identityKey(r)));
+    return copies.length && this.deps.shared ? this.deps.shared.write({ upsert: copies }) : undefined;
   }
 
   private async seed(snapshot: SharedSnapshot, removed: readonly SkillIdentity[]): Promise<SharedSnapshot | undefined> {

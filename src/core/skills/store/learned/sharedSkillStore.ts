@@ -2,10 +2,20 @@ import type { ByteStore, Clock, FileLock, Logger } from '../../../platform/ports
 import { openStoreDatabase } from '../../../sql/persistentDatabase';
 import type { PersistentDatabase } from '../../../sql/persistentDatabase';
 import type { SqlEngine } from '../../../sql/sqlEngine';
-import { skillRecordSchema } from '../../skillSchema';
 import type { SkillRecord } from '../../skillSchema';
 import { identityKey } from '../skillScope';
 import type { SkillIdentity } from '../skillScope';
+import {
+  createSharedSchema,
+  endSetAside,
+  parseRecord,
+  putRecord,
+  SHARED_MIGRATIONS,
+  SHARED_SCHEMA_VERSION,
+  setAsideDamaged,
+  setAsideSkills,
+} from './sharedSkillRows';
+import type { SetAsideSkill } from './sharedSkillRows';
 
 /** File name of the shared store in the extension's global storage. */
 export const SHARED_SKILLS_KEY = 'shared-skills.db';
@@ -48,6 +58,11 @@ export interface SharedSnapshot {
   counters: SharedCounters[];
   /** The stored file was unreadable and was set aside: the caller may seed it again from its copy. */
   rebuilt: boolean;
+  /**
+   * Skills whose stored row was damaged (sharedSkillRows.ts): not in `records`, kept aside in the
+   * file; a window holding a copy of one writes it back.
+   */
+  setAside: SetAsideSkill[];
 }
 
 /**
@@ -57,14 +72,23 @@ export interface SharedSnapshot {
  * others' writes with its stale copy. Hence no window keeps it open: a write takes the lock file,
  * loads the current bytes, applies its change, saves (atomic rename) and closes; a read loads the
  * bytes without the lock (a rename never shows a half-written file). Each window mirrors what it
- * reads into its own store for searching (see sharedSkillMirror.ts).
+ * reads into its own store for searching (see sharedSkillMirror.ts). Each row carries a checksum,
+ * checked when the file's bytes are not the ones last written or checked: a damaged record is set
+ * aside, never served (sharedSkillRows.ts).
  */
 export class SharedSkillStore {
+  /** Set-aside skills already named in a warning by this window (each is named once). */
+  private readonly reported = new Set<string>();
+
   constructor(private readonly deps: SharedSkillStoreDeps) {}
 
   async read(): Promise<SharedSnapshot> {
-    const db = await this.open();
+    const { db, distrusted } = await this.open();
     try {
+      // Bytes Toolshed did not write or check last: their rows were checked (damaged ones set
+      // aside). That verdict is saved under the lock, so the next read is warm and every window
+      // reads the same rows; when it cannot be saved, this read still serves only checked rows.
+      if (distrusted) return await this.write({}).catch(() => this.snapshot(db));
       return this.snapshot(db);
     } finally {
       db.close();
@@ -78,22 +102,21 @@ export class SharedSkillStore {
         throw new Error(`Skill "${record.name}" has scope "project"; project skills stay in the workspace's store, not the shared one.`);
     }
     return this.deps.lock.withLock(async () => {
-      const db = await this.open();
+      const { db } = await this.open();
       try {
-        db.db.transaction(() => {
+        const touched = new Set([...(change.remove ?? []), ...(change.upsert ?? [])].map(identityKey));
+        const ended = db.db.transaction(() => {
           for (const identity of change.remove ?? []) {
             db.db.run('DELETE FROM shared_skills WHERE identity = ?', [identityKey(identity)]);
           }
-          for (const record of change.upsert ?? []) {
-            db.db.run('INSERT OR REPLACE INTO shared_skills (identity, record, updated_at) VALUES (?, ?, ?)', [
-              identityKey(record),
-              JSON.stringify(record),
-              this.deps.clock.now(),
-            ]);
-          }
+          for (const record of change.upsert ?? []) putRecord(db.db, record, this.deps.clock.now());
           for (const delta of change.counters ?? []) addCounters(db, delta);
+          return endSetAside(db.db, touched);
         });
         await db.save();
+        for (const entry of ended) {
+          this.deps.logger.info(`Shared skill store: learned skill ${entry.label}, set aside as damaged, was written again from a clean copy or deleted.`);
+        }
         return this.snapshot(db);
       } finally {
         db.close();
@@ -101,23 +124,35 @@ export class SharedSkillStore {
     });
   }
 
-  private open(): Promise<PersistentDatabase> {
-    return openStoreDatabase({ ...this.deps, store: this.deps.bytes }, SHARED_SKILLS_KEY, {
-      schemaVersion: 'shared-skills/2',
-      createSchema: (db) => {
-        db.exec('CREATE TABLE shared_skills (identity TEXT PRIMARY KEY, record TEXT NOT NULL, updated_at INTEGER NOT NULL)');
-        db.exec(COUNTERS_TABLE_SQL);
+  /** The store's database; `distrusted`: its bytes were not the ones last written or checked (rows checked, damaged ones set aside). */
+  private async open(): Promise<{ db: PersistentDatabase; distrusted: boolean }> {
+    let distrusted = false;
+    const db = await openStoreDatabase({ ...this.deps, store: this.deps.bytes }, SHARED_SKILLS_KEY, {
+      schemaVersion: SHARED_SCHEMA_VERSION,
+      createSchema: createSharedSchema,
+      migrations: SHARED_MIGRATIONS,
+      distrust: (opened) => {
+        distrusted = true;
+        setAsideDamaged(opened, this.deps.clock.now());
       },
-      // Version 1 had no counters: add the table, keep every skill.
-      migrations: [{ from: 'shared-skills/1', migrate: (db) => db.exec(COUNTERS_TABLE_SQL) }],
     });
+    return { db, distrusted };
   }
 
   private snapshot(db: PersistentDatabase): SharedSnapshot {
     const counters = db.db.all<SharedCounters & Record<string, string | number>>(
       'SELECT name, helpful, harmful, use_count, last_used, last_validated FROM shared_counters ORDER BY name',
     );
-    return { records: this.rows(db), counters: counters.map((c) => ({ ...c })), rebuilt: db.status === 'rebuilt' };
+    const setAside = setAsideSkills(db.db);
+    for (const entry of setAside) {
+      const key = `${entry.identities[0]}\u0000${entry.reason}`;
+      if (this.reported.has(key)) continue;
+      this.reported.add(key);
+      this.deps.logger.warn(
+        `Shared skill store: learned skill ${entry.label} is damaged (${entry.reason}): it is not shown or used. Its record is kept aside in ${this.deps.key ?? SHARED_SKILLS_KEY}; a window that holds a copy of it writes that copy back when it next syncs.`,
+      );
+    }
+    return { records: this.rows(db), counters: counters.map((c) => ({ ...c })), rebuilt: db.status === 'rebuilt', setAside };
   }
 
   /** Every stored record; a row that is not a valid record is skipped with one warning. */
@@ -134,9 +169,6 @@ export class SharedSkillStore {
   }
 }
 
-const COUNTERS_TABLE_SQL = `CREATE TABLE shared_counters (name TEXT PRIMARY KEY, helpful INTEGER NOT NULL DEFAULT 0,
-  harmful INTEGER NOT NULL DEFAULT 0, use_count INTEGER NOT NULL DEFAULT 0, last_used INTEGER NOT NULL DEFAULT 0, last_validated INTEGER NOT NULL DEFAULT 0)`;
-
 /** Adds an increment to the stored counters (never below zero; times only move forward). */
 function addCounters(db: PersistentDatabase, delta: SharedCounters): void {
   db.db.run('INSERT OR IGNORE INTO shared_counters (name) VALUES (?)', [delta.name]);
@@ -145,13 +177,4 @@ function addCounters(db: PersistentDatabase, delta: SharedCounters): void {
     last_used = MAX(last_used, ?), last_validated = MAX(last_validated, ?) WHERE name = ?`,
     [delta.helpful, delta.harmful, delta.use_count, delta.last_used, delta.last_validated, delta.name],
   );
-}
-
-function parseRecord(text: string): SkillRecord | undefined {
-  try {
-    const parsed = skillRecordSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
 }
