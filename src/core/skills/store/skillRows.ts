@@ -11,6 +11,7 @@ import { countIds } from '../../search/termStore';
 import { metaValue } from '../../sql/persistentDatabase';
 import type { CountedFields } from '../../search/countedFields';
 import type { TermVocabulary } from '../../search/termStore';
+import { HostSlices } from '../../platform/hostSlices';
 import { SKILL_COLUMN_STORAGE, SKILL_COLUMNS, VOCABULARY_FINGERPRINT_KEY } from './skillStoreSchema';
 
 /** Conversions between SkillRecord, `skills` rows, mirror entries and stored terms. */
@@ -201,48 +202,77 @@ const SCOPES = new Set(['project', 'tenant', 'global']);
  * damage the page-level integrity check cannot see (a flipped byte inside a row, the vocabulary
  * or — through `add`'s decoding — a term blob), so the database is rebuilt rather than failing on
  * first use. A row stored without terms (a store written when sql.js had no full-text engine kept
- * none) comes last, without terms: the store analyses it then.
+ * none) comes last, without terms: the store analyses it then. A step per row read (a generator),
+ * so that the open can give the event loop a turn between steps (`fillMirrorInSlices`).
  */
-function readMirror(db: SqlDatabase, vocabulary: TermVocabulary, add: (entry: SkillEntry, terms?: Uint8Array) => void): void {
+function* readMirror(db: SqlDatabase, vocabulary: TermVocabulary, add: (entry: SkillEntry, terms?: Uint8Array) => void): Generator<void, void, undefined> {
   const byDoc = new Map<number, SkillEntry>();
-  db.each(`SELECT ${ENTRY_COLUMNS_SQL} FROM skills`, (r) => {
+  for (const r of db.iterate(`SELECT ${ENTRY_COLUMNS_SQL} FROM skills`)) {
     const entry = entryFromRow(r);
     if (!entry.name || !SCOPES.has(entry.scope_mode)) throw new Error(`row ${entry.docId} is damaged (name "${entry.name}", scope "${entry.scope_mode}")`);
     byDoc.set(entry.docId, entry);
-  });
-  const rows = db.arrays('SELECT id, term FROM skill_vocab');
-  // Ids are handed out densely from 0: one outside that range is damage (and would size tables).
-  for (const r of rows) {
-    const id = Number(r[0]);
-    if (!Number.isInteger(id) || id < 0 || id >= rows.length) throw new Error(`vocabulary row ${String(r[0])} is damaged`);
+    yield;
   }
-  vocabulary.load(rows.map((r) => [Number(r[0]), String(r[1])] as const));
+  const rows: Array<readonly [number, string]> = [];
+  for (const r of db.iterate('SELECT id, term FROM skill_vocab')) {
+    rows.push([Number(r[0]), String(r[1])]);
+    yield;
+  }
+  // Ids are handed out densely from 0: one outside that range is damage (and would size tables).
+  for (const [id] of rows) if (!Number.isInteger(id) || id < 0 || id >= rows.length) throw new Error(`vocabulary row ${String(id)} is damaged`);
+  vocabulary.load(rows);
   const stored = metaValue(db, VOCABULARY_FINGERPRINT_KEY);
   if (stored !== undefined && stored !== vocabulary.fingerprint) throw new Error('the term vocabulary is damaged (its fingerprint differs)');
-  db.each('SELECT doc_id, terms FROM skill_terms', ([docId, blob]) => {
+  for (const [docId, blob] of db.iterate('SELECT doc_id, terms FROM skill_terms')) {
     if (typeof docId !== 'number' || !Number.isInteger(docId)) throw new Error(`a term row's id is damaged (${String(docId)})`);
     const entry = byDoc.get(docId);
-    if (!entry) return;
+    if (!entry) continue;
     if (!(blob instanceof Uint8Array)) throw new Error(`terms of row ${entry.docId} are damaged`);
     add(entry, blob);
     byDoc.delete(entry.docId);
-  });
+    yield;
+  }
   for (const entry of byDoc.values()) add(entry);
 }
 
 /**
- * Fills the mirror with every stored skill, its stored terms decoded straight into the index's
- * packed statistics (relabelled to the index's term ids: nothing analysed, no term list or counted
- * arrays made); returns the doc ids of rows stored without terms. Throws on damage (see readMirror).
+ * The steps of filling the mirror with every stored skill, its stored terms decoded straight into
+ * the index's packed statistics (relabelled to the index's term ids: nothing analysed, no term
+ * list or counted arrays made); `withoutTerms` gets the doc ids of rows stored without terms.
  */
-export function fillMirror(index: SkillSearchIndex, db: SqlDatabase, vocabulary: TermVocabulary): number[] {
+function mirrorSteps(index: SkillSearchIndex, db: SqlDatabase, vocabulary: TermVocabulary, withoutTerms: number[]): Generator<void, void, undefined> {
   index.clear();
   const intern = (term: string): number => index.internTerm(term);
-  const withoutTerms: number[] = [];
-  readMirror(db, vocabulary, (entry, blob) => {
+  return readMirror(db, vocabulary, (entry, blob) => {
     if (!blob) withoutTerms.push(entry.docId);
     index.set(entry, blob && vocabulary.packStored(blob, SKILL_FIELDS.length, intern));
   });
+}
+
+/** Fills the mirror in one stretch (see `mirrorSteps`); returns the doc ids of rows stored without terms. Throws on damage (see readMirror). */
+export function fillMirror(index: SkillSearchIndex, db: SqlDatabase, vocabulary: TermVocabulary): number[] {
+  const withoutTerms: number[] = [];
+  for (const step of mirrorSteps(index, db, vocabulary, withoutTerms)) void step;
+  return withoutTerms;
+}
+
+/** Rows read between two looks at the slice clock (a look is cheap; a row is a few microseconds). */
+const ROWS_PER_LOOK = 16;
+
+/**
+ * `fillMirror` in slices of `slices`' length, the event loop given a turn between them: the open
+ * of a large store (9,000 skills: 0.3–0.5 s of reading) no longer holds the thread in one stretch,
+ * so the extension host answers the workbench's calls (another extension's tool, the crossings of
+ * Toolshed's own first tool call) while it runs. Nothing else reads the database meanwhile: the
+ * store is not handed out before its open ends.
+ */
+export async function fillMirrorInSlices(index: SkillSearchIndex, db: SqlDatabase, vocabulary: TermVocabulary, slices = new HostSlices()): Promise<number[]> {
+  const withoutTerms: number[] = [];
+  let rows = 0;
+  for (const step of mirrorSteps(index, db, vocabulary, withoutTerms)) {
+    void step;
+    if (++rows % ROWS_PER_LOOK === 0) await slices.pause();
+  }
   return withoutTerms;
 }
 
