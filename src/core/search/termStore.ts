@@ -46,13 +46,14 @@ export class TermVocabulary implements TermIds {
   /** Replaces the vocabulary with stored rows (id, term). */
   load(rows: Iterable<readonly [number, string]>): void {
     this.clear();
-    let print = 0;
-    for (const [id, term] of rows) {
-      this.ids.set(term, id);
-      this.terms[id] = term;
-      print ^= rowHash(id, term);
-    }
-    this.print = print >>> 0;
+    for (const [id, term] of rows) this.addStored(id, term);
+  }
+
+  /** Adds one stored row (id, term) to a vocabulary being loaded (after `clear`): what `load` does per row, for a caller that reads the rows in slices. */
+  addStored(id: number, term: string): void {
+    this.ids.set(term, id);
+    this.terms[id] = term;
+    this.print = (this.print ^ rowHash(id, term)) >>> 0;
   }
 
   /** The XOR of every row's hash (VOCABULARY_FINGERPRINT_KEY), as a decimal string. */

@@ -121,4 +121,38 @@ describe('skills: the warm open fills the search mirror in slices', () => {
     );
     store.close();
   });
+
+  it('reads every kind of a row as stored, a value this build does not know included', async () => {
+    const bytes = new MemoryByteStore();
+    const first = await SkillStore.open({ engine: await engine(), store: bytes, logger: nullLogger, clock: new TestClock() });
+    const [a, b, c] = corpus(3);
+    first.upsertMany([
+      {
+        ...a!,
+        scope_mode: 'project',
+        scope_project_id: 'p1',
+        workspace: true,
+        model_invocable: false,
+        status: 'inactive',
+        task_type: 'browser',
+        origin: 'pack',
+        pack_name: 'team',
+      },
+      { ...b!, scope_mode: 'tenant', scope_tenant_id: 't1', model_invocable: true },
+      c!,
+    ]);
+    // A task type a later build may write: read as it is, not as one this build knows.
+    first.db.run("UPDATE skills SET task_type = 'quantum' WHERE name = ?", [c!.name]);
+    await first.save();
+    first.close();
+    const store = await SkillStore.open({ engine: await engine(), store: bytes, logger: nullLogger, clock: new TestClock() });
+    const kinds = (name: string) => {
+      const e = [...store.everySkill()].find((entry) => entry.name === name)!;
+      return [e.task_type, e.origin, e.scope_mode, e.scope_tenant_id, e.scope_project_id, e.status, e.workspace, e.model_invocable, e.pack_name];
+    };
+    assert.deepEqual(kinds(a!.name), ['browser', 'pack', 'project', '', 'p1', 'inactive', true, false, 'team']);
+    assert.deepEqual(kinds(b!.name), [b!.task_type, 'learned', 'tenant', 't1', '', 'active', false, true, '']);
+    assert.deepEqual(kinds(c!.name), ['quantum', 'learned', 'global', '', '', 'active', false, c!.model_invocable, '']);
+    store.close();
+  });
 });

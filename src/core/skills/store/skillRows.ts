@@ -22,23 +22,27 @@ const ORIGINS: readonly SkillOrigin[] = ['pack', 'learned'];
 const SCOPE_MODES = scopeModeSchema.options;
 const STATUSES = ['active', 'inactive'] as const;
 
-/** A few-valued column as the position of its value in `values` (any other value as it is). */
-function coded(column: string, values: readonly string[]): string {
-  return `CASE ${column} ${values.map((value, i) => `WHEN '${value}' THEN ${i}`).join(' ')} ELSE ${column} END`;
+/** Where a few-valued column's value sits in `values`, in SQL (NULL for any other value). */
+function position(column: string, values: readonly string[]): string {
+  return `CASE ${column} ${values.map((value, i) => `WHEN '${value}' THEN ${i}`).join(' ')} END`;
 }
 
-/** A `coded` column's value: one shared string per known value, not one decoded per row. */
-function decoded<T extends string>(value: SqlValue, values: readonly T[]): T {
-  return (typeof value === 'number' ? values[value] : String(value)) as T;
-}
+/**
+ * A row's few-valued columns and flags as one number (`entryFromRow` takes it apart), NULL when
+ * one of them holds a value this build does not know: sql.js makes two calls into SQLite for each
+ * column it returns, and a warm start reads every skill's row.
+ */
+const KINDS_SQL = `${position('task_type', TASK_TYPES)} + ${TASK_TYPES.length} * (${position('origin', ORIGINS)} + ${ORIGINS.length} * (${position('scope_mode', SCOPE_MODES)}
+  + ${SCOPE_MODES.length} * (${position('status', STATUSES)} + ${STATUSES.length} * ((workspace = 1) + 2 * (model_invocable = 1)))))`;
+
+/** Those columns as they are, for a row whose kinds are not all known (KINDS_SQL is NULL). */
+const RAW_KINDS_SQL = 'SELECT task_type, origin, scope_mode, status, workspace, model_invocable FROM skills WHERE doc_id = ?';
 
 /** Columns the in-memory mirror reads (see `entryFromRow`). */
-// Columns usually empty (or `[]`) come as NULL, which `entryFromRow` reads as that value, and
-// few-valued ones as numbers (`coded`): sql.js decodes every text value it returns, and a warm
-// start reads ~14 per skill.
-const ENTRY_COLUMNS_SQL = `doc_id, name, NULLIF(title, ''), trigger, NULLIF(description, ''), NULLIF(tags, '[]'), ${coded('task_type', TASK_TYPES)},
-  ${coded('origin', ORIGINS)}, ${coded('scope_mode', SCOPE_MODES)}, NULLIF(scope_tenant_id, ''), NULLIF(scope_project_id, ''), workspace,
-  ${coded('status', STATUSES)}, model_invocable, NULLIF(pack_name, '')`;
+// Columns usually empty (or `[]`) come as NULL, which `entryFromRow` reads as that value: sql.js
+// decodes every text value it returns.
+const ENTRY_COLUMNS_SQL = `doc_id, name, NULLIF(title, ''), trigger, NULLIF(description, ''), NULLIF(tags, '[]'), NULLIF(scope_tenant_id, ''),
+  NULLIF(scope_project_id, ''), NULLIF(pack_name, ''), ${KINDS_SQL}`;
 
 /**
  * INSERT parameters for a record, in SKILL_COLUMNS order. Everything that can fail (JSON of
@@ -120,27 +124,51 @@ function same(text: string, kept: string | undefined): string {
   return kept === text ? kept : text;
 }
 
-/** A mirror entry from a row of ENTRY_COLUMNS_SQL. */
-function entryFromRow(r: SqlValue[]): SkillEntry {
+/** A mirror entry from a row of ENTRY_COLUMNS_SQL (`db` reads the kinds of a row whose KINDS_SQL is NULL). */
+function entryFromRow(r: SqlValue[], db: SqlDatabase): SkillEntry {
   const description = String(r[4] ?? '');
-  return {
-    docId: Number(r[0]),
+  const docId = Number(r[0]);
+  const entry: SkillEntry = {
+    docId,
     name: String(r[1]),
     title: String(r[2] ?? ''),
     // Most skills' trigger is their description, stored as NULL: one string for both (≈ 2.7 MB at 10,000 real skills).
     trigger: r[3] === null ? description : same(String(r[3]), description),
     description,
     tagsText: String(r[5] ?? '[]'),
-    task_type: decoded<TaskType>(r[6] as SqlValue, TASK_TYPES),
-    origin: decoded<SkillOrigin>(r[7] as SqlValue, ORIGINS),
-    scope_mode: decoded<SkillEntry['scope_mode']>(r[8] as SqlValue, SCOPE_MODES),
-    scope_tenant_id: String(r[9] ?? ''),
-    scope_project_id: String(r[10] ?? ''),
-    workspace: Number(r[11]) === 1,
-    status: decoded(r[12] as SqlValue, STATUSES),
-    model_invocable: Number(r[13]) === 1,
-    pack_name: String(r[14] ?? ''),
+    task_type: TASK_TYPES[0],
+    origin: ORIGINS[0]!,
+    scope_mode: SCOPE_MODES[0],
+    scope_tenant_id: String(r[6] ?? ''),
+    scope_project_id: String(r[7] ?? ''),
+    workspace: false,
+    status: STATUSES[0],
+    model_invocable: false,
+    pack_name: String(r[8] ?? ''),
   };
+  let kinds = r[9];
+  if (typeof kinds !== 'number') {
+    const raw = db.arrays(RAW_KINDS_SQL, [docId])[0] ?? [];
+    entry.task_type = String(raw[0]) as TaskType;
+    entry.origin = String(raw[1]) as SkillOrigin;
+    entry.scope_mode = String(raw[2]) as SkillEntry['scope_mode'];
+    entry.status = String(raw[3]) as SkillEntry['status'];
+    entry.workspace = Number(raw[4]) === 1;
+    entry.model_invocable = Number(raw[5]) === 1;
+    return entry;
+  }
+  // One shared string per known value, not one decoded per row.
+  entry.task_type = TASK_TYPES[kinds % TASK_TYPES.length]!;
+  kinds = Math.floor(kinds / TASK_TYPES.length);
+  entry.origin = ORIGINS[kinds % ORIGINS.length]!;
+  kinds = Math.floor(kinds / ORIGINS.length);
+  entry.scope_mode = SCOPE_MODES[kinds % SCOPE_MODES.length]!;
+  kinds = Math.floor(kinds / SCOPE_MODES.length);
+  entry.status = STATUSES[kinds % STATUSES.length]!;
+  kinds = Math.floor(kinds / STATUSES.length);
+  entry.workspace = (kinds & 1) === 1;
+  entry.model_invocable = (kinds & 2) === 2;
+  return entry;
 }
 
 export function entryOf(record: SkillRecord, docId: number): SkillEntry {
@@ -208,19 +236,20 @@ const SCOPES = new Set(['project', 'tenant', 'global']);
 function* readMirror(db: SqlDatabase, vocabulary: TermVocabulary, add: (entry: SkillEntry, terms?: Uint8Array) => void): Generator<void, void, undefined> {
   const byDoc = new Map<number, SkillEntry>();
   for (const r of db.iterate(`SELECT ${ENTRY_COLUMNS_SQL} FROM skills`)) {
-    const entry = entryFromRow(r);
+    const entry = entryFromRow(r, db);
     if (!entry.name || !SCOPES.has(entry.scope_mode)) throw new Error(`row ${entry.docId} is damaged (name "${entry.name}", scope "${entry.scope_mode}")`);
     byDoc.set(entry.docId, entry);
     yield;
   }
-  const rows: Array<readonly [number, string]> = [];
+  // Ids are handed out densely from 0: one outside that range is damage (and would size tables).
+  const vocabularyRows = Number(db.arrays('SELECT COUNT(*) FROM skill_vocab')[0]?.[0] ?? 0);
+  vocabulary.clear();
   for (const r of db.iterate('SELECT id, term FROM skill_vocab')) {
-    rows.push([Number(r[0]), String(r[1])]);
+    const id = Number(r[0]);
+    if (!Number.isInteger(id) || id < 0 || id >= vocabularyRows) throw new Error(`vocabulary row ${String(r[0])} is damaged`);
+    vocabulary.addStored(id, String(r[1]));
     yield;
   }
-  // Ids are handed out densely from 0: one outside that range is damage (and would size tables).
-  for (const [id] of rows) if (!Number.isInteger(id) || id < 0 || id >= rows.length) throw new Error(`vocabulary row ${String(id)} is damaged`);
-  vocabulary.load(rows);
   const stored = metaValue(db, VOCABULARY_FINGERPRINT_KEY);
   if (stored !== undefined && stored !== vocabulary.fingerprint) throw new Error('the term vocabulary is damaged (its fingerprint differs)');
   for (const [docId, blob] of db.iterate('SELECT doc_id, terms FROM skill_terms')) {
