@@ -226,7 +226,7 @@ const SCOPES = new Set(['project', 'tenant', 'global']);
 /**
  * Everything the store reads on open, read once: `add` gets every row as a mirror entry with its
  * stored terms (the blob of its analysed terms counted with the stored vocabulary, loaded into
- * `vocabulary`), one skill at a time; `add` decodes them (`TermVocabulary.packStored`). Throws on
+ * `vocabulary`), one skill at a time; `add` decodes them (`TermVocabulary.storeInto`). Throws on
  * damage the page-level integrity check cannot see (a flipped byte inside a row, the vocabulary
  * or — through `add`'s decoding — a term blob), so the database is rebuilt rather than failing on
  * first use. A row stored without terms (a store written when sql.js had no full-text engine kept
@@ -271,10 +271,13 @@ function* readMirror(db: SqlDatabase, vocabulary: TermVocabulary, add: (entry: S
  */
 function mirrorSteps(index: SkillSearchIndex, db: SqlDatabase, vocabulary: TermVocabulary, withoutTerms: number[]): Generator<void, void, undefined> {
   index.clear();
-  const intern = (term: string): number => index.internTerm(term);
   return readMirror(db, vocabulary, (entry, blob) => {
-    if (!blob) withoutTerms.push(entry.docId);
-    index.set(entry, blob && vocabulary.packStored(blob, SKILL_FIELDS.length, intern));
+    if (blob) {
+      index.setStored(entry, blob, vocabulary);
+      return;
+    }
+    withoutTerms.push(entry.docId);
+    index.set(entry);
   });
 }
 
