@@ -113,11 +113,12 @@ export abstract class PackedDocuments<F extends string, K extends string | numbe
     this.delete(key);
     this.changes++;
     for (let f = 0; f < n; f++) this.totalLength[f] += lengths[f];
-    // Room for the widest form of every entry; what is not used is given back below.
-    const o = this.room(1 + n + (end + r) * (1 + stride));
-    const words = this.words;
-    for (let f = 0; f < n; f++) words[o + 1 + f] = lengths[f];
-    let w = o + 1 + n;
+    // Written in scratch with room for the widest form of every entry, then copied at its size.
+    const bound = 1 + n + (end + r) * (1 + stride);
+    if (mergedScratch.length < bound) mergedScratch = new Uint32Array(Math.max(bound, 2 * mergedScratch.length));
+    const words = mergedScratch;
+    for (let f = 0; f < n; f++) words[1 + f] = lengths[f];
+    let w = 1 + n;
     let i = 0;
     let j = 0;
     let restCode = r > 0 ? Math.floor(rest[0] / 0x10000) : 0;
@@ -164,8 +165,9 @@ export abstract class PackedDocuments<F extends string, K extends string | numbe
         restId = j < r ? Math.floor(restCode / n) : Infinity;
       }
     }
-    words[o] = w - o;
-    this.giveBack(o + (1 + n + (end + r) * (1 + stride)) - w);
+    words[0] = w;
+    const o = this.room(w);
+    this.words.set(words.subarray(0, w), o);
     this.docs.set(key, o);
   }
 
@@ -277,11 +279,6 @@ export abstract class PackedDocuments<F extends string, K extends string | numbe
     this.docs.set(key, o);
   }
 
-  /** Gives back the last `words` words taken by `room` (a document written in less than the room it asked for). */
-  private giveBack(words: number): void {
-    this.used -= words;
-  }
-
   /** The offset of `size` new words at the end of `words`, grown (or first compacted) when they do not fit. */
   private room(size: number): number {
     if (this.used + size > this.words.length) {
@@ -363,6 +360,9 @@ export abstract class PackedDocuments<F extends string, K extends string | numbe
     return id;
   }
 }
+
+/** Where `setMerged` writes a document before it is copied in at its size (grown as needed): it runs once per stored document on every open. */
+let mergedScratch = new Uint32Array(4096);
 
 /** The one field holding the wide entry at `at`, or −1 when it is in several (or none). */
 function inOneField(packed: Uint32Array, at: number, stride: number): number {
