@@ -99,6 +99,21 @@ export function packCounted(counted: CountedFields): Uint32Array {
 }
 
 /**
+ * A document as `packMerged` takes it, from the start of `ids`: one field's run (`ids`/`counts`
+ * up to `end`, ids strictly ascending) and the other fields' first `r` entries in `rest` —
+ * (term id × fields + field) × 2^16 + capped count, ascending — with every field's length.
+ */
+export interface MergedDocument {
+  ids: ArrayLike<number>;
+  counts: ArrayLike<number>;
+  end: number;
+  field: number;
+  rest: ArrayLike<number>;
+  r: number;
+  lengths: ArrayLike<number>;
+}
+
+/**
  * A packed document from one field's entries (`ids`/`counts` from `start` to `end`, ids strictly
  * ascending) merged with the other fields' first `r` entries in `rest` — (term id × n + field) ×
  * 2^16 + capped count, ascending, no (term, field) twice — given every field's length (occurrences).

@@ -1,5 +1,5 @@
-import { packCodes, packCounted, packedStride } from './countedFields';
-import type { CountedFields } from './countedFields';
+import { MAX_FREQUENCY, packCodes, packCounted, packedStride } from './countedFields';
+import type { CountedFields, MergedDocument } from './countedFields';
 
 /** The second word of a term entry when the term has counts in more than one field (the wide form's count words follow). */
 const SPREAD = 0x80000000;
@@ -91,10 +91,84 @@ export abstract class PackedDocuments<F extends string, K extends string | numbe
     this.adopt(key, packCounted(counted));
   }
 
-  /** Adds or replaces a document already packed in this dictionary's ids (`TermVocabulary.packStored`: what a store's open loads). */
+  /** Adds or replaces a document already packed in this dictionary's ids (`TermVocabulary.packStored`). */
   setPacked(key: K, packed: Uint32Array): void {
     if (packed.length < this.fields.length || (packed.length - this.fields.length) % this.stride !== 0) throw new Error('a packed document of another layout');
     this.adopt(key, packed);
+  }
+
+  /**
+   * Adds or replaces a document given as `packMerged` takes it (countedFields.ts; `start` 0) and
+   * written straight into the compact form, with no wide document in between: what a store's open
+   * runs for every stored document (`TermVocabulary.storeInto`). The same words as
+   * `setPacked(key, packMerged(…))`.
+   */
+  setMerged(key: K, merged: MergedDocument): void {
+    const { ids, counts, end, field, rest, r, lengths } = merged;
+    const n = this.fields.length;
+    const stride = this.stride;
+    // Both runs ascend: their last ids are the largest.
+    const largest = Math.max(end > 0 ? ids[end - 1] : -1, r > 0 ? Math.floor(Math.floor(rest[r - 1] / 0x10000) / n) : -1);
+    if (largest >= this.termNames.length) throw new Error(`term id ${largest} was never interned`);
+    this.delete(key);
+    this.changes++;
+    for (let f = 0; f < n; f++) this.totalLength[f] += lengths[f];
+    // Written in scratch with room for the widest form of every entry, then copied at its size.
+    const bound = 1 + n + (end + r) * (1 + stride);
+    if (mergedScratch.length < bound) mergedScratch = new Uint32Array(Math.max(bound, 2 * mergedScratch.length));
+    const words = mergedScratch;
+    for (let f = 0; f < n; f++) words[1 + f] = lengths[f];
+    let w = 1 + n;
+    let i = 0;
+    let j = 0;
+    let restCode = r > 0 ? Math.floor(rest[0] / 0x10000) : 0;
+    let restId = r > 0 ? Math.floor(restCode / n) : Infinity;
+    while (i < end || j < r) {
+      const inRun = i < end && ids[i] <= restId;
+      const id = inRun ? ids[i] : restId;
+      this.docFreq[id]++;
+      // The term's entries: the run's, then the other fields' of the same id (each field once).
+      let soleField = inRun ? field : restCode - restId * n;
+      let soleCount = inRun ? Math.min(counts[i], MAX_FREQUENCY) : rest[j] - restCode * 0x10000;
+      const nextRest = inRun ? j : j + 1;
+      const spread = nextRest < r && Math.floor(Math.floor(rest[nextRest] / 0x10000) / n) === id;
+      if (!spread) {
+        if (inRun) i++;
+        else j++;
+        if (soleField <= 7 && soleCount <= ONE_COUNT_MAX && id <= ONE_ID_MASK) {
+          words[w++] = (ONE_WORD | (soleField << ONE_FIELD_SHIFT) | (soleCount << ONE_COUNT_SHIFT) | id) >>> 0;
+        } else {
+          words[w++] = id;
+          words[w++] = soleField * 0x10000 + soleCount;
+        }
+      } else {
+        words[w++] = id;
+        words[w++] = SPREAD;
+        const at = w;
+        for (let k = 1; k < stride; k++) words[w++] = 0;
+        if (inRun) {
+          words[at + (soleField >> 1)] |= soleField & 1 ? soleCount << 16 : soleCount;
+          i++;
+        }
+        while (j < r && restId === id) {
+          soleField = restCode - restId * n;
+          soleCount = rest[j] - restCode * 0x10000;
+          words[at + (soleField >> 1)] |= soleField & 1 ? soleCount << 16 : soleCount;
+          j++;
+          restCode = j < r ? Math.floor(rest[j] / 0x10000) : 0;
+          restId = j < r ? Math.floor(restCode / n) : Infinity;
+        }
+        continue;
+      }
+      if (!inRun) {
+        restCode = j < r ? Math.floor(rest[j] / 0x10000) : 0;
+        restId = j < r ? Math.floor(restCode / n) : Infinity;
+      }
+    }
+    words[0] = w;
+    const o = this.room(w);
+    this.words.set(words.subarray(0, w), o);
+    this.docs.set(key, o);
   }
 
   /**
@@ -286,6 +360,9 @@ export abstract class PackedDocuments<F extends string, K extends string | numbe
     return id;
   }
 }
+
+/** Where `setMerged` writes a document before it is copied in at its size (grown as needed): it runs once per stored document on every open. */
+let mergedScratch = new Uint32Array(4096);
 
 /** The one field holding the wide entry at `at`, or −1 when it is in several (or none). */
 function inOneField(packed: Uint32Array, at: number, stride: number): number {

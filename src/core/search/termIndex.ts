@@ -1,6 +1,6 @@
 import { FieldStats } from './bm25f';
 import type { WeightedTerm } from './bm25f';
-import type { CountedFields } from './countedFields';
+import type { CountedFields, MergedDocument } from './countedFields';
 import { ImpactPostings, offerTopK } from './impactPostings';
 import type { ImpactHit } from './impactPostings';
 
@@ -74,6 +74,16 @@ export class TermIndex<F extends string, K extends string | number> {
     else if ('fieldEnds' in terms) this.stats.setCounted(key, terms as CountedFields);
     else this.stats.set(key, terms as Readonly<Record<F, readonly string[]>>);
     if (this.built) this.changed.add(key);
+  }
+
+  /** Adds or replaces a stored document (`TermVocabulary.storeInto`: a store's open), as `set` does. */
+  setMerged(key: K, merged: MergedDocument): void {
+    this.stats.setMerged(key, merged);
+    if (this.built) this.changed.add(key);
+  }
+
+  setPacked(key: K, packed: Uint32Array): void {
+    this.set(key, packed);
   }
 
   delete(key: K): void {

@@ -1,5 +1,5 @@
 import { MAX_FREQUENCY, packCounted, packMerged } from './countedFields';
-import type { CountedFields } from './countedFields';
+import type { CountedFields, MergedDocument } from './countedFields';
 import type { TermIds } from './textAnalysis';
 
 /**
@@ -46,13 +46,14 @@ export class TermVocabulary implements TermIds {
   /** Replaces the vocabulary with stored rows (id, term). */
   load(rows: Iterable<readonly [number, string]>): void {
     this.clear();
-    let print = 0;
-    for (const [id, term] of rows) {
-      this.ids.set(term, id);
-      this.terms[id] = term;
-      print ^= rowHash(id, term);
-    }
-    this.print = print >>> 0;
+    for (const [id, term] of rows) this.addStored(id, term);
+  }
+
+  /** Adds one stored row (id, term) to a vocabulary being loaded (after `clear`): what `load` does per row, for a caller that reads the rows in slices. */
+  addStored(id: number, term: string): void {
+    this.ids.set(term, id);
+    this.terms[id] = term;
+    this.print = (this.print ^ rowHash(id, term)) >>> 0;
   }
 
   /** The XOR of every row's hash (VOCABULARY_FINGERPRINT_KEY), as a decimal string. */
@@ -93,19 +94,33 @@ export class TermVocabulary implements TermIds {
   /**
    * A stored blob (`encodeCounted`) as the packed document the search statistics keep
    * (countedFields.ts), ids relabelled with `intern` as `relabel` does: the document and the errors
-   * `packCounted(relabel(decodeCounted(…)))` gives, in one decoding pass. A store's open runs it
-   * once per document: the short fields' entries are sorted as they are gathered into the packed
-   * order, and the last field (a skill's body, nearly always the longest) is merged with them.
-   * A blob whose ids do not relabel in order (after a rollback's reload into a dictionary that
-   * already holds terms; an id repeated) goes the long way. The document is a view of scratch
-   * memory that the next pack overwrites (see `packMerged`).
+   * `packCounted(relabel(decodeCounted(…)))` gives, in one decoding pass. The short fields' entries
+   * are sorted as they are gathered into the packed order, and the last field (a skill's body,
+   * nearly always the longest) is merged with them. A blob whose ids do not relabel in order
+   * (after a rollback's reload into a dictionary that already holds terms; an id repeated) goes
+   * the long way. The document is a view of scratch memory that the next pack overwrites (see
+   * `packMerged`).
    */
   packStored(blob: Uint8Array, fieldCount: number, intern: (term: string) => number): Uint32Array {
-    return (fieldCount > 0 && this.packInOrder(blob, fieldCount, intern)) || packCounted(this.relabel(decodeCounted(blob, this, fieldCount), intern));
+    const merged = fieldCount > 0 ? this.mergeInOrder(blob, fieldCount, intern) : undefined;
+    if (!merged) return packCounted(this.relabel(decodeCounted(blob, this, fieldCount), intern));
+    return packMerged(merged.ids, merged.counts, 0, merged.end, merged.field, merged.rest, merged.r, merged.lengths, fieldCount);
   }
 
-  /** `packStored`'s one pass; undefined when the ids do not come in order (see there). */
-  private packInOrder(blob: Uint8Array, n: number, intern: (term: string) => number): Uint32Array | undefined {
+  /**
+   * `packStored`'s document handed to `target` under `key`, which writes it straight into its
+   * compact form (PackedDocuments.setMerged: no wide document in between) — what a store's open
+   * runs once per stored document. The same document, and the same errors, as
+   * `target.setPacked(key, packStored(…))`.
+   */
+  storeInto<K>(blob: Uint8Array, fieldCount: number, intern: (term: string) => number, target: StoredDocumentTarget<K>, key: K): void {
+    const merged = fieldCount > 0 ? this.mergeInOrder(blob, fieldCount, intern) : undefined;
+    if (merged) target.setMerged(key, merged);
+    else target.setPacked(key, packCounted(this.relabel(decodeCounted(blob, this, fieldCount), intern)));
+  }
+
+  /** The one decoding pass of `packStored`, as scratch (`merging`, overwritten by the next call); undefined when the ids do not come in order (see there). */
+  private mergeInOrder(blob: Uint8Array, n: number, intern: (term: string) => number): MergedDocument | undefined {
     const length = blob.length;
     roomToDecode(length);
     const ids = decodedIds;
@@ -148,7 +163,15 @@ export class TermVocabulary implements TermIds {
       lengths[f] = total;
     }
     if (at !== length) throw new Error('term blob has trailing bytes');
-    return packMerged(ids, counts, 0, out, last, rest.subarray(0, r).sort(), r, lengths, n);
+    rest.subarray(0, r).sort();
+    merging.ids = ids;
+    merging.counts = counts;
+    merging.end = out;
+    merging.field = last;
+    merging.rest = rest;
+    merging.r = r;
+    merging.lengths = lengths;
+    return merging;
   }
 
   private link(upTo: number, intern: (term: string) => number): void {
@@ -187,6 +210,12 @@ export class TermVocabulary implements TermIds {
     this.pending = [];
     return out;
   }
+}
+
+/** Search statistics a stored document goes into (PackedDocuments' `setMerged`, or `setPacked` for one that took the long way). */
+export interface StoredDocumentTarget<K> {
+  setMerged(key: K, merged: MergedDocument): void;
+  setPacked(key: K, packed: Uint32Array): void;
 }
 
 /** A document's field terms counted with this vocabulary's ids (new terms get ids: see `takePending`). */
@@ -264,6 +293,8 @@ let decodedIds = new Uint32Array(2048);
 let decodedCounts = new Uint32Array(2048);
 let restEntries = new Float64Array(2048);
 let fieldLengths = new Uint32Array(8);
+/** `mergeInOrder`'s document (views of the arrays above), reused the same way. */
+const merging: MergedDocument = { ids: decodedIds, counts: decodedCounts, end: 0, field: 0, rest: restEntries, r: 0, lengths: fieldLengths };
 /** Where the last varint read (`varint`) ended. */
 let cursor = 0;
 

@@ -28,9 +28,10 @@ export interface OpenDatabaseOptions {
   /**
    * Reads what the owner will read on open (every row, say) and throws if it cannot: damage that
    * passes the integrity check is caught here, and the database is rebuilt instead of failing
-   * on first use.
+   * on first use. It may return a promise: a check that reads a large database in slices, giving
+   * the event loop a turn between them (the skill store's search mirror), is awaited.
    */
-  verify?(db: SqlDatabase): void;
+  verify?(db: SqlDatabase): void | Promise<void>;
   /**
    * Runs, before `verify`, on stored bytes that are not the ones this module last wrote or checked
    * (see CHECKED_SUFFIX): damaged, written by something else, or cut between the file and its
@@ -199,7 +200,7 @@ export async function openPersistentDatabase(options: OpenDatabaseOptions): Prom
     if (!stored.ok || stored.held.size > 0) {
       const digest = stored.ok && stored.held.bytes ? digestOf(stored.held.bytes) : undefined;
       const written = digest !== undefined && digest === (await readDigest(store, key));
-      const verdict = stored.ok ? tryLoad(stored.held, options, written) : { ok: false as const, reason: stored.reason };
+      const verdict = stored.ok ? await tryLoad(stored.held, options, written) : { ok: false as const, reason: stored.reason };
       if (verdict.ok) {
         db = verdict.db;
         status = verdict.migratedFrom ? 'migrated' : 'loaded';
@@ -374,7 +375,7 @@ function databaseOf(held: HeldBytes, engine: SqlEngine): SqlDatabase {
 }
 
 /** `written`: the bytes are the ones this module last wrote or checked (their digest matches), so SQLite's whole check is skipped. */
-function tryLoad(held: HeldBytes, options: OpenDatabaseOptions, written: boolean): LoadVerdict {
+async function tryLoad(held: HeldBytes, options: OpenDatabaseOptions, written: boolean): Promise<LoadVerdict> {
   let db: SqlDatabase | undefined;
   const reject = (reason: string, newer = false): LoadVerdict => {
     closeQuietly(db);
@@ -425,7 +426,7 @@ function tryLoad(held: HeldBytes, options: OpenDatabaseOptions, written: boolean
     const difference = schemaDifference(db, (fresh) => options.createSchema(fresh), options.engine);
     if (difference) return reject(`schema damaged: ${difference}`);
     if (!written) options.distrust?.(db);
-    options.verify?.(db);
+    await options.verify?.(db);
     return { ok: true, db, migratedFrom };
   } catch (error) {
     return reject(`unreadable database (${messageOf(error)})`);

@@ -65,6 +65,20 @@ export class SqlDatabase {
     }
   }
 
+  /**
+   * The rows as positional arrays, one at a time, for a caller that pauses between them (a large
+   * table read in slices): the statement stays open until the iteration ends or is left, so no
+   * other call may run the same SQL meanwhile.
+   */
+  *iterate(sql: string): Generator<SqlValue[], void, undefined> {
+    const statement = this.prepare(sql);
+    try {
+      while (statement.step()) yield statement.get();
+    } finally {
+      statement.reset();
+    }
+  }
+
   get<T extends Row = Row>(sql: string, params?: BindParams): T | undefined {
     const statement = this.prepare(sql);
     try {

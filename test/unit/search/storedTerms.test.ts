@@ -118,6 +118,75 @@ describe('stored term blobs packed in one pass (TermVocabulary.packStored)', () 
   });
 });
 
+describe('stored term blobs written straight into the statistics (TermVocabulary.storeInto, PackedDocuments.setMerged)', () => {
+  type Stats = FieldStats<(typeof FIELDS)[number], number>;
+  /** What a document is in the statistics: its words (from its size word), whatever its offset. */
+  function state(stats: Stats, keys: readonly number[]) {
+    const inside = stats as unknown as { words: Uint32Array; docs: Map<number, number>; docFreq: Int32Array; totalLength: Float64Array };
+    return {
+      docs: keys.map((key) => {
+        const o = inside.docs.get(key);
+        return o === undefined ? undefined : Array.from(inside.words.subarray(o, o + (inside.words[o] as number)));
+      }),
+      docFreq: Array.from(inside.docFreq),
+      totalLength: Array.from(inside.totalLength),
+      size: stats.size,
+    };
+  }
+
+  /** Per field, distinct words with a count each: counts past 63 (two words), past 65,535 (capped) and terms in several fields. */
+  const countedDoc = fc.tuple(
+    ...FIELDS.map(() =>
+      fc.uniqueArray(fc.tuple(word, fc.oneof(fc.integer({ min: 1, max: 70 }), fc.integer({ min: 1, max: 70_000 }))), {
+        selector: ([w]) => w,
+        maxLength: 8,
+      }),
+    ),
+  );
+
+  it('give the statistics packStored then setPacked give, added or replacing, into an empty or an already filled dictionary', () => {
+    fc.assert(
+      fc.property(
+        fc.array(countedDoc, { minLength: 1, maxLength: 10 }),
+        fc.array(word, { maxLength: 10 }),
+        fc.array(fc.nat({ max: 4 }), { minLength: 1, maxLength: 10 }),
+        (docs, seeded, keyOf) => {
+          const writer = new TermVocabulary();
+          const blobs = docs.map((fields) => {
+            const ids: number[] = [];
+            const counts: number[] = [];
+            const fieldEnds: number[] = [];
+            for (const pairs of fields) {
+              for (const [id, count] of pairs.map(([w, c]) => [writer.idOf(w), c] as const).sort((a, b) => a[0] - b[0])) {
+                ids.push(id);
+                counts.push(count);
+              }
+              fieldEnds.push(ids.length);
+            }
+            return encodeCounted({ ids: Uint32Array.from(ids), counts: Uint32Array.from(counts), fieldEnds: Uint32Array.from(fieldEnds) });
+          });
+          const rows = writer.takePending();
+          // Keys repeat: a later blob replaces an earlier document.
+          const keys = blobs.map((_, i) => keyOf[i % keyOf.length] as number);
+          const fill = (store: (vocabulary: TermVocabulary, stats: Stats, blob: Uint8Array, key: number, intern: (t: string) => number) => void) => {
+            const vocabulary = new TermVocabulary();
+            vocabulary.load(rows);
+            const stats: Stats = new FieldStats(FIELDS);
+            for (const term of seeded) stats.internTerm(term);
+            const intern = (t: string) => stats.internTerm(t);
+            blobs.forEach((blob, i) => store(vocabulary, stats, blob, keys[i] as number, intern));
+            return state(stats, [0, 1, 2, 3, 4]);
+          };
+          const packed = fill((vocabulary, stats, blob, key, intern) => stats.setPacked(key, vocabulary.packStored(blob, FIELDS.length, intern)));
+          const straight = fill((vocabulary, stats, blob, key, intern) => vocabulary.storeInto(blob, FIELDS.length, intern, stats, key));
+          assert.deepEqual(straight, packed);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+});
+
 describe("countIds (a document's term ids counted per field)", () => {
   /** What it counts, written the plain way: each field's ids sorted, then counted in runs. */
   function reference(fields: ReadonlyArray<readonly number[]>) {

@@ -11,6 +11,7 @@ import { countIds } from '../../search/termStore';
 import { metaValue } from '../../sql/persistentDatabase';
 import type { CountedFields } from '../../search/countedFields';
 import type { TermVocabulary } from '../../search/termStore';
+import { HostSlices } from '../../platform/hostSlices';
 import { SKILL_COLUMN_STORAGE, SKILL_COLUMNS, VOCABULARY_FINGERPRINT_KEY } from './skillStoreSchema';
 
 /** Conversions between SkillRecord, `skills` rows, mirror entries and stored terms. */
@@ -21,23 +22,27 @@ const ORIGINS: readonly SkillOrigin[] = ['pack', 'learned'];
 const SCOPE_MODES = scopeModeSchema.options;
 const STATUSES = ['active', 'inactive'] as const;
 
-/** A few-valued column as the position of its value in `values` (any other value as it is). */
-function coded(column: string, values: readonly string[]): string {
-  return `CASE ${column} ${values.map((value, i) => `WHEN '${value}' THEN ${i}`).join(' ')} ELSE ${column} END`;
+/** Where a few-valued column's value sits in `values`, in SQL (NULL for any other value). */
+function position(column: string, values: readonly string[]): string {
+  return `CASE ${column} ${values.map((value, i) => `WHEN '${value}' THEN ${i}`).join(' ')} END`;
 }
 
-/** A `coded` column's value: one shared string per known value, not one decoded per row. */
-function decoded<T extends string>(value: SqlValue, values: readonly T[]): T {
-  return (typeof value === 'number' ? values[value] : String(value)) as T;
-}
+/**
+ * A row's few-valued columns and flags as one number (`entryFromRow` takes it apart), NULL when
+ * one of them holds a value this build does not know: sql.js makes two calls into SQLite for each
+ * column it returns, and a warm start reads every skill's row.
+ */
+const KINDS_SQL = `${position('task_type', TASK_TYPES)} + ${TASK_TYPES.length} * (${position('origin', ORIGINS)} + ${ORIGINS.length} * (${position('scope_mode', SCOPE_MODES)}
+  + ${SCOPE_MODES.length} * (${position('status', STATUSES)} + ${STATUSES.length} * ((workspace = 1) + 2 * (model_invocable = 1)))))`;
+
+/** Those columns as they are, for a row whose kinds are not all known (KINDS_SQL is NULL). */
+const RAW_KINDS_SQL = 'SELECT task_type, origin, scope_mode, status, workspace, model_invocable FROM skills WHERE doc_id = ?';
 
 /** Columns the in-memory mirror reads (see `entryFromRow`). */
-// Columns usually empty (or `[]`) come as NULL, which `entryFromRow` reads as that value, and
-// few-valued ones as numbers (`coded`): sql.js decodes every text value it returns, and a warm
-// start reads ~14 per skill.
-const ENTRY_COLUMNS_SQL = `doc_id, name, NULLIF(title, ''), trigger, NULLIF(description, ''), NULLIF(tags, '[]'), ${coded('task_type', TASK_TYPES)},
-  ${coded('origin', ORIGINS)}, ${coded('scope_mode', SCOPE_MODES)}, NULLIF(scope_tenant_id, ''), NULLIF(scope_project_id, ''), workspace,
-  ${coded('status', STATUSES)}, model_invocable, NULLIF(pack_name, '')`;
+// Columns usually empty (or `[]`) come as NULL, which `entryFromRow` reads as that value: sql.js
+// decodes every text value it returns.
+const ENTRY_COLUMNS_SQL = `doc_id, name, NULLIF(title, ''), trigger, NULLIF(description, ''), NULLIF(tags, '[]'), NULLIF(scope_tenant_id, ''),
+  NULLIF(scope_project_id, ''), NULLIF(pack_name, ''), ${KINDS_SQL}`;
 
 /**
  * INSERT parameters for a record, in SKILL_COLUMNS order. Everything that can fail (JSON of
@@ -119,27 +124,51 @@ function same(text: string, kept: string | undefined): string {
   return kept === text ? kept : text;
 }
 
-/** A mirror entry from a row of ENTRY_COLUMNS_SQL. */
-function entryFromRow(r: SqlValue[]): SkillEntry {
+/** A mirror entry from a row of ENTRY_COLUMNS_SQL (`db` reads the kinds of a row whose KINDS_SQL is NULL). */
+function entryFromRow(r: SqlValue[], db: SqlDatabase): SkillEntry {
   const description = String(r[4] ?? '');
-  return {
-    docId: Number(r[0]),
+  const docId = Number(r[0]);
+  const entry: SkillEntry = {
+    docId,
     name: String(r[1]),
     title: String(r[2] ?? ''),
     // Most skills' trigger is their description, stored as NULL: one string for both (≈ 2.7 MB at 10,000 real skills).
     trigger: r[3] === null ? description : same(String(r[3]), description),
     description,
     tagsText: String(r[5] ?? '[]'),
-    task_type: decoded<TaskType>(r[6] as SqlValue, TASK_TYPES),
-    origin: decoded<SkillOrigin>(r[7] as SqlValue, ORIGINS),
-    scope_mode: decoded<SkillEntry['scope_mode']>(r[8] as SqlValue, SCOPE_MODES),
-    scope_tenant_id: String(r[9] ?? ''),
-    scope_project_id: String(r[10] ?? ''),
-    workspace: Number(r[11]) === 1,
-    status: decoded(r[12] as SqlValue, STATUSES),
-    model_invocable: Number(r[13]) === 1,
-    pack_name: String(r[14] ?? ''),
+    task_type: TASK_TYPES[0],
+    origin: ORIGINS[0]!,
+    scope_mode: SCOPE_MODES[0],
+    scope_tenant_id: String(r[6] ?? ''),
+    scope_project_id: String(r[7] ?? ''),
+    workspace: false,
+    status: STATUSES[0],
+    model_invocable: false,
+    pack_name: String(r[8] ?? ''),
   };
+  let kinds = r[9];
+  if (typeof kinds !== 'number') {
+    const raw = db.arrays(RAW_KINDS_SQL, [docId])[0] ?? [];
+    entry.task_type = String(raw[0]) as TaskType;
+    entry.origin = String(raw[1]) as SkillOrigin;
+    entry.scope_mode = String(raw[2]) as SkillEntry['scope_mode'];
+    entry.status = String(raw[3]) as SkillEntry['status'];
+    entry.workspace = Number(raw[4]) === 1;
+    entry.model_invocable = Number(raw[5]) === 1;
+    return entry;
+  }
+  // One shared string per known value, not one decoded per row.
+  entry.task_type = TASK_TYPES[kinds % TASK_TYPES.length]!;
+  kinds = Math.floor(kinds / TASK_TYPES.length);
+  entry.origin = ORIGINS[kinds % ORIGINS.length]!;
+  kinds = Math.floor(kinds / ORIGINS.length);
+  entry.scope_mode = SCOPE_MODES[kinds % SCOPE_MODES.length]!;
+  kinds = Math.floor(kinds / SCOPE_MODES.length);
+  entry.status = STATUSES[kinds % STATUSES.length]!;
+  kinds = Math.floor(kinds / STATUSES.length);
+  entry.workspace = (kinds & 1) === 1;
+  entry.model_invocable = (kinds & 2) === 2;
+  return entry;
 }
 
 export function entryOf(record: SkillRecord, docId: number): SkillEntry {
@@ -197,52 +226,85 @@ const SCOPES = new Set(['project', 'tenant', 'global']);
 /**
  * Everything the store reads on open, read once: `add` gets every row as a mirror entry with its
  * stored terms (the blob of its analysed terms counted with the stored vocabulary, loaded into
- * `vocabulary`), one skill at a time; `add` decodes them (`TermVocabulary.packStored`). Throws on
+ * `vocabulary`), one skill at a time; `add` decodes them (`TermVocabulary.storeInto`). Throws on
  * damage the page-level integrity check cannot see (a flipped byte inside a row, the vocabulary
  * or — through `add`'s decoding — a term blob), so the database is rebuilt rather than failing on
  * first use. A row stored without terms (a store written when sql.js had no full-text engine kept
- * none) comes last, without terms: the store analyses it then.
+ * none) comes last, without terms: the store analyses it then. A step per row read (a generator),
+ * so that the open can give the event loop a turn between steps (`fillMirrorInSlices`).
  */
-function readMirror(db: SqlDatabase, vocabulary: TermVocabulary, add: (entry: SkillEntry, terms?: Uint8Array) => void): void {
+function* readMirror(db: SqlDatabase, vocabulary: TermVocabulary, add: (entry: SkillEntry, terms?: Uint8Array) => void): Generator<void, void, undefined> {
   const byDoc = new Map<number, SkillEntry>();
-  db.each(`SELECT ${ENTRY_COLUMNS_SQL} FROM skills`, (r) => {
-    const entry = entryFromRow(r);
+  for (const r of db.iterate(`SELECT ${ENTRY_COLUMNS_SQL} FROM skills`)) {
+    const entry = entryFromRow(r, db);
     if (!entry.name || !SCOPES.has(entry.scope_mode)) throw new Error(`row ${entry.docId} is damaged (name "${entry.name}", scope "${entry.scope_mode}")`);
     byDoc.set(entry.docId, entry);
-  });
-  const rows = db.arrays('SELECT id, term FROM skill_vocab');
-  // Ids are handed out densely from 0: one outside that range is damage (and would size tables).
-  for (const r of rows) {
-    const id = Number(r[0]);
-    if (!Number.isInteger(id) || id < 0 || id >= rows.length) throw new Error(`vocabulary row ${String(r[0])} is damaged`);
+    yield;
   }
-  vocabulary.load(rows.map((r) => [Number(r[0]), String(r[1])] as const));
+  // Ids are handed out densely from 0: one outside that range is damage (and would size tables).
+  const vocabularyRows = Number(db.arrays('SELECT COUNT(*) FROM skill_vocab')[0]?.[0] ?? 0);
+  vocabulary.clear();
+  for (const r of db.iterate('SELECT id, term FROM skill_vocab')) {
+    const id = Number(r[0]);
+    if (!Number.isInteger(id) || id < 0 || id >= vocabularyRows) throw new Error(`vocabulary row ${String(r[0])} is damaged`);
+    vocabulary.addStored(id, String(r[1]));
+    yield;
+  }
   const stored = metaValue(db, VOCABULARY_FINGERPRINT_KEY);
   if (stored !== undefined && stored !== vocabulary.fingerprint) throw new Error('the term vocabulary is damaged (its fingerprint differs)');
-  db.each('SELECT doc_id, terms FROM skill_terms', ([docId, blob]) => {
+  for (const [docId, blob] of db.iterate('SELECT doc_id, terms FROM skill_terms')) {
     if (typeof docId !== 'number' || !Number.isInteger(docId)) throw new Error(`a term row's id is damaged (${String(docId)})`);
     const entry = byDoc.get(docId);
-    if (!entry) return;
+    if (!entry) continue;
     if (!(blob instanceof Uint8Array)) throw new Error(`terms of row ${entry.docId} are damaged`);
     add(entry, blob);
     byDoc.delete(entry.docId);
-  });
+    yield;
+  }
   for (const entry of byDoc.values()) add(entry);
 }
 
 /**
- * Fills the mirror with every stored skill, its stored terms decoded straight into the index's
- * packed statistics (relabelled to the index's term ids: nothing analysed, no term list or counted
- * arrays made); returns the doc ids of rows stored without terms. Throws on damage (see readMirror).
+ * The steps of filling the mirror with every stored skill, its stored terms decoded straight into
+ * the index's packed statistics (relabelled to the index's term ids: nothing analysed, no term
+ * list or counted arrays made); `withoutTerms` gets the doc ids of rows stored without terms.
  */
-export function fillMirror(index: SkillSearchIndex, db: SqlDatabase, vocabulary: TermVocabulary): number[] {
+function mirrorSteps(index: SkillSearchIndex, db: SqlDatabase, vocabulary: TermVocabulary, withoutTerms: number[]): Generator<void, void, undefined> {
   index.clear();
-  const intern = (term: string): number => index.internTerm(term);
-  const withoutTerms: number[] = [];
-  readMirror(db, vocabulary, (entry, blob) => {
-    if (!blob) withoutTerms.push(entry.docId);
-    index.set(entry, blob && vocabulary.packStored(blob, SKILL_FIELDS.length, intern));
+  return readMirror(db, vocabulary, (entry, blob) => {
+    if (blob) {
+      index.setStored(entry, blob, vocabulary);
+      return;
+    }
+    withoutTerms.push(entry.docId);
+    index.set(entry);
   });
+}
+
+/** Fills the mirror in one stretch (see `mirrorSteps`); returns the doc ids of rows stored without terms. Throws on damage (see readMirror). */
+export function fillMirror(index: SkillSearchIndex, db: SqlDatabase, vocabulary: TermVocabulary): number[] {
+  const withoutTerms: number[] = [];
+  for (const step of mirrorSteps(index, db, vocabulary, withoutTerms)) void step;
+  return withoutTerms;
+}
+
+/** Rows read between two looks at the slice clock (a look is cheap; a row is a few microseconds). */
+const ROWS_PER_LOOK = 16;
+
+/**
+ * `fillMirror` in slices of `slices`' length, the event loop given a turn between them: the open
+ * of a large store (9,000 skills: 0.3–0.5 s of reading) no longer holds the thread in one stretch,
+ * so the extension host answers the workbench's calls (another extension's tool, the crossings of
+ * Toolshed's own first tool call) while it runs. Nothing else reads the database meanwhile: the
+ * store is not handed out before its open ends.
+ */
+export async function fillMirrorInSlices(index: SkillSearchIndex, db: SqlDatabase, vocabulary: TermVocabulary, slices = new HostSlices()): Promise<number[]> {
+  const withoutTerms: number[] = [];
+  let rows = 0;
+  for (const step of mirrorSteps(index, db, vocabulary, withoutTerms)) {
+    void step;
+    if (++rows % ROWS_PER_LOOK === 0) await slices.pause();
+  }
   return withoutTerms;
 }
 

@@ -3,6 +3,7 @@ import type { FieldStats } from '../../search/bm25f';
 import { bm25Idf } from '../../search/scoring';
 import type { WeightedTerm } from '../../search/bm25f';
 import type { CountedFields } from '../../search/countedFields';
+import type { TermVocabulary } from '../../search/termStore';
 import { TermIndex } from '../../search/termIndex';
 import { describingFocus, idfCoverage } from '../../search/termCoverage';
 import { broadVocabulary, STUFFED_FACTOR } from '../../search/broadVocabulary';
@@ -232,6 +233,12 @@ export class SkillSearchIndex {
     return this.packCounts.get(packName) ?? 0;
   }
 
+  /** Adds or replaces a skill with its stored terms (a store's open): the blob decoded straight into the statistics (`TermVocabulary.storeInto`). */
+  setStored(entry: SkillEntry, blob: Uint8Array, vocabulary: TermVocabulary): void {
+    this.set(entry);
+    vocabulary.storeInto(blob, SKILL_FIELDS.length, this.intern, this.terms, entry.docId);
+  }
+
   /** Adds or replaces a skill; its terms as lists, or counted or packed with this index's term ids (`internTerm`). */
   set(entry: SkillEntry, terms?: SkillFieldTerms | CountedFields | Uint32Array): void {
     // The key made once: a store's open sets every skill.
@@ -255,6 +262,8 @@ export class SkillSearchIndex {
   internTerm(term: string): number {
     return this.terms.internTerm(term);
   }
+
+  private readonly intern = (term: string): number => this.terms.internTerm(term);
 
   delete(identity: SkillIdentity): void {
     const key = identityKey(identity);

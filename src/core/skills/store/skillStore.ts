@@ -9,7 +9,7 @@ import type { SkillRecord } from '../skillSchema';
 import { exportClaimsIn, hasExportClaimIn, type ExportClaim } from './learned/exportedLearnedSkills';
 import { LearnedRecordCache } from './learned/learnedRecordCache';
 import { RecordReadCache } from './recordReadCache';
-import { countedTerms, entryOf, fillMirror, readTreeRecords, rowToRecord, type SkillTreeRecord } from './skillRows';
+import { countedTerms, entryOf, fillMirror, fillMirrorInSlices, readTreeRecords, rowToRecord, type SkillTreeRecord } from './skillRows';
 import { encodeCounted, TermVocabulary } from '../../search/termStore';
 import { SkillFileFingerprints } from './skillFileFingerprints';
 import { SkillFolderListings } from './skillFolderListings';
@@ -123,15 +123,15 @@ export class SkillStore {
   static async open(options: SkillStoreOptions): Promise<SkillStore> {
     const vocabulary = new TermVocabulary();
     const index = new SkillSearchIndex();
-    // The check on open reads what the mirror is built from: that one read builds it too.
+    // The check on open reads what the mirror is built from: that one read builds it too (in slices: skillRows.ts).
     let mirrored: number[] | undefined;
     const persistent = await openStoreDatabase(options, SKILLS_DB_KEY, {
       schemaVersion: SKILL_SCHEMA_VERSION,
       createSchema: (db) => createSkillSchema(db),
       migrations: skillMigrations(),
-      verify: (db) => {
+      verify: async (db) => {
         mirrored = undefined;
-        mirrored = fillMirror(index, db, vocabulary);
+        mirrored = await fillMirrorInSlices(index, db, vocabulary);
       },
       distrust: (db) => forgetUnverifiable(db, options.logger, options.key ?? SKILLS_DB_KEY),
       forceRebuild: options.forceRebuild,
