@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { NodeByteStore } from '../../../src/core/platform/nodeByteStore';
 import { NodeFileLock } from '../../../src/core/platform/nodeFileLock';
+import type { FileLock } from '../../../src/core/platform/ports';
 import type { SkillService } from '../../../src/core/skills/skillService';
 import { SHARED_SKILLS_KEY, SHARED_SKILLS_LOCK } from '../../../src/core/skills/store/learned/sharedSkillStore';
 import type { LearnedSkillInput } from '../../../src/core/skills/store/skillRecords';
@@ -17,10 +18,14 @@ import { engine, makeService, tempDir } from './helpers';
  */
 
 /** A window of tenant team-1 on its own workspace storage (`local`) and the user's one global storage. */
-async function openWindow(globalDir: string, local = new MemoryByteStore()): Promise<SkillService> {
+async function openWindow(
+  globalDir: string,
+  local = new MemoryByteStore(),
+  lock: FileLock = new NodeFileLock(globalDir, SHARED_SKILLS_LOCK),
+): Promise<SkillService> {
   const { service } = await makeService({
     bytes: local,
-    shared: { bytes: new NodeByteStore(globalDir), lock: new NodeFileLock(globalDir, SHARED_SKILLS_LOCK), tenantId: () => 'team-1' },
+    shared: { bytes: new NodeByteStore(globalDir), lock, tenantId: () => 'team-1' },
   });
   return service;
 }
@@ -126,5 +131,31 @@ describe('shared skill store made afresh (its file damaged as a whole): no windo
     const owner = await openWindow(globalDir, local);
     assert.deepEqual(names(owner), ['rotate-keys', 'triage-bug']);
     await owner.dispose();
+  });
+
+  it('the file damaged as a whole again while a window writes back a skill set aside: that window keeps every skill', async () => {
+    const { globalDir, local } = await seeded();
+    const file = path.join(globalDir, SHARED_SKILLS_KEY);
+    // "staging" becomes "stagiog" in deploy-app's record: set aside on the next read.
+    const bytes = readFileSync(file);
+    bytes[bytes.indexOf('Deploy the app to staging') + 23]! ^= 0x01;
+    writeFileSync(file, bytes);
+    // The window's first locked write saves the read's check; before its second (the write-back of
+    // deploy-app's copy) the whole file is damaged, so that write makes a new store.
+    const real = new NodeFileLock(globalDir, SHARED_SKILLS_LOCK);
+    let taken = 0;
+    const lock: FileLock = {
+      withLock: (fn) =>
+        real.withLock(() => {
+          if (++taken === 2) ruin(globalDir);
+          return fn();
+        }),
+    };
+    const owner = await openWindow(globalDir, local, lock);
+    assert.equal(taken >= 2, true, 'the write-back ran');
+    assert.deepEqual(names(owner), ALL);
+    const other = await openWindow(globalDir);
+    assert.deepEqual(names(other), ALL, 'and every skill is in the new store');
+    await Promise.all([owner.dispose(), other.dispose()]);
   });
 });

@@ -284,7 +284,10 @@ export class LearnedSkills {
     this.cached = undefined; // the learned list (merge checks, export) is read again after any shared change
     const synced = await this.syncedWith();
     let current = snapshot.generation !== synced ? ((await this.seed(snapshot)) ?? snapshot) : snapshot;
+    const before = current.generation;
     if (current.setAside.length) current = (await this.writeBackSetAside(current)) ?? current;
+    // That write found the file made afresh once more: this window's copies go into that store too.
+    if (current.generation !== before) current = (await this.seed(current)) ?? current;
     this.sharedTotals = new Map(current.counters.map((c) => [c.name, c]));
     const tenant = this.deps.tenantId?.() ?? '';
     const changed = mirrorSharedSkills(
@@ -323,13 +326,13 @@ export class LearnedSkills {
     // The tenant rule of an import: another tenant's skill (one imported without --tenant, say)
     // is moved into this window's tenant or left out, never seeded where that tenant's windows load it.
     const tenant = this.deps.tenantId?.() ?? '';
-    const missing = localSharedSkills(this.deps.store)
-      .flatMap((r) => {
-        const placed = underTenantRule(r, tenant);
-        return 'leftOut' in placed ? [] : [placed.record];
-      })
-      .filter((r) => !have.has(identityKey(r)));
-    // Under the store's lock, only where it has none of that key and none was deleted since it was made.
-    return missing.length && this.deps.shared ? this.deps.shared.write({ seed: missing }) : undefined;
+    const copies = localSharedSkills(this.deps.store).flatMap((r) => {
+      const placed = underTenantRule(r, tenant);
+      return 'leftOut' in placed ? [] : [placed.record];
+    });
+    // Written only when the store lacks one, but every copy is sent: the write, under the store's
+    // lock, adds each where the file it finds then (made afresh again, perhaps) has none of that
+    // key and none was deleted since it was made.
+    return copies.some((r) => !have.has(identityKey(r))) && this.deps.shared ? this.deps.shared.write({ seed: copies }) : undefined;
   }
 }
