@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { NodeByteStore } from '../../../src/core/platform/nodeByteStore';
 import { NodeFileLock } from '../../../src/core/platform/nodeFileLock';
-import type { FileLock } from '../../../src/core/platform/ports';
+import type { ByteStore, FileLock } from '../../../src/core/platform/ports';
 import type { SkillService } from '../../../src/core/skills/skillService';
 import { SHARED_SKILLS_KEY, SHARED_SKILLS_LOCK } from '../../../src/core/skills/store/learned/sharedSkillStore';
 import type { LearnedSkillInput } from '../../../src/core/skills/store/skillRecords';
@@ -22,10 +22,11 @@ async function openWindow(
   globalDir: string,
   local = new MemoryByteStore(),
   lock: FileLock = new NodeFileLock(globalDir, SHARED_SKILLS_LOCK),
+  bytes: ByteStore = new NodeByteStore(globalDir),
 ): Promise<SkillService> {
   const { service } = await makeService({
     bytes: local,
-    shared: { bytes: new NodeByteStore(globalDir), lock, tenantId: () => 'team-1' },
+    shared: { bytes, lock, tenantId: () => 'team-1' },
   });
   return service;
 }
@@ -158,4 +159,53 @@ describe('shared skill store made afresh (its file damaged as a whole): no windo
     assert.deepEqual(names(other), ALL, 'and every skill is in the new store');
     await Promise.all([owner.dispose(), other.dispose()]);
   });
+
+  it('a window that read the damaged bytes before another window replaced them never sets the good file aside', async () => {
+    const { globalDir, local } = await seeded();
+    const gate = heldReads(globalDir);
+    const slow = await openWindow(globalDir, new MemoryByteStore(), new NodeFileLock(globalDir, SHARED_SKILLS_LOCK), gate.bytes);
+    ruin(globalDir);
+    const reached = gate.holdNextRead();
+    const slowSync = slow.syncSharedSkills();
+    await reached;
+    // Meanwhile the window holding the skills makes the new store and fills it.
+    const owner = await openWindow(globalDir, local);
+    assert.deepEqual(names(owner), ALL);
+    gate.release();
+    await slowSync;
+    for (const f of readdirSync(globalDir).filter((name) => name.startsWith(`${SHARED_SKILLS_KEY}.corrupt-`)))
+      assert.equal(readFileSync(path.join(globalDir, f), 'utf8'), 'not a database any more', `${f} is the damaged file, not the new store`);
+    await owner.syncSharedSkills();
+    await slow.syncSharedSkills();
+    assert.deepEqual(names(owner), ALL);
+    assert.deepEqual(names(slow), ALL);
+    await Promise.all([owner.dispose(), slow.dispose()]);
+  });
 });
+
+/** The shared storage, where the next read of the shared file can be held after its bytes are read (until `release`). */
+function heldReads(globalDir: string): { bytes: ByteStore; holdNextRead(): Promise<void>; release(): void } {
+  const disk = new NodeByteStore(globalDir);
+  let reached: (() => void) | undefined;
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  return {
+    bytes: {
+      read: async (key) => {
+        const read = await disk.read(key);
+        const signal = key === SHARED_SKILLS_KEY ? reached : undefined;
+        if (signal) {
+          reached = undefined;
+          signal();
+          await held;
+        }
+        return read;
+      },
+      write: (key, data) => disk.write(key, data),
+      rename: (from, to) => disk.rename(from, to),
+      delete: (key) => disk.delete(key),
+    },
+    holdNextRead: () => new Promise<void>((resolve) => (reached = resolve)),
+    release: () => release(),
+  };
+}
