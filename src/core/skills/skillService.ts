@@ -53,6 +53,7 @@ import { LearnedSkills } from './store/learned/learnedSkills';
 import type { SkillIdentity, SkillScope } from './store/skillScope';
 import { SharedSkillStore } from './store/learned/sharedSkillStore';
 import type { SharedCounters } from './store/learned/sharedSkillStore';
+import { sharedSyncMark } from './store/learned/sharedGeneration';
 import type { SkillRecord } from './skillSchema';
 import { buildSkillTree, skillTreeStatuses } from './skillTree';
 import type { PackSkillStatuses, SkillTreePack } from './skillTree';
@@ -206,9 +207,6 @@ export async function createSkillService(deps: SkillServiceDeps): Promise<SkillS
   return service;
 }
 
-/** Marker (in the window's own storage) that its older tenant/global learned skills went to the shared store once. */
-const SHARED_SEEDED_KEY = 'shared-skills.seeded';
-
 class DefaultSkillService implements SkillService {
   private config: SkillsConfig;
   private readonly loader: SkillPackLoader;
@@ -238,6 +236,7 @@ class DefaultSkillService implements SkillService {
       defaultScopeMode: () => this.config.scopeMode,
       save: () => this.save(),
       shared,
+      sharedMark: shared ? sharedSyncMark(deps.store) : undefined,
       tenantId: deps.shared?.tenantId,
     });
     this.vectors = new SkillVectors(
@@ -430,14 +429,13 @@ class DefaultSkillService implements SkillService {
 
   /**
    * First sync with the shared store. Learned tenant/global skills this window stored before
-   * scopes were shared are added to it once (marker key); later, the shared store is the truth
-   * (a skill another window deleted is not brought back).
+   * scopes were shared, or that a store made afresh since lacks, are added to it (the window's
+   * mark, sharedGeneration.ts); otherwise the shared store is the truth (a skill another window
+   * deleted is not brought back).
    */
   async startShared(): Promise<void> {
-    const seeded = await this.deps.store.read(SHARED_SEEDED_KEY).catch(() => undefined);
     try {
-      await this.learned.syncShared({ seedFromLocal: !seeded });
-      if (!seeded) await this.deps.store.write(SHARED_SEEDED_KEY, new TextEncoder().encode('1'));
+      await this.learned.syncShared();
     } catch (error) {
       // A locked or unreadable shared store must not stop skills from working in this window.
       this.deps.logger.warn(

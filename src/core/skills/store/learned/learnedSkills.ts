@@ -12,6 +12,7 @@ import type { SkillStore } from '../skillStore';
 import type { SharedCounters, SharedSkillStore, SharedSnapshot } from './sharedSkillStore';
 import { isSharedScope, localSharedSkills, mirrorSharedSkills } from './sharedSkillMirror';
 import { underTenantRule } from './tenantRule';
+import type { SharedSyncMark } from './sharedGeneration';
 
 /**
  * Writes of learned skills: what a user (or the learning loop) taught. Identity is scope + name,
@@ -32,6 +33,8 @@ export interface LearnedSkillsDeps {
    * extension's global storage); absent (the CLI, tests), every scope stays in `store`.
    */
   shared?: SharedSkillStore;
+  /** Where this window keeps the shared store's generation it last synced with (sharedGeneration.ts); absent, it is kept in memory. */
+  sharedMark?: SharedSyncMark;
   /**
    * This window's tenant (`toolshed.scope.tenantId`; '' for none). Of the shared store, a window
    * holds only the global skills and its own tenant's, so no surface (not even the sidebar) can
@@ -53,6 +56,8 @@ export class LearnedSkills {
   private sharedTotals = new Map<string, SharedCounters>();
   /** Files of the pack skills that claimed a learned skill at the last retirement check (undefined: never checked). */
   private claimFiles: Set<string> | undefined;
+  /** The shared store's generation this window's copies were last synced with (undefined: not read yet; null: never synced). */
+  private syncedGeneration: string | null | undefined;
 
   constructor(private readonly deps: LearnedSkillsDeps) {}
 
@@ -176,7 +181,7 @@ export class LearnedSkills {
     }
     this.cached = undefined;
     const target = candidates[0] as SkillRecord;
-    if (this.deps.shared && isSharedScope(target)) await this.mirror(await this.deps.shared.write({ remove: [target] }), [target]);
+    if (this.deps.shared && isSharedScope(target)) await this.mirror(await this.deps.shared.write({ remove: [target] }));
     else store.delete(target);
     await this.deps.journal.write(store);
     await this.deps.save();
@@ -214,7 +219,7 @@ export class LearnedSkills {
     const promoted: SkillRecord = { ...source, ...target, id: skillId('learned', name, target), updated_at: this.deps.clock.now() };
     if (shared) {
       const fromShared = isSharedScope(source);
-      await this.mirror(await shared.write({ upsert: [promoted], remove: fromShared ? [source] : [] }), fromShared ? [source] : []);
+      await this.mirror(await shared.write({ upsert: [promoted], remove: fromShared ? [source] : [] }));
       if (!fromShared) store.delete(source);
     } else {
       store.transaction(() => {
@@ -253,16 +258,15 @@ export class LearnedSkills {
   }
 
   /**
-   * Brings this window's copy of the shared (tenant/global) learned skills up to date; with
-   * `seedFromLocal`, first adds to the shared store the ones only this window has (learned before
-   * scopes were shared). Returns how many skills changed here. No-op without a shared store.
+   * Brings this window's copy of the shared (tenant/global) learned skills up to date. On a store
+   * this window has not synced with before (its first sync, or a store made afresh since: see
+   * sharedGeneration.ts), first adds to it the skills only this window has. Returns how many
+   * skills changed here. No-op without a shared store.
    */
-  async syncShared(options: { seedFromLocal?: boolean } = {}): Promise<number> {
+  async syncShared(): Promise<number> {
     const { shared } = this.deps;
     if (!shared) return 0;
-    let snapshot = await shared.read();
-    if (options.seedFromLocal) snapshot = (await this.seed(snapshot, [])) ?? snapshot;
-    const changed = await this.mirror(snapshot);
+    const changed = await this.mirror(await shared.read());
     if (changed) {
       await this.deps.journal.write(this.deps.store);
       await this.deps.save();
@@ -271,20 +275,38 @@ export class LearnedSkills {
   }
 
   /**
-   * Mirrors a shared snapshot into the window's store. A snapshot of a rebuilt (damaged, set
-   * aside) shared store is first seeded again from this window's copy — except `removed`, the
-   * skills this very write deleted.
+   * Mirrors a shared snapshot into the window's store. A store this window has not synced with
+   * (another generation: made afresh since, its old file damaged or gone) is first seeded from
+   * this window's copy, so that what it lacks is restored there, not deleted here; skills deleted
+   * in that store since it was made stay deleted (the store keeps their keys).
    */
-  private async mirror(snapshot: SharedSnapshot, removed: readonly SkillIdentity[] = []): Promise<number> {
+  private async mirror(snapshot: SharedSnapshot): Promise<number> {
     this.cached = undefined; // the learned list (merge checks, export) is read again after any shared change
-    let current = snapshot.rebuilt ? ((await this.seed(snapshot, removed)) ?? snapshot) : snapshot;
+    const synced = await this.syncedWith();
+    let current = snapshot.generation !== synced ? ((await this.seed(snapshot)) ?? snapshot) : snapshot;
+    const before = current.generation;
     if (current.setAside.length) current = (await this.writeBackSetAside(current)) ?? current;
+    // That write found the file made afresh once more: this window's copies go into that store too.
+    if (current.generation !== before) current = (await this.seed(current)) ?? current;
     this.sharedTotals = new Map(current.counters.map((c) => [c.name, c]));
     const tenant = this.deps.tenantId?.() ?? '';
-    return mirrorSharedSkills(
+    const changed = mirrorSharedSkills(
       this.deps.store,
       current.records.filter((r) => r.scope_mode === 'global' || (tenant !== '' && r.scope_tenant_id === tenant)),
     );
+    // Remembered once the copies are in that store and mirrored: a crash before it, or a mark
+    // that cannot be written, costs one more seed (which only adds), never a skill.
+    if (current.generation !== synced) {
+      this.syncedGeneration = current.generation;
+      await this.deps.sharedMark?.write(current.generation).catch(() => undefined);
+    }
+    return changed;
+  }
+
+  /** The generation this window last synced with (null: never), read from its mark once. */
+  private async syncedWith(): Promise<string | null> {
+    this.syncedGeneration ??= (await this.deps.sharedMark?.read()) ?? null;
+    return this.syncedGeneration;
   }
 
   /**
@@ -299,17 +321,18 @@ export class LearnedSkills {
     return copies.length && this.deps.shared ? this.deps.shared.write({ upsert: copies }) : undefined;
   }
 
-  private async seed(snapshot: SharedSnapshot, removed: readonly SkillIdentity[]): Promise<SharedSnapshot | undefined> {
-    const have = new Set([...snapshot.records, ...removed].map(identityKey));
+  private async seed(snapshot: SharedSnapshot): Promise<SharedSnapshot | undefined> {
+    const have = new Set(snapshot.records.map(identityKey));
     // The tenant rule of an import: another tenant's skill (one imported without --tenant, say)
     // is moved into this window's tenant or left out, never seeded where that tenant's windows load it.
     const tenant = this.deps.tenantId?.() ?? '';
-    const missing = localSharedSkills(this.deps.store)
-      .flatMap((r) => {
-        const placed = underTenantRule(r, tenant);
-        return 'leftOut' in placed ? [] : [placed.record];
-      })
-      .filter((r) => !have.has(identityKey(r)));
-    return missing.length && this.deps.shared ? this.deps.shared.write({ upsert: missing }) : undefined;
+    const copies = localSharedSkills(this.deps.store).flatMap((r) => {
+      const placed = underTenantRule(r, tenant);
+      return 'leftOut' in placed ? [] : [placed.record];
+    });
+    // Written only when the store lacks one, but every copy is sent: the write, under the store's
+    // lock, adds each where the file it finds then (made afresh again, perhaps) has none of that
+    // key and none was deleted since it was made.
+    return copies.some((r) => !have.has(identityKey(r))) && this.deps.shared ? this.deps.shared.write({ seed: copies }) : undefined;
   }
 }

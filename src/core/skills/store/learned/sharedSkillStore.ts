@@ -16,6 +16,7 @@ import {
   setAsideSkills,
 } from './sharedSkillRows';
 import type { SetAsideSkill } from './sharedSkillRows';
+import { ensureRemovedTable, generationOf, markRemoved, seedable, startGeneration, unmarkRemoved } from './sharedGeneration';
 
 /** File name of the shared store in the extension's global storage. */
 export const SHARED_SKILLS_KEY = 'shared-skills.db';
@@ -51,6 +52,11 @@ export interface SharedChange {
   upsert?: readonly SkillRecord[];
   remove?: readonly SkillIdentity[];
   counters?: readonly SharedCounters[];
+  /**
+   * A window's copies, for a store it has not synced with before (sharedGeneration.ts): each is
+   * added only where the store holds no skill of its key and none was deleted in its generation.
+   */
+  seed?: readonly SkillRecord[];
 }
 
 export interface SharedSnapshot {
@@ -58,6 +64,8 @@ export interface SharedSnapshot {
   counters: SharedCounters[];
   /** The stored file was unreadable and was set aside: the caller may seed it again from its copy. */
   rebuilt: boolean;
+  /** Which store this is: new whenever the file is made afresh (sharedGeneration.ts). */
+  generation: string;
   /**
    * Skills whose stored row was damaged (sharedSkillRows.ts): not in `records`, kept aside in the
    * file; a window holding a copy of one writes it back.
@@ -83,12 +91,16 @@ export class SharedSkillStore {
   constructor(private readonly deps: SharedSkillStoreDeps) {}
 
   async read(): Promise<SharedSnapshot> {
-    const { db, distrusted } = await this.open();
+    // Without the lock, a read leaves the file as it is: setting aside a file another window is
+    // replacing under the lock could set aside that window's good file.
+    const { db, distrusted } = await this.open(true);
     try {
       // Bytes Toolshed did not write or check last: their rows were checked (damaged ones set
       // aside). That verdict is saved under the lock, so the next read is warm and every window
       // reads the same rows; when it cannot be saved, this read still serves only checked rows.
-      if (distrusted) return await this.write({}).catch(() => this.snapshot(db));
+      // Bytes that cannot be used at all are set aside, and the new store (its generation) saved,
+      // under the lock too, so every window then reads the same new store.
+      if (distrusted || db.status === 'rebuilt') return await this.write({}).catch(() => this.snapshot(db));
       return this.snapshot(db);
     } finally {
       db.close();
@@ -102,14 +114,27 @@ export class SharedSkillStore {
         throw new Error(`Skill "${record.name}" has scope "project"; project skills stay in the workspace's store, not the shared one.`);
     }
     return this.deps.lock.withLock(async () => {
-      const { db } = await this.open();
+      const { db } = await this.open(false);
       try {
+        const now = this.deps.clock.now();
         const touched = new Set([...(change.remove ?? []), ...(change.upsert ?? [])].map(identityKey));
         const ended = db.db.transaction(() => {
+          if (db.status === 'created' || db.status === 'rebuilt') startGeneration(db.db);
+          ensureRemovedTable(db.db);
           for (const identity of change.remove ?? []) {
             db.db.run('DELETE FROM shared_skills WHERE identity = ?', [identityKey(identity)]);
+            markRemoved(db.db, identityKey(identity), now);
           }
-          for (const record of change.upsert ?? []) putRecord(db.db, record, this.deps.clock.now());
+          for (const record of change.upsert ?? []) {
+            putRecord(db.db, record, now);
+            unmarkRemoved(db.db, identityKey(record));
+          }
+          const seeds = seedable(db.db, (change.seed ?? []).map(identityKey));
+          for (const record of change.seed ?? []) {
+            if (!seeds.has(identityKey(record))) continue;
+            putRecord(db.db, record, now);
+            touched.add(identityKey(record));
+          }
           for (const delta of change.counters ?? []) addCounters(db, delta);
           return endSetAside(db.db, touched);
         });
@@ -125,9 +150,9 @@ export class SharedSkillStore {
   }
 
   /** The store's database; `distrusted`: its bytes were not the ones last written or checked (rows checked, damaged ones set aside). */
-  private async open(): Promise<{ db: PersistentDatabase; distrusted: boolean }> {
+  private async open(readOnly: boolean): Promise<{ db: PersistentDatabase; distrusted: boolean }> {
     let distrusted = false;
-    const db = await openStoreDatabase({ ...this.deps, store: this.deps.bytes }, SHARED_SKILLS_KEY, {
+    const db = await openStoreDatabase({ ...this.deps, store: this.deps.bytes, readOnly }, SHARED_SKILLS_KEY, {
       schemaVersion: SHARED_SCHEMA_VERSION,
       createSchema: createSharedSchema,
       migrations: SHARED_MIGRATIONS,
@@ -152,7 +177,13 @@ export class SharedSkillStore {
         `Shared skill store: learned skill ${entry.label} is damaged (${entry.reason}): it is not shown or used. Its record is kept aside in ${this.deps.key ?? SHARED_SKILLS_KEY}; a window that holds a copy of it writes that copy back when it next syncs.`,
       );
     }
-    return { records: this.rows(db), counters: counters.map((c) => ({ ...c })), rebuilt: db.status === 'rebuilt', setAside };
+    return {
+      records: this.rows(db),
+      counters: counters.map((c) => ({ ...c })),
+      rebuilt: db.status === 'rebuilt',
+      generation: generationOf(db.db, db.status === 'loaded' || db.status === 'migrated'),
+      setAside,
+    };
   }
 
   /** Every stored record; a row that is not a valid record is skipped with one warning. */
