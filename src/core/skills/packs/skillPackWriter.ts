@@ -6,7 +6,7 @@ import type { ResolvedSkillPack } from './skillPackSources';
 import type { SkillFileRef } from './skillPackScanner';
 import { makeProblem, PROBLEM_CODES } from './document/skillProblems';
 import type { SkillProblem } from './document/skillProblems';
-import { toRecord } from '../store/skillRecords';
+import { isCurrentContentHash, legacyContentHash, toRecord } from '../store/skillRecords';
 import type { SkillRecord } from '../skillSchema';
 import type { SkillStore } from '../store/skillStore';
 import { identityKey, makeScope } from '../store/skillScope';
@@ -254,9 +254,10 @@ export class SkillPackWriter {
     // Kept in the load's report until the next load: a copy, not a view into the file's text (ownedText.ts).
     report.skills.push({ name: ownedString(skill.name), line: skill.span.line });
     if (!existing) return { outcome: 'inserted', record };
-    if (existing.content_hash === record.content_hash) {
-      // A row that still holds the body (written before bodies were read from files) is rewritten without it.
-      const rewrite = !samePlacement(existing, record) || store.holdsSourceBody(existing);
+    if (sameContent(existing, record, skill)) {
+      // A row that still holds the body (written before bodies were read from files), or the first
+      // definition's content hash, is rewritten: without the body, with the current hash.
+      const rewrite = !samePlacement(existing, record) || store.holdsSourceBody(existing) || existing.content_hash !== record.content_hash;
       return { outcome: 'unchanged', record: rewrite ? { ...record, updated_at: existing.updated_at } : undefined };
     }
     if (!file.pack.updateExistingPackSkills && existing.pack_name === file.pack.name) return { outcome: 'unchanged', record: undefined };
@@ -267,6 +268,15 @@ export class SkillPackWriter {
 /** The scope a pack's skills are stored in (their identity is this scope + name). */
 export function packScope(pack: ResolvedSkillPack): SkillScope {
   return makeScope(pack.scopeMode, pack.tenantId, pack.projectId);
+}
+
+/**
+ * Whether a stored skill holds the content `record` was made from: its content hash compared, or
+ * for a row stored with the first definition's hash (docs/contracts.md#hashes), that definition.
+ */
+function sameContent(existing: SkillRecord, record: SkillRecord, skill: ParsedSkill): boolean {
+  if (existing.content_hash === record.content_hash) return true;
+  return !isCurrentContentHash(existing.content_hash) && existing.content_hash === legacyContentHash({ ...skill, resources: record.resources });
 }
 
 function samePlacement(a: SkillRecord, b: SkillRecord): boolean {
