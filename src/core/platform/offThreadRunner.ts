@@ -14,7 +14,7 @@ export interface OffThreadJob<T> {
   kind: string;
   args: unknown[];
   /** The same function, run here when the worker is unavailable (same result, on this thread). */
-  inline: () => T;
+  inline: () => T | Promise<T>;
   /** The result when the worker took longer than the timeout (it is ended). */
   timedOut: (timeoutMs: number) => T;
   /** This job's own timeout (default: the runner's). */

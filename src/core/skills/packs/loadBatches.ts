@@ -34,11 +34,14 @@ interface BatchSteps {
  */
 export async function readInBatches(work: readonly WorkItem[], check: UnchangedCheck, batchFiles: number, steps: BatchSteps): Promise<boolean> {
   let position = 0;
-  for (;;) {
+  const readNext = () => {
     const indices: number[] = [];
     for (; position < work.length && indices.length < batchFiles; position++) if (!check.unchanged.has(position)) indices.push(position);
-    if (indices.length === 0) return true;
-    const batch = await steps.read(indices);
+    return indices.length === 0 ? undefined : steps.read(indices);
+  };
+  let reading = readNext();
+  while (reading) {
+    const batch = await reading;
     if (!batch) return false;
     for (let fresh = [...batch.values()]; ;) {
       const colliding = collisions(check, fresh);
@@ -50,6 +53,11 @@ export async function readInBatches(work: readonly WorkItem[], check: UnchangedC
       for (const [index, file] of more) batch.set(index, file);
       fresh = [...more.values()];
     }
+    // The next batch is read while this one is written (a parser thread parses it meanwhile). Its
+    // files are chosen now, after this batch's collisions, as they would be after its write: the
+    // write changes nothing the choice reads.
+    reading = readNext();
     await steps.write(new Map([...batch].sort((a, b) => a[0] - b[0])));
   }
+  return true;
 }

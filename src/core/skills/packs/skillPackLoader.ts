@@ -2,12 +2,14 @@ import * as path from 'node:path';
 import type { Clock, EventSink, FileSystemPort, Logger } from '../../platform/ports';
 import { HostSlices } from '../../platform/hostSlices';
 import { ownedCopy, ownedString } from '../../platform/ownedText';
-import { detectSkillFormat, parseSkillDocument } from './document/skillDocumentParser';
+import { detectSkillFormat } from './document/skillDocumentParser';
 import type { SkillDocumentParse } from './document/offThreadParser';
+import { readAndParseHere } from './offThreadSkillFiles';
+import type { SkillFileParse } from './offThreadSkillFiles';
 import type { DocumentFormat } from './document/parsedSkill';
 import { isInside } from './skillPackSources';
 import type { ResolvedSkillPack } from './skillPackSources';
-import { formatAdmits, listSkillResources, readSkillFile, scanPack } from './skillPackScanner';
+import { formatAdmits, listSkillResources, scanPack } from './skillPackScanner';
 import type { ScanResult, SkillFileRef } from './skillPackScanner';
 import { FILE_START, makeProblem, PROBLEM_CODES } from './document/skillProblems';
 import type { SkillProblem } from './document/skillProblems';
@@ -88,6 +90,8 @@ export interface LoaderDeps {
   events: EventSink;
   /** How files are parsed (large ones off the main thread in VS Code); default inline. */
   parse?: SkillDocumentParse;
+  /** How a load reads and parses its files when not with `fs` and `parse` here: on a parser thread that analyses them too (offThreadSkillFiles.ts). */
+  parseFile?: SkillFileParse;
   /** Files a load reads before it writes them and drops their parses (loadBatches.ts); default WRITE_BATCH_FILES. */
   batchFiles?: number;
 }
@@ -194,10 +198,11 @@ export class SkillPackLoader {
         const report = reportOf(file);
         reportsByIndex[index] = report;
         const counter = counters.get(file.pack.name)!;
-        for (const skill of file.skills) {
+        for (const [k, skill] of file.skills.entries()) {
           items.push({
             file,
             skill,
+            analysed: file.analysed?.[k],
             report,
             onApplied: (outcome) => {
               // Kept for the whole load: a key of its own, not one built on the name's slice of its file's text.
@@ -385,14 +390,14 @@ export class SkillPackLoader {
 
   private async readAndParse(pack: ResolvedSkillPack, ref: SkillFileRef): Promise<ParsedFile> {
     try {
-      const read = await readSkillFile(this.deps.fs, ref.file);
-      if (!read.ok) return { pack, ref, skills: [], problems: [read.problem], resources: [] };
       const options = { format: ref.format, packName: pack.name, relativePath: ref.relativePath };
-      const result = this.deps.parse ? await this.deps.parse(read.text, ref.file, options) : parseSkillDocument(read.text, ref.file, options);
+      const read = await (this.deps.parseFile ?? readAndParseHere(this.deps.fs, this.deps.parse))(ref.file, options);
+      if (!read.ok) return { pack, ref, skills: [], problems: [read.problem], resources: [] };
+      const { result, analysed } = read;
       // The scan saw which resource folders exist: none (most skills) means nothing to list.
       const listed = ref.format === 'skill-md' && result.skills.length > 0 && ref.resourceDirs?.length !== 0;
       const resources = listed ? await listSkillResources(this.deps.fs, path.dirname(ref.file)) : [];
-      return { pack, ref, skills: result.skills, problems: result.problems, resources };
+      return { pack, ref, skills: result.skills, problems: result.problems, resources, ...(analysed ? { analysed } : {}) };
     } catch (error) {
       // A file-system or parser failure costs this file only.
       return {

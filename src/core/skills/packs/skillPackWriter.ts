@@ -9,6 +9,7 @@ import type { SkillProblem } from './document/skillProblems';
 import { isCurrentContentHash, legacyContentHash, toRecord } from '../store/skillRecords';
 import type { SkillRecord } from '../skillSchema';
 import type { SkillStore } from '../store/skillStore';
+import type { CountedElsewhere } from '../../search/threadTerms';
 import { identityKey, makeScope } from '../store/skillScope';
 import type { SkillIdentity, SkillScope } from '../store/skillScope';
 
@@ -27,6 +28,8 @@ export interface ParsedFile {
   skills: ParsedSkill[];
   problems: SkillProblem[];
   resources: string[];
+  /** Per skill (in `skills` order), its terms as the parser thread counted them; absent: analysed when stored. */
+  analysed?: CountedElsewhere[];
 }
 
 export type WriteOutcome = 'inserted' | 'updated' | 'unchanged' | 'skipped';
@@ -41,6 +44,8 @@ export interface WriteReport {
 export interface WriteItem {
   file: ParsedFile;
   skill: ParsedSkill;
+  /** Its terms as the parser thread counted them, if it did (the store analyses them otherwise). */
+  analysed?: CountedElsewhere;
   report: WriteReport;
   onApplied(outcome: Exclude<WriteOutcome, 'skipped'>): void;
 }
@@ -123,10 +128,11 @@ export class SkillPackWriter {
   /** Stores decided skills together, else one by one (see writeSliced); each one stored is applied, in order. */
   private store(decided: readonly Decision[]): void {
     const records = decided.flatMap((d) => (d.record ? [d.record] : []));
+    const analysed = decided.flatMap((d) => (d.record ? [d.item.analysed] : []));
     let stored = true;
     if (records.length > 1) {
       try {
-        this.deps.store.upsertMany(records);
+        this.deps.store.upsertMany(records, analysed);
       } catch {
         stored = false;
       }
