@@ -15,7 +15,7 @@ import { createByteStore, createSharedSkillStorage } from './storage';
 import { LmToolCatalog, runToolVisibility, type ToolCatalogSettling } from './tools/lmToolCatalog';
 import { OffThreadRunner } from '../core/platform/offThreadRunner';
 import { offThreadSkillParse } from '../core/skills/packs/document/offThreadParser';
-import { offThreadSkillFiles } from '../core/skills/packs/offThreadSkillFiles';
+import { offThreadSkillTerms } from '../core/skills/packs/offThreadSkillTerms';
 import { offThreadToolExamplesParse } from '../core/tools/examples/offThreadExamples';
 import { ToolExampleFiles } from './tools/toolExampleFiles';
 import { ToolModes } from './tools/toolModes';
@@ -144,7 +144,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   context.subscriptions.push(parserThread);
   const skills = await createSkillService({
     parse: offThreadSkillParse(parserThread),
-    parseFile: offThreadSkillFiles(parserThread, nodeFileSystem),
+    countTerms: offThreadSkillTerms(parserThread),
     engine,
     store,
     config: settings.current.skills,

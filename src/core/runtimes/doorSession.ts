@@ -6,7 +6,6 @@ import * as path from 'node:path';
 import { skillsConfigSchema } from '../config/settingsSchema';
 import type { SkillsConfig } from '../config/settingsSchema';
 import { lengthTokenCounter, nullLogger } from '../platform/basicPorts';
-import { nodeFileSystem } from '../platform/nodeFileSystem';
 import { OffThreadRunner } from '../platform/offThreadRunner';
 import { NodeByteStore } from '../platform/nodeByteStore';
 import type { Logger } from '../platform/ports';
@@ -14,7 +13,7 @@ import { skillPreflight } from '../planner/turn/skillPreflight';
 import { explainSkills } from '../planner/turn/turnExplanation';
 import type { SkillsExplanation } from '../planner/turn/turnExplanation';
 import { createHeadlessSkillService } from '../skills/headlessSkillService';
-import { offThreadSkillFiles } from '../skills/packs/offThreadSkillFiles';
+import { offThreadSkillTerms } from '../skills/packs/offThreadSkillTerms';
 import { folderPack } from '../skills/packs/skillPackSources';
 import type { ResolvedSkillPack } from '../skills/packs/skillPackSources';
 import type { LoadSummary } from '../skills/packs/skillPackLoader';
@@ -170,7 +169,7 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
     env,
     config,
     ...(options.logger ? { logger: options.logger } : {}),
-    ...(parserThread ? { parseFile: offThreadSkillFiles(parserThread, nodeFileSystem) } : {}),
+    ...(parserThread ? { countTerms: offThreadSkillTerms(parserThread) } : {}),
   });
   const folder = doorFolderFor(workspaceFolder, ownHome);
   const extension = new ExtensionSkillsView(folder, workspaceFolder, options.logger);

@@ -61,7 +61,7 @@ import { SkillStore } from './store/skillStore';
 import type { SkillGetOutput, SkillListOutput, SkillSearchOutput } from './skillToolSchemas';
 import { validateSkillTargets } from './packs/skillValidation';
 import type { ValidationReport } from './packs/skillValidation';
-import type { SkillFileParse } from './packs/offThreadSkillFiles';
+import type { SkillTermCount } from './packs/offThreadSkillTerms';
 import type { SkillDocumentParse } from './packs/document/offThreadParser';
 
 export type { SkillRequestContext } from './skillRequestContext';
@@ -91,8 +91,8 @@ export interface SkillServiceDeps {
   shared?: { bytes: ByteStore; lock: FileLock; key?: string; tenantId?(): string };
   /** How pack files are parsed (VS Code: large ones on a worker thread, offThreadParser.ts); default inline. */
   parse?: SkillDocumentParse;
-  /** How a pack load reads and parses its files when not here (the door: on its parser thread, offThreadSkillFiles.ts). */
-  parseFile?: SkillFileParse;
+  /** Where a pack load has its skills' search terms counted when not as they are stored (a parser thread: offThreadSkillTerms.ts). */
+  countTerms?: SkillTermCount;
   /** Files a pack load writes at a time (skillPackLoader.ts; default 16): smaller in tests, so few files make many batches. */
   loadBatchFiles?: number;
 }
@@ -258,7 +258,7 @@ class DefaultSkillService implements SkillService {
       logger: deps.logger,
       events: deps.events,
       parse: deps.parse,
-      parseFile: deps.parseFile,
+      countTerms: deps.countTerms,
       batchFiles: deps.loadBatchFiles,
     });
     this.queries = new SkillQueries({

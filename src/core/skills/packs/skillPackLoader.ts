@@ -2,14 +2,13 @@ import * as path from 'node:path';
 import type { Clock, EventSink, FileSystemPort, Logger } from '../../platform/ports';
 import { HostSlices } from '../../platform/hostSlices';
 import { ownedCopy, ownedString } from '../../platform/ownedText';
-import { detectSkillFormat } from './document/skillDocumentParser';
+import { detectSkillFormat, parseSkillDocument } from './document/skillDocumentParser';
 import type { SkillDocumentParse } from './document/offThreadParser';
-import { readAndParseHere } from './offThreadSkillFiles';
-import type { SkillFileParse } from './offThreadSkillFiles';
+import { countBatchTerms, type SkillTermCount } from './offThreadSkillTerms';
 import type { DocumentFormat } from './document/parsedSkill';
 import { isInside } from './skillPackSources';
 import type { ResolvedSkillPack } from './skillPackSources';
-import { formatAdmits, listSkillResources, scanPack } from './skillPackScanner';
+import { formatAdmits, listSkillResources, readSkillFile, scanPack } from './skillPackScanner';
 import type { ScanResult, SkillFileRef } from './skillPackScanner';
 import { FILE_START, makeProblem, PROBLEM_CODES } from './document/skillProblems';
 import type { SkillProblem } from './document/skillProblems';
@@ -90,8 +89,8 @@ export interface LoaderDeps {
   events: EventSink;
   /** How files are parsed (large ones off the main thread in VS Code); default inline. */
   parse?: SkillDocumentParse;
-  /** How a load reads and parses its files when not with `fs` and `parse` here: on a parser thread that analyses them too (offThreadSkillFiles.ts). */
-  parseFile?: SkillFileParse;
+  /** Where a load's parsed skills have their search terms counted, when not as they are stored: a parser thread (offThreadSkillTerms.ts). */
+  countTerms?: SkillTermCount;
   /** Files a load reads before it writes them and drops their parses (loadBatches.ts); default WRITE_BATCH_FILES. */
   batchFiles?: number;
 }
@@ -181,6 +180,7 @@ export class SkillPackLoader {
         }
       };
       await Promise.all(Array.from({ length: Math.min(PARSE_CONCURRENCY, Math.max(indices.length, 1)) }, worker));
+      if (!cancelled && this.deps.countTerms) await countBatchTerms(this.deps.countTerms, parsed.values());
       return cancelled ? undefined : parsed;
     };
     const untrust = (index: number) => {
@@ -227,7 +227,8 @@ export class SkillPackLoader {
         else if (report.problems.length > 0) report.problems = ownedCopy(report.problems);
       }
     };
-    const completed = await readInBatches(work, check, this.deps.batchFiles ?? WRITE_BATCH_FILES, { read, untrust, write });
+    const release = () => this.deps.countTerms?.release?.();
+    const completed = await readInBatches(work, check, this.deps.batchFiles ?? WRITE_BATCH_FILES, { read, untrust, write }).finally(release);
     const unchangedFiles = check.unchanged.size;
     const fingerprint = () =>
       // Wall-clock time: fingerprints are compared with the file system's modification times.
@@ -390,14 +391,14 @@ export class SkillPackLoader {
 
   private async readAndParse(pack: ResolvedSkillPack, ref: SkillFileRef): Promise<ParsedFile> {
     try {
-      const options = { format: ref.format, packName: pack.name, relativePath: ref.relativePath };
-      const read = await (this.deps.parseFile ?? readAndParseHere(this.deps.fs, this.deps.parse))(ref.file, options);
+      const read = await readSkillFile(this.deps.fs, ref.file);
       if (!read.ok) return { pack, ref, skills: [], problems: [read.problem], resources: [] };
-      const { result, analysed } = read;
+      const options = { format: ref.format, packName: pack.name, relativePath: ref.relativePath };
+      const result = this.deps.parse ? await this.deps.parse(read.text, ref.file, options) : parseSkillDocument(read.text, ref.file, options);
       // The scan saw which resource folders exist: none (most skills) means nothing to list.
       const listed = ref.format === 'skill-md' && result.skills.length > 0 && ref.resourceDirs?.length !== 0;
       const resources = listed ? await listSkillResources(this.deps.fs, path.dirname(ref.file)) : [];
-      return { pack, ref, skills: result.skills, problems: result.problems, resources, ...(analysed ? { analysed } : {}) };
+      return { pack, ref, skills: result.skills, problems: result.problems, resources };
     } catch (error) {
       // A file-system or parser failure costs this file only.
       return {
