@@ -138,8 +138,8 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   const embeddingStatus = new EmbeddingStatus();
   context.subscriptions.push(embeddingStatus);
 
-  // Skill and example files are parsed on a worker thread: a huge or hostile file never stalls the
-  // host, and a load's files are read, parsed and analysed there while the host stores the last batch.
+  // Large skill and example files are parsed on a worker thread (a huge or hostile file never stalls
+  // the host), and a load's search terms are counted there while the host stores the last batch.
   const parserThread = new OffThreadRunner(path.join(context.extensionPath, 'dist', 'parseWorker.js'), logger);
   context.subscriptions.push(parserThread);
   const skills = await createSkillService({

@@ -6,12 +6,6 @@ import type { Logger } from './ports';
 export const OFF_THREAD_MIN_CHARS = 64 * 1024;
 /** The parsers stop themselves within seconds; a worker still busy after this is ended. */
 const WORKER_TIMEOUT_MS = 15_000;
-/**
- * The worker's young generation at most (MB). V8's default lets it grow to 48 MB beside the
- * host's own: a load of 10,000 real skill files on the worker peaked 25 MB higher with it. Parses
- * leave little alive between jobs, so a small one costs a few more scavenges there, off the host.
- */
-const WORKER_YOUNG_GENERATION_MB = 4;
 /** An idle worker is ended after this long (a new one starts in ~50 ms when next needed). */
 const IDLE_MS = 30_000;
 
@@ -51,7 +45,6 @@ export class OffThreadRunner {
     private readonly workerScript: string,
     private readonly logger: Logger,
     private readonly timeoutMs = WORKER_TIMEOUT_MS,
-    private readonly youngGenerationMb = WORKER_YOUNG_GENERATION_MB,
   ) {}
 
   /** Runs the job on the worker when its input has `size` ≥ OFF_THREAD_MIN_CHARS characters, else here. */
@@ -97,7 +90,7 @@ export class OffThreadRunner {
     if (this.worker) return this.worker;
     if (!existsSync(this.workerScript)) return this.giveUp(`the parser thread's script is missing (${this.workerScript})`);
     try {
-      const worker = new Worker(this.workerScript, { resourceLimits: { maxYoungGenerationSizeMb: this.youngGenerationMb } });
+      const worker = new Worker(this.workerScript);
       worker.unref();
       worker.on('message', (reply: { id: number; result?: unknown; error?: string }) => this.settle(reply));
       worker.on('error', (error) => {

@@ -61,9 +61,9 @@ export interface DoorSessionOptions {
   /** Toolshed's home (default `TOOLSHED_HOME` or `~/.toolshed`). */
   toolshedHome?: string;
   /**
-   * The parser thread's script (`dist/parseWorker.js`), on which a load reads, parses and
-   * analyses its files while the previous ones are stored (offThreadSkillFiles.ts). Default: the
-   * one beside this bundle (the CLI's `dist/`), when it is there; without one, all on this thread.
+   * The parser thread's script (`dist/parseWorker.js`), on which a load counts its skills' search
+   * terms while the previous batch is stored (offThreadSkillTerms.ts). Default: the one beside
+   * this bundle (the CLI's `dist/`), when it is there; without one, all on this thread.
    */
   parserScript?: string;
   /** A loaded sql.js engine to share; one is loaded otherwise. */
