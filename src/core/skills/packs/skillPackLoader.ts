@@ -4,7 +4,7 @@ import { HostSlices } from '../../platform/hostSlices';
 import { ownedCopy, ownedString } from '../../platform/ownedText';
 import { detectSkillFormat, parseSkillDocument } from './document/skillDocumentParser';
 import type { SkillDocumentParse } from './document/offThreadParser';
-import { countBatchTerms, type SkillTermCount } from './offThreadSkillTerms';
+import { countBatchTerms, termsCounted, type SkillTermCount } from './offThreadSkillTerms';
 import type { DocumentFormat } from './document/parsedSkill';
 import { isInside } from './skillPackSources';
 import type { ResolvedSkillPack } from './skillPackSources';
@@ -180,7 +180,7 @@ export class SkillPackLoader {
         }
       };
       await Promise.all(Array.from({ length: Math.min(PARSE_CONCURRENCY, Math.max(indices.length, 1)) }, worker));
-      if (!cancelled && this.deps.countTerms) await countBatchTerms(this.deps.countTerms, parsed.values());
+      if (!cancelled && this.deps.countTerms) countBatchTerms(this.deps.countTerms, parsed.values());
       return cancelled ? undefined : parsed;
     };
     const untrust = (index: number) => {
@@ -193,16 +193,16 @@ export class SkillPackLoader {
       done--;
     };
     const write = async (batch: ReadonlyMap<number, ParsedFile>) => {
+      await termsCounted(batch.values());
       const items: WriteItem[] = [];
       for (const [index, file] of batch) {
         const report = reportOf(file);
         reportsByIndex[index] = report;
         const counter = counters.get(file.pack.name)!;
-        for (const [k, skill] of file.skills.entries()) {
+        for (const skill of file.skills) {
           items.push({
             file,
             skill,
-            analysed: file.analysed?.[k],
             report,
             onApplied: (outcome) => {
               // Kept for the whole load: a key of its own, not one built on the name's slice of its file's text.

@@ -44,8 +44,6 @@ export interface WriteReport {
 export interface WriteItem {
   file: ParsedFile;
   skill: ParsedSkill;
-  /** Its terms as the parser thread counted them, if it did (the store analyses them otherwise). */
-  analysed?: CountedElsewhere;
   report: WriteReport;
   onApplied(outcome: Exclude<WriteOutcome, 'skipped'>): void;
 }
@@ -128,7 +126,8 @@ export class SkillPackWriter {
   /** Stores decided skills together, else one by one (see writeSliced); each one stored is applied, in order. */
   private store(decided: readonly Decision[]): void {
     const records = decided.flatMap((d) => (d.record ? [d.record] : []));
-    const analysed = decided.flatMap((d) => (d.record ? [d.item.analysed] : []));
+    // Each skill's terms as the parser thread counted them, if it did (the store analyses them otherwise).
+    const analysed = decided.flatMap(({ record, item }) => (record ? [item.file.analysed?.[item.file.skills.indexOf(item.skill)]] : []));
     let stored = true;
     if (records.length > 1) {
       try {
