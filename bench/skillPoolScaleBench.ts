@@ -57,7 +57,9 @@ async function child(job: Job): Promise<void> {
   const cpuStart = process.cpuUsage();
   // The engine as the door loads it (the bundle lies outside dist/, so the WebAssembly file is named).
   const engine = await loadSqlEngine({ wasmPath: path.join(job.root, 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm') });
-  const door = await openDoorSession({ runtime: 'claude', workspaceFolder: job.workspace, home: job.home, env: {}, toolshedHome, engine });
+  // The parser thread the CLI's door runs (dist/parseWorker.js, built by `node esbuild.mjs`), named for the same reason.
+  const parserScript = path.join(job.root, 'dist', 'parseWorker.js');
+  const door = await openDoorSession({ runtime: 'claude', workspaceFolder: job.workspace, home: job.home, env: {}, toolshedHome, engine, parserScript });
   const openMs = performance.now() - wallStart;
   const openCpu = cpuMs(cpuStart);
   const ctx = door.requestContext();

@@ -15,6 +15,7 @@ import { createByteStore, createSharedSkillStorage } from './storage';
 import { LmToolCatalog, runToolVisibility, type ToolCatalogSettling } from './tools/lmToolCatalog';
 import { OffThreadRunner } from '../core/platform/offThreadRunner';
 import { offThreadSkillParse } from '../core/skills/packs/document/offThreadParser';
+import { offThreadSkillTerms } from '../core/skills/packs/offThreadSkillTerms';
 import { offThreadToolExamplesParse } from '../core/tools/examples/offThreadExamples';
 import { ToolExampleFiles } from './tools/toolExampleFiles';
 import { ToolModes } from './tools/toolModes';
@@ -137,11 +138,13 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   const embeddingStatus = new EmbeddingStatus();
   context.subscriptions.push(embeddingStatus);
 
-  // Large skill and example files are parsed on a worker thread: a huge or hostile file never stalls the host.
+  // Large skill and example files are parsed on a worker thread (a huge or hostile file never stalls
+  // the host), and a load's search terms are counted there while the host stores the last batch.
   const parserThread = new OffThreadRunner(path.join(context.extensionPath, 'dist', 'parseWorker.js'), logger);
   context.subscriptions.push(parserThread);
   const skills = await createSkillService({
     parse: offThreadSkillParse(parserThread),
+    countTerms: offThreadSkillTerms(parserThread),
     engine,
     store,
     config: settings.current.skills,

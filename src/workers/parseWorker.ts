@@ -3,15 +3,18 @@ import { parseSkillDocument } from '../core/skills/packs/document/skillDocumentP
 import { SKILL_PARSE_JOB } from '../core/skills/packs/document/offThreadParser';
 import { parseToolExamplesFile } from '../core/tools/examples/toolExamples';
 import { TOOL_EXAMPLES_PARSE_JOB } from '../core/tools/examples/offThreadExamples';
+import { countSkillTerms, SKILL_TERMS_JOB } from '../core/skills/packs/offThreadSkillTerms';
 
 /**
  * Entry of the parser thread (bundled as `dist/parseWorker.js`; the client is
- * src/core/platform/offThreadRunner.ts): runs one parse per message and posts the result back.
+ * src/core/platform/offThreadRunner.ts): runs one job per message (a parse, or counting a load's
+ * skill terms) and posts the result back, in the order the messages came.
  * Results are plain data, so they cross the thread boundary as they are.
  */
 const JOBS: Record<string, (...args: never[]) => unknown> = {
   [SKILL_PARSE_JOB]: parseSkillDocument,
   [TOOL_EXAMPLES_PARSE_JOB]: parseToolExamplesFile,
+  [SKILL_TERMS_JOB]: countSkillTerms,
 };
 
 parentPort?.on('message', (message: { id: number; kind: string; args: never[] }) => {

@@ -79,6 +79,13 @@ export class OffThreadRunner {
     this.stopWorker();
   }
 
+  /** Ends the worker now unless it has jobs (its memory goes with it; the next job starts another): whether it ended. */
+  release(): boolean {
+    if (this.pending.size > 0) return false;
+    this.stopWorker();
+    return true;
+  }
+
   private ensureWorker(): Worker | undefined {
     if (this.worker) return this.worker;
     if (!existsSync(this.workerScript)) return this.giveUp(`the parser thread's script is missing (${this.workerScript})`);

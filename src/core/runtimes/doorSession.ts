@@ -5,13 +5,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { skillsConfigSchema } from '../config/settingsSchema';
 import type { SkillsConfig } from '../config/settingsSchema';
-import { lengthTokenCounter } from '../platform/basicPorts';
+import { lengthTokenCounter, nullLogger } from '../platform/basicPorts';
+import { OffThreadRunner } from '../platform/offThreadRunner';
 import { NodeByteStore } from '../platform/nodeByteStore';
 import type { Logger } from '../platform/ports';
 import { skillPreflight } from '../planner/turn/skillPreflight';
 import { explainSkills } from '../planner/turn/turnExplanation';
 import type { SkillsExplanation } from '../planner/turn/turnExplanation';
 import { createHeadlessSkillService } from '../skills/headlessSkillService';
+import { offThreadSkillTerms } from '../skills/packs/offThreadSkillTerms';
 import { folderPack } from '../skills/packs/skillPackSources';
 import type { ResolvedSkillPack } from '../skills/packs/skillPackSources';
 import type { LoadSummary } from '../skills/packs/skillPackLoader';
@@ -58,6 +60,12 @@ export interface DoorSessionOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Toolshed's home (default `TOOLSHED_HOME` or `~/.toolshed`). */
   toolshedHome?: string;
+  /**
+   * The parser thread's script (`dist/parseWorker.js`), on which a load counts its skills' search
+   * terms while the previous batch is stored (offThreadSkillTerms.ts). Default: the one beside
+   * this bundle (the CLI's `dist/`), when it is there; without one, all on this thread.
+   */
+  parserScript?: string;
   /** A loaded sql.js engine to share; one is loaded otherwise. */
   engine?: SqlEngine;
   /** Skills settings over the defaults (`toolshed.skills.*`; the hook uses the defaults). */
@@ -151,6 +159,9 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
   const packsFor = (answer: TrustAnswer) => doorPacks(runtime, workspaceFolder, answer.trusted, home, env, path.join(ownHome, TOOLSHED_LIBRARY_FOLDER));
   const config = skillsConfigSchema.parse({ includeAgentSkillFolders: false, ...options.config });
   const engine = options.engine ?? (await loadSqlEngine());
+  const parserScript = options.parserScript ?? path.join(__dirname, 'parseWorker.js');
+  // The thread starts with the first file a load reads (a warm start that reads none starts none).
+  const parserThread = existsSync(parserScript) ? new OffThreadRunner(parserScript, options.logger ?? nullLogger) : undefined;
   const skills = await createHeadlessSkillService({
     engine,
     store: new NodeByteStore(doorFolderFor(workspaceFolder, ownHome)),
@@ -158,6 +169,7 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
     env,
     config,
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(parserThread ? { countTerms: offThreadSkillTerms(parserThread) } : {}),
   });
   const folder = doorFolderFor(workspaceFolder, ownHome);
   const extension = new ExtensionSkillsView(folder, workspaceFolder, options.logger);
@@ -176,6 +188,7 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
   } catch (error) {
     watched.close();
     await skills.dispose();
+    parserThread?.dispose();
     throw error;
   }
   const requestContext = (): SkillRequestContext => {
@@ -235,6 +248,7 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
     async dispose() {
       watched.close();
       await skills.dispose();
+      parserThread?.dispose();
     },
   };
 }

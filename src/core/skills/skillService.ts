@@ -62,6 +62,7 @@ import { SkillStore } from './store/skillStore';
 import type { SkillGetOutput, SkillListOutput, SkillSearchOutput } from './skillToolSchemas';
 import { validateSkillTargets } from './packs/skillValidation';
 import type { ValidationReport } from './packs/skillValidation';
+import type { SkillTermCount } from './packs/offThreadSkillTerms';
 import type { SkillDocumentParse } from './packs/document/offThreadParser';
 
 export type { SkillRequestContext } from './skillRequestContext';
@@ -91,6 +92,8 @@ export interface SkillServiceDeps {
   shared?: { bytes: ByteStore; lock: FileLock; key?: string; tenantId?(): string };
   /** How pack files are parsed (VS Code: large ones on a worker thread, offThreadParser.ts); default inline. */
   parse?: SkillDocumentParse;
+  /** Where a pack load has its skills' search terms counted when not as they are stored (a parser thread: offThreadSkillTerms.ts). */
+  countTerms?: SkillTermCount;
   /** Files a pack load writes at a time (skillPackLoader.ts; default 16): smaller in tests, so few files make many batches. */
   loadBatchFiles?: number;
 }
@@ -254,6 +257,7 @@ class DefaultSkillService implements SkillService {
       logger: deps.logger,
       events: deps.events,
       parse: deps.parse,
+      countTerms: deps.countTerms,
       batchFiles: deps.loadBatchFiles,
     });
     this.queries = new SkillQueries({

@@ -34,12 +34,15 @@ interface BatchSteps {
  */
 export async function readInBatches(work: readonly WorkItem[], check: UnchangedCheck, batchFiles: number, steps: BatchSteps): Promise<boolean> {
   let position = 0;
-  for (;;) {
+  const readNext = () => {
     const indices: number[] = [];
     for (; position < work.length && indices.length < batchFiles; position++) if (!check.unchanged.has(position)) indices.push(position);
-    if (indices.length === 0) return true;
-    const batch = await steps.read(indices);
-    if (!batch) return false;
+    return indices.length === 0 ? undefined : steps.read(indices);
+  };
+  const first = readNext();
+  let batch = first && (await first);
+  if (first && !batch) return false;
+  while (batch) {
     for (let fresh = [...batch.values()]; ;) {
       const colliding = collisions(check, fresh);
       if (colliding.length === 0) break;
@@ -50,6 +53,15 @@ export async function readInBatches(work: readonly WorkItem[], check: UnchangedC
       for (const [index, file] of more) batch.set(index, file);
       fresh = [...more.values()];
     }
+    // The next batch is read before this one is written, so a parser thread counts its terms
+    // while this one is stored (the loader's write waits for this batch's). Its files are chosen
+    // now, after this batch's collisions, as they would be after its write: the write changes
+    // nothing the choice reads. A load cancelled meanwhile still writes this batch, as before.
+    const reading = readNext();
+    const next = reading && (await reading);
     await steps.write(new Map([...batch].sort((a, b) => a[0] - b[0])));
+    if (reading && !next) return false;
+    batch = next;
   }
+  return true;
 }

@@ -4,6 +4,7 @@ import { HostSlices } from '../../platform/hostSlices';
 import { ownedCopy, ownedString } from '../../platform/ownedText';
 import { detectSkillFormat, parseSkillDocument } from './document/skillDocumentParser';
 import type { SkillDocumentParse } from './document/offThreadParser';
+import { countBatchTerms, termsCounted, type SkillTermCount } from './offThreadSkillTerms';
 import type { DocumentFormat } from './document/parsedSkill';
 import { isInside } from './skillPackSources';
 import type { ResolvedSkillPack } from './skillPackSources';
@@ -88,6 +89,8 @@ export interface LoaderDeps {
   events: EventSink;
   /** How files are parsed (large ones off the main thread in VS Code); default inline. */
   parse?: SkillDocumentParse;
+  /** Where a load's parsed skills have their search terms counted, when not as they are stored: a parser thread (offThreadSkillTerms.ts). */
+  countTerms?: SkillTermCount;
   /** Files a load reads before it writes them and drops their parses (loadBatches.ts); default WRITE_BATCH_FILES. */
   batchFiles?: number;
 }
@@ -177,6 +180,7 @@ export class SkillPackLoader {
         }
       };
       await Promise.all(Array.from({ length: Math.min(PARSE_CONCURRENCY, Math.max(indices.length, 1)) }, worker));
+      if (!cancelled && this.deps.countTerms) countBatchTerms(this.deps.countTerms, parsed.values());
       return cancelled ? undefined : parsed;
     };
     const untrust = (index: number) => {
@@ -189,6 +193,7 @@ export class SkillPackLoader {
       done--;
     };
     const write = async (batch: ReadonlyMap<number, ParsedFile>) => {
+      await termsCounted(batch.values());
       const items: WriteItem[] = [];
       for (const [index, file] of batch) {
         const report = reportOf(file);
@@ -222,7 +227,8 @@ export class SkillPackLoader {
         else if (report.problems.length > 0) report.problems = ownedCopy(report.problems);
       }
     };
-    const completed = await readInBatches(work, check, this.deps.batchFiles ?? WRITE_BATCH_FILES, { read, untrust, write });
+    const release = () => this.deps.countTerms?.release?.();
+    const completed = await readInBatches(work, check, this.deps.batchFiles ?? WRITE_BATCH_FILES, { read, untrust, write }).finally(release);
     const unchangedFiles = check.unchanged.size;
     const fingerprint = () =>
       // Wall-clock time: fingerprints are compared with the file system's modification times.

@@ -6,10 +6,11 @@ import type { ResolvedSkillPack } from './skillPackSources';
 import type { SkillFileRef } from './skillPackScanner';
 import { makeProblem, PROBLEM_CODES } from './document/skillProblems';
 import type { SkillProblem } from './document/skillProblems';
-import { toRecord } from '../store/skillRecords';
+import { isCurrentContentHash, legacyContentHash, toRecord } from '../store/skillRecords';
 import { UNVERIFIED_CONTENT_HASH } from '../store/unverifiedStore';
 import type { SkillRecord } from '../skillSchema';
 import type { SkillStore } from '../store/skillStore';
+import type { CountedElsewhere } from '../../search/threadTerms';
 import { identityKey, makeScope } from '../store/skillScope';
 import type { SkillIdentity, SkillScope } from '../store/skillScope';
 
@@ -28,6 +29,8 @@ export interface ParsedFile {
   skills: ParsedSkill[];
   problems: SkillProblem[];
   resources: string[];
+  /** Per skill (in `skills` order), its terms as the parser thread counted them; absent: analysed when stored. */
+  analysed?: CountedElsewhere[];
 }
 
 export type WriteOutcome = 'inserted' | 'updated' | 'unchanged' | 'skipped';
@@ -124,10 +127,12 @@ export class SkillPackWriter {
   /** Stores decided skills together, else one by one (see writeSliced); each one stored is applied, in order. */
   private store(decided: readonly Decision[]): void {
     const records = decided.flatMap((d) => (d.record ? [d.record] : []));
+    // Each skill's terms as the parser thread counted them, if it did (the store analyses them otherwise).
+    const analysed = decided.flatMap(({ record, item }) => (record ? [item.file.analysed?.[item.file.skills.indexOf(item.skill)]] : []));
     let stored = true;
     if (records.length > 1) {
       try {
-        this.deps.store.upsertMany(records);
+        this.deps.store.upsertMany(records, analysed);
       } catch {
         stored = false;
       }
@@ -255,9 +260,10 @@ export class SkillPackWriter {
     // Kept in the load's report until the next load: a copy, not a view into the file's text (ownedText.ts).
     report.skills.push({ name: ownedString(skill.name), line: skill.span.line });
     if (!existing) return { outcome: 'inserted', record };
-    if (existing.content_hash === record.content_hash) {
-      // A row that still holds the body (written before bodies were read from files) is rewritten without it.
-      const rewrite = !samePlacement(existing, record) || store.holdsSourceBody(existing);
+    if (sameContent(existing, record, skill)) {
+      // A row that still holds the body (written before bodies were read from files), or the first
+      // definition's content hash, is rewritten: without the body, with the current hash.
+      const rewrite = !samePlacement(existing, record) || store.holdsSourceBody(existing) || existing.content_hash !== record.content_hash;
       return { outcome: 'unchanged', record: rewrite ? { ...record, updated_at: existing.updated_at } : undefined };
     }
     // A row whose stored bytes could not be vouched for (unverifiedStore.ts) is rewritten even where updates are off.
@@ -270,6 +276,16 @@ export class SkillPackWriter {
 /** The scope a pack's skills are stored in (their identity is this scope + name). */
 export function packScope(pack: ResolvedSkillPack): SkillScope {
   return makeScope(pack.scopeMode, pack.tenantId, pack.projectId);
+}
+
+/**
+ * Whether a stored skill holds the content `record` was made from: its content hash compared, or
+ * for a row stored with the first definition's hash (docs/contracts.md#hashes), that definition.
+ */
+function sameContent(existing: SkillRecord, record: SkillRecord, skill: ParsedSkill): boolean {
+  if (existing.content_hash === record.content_hash) return true;
+  if (existing.content_hash === UNVERIFIED_CONTENT_HASH) return false;
+  return !isCurrentContentHash(existing.content_hash) && existing.content_hash === legacyContentHash({ ...skill, resources: record.resources });
 }
 
 function samePlacement(a: SkillRecord, b: SkillRecord): boolean {

@@ -28,7 +28,7 @@ type HashedContent = Omit<ParsedSkill, 'span' | 'nameSpan' | 'nameGenerated'> & 
 
 /**
  * The content fields, in the order canonical JSON sorts their keys (code-unit order, as
- * `Array.prototype.sort` compares them): `contentHash` writes them in this order without sorting.
+ * `Array.prototype.sort` compares them): both definitions take them in this order.
  */
 const HASHED_FIELDS = [
   'allowed_tools',
@@ -54,19 +54,72 @@ const HASHED_FIELDS = [
   'triggers',
 ] as const satisfies ReadonlyArray<keyof HashedContent>;
 
-/** Each field's `"key":` as canonical JSON writes it. */
+/** Each field's `"key":` as canonical JSON writes it (the first definition's text). */
 const FIELD_PREFIXES = HASHED_FIELDS.map((field) => `${JSON.stringify(field)}:`);
 
+/** What a content hash of the current definition starts with: its version (the first definition's hashes are bare hex). */
+const CONTENT_HASH_VERSION = 'c2:';
+
 /**
- * The fields whose change means "the skill changed": sha256 of the canonical JSON
- * (docs/contracts.md#hashes) of those fields, `resources` an empty list when not given.
+ * The fields whose change means "the skill changed" (docs/contracts.md#hashes): `c2:` + sha256 of
+ * the UTF-16 code units of the content fields one after another, each framed: `s<length>:<text>`
+ * for a string, `l<count>:` then `<length>:<text>` per item for a list of strings, `u` when
+ * absent, else `j<length>:<canonical JSON>`. Every frame says where it ends, so two different
+ * records never frame to the same text.
  */
 export function contentHash(content: HashedContent): string {
-  // A cold load hashes every skill of a library (10,000 real ones: 70 MB of bodies). The canonical
-  // text is written here for the fields' known shape — keys already in order, strings and string
-  // lists as JSON writes them — and `canonicalJson` only for the rest (objects, the tool list): the
-  // same text, without sorting the record's keys or a call per list item (a property test pins it
-  // to `canonicalJson` of the record). One-shot hashing: no Hash object per skill.
+  // A cold load hashes every skill of a library (10,000 real ones: 70 MB of bodies). The text is
+  // hashed as it is, each field after a type letter and its length: no JSON escaping pass over
+  // the bodies (two thirds of them two-byte strings) and no sorting. UTF-16 code units, not
+  // UTF-8: lone surrogates (a YAML escape can make one) would all encode as U+FFFD and two
+  // different texts hash alike. A long text goes to the hash on its own, the short frames around
+  // it joined first (no copy of the long one into a joined string).
+  const sha = createHash('sha256');
+  let out = '';
+  const text = (value: string): void => {
+    out += `${value.length}:`;
+    if (value.length < LONG_TEXT) out += value;
+    else {
+      sha.update(out, 'utf16le');
+      sha.update(value, 'utf16le');
+      out = '';
+    }
+  };
+  for (let i = 0; i < HASHED_FIELDS.length; i++) {
+    const field = HASHED_FIELDS[i] as (typeof HASHED_FIELDS)[number];
+    const value: unknown = field === 'resources' ? (content.resources ?? []) : content[field];
+    if (typeof value === 'string') {
+      out += 's';
+      text(value);
+    } else if (value === undefined || typeof value === 'function') out += 'u';
+    else if (isStringList(value)) {
+      const list = value as readonly string[];
+      out += `l${list.length}:`;
+      for (let k = 0; k < list.length; k++) text(list[k] as string);
+    } else {
+      out += 'j';
+      text(canonicalJson(value));
+    }
+  }
+  sha.update(out, 'utf16le');
+  return CONTENT_HASH_VERSION + sha.digest('hex');
+}
+
+/** Texts at least this long are handed to the hash on their own rather than joined to the frames around them. */
+const LONG_TEXT = 256;
+
+/** Whether `hash` is of the current definition (a stored one may be of the first: `legacyContentHash`). */
+export function isCurrentContentHash(hash: string): boolean {
+  return hash.startsWith(CONTENT_HASH_VERSION);
+}
+
+/**
+ * The first definition, which stores written before `c2:` hold: sha256 of the canonical JSON of
+ * the content fields (`resources` an empty list when not given). Kept only to compare a stored
+ * skill of that definition with its file read again (skillPackWriter), which then stores it
+ * with the current hash.
+ */
+export function legacyContentHash(content: HashedContent): string {
   let out = '{';
   for (let i = 0; i < HASHED_FIELDS.length; i++) {
     const field = HASHED_FIELDS[i] as (typeof HASHED_FIELDS)[number];

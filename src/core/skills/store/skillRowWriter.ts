@@ -9,6 +9,7 @@ import { insertPackedSkillsSql, packRow } from './skillRowCells';
 import { encodeCounted } from '../../search/termStore';
 import { setMetaValue } from '../../sql/persistentDatabase';
 import type { TermVocabulary } from '../../search/termStore';
+import type { CountedElsewhere } from '../../search/threadTerms';
 
 /**
  * The SQL writes of skill rows and their analysed terms, one row or many per statement. sql.js
@@ -127,13 +128,15 @@ export class SkillRowWriter {
    * `id` is the primary key: a record keeps its id unless another row holds it by then (a row
    * this batch replaces gives its id up when it is replaced, as one-by-one upserts would), else
    * it is stored as `<id>_<doc id>`. Serialising happens here, so a value that cannot be stored
-   * fails before anything is written. Terms come from `analyzer`.
+   * fails before anything is written. Terms come from `analyzer`, or for `analysed[i]` given,
+   * from there (counted on a parser thread: only relabelled to the vocabulary's ids).
    */
   prepare(
     records: readonly SkillRecord[],
     existing: ReadonlyArray<number | undefined>,
     firstFreeDocId: number,
     analyzer: TextAnalyzer,
+    analysed?: ReadonlyArray<CountedElsewhere | undefined>,
   ): { prepared: Array<PreparedSkillRow & { stored: SkillRecord }>; nextDocId: number } {
     const vocabulary = this.vocabulary;
     const holders = this.idHolders(records.map((r) => r.id));
@@ -146,7 +149,8 @@ export class SkillRowWriter {
       const holder = holders.get(record.id);
       const stored = holder === undefined || holder === docId ? record : { ...record, id: `${record.id}_${docId}` };
       holders.set(stored.id, docId);
-      const terms = countedTerms(record, analyzer, vocabulary);
+      const elsewhere = analysed?.[i];
+      const terms = elsewhere ? elsewhere.session.relabel(elsewhere.counted, vocabulary) : countedTerms(record, analyzer, vocabulary);
       const params = recordParams(stored, docId);
       if (this.bodiesInSource && stored.origin === 'pack') params[BODY_COLUMN] = '';
       return { docId, stored, params, packed: packRow(params), terms, encoded: encodeCounted(terms) };

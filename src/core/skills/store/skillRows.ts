@@ -3,7 +3,7 @@ import type { SqlDatabase } from '../../sql/sqlDatabase';
 import { scopeModeSchema, taskTypeSchema } from '../../config/settingsSchema';
 import type { TaskType } from '../../config/settingsSchema';
 import type { SqlValue } from 'sql.js';
-import type { TextAnalyzer } from '../../search/textAnalysis';
+import type { TermIds, TextAnalyzer } from '../../search/textAnalysis';
 import type { SkillOrigin, SkillRecord } from '../skillSchema';
 import { SKILL_FIELDS } from './skillSearchIndex';
 import type { SkillEntry, SkillField, SkillSearchIndex } from './skillSearchIndex';
@@ -193,12 +193,18 @@ export function entryOf(record: SkillRecord, docId: number): SkillEntry {
   };
 }
 
+/** What a skill's search terms are analysed from: a record's, or a parse's, fields (a parser thread analyses the parse). */
+export type AnalysedContent = Pick<
+  SkillRecord,
+  'name' | 'title' | 'trigger' | 'description' | 'tags' | 'triggers' | 'domain' | 'frames' | 'task_type' | 'steps' | 'preconditions' | 'failure_modes' | 'body'
+>;
+
 /**
  * A skill's analysed terms per field, counted with the store's vocabulary ids (stored compactly in
  * `skill_terms`, search/termStore.ts); `analyzer` is the store's own (its word memo spans every
  * skill and remembers each word's vocabulary id).
  */
-export function countedTerms(record: SkillRecord, analyzer: TextAnalyzer, vocabulary: TermVocabulary): CountedFields {
+export function countedTerms(record: AnalysedContent, analyzer: TextAnalyzer, vocabulary: TermIds): CountedFields {
   const tags = [...record.tags, ...record.triggers, record.domain, ...record.frames, record.task_type].join(' ');
   const content = [...record.steps, ...record.preconditions, ...record.failure_modes, record.body.slice(0, 4000)].join('\n');
   const texts: Record<SkillField, string> = {

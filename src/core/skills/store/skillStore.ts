@@ -22,6 +22,7 @@ import { entryPredicate, SkillSearchIndex } from './skillSearchIndex';
 import type { SkillEntry } from './skillSearchIndex';
 import { clusteredIn, filterSql } from './skillStoreFilter';
 import type { StoreFilter } from './skillStoreFilter';
+import type { CountedElsewhere } from '../../search/threadTerms';
 import { createSkillSchema, SKILL_PAGE_SIZE, SKILL_SCHEMA_VERSION, skillMigrations, VOCABULARY_FINGERPRINT_KEY } from './skillStoreSchema';
 
 export type { StoreFilter } from './skillStoreFilter';
@@ -271,19 +272,17 @@ export class SkillStore {
    * rows), with the SQL batched many rows per statement (see SkillRowWriter): an import of
    * 10,000 skills. All or nothing: a record that cannot be stored rolls back the whole batch.
    */
-  upsertMany(records: readonly SkillRecord[]): void {
+  upsertMany(records: readonly SkillRecord[], analysed?: ReadonlyArray<CountedElsewhere | undefined>): void {
     if (records.length === 0) return;
     const keys = records.map(identityKey);
     if (new Set(keys).size < keys.length) {
       // The same identity twice: a later record replaces an earlier one, so go in order.
-      this.transaction(() => {
-        for (const record of records) this.upsertMany([record]);
-      });
+      this.transaction(() => records.forEach((record, i) => this.upsertMany([record], [analysed?.[i]])));
       return;
     }
     const existing = records.map((record) => this.index.get(record)?.docId);
     const replaced = existing.filter((docId): docId is number => docId !== undefined);
-    const { prepared, nextDocId } = this.rows.prepare(records, existing, this.nextDocId, this.analyzer);
+    const { prepared, nextDocId } = this.rows.prepare(records, existing, this.nextDocId, this.analyzer, analysed);
     // All or nothing, even for one record: new vocabulary terms are written with the rows that use them.
     this.transaction(() => {
       this.rows.delete(replaced);
