@@ -1,11 +1,13 @@
 import { hash } from 'node:crypto';
 import type { ByteStore, Logger } from '../../platform/ports';
-import { TermVocabulary } from '../../search/termStore';
+import { NO_DOCUMENT } from '../../search/packedDocuments';
+import type { TermVocabulary } from '../../search/termStore';
 import { metaValue } from '../../sql/persistentDatabase';
+import type { StoreDatabaseOptions } from '../../sql/persistentDatabase';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
 import { fillMirrorInSlices } from './skillRows';
-import { SKILL_FIELDS, SkillSearchIndex } from './skillSearchIndex';
-import type { SkillEntry } from './skillSearchIndex';
+import { SKILL_FIELDS } from './skillSearchIndex';
+import type { SkillEntry, SkillSearchIndex } from './skillSearchIndex';
 import { SKILL_SCHEMA_VERSION, VOCABULARY_FINGERPRINT_KEY } from './skillStoreSchema';
 
 /**
@@ -55,19 +57,25 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
  * database's bytes, written after a save that wrote new bytes.
  */
 export class SnapshottedMirror {
-  readonly index = new SkillSearchIndex();
-  readonly vocabulary = new TermVocabulary();
   private readonly key: string;
   /** The database digest the file was last written for or read from (undefined: it is to be written). */
   private digest: string | undefined;
 
+  private readonly store: ByteStore;
+  private readonly logger: Logger;
+  private readonly readOnly: boolean;
+
+  /** The mirror of the store opened at `where` (under `defaultKey` unless it names a key). */
   constructor(
-    private readonly store: ByteStore,
-    storeKey: string,
-    private readonly logger: Logger,
-    private readonly readOnly: boolean,
+    where: StoreDatabaseOptions,
+    defaultKey: string,
+    readonly index: SkillSearchIndex,
+    readonly vocabulary: TermVocabulary,
   ) {
-    this.key = storeKey + MIRROR_SUFFIX;
+    this.store = where.store;
+    this.logger = where.logger;
+    this.readOnly = where.readOnly === true;
+    this.key = (where.key ?? defaultKey) + MIRROR_SUFFIX;
   }
 
   /**
@@ -138,7 +146,7 @@ function messageOf(error: unknown): string {
 function encodeMirrorSnapshot(index: SkillSearchIndex, vocabulary: TermVocabulary, digest: string): Uint8Array | undefined {
   if (!LITTLE_ENDIAN || vocabulary.unwritten) return undefined;
   const { entries, terms, offsets, words } = index.snapshotOf();
-  if (offsets.includes(0xffffffff)) return undefined;
+  if (offsets.includes(NO_DOCUMENT)) return undefined;
   const strings: string[] = [];
   const ids = new Map<string, number>();
   const intern = (text: string): number => {

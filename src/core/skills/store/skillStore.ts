@@ -10,7 +10,7 @@ import { exportClaimsIn, hasExportClaimIn, type ExportClaim } from './learned/ex
 import { LearnedRecordCache } from './learned/learnedRecordCache';
 import { RecordReadCache } from './recordReadCache';
 import { countedTerms, entryOf, fillMirror, readTreeRecords, rowToRecord, type SkillTreeRecord } from './skillRows';
-import { encodeCounted, type TermVocabulary } from '../../search/termStore';
+import { encodeCounted, TermVocabulary } from '../../search/termStore';
 import { SkillFileFingerprints } from './skillFileFingerprints';
 import { SkillFolderListings } from './skillFolderListings';
 import { SkillRowWriter } from './skillRowWriter';
@@ -19,7 +19,7 @@ import { forgetUnverifiable } from './unverifiedStore';
 import { SnapshottedMirror } from './mirrorSnapshot';
 import { rowsByUse } from './skillsByUse';
 import { identityKey, type SkillIdentity, type SkillScope } from './skillScope';
-import { entryPredicate, type SkillSearchIndex } from './skillSearchIndex';
+import { entryPredicate, SkillSearchIndex } from './skillSearchIndex';
 import type { SkillEntry } from './skillSearchIndex';
 import { clusteredIn, filterSql } from './skillStoreFilter';
 import type { StoreFilter } from './skillStoreFilter';
@@ -122,7 +122,7 @@ export class SkillStore {
   }
 
   static async open(options: SkillStoreOptions): Promise<SkillStore> {
-    const mirror = new SnapshottedMirror(options.store, options.key ?? SKILLS_DB_KEY, options.logger, options.readOnly === true);
+    const mirror = new SnapshottedMirror(options, SKILLS_DB_KEY, new SkillSearchIndex(), new TermVocabulary());
     const vocabulary = mirror.vocabulary;
     // The check on open reads what the mirror is built from: that one read builds it too (in slices: skillRows.ts), or
     // for bytes this store last wrote (`written`, their digest) the mirror's snapshot saved with them, when it is theirs.
