@@ -12,6 +12,8 @@ const ONE_FIELD_SHIFT = 28;
 const ONE_COUNT_SHIFT = 22;
 const ONE_COUNT_MAX = 0x3f;
 const ONE_ID_MASK = 0x3fffff;
+/** A key without a document, in `snapshotOf`'s offsets. */
+export const NO_DOCUMENT = 0xffffffff;
 
 /**
  * The documents of a BM25F collection as `FieldStats` (bm25f.ts) keeps them, and how they are
@@ -200,6 +202,90 @@ export abstract class PackedDocuments<F extends string, K extends string | numbe
       counted.fieldEnds[f] = out;
     });
     return counted;
+  }
+
+  /**
+   * The collection as a snapshot keeps it (skills/store/mirrorSnapshot.ts): the dictionary in id
+   * order, and the documents of `keys`, in that order, laid end to end in one array (`offsets[i]`:
+   * where key i's document starts, NO_DOCUMENT when it has none). Read-only views and one copy.
+   */
+  snapshotOf(keys: readonly K[]): { terms: readonly string[]; offsets: Uint32Array; words: Uint32Array } {
+    const offsets = new Uint32Array(keys.length);
+    let total = 0;
+    keys.forEach((key) => {
+      const o = this.docs.get(key);
+      if (o !== undefined) total += this.words[o];
+    });
+    const words = new Uint32Array(total);
+    let w = 0;
+    keys.forEach((key, i) => {
+      const o = this.docs.get(key);
+      if (o === undefined) {
+        offsets[i] = NO_DOCUMENT;
+        return;
+      }
+      const size = this.words[o];
+      words.set(this.words.subarray(o, o + size), w);
+      offsets[i] = w;
+      w += size;
+    });
+    return { terms: this.termNames, offsets, words };
+  }
+
+  /**
+   * Replaces the collection with a snapshot's (`snapshotOf`'s parts; `words` is kept, not copied).
+   * Every document is walked once: its entries must lie inside it, name interned terms in
+   * ascending order and fit the layout, and the documents must lie end to end in `offsets` order;
+   * the document frequencies and field lengths are counted from them, never trusted. Throws (the
+   * collection left empty) when they do not.
+   */
+  restore(terms: readonly string[], keys: readonly K[], offsets: Uint32Array, words: Uint32Array<ArrayBuffer>): void {
+    this.clear();
+    if (this.termNames.length > 0) throw new Error('a snapshot is restored into a fresh dictionary only');
+    try {
+      for (const term of terms) if (this.intern(term) !== this.termNames.length - 1) throw new Error(`term "${term}" is listed twice`);
+      const n = this.fields.length;
+      const termCount = this.termNames.length;
+      const docFreq = this.docFreq;
+      let expected = 0;
+      for (let i = 0; i < keys.length; i++) {
+        const o = offsets[i];
+        if (o === NO_DOCUMENT) continue;
+        const size = o === expected && o < words.length ? words[o] : 0;
+        if (size < 1 + n || o + size > words.length) throw new Error(`document ${i} is out of place`);
+        expected = o + size;
+        if (this.docs.has(keys[i])) throw new Error(`key ${String(keys[i])} is listed twice`);
+        for (let f = 0; f < n; f++) this.totalLength[f] += words[o + 1 + f];
+        let previous = -1;
+        for (let at = o + 1 + n; at < expected;) {
+          const first = words[at];
+          const id = first >= ONE_WORD ? first & ONE_ID_MASK : first;
+          let next = at + 1;
+          if (first >= ONE_WORD) {
+            if (((first >>> ONE_FIELD_SHIFT) & 7) >= n) throw new Error(`document ${i} has a term in no field`);
+          } else if (at + 1 >= expected) {
+            throw new Error(`document ${i} is cut`);
+          } else if (words[at + 1] < SPREAD) {
+            if (words[at + 1] >>> 16 >= n) throw new Error(`document ${i} has a term in no field`);
+            next = at + 2;
+          } else {
+            next = at + 1 + this.stride;
+          }
+          if (next > expected || id >= termCount || id <= previous) throw new Error(`document ${i} has a damaged term entry`);
+          previous = id;
+          docFreq[id]++;
+          at = next;
+        }
+        this.docs.set(keys[i], o);
+      }
+      if (expected !== words.length) throw new Error('words lie outside the documents');
+      this.words = words;
+      this.used = words.length;
+      this.changes++;
+    } catch (error) {
+      this.clear();
+      throw error;
+    }
   }
 
   /** The id of `term` in this dictionary, interned when new (stable: ids are never reused). */

@@ -100,6 +100,12 @@ export class TermIndex<F extends string, K extends string | number> {
     this.scoredSince = 0;
   }
 
+  /** Replaces every document with a snapshot's (PackedDocuments.restore); the postings are built at a later search, as after any fill. Throws (the index left empty) on a damaged snapshot. */
+  restore(terms: readonly string[], keys: readonly K[], offsets: Uint32Array, words: Uint32Array<ArrayBuffer>): void {
+    this.clear();
+    this.stats.restore(terms, keys, offsets, words);
+  }
+
   /** The id of an analysed term in this index's dictionary, interned when new (what counted terms are given in). */
   internTerm(term: string): number {
     return this.stats.internTerm(term);

@@ -56,6 +56,16 @@ export class TermVocabulary implements TermIds {
     this.print = (this.print ^ rowHash(id, term)) >>> 0;
   }
 
+  /** Every term by its id (a gap where an id has none): what a snapshot of the store's mirror keeps (skills/store/mirrorSnapshot.ts). */
+  get storedTerms(): ReadonlyArray<string | undefined> {
+    return this.terms;
+  }
+
+  /** Whether terms were given ids that are not written yet (see `takePending`). */
+  get unwritten(): boolean {
+    return this.pending.length > 0;
+  }
+
   /** The XOR of every row's hash (VOCABULARY_FINGERPRINT_KEY), as a decimal string. */
   get fingerprint(): string {
     return String(this.print >>> 0);

@@ -29,9 +29,11 @@ export interface OpenDatabaseOptions {
    * Reads what the owner will read on open (every row, say) and throws if it cannot: damage that
    * passes the integrity check is caught here, and the database is rebuilt instead of failing
    * on first use. It may return a promise: a check that reads a large database in slices, giving
-   * the event loop a turn between them (the skill store's search mirror), is awaited.
+   * the event loop a turn between them (the skill store's search mirror), is awaited. `written`:
+   * the digest of the bytes when they are the ones this module last wrote or checked and were
+   * not migrated (what derived data saved beside them may be keyed on), else undefined.
    */
-  verify?(db: SqlDatabase): void | Promise<void>;
+  verify?(db: SqlDatabase, written: string | undefined): void | Promise<void>;
   /**
    * Runs, before `verify`, on stored bytes that are not the ones this module last wrote or checked
    * (see CHECKED_SUFFIX): damaged, written by something else, or cut between the file and its
@@ -115,6 +117,12 @@ export interface PersistentDatabase {
   save(): Promise<void>;
   /** Whether `save` would write: rows changed since the bytes were read or written (always, without `saveOnlyChanges`). */
   readonly unsaved: boolean;
+  /**
+   * The digest (see CHECKED_SUFFIX) of the stored bytes when this database is them: the bytes
+   * `save` last wrote, or those opened as last written; undefined otherwise (created, migrated,
+   * rebuilt, distrusted, not yet saved).
+   */
+  readonly writtenDigest: string | undefined;
   close(): void;
 }
 
@@ -154,10 +162,12 @@ async function writeDigest(store: ByteStore, key: string, digest: string): Promi
   }
 }
 
-/** Writes a database's bytes, then their digest (the digest never names bytes that are not there). */
-async function writeChecked(store: ByteStore, key: string, bytes: Uint8Array): Promise<void> {
+/** Writes a database's bytes, then their digest (the digest never names bytes that are not there); returns the digest. */
+async function writeChecked(store: ByteStore, key: string, bytes: Uint8Array): Promise<string> {
   await store.write(key, bytes);
-  await writeDigest(store, key, digestOf(bytes));
+  const digest = digestOf(bytes);
+  await writeDigest(store, key, digest);
+  return digest;
 }
 
 /** A value an owner keeps in the database's own key/value table (beside its schema version). */
@@ -190,6 +200,8 @@ export async function openPersistentDatabase(options: OpenDatabaseOptions): Prom
   let backupKey: string | undefined;
   /** The owner's `distrust` ran: the database differs from the stored bytes, which it must replace. */
   let distrusted = false;
+  /** The stored bytes' digest when they were opened as last written, unmigrated. */
+  let writtenDigest: string | undefined;
 
   let db: SqlDatabase | undefined;
   if (options.forceRebuild) {
@@ -200,11 +212,12 @@ export async function openPersistentDatabase(options: OpenDatabaseOptions): Prom
     if (!stored.ok || stored.held.size > 0) {
       const digest = stored.ok && stored.held.bytes ? digestOf(stored.held.bytes) : undefined;
       const written = digest !== undefined && digest === (await readDigest(store, key));
-      const verdict = stored.ok ? await tryLoad(stored.held, options, written) : { ok: false as const, reason: stored.reason };
+      const verdict = stored.ok ? await tryLoad(stored.held, options, written ? digest : undefined) : { ok: false as const, reason: stored.reason };
       if (verdict.ok) {
         db = verdict.db;
         status = verdict.migratedFrom ? 'migrated' : 'loaded';
         distrusted = !written && options.distrust !== undefined;
+        if (written && !verdict.migratedFrom) writtenDigest = digest;
         // Checked whole and used as they are: the next open need not check these bytes again.
         if (!written && !distrusted && !verdict.migratedFrom && digest !== undefined && !options.readOnly) await writeDigest(store, key, digest);
         if (verdict.migratedFrom) {
@@ -244,14 +257,19 @@ export async function openPersistentDatabase(options: OpenDatabaseOptions): Prom
         // Counted after the export (some sql.js builds reopen the database there, restarting the
         // count) and before the write's wait, so a change made meanwhile is saved next time.
         const at = changes();
-        await writeChecked(store, key, bytes);
+        writtenDigest = undefined;
+        writtenDigest = await writeChecked(store, key, bytes);
         savedAt = at;
         return;
       }
-      await writeChecked(store, key, opened.export());
+      writtenDigest = undefined;
+      writtenDigest = await writeChecked(store, key, opened.export());
     },
     get unsaved() {
       return !options.saveOnlyChanges || changes() !== savedAt;
+    },
+    get writtenDigest() {
+      return writtenDigest;
     },
     close: () => opened.close(),
   };
@@ -374,8 +392,8 @@ function databaseOf(held: HeldBytes, engine: SqlEngine): SqlDatabase {
   return new SqlDatabase(new engine.sql.Database(handOver(bytes)));
 }
 
-/** `written`: the bytes are the ones this module last wrote or checked (their digest matches), so SQLite's whole check is skipped. */
-async function tryLoad(held: HeldBytes, options: OpenDatabaseOptions, written: boolean): Promise<LoadVerdict> {
+/** `written`: the bytes' digest when they are the ones this module last wrote or checked (it matches), so SQLite's whole check is skipped. */
+async function tryLoad(held: HeldBytes, options: OpenDatabaseOptions, written: string | undefined): Promise<LoadVerdict> {
   let db: SqlDatabase | undefined;
   const reject = (reason: string, newer = false): LoadVerdict => {
     closeQuietly(db);
@@ -426,7 +444,7 @@ async function tryLoad(held: HeldBytes, options: OpenDatabaseOptions, written: b
     const difference = schemaDifference(db, (fresh) => options.createSchema(fresh), options.engine);
     if (difference) return reject(`schema damaged: ${difference}`);
     if (!written) options.distrust?.(db);
-    await options.verify?.(db);
+    await options.verify?.(db, migratedFrom === undefined ? written : undefined);
     return { ok: true, db, migratedFrom };
   } catch (error) {
     return reject(`unreadable database (${messageOf(error)})`);

@@ -186,6 +186,7 @@ export class SkillSearchIndex {
   private readonly byDoc = new Map<number, SkillEntry>();
   /** Pack-origin skills per pack name. */
   private readonly packCounts = new Map<string, number>();
+  private changeCount = 0;
   /** Term statistics and postings, keyed by doc id. */
   readonly terms = new TermIndex<SkillField, number>(SKILL_FIELDS, SKILL_FIELD_WEIGHTS, SKILL_FIELD_B);
 
@@ -196,6 +197,17 @@ export class SkillSearchIndex {
 
   get size(): number {
     return this.byKey.size;
+  }
+
+  /** Bumped by every change to a skill or its terms (set, delete, clear, setStatus): what tells a snapshot of the mirror stale. */
+  get changes(): number {
+    return this.changeCount;
+  }
+
+  /** Sets a held skill's status (its row's new status). */
+  setStatus(entry: SkillEntry, status: string): void {
+    entry.status = status;
+    this.changeCount++;
   }
 
   get(identity: SkillIdentity): SkillEntry | undefined {
@@ -233,6 +245,32 @@ export class SkillSearchIndex {
     return this.packCounts.get(packName) ?? 0;
   }
 
+  /** Every skill, by ascending doc id, with its terms as a snapshot keeps them (PackedDocuments.snapshotOf). */
+  snapshotOf(): { entries: SkillEntry[]; terms: readonly string[]; offsets: Uint32Array; words: Uint32Array } {
+    const entries = [...this.byKey.values()].sort((a, b) => a.docId - b.docId);
+    return { entries, ...this.terms.stats.snapshotOf(entries.map((e) => e.docId)) };
+  }
+
+  /** Replaces every skill with a snapshot's (in the order given: `snapshotOf`'s); throws, the index left empty, on a damaged one. */
+  restore(entries: readonly SkillEntry[], terms: readonly string[], offsets: Uint32Array, words: Uint32Array<ArrayBuffer>): void {
+    this.clear();
+    try {
+      for (const entry of entries) {
+        if (this.byDoc.has(entry.docId) || this.get(entry)) throw new Error(`skill ${entry.docId} is listed twice`);
+        this.set(entry);
+      }
+      this.terms.restore(
+        terms,
+        entries.map((e) => e.docId),
+        offsets,
+        words,
+      );
+    } catch (error) {
+      this.clear();
+      throw error;
+    }
+  }
+
   /** Adds or replaces a skill with its stored terms (a store's open): the blob decoded straight into the statistics (`TermVocabulary.storeInto`). */
   setStored(entry: SkillEntry, blob: Uint8Array, vocabulary: TermVocabulary): void {
     this.set(entry);
@@ -243,6 +281,7 @@ export class SkillSearchIndex {
   set(entry: SkillEntry, terms?: SkillFieldTerms | CountedFields | Uint32Array): void {
     // The key made once: a store's open sets every skill.
     const key = identityKey(entry);
+    this.changeCount++;
     const previous = this.byKey.get(key);
     if (previous) this.remove(key, previous);
     this.byKey.set(key, entry);
@@ -272,6 +311,7 @@ export class SkillSearchIndex {
   }
 
   private remove(key: string, entry: SkillEntry): void {
+    this.changeCount++;
     this.byKey.delete(key);
     const rest = (this.byName.get(entry.name) ?? []).filter((other) => other !== entry);
     if (rest.length) this.byName.set(entry.name, rest);
@@ -288,6 +328,7 @@ export class SkillSearchIndex {
   }
 
   clear(): void {
+    this.changeCount++;
     this.byKey.clear();
     this.byName.clear();
     this.byDoc.clear();

@@ -9,13 +9,14 @@ import type { SkillRecord } from '../skillSchema';
 import { exportClaimsIn, hasExportClaimIn, type ExportClaim } from './learned/exportedLearnedSkills';
 import { LearnedRecordCache } from './learned/learnedRecordCache';
 import { RecordReadCache } from './recordReadCache';
-import { countedTerms, entryOf, fillMirror, fillMirrorInSlices, readTreeRecords, rowToRecord, type SkillTreeRecord } from './skillRows';
+import { countedTerms, entryOf, fillMirror, readTreeRecords, rowToRecord, type SkillTreeRecord } from './skillRows';
 import { encodeCounted, TermVocabulary } from '../../search/termStore';
 import { SkillFileFingerprints } from './skillFileFingerprints';
 import { SkillFolderListings } from './skillFolderListings';
 import { SkillRowWriter } from './skillRowWriter';
 import { SkillUsageFile } from './skillUsageFile';
 import { forgetUnverifiable } from './unverifiedStore';
+import { SnapshottedMirror } from './mirrorSnapshot';
 import { rowsByUse } from './skillsByUse';
 import { identityKey, type SkillIdentity, type SkillScope } from './skillScope';
 import { entryPredicate, SkillSearchIndex } from './skillSearchIndex';
@@ -105,16 +106,16 @@ export class SkillStore {
     private readonly persistent: PersistentDatabase,
     /** Usage counters changed since the store was last written whole (see SkillUsageFile). */
     private readonly usage: SkillUsageFile,
-    vocabulary: TermVocabulary,
-    index: SkillSearchIndex,
+    /** The search mirror and its snapshot beside the store (mirrorSnapshot.ts). */
+    private readonly mirror: SnapshottedMirror,
     /** Set when the check on open built the mirror from this database already: the doc ids of rows stored without terms. */
     mirrored: number[] | undefined,
     private readonly sourceBodies: ((record: SkillRecord) => string | undefined) | undefined,
   ) {
     this.nextDocId = (this.db.get<{ m: number }>('SELECT COALESCE(MAX(doc_id), 0) AS m FROM skills')?.m ?? 0) + 1;
-    this.vocabulary = vocabulary;
-    this.index = index;
-    this.rows = new SkillRowWriter(persistent.db, vocabulary, sourceBodies !== undefined);
+    this.vocabulary = mirror.vocabulary;
+    this.index = mirror.index;
+    this.rows = new SkillRowWriter(persistent.db, mirror.vocabulary, sourceBodies !== undefined);
     let withoutTerms = mirrored;
     if (withoutTerms) this.version++;
     else withoutTerms = this.loadMirror();
@@ -122,17 +123,18 @@ export class SkillStore {
   }
 
   static async open(options: SkillStoreOptions): Promise<SkillStore> {
-    const vocabulary = new TermVocabulary();
-    const index = new SkillSearchIndex();
-    // The check on open reads what the mirror is built from: that one read builds it too (in slices: skillRows.ts).
+    const mirror = new SnapshottedMirror(options, SKILLS_DB_KEY, new SkillSearchIndex(), new TermVocabulary());
+    const vocabulary = mirror.vocabulary;
+    // The check on open reads what the mirror is built from: that one read builds it too (in slices: skillRows.ts), or
+    // for bytes this store last wrote (`written`, their digest) the mirror's snapshot saved with them, when it is theirs.
     let mirrored: number[] | undefined;
     const persistent = await openStoreDatabase(options, SKILLS_DB_KEY, {
       schemaVersion: SKILL_SCHEMA_VERSION,
       createSchema: (db) => createSkillSchema(db),
       migrations: skillMigrations(),
-      verify: async (db) => {
+      verify: async (db, written) => {
         mirrored = undefined;
-        mirrored = await fillMirrorInSlices(index, db, vocabulary);
+        mirrored = await mirror.fill(db, written);
       },
       distrust: (db) => forgetUnverifiable(db, options.logger, options.key ?? SKILLS_DB_KEY),
       forceRebuild: options.forceRebuild,
@@ -146,7 +148,7 @@ export class SkillStore {
     if (loaded && mirrored && vocabulary.size > 0 && metaValue(persistent.db, VOCABULARY_FINGERPRINT_KEY) === undefined)
       setMetaValue(persistent.db, VOCABULARY_FINGERPRINT_KEY, vocabulary.fingerprint);
     const usage = await SkillUsageFile.open(options.store, options.key ?? SKILLS_DB_KEY, options.logger);
-    const store = new SkillStore(persistent, usage, vocabulary, index, loaded ? mirrored : undefined, options.sourceBodies);
+    const store = new SkillStore(persistent, usage, mirror, loaded ? mirrored : undefined, options.sourceBodies);
     usage.settle((identity) => store.storedCounts(identity));
     return store;
   }
@@ -160,9 +162,13 @@ export class SkillStore {
     return { status: this.persistent.status, reason: this.persistent.rebuildReason, backupKey: this.persistent.backupKey };
   }
 
-  /** Writes the store whole when a row changed other than by a use, and the usage counters (small) when they did. */
+  /**
+   * Writes the store whole when a row changed other than by a use, and the usage counters (small)
+   * when they did; then the mirror's snapshot, when the bytes on disk are new to it
+   * (SnapshottedMirror.saving).
+   */
   save(): Promise<void> {
-    return this.usage.saveWith(this.persistent, (identity) => this.index.get(identity)?.docId);
+    return this.mirror.saving(this.persistent, () => this.usage.saveWith(this.persistent, (identity) => this.index.get(identity)?.docId));
   }
 
   close(): void {
@@ -316,7 +322,7 @@ export class SkillStore {
     const entry = this.index.get(identity);
     if (!entry) return;
     this.db.run('UPDATE skills SET status = ?, status_reason = ? WHERE doc_id = ?', [status, reason, entry.docId]);
-    entry.status = status;
+    this.index.setStatus(entry, status);
     this.learned.stale(entry.docId);
     this.recent.forget(entry.docId);
   }
