@@ -1,9 +1,11 @@
 // @ts-check
 // `npm run screenshots`: copies the screenshots the host page checks saved in
-// test-results/screenshots/ into docs/images/, where the README shows them. Run after `npm test`.
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+// test-results/screenshots/ into docs/images/, where the README shows them, as 256-colour PNGs
+// (scripts/screenshotPng.mjs: the VSIX ships them). Run after `npm test`.
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeScreenshot } from './screenshotPng.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const from = path.join(root, 'test-results', 'screenshots');
@@ -28,7 +30,7 @@ for (const name of [
     missing++;
     continue;
   }
-  copyFileSync(source, path.join(to, name));
-  console.log(`docs/images/${name}`);
+  const { before, after } = writeScreenshot(source, path.join(to, name));
+  console.log(`docs/images/${name} (${Math.round(before / 1024)} KB → ${Math.round(after / 1024)} KB)`);
 }
 process.exitCode = missing ? 1 : 0;
