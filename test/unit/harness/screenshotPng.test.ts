@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
 
 interface ScreenshotPng {
@@ -9,7 +10,8 @@ interface ScreenshotPng {
   readRgb(file: string): { width: number; height: number; rgb: Buffer } | undefined;
 }
 
-const load = (): Promise<ScreenshotPng> => import('../../../scripts/screenshotPng.mjs') as Promise<ScreenshotPng>;
+const load = async (): Promise<ScreenshotPng> =>
+  (await import(pathToFileURL(path.join(__dirname, '..', '..', '..', 'scripts', 'screenshotPng.mjs')).href)) as ScreenshotPng;
 
 function chunk(type: string, body: Buffer): Buffer {
   const head = Buffer.alloc(8);
