@@ -2,13 +2,13 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 import { MemoryLogger } from '../../../src/core/platform/basicPorts';
 import { OFF_THREAD_MIN_CHARS, OffThreadRunner } from '../../../src/core/platform/offThreadRunner';
 import { offThreadSkillParse, SKILL_PARSE_JOB } from '../../../src/core/skills/packs/document/offThreadParser';
 import { parseSkillDocument } from '../../../src/core/skills/packs/document/skillDocumentParser';
 import { offThreadToolExamplesParse } from '../../../src/core/tools/examples/offThreadExamples';
 import { parseToolExamplesFile } from '../../../src/core/tools/examples/toolExamples';
+import { buildParseWorker } from './parseWorkerBuild';
 
 /**
  * Large skill and tool-example files parse on a real worker thread (the bundle VS Code loads,
@@ -22,16 +22,7 @@ describe('parsing large files off the main thread', function () {
 
   before(async () => {
     folder = mkdtempSync(path.join(os.tmpdir(), 'toolshed-parse-worker-'));
-    script = path.join(folder, 'parseWorker.js');
-    await esbuild.build({
-      entryPoints: [path.join(__dirname, '../../../src/workers/parseWorker.ts')],
-      outfile: script,
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      logLevel: 'silent',
-    });
+    script = await buildParseWorker(folder);
   });
 
   after(() => rmSync(folder, { recursive: true, force: true }));

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SkillsConfig } from '../../../src/core/config/settingsSchema';
@@ -164,3 +165,12 @@ export function stepSkill(name: string, trigger: string, steps: string[] = ['Do 
 }
 
 export const ctx = { includeWorkspacePacks: true };
+
+/** Flips bits of one byte of `text` (its `at`-th character) where it occurs once in the file, as damage on disk would. */
+export function flipInside(file: string, text: string, at: number, mask: number): void {
+  const bytes = readFileSync(file);
+  const where = bytes.indexOf(text);
+  assert.ok(where >= 0 && bytes.indexOf(text, where + 1) < 0, `"${text}" occurs once in ${file}`);
+  bytes[where + at]! ^= mask;
+  writeFileSync(file, bytes);
+}

@@ -5,7 +5,7 @@ import { MemoryLogger } from '../../../src/core/platform/basicPorts';
 import { NodeByteStore } from '../../../src/core/platform/nodeByteStore';
 import { SkillStore } from '../../../src/core/skills/store/skillStore';
 import type { ResolvedSkillPack } from '../../../src/core/skills/packs/skillPackSources';
-import { ctx, engine, makeService, pack, stepSkill, tempDir, TestClock, writeTree } from './helpers';
+import { ctx, engine, flipInside, makeService, pack, stepSkill, tempDir, TestClock, writeTree } from './helpers';
 
 /**
  * Damage inside a row of skills.db: SQLite's integrity check passes (the pages and indexes are
@@ -37,15 +37,6 @@ async function seededStore(packExtra: Partial<ResolvedSkillPack> = {}) {
   }
   const file = path.join(folder, 'skills.db');
   return { folder, file, packs, open };
-}
-
-/** Flips bits of one byte of `text` (its `at`-th character) where it occurs once in the file, as damage on disk would. */
-function flipInside(file: string, text: string, at: number, mask: number): void {
-  const bytes = readFileSync(file);
-  const where = bytes.indexOf(text);
-  assert.ok(where >= 0 && bytes.indexOf(text, where + 1) < 0, `"${text}" occurs once in ${file}`);
-  bytes[where + at]! ^= mask;
-  writeFileSync(file, bytes);
 }
 
 describe('skill store: damage inside a row (SQLite’s checks pass) is never served', () => {

@@ -10,7 +10,7 @@ import type { SkillService } from '../../../src/core/skills/skillService';
 import { SHARED_SKILLS_KEY, SHARED_SKILLS_LOCK } from '../../../src/core/skills/store/learned/sharedSkillStore';
 import type { LearnedSkillInput } from '../../../src/core/skills/store/skillRecords';
 import { identityKey } from '../../../src/core/skills/store/skillScope';
-import { engine, makeService, tempDir } from './helpers';
+import { engine, flipInside, makeService, tempDir } from './helpers';
 
 /**
  * Damage inside a row of shared-skills.db (the tenant and global learned skills every window
@@ -55,15 +55,6 @@ async function seeded(): Promise<{ globalDir: string; local: MemoryByteStore }> 
   for (const skill of SKILLS) await a.service.addLearnedSkill(skill, { tenantId: 'team-1' });
   await a.service.dispose();
   return { globalDir, local };
-}
-
-/** Flips bits of one byte of `text` (its `at`-th character) where it occurs once in the file, as damage on disk would. */
-function flipInside(file: string, text: string, at: number, mask: number): void {
-  const bytes = readFileSync(file);
-  const where = bytes.indexOf(text);
-  assert.ok(where >= 0 && bytes.indexOf(text, where + 1) < 0, `"${text}" occurs once in ${file}`);
-  bytes[where + at]! ^= mask;
-  writeFileSync(file, bytes);
 }
 
 const warned = (w: Window, pattern: RegExp) => w.logger.lines.some((l) => l.level === 'warn' && pattern.test(l.message));

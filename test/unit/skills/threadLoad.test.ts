@@ -2,7 +2,6 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 import fc from 'fast-check';
 import { MemoryLogger } from '../../../src/core/platform/basicPorts';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
@@ -15,6 +14,7 @@ import { createHeadlessSkillService } from '../../../src/core/skills/headlessSki
 import { offThreadSkillTerms } from '../../../src/core/skills/packs/offThreadSkillTerms';
 import { countedTerms } from '../../../src/core/skills/store/skillRows';
 import { ctx, engine, pack, skillRecord, tempDir, writeTree } from './helpers';
+import { buildParseWorker } from '../platform/parseWorkerBuild';
 
 /**
  * A load whose skills' terms are counted on a parser thread (offThreadSkillTerms.ts), in that
@@ -88,16 +88,7 @@ describe('a load with its terms counted on the parser thread', function () {
 
   before(async () => {
     folder = mkdtempSync(path.join(os.tmpdir(), 'toolshed-load-worker-'));
-    script = path.join(folder, 'parseWorker.js');
-    await esbuild.build({
-      entryPoints: [path.join(__dirname, '../../../src/workers/parseWorker.ts')],
-      outfile: script,
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      logLevel: 'silent',
-    });
+    script = await buildParseWorker(folder);
   });
 
   after(() => rmSync(folder, { recursive: true, force: true }));
