@@ -200,9 +200,15 @@ export function prepareRuntime(runtime: RuntimeName, server: ScriptedModelServer
 
 /** Environment without anything from the caller that could point a runtime at a real service or account. */
 function cleanEnv(home: string, server: ScriptedModelServer): NodeJS.ProcessEnv {
-  const keep = ['PATH', 'LANG', 'LC_ALL', 'TERM', 'SYSTEMROOT', 'TMPDIR', 'TEMP', 'TMP'];
+  const keep = ['PATH', 'LANG', 'LC_ALL', 'TERM', 'SYSTEMROOT'];
   const env: NodeJS.ProcessEnv = {};
   for (const key of keep) if (process.env[key] !== undefined) env[key] = process.env[key];
+  // The runtimes keep sockets and caches in the temp folder (Claude Code's `claude-<uid>` and
+  // `cc-socks`, Node's compile cache, the resident hook's socket folder): theirs is in the run's
+  // folder, removed with it.
+  const temp = path.join(path.dirname(home), 'tmp');
+  mkdirSync(temp, { recursive: true });
+  Object.assign(env, { TMPDIR: temp, TEMP: temp, TMP: temp });
   // Every request for another host goes to the scripted server as a proxy, which records and refuses it.
   const proxy = { HTTPS_PROXY: server.origin, HTTP_PROXY: server.origin, NO_PROXY: '127.0.0.1,localhost' };
   const lower = { https_proxy: server.origin, http_proxy: server.origin, no_proxy: '127.0.0.1,localhost' };
