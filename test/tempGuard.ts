@@ -12,20 +12,23 @@ import { markTestRunning, removeTempFolders } from './tempFolder';
  * and is still there when the run ends fails the run's last hook, and the folder goes.
  */
 
+/**
+ * tsx's compile cache, one per user (`tsx-<uid>`), which every test process that loads TypeScript
+ * through tsx shares (this one made it before this file loaded): not something a test made. It
+ * goes with the rest of the folder at the end.
+ */
+const tsxCache = `tsx-${process.geteuid?.() ?? os.userInfo().username}`;
+const entriesOf = (folder: string) => readdirSync(folder).filter((name) => name !== tsxCache);
+
 // `npm test` gives each stage one already (scripts/privateTemp.mjs): used as it is, not nested,
 // so paths under it stay as short as a user's (a Unix socket's path must fit in about 100 bytes).
 const given = process.env.TOOLSHED_PRIVATE_TEMP;
-const reuse = given !== undefined && given === os.tmpdir() && readdirSync(given).length === 0;
+const reuse = given !== undefined && given === os.tmpdir() && entriesOf(given).length === 0;
 const privateTemp = reuse ? given : mkdtempSync(path.join(os.tmpdir(), 'toolshed-'));
 for (const name of ['TMPDIR', 'TMP', 'TEMP', 'TOOLSHED_PRIVATE_TEMP']) process.env[name] = privateTemp;
 if (!reuse) process.once('exit', () => rmSync(privateTemp, { recursive: true, force: true }));
 
-/**
- * tsx's compile cache, one per user (`tsx-<uid>`), which every test process that loads TypeScript
- * through tsx shares: not something a test made. It goes with the rest of the folder at the end.
- */
-const tsxCache = `tsx-${process.geteuid?.() ?? os.userInfo().username}`;
-const entries = () => new Set(readdirSync(privateTemp).filter((name) => name !== tsxCache));
+const entries = () => new Set(entriesOf(privateTemp));
 let beforeTest = new Set<string>();
 /** What was there after the last test's clean-up (undefined before the first test). */
 let afterLastTest: Set<string> | undefined;
