@@ -4,6 +4,8 @@
 // packaging checks of the VSIX. Ends with the failing tests' names and one line,
 // `N passed, M failed — <failing tests>`, summed over all layers; exits non-zero if anything
 // failed or a layer ran no tests. TOOLSHED_SKIP_HOST=1 skips the host layer for quick local loops (never in CI).
+// The unit, runtime-client and host layers each run in a private temp folder and fail if they
+// leave anything there (scripts/privateTemp.mjs, docs/testing.md).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
