@@ -32,7 +32,8 @@ function hookRun(home, workspace, prompt, extra = [], env = {}) {
     cwd: workspace,
     input: event,
     encoding: 'utf8',
-    env: { ...process.env, HOME: home, TOOLSHED_HOME: path.join(home, '.toolshed'), ...env },
+    // XDG_RUNTIME_DIR in the bench's folder: where the resident hook's socket goes when the door folder's path is too long for one.
+    env: { ...process.env, HOME: home, TOOLSHED_HOME: path.join(home, '.toolshed'), XDG_RUNTIME_DIR: tmp, ...env },
     maxBuffer: 16 << 20,
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;

@@ -1,10 +1,12 @@
 // @ts-check
 // `npm run bench`: builds, then runs every bench/*.bench.mjs in order. Each prints one JSON
 // object on its last stdout line: { "title": "...", "rows": [ {...}, ... ] }. This script
-// prints each as a table and writes everything to bench/results/latest.json.
+// prints each as a table and writes everything to bench/results/latest.json. Each bench runs
+// with a private temp folder (scripts/privateTemp.mjs): a bench that leaves anything there fails.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { leftBehind, withPrivateTemp } from './privateTemp.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 execFileSync(process.execPath, ['esbuild.mjs', '--production'], { cwd: root, stdio: 'inherit' });
@@ -15,8 +17,14 @@ const benches = readdirSync(path.join(root, 'bench'))
 const results = [];
 let failed = false;
 for (const file of benches) {
-  const run = spawnSync(process.execPath, [path.join('bench', file)], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const { value: run, left } = await withPrivateTemp(() =>
+    spawnSync(process.execPath, [path.join('bench', file)], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 }),
+  );
   process.stderr.write(run.stderr);
+  if (left.length > 0) {
+    failed = true;
+    console.error(leftBehind(file, left));
+  }
   const last = run.stdout.trim().split('\n').pop() ?? '';
   if (run.status !== 0) {
     failed = true;

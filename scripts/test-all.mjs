@@ -4,11 +4,14 @@
 // packaging checks of the VSIX. Ends with the failing tests' names and one line,
 // `N passed, M failed — <failing tests>`, summed over all layers; exits non-zero if anything
 // failed or a layer ran no tests. TOOLSHED_SKIP_HOST=1 skips the host layer for quick local loops (never in CI).
+// The unit, runtime-client and host layers each run in a private temp folder and fail if they
+// leave anything there (scripts/privateTemp.mjs, docs/testing.md).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { leftBehind, withPrivateTemp } from './privateTemp.mjs';
 import { summaryLines } from './testSummary.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -58,17 +61,35 @@ step('build (npm run build)');
 const built = spawnSync(npm, ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status === 0;
 if (!built) console.log('build failed');
 
+/**
+ * A layer that left something in its private temp folder (scripts/privateTemp.mjs) gets one
+ * failure saying what; the unit and runtime layers' own guard (test/tempGuard.ts) has already
+ * named the test, so this catches what outlived it (a process that kept writing).
+ * @param {string} stage
+ * @param {{ failed: number, failedTitles: string[] }} layer
+ * @param {string[]} left
+ */
+function failIfLeft(stage, layer, left) {
+  if (left.length === 0) return;
+  const line = leftBehind(stage, left);
+  console.log(line);
+  layer.failed += 1;
+  layer.failedTitles.push(line);
+}
+
 // 2b. Unit tests: mocha per .mocharc.cjs (every unit test), spec output, counts via a summary reporter.
 step('unit tests (mocha)');
 const summaryFile = path.join(ROOT, 'test-results', 'unit-summary.json');
 mkdirSync(path.dirname(summaryFile), { recursive: true });
 rmSync(summaryFile, { force: true });
 const mochaBin = path.join(path.dirname(require.resolve('mocha/package.json')), 'bin', 'mocha.js');
-const unitRun = spawnSync(process.execPath, [mochaBin, '--reporter', path.join(ROOT, 'scripts', 'mochaSummaryReporter.cjs')], {
-  cwd: ROOT,
-  stdio: 'inherit',
-  env: { ...process.env, TOOLSHED_MOCHA_SUMMARY: summaryFile },
-});
+const { value: unitRun, left: unitLeft } = await withPrivateTemp(() =>
+  spawnSync(process.execPath, [mochaBin, '--reporter', path.join(ROOT, 'scripts', 'mochaSummaryReporter.cjs')], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, TOOLSHED_MOCHA_SUMMARY: summaryFile },
+  }),
+);
 const unit = { passed: 0, failed: 0, failedTitles: /** @type {string[]} */ ([]) };
 if (existsSync(summaryFile)) {
   const stats = JSON.parse(readFileSync(summaryFile, 'utf8'));
@@ -77,6 +98,7 @@ if (existsSync(summaryFile)) {
   unit.failedTitles = stats.failedTitles ?? [];
 }
 if (unitRun.status !== 0 && unit.failed === 0) unit.failed = 1; // mocha crashed before counting
+failIfLeft('unit', unit, unitLeft);
 if (unit.passed + unit.failed === 0) {
   console.log('unit: no tests ran');
   unit.failed = 1;
@@ -93,11 +115,13 @@ rmSync(runtimeSummaryFile, { force: true });
 const runtimeSpecs = readdirSync(path.join(ROOT, 'test', 'runtimes'))
   .filter((name) => name.endsWith('.test.ts'))
   .map((name) => path.join('test', 'runtimes', name));
-const runtimeRun = spawnSync(process.execPath, [mochaBin, '--reporter', path.join(ROOT, 'scripts', 'mochaSummaryReporter.cjs'), ...runtimeSpecs], {
-  cwd: ROOT,
-  stdio: 'inherit',
-  env: { ...process.env, TOOLSHED_MOCHA_SUMMARY: runtimeSummaryFile },
-});
+const { value: runtimeRun, left: runtimeLeft } = await withPrivateTemp(() =>
+  spawnSync(process.execPath, [mochaBin, '--reporter', path.join(ROOT, 'scripts', 'mochaSummaryReporter.cjs'), ...runtimeSpecs], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, TOOLSHED_MOCHA_SUMMARY: runtimeSummaryFile },
+  }),
+);
 const runtimes = { passed: 0, failed: 0, failedTitles: /** @type {string[]} */ ([]) };
 if (existsSync(runtimeSummaryFile)) {
   const stats = JSON.parse(readFileSync(runtimeSummaryFile, 'utf8'));
@@ -106,6 +130,7 @@ if (existsSync(runtimeSummaryFile)) {
   runtimes.failedTitles = stats.failedTitles ?? [];
 }
 if (runtimeRun.status !== 0 && runtimes.failed === 0) runtimes.failed = 1; // mocha crashed before counting
+failIfLeft('runtime clients', runtimes, runtimeLeft);
 if (!built) {
   runtimes.failed += 1;
   runtimes.failedTitles.push('the build failed: the runtime tests ran an old dist/cli.js or none');
@@ -134,7 +159,9 @@ if (process.env.TOOLSHED_SKIP_HOST === '1') {
   } else {
     step('host tests (offline VS Code host)');
     const { runHostLayer } = await import('../test/host/runOffline.mjs');
-    Object.assign(host, await runHostLayer({ build: false }));
+    const { value: hostResult, left: hostLeft } = await withPrivateTemp(() => runHostLayer({ build: false }));
+    Object.assign(host, hostResult);
+    failIfLeft('host', host, hostLeft);
     if (host.passed + host.failed === 0) {
       host.failed = 1;
       host.failedTitles.push('no host test ran');

@@ -8,11 +8,11 @@
  * `find_tools` runs there and `call_tool` waits for the user's approval (refused in `codex exec`).
  */
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { GATEWAY_CALL_TOOL_NAME, GATEWAY_FIND_TOOL_NAME } from '../../src/core/platform/toolNames';
 import { RUNTIMES, runRuntime, skipUnlessRunnable, scriptedModelPerTest } from './runtimeHarness';
+import { tempFolder } from '../tempFolder';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -26,7 +26,7 @@ const REFRESHES: Record<string, boolean> = { copilot: true, claude: false, codex
 const endsWithTool = (name: string, tool: string): boolean => name === tool || name.endsWith(`-${tool}`) || name.endsWith(`__${tool}`);
 
 function upstreamConfig(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-gx-'));
+  const dir = tempFolder('toolshed-gx-');
   const catalog = path.join(dir, 'billing.jsonl');
   const tools = [
     { name: 'create_invoice', description: 'Create an invoice for a customer with line items (hours, rate, currency).' },

@@ -6,11 +6,11 @@
  * Toolshed tests do, and says which runtime.
  */
 import * as assert from 'node:assert/strict';
-import { readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { hookContextIn, RUNTIMES, runRuntime, skipUnlessRunnable, scriptedModelPerTest } from './runtimeHarness';
 import { skillsShownInRequest } from './skillListing';
+import { tempFolder } from '../tempFolder';
 
 const HOOK = path.join(__dirname, 'fixtures', 'fixedContextHook.mjs');
 const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
@@ -50,7 +50,7 @@ describe('runtime harness (stand-in hook and MCP server)', function () {
     it(`${runtime}: a prompt-submit hook's context reaches the model, with the event JSON on its stdin`, async function () {
       skipUnlessRunnable(this, runtime);
       const server = await startModel();
-      const log = path.join(tmpdir(), `toolshed-rt-hook-${process.pid}-${runtime}.jsonl`);
+      const log = path.join(tempFolder('toolshed-rt-hook-'), `${runtime}.jsonl`);
       const run = await runRuntime(runtime, server, 'please deploy the web app', {
         hookCommand: `"${process.execPath}" "${HOOK}" ${runtime} "${log}"`,
         trustWorkspace: true,
@@ -63,7 +63,6 @@ describe('runtime harness (stand-in hook and MCP server)', function () {
       assert.equal(event.prompt, 'please deploy the web app');
       assert.equal(event.cwd, run.workspace);
       assert.deepEqual(server.outbound, [], `${runtime} tried to reach other hosts`);
-      rmSync(log, { force: true });
     });
 
     it(`${runtime}: a stdio MCP server's tool is offered to the model, and its answer is sent back`, async function () {

@@ -9,11 +9,12 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startScriptedModelServer } from './scriptedModelServer';
 import type { ModelScript, ModelTurn, ScriptedModelServer } from './scriptedModelServer';
+import { tempFolder } from '../tempFolder';
 
 export type RuntimeName = 'copilot' | 'claude' | 'codex';
 export const RUNTIMES: readonly RuntimeName[] = ['copilot', 'claude', 'codex'];
@@ -108,7 +109,7 @@ const tomlString = (s: string): string => JSON.stringify(s);
 
 /** A fresh HOME and workspace with the runtime's config for `setup`; returns the folders. */
 export function prepareRuntime(runtime: RuntimeName, server: ScriptedModelServer, setup: RuntimeSetup): { home: string; workspace: string } {
-  const base = mkdtempSync(path.join(os.tmpdir(), `toolshed-rt-${runtime}-`));
+  const base = tempFolder(`toolshed-rt-${runtime}-`);
   const home = path.join(base, 'home');
   const workspace = path.join(base, 'workspace');
   mkdirSync(home, { recursive: true });
@@ -199,17 +200,27 @@ export function prepareRuntime(runtime: RuntimeName, server: ScriptedModelServer
 
 /** Environment without anything from the caller that could point a runtime at a real service or account. */
 function cleanEnv(home: string, server: ScriptedModelServer): NodeJS.ProcessEnv {
-  const keep = ['PATH', 'LANG', 'LC_ALL', 'TERM', 'SYSTEMROOT', 'TMPDIR', 'TEMP', 'TMP'];
+  const keep = ['PATH', 'LANG', 'LC_ALL', 'TERM', 'SYSTEMROOT'];
   const env: NodeJS.ProcessEnv = {};
   for (const key of keep) if (process.env[key] !== undefined) env[key] = process.env[key];
+  // The runtimes keep sockets and caches in the temp folder (Claude Code's `claude-<uid>` and
+  // `cc-socks`, Node's compile cache, the resident hook's socket folder): theirs is in the run's
+  // folder, removed with it.
+  const temp = path.join(path.dirname(home), 'tmp');
+  mkdirSync(temp, { recursive: true });
+  Object.assign(env, { TMPDIR: temp, TEMP: temp, TMP: temp });
   // Every request for another host goes to the scripted server as a proxy, which records and refuses it.
   const proxy = { HTTPS_PROXY: server.origin, HTTP_PROXY: server.origin, NO_PROXY: '127.0.0.1,localhost' };
   const lower = { https_proxy: server.origin, http_proxy: server.origin, no_proxy: '127.0.0.1,localhost' };
   return { ...env, ...proxy, ...lower, HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: path.join(home, '.config'), NO_COLOR: '1', CI: '1' };
 }
 
-/** Copilot CLI unpacks its 200 MB package into its cache on first run: one cache for all runs, not one per HOME. */
-const COPILOT_CACHE = path.join(os.tmpdir(), 'toolshed-runtime-tests-copilot-cache');
+/**
+ * Copilot CLI unpacks its 200 MB package into its cache on first run: one cache for all runs, not
+ * one per HOME, kept beside the offline host's (~/.cache/toolshed), not in the temp folder, which
+ * the tests leave as they found it.
+ */
+const COPILOT_CACHE = path.join(os.homedir(), '.cache', 'toolshed', 'copilot-runtime-tests');
 
 /**
  * The runtime's command line and environment. Config folders are left at their defaults under the

@@ -1,15 +1,15 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { cli } from './helpers';
+import { tempFolder } from '../../tempFolder';
 
 const REPO = path.join(__dirname, '..', '..', '..');
 
 describe('toolshed CLI', () => {
   let dir: string;
   before(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-cli-'));
+    dir = tempFolder('toolshed-cli-');
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { readInputFile } from '../../../src/cli/commands/cliInput';
 import { cli } from './helpers';
+import { tempFolder } from '../../tempFolder';
 
 const TOOLS = [
   { name: 'github_create_issue', description: 'Create a new issue in a GitHub repository', inputSchema: { type: 'object' } },
@@ -19,7 +19,7 @@ describe("CLI input: options, files and lines a user or a pack's CI gets wrong",
   let tools: string;
   let pack: string;
   before(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-cli-input-'));
+    dir = tempFolder('toolshed-cli-input-');
     tools = path.join(dir, 'tools.jsonl');
     writeFileSync(tools, TOOLS.map((t) => JSON.stringify(t)).join('\n'));
     pack = path.join(dir, 'pack');

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { useFakeEmbeddingServer } from '../search/embedding/fakeEmbeddingServer';
 import { cli } from './helpers';
+import { tempFolder } from '../../tempFolder';
 
 /** Servers that fail in the ways a local embedding server does; each answers every request the same way. */
 const FAILING: Record<string, (res: ServerResponse, input: string[]) => void> = {
@@ -30,7 +30,7 @@ describe('CLI with a failing embedding endpoint (real local HTTP server)', () =>
   let tools: string;
   let queries: string;
   before(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-endpoint-cli-'));
+    dir = tempFolder('toolshed-endpoint-cli-');
     tools = path.join(dir, 'tools.jsonl');
     writeFileSync(
       tools,

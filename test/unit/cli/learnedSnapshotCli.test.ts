@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseSkillDocument } from '../../../src/core/skills/packs/document/skillDocumentParser';
 import { makeLearning, turn } from '../learning/helpers';
 import { cli } from './helpers';
+import { tempFolder } from '../../tempFolder';
 
 /** Every file of a folder → its bytes (base64), to prove a refused import wrote nothing. */
 function folderBytes(dir: string): Record<string, string> {
@@ -20,7 +20,7 @@ const withoutExportTime = (text: string) => text.replace(/"exported_at":\d+/, ''
 describe('toolshed export / import', () => {
   let dir: string;
   before(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-snapshot-cli-'));
+    dir = tempFolder('toolshed-snapshot-cli-');
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 

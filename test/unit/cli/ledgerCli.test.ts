@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { LedgerStore } from '../../../src/core/ledger/ledgerStore';
 import type { LedgerReport } from '../../../src/core/ledger/ledgerReport';
@@ -8,11 +7,12 @@ import { MemoryLogger } from '../../../src/core/platform/basicPorts';
 import { NodeByteStore } from '../../../src/core/platform/nodeByteStore';
 import { engine } from '../skills/helpers';
 import { cli } from './helpers';
+import { tempFolder } from '../../tempFolder';
 
 describe('toolshed ledger', () => {
   let folder: string;
   before(async () => {
-    folder = mkdtempSync(path.join(tmpdir(), 'toolshed-ledger-'));
+    folder = tempFolder('toolshed-ledger-');
     const ledger = await LedgerStore.open({
       engine: await engine(),
       store: new NodeByteStore(folder),

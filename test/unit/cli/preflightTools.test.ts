@@ -1,16 +1,16 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { toolshedOwnTools } from '../../../src/cli/commands/toolCliSupport';
 import { SAMPLE_TOOLS, makeService } from '../tools/helpers';
 import { cli } from './helpers';
+import { tempFolder } from '../../tempFolder';
 
 describe('toolshed preflight tools', () => {
   let dir: string;
   let toolsFile: string;
   before(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-preflight-'));
+    dir = tempFolder('toolshed-preflight-');
     toolsFile = path.join(dir, 'tools.jsonl');
     // Toolshed's own tool_search is added by the command, as in the extension.
     writeFileSync(

@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import * as os from 'node:os';
+import { rmSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { isExecutableFile } from '../../../src/core/platform/nodeProcesses';
 import { nodeFileSystem } from '../../../src/core/platform/nodeFileSystem';
 import { discoverScriptTools } from '../../../src/core/skills/scripts/scriptDiscovery';
 import { writeTree } from '../skills/helpers';
 import { cli } from './helpers';
+import { tempFolder } from '../../tempFolder';
 
 /**
  * `toolshed validate` checks skill scripts with the checks the editor shows on the SKILL.md (one
@@ -16,7 +16,7 @@ import { cli } from './helpers';
 describe('toolshed validate: skill scripts', () => {
   let dir: string;
   before(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-validate-scripts-'));
+    dir = tempFolder('toolshed-validate-scripts-');
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 

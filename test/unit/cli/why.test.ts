@@ -1,12 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { skillsConfigSchema } from '../../../src/core/config/settingsSchema';
 import { explainSkills, type TurnExplanation } from '../../../src/core/planner/turn/turnExplanation';
 import { recordDoorDecision } from '../../../src/core/runtimes/doors/doorDecision';
 import { doorFolderFor } from '../../../src/core/runtimes/doors/doorFolder';
 import { cli } from './helpers';
+import { tempFolder } from '../../tempFolder';
 
 /** `toolshed why`: the last decision of each door, with each candidate's verdict in the words `/why` uses. */
 describe('toolshed why', () => {
@@ -15,8 +15,8 @@ describe('toolshed why', () => {
   let workspace: string;
   beforeEach(() => {
     saved = process.env.TOOLSHED_HOME;
-    home = mkdtempSync(path.join(tmpdir(), 'toolshed-why-home-'));
-    workspace = mkdtempSync(path.join(tmpdir(), 'toolshed-why-ws-'));
+    home = tempFolder('toolshed-why-home-');
+    workspace = tempFolder('toolshed-why-ws-');
     process.env.TOOLSHED_HOME = home;
   });
   afterEach(() => {

@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { COMMANDS } from '../../../src/cli/commandList';
 import { nodeFileSystem } from '../../../src/core/platform/nodeFileSystem';
@@ -8,6 +7,7 @@ import { validateSkillTargets } from '../../../src/core/skills/packs/skillValida
 import { parseToolExamplesFile } from '../../../src/core/tools/examples/toolExamples';
 import { cli } from '../cli/helpers';
 import { cliLines, DOC_FILES, fencesOf, proseOf, readDoc, ROOT, toolshedNames } from './docSources';
+import { tempFolder } from '../../tempFolder';
 
 /**
  * A reader copies what the docs show: an example skill must load, a setting must exist with the
@@ -47,7 +47,7 @@ describe('docs: what the pages show matches the code', () => {
   describe('fenced examples load with the validator `toolshed validate` uses', () => {
     let dir: string;
     before(() => {
-      dir = mkdtempSync(path.join(tmpdir(), 'toolshed-docs-'));
+      dir = tempFolder('toolshed-docs-');
     });
     after(() => rmSync(dir, { recursive: true, force: true }));
 

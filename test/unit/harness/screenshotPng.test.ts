@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
+import { tempFolder } from '../../tempFolder';
 
 interface ScreenshotPng {
   writeScreenshot(from: string, to: string): { before: number; after: number };
@@ -48,7 +48,7 @@ function workbenchLike(x: number, y: number): [number, number, number] {
 describe('README screenshots are shipped as 256-colour PNGs (scripts/screenshotPng.mjs)', () => {
   let dir: string;
   beforeEach(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-png-'));
+    dir = tempFolder('toolshed-png-');
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { tempFolder } from '../../tempFolder';
 
 const SCRIPTS = path.join(__dirname, '..', '..', '..', 'scripts');
 
@@ -49,7 +49,7 @@ describe('npm test: the final summary names the failing tests', () => {
   });
 
   it("the unit layer's reporter writes the failing tests' full titles (hooks too) for the summary", () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-reporter-'));
+    const dir = tempFolder('toolshed-reporter-');
     const spec = path.join(dir, 'sample.spec.js');
     writeFileSync(
       spec,

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { makeLearning } from './helpers';
 import { cli } from '../cli/helpers';
+import { tempFolder } from '../../tempFolder';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 const tenantId = fc.stringMatching(/^[a-z][a-z0-9-]{0,11}$/);
@@ -63,7 +63,7 @@ describe('learned-skill snapshots: other tenants', () => {
   });
 
   it('toolshed import --tenant moves another tenant\'s skill and says so; --tenant "" leaves it out', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-tenant-cli-'));
+    const dir = tempFolder('toolshed-tenant-cli-');
     try {
       const snapshot = path.join(dir, 'learned.jsonl');
       writeFileSync(snapshot, await snapshotOf('acme'));

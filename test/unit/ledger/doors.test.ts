@@ -1,7 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { doorJournalLine, parseDoorJournal, type DoorLedgerEntry } from '../../../src/core/ledger/doorJournal';
@@ -16,6 +15,7 @@ import { DOOR_JOURNAL_FILE, doorFolderFor } from '../../../src/core/runtimes/doo
 import { journalSegments } from '../../../src/core/runtimes/doors/doorJournalSegments';
 import { importDoorJournal } from '../../../src/core/runtimes/doors/importDoorJournal';
 import { loadSqlEngine, type SqlEngine } from '../../../src/core/sql/sqlEngine';
+import { tempFolder } from '../../tempFolder';
 
 /**
  * One ledger across doors: the hook and the MCP server append their decisions to the workspace's
@@ -24,7 +24,7 @@ import { loadSqlEngine, type SqlEngine } from '../../../src/core/sql/sqlEngine';
  */
 
 const WRITER = path.join(__dirname, 'doorWriterProcess.ts');
-const temp = () => mkdtempSync(path.join(os.tmpdir(), 'toolshed-doors-'));
+const temp = () => tempFolder('toolshed-doors-');
 
 function runWriter(args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {

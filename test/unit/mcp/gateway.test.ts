@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { readSettings } from '../../../src/core/config/readSettings';
 import { connectGateway, everything, memory, textOf } from './gatewayHarness';
 import type { ConnectedGateway } from './gatewayHarness';
+import { tempFolder } from '../../tempFolder';
 
 /**
  * The gateway in front of two real MCP servers from npm (the reference `server-everything` and
@@ -23,7 +23,7 @@ describe('MCP gateway: search and call through real upstream servers', function 
   let connected: ConnectedGateway;
 
   before(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'toolshed-gateway-'));
+    dir = tempFolder('toolshed-gateway-');
     connected = await connectGateway({
       upstreams: [everything(), memory(path.join(dir, 'memory.jsonl'))],
       settings: readSettings({ tools: { state: { mcp_memory_read_graph: 'always' } } }).settings,

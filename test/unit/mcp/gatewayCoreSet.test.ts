@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { readSettings } from '../../../src/core/config/readSettings';
 import { CORE_SET_RULES } from '../../../src/core/ledger/learnedCoreSet';
@@ -11,6 +10,7 @@ import type { ToolshedSettings } from '../../../src/core/config/settingsSchema';
 import { gatewayDoorRecorder } from '../../../src/mcp/gateway/gatewayLedger';
 import { catalog, connectGateway, nextEvent, textOf } from './gatewayHarness';
 import type { ConnectedGateway } from './gatewayHarness';
+import { tempFolder } from '../../tempFolder';
 
 /**
  * The gateway's learned core set with a real upstream process and a real SDK client: a tool the
@@ -36,7 +36,7 @@ describe('MCP gateway: the learned core set', function () {
   const open: ConnectedGateway[] = [];
 
   before(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'toolshed-coreset-'));
+    dir = tempFolder('toolshed-coreset-');
     home = path.join(dir, 'home');
     workspace = path.join(dir, 'workspace');
     file = path.join(dir, 'catalog.jsonl');

@@ -1,7 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { doorJournalLine } from '../../../src/core/ledger/doorJournal';
@@ -11,6 +10,7 @@ import { DOOR_JOURNAL_FILE, doorFolderFor } from '../../../src/core/runtimes/doo
 import { appendToJournal, journalSegments } from '../../../src/core/runtimes/doors/doorJournalSegments';
 import { CoreSetFold, JournalCoreSet } from '../../../src/mcp/gateway/gatewayCoreSet';
 import type { CoreSetJudge } from '../../../src/mcp/gateway/gatewayCoreSet';
+import { tempFolder } from '../../tempFolder';
 
 /**
  * The learned core set read from the door journal: whatever the journal holds and however its
@@ -34,7 +34,7 @@ function runWriter(args: string[]): Promise<void> {
 
 describe('MCP gateway: the learned core set from the door journal', () => {
   let dir: string;
-  beforeEach(() => (dir = mkdtempSync(path.join(tmpdir(), 'toolshed-coreset-journal-'))));
+  beforeEach(() => (dir = tempFolder('toolshed-coreset-journal-')));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('read in any pieces or across segments, with damaged lines and other doors between, it equals the rule applied to the calls in order', () => {

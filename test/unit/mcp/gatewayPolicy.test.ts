@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { gatewaySettingsFromText } from '../../../src/mcp/gateway/gatewaySettings';
 import { catalog, connectGateway, everything, textOf } from './gatewayHarness';
 import type { ConnectedGateway } from './gatewayHarness';
+import { tempFolder } from '../../tempFolder';
 
 /**
  * Policy and trust: a tool the settings deny (or the user turned off) never appears — not in a
@@ -39,7 +39,7 @@ describe('MCP gateway: policies and third-party text', function () {
   const denied = /get-env|wipe_disk/;
 
   before(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'toolshed-gateway-policy-'));
+    dir = tempFolder('toolshed-gateway-policy-');
     const hostileFile = path.join(dir, 'hostile.jsonl');
     writeFileSync(hostileFile, HOSTILE.map((t) => JSON.stringify(t)).join('\n'));
     const { settings, problems } = gatewaySettingsFromText(SETTINGS, 'settings.json');

@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -10,6 +9,7 @@ import { DOOR_JOURNAL_FILE, doorFolderFor } from '../../../src/core/runtimes/doo
 import { CORE_SET_RULES } from '../../../src/core/ledger/learnedCoreSet';
 import { gatewayDoorRecorder } from '../../../src/mcp/gateway/gatewayLedger';
 import { everything, memory, textOf } from './gatewayHarness';
+import { tempFolder } from '../../tempFolder';
 
 /**
  * End to end over stdio: `toolshed mcp --upstream` as its own process (the CLI's source, run with tsx),
@@ -79,7 +79,7 @@ describe('MCP gateway over stdio (a real gateway process and a real SDK client)'
   let settingsFile: string;
 
   before(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'toolshed-gateway-stdio-'));
+    dir = tempFolder('toolshed-gateway-stdio-');
     const e = everything();
     const m = memory(path.join(dir, 'memory.jsonl'));
     claudeConfig = path.join(dir, '.mcp.json');

@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { CORE_SET_RULES } from '../../../src/core/ledger/learnedCoreSet';
 import { LedgerStore } from '../../../src/core/ledger/ledgerStore';
@@ -12,6 +11,7 @@ import { loadSqlEngine } from '../../../src/core/sql/sqlEngine';
 import { JournalCoreSet, type CoreSetJudge } from '../../../src/mcp/gateway/gatewayCoreSet';
 import { gatewayDoorRecorder } from '../../../src/mcp/gateway/gatewayLedger';
 import { cli } from '../cli/helpers';
+import { tempFolder } from '../../tempFolder';
 
 /**
  * Undo Promotion and Reset for the MCP gateway's learned core set, from the CLI: the word is a
@@ -21,7 +21,7 @@ describe('MCP gateway: undoing a promotion of the learned core set', () => {
   let dir: string;
   let saved: string | undefined;
   beforeEach(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'toolshed-undo-promotion-'));
+    dir = tempFolder('toolshed-undo-promotion-');
     saved = process.env.TOOLSHED_HOME;
     process.env.TOOLSHED_HOME = path.join(dir, 'home');
   });

@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { MCP_SEARCH_SKILLS_TOOL_NAME } from '../../../src/core/platform/toolNames';
@@ -9,6 +8,7 @@ import { publishedSkillsOf, writePublishedSkills } from '../../../src/core/runti
 import { createHeadlessSkillService } from '../../../src/core/skills/headlessSkillService';
 import { loadSqlEngine } from '../../../src/core/sql/sqlEngine';
 import { startCliServer, textOf } from './mcpFixtures';
+import { tempFolder } from '../../tempFolder';
 
 function skill(folder: string, name: string, description: string): void {
   mkdirSync(path.join(folder, name), { recursive: true });
@@ -27,7 +27,7 @@ describe('toolshed mcp --runtime claude: the door session of the workspace', fun
   let workspace: string;
 
   before(() => {
-    root = mkdtempSync(path.join(tmpdir(), 'toolshed-mcp-door-'));
+    root = tempFolder('toolshed-mcp-door-');
     const home = path.join(root, 'home');
     workspace = path.join(root, 'project');
     env = { HOME: home, USERPROFILE: home, TOOLSHED_HOME: path.join(root, 'toolshed') };

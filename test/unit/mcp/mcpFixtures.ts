@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { tempFolder } from '../../tempFolder';
 
 /** The CLI bundle the tests run, as a runtime would (`node dist/cli.js mcp …`). */
 export const CLI = path.join(__dirname, '..', '..', '..', 'dist', 'cli.js');
@@ -24,7 +24,7 @@ function write(file: string, text: string): void {
  * `db-migrate`. Returns the pack folder.
  */
 export function writeSkillPack(): string {
-  const root = mkdtempSync(path.join(tmpdir(), 'toolshed-mcp-'));
+  const root = tempFolder('toolshed-mcp-');
   const pack = path.join(root, 'skills');
   const outside = path.join(root, 'outside');
   write(path.join(outside, 'secret.txt'), `${OUTSIDE_TEXT}\n`);

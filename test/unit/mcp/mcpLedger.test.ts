@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { DOOR_JOURNAL_FILE, doorFolderFor } from '../../../src/core/runtimes/doors/doorFolder';
 import { MCP_READ_SKILL_TOOL_NAME, MCP_SEARCH_SKILLS_TOOL_NAME } from '../../../src/core/platform/toolNames';
 import { cli } from '../cli/helpers';
 import { SECRET, startCliServer, writeSkillPack } from './mcpFixtures';
+import { tempFolder } from '../../tempFolder';
 
 /**
  * `toolshed mcp --workspace DIR` records each search and read in the workspace's door journal,
@@ -17,7 +17,7 @@ describe('toolshed mcp --workspace: searches and reads go to the workspace door 
   let previousHome: string | undefined;
 
   before(() => {
-    root = mkdtempSync(path.join(tmpdir(), 'toolshed-mcp-ledger-'));
+    root = tempFolder('toolshed-mcp-ledger-');
     previousHome = process.env.TOOLSHED_HOME;
   });
 

@@ -1,15 +1,15 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { NodeFileLock } from '../../../src/core/platform/nodeFileLock';
+import { tempFolder } from '../../tempFolder';
 
 const LOCK = 'shared-skills.lock';
 
 function folderWithLock(content: string, ageMs: number): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-lock-'));
+  const dir = tempFolder('toolshed-lock-');
   const file = path.join(dir, LOCK);
   writeFileSync(file, content);
   const at = (Date.now() - ageMs) / 1000;
@@ -47,7 +47,7 @@ describe('shared store lock: leftovers of a crash never block writes for good', 
   });
 
   it('a FIFO at the lock path fails at once with a clear error instead of blocking in open()', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-lock-'));
+    const dir = tempFolder('toolshed-lock-');
     execFileSync('mkfifo', [path.join(dir, LOCK)]);
     await assert.rejects(
       new NodeFileLock(dir, LOCK, { timeoutMs: 60_000 }).withLock(async () => 'never'),
@@ -56,7 +56,7 @@ describe('shared store lock: leftovers of a crash never block writes for good', 
   });
 
   it('a folder at the lock path is a clear error too', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-lock-'));
+    const dir = tempFolder('toolshed-lock-');
     mkdirSync(path.join(dir, LOCK));
     await assert.rejects(
       new NodeFileLock(dir, LOCK, { timeoutMs: 60_000 }).withLock(async () => 'never'),

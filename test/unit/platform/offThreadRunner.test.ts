@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync } from 'node:fs';
-import * as os from 'node:os';
+import { rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { MemoryLogger } from '../../../src/core/platform/basicPorts';
 import { OFF_THREAD_MIN_CHARS, OffThreadRunner } from '../../../src/core/platform/offThreadRunner';
@@ -9,6 +8,7 @@ import { parseSkillDocument } from '../../../src/core/skills/packs/document/skil
 import { offThreadToolExamplesParse } from '../../../src/core/tools/examples/offThreadExamples';
 import { parseToolExamplesFile } from '../../../src/core/tools/examples/toolExamples';
 import { buildParseWorker } from './parseWorkerBuild';
+import { tempFolder } from '../../tempFolder';
 
 /**
  * Large skill and tool-example files parse on a real worker thread (the bundle VS Code loads,
@@ -21,7 +21,7 @@ describe('parsing large files off the main thread', function () {
   let script: string;
 
   before(async () => {
-    folder = mkdtempSync(path.join(os.tmpdir(), 'toolshed-parse-worker-'));
+    folder = tempFolder('toolshed-parse-worker-');
     script = await buildParseWorker(folder);
   });
 

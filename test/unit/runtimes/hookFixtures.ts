@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync, watch, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, watch, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { doorFolderFor } from '../../../src/core/runtimes/doors/doorFolder';
 import type { RuntimeId } from '../../../src/core/runtimes/runtimeDescriptors';
+import { tempFolder } from '../../tempFolder';
 
 /** The CLI bundle the tests run, as a runtime runs its hook (`node dist/cli.js hook <runtime>`). */
 const CLI = path.join(__dirname, '..', '..', '..', 'dist', 'cli.js');
@@ -19,7 +19,7 @@ export interface HookWorld {
 }
 
 export function makeWorld(): HookWorld {
-  const root = mkdtempSync(path.join(tmpdir(), 'toolshed-hook-'));
+  const root = tempFolder('toolshed-hook-');
   const home = path.join(root, 'home');
   const workspace = path.join(root, 'ws');
   mkdirSync(home, { recursive: true });
@@ -72,7 +72,8 @@ export async function runHook(
   input: string | Buffer | undefined,
   options: { resident?: boolean; args?: string[] } = {},
 ): Promise<HookRun> {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: world.home, USERPROFILE: world.home, TOOLSHED_HOME: world.toolshedHome };
+  // XDG_RUNTIME_DIR in the world: where the resident hook's socket goes when the door folder's path is too long for one.
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: world.home, USERPROFILE: world.home, TOOLSHED_HOME: world.toolshedHome, XDG_RUNTIME_DIR: world.root };
   for (const name of ['COPILOT_HOME', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'TOOLSHED_HOOK_RESIDENT']) delete env[name];
   if (!options.resident) env.TOOLSHED_HOOK_RESIDENT = '0';
   // Unless a test is about the budget, the hook gets one no loaded machine reaches: what these

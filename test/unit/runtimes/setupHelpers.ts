@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { LAUNCHER_FILES } from '../../../src/core/runtimes/setup/launcher';
 import { prepareSetup, type RuntimeSetupOptions } from '../../../src/core/runtimes/setup/runtimeSetup';
 import type { SetupRuntime, SetupScope } from '../../../src/core/runtimes/setup/runtimeTargets';
+import { tempFolder } from '../../tempFolder';
 
-export const temp = (name = 'toolshed-setup-') => mkdtempSync(path.join(os.tmpdir(), name));
+export const temp = (name = 'toolshed-setup-') => tempFolder(name);
 
 /** A stand-in bundle (the launcher copies files; what they hold does not matter here). */
 export function fakeDist(version = '1.2.3'): RuntimeSetupOptions['source'] {

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { SkillsConfig } from '../../../src/core/config/settingsSchema';
 import { MemoryEventSink, MemoryLogger } from '../../../src/core/platform/basicPorts';
@@ -14,6 +13,7 @@ import type { SkillService, SkillServiceDeps } from '../../../src/core/skills/sk
 import { folderPack } from '../../../src/core/skills/packs/skillPackSources';
 import { parsedSkillOf } from '../../../src/core/skills/packs/document/parsedSkill';
 import type { SkillRecord } from '../../../src/core/skills/skillSchema';
+import { tempFolder } from '../../tempFolder';
 
 let loaded: Promise<SqlEngine> | undefined;
 
@@ -112,7 +112,7 @@ export async function writeAsWritten(bytes: ByteStore, key: string, data: Uint8A
 }
 
 export function tempDir(prefix = 'toolshed-skills-'): string {
-  return mkdtempSync(path.join(os.tmpdir(), prefix));
+  return tempFolder(prefix);
 }
 
 /** Writes `files` (relative path → content) under `root`. */

@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { MemoryLogger } from '../../../src/core/platform/basicPorts';
@@ -15,6 +14,7 @@ import { offThreadSkillTerms } from '../../../src/core/skills/packs/offThreadSki
 import { countedTerms } from '../../../src/core/skills/store/skillRows';
 import { ctx, engine, pack, skillRecord, tempDir, writeTree } from './helpers';
 import { buildParseWorker } from '../platform/parseWorkerBuild';
+import { tempFolder } from '../../tempFolder';
 
 /**
  * A load whose skills' terms are counted on a parser thread (offThreadSkillTerms.ts), in that
@@ -87,7 +87,7 @@ describe('a load with its terms counted on the parser thread', function () {
   let script: string;
 
   before(async () => {
-    folder = mkdtempSync(path.join(os.tmpdir(), 'toolshed-load-worker-'));
+    folder = tempFolder('toolshed-load-worker-');
     script = await buildParseWorker(folder);
   });
 

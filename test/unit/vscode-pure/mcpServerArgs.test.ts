@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { folderPack } from '../../../src/core/skills/packs/skillPackSources';
 import { mcpServerArgs } from '../../../src/vscode/skills/mcpServerArgs';
 import { CLI, writeSkillPack } from '../mcp/mcpFixtures';
+import { tempFolder } from '../../tempFolder';
 
 /**
  * What VS Code runs for Toolshed's MCP server definition (the extension host's executable as
@@ -20,7 +20,7 @@ describe("the MCP server definition VS Code starts: the extension's packs, works
   let workspacePack: string;
 
   before(() => {
-    root = mkdtempSync(path.join(tmpdir(), 'toolshed-mcp-def-'));
+    root = tempFolder('toolshed-mcp-def-');
     userPack = writeSkillPack();
     workspacePack = path.join(root, 'workspace', '.toolshed', 'skills');
     mkdirSync(path.join(workspacePack, 'ws-deploy'), { recursive: true });

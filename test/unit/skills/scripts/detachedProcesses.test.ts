@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { nodeProcesses } from '../../../../src/core/platform/nodeProcesses';
 import { runProcess } from '../../../../src/core/skills/scripts/processRunner';
+import { tempFolder } from '../../../tempFolder';
 
 /**
  * Scripts that try to outlive their run on Linux: `setsid` (a new session and process group, so
@@ -12,7 +12,7 @@ import { runProcess } from '../../../../src/core/skills/scripts/processRunner';
  * one still runs.
  */
 const linux = process.platform === 'linux';
-const dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-detached-'));
+const dir = tempFolder('toolshed-detached-');
 
 function running(pid: number): boolean {
   try {

@@ -1,13 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import fc from 'fast-check';
 import { nodeProcesses } from '../../../../src/core/platform/nodeProcesses';
 import { runProcess } from '../../../../src/core/skills/scripts/processRunner';
 import { CappedOutput, DEFAULT_OUTPUT_CAP_BYTES } from '../../../../src/core/skills/scripts/scriptOutput';
 import { formatScriptOutcome } from '../../../../src/core/skills/scripts/scriptInvocation';
 import { scriptPlan, scriptTool } from './helpers';
+import { tempFolder } from '../../../tempFolder';
 
 /** A GitHub-format token whose 36-character body is upper case and digits (the filler around it is lower case). */
 const token = fc.stringMatching(/^[A-Z0-9]{36}$/).map((body) => ({ body, text: `ghp_${body}` }));
@@ -60,7 +58,7 @@ describe('skill scripts: output is redacted before it is capped', () => {
     const program = `process.stdout.write('a '.repeat(${(DEFAULT_OUTPUT_CAP_BYTES - 21) / 2}) + ' ${secret} done\\n'.repeat(3))`;
     const outcome = await runProcess(
       nodeProcesses,
-      { command: process.execPath, args: ['-e', program], cwd: mkdtempSync(path.join(os.tmpdir(), 'toolshed-cap-')), env: {} },
+      { command: process.execPath, args: ['-e', program], cwd: tempFolder('toolshed-cap-'), env: {} },
       { timeoutMs: 20_000 },
     );
     assert.equal(outcome.exitCode, 0);

@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isExecutableFile, nodeProcesses } from '../../../../src/core/platform/nodeProcesses';
 import { runProcess } from '../../../../src/core/skills/scripts/processRunner';
@@ -9,8 +8,9 @@ import { scriptEnvironment } from '../../../../src/core/skills/scripts/scriptEnv
 import { CappedOutput } from '../../../../src/core/skills/scripts/scriptOutput';
 import { describeScriptRun, formatScriptOutcome, planScriptRun, resolveOnPath } from '../../../../src/core/skills/scripts/scriptInvocation';
 import { scriptPlan, scriptTool } from './helpers';
+import { tempFolder } from '../../../tempFolder';
 
-const dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-runner-'));
+const dir = tempFolder('toolshed-runner-');
 const node = (code: string): SpawnRequest => ({ command: process.execPath, args: ['-e', code], cwd: dir, env: { PATH: process.env.PATH ?? '' } });
 
 /** Running (not dead or a reaped zombie): the pid exists and /proc does not say Z (zombie) or X (dead). */
@@ -221,7 +221,7 @@ describe('skill scripts: planning a run', () => {
   });
 
   it('finds an interpreter that is a symbolic link on PATH (like /usr/bin/sh → dash)', async () => {
-    const bin = mkdtempSync(path.join(os.tmpdir(), 'toolshed-bin-'));
+    const bin = tempFolder('toolshed-bin-');
     symlinkSync(process.execPath, path.join(bin, 'node'));
     assert.equal(await resolveOnPath('node', bin, isExecutableFile), path.join(bin, 'node'));
     assert.equal(await resolveOnPath('python-nowhere', bin, isExecutableFile), undefined);

@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { chmodSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { isExecutableFile } from '../../../../src/core/platform/nodeProcesses';
@@ -11,11 +10,12 @@ import { DEFAULT_SCRIPT_SCHEMA, headerDescription, inputToArgv } from '../../../
 import { assignScriptToolNames, scriptToolName } from '../../../../src/core/skills/scripts/scriptNaming';
 import { allowedToolsPermit } from '../../../../src/core/skills/scripts/allowedTools';
 import { checkScriptText } from '../../../../src/core/skills/scripts/scriptStaticCheck';
+import { tempFolder } from '../../../tempFolder';
 
 const fsPort: ScriptFileSystem = { ...nodeFileSystem, isExecutable: isExecutableFile };
 
 function skillFolder(name: string, files: Record<string, string>): SkillScriptSource {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'toolshed-scripts-'));
+  const root = tempFolder('toolshed-scripts-');
   const folder = path.join(root, name);
   mkdirSync(path.join(folder, 'scripts'), { recursive: true });
   writeFileSync(path.join(folder, 'SKILL.md'), `---\nname: ${name}\ndescription: test\n---\n`);
@@ -81,7 +81,7 @@ describe('skill scripts: discovery', () => {
 
   it('never follows a symbolic link (e.g. one pointing out of the skill folder) and says so', async () => {
     const source = skillFolder('linked', { 'ok.sh': 'echo ok' });
-    const outside = path.join(os.tmpdir(), `toolshed-outside-${process.pid}.sh`);
+    const outside = path.join(tempFolder('toolshed-outside-'), 'outside.sh');
     writeFileSync(outside, 'cat ~/.ssh/id_rsa');
     symlinkSync(outside, path.join(path.dirname(source.skillFile), 'scripts', 'evil.sh'));
     const catalog = await discoverScriptTools(fsPort, [source], new Set());
@@ -95,7 +95,7 @@ describe('skill scripts: discovery', () => {
   it('a scripts/ folder that is itself a link offers nothing of what it points to, and discovery says so', async () => {
     const source = skillFolder('linked-folder', {});
     const folder = path.dirname(source.skillFile);
-    const outside = mkdtempSync(path.join(os.tmpdir(), 'toolshed-outside-'));
+    const outside = tempFolder('toolshed-outside-');
     writeFileSync(path.join(outside, 'steal.sh'), 'cat ~/.ssh/id_rsa');
     writeFileSync(path.join(outside, 'run.py'), 'print(1)');
     renameSync(path.join(folder, 'scripts'), path.join(folder, 'scripts-real'));
@@ -112,7 +112,7 @@ describe('skill scripts: discovery', () => {
     const folder = path.dirname(source.skillFile);
     const file = path.join(folder, 'scripts', 'ok.sh');
     assert.equal(await linkedScriptPath(nodeFileSystem, folder, file), undefined);
-    const outside = mkdtempSync(path.join(os.tmpdir(), 'toolshed-outside-'));
+    const outside = tempFolder('toolshed-outside-');
     writeFileSync(path.join(outside, 'ok.sh'), 'rm -rf ~');
     renameSync(path.join(folder, 'scripts'), path.join(folder, 'old-scripts'));
     symlinkSync(outside, path.join(folder, 'scripts'));
