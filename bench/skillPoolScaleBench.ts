@@ -76,7 +76,6 @@ async function child(job: Job): Promise<void> {
   await door.loaded;
   const loadedMs = performance.now() - wallStart;
   trace?.mark('loaded and saved');
-  if (job.trace && process.env.TOOLSHED_POOL_SCALE_GC_AT_LOADED) (globalThis as { gc?: () => void }).gc?.();
   const loadedCpu = cpuMs(cpuStart);
   const rssLoaded = process.memoryUsage().rss;
 

@@ -14,7 +14,7 @@ import type { SqlEngine } from '../src/core/sql/sqlEngine';
 
 const mb = (bytes: number) => Math.round(bytes / 104857.6) / 10;
 
-export interface MemoryTrace {
+interface MemoryTrace {
   mark(name: string): void;
   /** A reading now (a loop that never yields to timers, as the searches', calls it itself). */
   sample(): void;
