@@ -27,6 +27,7 @@ import { loadSqlEngine } from '../src/core/sql/sqlEngine';
 import { pctOf, round } from './benchMath';
 import { librarySample, libraryLabel } from './poolLibrary';
 import { DATA_DIR, materialisePool, readPool, readRequests } from './skillsAtScaleData';
+import { startTrace } from './skillPoolScaleTrace';
 
 interface Job {
   label: string;
@@ -38,6 +39,8 @@ interface Job {
   requestsFile: string;
   /** Rounds of every request through `skill_search` after one warm-up round. */
   rounds: number;
+  /** TOOLSHED_POOL_SCALE_TRACE: where this start's memory timeline is written (skillPoolScaleTrace.ts). */
+  trace?: string;
 }
 
 const mb = (bytes: number) => round(bytes / 1048576, 1);
@@ -57,18 +60,22 @@ async function child(job: Job): Promise<void> {
   const cpuStart = process.cpuUsage();
   // The engine as the door loads it (the bundle lies outside dist/, so the WebAssembly file is named).
   const engine = await loadSqlEngine({ wasmPath: path.join(job.root, 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm') });
+  const trace = job.trace ? startTrace(job.trace, `${job.label.replace(/\W+/g, '-')}-${job.start}-${process.pid}`, engine) : undefined;
   // The parser thread the CLI's door runs (dist/parseWorker.js, built by `node esbuild.mjs`), named for the same reason.
   const parserScript = path.join(job.root, 'dist', 'parseWorker.js');
   const door = await openDoorSession({ runtime: 'claude', workspaceFolder: job.workspace, home: job.home, env: {}, toolshedHome, engine, parserScript });
   const openMs = performance.now() - wallStart;
+  trace?.mark('open');
   const openCpu = cpuMs(cpuStart);
   const ctx = door.requestContext();
   await door.skills.search({ query: requests[0], limit: 10 }, ctx);
   const firstMs = performance.now() - wallStart;
+  trace?.mark('first answer');
   const firstCpu = cpuMs(cpuStart);
   // The door answers while its load still checks the library (a warm start): the searches below run after it, as before.
   await door.loaded;
   const loadedMs = performance.now() - wallStart;
+  trace?.mark('loaded and saved');
   const loadedCpu = cpuMs(cpuStart);
   const rssLoaded = process.memoryUsage().rss;
 
@@ -81,17 +88,21 @@ async function child(job: Job): Promise<void> {
       const start = performance.now();
       const cpu = process.cpuUsage();
       await door.skills.search({ query, limit: 10 }, ctx);
+      trace?.sample();
       if (round === 0) continue;
       times.push(performance.now() - start);
       cpuTimes.push(cpuMs(cpu));
     }
   const searchCpuPer = cpuMs(searchCpu) / ((job.rounds + 1) * requests.length);
+  trace?.mark('searches done');
   const preflightTimes: number[] = [];
   for (const query of requests) {
     const start = performance.now();
     await door.preflight(query);
+    trace?.sample();
     preflightTimes.push(performance.now() - start);
   }
+  trace?.mark('preflights done');
   times.sort((a, b) => a - b);
   preflightTimes.sort((a, b) => a - b);
   const rssAfter = process.memoryUsage().rss;
@@ -102,6 +113,7 @@ async function child(job: Job): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 500));
   (globalThis as { gc?: () => void }).gc?.();
   const settled = process.memoryUsage();
+  trace?.stop();
   const load = await door.loaded;
   const skills = load.packs.reduce((n, p) => n + p.skillCount, 0);
   const duplicates = load.problems.filter((p) => p.code === 'duplicate-name').length;
@@ -166,7 +178,9 @@ function problemCounts(problems: ReadonlyArray<{ severity: string; code: string 
 function runChild(job: Job): Record<string, unknown> {
   // TOOLSHED_POOL_SCALE_PROFILE=DIR: a CPU profile of each measured start, for `node --cpu-prof`'s viewers.
   const profile = process.env.TOOLSHED_POOL_SCALE_PROFILE;
-  const nodeArgs = ['--expose-gc', ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])];
+  // TOOLSHED_POOL_SCALE_NODE_ARGS: more flags for each child (space-separated), e.g. V8's GC settings while tracing.
+  const extra = (process.env.TOOLSHED_POOL_SCALE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const nodeArgs = ['--expose-gc', ...extra, ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])];
   const run = spawnSync(process.execPath, [...nodeArgs, process.argv[1]!, 'child', JSON.stringify(job)], { encoding: 'utf8', maxBuffer: 64 << 20 });
   if (run.status !== 0) throw new Error(`child ${job.label} ${job.start} failed (exit ${run.status}):\n${run.stderr}`);
   const row = JSON.parse(run.stdout.trim().split('\n').pop() ?? '') as Record<string, unknown>;
@@ -187,6 +201,10 @@ async function main(): Promise<void> {
   // TOOLSHED_POOL_SCALE_SIZES=1000,10000 (a comma list; "pool" is the whole pool) picks the sizes.
   const sizes = (process.env.TOOLSHED_POOL_SCALE_SIZES ?? '1000,pool,10000').split(',').map((s) => (s.trim() === 'pool' ? pool.length : Number(s)));
   const rounds = Number(process.env.TOOLSHED_POOL_SCALE_ROUNDS ?? 1);
+  // TOOLSHED_POOL_SCALE_COLD_RUNS=N: N cold loads of each library (its store removed before each), then the warm start.
+  const coldRuns = Math.max(1, Number(process.env.TOOLSHED_POOL_SCALE_COLD_RUNS ?? 1));
+  const trace = process.env.TOOLSHED_POOL_SCALE_TRACE;
+  if (trace) mkdirSync(trace, { recursive: true });
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'toolshed-pool-scale-'));
   const rows: Array<Record<string, unknown>> = [];
   try {
@@ -194,7 +212,7 @@ async function main(): Promise<void> {
     mkdirSync(workspace, { recursive: true });
     const empty = path.join(tmp, 'home-empty');
     mkdirSync(path.join(empty, '.toolshed', 'skills'), { recursive: true });
-    rows.push(runChild({ root, label: 'no skills (fixed cost)', start: 'cold', home: empty, workspace, requestsFile, rounds }));
+    rows.push(runChild({ root, label: 'no skills (fixed cost)', start: 'cold', home: empty, workspace, requestsFile, rounds, ...(trace ? { trace } : {}) }));
     const fixedPeak = Number(rows[0]!.peak_rss_mb);
     for (const size of sizes) {
       const home = path.join(tmp, `home-${size}`);
@@ -206,10 +224,13 @@ async function main(): Promise<void> {
       // written before that: the cold load starts once 2 s have passed since the library was written.
       await new Promise((resolve) => setTimeout(resolve, 2100));
       const label = libraryLabel(size, pool.length);
-      const starts = process.env.TOOLSHED_POOL_SCALE_FOREIGN ? (['cold', 'warm', 'foreign', 'warm'] as const) : (['cold', 'warm'] as const);
+      const colds = Array.from({ length: coldRuns }, () => 'cold' as const);
+      const starts = process.env.TOOLSHED_POOL_SCALE_FOREIGN ? ([...colds, 'warm', 'foreign', 'warm'] as const) : ([...colds, 'warm'] as const);
+      const doorFolder = doorFolderFor(workspace, path.join(home, '.toolshed'));
       for (const start of starts) {
-        if (start === 'foreign') rmSync(`${path.join(doorFolderFor(workspace, path.join(home, '.toolshed')), 'skills.claude.db')}.checked`);
-        const row = runChild({ root, label, start, home, workspace, requestsFile, rounds });
+        if (start === 'foreign') rmSync(`${path.join(doorFolder, 'skills.claude.db')}.checked`);
+        if (start === 'cold') rmSync(doorFolder, { recursive: true, force: true });
+        const row = runChild({ root, label, start, home, workspace, requestsFile, rounds, ...(trace ? { trace } : {}) });
         row.skills_peak_rss_mb = round(Number(row.peak_rss_mb) - fixedPeak, 1);
         rows.push(row);
       }

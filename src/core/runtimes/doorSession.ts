@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { skillsConfigSchema } from '../config/settingsSchema';
 import type { SkillsConfig } from '../config/settingsSchema';
 import { lengthTokenCounter, nullLogger } from '../platform/basicPorts';
+import { collectGarbage } from '../platform/heapCollection';
 import { OffThreadRunner } from '../platform/offThreadRunner';
 import { NodeByteStore } from '../platform/nodeByteStore';
 import type { Logger } from '../platform/ports';
@@ -182,7 +183,7 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
     watched.watch(packs);
     // Not awaited: the first answer need not wait for the check of the whole library (the skill
     // service's rule, earlyAnswers.ts); a failed load is the caller's through `loaded`.
-    loaded = skills.loadPacks(packs);
+    loaded = skills.loadPacks(packs).then(collectAfterLargeLoad);
     loaded.catch(() => undefined);
     await extension.apply(skills);
   } catch (error) {
@@ -242,7 +243,7 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
       packs = nextPacks;
       present = nextPresent;
       watched.watch(packs);
-      loaded = skills.loadPacks(packs);
+      loaded = skills.loadPacks(packs).then(collectAfterLargeLoad);
       await loaded;
     },
     async dispose() {
@@ -251,6 +252,19 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
       parserThread?.dispose();
     },
   };
+}
+
+/** Files a load must have read (not found unchanged) for its garbage to be worth a collection of its own. */
+const COLLECT_AFTER_FILES_READ = 1000;
+
+/**
+ * After a load that read many files (a cold start: the whole library), once its store is saved:
+ * one full collection of the door's heap (heapCollection.ts), so the searches that follow do not
+ * pile their garbage on the load's. A warm start reads no file and collects nothing.
+ */
+function collectAfterLargeLoad(summary: LoadSummary): LoadSummary {
+  if (summary.files - summary.unchangedFiles >= COLLECT_AFTER_FILES_READ) collectGarbage();
+  return summary;
 }
 
 /** Which pack folders exist now (a folder that appears or goes is a change a watch cannot see). */
