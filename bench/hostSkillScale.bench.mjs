@@ -13,7 +13,8 @@
 // ("development": the build with source maps the host tests run; default the production build the VSIX ships), TOOLSHED_HOST_TIMEOUT_MS
 // (the whole host run, default 30 min), TOOLSHED_HOST_SCALE_PROFILE (a folder: a CPU profile and
 // an allocation-sampling profile of each start, up to its first answer, are written there, and a
-// heap snapshot of the host once the warm start has settled).
+// heap snapshot of the host once the warm start has settled), TOOLSHED_START_TRACE=1 (each row also holds `trace`: the marks the
+// extension leaves on the path of the first answer, core/platform/startTrace.ts, and `loop_gaps`: the host's event loop held ≥ 8 ms, both in ms).
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -25,6 +25,7 @@ import { registerMcpServerDefinitions } from './skills/mcpServerDefinitions';
 import { refreshAgentLauncher, registerSetUpAgentRuntimes } from './runtimes/setUpAgentRuntimes';
 import { publishSkillsToDoors } from './runtimes/doorSkillsPublisher';
 import { workspaceProjectId } from './skills/skillPackManager';
+import { markStart } from '../core/platform/startTrace';
 
 /**
  * Composition root. `activate()` returns before the stores are open (the skill store's open is
@@ -36,6 +37,7 @@ import { workspaceProjectId } from './skills/skillPackManager';
  * `context.subscriptions` and so disposed on deactivate.
  */
 export function activate(context: vscode.ExtensionContext): ToolshedApi {
+  markStart('activate:enter');
   const activated = Date.now();
   const channel = vscode.window.createOutputChannel('Toolshed', { log: true });
   context.subscriptions.push(channel);
@@ -59,10 +61,12 @@ export function activate(context: vscode.ExtensionContext): ToolshedApi {
   );
   void createServices(context, logger)
     .then((services) => {
+      markStart('services:created');
       // The placeholders go and the commands' own registrations come in one synchronous step.
       commands.replace();
       const { diagnostics } = registerSurfaces(context, services, views);
       context.subscriptions.push(diagnostics.onDidUpdate((uri) => diagnosticsUpdated.fire(uri)));
+      markStart('surfaces:registered');
       logger.info(`Toolshed ready: the stores opened ${Date.now() - activated} ms after activation`);
       opening.opened(services);
     })
@@ -79,6 +83,7 @@ export function activate(context: vscode.ExtensionContext): ToolshedApi {
     logger.info(`Chat models available: ${models.join(', ') || 'none (sign in to Copilot or install a model provider)'}`),
   );
 
+  markStart('activate:return');
   return {
     version: TOOLSHED_VERSION,
     storageUri: context.storageUri,

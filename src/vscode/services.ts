@@ -35,6 +35,7 @@ import { SkillTreeCache } from './skills/skillTreeCache';
 import { LedgerStore } from '../core/ledger/ledgerStore';
 import { WorkspaceLedger } from './workspaceLedger';
 import { workspaceDoorFolders } from './doorFolders';
+import { markStart } from '../core/platform/startTrace';
 
 /** Session id under which calls from Copilot agent mode (outside @toolshed) are grouped. */
 export const AGENT_MODE_SESSION = 'copilot-agent-mode';
@@ -121,6 +122,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   // extensions starting with the window (0.1 s of a warm start's activation under load).
   const engine = await loadSqlEngine({ wasmPath: path.join(context.extensionPath, 'dist', 'sql-wasm.wasm') });
   logger.info('sql.js loaded');
+  markStart('services:sql');
 
   const { store, folder } = createByteStore(context);
   logger.info(`Toolshed databases in ${folder}`);
@@ -131,6 +133,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     logger,
     events,
   });
+  markStart('services:tools');
   // A rebuilt index was already reported (one warning, by the persistence layer).
   if (tools.indexStatus.status === 'rebuilt') logger.info(`Tool index rebuilt: ${tools.indexStatus.rebuildReason}`);
   context.subscriptions.push({ dispose: () => void tools.dispose() });
@@ -157,6 +160,7 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
     // Tenant and global learned skills: one store in the global storage, shared by every window.
     shared: { ...createSharedSkillStorage(context), tenantId: () => settings.current.scope.tenantId },
   });
+  markStart('services:skills');
   reportRebuiltStore(logger, 'The skill store (learned skills)', skills.openInfo);
   context.subscriptions.push({ dispose: () => void skills.dispose() });
   const skillPacks = new SkillPackManager(skills, settings, context.extensionPath, logger);
@@ -179,8 +183,10 @@ export async function createServices(context: vscode.ExtensionContext, logger: L
   // A failure report names a catalogued tool (skill scripts included) or one of vscode.lm's that the policy allows.
   const knownTool = (name: string) => tools.registryMap().has(name) || (vscode.lm.tools.some((tool) => tool.name === name) && tools.isPolicyAllowed(name));
   const learning = await LearningController.create({ engine, store, settings, skills, logger, events, knownTool, changes: skillChanges });
+  markStart('services:learning');
   context.subscriptions.push(learning);
   const ledgerStore = await LedgerStore.open({ engine, store, logger, clock: systemClock });
+  markStart('services:ledger');
   reportRebuiltStore(logger, 'The ledger', ledgerStore.openStatus);
   const ledger = new WorkspaceLedger(ledgerStore, { tools, skills, settings }, logger);
   ledger.importDoors(workspaceDoorFolders());

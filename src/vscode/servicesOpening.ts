@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import { markStart } from '../core/platform/startTrace';
 
 /**
  * Why Toolshed's services could not open, in the words every surface uses: a tool's answer, a
@@ -113,17 +114,20 @@ export function openingTool<S, T>(
     }));
   return {
     async prepareInvocation(options, token) {
+      markStart('tool:prepare');
       if (!made && message) return { invocationMessage: message(options.input) };
       const ready = await tool().catch(() => undefined);
       return ready?.prepareInvocation?.(options, token);
     },
     async invoke(options, token) {
+      markStart('tool:invoke');
       let ready: vscode.LanguageModelTool<T>;
       try {
         ready = await tool();
       } catch (error) {
         return failureResult(error instanceof ToolshedStartError ? error : new ToolshedStartError(String(error)));
       }
+      markStart('tool:made');
       return ready.invoke(options, token);
     },
   };

@@ -1,10 +1,11 @@
-import type { FileSystemPort } from '../platform/ports';
+import type { FileStat, FileSystemPort } from '../platform/ports';
 import type { ResolvedSkillPack } from './packs/skillPackSources';
 import { stillAsStored } from './packs/unchangedFiles';
 import type { SkillOrigin } from './skillSchema';
 import { readSourceFile } from './store/skillRows';
 import type { SkillIdentity } from './store/skillScope';
 import type { SkillStore } from './store/skillStore';
+import { markStart } from '../platform/startTrace';
 
 /**
  * Answers while a pack load is under way — the one rule every door shares (docs/contracts.md,
@@ -89,11 +90,14 @@ export class EarlyAnswers implements AnswerVetting {
   async answer<T>(early: boolean, run: () => Promise<T>): Promise<T> {
     for (;;) {
       const pending = this.pending;
-      if (pending && !(early && (await pending.warm))) {
+      const warm = pending && early && (await pending.warm);
+      markStart('early:warm');
+      if (pending && !warm) {
         await pending.settled;
         continue;
       }
       try {
+        markStart('early:run');
         return await run();
       } catch (error) {
         if (!(error instanceof AnswerAfterLoad)) throw error;
@@ -110,6 +114,7 @@ export class EarlyAnswers implements AnswerVetting {
   async vet(skills: () => readonly ReturnedSkill[], missing = 0): Promise<void> {
     const pending = this.pending;
     if (!pending) return;
+    markStart('vet:start');
     const wait = new AnswerAfterLoad(pending.settled);
     if (missing > 0) throw wait;
     const checks: Array<Promise<boolean>> = [];
@@ -127,7 +132,17 @@ export class EarlyAnswers implements AnswerVetting {
       }
       checks.push(check);
     }
-    if ((await Promise.all(checks)).includes(false)) throw wait;
+    const checked = await Promise.all(checks);
+    markStart('vet:checked');
+    if (checked.includes(false)) throw wait;
+  }
+
+  private async statNow(file: string): Promise<FileStat | undefined> {
+    try {
+      return this.fs.statSync ? this.fs.statSync(file) : await this.fs.stat(file);
+    } catch {
+      return undefined;
+    }
   }
 
   private end(pending: PendingLoad): void {
@@ -138,7 +153,8 @@ export class EarlyAnswers implements AnswerVetting {
   private async allStored(packs: readonly ResolvedSkillPack[]): Promise<boolean> {
     for (const pack of packs) {
       if (this.store.folders.listed(pack.root)) continue;
-      const stat = await this.fs.stat(pack.root).catch(() => undefined);
+      // Synchronously where the port can: an asynchronous stat waits for a turn between the load's slices.
+      const stat = await this.statNow(pack.root);
       if (stat?.kind === 'directory' || stat?.kind === 'symlink') return false;
     }
     return true;

@@ -6,6 +6,7 @@ import type { SkillRequestContext } from './skillRequestContext';
 import { skillListInputSchema, skillSearchInputSchema } from './skillToolSchemas';
 import type { SkillListOutput, SkillSearchOutput } from './skillToolSchemas';
 import { suggestedTools } from './suggestedTools';
+import { markStart } from '../platform/startTrace';
 
 /**
  * Browsing the library: `skill_search` (ranked hits) and `skill_list` (pages), names and one-line
@@ -22,6 +23,7 @@ export class SkillBrowsing {
   async search(rawInput: unknown, ctx: SkillRequestContext): Promise<SkillSearchOutput> {
     const input = skillSearchInputSchema.parse(rawInput);
     const filter = storeFilter(ctx, { taskType: input.task_type });
+    markStart('browse:rank');
     const { hits, effective, note } = await this.shared.finder.rank(
       input.query,
       input.search_type,
@@ -29,6 +31,7 @@ export class SkillBrowsing {
       input.limit,
       requestAdjuster(this.deps.adjuster?.(), ctx),
     );
+    markStart('browse:ranked');
     const gate = answerGate(ctx);
     const clean = (text: string) => this.shared.text.clean(text, gate);
     // Logged like every output: redacted and tool-gated (a query may hold a secret or a denied name).
@@ -63,6 +66,7 @@ export class SkillBrowsing {
       gate,
     );
     if (suggested.length) output.suggested_tools = suggested;
+    markStart('browse:done');
     return output;
   }
 

@@ -58,6 +58,8 @@ import type { SkillRecord } from './skillSchema';
 import { buildSkillTree, skillTreeStatuses } from './skillTree';
 import type { PackSkillStatuses, SkillTreePack } from './skillTree';
 import { readNamesWithScripts, readPackSkillFiles } from './store/skillRows';
+import { markStart } from '../platform/startTrace';
+import { yieldToHost } from '../platform/hostSlices';
 import { SkillStore } from './store/skillStore';
 import type { SkillGetOutput, SkillListOutput, SkillSearchOutput } from './skillToolSchemas';
 import { validateSkillTargets } from './packs/skillValidation';
@@ -279,7 +281,11 @@ class DefaultSkillService implements SkillService {
   }
 
   loadPacks(packs: readonly ResolvedSkillPack[], options?: LoadOptions): Promise<LoadSummary> {
+    markStart('loadPacks');
     const loaded = this.loads.then(async () => {
+      // One turn of the event loop first: an answer asked while the stores opened (its call is
+      // queued beside this load's start) runs before the load's first synchronous stretch.
+      await yieldToHost();
       const summary = await this.loader.loadAll(packs, options);
       if (!summary.cancelled) await this.reconcileExported();
       return summary;
@@ -324,6 +330,7 @@ class DefaultSkillService implements SkillService {
   // While a load is under way: search, get and pre-flight answer from the stored index when it
   // holds the load's packs, their skills vetted (earlyAnswers.ts); the others wait for the load.
   search(input: unknown, ctx: SkillRequestContext) {
+    markStart('search:enter');
     return this.early.answer(true, () => this.browsing.search(input, ctx));
   }
 

@@ -3,6 +3,7 @@ import { describeToolInputError } from '../../core/schema/zodSchemas';
 import type { SkillRequestContext } from '../../core/skills/skillService';
 import type { ToolshedServices } from '../services';
 import { jsonResult, textResult } from './toolResults';
+import { markStart } from '../../core/platform/startTrace';
 
 /**
  * The skill context of Copilot agent mode: like @toolshed's, less the SKILL.md skills VS Code's
@@ -34,9 +35,15 @@ export function agentModeSkillTool<T>(
       }
       try {
         // The load may still be checking the library: the skill service decides whether this answer waits.
+        markStart('skilltool:invoke');
         await services.skillPacks.answerable;
+        markStart('skilltool:answerable');
         services.syncToolCatalog();
-        return jsonResult(await answer(options.input, agentModeSkillContext(services)));
+        const answered = await answer(options.input, agentModeSkillContext(services));
+        markStart('skilltool:answered');
+        const result = jsonResult(answered);
+        markStart('skilltool:json');
+        return result;
       } catch (error) {
         return textResult(describeToolInputError(name, error));
       }

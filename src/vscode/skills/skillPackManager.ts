@@ -10,6 +10,7 @@ import type { SkillService } from '../../core/skills/skillService';
 import { Disposable } from '../lifecycle';
 import { AGENT_SKILLS_LOCATIONS, readAgentSkillLocations } from './nativeAgentSkills';
 import type { SettingsAccessor } from '../settingsAccessor';
+import { markStart } from '../../core/platform/startTrace';
 
 /**
  * Owns which skill packs are loaded and keeps the store in step with the files:
@@ -83,8 +84,11 @@ export class SkillPackManager extends Disposable {
   reload(progress?: vscode.Progress<{ message?: string; increment?: number }>, token?: vscode.CancellationToken): Promise<LoadSummary | undefined> {
     let handOver: () => void = () => undefined;
     const handedOver = new Promise<void>((resolve) => (handOver = resolve));
+    markStart('reload:call');
     const run = async (): Promise<LoadSummary | undefined> => {
+      markStart('reload:run');
       const packs = this.resolvePacks();
+      markStart('reload:resolved');
       this.resolved = packs;
       let lastPercent = 0;
       const loading = this.service.loadPacks(packs, {
@@ -96,11 +100,13 @@ export class SkillPackManager extends Disposable {
         },
         cancellation: token,
       });
+      markStart('reload:handover');
       handOver();
       const summary = await loading;
       this.loaded = packs;
       this.watch(packs);
       if (summary.cancelled) this.logger.info('Loading skill packs was cancelled; the next reload completes it.');
+      markStart('reload:loaded');
       this.changed.fire();
       return summary;
     };

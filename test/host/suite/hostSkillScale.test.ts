@@ -111,6 +111,28 @@ function startProfiling(dir: string | undefined): (name: string) => Promise<void
   };
 }
 
+/**
+ * With TOOLSHED_START_TRACE set: the marks the extension left on the path of the first answer
+ * (core/platform/startTrace.ts) and the event loop's gaps (a 1 ms timer's late turns, ≥ 8 ms: the
+ * stretches the host's thread was held), both in ms from `origin`.
+ */
+function startTrace(origin: number): () => Record<string, unknown> {
+  if (!process.env.TOOLSHED_START_TRACE) return () => ({});
+  const gaps: Array<[number, number]> = [];
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    if (now - last >= 8) gaps.push([ms(last - origin), ms(now - origin)]);
+    last = now;
+  }, 1);
+  return () => {
+    clearInterval(timer);
+    const marks = ((globalThis as Record<symbol, unknown>)[Symbol.for('toolshed.startTrace')] as Array<[string, number]> | undefined) ?? [];
+    const trace = marks.splice(0).map(([name, at]) => [name, ms(at - origin)]);
+    return { trace, loop_gaps: gaps };
+  };
+}
+
 const config = benchConfig();
 if (config) {
   suite('skill store at scale in the extension host (bench)', () => {
@@ -128,6 +150,7 @@ if (config) {
       const stopProfiling = startProfiling(config.profileDir);
       const wallStart = performance.now();
       const cpuStart = process.cpuUsage();
+      const stopTrace = startTrace(wallStart);
       const api = await extension.activate();
       const activatedMs = performance.now() - wallStart;
       // activate() returns before the stores are open: when they were (`api.ready`), and when the
@@ -153,6 +176,7 @@ if (config) {
       const firstAskedBeforeReady = readyMs === undefined;
       const first = await skillSearch(config.requests[0]!);
       const firstMs = performance.now() - wallStart;
+      const traced = stopTrace();
       const cpu = process.cpuUsage(cpuStart);
       await echoFirst;
       const services = await ready;
@@ -243,6 +267,7 @@ if (config) {
         peak_rss_mb: mb(process.resourceUsage().maxRSS * 1024),
         gc_exposed: gc !== undefined,
         load_avg_1m: Math.round((os.loadavg()[0] ?? 0) * 100) / 100,
+        ...traced,
       };
       appendFileSync(rowsFile, `${JSON.stringify(row)}\n`);
       if (start === 'warm') return;

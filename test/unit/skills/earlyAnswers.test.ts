@@ -178,6 +178,69 @@ describe('skills: answers before the load has checked the library', () => {
     await service.dispose();
   });
 
+  it('a search asked as the load starts is answered before the load touches the library, with the skills the load then keeps', async () => {
+    const root = library();
+    writeTree(root, { 'alpha/scripts/rotate.sh': 'echo rotate\n' });
+    for (const file of ['alpha/scripts/rotate.sh', 'alpha/scripts', 'alpha']) age(path.join(root, file));
+    const bytes = await saved(root);
+    // The order of what happened: the load's first step on the library is the pack folder's stat.
+    const events: string[] = [];
+    const fs: FileSystemPort = {
+      ...nodeFileSystem,
+      stat: async (file) => {
+        if (file === root) events.push('the load stats the pack folder');
+        return nodeFileSystem.stat(file);
+      },
+    };
+    const service = await warm(bytes, fs);
+    const loading = service.loadPacks([pack('p', root)]);
+    const during = await found(service, 'signing keys release pipeline');
+    events.push('answered');
+    assert.deepEqual(events, ['answered']);
+    assert.deepEqual(during, [`alpha: ${LIBRARY.alpha}`]);
+    assert.equal((await loading).unchangedFiles, 3);
+    assert.deepEqual(await found(service, 'signing keys release pipeline'), during);
+    await service.dispose();
+  });
+
+  it("an early answer lists a skill's resource folders itself, and one added since the save makes it wait for the load", async () => {
+    const root = library();
+    writeTree(root, { 'alpha/scripts/rotate.sh': 'echo rotate\n' });
+    for (const file of ['alpha/scripts/rotate.sh', 'alpha/scripts', 'alpha']) age(path.join(root, file));
+    const bytes = await saved(root);
+    // A file system whose asynchronous calls queue behind the load (held at its pack folder's stat).
+    const held = (): FileSystemPort & { release(): void } => {
+      let release: () => void = () => undefined;
+      const opened = new Promise<void>((resolve) => (release = resolve));
+      return {
+        ...nodeFileSystem,
+        release,
+        stat: async (file) => (await opened, nodeFileSystem.stat(file)),
+        readDirectory: async (folder) => (await opened, nodeFileSystem.readDirectory(folder)),
+      };
+    };
+    const quiet = held();
+    const service = await warm(bytes, quiet);
+    const loading = service.loadPacks([pack('p', root)]);
+    assert.deepEqual(await found(service, 'signing keys'), [`alpha: ${LIBRARY.alpha}`]);
+    quiet.release();
+    await loading;
+    await service.dispose();
+
+    writeTree(root, { 'alpha/scripts/verify.sh': 'echo verify\n' });
+    const busy = held();
+    const again = await warm(bytes, busy);
+    const reloading = again.loadPacks([pack('p', root)]);
+    let answered = false;
+    const answer = found(again, 'signing keys').then((skills) => ((answered = true), skills));
+    await Promise.resolve().then(() => new Promise((resolve) => setImmediate(resolve)));
+    assert.equal(answered, false, 'a skill whose resources changed waits for the load');
+    busy.release();
+    assert.deepEqual(await answer, [`alpha: ${LIBRARY.alpha}`]);
+    assert.equal((await reloading).unchangedFiles, 2);
+    await again.dispose();
+  });
+
   it('property: an answer during a warm load never shows a changed or deleted skill, and after the load search equals a cold load', async () => {
     const names = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];
     const words = ['signing', 'invoices', 'payment', 'certificates', 'backups'];

@@ -233,12 +233,26 @@ function decodeSkillText(bytes: Uint8Array, fail: (code: SkillProblem['code'], m
   }
 }
 
-/** Relative paths of a SKILL.md folder's `scripts/`, `references/`, `assets/` (listed, not read). */
-export async function listSkillResources(fs: FileSystemPort, skillFolder: string): Promise<string[]> {
+/**
+ * Relative paths of a SKILL.md folder's `scripts/`, `references/`, `assets/` (listed, not read).
+ * `now`: listed with the port's synchronous twin where it has one (a few folders, for an answer
+ * given while a load runs: an asynchronous listing waits a turn of the event loop per folder,
+ * each one a slice of the load apart).
+ */
+export async function listSkillResources(fs: FileSystemPort, skillFolder: string, now = false): Promise<string[]> {
   const out: string[] = [];
+  const { readDirectorySync } = fs;
+  const list = (folder: string): Promise<DirectoryEntry[] | undefined> | DirectoryEntry[] | undefined => {
+    if (!now || !readDirectorySync) return fs.readDirectory(folder).catch(() => undefined);
+    try {
+      return readDirectorySync(folder);
+    } catch {
+      return undefined;
+    }
+  };
   const walk = async (folder: string, rel: string, depth: number): Promise<void> => {
     if (depth > 4 || out.length >= MAX_RESOURCES) return;
-    const entries = await fs.readDirectory(folder).catch(() => undefined);
+    const entries = await list(folder);
     if (!entries) return;
     entries.sort((a, b) => (a.name < b.name ? -1 : 1));
     for (const entry of entries) {

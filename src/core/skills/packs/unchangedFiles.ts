@@ -221,12 +221,12 @@ export async function stillAsStored(
   const format = detectSkillFormat(path.basename(file));
   if (stat?.kind !== 'file' || !formatAdmits(pack.format, format)) return false;
   if (!asFingerprinted(fingerprint, stat, pack, skills)) return false;
-  return format !== 'skill-md' || skills.length === 0 || sameResources(fs, { file, relativePath: '', format }, skills);
+  return format !== 'skill-md' || skills.length === 0 || sameResources(fs, { file, relativePath: '', format }, skills, true);
 }
 
-/** Whether a SKILL.md's skills still list the resources its folder holds now. */
-async function sameResources(fs: FileSystemPort, ref: SkillFileRef, skills: readonly StoredPackSkill[]): Promise<boolean> {
-  const resources = JSON.stringify(await listSkillResources(fs, path.dirname(ref.file)));
+/** Whether a SKILL.md's skills still list the resources its folder holds now (`now`: listed synchronously, see `listSkillResources`). */
+async function sameResources(fs: FileSystemPort, ref: SkillFileRef, skills: readonly StoredPackSkill[], now = false): Promise<boolean> {
+  const resources = JSON.stringify(await listSkillResources(fs, path.dirname(ref.file), now));
   return skills.every((s) => s.resources === resources);
 }
 
