@@ -61,6 +61,20 @@ function memory(prefix: string): Record<string, number> {
   return { [`${prefix}_rss_mb`]: mb(used.rss), [`${prefix}_heap_mb`]: mb(used.heapUsed), [`${prefix}_external_mb`]: mb(used.external) };
 }
 
+/**
+ * V8's heap by space: the young generation (`new_space`, its two semi-spaces) is sized by how
+ * much survived recent scavenges, not by what is live, and a forced GC does not shrink it, so
+ * the RSS readings above hold it at whatever size the load grew it to; reported apart.
+ */
+function heapSpaces(prefix: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const space of v8.getHeapSpaceStatistics()) {
+    if (!['new_space', 'old_space', 'code_space', 'large_object_space', 'new_large_object_space'].includes(space.space_name)) continue;
+    out[`${prefix}_${space.space_name}_mb`] = mb(space.space_size);
+  }
+  return out;
+}
+
 /** The test driver's tool that answers at once (test/host/driver/testTools.ts): the floor of an LM tool call. */
 const FLOOR_TOOL = 'fixture_weather_forecast';
 
@@ -123,7 +137,7 @@ if (config) {
       assert.ok(extension, `${TOOLSHED_ID} is not installed`);
       const activeBefore = extension.isActive;
       gc?.();
-      const before = memory('before');
+      const before = { ...memory('before'), ...heapSpaces('before') };
 
       const stopProfiling = startProfiling(config.profileDir);
       const wallStart = performance.now();
@@ -200,7 +214,7 @@ if (config) {
       if (gc) {
         await new Promise((resolve) => setTimeout(resolve, 500));
         gc();
-        settled = memory('settled');
+        settled = { ...memory('settled'), ...heapSpaces('settled') };
       }
       // With profiles asked for, a heap snapshot too: what the host holds once the warm start has
       // settled (the last thing the run does; a cold one's would hold the host up before the reload).

@@ -223,7 +223,7 @@ export class SkillPackLoader {
         // the next load keep them deflated, as the file's new fingerprint will (read back when
         // asked for, as after a warm start), or copied (ownedText.ts), not the file's text.
         if (clean && report.problems.every((p) => p.file === file.ref.file))
-          problemsOnDemand(report, { file: file.ref.file, problems: clean.problems, errors: clean.errors });
+          reportsByIndex[index] = problemsOnDemand(report, { file: file.ref.file, problems: clean.problems, errors: clean.errors });
         else if (report.problems.length > 0) report.problems = ownedCopy(report.problems);
       }
     };

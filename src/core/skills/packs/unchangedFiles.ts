@@ -375,25 +375,43 @@ function withErrorFlag(kept: FileFingerprint): FileFingerprint {
 }
 
 /**
- * `target.problems` (a file's report) as its fingerprint keeps them, read back when first asked
- * for: a real library's files hold tens of thousands of warnings (15 MB of JSON at 10,000 files),
- * and a start that shows none of them (the hook, the MCP server's searches) need not inflate and
- * parse them — a trusted file's from its stored fingerprint, a file just loaded from the bytes
- * its new fingerprint will keep. Assigning a list replaces them.
+ * `target` (a file's report) with its problems as its fingerprint keeps them, read back when first
+ * asked for: a real library's files hold tens of thousands of warnings (15 MB of JSON at 10,000
+ * files), and a start that shows none of them (the hook, the MCP server's searches) need not
+ * inflate and parse them — a trusted file's from its stored fingerprint, a file just loaded from
+ * the bytes its new fingerprint will keep. Assigning a list replaces them. Returns a copy of
+ * `target` (its other fields) that the caller keeps instead of it.
  */
 export function problemsOnDemand<T extends { problems: SkillProblem[] } & KnownErrorFree>(target: T, fingerprint: KeptProblems | undefined): T {
+  const fields: Partial<T> = { ...target };
+  delete fields.problems;
+  const report = Object.assign(new ProblemsKept(fingerprint), fields) as unknown as T;
   // Whether they hold an error is kept beside them: the skill list asks only that (skillTree.ts).
-  if (fingerprint?.errors === false) target.errorFree = true;
-  let value: SkillProblem[] | undefined;
-  Object.defineProperty(target, 'problems', {
-    enumerable: true,
-    configurable: true,
-    get: () => (value ??= storedProblems(fingerprint)),
-    set: (problems: SkillProblem[]) => {
-      value = problems;
-    },
-  });
-  return target;
+  if (fingerprint?.errors === false) report.errorFree = true;
+  return report;
+}
+
+/**
+ * A report whose problems are read back when first asked for, by the class's accessor: a getter
+ * and setter defined on each report turned it into a dictionary-mode object with two closures of
+ * its own (≈ 0.6 KB), ≈ 6 MB kept across a warm start's 10,000 file reports.
+ */
+class ProblemsKept {
+  #kept: KeptProblems | undefined;
+  #problems: SkillProblem[] | undefined;
+
+  constructor(kept: KeptProblems | undefined) {
+    this.#kept = kept;
+  }
+
+  get problems(): SkillProblem[] {
+    return (this.#problems ??= storedProblems(this.#kept));
+  }
+
+  set problems(problems: SkillProblem[]) {
+    this.#problems = problems;
+    this.#kept = undefined;
+  }
 }
 
 type ReportProblems = { problems: readonly SkillProblem[]; files: ReadonlyArray<{ problems: readonly SkillProblem[] }> };
