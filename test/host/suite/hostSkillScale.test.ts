@@ -70,7 +70,7 @@ function heapSpaces(prefix: string): Record<string, number> {
   const out: Record<string, number> = {};
   for (const space of v8.getHeapSpaceStatistics()) {
     if (!['new_space', 'old_space', 'code_space', 'large_object_space', 'new_large_object_space'].includes(space.space_name)) continue;
-    out[`${prefix}_${space.space_name}_mb`] = mb(space.space_size);
+    out[`${prefix}_${space.space_name}_mb`] = mb(space.physical_space_size);
   }
   return out;
 }

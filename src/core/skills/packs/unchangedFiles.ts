@@ -383,9 +383,17 @@ function withErrorFlag(kept: FileFingerprint): FileFingerprint {
  * `target` (its other fields) that the caller keeps instead of it.
  */
 export function problemsOnDemand<T extends { problems: SkillProblem[] } & KnownErrorFree>(target: T, fingerprint: KeptProblems | undefined): T {
-  const fields: Partial<T> = { ...target };
+  const fields: Partial<T> & { file?: unknown } = { ...target };
   delete fields.problems;
-  const report = Object.assign(new ProblemsKept(fingerprint), fields) as unknown as T;
+  // Only the bytes are kept, with the report's own path: not the whole fingerprint row read for the load's check.
+  const kept =
+    fingerprint && fingerprint.problems.length > 0
+      ? { file: typeof fields.file === 'string' ? fields.file : fingerprint.file, problems: fingerprint.problems }
+      : undefined;
+  const report = Object.assign(new ProblemsKept(kept), fields) as unknown as T;
+  // Already read back (a trusted file's duplicate check): those, not a second read.
+  const known = fingerprint && readBack.get(fingerprint);
+  if (known) report.problems = known;
   // Whether they hold an error is kept beside them: the skill list asks only that (skillTree.ts).
   if (fingerprint?.errors === false) report.errorFree = true;
   return report;
