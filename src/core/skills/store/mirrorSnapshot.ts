@@ -314,7 +314,8 @@ function latin1First(strings: string[], lists: readonly Uint32Array[], entryWord
   const renumbered = new Uint32Array(strings.length);
   order.forEach((from, to) => (renumbered[from] = to));
   const reordered = order.map((i) => strings[i]!);
-  strings.splice(0, strings.length, ...reordered);
+  // A loop, not `splice(0, n, ...reordered)`: a spread of tens of thousands of strings can overflow the call stack.
+  reordered.forEach((text, i) => (strings[i] = text));
   for (const list of lists) for (let i = 0; i < list.length; i++) if (list[i] !== NO_STRING) list[i] = renumbered[list[i]!]!;
   for (let w = 0; w < entryWords.length; w += ENTRY_WORDS) for (let k = 1; k <= ENTRY_STRINGS.length; k++) entryWords[w + k] = renumbered[entryWords[w + k]!]!;
 }
