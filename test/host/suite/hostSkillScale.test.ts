@@ -176,7 +176,7 @@ if (config) {
       await stopProfiling(start);
       const firstSkills = (JSON.parse(first) as { skills?: unknown[] }).skills?.length ?? 0;
       assert.ok(firstSkills > 0, `the first skill_search answered with skills: ${first.slice(0, 300)}`);
-      const loaded = memory('loaded');
+      const loaded = { ...memory('loaded'), ...heapSpaces('loaded') };
 
       // Every request through the LM tool (one warm-up round), then the same engine call directly.
       // Beside each call, the same request through the test driver's fixture tool, which only
