@@ -375,22 +375,39 @@ function withErrorFlag(kept: FileFingerprint): FileFingerprint {
 }
 
 /**
- * `target` (a file's report) with its problems as its fingerprint keeps them, read back when first
- * asked for: a real library's files hold tens of thousands of warnings (15 MB of JSON at 10,000
- * files), and a start that shows none of them (the hook, the MCP server's searches) need not
- * inflate and parse them — a trusted file's from its stored fingerprint, a file just loaded from
- * the bytes its new fingerprint will keep. Assigning a list replaces them. Returns a copy of
- * `target` (its other fields) that the caller keeps instead of it.
+ * `target.problems` (a file's report) as its fingerprint keeps them, read back when first asked
+ * for: a real library's files hold tens of thousands of warnings (15 MB of JSON at 10,000 files),
+ * and a start that shows none of them (the hook, the MCP server's searches) need not inflate and
+ * parse them — here a file just loaded, from the bytes its new fingerprint will keep. Assigning a
+ * list replaces them. (A trusted file's report is made with them: `reportWithKeptProblems`.)
  */
 export function problemsOnDemand<T extends { problems: SkillProblem[] } & KnownErrorFree>(target: T, fingerprint: KeptProblems | undefined): T {
-  const fields: Partial<T> & { file?: unknown } = { ...target };
-  delete fields.problems;
-  // Only the bytes are kept, with the report's own path: not the whole fingerprint row read for the load's check.
-  const kept =
-    fingerprint && fingerprint.problems.length > 0
-      ? { file: typeof fields.file === 'string' ? fields.file : fingerprint.file, problems: fingerprint.problems }
-      : undefined;
-  const report = Object.assign(new ProblemsKept(kept), fields) as unknown as T;
+  // Whether they hold an error is kept beside them: the skill list asks only that (skillTree.ts).
+  if (fingerprint?.errors === false) target.errorFree = true;
+  let value: SkillProblem[] | undefined;
+  Object.defineProperty(target, 'problems', {
+    enumerable: true,
+    configurable: true,
+    get: () => (value ??= storedProblems(fingerprint)),
+    set: (problems: SkillProblem[]) => {
+      value = problems;
+    },
+  });
+  return target;
+}
+
+/**
+ * A trusted (unchanged) file's report, `fields` with the problems its stored fingerprint keeps,
+ * read back when first asked for (as `problemsOnDemand`). A warm start makes one per file of the
+ * library and keeps them until the next load, so they hold only the problems' bytes, with the
+ * report's own path, not the fingerprint row, and share one class accessor.
+ */
+export function reportWithKeptProblems<T extends { file: string } & KnownErrorFree>(
+  fields: T,
+  fingerprint: KeptProblems | undefined,
+): T & { problems: SkillProblem[] } {
+  const kept = fingerprint && fingerprint.problems.length > 0 ? { file: fields.file, problems: fingerprint.problems } : undefined;
+  const report = Object.assign(new ProblemsKept(kept), fields) as unknown as T & { problems: SkillProblem[] };
   // Already read back (a trusted file's duplicate check): those, not a second read.
   const known = fingerprint && readBack.get(fingerprint);
   if (known) report.problems = known;
