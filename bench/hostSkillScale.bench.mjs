@@ -94,6 +94,7 @@ async function main() {
         toolshed_peak_rss_mb: Math.round((Number(row.peak_rss_mb) - before) * 10) / 10,
         ...(row.after_gc_rss_mb === undefined ? {} : { toolshed_rss_after_gc_mb: Math.round((Number(row.after_gc_rss_mb) - before) * 10) / 10 }),
         ...(row.settled_rss_mb === undefined ? {} : { toolshed_rss_settled_mb: Math.round((Number(row.settled_rss_mb) - before) * 10) / 10 }),
+        ...(row.idle_rss_mb === undefined ? {} : { toolshed_rss_idle_mb: Math.round((Number(row.idle_rss_mb) - before) * 10) / 10 }),
         // Toolshed's share of its first answer: how much later than the echo tool asked at the same moment (the workbench's own round trip then).
         ...(typeof row.echo_first_answer_ms === 'number' ? { first_answer_over_echo_ms: Number(row.first_answer_ms) - row.echo_first_answer_ms } : {}),
       });

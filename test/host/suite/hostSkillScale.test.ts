@@ -61,6 +61,20 @@ function memory(prefix: string): Record<string, number> {
   return { [`${prefix}_rss_mb`]: mb(used.rss), [`${prefix}_heap_mb`]: mb(used.heapUsed), [`${prefix}_external_mb`]: mb(used.external) };
 }
 
+/**
+ * V8's heap by space: the young generation (`new_space`, its two semi-spaces) is sized by how
+ * much survived recent scavenges, not by what is live, and a forced GC does not shrink it, so
+ * the RSS readings above hold it at whatever size the load grew it to; reported apart.
+ */
+function heapSpaces(prefix: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const space of v8.getHeapSpaceStatistics()) {
+    if (!['new_space', 'old_space', 'code_space', 'large_object_space', 'new_large_object_space'].includes(space.space_name)) continue;
+    out[`${prefix}_${space.space_name}_mb`] = mb(space.physical_space_size);
+  }
+  return out;
+}
+
 /** The test driver's tool that answers at once (test/host/driver/testTools.ts): the floor of an LM tool call. */
 const FLOOR_TOOL = 'fixture_weather_forecast';
 
@@ -145,7 +159,7 @@ if (config) {
       assert.ok(extension, `${TOOLSHED_ID} is not installed`);
       const activeBefore = extension.isActive;
       gc?.();
-      const before = memory('before');
+      const before = { ...memory('before'), ...heapSpaces('before') };
 
       const stopProfiling = startProfiling(config.profileDir);
       const wallStart = performance.now();
@@ -186,7 +200,7 @@ if (config) {
       await stopProfiling(start);
       const firstSkills = (JSON.parse(first) as { skills?: unknown[] }).skills?.length ?? 0;
       assert.ok(firstSkills > 0, `the first skill_search answered with skills: ${first.slice(0, 300)}`);
-      const loaded = memory('loaded');
+      const loaded = { ...memory('loaded'), ...heapSpaces('loaded') };
 
       // Every request through the LM tool (one warm-up round), then the same engine call directly.
       // Beside each call, the same request through the test driver's fixture tool, which only
@@ -224,7 +238,23 @@ if (config) {
       if (gc) {
         await new Promise((resolve) => setTimeout(resolve, 500));
         gc();
-        settled = memory('settled');
+        settled = { ...memory('settled'), ...heapSpaces('settled') };
+      }
+      // What the user's editor keeps once the host is idle: V8 shrinks the young generation the load
+      // grew (above) only when allocation has stopped for a while, on its own timer. The host is
+      // left alone, looked at once a second, until its young generation is back to its size before
+      // activation (at most 40 s), then collected and read (a bench's reading, not a test's wait).
+      let idle = {};
+      if (gc) {
+        const youngBefore = (before as Record<string, number>).before_new_space_mb ?? 0;
+        const young = () => mb(v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.physical_space_size ?? 0);
+        const idleStart = performance.now();
+        while (young() > youngBefore && performance.now() - idleStart < 40_000) await new Promise((resolve) => setTimeout(resolve, 1000));
+        const waited = performance.now() - idleStart;
+        gc();
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        gc();
+        idle = { ...memory('idle'), ...heapSpaces('idle'), idle_wait_ms: Math.round(waited) };
       }
       // With profiles asked for, a heap snapshot too: what the host holds once the warm start has
       // settled (the last thing the run does; a cold one's would hold the host up before the reload).
@@ -264,6 +294,7 @@ if (config) {
         ...afterSearches,
         ...afterGc,
         ...settled,
+        ...idle,
         peak_rss_mb: mb(process.resourceUsage().maxRSS * 1024),
         gc_exposed: gc !== undefined,
         load_avg_1m: Math.round((os.loadavg()[0] ?? 0) * 100) / 100,

@@ -69,4 +69,29 @@ describe('skills: pack skill bodies are read from their files', () => {
     assert.match(JSON.stringify(await harness.service.get({ names: ['release-notes'] }, ctx)), /Group the merged pull requests by label/);
     await harness.service.dispose();
   });
+  it("each record shows its own skill's body, a copy of it carries that body, and a body set on one is that one's only", async () => {
+    // Every record of the store shares one accessor for its body: what it reads and keeps is per record.
+    const root = tempDir();
+    const other = (name: string, body: string) => `---\nname: ${name}\ndescription: Skill ${name} for the bodies test\n---\n\n${body}\n`;
+    writeTree(root, {
+      'release-notes/SKILL.md': skillMd('# Release notes\n\nGroup the merged pull requests by label.'),
+      'triage/SKILL.md': other('triage', '# Triage\n\nLabel each new issue within a day.'),
+    });
+    const harness = await makeService({ bytes: new MemoryByteStore() });
+    await harness.service.loadPacks([pack('p', root)]);
+    const notes = harness.service.inspect('release-notes');
+    const triage = harness.service.inspect('triage');
+    assert.ok(notes && triage);
+    assert.match(triage.body, /Label each new issue/);
+    assert.match(notes.body, /Group the merged pull requests/);
+    assert.doesNotMatch(notes.body, /Label each new issue/);
+    const copy = { ...notes, status: 'inactive' as const };
+    assert.equal(copy.body, notes.body);
+    assert.deepEqual(Object.keys(copy).includes('body'), true);
+    notes.body = 'Rewritten for this test.';
+    assert.equal(notes.body, 'Rewritten for this test.');
+    assert.match(triage.body, /Label each new issue/);
+    assert.match(copy.body, /Group the merged pull requests/);
+    await harness.service.dispose();
+  });
 });

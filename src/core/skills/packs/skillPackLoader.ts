@@ -15,7 +15,7 @@ import type { SkillProblem } from './document/skillProblems';
 import type { SkillStore } from '../store/skillStore';
 import { identityKey } from '../store/skillScope';
 import { packScope, SkillPackWriter } from './skillPackWriter';
-import { cleanLoad, findUnchangedFiles, nextFingerprints, problemsOnDemand, problemsWhenAsked } from './unchangedFiles';
+import { cleanLoad, findUnchangedFiles, nextFingerprints, problemsOnDemand, problemsWhenAsked, reportWithKeptProblems } from './unchangedFiles';
 import type { CleanLoad, KnownErrorFree } from './unchangedFiles';
 import { readInBatches } from './loadBatches';
 import type { ParsedFile, WriteItem, WriteOutcome } from './skillPackWriter';
@@ -146,8 +146,8 @@ export class SkillPackLoader {
       const { pack, ref } = work[index]!;
       // Its warnings as the last read found them (the file is unchanged): the Skill Directory and
       // the editor's problems show them after a warm start as after a cold one.
-      const report = problemsOnDemand<FileReport>(
-        { file: ref.file, pack: pack.name, relativePath: ref.relativePath, format: ref.format, skills: [], problems: [] },
+      const report: FileReport = reportWithKeptProblems(
+        { file: ref.file, pack: pack.name, relativePath: ref.relativePath, format: ref.format, skills: [] as FileReport['skills'] },
         check.fingerprints.get(ref.file),
       );
       reportsByIndex[index] = report;

@@ -73,11 +73,15 @@ function parseJson<T>(text: unknown, fallback: T): T {
 /**
  * A row as a record. `entry`, the row's mirror entry when the caller has it, lends its strings
  * where the row holds the same text, so a record kept in the store's read cache holds no second
- * copy of the texts the mirror already keeps.
+ * copy of the texts the mirror already keeps. `lazyBody`, given, is the record's `body` instead of
+ * the row's: an accessor every record of the store shares (a pack skill's body read from its
+ * file). `body` is added last, after the literal: an accessor put in place of an existing
+ * property, or one of its own per record, turns the record into a dictionary-mode object
+ * (≈ 2.3 KB instead of ≈ 0.8 KB), and a search builds records by the hundred.
  */
-export function rowToRecord(row: Record<string, unknown>, entry?: SkillEntry): SkillRecord {
+export function rowToRecord(row: Record<string, unknown>, entry?: SkillEntry, lazyBody?: PropertyDescriptor): SkillRecord {
   const description = same(String(row.description ?? ''), entry?.description);
-  return {
+  const record: Omit<SkillRecord, 'body'> & { body?: string } = {
     id: String(row.id),
     name: same(String(row.name), entry?.name),
     title: same(String(row.title ?? ''), entry?.title),
@@ -88,7 +92,6 @@ export function rowToRecord(row: Record<string, unknown>, entry?: SkillEntry): S
     steps: parseJson(row.steps, []),
     preconditions: parseJson(row.preconditions, []),
     failure_modes: parseJson(row.failure_modes, []),
-    body: String(row.body ?? ''),
     origin: String(row.origin) as SkillOrigin,
     origin_ref: String(row.origin_ref ?? ''),
     content_hash: String(row.content_hash),
@@ -116,6 +119,26 @@ export function rowToRecord(row: Record<string, unknown>, entry?: SkillEntry): S
     status: String(row.status) as SkillRecord['status'],
     status_reason: String(row.status_reason ?? ''),
     model_invocable: Number(row.model_invocable) === 1,
+  };
+  if (lazyBody) Object.defineProperty(record, 'body', lazyBody);
+  else record.body = String(row.body ?? '');
+  return record as SkillRecord;
+}
+
+/** The `body` accessor of records whose body is read from their file by `read` when first used (or set). */
+export function lazyBodyOf(read: (record: SkillRecord) => string | undefined): PropertyDescriptor {
+  const bodies = new WeakMap<SkillRecord, string>();
+  return {
+    enumerable: true,
+    configurable: true,
+    get(this: SkillRecord): string {
+      let body = bodies.get(this);
+      if (body === undefined) bodies.set(this, (body = read(this) ?? ''));
+      return body;
+    },
+    set(this: SkillRecord, body: string): void {
+      bodies.set(this, body);
+    },
   };
 }
 

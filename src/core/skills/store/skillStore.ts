@@ -9,7 +9,7 @@ import type { SkillRecord } from '../skillSchema';
 import { exportClaimsIn, hasExportClaimIn, type ExportClaim } from './learned/exportedLearnedSkills';
 import { LearnedRecordCache } from './learned/learnedRecordCache';
 import { RecordReadCache } from './recordReadCache';
-import { countedTerms, entryOf, fillMirror, readTreeRecords, rowToRecord, type SkillTreeRecord } from './skillRows';
+import { countedTerms, entryOf, fillMirror, lazyBodyOf, readTreeRecords, rowToRecord, type SkillTreeRecord } from './skillRows';
 import { encodeCounted, TermVocabulary } from '../../search/termStore';
 import { SkillFileFingerprints } from './skillFileFingerprints';
 import { SkillFolderListings } from './skillFolderListings';
@@ -95,6 +95,8 @@ export class SkillStore {
   private readonly vocabulary: TermVocabulary;
   /** Records whose body is read from their file (see toRecord). */
   private readonly lazyBodies = new WeakSet<SkillRecord>();
+  /** Those records' `body`: one accessor for all of them (rowToRecord), the bodies read or set kept beside. */
+  private readonly lazyBody: PropertyDescriptor | undefined;
   /** Interns a term in the index (what stored terms are relabelled with: TermVocabulary.relabel). */
   private readonly intern = (term: string): number => this.index.internTerm(term);
   /** Fingerprints of the skill files loaded (what a warm start may skip). */
@@ -112,6 +114,7 @@ export class SkillStore {
     mirrored: number[] | undefined,
     private readonly sourceBodies: ((record: SkillRecord) => string | undefined) | undefined,
   ) {
+    this.lazyBody = sourceBodies && lazyBodyOf(sourceBodies);
     this.nextDocId = (this.db.get<{ m: number }>('SELECT COALESCE(MAX(doc_id), 0) AS m FROM skills')?.m ?? 0) + 1;
     this.vocabulary = mirror.vocabulary;
     this.index = mirror.index;
@@ -507,21 +510,10 @@ export class SkillStore {
 
   /** A row as a record; a pack skill stored without its body reads it from its file on first use. */
   private toRecord(row: Record<string, unknown>, entry?: SkillEntry): SkillRecord {
-    const record = rowToRecord(row, entry);
+    const lazy = this.lazyBody !== undefined && row.origin === 'pack' && (row.body ?? '') === '';
+    const record = rowToRecord(row, entry, lazy ? this.lazyBody : undefined);
     if (this.usage.noting) Object.assign(record, this.countsOf(record));
-    const read = this.sourceBodies;
-    if (read && record.origin === 'pack' && record.body === '') {
-      this.lazyBodies.add(record);
-      let body: string | undefined;
-      Object.defineProperty(record, 'body', {
-        enumerable: true,
-        configurable: true,
-        get: () => (body ??= read(record) ?? ''),
-        set: (value: string) => {
-          body = value;
-        },
-      });
-    }
+    if (lazy) this.lazyBodies.add(record);
     return record;
   }
 
