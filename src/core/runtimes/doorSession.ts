@@ -74,6 +74,12 @@ export interface DoorSessionOptions {
   logger?: Logger;
   /** Watch the skill folders, so `refresh()` reloads only after a change (otherwise every refresh checks every file). */
   watch?: boolean;
+  /**
+   * Collect the heap once after a load that read many files (default true: the resident hook and
+   * the MCP server live on and search after it). False for a process that exits once its load is
+   * saved (the one-shot hook), where a collection would only delay the exit the runtime waits for.
+   */
+  collectAfterLargeLoad?: boolean;
 }
 
 export interface DoorPreflight {
@@ -178,12 +184,13 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
   let trust = trustNow();
   let packs = packsFor(trust);
   let present = presence(packs);
+  const afterLoad = options.collectAfterLargeLoad === false ? (summary: LoadSummary) => summary : collectAfterLargeLoad;
   let loaded: Promise<LoadSummary>;
   try {
     watched.watch(packs);
     // Not awaited: the first answer need not wait for the check of the whole library (the skill
     // service's rule, earlyAnswers.ts); a failed load is the caller's through `loaded`.
-    loaded = skills.loadPacks(packs).then(collectAfterLargeLoad);
+    loaded = skills.loadPacks(packs).then(afterLoad);
     loaded.catch(() => undefined);
     await extension.apply(skills);
   } catch (error) {
@@ -243,7 +250,7 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
       packs = nextPacks;
       present = nextPresent;
       watched.watch(packs);
-      loaded = skills.loadPacks(packs).then(collectAfterLargeLoad);
+      loaded = skills.loadPacks(packs).then(afterLoad);
       await loaded;
     },
     async dispose() {

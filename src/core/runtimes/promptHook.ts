@@ -78,6 +78,7 @@ export async function runPromptHook(input: string | Uint8Array, options: PromptH
         env: options.env,
         toolshedHome: ownHome,
         engine: options.engine,
+        collectAfterLargeLoad: false,
       });
       return { door, release: () => door.dispose() };
     });
