@@ -14,7 +14,8 @@
 // (the whole host run, default 30 min), TOOLSHED_HOST_SCALE_PROFILE (a folder: a CPU profile and
 // an allocation-sampling profile of each start, up to its first answer, are written there, and a
 // heap snapshot of the host once the warm start has settled), TOOLSHED_START_TRACE=1 (each row also holds `trace`: the marks the
-// extension leaves on the path of the first answer, core/platform/startTrace.ts, and `loop_gaps`: the host's event loop held ≥ 8 ms, both in ms).
+// extension leaves on the path of the first answer, core/platform/startTrace.ts, and `loop_gaps`: the host's event loop held ≥ 8 ms, both in ms;
+// `load_trace` and `load_loop_gaps`: the marks after the first answer, and the gaps, until the load's end).
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

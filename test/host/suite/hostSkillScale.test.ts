@@ -130,7 +130,7 @@ function startProfiling(dir: string | undefined): (name: string) => Promise<void
  * (core/platform/startTrace.ts) and the event loop's gaps (a 1 ms timer's late turns, ≥ 8 ms: the
  * stretches the host's thread was held), both in ms from `origin`.
  */
-function startTrace(origin: number): () => Record<string, unknown> {
+function startTrace(origin: number): (() => Record<string, unknown>) & { untilLoadEnd?: () => Record<string, unknown> } {
   if (!process.env.TOOLSHED_START_TRACE) return () => ({});
   const gaps: Array<[number, number]> = [];
   let last = performance.now();
@@ -139,12 +139,22 @@ function startTrace(origin: number): () => Record<string, unknown> {
     if (now - last >= 8) gaps.push([ms(last - origin), ms(now - origin)]);
     last = now;
   }, 1);
-  return () => {
-    clearInterval(timer);
-    const marks = ((globalThis as Record<symbol, unknown>)[Symbol.for('toolshed.startTrace')] as Array<[string, number]> | undefined) ?? [];
-    const trace = marks.splice(0).map(([name, at]) => [name, ms(at - origin)]);
-    return { trace, loop_gaps: gaps };
+  const marks = () => ((globalThis as Record<symbol, unknown>)[Symbol.for('toolshed.startTrace')] as Array<[string, number]> | undefined) ?? [];
+  const atFirstAnswer = () => {
+    const trace = marks()
+      .splice(0)
+      .map(([name, at]) => [name, ms(at - origin)]);
+    return { trace, loop_gaps: [...gaps] };
   };
+  // The gaps and marks from the first answer until the load's end (the load's check may run past the first answer).
+  atFirstAnswer.untilLoadEnd = () => {
+    clearInterval(timer);
+    const trace = marks()
+      .splice(0)
+      .map(([name, at]) => [name, ms(at - origin)]);
+    return { load_trace: trace, load_loop_gaps: gaps };
+  };
+  return atFirstAnswer;
 }
 
 const config = benchConfig();
@@ -195,6 +205,7 @@ if (config) {
       await echoFirst;
       const services = await ready;
       const summary = await packLoaded(services, config.pack);
+      const tracedLoad = stopTrace.untilLoadEnd?.() ?? {};
       loadEnded?.dispose();
       const loadedMs = performance.now() - wallStart;
       await stopProfiling(start);
@@ -299,6 +310,7 @@ if (config) {
         gc_exposed: gc !== undefined,
         load_avg_1m: Math.round((os.loadavg()[0] ?? 0) * 100) / 100,
         ...traced,
+        ...tracedLoad,
       };
       appendFileSync(rowsFile, `${JSON.stringify(row)}\n`);
       if (start === 'warm') return;

@@ -6,6 +6,7 @@ import type { FileStat, FileSystemPort } from '../../platform/ports';
 /** What a fingerprint records of a file's stat. */
 type FileTimes = Pick<FileStat, 'size' | 'mtimeMs'>;
 import { HostSlices } from '../../platform/hostSlices';
+import { markStart } from '../../platform/startTrace';
 import { PROBLEM_CODES } from './document/skillProblems';
 import type { SkillProblem } from './document/skillProblems';
 import type { SkillStore } from '../store/skillStore';
@@ -52,6 +53,8 @@ export interface UnchangedCheck {
 }
 
 const RACY_MS = 2000;
+/** Files the duplicate rule looks at between two looks at the slice clock. */
+const ENTRIES_PER_LOOK = 16;
 const STAT_CONCURRENCY = 32;
 
 /**
@@ -88,9 +91,22 @@ function packSettings(pack: ResolvedSkillPack): string {
   return text;
 }
 
-export async function findUnchangedFiles(fs: FileSystemPort, store: SkillStore, work: readonly WorkItem[]): Promise<UnchangedCheck> {
-  const fingerprints = store.files.all();
-  const bySource = fingerprints.size > 0 ? store.files.packSkillsByFile() : new Map<string, StoredPackSkill[]>();
+/**
+ * The check, on the extension host's thread in VS Code: its reads of every fingerprint and every
+ * pack skill's row (≈ 120 ms in one stretch at 10,000 files, which a crossing of the workbench's
+ * first tool call could wait behind), its stats and its duplicate rule run in slices of `slices`,
+ * the host given a turn between them.
+ */
+export async function findUnchangedFiles(
+  fs: FileSystemPort,
+  store: SkillStore,
+  work: readonly WorkItem[],
+  slices: Pick<HostSlices, 'pause'> = new HostSlices(),
+): Promise<UnchangedCheck> {
+  markStart('check:start');
+  const fingerprints = await store.files.allInSlices(slices);
+  const bySource = fingerprints.size > 0 ? await store.files.packSkillsByFileInSlices(slices) : new Map<string, StoredPackSkill[]>();
+  markStart('check:rows');
   const stats: Array<FileTimes | undefined> = new Array(work.length);
   const unchanged = new Map<number, StoredPackSkill[]>();
   /** Records the file's stat and whether it is unchanged; a promise only when a folder must be listed to tell. */
@@ -112,7 +128,6 @@ export async function findUnchangedFiles(fs: FileSystemPort, store: SkillStore, 
   const { statSync } = fs;
   if (statSync) {
     // One file after another, synchronously, pausing for the host between slices.
-    const slices = new HostSlices();
     for (let i = 0; i < work.length; i++) {
       await slices.pause();
       let stat: FileStat | undefined;
@@ -124,7 +139,7 @@ export async function findUnchangedFiles(fs: FileSystemPort, store: SkillStore, 
       const listing = consider(i, stat);
       if (listing) await listing;
     }
-    return withWinners(work, { unchanged, stats, fingerprints, winners: new Map() });
+    return withWinners(work, { unchanged, stats, fingerprints, winners: new Map() }, slices);
   }
   let next = 0;
   const worker = async () => {
@@ -134,17 +149,20 @@ export async function findUnchangedFiles(fs: FileSystemPort, store: SkillStore, 
     }
   };
   await Promise.all(Array.from({ length: Math.min(STAT_CONCURRENCY, Math.max(work.length, 1)) }, worker));
-  return withWinners(work, { unchanged, stats, fingerprints, winners: new Map() });
+  return withWinners(work, { unchanged, stats, fingerprints, winners: new Map() }, slices);
 }
 
 /**
  * Records, for each trusted file that lost names to earlier definitions, which files it lost to;
  * one whose earlier file is gone, not trusted, or no longer earlier in load order is not trusted.
  */
-function withWinners(work: readonly WorkItem[], check: UnchangedCheck): UnchangedCheck {
+async function withWinners(work: readonly WorkItem[], check: UnchangedCheck, slices: Pick<HostSlices, 'pause'>): Promise<UnchangedCheck> {
   const indexOf = new Map<string, number>();
   work.forEach(({ ref }, i) => indexOf.set(ref.file, i));
+  let looked = 0;
   for (const index of check.unchanged.keys()) {
+    // A file of another format reads its kept problems back (inflated, parsed): the host gets its turns.
+    if (++looked % ENTRIES_PER_LOOK === 0) await slices.pause();
     const { ref } = work[index] as WorkItem;
     const fingerprint = check.fingerprints.get(ref.file);
     // A SKILL.md defines one skill: one that is in the store lost no name (its problems stay unread).
@@ -157,6 +175,7 @@ function withWinners(work: readonly WorkItem[], check: UnchangedCheck): Unchange
     else check.winners.set(index, lostTo);
   }
   for (const index of lostToUntrusted(check)) check.unchanged.delete(index);
+  markStart('check:done');
   return check;
 }
 

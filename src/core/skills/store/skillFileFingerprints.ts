@@ -1,3 +1,5 @@
+import type { SqlValue } from 'sql.js';
+import type { HostSlices } from '../../platform/hostSlices';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
 import { writeKeyedRows } from '../../sql/keyedRows';
 import type { SkillIdentity } from './skillScope';
@@ -47,6 +49,7 @@ export const NO_PROBLEMS = new Uint8Array(0);
 export class SkillFileFingerprints {
   constructor(private readonly db: () => SqlDatabase) {}
 
+  /** Every fingerprint, by file, read in one statement. */
   all(): Map<string, FileFingerprint> {
     const out = new Map<string, FileFingerprint>();
     for (const r of this.db().arrays(`SELECT ${FINGERPRINT_COLUMNS} FROM skill_files`)) {
@@ -54,6 +57,24 @@ export class SkillFileFingerprints {
       out.set(fingerprint.file, fingerprint);
     }
     return out;
+  }
+
+  /** `all()` read in chunks, the host given its turns between them (`inChunks`): a warm start's check. */
+  async allInSlices(slices: Pick<HostSlices, 'pause'>): Promise<Map<string, FileFingerprint>> {
+    const out = new Map<string, FileFingerprint>();
+    // The table's key is its path (no rowid): in key order, as a whole-table read lists it. A row
+    // whose path is not text (only damage writes one) sorts after every text, so the chunk after it
+    // starts before it again: past the rows the table held at the start — rows are only removed
+    // meanwhile (a reload forgets its file; a load writes them at its end) — the key did not
+    // advance, and the table is read in one statement instead.
+    const most = Number(this.db().arrays('SELECT COUNT(*) FROM skill_files')[0]?.[0] ?? 0);
+    let read = 0;
+    const whole = await inChunks(this.db, FINGERPRINT_CHUNKS, slices, (r) => {
+      const fingerprint = fingerprintOf(r);
+      out.set(fingerprint.file, fingerprint);
+      return ++read <= most;
+    });
+    return whole ? out : this.all();
   }
 
   /** One file's fingerprint (an answer given before a load's check ends checks a few files, not all). */
@@ -86,13 +107,18 @@ export class SkillFileFingerprints {
   /** Every pack skill, grouped by its source file (one query). */
   packSkillsByFile(): Map<string, StoredPackSkill[]> {
     const out = new Map<string, StoredPackSkill[]>();
-    for (const r of this.db().arrays(`SELECT ${PACK_SKILL_COLUMNS} FROM skills WHERE origin = 'pack'`)) {
-      const file = String(r[0]);
-      const skill = packSkillOf(r);
-      const list = out.get(file);
-      if (list) list.push(skill);
-      else out.set(file, [skill]);
-    }
+    for (const r of this.db().arrays(`SELECT ${PACK_SKILL_COLUMNS} FROM skills WHERE origin = 'pack'`)) addPackSkill(out, r);
+    return out;
+  }
+
+  /** `packSkillsByFile()` read in chunks, the host given its turns between them (`inChunks`): a warm start's check. */
+  async packSkillsByFileInSlices(slices: Pick<HostSlices, 'pause'>): Promise<Map<string, StoredPackSkill[]>> {
+    const out = new Map<string, StoredPackSkill[]>();
+    // In rowid order, as the whole-table read lists them (each file's skills in the same order).
+    await inChunks(this.db, PACK_SKILL_CHUNKS, slices, (r) => {
+      addPackSkill(out, r);
+      return true;
+    });
     return out;
   }
 
@@ -103,6 +129,49 @@ export class SkillFileFingerprints {
 }
 
 const FINGERPRINT_COLUMNS = 'file, pack_key, size, mtime_ms, recorded_at, skill_count, problems, errors';
+
+/**
+ * Rows per chunk of a read in slices: one chunk is a short stretch (a row costs a few
+ * microseconds; 10,000 fingerprints and 10,000 pack skills read whole took ≈ 120 ms in the
+ * extension host), and a chunk re-finds its place by the table's key.
+ */
+const CHUNK_ROWS = 256;
+
+/** A table read in chunks: `first` and `next` select the rows in key order, `next` those after the key bound to `?` (a row's `keyOf`). */
+interface ChunkedRead {
+  first: string;
+  next: string;
+  keyOf: (row: readonly SqlValue[]) => SqlValue;
+}
+
+// The path's stored bytes are the key bound again, not the text read back: sql.js reads a path
+// that was not valid UTF-8 (a lone surrogate in a JS string) back as other text, which sorts elsewhere.
+const FINGERPRINT_CHUNKS: ChunkedRead = {
+  first: `SELECT ${FINGERPRINT_COLUMNS}, CAST(file AS BLOB) FROM skill_files ORDER BY file LIMIT ${CHUNK_ROWS}`,
+  next: `SELECT ${FINGERPRINT_COLUMNS}, CAST(file AS BLOB) FROM skill_files WHERE file > CAST(? AS TEXT) ORDER BY file LIMIT ${CHUNK_ROWS}`,
+  keyOf: (row) => row[row.length - 1] as SqlValue,
+};
+
+/**
+ * Calls `add` with each row of `read`, a chunk at a time, pausing for the host (`slices`) between
+ * chunks; false when `add` asked to stop (false for a row). Each chunk is its own statement, run
+ * to its end before the pause: sql.js frees every prepared statement when the database is
+ * exported, and a save may export it during a pause, so no statement stays open across one (the
+ * next chunk is prepared again). The key is bound as it was read, so a value of another type keeps
+ * its place in SQLite's order. Rows written during a pause (a file reloaded meanwhile) may make a
+ * file's rows a mix of before and after, which its fingerprint does not match: such a file is
+ * read again, as a changed one.
+ */
+async function inChunks(db: () => SqlDatabase, read: ChunkedRead, slices: Pick<HostSlices, 'pause'>, add: (row: SqlValue[]) => boolean): Promise<boolean> {
+  let rows = db().arrays(read.first);
+  for (;;) {
+    for (const row of rows) if (!add(row)) return false;
+    const last = rows[rows.length - 1];
+    if (rows.length < CHUNK_ROWS || !last) return true;
+    await slices.pause();
+    rows = db().arrays(read.next, [read.keyOf(last)]);
+  }
+}
 
 function fingerprintOf(r: readonly unknown[]): FileFingerprint {
   return {
@@ -120,6 +189,21 @@ function fingerprintOf(r: readonly unknown[]): FileFingerprint {
 // Usually-empty values as NULL, read back as that value (sql.js decodes every text value it returns).
 const PACK_SKILL_COLUMNS =
   "source_file, name, scope_mode, NULLIF(scope_tenant_id, ''), NULLIF(scope_project_id, ''), source_line, NULLIF(requires, '[]'), NULLIF(resources, '[]'), content_hash";
+
+const PACK_SKILL_CHUNKS: ChunkedRead = {
+  first: `SELECT ${PACK_SKILL_COLUMNS}, rowid FROM skills WHERE origin = 'pack' ORDER BY rowid LIMIT ${CHUNK_ROWS}`,
+  next: `SELECT ${PACK_SKILL_COLUMNS}, rowid FROM skills WHERE origin = 'pack' AND rowid > ? ORDER BY rowid LIMIT ${CHUNK_ROWS}`,
+  keyOf: (row) => row[row.length - 1] as SqlValue,
+};
+
+/** Adds a row of PACK_SKILL_COLUMNS to its file's list. */
+function addPackSkill(out: Map<string, StoredPackSkill[]>, r: readonly unknown[]): void {
+  const file = String(r[0]);
+  const skill = packSkillOf(r);
+  const list = out.get(file);
+  if (list) list.push(skill);
+  else out.set(file, [skill]);
+}
 
 function packSkillOf(r: readonly unknown[]): StoredPackSkill {
   return {
