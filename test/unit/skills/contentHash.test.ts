@@ -101,6 +101,30 @@ const content = fc.record(
   { requiredKeys: ['name', 'body'] },
 ) as fc.Arbitrary<Content>;
 
+/** A pinned skill for both definitions' values (the first definition's with a short body). */
+const DEPLOY = {
+  name: 'deploy',
+  title: 'Deploy',
+  description: 'Ship it',
+  trigger: 'when deploying',
+  task_type: 'unknown',
+  tags: ['ops'],
+  steps: ['build', 'push'],
+  preconditions: [],
+  failure_modes: [],
+  body: `Run "make"\n\\done${'.'.repeat(300)}`,
+  domain: '',
+  frames: [],
+  triggers: [],
+  tools: [{ tool: 'shell' }],
+  allowed_tools: [],
+  requires: [],
+  meta: { cluster: 'ops' },
+  extra: {},
+  format: 'skill-md',
+  model_invocable: true,
+} as unknown as Content;
+
 describe('Content hash, first definition (docs/contracts.md#hashes): what stores written before hold', () => {
   it('is sha256 of the canonical JSON of the content fields, for any content (fast-check)', () => {
     fc.assert(
@@ -124,57 +148,13 @@ describe('Content hash, first definition (docs/contracts.md#hashes): what stores
 
   it('gives the hash a store of the first definition holds', () => {
     // A stored hash of that definition is compared with this when its file is read again (skillPackWriter).
-    const skill = {
-      name: 'deploy',
-      title: 'Deploy',
-      description: 'Ship it',
-      trigger: 'when deploying',
-      task_type: 'unknown',
-      tags: ['ops'],
-      steps: ['build', 'push'],
-      preconditions: [],
-      failure_modes: [],
-      body: 'Run "make"\n\\done',
-      domain: '',
-      frames: [],
-      triggers: [],
-      tools: [{ tool: 'shell' }],
-      allowed_tools: [],
-      requires: [],
-      meta: { cluster: 'ops' },
-      extra: {},
-      format: 'skill-md',
-      model_invocable: true,
-    } as unknown as Content;
+    // The pinned skill with a short body (the value below was computed for this one).
+    const skill = { ...DEPLOY, body: 'Run "make"\n\\done' } as Content;
     assert.equal(legacyContentHash(skill), documentedHash(skill));
     assert.equal(legacyContentHash(skill), 'ec33d9efa8b9d23292e49d4cabf61ee3c62a43faf6a4d3208aceb369f614c1a2');
     assert.ok(!isCurrentContentHash(legacyContentHash(skill)));
   });
 });
-
-/** A pinned skill for the current definition's value. */
-const DEPLOY = {
-  name: 'deploy',
-  title: 'Deploy',
-  description: 'Ship it',
-  trigger: 'when deploying',
-  task_type: 'unknown',
-  tags: ['ops'],
-  steps: ['build', 'push'],
-  preconditions: [],
-  failure_modes: [],
-  body: `Run "make"\n\\done${'.'.repeat(300)}`,
-  domain: '',
-  frames: [],
-  triggers: [],
-  tools: [{ tool: 'shell' }],
-  allowed_tools: [],
-  requires: [],
-  meta: { cluster: 'ops' },
-  extra: {},
-  format: 'skill-md',
-  model_invocable: true,
-} as unknown as Content;
 
 /** Texts from a few characters, so that two drawn records often hold the same or nearly the same text. */
 const small = fc.string({ unit: fc.constantFrom('a', 'b', ':', '1', 's', 'l', '\ud800', '\udc00'), maxLength: 3 });

@@ -82,6 +82,14 @@ describe('skills: answers before the load has checked the library', () => {
     return bytes;
   }
 
+  /** The library with a script in alpha's `scripts/` (every file older than the save), and the store saved over it. */
+  async function savedWithScript(): Promise<{ root: string; bytes: MemoryByteStore }> {
+    const root = library();
+    writeTree(root, { 'alpha/scripts/rotate.sh': 'echo rotate\n' });
+    for (const file of ['alpha/scripts/rotate.sh', 'alpha/scripts', 'alpha']) age(path.join(root, file));
+    return { root, bytes: await saved(root) };
+  }
+
   async function warm(bytes: MemoryByteStore, fs: FileSystemPort): Promise<SkillService> {
     return createHeadlessSkillService({ engine: await engine(), store: bytes, fs });
   }
@@ -179,10 +187,7 @@ describe('skills: answers before the load has checked the library', () => {
   });
 
   it('a search asked as the load starts is answered before the load touches the library, with the skills the load then keeps', async () => {
-    const root = library();
-    writeTree(root, { 'alpha/scripts/rotate.sh': 'echo rotate\n' });
-    for (const file of ['alpha/scripts/rotate.sh', 'alpha/scripts', 'alpha']) age(path.join(root, file));
-    const bytes = await saved(root);
+    const { root, bytes } = await savedWithScript();
     // The order of what happened: the load's first step on the library is the pack folder's stat.
     const events: string[] = [];
     const fs: FileSystemPort = {
@@ -204,10 +209,7 @@ describe('skills: answers before the load has checked the library', () => {
   });
 
   it("an early answer lists a skill's resource folders itself, and one added since the save makes it wait for the load", async () => {
-    const root = library();
-    writeTree(root, { 'alpha/scripts/rotate.sh': 'echo rotate\n' });
-    for (const file of ['alpha/scripts/rotate.sh', 'alpha/scripts', 'alpha']) age(path.join(root, file));
-    const bytes = await saved(root);
+    const { root, bytes } = await savedWithScript();
     // A file system whose asynchronous calls queue behind the load (held at its pack folder's stat).
     const held = (): FileSystemPort & { release(): void } => {
       let release: () => void = () => undefined;
