@@ -8,7 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 
 // TOOLSHED_PRIVATE_TEMP tells the unit suite's guard (test/tempGuard.ts) the folder is private already.
-const NAMES = /** @type {const} */ (['TMPDIR', 'TMP', 'TEMP', 'TOOLSHED_PRIVATE_TEMP']);
+// NODE_DISABLE_COMPILE_CACHE: npm ≥ 10 under Node ≥ 22 turns on Node's compile cache, which is
+// kept in <temp>/node-compile-cache; in a stage that is this folder, which must come back empty.
+// The cache only speeds up the next start of the same scripts, so the stage runs without it.
+const NAMES = /** @type {const} */ (['TMPDIR', 'TMP', 'TEMP', 'TOOLSHED_PRIVATE_TEMP', 'NODE_DISABLE_COMPILE_CACHE']);
 
 /**
  * Runs `run` with the temp folder pointed at a new empty folder; returns its value and the
@@ -21,7 +24,7 @@ export async function withPrivateTemp(run) {
   // A short name: paths under it stay about as short as under the temp folder itself.
   const folder = mkdtempSync(path.join(os.tmpdir(), 'toolshed-'));
   const saved = NAMES.map((name) => process.env[name]);
-  for (const name of NAMES) process.env[name] = folder;
+  for (const name of NAMES) process.env[name] = name === 'NODE_DISABLE_COMPILE_CACHE' ? '1' : folder;
   try {
     const value = await run();
     return { value, left: readdirSync(folder).sort() };

@@ -26,6 +26,8 @@ const given = process.env.TOOLSHED_PRIVATE_TEMP;
 const reuse = given !== undefined && given === os.tmpdir() && entriesOf(given).length === 0;
 const privateTemp = reuse ? given : mkdtempSync(path.join(os.tmpdir(), 'toolshed-'));
 for (const name of ['TMPDIR', 'TMP', 'TEMP', 'TOOLSHED_PRIVATE_TEMP']) process.env[name] = privateTemp;
+// As in scripts/privateTemp.mjs: an `npm` a test starts under Node ≥ 22 would leave its compile cache here.
+process.env.NODE_DISABLE_COMPILE_CACHE = '1';
 if (!reuse) process.once('exit', () => rmSync(privateTemp, { recursive: true, force: true }));
 
 const entries = () => new Set(entriesOf(privateTemp));

