@@ -23,6 +23,16 @@ const NAMES = /** @type {const} */ (['TMPDIR', 'TMP', 'TEMP', 'TOOLSHED_PRIVATE_
 export async function withPrivateTemp(run) {
   // A short name: paths under it stay about as short as under the temp folder itself.
   const folder = mkdtempSync(path.join(os.tmpdir(), 'toolshed-'));
+  const remove = () => rmSync(folder, { recursive: true, force: true, maxRetries: 3 });
+  // Ctrl-C (or a kill) while a stage runs: the folder goes too, then the run stops as the signal
+  // asked (Node would otherwise exit at once, leaving it). A stage's processes get the terminal's
+  // signal themselves.
+  /** @param {NodeJS.Signals} signal */
+  const stop = (signal) => {
+    remove();
+    process.exit(128 + (os.constants.signals[signal] ?? 1));
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, stop);
   const saved = NAMES.map((name) => process.env[name]);
   for (const name of NAMES) process.env[name] = name === 'NODE_DISABLE_COMPILE_CACHE' ? '1' : folder;
   try {
@@ -33,9 +43,16 @@ export async function withPrivateTemp(run) {
       if (saved[i] === undefined) delete process.env[name];
       else process.env[name] = saved[i];
     });
-    rmSync(folder, { recursive: true, force: true, maxRetries: 3 });
+    remove();
+    // A signal that came while a synchronous child ran (spawnSync) reaches its listener when the
+    // event loop next polls, the turn after this one: handled now, before the next stage starts.
+    await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+    for (const signal of STOP_SIGNALS) process.off(signal, stop);
   }
 }
+
+/** @type {NodeJS.Signals[]} */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /**
  * The line a stage prints (and its failed title) when it left something behind.

@@ -1,8 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { tempFolder } from '../../tempFolder';
 
 type PrivateTemp = {
   withPrivateTemp: <T>(run: () => T | Promise<T>) => Promise<{ value: T; left: string[] }>;
@@ -55,5 +57,32 @@ describe('npm test stages: the private temp folder', () => {
       if (saved === undefined) delete process.env.NODE_DISABLE_COMPILE_CACHE;
       else process.env.NODE_DISABLE_COMPILE_CACHE = saved;
     }
+  });
+
+  it('Ctrl-C while a stage runs: the folder goes and the run stops with the signal', async () => {
+    const scratch = tempFolder('toolshed-signal-');
+    const seen = path.join(scratch, 'stage-temp.txt');
+    const script = path.join(scratch, 'stage.mjs');
+    // The stage's process writes where its temp folder is, then the terminal's Ctrl-C reaches both
+    // processes (the runner and the stage), as it does in a shell.
+    const stage = `require('fs').writeFileSync(${JSON.stringify(seen)}, require('os').tmpdir()); process.kill(process.ppid, 'SIGINT'); process.kill(process.pid, 'SIGINT');`;
+    writeFileSync(
+      script,
+      [
+        `import { withPrivateTemp } from ${JSON.stringify(pathToFileURL(path.join(__dirname, '..', '..', '..', 'scripts', 'privateTemp.mjs')).href)};`,
+        `import { spawnSync } from 'node:child_process';`,
+        `await withPrivateTemp(() => spawnSync(process.execPath, ['-e', ${JSON.stringify(stage)}]));`,
+        `console.log('the next stage started');`,
+      ].join('\n'),
+    );
+    const runner = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    runner.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const [code] = (await once(runner, 'exit')) as [number | null];
+    assert.equal(code, 130, out);
+    assert.equal(out, '', 'nothing ran after the signal');
+    const folder = readFileSync(seen, 'utf8');
+    assert.match(path.basename(folder), /^toolshed-/);
+    assert.equal(existsSync(folder), false, 'the stage temp folder is removed');
   });
 });
