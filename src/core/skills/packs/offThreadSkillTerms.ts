@@ -15,7 +15,9 @@ import type { ParsedFile } from './skillPackWriter';
  * body's first 4,000 characters: all it analyses); each skill's counted terms come back, in the
  * parser thread's own vocabulary, relabelled to the store's when the skill is stored
  * (`TermSession`): the same terms and counts as analysing here. Parsing stays here: a parse's
- * garbage on a second heap cost more memory than the parse cost time.
+ * garbage on a second heap cost more memory than the parse cost time, and with the whole parse
+ * there the loading thread waited on this one instead (two cores: docs/benchmarks.md, "Tried and
+ * not kept").
  */
 
 /** Job kind of `countSkillTerms` in the worker script. */
