@@ -320,10 +320,16 @@ export class SkillQueries {
     const rows: Array<{ name: string; trigger: string; title: string; relevance?: number; corroborated?: boolean }> = fillWithAll ? [...found] : passed;
     if (fillWithAll && rows.length < limit) {
       const taken = new Set(rows.map((r) => r.name));
+      const filled: SkillRecord[] = [];
       for (const record of this.deps.store.top(filter, 'top', limit + taken.size)) {
         if (rows.length >= limit) break;
-        if (!taken.has(record.name)) rows.push({ ...record, relevance: 0 });
+        if (!taken.has(record.name)) {
+          rows.push({ ...record, relevance: 0 });
+          filled.push(record);
+        }
       }
+      // The ranked ones were vetted by the finder; these are returned too (earlyAnswers.ts).
+      await this.deps.vetting?.vet(() => filled);
     }
     const gate = answerGate(ctx);
     return rows.slice(0, limit).map((r) => ({

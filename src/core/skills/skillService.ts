@@ -23,9 +23,10 @@
  *   await service.syncSharedSkills()  — another window changed the shared (tenant/global) store
  *   await service.save() / dispose()
  *
- * A load runs beside the answers: while it does, `search`, `get` and `getRelevant` answer from
- * the saved index when it holds the load's packs, each pack skill they return checked against its
- * file, and wait for the load otherwise; the other answers wait for it (earlyAnswers.ts).
+ * A load runs beside the answers: while it does, `search`, `get`, `getRelevant` and
+ * `selectionCandidates` answer from the saved index when it holds the load's packs, each pack
+ * skill they return checked against its file, and wait for the load otherwise; the other answers
+ * wait for it (earlyAnswers.ts).
  *
  * Tool inputs are validated with the zod schemas of skillToolSchemas.ts (a ZodError is thrown
  * for invalid input). Every returned string is redacted and tool-gated; events are listed in docs/contracts.md#events.
@@ -327,8 +328,9 @@ class DefaultSkillService implements SkillService {
     return result;
   }
 
-  // While a load is under way: search, get and pre-flight answer from the stored index when it
-  // holds the load's packs, their skills vetted (earlyAnswers.ts); the others wait for the load.
+  // While a load is under way: search, get and pre-flight (its candidates too) answer from the
+  // stored index when it holds the load's packs, their skills vetted (earlyAnswers.ts); the others
+  // wait for the load.
   search(input: unknown, ctx: SkillRequestContext) {
     markStart('search:enter');
     return this.early.answer(true, () => this.browsing.search(input, ctx));
@@ -351,7 +353,7 @@ class DefaultSkillService implements SkillService {
   }
 
   selectionCandidates(task: string, limit: number, ctx: SkillRequestContext, fillWithAll?: boolean, seen?: (ranked: RankedSkill[]) => void) {
-    return this.early.answer(false, () => this.queries.selectionCandidates(task, limit, ctx, fillWithAll, seen));
+    return this.early.answer(true, () => this.queries.selectionCandidates(task, limit, ctx, fillWithAll, seen));
   }
 
   clusterSiblings(

@@ -113,6 +113,14 @@ describe('skills: answers before the load has checked the library', () => {
     assert.match(got.formatted_context, /signing keys/);
     const relevant = await service.getRelevant({ task: 'deploy the payment service to staging' }, ctx);
     assert.deepEqual(relevant.skills, ['gamma']);
+    // Pre-flight with active-skill selection (the hook's default, hybrid) asks for its candidates; the model mode fills up with the top skills.
+    const candidates = await service.selectionCandidates('deploy the payment service to staging', 5, ctx);
+    assert.deepEqual(
+      candidates.map((c) => c.name),
+      ['gamma'],
+    );
+    const filled = await service.selectionCandidates('deploy the payment service to staging', 5, ctx, true);
+    assert.deepEqual(filled.map((c) => c.name).sort(), ['alpha', 'beta', 'gamma']);
     assert.equal(gate.isOpen, false, 'answered while the load could not even list the pack folder');
     assert.equal(loadEnded, false);
 
@@ -136,6 +144,24 @@ describe('skills: answers before the load has checked the library', () => {
     assert.equal(gate.isOpen, true);
     const got = await service.get({ names: ['alpha'] }, ctx);
     assert.match(got.formatted_context, /with the vault/);
+    await loading;
+    await service.dispose();
+  });
+
+  it("pre-flight's candidates never show a changed skill, the model mode's filled-up ones included: the answer waits for the load", async () => {
+    const root = library();
+    const bytes = await saved(root);
+    const edited = path.join(root, 'alpha', 'SKILL.md');
+    writeFileSync(edited, skillMd('alpha', 'Rotate the signing keys of the release pipeline with the vault'));
+    const gate = gatedFs(root);
+    // Only the filled-up candidates hold alpha (the request names none of its words); the gate opens when alpha's file is checked.
+    gate.opensOn(edited);
+    const service = await warm(bytes, gate.fs);
+    const loading = service.loadPacks([pack('p', root)]);
+
+    const filled = await service.selectionCandidates('deploy the payment service to staging', 5, ctx, true);
+    assert.equal(gate.isOpen, true, 'the filled-up candidates were checked against their files');
+    assert.equal(filled.find((c) => c.name === 'alpha')?.description, 'Rotate the signing keys of the release pipeline with the vault');
     await loading;
     await service.dispose();
   });
