@@ -11,6 +11,7 @@ import { Disposable } from '../lifecycle';
 import { AGENT_SKILLS_LOCATIONS, readAgentSkillLocations } from './nativeAgentSkills';
 import type { SettingsAccessor } from '../settingsAccessor';
 import { markStart } from '../../core/platform/startTrace';
+import { loadProgressReporter } from './loadProgress';
 
 /**
  * Owns which skill packs are loaded and keeps the store in step with the files:
@@ -90,14 +91,8 @@ export class SkillPackManager extends Disposable {
       const packs = this.resolvePacks();
       markStart('reload:resolved');
       this.resolved = packs;
-      let lastPercent = 0;
       const loading = this.service.loadPacks(packs, {
-        onProgress: (done, total, file) => {
-          if (!progress || total === 0) return;
-          const percent = Math.floor((done / total) * 100);
-          progress.report({ message: `${done}/${total} ${path.basename(file)}`, increment: percent - lastPercent });
-          lastPercent = percent;
-        },
+        ...(progress ? { onProgress: loadProgressReporter(progress) } : {}),
         cancellation: token,
       });
       markStart('reload:handover');
