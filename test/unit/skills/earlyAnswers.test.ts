@@ -129,16 +129,23 @@ describe('skills: answers before the load has checked the library', () => {
     await service.dispose();
   });
 
-  it('a skill whose file changed since the save is never returned stale: the answer waits for the load and shows the new text', async () => {
+  /**
+   * A warm start over the library with alpha edited after the save, its load under way; the gate
+   * opens only when an answer checks alpha's file: an answer that skipped the check hangs.
+   */
+  async function warmWithAlphaEdited() {
     const root = library();
     const bytes = await saved(root);
     const edited = path.join(root, 'alpha', 'SKILL.md');
     writeFileSync(edited, skillMd('alpha', 'Rotate the signing keys of the release pipeline with the vault'));
     const gate = gatedFs(root);
-    // The gate opens only when an answer checks the edited file: an answer that skipped the check hangs.
     gate.opensOn(edited);
     const service = await warm(bytes, gate.fs);
-    const loading = service.loadPacks([pack('p', root)]);
+    return { service, gate, loading: service.loadPacks([pack('p', root)]) };
+  }
+
+  it('a skill whose file changed since the save is never returned stale: the answer waits for the load and shows the new text', async () => {
+    const { service, gate, loading } = await warmWithAlphaEdited();
 
     assert.deepEqual(await found(service, 'signing keys'), ['alpha: Rotate the signing keys of the release pipeline with the vault']);
     assert.equal(gate.isOpen, true);
@@ -149,15 +156,8 @@ describe('skills: answers before the load has checked the library', () => {
   });
 
   it("pre-flight's candidates never show a changed skill, the model mode's filled-up ones included: the answer waits for the load", async () => {
-    const root = library();
-    const bytes = await saved(root);
-    const edited = path.join(root, 'alpha', 'SKILL.md');
-    writeFileSync(edited, skillMd('alpha', 'Rotate the signing keys of the release pipeline with the vault'));
-    const gate = gatedFs(root);
-    // Only the filled-up candidates hold alpha (the request names none of its words); the gate opens when alpha's file is checked.
-    gate.opensOn(edited);
-    const service = await warm(bytes, gate.fs);
-    const loading = service.loadPacks([pack('p', root)]);
+    // Only the filled-up candidates hold alpha: the request names none of its words.
+    const { service, gate, loading } = await warmWithAlphaEdited();
 
     const filled = await service.selectionCandidates('deploy the payment service to staging', 5, ctx, true);
     assert.equal(gate.isOpen, true, 'the filled-up candidates were checked against their files');

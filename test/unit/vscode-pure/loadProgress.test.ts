@@ -12,15 +12,13 @@ describe('a skill load reports progress to the workbench', () => {
     }
     return reports;
   };
+  const percentReported = (reports: ReadonlyArray<{ increment?: number }>) => reports.reduce((sum, r) => sum + (r.increment ?? 0), 0);
 
   it('a first load of 10,000 files sends about one report per percent, not one per file, and they add up to 100 %', () => {
     const reports = run(10_000, 0.3);
     // 3 s of loading: 100 percents, and a few more to name the file between them.
     assert.ok(reports.length >= 100 && reports.length <= 115, `${reports.length} reports`);
-    assert.equal(
-      reports.reduce((sum, r) => sum + (r.increment ?? 0), 0),
-      100,
-    );
+    assert.equal(percentReported(reports), 100);
     assert.equal(reports.at(-1)?.message, '10000/10000 SKILL.md');
   });
 
@@ -28,10 +26,7 @@ describe('a skill load reports progress to the workbench', () => {
     // 1,000,000 files at 0.05 ms each: a percent every 0.5 s, so one more report between each two.
     const reports = run(1_000_000, 0.05);
     assert.ok(reports.length >= 190 && reports.length <= 210, `${reports.length} reports`);
-    assert.equal(
-      reports.reduce((sum, r) => sum + (r.increment ?? 0), 0),
-      100,
-    );
+    assert.equal(percentReported(reports), 100);
   });
 
   it('a load of a few files reports each of them', () => {
