@@ -100,7 +100,8 @@ async function measureLibrary(size, built) {
         ...(typeof row.echo_first_answer_ms === 'number' ? { first_answer_over_echo_ms: Number(row.first_answer_ms) - row.echo_first_answer_ms } : {}),
       });
     }
-    if (failed.length > 0 || rows.length < 2) process.stderr.write(`host run (${size}): ${results.passed} passed, ${failed.length} failed, ${rows.length} of 2 rows\n`);
+    if (failed.length > 0 || rows.length < 2)
+      process.stderr.write(`host run (${size}): ${results.passed} passed, ${failed.length} failed, ${rows.length} of 2 rows\n`);
     return { rows, failed: failed.length > 0 || rows.length < 2 };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
