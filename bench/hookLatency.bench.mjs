@@ -4,7 +4,9 @@
 // skills in the runtime's own user folder (`~/.claude/skills` of a temporary HOME). One cold run
 // (empty door folder: everything indexed and saved, no time budget), then warm runs (the
 // persisted store present, nothing changed), half with a request phrased from one skill, half
-// with one no skill is about. Prints one JSON line last: {"title", "rows"}.
+// with one no skill is about: answered by the resident hook; as a session's first prompt (no
+// resident hook yet: answered in-process, which starts one); and with the resident hook turned
+// off. Prints one JSON line last: {"title", "rows"}.
 // TOOLSHED_BENCH_HOOK_SIZES=1000 (a comma list) runs only those sizes; TOOLSHED_BENCH_HOOK_RUNS the warm runs per size.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
@@ -60,8 +62,8 @@ try {
     const cold = hookRun(home, workspace, queries[0]?.query ?? 'warm up', ['--budget-ms', '600000']);
     const pidFile = path.join(doorFolder(home, workspace), 'hook.claude.pid');
     await until(() => existsSync(pidFile));
-    for (const mode of ['resident', 'in-process']) {
-      const env = mode === 'resident' ? {} : { TOOLSHED_HOOK_RESIDENT: '0' };
+    for (const mode of ['resident', 'first of a session', 'in-process']) {
+      const env = mode === 'in-process' ? { TOOLSHED_HOOK_RESIDENT: '0' } : {};
       const runs = mode === 'resident' ? RUNS : Math.max(2, Math.round(RUNS / 4));
       const warm = [];
       /** Node's own start (`node -e 0`) interleaved with the hook runs: the floor under the same load. */
@@ -70,6 +72,9 @@ try {
       let unrelatedInjected = 0;
       const load = os.loadavg()[0];
       for (let i = 0; i < runs; i++) {
+        // A session's first prompt finds no resident hook (it stopped after 30 idle minutes): the
+        // previous one is stopped, and the one this prompt starts listens before the next.
+        if (mode === 'first of a session') stopResident(pidFile);
         const matching = i % 2 === 0;
         const query = queries[Math.floor(i / 2) % queries.length];
         const run = hookRun(
@@ -84,10 +89,11 @@ try {
         floor.push(nodeStart());
         if (matching && query?.gold.some((name) => run.stdout.includes(`### ${name}`))) goldInjected++;
         if (!matching && run.stdout) unrelatedInjected++;
+        if (mode === 'first of a session') await until(() => existsSync(pidFile));
       }
       rowFor(size, mode, cold.ms, warm, floor, runs, goldInjected, unrelatedInjected, load);
     }
-    process.kill(Number(readFileSync(pidFile, 'utf8')));
+    stopResident(pidFile);
     rmSync(home, { recursive: true, force: true });
   }
 } finally {
@@ -120,6 +126,17 @@ function rowFor(size, mode, coldMs, warm, floor, runs, goldInjected, unrelatedIn
     cpus: os.cpus().length,
   });
   process.stderr.write(`${JSON.stringify(rows[rows.length - 1])}\n`);
+}
+
+/** Stops the resident hook whose pid the file holds, and removes the file (the next one writes its own). @param {string} pidFile */
+function stopResident(pidFile) {
+  if (!existsSync(pidFile)) return;
+  try {
+    process.kill(Number(readFileSync(pidFile, 'utf8')));
+  } catch {
+    // Gone already.
+  }
+  rmSync(pidFile, { force: true });
 }
 
 /** Wall ms of `node -e 0` spawned the same way: what any hook costs before its first line runs. */

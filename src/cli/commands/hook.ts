@@ -1,4 +1,4 @@
-import { askResidentFirst, DEFAULT_BUDGET_MS, parseHookArgs, readStdin, refuseHook, startResident } from './hookIo';
+import { askResidentFirst, claimResidentStart, DEFAULT_BUDGET_MS, parseHookArgs, readStdin, refuseHook } from './hookIo';
 import { rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { serveResidentHook } from '../../core/runtimes/residentHook';
@@ -63,7 +63,11 @@ export const hookCommand: CliCommand = {
 /**
  * The hook without a resident process: pre-flight over a door opened for this event (the
  * fast path `dist/hookClient.js` comes here when no resident hook answered); then starts a
- * resident hook for the next prompt when `startFor` names the workspace.
+ * resident hook for the next prompt when `startFor` names the workspace. That resident hook
+ * checks the whole library as it opens, so this process does not wait for its own check: it
+ * answers (a warm start answers before the check ends), keeps its answer's use counts, and
+ * exits (DoorSession.handOver) — unless the last resident hook died while starting, when it
+ * checks and saves as a run without one does.
  */
 export async function answerInProcess(
   name: RuntimeId,
@@ -74,6 +78,8 @@ export async function answerInProcess(
   io: CliIo,
 ): Promise<number> {
   let timedOut = false;
+  const resident = startFor ? claimResidentStart(name, startFor) : undefined;
+  const handOver = resident?.fresh === true;
   const answer = await runPromptHook(bytes, {
     runtime: name,
     cwd: process.cwd(),
@@ -81,11 +87,13 @@ export async function answerInProcess(
     onTimeout: () => {
       timedOut = true;
     },
+    handOver,
   });
-  if (startFor && answer.workspace) startResident(name, answer.workspace);
+  // Started after the answer's use counts are saved: the resident hook reads them as it opens.
+  resident?.start();
   if (answer.stdout) io.stdout(answer.stdout);
   if (answer.stderr) io.stderr(`${answer.stderr}\n`);
-  // The door that ran out of time is still opening in this process: do not wait for it.
-  if (timedOut) setImmediate(() => process.exit(0));
+  // The door that ran out of time, or was handed over, may still be loading in this process: do not wait for it.
+  if (timedOut || handOver) setImmediate(() => process.exit(0));
   return 0;
 }

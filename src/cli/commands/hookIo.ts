@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { doorFolderFor, toolshedHome } from '../../core/runtimes/doors/doorFolder';
@@ -49,23 +49,41 @@ function readStdin(limit: number, deadline: number): Promise<{ bytes: Buffer; to
 /** A start lock older than this was left by a resident hook that died while starting. */
 const STALE_START_MS = 2 * 60 * 1000;
 
-/** Starts the resident hook for the next prompt, detached; at most one start at a time per workspace and runtime. */
-export function startResident(runtime: RuntimeId, workspace: string): void {
+/**
+ * Claims the start of the resident hook for the next prompt (at most one start at a time per
+ * workspace and runtime) and returns what starts it, detached; undefined when another prompt is
+ * starting one or the door folder cannot be written (the next prompt tries again). The caller
+ * must call what it gets, or the claim holds for STALE_START_MS. `fresh` is false when the claim
+ * took over a stale one: a resident hook died while starting, and may again.
+ */
+export function claimResidentStart(runtime: RuntimeId, workspace: string): { start(): void; fresh: boolean } | undefined {
   try {
     const folder = doorFolderFor(workspace, toolshedHome());
     mkdirSync(folder, { recursive: true });
     const lock = path.join(folder, `hook.${runtime}.starting`);
+    let fresh = true;
     try {
-      if (Date.now() - statSync(lock).mtimeMs > STALE_START_MS) unlinkSync(lock);
+      if (Date.now() - statSync(lock).mtimeMs > STALE_START_MS) {
+        unlinkSync(lock);
+        fresh = false;
+      }
     } catch {
       // No lock yet.
     }
     closeSync(openSync(lock, 'wx'));
     const script = process.argv[1];
-    if (!script) return;
-    spawn(process.execPath, [script, 'hook', runtime, '--serve', workspace], { detached: true, stdio: 'ignore', env: process.env }).unref();
+    const start = () => {
+      try {
+        if (!script) throw new Error('no script to start');
+        spawn(process.execPath, [script, 'hook', runtime, '--serve', workspace], { detached: true, stdio: 'ignore', env: process.env }).unref();
+      } catch {
+        // Not started: the claim goes, and the next prompt tries again.
+        rmSync(lock, { force: true });
+      }
+    };
+    return { start, fresh: fresh && script !== undefined };
   } catch {
-    // Another prompt is starting it, or the folder cannot be written: the next prompt tries again.
+    return undefined;
   }
 }
 

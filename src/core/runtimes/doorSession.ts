@@ -127,6 +127,14 @@ export interface DoorSession {
    * `watch`) a file changed since the last load; only changed files are read.
    */
   refresh(): Promise<void>;
+  /**
+   * Ends a door in a process about to exit, leaving a load still under way to the next process
+   * that opens this workspace's store (SkillService.handOver): only the use counts of its answers
+   * are saved. The one-shot hook does this when it has just claimed the start of the resident
+   * hook, which checks the library itself. The caller exits next; `dispose` is still needed to
+   * free the door in a process that goes on.
+   */
+  handOver(): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -252,6 +260,10 @@ export async function openDoorSession(options: DoorSessionOptions): Promise<Door
       watched.watch(packs);
       loaded = skills.loadPacks(packs).then(afterLoad);
       await loaded;
+    },
+    async handOver() {
+      watched.close();
+      await skills.handOver();
     },
     async dispose() {
       watched.close();

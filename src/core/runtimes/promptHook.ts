@@ -32,6 +32,12 @@ export interface PromptHookOptions {
   onTimeout?: (workspace: string) => void;
   /** The door for the event's workspace (the resident process lends its open one); default: opened and closed for this event. */
   door?: (workspace: string) => Promise<{ door: DoorSession; release(): Promise<void> }>;
+  /**
+   * The door this event opens is handed over, not disposed (DoorSession.handOver): the caller has
+   * claimed the start of a resident hook, which checks the library itself, and exits once the
+   * answer is printed, not after the check of the whole library.
+   */
+  handOver?: boolean;
 }
 
 export interface PromptHookAnswer {
@@ -80,7 +86,7 @@ export async function runPromptHook(input: string | Uint8Array, options: PromptH
         engine: options.engine,
         collectAfterLargeLoad: false,
       });
-      return { door, release: () => door.dispose() };
+      return { door, release: () => (options.handOver ? door.handOver() : door.dispose()) };
     });
   const work = (async () => {
     const lent = await open(workspace);

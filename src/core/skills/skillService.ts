@@ -182,6 +182,15 @@ export interface SkillService {
   setScoreAdjuster(adjuster: SkillScoreAdjuster | undefined): void;
   useEmbedder(embedder: Embedder | undefined): void;
   save(): Promise<void>;
+  /**
+   * For a process about to exit while its load still checks the library, with another process
+   * about to open the same store and check it again (the resident hook a first prompt starts):
+   * from now on a save writes only the use counts, never what the load wrote, so the process
+   * need not wait for the load. The store on disk stays as its last whole save left it, and the
+   * next process reads the changed files itself. A load that has ended is saved as `dispose`
+   * would: the work of a cold load is not thrown away.
+   */
+  handOver(): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -227,6 +236,10 @@ class DefaultSkillService implements SkillService {
   private readonly early: EarlyAnswers;
   /** Loads run one after another (a door may ask for another while its first is under way). */
   private loads: Promise<unknown> = Promise.resolve();
+  /** Loads asked for whose reading and writing have not ended (their save may still be to come). */
+  private loading = 0;
+  /** Set by `handOver` while a load was under way: saves then write only the use counts. */
+  private handedOver = false;
 
   constructor(
     private readonly deps: SkillServiceDeps,
@@ -283,13 +296,18 @@ class DefaultSkillService implements SkillService {
 
   loadPacks(packs: readonly ResolvedSkillPack[], options?: LoadOptions): Promise<LoadSummary> {
     markStart('loadPacks');
+    this.loading++;
     const loaded = this.loads.then(async () => {
-      // One turn of the event loop first: an answer asked while the stores opened (its call is
-      // queued beside this load's start) runs before the load's first synchronous stretch.
-      await yieldToHost();
-      const summary = await this.loader.loadAll(packs, options);
-      if (!summary.cancelled) await this.reconcileExported();
-      return summary;
+      try {
+        // One turn of the event loop first: an answer asked while the stores opened (its call is
+        // queued beside this load's start) runs before the load's first synchronous stretch.
+        await yieldToHost();
+        const summary = await this.loader.loadAll(packs, options);
+        if (!summary.cancelled) await this.reconcileExported();
+        return summary;
+      } finally {
+        this.loading--;
+      }
     });
     // Answers asked for meanwhile follow one rule (earlyAnswers.ts); they need not wait for the save.
     this.early.begin(packs, loaded);
@@ -481,6 +499,7 @@ class DefaultSkillService implements SkillService {
     }
     this.saving = this.saving
       .then(() => {
+        if (this.handedOver) return this.store.saveUsage();
         // The save writes the whole store anyway: the time to drop vectors of skills edited or gone.
         this.vectors.prune(this.store.everySkill());
         return this.store.save();
@@ -489,6 +508,11 @@ class DefaultSkillService implements SkillService {
         this.deps.logger.error(`Saving the skill store failed: ${error instanceof Error ? error.message : String(error)}`);
       });
     return this.saving;
+  }
+
+  handOver(): Promise<void> {
+    if (this.loading > 0) this.handedOver = true;
+    return this.handedOver ? this.save() : this.loads.then(() => this.save());
   }
 
   async dispose(): Promise<void> {

@@ -137,4 +137,19 @@ describe('toolshed hook: the resident hook (real processes)', function () {
     const added = await runHook(w, 'claude', eventFor('claude', w, 'dedupe the rows of a CSV export and normalise its date columns'), { resident: true });
     assert.ok(contextOf('claude', added.stdout).includes('csv-cleanup'), added.stdout + added.stderr);
   });
+
+  it("a session's first prompt (no resident hook, a saved store) is answered, and the resident hook it starts finds a file added meanwhile", async () => {
+    // The resident hook is gone, as after 30 minutes without a prompt; its socket file may stay behind.
+    const pidFile = path.join(doorFolder(w), 'hook.claude.pid');
+    if (pid) process.kill(pid);
+    pid = 0;
+    rmSync(pidFile, { force: true });
+    writeSkill(path.join(w.home, '.claude', 'skills'), 'sql-index-tuning', 'Tune the indexes of a slow SQL query with EXPLAIN ANALYZE.', 'Read the plan.');
+    const first = await runHook(w, 'claude', eventFor('claude', w, PDF_SKILL.prompt), { resident: true });
+    assert.ok(contextOf('claude', first.stdout).includes(PDF_SKILL.name), first.stdout + first.stderr);
+    await fileAppears(pidFile);
+    pid = Number(readFileSync(pidFile, 'utf8'));
+    const next = await runHook(w, 'claude', eventFor('claude', w, 'tune the indexes of this slow SQL query with explain analyze'), { resident: true });
+    assert.ok(contextOf('claude', next.stdout).includes('sql-index-tuning'), next.stdout + next.stderr);
+  });
 });

@@ -199,6 +199,50 @@ describe('skills: answers before the load has checked the library', () => {
     await service.dispose();
   });
 
+  /**
+   * The one-shot hook hands its load over to the resident hook it starts (SkillService.handOver):
+   * it must not wait for the load, keep the use counts of its answer, and leave the store as it
+   * was, so the next process reads what changed itself.
+   */
+  it('a hand-over while the load is held saves the use counts only; the next start reads the changed file itself', async () => {
+    const root = library();
+    const bytes = await saved(root);
+    const before = await bytes.read('skills.db');
+    writeTree(root, { 'delta/SKILL.md': skillMd('delta', 'Renew the TLS certificates of the edge proxies') });
+    const gate = gatedFs(root);
+    const service = await warm(bytes, gate.fs);
+    const loading = service.loadPacks([pack('p', root)]);
+    assert.deepEqual((await service.getRelevant({ task: 'deploy the payment service to staging' }, ctx)).skills, ['gamma']);
+
+    await service.handOver();
+    assert.equal(gate.isOpen, false, 'handed over while the load could not even list the pack folder');
+    assert.deepEqual(await bytes.read('skills.db'), before, 'the store is as the last whole save left it');
+    assert.match(new TextDecoder().decode(await bytes.read('skills.db.usage')), /"gamma",1,/);
+    gate.release();
+    assert.equal((await loading).files, 4, 'the load itself went on, and read the new file');
+    await service.dispose();
+    assert.deepEqual(await bytes.read('skills.db'), before, "what the load wrote is the next process's to write");
+
+    const next = await warm(bytes, nodeFileSystem);
+    const summary = await next.loadPacks([pack('p', root)]);
+    assert.equal(summary.unchangedFiles, 3, 'the next start reads the new file itself');
+    assert.deepEqual(await found(next, 'renew tls certificates'), ['delta: Renew the TLS certificates of the edge proxies']);
+    assert.equal(next.inspect('gamma')?.use_count, 1, "the handed-over answer's use counted once");
+    await next.dispose();
+  });
+
+  it('a hand-over after the load has ended saves what the load wrote (a cold load is not redone)', async () => {
+    const root = library();
+    const bytes = new MemoryByteStore();
+    const cold = await warm(bytes, nodeFileSystem);
+    await cold.loadPacks([pack('p', root)]);
+    await cold.handOver();
+    assert.ok(await bytes.read('skills.db'), 'the cold load was saved');
+    const next = await warm(bytes, nodeFileSystem);
+    assert.equal((await next.loadPacks([pack('p', root)])).unchangedFiles, 3);
+    await Promise.all([cold.dispose(), next.dispose()]);
+  });
+
   it('a cold start waits for the load (the store holds none of the pack)', async () => {
     const root = library();
     const gate = gatedFs(root);

@@ -174,6 +174,15 @@ export class SkillStore {
     return this.mirror.saving(this.persistent, () => this.usage.saveWith(this.persistent, (identity) => this.index.get(identity)?.docId));
   }
 
+  /**
+   * Writes only the usage counters, never the database: for a process that leaves its load's
+   * writes to the next one that opens this store (SkillService.handOver). The file on disk stays
+   * as the last whole write left it, and the counters are kept beside it as they always are.
+   */
+  saveUsage(): Promise<void> {
+    return this.usage.saveNoted((identity) => this.index.get(identity) !== undefined);
+  }
+
   close(): void {
     this.persistent.close();
   }

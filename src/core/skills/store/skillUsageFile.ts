@@ -121,11 +121,14 @@ export class SkillUsageFile {
           this.pending.delete(key);
           this.dirty = true;
         }
-    await this.save((identity) => docIdOf(identity) !== undefined);
+    await this.saveNoted((identity) => docIdOf(identity) !== undefined);
   }
 
-  /** Writes what is noted (of skills that still exist), or removes the file when nothing is. */
-  private async save(exists: (identity: SkillIdentity) => boolean): Promise<void> {
+  /**
+   * Writes what is noted (of skills that still exist), or removes the file when nothing is: alone,
+   * for a store whose other changes are not to be kept (SkillStore.saveUsage).
+   */
+  async saveNoted(exists: (identity: SkillIdentity) => boolean): Promise<void> {
     if (!this.dirty) return;
     this.dirty = false;
     for (const [key, usage] of this.pending) if (!exists(usage)) this.pending.delete(key);
