@@ -131,8 +131,10 @@ function rowFor(size, mode, coldMs, warm, floor, runs, goldInjected, unrelatedIn
 /** Stops the resident hook whose pid the file holds, and removes the file (the next one writes its own). @param {string} pidFile */
 function stopResident(pidFile) {
   if (!existsSync(pidFile)) return;
+  // Never 0 (a file read while a build that writes it in place was writing it): kill(0) signals this process's group.
+  const pid = Number(readFileSync(pidFile, 'utf8'));
   try {
-    process.kill(Number(readFileSync(pidFile, 'utf8')));
+    if (pid > 0) process.kill(pid);
   } catch {
     // Gone already.
   }

@@ -17,11 +17,12 @@
  * which it checks whole and reads every skill file again for) and another warm start after it.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { skillRequestText } from '../src/cli/commands/requestText';
 import { openDoorSession } from '../src/core/runtimes/doorSession';
+import type { DoorSession } from '../src/core/runtimes/doorSession';
 import { doorFolderFor } from '../src/core/runtimes/doors/doorFolder';
 import { loadSqlEngine } from '../src/core/sql/sqlEngine';
 import { pctOf, round } from './benchMath';
@@ -41,6 +42,8 @@ interface Job {
   rounds: number;
   /** TOOLSHED_POOL_SCALE_TRACE: where this start's memory timeline is written (skillPoolScaleTrace.ts). */
   trace?: string;
+  /** The library's last start: it then edits one skill and measures the whole save that follows (`editAndSave`). */
+  editAndSave?: boolean;
 }
 
 const mb = (bytes: number) => round(bytes / 1048576, 1);
@@ -114,6 +117,7 @@ async function child(job: Job): Promise<void> {
   (globalThis as { gc?: () => void }).gc?.();
   const settled = process.memoryUsage();
   trace?.stop();
+  const wholeSave = job.editAndSave ? await editAndSave(door, path.join(toolshedHome, 'skills')) : {};
   const load = await door.loaded;
   const skills = load.packs.reduce((n, p) => n + p.skillCount, 0);
   const duplicates = load.problems.filter((p) => p.code === 'duplicate-name').length;
@@ -160,9 +164,44 @@ async function child(job: Job): Promise<void> {
     heap_settled_mb: mb(settled.heapUsed),
     external_settled_mb: mb(settled.external),
     store_mb: storeMb,
+    ...wholeSave,
     load_avg_1m: round(os.loadavg()[0] ?? 0, 2),
   };
   console.log(JSON.stringify(row));
+}
+
+/**
+ * The save after a user edits one skill (the store is written whole, then its search mirror's
+ * snapshot): its wall time, and the most array-buffer memory it held at once over what the store
+ * held before (read every millisecond while it ran: the database's exported copy, the snapshot).
+ */
+async function editAndSave(door: DoorSession, library: string): Promise<Record<string, number>> {
+  const file = firstSkillFile(library);
+  if (!file) return {};
+  appendFileSync(file, '\nEdited for the bench.\n');
+  await door.skills.reloadFile(file);
+  (globalThis as { gc?: () => void }).gc?.();
+  const base = process.memoryUsage().arrayBuffers;
+  let peak = base;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().arrayBuffers)), 1);
+  const started = performance.now();
+  await door.skills.save();
+  const ms = performance.now() - started;
+  clearInterval(timer);
+  peak = Math.max(peak, process.memoryUsage().arrayBuffers);
+  return { whole_save_ms: round(ms, 0), whole_save_array_buffers_mb: mb(peak - base) };
+}
+
+function firstSkillFile(folder: string): string | undefined {
+  for (const entry of readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    const full = path.join(folder, entry.name);
+    if (entry.isFile() && entry.name === 'SKILL.md') return full;
+    if (entry.isDirectory()) {
+      const found = firstSkillFile(full);
+      if (found) return found;
+    }
+  }
+  return undefined;
 }
 
 /** How many problems of each severity and code the load reported (`warning:unquoted-colon`: 12, …), most first. */
@@ -227,10 +266,11 @@ async function main(): Promise<void> {
       const colds = Array.from({ length: coldRuns }, () => 'cold' as const);
       const starts = process.env.TOOLSHED_POOL_SCALE_FOREIGN ? ([...colds, 'warm', 'foreign', 'warm'] as const) : ([...colds, 'warm'] as const);
       const doorFolder = doorFolderFor(workspace, path.join(home, '.toolshed'));
-      for (const start of starts) {
+      for (const [i, start] of starts.entries()) {
         if (start === 'foreign') rmSync(`${path.join(doorFolder, 'skills.claude.db')}.checked`);
         if (start === 'cold') rmSync(doorFolder, { recursive: true, force: true });
-        const row = runChild({ root, label, start, home, workspace, requestsFile, rounds, ...(trace ? { trace } : {}) });
+        const editAndSave = i === starts.length - 1;
+        const row = runChild({ root, label, start, home, workspace, requestsFile, rounds, editAndSave, ...(trace ? { trace } : {}) });
         row.skills_peak_rss_mb = round(Number(row.peak_rss_mb) - fixedPeak, 1);
         rows.push(row);
       }

@@ -94,6 +94,11 @@ export async function answerInProcess(
   if (answer.stdout) io.stdout(answer.stdout);
   if (answer.stderr) io.stderr(`${answer.stderr}\n`);
   // The door that ran out of time, or was handed over, may still be loading in this process: do not wait for it.
-  if (timedOut || handOver) setImmediate(() => process.exit(0));
+  if (timedOut || handOver) exitWhenWritten();
   return 0;
+}
+
+/** Exits once what was written to stdout and stderr has left the process (a pipe may take it later than the write call: macOS). */
+function exitWhenWritten(): void {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(0)));
 }

@@ -48,14 +48,15 @@ export class NodeByteStore implements ByteStore {
     }
   }
 
-  async write(key: string, bytes: Uint8Array): Promise<void> {
+  async write(key: string, bytes: Uint8Array | readonly Uint8Array[]): Promise<void> {
     await fs.mkdir(this.folder, { recursive: true });
     const target = this.pathFor(key);
     const temp = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
     try {
       const handle = await fs.open(temp, 'wx');
       try {
-        await handle.writeFile(bytes);
+        // Each part goes on where the last ended (a handle's writeFile writes from its position, all of it).
+        for (const part of bytes instanceof Uint8Array ? [bytes] : bytes) await handle.writeFile(part);
         await handle.sync();
       } finally {
         await handle.close();

@@ -31,7 +31,8 @@ export interface EventSink {
 export interface ByteStore {
   /** A new array each call, the caller's to change: a database's bytes become sql.js's file (sql/fileBytes.ts). */
   read(key: string): Promise<Uint8Array | undefined>;
-  write(key: string, bytes: Uint8Array): Promise<void>;
+  /** Parts are written one after another as one file, never joined into one array first (a large file need not be copied to be written). */
+  write(key: string, bytes: Uint8Array | readonly Uint8Array[]): Promise<void>;
   /** Move a key's bytes aside (e.g. a corrupt database kept as a backup). No-op when absent. */
   rename(fromKey: string, toKey: string): Promise<void>;
   delete(key: string): Promise<void>;

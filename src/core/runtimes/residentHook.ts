@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { openDoorSession } from './doorSession';
@@ -161,7 +161,9 @@ export async function serveResidentHook(options: ResidentOptions): Promise<void>
   options.onSettled?.();
   if (process.platform !== 'win32') chmodSync(socket, 0o600);
   const pidFile = residentPidFile(folder, options.runtime);
-  writeFileSync(pidFile, `${process.pid}\n`);
+  // Written whole under another name, then renamed: whoever sees the file sees the pid in it.
+  writeFileSync(`${pidFile}.${process.pid}`, `${process.pid}\n`);
+  renameSync(`${pidFile}.${process.pid}`, pidFile);
   resetIdle();
   // A workspace or door folder that is gone (a deleted checkout, a test's temp HOME) needs no hook.
   const gone = setInterval(() => {

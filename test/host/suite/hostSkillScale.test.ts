@@ -56,6 +56,29 @@ const mb = (bytes: number) => Math.round((bytes / 1048576) * 10) / 10;
 const ms = (value: number) => Math.round(value * 10) / 10;
 const pct = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 
+/**
+ * The highest resident set seen in each phase of a start (read every 50 ms): where the start's
+ * peak (`peak_rss_mb`, the process's own high-water mark) comes from — its way to the first
+ * answer, the rest of the load and its save, or the searches after it.
+ */
+function phasePeaks(): { enter(phase: string): void; stop(): Record<string, number> } {
+  const peaks: Record<string, number> = {};
+  let phase = 'to_first_answer';
+  const read = () => (peaks[phase] = Math.max(peaks[phase] ?? 0, process.memoryUsage.rss()));
+  const timer = setInterval(read, 50);
+  return {
+    enter(next) {
+      read();
+      phase = next;
+    },
+    stop() {
+      read();
+      clearInterval(timer);
+      return Object.fromEntries(Object.entries(peaks).map(([name, bytes]) => [`peak_rss_${name}_mb`, mb(bytes)]));
+    },
+  };
+}
+
 function memory(prefix: string): Record<string, number> {
   const used = process.memoryUsage();
   return { [`${prefix}_rss_mb`]: mb(used.rss), [`${prefix}_heap_mb`]: mb(used.heapUsed), [`${prefix}_external_mb`]: mb(used.external) };
@@ -175,6 +198,7 @@ if (config) {
       const wallStart = performance.now();
       const cpuStart = process.cpuUsage();
       const stopTrace = startTrace(wallStart);
+      const peaks = phasePeaks();
       const api = await extension.activate();
       const activatedMs = performance.now() - wallStart;
       // activate() returns before the stores are open: when they were (`api.ready`), and when the
@@ -200,6 +224,7 @@ if (config) {
       const firstAskedBeforeReady = readyMs === undefined;
       const first = await skillSearch(config.requests[0]!);
       const firstMs = performance.now() - wallStart;
+      peaks.enter('rest_of_load');
       const traced = stopTrace();
       const cpu = process.cpuUsage(cpuStart);
       await echoFirst;
@@ -212,6 +237,7 @@ if (config) {
       const firstSkills = (JSON.parse(first) as { skills?: unknown[] }).skills?.length ?? 0;
       assert.ok(firstSkills > 0, `the first skill_search answered with skills: ${first.slice(0, 300)}`);
       const loaded = { ...memory('loaded'), ...heapSpaces('loaded') };
+      peaks.enter('searches');
 
       // Every request through the LM tool (one warm-up round), then the same engine call directly.
       // Beside each call, the same request through the test driver's fixture tool, which only
@@ -240,6 +266,7 @@ if (config) {
       floor.sort((a, b) => a - b);
       direct.sort((a, b) => a - b);
       const afterSearches = memory('after_searches');
+      const peaksByPhase = peaks.stop();
       gc?.();
       const afterGc = gc ? memory('after_gc') : {};
       // V8 frees array buffers on a background thread after a collection, so a reading right after
@@ -307,6 +334,7 @@ if (config) {
         ...settled,
         ...idle,
         peak_rss_mb: mb(process.resourceUsage().maxRSS * 1024),
+        ...peaksByPhase,
         gc_exposed: gc !== undefined,
         load_avg_1m: Math.round((os.loadavg()[0] ?? 0) * 100) / 100,
         ...traced,

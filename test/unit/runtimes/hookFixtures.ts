@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, watch, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, watch, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { doorFolderFor } from '../../../src/core/runtimes/doors/doorFolder';
 import type { RuntimeId } from '../../../src/core/runtimes/runtimeDescriptors';
@@ -116,11 +116,37 @@ export function contextOf(runtime: RuntimeId, stdout: string): string {
 export const doorFolder = (world: HookWorld) => doorFolderFor(world.workspace, world.toolshedHome);
 
 /** Resolves when `file` exists (watching its folder, which must exist). */
-export async function fileAppears(file: string): Promise<void> {
+async function fileAppears(file: string): Promise<void> {
+  await folderChangesUntil(file, () => existsSync(file));
+}
+
+/**
+ * The pid of the resident hook once its pid file appears. Never 0: `process.kill(0)` would signal
+ * the test's own process group.
+ */
+export async function residentPid(pidFile: string): Promise<number> {
+  await fileAppears(pidFile);
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`${pidFile} holds no pid: ${JSON.stringify(readFileSync(pidFile, 'utf8'))}`);
+  return pid;
+}
+
+/** The identity of a file's current bytes (a store is replaced whole by a rename: a new inode). */
+export function fileVersion(file: string): string {
+  const stat = statSync(file);
+  return `${stat.ino}:${stat.mtimeMs}:${stat.size}`;
+}
+
+/** Resolves when `file` is no longer the version `version` (`fileVersion`), watching its folder. */
+export async function fileReplaced(file: string, version: string): Promise<void> {
+  await folderChangesUntil(file, () => existsSync(file) && fileVersion(file) !== version);
+}
+
+async function folderChangesUntil(file: string, done: () => boolean): Promise<void> {
   mkdirSync(path.dirname(file), { recursive: true });
   const watcher = watch(path.dirname(file));
   try {
-    while (!existsSync(file)) await once(watcher, 'change');
+    while (!done()) await once(watcher, 'change');
   } finally {
     watcher.close();
   }

@@ -1,9 +1,22 @@
 import * as assert from 'node:assert/strict';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { codexTrustedProjects } from '../../../src/core/runtimes/runtimeTrust';
-import { contextOf, DEPLOY_SKILL, doorFolder, eventFor, fileAppears, makeWorld, PDF_SKILL, runHook, writeFile, writeSkill } from './hookFixtures';
+import {
+  contextOf,
+  DEPLOY_SKILL,
+  doorFolder,
+  eventFor,
+  fileReplaced,
+  fileVersion,
+  makeWorld,
+  PDF_SKILL,
+  residentPid,
+  runHook,
+  writeFile,
+  writeSkill,
+} from './hookFixtures';
 import type { HookWorld } from './hookFixtures';
 
 /** Not a JSON object with a string `prompt`: what the hook must refuse. */
@@ -123,8 +136,7 @@ describe('toolshed hook: the resident hook (real processes)', function () {
     const first = await runHook(w, 'claude', eventFor('claude', w, PDF_SKILL.prompt), { resident: true });
     assert.ok(contextOf('claude', first.stdout).includes(PDF_SKILL.name), first.stderr);
     const pidFile = path.join(doorFolder(w), 'hook.claude.pid');
-    await fileAppears(pidFile);
-    pid = Number(readFileSync(pidFile, 'utf8'));
+    pid = await residentPid(pidFile);
     const second = await runHook(w, 'claude', eventFor('claude', w, PDF_SKILL.prompt), { resident: true });
     assert.equal(second.stdout, first.stdout, 'the resident hook gives what the in-process run gave');
     writeSkill(path.join(w.workspace, '.claude', 'skills'), DEPLOY_SKILL.name, DEPLOY_SKILL.description, DEPLOY_SKILL.body);
@@ -145,10 +157,14 @@ describe('toolshed hook: the resident hook (real processes)', function () {
     pid = 0;
     rmSync(pidFile, { force: true });
     writeSkill(path.join(w.home, '.claude', 'skills'), 'sql-index-tuning', 'Tune the indexes of a slow SQL query with EXPLAIN ANALYZE.', 'Read the plan.');
+    const store = path.join(doorFolder(w), 'skills.claude.db');
+    const saved = fileVersion(store);
     const first = await runHook(w, 'claude', eventFor('claude', w, PDF_SKILL.prompt), { resident: true });
     assert.ok(contextOf('claude', first.stdout).includes(PDF_SKILL.name), first.stdout + first.stderr);
-    await fileAppears(pidFile);
-    pid = Number(readFileSync(pidFile, 'utf8'));
+    pid = await residentPid(pidFile);
+    // The new file is in the store once the library has been checked (by the resident hook: the
+    // first prompt hands that over); an answer during that check may lack a skill added meanwhile.
+    await fileReplaced(store, saved);
     const next = await runHook(w, 'claude', eventFor('claude', w, 'tune the indexes of this slow SQL query with explain analyze'), { resident: true });
     assert.ok(contextOf('claude', next.stdout).includes('sql-index-tuning'), next.stdout + next.stderr);
   });

@@ -1,11 +1,14 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { nullLogger } from '../../../src/core/platform/basicPorts';
+import { readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
-import type { Logger } from '../../../src/core/platform/ports';
+import { NodeByteStore } from '../../../src/core/platform/nodeByteStore';
+import type { ByteStore, Logger } from '../../../src/core/platform/ports';
 import type { SkillRecord } from '../../../src/core/skills/skillSchema';
 import { SkillStore } from '../../../src/core/skills/store/skillStore';
-import { engine, skillRecord, TestClock } from './helpers';
+import { engine, skillRecord, TestClock, tempDir } from './helpers';
 
 /**
  * A warm open reads the search mirror from the snapshot saved beside the store (`skills.db.mirror`)
@@ -25,7 +28,7 @@ function recordingLogger(): Logger & { lines: string[] } {
   return { ...nullLogger, lines, debug: (message: string) => void lines.push(message) };
 }
 
-async function open(bytes: MemoryByteStore, logger: Logger = nullLogger): Promise<SkillStore> {
+async function open(bytes: ByteStore, logger: Logger = nullLogger): Promise<SkillStore> {
   return SkillStore.open({ engine: await engine(), store: bytes, logger, clock: new TestClock() });
 }
 
@@ -132,6 +135,29 @@ describe('skills: the warm open reads the search mirror from its snapshot', () =
       ),
       { numRuns: 12 },
     );
+  });
+
+  it('a snapshot written to disk (in parts, never joined in memory) is read back and used', async () => {
+    const folder = tempDir();
+    const store = await open(new NodeByteStore(folder));
+    store.upsertMany(
+      WORDS.map((word, i) =>
+        recordOf({ name: `${word}-${i}`, trigger: `${word} ${WORDS[(i + 3) % WORDS.length]}`, steps: [], pack: i % 2 === 0, project: false, active: true }, i),
+      ),
+    );
+    await store.save();
+    store.close();
+    const logger = recordingLogger();
+    const warm = await open(new NodeByteStore(folder), logger);
+    assert.deepEqual(
+      logger.lines.filter((line) => line.includes('mirror snapshot')),
+      [],
+      'the open used the snapshot',
+    );
+    const onDisk = new MemoryByteStore();
+    for (const file of readdirSync(folder)) onDisk.entries.set(file, readFileSync(path.join(folder, file)));
+    assert.deepEqual(observed(warm), await fromRows(onDisk));
+    warm.close();
   });
 
   it('restores texts of any alphabet exactly (ASCII, Latin-1, beyond it, emoji, a byte-order mark; random stores)', async () => {

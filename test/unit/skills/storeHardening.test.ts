@@ -358,7 +358,7 @@ class UnreadableKey implements ByteStore {
     if (this.broken && key === this.key) throw Object.assign(new Error(`EACCES: permission denied, open '${key}'`), { code: 'EACCES' });
     return this.inner.read(key);
   }
-  write(key: string, bytes: Uint8Array) {
+  write(key: string, bytes: Uint8Array | readonly Uint8Array[]) {
     return this.inner.write(key, bytes);
   }
   async rename(from: string, to: string) {
