@@ -297,6 +297,10 @@ class DefaultSkillService implements SkillService {
   loadPacks(packs: readonly ResolvedSkillPack[], options?: LoadOptions): Promise<LoadSummary> {
     markStart('loadPacks');
     this.loading++;
+    // A load asked for after a hand-over (a process that went on after all) checks the library
+    // itself, and any load before it runs to its end first: what the store holds is whole again,
+    // and saved whole.
+    this.handedOver = false;
     const loaded = this.loads.then(async () => {
       try {
         // One turn of the event loop first: an answer asked while the stores opened (its call is

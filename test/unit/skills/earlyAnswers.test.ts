@@ -231,6 +231,28 @@ describe('skills: answers before the load has checked the library', () => {
     await next.dispose();
   });
 
+  it('a load after a hand-over (the process went on after all) is saved whole again', async () => {
+    const root = library();
+    const bytes = await saved(root);
+    const before = await bytes.read('skills.db');
+    writeTree(root, { 'delta/SKILL.md': skillMd('delta', 'Renew the TLS certificates of the edge proxies') });
+    // Older than the load, as a file added while Toolshed was closed: its fingerprint is then trusted.
+    for (const file of ['delta/SKILL.md', 'delta', '.']) age(path.join(root, file));
+    const gate = gatedFs(root);
+    const service = await warm(bytes, gate.fs);
+    const loading = service.loadPacks([pack('p', root)]);
+    await service.handOver();
+    gate.release();
+    await loading;
+    assert.deepEqual(await bytes.read('skills.db'), before);
+    await service.loadPacks([pack('p', root)]);
+    assert.notDeepEqual(await bytes.read('skills.db'), before, 'the second load saved the store whole, delta in it');
+    await service.dispose();
+    const next = await warm(bytes, nodeFileSystem);
+    assert.equal((await next.loadPacks([pack('p', root)])).unchangedFiles, 4);
+    await next.dispose();
+  });
+
   it('a hand-over after the load has ended saves what the load wrote (a cold load is not redone)', async () => {
     const root = library();
     const bytes = new MemoryByteStore();
