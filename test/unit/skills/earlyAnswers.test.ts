@@ -204,14 +204,20 @@ describe('skills: answers before the load has checked the library', () => {
    * it must not wait for the load, keep the use counts of its answer, and leave the store as it
    * was, so the next process reads what changed itself.
    */
-  it('a hand-over while the load is held saves the use counts only; the next start reads the changed file itself', async () => {
+  /** A warm start over the library with delta added after the save (older than the load, as a file added while Toolshed was closed), its load held. */
+  async function warmWithDeltaAdded() {
     const root = library();
     const bytes = await saved(root);
     const before = await bytes.read('skills.db');
     writeTree(root, { 'delta/SKILL.md': skillMd('delta', 'Renew the TLS certificates of the edge proxies') });
+    for (const file of ['delta/SKILL.md', 'delta', '.']) age(path.join(root, file));
     const gate = gatedFs(root);
     const service = await warm(bytes, gate.fs);
-    const loading = service.loadPacks([pack('p', root)]);
+    return { root, bytes, before, gate, service, loading: service.loadPacks([pack('p', root)]) };
+  }
+
+  it('a hand-over while the load is held saves the use counts only; the next start reads the changed file itself', async () => {
+    const { root, bytes, before, gate, service, loading } = await warmWithDeltaAdded();
     assert.deepEqual((await service.getRelevant({ task: 'deploy the payment service to staging' }, ctx)).skills, ['gamma']);
 
     await service.handOver();
@@ -232,15 +238,7 @@ describe('skills: answers before the load has checked the library', () => {
   });
 
   it('a load after a hand-over (the process went on after all) is saved whole again', async () => {
-    const root = library();
-    const bytes = await saved(root);
-    const before = await bytes.read('skills.db');
-    writeTree(root, { 'delta/SKILL.md': skillMd('delta', 'Renew the TLS certificates of the edge proxies') });
-    // Older than the load, as a file added while Toolshed was closed: its fingerprint is then trusted.
-    for (const file of ['delta/SKILL.md', 'delta', '.']) age(path.join(root, file));
-    const gate = gatedFs(root);
-    const service = await warm(bytes, gate.fs);
-    const loading = service.loadPacks([pack('p', root)]);
+    const { root, bytes, before, gate, service, loading } = await warmWithDeltaAdded();
     await service.handOver();
     gate.release();
     await loading;
