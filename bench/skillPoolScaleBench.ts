@@ -17,7 +17,7 @@
  * which it checks whole and reads every skill file again for) and another warm start after it.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { skillRequestText } from '../src/cli/commands/requestText';
@@ -42,8 +42,8 @@ interface Job {
   rounds: number;
   /** TOOLSHED_POOL_SCALE_TRACE: where this start's memory timeline is written (skillPoolScaleTrace.ts). */
   trace?: string;
-  /** The library's last start: it then edits one skill and measures the whole save that follows (`editAndSave`). */
-  editAndSave?: boolean;
+  /** At the library's last start, one of its SKILL.md files: the start edits it and measures the whole save that follows (`editAndSave`). */
+  editAndSave?: string;
 }
 
 const mb = (bytes: number) => round(bytes / 1048576, 1);
@@ -117,7 +117,7 @@ async function child(job: Job): Promise<void> {
   (globalThis as { gc?: () => void }).gc?.();
   const settled = process.memoryUsage();
   trace?.stop();
-  const wholeSave = job.editAndSave ? await editAndSave(door, path.join(toolshedHome, 'skills')) : {};
+  const wholeSave = job.editAndSave ? await editAndSave(door, job.editAndSave) : {};
   const load = await door.loaded;
   const skills = load.packs.reduce((n, p) => n + p.skillCount, 0);
   const duplicates = load.problems.filter((p) => p.code === 'duplicate-name').length;
@@ -175,9 +175,7 @@ async function child(job: Job): Promise<void> {
  * snapshot): its wall time, and the most array-buffer memory it held at once over what the store
  * held before (read every millisecond while it ran: the database's exported copy, the snapshot).
  */
-async function editAndSave(door: DoorSession, library: string): Promise<Record<string, number>> {
-  const file = firstSkillFile(library);
-  if (!file) return {};
+async function editAndSave(door: DoorSession, file: string): Promise<Record<string, number>> {
   appendFileSync(file, '\nEdited for the bench.\n');
   await door.skills.reloadFile(file);
   (globalThis as { gc?: () => void }).gc?.();
@@ -190,18 +188,6 @@ async function editAndSave(door: DoorSession, library: string): Promise<Record<s
   clearInterval(timer);
   peak = Math.max(peak, process.memoryUsage().arrayBuffers);
   return { whole_save_ms: round(ms, 0), whole_save_array_buffers_mb: mb(peak - base) };
-}
-
-function firstSkillFile(folder: string): string | undefined {
-  for (const entry of readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-    const full = path.join(folder, entry.name);
-    if (entry.isFile() && entry.name === 'SKILL.md') return full;
-    if (entry.isDirectory()) {
-      const found = firstSkillFile(full);
-      if (found) return found;
-    }
-  }
-  return undefined;
 }
 
 /** How many problems of each severity and code the load reported (`warning:unquoted-colon`: 12, …), most first. */
@@ -257,7 +243,7 @@ async function main(): Promise<void> {
       const home = path.join(tmp, `home-${size}`);
       const library = path.join(home, '.toolshed', 'skills');
       const entries = librarySample(pool, size);
-      materialisePool(entries, library);
+      const { idByFile } = materialisePool(entries, library);
       // A folder changed within 2 s of being listed is listed again at the next start (its time
       // could hide a change: skillPackScanner's listFolder), and a library a user already has was
       // written before that: the cold load starts once 2 s have passed since the library was written.
@@ -269,7 +255,7 @@ async function main(): Promise<void> {
       for (const [i, start] of starts.entries()) {
         if (start === 'foreign') rmSync(`${path.join(doorFolder, 'skills.claude.db')}.checked`);
         if (start === 'cold') rmSync(doorFolder, { recursive: true, force: true });
-        const editAndSave = i === starts.length - 1;
+        const editAndSave = i === starts.length - 1 ? idByFile.keys().next().value : undefined;
         const row = runChild({ root, label, start, home, workspace, requestsFile, rounds, editAndSave, ...(trace ? { trace } : {}) });
         row.skills_peak_rss_mb = round(Number(row.peak_rss_mb) - fixedPeak, 1);
         rows.push(row);
