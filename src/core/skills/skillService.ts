@@ -301,20 +301,30 @@ class DefaultSkillService implements SkillService {
     // itself, and any load before it runs to its end first: what the store holds is whole again,
     // and saved whole.
     this.handedOver = false;
+    let skillsStored: () => void = () => undefined;
+    const answerable = new Promise<void>((resolve) => (skillsStored = resolve));
     const loaded = this.loads.then(async () => {
       try {
         // One turn of the event loop first: an answer asked while the stores opened (its call is
         // queued beside this load's start) runs before the load's first synchronous stretch.
         await yieldToHost();
-        const summary = await this.loader.loadAll(packs, options);
-        if (!summary.cancelled) await this.reconcileExported();
-        return summary;
+        return await this.loader.loadAll(packs, {
+          ...options,
+          onSkillsStored: async () => {
+            await this.reconcileExported();
+            skillsStored();
+            // A turn for the answers that waited, before the load's bookkeeping.
+            await yieldToHost();
+          },
+        });
       } finally {
         this.loading--;
+        skillsStored();
       }
     });
-    // Answers asked for meanwhile follow one rule (earlyAnswers.ts); they need not wait for the save.
-    this.early.begin(packs, loaded);
+    // Answers asked for meanwhile follow one rule (earlyAnswers.ts); they need not wait for the
+    // load's bookkeeping (its files' fingerprints), nor for the save.
+    this.early.begin(packs, answerable);
     // Cancelled too: the files written so far are kept, and the next start reads only the rest.
     const saved = loaded.then(async (summary) => {
       await this.save();

@@ -1,4 +1,5 @@
 import type { SqlValue } from 'sql.js';
+import type { HostSlices } from '../platform/hostSlices';
 import type { SqlDatabase } from './sqlDatabase';
 
 /** Rows per statement: SQLite binds at most 999 parameters in older builds, and 100 rows of up to 9 columns stay under it. */
@@ -28,4 +29,28 @@ export function writeKeyedRows(
       db.run(`INSERT OR REPLACE INTO ${table.name} (${table.columns.join(', ')}) VALUES ${chunk.map(() => row).join(', ')}`, chunk.flat());
     }
   });
+}
+
+/** Rows per transaction of a write in slices: a few milliseconds of inserts. */
+const ROWS_PER_SLICE = 256;
+
+/**
+ * `writeKeyedRows` a few hundred rows at a time, each its own transaction, the host given its turns
+ * between them (`slices`): a cold load's end writes 10,000 fingerprints and 10,000 folder
+ * listings, which in one stretch held the extension host's thread for hundreds of milliseconds.
+ * For tables whose rows each hold on their own: a save between two transactions keeps some rows
+ * of this write and the earlier ones of the rest.
+ */
+export async function writeKeyedRowsInSlices(
+  db: () => SqlDatabase,
+  table: { name: string; key: string; columns: readonly string[] },
+  gone: readonly SqlValue[],
+  rows: readonly SqlValue[][],
+  slices: Pick<HostSlices, 'pause'>,
+): Promise<void> {
+  writeKeyedRows(db(), table, gone, []);
+  for (let i = 0; i < rows.length; i += ROWS_PER_SLICE) {
+    await slices.pause();
+    writeKeyedRows(db(), table, [], rows.slice(i, i + ROWS_PER_SLICE));
+  }
 }

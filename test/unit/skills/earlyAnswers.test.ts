@@ -7,6 +7,7 @@ import { nodeFileSystem } from '../../../src/core/platform/nodeFileSystem';
 import type { FileSystemPort } from '../../../src/core/platform/ports';
 import { createHeadlessSkillService } from '../../../src/core/skills/headlessSkillService';
 import type { SkillService } from '../../../src/core/skills/skillService';
+import { SkillFileFingerprints } from '../../../src/core/skills/store/skillFileFingerprints';
 import { ctx, engine, pack, tempDir, writeTree } from './helpers';
 
 /**
@@ -274,6 +275,38 @@ describe('skills: answers before the load has checked the library', () => {
     assert.deepEqual(await answer, [`beta: ${LIBRARY.beta}`]);
     await loading;
     await service.dispose();
+  });
+
+  it("a cold start's answer waits for the skills, not for the load's bookkeeping (its files' fingerprints)", async () => {
+    const root = library();
+    // The order of what happened: the fingerprints are the load's last write, which no answer reads.
+    const events: string[] = [];
+    const original = SkillFileFingerprints.prototype.replaceAllInSlices;
+    SkillFileFingerprints.prototype.replaceAllInSlices = function (...args) {
+      events.push('fingerprints written');
+      return original.apply(this, args);
+    };
+    try {
+      const gate = gatedFs(root);
+      const bytes = new MemoryByteStore();
+      const service = await warm(bytes, gate.fs);
+      const loading = service.loadPacks([pack('p', root)]);
+      const answer = found(service, 'invoices cold storage').then((skills) => {
+        events.push('answered');
+        return skills;
+      });
+      gate.release();
+      assert.deepEqual(await answer, [`beta: ${LIBRARY.beta}`]);
+      assert.equal((await loading).packs[0]?.skillCount, 3);
+      assert.deepEqual(events, ['answered', 'fingerprints written']);
+      await service.dispose();
+      // The fingerprints written after the answer are saved: the next start reads no file.
+      const next = await warm(bytes, nodeFileSystem);
+      assert.equal((await next.loadPacks([pack('p', root)])).unchangedFiles, 3);
+      await next.dispose();
+    } finally {
+      SkillFileFingerprints.prototype.replaceAllInSlices = original;
+    }
   });
 
   it('a search asked as the load starts is answered before the load touches the library, with the skills the load then keeps', async () => {

@@ -1,7 +1,7 @@
 import type { SqlValue } from 'sql.js';
 import type { HostSlices } from '../../platform/hostSlices';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
-import { writeKeyedRows } from '../../sql/keyedRows';
+import { writeKeyedRows, writeKeyedRowsInSlices } from '../../sql/keyedRows';
 import type { SkillIdentity } from './skillScope';
 
 /**
@@ -88,15 +88,18 @@ export class SkillFileFingerprints {
    * changed (a warm start that read a few files rewrites a few rows, not every file's).
    */
   replaceAll(rows: readonly FileFingerprint[], stored: ReadonlyMap<string, FileFingerprint>): void {
-    const changed = rows.filter((row) => !sameFingerprint(row, stored.get(row.file)));
-    const kept = new Set(rows.map((row) => row.file));
-    const gone = [...stored.keys()].filter((file) => !kept.has(file));
-    writeKeyedRows(
-      this.db(),
-      { name: 'skill_files', key: 'file', columns: ['file', 'pack_key', 'size', 'mtime_ms', 'recorded_at', 'skill_count', 'problems', 'errors'] },
-      gone,
-      changed.map((f) => [f.file, f.packKey, f.size, f.mtimeMs, f.recordedAt, f.skillCount, f.problems, f.errors ? 1 : 0]),
-    );
+    const { gone, changed } = replacement(rows, stored);
+    writeKeyedRows(this.db(), FINGERPRINT_TABLE, gone, changed);
+  }
+
+  /**
+   * `replaceAll` a few hundred rows at a time, the host given its turns between them (a cold
+   * load's end writes every file's). Each fingerprint holds on its own: a file whose fingerprint a
+   * save between two of them missed is read again by the next load.
+   */
+  async replaceAllInSlices(rows: readonly FileFingerprint[], stored: ReadonlyMap<string, FileFingerprint>, slices: Pick<HostSlices, 'pause'>): Promise<void> {
+    const { gone, changed } = replacement(rows, stored);
+    await writeKeyedRowsInSlices(this.db, FINGERPRINT_TABLE, gone, changed, slices);
   }
 
   /** Forgets a file (or every file under a folder): it is read again on the next load. */
@@ -128,7 +131,24 @@ export class SkillFileFingerprints {
   }
 }
 
-const FINGERPRINT_COLUMNS = 'file, pack_key, size, mtime_ms, recorded_at, skill_count, problems, errors';
+const FINGERPRINT_TABLE = {
+  name: 'skill_files',
+  key: 'file',
+  columns: ['file', 'pack_key', 'size', 'mtime_ms', 'recorded_at', 'skill_count', 'problems', 'errors'],
+} as const;
+
+const FINGERPRINT_COLUMNS = FINGERPRINT_TABLE.columns.join(', ');
+
+/** What replacing `stored` with `rows` writes: the files gone, and the rows new or changed. */
+function replacement(rows: readonly FileFingerprint[], stored: ReadonlyMap<string, FileFingerprint>): { gone: string[]; changed: SqlValue[][] } {
+  const kept = new Set(rows.map((row) => row.file));
+  return {
+    gone: [...stored.keys()].filter((file) => !kept.has(file)),
+    changed: rows
+      .filter((row) => !sameFingerprint(row, stored.get(row.file)))
+      .map((f) => [f.file, f.packKey, f.size, f.mtimeMs, f.recordedAt, f.skillCount, f.problems, f.errors ? 1 : 0]),
+  };
+}
 
 /**
  * Rows per chunk of a read in slices: one chunk is a short stretch (a row costs a few

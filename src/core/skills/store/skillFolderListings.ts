@@ -1,6 +1,7 @@
 import type { DirectoryEntry, FileKind } from '../../platform/ports';
 import type { SqlDatabase } from '../../sql/sqlDatabase';
-import { writeKeyedRows } from '../../sql/keyedRows';
+import { writeKeyedRowsInSlices } from '../../sql/keyedRows';
+import type { HostSlices } from '../../platform/hostSlices';
 
 /**
  * The listing of every folder the last load walked (`skill_folders` in the skill store): its
@@ -63,16 +64,21 @@ export class SkillFolderListings {
     return this.db().arrays('SELECT 1 FROM skill_folders WHERE folder = ?', [folder]).length > 0;
   }
 
-  /** Keeps this load's listings (the folders it walked), writing only the rows that changed. */
-  replaceAll(memory: FolderListingMemory): void {
+  /**
+   * Keeps this load's listings (the folders it walked), writing only the rows that changed, a few
+   * hundred at a time with the host's turns between them. Each listing holds on its own: a folder
+   * whose listing a save between two of them missed is listed again by the next load.
+   */
+  async replaceAll(memory: FolderListingMemory, slices: Pick<HostSlices, 'pause'>): Promise<void> {
     const { previous, current } = memory;
     const changed = [...current].filter(([folder, listing]) => !sameListing(listing, previous.get(folder)));
     const gone = [...previous.keys()].filter((folder) => !current.has(folder));
-    writeKeyedRows(
-      this.db(),
+    await writeKeyedRowsInSlices(
+      this.db,
       { name: 'skill_folders', key: 'folder', columns: ['folder', 'mtime_ms', 'listed_at', 'entries'] },
       gone,
       changed.map(([folder, l]) => [folder, l.mtimeMs, l.listedAt, l.entries]),
+      slices,
     );
   }
 }
