@@ -48,7 +48,11 @@ export async function writeKeyedRowsInSlices(
   rows: readonly SqlValue[][],
   slices: Pick<HostSlices, 'pause'>,
 ): Promise<void> {
-  writeKeyedRows(db(), table, gone, []);
+  // The rows gone first, as one write does (a pack removed from the settings drops every row of it).
+  for (let i = 0; i < gone.length; i += ROWS_PER_SLICE) {
+    await slices.pause();
+    writeKeyedRows(db(), table, gone.slice(i, i + ROWS_PER_SLICE), []);
+  }
   for (let i = 0; i < rows.length; i += ROWS_PER_SLICE) {
     await slices.pause();
     writeKeyedRows(db(), table, [], rows.slice(i, i + ROWS_PER_SLICE));
