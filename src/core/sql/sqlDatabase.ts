@@ -2,6 +2,44 @@ import type { BindParams, Database, SqlValue, Statement } from 'sql.js';
 
 export type Row = Record<string, SqlValue>;
 
+const BOM = 0xfeff;
+
+/**
+ * A text value as bound, so that it reads back as it was written. sql.js decodes the text it
+ * reads with a `TextDecoder` that drops a leading U+FEFF (its default), so a value that starts
+ * with one is bound with one more, which the read drops again (SQL sees the extra character:
+ * `length()` counts it, and an equal value bound here matches). UTF-8 cannot hold a lone UTF-16
+ * surrogate: sql.js would store invalid bytes that read back as three U+FFFD each. Such a value is
+ * bound well-formed (each lone surrogate one U+FFFD, as `toWellFormed` makes it), which reads back
+ * as bound.
+ */
+function storableText(text: string): string {
+  const wellFormed = unicode(text).isWellFormed() ? text : unicode(text).toWellFormed();
+  return wellFormed.charCodeAt(0) === BOM ? `\uFEFF${wellFormed}` : wellFormed;
+}
+
+/** ES2024's string methods (Node 20 has them; the compiled library is ES2022). */
+interface WellFormedText {
+  isWellFormed(): boolean;
+  toWellFormed(): string;
+}
+
+const unicode = (text: string) => text as unknown as WellFormedText;
+
+const needsRewrite = (value: unknown): value is string => typeof value === 'string' && (value.charCodeAt(0) === BOM || !unicode(value).isWellFormed());
+
+/** Parameters with every text made `storableText`; the same object when none needs it (the common case: no copy). */
+function storable(params: BindParams): BindParams {
+  if (Array.isArray(params)) {
+    if (!params.some(needsRewrite)) return params;
+    return params.map((value) => (typeof value === 'string' ? storableText(value) : value));
+  }
+  if (params === null || typeof params !== 'object') return params;
+  const values = Object.values(params);
+  if (!values.some(needsRewrite)) return params;
+  return Object.fromEntries(Object.entries(params).map(([key, value]) => [key, typeof value === 'string' ? storableText(value) : value]));
+}
+
 /**
  * A thin, typed wrapper over a sql.js Database with a prepared-statement cache.
  *
@@ -21,7 +59,7 @@ export class SqlDatabase {
       return;
     }
     const statement = this.prepare(sql);
-    statement.run(params);
+    statement.run(storable(params));
     statement.reset();
   }
 
@@ -33,7 +71,7 @@ export class SqlDatabase {
   all<T extends Row = Row>(sql: string, params?: BindParams): T[] {
     const statement = this.prepare(sql);
     try {
-      if (params !== undefined) statement.bind(params);
+      if (params !== undefined) statement.bind(storable(params));
       const rows: T[] = [];
       while (statement.step()) rows.push(statement.getAsObject() as T);
       return rows;
@@ -46,7 +84,7 @@ export class SqlDatabase {
   arrays(sql: string, params?: BindParams): SqlValue[][] {
     const statement = this.prepare(sql);
     try {
-      if (params !== undefined) statement.bind(params);
+      if (params !== undefined) statement.bind(storable(params));
       const rows: SqlValue[][] = [];
       while (statement.step()) rows.push(statement.get());
       return rows;
@@ -82,7 +120,7 @@ export class SqlDatabase {
   get<T extends Row = Row>(sql: string, params?: BindParams): T | undefined {
     const statement = this.prepare(sql);
     try {
-      if (params !== undefined) statement.bind(params);
+      if (params !== undefined) statement.bind(storable(params));
       return statement.step() ? (statement.getAsObject() as T) : undefined;
     } finally {
       statement.reset();
