@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { deflateRawSync } from 'node:zlib';
 import fc from 'fast-check';
-import { cleanLoad, problemsOnDemand } from '../../../src/core/skills/packs/unchangedFiles';
+import { cleanLoad, problemsOnDemand } from '../../../src/core/skills/packs/keptProblems';
 import type { ParsedFile } from '../../../src/core/skills/packs/skillPackWriter';
 import type { SkillProblem } from '../../../src/core/skills/packs/document/skillProblems';
 

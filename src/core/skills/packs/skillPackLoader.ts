@@ -15,9 +15,9 @@ import type { SkillProblem } from './document/skillProblems';
 import type { SkillStore } from '../store/skillStore';
 import { identityKey } from '../store/skillScope';
 import { packScope, SkillPackWriter } from './skillPackWriter';
-import { cleanLoad, findUnchangedFiles, problemsOnDemand, problemsWhenAsked, reportWithKeptProblems } from './unchangedFiles';
-import { writeFingerprints, writeFingerprintsInSlices } from './unchangedFiles';
-import type { CleanLoad, KnownErrorFree } from './unchangedFiles';
+import { findUnchangedFiles, writeFingerprints, writeFingerprintsInSlices } from './unchangedFiles';
+import { cleanLoad, problemsOnDemand, problemsWhenAsked, reportWithKeptProblems } from './keptProblems';
+import type { CleanLoad, KnownErrorFree } from './keptProblems';
 import { readInBatches } from './loadBatches';
 import type { ParsedFile, WriteItem, WriteOutcome } from './skillPackWriter';
 

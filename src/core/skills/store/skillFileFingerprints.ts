@@ -26,7 +26,7 @@ export interface FileFingerprint {
   skillCount: number;
   /**
    * The file's problems when it was read, reported again while it is unchanged: the loader's, as
-   * deflated JSON without their file (unchangedFiles.ts); empty for none.
+   * deflated JSON without their file (keptProblems.ts); empty for none.
    */
   problems: Uint8Array;
   /** False when `problems` hold no error: the skill list then need not read them back (skillTree.ts). */
