@@ -57,23 +57,16 @@ const builds = [
   { ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   // Parses large skill and tool-example files on a worker thread (src/core/platform/offThreadRunner.ts).
   { ...common, entryPoints: ['src/workers/parseWorker.ts'], outfile: 'dist/parseWorker.js' },
+  // The CLI (src/cli/main.ts). `dist/cli.js` below is the program that loads it.
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cliMain.js' },
+  // The `toolshed` program: sends `hook …` to the fast path and the rest to the CLI, loading only the
+  // one it runs (src/cli/entry.ts: V8 parses a whole script before its first line runs).
   {
     ...common,
-    entryPoints: ['src/cli/main.ts'],
+    entryPoints: ['src/cli/entry.ts'],
     outfile: 'dist/cli.js',
-    // `cli.js hook <runtime>` goes to the hook's fast path before the rest of the bundle loads
-    // (a CommonJS module may return at its top level); it loads the CLI again only if needed.
-    banner: {
-      js: [
-        '#!/usr/bin/env node',
-        // First, so the bundle below keeps strict mode (its own directive no longer comes first).
-        "'use strict';",
-        "if (require.main === module && process.argv[2] === 'hook' && require('node:fs').existsSync(__dirname + '/hookClient.js')) {",
-        "  require('./hookClient.js');",
-        '  return;',
-        '}',
-      ].join('\n'),
-    },
+    external: ['./hookClient.js', './cliMain.js'],
+    banner: { js: '#!/usr/bin/env node' },
   },
   // The prompt-submit hook's fast path (src/cli/hookClient.ts): asks the resident hook, loads no engine.
   { ...common, entryPoints: ['src/cli/hookClient.ts'], outfile: 'dist/hookClient.js' },

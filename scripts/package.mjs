@@ -15,7 +15,7 @@ import { readZipEntries, readZipEntry } from './zipEntries.mjs';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const VSIX = path.join(ROOT, 'toolshed.vsix');
 // 4 MB: about 1.5 MB of it is the bundled word vectors of hybrid ranking (dist/word-vectors.bin); the CLI
-// (dist/cli.js, which setup copies to ~/.toolshed/bin) adds about 300 KB (3.53 MB → 3.82 MB when it was added).
+// (dist/cli.js and the dist/cliMain.js it loads, which setup copies to ~/.toolshed/bin) adds about 300 KB (3.53 MB → 3.82 MB when it was added).
 export const VSIX_MAX_BYTES = 4 * 1024 * 1024;
 
 /**
@@ -28,6 +28,7 @@ const ALLOWED = [
   /^extension\/package\.json$/,
   /^extension\/dist\/extension\.js$/,
   /^extension\/dist\/cli\.js$/, // the launcher's source: what the runtimes' hook and MCP entries run
+  /^extension\/dist\/cliMain\.js$/, // the CLI it loads (all but the hook's fast path)
   /^extension\/dist\/hookClient\.js$/, // the hook's fast path beside it
   /^extension\/dist\/parseWorker\.js$/, // parses large skill and example files off the extension host's thread
   /^extension\/dist\/sql-wasm\.wasm$/,
@@ -127,9 +128,15 @@ export function checkVsix(file = VSIX) {
   const stray = names.filter((name) => !shown.has(name) && !ALLOWED.some((pattern) => pattern.test(name)));
   check('it holds only what runs (bundle, wasm, word table, schemas, media, skill packs, README images)', stray.length === 0, stray.slice(0, 10).join(', '));
   const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-  const needed = [manifest.main, 'dist/cli.js', 'dist/sql-wasm.wasm', 'dist/parseWorker.js', 'dist/word-vectors.bin', 'dist/related-terms.txt'].map(
-    (p) => `extension/${p.replace(/^\.\//, '')}`,
-  );
+  const needed = [
+    manifest.main,
+    'dist/cli.js',
+    'dist/cliMain.js',
+    'dist/sql-wasm.wasm',
+    'dist/parseWorker.js',
+    'dist/word-vectors.bin',
+    'dist/related-terms.txt',
+  ].map((p) => `extension/${p.replace(/^\.\//, '')}`);
   const missing = needed.filter((p) => !names.includes(p));
   check(
     "it holds the extension entry point, the CLI and what it reads (sql.js's wasm, the parser thread, the word vectors and table)",
@@ -137,7 +144,7 @@ export function checkVsix(file = VSIX) {
     missing.join(', '),
   );
   // esbuild.mjs leaves zod's translations out (≈ 260 KB a bundle); German stands for all of them.
-  const translated = ['dist/extension.js', 'dist/cli.js', 'dist/parseWorker.js'].filter((p) =>
+  const translated = ['dist/extension.js', 'dist/cliMain.js', 'dist/parseWorker.js'].filter((p) =>
     readFileSync(path.join(ROOT, p), 'utf8').includes('Ungültige Eingabe'),
   );
   check("the bundles hold no translation of zod's messages (English only)", translated.length === 0, translated.join(', '));

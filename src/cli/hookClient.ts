@@ -5,7 +5,7 @@ import { MAX_HOOK_EVENT_BYTES } from '../core/runtimes/runtimeDescriptors';
 
 /**
  * The fast path of `toolshed hook <runtime>` (`dist/hookClient.js`): `dist/cli.js` hands a hook
- * call here before it loads anything else, so a prompt answered by the resident hook costs Node's
+ * call here before it loads anything else (src/cli/entry.ts), so a prompt answered by the resident hook costs Node's
  * start, this small file and one connection — not the whole CLI with its engine. When no
  * resident hook answers, the full CLI is loaded after all and runs the hook in-process.
  */
@@ -15,12 +15,10 @@ const io: CliIo = {
   stderr: (text) => process.stderr.write(text),
 };
 
-/** The full CLI (`dist/cli.js`), loaded as a module of its own: its entry check then does not start it again. */
+/** The full CLI (`dist/cliMain.js`, beside this file). */
 function fullCli(): typeof import('./main') {
-  const file = path.join(__dirname, 'cli.js');
-  delete require.cache[require.resolve(file)];
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require(file) as typeof import('./main');
+  return require(path.join(__dirname, 'cliMain.js')) as typeof import('./main');
 }
 
 async function runHook(): Promise<number> {

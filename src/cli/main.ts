@@ -83,7 +83,8 @@ export async function main(argv: string[], io: CliIo, commands: readonly CliComm
   }
 }
 
-if (require.main === module) {
+/** Runs the command line of this process (`dist/cli.js` calls it) and sets its exit code. */
+export function runProgram(): void {
   // A reader that stops early (`toolshed ledger | head`) closes the pipe: the rest of the output has
   // nowhere to go, which is not an error of the command; anything else on stdout still is.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -105,3 +106,6 @@ if (require.main === module) {
     },
   );
 }
+
+// Run as a program of its own (`node dist/cliMain.js …`, or the source under tsx).
+if (require.main === module) runProgram();

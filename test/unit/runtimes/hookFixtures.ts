@@ -70,12 +70,13 @@ export async function runHook(
   world: HookWorld,
   runtime: string,
   input: string | Buffer | undefined,
-  options: { resident?: boolean; args?: string[] } = {},
+  options: { resident?: boolean; args?: string[]; env?: NodeJS.ProcessEnv } = {},
 ): Promise<HookRun> {
   // XDG_RUNTIME_DIR in the world: where the resident hook's socket goes when the door folder's path is too long for one.
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: world.home, USERPROFILE: world.home, TOOLSHED_HOME: world.toolshedHome, XDG_RUNTIME_DIR: world.root };
   for (const name of ['COPILOT_HOME', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'TOOLSHED_HOOK_RESIDENT']) delete env[name];
   if (!options.resident) env.TOOLSHED_HOOK_RESIDENT = '0';
+  Object.assign(env, options.env);
   // Unless a test is about the budget, the hook gets one no loaded machine reaches: what these
   // tests check is what the hook answers, and a timeout would answer nothing.
   const args = options.args ?? ['--budget-ms', String(NO_BUDGET_MS)];

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { codexTrustedProjects } from '../../../src/core/runtimes/runtimeTrust';
@@ -137,8 +137,23 @@ describe('toolshed hook: the resident hook (real processes)', function () {
     assert.ok(contextOf('claude', first.stdout).includes(PDF_SKILL.name), first.stderr);
     const pidFile = path.join(doorFolder(w), 'hook.claude.pid');
     pid = await residentPid(pidFile);
-    const second = await runHook(w, 'claude', eventFor('claude', w, PDF_SKILL.prompt), { resident: true });
+    // Which script files the hook's process loaded (written as it exits; the probe is Node's --require).
+    const loaded = path.join(w.root, 'loaded.json');
+    const probe = path.join(w.root, 'loaded-probe.cjs');
+    writeFile(
+      probe,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)}, JSON.stringify(Object.keys(require.cache).filter((f) => f !== __filename))));`,
+    );
+    const second = await runHook(w, 'claude', eventFor('claude', w, PDF_SKILL.prompt), {
+      resident: true,
+      env: { NODE_OPTIONS: `--require ${JSON.stringify(probe)}` },
+    });
     assert.equal(second.stdout, first.stdout, 'the resident hook gives what the in-process run gave');
+    // Answered by the resident hook, the prompt loads the program and the fast path, never the CLI
+    // (1.4 MB, which Node would have to parse first): a few KB of script.
+    const files = JSON.parse(readFileSync(loaded, 'utf8')) as string[];
+    assert.deepEqual(files.map((file) => path.basename(file)).sort(), ['cli.js', 'hookClient.js'], files.join(', '));
+    for (const file of files) assert.ok(statSync(file).size < 64 * 1024, `${file}: ${statSync(file).size} bytes`);
     writeSkill(path.join(w.workspace, '.claude', 'skills'), DEPLOY_SKILL.name, DEPLOY_SKILL.description, DEPLOY_SKILL.body);
     const untrusted = await runHook(w, 'claude', eventFor('claude', w, DEPLOY_SKILL.prompt), { resident: true });
     assert.equal(untrusted.stdout, '', 'an untrusted workspace adds nothing through the resident hook either');

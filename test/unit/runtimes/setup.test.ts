@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import fs from 'node:fs';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describePlan } from '../../../src/core/runtimes/setup/setupPlan';
@@ -163,5 +164,35 @@ describe('toolshed setup', () => {
     assert.deepEqual(next.plan.changes, []);
     assert.deepEqual(next.apply(), [`Copied the CLI 1.1.0 to ${path.join(h.toolshedHome, 'bin')}.`]);
     assert.match(readFileSync(path.join(h.toolshedHome, 'bin', 'cli.js'), 'utf8'), /1\.1\.0/);
+  });
+
+  it('a refresh replaces the program last: a hook started meanwhile never runs a new program beside an old CLI', () => {
+    const h = homes();
+    const bin = path.join(h.toolshedHome, 'bin');
+    const withFastPath = (version: string) => {
+      const source = fakeDist(version);
+      writeFileSync(path.join(source.distDir, 'hookClient.js'), `// hookClient.js ${version}\n`);
+      return source;
+    };
+    setup(h, 'claude', { source: withFastPath('1.0.0') }).apply();
+    // What the folder holds each time a file lands in it.
+    const versions: Array<Record<string, string>> = [];
+    const rename = fs.renameSync;
+    fs.renameSync = (from, to) => {
+      rename(from, to);
+      const held: Record<string, string> = {};
+      for (const file of ['cli.js', 'cliMain.js', 'hookClient.js']) held[file] = /\d+\.\d+\.\d+/.exec(readFileSync(path.join(bin, file), 'utf8'))?.[0] ?? '';
+      versions.push(held);
+    };
+    try {
+      setup(h, 'claude', { source: withFastPath('1.1.0') }).apply();
+    } finally {
+      fs.renameSync = rename;
+    }
+    assert.ok(versions.length >= 3);
+    for (const held of versions) {
+      if (held['cli.js'] === '1.1.0') assert.deepEqual(held, { 'cli.js': '1.1.0', 'cliMain.js': '1.1.0', 'hookClient.js': '1.1.0' });
+    }
+    assert.equal(versions.at(-1)?.['cli.js'], '1.1.0');
   });
 });

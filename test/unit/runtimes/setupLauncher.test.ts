@@ -26,7 +26,13 @@ async function buildCli(): Promise<string> {
     logLevel: 'silent' as const,
     define: { __TOOLSHED_VERSION__: '"9.9.9"' },
   };
-  await esbuild.build({ ...common, entryPoints: [path.join(ROOT, 'src/cli/main.ts')], outfile: path.join(dist, 'cli.js') });
+  await esbuild.build({ ...common, entryPoints: [path.join(ROOT, 'src/cli/main.ts')], outfile: path.join(dist, 'cliMain.js') });
+  await esbuild.build({
+    ...common,
+    entryPoints: [path.join(ROOT, 'src/cli/entry.ts')],
+    outfile: path.join(dist, 'cli.js'),
+    external: ['./hookClient.js', './cliMain.js'],
+  });
   await esbuild.build({ ...common, entryPoints: [path.join(ROOT, 'src/workers/parseWorker.ts')], outfile: path.join(dist, 'parseWorker.js') });
   copyFileSync(require.resolve('sql.js/dist/sql-wasm.wasm'), path.join(dist, 'sql-wasm.wasm'));
   copyFileSync(path.join(ROOT, 'src/core/search/vocabulary/related-terms.txt'), path.join(dist, 'related-terms.txt'));

@@ -10,8 +10,10 @@ import * as path from 'node:path';
  * its version changes.
  */
 
-/** What the CLI reads beside itself at run time (sql.js's wasm, the vocabulary, the word vectors, the parser thread). */
-export const LAUNCHER_FILES = ['cli.js', 'sql-wasm.wasm', 'related-terms.txt', 'word-vectors.bin', 'parseWorker.js'] as const;
+/** The program and the CLI it loads, and what the CLI reads beside itself at run time (sql.js's wasm, the vocabulary, the word vectors, the parser thread). */
+export const LAUNCHER_FILES = ['cli.js', 'cliMain.js', 'sql-wasm.wasm', 'related-terms.txt', 'word-vectors.bin', 'parseWorker.js'] as const;
+/** What the entries run: it loads the CLI or the hook's fast path beside it (src/cli/entry.ts). */
+const PROGRAM = 'cli.js';
 /** Copied when the bundle has them: the prompt-submit hook's fast path (it asks the resident hook before the CLI loads). */
 const OPTIONAL_FILES = ['hookClient.js'] as const;
 /** The built-in skill pack, copied beside the files so the hook and the MCP server serve it too. */
@@ -53,7 +55,10 @@ export function installLauncher(home: string, source: LauncherSource): { dir: st
   if (missing.length) throw new Error(`The bundled CLI is incomplete in ${source.distDir} (missing ${missing.join(', ')}): build it first (node esbuild.mjs).`);
   mkdirSync(dir, { recursive: true });
   const unique = `${process.pid}.${randomBytes(4).toString('hex')}`;
-  for (const file of [...LAUNCHER_FILES, ...OPTIONAL_FILES.filter((name) => existsSync(path.join(source.distDir, name)))]) {
+  // The program (`cli.js`) last: until it is replaced, the old one runs with what it expects, and
+  // once it is, everything it loads (the CLI, the hook's fast path) is already the new version's.
+  const files = [...LAUNCHER_FILES, ...OPTIONAL_FILES.filter((name) => existsSync(path.join(source.distDir, name)))].filter((file) => file !== PROGRAM);
+  for (const file of [...files, PROGRAM]) {
     const temp = path.join(dir, `.${file}.${unique}.tmp`);
     copyFileSync(path.join(source.distDir, file), temp);
     renameSync(temp, path.join(dir, file));
