@@ -45,16 +45,23 @@ export async function createToolshedMcpServer(options: ToolshedMcpServerOptions)
 }
 
 /**
- * Serves over this process's stdin/stdout until the client closes stdin (or the transport fails),
- * then closes the server. Nothing else may write to stdout meanwhile: it carries the protocol.
+ * Serves over this process's stdin/stdout until the client closes stdin (or the transport fails,
+ * or `stop` is aborted), then closes the server. Nothing else may write to stdout meanwhile: it
+ * carries the protocol.
  */
-export async function serveOverStdio(server: McpServer, streams: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream } = {}): Promise<void> {
+export async function serveOverStdio(
+  server: McpServer,
+  streams: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream } = {},
+  stop?: AbortSignal,
+): Promise<void> {
   const stdin = streams.stdin ?? process.stdin;
   const transport = new StdioServerTransport(stdin as NodeJS.ReadStream & typeof process.stdin, (streams.stdout ?? process.stdout) as typeof process.stdout);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     stdin.once('end', () => resolve());
     stdin.once('close', () => resolve());
+    if (stop?.aborted) resolve();
+    stop?.addEventListener('abort', () => resolve(), { once: true });
   });
   await server.connect(transport);
   await closed;

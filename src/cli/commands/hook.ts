@@ -8,6 +8,7 @@ import { runPromptHook } from '../../core/runtimes/promptHook';
 import { MAX_HOOK_EVENT_BYTES, RUNTIME_IDS } from '../../core/runtimes/runtimeDescriptors';
 import type { RuntimeId } from '../../core/runtimes/runtimeDescriptors';
 import type { CliCommand, CliIo } from '../cliCommand';
+import { onStopSignals } from '../stopSignals';
 
 /**
  * `--serve DIR`: the resident hook (see residentHook.ts). The start lock stays until it listens
@@ -17,9 +18,20 @@ import type { CliCommand, CliIo } from '../cliCommand';
 async function serve(runtime: RuntimeId, workspace: string): Promise<number> {
   const lock = path.join(doorFolderFor(workspace, toolshedHome()), `hook.${runtime}.starting`);
   const release = () => rmSync(lock, { force: true });
+  // A logout or shutdown signals the resident hook: it ends as after its idle time, saved.
+  const stopped = new AbortController();
+  const removeStopHandlers = onStopSignals(() => stopped.abort());
   try {
-    await serveResidentHook({ runtime, workspaceFolder: workspace, version: TOOLSHED_VERSION, toolshedHome: toolshedHome(), onSettled: release });
+    await serveResidentHook({
+      runtime,
+      workspaceFolder: workspace,
+      version: TOOLSHED_VERSION,
+      toolshedHome: toolshedHome(),
+      onSettled: release,
+      stop: stopped.signal,
+    });
   } finally {
+    removeStopHandlers();
     release();
   }
   return 0;

@@ -21,6 +21,7 @@ import type { McpSkillDecision } from '../../mcp/mcpDecisions';
 import { createCliGateway, GATEWAY_USAGE, takeGatewayArgs } from '../../mcp/gateway/gatewayServer';
 import { createToolshedMcpServer, serveOverStdio } from '../../mcp/toolshedMcpServer';
 import type { CliCommand, CliIo } from '../cliCommand';
+import { onStopSignals } from '../stopSignals';
 import { UsageError } from './cliInput';
 import { checkPackFolders, cliSkillService, loadPacksReportingErrors, packsFromDirs, parseSkillArgs } from './skillCliSupport';
 
@@ -50,7 +51,8 @@ export const mcpCommand: CliCommand = {
     '',
     'A stdio MCP server (for Copilot CLI, Claude Code, Codex, VS Code): stdin and stdout carry the protocol, stderr',
     `the diagnostics. Tools: ${MCP_SKILL_TOOL_NAMES.join(', ')}; resources: skill://<name>/SKILL.md and skill://<name>/<file>.`,
-    'Same search, budgets and redaction as Toolshed; it stops when the client closes stdin.',
+    'Same search, budgets and redaction as Toolshed; it stops when the client closes stdin, or on SIGTERM, SIGINT or',
+    'SIGHUP (saving its index first; a second signal stops it at once).',
     '',
     '--runtime copilot|claude|codex serves what that runtime would see in the workspace DIR (default: the current',
     "folder): its user-level skill folders, the workspace's own only when the runtime (or Toolshed) trusts it,",
@@ -105,6 +107,9 @@ export const mcpCommand: CliCommand = {
       await skills.beforeAnswer?.();
       return skills;
     };
+    // A runtime that ends its server with a signal gets the same end as one that closes stdin: saved, then gone.
+    const stopped = new AbortController();
+    const removeStopHandlers = onStopSignals(() => stopped.abort());
     const gateway = split.gateway ? await createCliGateway(split.gateway, (line) => io.stderr(`${line}\n`), workspace ?? process.cwd()) : undefined;
     try {
       // The recorder names the runtime from the client's initialize, which comes after the server is built.
@@ -125,10 +130,13 @@ export const mcpCommand: CliCommand = {
         extensions: gateway ? [gateway.extension] : [],
       });
       built.server = server;
-      await serveOverStdio(server);
+      await serveOverStdio(server, {}, stopped.signal);
     } finally {
       await gateway?.gateway.close();
       await (await loading.catch(() => undefined))?.dispose();
+      removeStopHandlers();
+      // Stopped by a signal, the client may still hold stdin open: it must not keep the process alive.
+      if (stopped.signal.aborted) process.stdin.destroy();
     }
     return 0;
   },

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { openDoorSession } from './doorSession';
@@ -38,6 +38,8 @@ export interface ResidentOptions {
   idleMs?: number;
   /** Called once the hook listens, or once it knows it will not (another took the socket, the door failed to open). */
   onSettled?: () => void;
+  /** Ends the hook as its idle time would (the prompt being answered first, the store saved): a stop signal. */
+  stop?: AbortSignal;
 }
 
 /** Whether something answers on `socket` (a live server), within a second. */
@@ -72,7 +74,7 @@ function readLine(connection: net.Socket, limit: number): Promise<string> {
 
 /**
  * Serves the hook for one workspace and runtime until it has been idle for `idleMs`, another
- * version asks, or the socket is taken by a live server. Resolves when it stops.
+ * version asks, the socket is taken by a live server, or `stop` is aborted. Resolves when it stops.
  */
 export async function serveResidentHook(options: ResidentOptions): Promise<void> {
   const folder = doorFolderFor(options.workspaceFolder, options.toolshedHome);
@@ -165,6 +167,8 @@ export async function serveResidentHook(options: ResidentOptions): Promise<void>
   writeFileSync(`${pidFile}.${process.pid}`, `${process.pid}\n`);
   renameSync(`${pidFile}.${process.pid}`, pidFile);
   resetIdle();
+  if (options.stop?.aborted) stop();
+  options.stop?.addEventListener('abort', stop, { once: true });
   // A workspace or door folder that is gone (a deleted checkout, a test's temp HOME) needs no hook.
   const gone = setInterval(() => {
     if (!existsSync(folder) || !existsSync(door.workspaceFolder)) stop();
@@ -173,6 +177,17 @@ export async function serveResidentHook(options: ResidentOptions): Promise<void>
   await stopped;
   clearInterval(gone);
   await queue;
-  rmSync(pidFile, { force: true });
   await door.dispose();
+  // Last, so a pid file gone means the store is saved. Only this hook's own: one started since
+  // this one stopped listening may have written its pid there already.
+  if (ownPid(pidFile)) rmSync(pidFile, { force: true });
+}
+
+/** Whether the pid file holds this process's pid. */
+function ownPid(pidFile: string): boolean {
+  try {
+    return Number(readFileSync(pidFile, 'utf8')) === process.pid;
+  } catch {
+    return false;
+  }
 }

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { MemoryByteStore } from '../../../src/core/platform/memoryByteStore';
 import { MCP_SEARCH_SKILLS_TOOL_NAME } from '../../../src/core/platform/toolNames';
@@ -115,6 +115,27 @@ describe('toolshed mcp --runtime claude: the door session of the workspace', fun
     } finally {
       await client.close();
       await extension.dispose();
+    }
+  });
+  it("stopped by SIGTERM right after a cold start's first answer, it saves the index it built: the next start finds the store", async () => {
+    const project = path.join(root, 'signalled');
+    mkdirSync(project, { recursive: true });
+    const store = path.join(doorFolderFor(project, env.TOOLSHED_HOME ?? ''), 'skills.claude.db');
+    const { client, stderr, pid } = await startCliServer(['--runtime', 'claude', '--workspace', project], env);
+    const ended = new Promise<void>((resolve) => (client.onclose = resolve));
+    const found = textOf(await client.callTool({ name: MCP_SEARCH_SKILLS_TOOL_NAME, arguments: { query: 'update the changelog before a release' } }));
+    assert.ok(found.includes('user-changelog'), found);
+    // As a runtime that ends its server with a signal (the MCP SDK's clients after 2 s without an exit).
+    // Node's default would end it at once, before the save its load scheduled.
+    process.kill(pid, 'SIGTERM');
+    await ended;
+    assert.ok(existsSync(store), `the cold start's index was saved before the server ended: ${stderr()}`);
+    const next = await startCliServer(['--runtime', 'claude', '--workspace', project], env);
+    try {
+      const again = textOf(await next.client.callTool({ name: MCP_SEARCH_SKILLS_TOOL_NAME, arguments: { query: 'update the changelog before a release' } }));
+      assert.equal(again, found);
+    } finally {
+      await next.client.close();
     }
   });
 });

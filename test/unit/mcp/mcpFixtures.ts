@@ -62,7 +62,7 @@ export function writeSkillPack(): string {
 }
 
 /** A real client on `node dist/cli.js mcp …args`, its stderr kept for failure messages. */
-export async function startCliServer(args: string[], env: Record<string, string> = {}): Promise<{ client: Client; stderr: () => string }> {
+export async function startCliServer(args: string[], env: Record<string, string> = {}): Promise<{ client: Client; stderr: () => string; pid: number }> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (node esbuild.mjs)`);
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -74,7 +74,8 @@ export async function startCliServer(args: string[], env: Record<string, string>
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'toolshed-test', version: '1.0.0' });
   await client.connect(transport);
-  return { client, stderr: () => stderr };
+  if (!transport.pid) throw new Error('the server process has no pid');
+  return { client, stderr: () => stderr, pid: transport.pid };
 }
 
 /** The text of a tool result (its text parts joined). */

@@ -138,6 +138,11 @@ export function fileVersion(file: string): string {
   return `${stat.ino}:${stat.mtimeMs}:${stat.size}`;
 }
 
+/** Resolves when `file` is gone, watching its folder. */
+export async function fileGone(file: string): Promise<void> {
+  await folderChangesUntil(file, () => !existsSync(file));
+}
+
 /** Resolves when `file` is no longer the version `version` (`fileVersion`), watching its folder. */
 export async function fileReplaced(file: string, version: string): Promise<void> {
   await folderChangesUntil(file, () => existsSync(file) && fileVersion(file) !== version);

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { codexTrustedProjects } from '../../../src/core/runtimes/runtimeTrust';
@@ -9,6 +9,7 @@ import {
   doorFolder,
   eventFor,
   fileReplaced,
+  fileGone,
   fileVersion,
   makeWorld,
   PDF_SKILL,
@@ -128,7 +129,8 @@ describe('toolshed hook: the resident hook (real processes)', function () {
     writeSkill(path.join(w.home, '.claude', 'skills'), PDF_SKILL.name, PDF_SKILL.description, PDF_SKILL.body);
   });
   after(() => {
-    if (pid) process.kill(pid);
+    // Only after a failed test: the last test stops it. At once (it may be stuck), saving nothing.
+    if (pid) process.kill(pid, 'SIGKILL');
     rmSync(w.root, { recursive: true, force: true });
   });
 
@@ -166,11 +168,12 @@ describe('toolshed hook: the resident hook (real processes)', function () {
   });
 
   it("a session's first prompt (no resident hook, a saved store) is answered, and the resident hook it starts finds a file added meanwhile", async () => {
-    // The resident hook is gone, as after 30 minutes without a prompt; its socket file may stay behind.
+    // The resident hook is gone, as after 30 minutes without a prompt (it saves, then removes its
+    // pid file); its socket file may stay behind.
     const pidFile = path.join(doorFolder(w), 'hook.claude.pid');
     if (pid) process.kill(pid);
     pid = 0;
-    rmSync(pidFile, { force: true });
+    await fileGone(pidFile);
     writeSkill(path.join(w.home, '.claude', 'skills'), 'sql-index-tuning', 'Tune the indexes of a slow SQL query with EXPLAIN ANALYZE.', 'Read the plan.');
     const store = path.join(doorFolder(w), 'skills.claude.db');
     const saved = fileVersion(store);
@@ -182,5 +185,18 @@ describe('toolshed hook: the resident hook (real processes)', function () {
     await fileReplaced(store, saved);
     const next = await runHook(w, 'claude', eventFor('claude', w, 'tune the indexes of this slow SQL query with explain analyze'), { resident: true });
     assert.ok(contextOf('claude', next.stdout).includes('sql-index-tuning'), next.stdout + next.stderr);
+  });
+
+  it('stopped by a signal (a logout, a closed terminal), it ends as after its idle time: its use counts saved beside the store, its pid file removed', async () => {
+    const pidFile = path.join(doorFolder(w), 'hook.claude.pid');
+    const store = path.join(doorFolder(w), 'skills.claude.db');
+    // An answer leaves a use count to save.
+    const answered = await runHook(w, 'claude', eventFor('claude', w, PDF_SKILL.prompt), { resident: true });
+    assert.ok(contextOf('claude', answered.stdout).includes(PDF_SKILL.name), answered.stdout + answered.stderr);
+    // Node's default for SIGTERM ends the process at once: the pid file would stay, the use count unsaved.
+    process.kill(pid, 'SIGTERM');
+    await fileGone(pidFile);
+    pid = 0;
+    assert.ok(existsSync(`${store}.usage`), 'the use count is saved beside the store');
   });
 });

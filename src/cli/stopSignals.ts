@@ -1,0 +1,28 @@
+import { constants } from 'node:os';
+
+/**
+ * The signals a long-lived door (the MCP server, the resident hook) ends on as it ends on its own:
+ * a runtime stopping its MCP server (the MCP specification's stdio shutdown closes stdin, then
+ * sends SIGTERM to a server that has not exited — the MCP SDK's clients after 2 s — and SIGKILL
+ * after that), Ctrl-C in a terminal, a terminal closed, a logout. Node's default for each is to
+ * die at once, losing what the door had not saved yet: a cold start's whole index, its use counts.
+ */
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+
+/**
+ * Calls `stop` on the first stop signal; the door then saves and ends as when its client leaves
+ * (a load under way finishes first). A second signal ends the process at once, with the signal's
+ * usual exit code. Returns the function that removes the handlers.
+ */
+export function onStopSignals(stop: () => void): () => void {
+  let stopping = false;
+  const handler = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(128 + (constants.signals[signal] ?? 0));
+    stopping = true;
+    stop();
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, handler);
+  return () => {
+    for (const signal of STOP_SIGNALS) process.off(signal, handler);
+  };
+}
