@@ -11,13 +11,18 @@ const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 
 /**
  * Calls `stop` on the first stop signal; the door then saves and ends as when its client leaves
- * (a load under way finishes first). A second signal ends the process at once, with the signal's
- * usual exit code. Returns the function that removes the handlers.
+ * (a load under way finishes first). Ctrl-C again ends the process at once, with SIGINT's usual
+ * exit code. Other signals meanwhile change nothing: Claude Code sends SIGINT, then SIGTERM 0.1 s
+ * later, then SIGKILL ~0.5 s after the first (docs/harnesses.md), and the save should have all of
+ * that. Returns the function that removes the handlers.
  */
 export function onStopSignals(stop: () => void): () => void {
   let stopping = false;
+  let interrupted = false;
   const handler = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(128 + (constants.signals[signal] ?? 0));
+    if (signal === 'SIGINT' && interrupted) process.exit(128 + constants.signals.SIGINT);
+    interrupted ||= signal === 'SIGINT';
+    if (stopping) return;
     stopping = true;
     stop();
   };

@@ -52,7 +52,7 @@ export const mcpCommand: CliCommand = {
     'A stdio MCP server (for Copilot CLI, Claude Code, Codex, VS Code): stdin and stdout carry the protocol, stderr',
     `the diagnostics. Tools: ${MCP_SKILL_TOOL_NAMES.join(', ')}; resources: skill://<name>/SKILL.md and skill://<name>/<file>.`,
     'Same search, budgets and redaction as Toolshed; it stops when the client closes stdin, or on SIGTERM, SIGINT or',
-    'SIGHUP (saving its index first; a second signal stops it at once).',
+    'SIGHUP (saving its index first; Ctrl-C twice stops it at once).',
     '',
     '--runtime copilot|claude|codex serves what that runtime would see in the workspace DIR (default: the current',
     "folder): its user-level skill folders, the workspace's own only when the runtime (or Toolshed) trusts it,",

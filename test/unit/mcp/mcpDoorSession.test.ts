@@ -117,7 +117,7 @@ describe('toolshed mcp --runtime claude: the door session of the workspace', fun
       await extension.dispose();
     }
   });
-  it("stopped by SIGTERM right after a cold start's first answer, it saves the index it built: the next start finds the store", async () => {
+  it("ended as Claude Code ends it (SIGINT, then SIGTERM) right after a cold start's first answer, it saves the index it built: the next start finds the store", async () => {
     const project = path.join(root, 'signalled');
     mkdirSync(project, { recursive: true });
     const store = path.join(doorFolderFor(project, env.TOOLSHED_HOME ?? ''), 'skills.claude.db');
@@ -125,8 +125,9 @@ describe('toolshed mcp --runtime claude: the door session of the workspace', fun
     const ended = new Promise<void>((resolve) => (client.onclose = resolve));
     const found = textOf(await client.callTool({ name: MCP_SEARCH_SKILLS_TOOL_NAME, arguments: { query: 'update the changelog before a release' } }));
     assert.ok(found.includes('user-changelog'), found);
-    // As a runtime that ends its server with a signal (the MCP SDK's clients after 2 s without an exit).
-    // Node's default would end it at once, before the save its load scheduled.
+    // Claude Code sends SIGINT, then SIGTERM 0.1 s later (here at once), then SIGKILL. Node's default
+    // would end the server at the first, before the save its load scheduled; the second must not either.
+    process.kill(pid, 'SIGINT');
     process.kill(pid, 'SIGTERM');
     await ended;
     assert.ok(existsSync(store), `the cold start's index was saved before the server ended: ${stderr()}`);
