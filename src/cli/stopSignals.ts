@@ -2,10 +2,10 @@ import { constants } from 'node:os';
 
 /**
  * The signals a long-lived door (the MCP server, the resident hook) ends on as it ends on its own:
- * a runtime stopping its MCP server (the MCP specification's stdio shutdown closes stdin, then
- * sends SIGTERM to a server that has not exited — the MCP SDK's clients after 2 s — and SIGKILL
- * after that), Ctrl-C in a terminal, a terminal closed, a logout. Node's default for each is to
- * die at once, losing what the door had not saved yet: a cold start's whole index, its use counts.
+ * a runtime ending its MCP servers at a session's end (each sends a signal, then SIGKILL — within
+ * 25 ms to 0.5 s for the three runtimes, 2 s for the MCP SDK's clients: docs/harnesses.md), Ctrl-C
+ * in a terminal, a terminal closed, a logout. Node's default for each is to die at once, losing
+ * what the door had not saved yet: a cold start's whole index, its use counts.
  */
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 

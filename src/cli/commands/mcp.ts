@@ -110,8 +110,10 @@ export const mcpCommand: CliCommand = {
     // A runtime that ends its server with a signal gets the same end as one that closes stdin: saved, then gone.
     const stopped = new AbortController();
     const removeStopHandlers = onStopSignals(() => stopped.abort());
-    const gateway = split.gateway ? await createCliGateway(split.gateway, (line) => io.stderr(`${line}\n`), workspace ?? process.cwd()) : undefined;
+    let gateway: Awaited<ReturnType<typeof createCliGateway>> | undefined;
     try {
+      // Inside the try: if starting the upstream servers fails, the skills are still disposed and the handlers removed.
+      gateway = split.gateway ? await createCliGateway(split.gateway, (line) => io.stderr(`${line}\n`), workspace ?? process.cwd()) : undefined;
       // The recorder names the runtime from the client's initialize, which comes after the server is built.
       const built: { server?: McpServer } = {};
       const clientName = () => runtime ?? built.server?.server.getClientVersion()?.name ?? 'mcp';
